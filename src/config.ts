@@ -1,0 +1,205 @@
+// The only module that reads the environment: every setting of CONTRACT §8, typed and validated.
+// An invalid value throws a SettingsError whose message is the one line printed before exiting.
+
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "./ip/detect";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFormat = "text" | "json";
+
+export interface Settings {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** From the environment, or null to use (or create) the key file in the data dir. */
+  secretKey: string | null;
+  encryptionKey: string | null;
+  tokenTtlSeconds: number;
+  adminUsername: string;
+  adminPassword: string | null;
+  updateIntervalSeconds: number;
+  ipv4Urls: string[];
+  ipv6Urls: string[];
+  allowPrivateIps: boolean;
+  httpTimeoutMs: number;
+  cloudflareApiUrl: string;
+  dynuApiUrl: string;
+  historyRetention: number;
+  /** Provider writes running at once, per provider. */
+  updateConcurrency: number;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  tlsCert: string | null;
+  tlsKey: string | null;
+}
+
+export class SettingsError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** `<n>s`, `<n>m`, `<n>h`, `<n>d`, or plain seconds → seconds. */
+export function parseDuration(text: string): number | null {
+  const match = DURATION.exec(text.trim());
+  if (!match) return null;
+  const unit = (match[2] ?? "s") as keyof typeof UNIT_SECONDS;
+  return Number(match[1]) * UNIT_SECONDS[unit];
+}
+
+/** Seconds → the shortest exact `<n><unit>` form, for showing settings back to people. */
+export function formatDuration(seconds: number): string {
+  for (const [unit, size] of [["d", 86400], ["h", 3600], ["m", 60]] as const) {
+    if (seconds >= size && seconds % size === 0) return `${seconds / size}${unit}`;
+  }
+  return `${seconds}s`;
+}
+
+class Reader {
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === "" ? undefined : value.trim();
+  }
+
+  fail(name: string, why: string): never {
+    throw new SettingsError(`Invalid setting ${name}: ${why}`);
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  optional(name: string): string | null {
+    return this.raw(name) ?? null;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const text = this.raw(name);
+    if (text === undefined) return fallback;
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+      this.fail(name, `expected a whole number from ${min} to ${max}, got "${text}"`);
+    }
+    return Number(text);
+  }
+
+  duration(name: string, fallback: string, minSeconds: number): number {
+    const text = this.raw(name) ?? fallback;
+    const seconds = parseDuration(text);
+    if (seconds === null) this.fail(name, `expected a duration like 30s, 5m, 12h or 7d, got "${text}"`);
+    if (seconds < minSeconds) this.fail(name, `must be at least ${minSeconds}s, got "${text}"`);
+    return seconds;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const text = this.raw(name)?.toLowerCase();
+    if (text === undefined) return fallback;
+    if (["true", "1", "yes", "on"].includes(text)) return true;
+    if (["false", "0", "no", "off"].includes(text)) return false;
+    this.fail(name, `expected true or false, got "${text}"`);
+  }
+
+  choice<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const text = (this.raw(name) ?? fallback).toLowerCase() as T;
+    if (!allowed.includes(text)) this.fail(name, `expected one of ${allowed.join(", ")}, got "${text}"`);
+    return text;
+  }
+
+  url(name: string, fallback: string): string {
+    const text = this.raw(name) ?? fallback;
+    if (!isHttpUrl(text)) this.fail(name, `expected an http(s) URL, got "${text}"`);
+    return text.replace(/\/+$/, "");
+  }
+
+  urls(name: string, fallback: readonly string[]): string[] {
+    const text = this.raw(name);
+    if (text === undefined) return [...fallback];
+    const list = text.split(",").map((item) => item.trim()).filter(Boolean);
+    const bad = list.find((item) => !isHttpUrl(item));
+    if (list.length === 0 || bad !== undefined) this.fail(name, `expected comma-separated http(s) URLs, got "${bad ?? text}"`);
+    return list;
+  }
+
+  secret(name: string): string | null {
+    const text = this.raw(name);
+    if (text !== undefined && text.length < 32) this.fail(name, "must be at least 32 characters long");
+    return text ?? null;
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+export function loadSettings(env: Env = process.env): Settings {
+  const read = new Reader(env);
+  const tlsCert = read.optional("DDNS_TLS_CERT");
+  const tlsKey = read.optional("DDNS_TLS_KEY");
+  if ((tlsCert === null) !== (tlsKey === null)) {
+    read.fail(tlsCert === null ? "DDNS_TLS_CERT" : "DDNS_TLS_KEY", "DDNS_TLS_CERT and DDNS_TLS_KEY must be set together");
+  }
+  for (const [name, path] of [["DDNS_TLS_CERT", tlsCert], ["DDNS_TLS_KEY", tlsKey]] as const) {
+    if (path !== null && !existsSync(path)) read.fail(name, `file not found: ${path}`);
+  }
+  const adminUsername = read.string("DDNS_ADMIN_USERNAME", "admin");
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(adminUsername)) {
+    read.fail("DDNS_ADMIN_USERNAME", "use 1-64 letters, digits, dots, dashes, underscores or @");
+  }
+  return {
+    host: read.string("DDNS_HOST", "0.0.0.0"),
+    port: read.integer("DDNS_PORT", 8001, 0, 65535),
+    dataDir: resolve(read.string("DDNS_DATA_DIR", "./data")),
+    secretKey: read.secret("DDNS_SECRET_KEY"),
+    encryptionKey: read.secret("DDNS_ENCRYPTION_KEY"),
+    tokenTtlSeconds: read.duration("DDNS_TOKEN_TTL", "7d", 1),
+    adminUsername,
+    adminPassword: read.optional("DDNS_ADMIN_PASSWORD"),
+    updateIntervalSeconds: read.duration("DDNS_UPDATE_INTERVAL", "5m", 1),
+    ipv4Urls: read.urls("DDNS_IPV4_URLS", DEFAULT_IPV4_URLS),
+    ipv6Urls: read.urls("DDNS_IPV6_URLS", DEFAULT_IPV6_URLS),
+    allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
+    httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s", 1) * 1000,
+    cloudflareApiUrl: read.url("DDNS_CLOUDFLARE_API_URL", "https://api.cloudflare.com/client/v4"),
+    dynuApiUrl: read.url("DDNS_DYNU_API_URL", "https://api.dynu.com/v2"),
+    historyRetention: read.integer("DDNS_HISTORY_RETENTION", 1000, 1, 1_000_000),
+    updateConcurrency: read.integer("DDNS_UPDATE_CONCURRENCY", 4, 1, 64),
+    logLevel: read.choice("DDNS_LOG_LEVEL", "info", ["debug", "info", "warn", "error"] as const),
+    logFormat: read.choice("DDNS_LOG_FORMAT", "text", ["text", "json"] as const),
+    tlsCert,
+    tlsKey,
+  };
+}
+
+export interface Keys {
+  secretKey: string;
+  encryptionKey: string;
+}
+
+/**
+ * The JWT and encryption keys: from the environment, else from `<data dir>/<file>`, created once
+ * with mode 0600 so that tokens and stored credentials survive restarts.
+ */
+export function resolveKeys(settings: Settings): Keys {
+  return {
+    secretKey: settings.secretKey ?? keyFile(settings.dataDir, "secret.key"),
+    encryptionKey: settings.encryptionKey ?? keyFile(settings.dataDir, "encryption.key"),
+  };
+}
+
+function keyFile(dataDir: string, name: string): string {
+  const path = join(dataDir, name);
+  if (existsSync(path)) return readFileSync(path, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  writeFileSync(path, `${key}\n`, { mode: 0o600, flag: "wx" });
+  chmodSync(path, 0o600);
+  return key;
+}

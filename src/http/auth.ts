@@ -1,0 +1,121 @@
+// Authentication: the login route (JSON or OAuth2 form), access tokens signed with
+// @elysiajs/jwt, and the bearer check with the contract's exact 401 sentences.
+
+import { jwt } from "@elysiajs/jwt";
+import { eq } from "drizzle-orm";
+import { Elysia, t } from "elysia";
+import { errors as joseErrors, jwtVerify } from "jose";
+import type { AppContext } from "../context";
+import { users } from "../db/schema";
+import { hashPassword, verifyPassword } from "../security/passwords";
+import { HttpError, unauthorized } from "./errors";
+
+export const AUTH_MESSAGES = {
+  missing: "Not authenticated",
+  expired: "Token has expired",
+  invalid: "Could not validate credentials",
+  wrongLogin: "Incorrect username or password",
+} as const;
+
+/** The signer both the API login and the admin sign-in use (`jwt.sign(accessClaims(...))`). */
+export function tokenSigner(ctx: AppContext) {
+  return jwt({ name: "jwt", secret: ctx.keys.secretKey, alg: "HS256" });
+}
+
+export function accessClaims(ctx: AppContext, username: string) {
+  return {
+    sub: username,
+    jti: crypto.randomUUID(),
+    exp: Math.floor(Date.now() / 1000) + ctx.settings.tokenTtlSeconds,
+  };
+}
+
+/** The username a token was issued to, or the 401 the contract names for why it is refused. */
+export async function authenticateToken(ctx: AppContext, token: string): Promise<string> {
+  let subject: unknown;
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(ctx.keys.secretKey), { algorithms: ["HS256"] });
+    subject = payload.sub;
+  } catch (error) {
+    // jose checks the signature before the expiry, so only a genuine token can be "expired".
+    throw unauthorized(error instanceof joseErrors.JWTExpired ? AUTH_MESSAGES.expired : AUTH_MESSAGES.invalid);
+  }
+  if (typeof subject !== "string" || !findUser(ctx, subject)) throw unauthorized(AUTH_MESSAGES.invalid);
+  return subject;
+}
+
+export function bearerToken(authorization: string | undefined | null): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!match) throw unauthorized(AUTH_MESSAGES.missing);
+  return match[1]!;
+}
+
+function findUser(ctx: AppContext, username: string) {
+  return ctx.db.select().from(users).where(eq(users.username, username)).get();
+}
+
+/** Checks a username and password in comparable time whether or not the user exists. */
+export async function checkLogin(ctx: AppContext, username: string, password: string): Promise<boolean> {
+  const user = findUser(ctx, username);
+  return verifyPassword(password, user?.passwordHash ?? null);
+}
+
+/** Creates the user or replaces its password (first admin, `ddnsd admin set-password`). */
+export async function setPassword(ctx: AppContext, username: string, password: string): Promise<"created" | "updated"> {
+  const passwordHash = await hashPassword(password);
+  const now = Date.now();
+  const existing = findUser(ctx, username);
+  if (existing) {
+    ctx.db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, existing.id)).run();
+    return "updated";
+  }
+  ctx.db.insert(users).values({ username, passwordHash, createdAt: now, updatedAt: now }).run();
+  return "created";
+}
+
+/** Resolves `user` (the username) for every route registered after it, or answers 401. */
+export function bearerGuard(ctx: AppContext) {
+  return new Elysia({ name: "bearer-guard", seed: ctx.id }).resolve({ as: "scoped" }, async ({ headers }) => ({
+    user: await authenticateToken(ctx, bearerToken(headers.authorization)),
+  }));
+}
+
+const LoginBody = t.Object({
+  username: t.String({ minLength: 1, description: "Account name" }),
+  password: t.String({ minLength: 1, description: "Account password" }),
+});
+
+const TokenResponse = t.Object({
+  access_token: t.String(),
+  token_type: t.Literal("bearer"),
+  expires_in: t.Integer({ description: "Seconds until the token expires" }),
+});
+
+export const ErrorResponse = t.Object({ detail: t.String() }, { description: "What went wrong, in a sentence" });
+
+export function loginRoutes(ctx: AppContext) {
+  return new Elysia({ tags: ["auth"] }).use(tokenSigner(ctx)).post(
+    "/auth/login",
+    async ({ body, jwt }) => {
+      if (!(await checkLogin(ctx, body.username, body.password))) throw unauthorized(AUTH_MESSAGES.wrongLogin);
+      ctx.log.info("login", { user: body.username });
+      return {
+        access_token: await jwt.sign(accessClaims(ctx, body.username)),
+        token_type: "bearer" as const,
+        expires_in: ctx.settings.tokenTtlSeconds,
+      };
+    },
+    {
+      body: LoginBody,
+      parse: ["json", "urlencoded"],
+      response: { 200: TokenResponse, 401: ErrorResponse, 422: ErrorResponse },
+      detail: {
+        summary: "Log in",
+        description: "Exchanges a username and password (JSON, or an OAuth2 password-flow form) for a bearer token.",
+        security: [],
+      },
+    },
+  );
+}
+
+export { HttpError };

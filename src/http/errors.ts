@@ -1,0 +1,110 @@
+// The one error → response mapping: every non-2xx answer on every path is `{"detail": "..."}`
+// (422 may add `errors`), never a stack trace, never HTML.
+
+import { Elysia } from "elysia";
+import type { Logger } from "../log";
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error the API means to show: its status, its sentence, and for a 422 the fields at fault. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (detail: string) => new HttpError(404, detail);
+export const conflict = (detail: string) => new HttpError(409, detail);
+
+/** A 422 for one field; `detail` says which field and what is wrong with it. */
+export function invalidField(field: string, message: string): HttpError {
+  return new HttpError(422, `${field}: ${message}`, [{ field, message }]);
+}
+
+export function unauthorized(detail: string): HttpError {
+  return new HttpError(401, detail, undefined, { "WWW-Authenticate": "Bearer" });
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+interface TypeboxIssue {
+  path?: string;
+  message?: string;
+  summary?: string;
+  schema?: { error?: string; title?: string };
+}
+
+/** Elysia's validation issues as `{field, message}`, with JSON-pointer paths made dotted. */
+function fieldErrors(issues: TypeboxIssue[]): FieldError[] {
+  const seen = new Set<string>();
+  const result: FieldError[] = [];
+  for (const issue of issues) {
+    // Elysia checks query parameters one by one and reports them without a path; their schemas
+    // carry the parameter's name as `title` for that reason.
+    const field = (issue.path ?? "").replace(/^\//, "").replaceAll("/", ".") || issue.schema?.title || "body";
+    if (seen.has(field)) continue;
+    seen.add(field);
+    result.push({ field, message: issue.schema?.error ?? describeIssue(issue) });
+  }
+  return result;
+}
+
+function describeIssue(issue: TypeboxIssue): string {
+  const text = issue.summary ?? issue.message ?? "is invalid";
+  if (/is missing|required/i.test(text)) return "is required";
+  return text.replace(/^Expected /, "expected ").replace(/^Property '[^']*' /, "");
+}
+
+function validationResponse(error: unknown): Response {
+  const all = (error as { all?: TypeboxIssue[] }).all ?? [];
+  const errors = fieldErrors(all);
+  const first = errors[0];
+  const detail = first ? `${first.field}: ${first.message}` : "The request is invalid";
+  return jsonResponse(422, { detail, errors });
+}
+
+/**
+ * A named plugin holding the mapping, registered on the root app before any route so it applies
+ * to all of them.
+ */
+export function errorHandling(log: Logger) {
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (error instanceof HttpError) {
+      const body = error.errors ? { detail: error.detail, errors: error.errors } : { detail: error.detail };
+      return jsonResponse(error.status, body, error.headers);
+    }
+    switch (code) {
+      case "VALIDATION":
+        return validationResponse(error);
+      case "PARSE":
+        return jsonResponse(422, { detail: "The request body is not valid JSON" });
+      case "NOT_FOUND":
+        return jsonResponse(404, { detail: "Not Found" });
+    }
+    // Elysia's own status errors (e.g. 405) keep their status with a plain sentence.
+    const status = typeof code === "number" ? code : 500;
+    if (status < 500) return jsonResponse(status, { detail: (error as Error).message || "Request failed" });
+    const requestId = crypto.randomUUID().slice(0, 8);
+    log.error("unexpected error", {
+      request_id: requestId,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack?.split("\n").slice(1, 4).join(" | ").trim() : undefined,
+    });
+    return jsonResponse(500, { detail: `Internal server error (request id ${requestId})` });
+  });
+}

@@ -1,0 +1,61 @@
+// One line per event, as text or JSON (DDNS_LOG_FORMAT). Callers pass facts as fields; nothing
+// here ever receives a password, token or credential, and `redact` guards the fields that could.
+
+import type { LogFormat, LogLevel } from "./config";
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_FIELD = /pass|secret|token|key|authorization|credential|cookie/i;
+
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+export interface LoggerOptions {
+  level: LogLevel;
+  format: LogFormat;
+  /** Where lines go; stderr by default, a collecting function in tests. */
+  write?: (line: string) => void;
+  now?: () => Date;
+}
+
+export function createLogger({ level, format, write, now = () => new Date() }: LoggerOptions): Logger {
+  const emit = write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = (at: LogLevel, message: string, fields: LogFields = {}) => {
+    if (RANK[at] < RANK[level]) return;
+    const time = now().toISOString();
+    const safe = redact(fields);
+    if (format === "json") {
+      emit(JSON.stringify({ time, level: at, msg: message, ...safe }));
+      return;
+    }
+    const pairs = Object.entries(safe)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}=${formatValue(value)}`);
+    emit([time, at.toUpperCase().padEnd(5), message, ...pairs].join(" "));
+  };
+  return {
+    debug: (message, fields) => log("debug", message, fields),
+    info: (message, fields) => log("info", message, fields),
+    warn: (message, fields) => log("warn", message, fields),
+    error: (message, fields) => log("error", message, fields),
+  };
+}
+
+function redact(fields: LogFields): LogFields {
+  const safe: LogFields = {};
+  for (const [key, value] of Object.entries(fields)) safe[key] = SECRET_FIELD.test(key) ? "[redacted]" : value;
+  return safe;
+}
+
+function formatValue(value: string | number | boolean | null | undefined): string {
+  const text = String(value);
+  return /[\s"=]/.test(text) || text === "" ? JSON.stringify(text) : text;
+}
+
+/** A logger that drops everything, for tests that don't look at the log. */
+export const silentLogger: Logger = createLogger({ level: "error", format: "text", write: () => {} });

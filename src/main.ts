@@ -1,0 +1,125 @@
+// The command line: `ddnsd [serve]` runs the appliance; `ddnsd check` runs one pass and exits;
+// `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd version`.
+
+import { createApp } from "./app";
+import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
+import { createContext, type AppContext } from "./context";
+import { MigrationError, openDatabase } from "./db";
+import { setPassword } from "./http/auth";
+import { createLogger } from "./log";
+import { generatePassword } from "./security/passwords";
+import { startServer } from "./server";
+import { versionLine } from "./version";
+
+const USAGE = `Usage: ddnsd [command]
+
+Commands:
+  serve                        run the appliance (default)
+  check                        check every enabled domain once, print the outcomes, exit 1 if any failed
+  admin set-password <user>    create the user or set its password, read from standard input
+  version                      print the version, the Bun version and the build's commit
+  help                         print this text
+
+Settings come from DDNS_* environment variables; see the README.`;
+
+function openContext(settings: Settings): AppContext {
+  const log = createLogger({ level: settings.logLevel, format: settings.logFormat });
+  const keys = resolveKeys(settings);
+  const database = openDatabase(settings.dataDir, log);
+  return createContext({ settings, keys, database, log });
+}
+
+/** The first admin: from DDNS_ADMIN_PASSWORD, or a random password shown once. */
+async function ensureFirstAdmin(ctx: AppContext): Promise<void> {
+  const users = ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
+  if (users > 0) return;
+  const { adminUsername, adminPassword } = ctx.settings;
+  const password = adminPassword ?? generatePassword();
+  await setPassword(ctx, adminUsername, password);
+  ctx.log.info("first admin created", { user: adminUsername });
+  if (adminPassword === null) {
+    // Shown once on the console, outside the structured log, so it is never stored with it.
+    process.stderr.write(
+      `\n  ddnsd: first admin created\n    username: ${adminUsername}\n    password: ${password}\n` +
+        "  Keep it now: it is not shown again (reset it with `ddnsd admin set-password`).\n\n",
+    );
+  }
+}
+
+async function serve(settings: Settings): Promise<void> {
+  const ctx = openContext(settings);
+  await ensureFirstAdmin(ctx);
+  const app = createApp(ctx, { schedule: true });
+  const running = startServer(ctx, app);
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      ctx.log.info("shutting down", { signal });
+      void running.stop().then(() => process.exit(0));
+    });
+  }
+}
+
+async function check(settings: Settings): Promise<number> {
+  const ctx = openContext(settings);
+  const outcomes = await ctx.scheduler.runPass({ all: true });
+  for (const outcome of outcomes) {
+    const reason = outcome.result === "failed" ? `: ${outcome.message}` : "";
+    console.log(`${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}`);
+  }
+  if (outcomes.length === 0) console.log("no enabled domains");
+  ctx.sqlite.close();
+  return outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0;
+}
+
+async function adminSetPassword(settings: Settings, username: string | undefined): Promise<number> {
+  if (!username) {
+    console.error("Usage: ddnsd admin set-password <user>   (the password is read from standard input)");
+    return 2;
+  }
+  const password = (await Bun.stdin.text()).replace(/\r?\n$/, "");
+  if (password.length < 8) {
+    console.error("The password must be at least 8 characters long.");
+    return 2;
+  }
+  const ctx = openContext(settings);
+  const result = await setPassword(ctx, username, password);
+  ctx.sqlite.close();
+  console.log(`Password ${result === "created" ? "set for the new user" : "changed for"} ${username}.`);
+  return 0;
+}
+
+async function main(args: string[]): Promise<number | undefined> {
+  const [command = "serve", ...rest] = args;
+  if (command === "version" || command === "--version") {
+    console.log(versionLine());
+    return 0;
+  }
+  if (command === "help" || command === "--help" || command === "-h") {
+    console.log(USAGE);
+    return 0;
+  }
+  const settings = loadSettings();
+  switch (command) {
+    case "serve":
+      await serve(settings);
+      return undefined;
+    case "check":
+      return check(settings);
+    case "admin":
+      if (rest[0] === "set-password") return adminSetPassword(settings, rest[1]);
+      break;
+  }
+  console.error(`Unknown command: ${args.join(" ")}\n\n${USAGE}`);
+  return 2;
+}
+
+try {
+  const code = await main(process.argv.slice(2));
+  if (code !== undefined) process.exit(code);
+} catch (error) {
+  if (error instanceof SettingsError || error instanceof MigrationError) {
+    console.error(`ddnsd: ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,61 @@
+// Routes of /api/v1/domains, their history, and the forced update.
+
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context";
+import { forceUpdate } from "../../updater/update";
+import { DeletedBody, errorResponses, IdParams } from "../shared";
+import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
+import { createDomain, deleteDomain, domainHistory, getDomain, listDomains, updateDomain } from "./service";
+
+export function domainRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: "/domains", tags: ["domains"] })
+    .get("", () => listDomains(ctx), {
+      response: { 200: t.Array(Domain), ...errorResponses(401) },
+      detail: { summary: "List domains" },
+    })
+    .post("", ({ body }) => createDomain(ctx, body), {
+      body: DomainCreate,
+      response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
+      detail: { summary: "Create a domain", description: "The new domain is checked at once, then on its schedule." },
+    })
+    .get("/:id", ({ params }) => getDomain(ctx, params.id), {
+      params: IdParams,
+      response: { 200: Domain, ...errorResponses(401, 404, 422) },
+      detail: { summary: "Get a domain" },
+    })
+    .put("/:id", ({ params, body }) => updateDomain(ctx, params.id, body), {
+      params: IdParams,
+      body: DomainUpdate,
+      response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
+      detail: { summary: "Update a domain (partial)" },
+    })
+    .delete(
+      "/:id",
+      ({ params }) => {
+        deleteDomain(ctx, params.id);
+        return { message: "Domain deleted", id: params.id };
+      },
+      {
+        params: IdParams,
+        response: { 200: DeletedBody, ...errorResponses(401, 404, 422) },
+        detail: { summary: "Delete a domain", description: "Removes its history; the DNS record at the provider stays." },
+      },
+    )
+    .get("/:id/history", ({ params, query }) => domainHistory(ctx, params.id, query.limit ?? 20), {
+      params: IdParams,
+      query: HistoryQuery,
+      response: { 200: t.Array(HistoryRecord), ...errorResponses(401, 404, 422) },
+      detail: { summary: "A domain's update history, newest first" },
+    })
+    .post("/:id/update_ip", ({ params }) => forceUpdate(ctx, params.id), {
+      params: IdParams,
+      response: { 200: UpdateResult, ...errorResponses(401, 404, 409, 422, 502, 503) },
+      detail: {
+        summary: "Update the record now",
+        description:
+          "Detects the public IP and writes it to the provider, even when it looks unchanged. " +
+          "502: the provider refused or could not be reached; 503: the public IP could not be detected; " +
+          "409: the domain or its provider is disabled. Every attempt writes a history row.",
+      },
+    });
+}

@@ -1,0 +1,87 @@
+// Request and response schemas of /api/v1/domains (CONTRACT §4).
+
+import { t } from "elysia";
+
+const DomainConfig = t.Object(
+  {
+    zone_id: t.Optional(t.String({ description: "Cloudflare zone id (or Dynu domain id); discovered when absent" })),
+    proxied: t.Optional(t.Boolean({ description: "Cloudflare proxying; default: keep the record's current value" })),
+    ttl: t.Optional(t.Integer({ description: "Seconds; Cloudflare 1 = automatic; default: keep the current value" })),
+    create_if_missing: t.Optional(t.Boolean({ description: "Create the record when it does not exist (default true)" })),
+  },
+  { additionalProperties: true, description: "Provider options; unknown keys are kept as given" },
+);
+
+const fields = {
+  provider_id: t.Integer({ minimum: 1, error: "must be a positive integer" }),
+  domain_name: t.String({ description: "Fully qualified hostname; IDN accepted", examples: ["home.example.com"] }),
+  record_type: t.String({ description: "`A` (IPv4) or `AAAA` (IPv6)", default: "A" }),
+  external_id: t.Nullable(t.String({ description: "The provider's id of the record; discovered on first update" })),
+  config: DomainConfig,
+  cron_schedule: t.Nullable(
+    t.String({ description: "croner syntax, 5 fields or 6 with seconds first; null = every DDNS_UPDATE_INTERVAL" }),
+  ),
+  is_enabled: t.Boolean({ error: "must be true or false" }),
+};
+
+export const DomainCreate = t.Object({
+  provider_id: fields.provider_id,
+  domain_name: fields.domain_name,
+  record_type: t.Optional(fields.record_type),
+  external_id: t.Optional(fields.external_id),
+  config: t.Optional(fields.config),
+  cron_schedule: t.Optional(fields.cron_schedule),
+  is_enabled: t.Optional(fields.is_enabled),
+});
+
+export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subset of the create fields" });
+
+const Timestamp = t.Nullable(t.String({ format: "date-time" }));
+
+export const Domain = t.Object({
+  id: t.Integer(),
+  provider_id: t.Integer(),
+  provider_name: t.String(),
+  domain_name: t.String(),
+  record_type: t.String(),
+  external_id: t.Nullable(t.String()),
+  config: t.Record(t.String(), t.Unknown()),
+  cron_schedule: t.Nullable(t.String()),
+  is_enabled: t.Boolean(),
+  last_known_ip: t.Nullable(t.String()),
+  last_update_status: t.Nullable(t.String({ description: "`SUCCESS`, `FAILED`, or null when never tried" })),
+  last_checked_at: Timestamp,
+  last_changed_at: Timestamp,
+  next_run_at: Timestamp,
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+
+export const HistoryQuery = t.Object({
+  limit: t.Optional(
+    t.Integer({ title: "limit", minimum: 1, maximum: 1000, default: 20, description: "Rows to return, 1-1000", error: "must be a whole number from 1 to 1000" }),
+  ),
+});
+
+export const HistoryRecord = t.Object({
+  id: t.Integer(),
+  domain_id: t.Integer(),
+  ip_address: t.Nullable(t.String()),
+  previous_ip: t.Nullable(t.String()),
+  status: t.String({ description: "`SUCCESS` or `FAILED`" }),
+  message: t.String(),
+  trigger: t.String({ description: "`manual` or `schedule`" }),
+  duration_ms: t.Integer(),
+  timestamp: t.String({ format: "date-time" }),
+});
+
+export const UpdateResult = t.Object({
+  domain_id: t.Integer(),
+  success: t.Boolean(),
+  ip_address: t.Nullable(t.String()),
+  previous_ip: t.Nullable(t.String()),
+  changed: t.Boolean(),
+  message: t.String(),
+  duration_ms: t.Integer(),
+  history_id: t.Integer(),
+});

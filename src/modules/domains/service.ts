@@ -1,0 +1,294 @@
+// Domain rules (CONTRACT §4): hostname normalisation, record types, schedules, config keys,
+// duplicates, and reading a domain's history. Writing DNS records is the updater's job.
+
+import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { domainToASCII } from "node:url";
+import type { AppContext } from "../../context";
+import { domains, history, providers, type DomainRow, type HistoryRow } from "../../db/schema";
+import type { RecordType } from "../../dns/provider";
+import { conflict, invalidField, notFound } from "../../http/errors";
+import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
+import { iso } from "../../util/time";
+import { findProviderRow } from "../providers/service";
+
+export interface DomainInput {
+  provider_id?: number;
+  domain_name?: string;
+  record_type?: string;
+  external_id?: string | null;
+  config?: Record<string, unknown>;
+  cron_schedule?: string | null;
+  is_enabled?: boolean;
+}
+
+export interface DomainView {
+  id: number;
+  provider_id: number;
+  provider_name: string;
+  domain_name: string;
+  record_type: RecordType;
+  external_id: string | null;
+  config: Record<string, unknown>;
+  cron_schedule: string | null;
+  is_enabled: boolean;
+  last_known_ip: string | null;
+  last_update_status: "SUCCESS" | "FAILED" | null;
+  last_checked_at: string | null;
+  last_changed_at: string | null;
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HistoryView {
+  id: number;
+  domain_id: number;
+  ip_address: string | null;
+  previous_ip: string | null;
+  status: "SUCCESS" | "FAILED";
+  message: string;
+  trigger: "manual" | "schedule";
+  duration_ms: number;
+  timestamp: string;
+}
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/** Lowercase, no trailing dot, IDN as punycode; a 422 naming what is wrong otherwise. */
+export function normaliseHostname(input: string): string {
+  const trimmed = input.trim().replace(/\.$/, "");
+  if (trimmed === "") throw invalidField("domain_name", "is required");
+  const ascii = domainToASCII(trimmed.toLowerCase());
+  if (ascii === "") throw invalidField("domain_name", `"${input}" is not a valid hostname`);
+  if (ascii.length > 253) throw invalidField("domain_name", "must be at most 253 characters");
+  const labels = ascii.split(".");
+  if (labels.length < 2) throw invalidField("domain_name", "must be a fully qualified name such as home.example.com");
+  const bad = labels.find((label) => !LABEL.test(label));
+  if (bad !== undefined) {
+    throw invalidField(
+      "domain_name",
+      `label "${bad}" must be 1-63 letters, digits or hyphens, not starting or ending with a hyphen`,
+    );
+  }
+  if (/^\d+$/.test(labels.at(-1)!)) throw invalidField("domain_name", "must be a hostname, not an IP address");
+  return ascii;
+}
+
+export function checkRecordType(input: string): RecordType {
+  const upper = input.trim().toUpperCase();
+  if (upper !== "A" && upper !== "AAAA") throw invalidField("record_type", 'must be "A" (IPv4) or "AAAA" (IPv6)');
+  return upper;
+}
+
+export function checkCronSchedule(input: string | null): string | null {
+  if (input === null || input.trim() === "") return null;
+  const problem = cronScheduleProblem(input);
+  if (problem !== null) throw invalidField("cron_schedule", problem);
+  return input.trim().replace(/\s+/g, " ");
+}
+
+/** The known `config` keys checked; other keys are kept as given. */
+export function checkConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const { zone_id, proxied, ttl, create_if_missing } = config;
+  if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
+    throw invalidField("config.zone_id", "must be a non-empty string");
+  }
+  for (const [key, value] of [["proxied", proxied], ["create_if_missing", create_if_missing]] as const) {
+    if (value !== undefined && typeof value !== "boolean") throw invalidField(`config.${key}`, "must be true or false");
+  }
+  if (ttl !== undefined && (!Number.isInteger(ttl) || (ttl !== 1 && ((ttl as number) < 30 || (ttl as number) > 86400)))) {
+    throw invalidField("config.ttl", "must be 1 (automatic) or a whole number of seconds from 30 to 86400");
+  }
+  return config;
+}
+
+function checkExternalId(input: string | null): string | null {
+  if (input === null || input.trim() === "") return null;
+  if (input.length > 200) throw invalidField("external_id", "must be at most 200 characters");
+  return input.trim();
+}
+
+const domainColumns = {
+  domain: domains,
+  providerName: providers.name,
+};
+
+function toView(row: DomainRow, providerName: string): DomainView {
+  return {
+    id: row.id,
+    provider_id: row.providerId,
+    provider_name: providerName,
+    domain_name: row.domainName,
+    record_type: row.recordType,
+    external_id: row.externalId,
+    config: row.config,
+    cron_schedule: row.cronSchedule,
+    is_enabled: row.isEnabled,
+    last_known_ip: row.lastKnownIp,
+    last_update_status: row.lastUpdateStatus,
+    last_checked_at: iso(row.lastCheckedAt),
+    last_changed_at: iso(row.lastChangedAt),
+    next_run_at: iso(row.nextRunAt),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export function listDomains(ctx: AppContext): DomainView[] {
+  return ctx.db
+    .select(domainColumns)
+    .from(domains)
+    .innerJoin(providers, eq(domains.providerId, providers.id))
+    .orderBy(asc(domains.id))
+    .all()
+    .map((row) => toView(row.domain, row.providerName));
+}
+
+export function findDomainRow(ctx: AppContext, id: number): DomainRow {
+  const row = ctx.db.select().from(domains).where(eq(domains.id, id)).get();
+  if (!row) throw notFound("Domain not found");
+  return row;
+}
+
+export function getDomain(ctx: AppContext, id: number): DomainView {
+  const row = ctx.db
+    .select(domainColumns)
+    .from(domains)
+    .innerJoin(providers, eq(domains.providerId, providers.id))
+    .where(eq(domains.id, id))
+    .get();
+  if (!row) throw notFound("Domain not found");
+  return toView(row.domain, row.providerName);
+}
+
+function ensureUnique(ctx: AppContext, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {
+  const clash = ctx.db
+    .select({ id: domains.id })
+    .from(domains)
+    .where(
+      and(
+        eq(domains.providerId, providerId),
+        eq(domains.domainName, domainName),
+        eq(domains.recordType, recordType),
+        ne(domains.id, exceptId),
+      ),
+    )
+    .get();
+  if (clash) throw conflict(`${domainName} ${recordType} is already configured on this provider (domain ${clash.id})`);
+}
+
+export function createDomain(ctx: AppContext, input: DomainInput & { provider_id: number; domain_name: string }): DomainView {
+  const domainName = normaliseHostname(input.domain_name);
+  const recordType = checkRecordType(input.record_type ?? "A");
+  const cronSchedule = checkCronSchedule(input.cron_schedule ?? null);
+  const config = checkConfig(input.config ?? {});
+  const externalId = checkExternalId(input.external_id ?? null);
+  findProviderRow(ctx, input.provider_id);
+  ensureUnique(ctx, input.provider_id, domainName, recordType);
+  const now = Date.now();
+  const isEnabled = input.is_enabled ?? true;
+  const created = ctx.db
+    .insert(domains)
+    .values({
+      providerId: input.provider_id,
+      domainName,
+      recordType,
+      externalId,
+      config,
+      cronSchedule,
+      isEnabled,
+      // A new domain is checked right away, then on its schedule.
+      nextRunAt: isEnabled ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: domains.id })
+    .get();
+  ctx.log.info("domain created", { domain_id: created.id, domain: domainName, type: recordType });
+  return getDomain(ctx, created.id);
+}
+
+export function updateDomain(ctx: AppContext, id: number, input: DomainInput): DomainView {
+  const row = findDomainRow(ctx, id);
+  const domainName = input.domain_name === undefined ? row.domainName : normaliseHostname(input.domain_name);
+  const recordType = input.record_type === undefined ? row.recordType : checkRecordType(input.record_type);
+  const cronSchedule = input.cron_schedule === undefined ? row.cronSchedule : checkCronSchedule(input.cron_schedule);
+  const config = input.config === undefined ? row.config : checkConfig(input.config);
+  const externalId = input.external_id === undefined ? row.externalId : checkExternalId(input.external_id);
+  const providerId = input.provider_id ?? row.providerId;
+  if (providerId !== row.providerId) findProviderRow(ctx, providerId);
+  ensureUnique(ctx, providerId, domainName, recordType, id);
+  const isEnabled = input.is_enabled ?? row.isEnabled;
+  const now = Date.now();
+
+  const changes: Partial<typeof domains.$inferInsert> = {
+    providerId,
+    domainName,
+    recordType,
+    cronSchedule,
+    config,
+    externalId,
+    isEnabled,
+    updatedAt: now,
+  };
+  const recordMoved = providerId !== row.providerId || domainName !== row.domainName || recordType !== row.recordType;
+  if (recordMoved) {
+    // Another record now: what was known about the old one no longer applies, so write it at once.
+    if (input.external_id === undefined) changes.externalId = null;
+    if (input.config === undefined) {
+      const { zone_id: _stale, ...rest } = row.config;
+      changes.config = rest;
+    }
+    Object.assign(changes, { lastKnownIp: null, lastUpdateStatus: null, failureCount: 0, nextRunAt: isEnabled ? now : null });
+  } else if (!isEnabled) {
+    changes.nextRunAt = null;
+  } else if (!row.isEnabled || row.nextRunAt === null) {
+    changes.nextRunAt = now; // enabled again: check at once
+  } else if (cronSchedule !== row.cronSchedule) {
+    changes.nextRunAt = nextScheduledRun(cronSchedule, now, ctx.settings.updateIntervalSeconds);
+  }
+  ctx.db.update(domains).set(changes).where(eq(domains.id, id)).run();
+  return getDomain(ctx, id);
+}
+
+/** Removes the domain and its history in one transaction; the DNS record at the provider stays. */
+export function deleteDomain(ctx: AppContext, id: number): void {
+  findDomainRow(ctx, id);
+  ctx.db.transaction((tx) => {
+    tx.delete(history).where(eq(history.domainId, id)).run();
+    tx.delete(domains).where(eq(domains.id, id)).run();
+  });
+  ctx.log.info("domain deleted", { domain_id: id });
+}
+
+export function historyToView(row: HistoryRow): HistoryView {
+  return {
+    id: row.id,
+    domain_id: row.domainId,
+    ip_address: row.ipAddress,
+    previous_ip: row.previousIp,
+    status: row.status,
+    message: row.message,
+    trigger: row.trigger,
+    duration_ms: row.durationMs,
+    timestamp: iso(row.timestamp),
+  };
+}
+
+/** Newest first; `offset` serves the admin pages' paging. */
+export function domainHistory(ctx: AppContext, id: number, limit: number, offset = 0): HistoryView[] {
+  findDomainRow(ctx, id);
+  return ctx.db
+    .select()
+    .from(history)
+    .where(eq(history.domainId, id))
+    .orderBy(desc(history.timestamp), desc(history.id))
+    .limit(limit)
+    .offset(offset)
+    .all()
+    .map(historyToView);
+}
+
+export function historyCount(ctx: AppContext, id: number): number {
+  return ctx.db.select({ n: sql<number>`count(*)` }).from(history).where(eq(history.domainId, id)).get()!.n;
+}

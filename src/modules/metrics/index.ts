@@ -1,0 +1,53 @@
+// Routes of /api/v1/metrics.
+
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context";
+import { errorResponses } from "../shared";
+import { dashboardMetrics, providerStats } from "./service";
+
+const Rate = t.Nullable(t.Number({ description: "Percentage with one decimal; null when there is nothing to rate" }));
+const Timestamp = t.Nullable(t.String({ format: "date-time" }));
+
+const Dashboard = t.Object({
+  total_domains: t.Integer(),
+  active_domains: t.Integer({ description: "Enabled domains of enabled providers" }),
+  total_providers: t.Integer(),
+  active_providers: t.Integer(),
+  total_updates_24h: t.Integer(),
+  failed_updates_24h: t.Integer(),
+  success_rate_24h: Rate,
+  unique_ips_24h: t.Integer(),
+  last_update_time: Timestamp,
+  providers_stats: t.Array(t.Object({ type: t.String(), count: t.Integer(), active: t.Integer() })),
+});
+
+const ProviderStats = t.Object({
+  providers: t.Array(
+    t.Object({
+      provider_id: t.Integer(),
+      provider_name: t.String(),
+      provider_type: t.String(),
+      is_enabled: t.Boolean(),
+      total_domains: t.Integer(),
+      updates_24h: t.Integer(),
+      successful_updates_24h: t.Integer(),
+      failed_updates_24h: t.Integer(),
+      success_rate_24h: Rate,
+      avg_duration_ms_24h: t.Nullable(t.Number()),
+      last_update_time: Timestamp,
+    }),
+  ),
+  total_providers: t.Integer(),
+});
+
+export function metricsRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: "/metrics", tags: ["metrics"] })
+    .get("/dashboard", () => dashboardMetrics(ctx), {
+      response: { 200: Dashboard, ...errorResponses(401) },
+      detail: { summary: "Dashboard figures", description: "Counts, and the last 24 hours of updates." },
+    })
+    .get("/provider-stats", () => providerStats(ctx), {
+      response: { 200: ProviderStats, ...errorResponses(401) },
+      detail: { summary: "Success rates per provider", description: "Every provider, also those without domains." },
+    });
+}

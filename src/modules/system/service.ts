@@ -1,0 +1,28 @@
+// System status (CONTRACT §6) and the health probe.
+
+import type { AppContext } from "../../context";
+import { VERSION } from "../../context";
+import { iso } from "../../util/time";
+
+export function systemStatus(ctx: AppContext) {
+  const users = ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
+  const lastCheck = ctx.sqlite.query<{ at: number | null }, []>("SELECT max(last_checked_at) AS at FROM domains").get()!.at;
+  return {
+    initialized: users > 0,
+    version: VERSION,
+    uptime_seconds: Math.floor((Date.now() - ctx.startedAt) / 1000),
+    database: "sqlite" as const,
+    scheduler: ctx.scheduler.running ? ("running" as const) : ("stopped" as const),
+    last_check_at: iso(lastCheck),
+    public_ip: { ipv4: ctx.publicIp.ipv4, ipv6: ctx.publicIp.ipv6 },
+  };
+}
+
+/** True while the database answers a query. */
+export function databaseHealthy(ctx: AppContext): boolean {
+  try {
+    return ctx.sqlite.query<{ ok: number }, []>("SELECT 1 AS ok").get()?.ok === 1;
+  } catch {
+    return false;
+  }
+}

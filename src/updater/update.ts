@@ -1,0 +1,293 @@
+// The one update path, used by the forced endpoint and the scheduler alike: detect (or take the
+// pass's detection) → write to the provider when needed → one history row and the domain's
+// `last_*` fields and `next_run_at`, in one transaction. The only place that changes a DNS record.
+
+import { and, desc, eq, lt, lte, or } from "drizzle-orm";
+import type { AppContext } from "../context";
+import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
+import type { RecordType, WriteOutcome } from "../dns/provider";
+import { conflict, HttpError, notFound } from "../http/errors";
+import { detectPublicIp } from "../ip/detect";
+import { providerClient } from "../modules/providers/service";
+import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
+
+export type Trigger = "manual" | "schedule";
+export type Family = 4 | 6;
+export type Detection = { ok: true; ip: string; source: string } | { ok: false; error: string };
+
+export interface UpdateOutcome {
+  domainId: number;
+  hostname: string;
+  recordType: RecordType;
+  result: "updated" | "unchanged" | "failed";
+  /** Why it failed: the public IP could not be detected, or the provider refused / was unreachable. */
+  failure: "detection" | "provider" | null;
+  ip: string | null;
+  previousIp: string | null;
+  changed: boolean;
+  message: string;
+  durationMs: number;
+  historyId: number | null;
+}
+
+export function familyOf(recordType: RecordType): Family {
+  return recordType === "AAAA" ? 6 : 4;
+}
+
+/** Asks the echo services once, and remembers the answer for the status endpoint and the pages. */
+export async function detectFamily(ctx: AppContext, family: Family): Promise<Detection> {
+  const result = await detectPublicIp(family, {
+    urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
+    fetch: ctx.fetch,
+    timeoutMs: ctx.settings.httpTimeoutMs,
+    allowPrivate: ctx.settings.allowPrivateIps,
+  });
+  ctx.publicIp.checkedAt = Date.now();
+  if (result.ok) ctx.publicIp[family === 4 ? "ipv4" : "ipv6"] = result.ip;
+  else ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
+  return result;
+}
+
+/** Updates of the same domain run one after another, never side by side. */
+const domainLocks = new WeakMap<AppContext, Map<number, Promise<unknown>>>();
+
+function serialised<T>(ctx: AppContext, domainId: number, work: () => Promise<T>): Promise<T> {
+  let locks = domainLocks.get(ctx);
+  if (!locks) domainLocks.set(ctx, (locks = new Map()));
+  const previous = locks.get(domainId) ?? Promise.resolve();
+  const run = previous.then(work, work);
+  const tail = run.catch(() => undefined);
+  locks.set(domainId, tail);
+  void tail.then(() => {
+    if (locks.get(domainId) === tail) locks.delete(domainId);
+  });
+  return run;
+}
+
+export function isUpdating(ctx: AppContext, domainId: number): boolean {
+  return domainLocks.get(ctx)?.has(domainId) ?? false;
+}
+
+/** At most `DDNS_UPDATE_CONCURRENCY` provider writes at once per provider. */
+const providerSlots = new WeakMap<AppContext, Map<number, { active: number; waiting: (() => void)[] }>>();
+
+async function withProviderSlot<T>(ctx: AppContext, providerId: number, work: () => Promise<T>): Promise<T> {
+  let slots = providerSlots.get(ctx);
+  if (!slots) providerSlots.set(ctx, (slots = new Map()));
+  let slot = slots.get(providerId);
+  if (!slot) slots.set(providerId, (slot = { active: 0, waiting: [] }));
+  const current = slot;
+  if (current.active >= ctx.settings.updateConcurrency) await new Promise<void>((wake) => current.waiting.push(wake));
+  else current.active++;
+  try {
+    return await work();
+  } finally {
+    const next = current.waiting.shift();
+    if (next) next();
+    else current.active--;
+  }
+}
+
+export interface UpdateOptions {
+  trigger: Trigger;
+  /** Write even when the record looks current (the forced update). */
+  force: boolean;
+  /** The detection shared by the current pass; detected now when absent. */
+  detection?: Promise<Detection>;
+}
+
+/** Runs one update of one domain; `null` when the domain or its provider no longer exists. */
+export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
+  return serialised(ctx, domainId, () => attempt(ctx, domainId, options));
+}
+
+function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
+  const row = ctx.db
+    .select({ domain: domains, provider: providers })
+    .from(domains)
+    .innerJoin(providers, eq(domains.providerId, providers.id))
+    .where(eq(domains.id, domainId))
+    .get();
+  return row ?? null;
+}
+
+/** Whether a scheduled check must write: the IP changed, the last attempt failed, or never written. */
+export function needsWrite(domain: DomainRow, ip: string): boolean {
+  return domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS";
+}
+
+async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
+  const loaded = loadDomain(ctx, domainId);
+  if (!loaded) return null;
+  const { domain, provider } = loaded;
+  const started = performance.now();
+  const family = familyOf(domain.recordType);
+  const detection = await (options.detection ?? detectFamily(ctx, family));
+  const base = {
+    domainId,
+    hostname: domain.domainName,
+    recordType: domain.recordType,
+    previousIp: domain.lastKnownIp,
+  };
+
+  if (!detection.ok) {
+    const outcome = { ...base, result: "failed", failure: "detection", ip: null, changed: false, message: detection.error } as const;
+    return record(ctx, domain, outcome, options.trigger, started, { ok: false, message: detection.error });
+  }
+  const ip = detection.ip;
+  if (!options.force && !needsWrite(domain, ip)) {
+    const now = Date.now();
+    ctx.db
+      .update(domains)
+      .set({ lastCheckedAt: now, nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds) })
+      .where(eq(domains.id, domainId))
+      .run();
+    return { ...base, result: "unchanged", failure: null, ip, changed: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
+  }
+
+  const pausedUntil = provider.pausedUntil ?? 0;
+  const write: WriteOutcome =
+    pausedUntil > Date.now()
+      ? { ok: false, message: `${provider.name} asked to wait until ${new Date(pausedUntil).toISOString()} (rate limited); not called` }
+      : await withProviderSlot(ctx, provider.id, () =>
+          providerClient(ctx, provider).writeRecord(
+            { hostname: domain.domainName, recordType: domain.recordType, externalId: domain.externalId, config: domain.config },
+            ip,
+          ),
+        );
+  const changed = write.ok && ip !== domain.lastKnownIp;
+  const message = write.ok
+    ? `${write.action === "created" ? "Created" : "Updated"} ${domain.domainName} ${domain.recordType} → ${ip}${changed ? "" : " (unchanged)"}: ${write.message}`
+    : write.message;
+  const outcome = {
+    ...base,
+    result: write.ok ? "updated" : "failed",
+    failure: write.ok ? null : "provider",
+    ip,
+    changed,
+    message,
+  } as const;
+  return record(ctx, domain, outcome, options.trigger, started, write, provider.id);
+}
+
+type PendingOutcome = Omit<UpdateOutcome, "durationMs" | "historyId">;
+
+/** The history row, the domain's new state and retention, all in one transaction. */
+function record(
+  ctx: AppContext,
+  domain: DomainRow,
+  outcome: PendingOutcome,
+  trigger: Trigger,
+  started: number,
+  write: WriteOutcome,
+  providerId?: number,
+): UpdateOutcome | null {
+  const durationMs = Math.round(performance.now() - started);
+  const now = Date.now();
+  const interval = ctx.settings.updateIntervalSeconds;
+  const succeeded = write.ok;
+  const failureCount = succeeded ? 0 : domain.failureCount + 1;
+  let nextRunAt = succeeded
+    ? nextScheduledRun(domain.cronSchedule, now, interval)
+    : now + retryDelaySeconds(failureCount, scheduleGapSeconds(domain.cronSchedule, now, interval)) * 1000;
+  const pausedUntil = !write.ok && write.retryAfterSeconds !== undefined ? now + write.retryAfterSeconds * 1000 : null;
+  if (pausedUntil !== null) nextRunAt = Math.max(nextRunAt, pausedUntil);
+
+  const historyId = ctx.db.transaction((tx) => {
+    // Deleted while the provider was being called: nothing left to record.
+    if (!tx.select({ id: domains.id }).from(domains).where(eq(domains.id, domain.id)).get()) return null;
+    const row = tx
+      .insert(history)
+      .values({
+        domainId: domain.id,
+        ipAddress: outcome.ip,
+        previousIp: domain.lastKnownIp,
+        status: succeeded ? "SUCCESS" : "FAILED",
+        message: outcome.message,
+        trigger,
+        durationMs,
+        timestamp: now,
+      })
+      .returning({ id: history.id })
+      .get();
+    tx.update(domains)
+      .set({
+        lastUpdateStatus: succeeded ? "SUCCESS" : "FAILED",
+        lastCheckedAt: now,
+        failureCount,
+        nextRunAt: domain.isEnabled ? nextRunAt : null,
+        ...(succeeded
+          ? {
+              lastKnownIp: outcome.ip,
+              externalId: write.externalId,
+              config: { ...domain.config, zone_id: write.zoneId },
+              ...(outcome.changed || domain.lastChangedAt === null ? { lastChangedAt: now } : {}),
+            }
+          : {}),
+      })
+      .where(eq(domains.id, domain.id))
+      .run();
+    if (pausedUntil !== null && providerId !== undefined) {
+      tx.update(providers).set({ pausedUntil }).where(eq(providers.id, providerId)).run();
+    }
+    applyRetention(tx, domain.id, ctx.settings.historyRetention);
+    return row.id;
+  });
+  if (historyId === null) return null;
+  const level = succeeded ? "info" : "warn";
+  ctx.log[level](succeeded ? "record updated" : "update failed", {
+    domain_id: domain.id,
+    domain: domain.domainName,
+    type: domain.recordType,
+    ip: outcome.ip,
+    trigger,
+    reason: succeeded ? undefined : outcome.message,
+    duration_ms: durationMs,
+  });
+  return { ...outcome, durationMs, historyId };
+}
+
+type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];
+
+/** Keeps the newest `keep` rows of a domain. */
+function applyRetention(tx: Tx, domainId: number, keep: number): void {
+  const boundary = tx
+    .select({ timestamp: history.timestamp, id: history.id })
+    .from(history)
+    .where(eq(history.domainId, domainId))
+    .orderBy(desc(history.timestamp), desc(history.id))
+    .limit(1)
+    .offset(keep)
+    .get();
+  if (!boundary) return;
+  tx.delete(history)
+    .where(
+      and(
+        eq(history.domainId, domainId),
+        or(lt(history.timestamp, boundary.timestamp), and(eq(history.timestamp, boundary.timestamp), lte(history.id, boundary.id))),
+      ),
+    )
+    .run();
+}
+
+/** `POST /domains/{id}/update_ip`: write now, answering as CONTRACT §4 says. */
+export async function forceUpdate(ctx: AppContext, domainId: number) {
+  const loaded = loadDomain(ctx, domainId);
+  if (!loaded) throw notFound("Domain not found");
+  if (!loaded.domain.isEnabled) throw conflict("The domain is disabled; enable it to update it");
+  if (!loaded.provider.isEnabled) throw conflict(`The provider "${loaded.provider.name}" is disabled; enable it to update this domain`);
+  const outcome = await runUpdate(ctx, domainId, { trigger: "manual", force: true });
+  if (!outcome) throw notFound("Domain not found");
+  if (outcome.failure === "detection") throw new HttpError(503, outcome.message);
+  if (outcome.failure === "provider") throw new HttpError(502, outcome.message);
+  return {
+    domain_id: domainId,
+    success: true,
+    ip_address: outcome.ip,
+    previous_ip: outcome.previousIp,
+    changed: outcome.changed,
+    message: outcome.message,
+    duration_ms: outcome.durationMs,
+    history_id: outcome.historyId!,
+  };
+}

@@ -1,0 +1,12 @@
+// The build's identity for `ddnsd version` and the status endpoint. BUILD_COMMIT is set by
+// scripts/build.ts with `--define`; a run from source says so instead.
+
+import { VERSION } from "./context";
+
+declare const BUILD_COMMIT: string | undefined;
+
+export const COMMIT: string = typeof BUILD_COMMIT === "string" ? BUILD_COMMIT : "source";
+
+export function versionLine(): string {
+  return `ddnsd ${VERSION} (bun ${Bun.version}, commit ${COMMIT})`;
+}

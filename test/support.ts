@@ -1,0 +1,81 @@
+// Building a real app for a test: its own in-memory database, fixed keys, a collected log, and
+// settings from the same loader main.ts uses (so a test can set any DDNS_* variable).
+
+import { createApp } from "../src/app";
+import { loadSettings } from "../src/config";
+import { createContext, type AppContext } from "../src/context";
+import { openDatabase } from "../src/db";
+import { setPassword } from "../src/http/auth";
+import { createLogger } from "../src/log";
+
+export const TEST_PASSWORD = "correct horse battery staple";
+export const SECRET_KEY = "test-secret-key-0123456789abcdef0123456789";
+export const ENCRYPTION_KEY = "test-encryption-key-0123456789abcdef012345";
+
+export interface TestApp {
+  ctx: AppContext;
+  app: ReturnType<typeof createApp>;
+  /** Every log line written so far. */
+  logs: string[];
+  /** `app.handle` for a path, with JSON in and out and the admin's token unless `token: null`. */
+  request(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  token(): Promise<string>;
+}
+
+export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":memory:"): Promise<TestApp> {
+  const logs: string[] = [];
+  const settings = loadSettings({
+    DDNS_SECRET_KEY: SECRET_KEY,
+    DDNS_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    DDNS_IPV4_URLS: "http://127.0.0.1:9/unused",
+    DDNS_IPV6_URLS: "http://127.0.0.1:9/unused",
+    DDNS_CLOUDFLARE_API_URL: "http://127.0.0.1:9/cloudflare",
+    DDNS_DYNU_API_URL: "http://127.0.0.1:9/dynu",
+    DDNS_HTTP_TIMEOUT: "2s",
+    DDNS_LOG_LEVEL: "debug",
+    ...env,
+  });
+  const log = createLogger({ level: settings.logLevel, format: settings.logFormat, write: (line) => logs.push(line) });
+  const database = openDatabase(dataDir, log);
+  const ctx = createContext({ settings, keys: { secretKey: settings.secretKey!, encryptionKey: settings.encryptionKey! }, database, log });
+  if (ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n === 0) {
+    await setPassword(ctx, settings.adminUsername, TEST_PASSWORD);
+  }
+  const app = createApp(ctx);
+  let cachedToken: string | undefined;
+
+  const token = async () => {
+    if (cachedToken) return cachedToken;
+    const response = await app.handle(
+      new Request("http://localhost/api/v1/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: settings.adminUsername, password: TEST_PASSWORD }),
+      }),
+    );
+    cachedToken = ((await response.json()) as { access_token: string }).access_token;
+    return cachedToken;
+  };
+
+  const request: TestApp["request"] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const bearer = options.token === undefined ? await token() : options.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers["content-type"] ??= "application/json";
+      body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    }
+    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: the test sees the text
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+
+  return { ctx, app, logs, request, token };
+}
