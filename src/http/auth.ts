@@ -8,7 +8,8 @@ import { errors as joseErrors, jwtVerify } from "jose";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
 import { hashPassword, verifyPassword } from "../security/passwords";
-import { HttpError, unauthorized } from "./errors";
+import { errorResponses } from "../modules/shared";
+import { unauthorized } from "./errors";
 
 export const AUTH_MESSAGES = {
   missing: "Not authenticated",
@@ -91,8 +92,6 @@ const TokenResponse = t.Object({
   expires_in: t.Integer({ description: "Seconds until the token expires" }),
 });
 
-export const ErrorResponse = t.Object({ detail: t.String() }, { description: "What went wrong, in a sentence" });
-
 export function loginRoutes(ctx: AppContext) {
   return new Elysia({ tags: ["auth"] }).use(tokenSigner(ctx)).post(
     "/auth/login",
@@ -107,8 +106,7 @@ export function loginRoutes(ctx: AppContext) {
     },
     {
       body: LoginBody,
-      parse: ["json", "urlencoded"],
-      response: { 200: TokenResponse, 401: ErrorResponse, 422: ErrorResponse },
+      response: { 200: TokenResponse, ...errorResponses(401, 422) },
       detail: {
         summary: "Log in",
         description: "Exchanges a username and password (JSON, or an OAuth2 password-flow form) for a bearer token.",
@@ -118,4 +116,3 @@ export function loginRoutes(ctx: AppContext) {
   );
 }
 
-export { HttpError };

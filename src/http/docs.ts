@@ -36,9 +36,11 @@ export function docsRoutes() {
           components: {
             securitySchemes: {
               bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+              // The same token, obtained by the Authorize dialog from a username and password.
+              login: { type: "oauth2", flows: { password: { tokenUrl: "/api/v1/auth/login", scopes: {} } } },
             },
           },
-          security: [{ bearer: [] }],
+          security: [{ bearer: [] }, { login: [] }],
         },
       }),
     )

@@ -1,0 +1,51 @@
+// Builds the single executable. `bun run build` → dist/ddnsd for this machine;
+// `bun run release` → dist/ddnsd-linux-{x64,arm64}[-musl] and dist/SHA256SUMS.
+// Migrations are embedded with --asset; the build's git commit is baked in for `ddnsd version`.
+
+import { $ } from "bun";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+
+const RELEASE_TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl"] as const;
+
+async function gitCommit(): Promise<string> {
+  const result = await $`git rev-parse --short=12 HEAD`.nothrow().quiet();
+  if (result.exitCode !== 0) return "unknown";
+  const dirty = (await $`git status --porcelain --untracked-files=no`.nothrow().quiet()).text().trim() !== "";
+  return `${result.text().trim()}${dirty ? "-dirty" : ""}`;
+}
+
+async function compile(outfile: string, target?: string): Promise<void> {
+  const commit = await gitCommit();
+  const args = [
+    "build",
+    "--compile",
+    "--minify",
+    "--bytecode",
+    "--format=esm",
+    "--asset=./migrations",
+    // The appliance reads only its DDNS_* settings, never a bunfig.toml from where it runs.
+    "--no-compile-autoload-bunfig",
+    `--define=BUILD_COMMIT=${JSON.stringify(commit)}`,
+    ...(target ? [`--target=bun-${target}`] : []),
+    "src/main.ts",
+    `--outfile=${outfile}`,
+  ];
+  const child = Bun.spawnSync(["bun", ...args], { stdout: "inherit", stderr: "inherit" });
+  if (child.exitCode !== 0) throw new Error(`bun build failed for ${target ?? "this machine"}`);
+}
+
+mkdirSync("dist", { recursive: true });
+if (process.argv.includes("--release")) {
+  const sums: string[] = [];
+  for (const target of RELEASE_TARGETS) {
+    const outfile = `dist/ddnsd-${target}`;
+    await compile(outfile, target);
+    sums.push(`${createHash("sha256").update(readFileSync(outfile)).digest("hex")}  ${basename(outfile)}`);
+  }
+  writeFileSync("dist/SHA256SUMS", `${sums.join("\n")}\n`);
+  console.log(`wrote ${RELEASE_TARGETS.length} binaries and dist/SHA256SUMS`);
+} else {
+  await compile("dist/ddnsd");
+}

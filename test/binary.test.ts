@@ -1,0 +1,88 @@
+// The compiled binary, started from an empty directory with only its embedded defaults (plus a
+// loopback address and a free port), answers /healthz, /docs and a login.
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const binary = join(root, "dist", "ddnsd");
+const workDir = mkdtempSync(join(tmpdir(), "ddnsd-binary-"));
+let child: ReturnType<typeof Bun.spawn> | undefined;
+let baseUrl = "";
+let stderr = "";
+
+/** Collects the child's stderr in the background; resolves with the URL of its "listening" line. */
+async function waitForListening(stream: ReadableStream<Uint8Array>): Promise<string> {
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) stderr += decoder.decode(chunk);
+  })();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const match = /listening url=(\S+)/.exec(stderr);
+    if (match) return match[1]!.replace(/\/$/, "");
+    await Bun.sleep(20);
+  }
+  throw new Error(`the binary did not start:\n${stderr}`);
+}
+
+beforeAll(async () => {
+  const build = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  child = Bun.spawn([binary], {
+    cwd: workDir,
+    env: { PATH: process.env.PATH ?? "", DDNS_HOST: "127.0.0.1", DDNS_PORT: "0", DDNS_ADMIN_PASSWORD: "binary-test-password" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  baseUrl = await waitForListening(child.stderr as ReadableStream<Uint8Array>);
+});
+
+afterAll(async () => {
+  child?.kill("SIGTERM");
+  await child?.exited;
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+test("answers /healthz", async () => {
+  const response = await fetch(`${baseUrl}/healthz`);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toEqual({ status: "ok" });
+});
+
+test("serves /docs with its embedded Swagger UI and the OpenAPI document", async () => {
+  const page = await (await fetch(`${baseUrl}/docs`)).text();
+  expect(page).toContain("/docs/assets/swagger-ui-bundle.js");
+  expect((await fetch(`${baseUrl}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+  const spec = (await (await fetch(`${baseUrl}/docs/json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+  expect(spec.openapi).toStartWith("3.1");
+  expect(Object.keys(spec.paths)).toContain("/api/v1/domains/{id}/update_ip");
+});
+
+test("logs in the first admin and uses the token", async () => {
+  const login = await fetch(`${baseUrl}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: "binary-test-password" }),
+  });
+  expect(login.status).toBe(200);
+  const { access_token } = (await login.json()) as { access_token: string };
+  const status = await fetch(`${baseUrl}/api/v1/system/status`, { headers: { authorization: `Bearer ${access_token}` } });
+  expect(await status.json()).toMatchObject({ initialized: true, database: "sqlite", scheduler: "running" });
+});
+
+test("keeps its database and generated keys in ./data, keys with mode 0600", () => {
+  expect(existsSync(join(workDir, "data", "ddnsd.db"))).toBe(true);
+  for (const key of ["secret.key", "encryption.key"]) {
+    expect(statSync(join(workDir, "data", key)).mode & 0o777).toBe(0o600);
+  }
+});
+
+test("stops cleanly on SIGTERM with exit code 0", async () => {
+  child!.kill("SIGTERM");
+  expect(await child!.exited).toBe(0);
+  expect(stderr).toContain("stopped");
+  expect(stderr).not.toContain("binary-test-password");
+});
