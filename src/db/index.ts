@@ -84,7 +84,7 @@ function hasData(sqlite: Database): boolean {
 function backupDatabase(sqlite: Database, dataDir: string, beforeTag: string, log: Logger): void {
   const dir = join(dataDir, "backups");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "Z");
+  const stamp = new Date().toISOString().replace(/[-:.]/g, "");
   const file = join(dir, `ddnsd-${stamp}-before-${beforeTag}.db`);
   sqlite.query("VACUUM INTO ?").run(file);
   log.info("database backed up before migrating", { backup: file });
