@@ -1,0 +1,188 @@
+// Cloudflare API v4 client: checks a token and points one A/AAAA record at an address with as few
+// requests as it can (a single PATCH once zone and record id are known). It never deletes a record.
+
+import {
+  exchange,
+  isObject,
+  notCreatedMessage,
+  parseJson,
+  retryAfterSeconds,
+  unreadableAnswer,
+  writtenMessage,
+} from "./http";
+import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
+
+const SERVICE = "Cloudflare";
+/** Cloudflare's limit window is five minutes; when a 429 names no wait, a minute is a polite first pause. */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+/** Code 7003: an id in the path names nothing (a deleted zone or record, or a malformed id). */
+const UNROUTABLE_ID = 7003;
+/** Answers meaning "the record id we remember is no longer that record". */
+const STALE_RECORD_CODES = [UNROUTABLE_ID, 81044];
+
+type Failure = { ok: false; message: string; codes: number[]; retryAfterSeconds?: number };
+type Call = { ok: true; result: unknown; messages: string[] } | Failure;
+type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
+
+export function createCloudflareClient(
+  credentials: { api_token: string },
+  options: ProviderClientOptions,
+): DnsProvider {
+  async function call(method: string, path: string, body?: unknown): Promise<Call> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${credentials.api_token}` };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const answer = await exchange(
+      options.fetch,
+      options.baseUrl + path,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      options.timeoutMs,
+    );
+    if (!answer.ok) return fail(`${SERVICE}: ${answer.reason}`);
+    const retryAfter =
+      retryAfterSeconds(answer.headers) ??
+      (answer.status === 429 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+    const envelope = parseJson(answer.text);
+    if (!isObject(envelope)) {
+      return fail(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, [], retryAfter);
+    }
+    if (envelope.success === true && answer.status < 400) {
+      return { ok: true, result: envelope.result, messages: messagesOf(envelope.messages) };
+    }
+    const errors = Array.isArray(envelope.errors) ? envelope.errors.filter(isObject) : [];
+    const codes = errors.map((e) => e.code).filter((c): c is number => typeof c === "number");
+    const text = errors.map((e) => String(e.message ?? "")).filter(Boolean).join("; ") || "request failed";
+    const codeText = codes.length > 0 ? `code ${codes.join(", ")}, ` : "";
+    return fail(`${SERVICE}: ${text} (${codeText}HTTP ${answer.status})`, codes, retryAfter);
+  }
+
+  /** The longest active zone that is the hostname or one of its parents (never the bare TLD). */
+  async function findZone(hostname: string): Promise<{ ok: true; zoneId: string } | Failure> {
+    const labels = hostname.split(".");
+    for (let i = 0; i < labels.length - 1; i++) {
+      const suffix = labels.slice(i).join(".");
+      const zones = await call("GET", `/zones?${new URLSearchParams({ name: suffix, per_page: "50" })}`);
+      if (!zones.ok) return zones;
+      const zone = listOf(zones.result).find(
+        (z) => z.name === suffix && z.status === "active" && typeof z.id === "string",
+      );
+      if (zone) return { ok: true, zoneId: zone.id as string };
+    }
+    return fail(`${SERVICE}: no active zone found for ${hostname}`);
+  }
+
+  async function patchRecord(zoneId: string, recordId: string, target: RecordTarget, ip: string): Promise<Call> {
+    // Only the content changes; proxied and ttl are sent only when the domain's config decides them,
+    // so whatever else the user set on the record (comment, tags, proxying) stays.
+    const body: Record<string, unknown> = { content: ip };
+    if (typeof target.config.proxied === "boolean") body.proxied = target.config.proxied;
+    if (typeof target.config.ttl === "number") body.ttl = target.config.ttl;
+    return call("PATCH", `${recordsPath(zoneId)}/${encodeURIComponent(recordId)}`, body);
+  }
+
+  async function writeInZone(zoneId: string, target: RecordTarget, ip: string): Promise<Attempt> {
+    const success = (action: "updated" | "created", externalId: string): Attempt => ({
+      ok: true,
+      action,
+      externalId,
+      zoneId,
+      message: writtenMessage(SERVICE, action, target, ip),
+    });
+
+    if (target.externalId) {
+      const patched = await patchRecord(zoneId, target.externalId, target, ip);
+      if (patched.ok && isTheRecord(patched.result, target)) return success("updated", target.externalId);
+      if (!patched.ok && !patched.codes.some((c) => STALE_RECORD_CODES.includes(c))) return patched;
+      // The remembered id is gone or names another record: find the record by name, once.
+    }
+
+    const query = new URLSearchParams({ type: target.recordType, name: target.hostname, per_page: "100" });
+    const listed = await call("GET", `${recordsPath(zoneId)}?${query}`);
+    if (!listed.ok) return listed;
+    const existing = listOf(listed.result).find(
+      (r) => isTheRecord(r, target) && typeof r.id === "string",
+    );
+    if (existing) {
+      const patched = await patchRecord(zoneId, existing.id as string, target, ip);
+      return patched.ok ? success("updated", existing.id as string) : patched;
+    }
+
+    if (target.config.create_if_missing === false) {
+      return fail(notCreatedMessage(SERVICE, target));
+    }
+    const created = await call("POST", recordsPath(zoneId), {
+      type: target.recordType,
+      name: target.hostname,
+      content: ip,
+      ttl: typeof target.config.ttl === "number" ? target.config.ttl : 1,
+      proxied: typeof target.config.proxied === "boolean" ? target.config.proxied : false,
+    });
+    if (!created.ok) return created;
+    if (!isObject(created.result) || typeof created.result.id !== "string") {
+      return fail(`${SERVICE}: the created record came back without an id`);
+    }
+    return success("created", created.result.id);
+  }
+
+  return {
+    async verify() {
+      const answer = await call("GET", "/user/tokens/verify");
+      if (!answer.ok) return { ok: false, detail: answer.message };
+      const status = isObject(answer.result) ? answer.result.status : undefined;
+      if (status !== "active") return { ok: false, detail: `${SERVICE}: the token is ${String(status)}, not active` };
+      return { ok: true, detail: answer.messages[0] ?? "The API token is active" };
+    },
+
+    async writeRecord(target, ip) {
+      const configuredZone = typeof target.config.zone_id === "string" && target.config.zone_id !== ""
+        ? target.config.zone_id
+        : undefined;
+      let zoneId = configuredZone;
+      if (zoneId === undefined) {
+        const found = await findZone(target.hostname);
+        if (!found.ok) return outcome(found);
+        zoneId = found.zoneId;
+      }
+      const attempt = await writeInZone(zoneId, target, ip);
+      // A record-level 7003 is handled inside writeInZone, so one left over means the zone id itself
+      // is stale (the zone was deleted and re-added): rediscover the zone once and start afresh there.
+      if (attempt.ok || configuredZone === undefined || !attempt.codes.includes(UNROUTABLE_ID)) {
+        return outcome(attempt);
+      }
+      const found = await findZone(target.hostname);
+      if (!found.ok) return outcome(found);
+      if (found.zoneId === configuredZone) return outcome(attempt);
+      return outcome(await writeInZone(found.zoneId, { ...target, externalId: null }, ip));
+    },
+  };
+}
+
+function recordsPath(zoneId: string): string {
+  return `/zones/${encodeURIComponent(zoneId)}/dns_records`;
+}
+
+function isTheRecord(record: unknown, target: RecordTarget): record is Record<string, unknown> {
+  return isObject(record) && record.name === target.hostname && record.type === target.recordType;
+}
+
+function listOf(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? result.filter(isObject) : [];
+}
+
+function messagesOf(messages: unknown): string[] {
+  return listOf(messages)
+    .map((m) => m.message)
+    .filter((m): m is string => typeof m === "string");
+}
+
+function fail(message: string, codes: number[] = [], retryAfter?: number): Failure {
+  return retryAfter === undefined
+    ? { ok: false, message, codes }
+    : { ok: false, message, codes, retryAfterSeconds: retryAfter };
+}
+
+/** Drops the internal error codes so callers see exactly the `WriteOutcome` shape. */
+function outcome(attempt: Attempt | Failure): WriteOutcome {
+  if (attempt.ok) return attempt;
+  const { codes: _codes, ...rest } = attempt;
+  return rest;
+}

@@ -1,0 +1,91 @@
+// What the provider clients (and IP detection) share: one request with a deadline, read to text, with
+// every way it can fail turned into a sentence — callers report reasons, they never throw — and the
+// wording of their outcomes.
+
+import type { FetchLike, RecordTarget } from "./provider";
+
+export type Exchange =
+  | { ok: true; status: number; headers: Headers; text: string }
+  | { ok: false; reason: string };
+
+/** Sends one request and reads its whole body before `timeoutMs` runs out. */
+export async function exchange(
+  fetch: FetchLike,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Exchange> {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    // The deadline covers the body too: a server that sends headers and then stalls is as dead as a silent one.
+    const text = await response.text();
+    return { ok: true, status: response.status, headers: response.headers, text };
+  } catch (error) {
+    return { ok: false, reason: describeFetchError(error, timeoutMs) };
+  }
+}
+
+function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return `no answer within ${formatDuration(timeoutMs)}`;
+  }
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return `request failed: ${error.message}${typeof code === "string" ? ` (${code})` : ""}`;
+  }
+  return `request failed: ${String(error)}`;
+}
+
+/** `10000` → "10s", `1500` → "1.5s", `200` → "200ms". */
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${Number((ms / 1000).toFixed(1))}s`;
+}
+
+/** The parsed body, or `undefined` when it is not JSON (an HTML error page, a truncated answer). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The start of a body on one line, quoted, for messages about answers that made no sense. */
+export function excerpt(text: string, max = 60): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return `"${line.length > max ? `${line.slice(0, max)}…` : line}"`;
+}
+
+export function unreadableAnswer(status: number, text: string): string {
+  return text.trim() === ""
+    ? `empty answer (HTTP ${status})`
+    : `unreadable answer (HTTP ${status}): ${excerpt(text)}`;
+}
+
+/** `Retry-After` in seconds (the header holds seconds or an HTTP date); `undefined` when absent or unreadable. */
+export function retryAfterSeconds(headers: Headers): number | undefined {
+  const value = headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/** A successful outcome's message, e.g. "Cloudflare: updated A record home.example.com to 203.0.113.7". */
+export function writtenMessage(
+  service: string,
+  action: "updated" | "created",
+  target: RecordTarget,
+  ip: string,
+): string {
+  return `${service}: ${action} ${target.recordType} record ${target.hostname} to ${ip}`;
+}
+
+/** Why a missing record was left missing. */
+export function notCreatedMessage(service: string, target: RecordTarget): string {
+  return `${service}: record ${target.hostname} ${target.recordType} does not exist and create_if_missing is false`;
+}

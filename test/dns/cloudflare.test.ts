@@ -1,0 +1,321 @@
+// The Cloudflare client against the faithful fake: what it changes, what it keeps, how many requests
+// it spends, and how every failure the service can give ends up as the provider's own reason.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createCloudflareClient } from "../../src/dns/cloudflare";
+import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import {
+  CLOUDFLARE_FAKE_TOKEN,
+  type CloudflareFake,
+  type CloudflareFault,
+  type CloudflareRecord,
+  type CloudflareZone,
+  startCloudflareFake,
+} from "../fakes/cloudflare";
+
+const NEW_IP = "203.0.113.7";
+
+let fake: CloudflareFake;
+let zone: CloudflareZone;
+let home: CloudflareRecord;
+
+beforeEach(() => {
+  fake = startCloudflareFake();
+  zone = fake.addZone("example.com");
+  home = fake.addRecord("example.com", {
+    type: "A",
+    name: "home.example.com",
+    content: "198.51.100.1",
+    proxied: true,
+    ttl: 300,
+    comment: "router",
+    tags: ["owner:me"],
+  });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return createCloudflareClient(
+    { api_token: options.token ?? CLOUDFLARE_FAKE_TOKEN },
+    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000 },
+  );
+}
+
+function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+/** The state a domain reaches after its first write: zone and record id known. */
+function steadyHome(config: RecordConfig = {}): RecordTarget {
+  return target("home.example.com", { externalId: home.id }, { zone_id: zone.id, ...config });
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("verify", () => {
+  test("an active token is accepted with Cloudflare's words", async () => {
+    expect(await client().verify()).toEqual({ ok: true, detail: "This API Token is valid and active" });
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${CLOUDFLARE_FAKE_TOKEN}`);
+  });
+
+  test("an unknown token is refused with code and status", async () => {
+    expect(await client({ token: "nope" }).verify()).toEqual({
+      ok: false,
+      detail: "Cloudflare: Invalid API Token (code 1000, HTTP 401)",
+    });
+  });
+
+  test("verify never writes", async () => {
+    await client().verify();
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("changes only the content; proxied, ttl, comment and tags stay", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: home.id,
+      zoneId: zone.id,
+      message: `Cloudflare: updated A record home.example.com to ${NEW_IP}`,
+    });
+    expect(fake.record("home.example.com", "A")).toMatchObject({
+      content: NEW_IP,
+      proxied: true,
+      ttl: 300,
+      comment: "router",
+      tags: ["owner:me"],
+    });
+    const patch = fake.requests.find((r) => r.method === "PATCH");
+    expect(patch?.body).toEqual({ content: NEW_IP });
+    expect(patch?.headers["content-type"]).toBe("application/json");
+  });
+
+  test("discovers zone and record: zone by suffix, then list, then one PATCH", async () => {
+    await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(requestLines()).toEqual([
+      "GET /zones",
+      "GET /zones",
+      `GET /zones/${zone.id}/dns_records`,
+      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+    ]);
+    expect(fake.requests.map((r) => r.query.name)).toEqual([
+      "home.example.com",
+      "example.com",
+      "home.example.com",
+      undefined,
+    ]);
+    expect(fake.requests[2]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "100" });
+  });
+
+  test("steady state (zone and record id known) is exactly one request", async () => {
+    const outcome = await client().writeRecord(steadyHome(), NEW_IP);
+    expect(outcome.ok).toBe(true);
+    expect(requestLines()).toEqual([`PATCH /zones/${zone.id}/dns_records/${home.id}`]);
+  });
+
+  test("a zone_id from config skips the zone lookup", async () => {
+    await client().writeRecord(target("home.example.com", {}, { zone_id: zone.id }), NEW_IP);
+    expect(requestLines()).toEqual([
+      `GET /zones/${zone.id}/dns_records`,
+      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+    ]);
+  });
+
+  const configCases: { name: string; config: RecordConfig; body: Record<string, unknown>; after: Partial<CloudflareRecord> }[] = [
+    { name: "proxied false", config: { proxied: false }, body: { content: NEW_IP, proxied: false }, after: { proxied: false, ttl: 300 } },
+    { name: "ttl 120", config: { ttl: 120 }, body: { content: NEW_IP, ttl: 120 }, after: { proxied: true, ttl: 120 } },
+    { name: "ttl automatic", config: { ttl: 1, proxied: true }, body: { content: NEW_IP, proxied: true, ttl: 1 }, after: { proxied: true, ttl: 1 } },
+  ];
+  for (const { name, config, body, after } of configCases) {
+    test(`config decides: ${name}`, async () => {
+      expect((await client().writeRecord(steadyHome(config), NEW_IP)).ok).toBe(true);
+      expect(fake.requests[0]?.body).toEqual(body);
+      expect(fake.record("home.example.com", "A")).toMatchObject({ content: NEW_IP, comment: "router", ...after });
+    });
+  }
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with automatic ttl, not proxied", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", {}, { zone_id: zone.id }), NEW_IP);
+    const created = fake.record("new.example.com", "A");
+    expect(created).toMatchObject({ content: NEW_IP, ttl: 1, proxied: false });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created?.id ?? "",
+      zoneId: zone.id,
+      message: `Cloudflare: created A record new.example.com to ${NEW_IP}`,
+    });
+    expect(fake.requests.at(-1)?.body).toEqual({ type: "A", name: "new.example.com", content: NEW_IP, ttl: 1, proxied: false });
+  });
+
+  test("creates it with proxied and ttl from config", async () => {
+    await client().writeRecord(target("new.example.com", {}, { proxied: true, ttl: 600 }), NEW_IP);
+    expect(fake.record("new.example.com", "A")).toMatchObject({ proxied: true, ttl: 600 });
+  });
+
+  test("an AAAA record of the same name is a different record", async () => {
+    const outcome = await client().writeRecord(
+      target("home.example.com", { recordType: "AAAA" }, { zone_id: zone.id }),
+      "2a01:4f8::7",
+    );
+    expect(outcome).toMatchObject({ ok: true, action: "created" });
+    expect(fake.record("home.example.com", "AAAA")?.content).toBe("2a01:4f8::7");
+    expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(
+      target("new.example.com", {}, { zone_id: zone.id, create_if_missing: false }),
+      NEW_IP,
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      message: "Cloudflare: record new.example.com A does not exist and create_if_missing is false",
+    });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("stale ids", () => {
+  const staleCases: { name: string; externalId: () => string }[] = [
+    { name: "well-formed unknown id (404, code 81044)", externalId: () => "0".repeat(32) },
+    { name: "malformed id (400, code 7003)", externalId: () => "not-a-record-id" },
+    {
+      name: "id of another record",
+      externalId: () => fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9" }).id,
+    },
+  ];
+  for (const { name, externalId } of staleCases) {
+    test(`${name}: looks the record up once by name and updates it`, async () => {
+      const stale = externalId();
+      const outcome = await client().writeRecord(
+        target("home.example.com", { externalId: stale }, { zone_id: zone.id }),
+        NEW_IP,
+      );
+      expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id });
+      expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+      expect(requestLines()).toEqual([
+        `PATCH /zones/${zone.id}/dns_records/${stale}`,
+        `GET /zones/${zone.id}/dns_records`,
+        `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+      ]);
+    });
+  }
+
+  test("a stale zone_id from config (7003) is rediscovered once", async () => {
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: home.id }, { zone_id: "f".repeat(32) }),
+      NEW_IP,
+    );
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
+    expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+    const stale = "f".repeat(32);
+    expect(requestLines()).toEqual([
+      `PATCH /zones/${stale}/dns_records/${home.id}`,
+      `GET /zones/${stale}/dns_records`,
+      "GET /zones",
+      "GET /zones",
+      `GET /zones/${zone.id}/dns_records`,
+      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+    ]);
+  });
+});
+
+describe("zone discovery", () => {
+  test("the longest active suffix wins; a pending zone is ignored; the bare TLD is never asked", async () => {
+    const middle = fake.addZone("b.example.com");
+    fake.addZone("a.b.example.com", "pending");
+    const outcome = await client().writeRecord(target("x.a.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: middle.id });
+    const asked = fake.requests.filter((r) => r.path === "/zones").map((r) => r.query.name);
+    expect(asked).toEqual(["x.a.b.example.com", "a.b.example.com", "b.example.com"]);
+    expect(fake.record("x.a.b.example.com", "A")).toBeDefined();
+  });
+
+  test("no active zone is a failure naming the hostname", async () => {
+    fake.addZone("pending.org", "pending");
+    expect(await client().writeRecord(target("host.pending.org"), NEW_IP)).toEqual({
+      ok: false,
+      message: "Cloudflare: no active zone found for host.pending.org",
+    });
+    expect(fake.requests.map((r) => r.query.name)).toEqual(["host.pending.org", "pending.org"]);
+  });
+});
+
+describe("failures keep the provider's reason and leave the record alone", () => {
+  const faultCases: {
+    name: string;
+    fault?: CloudflareFault | "timeout";
+    token?: string;
+    ip?: string;
+    message: string | RegExp;
+    retryAfterSeconds?: number;
+  }[] = [
+    { name: "invalid token", token: "revoked", message: "Cloudflare: Invalid access token (code 9109, HTTP 403)" },
+    { name: "malformed Authorization header", token: "", message: "Cloudflare: Invalid request headers (code 6003, HTTP 400)" },
+    {
+      name: "invalid content",
+      ip: "2a01:4f8::7",
+      message: "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)",
+    },
+    {
+      name: "429 with retry-after",
+      fault: { status: 429, retryAfter: 7 },
+      message: "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429)",
+      retryAfterSeconds: 7,
+    },
+    { name: "429 without retry-after", fault: { status: 429 }, message: /\(code 971, HTTP 429\)$/, retryAfterSeconds: 60 },
+    { name: "500", fault: { status: 500 }, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" },
+    {
+      name: "503 with its own code",
+      fault: { status: 503, code: 10000, message: "Service unavailable" },
+      message: "Cloudflare: Service unavailable (code 10000, HTTP 503)",
+    },
+    { name: "502 HTML page", fault: "html", message: /^Cloudflare: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
+    { name: "malformed JSON", fault: "malformed", message: /^Cloudflare: unreadable answer \(HTTP 200\): "\{"success"/ },
+    { name: "timeout", fault: "timeout", message: "Cloudflare: no answer within 200ms" },
+  ];
+  for (const { name, fault, token, ip, message, retryAfterSeconds } of faultCases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(steadyHome(), ip ?? NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
+      expect(fake.requests).toHaveLength(1);
+    });
+  }
+
+  test("a failure after the lookups (PATCH answered 500) is reported, nothing changed", async () => {
+    fake.fault({ status: 500 }, 1, (r) => r.method === "PATCH");
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({ ok: false, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" });
+    expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
+  });
+
+  test("a failing zone lookup stops the write", async () => {
+    fake.fault({ status: 429, retryAfter: 30 }, 1);
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, retryAfterSeconds: 30 });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startCloudflareFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("Cloudflare: request failed: ");
+  });
+});

@@ -1,0 +1,310 @@
+// The Dynu client against the faithful fake: apex and node writes keep every field they do not mean
+// to change, request counts stay small, and every error shape ends up as Dynu's own reason.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createDynuClient } from "../../src/dns/dynu";
+import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import {
+  DYNU_FAKE_API_KEY,
+  type DynuDomain,
+  type DynuFake,
+  type DynuFault,
+  type DynuRecord,
+  startDynuFake,
+} from "../fakes/dynu";
+
+const NEW_V4 = "203.0.113.7";
+const NEW_V6 = "2a01:4f8::7";
+
+let fake: DynuFake;
+let apex: DynuDomain;
+let www: DynuRecord;
+
+beforeEach(() => {
+  fake = startDynuFake();
+  apex = fake.addDomain("example.com", {
+    ipv4Address: "198.51.100.1",
+    ipv6Address: "2001:db8::1",
+    ipv6: true,
+    ttl: 90,
+    group: "home",
+    ipv4WildcardAlias: true,
+  });
+  www = fake.addRecord("example.com", {
+    nodeName: "www",
+    recordType: "A",
+    ipv4Address: "198.51.100.2",
+    ttl: 600,
+    group: "web",
+  });
+  fake.addDomain("x.freeddns.org", { ipv4Address: "198.51.100.3", ttl: 60 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { apiKey?: string; timeoutMs?: number } = {}) {
+  return createDynuClient(
+    { api_key: options.apiKey ?? DYNU_FAKE_API_KEY },
+    { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000 },
+  );
+}
+
+function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("verify", () => {
+  test("a good key is accepted and the domains counted", async () => {
+    expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (2 domains)" });
+    expect(fake.requests[0]?.headers).toMatchObject({ "api-key": DYNU_FAKE_API_KEY, accept: "application/json" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  const shapes: { name: string; errorShape: "flat" | "nested"; errorsInHttp200?: boolean; detail: string }[] = [
+    { name: "flat", errorShape: "flat", detail: "Dynu: Authentication Exception: Failed. (status 401)" },
+    { name: "nested under exception", errorShape: "nested", detail: "Dynu: Authentication Exception: Failed. (status 401)" },
+    {
+      name: "inside HTTP 200",
+      errorShape: "flat",
+      errorsInHttp200: true,
+      detail: "Dynu: Authentication Exception: Failed. (status 401, HTTP 200)",
+    },
+    {
+      name: "nested inside HTTP 200",
+      errorShape: "nested",
+      errorsInHttp200: true,
+      detail: "Dynu: Authentication Exception: Failed. (status 401, HTTP 200)",
+    },
+  ];
+  for (const { name, errorShape, errorsInHttp200, detail } of shapes) {
+    test(`a bad key is refused, error ${name}`, async () => {
+      fake.errorShape = errorShape;
+      fake.errorsInHttp200 = errorsInHttp200 ?? false;
+      expect(await client({ apiKey: "wrong" }).verify()).toEqual({ ok: false, detail });
+    });
+  }
+});
+
+describe("the domain itself (apex or DDNS hostname)", () => {
+  test("A: sets ipv4Address, keeps IPv6, ttl, group and the rest; sends the name", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_V4);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(apex.id),
+      zoneId: String(apex.id),
+      message: `Dynu: updated A record example.com to ${NEW_V4}`,
+    });
+    expect(fake.domain("example.com")).toMatchObject({
+      ipv4Address: NEW_V4,
+      ipv4: true,
+      ipv6Address: "2001:db8::1",
+      ipv6: true,
+      ttl: 90,
+      group: "home",
+      ipv4WildcardAlias: true,
+    });
+    expect(requestLines()).toEqual(["GET /dns/getroot/example.com", `GET /dns/${apex.id}`, `POST /dns/${apex.id}`]);
+    expect(fake.requests.at(-1)?.body).toMatchObject({ name: "example.com", ipv4Address: NEW_V4, ipv6Address: "2001:db8::1" });
+    expect(fake.requests.at(-1)?.headers["content-type"]).toBe("application/json");
+  });
+
+  test("AAAA: sets ipv6Address and switches IPv6 on, IPv4 untouched", async () => {
+    const ddns = fake.domain("x.freeddns.org");
+    await client().writeRecord(target("x.freeddns.org", { recordType: "AAAA" }), NEW_V6);
+    expect(fake.domain("x.freeddns.org")).toMatchObject({
+      ipv6Address: NEW_V6,
+      ipv6: true,
+      ipv4Address: "198.51.100.3",
+      ipv4: true,
+      ttl: 60,
+    });
+    expect(ddns?.ipv6Address).toBe(NEW_V6);
+  });
+
+  test("ttl from config replaces the domain's ttl", async () => {
+    await client().writeRecord(target("example.com", {}, { ttl: 300 }), NEW_V4);
+    expect(fake.domain("example.com")?.ttl).toBe(300);
+  });
+
+  test("steady state (domain id known, external id = domain id) is two requests", async () => {
+    const id = String(apex.id);
+    const outcome = await client().writeRecord(target("example.com", { externalId: id }, { zone_id: id }), NEW_V4);
+    expect(outcome).toMatchObject({ ok: true, externalId: id, zoneId: id });
+    expect(requestLines()).toEqual([`GET /dns/${id}`, `POST /dns/${id}`]);
+  });
+
+  test("domain id known but no external id yet: the listing tells it is the apex", async () => {
+    const id = String(apex.id);
+    const outcome = await client().writeRecord(target("example.com", {}, { zone_id: id }), NEW_V4);
+    expect(outcome).toMatchObject({ ok: true, externalId: id });
+    expect(requestLines()).toEqual([`GET /dns/${id}/record`, `GET /dns/${id}`, `POST /dns/${id}`]);
+    expect(fake.domain("example.com")?.ipv4Address).toBe(NEW_V4);
+  });
+});
+
+describe("a record under a domain", () => {
+  test("update keeps ttl, state and group, and sends the whole record", async () => {
+    const outcome = await client().writeRecord(target("www.example.com"), NEW_V4);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(www.id),
+      zoneId: String(apex.id),
+      message: `Dynu: updated A record www.example.com to ${NEW_V4}`,
+    });
+    expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: NEW_V4, ttl: 600, state: true, group: "web" });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      nodeName: "www",
+      recordType: "A",
+      ipv4Address: NEW_V4,
+      ttl: 600,
+      state: true,
+      group: "web",
+    });
+    expect(requestLines()).toEqual([
+      "GET /dns/getroot/www.example.com",
+      `GET /dns/${apex.id}/record`,
+      `POST /dns/${apex.id}/record/${www.id}`,
+    ]);
+    expect(fake.domain("example.com")?.ipv4Address).toBe("198.51.100.1");
+  });
+
+  test("a disabled record stays disabled", async () => {
+    www.state = false;
+    await client().writeRecord(target("www.example.com"), NEW_V4);
+    expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: NEW_V4, state: false });
+  });
+
+  test("ttl from config replaces the record's ttl", async () => {
+    await client().writeRecord(target("www.example.com", {}, { ttl: 60 }), NEW_V4);
+    expect(fake.record("www.example.com", "A")?.ttl).toBe(60);
+  });
+
+  test("steady state (domain id known) is two requests", async () => {
+    const outcome = await client().writeRecord(
+      target("www.example.com", { externalId: String(www.id) }, { zone_id: String(apex.id) }),
+      NEW_V4,
+    );
+    expect(outcome.ok).toBe(true);
+    expect(requestLines()).toEqual([`GET /dns/${apex.id}/record`, `POST /dns/${apex.id}/record/${www.id}`]);
+  });
+
+  const createCases: { name: string; hostname: string; recordType: "A" | "AAAA"; ip: string; config: RecordConfig; expected: Partial<DynuRecord> }[] = [
+    { name: "A with the default ttl", hostname: "new.example.com", recordType: "A", ip: NEW_V4, config: {}, expected: { ipv4Address: NEW_V4, ttl: 300, state: true } },
+    { name: "A with ttl from config", hostname: "new.example.com", recordType: "A", ip: NEW_V4, config: { ttl: 60 }, expected: { ttl: 60 } },
+    { name: "AAAA beside an existing A", hostname: "www.example.com", recordType: "AAAA", ip: NEW_V6, config: {}, expected: { ipv6Address: NEW_V6 } },
+    { name: "two labels deep", hostname: "a.b.example.com", recordType: "A", ip: NEW_V4, config: {}, expected: { nodeName: "a.b" } },
+  ];
+  for (const { name, hostname, recordType, ip, config, expected } of createCases) {
+    test(`a missing record is created: ${name}`, async () => {
+      const outcome = await client().writeRecord(target(hostname, { recordType }, config), ip);
+      const created = fake.record(hostname, recordType);
+      expect(created).toMatchObject(expected);
+      expect(outcome).toMatchObject({ ok: true, action: "created", externalId: String(created?.id), zoneId: String(apex.id) });
+    });
+  }
+
+  test("the existing A record is untouched when an AAAA is created beside it", async () => {
+    await client().writeRecord(target("www.example.com", { recordType: "AAAA" }), NEW_V6);
+    expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: "198.51.100.2", ttl: 600 });
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_V4);
+    expect(outcome).toEqual({
+      ok: false,
+      message: "Dynu: record new.example.com A does not exist and create_if_missing is false",
+    });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("domain lookup", () => {
+  test("an unknown hostname (501) is a failure with Dynu's reason", async () => {
+    const outcome = await client().writeRecord(target("host.unknown.net"), NEW_V4);
+    expect(outcome).toEqual({
+      ok: false,
+      message: "Dynu: Argument Exception: Invalid hostname. (status 501) — no domain of this account holds host.unknown.net",
+    });
+  });
+
+  const staleCases: { name: string; zoneId: () => string }[] = [
+    { name: "an id that names no domain (501)", zoneId: () => "424242" },
+    { name: "the id of another domain", zoneId: () => String(fake.domain("x.freeddns.org")?.id) },
+  ];
+  for (const { name, zoneId } of staleCases) {
+    test(`a stale zone_id is rediscovered once: ${name}`, async () => {
+      const outcome = await client().writeRecord(
+        target("www.example.com", { externalId: String(www.id) }, { zone_id: zoneId() }),
+        NEW_V4,
+      );
+      expect(outcome).toMatchObject({ ok: true, externalId: String(www.id), zoneId: String(apex.id) });
+      expect(fake.record("www.example.com", "A")?.ipv4Address).toBe(NEW_V4);
+      expect(fake.requests.filter((r) => r.path.startsWith("/dns/getroot/"))).toHaveLength(1);
+    });
+  }
+});
+
+describe("failures keep Dynu's reason and leave the records alone", () => {
+  const faultCases: {
+    name: string;
+    fault: DynuFault | "timeout";
+    message: string | RegExp;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "429 with retry-after",
+      fault: { status: 429, retryAfter: 9 },
+      message: "Dynu: Quota Exception: Too many requests. (status 429)",
+      retryAfterSeconds: 9,
+    },
+    {
+      name: "503 quota with retry-after",
+      fault: { status: 503, retryAfter: 120 },
+      message: "Dynu: Quota Exception: Too many requests. (status 503)",
+      retryAfterSeconds: 120,
+    },
+    { name: "500", fault: { status: 500 }, message: "Dynu: Server Exception: An error occurred. (status 500)" },
+    {
+      name: "an error inside HTTP 200",
+      fault: { status: 505, message: "Invalid TTL.", inHttp200: true },
+      message: "Dynu: Validation Exception: Invalid TTL. (status 505, HTTP 200)",
+    },
+    { name: "malformed JSON", fault: "malformed", message: /^Dynu: unreadable answer \(HTTP 200\): "\{/ },
+    { name: "502 HTML page", fault: "html", message: /^Dynu: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
+    { name: "timeout", fault: "timeout", message: "Dynu: no answer within 200ms" },
+  ];
+  for (const { name, fault, message, retryAfterSeconds } of faultCases) {
+    for (const errorShape of ["flat", "nested"] as const) {
+      test(`${name} (${errorShape})`, async () => {
+        fake.errorShape = errorShape;
+        fake.fault(fault);
+        const outcome = await client({ timeoutMs: 200 }).writeRecord(target("www.example.com"), NEW_V4);
+        expect(outcome.ok).toBe(false);
+        if (outcome.ok) return;
+        expect(outcome.message).toMatch(message);
+        expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+        expect(fake.requests).toHaveLength(1);
+        expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: "198.51.100.2", ttl: 600 });
+      });
+    }
+  }
+
+  test("a failing final POST is reported and nothing changes", async () => {
+    fake.fault({ status: 500 }, 1, (r) => r.method === "POST");
+    const outcome = await client().writeRecord(target("example.com"), NEW_V4);
+    expect(outcome).toEqual({ ok: false, message: "Dynu: Server Exception: An error occurred. (status 500)" });
+    expect(fake.domain("example.com")?.ipv4Address).toBe("198.51.100.1");
+  });
+
+  test("an error inside HTTP 200 on the write is not taken for success", async () => {
+    fake.fault({ status: 501, message: "Invalid record.", inHttp200: true }, 1, (r) => r.method === "POST");
+    const outcome = await client().writeRecord(target("www.example.com"), NEW_V4);
+    expect(outcome).toEqual({ ok: false, message: "Dynu: Argument Exception: Invalid record. (status 501, HTTP 200)" });
+  });
+});

@@ -1,0 +1,141 @@
+// The fakes themselves: they must refuse what the real services refuse and reset what they reset,
+// or client tests would pass against behaviour no service has.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "./cloudflare";
+import { DYNU_FAKE_API_KEY, DYNU_RESET_TTL, startDynuFake } from "./dynu";
+import { startEchoFake } from "./echo";
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
+});
+
+function cloudflare() {
+  const fake = startCloudflareFake();
+  stops.push(fake.stop);
+  const zone = fake.addZone("example.com");
+  const record = fake.addRecord("example.com", { type: "A", name: "home", content: "198.51.100.1", ttl: 300, comment: "c" });
+  const call = async (method: string, path: string, body?: unknown, token = CLOUDFLARE_FAKE_TOKEN) => {
+    const response = await fetch(fake.url + path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  return { fake, zone, record, call };
+}
+
+describe("Cloudflare fake", () => {
+  const errorCases: { name: string; method: string; path: (z: string, r: string) => string; body?: unknown; status: number; code: number }[] = [
+    { name: "malformed zone id", method: "GET", path: () => "/zones/nope/dns_records", status: 400, code: 7003 },
+    { name: "malformed record id", method: "PATCH", path: (z) => `/zones/${z}/dns_records/nope`, body: { content: "1.2.3.4" }, status: 400, code: 7003 },
+    { name: "unknown record id", method: "PATCH", path: (z) => `/zones/${z}/dns_records/${"0".repeat(32)}`, body: { content: "1.2.3.4" }, status: 404, code: 81044 },
+    { name: "invalid A content", method: "PATCH", path: (z, r) => `/zones/${z}/dns_records/${r}`, body: { content: "::1" }, status: 400, code: 9005 },
+    { name: "invalid ttl", method: "PATCH", path: (z, r) => `/zones/${z}/dns_records/${r}`, body: { ttl: 5 }, status: 400, code: 9021 },
+    { name: "duplicate create", method: "POST", path: (z) => `/zones/${z}/dns_records`, body: { type: "A", name: "home.example.com", content: "198.51.100.2" }, status: 400, code: 81057 },
+    { name: "identical create", method: "POST", path: (z) => `/zones/${z}/dns_records`, body: { type: "A", name: "home.example.com", content: "198.51.100.1" }, status: 400, code: 81058 },
+  ];
+  for (const { name, method, path, body, status, code } of errorCases) {
+    test(`${name} → HTTP ${status}, code ${code}, envelope intact`, async () => {
+      const { zone, record, call } = cloudflare();
+      const answer = await call(method, path(zone.id, record.id), body);
+      expect(answer.status).toBe(status);
+      expect(answer.body).toMatchObject({ success: false, result: null, messages: [] });
+      expect(answer.body.errors[0].code).toBe(code);
+    });
+  }
+
+  test("a bad token: 401 code 1000 on verify, 403 code 9109 elsewhere", async () => {
+    const { call } = cloudflare();
+    expect((await call("GET", "/user/tokens/verify", undefined, "bad")).body.errors[0].code).toBe(1000);
+    const zones = await call("GET", "/zones", undefined, "bad");
+    expect([zones.status, zones.body.errors[0].code]).toEqual([403, 9109]);
+  });
+
+  test("PATCH changes only what it sends; PUT resets what it omits", async () => {
+    const { zone, record, call } = cloudflare();
+    await call("PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "198.51.100.7" });
+    expect(record).toMatchObject({ content: "198.51.100.7", ttl: 300, comment: "c" });
+    await call("PUT", `/zones/${zone.id}/dns_records/${record.id}`, { type: "A", name: "home", content: "198.51.100.8" });
+    expect(record).toMatchObject({ content: "198.51.100.8", ttl: 1, comment: null, proxied: false });
+  });
+
+  test("lists carry result_info and page", async () => {
+    const { fake, zone, call } = cloudflare();
+    for (let i = 0; i < 7; i++) fake.addRecord("example.com", { type: "A", name: `h${i}`, content: "198.51.100.1" });
+    const page = await call("GET", `/zones/${zone.id}/dns_records?per_page=5&page=2`);
+    expect(page.body.result_info).toEqual({ page: 2, per_page: 5, count: 3, total_count: 8, total_pages: 2 });
+  });
+});
+
+describe("Dynu fake", () => {
+  function dynu() {
+    const fake = startDynuFake();
+    stops.push(fake.stop);
+    const domain = fake.addDomain("example.com", { ipv4Address: "198.51.100.1" });
+    const record = fake.addRecord("example.com", { nodeName: "www", recordType: "A", ipv4Address: "198.51.100.2", ttl: 600 });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(fake.url + path, {
+        method,
+        headers: { "API-Key": DYNU_FAKE_API_KEY, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+    return { fake, domain, record, call };
+  }
+
+  test("a record update that omits ttl resets it", async () => {
+    const { domain, record, call } = dynu();
+    await call("POST", `/dns/${domain.id}/record/${record.id}`, { nodeName: "www", recordType: "A", ipv4Address: "198.51.100.9" });
+    expect(record).toMatchObject({ ipv4Address: "198.51.100.9", ttl: DYNU_RESET_TTL });
+  });
+
+  test("a domain update needs the name and changes only what it sends", async () => {
+    const { domain, call } = dynu();
+    const nameless = await call("POST", `/dns/${domain.id}`, { ipv4Address: "198.51.100.9" });
+    expect(nameless).toEqual({ status: 501, body: { statusCode: 501, type: "Argument Exception", message: "Name is required." } });
+    await call("POST", `/dns/${domain.id}`, { name: "example.com", ipv4Address: "198.51.100.9" });
+    expect(domain).toMatchObject({ ipv4Address: "198.51.100.9", ttl: 90, ipv4: true, ipv6: false });
+  });
+
+  test("the listing includes SOA and NS; getroot splits node and domain", async () => {
+    const { domain, call } = dynu();
+    const listing = await call("GET", `/dns/${domain.id}/record`);
+    expect(listing.body.dnsRecords.map((r: { recordType: string }) => r.recordType)).toEqual(["SOA", "NS", "NS", "A"]);
+    const root = await call("GET", "/dns/getroot/a.b.example.com");
+    expect(root.body).toEqual({ statusCode: 200, id: domain.id, domainName: "example.com", hostname: "a.b.example.com", node: "a.b" });
+    expect((await call("GET", "/dns/getroot/nowhere.net")).status).toBe(501);
+  });
+
+  test("timestamps have no zone suffix", async () => {
+    const { domain } = dynu();
+    expect(domain.updatedOn).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\d$/);
+  });
+});
+
+describe("fault injection", () => {
+  test("a timeout fault holds the request until stop(), and stop() does not hang", async () => {
+    const echo = startEchoFake();
+    echo.fault("timeout");
+    const pending = fetch(`${echo.url}/v4`).then(
+      (r) => r.status,
+      () => "failed",
+    );
+    while (echo.requests.length === 0) await Bun.sleep(5);
+    await echo.stop();
+    expect(["failed", 504]).toContain(await pending);
+  });
+
+  test("a counted fault applies to the next N matching requests only", async () => {
+    const echo = startEchoFake();
+    stops.push(echo.stop);
+    echo.fault({ status: 429 }, 2, "/v4");
+    const statuses = [];
+    for (const path of ["/v6", "/v4", "/v4", "/v4"]) statuses.push((await fetch(echo.url + path)).status);
+    expect(statuses).toEqual([200, 429, 429, 200]);
+    expect(echo.hits("/v4")).toBe(3);
+  });
+});

@@ -1,0 +1,147 @@
+// The common body of the HTTP fakes: a Bun server on 127.0.0.1 with a request log, fault injection
+// and a stop() that never hangs, so each fake only describes its own service's answers.
+
+export interface LoggedRequest {
+  method: string;
+  /** Path below the fake's `url`, e.g. `/zones/abc/dns_records`. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names lowercase. */
+  headers: Record<string, string>;
+  /** Parsed JSON; the raw text when it is not JSON; undefined when empty. */
+  body: unknown;
+}
+
+/** Which requests a fault hits: every request, those with this exact path, or those a predicate picks. */
+export type FaultMatch = string | ((request: LoggedRequest) => boolean);
+
+export interface FakeServer<Fault> {
+  /** Base URL to hand to a client, e.g. `http://127.0.0.1:40123/client/v4`. */
+  url: string;
+  /** Every request received, faulted ones included, oldest first. */
+  requests: LoggedRequest[];
+  /** How many logged requests were POST, PATCH, PUT or DELETE. */
+  writes(): number;
+  /**
+   * Answers the next `times` matching requests (every matching request when omitted, until
+   * `clearFaults()`) with `mode` instead of the service's answer; the service state stays untouched.
+   * `"timeout"` never answers (until the client gives up or the fake stops).
+   */
+  fault(mode: Fault | "timeout", times?: number, match?: FaultMatch): void;
+  clearFaults(): void;
+  clearRequests(): void;
+  stop(): Promise<void>;
+}
+
+interface FakeServerOptions<Fault> {
+  /** Path prefix of the service's API, e.g. `/client/v4`; requests outside it get the router's 404. */
+  prefix: string;
+  route(request: LoggedRequest): Response;
+  renderFault(mode: Fault, request: LoggedRequest): Response;
+}
+
+const WRITE_METHODS = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+
+export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeServer<Fault> {
+  const requests: LoggedRequest[] = [];
+  let faults: { mode: Fault | "timeout"; remaining: number; match?: FaultMatch }[] = [];
+  const hanging = new Set<() => void>();
+
+  function hang(raw: Request): Promise<Response> {
+    return new Promise((resolve) => {
+      const release = () => {
+        hanging.delete(release);
+        resolve(new Response(null, { status: 504 }));
+      };
+      hanging.add(release);
+      raw.signal.addEventListener("abort", release, { once: true });
+    });
+  }
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    // A "timeout" fault must outlast the client's deadline, however long that is.
+    idleTimeout: 0,
+    async fetch(raw) {
+      const request = await logged(raw, options.prefix);
+      requests.push(request);
+      const fault = faults.find((f) => f.remaining > 0 && matches(f.match, request));
+      if (fault) {
+        fault.remaining--;
+        faults = faults.filter((f) => f.remaining > 0);
+        return fault.mode === "timeout" ? hang(raw) : options.renderFault(fault.mode, request);
+      }
+      return options.route(request);
+    },
+  });
+
+  return {
+    url: `http://127.0.0.1:${server.port}${options.prefix}`,
+    requests,
+    writes: () => requests.filter((r) => WRITE_METHODS.has(r.method)).length,
+    fault(mode, times = Infinity, match) {
+      faults.push(match === undefined ? { mode, remaining: times } : { mode, remaining: times, match });
+    },
+    clearFaults() {
+      faults = [];
+    },
+    clearRequests() {
+      requests.length = 0;
+    },
+    async stop() {
+      for (const release of [...hanging]) release();
+      await server.stop(true);
+    },
+  };
+}
+
+function matches(match: FaultMatch | undefined, request: LoggedRequest): boolean {
+  if (match === undefined) return true;
+  return typeof match === "string" ? request.path === match : match(request);
+}
+
+async function logged(raw: Request, prefix: string): Promise<LoggedRequest> {
+  const url = new URL(raw.url);
+  const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
+  const text = await raw.text();
+  let body: unknown = undefined;
+  if (text !== "") {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  return {
+    method: raw.method,
+    path,
+    query: Object.fromEntries(url.searchParams),
+    headers: Object.fromEntries(raw.headers),
+    body,
+  };
+}
+
+/** A JSON answer. */
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
+}
+
+/** A 200 whose body is cut off mid-JSON, as a broken proxy or a truncated answer would leave it. */
+export function malformedJson(): Response {
+  return new Response('{"success": true, "result": {"id": ', {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
+}
+
+/** The kind of HTML error page a CDN or load balancer puts in front of an API. */
+export function htmlErrorPage(): Response {
+  return new Response(
+    "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n",
+    { status: 502, headers: { "Content-Type": "text/html" } },
+  );
+}
