@@ -17,7 +17,8 @@ let stderr = "";
 async function waitForListening(stream: ReadableStream<Uint8Array>): Promise<string> {
   void (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) stderr += decoder.decode(chunk);
+    const reader = stream.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) stderr += decoder.decode(chunk.value);
   })();
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
