@@ -1,0 +1,756 @@
+#!/bin/sh
+# install.sh — installs ddnsd as a systemd service (or stages it under $DESTDIR).
+# POSIX sh (dash, busybox ash, bash). Safe to re-run: an upgrade replaces the binary and the
+# unit, keeps the settings and the data, and restarts the service. See --help.
+set -eu
+
+PROG=install.sh
+NAME=ddnsd
+SERVICE_USER=ddnsd
+DATA_DIR=/var/lib/ddnsd
+ENV_DIR=/etc/ddnsd
+ENV_FILE=/etc/ddnsd/ddnsd.env
+UNIT_FILE=/etc/systemd/system/ddnsd.service
+DEFAULT_PREFIX=/usr/local
+DEFAULT_PORT=8001
+DEFAULT_HOST=0.0.0.0
+MIN_PASSWORD_LENGTH=8
+HEALTH_WAIT_SECONDS=30
+
+usage() {
+	cat <<EOF
+Usage: sh $PROG [options]
+
+Installs ddnsd: the binary, a '$SERVICE_USER' system user, the data dir $DATA_DIR,
+the settings file $ENV_FILE and the systemd unit $UNIT_FILE,
+then starts the service and waits until it answers.
+
+Options:
+  --binary PATH               install this binary (default: the one in dist/ next to
+                              this script that matches the machine: ddnsd-linux-x64,
+                              ddnsd-linux-arm64, their -musl variants, else ddnsd)
+  --prefix DIR                install the binary as DIR/bin/ddnsd (default: $DEFAULT_PREFIX)
+  --port N                    listen port written to the settings file (default: $DEFAULT_PORT)
+  --host ADDR                 listen address written to the settings file (default: $DEFAULT_HOST)
+  --admin-password-file FILE  first admin password, read from FILE (on a re-run:
+                              replaces the password in the settings file)
+  --no-start                  install only; do not start or restart the service
+  --uninstall                 stop and remove the service and the binary; keep the data
+                              and the settings
+  --purge                     with --uninstall: also remove the data, the settings and
+                              the '$SERVICE_USER' user
+  -h, --help                  show this help
+
+Without --admin-password-file the first install asks for the admin password when run
+from a terminal (empty answer: generate one), else generates one and prints it once.
+A re-run keeps the existing settings file; --port, --host and --admin-password-file
+given on a re-run change just their line in it.
+
+Environment:
+  DESTDIR    stage every file under this directory (packaging, tests); creates no user,
+             changes no owner and starts nothing
+
+Examples:
+  sudo sh $PROG
+  sudo sh $PROG --binary ./ddnsd-linux-arm64 --port 8080
+  sudo sh $PROG --uninstall            # or: --uninstall --purge
+EOF
+}
+
+say() { printf '%s\n' "$*"; }
+warn() { printf '%s: warning: %s\n' "$PROG" "$*" >&2; }
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+usage_error() {
+	printf '%s: error: %s (see --help)\n' "$PROG" "$*" >&2
+	exit 2
+}
+
+# ---- cleanup: at most one temporary file and one saved terminal state at a time -------------
+
+pending_tmp=
+saved_stty=
+cleanup() {
+	if [ -n "$saved_stty" ]; then stty "$saved_stty" 2>/dev/null || :; fi
+	if [ -n "$pending_tmp" ]; then rm -f "$pending_tmp"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# ---- options ---------------------------------------------------------------------------------
+
+opt_binary=
+opt_prefix=
+opt_port=
+opt_host=
+opt_password_file=
+opt_no_start=0
+opt_uninstall=0
+opt_purge=0
+
+need_value() {
+	# $1 option name, $2 number of remaining arguments (including the option itself)
+	if [ "$2" -lt 2 ]; then usage_error "option $1 needs a value"; fi
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--binary) need_value "$1" $# && opt_binary=$2 && shift ;;
+	--binary=*) opt_binary=${1#*=} ;;
+	--prefix) need_value "$1" $# && opt_prefix=$2 && shift ;;
+	--prefix=*) opt_prefix=${1#*=} ;;
+	--port) need_value "$1" $# && opt_port=$2 && shift ;;
+	--port=*) opt_port=${1#*=} ;;
+	--host) need_value "$1" $# && opt_host=$2 && shift ;;
+	--host=*) opt_host=${1#*=} ;;
+	--admin-password-file) need_value "$1" $# && opt_password_file=$2 && shift ;;
+	--admin-password-file=*) opt_password_file=${1#*=} ;;
+	--no-start) opt_no_start=1 ;;
+	--uninstall) opt_uninstall=1 ;;
+	--purge) opt_purge=1 ;;
+	--) shift && break ;;
+	-*) usage_error "unknown option: $1" ;;
+	*) usage_error "unexpected argument: $1" ;;
+	esac
+	shift
+done
+if [ $# -gt 0 ]; then usage_error "unexpected argument: $1"; fi
+
+if [ "$opt_purge" = 1 ] && [ "$opt_uninstall" = 0 ]; then
+	usage_error "--purge only goes with --uninstall"
+fi
+if [ "$opt_uninstall" = 1 ]; then
+	for pair in "--binary:$opt_binary" "--port:$opt_port" "--host:$opt_host" \
+		"--admin-password-file:$opt_password_file"; do
+		if [ -n "${pair#*:}" ]; then usage_error "${pair%%:*} does not go with --uninstall"; fi
+	done
+fi
+
+DESTDIR=${DESTDIR:-}
+case $DESTDIR in
+"" | /*) ;;
+*) DESTDIR=$(pwd)/$DESTDIR ;;
+esac
+DESTDIR=${DESTDIR%/}
+
+# Paths that end up in the unit and the settings file must not need quoting there.
+check_path() {
+	case $2 in
+	/*) ;;
+	*) usage_error "$1 must be an absolute path: $2" ;;
+	esac
+	case $2 in
+	*[!A-Za-z0-9/._+-]*) usage_error "$1 may only contain letters, digits and / . _ + -: $2" ;;
+	esac
+}
+
+if [ -n "$opt_prefix" ]; then
+	check_path --prefix "$opt_prefix"
+	opt_prefix=${opt_prefix%/}
+fi
+if [ -n "$opt_port" ]; then
+	case $opt_port in
+	*[!0-9]* | "") usage_error "--port must be a number from 1 to 65535: $opt_port" ;;
+	esac
+	if [ ${#opt_port} -gt 5 ] || [ "$opt_port" -lt 1 ] || [ "$opt_port" -gt 65535 ]; then
+		usage_error "--port must be a number from 1 to 65535: $opt_port"
+	fi
+	opt_port=$((opt_port + 0))
+fi
+if [ -n "$opt_host" ]; then
+	case $opt_host in
+	*[!A-Za-z0-9.:_-]*) usage_error "--host must be an IP address or a host name: $opt_host" ;;
+	esac
+fi
+
+is_root=0
+if [ "$(id -u)" = 0 ]; then is_root=1; fi
+# Whether this run may touch the live system: users, owners, systemctl.
+live=0
+if [ -z "$DESTDIR" ] && [ "$is_root" = 1 ]; then live=1; fi
+why_not_live="DESTDIR is set"
+if [ -z "$DESTDIR" ]; then why_not_live="not running as root"; fi
+systemd=0
+if [ "$live" = 1 ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+	systemd=1
+fi
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+# Creates directory $1 (without DESTDIR) and gives it mode $2; with a third argument "shared",
+# an existing directory keeps its mode (e.g. /usr/local/bin, /etc/systemd/system).
+make_dir() {
+	if [ "${3:-}" = shared ] && [ -d "$DESTDIR$1" ]; then return 0; fi
+	mkdir -p "$DESTDIR$1" 2>/dev/null ||
+		die "cannot create $DESTDIR$1 (run as root, or set DESTDIR to stage into a directory)"
+	chmod "$2" "$DESTDIR$1"
+}
+
+# Creates a temporary file beside $1 with mode $2, a copy of file $3 when given, else empty;
+# its path is left in $pending_tmp for the caller to fill. Never reads stdin: that may be the
+# terminal, or this very script (curl ... | sh).
+stage_file() {
+	pending_tmp=$(dirname "$1")/.$(basename "$1").new.$$
+	(umask 077 && cat ${3:+"$3"} </dev/null >"$pending_tmp") 2>/dev/null ||
+		die "cannot write $pending_tmp (run as root, or set DESTDIR to stage into a directory)"
+	chmod "$2" "$pending_tmp"
+}
+
+# Moves the staged file over $1 (atomic within one file system).
+commit_file() {
+	mv -f "$pending_tmp" "$1"
+	pending_tmp=
+}
+
+# Value of KEY in the settings file, without surrounding quotes ("" when absent).
+env_get() {
+	sed -n "s/^$1=//p" "$DESTDIR$ENV_FILE" | tail -n 1 | sed "s/^['\"]//; s/['\"]\$//"
+}
+
+# Replaces the KEY= line of the settings file with KEY='VALUE' (appends it when missing).
+env_set() {
+	stage_file "$DESTDIR$ENV_FILE" 0600
+	awk -v key="$1" -v line="$1='$2'" '
+		index($0, key "=") == 1 { if (!done) print line; done = 1; next }
+		{ print }
+		END { if (!done) print line }
+	' "$DESTDIR$ENV_FILE" >"$pending_tmp"
+	commit_file "$DESTDIR$ENV_FILE"
+}
+
+# Exit status 0 when $1 is a password that can be stored; else prints why to stderr.
+check_password() {
+	nl='
+'
+	cr=$(printf '\r')
+	tab=$(printf '\t')
+	case $1 in
+	*"$nl"* | *"$cr"* | *\'* | *\"* | *\\* | *\$* | *\`*)
+		printf '%s: error: the admin password must not contain newlines, quotes, backslashes, $ or backticks (they are special in the settings file)\n' "$PROG" >&2
+		return 1
+		;;
+	" "* | *" " | "$tab"* | *"$tab")
+		printf '%s: error: the admin password must not start or end with a space or a tab\n' "$PROG" >&2
+		return 1
+		;;
+	esac
+	if [ ${#1} -lt $MIN_PASSWORD_LENGTH ]; then
+		printf '%s: error: the admin password must be at least %s characters long\n' "$PROG" "$MIN_PASSWORD_LENGTH" >&2
+		return 1
+	fi
+}
+
+# Sets $password to 24 random letters and digits (safe in any quoting).
+generate_password() {
+	password=$(LC_ALL=C tr -dc 'A-Za-z0-9' </dev/urandom 2>/dev/null | head -c 24) || password=
+	if [ ${#password} -lt 20 ]; then die "cannot generate a password from /dev/urandom"; fi
+	password_source=generated
+}
+
+# Reads the password twice from the terminal without echo; empty answer → generate.
+ask_password() {
+	tries=0
+	while [ $tries -lt 3 ]; do
+		tries=$((tries + 1))
+		saved_stty=$(stty -g)
+		printf 'Admin password (at least %s characters; empty: generate one): ' "$MIN_PASSWORD_LENGTH" >&2
+		stty -echo
+		IFS= read -r first || first=
+		printf '\n' >&2
+		if [ -z "$first" ]; then
+			stty "$saved_stty"
+			saved_stty=
+			password_source=generated
+			return 0
+		fi
+		printf 'Repeat it: ' >&2
+		IFS= read -r second || second=
+		printf '\n' >&2
+		stty "$saved_stty"
+		saved_stty=
+		if [ "$first" != "$second" ]; then
+			printf '%s: error: the passwords do not match\n' "$PROG" >&2
+		elif check_password "$first"; then
+			password=$first
+			password_source=typed
+			return 0
+		fi
+	done
+	die "no admin password set after 3 tries"
+}
+
+# ---- binary selection ------------------------------------------------------------------------
+
+is_musl() {
+	if ldd --version 2>&1 | grep -qi musl; then return 0; fi
+	for loader in /lib/ld-musl-*; do
+		if [ -e "$loader" ]; then return 0; fi
+	done
+	return 1
+}
+
+find_binary() {
+	script_dir=$(cd "$(dirname "$0")" && pwd)
+	dist=$script_dir/dist
+	machine=$(uname -m)
+	case $machine in
+	x86_64 | amd64) arch=x64 ;;
+	aarch64 | arm64) arch=arm64 ;;
+	*) die "no ddnsd build for $machine: Bun runs on 64-bit x86 and ARM only (on a Raspberry Pi, install a 64-bit OS), or pass --binary" ;;
+	esac
+	if is_musl; then
+		candidates="ddnsd-linux-$arch-musl ddnsd"
+	else
+		candidates="ddnsd-linux-$arch ddnsd"
+	fi
+	for candidate in $candidates; do
+		if [ -f "$dist/$candidate" ]; then
+			printf '%s' "$dist/$candidate"
+			return 0
+		fi
+	done
+	die "no binary for linux-$arch in $dist (looked for: $candidates); build it with 'bun run release' or pass --binary"
+}
+
+# ---- uninstall -------------------------------------------------------------------------------
+
+remove_file() {
+	if [ -e "$DESTDIR$1" ] || [ -L "$DESTDIR$1" ]; then
+		rm -f "$DESTDIR$1" 2>/dev/null || die "cannot remove $DESTDIR$1 (run as root)"
+		say "removed $DESTDIR$1"
+	else
+		say "not present: $DESTDIR$1"
+	fi
+}
+
+uninstall() {
+	prefix=$opt_prefix
+	if [ -z "$prefix" ] && [ -f "$DESTDIR$UNIT_FILE" ]; then
+		# Remove the binary the unit runs, wherever it was installed.
+		prefix=$(sed -n 's|^ExecStart=\(/.*\)/bin/ddnsd serve$|\1|p' "$DESTDIR$UNIT_FILE" | head -n 1)
+	fi
+	prefix=${prefix:-$DEFAULT_PREFIX}
+
+	if [ "$systemd" = 1 ]; then
+		if systemctl cat "$NAME.service" >/dev/null 2>&1; then
+			systemctl disable --now "$NAME.service" >/dev/null 2>&1 || warn "could not stop $NAME.service"
+			say "stopped and disabled $NAME.service"
+		fi
+	elif [ "$live" = 0 ]; then
+		say "service: not stopped ($why_not_live)"
+	fi
+	remove_file "$UNIT_FILE"
+	if [ "$systemd" = 1 ]; then
+		systemctl daemon-reload
+		systemctl reset-failed "$NAME.service" >/dev/null 2>&1 || :
+	fi
+	remove_file "$prefix/bin/ddnsd"
+
+	if [ "$opt_purge" = 0 ]; then
+		say "kept $DESTDIR$DATA_DIR (data) and $DESTDIR$ENV_DIR (settings); --uninstall --purge removes them"
+		say "uninstalled ddnsd"
+		return 0
+	fi
+	for dir in "$DATA_DIR" "$ENV_DIR"; do
+		if [ -d "$DESTDIR$dir" ]; then
+			rm -rf "$DESTDIR$dir" 2>/dev/null || die "cannot remove $DESTDIR$dir (run as root)"
+			say "removed $DESTDIR$dir"
+		else
+			say "not present: $DESTDIR$dir"
+		fi
+	done
+	if [ "$live" = 0 ]; then
+		say "user: not removed ($why_not_live)"
+	elif id "$SERVICE_USER" >/dev/null 2>&1; then
+		if command -v userdel >/dev/null 2>&1; then
+			userdel "$SERVICE_USER"
+		else
+			deluser "$SERVICE_USER"
+		fi
+		if grep -q "^$SERVICE_USER:" /etc/group 2>/dev/null; then
+			if command -v groupdel >/dev/null 2>&1; then
+				groupdel "$SERVICE_USER" 2>/dev/null || :
+			else
+				delgroup "$SERVICE_USER" 2>/dev/null || :
+			fi
+		fi
+		say "removed user $SERVICE_USER"
+	else
+		say "not present: user $SERVICE_USER"
+	fi
+	say "purged ddnsd"
+}
+
+if [ "$opt_uninstall" = 1 ]; then
+	uninstall
+	exit 0
+fi
+
+# ---- install: check everything before changing anything --------------------------------------
+
+prefix=${opt_prefix:-$DEFAULT_PREFIX}
+bin_path=$prefix/bin/ddnsd
+
+if [ -n "$opt_binary" ]; then
+	source_binary=$opt_binary
+else
+	source_binary=$(find_binary)
+fi
+if [ ! -f "$source_binary" ] || [ ! -r "$source_binary" ]; then
+	die "binary not found or not readable: $source_binary"
+fi
+
+password=
+password_source=
+if [ -n "$opt_password_file" ]; then
+	if [ ! -f "$opt_password_file" ] || [ ! -r "$opt_password_file" ]; then
+		die "cannot read the admin password file: $opt_password_file"
+	fi
+	password=$(cat "$opt_password_file")
+	if ! check_password "$password"; then
+		die "refusing the admin password in $opt_password_file"
+	fi
+	password_source="file"
+elif [ ! -f "$DESTDIR$ENV_FILE" ] && [ -t 0 ] && [ -t 2 ]; then
+	ask_password
+fi
+
+# Stage the new binary beside its destination and make sure it runs here before it replaces
+# a working one (a staged install under DESTDIR may be for another machine).
+make_dir "$prefix/bin" 0755 shared
+binary_changed=1
+if [ -f "$DESTDIR$bin_path" ] && cmp -s "$source_binary" "$DESTDIR$bin_path"; then
+	binary_changed=0
+	chmod 0755 "$DESTDIR$bin_path"
+	probe_binary=$DESTDIR$bin_path
+else
+	stage_file "$DESTDIR$bin_path" 0755 "$source_binary"
+	probe_binary=$pending_tmp
+fi
+if command -v timeout >/dev/null 2>&1; then
+	version=$(timeout 10 "$probe_binary" version </dev/null 2>/dev/null | head -n 1) || version=
+else
+	version=$("$probe_binary" version </dev/null 2>/dev/null | head -n 1) || version=
+fi
+if [ -z "$version" ]; then
+	if [ -z "$DESTDIR" ]; then
+		die "$source_binary does not run on this machine ('ddnsd version' failed: wrong architecture or C library?)"
+	fi
+	version="ddnsd (version unknown)"
+fi
+case $version in
+ddnsd*) ;;
+*) version="ddnsd $version" ;;
+esac
+
+say "installing $version from $source_binary"
+
+# ---- user --------------------------------------------------------------------------------------
+
+if [ "$live" = 0 ]; then
+	say "user: skipped ($why_not_live; the service runs as '$SERVICE_USER', create it on the target)"
+elif id "$SERVICE_USER" >/dev/null 2>&1; then
+	say "user: $SERVICE_USER exists"
+else
+	nologin=/usr/sbin/nologin
+	for shell in /usr/sbin/nologin /sbin/nologin /bin/false; do
+		if [ -x "$shell" ]; then
+			nologin=$shell
+			break
+		fi
+	done
+	if command -v useradd >/dev/null 2>&1; then
+		useradd --system --user-group --no-create-home --home-dir "$DATA_DIR" \
+			--shell "$nologin" --comment "ddnsd dynamic DNS" "$SERVICE_USER"
+	elif command -v adduser >/dev/null 2>&1; then
+		# busybox
+		addgroup -S "$SERVICE_USER" 2>/dev/null || :
+		adduser -S -D -H -h "$DATA_DIR" -s "$nologin" -G "$SERVICE_USER" -g "ddnsd dynamic DNS" "$SERVICE_USER"
+	else
+		die "cannot create the $SERVICE_USER user: neither useradd nor adduser found"
+	fi
+	say "user: created system user $SERVICE_USER"
+fi
+
+# ---- binary ------------------------------------------------------------------------------------
+
+changed=$binary_changed
+if [ "$binary_changed" = 1 ]; then
+	commit_file "$DESTDIR$bin_path"
+	say "binary: installed $DESTDIR$bin_path (0755)"
+else
+	say "binary: $DESTDIR$bin_path is up to date"
+fi
+
+# ---- data dir ----------------------------------------------------------------------------------
+
+make_dir "$DATA_DIR" 0700
+if [ "$live" = 1 ]; then
+	chown -R "$SERVICE_USER:$SERVICE_USER" "$DATA_DIR"
+	say "data: $DATA_DIR (0700, owner $SERVICE_USER)"
+else
+	say "data: $DESTDIR$DATA_DIR (0700; owner not changed: $why_not_live)"
+fi
+
+# ---- settings ----------------------------------------------------------------------------------
+
+make_dir "$ENV_DIR" 0750
+if [ "$live" = 1 ]; then
+	# Group ddnsd may enter, so TLS files can live here (mode 0640, group ddnsd);
+	# the settings file itself stays root-only: systemd reads it before dropping privileges.
+	chown "root:$SERVICE_USER" "$ENV_DIR"
+fi
+
+write_env_file() {
+	stage_file "$DESTDIR$ENV_FILE" 0600
+	cat >"$pending_tmp" <<EOF
+# ddnsd settings, read by systemd (EnvironmentFile=) and by: set -a; . $ENV_FILE; set +a
+# Written by install.sh; re-running the installer keeps this file. Restart after a change:
+#   systemctl restart ddnsd
+# Keep values in single quotes, without ' " \\ \$ \` or line breaks inside them.
+
+DDNS_HOST='$host'
+DDNS_PORT='$port'
+DDNS_DATA_DIR='$DATA_DIR'
+
+# The first admin. Used only to create the first account while the database has no user
+# yet; changing it later does not change an existing account (use: ddnsd admin set-password).
+DDNS_ADMIN_USERNAME='admin'
+DDNS_ADMIN_PASSWORD='$password'
+
+# Other settings, with their defaults. Uncomment to change.
+# JWT signing and credentials encryption keys (32+ characters); by default generated
+# once into the data dir (secret.key, encryption.key) - keep them with your backups.
+#DDNS_SECRET_KEY=
+#DDNS_ENCRYPTION_KEY=
+#DDNS_TOKEN_TTL='7d'
+# Default check interval for domains (minimum 1s).
+#DDNS_UPDATE_INTERVAL='5m'
+#DDNS_UPDATE_CONCURRENCY='4'
+# Comma-separated IP echo services used to detect the public address.
+#DDNS_IPV4_URLS=
+#DDNS_IPV6_URLS=
+#DDNS_ALLOW_PRIVATE_IPS='false'
+#DDNS_HTTP_TIMEOUT='10s'
+#DDNS_HISTORY_RETENTION='1000'
+#DDNS_LOG_LEVEL='info'
+# text or json
+#DDNS_LOG_FORMAT='text'
+# HTTPS: both or neither; the files must be readable by user ddnsd
+# (e.g. in $ENV_DIR, mode 0640, group ddnsd).
+#DDNS_TLS_CERT='$ENV_DIR/tls/cert.pem'
+#DDNS_TLS_KEY='$ENV_DIR/tls/key.pem'
+#DDNS_CLOUDFLARE_API_URL='https://api.cloudflare.com/client/v4'
+#DDNS_DYNU_API_URL='https://api.dynu.com/v2'
+EOF
+	commit_file "$DESTDIR$ENV_FILE"
+}
+
+if [ -f "$DESTDIR$ENV_FILE" ]; then
+	chmod 0600 "$DESTDIR$ENV_FILE"
+	settings_changed=0
+	if [ -n "$opt_port" ] && [ "$(env_get DDNS_PORT)" != "$opt_port" ]; then
+		env_set DDNS_PORT "$opt_port"
+		settings_changed=1
+		say "settings: set DDNS_PORT='$opt_port' in $DESTDIR$ENV_FILE"
+	fi
+	if [ -n "$opt_host" ] && [ "$(env_get DDNS_HOST)" != "$opt_host" ]; then
+		env_set DDNS_HOST "$opt_host"
+		settings_changed=1
+		say "settings: set DDNS_HOST='$opt_host' in $DESTDIR$ENV_FILE"
+	fi
+	if [ -n "$password" ]; then
+		env_set DDNS_ADMIN_PASSWORD "$password"
+		settings_changed=1
+		say "settings: replaced the admin password in $DESTDIR$ENV_FILE (from $opt_password_file)"
+		say "note: it only applies while the database has no user; for an existing admin run: ddnsd admin set-password"
+	fi
+	if [ "$settings_changed" = 0 ]; then
+		say "settings: kept $DESTDIR$ENV_FILE"
+	else
+		changed=1
+	fi
+	port=$(env_get DDNS_PORT)
+	host=$(env_get DDNS_HOST)
+	password_source=${password_source:-kept}
+else
+	port=${opt_port:-$DEFAULT_PORT}
+	host=${opt_host:-$DEFAULT_HOST}
+	if [ -z "$password" ]; then generate_password; fi
+	write_env_file
+	changed=1
+	say "settings: wrote $DESTDIR$ENV_FILE (0600, port $port)"
+	if [ "$password_source" = generated ]; then
+		say ""
+		say "  admin password (generated, shown once; also in $ENV_FILE):"
+		say ""
+		say "      $password"
+		say ""
+	fi
+fi
+port=${port:-$DEFAULT_PORT}
+host=${host:-$DEFAULT_HOST}
+case $port in
+*[!0-9]*) die "DDNS_PORT in $DESTDIR$ENV_FILE is not a number: $port" ;;
+esac
+
+# ---- systemd unit --------------------------------------------------------------------------------
+
+capabilities=
+if [ "$port" -lt 1024 ]; then capabilities=CAP_NET_BIND_SERVICE; fi
+
+make_dir /etc/systemd/system 0755 shared
+stage_file "$DESTDIR$UNIT_FILE" 0644
+cat >"$pending_tmp" <<EOF
+# ddnsd - written by install.sh; re-running the installer rewrites this file.
+# Local changes belong in a drop-in (systemctl edit ddnsd), which survives upgrades.
+[Unit]
+Description=ddnsd dynamic DNS updater
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+User=$SERVICE_USER
+Group=$SERVICE_USER
+EnvironmentFile=$ENV_FILE
+ExecStart=$bin_path serve
+WorkingDirectory=$DATA_DIR
+UMask=0077
+Restart=on-failure
+RestartSec=5
+TimeoutStopSec=20
+KillSignal=SIGTERM
+
+# Hardening. Not MemoryDenyWriteExecute: the JavaScript JIT needs writable code pages.
+NoNewPrivileges=true
+ProtectSystem=strict
+ReadWritePaths=$DATA_DIR
+PrivateTmp=true
+ProtectHome=true
+# A port below 1024 needs CAP_NET_BIND_SERVICE in both lines (install.sh sets it then).
+CapabilityBoundingSet=$capabilities
+AmbientCapabilities=$capabilities
+PrivateDevices=true
+ProtectKernelTunables=true
+ProtectKernelModules=true
+ProtectControlGroups=true
+RestrictSUIDSGID=true
+LockPersonality=true
+RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX
+ProtectClock=true
+ProtectHostname=true
+ProtectKernelLogs=true
+RestrictNamespaces=true
+RestrictRealtime=true
+SystemCallArchitectures=native
+
+[Install]
+WantedBy=multi-user.target
+EOF
+if [ -f "$DESTDIR$UNIT_FILE" ] && cmp -s "$pending_tmp" "$DESTDIR$UNIT_FILE"; then
+	rm -f "$pending_tmp"
+	pending_tmp=
+	say "unit: $DESTDIR$UNIT_FILE is up to date"
+else
+	commit_file "$DESTDIR$UNIT_FILE"
+	changed=1
+	say "unit: installed $DESTDIR$UNIT_FILE"
+fi
+
+# ---- start ---------------------------------------------------------------------------------------
+
+case $host in
+"" | 0.0.0.0 | :: | "[::]") probe_host=127.0.0.1 ;;
+*:*) probe_host="[$host]" ;;
+*) probe_host=$host ;;
+esac
+scheme=http
+if grep -q '^DDNS_TLS_CERT=' "$DESTDIR$ENV_FILE"; then scheme=https; fi
+
+lan_address() {
+	address=$(hostname -I 2>/dev/null | awk '{ print $1 }') || address=
+	if [ -z "$address" ]; then address=$(hostname 2>/dev/null) || address=; fi
+	printf '%s' "${address:-localhost}"
+}
+
+wait_healthy() {
+	url=$scheme://$probe_host:$port/healthz
+	if command -v curl >/dev/null 2>&1; then
+		probe="curl -fsSk -o /dev/null --max-time 2"
+	elif command -v wget >/dev/null 2>&1; then
+		probe="wget -q -O /dev/null -T 2 --no-check-certificate"
+	else
+		say "health: skipped (neither curl nor wget found); check: systemctl status ddnsd"
+		return 0
+	fi
+	waited=0
+	while [ $waited -lt $HEALTH_WAIT_SECONDS ]; do
+		# shellcheck disable=SC2086 # $probe is a command line
+		if $probe "$url" 2>/dev/null; then
+			say "health: $url answers"
+			return 0
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+	die "ddnsd did not answer on $url within $HEALTH_WAIT_SECONDS s; see: journalctl -u ddnsd -e"
+}
+
+password_hint() {
+	admin=$(env_get DDNS_ADMIN_USERNAME)
+	admin=${admin:-admin}
+	case $password_source in
+	generated) say "sign in as $admin with the generated password shown above" ;;
+	typed) say "sign in as $admin with the password you typed" ;;
+	file) say "sign in as $admin with the password from $opt_password_file" ;;
+	*) say "sign in as $admin (first install's password: DDNS_ADMIN_PASSWORD in $ENV_FILE)" ;;
+	esac
+}
+
+manual_run() {
+	say "to run it by hand (as root):"
+	say "  (set -a; . $ENV_FILE; set +a; su -s /bin/sh -c 'cd $DATA_DIR && exec $bin_path serve' $SERVICE_USER)"
+	say "or, on a system with systemd: systemctl daemon-reload && systemctl enable --now ddnsd"
+}
+
+if [ "$systemd" = 1 ]; then
+	systemctl daemon-reload
+	say "systemd: reloaded"
+fi
+if [ "$systemd" = 1 ] && [ "$opt_no_start" = 0 ]; then
+	systemctl enable "$NAME.service" >/dev/null 2>&1
+	if [ "$changed" = 1 ]; then
+		systemctl restart "$NAME.service"
+		say "service: enabled and (re)started $NAME.service"
+	else
+		systemctl start "$NAME.service"
+		say "service: enabled and running $NAME.service"
+	fi
+	wait_healthy
+	say "open $scheme://$(lan_address):$port/"
+	password_hint
+elif [ "$systemd" = 1 ]; then
+	say "service: not started (--no-start); start it with: systemctl enable --now ddnsd"
+	password_hint
+elif [ "$opt_no_start" = 1 ]; then
+	say "service: not started (--no-start)"
+	manual_run
+	password_hint
+else
+	if [ "$live" = 0 ]; then
+		say "service: not started ($why_not_live)"
+	else
+		say "service: not started (systemd is not running)"
+	fi
+	manual_run
+	password_hint
+fi
+say "done: $version installed"
