@@ -74,9 +74,13 @@ export async function setPassword(ctx: AppContext, username: string, password: s
   return "created";
 }
 
-/** Resolves `user` (the username) for every route registered after it, or answers 401. */
+/**
+ * Derives `user` (the username) for every route registered after it, or answers 401 — before the
+ * request is validated (a resolve would run after), so a request without a valid token gets the
+ * 401 even when its path, query or body is invalid too.
+ */
 export function bearerGuard(ctx: AppContext) {
-  return new Elysia({ name: "bearer-guard", seed: ctx.id }).resolve({ as: "scoped" }, async ({ headers }) => ({
+  return new Elysia({ name: "bearer-guard", seed: ctx.id }).derive({ as: "scoped" }, async ({ headers }) => ({
     user: await authenticateToken(ctx, bearerToken(headers.authorization)),
   }));
 }

@@ -45,6 +45,7 @@ interface TypeboxIssue {
   message?: string;
   summary?: string;
   schema?: { error?: string; title?: string };
+  value?: unknown;
 }
 
 /** Elysia's validation issues as `{field, message}`, with JSON-pointer paths made dotted. */
@@ -57,14 +58,18 @@ function fieldErrors(issues: TypeboxIssue[]): FieldError[] {
     const field = (issue.path ?? "").replace(/^\//, "").replaceAll("/", ".") || issue.schema?.title || "body";
     if (seen.has(field)) continue;
     seen.add(field);
-    result.push({ field, message: issue.schema?.error ?? describeIssue(issue) });
+    result.push({ field, message: isMissing(issue) ? "is required" : (issue.schema?.error ?? describeIssue(issue)) });
   }
   return result;
 }
 
+/** An absent field, whatever its schema's own error text says about a wrong value. */
+function isMissing(issue: TypeboxIssue): boolean {
+  return issue.value === undefined && /is missing|required|found: undefined/i.test(issue.summary ?? issue.message ?? "");
+}
+
 function describeIssue(issue: TypeboxIssue): string {
   const text = issue.summary ?? issue.message ?? "is invalid";
-  if (/is missing|required/i.test(text)) return "is required";
   return text.replace(/^Expected /, "expected ").replace(/^Property '[^']*' /, "");
 }
 

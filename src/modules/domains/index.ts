@@ -3,7 +3,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { forceUpdate } from "../../updater/update";
-import { DeletedBody, errorResponses, IdParams } from "../shared";
+import { DeletedBody, errorResponses, IdParams, objectBody } from "../shared";
 import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
 import { createDomain, deleteDomain, domainHistory, getDomain, listDomains, updateDomain } from "./service";
 
@@ -15,6 +15,7 @@ export function domainRoutes(ctx: AppContext) {
     })
     .post("", ({ body }) => createDomain(ctx, body), {
       body: DomainCreate,
+      transform: objectBody("config"),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Create a domain", description: "The new domain is checked at once, then on its schedule." },
     })
@@ -26,6 +27,7 @@ export function domainRoutes(ctx: AppContext) {
     .put("/:id", ({ params, body }) => updateDomain(ctx, params.id, body), {
       params: IdParams,
       body: DomainUpdate,
+      transform: objectBody("config"),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Update a domain (partial)" },
     })

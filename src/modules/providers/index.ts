@@ -2,7 +2,7 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { DeletedBody, errorResponses, IdParams } from "../shared";
+import { DeletedBody, errorResponses, IdParams, objectBody } from "../shared";
 import { DeleteQuery, Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 import {
   createProvider,
@@ -21,6 +21,7 @@ export function providerRoutes(ctx: AppContext) {
     })
     .post("", ({ body }) => createProvider(ctx, body), {
       body: ProviderCreate,
+      transform: objectBody("credentials"),
       response: { 200: Provider, ...errorResponses(401, 409, 422) },
       detail: { summary: "Create a provider" },
     })
@@ -32,6 +33,7 @@ export function providerRoutes(ctx: AppContext) {
     .put("/:id", ({ params, body }) => updateProvider(ctx, params.id, body), {
       params: IdParams,
       body: ProviderUpdate,
+      transform: objectBody("credentials"),
       response: { 200: Provider, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Update a provider (partial)" },
     })

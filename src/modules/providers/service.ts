@@ -64,7 +64,9 @@ function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void 
   if (clash && clash.id !== exceptId) throw conflict(`A provider named "${name}" already exists`);
 }
 
-const domainCount = sql<number>`(SELECT count(*) FROM ${domains} WHERE ${domains.providerId} = ${providers.id})`;
+// Written out: in a one-table select drizzle leaves `${providers.id}` unqualified, and inside the
+// subquery a bare "id" would be the domain's.
+const domainCount = sql<number>`(SELECT count(*) FROM domains WHERE domains.provider_id = providers.id)`;
 
 function toView(ctx: AppContext, row: ProviderRow & { domainCount: number }): ProviderView {
   return {

@@ -1,0 +1,179 @@
+// CONTRACT §7: /docs works offline (only local assets, all answering) and /docs/json is an
+// OpenAPI 3.1 document with the bearer scheme and every API route with its schemas — and no pages.
+
+import { beforeAll, describe, expect, test } from "bun:test";
+import { makeTestApp, type TestApp } from "../support";
+
+/** Every route of SPEC.md's table and CONTRACT.md, path parameters written as `{}`. */
+const API_ROUTES: { method: string; path: string; body: boolean }[] = [
+  { method: "post", path: "/api/v1/auth/login", body: true },
+  { method: "get", path: "/api/v1/providers", body: false },
+  { method: "post", path: "/api/v1/providers", body: true },
+  { method: "get", path: "/api/v1/providers/{}", body: false },
+  { method: "put", path: "/api/v1/providers/{}", body: true },
+  { method: "delete", path: "/api/v1/providers/{}", body: false },
+  { method: "post", path: "/api/v1/providers/{}/verify", body: false },
+  { method: "get", path: "/api/v1/domains", body: false },
+  { method: "post", path: "/api/v1/domains", body: true },
+  { method: "get", path: "/api/v1/domains/{}", body: false },
+  { method: "put", path: "/api/v1/domains/{}", body: true },
+  { method: "delete", path: "/api/v1/domains/{}", body: false },
+  { method: "get", path: "/api/v1/domains/{}/history", body: false },
+  { method: "post", path: "/api/v1/domains/{}/update_ip", body: false },
+  { method: "get", path: "/api/v1/system/status", body: false },
+  { method: "get", path: "/api/v1/metrics/dashboard", body: false },
+  { method: "get", path: "/api/v1/metrics/provider-stats", body: false },
+];
+
+const shape = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
+
+let t: TestApp;
+let html: string;
+let spec: any;
+beforeAll(async () => {
+  t = await makeTestApp();
+  const page = await t.request("GET", "/docs", { token: null });
+  expect(page.status).toBe(200);
+  expect(page.headers.get("content-type")).toContain("text/html");
+  html = page.body;
+  const document = await t.request("GET", "/docs/json", { token: null });
+  expect(document.status).toBe(200);
+  spec = document.body;
+});
+
+function operation(method: string, path: string): any {
+  const entry = Object.entries<any>(spec.paths).find(([key]) => shape(key) === path);
+  return entry?.[1]?.[method];
+}
+
+/** Resolves a `$ref` into components, or returns the schema itself. */
+function resolve(schema: any): any {
+  if (schema?.$ref) return spec.components.schemas[schema.$ref.replace("#/components/schemas/", "")];
+  return schema;
+}
+
+describe("/docs", () => {
+  test("is an HTML page that loads nothing from another host", () => {
+    expect(html).toContain("<html");
+    const references = [...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"']+)["']/g)].map((m) => m[1]!);
+    expect(references.length).toBeGreaterThanOrEqual(2);
+    for (const reference of references) {
+      expect(reference).not.toMatch(/^(https?:)?\/\//);
+    }
+    expect(html).not.toMatch(/<script[^>]+src=["']https?:/);
+    expect(html).not.toMatch(/<link[^>]+href=["']https?:/);
+    expect(html).not.toMatch(/@import\s+url\(["']?https?:/);
+  });
+
+  test("every script and stylesheet it references answers 200 with the right type", async () => {
+    const scripts = [...html.matchAll(/<script[^>]+src=["']([^"']+)["']/g)].map((m) => m[1]!);
+    const styles = [...html.matchAll(/<link[^>]+href=["']([^"']+)["']/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(styles.length).toBeGreaterThan(0);
+    for (const [list, type] of [[scripts, "javascript"], [styles, "css"]] as const) {
+      for (const reference of list) {
+        const url = new URL(reference, "http://localhost/docs");
+        const response = await t.app.handle(new Request(url));
+        expect([reference, response.status]).toEqual([reference, 200]);
+        expect(response.headers.get("content-type")).toContain(type);
+        expect((await response.text()).length).toBeGreaterThan(1000);
+      }
+    }
+  });
+
+  test("points Swagger UI at the OpenAPI document, which answers", async () => {
+    const match = /"url"\s*:\s*"([^"]+)"/.exec(html);
+    expect(match).not.toBeNull();
+    const url = new URL(match![1]!, "http://localhost/docs");
+    expect(url.pathname).toBe("/docs/json");
+    expect((await t.app.handle(new Request(url))).status).toBe(200);
+  });
+
+  test("sends nothing to the online validator", () => {
+    expect(html).not.toContain("validator.swagger.io");
+  });
+});
+
+describe("/docs/json", () => {
+  test("is OpenAPI 3.1 with the app's title and version", async () => {
+    expect(spec.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(typeof spec.info.title).toBe("string");
+    const { default: packageJson } = await import("../../package.json");
+    expect(spec.info.version).toBe(packageJson.version);
+  });
+
+  test("declares the bearer security scheme and requires it by default", () => {
+    const schemes = Object.entries<any>(spec.components.securitySchemes);
+    const bearer = schemes.find(([, scheme]) => scheme.type === "http" && scheme.scheme === "bearer");
+    expect(bearer).toBeDefined();
+    expect(spec.security).toContainEqual({ [bearer![0]]: [] });
+  });
+
+  test("login and the health probe need no token", () => {
+    expect(operation("post", "/api/v1/auth/login").security).toEqual([]);
+    const health = spec.paths["/healthz"]?.get;
+    if (health) expect(health.security).toEqual([]);
+  });
+
+  for (const { method, path, body } of API_ROUTES) {
+    test(`${method.toUpperCase()} ${path} is listed with its schemas`, () => {
+      const op = operation(method, path);
+      expect(op).toBeDefined();
+      const ok = op.responses?.["200"];
+      expect(ok).toBeDefined();
+      const okSchema = resolve(ok.content?.["application/json"]?.schema);
+      expect(okSchema).toBeDefined();
+      expect(["object", "array"]).toContain(okSchema.type);
+      if (body) {
+        const json = resolve(op.requestBody?.content?.["application/json"]?.schema);
+        expect(json).toBeDefined();
+        expect(json.type).toBe("object");
+        expect(Object.keys(json.properties ?? {}).length).toBeGreaterThan(0);
+      } else {
+        expect(op.requestBody).toBeUndefined();
+      }
+      // Paths with an id say so.
+      if (path.includes("{}")) {
+        expect((op.parameters ?? []).some((p: any) => p.in === "path")).toBe(true);
+      }
+      // Every API route but login documents its 401.
+      if (path !== "/api/v1/auth/login") expect(op.responses["401"]).toBeDefined();
+    });
+  }
+
+  test("the request schemas name the contract's fields", () => {
+    const fields = (method: string, path: string) =>
+      Object.keys(resolve(operation(method, path).requestBody.content["application/json"].schema).properties).sort();
+    expect(fields("post", "/api/v1/auth/login")).toEqual(["password", "username"]);
+    expect(fields("post", "/api/v1/providers")).toEqual(["credentials", "is_enabled", "name", "type"]);
+    expect(fields("put", "/api/v1/providers/{}")).toEqual(["credentials", "is_enabled", "name", "type"]);
+    const domainFields = ["config", "cron_schedule", "domain_name", "external_id", "is_enabled", "provider_id", "record_type"];
+    expect(fields("post", "/api/v1/domains")).toEqual(domainFields);
+    expect(fields("put", "/api/v1/domains/{}")).toEqual(domainFields);
+  });
+
+  test("login also accepts the OAuth2 form", () => {
+    expect(Object.keys(operation("post", "/api/v1/auth/login").requestBody.content)).toContain("application/x-www-form-urlencoded");
+  });
+
+  test("the history limit is a documented query parameter", () => {
+    const limit = operation("get", "/api/v1/domains/{}/history").parameters.find((p: any) => p.name === "limit");
+    expect(limit).toMatchObject({ in: "query" });
+    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 1000 });
+  });
+
+  test("lists no page or asset route", () => {
+    for (const path of Object.keys(spec.paths)) {
+      expect(path === "/" || path === "/login" || path === "/logout").toBe(false);
+      expect(path).not.toMatch(/^\/(ui|assets|docs)(\/|$)/);
+    }
+  });
+
+  test("lists no API route outside the contract", () => {
+    const known = new Set(API_ROUTES.map(({ method, path }) => `${method} ${path}`));
+    for (const [path, operations] of Object.entries<any>(spec.paths)) {
+      if (!path.startsWith("/api/")) continue;
+      for (const method of Object.keys(operations)) expect(known.has(`${method} ${shape(path)}`)).toBe(true);
+    }
+  });
+});
