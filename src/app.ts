@@ -11,6 +11,7 @@ import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { providerRoutes } from "./modules/providers";
 import { healthRoutes, systemRoutes } from "./modules/system";
+import { uiRoutes } from "./ui";
 
 export interface AppOptions {
   /** Run the scheduler's one-second tick (main.ts); tests drive passes themselves. */
@@ -30,7 +31,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(errorHandling(ctx.log))
     .use(healthRoutes(ctx))
     .use(docsRoutes())
-    .use(api);
+    .use(api)
+    .use(uiRoutes(ctx));
 
   if (options.schedule) {
     ctx.scheduler.start();

@@ -58,6 +58,8 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function normaliseHostname(input: string): string {
   const trimmed = input.trim().replace(/\.$/, "");
   if (trimmed === "") throw invalidField("domain_name", "is required");
+  // domainToASCII parses a URL's host: it would drop a "/path", "?query", tabs and %-escapes.
+  if (/[^a-z0-9_.\-\u0080-\u{10ffff}]/iu.test(trimmed)) throw invalidField("domain_name", `"${input}" is not a valid hostname`);
   const ascii = domainToASCII(trimmed.toLowerCase());
   if (ascii === "") throw invalidField("domain_name", `"${input}" is not a valid hostname`);
   if (ascii.length > 253) throw invalidField("domain_name", "must be at most 253 characters");
@@ -234,9 +236,11 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   const recordMoved = providerId !== row.providerId || domainName !== row.domainName || recordType !== row.recordType;
   if (recordMoved) {
     // Another record now: what was known about the old one no longer applies, so write it at once.
-    if (input.external_id === undefined) changes.externalId = null;
-    if (input.config === undefined) {
-      const { zone_id: _stale, ...rest } = row.config;
+    // Ids sent back unchanged (omitted, or a client that read the domain, edited it and sent it all
+    // back, as the admin form does) are the old record's too.
+    if (externalId === row.externalId) changes.externalId = null;
+    if (config.zone_id !== undefined && config.zone_id === row.config.zone_id) {
+      const { zone_id: _stale, ...rest } = config;
       changes.config = rest;
     }
     Object.assign(changes, { lastKnownIp: null, lastUpdateStatus: null, failureCount: 0, nextRunAt: isEnabled ? now : null });
@@ -291,4 +295,32 @@ export function domainHistory(ctx: AppContext, id: number, limit: number, offset
 
 export function historyCount(ctx: AppContext, id: number): number {
   return ctx.db.select({ n: sql<number>`count(*)` }).from(history).where(eq(history.domainId, id)).get()!.n;
+}
+
+/** One address a record has held: when it was first written and, unless current, when it was replaced. */
+export interface IpPeriod {
+  ip: string;
+  from: string;
+  until: string | null;
+}
+
+/**
+ * The addresses the record has held, newest first, from its successful history rows (so as far
+ * back as retention keeps them): a new period starts whenever a write changed the address.
+ */
+export function ipTimeline(ctx: AppContext, id: number, limit = 50): IpPeriod[] {
+  findDomainRow(ctx, id);
+  const starts = ctx.sqlite
+    .query<{ ip: string; at: number }, [number, number]>(
+      `SELECT ip_address AS ip, timestamp AS at FROM (
+         SELECT ip_address, timestamp, id,
+                lag(ip_address) OVER (ORDER BY timestamp, id) AS before
+         FROM history WHERE domain_id = ?1 AND status = 'SUCCESS' AND ip_address IS NOT NULL
+       )
+       WHERE before IS NULL OR before <> ip_address
+       ORDER BY timestamp DESC, id DESC
+       LIMIT ?2`,
+    )
+    .all(id, limit);
+  return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
 }

@@ -120,3 +120,71 @@ export function providerStats(ctx: AppContext, now = Date.now()): { providers: P
   });
   return { providers: stats, total_providers: stats.length };
 }
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** One hour of the dashboard chart: successful and failed updates that started in it. */
+export interface HourlyUpdates {
+  /** Start of the hour (local time), ms since the epoch. */
+  start: number;
+  success: number;
+  failed: number;
+}
+
+/**
+ * Updates per hour over the last 24 hours: 24 buckets aligned to the local clock hour, the last
+ * one being the current (partial) hour. Hours without updates are present with zero counts.
+ */
+export function updatesPerHour(ctx: AppContext, now = Date.now()): HourlyUpdates[] {
+  const hourStart = new Date(now);
+  hourStart.setMinutes(0, 0, 0);
+  const first = hourStart.getTime() - 23 * HOUR_MS;
+  const rows = ctx.sqlite
+    .query<{ bucket: number; success: number; failed: number }, [number, number]>(
+      `SELECT (timestamp - ?1) / ${HOUR_MS} AS bucket,
+              sum(status = 'SUCCESS') AS success, sum(status = 'FAILED') AS failed
+       FROM history WHERE timestamp >= ?1 AND timestamp < ?2
+       GROUP BY bucket`,
+    )
+    .all(first, first + 24 * HOUR_MS);
+  const byBucket = new Map(rows.map((row) => [row.bucket, row]));
+  return Array.from({ length: 24 }, (_, i) => ({
+    start: first + i * HOUR_MS,
+    success: byBucket.get(i)?.success ?? 0,
+    failed: byBucket.get(i)?.failed ?? 0,
+  }));
+}
+
+/** One day of the IP-change chart. */
+export interface DailyIpChanges {
+  /** Local midnight starting the day, ms since the epoch. */
+  start: number;
+  /** Successful writes that pointed a record at a different address than before. */
+  changes: number;
+}
+
+/**
+ * IP changes per day over the last 7 days (today included), local days. Buckets are 24 h wide
+ * from local midnight six days ago, so on a daylight-saving switch a change within an hour of
+ * midnight may count toward the neighbouring day — good enough for a chart.
+ */
+export function ipChangesPerDay(ctx: AppContext, now = Date.now()): DailyIpChanges[] {
+  const midnight = new Date(now);
+  midnight.setHours(0, 0, 0, 0);
+  midnight.setDate(midnight.getDate() - 6);
+  const first = midnight.getTime();
+  const rows = ctx.sqlite
+    .query<{ bucket: number; changes: number }, [number]>(
+      `SELECT (timestamp - ?1) / ${DAY_MS} AS bucket, count(*) AS changes
+       FROM history
+       WHERE timestamp >= ?1 AND status = 'SUCCESS' AND ip_address IS NOT previous_ip
+       GROUP BY bucket`,
+    )
+    .all(first);
+  const byBucket = new Map(rows.map((row) => [row.bucket, row.changes]));
+  return Array.from({ length: 7 }, (_, i) => {
+    const day = new Date(first);
+    day.setDate(day.getDate() + i);
+    return { start: day.getTime(), changes: byBucket.get(i) ?? 0 };
+  });
+}

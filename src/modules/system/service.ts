@@ -26,3 +26,10 @@ export function databaseHealthy(ctx: AppContext): boolean {
     return false;
   }
 }
+
+/** The database's size in bytes (pages in use × page size; a WAL file not yet checkpointed is extra). */
+export function databaseSizeBytes(ctx: AppContext): number {
+  return ctx.sqlite
+    .query<{ bytes: number }, []>("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()")
+    .get()!.bytes;
+}

@@ -1,0 +1,120 @@
+// Who may use the admin pages: the session cookie (the API's own JWT, HttpOnly and
+// SameSite=Strict), the way back to the sign-in page when it is missing or expired, the
+// same-origin check on every state-changing request, and the one-time flash notice.
+
+import type { Cookie } from "elysia";
+import type { AppContext } from "../context";
+import { AUTH_MESSAGES, authenticateToken } from "../http/auth";
+import { HttpError, jsonResponse } from "../http/errors";
+
+export const SESSION_COOKIE = "ddnsd_session";
+const FLASH_COOKIE = "ddnsd_flash";
+
+export const SESSION_EXPIRED = "Your session has expired. Please sign in again.";
+export const CROSS_SITE = "Cross-site request refused";
+
+type Cookies = Record<string, Cookie<unknown>>;
+
+/** Attributes shared by both cookies: never readable by scripts, never sent cross-site. */
+function cookieAttributes(ctx: AppContext, maxAge: number) {
+  return {
+    httpOnly: true,
+    sameSite: "strict" as const,
+    // Secure only when ddnsd itself serves HTTPS; behind a TLS proxy on plain HTTP it would vanish.
+    secure: ctx.settings.tlsCert !== null,
+    path: "/",
+    maxAge,
+  };
+}
+
+export function startSession(ctx: AppContext, cookies: Cookies, token: string): void {
+  cookies[SESSION_COOKIE]!.set({ value: token, ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds) });
+}
+
+export function endSession(ctx: AppContext, cookies: Cookies): void {
+  cookies[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(ctx, 0) });
+}
+
+function isHtmx(request: Request): boolean {
+  return request.headers.get("hx-request") === "true";
+}
+
+/**
+ * The answer to a request without a valid session: a 303 to the sign-in page (which brings the
+ * visitor back afterwards), or for an htmx request an `HX-Redirect` so the whole page goes there
+ * rather than a fragment being swapped for the sign-in form. Both carry the usual `{detail}` body.
+ */
+function signInRequired(request: Request, expired: boolean): HttpError {
+  const htmx = isHtmx(request);
+  // An htmx request's own URL is a fragment; come back to the page it was made from.
+  const from = htmx ? request.headers.get("hx-current-url") : request.method === "GET" ? request.url : null;
+  const params = new URLSearchParams();
+  if (expired) params.set("expired", "1");
+  const next = from === null ? "/" : localPath(from);
+  if (next !== "/") params.set("next", next);
+  const location = `/login${params.size > 0 ? `?${params}` : ""}`;
+  const detail = expired ? AUTH_MESSAGES.expired : AUTH_MESSAGES.missing;
+  return htmx ? new HttpError(401, detail, undefined, { "HX-Redirect": location }) : new HttpError(303, detail, undefined, { Location: location });
+}
+
+/** The signed-in username, or the HttpError that sends the visitor to sign in. */
+export async function requireSession(ctx: AppContext, request: Request, cookies: Cookies): Promise<string> {
+  const token = cookies[SESSION_COOKIE]?.value;
+  if (typeof token !== "string" || token === "") throw signInRequired(request, false);
+  try {
+    return await authenticateToken(ctx, token);
+  } catch (error) {
+    const expired = error instanceof HttpError && error.detail === AUTH_MESSAGES.expired;
+    throw signInRequired(request, expired);
+  }
+}
+
+/**
+ * The path and query of a URL, as somewhere of ours to return to: only path and query are ever
+ * kept (so `https://elsewhere/x` becomes `/x`), never `//host…`, never the sign-in page itself.
+ */
+export function localPath(target: unknown): string {
+  if (typeof target !== "string") return "/";
+  let url: URL;
+  try {
+    url = new URL(target, "http://ddnsd.invalid");
+  } catch {
+    return "/";
+  }
+  const path = `${url.pathname}${url.search}`;
+  return path.startsWith("//") || path.startsWith("/login") ? "/" : path;
+}
+
+/**
+ * Refuses a state-changing request made from another site: its `Origin` (or, when a browser
+ * leaves that out, its `Referer`) must name this very host. The SameSite=Strict cookie already
+ * keeps the session out of such requests; this also covers the sign-in form and old browsers.
+ */
+export function assertSameOrigin(request: Request): void {
+  const source = request.headers.get("origin") ?? request.headers.get("referer");
+  let sameHost = false;
+  try {
+    sameHost = source !== null && source !== "null" && new URL(source).host === new URL(request.url).host;
+  } catch {
+    sameHost = false;
+  }
+  if (!sameHost) throw new HttpError(403, CROSS_SITE);
+}
+
+/** A 303 to a page of ours, with the `{detail}` body every non-2xx answer has. */
+export function seeOther(location: string): Response {
+  return jsonResponse(303, { detail: `See ${location}` }, { Location: location });
+}
+
+/** Leaves a notice for the next page shown (after a redirect). */
+export function setFlash(ctx: AppContext, cookies: Cookies, text: string): void {
+  cookies[FLASH_COOKIE]!.set({ value: text, ...cookieAttributes(ctx, 60) });
+}
+
+/** The pending notice, if any, removed so it shows once. */
+export function takeFlash(ctx: AppContext, cookies: Cookies): string | null {
+  const value = cookies[FLASH_COOKIE]?.value;
+  if (typeof value !== "string" || value === "") return null;
+  cookies[FLASH_COOKIE]!.set({ value: "", ...cookieAttributes(ctx, 0) });
+  return value;
+}

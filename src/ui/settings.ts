@@ -1,0 +1,39 @@
+// The settings in effect, for the About page: an explicit list, so a setting added later stays
+// hidden until someone decides how to show it. Secrets appear only as where they come from.
+
+import { join } from "node:path";
+import { formatDuration } from "../config";
+import type { AppContext } from "../context";
+import type { SettingLine } from "../../views/pages/about";
+
+function keySource(fromEnvironment: boolean, dataDir: string, file: string): string {
+  return fromEnvironment ? "set in the environment (hidden)" : `generated, kept in ${join(dataDir, file)} (hidden)`;
+}
+
+export function settingsInEffect(ctx: AppContext): SettingLine[] {
+  const s = ctx.settings;
+  const lines: [string, string][] = [
+    ["DDNS_HOST", s.host],
+    ["DDNS_PORT", String(s.port)],
+    ["DDNS_DATA_DIR", s.dataDir],
+    ["DDNS_SECRET_KEY", keySource(s.secretKey !== null, s.dataDir, "secret.key")],
+    ["DDNS_ENCRYPTION_KEY", keySource(s.encryptionKey !== null, s.dataDir, "encryption.key")],
+    ["DDNS_TOKEN_TTL", formatDuration(s.tokenTtlSeconds)],
+    ["DDNS_ADMIN_USERNAME", s.adminUsername],
+    ["DDNS_ADMIN_PASSWORD", s.adminPassword === null ? "not set" : "set in the environment (hidden)"],
+    ["DDNS_UPDATE_INTERVAL", formatDuration(s.updateIntervalSeconds)],
+    ["DDNS_IPV4_URLS", s.ipv4Urls.join(", ")],
+    ["DDNS_IPV6_URLS", s.ipv6Urls.join(", ")],
+    ["DDNS_ALLOW_PRIVATE_IPS", String(s.allowPrivateIps)],
+    ["DDNS_HTTP_TIMEOUT", formatDuration(Math.round(s.httpTimeoutMs / 1000))],
+    ["DDNS_CLOUDFLARE_API_URL", s.cloudflareApiUrl],
+    ["DDNS_DYNU_API_URL", s.dynuApiUrl],
+    ["DDNS_HISTORY_RETENTION", String(s.historyRetention)],
+    ["DDNS_UPDATE_CONCURRENCY", String(s.updateConcurrency)],
+    ["DDNS_LOG_LEVEL", s.logLevel],
+    ["DDNS_LOG_FORMAT", s.logFormat],
+    ["DDNS_TLS_CERT", s.tlsCert ?? "not set (plain HTTP)"],
+    ["DDNS_TLS_KEY", s.tlsKey ?? "not set"],
+  ];
+  return lines.map(([name, value]) => ({ name, value }));
+}

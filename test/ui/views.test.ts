@@ -1,0 +1,427 @@
+// The views on their own: sample data in, HTML out. Escaping of hostile names, masked
+// credentials, badges, the charts' bars, form errors tied to their fields, values kept, and the
+// small formatting helpers.
+
+import { describe, expect, test } from "bun:test";
+import type { DomainView, HistoryView } from "../../src/modules/domains/service";
+import type { DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";
+import type { ProviderView } from "../../src/modules/providers/service";
+import { upcomingRuns } from "../../src/updater/schedule";
+import { NO_ERRORS } from "../../views/components";
+import { IpChangesChart, UpdatesChart } from "../../views/fragments/charts";
+import { CredentialField } from "../../views/fragments/credential-field";
+import { DomainRow } from "../../views/fragments/domain-row";
+import { ProviderRow } from "../../views/fragments/provider-row";
+import { SchedulePreview } from "../../views/fragments/schedule-preview";
+import { bytes, duration, every, relative, shortTime } from "../../views/format";
+import { AboutPage } from "../../views/pages/about";
+import { DashboardPage } from "../../views/pages/dashboard";
+import { DomainFormPage, type DomainFormValues } from "../../views/pages/domain-form";
+import { HistoryPage } from "../../views/pages/history";
+import { LoginPage } from "../../views/pages/login";
+import { ProviderFormPage } from "../../views/pages/provider-form";
+import { ProvidersPage } from "../../views/pages/providers";
+import { attributeValues, count, elementCount } from "./helpers";
+
+const HOSTILE = `<script>alert("x")</script>`;
+const ESCAPED = "&lt;script&gt;";
+/** 14:00 local time on a fixed day, so clock times in the output are known. */
+const NOW = new Date(2026, 10, 21, 14, 0, 0).getTime();
+
+function provider(fields: Partial<ProviderView> = {}): ProviderView {
+  return {
+    id: 1,
+    name: "Home Cloudflare",
+    type: "cloudflare",
+    is_enabled: true,
+    credentials: { api_token: "••••3f9a" },
+    domain_count: 2,
+    created_at: "2026-11-01T10:00:00.000Z",
+    updated_at: "2026-11-01T10:00:00.000Z",
+    ...fields,
+  };
+}
+
+function domain(fields: Partial<DomainView> = {}): DomainView {
+  return {
+    id: 7,
+    provider_id: 1,
+    provider_name: "Home Cloudflare",
+    domain_name: "home.example.com",
+    record_type: "A",
+    external_id: null,
+    config: {},
+    cron_schedule: null,
+    is_enabled: true,
+    last_known_ip: "203.0.113.7",
+    last_update_status: "SUCCESS",
+    last_checked_at: new Date(NOW - 60_000).toISOString(),
+    last_changed_at: new Date(NOW - 3 * 3_600_000).toISOString(),
+    next_run_at: new Date(NOW + 240_000).toISOString(),
+    created_at: "2026-11-01T10:00:00.000Z",
+    updated_at: "2026-11-01T10:00:00.000Z",
+    ...fields,
+  };
+}
+
+function formValues(fields: Partial<DomainFormValues> = {}): DomainFormValues {
+  return {
+    provider_id: "1",
+    domain_name: "home.example.com",
+    record_type: "A",
+    cron_schedule: "",
+    ttl: "",
+    proxied: "",
+    create_if_missing: true,
+    is_enabled: true,
+    zone_id: "",
+    external_id: "",
+    ...fields,
+  };
+}
+
+const METRICS: DashboardMetrics = {
+  total_domains: 3,
+  active_domains: 2,
+  total_providers: 2,
+  active_providers: 1,
+  total_updates_24h: 40,
+  failed_updates_24h: 4,
+  success_rate_24h: 90,
+  unique_ips_24h: 2,
+  last_update_time: null,
+  providers_stats: [],
+};
+
+function hours(values: [number, number][] = []): HourlyUpdates[] {
+  return Array.from({ length: 24 }, (_, i) => ({
+    start: NOW - (23 - i) * 3_600_000,
+    success: values[i]?.[0] ?? 0,
+    failed: values[i]?.[1] ?? 0,
+  }));
+}
+
+const DAYS = Array.from({ length: 7 }, (_, i) => ({ start: NOW - (6 - i) * 86_400_000, changes: i % 3 }));
+
+describe("escaping", () => {
+  test("a hostile provider name is text everywhere it appears, attributes included", () => {
+    const html = String(ProvidersPage({ user: "admin", providers: [provider({ name: HOSTILE })], stats: [] }));
+    // The only script element is htmx's own.
+    expect(elementCount(html, "script")).toBe(1);
+    expect(html).toContain(`<a href="/providers/1/edit">${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt;</a>`);
+    // In attributes the name stays inside its quotes, and reads back exactly as it was.
+    expect(attributeValues(html, "form[hx-confirm]", "hx-confirm")[0]).toStartWith(`Delete the provider "${HOSTILE}"?`);
+    expect(attributeValues(html, "button[role=switch]", "aria-label")).toEqual([`Provider ${HOSTILE}`]);
+  });
+
+  test("hostile domain, provider and message text in a row, the history and a flash", () => {
+    const row = String(DomainRow({ domain: domain({ provider_name: HOSTILE, last_known_ip: HOSTILE }), view: "list", now: NOW, intervalSeconds: 300, result: { ok: false, message: HOSTILE } }));
+    expect(elementCount(row, "script")).toBe(0);
+    // Provider name, address and message as text; the name once more in the delete question.
+    expect(count(row, ESCAPED)).toBe(3);
+
+    const historyRow: HistoryView = {
+      id: 1,
+      domain_id: 7,
+      ip_address: "203.0.113.7",
+      previous_ip: null,
+      status: "FAILED",
+      message: HOSTILE,
+      trigger: "schedule",
+      duration_ms: 120,
+      timestamp: new Date(NOW - 60_000).toISOString(),
+    };
+    const history = String(
+      HistoryPage({ user: HOSTILE, now: NOW, intervalSeconds: 300, domain: domain({ cron_schedule: HOSTILE }), rows: [historyRow], timeline: [], page: 1, pages: 1, total: 1 }),
+    );
+    expect(elementCount(history, "script")).toBe(1);
+    expect(history).toContain(`<td data-label="Message" class="cell-message">${ESCAPED}`);
+
+    const dashboard = String(
+      DashboardPage({
+        user: "admin",
+        flash: HOSTILE,
+        now: NOW,
+        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW },
+        metrics: METRICS,
+        scheduler: "running",
+        lastCheckAt: null,
+        hourly: hours(),
+        daily: DAYS,
+        domains: [domain({ domain_name: HOSTILE })],
+        intervalSeconds: 300,
+      }),
+    );
+    expect(elementCount(dashboard, "script")).toBe(1);
+    expect(dashboard).toContain(`<span>${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt;</span>`);
+  });
+
+  test("values typed into a form come back as attribute text", () => {
+    const html = String(
+      DomainFormPage({
+        user: "admin",
+        providers: [provider({ name: HOSTILE })],
+        values: formValues({ domain_name: `"><script>x</script>` }),
+        errors: NO_ERRORS,
+        schedule: { kind: "invalid", problem: HOSTILE },
+      }),
+    );
+    expect(elementCount(html, "script")).toBe(1);
+    expect(attributeValues(html, "#f-domain_name", "value")).toEqual([`"><script>x</script>`]);
+  });
+});
+
+describe("providers", () => {
+  test("a row shows the masked credential, never more, and the type's badge", () => {
+    const html = String(ProviderRow({ provider: provider() }));
+    expect(html).toContain("API token");
+    expect(html).toContain("<code>••••3f9a</code>");
+    expect(html).toContain('<span class="badge badge-idle">Cloudflare</span>');
+    expect(html).toContain('aria-checked="true"');
+    expect(html).toContain("2 domains");
+    expect(html).toContain("Its 2 domains and their history will be deleted too");
+  });
+
+  test("the credential field follows the type, with help on where to find the secret", () => {
+    const cloudflare = String(CredentialField({ type: "cloudflare", value: "", errors: NO_ERRORS }));
+    expect(cloudflare).toContain(">API token</label>");
+    expect(cloudflare).toContain("My Profile → API Tokens");
+    expect(cloudflare).toContain("Zone : DNS : Edit");
+    const dynu = String(CredentialField({ type: "dynu", value: "", errors: NO_ERRORS }));
+    expect(dynu).toContain(">API key</label>");
+    expect(dynu).toContain("Control Panel → API Credentials");
+  });
+
+  test("on edit the stored credential shows masked and may be left empty", () => {
+    const html = String(
+      ProviderFormPage({ user: "admin", provider: provider(), values: { name: "Home Cloudflare", type: "cloudflare", credential: "", is_enabled: true }, errors: NO_ERRORS }),
+    );
+    expect(html).toContain("Stored: <code>••••3f9a</code>. Leave empty to keep it.");
+    expect(html).not.toMatch(/<input type="password"[^>]*required/);
+    expect(html).toContain("Can't change while it has 2 domains.");
+  });
+
+  test("an error sits next to its field, tied to it, with the value kept", () => {
+    const html = String(
+      ProviderFormPage({
+        user: "admin",
+        values: { name: "x".repeat(120), type: "dynu", credential: "typed-key", is_enabled: false },
+        errors: { fields: { name: "must be 1 to 100 characters" } },
+      }),
+    );
+    expect(html).toMatch(/<input [^>]*value="x{120}"[^>]*id="f-name" name="name" aria-invalid="true" aria-describedby="f-name-help f-name-error" autofocus/);
+    expect(html).toContain('<p class="field-error" id="f-name-error">must be 1 to 100 characters</p>');
+    expect(html).toContain('<option value="dynu" selected>Dynu</option>');
+    expect(html).toContain('value="typed-key"');
+    expect(html).toMatch(/<input type="checkbox" value="on" id="f-is_enabled"/);
+  });
+
+  test("a conflict is shown above the form", () => {
+    const html = String(
+      ProviderFormPage({ user: "admin", values: { name: "a", type: "cloudflare", credential: "", is_enabled: true }, errors: { fields: {}, form: 'A provider named "a" already exists' } }),
+    );
+    expect(html).toContain('<div class="notice notice-fail" role="alert"><span>A provider named &quot;a&quot; already exists</span></div>');
+  });
+});
+
+describe("domains", () => {
+  const STATUSES: { name: string; fields: Partial<DomainView>; badge: string }[] = [
+    { name: "last update succeeded", fields: { last_update_status: "SUCCESS" }, badge: '<span class="badge badge-ok">OK</span>' },
+    { name: "last update failed", fields: { last_update_status: "FAILED" }, badge: '<span class="badge badge-fail">Failed</span>' },
+    { name: "never updated", fields: { last_update_status: null }, badge: '<span class="badge badge-info">Pending</span>' },
+    { name: "disabled", fields: { is_enabled: false, last_update_status: "SUCCESS" }, badge: '<span class="badge badge-idle">Disabled</span>' },
+  ];
+  for (const { name, fields, badge } of STATUSES) {
+    test(`status badge: ${name}`, () => {
+      expect(String(DomainRow({ domain: domain(fields), view: "dashboard", now: NOW, intervalSeconds: 300 }))).toContain(badge);
+    });
+  }
+
+  test("a dashboard row: address, last change, next run and Update now", () => {
+    const html = String(DomainRow({ domain: domain(), view: "dashboard", now: NOW, intervalSeconds: 300 }));
+    expect(html).toContain('<tr id="domain-7">');
+    expect(html).toContain("<code>203.0.113.7</code>");
+    expect(html).toContain(">3 h ago</time>");
+    expect(html).toContain(">in 4 min</time>");
+    expect(html).toContain('hx-post="/domains/7/update"');
+    expect(attributeValues(html, "button[hx-post]", "hx-vals")).toEqual(['{"view":"dashboard"}']);
+  });
+
+  test("a disabled domain can't be updated now", () => {
+    const html = String(DomainRow({ domain: domain({ is_enabled: false }), view: "list", now: NOW, intervalSeconds: 300 }));
+    expect(html).toMatch(/hx-post="\/domains\/7\/update"[^>]*disabled/);
+    expect(html).toContain('aria-checked="false"');
+  });
+
+  test("the update's outcome shows in the row", () => {
+    const ok = String(DomainRow({ domain: domain(), view: "list", now: NOW, intervalSeconds: 300, result: { ok: true, message: "Updated home.example.com A → 203.0.113.7", durationMs: 84 } }));
+    expect(ok).toContain('<p class="update-result update-result-ok" role="status"><strong>Updated</strong> · 84 ms');
+    const failed = String(DomainRow({ domain: domain(), view: "list", now: NOW, intervalSeconds: 300, result: { ok: false, message: "Cloudflare said no" } }));
+    expect(failed).toContain("<strong>Failed</strong>");
+    expect(failed).toContain("Cloudflare said no");
+  });
+
+  test("the schedule preview in plain words", () => {
+    const runs = upcomingRuns(null, NOW, 300, 3);
+    const preview = String(SchedulePreview({ preview: { kind: "runs", defaultInterval: 300, runs, seconds: false, now: NOW } }));
+    expect(preview).toContain("every 5 minutes (default)");
+    expect(preview).toContain("next: 14:05, 14:10, 14:15");
+    const cron = String(SchedulePreview({ preview: { kind: "runs", defaultInterval: null, runs: upcomingRuns("*/10 * * * *", NOW, 300, 3), seconds: false, now: NOW } }));
+    expect(cron).toContain("next: 14:10, 14:20, 14:30");
+    expect(cron).not.toContain("default");
+    const invalid = String(SchedulePreview({ preview: { kind: "invalid", problem: "expected 5 fields" } }));
+    expect(invalid).toContain('<p class="field-error" id="f-cron_schedule-error">expected 5 fields</p>');
+  });
+
+  test("the form: proxy only for Cloudflare, TTL for both, errors beside their fields", () => {
+    const cloudflare = String(
+      DomainFormPage({
+        user: "admin",
+        providers: [provider()],
+        values: formValues({ ttl: "abc", cron_schedule: "every day" }),
+        errors: { fields: { ttl: "must be 1 (automatic) or a whole number of seconds from 30 to 86400" } },
+        schedule: { kind: "invalid", problem: "expected 5 fields" },
+      }),
+    );
+    expect(cloudflare).toContain("Cloudflare proxy");
+    expect(cloudflare).toMatch(/value="abc"[^>]*id="f-ttl" name="ttl" aria-invalid="true" aria-describedby="f-ttl-help f-ttl-error"/);
+    expect(cloudflare).toContain('id="f-ttl-error">must be 1 (automatic)');
+    expect(cloudflare).toContain('value="every day"');
+
+    const dynu = String(DomainFormPage({ user: "admin", providers: [provider({ type: "dynu" })], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" } }));
+    expect(dynu).not.toContain("Cloudflare proxy");
+    expect(dynu).toContain("Dynu's default for a new record");
+  });
+
+  test("without providers the form points to adding one", () => {
+    const html = String(DomainFormPage({ user: "admin", providers: [], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" } }));
+    expect(html).toContain('<a href="/providers/new">Add a provider</a> first');
+    expect(html).not.toContain("<form method=\"post\" action=\"/domains\"");
+  });
+});
+
+describe("dashboard", () => {
+  const props = {
+    user: "admin",
+    now: NOW,
+    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000 },
+    metrics: METRICS,
+    scheduler: "running" as const,
+    lastCheckAt: new Date(NOW - 2_000).toISOString(),
+    hourly: hours([[3, 1]]),
+    daily: DAYS,
+    domains: [domain(), domain({ id: 8, domain_name: "nas.example.com", last_update_status: "FAILED" })],
+    intervalSeconds: 300,
+  };
+
+  test("addresses, cards, charts and one row per domain", () => {
+    const html = String(DashboardPage(props));
+    expect(html).toContain('<code class="address-value">203.0.113.7</code>');
+    expect(html).toContain('<code class="address-value">2001:db8::7</code>');
+    expect(html).toContain("Checked <time");
+    expect(html).toContain('<div class="stat-value">90%</div>');
+    expect(html).toContain("40 updates");
+    expect(html).toContain('<div class="stat-value">4</div>');
+    expect(html).toContain('<div class="stat-value">Running</div>');
+    expect(count(html, '<svg class="chart"')).toBe(2);
+    expect(count(html, '<tr id="domain-')).toBe(2);
+  });
+
+  test("the hourly chart: 24 bars, each a success and a failure part, scaled to the busiest hour", () => {
+    const html = String(UpdatesChart({ hours: hours([[3, 1], [0, 0], [1, 0]]) }));
+    expect(count(html, '<g class="bar">')).toBe(24);
+    expect(count(html, 'class="bar-ok"')).toBe(24);
+    expect(count(html, 'class="bar-fail"')).toBe(24);
+    // The busiest hour has 4 updates, so the scale tops at 5 and a plot of 115 units gives 23 per
+    // update: 3 successes stacked under 1 failure.
+    expect(html).toContain('>5</text>');
+    expect(html).toContain('class="bar-ok" x="30.8" y="56.0" width="13.1" height="69.0"');
+    expect(html).toContain('class="bar-fail" x="30.8" y="33.0" width="13.1" height="23.0"');
+    expect(html).toContain("Updates per hour over the last 24 hours: 4 succeeded, 1 failed");
+  });
+
+  test("the IP-change chart: 7 bars with weekday labels", () => {
+    const html = String(IpChangesChart({ days: DAYS }));
+    expect(count(html, '<g class="bar">')).toBe(7);
+    expect(html).toContain(">Sat</text>");
+    expect(html).toContain("IP changes per day over the last 7 days: 6 in all");
+  });
+
+  test("nothing to show yet", () => {
+    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
+    expect(html).toContain("not detected yet");
+    expect(html).toContain('<div class="stat-value">—</div>');
+    expect(html).toContain("No domains yet.");
+  });
+});
+
+describe("history, about, sign in", () => {
+  test("the timeline of addresses, newest first, the current one marked", () => {
+    const html = String(
+      HistoryPage({
+        user: "admin",
+        now: NOW,
+        intervalSeconds: 300,
+        domain: domain(),
+        rows: [],
+        timeline: [
+          { ip: "203.0.113.7", from: new Date(NOW - 3_600_000).toISOString(), until: null },
+          { ip: "198.51.100.2", from: new Date(NOW - 5 * 3_600_000).toISOString(), until: new Date(NOW - 3_600_000).toISOString() },
+        ],
+        page: 2,
+        pages: 3,
+        total: 60,
+      }),
+    );
+    expect(html.indexOf("203.0.113.7</code>")).toBeLessThan(html.indexOf("198.51.100.2</code>"));
+    expect(html).toContain("13:00</time> → now");
+    expect(html).toContain("09:00</time> → 13:00");
+    expect(html).toContain("4 h");
+    expect(html).toContain('href="/domains/7/history?page=1" rel="prev"');
+    expect(html).toContain('href="/domains/7/history?page=3" rel="next"');
+    expect(html).toContain("Page 2 of 3");
+  });
+
+  test("about shows what it is given and links the API reference", () => {
+    const html = String(
+      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", settings: [{ name: "DDNS_PORT", value: "8001" }] }),
+    );
+    expect(html).toContain("<code>1.2.3</code>");
+    expect(html).toContain("1 d 2 h");
+    expect(html).toContain("117 KB");
+    expect(html).toContain('href="/docs"');
+    expect(html).toContain("<code>DDNS_PORT</code>");
+  });
+
+  test("sign in: the notice, the error, the username kept", () => {
+    const html = String(LoginPage({ username: "admin", next: "/domains", error: "Incorrect username or password", notice: "Your session has expired. Please sign in again." }));
+    expect(html).toContain("Your session has expired");
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('value="admin"');
+    expect(html).toContain('<input type="hidden" name="next" value="/domains"/>');
+    expect(html).not.toContain("Sign out");
+  });
+});
+
+describe("formatting", () => {
+  const CASES: [string, string, string][] = [
+    ["duration, seconds", duration(42), "42 s"],
+    ["duration, minutes", duration(300), "5 min"],
+    ["duration, two units", duration(3 * 3600 + 20 * 60 + 5), "3 h 20 min"],
+    ["duration, days", duration(2 * 86400 + 5 * 3600), "2 d 5 h"],
+    ["relative past", relative(NOW - 90_000, NOW), "1 min ago"],
+    ["relative future", relative(NOW + 240_000, NOW), "in 4 min"],
+    ["relative now", relative(NOW + 2_000, NOW), "just now"],
+    ["every minute", every(60), "every minute"],
+    ["every 5 minutes", every(300), "every 5 minutes"],
+    ["every 90 seconds", every(90), "every 90 seconds"],
+    ["every 2 hours", every(7200), "every 2 hours"],
+    ["bytes", bytes(2_500_000), "2.4 MB"],
+    ["short time today", shortTime(NOW + 5 * 60_000, NOW), "14:05"],
+    ["short time another day", shortTime(NOW + 86_400_000, NOW), "Sun 14:00"],
+    ["short time with seconds", shortTime(NOW + 30_000, NOW, true), "14:00:30"],
+  ];
+  for (const [name, actual, expected] of CASES) {
+    test(name, () => expect(actual).toBe(expected));
+  }
+});

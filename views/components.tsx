@@ -1,0 +1,199 @@
+/// <reference types="@kitajs/html/htmx.d.ts" />
+// Small pieces every page uses: badges, labelled form fields with their errors, times, notices.
+// Every string that came from a user or a provider goes through `safe` (or escapeHtml); constant
+// text and numbers don't need to.
+
+import { Html, type PropsWithChildren } from "@elysiajs/html";
+import type { DomainView } from "../src/modules/domains/service";
+import { fullTime, relative, toMs } from "./format";
+
+/** What a form submission got wrong: messages per input name, and one for the whole form (404, 409). */
+export interface FormErrors {
+  fields: Record<string, string>;
+  form?: string;
+}
+
+export const NO_ERRORS: FormErrors = { fields: {} };
+
+export type Tone = "ok" | "fail" | "idle" | "info" | "warn";
+
+export function Badge({ tone, children }: PropsWithChildren<{ tone: Tone }>) {
+  return <span class={`badge badge-${tone}`}>{children}</span>;
+}
+
+export type DomainStatusKey = "ok" | "failed" | "pending" | "disabled";
+
+/** A domain's state in one word: disabled, or how its last update went (also the list's filter). */
+export function domainStatus(domain: Pick<DomainView, "is_enabled" | "last_update_status">): {
+  key: DomainStatusKey;
+  tone: Tone;
+  label: string;
+} {
+  if (!domain.is_enabled) return { key: "disabled", tone: "idle", label: "Disabled" };
+  if (domain.last_update_status === "SUCCESS") return { key: "ok", tone: "ok", label: "OK" };
+  if (domain.last_update_status === "FAILED") return { key: "failed", tone: "fail", label: "Failed" };
+  return { key: "pending", tone: "info", label: "Pending" };
+}
+
+export const DOMAIN_STATUS_FILTERS: { value: DomainStatusKey; label: string }[] = [
+  { value: "ok", label: "OK" },
+  { value: "failed", label: "Failed" },
+  { value: "pending", label: "Pending (never updated)" },
+  { value: "disabled", label: "Disabled" },
+];
+
+export function DomainStatus({ domain }: { domain: Pick<DomainView, "is_enabled" | "last_update_status"> }) {
+  const { tone, label } = domainStatus(domain);
+  return <Badge tone={tone}>{label}</Badge>;
+}
+
+/** "3 min ago" with the exact time on hover; a dash when it never happened. */
+export function TimeAgo({ at, now }: { at: string | number | null; now: number }) {
+  const ms = toMs(at);
+  if (ms === null) return <span class="muted">—</span>;
+  return (
+    <time datetime={new Date(ms).toISOString()} title={fullTime(ms)}>
+      {relative(ms, now)}
+    </time>
+  );
+}
+
+export function Notice({ tone, children }: PropsWithChildren<{ tone: Tone }>) {
+  return (
+    <div class={`notice notice-${tone}`} role={tone === "fail" ? "alert" : "status"}>
+      {children}
+    </div>
+  );
+}
+
+/** The id of a form control, from its name (`cron_schedule` → `f-cron_schedule`). */
+export function fieldId(name: string): string {
+  return `f-${name.replace(/[^\w-]/g, "-")}`;
+}
+
+/**
+ * The attributes that tie a control to its label, help and error: `aria-invalid` and
+ * `aria-describedby` when the field has an error, and focus on the first field at fault.
+ */
+export function controlAttrs(name: string, errors: FormErrors, hasHelp = false) {
+  const id = fieldId(name);
+  const error = errors.fields[name];
+  const describedBy = [hasHelp ? `${id}-help` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  return {
+    id,
+    name,
+    "aria-invalid": error ? "true" : undefined,
+    "aria-describedby": describedBy || undefined,
+    autofocus: error !== undefined && Object.keys(errors.fields)[0] === name,
+  };
+}
+
+export function FieldError({ name, errors }: { name: string; errors: FormErrors }) {
+  const error = errors.fields[name];
+  if (error === undefined) return "";
+  return (
+    <p class="field-error" id={`${fieldId(name)}-error`} safe>
+      {error}
+    </p>
+  );
+}
+
+/** A label, the control (children, spread with `controlAttrs`), its help text and its error. */
+export function Field({
+  name,
+  label,
+  errors,
+  help,
+  children,
+}: PropsWithChildren<{ name: string; label: string; errors: FormErrors; help?: JSX.Element }>) {
+  return (
+    <div class={["field", errors.fields[name] !== undefined && "has-error"]}>
+      <label for={fieldId(name)}>{label}</label>
+      {children}
+      {help ? (
+        <p class="help" id={`${fieldId(name)}-help`}>
+          {help}
+        </p>
+      ) : (
+        ""
+      )}
+      <FieldError name={name} errors={errors} />
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it. */
+export function CheckField({
+  name,
+  label,
+  checked,
+  errors,
+  help,
+}: {
+  name: string;
+  label: string;
+  checked: boolean;
+  errors: FormErrors;
+  help?: JSX.Element;
+}) {
+  return (
+    <div class={["field field-check", errors.fields[name] !== undefined && "has-error"]}>
+      <input type="checkbox" value="on" checked={checked} {...controlAttrs(name, errors, help !== undefined)} />
+      <label for={fieldId(name)}>{label}</label>
+      {help ? (
+        <p class="help" id={`${fieldId(name)}-help`}>
+          {help}
+        </p>
+      ) : (
+        ""
+      )}
+      <FieldError name={name} errors={errors} />
+    </div>
+  );
+}
+
+/** The error that belongs to no single field (a conflict, a vanished provider), above the form. */
+export function FormProblem({ errors }: { errors: FormErrors }) {
+  if (errors.form === undefined) return "";
+  return (
+    <div class="notice notice-fail" role="alert">
+      <span safe>{errors.form}</span>
+    </div>
+  );
+}
+
+/** `<option>`s with one selected; labels are escaped (provider names are user data). */
+export function Options({ options, selected }: { options: { value: string; label: string }[]; selected: string }) {
+  return (
+    <>
+      {options.map((option) => (
+        <option value={option.value} selected={option.value === selected} safe>
+          {option.label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** An on/off switch that posts the state it would set, so a repeated click can't flip it back. */
+export function EnabledSwitch({ url, enabled, label, target }: { url: string; enabled: boolean; label: string; target: string }) {
+  return (
+    <button
+      type="button"
+      class="switch"
+      role="switch"
+      aria-checked={enabled ? "true" : "false"}
+      aria-label={label}
+      hx-post={url}
+      hx-vals={JSON.stringify({ is_enabled: enabled ? "false" : "true" })}
+      hx-target={target}
+      hx-swap="outerHTML"
+      hx-disabled-elt="this"
+    >
+      <span class="switch-track" aria-hidden="true">
+        <span class="switch-thumb" />
+      </span>
+      <span class="switch-text">{enabled ? "On" : "Off"}</span>
+    </button>
+  );
+}

@@ -1,0 +1,158 @@
+// Adding or editing a domain: provider, hostname, record type, schedule (with a live preview of
+// its next runs), the provider's options, and the rarely needed ids under "Advanced".
+
+import { Html } from "@elysiajs/html";
+import type { DomainView } from "../../src/modules/domains/service";
+import type { ProviderView } from "../../src/modules/providers/service";
+import { CheckField, controlAttrs, Field, fieldId, FormProblem, Options, type FormErrors } from "../components";
+import { PROVIDER_LABEL } from "../fragments/credential-field";
+import { ProviderOptions, type ProviderOptionValues } from "../fragments/provider-options";
+import { SCHEDULE_ERROR_ID, SCHEDULE_HELP_ID, SchedulePreview, type SchedulePreviewData } from "../fragments/schedule-preview";
+import { Layout, PageHeader } from "../layout";
+
+export interface DomainFormValues extends ProviderOptionValues {
+  provider_id: string;
+  domain_name: string;
+  record_type: string;
+  cron_schedule: string;
+  create_if_missing: boolean;
+  is_enabled: boolean;
+  zone_id: string;
+  external_id: string;
+}
+
+export interface DomainFormPageProps {
+  user: string;
+  /** The domain being edited; absent when adding one. */
+  domain?: DomainView;
+  providers: Pick<ProviderView, "id" | "name" | "type" | "is_enabled">[];
+  values: DomainFormValues;
+  errors: FormErrors;
+  schedule: SchedulePreviewData;
+}
+
+export function DomainFormPage({ user, domain, providers, values, errors, schedule }: DomainFormPageProps) {
+  const title = domain ? "Edit domain" : "Add domain";
+  const provider = providers.find((p) => String(p.id) === values.provider_id);
+  const scheduleError = errors.fields.cron_schedule !== undefined;
+  const hasAdvanced = values.zone_id !== "" || values.external_id !== "" || errors.fields.zone_id !== undefined || errors.fields.external_id !== undefined;
+  return (
+    <Layout title={title} user={user} section="domains">
+      <PageHeader title={title}>
+        <a class="button button-quiet" href="/domains">
+          Back to domains
+        </a>
+      </PageHeader>
+      {providers.length === 0 ? (
+        <section class="card form-card">
+          <p class="empty">
+            A domain is kept up to date through a provider. <a href="/providers/new">Add a provider</a> first.
+          </p>
+        </section>
+      ) : (
+        <section class="card form-card">
+          <FormProblem errors={errors} />
+          <form method="post" action={domain ? `/domains/${domain.id}` : "/domains"} class="stack" id="domain-form">
+            <Field name="provider_id" label="Provider" errors={errors}>
+              <select
+                hx-get="/domains/provider-options"
+                hx-trigger="change"
+                hx-target="#provider-options"
+                hx-swap="outerHTML"
+                hx-include="closest form"
+                {...controlAttrs("provider_id", errors)}
+              >
+                <Options
+                  options={providers.map((p) => ({
+                    value: String(p.id),
+                    label: `${p.name} — ${PROVIDER_LABEL[p.type]}${p.is_enabled ? "" : " (disabled)"}`,
+                  }))}
+                  selected={values.provider_id}
+                />
+              </select>
+            </Field>
+            <div class="form-grid">
+              <Field name="domain_name" label="Hostname" errors={errors} help="The full name of the record, e.g. home.example.com.">
+                <input
+                  type="text"
+                  value={values.domain_name}
+                  required
+                  autocomplete="off"
+                  autocapitalize="none"
+                  spellcheck="false"
+                  placeholder="home.example.com"
+                  {...controlAttrs("domain_name", errors, true)}
+                />
+              </Field>
+              <Field name="record_type" label="Record type" errors={errors}>
+                <select {...controlAttrs("record_type", errors)}>
+                  <Options
+                    options={[
+                      { value: "A", label: "A (IPv4)" },
+                      { value: "AAAA", label: "AAAA (IPv6)" },
+                    ]}
+                    selected={values.record_type}
+                  />
+                </select>
+              </Field>
+            </div>
+            <div class={["field", scheduleError && "has-error"]}>
+              <label for={fieldId("cron_schedule")}>Schedule</label>
+              <input
+                type="text"
+                id={fieldId("cron_schedule")}
+                name="cron_schedule"
+                value={values.cron_schedule}
+                placeholder="empty: the default interval"
+                autocomplete="off"
+                spellcheck="false"
+                class="mono"
+                aria-invalid={scheduleError ? "true" : undefined}
+                aria-describedby={`f-cron_schedule-hint ${SCHEDULE_HELP_ID} ${SCHEDULE_ERROR_ID}`}
+                autofocus={scheduleError && Object.keys(errors.fields)[0] === "cron_schedule"}
+                hx-get="/domains/schedule-preview"
+                hx-trigger="input changed delay:300ms"
+                hx-target="#schedule-preview"
+                hx-swap="outerHTML"
+              />
+              <p class="help" id="f-cron_schedule-hint">
+                Cron: 5 fields (minute hour day month weekday), or 6 with seconds first — e.g. <code>*/10 * * * *</code> for every ten
+                minutes. Leave empty for the default interval.
+              </p>
+              {/* The preview shows the schedule's problem itself, so the field error isn't repeated. */}
+              <SchedulePreview preview={schedule} />
+            </div>
+            <ProviderOptions type={provider?.type ?? null} values={values} errors={errors} />
+            <CheckField
+              name="create_if_missing"
+              label="Create the record if it doesn't exist"
+              checked={values.create_if_missing}
+              errors={errors}
+            />
+            <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled domain is never updated." />
+            <details class="advanced" open={hasAdvanced}>
+              <summary>Advanced</summary>
+              <p class="help">Both are found and saved on the first update; set them only to pin a particular zone or record.</p>
+              <div class="form-grid">
+                <Field name="zone_id" label="Zone id (Cloudflare) or domain id (Dynu)" errors={errors}>
+                  <input type="text" value={values.zone_id} autocomplete="off" spellcheck="false" class="mono" {...controlAttrs("zone_id", errors)} />
+                </Field>
+                <Field name="external_id" label="Record id at the provider" errors={errors}>
+                  <input type="text" value={values.external_id} autocomplete="off" spellcheck="false" class="mono" {...controlAttrs("external_id", errors)} />
+                </Field>
+              </div>
+            </details>
+            <div class="form-actions">
+              <button type="submit" class="button button-primary">
+                {domain ? "Save changes" : "Add domain"}
+              </button>
+              <a class="button button-quiet" href="/domains">
+                Cancel
+              </a>
+            </div>
+          </form>
+        </section>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,123 @@
+// The domain list, filtered by provider and status. Changing a filter re-fetches the page and
+// swaps only the list (the URL follows, so a filtered view can be bookmarked).
+
+import { Html } from "@elysiajs/html";
+import type { DomainView } from "../../src/modules/domains/service";
+import type { ProviderView } from "../../src/modules/providers/service";
+import { DOMAIN_STATUS_FILTERS, Options } from "../components";
+import { DomainRow } from "../fragments/domain-row";
+import { plural } from "../format";
+import { Layout, PageHeader } from "../layout";
+
+export interface DomainFilters {
+  /** A provider id as text, or "" for all. */
+  provider: string;
+  /** A status key, or "" for all. */
+  status: string;
+}
+
+export interface DomainsPageProps {
+  user: string;
+  flash?: string | null;
+  now: number;
+  intervalSeconds: number;
+  /** The domains that pass the filters. */
+  domains: DomainView[];
+  /** How many domains there are before filtering. */
+  total: number;
+  providers: Pick<ProviderView, "id" | "name">[];
+  filters: DomainFilters;
+}
+
+export function DomainsPage(props: DomainsPageProps) {
+  const { filters } = props;
+  const filtered = filters.provider !== "" || filters.status !== "";
+  return (
+    <Layout title="Domains" user={props.user} section="domains" flash={props.flash}>
+      <PageHeader title="Domains">
+        <a class="button button-primary" href="/domains/new">
+          Add domain
+        </a>
+      </PageHeader>
+      <form
+        method="get"
+        action="/domains"
+        class="filters"
+        role="search"
+        aria-label="Filter domains"
+        hx-get="/domains"
+        hx-trigger="change"
+        hx-target="#domain-list"
+        hx-select="#domain-list"
+        hx-swap="outerHTML"
+        hx-push-url="true"
+      >
+        <div class="field field-inline">
+          <label for="filter-provider">Provider</label>
+          <select id="filter-provider" name="provider">
+            <Options
+              options={[{ value: "", label: "All providers" }, ...props.providers.map((p) => ({ value: String(p.id), label: p.name }))]}
+              selected={filters.provider}
+            />
+          </select>
+        </div>
+        <div class="field field-inline">
+          <label for="filter-status">Status</label>
+          <select id="filter-status" name="status">
+            <Options options={[{ value: "", label: "Any status" }, ...DOMAIN_STATUS_FILTERS]} selected={filters.status} />
+          </select>
+        </div>
+        <button type="submit" class="button button-quiet">
+          Filter
+        </button>
+      </form>
+      <section class="card" id="domain-list" aria-live="polite">
+        {props.domains.length === 0 ? (
+          <p class="empty">
+            {props.total === 0 ? (
+              <>
+                No domains yet. <a href="/domains/new">Add the first one</a>.
+              </>
+            ) : (
+              <>
+                No domain matches these filters. <a href="/domains">Show all {plural(props.total, "domain")}</a>.
+              </>
+            )}
+          </p>
+        ) : (
+          <>
+            {filtered ? (
+              <p class="muted small">
+                Showing {props.domains.length} of {plural(props.total, "domain")}.
+              </p>
+            ) : (
+              ""
+            )}
+            <div class="table-wrap">
+              <table class="table responsive">
+                <thead>
+                  <tr>
+                    <th scope="col">Domain</th>
+                    <th scope="col">Provider</th>
+                    <th scope="col">IP address</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Schedule</th>
+                    <th scope="col">Enabled</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {props.domains.map((domain) => (
+                    <DomainRow domain={domain} view="list" now={props.now} intervalSeconds={props.intervalSeconds} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </section>
+    </Layout>
+  );
+}

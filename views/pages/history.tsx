@@ -1,0 +1,186 @@
+// A domain's update history, newest first and paged, beside the timeline of the addresses its
+// record has held.
+
+import { Html } from "@elysiajs/html";
+import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
+import { Badge, DomainStatus, TimeAgo } from "../components";
+import { ScheduleWords } from "../fragments/domain-row";
+import { duration, fullTime, millis, plural, shortTime } from "../format";
+import { Layout, PageHeader } from "../layout";
+
+export interface HistoryPageProps {
+  user: string;
+  now: number;
+  intervalSeconds: number;
+  domain: DomainView;
+  rows: HistoryView[];
+  timeline: IpPeriod[];
+  /** 1-based. */
+  page: number;
+  pages: number;
+  total: number;
+}
+
+function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
+  if (periods.length === 0) return <p class="empty">No address written yet.</p>;
+  return (
+    <ol class="timeline">
+      {periods.map((period) => {
+        const from = Date.parse(period.from);
+        const until = period.until === null ? now : Date.parse(period.until);
+        return (
+          <li class={["timeline-item", period.until === null && "timeline-current"]}>
+            <code class="timeline-ip" safe>
+              {period.ip}
+            </code>
+            <span class="timeline-when">
+              <time datetime={period.from} title={fullTime(from)}>
+                {shortTime(from, now)}
+              </time>
+              {period.until === null ? " → now" : ` → ${shortTime(until, now)}`}
+              <span class="muted"> · {duration((until - from) / 1000)}</span>
+            </span>
+            {period.until === null ? <Badge tone="ok">current</Badge> : ""}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function Pager({ domainId, page, pages }: { domainId: number; page: number; pages: number }) {
+  if (pages <= 1) return "";
+  const href = (p: number) => `/domains/${domainId}/history?page=${p}`;
+  return (
+    <nav class="pager" aria-label="History pages">
+      {page > 1 ? (
+        <a class="button button-small button-quiet" href={href(page - 1)} rel="prev">
+          ← Newer
+        </a>
+      ) : (
+        <span />
+      )}
+      <span class="muted">
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <a class="button button-small button-quiet" href={href(page + 1)} rel="next">
+          Older →
+        </a>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
+export function HistoryPage(props: HistoryPageProps) {
+  const { domain, now } = props;
+  return (
+    <Layout title={`History of ${domain.domain_name}`} user={props.user} section="domains">
+      <PageHeader title={domain.domain_name}>
+        <a class="button button-quiet" href={`/domains/${domain.id}/edit`}>
+          Edit
+        </a>
+        <a class="button button-quiet" href="/domains">
+          All domains
+        </a>
+      </PageHeader>
+      <section class="card summary">
+        <dl class="facts">
+          <div>
+            <dt>Record</dt>
+            <dd>
+              <Badge tone="idle">{domain.record_type}</Badge> at <span safe>{domain.provider_name}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Address</dt>
+            <dd>{domain.last_known_ip === null ? <span class="muted">—</span> : <code safe>{domain.last_known_ip}</code>}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <DomainStatus domain={domain} />
+            </dd>
+          </div>
+          <div>
+            <dt>Schedule</dt>
+            <dd>
+              <ScheduleWords cron={domain.cron_schedule} intervalSeconds={props.intervalSeconds} />
+            </dd>
+          </div>
+          <div>
+            <dt>Last checked</dt>
+            <dd>
+              <TimeAgo at={domain.last_checked_at} now={now} />
+            </dd>
+          </div>
+          <div>
+            <dt>Next run</dt>
+            <dd>
+              <TimeAgo at={domain.next_run_at} now={now} />
+            </dd>
+          </div>
+        </dl>
+      </section>
+      <div class="history-grid">
+        <section class="card" aria-labelledby="timeline-title">
+          <h2 id="timeline-title" class="card-title">
+            Addresses held
+          </h2>
+          <Timeline periods={props.timeline} now={now} />
+        </section>
+        <section class="card" aria-labelledby="updates-title">
+          <div class="card-header">
+            <h2 id="updates-title" class="card-title">
+              Updates
+            </h2>
+            <span class="muted small">{plural(props.total, "update")}, newest first</span>
+          </div>
+          {props.rows.length === 0 ? (
+            <p class="empty">No updates yet. The first one runs shortly after the domain is added, or use “Update now”.</p>
+          ) : (
+            <div class="table-wrap">
+              <table class="table responsive history-table">
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">IP address</th>
+                    <th scope="col">Previous</th>
+                    <th scope="col">Trigger</th>
+                    <th scope="col">Took</th>
+                    <th scope="col">Message</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {props.rows.map((row) => (
+                    <tr>
+                      <td data-label="When" class="nowrap">
+                        <time datetime={row.timestamp} title={fullTime(Date.parse(row.timestamp))}>
+                          {shortTime(Date.parse(row.timestamp), now)}
+                        </time>
+                      </td>
+                      <td data-label="Status">
+                        <Badge tone={row.status === "SUCCESS" ? "ok" : "fail"}>{row.status === "SUCCESS" ? "Success" : "Failed"}</Badge>
+                      </td>
+                      <td data-label="IP address">{row.ip_address === null ? <span class="muted">—</span> : <code safe>{row.ip_address}</code>}</td>
+                      <td data-label="Previous">{row.previous_ip === null ? <span class="muted">—</span> : <code safe>{row.previous_ip}</code>}</td>
+                      <td data-label="Trigger">{row.trigger === "manual" ? "Manual" : "Schedule"}</td>
+                      <td data-label="Took" class="nowrap">{millis(row.duration_ms)}</td>
+                      <td data-label="Message" class="cell-message" safe>
+                        {row.message}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <Pager domainId={domain.id} page={props.page} pages={props.pages} />
+        </section>
+      </div>
+    </Layout>
+  );
+}

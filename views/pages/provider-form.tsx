@@ -1,0 +1,93 @@
+// Adding or editing a provider. The credential field follows the type select (htmx swaps it);
+// on edit an empty credential keeps the stored one, which is only ever shown masked.
+
+import { Html } from "@elysiajs/html";
+import { PROVIDER_TYPES } from "../../src/modules/providers/model";
+import type { ProviderView } from "../../src/modules/providers/service";
+import { CheckField, controlAttrs, Field, FormProblem, Options, type FormErrors } from "../components";
+import { CredentialField, knownType, PROVIDER_LABEL, storedMask } from "../fragments/credential-field";
+import { deleteProviderQuestion } from "../fragments/provider-row";
+import { plural } from "../format";
+import { Layout, PageHeader } from "../layout";
+
+export interface ProviderFormValues {
+  name: string;
+  type: string;
+  credential: string;
+  is_enabled: boolean;
+}
+
+export interface ProviderFormPageProps {
+  user: string;
+  /** The provider being edited; absent when adding one. */
+  provider?: ProviderView;
+  values: ProviderFormValues;
+  errors: FormErrors;
+}
+
+export function ProviderFormPage({ user, provider, values, errors }: ProviderFormPageProps) {
+  const type = knownType(values.type);
+  const title = provider ? "Edit provider" : "Add provider";
+  return (
+    <Layout title={title} user={user} section="providers">
+      <PageHeader title={title}>
+        <a class="button button-quiet" href="/providers">
+          Back to providers
+        </a>
+      </PageHeader>
+      <section class="card form-card">
+        <FormProblem errors={errors} />
+        <form method="post" action={provider ? `/providers/${provider.id}` : "/providers"} class="stack" id="provider-form">
+          <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Cloudflare (personal)”.">
+            <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
+          </Field>
+          <Field
+            name="type"
+            label="Type"
+            errors={errors}
+            help={provider && provider.domain_count > 0 ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
+          >
+            <select
+              hx-get="/providers/credential-field"
+              hx-trigger="change"
+              hx-target="#credential-field"
+              hx-swap="outerHTML"
+              hx-vals={provider ? JSON.stringify({ provider: provider.id }) : undefined}
+              {...controlAttrs("type", errors, true)}
+            >
+              <Options options={PROVIDER_TYPES.map((t) => ({ value: t, label: PROVIDER_LABEL[t] }))} selected={values.type} />
+            </select>
+          </Field>
+          <CredentialField type={type} value={values.credential} errors={errors} masked={storedMask(provider, type)} />
+          <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled provider's domains are not updated." />
+          <div class="form-actions">
+            <button type="submit" class="button button-primary">
+              {provider ? "Save changes" : "Add provider"}
+            </button>
+            <a class="button button-quiet" href="/providers">
+              Cancel
+            </a>
+          </div>
+        </form>
+      </section>
+      {provider ? (
+        <section class="card form-card">
+          <h2 class="card-title">Check or remove</h2>
+          <div class="actions">
+            <button type="button" class="button" hx-post={`/providers/${provider.id}/verify`} hx-target="#verify-result" hx-disabled-elt="this">
+              Verify saved credentials
+            </button>
+            <form method="post" action={`/providers/${provider.id}/delete`} hx-confirm={deleteProviderQuestion(provider)}>
+              <button type="submit" class="button button-danger">
+                Delete provider
+              </button>
+            </form>
+          </div>
+          <div id="verify-result" class="verify-slot" aria-live="polite"></div>
+        </section>
+      ) : (
+        ""
+      )}
+    </Layout>
+  );
+}

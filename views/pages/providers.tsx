@@ -1,0 +1,57 @@
+// The provider list.
+
+import { Html } from "@elysiajs/html";
+import type { ProviderStats } from "../../src/modules/metrics/service";
+import type { ProviderView } from "../../src/modules/providers/service";
+import { ProviderRow } from "../fragments/provider-row";
+import { Layout, PageHeader } from "../layout";
+
+export interface ProvidersPageProps {
+  user: string;
+  flash?: string | null;
+  providers: ProviderView[];
+  stats: ProviderStats[];
+}
+
+export function ProvidersPage({ user, flash, providers, stats }: ProvidersPageProps) {
+  return (
+    <Layout title="Providers" user={user} section="providers" flash={flash}>
+      <PageHeader title="Providers">
+        <a class="button button-primary" href="/providers/new">
+          Add provider
+        </a>
+      </PageHeader>
+      <p class="lead muted">The DNS services your records live at, and the credentials ddnsd uses to change them.</p>
+      <section class="card">
+        {providers.length === 0 ? (
+          <p class="empty">
+            No providers yet. <a href="/providers/new">Add your Cloudflare or Dynu account</a> to get started.
+          </p>
+        ) : (
+          <div class="table-wrap">
+            <table class="table responsive">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Enabled</th>
+                  <th scope="col">Domains</th>
+                  <th scope="col">Credentials</th>
+                  <th scope="col">Last 24 h</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {providers.map((provider) => (
+                  <ProviderRow provider={provider} stats={stats.find((s) => s.provider_id === provider.id)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </Layout>
+  );
+}
