@@ -1,5 +1,5 @@
-// When a domain runs next: its croner expression, or every DDNS_UPDATE_INTERVAL; and the retry
-// backoff after failures (30 s, 1 m, 2 m … capped at the domain's own interval).
+// When a domain runs next: its croner expression, or every DDNS_UPDATE_INTERVAL (on the interval's
+// grid); and the retry backoff after failures (30 s, 1 m, 2 m … capped at the domain's own interval).
 
 import { Cron } from "croner";
 
@@ -18,13 +18,19 @@ export function cronScheduleProblem(expression: string): string | null {
   return cron.nextRun() === null ? "the schedule never runs again" : null;
 }
 
-/** The next scheduled time after `now` (ms). */
+/**
+ * The next scheduled time after `now` (ms). Without a cron expression, the next multiple of the
+ * interval (counted from the epoch): domains on the default interval fall due together, however
+ * their earlier checks were spread, so one detection per family serves them all (echo services
+ * throttle clients that ask often) — and on whole seconds, when the one-second tick runs.
+ */
 export function nextScheduledRun(cronSchedule: string | null, now: number, intervalSeconds: number): number {
   if (cronSchedule !== null) {
     const next = new Cron(cronSchedule, { paused: true }).nextRun(new Date(now));
     if (next !== null) return next.getTime();
   }
-  return now + intervalSeconds * 1000;
+  const intervalMs = intervalSeconds * 1000;
+  return (Math.floor(now / intervalMs) + 1) * intervalMs;
 }
 
 /** The next few scheduled times, for showing a schedule to a person. */

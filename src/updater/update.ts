@@ -2,7 +2,7 @@
 // pass's detection) → write to the provider when needed → one history row and the domain's
 // `last_*` fields and `next_run_at`, in one transaction. The only place that changes a DNS record.
 
-import { and, desc, eq, lt, lte, or } from "drizzle-orm";
+import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import type { RecordType, WriteOutcome } from "../dns/provider";
@@ -48,24 +48,27 @@ export async function detectFamily(ctx: AppContext, family: Family): Promise<Det
   return result;
 }
 
-/** Updates of the same domain run one after another, never side by side. */
-const domainLocks = new WeakMap<AppContext, Map<number, Promise<unknown>>>();
+/**
+ * Work under one key runs one after another, never side by side: a domain id (two updates of one
+ * domain), or a provider and hostname (two writes to one name at one service).
+ */
+const locks = new WeakMap<AppContext, Map<number | string, Promise<unknown>>>();
 
-function serialised<T>(ctx: AppContext, domainId: number, work: () => Promise<T>): Promise<T> {
-  let locks = domainLocks.get(ctx);
-  if (!locks) domainLocks.set(ctx, (locks = new Map()));
-  const previous = locks.get(domainId) ?? Promise.resolve();
+function serialised<T>(ctx: AppContext, key: number | string, work: () => Promise<T>): Promise<T> {
+  let held = locks.get(ctx);
+  if (!held) locks.set(ctx, (held = new Map()));
+  const previous = held.get(key) ?? Promise.resolve();
   const run = previous.then(work, work);
   const tail = run.catch(() => undefined);
-  locks.set(domainId, tail);
+  held.set(key, tail);
   void tail.then(() => {
-    if (locks.get(domainId) === tail) locks.delete(domainId);
+    if (held.get(key) === tail) held.delete(key);
   });
   return run;
 }
 
 export function isUpdating(ctx: AppContext, domainId: number): boolean {
-  return domainLocks.get(ctx)?.has(domainId) ?? false;
+  return locks.get(ctx)?.has(domainId) ?? false;
 }
 
 /** At most `DDNS_UPDATE_CONCURRENCY` provider writes at once per provider. */
@@ -101,14 +104,22 @@ export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOpti
   return serialised(ctx, domainId, () => attempt(ctx, domainId, options));
 }
 
-function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
-  const row = ctx.db
+function prepareLoadDomain(ctx: AppContext) {
+  return ctx.db
     .select({ domain: domains, provider: providers })
     .from(domains)
     .innerJoin(providers, eq(domains.providerId, providers.id))
-    .where(eq(domains.id, domainId))
-    .get();
-  return row ?? null;
+    .where(eq(domains.id, sql.placeholder("id")))
+    .prepare();
+}
+
+/** Prepared once per app: every update reads its domain twice, and building the query costs more than running it. */
+const loadDomainStatements = new WeakMap<AppContext, ReturnType<typeof prepareLoadDomain>>();
+
+function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
+  let statement = loadDomainStatements.get(ctx);
+  if (!statement) loadDomainStatements.set(ctx, (statement = prepareLoadDomain(ctx)));
+  return statement.get({ id: domainId }) ?? null;
 }
 
 /** Whether a scheduled check must write: the IP changed, the last attempt failed, or never written. */
@@ -117,12 +128,17 @@ export function needsWrite(domain: DomainRow, ip: string): boolean {
 }
 
 async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
+  const started = performance.now();
+  const before = loadDomain(ctx, domainId);
+  if (!before) return null;
+  const family = familyOf(before.domain.recordType);
+  let detection = await (options.detection ?? detectFamily(ctx, family));
+  // Decided on the domain as it is once the address is known: it may have been edited (renamed,
+  // reset, retyped) or deleted while the echo services were being asked.
   const loaded = loadDomain(ctx, domainId);
   if (!loaded) return null;
   const { domain, provider } = loaded;
-  const started = performance.now();
-  const family = familyOf(domain.recordType);
-  const detection = await (options.detection ?? detectFamily(ctx, family));
+  if (familyOf(domain.recordType) !== family) detection = await detectFamily(ctx, familyOf(domain.recordType));
   const base = {
     domainId,
     hostname: domain.domainName,
@@ -145,16 +161,7 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
     return { ...base, result: "unchanged", failure: null, ip, changed: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
   }
 
-  const pausedUntil = provider.pausedUntil ?? 0;
-  const write: WriteOutcome =
-    pausedUntil > Date.now()
-      ? { ok: false, message: `${provider.name} asked to wait until ${new Date(pausedUntil).toISOString()} (rate limited); not called` }
-      : await withProviderSlot(ctx, provider.id, () =>
-          providerClient(ctx, provider).writeRecord(
-            { hostname: domain.domainName, recordType: domain.recordType, externalId: domain.externalId, config: domain.config },
-            ip,
-          ),
-        );
+  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip);
   const changed = write.ok && ip !== domain.lastKnownIp;
   const message = write.ok
     ? `${write.action === "created" ? "Created" : "Updated"} ${domain.domainName} ${domain.recordType} → ${ip}${changed ? "" : " (unchanged)"}: ${write.message}`
@@ -167,7 +174,52 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
     changed,
     message,
   } as const;
-  return record(ctx, domain, outcome, options.trigger, started, write, provider.id);
+  return record(ctx, domain, outcome, options.trigger, started, write, pausedUntil);
+}
+
+/**
+ * Calls the provider, within one of its concurrency slots, unless a 429 has paused it. Writes to one
+ * hostname at one provider run one at a time: a Dynu apex keeps its IPv4 and IPv6 addresses on one
+ * object that each write sends back whole, so its A and AAAA updates side by side would undo each other.
+ */
+function writeToProvider(
+  ctx: AppContext,
+  provider: ProviderRow,
+  domain: DomainRow,
+  ip: string,
+): Promise<{ write: WriteOutcome; pausedUntil: number | null }> {
+  return serialised(ctx, `${provider.id} ${domain.domainName}`, () =>
+    withProviderSlot(ctx, provider.id, async () => {
+      // Read now, not when the update began: a 429 that an update queued ahead of this one got counts.
+      const paused = providerPausedUntil(ctx, provider.id);
+      if (paused !== null && paused > Date.now()) {
+        const message = `${provider.name} asked to wait until ${new Date(paused).toISOString()} (rate limited); not called`;
+        return { write: { ok: false, message }, pausedUntil: paused };
+      }
+      const write = await providerClient(ctx, provider).writeRecord(
+        { hostname: domain.domainName, recordType: domain.recordType, externalId: domain.externalId, config: domain.config },
+        ip,
+      );
+      if (write.ok || write.retryAfterSeconds === undefined) return { write, pausedUntil: null };
+      // Stored before the slot is released, so the updates waiting for it see the pause.
+      return { write, pausedUntil: pauseProvider(ctx, provider.id, Date.now() + write.retryAfterSeconds * 1000) };
+    }),
+  );
+}
+
+function providerPausedUntil(ctx: AppContext, providerId: number): number | null {
+  return ctx.db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, providerId)).get()?.until ?? null;
+}
+
+/** Pauses the provider until `until` (ms), never shortening a longer pause; returns the pause in force. */
+function pauseProvider(ctx: AppContext, providerId: number, until: number): number {
+  const row = ctx.db
+    .update(providers)
+    .set({ pausedUntil: sql`max(coalesce(${providers.pausedUntil}, 0), ${until})` })
+    .where(eq(providers.id, providerId))
+    .returning({ until: providers.pausedUntil })
+    .get();
+  return row?.until ?? until;
 }
 
 type PendingOutcome = Omit<UpdateOutcome, "durationMs" | "historyId">;
@@ -180,7 +232,8 @@ function record(
   trigger: Trigger,
   started: number,
   write: WriteOutcome,
-  providerId?: number,
+  /** The provider's pause (a 429), which the domain's next run waits for. */
+  pausedUntil: number | null = null,
 ): UpdateOutcome | null {
   const durationMs = Math.round(performance.now() - started);
   const now = Date.now();
@@ -190,12 +243,12 @@ function record(
   let nextRunAt = succeeded
     ? nextScheduledRun(domain.cronSchedule, now, interval)
     : now + retryDelaySeconds(failureCount, scheduleGapSeconds(domain.cronSchedule, now, interval)) * 1000;
-  const pausedUntil = !write.ok && write.retryAfterSeconds !== undefined ? now + write.retryAfterSeconds * 1000 : null;
   if (pausedUntil !== null) nextRunAt = Math.max(nextRunAt, pausedUntil);
 
   const historyId = ctx.db.transaction((tx) => {
-    // Deleted while the provider was being called: nothing left to record.
-    if (!tx.select({ id: domains.id }).from(domains).where(eq(domains.id, domain.id)).get()) return null;
+    // The domain as it is now: it may have been edited while the provider was being called.
+    const current = tx.select().from(domains).where(eq(domains.id, domain.id)).get();
+    if (!current) return null; // deleted meanwhile: nothing left to record
     const row = tx
       .insert(history)
       .values({
@@ -210,25 +263,31 @@ function record(
       })
       .returning({ id: history.id })
       .get();
-    tx.update(domains)
-      .set({
-        lastUpdateStatus: succeeded ? "SUCCESS" : "FAILED",
-        lastCheckedAt: now,
-        failureCount,
-        nextRunAt: domain.isEnabled ? nextRunAt : null,
-        ...(succeeded
-          ? {
-              lastKnownIp: outcome.ip,
-              externalId: write.externalId,
-              config: { ...domain.config, zone_id: write.zoneId },
-              ...(outcome.changed || domain.lastChangedAt === null ? { lastChangedAt: now } : {}),
-            }
-          : {}),
-      })
-      .where(eq(domains.id, domain.id))
-      .run();
-    if (pausedUntil !== null && providerId !== undefined) {
-      tx.update(providers).set({ pausedUntil }).where(eq(providers.id, providerId)).run();
+    // Now another record (new name, type or provider): the edit reset its state so that it is written
+    // at once, and this outcome, about the old record, must not mark the new one current.
+    const sameRecord =
+      current.providerId === domain.providerId &&
+      current.domainName === domain.domainName &&
+      current.recordType === domain.recordType;
+    if (sameRecord) {
+      tx.update(domains)
+        .set({
+          lastUpdateStatus: succeeded ? "SUCCESS" : "FAILED",
+          lastCheckedAt: now,
+          failureCount,
+          nextRunAt: current.isEnabled ? nextRunAt : null,
+          ...(succeeded
+            ? {
+                lastKnownIp: outcome.ip,
+                externalId: write.externalId,
+                // Onto the config as it is now, so a change made meanwhile is kept.
+                config: { ...current.config, zone_id: write.zoneId },
+                ...(outcome.changed || current.lastChangedAt === null ? { lastChangedAt: now } : {}),
+              }
+            : {}),
+        })
+        .where(eq(domains.id, domain.id))
+        .run();
     }
     applyRetention(tx, domain.id, ctx.settings.historyRetention);
     return row.id;

@@ -71,6 +71,8 @@ export interface CloudflareFake extends FakeServer<CloudflareFault> {
   addRecord(zoneName: string, record: NewCloudflareRecord): CloudflareRecord;
   /** The first record with this fully qualified name and type, in any zone. */
   record(name: string, type: string): CloudflareRecord | undefined;
+  /** Back to a fresh fake on the same port: no zones or records, the initial tokens, no faults or logged requests. */
+  reset(): void;
 }
 
 const ID_FORMAT = /^[0-9a-f]{32}$/;
@@ -341,6 +343,7 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
     },
   });
 
+  const initialTokens = [...tokens];
   return Object.assign(server, {
     tokens,
     zones,
@@ -348,6 +351,13 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
     addZone,
     addRecord,
     record: (name: string, type: string) => recordsNamed(name.toLowerCase(), type)[0],
+    reset() {
+      for (const map of [zones, zonesByName, records, zoneOfRecord, recordsOfZone, recordsByKey]) map.clear();
+      tokens.clear();
+      for (const token of initialTokens) tokens.add(token);
+      server.clearFaults();
+      server.clearRequests();
+    },
   });
 }
 

@@ -91,6 +91,8 @@ export interface DynuFake extends FakeServer<DynuFault> {
   domain(name: string): DynuDomain | undefined;
   /** The first record with this hostname and type (the apex's own address lives on the domain, not here). */
   record(hostname: string, type: string): DynuRecord | undefined;
+  /** Back to a fresh fake on the same port: no domains or records, the initial keys and error style, no faults or logged requests. */
+  reset(): void;
 }
 
 const ERROR_TYPES: Record<number, string> = {
@@ -371,6 +373,14 @@ export function startDynuFake(
     addRecord,
     domain: (name: string) => domainsByName.get(name.toLowerCase()),
     record: (hostname: string, type: string) => recordsNamed(hostname.toLowerCase(), type)[0],
+    reset() {
+      for (const map of [domains, domainsByName, records, recordsOfDomain, recordsByKey]) map.clear();
+      fake.apiKeys = new Set(options.apiKeys ?? [DYNU_FAKE_API_KEY]);
+      fake.errorShape = options.errorShape ?? "flat";
+      fake.errorsInHttp200 = options.errorsInHttp200 ?? false;
+      server.clearFaults();
+      server.clearRequests();
+    },
   });
   return fake;
 }

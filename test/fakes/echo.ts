@@ -16,6 +16,8 @@ export interface EchoFake extends FakeServer<EchoFault> {
   ipv6: string;
   /** How many requests reached `path` (e.g. "/v4"), faulted ones included. */
   hits(path: string): number;
+  /** Back to the initial addresses, no faults or logged requests. */
+  reset(): void;
 }
 
 /** Globally routable (so detection accepts them without allowPrivate) but owned by nobody's test. */
@@ -53,6 +55,12 @@ export function startEchoFake(options: { ipv4?: string; ipv6?: string } = {}): E
     ipv4: options.ipv4 ?? ECHO_DEFAULT_IPV4,
     ipv6: options.ipv6 ?? ECHO_DEFAULT_IPV6,
     hits: (path: string) => server.requests.filter((r) => r.path === path).length,
+    reset() {
+      fake.ipv4 = options.ipv4 ?? ECHO_DEFAULT_IPV4;
+      fake.ipv6 = options.ipv6 ?? ECHO_DEFAULT_IPV6;
+      server.clearFaults();
+      server.clearRequests();
+    },
   });
   return fake;
 }

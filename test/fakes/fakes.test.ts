@@ -138,4 +138,53 @@ describe("fault injection", () => {
     expect(statuses).toEqual([200, 429, 429, 200]);
     expect(echo.hits("/v4")).toBe(3);
   });
+
+  test("a delay fault gives the service's own answer late, and its state changes", async () => {
+    const { fake, zone, record, call } = cloudflare();
+    fake.fault({ delayMs: 150 }, 1, (r) => r.method === "PATCH");
+    const started = performance.now();
+    const patched = await call("PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "198.51.100.9" });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(patched.body.result.content).toBe("198.51.100.9");
+    expect(record.content).toBe("198.51.100.9");
+  });
+
+  test("maxInFlight counts the requests answered side by side, in all or in those matched", async () => {
+    const echo = startEchoFake();
+    stops.push(echo.stop);
+    echo.fault({ delayMs: 100 }, undefined, "/v4");
+    await Promise.all([fetch(`${echo.url}/v4`), fetch(`${echo.url}/v4`), fetch(`${echo.url}/v4`)]);
+    await fetch(`${echo.url}/v6`);
+    expect(echo.maxInFlight()).toBe(3);
+    expect(echo.maxInFlight((r) => r.path === "/v6")).toBe(1);
+    expect(echo.inFlight()).toBe(0);
+    expect(echo.requests.every((r) => r.answeredAt! >= r.receivedAt)).toBe(true);
+  });
+
+  test("reset() empties the service, the faults and the log, on the same URL", async () => {
+    const { fake, call } = cloudflare();
+    fake.tokens.clear();
+    fake.fault({ status: 500 });
+    fake.reset();
+    expect(fake.zones.size).toBe(0);
+    expect(fake.record("home.example.com", "A")).toBeUndefined();
+    expect((await call("GET", "/zones?name=example.com")).body.result).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+
+    const dynu = startDynuFake({ errorShape: "nested" });
+    stops.push(dynu.stop);
+    dynu.addDomain("example.org");
+    dynu.errorShape = "flat";
+    dynu.apiKeys.clear();
+    dynu.reset();
+    expect(dynu.domain("example.org")).toBeUndefined();
+    expect(dynu.errorShape as string).toBe("nested"); // (narrowed to "flat" by the assignment above)
+    expect([...dynu.apiKeys]).toEqual([DYNU_FAKE_API_KEY]);
+
+    const echo = startEchoFake({ ipv4: "185.103.110.1" });
+    stops.push(echo.stop);
+    echo.ipv4 = "185.103.110.2";
+    echo.reset();
+    expect(echo.ipv4).toBe("185.103.110.1");
+  });
 });

@@ -10,6 +10,15 @@ export interface LoggedRequest {
   headers: Record<string, string>;
   /** Parsed JSON; the raw text when it is not JSON; undefined when empty. */
   body: unknown;
+  /** `performance.now()` when the request arrived. */
+  receivedAt: number;
+  /** `performance.now()` when the answer was ready; undefined while it is still in flight. */
+  answeredAt?: number;
+}
+
+/** Answers with the service's own answer (so its state changes), but only after `delayMs`. */
+export interface DelayFault {
+  delayMs: number;
 }
 
 /** Which requests a fault hits: every request, those with this exact path, or those a predicate picks. */
@@ -22,12 +31,20 @@ export interface FakeServer<Fault> {
   requests: LoggedRequest[];
   /** How many logged requests were POST, PATCH, PUT or DELETE. */
   writes(): number;
+  /** Requests being answered right now. */
+  inFlight(): number;
+  /**
+   * The most requests (those `match` picks, every one when omitted) that were in flight at the same
+   * moment, over the logged requests.
+   */
+  maxInFlight(match?: FaultMatch): number;
   /**
    * Answers the next `times` matching requests (every matching request when omitted, until
    * `clearFaults()`) with `mode` instead of the service's answer; the service state stays untouched.
-   * `"timeout"` never answers (until the client gives up or the fake stops).
+   * `"timeout"` never answers (until the client gives up or the fake stops); `{delayMs}` gives the
+   * service's real answer (its state changes) after that wait.
    */
-  fault(mode: Fault | "timeout", times?: number, match?: FaultMatch): void;
+  fault(mode: Fault | "timeout" | DelayFault, times?: number, match?: FaultMatch): void;
   clearFaults(): void;
   clearRequests(): void;
   stop(): Promise<void>;
@@ -44,7 +61,8 @@ const WRITE_METHODS = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
 export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeServer<Fault> {
   const requests: LoggedRequest[] = [];
-  let faults: { mode: Fault | "timeout"; remaining: number; match?: FaultMatch }[] = [];
+  let faults: { mode: Fault | "timeout" | DelayFault; remaining: number; match?: FaultMatch }[] = [];
+  let inFlight = 0;
   const hanging = new Set<() => void>();
 
   function hang(raw: Request): Promise<Response> {
@@ -64,22 +82,50 @@ export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeS
     // A "timeout" fault must outlast the client's deadline, however long that is.
     idleTimeout: 0,
     async fetch(raw) {
+      inFlight++;
       const request = await logged(raw, options.prefix);
       requests.push(request);
-      const fault = faults.find((f) => f.remaining > 0 && matches(f.match, request));
-      if (fault) {
-        fault.remaining--;
-        faults = faults.filter((f) => f.remaining > 0);
-        return fault.mode === "timeout" ? hang(raw) : options.renderFault(fault.mode, request);
+      try {
+        return await answer(raw, request);
+      } finally {
+        request.answeredAt = performance.now();
+        inFlight--;
       }
-      return options.route(request);
     },
   });
+
+  async function answer(raw: Request, request: LoggedRequest): Promise<Response> {
+    const fault = faults.find((f) => f.remaining > 0 && matches(f.match, request));
+    if (!fault) return options.route(request);
+    fault.remaining--;
+    faults = faults.filter((f) => f.remaining > 0);
+    if (fault.mode === "timeout") return hang(raw);
+    if (isDelay(fault.mode)) {
+      await Bun.sleep(fault.mode.delayMs);
+      return options.route(request);
+    }
+    return options.renderFault(fault.mode, request);
+  }
 
   return {
     url: `http://127.0.0.1:${server.port}${options.prefix}`,
     requests,
     writes: () => requests.filter((r) => WRITE_METHODS.has(r.method)).length,
+    inFlight: () => inFlight,
+    maxInFlight(match) {
+      // Sweep over arrival (+1) and answer (-1) moments; an answer at the same instant as an arrival comes first.
+      const events = requests
+        .filter((r) => matches(match, r))
+        .flatMap((r) => [
+          { at: r.receivedAt, step: 1 },
+          { at: r.answeredAt ?? Infinity, step: -1 },
+        ])
+        .sort((a, b) => a.at - b.at || a.step - b.step);
+      let current = 0;
+      let most = 0;
+      for (const event of events) most = Math.max(most, (current += event.step));
+      return most;
+    },
     fault(mode, times = Infinity, match) {
       faults.push(match === undefined ? { mode, remaining: times } : { mode, remaining: times, match });
     },
@@ -96,12 +142,17 @@ export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeS
   };
 }
 
+function isDelay(mode: unknown): mode is DelayFault {
+  return typeof mode === "object" && mode !== null && "delayMs" in mode;
+}
+
 function matches(match: FaultMatch | undefined, request: LoggedRequest): boolean {
   if (match === undefined) return true;
   return typeof match === "string" ? request.path === match : match(request);
 }
 
 async function logged(raw: Request, prefix: string): Promise<LoggedRequest> {
+  const receivedAt = performance.now();
   const url = new URL(raw.url);
   const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || "/" : url.pathname;
   const text = await raw.text();
@@ -119,6 +170,7 @@ async function logged(raw: Request, prefix: string): Promise<LoggedRequest> {
     query: Object.fromEntries(url.searchParams),
     headers: Object.fromEntries(raw.headers),
     body,
+    receivedAt,
   };
 }
 

@@ -1,0 +1,194 @@
+// The updater suites' rig: the real app (makeTestApp) pointed at the three fakes, plus small helpers
+// to add providers and domains through the API, make domains due, and read what happened.
+
+import { afterAll, beforeAll, beforeEach, expect } from "bun:test";
+import { startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
+import { startDynuFake, type DynuFake } from "../fakes/dynu";
+import { startEchoFake, type EchoFake } from "../fakes/echo";
+import { makeTestApp, type TestApp } from "../support";
+
+/** Globally routable addresses (detection refuses documentation ranges) that tests switch to. */
+export const NEXT_IPV4 = "185.103.110.199";
+export const NEXT_IPV6 = "2a01:4f8:c17:b8f::99";
+/** What records hold before ddnsd first writes them (any valid address will do for the fakes). */
+export const OLD_IPV4 = "198.51.100.1";
+export const OLD_IPV6 = "2001:db8::1";
+
+export interface Rig {
+  cf: CloudflareFake;
+  dynu: DynuFake;
+  echo: EchoFake;
+  t: TestApp;
+  /** The env handed to makeTestApp, to reopen the same data dir or spawn the CLI with it. */
+  env: Record<string, string>;
+  /** A clean slate between tests: fresh fakes (same ports), no providers, domains or history. */
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+export interface RigOptions {
+  /** Extra settings; a function sees the fakes (for URLs of other echo paths). */
+  env?: Record<string, string> | ((fakes: { cf: CloudflareFake; dynu: DynuFake; echo: EchoFake }) => Record<string, string>);
+  dataDir?: string;
+  dynu?: Parameters<typeof startDynuFake>[0];
+  cloudflare?: Parameters<typeof startCloudflareFake>[0];
+}
+
+export function fakeEnv(cf: CloudflareFake, dynu: DynuFake, echo: EchoFake): Record<string, string> {
+  return {
+    DDNS_CLOUDFLARE_API_URL: cf.url,
+    DDNS_DYNU_API_URL: dynu.url,
+    DDNS_IPV4_URLS: `${echo.url}/v4`,
+    DDNS_IPV6_URLS: `${echo.url}/v6`,
+  };
+}
+
+export async function startRig(options: RigOptions = {}): Promise<Rig> {
+  const cf = startCloudflareFake(options.cloudflare);
+  const dynu = startDynuFake(options.dynu);
+  const echo = startEchoFake();
+  const extra = typeof options.env === "function" ? options.env({ cf, dynu, echo }) : options.env;
+  const env = { ...fakeEnv(cf, dynu, echo), ...extra };
+  const t = await makeTestApp(env, options.dataDir);
+  return {
+    cf,
+    dynu,
+    echo,
+    t,
+    env,
+    reset() {
+      cf.reset();
+      dynu.reset();
+      echo.reset();
+      t.ctx.sqlite.exec("DELETE FROM history; DELETE FROM domains; DELETE FROM providers;");
+      t.ctx.publicIp.ipv4 = t.ctx.publicIp.ipv6 = t.ctx.publicIp.checkedAt = null;
+    },
+    async stop() {
+      await t.ctx.scheduler.stop(5_000);
+      t.ctx.sqlite.close();
+      await Promise.all([cf.stop(), dynu.stop(), echo.stop()]);
+    },
+  };
+}
+
+/**
+ * One rig for the file or describe block (the app's admin password hash and login cost a few hundred
+ * ms, too much per test), reset before each test. Read `rig()` inside tests and hooks.
+ */
+export function useRig(options: RigOptions = {}): () => Rig {
+  let rig: Rig | undefined;
+  beforeAll(async () => {
+    rig = await startRig(options);
+    await rig.t.token();
+  });
+  beforeEach(() => rig!.reset());
+  afterAll(async () => {
+    await rig?.stop();
+  });
+  return () => rig!;
+}
+
+/** Creates a provider through the API; credentials default to those the fakes accept. */
+export async function addProvider(
+  t: TestApp,
+  type: "cloudflare" | "dynu",
+  fields: { name?: string; credential?: string; is_enabled?: boolean } = {},
+): Promise<{ id: number; name: string }> {
+  const credential = fields.credential ?? (type === "cloudflare" ? "cf-fake-token-0123456789abcdef" : "dynu-fake-key-0123456789abcdef");
+  const response = await t.request("POST", "/api/v1/providers", {
+    body: {
+      name: fields.name ?? `${type}-${crypto.randomUUID().slice(0, 6)}`,
+      type,
+      credentials: type === "cloudflare" ? { api_token: credential } : { api_key: credential },
+      ...(fields.is_enabled === undefined ? {} : { is_enabled: fields.is_enabled }),
+    },
+  });
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+export async function addDomain(
+  t: TestApp,
+  providerId: number,
+  domainName: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: number; domain_name: string; record_type: string }> {
+  const response = await t.request("POST", "/api/v1/domains", {
+    body: { provider_id: providerId, domain_name: domainName, ...fields },
+  });
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+export async function getDomain(t: TestApp, id: number): Promise<any> {
+  const response = await t.request("GET", `/api/v1/domains/${id}`);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+export async function historyOf(t: TestApp, id: number, limit = 100): Promise<any[]> {
+  const response = await t.request("GET", `/api/v1/domains/${id}/history?limit=${limit}`);
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+export function forceUpdate(t: TestApp, id: number) {
+  return t.request("POST", `/api/v1/domains/${id}/update_ip`);
+}
+
+/** Pretends the domains' schedules came round: every enabled domain (or those given) is due now. */
+export function makeDue(t: TestApp, ids?: number[]): void {
+  const now = Date.now();
+  if (ids === undefined) t.ctx.sqlite.query("UPDATE domains SET next_run_at = ? WHERE is_enabled = 1").run(now);
+  else for (const id of ids) t.ctx.sqlite.query("UPDATE domains SET next_run_at = ? WHERE id = ?").run(now, id);
+}
+
+/** Makes every enabled domain due and runs one real scheduler pass. */
+export function duePass(t: TestApp) {
+  makeDue(t);
+  return t.ctx.scheduler.runPass();
+}
+
+export function domainState(t: TestApp, id: number) {
+  return t.ctx.sqlite
+    .query<{ next_run_at: number | null; failure_count: number; last_update_status: string | null; last_known_ip: string | null; last_checked_at: number | null }, [number]>(
+      "SELECT next_run_at, failure_count, last_update_status, last_known_ip, last_checked_at FROM domains WHERE id = ?",
+    )
+    .get(id)!;
+}
+
+export function historyRows(t: TestApp, id?: number): number {
+  const row = id === undefined
+    ? t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM history").get()
+    : t.ctx.sqlite.query<{ n: number }, [number]>("SELECT count(*) AS n FROM history WHERE domain_id = ?").get(id);
+  return row!.n;
+}
+
+/** Polls `check` every 20 ms until it holds or `timeoutMs` runs out; returns whether it held. */
+export async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > deadline) return false;
+    await Bun.sleep(20);
+  }
+  return true;
+}
+
+/** `next_run_at` is this many seconds from `from` (ms), give or take `slack` seconds. */
+export function expectDelay(nextRunAt: number | null, from: number, seconds: number, slack = 2): void {
+  expect(nextRunAt).not.toBeNull();
+  const delay = (nextRunAt! - from) / 1000;
+  expect(delay).toBeGreaterThanOrEqual(seconds - slack);
+  expect(delay).toBeLessThanOrEqual(seconds + slack);
+}
+
+/**
+ * `next_run_at` is the domain's next run on the DDNS_UPDATE_INTERVAL grid (the first multiple of the
+ * interval after the check, which finished between `from` and now).
+ */
+export function expectIntervalRun(nextRunAt: number | null, from: number, intervalSeconds: number): void {
+  const grid = intervalSeconds * 1000;
+  const after = (t: number) => (Math.floor(t / grid) + 1) * grid;
+  expect(nextRunAt).not.toBeNull();
+  expect([after(from), after(Date.now())]).toContain(nextRunAt!);
+}
