@@ -1,5 +1,6 @@
 // Builds the single executable. `bun run build` → dist/ddnsd for this machine;
-// `bun run release` → dist/ddnsd-linux-{x64,arm64}[-musl] and dist/SHA256SUMS.
+// `bun run release` → dist/ddnsd-linux-{x64,arm64}[-musl] and dist/SHA256SUMS;
+// `bun run build --outfile=PATH` writes elsewhere (the binary test builds into a temp dir).
 // Migrations are embedded with --asset; the build's git commit is baked in for `ddnsd version`.
 
 import { $ } from "bun";
@@ -47,5 +48,6 @@ if (process.argv.includes("--release")) {
   writeFileSync("dist/SHA256SUMS", `${sums.join("\n")}\n`);
   console.log(`wrote ${RELEASE_TARGETS.length} binaries and dist/SHA256SUMS`);
 } else {
-  await compile("dist/ddnsd");
+  const outfile = process.argv.find((arg) => arg.startsWith("--outfile="))?.slice("--outfile=".length);
+  await compile(outfile ?? "dist/ddnsd");
 }

@@ -123,6 +123,12 @@ class Reader {
     return list;
   }
 
+  password(name: string): string | null {
+    const text = this.raw(name);
+    if (text !== undefined && text.length < 8) this.fail(name, "must be at least 8 characters long");
+    return text ?? null;
+  }
+
   secret(name: string): string | null {
     const text = this.raw(name);
     if (text !== undefined && text.length < 32) this.fail(name, "must be at least 32 characters long");
@@ -161,7 +167,7 @@ export function loadSettings(env: Env = process.env): Settings {
     encryptionKey: read.secret("DDNS_ENCRYPTION_KEY"),
     tokenTtlSeconds: read.duration("DDNS_TOKEN_TTL", "7d", 1),
     adminUsername,
-    adminPassword: read.optional("DDNS_ADMIN_PASSWORD"),
+    adminPassword: read.password("DDNS_ADMIN_PASSWORD"),
     updateIntervalSeconds: read.duration("DDNS_UPDATE_INTERVAL", "5m", 1),
     ipv4Urls: read.urls("DDNS_IPV4_URLS", DEFAULT_IPV4_URLS),
     ipv6Urls: read.urls("DDNS_IPV6_URLS", DEFAULT_IPV6_URLS),
@@ -196,10 +202,21 @@ export function resolveKeys(settings: Settings): Keys {
 
 function keyFile(dataDir: string, name: string): string {
   const path = join(dataDir, name);
-  if (existsSync(path)) return readFileSync(path, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-  writeFileSync(path, `${key}\n`, { mode: 0o600, flag: "wx" });
-  chmodSync(path, 0o600);
-  return key;
+  const variable = name === "secret.key" ? "DDNS_SECRET_KEY" : "DDNS_ENCRYPTION_KEY";
+  if (existsSync(path)) {
+    const key = readFileSync(path, "utf8").trim();
+    if (key.length < 32) {
+      throw new SettingsError(`Invalid setting ${variable}: the key file ${path} holds fewer than 32 characters; restore it from a backup`);
+    }
+    return key;
+  }
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const key = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    writeFileSync(path, `${key}\n`, { mode: 0o600, flag: "wx" });
+    chmodSync(path, 0o600);
+    return key;
+  } catch (error) {
+    throw new SettingsError(`Invalid setting DDNS_DATA_DIR: cannot write ${path}: ${(error as Error).message}`);
+  }
 }

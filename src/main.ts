@@ -4,11 +4,12 @@
 import { createApp } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
 import { createContext, type AppContext } from "./context";
-import { MigrationError, openDatabase } from "./db";
-import { setPassword } from "./http/auth";
+import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
+import { setPassword, userCount } from "./http/auth";
 import { createLogger } from "./log";
 import { generatePassword } from "./security/passwords";
-import { startServer } from "./server";
+import { storedCredentialsReadable } from "./modules/providers/service";
+import { startServer, type RunningServer } from "./server";
 import { versionLine } from "./version";
 
 const USAGE = `Usage: ddnsd [command]
@@ -25,24 +26,35 @@ Settings come from DDNS_* environment variables; see the README.`;
 function openContext(settings: Settings): AppContext {
   const log = createLogger({ level: settings.logLevel, format: settings.logFormat });
   const keys = resolveKeys(settings);
-  const database = openDatabase(settings.dataDir, log);
-  return createContext({ settings, keys, database, log });
+  let database: OpenedDatabase;
+  try {
+    database = openDatabase(settings.dataDir, log);
+  } catch (error) {
+    if (error instanceof MigrationError) throw error;
+    throw new SettingsError(`Invalid setting DDNS_DATA_DIR: cannot open the database in ${settings.dataDir}: ${(error as Error).message}`);
+  }
+  const ctx = createContext({ settings, keys, database, log });
+  if (!storedCredentialsReadable(ctx)) {
+    throw new SettingsError(
+      "Invalid setting DDNS_ENCRYPTION_KEY: it cannot open the stored provider credentials (was the key or encryption.key replaced?)",
+    );
+  }
+  return ctx;
 }
 
-/** The first admin: from DDNS_ADMIN_PASSWORD, or a random password shown once. */
+/** The first admin: from DDNS_ADMIN_PASSWORD, or a random password shown once in the log. */
 async function ensureFirstAdmin(ctx: AppContext): Promise<void> {
-  const users = ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
-  if (users > 0) return;
+  if (userCount(ctx) > 0) return;
   const { adminUsername, adminPassword } = ctx.settings;
   const password = adminPassword ?? generatePassword();
   await setPassword(ctx, adminUsername, password);
-  ctx.log.info("first admin created", { user: adminUsername });
   if (adminPassword === null) {
-    // Shown once on the console, outside the structured log, so it is never stored with it.
-    process.stderr.write(
-      `\n  ddnsd: first admin created\n    username: ${adminUsername}\n    password: ${password}\n` +
-        "  Keep it now: it is not shown again (reset it with `ddnsd admin set-password`).\n\n",
+    ctx.log.warn(
+      `first admin created: username ${adminUsername}, password ${password} — shown this once; ` +
+        "change it with `ddnsd admin set-password`",
     );
+  } else {
+    ctx.log.info("first admin created", { user: adminUsername });
   }
 }
 
@@ -50,7 +62,13 @@ async function serve(settings: Settings): Promise<void> {
   const ctx = openContext(settings);
   await ensureFirstAdmin(ctx);
   const app = createApp(ctx, { schedule: true });
-  const running = startServer(ctx, app);
+  let running: RunningServer;
+  try {
+    running = startServer(ctx, app);
+  } catch (error) {
+    const where = `${settings.host}:${settings.port}`;
+    throw new SettingsError(`Invalid setting DDNS_PORT: cannot listen on ${where}: ${(error as Error).message}`);
+  }
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       ctx.log.info("shutting down", { signal });

@@ -4,6 +4,7 @@
 import type { Server } from "bun";
 import type { App } from "./app";
 import type { AppContext } from "./context";
+import { internalError } from "./http/errors";
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -33,12 +34,9 @@ export function startServer(ctx: AppContext, app: App): RunningServer {
       });
       return response;
     },
+    // Only reached if the app itself throws outside its own error mapping.
     error(error) {
-      ctx.log.error("server error", { error: error.message });
-      return new Response(JSON.stringify({ detail: "Internal server error" }), {
-        status: 500,
-        headers: { "content-type": "application/json" },
-      });
+      return internalError(ctx.log, null, error);
     },
   });
   ctx.log.info("listening", { url: server.url.href, tls: Boolean(tlsCert) });

@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const binary = join(root, "dist", "ddnsd");
 const workDir = mkdtempSync(join(tmpdir(), "ddnsd-binary-"));
+// Built beside the test's data, so a developer's dist/ddnsd is left alone.
+const binary = join(workDir, "ddnsd");
 let child: ReturnType<typeof Bun.spawn> | undefined;
 let baseUrl = "";
 let stderr = "";
@@ -30,7 +31,7 @@ async function waitForListening(stream: ReadableStream<Uint8Array>): Promise<str
 }
 
 beforeAll(async () => {
-  const build = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync(["bun", "run", "build", `--outfile=${binary}`], { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   child = Bun.spawn([binary], {
     cwd: workDir,
@@ -59,7 +60,7 @@ test("serves /docs with its embedded Swagger UI and the OpenAPI document", async
   expect((await fetch(`${baseUrl}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
   const spec = (await (await fetch(`${baseUrl}/docs/json`)).json()) as { openapi: string; paths: Record<string, unknown> };
   expect(spec.openapi).toStartWith("3.1");
-  expect(Object.keys(spec.paths)).toContain("/api/v1/domains/{id}/update_ip");
+  expect(Object.keys(spec.paths)).toContain("/api/v1/domains/{domain_id}/update_ip");
 });
 
 test("logs in the first admin and uses the token", async () => {

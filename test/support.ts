@@ -5,7 +5,7 @@ import { createApp } from "../src/app";
 import { loadSettings } from "../src/config";
 import { createContext, type AppContext } from "../src/context";
 import { openDatabase } from "../src/db";
-import { setPassword } from "../src/http/auth";
+import { setPassword, userCount } from "../src/http/auth";
 import { createLogger } from "../src/log";
 
 export const TEST_PASSWORD = "correct horse battery staple";
@@ -38,7 +38,7 @@ export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":
   const log = createLogger({ level: settings.logLevel, format: settings.logFormat, write: (line) => logs.push(line) });
   const database = openDatabase(dataDir, log);
   const ctx = createContext({ settings, keys: { secretKey: settings.secretKey!, encryptionKey: settings.encryptionKey! }, database, log });
-  if (ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n === 0) {
+  if (userCount(ctx) === 0) {
     await setPassword(ctx, settings.adminUsername, TEST_PASSWORD);
   }
   const app = createApp(ctx);

@@ -35,7 +35,11 @@ export function accessClaims(ctx: AppContext, username: string) {
 export async function authenticateToken(ctx: AppContext, token: string): Promise<string> {
   let subject: unknown;
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(ctx.keys.secretKey), { algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(ctx.keys.secretKey), {
+      algorithms: ["HS256"],
+      // A token without an expiry would never expire.
+      requiredClaims: ["sub", "iat", "exp", "jti"],
+    });
     subject = payload.sub;
   } catch (error) {
     // jose checks the signature before the expiry, so only a genuine token can be "expired".
@@ -53,6 +57,10 @@ export function bearerToken(authorization: string | undefined | null): string {
 
 function findUser(ctx: AppContext, username: string) {
   return ctx.db.select().from(users).where(eq(users.username, username)).get();
+}
+
+export function userCount(ctx: AppContext): number {
+  return ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
 }
 
 /** Checks a username and password in comparable time whether or not the user exists. */
@@ -85,9 +93,10 @@ export function bearerGuard(ctx: AppContext) {
   }));
 }
 
+// Own error texts, so a 422 never repeats what was sent (it may be a password).
 const LoginBody = t.Object({
-  username: t.String({ minLength: 1, description: "Account name" }),
-  password: t.String({ minLength: 1, description: "Account password" }),
+  username: t.String({ minLength: 1, description: "Account name", error: "must be a non-empty string" }),
+  password: t.String({ minLength: 1, description: "Account password", error: "must be a non-empty string" }),
 });
 
 const TokenResponse = t.Object({

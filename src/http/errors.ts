@@ -68,9 +68,14 @@ function isMissing(issue: TypeboxIssue): boolean {
   return issue.value === undefined && /is missing|required|found: undefined/i.test(issue.summary ?? issue.message ?? "");
 }
 
+/** Elysia's sentence, without the value that was sent (it may be a secret). */
 function describeIssue(issue: TypeboxIssue): string {
   const text = issue.summary ?? issue.message ?? "is invalid";
-  return text.replace(/^Expected /, "expected ").replace(/^Property '[^']*' /, "");
+  return text
+    .replace(/\s*but found: .*$/s, "")
+    .replace(/^Expected property '[^']*' to be /, "must be ")
+    .replace(/^Expected /, "expected ")
+    .replace(/^Property '[^']*' /, "");
 }
 
 function validationResponse(error: unknown): Response {
@@ -102,14 +107,19 @@ export function errorHandling(log: Logger) {
     // Elysia's own status errors (e.g. 405) keep their status with a plain sentence.
     const status = typeof code === "number" ? code : 500;
     if (status < 500) return jsonResponse(status, { detail: (error as Error).message || "Request failed" });
-    const requestId = crypto.randomUUID().slice(0, 8);
-    log.error("unexpected error", {
-      request_id: requestId,
-      method: request.method,
-      path: new URL(request.url).pathname,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      stack: error instanceof Error ? error.stack?.split("\n").slice(1, 4).join(" | ").trim() : undefined,
-    });
-    return jsonResponse(500, { detail: `Internal server error (request id ${requestId})` });
+    return internalError(log, request, error);
   });
+}
+
+/** A logged 500 whose body names the request id to look for in the log, and nothing else. */
+export function internalError(log: Logger, request: Request | null, error: unknown): Response {
+  const requestId = crypto.randomUUID().slice(0, 8);
+  log.error("unexpected error", {
+    request_id: requestId,
+    method: request?.method,
+    path: request ? new URL(request.url).pathname : undefined,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    stack: error instanceof Error ? error.stack?.split("\n").slice(1, 4).join(" | ").trim() : undefined,
+  });
+  return jsonResponse(500, { detail: `Internal server error (request id ${requestId})` });
 }

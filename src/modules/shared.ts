@@ -1,12 +1,18 @@
 // Schemas and helpers every resource module uses: path ids, error answers, booleans in queries.
 
 import { t } from "elysia";
+import { isObject } from "../dns/http";
 import { HttpError, invalidField } from "../http/errors";
 
-export const IdParams = t.Object({
-  // `title` names the field in a 422: Elysia reports some path-parameter issues without a path.
-  id: t.Integer({ title: "id", minimum: 1, description: "Positive integer id", error: "must be a positive integer" }),
-});
+// `title` names the field in a 422: Elysia reports some path-parameter issues without a path.
+const positiveId = (name: string) =>
+  t.Integer({ title: name, minimum: 1, description: "Positive integer id", error: "must be a positive integer" });
+
+/** `{provider_id}` and `{domain_id}` in paths, named as in the specification. */
+export const ProviderIdParams = t.Object({ provider_id: positiveId("provider_id") });
+export const DomainIdParams = t.Object({ domain_id: positiveId("domain_id") });
+/** `:id` in the admin pages' paths. */
+export const IdParams = t.Object({ id: positiveId("id") });
 
 export const ErrorBody = t.Object({ detail: t.String() }, { description: "What went wrong, in a sentence" });
 
@@ -25,21 +31,27 @@ export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 502 | 503)[
   return Object.fromEntries(statuses.map((status) => [status, status === 422 ? ValidationErrorBody : ErrorBody]));
 }
 
-/**
- * A transform hook: the body must be a JSON object, and so must each named field when present.
- * Elysia normalises a body before validating it, and its normaliser copies a string, a number or
- * an array into an object (`"ab"` → `{"0": "a", "1": "b"}`, `42` → `{}`) that an object schema
- * then accepts.
- */
-export function objectBody(...fields: string[]) {
-  return ({ body }: { body: unknown }) => {
-    if (!isObject(body)) throw new HttpError(422, "The request body must be a JSON object");
-    for (const field of fields) {
-      if (body[field] !== undefined && !isObject(body[field])) throw invalidField(field, "must be an object");
-    }
-  };
+export interface BodyShape {
+  /** Fields that must be JSON objects when present. */
+  objects?: string[];
+  /** Fields (dotted paths) that must be JSON numbers when present; a numeric string is refused. */
+  numbers?: string[];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/**
+ * A transform hook checking what Elysia's normaliser would otherwise blur before validation: it
+ * copies a string, number or array body into an object (`"ab"` → `{"0": "a", "1": "b"}`, `42` →
+ * `{}`) that an object schema then accepts, and it turns numeric strings into numbers.
+ */
+export function bodyShape({ objects = [], numbers = [] }: BodyShape) {
+  return ({ body }: { body: unknown }) => {
+    if (!isObject(body)) throw new HttpError(422, "The request body must be a JSON object");
+    for (const field of objects) {
+      if (body[field] !== undefined && !isObject(body[field])) throw invalidField(field, "must be an object");
+    }
+    for (const path of numbers) {
+      const value = path.split(".").reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), body);
+      if (value !== undefined && value !== null && typeof value !== "number") throw invalidField(path, "must be a number");
+    }
+  };
 }

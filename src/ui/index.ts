@@ -212,7 +212,7 @@ export function uiRoutes(ctx: AppContext) {
         const type = knownType(field(query, "type"));
         const id = Number(field(query, "provider"));
         const stored = Number.isInteger(id) && id > 0 ? getProvider(ctx, id) : undefined;
-        return CredentialField({ type, value: "", errors: NO_ERRORS, masked: storedMask(stored, type) });
+        return CredentialField({ type, errors: NO_ERRORS, masked: storedMask(stored, type) });
       })
       .get("/providers/:id/edit", ({ user, params }) => providerForm(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id), {
         params: IdParams,

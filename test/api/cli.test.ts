@@ -96,6 +96,76 @@ describe("ddnsd", () => {
     }, TIMEOUT_MS);
   }
 
+  test("a short DDNS_ADMIN_PASSWORD exits 1 with one line naming it", async () => {
+    const { stderr, code } = await ddnsd(["serve"], { env: { DDNS_ADMIN_PASSWORD: "short" } });
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual(["ddnsd: Invalid setting DDNS_ADMIN_PASSWORD: must be at least 8 characters long"]);
+  }, TIMEOUT_MS);
+
+  test("a data dir that cannot be written exits 1 with one line naming DDNS_DATA_DIR", async () => {
+    const file = join(tempDir(), "not-a-directory");
+    await Bun.write(file, "x");
+    const { stderr, code } = await ddnsd(["check"], { env: { DDNS_DATA_DIR: join(file, "data") } });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith("ddnsd: Invalid setting DDNS_DATA_DIR: ");
+  }, TIMEOUT_MS);
+
+  test("a port already in use exits 1 with one line naming DDNS_PORT", async () => {
+    const taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("busy") });
+    try {
+      const { stderr, code } = await ddnsd(["serve"], {
+        env: { DDNS_HOST: "127.0.0.1", DDNS_PORT: String(taken.port), DDNS_ADMIN_PASSWORD: "long-enough-password" },
+      });
+      expect(code).toBe(1);
+      const errors = stderr.trim().split("\n").filter((line) => line.startsWith("ddnsd:"));
+      expect(errors).toEqual([expect.stringContaining("Invalid setting DDNS_PORT: cannot listen on 127.0.0.1:")]);
+    } finally {
+      taken.stop(true);
+    }
+  }, TIMEOUT_MS);
+
+  test("a replaced encryption key stops the start with one line naming DDNS_ENCRYPTION_KEY", async () => {
+    const dir = tempDir();
+    const t = await makeTestApp({ DDNS_ENCRYPTION_KEY: "the-original-encryption-key-0123456789" }, dir);
+    apps.push(t);
+    await t.request("POST", "/api/v1/providers", { body: { name: "cf", type: "cloudflare", credentials: { api_token: "a-token-0123456789" } } });
+    const { stderr, code } = await ddnsd(["check"], { env: { DDNS_DATA_DIR: dir, DDNS_ENCRYPTION_KEY: "a-different-encryption-key-9876543210" } });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith("ddnsd: Invalid setting DDNS_ENCRYPTION_KEY: ");
+  }, TIMEOUT_MS);
+
+  test("without DDNS_ADMIN_PASSWORD the first admin's generated password is logged once, and works", async () => {
+    const dir = tempDir();
+    const child = Bun.spawn([process.execPath, "run", "src/main.ts", "serve"], {
+      cwd: ROOT,
+      env: environment({ DDNS_DATA_DIR: dir, DDNS_HOST: "127.0.0.1", DDNS_PORT: "0", DDNS_LOG_FORMAT: "json" }),
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: TIMEOUT_MS,
+    });
+    let log = "";
+    const reader = (child.stderr as ReadableStream<Uint8Array>).getReader();
+    const deadline = Date.now() + TIMEOUT_MS / 2;
+    while (!log.includes('"msg":"listening"') && Date.now() < deadline) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      log += new TextDecoder().decode(chunk.value);
+    }
+    child.kill("SIGTERM");
+    await child.exited;
+    // One JSON object per line, the password in exactly one of them.
+    const lines = log.trim().split("\n").map((line) => JSON.parse(line) as { msg: string });
+    const announced = lines.filter((line) => line.msg.startsWith("first admin created"));
+    expect(announced).toHaveLength(1);
+    const password = /password (\S+) /.exec(announced[0]!.msg)![1]!;
+    expect(password).toHaveLength(20);
+    expect((await loginAs(dir, "admin", password)).status).toBe(200);
+  }, TIMEOUT_MS);
+
   test("admin set-password creates the user from standard input, who can then log in", async () => {
     const dir = tempDir();
     const { stdout, code } = await ddnsd(["admin", "set-password", "alice"], {

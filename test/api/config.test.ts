@@ -166,6 +166,7 @@ describe("invalid values stop the start with one line naming the variable", () =
     { env: { DDNS_SECRET_KEY: "x".repeat(31) }, names: "DDNS_SECRET_KEY" },
     { env: { DDNS_ENCRYPTION_KEY: "short" }, names: "DDNS_ENCRYPTION_KEY" },
     { env: { DDNS_HISTORY_RETENTION: "0" }, names: "DDNS_HISTORY_RETENTION" },
+    { env: { DDNS_ADMIN_PASSWORD: "seven77" }, names: "DDNS_ADMIN_PASSWORD" },
     { env: { DDNS_HISTORY_RETENTION: "lots" }, names: "DDNS_HISTORY_RETENTION" },
     { env: { DDNS_ADMIN_USERNAME: "two words" }, names: "DDNS_ADMIN_USERNAME" },
     { env: { DDNS_TLS_CERT: "/etc/hostname" }, names: "DDNS_TLS_KEY" },
@@ -224,6 +225,13 @@ describe("resolveKeys", () => {
     expect(readFileSync(join(dir, "encryption.key"), "utf8").trim()).toBe(first.encryptionKey);
     const second = resolveKeys(loadSettings({ DDNS_DATA_DIR: dir }));
     expect(second).toEqual(first);
+  });
+
+  test("a key file emptied or cut short stops the start, naming the setting", () => {
+    const dir = tempDir();
+    resolveKeys(loadSettings({ DDNS_DATA_DIR: dir }));
+    writeFileSync(join(dir, "encryption.key"), "\n");
+    expect(() => resolveKeys(loadSettings({ DDNS_DATA_DIR: dir }))).toThrow(/^Invalid setting DDNS_ENCRYPTION_KEY: the key file .* holds fewer than 32 characters/);
   });
 
   test("two data dirs get different keys", () => {

@@ -371,8 +371,18 @@ describe("partial update", () => {
     { name: "config only", change: { config: { ttl: 300 } }, expected: { config: { ttl: 300 } }, keepsState: true },
     { name: "cron_schedule only", change: { cron_schedule: "0 * * * *" }, expected: { cron_schedule: "0 * * * *" }, keepsState: true },
     { name: "cron_schedule back to null", change: { cron_schedule: null }, expected: { cron_schedule: null }, keepsState: true },
-    { name: "external_id only", change: { external_id: "rec-999" }, expected: { external_id: "rec-999" }, keepsState: true },
-    { name: "external_id cleared", change: { external_id: null }, expected: { external_id: null }, keepsState: true },
+    {
+      name: "external_id only (another record until written)",
+      change: { external_id: "rec-999" },
+      expected: { external_id: "rec-999", last_known_ip: null, last_update_status: null, last_changed_at: null },
+      keepsState: false,
+    },
+    {
+      name: "external_id cleared",
+      change: { external_id: null },
+      expected: { external_id: null, last_known_ip: null, last_update_status: null },
+      keepsState: false,
+    },
     { name: "is_enabled false", change: { is_enabled: false }, expected: { is_enabled: false, next_run_at: null }, keepsState: true },
     {
       name: "domain_name (another record)",
@@ -394,6 +404,38 @@ describe("partial update", () => {
     },
     { name: "an empty body", change: {}, expected: {}, keepsState: true },
   ];
+
+  test("an AAAA domain stays AAAA when a PUT leaves record_type out", async () => {
+    const created = await createDomain(t, provider.id, { domain_name: "v6.example.com", record_type: "AAAA" });
+    markWritten(created.id);
+    for (const change of [{ is_enabled: false }, {}, { cron_schedule: "*/10 * * * *" }]) {
+      const response = await put(created.id, change);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ record_type: "AAAA", external_id: "rec-123", last_known_ip: "203.0.113.7" });
+    }
+  });
+
+  const NUMERIC_STRINGS: [string, Record<string, unknown>, string][] = [
+    ["provider_id as a string", { provider_id: "1" }, "provider_id"],
+    ["config.ttl as a string", { config: { ttl: "300" } }, "config.ttl"],
+  ];
+  for (const [name, change, field] of NUMERIC_STRINGS) {
+    test(`${name} → 422 naming ${field}, nothing changes`, async () => {
+      const created = await createDomain(t, provider.id);
+      const response = await put(created.id, change);
+      expect(response.status).toBe(422);
+      expect(fieldsOf(response.body)).toEqual([field]);
+      expect((await get(created.id)).body).toEqual(created);
+      expect((await post({ domain_name: "other.example.com", ...change })).status).toBe(422);
+    });
+  }
+
+  test("a fractional ttl → 422 with a sentence a person can act on", async () => {
+    const created = await createDomain(t, provider.id);
+    const response = await put(created.id, { config: { ttl: 300.5 } });
+    expect(response.status).toBe(422);
+    expect(response.body.detail).toBe("config.ttl: must be 1 (automatic) or a whole number of seconds from 30 to 86400");
+  });
   for (const { name, change, expected, keepsState } of UPDATES) {
     test(name, async () => {
       const created = await createDomain(t, provider.id, { domain_name: "home.example.com", config: { zone_id: "z1", ttl: 60 } });
@@ -408,7 +450,7 @@ describe("partial update", () => {
       const untouched = DOMAIN_FIELDS.filter(
         (field) => !(field in change) && !(field in expected) && !["updated_at", "next_run_at", "config"].includes(field),
       );
-      const stateFields = ["last_known_ip", "last_update_status", "external_id"];
+      const stateFields = ["last_known_ip", "last_update_status", "external_id", "last_checked_at", "last_changed_at"];
       for (const field of untouched) {
         if (!keepsState && stateFields.includes(field)) continue;
         expect([field, response.body[field]]).toEqual([field, before[field]]);
@@ -606,10 +648,10 @@ describe("history", () => {
     expect(response.body).toEqual({ detail: "Domain not found" });
   });
 
-  test("a non-integer domain id → 422 naming id", async () => {
+  test("a non-integer domain id → 422 naming domain_id", async () => {
     const response = await history("abc");
     expect(response.status).toBe(422);
-    expect(fieldsOf(response.body)).toEqual(["id"]);
+    expect(fieldsOf(response.body)).toEqual(["domain_id"]);
   });
 });
 
@@ -629,10 +671,10 @@ describe("ids", () => {
       expect(response.body).toEqual({ detail: "Domain not found" });
     });
     for (const id of ["abc", "1.5", "0", "-3"]) {
-      test(`${method} /domains/${id}${suffix} → 422 naming id`, async () => {
+      test(`${method} /domains/${id}${suffix} → 422 naming domain_id`, async () => {
         const response = await t.request(method, `/api/v1/domains/${id}${suffix}`, { body });
         expect(response.status).toBe(422);
-        expect(fieldsOf(response.body)).toEqual(["id"]);
+        expect(fieldsOf(response.body)).toEqual(["domain_id"]);
       });
     }
   }
@@ -658,26 +700,27 @@ describe("forced update refusals", () => {
   test("a non-integer id → 422", async () => {
     const response = await updateIp("abc");
     expect(response.status).toBe(422);
-    expect(fieldsOf(response.body)).toEqual(["id"]);
+    expect(fieldsOf(response.body)).toEqual(["domain_id"]);
   });
 
-  test("a disabled domain → 409, nothing attempted", async () => {
+  test("a disabled domain → 409, nothing attempted, the refusal in the history", async () => {
     const domain = await createDomain(t, provider.id, { is_enabled: false });
     const response = await updateIp(domain.id);
     expect(response.status).toBe(409);
     expect(typeof response.body.detail).toBe("string");
     expect(response.body.detail).toMatch(/disabled/i);
-    expect(historyCount(t, domain.id)).toBe(0);
+    const rows = (await t.request("GET", `/api/v1/domains/${domain.id}/history`)).body;
+    expect(rows).toMatchObject([{ status: "FAILED", ip_address: null, trigger: "manual", message: response.body.detail }]);
     expect((await get(domain.id)).body).toEqual(domain);
   });
 
-  test("a domain whose provider is disabled → 409, nothing attempted", async () => {
+  test("a domain whose provider is disabled → 409, nothing attempted, the refusal in the history", async () => {
     const off = await createProvider(t, { name: "off", is_enabled: false });
     const domain = await createDomain(t, off.id);
     const response = await updateIp(domain.id);
     expect(response.status).toBe(409);
     expect(response.body.detail).toMatch(/disabled/i);
-    expect(historyCount(t, domain.id)).toBe(0);
+    expect(historyCount(t, domain.id)).toBe(1);
     expect((await get(domain.id)).body.last_update_status).toBeNull();
   });
 });

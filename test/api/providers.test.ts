@@ -153,6 +153,20 @@ describe("create", () => {
       expect((await t.request("GET", "/api/v1/providers")).body).toHaveLength(1);
     });
   }
+
+  const UNICODE: [string, string][] = [
+    ["Ünïcode", "üNÏCODE"],
+    ["Éte\u0301", "ÉTÉ"], // decomposed é (e + combining accent) against the composed one
+    ["Домашний", "ДОМАШНИЙ"],
+  ];
+  for (const [first, second] of UNICODE) {
+    test(`"${second}" after "${first}" (case ignored beyond ASCII) → 409`, async () => {
+      await createProvider(t, { name: first });
+      const response = await post({ name: second, type: "dynu", credentials: { token: DYNU_KEY } });
+      expect(response.status).toBe(409);
+      expect((await t.request("GET", "/api/v1/providers")).body).toHaveLength(1);
+    });
+  }
 });
 
 describe("masked credentials", () => {
@@ -447,11 +461,11 @@ describe("ids", () => {
       expect(response.body).toEqual({ detail: "Provider not found" });
     });
     for (const id of ["abc", "1.5", "0", "-1", "1x", "%20"]) {
-      test(`${method} /providers/${id}${suffix} → 422 naming id`, async () => {
+      test(`${method} /providers/${id}${suffix} → 422 naming provider_id`, async () => {
         const response = await t.request(method, `/api/v1/providers/${id}${suffix}`, { body });
         expect(response.status).toBe(422);
-        expect(fieldsOf(response.body)).toEqual(["id"]);
-        expect(response.body.detail).toBe("id: must be a positive integer");
+        expect(fieldsOf(response.body)).toEqual(["provider_id"]);
+        expect(response.body.detail).toBe("provider_id: must be a positive integer");
       });
     }
   }

@@ -234,7 +234,8 @@ describe("providers", () => {
     await createProvider(t, { name: "Home" });
     const response = await page(t, "/providers", { cookie, form: { name: "home", type: "cloudflare", credential: CF_TOKEN } });
     expect(response.status).toBe(200);
-    expect(response.text).toContain("A provider named &quot;home&quot; already exists");
+    expect(response.text).toContain("A provider named &quot;Home&quot; already exists");
+    expect(response.text).not.toContain(CF_TOKEN);
   });
 
   test("editing with an empty credential keeps the stored one", async () => {

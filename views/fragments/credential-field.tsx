@@ -41,14 +41,13 @@ function CredentialHelp({ type }: { type: ProviderType }) {
 
 export interface CredentialFieldProps {
   type: ProviderType;
-  /** What the user typed (kept when the form comes back with an error). */
-  value: string;
   errors: FormErrors;
   /** On edit: the stored secret, masked ("••••3f9a"); empty input keeps it. */
   masked?: string | null;
 }
 
-export function CredentialField({ type, value, errors, masked }: CredentialFieldProps) {
+/** The secret is never sent back to the browser, not even what was just typed into a rejected form. */
+export function CredentialField({ type, errors, masked }: CredentialFieldProps) {
   const keep = masked !== undefined && masked !== null;
   return (
     <div id="credential-field">
@@ -71,7 +70,6 @@ export function CredentialField({ type, value, errors, masked }: CredentialField
       >
         <input
           type="password"
-          value={value}
           autocomplete="off"
           spellcheck="false"
           required={!keep}

@@ -58,7 +58,7 @@ export function ProviderFormPage({ user, provider, values, errors }: ProviderFor
               <Options options={PROVIDER_TYPES.map((t) => ({ value: t, label: PROVIDER_LABEL[t] }))} selected={values.type} />
             </select>
           </Field>
-          <CredentialField type={type} value={values.credential} errors={errors} masked={storedMask(provider, type)} />
+          <CredentialField type={type} errors={errors} masked={storedMask(provider, type)} />
           <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled provider's domains are not updated." />
           <div class="form-actions">
             <button type="submit" class="button button-primary">

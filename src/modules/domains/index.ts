@@ -3,7 +3,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { forceUpdate } from "../../updater/update";
-import { DeletedBody, errorResponses, IdParams, objectBody } from "../shared";
+import { DeletedBody, errorResponses, bodyShape, DomainIdParams } from "../shared";
 import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
 import { createDomain, deleteDomain, domainHistory, getDomain, listDomains, updateDomain } from "./service";
 
@@ -15,42 +15,42 @@ export function domainRoutes(ctx: AppContext) {
     })
     .post("", ({ body }) => createDomain(ctx, body), {
       body: DomainCreate,
-      transform: objectBody("config"),
+      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl"] }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Create a domain", description: "The new domain is checked at once, then on its schedule." },
     })
-    .get("/:id", ({ params }) => getDomain(ctx, params.id), {
-      params: IdParams,
+    .get("/:domain_id", ({ params }) => getDomain(ctx, params.domain_id), {
+      params: DomainIdParams,
       response: { 200: Domain, ...errorResponses(401, 404, 422) },
       detail: { summary: "Get a domain" },
     })
-    .put("/:id", ({ params, body }) => updateDomain(ctx, params.id, body), {
-      params: IdParams,
+    .put("/:domain_id", ({ params, body }) => updateDomain(ctx, params.domain_id, body), {
+      params: DomainIdParams,
       body: DomainUpdate,
-      transform: objectBody("config"),
+      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl"] }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Update a domain (partial)" },
     })
     .delete(
-      "/:id",
+      "/:domain_id",
       ({ params }) => {
-        deleteDomain(ctx, params.id);
-        return { message: "Domain deleted", id: params.id };
+        deleteDomain(ctx, params.domain_id);
+        return { message: "Domain deleted", id: params.domain_id };
       },
       {
-        params: IdParams,
+        params: DomainIdParams,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 422) },
         detail: { summary: "Delete a domain", description: "Removes its history; the DNS record at the provider stays." },
       },
     )
-    .get("/:id/history", ({ params, query }) => domainHistory(ctx, params.id, query.limit ?? 20), {
-      params: IdParams,
+    .get("/:domain_id/history", ({ params, query }) => domainHistory(ctx, params.domain_id, query.limit ?? 20), {
+      params: DomainIdParams,
       query: HistoryQuery,
       response: { 200: t.Array(HistoryRecord), ...errorResponses(401, 404, 422) },
       detail: { summary: "A domain's update history, newest first" },
     })
-    .post("/:id/update_ip", ({ params }) => forceUpdate(ctx, params.id), {
-      params: IdParams,
+    .post("/:domain_id/update_ip", ({ params }) => forceUpdate(ctx, params.domain_id), {
+      params: DomainIdParams,
       response: { 200: UpdateResult, ...errorResponses(401, 404, 409, 422, 502, 503) },
       detail: {
         summary: "Update the record now",

@@ -6,7 +6,12 @@ const DomainConfig = t.Object(
   {
     zone_id: t.Optional(t.String({ description: "Cloudflare zone id (or Dynu domain id); discovered when absent" })),
     proxied: t.Optional(t.Boolean({ description: "Cloudflare proxying; default: keep the record's current value" })),
-    ttl: t.Optional(t.Integer({ description: "Seconds; Cloudflare 1 = automatic; default: keep the current value" })),
+    ttl: t.Optional(
+      t.Integer({
+        description: "Seconds; Cloudflare 1 = automatic; default: keep the current value",
+        error: "must be 1 (automatic) or a whole number of seconds from 30 to 86400",
+      }),
+    ),
     create_if_missing: t.Optional(t.Boolean({ description: "Create the record when it does not exist (default true)" })),
   },
   { additionalProperties: true, description: "Provider options; unknown keys are kept as given" },
@@ -15,7 +20,7 @@ const DomainConfig = t.Object(
 const fields = {
   provider_id: t.Integer({ minimum: 1, error: "must be a positive integer" }),
   domain_name: t.String({ description: "Fully qualified hostname; IDN accepted", examples: ["home.example.com"] }),
-  record_type: t.String({ description: "`A` (IPv4) or `AAAA` (IPv6)", default: "A" }),
+  record_type: t.String({ description: "`A` (IPv4) or `AAAA` (IPv6); `A` when a new domain leaves it out" }),
   external_id: t.Nullable(t.String({ description: "The provider's id of the record; discovered on first update" })),
   config: DomainConfig,
   cron_schedule: t.Nullable(

@@ -243,7 +243,18 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
       const { zone_id: _stale, ...rest } = config;
       changes.config = rest;
     }
-    Object.assign(changes, { lastKnownIp: null, lastUpdateStatus: null, failureCount: 0, nextRunAt: isEnabled ? now : null });
+  }
+  if (recordMoved || externalId !== row.externalId) {
+    // A record this appliance has not written yet: forgetting the known IP makes the next check
+    // write it, and tells the provider client to verify a given record id before trusting it.
+    Object.assign(changes, {
+      lastKnownIp: null,
+      lastUpdateStatus: null,
+      lastCheckedAt: null,
+      lastChangedAt: null,
+      failureCount: 0,
+      nextRunAt: isEnabled ? now : null,
+    });
   } else if (!isEnabled) {
     changes.nextRunAt = null;
   } else if (!row.isEnabled || row.nextRunAt === null) {

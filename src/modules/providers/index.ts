@@ -2,7 +2,7 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { DeletedBody, errorResponses, IdParams, objectBody } from "../shared";
+import { DeletedBody, errorResponses, bodyShape, ProviderIdParams } from "../shared";
 import { DeleteQuery, Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 import {
   createProvider,
@@ -21,37 +21,37 @@ export function providerRoutes(ctx: AppContext) {
     })
     .post("", ({ body }) => createProvider(ctx, body), {
       body: ProviderCreate,
-      transform: objectBody("credentials"),
+      transform: bodyShape({ objects: ["credentials"] }),
       response: { 200: Provider, ...errorResponses(401, 409, 422) },
       detail: { summary: "Create a provider" },
     })
-    .get("/:id", ({ params }) => getProvider(ctx, params.id), {
-      params: IdParams,
+    .get("/:provider_id", ({ params }) => getProvider(ctx, params.provider_id), {
+      params: ProviderIdParams,
       response: { 200: Provider, ...errorResponses(401, 404, 422) },
       detail: { summary: "Get a provider" },
     })
-    .put("/:id", ({ params, body }) => updateProvider(ctx, params.id, body), {
-      params: IdParams,
+    .put("/:provider_id", ({ params, body }) => updateProvider(ctx, params.provider_id, body), {
+      params: ProviderIdParams,
       body: ProviderUpdate,
-      transform: objectBody("credentials"),
+      transform: bodyShape({ objects: ["credentials"] }),
       response: { 200: Provider, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Update a provider (partial)" },
     })
     .delete(
-      "/:id",
+      "/:provider_id",
       ({ params, query }) => {
-        deleteProvider(ctx, params.id, query.cascade ?? false);
-        return { message: "Provider deleted", id: params.id };
+        deleteProvider(ctx, params.provider_id, query.cascade ?? false);
+        return { message: "Provider deleted", id: params.provider_id };
       },
       {
-        params: IdParams,
+        params: ProviderIdParams,
         query: DeleteQuery,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 409, 422) },
         detail: { summary: "Delete a provider", description: "409 while domains use it, unless `?cascade=true`." },
       },
     )
-    .post("/:id/verify", ({ params }) => verifyProvider(ctx, params.id), {
-      params: IdParams,
+    .post("/:provider_id/verify", ({ params }) => verifyProvider(ctx, params.provider_id), {
+      params: ProviderIdParams,
       response: { 200: VerifyResult, ...errorResponses(401, 404, 422) },
       detail: { summary: "Check the provider's credentials", description: "Never changes a record." },
     });

@@ -50,18 +50,23 @@ export function normaliseCredentials(type: ProviderType, credentials: Record<str
 }
 
 function checkName(name: string): string {
-  const trimmed = name.trim();
+  const trimmed = name.normalize("NFC").trim();
   if (trimmed.length < 1 || trimmed.length > 100) throw invalidField("name", "must be 1 to 100 characters");
   return trimmed;
 }
 
+/**
+ * Names are unique ignoring case in any script. Compared here rather than in SQL, whose lower()
+ * folds ASCII only (the unique index on lower(name) remains as a backstop); providers are few.
+ */
 function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void {
+  const key = name.toLocaleLowerCase("und");
   const clash = ctx.db
-    .select({ id: providers.id })
+    .select({ id: providers.id, name: providers.name })
     .from(providers)
-    .where(sql`lower(${providers.name}) = lower(${name})`)
-    .get();
-  if (clash && clash.id !== exceptId) throw conflict(`A provider named "${name}" already exists`);
+    .all()
+    .find((row) => row.id !== exceptId && row.name.normalize("NFC").toLocaleLowerCase("und") === key);
+  if (clash) throw conflict(`A provider named "${clash.name}" already exists`);
 }
 
 // Written out: in a one-table select drizzle leaves `${providers.id}` unqualified, and inside the
@@ -180,6 +185,18 @@ export function deleteProvider(ctx: AppContext, id: number, cascade: boolean): v
     tx.delete(providers).where(eq(providers.id, id)).run();
   });
   ctx.log.info("provider deleted", { provider_id: id, domains_deleted: count });
+}
+
+/** False when the encryption key cannot open stored credentials (a replaced key); checked at start. */
+export function storedCredentialsReadable(ctx: AppContext): boolean {
+  const row = ctx.db.select({ credentials: providers.credentials }).from(providers).limit(1).get();
+  if (!row) return true;
+  try {
+    openCredentials(row.credentials, ctx.keys.encryptionKey);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The DNS service client for a provider, with its credentials opened for this call only. */

@@ -2,13 +2,13 @@
 
 import type { AppContext } from "../../context";
 import { VERSION } from "../../context";
+import { userCount } from "../../http/auth";
 import { iso } from "../../util/time";
 
 export function systemStatus(ctx: AppContext) {
-  const users = ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
   const lastCheck = ctx.sqlite.query<{ at: number | null }, []>("SELECT max(last_checked_at) AS at FROM domains").get()!.at;
   return {
-    initialized: users > 0,
+    initialized: userCount(ctx) > 0,
     version: VERSION,
     uptime_seconds: Math.floor((Date.now() - ctx.startedAt) / 1000),
     database: "sqlite" as const,
