@@ -1,5 +1,7 @@
 // Cloudflare API v4 client: checks a token and points one A/AAAA record at an address with as few
-// requests as it can (a single PATCH once zone and record id are known). It never deletes a record.
+// requests as it can (a single PATCH once zone and record id are known and the id is trusted, i.e.
+// saved by this appliance's own write; an id a person typed in is read and checked first). It never
+// deletes a record, and never writes through an id that names another record.
 
 import {
   exchange,
@@ -8,7 +10,7 @@ import {
   parseJson,
   retryAfterSeconds,
   unreadableAnswer,
-  writtenMessage,
+  writtenDetails,
 } from "./http";
 import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
 
@@ -80,19 +82,33 @@ export function createCloudflareClient(
   }
 
   async function writeInZone(zoneId: string, target: RecordTarget, ip: string): Promise<Attempt> {
-    const success = (action: "updated" | "created", externalId: string): Attempt => ({
+    const success = (action: "updated" | "created", externalId: string, record: unknown): Attempt => ({
       ok: true,
       action,
       externalId,
       zoneId,
-      message: writtenMessage(SERVICE, action, target, ip),
+      message: recordDetails(externalId, record),
     });
 
     if (target.externalId) {
-      const patched = await patchRecord(zoneId, target.externalId, target, ip);
-      if (patched.ok && isTheRecord(patched.result, target)) return success("updated", target.externalId);
-      if (!patched.ok && !patched.codes.some((c) => STALE_RECORD_CODES.includes(c))) return patched;
-      // The remembered id is gone or names another record: find the record by name, once.
+      if (target.externalIdTrusted) {
+        // Saved by this appliance's own write of this record: a single PATCH, the steady state.
+        const patched = await patchRecord(zoneId, target.externalId, target, ip);
+        if (patched.ok && isTheRecord(patched.result, target)) return success("updated", target.externalId, patched.result);
+        if (!patched.ok && !isStale(patched)) return patched;
+        // The id is gone, or (renamed at Cloudflare since) names another record now: find this one by name, once.
+      } else {
+        // Typed in by a person, or left from before the record's identity changed: it may name any
+        // record of the account, so it is read first, and written through only when it is this
+        // hostname and type. Anything else is left exactly as it is.
+        const read = await call("GET", `${recordsPath(zoneId)}/${encodeURIComponent(target.externalId)}`);
+        if (read.ok && isTheRecord(read.result, target)) {
+          const patched = await patchRecord(zoneId, target.externalId, target, ip);
+          return patched.ok ? success("updated", target.externalId, patched.result) : patched;
+        }
+        if (!read.ok && !isStale(read)) return read;
+        // An unknown id, or another record's: find this one by name instead.
+      }
     }
 
     const query = new URLSearchParams({ type: target.recordType, name: target.hostname, per_page: "100" });
@@ -103,7 +119,7 @@ export function createCloudflareClient(
     );
     if (existing) {
       const patched = await patchRecord(zoneId, existing.id as string, target, ip);
-      return patched.ok ? success("updated", existing.id as string) : patched;
+      return patched.ok ? success("updated", existing.id as string, patched.result) : patched;
     }
 
     if (target.config.create_if_missing === false) {
@@ -120,7 +136,7 @@ export function createCloudflareClient(
     if (!isObject(created.result) || typeof created.result.id !== "string") {
       return fail(`${SERVICE}: the created record came back without an id`);
     }
-    return success("created", created.result.id);
+    return success("created", created.result.id, created.result);
   }
 
   return {
@@ -158,6 +174,21 @@ export function createCloudflareClient(
 
 function recordsPath(zoneId: string): string {
   return `/zones/${encodeURIComponent(zoneId)}/dns_records`;
+}
+
+/** A failure meaning "the record id we hold names nothing (any more)". */
+function isStale(failure: Failure): boolean {
+  return failure.codes.some((code) => STALE_RECORD_CODES.includes(code));
+}
+
+/** The success message: the record's id and the proxying and ttl it has now (the updater says the rest). */
+function recordDetails(id: string, record: unknown): string {
+  const facts: string[] = [];
+  if (isObject(record)) {
+    if (typeof record.ttl === "number") facts.push(record.ttl === 1 ? "ttl auto" : `ttl ${record.ttl}`);
+    if (typeof record.proxied === "boolean") facts.push(record.proxied ? "proxied" : "not proxied");
+  }
+  return writtenDetails(SERVICE, `record ${id}`, facts);
 }
 
 function isTheRecord(record: unknown, target: RecordTarget): record is Record<string, unknown> {

@@ -10,6 +10,12 @@
 // record listing tells where the hostname sits: each record carries `domainName`, so the hostname
 // is the apex when it equals that name (one extra GET /dns/{id}, first write only) and a node when it
 // ends in "." + that name. Without a domain id, GET /dns/getroot/{hostname} finds it first (+1).
+//
+// `externalIdTrusted` is not needed here: every write is preceded by a read that proves what it
+// writes to — an apex write only after GET /dns/{id} showed that domain's name is the hostname, a
+// record write only to a record of the listing whose node and type are the hostname's (the external
+// id merely picks among those) — so an external id or zone id naming another domain or record of
+// the account, typed in by a person or not, is never written through.
 
 import {
   exchange,
@@ -18,7 +24,7 @@ import {
   parseJson,
   retryAfterSeconds,
   unreadableAnswer,
-  writtenMessage,
+  writtenDetails,
 } from "./http";
 import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
 
@@ -95,7 +101,7 @@ export function createDynuClient(credentials: { api_key: string }, options: Prov
     else Object.assign(body, { ipv6Address: ip, ipv6: true });
     if (typeof target.config.ttl === "number") body.ttl = target.config.ttl;
     const posted = await call("POST", `/dns/${domainId}`, body);
-    return posted.ok ? success("updated", domainId, domainId, target, ip) : posted;
+    return posted.ok ? success("updated", domainId, domainId, `domain ${domainId}`, body.ttl) : posted;
   }
 
   async function writeNode(
@@ -112,31 +118,35 @@ export function createDynuClient(credentials: { api_key: string }, options: Prov
     const existing = candidates.find((r) => String(r.id) === target.externalId) ?? candidates[0];
     if (existing) {
       // The update replaces the whole record: omitted ttl, state or group would be reset.
+      const ttl = typeof target.config.ttl === "number" ? target.config.ttl : existing.ttl;
       const posted = await call("POST", `/dns/${domainId}/record/${String(existing.id)}`, {
         nodeName: node,
         recordType: target.recordType,
         [addressField]: ip,
-        ttl: typeof target.config.ttl === "number" ? target.config.ttl : existing.ttl,
+        ttl,
         state: existing.state ?? true,
         group: existing.group ?? "",
       });
-      return posted.ok ? success("updated", String(existing.id), domainId, target, ip) : posted;
+      const recordId = String(existing.id);
+      return posted.ok ? success("updated", recordId, domainId, `record ${recordId} in domain ${domainId}`, ttl) : posted;
     }
     if (target.config.create_if_missing === false) {
       return { ok: false, message: notCreatedMessage(SERVICE, target) };
     }
+    const ttl = typeof target.config.ttl === "number" ? target.config.ttl : DEFAULT_NEW_RECORD_TTL;
     const created = await call("POST", `/dns/${domainId}/record`, {
       nodeName: node,
       recordType: target.recordType,
       [addressField]: ip,
-      ttl: typeof target.config.ttl === "number" ? target.config.ttl : DEFAULT_NEW_RECORD_TTL,
+      ttl,
       state: true,
     });
     if (!created.ok) return created;
     if (typeof created.body.id !== "number" && typeof created.body.id !== "string") {
       return { ok: false, message: `${SERVICE}: the created record came back without an id` };
     }
-    return success("created", String(created.body.id), domainId, target, ip);
+    const recordId = String(created.body.id);
+    return success("created", recordId, domainId, `record ${recordId} in domain ${domainId}`, ttl);
   }
 
   /**
@@ -212,14 +222,16 @@ export function createDynuClient(credentials: { api_key: string }, options: Prov
   };
 }
 
+/** `object` names what holds the address now ("domain 100001", "record 9000001 in domain 100001"). */
 function success(
   action: "updated" | "created",
   externalId: string,
   zoneId: string,
-  target: RecordTarget,
-  ip: string,
+  object: string,
+  ttl: unknown,
 ): Attempt {
-  return { ok: true, action, externalId, zoneId, message: writtenMessage(SERVICE, action, target, ip) };
+  const facts = typeof ttl === "number" ? [`ttl ${ttl}`] : [];
+  return { ok: true, action, externalId, zoneId, message: writtenDetails(SERVICE, object, facts) };
 }
 
 function failure(message: string, statusCode: number, headers: Headers): Failure {

@@ -27,7 +27,7 @@ export async function exchange(
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-    return `no answer within ${formatDuration(timeoutMs)}`;
+    return `no answer within ${formatMs(timeoutMs)}`;
   }
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
@@ -36,8 +36,8 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   return `request failed: ${String(error)}`;
 }
 
-/** `10000` → "10s", `1500` → "1.5s", `200` → "200ms". */
-function formatDuration(ms: number): string {
+/** Milliseconds for a person: `10000` → "10s", `1500` → "1.5s", `200` → "200ms". */
+export function formatMs(ms: number): string {
   return ms < 1000 ? `${ms}ms` : `${Number((ms / 1000).toFixed(1))}s`;
 }
 
@@ -75,14 +75,13 @@ export function retryAfterSeconds(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-/** A successful outcome's message, e.g. "Cloudflare: updated A record home.example.com to 203.0.113.7". */
-export function writtenMessage(
-  service: string,
-  action: "updated" | "created",
-  target: RecordTarget,
-  ip: string,
-): string {
-  return `${service}: ${action} ${target.recordType} record ${target.hostname} to ${ip}`;
+/**
+ * A successful outcome's message: which object at the service holds the address now and what it
+ * kept, e.g. "Cloudflare record 3f9a…, ttl auto, proxied". The updater puts it after its own
+ * "Updated home.example.com A → 203.0.113.7", so it never repeats the name, type, address or action.
+ */
+export function writtenDetails(service: string, object: string, facts: string[]): string {
+  return [`${service} ${object}`, ...facts].join(", ");
 }
 
 /** Why a missing record was left missing. */

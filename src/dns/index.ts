@@ -5,7 +5,9 @@ import { createDynuClient } from "./dynu";
 import type { DnsProvider, FetchLike, ProviderType } from "./provider";
 
 export interface ProviderClientFactoryOptions {
+  /** Without a trailing slash: the settings loader (config.ts `url()`) guarantees it. */
   cloudflareApiUrl: string;
+  /** Without a trailing slash, as `cloudflareApiUrl`. */
   dynuApiUrl: string;
   fetch: FetchLike;
   timeoutMs: number;
@@ -25,16 +27,12 @@ export function createProviderClient(
     case "cloudflare":
       return createCloudflareClient(
         { api_token: credentials.api_token ?? "" },
-        { ...common, baseUrl: withoutTrailingSlash(options.cloudflareApiUrl) },
+        { ...common, baseUrl: options.cloudflareApiUrl },
       );
     case "dynu":
       return createDynuClient(
         { api_key: credentials.api_key ?? "" },
-        { ...common, baseUrl: withoutTrailingSlash(options.dynuApiUrl) },
+        { ...common, baseUrl: options.dynuApiUrl },
       );
   }
-}
-
-function withoutTrailingSlash(url: string): string {
-  return url.replace(/\/+$/, "");
 }

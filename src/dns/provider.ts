@@ -8,7 +8,10 @@ export type ProviderType = "cloudflare" | "dynu";
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface ProviderClientOptions {
-  /** API base without a trailing slash, e.g. `https://api.cloudflare.com/client/v4`. */
+  /**
+   * API base without a trailing slash, e.g. `https://api.cloudflare.com/client/v4` (config.ts strips
+   * it from DDNS_CLOUDFLARE_API_URL / DDNS_DYNU_API_URL; paths are appended as they are).
+   */
   baseUrl: string;
   fetch: FetchLike;
   /** Applied to every single request (`AbortSignal.timeout`). */
@@ -29,8 +32,18 @@ export interface RecordTarget {
   /** Lowercase, punycode, no trailing dot. */
   hostname: string;
   recordType: RecordType;
-  /** The provider's id of the record (or Dynu domain), when known from an earlier write. */
+  /**
+   * The provider's id of the record (or Dynu domain): saved by an earlier write, or set by the user
+   * (the API and the form accept it), who may name any record of the account, even another one.
+   */
   externalId: string | null;
+  /**
+   * True when `externalId` came from this appliance's own earlier successful write of this very record
+   * (same provider, hostname and type), so a client may write to it without reading it first. False for
+   * an id a person typed in, or one left over from before the record's identity changed: a client
+   * must then confirm that the id names this hostname and type before changing anything through it.
+   */
+  externalIdTrusted: boolean;
   config: RecordConfig;
 }
 
@@ -43,6 +56,11 @@ export type WriteOutcome =
       externalId: string;
       /** The zone/domain id discovered or confirmed, to save as `config.zone_id`. */
       zoneId: string;
+      /**
+       * Only what the updater's own sentence ("Updated home.example.com A → 203.0.113.7") does not
+       * already say: the record as the service now holds it, e.g. "Cloudflare record 3f9a…, ttl auto,
+       * proxied". Never repeats the hostname, type, address or action.
+       */
       message: string;
     }
   | {

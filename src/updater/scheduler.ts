@@ -5,7 +5,8 @@ import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { domains, providers } from "../db/schema";
 import type { RecordType } from "../dns/provider";
-import { detectFamily, familyOf, isUpdating, runUpdate, type Detection, type Family, type UpdateOutcome } from "./update";
+import type { Detection, IpFamily } from "../ip/detect";
+import { detectFamily, familyOf, isUpdating, runUpdate, type UpdateOutcome } from "./update";
 
 export interface PassOptions {
   /** Every enabled domain, due or not (`ddnsd check`). */
@@ -18,8 +19,6 @@ export class Scheduler {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Domains claimed by a pass that has not finished with them. */
   private readonly claimed = new Set<number>();
-  /** When the newest pass started, ms since the epoch. */
-  lastPassAt: number | null = null;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -72,9 +71,8 @@ export class Scheduler {
     const now = options.now ?? Date.now();
     const due = this.dueDomains(options, now);
     if (due.length === 0) return [];
-    this.lastPassAt = now;
     for (const { id } of due) this.claimed.add(id);
-    const detections = new Map<Family, Promise<Detection>>();
+    const detections = new Map<IpFamily, Promise<Detection>>();
     for (const { recordType } of due) {
       const family = familyOf(recordType);
       if (!detections.has(family)) detections.set(family, detectFamily(this.ctx, family));

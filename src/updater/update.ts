@@ -5,23 +5,28 @@
 import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
-import type { RecordType, WriteOutcome } from "../dns/provider";
+import type { DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, HttpError, notFound } from "../http/errors";
-import { detectPublicIp } from "../ip/detect";
+import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { providerClient } from "../modules/providers/service";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
 
 export type Trigger = "manual" | "schedule";
-export type Family = 4 | 6;
-export type Detection = { ok: true; ip: string; source: string } | { ok: false; error: string };
+
+/** The FAILED row's message (and a forced update's 502) when a provider's stored credentials no longer open. */
+export const CREDENTIALS_UNREADABLE =
+  "The provider's stored credentials cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
 
 export interface UpdateOutcome {
   domainId: number;
   hostname: string;
   recordType: RecordType;
   result: "updated" | "unchanged" | "failed";
-  /** Why it failed: the public IP could not be detected, or the provider refused / was unreachable. */
-  failure: "detection" | "provider" | null;
+  /**
+   * Why it failed: the public IP could not be detected; the provider refused, was unreachable or could
+   * not be called; or (forced updates only) the domain or its provider is disabled.
+   */
+  failure: "detection" | "provider" | "disabled" | null;
   ip: string | null;
   previousIp: string | null;
   changed: boolean;
@@ -30,12 +35,12 @@ export interface UpdateOutcome {
   historyId: number | null;
 }
 
-export function familyOf(recordType: RecordType): Family {
+export function familyOf(recordType: RecordType): IpFamily {
   return recordType === "AAAA" ? 6 : 4;
 }
 
 /** Asks the echo services once, and remembers the answer for the status endpoint and the pages. */
-export async function detectFamily(ctx: AppContext, family: Family): Promise<Detection> {
+export async function detectFamily(ctx: AppContext, family: IpFamily): Promise<Detection> {
   const result = await detectPublicIp(family, {
     urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
     fetch: ctx.fetch,
@@ -99,7 +104,10 @@ export interface UpdateOptions {
   detection?: Promise<Detection>;
 }
 
-/** Runs one update of one domain; `null` when the domain or its provider no longer exists. */
+/**
+ * Runs one update of one domain; `null` when the domain or its provider no longer exists, or — for a
+ * scheduled run — when either was disabled meanwhile.
+ */
 export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
   return serialised(ctx, domainId, () => attempt(ctx, domainId, options));
 }
@@ -122,6 +130,13 @@ function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; pro
   return statement.get({ id: domainId }) ?? null;
 }
 
+/** Why the domain must not be updated now (the 409's sentence), or null when both it and its provider are enabled. */
+function disabledReason(domain: DomainRow, provider: ProviderRow): string | null {
+  if (!domain.isEnabled) return "The domain is disabled; enable it to update it";
+  if (!provider.isEnabled) return `The provider "${provider.name}" is disabled; enable it to update this domain`;
+  return null;
+}
+
 /** Whether a scheduled check must write: the IP changed, the last attempt failed, or never written. */
 export function needsWrite(domain: DomainRow, ip: string): boolean {
   return domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS";
@@ -138,6 +153,13 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
   const loaded = loadDomain(ctx, domainId);
   if (!loaded) return null;
   const { domain, provider } = loaded;
+  const refusal = disabledReason(domain, provider);
+  if (refusal !== null) {
+    // Disabled while the address was being detected: a scheduled check leaves the domain as it is
+    // (no row, no state change), as the scheduler would not pick it now; a forced update is refused
+    // as the route refuses it up front (a 409 and its row).
+    return options.force ? recordRefusal(ctx, domain, refusal) : null;
+  }
   if (familyOf(domain.recordType) !== family) detection = await detectFamily(ctx, familyOf(domain.recordType));
   const base = {
     domainId,
@@ -163,8 +185,9 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
 
   const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip);
   const changed = write.ok && ip !== domain.lastKnownIp;
+  // One sentence: what the updater did, then what only the provider knows (its record id, ttl …).
   const message = write.ok
-    ? `${write.action === "created" ? "Created" : "Updated"} ${domain.domainName} ${domain.recordType} → ${ip}${changed ? "" : " (unchanged)"}: ${write.message}`
+    ? `${write.action === "created" ? "Created" : "Updated"} ${domain.domainName} ${domain.recordType} → ${ip}${changed ? "" : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
     : write.message;
   const outcome = {
     ...base,
@@ -196,8 +219,31 @@ function writeToProvider(
         const message = `${provider.name} asked to wait until ${new Date(paused).toISOString()} (rate limited); not called`;
         return { write: { ok: false, message }, pausedUntil: paused };
       }
-      const write = await providerClient(ctx, provider).writeRecord(
-        { hostname: domain.domainName, recordType: domain.recordType, externalId: domain.externalId, config: domain.config },
+      let client: DnsProvider;
+      try {
+        client = providerClient(ctx, provider);
+      } catch (error) {
+        // The credentials no longer open (another DDNS_ENCRYPTION_KEY, a damaged row): a failed
+        // attempt like any other, with its row and backoff, not a fault that repeats every second.
+        ctx.log.error("provider credentials cannot be decrypted", {
+          provider_id: provider.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return { write: { ok: false, message: CREDENTIALS_UNREADABLE }, pausedUntil: null };
+      }
+      const write = await client.writeRecord(
+        {
+          hostname: domain.domainName,
+          recordType: domain.recordType,
+          externalId: domain.externalId,
+          // Trusted iff the domain has been written successfully since its record identity (provider,
+          // hostname, type or external_id) last changed. Every such edit resets last_known_ip to null
+          // (domains service `updateDomain`), and only a successful write of the identity as it still
+          // is sets it again (`record`, which leaves an edited row alone). So a non-null last_known_ip
+          // means external_id is the id this appliance's own write saved or confirmed.
+          externalIdTrusted: domain.lastKnownIp !== null,
+          config: domain.config,
+        },
         ip,
       );
       if (write.ok || write.retryAfterSeconds === undefined) return { write, pausedUntil: null };
@@ -249,39 +295,40 @@ function record(
     // The domain as it is now: it may have been edited while the provider was being called.
     const current = tx.select().from(domains).where(eq(domains.id, domain.id)).get();
     if (!current) return null; // deleted meanwhile: nothing left to record
-    const row = tx
-      .insert(history)
-      .values({
-        domainId: domain.id,
-        ipAddress: outcome.ip,
-        previousIp: domain.lastKnownIp,
-        status: succeeded ? "SUCCESS" : "FAILED",
-        message: outcome.message,
-        trigger,
-        durationMs,
-        timestamp: now,
-      })
-      .returning({ id: history.id })
-      .get();
-    // Now another record (new name, type or provider): the edit reset its state so that it is written
-    // at once, and this outcome, about the old record, must not mark the new one current.
+    const id = appendHistory(tx, ctx, {
+      domainId: domain.id,
+      ipAddress: outcome.ip,
+      previousIp: domain.lastKnownIp,
+      status: succeeded ? "SUCCESS" : "FAILED",
+      message: outcome.message,
+      trigger,
+      durationMs,
+      timestamp: now,
+    });
+    // Another record now (new provider, name, type, or an external_id the user set): the edit reset its
+    // state so that it is written (and its id checked) at once, and this outcome, about the record as
+    // it was, must neither mark the new one current nor make its id trusted.
     const sameRecord =
       current.providerId === domain.providerId &&
       current.domainName === domain.domainName &&
-      current.recordType === domain.recordType;
+      current.recordType === domain.recordType &&
+      current.externalId === domain.externalId;
     if (sameRecord) {
+      // The zone id found by the write is saved only when config.zone_id is still what this attempt
+      // started with: one the user set or removed meanwhile is theirs to keep. The rest of the config
+      // is taken as it is now, so any other change made meanwhile stays too.
+      const zoneIdKept = current.config.zone_id === domain.config.zone_id;
       tx.update(domains)
         .set({
           lastUpdateStatus: succeeded ? "SUCCESS" : "FAILED",
           lastCheckedAt: now,
           failureCount,
           nextRunAt: current.isEnabled ? nextRunAt : null,
-          ...(succeeded
+          ...(write.ok
             ? {
                 lastKnownIp: outcome.ip,
                 externalId: write.externalId,
-                // Onto the config as it is now, so a change made meanwhile is kept.
-                config: { ...current.config, zone_id: write.zoneId },
+                ...(zoneIdKept ? { config: { ...current.config, zone_id: write.zoneId } } : {}),
                 ...(outcome.changed || current.lastChangedAt === null ? { lastChangedAt: now } : {}),
               }
             : {}),
@@ -289,8 +336,7 @@ function record(
         .where(eq(domains.id, domain.id))
         .run();
     }
-    applyRetention(tx, domain.id, ctx.settings.historyRetention);
-    return row.id;
+    return id;
   });
   if (historyId === null) return null;
   const level = succeeded ? "info" : "warn";
@@ -307,6 +353,46 @@ function record(
 }
 
 type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];
+
+/** The one way a history row is written: inserted, then the domain's rows cut to DDNS_HISTORY_RETENTION. */
+function appendHistory(tx: Tx, ctx: AppContext, row: typeof history.$inferInsert): number {
+  const { id } = tx.insert(history).values(row).returning({ id: history.id }).get();
+  applyRetention(tx, row.domainId, ctx.settings.historyRetention);
+  return id;
+}
+
+/**
+ * A forced update refused because the domain or its provider is disabled: a FAILED row saying so
+ * (no address, no time spent), while the domain's state (status, backoff, schedule) stays as it is.
+ */
+function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): UpdateOutcome {
+  const historyId = ctx.db.transaction((tx) =>
+    appendHistory(tx, ctx, {
+      domainId: domain.id,
+      ipAddress: null,
+      previousIp: domain.lastKnownIp,
+      status: "FAILED",
+      message,
+      trigger: "manual",
+      durationMs: 0,
+      timestamp: Date.now(),
+    }),
+  );
+  ctx.log.info("forced update refused", { domain_id: domain.id, domain: domain.domainName, reason: message });
+  return {
+    domainId: domain.id,
+    hostname: domain.domainName,
+    recordType: domain.recordType,
+    result: "failed",
+    failure: "disabled",
+    ip: null,
+    previousIp: domain.lastKnownIp,
+    changed: false,
+    message,
+    durationMs: 0,
+    historyId,
+  };
+}
 
 /** Keeps the newest `keep` rows of a domain. */
 function applyRetention(tx: Tx, domainId: number, keep: number): void {
@@ -333,10 +419,12 @@ function applyRetention(tx: Tx, domainId: number, keep: number): void {
 export async function forceUpdate(ctx: AppContext, domainId: number) {
   const loaded = loadDomain(ctx, domainId);
   if (!loaded) throw notFound("Domain not found");
-  if (!loaded.domain.isEnabled) throw conflict("The domain is disabled; enable it to update it");
-  if (!loaded.provider.isEnabled) throw conflict(`The provider "${loaded.provider.name}" is disabled; enable it to update this domain`);
+  const refusal = disabledReason(loaded.domain, loaded.provider);
+  if (refusal !== null) throw conflict(recordRefusal(ctx, loaded.domain, refusal).message);
   const outcome = await runUpdate(ctx, domainId, { trigger: "manual", force: true });
   if (!outcome) throw notFound("Domain not found");
+  // Disabled while the address was being detected: refused the same way, its row already written.
+  if (outcome.failure === "disabled") throw conflict(outcome.message);
   if (outcome.failure === "detection") throw new HttpError(503, outcome.message);
   if (outcome.failure === "provider") throw new HttpError(502, outcome.message);
   return {

@@ -44,14 +44,18 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
   );
 }
 
+/** An external id given here is untrusted (typed in by a person) unless `externalIdTrusted` says otherwise. */
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
 }
 
-/** The state a domain reaches after its first write: zone and record id known. */
+/** The state a domain reaches after its first write: zone and record id known, the id saved by that write. */
 function steadyHome(config: RecordConfig = {}): RecordTarget {
-  return target("home.example.com", { externalId: home.id }, { zone_id: zone.id, ...config });
+  return target("home.example.com", { externalId: home.id, externalIdTrusted: true }, { zone_id: zone.id, ...config });
 }
+
+/** Every field of a record as the fake holds it, to compare before and after byte for byte. */
+const snapshot = (record: CloudflareRecord | undefined) => JSON.stringify(record);
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 
@@ -82,7 +86,7 @@ describe("writeRecord on an existing record", () => {
       action: "updated",
       externalId: home.id,
       zoneId: zone.id,
-      message: `Cloudflare: updated A record home.example.com to ${NEW_IP}`,
+      message: `Cloudflare record ${home.id}, ttl 300, proxied`,
     });
     expect(fake.record("home.example.com", "A")).toMatchObject({
       content: NEW_IP,
@@ -113,10 +117,35 @@ describe("writeRecord on an existing record", () => {
     expect(fake.requests[2]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "100" });
   });
 
-  test("steady state (zone and record id known) is exactly one request", async () => {
+  test("steady state (zone known, record id trusted) is exactly one request", async () => {
     const outcome = await client().writeRecord(steadyHome(), NEW_IP);
     expect(outcome.ok).toBe(true);
     expect(requestLines()).toEqual([`PATCH /zones/${zone.id}/dns_records/${home.id}`]);
+  });
+
+  test("an untrusted record id that names this record is read, then patched: two requests", async () => {
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: home.id }, { zone_id: zone.id }),
+      NEW_IP,
+    );
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
+    expect(requestLines()).toEqual([
+      `GET /zones/${zone.id}/dns_records/${home.id}`,
+      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+    ]);
+    expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+  });
+
+  test("an untrusted record id whose read fails stops the write, nothing changed", async () => {
+    fake.fault({ status: 500 }, 1);
+    const before = snapshot(home);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: home.id }, { zone_id: zone.id }),
+      NEW_IP,
+    );
+    expect(outcome).toEqual({ ok: false, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" });
+    expect(requestLines()).toEqual([`GET /zones/${zone.id}/dns_records/${home.id}`]);
+    expect(snapshot(fake.record("home.example.com", "A"))).toBe(before);
   });
 
   test("a zone_id from config skips the zone lookup", async () => {
@@ -151,7 +180,7 @@ describe("writeRecord on a missing record", () => {
       action: "created",
       externalId: created?.id ?? "",
       zoneId: zone.id,
-      message: `Cloudflare: created A record new.example.com to ${NEW_IP}`,
+      message: `Cloudflare record ${created?.id}, ttl auto, not proxied`,
     });
     expect(fake.requests.at(-1)?.body).toEqual({ type: "A", name: "new.example.com", content: NEW_IP, ttl: 1, proxied: false });
   });
@@ -184,20 +213,16 @@ describe("writeRecord on a missing record", () => {
   });
 });
 
-describe("stale ids", () => {
-  const staleCases: { name: string; externalId: () => string }[] = [
+describe("stale and foreign ids", () => {
+  const unknownIds: { name: string; externalId: () => string }[] = [
     { name: "well-formed unknown id (404, code 81044)", externalId: () => "0".repeat(32) },
     { name: "malformed id (400, code 7003)", externalId: () => "not-a-record-id" },
-    {
-      name: "id of another record",
-      externalId: () => fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9" }).id,
-    },
   ];
-  for (const { name, externalId } of staleCases) {
-    test(`${name}: looks the record up once by name and updates it`, async () => {
+  for (const { name, externalId } of unknownIds) {
+    test(`trusted ${name}: the PATCH fails, the record is looked up once by name and updated`, async () => {
       const stale = externalId();
       const outcome = await client().writeRecord(
-        target("home.example.com", { externalId: stale }, { zone_id: zone.id }),
+        target("home.example.com", { externalId: stale, externalIdTrusted: true }, { zone_id: zone.id }),
         NEW_IP,
       );
       expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id });
@@ -208,11 +233,80 @@ describe("stale ids", () => {
         `PATCH /zones/${zone.id}/dns_records/${home.id}`,
       ]);
     });
+
+    test(`untrusted ${name}: the read fails, the record is looked up once by name and updated`, async () => {
+      const stale = externalId();
+      const outcome = await client().writeRecord(
+        target("home.example.com", { externalId: stale }, { zone_id: zone.id }),
+        NEW_IP,
+      );
+      expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id });
+      expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+      expect(requestLines()).toEqual([
+        `GET /zones/${zone.id}/dns_records/${stale}`,
+        `GET /zones/${zone.id}/dns_records`,
+        `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+      ]);
+      expect(fake.writes()).toBe(1);
+    });
   }
+
+  const foreignRecords: { name: string; add: () => CloudflareRecord; recordType?: "A" | "AAAA" }[] = [
+    { name: "another name", add: () => fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9", ttl: 120, comment: "not mine" }) },
+    { name: "the same name, another type", add: () => fake.addRecord("example.com", { type: "AAAA", name: "home", content: "2001:db8::9" }) },
+    { name: "a TXT record", add: () => fake.addRecord("example.com", { type: "TXT", name: "home", content: "v=spf1 -all" }) },
+  ];
+  for (const { name, add } of foreignRecords) {
+    test(`an untrusted id of another record (${name}): that record stays byte-identical, the right one is updated`, async () => {
+      const other = add();
+      const before = snapshot(other);
+      const outcome = await client().writeRecord(
+        target("home.example.com", { externalId: other.id }, { zone_id: zone.id }),
+        NEW_IP,
+      );
+      expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
+      expect(snapshot(fake.records.get(other.id))).toBe(before);
+      expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+      expect(requestLines()).toEqual([
+        `GET /zones/${zone.id}/dns_records/${other.id}`,
+        `GET /zones/${zone.id}/dns_records`,
+        `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+      ]);
+    });
+  }
+
+  test("an untrusted id of another record, with this one missing: it is created, the other untouched", async () => {
+    const other = fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9" });
+    const before = snapshot(other);
+    const outcome = await client().writeRecord(
+      target("new.example.com", { externalId: other.id }, { zone_id: zone.id }),
+      NEW_IP,
+    );
+    expect(outcome).toMatchObject({ ok: true, action: "created" });
+    expect(snapshot(fake.records.get(other.id))).toBe(before);
+    expect(fake.record("new.example.com", "A")?.content).toBe(NEW_IP);
+  });
+
+  test("a trusted id that names another record now (renamed at Cloudflare since): the right record is still found", async () => {
+    // Trusted ids come from this appliance's own write of this record, so this only happens when the
+    // record was renamed at Cloudflare since; the PATCH result shows it and the name lookup follows.
+    const other = fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9" });
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: other.id, externalIdTrusted: true }, { zone_id: zone.id }),
+      NEW_IP,
+    );
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id });
+    expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+    expect(requestLines()).toEqual([
+      `PATCH /zones/${zone.id}/dns_records/${other.id}`,
+      `GET /zones/${zone.id}/dns_records`,
+      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+    ]);
+  });
 
   test("a stale zone_id from config (7003) is rediscovered once", async () => {
     const outcome = await client().writeRecord(
-      target("home.example.com", { externalId: home.id }, { zone_id: "f".repeat(32) }),
+      target("home.example.com", { externalId: home.id, externalIdTrusted: true }, { zone_id: "f".repeat(32) }),
       NEW_IP,
     );
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });

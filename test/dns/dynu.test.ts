@@ -51,8 +51,9 @@ function client(options: { apiKey?: string; timeoutMs?: number } = {}) {
   );
 }
 
+/** An external id given here is untrusted (typed in by a person) unless `externalIdTrusted` says otherwise. */
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -97,7 +98,7 @@ describe("the domain itself (apex or DDNS hostname)", () => {
       action: "updated",
       externalId: String(apex.id),
       zoneId: String(apex.id),
-      message: `Dynu: updated A record example.com to ${NEW_V4}`,
+      message: `Dynu domain ${apex.id}, ttl 90`,
     });
     expect(fake.domain("example.com")).toMatchObject({
       ipv4Address: NEW_V4,
@@ -155,7 +156,7 @@ describe("a record under a domain", () => {
       action: "updated",
       externalId: String(www.id),
       zoneId: String(apex.id),
-      message: `Dynu: updated A record www.example.com to ${NEW_V4}`,
+      message: `Dynu record ${www.id} in domain ${apex.id}, ttl 600`,
     });
     expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: NEW_V4, ttl: 600, state: true, group: "web" });
     expect(fake.requests.at(-1)?.body).toEqual({
@@ -205,7 +206,13 @@ describe("a record under a domain", () => {
       const outcome = await client().writeRecord(target(hostname, { recordType }, config), ip);
       const created = fake.record(hostname, recordType);
       expect(created).toMatchObject(expected);
-      expect(outcome).toMatchObject({ ok: true, action: "created", externalId: String(created?.id), zoneId: String(apex.id) });
+      expect(outcome).toMatchObject({
+        ok: true,
+        action: "created",
+        externalId: String(created?.id),
+        zoneId: String(apex.id),
+        message: `Dynu record ${created?.id} in domain ${apex.id}, ttl ${created?.ttl}`,
+      });
     });
   }
 
@@ -222,6 +229,86 @@ describe("a record under a domain", () => {
     });
     expect(fake.writes()).toBe(0);
   });
+});
+
+describe("an external id or zone id naming another domain or record is never written through", () => {
+  // Dynu reads before it writes and checks names, so trusted or not makes no difference here.
+  const cases: {
+    name: string;
+    hostname: string;
+    /** The object the ids point at, which must stay byte-identical. */
+    foreign: () => unknown;
+    ids: () => { externalId: string; zoneId?: string };
+    /** The right object, after the write. */
+    written: () => string | undefined;
+  }[] = [
+    {
+      name: "the id of another record of the same domain",
+      hostname: "www.example.com",
+      foreign: () => fake.record("ftp.example.com", "A"),
+      ids: () => ({ externalId: String(fake.record("ftp.example.com", "A")!.id), zoneId: String(apex.id) }),
+      written: () => fake.record("www.example.com", "A")?.ipv4Address,
+    },
+    {
+      name: "the id of the same node's AAAA record",
+      hostname: "www.example.com",
+      foreign: () => fake.record("www.example.com", "AAAA"),
+      ids: () => ({ externalId: String(fake.record("www.example.com", "AAAA")!.id), zoneId: String(apex.id) }),
+      written: () => fake.record("www.example.com", "A")?.ipv4Address,
+    },
+    {
+      name: "the id of another domain, no zone id",
+      hostname: "www.example.com",
+      foreign: () => fake.domain("x.freeddns.org"),
+      ids: () => ({ externalId: String(fake.domain("x.freeddns.org")!.id) }),
+      written: () => fake.record("www.example.com", "A")?.ipv4Address,
+    },
+    {
+      name: "the id of another domain as both external id and zone id, for an apex",
+      hostname: "example.com",
+      foreign: () => fake.domain("x.freeddns.org"),
+      ids: () => {
+        const id = String(fake.domain("x.freeddns.org")!.id);
+        return { externalId: id, zoneId: id };
+      },
+      written: () => fake.domain("example.com")?.ipv4Address,
+    },
+    {
+      name: "the id of another domain as both external id and zone id, for a node record",
+      hostname: "www.example.com",
+      foreign: () => fake.domain("x.freeddns.org"),
+      ids: () => {
+        const id = String(fake.domain("x.freeddns.org")!.id);
+        return { externalId: id, zoneId: id };
+      },
+      written: () => fake.record("www.example.com", "A")?.ipv4Address,
+    },
+    {
+      name: "the domain's own id for a node record",
+      hostname: "www.example.com",
+      foreign: () => fake.domain("example.com"),
+      ids: () => ({ externalId: String(apex.id), zoneId: String(apex.id) }),
+      written: () => fake.record("www.example.com", "A")?.ipv4Address,
+    },
+  ];
+  for (const c of cases) {
+    for (const trusted of [false, true]) {
+      test(`${c.name} (${trusted ? "trusted" : "untrusted"})`, async () => {
+        fake.addRecord("example.com", { nodeName: "ftp", recordType: "A", ipv4Address: "198.51.100.21", ttl: 900, group: "files" });
+        fake.addRecord("example.com", { nodeName: "www", recordType: "AAAA", ipv6Address: "2001:db8::2", ttl: 600 });
+        const before = JSON.stringify(c.foreign());
+        const { externalId, zoneId } = c.ids();
+        const outcome = await client().writeRecord(
+          target(c.hostname, { externalId, externalIdTrusted: trusted }, zoneId === undefined ? {} : { zone_id: zoneId }),
+          NEW_V4,
+        );
+        expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(apex.id) });
+        expect(c.written()).toBe(NEW_V4);
+        expect(JSON.stringify(c.foreign())).toBe(before);
+        expect(fake.writes()).toBe(1);
+      });
+    }
+  }
 });
 
 describe("domain lookup", () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "./cloudflare";
 import { DYNU_FAKE_API_KEY, DYNU_RESET_TTL, startDynuFake } from "./dynu";
 import { startEchoFake } from "./echo";
+import { waitFor } from "./server";
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -124,7 +125,7 @@ describe("fault injection", () => {
       (r) => r.status,
       () => "failed",
     );
-    while (echo.requests.length === 0) await Bun.sleep(5);
+    await waitFor(() => echo.requests.length > 0, 5_000, "the request to reach the echo fake");
     await echo.stop();
     expect(["failed", 504]).toContain(await pending);
   });

@@ -197,3 +197,16 @@ export function htmlErrorPage(): Response {
     { status: 502, headers: { "Content-Type": "text/html" } },
   );
 }
+
+/**
+ * Polls `check` every 10 ms until it holds. Every wait in the tests has its own deadline: past
+ * `timeoutMs` this throws, naming what was awaited, so a wait for something that never happens fails
+ * with a reason rather than hanging until the runner's timeout (or forever).
+ */
+export async function waitFor(check: () => boolean, timeoutMs: number, what = "the condition"): Promise<void> {
+  const started = performance.now();
+  while (!check()) {
+    if (performance.now() - started > timeoutMs) throw new Error(`waited ${timeoutMs} ms for ${what}; it never happened`);
+    await Bun.sleep(10);
+  }
+}

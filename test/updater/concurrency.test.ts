@@ -14,6 +14,7 @@ import {
   OLD_IPV4,
   OLD_IPV6,
   type Rig,
+  untilInFlight,
   useRig,
 } from "./harness";
 
@@ -53,7 +54,7 @@ describe("updates of one record never overlap", () => {
     rig.cf.fault({ delayMs: 200 }, undefined, (r) => r.method === "PATCH");
 
     const pass = rig.t.ctx.scheduler.runPass();
-    while (rig.cf.inFlight() === 0) await Bun.sleep(5);
+    await untilInFlight(rig.cf, "Cloudflare (the scheduled write)");
     const forced = await forceUpdate(rig.t, domain.id);
     const outcomes = await pass;
     expect(outcomes[0]?.result).toBe("updated");
@@ -68,7 +69,7 @@ describe("updates of one record never overlap", () => {
     await addDomain(rig.t, provider.id, "home.example.com");
     rig.cf.fault({ delayMs: 200 }, undefined, (r) => r.method === "POST");
     const first = rig.t.ctx.scheduler.runPass();
-    while (rig.cf.inFlight() === 0) await Bun.sleep(5);
+    await untilInFlight(rig.cf, "Cloudflare (the first pass's create)");
     expect(await rig.t.ctx.scheduler.runPass()).toEqual([]);
     expect((await first).map((o) => o.result)).toEqual(["updated"]);
     expect(rig.cf.writes()).toBe(1);
@@ -186,6 +187,20 @@ describe("history retention", () => {
     // Another domain's rows are its own business.
     expect(await historyOf(rig.t, other.id)).toHaveLength(1);
   });
+
+  test("the rows of refused (409) forced updates are kept the same way", async () => {
+    const rig = current();
+    rig.cf.addZone("example.com");
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "home.example.com");
+    for (let i = 0; i < 2; i++) expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
+    expect((await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { is_enabled: false } })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await forceUpdate(rig.t, domain.id)).status).toBe(409);
+    const rows = await historyOf(rig.t, domain.id);
+    expect(rows.map((r) => [r.status, r.message])).toEqual(
+      Array.from({ length: 3 }, () => ["FAILED", "The domain is disabled; enable it to update it"]),
+    );
+  });
 });
 
 describe("edits made while an update is in flight", () => {
@@ -204,7 +219,7 @@ describe("edits made while an update is in flight", () => {
   /** Runs `edit` while the update's PATCH is at the provider, then waits for the update. */
   async function editDuringUpdate(edit: Record<string, unknown>) {
     const forced = forceUpdate(rig.t, domainId);
-    while (rig.cf.inFlight() === 0) await Bun.sleep(5);
+    await untilInFlight(rig.cf, "Cloudflare (the update's PATCH)");
     const edited = await rig.t.request("PUT", `/api/v1/domains/${domainId}`, { body: edit });
     expect(edited.status).toBe(200);
     return forced;
@@ -216,6 +231,55 @@ describe("edits made while an update is in flight", () => {
     const domain = await rig.t.request("GET", `/api/v1/domains/${domainId}`);
     expect(domain.body.config).toMatchObject({ proxied: true, ttl: 300, zone_id: expect.any(String) });
     expect(domain.body.last_update_status).toBe("SUCCESS");
+  });
+
+  test("an external_id set meanwhile is kept, and stays untrusted: the next write reads it first", async () => {
+    const forced = await editDuringUpdate({ external_id: "typed-in-while-writing" });
+    expect(forced.status).toBe(200);
+    const home = rig.cf.record("home.example.com", "A")!;
+    expect(home.content).toBe(ECHO_DEFAULT_IPV4);
+    const domain = await rig.t.request("GET", `/api/v1/domains/${domainId}`);
+    // The user's id, not the one the write found; and not marked current, so not trusted.
+    expect(domain.body).toMatchObject({ external_id: "typed-in-while-writing", last_known_ip: null });
+
+    rig.cf.clearRequests();
+    expect((await forceUpdate(rig.t, domainId)).status).toBe(200);
+    const zoneId = (await rig.t.request("GET", `/api/v1/domains/${domainId}`)).body.config.zone_id;
+    expect(rig.cf.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      // Nothing of the first write was saved (it was about the record as it was before the edit).
+      "GET /zones",
+      "GET /zones",
+      `GET /zones/${zoneId}/dns_records/typed-in-while-writing`,
+      `GET /zones/${zoneId}/dns_records`,
+      `PATCH /zones/${zoneId}/dns_records/${home.id}`,
+    ]);
+    expect((await rig.t.request("GET", `/api/v1/domains/${domainId}`)).body).toMatchObject({
+      external_id: home.id,
+      last_known_ip: ECHO_DEFAULT_IPV4,
+      last_update_status: "SUCCESS",
+    });
+  });
+
+  test("a zone_id set meanwhile is kept; the rest of the outcome is recorded", async () => {
+    const zoneId = "f".repeat(32);
+    const forced = await editDuringUpdate({ config: { zone_id: zoneId, ttl: 300 } });
+    expect(forced.status).toBe(200);
+    const domain = await rig.t.request("GET", `/api/v1/domains/${domainId}`);
+    expect(domain.body.config).toEqual({ zone_id: zoneId, ttl: 300 });
+    expect(domain.body).toMatchObject({
+      external_id: rig.cf.record("home.example.com", "A")!.id,
+      last_known_ip: ECHO_DEFAULT_IPV4,
+      last_update_status: "SUCCESS",
+    });
+  });
+
+  test("a zone_id removed meanwhile stays removed", async () => {
+    expect((await forceUpdate(rig.t, domainId)).status).toBe(200); // saves the zone id (and takes the slow PATCH)
+    expect((await rig.t.request("GET", `/api/v1/domains/${domainId}`)).body.config.zone_id).toEqual(expect.any(String));
+    rig.cf.fault({ delayMs: 300 }, 1, (r) => r.method === "PATCH");
+    const forced = await editDuringUpdate({ config: { proxied: false } });
+    expect(forced.status).toBe(200);
+    expect((await rig.t.request("GET", `/api/v1/domains/${domainId}`)).body.config).toEqual({ proxied: false });
   });
 
   test("a renamed domain is not marked current by the write to its old name; the next check writes the new name", async () => {
@@ -236,6 +300,67 @@ describe("edits made while an update is in flight", () => {
 describe("edits made while the public IP is being detected", () => {
   const current = useRig();
 
+  /** Every column of the domain row, to show nothing changed. */
+  const row = (rig: Rig, id: number) => rig.t.ctx.sqlite.query("SELECT * FROM domains WHERE id = ?").get(id);
+
+  const disablers = [
+    { what: "the domain", disable: (rig: Rig, ids: { domain: number; provider: number }) => rig.t.request("PUT", `/api/v1/domains/${ids.domain}`, { body: { is_enabled: false } }) },
+    { what: "its provider", disable: (rig: Rig, ids: { domain: number; provider: number }) => rig.t.request("PUT", `/api/v1/providers/${ids.provider}`, { body: { is_enabled: false } }) },
+  ];
+
+  for (const { what, disable } of disablers) {
+    test(`${what} disabled during a scheduled check's detection: not written, no row, no state change`, async () => {
+      const rig = current();
+      rig.cf.addZone("example.com");
+      rig.cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
+      const provider = await addProvider(rig.t, "cloudflare", { name: "Cloudflare home" });
+      const domain = await addDomain(rig.t, provider.id, "home.example.com");
+
+      rig.echo.fault({ delayMs: 500 }, 1, "/v4");
+      const pass = rig.t.ctx.scheduler.runPass();
+      await untilInFlight(rig.echo, "the echo service (the pass's detection)");
+      expect((await disable(rig, { domain: domain.id, provider: provider.id })).status).toBe(200);
+      const before = row(rig, domain.id);
+
+      expect(await pass).toEqual([]);
+      expect(rig.cf.requests).toHaveLength(0);
+      expect(rig.cf.record("home.example.com", "A")?.content).toBe(OLD_IPV4);
+      expect(await historyOf(rig.t, domain.id)).toHaveLength(0);
+      expect(row(rig, domain.id)).toEqual(before);
+    });
+
+    test(`${what} disabled during a forced update's detection: 409 as if refused up front, with its row`, async () => {
+      const rig = current();
+      rig.cf.addZone("example.com");
+      rig.cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
+      const provider = await addProvider(rig.t, "cloudflare", { name: "Cloudflare home" });
+      const domain = await addDomain(rig.t, provider.id, "home.example.com");
+
+      rig.echo.fault({ delayMs: 500 }, 1, "/v4");
+      const forced = forceUpdate(rig.t, domain.id);
+      await untilInFlight(rig.echo, "the echo service (the forced update's detection)");
+      expect((await disable(rig, { domain: domain.id, provider: provider.id })).status).toBe(200);
+      const before = row(rig, domain.id);
+
+      const response = await forced;
+      expect(response.status).toBe(409);
+      // The same answer the route gives when it is disabled before the request.
+      const upFront = await forceUpdate(rig.t, domain.id);
+      expect(upFront.status).toBe(409);
+      expect(response.body).toEqual(upFront.body);
+      expect(response.body.detail).toContain("disabled");
+
+      expect(rig.cf.requests).toHaveLength(0);
+      expect(rig.cf.record("home.example.com", "A")?.content).toBe(OLD_IPV4);
+      const rows = await historyOf(rig.t, domain.id);
+      expect(rows).toHaveLength(2);
+      for (const r of rows) {
+        expect(r).toMatchObject({ status: "FAILED", ip_address: null, previous_ip: null, trigger: "manual", duration_ms: 0, message: response.body.detail });
+      }
+      expect(row(rig, domain.id)).toEqual(before);
+    });
+  }
+
   test("a domain renamed during a scheduled check's detection stays due and is written under its new name", async () => {
     const rig = current();
     rig.cf.addZone("example.com");
@@ -247,7 +372,7 @@ describe("edits made while the public IP is being detected", () => {
 
     rig.echo.fault({ delayMs: 300 }, 1, "/v4");
     const pass = rig.t.ctx.scheduler.runPass();
-    while (rig.echo.inFlight() === 0) await Bun.sleep(5);
+    await untilInFlight(rig.echo, "the echo service (the pass's detection)");
     const renamed = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { domain_name: "renamed.example.com" } });
     expect(renamed.status).toBe(200);
     await pass;

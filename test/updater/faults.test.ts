@@ -6,9 +6,12 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import type { CloudflareFault } from "../fakes/cloudflare";
 import type { DynuFault } from "../fakes/dynu";
 import { ECHO_DEFAULT_IPV4 } from "../fakes/echo";
+import { CREDENTIALS_UNREADABLE } from "../../src/updater/update";
 import {
   addDomain,
   addProvider,
+  domainState,
+  expectDelay,
   forceUpdate,
   getDomain,
   historyOf,
@@ -201,6 +204,7 @@ describe("provider failures", () => {
             expect(outcomes[0]).toMatchObject({ result: "failed", failure: "provider", ip: ECHO_DEFAULT_IPV4 });
             message = outcomes[0]!.message;
           }
+          const finished = Date.now();
           if (typeof c.reason === "string") expect(message).toBe(c.reason);
           else expect(message).toMatch(c.reason);
 
@@ -215,8 +219,10 @@ describe("provider failures", () => {
             .get(provider.id)!.paused_until;
           if (c.pausedFor === undefined) expect(paused).toBeNull();
           else {
-            expect((paused! - started) / 1000).toBeGreaterThanOrEqual(c.pausedFor - 1);
-            expect((paused! - started) / 1000).toBeLessThanOrEqual(c.pausedFor + 2);
+            // Retry-After counts from the provider's answer, which came between `started` and `finished`:
+            // bounded by those clock readings, not a fixed slack a slow machine could overrun.
+            expect(paused!).toBeGreaterThanOrEqual(started + c.pausedFor * 1000);
+            expect(paused!).toBeLessThanOrEqual(finished + c.pausedFor * 1000);
           }
         });
       }
@@ -281,5 +287,66 @@ describe("detection failures", () => {
       expect(rows[0]).toMatchObject({ status: "FAILED", ip_address: null, trigger: "schedule" });
       expect(rows[0].message).toStartWith("IPv4 detection failed: ");
     }
+  });
+});
+
+describe("credentials that cannot be decrypted (DDNS_ENCRYPTION_KEY changed or lost)", () => {
+  const current = useRig();
+  let rig: Rig;
+  let originalKey: string;
+  beforeEach(() => {
+    rig = current();
+    rig.cf.addZone("example.com");
+    rig.cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
+    originalKey = rig.t.ctx.keys.encryptionKey;
+  });
+
+  /** Runs `body` with the app holding another encryption key than the one that sealed the credentials. */
+  async function withOtherKey(body: () => Promise<void>) {
+    rig.t.ctx.keys.encryptionKey = "a-different-encryption-key-0123456789abcdef";
+    try {
+      await body();
+    } finally {
+      rig.t.ctx.keys.encryptionKey = originalKey;
+    }
+  }
+
+  test("a scheduled check fails with a FAILED row and backs off, instead of the pass failing every second", async () => {
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "home.example.com");
+    await withOtherKey(async () => {
+      const started = Date.now();
+      const outcomes = await rig.t.ctx.scheduler.runPass();
+      expect(outcomes).toHaveLength(1);
+      expect(outcomes[0]).toMatchObject({ result: "failed", failure: "provider", ip: ECHO_DEFAULT_IPV4, message: CREDENTIALS_UNREADABLE });
+      const state = domainState(rig.t, domain.id);
+      expect(state).toMatchObject({ failure_count: 1, last_update_status: "FAILED" });
+      expectDelay(state.next_run_at, started, 30);
+      // Not due again within the backoff: the next tick's pass leaves it alone.
+      expect(await rig.t.ctx.scheduler.runPass()).toEqual([]);
+    });
+    expect(rig.cf.requests).toHaveLength(0);
+    const rows = await historyOf(rig.t, domain.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "FAILED", trigger: "schedule", ip_address: ECHO_DEFAULT_IPV4, message: CREDENTIALS_UNREADABLE });
+    expect(rig.t.logs.some((line) => line.includes("scheduler pass failed"))).toBe(false);
+    expect(rig.cf.record("home.example.com", "A")?.content).toBe(OLD_IPV4);
+  });
+
+  test("a forced update is a 502 with the sentence, and its row", async () => {
+    rig.dynu.addDomain("x.freeddns.org", { ipv4Address: OLD_IPV4 });
+    const provider = await addProvider(rig.t, "dynu");
+    const domain = await addDomain(rig.t, provider.id, "x.freeddns.org");
+    await withOtherKey(async () => {
+      const response = await forceUpdate(rig.t, domain.id);
+      expect(response.status).toBe(502);
+      expect(response.body).toEqual({ detail: CREDENTIALS_UNREADABLE });
+    });
+    expect(rig.dynu.requests).toHaveLength(0);
+    expect((await historyOf(rig.t, domain.id))[0]).toMatchObject({ status: "FAILED", trigger: "manual", message: CREDENTIALS_UNREADABLE });
+    expect(rig.dynu.domain("x.freeddns.org")?.ipv4Address).toBe(OLD_IPV4);
+    // With the right key back, the next attempt works.
+    expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
+    expect(rig.dynu.domain("x.freeddns.org")?.ipv4Address).toBe(ECHO_DEFAULT_IPV4);
   });
 });

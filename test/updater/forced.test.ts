@@ -13,6 +13,7 @@ import {
   forceUpdate,
   getDomain,
   historyOf,
+  NEXT_IPV4,
   OLD_IPV4,
   OLD_IPV6,
   type Rig,
@@ -26,6 +27,8 @@ beforeEach(() => {
 });
 
 const STALE_ID = "0123456789abcdef0123456789abcdef";
+/** A record the domain must never write, serialised when a case sets it up. */
+let otherSnapshot = "";
 
 interface WriteCase {
   name: string;
@@ -102,8 +105,25 @@ const cases: WriteCase[] = [
       expect(cf.record("home.example.com", "A")).toMatchObject({ content: ip, proxied: true });
       expect(cf.records.size).toBe(1);
     },
-    requests: 3, // PATCH (81044), record lookup, PATCH
-    writes: 2,
+    requests: 3, // the typed-in id read first (81044), record lookup, PATCH
+  },
+  {
+    name: "Cloudflare: a typed-in record id of another record is never written; the right one is",
+    provider: "cloudflare",
+    hostname: "home.example.com",
+    recordType: "A",
+    setup({ cf }) {
+      const zone = cf.addZone("example.com");
+      cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
+      const other = cf.addRecord("example.com", { type: "A", name: "other", content: OLD_IPV4, ttl: 120, comment: "not mine" });
+      otherSnapshot = JSON.stringify(other);
+      return { external_id: other.id, config: { zone_id: zone.id } };
+    },
+    verify({ cf }, ip) {
+      expect(cf.record("home.example.com", "A")?.content).toBe(ip);
+      expect(JSON.stringify(cf.record("other.example.com", "A"))).toBe(otherSnapshot);
+    },
+    requests: 3, // the typed-in id read (another record), record lookup, PATCH
   },
   {
     name: "Cloudflare: stale zone id is rediscovered",
@@ -222,7 +242,10 @@ describe("a forced update writes the record and answers as CONTRACT §4 says", (
         ["changed", "domain_id", "duration_ms", "history_id", "ip_address", "message", "previous_ip", "success"],
       );
       expect(first.body).toMatchObject({ domain_id: domain.id, success: true, ip_address: ip, previous_ip: null, changed: true });
-      expect(first.body.message).toContain(c.created ? "Created" : "Updated");
+      // One sentence: the updater's part, then only what the provider adds (never the name twice).
+      expect(first.body.message).toStartWith(`${c.created ? "Created" : "Updated"} ${c.hostname} ${c.recordType} → ${ip}; ${c.provider === "cloudflare" ? "Cloudflare record" : "Dynu "}`);
+      expect(first.body.message.split(c.hostname)).toHaveLength(2);
+      expect(first.body.message.split(ip)).toHaveLength(2);
       expect(first.body.duration_ms).toBeGreaterThanOrEqual(0);
       c.verify(rig, ip);
       expect(fake.requests).toHaveLength(c.requests);
@@ -259,34 +282,122 @@ describe("a forced update writes the record and answers as CONTRACT §4 says", (
       const second = await forceUpdate(rig.t, domain.id);
       expect(second.status).toBe(200);
       expect(second.body).toMatchObject({ success: true, ip_address: ip, previous_ip: ip, changed: false });
+      expect(second.body.message).toStartWith(`Updated ${c.hostname} ${c.recordType} → ${ip} (unchanged); `);
       expect(second.body.history_id).toBeGreaterThan(first.body.history_id);
       expect(fake.writes()).toBe(1);
-      expect(fake.requests.length).toBeLessThanOrEqual(2);
+      // Cloudflare: the id its own write saved is trusted, a single PATCH; Dynu reads, then writes.
+      expect(fake.requests).toHaveLength(c.provider === "cloudflare" ? 1 : 2);
       c.verify(rig, ip);
       expect(await historyOf(rig.t, domain.id)).toHaveLength(2);
     });
   }
 });
 
+describe("a Cloudflare record id is trusted only once this appliance has written the record", () => {
+  test("an id typed in after a successful write is read before it is written through", async () => {
+    const zone = rig.cf.addZone("example.com");
+    const home = rig.cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
+    const other = rig.cf.addRecord("example.com", { type: "A", name: "other", content: OLD_IPV4, comment: "not mine" });
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "home.example.com");
+    expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
+
+    // Written by this appliance: trusted, one PATCH.
+    rig.cf.clearRequests();
+    expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
+    expect(rig.cf.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /zones/${zone.id}/dns_records/${home.id}`]);
+
+    // The user points external_id at another record: the edit resets last_known_ip, so it is untrusted.
+    const edited = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { external_id: other.id } });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ external_id: other.id, last_known_ip: null });
+    const before = JSON.stringify(other);
+    rig.echo.ipv4 = NEXT_IPV4;
+    rig.cf.clearRequests();
+    const response = await forceUpdate(rig.t, domain.id);
+    expect(response.status).toBe(200);
+    expect(rig.cf.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /zones/${zone.id}/dns_records/${other.id}`,
+      `GET /zones/${zone.id}/dns_records`,
+      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+    ]);
+    expect(JSON.stringify(rig.cf.records.get(other.id))).toBe(before);
+    expect(rig.cf.record("home.example.com", "A")?.content).toBe(NEXT_IPV4);
+    expect(await getDomain(rig.t, domain.id)).toMatchObject({ external_id: home.id, last_known_ip: NEXT_IPV4 });
+  });
+});
+
 describe("forced updates that are refused before any call", () => {
-  test("a disabled domain is a 409 and calls nobody", async () => {
+  /** The one FAILED row a refusal writes (CONTRACT §4: each failure also writes a history row). */
+  async function expectRefusalRow(domainId: number, detail: string, previousIp: string | null = null) {
+    const rows = await historyOf(rig.t, domainId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      domain_id: domainId,
+      status: "FAILED",
+      ip_address: null,
+      previous_ip: previousIp,
+      trigger: "manual",
+      duration_ms: 0,
+      message: detail,
+    });
+    expect(rows[0].timestamp).toMatch(ISO_UTC);
+  }
+
+  test("a disabled domain is a 409, calls nobody, writes one FAILED row and leaves the domain's state", async () => {
     rig.cf.addZone("example.com");
     const provider = await addProvider(rig.t, "cloudflare");
     const domain = await addDomain(rig.t, provider.id, "home.example.com", { is_enabled: false });
+    const before = await getDomain(rig.t, domain.id);
     const response = await forceUpdate(rig.t, domain.id);
     expect(response.status).toBe(409);
-    expect(response.body.detail).toContain("disabled");
+    expect(response.body).toEqual({ detail: "The domain is disabled; enable it to update it" });
     expect(rig.cf.requests).toHaveLength(0);
     expect(rig.echo.requests).toHaveLength(0);
+    await expectRefusalRow(domain.id, response.body.detail);
+    expect(await getDomain(rig.t, domain.id)).toEqual(before);
   });
 
-  test("a domain of a disabled provider is a 409 naming the provider", async () => {
+  test("a domain of a disabled provider is a 409 naming the provider, with its row; no backoff", async () => {
+    rig.cf.addZone("example.com");
+    const provider = await addProvider(rig.t, "cloudflare", { name: "Cloudflare home" });
+    const domain = await addDomain(rig.t, provider.id, "home.example.com");
+    expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
+    expect((await rig.t.request("PUT", `/api/v1/providers/${provider.id}`, { body: { is_enabled: false } })).status).toBe(200);
+    const before = await getDomain(rig.t, domain.id);
+    const stateBefore = domainState(rig.t, domain.id);
+    rig.cf.clearRequests();
+    rig.echo.clearRequests();
+
+    const response = await forceUpdate(rig.t, domain.id);
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ detail: 'The provider "Cloudflare home" is disabled; enable it to update this domain' });
+    expect(rig.cf.requests).toHaveLength(0);
+    expect(rig.echo.requests).toHaveLength(0);
+    const rows = await historyOf(rig.t, domain.id);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      status: "FAILED",
+      ip_address: null,
+      previous_ip: ECHO_DEFAULT_IPV4,
+      trigger: "manual",
+      duration_ms: 0,
+      message: response.body.detail,
+    });
+    // Still SUCCESS, same schedule, no failure counted.
+    expect(await getDomain(rig.t, domain.id)).toEqual(before);
+    expect(domainState(rig.t, domain.id)).toEqual(stateBefore);
+  });
+
+  test("a Dynu domain of a disabled provider: 409 and its row", async () => {
     const provider = await addProvider(rig.t, "dynu", { name: "Dynu home", is_enabled: false });
     const domain = await addDomain(rig.t, provider.id, "x.freeddns.org");
     const response = await forceUpdate(rig.t, domain.id);
     expect(response.status).toBe(409);
     expect(response.body.detail).toContain('"Dynu home" is disabled');
     expect(rig.dynu.requests).toHaveLength(0);
+    await expectRefusalRow(domain.id, response.body.detail);
+    expect(await getDomain(rig.t, domain.id)).toMatchObject({ last_update_status: null, last_known_ip: null });
   });
 
   test("an unknown domain is a 404", async () => {

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, beforeEach, expect } from "bun:test";
 import { startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
 import { startDynuFake, type DynuFake } from "../fakes/dynu";
 import { startEchoFake, type EchoFake } from "../fakes/echo";
+import type { FakeServer } from "../fakes/server";
 import { makeTestApp, type TestApp } from "../support";
+
+import { waitFor } from "../fakes/server";
+
+export { waitFor };
 
 /** Globally routable addresses (detection refuses documentation ranges) that tests switch to. */
 export const NEXT_IPV4 = "185.103.110.199";
@@ -164,22 +169,20 @@ export function historyRows(t: TestApp, id?: number): number {
   return row!.n;
 }
 
-/** Polls `check` every 20 ms until it holds or `timeoutMs` runs out; returns whether it held. */
-export async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) return false;
-    await Bun.sleep(20);
-  }
-  return true;
+/**
+ * `next_run_at` (or a pause's end) is `seconds` after the moment the outcome was recorded, which lies
+ * between `from` (ms, taken before the run) and now. Bounded by those two clock readings rather than
+ * by a fixed slack, so a slow run on a loaded machine cannot push it out of range.
+ */
+export function expectDelay(nextRunAt: number | null, from: number, seconds: number): void {
+  expect(nextRunAt).not.toBeNull();
+  expect(nextRunAt!).toBeGreaterThanOrEqual(from + seconds * 1000);
+  expect(nextRunAt!).toBeLessThanOrEqual(Date.now() + seconds * 1000);
 }
 
-/** `next_run_at` is this many seconds from `from` (ms), give or take `slack` seconds. */
-export function expectDelay(nextRunAt: number | null, from: number, seconds: number, slack = 2): void {
-  expect(nextRunAt).not.toBeNull();
-  const delay = (nextRunAt! - from) / 1000;
-  expect(delay).toBeGreaterThanOrEqual(seconds - slack);
-  expect(delay).toBeLessThanOrEqual(seconds + slack);
+/** Waits (at most 5 s) until `fake` is answering a request, e.g. one held by a `{delayMs}` fault. */
+export function untilInFlight(fake: FakeServer<unknown>, what: string): Promise<void> {
+  return waitFor(() => fake.inFlight() > 0, 5_000, `a request in flight at ${what}`);
 }
 
 /**

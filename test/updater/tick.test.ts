@@ -8,8 +8,14 @@ import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6 } from "../fakes/echo";
 import { addDomain, addProvider, NEXT_IPV4, NEXT_IPV6, OLD_IPV4, OLD_IPV6, type Rig, startRig, waitFor } from "./harness";
 
 const INTERVAL_MS = 2_000;
-/** Time for the pass itself (detection and the provider calls against local fakes) and a busy test machine. */
-const ALLOWANCE_MS = 500;
+/**
+ * The requirement is "within one interval plus one second" (CONTRACT §5: at most 1 s late). On top of
+ * it, time for the pass itself — detection and 8 provider writes against local fakes, a few ms on an
+ * idle machine — and for a loaded 2-core CI runner, where the one-second cron tick, the fakes' answers
+ * and the test's own polling all queue behind other work; 1.5 s covers that without hiding a missed tick
+ * (a record left for the next tick would take a whole further interval, 2 s).
+ */
+const ALLOWANCE_MS = 1_500;
 
 let rig: Rig;
 let scheduled: ReturnType<typeof createApp>;
@@ -68,7 +74,11 @@ test("every record follows an IP change within one interval plus one second", as
   expect(t.ctx.scheduler.running).toBe(true);
 
   // New domains are due at once: the next tick writes them all.
-  expect(await waitFor(() => records().join() === expected(ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6).join(), 1_000 + ALLOWANCE_MS + 500)).toBe(true);
+  await waitFor(
+    () => records().join() === expected(ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6).join(),
+    1_000 + ALLOWANCE_MS + 500,
+    "the next tick to write every new domain",
+  );
 
   // A full interval and more with the same IP: checks run (echo asked), nothing is written.
   const writes = cf.writes() + dynu.writes();
@@ -80,18 +90,19 @@ test("every record follows an IP change within one interval plus one second", as
   echo.ipv4 = NEXT_IPV4;
   echo.ipv6 = NEXT_IPV6;
   const changedAt = performance.now();
-  const followed = await waitFor(
+  // Waited for longer than the bound, so a late follow shows as "too late" with its time, not as a timeout.
+  await waitFor(
     () => records().join() === expected(NEXT_IPV4, NEXT_IPV6).join(),
     INTERVAL_MS + 1_000 + ALLOWANCE_MS + 2_000,
+    "every record to follow the IP change",
   );
   const elapsed = performance.now() - changedAt;
-  expect(followed).toBe(true);
   expect(elapsed).toBeLessThanOrEqual(INTERVAL_MS + 1_000 + ALLOWANCE_MS);
   // Each record written once for the change, no more.
   expect(cf.writes() + dynu.writes() - writes).toBe(8);
   const rows = t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM history WHERE trigger = 'schedule'").get()!.n;
   expect(rows).toBe(16);
-}, 15_000);
+}, 20_000);
 
 test("stopping the cron job and the scheduler ends the checks", async () => {
   (scheduled.store as { cron: Record<string, { stop(): void }> }).cron.scheduler!.stop();
