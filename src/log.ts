@@ -56,6 +56,3 @@ function formatValue(value: string | number | boolean | null | undefined): strin
   const text = String(value);
   return /[\s"=]/.test(text) || text === "" ? JSON.stringify(text) : text;
 }
-
-/** A logger that drops everything, for tests that don't look at the log. */
-export const silentLogger: Logger = createLogger({ level: "error", format: "text", write: () => {} });

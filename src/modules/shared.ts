@@ -14,6 +14,9 @@ export const DomainIdParams = t.Object({ domain_id: positiveId("domain_id") });
 /** `:id` in the admin pages' paths. */
 export const IdParams = t.Object({ id: positiveId("id") });
 
+/** A time that may be absent: ISO 8601 in UTC, or null. */
+export const OptionalTimestamp = t.Nullable(t.String({ format: "date-time" }));
+
 export const ErrorBody = t.Object({ detail: t.String() }, { description: "What went wrong, in a sentence" });
 
 export const ValidationErrorBody = t.Object(

@@ -1,6 +1,7 @@
 // Request and response schemas of /api/v1/domains (CONTRACT §4).
 
 import { t } from "elysia";
+import { OptionalTimestamp } from "../shared";
 
 const DomainConfig = t.Object(
   {
@@ -41,7 +42,6 @@ export const DomainCreate = t.Object({
 
 export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subset of the create fields" });
 
-const Timestamp = t.Nullable(t.String({ format: "date-time" }));
 
 export const Domain = t.Object({
   id: t.Integer(),
@@ -55,9 +55,9 @@ export const Domain = t.Object({
   is_enabled: t.Boolean(),
   last_known_ip: t.Nullable(t.String()),
   last_update_status: t.Nullable(t.String({ description: "`SUCCESS`, `FAILED`, or null when never tried" })),
-  last_checked_at: Timestamp,
-  last_changed_at: Timestamp,
-  next_run_at: Timestamp,
+  last_checked_at: OptionalTimestamp,
+  last_changed_at: OptionalTimestamp,
+  next_run_at: OptionalTimestamp,
   created_at: t.String({ format: "date-time" }),
   updated_at: t.String({ format: "date-time" }),
 });

@@ -2,11 +2,10 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { errorResponses } from "../shared";
+import { errorResponses, OptionalTimestamp } from "../shared";
 import { dashboardMetrics, providerStats } from "./service";
 
 const Rate = t.Nullable(t.Number({ description: "Percentage with one decimal; null when there is nothing to rate" }));
-const Timestamp = t.Nullable(t.String({ format: "date-time" }));
 
 const Dashboard = t.Object({
   total_domains: t.Integer(),
@@ -17,7 +16,7 @@ const Dashboard = t.Object({
   failed_updates_24h: t.Integer(),
   success_rate_24h: Rate,
   unique_ips_24h: t.Integer(),
-  last_update_time: Timestamp,
+  last_update_time: OptionalTimestamp,
   providers_stats: t.Array(t.Object({ type: t.String(), count: t.Integer(), active: t.Integer() })),
 });
 
@@ -34,7 +33,7 @@ const ProviderStats = t.Object({
       failed_updates_24h: t.Integer(),
       success_rate_24h: Rate,
       avg_duration_ms_24h: t.Nullable(t.Number()),
-      last_update_time: Timestamp,
+      last_update_time: OptionalTimestamp,
     }),
   ),
   total_providers: t.Integer(),
