@@ -1,6 +1,8 @@
 // Schemas and helpers every resource module uses: path ids, error answers, booleans in queries.
 
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
+import type { AppContext } from "../context";
 import { isObject } from "../dns/http";
 import { HttpError, invalidField } from "../http/errors";
 
@@ -27,11 +29,42 @@ export const ValidationErrorBody = t.Object(
   { description: "The request is invalid; `errors` names each field at fault" },
 );
 
-export const DeletedBody = t.Object({ message: t.String(), id: t.Integer() });
+/**
+ * A whole number in a response. Elysia's `t.Integer` also accepts numeric strings through a
+ * transform, which is right for paths, queries and bodies but makes every response carrying one go
+ * through TypeBox's slow dynamic Encode instead of the compiled check (~1.4 ms of a 100-domain list).
+ */
+export const Int = Type.Integer;
+
+export const DeletedBody = t.Object({ message: t.String(), id: Int() });
 
 /** The error answers a route can give, for the OpenAPI document. */
 export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 502 | 503)[]) {
   return Object.fromEntries(statuses.map((status) => [status, status === 422 ? ValidationErrorBody : ErrorBody]));
+}
+
+/**
+ * A handler answering JSON computed from the database alone, serialised once and served again
+ * until the database changes: `total_changes()` counts this connection's writes and
+ * `data_version` another process's (`ddnsd check`). A change only ever causes a recomputation, so
+ * the answer is never stale. Returning a Response also spares re-checking our own output against
+ * the route's response schema, which stays for the OpenAPI document.
+ */
+export function whileUnchanged(ctx: AppContext, compute: () => unknown): () => Response {
+  const state = ctx.sqlite.query<{ changes: number; version: number }, []>(
+    "SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version",
+  );
+  let servedFor = "";
+  let body = "";
+  return () => {
+    const { changes, version } = state.get()!;
+    const now = `${changes}:${version}`;
+    if (now !== servedFor) {
+      body = JSON.stringify(compute());
+      servedFor = now;
+    }
+    return new Response(body, { headers: { "content-type": "application/json" } });
+  };
 }
 
 export interface BodyShape {

@@ -1,7 +1,7 @@
 // Request and response schemas of /api/v1/domains (CONTRACT §4).
 
 import { t } from "elysia";
-import { OptionalTimestamp } from "../shared";
+import { Int, OptionalTimestamp } from "../shared";
 
 const DomainConfig = t.Object(
   {
@@ -44,8 +44,8 @@ export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subs
 
 
 export const Domain = t.Object({
-  id: t.Integer(),
-  provider_id: t.Integer(),
+  id: Int(),
+  provider_id: Int(),
   provider_name: t.String(),
   domain_name: t.String(),
   record_type: t.String(),
@@ -69,24 +69,24 @@ export const HistoryQuery = t.Object({
 });
 
 export const HistoryRecord = t.Object({
-  id: t.Integer(),
-  domain_id: t.Integer(),
+  id: Int(),
+  domain_id: Int(),
   ip_address: t.Nullable(t.String()),
   previous_ip: t.Nullable(t.String()),
   status: t.String({ description: "`SUCCESS` or `FAILED`" }),
   message: t.String(),
   trigger: t.String({ description: "`manual` or `schedule`" }),
-  duration_ms: t.Integer(),
+  duration_ms: Int(),
   timestamp: t.String({ format: "date-time" }),
 });
 
 export const UpdateResult = t.Object({
-  domain_id: t.Integer(),
+  domain_id: Int(),
   success: t.Boolean(),
   ip_address: t.Nullable(t.String()),
   previous_ip: t.Nullable(t.String()),
   changed: t.Boolean(),
   message: t.String(),
-  duration_ms: t.Integer(),
-  history_id: t.Integer(),
+  duration_ms: Int(),
+  history_id: Int(),
 });

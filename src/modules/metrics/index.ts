@@ -2,41 +2,41 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { errorResponses, OptionalTimestamp } from "../shared";
+import { errorResponses, Int, OptionalTimestamp } from "../shared";
 import { dashboardMetrics, providerStats } from "./service";
 
 const Rate = t.Nullable(t.Number({ description: "Percentage with one decimal; null when there is nothing to rate" }));
 
 const Dashboard = t.Object({
-  total_domains: t.Integer(),
-  active_domains: t.Integer({ description: "Enabled domains of enabled providers" }),
-  total_providers: t.Integer(),
-  active_providers: t.Integer(),
-  total_updates_24h: t.Integer(),
-  failed_updates_24h: t.Integer(),
+  total_domains: Int(),
+  active_domains: Int({ description: "Enabled domains of enabled providers" }),
+  total_providers: Int(),
+  active_providers: Int(),
+  total_updates_24h: Int(),
+  failed_updates_24h: Int(),
   success_rate_24h: Rate,
-  unique_ips_24h: t.Integer(),
+  unique_ips_24h: Int(),
   last_update_time: OptionalTimestamp,
-  providers_stats: t.Array(t.Object({ type: t.String(), count: t.Integer(), active: t.Integer() })),
+  providers_stats: t.Array(t.Object({ type: t.String(), count: Int(), active: Int() })),
 });
 
 const ProviderStats = t.Object({
   providers: t.Array(
     t.Object({
-      provider_id: t.Integer(),
+      provider_id: Int(),
       provider_name: t.String(),
       provider_type: t.String(),
       is_enabled: t.Boolean(),
-      total_domains: t.Integer(),
-      updates_24h: t.Integer(),
-      successful_updates_24h: t.Integer(),
-      failed_updates_24h: t.Integer(),
+      total_domains: Int(),
+      updates_24h: Int(),
+      successful_updates_24h: Int(),
+      failed_updates_24h: Int(),
       success_rate_24h: Rate,
       avg_duration_ms_24h: t.Nullable(t.Number()),
       last_update_time: OptionalTimestamp,
     }),
   ),
-  total_providers: t.Integer(),
+  total_providers: Int(),
 });
 
 export function metricsRoutes(ctx: AppContext) {

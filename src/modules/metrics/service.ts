@@ -86,17 +86,23 @@ interface ProviderStatsRow {
 
 export function providerStats(ctx: AppContext, now = Date.now()): { providers: ProviderStats[]; total_providers: number } {
   const rows = ctx.sqlite
+    // Both history reads go domain by domain through the covering index (domain_id, timestamp,
+    // status, duration_ms): CROSS JOIN keeps domains the outer loop (else SQLite reads the day's rows
+    // through the timestamp index and fetches each row from the table), and the newest timestamp is
+    // taken per domain (one index seek each) rather than as the max over every row of the provider.
+    // 1,000,000 rows: ~130 ms before, ~15 ms now (bench/history.ts).
     .query<ProviderStatsRow, [number]>(
       `WITH recent AS (
          SELECT d.provider_id, count(*) AS updates, sum(h.status = 'SUCCESS') AS successful, avg(h.duration_ms) AS avg_ms
-         FROM history h JOIN domains d ON d.id = h.domain_id
+         FROM domains d CROSS JOIN history h ON h.domain_id = d.id
          WHERE h.timestamp >= ?1
          GROUP BY d.provider_id
        )
        SELECT p.id, p.name, p.type, p.is_enabled,
               (SELECT count(*) FROM domains d WHERE d.provider_id = p.id) AS total_domains,
               r.updates, r.successful, r.avg_ms,
-              (SELECT max(h.timestamp) FROM domains d JOIN history h ON h.domain_id = d.id WHERE d.provider_id = p.id) AS last_at
+              (SELECT max((SELECT max(h.timestamp) FROM history h WHERE h.domain_id = d.id))
+               FROM domains d WHERE d.provider_id = p.id) AS last_at
        FROM providers p LEFT JOIN recent r ON r.provider_id = p.id
        ORDER BY p.id`,
     )
@@ -139,20 +145,17 @@ export function updatesPerHour(ctx: AppContext, now = Date.now()): HourlyUpdates
   const hourStart = new Date(now);
   hourStart.setMinutes(0, 0, 0);
   const first = hourStart.getTime() - 23 * HOUR_MS;
-  const rows = ctx.sqlite
-    .query<{ bucket: number; success: number; failed: number }, [number, number]>(
-      `SELECT (timestamp - ?1) / ${HOUR_MS} AS bucket,
-              sum(status = 'SUCCESS') AS success, sum(status = 'FAILED') AS failed
-       FROM history WHERE timestamp >= ?1 AND timestamp < ?2
-       GROUP BY bucket`,
-    )
-    .all(first, first + 24 * HOUR_MS);
-  const byBucket = new Map(rows.map((row) => [row.bucket, row]));
-  return Array.from({ length: 24 }, (_, i) => ({
-    start: first + i * HOUR_MS,
-    success: byBucket.get(i)?.success ?? 0,
-    failed: byBucket.get(i)?.failed ?? 0,
-  }));
+  // One range count per hour on the covering timestamp index: a single GROUP BY over the day
+  // sorts every row into a temporary B-tree and takes ~3× as long.
+  const hour = ctx.sqlite.query<{ success: number; failed: number }, [number, number]>(
+    `SELECT count(*) FILTER (WHERE status = 'SUCCESS') AS success, count(*) FILTER (WHERE status = 'FAILED') AS failed
+     FROM history WHERE timestamp >= ?1 AND timestamp < ?2`,
+  );
+  return Array.from({ length: 24 }, (_, i) => {
+    const start = first + i * HOUR_MS;
+    const { success, failed } = hour.get(start, start + HOUR_MS)!;
+    return { start, success, failed };
+  });
 }
 
 /** One day of the IP-change chart. */
@@ -173,18 +176,14 @@ export function ipChangesPerDay(ctx: AppContext, now = Date.now()): DailyIpChang
   midnight.setHours(0, 0, 0, 0);
   midnight.setDate(midnight.getDate() - 6);
   const first = midnight.getTime();
-  const rows = ctx.sqlite
-    .query<{ bucket: number; changes: number }, [number]>(
-      `SELECT (timestamp - ?1) / ${DAY_MS} AS bucket, count(*) AS changes
-       FROM history
-       WHERE timestamp >= ?1 AND status = 'SUCCESS' AND ip_address IS NOT previous_ip
-       GROUP BY bucket`,
-    )
-    .all(first);
-  const byBucket = new Map(rows.map((row) => [row.bucket, row.changes]));
+  // One range count per 24 h bucket, as in updatesPerHour: no temporary B-tree for a GROUP BY.
+  const bucket = ctx.sqlite.query<{ changes: number }, [number, number]>(
+    `SELECT count(*) AS changes FROM history
+     WHERE timestamp >= ?1 AND timestamp < ?2 AND status = 'SUCCESS' AND ip_address IS NOT previous_ip`,
+  );
   return Array.from({ length: 7 }, (_, i) => {
     const day = new Date(first);
     day.setDate(day.getDate() + i);
-    return { start: day.getTime(), changes: byBucket.get(i) ?? 0 };
+    return { start: day.getTime(), changes: bucket.get(first + i * DAY_MS, first + (i + 1) * DAY_MS)!.changes };
   });
 }

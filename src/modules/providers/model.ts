@@ -1,6 +1,7 @@
 // Request and response schemas of /api/v1/providers (CONTRACT §3).
 
 import { t } from "elysia";
+import { Int } from "../shared";
 
 export const PROVIDER_TYPES = ["cloudflare", "dynu"] as const;
 
@@ -30,12 +31,12 @@ export const ProviderUpdate = t.Object(
 );
 
 export const Provider = t.Object({
-  id: t.Integer(),
+  id: Int(),
   name: t.String(),
   type: t.String(),
   is_enabled: t.Boolean(),
   credentials: t.Record(t.String(), t.String(), { description: "Masked, e.g. `••••3f9a`" }),
-  domain_count: t.Integer(),
+  domain_count: Int(),
   created_at: t.String({ format: "date-time" }),
   updated_at: t.String({ format: "date-time" }),
 });

@@ -3,13 +3,13 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { HttpError } from "../../http/errors";
-import { ErrorBody, errorResponses } from "../shared";
+import { ErrorBody, errorResponses, Int } from "../shared";
 import { databaseHealthy, systemStatus } from "./service";
 
 const SystemStatus = t.Object({
   initialized: t.Boolean({ description: "The database is migrated and an admin exists" }),
   version: t.String(),
-  uptime_seconds: t.Integer(),
+  uptime_seconds: Int(),
   database: t.Literal("sqlite"),
   scheduler: t.Union([t.Literal("running"), t.Literal("stopped")]),
   last_check_at: t.Nullable(t.String({ format: "date-time" })),

@@ -1,0 +1,48 @@
+// The lists are served again from their last serialisation only while the database is unchanged:
+// a write through the app, by the updater, or by another process (`ddnsd check`) shows at once.
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeTestApp, type TestApp } from "../support";
+import { createDomain, createProvider } from "./helpers";
+
+const dir = mkdtempSync(join(tmpdir(), "ddnsd-list-"));
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await makeTestApp({}, dir);
+});
+
+afterAll(() => {
+  t.ctx.sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const names = async () => ((await t.request("GET", "/api/v1/domains")).body as { domain_name: string }[]).map((d) => d.domain_name);
+
+test("a write through the API shows in the next list", async () => {
+  const provider = await createProvider(t);
+  await createDomain(t, provider.id, { domain_name: "one.example.com" });
+  expect(await names()).toEqual(["one.example.com"]);
+  await createDomain(t, provider.id, { domain_name: "two.example.com" });
+  expect(await names()).toEqual(["one.example.com", "two.example.com"]);
+});
+
+test("a write by another process shows in the next list", async () => {
+  expect(await names()).toHaveLength(2);
+  const other = new Database(join(dir, "ddnsd.db"));
+  other.run("UPDATE domains SET last_known_ip = '198.51.100.7' WHERE domain_name = 'one.example.com'");
+  other.close();
+  const listed = (await t.request("GET", "/api/v1/domains")).body as { domain_name: string; last_known_ip: string | null }[];
+  expect(listed.find((d) => d.domain_name === "one.example.com")!.last_known_ip).toBe("198.51.100.7");
+});
+
+test("a provider renamed shows in both lists", async () => {
+  const [provider] = (await t.request("GET", "/api/v1/providers")).body as { id: number }[];
+  await t.request("PUT", `/api/v1/providers/${provider!.id}`, { body: { name: "renamed" } });
+  expect(((await t.request("GET", "/api/v1/providers")).body as { name: string }[])[0]!.name).toBe("renamed");
+  expect(((await t.request("GET", "/api/v1/domains")).body as { provider_name: string }[])[0]!.provider_name).toBe("renamed");
+});
