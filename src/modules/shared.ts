@@ -44,23 +44,24 @@ export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 502 | 503)[
 }
 
 /**
- * A handler answering JSON computed from the database alone, serialised once and served again
- * until the database changes: `total_changes()` counts this connection's writes and
- * `data_version` another process's (`ddnsd check`). A change only ever causes a recomputation, so
- * the answer is never stale. Returning a Response also spares re-checking our own output against
- * the route's response schema, which stays for the OpenAPI document.
+ * A handler answering JSON computed from the database, serialised once and served again until
+ * the database changes: `total_changes()` counts this connection's writes and `data_version`
+ * another process's (`ddnsd check`). A change only ever causes a recomputation, so the answer is
+ * never stale. Figures over a moving window ("the last 24 hours") also pass `windowMs`, the
+ * longest they may be served unchanged. Returning a Response also spares re-checking our own
+ * output against the route's response schema, which stays for the OpenAPI document.
  */
-export function whileUnchanged(ctx: AppContext, compute: () => unknown): () => Response {
+export function whileUnchanged(ctx: AppContext, compute: () => unknown, windowMs = Infinity): () => Response {
   const state = ctx.sqlite.query<{ changes: number; version: number }, []>(
     "SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version",
   );
   let servedFor = "";
-  let body = "";
+  let body = new Uint8Array();
   return () => {
     const { changes, version } = state.get()!;
-    const now = `${changes}:${version}`;
+    const now = `${changes}:${version}:${Number.isFinite(windowMs) ? Math.floor(Date.now() / windowMs) : 0}`;
     if (now !== servedFor) {
-      body = JSON.stringify(compute());
+      body = new TextEncoder().encode(JSON.stringify(compute()));
       servedFor = now;
     }
     return new Response(body, { headers: { "content-type": "application/json" } });

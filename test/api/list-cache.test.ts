@@ -1,4 +1,4 @@
-// The lists are served again from their last serialisation only while the database is unchanged:
+// Answers are served again from their last serialisation only while the database is unchanged:
 // a write through the app, by the updater, or by another process (`ddnsd check`) shows at once.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeTestApp, type TestApp } from "../support";
+import { whileUnchanged } from "../../src/modules/shared";
 import { createDomain, createProvider } from "./helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "ddnsd-list-"));
@@ -45,4 +46,18 @@ test("a provider renamed shows in both lists", async () => {
   await t.request("PUT", `/api/v1/providers/${provider!.id}`, { body: { name: "renamed" } });
   expect(((await t.request("GET", "/api/v1/providers")).body as { name: string }[])[0]!.name).toBe("renamed");
   expect(((await t.request("GET", "/api/v1/domains")).body as { provider_name: string }[])[0]!.provider_name).toBe("renamed");
+});
+
+test("an answer is computed again only after a change, or once its window has passed", async () => {
+  let computed = 0;
+  const handler = whileUnchanged(t.ctx, () => ({ computed: ++computed }));
+  const windowed = whileUnchanged(t.ctx, () => ({ computed: ++computed }), 50);
+  expect(await handler().json()).toEqual({ computed: 1 });
+  expect(await handler().json()).toEqual({ computed: 1 });
+  t.ctx.sqlite.run("UPDATE providers SET updated_at = updated_at + 1");
+  expect(await handler().json()).toEqual({ computed: 2 });
+  expect(await windowed().json()).toEqual({ computed: 3 });
+  await Bun.sleep(60);
+  expect(await windowed().json()).toEqual({ computed: 4 });
+  expect(await handler().json()).toEqual({ computed: 2 });
 });

@@ -2,7 +2,7 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { errorResponses, Int, OptionalTimestamp } from "../shared";
+import { errorResponses, Int, OptionalTimestamp, whileUnchanged } from "../shared";
 import { dashboardMetrics, providerStats } from "./service";
 
 const Rate = t.Nullable(t.Number({ description: "Percentage with one decimal; null when there is nothing to rate" }));
@@ -39,13 +39,16 @@ const ProviderStats = t.Object({
   total_providers: Int(),
 });
 
+/** The 24-hour figures move with the clock as well as with the data: recomputed at least every second. */
+const FIGURES_FRESH_MS = 1000;
+
 export function metricsRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/metrics", tags: ["metrics"] })
-    .get("/dashboard", () => dashboardMetrics(ctx), {
+    .get("/dashboard", whileUnchanged(ctx, () => dashboardMetrics(ctx), FIGURES_FRESH_MS), {
       response: { 200: Dashboard, ...errorResponses(401) },
       detail: { summary: "Dashboard figures", description: "Counts, and the last 24 hours of updates." },
     })
-    .get("/provider-stats", () => providerStats(ctx), {
+    .get("/provider-stats", whileUnchanged(ctx, () => providerStats(ctx), FIGURES_FRESH_MS), {
       response: { 200: ProviderStats, ...errorResponses(401) },
       detail: { summary: "Success rates per provider", description: "Every provider, also those without domains." },
     });
