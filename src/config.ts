@@ -146,14 +146,21 @@ function isHttpUrl(text: string): boolean {
 }
 
 export function loadSettings(env: Env = process.env): Settings {
-  const read = new Reader(env);
+  const read: Reader = new Reader(env);
   const tlsCert = read.optional("DDNS_TLS_CERT");
   const tlsKey = read.optional("DDNS_TLS_KEY");
   if ((tlsCert === null) !== (tlsKey === null)) {
     read.fail(tlsCert === null ? "DDNS_TLS_CERT" : "DDNS_TLS_KEY", "DDNS_TLS_CERT and DDNS_TLS_KEY must be set together");
   }
   for (const [name, path] of [["DDNS_TLS_CERT", tlsCert], ["DDNS_TLS_KEY", tlsKey]] as const) {
-    if (path !== null && !existsSync(path)) read.fail(name, `file not found: ${path}`);
+    if (path === null) continue;
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      read.fail(name, `cannot read ${path}: ${(error as Error).message}`);
+    }
+    if (!text.includes("-----BEGIN ")) read.fail(name, `${path} is not a PEM file`);
   }
   const adminUsername = read.string("DDNS_ADMIN_USERNAME", "admin");
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(adminUsername)) {
@@ -204,7 +211,12 @@ function keyFile(dataDir: string, name: string): string {
   const path = join(dataDir, name);
   const variable = name === "secret.key" ? "DDNS_SECRET_KEY" : "DDNS_ENCRYPTION_KEY";
   if (existsSync(path)) {
-    const key = readFileSync(path, "utf8").trim();
+    let key: string;
+    try {
+      key = readFileSync(path, "utf8").trim();
+    } catch (error) {
+      throw new SettingsError(`Invalid setting ${variable}: cannot read the key file ${path}: ${(error as Error).message}`);
+    }
     if (key.length < 32) {
       throw new SettingsError(`Invalid setting ${variable}: the key file ${path} holds fewer than 32 characters; restore it from a backup`);
     }

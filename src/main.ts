@@ -58,17 +58,27 @@ async function ensureFirstAdmin(ctx: AppContext): Promise<void> {
   }
 }
 
+/** Which setting a failure to listen points at: the port (in use, privileged) or the address. */
+function listenError(settings: Settings, error: unknown): SettingsError {
+  const text = `cannot listen on ${settings.host}:${settings.port}: ${(error as Error).message}`;
+  const code = (error as { code?: string }).code ?? "";
+  const variable = /EADDRNOTAVAIL|EINVAL|ENOTFOUND|EAI_/.test(code) ? "DDNS_HOST" : "DDNS_PORT";
+  return new SettingsError(`Invalid setting ${variable}: ${text}`);
+}
+
 async function serve(settings: Settings): Promise<void> {
   const ctx = openContext(settings);
-  await ensureFirstAdmin(ctx);
   const app = createApp(ctx, { schedule: true });
   let running: RunningServer;
   try {
     running = startServer(ctx, app);
   } catch (error) {
-    const where = `${settings.host}:${settings.port}`;
-    throw new SettingsError(`Invalid setting DDNS_PORT: cannot listen on ${where}: ${(error as Error).message}`);
+    throw listenError(settings, error);
   }
+  // Only once the port is ours: a start that fails here must not spend the one showing of a
+  // generated password. "listening" then means ready to sign in.
+  await ensureFirstAdmin(ctx);
+  ctx.log.info("listening", { url: running.url.href, tls: settings.tlsCert !== null });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       ctx.log.info("shutting down", { signal });
@@ -135,9 +145,8 @@ try {
   const code = await main(process.argv.slice(2));
   if (code !== undefined) process.exit(code);
 } catch (error) {
-  if (error instanceof SettingsError || error instanceof MigrationError) {
-    console.error(`ddnsd: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
+  // One line, never a stack trace: settings and migrations say what to fix; anything else
+  // (a file the service's user may not read, say) is still better named than traced.
+  console.error(`ddnsd: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
 }

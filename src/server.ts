@@ -39,7 +39,6 @@ export function startServer(ctx: AppContext, app: App): RunningServer {
       return internalError(ctx.log, null, error);
     },
   });
-  ctx.log.info("listening", { url: server.url.href, tls: Boolean(tlsCert) });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -1,7 +1,9 @@
 // Cloudflare API v4 client: checks a token and points one A/AAAA record at an address with as few
 // requests as it can (a single PATCH once zone and record id are known and the id is trusted, i.e.
 // saved by this appliance's own write; an id a person typed in is read and checked first). It never
-// deletes a record, and never writes through an id that names another record.
+// deletes a record. The one write that is not checked first is the steady-state PATCH through a
+// trusted id: should that record have been renamed at Cloudflare since, it gets the address once,
+// and the answer (another name) sends the client to find this hostname's record by name.
 
 import {
   exchange,

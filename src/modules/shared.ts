@@ -1,4 +1,5 @@
-// Schemas and helpers every resource module uses: path ids, error answers, booleans in queries.
+// Schemas and hooks the resource modules share: path ids, error answers, whole numbers in answers,
+// body shapes, and answers served again while the database is unchanged.
 
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
@@ -13,6 +14,16 @@ const positiveId = (name: string) =>
 /** `{provider_id}` and `{domain_id}` in paths, named as in the specification. */
 export const ProviderIdParams = t.Object({ provider_id: positiveId("provider_id") });
 export const DomainIdParams = t.Object({ domain_id: positiveId("domain_id") });
+/**
+ * A transform hook: every path id is written as a plain positive integer. Elysia's numeric
+ * coercion would also take `0x1`, `1e0`, `+1`, `1.0` or ` 1` for 1.
+ */
+export function plainIds({ params }: { params?: Record<string, string | undefined> }): void {
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && !/^[1-9][0-9]{0,15}$/.test(value)) throw invalidField(name, "must be a positive integer");
+  }
+}
+
 /** `:id` in the admin pages' paths. */
 export const IdParams = t.Object({ id: positiveId("id") });
 
@@ -47,7 +58,8 @@ export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 502 | 503)[
  * A handler answering JSON computed from the database, serialised once and served again until
  * the database changes: `total_changes()` counts this connection's writes and `data_version`
  * another process's (`ddnsd check`). A change only ever causes a recomputation, so the answer is
- * never stale. Figures over a moving window ("the last 24 hours") also pass `windowMs`, the
+ * never stale (a rolled-back write still counts as a change; transactions are synchronous, so no
+ * request reads in the middle of one). Figures over a moving window ("the last 24 hours") also pass `windowMs`, the
  * longest they may be served unchanged. Returning a Response also spares re-checking our own
  * output against the route's response schema, which stays for the OpenAPI document.
  */

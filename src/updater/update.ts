@@ -175,10 +175,11 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
   const ip = detection.ip;
   if (!options.force && !needsWrite(domain, ip)) {
     const now = Date.now();
+    // Only while still enabled: the detection of another family above may have taken a while.
     ctx.db
       .update(domains)
       .set({ lastCheckedAt: now, nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds) })
-      .where(eq(domains.id, domainId))
+      .where(and(eq(domains.id, domainId), eq(domains.isEnabled, true)))
       .run();
     return { ...base, result: "unchanged", failure: null, ip, changed: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
   }
@@ -320,7 +321,9 @@ function record(
       const zoneIdKept = current.config.zone_id === domain.config.zone_id;
       tx.update(domains)
         .set({
-          lastUpdateStatus: succeeded ? "SUCCESS" : "FAILED",
+          // A detection failure is no attempt at the record: its status stays, so that when the echo
+          // services answer again only records whose address really changed are written.
+          lastUpdateStatus: succeeded ? "SUCCESS" : outcome.failure === "detection" ? current.lastUpdateStatus : "FAILED",
           lastCheckedAt: now,
           failureCount,
           nextRunAt: current.isEnabled ? nextRunAt : null,

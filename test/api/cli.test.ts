@@ -126,6 +126,26 @@ describe("ddnsd", () => {
     }
   }, TIMEOUT_MS);
 
+  test("an address not on this machine exits 1 with one line naming DDNS_HOST", async () => {
+    const { stderr, code } = await ddnsd(["serve"], {
+      env: { DDNS_HOST: "192.0.2.1", DDNS_PORT: "0", DDNS_ADMIN_PASSWORD: "long-enough-password" },
+    });
+    expect(code).toBe(1);
+    const errors = stderr.trim().split("\n").filter((line) => line.startsWith("ddnsd:"));
+    expect(errors).toEqual([expect.stringContaining("Invalid setting DDNS_HOST: cannot listen on 192.0.2.1:0")]);
+  }, TIMEOUT_MS);
+
+  test("a key file the service cannot read exits 1 with one line, not a stack trace", async () => {
+    const dir = tempDir();
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "secret.key")); // a directory where the key file should be
+    const { stderr, code } = await ddnsd(["check"], { env: { DDNS_DATA_DIR: dir } });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith("ddnsd: Invalid setting DDNS_SECRET_KEY: cannot read the key file ");
+  }, TIMEOUT_MS);
+
   test("a replaced encryption key stops the start with one line naming DDNS_ENCRYPTION_KEY", async () => {
     const dir = tempDir();
     const t = await makeTestApp({ DDNS_ENCRYPTION_KEY: "the-original-encryption-key-0123456789" }, dir);
@@ -150,7 +170,7 @@ describe("ddnsd", () => {
     let log = "";
     const reader = (child.stderr as ReadableStream<Uint8Array>).getReader();
     const deadline = Date.now() + TIMEOUT_MS / 2;
-    while (!log.includes('"msg":"listening"') && Date.now() < deadline) {
+    while (!log.includes('"msg":"first admin created') && Date.now() < deadline) {
       const chunk = await reader.read();
       if (chunk.done) break;
       log += new TextDecoder().decode(chunk.value);
@@ -158,7 +178,10 @@ describe("ddnsd", () => {
     child.kill("SIGTERM");
     await child.exited;
     // One JSON object per line, the password in exactly one of them.
-    const lines = log.trim().split("\n").map((line) => JSON.parse(line) as { msg: string });
+    const lines = log
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg: string });
     const announced = lines.filter((line) => line.msg.startsWith("first admin created"));
     expect(announced).toHaveLength(1);
     const password = /password (\S+) /.exec(announced[0]!.msg)![1]!;

@@ -197,10 +197,15 @@ describe("invalid values stop the start with one line naming the variable", () =
     }
   });
 
-  test("a TLS certificate and key that exist are accepted", () => {
+  test("a TLS certificate and key that are PEM files are accepted; other files are refused by name", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "cert.pem"), "x");
-    writeFileSync(join(dir, "key.pem"), "x");
+    writeFileSync(join(dir, "cert.pem"), "-----BEGIN CERTIFICATE-----\n…\n");
+    writeFileSync(join(dir, "key.pem"), "-----BEGIN PRIVATE KEY-----\n…\n");
+    writeFileSync(join(dir, "junk.pem"), "not a certificate");
+    expect(() => loadSettings({ DDNS_TLS_CERT: join(dir, "junk.pem"), DDNS_TLS_KEY: join(dir, "key.pem") })).toThrow(
+      /^Invalid setting DDNS_TLS_CERT: .*junk\.pem is not a PEM file$/,
+    );
+    expect(() => loadSettings({ DDNS_TLS_CERT: join(dir, "cert.pem"), DDNS_TLS_KEY: dir })).toThrow(/^Invalid setting DDNS_TLS_KEY: cannot read /);
     const settings = loadSettings({ DDNS_TLS_CERT: join(dir, "cert.pem"), DDNS_TLS_KEY: join(dir, "key.pem") });
     expect(settings.tlsCert).toBe(join(dir, "cert.pem"));
     expect(settings.tlsKey).toBe(join(dir, "key.pem"));

@@ -434,7 +434,36 @@ describe("partial update", () => {
     const created = await createDomain(t, provider.id);
     const response = await put(created.id, { config: { ttl: 300.5 } });
     expect(response.status).toBe(422);
-    expect(response.body.detail).toBe("config.ttl: must be 1 (automatic) or a whole number of seconds from 30 to 86400");
+    expect(response.body.detail).toBe(
+      "config.ttl: must be a whole number of seconds (Cloudflare: 1 = automatic, or 60 to 86400; Dynu: 30 to 86400)",
+    );
+  });
+
+  const TTLS: [string, number, boolean][] = [
+    ["cloudflare", 1, true],
+    ["cloudflare", 60, true],
+    ["cloudflare", 30, false],
+    ["cloudflare", 86401, false],
+    ["dynu", 30, true],
+    ["dynu", 1, false],
+    ["dynu", 86400, true],
+  ];
+  for (const [type, ttl, accepted] of TTLS) {
+    test(`ttl ${ttl} on ${type} → ${accepted ? "200" : "422"}`, async () => {
+      const owner = type === "cloudflare" ? provider : await createProvider(t, { name: "dynu", type: "dynu", credentials: { api_key: "dynu-key-0123456789" } });
+      const response = await post({ provider_id: owner.id, domain_name: "ttl.example.com", config: { ttl } });
+      expect(response.status).toBe(accepted ? 200 : 422);
+      if (!accepted) expect(fieldsOf(response.body)).toEqual(["config.ttl"]);
+    });
+  }
+
+  test("moving a domain to a provider whose service refuses its TTL → 422, nothing changes", async () => {
+    const dynu = await createProvider(t, { name: "dynu", type: "dynu", credentials: { api_key: "dynu-key-0123456789" } });
+    const created = await createDomain(t, dynu.id, { config: { ttl: 30 } });
+    const response = await put(created.id, { provider_id: provider.id });
+    expect(response.status).toBe(422);
+    expect(response.body.detail).toBe("config.ttl: must be 1 (automatic) or 60 to 86400 seconds for Cloudflare");
+    expect((await get(created.id)).body).toEqual(created);
   });
   for (const { name, change, expected, keepsState } of UPDATES) {
     test(name, async () => {
@@ -670,7 +699,7 @@ describe("ids", () => {
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ detail: "Domain not found" });
     });
-    for (const id of ["abc", "1.5", "0", "-3"]) {
+    for (const id of ["abc", "1.5", "0", "-3", "0x1", "1e0", "+1", "01"]) {
       test(`${method} /domains/${id}${suffix} → 422 naming domain_id`, async () => {
         const response = await t.request(method, `/api/v1/domains/${id}${suffix}`, { body });
         expect(response.status).toBe(422);

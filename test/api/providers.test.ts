@@ -460,7 +460,7 @@ describe("ids", () => {
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ detail: "Provider not found" });
     });
-    for (const id of ["abc", "1.5", "0", "-1", "1x", "%20"]) {
+    for (const id of ["abc", "1.5", "0", "-1", "1x", "%20", "0x1", "1e0", "+1", "1.0", "%201", "01"]) {
       test(`${method} /providers/${id}${suffix} → 422 naming provider_id`, async () => {
         const response = await t.request(method, `/api/v1/providers/${id}${suffix}`, { body });
         expect(response.status).toBe(422);

@@ -204,6 +204,24 @@ describe("scheduled passes", () => {
     expect(domainState(rig.t, domain.id).failure_count).toBe(0);
   });
 
+  test("after the echo services fail, records whose address did not change are not written again", async () => {
+    await eightDomains(rig);
+    await rig.t.ctx.scheduler.runPass();
+    rig.echo.fault({ status: 503 });
+    const outage = await duePass(rig.t);
+    expect(outage.map((o) => o.failure)).toEqual(Array(8).fill("detection"));
+    // No attempt reached a record: each keeps the status of its last write.
+    for (const { id } of rig.t.ctx.sqlite.query<{ id: number }, []>("SELECT id FROM domains").all()) {
+      expect(domainState(rig.t, id).last_update_status).toBe("SUCCESS");
+    }
+    rig.echo.clearFaults();
+    rig.cf.clearRequests();
+    rig.dynu.clearRequests();
+    const back = await duePass(rig.t);
+    expect(back.map((o) => o.result)).toEqual(Array(8).fill("unchanged"));
+    expect(rig.cf.writes() + rig.dynu.writes()).toBe(0);
+  });
+
   test("not-yet-due, disabled domains and domains of disabled providers are not checked", async () => {
     rig.cf.addZone("example.com");
     const enabled = await addProvider(rig.t, "cloudflare");

@@ -3,12 +3,13 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { forceUpdate } from "../../updater/update";
-import { bodyShape, DeletedBody, DomainIdParams, errorResponses, whileUnchanged } from "../shared";
+import { bodyShape, DeletedBody, DomainIdParams, errorResponses, plainIds, whileUnchanged } from "../shared";
 import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
 import { createDomain, deleteDomain, domainHistory, getDomain, listDomains, updateDomain } from "./service";
 
 export function domainRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/domains", tags: ["domains"] })
+    .onTransform(plainIds)
     .get("", whileUnchanged(ctx, () => listDomains(ctx)), {
       response: { 200: t.Array(Domain), ...errorResponses(401) },
       detail: { summary: "List domains" },

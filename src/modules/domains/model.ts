@@ -10,7 +10,7 @@ const DomainConfig = t.Object(
     ttl: t.Optional(
       t.Integer({
         description: "Seconds; Cloudflare 1 = automatic; default: keep the current value",
-        error: "must be 1 (automatic) or a whole number of seconds from 30 to 86400",
+        error: "must be a whole number of seconds (Cloudflare: 1 = automatic, or 60 to 86400; Dynu: 30 to 86400)",
       }),
     ),
     create_if_missing: t.Optional(t.Boolean({ description: "Create the record when it does not exist (default true)" })),

@@ -5,7 +5,7 @@ import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import { domainToASCII } from "node:url";
 import type { AppContext } from "../../context";
 import { domains, history, providers, type DomainRow, type HistoryRow } from "../../db/schema";
-import type { RecordType } from "../../dns/provider";
+import type { ProviderType, RecordType } from "../../dns/provider";
 import { conflict, invalidField, notFound } from "../../http/errors";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { iso } from "../../util/time";
@@ -89,8 +89,14 @@ export function checkCronSchedule(input: string | null): string | null {
   return input.trim().replace(/\s+/g, " ");
 }
 
-/** The known `config` keys checked; other keys are kept as given. */
-export function checkConfig(config: Record<string, unknown>): Record<string, unknown> {
+/** TTLs each service accepts (PROVIDERS.md); Cloudflare's 1 means "automatic". */
+const TTL_RULES: Record<ProviderType, { valid: (ttl: number) => boolean; text: string }> = {
+  cloudflare: { valid: (ttl) => ttl === 1 || (ttl >= 60 && ttl <= 86400), text: "1 (automatic) or 60 to 86400 seconds" },
+  dynu: { valid: (ttl) => ttl >= 30 && ttl <= 86400, text: "30 to 86400 seconds" },
+};
+
+/** The known `config` keys checked, the TTL against what the provider's service accepts; other keys are kept as given. */
+export function checkConfig(config: Record<string, unknown>, providerType: ProviderType): Record<string, unknown> {
   const { zone_id, proxied, ttl, create_if_missing } = config;
   if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
     throw invalidField("config.zone_id", "must be a non-empty string");
@@ -98,8 +104,9 @@ export function checkConfig(config: Record<string, unknown>): Record<string, unk
   for (const [key, value] of [["proxied", proxied], ["create_if_missing", create_if_missing]] as const) {
     if (value !== undefined && typeof value !== "boolean") throw invalidField(`config.${key}`, "must be true or false");
   }
-  if (ttl !== undefined && (!Number.isInteger(ttl) || (ttl !== 1 && ((ttl as number) < 30 || (ttl as number) > 86400)))) {
-    throw invalidField("config.ttl", "must be 1 (automatic) or a whole number of seconds from 30 to 86400");
+  const rule = TTL_RULES[providerType];
+  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || !rule.valid(ttl))) {
+    throw invalidField("config.ttl", `must be ${rule.text} for ${providerType === "cloudflare" ? "Cloudflare" : "Dynu"}`);
   }
   return config;
 }
@@ -183,9 +190,8 @@ export function createDomain(ctx: AppContext, input: DomainInput & { provider_id
   const domainName = normaliseHostname(input.domain_name);
   const recordType = checkRecordType(input.record_type ?? "A");
   const cronSchedule = checkCronSchedule(input.cron_schedule ?? null);
-  const config = checkConfig(input.config ?? {});
   const externalId = checkExternalId(input.external_id ?? null);
-  findProviderRow(ctx, input.provider_id);
+  const config = checkConfig(input.config ?? {}, findProviderRow(ctx, input.provider_id).type);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   const now = Date.now();
   const isEnabled = input.is_enabled ?? true;
@@ -215,10 +221,12 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   const domainName = input.domain_name === undefined ? row.domainName : normaliseHostname(input.domain_name);
   const recordType = input.record_type === undefined ? row.recordType : checkRecordType(input.record_type);
   const cronSchedule = input.cron_schedule === undefined ? row.cronSchedule : checkCronSchedule(input.cron_schedule);
-  const config = input.config === undefined ? row.config : checkConfig(input.config);
   const externalId = input.external_id === undefined ? row.externalId : checkExternalId(input.external_id);
   const providerId = input.provider_id ?? row.providerId;
-  if (providerId !== row.providerId) findProviderRow(ctx, providerId);
+  const providerType = findProviderRow(ctx, providerId).type;
+  // Checked when it changes, or when a move to another provider may make its TTL unacceptable.
+  const config =
+    input.config === undefined && providerId === row.providerId ? row.config : checkConfig(input.config ?? row.config, providerType);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();

@@ -2,7 +2,7 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { bodyShape, DeletedBody, errorResponses, ProviderIdParams, whileUnchanged } from "../shared";
+import { bodyShape, DeletedBody, errorResponses, plainIds, ProviderIdParams, whileUnchanged } from "../shared";
 import { DeleteQuery, Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 import {
   createProvider,
@@ -15,6 +15,7 @@ import {
 
 export function providerRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/providers", tags: ["providers"] })
+    .onTransform(plainIds)
     .get("", whileUnchanged(ctx, () => listProviders(ctx)), {
       response: { 200: t.Array(Provider), ...errorResponses(401) },
       detail: { summary: "List providers" },
