@@ -39,7 +39,7 @@ const ProviderStats = t.Object({
   total_providers: Int(),
 });
 
-/** The 24-hour figures move with the clock as well as with the data: recomputed at least every second. */
+/** The 24-hour figures move with the clock as well as with the data: served unchanged for at most a second. */
 const FIGURES_FRESH_MS = 1000;
 
 export function metricsRoutes(ctx: AppContext) {
