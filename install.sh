@@ -1,7 +1,9 @@
 #!/bin/sh
 # install.sh — installs ddnsd as a systemd service (or stages it under $DESTDIR).
 # POSIX sh (dash, busybox ash, bash). Safe to re-run: an upgrade replaces the binary and the
-# unit, keeps the settings and the data, and restarts the service. See --help.
+# unit, keeps the settings, the data and the admin account, and restarts the service. The admin
+# password is never stored in plain text: it goes on stdin to 'ddnsd admin set-password', which
+# keeps only its hash in the database. See --help.
 set -eu
 
 PROG=install.sh
@@ -23,17 +25,22 @@ Usage: sh $PROG [options]
 
 Installs ddnsd: the binary, a '$SERVICE_USER' system user, the data dir $DATA_DIR,
 the settings file $ENV_FILE and the systemd unit $UNIT_FILE,
-then starts the service and waits until it answers.
+creates the admin account, then starts the service and waits until it answers.
 
 Options:
   --binary PATH               install this binary (default: the one in dist/ next to
                               this script that matches the machine: ddnsd-linux-x64,
-                              ddnsd-linux-arm64, their -musl variants, else ddnsd)
+                              ddnsd-linux-arm64, their -musl variants, else ddnsd).
+                              Only that one file needs copying to the machine, not all
+                              of dist/ (~550 MB): e.g. --binary ./ddnsd-linux-arm64
   --prefix DIR                install the binary as DIR/bin/ddnsd (default: $DEFAULT_PREFIX)
   --port N                    listen port written to the settings file (default: $DEFAULT_PORT)
   --host ADDR                 listen address written to the settings file (default: $DEFAULT_HOST)
-  --admin-password-file FILE  first admin password, read from FILE (on a re-run:
-                              replaces the password in the settings file)
+  --admin-password-file FILE  the admin password, read from FILE: sets it on the first
+                              install; on a re-run, sets it anew for the existing admin
+  --reset-admin-password      only set a new password for the admin account (asked for,
+                              from --admin-password-file, else generated and shown once),
+                              with the installed binary; changes nothing else
   --no-start                  install only; do not start or restart the service
   --uninstall                 stop and remove the service and the binary; keep the data
                               and the settings
@@ -41,19 +48,23 @@ Options:
                               the '$SERVICE_USER' user
   -h, --help                  show this help
 
-Without --admin-password-file the first install asks for the admin password when run
-from a terminal (empty answer: generate one), else generates one and prints it once.
-A re-run keeps the existing settings file; --port, --host and --admin-password-file
-given on a re-run change just their line in it.
+The first install (no database yet) creates the admin account with 'ddnsd admin
+set-password': the password comes from --admin-password-file, else is asked for when
+run from a terminal (empty answer: generate one), else is generated and printed once.
+It is stored only as a hash in the database, never in the settings file. A re-run
+keeps the settings file and the account; --port and --host given on a re-run change
+just their line in the settings file.
 
 Environment:
   DESTDIR    stage every file under this directory (packaging, tests); creates no user,
-             changes no owner and starts nothing
+             changes no owner and starts nothing; the admin account is created in
+             \$DESTDIR$DATA_DIR when the binary runs on this machine
 
 Examples:
   sudo sh $PROG
   sudo sh $PROG --binary ./ddnsd-linux-arm64 --port 8080
-  sudo sh $PROG --uninstall            # or: --uninstall --purge
+  sudo sh $PROG --reset-admin-password   # forgot the admin password
+  sudo sh $PROG --uninstall              # or: --uninstall --purge
 EOF
 }
 
@@ -88,6 +99,7 @@ opt_port=
 opt_host=
 opt_password_file=
 opt_no_start=0
+opt_reset=0
 opt_uninstall=0
 opt_purge=0
 
@@ -113,6 +125,7 @@ while [ $# -gt 0 ]; do
 	--admin-password-file) need_value "$1" $# && opt_password_file=$2 && shift ;;
 	--admin-password-file=*) opt_password_file=${1#*=} ;;
 	--no-start) opt_no_start=1 ;;
+	--reset-admin-password) opt_reset=1 ;;
 	--uninstall) opt_uninstall=1 ;;
 	--purge) opt_purge=1 ;;
 	--) shift && break ;;
@@ -127,9 +140,19 @@ if [ "$opt_purge" = 1 ] && [ "$opt_uninstall" = 0 ]; then
 	usage_error "--purge only goes with --uninstall"
 fi
 if [ "$opt_uninstall" = 1 ]; then
+	if [ "$opt_reset" = 1 ]; then usage_error "--reset-admin-password does not go with --uninstall"; fi
 	for pair in "--binary:$opt_binary" "--port:$opt_port" "--host:$opt_host" \
 		"--admin-password-file:$opt_password_file"; do
 		if [ -n "${pair#*:}" ]; then usage_error "${pair%%:*} does not go with --uninstall"; fi
+	done
+fi
+if [ "$opt_reset" = 1 ]; then
+	no_start_given=
+	if [ "$opt_no_start" = 1 ]; then no_start_given=yes; fi
+	for pair in "--binary:$opt_binary" "--port:$opt_port" "--host:$opt_host" "--no-start:$no_start_given"; do
+		if [ -n "${pair#*:}" ]; then
+			usage_error "${pair%%:*} does not go with --reset-admin-password (it sets the password and changes nothing else)"
+		fi
 	done
 fi
 
@@ -225,15 +248,23 @@ env_set() {
 	commit_file "$DESTDIR$ENV_FILE"
 }
 
-# Exit status 0 when $1 is a password that can be stored; else prints why to stderr.
+# Removes every KEY= line from the settings file.
+env_delete() {
+	stage_file "$DESTDIR$ENV_FILE" 0600
+	awk -v key="$1" 'index($0, key "=") != 1 { print }' "$DESTDIR$ENV_FILE" >"$pending_tmp"
+	commit_file "$DESTDIR$ENV_FILE"
+}
+
+# Exit status 0 when $1 is a usable password; else prints why to stderr. It travels as one
+# line on stdin to 'ddnsd admin set-password', so anything but a line break is fine.
 check_password() {
 	nl='
 '
 	cr=$(printf '\r')
 	tab=$(printf '\t')
 	case $1 in
-	*"$nl"* | *"$cr"* | *\'* | *\"* | *\\* | *\$* | *\`*)
-		printf '%s: error: the admin password must not contain newlines, quotes, backslashes, $ or backticks (they are special in the settings file)\n' "$PROG" >&2
+	*"$nl"* | *"$cr"*)
+		printf '%s: error: the admin password must be one line (no line breaks or carriage returns)\n' "$PROG" >&2
 		return 1
 		;;
 	" "* | *" " | "$tab"* | *"$tab")
@@ -286,6 +317,110 @@ ask_password() {
 	die "no admin password set after 3 tries"
 }
 
+# ---- admin account -----------------------------------------------------------------------------
+
+# Sets $admin to DDNS_ADMIN_USERNAME from the settings file (default: admin). It goes into a
+# command line below, so it must be what ddnsd accepts anyway: 1-64 of A-Z a-z 0-9 . _ @ -
+read_admin_name() {
+	admin=
+	if [ -f "$DESTDIR$ENV_FILE" ]; then admin=$(env_get DDNS_ADMIN_USERNAME); fi
+	admin=${admin:-admin}
+	case $admin in
+	*[!A-Za-z0-9._@-]*) die "DDNS_ADMIN_USERNAME in $DESTDIR$ENV_FILE must be 1-64 letters, digits, dots, dashes, underscores or @: $admin" ;;
+	esac
+	if [ ${#admin} -gt 64 ]; then
+		die "DDNS_ADMIN_USERNAME in $DESTDIR$ENV_FILE must be 1-64 letters, digits, dots, dashes, underscores or @: $admin"
+	fi
+}
+
+# Sets $data_dir to the data dir the service uses: DDNS_DATA_DIR from the settings file when
+# that is an absolute path, else $DATA_DIR (both without DESTDIR).
+read_data_dir() {
+	data_dir=$DATA_DIR
+	if [ -f "$DESTDIR$ENV_FILE" ]; then
+		configured=$(env_get DDNS_DATA_DIR)
+		case $configured in /*) data_dir=${configured%/} ;; esac
+	fi
+}
+
+# Runs 'ddnsd admin set-password $admin' with the binary $1 (without DESTDIR) and the settings
+# file's environment (nothing else from ours; not a DDNS_ADMIN_PASSWORD line an earlier install
+# left there, removed only afterwards), giving it $password on stdin: the only way the
+# password leaves this script. printf is a shell builtin, so the password is in no argv (ps);
+# a pipe, unlike a here-document in some shells, writes no temporary file. On a live system
+# it runs as $SERVICE_USER, like the service (the files it creates in the data dir are then
+# the service's); else directly, with the data dir under DESTDIR. Either way with the unit's
+# UMask=0077.
+run_set_password() {
+	if [ "$live" = 1 ]; then
+		command -v su >/dev/null 2>&1 || die "cannot run ddnsd as user $SERVICE_USER: su not found"
+		# Root reads the settings file (mode 0600) and su passes the environment on.
+		# $1 and $admin hold only characters that need no quoting (checked above).
+		# shellcheck disable=SC2016 # the inner shell expands $1 to $3
+		output=$(printf '%s\n' "$password" | env -i PATH="$PATH" sh -c '
+			set -a && . "$1" && set +a && unset DDNS_ADMIN_PASSWORD &&
+				exec su -s /bin/sh -c "$2" "$3"
+		' sh "$ENV_FILE" "umask 077 && cd / && exec $1 admin set-password $admin" "$SERVICE_USER" 2>&1) ||
+			die "'ddnsd admin set-password $admin' (as user $SERVICE_USER) failed: $output"
+		say "admin: password of '$admin' set in the database (ddnsd admin set-password, as user $SERVICE_USER)"
+	else
+		# shellcheck disable=SC2016 # the inner shell expands $1 to $4
+		output=$(printf '%s\n' "$password" | env -i PATH="$PATH" HOME="${HOME:-/}" sh -c '
+			set -a && . "$1" && set +a && unset DDNS_ADMIN_PASSWORD &&
+				DDNS_DATA_DIR=$2 && export DDNS_DATA_DIR && umask 077 && exec "$3" admin set-password "$4"
+		' sh "$DESTDIR$ENV_FILE" "$DESTDIR$data_dir" "$DESTDIR$1" "$admin" 2>&1) ||
+			die "'ddnsd admin set-password $admin' failed: $output"
+		say "admin: password of '$admin' set in $DESTDIR$data_dir (ddnsd admin set-password; user not switched: $why_not_live)"
+	fi
+}
+
+# Generates a password when none was given, sets it, and shows a generated one, once.
+set_admin_password() {
+	if [ -z "$password" ]; then generate_password; fi
+	run_set_password "$1"
+	if [ "$password_source" = generated ]; then
+		say ""
+		say "  password of '$admin' (generated, shown once; stored only as a hash):"
+		say ""
+		say "      $password"
+		say ""
+	fi
+	password=
+}
+
+# Sets $password and $password_source from --admin-password-file, when given.
+password=
+password_source=
+read_password_file() {
+	if [ -z "$opt_password_file" ]; then return 0; fi
+	if [ ! -f "$opt_password_file" ] || [ ! -r "$opt_password_file" ]; then
+		die "cannot read the admin password file: $opt_password_file"
+	fi
+	password=$(cat "$opt_password_file")
+	if ! check_password "$password"; then
+		die "refusing the admin password in $opt_password_file"
+	fi
+	password_source="file"
+}
+
+# Sets $password and $password_source: from --admin-password-file (already read), else asked
+# for on a terminal; when neither, set_admin_password generates one.
+choose_password() {
+	if [ -z "$password" ] && [ -t 0 ] && [ -t 2 ]; then ask_password; fi
+}
+
+password_hint() {
+	case $password_source in
+	generated) say "sign in as $admin with the password shown above" ;;
+	typed) say "sign in as $admin with the password you chose" ;;
+	file) say "sign in as $admin with the password from $opt_password_file" ;;
+	earlier) say "sign in as $admin with the password of the earlier install (DDNS_ADMIN_PASSWORD, no longer in $ENV_FILE)" ;;
+	not-set) say "on its first start the service creates '$admin' and writes a generated password to its log, once (journalctl -u ddnsd)" ;;
+	*) say "sign in as $admin with your password" ;;
+	esac
+	if [ "$opt_reset" = 0 ]; then say "forgot the password? sudo sh install.sh --reset-admin-password"; fi
+}
+
 # ---- binary selection ------------------------------------------------------------------------
 
 is_musl() {
@@ -296,6 +431,26 @@ is_musl() {
 	return 1
 }
 
+# Exit status 0 when the userland is 32-bit although the kernel may be 64-bit: 32-bit Raspberry
+# Pi OS on a Pi 4/5 reports aarch64 in uname -m, yet cannot run a 64-bit binary.
+userland_is_32bit() {
+	bits=$(getconf LONG_BIT 2>/dev/null) || bits=
+	if [ "$bits" = 32 ]; then return 0; fi
+	packages=$(dpkg --print-architecture 2>/dev/null) || packages=
+	case $packages in
+	armhf | armel | i386) return 0 ;;
+	esac
+	return 1
+}
+
+# $1: x64 or arm64, the kind of machine.
+die_32bit() {
+	if [ "$1" = x64 ]; then
+		die "this system's userland is 32-bit; ddnsd needs a 64-bit OS"
+	fi
+	die "this system's userland is 32-bit; ddnsd needs a 64-bit OS (install 64-bit Raspberry Pi OS)"
+}
+
 find_binary() {
 	script_dir=$(cd "$(dirname "$0")" && pwd)
 	dist=$script_dir/dist
@@ -303,8 +458,12 @@ find_binary() {
 	case $machine in
 	x86_64 | amd64) arch=x64 ;;
 	aarch64 | arm64) arch=arm64 ;;
+	# armv8l: a 32-bit userland (or linux32) on a 64-bit ARM kernel.
+	armv6* | armv7* | armv8l | arm) die_32bit arm64 ;;
+	i?86) die_32bit x64 ;;
 	*) die "no ddnsd build for $machine: Bun runs on 64-bit x86 and ARM only (on a Raspberry Pi, install a 64-bit OS), or pass --binary" ;;
 	esac
+	if userland_is_32bit; then die_32bit $arch; fi
 	if is_musl; then
 		candidates="ddnsd-linux-$arch-musl ddnsd"
 	else
@@ -330,13 +489,17 @@ remove_file() {
 	fi
 }
 
-uninstall() {
+# Sets $prefix: --prefix, else the one of the binary the unit runs, else the default.
+find_installed_prefix() {
 	prefix=$opt_prefix
 	if [ -z "$prefix" ] && [ -f "$DESTDIR$UNIT_FILE" ]; then
-		# Remove the binary the unit runs, wherever it was installed.
 		prefix=$(sed -n 's|^ExecStart=\(/.*\)/bin/ddnsd serve$|\1|p' "$DESTDIR$UNIT_FILE" | head -n 1)
 	fi
 	prefix=${prefix:-$DEFAULT_PREFIX}
+}
+
+uninstall() {
+	find_installed_prefix
 
 	if [ "$systemd" = 1 ]; then
 		if systemctl cat "$NAME.service" >/dev/null 2>&1; then
@@ -393,6 +556,39 @@ if [ "$opt_uninstall" = 1 ]; then
 	exit 0
 fi
 
+# ---- reset the admin password ------------------------------------------------------------------
+
+# Sets a new password with the installed binary, the installed settings and the database the
+# service uses; the service needs no restart. Changes nothing else.
+reset_admin_password() {
+	find_installed_prefix
+	case $prefix in
+	*[!A-Za-z0-9/._+-]*) die "unexpected install prefix in $DESTDIR$UNIT_FILE: $prefix (pass --prefix)" ;;
+	esac
+	installed=$prefix/bin/ddnsd
+	if [ ! -f "$DESTDIR$ENV_FILE" ]; then
+		die "no settings file $DESTDIR$ENV_FILE: ddnsd is not installed here (run: sudo sh install.sh)"
+	fi
+	if [ ! -r "$DESTDIR$ENV_FILE" ]; then
+		die "cannot read $DESTDIR$ENV_FILE (run as root: sudo sh install.sh --reset-admin-password)"
+	fi
+	if [ ! -x "$DESTDIR$installed" ]; then
+		die "no ddnsd binary at $DESTDIR$installed (installed elsewhere? pass --prefix)"
+	fi
+	read_admin_name
+	read_data_dir
+	read_password_file
+	choose_password
+	set_admin_password "$installed"
+	password_hint
+	say "done: new password for $admin (the service needs no restart)"
+}
+
+if [ "$opt_reset" = 1 ]; then
+	reset_admin_password
+	exit 0
+fi
+
 # ---- install: check everything before changing anything --------------------------------------
 
 prefix=${opt_prefix:-$DEFAULT_PREFIX}
@@ -407,20 +603,7 @@ if [ ! -f "$source_binary" ] || [ ! -r "$source_binary" ]; then
 	die "binary not found or not readable: $source_binary"
 fi
 
-password=
-password_source=
-if [ -n "$opt_password_file" ]; then
-	if [ ! -f "$opt_password_file" ] || [ ! -r "$opt_password_file" ]; then
-		die "cannot read the admin password file: $opt_password_file"
-	fi
-	password=$(cat "$opt_password_file")
-	if ! check_password "$password"; then
-		die "refusing the admin password in $opt_password_file"
-	fi
-	password_source="file"
-elif [ ! -f "$DESTDIR$ENV_FILE" ] && [ -t 0 ] && [ -t 2 ]; then
-	ask_password
-fi
+read_password_file
 
 # Stage the new binary beside its destination and make sure it runs here before it replaces
 # a working one (a staged install under DESTDIR may be for another machine).
@@ -439,16 +622,64 @@ if command -v timeout >/dev/null 2>&1; then
 else
 	version=$("$probe_binary" version </dev/null 2>/dev/null | head -n 1) || version=
 fi
+binary_runs=1
 if [ -z "$version" ]; then
 	if [ -z "$DESTDIR" ]; then
+		if userland_is_32bit; then
+			case $(uname -m) in
+			x86_64 | amd64 | i?86) die_32bit x64 ;;
+			*) die_32bit arm64 ;;
+			esac
+		fi
 		die "$source_binary does not run on this machine ('ddnsd version' failed: wrong architecture or C library?)"
 	fi
+	binary_runs=0
 	version="ddnsd (version unknown)"
 fi
 case $version in
 ddnsd*) ;;
 *) version="ddnsd $version" ;;
 esac
+
+# The admin account: created on the first install (no database yet), else left alone unless
+# --admin-password-file is given. A DDNS_ADMIN_PASSWORD line left in the settings file by an
+# earlier installer is removed below; while no database exists it is the password to set.
+read_admin_name
+read_data_dir
+db_exists=0
+if [ -f "$DESTDIR$data_dir/ddnsd.db" ]; then db_exists=1; fi
+old_password_line=0
+if [ -f "$DESTDIR$ENV_FILE" ] && grep -q '^DDNS_ADMIN_PASSWORD=' "$DESTDIR$ENV_FILE"; then
+	old_password_line=1
+fi
+set_admin=0
+if [ -n "$password" ]; then
+	set_admin=1
+elif [ "$db_exists" = 0 ]; then
+	set_admin=1
+	if [ "$old_password_line" = 1 ]; then
+		earlier=$(env_get DDNS_ADMIN_PASSWORD)
+		if check_password "$earlier" 2>/dev/null; then
+			password=$earlier
+			password_source=earlier
+		fi
+		earlier=
+	fi
+	if [ "$binary_runs" = 1 ]; then choose_password; fi
+fi
+if [ "$set_admin" = 1 ] && [ "$binary_runs" = 0 ]; then
+	warn "the admin password is not set: $source_binary does not run on this machine; on the target run: sh install.sh --reset-admin-password"
+	set_admin=0
+	password=
+	password_source=not-set
+fi
+# An upgrade's new binary may migrate the database: let the restarted service do that, then
+# set the password, so the old service never runs on a migrated database.
+admin_after_start=0
+if [ "$set_admin" = 1 ] && [ "$db_exists" = 1 ] && [ "$binary_changed" = 1 ] &&
+	[ "$systemd" = 1 ] && [ "$opt_no_start" = 0 ]; then
+	admin_after_start=1
+fi
 
 say "installing $version from $source_binary"
 
@@ -520,10 +751,10 @@ DDNS_HOST='$host'
 DDNS_PORT='$port'
 DDNS_DATA_DIR='$DATA_DIR'
 
-# The first admin. Used only to create the first account while the database has no user
-# yet; changing it later does not change an existing account (use: ddnsd admin set-password).
+# The admin account. install.sh creates it with 'ddnsd admin set-password', which keeps only
+# a hash of the password in the database; the password is never written here. Forgot it?
+#   sudo sh install.sh --reset-admin-password
 DDNS_ADMIN_USERNAME='admin'
-DDNS_ADMIN_PASSWORD='$password'
 
 # Other settings, with their defaults. Uncomment to change.
 # JWT signing and credentials encryption keys (32+ characters); by default generated
@@ -566,40 +797,42 @@ if [ -f "$DESTDIR$ENV_FILE" ]; then
 		settings_changed=1
 		say "settings: set DDNS_HOST='$opt_host' in $DESTDIR$ENV_FILE"
 	fi
-	if [ -n "$password" ]; then
-		env_set DDNS_ADMIN_PASSWORD "$password"
-		settings_changed=1
-		say "settings: replaced the admin password in $DESTDIR$ENV_FILE (from $opt_password_file)"
-		say "note: it only applies while the database has no user; for an existing admin run: ddnsd admin set-password"
-	fi
-	if [ "$settings_changed" = 0 ]; then
-		say "settings: kept $DESTDIR$ENV_FILE"
-	else
+	if [ "$settings_changed" = 1 ]; then
 		changed=1
+	elif [ "$old_password_line" = 0 ]; then
+		say "settings: kept $DESTDIR$ENV_FILE"
 	fi
 	port=$(env_get DDNS_PORT)
 	host=$(env_get DDNS_HOST)
-	password_source=${password_source:-kept}
 else
 	port=${opt_port:-$DEFAULT_PORT}
 	host=${opt_host:-$DEFAULT_HOST}
-	if [ -z "$password" ]; then generate_password; fi
 	write_env_file
 	changed=1
 	say "settings: wrote $DESTDIR$ENV_FILE (0600, port $port)"
-	if [ "$password_source" = generated ]; then
-		say ""
-		say "  admin password (generated, shown once; also in $ENV_FILE):"
-		say ""
-		say "      $password"
-		say ""
-	fi
 fi
 port=${port:-$DEFAULT_PORT}
 host=${host:-$DEFAULT_HOST}
 case $port in
 *[!0-9]*) die "DDNS_PORT in $DESTDIR$ENV_FILE is not a number: $port" ;;
 esac
+
+# ---- admin account (before the service starts, so that it finds a user and creates none) -----
+
+if [ "$set_admin" = 0 ]; then
+	if [ -z "$password_source" ]; then
+		password_source=kept
+		say "admin: kept the account '$admin' (a new password: --reset-admin-password)"
+	fi
+elif [ "$admin_after_start" = 0 ]; then
+	set_admin_password "$bin_path"
+fi
+# Only now, with that password in the database when it was the one to set.
+if [ "$old_password_line" = 1 ]; then
+	env_delete DDNS_ADMIN_PASSWORD
+	changed=1
+	say "settings: removed the plain-text DDNS_ADMIN_PASSWORD line an earlier install wrote to $DESTDIR$ENV_FILE (the password is kept only in the database, as a hash)"
+fi
 
 # ---- systemd unit --------------------------------------------------------------------------------
 
@@ -615,6 +848,10 @@ cat >"$pending_tmp" <<EOF
 Description=ddnsd dynamic DNS updater
 After=network-online.target
 Wants=network-online.target
+# A service that fails at start (e.g. a bad setting) stops after 5 tries instead of retrying
+# forever; systemctl status ddnsd then shows why. After fixing it: systemctl reset-failed ddnsd
+StartLimitIntervalSec=120
+StartLimitBurst=5
 
 [Service]
 Type=simple
@@ -701,18 +938,7 @@ wait_healthy() {
 		sleep 1
 		waited=$((waited + 1))
 	done
-	die "ddnsd did not answer on $url within $HEALTH_WAIT_SECONDS s; see: journalctl -u ddnsd -e"
-}
-
-password_hint() {
-	admin=$(env_get DDNS_ADMIN_USERNAME)
-	admin=${admin:-admin}
-	case $password_source in
-	generated) say "sign in as $admin with the generated password shown above" ;;
-	typed) say "sign in as $admin with the password you typed" ;;
-	file) say "sign in as $admin with the password from $opt_password_file" ;;
-	*) say "sign in as $admin (first install's password: DDNS_ADMIN_PASSWORD in $ENV_FILE)" ;;
-	esac
+	die "ddnsd did not answer on $url within $HEALTH_WAIT_SECONDS s; see: systemctl status ddnsd; journalctl -u ddnsd -e"
 }
 
 manual_run() {
@@ -727,6 +953,8 @@ if [ "$systemd" = 1 ]; then
 fi
 if [ "$systemd" = 1 ] && [ "$opt_no_start" = 0 ]; then
 	systemctl enable "$NAME.service" >/dev/null 2>&1
+	# A service that hit its start limit refuses even a manual start until this.
+	systemctl reset-failed "$NAME.service" >/dev/null 2>&1 || :
 	if [ "$changed" = 1 ]; then
 		systemctl restart "$NAME.service"
 		say "service: enabled and (re)started $NAME.service"
@@ -735,6 +963,7 @@ if [ "$systemd" = 1 ] && [ "$opt_no_start" = 0 ]; then
 		say "service: enabled and running $NAME.service"
 	fi
 	wait_healthy
+	if [ "$admin_after_start" = 1 ]; then set_admin_password "$bin_path"; fi
 	say "open $scheme://$(lan_address):$port/"
 	password_hint
 elif [ "$systemd" = 1 ]; then
