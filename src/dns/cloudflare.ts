@@ -74,6 +74,15 @@ export function createCloudflareClient(
     return fail(`${SERVICE}: no active zone found for ${hostname}`);
   }
 
+  /** Null when the zone is the hostname or one of its parents; else why it cannot be used. */
+  async function zoneHolds(zoneId: string, hostname: string): Promise<Failure | null> {
+    const zone = await call("GET", `/zones/${encodeURIComponent(zoneId)}`);
+    if (!zone.ok) return zone;
+    const name = isObject(zone.result) && typeof zone.result.name === "string" ? zone.result.name : "";
+    if (hostname === name || hostname.endsWith(`.${name}`)) return null;
+    return fail(`${SERVICE}: zone ${zoneId} is ${name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`);
+  }
+
   async function patchRecord(zoneId: string, recordId: string, target: RecordTarget, ip: string): Promise<Call> {
     // Only the content changes; proxied and ttl are sent only when the domain's config decides them,
     // so whatever else the user set on the record (comment, tags, proxying) stays.
@@ -126,6 +135,12 @@ export function createCloudflareClient(
 
     if (target.config.create_if_missing === false) {
       return fail(notCreatedMessage(SERVICE, target));
+    }
+    // A zone id given in the config (not found by this client) is checked to hold the hostname
+    // before a record is created in it: Cloudflare would append that zone's name to a foreign one.
+    if (target.config.zone_id === zoneId) {
+      const held = await zoneHolds(zoneId, target.hostname);
+      if (held !== null) return held;
     }
     const created = await call("POST", recordsPath(zoneId), {
       type: target.recordType,

@@ -200,6 +200,17 @@ describe("writeRecord on a missing record", () => {
     expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
   });
 
+  test("a configured zone that does not hold the hostname gets no record", async () => {
+    const other = fake.addZone("other.org");
+    const outcome = await client().writeRecord(target("new.example.com", {}, { zone_id: other.id }), NEW_IP);
+    expect(outcome).toEqual({
+      ok: false,
+      message: `Cloudflare: zone ${other.id} is other.org, which does not hold new.example.com; correct config.zone_id or remove it`,
+    });
+    expect(fake.writes()).toBe(0);
+    expect(fake.record("new.example.com.other.org", "A")).toBeUndefined();
+  });
+
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(
       target("new.example.com", {}, { zone_id: zone.id, create_if_missing: false }),
