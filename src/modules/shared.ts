@@ -59,9 +59,10 @@ export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 502 | 503)[
  * the database changes: `total_changes()` counts this connection's writes and `data_version`
  * another process's (`ddnsd check`). A change only ever causes a recomputation, so the answer is
  * never stale (a rolled-back write still counts as a change; transactions are synchronous, so no
- * request reads in the middle of one). Figures over a moving window ("the last 24 hours") also pass `windowMs`, the
- * longest they may be served unchanged. Returning a Response also spares re-checking our own
- * output against the route's response schema, which stays for the OpenAPI document.
+ * request reads in the middle of one). Figures over a moving window ("the last 24 hours") also
+ * pass `windowMs`, the longest they may be served unchanged. Returning a Response also spares
+ * re-checking our own output against the route's response schema, which stays for the OpenAPI
+ * document.
  */
 export function whileUnchanged(ctx: AppContext, compute: () => unknown, windowMs = Infinity): () => Response {
   const state = ctx.sqlite.query<{ changes: number; version: number }, []>(
