@@ -67,8 +67,16 @@ export type WriteOutcome =
       ok: false;
       /** The provider's own reason, e.g. "Cloudflare: Invalid access token (code 9109, HTTP 403)". */
       message: string;
-      /** Seconds to wait before calling this provider again (HTTP 429 `Retry-After`). */
+      /**
+       * Seconds to wait before calling this provider again: a 429's `Retry-After`, or any other way the
+       * service says "slow down" (Porkbun's 503 page, Route 53's 400 Throttling, dyndns2's `911`).
+       */
       retryAfterSeconds?: number;
+      /**
+       * The service said retrying cannot succeed (dyndns2 `badauth`, `nohost`, `abuse` …): no further
+       * attempt until the domain or its provider is edited. Services ban clients that keep trying.
+       */
+      stopRetrying?: boolean;
     };
 
 export interface VerifyOutcome {

@@ -1,0 +1,116 @@
+// What one DNS service module exports: everything ddnsd knows about that service, in one object.
+// The registry (registry.ts) lists these; the provider type union, the API schemas and OpenAPI
+// enums, validation, masking, the `DDNS_<TYPE>_API_URL` settings, the admin forms' fields and help,
+// and the labels are all derived from it, so adding a service touches only its own module, its
+// fake, its tests and one registry line.
+
+import type { DnsProvider, FetchLike, RecordType } from "./provider";
+
+/** One key of a provider's `credentials` object. Every credential is sealed at rest. */
+export interface CredentialField {
+  /** The key in `credentials`, e.g. `api_token`. */
+  key: string;
+  /** What the form calls it, e.g. "API token". */
+  label: string;
+  /** Where in the service's own control panel it is made, with the least permissions that work. Plain text. */
+  help: string;
+  /** Other keys accepted for it on input (`token` for Cloudflare's `api_token`); stored under `key`. */
+  aliases?: readonly string[];
+  /**
+   * Whether the value is a secret: masked in answers (`••••3f9a`) and never rendered in a form. A
+   * non-secret credential (a dyndns2 username, an AWS access key id) is still sealed, but shown as is.
+   */
+  secret: boolean;
+  /** A missing or empty optional key is simply left out (`custom`'s `secret`). */
+  optional?: boolean;
+}
+
+/** One key of a provider's `options` object (CONTRACT §10): non-secret settings, returned as stored. */
+export interface OptionField {
+  key: string;
+  label: string;
+  help: string;
+  /**
+   * `url`: an http(s) URL; `text`: one line; `choice`: one of `choices`; `template`: free text with
+   * placeholders; `headers`: an object of header name → value.
+   */
+  kind: "url" | "text" | "choice" | "template" | "headers";
+  required?: boolean;
+  choices?: readonly string[];
+  /** Used when the option is absent. */
+  default?: string;
+  /** Well-known values the form offers to fill in (dyndns2 update servers). */
+  presets?: readonly { label: string; value: string }[];
+}
+
+/** The TTLs a service accepts; `null` on the description when the service sets the TTL itself. */
+export interface TtlRule {
+  min: number;
+  max: number;
+  /** A value meaning "the service decides" (Cloudflare's `1`), accepted besides `min`–`max`. */
+  automatic?: number;
+  /** For the form, e.g. "1 (automatic) or 60–86400 seconds; empty keeps the record's TTL". */
+  help: string;
+}
+
+/** A constraint on the hostname beyond "a fully qualified name" (DuckDNS: under `duckdns.org`). */
+export interface HostnameRule {
+  /** The name must end in this, e.g. `.duckdns.org`. */
+  suffix: string;
+  /** The 422's message and the form's help, e.g. "must end in .duckdns.org". */
+  message: string;
+}
+
+/**
+ * A service's documented request limit; the registry paces each provider's requests under it, so a
+ * large change never bursts past it. E.g. Cloudflare 1200 per 300 s, Porkbun about 1 per second.
+ */
+export interface RateLimit {
+  requests: number;
+  perSeconds: number;
+}
+
+/** What a client factory is handed besides the credentials and options. */
+export interface ClientContext {
+  /** API base without a trailing slash: the `DDNS_<TYPE>_API_URL` setting (or its default). */
+  baseUrl: string;
+  fetch: FetchLike;
+  /** Applied to every single request (`AbortSignal.timeout`). */
+  timeoutMs: number;
+  /** `ddnsd/<version>`: services such as No-IP block clients without an identifying User-Agent. */
+  userAgent: string;
+}
+
+export interface ServiceDescription<Type extends string = string> {
+  /** The provider `type`, e.g. `cloudflare`. */
+  type: Type;
+  /** The service's name for people, e.g. "Cloudflare". */
+  label: string;
+  /** One short paragraph for the form: what this type is for (plain text). */
+  summary: string;
+  credentials: readonly CredentialField[];
+  options: readonly OptionField[];
+  recordTypes: readonly RecordType[];
+  ttl: TtlRule | null;
+  hostname?: HostnameRule;
+  /**
+   * Whether `verify` can check the credentials without writing a record. When false, verify answers
+   * `{ok: null, detail: verifyUnavailable}` and the client is not called.
+   */
+  canVerify: boolean;
+  /** Why verify cannot check (only when `canVerify` is false). */
+  verifyUnavailable?: string;
+  /** The `DDNS_<TYPE>_API_URL` default: the real service. */
+  defaultApiUrl: string;
+  rateLimit?: RateLimit;
+  /**
+   * The client. `credentials` arrive normalised: every non-optional key present under its own name
+   * (aliases resolved); `options` validated, with defaults applied.
+   */
+  createClient(credentials: Record<string, string>, options: Record<string, unknown>, context: ClientContext): DnsProvider;
+}
+
+/** Keeps `type` as a literal, so the registry can derive the `ProviderType` union from its list. */
+export function defineService<const Type extends string>(description: ServiceDescription<Type>): ServiceDescription<Type> {
+  return description;
+}
