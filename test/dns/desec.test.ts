@@ -144,6 +144,13 @@ describe("writeRecord on a missing RRset", () => {
     expect(fake.rrset("example.com", "", "A")?.records).toEqual([NEW_IP]);
   });
 
+  test("the wildcard is * in the URL and in the body", async () => {
+    const outcome = await client().writeRecord(target("*.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", externalId: "*/A" });
+    expect(requestLines()[1]).toBe("GET /domains/example.com/rrsets/*/A/");
+    expect(fake.rrset("example.com", "*", "A")?.records).toEqual([NEW_IP]);
+  });
+
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_IP);
     expect(outcome).toEqual({ ok: false, message: "deSEC: record new.example.com A does not exist and create_if_missing is false" });
