@@ -60,8 +60,9 @@ export function createPorkbunClient(
     );
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const body = parseJson(answer.text);
-    // "Slow down" comes as an openresty 503 page (no Retry-After), or as a 429 should Porkbun adopt one.
-    if (answer.status === 429 || (answer.status === 503 && !isObject(body))) {
+    // "Slow down" comes as an openresty 503 page without Retry-After (any 503 is worth the pause), or
+    // as a 429 should Porkbun adopt one.
+    if (answer.status === 429 || answer.status === 503) {
       const pause = pauseSeconds(retryAfterSeconds(answer.headers), THROTTLED_PAUSE_SECONDS, MAX_PAUSE_SECONDS);
       const words = isObject(body) && typeof body.message === "string" ? body.message : pageTitle(answer.text);
       return {

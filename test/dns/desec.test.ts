@@ -285,6 +285,16 @@ describe("the fake plays deSEC", () => {
     expect((await call("GET", "/domains/example.com/rrsets/.../A/")).status).toBe(200);
   });
 
+  test("reset() empties the service and restores the token and limits, on the same URL", async () => {
+    fake.tokens.clear();
+    fake.writeLimits = [{ count: 1, perSeconds: 60 }];
+    fake.fault({ status: 500 });
+    fake.reset();
+    expect([fake.domains.size, fake.rrsets.size, fake.writeLimits.length]).toEqual([0, 0, 0]);
+    expect(await call("GET", "/domains/")).toEqual({ status: 200, body: [] });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   test("PUT needs every field", async () => {
     const answer = await call("PUT", "/domains/example.com/rrsets/home/A/", { records: [NEW_IP] });
     expect(answer).toEqual({ status: 400, body: { subname: ["This field is required."], type: ["This field is required."], ttl: ["This field is required."] } });

@@ -286,6 +286,17 @@ describe("the fake plays DigitalOcean", () => {
     expect(home.ttl).toBe(1800);
   });
 
+  test("reset() empties the service and restores the token and modes, on the same URL", async () => {
+    fake.tokens.clear();
+    fake.limit = { perMinute: 1, burst: true };
+    fake.putResetsTtl = false;
+    fake.fault({ status: 500 });
+    fake.reset();
+    expect([fake.domains.size, fake.records.size, fake.limit, fake.putResetsTtl]).toEqual([0, 0, null, true]);
+    expect((await call("GET", "/domains")).body.domains).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   test("lists are paged with links and meta", async () => {
     for (let i = 0; i < 25; i++) fake.addDomain(`d${i}.net`);
     const first = await call("GET", "/domains");

@@ -265,6 +265,7 @@ describe("failures keep Porkbun's words and leave the record alone", () => {
     { name: "the 503 page of a key asking too fast", fault: "throttled", message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503); pausing 60 s", retryAfterSeconds: 60 },
     { name: "a 429 with Retry-After", fault: { status: 429, retryAfter: 5, message: "Too many requests." }, message: "Porkbun: Too many requests. (rate limited, HTTP 429); pausing 5 s", retryAfterSeconds: 5 },
     { name: "a 429 naming hours is capped at an hour", fault: { status: 429, retryAfter: 86400 }, message: /pausing 3600 s$/, retryAfterSeconds: 3600 },
+    { name: "a JSON 503", fault: { status: 503, message: "Service unavailable." }, message: "Porkbun: Service unavailable. (rate limited, HTTP 503); pausing 60 s", retryAfterSeconds: 60 },
     { name: "a JSON 500", fault: { status: 500 }, message: "Porkbun: Internal server error. (HTTP 500)" },
     { name: "a 502 page", fault: "html", message: /^Porkbun: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
     { name: "malformed JSON", fault: "malformed", message: /^Porkbun: unreadable answer \(HTTP 200\)/ },
@@ -342,6 +343,18 @@ describe("the fake plays Porkbun", () => {
   test("records come back with the FQDN and string ids and ttls", async () => {
     const answer = await call("/dns/retrieveByNameType/example.com/A/home");
     expect(answer.body).toEqual({ status: "SUCCESS", cloudflare: "enabled", records: [{ ...home }] });
+  });
+
+  test("reset() empties the service and restores the keys and modes, on the same URL", async () => {
+    fake.keys.clear();
+    fake.numbers = "numbers";
+    fake.minIntervalMs = 5_000;
+    fake.fault({ status: 500 });
+    fake.reset();
+    expect(fake.domains.size).toBe(0);
+    expect([fake.numbers, fake.minIntervalMs, fake.listAllPage, fake.editResetsOmitted]).toEqual(["strings", 0, 1000, true]);
+    expect(await call("/domain/listAll")).toEqual({ status: 200, body: { status: "SUCCESS", domains: [] } });
+    expect(fake.requests).toHaveLength(1);
   });
 
   test("two requests closer than the limit: the second gets the openresty page", async () => {
