@@ -292,7 +292,7 @@ describe("the fake plays DigitalOcean", () => {
     fake.putResetsTtl = false;
     fake.fault({ status: 500 });
     fake.reset();
-    expect([fake.domains.size, fake.records.size, fake.limit, fake.putResetsTtl]).toEqual([0, 0, null, true]);
+    expect([fake.domains.size, fake.records.size, fake.limit, fake.putResetsTtl] as unknown[]).toEqual([0, 0, null, true]);
     expect((await call("GET", "/domains")).body.domains).toEqual([]);
     expect(fake.requests).toHaveLength(1);
   });

@@ -352,7 +352,7 @@ describe("the fake plays Porkbun", () => {
     fake.fault({ status: 500 });
     fake.reset();
     expect(fake.domains.size).toBe(0);
-    expect([fake.numbers, fake.minIntervalMs, fake.listAllPage, fake.editResetsOmitted]).toEqual(["strings", 0, 1000, true]);
+    expect([fake.numbers, fake.minIntervalMs, fake.listAllPage, fake.editResetsOmitted] as unknown[]).toEqual(["strings", 0, 1000, true]);
     expect(await call("/domain/listAll")).toEqual({ status: 200, body: { status: "SUCCESS", domains: [] } });
     expect(fake.requests).toHaveLength(1);
   });
