@@ -88,3 +88,12 @@ export function writtenDetails(service: string, object: string, facts: string[])
 export function notCreatedMessage(service: string, target: RecordTarget): string {
   return `${service}: record ${target.hostname} ${target.recordType} does not exist and create_if_missing is false`;
 }
+
+/**
+ * How long to pause a provider that said "slow down": the wait it named (`Retry-After`, a reset time),
+ * or `fallback` when it named none, never more than `max` — a daily quota's wait can be hours, and a
+ * bogus header must not silence a provider for good; one early request after the cap costs nothing.
+ */
+export function pauseSeconds(named: number | undefined, fallback: number, max: number): number {
+  return Math.min(Math.max(named ?? fallback, 1), max);
+}

@@ -1,0 +1,307 @@
+// The DigitalOcean client against its fake: what it changes and keeps, that it never rewrites what
+// is there, the FQDN filter with relative answers, paged listings, and how DigitalOcean's errors and
+// both kinds of 429 reach the history.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createDigitalOceanClient, digitalocean } from "../../src/dns/digitalocean";
+import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import {
+  DIGITALOCEAN_FAKE_TOKEN,
+  type DigitalOceanFake,
+  type DigitalOceanFault,
+  type DigitalOceanRecord,
+  startDigitalOceanFake,
+} from "../fakes/digitalocean";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: DigitalOceanFake;
+let home: DigitalOceanRecord;
+
+beforeEach(() => {
+  fake = startDigitalOceanFake();
+  fake.addDomain("example.com");
+  home = fake.addRecord("example.com", { type: "A", name: "home", data: OLD_IP, ttl: 300 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return createDigitalOceanClient(
+    { token: options.token ?? DIGITALOCEAN_FAKE_TOKEN },
+    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+  );
+}
+
+function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("the service description", () => {
+  test("credentials, TTL rule and pacing as CONTRACT §10 and PROVIDERS.md §5 say", () => {
+    expect(digitalocean.type).toBe("digitalocean");
+    expect(digitalocean.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
+    expect(digitalocean.recordTypes).toEqual(["A", "AAAA"]);
+    expect(digitalocean.ttl).toMatchObject({ min: 30 });
+    expect(digitalocean.defaultApiUrl).toBe("https://api.digitalocean.com/v2");
+    const { requests, perSeconds } = digitalocean.rateLimit!;
+    expect((requests / perSeconds) * 3600).toBeLessThan(5000);
+    expect((requests / perSeconds) * 60).toBeLessThan(250);
+  });
+
+  test("createClient hands the token on", async () => {
+    const made = digitalocean.createClient({ token: DIGITALOCEAN_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect((await made.verify()).ok).toBe(true);
+  });
+});
+
+describe("verify", () => {
+  test("a good token reads the account, with a Bearer header", async () => {
+    expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted (account owner@example.net, status active)" });
+    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/account" });
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${DIGITALOCEAN_FAKE_TOKEN}`);
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a bad token: DigitalOcean's words", async () => {
+    expect(await client({ token: "dop_v1_revoked" }).verify()).toEqual({
+      ok: false,
+      detail: "DigitalOcean: Unable to authenticate you. (unauthorized, HTTP 401)",
+    });
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("lists domains, reads the record by FQDN, PATCHes only data; the ttl stays", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(home.id),
+      zoneId: "example.com",
+      message: `DigitalOcean record ${home.id}, ttl 300`,
+    });
+    expect(fake.record("example.com", "home", "A")).toMatchObject({ data: NEW_IP, ttl: 300 });
+    expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
+    expect(fake.requests[1]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "200", page: "1" });
+    expect(fake.requests[2]?.body).toEqual({ data: NEW_IP });
+  });
+
+  test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: String(home.id), externalIdTrusted: true }, { zone_id: "example.com" }), NEW_IP);
+    expect(outcome.ok).toBe(true);
+    expect(requestLines()).toEqual(["GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
+  });
+
+  test("a record that already holds the address gets no write", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", message: `DigitalOcean record ${home.id}, ttl 300, already held this address, nothing sent` });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a ttl from the config is sent", async () => {
+    await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }), NEW_IP);
+    expect(fake.requests.at(-1)?.body).toEqual({ data: NEW_IP, ttl: 60 });
+    expect(fake.record("example.com", "home", "A")?.ttl).toBe(60);
+  });
+
+  test("the apex is answered as @ and found", async () => {
+    const apex = fake.addRecord("example.com", { type: "A", name: "@", data: OLD_IP });
+    const outcome = await client().writeRecord(target("example.com", {}, { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: String(apex.id) });
+    expect(fake.requests[0]?.query.name).toBe("example.com");
+    expect(apex.data).toBe(NEW_IP);
+  });
+
+  test("an untrusted external id of another record is never written through", async () => {
+    const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: String(other.id) }, { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, externalId: String(home.id) });
+    expect(other.data).toBe("198.51.100.9");
+  });
+
+  test("AAAA beside an A of the same name", async () => {
+    const six = fake.addRecord("example.com", { type: "AAAA", name: "home", data: "2001:db8::1" });
+    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, externalId: String(six.id) });
+    expect(six.data).toBe("2001:db8::7");
+    expect(home.data).toBe(OLD_IP);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it (201) with the relative name and ttl 1800", async () => {
+    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+    const created = fake.record("example.com", "new", "A");
+    expect(created).toMatchObject({ data: NEW_IP, ttl: 1800 });
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `DigitalOcean record ${created!.id}, ttl 1800` });
+    expect(fake.requests.at(-1)).toMatchObject({ method: "POST", path: "/domains/example.com/records", body: { type: "A", name: "new", data: NEW_IP, ttl: 1800 } });
+  });
+
+  test("the apex is created as @", async () => {
+    await client().writeRecord(target("example.com", { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.record("example.com", "@", "AAAA")?.data).toBe("2001:db8::7");
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, message: "DigitalOcean: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("domain discovery and paging", () => {
+  test("a name in a delegated sub-domain goes there, never to the last two labels", async () => {
+    fake.addDomain("example.co.uk");
+    fake.addDomain("b.example.co.uk");
+    const outcome = await client().writeRecord(target("a.b.example.co.uk"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.co.uk" });
+    expect(fake.record("b.example.co.uk", "a", "A")).toBeDefined();
+  });
+
+  test("more than a page of domains: the next pages are read until none is named", async () => {
+    for (let i = 0; i < 250; i++) fake.addDomain(`d${i}.net`);
+    fake.addDomain("lab.example.com");
+    const outcome = await client().writeRecord(target("x.lab.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, zoneId: "lab.example.com" });
+    expect(fake.requests.filter((r) => r.path === "/domains").map((r) => r.query.page)).toEqual(["1", "2"]);
+  });
+
+  test("records on a later page are found", async () => {
+    for (let i = 0; i < 201; i++) fake.addRecord("example.com", { type: "A", name: "rr", data: `198.51.100.${i % 250}` });
+    fake.addRecord("example.com", { type: "A", name: "rr", data: NEW_IP });
+    const outcome = await client().writeRecord(target("rr.example.com", {}, { zone_id: "example.com" }), "203.0.113.99");
+    expect(outcome.ok).toBe(true);
+    expect(fake.requests.filter((r) => r.method === "GET").map((r) => r.query.page)).toEqual(["1", "2"]);
+  });
+
+  test("no domain holds the name", async () => {
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, message: "DigitalOcean: no domain of this account holds home.example.org" });
+  });
+
+  test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
+    expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "example.org" }), NEW_IP)).toEqual({
+      ok: false,
+      message: "DigitalOcean: config.zone_id example.org does not hold home.example.com; correct config.zone_id or remove it",
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("failures keep DigitalOcean's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: DigitalOceanFault | "timeout";
+    token?: string;
+    readOnly?: boolean;
+    ip?: string;
+    message: string | RegExp;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    { name: "bad token", token: "dop_v1_revoked", message: "DigitalOcean: Unable to authenticate you. (unauthorized, HTTP 401)", stopRetrying: true },
+    { name: "a token without write scopes", readOnly: true, message: "DigitalOcean: You do not have access for the attempted action. (forbidden, HTTP 403)" },
+    { name: "an address of the wrong family", ip: "2001:db8::7", message: "DigitalOcean: IP address did not match IPv4 format. (unprocessable_entity, HTTP 422)" },
+    {
+      name: "burst 429 with retry-after",
+      fault: { status: 429, retryAfter: 12 },
+      message: "DigitalOcean: API rate limit exceeded. (too_many_requests, HTTP 429); pausing 12 s",
+      retryAfterSeconds: 12,
+    },
+    { name: "429 naming nothing", fault: { status: 429 }, message: /pausing 60 s$/, retryAfterSeconds: 60 },
+    { name: "429 naming a day is capped at an hour", fault: { status: 429, retryAfter: 86400 }, message: /pausing 3600 s$/, retryAfterSeconds: 3600 },
+    { name: "500", fault: { status: 500 }, message: "DigitalOcean: Server was unable to give you a response. (server_error, HTTP 500)" },
+    { name: "502 page", fault: "html", message: /^DigitalOcean: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
+    { name: "malformed JSON", fault: "malformed", message: /^DigitalOcean: unreadable answer \(HTTP 200\)/ },
+    { name: "no answer", fault: "timeout", message: "DigitalOcean: no answer within 200ms" },
+  ];
+  for (const { name, fault, token, readOnly, ip, message, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      if (readOnly) fake.readOnlyTokens.add("dop_v1_readonly");
+      const outcome = await client({ token: readOnly ? "dop_v1_readonly" : token, timeoutMs: 200 }).writeRecord(
+        target("home.example.com", {}, { zone_id: "example.com" }),
+        ip ?? NEW_IP,
+      );
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(home.data).toBe(OLD_IP);
+    });
+  }
+
+  test("an hourly 429 with only ratelimit-reset pauses until the reset", async () => {
+    fake.fault({ status: 429, reset: 900 });
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
+    // The reset is an epoch in whole seconds, so the wait is 900 give or take the rounding on each side.
+    const pause = outcome.ok ? 0 : (outcome.retryAfterSeconds ?? 0);
+    expect(pause).toBeGreaterThanOrEqual(899);
+    expect(pause).toBeLessThanOrEqual(901);
+    expect(outcome.ok ? "" : outcome.message).toMatch(/\(too_many_requests, HTTP 429\); pausing 9\d\d s$/);
+  });
+
+  test("the fake's own per-minute limit: past it, one request and a pause, no retry loop", async () => {
+    fake.limit = { perMinute: 1, burst: true };
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false });
+    expect(outcome.ok ? 0 : outcome.retryAfterSeconds).toBeGreaterThan(50);
+    expect(fake.requests).toHaveLength(2);
+    expect(home.data).toBe(OLD_IP);
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startDigitalOceanFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("DigitalOcean: request failed: ");
+  });
+});
+
+describe("the fake plays DigitalOcean", () => {
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(fake.url + path, {
+      method,
+      headers: { Authorization: `Bearer ${DIGITALOCEAN_FAKE_TOKEN}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
+
+  test("the name filter wants the FQDN: a relative name finds nothing", async () => {
+    expect((await call("GET", "/domains/example.com/records?type=A&name=home")).body.domain_records).toEqual([]);
+    expect((await call("GET", "/domains/example.com/records?type=A&name=home.example.com")).body.domain_records).toHaveLength(1);
+  });
+
+  test("PUT without ttl resets it (the stricter reading); PATCH keeps it", async () => {
+    await call("PATCH", `/domains/example.com/records/${home.id}`, { data: NEW_IP });
+    expect(home.ttl).toBe(300);
+    await call("PUT", `/domains/example.com/records/${home.id}`, { type: "A", name: "home", data: OLD_IP });
+    expect(home.ttl).toBe(1800);
+  });
+
+  test("reset() empties the service and restores the token and modes, on the same URL", async () => {
+    fake.tokens.clear();
+    fake.limit = { perMinute: 1, burst: true };
+    fake.putResetsTtl = false;
+    fake.fault({ status: 500 });
+    fake.reset();
+    expect([fake.domains.size, fake.records.size, fake.limit, fake.putResetsTtl] as unknown[]).toEqual([0, 0, null, true]);
+    expect((await call("GET", "/domains")).body.domains).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  test("lists are paged with links and meta", async () => {
+    for (let i = 0; i < 25; i++) fake.addDomain(`d${i}.net`);
+    const first = await call("GET", "/domains");
+    expect(first.body.domains).toHaveLength(20);
+    expect(first.body.meta).toEqual({ total: 26 });
+    expect(first.body.links.pages.next).toContain("page=2");
+  });
+});
