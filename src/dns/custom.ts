@@ -10,12 +10,14 @@
 // hand them to another host unasked.
 
 import { exchange, excerpt } from "./http";
-import { failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
 export const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
+const CANNOT_VERIFY =
+  "A custom URL has no way to check its secret without updating a record; the first update shows whether it works.";
 
 export interface CustomRequestOptions {
   url: string;
@@ -70,7 +72,7 @@ export const custom = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: null,
   canVerify: false,
-  verifyUnavailable: "A custom URL has no way to check its secret without updating a record; the first update shows whether it works.",
+  verifyUnavailable: CANNOT_VERIFY,
   // Every request goes to the provider's own `url` option; the setting has nothing to point at.
   defaultApiUrl: "",
   createClient: (credentials, options, context) => createCustomClient(credentials.secret ?? "", requestOptions(options), context),
@@ -95,9 +97,7 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
   const mask = (text: string) => maskSecrets(text, [secret]);
 
   return {
-    async verify() {
-      return { ok: false, detail: custom.verifyUnavailable ?? "" };
-    },
+    verify: cannotVerify(CANNOT_VERIFY),
 
     async writeRecord(target, ip) {
       const values = { ip, domain: target.hostname, record_type: target.recordType, secret };

@@ -9,13 +9,15 @@
 // `verbose=true` makes the answer say whether anything changed (`UPDATED`/`NOCHANGE`) and which
 // addresses the records hold now; a bare `OK` is accepted too.
 
-import { exchange, excerpt } from "./http";
-import { failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { exchange, unreadableAnswer } from "./http";
+import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
 const SERVICE = "DuckDNS";
 const SUFFIX = ".duckdns.org";
+const CANNOT_VERIFY =
+  "DuckDNS cannot check a token without updating a record; the first update shows whether the token works.";
 
 export const duckdns = defineService({
   type: "duckdns",
@@ -36,8 +38,7 @@ export const duckdns = defineService({
   ttl: null,
   hostname: { suffix: SUFFIX, message: "must end in .duckdns.org" },
   canVerify: false,
-  verifyUnavailable:
-    "DuckDNS cannot check a token without updating a record; the first update shows whether the token works.",
+  verifyUnavailable: CANNOT_VERIFY,
   defaultApiUrl: "https://www.duckdns.org",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createDuckDnsClient(credentials.token ?? "", context),
@@ -45,9 +46,7 @@ export const duckdns = defineService({
 
 export function createDuckDnsClient(token: string, context: ClientContext): DnsProvider {
   return {
-    async verify() {
-      return { ok: false, detail: duckdns.verifyUnavailable ?? "" };
-    },
+    verify: cannotVerify(CANNOT_VERIFY),
 
     async writeRecord(target, ip) {
       const name = subdomainOf(target);
@@ -96,7 +95,7 @@ function readAnswer(status: number, headers: Headers, text: string, name: string
       stopRetrying: true,
     });
   }
-  const retryAfterSeconds = throttleSeconds(status, headers);
-  const body = text.trim() === "" ? "empty answer" : `unexpected answer ${excerpt(maskSecrets(text, [token]))}`;
-  return failed(`${SERVICE}: ${body} (${http})`, { retryAfterSeconds });
+  return failed(`${SERVICE}: ${unreadableAnswer(status, maskSecrets(text, [token]))}`, {
+    retryAfterSeconds: throttleSeconds(status, headers),
+  });
 }

@@ -13,8 +13,8 @@
 // `911` no sooner than 30 minutes.
 
 import { isIP } from "node:net";
-import { exchange, excerpt, retryAfterSeconds } from "./http";
-import { MAX_THROTTLE_SECONDS, failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { exchange, retryAfterSeconds, unreadableAnswer } from "./http";
+import { MAX_THROTTLE_SECONDS, cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider, WriteOutcome } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
@@ -39,6 +39,8 @@ const PRESETS = [
 
 /** `911`: the service is down or in maintenance; No-IP asks for at least 30 minutes before the next try. */
 const OUTAGE_PAUSE_SECONDS = 1800;
+const CANNOT_VERIFY =
+  "The dyndns2 protocol cannot check a username and password without updating a record; the first update shows whether they work.";
 
 /** First words of a successful answer; Infomaniak's newer spelling besides the classic one. */
 const CHANGED = new Set(["good", "successfully_changed"]);
@@ -91,8 +93,7 @@ export const dyndns2 = defineService({
   // The protocol has no TTL: each service sets its own (OVH DynHost 60 s).
   ttl: null,
   canVerify: false,
-  verifyUnavailable:
-    "The dyndns2 protocol cannot check a username and password without updating a record; the first update shows whether they work.",
+  verifyUnavailable: CANNOT_VERIFY,
   // Every request goes to the provider's own `server` option; the setting has nothing to point at.
   defaultApiUrl: "",
   createClient: (credentials, options, context) =>
@@ -113,9 +114,7 @@ export function createDyndns2Client(
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
 
   return {
-    async verify() {
-      return { ok: false, detail: dyndns2.verifyUnavailable ?? "" };
-    },
+    verify: cannotVerify(CANNOT_VERIFY),
 
     async writeRecord(target, ip) {
       if (updateUrl === undefined) {
@@ -193,8 +192,9 @@ function readAnswer(
       retryAfterSeconds: Math.min(Math.max(asked, OUTAGE_PAUSE_SECONDS), MAX_THROTTLE_SECONDS),
     });
   }
-  const body = text.trim() === "" ? "empty answer" : `unexpected answer ${excerpt(maskSecrets(text, [password]))}`;
-  return failed(`${service}: ${body} (${http})`, { retryAfterSeconds: throttleSeconds(status, headers) });
+  return failed(`${service}: ${unreadableAnswer(status, maskSecrets(text, [password]))}`, {
+    retryAfterSeconds: throttleSeconds(status, headers),
+  });
 }
 
 /** Equal addresses however they are written (`2001:db8::1` and `2001:DB8:0::1`). */

@@ -15,14 +15,16 @@
 // `encoding="utf-16"` while the body is plain ASCII/UTF-8, so the answer is read as text and its
 // elements picked out, never handed to a strict XML parser.
 
-import { exchange, excerpt } from "./http";
-import { failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { exchange, unreadableAnswer } from "./http";
+import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
 const SERVICE = "Namecheap";
 /** Errors that stay until the user changes something at Namecheap or in ddnsd: asking again cannot help. */
 const PERMANENT_ERRORS = [/password/i, /not found/i, /no records updated/i];
+const CANNOT_VERIFY =
+  "Namecheap's Dynamic DNS cannot check a password without updating a record; the first update shows whether it works.";
 
 export const namecheap = defineService({
   type: "namecheap",
@@ -42,8 +44,7 @@ export const namecheap = defineService({
   // The TTL is set per record in Namecheap's web UI; the Dynamic DNS update cannot change it.
   ttl: null,
   canVerify: false,
-  verifyUnavailable:
-    "Namecheap's Dynamic DNS cannot check a password without updating a record; the first update shows whether it works.",
+  verifyUnavailable: CANNOT_VERIFY,
   defaultApiUrl: "https://dynamicdns.park-your-domain.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createNamecheapClient(credentials.password ?? "", context),
@@ -53,9 +54,7 @@ export function createNamecheapClient(password: string, context: ClientContext):
   const mask = (text: string) => maskSecrets(text, [password]);
 
   return {
-    async verify() {
-      return { ok: false, detail: namecheap.verifyUnavailable ?? "" };
-    },
+    verify: cannotVerify(CANNOT_VERIFY),
 
     async writeRecord(target, ip) {
       if (target.recordType !== "A") {
@@ -105,8 +104,7 @@ function readAnswer(
   const http = `HTTP ${status}`;
   const errCount = element(text, "ErrCount");
   if (status !== 200 || errCount === undefined || !/^\d+$/.test(errCount)) {
-    const body = text.trim() === "" ? "empty answer" : `unexpected answer ${excerpt(mask(text))}`;
-    return failed(`${SERVICE}: ${body} (${http})`, { retryAfterSeconds: throttleSeconds(status, headers) });
+    return failed(`${SERVICE}: ${unreadableAnswer(status, mask(text))}`, { retryAfterSeconds: throttleSeconds(status, headers) });
   }
   if (errCount === "0") {
     const held = element(text, "IP");

@@ -4,6 +4,7 @@
 // message, since a service may echo the request back in an error page.
 
 import { retryAfterSeconds } from "./http";
+import type { DnsProvider } from "./provider";
 
 /** A 429 without `Retry-After`: a minute is a polite first pause. */
 const DEFAULT_THROTTLE_SECONDS = 60;
@@ -34,6 +35,14 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
     }
   }
   return masked;
+}
+
+/**
+ * `verify` for a service that cannot check credentials without writing a record. The registry
+ * answers `{ok: null}` for such services without calling it; this keeps a direct call honest too.
+ */
+export function cannotVerify(detail: string): DnsProvider["verify"] {
+  return async () => ({ ok: false, detail });
 }
 
 /** A failed outcome, with the optional fields present only when they say something. */

@@ -170,12 +170,12 @@ describe("failures keep Namecheap's words and never show the password", () => {
       fault: { xml: "<interface-response><ErrCount>2</ErrCount><errors><Err1>Bad &amp; worse</Err1><Err2>Also &lt;this&gt;</Err2></errors><Done>true</Done></interface-response>" },
       message: "Namecheap: Bad & worse; Also <this> (2 errors, HTTP 200)",
     },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 45 }, message: 'Namecheap: unexpected answer "Too Many Requests" (HTTP 429)', retryAfterSeconds: 45 },
-    { name: "503", fault: { status: 503 }, message: 'Namecheap: unexpected answer "Service Unavailable" (HTTP 503)' },
-    { name: "502 HTML page", fault: "html", message: /^Namecheap: unexpected answer "<!DOCTYPE html>.*\(HTTP 502\)$/ },
-    { name: "XML without ErrCount", fault: { xml: "<interface-response><Done>true</Done></interface-response>" }, message: /^Namecheap: unexpected answer "<interface-response>/ },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 45 }, message: 'Namecheap: unreadable answer (HTTP 429): "Too Many Requests"', retryAfterSeconds: 45 },
+    { name: "503", fault: { status: 503 }, message: 'Namecheap: unreadable answer (HTTP 503): "Service Unavailable"' },
+    { name: "502 HTML page", fault: "html", message: /^Namecheap: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
+    { name: "XML without ErrCount", fault: { xml: "<interface-response><Done>true</Done></interface-response>" }, message: /^Namecheap: unreadable answer \(HTTP 200\): "<interface-response>/ },
     { name: "an empty 200", fault: { xml: "" }, message: "Namecheap: empty answer (HTTP 200)" },
-    { name: "garbage echoing the password", fault: { xml: `error for password=${NAMECHEAP_FAKE_PASSWORD}` }, message: 'Namecheap: unexpected answer "error for password=••••" (HTTP 200)' },
+    { name: "garbage echoing the password", fault: { xml: `error for password=${NAMECHEAP_FAKE_PASSWORD}` }, message: 'Namecheap: unreadable answer (HTTP 200): "error for password=••••"' },
     { name: "timeout", fault: "timeout", message: "Namecheap: no answer within 200ms" },
   ];
   for (const c of cases) {
