@@ -47,7 +47,7 @@ const CHANGED = new Set(["good", "successfully_changed"]);
 const UNCHANGED = new Set(["nochg", "no_change"]);
 
 /** Answers that say the configuration is wrong: asking again cannot succeed and gets clients blocked. */
-const STOP_CODES: Record<string, string> = {
+const STOP_CODES = new Map<string, string>(Object.entries({
   badauth: "the username or password is wrong",
   "!donator": "the request uses a feature of paid accounts only",
   notfqdn: "the hostname is not a fully qualified domain name",
@@ -58,7 +58,7 @@ const STOP_CODES: Record<string, string> = {
   badsys: "the service refuses the system parameter",
   "!yours": "the hostname belongs to another account",
   "!active": "the hostname's domain is not activated",
-};
+}));
 
 export const dyndns2 = defineService({
   type: "dyndns2",
@@ -178,12 +178,12 @@ function readAnswer(
     // does, the one sent must be among them, or the service published something else (its caller's).
     const held = rest.join(" ").split(/[\s,]+/).filter((a) => isIP(a) !== 0);
     if (held.length > 0 && !held.some((a) => sameAddress(a, ip))) {
-      return failed(`${service}: answered "${line}", which does not hold ${ip} (${http})`);
+      return failed(`${service}: answered "${maskSecrets(line, [password])}", which does not hold ${ip} (${http})`);
     }
     const facts = UNCHANGED.has(code) ? ["it already held this address"] : [];
     return { ok: true, action: "updated", externalId: hostname, zoneId: "", message: [`${service} answered ${code}`, ...facts].join(", ") };
   }
-  const stopReason = STOP_CODES[code];
+  const stopReason = STOP_CODES.get(code);
   if (stopReason !== undefined) return failed(`${service}: ${code} — ${stopReason} (${http})`, { stopRetrying: true });
   if (code === "dnserr") return failed(`${service}: dnserr — the service's DNS failed; tried again later (${http})`);
   if (code === "911") {

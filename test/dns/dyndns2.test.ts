@@ -245,6 +245,7 @@ describe("temporary failures: retried, never inside the client", () => {
     { name: "500 with an empty body", fault: { body: "", status: 500 }, message: "empty answer (HTTP 500)" },
     { name: "502 HTML page", fault: "html", message: /unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
     { name: "garbage in a 200", fault: { body: "<html>maintenance</html>" }, message: 'unreadable answer (HTTP 200): "<html>maintenance</html>"' },
+    { name: "a word that only an object's prototype knows", fault: { body: "constructor" }, message: 'unreadable answer (HTTP 200): "constructor"' },
     { name: "garbage echoing the password", fault: { body: `denied for ${DYNDNS2_FAKE_PASSWORD}` }, message: 'unreadable answer (HTTP 200): "denied for ••••"' },
     { name: "timeout", fault: "timeout", message: "no answer within 200ms" },
   ];
