@@ -105,7 +105,7 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
       if (url === undefined) {
         return failed(`Custom URL: ${mask(JSON.stringify(request.url))} is not an http(s) URL once filled in`, { stopRetrying: true });
       }
-      const service = `Custom URL ${url.host}`;
+      const service = `Custom URL ${mask(url.host)}`;
       const headers: Record<string, string> = { "User-Agent": context.userAgent };
       let body: string | undefined;
       if (request.method !== "GET" && request.body !== undefined) {
