@@ -1,0 +1,283 @@
+// The dyndns2 client against a faithful update server playing No-IP, Dyn and deSEC: one request per
+// write with Basic auth and ddnsd's User-Agent, every return code read from the body before the HTTP
+// status, the codes that mean "fix the configuration" stopping retries, and 911 pausing 30 minutes.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createDyndns2Client, dyndns2 } from "../../src/dns/dyndns2";
+import type { RecordTarget, RecordType } from "../../src/dns/provider";
+import {
+  DYNDNS2_FAKE_PASSWORD,
+  DYNDNS2_FAKE_USER,
+  type Dyndns2Fake,
+  type Dyndns2Fault,
+  type Dyndns2Host,
+  type Dyndns2Style,
+  startDyndns2Fake,
+} from "../fakes/dyndns2";
+
+const NEW_V4 = "203.0.113.7";
+const NEW_V6 = "2a01:4f8::7";
+const USER_AGENT = "ddnsd/1.2.3";
+
+let fake: Dyndns2Fake;
+let home: Dyndns2Host;
+/** How messages name the fake's server: `dyndns2 127.0.0.1:<port>`. */
+let service: string;
+
+beforeEach(() => {
+  fake = startDyndns2Fake();
+  home = fake.addHost("home.example.net", { ipv4: "198.51.100.1", ipv6: "2001:db8::1" });
+  fake.addHost("theirs.example.net", { username: "someone-else", ipv4: "198.51.100.9" });
+  service = `dyndns2 ${new URL(fake.url).host}`;
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { username?: string; password?: string; server?: string; timeoutMs?: number; userAgent?: string } = {}) {
+  return createDyndns2Client(
+    { username: options.username ?? DYNDNS2_FAKE_USER, password: options.password ?? DYNDNS2_FAKE_PASSWORD },
+    options.server ?? fake.url,
+    { baseUrl: "", fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: options.userAgent ?? USER_AGENT },
+  );
+}
+
+function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
+  return { hostname, recordType, externalId: null, externalIdTrusted: false, config: {} };
+}
+
+describe("the description", () => {
+  test("username (shown), password (secret), a required server with well-known presets; cannot verify", () => {
+    expect(dyndns2).toMatchObject({
+      type: "dyndns2",
+      credentials: [
+        { key: "username", secret: false },
+        { key: "password", secret: true },
+      ],
+      options: [{ key: "server", kind: "url", required: true }],
+      recordTypes: ["A", "AAAA"],
+      ttl: null,
+      canVerify: false,
+    });
+    const presets = dyndns2.options[0]?.presets ?? [];
+    expect(presets.map((p) => p.label)).toEqual(
+      expect.arrayContaining(["No-IP", "Dyn", "dynv6 (IPv4 only)", "OVH DynHost", "Strato", "Infomaniak", "Hurricane Electric", "INWX", "selfHOST"]),
+    );
+    for (const preset of presets) expect(preset.value).toStartWith("https://");
+  });
+
+  test("createClient takes the server from the options", async () => {
+    const built = dyndns2.createClient(
+      { username: DYNDNS2_FAKE_USER, password: DYNDNS2_FAKE_PASSWORD },
+      { server: fake.url },
+      { baseUrl: "", fetch, timeoutMs: 2000, userAgent: USER_AGENT },
+    );
+    expect((await built.writeRecord(target("home.example.net"), NEW_V4)).ok).toBe(true);
+    expect(home.ipv4).toBe(NEW_V4);
+  });
+});
+
+describe("verify", () => {
+  test("says why it cannot check, and sends nothing", async () => {
+    expect(await client().verify()).toEqual({ ok: false, detail: dyndns2.verifyUnavailable! });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("the request", () => {
+  test("GET <server>/nic/update?hostname&myip with Basic auth and ddnsd's User-Agent, nothing else", async () => {
+    await client().writeRecord(target("home.example.net"), NEW_V4);
+    expect(fake.requests).toHaveLength(1);
+    const [request] = fake.requests;
+    expect(request?.method).toBe("GET");
+    expect(request?.path).toBe("/nic/update");
+    expect(request?.query).toEqual({ hostname: "home.example.net", myip: NEW_V4 });
+    expect(request?.headers.authorization).toBe(`Basic ${btoa(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`)}`);
+    expect(request?.headers["user-agent"]).toBe(USER_AGENT);
+  });
+
+  const servers: { name: string; server: (base: string) => string; path: string; query: Record<string, string> }[] = [
+    { name: "a base URL with a trailing slash", server: (base) => `${base}/`, path: "/nic/update", query: {} },
+    { name: "a base URL with a path", server: (base) => `${base}/dyn`, path: "/dyn/nic/update", query: {} },
+    { name: "a URL that already ends in /nic/update", server: (base) => `${base}/nic/update`, path: "/nic/update", query: {} },
+    {
+      name: "OVH's form: /nic/update?system=dyndns keeps its parameter",
+      server: (base) => `${base}/nic/update?system=dyndns`,
+      path: "/nic/update",
+      query: { system: "dyndns" },
+    },
+  ];
+  for (const { name, server, path, query } of servers) {
+    test(`server given as ${name}`, async () => {
+      const outcome = await client({ server: server(fake.url) }).writeRecord(target("home.example.net"), NEW_V4);
+      expect(outcome.ok).toBe(true);
+      expect(fake.requests[0]?.path).toBe(path);
+      expect(fake.requests[0]?.query).toEqual({ ...query, hostname: "home.example.net", myip: NEW_V4 });
+    });
+  }
+
+  test("a server that is not an http(s) URL is refused without a request", async () => {
+    const outcome = await client({ server: "ftp://example.net" }).writeRecord(target("home.example.net"), NEW_V4);
+    expect(outcome).toEqual({ ok: false, message: 'dyndns2: the server "ftp://example.net" is not an http(s) URL', stopRetrying: true });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a well-known server is named by its label", async () => {
+    const outcome = await createDyndns2Client(
+      { username: "u", password: "p" },
+      "https://dynupdate.no-ip.com",
+      { baseUrl: "", fetch: async () => new Response("badauth", { status: 401 }), timeoutMs: 2000, userAgent: USER_AGENT },
+    ).writeRecord(target("home.example.net"), NEW_V4);
+    expect(outcome).toMatchObject({ ok: false, message: "No-IP: badauth — the username or password is wrong (HTTP 401)" });
+  });
+});
+
+describe("success", () => {
+  const cases: { name: string; recordType: RecordType; ip: string; dualStack?: boolean; message: string; after: Partial<Dyndns2Host> }[] = [
+    { name: "A: good", recordType: "A", ip: NEW_V4, message: "answered good", after: { ipv4: NEW_V4, ipv6: "2001:db8::1" } },
+    { name: "AAAA: good", recordType: "AAAA", ip: NEW_V6, message: "answered good", after: { ipv4: "198.51.100.1", ipv6: NEW_V6 } },
+    { name: "A: nochg", recordType: "A", ip: "198.51.100.1", message: "answered nochg, it already held this address", after: { ipv4: "198.51.100.1" } },
+    { name: "A with a dual-stack answer (good v4,v6)", recordType: "A", ip: NEW_V4, dualStack: true, message: "answered good", after: { ipv4: NEW_V4 } },
+    { name: "AAAA with a dual-stack answer", recordType: "AAAA", ip: NEW_V6, dualStack: true, message: "answered good", after: { ipv6: NEW_V6 } },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      fake.dualStackAnswers = c.dualStack ?? false;
+      const outcome = await client().writeRecord(target("home.example.net", c.recordType), c.ip);
+      expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home.example.net", zoneId: "", message: `${service} ${c.message}` });
+      expect(home).toMatchObject(c.after);
+      expect(fake.updates()).toBe(1);
+    });
+  }
+
+  const answers: { name: string; body: string; message: string }[] = [
+    { name: "Infomaniak's successfully_changed", body: `successfully_changed ${NEW_V4}`, message: "answered successfully_changed" },
+    { name: "Infomaniak's no_change", body: `no_change ${NEW_V4}`, message: "answered no_change, it already held this address" },
+    { name: "good without an address", body: "good", message: "answered good" },
+    { name: "an IPv6 written differently", body: "good 2A01:04F8:0::7", message: "answered good" },
+  ];
+  for (const { name, body, message } of answers) {
+    test(`other spellings: ${name}`, async () => {
+      fake.fault({ body }, 1);
+      const ip = body.includes(":") ? NEW_V6 : NEW_V4;
+      expect(await client().writeRecord(target("home.example.net", ip === NEW_V6 ? "AAAA" : "A"), ip)).toMatchObject({
+        ok: true,
+        message: `${service} ${message}`,
+      });
+    });
+  }
+
+  test("a success line holding another address is a failure: the service published something else", async () => {
+    fake.fault({ body: "good 192.0.2.55" }, 1);
+    expect(await client().writeRecord(target("home.example.net"), NEW_V4)).toEqual({
+      ok: false,
+      message: `${service}: answered "good 192.0.2.55", which does not hold ${NEW_V4} (HTTP 200)`,
+    });
+  });
+});
+
+describe("codes that mean the configuration is wrong stop retrying, in every style", () => {
+  const cases: {
+    name: string;
+    password?: string;
+    hostname?: string;
+    userAgent?: string;
+    statuses: Record<Dyndns2Style, number>;
+    message: string;
+  }[] = [
+    { name: "a wrong password", password: "not-the-Pa55word", statuses: { noip: 401, dyn: 200, desec: 401 }, message: "badauth — the username or password is wrong" },
+    { name: "an unknown host", hostname: "nowhere.example.net", statuses: { noip: 200, dyn: 200, desec: 404 }, message: "nohost — the hostname does not exist in this account" },
+    { name: "another account's host", hostname: "theirs.example.net", statuses: { noip: 200, dyn: 200, desec: 404 }, message: "nohost — the hostname does not exist in this account" },
+    { name: "a bare User-Agent", userAgent: "Bun/1.4.5", statuses: { noip: 200, dyn: 200, desec: 200 }, message: "badagent — the service refuses this client (its User-Agent)" },
+  ];
+  for (const style of ["noip", "dyn", "desec"] as const) {
+    for (const c of cases) {
+      test(`${c.name} (${style} style, HTTP ${c.statuses[style]})`, async () => {
+        fake.style = style;
+        const outcome = await client({ password: c.password, userAgent: c.userAgent }).writeRecord(target(c.hostname ?? "home.example.net"), NEW_V4);
+        expect(outcome).toEqual({ ok: false, message: `${service}: ${c.message} (HTTP ${c.statuses[style]})`, stopRetrying: true });
+        expect(outcome.ok || outcome.message).not.toContain(c.password ?? DYNDNS2_FAKE_PASSWORD);
+        expect(fake.requests).toHaveLength(1);
+        expect(home.ipv4).toBe("198.51.100.1");
+      });
+    }
+  }
+
+  const codes: { body: string; status?: number; reason: string }[] = [
+    { body: "!donator", reason: "the request uses a feature of paid accounts only" },
+    { body: "notfqdn", reason: "the hostname is not a fully qualified domain name" },
+    { body: "numhost", reason: "too many hosts in one request, or the name is a round-robin record" },
+    { body: "abuse", reason: "the hostname is blocked for abuse" },
+    { body: "badsys", reason: "the service refuses the system parameter" },
+    { body: "!yours", reason: "the hostname belongs to another account" },
+    { body: "!active", reason: "the hostname's domain is not activated" },
+    { body: "nohost", status: 400, reason: "the hostname does not exist in this account" },
+  ];
+  for (const { body, status = 200, reason } of codes) {
+    test(`${body} (HTTP ${status})`, async () => {
+      fake.fault({ body, status }, 1);
+      expect(await client().writeRecord(target("home.example.net"), NEW_V4)).toEqual({
+        ok: false,
+        message: `${service}: ${body} — ${reason} (HTTP ${status})`,
+        stopRetrying: true,
+      });
+    });
+  }
+
+  test("repeated nochg gets the host blocked for abuse, which stops retrying", async () => {
+    fake.nochgBeforeAbuse = 1;
+    await client().writeRecord(target("home.example.net"), "198.51.100.1");
+    const outcome = await client().writeRecord(target("home.example.net"), "198.51.100.1");
+    expect(outcome).toMatchObject({ ok: false, message: `${service}: abuse — the hostname is blocked for abuse (HTTP 200)`, stopRetrying: true });
+  });
+});
+
+describe("temporary failures: retried, never inside the client", () => {
+  const cases: { name: string; fault: Dyndns2Fault | "timeout"; message: string | RegExp; retryAfterSeconds?: number }[] = [
+    { name: "dnserr: the usual backoff", fault: { body: "dnserr" }, message: `dnserr — the service's DNS failed; tried again later (HTTP 200)` },
+    { name: "911: no sooner than 30 minutes", fault: { body: "911" }, message: "911 — the service is down or in maintenance (HTTP 200)", retryAfterSeconds: 1800 },
+    { name: "911 in a 500", fault: { body: "911", status: 500 }, message: "911 — the service is down or in maintenance (HTTP 500)", retryAfterSeconds: 1800 },
+    { name: "911 with a shorter Retry-After still waits 30 minutes", fault: { body: "911", retryAfter: 60 }, message: /^.*911 .*\(HTTP 200\)$/, retryAfterSeconds: 1800 },
+    { name: "911 with a longer Retry-After waits that long (at most an hour)", fault: { body: "911", retryAfter: 86400 }, message: /911/, retryAfterSeconds: 3600 },
+    { name: "429 with Retry-After", fault: { body: "Too Many Requests", status: 429, retryAfter: 300 }, message: 'unreadable answer (HTTP 429): "Too Many Requests"', retryAfterSeconds: 300 },
+    { name: "429 without Retry-After", fault: { body: "slow down", status: 429 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 60 },
+    { name: "500 with an empty body", fault: { body: "", status: 500 }, message: "empty answer (HTTP 500)" },
+    { name: "502 HTML page", fault: "html", message: /unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
+    { name: "garbage in a 200", fault: { body: "<html>maintenance</html>" }, message: 'unreadable answer (HTTP 200): "<html>maintenance</html>"' },
+    { name: "a word that only an object's prototype knows", fault: { body: "constructor" }, message: 'unreadable answer (HTTP 200): "constructor"' },
+    { name: "garbage echoing the password", fault: { body: `denied for ${DYNDNS2_FAKE_PASSWORD}` }, message: 'unreadable answer (HTTP 200): "denied for ••••"' },
+    { name: "timeout", fault: "timeout", message: "no answer within 200ms" },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      fake.fault(c.fault);
+      const outcome = await client({ timeoutMs: 200 }).writeRecord(target("home.example.net"), NEW_V4);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      if (typeof c.message === "string") expect(outcome.message).toBe(`${service}: ${c.message}`);
+      else expect(outcome.message).toMatch(c.message);
+      expect(outcome.retryAfterSeconds).toBe(c.retryAfterSeconds);
+      expect(outcome.stopRetrying).toBeUndefined();
+      expect(outcome.message).not.toContain(DYNDNS2_FAKE_PASSWORD);
+      expect(fake.requests).toHaveLength(1);
+    });
+  }
+});
+
+describe("the fake plays the services' traps", () => {
+  test("without myip the caller's address is published", async () => {
+    const auth = `Basic ${btoa(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`)}`;
+    const answer = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, { headers: { Authorization: auth, "User-Agent": USER_AGENT } });
+    expect(await answer.text()).toBe("good 127.0.0.1\n");
+    expect(home.ipv4).toBe("127.0.0.1");
+  });
+
+  test("No-IP sends badauth with 401 and WWW-Authenticate; Dyn with 200", async () => {
+    const noip = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, { headers: { "User-Agent": USER_AGENT } });
+    expect([noip.status, noip.headers.get("www-authenticate"), await noip.text()]).toEqual([401, 'Basic realm="DDNS"', "badauth\n"]);
+    fake.style = "dyn";
+    const dyn = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, { headers: { "User-Agent": USER_AGENT } });
+    expect([dyn.status, await dyn.text()]).toEqual([200, "badauth\n"]);
+  });
+});

@@ -1,0 +1,148 @@
+// A faithful stand-in for a dyndns2 update server (`/nic/update`; PROVIDERS.md §2; sources:
+// help.dyn.com/remote-access-api return codes and policies, noip.com/integrate/request and
+// /response, desec-stack `docs/dyndns`, ddclient `nic_dyndns2_update`, inadyn `plugins/common.c`).
+// It plays the three ways services report errors — No-IP (`badauth` with 401 and WWW-Authenticate),
+// Dyn (every answer in a 200), deSEC (401 `badauth`, 404 `nohost`) — and No-IP's dual-stack success
+// lines (`good 1.2.3.4,2001:db8::1`). Like the real ones it publishes the caller's address when
+// `myip` is missing, refuses clients without an identifying User-Agent (`badagent`), and blocks a
+// host for `abuse` after repeated `nochg` updates.
+
+import { isIPv4, isIPv6 } from "node:net";
+import { type FakeServer, htmlErrorPage, startFakeServer } from "./server";
+
+export const DYNDNS2_FAKE_USER = "ddns-key-user";
+export const DYNDNS2_FAKE_PASSWORD = "k3y-pa55word-0123456789";
+
+/** Published when a request names no address: the connection's source, as the services do. */
+export const DYNDNS2_CALLER_IPV4 = "127.0.0.1";
+
+export type Dyndns2Style = "noip" | "dyn" | "desec";
+
+export interface Dyndns2Host {
+  hostname: string;
+  /** The account that owns it. */
+  username: string;
+  ipv4: string;
+  ipv6: string;
+  /** `nochg` answers in a row; past `nochgBeforeAbuse` the host is blocked. */
+  nochgStreak: number;
+  blocked: boolean;
+}
+
+/**
+ * `{body}` answers that text (status 200 unless given; `retryAfter` adds the header); `"html"` a 502
+ * page from a proxy in front.
+ */
+export type Dyndns2Fault = { body: string; status?: number; retryAfter?: number } | "html";
+
+export interface Dyndns2Fake extends FakeServer<Dyndns2Fault> {
+  style: Dyndns2Style;
+  /** Answer success lines with both addresses the host holds, as No-IP does for dual-stack hosts. */
+  dualStackAnswers: boolean;
+  /** Consecutive `nochg` updates of a host before it is blocked for abuse. */
+  nochgBeforeAbuse: number;
+  /** Username → password. */
+  accounts: Map<string, string>;
+  hosts: Map<string, Dyndns2Host>;
+  addHost(hostname: string, fields?: Partial<Omit<Dyndns2Host, "hostname">>): Dyndns2Host;
+  /** Requests that reached `/nic/update`. */
+  updates(): number;
+}
+
+export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswers?: boolean } = {}): Dyndns2Fake {
+  const accounts = new Map([[DYNDNS2_FAKE_USER, DYNDNS2_FAKE_PASSWORD]]);
+  const hosts = new Map<string, Dyndns2Host>();
+
+  /** A code line with the HTTP status the current style gives it. */
+  function reply(line: string): Response {
+    const code = line.split(" ")[0];
+    if (code === "badauth" && fake.style !== "dyn") {
+      const headers: Record<string, string> = fake.style === "noip" ? { "WWW-Authenticate": 'Basic realm="DDNS"' } : {};
+      return text(line, 401, headers);
+    }
+    if (code === "nohost" && fake.style === "desec") return text(line, 404);
+    return text(line);
+  }
+
+  function update(query: Record<string, string>, headers: Record<string, string>): Response {
+    const agent = headers["user-agent"] ?? "";
+    // No-IP: "clients without a proper User-Agent risk being blocked"; a bare runtime default is not one.
+    if (agent === "" || /^(Bun|curl|Go-http-client|python-requests)\//.test(agent)) return reply("badagent");
+    const [scheme, encoded] = (headers.authorization ?? "").split(" ");
+    const [username, ...password] = scheme === "Basic" ? Buffer.from(encoded ?? "", "base64").toString().split(":") : [];
+    if (username === undefined || accounts.get(username) !== password.join(":")) return reply("badauth");
+
+    const names = (query.hostname ?? "").split(",").filter((n) => n !== "");
+    if (names.length === 0) return reply("notfqdn");
+    if (names.length > 20) return reply("numhost");
+    const given = (query.myip ?? DYNDNS2_CALLER_IPV4).split(",");
+    if (query.myipv6) given.push(query.myipv6);
+    const v4 = given.find((a) => isIPv4(a));
+    const v6 = given.find((a) => isIPv6(a));
+    if (given.some((a) => !isIPv4(a) && !isIPv6(a))) return reply("dnserr");
+
+    const lines = names.map((name) => {
+      if (!name.includes(".")) return "notfqdn";
+      const host = hosts.get(name.toLowerCase());
+      if (!host || host.username !== username) return "nohost";
+      if (host.blocked) return "abuse";
+      const unchanged = (v4 === undefined || v4 === host.ipv4) && (v6 === undefined || v6 === host.ipv6);
+      if (v4 !== undefined) host.ipv4 = v4;
+      if (v6 !== undefined) host.ipv6 = v6;
+      host.nochgStreak = unchanged ? host.nochgStreak + 1 : 0;
+      if (host.nochgStreak > fake.nochgBeforeAbuse) {
+        host.blocked = true;
+        return "abuse";
+      }
+      const addresses = fake.dualStackAnswers
+        ? [host.ipv4, host.ipv6].filter((a) => a !== "").join(",")
+        : [v4, v6].filter((a) => a !== undefined).join(",");
+      return `${unchanged ? "nochg" : "good"} ${addresses}`;
+    });
+    // One line per host; the status follows the first (account-wide errors appear once).
+    return lines.length === 1 ? reply(lines[0] as string) : text(lines.join("\n"));
+  }
+
+  const server = startFakeServer<Dyndns2Fault>({
+    prefix: "",
+    route(request) {
+      // deSEC answers on any path; the others only on /nic/update.
+      if (request.method !== "GET" || (fake.style !== "desec" && !request.path.endsWith("/nic/update"))) {
+        return text("Not Found", 404);
+      }
+      return update(request.query, request.headers);
+    },
+    renderFault(mode) {
+      if (mode === "html") return htmlErrorPage();
+      const headers: Record<string, string> = mode.retryAfter === undefined ? {} : { "Retry-After": String(mode.retryAfter) };
+      return text(mode.body, mode.status ?? 200, headers);
+    },
+  });
+
+  const fake: Dyndns2Fake = Object.assign(server, {
+    style: options.style ?? "noip",
+    dualStackAnswers: options.dualStackAnswers ?? false,
+    nochgBeforeAbuse: 3,
+    accounts,
+    hosts,
+    addHost(hostname: string, fields: Partial<Omit<Dyndns2Host, "hostname">> = {}) {
+      const host: Dyndns2Host = {
+        hostname,
+        username: DYNDNS2_FAKE_USER,
+        ipv4: "",
+        ipv6: "",
+        nochgStreak: 0,
+        blocked: false,
+        ...fields,
+      };
+      hosts.set(hostname, host);
+      return host;
+    },
+    updates: () => server.requests.filter((r) => r.path.endsWith("/nic/update")).length,
+  });
+  return fake;
+}
+
+function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(`${body}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
+}
