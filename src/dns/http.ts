@@ -88,3 +88,11 @@ export function writtenDetails(service: string, object: string, facts: string[])
 export function notCreatedMessage(service: string, target: RecordTarget): string {
   return `${service}: record ${target.hostname} ${target.recordType} does not exist and create_if_missing is false`;
 }
+
+/** The longest pause a service's answer can impose: a garbled or hostile `Retry-After` must not stop updates for days. */
+export const MAX_RETRY_AFTER_SECONDS = 3600;
+
+/** How long to wait after a "slow down" answer: the service's `Retry-After`, else `fallback`, never above the cap. */
+export function throttledFor(headers: Headers, fallback: number): number {
+  return Math.min(retryAfterSeconds(headers) ?? fallback, MAX_RETRY_AFTER_SECONDS);
+}
