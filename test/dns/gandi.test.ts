@@ -86,6 +86,14 @@ describe("writeRecord on an existing record set", () => {
     expect(fake.requests[2]?.headers["content-type"]).toBe("application/json");
   });
 
+  for (const omittedTtl of ["default", "kept"] as const) {
+    test(`the TTL survives whichever way Gandi treats a PUT without one (${omittedTtl})`, async () => {
+      fake.omittedTtl = omittedTtl;
+      await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      expect(home()).toMatchObject({ rrset_ttl: 1800, rrset_values: [NEW_IP] });
+    });
+  }
+
   test("steady state (domain known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
     expect(requestLines()).toEqual(["GET /domains/example.com/records/home/A", "PUT /domains/example.com/records/home/A"]);

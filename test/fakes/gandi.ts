@@ -32,6 +32,11 @@ export type GandiFault = { status: number; message?: string; retryAfter?: number
 export interface GandiFake extends FakeServer<GandiFault> {
   /** Tokens that authenticate; delete to revoke (or expire) one mid-test. */
   tokens: Set<string>;
+  /**
+   * What a PUT without `rrset_ttl` does to an existing set (UNSURE for v5): `"default"` resets it to
+   * GANDI_DEFAULT_TTL, as reported; `"kept"` leaves it.
+   */
+  omittedTtl: "default" | "kept";
   /** Domain fqdn → its record sets by `name|type`. */
   domains: Map<string, Map<string, GandiRrset>>;
   addDomain(fqdn: string): void;
@@ -118,14 +123,14 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
         return invalid("rrset_values", `${value} is not a valid ${type === "A" ? "IPv4" : "IPv6"} address`);
       }
     }
-    let ttl = GANDI_DEFAULT_TTL;
+    const existing = sets.get(key(name, type));
+    let ttl = fake.omittedTtl === "kept" && existing ? existing.rrset_ttl : GANDI_DEFAULT_TTL;
     if (fields.rrset_ttl !== undefined) {
       if (typeof fields.rrset_ttl !== "number" || !Number.isInteger(fields.rrset_ttl)) return invalid("rrset_ttl", "Not a valid integer.");
       if (fields.rrset_ttl < GANDI_MIN_TTL) return invalid("rrset_ttl", `${fields.rrset_ttl} is less than minimum value ${GANDI_MIN_TTL}`);
       if (fields.rrset_ttl > GANDI_MAX_TTL) return invalid("rrset_ttl", `${fields.rrset_ttl} is greater than maximum value ${GANDI_MAX_TTL}`);
       ttl = fields.rrset_ttl;
     }
-    const existing = sets.get(key(name, type));
     if (existing) {
       // Changed in place, so a test holding the record set sees what the API did to it.
       Object.assign(existing, { rrset_ttl: ttl, rrset_values: [...(values as string[])] });
@@ -146,8 +151,9 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
     },
   });
 
-  return Object.assign(server, {
+  const fake: GandiFake = Object.assign(server, {
     tokens,
+    omittedTtl: "default" as "default" | "kept",
     domains,
     addDomain: (fqdn: string) => void domains.set(fqdn, new Map()),
     addRrset,
@@ -156,10 +162,12 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
       domains.clear();
       tokens.clear();
       for (const token of initialTokens) tokens.add(token);
+      fake.omittedTtl = "default";
       server.clearFaults();
       server.clearRequests();
     },
   });
+  return fake;
 }
 
 function error(status: number, headers: Record<string, string> = {}, message?: string): Response {
