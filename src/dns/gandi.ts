@@ -153,8 +153,8 @@ export function createGandiClient(credentials: { token: string }, context: Clien
     async verify() {
       const answer = await call("GET", `/domains?per_page=1`);
       if (!answer.ok) return { ok: false, detail: answer.message };
-      const listed = Array.isArray(answer.body) ? answer.body.length : 0;
-      const count = Number(answer.headers.get("total-count") ?? listed);
+      const count = Number(answer.headers.get("total-count"));
+      if (!answer.headers.has("total-count") || !Number.isInteger(count)) return { ok: true, detail: "Token accepted" };
       return { ok: true, detail: `Token accepted (${count} ${count === 1 ? "domain" : "domains"})` };
     },
 

@@ -1,11 +1,10 @@
-// A small XML reader for the answers of XML APIs (Route 53): elements, their text and attributes,
-// nothing else. Deliberately safe rather than complete: a DOCTYPE or entity declaration, CDATA, a
+// A small XML reader for the answers of XML APIs (Route 53): elements and their text, nothing else
+// (attributes such as `xmlns` are accepted and skipped). Deliberately safe rather than complete: a DOCTYPE or entity declaration, CDATA, a
 // mismatched tag or nesting past MAX_DEPTH makes the document unreadable (undefined), so no answer can
 // expand entities or exhaust memory. Namespace prefixes are dropped from names.
 
 export interface XmlElement {
   name: string;
-  attributes: Record<string, string>;
   children: XmlElement[];
   /** The element's own text, entities decoded (text of its children not included). */
   text: string;
@@ -31,14 +30,14 @@ export function parseXml(text: string): XmlElement | undefined {
       const open = stack.pop();
       if (!open || open.name !== localName(token.slice(2, -1).trim())) return undefined;
     } else if (token.startsWith("<")) {
-      const match = /^<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>$/.exec(token);
+      const match = /^<([^\s/>]+)(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(\/?)>$/.exec(token);
       if (!match || stack.length >= MAX_DEPTH) return undefined;
-      const element: XmlElement = { name: localName(match[1] ?? ""), attributes: attributesOf(match[2] ?? ""), children: [], text: "" };
+      const element: XmlElement = { name: localName(match[1] ?? ""), children: [], text: "" };
       const parent = stack.at(-1);
       if (parent) parent.children.push(element);
       else if (root) return undefined; // a second root
       else root = element;
-      if (match[3] !== "/") stack.push(element);
+      if (match[2] !== "/") stack.push(element);
     } else {
       const open = stack.at(-1);
       if (open) open.text += decodeEntities(token);
@@ -72,14 +71,6 @@ export function escapeXml(text: string): string {
 
 function localName(name: string): string {
   return name.slice(name.indexOf(":") + 1);
-}
-
-function attributesOf(text: string): Record<string, string> {
-  const attributes: Record<string, string> = {};
-  for (const [, name = "", double, single] of text.matchAll(/([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    attributes[localName(name)] = decodeEntities(double ?? single ?? "");
-  }
-  return attributes;
 }
 
 function decodeEntities(text: string): string {

@@ -5,12 +5,11 @@ import { describe, expect, test } from "bun:test";
 import { childrenNamed, escapeXml, parseXml, textAt } from "../../src/dns/xml";
 
 describe("parseXml", () => {
-  test("reads elements, text, entities, attributes and drops namespace prefixes", () => {
+  test("reads elements, text and entities, skips attributes, drops namespace prefixes", () => {
     const root = parseXml(
       '<?xml version="1.0" encoding="UTF-8"?>\n<ErrorResponse xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><Error><Type>Sender</Type><Code>InvalidInput</Code><Message>a &lt; b &amp; &#x41;&#66;</Message></Error><!-- note --><r:RequestId>1</r:RequestId><Empty/></ErrorResponse>',
     );
     expect(root?.name).toBe("ErrorResponse");
-    expect(root?.attributes.xmlns).toBe("https://route53.amazonaws.com/doc/2013-04-01/");
     expect(textAt(root, "Error", "Message")).toBe("a < b & AB");
     expect(textAt(root, "RequestId")).toBe("1");
     expect(textAt(root, "Empty")).toBe("");
