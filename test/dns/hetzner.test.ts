@@ -153,6 +153,12 @@ describe("writeRecord on an existing record set", () => {
     expect(fake.requests.filter((r) => r.method === "POST").map((r) => r.path.split("/").at(-1))).toEqual(["change_ttl"]);
   });
 
+  test("an external id never redirects the write: the set is always addressed by name and type", async () => {
+    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A", externalIdTrusted: true }), NEW_IP);
+    expect(home()?.records[0]?.value).toBe(NEW_IP);
+    expect(fake.rrset("example.com", "@", "A")?.records[0]?.value).toBe(OLD_IP);
+  });
+
   test("the apex is @ and its zone-default TTL (null) stays null", async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, externalId: "@/A", message: "Hetzner rrset @/A in example.com, ttl of the zone" });

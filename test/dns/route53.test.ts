@@ -93,6 +93,17 @@ describe("verify", () => {
   }
 });
 
+describe("the secret access key", () => {
+  test("never leaves the appliance: no request carries it, only signatures made with it", async () => {
+    await client().writeRecord(target("home.example.com"), NEW_IP);
+    await client({ secret: "wrong" }).verify();
+    expect(fake.requests.length).toBeGreaterThan(3);
+    for (const request of fake.requests) {
+      expect(JSON.stringify([request.headers, request.query, request.body, request.path])).not.toContain(ROUTE53_FAKE_SECRET);
+    }
+  });
+});
+
 describe("writeRecord on an existing record set", () => {
   test("finds the zone by name, reads the set, and UPSERTs the address with the TTL it read", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
@@ -139,6 +150,12 @@ describe("writeRecord on an existing record set", () => {
     fake.addSet(zone.id, { name: "hc.example.com", type: "A", ttl: 300, values: [OLD_IP], healthCheckId: "abcd-1234" });
     await client().writeRecord(target("hc.example.com", { zone_id: zone.id }), NEW_IP);
     expect(fake.set("hc.example.com", "A")).toMatchObject({ values: [NEW_IP], healthCheckId: "abcd-1234", ttl: 300 });
+  });
+
+  test("an external id (record sets have none) never redirects the write", async () => {
+    await client().writeRecord(target("home.example.com", {}, { externalId: "example.com./A", externalIdTrusted: true }), NEW_IP);
+    expect(home()?.values).toEqual([NEW_IP]);
+    expect(fake.set("example.com", "A")?.values).toEqual([OLD_IP]);
   });
 
   test("the apex is written under its full name", async () => {
