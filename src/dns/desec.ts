@@ -32,9 +32,6 @@ const SERVICE = "deSEC";
 /** deSEC's usual `minimum_ttl` of a domain (lower only on request); the TTL of a new RRset when nothing says otherwise. */
 const DEFAULT_MINIMUM_TTL = 3600;
 const MAX_TTL = 86400;
-/** When a 429 names no wait, a minute clears the per-minute windows. */
-const THROTTLED_PAUSE_SECONDS = 60;
-const MAX_PAUSE_SECONDS = 3600;
 
 type Failure = Extract<WriteOutcome, { ok: false }> & { status?: number };
 type Call = { ok: true; status: number; body: unknown } | Failure;
@@ -62,7 +59,7 @@ export function createDesecClient(credentials: { token: string }, context: Clien
     const reason = json === undefined ? unreadableAnswer(answer.status, answer.text) : `${errorText(json)} (HTTP ${answer.status})`;
     if (answer.status === 429) {
       const asked = retryAfterSeconds(answer.headers);
-      const pause = pauseSeconds(asked, THROTTLED_PAUSE_SECONDS, MAX_PAUSE_SECONDS);
+      const pause = pauseSeconds(asked);
       const capped = asked !== undefined && asked > pause ? ` (deSEC asked for ${asked} s)` : "";
       return { ok: false, status: 429, message: `${SERVICE}: ${reason}; pausing ${pause} s${capped}`, retryAfterSeconds: pause };
     }

@@ -35,9 +35,6 @@ const MAX_TTL = 86400;
 const PER_PAGE = 200;
 /** A bound on pages read, in case a server keeps pointing at a next page. */
 const MAX_PAGES = 50;
-/** A 429 naming no wait: the per-minute window is clear within a minute. */
-const THROTTLED_PAUSE_SECONDS = 60;
-const MAX_PAUSE_SECONDS = 3600;
 
 type Failure = Extract<WriteOutcome, { ok: false }>;
 type Call = { ok: true; body: Record<string, unknown> } | Failure;
@@ -64,7 +61,7 @@ export function createDigitalOceanClient(credentials: { token: string }, context
       : `${typeof json.message === "string" ? json.message : "request failed"} (${typeof json.id === "string" ? `${json.id}, ` : ""}HTTP ${answer.status})`;
     if (answer.status === 429) {
       // A burst 429 names its wait in retry-after; the hourly one only says when the window resets.
-      const pause = pauseSeconds(retryAfterSeconds(answer.headers) ?? untilReset(answer.headers), THROTTLED_PAUSE_SECONDS, MAX_PAUSE_SECONDS);
+      const pause = pauseSeconds(retryAfterSeconds(answer.headers) ?? untilReset(answer.headers));
       return { ok: false, message: `${SERVICE}: ${reason}; pausing ${pause} s`, retryAfterSeconds: pause };
     }
     const failure: Failure = { ok: false, message: `${SERVICE}: ${reason}` };

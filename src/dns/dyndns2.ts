@@ -13,8 +13,8 @@
 // `911` no sooner than 30 minutes.
 
 import { isIP } from "node:net";
-import { exchange, retryAfterSeconds, unreadableAnswer } from "./http";
-import { MAX_THROTTLE_SECONDS, cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { exchange, pauseSeconds, retryAfterSeconds, unreadableAnswer } from "./http";
+import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider, WriteOutcome } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
@@ -189,7 +189,7 @@ function readAnswer(
   if (code === "911") {
     const asked = retryAfterSeconds(headers) ?? 0;
     return failed(`${service}: 911 — the service is down or in maintenance (${http})`, {
-      retryAfterSeconds: Math.min(Math.max(asked, OUTAGE_PAUSE_SECONDS), MAX_THROTTLE_SECONDS),
+      retryAfterSeconds: pauseSeconds(Math.max(asked, OUTAGE_PAUSE_SECONDS)),
     });
   }
   return failed(`${service}: ${unreadableAnswer(status, maskSecrets(text, [password]))}`, {

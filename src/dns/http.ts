@@ -90,10 +90,17 @@ export function notCreatedMessage(service: string, target: RecordTarget): string
 }
 
 /**
- * How long to pause a provider that said "slow down": the wait it named (`Retry-After`, a reset time),
- * or `fallback` when it named none, never more than `max` — a daily quota's wait can be hours, and a
- * bogus header must not silence a provider for good; one early request after the cap costs nothing.
+ * The longest pause a "slow down" answer can impose: a daily quota's wait can be hours, and a garbled
+ * or hostile `Retry-After` must not stop updates for days; one early request after the cap costs nothing.
  */
-export function pauseSeconds(named: number | undefined, fallback: number, max: number): number {
-  return Math.min(Math.max(named ?? fallback, 1), max);
+export const MAX_PAUSE_SECONDS = 3600;
+/** A "slow down" that names no wait: a minute is a polite first pause. */
+export const DEFAULT_PAUSE_SECONDS = 60;
+
+/**
+ * How long to pause a provider that said "slow down": the wait it named (`Retry-After`, a reset
+ * time), else `fallback`, at least a second and never more than the cap.
+ */
+export function pauseSeconds(named: number | undefined, fallback = DEFAULT_PAUSE_SECONDS): number {
+  return Math.min(Math.max(named ?? fallback, 1), MAX_PAUSE_SECONDS);
 }

@@ -3,16 +3,8 @@
 // travels in their URLs (DuckDNS's token, Namecheap's password, custom's `{secret}`) out of every
 // message, since a service may echo the request back in an error page.
 
-import { retryAfterSeconds } from "./http";
+import { pauseSeconds, retryAfterSeconds } from "./http";
 import type { DnsProvider } from "./provider";
-
-/** A 429 without `Retry-After`: a minute is a polite first pause. */
-const DEFAULT_THROTTLE_SECONDS = 60;
-/**
- * The longest pause a `Retry-After` may impose: a misconfigured service asking for days would stop a
- * record from following its address for days. An hour still keeps well clear of a ban.
- */
-export const MAX_THROTTLE_SECONDS = 3600;
 
 /**
  * Seconds to wait before asking this service again: a 429's (or a 503's) `Retry-After`, capped at
@@ -20,8 +12,8 @@ export const MAX_THROTTLE_SECONDS = 3600;
  */
 export function throttleSeconds(status: number, headers: Headers): number | undefined {
   const asked = retryAfterSeconds(headers);
-  if (status === 429) return Math.min(asked ?? DEFAULT_THROTTLE_SECONDS, MAX_THROTTLE_SECONDS);
-  if (status === 503 && asked !== undefined) return Math.min(asked, MAX_THROTTLE_SECONDS);
+  if (status === 429) return pauseSeconds(asked);
+  if (status === 503 && asked !== undefined) return pauseSeconds(asked);
   return undefined;
 }
 

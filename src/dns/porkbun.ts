@@ -29,12 +29,6 @@ const SERVICE = "Porkbun";
 /** Porkbun's minimum and default TTL. */
 const MIN_TTL = 600;
 const MAX_TTL = 86400;
-/**
- * Porkbun answers more than about one request a second per key with an HTML 503 and names no wait;
- * a minute lets its limiter forget us, and the provider's pacing keeps the next burst from happening.
- */
-const THROTTLED_PAUSE_SECONDS = 60;
-const MAX_PAUSE_SECONDS = 3600;
 /** domain/listAll answers at most this many domains; `start` asks for the next ones. */
 const LIST_ALL_PAGE = 1000;
 /** A bound on listAll pages, in case a server ignores `start` and repeats the first page. */
@@ -63,7 +57,7 @@ export function createPorkbunClient(
     // "Slow down" comes as an openresty 503 page without Retry-After (any 503 is worth the pause), or
     // as a 429 should Porkbun adopt one.
     if (answer.status === 429 || answer.status === 503) {
-      const pause = pauseSeconds(retryAfterSeconds(answer.headers), THROTTLED_PAUSE_SECONDS, MAX_PAUSE_SECONDS);
+      const pause = pauseSeconds(retryAfterSeconds(answer.headers));
       const words = isObject(body) && typeof body.message === "string" ? body.message : pageTitle(answer.text);
       return {
         ok: false,

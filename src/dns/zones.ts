@@ -1,24 +1,35 @@
-// Splitting a hostname into the zone that holds it and the name inside that zone, for the services
-// whose API speaks in zones (PROVIDERS.md, "Splitting a name into zone + relative name"). Never "the
-// last two labels": `a.b.example.co.uk` may live in `example.co.uk` or in a delegated `b.example.co.uk`.
+// What the zone-based clients (Porkbun, deSEC, DigitalOcean, Gandi, Route 53, Hetzner) share:
+// splitting a hostname into the zone that holds it and the name inside that zone (PROVIDERS.md,
+// "Splitting a name into zone + relative name"), and deciding whether a record set already holds an
+// address. A zone is never "the last two labels": `a.b.example.co.uk` may live in `example.co.uk` or
+// in a delegated `b.example.co.uk`, so the longest zone that ends at a label boundary wins.
+
+import { isIPv6 } from "node:net";
+
+/** The hostname and each parent, longest first, without the bare TLD: the zones that could hold it. */
+export function candidateZones(hostname: string): string[] {
+  const labels = hostname.split(".");
+  return labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));
+}
 
 /** Whether `zone` is the hostname itself or one of its parents, at a label boundary. */
 export function zoneHolds(zone: string, hostname: string): boolean {
   return hostname === zone || hostname.endsWith(`.${zone}`);
 }
 
-/** The longest of `zones` that holds the hostname (names lowercase, no trailing dot), or undefined. */
+/** The longest of `zones` that holds the hostname; zone names compared lowercase, without a trailing dot. */
 export function longestZone(hostname: string, zones: Iterable<string>): string | undefined {
   let best: string | undefined;
-  for (const zone of zones) {
+  for (const listed of zones) {
+    const zone = listed.toLowerCase().replace(/\.$/, "");
     if (zoneHolds(zone, hostname) && (best === undefined || zone.length > best.length)) best = zone;
   }
   return best;
 }
 
-/** The hostname relative to a zone that holds it: `""` for the apex, e.g. `home` or `a.b`. */
-export function relativeName(hostname: string, zone: string): string {
-  return hostname === zone ? "" : hostname.slice(0, -(zone.length + 1));
+/** The hostname relative to a zone that holds it, e.g. `home` or `a.b`; `apex` for the zone itself. */
+export function relativeName(hostname: string, zone: string, apex = ""): string {
+  return hostname === zone ? apex : hostname.slice(0, -(zone.length + 1));
 }
 
 /** The name of a hostname's zone from a domain's config (`config.zone_id`), when one is set. */
@@ -29,4 +40,34 @@ export function configuredZone(zoneId: unknown): string | undefined {
 /** Why a zone named in the config cannot be used for the hostname. */
 export function foreignZoneMessage(service: string, zone: string, hostname: string): string {
   return `${service}: config.zone_id ${zone} does not hold ${hostname}; correct config.zone_id or remove it`;
+}
+
+/** Whether two addresses are the same, however an IPv6 address is written (`2001:db8::1` = `2001:DB8:0::1`). */
+export function sameAddress(a: string, b: string): boolean {
+  if (isIPv6(a) && isIPv6(b)) return expandIPv6(a) === expandIPv6(b);
+  return a.trim() === b.trim();
+}
+
+function expandIPv6(address: string): string {
+  const [head = "", tail] = address.toLowerCase().split("::");
+  const groups = (part: string) => (part === "" ? [] : part.split(":"));
+  // An embedded IPv4 tail (::ffff:192.0.2.1) counts as two groups.
+  const toHex = (list: string[]) =>
+    list.flatMap((group) => {
+      if (!group.includes(".")) return [group.padStart(4, "0")];
+      const [a = 0, b = 0, c = 0, d = 0] = group.split(".").map(Number);
+      return [((a << 8) | b).toString(16).padStart(4, "0"), ((c << 8) | d).toString(16).padStart(4, "0")];
+    });
+  const left = toHex(groups(head));
+  const right = tail === undefined ? [] : toHex(groups(tail));
+  const zeros = Array<string>(8 - left.length - right.length).fill("0000");
+  return [...left, ...(tail === undefined ? [] : zeros), ...right].join(":");
+}
+
+/**
+ * Why a record set with several addresses is left alone: ddnsd keeps one name on one address, and
+ * replacing the set would delete the other records (round robin, a second host) it never made.
+ */
+export function multipleValuesMessage(service: string, hostname: string, recordType: string, values: readonly string[]): string {
+  return `${service}: ${hostname} ${recordType} holds ${values.length} addresses (${values.join(", ")}); ddnsd changes only a record with one address, so nothing was written — remove the others at ${service} or use another name`;
 }

@@ -5,6 +5,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "./cloudflare";
 import { DYNU_FAKE_API_KEY, DYNU_RESET_TTL, startDynuFake } from "./dynu";
 import { startEchoFake } from "./echo";
+import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, startGandiFake } from "./gandi";
+import { HETZNER_FAKE_TOKEN, HETZNER_READONLY_TOKEN, startHetznerFake } from "./hetzner";
+import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "./route53";
+import { signRequest } from "../../src/dns/sigv4";
 import { waitFor } from "./server";
 
 const stops: (() => Promise<void>)[] = [];
@@ -114,6 +118,139 @@ describe("Dynu fake", () => {
   test("timestamps have no zone suffix", async () => {
     const { domain } = dynu();
     expect(domain.updatedOn).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\d$/);
+  });
+});
+
+describe("Gandi fake", () => {
+  function gandi() {
+    const fake = startGandiFake();
+    stops.push(fake.stop);
+    fake.addDomain("example.com");
+    const rrset = fake.addRrset("example.com", { name: "home", type: "A", values: ["198.51.100.1"], ttl: 1800 });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(fake.url + path, {
+        method,
+        headers: { Authorization: `Bearer ${GANDI_FAKE_TOKEN}`, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+    };
+    return { fake, rrset, call };
+  }
+
+  test("a PUT answers 201 even for an update, and one without rrset_ttl resets the TTL (or keeps it, the other form)", async () => {
+    const { fake, rrset, call } = gandi();
+    const put = await call("PUT", "/domains/example.com/records/home/A", { rrset_values: ["198.51.100.2"] });
+    expect(put).toMatchObject({ status: 201, body: { message: "DNS Record Created" } });
+    expect(rrset).toMatchObject({ rrset_values: ["198.51.100.2"], rrset_ttl: GANDI_DEFAULT_TTL });
+    fake.omittedTtl = "kept";
+    await call("PUT", "/domains/example.com/records/home/A", { rrset_values: ["198.51.100.3"], rrset_ttl: 900 });
+    await call("PUT", "/domains/example.com/records/home/A", { rrset_values: ["198.51.100.4"] });
+    expect(rrset.rrset_ttl).toBe(900);
+  });
+
+  test("validation errors, 404s and the paginated listing look like Gandi's", async () => {
+    const { fake, call } = gandi();
+    expect((await call("PUT", "/domains/example.com/records/home/A", { rrset_values: ["198.51.100.2"], rrset_ttl: 60 })).body).toEqual({
+      status: "error",
+      errors: [{ location: "body", name: "rrset_ttl", description: "60 is less than minimum value 300" }],
+    });
+    expect((await call("GET", "/domains/example.com/records/nope/A")).body).toMatchObject({ code: 404, cause: "Not Found" });
+    for (const name of ["a.org", "b.org"]) fake.addDomain(name);
+    const page = await call("GET", "/domains?per_page=2&page=2");
+    expect(page.headers.get("total-count")).toBe("3");
+    expect(page.body.map((d: { fqdn: string }) => d.fqdn)).toEqual(["example.com"]);
+  });
+});
+
+describe("Hetzner fake", () => {
+  function hetzner() {
+    const fake = startHetznerFake();
+    stops.push(fake.stop);
+    fake.addZone("example.com");
+    fake.addRrset("example.com", { name: "home", type: "A", values: ["198.51.100.1"], ttl: 600 });
+    const call = async (method: string, path: string, body?: unknown, token = HETZNER_FAKE_TOKEN) => {
+      const response = await fetch(fake.url + path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    return { fake, call };
+  }
+
+  test("set_records answers 201 with a running action that succeeds after the set number of looks", async () => {
+    const { fake, call } = hetzner();
+    fake.actionLooks = 2;
+    const set = await call("POST", "/zones/example.com/rrsets/home/A/actions/set_records", { records: [{ value: "198.51.100.2" }] });
+    expect(set.status).toBe(201);
+    expect(set.body.action).toMatchObject({ status: "running", command: "set_rrset_records" });
+    const id = set.body.action.id;
+    expect((await call("GET", `/zones/actions/${id}`)).body.action.status).toBe("running");
+    expect((await call("GET", `/zones/actions/${id}`)).body.action.status).toBe("success");
+    expect(fake.rrset("example.com", "home", "A")).toMatchObject({ ttl: 600, records: [{ value: "198.51.100.2" }] });
+  });
+
+  test("edits need a primary zone, a writing token and a relative name", async () => {
+    const { fake, call } = hetzner();
+    fake.addZone("sec.org", { mode: "secondary" });
+    expect((await call("POST", "/zones/sec.org/rrsets", { name: "x", type: "A", records: [{ value: "198.51.100.2" }] })).body.error.code).toBe("incorrect_zone_mode");
+    expect((await call("POST", "/zones/example.com/rrsets/home/A/actions/set_records", { records: [{ value: "198.51.100.2" }] }, HETZNER_READONLY_TOKEN)).status).toBe(403);
+    const absolute = await call("POST", "/zones/example.com/rrsets", { name: "x.example.com", type: "A", records: [{ value: "198.51.100.2" }] });
+    expect([absolute.status, absolute.body.error.code]).toEqual([422, "invalid_input"]);
+  });
+});
+
+describe("Route 53 fake", () => {
+  function route53() {
+    const fake = startRoute53Fake();
+    stops.push(fake.stop);
+    const zone = fake.addZone("example.com");
+    const call = async (method: string, path: string, body = "", secret = ROUTE53_FAKE_SECRET) => {
+      const url = new URL(fake.url + path);
+      const headers = signRequest(
+        { method, url, headers: body ? { "content-type": "text/xml" } : {}, body },
+        { accessKeyId: ROUTE53_FAKE_ACCESS_KEY_ID, secretAccessKey: secret },
+        { region: "us-east-1", service: "route53" },
+      );
+      const response = await fetch(url, { method, headers, body: body || undefined });
+      return { status: response.status, text: await response.text() };
+    };
+    return { fake, zone, call };
+  }
+
+  test("an unsigned request and a wrong secret are refused with 403; a right signature is accepted", async () => {
+    const { fake, call } = route53();
+    expect((await fetch(`${fake.url}/hostedzonecount`)).status).toBe(403);
+    expect((await call("GET", "/hostedzonecount", "", "wrong")).text).toContain("<Code>SignatureDoesNotMatch</Code>");
+    expect((await call("GET", "/hostedzonecount")).text).toContain("<HostedZoneCount>1</HostedZoneCount>");
+  });
+
+  test("hostedzonesbyname and rrset listings start AT the name asked, in reversed-label order", async () => {
+    const { fake, zone, call } = route53();
+    fake.addZone("zzz.com");
+    fake.addSet(zone.id, { name: "b.example.com", type: "A", ttl: 60, values: ["198.51.100.1"] });
+    const zones = await call("GET", "/hostedzonesbyname?dnsname=f.example.com.&maxitems=1");
+    expect(zones.text).toContain("<Name>zzz.com.</Name>");
+    const sets = await call("GET", `/hostedzone/${zone.id}/rrset?name=a.example.com.&type=A&maxitems=1`);
+    expect(sets.text).toContain("<Name>b.example.com.</Name>");
+    expect(sets.text).toContain("<IsTruncated>false</IsTruncated>");
+  });
+
+  test("a change batch with one bad change is refused whole; UPSERT replaces the whole set", async () => {
+    const { fake, zone, call } = route53();
+    const batch = (changes: string) =>
+      `<ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><ChangeBatch><Changes>${changes}</Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`;
+    const change = (action: string, name: string, value: string) =>
+      `<Change><Action>${action}</Action><ResourceRecordSet><Name>${name}</Name><Type>A</Type><TTL>60</TTL><ResourceRecords><ResourceRecord><Value>${value}</Value></ResourceRecord></ResourceRecords></ResourceRecordSet></Change>`;
+    const refused = await call("POST", `/hostedzone/${zone.id}/rrset`, batch(change("CREATE", "a.example.com.", "198.51.100.1") + change("CREATE", "b.other.org.", "198.51.100.1")));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("<Message>RRSet with DNS name b.other.org. is not permitted in zone example.com.</Message>");
+    expect(fake.set("a.example.com", "A")).toBeUndefined();
+    fake.addSet(zone.id, { name: "c.example.com", type: "A", ttl: 900, values: ["198.51.100.1", "198.51.100.2"], healthCheckId: "hc" });
+    expect((await call("POST", `/hostedzone/${zone.id}/rrset`, batch(change("UPSERT", "c.example.com.", "198.51.100.3")))).status).toBe(200);
+    expect(fake.set("c.example.com", "A")).toEqual({ name: "c.example.com.", type: "A", ttl: 60, values: ["198.51.100.3"] });
   });
 });
 

@@ -1,0 +1,288 @@
+// The Gandi LiveDNS client against the faithful fake: what it changes, what it keeps, how many
+// requests it spends, and how every failure Gandi can give ends up as Gandi's own words.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createGandiClient, gandi } from "../../src/dns/gandi";
+import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, type GandiFake, type GandiFault, startGandiFake } from "../fakes/gandi";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: GandiFake;
+
+beforeEach(() => {
+  fake = startGandiFake();
+  fake.addDomain("example.com");
+  fake.addRrset("example.com", { name: "home", type: "A", values: [OLD_IP], ttl: 1800 });
+  fake.addRrset("example.com", { name: "@", type: "A", values: [OLD_IP], ttl: 600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return createGandiClient(
+    { token: options.token ?? GANDI_FAKE_TOKEN },
+    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const home = () => fake.rrset("example.com", "home", "A");
+
+describe("the description", () => {
+  test("names the credential, the record types, the TTL range and the real service", () => {
+    expect(gandi.type).toBe("gandi");
+    expect(gandi.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
+    expect(gandi.recordTypes).toEqual(["A", "AAAA"]);
+    expect(gandi.ttl).toMatchObject({ min: 300, max: 2592000 });
+    expect(gandi.defaultApiUrl).toBe("https://api.gandi.net/v5/livedns");
+    expect(gandi.canVerify).toBe(true);
+  });
+
+  test("createClient builds a working client from normalised credentials", async () => {
+    const built = gandi.createClient({ token: GANDI_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect((await built.verify()).ok).toBe(true);
+    expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/test");
+  });
+});
+
+describe("verify", () => {
+  test("a valid token is accepted, read-only, with the domain count from total-count", async () => {
+    fake.addDomain("other.org");
+    expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted (2 domains)" });
+    expect(requestLines()).toEqual(["GET /domains"]);
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${GANDI_FAKE_TOKEN}`);
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("an expired or unknown token is refused in Gandi's words", async () => {
+    const outcome = await client({ token: "expired" }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("Gandi: The server could not verify that you authorized");
+    expect(outcome.detail).toEndWith("(HTTP 401)");
+  });
+});
+
+describe("writeRecord on an existing record set", () => {
+  test("discovers the domain, reads the set, and PUTs the address with the TTL it read", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home/A",
+      zoneId: "example.com",
+      message: "Gandi record home/A in example.com, ttl 1800",
+    });
+    expect(home()).toEqual({ rrset_name: "home", rrset_type: "A", rrset_ttl: 1800, rrset_values: [NEW_IP] });
+    expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records/home/A", "PUT /domains/example.com/records/home/A"]);
+    expect(fake.requests[2]?.body).toEqual({ rrset_values: [NEW_IP], rrset_ttl: 1800 });
+    expect(fake.requests[2]?.headers["content-type"]).toBe("application/json");
+  });
+
+  for (const omittedTtl of ["default", "kept"] as const) {
+    test(`the TTL survives whichever way Gandi treats a PUT without one (${omittedTtl})`, async () => {
+      fake.omittedTtl = omittedTtl;
+      await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      expect(home()).toMatchObject({ rrset_ttl: 1800, rrset_values: [NEW_IP] });
+    });
+  }
+
+  test("steady state (domain known from config): one read and one write", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(requestLines()).toEqual(["GET /domains/example.com/records/home/A", "PUT /domains/example.com/records/home/A"]);
+  });
+
+  test("an address already there is not written again: zero writes", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
+    expect(outcome).toMatchObject({
+      ok: true,
+      action: "updated",
+      message: "Gandi record home/A in example.com, ttl 1800, already held this address, nothing written",
+    });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("the same IPv6 address written another way counts as already there", async () => {
+    fake.addRrset("example.com", { name: "home", type: "AAAA", values: ["2001:DB8:0:0::7"], ttl: 300 });
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome.ok).toBe(true);
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL from config replaces the one read; the same address with another TTL is written", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 900 }), OLD_IP);
+    expect(home()).toMatchObject({ rrset_ttl: 900, rrset_values: [OLD_IP] });
+    expect(fake.writes()).toBe(1);
+  });
+
+  test("the apex is written as @", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, externalId: "@/A", zoneId: "example.com" });
+    expect(fake.rrset("example.com", "@", "A")).toMatchObject({ rrset_values: [NEW_IP], rrset_ttl: 600 });
+  });
+
+  test("an AAAA set is a different set from the A of the same name", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, action: "created", externalId: "home/AAAA" });
+    expect(fake.rrset("example.com", "home", "AAAA")?.rrset_values).toEqual(["2001:db8::7"]);
+    expect(home()?.rrset_values).toEqual([OLD_IP]);
+  });
+
+  test("a set with several addresses is left alone and not retried", async () => {
+    fake.addRrset("example.com", { name: "rr", type: "A", values: ["198.51.100.1", "198.51.100.2"], ttl: 300 });
+    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toEqual({
+      ok: false,
+      message:
+        "Gandi: rr.example.com A holds 2 addresses (198.51.100.1, 198.51.100.2); ddnsd changes only a record with one address, so nothing was written — remove the others at Gandi or use another name",
+      stopRetrying: true,
+    });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("an external id (Gandi has none of its own) never redirects the write", async () => {
+    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A", externalIdTrusted: true }), NEW_IP);
+    expect(home()?.rrset_values).toEqual([NEW_IP]);
+    expect(fake.rrset("example.com", "@", "A")?.rrset_values).toEqual([OLD_IP]);
+  });
+});
+
+describe("writeRecord on a missing record set", () => {
+  test("creates it with TTL 300", async () => {
+    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new/A",
+      zoneId: "example.com",
+      message: "Gandi record new/A in example.com, ttl 300",
+    });
+    expect(fake.rrset("example.com", "new", "A")).toMatchObject({ rrset_values: [NEW_IP], rrset_ttl: 300 });
+  });
+
+  test("creates it with the TTL from config", async () => {
+    await client().writeRecord(target("new.example.com", { ttl: 3600 }), NEW_IP);
+    expect(fake.rrset("example.com", "new", "A")?.rrset_ttl).toBe(3600);
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, message: "Gandi: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL below Gandi's minimum is refused in Gandi's words", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, message: "Gandi: rrset_ttl: 60 is less than minimum value 300 (HTTP 400)" });
+  });
+});
+
+describe("domain discovery", () => {
+  test("the longest domain at a label boundary wins: a delegated sub-zone holds its names", async () => {
+    fake.addDomain("b.example.com");
+    fake.addDomain("ample.com");
+    const outcome = await client().writeRecord(target("x.a.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com", externalId: "x.a/A" });
+    expect(fake.rrset("b.example.com", "x.a", "A")?.rrset_values).toEqual([NEW_IP]);
+  });
+
+  test("the listing is followed page by page until total-count is reached", async () => {
+    for (let i = 0; i < 150; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
+    fake.addDomain("zz.org");
+    const outcome = await client().writeRecord(target("home.zz.org"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
+    expect(fake.requests.filter((r) => r.path === "/domains").map((r) => r.query)).toEqual([
+      { per_page: "100", page: "1" },
+      { per_page: "100", page: "2" },
+    ]);
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    fake.addDomain("xample.com");
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
+      ok: false,
+      message: "Gandi: no domain of this account holds host.ample.com",
+    });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a configured domain that does not hold the name is refused without a request", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
+    expect(outcome).toEqual({
+      ok: false,
+      message: "Gandi: domain other.org (config.zone_id) does not hold home.example.com; correct config.zone_id or remove it",
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a configured domain that left the account is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com", externalId: "new.sub/A" });
+    expect(requestLines()).toEqual([
+      "GET /domains/sub.example.com/records/new/A",
+      "GET /domains/sub.example.com",
+      "GET /domains",
+      "GET /domains/example.com/records/new.sub/A",
+      "PUT /domains/example.com/records/new.sub/A",
+    ]);
+  });
+});
+
+describe("failures keep Gandi's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: GandiFault | "timeout";
+    token?: string;
+    message: string | RegExp;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    { name: "revoked token", token: "revoked", message: /^Gandi: The server could not verify .* \(HTTP 401\)$/, stopRetrying: true },
+    { name: "token without rights on the domain", fault: { status: 403 }, message: "Gandi: Access was denied to this resource. (HTTP 403)", stopRetrying: true },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", retryAfterSeconds: 20 },
+    { name: "429 without Retry-After", fault: { status: 429 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", retryAfterSeconds: 60 },
+    { name: "429 asking for a day is capped at an hour", fault: { status: 429, retryAfter: 86400 }, message: /HTTP 429/, retryAfterSeconds: 3600 },
+    { name: "500", fault: { status: 500 }, message: "Gandi: Internal Server Error (HTTP 500)" },
+    { name: "502 HTML page", fault: "html", message: /^Gandi: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
+    { name: "malformed JSON", fault: "malformed", message: /^Gandi: unreadable answer \(HTTP 200\)/ },
+    { name: "timeout", fault: "timeout", message: "Gandi: no answer within 200ms" },
+  ];
+  for (const { name, fault, token, message, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      // One request, no retry loop, nothing changed.
+      expect(fake.requests).toHaveLength(1);
+      expect(home()?.rrset_values).toEqual([OLD_IP]);
+    });
+  }
+
+  test("a failing PUT is reported; the TTL the fake would reset stays", async () => {
+    fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, message: "Gandi: Internal Server Error (HTTP 500)" });
+    expect(home()).toMatchObject({ rrset_values: [OLD_IP], rrset_ttl: 1800 });
+    expect(home()?.rrset_ttl).not.toBe(GANDI_DEFAULT_TTL);
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startGandiFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("Gandi: request failed: ");
+  });
+});
