@@ -158,6 +158,13 @@ function freePort(): number {
   return port;
 }
 
+test("deploy/compose.yaml runs the images `bun run image` tags, on port 8001 with /data as a volume", async () => {
+  const text = await Bun.file(join(ROOT, "deploy", "compose.yaml")).text();
+  const { services } = Bun.YAML.parse(text) as { services: Record<string, Record<string, unknown>> };
+  expect(services.ddnsd).toMatchObject({ image: imageTag(AMD64), restart: "unless-stopped", ports: ["8001:8001"], volumes: ["ddnsd-data:/data"] });
+  expect(text).toContain(imageTag(ARM64));
+});
+
 describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   let image: BuiltImage;
   let cloudflare: CloudflareFake;
