@@ -140,6 +140,9 @@ async function buildImage(engine: "podman" | "docker", outDir: string, arch: Ima
   stageContext(contextDir, binary, arch);
 
   const tag = imageTag(arch);
+  // A rebuild would leave the previous image behind untagged (120 MB each time); one that a
+  // container still uses stays, as the engine refuses to remove it.
+  Bun.spawnSync([engine, "rmi", tag], { stdout: "ignore", stderr: "ignore" });
   run([
     engine,
     "build",
