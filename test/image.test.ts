@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { IMAGE_ARCHES, imageArchive, imageTag, MAX_OVERHEAD, type ImageArch } from "../scripts/image";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "./fakes/cloudflare";
 import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "./fakes/echo";
@@ -19,6 +19,7 @@ import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "./fakes/echo";
 const ROOT = join(import.meta.dir, "..");
 const [AMD64, ARM64] = IMAGE_ARCHES as [ImageArch, ImageArch];
 const QEMU = "/usr/bin/qemu-aarch64-static";
+const HEALTHCHECK = ["/usr/local/bin/ddnsd", "healthcheck"];
 
 function missing(arch: ImageArch): string | null {
   if (process.getuid?.() !== 0) return "not root (chroot and mount need it)";
@@ -111,34 +112,46 @@ function buildAndImport(arch: ImageArch): BuiltImage {
   return { tag, config: config!, binaryBytes: statSync(join(outDir, `ddnsd-${arch.target}`)).size, rootfs };
 }
 
+type ImageRun = Bun.Subprocess<Blob, "pipe", "pipe">;
+
 /**
  * Runs `args` (the image's entrypoint and command by default) from the root filesystem as the
- * image's user with the image's environment plus `env`: in a mount namespace of its own, where
- * /proc and /dev are mounted, so the mounts end with the process. `emulator` (qemu) is copied in
- * and put before the program, as binfmt_misc would.
+ * image's user (or `user`, like `--user`) with the image's environment plus `env`: in a mount
+ * namespace of its own, where /proc and /dev are mounted, so the mounts end with the process.
+ * `emulator` (qemu) is copied in and put before the program, as binfmt_misc would.
  */
-function runInImage(image: BuiltImage, env: Record<string, string>, args?: string[], emulator?: string): Bun.Subprocess<"ignore", "pipe", "pipe"> {
+function runInImage(
+  image: BuiltImage,
+  options: { env?: Record<string, string>; args?: string[]; emulator?: string; user?: string; stdin?: string } = {},
+): ImageRun {
   const { Config } = image.config;
-  const command = args ?? [...Config.Entrypoint, ...Config.Cmd];
-  const program = emulator ? [`/${emulator.split("/").pop()}`, ...command] : command;
-  if (emulator && !existsSync(join(image.rootfs, program[0]!))) copyFileSync(emulator, join(image.rootfs, program[0]!));
+  const command = options.args ?? [...Config.Entrypoint, ...Config.Cmd];
+  const emulator = options.emulator && `/${basename(options.emulator)}`;
+  if (emulator && !existsSync(join(image.rootfs, emulator))) copyFileSync(options.emulator!, join(image.rootfs, emulator));
   const imageEnv = Object.fromEntries(Config.Env.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
   const script = `${MOUNT} -t proc proc "$0/proc" && ${MOUNT} --rbind /dev "$0/dev" && exec ${CHROOT} --userspec="$1" "$0" "\${@:2}"`;
   const child = Bun.spawn(
-    [UNSHARE!, "--mount", "--propagation=private", "--", BASH!, "-c", script, image.rootfs, Config.User, ...program],
-    { env: { ...imageEnv, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe", timeout: 120_000, killSignal: "SIGKILL" },
+    [UNSHARE!, "--mount", "--propagation=private", "--", BASH!, "-c", script, image.rootfs, options.user ?? Config.User, ...(emulator ? [emulator] : []), ...command],
+    {
+      env: { ...imageEnv, ...options.env },
+      stdin: new Blob([options.stdin ?? ""]),
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: 120_000,
+      killSignal: "SIGKILL",
+    },
   );
   children.push(child);
   return child;
 }
 
-async function outputOf(child: Bun.Subprocess<"ignore", "pipe", "pipe">) {
+async function outputOf(child: ImageRun) {
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { stdout, stderr, code };
 }
 
 /** Reads the server's stderr in the background; resolves with everything logged up to its "listening" line. */
-async function waitForListening(child: Bun.Subprocess<"ignore", "pipe", "pipe">, log: { text: string }, deadlineMs: number): Promise<void> {
+async function waitForListening(child: ImageRun, log: { text: string }, deadlineMs: number): Promise<void> {
   void (async () => {
     const decoder = new TextDecoder();
     const reader = child.stderr.getReader();
@@ -169,7 +182,7 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   let image: BuiltImage;
   let cloudflare: CloudflareFake;
   let echo: EchoFake;
-  let server: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  let server: ImageRun;
   const log = { text: "" };
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -181,13 +194,15 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
     cloudflare = startCloudflareFake();
     echo = startEchoFake();
     server = runInImage(image, {
-      DDNS_HOST: "127.0.0.1",
-      DDNS_PORT: String(port),
-      DDNS_CLOUDFLARE_API_URL: cloudflare.url,
-      DDNS_IPV4_URLS: `${echo.url}/v4`,
-      DDNS_IPV6_URLS: `${echo.url}/v6`,
-      DDNS_HTTP_TIMEOUT: "5s",
-      TZ: "Asia/Tokyo",
+      env: {
+        DDNS_HOST: "127.0.0.1",
+        DDNS_PORT: String(port),
+        DDNS_CLOUDFLARE_API_URL: cloudflare.url,
+        DDNS_IPV4_URLS: `${echo.url}/v4`,
+        DDNS_IPV6_URLS: `${echo.url}/v6`,
+        DDNS_HTTP_TIMEOUT: "5s",
+        TZ: "Asia/Tokyo",
+      },
     });
     await waitForListening(server, log, 30_000);
   }, 240_000);
@@ -287,10 +302,10 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   });
 
   test("`ddnsd healthcheck` in the image exits 0 while ddnsd answers, 1 with a reason when not", async () => {
-    const healthy = await outputOf(runInImage(image, { DDNS_PORT: String(port) }, ["/usr/local/bin/ddnsd", "healthcheck"]));
+    const healthy = await outputOf(runInImage(image, { env: { DDNS_PORT: String(port) }, args: HEALTHCHECK }));
     expect(healthy).toEqual({ stdout: "", stderr: "", code: 0 });
     const wrongPort = freePort();
-    const unhealthy = await outputOf(runInImage(image, { DDNS_PORT: String(wrongPort) }, ["/usr/local/bin/ddnsd", "healthcheck"]));
+    const unhealthy = await outputOf(runInImage(image, { env: { DDNS_PORT: String(wrongPort) }, args: HEALTHCHECK }));
     expect(unhealthy.code).toBe(1);
     expect(unhealthy.stderr).toStartWith(`ddnsd healthcheck: cannot reach http://127.0.0.1:${wrongPort}/healthz: `);
   });
@@ -298,8 +313,21 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   test("stops cleanly on SIGTERM, and the health check then fails", async () => {
     server.kill("SIGTERM");
     expect(await server.exited).toBe(0);
-    const after = await outputOf(runInImage(image, { DDNS_PORT: String(port) }, ["/usr/local/bin/ddnsd", "healthcheck"]));
+    const after = await outputOf(runInImage(image, { env: { DDNS_PORT: String(port) }, args: HEALTHCHECK }));
     expect(after.code).toBe(1);
+  });
+
+  test("as another --user, a data folder it cannot write stops the start with a line naming DDNS_DATA_DIR", async () => {
+    const { stdout, stderr, code } = await outputOf(runInImage(image, { env: { DDNS_PORT: String(freePort()) }, user: "1026:100" }));
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toStartWith("ddnsd: Invalid setting DDNS_DATA_DIR: cannot write /data/secret.key: ");
+  });
+
+  test("a one-off `admin set-password` run on the stopped container's volume sets the password", async () => {
+    const { stdout, code } = await outputOf(runInImage(image, { args: [...image.config.Config.Entrypoint, "admin", "set-password", "admin"], stdin: "a-new-long-password\n" }));
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe("Password changed for admin.");
   });
 });
 
@@ -318,16 +346,16 @@ describe.skipIf(missing(ARM64) !== null)("the arm64 image under qemu", () => {
   });
 
   test("prints its version, serves /healthz, and its health check agrees", async () => {
-    const version = await outputOf(runInImage(image, {}, ["/usr/local/bin/ddnsd", "version"], QEMU));
+    const version = await outputOf(runInImage(image, { args: ["/usr/local/bin/ddnsd", "version"], emulator: QEMU }));
     expect(version.code).toBe(0);
     expect(version.stdout).toStartWith("ddnsd ");
 
     const port = freePort();
     const env = { DDNS_HOST: "127.0.0.1", DDNS_PORT: String(port), DDNS_ADMIN_PASSWORD: "arm64-image-password" };
-    const server = runInImage(image, env, undefined, QEMU);
+    const server = runInImage(image, { env, emulator: QEMU });
     await waitForListening(server, { text: "" }, 90_000);
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
-    const check = await outputOf(runInImage(image, env, ["/usr/local/bin/ddnsd", "healthcheck"], QEMU));
+    const check = await outputOf(runInImage(image, { env, args: HEALTHCHECK, emulator: QEMU }));
     expect(check).toEqual({ stdout: "", stderr: "", code: 0 });
     server.kill("SIGTERM");
     expect(await server.exited).toBe(0);
