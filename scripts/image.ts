@@ -56,7 +56,8 @@ const LINKED_LIBRARIES = ["libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so
 /** The image may outgrow the binary by this much: everything else in it is this small. */
 export const MAX_OVERHEAD = 0.05;
 
-export const IMAGE_UID = 1000;
+/** The ddnsd user's uid and gid: the Containerfile's USER and the owner of /data. */
+const IMAGE_UID = 1000;
 
 export function imageTag(arch: ImageArch, version: string = packageJson.version): string {
   return `localhost/ddnsd:${version}${arch.name === "amd64" ? "" : `-${arch.name}`}`;
@@ -82,7 +83,7 @@ function run(command: string[]): string {
 }
 
 /** podman when the machine has it, else docker (podman-docker's `docker` is podman too). */
-export function containerEngine(): "podman" | "docker" {
+function containerEngine(): "podman" | "docker" {
   if (Bun.which("podman")) return "podman";
   if (Bun.which("docker")) return "docker";
   throw new ImageError("neither podman nor docker is installed (on Debian: apt-get install podman)");
@@ -125,7 +126,7 @@ function stageContext(contextDir: string, binary: string, arch: ImageArch): void
   chmodSync(join(contextDir, "volume", "data"), 0o700);
 }
 
-export interface BuiltImage {
+interface BuiltImage {
   arch: ImageArch;
   tag: string;
   archive: string;
@@ -165,7 +166,7 @@ async function buildImage(engine: "podman" | "docker", outDir: string, arch: Ima
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-export function sizeLine(image: BuiltImage): string {
+function sizeLine(image: BuiltImage): string {
   const overhead = image.imageBytes - image.binaryBytes;
   return (
     `${image.tag} (${image.arch.name}): image ${megabytes(image.imageBytes)} = binary ${megabytes(image.binaryBytes)} ` +
