@@ -2,13 +2,14 @@
 // `bun run release` → dist/ddnsd-linux-{x64,arm64}[-musl] and dist/SHA256SUMS;
 // `bun run build --outfile=PATH` writes elsewhere (the binary test builds into a temp dir).
 // Migrations are embedded with --asset; the build's git commit is baked in for `ddnsd version`.
+// scripts/image.ts imports `compile` to put the release binaries into container images.
 
 import { $ } from "bun";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 
-const RELEASE_TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl"] as const;
+export const RELEASE_TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl"] as const;
 
 async function gitCommit(): Promise<string> {
   const result = await $`git rev-parse --short=12 HEAD`.nothrow().quiet();
@@ -17,7 +18,9 @@ async function gitCommit(): Promise<string> {
   return `${result.text().trim()}${dirty ? "-dirty" : ""}`;
 }
 
-async function compile(outfile: string, target?: string): Promise<void> {
+export type ReleaseTarget = (typeof RELEASE_TARGETS)[number];
+
+export async function compile(outfile: string, target?: ReleaseTarget): Promise<void> {
   const commit = await gitCommit();
   const args = [
     "build",
@@ -37,17 +40,21 @@ async function compile(outfile: string, target?: string): Promise<void> {
   if (child.exitCode !== 0) throw new Error(`bun build failed for ${target ?? "this machine"}`);
 }
 
-mkdirSync("dist", { recursive: true });
-if (process.argv.includes("--release")) {
-  const sums: string[] = [];
-  for (const target of RELEASE_TARGETS) {
-    const outfile = `dist/ddnsd-${target}`;
-    await compile(outfile, target);
-    sums.push(`${createHash("sha256").update(readFileSync(outfile)).digest("hex")}  ${basename(outfile)}`);
+async function main(): Promise<void> {
+  mkdirSync("dist", { recursive: true });
+  if (process.argv.includes("--release")) {
+    const sums: string[] = [];
+    for (const target of RELEASE_TARGETS) {
+      const outfile = `dist/ddnsd-${target}`;
+      await compile(outfile, target);
+      sums.push(`${createHash("sha256").update(readFileSync(outfile)).digest("hex")}  ${basename(outfile)}`);
+    }
+    writeFileSync("dist/SHA256SUMS", `${sums.join("\n")}\n`);
+    console.log(`wrote ${RELEASE_TARGETS.length} binaries and dist/SHA256SUMS`);
+  } else {
+    const outfile = process.argv.find((arg) => arg.startsWith("--outfile="))?.slice("--outfile=".length);
+    await compile(outfile ?? "dist/ddnsd");
   }
-  writeFileSync("dist/SHA256SUMS", `${sums.join("\n")}\n`);
-  console.log(`wrote ${RELEASE_TARGETS.length} binaries and dist/SHA256SUMS`);
-} else {
-  const outfile = process.argv.find((arg) => arg.startsWith("--outfile="))?.slice("--outfile=".length);
-  await compile(outfile ?? "dist/ddnsd");
 }
+
+if (import.meta.main) await main();

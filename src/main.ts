@@ -1,10 +1,12 @@
 // The command line: `ddnsd [serve]` runs the appliance; `ddnsd check` runs one pass and exits;
-// `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd version`.
+// `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd healthcheck`
+// asks a running ddnsd's /healthz (the container image's HEALTHCHECK); `ddnsd version`.
 
 import { createApp } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
 import { createContext, type AppContext } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
+import { probeHealth } from "./healthcheck";
 import { setPassword, userCount } from "./http/auth";
 import { createLogger } from "./log";
 import { generatePassword } from "./security/passwords";
@@ -18,6 +20,7 @@ Commands:
   serve                        run the appliance (default)
   check                        check every enabled domain once, print the outcomes, exit 1 if any failed
   admin set-password <user>    create the user or set its password, read from standard input
+  healthcheck                  ask the running ddnsd's /healthz; exit 0 if it answers 200, else 1
   version                      print the version, the Bun version and the build's commit
   help                         print this text
 
@@ -116,6 +119,13 @@ async function adminSetPassword(settings: Settings, username: string | undefined
   return 0;
 }
 
+async function healthcheck(settings: Settings): Promise<number> {
+  const outcome = await probeHealth(settings);
+  if (outcome.healthy) return 0;
+  console.error(`ddnsd healthcheck: ${outcome.reason}`);
+  return 1;
+}
+
 async function main(args: string[]): Promise<number | undefined> {
   const [command = "serve", ...rest] = args;
   if (command === "version" || command === "--version") {
@@ -133,6 +143,8 @@ async function main(args: string[]): Promise<number | undefined> {
       return undefined;
     case "check":
       return check(settings);
+    case "healthcheck":
+      return healthcheck(settings);
     case "admin":
       if (rest[0] === "set-password") return adminSetPassword(settings, rest[1]);
       break;
