@@ -1,0 +1,43 @@
+// Routes of /api/v1/update-keys.
+
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context";
+import { bodyShape, DeletedBody, errorResponses, plainIds } from "../shared";
+import { UpdateKey, UpdateKeyCreate } from "./model";
+import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys } from "./service";
+
+const UpdateKeyIdParams = t.Object({
+  update_key_id: t.Integer({ title: "update_key_id", minimum: 1, description: "Positive integer id", error: "must be a positive integer" }),
+});
+
+export function updateKeyRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: "/update-keys", tags: ["update keys"] })
+    .onTransform(plainIds)
+    .get("", () => listUpdateKeys(ctx), {
+      response: { 200: t.Array(UpdateKey), ...errorResponses(401) },
+      detail: { summary: "List update keys (masked)" },
+    })
+    .post("", ({ body }) => createUpdateKey(ctx, body), {
+      body: UpdateKeyCreate,
+      transform: bodyShape({}),
+      response: { 200: UpdateKey, ...errorResponses(401, 422) },
+      detail: { summary: "Create an update key", description: "The answer is the only place the whole key is ever shown." },
+    })
+    .get("/:update_key_id", ({ params }) => getUpdateKey(ctx, params.update_key_id), {
+      params: UpdateKeyIdParams,
+      response: { 200: UpdateKey, ...errorResponses(401, 404, 422) },
+      detail: { summary: "Get an update key (masked)" },
+    })
+    .delete(
+      "/:update_key_id",
+      ({ params }) => {
+        deleteUpdateKey(ctx, params.update_key_id);
+        return { message: "Update key deleted", id: params.update_key_id };
+      },
+      {
+        params: UpdateKeyIdParams,
+        response: { 200: DeletedBody, ...errorResponses(401, 404, 422) },
+        detail: { summary: "Delete an update key" },
+      },
+    );
+}
