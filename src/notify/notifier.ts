@@ -147,8 +147,8 @@ export class Notifier implements EventSink {
         fetch: this.ctx.fetch,
         timeoutMs: this.ctx.settings.httpTimeoutMs,
         telegramApiUrl: this.ctx.settings.telegramApiUrl,
+        mask: (text) => masked(text, options),
       });
-      error = error === null ? null : masked(error, options);
     } catch {
       error = "The notification's stored secrets cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
     }
@@ -161,7 +161,7 @@ export class Notifier implements EventSink {
   }
 }
 
-/** The reason with every secret option's value (a bot token in a URL path, a webhook URL) masked. */
+/** `text` with every secret option's value (a bot token in a URL path, a webhook URL) masked. */
 function masked(text: string, options: Record<string, unknown>): string {
   let result = text;
   for (const key of SECRET_OPTIONS) {

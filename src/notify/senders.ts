@@ -1,6 +1,6 @@
 // One sender per notification type: how a message reaches each service, and the service's own
 // reason when it refuses. Each takes the notification's options with its secrets opened, and
-// returns a reason (never throws); secret values are masked out of every reason by the caller.
+// returns a reason (never throws) with the secret values masked out.
 //
 // Sources (request and error shapes):
 // - ntfy: https://docs.ntfy.sh/publish/ (POST the message to the topic URL; `Title`, `Tags`,
@@ -37,6 +37,12 @@ export interface SendDeps {
   fetch: FetchLike;
   timeoutMs: number;
   telegramApiUrl: string;
+  /**
+   * Masks the notification's secret values in a text. Applied to an answer before it is cut short
+   * for a reason: a proxy's "Cannot POST /bot<token>/sendMessage", cut mid-token, would no longer
+   * match the whole token.
+   */
+  mask: (text: string) => string;
 }
 
 /** null when delivered, else why not. */
@@ -64,9 +70,10 @@ async function post(
   refusal: (status: number, text: string) => string | null,
 ): Promise<SendResult> {
   const answer = await exchange(deps.fetch, url, { method: "POST", headers: { "User-Agent": USER_AGENT, ...init.headers }, body: init.body }, deps.timeoutMs);
-  if (!answer.ok) return `${service}: ${answer.reason}`;
+  if (!answer.ok) return deps.mask(`${service}: ${answer.reason}`);
   if (answer.status >= 200 && answer.status < 300) return null;
-  const why = refusal(answer.status, answer.text) ?? (answer.text.trim() === "" ? "empty answer" : excerpt(answer.text));
+  const body = deps.mask(answer.text);
+  const why = refusal(answer.status, body) ?? (body.trim() === "" ? "empty answer" : excerpt(body));
   return `${service}: ${why} (HTTP ${answer.status})`;
 }
 
@@ -113,7 +120,7 @@ const SENDERS: Record<NotificationType, (options: Options, message: Notification
   },
 };
 
-/** Sends one message through one notification; secrets in the reason are the caller's to mask. */
+/** Sends one message through one notification; null when delivered, else why not. */
 export function send(type: NotificationType, options: Options, message: NotificationMessage, deps: SendDeps): Promise<SendResult> {
   return SENDERS[type](options, message, deps);
 }
