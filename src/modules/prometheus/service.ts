@@ -40,9 +40,6 @@ export class UpdateMetrics implements EventSink {
   private readonly durations = new Series<Histogram>(() => ({ buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 }));
   private readonly ipChanges = new Series(() => ({ n: 0 }));
   private readonly detectionFailures = new Series(() => ({ n: 0 }));
-  /** Provider id → type; a provider's type cannot change while it has domains. */
-  private readonly providerTypes = new Map<number, ProviderType>();
-
   constructor(private readonly ctx: AppContext) {
     // Both families are shown from the start, so a rate() over them never starts from a missing series.
     for (const family of [4, 6] as const) {
@@ -70,14 +67,9 @@ export class UpdateMetrics implements EventSink {
     if (outcome.changed) this.ipChanges.at({ family: outcome.recordType === "AAAA" ? "ipv6" : "ipv4" }).n++;
   }
 
+  /** Read at each update (bun:sqlite keeps the statement): a provider without domains may change its type. */
   private providerType(providerId: number): string {
-    let type = this.providerTypes.get(providerId);
-    if (type === undefined) {
-      type = this.ctx.sqlite.query<{ type: ProviderType }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type;
-      if (type === undefined) return "unknown";
-      this.providerTypes.set(providerId, type);
-    }
-    return type;
+    return this.ctx.sqlite.query<{ type: ProviderType }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type ?? "unknown";
   }
 
   /** The whole exposition. */
