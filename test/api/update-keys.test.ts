@@ -55,6 +55,7 @@ describe("create", () => {
     ["no name", {}, "name"],
     ["an empty name", { name: "  " }, "name"],
     ["domain_ids not a list", { name: "r", domain_ids: 5 }, "domain_ids"],
+    ["an empty domain_ids", { name: "r", domain_ids: [] }, "domain_ids"],
     ["domain_ids with a non-id", { name: "r", domain_ids: ["x"] }, "domain_ids"],
   ])("%s → 422 naming the field, nothing stored", async (_, body, field) => {
     const response = await post(body);

@@ -2,7 +2,7 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { bodyShape, DeletedBody, errorResponses, plainIds } from "../shared";
+import { bodyShape, DeletedBody, errorResponses, NotificationIdParams, plainIds } from "../shared";
 import { Notification, NotificationCreate, NotificationUpdate, TestResult } from "./model";
 import {
   createNotification,
@@ -12,10 +12,6 @@ import {
   testNotification,
   updateNotification,
 } from "./service";
-
-const NotificationIdParams = t.Object({
-  notification_id: t.Integer({ title: "notification_id", minimum: 1, description: "Positive integer id", error: "must be a positive integer" }),
-});
 
 export function notificationRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/notifications", tags: ["notifications"] })

@@ -16,6 +16,7 @@ import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../http/errors";
 import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
+import { checkDisplayName } from "../shared";
 
 type OptionKind = "url" | "https_url" | "text" | "headers" | "chat_id";
 
@@ -68,12 +69,6 @@ function checkType(type: string): NotificationType {
     throw invalidField("type", `must be one of: ${NOTIFICATION_TYPES.join(", ")}`);
   }
   return type as NotificationType;
-}
-
-function checkName(name: string): string {
-  const trimmed = name.normalize("NFC").trim();
-  if (trimmed.length < 1 || trimmed.length > 100) throw invalidField("name", "must be 1 to 100 characters");
-  return trimmed;
 }
 
 function checkEvents(events: string[] | undefined): NotificationEvent[] {
@@ -198,7 +193,7 @@ export function createNotification(
   ctx: AppContext,
   input: Required<Pick<NotificationInput, "name" | "type" | "options">> & NotificationInput,
 ): NotificationView {
-  const name = checkName(input.name);
+  const name = checkDisplayName(input.name);
   const type = checkType(input.type);
   const { plain, secrets } = checkOptions(type, input.options);
   const events = checkEvents(input.events);
@@ -224,7 +219,7 @@ export function createNotification(
 export function updateNotification(ctx: AppContext, id: number, input: NotificationInput): NotificationView {
   const row = findNotificationRow(ctx, id);
   const changes: Partial<typeof notifications.$inferInsert> = {};
-  if (input.name !== undefined) changes.name = checkName(input.name);
+  if (input.name !== undefined) changes.name = checkDisplayName(input.name);
   const type = input.type === undefined ? row.type : checkType(input.type);
   if (type !== row.type && input.options === undefined) {
     throw invalidField("options", `is required when changing the type to ${type}`);

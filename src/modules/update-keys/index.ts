@@ -2,13 +2,9 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { bodyShape, DeletedBody, errorResponses, plainIds } from "../shared";
+import { bodyShape, DeletedBody, errorResponses, plainIds, UpdateKeyIdParams } from "../shared";
 import { UpdateKey, UpdateKeyCreate } from "./model";
 import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys } from "./service";
-
-const UpdateKeyIdParams = t.Object({
-  update_key_id: t.Integer({ title: "update_key_id", minimum: 1, description: "Positive integer id", error: "must be a positive integer" }),
-});
 
 export function updateKeyRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/update-keys", tags: ["update keys"] })

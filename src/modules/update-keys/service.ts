@@ -8,6 +8,7 @@ import type { AppContext } from "../../context";
 import { domains, updateKeys, type UpdateKeyRow } from "../../db/schema";
 import { invalidField, notFound } from "../../http/errors";
 import { iso } from "../../util/time";
+import { checkDisplayName } from "../shared";
 
 export interface UpdateKeyView {
   id: number;
@@ -36,6 +37,8 @@ function toView(row: UpdateKeyRow, key?: string): UpdateKeyView {
 
 function checkDomainIds(ctx: AppContext, ids: number[] | null | undefined): number[] | null {
   if (ids === null || ids === undefined) return null;
+  // An empty list would make a key that updates nothing, which reads like "no limit".
+  if (ids.length === 0) throw invalidField("domain_ids", "must name at least one domain; null means all domains");
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   const known = new Set(
     unique.length === 0 ? [] : ctx.db.select({ id: domains.id }).from(domains).where(inArray(domains.id, unique)).all().map((row) => row.id),
@@ -46,8 +49,7 @@ function checkDomainIds(ctx: AppContext, ids: number[] | null | undefined): numb
 }
 
 export function createUpdateKey(ctx: AppContext, input: { name: string; domain_ids?: number[] | null }): UpdateKeyView {
-  const name = input.name.normalize("NFC").trim();
-  if (name.length < 1 || name.length > 100) throw invalidField("name", "must be 1 to 100 characters");
+  const name = checkDisplayName(input.name);
   const domainIds = checkDomainIds(ctx, input.domain_ids);
   // 32 random bytes as base64url: 43 characters that survive a URL, a form field and Basic auth as they are.
   const key = randomBytes(32).toString("base64url");
