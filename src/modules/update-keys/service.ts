@@ -40,9 +40,7 @@ function checkDomainIds(ctx: AppContext, ids: number[] | null | undefined): numb
   // An empty list would make a key that updates nothing, which reads like "no limit".
   if (ids.length === 0) throw invalidField("domain_ids", "must name at least one domain; null means all domains");
   const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const known = new Set(
-    unique.length === 0 ? [] : ctx.db.select({ id: domains.id }).from(domains).where(inArray(domains.id, unique)).all().map((row) => row.id),
-  );
+  const known = new Set(ctx.db.select({ id: domains.id }).from(domains).where(inArray(domains.id, unique)).all().map((row) => row.id));
   const missing = unique.find((id) => !known.has(id));
   if (missing !== undefined) throw invalidField("domain_ids", `domain ${missing} does not exist`);
   return unique;
