@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { loadSettings } from "../../src/config";
 import { interfaceAddress, parseIfInet6, pickIpv6 } from "../../src/ip/interface";
 import { addressForRecord, ipv6SuffixProblem } from "../../src/ip/suffix";
+import { createProvider } from "../api/helpers";
+import { makeTestApp } from "../support";
 import { addDomain, addProvider, startRig } from "../updater/harness";
 
 const FIXTURE = join(import.meta.dir, "fixtures/if_inet6");
@@ -126,6 +128,35 @@ describe("interface:lo end to end", () => {
       expect(rig.cf.requests).toHaveLength(0);
     } finally {
       await rig.stop();
+    }
+  });
+});
+
+describe("ipv6_suffix through the domains API", () => {
+  test("422 naming the field for a bad suffix or length and on an A record, on create and on edit; a good one is kept", async () => {
+    const t = await makeTestApp();
+    try {
+      const provider = await createProvider(t);
+      const post = (fields: Record<string, unknown>) => t.request("POST", "/api/v1/domains", { body: { provider_id: provider.id, domain_name: "nas.example.com", ...fields } });
+      const bad = [
+        [{ record_type: "AAAA", config: { ipv6_suffix: "not-an-address" } }, "config.ipv6_suffix"],
+        [{ record_type: "AAAA", config: { ipv6_suffix: "::1", ipv6_prefix_length: 200 } }, "config.ipv6_prefix_length"],
+        [{ record_type: "AAAA", config: { ipv6_suffix: "::1", ipv6_prefix_length: "64" } }, "config.ipv6_prefix_length"],
+        [{ record_type: "A", config: { ipv6_suffix: "::1" } }, "config.ipv6_suffix"],
+      ] as const;
+      for (const [fields, field] of bad) {
+        const response = await post(fields);
+        expect(response.status).toBe(422);
+        expect(response.body.errors[0].field).toBe(field);
+      }
+      const created = await post({ record_type: "AAAA", config: { ipv6_suffix: "::1234:5678:9abc:def0", ipv6_prefix_length: 56 } });
+      expect(created.status).toBe(200);
+      expect(created.body.config).toEqual({ ipv6_suffix: "::1234:5678:9abc:def0", ipv6_prefix_length: 56 });
+      const retyped = await t.request("PUT", `/api/v1/domains/${created.body.id}`, { body: { record_type: "A" } });
+      expect(retyped.status).toBe(422);
+      expect(retyped.body.errors[0].field).toBe("config.ipv6_suffix");
+    } finally {
+      t.ctx.sqlite.close();
     }
   });
 });
