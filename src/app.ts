@@ -1,5 +1,6 @@
-// createApp(ctx) → the Elysia app: error mapping first, then health, docs, the API under
-// /api/v1 (login public, everything else behind the bearer guard) and the admin pages.
+// createApp(ctx) → the Elysia app: error mapping first, then health, docs, the router push
+// (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything else
+// behind the bearer guard) and the admin pages.
 
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
@@ -9,7 +10,11 @@ import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
+import { notificationRoutes } from "./modules/notifications";
+import { prometheusRoutes } from "./modules/prometheus";
 import { providerRoutes } from "./modules/providers";
+import { pushRoutes } from "./modules/push";
+import { updateKeyRoutes } from "./modules/update-keys";
 import { healthRoutes, systemRoutes } from "./modules/system";
 import { uiRoutes } from "./ui";
 
@@ -25,12 +30,16 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(providerRoutes(ctx))
     .use(domainRoutes(ctx))
     .use(systemRoutes(ctx))
-    .use(metricsRoutes(ctx));
+    .use(metricsRoutes(ctx))
+    .use(updateKeyRoutes(ctx))
+    .use(notificationRoutes(ctx));
 
   const app = new Elysia()
     .use(errorHandling(ctx.log))
     .use(healthRoutes(ctx))
     .use(docsRoutes())
+    .use(pushRoutes(ctx))
+    .use(prometheusRoutes(ctx))
     .use(api)
     .use(uiRoutes(ctx));
 

@@ -8,6 +8,9 @@ import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "./ip/detect";
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFormat = "text" | "json";
 
+/** Where a family's address comes from: the echo services, or an interface of this host. */
+export type AddressSource = { kind: "web" } | { kind: "interface"; name: string };
+
 export interface Settings {
   host: string;
   port: number;
@@ -21,11 +24,16 @@ export interface Settings {
   updateIntervalSeconds: number;
   ipv4Urls: string[];
   ipv6Urls: string[];
+  ipv4Source: AddressSource;
+  ipv6Source: AddressSource;
   allowPrivateIps: boolean;
   httpTimeoutMs: number;
   cloudflareApiUrl: string;
   dynuApiUrl: string;
   historyRetention: number;
+  /** A bearer token that may read /metrics besides the API's tokens; null when only those may. */
+  metricsToken: string | null;
+  telegramApiUrl: string;
   /** Provider writes running at once, per provider. */
   updateConcurrency: number;
   logLevel: LogLevel;
@@ -123,6 +131,15 @@ class Reader {
     return list;
   }
 
+  /** `web`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash or space). */
+  addressSource(name: string): AddressSource {
+    const text = this.raw(name) ?? "web";
+    if (text.toLowerCase() === "web") return { kind: "web" };
+    const match = /^interface:([^\s/:]{1,15})$/.exec(text);
+    if (!match) this.fail(name, `expected web or interface:<name> (e.g. interface:eth0), got "${text}"`);
+    return { kind: "interface", name: match[1]! };
+  }
+
   password(name: string): string | null {
     const text = this.raw(name);
     if (text !== undefined && text.length < 8) this.fail(name, "must be at least 8 characters long");
@@ -178,11 +195,15 @@ export function loadSettings(env: Env = process.env): Settings {
     updateIntervalSeconds: read.duration("DDNS_UPDATE_INTERVAL", "5m", 1),
     ipv4Urls: read.urls("DDNS_IPV4_URLS", DEFAULT_IPV4_URLS),
     ipv6Urls: read.urls("DDNS_IPV6_URLS", DEFAULT_IPV6_URLS),
+    ipv4Source: read.addressSource("DDNS_IPV4_SOURCE"),
+    ipv6Source: read.addressSource("DDNS_IPV6_SOURCE"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
     httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s", 1) * 1000,
     cloudflareApiUrl: read.url("DDNS_CLOUDFLARE_API_URL", "https://api.cloudflare.com/client/v4"),
     dynuApiUrl: read.url("DDNS_DYNU_API_URL", "https://api.dynu.com/v2"),
     historyRetention: read.integer("DDNS_HISTORY_RETENTION", 1000, 1, 1_000_000),
+    metricsToken: read.secret("DDNS_METRICS_TOKEN"),
+    telegramApiUrl: read.url("DDNS_TELEGRAM_API_URL", "https://api.telegram.org"),
     updateConcurrency: read.integer("DDNS_UPDATE_CONCURRENCY", 4, 1, 64),
     logLevel: read.choice("DDNS_LOG_LEVEL", "info", ["debug", "info", "warn", "error"] as const),
     logFormat: read.choice("DDNS_LOG_FORMAT", "text", ["text", "json"] as const),

@@ -6,6 +6,9 @@ import type { Keys, Settings } from "./config";
 import type { Db, OpenedDatabase } from "./db";
 import type { FetchLike } from "./dns/provider";
 import type { Logger } from "./log";
+import { UpdateMetrics } from "./modules/prometheus/service";
+import { Notifier } from "./notify/notifier";
+import { fanOut, type EventSink } from "./updater/events";
 import { Scheduler } from "./updater/scheduler";
 import packageJson from "../package.json";
 
@@ -33,6 +36,12 @@ export interface AppContext {
   /** The newest public addresses the updater detected. */
   publicIp: PublicIpState;
   scheduler: Scheduler;
+  /** The Prometheus counters, fed by the update path. */
+  metrics: UpdateMetrics;
+  /** Delivers notifications, fed by the update path. */
+  notifier: Notifier;
+  /** Where the update path reports detections and stored outcomes: the counters and the notifier. */
+  events: EventSink;
 }
 
 export interface ContextParts {
@@ -55,7 +64,12 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     fetch,
     startedAt: Date.now(),
     publicIp: { ipv4: null, ipv6: null, checkedAt: null },
-  } as Omit<AppContext, "scheduler"> as AppContext;
+  } as Omit<AppContext, "scheduler" | "metrics" | "notifier" | "events"> as AppContext;
   ctx.scheduler = new Scheduler(ctx);
+  ctx.metrics = new UpdateMetrics(ctx);
+  ctx.notifier = new Notifier(ctx);
+  ctx.events = fanOut([ctx.metrics, ctx.notifier], (error) =>
+    log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
   return ctx;
 }

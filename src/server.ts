@@ -6,6 +6,7 @@ import type { App } from "./app";
 import type { AppContext } from "./context";
 import { internalError } from "./http/errors";
 
+const NOTIFY_GRACE_MS = 2_000;
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningServer {
@@ -49,6 +50,8 @@ export function startServer(ctx: AppContext, app: App): RunningServer {
       const updatesDone = await ctx.scheduler.stop(SHUTDOWN_GRACE_MS);
       if (!updatesDone) ctx.log.warn("updates still running after the grace period; stopping anyway");
       await Promise.race([requestsDone, Bun.sleep(SHUTDOWN_GRACE_MS)]);
+      // The last updates' notifications get a moment to go out (not their 1 s / 5 s / 25 s retries).
+      await Promise.race([ctx.notifier.idle(), Bun.sleep(NOTIFY_GRACE_MS)]);
       ctx.sqlite.close();
       ctx.log.info("stopped");
     })());

@@ -46,7 +46,7 @@ const HARDENING = [
   "ProtectControlGroups=true",
   "RestrictSUIDSGID=true",
   "LockPersonality=true",
-  "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
+  "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX AF_NETLINK",
 ];
 
 interface Scratch {

@@ -69,7 +69,7 @@ export const history = sqliteTable(
     previousIp: text("previous_ip"),
     status: text("status", { enum: ["SUCCESS", "FAILED"] }).notNull(),
     message: text("message").notNull(),
-    trigger: text("trigger", { enum: ["manual", "schedule"] }).notNull(),
+    trigger: text("trigger", { enum: ["manual", "schedule", "push"] }).notNull(),
     durationMs: integer("duration_ms").notNull(),
     timestamp: integer("timestamp").notNull(),
   },
@@ -81,7 +81,51 @@ export const history = sqliteTable(
   ],
 );
 
+/** Keys a router sends with its dyndns2 push (CONTRACT §11); only a hash of each key is kept. */
+export const updateKeys = sqliteTable(
+  "update_keys",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    /**
+     * SHA-256 (hex) of the key. The key is 256 random bits, so a slow password hash would add nothing
+     * against guessing, and a fast one lets every push find its key with one indexed lookup.
+     */
+    keyHash: text("key_hash").notNull().unique(),
+    /** The key's last four characters, for the masked `••••abcd` (4 of 43 random characters give nothing away). */
+    keyTail: text("key_tail").notNull(),
+    /** The domains the key may push to; null for all of them. */
+    domainIds: text("domain_ids", { mode: "json" }).$type<number[] | null>(),
+    lastUsedAt: integer("last_used_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+);
+
+export const NOTIFICATION_TYPES = ["webhook", "ntfy", "gotify", "discord", "slack", "telegram"] as const;
+export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** Where ddnsd tells a person about address changes and failures (CONTRACT §11). */
+export const notifications = sqliteTable("notifications", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
+  /** The options that are not secret, as given. */
+  options: text("options", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  /** AES-256-GCM sealed JSON of the secret options (`secret`, `token`, `bot_token`, `webhook_url`). */
+  secrets: text("secrets").notNull(),
+  events: text("events", { mode: "json" }).$type<NotificationEvent[]>().notNull(),
+  isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),
+  lastSentAt: integer("last_sent_at"),
+  lastError: text("last_error"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 export type UserRow = typeof users.$inferSelect;
 export type ProviderRow = typeof providers.$inferSelect;
 export type DomainRow = typeof domains.$inferSelect;
 export type HistoryRow = typeof history.$inferSelect;
+export type UpdateKeyRow = typeof updateKeys.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;

@@ -113,7 +113,8 @@ function ipv4Value(literal: string): bigint | null {
   return parseIpv4(literal)?.reduce((n, octet) => (n << 8n) | BigInt(octet), 0n) ?? null;
 }
 
-function ipv6Value(literal: string): bigint | null {
+/** An IPv6 literal as its 128-bit value, or null when it is not one. */
+export function ipv6Value(literal: string): bigint | null {
   return parseIpv6(literal)?.reduce((n, group) => (n << 16n) | BigInt(group), 0n) ?? null;
 }
 
@@ -178,6 +179,11 @@ function parseIpv6(literal: string): number[] | null {
   if (halves.length === 1) return left.length === 8 ? left : null;
   const missing = 8 - left.length - right.length;
   return missing >= 1 ? [...left, ...new Array<number>(missing).fill(0), ...right] : null;
+}
+
+/** A 128-bit value as its canonical IPv6 literal. */
+export function ipv6Literal(value: bigint): string {
+  return formatIpv6(Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn)));
 }
 
 /**

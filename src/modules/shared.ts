@@ -11,9 +11,11 @@ import { HttpError, invalidField } from "../http/errors";
 const positiveId = (name: string) =>
   t.Integer({ title: name, minimum: 1, description: "Positive integer id", error: "must be a positive integer" });
 
-/** `{provider_id}` and `{domain_id}` in paths, named as in the specification. */
+/** `{provider_id}`, `{domain_id}` … in paths, named as in the specification. */
 export const ProviderIdParams = t.Object({ provider_id: positiveId("provider_id") });
 export const DomainIdParams = t.Object({ domain_id: positiveId("domain_id") });
+export const UpdateKeyIdParams = t.Object({ update_key_id: positiveId("update_key_id") });
+export const NotificationIdParams = t.Object({ notification_id: positiveId("notification_id") });
 /**
  * A transform hook: every path id is written as a plain positive integer. Elysia's numeric
  * coercion would also take `0x1`, `1e0`, `+1`, `1.0` or ` 1` for 1.
@@ -22,6 +24,13 @@ export function plainIds({ params }: { params?: Record<string, string | undefine
   for (const [name, value] of Object.entries(params ?? {})) {
     if (value !== undefined && !/^[1-9][0-9]{0,15}$/.test(value)) throw invalidField(name, "must be a positive integer");
   }
+}
+
+/** A display name (a key's, a notification's): trimmed, 1 to 100 characters. */
+export function checkDisplayName(name: string): string {
+  const trimmed = name.normalize("NFC").trim();
+  if (trimmed.length < 1 || trimmed.length > 100) throw invalidField("name", "must be 1 to 100 characters");
+  return trimmed;
 }
 
 /** `:id` in the admin pages' paths. */

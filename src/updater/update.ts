@@ -8,10 +8,12 @@ import { domains, history, providers, type DomainRow, type ProviderRow } from ".
 import type { DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
+import { interfaceAddress } from "../ip/interface";
+import { addressForRecord } from "../ip/suffix";
 import { providerClient } from "../modules/providers/service";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
 
-export type Trigger = "manual" | "schedule";
+export type Trigger = "manual" | "schedule" | "push";
 
 /** The FAILED row's message (and a forced update's 502) when a provider's stored credentials no longer open. */
 export const CREDENTIALS_UNREADABLE =
@@ -39,17 +41,25 @@ export function familyOf(recordType: RecordType): IpFamily {
   return recordType === "AAAA" ? 6 : 4;
 }
 
-/** Asks the echo services once, and remembers the answer for the status endpoint and the pages. */
+/**
+ * Asks the family's source (DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE: the echo services or an interface)
+ * once, and remembers the answer for the status endpoint and the pages.
+ */
 export async function detectFamily(ctx: AppContext, family: IpFamily): Promise<Detection> {
-  const result = await detectPublicIp(family, {
-    urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
-    fetch: ctx.fetch,
-    timeoutMs: ctx.settings.httpTimeoutMs,
-    allowPrivate: ctx.settings.allowPrivateIps,
-  });
+  const source = family === 4 ? ctx.settings.ipv4Source : ctx.settings.ipv6Source;
+  const result =
+    source.kind === "interface"
+      ? interfaceAddress(family, source.name, { allowPrivate: ctx.settings.allowPrivateIps })
+      : await detectPublicIp(family, {
+          urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
+          fetch: ctx.fetch,
+          timeoutMs: ctx.settings.httpTimeoutMs,
+          allowPrivate: ctx.settings.allowPrivateIps,
+        });
   ctx.publicIp.checkedAt = Date.now();
   if (result.ok) ctx.publicIp[family === 4 ? "ipv4" : "ipv6"] = result.ip;
   else ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
+  ctx.events.detected(family, result);
   return result;
 }
 
@@ -100,7 +110,7 @@ export interface UpdateOptions {
   trigger: Trigger;
   /** Write even when the record looks current (the forced update). */
   force: boolean;
-  /** The detection shared by the current pass; detected now when absent. */
+  /** The detection shared by the current pass, or a router's pushed address; detected now when absent. */
   detection?: Promise<Detection>;
 }
 
@@ -172,7 +182,8 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
     const outcome = { ...base, result: "failed", failure: "detection", ip: null, changed: false, message: detection.error } as const;
     return record(ctx, domain, outcome, options.trigger, started, { ok: false, message: detection.error });
   }
-  const ip = detection.ip;
+  // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
+  const ip = addressForRecord(detection.ip, domain.config);
   if (!options.force && !needsWrite(domain, ip)) {
     const now = Date.now();
     // Only while still enabled: the detection of another family above may have taken a while.
@@ -352,7 +363,9 @@ function record(
     reason: succeeded ? undefined : outcome.message,
     duration_ms: durationMs,
   });
-  return { ...outcome, durationMs, historyId };
+  const result = { ...outcome, durationMs, historyId };
+  ctx.events.recorded({ before: domain, outcome: result, trigger });
+  return result;
 }
 
 type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];

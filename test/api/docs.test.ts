@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../support";
 
-/** Every route of SPEC.md's table and CONTRACT.md, path parameters written as `{}`. */
+/** Every route of SPEC.md's table and CONTRACT.md (§11 included), path parameters written as `{}`. */
 const API_ROUTES: { method: string; path: string; body: boolean }[] = [
   { method: "post", path: "/api/v1/auth/login", body: true },
   { method: "get", path: "/api/v1/providers", body: false },
@@ -23,6 +23,16 @@ const API_ROUTES: { method: string; path: string; body: boolean }[] = [
   { method: "get", path: "/api/v1/system/status", body: false },
   { method: "get", path: "/api/v1/metrics/dashboard", body: false },
   { method: "get", path: "/api/v1/metrics/provider-stats", body: false },
+  { method: "get", path: "/api/v1/update-keys", body: false },
+  { method: "post", path: "/api/v1/update-keys", body: true },
+  { method: "get", path: "/api/v1/update-keys/{}", body: false },
+  { method: "delete", path: "/api/v1/update-keys/{}", body: false },
+  { method: "get", path: "/api/v1/notifications", body: false },
+  { method: "post", path: "/api/v1/notifications", body: true },
+  { method: "get", path: "/api/v1/notifications/{}", body: false },
+  { method: "put", path: "/api/v1/notifications/{}", body: true },
+  { method: "delete", path: "/api/v1/notifications/{}", body: false },
+  { method: "post", path: "/api/v1/notifications/{}/test", body: false },
 ];
 
 const shape = (path: string) => path.replace(/\{[^}]*\}/g, "{}");

@@ -16,7 +16,7 @@ export function domainRoutes(ctx: AppContext) {
     })
     .post("", ({ body }) => createDomain(ctx, body), {
       body: DomainCreate,
-      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl"] }),
+      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"] }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Create a domain", description: "The new domain is checked at once, then on its schedule." },
     })
@@ -28,7 +28,7 @@ export function domainRoutes(ctx: AppContext) {
     .put("/:domain_id", ({ params, body }) => updateDomain(ctx, params.domain_id, body), {
       params: DomainIdParams,
       body: DomainUpdate,
-      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl"] }),
+      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"] }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Update a domain (partial)" },
     })

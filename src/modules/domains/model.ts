@@ -14,6 +14,12 @@ const DomainConfig = t.Object(
       }),
     ),
     create_if_missing: t.Optional(t.Boolean({ description: "Create the record when it does not exist (default true)" })),
+    ipv6_suffix: t.Optional(
+      t.String({ description: "AAAA only: the host part of a LAN host's address, e.g. `::1234:5678:9abc:def0`; the record gets the detected prefix followed by it" }),
+    ),
+    ipv6_prefix_length: t.Optional(
+      t.Integer({ description: "AAAA only: bits of the detected address kept as the prefix (default 64)", error: "must be a whole number of bits from 1 to 127" }),
+    ),
   },
   { additionalProperties: true, description: "Provider options; unknown keys are kept as given" },
 );
@@ -75,7 +81,7 @@ export const HistoryRecord = t.Object({
   previous_ip: t.Nullable(t.String()),
   status: t.String({ description: "`SUCCESS` or `FAILED`" }),
   message: t.String(),
-  trigger: t.String({ description: "`manual` or `schedule`" }),
+  trigger: t.String({ description: "`manual`, `schedule`, or `push` (a router's /nic/update)" }),
   duration_ms: Int(),
   timestamp: t.String({ format: "date-time" }),
 });

@@ -7,6 +7,7 @@ import type { AppContext } from "../../context";
 import { domains, history, providers, type DomainRow, type HistoryRow } from "../../db/schema";
 import type { ProviderType, RecordType } from "../../dns/provider";
 import { conflict, invalidField, notFound } from "../../http/errors";
+import { ipv6SuffixProblem } from "../../ip/suffix";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { iso } from "../../util/time";
 import { findProviderRow } from "../providers/service";
@@ -47,7 +48,7 @@ export interface HistoryView {
   previous_ip: string | null;
   status: "SUCCESS" | "FAILED";
   message: string;
-  trigger: "manual" | "schedule";
+  trigger: "manual" | "schedule" | "push";
   duration_ms: number;
   timestamp: string;
 }
@@ -109,6 +110,12 @@ export function checkConfig(config: Record<string, unknown>, providerType: Provi
     throw invalidField("config.ttl", `must be ${rule.text} for ${providerType === "cloudflare" ? "Cloudflare" : "Dynu"}`);
   }
   return config;
+}
+
+/** The ipv6_suffix / ipv6_prefix_length keys, which only an AAAA record can use. */
+function checkIpv6Suffix(config: Record<string, unknown>, recordType: RecordType): void {
+  const problem = ipv6SuffixProblem(config, recordType);
+  if (problem !== null) throw invalidField(problem.field, problem.message);
 }
 
 function checkExternalId(input: string | null): string | null {
@@ -192,6 +199,7 @@ export function createDomain(ctx: AppContext, input: DomainInput & { provider_id
   const cronSchedule = checkCronSchedule(input.cron_schedule ?? null);
   const externalId = checkExternalId(input.external_id ?? null);
   const config = checkConfig(input.config ?? {}, findProviderRow(ctx, input.provider_id).type);
+  checkIpv6Suffix(config, recordType);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   const now = Date.now();
   const isEnabled = input.is_enabled ?? true;
@@ -227,6 +235,7 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   // Checked when it changes, or when a move to another provider may make its TTL unacceptable.
   const config =
     input.config === undefined && providerId === row.providerId ? row.config : checkConfig(input.config ?? row.config, providerType);
+  checkIpv6Suffix(config, recordType);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();

@@ -1,0 +1,54 @@
+// Request and response schemas of /api/v1/notifications (CONTRACT §11).
+
+import { t } from "elysia";
+import { NOTIFICATION_EVENTS, NOTIFICATION_TYPES } from "../../db/schema";
+import { Int, OptionalTimestamp } from "../shared";
+
+const Name = t.String({ minLength: 1, maxLength: 100, description: "Display name", error: "must be 1 to 100 characters" });
+const Type = t.String({ description: NOTIFICATION_TYPES.map((type) => `\`${type}\``).join(", "), examples: ["ntfy"] });
+const Options = t.Record(t.String(), t.Unknown(), {
+  description:
+    "webhook `{url, secret?, headers?}`; ntfy `{url (topic URL), token?}`; gotify `{url, token}`; discord `{webhook_url}`; " +
+    "slack `{webhook_url}`; telegram `{bot_token, chat_id}`. `secret`, `token`, `bot_token` and `webhook_url` are stored " +
+    "encrypted and shown masked; sending a masked value back keeps the stored one.",
+  error: "must be an object",
+});
+const Events = t.Array(t.String(), {
+  description: `Any of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all four when absent`,
+  error: "must be a list of event names",
+});
+const Enabled = t.Boolean({ error: "must be true or false" });
+
+export const NotificationCreate = t.Object({
+  name: Name,
+  type: Type,
+  options: Options,
+  events: t.Optional(Events),
+  is_enabled: t.Optional(Enabled),
+});
+
+export const NotificationUpdate = t.Object(
+  {
+    name: t.Optional(Name),
+    type: t.Optional(Type),
+    options: t.Optional(Options),
+    events: t.Optional(Events),
+    is_enabled: t.Optional(Enabled),
+  },
+  { description: "Any subset of the fields; `options` replaces all options" },
+);
+
+export const Notification = t.Object({
+  id: Int(),
+  name: t.String(),
+  type: t.String(),
+  options: t.Record(t.String(), t.Unknown(), { description: "As stored, secret values masked (`••••3f9a`)" }),
+  events: t.Array(t.String()),
+  is_enabled: t.Boolean(),
+  last_sent_at: OptionalTimestamp,
+  last_error: t.Nullable(t.String({ description: "Why the newest delivery failed; null after a success" })),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+
+export const TestResult = t.Object({ ok: t.Boolean(), detail: t.String() });

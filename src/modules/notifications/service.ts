@@ -1,0 +1,256 @@
+// Notification rules (CONTRACT §11): each type's options, which of them are secret (sealed like
+// provider credentials, masked in answers), the events, and the test message. Delivery itself is
+// the notifier's (src/notify/notifier.ts).
+
+import { asc, eq } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_TYPES,
+  notifications,
+  type NotificationEvent,
+  type NotificationRow,
+  type NotificationType,
+} from "../../db/schema";
+import { isObject } from "../../dns/http";
+import { invalidField, notFound } from "../../http/errors";
+import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
+import { iso } from "../../util/time";
+import { checkDisplayName } from "../shared";
+
+type OptionKind = "url" | "https_url" | "text" | "headers" | "chat_id";
+
+interface OptionRule {
+  kind: OptionKind;
+  required: boolean;
+}
+
+/** The option keys whose values are secret: sealed at rest, masked in every answer and log. */
+export const SECRET_OPTIONS = new Set(["secret", "token", "bot_token", "webhook_url"]);
+
+/**
+ * Each type's options. Discord and Slack webhook URLs must be https (the services give no other);
+ * a self-hosted receiver, ntfy or Gotify may run on the LAN over http.
+ */
+const OPTION_RULES: Record<NotificationType, Record<string, OptionRule>> = {
+  webhook: { url: { kind: "url", required: true }, secret: { kind: "text", required: false }, headers: { kind: "headers", required: false } },
+  ntfy: { url: { kind: "url", required: true }, token: { kind: "text", required: false } },
+  gotify: { url: { kind: "url", required: true }, token: { kind: "text", required: true } },
+  discord: { webhook_url: { kind: "https_url", required: true } },
+  slack: { webhook_url: { kind: "https_url", required: true } },
+  telegram: { bot_token: { kind: "text", required: true }, chat_id: { kind: "chat_id", required: true } },
+};
+
+const MAX_OPTION_LENGTH = 1024;
+
+export interface NotificationInput {
+  name?: string;
+  type?: string;
+  options?: Record<string, unknown>;
+  events?: string[];
+  is_enabled?: boolean;
+}
+
+export interface NotificationView {
+  id: number;
+  name: string;
+  type: NotificationType;
+  options: Record<string, unknown>;
+  events: NotificationEvent[];
+  is_enabled: boolean;
+  last_sent_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function checkType(type: string): NotificationType {
+  if (!(NOTIFICATION_TYPES as readonly string[]).includes(type)) {
+    throw invalidField("type", `must be one of: ${NOTIFICATION_TYPES.join(", ")}`);
+  }
+  return type as NotificationType;
+}
+
+function checkEvents(events: string[] | undefined): NotificationEvent[] {
+  if (events === undefined) return [...NOTIFICATION_EVENTS];
+  const unknown = events.find((event) => !(NOTIFICATION_EVENTS as readonly string[]).includes(event));
+  if (unknown !== undefined) throw invalidField("events", `"${unknown.slice(0, 40)}" is not an event; use ${NOTIFICATION_EVENTS.join(", ")}`);
+  return NOTIFICATION_EVENTS.filter((event) => events.includes(event));
+}
+
+/** An http(s) URL, or https only (except to this host itself: a test receiver, a local relay). */
+function urlProblem(value: string, httpsOnly: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "must be an http(s) URL";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an http(s) URL";
+  const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  if (httpsOnly && url.protocol !== "https:" && !loopback) return "must be an https URL";
+  return null;
+}
+
+function checkOptionValue(field: string, rule: OptionRule, value: unknown): unknown {
+  if (rule.kind === "headers") {
+    if (!isObject(value)) throw invalidField(field, "must be an object of header names and values");
+    for (const [name, header] of Object.entries(value)) {
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(name)) throw invalidField(`${field}.${name.slice(0, 40)}`, "is not a valid header name");
+      if (typeof header !== "string" || header.length > MAX_OPTION_LENGTH || /[\r\n]/.test(header)) {
+        throw invalidField(`${field}.${name}`, `must be a single-line string of at most ${MAX_OPTION_LENGTH} characters`);
+      }
+    }
+    return value;
+  }
+  if (rule.kind === "chat_id" && typeof value === "number" && Number.isInteger(value)) return String(value);
+  if (typeof value !== "string" || value.trim() === "") throw invalidField(field, "must be a non-empty string");
+  const text = value.trim();
+  if (text.length > MAX_OPTION_LENGTH) throw invalidField(field, `must be at most ${MAX_OPTION_LENGTH} characters`);
+  if (rule.kind === "url" || rule.kind === "https_url") {
+    const problem = urlProblem(text, rule.kind === "https_url");
+    if (problem !== null) throw invalidField(field, problem);
+  }
+  if (rule.kind === "chat_id" && !/^(-?\d+|@[A-Za-z0-9_]{5,32})$/.test(text)) {
+    throw invalidField(field, "must be a numeric chat id or a @channelname");
+  }
+  return text;
+}
+
+/**
+ * The type's options, checked, split into what is stored as given and what is sealed. A secret sent
+ * back in its masked form (`••••3f9a`, as an answer shows it) keeps the value in `kept`.
+ */
+export function checkOptions(
+  type: NotificationType,
+  options: Record<string, unknown>,
+  kept: Record<string, string> = {},
+): { plain: Record<string, unknown>; secrets: Record<string, string> } {
+  const rules = OPTION_RULES[type];
+  const plain: Record<string, unknown> = {};
+  const secrets: Record<string, string> = {};
+  for (const key of Object.keys(options)) {
+    if (!(key in rules)) throw invalidField(`options.${key.slice(0, 40)}`, `is not an option of a ${type} notification (use ${Object.keys(rules).join(", ")})`);
+  }
+  for (const [key, rule] of Object.entries(rules)) {
+    const field = `options.${key}`;
+    const given = options[key];
+    if (given === undefined || given === null) {
+      if (rule.required) throw invalidField(field, `is required for a ${type} notification`);
+      continue;
+    }
+    const keep = SECRET_OPTIONS.has(key) && typeof given === "string" && given.startsWith("••••") && kept[key] !== undefined && maskSecret(kept[key]) === given;
+    const value = keep ? kept[key] : checkOptionValue(field, rule, given);
+    if (SECRET_OPTIONS.has(key)) secrets[key] = value as string;
+    else plain[key] = value;
+  }
+  return { plain, secrets };
+}
+
+/** The options with the secrets opened: only the notifier (to send) and an edit (to keep them) see them. */
+export function openOptions(ctx: AppContext, row: NotificationRow): Record<string, unknown> {
+  return { ...row.options, ...openCredentials(row.secrets, ctx.keys.encryptionKey) };
+}
+
+function toView(ctx: AppContext, row: NotificationRow): NotificationView {
+  let secrets: Record<string, string>;
+  try {
+    secrets = openCredentials(row.secrets, ctx.keys.encryptionKey);
+  } catch {
+    // Sealed under another DDNS_ENCRYPTION_KEY: shown as set but unknown; an edit must enter them again.
+    secrets = {};
+  }
+  const masked = Object.fromEntries(Object.entries(secrets).map(([key, value]) => [key, maskSecret(value)]));
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    options: { ...row.options, ...masked },
+    events: row.events,
+    is_enabled: row.isEnabled,
+    last_sent_at: iso(row.lastSentAt),
+    last_error: row.lastError,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export function findNotificationRow(ctx: AppContext, id: number): NotificationRow {
+  const row = ctx.db.select().from(notifications).where(eq(notifications.id, id)).get();
+  if (!row) throw notFound("Notification not found");
+  return row;
+}
+
+export function listNotifications(ctx: AppContext): NotificationView[] {
+  return ctx.db.select().from(notifications).orderBy(asc(notifications.id)).all().map((row) => toView(ctx, row));
+}
+
+export function getNotification(ctx: AppContext, id: number): NotificationView {
+  return toView(ctx, findNotificationRow(ctx, id));
+}
+
+export function createNotification(
+  ctx: AppContext,
+  input: Required<Pick<NotificationInput, "name" | "type" | "options">> & NotificationInput,
+): NotificationView {
+  const name = checkDisplayName(input.name);
+  const type = checkType(input.type);
+  const { plain, secrets } = checkOptions(type, input.options);
+  const events = checkEvents(input.events);
+  const now = Date.now();
+  const created = ctx.db
+    .insert(notifications)
+    .values({
+      name,
+      type,
+      options: plain,
+      secrets: sealCredentials(secrets, ctx.keys.encryptionKey),
+      events,
+      isEnabled: input.is_enabled ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: notifications.id })
+    .get();
+  ctx.log.info("notification created", { notification_id: created.id, type });
+  return getNotification(ctx, created.id);
+}
+
+export function updateNotification(ctx: AppContext, id: number, input: NotificationInput): NotificationView {
+  const row = findNotificationRow(ctx, id);
+  const changes: Partial<typeof notifications.$inferInsert> = {};
+  if (input.name !== undefined) changes.name = checkDisplayName(input.name);
+  const type = input.type === undefined ? row.type : checkType(input.type);
+  if (type !== row.type && input.options === undefined) {
+    throw invalidField("options", `is required when changing the type to ${type}`);
+  }
+  if (input.options !== undefined) {
+    let kept: Record<string, string> = {};
+    try {
+      if (type === row.type) kept = openCredentials(row.secrets, ctx.keys.encryptionKey);
+    } catch {
+      // Unreadable under the current key: a masked value then keeps nothing and must be entered again.
+    }
+    const { plain, secrets } = checkOptions(type, input.options, kept);
+    Object.assign(changes, { type, options: plain, secrets: sealCredentials(secrets, ctx.keys.encryptionKey) });
+  }
+  if (input.events !== undefined) changes.events = checkEvents(input.events);
+  if (input.is_enabled !== undefined) changes.isEnabled = input.is_enabled;
+  if (Object.keys(changes).length > 0) {
+    ctx.db.update(notifications).set({ ...changes, updatedAt: Date.now() }).where(eq(notifications.id, id)).run();
+  }
+  return getNotification(ctx, id);
+}
+
+export function deleteNotification(ctx: AppContext, id: number): void {
+  findNotificationRow(ctx, id);
+  ctx.db.delete(notifications).where(eq(notifications.id, id)).run();
+  ctx.log.info("notification deleted", { notification_id: id });
+}
+
+/** `POST /notifications/{id}/test`: one message now, no retries; the answer says whether it arrived. */
+export async function testNotification(ctx: AppContext, id: number): Promise<{ ok: boolean; detail: string }> {
+  const row = findNotificationRow(ctx, id);
+  const error = await ctx.notifier.sendTest(row);
+  return error === null ? { ok: true, detail: `Test message sent through ${row.name}` } : { ok: false, detail: error };
+}

@@ -1,0 +1,58 @@
+// GET /nic/update: the router push, outside /api/v1 and answered in text/plain as dyndns2 clients
+// expect (CONTRACT §11). The key is the Basic auth password (any username) or `password=`.
+
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../../context";
+import { detectFamily } from "../../updater/update";
+import { push } from "./service";
+
+const text = (body: string, status = 200, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+
+/** The password of `Authorization: Basic …`, or null. */
+function basicPassword(authorization: string | null): string | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? "");
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? null : decoded.slice(colon + 1);
+}
+
+/** `a,b` and repeated parameters alike, without empty parts. */
+function listParam(params: URLSearchParams, name: string): string[] {
+  return params
+    .getAll(name)
+    .flatMap((value) => value.split(","))
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+export function pushRoutes(ctx: AppContext) {
+  return new Elysia({ tags: ["push"] }).get(
+    "/nic/update",
+    async ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      const lines = await push(
+        ctx,
+        {
+          key: basicPassword(request.headers.get("authorization")) ?? params.get("password"),
+          hostnames: listParam(params, "hostname"),
+          addresses: [...listParam(params, "myip"), ...listParam(params, "myipv6")],
+        },
+        (family) => detectFamily(ctx, family),
+      );
+      if (lines === null) return text("badauth", 401, { "WWW-Authenticate": 'Basic realm="ddnsd", charset="UTF-8"' });
+      return text(lines.join("\n"));
+    },
+    {
+      response: { 200: t.String(), 401: t.String() },
+      detail: {
+        summary: "Router push (dyndns2)",
+        description:
+          "`hostname=<fqdn>[,<fqdn>…]&myip=<ipv4>[,<ipv6>]` (`myipv6=` too), with an update key as the Basic auth password " +
+          "or `password=`. One line per hostname: `good <ip>`, `nochg <ip>`, `nohost`, `notfqdn` or `911`; a wrong key: 401 `badauth`.",
+        security: [],
+      },
+    },
+  );
+}

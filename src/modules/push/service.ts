@@ -1,0 +1,121 @@
+// The router push (CONTRACT §11): the dyndns2 protocol as a FRITZ!Box, UniFi (inadyn), OpenWrt
+// (ddns-scripts) or pfSense sends it, answered one line per hostname. A pushed address goes through
+// the one update path (src/updater/update.ts) as a detection would, so backoff, provider pauses and
+// the history work as for any update, and a record that already holds the address is not written.
+// Protocol: https://help.dyn.com/remote-access-api/perform-update/ and …/return-codes/ (the
+// dyndns2 API that these clients speak), as PROVIDERS.md describes for the dyndns2 service.
+
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { domains, providers, type UpdateKeyRow } from "../../db/schema";
+import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
+import { familyOf, runUpdate, type UpdateOutcome } from "../../updater/update";
+import { normaliseHostname } from "../domains/service";
+import { useUpdateKey } from "../update-keys/service";
+
+export interface PushRequest {
+  /** The Basic auth password, or the `password` query parameter. */
+  key: string | null;
+  hostnames: string[];
+  /** `myip` split at commas, and `myipv6`; empty when the router sent none. */
+  addresses: string[];
+}
+
+/** What to write for each family: a pushed address (or why it is refused), or detect it when the router sent none. */
+type FamilyPlan = Map<IpFamily, Detection>;
+
+/**
+ * Reads the addresses: each part is an IPv4 or IPv6 literal; one that is neither, or not globally
+ * routable (unless DDNS_ALLOW_PRIVATE_IPS), refuses its family — both, when its family is unknown.
+ * Null when the router sent no address (ddnsd then detects it, as for a scheduled check).
+ */
+export function planAddresses(addresses: string[], allowPrivate: boolean): FamilyPlan | null {
+  if (addresses.length === 0) return null;
+  const plan: FamilyPlan = new Map();
+  const refuse = (family: IpFamily, error: string) => {
+    if (!plan.get(family)?.ok) plan.set(family, { ok: false, error });
+  };
+  for (const text of addresses) {
+    const shown = JSON.stringify(text.slice(0, 60));
+    const family = parseIpAddress(text, 4) !== null ? 4 : parseIpAddress(text, 6) !== null ? 6 : null;
+    if (family === null) {
+      for (const each of [4, 6] as const) refuse(each, `The router pushed ${shown}, which is not an IP address`);
+      continue;
+    }
+    const ip = parseIpAddress(text, family)!;
+    if (!allowPrivate && !isGlobalAddress(ip)) refuse(family, `The router pushed ${ip}, which is not a globally routable address`);
+    else plan.set(family, { ok: true, ip, source: "push" });
+  }
+  return plan;
+}
+
+/** The enabled domains of enabled providers named `hostname` that the key covers. */
+function coveredDomains(ctx: AppContext, key: UpdateKeyRow, hostname: string): { id: number; recordType: "A" | "AAAA" }[] {
+  return ctx.db
+    .select({ id: domains.id, recordType: domains.recordType })
+    .from(domains)
+    .innerJoin(providers, eq(domains.providerId, providers.id))
+    .where(and(eq(domains.domainName, hostname), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))
+    .orderBy(domains.recordType, domains.id)
+    .all()
+    .filter((domain) => key.domainIds === null || key.domainIds.includes(domain.id));
+}
+
+/** One hostname's answer line from its records' outcomes. */
+function answerLine(outcomes: UpdateOutcome[], addresses: string[]): string {
+  if (outcomes.some((outcome) => outcome.result === "failed")) return "911";
+  const shown = addresses.join(",");
+  return `${outcomes.some((outcome) => outcome.result === "updated") ? "good" : "nochg"} ${shown}`;
+}
+
+/** The push's answer: null for a wrong or missing key (the 401 `badauth`), else one line per hostname. */
+export async function push(ctx: AppContext, request: PushRequest, detect: (family: IpFamily) => Promise<Detection>): Promise<string[] | null> {
+  const key = request.key === null || request.key === "" ? null : useUpdateKey(ctx, request.key);
+  if (key === null) return null;
+  if (request.hostnames.length === 0) return ["notfqdn"];
+  const pushed = planAddresses(request.addresses, ctx.settings.allowPrivateIps);
+  const validPushed: string[] = [];
+  for (const family of [4, 6] as const) {
+    const detection = pushed?.get(family);
+    if (!detection?.ok) continue;
+    // The router knows its address best: the dashboard shows it as the public address.
+    ctx.publicIp[family === 4 ? "ipv4" : "ipv6"] = detection.ip;
+    ctx.publicIp.checkedAt = Date.now();
+    validPushed.push(detection.ip);
+  }
+  const detections = new Map<IpFamily, Promise<Detection>>();
+  const detectionOf = (family: IpFamily): Promise<Detection> | null => {
+    if (pushed !== null) {
+      const given = pushed.get(family);
+      return given === undefined ? null : Promise.resolve(given);
+    }
+    let shared = detections.get(family);
+    if (!shared) detections.set(family, (shared = detect(family)));
+    return shared;
+  };
+
+  return Promise.all(
+    request.hostnames.map(async (name) => {
+      let hostname: string;
+      try {
+        hostname = normaliseHostname(name);
+      } catch {
+        return "notfqdn";
+      }
+      const covered = coveredDomains(ctx, key, hostname);
+      if (covered.length === 0) return "nohost";
+      // A family the router sent no address for is left alone.
+      const planned = covered.flatMap((domain) => {
+        const detection = detectionOf(familyOf(domain.recordType));
+        return detection === null ? [] : [{ domain, detection }];
+      });
+      if (planned.length === 0) return `nochg ${validPushed.join(",")}`;
+      const outcomes = (
+        await Promise.all(planned.map(({ domain, detection }) => runUpdate(ctx, domain.id, { trigger: "push", force: false, detection })))
+      ).filter((outcome): outcome is UpdateOutcome => outcome !== null);
+      const families = [...new Set(planned.map(({ domain }) => familyOf(domain.recordType)))].sort();
+      const addresses = (await Promise.all(families.map((family) => detectionOf(family)!))).flatMap((detection) => (detection.ok ? [detection.ip] : []));
+      return answerLine(outcomes, addresses);
+    }),
+  );
+}

@@ -1,0 +1,94 @@
+// Real dyndns2 clients against the push endpoint on loopback: Debian's ddclient and inadyn, one
+// run each with a config file in a temporary directory, talking to the real app (served by
+// Bun.serve) backed by the Cloudflare fake. Each run is bounded (killed after 20 s); a machine
+// without the package skips its test.
+
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { addDomain, addProvider, historyOf, type Rig, useRig } from "../updater/harness";
+
+const current = useRig();
+let rig: Rig;
+let server: ReturnType<typeof Bun.serve>;
+let dir: string;
+beforeAll(() => {
+  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => current().t.app.handle(request) });
+});
+afterAll(async () => {
+  await server.stop(true);
+});
+beforeEach(() => {
+  rig = current();
+  dir = mkdtempSync(join(tmpdir(), "ddnsd-clients-"));
+});
+
+const NEW_IP = "81.2.69.160";
+
+async function homeDomain(): Promise<{ id: number; key: string }> {
+  rig.cf.addZone("example.com");
+  rig.cf.addRecord("example.com", { type: "A", name: "home", content: "81.2.69.142" });
+  const domain = await addDomain(rig.t, (await addProvider(rig.t, "cloudflare")).id, "home.example.com");
+  const { key } = (await rig.t.request("POST", "/api/v1/update-keys", { body: { name: "router", domain_ids: [domain.id] } })).body;
+  return { id: domain.id, key };
+}
+
+async function run(command: string[]): Promise<{ code: number; output: string }> {
+  const child = Bun.spawn(command, { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => child.kill(), 20_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  clearTimeout(timer);
+  rmSync(dir, { recursive: true, force: true });
+  return { code, output: `${stdout}${stderr}` };
+}
+
+function configFile(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  chmodSync(path, 0o600);
+  return path;
+}
+
+describe("ddclient", () => {
+  test.skipIf(Bun.which("ddclient") === null)("pushes its address once: the record follows, ddclient reports success", async () => {
+    const { id, key } = await homeDomain();
+    const file = configFile(
+      "ddclient.conf",
+      [`ssl=no`, `protocol=dyndns2`, `server=127.0.0.1:${server.port}`, `login=router`, `password='${key}'`, `usev4=ipv4, ipv4=${NEW_IP}`, "home.example.com", ""].join("\n"),
+    );
+    const { output } = await run(["ddclient", "-daemon=0", "-foreground", "-force", "-verbose", "-file", file, "-cache", join(dir, "cache")]);
+    expect(output).toContain("SUCCESS");
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+    const [row] = await historyOf(rig.t, id);
+    expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
+    expect(output).not.toContain(key);
+  });
+});
+
+describe("inadyn", () => {
+  test.skipIf(Bun.which("inadyn") === null)("a custom dyndns2 provider with a fixed address: the record follows", async () => {
+    const { id, key } = await homeDomain();
+    const file = configFile(
+      "inadyn.conf",
+      [
+        "period = 60",
+        "custom ddnsd {",
+        `  ssl = false`,
+        `  username = router`,
+        `  password = "${key}"`,
+        `  ddns-server = "127.0.0.1:${server.port}"`,
+        `  ddns-path = "/nic/update?hostname=%h&myip=%i"`,
+        `  checkip-command = "/bin/echo ${NEW_IP}"`,
+        `  hostname = "home.example.com"`,
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { output } = await run(["inadyn", "--once", "--foreground", "--force", "-l", "debug", "-f", file, "--cache-dir", dir, "-P", join(dir, "inadyn.pid")]);
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+    const [row] = await historyOf(rig.t, id);
+    expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
+    expect(output).not.toContain("badauth");
+  });
+});

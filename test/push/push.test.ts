@@ -1,0 +1,199 @@
+// The router push, GET /nic/update (CONTRACT §11), through the real app against the Cloudflare and
+// echo fakes: the answer lines, what reaches the provider (nothing when the record already holds
+// the address), the history rows, and that no echo service is asked when the router names its address.
+
+import { beforeEach, describe, expect, test } from "bun:test";
+import { addDomain, addProvider, domainState, historyOf, type Rig, useRig } from "../updater/harness";
+
+const current = useRig();
+let rig: Rig;
+beforeEach(() => {
+  rig = current();
+  rig.cf.addZone("example.com");
+});
+
+const V4 = "81.2.69.160";
+const V4_OLD = "81.2.69.142";
+const V6 = "2a01:4f8:c17:b8f::99";
+
+async function newKey(domainIds?: number[] | null): Promise<string> {
+  const response = await rig.t.request("POST", "/api/v1/update-keys", { body: { name: "router", ...(domainIds === undefined ? {} : { domain_ids: domainIds }) } });
+  expect(response.status).toBe(200);
+  return response.body.key;
+}
+
+/** A push as a router sends it: the key as the Basic auth password (default), or in the query. */
+async function push(query: string, key: string | null, how: "basic" | "query" = "basic") {
+  const headers: Record<string, string> = { "user-agent": "AVM FRITZ!Box" };
+  let path = `/nic/update?${query}`;
+  if (key !== null && how === "basic") headers.authorization = `Basic ${Buffer.from(`fritz:${key}`).toString("base64")}`;
+  if (key !== null && how === "query") path += `&password=${encodeURIComponent(key)}`;
+  const response = await rig.t.app.handle(new Request(`http://localhost${path}`, { headers }));
+  return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+}
+
+async function cloudflareDomain(hostname: string, recordType: "A" | "AAAA" = "A", content = recordType === "A" ? V4_OLD : "2a01:4f8:c17:b8f::1", config: Record<string, unknown> = {}) {
+  const provider = await addProvider(rig.t, "cloudflare");
+  rig.cf.addRecord("example.com", { type: recordType, name: hostname, content });
+  return addDomain(rig.t, provider.id, hostname, { record_type: recordType, config });
+}
+
+const cfWrites = () => rig.cf.requests.filter((r) => r.method === "PATCH" || r.method === "POST" || r.method === "PUT").length;
+const echoRequests = () => rig.echo.requests.length;
+
+describe("authentication", () => {
+  test("a missing key, a wrong key and a deleted key → 401 badauth, nothing written", async () => {
+    const domain = await cloudflareDomain("home.example.com");
+    const key = await newKey();
+    for (const attempt of [await push(`hostname=home.example.com&myip=${V4}`, null), await push(`hostname=home.example.com&myip=${V4}`, `${key}x`)]) {
+      expect(attempt).toMatchObject({ status: 401, text: "badauth" });
+      expect(attempt.type).toStartWith("text/plain");
+    }
+    const list = await rig.t.request("GET", "/api/v1/update-keys");
+    expect((await rig.t.request("DELETE", `/api/v1/update-keys/${list.body[0].id}`)).status).toBe(200);
+    expect(await push(`hostname=home.example.com&myip=${V4}`, key)).toMatchObject({ status: 401, text: "badauth" });
+    expect(cfWrites()).toBe(0);
+    expect(await historyOf(rig.t, domain.id)).toEqual([]);
+  });
+
+  test("an API token is no update key", async () => {
+    await cloudflareDomain("home.example.com");
+    expect(await push(`hostname=home.example.com&myip=${V4}`, await rig.t.token())).toMatchObject({ status: 401, text: "badauth" });
+  });
+
+  test("the key in the password parameter works like Basic auth, and marks the key used", async () => {
+    await cloudflareDomain("home.example.com");
+    const key = await newKey();
+    expect(await push(`hostname=home.example.com&myip=${V4}`, key, "query")).toMatchObject({ status: 200, text: `good ${V4}` });
+    const [listed] = (await rig.t.request("GET", "/api/v1/update-keys")).body;
+    expect(listed.last_used_at).not.toBeNull();
+  });
+});
+
+describe("writing", () => {
+  test("a new address: good, the record follows, a push row in the history, no echo request", async () => {
+    const domain = await cloudflareDomain("home.example.com");
+    const key = await newKey();
+    const answer = await push(`hostname=home.example.com&myip=${V4}`, key);
+    expect(answer).toEqual({ status: 200, type: "text/plain; charset=utf-8", text: `good ${V4}` });
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe(V4);
+    const [row] = await historyOf(rig.t, domain.id);
+    expect(row).toMatchObject({ status: "SUCCESS", trigger: "push", ip_address: V4, previous_ip: null });
+    expect(echoRequests()).toBe(0);
+    const status = await rig.t.request("GET", "/api/v1/system/status");
+    expect(status.body.public_ip.ipv4).toBe(V4);
+  });
+
+  test("the same address again: nochg, not a single request to the provider or an echo service, no history row", async () => {
+    const domain = await cloudflareDomain("home.example.com");
+    const key = await newKey();
+    await push(`hostname=home.example.com&myip=${V4}`, key);
+    rig.cf.clearRequests();
+    expect((await push(`hostname=home.example.com&myip=${V4}`, key)).text).toBe(`nochg ${V4}`);
+    expect(rig.cf.requests).toHaveLength(0);
+    expect(echoRequests()).toBe(0);
+    expect(await historyOf(rig.t, domain.id)).toHaveLength(1);
+  });
+
+  test("several hostnames: one line each, in order (good, nohost, notfqdn, good)", async () => {
+    const a = await cloudflareDomain("a.example.com");
+    const provider = await addProvider(rig.t, "cloudflare");
+    rig.cf.addRecord("example.com", { type: "A", name: "b", content: V4_OLD });
+    await addDomain(rig.t, provider.id, "b.example.com");
+    const key = await newKey();
+    const answer = await push(`hostname=a.example.com,unknown.example.com,not_a_host!,B.Example.com.&myip=${V4}`, key);
+    expect(answer.text.split("\n")).toEqual([`good ${V4}`, "nohost", "notfqdn", `good ${V4}`]);
+    expect(rig.cf.record("b.example.com", "A")!.content).toBe(V4);
+    expect(domainState(rig.t, a.id).last_known_ip).toBe(V4);
+  });
+
+  test("myip=<ipv4>,<ipv6>: the A record gets the IPv4 and the AAAA the IPv6", async () => {
+    const provider = await addProvider(rig.t, "cloudflare");
+    rig.cf.addRecord("example.com", { type: "A", name: "home", content: V4_OLD });
+    rig.cf.addRecord("example.com", { type: "AAAA", name: "home", content: "2a01:4f8:c17:b8f::1" });
+    await addDomain(rig.t, provider.id, "home.example.com", { record_type: "A" });
+    await addDomain(rig.t, provider.id, "home.example.com", { record_type: "AAAA" });
+    const answer = await push(`hostname=home.example.com&myip=${V4},${V6}`, await newKey());
+    expect(answer.text).toBe(`good ${V4},${V6}`);
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe(V4);
+    expect(rig.cf.record("home.example.com", "AAAA")!.content).toBe(V6);
+    expect(echoRequests()).toBe(0);
+  });
+
+  test("myipv6= alone: the AAAA record follows and the A record is left alone", async () => {
+    const provider = await addProvider(rig.t, "cloudflare");
+    rig.cf.addRecord("example.com", { type: "A", name: "home", content: V4_OLD });
+    rig.cf.addRecord("example.com", { type: "AAAA", name: "home", content: "2a01:4f8:c17:b8f::1" });
+    const a = await addDomain(rig.t, provider.id, "home.example.com", { record_type: "A" });
+    await addDomain(rig.t, provider.id, "home.example.com", { record_type: "AAAA" });
+    expect((await push(`hostname=home.example.com&myipv6=${V6}`, await newKey())).text).toBe(`good ${V6}`);
+    expect(rig.cf.record("home.example.com", "AAAA")!.content).toBe(V6);
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe(V4_OLD);
+    expect(await historyOf(rig.t, a.id)).toEqual([]);
+  });
+
+  test("without myip ddnsd detects the address itself", async () => {
+    await cloudflareDomain("home.example.com");
+    const answer = await push("hostname=home.example.com", await newKey());
+    expect(answer.text).toBe(`good ${rig.echo.ipv4}`);
+    expect(rig.echo.hits("/v4")).toBe(1);
+  });
+
+  test("an AAAA record with ipv6_suffix gets the pushed prefix and the LAN host's suffix", async () => {
+    await cloudflareDomain("nas.example.com", "AAAA", "2a01:4f8:c17:b8f::1", { ipv6_suffix: "::1234:5678:9abc:def0" });
+    expect((await push(`hostname=nas.example.com&myipv6=2a01:4f8:c17:aaaa::1`, await newKey())).status).toBe(200);
+    expect(rig.cf.record("nas.example.com", "AAAA")!.content).toBe("2a01:4f8:c17:aaaa:1234:5678:9abc:def0");
+  });
+});
+
+describe("what a key covers", () => {
+  test("a key for some domains answers nohost for the others, and for disabled domains", async () => {
+    const a = await cloudflareDomain("a.example.com");
+    await cloudflareDomain("b.example.com");
+    const c = await cloudflareDomain("c.example.com");
+    await rig.t.request("PUT", `/api/v1/domains/${c.id}`, { body: { is_enabled: false } });
+    const key = await newKey([a.id, c.id]);
+    expect((await push(`hostname=a.example.com,b.example.com,c.example.com&myip=${V4}`, key)).text).toBe(`good ${V4}\nnohost\nnohost`);
+    expect(rig.cf.record("b.example.com", "A")!.content).toBe(V4_OLD);
+  });
+});
+
+describe("failures", () => {
+  test("a private or malformed address → 911 and a history row saying why; nothing sent to the provider", async () => {
+    const domain = await cloudflareDomain("home.example.com");
+    const key = await newKey();
+    expect(await push("hostname=home.example.com&myip=192.168.1.20", key)).toMatchObject({ status: 200, text: "911" });
+    expect(await push("hostname=home.example.com&myip=81.2.69.999", key)).toMatchObject({ status: 200, text: "911" });
+    const rows = await historyOf(rig.t, domain.id);
+    expect(rows.map((row: any) => [row.status, row.trigger, row.ip_address])).toEqual([
+      ["FAILED", "push", null],
+      ["FAILED", "push", null],
+    ]);
+    expect(rows[1].message).toContain("192.168.1.20, which is not a globally routable address");
+    expect(rows[0].message).toContain('"81.2.69.999", which is not an IP address');
+    expect(rig.cf.requests).toHaveLength(0);
+    expect(echoRequests()).toBe(0);
+  });
+
+  test("the provider refuses → 911 and the reason in the history", async () => {
+    const domain = await cloudflareDomain("home.example.com");
+    rig.cf.fault({ status: 500 });
+    expect((await push(`hostname=home.example.com&myip=${V4}`, await newKey())).text).toBe("911");
+    const [row] = await historyOf(rig.t, domain.id);
+    expect(row).toMatchObject({ status: "FAILED", trigger: "push", ip_address: V4 });
+  });
+
+  test("a provider paused by a 429 is not called: 911, and the history says until when", async () => {
+    const domain = await cloudflareDomain("home.example.com");
+    rig.t.ctx.sqlite.query("UPDATE providers SET paused_until = ?").run(Date.now() + 600_000);
+    rig.cf.clearRequests();
+    expect((await push(`hostname=home.example.com&myip=${V4}`, await newKey())).text).toBe("911");
+    expect(rig.cf.requests).toHaveLength(0);
+    const [row] = await historyOf(rig.t, domain.id);
+    expect(row.message).toContain("asked to wait until");
+  });
+
+  test("no hostname → notfqdn", async () => {
+    expect((await push(`myip=${V4}`, await newKey())).text).toBe("notfqdn");
+  });
+});
