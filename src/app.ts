@@ -1,9 +1,19 @@
+// createContext(parts) → what the app shares, with everything that lives as long as it does;
 // createApp(ctx) → the Elysia app: error mapping first, then health, docs, the API under
 // /api/v1 (login public, everything else behind the bearer guard) and the admin pages.
 
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
+import type { Keys, Settings } from "./config";
 import type { AppContext } from "./context";
+import type { OpenedDatabase } from "./db";
+import { Pacer } from "./dns/pacing";
+import type { FetchLike } from "./dns/provider";
+import { ServiceRegistry } from "./dns/registry";
+import type { ServiceDescription } from "./dns/service";
+import type { Logger } from "./log";
+import { Scheduler } from "./updater/scheduler";
+import { createUpdaterState } from "./updater/state";
 import { bearerGuard, loginRoutes } from "./http/auth";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
@@ -12,6 +22,37 @@ import { metricsRoutes } from "./modules/metrics";
 import { providerRoutes } from "./modules/providers";
 import { healthRoutes, systemRoutes } from "./modules/system";
 import { uiRoutes } from "./ui";
+
+export interface ContextParts {
+  settings: Settings;
+  keys: Keys;
+  database: OpenedDatabase;
+  log: Logger;
+  fetch?: FetchLike;
+  /** The DNS services; the built-in ones unless a test hands in a list with a fake service. */
+  services?: readonly ServiceDescription[];
+}
+
+export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): AppContext {
+  const ctx: Omit<AppContext, "scheduler"> = {
+    id: crypto.randomUUID(),
+    settings,
+    keys,
+    db: database.db,
+    sqlite: database.sqlite,
+    databasePath: database.path,
+    log,
+    fetch,
+    startedAt: Date.now(),
+    publicIp: { ipv4: null, ipv6: null, checkedAt: null },
+    services: new ServiceRegistry(services),
+    pacer: new Pacer(),
+    updater: createUpdaterState(database.db, settings.updateConcurrency),
+  };
+  const full = ctx as AppContext;
+  full.scheduler = new Scheduler(full);
+  return full;
+}
 
 export interface AppOptions {
   /** Run the scheduler's one-second tick (main.ts); tests drive passes themselves. */

@@ -1,9 +1,9 @@
 // The command line: `ddnsd [serve]` runs the appliance; `ddnsd check` runs one pass and exits;
 // `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd version`.
 
-import { createApp } from "./app";
+import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
-import { createContext, type AppContext } from "./context";
+import type { AppContext } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
 import { setPassword, userCount } from "./http/auth";
 import { createLogger } from "./log";

@@ -1,8 +1,13 @@
 // The one error → response mapping: every non-2xx answer on every path is `{"detail": "..."}`
-// (422 may add `errors`), never a stack trace, never HTML.
+// (422 may add `errors`), never a stack trace, never HTML. The core's domain errors (src/errors.ts)
+// get their status codes here and nowhere else.
 
 import { Elysia } from "elysia";
+import { Conflict, DetectionFailed, DomainError, Invalid, Malformed, NotFound, ProviderFailed } from "../errors";
 import type { Logger } from "../log";
+
+// Route hooks (path ids, body shapes) refuse input with the core's own errors too.
+export { conflict, invalidField, notFound } from "../errors";
 
 export interface FieldError {
   field: string;
@@ -21,12 +26,19 @@ export class HttpError extends Error {
   }
 }
 
-export const notFound = (detail: string) => new HttpError(404, detail);
-export const conflict = (detail: string) => new HttpError(409, detail);
-
-/** A 422 for one field; `detail` says which field and what is wrong with it. */
-export function invalidField(field: string, message: string): HttpError {
-  return new HttpError(422, `${field}: ${message}`, [{ field, message }]);
+/** The status code of each domain error; a 422 for one field names it in `errors`. */
+function domainErrorResponse(error: DomainError): Response {
+  if (error instanceof Invalid) {
+    return jsonResponse(422, { detail: error.message, errors: [{ field: error.field, message: error.reason }] });
+  }
+  const status =
+    error instanceof NotFound ? 404
+    : error instanceof Conflict ? 409
+    : error instanceof Malformed ? 422
+    : error instanceof ProviderFailed ? 502
+    : error instanceof DetectionFailed ? 503
+    : 400;
+  return jsonResponse(status, { detail: error.message });
 }
 
 export function unauthorized(detail: string): HttpError {
@@ -92,6 +104,7 @@ function validationResponse(error: unknown): Response {
  */
 export function errorHandling(log: Logger) {
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (error instanceof DomainError) return domainErrorResponse(error);
     if (error instanceof HttpError) {
       const body = error.errors ? { detail: error.detail, errors: error.errors } : { detail: error.detail };
       return jsonResponse(error.status, body, error.headers);

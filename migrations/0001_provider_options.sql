@@ -1,0 +1,1 @@
+ALTER TABLE `providers` ADD `options` text DEFAULT '{}' NOT NULL;
