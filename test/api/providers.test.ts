@@ -7,7 +7,7 @@ import { openCredentials } from "../../src/security/secrets";
 import { ENCRYPTION_KEY, makeTestApp, type TestApp } from "../support";
 import { CF_TOKEN, createDomain, createProvider, DYNU_KEY, historyCount, insertHistory, ISO_UTC, resetData } from "./helpers";
 
-const PROVIDER_FIELDS = ["created_at", "credentials", "domain_count", "id", "is_enabled", "name", "type", "updated_at"];
+const PROVIDER_FIELDS = ["created_at", "credentials", "domain_count", "id", "is_enabled", "name", "options", "type", "updated_at"];
 
 let t: TestApp;
 beforeAll(async () => {
