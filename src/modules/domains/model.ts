@@ -43,18 +43,21 @@ export const DomainCreate = t.Object({
 export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subset of the create fields" });
 
 
+const RecordTypeName = t.UnionEnum(["A", "AAAA"]);
+const Status = t.UnionEnum(["SUCCESS", "FAILED"]);
+
 export const Domain = t.Object({
   id: Int(),
   provider_id: Int(),
   provider_name: t.String(),
   domain_name: t.String(),
-  record_type: t.String(),
+  record_type: RecordTypeName,
   external_id: t.Nullable(t.String()),
   config: t.Record(t.String(), t.Unknown()),
   cron_schedule: t.Nullable(t.String()),
   is_enabled: t.Boolean(),
   last_known_ip: t.Nullable(t.String()),
-  last_update_status: t.Nullable(t.String({ description: "`SUCCESS`, `FAILED`, or null when never tried" })),
+  last_update_status: t.Nullable(Status, { description: "`SUCCESS`, `FAILED`, or null when never tried" }),
   last_checked_at: OptionalTimestamp,
   last_changed_at: OptionalTimestamp,
   next_run_at: OptionalTimestamp,
@@ -73,9 +76,9 @@ export const HistoryRecord = t.Object({
   domain_id: Int(),
   ip_address: t.Nullable(t.String()),
   previous_ip: t.Nullable(t.String()),
-  status: t.String({ description: "`SUCCESS` or `FAILED`" }),
+  status: Status,
   message: t.String(),
-  trigger: t.String({ description: "`manual` or `schedule`" }),
+  trigger: t.UnionEnum(["manual", "schedule"]),
   duration_ms: Int(),
   timestamp: t.String({ format: "date-time" }),
 });

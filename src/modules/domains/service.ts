@@ -12,47 +12,11 @@ import { conflict, invalidField, notFound } from "../../errors";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { iso } from "../../util/time";
 import { findProviderRow } from "../providers/service";
+import type { Domain, DomainUpdate, HistoryRecord } from "./model";
 
-export interface DomainInput {
-  provider_id?: number;
-  domain_name?: string;
-  record_type?: string;
-  external_id?: string | null;
-  config?: Record<string, unknown>;
-  cron_schedule?: string | null;
-  is_enabled?: boolean;
-}
-
-export interface DomainView {
-  id: number;
-  provider_id: number;
-  provider_name: string;
-  domain_name: string;
-  record_type: RecordType;
-  external_id: string | null;
-  config: Record<string, unknown>;
-  cron_schedule: string | null;
-  is_enabled: boolean;
-  last_known_ip: string | null;
-  last_update_status: "SUCCESS" | "FAILED" | null;
-  last_checked_at: string | null;
-  last_changed_at: string | null;
-  next_run_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface HistoryView {
-  id: number;
-  domain_id: number;
-  ip_address: string | null;
-  previous_ip: string | null;
-  status: "SUCCESS" | "FAILED";
-  message: string;
-  trigger: "manual" | "schedule";
-  duration_ms: number;
-  timestamp: string;
-}
+export type DomainInput = typeof DomainUpdate.static;
+export type DomainView = typeof Domain.static;
+export type HistoryView = typeof HistoryRecord.static;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
