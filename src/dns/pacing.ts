@@ -43,7 +43,7 @@ export class Pacer {
     };
   }
 
-  /** A deleted provider's reservations (its id is never reused by SQLite's AUTOINCREMENT). */
+  /** Drops a deleted provider's reservations. */
   forget(providerId: number): void {
     this.starts.delete(providerId);
   }

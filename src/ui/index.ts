@@ -37,7 +37,7 @@ import { databaseSizeBytes, systemStatus } from "../modules/system/service";
 import { cronScheduleProblem, upcomingRuns } from "../updater/schedule";
 import { forceUpdate } from "../updater/update";
 import { domainStatus, NO_ERRORS, type FormErrors } from "../../views/components";
-import { ServiceFields } from "../../views/fragments/credential-field";
+import { serviceFor, ServiceFields } from "../../views/fragments/credential-field";
 import { DomainRow, type DomainRowView, type UpdateResult } from "../../views/fragments/domain-row";
 import { ProviderOptions } from "../../views/fragments/provider-options";
 import { ProviderRow, VerifyResult } from "../../views/fragments/provider-row";
@@ -106,7 +106,8 @@ export function uiRoutes(ctx: AppContext) {
   }
 
   function providerForm(user: string, values: ProviderFormValues, errors: FormErrors, id?: number) {
-    return ProviderFormPage({ user, provider: id === undefined ? undefined : getProvider(ctx, id), values, errors });
+    const provider = id === undefined ? undefined : getProvider(ctx, id);
+    return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services });
   }
 
   function domainForm(user: string, values: DomainFormValues, errors: FormErrors, id?: number) {
@@ -223,7 +224,8 @@ export function uiRoutes(ctx: AppContext) {
         const id = Number(field(query, "provider"));
         const stored = Number.isInteger(id) && id > 0 ? getProvider(ctx, id) : undefined;
         const values = stored && stored.type === field(query, "type") ? providerValuesOf(stored) : { credentials: {}, options: {} };
-        return ServiceFields({ type: field(query, "type"), values, errors: NO_ERRORS, stored });
+        const service = serviceFor(field(query, "type"), ctx.services.services);
+        return ServiceFields({ service, values, errors: NO_ERRORS, stored });
       })
       .get("/providers/:id/edit", ({ user, params }) => providerForm(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id), {
         params: IdParams,

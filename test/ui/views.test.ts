@@ -9,7 +9,8 @@ import type { ProviderView } from "../../src/modules/providers/service";
 import { upcomingRuns } from "../../src/updater/schedule";
 import { NO_ERRORS } from "../../views/components";
 import { IpChangesChart, UpdatesChart } from "../../views/fragments/charts";
-import { ServiceFields } from "../../views/fragments/credential-field";
+import { serviceFor, ServiceFields } from "../../views/fragments/credential-field";
+import { SERVICES } from "../../src/dns/registry";
 import { DomainRow } from "../../views/fragments/domain-row";
 import { ProviderRow } from "../../views/fragments/provider-row";
 import { SchedulePreview } from "../../views/fragments/schedule-preview";
@@ -185,18 +186,18 @@ describe("providers", () => {
 
   test("the credential field follows the type, with help on where to find the secret", () => {
     const none = { credentials: {}, options: {} };
-    const cloudflare = String(ServiceFields({ type: "cloudflare", values: none, errors: NO_ERRORS }));
+    const cloudflare = String(ServiceFields({ service: serviceFor("cloudflare"), values: none, errors: NO_ERRORS }));
     expect(cloudflare).toContain(">API token</label>");
     expect(cloudflare).toContain("My Profile → API Tokens");
     expect(cloudflare).toContain("Zone : DNS : Edit");
-    const dynu = String(ServiceFields({ type: "dynu", values: none, errors: NO_ERRORS }));
+    const dynu = String(ServiceFields({ service: serviceFor("dynu"), values: none, errors: NO_ERRORS }));
     expect(dynu).toContain(">API key</label>");
     expect(dynu).toContain("Control Panel → API Credentials");
   });
 
   test("on edit the stored credential shows masked and may be left empty", () => {
     const html = String(
-      ProviderFormPage({ user: "admin", provider: provider(), values: { name: "Home Cloudflare", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: NO_ERRORS }),
+      ProviderFormPage({ user: "admin", services: SERVICES, provider: provider(), values: { name: "Home Cloudflare", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: NO_ERRORS }),
     );
     expect(html).toContain("Stored: <code>••••3f9a</code>. Leave empty to keep it.");
     expect(html).not.toMatch(/<input type="password"[^>]*required/);
@@ -207,6 +208,7 @@ describe("providers", () => {
     const html = String(
       ProviderFormPage({
         user: "admin",
+        services: SERVICES,
         values: { name: "x".repeat(120), type: "dynu", credentials: { api_key: "typed-key" }, options: {}, is_enabled: false },
         errors: { fields: { name: "must be 1 to 100 characters" } },
       }),
@@ -220,7 +222,7 @@ describe("providers", () => {
 
   test("a conflict is shown above the form", () => {
     const html = String(
-      ProviderFormPage({ user: "admin", values: { name: "a", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: { fields: {}, form: 'A provider named "a" already exists' } }),
+      ProviderFormPage({ user: "admin", services: SERVICES, values: { name: "a", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: { fields: {}, form: 'A provider named "a" already exists' } }),
     );
     expect(html).toContain('<div class="notice notice-fail" role="alert"><span>A provider named &quot;a&quot; already exists</span></div>');
   });

@@ -10,9 +10,9 @@ import type { CredentialField, OptionField, ServiceDescription } from "../../src
 import type { ProviderView } from "../../src/modules/providers/service";
 import { controlAttrs, Field, fieldId, Options, type FormErrors } from "../components";
 
-/** The service of a type; an unknown one (a tampered form) shows the first service's fields. */
-export function serviceFor(type: string): ServiceDescription {
-  return SERVICES.find((service) => service.type === type) ?? SERVICES[0];
+/** The service of a type among `services`; an unknown one (a tampered form) shows the first one's fields. */
+export function serviceFor(type: string, services: readonly ServiceDescription[] = SERVICES): ServiceDescription {
+  return services.find((service) => service.type === type) ?? services[0] ?? SERVICES[0];
 }
 
 /** The service's name for people; a type no longer registered is shown as it is stored. */
@@ -37,7 +37,8 @@ export interface ServiceFieldValues {
 }
 
 export interface ServiceFieldsProps {
-  type: string;
+  /** The chosen type's service (`serviceFor`). */
+  service: ServiceDescription;
   values: ServiceFieldValues;
   errors: FormErrors;
   /** On edit: the provider as stored, whose masked secrets are shown while the type stays. */
@@ -132,8 +133,7 @@ function OptionInput({ option, value, errors }: { option: OptionField; value: st
   );
 }
 
-export function ServiceFields({ type, values, errors, stored }: ServiceFieldsProps) {
-  const service = serviceFor(type);
+export function ServiceFields({ service, values, errors, stored }: ServiceFieldsProps) {
   const same = stored !== undefined && stored.type === service.type;
   return (
     <div id="service-fields" class="stack">

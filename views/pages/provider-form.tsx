@@ -3,10 +3,10 @@
 // secret keeps the stored one, which is only ever shown masked.
 
 import { Html } from "@elysiajs/html";
-import { SERVICES } from "../../src/dns/registry";
+import type { ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { CheckField, controlAttrs, Field, FormProblem, Options, type FormErrors } from "../components";
-import { ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
+import { serviceFor, ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
 import { deleteProviderQuestion } from "../fragments/provider-row";
 import { plural } from "../format";
 import { Layout, PageHeader } from "../layout";
@@ -23,9 +23,11 @@ export interface ProviderFormPageProps {
   provider?: ProviderView;
   values: ProviderFormValues;
   errors: FormErrors;
+  /** The services the type select offers (the app's registry). */
+  services: readonly ServiceDescription[];
 }
 
-export function ProviderFormPage({ user, provider, values, errors }: ProviderFormPageProps) {
+export function ProviderFormPage({ user, provider, values, errors, services }: ProviderFormPageProps) {
   const title = provider ? "Edit provider" : "Add provider";
   return (
     <Layout title={title} user={user} section="providers">
@@ -55,7 +57,7 @@ export function ProviderFormPage({ user, provider, values, errors }: ProviderFor
                 hx-vals={provider ? JSON.stringify({ provider: provider.id }) : undefined}
                 {...controlAttrs("type", errors, true)}
               >
-                <Options options={SERVICES.map((service) => ({ value: service.type, label: service.label }))} selected={values.type} />
+                <Options options={services.map((service) => ({ value: service.type, label: service.label }))} selected={values.type} />
               </select>
               {/* Without JavaScript: sends the form back to show the chosen type's fields; nothing is saved. */}
               <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
@@ -63,7 +65,7 @@ export function ProviderFormPage({ user, provider, values, errors }: ProviderFor
               </button>
             </div>
           </Field>
-          <ServiceFields type={values.type} values={values} errors={errors} stored={provider} />
+          <ServiceFields service={serviceFor(values.type, services)} values={values} errors={errors} stored={provider} />
           <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled provider's domains are not updated." />
           <div class="form-actions">
             <button type="submit" class="button button-primary">

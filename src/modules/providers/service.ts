@@ -191,6 +191,7 @@ export function deleteProvider(ctx: AppContext, id: number, cascade: boolean): v
     }
     tx.delete(providers).where(eq(providers.id, id)).run();
   });
+  ctx.pacer.forget(id);
   ctx.log.info("provider deleted", { provider_id: id, domains_deleted: count });
 }
 
