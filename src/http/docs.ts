@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { VERSION } from "../context";
+import { SERVICES } from "../dns/registry";
 
 const ASSETS = "/docs/assets";
 const CACHE = { "cache-control": "public, max-age=86400" };
@@ -95,7 +96,7 @@ export function docsRoutes() {
             title: "ddnsd API",
             version: VERSION,
             description:
-              "Keeps DNS records at Cloudflare and Dynu pointing at this network's public IP address. " +
+              `Keeps DNS records at ${SERVICES.map((service) => service.label).join(", ")} pointing at this network's public IP address. ` +
               "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`.",
           },
           components: {

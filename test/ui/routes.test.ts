@@ -231,6 +231,16 @@ describe("providers", () => {
     expect((await t.request("GET", "/api/v1/providers")).body).toEqual([]);
   });
 
+  test("without JavaScript, Continue shows the chosen type's fields and saves nothing", async () => {
+    const response = await page(t, "/providers", { cookie, form: { name: "Home", type: "dynu", credential_api_token: "typed", continue: "type" } });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('<option value="dynu" selected>Dynu</option>');
+    expect(attributeValues(response.text, "#f-credential_api_key", "name")).toEqual(["credential_api_key"]);
+    expect(attributeValues(response.text, "#f-credential_api_token", "name")).toEqual([]);
+    expect(response.text).not.toContain("field-error");
+    expect((await t.request("GET", "/api/v1/providers")).body).toEqual([]);
+  });
+
   test("an unknown type is refused by the same rule as the API", async () => {
     const response = await page(t, "/providers", { cookie, form: { name: "Home", type: "nosuchservice", credential_token: "x" } });
     expect(response.text).toContain('id="f-type-error">must be one of: cloudflare, dynu</p>');

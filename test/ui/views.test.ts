@@ -11,6 +11,7 @@ import { NO_ERRORS } from "../../views/components";
 import { IpChangesChart, UpdatesChart } from "../../views/fragments/charts";
 import { serviceFor, ServiceFields } from "../../views/fragments/credential-field";
 import { SERVICES } from "../../src/dns/registry";
+import { defineService } from "../../src/dns/service";
 import { DomainRow } from "../../views/fragments/domain-row";
 import { ProviderRow } from "../../views/fragments/provider-row";
 import { SchedulePreview } from "../../views/fragments/schedule-preview";
@@ -193,6 +194,38 @@ describe("providers", () => {
     const dynu = String(ServiceFields({ service: serviceFor("dynu"), values: none, errors: NO_ERRORS }));
     expect(dynu).toContain(">API key</label>");
     expect(dynu).toContain("Control Panel → API Credentials");
+  });
+
+  test("one field per credential and option of the description: public values shown, secrets never, presets as a datalist", () => {
+    const service = defineService({
+      ...SERVICES[0],
+      type: "fake",
+      label: "Fake",
+      credentials: [
+        { key: "username", label: "Username", help: "The account.", secret: false },
+        { key: "password", label: "Password", help: "The account's password.", secret: true },
+      ],
+      options: [
+        { key: "server", label: "Update server", help: "Where updates go.", kind: "url", required: true, presets: [{ label: "No-IP", value: "https://dynupdate.no-ip.com" }] },
+        { key: "method", label: "Method", help: "HTTP method.", kind: "choice", choices: ["GET", "POST"], default: "GET" },
+      ],
+    });
+    const html = String(
+      ServiceFields({
+        service,
+        values: { credentials: {}, options: { server: "https://members.dyndns.org", method: "POST" } },
+        errors: NO_ERRORS,
+        stored: { type: "fake", credentials: { username: "alice", password: "••••3f9a" } },
+      }),
+    );
+    expect(html).toMatch(/<input type="text"[^>]*value="alice"[^>]*name="credential_username"/);
+    expect(html).toMatch(/<input type="password"[^>]*placeholder="unchanged"[^>]*name="credential_password"/);
+    expect(html).toContain("Stored: <code>••••3f9a</code>");
+    expect(html).toMatch(/<input type="url"[^>]*value="https:\/\/members.dyndns.org" list="f-option_server-presets"[^>]*name="option_server"/);
+    expect(html).toContain('<datalist id="f-option_server-presets"><option value="https://dynupdate.no-ip.com">No-IP</option></datalist>');
+    expect(html).toContain('<option value="POST" selected>POST</option>');
+    expect(html).toContain("Method (optional)");
+    expect(html).toContain("Default: GET.");
   });
 
   test("on edit the stored credential shows masked and may be left empty", () => {
