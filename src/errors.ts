@@ -3,7 +3,7 @@
 // codes, and only the pages (ui/forms.ts `formErrors`) turn them into messages next to a field.
 
 /** A refusal meant for the person who asked: its message is shown as it is. */
-export class DomainError extends Error {}
+export abstract class DomainError extends Error {}
 
 /** The thing named does not exist ("Provider not found"). */
 export class NotFound extends DomainError {}

@@ -1,6 +1,7 @@
 // The DNS services ddnsd speaks to: one line per service module. The provider type union, the API's
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
+import { Conflict } from "../errors";
 import { cloudflare } from "./cloudflare";
 import { dynu } from "./dynu";
 import type { ServiceDescription } from "./service";
@@ -44,10 +45,13 @@ export class ServiceRegistry {
     return this.byType.get(type);
   }
 
-  /** The service of a stored provider, which the API only ever stores with a registered type. */
+  /**
+   * The service of a stored provider. The API stores only registered types, so a miss means this
+   * build no longer has that service: a conflict the person can resolve by changing the type.
+   */
   get(type: string): ServiceDescription {
     const service = this.byType.get(type);
-    if (!service) throw new Error(`No DNS service of type "${type}" is registered`);
+    if (!service) throw new Conflict(`This ddnsd has no DNS service of type "${type}"; change the provider's type`);
     return service;
   }
 }

@@ -26,19 +26,25 @@ export class HttpError extends Error {
   }
 }
 
-/** The status code of each domain error; a 422 for one field names it in `errors`. */
+/** Each kind of domain error's status code (CONTRACT §1); a 422 for one field names it in `errors`. */
+const STATUSES: [new (...args: never[]) => DomainError, number][] = [
+  [NotFound, 404],
+  [Conflict, 409],
+  [Malformed, 422],
+  [ProviderFailed, 502],
+  [DetectionFailed, 503],
+];
+
+function statusOf(error: DomainError): number {
+  // Every refusal is one of the kinds above; an unlisted kind is still the request's fault.
+  return STATUSES.find(([kind]) => error instanceof kind)?.[1] ?? 400;
+}
+
 function domainErrorResponse(error: DomainError): Response {
   if (error instanceof Invalid) {
     return jsonResponse(422, { detail: error.message, errors: [{ field: error.field, message: error.reason }] });
   }
-  const status =
-    error instanceof NotFound ? 404
-    : error instanceof Conflict ? 409
-    : error instanceof Malformed ? 422
-    : error instanceof ProviderFailed ? 502
-    : error instanceof DetectionFailed ? 503
-    : 400;
-  return jsonResponse(status, { detail: error.message });
+  return jsonResponse(statusOf(error), { detail: error.message });
 }
 
 export function unauthorized(detail: string): HttpError {

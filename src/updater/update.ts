@@ -6,7 +6,7 @@ import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import type { DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
-import { conflict, DetectionFailed, notFound, ProviderFailed } from "../errors";
+import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed } from "../errors";
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { providerClient } from "../modules/providers/service";
 import type { Trigger, UpdateOutcome } from "./outcome";
@@ -155,6 +155,8 @@ function writeToProvider(
       try {
         client = providerClient(ctx, provider);
       } catch (error) {
+        // A type this build has no service for: the reason, as a failed attempt like any other.
+        if (error instanceof DomainError) return { write: { ok: false, message: error.message }, pausedUntil: null };
         // The credentials no longer open (another DDNS_ENCRYPTION_KEY, a damaged row): a failed
         // attempt like any other, with its row and backoff, not a fault that repeats every second.
         ctx.log.error("provider credentials cannot be decrypted", {

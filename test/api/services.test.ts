@@ -262,3 +262,17 @@ describe("pacing", () => {
     expect(paced[2]! - paced[1]!).toBeGreaterThanOrEqual(290);
   });
 });
+
+describe("a provider whose service this build no longer has", () => {
+  test("is still listed (secrets masked); verify is a conflict and an update fails with the reason, never a 500", async () => {
+    const created = await provider();
+    const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
+    t.ctx.sqlite.query("UPDATE providers SET type = 'gone' WHERE id = ?").run(created.id);
+    const shown = await t.request("GET", `/api/v1/providers/${created.id}`);
+    expect([shown.status, shown.body.type, shown.body.credentials.username]).toEqual([200, "gone", "••••"]);
+    const verify = await t.request("POST", `/api/v1/providers/${created.id}/verify`);
+    expect([verify.status, verify.body.detail]).toEqual([409, 'This ddnsd has no DNS service of type "gone"; change the provider\'s type']);
+    const update = await t.request("POST", `/api/v1/domains/${domain.id}/update_ip`);
+    expect([update.status, update.body.detail]).toEqual([502, 'This ddnsd has no DNS service of type "gone"; change the provider\'s type']);
+  });
+});

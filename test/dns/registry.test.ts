@@ -57,7 +57,7 @@ describe("ServiceRegistry", () => {
   test("find answers undefined for an unknown type; get (for stored rows) throws", () => {
     const registry = new ServiceRegistry();
     expect(registry.find("nosuch")).toBeUndefined();
-    expect(() => registry.get("nosuch")).toThrow('No DNS service of type "nosuch"');
+    expect(() => registry.get("nosuch")).toThrow(`no DNS service of type "nosuch"`);
   });
 });
 
