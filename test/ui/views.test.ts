@@ -13,7 +13,7 @@ import { serviceFor, ServiceFields } from "../../views/fragments/credential-fiel
 import { SERVICES } from "../../src/dns/registry";
 import { defineService } from "../../src/dns/service";
 import { DomainRow } from "../../views/fragments/domain-row";
-import { ProviderRow } from "../../views/fragments/provider-row";
+import { ProviderRow, VerifyResult } from "../../views/fragments/provider-row";
 import { SchedulePreview } from "../../views/fragments/schedule-preview";
 import { bytes, duration, every, relative, shortTime } from "../../views/format";
 import { AboutPage } from "../../views/pages/about";
@@ -175,6 +175,12 @@ describe("escaping", () => {
 });
 
 describe("providers", () => {
+  test("a verify result the service could not check says so, neither verified nor refused", () => {
+    const html = String(VerifyResult({ ok: null, detail: "DuckDNS has no way to check a token" }));
+    expect(html).toContain('<span class="badge badge-info">Not checkable</span>');
+    expect(html).toContain("DuckDNS has no way to check a token");
+  });
+
   test("a row shows the masked credential, never more, and the type's badge", () => {
     const html = String(ProviderRow({ provider: provider() }));
     expect(html).toContain("API token");

@@ -2,7 +2,7 @@
 // options as its description demands, unique names, sealed credentials, the 409s, and the client
 // that talks to the provider's DNS service.
 
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { VERSION, type AppContext } from "../../context";
 import { domains, history, providers, type ProviderRow } from "../../db/schema";
 import type { DnsProvider } from "../../dns/provider";
@@ -168,7 +168,7 @@ function resumeDomains(ctx: AppContext, providerId: number): void {
   ctx.db
     .update(domains)
     .set({ nextRunAt: Date.now() })
-    .where(sql`${domains.providerId} = ${providerId} AND ${domains.isEnabled} = 1 AND ${domains.nextRunAt} IS NULL`)
+    .where(and(eq(domains.providerId, providerId), eq(domains.isEnabled, true), isNull(domains.nextRunAt)))
     .run();
 }
 
