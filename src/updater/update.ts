@@ -12,11 +12,9 @@ import { providerClient } from "../modules/providers/service";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
 
-
 /** The FAILED row's message (and a forced update's 502) when a provider's stored credentials no longer open. */
 export const CREDENTIALS_UNREADABLE =
   "The provider's stored credentials cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
-
 
 export function familyOf(recordType: RecordType): IpFamily {
   return recordType === "AAAA" ? 6 : 4;
