@@ -308,7 +308,8 @@ export function uiRoutes(ctx: AppContext) {
       // The options of the chosen provider's type (the domain form's provider select swaps them in).
       .get("/domains/provider-options", ({ query }) => {
         const provider = listProviders(ctx).find((p) => String(p.id) === field(query, "provider_id"));
-        return ProviderOptions({ type: provider?.type ?? null, values: domainValues(query), errors: NO_ERRORS });
+        const service = provider ? serviceFor(provider.type, ctx.services.services) : null;
+        return ProviderOptions({ service, values: domainValues(query), errors: NO_ERRORS });
       })
       .get("/domains/:id/edit", ({ user, params }) => domainForm(user, domainValuesOf(getDomain(ctx, params.id)), NO_ERRORS, params.id), {
         params: IdParams,

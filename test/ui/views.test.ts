@@ -11,8 +11,9 @@ import { NO_ERRORS } from "../../views/components";
 import { IpChangesChart, UpdatesChart } from "../../views/fragments/charts";
 import { serviceFor, ServiceFields } from "../../views/fragments/credential-field";
 import { SERVICES } from "../../src/dns/registry";
-import { defineService } from "../../src/dns/service";
+import { defineService, type ServiceDescription } from "../../src/dns/service";
 import { DomainRow } from "../../views/fragments/domain-row";
+import { ProviderOptions } from "../../views/fragments/provider-options";
 import { ProviderRow, VerifyResult } from "../../views/fragments/provider-row";
 import { SchedulePreview } from "../../views/fragments/schedule-preview";
 import { bytes, duration, every, relative, shortTime } from "../../views/format";
@@ -175,6 +176,19 @@ describe("escaping", () => {
 });
 
 describe("providers", () => {
+  test("the domain form's provider options follow the service: its hostname rule, its TTL rule or none", () => {
+    const values = { ttl: "", proxied: "" };
+    const options = (service: ServiceDescription | null) => String(ProviderOptions({ service, values, errors: NO_ERRORS }));
+    expect(options(serviceFor("cloudflare"))).toContain("Seconds (60–86400), or 1 for automatic.");
+    expect(options(serviceFor("dynu"))).toContain("Seconds (30–86400).");
+    const duck = defineService({ ...SERVICES[0], type: "duck", label: "Duck", ttl: null, hostname: { suffix: ".duck.test", message: "must end in .duck.test" } });
+    const html = options(duck);
+    expect(html).toContain("Duck: the hostname must end in .duck.test.");
+    expect(html).toContain("Duck sets the TTL itself.");
+    expect(html).not.toContain('name="ttl"');
+    expect(html).not.toContain('name="proxied"');
+  });
+
   test("a verify result the service could not check says so, neither verified nor refused", () => {
     const html = String(VerifyResult({ ok: null, detail: "DuckDNS has no way to check a token" }));
     expect(html).toContain('<span class="badge badge-info">Not checkable</span>');

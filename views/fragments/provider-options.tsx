@@ -1,8 +1,10 @@
-// The domain form's options that depend on the provider's type: the TTL, with the service's own
-// rule as help (none when the service sets the TTL itself), and proxying (Cloudflare only).
+// The domain form's options that depend on the provider's type: the service's hostname rule, the
+// TTL with the service's own rule as help (none when the service sets the TTL itself), and
+// proxying (Cloudflare only).
 // Swapped by htmx when another provider is chosen, keeping what was typed.
 
 import { Html } from "@elysiajs/html";
+import type { ServiceDescription } from "../../src/dns/service";
 import { controlAttrs, Field, Options, type FormErrors } from "../components";
 import { serviceFor } from "./credential-field";
 
@@ -12,11 +14,31 @@ export interface ProviderOptionValues {
   proxied: string;
 }
 
-export function ProviderOptions({ type, values, errors }: { type: string | null; values: ProviderOptionValues; errors: FormErrors }) {
-  const service = type === null ? null : serviceFor(type);
+export interface ProviderOptionsProps {
+  /** The chosen provider's service; null before any provider exists (the first service's TTL rule is shown). */
+  service: ServiceDescription | null;
+  values: ProviderOptionValues;
+  errors: FormErrors;
+}
+
+export function ProviderOptions({ service, values, errors }: ProviderOptionsProps) {
   const ttl = (service ?? serviceFor("")).ttl;
   return (
     <div id="provider-options" class="form-grid">
+      {service?.hostname ? (
+        <p class="help" safe>
+          {`${service.label}: the hostname ${service.hostname.message}.`}
+        </p>
+      ) : (
+        ""
+      )}
+      {service && !ttl ? (
+        <p class="help" safe>
+          {`${service.label} sets the TTL itself.`}
+        </p>
+      ) : (
+        ""
+      )}
       {ttl ? (
         <Field name="ttl" label="TTL" errors={errors} help={ttl.help}>
           <input type="text" inputmode="numeric" value={values.ttl} placeholder="keep" {...controlAttrs("ttl", errors, true)} />
