@@ -6,9 +6,6 @@ import { Elysia } from "elysia";
 import { Conflict, DetectionFailed, DomainError, Invalid, Malformed, NotFound, ProviderFailed } from "../errors";
 import type { Logger } from "../log";
 
-// Route hooks (path ids, body shapes) refuse input with the core's own errors too.
-export { conflict, invalidField, notFound } from "../errors";
-
 export interface FieldError {
   field: string;
   message: string;
