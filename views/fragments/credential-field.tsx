@@ -15,14 +15,18 @@ export function serviceFor(type: string, services: readonly ServiceDescription[]
   return services.find((service) => service.type === type) ?? services[0] ?? SERVICES[0];
 }
 
+function registered(type: string): ServiceDescription | undefined {
+  return SERVICES.find((service) => service.type === type);
+}
+
 /** The service's name for people; a type no longer registered is shown as it is stored. */
 export function serviceLabel(type: string): string {
-  return SERVICES.find((service) => service.type === type)?.label ?? type;
+  return registered(type)?.label ?? type;
 }
 
 /** The label of a credential key, e.g. "API token" for Cloudflare's `api_token`. */
 export function credentialLabel(type: string, key: string): string {
-  return SERVICES.find((service) => service.type === type)?.credentials.find((field) => field.key === key)?.label ?? key;
+  return registered(type)?.credentials.find((field) => field.key === key)?.label ?? key;
 }
 
 /** The form's input names: `credential_<key>` and `option_<key>` (ui/forms.ts reads them back). */
