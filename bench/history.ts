@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { loadSettings } from "../src/config";
-import { createContext } from "../src/context";
+import { createContext } from "../src/app";
 import { openDatabase } from "../src/db";
 import { createLogger } from "../src/log";
 import { domainHistory } from "../src/modules/domains/service";

@@ -1,10 +1,23 @@
+// createContext(parts) → what the app shares, with everything that lives as long as it does;
 // createApp(ctx) → the Elysia app: error mapping first, then health, docs, the router push
 // (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything else
 // behind the bearer guard) and the admin pages.
 
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
+import type { Keys, Settings } from "./config";
 import type { AppContext } from "./context";
+import type { OpenedDatabase } from "./db";
+import { Pacer } from "./dns/pacing";
+import type { FetchLike } from "./dns/provider";
+import { ServiceRegistry } from "./dns/registry";
+import type { ServiceDescription } from "./dns/service";
+import type { Logger } from "./log";
+import { UpdateMetrics } from "./modules/prometheus/service";
+import { Notifier } from "./notify/notifier";
+import { fanOut } from "./updater/events";
+import { Scheduler } from "./updater/scheduler";
+import { createUpdaterState } from "./updater/state";
 import { bearerGuard, loginRoutes } from "./http/auth";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
@@ -17,6 +30,44 @@ import { pushRoutes } from "./modules/push";
 import { updateKeyRoutes } from "./modules/update-keys";
 import { healthRoutes, systemRoutes } from "./modules/system";
 import { uiRoutes } from "./ui";
+
+export interface ContextParts {
+  settings: Settings;
+  keys: Keys;
+  database: OpenedDatabase;
+  log: Logger;
+  fetch?: FetchLike;
+  /** The DNS services; the built-in ones unless a test hands in a list with a fake service. */
+  services?: readonly ServiceDescription[];
+}
+
+export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): AppContext {
+  const ctx: Omit<AppContext, "scheduler" | "metrics" | "notifier" | "events"> = {
+    id: crypto.randomUUID(),
+    settings,
+    keys,
+    db: database.db,
+    sqlite: database.sqlite,
+    databasePath: database.path,
+    log,
+    fetch,
+    startedAt: Date.now(),
+    publicIp: { ipv4: null, ipv6: null, checkedAt: null },
+    services: new ServiceRegistry(services),
+    pacer: new Pacer(),
+    updater: createUpdaterState(database.db, settings.updateConcurrency),
+  };
+  const full = ctx as AppContext;
+  full.scheduler = new Scheduler(full);
+  const metrics = new UpdateMetrics(full);
+  const notifier = new Notifier(full);
+  full.metrics = metrics;
+  full.notifier = notifier;
+  full.events = fanOut([metrics, notifier], (error) =>
+    log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
+  return full;
+}
 
 export interface AppOptions {
   /** Run the scheduler's one-second tick (main.ts); tests drive passes themselves. */

@@ -1,8 +1,10 @@
-// The only module that reads the environment: every setting of CONTRACT §8, typed and validated.
+// The only module that reads the environment: every setting of CONTRACT §8 (and a
+// `DDNS_<TYPE>_API_URL` for each registered DNS service), typed and validated.
 // An invalid value throws a SettingsError whose message is the one line printed before exiting.
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { apiUrlSetting, SERVICES } from "./dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "./ip/detect";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -28,8 +30,8 @@ export interface Settings {
   ipv6Source: AddressSource;
   allowPrivateIps: boolean;
   httpTimeoutMs: number;
-  cloudflareApiUrl: string;
-  dynuApiUrl: string;
+  /** Each registered service's API base (`DDNS_<TYPE>_API_URL`), by provider type, without a trailing slash. */
+  apiUrls: Record<string, string>;
   historyRetention: number;
   /** A bearer token that may read /metrics besides the API's tokens; null when only those may. */
   metricsToken: string | null;
@@ -199,8 +201,11 @@ export function loadSettings(env: Env = process.env): Settings {
     ipv6Source: read.addressSource("DDNS_IPV6_SOURCE"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
     httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s", 1) * 1000,
-    cloudflareApiUrl: read.url("DDNS_CLOUDFLARE_API_URL", "https://api.cloudflare.com/client/v4"),
-    dynuApiUrl: read.url("DDNS_DYNU_API_URL", "https://api.dynu.com/v2"),
+    apiUrls: Object.fromEntries(
+      SERVICES.flatMap((service) =>
+        service.defaultApiUrl === undefined ? [] : [[service.type, read.url(apiUrlSetting(service.type), service.defaultApiUrl)]],
+      ),
+    ),
     historyRetention: read.integer("DDNS_HISTORY_RETENTION", 1000, 1, 1_000_000),
     metricsToken: read.secret("DDNS_METRICS_TOKEN"),
     telegramApiUrl: read.url("DDNS_TELEGRAM_API_URL", "https://api.telegram.org"),

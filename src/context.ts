@@ -1,15 +1,19 @@
 // What every part of the running appliance shares: settings, keys, the database, the log, the
-// outbound `fetch` and the scheduler. main.ts builds it once; each test builds its own.
+// outbound `fetch`, the DNS services, and the state that lives as long as the app. app.ts builds it
+// (`createContext`); this module only says what it holds, so importing it pulls in nothing that
+// imports it back.
 
 import type { Database } from "bun:sqlite";
 import type { Keys, Settings } from "./config";
-import type { Db, OpenedDatabase } from "./db";
+import type { Db } from "./db";
+import type { NotificationRow } from "./db/schema";
+import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
+import type { ServiceRegistry } from "./dns/registry";
 import type { Logger } from "./log";
-import { UpdateMetrics } from "./modules/prometheus/service";
-import { Notifier } from "./notify/notifier";
-import { fanOut, type EventSink } from "./updater/events";
-import { Scheduler } from "./updater/scheduler";
+import type { EventSink } from "./updater/events";
+import type { UpdateOutcome } from "./updater/outcome";
+import type { UpdaterState } from "./updater/state";
 import packageJson from "../package.json";
 
 export const VERSION: string = packageJson.version;
@@ -19,6 +23,38 @@ export interface PublicIpState {
   ipv6: string | null;
   /** When the newest detection (of either family) finished, ms since the epoch. */
   checkedAt: number | null;
+}
+
+export interface PassOptions {
+  /** Every enabled domain, due or not (`ddnsd check`). */
+  all?: boolean;
+  now?: number;
+}
+
+/** The scheduler as the rest of the app drives it (updater/scheduler.ts). */
+export interface SchedulerControl {
+  readonly running: boolean;
+  start(): void;
+  /** Called every second by the cron tick; a no-op once stopped. */
+  tick(): void;
+  /** Stops taking new passes and waits (up to `graceMs`) for the running updates to finish. */
+  stop(graceMs?: number): Promise<boolean>;
+  /** One pass: checks the due domains (or all enabled ones) and returns what happened to each. */
+  runPass(options?: PassOptions): Promise<UpdateOutcome[]>;
+}
+
+/** The Prometheus counters as the routes read them (modules/prometheus/service.ts). */
+export interface MetricsExposition {
+  /** The whole text exposition. */
+  render(): string;
+}
+
+/** Notification delivery as the routes and the shutdown drive it (notify/notifier.ts). */
+export interface NotificationDelivery {
+  /** Sends a test message to one notification now; the error, or null when it was delivered. */
+  sendTest(row: NotificationRow): Promise<string | null>;
+  /** Resolves once no delivery (or retry) is under way. */
+  idle(): Promise<void>;
 }
 
 export interface AppContext {
@@ -35,41 +71,16 @@ export interface AppContext {
   startedAt: number;
   /** The newest public addresses the updater detected. */
   publicIp: PublicIpState;
-  scheduler: Scheduler;
+  /** The DNS services providers may use (the built-in ones; tests may add a fake one). */
+  services: ServiceRegistry;
+  /** Keeps each provider's requests under its service's rate limit. */
+  pacer: Pacer;
+  updater: UpdaterState;
+  scheduler: SchedulerControl;
   /** The Prometheus counters, fed by the update path. */
-  metrics: UpdateMetrics;
+  metrics: MetricsExposition;
   /** Delivers notifications, fed by the update path. */
-  notifier: Notifier;
+  notifier: NotificationDelivery;
   /** Where the update path reports detections and stored outcomes: the counters and the notifier. */
   events: EventSink;
-}
-
-export interface ContextParts {
-  settings: Settings;
-  keys: Keys;
-  database: OpenedDatabase;
-  log: Logger;
-  fetch?: FetchLike;
-}
-
-export function createContext({ settings, keys, database, log, fetch = globalThis.fetch }: ContextParts): AppContext {
-  const ctx = {
-    id: crypto.randomUUID(),
-    settings,
-    keys,
-    db: database.db,
-    sqlite: database.sqlite,
-    databasePath: database.path,
-    log,
-    fetch,
-    startedAt: Date.now(),
-    publicIp: { ipv4: null, ipv6: null, checkedAt: null },
-  } as Omit<AppContext, "scheduler" | "metrics" | "notifier" | "events"> as AppContext;
-  ctx.scheduler = new Scheduler(ctx);
-  ctx.metrics = new UpdateMetrics(ctx);
-  ctx.notifier = new Notifier(ctx);
-  ctx.events = fanOut([ctx.metrics, ctx.notifier], (error) =>
-    log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
-  );
-  return ctx;
 }

@@ -2,9 +2,9 @@
 // `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd healthcheck`
 // asks a running ddnsd's /healthz (the container image's HEALTHCHECK); `ddnsd version`.
 
-import { createApp } from "./app";
+import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
-import { createContext, type AppContext } from "./context";
+import type { AppContext } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
 import { probeHealth } from "./healthcheck";
 import { setPassword, userCount } from "./http/auth";

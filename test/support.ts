@@ -1,10 +1,11 @@
 // Building a real app for a test: its own in-memory database, fixed keys, a collected log, and
 // settings from the same loader main.ts uses (so a test can set any DDNS_* variable).
 
-import { createApp } from "../src/app";
+import { createApp, createContext } from "../src/app";
 import { loadSettings } from "../src/config";
-import { createContext, type AppContext } from "../src/context";
+import type { AppContext } from "../src/context";
 import { openDatabase } from "../src/db";
+import type { ServiceDescription } from "../src/dns/service";
 import { setPassword, userCount } from "../src/http/auth";
 import { createLogger } from "../src/log";
 
@@ -22,7 +23,12 @@ export interface TestApp {
   token(): Promise<string>;
 }
 
-export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":memory:"): Promise<TestApp> {
+export interface TestAppOptions {
+  /** The DNS services the app knows, e.g. the built-in ones plus a fake one the test describes. */
+  services?: readonly ServiceDescription[];
+}
+
+export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":memory:", options: TestAppOptions = {}): Promise<TestApp> {
   const logs: string[] = [];
   const settings = loadSettings({
     DDNS_SECRET_KEY: SECRET_KEY,
@@ -37,7 +43,8 @@ export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":
   });
   const log = createLogger({ level: settings.logLevel, format: settings.logFormat, write: (line) => logs.push(line) });
   const database = openDatabase(dataDir, log);
-  const ctx = createContext({ settings, keys: { secretKey: settings.secretKey!, encryptionKey: settings.encryptionKey! }, database, log });
+  const keys = { secretKey: settings.secretKey!, encryptionKey: settings.encryptionKey! };
+  const ctx = createContext({ settings, keys, database, log, services: options.services });
   if (userCount(ctx) === 0) {
     await setPassword(ctx, settings.adminUsername, TEST_PASSWORD);
   }

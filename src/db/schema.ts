@@ -17,9 +17,12 @@ export const providers = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    type: text("type", { enum: ["cloudflare", "dynu"] }).notNull(),
+    /** A registered service's type (dns/registry.ts); checked there, not by the database. */
+    type: text("type").notNull(),
     /** AES-256-GCM sealed JSON of the credentials (see security/secrets.ts). */
     credentials: text("credentials").notNull(),
+    /** The service's non-secret options (CONTRACT §10), as validated by dns/rules.ts. */
+    options: text("options", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),
     /** No call to this provider before this time (a 429's Retry-After). */
     pausedUntil: integer("paused_until"),

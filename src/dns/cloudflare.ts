@@ -15,6 +15,7 @@ import {
   writtenDetails,
 } from "./http";
 import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
+import { defineService } from "./service";
 
 const SERVICE = "Cloudflare";
 /** Cloudflare's limit window is five minutes; when a 429 names no wait, a minute is a polite first pause. */
@@ -234,3 +235,34 @@ function outcome(attempt: Attempt | Failure): WriteOutcome {
   const { codes: _codes, ...rest } = attempt;
   return rest;
 }
+
+/** Everything ddnsd knows about Cloudflare (PROVIDERS.md "Cloudflare"). */
+export const cloudflare = defineService({
+  type: "cloudflare",
+  label: "Cloudflare",
+  summary: "Records in a zone hosted at Cloudflare, changed through its API v4 with a scoped API token.",
+  credentials: [
+    {
+      key: "api_token",
+      label: "API token",
+      help:
+        "In the Cloudflare dashboard: My Profile → API Tokens → Create Token. Give the token Zone : DNS : Edit " +
+        "(and Zone : Zone : Read) for the zones of your domains.",
+      aliases: ["token"],
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: {
+    min: 60,
+    max: 86400,
+    automatic: 1,
+    help: "Seconds (60–86400), or 1 for automatic. Empty keeps the record's TTL (automatic for a new record).",
+  },
+  canVerify: true,
+  defaultApiUrl: "https://api.cloudflare.com/client/v4",
+  // 1200 requests per 5 minutes per token; beyond it every call is refused for 5 minutes.
+  rateLimit: { requests: 1200, perSeconds: 300 },
+  createClient: (credentials, _options, context) => createCloudflareClient({ api_token: credentials.api_token ?? "" }, context),
+});

@@ -74,7 +74,6 @@ export const custom = defineService({
   canVerify: false,
   verifyUnavailable: CANNOT_VERIFY,
   // Every request goes to the provider's own `url` option; the setting has nothing to point at.
-  defaultApiUrl: "",
   createClient: (credentials, options, context) => createCustomClient(credentials.secret ?? "", requestOptions(options), context),
 });
 

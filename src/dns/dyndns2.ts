@@ -95,7 +95,6 @@ export const dyndns2 = defineService({
   canVerify: false,
   verifyUnavailable: CANNOT_VERIFY,
   // Every request goes to the provider's own `server` option; the setting has nothing to point at.
-  defaultApiUrl: "",
   createClient: (credentials, options, context) =>
     createDyndns2Client(
       { username: credentials.username ?? "", password: credentials.password ?? "" },

@@ -27,6 +27,7 @@ import {
   writtenDetails,
 } from "./http";
 import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
+import { defineService } from "./service";
 
 const SERVICE = "Dynu";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -255,3 +256,29 @@ function outcome(attempt: Attempt): WriteOutcome {
   const { statusCode: _statusCode, staleDomain: _staleDomain, ...rest } = attempt;
   return rest;
 }
+
+/** Everything ddnsd knows about Dynu (PROVIDERS.md "Dynu"; its rate limits are not documented). */
+export const dynu = defineService({
+  type: "dynu",
+  label: "Dynu",
+  summary: "A Dynu domain (your own, or a free name such as x.freeddns.org) or a record under it, changed through Dynu's API v2.",
+  credentials: [
+    {
+      key: "api_key",
+      label: "API key",
+      help: "In the Dynu control panel: Control Panel → API Credentials, then the API Key (the eye icon shows it).",
+      aliases: ["token"],
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: {
+    min: 30,
+    max: 86400,
+    help: "Seconds (30–86400). Empty keeps the record's TTL (Dynu's default for a new record).",
+  },
+  canVerify: true,
+  defaultApiUrl: "https://api.dynu.com/v2",
+  createClient: (credentials, _options, context) => createDynuClient({ api_key: credentials.api_key ?? "" }, context),
+});

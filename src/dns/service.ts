@@ -72,7 +72,10 @@ export interface RateLimit {
 
 /** What a client factory is handed besides the credentials and options. */
 export interface ClientContext {
-  /** API base without a trailing slash: the `DDNS_<TYPE>_API_URL` setting (or its default). */
+  /**
+   * API base without a trailing slash: the `DDNS_<TYPE>_API_URL` setting (or its default); empty for a
+   * service without one (its options name the address).
+   */
   baseUrl: string;
   fetch: FetchLike;
   /** Applied to every single request (`AbortSignal.timeout`). */
@@ -100,8 +103,11 @@ export interface ServiceDescription<Type extends string = string> {
   canVerify: boolean;
   /** Why verify cannot check (only when `canVerify` is false). */
   verifyUnavailable?: string;
-  /** The `DDNS_<TYPE>_API_URL` default: the real service. */
-  defaultApiUrl: string;
+  /**
+   * The `DDNS_<TYPE>_API_URL` default: the real service. Absent for a service whose address is one
+   * of its options (dyndns2's `server`, custom's `url`): it has no such setting.
+   */
+  defaultApiUrl?: string;
   rateLimit?: RateLimit;
   /**
    * The client. `credentials` arrive normalised: every non-optional key present under its own name

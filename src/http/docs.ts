@@ -1,17 +1,83 @@
 // The interactive reference at /docs and the OpenAPI 3.1 document at /docs/json. Swagger UI's
 // files are embedded in the binary and served from here, so opening /docs needs no internet.
+// The generated document is tidied into valid OpenAPI 3.1 before it is served (`openApi31`): the
+// route schemas carry our validation messages (`error`) and TypeBox's 3.0-style `nullable`, which
+// tools such as `redocly lint` refuse.
 
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { VERSION } from "../context";
+import { SERVICES } from "../dns/registry";
 
 const ASSETS = "/docs/assets";
 const CACHE = { "cache-control": "public, max-age=86400" };
 
+type Json = unknown;
+
+function isObject(value: Json): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Elysia's coercion of a path or query string: an alternative `{type: "string", format: "integer"}`. */
+function isCoercionVariant(schema: Json): boolean {
+  return isObject(schema) && schema.type === "string" && ["integer", "number", "boolean"].includes(String(schema.format));
+}
+
+/** One schema (and everything under it) as JSON Schema 2020-12 says it. */
+function tidySchema(node: Json): Json {
+  if (Array.isArray(node)) return node.map(tidySchema);
+  if (!isObject(node)) return node;
+  const result: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(node)) {
+    // A validation message (http/errors.ts reads it from the live schema), not a JSON Schema keyword.
+    if (key === "error" && typeof value === "string") continue;
+    if (key === "nullable") continue;
+    result[key] = key === "properties" && isObject(value)
+      ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, tidySchema(schema)]))
+      : tidySchema(value);
+  }
+  if (node.nullable === true) {
+    if (typeof result.type === "string") result.type = [result.type, "null"];
+    else if (Array.isArray(result.type) && !result.type.includes("null")) result.type = [...result.type, "null"];
+  }
+  if (Array.isArray(result.anyOf)) {
+    const kept = result.anyOf.filter((variant) => !isCoercionVariant(variant));
+    if (kept.length === 1 && isObject(kept[0])) {
+      const { anyOf: _, default: __, ...rest } = result;
+      return { ...rest, ...kept[0] };
+    }
+    result.anyOf = kept;
+  }
+  return result;
+}
+
+/** The document with every schema tidied and the server it is served from. */
+export function openApi31(document: Record<string, Json>): Record<string, Json> {
+  const tidy = (node: Json): Json => {
+    if (Array.isArray(node)) return node.map(tidy);
+    if (!isObject(node)) return node;
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === "schema" || key === "schemas" ? tidyAll(key, value) : tidy(value)]));
+  };
+  const tidyAll = (key: string, value: Json): Json =>
+    key === "schemas" && isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, tidySchema(schema)])) : tidySchema(value);
+  return { ...(tidy(document) as Record<string, Json>), servers: [{ url: "/", description: "This ddnsd" }] };
+}
+
 export function docsRoutes() {
+  // The plugin caches its document; the tidied copy is kept beside it, made again only when it changes.
+  let generated: unknown;
+  let served: Record<string, Json> = {};
   return new Elysia()
+    .onAfterHandle(({ path, response }) => {
+      if (path !== "/docs/json" || !isObject(response)) return;
+      if (response !== generated) {
+        generated = response;
+        served = openApi31(response);
+      }
+      return served;
+    })
     .use(
       openapi({
         path: "/docs",
@@ -30,7 +96,7 @@ export function docsRoutes() {
             title: "ddnsd API",
             version: VERSION,
             description:
-              "Keeps DNS records at Cloudflare and Dynu pointing at this network's public IP address. " +
+              `Keeps DNS records at ${SERVICES.map((service) => service.label).join(", ")} pointing at this network's public IP address. ` +
               "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`.",
           },
           components: {

@@ -1,7 +1,9 @@
 // The one error → response mapping: every non-2xx answer on every path is `{"detail": "..."}`
-// (422 may add `errors`), never a stack trace, never HTML.
+// (422 may add `errors`), never a stack trace, never HTML. The core's domain errors (src/errors.ts)
+// get their status codes here and nowhere else.
 
 import { Elysia } from "elysia";
+import { Conflict, DetectionFailed, DomainError, Invalid, Malformed, NotFound, ProviderFailed } from "../errors";
 import type { Logger } from "../log";
 
 export interface FieldError {
@@ -21,12 +23,25 @@ export class HttpError extends Error {
   }
 }
 
-export const notFound = (detail: string) => new HttpError(404, detail);
-export const conflict = (detail: string) => new HttpError(409, detail);
+/** Each kind of domain error's status code (CONTRACT §1); a 422 for one field names it in `errors`. */
+const STATUSES: [new (...args: never[]) => DomainError, number][] = [
+  [NotFound, 404],
+  [Conflict, 409],
+  [Malformed, 422],
+  [ProviderFailed, 502],
+  [DetectionFailed, 503],
+];
 
-/** A 422 for one field; `detail` says which field and what is wrong with it. */
-export function invalidField(field: string, message: string): HttpError {
-  return new HttpError(422, `${field}: ${message}`, [{ field, message }]);
+function statusOf(error: DomainError): number {
+  // Every refusal is one of the kinds above; an unlisted kind is still the request's fault.
+  return STATUSES.find(([kind]) => error instanceof kind)?.[1] ?? 400;
+}
+
+function domainErrorResponse(error: DomainError): Response {
+  if (error instanceof Invalid) {
+    return jsonResponse(422, { detail: error.message, errors: [{ field: error.field, message: error.reason }] });
+  }
+  return jsonResponse(statusOf(error), { detail: error.message });
 }
 
 export function unauthorized(detail: string): HttpError {
@@ -92,6 +107,7 @@ function validationResponse(error: unknown): Response {
  */
 export function errorHandling(log: Logger) {
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (error instanceof DomainError) return domainErrorResponse(error);
     if (error instanceof HttpError) {
       const body = error.errors ? { detail: error.detail, errors: error.errors } : { detail: error.detail };
       return jsonResponse(error.status, body, error.headers);

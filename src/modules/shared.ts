@@ -5,7 +5,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { AppContext } from "../context";
 import { isObject } from "../dns/http";
-import { HttpError, invalidField } from "../http/errors";
+import { invalidField, Malformed } from "../errors";
 
 // `title` names the field in a 422: Elysia reports some path-parameter issues without a path.
 const positiveId = (name: string) =>
@@ -104,7 +104,7 @@ export interface BodyShape {
  */
 export function bodyShape({ objects = [], numbers = [] }: BodyShape) {
   return ({ body }: { body: unknown }) => {
-    if (!isObject(body)) throw new HttpError(422, "The request body must be a JSON object");
+    if (!isObject(body)) throw new Malformed("The request body must be a JSON object");
     for (const field of objects) {
       if (body[field] !== undefined && !isObject(body[field])) throw invalidField(field, "must be an object");
     }

@@ -34,6 +34,7 @@ export function maskSecret(secret: string): string {
   return secret.length >= 12 ? `••••${secret.slice(-4)}` : "••••";
 }
 
-export function maskCredentials(credentials: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(credentials).map(([key, value]) => [key, maskSecret(value)]));
+/** Secrets masked; a credential the service calls public (a username, an access key id) shown as it is. */
+export function maskCredentials(credentials: Record<string, string>, isSecret: (key: string) => boolean): Record<string, string> {
+  return Object.fromEntries(Object.entries(credentials).map(([key, value]) => [key, isSecret(key) ? maskSecret(value) : value]));
 }

@@ -5,9 +5,10 @@
 
 import type { DomainInput, DomainView } from "../modules/domains/service";
 import type { ProviderView } from "../modules/providers/service";
-import { HttpError } from "../http/errors";
+import { Conflict, Invalid, NotFound } from "../errors";
 import type { FormErrors } from "../../views/components";
 import type { DomainFormValues } from "../../views/pages/domain-form";
+import { credentialInput, optionInput, serviceFor } from "../../views/fragments/credential-field";
 import type { ProviderFormValues } from "../../views/pages/provider-form";
 
 /** A submitted form or a query string, as Elysia parsed it. */
@@ -25,51 +26,100 @@ export function checkbox(form: Submitted, name: string): boolean {
   return field(form, name) !== "";
 }
 
-/** The form input an error field belongs to (`credentials.api_token` → `credential`, `config.ttl` → `ttl`). */
+/**
+ * The form input an error field belongs to (`credentials.api_token` → `credential_api_token`,
+ * `options.headers.X-Key` → `option_headers`, `config.ttl` → `ttl`).
+ */
 function inputName(errorField: string): string {
-  if (errorField.startsWith("credentials.")) return "credential";
-  if (errorField.startsWith("config.")) return errorField.slice("config.".length);
+  const [head, key] = errorField.split(".");
+  if (head === "credentials" && key !== undefined) return credentialInput(key);
+  if (head === "options" && key !== undefined) return optionInput(key);
+  if (head === "config" && key !== undefined) return key;
   return errorField;
 }
 
 /**
- * A service's refusal as form errors: a 422 names its fields; a 404 or 409 (a vanished provider,
- * a duplicate) is about the whole form. Anything else is not the user's to fix and propagates.
+ * A service's refusal as form errors: an invalid field is shown next to its input; a vanished
+ * provider or a duplicate is about the whole form. Anything else is not the user's to fix and propagates.
  */
 export function formErrors(error: unknown): FormErrors {
-  if (!(error instanceof HttpError) || ![404, 409, 422].includes(error.status)) throw error;
-  if (error.errors && error.errors.length > 0) {
-    return { fields: Object.fromEntries(error.errors.map((e) => [inputName(e.field), e.message])) };
-  }
-  return { fields: {}, form: error.detail };
+  if (error instanceof Invalid) return { fields: { [inputName(error.field)]: error.reason } };
+  if (error instanceof NotFound || error instanceof Conflict) return { fields: {}, form: error.message };
+  throw error;
 }
 
 // Providers
+
+/** The inputs named `<prefix><key>`, by key. */
+function prefixed(form: Submitted, prefix: string): Record<string, string> {
+  const names = typeof form === "object" && form !== null ? Object.keys(form) : [];
+  return Object.fromEntries(names.filter((name) => name.startsWith(prefix)).map((name) => [name.slice(prefix.length), field(form, name)]));
+}
 
 export function providerValues(form: Submitted): ProviderFormValues {
   return {
     name: field(form, "name"),
     type: field(form, "type"),
-    credential: field(form, "credential"),
+    credentials: prefixed(form, credentialInput("")),
+    options: prefixed(form, optionInput("")),
     is_enabled: checkbox(form, "is_enabled"),
   };
 }
 
+/** "Continue" was pressed: the form is shown again for the chosen type, and nothing is saved. */
+export function onlyChangesType(form: Submitted): boolean {
+  return field(form, "continue") !== "";
+}
+
+/** Header options are edited as "Name: value" lines. */
+function headersText(value: unknown): string {
+  if (typeof value !== "object" || value === null) return String(value ?? "");
+  return Object.entries(value).map(([name, text]) => `${name}: ${String(text)}`).join("\n");
+}
+
+/** "Name: value" lines as an object; a line without a colon is passed on as it is, for the service to refuse. */
+function headersObject(text: string): Record<string, string> | string {
+  const headers: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/).filter((l) => l.trim() !== "")) {
+    const colon = line.indexOf(":");
+    if (colon < 1) return text;
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function kindOf(type: string, key: string): string | undefined {
+  return serviceFor(type).options.find((option) => option.key === key)?.kind;
+}
+
 export function providerValuesOf(provider: ProviderView): ProviderFormValues {
-  return { name: provider.name, type: provider.type, credential: "", is_enabled: provider.is_enabled };
+  return {
+    name: provider.name,
+    type: provider.type,
+    credentials: {},
+    options: Object.fromEntries(Object.entries(provider.options).map(([key, value]) => [key, headersText(value)])),
+    is_enabled: provider.is_enabled,
+  };
 }
 
 /**
- * The service input. The credential goes under `token`, the alias both types accept, so the
- * service alone decides which key the chosen type needs. An empty credential is left out: on
- * edit that keeps the stored one; on create the service says it is required.
+ * The service input. Empty credentials are left out: on edit that keeps the stored ones (the
+ * caller asks the service to); on create the service says which are required. Every option of the
+ * form is sent (an empty one means "absent"), so an option emptied in the form is removed.
  */
-export function providerInput(values: ProviderFormValues): { name: string; type: string; is_enabled: boolean; credentials?: Record<string, unknown> } {
+export function providerInput(values: ProviderFormValues): { name: string; type: string; is_enabled: boolean; credentials?: Record<string, string>; options: Record<string, unknown> } {
+  const credentials = Object.fromEntries(Object.entries(values.credentials).filter(([, value]) => value.trim() !== ""));
+  const options = Object.fromEntries(
+    Object.entries(values.options)
+      .filter(([, value]) => value.trim() !== "")
+      .map(([key, value]) => [key, kindOf(values.type, key) === "headers" ? headersObject(value) : value]),
+  );
   return {
     name: values.name,
     type: values.type,
     is_enabled: values.is_enabled,
-    ...(values.credential.trim() === "" ? {} : { credentials: { token: values.credential } }),
+    ...(Object.keys(credentials).length === 0 ? {} : { credentials }),
+    options,
   };
 }
 

@@ -12,7 +12,7 @@ import { html } from "@elysiajs/html";
 import { Elysia } from "elysia";
 import { VERSION, type AppContext } from "../context";
 import { accessClaims, AUTH_MESSAGES, checkLogin, tokenSigner } from "../http/auth";
-import { HttpError } from "../http/errors";
+import { DomainError } from "../errors";
 import {
   createDomain,
   deleteDomain,
@@ -37,7 +37,7 @@ import { databaseSizeBytes, systemStatus } from "../modules/system/service";
 import { cronScheduleProblem, upcomingRuns } from "../updater/schedule";
 import { forceUpdate } from "../updater/update";
 import { domainStatus, NO_ERRORS, type FormErrors } from "../../views/components";
-import { CredentialField, knownType, storedMask } from "../../views/fragments/credential-field";
+import { serviceFor, ServiceFields } from "../../views/fragments/credential-field";
 import { DomainRow, type DomainRowView, type UpdateResult } from "../../views/fragments/domain-row";
 import { ProviderOptions } from "../../views/fragments/provider-options";
 import { ProviderRow, VerifyResult } from "../../views/fragments/provider-row";
@@ -52,7 +52,17 @@ import { LoginPage } from "../../views/pages/login";
 import { ProviderFormPage, type ProviderFormValues } from "../../views/pages/provider-form";
 import { ProvidersPage } from "../../views/pages/providers";
 import { ASSETS } from "./assets";
-import { domainInput, domainValues, domainValuesOf, field, formErrors, providerInput, providerValues, providerValuesOf } from "./forms";
+import {
+  domainInput,
+  domainValues,
+  domainValuesOf,
+  field,
+  formErrors,
+  onlyChangesType,
+  providerInput,
+  providerValues,
+  providerValuesOf,
+} from "./forms";
 import {
   assertSameOrigin,
   endSession,
@@ -96,7 +106,8 @@ export function uiRoutes(ctx: AppContext) {
   }
 
   function providerForm(user: string, values: ProviderFormValues, errors: FormErrors, id?: number) {
-    return ProviderFormPage({ user, provider: id === undefined ? undefined : getProvider(ctx, id), values, errors });
+    const provider = id === undefined ? undefined : getProvider(ctx, id);
+    return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services });
   }
 
   function domainForm(user: string, values: DomainFormValues, errors: FormErrors, id?: number) {
@@ -194,10 +205,11 @@ export function uiRoutes(ctx: AppContext) {
         ProvidersPage({ user, flash: takeFlash(ctx, cookie), providers: listProviders(ctx), stats: providerStats(ctx).providers }),
       )
       .get("/providers/new", ({ user }) =>
-        providerForm(user, { name: "", type: "cloudflare", credential: "", is_enabled: true }, NO_ERRORS),
+        providerForm(user, { name: "", type: ctx.services.types[0] ?? "", credentials: {}, options: {}, is_enabled: true }, NO_ERRORS),
       )
       .post("/providers", ({ user, body, cookie }) => {
         const values = providerValues(body);
+        if (onlyChangesType(body)) return providerForm(user, values, NO_ERRORS);
         try {
           const input = providerInput(values);
           const provider = createProvider(ctx, { ...input, credentials: input.credentials ?? {} });
@@ -207,12 +219,13 @@ export function uiRoutes(ctx: AppContext) {
           return providerForm(user, values, formErrors(error));
         }
       })
-      // The credential input for the chosen type (the provider form's type select swaps it in).
+      // The credential and option inputs of the chosen type (the provider form's type select swaps them in).
       .get("/providers/credential-field", ({ query }) => {
-        const type = knownType(field(query, "type"));
         const id = Number(field(query, "provider"));
         const stored = Number.isInteger(id) && id > 0 ? getProvider(ctx, id) : undefined;
-        return CredentialField({ type, errors: NO_ERRORS, masked: storedMask(stored, type) });
+        const values = stored && stored.type === field(query, "type") ? providerValuesOf(stored) : { credentials: {}, options: {} };
+        const service = serviceFor(field(query, "type"), ctx.services.services);
+        return ServiceFields({ service, values, errors: NO_ERRORS, stored });
       })
       .get("/providers/:id/edit", ({ user, params }) => providerForm(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id), {
         params: IdParams,
@@ -221,8 +234,9 @@ export function uiRoutes(ctx: AppContext) {
         "/providers/:id",
         ({ user, params, body, cookie }) => {
           const values = providerValues(body);
+          if (onlyChangesType(body)) return providerForm(user, values, NO_ERRORS, params.id);
           try {
-            const provider = updateProvider(ctx, params.id, providerInput(values));
+            const provider = updateProvider(ctx, params.id, providerInput(values), { keepStoredCredentials: true });
             setFlash(ctx, cookie, `Provider “${provider.name}” saved.`);
             return seeOther("/providers");
           } catch (error) {
@@ -294,7 +308,8 @@ export function uiRoutes(ctx: AppContext) {
       // The options of the chosen provider's type (the domain form's provider select swaps them in).
       .get("/domains/provider-options", ({ query }) => {
         const provider = listProviders(ctx).find((p) => String(p.id) === field(query, "provider_id"));
-        return ProviderOptions({ type: provider?.type ?? null, values: domainValues(query), errors: NO_ERRORS });
+        const service = provider ? serviceFor(provider.type, ctx.services.services) : null;
+        return ProviderOptions({ service, values: domainValues(query), errors: NO_ERRORS });
       })
       .get("/domains/:id/edit", ({ user, params }) => domainForm(user, domainValuesOf(getDomain(ctx, params.id)), NO_ERRORS, params.id), {
         params: IdParams,
@@ -330,8 +345,8 @@ export function uiRoutes(ctx: AppContext) {
             result = { ok: true, message: outcome.message, durationMs: outcome.duration_ms };
           } catch (error) {
             // Refused (disabled), or the detection or the provider failed: shown in the row.
-            if (!(error instanceof HttpError)) throw error;
-            result = { ok: false, message: error.detail };
+            if (!(error instanceof DomainError)) throw error;
+            result = { ok: false, message: error.message };
           }
           return domainRow(params.id, field(body, "view") === "dashboard" ? "dashboard" : "list", result);
         },

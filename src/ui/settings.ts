@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { formatDuration } from "../config";
 import type { AppContext } from "../context";
+import { apiUrlSetting } from "../dns/registry";
 import type { SettingLine } from "../../views/pages/about";
 
 function keySource(fromEnvironment: boolean, dataDir: string, file: string): string {
@@ -26,8 +27,7 @@ export function settingsInEffect(ctx: AppContext): SettingLine[] {
     ["DDNS_IPV6_URLS", s.ipv6Urls.join(", ")],
     ["DDNS_ALLOW_PRIVATE_IPS", String(s.allowPrivateIps)],
     ["DDNS_HTTP_TIMEOUT", formatDuration(Math.round(s.httpTimeoutMs / 1000))],
-    ["DDNS_CLOUDFLARE_API_URL", s.cloudflareApiUrl],
-    ["DDNS_DYNU_API_URL", s.dynuApiUrl],
+    ...Object.entries(s.apiUrls).map(([type, url]): [string, string] => [apiUrlSetting(type), url]),
     ["DDNS_HISTORY_RETENTION", String(s.historyRetention)],
     ["DDNS_UPDATE_CONCURRENCY", String(s.updateConcurrency)],
     ["DDNS_LOG_LEVEL", s.logLevel],

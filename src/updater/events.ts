@@ -4,7 +4,7 @@
 
 import type { DomainRow } from "../db/schema";
 import type { Detection, IpFamily } from "../ip/detect";
-import type { Trigger, UpdateOutcome } from "./update";
+import type { Trigger, UpdateOutcome } from "./outcome";
 
 export interface RecordedUpdate {
   /** The domain as it was before this attempt (its status tells a new failure from a streak). */

@@ -2,19 +2,14 @@
 // `next_run_at <= now`) are checked together, sharing one detection per address family.
 
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
-import type { AppContext } from "../context";
+import type { AppContext, PassOptions, SchedulerControl } from "../context";
 import { domains, providers } from "../db/schema";
 import type { RecordType } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
-import { detectFamily, familyOf, isUpdating, runUpdate, type UpdateOutcome } from "./update";
+import type { UpdateOutcome } from "./outcome";
+import { detectFamily, familyOf, runUpdate } from "./update";
 
-export interface PassOptions {
-  /** Every enabled domain, due or not (`ddnsd check`). */
-  all?: boolean;
-  now?: number;
-}
-
-export class Scheduler {
+export class Scheduler implements SchedulerControl {
   private ticking = false;
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Domains claimed by a pass that has not finished with them. */
@@ -63,7 +58,7 @@ export class Scheduler {
       )
       .orderBy(asc(domains.nextRunAt), asc(domains.id))
       .all();
-    return rows.filter((row) => !this.claimed.has(row.id) && !isUpdating(this.ctx, row.id));
+    return rows.filter((row) => !this.claimed.has(row.id) && !this.ctx.updater.queue.has(row.id));
   }
 
   /** One pass: checks the due domains (or all enabled ones) and returns what happened to each. */

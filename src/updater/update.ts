@@ -6,36 +6,17 @@ import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import type { DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
-import { conflict, HttpError, notFound } from "../http/errors";
+import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed } from "../errors";
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
 import { providerClient } from "../modules/providers/service";
+import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
-
-export type Trigger = "manual" | "schedule" | "push";
 
 /** The FAILED row's message (and a forced update's 502) when a provider's stored credentials no longer open. */
 export const CREDENTIALS_UNREADABLE =
   "The provider's stored credentials cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
-
-export interface UpdateOutcome {
-  domainId: number;
-  hostname: string;
-  recordType: RecordType;
-  result: "updated" | "unchanged" | "failed";
-  /**
-   * Why it failed: the public IP could not be detected; the provider refused, was unreachable or could
-   * not be called; or (forced updates only) the domain or its provider is disabled.
-   */
-  failure: "detection" | "provider" | "disabled" | null;
-  ip: string | null;
-  previousIp: string | null;
-  changed: boolean;
-  message: string;
-  durationMs: number;
-  historyId: number | null;
-}
 
 export function familyOf(recordType: RecordType): IpFamily {
   return recordType === "AAAA" ? 6 : 4;
@@ -63,48 +44,8 @@ export async function detectFamily(ctx: AppContext, family: IpFamily): Promise<D
   return result;
 }
 
-/**
- * Work under one key runs one after another, never side by side: a domain id (two updates of one
- * domain), or a provider and hostname (two writes to one name at one service).
- */
-const locks = new WeakMap<AppContext, Map<number | string, Promise<unknown>>>();
-
-function serialised<T>(ctx: AppContext, key: number | string, work: () => Promise<T>): Promise<T> {
-  let held = locks.get(ctx);
-  if (!held) locks.set(ctx, (held = new Map()));
-  const previous = held.get(key) ?? Promise.resolve();
-  const run = previous.then(work, work);
-  const tail = run.catch(() => undefined);
-  held.set(key, tail);
-  void tail.then(() => {
-    if (held.get(key) === tail) held.delete(key);
-  });
-  return run;
-}
-
-export function isUpdating(ctx: AppContext, domainId: number): boolean {
-  return locks.get(ctx)?.has(domainId) ?? false;
-}
-
-/** At most `DDNS_UPDATE_CONCURRENCY` provider writes at once per provider. */
-const providerSlots = new WeakMap<AppContext, Map<number, { active: number; waiting: (() => void)[] }>>();
-
-async function withProviderSlot<T>(ctx: AppContext, providerId: number, work: () => Promise<T>): Promise<T> {
-  let slots = providerSlots.get(ctx);
-  if (!slots) providerSlots.set(ctx, (slots = new Map()));
-  let slot = slots.get(providerId);
-  if (!slot) slots.set(providerId, (slot = { active: 0, waiting: [] }));
-  const current = slot;
-  if (current.active >= ctx.settings.updateConcurrency) await new Promise<void>((wake) => current.waiting.push(wake));
-  else current.active++;
-  try {
-    return await work();
-  } finally {
-    const next = current.waiting.shift();
-    if (next) next();
-    else current.active--;
-  }
-}
+/** Appended to a failure after which the service said retrying cannot help (`WriteOutcome.stopRetrying`). */
+export const NOT_RETRIED = "not retried until the provider or domain is edited";
 
 export interface UpdateOptions {
   trigger: Trigger;
@@ -119,25 +60,11 @@ export interface UpdateOptions {
  * scheduled run — when either was disabled meanwhile.
  */
 export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
-  return serialised(ctx, domainId, () => attempt(ctx, domainId, options));
+  return ctx.updater.queue.run(domainId, () => attempt(ctx, domainId, options));
 }
-
-function prepareLoadDomain(ctx: AppContext) {
-  return ctx.db
-    .select({ domain: domains, provider: providers })
-    .from(domains)
-    .innerJoin(providers, eq(domains.providerId, providers.id))
-    .where(eq(domains.id, sql.placeholder("id")))
-    .prepare();
-}
-
-/** Prepared once per app: every update reads its domain twice, and building the query costs more than running it. */
-const loadDomainStatements = new WeakMap<AppContext, ReturnType<typeof prepareLoadDomain>>();
 
 function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
-  let statement = loadDomainStatements.get(ctx);
-  if (!statement) loadDomainStatements.set(ctx, (statement = prepareLoadDomain(ctx)));
-  return statement.get({ id: domainId }) ?? null;
+  return ctx.updater.loadDomain.get({ id: domainId }) ?? null;
 }
 
 /** Why the domain must not be updated now (the 409's sentence), or null when both it and its provider are enabled. */
@@ -200,7 +127,9 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
   // One sentence: what the updater did, then what only the provider knows (its record id, ttl …).
   const message = write.ok
     ? `${write.action === "created" ? "Created" : "Updated"} ${domain.domainName} ${domain.recordType} → ${ip}${changed ? "" : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
-    : write.message;
+    : write.stopRetrying
+      ? `${write.message} — ${NOT_RETRIED}`
+      : write.message;
   const outcome = {
     ...base,
     result: write.ok ? "updated" : "failed",
@@ -223,8 +152,8 @@ function writeToProvider(
   domain: DomainRow,
   ip: string,
 ): Promise<{ write: WriteOutcome; pausedUntil: number | null }> {
-  return serialised(ctx, `${provider.id} ${domain.domainName}`, () =>
-    withProviderSlot(ctx, provider.id, async () => {
+  return ctx.updater.queue.run(`${provider.id} ${domain.domainName}`, () =>
+    ctx.updater.slots.run(provider.id, async () => {
       // Read now, not when the update began: a 429 that an update queued ahead of this one got counts.
       const paused = providerPausedUntil(ctx, provider.id);
       if (paused !== null && paused > Date.now()) {
@@ -235,6 +164,8 @@ function writeToProvider(
       try {
         client = providerClient(ctx, provider);
       } catch (error) {
+        // A type this build has no service for: the reason, as a failed attempt like any other.
+        if (error instanceof DomainError) return { write: { ok: false, message: error.message }, pausedUntil: null };
         // The credentials no longer open (another DDNS_ENCRYPTION_KEY, a damaged row): a failed
         // attempt like any other, with its row and backoff, not a fault that repeats every second.
         ctx.log.error("provider credentials cannot be decrypted", {
@@ -302,6 +233,9 @@ function record(
     ? nextScheduledRun(domain.cronSchedule, now, interval)
     : now + retryDelaySeconds(failureCount, scheduleGapSeconds(domain.cronSchedule, now, interval)) * 1000;
   if (pausedUntil !== null) nextRunAt = Math.max(nextRunAt, pausedUntil);
+  // No next run at all: the scheduler never picks the domain until an edit of it or of its provider
+  // schedules it again (domains and providers services).
+  const stopped = !write.ok && write.stopRetrying === true;
 
   const historyId = ctx.db.transaction((tx) => {
     // The domain as it is now: it may have been edited while the provider was being called.
@@ -337,7 +271,7 @@ function record(
           lastUpdateStatus: succeeded ? "SUCCESS" : outcome.failure === "detection" ? current.lastUpdateStatus : "FAILED",
           lastCheckedAt: now,
           failureCount,
-          nextRunAt: current.isEnabled ? nextRunAt : null,
+          nextRunAt: current.isEnabled && !stopped ? nextRunAt : null,
           ...(write.ok
             ? {
                 lastKnownIp: outcome.ip,
@@ -441,8 +375,8 @@ export async function forceUpdate(ctx: AppContext, domainId: number) {
   if (!outcome) throw notFound("Domain not found");
   // Disabled while the address was being detected: refused the same way, its row already written.
   if (outcome.failure === "disabled") throw conflict(outcome.message);
-  if (outcome.failure === "detection") throw new HttpError(503, outcome.message);
-  if (outcome.failure === "provider") throw new HttpError(502, outcome.message);
+  if (outcome.failure === "detection") throw new DetectionFailed(outcome.message);
+  if (outcome.failure === "provider") throw new ProviderFailed(outcome.message);
   return {
     domain_id: domainId,
     success: true,

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadSettings, parseDuration, resolveKeys, SettingsError, type Settings } from "../../src/config";
+import { SERVICES } from "../../src/dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "../../src/ip/detect";
 
 const tempDirs: string[] = [];
@@ -34,8 +35,11 @@ describe("defaults", () => {
     { variable: "DDNS_IPV6_URLS", field: "ipv6Urls", value: [...DEFAULT_IPV6_URLS] },
     { variable: "DDNS_ALLOW_PRIVATE_IPS", field: "allowPrivateIps", value: false },
     { variable: "DDNS_HTTP_TIMEOUT", field: "httpTimeoutMs", value: 10_000 },
-    { variable: "DDNS_CLOUDFLARE_API_URL", field: "cloudflareApiUrl", value: "https://api.cloudflare.com/client/v4" },
-    { variable: "DDNS_DYNU_API_URL", field: "dynuApiUrl", value: "https://api.dynu.com/v2" },
+    {
+      variable: "DDNS_CLOUDFLARE_API_URL (and one per service)",
+      field: "apiUrls",
+      value: Object.fromEntries(SERVICES.flatMap((s) => (s.defaultApiUrl === undefined ? [] : [[s.type, s.defaultApiUrl]]))),
+    },
     { variable: "DDNS_HISTORY_RETENTION", field: "historyRetention", value: 1000 },
     { variable: "DDNS_LOG_LEVEL", field: "logLevel", value: "info" },
   ];
@@ -129,8 +133,7 @@ describe("values", () => {
       ipv6Urls: ["http://[::1]:3/c"],
       allowPrivateIps: true,
       httpTimeoutMs: 3000,
-      cloudflareApiUrl: "http://127.0.0.1:4/client/v4",
-      dynuApiUrl: "http://127.0.0.1:5/v2",
+      apiUrls: { cloudflare: "http://127.0.0.1:4/client/v4", dynu: "http://127.0.0.1:5/v2" },
       historyRetention: 50,
       logLevel: "debug",
     });

@@ -155,8 +155,8 @@ describe("/docs/json", () => {
     const fields = (method: string, path: string) =>
       Object.keys(resolve(operation(method, path).requestBody.content["application/json"].schema).properties).sort();
     expect(fields("post", "/api/v1/auth/login")).toEqual(["password", "username"]);
-    expect(fields("post", "/api/v1/providers")).toEqual(["credentials", "is_enabled", "name", "type"]);
-    expect(fields("put", "/api/v1/providers/{}")).toEqual(["credentials", "is_enabled", "name", "type"]);
+    expect(fields("post", "/api/v1/providers")).toEqual(["credentials", "is_enabled", "name", "options", "type"]);
+    expect(fields("put", "/api/v1/providers/{}")).toEqual(["credentials", "is_enabled", "name", "options", "type"]);
     const domainFields = ["config", "cron_schedule", "domain_name", "external_id", "is_enabled", "provider_id", "record_type"];
     expect(fields("post", "/api/v1/domains")).toEqual(domainFields);
     expect(fields("put", "/api/v1/domains/{}")).toEqual(domainFields);

@@ -7,7 +7,7 @@ import { openCredentials } from "../../src/security/secrets";
 import { ENCRYPTION_KEY, makeTestApp, type TestApp } from "../support";
 import { CF_TOKEN, createDomain, createProvider, DYNU_KEY, historyCount, insertHistory, ISO_UTC, resetData } from "./helpers";
 
-const PROVIDER_FIELDS = ["created_at", "credentials", "domain_count", "id", "is_enabled", "name", "type", "updated_at"];
+const PROVIDER_FIELDS = ["created_at", "credentials", "domain_count", "id", "is_enabled", "name", "options", "type", "updated_at"];
 
 let t: TestApp;
 beforeAll(async () => {
@@ -110,7 +110,7 @@ describe("create", () => {
   }
 
   const BAD_FIELDS: { name: string; body: Record<string, unknown>; field: string }[] = [
-    { name: "unknown type", body: { name: "p", type: "route53", credentials: { token: CF_TOKEN } }, field: "type" },
+    { name: "unknown type", body: { name: "p", type: "godaddy", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "type in another case", body: { name: "p", type: "Cloudflare", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "empty type", body: { name: "p", type: "", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "type not a string", body: { name: "p", type: 1, credentials: { token: CF_TOKEN } }, field: "type" },

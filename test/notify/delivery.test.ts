@@ -37,7 +37,7 @@ let rig: Rig;
 beforeEach(() => {
   rig = current();
   rig.t.ctx.sqlite.exec("DELETE FROM notifications");
-  rig.t.ctx.notifier.retryDelaysMs = [5, 5, 5];
+  (rig.t.ctx.notifier as Notifier).retryDelaysMs = [5, 5, 5];
   for (const fake of fakes) {
     fake.clearFaults();
     fake.clearRequests();

@@ -9,9 +9,12 @@ import type { ProviderView } from "../../src/modules/providers/service";
 import { upcomingRuns } from "../../src/updater/schedule";
 import { NO_ERRORS } from "../../views/components";
 import { IpChangesChart, UpdatesChart } from "../../views/fragments/charts";
-import { CredentialField } from "../../views/fragments/credential-field";
+import { serviceFor, ServiceFields } from "../../views/fragments/credential-field";
+import { SERVICES } from "../../src/dns/registry";
+import { defineService, type ServiceDescription } from "../../src/dns/service";
 import { DomainRow } from "../../views/fragments/domain-row";
-import { ProviderRow } from "../../views/fragments/provider-row";
+import { ProviderOptions } from "../../views/fragments/provider-options";
+import { ProviderRow, VerifyResult } from "../../views/fragments/provider-row";
 import { SchedulePreview } from "../../views/fragments/schedule-preview";
 import { bytes, duration, every, relative, shortTime } from "../../views/format";
 import { AboutPage } from "../../views/pages/about";
@@ -35,6 +38,7 @@ function provider(fields: Partial<ProviderView> = {}): ProviderView {
     type: "cloudflare",
     is_enabled: true,
     credentials: { api_token: "••••3f9a" },
+    options: {},
     domain_count: 2,
     created_at: "2026-11-01T10:00:00.000Z",
     updated_at: "2026-11-01T10:00:00.000Z",
@@ -172,6 +176,25 @@ describe("escaping", () => {
 });
 
 describe("providers", () => {
+  test("the domain form's provider options follow the service: its hostname rule, its TTL rule or none", () => {
+    const values = { ttl: "", proxied: "" };
+    const options = (service: ServiceDescription | null) => String(ProviderOptions({ service, values, errors: NO_ERRORS }));
+    expect(options(serviceFor("cloudflare"))).toContain("Seconds (60–86400), or 1 for automatic.");
+    expect(options(serviceFor("dynu"))).toContain("Seconds (30–86400).");
+    const duck = defineService({ ...SERVICES[0], type: "duck", label: "Duck", ttl: null, hostname: { suffix: ".duck.test", message: "must end in .duck.test" } });
+    const html = options(duck);
+    expect(html).toContain("Duck: the hostname must end in .duck.test.");
+    expect(html).toContain("Duck sets the TTL itself.");
+    expect(html).not.toContain('name="ttl"');
+    expect(html).not.toContain('name="proxied"');
+  });
+
+  test("a verify result the service could not check says so, neither verified nor refused", () => {
+    const html = String(VerifyResult({ ok: null, detail: "DuckDNS has no way to check a token" }));
+    expect(html).toContain('<span class="badge badge-info">Not checkable</span>');
+    expect(html).toContain("DuckDNS has no way to check a token");
+  });
+
   test("a row shows the masked credential, never more, and the type's badge", () => {
     const html = String(ProviderRow({ provider: provider() }));
     expect(html).toContain("API token");
@@ -183,18 +206,51 @@ describe("providers", () => {
   });
 
   test("the credential field follows the type, with help on where to find the secret", () => {
-    const cloudflare = String(CredentialField({ type: "cloudflare", errors: NO_ERRORS }));
+    const none = { credentials: {}, options: {} };
+    const cloudflare = String(ServiceFields({ service: serviceFor("cloudflare"), values: none, errors: NO_ERRORS }));
     expect(cloudflare).toContain(">API token</label>");
     expect(cloudflare).toContain("My Profile → API Tokens");
     expect(cloudflare).toContain("Zone : DNS : Edit");
-    const dynu = String(CredentialField({ type: "dynu", errors: NO_ERRORS }));
+    const dynu = String(ServiceFields({ service: serviceFor("dynu"), values: none, errors: NO_ERRORS }));
     expect(dynu).toContain(">API key</label>");
     expect(dynu).toContain("Control Panel → API Credentials");
   });
 
+  test("one field per credential and option of the description: public values shown, secrets never, presets as a datalist", () => {
+    const service = defineService({
+      ...SERVICES[0],
+      type: "fake",
+      label: "Fake",
+      credentials: [
+        { key: "username", label: "Username", help: "The account.", secret: false },
+        { key: "password", label: "Password", help: "The account's password.", secret: true },
+      ],
+      options: [
+        { key: "server", label: "Update server", help: "Where updates go.", kind: "url", required: true, presets: [{ label: "No-IP", value: "https://dynupdate.no-ip.com" }] },
+        { key: "method", label: "Method", help: "HTTP method.", kind: "choice", choices: ["GET", "POST"], default: "GET" },
+      ],
+    });
+    const html = String(
+      ServiceFields({
+        service,
+        values: { credentials: {}, options: { server: "https://members.dyndns.org", method: "POST" } },
+        errors: NO_ERRORS,
+        stored: { type: "fake", credentials: { username: "alice", password: "••••3f9a" } },
+      }),
+    );
+    expect(html).toMatch(/<input type="text"[^>]*value="alice"[^>]*name="credential_username"/);
+    expect(html).toMatch(/<input type="password"[^>]*placeholder="unchanged"[^>]*name="credential_password"/);
+    expect(html).toContain("Stored: <code>••••3f9a</code>");
+    expect(html).toMatch(/<input type="url"[^>]*value="https:\/\/members.dyndns.org" list="f-option_server-presets"[^>]*name="option_server"/);
+    expect(html).toContain('<datalist id="f-option_server-presets"><option value="https://dynupdate.no-ip.com">No-IP</option></datalist>');
+    expect(html).toContain('<option value="POST" selected>POST</option>');
+    expect(html).toContain("Method (optional)");
+    expect(html).toContain("Default: GET.");
+  });
+
   test("on edit the stored credential shows masked and may be left empty", () => {
     const html = String(
-      ProviderFormPage({ user: "admin", provider: provider(), values: { name: "Home Cloudflare", type: "cloudflare", credential: "", is_enabled: true }, errors: NO_ERRORS }),
+      ProviderFormPage({ user: "admin", services: SERVICES, provider: provider(), values: { name: "Home Cloudflare", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: NO_ERRORS }),
     );
     expect(html).toContain("Stored: <code>••••3f9a</code>. Leave empty to keep it.");
     expect(html).not.toMatch(/<input type="password"[^>]*required/);
@@ -205,7 +261,8 @@ describe("providers", () => {
     const html = String(
       ProviderFormPage({
         user: "admin",
-        values: { name: "x".repeat(120), type: "dynu", credential: "typed-key", is_enabled: false },
+        services: SERVICES,
+        values: { name: "x".repeat(120), type: "dynu", credentials: { api_key: "typed-key" }, options: {}, is_enabled: false },
         errors: { fields: { name: "must be 1 to 100 characters" } },
       }),
     );
@@ -218,7 +275,7 @@ describe("providers", () => {
 
   test("a conflict is shown above the form", () => {
     const html = String(
-      ProviderFormPage({ user: "admin", values: { name: "a", type: "cloudflare", credential: "", is_enabled: true }, errors: { fields: {}, form: 'A provider named "a" already exists' } }),
+      ProviderFormPage({ user: "admin", services: SERVICES, values: { name: "a", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: { fields: {}, form: 'A provider named "a" already exists' } }),
     );
     expect(html).toContain('<div class="notice notice-fail" role="alert"><span>A provider named &quot;a&quot; already exists</span></div>');
   });

@@ -1,82 +1,155 @@
-// The provider form's credential input, which follows the chosen type: its label, and help that
-// says where in the provider's own control panel the secret is found. Swapped in by htmx when
-// the type changes. The stored secret is never rendered: on edit only its masked form is shown.
+// The provider form's fields that follow the chosen type: one input per credential and per option
+// of that service's description, with its label and help (where in the service's own control panel
+// it is found). Swapped in by htmx when the type changes; without JavaScript the form's "Continue"
+// button reloads it for the chosen type. A stored secret is never rendered: on edit only its masked
+// form is shown, and an empty input keeps it.
 
 import { Html } from "@elysiajs/html";
-import type { ProviderType } from "../../src/dns/provider";
-import { PROVIDER_TYPES } from "../../src/modules/providers/model";
+import { SERVICES } from "../../src/dns/registry";
+import type { CredentialField, OptionField, ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { controlAttrs, Field, type FormErrors } from "../components";
+import { controlAttrs, Field, fieldId, Options, type FormErrors } from "../components";
 
-export const PROVIDER_LABEL: Record<ProviderType, string> = { cloudflare: "Cloudflare", dynu: "Dynu" };
-
-export const CREDENTIAL_LABEL: Record<ProviderType, string> = { cloudflare: "API token", dynu: "API key" };
-
-/** A type the field can follow; an unknown one (a tampered form) shows Cloudflare's. */
-export function knownType(type: string): ProviderType {
-  return (PROVIDER_TYPES as readonly string[]).includes(type) ? (type as ProviderType) : "cloudflare";
+/** The service of a type among `services`; an unknown one (a tampered form) shows the first one's fields. */
+export function serviceFor(type: string, services: readonly ServiceDescription[] = SERVICES): ServiceDescription {
+  return services.find((service) => service.type === type) ?? services[0] ?? SERVICES[0];
 }
 
-/** The stored credential, masked, when the provider keeps its type; otherwise a new one is needed. */
-export function storedMask(provider: Pick<ProviderView, "type" | "credentials"> | undefined, type: ProviderType): string | null {
-  return provider && provider.type === type ? (Object.values(provider.credentials)[0] ?? null) : null;
+function registered(type: string): ServiceDescription | undefined {
+  return SERVICES.find((service) => service.type === type);
 }
 
-function CredentialHelp({ type }: { type: ProviderType }) {
-  if (type === "cloudflare") {
-    return (
-      <>
-        In the Cloudflare dashboard: <strong>My Profile → API Tokens → Create Token</strong>. Give the token{" "}
-        <strong>Zone : DNS : Edit</strong> (and <strong>Zone : Zone : Read</strong>) for the zones of your domains.
-      </>
-    );
-  }
-  return (
-    <>
-      In the Dynu control panel: <strong>Control Panel → API Credentials</strong>, then the <strong>API Key</strong>{" "}
-      (the eye icon shows it).
-    </>
-  );
+/** The service's name for people; a type no longer registered is shown as it is stored. */
+export function serviceLabel(type: string): string {
+  return registered(type)?.label ?? type;
 }
 
-export interface CredentialFieldProps {
-  type: ProviderType;
+/** The label of a credential key, e.g. "API token" for Cloudflare's `api_token`. */
+export function credentialLabel(type: string, key: string): string {
+  return registered(type)?.credentials.find((field) => field.key === key)?.label ?? key;
+}
+
+/** The form's input names: `credential_<key>` and `option_<key>` (ui/forms.ts reads them back). */
+export const credentialInput = (key: string) => `credential_${key}`;
+export const optionInput = (key: string) => `option_${key}`;
+
+/** What was typed (or is stored, for options) in the fields that follow the type. */
+export interface ServiceFieldValues {
+  credentials: Record<string, string>;
+  /** Header options as "Name: value" lines. */
+  options: Record<string, string>;
+}
+
+export interface ServiceFieldsProps {
+  /** The chosen type's service (`serviceFor`). */
+  service: ServiceDescription;
+  values: ServiceFieldValues;
   errors: FormErrors;
-  /** On edit: the stored secret, masked ("••••3f9a"); empty input keeps it. */
-  masked?: string | null;
+  /** On edit: the provider as stored, whose masked secrets are shown while the type stays. */
+  stored?: Pick<ProviderView, "type" | "credentials">;
 }
 
-/** The secret is never sent back to the browser, not even what was just typed into a rejected form. */
-export function CredentialField({ type, errors, masked }: CredentialFieldProps) {
-  const keep = masked !== undefined && masked !== null;
+function CredentialInput({ field, value, stored, errors }: { field: CredentialField; value: string; stored: string | undefined; errors: FormErrors }) {
+  const name = credentialInput(field.key);
+  const keep = field.secret && stored !== undefined;
   return (
-    <div id="credential-field">
-      <Field
-        name="credential"
-        label={CREDENTIAL_LABEL[type]}
-        errors={errors}
-        help={
-          <>
-            {keep ? (
-              <>
-                Stored: <code safe>{masked}</code>. Leave empty to keep it.{" "}
-              </>
-            ) : (
-              ""
-            )}
-            <CredentialHelp type={type} />
-          </>
-        }
-      >
+    <Field
+      name={name}
+      label={field.optional ? `${field.label} (optional)` : field.label}
+      errors={errors}
+      help={
+        <>
+          {keep ? (
+            <>
+              Stored: <code safe>{stored}</code>. Leave empty to keep it.{" "}
+            </>
+          ) : (
+            ""
+          )}
+          <span safe>{field.help}</span>
+        </>
+      }
+    >
+      {field.secret ? (
+        // The secret is never sent back to the browser, not even what was just typed into a rejected form.
         <input
           type="password"
           autocomplete="off"
           spellcheck="false"
-          required={!keep}
+          required={!keep && !field.optional}
           placeholder={keep ? "unchanged" : undefined}
-          {...controlAttrs("credential", errors, true)}
+          {...controlAttrs(name, errors, true)}
         />
+      ) : (
+        <input type="text" autocomplete="off" spellcheck="false" value={value || stored || ""} required={!field.optional} {...controlAttrs(name, errors, true)} />
+      )}
+    </Field>
+  );
+}
+
+function OptionInput({ option, value, errors }: { option: OptionField; value: string; errors: FormErrors }) {
+  const name = optionInput(option.key);
+  const label = option.required ? option.label : `${option.label} (optional)`;
+  const help = <span safe>{option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`}</span>;
+  if (option.kind === "choice") {
+    const choices = (option.choices ?? []).map((choice) => ({ value: choice, label: choice }));
+    return (
+      <Field name={name} label={label} errors={errors} help={help}>
+        <select {...controlAttrs(name, errors, true)}>
+          <Options options={option.required ? choices : [{ value: "", label: "Default" }, ...choices]} selected={value} />
+        </select>
       </Field>
+    );
+  }
+  if (option.kind === "template" || option.kind === "headers") {
+    return (
+      <Field name={name} label={label} errors={errors} help={help}>
+        <textarea rows="3" spellcheck="false" required={option.required} {...controlAttrs(name, errors, true)} safe>
+          {value}
+        </textarea>
+      </Field>
+    );
+  }
+  const list = option.presets ? `${fieldId(name)}-presets` : undefined;
+  return (
+    <Field name={name} label={label} errors={errors} help={help}>
+      <input
+        type={option.kind === "url" ? "url" : "text"}
+        autocomplete="off"
+        spellcheck="false"
+        value={value}
+        list={list}
+        required={option.required}
+        {...controlAttrs(name, errors, true)}
+      />
+      {option.presets ? (
+        <datalist id={list}>
+          {option.presets.map((preset) => (
+            <option value={preset.value} safe>
+              {preset.label}
+            </option>
+          ))}
+        </datalist>
+      ) : (
+        ""
+      )}
+    </Field>
+  );
+}
+
+export function ServiceFields({ service, values, errors, stored }: ServiceFieldsProps) {
+  const same = stored !== undefined && stored.type === service.type;
+  return (
+    <div id="service-fields" class="stack">
+      <p class="help" safe>
+        {service.summary}
+      </p>
+      {service.credentials.map((field) => (
+        <CredentialInput field={field} value={values.credentials[field.key] ?? ""} stored={same ? stored.credentials[field.key] : undefined} errors={errors} />
+      ))}
+      {service.options.map((option) => (
+        <OptionInput option={option} value={values.options[option.key] ?? ""} errors={errors} />
+      ))}
     </div>
   );
 }

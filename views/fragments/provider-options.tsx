@@ -1,9 +1,12 @@
-// The domain form's options that depend on the provider's type: TTL (both), proxying
-// (Cloudflare only). Swapped by htmx when another provider is chosen, keeping what was typed.
+// The domain form's options that depend on the provider's type: the service's hostname rule, the
+// TTL with the service's own rule as help (none when the service sets the TTL itself), and
+// proxying (Cloudflare only).
+// Swapped by htmx when another provider is chosen, keeping what was typed.
 
 import { Html } from "@elysiajs/html";
-import type { ProviderType } from "../../src/dns/provider";
+import type { ServiceDescription } from "../../src/dns/service";
 import { controlAttrs, Field, Options, type FormErrors } from "../components";
+import { serviceFor } from "./credential-field";
 
 export interface ProviderOptionValues {
   ttl: string;
@@ -11,18 +14,39 @@ export interface ProviderOptionValues {
   proxied: string;
 }
 
-const TTL_HELP: Record<ProviderType, string> = {
-  cloudflare: "Seconds (30–86400), or 1 for automatic. Empty keeps the record's TTL (automatic for a new record).",
-  dynu: "Seconds (30–86400). Empty keeps the record's TTL (Dynu's default for a new record).",
-};
+export interface ProviderOptionsProps {
+  /** The chosen provider's service; null before any provider exists (the first service's TTL rule is shown). */
+  service: ServiceDescription | null;
+  values: ProviderOptionValues;
+  errors: FormErrors;
+}
 
-export function ProviderOptions({ type, values, errors }: { type: ProviderType | null; values: ProviderOptionValues; errors: FormErrors }) {
+export function ProviderOptions({ service, values, errors }: ProviderOptionsProps) {
+  const ttl = (service ?? serviceFor("")).ttl;
   return (
     <div id="provider-options" class="form-grid">
-      <Field name="ttl" label="TTL" errors={errors} help={TTL_HELP[type ?? "cloudflare"]}>
-        <input type="text" inputmode="numeric" value={values.ttl} placeholder="keep" {...controlAttrs("ttl", errors, true)} />
-      </Field>
-      {type === "cloudflare" ? (
+      {service?.hostname ? (
+        <p class="help" safe>
+          {`${service.label}: the hostname ${service.hostname.message}.`}
+        </p>
+      ) : (
+        ""
+      )}
+      {service && !ttl ? (
+        <p class="help" safe>
+          {`${service.label} sets the TTL itself.`}
+        </p>
+      ) : (
+        ""
+      )}
+      {ttl ? (
+        <Field name="ttl" label="TTL" errors={errors} help={ttl.help}>
+          <input type="text" inputmode="numeric" value={values.ttl} placeholder="keep" {...controlAttrs("ttl", errors, true)} />
+        </Field>
+      ) : (
+        ""
+      )}
+      {service?.type === "cloudflare" ? (
         <Field name="proxied" label="Cloudflare proxy" errors={errors} help="Proxied traffic goes through Cloudflare (orange cloud).">
           <select {...controlAttrs("proxied", errors, true)}>
             <Options

@@ -7,7 +7,7 @@ import type { ProviderStats } from "../../src/modules/metrics/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { Badge, EnabledSwitch } from "../components";
 import { plural } from "../format";
-import { CREDENTIAL_LABEL, PROVIDER_LABEL } from "./credential-field";
+import { credentialLabel, serviceLabel } from "./credential-field";
 
 export interface ProviderRowProps {
   provider: ProviderView;
@@ -28,10 +28,12 @@ export function deleteProviderQuestion(provider: Pick<ProviderView, "name" | "do
   return `Delete the provider "${provider.name}"? ${goes}`;
 }
 
-export function VerifyResult({ ok, detail }: { ok: boolean; detail: string }) {
+/** `ok: null`: the service cannot check credentials without writing a record; `detail` says why. */
+export function VerifyResult({ ok, detail }: { ok: boolean | null; detail: string }) {
+  const [tone, label] = ok === null ? (["info", "Not checkable"] as const) : ok ? (["ok", "Verified"] as const) : (["fail", "Refused"] as const);
   return (
-    <span class={["verify-result", ok ? "verify-ok" : "verify-fail"]}>
-      <Badge tone={ok ? "ok" : "fail"}>{ok ? "Verified" : "Refused"}</Badge> <span safe>{detail}</span>
+    <span class={["verify-result", ok === null ? "verify-unknown" : ok ? "verify-ok" : "verify-fail"]}>
+      <Badge tone={tone}>{label}</Badge> <span safe>{detail}</span>
     </span>
   );
 }
@@ -39,9 +41,9 @@ export function VerifyResult({ ok, detail }: { ok: boolean; detail: string }) {
 export function MaskedCredentials({ provider }: { provider: Pick<ProviderView, "type" | "credentials"> }) {
   return (
     <>
-      {Object.values(provider.credentials).map((masked) => (
+      {Object.entries(provider.credentials).map(([key, masked]) => (
         <span class="credential">
-          <span class="muted">{CREDENTIAL_LABEL[provider.type]}</span> <code safe>{masked}</code>
+          <span class="muted" safe>{credentialLabel(provider.type, key)}</span> <code safe>{masked}</code>
         </span>
       ))}
     </>
@@ -58,7 +60,7 @@ export function ProviderRow({ provider, stats }: ProviderRowProps) {
         </a>
       </td>
       <td data-label="Type">
-        <Badge tone="idle">{PROVIDER_LABEL[provider.type]}</Badge>
+        <Badge tone="idle">{serviceLabel(provider.type)}</Badge>
       </td>
       <td data-label="Enabled">
         <EnabledSwitch

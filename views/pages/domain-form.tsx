@@ -5,7 +5,7 @@ import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { CheckField, controlAttrs, Field, fieldId, FormProblem, Options, type FormErrors } from "../components";
-import { PROVIDER_LABEL } from "../fragments/credential-field";
+import { serviceFor, serviceLabel } from "../fragments/credential-field";
 import { ProviderOptions, type ProviderOptionValues } from "../fragments/provider-options";
 import { SCHEDULE_ERROR_ID, SCHEDULE_HELP_ID, SchedulePreview, type SchedulePreviewData } from "../fragments/schedule-preview";
 import { Layout, PageHeader } from "../layout";
@@ -65,7 +65,7 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
                 <Options
                   options={providers.map((p) => ({
                     value: String(p.id),
-                    label: `${p.name} — ${PROVIDER_LABEL[p.type]}${p.is_enabled ? "" : " (disabled)"}`,
+                    label: `${p.name} — ${serviceLabel(p.type)}${p.is_enabled ? "" : " (disabled)"}`,
                   }))}
                   selected={values.provider_id}
                 />
@@ -122,7 +122,7 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
               {/* The preview shows the schedule's problem itself, so the field error isn't repeated. */}
               <SchedulePreview preview={schedule} />
             </div>
-            <ProviderOptions type={provider?.type ?? null} values={values} errors={errors} />
+            <ProviderOptions service={provider ? serviceFor(provider.type) : null} values={values} errors={errors} />
             <CheckField
               name="create_if_missing"
               label="Create the record if it doesn't exist"

@@ -1,19 +1,19 @@
-// Adding or editing a provider. The credential field follows the type select (htmx swaps it);
-// on edit an empty credential keeps the stored one, which is only ever shown masked.
+// Adding or editing a provider. The credential and option fields follow the type select (htmx
+// swaps them; without JavaScript "Continue" reloads the form for the chosen type); on edit an empty
+// secret keeps the stored one, which is only ever shown masked.
 
 import { Html } from "@elysiajs/html";
-import { PROVIDER_TYPES } from "../../src/modules/providers/model";
+import type { ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { CheckField, controlAttrs, Field, FormProblem, Options, type FormErrors } from "../components";
-import { CredentialField, knownType, PROVIDER_LABEL, storedMask } from "../fragments/credential-field";
+import { serviceFor, ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
 import { deleteProviderQuestion } from "../fragments/provider-row";
 import { plural } from "../format";
 import { Layout, PageHeader } from "../layout";
 
-export interface ProviderFormValues {
+export interface ProviderFormValues extends ServiceFieldValues {
   name: string;
   type: string;
-  credential: string;
   is_enabled: boolean;
 }
 
@@ -23,10 +23,11 @@ export interface ProviderFormPageProps {
   provider?: ProviderView;
   values: ProviderFormValues;
   errors: FormErrors;
+  /** The services the type select offers (the app's registry). */
+  services: readonly ServiceDescription[];
 }
 
-export function ProviderFormPage({ user, provider, values, errors }: ProviderFormPageProps) {
-  const type = knownType(values.type);
+export function ProviderFormPage({ user, provider, values, errors, services }: ProviderFormPageProps) {
   const title = provider ? "Edit provider" : "Add provider";
   return (
     <Layout title={title} user={user} section="providers">
@@ -47,18 +48,24 @@ export function ProviderFormPage({ user, provider, values, errors }: ProviderFor
             errors={errors}
             help={provider && provider.domain_count > 0 ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
           >
-            <select
-              hx-get="/providers/credential-field"
-              hx-trigger="change"
-              hx-target="#credential-field"
-              hx-swap="outerHTML"
-              hx-vals={provider ? JSON.stringify({ provider: provider.id }) : undefined}
-              {...controlAttrs("type", errors, true)}
-            >
-              <Options options={PROVIDER_TYPES.map((t) => ({ value: t, label: PROVIDER_LABEL[t] }))} selected={values.type} />
-            </select>
+            <div class="inline-control">
+              <select
+                hx-get="/providers/credential-field"
+                hx-trigger="change"
+                hx-target="#service-fields"
+                hx-swap="outerHTML"
+                hx-vals={provider ? JSON.stringify({ provider: provider.id }) : undefined}
+                {...controlAttrs("type", errors, true)}
+              >
+                <Options options={services.map((service) => ({ value: service.type, label: service.label }))} selected={values.type} />
+              </select>
+              {/* Without JavaScript: sends the form back to show the chosen type's fields; nothing is saved. */}
+              <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
+                Continue
+              </button>
+            </div>
           </Field>
-          <CredentialField type={type} errors={errors} masked={storedMask(provider, type)} />
+          <ServiceFields service={serviceFor(values.type, services)} values={values} errors={errors} stored={provider} />
           <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled provider's domains are not updated." />
           <div class="form-actions">
             <button type="submit" class="button button-primary">

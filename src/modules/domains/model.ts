@@ -49,18 +49,21 @@ export const DomainCreate = t.Object({
 export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subset of the create fields" });
 
 
+const RecordTypeName = t.UnionEnum(["A", "AAAA"]);
+const Status = t.UnionEnum(["SUCCESS", "FAILED"]);
+
 export const Domain = t.Object({
   id: Int(),
   provider_id: Int(),
   provider_name: t.String(),
   domain_name: t.String(),
-  record_type: t.String(),
+  record_type: RecordTypeName,
   external_id: t.Nullable(t.String()),
   config: t.Record(t.String(), t.Unknown()),
   cron_schedule: t.Nullable(t.String()),
   is_enabled: t.Boolean(),
   last_known_ip: t.Nullable(t.String()),
-  last_update_status: t.Nullable(t.String({ description: "`SUCCESS`, `FAILED`, or null when never tried" })),
+  last_update_status: t.Nullable(Status, { description: "`SUCCESS`, `FAILED`, or null when never tried" }),
   last_checked_at: OptionalTimestamp,
   last_changed_at: OptionalTimestamp,
   next_run_at: OptionalTimestamp,
@@ -79,9 +82,9 @@ export const HistoryRecord = t.Object({
   domain_id: Int(),
   ip_address: t.Nullable(t.String()),
   previous_ip: t.Nullable(t.String()),
-  status: t.String({ description: "`SUCCESS` or `FAILED`" }),
+  status: Status,
   message: t.String(),
-  trigger: t.String({ description: "`manual`, `schedule`, or `push` (a router's /nic/update)" }),
+  trigger: t.UnionEnum(["manual", "schedule", "push"], { description: "`push` is a router's /nic/update" }),
   duration_ms: Int(),
   timestamp: t.String({ format: "date-time" }),
 });

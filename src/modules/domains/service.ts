@@ -5,53 +5,19 @@ import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
 import { domainToASCII } from "node:url";
 import type { AppContext } from "../../context";
 import { domains, history, providers, type DomainRow, type HistoryRow } from "../../db/schema";
-import type { ProviderType, RecordType } from "../../dns/provider";
-import { conflict, invalidField, notFound } from "../../http/errors";
+import type { RecordType } from "../../dns/provider";
+import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
+import type { ServiceDescription } from "../../dns/service";
+import { conflict, invalidField, notFound } from "../../errors";
 import { ipv6SuffixProblem } from "../../ip/suffix";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { iso } from "../../util/time";
 import { findProviderRow } from "../providers/service";
+import type { Domain, DomainUpdate, HistoryRecord } from "./model";
 
-export interface DomainInput {
-  provider_id?: number;
-  domain_name?: string;
-  record_type?: string;
-  external_id?: string | null;
-  config?: Record<string, unknown>;
-  cron_schedule?: string | null;
-  is_enabled?: boolean;
-}
-
-export interface DomainView {
-  id: number;
-  provider_id: number;
-  provider_name: string;
-  domain_name: string;
-  record_type: RecordType;
-  external_id: string | null;
-  config: Record<string, unknown>;
-  cron_schedule: string | null;
-  is_enabled: boolean;
-  last_known_ip: string | null;
-  last_update_status: "SUCCESS" | "FAILED" | null;
-  last_checked_at: string | null;
-  last_changed_at: string | null;
-  next_run_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface HistoryView {
-  id: number;
-  domain_id: number;
-  ip_address: string | null;
-  previous_ip: string | null;
-  status: "SUCCESS" | "FAILED";
-  message: string;
-  trigger: "manual" | "schedule" | "push";
-  duration_ms: number;
-  timestamp: string;
-}
+export type DomainInput = typeof DomainUpdate.static;
+export type DomainView = typeof Domain.static;
+export type HistoryView = typeof HistoryRecord.static;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -90,14 +56,11 @@ export function checkCronSchedule(input: string | null): string | null {
   return input.trim().replace(/\s+/g, " ");
 }
 
-/** TTLs each service accepts (PROVIDERS.md); Cloudflare's 1 means "automatic". */
-const TTL_RULES: Record<ProviderType, { valid: (ttl: number) => boolean; text: string }> = {
-  cloudflare: { valid: (ttl) => ttl === 1 || (ttl >= 60 && ttl <= 86400), text: "1 (automatic) or 60 to 86400 seconds" },
-  dynu: { valid: (ttl) => ttl >= 30 && ttl <= 86400, text: "30 to 86400 seconds" },
-};
-
-/** The known `config` keys checked, the TTL against what the provider's service accepts; other keys are kept as given. */
-export function checkConfig(config: Record<string, unknown>, providerType: ProviderType): Record<string, unknown> {
+/**
+ * The known `config` keys checked, the TTL against what the provider's service accepts; other keys
+ * are kept as given.
+ */
+export function checkConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
   const { zone_id, proxied, ttl, create_if_missing } = config;
   if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
     throw invalidField("config.zone_id", "must be a non-empty string");
@@ -105,10 +68,7 @@ export function checkConfig(config: Record<string, unknown>, providerType: Provi
   for (const [key, value] of [["proxied", proxied], ["create_if_missing", create_if_missing]] as const) {
     if (value !== undefined && typeof value !== "boolean") throw invalidField(`config.${key}`, "must be true or false");
   }
-  const rule = TTL_RULES[providerType];
-  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || !rule.valid(ttl))) {
-    throw invalidField("config.ttl", `must be ${rule.text} for ${providerType === "cloudflare" ? "Cloudflare" : "Dynu"}`);
-  }
+  if (ttl !== undefined) checkTtl(service, ttl);
   return config;
 }
 
@@ -116,6 +76,12 @@ export function checkConfig(config: Record<string, unknown>, providerType: Provi
 function checkIpv6Suffix(config: Record<string, unknown>, recordType: RecordType): void {
   const problem = ipv6SuffixProblem(config, recordType);
   if (problem !== null) throw invalidField(problem.field, problem.message);
+}
+
+/** What the provider's service demands of the record: its record types and its hostname rule. */
+function checkForService(service: ServiceDescription, domainName: string, recordType: RecordType): void {
+  checkServiceRecordType(service, recordType);
+  checkHostnameRule(service, domainName);
 }
 
 function checkExternalId(input: string | null): string | null {
@@ -198,7 +164,9 @@ export function createDomain(ctx: AppContext, input: DomainInput & { provider_id
   const recordType = checkRecordType(input.record_type ?? "A");
   const cronSchedule = checkCronSchedule(input.cron_schedule ?? null);
   const externalId = checkExternalId(input.external_id ?? null);
-  const config = checkConfig(input.config ?? {}, findProviderRow(ctx, input.provider_id).type);
+  const service = ctx.services.get(findProviderRow(ctx, input.provider_id).type);
+  checkForService(service, domainName, recordType);
+  const config = checkConfig(input.config ?? {}, service);
   checkIpv6Suffix(config, recordType);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   const now = Date.now();
@@ -231,10 +199,11 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   const cronSchedule = input.cron_schedule === undefined ? row.cronSchedule : checkCronSchedule(input.cron_schedule);
   const externalId = input.external_id === undefined ? row.externalId : checkExternalId(input.external_id);
   const providerId = input.provider_id ?? row.providerId;
-  const providerType = findProviderRow(ctx, providerId).type;
+  const service = ctx.services.get(findProviderRow(ctx, providerId).type);
+  checkForService(service, domainName, recordType);
   // Checked when it changes, or when a move to another provider may make its TTL unacceptable.
   const config =
-    input.config === undefined && providerId === row.providerId ? row.config : checkConfig(input.config ?? row.config, providerType);
+    input.config === undefined && providerId === row.providerId ? row.config : checkConfig(input.config ?? row.config, service);
   checkIpv6Suffix(config, recordType);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
@@ -275,7 +244,7 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   } else if (!isEnabled) {
     changes.nextRunAt = null;
   } else if (!row.isEnabled || row.nextRunAt === null) {
-    changes.nextRunAt = now; // enabled again: check at once
+    changes.nextRunAt = now; // enabled again, or retrying was stopped (a service's "don't retry"): check at once
   } else if (cronSchedule !== row.cronSchedule) {
     changes.nextRunAt = nextScheduledRun(cronSchedule, now, ctx.settings.updateIntervalSeconds);
   }

@@ -13,7 +13,7 @@ import {
   type NotificationType,
 } from "../../db/schema";
 import { isObject } from "../../dns/http";
-import { invalidField, notFound } from "../../http/errors";
+import { invalidField, notFound } from "../../errors";
 import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";

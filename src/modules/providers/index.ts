@@ -22,7 +22,7 @@ export function providerRoutes(ctx: AppContext) {
     })
     .post("", ({ body }) => createProvider(ctx, body), {
       body: ProviderCreate,
-      transform: bodyShape({ objects: ["credentials"] }),
+      transform: bodyShape({ objects: ["credentials", "options"] }),
       response: { 200: Provider, ...errorResponses(401, 409, 422) },
       detail: { summary: "Create a provider" },
     })
@@ -34,7 +34,7 @@ export function providerRoutes(ctx: AppContext) {
     .put("/:provider_id", ({ params, body }) => updateProvider(ctx, params.provider_id, body), {
       params: ProviderIdParams,
       body: ProviderUpdate,
-      transform: bodyShape({ objects: ["credentials"] }),
+      transform: bodyShape({ objects: ["credentials", "options"] }),
       response: { 200: Provider, ...errorResponses(401, 404, 409, 422) },
       detail: { summary: "Update a provider (partial)" },
     })

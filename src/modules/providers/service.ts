@@ -1,52 +1,34 @@
-// Provider rules (CONTRACT §3): credential keys per type, unique names, sealed credentials,
-// the 409s, and the client that talks to the provider's DNS service.
+// Provider rules (CONTRACT §3, §10): the type one of the registered services, credentials and
+// options as its description demands, unique names, sealed credentials, the 409s, and the client
+// that talks to the provider's DNS service.
 
-import { asc, eq, inArray, sql } from "drizzle-orm";
-import type { AppContext } from "../../context";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { VERSION, type AppContext } from "../../context";
 import { domains, history, providers, type ProviderRow } from "../../db/schema";
-import { createProviderClient } from "../../dns";
-import type { DnsProvider, ProviderType, VerifyOutcome } from "../../dns/provider";
-import { conflict, invalidField, notFound } from "../../http/errors";
+import type { DnsProvider } from "../../dns/provider";
+import { normaliseCredentials, normaliseOptions, optionsWithDefaults } from "../../dns/rules";
+import type { ServiceDescription } from "../../dns/service";
+import { conflict, invalidField, notFound } from "../../errors";
 import { maskCredentials, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
-import { PROVIDER_TYPES } from "./model";
+import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 
-/** The one credential key each type needs; `token` is accepted as an alias of it. */
-export const CREDENTIAL_KEY: Record<ProviderType, string> = { cloudflare: "api_token", dynu: "api_key" };
+export type ProviderView = typeof Provider.static;
+export type ProviderInput = typeof ProviderUpdate.static;
 
-export interface ProviderInput {
-  name?: string;
-  type?: string;
-  credentials?: Record<string, unknown>;
-  is_enabled?: boolean;
+export interface UpdateProviderOptions {
+  /**
+   * Credentials the input leaves out keep their stored values (the admin form, where a secret is
+   * never shown and an empty input means "unchanged"). The API replaces all credentials (CONTRACT §3).
+   */
+  keepStoredCredentials?: boolean;
 }
 
-export interface ProviderView {
-  id: number;
-  name: string;
-  type: ProviderType;
-  is_enabled: boolean;
-  credentials: Record<string, string>;
-  domain_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export function checkProviderType(type: string): ProviderType {
-  if (!(PROVIDER_TYPES as readonly string[]).includes(type)) {
-    throw invalidField("type", `must be one of: ${PROVIDER_TYPES.join(", ")}`);
-  }
-  return type as ProviderType;
-}
-
-/** Keeps only the type's credential key, taken from its own name or the `token` alias. */
-export function normaliseCredentials(type: ProviderType, credentials: Record<string, unknown>): Record<string, string> {
-  const key = CREDENTIAL_KEY[type];
-  const value = credentials[key] ?? credentials.token;
-  if (typeof value !== "string" || value.trim() === "") {
-    throw invalidField(`credentials.${key}`, `is required for a ${type} provider`);
-  }
-  return { [key]: value.trim() };
+/** The registered service of that type, or a 422 listing the types there are. */
+export function serviceOfType(ctx: AppContext, type: string): ServiceDescription {
+  const service = ctx.services.find(type);
+  if (!service) throw invalidField("type", `must be one of: ${ctx.services.types.join(", ")}`);
+  return service;
 }
 
 function checkName(name: string): string {
@@ -74,12 +56,16 @@ function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void 
 const domainCount = sql<number>`(SELECT count(*) FROM domains WHERE domains.provider_id = providers.id)`;
 
 function toView(ctx: AppContext, row: ProviderRow & { domainCount: number }): ProviderView {
+  const service = ctx.services.find(row.type);
+  // A key the service does not call public (or a service no longer registered) is masked.
+  const shownAsIs = new Set(service?.credentials.filter((field) => !field.secret).map((field) => field.key));
   return {
     id: row.id,
     name: row.name,
     type: row.type,
     is_enabled: row.isEnabled,
-    credentials: maskCredentials(openCredentials(row.credentials, ctx.keys.encryptionKey)),
+    credentials: maskCredentials(openCredentials(row.credentials, ctx.keys.encryptionKey), (key) => !shownAsIs.has(key)),
+    options: row.options,
     domain_count: row.domainCount,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
@@ -93,6 +79,7 @@ function selectProviders(ctx: AppContext) {
       name: providers.name,
       type: providers.type,
       credentials: providers.credentials,
+      options: providers.options,
       isEnabled: providers.isEnabled,
       pausedUntil: providers.pausedUntil,
       createdAt: providers.createdAt,
@@ -118,51 +105,71 @@ export function getProvider(ctx: AppContext, id: number): ProviderView {
   return toView(ctx, row);
 }
 
-export function createProvider(ctx: AppContext, input: Required<Pick<ProviderInput, "name" | "type" | "credentials">> & ProviderInput): ProviderView {
+export function createProvider(ctx: AppContext, input: typeof ProviderCreate.static): ProviderView {
   const name = checkName(input.name);
-  const type = checkProviderType(input.type);
-  const credentials = normaliseCredentials(type, input.credentials);
+  const service = serviceOfType(ctx, input.type);
+  const credentials = normaliseCredentials(service, input.credentials);
+  const options = normaliseOptions(service, input.options ?? {});
   ensureNameFree(ctx, name);
   const now = Date.now();
   const created = ctx.db
     .insert(providers)
     .values({
       name,
-      type,
+      type: service.type,
       credentials: sealCredentials(credentials, ctx.keys.encryptionKey),
+      options,
       isEnabled: input.is_enabled ?? true,
       createdAt: now,
       updatedAt: now,
     })
     .returning({ id: providers.id })
     .get();
-  ctx.log.info("provider created", { provider_id: created.id, type });
+  ctx.log.info("provider created", { provider_id: created.id, type: service.type });
   return getProvider(ctx, created.id);
 }
 
-export function updateProvider(ctx: AppContext, id: number, input: ProviderInput): ProviderView {
+export function updateProvider(ctx: AppContext, id: number, input: ProviderInput, how: UpdateProviderOptions = {}): ProviderView {
   const row = findProviderRow(ctx, id);
   const changes: Partial<typeof providers.$inferInsert> = {};
   if (input.name !== undefined) {
     changes.name = checkName(input.name);
     ensureNameFree(ctx, changes.name, id);
   }
-  const type = input.type === undefined ? row.type : checkProviderType(input.type);
-  if (type !== row.type) {
+  const service = serviceOfType(ctx, input.type ?? row.type);
+  const typeChanged = service.type !== row.type;
+  if (typeChanged) {
     if (domainCountOf(ctx, id) > 0) throw conflict("The provider's type cannot change while it has domains");
     if (input.credentials === undefined) {
-      throw invalidField(`credentials.${CREDENTIAL_KEY[type]}`, `is required when changing the type to ${type}`);
+      const first = service.credentials.find((field) => !field.optional)?.key;
+      if (first !== undefined) throw invalidField(`credentials.${first}`, `is required when changing the type to ${service.type}`);
     }
-    changes.type = type;
+    changes.type = service.type;
   }
-  if (input.credentials !== undefined) {
-    changes.credentials = sealCredentials(normaliseCredentials(type, input.credentials), ctx.keys.encryptionKey);
+  if (input.credentials !== undefined || typeChanged) {
+    const stored = how.keepStoredCredentials && !typeChanged ? openCredentials(row.credentials, ctx.keys.encryptionKey) : {};
+    changes.credentials = sealCredentials(normaliseCredentials(service, input.credentials ?? {}, stored), ctx.keys.encryptionKey);
   }
+  // Another service's options mean nothing to this one, so a new type starts from the options sent.
+  if (input.options !== undefined || typeChanged) changes.options = normaliseOptions(service, input.options ?? {});
   if (input.is_enabled !== undefined) changes.isEnabled = input.is_enabled;
   if (Object.keys(changes).length > 0) {
     ctx.db.update(providers).set({ ...changes, updatedAt: Date.now() }).where(eq(providers.id, id)).run();
+    resumeDomains(ctx, id);
   }
   return getProvider(ctx, id);
+}
+
+/**
+ * An edit of the provider may fix what a service said retrying could not (CONTRACT §10: dyndns2
+ * `badauth` …): its domains that were stopped get checked at once.
+ */
+function resumeDomains(ctx: AppContext, providerId: number): void {
+  ctx.db
+    .update(domains)
+    .set({ nextRunAt: Date.now() })
+    .where(and(eq(domains.providerId, providerId), eq(domains.isEnabled, true), isNull(domains.nextRunAt)))
+    .run();
 }
 
 function domainCountOf(ctx: AppContext, providerId: number): number {
@@ -184,6 +191,7 @@ export function deleteProvider(ctx: AppContext, id: number, cascade: boolean): v
     }
     tx.delete(providers).where(eq(providers.id, id)).run();
   });
+  ctx.pacer.forget(id);
   ctx.log.info("provider deleted", { provider_id: id, domains_deleted: count });
 }
 
@@ -201,16 +209,23 @@ export function storedCredentialsReadable(ctx: AppContext): boolean {
 
 /** The DNS service client for a provider, with its credentials opened for this call only. */
 export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
-  return createProviderClient(row.type, openCredentials(row.credentials, ctx.keys.encryptionKey), {
-    cloudflareApiUrl: ctx.settings.cloudflareApiUrl,
-    dynuApiUrl: ctx.settings.dynuApiUrl,
-    fetch: ctx.fetch,
+  const service = ctx.services.get(row.type);
+  return service.createClient(openCredentials(row.credentials, ctx.keys.encryptionKey), optionsWithDefaults(service, row.options), {
+    baseUrl: ctx.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
+    fetch: ctx.pacer.fetchFor(row.id, service.rateLimit, ctx.fetch),
     timeoutMs: ctx.settings.httpTimeoutMs,
+    userAgent: `ddnsd/${VERSION}`,
   });
 }
 
-export async function verifyProvider(ctx: AppContext, id: number): Promise<VerifyOutcome> {
-  const outcome = await providerClient(ctx, findProviderRow(ctx, id)).verify();
+/** A service that cannot check credentials without writing a record is not asked (CONTRACT §10). */
+export async function verifyProvider(ctx: AppContext, id: number): Promise<typeof VerifyResult.static> {
+  const row = findProviderRow(ctx, id);
+  const service = ctx.services.get(row.type);
+  if (!service.canVerify) {
+    return { ok: null, detail: service.verifyUnavailable ?? `${service.label} cannot check credentials without changing a record` };
+  }
+  const outcome = await providerClient(ctx, row).verify();
   ctx.log.info("provider verified", { provider_id: id, ok: outcome.ok });
   return outcome;
 }

@@ -9,7 +9,8 @@ import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { domains, providers, type UpdateKeyRow } from "../../db/schema";
 import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
-import { familyOf, runUpdate, type UpdateOutcome } from "../../updater/update";
+import type { UpdateOutcome } from "../../updater/outcome";
+import { familyOf, runUpdate } from "../../updater/update";
 import { normaliseHostname } from "../domains/service";
 import { useUpdateKey } from "../update-keys/service";
 

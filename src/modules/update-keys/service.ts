@@ -6,7 +6,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { createHash, randomBytes } from "node:crypto";
 import type { AppContext } from "../../context";
 import { domains, updateKeys, type UpdateKeyRow } from "../../db/schema";
-import { invalidField, notFound } from "../../http/errors";
+import { invalidField, notFound } from "../../errors";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
 

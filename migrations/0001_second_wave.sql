@@ -22,4 +22,5 @@ CREATE TABLE `update_keys` (
 	`created_at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `update_keys_key_hash_unique` ON `update_keys` (`key_hash`);
+CREATE UNIQUE INDEX `update_keys_key_hash_unique` ON `update_keys` (`key_hash`);--> statement-breakpoint
+ALTER TABLE `providers` ADD `options` text DEFAULT '{}' NOT NULL;

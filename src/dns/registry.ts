@@ -1,0 +1,80 @@
+// The DNS services ddnsd speaks to: one line per service module. The provider type union, the API's
+// type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
+
+import { Conflict } from "../errors";
+import { cloudflare } from "./cloudflare";
+import { custom } from "./custom";
+import { desec } from "./desec";
+import { digitalocean } from "./digitalocean";
+import { duckdns } from "./duckdns";
+import { dyndns2 } from "./dyndns2";
+import { dynu } from "./dynu";
+import { gandi } from "./gandi";
+import { hetzner } from "./hetzner";
+import { namecheap } from "./namecheap";
+import { porkbun } from "./porkbun";
+import { route53 } from "./route53";
+import type { ServiceDescription } from "./service";
+
+/** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
+export const SERVICES = [
+  cloudflare,
+  dynu,
+  duckdns,
+  dyndns2,
+  namecheap,
+  porkbun,
+  desec,
+  digitalocean,
+  gandi,
+  route53,
+  hetzner,
+  custom,
+] as const;
+
+export type ProviderType = (typeof SERVICES)[number]["type"];
+
+export const PROVIDER_TYPES: readonly ProviderType[] = SERVICES.map((service) => service.type);
+
+/** The setting holding a service's API base, e.g. `DDNS_CLOUDFLARE_API_URL`. */
+export function apiUrlSetting(type: string): string {
+  return `DDNS_${type.toUpperCase()}_API_URL`;
+}
+
+/** A type is also part of a setting's name, so it is kept to what an environment variable allows. */
+const TYPE_NAME = /^[a-z][a-z0-9]*$/;
+
+/**
+ * The services one app knows: the built-in ones, or (in tests) a list with a fake service added,
+ * handed in when the context is built, so no test changes what another app sees.
+ */
+export class ServiceRegistry {
+  private readonly byType = new Map<string, ServiceDescription>();
+
+  constructor(readonly services: readonly ServiceDescription[] = SERVICES) {
+    for (const service of services) {
+      if (!TYPE_NAME.test(service.type)) throw new Error(`Service type "${service.type}" must be lowercase letters and digits`);
+      if (this.byType.has(service.type)) throw new Error(`Service type "${service.type}" is registered twice`);
+      this.byType.set(service.type, service);
+    }
+  }
+
+  get types(): string[] {
+    return [...this.byType.keys()];
+  }
+
+  /** The service of a type someone asked for; undefined when there is none. */
+  find(type: string): ServiceDescription | undefined {
+    return this.byType.get(type);
+  }
+
+  /**
+   * The service of a stored provider. The API stores only registered types, so a miss means this
+   * build no longer has that service: a conflict the person can resolve by changing the type.
+   */
+  get(type: string): ServiceDescription {
+    const service = this.byType.get(type);
+    if (!service) throw new Conflict(`This ddnsd has no DNS service of type "${type}"; change the provider's type`);
+    return service;
+  }
+}

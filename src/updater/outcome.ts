@@ -1,0 +1,25 @@
+// What one update of one domain came to: the value the updater returns to the forced endpoint, the
+// scheduler and `ddnsd check`. Kept apart from update.ts so the context can name it.
+
+import type { RecordType } from "../dns/provider";
+
+/** What started an update: the forced endpoint, the schedule, or a router's push (/nic/update). */
+export type Trigger = "manual" | "schedule" | "push";
+
+export interface UpdateOutcome {
+  domainId: number;
+  hostname: string;
+  recordType: RecordType;
+  result: "updated" | "unchanged" | "failed";
+  /**
+   * Why it failed: the public IP could not be detected; the provider refused, was unreachable or could
+   * not be called; or (forced updates only) the domain or its provider is disabled.
+   */
+  failure: "detection" | "provider" | "disabled" | null;
+  ip: string | null;
+  previousIp: string | null;
+  changed: boolean;
+  message: string;
+  durationMs: number;
+  historyId: number | null;
+}

@@ -1,0 +1,72 @@
+// What the updater keeps while the app runs: the queues that keep two updates of one domain (or two
+// writes to one name at one service) apart, each provider's concurrency slots, and the prepared
+// query every update reads its domain with. Built with the context (app.ts), never module-level.
+
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db";
+import { domains, providers } from "../db/schema";
+
+/** Work under one key runs one after another, never side by side. */
+export class KeyedQueue {
+  private readonly held = new Map<number | string, Promise<unknown>>();
+
+  run<T>(key: number | string, work: () => Promise<T>): Promise<T> {
+    const previous = this.held.get(key) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.held.set(key, tail);
+    void tail.then(() => {
+      if (this.held.get(key) === tail) this.held.delete(key);
+    });
+    return run;
+  }
+
+  /** Whether work under this key is running or waiting. */
+  has(key: number | string): boolean {
+    return this.held.has(key);
+  }
+}
+
+/** At most `limit` pieces of work at once per provider; the rest wait their turn in order. */
+export class ProviderSlots {
+  private readonly slots = new Map<number, { active: number; waiting: (() => void)[] }>();
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(providerId: number, work: () => Promise<T>): Promise<T> {
+    let slot = this.slots.get(providerId);
+    if (!slot) this.slots.set(providerId, (slot = { active: 0, waiting: [] }));
+    const current = slot;
+    if (current.active >= this.limit) await new Promise<void>((wake) => current.waiting.push(wake));
+    else current.active++;
+    try {
+      return await work();
+    } finally {
+      const next = current.waiting.shift();
+      if (next) next();
+      else current.active--;
+    }
+  }
+}
+
+function prepareLoadDomain(db: Db) {
+  return db
+    .select({ domain: domains, provider: providers })
+    .from(domains)
+    .innerJoin(providers, eq(domains.providerId, providers.id))
+    .where(eq(domains.id, sql.placeholder("id")))
+    .prepare();
+}
+
+export interface UpdaterState {
+  /** Keys: a domain id (its updates), or `"<provider id> <hostname>"` (writes to one name). */
+  queue: KeyedQueue;
+  /** `DDNS_UPDATE_CONCURRENCY` provider writes at once, per provider. */
+  slots: ProviderSlots;
+  /** Prepared once: every update reads its domain twice, and building the query costs more than running it. */
+  loadDomain: ReturnType<typeof prepareLoadDomain>;
+}
+
+export function createUpdaterState(db: Db, concurrency: number): UpdaterState {
+  return { queue: new KeyedQueue(), slots: new ProviderSlots(concurrency), loadDomain: prepareLoadDomain(db) };
+}
