@@ -1,12 +1,13 @@
-// createApp(ctx) → the Elysia app: error mapping first, then health, docs, the API under
+// createApp(ctx) → the Elysia app: error mapping and body screening first, then health, docs, the API under
 // /api/v1 (login public, everything else behind the bearer guard) and the admin pages.
 
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { AppContext } from "./context";
-import { bearerGuard, loginRoutes } from "./http/auth";
+import { bearerGuard, loginRoutes, logoutRoutes } from "./http/auth";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
+import { bodyScreening } from "./http/screen";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { providerRoutes } from "./modules/providers";
@@ -21,6 +22,7 @@ export interface AppOptions {
 export function createApp(ctx: AppContext, options: AppOptions = {}) {
   const api = new Elysia({ prefix: "/api/v1" })
     .use(loginRoutes(ctx))
+    .use(logoutRoutes(ctx))
     .use(bearerGuard(ctx))
     .use(providerRoutes(ctx))
     .use(domainRoutes(ctx))
@@ -29,6 +31,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
 
   const app = new Elysia()
     .use(errorHandling(ctx.log))
+    .use(bodyScreening())
     .use(healthRoutes(ctx))
     .use(docsRoutes())
     .use(api)

@@ -6,6 +6,7 @@ import type { Keys, Settings } from "./config";
 import type { Db, OpenedDatabase } from "./db";
 import type { FetchLike } from "./dns/provider";
 import type { Logger } from "./log";
+import { SignInThrottle } from "./security/throttle";
 import { Scheduler } from "./updater/scheduler";
 import packageJson from "../package.json";
 
@@ -33,6 +34,8 @@ export interface AppContext {
   /** The newest public addresses the updater detected. */
   publicIp: PublicIpState;
   scheduler: Scheduler;
+  /** Failed sign-ins per client address, shared by the API login and the admin sign-in page. */
+  signIns: SignInThrottle;
 }
 
 export interface ContextParts {
@@ -55,6 +58,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     fetch,
     startedAt: Date.now(),
     publicIp: { ipv4: null, ipv6: null, checkedAt: null },
+    signIns: new SignInThrottle(settings.trustedProxies),
   } as Omit<AppContext, "scheduler"> as AppContext;
   ctx.scheduler = new Scheduler(ctx);
   return ctx;

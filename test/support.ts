@@ -18,7 +18,11 @@ export interface TestApp {
   /** Every log line written so far. */
   logs: string[];
   /** `app.handle` for a path, with JSON in and out and the admin's token unless `token: null`. */
-  request(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  /**
+   * Each request comes from an address of its own (so the sign-in throttle only applies where a test
+   * names the client with `peer`), as a socket's address would be seen by the app.
+   */
+  request(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string>; peer?: string }): Promise<{ status: number; body: any; headers: Headers }>;
   token(): Promise<string>;
 }
 
@@ -66,7 +70,9 @@ export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":
       headers["content-type"] ??= "application/json";
       body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     }
-    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const sent = new Request(`http://localhost${path}`, { method, headers, body });
+    ctx.signIns.rememberPeer(sent, options.peer ?? `peer-${crypto.randomUUID()}`);
+    const response = await app.handle(sent);
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -111,13 +111,18 @@ export function errorHandling(log: Logger) {
   });
 }
 
+/** The path, for the log, even of a request whose URL does not parse. */
+export function requestPath(request: Request): string {
+  return URL.canParse(request.url) ? new URL(request.url).pathname : request.url.split("?")[0]!.slice(0, 200);
+}
+
 /** A logged 500 whose body names the request id to look for in the log, and nothing else. */
 export function internalError(log: Logger, request: Request | null, error: unknown): Response {
   const requestId = crypto.randomUUID().slice(0, 8);
   log.error("unexpected error", {
     request_id: requestId,
     method: request?.method,
-    path: request ? new URL(request.url).pathname : undefined,
+    path: request ? requestPath(request) : undefined,
     error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     stack: error instanceof Error ? error.stack?.split("\n").slice(1, 4).join(" | ").trim() : undefined,
   });

@@ -50,7 +50,7 @@ export const Int = Type.Integer;
 export const DeletedBody = t.Object({ message: t.String(), id: Int() });
 
 /** The error answers a route can give, for the OpenAPI document. */
-export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 502 | 503)[]) {
+export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 429 | 502 | 503 | 507)[]) {
   return Object.fromEntries(statuses.map((status) => [status, status === 422 ? ValidationErrorBody : ErrorBody]));
 }
 
