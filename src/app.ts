@@ -32,7 +32,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   const app = new Elysia()
     .use(errorHandling(ctx.log))
     .use(bodyScreening())
-    .use(healthRoutes(ctx))
+    .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
     .use(docsRoutes())
     .use(api)
     .use(uiRoutes(ctx));

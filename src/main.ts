@@ -5,6 +5,7 @@ import { createApp } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
 import { createContext, type AppContext } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
+import { DataDirInUse, lockDataDir } from "./db/lock";
 import { setPassword, userCount } from "./http/auth";
 import { createLogger } from "./log";
 import { generatePassword } from "./security/passwords";
@@ -66,7 +67,18 @@ function listenError(settings: Settings, error: unknown): SettingsError {
   return new SettingsError(`Invalid setting ${variable}: ${text}`);
 }
 
+/** The data dir's lock, taken before anything in it is read or written. */
+function lockData(settings: Settings): { release(): void } {
+  try {
+    return lockDataDir(settings.dataDir);
+  } catch (error) {
+    const why = error instanceof DataDirInUse ? error.message : `cannot lock ${settings.dataDir}: ${(error as Error).message}`;
+    throw new SettingsError(`Invalid setting DDNS_DATA_DIR: ${why}`);
+  }
+}
+
 async function serve(settings: Settings): Promise<void> {
+  const lock = lockData(settings);
   const ctx = openContext(settings);
   const app = createApp(ctx, { schedule: true });
   let running: RunningServer;
@@ -82,7 +94,10 @@ async function serve(settings: Settings): Promise<void> {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       ctx.log.info("shutting down", { signal });
-      void running.stop().then(() => process.exit(0));
+      void running.stop().then(() => {
+        lock.release();
+        process.exit(0);
+      });
     });
   }
 }

@@ -24,6 +24,22 @@ export function plainIds({ params }: { params?: Record<string, string | undefine
   }
 }
 
+/**
+ * A transform hook: the named query parameters, when present, are written in decimal digits only
+ * (`?limit=0x10` would otherwise be 16; `1e3`, `+5`, ` 5` and `5.0` likewise). Their range is the
+ * schema's to check.
+ */
+export function plainQueryNumbers(...names: string[]) {
+  return ({ query }: { query?: Record<string, unknown> }): void => {
+    for (const name of names) {
+      const value = query?.[name];
+      if (value !== undefined && !(typeof value === "string" && /^[0-9]{1,15}$/.test(value))) {
+        throw invalidField(name, "must be written in decimal digits only");
+      }
+    }
+  };
+}
+
 /** `:id` in the admin pages' paths. */
 export const IdParams = t.Object({ id: positiveId("id") });
 

@@ -9,6 +9,7 @@ import type { ProviderType, RecordType } from "../../dns/provider";
 import { conflict, invalidField, notFound } from "../../http/errors";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { iso } from "../../util/time";
+import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
 import { findProviderRow } from "../providers/service";
 
 export interface DomainInput {
@@ -97,6 +98,7 @@ const TTL_RULES: Record<ProviderType, { valid: (ttl: number) => boolean; text: s
 
 /** The known `config` keys checked, the TTL against what the provider's service accepts; other keys are kept as given. */
 export function checkConfig(config: Record<string, unknown>, providerType: ProviderType): Record<string, unknown> {
+  checkConfigSize(config);
   const { zone_id, proxied, ttl, create_if_missing } = config;
   if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
     throw invalidField("config.zone_id", "must be a non-empty string");
@@ -113,7 +115,7 @@ export function checkConfig(config: Record<string, unknown>, providerType: Provi
 
 function checkExternalId(input: string | null): string | null {
   if (input === null || input.trim() === "") return null;
-  if (input.length > 200) throw invalidField("external_id", "must be at most 200 characters");
+  if (input.length > MAX_EXTERNAL_ID_CHARS) throw invalidField("external_id", `must be at most ${MAX_EXTERNAL_ID_CHARS} characters`);
   return input.trim();
 }
 

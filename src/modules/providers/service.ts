@@ -9,6 +9,7 @@ import type { DnsProvider, ProviderType, VerifyOutcome } from "../../dns/provide
 import { conflict, invalidField, notFound } from "../../http/errors";
 import { maskCredentials, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
+import { checkValueSizes } from "../limits";
 import { PROVIDER_TYPES } from "./model";
 
 /** The one credential key each type needs; `token` is accepted as an alias of it. */
@@ -41,6 +42,7 @@ export function checkProviderType(type: string): ProviderType {
 
 /** Keeps only the type's credential key, taken from its own name or the `token` alias. */
 export function normaliseCredentials(type: ProviderType, credentials: Record<string, unknown>): Record<string, string> {
+  checkValueSizes("credentials", credentials);
   const key = CREDENTIAL_KEY[type];
   const value = credentials[key] ?? credentials.token;
   if (typeof value !== "string" || value.trim() === "") {
