@@ -30,7 +30,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(metricsRoutes(ctx));
 
   const app = new Elysia()
-    .use(errorHandling(ctx.log))
+    .use(errorHandling(ctx.log, ctx.disk))
     .use(bodyScreening())
     .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
     .use(docsRoutes())

@@ -4,6 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { Keys, Settings } from "./config";
 import type { Db, OpenedDatabase } from "./db";
+import { DiskState } from "./db/disk";
 import type { FetchLike } from "./dns/provider";
 import type { Logger } from "./log";
 import { SignInThrottle } from "./security/throttle";
@@ -36,6 +37,8 @@ export interface AppContext {
   scheduler: Scheduler;
   /** Failed sign-ins per client address, shared by the API login and the admin sign-in page. */
   signIns: SignInThrottle;
+  /** Whether the data disk is full, and the update outcomes waiting for space. */
+  disk: DiskState;
 }
 
 export interface ContextParts {
@@ -59,6 +62,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     startedAt: Date.now(),
     publicIp: { ipv4: null, ipv6: null, checkedAt: null },
     signIns: new SignInThrottle(settings.trustedProxies),
+    disk: new DiskState(log),
   } as Omit<AppContext, "scheduler"> as AppContext;
   ctx.scheduler = new Scheduler(ctx);
   return ctx;

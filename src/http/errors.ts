@@ -2,6 +2,7 @@
 // (422 may add `errors`), never a stack trace, never HTML.
 
 import { Elysia } from "elysia";
+import { DISK_FULL_DETAIL, isDiskFull, type DiskState } from "../db/disk";
 import type { Logger } from "../log";
 
 export interface FieldError {
@@ -90,8 +91,12 @@ function validationResponse(error: unknown): Response {
  * A named plugin holding the mapping, registered on the root app before any route so it applies
  * to all of them.
  */
-export function errorHandling(log: Logger) {
+export function errorHandling(log: Logger, disk: DiskState) {
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (isDiskFull(error)) {
+      disk.noteFull(`${request.method} ${requestPath(request)}`);
+      return jsonResponse(507, { detail: DISK_FULL_DETAIL });
+    }
     if (error instanceof HttpError) {
       const body = error.errors ? { detail: error.detail, errors: error.errors } : { detail: error.detail };
       return jsonResponse(error.status, body, error.headers);

@@ -3,6 +3,9 @@
 import type { AppContext } from "../../context";
 import { VERSION } from "../../context";
 import { userCount } from "../../http/auth";
+
+const DISK_FULL_HEALTH =
+  "The data disk is full: API writes are refused and update outcomes wait in memory until space is freed in DDNS_DATA_DIR";
 import { iso } from "../../util/time";
 
 export function systemStatus(ctx: AppContext) {
@@ -28,6 +31,7 @@ export function healthProblem(ctx: AppContext, scheduled: boolean): HealthProble
   } catch {
     return { status: "unavailable", detail: "The database does not answer" };
   }
+  if (ctx.disk.full) return { status: "degraded", detail: DISK_FULL_HEALTH };
   if (admins === 0) return { status: "starting", detail: "Starting: the first admin is being created" };
   if (scheduled && !ctx.scheduler.running) return { status: "starting", detail: "Starting: the scheduler is not running yet" };
   return null;
