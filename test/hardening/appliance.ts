@@ -41,8 +41,9 @@ export function spawnAppliance(dataDir: string, env: Record<string, string> = {}
   void (async () => {
     const decoder = new TextDecoder();
     let buffered = "";
-    for await (const chunk of child.stderr) {
-      buffered += decoder.decode(chunk, { stream: true });
+    const reader = child.stderr.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      buffered += decoder.decode(chunk.value, { stream: true });
       const parts = buffered.split("\n");
       buffered = parts.pop()!;
       lines.push(...parts);

@@ -60,7 +60,7 @@ function jsonValue(r: ReturnType<typeof generator>, depth = 0): unknown {
   }
 }
 
-function body(r: ReturnType<typeof generator>): string | Uint8Array | undefined {
+function body(r: ReturnType<typeof generator>): string | Uint8Array<ArrayBuffer> | undefined {
   switch (r.int(10)) {
     case 0: return undefined;
     case 1: return "";
