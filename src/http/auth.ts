@@ -7,6 +7,7 @@ import { eq, lt } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { AppContext } from "../context";
+import { isDiskFull } from "../db/disk";
 import { revokedTokens, users } from "../db/schema";
 import { hashPassword, needsRehash, verifyPassword } from "../security/passwords";
 import { throttledMessage } from "../security/throttle";
@@ -33,7 +34,7 @@ type Signer = { sign(claims: { sub: string; jti: string; exp: number }): Promise
  * (at most 1 s) rather than hand out a token that is already dead.
  */
 export async function signAccessToken(ctx: AppContext, signer: Signer, username: string): Promise<string> {
-  const validAfter = tokenState(ctx, "", username)?.validAfter ?? null;
+  const validAfter = findUser(ctx, username)?.tokensValidAfter ?? null;
   if (validAfter !== null && Date.now() < (validAfter + 1) * 1000) await Bun.sleep((validAfter + 1) * 1000 - Date.now());
   return signer.sign({ sub: username, jti: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + ctx.settings.tokenTtlSeconds });
 }
@@ -147,8 +148,14 @@ export async function checkLogin(ctx: AppContext, username: string, password: st
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (ok && user && needsRehash(user.passwordHash)) {
     const passwordHash = await hashPassword(password);
-    ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
-    ctx.log.info("password re-hashed with the current parameters", { user: username });
+    try {
+      ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
+      ctx.log.info("password re-hashed with the current parameters", { user: username });
+    } catch (error) {
+      // A full disk must not stop a sign-in; the old hash still works and is replaced next time.
+      if (!isDiskFull(error)) throw error;
+      ctx.disk.noteFull("re-hashing a password");
+    }
   }
   return ok;
 }

@@ -6,7 +6,7 @@
 
 import { inNetworks, type Network } from "../ip/detect";
 
-export const FREE_FAILURES = 5;
+const FREE_FAILURES = 5;
 const FIRST_PAUSE_MS = 1_000;
 const LONGEST_PAUSE_MS = 15 * 60_000;
 /** Addresses remembered at once; past it the oldest idle ones are forgotten first. */
