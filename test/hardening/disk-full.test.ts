@@ -10,13 +10,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { login, spawnAppliance, untilHealthy } from "./appliance";
-import type { TestApp } from "../support";
+import { TEST_PASSWORD, type TestApp } from "../support";
 import { addDomain, addProvider, domainState, duePass, forceUpdate, historyOf, historyRows, makeDue, NEXT_IPV4, useRig } from "../updater/harness";
 
 const rig = useRig();
 
 /** The tables a write may touch, each made to need pages the database may not have. */
-const WRITES = [["history", "INSERT"], ["domains", "INSERT"], ["domains", "UPDATE"], ["providers", "INSERT"], ["providers", "UPDATE"], ["providers", "DELETE"]] as const;
+const WRITES = [["history", "INSERT"], ["domains", "INSERT"], ["domains", "UPDATE"], ["providers", "INSERT"], ["providers", "UPDATE"], ["providers", "DELETE"], ["users", "UPDATE"]] as const;
 
 function fillDisk(t: TestApp): void {
   t.ctx.sqlite.exec("CREATE TABLE IF NOT EXISTS filler (x)");
@@ -136,6 +136,18 @@ test("a forced update that reached Cloudflare answers 507 (not 500); its row is 
   expect(rows).toHaveLength(1);
   expect(rows[0].trigger).toBe("manual");
   expect(rows[0].ip_address).toBe(NEXT_IPV4);
+});
+
+test("a sign-in still works on a full disk, even one whose hash is due to be re-hashed", async () => {
+  const { t } = rig();
+  const old = await Bun.password.hash(TEST_PASSWORD, { algorithm: "argon2id" });
+  t.ctx.sqlite.query("UPDATE users SET password_hash = ? WHERE username = 'admin'").run(old);
+  fillDisk(t);
+  const response = await t.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password: TEST_PASSWORD } });
+  expect(response.status).toBe(200);
+  freeDisk(t);
+  expect((await t.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password: TEST_PASSWORD } })).status).toBe(200);
+  expect(t.ctx.sqlite.query<{ h: string }, []>("SELECT password_hash AS h FROM users").get()!.h).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
 });
 
 /** A 3 MB tmpfs for the data dir, when this test may mount one (root on Linux); else null. */
