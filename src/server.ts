@@ -6,7 +6,7 @@ import type { Server } from "bun";
 import type { App } from "./app";
 import type { AppContext } from "./context";
 import { internalError, requestPath } from "./http/errors";
-import { MAX_BODY_BYTES, screenRequest } from "./http/screen";
+import { screenRequest } from "./http/screen";
 
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -38,8 +38,6 @@ export function startServer(ctx: AppContext, app: App): RunningServer {
     hostname: host,
     port,
     tls: tlsCert && tlsKey ? { cert: Bun.file(tlsCert), key: Bun.file(tlsKey) } : undefined,
-    // A backstop above the app's own 64 KiB limit: no body near this size is ever buffered.
-    maxRequestBodySize: MAX_BODY_BYTES * 16,
     async fetch(request, server) {
       const started = performance.now();
       const path = requestPath(request);

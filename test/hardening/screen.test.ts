@@ -77,6 +77,8 @@ describe("body size", () => {
   test("a 10 MB credential never gets stored (the body limit comes first)", async () => {
     const response = await post("/api/v1/providers", JSON.stringify({ name: "huge", type: "cloudflare", credentials: { api_token: "y".repeat(10_000_000) } }));
     expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ detail: "The request body is larger than 64 KiB" });
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(providerCount(s.t)).toBe(0);
   });
 });
