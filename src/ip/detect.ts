@@ -198,10 +198,11 @@ function formatIpv6(groups: number[]): string {
   return `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLength).join(":")}`;
 }
 
-/** An address block: a family and a prefix (a single address is a /32 or /128). */
+/** An address block: a family and a prefix (a single address is a /32 or /128), and how it was written. */
 export interface Network {
   family: IpFamily;
   prefix: Prefix;
+  text: string;
 }
 
 /** `192.0.2.1`, `10.0.0.0/8`, `2001:db8::/32` … → a Network, or null when it is neither. */
@@ -212,7 +213,7 @@ export function parseNetwork(text: string): Network | null {
     const base = toValue(literal);
     if (base === null) continue;
     const length = bits === undefined ? width : Number(bits);
-    return length <= width ? { family, prefix: { base, bits: length } } : null;
+    return length <= width ? { family, prefix: { base, bits: length }, text: text.trim() } : null;
   }
   return null;
 }

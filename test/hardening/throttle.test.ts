@@ -4,6 +4,7 @@
 // client is the socket's address, or X-Forwarded-For's first entry only from a trusted proxy.
 
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn, test } from "bun:test";
+import { settingsInEffect } from "../../src/ui/settings";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { rawRequest, serve, type Served } from "./helpers";
 
@@ -105,6 +106,8 @@ describe("the client address", () => {
     for (let i = 0; i < 5; i++) expect((await via("10.1.2.3", "203.0.113.5", "wrong")).status).toBe(401);
     expect((await via("192.0.2.7", "203.0.113.5", TEST_PASSWORD)).status).toBe(429); // same client via the other proxy
     expect((await via("10.1.2.3", "203.0.113.6", TEST_PASSWORD)).status).toBe(200); // another client, same proxy
+    // The About page lists the setting as it was written.
+    expect(settingsInEffect(proxied.ctx)).toContainEqual({ name: "DDNS_TRUSTED_PROXIES", value: "10.0.0.0/8, 192.0.2.7" });
     proxied.ctx.sqlite.close();
   });
 
