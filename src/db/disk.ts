@@ -28,6 +28,7 @@ interface Deferred {
 export class DiskState {
   full = false;
   private lastLoggedAt = -Infinity;
+  private lastRecoveryLoggedAt = -Infinity;
   private readonly deferred = new Map<number, Deferred>();
   private rowCount = 0;
 
@@ -47,11 +48,15 @@ export class DiskState {
     });
   }
 
-  /** A write succeeded again. */
+  /**
+   * A write succeeded again. Both lines keep to once a minute: on a disk with a few bytes free, a
+   * small write may pass between failing ones.
+   */
   noteSpace(stored = 0): void {
     if (!this.full) return;
     this.full = false;
-    this.lastLoggedAt = -Infinity;
+    if (this.now() - this.lastRecoveryLoggedAt < LOG_EVERY_MS) return;
+    this.lastRecoveryLoggedAt = this.now();
     this.log.info("the data disk accepts writes again", { outcomes_stored: stored });
   }
 

@@ -4,6 +4,7 @@
 // client is the socket's address, or X-Forwarded-For's first entry only from a trusted proxy.
 
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn, test } from "bun:test";
+import { inNetworks, parseNetwork } from "../../src/ip/detect";
 import { settingsInEffect } from "../../src/ui/settings";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { rawRequest, serve, type Served } from "./helpers";
@@ -109,6 +110,17 @@ describe("the client address", () => {
     // The About page lists the setting as it was written.
     expect(settingsInEffect(proxied.ctx)).toContainEqual({ name: "DDNS_TRUSTED_PROXIES", value: "10.0.0.0/8, 192.0.2.7" });
     proxied.ctx.sqlite.close();
+  });
+
+  test("trusted proxies: IPv4 and IPv6 blocks, IPv4-mapped socket addresses", () => {
+    const networks = ["2001:db8::/32", "127.0.0.1", "10.0.0.0/8"].map((text) => parseNetwork(text)!);
+    expect(inNetworks("2001:db8::5", networks)).toBe(true);
+    expect(inNetworks("2001:db9::5", networks)).toBe(false);
+    expect(inNetworks("::ffff:127.0.0.1", networks)).toBe(true);
+    expect(inNetworks("127.0.0.2", networks)).toBe(false);
+    expect(inNetworks("10.255.0.1", networks)).toBe(true);
+    expect(inNetworks("unknown", networks)).toBe(false);
+    for (const bad of ["10.0.0.0/33", "::/129", "1.2.3.4/", "1.2.3.4/8/8", "proxy.lan", "010.0.0.1"]) expect(parseNetwork(bad)).toBeNull();
   });
 
   test("DDNS_TRUSTED_PROXIES must be addresses or CIDR blocks", async () => {
