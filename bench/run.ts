@@ -17,6 +17,7 @@ const BENCHES: { name: string; file: string; what: string; budgetSeconds: number
   { name: "ddclient", file: "ddclient.ts", what: "ddclient vs ddnsd on 100 Cloudflare records", budgetSeconds: 90 },
   { name: "footprint", file: "footprint.ts", what: "binary size, start time, memory", budgetSeconds: 90 },
   { name: "history", file: "history.ts", what: "metrics and history over 1,000,000 rows", budgetSeconds: 90 },
+  { name: "logins", file: "logins.ts", what: "peak memory under a login flood, a throttled attempt", budgetSeconds: 60 },
 ];
 
 const wanted = process.argv.slice(2);

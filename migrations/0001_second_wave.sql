@@ -12,6 +12,12 @@ CREATE TABLE `notifications` (
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `revoked_tokens` (
+	`jti` text PRIMARY KEY NOT NULL,
+	`expires_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `revoked_tokens_expires_at` ON `revoked_tokens` (`expires_at`);--> statement-breakpoint
 CREATE TABLE `update_keys` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`name` text NOT NULL,
@@ -23,4 +29,5 @@ CREATE TABLE `update_keys` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `update_keys_key_hash_unique` ON `update_keys` (`key_hash`);--> statement-breakpoint
-ALTER TABLE `providers` ADD `options` text DEFAULT '{}' NOT NULL;
+ALTER TABLE `providers` ADD `options` text DEFAULT '{}' NOT NULL;--> statement-breakpoint
+ALTER TABLE `users` ADD `tokens_valid_after` integer;

@@ -1,13 +1,14 @@
 // createContext(parts) → what the app shares, with everything that lives as long as it does;
-// createApp(ctx) → the Elysia app: error mapping first, then health, docs, the router push
-// (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything else
-// behind the bearer guard) and the admin pages.
+// createApp(ctx) → the Elysia app: error mapping and body screening first, then health, docs, the
+// router push (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything
+// else behind the bearer guard) and the admin pages.
 
 import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { Keys, Settings } from "./config";
 import type { AppContext } from "./context";
 import type { OpenedDatabase } from "./db";
+import { DiskState } from "./db/disk";
 import { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import { ServiceRegistry } from "./dns/registry";
@@ -15,12 +16,14 @@ import type { ServiceDescription } from "./dns/service";
 import type { Logger } from "./log";
 import { UpdateMetrics } from "./modules/prometheus/service";
 import { Notifier } from "./notify/notifier";
+import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
-import { bearerGuard, loginRoutes } from "./http/auth";
+import { bearerGuard, loginRoutes, logoutRoutes } from "./http/auth";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
+import { bodyScreening } from "./http/screen";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { notificationRoutes } from "./modules/notifications";
@@ -56,6 +59,8 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     services: new ServiceRegistry(services),
     pacer: new Pacer(),
     updater: createUpdaterState(database.db, settings.updateConcurrency),
+    signIns: new SignInThrottle(settings.trustedProxies),
+    disk: new DiskState(log),
   };
   const full = ctx as AppContext;
   full.scheduler = new Scheduler(full);
@@ -77,6 +82,7 @@ export interface AppOptions {
 export function createApp(ctx: AppContext, options: AppOptions = {}) {
   const api = new Elysia({ prefix: "/api/v1" })
     .use(loginRoutes(ctx))
+    .use(logoutRoutes(ctx))
     .use(bearerGuard(ctx))
     .use(providerRoutes(ctx))
     .use(domainRoutes(ctx))
@@ -86,8 +92,9 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(notificationRoutes(ctx));
 
   const app = new Elysia()
-    .use(errorHandling(ctx.log))
-    .use(healthRoutes(ctx))
+    .use(errorHandling(ctx.log, ctx.disk))
+    .use(bodyScreening())
+    .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
     .use(docsRoutes())
     .use(pushRoutes(ctx))
     .use(prometheusRoutes(ctx))

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
-import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "./ip/detect";
+import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFormat = "text" | "json";
@@ -42,6 +42,8 @@ export interface Settings {
   logFormat: LogFormat;
   tlsCert: string | null;
   tlsKey: string | null;
+  /** Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (DDNS_TRUSTED_PROXIES). */
+  trustedProxies: Network[];
 }
 
 export class SettingsError extends Error {}
@@ -148,6 +150,16 @@ class Reader {
     return text ?? null;
   }
 
+  networks(name: string): Network[] {
+    const text = this.raw(name);
+    if (text === undefined) return [];
+    return text.split(",").map((item) => item.trim()).filter(Boolean).map((item) => {
+      const network = parseNetwork(item);
+      if (network === null) this.fail(name, `expected comma-separated IP addresses or CIDR blocks, got "${item}"`);
+      return network;
+    });
+  }
+
   secret(name: string): string | null {
     const text = this.raw(name);
     if (text !== undefined && text.length < 32) this.fail(name, "must be at least 32 characters long");
@@ -214,6 +226,7 @@ export function loadSettings(env: Env = process.env): Settings {
     logFormat: read.choice("DDNS_LOG_FORMAT", "text", ["text", "json"] as const),
     tlsCert,
     tlsKey,
+    trustedProxies: read.networks("DDNS_TRUSTED_PROXIES"),
   };
 }
 

@@ -7,10 +7,12 @@ import type { Database } from "bun:sqlite";
 import type { Keys, Settings } from "./config";
 import type { Db } from "./db";
 import type { NotificationRow } from "./db/schema";
+import type { DiskState } from "./db/disk";
 import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
 import type { Logger } from "./log";
+import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
 import type { UpdateOutcome } from "./updater/outcome";
 import type { UpdaterState } from "./updater/state";
@@ -41,6 +43,8 @@ export interface SchedulerControl {
   stop(graceMs?: number): Promise<boolean>;
   /** One pass: checks the due domains (or all enabled ones) and returns what happened to each. */
   runPass(options?: PassOptions): Promise<UpdateOutcome[]>;
+  /** Brings every stored next run within its domain's schedule from `now` (after the clock jumped back). */
+  reschedulePastNow(now: number): void;
 }
 
 /** The Prometheus counters as the routes read them (modules/prometheus/service.ts). */
@@ -83,4 +87,8 @@ export interface AppContext {
   notifier: NotificationDelivery;
   /** Where the update path reports detections and stored outcomes: the counters and the notifier. */
   events: EventSink;
+  /** Failed sign-ins per client address, shared by the API login and the admin sign-in page. */
+  signIns: SignInThrottle;
+  /** Whether the data disk is full, and the update outcomes waiting for space. */
+  disk: DiskState;
 }

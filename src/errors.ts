@@ -30,6 +30,13 @@ export class ProviderFailed extends DomainError {}
 /** The public IP address could not be detected; the message says what the echo services answered. */
 export class DetectionFailed extends DomainError {}
 
+/**
+ * The data disk is full: what was asked happened (a provider was called) but its outcome waits in
+ * memory until there is space again (db/disk.ts). A write refused outright is answered by the error
+ * mapping, which sees SQLite's own "database or disk is full".
+ */
+export class StorageFull extends DomainError {}
+
 export const notFound = (what: string) => new NotFound(what);
 export const conflict = (detail: string) => new Conflict(detail);
 export const invalidField = (field: string, reason: string) => new Invalid(field, reason);

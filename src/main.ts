@@ -2,10 +2,12 @@
 // `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd healthcheck`
 // asks a running ddnsd's /healthz (the container image's HEALTHCHECK); `ddnsd version`.
 
+import { join } from "node:path";
 import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
 import type { AppContext } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
+import { DataDirInUse, lockDataDir } from "./db/lock";
 import { probeHealth } from "./healthcheck";
 import { setPassword, userCount } from "./http/auth";
 import { createLogger } from "./log";
@@ -69,7 +71,18 @@ function listenError(settings: Settings, error: unknown): SettingsError {
   return new SettingsError(`Invalid setting ${variable}: ${text}`);
 }
 
+/** The data dir's lock, taken before anything in it is read or written. */
+function lockData(settings: Settings): { release(): void } {
+  try {
+    return lockDataDir(settings.dataDir);
+  } catch (error) {
+    const why = error instanceof DataDirInUse ? error.message : `cannot write ${join(settings.dataDir, "ddnsd.lock")}: ${(error as Error).message}`;
+    throw new SettingsError(`Invalid setting DDNS_DATA_DIR: ${why}`);
+  }
+}
+
 async function serve(settings: Settings): Promise<void> {
+  const lock = lockData(settings);
   const ctx = openContext(settings);
   const app = createApp(ctx, { schedule: true });
   let running: RunningServer;
@@ -85,7 +98,10 @@ async function serve(settings: Settings): Promise<void> {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       ctx.log.info("shutting down", { signal });
-      void running.stop().then(() => process.exit(0));
+      void running.stop().then(() => {
+        lock.release();
+        process.exit(0);
+      });
     });
   }
 }

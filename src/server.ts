@@ -1,13 +1,31 @@
-// Serving the app: Bun.serve (HTTPS when a certificate is configured), one log line per request,
-// and the graceful stop: no new requests, running updates finish (up to 10 s), database closed.
+// Serving the app: Bun.serve (HTTPS when a certificate is configured), requests screened before
+// routing, the headers every answer carries, one log line per request, and the graceful stop: no
+// new requests, running updates finish (up to 10 s), database closed.
 
 import type { Server } from "bun";
 import type { App } from "./app";
 import type { AppContext } from "./context";
-import { internalError } from "./http/errors";
+import { internalError, requestPath } from "./http/errors";
+import { screenRequest } from "./http/screen";
 
 const NOTIFY_GRACE_MS = 2_000;
 export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The Swagger page runs one inline script (its start-up) and Swagger UI sets inline styles; it loads
+ * nothing from elsewhere, and no other site may frame it.
+ */
+const DOCS_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Headers on every answer (the admin pages add their own policy in src/ui). */
+function addSecurityHeaders(path: string, response: Response): void {
+  response.headers.set("x-content-type-options", "nosniff");
+  if (path === "/docs" || path.startsWith("/docs/")) {
+    response.headers.set("content-security-policy", DOCS_CSP);
+    response.headers.set("x-frame-options", "DENY");
+  }
+}
 
 export interface RunningServer {
   server: Server<undefined>;
@@ -21,10 +39,17 @@ export function startServer(ctx: AppContext, app: App): RunningServer {
     hostname: host,
     port,
     tls: tlsCert && tlsKey ? { cert: Bun.file(tlsCert), key: Bun.file(tlsKey) } : undefined,
-    async fetch(request) {
+    async fetch(request, server) {
       const started = performance.now();
-      const response = await app.handle(request);
-      const path = new URL(request.url).pathname;
+      const path = requestPath(request);
+      ctx.signIns.rememberPeer(request, server.requestIP(request)?.address ?? null);
+      let response: Response;
+      try {
+        response = screenRequest(request) ?? (await app.handle(request));
+      } catch (error) {
+        response = internalError(ctx.log, request, error);
+      }
+      addSecurityHeaders(path, response);
       // Health probes and static assets would drown the log; they're logged at debug level.
       const quiet = path === "/healthz" || path.startsWith("/assets/") || path.startsWith("/docs/assets/");
       ctx.log[quiet ? "debug" : "info"]("request", {

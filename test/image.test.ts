@@ -321,7 +321,7 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
     const { stdout, stderr, code } = await outputOf(runInImage(image, { env: { DDNS_PORT: String(freePort()) }, user: "1026:100" }));
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toStartWith("ddnsd: Invalid setting DDNS_DATA_DIR: cannot write /data/secret.key: ");
+    expect(stderr).toStartWith("ddnsd: Invalid setting DDNS_DATA_DIR: cannot write /data/ddnsd.lock: ");
   });
 
   test("a one-off `admin set-password` run on the stopped container's volume sets the password", async () => {

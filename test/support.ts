@@ -5,6 +5,8 @@ import { createApp, createContext } from "../src/app";
 import { loadSettings } from "../src/config";
 import type { AppContext } from "../src/context";
 import { openDatabase } from "../src/db";
+import type { FetchLike } from "../src/dns/provider";
+import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import type { ServiceDescription } from "../src/dns/service";
 import { setPassword, userCount } from "../src/http/auth";
 import { createLogger } from "../src/log";
@@ -19,14 +21,26 @@ export interface TestApp {
   /** Every log line written so far. */
   logs: string[];
   /** `app.handle` for a path, with JSON in and out and the admin's token unless `token: null`. */
-  request(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  /**
+   * Each request comes from an address of its own (so the sign-in throttle only applies where a test
+   * names the client with `peer`), as a socket's address would be seen by the app.
+   */
+  request(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string>; peer?: string }): Promise<{ status: number; body: any; headers: Headers }>;
   token(): Promise<string>;
 }
 
 export interface TestAppOptions {
   /** The DNS services the app knows, e.g. the built-in ones plus a fake one the test describes. */
   services?: readonly ServiceDescription[];
+  /** The app's outbound fetch (the global one by default), e.g. one that records when requests leave. */
+  fetch?: FetchLike;
 }
+
+/** Every service's API, and Telegram's, on a closed loopback port unless a test names its fake: no test reaches the internet. */
+const UNREACHABLE_APIS = Object.fromEntries([
+  ...SERVICES.filter((service) => service.defaultApiUrl !== undefined).map((service) => [apiUrlSetting(service.type), `http://127.0.0.1:9/${service.type}`]),
+  ["DDNS_TELEGRAM_API_URL", "http://127.0.0.1:9/telegram"],
+]);
 
 export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":memory:", options: TestAppOptions = {}): Promise<TestApp> {
   const logs: string[] = [];
@@ -35,8 +49,7 @@ export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":
     DDNS_ENCRYPTION_KEY: ENCRYPTION_KEY,
     DDNS_IPV4_URLS: "http://127.0.0.1:9/unused",
     DDNS_IPV6_URLS: "http://127.0.0.1:9/unused",
-    DDNS_CLOUDFLARE_API_URL: "http://127.0.0.1:9/cloudflare",
-    DDNS_DYNU_API_URL: "http://127.0.0.1:9/dynu",
+    ...UNREACHABLE_APIS,
     DDNS_HTTP_TIMEOUT: "2s",
     DDNS_LOG_LEVEL: "debug",
     ...env,
@@ -44,7 +57,7 @@ export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":
   const log = createLogger({ level: settings.logLevel, format: settings.logFormat, write: (line) => logs.push(line) });
   const database = openDatabase(dataDir, log);
   const keys = { secretKey: settings.secretKey!, encryptionKey: settings.encryptionKey! };
-  const ctx = createContext({ settings, keys, database, log, services: options.services });
+  const ctx = createContext({ settings, keys, database, log, services: options.services, fetch: options.fetch });
   if (userCount(ctx) === 0) {
     await setPassword(ctx, settings.adminUsername, TEST_PASSWORD);
   }
@@ -73,7 +86,9 @@ export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":
       headers["content-type"] ??= "application/json";
       body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     }
-    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const sent = new Request(`http://localhost${path}`, { method, headers, body });
+    ctx.signIns.rememberPeer(sent, options.peer ?? `peer-${crypto.randomUUID()}`);
+    const response = await app.handle(sent);
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -111,7 +111,8 @@ export interface Appliance {
 
 /**
  * Runs `dist/ddnsd serve`, its log in a file (so the benchmark never spends time reading it), and
- * waits for the first answer of /healthz, polled every millisecond.
+ * waits for the first 200 of /healthz, polled every millisecond: that answer means ready (the first
+ * admin exists), so a login sent right after it works.
  */
 export async function startAppliance(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Appliance> {
   const port = freePort();

@@ -8,9 +8,22 @@ export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   username: text("username").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
+  /** Tokens issued at or before this second (JWT `iat`) are refused: set when the password is set. */
+  tokensValidAfter: integer("tokens_valid_after"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/** Signed-out tokens, refused until they expire; then pruned (they would be refused as expired anyway). */
+export const revokedTokens = sqliteTable(
+  "revoked_tokens",
+  {
+    jti: text("jti").primaryKey(),
+    /** The token's own expiry, ms since the epoch. */
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [index("revoked_tokens_expires_at").on(table.expiresAt)],
+);
 
 export const providers = sqliteTable(
   "providers",

@@ -11,7 +11,11 @@ export interface PacerClock {
   sleep(ms: number): Promise<void>;
 }
 
-const realClock: PacerClock = { now: () => Date.now(), sleep: (ms) => Bun.sleep(ms) };
+/**
+ * Monotonic: a wall clock corrected backwards (a board without a real-time clock, then NTP) would
+ * otherwise leave the reservations made before the correction days ahead, and every request waiting.
+ */
+const realClock: PacerClock = { now: () => performance.now(), sleep: (ms) => Bun.sleep(ms) };
 
 export class Pacer {
   /** Per provider id: the start times (ms) given out, oldest first, at most `requests` of them. */

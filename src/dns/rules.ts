@@ -3,18 +3,16 @@
 // (CONTRACT §10: known keys only, URLs, choices, required ones), record types, TTLs and hostnames.
 
 import { Invalid } from "../errors";
+import { MAX_VALUE_CHARS } from "../modules/limits";
 import type { RecordType } from "./provider";
 import type { OptionField, ServiceDescription } from "./service";
-
-/** CONTRACT §9: each credential and option value is at most this long. */
-const MAX_VALUE_LENGTH = 1024;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function checkLength(field: string, value: string): string {
-  if (value.length > MAX_VALUE_LENGTH) throw new Invalid(field, `must be at most ${MAX_VALUE_LENGTH} characters`);
+  if (value.length > MAX_VALUE_CHARS) throw new Invalid(field, `must be at most ${MAX_VALUE_CHARS} characters`);
   return value;
 }
 
@@ -28,6 +26,11 @@ export function normaliseCredentials(
   input: Record<string, unknown>,
   stored: Record<string, string> = {},
 ): Record<string, string> {
+  // Keys the service does not use are dropped, but an oversized one is still refused: nothing that
+  // large is a credential, and the person should hear that it was not taken.
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value === "string") checkLength(`credentials.${key}`, value);
+  }
   const result: Record<string, string> = {};
   for (const field of service.credentials) {
     const given = [field.key, ...(field.aliases ?? [])].map((key) => input[key]).find((value) => value !== undefined);

@@ -97,7 +97,10 @@ export function docsRoutes() {
             version: VERSION,
             description:
               `Keeps DNS records at ${SERVICES.map((service) => service.label).join(", ")} pointing at this network's public IP address. ` +
-              "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`.",
+              "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`; " +
+              "`POST /api/v1/auth/logout` revokes it. Any request may also be refused before it reaches its route: " +
+              "`400` a missing or malformed Host header, `413` a body over 64 KiB, `422` JSON nested deeper than 32 levels; " +
+              "any write may answer `507` while the data disk is full (nothing is changed).",
           },
           components: {
             securitySchemes: {

@@ -3,7 +3,8 @@
 // get their status codes here and nowhere else.
 
 import { Elysia } from "elysia";
-import { Conflict, DetectionFailed, DomainError, Invalid, Malformed, NotFound, ProviderFailed } from "../errors";
+import { DISK_FULL_DETAIL, isDiskFull, type DiskState } from "../db/disk";
+import { Conflict, DetectionFailed, DomainError, Invalid, Malformed, NotFound, ProviderFailed, StorageFull } from "../errors";
 import type { Logger } from "../log";
 
 export interface FieldError {
@@ -30,6 +31,7 @@ const STATUSES: [new (...args: never[]) => DomainError, number][] = [
   [Malformed, 422],
   [ProviderFailed, 502],
   [DetectionFailed, 503],
+  [StorageFull, 507],
 ];
 
 function statusOf(error: DomainError): number {
@@ -105,8 +107,12 @@ function validationResponse(error: unknown): Response {
  * A named plugin holding the mapping, registered on the root app before any route so it applies
  * to all of them.
  */
-export function errorHandling(log: Logger) {
+export function errorHandling(log: Logger, disk: DiskState) {
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (isDiskFull(error)) {
+      disk.noteFull(`${request.method} ${requestPath(request)}`);
+      return jsonResponse(507, { detail: DISK_FULL_DETAIL });
+    }
     if (error instanceof DomainError) return domainErrorResponse(error);
     if (error instanceof HttpError) {
       const body = error.errors ? { detail: error.detail, errors: error.errors } : { detail: error.detail };
@@ -127,13 +133,18 @@ export function errorHandling(log: Logger) {
   });
 }
 
+/** The path, for the log, even of a request whose URL does not parse. */
+export function requestPath(request: Request): string {
+  return URL.canParse(request.url) ? new URL(request.url).pathname : request.url.split("?")[0]!.slice(0, 200);
+}
+
 /** A logged 500 whose body names the request id to look for in the log, and nothing else. */
 export function internalError(log: Logger, request: Request | null, error: unknown): Response {
   const requestId = crypto.randomUUID().slice(0, 8);
   log.error("unexpected error", {
     request_id: requestId,
     method: request?.method,
-    path: request ? new URL(request.url).pathname : undefined,
+    path: request ? requestPath(request) : undefined,
     error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
     stack: error instanceof Error ? error.stack?.split("\n").slice(1, 4).join(" | ").trim() : undefined,
   });

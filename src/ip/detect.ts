@@ -203,3 +203,33 @@ function formatIpv6(groups: number[]): string {
   if (bestStart < 0) return hex.join(":");
   return `${hex.slice(0, bestStart).join(":")}::${hex.slice(bestStart + bestLength).join(":")}`;
 }
+
+/** An address block: a family and a prefix (a single address is a /32 or /128), and how it was written. */
+export interface Network {
+  family: IpFamily;
+  prefix: Prefix;
+  text: string;
+}
+
+/** `192.0.2.1`, `10.0.0.0/8`, `2001:db8::/32` … → a Network, or null when it is neither. */
+export function parseNetwork(text: string): Network | null {
+  const [literal = "", bits, ...rest] = text.trim().split("/");
+  if (rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return null;
+  for (const [family, width, toValue] of [[4, 32, ipv4Value], [6, 128, ipv6Value]] as const) {
+    const base = toValue(literal);
+    if (base === null) continue;
+    const length = bits === undefined ? width : Number(bits);
+    return length <= width ? { family, prefix: { base, bits: length }, text: text.trim() } : null;
+  }
+  return null;
+}
+
+/** Whether an address (IPv4-mapped IPv6 counts as its IPv4 address) lies in one of the networks. */
+export function inNetworks(ip: string, networks: readonly Network[]): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+  const v4 = ipv4Value(mapped ?? ip);
+  const v6 = v4 === null ? ipv6Value(ip) : null;
+  return networks.some((network) =>
+    network.family === 4 ? v4 !== null && inPrefix(v4, network.prefix, 32) : v6 !== null && inPrefix(v6, network.prefix, 128),
+  );
+}

@@ -33,6 +33,22 @@ export function checkDisplayName(name: string): string {
   return trimmed;
 }
 
+/**
+ * A transform hook: the named query parameters, when present, are written in decimal digits only
+ * (`?limit=0x10` would otherwise be 16; `1e3`, `+5`, ` 5` and `5.0` likewise). Their range is the
+ * schema's to check.
+ */
+export function plainQueryNumbers(...names: string[]) {
+  return ({ query }: { query?: Record<string, unknown> }): void => {
+    for (const name of names) {
+      const value = query?.[name];
+      if (value !== undefined && !(typeof value === "string" && /^[0-9]{1,15}$/.test(value))) {
+        throw invalidField(name, "must be written in decimal digits only");
+      }
+    }
+  };
+}
+
 /** `:id` in the admin pages' paths. */
 export const IdParams = t.Object({ id: positiveId("id") });
 
@@ -59,7 +75,7 @@ export const Int = Type.Integer;
 export const DeletedBody = t.Object({ message: t.String(), id: Int() });
 
 /** The error answers a route can give, for the OpenAPI document. */
-export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 502 | 503)[]) {
+export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 429 | 502 | 503 | 507)[]) {
   return Object.fromEntries(statuses.map((status) => [status, status === 422 ? ValidationErrorBody : ErrorBody]));
 }
 

@@ -11,8 +11,9 @@
 import { html } from "@elysiajs/html";
 import { Elysia } from "elysia";
 import { VERSION, type AppContext } from "../context";
-import { accessClaims, AUTH_MESSAGES, checkLogin, tokenSigner } from "../http/auth";
+import { attemptSignIn, AUTH_MESSAGES, signAccessToken, tokenSigner } from "../http/auth";
 import { DomainError } from "../errors";
+import { throttledMessage } from "../security/throttle";
 import {
   createDomain,
   deleteDomain,
@@ -161,19 +162,23 @@ export function uiRoutes(ctx: AppContext) {
           notice: query.expired ? SESSION_EXPIRED : query.signed_out ? "You have signed out." : null,
         }),
       )
-      .post("/login", async ({ body, cookie, jwt }) => {
+      .post("/login", async ({ body, cookie, jwt, request, set }) => {
         const username = field(body, "username").trim();
         const next = localPath(field(body, "next"));
-        if (!(await checkLogin(ctx, username, field(body, "password")))) {
-          return LoginPage({ username, next, error: AUTH_MESSAGES.wrongLogin });
+        const signIn = await attemptSignIn(ctx, request, username, field(body, "password"));
+        if (!signIn.ok) {
+          if (signIn.retryAfterSeconds === null) return LoginPage({ username, next, error: AUTH_MESSAGES.wrongLogin });
+          set.status = 429;
+          set.headers["retry-after"] = String(signIn.retryAfterSeconds);
+          return LoginPage({ username, next, error: throttledMessage(signIn.retryAfterSeconds) });
         }
-        startSession(ctx, cookie, await jwt.sign(accessClaims(ctx, username)));
+        startSession(ctx, cookie, request, await signAccessToken(ctx, jwt, username));
         ctx.log.info("login", { user: username, via: "pages" });
         return seeOther(next);
       })
       // No session needed: signing out of an expired session still clears the cookie.
-      .post("/logout", ({ cookie }) => {
-        endSession(ctx, cookie);
+      .post("/logout", async ({ cookie, request }) => {
+        await endSession(ctx, cookie, request);
         return seeOther("/login?signed_out=1");
       })
 

@@ -4,7 +4,7 @@
 
 import type { Cookie } from "elysia";
 import type { AppContext } from "../context";
-import { AUTH_MESSAGES, authenticateToken } from "../http/auth";
+import { AUTH_MESSAGES, authenticateToken, revokeToken, verifyToken } from "../http/auth";
 import { HttpError, jsonResponse } from "../http/errors";
 
 export const SESSION_COOKIE = "ddnsd_session";
@@ -15,24 +15,37 @@ export const CROSS_SITE = "Cross-site request refused";
 
 type Cookies = Record<string, Cookie<unknown>>;
 
-/** Attributes shared by both cookies: never readable by scripts, never sent cross-site. */
-function cookieAttributes(ctx: AppContext, maxAge: number) {
+/**
+ * Attributes shared by both cookies: never readable by scripts, never sent cross-site. Secure when
+ * ddnsd serves HTTPS itself, or when a trusted proxy (DDNS_TRUSTED_PROXIES) says the visitor's
+ * connection is HTTPS; on plain HTTP a Secure cookie would vanish.
+ */
+function cookieAttributes(ctx: AppContext, maxAge: number, request?: Request) {
+  const proxiedHttps =
+    request !== undefined &&
+    ctx.signIns.viaTrustedProxy(request) &&
+    request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
   return {
     httpOnly: true,
     sameSite: "strict" as const,
-    // Secure only when ddnsd itself serves HTTPS; behind a TLS proxy on plain HTTP it would vanish.
-    secure: ctx.settings.tlsCert !== null,
+    secure: ctx.settings.tlsCert !== null || proxiedHttps,
     path: "/",
     maxAge,
   };
 }
 
-export function startSession(ctx: AppContext, cookies: Cookies, token: string): void {
-  cookies[SESSION_COOKIE]!.set({ value: token, ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds) });
+export function startSession(ctx: AppContext, cookies: Cookies, request: Request, token: string): void {
+  cookies[SESSION_COOKIE]!.set({ value: token, ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds, request) });
 }
 
-export function endSession(ctx: AppContext, cookies: Cookies): void {
-  cookies[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(ctx, 0) });
+/** Clears the cookie, and signs its token out when it is still valid (copied elsewhere, it stays dead). */
+export async function endSession(ctx: AppContext, cookies: Cookies, request: Request): Promise<void> {
+  const token = cookies[SESSION_COOKIE]?.value;
+  if (typeof token === "string" && token !== "") {
+    const verified = await verifyToken(ctx, token).catch(() => null);
+    if (verified !== null) revokeToken(ctx, verified);
+  }
+  cookies[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(ctx, 0, request) });
 }
 
 function isHtmx(request: Request): boolean {

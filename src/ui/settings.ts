@@ -34,6 +34,7 @@ export function settingsInEffect(ctx: AppContext): SettingLine[] {
     ["DDNS_LOG_FORMAT", s.logFormat],
     ["DDNS_TLS_CERT", s.tlsCert ?? "not set (plain HTTP)"],
     ["DDNS_TLS_KEY", s.tlsKey ?? "not set"],
+    ["DDNS_TRUSTED_PROXIES", s.trustedProxies.map((network) => network.text).join(", ") || "none"],
   ];
   return lines.map(([name, value]) => ({ name, value }));
 }

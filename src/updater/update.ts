@@ -4,9 +4,10 @@
 
 import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
+import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import type { DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
-import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed } from "../errors";
+import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
@@ -63,8 +64,35 @@ export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOpti
   return ctx.updater.queue.run(domainId, () => attempt(ctx, domainId, options));
 }
 
+/** The domain and its provider; the domain with any state still waiting for disk space (db/disk.ts). */
 function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
-  return ctx.updater.loadDomain.get({ id: domainId }) ?? null;
+  const loaded = ctx.updater.loadDomain.get({ id: domainId });
+  return loaded ? { domain: ctx.disk.overlay(loaded.domain), provider: loaded.provider } : null;
+}
+
+/**
+ * Runs a transaction that writes a domain's new state, with any older state still waiting for disk
+ * space folded in first. On a full disk the state (and the history row, if any) waits in memory
+ * instead, and `onFull` gives the answer.
+ */
+function storeOutcome<T>(
+  ctx: AppContext,
+  domainId: number,
+  work: (tx: Tx, waiting: DomainChanges) => T,
+  onFull: () => { row: HistoryInsert | null; changes: DomainChanges; result: T },
+): T {
+  try {
+    const result = ctx.db.transaction((tx) => work(tx, ctx.disk.waitingChanges(domainId)));
+    ctx.disk.forgetChanges(domainId);
+    ctx.disk.noteSpace();
+    return result;
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    ctx.disk.noteFull("recording an update");
+    const { row, changes, result } = onFull();
+    ctx.disk.defer(domainId, row, changes);
+    return result;
+  }
 }
 
 /** Why the domain must not be updated now (the 409's sentence), or null when both it and its provider are enabled. */
@@ -113,12 +141,14 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
   const ip = addressForRecord(detection.ip, domain.config);
   if (!options.force && !needsWrite(domain, ip)) {
     const now = Date.now();
+    const checked = { lastCheckedAt: now, nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds) };
     // Only while still enabled: the detection of another family above may have taken a while.
-    ctx.db
-      .update(domains)
-      .set({ lastCheckedAt: now, nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds) })
-      .where(and(eq(domains.id, domainId), eq(domains.isEnabled, true)))
-      .run();
+    storeOutcome(
+      ctx,
+      domainId,
+      (tx, waiting) => tx.update(domains).set({ ...waiting, ...checked }).where(and(eq(domains.id, domainId), eq(domains.isEnabled, true))).run(),
+      () => ({ row: null, changes: checked, result: undefined }),
+    );
     return { ...base, result: "unchanged", failure: null, ip, changed: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
   }
 
@@ -200,15 +230,47 @@ function providerPausedUntil(ctx: AppContext, providerId: number): number | null
   return ctx.db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, providerId)).get()?.until ?? null;
 }
 
-/** Pauses the provider until `until` (ms), never shortening a longer pause; returns the pause in force. */
+/**
+ * Pauses the provider until `until` (ms), never shortening a longer pause; returns the pause in force.
+ * On a full disk the pause still holds for this domain's next run (its waiting state), just not stored.
+ */
 function pauseProvider(ctx: AppContext, providerId: number, until: number): number {
-  const row = ctx.db
-    .update(providers)
-    .set({ pausedUntil: sql`max(coalesce(${providers.pausedUntil}, 0), ${until})` })
-    .where(eq(providers.id, providerId))
-    .returning({ until: providers.pausedUntil })
-    .get();
-  return row?.until ?? until;
+  try {
+    const row = ctx.db
+      .update(providers)
+      .set({ pausedUntil: sql`max(coalesce(${providers.pausedUntil}, 0), ${until})` })
+      .where(eq(providers.id, providerId))
+      .returning({ until: providers.pausedUntil })
+      .get();
+    return row?.until ?? until;
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    ctx.disk.noteFull("pausing a provider");
+    return until;
+  }
+}
+
+/**
+ * Writes the outcomes kept in memory while the disk was full, once it takes them (each domain's rows
+ * and state in one transaction); while nothing waits but the disk was full, a small write tells
+ * whether space is back. Called by every scheduler tick.
+ */
+export function storeWaitingOutcomes(ctx: AppContext): void {
+  if (!ctx.disk.full && !ctx.disk.waiting) return;
+  try {
+    const stored = ctx.disk.storeWaiting((domainId, rows, changes) =>
+      ctx.db.transaction((tx) => {
+        if (!tx.select({ id: domains.id }).from(domains).where(eq(domains.id, domainId)).get()) return;
+        for (const row of rows) appendHistory(tx, ctx, row);
+        if (Object.keys(changes).length > 0) tx.update(domains).set(changes).where(eq(domains.id, domainId)).run();
+      }),
+    );
+    if (stored === 0) ctx.sqlite.transaction(() => ctx.sqlite.exec("CREATE TABLE space_probe (x); DROP TABLE space_probe"))();
+    ctx.disk.noteSpace(stored);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    ctx.disk.noteFull("storing the outcomes kept in memory");
+  }
 }
 
 type PendingOutcome = Omit<UpdateOutcome, "durationMs" | "historyId">;
@@ -237,20 +299,18 @@ function record(
   // schedules it again (domains and providers services).
   const stopped = !write.ok && write.stopRetrying === true;
 
-  const historyId = ctx.db.transaction((tx) => {
-    // The domain as it is now: it may have been edited while the provider was being called.
-    const current = tx.select().from(domains).where(eq(domains.id, domain.id)).get();
-    if (!current) return null; // deleted meanwhile: nothing left to record
-    const id = appendHistory(tx, ctx, {
-      domainId: domain.id,
-      ipAddress: outcome.ip,
-      previousIp: domain.lastKnownIp,
-      status: succeeded ? "SUCCESS" : "FAILED",
-      message: outcome.message,
-      trigger,
-      durationMs,
-      timestamp: now,
-    });
+  const row: HistoryInsert = {
+    domainId: domain.id,
+    ipAddress: outcome.ip,
+    previousIp: domain.lastKnownIp,
+    status: succeeded ? "SUCCESS" : "FAILED",
+    message: outcome.message,
+    trigger,
+    durationMs,
+    timestamp: now,
+  };
+  /** The domain's new state, given the domain as it is now (null when it is another record now). */
+  const stateAfter = (current: DomainRow): DomainChanges | null => {
     // Another record now (new provider, name, type, or an external_id the user set): the edit reset its
     // state so that it is written (and its id checked) at once, and this outcome, about the record as
     // it was, must neither mark the new one current nor make its id trusted.
@@ -259,34 +319,47 @@ function record(
       current.domainName === domain.domainName &&
       current.recordType === domain.recordType &&
       current.externalId === domain.externalId;
-    if (sameRecord) {
-      // The zone id found by the write is saved only when config.zone_id is still what this attempt
-      // started with: one the user set or removed meanwhile is theirs to keep. The rest of the config
-      // is taken as it is now, so any other change made meanwhile stays too.
-      const zoneIdKept = current.config.zone_id === domain.config.zone_id;
-      tx.update(domains)
-        .set({
-          // A detection failure is no attempt at the record: its status stays, so that when the echo
-          // services answer again only records whose address really changed are written.
-          lastUpdateStatus: succeeded ? "SUCCESS" : outcome.failure === "detection" ? current.lastUpdateStatus : "FAILED",
-          lastCheckedAt: now,
-          failureCount,
-          nextRunAt: current.isEnabled && !stopped ? nextRunAt : null,
-          ...(write.ok
-            ? {
-                lastKnownIp: outcome.ip,
-                externalId: write.externalId,
-                ...(zoneIdKept ? { config: { ...current.config, zone_id: write.zoneId } } : {}),
-                ...(outcome.changed || current.lastChangedAt === null ? { lastChangedAt: now } : {}),
-              }
-            : {}),
-        })
-        .where(eq(domains.id, domain.id))
-        .run();
-    }
-    return id;
-  });
-  if (historyId === null) return null;
+    if (!sameRecord) return null;
+    // The zone id found by the write is saved only when config.zone_id is still what this attempt
+    // started with: one the user set or removed meanwhile is theirs to keep. The rest of the config
+    // is taken as it is now, so any other change made meanwhile stays too.
+    const zoneIdKept = current.config.zone_id === domain.config.zone_id;
+    return {
+      // A detection failure is no attempt at the record: its status stays, so that when the echo
+      // services answer again only records whose address really changed are written.
+      lastUpdateStatus: succeeded ? "SUCCESS" : outcome.failure === "detection" ? current.lastUpdateStatus : "FAILED",
+      lastCheckedAt: now,
+      failureCount,
+      nextRunAt: current.isEnabled && !stopped ? nextRunAt : null,
+      ...(write.ok
+        ? {
+            lastKnownIp: outcome.ip,
+            externalId: write.externalId,
+            ...(zoneIdKept ? { config: { ...current.config, zone_id: write.zoneId } } : {}),
+            ...(outcome.changed || current.lastChangedAt === null ? { lastChangedAt: now } : {}),
+          }
+        : {}),
+    };
+  };
+
+  const historyId = storeOutcome(
+    ctx,
+    domain.id,
+    (tx, waiting) => {
+      // The domain as it is now: it may have been edited while the provider was being called.
+      const stored = tx.select().from(domains).where(eq(domains.id, domain.id)).get();
+      if (!stored) return null; // deleted meanwhile: nothing left to record
+      const id = appendHistory(tx, ctx, row);
+      const changes = stateAfter({ ...stored, ...waiting });
+      if (changes !== null) tx.update(domains).set({ ...waiting, ...changes }).where(eq(domains.id, domain.id)).run();
+      return id;
+    },
+    () => {
+      const current = loadDomain(ctx, domain.id)?.domain;
+      return { row, changes: (current && stateAfter(current)) ?? {}, result: null };
+    },
+  );
+  if (historyId === null && !ctx.disk.full) return null;
   const level = succeeded ? "info" : "warn";
   ctx.log[level](succeeded ? "record updated" : "update failed", {
     domain_id: domain.id,
@@ -373,6 +446,8 @@ export async function forceUpdate(ctx: AppContext, domainId: number) {
   if (refusal !== null) throw conflict(recordRefusal(ctx, loaded.domain, refusal).message);
   const outcome = await runUpdate(ctx, domainId, { trigger: "manual", force: true });
   if (!outcome) throw notFound("Domain not found");
+  // The provider was called; only its outcome could not be stored (it will be, once space is back).
+  if (outcome.historyId === null) throw new StorageFull(`The data disk is full: ${outcome.message}; the outcome is kept in memory and stored once space is freed in DDNS_DATA_DIR`);
   // Disabled while the address was being detected: refused the same way, its row already written.
   if (outcome.failure === "disabled") throw conflict(outcome.message);
   if (outcome.failure === "detection") throw new DetectionFailed(outcome.message);

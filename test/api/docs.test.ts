@@ -7,6 +7,7 @@ import { makeTestApp, type TestApp } from "../support";
 /** Every route of SPEC.md's table and CONTRACT.md (§11 included), path parameters written as `{}`. */
 const API_ROUTES: { method: string; path: string; body: boolean }[] = [
   { method: "post", path: "/api/v1/auth/login", body: true },
+  { method: "post", path: "/api/v1/auth/logout", body: false },
   { method: "get", path: "/api/v1/providers", body: false },
   { method: "post", path: "/api/v1/providers", body: true },
   { method: "get", path: "/api/v1/providers/{}", body: false },

@@ -3,7 +3,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
 import { forceUpdate } from "../../updater/update";
-import { bodyShape, DeletedBody, DomainIdParams, errorResponses, plainIds, whileUnchanged } from "../shared";
+import { bodyShape, DeletedBody, DomainIdParams, errorResponses, plainIds, plainQueryNumbers, whileUnchanged } from "../shared";
 import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
 import { createDomain, deleteDomain, domainHistory, getDomain, listDomains, updateDomain } from "./service";
 
@@ -47,6 +47,7 @@ export function domainRoutes(ctx: AppContext) {
     .get("/:domain_id/history", ({ params, query }) => domainHistory(ctx, params.domain_id, query.limit ?? 20), {
       params: DomainIdParams,
       query: HistoryQuery,
+      transform: plainQueryNumbers("limit"),
       response: { 200: t.Array(HistoryRecord), ...errorResponses(401, 404, 422) },
       detail: { summary: "A domain's update history, newest first" },
     })

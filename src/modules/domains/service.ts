@@ -12,6 +12,7 @@ import { conflict, invalidField, notFound } from "../../errors";
 import { ipv6SuffixProblem } from "../../ip/suffix";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { iso } from "../../util/time";
+import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
 import { findProviderRow } from "../providers/service";
 import type { Domain, DomainUpdate, HistoryRecord } from "./model";
 
@@ -61,6 +62,7 @@ export function checkCronSchedule(input: string | null): string | null {
  * are kept as given.
  */
 export function checkConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
+  checkConfigSize(config);
   const { zone_id, proxied, ttl, create_if_missing } = config;
   if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
     throw invalidField("config.zone_id", "must be a non-empty string");
@@ -86,7 +88,7 @@ function checkForService(service: ServiceDescription, domainName: string, record
 
 function checkExternalId(input: string | null): string | null {
   if (input === null || input.trim() === "") return null;
-  if (input.length > 200) throw invalidField("external_id", "must be at most 200 characters");
+  if (input.length > MAX_EXTERNAL_ID_CHARS) throw invalidField("external_id", `must be at most ${MAX_EXTERNAL_ID_CHARS} characters`);
   return input.trim();
 }
 

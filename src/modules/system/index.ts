@@ -2,9 +2,8 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { HttpError } from "../../http/errors";
-import { ErrorBody, errorResponses, Int } from "../shared";
-import { databaseHealthy, systemStatus } from "./service";
+import { errorResponses, Int } from "../shared";
+import { healthProblem, systemStatus } from "./service";
 
 const SystemStatus = t.Object({
   initialized: t.Boolean({ description: "The database is migrated and an admin exists" }),
@@ -23,16 +22,32 @@ export function systemRoutes(ctx: AppContext) {
   });
 }
 
-export function healthRoutes(ctx: AppContext) {
+const Unhealthy = t.Object(
+  { status: t.Union([t.Literal("starting"), t.Literal("degraded"), t.Literal("unavailable")]), detail: t.String() },
+  { description: "Not ready yet, or the data disk is full, or the database does not answer" },
+);
+
+/**
+ * `/healthz`: 200 only once the appliance is ready (an admin exists, so a login works; the scheduler
+ * runs when this app schedules), else 503 saying why.
+ */
+export function healthRoutes(ctx: AppContext, options: { scheduled: boolean }) {
   return new Elysia({ tags: ["system"] }).get(
     "/healthz",
-    () => {
-      if (!databaseHealthy(ctx)) throw new HttpError(503, "The database does not answer");
-      return { status: "ok" as const };
+    ({ set }) => {
+      const problem = healthProblem(ctx, options.scheduled);
+      if (problem === null) return { status: "ok" as const };
+      set.status = 503;
+      return problem;
     },
     {
-      response: { 200: t.Object({ status: t.Literal("ok") }), 503: ErrorBody },
-      detail: { summary: "Health probe", description: "No authentication; 200 while the database answers.", security: [] },
+      response: { 200: t.Object({ status: t.Literal("ok") }), 503: Unhealthy },
+      detail: {
+        summary: "Health probe",
+        description:
+          "No authentication; 200 once ready (database migrated, an admin exists, the scheduler runs) and while the database can be written.",
+        security: [],
+      },
     },
   );
 }

@@ -3,6 +3,9 @@
 import type { AppContext } from "../../context";
 import { VERSION } from "../../context";
 import { userCount } from "../../http/auth";
+
+const DISK_FULL_HEALTH =
+  "The data disk is full: API writes are refused and update outcomes wait in memory until space is freed in DDNS_DATA_DIR";
 import { iso } from "../../util/time";
 
 export function systemStatus(ctx: AppContext) {
@@ -18,13 +21,20 @@ export function systemStatus(ctx: AppContext) {
   };
 }
 
-/** True while the database answers a query. */
-export function databaseHealthy(ctx: AppContext): boolean {
+type HealthProblem = { status: "starting" | "degraded" | "unavailable"; detail: string };
+
+/** Why the appliance is not healthy, or null when it is ready and its database answers. */
+export function healthProblem(ctx: AppContext, scheduled: boolean): HealthProblem | null {
+  let admins: number;
   try {
-    return ctx.sqlite.query<{ ok: number }, []>("SELECT 1 AS ok").get()?.ok === 1;
+    admins = userCount(ctx);
   } catch {
-    return false;
+    return { status: "unavailable", detail: "The database does not answer" };
   }
+  if (ctx.disk.full) return { status: "degraded", detail: DISK_FULL_HEALTH };
+  if (admins === 0) return { status: "starting", detail: "Starting: the first admin is being created" };
+  if (scheduled && !ctx.scheduler.running) return { status: "starting", detail: "Starting: the scheduler is not running yet" };
+  return null;
 }
 
 /** The database's size in bytes (pages in use × page size; a WAL file not yet checkpointed is extra). */
