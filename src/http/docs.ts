@@ -6,11 +6,14 @@ import { Elysia } from "elysia";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { VERSION } from "../context";
+import { staticFile } from "./compression";
 
 const ASSETS = "/docs/assets";
 const CACHE = { "cache-control": "public, max-age=86400" };
 
 export function docsRoutes() {
+  const bundle = staticFile(swaggerBundle, { ...CACHE, "content-type": "text/javascript; charset=utf-8" });
+  const css = staticFile(swaggerCss, { ...CACHE, "content-type": "text/css; charset=utf-8" });
   return new Elysia()
     .use(
       openapi({
@@ -31,7 +34,8 @@ export function docsRoutes() {
             version: VERSION,
             description:
               "Keeps DNS records at Cloudflare and Dynu pointing at this network's public IP address. " +
-              "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`.",
+              "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`.\n\n" +
+              "[← Back to the admin pages](/)",
           },
           components: {
             securitySchemes: {
@@ -44,10 +48,7 @@ export function docsRoutes() {
         },
       }),
     )
-    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: CACHE }), {
-      detail: { hide: true },
-    })
-    .get(`${ASSETS}/swagger-ui.css`, () => new Response(Bun.file(swaggerCss), { headers: CACHE }), {
-      detail: { hide: true },
-    });
+    // Compressed when the browser accepts it: the bundle is 1.4 MB, ~0.4 MB as brotli.
+    .get(`${ASSETS}/swagger-ui-bundle.js`, ({ request }) => bundle(request), { detail: { hide: true } })
+    .get(`${ASSETS}/swagger-ui.css`, ({ request }) => css(request), { detail: { hide: true } });
 }

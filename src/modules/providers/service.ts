@@ -73,7 +73,7 @@ function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void 
 // subquery a bare "id" would be the domain's.
 const domainCount = sql<number>`(SELECT count(*) FROM domains WHERE domains.provider_id = providers.id)`;
 
-function toView(ctx: AppContext, row: ProviderRow & { domainCount: number }): ProviderView {
+function toView(ctx: AppContext, row: Omit<ProviderRow, "lastVerifiedAt" | "lastVerifyOk" | "lastVerifyDetail"> & { domainCount: number }): ProviderView {
   return {
     id: row.id,
     name: row.name,
@@ -209,8 +209,29 @@ export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
   });
 }
 
+/** Checks the stored credentials with the service, and keeps the answer for the admin pages. */
 export async function verifyProvider(ctx: AppContext, id: number): Promise<VerifyOutcome> {
   const outcome = await providerClient(ctx, findProviderRow(ctx, id)).verify();
   ctx.log.info("provider verified", { provider_id: id, ok: outcome.ok });
+  ctx.db
+    .update(providers)
+    .set({ lastVerifiedAt: Date.now(), lastVerifyOk: outcome.ok, lastVerifyDetail: outcome.detail })
+    .where(eq(providers.id, id))
+    .run();
   return outcome;
+}
+
+export interface LastVerification {
+  at: number;
+  ok: boolean | null;
+  detail: string;
+}
+
+/** Each provider's newest credential check, by provider id (absent: never checked). */
+export function lastVerifications(ctx: AppContext): Map<number, LastVerification> {
+  const rows = ctx.db
+    .select({ id: providers.id, at: providers.lastVerifiedAt, ok: providers.lastVerifyOk, detail: providers.lastVerifyDetail })
+    .from(providers)
+    .all();
+  return new Map(rows.flatMap((row) => (row.at === null ? [] : [[row.id, { at: row.at, ok: row.ok, detail: row.detail ?? "" }] as const])));
 }
