@@ -248,6 +248,8 @@ export function LiveRegion({ id, url, now, label, children }: PropsWithChildren<
       hx-trigger={`every ${LIVE_REFRESH_SECONDS}s`}
       hx-select={`#${id}`}
       hx-swap="outerHTML"
+      // Its links and forms must not inherit the refresh's target and selection.
+      hx-disinherit="hx-select hx-swap hx-trigger"
       aria-label={label}
     >
       <p class="as-of muted small" data-as-of>

@@ -246,7 +246,7 @@ describe("domains", () => {
     // A real form (works without JavaScript) that htmx posts and swaps the row with.
     expect(attributeValues(html, "form[hx-post]", "action")).toEqual(["/domains/7/update"]);
     expect(attributeValues(html, "form[hx-post] input[name=view]", "value")).toEqual(["dashboard"]);
-    expect(attributeValues(html, "form[hx-post] button", "aria-label")).toEqual(["Update home.example.com (A) now"]);
+    expect(attributeValues(html, "form[hx-post] button", "aria-label")).toEqual(["Update now: home.example.com (A)"]);
   });
 
   test("a disabled domain can't be updated now", () => {

@@ -60,7 +60,7 @@ function UpdateButton({ domain, view }: { domain: DomainView; view: DomainRowVie
         id={`update-${domain.id}`}
         class="button button-small"
         disabled={!domain.is_enabled}
-        aria-label={`Update ${recordName(domain)} now`}
+        aria-label={`Update now: ${recordName(domain)}`}
         title={domain.is_enabled ? "Detect the public IP and write it now" : "Enable the domain to update it"}
       >
         Update now
