@@ -108,7 +108,7 @@ describe("admin pages in a browser", () => {
     await see("My Profile → API Tokens");
     await shot("provider-form");
     await page.getByRole("button", { name: "Add provider" }).click();
-    await see("Provider “Cloudflare (home)” added.");
+    await see("Provider “Cloudflare (home)” added; the service accepted its credentials");
     expect(new URL(page.url()).pathname).toBe("/providers");
     // Masked: the last four characters only.
     await see(`••••${CLOUDFLARE_FAKE_TOKEN.slice(-4)}`);

@@ -185,9 +185,9 @@ describe("providers: checked on save, and their health in the list", () => {
   test("saved either way; working credentials say so, refused ones are a warning with what to do", async () => {
     const good = await browser("/providers/new", { form: { name: "Good", type: "cloudflare", credential: CLOUDFLARE_FAKE_TOKEN, is_enabled: "on" } });
     expect(good.headers.get("location")).toBe("/providers");
-    expect(await noticeAfter(good, "/providers")).toStartWith("notice-ok: Provider “Good” added. “Good”: the service accepted its credentials");
+    expect(await noticeAfter(good, "/providers")).toStartWith("notice-ok: Provider “Good” added; the service accepted its credentials (");
     const bad = await browser("/providers/new", { form: { name: "Bad", type: "cloudflare", credential: CF_TOKEN, is_enabled: "on" } });
-    expect(await noticeAfter(bad, "/providers")).toMatch(/^notice-warn: Provider “Bad” added\. “Bad”: the service refused its credentials: .*Enter them again with Edit\.$/);
+    expect(await noticeAfter(bad, "/providers")).toMatch(/^notice-warn: Provider “Bad” added; the check of its credentials failed: .*\. Correct them with Edit \(or check the connection\), then Verify again\.$/);
     expect((await t.request("GET", "/api/v1/providers")).body.map((p: { name: string }) => p.name)).toEqual(["Good", "Bad"]);
   });
 

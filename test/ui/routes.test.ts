@@ -214,7 +214,8 @@ describe("providers", () => {
     expect(response.headers.get("location")).toBe("/providers");
     const flash = response.headers.get("set-cookie")!.split(";")[0]!;
     const list = await page(t, "/providers", { cookie: `${cookie}; ${flash}` });
-    expect(list.text).toContain("Provider “Home” added.");
+    // Saved, and checked with the service (unreachable here): a warning that says what to do.
+    expect(list.text).toContain("Provider “Home” added; the check of its credentials failed:");
     expect(list.text).toContain(`••••${CF_TOKEN.slice(-4)}`);
     // Shown once.
     expect(list.headers.get("set-cookie")).toMatch(/^ddnsd_flash=; Max-Age=0/);

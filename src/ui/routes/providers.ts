@@ -29,11 +29,13 @@ import { field, formErrors, providerInput, providerValues, providerValuesOf } fr
 import { answerAction, signedIn, type Cookies } from "../pages";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
-/** A verification's answer as a notice: its tone, and a sentence that says what to do. */
-function verifyNotice(name: string, outcome: { ok: boolean | null; detail: string }): { tone: Tone; text: string } {
-  if (outcome.ok === true) return { tone: "ok", text: `“${name}”: the service accepted its credentials (${outcome.detail}).` };
-  if (outcome.ok === false) return { tone: "fail", text: `“${name}”: the service refused its credentials: ${outcome.detail}. Enter them again with Edit.` };
-  return { tone: "info", text: `“${name}”: ${outcome.detail}` };
+/** A verification's answer in words for a notice, with its tone and what to do. */
+function verifyWords(outcome: { ok: boolean | null; detail: string }): { tone: Tone; words: string } {
+  if (outcome.ok === true) return { tone: "ok", words: `the service accepted its credentials (${outcome.detail})` };
+  if (outcome.ok === false) {
+    return { tone: "fail", words: `the check of its credentials failed: ${outcome.detail}. Correct them with Edit (or check the connection), then Verify again` };
+  }
+  return { tone: "info", words: outcome.detail.replace(/\.$/, "") };
 }
 
 export function providerPageRoutes(ctx: AppContext) {
@@ -49,11 +51,12 @@ export function providerPageRoutes(ctx: AppContext) {
   /** After a save: the credentials checked with the service, the outcome as the list's notice. */
   async function savedNotice(provider: ProviderView, saved: string): Promise<{ tone: Tone; text: string }> {
     try {
-      const check = verifyNotice(provider.name, await verifyProvider(ctx, provider.id));
-      return { tone: check.tone === "fail" ? "warn" : check.tone, text: `${saved} ${check.text}` };
+      const check = verifyWords(await verifyProvider(ctx, provider.id));
+      // Saved either way: a refusal is a warning to act on, not a failed save.
+      return { tone: check.tone === "fail" ? "warn" : check.tone, text: `${saved}; ${check.words}.` };
     } catch (error) {
       ctx.log.warn("provider check after save failed", { provider_id: provider.id, error: String(error) });
-      return { tone: "warn", text: `${saved} Its credentials could not be checked; use Verify to try again.` };
+      return { tone: "warn", text: `${saved}; its credentials could not be checked, use Verify to try again.` };
     }
   }
 
@@ -71,7 +74,7 @@ export function providerPageRoutes(ctx: AppContext) {
     } catch (error) {
       return form(user, values, formErrors(error), id);
     }
-    const notice = await savedNotice(provider, `Provider “${provider.name}” ${id === undefined ? "added" : "saved"}.`);
+    const notice = await savedNotice(provider, `Provider “${provider.name}” ${id === undefined ? "added" : "saved"}`);
     setFlash(ctx, cookie, notice.text, notice.tone);
     return seeOther("/providers");
   }
@@ -110,8 +113,9 @@ export function providerPageRoutes(ctx: AppContext) {
         async ({ params, request, cookie }) => {
           const provider = getProvider(ctx, params.id);
           const outcome = await verifyProvider(ctx, params.id);
-          const notice = verifyNotice(provider.name, outcome);
-          return answerAction(ctx, request, cookie, { fragment: () => VerifyResult(outcome), notice: notice.text, tone: notice.tone, fallback: "/providers" });
+          const check = verifyWords(outcome);
+          const notice = `“${provider.name}”: ${check.words}.`;
+          return answerAction(ctx, request, cookie, { fragment: () => VerifyResult(outcome), notice, tone: check.tone, fallback: "/providers" });
         },
         { params: IdParams },
       )
