@@ -129,6 +129,15 @@
     showTheme();
   });
 
+  // A boosted link or form (a page change) that ends in an error shows the error page the server
+  // sent, as a plain navigation would; only in-place requests get the message below.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.boosted && event.detail.xhr.status >= 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
   document.addEventListener("htmx:responseError", function (event) {
     // A polling refresh that fails keeps the last good content and says so in its "as of" line.
     if (event.detail.elt.hasAttribute("data-live")) return markStale(event.detail.elt);

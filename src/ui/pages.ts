@@ -75,12 +75,14 @@ export function answerAction(ctx: AppContext, request: Request, cookies: Cookies
 }
 
 /**
- * A page request a person sees (a browser navigation or a plain form post, not htmx, not the API):
- * its errors are shown as a page, never as JSON.
+ * A page request a person sees (a browser navigation, a plain form post, or htmx's boosted
+ * version of either; not an in-place htmx request, not the API): its errors are shown as a page,
+ * never as JSON.
  */
 export function wantsPage(request: Request): boolean {
   const path = new URL(request.url).pathname;
   if (/^\/(api|docs|healthz|metrics|nic)(\/|$)/.test(path)) return false;
+  if (request.headers.get("hx-boosted") === "true") return true;
   return !isHtmx(request) && (request.headers.get("accept") ?? "").includes("text/html");
 }
 

@@ -86,6 +86,9 @@ describe("errors a person sees are pages, never JSON", () => {
     expect([api.status, api.headers.get("content-type")]).toEqual([401, "application/json"]);
     const htmx = await page(t, "/domains/999/update", { cookie, form: { view: "list" }, htmx: true, headers: BROWSER });
     expect([htmx.status, JSON.parse(htmx.text)]).toEqual([404, { detail: "Domain not found" }]);
+    // A boosted link (htmx's page change) is a page change: it gets the page, which client.js swaps in.
+    const boosted = await page(t, "/domains/999/history", { cookie, htmx: true, headers: { "hx-boosted": "true" } });
+    expect([boosted.status, boosted.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
     const plain = await page(t, "/no-such-page", { cookie });
     expect([plain.status, JSON.parse(plain.text)]).toEqual([404, { detail: "Not Found" }]);
   });

@@ -108,7 +108,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
     </td>
   );
   const status = (
-    <td data-label="Status" class="cell-status" data-error-slot>
+    <td data-label="Status" class="cell-status">
       <DomainStatus domain={domain} />
       {result ? <Result result={result} domain={domain} /> : ""}
     </td>
