@@ -8,12 +8,11 @@
 // assets, then the page headers, the same-origin check, the error pages and compression (for
 // everything below), then the pages; each page module checks the session itself (signedIn).
 
-import { html } from "@elysiajs/html";
 import { Elysia, NotFoundError } from "elysia";
 import type { AppContext } from "../context";
 import { ASSETS } from "../../views/assets";
 import { staticFile } from "../http/compression";
-import { errorPage, htmlResponse, PAGE_HEADERS, HTML_TYPE } from "./pages";
+import { errorPage, htmlResponse, PAGE_HEADERS } from "./pages";
 import { aboutRoutes } from "./routes/about";
 import { accountRoutes } from "./routes/account";
 import { dashboardRoutes } from "./routes/dashboard";
@@ -34,7 +33,7 @@ function assetRoutes() {
   return assets.get("/favicon.ico", ({ request }) => favicon(request));
 }
 
-/** A rendered page (a string of HTML from the views) → a compressed response with the page headers. */
+/** A rendered page: the views' JSX renders to a string of HTML. */
 function looksLikeHtml(value: unknown): value is string {
   return typeof value === "string" && value.trimStart().startsWith("<");
 }
@@ -42,15 +41,16 @@ function looksLikeHtml(value: unknown): value is string {
 export function uiRoutes(ctx: AppContext) {
   return (
     new Elysia({ name: "admin-pages", seed: ctx.id, detail: { hide: true } })
-      .use(html({ contentType: HTML_TYPE }))
       .use(assetRoutes())
       .onBeforeHandle(({ request, set }) => {
         Object.assign(set.headers, PAGE_HEADERS);
         if (request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
       })
+      // A page (or fragment) goes out compressed, with the headers set above (cookies included).
       .onAfterHandle(({ request, response, set }) => {
         if (looksLikeHtml(response)) return htmlResponse(request, response, set.headers as Record<string, string | number>);
       })
+      // An error answer ({detail}, from the one error mapping) becomes the error page for a person.
       .mapResponse(async ({ request, responseValue, cookie }) => {
         if (responseValue instanceof Response) return errorPage(ctx, request, cookie, responseValue);
       })

@@ -33,7 +33,7 @@ export function signedIn(ctx: AppContext) {
 }
 
 /** The signed-in user, or null: for pages that show either way (an error page). */
-export async function currentUser(ctx: AppContext, request: Request, cookies: Cookies): Promise<string | null> {
+async function currentUser(ctx: AppContext, request: Request, cookies: Cookies): Promise<string | null> {
   try {
     return await requireSession(ctx, request, cookies);
   } catch {

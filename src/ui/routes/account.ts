@@ -12,7 +12,7 @@ import { signedIn } from "../pages";
 import { endSession, seeOther } from "../session";
 
 /** The same floor as `ddnsd admin set-password`. */
-export const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 8;
 
 export function accountRoutes(ctx: AppContext) {
   return new Elysia()
