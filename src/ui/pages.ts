@@ -1,6 +1,16 @@
 // What every admin page route shares, so the pages added later follow the same rules by using it:
 // the signed-in user, the one way to answer an action (a fragment for htmx, a redirect back with
 // a notice for a plain form), the HTML error page in place of a JSON error, and compression.
+//
+// A new page (a DNS service's, update keys, notifications) follows them by construction:
+// - a module `routes/<page>.ts` that `.use(signedIn(ctx))`, registered in index.ts;
+// - every action a real `<form method="post">` (views/components.tsx: ActionForm, EnabledSwitch),
+//   answered with `answerAction` (htmx: the fragment; no JavaScript: back with a notice);
+// - a delete: `hx-confirm` on the form, and a GET confirmation page (ConfirmDeletePage) that a
+//   POST without `confirm=yes` and without htmx is sent to;
+// - a form posting to its own page's URL, re-rendered with errors (200) or redirecting with a
+//   notice (`setFlash` + `seeOther`);
+// - errors thrown as the services' errors: index.ts shows them as the one error page.
 
 import type { Cookie } from "elysia";
 import { Elysia } from "elysia";

@@ -33,6 +33,8 @@ let echo: EchoFake;
 let base: string;
 /** Every URL the browser asked for. */
 const requested: string[] = [];
+/** Content-Security-Policy violations the pages reported (e.g. an inline style htmx would add). */
+const cspViolations: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
@@ -57,6 +59,9 @@ beforeAll(async () => {
   context.setDefaultTimeout(5_000);
   page = await context.newPage();
   page.on("request", (request) => requested.push(request.url()));
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) cspViolations.push(`${page.url()}: ${message.text()}`);
+  });
   // "Delete" asks first; the tests say yes.
   page.on("dialog", (dialog) => void dialog.accept());
 }, 20_000);
@@ -261,6 +266,10 @@ describe("admin pages in a browser", () => {
     // Signing in again goes back to where the visitor was.
     await signIn();
     await page.waitForURL(`${base}/providers`);
+  });
+
+  test("no page broke the Content-Security-Policy", () => {
+    expect(cspViolations).toEqual([]);
   });
 
   test("the browser never asked any host but the app", () => {
