@@ -106,6 +106,12 @@ describe("a rejected form keeps an address that reloads to the form", () => {
     expect(attributeValues((await browser("/domains/new")).text, "#domain-form", "action")).toEqual(["/domains/new"]);
   });
 
+  test("a rejected provider form posted to the list's address shows the form page's address (htmx)", async () => {
+    const rejected = await page(t, "/providers", { cookie, htmx: true, headers: { "hx-boosted": "true" }, form: { name: "", type: "cloudflare", credential: "" } });
+    expect([rejected.status, rejected.headers.get("hx-replace-url")]).toEqual([200, "/providers/new"]);
+    expect(rejected.text).toContain('id="f-name-error"');
+  });
+
   test("the older form addresses reload to the form rather than to an error", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id);

@@ -94,8 +94,12 @@ export function providerPageRoutes(ctx: AppContext) {
       )
       .get("/providers/new", ({ user }) => form(user, { name: "", type: "cloudflare", credential: "", is_enabled: true }, NO_ERRORS))
       .post("/providers/new", ({ user, body, cookie }) => submit(user, body, cookie))
-      // The provider form's own action until it posts to its page's URL (views/pages/provider-form.tsx).
-      .post("/providers", ({ user, body, cookie }) => submit(user, body, cookie))
+      // The provider form's own actions until it posts to its page's URL (views/pages/provider-form.tsx):
+      // a rejected form then shows the form page's address (htmx), so a reload shows the form.
+      .post("/providers", ({ user, body, cookie, set }) => {
+        set.headers["hx-replace-url"] = "/providers/new";
+        return submit(user, body, cookie);
+      })
       // The credential input for the chosen type (the provider form's type select swaps it in).
       .get("/providers/credential-field", ({ query }) => {
         const type = knownType(field(query, "type"));
@@ -105,7 +109,14 @@ export function providerPageRoutes(ctx: AppContext) {
       })
       .get("/providers/:id/edit", ({ user, params }) => form(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id), { params: IdParams })
       .post("/providers/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
-      .post("/providers/:id", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
+      .post(
+        "/providers/:id",
+        ({ user, params, body, cookie, set }) => {
+          set.headers["hx-replace-url"] = `/providers/${params.id}/edit`;
+          return submit(user, body, cookie, params.id);
+        },
+        { params: IdParams },
+      )
       // A reload of a rejected edit that posted to /providers/:id lands on the form again.
       .get("/providers/:id", ({ params }) => seeOther(`/providers/${params.id}/edit`), { params: IdParams })
       .post(
