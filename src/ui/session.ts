@@ -107,7 +107,7 @@ export function seeOther(location: string): Response {
   return jsonResponse(303, { detail: `See ${location}` }, { Location: location });
 }
 
-const FLASH_TONES: readonly Tone[] = ["ok", "fail", "info", "warn"];
+const FLASH_TONES: readonly Tone[] = ["ok", "fail", "idle", "info", "warn"];
 
 /** Leaves a notice for the next page shown (after a redirect). */
 export function setFlash(ctx: AppContext, cookies: Cookies, text: string, tone: Tone = "ok"): void {
