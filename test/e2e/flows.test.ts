@@ -122,6 +122,8 @@ describe("on a phone, by keyboard", () => {
     expect(await page.locator("#enabled-2").getAttribute("aria-checked")).toBe("false");
     await page.keyboard.press("Space");
     await page.locator("#enabled-2[aria-checked=true]").waitFor();
+    // Focus comes back once htmx has settled the swap (a few ms later).
+    await page.waitForFunction(() => document.activeElement?.id === "enabled-2");
     expect(await focusedId(page)).toBe("enabled-2");
     await shot(page, "flows-domains-phone");
   });
