@@ -30,4 +30,7 @@ CREATE TABLE `update_keys` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `update_keys_key_hash_unique` ON `update_keys` (`key_hash`);--> statement-breakpoint
 ALTER TABLE `providers` ADD `options` text DEFAULT '{}' NOT NULL;--> statement-breakpoint
+ALTER TABLE `providers` ADD `last_verified_at` integer;--> statement-breakpoint
+ALTER TABLE `providers` ADD `last_verify_ok` integer;--> statement-breakpoint
+ALTER TABLE `providers` ADD `last_verify_detail` text;--> statement-breakpoint
 ALTER TABLE `users` ADD `tokens_valid_after` integer;

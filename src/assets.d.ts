@@ -11,3 +11,11 @@ declare module "htmx.org/dist/htmx.min.js" {
   const path: string;
   export default path;
 }
+declare module "*/client.js" {
+  const path: string;
+  export default path;
+}
+declare module "*.svg" {
+  const path: string;
+  export default path;
+}

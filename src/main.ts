@@ -14,6 +14,7 @@ import { createLogger } from "./log";
 import { generatePassword } from "./security/passwords";
 import { storedCredentialsReadable } from "./modules/providers/service";
 import { startServer, type RunningServer } from "./server";
+import { detectFamily } from "./updater/update";
 import { versionLine } from "./version";
 
 const USAGE = `Usage: ddnsd [command]
@@ -95,6 +96,8 @@ async function serve(settings: Settings): Promise<void> {
   // generated password. "listening" then means ready to sign in.
   await ensureFirstAdmin(ctx);
   ctx.log.info("listening", { url: running.url.href, tls: settings.tlsCert !== null });
+  // The dashboard shows the public address from the start, even before a domain exists.
+  void Promise.all([detectFamily(ctx, 4), detectFamily(ctx, 6)]);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       ctx.log.info("shutting down", { signal });

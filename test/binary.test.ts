@@ -35,7 +35,15 @@ beforeAll(async () => {
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   child = Bun.spawn([binary], {
     cwd: workDir,
-    env: { PATH: process.env.PATH ?? "", DDNS_HOST: "127.0.0.1", DDNS_PORT: "0", DDNS_ADMIN_PASSWORD: "binary-test-password" },
+    // The address detection at start must not leave this machine.
+    env: {
+      PATH: process.env.PATH ?? "",
+      DDNS_HOST: "127.0.0.1",
+      DDNS_PORT: "0",
+      DDNS_ADMIN_PASSWORD: "binary-test-password",
+      DDNS_IPV4_URLS: "http://127.0.0.1:9/unused",
+      DDNS_IPV6_URLS: "http://127.0.0.1:9/unused",
+    },
     stdout: "pipe",
     stderr: "pipe",
   });

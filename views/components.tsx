@@ -5,7 +5,7 @@
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
 import type { DomainView } from "../src/modules/domains/service";
-import { fullTime, relative, toMs } from "./format";
+import { clock, fullTime, relative, toMs } from "./format";
 
 /** What a form submission got wrong: messages per input name, and one for the whole form (404, 409). */
 export interface FormErrors {
@@ -16,6 +16,12 @@ export interface FormErrors {
 export const NO_ERRORS: FormErrors = { fields: {} };
 
 export type Tone = "ok" | "fail" | "idle" | "info" | "warn";
+
+/** A one-time notice after a redirect: what happened, and whether it went well. */
+export interface Flash {
+  tone: Tone;
+  text: string;
+}
 
 export function Badge({ tone, children }: PropsWithChildren<{ tone: Tone }>) {
   return <span class={`badge badge-${tone}`}>{children}</span>;
@@ -52,7 +58,7 @@ export function TimeAgo({ at, now }: { at: string | number | null; now: number }
   const ms = toMs(at);
   if (ms === null) return <span class="muted">—</span>;
   return (
-    <time datetime={new Date(ms).toISOString()} title={fullTime(ms)}>
+    <time datetime={new Date(ms).toISOString()} title={fullTime(ms)} data-relative>
       {relative(ms, now)}
     </time>
   );
@@ -175,25 +181,86 @@ export function Options({ options, selected }: { options: { value: string; label
   );
 }
 
-/** An on/off switch that posts the state it would set, so a repeated click can't flip it back. */
-export function EnabledSwitch({ url, enabled, label, target }: { url: string; enabled: boolean; label: string; target: string }) {
+/**
+ * An on/off switch: a real form that posts the state it would set (so a repeated click can't flip
+ * it back), enhanced by htmx to swap `target` in place. Without JavaScript it posts and comes back
+ * with a notice. `id` keeps focus on it after the swap.
+ */
+export function EnabledSwitch({ url, enabled, label, target, id }: { url: string; enabled: boolean; label: string; target: string; id: string }) {
   return (
-    <button
-      type="button"
-      class="switch"
-      role="switch"
-      aria-checked={enabled ? "true" : "false"}
-      aria-label={label}
-      hx-post={url}
-      hx-vals={JSON.stringify({ is_enabled: enabled ? "false" : "true" })}
-      hx-target={target}
+    <form method="post" action={url} class="switch-form" hx-post={url} hx-target={target} hx-swap="outerHTML" hx-disabled-elt="find button">
+      <input type="hidden" name="is_enabled" value={enabled ? "false" : "true"} />
+      <button type="submit" id={id} class="switch" role="switch" aria-checked={enabled ? "true" : "false"} aria-label={label}>
+        <span class="switch-track" aria-hidden="true">
+          <span class="switch-thumb" />
+        </span>
+        <span class="switch-text">{enabled ? "On" : "Off"}</span>
+      </button>
+    </form>
+  );
+}
+
+/**
+ * An action button as a real form (`<form method="post">`), enhanced by htmx to swap `target`
+ * with the answer. Without JavaScript the route answers with a redirect back and a notice.
+ */
+export function ActionForm({
+  url,
+  target,
+  swap = "outerHTML",
+  fields = {},
+  children,
+}: PropsWithChildren<{ url: string; target: string; swap?: string; fields?: Record<string, string> }>) {
+  return (
+    <form method="post" action={url} class="action-form" hx-post={url} hx-target={target} hx-swap={swap} hx-disabled-elt="find button">
+      {Object.entries(fields).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      {children}
+    </form>
+  );
+}
+
+/**
+ * An IP address that wraps only between groups on a narrow screen (after a `:` or a `.`), never
+ * in the middle of one.
+ */
+export function Ip({ ip }: { ip: string | null }) {
+  if (ip === null) return <span class="muted">—</span>;
+  return <code class="ip">{ip.split(/(?<=[:.])/).map((part) => Html.escapeHtml(part)).join("<wbr>")}</code>;
+}
+
+/** How often a live list asks for a fresh copy of itself. */
+export const LIVE_REFRESH_SECONDS = 10;
+
+/**
+ * A part of a page that refreshes itself: htmx fetches `url` every few seconds and swaps in the
+ * element with the same id, so new addresses and states show without a reload. It says when its
+ * figures are from (client.js marks it when a refresh fails).
+ */
+export function LiveRegion({ id, url, now, label, children }: PropsWithChildren<{ id: string; url: string; now: number; label?: string }>) {
+  return (
+    <div
+      id={id}
+      class="live"
+      data-live
+      hx-get={url}
+      hx-trigger={`every ${LIVE_REFRESH_SECONDS}s`}
+      hx-select={`#${id}`}
       hx-swap="outerHTML"
-      hx-disabled-elt="this"
+      // Its links and forms must not inherit the refresh's target and selection.
+      hx-disinherit="hx-select hx-swap hx-trigger"
+      aria-label={label}
     >
-      <span class="switch-track" aria-hidden="true">
-        <span class="switch-thumb" />
-      </span>
-      <span class="switch-text">{enabled ? "On" : "Off"}</span>
-    </button>
+      <p class="as-of muted small" data-as-of>
+        As of{" "}
+        <time datetime={new Date(now).toISOString()} title={fullTime(now)}>
+          {clock(now, true)}
+        </time>
+        <span class="live-note"> · refreshes every {LIVE_REFRESH_SECONDS} s</span>
+        <span class="stale-note"> · could not refresh; showing the last figures</span>
+      </p>
+      {children}
+    </div>
   );
 }

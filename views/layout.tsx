@@ -4,10 +4,10 @@
 // instant while each one stays a plain server-rendered document.
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
-import { ASSETS } from "../src/ui/assets";
-import { Notice } from "./components";
+import { ASSETS } from "./assets";
+import { Notice, type Flash } from "./components";
 
-export type Section = "dashboard" | "domains" | "providers" | "about";
+export type Section = "dashboard" | "domains" | "providers" | "about" | "account";
 
 export interface LayoutProps {
   title: string;
@@ -15,7 +15,9 @@ export interface LayoutProps {
   user?: string | null;
   section?: Section;
   /** A one-time notice from the previous request ("Provider added"). */
-  flash?: string | null;
+  flash?: Flash | null;
+  /** Without JavaScript, reload the page this often (with it, a LiveRegion refreshes itself). */
+  refreshSeconds?: number;
 }
 
 const NAV: { section: Section; href: string; label: string }[] = [
@@ -54,11 +56,23 @@ function NavLinks({ section }: { section?: Section }) {
   );
 }
 
+/** Light or dark, remembered in the browser; shown only once the script runs (it does the work). */
+export function ThemeToggle() {
+  return (
+    <button type="button" class="button button-quiet button-small theme-toggle" data-theme-toggle aria-pressed="false" hidden>
+      <span aria-hidden="true">◐</span> Dark theme
+    </button>
+  );
+}
+
 function SignOut({ user }: { user: string }) {
   return (
     <form method="post" action="/logout" class="sign-out">
       <span class="muted">
-        Signed in as <strong safe>{user}</strong>
+        Signed in as{" "}
+        <a href="/account/password" title="Change password" safe>
+          {user}
+        </a>
       </span>
       <button type="submit" class="button button-quiet button-small">
         Sign out
@@ -67,7 +81,7 @@ function SignOut({ user }: { user: string }) {
   );
 }
 
-export function Layout({ title, user, section, flash, children }: PropsWithChildren<LayoutProps>) {
+export function Layout({ title, user, section, flash, refreshSeconds, children }: PropsWithChildren<LayoutProps>) {
   return (
     <>
       {"<!doctype html>"}
@@ -78,7 +92,16 @@ export function Layout({ title, user, section, flash, children }: PropsWithChild
           <meta name="color-scheme" content="light dark" />
           <meta name="htmx-config" content={HTMX_CONFIG} />
           <title safe>{`${title} · ddnsd`}</title>
+          {refreshSeconds ? (
+            <noscript>
+              <meta http-equiv="refresh" content={String(refreshSeconds)} />
+            </noscript>
+          ) : (
+            ""
+          )}
+          <link rel="icon" href={ASSETS.favicon.url} type="image/svg+xml" />
           <link rel="stylesheet" href={ASSETS.styles.url} />
+          <script src={ASSETS.client.url}></script>
           <script src={ASSETS.htmx.url} defer></script>
         </head>
         <body hx-boost="true">
@@ -98,6 +121,7 @@ export function Layout({ title, user, section, flash, children }: PropsWithChild
                   <NavLinks section={section} />
                 </nav>
                 <div class="header-user">
+                  <ThemeToggle />
                   <SignOut user={user} />
                 </div>
                 <details class="nav-menu">
@@ -106,6 +130,7 @@ export function Layout({ title, user, section, flash, children }: PropsWithChild
                   </summary>
                   <nav aria-label="Main (menu)">
                     <NavLinks section={section} />
+                    <ThemeToggle />
                     <SignOut user={user} />
                   </nav>
                 </details>
@@ -116,8 +141,8 @@ export function Layout({ title, user, section, flash, children }: PropsWithChild
           )}
           <main id="main" class={user ? "container" : "container container-narrow"}>
             {flash ? (
-              <Notice tone="ok">
-                <span safe>{flash}</span>
+              <Notice tone={flash.tone}>
+                <span safe>{flash.text}</span>
               </Notice>
             ) : (
               ""

@@ -39,6 +39,10 @@ export const providers = sqliteTable(
     isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),
     /** No call to this provider before this time (a 429's Retry-After). */
     pausedUntil: integer("paused_until"),
+    /** The newest credential check (POST …/verify, or the admin pages' save): when, and its answer. */
+    lastVerifiedAt: integer("last_verified_at"),
+    lastVerifyOk: integer("last_verify_ok", { mode: "boolean" }),
+    lastVerifyDetail: text("last_verify_detail"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

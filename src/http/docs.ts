@@ -10,6 +10,7 @@ import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "f
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { VERSION } from "../context";
 import { SERVICES } from "../dns/registry";
+import { staticFile } from "./compression";
 
 const ASSETS = "/docs/assets";
 const CACHE = { "cache-control": "public, max-age=86400" };
@@ -69,6 +70,8 @@ export function docsRoutes() {
   // The plugin caches its document; the tidied copy is kept beside it, made again only when it changes.
   let generated: unknown;
   let served: Record<string, Json> = {};
+  const bundle = staticFile(swaggerBundle, { ...CACHE, "content-type": "text/javascript; charset=utf-8" });
+  const css = staticFile(swaggerCss, { ...CACHE, "content-type": "text/css; charset=utf-8" });
   return new Elysia()
     .onAfterHandle(({ path, response }) => {
       if (path !== "/docs/json" || !isObject(response)) return;
@@ -100,7 +103,8 @@ export function docsRoutes() {
               "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`; " +
               "`POST /api/v1/auth/logout` revokes it. Any request may also be refused before it reaches its route: " +
               "`400` a missing or malformed Host header, `413` a body over 64 KiB, `422` JSON nested deeper than 32 levels; " +
-              "any write may answer `507` while the data disk is full (nothing is changed).",
+              "any write may answer `507` while the data disk is full (nothing is changed).\n\n" +
+              "[← Back to the admin pages](/)",
           },
           components: {
             securitySchemes: {
@@ -113,10 +117,7 @@ export function docsRoutes() {
         },
       }),
     )
-    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(Bun.file(swaggerBundle), { headers: CACHE }), {
-      detail: { hide: true },
-    })
-    .get(`${ASSETS}/swagger-ui.css`, () => new Response(Bun.file(swaggerCss), { headers: CACHE }), {
-      detail: { hide: true },
-    });
+    // Compressed when the browser accepts it: the bundle is 1.4 MB, ~0.4 MB as brotli.
+    .get(`${ASSETS}/swagger-ui-bundle.js`, ({ request }) => bundle(request), { detail: { hide: true } })
+    .get(`${ASSETS}/swagger-ui.css`, ({ request }) => css(request), { detail: { hide: true } });
 }

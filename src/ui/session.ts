@@ -6,6 +6,7 @@ import type { Cookie } from "elysia";
 import type { AppContext } from "../context";
 import { AUTH_MESSAGES, authenticateToken, revokeToken, verifyToken } from "../http/auth";
 import { HttpError, jsonResponse } from "../http/errors";
+import type { Flash, Tone } from "../../views/components";
 
 export const SESSION_COOKIE = "ddnsd_session";
 const FLASH_COOKIE = "ddnsd_flash";
@@ -48,7 +49,7 @@ export async function endSession(ctx: AppContext, cookies: Cookies, request: Req
   cookies[SESSION_COOKIE]!.set({ value: "", ...cookieAttributes(ctx, 0, request) });
 }
 
-function isHtmx(request: Request): boolean {
+export function isHtmx(request: Request): boolean {
   return request.headers.get("hx-request") === "true";
 }
 
@@ -119,15 +120,19 @@ export function seeOther(location: string): Response {
   return jsonResponse(303, { detail: `See ${location}` }, { Location: location });
 }
 
+const FLASH_TONES: readonly Tone[] = ["ok", "fail", "idle", "info", "warn"];
+
 /** Leaves a notice for the next page shown (after a redirect). */
-export function setFlash(ctx: AppContext, cookies: Cookies, text: string): void {
-  cookies[FLASH_COOKIE]!.set({ value: text, ...cookieAttributes(ctx, 60) });
+export function setFlash(ctx: AppContext, cookies: Cookies, text: string, tone: Tone = "ok"): void {
+  cookies[FLASH_COOKIE]!.set({ value: `${tone}:${text}`, ...cookieAttributes(ctx, 60) });
 }
 
 /** The pending notice, if any, removed so it shows once. */
-export function takeFlash(ctx: AppContext, cookies: Cookies): string | null {
+export function takeFlash(ctx: AppContext, cookies: Cookies): Flash | null {
   const value = cookies[FLASH_COOKIE]?.value;
   if (typeof value !== "string" || value === "") return null;
   cookies[FLASH_COOKIE]!.set({ value: "", ...cookieAttributes(ctx, 0) });
-  return value;
+  const colon = value.indexOf(":");
+  const tone = FLASH_TONES.find((t) => t === value.slice(0, colon));
+  return tone === undefined ? { tone: "ok", text: value } : { tone, text: value.slice(colon + 1) };
 }

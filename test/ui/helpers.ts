@@ -39,8 +39,8 @@ export async function page(t: TestApp, path: string, options: PageOptions = {}):
 }
 
 /** Signs in through the page and returns the `Cookie` header value of the session. */
-export async function signIn(t: TestApp): Promise<string> {
-  const response = await page(t, "/login", { form: { username: "admin", password: TEST_PASSWORD } });
+export async function signIn(t: TestApp, password = TEST_PASSWORD): Promise<string> {
+  const response = await page(t, "/login", { form: { username: "admin", password } });
   const cookie = response.headers.get("set-cookie");
   if (response.status !== 303 || !cookie) throw new Error(`sign-in failed: ${response.status} ${response.text}`);
   return cookie.split(";")[0]!;

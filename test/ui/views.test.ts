@@ -12,7 +12,7 @@ import { IpChangesChart, UpdatesChart } from "../../views/fragments/charts";
 import { serviceFor, ServiceFields } from "../../views/fragments/credential-field";
 import { SERVICES } from "../../src/dns/registry";
 import { defineService, type ServiceDescription } from "../../src/dns/service";
-import { DomainRow } from "../../views/fragments/domain-row";
+import { DomainRow, type UpdateResult } from "../../views/fragments/domain-row";
 import { ProviderOptions } from "../../views/fragments/provider-options";
 import { ProviderRow, VerifyResult } from "../../views/fragments/provider-row";
 import { SchedulePreview } from "../../views/fragments/schedule-preview";
@@ -109,9 +109,9 @@ const DAYS = Array.from({ length: 7 }, (_, i) => ({ start: NOW - (6 - i) * 86_40
 
 describe("escaping", () => {
   test("a hostile provider name is text everywhere it appears, attributes included", () => {
-    const html = String(ProvidersPage({ user: "admin", providers: [provider({ name: HOSTILE })], stats: [] }));
-    // The only script element is htmx's own.
-    expect(elementCount(html, "script")).toBe(1);
+    const html = String(ProvidersPage({ user: "admin", now: NOW, providers: [provider({ name: HOSTILE })], stats: [], verifications: new Map() }));
+    // The only script elements are the app's own two.
+    expect(elementCount(html, "script")).toBe(2);
     expect(html).toContain(`<a href="/providers/1/edit">${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt;</a>`);
     // In attributes the name stays inside its quotes, and reads back exactly as it was.
     expect(attributeValues(html, "form[hx-confirm]", "hx-confirm")[0]).toStartWith(`Delete the provider "${HOSTILE}"?`);
@@ -119,9 +119,9 @@ describe("escaping", () => {
   });
 
   test("hostile domain, provider and message text in a row, the history and a flash", () => {
-    const row = String(DomainRow({ domain: domain({ provider_name: HOSTILE, last_known_ip: HOSTILE }), view: "list", now: NOW, intervalSeconds: 300, result: { ok: false, message: HOSTILE } }));
+    const row = String(DomainRow({ domain: domain({ provider_name: HOSTILE, last_known_ip: HOSTILE }), view: "list", now: NOW, intervalSeconds: 300, result: { ok: false, failure: "refused", detail: HOSTILE } }));
     expect(elementCount(row, "script")).toBe(0);
-    // Provider name, address and message as text; the name once more in the delete question.
+    // Provider name, address and message as text.
     expect(count(row, ESCAPED)).toBe(3);
 
     const historyRow: HistoryView = {
@@ -138,13 +138,13 @@ describe("escaping", () => {
     const history = String(
       HistoryPage({ user: HOSTILE, now: NOW, intervalSeconds: 300, domain: domain({ cron_schedule: HOSTILE }), rows: [historyRow], timeline: [], page: 1, pages: 1, total: 1 }),
     );
-    expect(elementCount(history, "script")).toBe(1);
-    expect(history).toContain(`<td data-label="Message" class="cell-message">${ESCAPED}`);
+    expect(elementCount(history, "script")).toBe(2);
+    expect(history).toContain(`<p class="muted small">${ESCAPED}`);
 
     const dashboard = String(
       DashboardPage({
         user: "admin",
-        flash: HOSTILE,
+        flash: { tone: "ok", text: HOSTILE },
         now: NOW,
         publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW },
         metrics: METRICS,
@@ -156,7 +156,7 @@ describe("escaping", () => {
         intervalSeconds: 300,
       }),
     );
-    expect(elementCount(dashboard, "script")).toBe(1);
+    expect(elementCount(dashboard, "script")).toBe(2);
     expect(dashboard).toContain(`<span>${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt;</span>`);
   });
 
@@ -170,7 +170,7 @@ describe("escaping", () => {
         schedule: { kind: "invalid", problem: HOSTILE },
       }),
     );
-    expect(elementCount(html, "script")).toBe(1);
+    expect(elementCount(html, "script")).toBe(2);
     expect(attributeValues(html, "#f-domain_name", "value")).toEqual([`"><script>x</script>`]);
   });
 });
@@ -196,7 +196,7 @@ describe("providers", () => {
   });
 
   test("a row shows the masked credential, never more, and the type's badge", () => {
-    const html = String(ProviderRow({ provider: provider() }));
+    const html = String(ProviderRow({ provider: provider(), now: NOW }));
     expect(html).toContain("API token");
     expect(html).toContain("<code>••••3f9a</code>");
     expect(html).toContain('<span class="badge badge-idle">Cloudflare</span>');
@@ -297,25 +297,33 @@ describe("domains", () => {
   test("a dashboard row: address, last change, next run and Update now", () => {
     const html = String(DomainRow({ domain: domain(), view: "dashboard", now: NOW, intervalSeconds: 300 }));
     expect(html).toContain('<tr id="domain-7">');
-    expect(html).toContain("<code>203.0.113.7</code>");
+    expect(html).toContain('<code class="ip">203.<wbr>0.<wbr>113.<wbr>7</code>');
     expect(html).toContain(">3 h ago</time>");
     expect(html).toContain(">in 4 min</time>");
-    expect(html).toContain('hx-post="/domains/7/update"');
-    expect(attributeValues(html, "button[hx-post]", "hx-vals")).toEqual(['{"view":"dashboard"}']);
+    // A real form (works without JavaScript) that htmx posts and swaps the row with.
+    expect(attributeValues(html, "form[hx-post]", "action")).toEqual(["/domains/7/update"]);
+    expect(attributeValues(html, "form[hx-post] input[name=view]", "value")).toEqual(["dashboard"]);
+    expect(attributeValues(html, "form[hx-post] button", "aria-label")).toEqual(["Update now: home.example.com (A)"]);
   });
 
   test("a disabled domain can't be updated now", () => {
     const html = String(DomainRow({ domain: domain({ is_enabled: false }), view: "list", now: NOW, intervalSeconds: 300 }));
-    expect(html).toMatch(/hx-post="\/domains\/7\/update"[^>]*disabled/);
+    expect(html).toMatch(/id="update-7"[^>]*disabled/);
     expect(html).toContain('aria-checked="false"');
   });
 
   test("the update's outcome shows in the row", () => {
-    const ok = String(DomainRow({ domain: domain(), view: "list", now: NOW, intervalSeconds: 300, result: { ok: true, message: "Updated home.example.com A → 203.0.113.7", durationMs: 84 } }));
-    expect(ok).toContain('<p class="update-result update-result-ok" role="status"><strong>Updated</strong> · 84 ms');
-    const failed = String(DomainRow({ domain: domain(), view: "list", now: NOW, intervalSeconds: 300, result: { ok: false, message: "Cloudflare said no" } }));
-    expect(failed).toContain("<strong>Failed</strong>");
-    expect(failed).toContain("Cloudflare said no");
+    const result = (r: UpdateResult) => String(DomainRow({ domain: domain(), view: "list", now: NOW, intervalSeconds: 300, result: r }));
+    expect(result({ ok: true, changed: true, ip: "203.0.113.7", previousIp: "198.51.100.2", durationMs: 84 })).toContain(
+      '<p class="update-result update-result-ok" role="status"><span>Now points at 203.0.113.7 (was 198.51.100.2).</span><span class="muted"> (84 ms)</span>',
+    );
+    expect(result({ ok: true, changed: false, ip: "203.0.113.7", previousIp: "203.0.113.7", durationMs: 84 })).toContain("Already pointed at 203.0.113.7; nothing to change.");
+    // The provider's own words stay in the history; the row says what to do and links there.
+    const failed = result({ ok: false, failure: "provider", detail: "Cloudflare: Authentication error (code 10000, status 403)" });
+    expect(failed).toContain("Home Cloudflare did not accept the update. Its history says why; check the provider&#x27;s credentials.");
+    expect(failed).not.toContain("code 10000");
+    expect(failed).toContain('<a href="/domains/7/history">See the history</a>');
+    expect(result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" })).toContain("The domain is disabled; enable it to update it.");
   });
 
   test("the schedule preview in plain words", () => {
@@ -373,8 +381,9 @@ describe("dashboard", () => {
 
   test("addresses, cards, charts and one row per domain", () => {
     const html = String(DashboardPage(props));
-    expect(html).toContain('<code class="address-value">203.0.113.7</code>');
-    expect(html).toContain('<code class="address-value">2001:db8::7</code>');
+    expect(html).toContain('<span class="address-value"><code class="ip">203.<wbr>0.<wbr>113.<wbr>7</code></span>');
+    // IPv6 breaks only between groups on a narrow screen.
+    expect(html).toContain('<code class="ip">2001:<wbr>db8:<wbr>:<wbr>7</code>');
     expect(html).toContain("Checked <time");
     expect(html).toContain('<div class="stat-value">90%</div>');
     expect(html).toContain("40 updates");
@@ -406,9 +415,12 @@ describe("dashboard", () => {
 
   test("nothing to show yet", () => {
     const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
-    expect(html).toContain("not detected yet");
-    expect(html).toContain('<div class="stat-value">—</div>');
-    expect(html).toContain("No domains yet.");
+    expect(html).toContain("detecting…");
+    // First steps come first, and no empty figures or charts below them.
+    expect(html.indexOf("First steps")).toBeLessThan(html.indexOf("Public address"));
+    expect(html).toContain('<a href="/domains/new">Add a domain</a>');
+    expect(html).not.toContain('<svg class="chart"');
+    expect(html).not.toContain("Success rate");
   });
 });
 

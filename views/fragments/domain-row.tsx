@@ -1,20 +1,25 @@
 // One domain as a table row, on the dashboard (state at a glance) or in the domain list (with its
-// controls). "Update now" and the on/off switch swap the row for a fresh one, so the new address,
-// status and next run show at once, with the update's outcome under the status.
+// controls). "Update now" and the on/off switch are real forms; htmx swaps the row for a fresh one
+// (the new address, status and next run at once, the outcome under the status), and without
+// JavaScript they come back to the page with the outcome as a notice. Every control's accessible
+// name says which domain and record type it acts on, and its id keeps focus on it after a swap.
 
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
-import { Badge, DomainStatus, EnabledSwitch, TimeAgo } from "../components";
+import { ActionForm, Badge, DomainStatus, EnabledSwitch, Ip, TimeAgo } from "../components";
 import { every, millis } from "../format";
 
 export type DomainRowView = "dashboard" | "list";
 
-/** What "Update now" came back with: the forced update's answer, or the error it was refused with. */
-export interface UpdateResult {
-  ok: boolean;
-  message: string;
-  durationMs?: number;
-}
+/** What "Update now" came back with: the forced update's answer, or the status and sentence it was refused with. */
+export type UpdateResult =
+  | { ok: true; changed: boolean; ip: string | null; previousIp: string | null; durationMs: number }
+  | {
+      ok: false;
+      /** Refused (disabled), the address not detected, the provider failed, or its outcome waiting for disk space. */
+      failure: "refused" | "detection" | "provider" | "storage";
+      detail: string;
+    };
 
 export interface DomainRowProps {
   domain: DomainView;
@@ -28,6 +33,25 @@ export function domainRowId(id: number): string {
   return `domain-${id}`;
 }
 
+/** "home.example.com (A)": how a control names the record it acts on. */
+export function recordName(domain: Pick<DomainView, "domain_name" | "record_type">): string {
+  return `${domain.domain_name} (${domain.record_type})`;
+}
+
+/**
+ * The update's outcome as a sentence a person reads; the provider's own words (record ids, TTL)
+ * stay in the history's detail.
+ */
+export function updateSentence(result: UpdateResult, providerName: string): string {
+  if (result.ok) {
+    if (result.changed) return `Now points at ${result.ip}${result.previousIp ? ` (was ${result.previousIp})` : ""}.`;
+    return `Already pointed at ${result.ip}; nothing to change.`;
+  }
+  if (result.failure === "detection") return "The public address could not be detected. Check this machine's internet connection, then try again.";
+  if (result.failure === "provider") return `${providerName} did not accept the update. Its history says why; check the provider's credentials.`;
+  return /[.!?]$/.test(result.detail) ? result.detail : `${result.detail}.`;
+}
+
 export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; intervalSeconds: number }) {
   if (cron === null) return <span class="muted">{every(intervalSeconds)} (default)</span>;
   return <code safe>{cron}</code>;
@@ -35,36 +59,39 @@ export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; 
 
 function UpdateButton({ domain, view }: { domain: DomainView; view: DomainRowView }) {
   return (
-    <button
-      type="button"
-      class="button button-small"
-      hx-post={`/domains/${domain.id}/update`}
-      hx-vals={JSON.stringify({ view })}
-      hx-target={`#${domainRowId(domain.id)}`}
-      hx-swap="outerHTML"
-      hx-disabled-elt="this"
-      disabled={!domain.is_enabled}
-      title={domain.is_enabled ? "Detect the public IP and write it now" : "Enable the domain to update it"}
-    >
-      Update now
-    </button>
+    <ActionForm url={`/domains/${domain.id}/update`} target={`#${domainRowId(domain.id)}`} fields={{ view }}>
+      <button
+        type="submit"
+        id={`update-${domain.id}`}
+        class="button button-small"
+        disabled={!domain.is_enabled}
+        aria-label={`Update now: ${recordName(domain)}`}
+        title={domain.is_enabled ? "Detect the public IP and write it now" : "Enable the domain to update it"}
+      >
+        Update now
+      </button>
+    </ActionForm>
   );
 }
 
-function Result({ result }: { result: UpdateResult }) {
+function Result({ result, domain }: { result: UpdateResult; domain: DomainView }) {
   return (
     <p class={["update-result", result.ok ? "update-result-ok" : "update-result-fail"]} role="status">
-      <strong>{result.ok ? "Updated" : "Failed"}</strong>
-      {result.durationMs !== undefined ? ` · ${millis(result.durationMs)}` : ""}
-      <span class="update-message" safe>
-        {result.message}
-      </span>
+      <span safe>{updateSentence(result, domain.provider_name)}</span>
+      {result.ok ? <span class="muted"> ({millis(result.durationMs)})</span> : ""}
+      {!result.ok && result.failure === "provider" ? (
+        <>
+          {" "}
+          <a href={`/domains/${domain.id}/history`}>See the history</a>
+        </>
+      ) : (
+        ""
+      )}
     </p>
   );
 }
 
 export function DomainRow({ domain, view, now, intervalSeconds, result }: DomainRowProps) {
-  const ip = domain.last_known_ip;
   const name = (
     <td data-label="Domain" class="cell-domain">
       <a href={`/domains/${domain.id}/history`} class="domain-link" safe>
@@ -82,13 +109,13 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
   );
   const address = (
     <td data-label="IP address" class="cell-ip">
-      {ip === null ? <span class="muted">—</span> : <code safe>{ip}</code>}
+      <Ip ip={domain.last_known_ip} />
     </td>
   );
   const status = (
     <td data-label="Status" class="cell-status">
       <DomainStatus domain={domain} />
-      {result ? <Result result={result} /> : ""}
+      {result ? <Result result={result} domain={domain} /> : ""}
     </td>
   );
 
@@ -111,6 +138,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
     );
   }
 
+  const record = recordName(domain);
   return (
     <tr id={domainRowId(domain.id)}>
       {name}
@@ -129,25 +157,26 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
         <EnabledSwitch
           url={`/domains/${domain.id}/enabled`}
           enabled={domain.is_enabled}
-          label={`Updates for ${domain.domain_name}`}
+          label={`Updates for ${record}`}
           target={`#${domainRowId(domain.id)}`}
+          id={`enabled-${domain.id}`}
         />
       </td>
       <td class="cell-actions">
         <div class="actions">
           <UpdateButton domain={domain} view={view} />
-          <a class="button button-small button-quiet" href={`/domains/${domain.id}/edit`}>
+          <a class="button button-small button-quiet" href={`/domains/${domain.id}/edit`} aria-label={`Edit ${record}`}>
             Edit
           </a>
-          <a class="button button-small button-quiet" href={`/domains/${domain.id}/history`}>
+          <a class="button button-small button-quiet" href={`/domains/${domain.id}/history`} aria-label={`History of ${record}`}>
             History
           </a>
           <form
             method="post"
             action={`/domains/${domain.id}/delete`}
-            hx-confirm={`Delete ${domain.domain_name} (${domain.record_type}) and its history? The DNS record at the provider is left as it is.`}
+            hx-confirm={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
           >
-            <button type="submit" class="button button-small button-danger">
+            <button type="submit" class="button button-small button-danger" aria-label={`Delete ${record}`}>
               Delete
             </button>
           </form>

@@ -1,19 +1,23 @@
-// The dashboard: the public address as last detected, the figures of the last day, two charts,
-// and every domain with its state and an "Update now" button.
+// The dashboard: first steps while there is nothing to watch; then the public address, the
+// figures of the last day, two charts and every domain with its state and an "Update now" button.
+// Everything below the heading refreshes itself (LiveRegion), with the time it is from.
 
 import { Html } from "@elysiajs/html";
 import type { PublicIpState } from "../../src/context";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { DailyIpChanges, DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";
-import { TimeAgo } from "../components";
+import { Ip, LiveRegion, TimeAgo, type Flash } from "../components";
 import { plural } from "../format";
 import { IpChangesChart, UpdatesChart } from "../fragments/charts";
 import { DomainRow } from "../fragments/domain-row";
 import { Layout, PageHeader } from "../layout";
 
+/** Without JavaScript the dashboard reloads itself this often. */
+const NO_SCRIPT_REFRESH_SECONDS = 60;
+
 export interface DashboardPageProps {
   user: string;
-  flash?: string | null;
+  flash?: Flash | null;
   now: number;
   publicIp: PublicIpState;
   metrics: DashboardMetrics;
@@ -35,109 +39,146 @@ function Stat({ label, value, detail, tone }: { label: string; value: string; de
   );
 }
 
-function Address({ family, ip }: { family: string; ip: string | null }) {
+function Address({ family, ip, checked }: { family: string; ip: string | null; checked: boolean }) {
   return (
     <div class="address">
       <span class="address-family">{family}</span>
-      {ip === null ? <span class="muted">not detected yet</span> : <code class="address-value" safe>{ip}</code>}
+      {ip !== null ? (
+        <span class="address-value">
+          <Ip ip={ip} />
+        </span>
+      ) : (
+        <span class="muted">{checked ? "none found (this network may not have one)" : "detecting…"}</span>
+      )}
     </div>
+  );
+}
+
+/** What to do first, in order, with the steps already done ticked. */
+function FirstSteps({ providers }: { providers: number }) {
+  return (
+    <section class="card first-steps" aria-labelledby="first-steps-title">
+      <h2 id="first-steps-title" class="card-title">
+        First steps
+      </h2>
+      <ol class="steps">
+        <li class={providers > 0 ? "step-done" : undefined}>
+          {providers > 0 ? (
+            <>Provider added ({plural(providers, "provider")}).</>
+          ) : (
+            <>
+              <a href="/providers/new">Add a provider</a>: the DNS service your domain is at, with an API token or key.
+            </>
+          )}
+        </li>
+        <li>
+          <a href="/domains/new">Add a domain</a>: the hostname to keep pointed at this network's public address.
+        </li>
+        <li>Watch it here: ddnsd updates it on its schedule, and you can press “Update now”.</li>
+      </ol>
+    </section>
   );
 }
 
 export function DashboardPage(props: DashboardPageProps) {
   const { metrics, now } = props;
   const rate = metrics.success_rate_24h;
+  const empty = props.domains.length === 0;
+  const checked = props.publicIp.checkedAt !== null;
   return (
-    <Layout title="Dashboard" user={props.user} section="dashboard" flash={props.flash}>
+    <Layout title="Dashboard" user={props.user} section="dashboard" flash={props.flash} refreshSeconds={NO_SCRIPT_REFRESH_SECONDS}>
       <PageHeader title="Dashboard" />
+      {empty ? <FirstSteps providers={metrics.total_providers} /> : ""}
 
-      <section class="card public-ip" aria-labelledby="public-ip-title">
-        <h2 id="public-ip-title" class="card-title">
-          Public address
-        </h2>
-        <div class="addresses">
-          <Address family="IPv4" ip={props.publicIp.ipv4} />
-          <Address family="IPv6" ip={props.publicIp.ipv6} />
-        </div>
-        <p class="muted small">
-          Checked <TimeAgo at={props.publicIp.checkedAt} now={now} />
-        </p>
-      </section>
-
-      <section class="stats" aria-label="Figures">
-        <Stat label="Domains" value={String(metrics.total_domains)} detail={`${metrics.active_domains} active`} />
-        <Stat
-          label="Success rate (24 h)"
-          value={rate === null ? "—" : `${rate}%`}
-          detail={plural(metrics.total_updates_24h, "update")}
-          tone={rate === null ? undefined : rate >= 95 ? "ok" : "fail"}
-        />
-        <Stat
-          label="Failed updates (24 h)"
-          value={String(metrics.failed_updates_24h)}
-          tone={metrics.failed_updates_24h > 0 ? "fail" : undefined}
-        />
-        <Stat label="Active providers" value={String(metrics.active_providers)} detail={`of ${metrics.total_providers}`} />
-        <Stat
-          label="Scheduler"
-          value={props.scheduler === "running" ? "Running" : "Stopped"}
-          tone={props.scheduler === "running" ? "ok" : "fail"}
-          detail={
-            <>
-              last check <TimeAgo at={props.lastCheckAt} now={now} />
-            </>
-          }
-        />
-      </section>
-
-      <section class="charts">
-        <div class="card">
-          <h2 class="card-title">Updates per hour, last 24 h</h2>
-          <UpdatesChart hours={props.hourly} />
-        </div>
-        <div class="card">
-          <h2 class="card-title">IP changes per day, last 7 days</h2>
-          <IpChangesChart days={props.daily} />
-        </div>
-      </section>
-
-      <section class="card" aria-labelledby="domains-title">
-        <div class="card-header">
-          <h2 id="domains-title" class="card-title">
-            Domains
+      <LiveRegion id="dashboard-live" url="/" now={now} label="Current state">
+        <section class="card public-ip" aria-labelledby="public-ip-title">
+          <h2 id="public-ip-title" class="card-title">
+            Public address
           </h2>
-          <a class="button button-small button-quiet" href="/domains/new">
-            Add domain
-          </a>
-        </div>
-        {props.domains.length === 0 ? (
-          <p class="empty">
-            No domains yet. <a href="/providers/new">Add a provider</a>, then <a href="/domains/new">a domain</a> to keep up to date.
-          </p>
-        ) : (
-          <div class="table-wrap">
-            <table class="table responsive">
-              <thead>
-                <tr>
-                  <th scope="col">Domain</th>
-                  <th scope="col">IP address</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last change</th>
-                  <th scope="col">Next run</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.domains.map((domain) => (
-                  <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} />
-                ))}
-              </tbody>
-            </table>
+          <div class="addresses">
+            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} />
+            <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} />
           </div>
+          <p class="muted small">
+            Checked <TimeAgo at={props.publicIp.checkedAt} now={now} />
+          </p>
+        </section>
+
+        {empty ? (
+          ""
+        ) : (
+          <>
+            <section class="stats" aria-label="Figures">
+              <Stat label="Domains" value={String(metrics.total_domains)} detail={`${metrics.active_domains} active`} />
+              <Stat
+                label="Success rate (24 h)"
+                value={rate === null ? "—" : `${rate}%`}
+                detail={plural(metrics.total_updates_24h, "update")}
+                tone={rate === null ? undefined : rate >= 95 ? "ok" : "fail"}
+              />
+              <Stat
+                label="Failed updates (24 h)"
+                value={String(metrics.failed_updates_24h)}
+                tone={metrics.failed_updates_24h > 0 ? "fail" : undefined}
+              />
+              <Stat label="Active providers" value={String(metrics.active_providers)} detail={`of ${metrics.total_providers}`} />
+              <Stat
+                label="Scheduler"
+                value={props.scheduler === "running" ? "Running" : "Stopped"}
+                tone={props.scheduler === "running" ? "ok" : "fail"}
+                detail={
+                  <>
+                    last check <TimeAgo at={props.lastCheckAt} now={now} />
+                  </>
+                }
+              />
+            </section>
+
+            <section class="charts">
+              <div class="card">
+                <h2 class="card-title">Updates per hour, last 24 h</h2>
+                <UpdatesChart hours={props.hourly} />
+              </div>
+              <div class="card">
+                <h2 class="card-title">IP changes per day, last 7 days</h2>
+                <IpChangesChart days={props.daily} />
+              </div>
+            </section>
+
+            <section class="card" aria-labelledby="domains-title">
+              <div class="card-header">
+                <h2 id="domains-title" class="card-title">
+                  Domains
+                </h2>
+                <a class="button button-small button-quiet" href="/domains/new">
+                  Add domain
+                </a>
+              </div>
+              <div class="table-wrap">
+                <table class="table responsive">
+                  <thead>
+                    <tr>
+                      <th scope="col">Domain</th>
+                      <th scope="col">IP address</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Last change</th>
+                      <th scope="col">Next run</th>
+                      <th scope="col">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {props.domains.map((domain) => (
+                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </section>
+          </>
         )}
-      </section>
+      </LiveRegion>
     </Layout>
   );
 }

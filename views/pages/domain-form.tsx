@@ -52,7 +52,7 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
       ) : (
         <section class="card form-card">
           <FormProblem errors={errors} />
-          <form method="post" action={domain ? `/domains/${domain.id}` : "/domains"} class="stack" id="domain-form">
+          <form method="post" action={domain ? `/domains/${domain.id}/edit` : "/domains/new"} class="stack" id="domain-form">
             <Field name="provider_id" label="Provider" errors={errors}>
               <select
                 hx-get="/domains/provider-options"

@@ -1,10 +1,11 @@
 // The domain list, filtered by provider and status. Changing a filter re-fetches the page and
-// swaps only the list (the URL follows, so a filtered view can be bookmarked).
+// swaps only the list (the URL follows, so a filtered view can be bookmarked); the list refreshes
+// itself every few seconds.
 
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { DOMAIN_STATUS_FILTERS, Options } from "../components";
+import { DOMAIN_STATUS_FILTERS, LiveRegion, Options, type Flash } from "../components";
 import { DomainRow } from "../fragments/domain-row";
 import { plural } from "../format";
 import { Layout, PageHeader } from "../layout";
@@ -18,7 +19,7 @@ export interface DomainFilters {
 
 export interface DomainsPageProps {
   user: string;
-  flash?: string | null;
+  flash?: Flash | null;
   now: number;
   intervalSeconds: number;
   /** The domains that pass the filters. */
@@ -27,6 +28,12 @@ export interface DomainsPageProps {
   total: number;
   providers: Pick<ProviderView, "id" | "name">[];
   filters: DomainFilters;
+}
+
+/** The list's own address with its filters, for bookmarks and for its refreshes. */
+function listUrl(filters: DomainFilters): string {
+  const params = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== ""));
+  return params.size > 0 ? `/domains?${params}` : "/domains";
 }
 
 export function DomainsPage(props: DomainsPageProps) {
@@ -71,7 +78,8 @@ export function DomainsPage(props: DomainsPageProps) {
           Filter
         </button>
       </form>
-      <section class="card" id="domain-list" aria-live="polite">
+      <LiveRegion id="domain-list" url={listUrl(filters)} now={props.now} label="Domain list">
+      <section class="card">
         {props.domains.length === 0 ? (
           <p class="empty">
             {props.total === 0 ? (
@@ -118,6 +126,7 @@ export function DomainsPage(props: DomainsPageProps) {
           </>
         )}
       </section>
+      </LiveRegion>
     </Layout>
   );
 }

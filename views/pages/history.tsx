@@ -3,7 +3,7 @@
 
 import { Html } from "@elysiajs/html";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
-import { Badge, DomainStatus, TimeAgo } from "../components";
+import { Badge, DomainStatus, Ip, TimeAgo } from "../components";
 import { ScheduleWords } from "../fragments/domain-row";
 import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { Layout, PageHeader } from "../layout";
@@ -46,6 +46,20 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
       })}
     </ol>
   );
+}
+
+/**
+ * A history row in a sentence a person reads; the stored message (the provider's own words, record
+ * ids and all) is the detail under it.
+ */
+export function historySentence(row: Pick<HistoryView, "status" | "ip_address" | "previous_ip" | "message">): string {
+  if (row.status === "FAILED") {
+    if (row.ip_address === null) return "Failed: the public address could not be detected, or the update was refused.";
+    return "Failed: the provider did not accept the update.";
+  }
+  if (row.previous_ip !== null && row.previous_ip !== row.ip_address) return `Changed to ${row.ip_address}.`;
+  if (row.previous_ip === null) return `Set to ${row.ip_address}.`;
+  return "Already up to date.";
 }
 
 function Pager({ domainId, page, pages }: { domainId: number; page: number; pages: number }) {
@@ -96,7 +110,9 @@ export function HistoryPage(props: HistoryPageProps) {
           </div>
           <div>
             <dt>Address</dt>
-            <dd>{domain.last_known_ip === null ? <span class="muted">—</span> : <code safe>{domain.last_known_ip}</code>}</dd>
+            <dd>
+              <Ip ip={domain.last_known_ip} />
+            </dd>
           </div>
           <div>
             <dt>Status</dt>
@@ -151,7 +167,7 @@ export function HistoryPage(props: HistoryPageProps) {
                     <th scope="col">Previous</th>
                     <th scope="col">Trigger</th>
                     <th scope="col">Took</th>
-                    <th scope="col">Message</th>
+                    <th scope="col">What happened</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -165,12 +181,21 @@ export function HistoryPage(props: HistoryPageProps) {
                       <td data-label="Status">
                         <Badge tone={row.status === "SUCCESS" ? "ok" : "fail"}>{row.status === "SUCCESS" ? "Success" : "Failed"}</Badge>
                       </td>
-                      <td data-label="IP address">{row.ip_address === null ? <span class="muted">—</span> : <code safe>{row.ip_address}</code>}</td>
-                      <td data-label="Previous">{row.previous_ip === null ? <span class="muted">—</span> : <code safe>{row.previous_ip}</code>}</td>
+                      <td data-label="IP address">
+                        <Ip ip={row.ip_address} />
+                      </td>
+                      <td data-label="Previous">
+                        <Ip ip={row.previous_ip} />
+                      </td>
                       <td data-label="Trigger">{row.trigger === "manual" ? "Manual" : "Schedule"}</td>
                       <td data-label="Took" class="nowrap">{millis(row.duration_ms)}</td>
-                      <td data-label="Message" class="cell-message" safe>
-                        {row.message}
+                      <td data-label="What happened" class="cell-message">
+                        <details>
+                          <summary safe>{historySentence(row)}</summary>
+                          <p class="muted small" safe>
+                            {row.message}
+                          </p>
+                        </details>
                       </td>
                     </tr>
                   ))}

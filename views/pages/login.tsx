@@ -1,5 +1,6 @@
 // Sign in. The notice says why the visitor is here (session expired, signed out); a failed
-// attempt keeps the username and says what went wrong without saying which half was wrong.
+// attempt keeps the username and says what went wrong without saying which half was wrong; a
+// forgotten password is reset on the machine itself, and the page says how.
 
 import { Html } from "@elysiajs/html";
 import { Notice } from "../components";
@@ -74,6 +75,15 @@ export function LoginPage({ username, next, error, notice }: LoginPageProps) {
             Sign in
           </button>
         </form>
+        <details class="forgot">
+          <summary>Forgot the password?</summary>
+          <p class="small">
+            It cannot be reset from here. On the machine ddnsd runs on, where you installed it, run{" "}
+            <code>sudo sh install.sh --reset-admin-password</code>: it asks for a new password, and ddnsd needs no restart. Without the
+            installer, <code>ddnsd admin set-password admin</code> (run as the service's user) reads a new one from standard input. The
+            README's “Troubleshooting” section has the details.
+          </p>
+        </details>
       </section>
     </Layout>
   );

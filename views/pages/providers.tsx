@@ -2,18 +2,21 @@
 
 import { Html } from "@elysiajs/html";
 import type { ProviderStats } from "../../src/modules/metrics/service";
-import type { ProviderView } from "../../src/modules/providers/service";
+import type { LastVerification, ProviderView } from "../../src/modules/providers/service";
+import type { Flash } from "../components";
 import { ProviderRow } from "../fragments/provider-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface ProvidersPageProps {
   user: string;
-  flash?: string | null;
+  flash?: Flash | null;
+  now: number;
   providers: ProviderView[];
   stats: ProviderStats[];
+  verifications: Map<number, LastVerification>;
 }
 
-export function ProvidersPage({ user, flash, providers, stats }: ProvidersPageProps) {
+export function ProvidersPage({ user, flash, now, providers, stats, verifications }: ProvidersPageProps) {
   return (
     <Layout title="Providers" user={user} section="providers" flash={flash}>
       <PageHeader title="Providers">
@@ -37,7 +40,7 @@ export function ProvidersPage({ user, flash, providers, stats }: ProvidersPagePr
                   <th scope="col">Enabled</th>
                   <th scope="col">Domains</th>
                   <th scope="col">Credentials</th>
-                  <th scope="col">Last 24 h</th>
+                  <th scope="col">Health</th>
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
                   </th>
@@ -45,7 +48,7 @@ export function ProvidersPage({ user, flash, providers, stats }: ProvidersPagePr
               </thead>
               <tbody>
                 {providers.map((provider) => (
-                  <ProviderRow provider={provider} stats={stats.find((s) => s.provider_id === provider.id)} />
+                  <ProviderRow provider={provider} stats={stats.find((s) => s.provider_id === provider.id)} verification={verifications.get(provider.id)} now={now} />
                 ))}
               </tbody>
             </table>

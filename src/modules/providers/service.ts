@@ -55,7 +55,7 @@ function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void 
 // subquery a bare "id" would be the domain's.
 const domainCount = sql<number>`(SELECT count(*) FROM domains WHERE domains.provider_id = providers.id)`;
 
-function toView(ctx: AppContext, row: ProviderRow & { domainCount: number }): ProviderView {
+function toView(ctx: AppContext, row: Omit<ProviderRow, "lastVerifiedAt" | "lastVerifyOk" | "lastVerifyDetail"> & { domainCount: number }): ProviderView {
   const service = ctx.services.find(row.type);
   // A key the service does not call public (or a service no longer registered) is masked.
   const shownAsIs = new Set(service?.credentials.filter((field) => !field.secret).map((field) => field.key));
@@ -218,14 +218,36 @@ export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
   });
 }
 
-/** A service that cannot check credentials without writing a record is not asked (CONTRACT §10). */
+/**
+ * Checks the stored credentials with the service, and keeps the answer for the admin pages. A
+ * service that cannot check credentials without writing a record is not asked (CONTRACT §10).
+ */
 export async function verifyProvider(ctx: AppContext, id: number): Promise<typeof VerifyResult.static> {
   const row = findProviderRow(ctx, id);
   const service = ctx.services.get(row.type);
-  if (!service.canVerify) {
-    return { ok: null, detail: service.verifyUnavailable ?? `${service.label} cannot check credentials without changing a record` };
-  }
-  const outcome = await providerClient(ctx, row).verify();
+  const outcome = service.canVerify
+    ? await providerClient(ctx, row).verify()
+    : { ok: null, detail: service.verifyUnavailable ?? `${service.label} cannot check credentials without changing a record` };
   ctx.log.info("provider verified", { provider_id: id, ok: outcome.ok });
+  ctx.db
+    .update(providers)
+    .set({ lastVerifiedAt: Date.now(), lastVerifyOk: outcome.ok, lastVerifyDetail: outcome.detail })
+    .where(eq(providers.id, id))
+    .run();
   return outcome;
+}
+
+export interface LastVerification {
+  at: number;
+  ok: boolean | null;
+  detail: string;
+}
+
+/** Each provider's newest credential check, by provider id (absent: never checked). */
+export function lastVerifications(ctx: AppContext): Map<number, LastVerification> {
+  const rows = ctx.db
+    .select({ id: providers.id, at: providers.lastVerifiedAt, ok: providers.lastVerifyOk, detail: providers.lastVerifyDetail })
+    .from(providers)
+    .all();
+  return new Map(rows.flatMap((row) => (row.at === null ? [] : [[row.id, { at: row.at, ok: row.ok, detail: row.detail ?? "" }] as const])));
 }

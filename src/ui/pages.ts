@@ -1,0 +1,126 @@
+// What every admin page route shares, so the pages added later follow the same rules by using it:
+// the signed-in user, the one way to answer an action (a fragment for htmx, a redirect back with
+// a notice for a plain form), the HTML error page in place of a JSON error, and compression.
+//
+// A new page (a DNS service's, update keys, notifications) follows them by construction:
+// - a module `routes/<page>.ts` that `.use(signedIn(ctx))`, registered in index.ts;
+// - every action a real `<form method="post">` (views/components.tsx: ActionForm, EnabledSwitch),
+//   answered with `answerAction` (htmx: the fragment; no JavaScript: back with a notice);
+// - a delete: `hx-confirm` on the form, and a GET confirmation page (ConfirmDeletePage) that a
+//   POST without `confirm=yes` and without htmx is sent to;
+// - a form posting to its own page's URL, re-rendered with errors (200) or redirecting with a
+//   notice (`setFlash` + `seeOther`);
+// - errors thrown as the services' errors: index.ts shows them as the one error page.
+
+import type { Cookie } from "elysia";
+import { Elysia } from "elysia";
+import type { AppContext } from "../context";
+import type { Tone } from "../../views/components";
+import { ErrorPage } from "../../views/pages/error";
+import { compressedResponse } from "../http/compression";
+import { isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
+
+export type Cookies = Record<string, Cookie<unknown>>;
+
+export const HTML_TYPE = "text/html; charset=utf-8";
+
+/**
+ * Pages hold addresses and are never cached; no other site may frame them; scripts and styles
+ * come only from /assets (htmx is told not to inject its own style, see views/layout.tsx).
+ */
+export const PAGE_HEADERS = {
+  "cache-control": "no-store",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "same-origin",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+};
+
+/** The signed-in username as `user` for a module's routes; without a session, off to sign in. */
+export function signedIn(ctx: AppContext) {
+  return new Elysia().resolve({ as: "scoped" }, async ({ request, cookie }) => ({ user: await requireSession(ctx, request, cookie) }));
+}
+
+/** The signed-in user, or null: for pages that show either way (an error page). */
+async function currentUser(ctx: AppContext, request: Request, cookies: Cookies): Promise<string | null> {
+  try {
+    return await requireSession(ctx, request, cookies);
+  } catch {
+    return null;
+  }
+}
+
+/** Where a plain form post goes back to: the page it was sent from, else `fallback`. */
+export function backTo(request: Request, fallback: string): string {
+  const referer = request.headers.get("referer");
+  if (referer === null) return fallback;
+  try {
+    if (new URL(referer).host !== new URL(request.url).host) return fallback;
+  } catch {
+    return fallback;
+  }
+  const path = localPath(referer);
+  return path === "/" && new URL(referer).pathname !== "/" ? fallback : path;
+}
+
+export interface ActionAnswer {
+  /** What htmx swaps in place (a row, a result). */
+  fragment: () => JSX.Element;
+  /** The outcome in a sentence, shown as the notice on the page a plain form goes back to. */
+  notice: string;
+  tone: Tone;
+  /** Where a plain form goes back to when the browser sent no same-site Referer. */
+  fallback: string;
+}
+
+/**
+ * The one answer to an action button (Update now, Verify, a switch): htmx gets the fragment; a
+ * plain form post (no JavaScript) gets a 303 back to where it came from, with the notice.
+ */
+export function answerAction(ctx: AppContext, request: Request, cookies: Cookies, answer: ActionAnswer): JSX.Element | Response {
+  if (isHtmx(request)) return answer.fragment();
+  setFlash(ctx, cookies, answer.notice, answer.tone);
+  return seeOther(backTo(request, answer.fallback));
+}
+
+/**
+ * A page request a person sees (a browser navigation, a plain form post, or htmx's boosted
+ * version of either; not an in-place htmx request, not the API): its errors are shown as a page,
+ * never as JSON.
+ */
+export function wantsPage(request: Request): boolean {
+  const path = new URL(request.url).pathname;
+  if (/^\/(api|docs|healthz|metrics|nic)(\/|$)/.test(path)) return false;
+  if (request.headers.get("hx-boosted") === "true") return true;
+  return !isHtmx(request) && (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+/**
+ * Turns an error answer (already `{detail}` from the one error mapping) into the error page, for
+ * a request a person sees. Redirects and htmx answers pass through unchanged.
+ */
+export async function errorPage(ctx: AppContext, request: Request, cookies: Cookies, response: Response): Promise<Response | undefined> {
+  if (response.status < 400 || !wantsPage(request) || !(response.headers.get("content-type") ?? "").includes("json")) return undefined;
+  let detail = "";
+  try {
+    detail = String(((await response.clone().json()) as { detail?: unknown }).detail ?? "");
+  } catch {
+    detail = "";
+  }
+  const user = await currentUser(ctx, request, cookies);
+  const html = String(ErrorPage({ user, status: response.status, detail, path: new URL(request.url).pathname }));
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.set("content-type", HTML_TYPE);
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) headers.set(name, value);
+  return compressedResponse(request, html, { status: response.status, headers });
+}
+
+/** A page as a response, compressed when the browser accepts it. */
+export function htmlResponse(request: Request, html: string, headers: Record<string, string | number>): Response {
+  const all = new Headers();
+  for (const [name, value] of Object.entries(headers)) all.set(name, String(value));
+  all.set("content-type", HTML_TYPE);
+  return compressedResponse(request, html, { headers: all });
+}

@@ -1,0 +1,23 @@
+// About: what is running, where its data lives, and the settings in effect.
+
+import { Elysia } from "elysia";
+import { VERSION, type AppContext } from "../../context";
+import { databaseSizeBytes } from "../../modules/system/service";
+import { AboutPage } from "../../../views/pages/about";
+import { signedIn } from "../pages";
+import { settingsInEffect } from "../settings";
+
+export function aboutRoutes(ctx: AppContext) {
+  return new Elysia().use(signedIn(ctx)).get("/about", ({ user }) =>
+    AboutPage({
+      user,
+      version: VERSION,
+      uptimeSeconds: Math.floor((Date.now() - ctx.startedAt) / 1000),
+      dataDir: ctx.settings.dataDir,
+      databasePath: ctx.databasePath,
+      databaseBytes: databaseSizeBytes(ctx),
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      settings: settingsInEffect(ctx),
+    }),
+  );
+}

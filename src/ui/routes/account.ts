@@ -1,0 +1,34 @@
+// The signed-in user's own password: the current one is checked first, the new one is set the way
+// `ddnsd admin set-password` does it (the same function, which also revokes every token issued to
+// the user before), and the session ends so the next sign-in uses the new password.
+
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { checkLogin, setPassword } from "../../http/auth";
+import type { FormErrors } from "../../../views/components";
+import { PasswordPage } from "../../../views/pages/password";
+import { field } from "../forms";
+import { signedIn } from "../pages";
+import { endSession, seeOther } from "../session";
+
+/** The same floor as `ddnsd admin set-password`. */
+const MIN_PASSWORD_LENGTH = 8;
+
+export function accountRoutes(ctx: AppContext) {
+  return new Elysia()
+    .use(signedIn(ctx))
+    .get("/account/password", ({ user }) => PasswordPage({ user, errors: { fields: {} } }))
+    .post("/account/password", async ({ user, body, cookie, request }) => {
+      const current = field(body, "current_password");
+      const next = field(body, "new_password");
+      const errors: FormErrors = { fields: {} };
+      if (!(await checkLogin(ctx, user, current))) errors.fields.current_password = "This is not your current password.";
+      if (next.length < MIN_PASSWORD_LENGTH) errors.fields.new_password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+      else if (next !== field(body, "confirm_password")) errors.fields.confirm_password = "The two new passwords differ.";
+      if (Object.keys(errors.fields).length > 0) return PasswordPage({ user, errors });
+      await setPassword(ctx, user, next);
+      ctx.log.info("password changed", { user, via: "pages" });
+      await endSession(ctx, cookie, request);
+      return seeOther("/login?password_changed=1");
+    });
+}

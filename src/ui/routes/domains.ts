@@ -1,0 +1,213 @@
+// The domain pages: list (filtered, refreshing itself), add and edit (posting to their own page's
+// URL, so a rejected form reloads to the form), Update now, the on/off switch, delete through a
+// confirmation, and each domain's history.
+
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { Conflict, DetectionFailed, ProviderFailed, StorageFull } from "../../errors";
+import {
+  createDomain,
+  deleteDomain,
+  domainHistory,
+  getDomain,
+  historyCount,
+  ipTimeline,
+  listDomains,
+  updateDomain,
+} from "../../modules/domains/service";
+import { listProviders } from "../../modules/providers/service";
+import { IdParams } from "../../modules/shared";
+import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
+import { forceUpdate } from "../../updater/update";
+import { domainStatus, NO_ERRORS, type FormErrors } from "../../../views/components";
+import { DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
+import { serviceFor } from "../../../views/fragments/credential-field";
+import { ProviderOptions } from "../../../views/fragments/provider-options";
+import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
+import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
+import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
+import { DomainsPage } from "../../../views/pages/domains";
+import { HistoryPage } from "../../../views/pages/history";
+import { domainInput, domainValues, domainValuesOf, field, formErrors } from "../forms";
+import { answerAction, signedIn, type Cookies } from "../pages";
+import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
+
+const HISTORY_PAGE_SIZE = 25;
+
+/** The statuses a forced update is refused or fails with, which the row explains in its own words. */
+/** The forced update's refusals a row shows in words; anything else (a vanished domain) is an error page. */
+const UPDATE_FAILURES = [
+  [Conflict, "refused"],
+  [DetectionFailed, "detection"],
+  [ProviderFailed, "provider"],
+  [StorageFull, "storage"],
+] as const;
+
+export function domainPageRoutes(ctx: AppContext) {
+  const interval = ctx.settings.updateIntervalSeconds;
+
+  function schedulePreview(input: string, now: number): SchedulePreviewData {
+    const expression = input.trim();
+    if (expression === "") {
+      return { kind: "runs", defaultInterval: interval, runs: upcomingRuns(null, now, interval, 3), seconds: interval % 60 !== 0, now };
+    }
+    const problem = cronScheduleProblem(expression);
+    if (problem !== null) return { kind: "invalid", problem };
+    const seconds = expression.split(/\s+/).length === 6;
+    return { kind: "runs", defaultInterval: null, runs: upcomingRuns(expression, now, interval, 3), seconds, now };
+  }
+
+  function form(user: string, values: DomainFormValues, errors: FormErrors, id?: number) {
+    return DomainFormPage({
+      user,
+      domain: id === undefined ? undefined : getDomain(ctx, id),
+      providers: listProviders(ctx),
+      values,
+      errors,
+      schedule: schedulePreview(values.cron_schedule, Date.now()),
+    });
+  }
+
+  function row(id: number, view: DomainRowView, result: UpdateResult | null = null) {
+    return DomainRow({ domain: getDomain(ctx, id), view, now: Date.now(), intervalSeconds: interval, result });
+  }
+
+  /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
+  function submit(user: string, body: unknown, cookie: Cookies, id?: number) {
+    const values = domainValues(body);
+    try {
+      const domain =
+        id === undefined ? createDomain(ctx, domainInput(values)) : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config));
+      setFlash(ctx, cookie, id === undefined ? `${domain.domain_name} added; its first update runs within a second or two.` : `${domain.domain_name} saved.`);
+      return seeOther("/domains");
+    } catch (error) {
+      return form(user, values, formErrors(error), id);
+    }
+  }
+
+  return (
+    new Elysia()
+      .use(signedIn(ctx))
+      .get("/domains", ({ user, cookie, query }) => {
+        const filters = { provider: field(query, "provider"), status: field(query, "status") };
+        const all = listDomains(ctx);
+        const domains = all.filter(
+          (d) =>
+            (filters.provider === "" || String(d.provider_id) === filters.provider) &&
+            (filters.status === "" || domainStatus(d).key === filters.status),
+        );
+        return DomainsPage({
+          user,
+          flash: takeFlash(ctx, cookie),
+          now: Date.now(),
+          intervalSeconds: interval,
+          domains,
+          total: all.length,
+          providers: listProviders(ctx),
+          filters,
+        });
+      })
+      .get("/domains/new", ({ user, query }) => {
+        const providers = listProviders(ctx);
+        const chosen = field(query, "provider") || String(providers[0]?.id ?? "");
+        return form(user, { ...domainValues({}), provider_id: chosen, create_if_missing: true, is_enabled: true }, NO_ERRORS);
+      })
+      .post("/domains/new", ({ user, body, cookie }) => submit(user, body, cookie))
+      .post("/domains", ({ user, body, cookie }) => submit(user, body, cookie))
+      // The schedule's next runs, as the user types it.
+      .get("/domains/schedule-preview", ({ query }) => SchedulePreview({ preview: schedulePreview(field(query, "cron_schedule"), Date.now()) }))
+      // The options of the chosen provider's type (the domain form's provider select swaps them in).
+      .get("/domains/provider-options", ({ query }) => {
+        const provider = listProviders(ctx).find((p) => String(p.id) === field(query, "provider_id"));
+        const service = provider ? serviceFor(provider.type, ctx.services.services) : null;
+        return ProviderOptions({ service, values: domainValues(query), errors: NO_ERRORS });
+      })
+      .get("/domains/:id/edit", ({ user, params }) => form(user, domainValuesOf(getDomain(ctx, params.id)), NO_ERRORS, params.id), { params: IdParams })
+      .post("/domains/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
+      .post("/domains/:id", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
+      // The address an older form posted to: reloading it lands on the form.
+      .get("/domains/:id", ({ params }) => seeOther(`/domains/${params.id}/edit`), { params: IdParams })
+      .post(
+        "/domains/:id/enabled",
+        ({ params, body, request, cookie }) => {
+          const domain = updateDomain(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
+          const notice = `${domain.domain_name} (${domain.record_type}) ${domain.is_enabled ? "enabled: it is updated again" : "disabled: it is not updated"}.`;
+          return answerAction(ctx, request, cookie, { fragment: () => row(params.id, "list"), notice, tone: "ok", fallback: "/domains" });
+        },
+        { params: IdParams },
+      )
+      .post(
+        "/domains/:id/update",
+        async ({ params, body, request, cookie }) => {
+          const before = getDomain(ctx, params.id);
+          let result: UpdateResult;
+          try {
+            const outcome = await forceUpdate(ctx, params.id);
+            result = { ok: true, changed: outcome.changed, ip: outcome.ip_address, previousIp: outcome.previous_ip, durationMs: outcome.duration_ms };
+          } catch (error) {
+            // Refused (disabled), or the detection or the provider failed: said in the row. A
+            // vanished domain is a 404 like any other.
+            const failure = UPDATE_FAILURES.find(([kind]) => error instanceof kind)?.[1];
+            if (failure === undefined) throw error;
+            result = { ok: false, failure, detail: (error as Error).message };
+          }
+          const view: DomainRowView = field(body, "view") === "dashboard" ? "dashboard" : "list";
+          return answerAction(ctx, request, cookie, {
+            fragment: () => row(params.id, view, result),
+            notice: `${before.domain_name} (${before.record_type}): ${updateSentence(result, before.provider_name)}`,
+            tone: result.ok ? "ok" : "fail",
+            fallback: view === "dashboard" ? "/" : "/domains",
+          });
+        },
+        { params: IdParams },
+      )
+      .get(
+        "/domains/:id/delete",
+        ({ user, params }) => {
+          const domain = getDomain(ctx, params.id);
+          return ConfirmDeletePage({
+            user,
+            section: "domains",
+            title: `Delete ${domain.domain_name} (${domain.record_type})?`,
+            question: `Its settings and update history are deleted. The DNS record at ${domain.provider_name} is left as it is.`,
+            action: `/domains/${domain.id}/delete`,
+            cancel: "/domains",
+          });
+        },
+        { params: IdParams },
+      )
+      .post(
+        "/domains/:id/delete",
+        ({ params, body, request, cookie }) => {
+          // htmx asked first (hx-confirm); a plain form goes through the confirmation page.
+          if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/domains/${params.id}/delete`);
+          const domain = getDomain(ctx, params.id);
+          deleteDomain(ctx, params.id);
+          setFlash(ctx, cookie, `${domain.domain_name} (${domain.record_type}) deleted.`);
+          return seeOther("/domains");
+        },
+        { params: IdParams },
+      )
+      .get(
+        "/domains/:id/history",
+        ({ user, params, query }) => {
+          const domain = getDomain(ctx, params.id);
+          const total = historyCount(ctx, params.id);
+          const pages = Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE));
+          const page = Math.min(pages, Math.max(1, Number.parseInt(field(query, "page"), 10) || 1));
+          return HistoryPage({
+            user,
+            now: Date.now(),
+            intervalSeconds: interval,
+            domain,
+            rows: domainHistory(ctx, params.id, HISTORY_PAGE_SIZE, (page - 1) * HISTORY_PAGE_SIZE),
+            timeline: ipTimeline(ctx, params.id),
+            page,
+            pages,
+            total,
+          });
+        },
+        { params: IdParams },
+      )
+  );
+}

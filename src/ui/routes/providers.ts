@@ -1,0 +1,177 @@
+// The provider pages: list (with each provider's health), add and edit (checking the credentials
+// with the service on save; the provider is saved either way), Verify, the on/off switch, and
+// delete through a confirmation. Forms post to their own page's URL, so a rejected form reloads
+// to the form.
+
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { providerStats } from "../../modules/metrics/service";
+import {
+  createProvider,
+  deleteProvider,
+  getProvider,
+  lastVerifications,
+  listProviders,
+  updateProvider,
+  verifyProvider,
+  type ProviderView,
+} from "../../modules/providers/service";
+import { IdParams } from "../../modules/shared";
+import { NO_ERRORS, type FormErrors, type Tone } from "../../../views/components";
+import { serviceFor, ServiceFields } from "../../../views/fragments/credential-field";
+import { ProviderRow, VerifyResult } from "../../../views/fragments/provider-row";
+import { plural } from "../../../views/format";
+import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
+import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/provider-form";
+import { ProvidersPage } from "../../../views/pages/providers";
+import { deleteProviderQuestion } from "../../../views/fragments/provider-row";
+import { field, formErrors, onlyChangesType, providerInput, providerValues, providerValuesOf } from "../forms";
+import { answerAction, signedIn, type Cookies } from "../pages";
+import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
+
+/** A verification's answer in words for a notice, with its tone and what to do. */
+function verifyWords(outcome: { ok: boolean | null; detail: string }): { tone: Tone; words: string } {
+  if (outcome.ok === true) return { tone: "ok", words: `the service accepted its credentials (${outcome.detail})` };
+  if (outcome.ok === false) {
+    return { tone: "fail", words: `the check of its credentials failed: ${outcome.detail}. Correct them with Edit (or check the connection), then Verify again` };
+  }
+  return { tone: "info", words: outcome.detail.replace(/\.$/, "") };
+}
+
+export function providerPageRoutes(ctx: AppContext) {
+  function form(user: string, values: ProviderFormValues, errors: FormErrors, id?: number) {
+    const provider = id === undefined ? undefined : getProvider(ctx, id);
+    return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services });
+  }
+
+  function row(id: number) {
+    const stats = providerStats(ctx).providers.find((s) => s.provider_id === id);
+    return ProviderRow({ provider: getProvider(ctx, id), stats, verification: lastVerifications(ctx).get(id), now: Date.now() });
+  }
+
+  /** After a save: the credentials checked with the service, the outcome as the list's notice. */
+  async function savedNotice(provider: ProviderView, saved: string): Promise<{ tone: Tone; text: string }> {
+    try {
+      const check = verifyWords(await verifyProvider(ctx, provider.id));
+      // Saved either way: a refusal is a warning to act on, not a failed save.
+      return { tone: check.tone === "fail" ? "warn" : check.tone, text: `${saved}; ${check.words}.` };
+    } catch (error) {
+      ctx.log.warn("provider check after save failed", { provider_id: provider.id, error: String(error) });
+      return { tone: "warn", text: `${saved}; its credentials could not be checked, use Verify to try again.` };
+    }
+  }
+
+  /** Add (no id) or edit: the form again with its errors, or the list with the check's outcome. */
+  async function submit(user: string, body: unknown, cookie: Cookies, id?: number) {
+    const values = providerValues(body);
+    // The type select's "Continue" (no JavaScript): the form again, with the chosen service's fields.
+    if (onlyChangesType(body)) return form(user, values, NO_ERRORS, id);
+    let provider: ProviderView;
+    try {
+      if (id === undefined) {
+        const input = providerInput(values);
+        provider = createProvider(ctx, { ...input, credentials: input.credentials ?? {} });
+      } else {
+        provider = updateProvider(ctx, id, providerInput(values), { keepStoredCredentials: true });
+      }
+    } catch (error) {
+      return form(user, values, formErrors(error), id);
+    }
+    const notice = await savedNotice(provider, `Provider “${provider.name}” ${id === undefined ? "added" : "saved"}`);
+    setFlash(ctx, cookie, notice.text, notice.tone);
+    return seeOther("/providers");
+  }
+
+  return (
+    new Elysia()
+      .use(signedIn(ctx))
+      .get("/providers", ({ user, cookie }) =>
+        ProvidersPage({
+          user,
+          flash: takeFlash(ctx, cookie),
+          now: Date.now(),
+          providers: listProviders(ctx),
+          stats: providerStats(ctx).providers,
+          verifications: lastVerifications(ctx),
+        }),
+      )
+      .get("/providers/new", ({ user }) =>
+        form(user, { name: "", type: ctx.services.types[0] ?? "", credentials: {}, options: {}, is_enabled: true }, NO_ERRORS),
+      )
+      .post("/providers/new", ({ user, body, cookie }) => submit(user, body, cookie))
+      // The provider form's own actions until it posts to its page's URL (views/pages/provider-form.tsx):
+      // a rejected form then shows the form page's address (htmx), so a reload shows the form.
+      .post("/providers", ({ user, body, cookie, set }) => {
+        set.headers["hx-replace-url"] = "/providers/new";
+        return submit(user, body, cookie);
+      })
+      // The credential and option inputs of the chosen type (the provider form's type select swaps them in).
+      .get("/providers/credential-field", ({ query }) => {
+        const id = Number(field(query, "provider"));
+        const stored = Number.isInteger(id) && id > 0 ? getProvider(ctx, id) : undefined;
+        const values = stored && stored.type === field(query, "type") ? providerValuesOf(stored) : { credentials: {}, options: {} };
+        const service = serviceFor(field(query, "type"), ctx.services.services);
+        return ServiceFields({ service, values, errors: NO_ERRORS, stored });
+      })
+      .get("/providers/:id/edit", ({ user, params }) => form(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id), { params: IdParams })
+      .post("/providers/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
+      .post(
+        "/providers/:id",
+        ({ user, params, body, cookie, set }) => {
+          set.headers["hx-replace-url"] = `/providers/${params.id}/edit`;
+          return submit(user, body, cookie, params.id);
+        },
+        { params: IdParams },
+      )
+      // A reload of a rejected edit that posted to /providers/:id lands on the form again.
+      .get("/providers/:id", ({ params }) => seeOther(`/providers/${params.id}/edit`), { params: IdParams })
+      .post(
+        "/providers/:id/verify",
+        async ({ params, request, cookie }) => {
+          const provider = getProvider(ctx, params.id);
+          const outcome = await verifyProvider(ctx, params.id);
+          const check = verifyWords(outcome);
+          const notice = `“${provider.name}”: ${check.words}.`;
+          return answerAction(ctx, request, cookie, { fragment: () => VerifyResult(outcome), notice, tone: check.tone, fallback: "/providers" });
+        },
+        { params: IdParams },
+      )
+      .post(
+        "/providers/:id/enabled",
+        ({ params, body, request, cookie }) => {
+          const provider = updateProvider(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
+          const notice = `Provider “${provider.name}” ${provider.is_enabled ? "enabled: its domains are updated again" : "disabled: its domains are not updated"}.`;
+          return answerAction(ctx, request, cookie, { fragment: () => row(params.id), notice, tone: "ok", fallback: "/providers" });
+        },
+        { params: IdParams },
+      )
+      .get(
+        "/providers/:id/delete",
+        ({ user, params }) => {
+          const provider = getProvider(ctx, params.id);
+          return ConfirmDeletePage({
+            user,
+            section: "providers",
+            title: `Delete provider “${provider.name}”?`,
+            question: deleteProviderQuestion(provider),
+            action: `/providers/${provider.id}/delete`,
+            cancel: "/providers",
+          });
+        },
+        { params: IdParams },
+      )
+      .post(
+        "/providers/:id/delete",
+        ({ params, body, request, cookie }) => {
+          // htmx asked first (hx-confirm); a plain form goes through the confirmation page.
+          if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/providers/${params.id}/delete`);
+          const provider = getProvider(ctx, params.id);
+          deleteProvider(ctx, params.id, true);
+          const domains = provider.domain_count > 0 ? `, with its ${plural(provider.domain_count, "domain")}` : "";
+          setFlash(ctx, cookie, `Provider “${provider.name}” deleted${domains}.`);
+          return seeOther("/providers");
+        },
+        { params: IdParams },
+      )
+  );
+}

@@ -1,0 +1,40 @@
+// Signing in and out. No session is needed here: signing out of an expired session still clears
+// the cookie.
+
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { attemptSignIn, AUTH_MESSAGES, signAccessToken, tokenSigner } from "../../http/auth";
+import { throttledMessage } from "../../security/throttle";
+import { LoginPage } from "../../../views/pages/login";
+import { field } from "../forms";
+import { endSession, localPath, SESSION_EXPIRED, seeOther, startSession } from "../session";
+
+export function signInRoutes(ctx: AppContext) {
+  return new Elysia()
+    .use(tokenSigner(ctx))
+    .get("/login", ({ query }) =>
+      LoginPage({
+        username: "",
+        next: localPath(query.next),
+        notice: query.expired ? SESSION_EXPIRED : query.signed_out ? "You have signed out." : query.password_changed ? "Your password was changed. Sign in with the new one." : null,
+      }),
+    )
+    .post("/login", async ({ body, cookie, jwt, request, set }) => {
+      const username = field(body, "username").trim();
+      const next = localPath(field(body, "next"));
+      const signIn = await attemptSignIn(ctx, request, username, field(body, "password"));
+      if (!signIn.ok) {
+        if (signIn.retryAfterSeconds === null) return LoginPage({ username, next, error: AUTH_MESSAGES.wrongLogin });
+        set.status = 429;
+        set.headers["retry-after"] = String(signIn.retryAfterSeconds);
+        return LoginPage({ username, next, error: throttledMessage(signIn.retryAfterSeconds) });
+      }
+      startSession(ctx, cookie, request, await signAccessToken(ctx, jwt, username));
+      ctx.log.info("login", { user: username, via: "pages" });
+      return seeOther(next);
+    })
+    .post("/logout", async ({ cookie, request }) => {
+      await endSession(ctx, cookie, request);
+      return seeOther("/login?signed_out=1");
+    });
+}

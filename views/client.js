@@ -1,0 +1,183 @@
+// The admin pages' own script, loaded in <head> before htmx. The pages work without it (every
+// action is a plain form, every list a plain page); with it they gain what HTML alone cannot do:
+// the saved light/dark choice, a message in place when an htmx request fails, focus kept on the
+// control that was used after its row is swapped, Escape closing the phone menu, relative times
+// that stay true, and self-refreshing lists. No inline script or style anywhere (the CSP forbids
+// them), so everything hangs off data- attributes and classes the views set.
+(function () {
+  "use strict";
+
+  var THEME_KEY = "ddnsd-theme";
+  var root = document.documentElement;
+
+  // The theme first, before the body is drawn, so a dark choice never flashes light.
+  function applyTheme(theme) {
+    if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
+    else root.removeAttribute("data-theme");
+  }
+  try {
+    applyTheme(localStorage.getItem(THEME_KEY));
+  } catch (e) {
+    // Storage refused (private mode): the system setting applies.
+  }
+  root.classList.add("js");
+
+  function currentTheme() {
+    var chosen = root.getAttribute("data-theme");
+    if (chosen) return chosen;
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+
+  function showTheme() {
+    var dark = currentTheme() === "dark";
+    var buttons = document.querySelectorAll("[data-theme-toggle]");
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].hidden = false;
+      buttons[i].setAttribute("aria-pressed", dark ? "true" : "false");
+    }
+  }
+
+  // Relative times ("3 min ago", "in 28 s"): the same words as views/format.ts, kept true as the
+  // clock moves. The server renders them; this only refreshes the text.
+  function duration(seconds) {
+    var s = Math.max(0, Math.round(seconds));
+    if (s < 60) return s + " s";
+    var units = [
+      [86400, "d"],
+      [3600, "h"],
+      [60, "min"],
+    ];
+    var parts = [];
+    var rest = s;
+    for (var i = 0; i < units.length; i++) {
+      if (rest >= units[i][0] && parts.length < 2) {
+        parts.push(Math.floor(rest / units[i][0]) + " " + units[i][1]);
+        rest %= units[i][0];
+      } else if (parts.length > 0) break;
+    }
+    return parts.join(" ");
+  }
+
+  function relative(ms, now) {
+    var seconds = (ms - now) / 1000;
+    if (Math.abs(seconds) < 5) return "just now";
+    return seconds < 0 ? duration(-seconds) + " ago" : "in " + duration(seconds);
+  }
+
+  function refreshTimes() {
+    var now = Date.now();
+    var times = document.querySelectorAll("time[data-relative]");
+    for (var i = 0; i < times.length; i++) {
+      var at = Date.parse(times[i].getAttribute("datetime"));
+      if (!isNaN(at)) times[i].textContent = relative(at, now);
+    }
+  }
+
+  // What went wrong with an htmx request, as a sentence and what to do about it.
+  function failureText(xhr) {
+    if (!xhr || xhr.status === 0) return "Could not reach ddnsd. Check the connection, then try again.";
+    var detail = "";
+    try {
+      detail = JSON.parse(xhr.responseText).detail || "";
+    } catch (e) {
+      detail = "";
+    }
+    if (xhr.status === 404) return (detail || "Not found") + ". It may have been deleted in another tab: reload the page to see the current state.";
+    if (xhr.status === 403) return (detail || "Refused") + ". Reload the page and try again.";
+    if (xhr.status >= 500) return (detail || "The server failed") + ". Try again; if it persists, look in ddnsd's log.";
+    return (detail || "The request was refused") + ".";
+  }
+
+  // The message goes next to the control that made the request: in its row's message slot, or
+  // right after the control.
+  function showFailure(elt, text) {
+    var slot = elt.closest("[data-error-slot]");
+    var box = slot ? slot.querySelector(".request-error") : null;
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "request-error";
+      box.setAttribute("role", "alert");
+      if (slot) slot.appendChild(box);
+      else elt.insertAdjacentElement("afterend", box);
+    }
+    box.textContent = text;
+  }
+
+  function clearFailure(elt) {
+    var slot = elt.closest("[data-error-slot]");
+    var box = slot ? slot.querySelector(".request-error") : null;
+    if (box) box.remove();
+  }
+
+  // Focus: a control that is disabled while its request runs loses focus to <body>, and the swap
+  // then replaces it. Remember its id and give focus back to its successor.
+  var focusedId = null;
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var active = document.activeElement;
+    focusedId = active && active !== document.body && active.id ? active.id : null;
+    clearFailure(event.detail.elt);
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (focusedId && (document.activeElement === document.body || document.activeElement === null)) {
+      var next = document.getElementById(focusedId);
+      if (next) next.focus();
+    }
+    focusedId = null;
+    refreshTimes();
+    showTheme();
+  });
+
+  // A boosted link or form (a page change) that ends in an error shows the error page the server
+  // sent, as a plain navigation would; only in-place requests get the message below.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.boosted && event.detail.xhr.status >= 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  document.addEventListener("htmx:responseError", function (event) {
+    // A polling refresh that fails keeps the last good content and says so in its "as of" line.
+    if (event.detail.elt.hasAttribute("data-live")) return markStale(event.detail.elt);
+    showFailure(event.detail.elt, failureText(event.detail.xhr));
+  });
+
+  document.addEventListener("htmx:sendError", function (event) {
+    if (event.detail.elt.hasAttribute("data-live")) return markStale(event.detail.elt);
+    showFailure(event.detail.elt, failureText(null));
+  });
+
+  function markStale(elt) {
+    var asOf = elt.querySelector("[data-as-of]");
+    if (asOf) asOf.classList.add("stale");
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    var menu = document.querySelector("details.nav-menu[open]");
+    if (!menu) return;
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  });
+
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest("[data-theme-toggle]");
+    if (!toggle) return;
+    var next = currentTheme() === "dark" ? "light" : "dark";
+    applyTheme(next);
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch (e) {
+      // Not remembered, but applied for this page.
+    }
+    showTheme();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    showTheme();
+    refreshTimes();
+    setInterval(refreshTimes, 15000);
+  });
+})();

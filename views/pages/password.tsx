@@ -1,0 +1,43 @@
+// Changing the signed-in user's password. The current one is asked first; nothing typed is ever
+// sent back (a rejected form comes back with empty fields and the reason next to each).
+
+import { Html } from "@elysiajs/html";
+import { controlAttrs, Field, type FormErrors } from "../components";
+import { Layout, PageHeader } from "../layout";
+
+export interface PasswordPageProps {
+  user: string;
+  errors: FormErrors;
+}
+
+export function PasswordPage({ user, errors }: PasswordPageProps) {
+  return (
+    <Layout title="Change password" user={user} section="account">
+      <PageHeader title="Change password" />
+      <section class="card form-card">
+        <form method="post" action="/account/password" class="stack">
+          {/* Tells password managers whose password this is. */}
+          <input type="text" name="username" value={user} autocomplete="username" hidden />
+          <Field name="current_password" label="Current password" errors={errors}>
+            <input type="password" autocomplete="current-password" required {...controlAttrs("current_password", errors)} />
+          </Field>
+          <Field name="new_password" label="New password" errors={errors} help="At least 8 characters.">
+            <input type="password" autocomplete="new-password" required minlength="8" {...controlAttrs("new_password", errors, true)} />
+          </Field>
+          <Field name="confirm_password" label="New password again" errors={errors}>
+            <input type="password" autocomplete="new-password" required {...controlAttrs("confirm_password", errors)} />
+          </Field>
+          <p class="muted small">You will be signed out and sign in again with the new password.</p>
+          <div class="form-actions">
+            <button type="submit" class="button button-primary">
+              Change password
+            </button>
+            <a class="button button-quiet" href="/">
+              Cancel
+            </a>
+          </div>
+        </form>
+      </section>
+    </Layout>
+  );
+}
