@@ -10,6 +10,7 @@ import type { FormErrors } from "../../views/components";
 import type { DomainFormValues } from "../../views/pages/domain-form";
 import { credentialInput, optionInput, serviceFor } from "../../views/fragments/credential-field";
 import type { ProviderFormValues } from "../../views/pages/provider-form";
+import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
 
 /** A submitted form or a query string, as Elysia parsed it. */
 export type Submitted = unknown;
@@ -19,6 +20,13 @@ export function field(form: Submitted, name: string): string {
   const raw = typeof form === "object" && form !== null ? (form as Record<string, unknown>)[name] : undefined;
   const value = Array.isArray(raw) ? raw.at(-1) : raw;
   return value === undefined || value === null ? "" : String(value);
+}
+
+/** Every value of a name that may repeat (a group of checkboxes), in order. */
+export function fields(form: Submitted, name: string): string[] {
+  const raw = typeof form === "object" && form !== null ? (form as Record<string, unknown>)[name] : undefined;
+  if (raw === undefined || raw === null) return [];
+  return (Array.isArray(raw) ? raw : [raw]).map(String);
 }
 
 /** A checkbox: present (whatever its value) means ticked. */
@@ -183,4 +191,19 @@ export function domainInput(values: DomainFormValues, currentConfig: Record<stri
     external_id: values.external_id,
     is_enabled: values.is_enabled,
   };
+}
+
+// Update keys
+
+export function updateKeyValues(form: Submitted): UpdateKeyFormValues {
+  return { name: field(form, "name"), scope: field(form, "scope") === "chosen" ? "chosen" : "all", domain_ids: fields(form, "domain_ids") };
+}
+
+/**
+ * The service input: `null` for all domains; the ticked ones otherwise (none ticked is sent as an
+ * empty list, which the service refuses with its own words; a value that is no id, only a
+ * tampered form sends, counts as not ticked).
+ */
+export function updateKeyInput(values: UpdateKeyFormValues): { name: string; domain_ids: number[] | null } {
+  return { name: values.name, domain_ids: values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number) };
 }
