@@ -11,6 +11,10 @@ import type { DomainFormValues } from "../../views/pages/domain-form";
 import { credentialInput, optionInput, serviceFor } from "../../views/fragments/credential-field";
 import type { ProviderFormValues } from "../../views/pages/provider-form";
 import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
+import type { NotificationFormValues } from "../../views/pages/notification-form";
+import { notificationOptionInput, notificationType } from "../../views/fragments/notification-fields";
+import { NOTIFICATION_EVENTS } from "../db/schema";
+import { OPTION_RULES, SECRET_OPTIONS, type NotificationInput, type NotificationView } from "../modules/notifications/service";
 
 /** A submitted form or a query string, as Elysia parsed it. */
 export type Submitted = unknown;
@@ -206,4 +210,49 @@ export function updateKeyValues(form: Submitted): UpdateKeyFormValues {
  */
 export function updateKeyInput(values: UpdateKeyFormValues): { name: string; domain_ids: number[] | null } {
   return { name: values.name, domain_ids: values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number) };
+}
+
+// Notifications
+
+export function notificationValues(form: Submitted): NotificationFormValues {
+  return {
+    name: field(form, "name"),
+    type: field(form, "type"),
+    options: prefixed(form, notificationOptionInput("")),
+    events: fields(form, "events"),
+    is_enabled: checkbox(form, "is_enabled"),
+  };
+}
+
+/** A new notification's form: every event, enabled. */
+export function newNotificationValues(type: string): NotificationFormValues {
+  return { name: "", type: notificationType(type), options: {}, events: [...NOTIFICATION_EVENTS], is_enabled: true };
+}
+
+/** The stored notification as form values: its plain options; its secrets stay out (only their masks are shown). */
+export function notificationValuesOf(notification: NotificationView): NotificationFormValues {
+  const plain = Object.entries(notification.options).filter(([key]) => !SECRET_OPTIONS.has(key));
+  return {
+    name: notification.name,
+    type: notification.type,
+    options: Object.fromEntries(plain.map(([key, value]) => [key, headersText(value)])),
+    events: notification.events,
+    is_enabled: notification.is_enabled,
+  };
+}
+
+/**
+ * The service input. Only the chosen type's options are sent (a field the form no longer shows
+ * can't be at fault); an empty one is left out, except an empty secret on edit, which is sent as
+ * its stored mask so the service keeps the stored value.
+ */
+export function notificationInput(values: NotificationFormValues, stored?: NotificationView): Required<Omit<NotificationInput, "type">> & { type: string } {
+  const type = notificationType(values.type);
+  const options: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(OPTION_RULES[type])) {
+    const typed = (values.options[key] ?? "").trim();
+    if (typed !== "") options[key] = rule.kind === "headers" ? headersObject(typed) : typed;
+    else if (SECRET_OPTIONS.has(key) && stored?.type === values.type && stored.options[key] !== undefined) options[key] = stored.options[key];
+  }
+  return { name: values.name, type: values.type, options, events: values.events, is_enabled: values.is_enabled };
 }

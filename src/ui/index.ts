@@ -18,6 +18,7 @@ import { accountRoutes } from "./routes/account";
 import { dashboardRoutes } from "./routes/dashboard";
 import { domainPageRoutes } from "./routes/domains";
 import { providerPageRoutes } from "./routes/providers";
+import { notificationPageRoutes } from "./routes/notifications";
 import { signInRoutes } from "./routes/sign-in";
 import { updateKeyPageRoutes } from "./routes/update-keys";
 import { assertSameOrigin } from "./session";
@@ -61,6 +62,7 @@ export function uiRoutes(ctx: AppContext) {
       .use(providerPageRoutes(ctx))
       .use(domainPageRoutes(ctx))
       .use(updateKeyPageRoutes(ctx))
+      .use(notificationPageRoutes(ctx))
       .use(accountRoutes(ctx))
       .use(aboutRoutes(ctx))
       // Any other address: the 404 the error mapping gives, shown as a page to a browser.

@@ -6,6 +6,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { notifications, updateKeys } from "../../src/db/schema";
+import { signature } from "../../src/notify/senders";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
 import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
@@ -32,6 +33,7 @@ beforeEach(() => {
   t.ctx.db.delete(notifications).run();
   t.ctx.sqlite.exec("DELETE FROM sqlite_sequence WHERE name IN ('update_keys', 'notifications')");
   receiver.clearRequests();
+  receiver.delivered.length = 0;
   receiver.clearFaults();
 });
 
@@ -127,5 +129,144 @@ describe("update keys", () => {
     const response = await browser("/update-keys/9/delete", { form: { confirm: "yes" }, from: "/update-keys" });
     expect(response.status).toBe(404);
     expect(response.text).toContain("Update key not found");
+  });
+});
+
+describe("notifications", () => {
+  const WEBHOOK_SECRET = "webhook-signing-secret-0123456789";
+  const webhookForm = (fields: Record<string, string> = {}) => ({
+    name: "Home hook",
+    type: "webhook",
+    option_url: `${receiver.url}/hook`,
+    option_secret: WEBHOOK_SECRET,
+    option_headers: "X-Home: yes",
+    events: "ip_changed",
+    is_enabled: "on",
+    ...fields,
+  });
+
+  test("the add form starts with every event ticked and the first type's fields", async () => {
+    const response = await browser("/notifications/new");
+    expect(response.status).toBe(200);
+    expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual(["ip_changed", "update_failed", "update_recovered", "detection_failed"]);
+    expect(attributeValues(response.text, "#notification-fields input, #notification-fields textarea", "name")).toEqual(["option_url", "option_secret", "option_headers"]);
+    expect(attributeValues(response.text, "#f-option_secret", "type")).toEqual(["password"]);
+    expect(attributeValues(response.text, "#notification-form", "action")).toEqual(["/notifications/new"]);
+  });
+
+  test("added: stored as the API would, the secret sealed and never in a page", async () => {
+    const response = await browser("/notifications/new", { form: webhookForm() });
+    expect([response.status, response.headers.get("location")]).toEqual([303, "/notifications"]);
+    expect(await noticeAfter(response, "/notifications")).toBe("notice-ok: Notification “Home hook” added; use Send test to check it arrives.");
+    const stored = (await t.request("GET", "/api/v1/notifications/1")).body;
+    expect(stored).toMatchObject({ name: "Home hook", type: "webhook", events: ["ip_changed"], is_enabled: true, options: { url: `${receiver.url}/hook`, headers: { "X-Home": "yes" } } });
+    expect(stored.options.secret).toBe(`••••${WEBHOOK_SECRET.slice(-4)}`);
+    for (const path of ["/notifications", "/notifications/1/edit", "/notifications/fields?type=webhook&notification=1"]) {
+      const html = (await browser(path)).text;
+      expect([path, html.includes(WEBHOOK_SECRET)]).toEqual([path, false]);
+    }
+    const edit = await browser("/notifications/1/edit");
+    expect(edit.text).toContain(`Stored: <code>••••${WEBHOOK_SECRET.slice(-4)}</code>. Leave empty to keep it.`);
+    expect(attributeValues(edit.text, "#f-option_url", "value")).toEqual([`${receiver.url}/hook`]);
+    expect(attributeValues(edit.text, "#f-option_secret", "value")).toEqual([]);
+  });
+
+  test("a validation error sits next to its field, keeps what was typed but the secret, and stores nothing", async () => {
+    const response = await browser("/notifications/new", { form: webhookForm({ option_url: "ftp://example.com/hook" }) });
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('id="f-option_url-error">must be an http(s) URL</p>');
+    expect(attributeValues(response.text, "#f-option_url", "aria-invalid")).toEqual(["true"]);
+    expect(attributeValues(response.text, "#f-option_url", "value")).toEqual(["ftp://example.com/hook"]);
+    expect(attributeValues(response.text, "#f-name", "value")).toEqual(["Home hook"]);
+    expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual(["ip_changed"]);
+    expect(response.text).not.toContain(WEBHOOK_SECRET);
+    const missing = await browser("/notifications/new", { form: { name: "Bot", type: "telegram", option_bot_token: "123:abc", option_chat_id: "", events: "ip_changed" } });
+    expect(missing.text).toContain('id="f-option_chat_id-error">is required for a telegram notification</p>');
+    expect((await t.request("GET", "/api/v1/notifications")).body).toEqual([]);
+  });
+
+  test("the fields follow the type: htmx swaps them, Continue reloads the form and saves nothing", async () => {
+    const swapped = await page(t, "/notifications/fields?type=telegram", { cookie, htmx: true });
+    expect(swapped.text).toStartWith('<div id="notification-fields"');
+    expect(attributeValues(swapped.text, "input", "name")).toEqual(["option_bot_token", "option_chat_id"]);
+    expect(swapped.text).toContain("From @BotFather");
+    const again = await browser("/notifications/new", { form: { name: "Bot", type: "ntfy", continue: "type" } });
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('<option value="ntfy" selected>ntfy</option>');
+    expect(attributeValues(again.text, "#notification-fields input", "name")).toEqual(["option_url", "option_token"]);
+    expect(again.text).not.toContain("field-error");
+    expect((await t.request("GET", "/api/v1/notifications")).body).toEqual([]);
+  });
+
+  test("editing with an empty secret keeps the stored one; the mask shows only for the stored type", async () => {
+    await browser("/notifications/new", { form: webhookForm() });
+    const response = await browser("/notifications/1/edit", { form: webhookForm({ name: "Renamed", option_secret: "" }) });
+    expect(response.status).toBe(303);
+    const stored = (await t.request("GET", "/api/v1/notifications/1")).body;
+    expect(stored.name).toBe("Renamed");
+    // Still signed with the secret given when it was added.
+    await t.request("POST", "/api/v1/notifications/1/test");
+    const delivered = receiver.delivered.at(-1)!;
+    expect(delivered.headers["x-ddnsd-signature"]).toBe(signature(JSON.stringify(delivered.body), WEBHOOK_SECRET));
+    const other = await page(t, "/notifications/fields?type=ntfy&notification=1", { cookie, htmx: true });
+    expect(other.text).not.toContain("Stored:");
+  });
+
+  test("Send test: the outcome in the row with htmx, delivered to the receiver, signed", async () => {
+    await browser("/notifications/new", { form: webhookForm() });
+    const response = await page(t, "/notifications/1/test", { cookie, form: {}, htmx: true });
+    expect(response.status).toBe(200);
+    expect(response.text).toStartWith('<tr id="notification-1">');
+    expect(response.text).toContain('<span class="badge badge-ok">Test sent</span>');
+    expect(response.text).toMatch(/data-label="Last sent"><time [^>]*>just now</);
+    expect(receiver.delivered).toHaveLength(1);
+    expect(receiver.delivered[0]!.headers["x-ddnsd-signature"]).toStartWith("sha256=");
+    expect(receiver.delivered[0]!.headers["x-home"]).toBe("yes");
+  });
+
+  test("Send test that fails: said in the row and as a notice without JavaScript, with what to do", async () => {
+    await browser("/notifications/new", { form: webhookForm() });
+    receiver.fault({ status: 500 });
+    const inPlace = await page(t, "/notifications/1/test", { cookie, form: {}, htmx: true });
+    expect(inPlace.text).toContain('<span class="badge badge-fail">Test failed</span>');
+    expect(inPlace.text).toContain("Webhook: &quot;error 500&quot; (HTTP 500). Check the settings with Edit, then send a test again.");
+    expect(inPlace.text).toContain('<tr id="notification-1" class="row-failing">');
+    const plain = await browser("/notifications/1/test", { form: {}, from: "/notifications" });
+    expect([plain.status, plain.headers.get("location")]).toEqual([303, "/notifications"]);
+    expect(await noticeAfter(plain, "/notifications")).toBe(
+      "notice-fail: “Home hook”: the test message was not delivered: Webhook: &quot;error 500&quot; (HTTP 500). Check its settings with Edit, then send a test again.",
+    );
+    const list = await browser("/notifications");
+    expect(list.text).toContain('<td data-label="Last error" class="cell-message"><span>Webhook: &quot;error 500&quot; (HTTP 500)</span>');
+  });
+
+  test("the switch turns it off and on, in place or back with a notice", async () => {
+    await browser("/notifications/new", { form: webhookForm() });
+    const off = await page(t, "/notifications/1/enabled", { cookie, form: { is_enabled: "false" }, htmx: true });
+    expect(attributeValues(off.text, "button[role=switch]", "aria-checked")).toEqual(["false"]);
+    expect((await t.request("GET", "/api/v1/notifications/1")).body.is_enabled).toBe(false);
+    const on = await browser("/notifications/1/enabled", { form: { is_enabled: "true" }, from: "/notifications" });
+    expect(await noticeAfter(on, "/notifications")).toBe("notice-ok: Notification “Home hook” enabled: it sends messages again.");
+  });
+
+  test("delete: through a confirmation page without JavaScript", async () => {
+    await browser("/notifications/new", { form: webhookForm() });
+    const unconfirmed = await browser("/notifications/1/delete", { form: {} });
+    expect([unconfirmed.status, unconfirmed.headers.get("location")]).toEqual([303, "/notifications/1/delete"]);
+    const confirm = await browser("/notifications/1/delete");
+    expect(confirm.text).toContain("Nothing more is sent through it.");
+    const confirmed = await browser("/notifications/1/delete", { form: { confirm: "yes" } });
+    expect(await noticeAfter(confirmed, "/notifications")).toBe("notice-ok: Notification “Home hook” deleted.");
+    expect((await t.request("GET", "/api/v1/notifications")).body).toEqual([]);
+  });
+
+  test("a vanished notification: 404 pages, and JSON for htmx", async () => {
+    for (const path of ["/notifications/7/edit", "/notifications/7/delete"]) {
+      const response = await browser(path);
+      expect([path, response.status]).toEqual([path, 404]);
+      expect(response.text).toContain("Notification not found");
+    }
+    const test = await page(t, "/notifications/7/test", { cookie, form: {}, htmx: true });
+    expect([test.status, JSON.parse(test.text)]).toEqual([404, { detail: "Notification not found" }]);
   });
 });
