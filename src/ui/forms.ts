@@ -149,11 +149,13 @@ export function domainValues(form: Submitted): DomainFormValues {
     is_enabled: checkbox(form, "is_enabled"),
     zone_id: field(form, "zone_id"),
     external_id: field(form, "external_id"),
+    ipv6_suffix: field(form, "ipv6_suffix"),
+    ipv6_prefix_length: field(form, "ipv6_prefix_length"),
   };
 }
 
 export function domainValuesOf(domain: DomainView): DomainFormValues {
-  const { ttl, proxied, create_if_missing, zone_id } = domain.config;
+  const { ttl, proxied, create_if_missing, zone_id, ipv6_suffix, ipv6_prefix_length } = domain.config;
   return {
     provider_id: String(domain.provider_id),
     domain_name: domain.domain_name,
@@ -165,6 +167,8 @@ export function domainValuesOf(domain: DomainView): DomainFormValues {
     is_enabled: domain.is_enabled,
     zone_id: typeof zone_id === "string" ? zone_id : "",
     external_id: domain.external_id ?? "",
+    ipv6_suffix: typeof ipv6_suffix === "string" ? ipv6_suffix : "",
+    ipv6_prefix_length: ipv6_prefix_length === undefined ? "" : String(ipv6_prefix_length),
   };
 }
 
@@ -186,6 +190,13 @@ export function domainInput(values: DomainFormValues, currentConfig: Record<stri
   setOrRemove(config, "proxied", values.proxied === "" ? undefined : values.proxied === "true" ? true : values.proxied === "false" ? false : values.proxied);
   setOrRemove(config, "zone_id", values.zone_id.trim() === "" ? undefined : values.zone_id.trim());
   config.create_if_missing = values.create_if_missing;
+  // The suffix fields only apply to an AAAA record; for an A record they are hidden and ignored
+  // (a domain changed from AAAA to A loses them rather than being refused).
+  const aaaa = values.record_type === "AAAA";
+  const suffix = values.ipv6_suffix.trim();
+  const prefixLength = values.ipv6_prefix_length.trim();
+  setOrRemove(config, "ipv6_suffix", aaaa && suffix !== "" ? suffix : undefined);
+  setOrRemove(config, "ipv6_prefix_length", aaaa && prefixLength !== "" ? (/^\d+$/.test(prefixLength) ? Number(prefixLength) : prefixLength) : undefined);
   return {
     provider_id: Number(values.provider_id),
     domain_name: values.domain_name,

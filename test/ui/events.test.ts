@@ -270,3 +270,87 @@ describe("notifications", () => {
     expect([test.status, JSON.parse(test.text)]).toEqual([404, { detail: "Notification not found" }]);
   });
 });
+
+describe("the domain form's IPv6 suffix", () => {
+  let providerId: number;
+  beforeEach(async () => {
+    providerId = (await createProvider(t, { name: "Home" })).id;
+  });
+
+  const form = (fields: Record<string, string> = {}) => ({
+    provider_id: String(providerId),
+    domain_name: "nas.example.com",
+    record_type: "AAAA",
+    cron_schedule: "",
+    ttl: "",
+    proxied: "",
+    create_if_missing: "on",
+    is_enabled: "on",
+    zone_id: "",
+    external_id: "",
+    ipv6_suffix: "",
+    ipv6_prefix_length: "",
+    ...fields,
+  });
+
+  test("stored for an AAAA record, shown again on edit", async () => {
+    const response = await browser("/domains/new", { form: form({ ipv6_suffix: " ::1234:5678:9abc:def0 ", ipv6_prefix_length: "56" }) });
+    expect(response.status).toBe(303);
+    const domain = (await t.request("GET", "/api/v1/domains/1")).body;
+    expect(domain.config).toMatchObject({ ipv6_suffix: "::1234:5678:9abc:def0", ipv6_prefix_length: 56 });
+    const edit = await browser("/domains/1/edit");
+    expect(attributeValues(edit.text, "#f-ipv6_suffix", "value")).toEqual(["::1234:5678:9abc:def0"]);
+    expect(attributeValues(edit.text, "#f-ipv6_prefix_length", "value")).toEqual(["56"]);
+    expect(edit.text).toContain("IPv6 of a host on your network (AAAA only)");
+  });
+
+  const INVALID: [string, Record<string, string>, string, string][] = [
+    ["a suffix that is no IPv6 address", { ipv6_suffix: "1234" }, "ipv6_suffix", "must be an IPv6 address such as ::1234:5678:9abc:def0"],
+    ["a suffix reaching into the prefix", { ipv6_suffix: "2001:db8::1" }, "ipv6_suffix", "must leave the first 64 bits (the prefix) zero"],
+    ["a prefix length that is no number", { ipv6_suffix: "::1", ipv6_prefix_length: "sixty" }, "ipv6_prefix_length", "must be a whole number of bits from 1 to 127"],
+    ["a prefix length out of range", { ipv6_suffix: "::1", ipv6_prefix_length: "128" }, "ipv6_prefix_length", "must be a whole number of bits from 1 to 127"],
+    ["a prefix length without a suffix", { ipv6_prefix_length: "56" }, "ipv6_suffix", "is required with config.ipv6_prefix_length"],
+  ];
+  for (const [name, fields, input, message] of INVALID) {
+    test(`refused next to its field: ${name}`, async () => {
+      const response = await browser("/domains/new", { form: form(fields) });
+      expect(response.status).toBe(200);
+      expect(response.text).toContain(`id="f-${input}-error">${message}</p>`);
+      expect(attributeValues(response.text, `#f-${input}`, "aria-invalid")).toEqual(["true"]);
+      for (const [key, value] of Object.entries(fields)) expect(attributeValues(response.text, `#f-${key}`, "value")).toEqual([value]);
+      expect((await t.request("GET", "/api/v1/domains")).body).toEqual([]);
+    });
+  }
+
+  test("ignored for an A record, and dropped when an AAAA record becomes A", async () => {
+    const a = await browser("/domains/new", { form: form({ record_type: "A", ipv6_suffix: "::1" }) });
+    expect(a.status).toBe(303);
+    expect((await t.request("GET", "/api/v1/domains/1")).body.config.ipv6_suffix).toBeUndefined();
+    await browser("/domains/new", { form: form({ domain_name: "pc.example.com", ipv6_suffix: "::1" }) });
+    const changed = await browser("/domains/2/edit", { form: form({ domain_name: "pc.example.com", record_type: "A", ipv6_suffix: "::1" }) });
+    expect(changed.status).toBe(303);
+    const domain = (await t.request("GET", "/api/v1/domains/2")).body;
+    expect([domain.record_type, domain.config.ipv6_suffix]).toEqual(["A", undefined]);
+  });
+});
+
+describe("About and History", () => {
+  test("About names where each family's address comes from", async () => {
+    const response = await browser("/about");
+    expect(response.text).toContain("IPv4: <code>web</code>");
+    expect(response.text).toContain("IPv6: <code>interface:eth0</code>");
+    expect(response.text).toContain("<code>DDNS_IPV6_SOURCE</code></th><td class=\"cell-setting\">interface:eth0</td>");
+  });
+
+  test("a pushed update is labelled Router push, not Schedule", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const domain = await createDomain(t, provider.id);
+    insertHistory(t, domain.id, { trigger: "push", ageMs: 2_000 });
+    insertHistory(t, domain.id, { trigger: "schedule", ageMs: 1_000 });
+    insertHistory(t, domain.id, { trigger: "manual" });
+    const response = await browser(`/domains/${domain.id}/history`);
+    expect(count(response.text, '<td data-label="Trigger">Router push</td>')).toBe(1);
+    expect(count(response.text, '<td data-label="Trigger">Schedule</td>')).toBe(1);
+    expect(count(response.text, '<td data-label="Trigger">Manual</td>')).toBe(1);
+  });
+});

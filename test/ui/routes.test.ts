@@ -330,6 +330,8 @@ describe("domains", () => {
     is_enabled: "on",
     zone_id: "",
     external_id: "",
+    ipv6_suffix: "",
+    ipv6_prefix_length: "",
     ...fields,
   });
 

@@ -80,6 +80,8 @@ function formValues(fields: Partial<DomainFormValues> = {}): DomainFormValues {
     is_enabled: true,
     zone_id: "",
     external_id: "",
+    ipv6_suffix: "",
+    ipv6_prefix_length: "",
     ...fields,
   };
 }
