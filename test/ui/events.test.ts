@@ -354,3 +354,23 @@ describe("About and History", () => {
     expect(count(response.text, '<td data-label="Trigger">Manual</td>')).toBe(1);
   });
 });
+
+describe("page ids are plain decimal digits, like the API's", () => {
+  test("/domains/0x1/edit is no address of domain 1: an error page, and nothing changes", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    await createDomain(t, provider.id);
+    await t.request("POST", "/api/v1/notifications", { body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } } });
+    for (const id of ["0x1", "1e0", "+1", "01", "1.0", "%201"]) {
+      for (const path of [`/domains/${id}/edit`, `/providers/${id}/edit`, `/notifications/${id}/edit`, `/domains/${id}/history`]) {
+        const response = await browser(path);
+        expect([path, response.status, response.headers.get("content-type")]).toEqual([path, 422, "text/html; charset=utf-8"]);
+        expect(response.text).toContain("id: must be a positive integer");
+      }
+      const post = await browser(`/domains/${id}/delete`, { form: { confirm: "yes" } });
+      expect([id, post.status]).toEqual([id, 422]);
+    }
+    expect((await t.request("GET", "/api/v1/domains")).body).toHaveLength(1);
+    expect((await browser("/domains/1/edit")).status).toBe(200);
+    expect((await browser("/no-such-page")).status).toBe(404);
+  });
+});
