@@ -12,7 +12,7 @@ import { credentialInput, optionInput, serviceFor } from "../../views/fragments/
 import type { ProviderFormValues } from "../../views/pages/provider-form";
 import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
 import type { NotificationFormValues } from "../../views/pages/notification-form";
-import { notificationOptionInput, notificationType } from "../../views/fragments/notification-fields";
+import { notificationType } from "../../views/fragments/notification-fields";
 import { NOTIFICATION_EVENTS } from "../db/schema";
 import { OPTION_RULES, SECRET_OPTIONS, type NotificationInput, type NotificationView } from "../modules/notifications/service";
 
@@ -229,7 +229,7 @@ export function notificationValues(form: Submitted): NotificationFormValues {
   return {
     name: field(form, "name"),
     type: field(form, "type"),
-    options: prefixed(form, notificationOptionInput("")),
+    options: prefixed(form, optionInput("")),
     events: fields(form, "events"),
     is_enabled: checkbox(form, "is_enabled"),
   };

@@ -10,7 +10,7 @@ import { signature } from "../../src/notify/senders";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
 import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
-import { attributeValues, count, ORIGIN, page, signIn, type PageOptions } from "./helpers";
+import { attributeValues, count, elementCount, ORIGIN, page, signIn, type PageOptions } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -372,5 +372,32 @@ describe("page ids are plain decimal digits, like the API's", () => {
     expect((await t.request("GET", "/api/v1/domains")).body).toHaveLength(1);
     expect((await browser("/domains/1/edit")).status).toBe(200);
     expect((await browser("/no-such-page")).status).toBe(404);
+  });
+});
+
+describe("names from the user are text", () => {
+  test("a hostile key or notification name is escaped in the lists, the rows, the confirmations and the notices", async () => {
+    const hostile = `<img src=x onerror=alert(1)>"'`;
+    await t.request("POST", "/api/v1/update-keys", { body: { name: hostile } });
+    await t.request("POST", "/api/v1/notifications", { body: { name: hostile, type: "webhook", options: { url: `${receiver.url}/hook` } } });
+    const pages = [
+      await browser("/update-keys"),
+      await browser("/update-keys/1/delete"),
+      await browser("/notifications"),
+      await browser("/notifications/1/edit"),
+      await browser("/notifications/1/delete"),
+      await page(t, "/notifications/1/test", { cookie, form: {}, htmx: true }),
+      await page(t, "/notifications/1/enabled", { cookie, form: { is_enabled: "false" }, htmx: true }),
+    ];
+    for (const response of pages) {
+      expect(response.status).toBe(200);
+      // A real HTML parser finds no injected element (inside a quoted attribute, "<" is only text).
+      expect(elementCount(response.text, "img")).toBe(0);
+      expect(response.text).not.toContain('"\'"');
+    }
+    expect(pages[0]!.text).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    const deleted = await browser("/notifications/1/delete", { form: { confirm: "yes" } });
+    expect(await noticeAfter(deleted, "/notifications")).toContain("&lt;img src=x");
+    expect(attributeValues(pages[0]!.text, "#update-key-1 button", "aria-label")).toEqual([`Delete update key ${hostile}`]);
   });
 });

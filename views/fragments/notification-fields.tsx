@@ -13,9 +13,10 @@
 //   of groups and channels start with -100, or use @channelname for a public channel)
 
 import { Html } from "@elysiajs/html";
-import { NOTIFICATION_EVENTS, NOTIFICATION_TYPES, type NotificationEvent, type NotificationType } from "../../src/db/schema";
+import { NOTIFICATION_TYPES, type NotificationEvent, type NotificationType } from "../../src/db/schema";
 import { OPTION_RULES, SECRET_OPTIONS, type NotificationView } from "../../src/modules/notifications/service";
 import { controlAttrs, Field, type FormErrors } from "../components";
+import { optionInput } from "./credential-field";
 
 interface OptionText {
   label: string;
@@ -93,11 +94,6 @@ export function notificationType(type: string): NotificationType {
 
 export const NOTIFICATION_TYPE_OPTIONS = NOTIFICATION_TYPES.map((type) => ({ value: type, label: NOTIFICATION_TEXT[type].label }));
 
-export const ALL_EVENTS: readonly NotificationEvent[] = NOTIFICATION_EVENTS;
-
-/** The form's input names for options: `option_<key>` (ui/forms.ts reads them back). */
-export const notificationOptionInput = (key: string) => `option_${key}`;
-
 export interface NotificationFieldsProps {
   type: string;
   /** What was typed (header options as "Name: value" lines); secrets are never among them. */
@@ -117,7 +113,8 @@ export function NotificationFields({ type, values, errors, stored }: Notificatio
         {text.summary}
       </p>
       {Object.entries(OPTION_RULES[chosen]).map(([key, rule]) => {
-        const name = notificationOptionInput(key);
+        // `option_<key>`, as a provider's options: ui/forms.ts reads them back and places their errors.
+        const name = optionInput(key);
         const option = text.options[key]!;
         const secret = SECRET_OPTIONS.has(key);
         const mask = same && typeof stored.options[key] === "string" ? (stored.options[key] as string) : undefined;

@@ -5,7 +5,8 @@
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { CheckField, controlAttrs, Field, FieldError, fieldId, FormProblem, Options, type FormErrors } from "../components";
-import { ALL_EVENTS, EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
+import { NOTIFICATION_EVENTS } from "../../src/db/schema";
+import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
 import { deleteNotificationQuestion, notificationRowId } from "../fragments/notification-row";
 import { Layout, PageHeader } from "../layout";
 
@@ -63,7 +64,7 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
           <NotificationFields type={values.type} values={values.options} errors={errors} stored={notification} />
           <fieldset class={["field", "choices", errors.fields.events !== undefined && "has-error"]} id={fieldId("events")}>
             <legend>Send a message when</legend>
-            {ALL_EVENTS.map((event) => (
+            {NOTIFICATION_EVENTS.map((event) => (
               <div class="field-check">
                 <input type="checkbox" id={`event-${event}`} name="events" value={event} checked={values.events.includes(event)} />
                 <label for={`event-${event}`}>{EVENT_LABELS[event]}</label>
