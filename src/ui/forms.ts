@@ -27,7 +27,7 @@ export function field(form: Submitted, name: string): string {
 }
 
 /** Every value of a name that may repeat (a group of checkboxes), in order. */
-export function fields(form: Submitted, name: string): string[] {
+function fields(form: Submitted, name: string): string[] {
   const raw = typeof form === "object" && form !== null ? (form as Record<string, unknown>)[name] : undefined;
   if (raw === undefined || raw === null) return [];
   return (Array.isArray(raw) ? raw : [raw]).map(String);

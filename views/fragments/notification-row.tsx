@@ -23,7 +23,7 @@ export function deleteNotificationQuestion(notification: Pick<NotificationView, 
 }
 
 /** The outcome of "Send test", in the row; a failure says what to do. */
-export function TestResult({ outcome }: { outcome: TestOutcome }) {
+function TestResult({ outcome }: { outcome: TestOutcome }) {
   return (
     <p class={["update-result", outcome.ok ? "update-result-ok" : "update-result-fail"]} role={outcome.ok ? "status" : "alert"}>
       <Badge tone={outcome.ok ? "ok" : "fail"}>{outcome.ok ? "Test sent" : "Test failed"}</Badge>{" "}
