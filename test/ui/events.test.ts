@@ -109,6 +109,19 @@ describe("update keys", () => {
     expect(response.text).toContain("the README's section “Router push (dyndns2)”");
   });
 
+  test("behind a trusted proxy that says https, the push URL is https; anyone else's say-so is ignored", async () => {
+    const proxied = await makeTestApp({ DDNS_TRUSTED_PROXIES: "192.0.2.7" });
+    const session = await signIn(proxied);
+    const settingsFrom = async (peer: string) => {
+      const request = new Request(`${ORIGIN}/update-keys`, { headers: { cookie: session, "x-forwarded-proto": "https" } });
+      proxied.ctx.signIns.rememberPeer(request, peer);
+      const html = await (await proxied.app.handle(request)).text();
+      return /push their address to <code>([^<]*)<\/code>/.exec(html)?.[1];
+    };
+    expect(await settingsFrom("192.0.2.7")).toBe("https://localhost/nic/update");
+    expect(await settingsFrom("198.51.100.9")).toBe("http://localhost/nic/update");
+  });
+
   test("delete: without JavaScript through a confirmation page; with htmx at once", async () => {
     await t.request("POST", "/api/v1/update-keys", { body: { name: "Old router" } });
     await t.request("POST", "/api/v1/update-keys", { body: { name: "New router" } });

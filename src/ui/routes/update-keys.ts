@@ -11,14 +11,16 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { deleteKeyQuestion, NO_KEY_VALUES, UpdateKeysPage, type UpdateKeyFormValues } from "../../../views/pages/update-keys";
 import { field, formErrors, updateKeyInput, updateKeyValues } from "../forms";
 import { signedIn } from "../pages";
-import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
+import { isHtmx, proxiedHttps, seeOther, setFlash, takeFlash } from "../session";
 
-/** Where routers send their push, at the address the browser reached this ddnsd by. */
-function pushUrl(request: Request): string {
-  return `${new URL(request.url).origin}/nic/update`;
-}
 
 export function updateKeyPageRoutes(ctx: AppContext) {
+  /** Where routers send their push: the address the browser reached this ddnsd by (https behind a trusted proxy that says so). */
+  function pushUrl(request: Request): string {
+    const url = new URL(request.url);
+    return `${proxiedHttps(ctx, request) ? "https:" : url.protocol}//${url.host}/nic/update`;
+  }
+
   function keysPage(request: Request, user: string, state: { flash?: Flash | null; values?: UpdateKeyFormValues; errors?: FormErrors; created?: UpdateKeyView }) {
     return UpdateKeysPage({
       user,
