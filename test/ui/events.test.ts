@@ -251,6 +251,12 @@ describe("notifications", () => {
     );
     const list = await browser("/notifications");
     expect(list.text).toContain('<td data-label="Last error" class="cell-message"><span>Webhook: &quot;error 500&quot; (HTTP 500)</span>');
+    expect(list.text).toContain('<td data-label="Events"><ul class="plain-list small"><li>A record now holds a new address</li></ul></td>');
+  });
+
+  test("all four events are listed as All events", async () => {
+    await t.request("POST", "/api/v1/notifications", { body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } } });
+    expect((await browser("/notifications")).text).toContain('<td data-label="Events"><span>All events</span></td>');
   });
 
   test("the switch turns it off and on, in place or back with a notice", async () => {

@@ -4,6 +4,7 @@
 // JavaScript, a confirmation page without).
 
 import { Html } from "@elysiajs/html";
+import { NOTIFICATION_EVENTS } from "../../src/db/schema";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { ActionForm, Badge, EnabledSwitch, TimeAgo } from "../components";
 import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";
@@ -34,6 +35,7 @@ function TestResult({ outcome }: { outcome: TestOutcome }) {
 
 function Events({ events }: { events: NotificationView["events"] }) {
   if (events.length === 0) return <span class="muted">none</span>;
+  if (events.length === NOTIFICATION_EVENTS.length) return <span>All events</span>;
   return (
     <ul class="plain-list small">
       {events.map((event) => (
