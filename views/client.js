@@ -28,6 +28,28 @@
     return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
   }
 
+  // A "Copy" button (data-copy names the input to copy) is shown only when this script runs;
+  // without it the value is selectable text. The clipboard API needs a secure context (https or
+  // localhost); on plain http over the LAN the older copy command does it.
+  function showCopyButtons() {
+    var buttons = document.querySelectorAll("[data-copy]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].hidden = false;
+  }
+
+  function copyFrom(button) {
+    var input = document.getElementById(button.getAttribute("data-copy"));
+    if (!input) return;
+    var done = function () {
+      button.textContent = "Copied";
+    };
+    input.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () {
+        if (document.execCommand("copy")) done();
+      });
+    } else if (document.execCommand("copy")) done();
+  }
+
   function showTheme() {
     var dark = currentTheme() === "dark";
     var buttons = document.querySelectorAll("[data-theme-toggle]");
@@ -127,6 +149,7 @@
     focusedId = null;
     refreshTimes();
     showTheme();
+    showCopyButtons();
   });
 
   // A boosted link or form (a page change) that ends in an error shows the error page the server
@@ -163,6 +186,8 @@
   });
 
   document.addEventListener("click", function (event) {
+    var copy = event.target.closest && event.target.closest("[data-copy]");
+    if (copy) return copyFrom(copy);
     var toggle = event.target.closest && event.target.closest("[data-theme-toggle]");
     if (!toggle) return;
     var next = currentTheme() === "dark" ? "light" : "dark";
@@ -177,6 +202,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     showTheme();
+    showCopyButtons();
     refreshTimes();
     setInterval(refreshTimes, 15000);
   });

@@ -7,7 +7,7 @@ import { Html, type PropsWithChildren } from "@elysiajs/html";
 import { ASSETS } from "./assets";
 import { Notice, type Flash } from "./components";
 
-export type Section = "dashboard" | "domains" | "providers" | "about" | "account";
+export type Section = "dashboard" | "domains" | "providers" | "update-keys" | "notifications" | "about" | "account";
 
 export interface LayoutProps {
   title: string;
@@ -24,6 +24,8 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: "dashboard", href: "/", label: "Dashboard" },
   { section: "domains", href: "/domains", label: "Domains" },
   { section: "providers", href: "/providers", label: "Providers" },
+  { section: "update-keys", href: "/update-keys", label: "Update keys" },
+  { section: "notifications", href: "/notifications", label: "Notifications" },
   { section: "about", href: "/about", label: "About" },
 ];
 

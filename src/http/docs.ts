@@ -5,12 +5,13 @@
 // tools such as `redocly lint` refuse.
 
 import { openapi } from "@elysiajs/openapi";
+import { SwaggerUIRender } from "@elysiajs/openapi/swagger";
 import { Elysia } from "elysia";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { VERSION } from "../context";
 import { SERVICES } from "../dns/registry";
-import { staticFile } from "./compression";
+import { compressedResponse, staticFile } from "./compression";
 
 const ASSETS = "/docs/assets";
 const CACHE = { "cache-control": "public, max-age=86400" };
@@ -66,12 +67,50 @@ export function openApi31(document: Record<string, Json>): Record<string, Json> 
   return { ...(tidy(document) as Record<string, Json>), servers: [{ url: "/", description: "This ddnsd" }] };
 }
 
+const INFO = {
+  title: "ddnsd API",
+  version: VERSION,
+  description:
+    `Keeps DNS records at ${SERVICES.map((service) => service.label).join(", ")} pointing at this network's public IP address. ` +
+    "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`; " +
+    "`POST /api/v1/auth/logout` revokes it. Any request may also be refused before it reaches its route: " +
+    "`400` a missing or malformed Host header, `413` a body over 64 KiB, `422` JSON nested deeper than 32 levels; " +
+    "any write may answer `507` while the data disk is full (nothing is changed).\n\n" +
+    "[← Back to the admin pages](/)",
+};
+
+/** Swagger UI draws the page with JavaScript; without it, a note says where the same is found. */
+const NO_SCRIPT = `<noscript>
+    <p>This interactive API reference needs JavaScript. Without it: the OpenAPI document is at
+    <a href="/docs/json">/docs/json</a> (for curl or any OpenAPI tool), and the
+    <a href="/">admin pages</a> do everything the API does, with or without JavaScript.</p>
+    </noscript>`;
+
+/**
+ * The Swagger page as the plugin would render it, plus the note for a browser without JavaScript
+ * (the plugin serves its page as one fixed response, with no place for it).
+ */
+function swaggerPage(): string {
+  const html = SwaggerUIRender(INFO, {
+    url: "/docs/json",
+    dom_id: "#swagger-ui",
+    autoDarkMode: true,
+    cdn: `${ASSETS}/swagger-ui-bundle.js`,
+    theme: `${ASSETS}/swagger-ui.css`,
+    // Swagger UI would otherwise send the document to an online validator.
+    validatorUrl: "none",
+    persistAuthorization: true,
+  });
+  return html.replace("<body>", `<body>\n    ${NO_SCRIPT}`);
+}
+
 export function docsRoutes() {
   // The plugin caches its document; the tidied copy is kept beside it, made again only when it changes.
   let generated: unknown;
   let served: Record<string, Json> = {};
   const bundle = staticFile(swaggerBundle, { ...CACHE, "content-type": "text/javascript; charset=utf-8" });
   const css = staticFile(swaggerCss, { ...CACHE, "content-type": "text/css; charset=utf-8" });
+  const page = swaggerPage();
   return new Elysia()
     .onAfterHandle(({ path, response }) => {
       if (path !== "/docs/json" || !isObject(response)) return;
@@ -85,27 +124,11 @@ export function docsRoutes() {
       openapi({
         path: "/docs",
         specPath: "/docs/json",
-        provider: "swagger-ui",
+        // The page is served below (swaggerPage); the plugin makes the document.
+        provider: null,
         exclude: { paths: [/^\/docs/, /^\/ui/, /^\/assets/, "/"] },
-        swagger: {
-          cdn: `${ASSETS}/swagger-ui-bundle.js`,
-          theme: `${ASSETS}/swagger-ui.css`,
-          // Swagger UI would otherwise send the document to an online validator.
-          validatorUrl: "none",
-          persistAuthorization: true,
-        },
         documentation: {
-          info: {
-            title: "ddnsd API",
-            version: VERSION,
-            description:
-              `Keeps DNS records at ${SERVICES.map((service) => service.label).join(", ")} pointing at this network's public IP address. ` +
-              "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`; " +
-              "`POST /api/v1/auth/logout` revokes it. Any request may also be refused before it reaches its route: " +
-              "`400` a missing or malformed Host header, `413` a body over 64 KiB, `422` JSON nested deeper than 32 levels; " +
-              "any write may answer `507` while the data disk is full (nothing is changed).\n\n" +
-              "[← Back to the admin pages](/)",
-          },
+          info: INFO,
           components: {
             securitySchemes: {
               bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
@@ -117,6 +140,7 @@ export function docsRoutes() {
         },
       }),
     )
+    .get("/docs", ({ request }) => compressedResponse(request, page, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
     // Compressed when the browser accepts it: the bundle is 1.4 MB, ~0.4 MB as brotli.
     .get(`${ASSETS}/swagger-ui-bundle.js`, ({ request }) => bundle(request), { detail: { hide: true } })
     .get(`${ASSETS}/swagger-ui.css`, ({ request }) => css(request), { detail: { hide: true } });

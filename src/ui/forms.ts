@@ -10,6 +10,11 @@ import type { FormErrors } from "../../views/components";
 import type { DomainFormValues } from "../../views/pages/domain-form";
 import { credentialInput, optionInput, serviceFor } from "../../views/fragments/credential-field";
 import type { ProviderFormValues } from "../../views/pages/provider-form";
+import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
+import type { NotificationFormValues } from "../../views/pages/notification-form";
+import { notificationType } from "../../views/fragments/notification-fields";
+import { NOTIFICATION_EVENTS } from "../db/schema";
+import { OPTION_RULES, SECRET_OPTIONS, type NotificationInput, type NotificationView } from "../modules/notifications/service";
 
 /** A submitted form or a query string, as Elysia parsed it. */
 export type Submitted = unknown;
@@ -19,6 +24,13 @@ export function field(form: Submitted, name: string): string {
   const raw = typeof form === "object" && form !== null ? (form as Record<string, unknown>)[name] : undefined;
   const value = Array.isArray(raw) ? raw.at(-1) : raw;
   return value === undefined || value === null ? "" : String(value);
+}
+
+/** Every value of a name that may repeat (a group of checkboxes), in order. */
+function fields(form: Submitted, name: string): string[] {
+  const raw = typeof form === "object" && form !== null ? (form as Record<string, unknown>)[name] : undefined;
+  if (raw === undefined || raw === null) return [];
+  return (Array.isArray(raw) ? raw : [raw]).map(String);
 }
 
 /** A checkbox: present (whatever its value) means ticked. */
@@ -137,11 +149,13 @@ export function domainValues(form: Submitted): DomainFormValues {
     is_enabled: checkbox(form, "is_enabled"),
     zone_id: field(form, "zone_id"),
     external_id: field(form, "external_id"),
+    ipv6_suffix: field(form, "ipv6_suffix"),
+    ipv6_prefix_length: field(form, "ipv6_prefix_length"),
   };
 }
 
 export function domainValuesOf(domain: DomainView): DomainFormValues {
-  const { ttl, proxied, create_if_missing, zone_id } = domain.config;
+  const { ttl, proxied, create_if_missing, zone_id, ipv6_suffix, ipv6_prefix_length } = domain.config;
   return {
     provider_id: String(domain.provider_id),
     domain_name: domain.domain_name,
@@ -153,6 +167,8 @@ export function domainValuesOf(domain: DomainView): DomainFormValues {
     is_enabled: domain.is_enabled,
     zone_id: typeof zone_id === "string" ? zone_id : "",
     external_id: domain.external_id ?? "",
+    ipv6_suffix: typeof ipv6_suffix === "string" ? ipv6_suffix : "",
+    ipv6_prefix_length: ipv6_prefix_length === undefined ? "" : String(ipv6_prefix_length),
   };
 }
 
@@ -174,6 +190,13 @@ export function domainInput(values: DomainFormValues, currentConfig: Record<stri
   setOrRemove(config, "proxied", values.proxied === "" ? undefined : values.proxied === "true" ? true : values.proxied === "false" ? false : values.proxied);
   setOrRemove(config, "zone_id", values.zone_id.trim() === "" ? undefined : values.zone_id.trim());
   config.create_if_missing = values.create_if_missing;
+  // The suffix fields only apply to an AAAA record; for an A record they are hidden and ignored
+  // (a domain changed from AAAA to A loses them rather than being refused).
+  const aaaa = values.record_type === "AAAA";
+  const suffix = values.ipv6_suffix.trim();
+  const prefixLength = values.ipv6_prefix_length.trim();
+  setOrRemove(config, "ipv6_suffix", aaaa && suffix !== "" ? suffix : undefined);
+  setOrRemove(config, "ipv6_prefix_length", aaaa && prefixLength !== "" ? (/^\d+$/.test(prefixLength) ? Number(prefixLength) : prefixLength) : undefined);
   return {
     provider_id: Number(values.provider_id),
     domain_name: values.domain_name,
@@ -183,4 +206,64 @@ export function domainInput(values: DomainFormValues, currentConfig: Record<stri
     external_id: values.external_id,
     is_enabled: values.is_enabled,
   };
+}
+
+// Update keys
+
+export function updateKeyValues(form: Submitted): UpdateKeyFormValues {
+  return { name: field(form, "name"), scope: field(form, "scope") === "chosen" ? "chosen" : "all", domain_ids: fields(form, "domain_ids") };
+}
+
+/**
+ * The service input: `null` for all domains; the ticked ones otherwise (none ticked is sent as an
+ * empty list, which the service refuses with its own words; a value that is no id, only a
+ * tampered form sends, counts as not ticked).
+ */
+export function updateKeyInput(values: UpdateKeyFormValues): { name: string; domain_ids: number[] | null } {
+  return { name: values.name, domain_ids: values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number) };
+}
+
+// Notifications
+
+export function notificationValues(form: Submitted): NotificationFormValues {
+  return {
+    name: field(form, "name"),
+    type: field(form, "type"),
+    options: prefixed(form, optionInput("")),
+    events: fields(form, "events"),
+    is_enabled: checkbox(form, "is_enabled"),
+  };
+}
+
+/** A new notification's form: every event, enabled. */
+export function newNotificationValues(type: string): NotificationFormValues {
+  return { name: "", type: notificationType(type), options: {}, events: [...NOTIFICATION_EVENTS], is_enabled: true };
+}
+
+/** The stored notification as form values: its plain options; its secrets stay out (only their masks are shown). */
+export function notificationValuesOf(notification: NotificationView): NotificationFormValues {
+  const plain = Object.entries(notification.options).filter(([key]) => !SECRET_OPTIONS.has(key));
+  return {
+    name: notification.name,
+    type: notification.type,
+    options: Object.fromEntries(plain.map(([key, value]) => [key, headersText(value)])),
+    events: notification.events,
+    is_enabled: notification.is_enabled,
+  };
+}
+
+/**
+ * The service input. Only the chosen type's options are sent (a field the form no longer shows
+ * can't be at fault); an empty one is left out, except an empty secret on edit, which is sent as
+ * its stored mask so the service keeps the stored value.
+ */
+export function notificationInput(values: NotificationFormValues, stored?: NotificationView): Required<Omit<NotificationInput, "type">> & { type: string } {
+  const type = notificationType(values.type);
+  const options: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(OPTION_RULES[type])) {
+    const typed = (values.options[key] ?? "").trim();
+    if (typed !== "") options[key] = rule.kind === "headers" ? headersObject(typed) : typed;
+    else if (SECRET_OPTIONS.has(key) && stored?.type === values.type && stored.options[key] !== undefined) options[key] = stored.options[key];
+  }
+  return { name: values.name, type: values.type, options, events: values.events, is_enabled: values.is_enabled };
 }

@@ -12,13 +12,15 @@ import { Elysia, NotFoundError } from "elysia";
 import type { AppContext } from "../context";
 import { ASSETS } from "../../views/assets";
 import { staticFile } from "../http/compression";
-import { errorPage, htmlResponse, PAGE_HEADERS } from "./pages";
+import { errorPage, htmlResponse, PAGE_HEADERS, plainPageIds } from "./pages";
 import { aboutRoutes } from "./routes/about";
 import { accountRoutes } from "./routes/account";
 import { dashboardRoutes } from "./routes/dashboard";
 import { domainPageRoutes } from "./routes/domains";
 import { providerPageRoutes } from "./routes/providers";
+import { notificationPageRoutes } from "./routes/notifications";
 import { signInRoutes } from "./routes/sign-in";
+import { updateKeyPageRoutes } from "./routes/update-keys";
 import { assertSameOrigin } from "./session";
 
 function assetRoutes() {
@@ -46,6 +48,7 @@ export function uiRoutes(ctx: AppContext) {
         Object.assign(set.headers, PAGE_HEADERS);
         if (request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
       })
+      .onTransform(plainPageIds)
       // A page (or fragment) goes out compressed, with the headers set above (cookies included).
       .onAfterHandle(({ request, response, set }) => {
         if (looksLikeHtml(response)) return htmlResponse(request, response, set.headers as Record<string, string | number>);
@@ -58,6 +61,8 @@ export function uiRoutes(ctx: AppContext) {
       .use(dashboardRoutes(ctx))
       .use(providerPageRoutes(ctx))
       .use(domainPageRoutes(ctx))
+      .use(updateKeyPageRoutes(ctx))
+      .use(notificationPageRoutes(ctx))
       .use(accountRoutes(ctx))
       .use(aboutRoutes(ctx))
       // Any other address: the 404 the error mapping gives, shown as a page to a browser.

@@ -18,6 +18,7 @@ import type { AppContext } from "../context";
 import type { Tone } from "../../views/components";
 import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
+import { plainIds } from "../modules/shared";
 import { isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
 
 export type Cookies = Record<string, Cookie<unknown>>;
@@ -40,6 +41,14 @@ export const PAGE_HEADERS = {
 /** The signed-in username as `user` for a module's routes; without a session, off to sign in. */
 export function signedIn(ctx: AppContext) {
   return new Elysia().resolve({ as: "scoped" }, async ({ request, cookie }) => ({ user: await requireSession(ctx, request, cookie) }));
+}
+
+/**
+ * A transform hook: a page's `:id` is written in plain decimal digits, as the API's ids are
+ * (`/domains/0x1/edit` is no address of domain 1). Other path parts (the catch-all's) are not ids.
+ */
+export function plainPageIds({ params }: { params?: Record<string, string | undefined> }): void {
+  plainIds({ params: { id: params?.id } });
 }
 
 /** The signed-in user, or null: for pages that show either way (an error page). */

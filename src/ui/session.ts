@@ -22,17 +22,18 @@ type Cookies = Record<string, Cookie<unknown>>;
  * connection is HTTPS; on plain HTTP a Secure cookie would vanish.
  */
 function cookieAttributes(ctx: AppContext, maxAge: number, request?: Request) {
-  const proxiedHttps =
-    request !== undefined &&
-    ctx.signIns.viaTrustedProxy(request) &&
-    request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
   return {
     httpOnly: true,
     sameSite: "strict" as const,
-    secure: ctx.settings.tlsCert !== null || proxiedHttps,
+    secure: ctx.settings.tlsCert !== null || (request !== undefined && proxiedHttps(ctx, request)),
     path: "/",
     maxAge,
   };
+}
+
+/** A trusted proxy (DDNS_TRUSTED_PROXIES) says the visitor's connection is HTTPS. */
+export function proxiedHttps(ctx: AppContext, request: Request): boolean {
+  return ctx.signIns.viaTrustedProxy(request) && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
 export function startSession(ctx: AppContext, cookies: Cookies, request: Request, token: string): void {

@@ -100,6 +100,17 @@ describe("/docs", () => {
     expect((await t.app.handle(new Request(url))).status).toBe(200);
   });
 
+  test("without JavaScript, says where the document and the admin pages are", () => {
+    const note = /<noscript>([\s\S]*?)<\/noscript>/.exec(html)?.[1] ?? "";
+    expect(note).toContain('<a href="/docs/json">/docs/json</a>');
+    expect(note).toContain('<a href="/">admin pages</a>');
+  });
+
+  test("is compressed when the browser accepts it", async () => {
+    const response = await t.app.handle(new Request("http://localhost/docs", { headers: { "accept-encoding": "gzip" } }));
+    expect([response.status, response.headers.get("content-encoding")]).toEqual([200, "gzip"]);
+  });
+
   test("sends nothing to the online validator", () => {
     expect(html).not.toContain("validator.swagger.io");
   });

@@ -40,7 +40,7 @@ export interface HistoryFields {
   durationMs?: number;
   /** Milliseconds before now. */
   ageMs?: number;
-  trigger?: "manual" | "schedule";
+  trigger?: "manual" | "schedule" | "push";
   message?: string;
 }
 

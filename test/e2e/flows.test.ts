@@ -1,7 +1,8 @@
 // The admin pages' second round in a real Chromium, as a newcomer uses them: on a phone
 // (390×844) and a laptop (1366×768), by keyboard (asserting where focus lands after each swap),
-// with a tab left open while things change (a deleted domain, a scheduled update), and one pass
-// with JavaScript off. Throughout, no page is raw JSON and nothing breaks the CSP. Screenshots
+// with a tab left open while things change (a deleted domain, a scheduled update), the second
+// wave's pages (an update key seen once, a notification and its test against a loopback webhook
+// receiver, the AAAA suffix fields), and one pass with JavaScript off. Throughout, no page is raw JSON and nothing breaks the CSP. Screenshots
 // land in test/e2e/screenshots/ (git-ignored) for a person to look at.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -12,6 +13,7 @@ import { eq } from "drizzle-orm";
 import { domains } from "../../src/db/schema";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
 import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
+import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -28,6 +30,7 @@ let app: TestApp;
 let server: ReturnType<typeof Bun.serve>;
 let cloudflare: CloudflareFake;
 let echo: EchoFake;
+let receiver: NotifyFake;
 let base: string;
 /** Documents the browser was given that were not HTML (raw JSON on screen). */
 const rawDocuments: string[] = [];
@@ -40,6 +43,7 @@ beforeAll(async () => {
   cloudflare = startCloudflareFake();
   cloudflare.addZone("example.com");
   echo = startEchoFake();
+  receiver = startWebhookReceiver();
   app = await makeTestApp({
     DDNS_CLOUDFLARE_API_URL: cloudflare.url,
     DDNS_IPV4_URLS: `${echo.url}/v4`,
@@ -63,6 +67,7 @@ afterAll(async () => {
   server?.stop(true);
   await cloudflare?.stop();
   await echo?.stop();
+  await receiver?.stop();
 });
 
 async function open(viewport: { width: number; height: number }, options: { javaScript?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
@@ -253,6 +258,78 @@ describe("on a laptop, in a tab left open", () => {
   });
 });
 
+describe("the second wave's pages, on a phone", () => {
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    ({ context, page } = await open(PHONE));
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  });
+  afterAll(() => context.close());
+
+  test("an update key: created, copied, and never shown again", async () => {
+    await page.goto(`${base}/update-keys`);
+    await page.getByLabel("Name").fill("FRITZ!Box");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = await page.locator("#new-key").inputValue();
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await page.getByRole("button", { name: "Copy key" }).click();
+    await page.getByRole("button", { name: "Copied" }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await shot(page, "flows-update-key-created-phone");
+    await page.goto(`${base}/update-keys`);
+    await page.locator("#update-key-1").getByText(`••••${key.slice(-4)}`).waitFor();
+    expect(await page.content()).not.toContain(key);
+    await shot(page, "flows-update-keys-phone");
+  });
+
+  test("a notification: the fields follow the type, and a test reaches the receiver", async () => {
+    await page.goto(`${base}/notifications/new`);
+    await page.getByLabel("Type").selectOption("telegram");
+    await page.getByLabel("Bot token").waitFor();
+    await page.getByLabel("Type").selectOption("webhook");
+    await page.getByLabel("Receiver URL").fill(`${receiver.url}/hook`);
+    await page.getByLabel("Name").fill("Home hook");
+    await page.getByLabel("Signing secret (optional)").fill("a-signing-secret-for-the-browser-test");
+    await shot(page, "flows-notification-form-phone");
+    await page.getByRole("button", { name: "Add notification" }).click();
+    await page.getByText("Notification “Home hook” added").waitFor();
+    expect(page.url()).toBe(`${base}/notifications`);
+    const row = page.locator("#notification-1");
+    await row.getByRole("button", { name: "Send a test through Home hook" }).click();
+    await row.getByText("Test sent").waitFor();
+    expect(receiver.delivered).toHaveLength(1);
+    expect(receiver.delivered[0]!.headers["x-ddnsd-signature"]).toStartWith("sha256=");
+    await page.waitForFunction(() => document.activeElement?.id === "notification-test-1");
+    expect(await page.content()).not.toContain("a-signing-secret-for-the-browser-test");
+    const heights = await row.locator(".button, .switch").evaluateAll((elements) => elements.map((e) => Math.round(e.getBoundingClientRect().height)));
+    expect(heights.length).toBe(4);
+    for (const height of heights) expect(height).toBeGreaterThanOrEqual(44);
+    await shot(page, "flows-notifications-phone");
+  });
+
+  test("the AAAA suffix fields show for AAAA only, and a mistake is said next to them", async () => {
+    await page.goto(`${base}/domains/new`);
+    const suffix = page.getByLabel("Interface id (suffix)");
+    await page.getByLabel("Record type").selectOption("A");
+    expect(await suffix.isVisible()).toBe(false);
+    await page.getByLabel("Record type").selectOption("AAAA");
+    await suffix.waitFor();
+    await page.getByLabel("Hostname").fill("nas.example.com");
+    await suffix.fill("2001:db8::1");
+    await page.getByRole("button", { name: "Add domain" }).click();
+    await page.getByText("must leave the first 64 bits (the prefix) zero").waitFor();
+    expect(await suffix.getAttribute("aria-invalid")).toBe("true");
+    await shot(page, "flows-domain-suffix-phone");
+    await suffix.fill("::1234:5678:9abc:def0");
+    await page.getByRole("button", { name: "Add domain" }).click();
+    await page.waitForURL(`${base}/domains`);
+    const added = (await app.request("GET", "/api/v1/domains")).body.find((d: { domain_name: string }) => d.domain_name === "nas.example.com");
+    expect(added.config.ipv6_suffix).toBe("::1234:5678:9abc:def0");
+  });
+});
+
 describe("without JavaScript", () => {
   let context: BrowserContext;
   let page: Page;
@@ -286,6 +363,34 @@ describe("without JavaScript", () => {
     await page.getByRole("button", { name: "Delete" }).click();
     await page.getByText("home.example.com (A) deleted.").waitFor();
     expect((await app.request("GET", "/api/v1/domains")).body.map((d: { id: number }) => d.id)).not.toContain(1);
+  });
+
+  test("the second wave's pages: a key shown once, a notification added through Continue, tested and deleted", async () => {
+    await page.goto(`${base}/update-keys`);
+    await page.getByLabel("Name").fill("OpenWrt");
+    await page.getByLabel("Only these:").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByText("must name at least one domain").waitFor();
+    await page.getByLabel("All domains, including ones added later").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    expect(await page.locator("#new-key").inputValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await page.getByRole("button", { name: "Copy key" }).isVisible()).toBe(false);
+    await shot(page, "flows-nojs-update-key");
+
+    await page.goto(`${base}/notifications/new`);
+    await page.getByLabel("Type").selectOption("ntfy");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Topic URL").fill(`${receiver.url}/hook`);
+    await page.getByLabel("Name").fill("Phone");
+    await page.getByRole("button", { name: "Add notification" }).click();
+    await page.getByText("Notification “Phone” added").waitFor();
+    await page.getByRole("button", { name: "Send a test through Phone" }).click();
+    await page.getByText("“Phone”: test message sent.").waitFor();
+    await shot(page, "flows-nojs-notifications");
+    await page.getByRole("button", { name: "Delete Phone" }).click();
+    await page.getByRole("heading", { name: "Delete notification “Phone”?" }).waitFor();
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Notification “Phone” deleted.").waitFor();
   });
 
   test("a mistyped address is a page with a way back", async () => {

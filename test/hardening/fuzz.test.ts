@@ -34,6 +34,8 @@ const ROUTES = [
   "/api/v1/system/status", "/api/v1/metrics/dashboard", "/api/v1/metrics/provider-stats", "/healthz", "/docs", "/docs/json",
   "/", "/login", "/logout", "/providers", "/providers/new", "/providers/{id}/edit", "/providers/{id}/verify", "/providers/credential-field",
   "/domains", "/domains/new", "/domains/{id}/edit", "/domains/schedule-preview", "/domains/provider-options", "/about",
+  "/update-keys", "/update-keys/{id}/delete", "/notifications", "/notifications/new", "/notifications/{id}/edit", "/notifications/{id}/test",
+  "/notifications/{id}/enabled", "/notifications/{id}/delete", "/notifications/fields",
   "/api/v1/{junk}", "/{junk}", "/assets/{junk}", "/docs/assets/{junk}", "//api//v1//providers", "/api/v1/providers/../domains",
 ];
 const QUERIES = ["", "?limit=5", "?limit=0x10", "?limit=1e3", "?limit=-1", "?limit=", "?limit=1001", "?limit=5&limit=6", "?cascade=true",

@@ -106,10 +106,17 @@ describe("a rejected form keeps an address that reloads to the form", () => {
     expect(attributeValues((await browser("/domains/new")).text, "#domain-form", "action")).toEqual(["/domains/new"]);
   });
 
-  test("a rejected provider form posted to the list's address shows the form page's address (htmx)", async () => {
-    const rejected = await page(t, "/providers", { cookie, htmx: true, headers: { "hx-boosted": "true" }, form: { name: "", type: "cloudflare", credential_api_token: "" } });
-    expect([rejected.status, rejected.headers.get("hx-replace-url")]).toEqual([200, "/providers/new"]);
+  test("the provider form posts to its own page's URL too", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    expect(attributeValues((await browser("/providers/new")).text, "#provider-form", "action")).toEqual(["/providers/new"]);
+    const form = await browser(`/providers/${provider.id}/edit`);
+    expect(attributeValues(form.text, "#provider-form", "action")).toEqual([`/providers/${provider.id}/edit`]);
+    const rejected = await page(t, `/providers/${provider.id}/edit`, { cookie, htmx: true, headers: { "hx-boosted": "true" }, form: { name: "", type: "cloudflare" } });
+    expect([rejected.status, rejected.headers.get("hx-replace-url")]).toEqual([200, null]);
     expect(rejected.text).toContain('id="f-name-error"');
+    // The list's address takes no form any more.
+    expect((await browser("/providers", { form: { name: "Other", type: "cloudflare", credential_api_token: CF_TOKEN } })).status).toBe(404);
+    expect((await t.request("GET", "/api/v1/providers")).body).toHaveLength(1);
   });
 
   test("the older form addresses reload to the form rather than to an error", async () => {
@@ -152,6 +159,17 @@ describe("every action works without JavaScript", () => {
     const provider = await createProvider(t, { name: "Home" });
     const response = await browser(`/providers/${provider.id}/enabled`, { form: { is_enabled: "false" } });
     expect(response.headers.get("location")).toBe("/providers");
+  });
+
+  test("Verify saved credentials on the edit page: a real form, back to the form with the outcome", async () => {
+    const provider = await createProvider(t, { name: "Home", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } });
+    const form = await browser(`/providers/${provider.id}/edit`);
+    expect(attributeValues(form.text, `form[action="/providers/${provider.id}/verify"] button`, "id")).toEqual(["verify-saved"]);
+    const response = await browser(`/providers/${provider.id}/verify`, { form: {}, from: `/providers/${provider.id}/edit` });
+    expect([response.status, response.headers.get("location")]).toEqual([303, `/providers/${provider.id}/edit`]);
+    expect(await noticeAfter(response, `/providers/${provider.id}/edit`)).toStartWith("notice-ok: “Home”: the service accepted its credentials");
+    const inPlace = await page(t, `/providers/${provider.id}/verify`, { cookie, form: {}, htmx: true });
+    expect(inPlace.text).toContain('<span class="badge badge-ok">Verified</span>');
   });
 
   test("Verify: the service's answer as a notice, and kept for the list", async () => {

@@ -42,6 +42,10 @@ async function seedPages(): Promise<string[]> {
     "/domains/schedule-preview?cron_schedule=*/5+*+*+*+*",
     `/domains/provider-options?provider_id=${provider.id}`,
     "/about",
+    "/update-keys",
+    "/notifications",
+    "/notifications/new",
+    "/notifications/fields?type=telegram",
   ];
 }
 
@@ -59,7 +63,7 @@ describe("without a session", () => {
   test("every state-changing route redirects too, and changes nothing", async () => {
     await seedPages();
     const before = JSON.stringify([(await t.request("GET", "/api/v1/providers")).body, (await t.request("GET", "/api/v1/domains")).body]);
-    const posts = ["/providers", "/providers/1", "/providers/1/verify", "/providers/1/enabled", "/providers/1/delete", "/domains", "/domains/1", "/domains/1/enabled", "/domains/1/update", "/domains/1/delete"];
+    const posts = ["/providers/new", "/providers/1/edit", "/providers/1/verify", "/providers/1/enabled", "/providers/1/delete", "/domains", "/domains/1", "/domains/1/enabled", "/domains/1/update", "/domains/1/delete", "/update-keys", "/update-keys/1/delete", "/notifications/new", "/notifications/1/edit", "/notifications/1/test", "/notifications/1/enabled", "/notifications/1/delete"];
     for (const path of posts) {
       const response = await page(t, path, { form: { name: "x", type: "dynu", credential_api_key: "k", is_enabled: "false", domain_name: "a.example.com", provider_id: "1" } });
       expect([path, response.status, response.headers.get("location")]).toEqual([path, 303, "/login"]);
@@ -210,7 +214,7 @@ describe("cross-site requests", () => {
 
 describe("providers", () => {
   test("adding one redirects to the list with a notice; the list shows it masked", async () => {
-    const response = await page(t, "/providers", { cookie, form: { name: "Home", type: "cloudflare", credential_api_token: CF_TOKEN, is_enabled: "on" } });
+    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "cloudflare", credential_api_token: CF_TOKEN, is_enabled: "on" } });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/providers");
     const flash = response.headers.get("set-cookie")!.split(";")[0]!;
@@ -223,7 +227,7 @@ describe("providers", () => {
   });
 
   test("a validation error comes back next to its field, with everything typed kept", async () => {
-    const response = await page(t, "/providers", { cookie, form: { name: "Home", type: "dynu", credential_api_key: "   " } });
+    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "dynu", credential_api_key: "   " } });
     expect(response.status).toBe(200);
     expect(attributeValues(response.text, "#f-credential_api_key", "aria-invalid")).toEqual(["true"]);
     expect(attributeValues(response.text, "#f-credential_api_key", "aria-describedby")).toEqual(["f-credential_api_key-help f-credential_api_key-error"]);
@@ -235,7 +239,7 @@ describe("providers", () => {
   });
 
   test("without JavaScript, Continue shows the chosen type's fields and saves nothing", async () => {
-    const response = await page(t, "/providers", { cookie, form: { name: "Home", type: "dynu", credential_api_token: "typed", continue: "type" } });
+    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "dynu", credential_api_token: "typed", continue: "type" } });
     expect(response.status).toBe(200);
     expect(response.text).toContain('<option value="dynu" selected>Dynu</option>');
     expect(attributeValues(response.text, "#f-credential_api_key", "name")).toEqual(["credential_api_key"]);
@@ -245,13 +249,13 @@ describe("providers", () => {
   });
 
   test("an unknown type is refused by the same rule as the API", async () => {
-    const response = await page(t, "/providers", { cookie, form: { name: "Home", type: "nosuchservice", credential_token: "x" } });
+    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "nosuchservice", credential_token: "x" } });
     expect(response.text).toContain(`id="f-type-error">must be one of: ${PROVIDER_TYPES.join(", ")}</p>`);
   });
 
   test("a duplicate name is shown above the form", async () => {
     await createProvider(t, { name: "Home" });
-    const response = await page(t, "/providers", { cookie, form: { name: "home", type: "cloudflare", credential_api_token: CF_TOKEN } });
+    const response = await page(t, "/providers/new", { cookie, form: { name: "home", type: "cloudflare", credential_api_token: CF_TOKEN } });
     expect(response.status).toBe(200);
     expect(response.text).toContain("A provider named &quot;Home&quot; already exists");
     expect(response.text).not.toContain(CF_TOKEN);
@@ -260,7 +264,7 @@ describe("providers", () => {
   test("editing with an empty credential keeps the stored one", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const sealed = t.ctx.db.select({ credentials: providers.credentials }).from(providers).get()!.credentials;
-    const response = await page(t, `/providers/${provider.id}`, { cookie, form: { name: "Home renamed", type: "cloudflare", credential_api_token: "", is_enabled: "on" } });
+    const response = await page(t, `/providers/${provider.id}/edit`, { cookie, form: { name: "Home renamed", type: "cloudflare", credential_api_token: "", is_enabled: "on" } });
     expect(response.status).toBe(303);
     expect(t.ctx.db.select({ credentials: providers.credentials }).from(providers).get()!.credentials).toBe(sealed);
     expect((await t.request("GET", `/api/v1/providers/${provider.id}`)).body).toMatchObject({ name: "Home renamed", credentials: provider.credentials });
@@ -269,7 +273,7 @@ describe("providers", () => {
   test("changing the type while it has domains is a conflict shown on the form", async () => {
     const provider = await createProvider(t, { name: "Home" });
     await createDomain(t, provider.id);
-    const response = await page(t, `/providers/${provider.id}`, { cookie, form: { name: "Home", type: "dynu", credential_api_key: "new-key", is_enabled: "on" } });
+    const response = await page(t, `/providers/${provider.id}/edit`, { cookie, form: { name: "Home", type: "dynu", credential_api_key: "new-key", is_enabled: "on" } });
     expect(response.status).toBe(200);
     expect(response.text).toContain("The provider&#x27;s type cannot change while it has domains");
   });
@@ -330,6 +334,8 @@ describe("domains", () => {
     is_enabled: "on",
     zone_id: "",
     external_id: "",
+    ipv6_suffix: "",
+    ipv6_prefix_length: "",
     ...fields,
   });
 

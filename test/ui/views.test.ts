@@ -80,6 +80,8 @@ function formValues(fields: Partial<DomainFormValues> = {}): DomainFormValues {
     is_enabled: true,
     zone_id: "",
     external_id: "",
+    ipv6_suffix: "",
+    ipv6_prefix_length: "",
     ...fields,
   };
 }
@@ -453,13 +455,15 @@ describe("history, about, sign in", () => {
 
   test("about shows what it is given and links the API reference", () => {
     const html = String(
-      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", settings: [{ name: "DDNS_PORT", value: "8001" }] }),
+      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: "web", ipv6: "interface:eth0" }, settings: [{ name: "DDNS_PORT", value: "8001" }] }),
     );
     expect(html).toContain("<code>1.2.3</code>");
     expect(html).toContain("1 d 2 h");
     expect(html).toContain("117 KB");
     expect(html).toContain('href="/docs"');
     expect(html).toContain("<code>DDNS_PORT</code>");
+    expect(html).toContain("IPv4: <code>web</code> <span class=\"muted\">(asked of the echo services on the web)</span>");
+    expect(html).toContain("IPv6: <code>interface:eth0</code> <span class=\"muted\">(read from the network interface eth0)</span>");
   });
 
   test("sign in: the notice, the error, the username kept", () => {

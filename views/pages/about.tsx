@@ -20,7 +20,19 @@ export interface AboutPageProps {
   databasePath: string | null;
   databaseBytes: number;
   timeZone: string;
+  /** Where each family's public address comes from: `web` or `interface:<name>`. */
+  addressSources: { ipv4: string; ipv6: string };
   settings: SettingLine[];
+}
+
+/** `web`: the echo services (DDNS_IPV4_URLS / DDNS_IPV6_URLS); `interface:eth0`: that interface's global address. */
+function AddressSourceWords({ family, source }: { family: string; source: string }) {
+  const words = source === "web" ? "asked of the echo services on the web" : `read from the network interface ${source.slice("interface:".length)}`;
+  return (
+    <>
+      {family}: <code safe>{source}</code> <span class="muted" safe>({words})</span>
+    </>
+  );
 }
 
 export function AboutPage(props: AboutPageProps) {
@@ -55,6 +67,14 @@ export function AboutPage(props: AboutPageProps) {
             <dd>
               {bytes(props.databaseBytes)}{" "}
               {props.databasePath === null ? <span class="muted">(in memory)</span> : <code safe>{props.databasePath}</code>}
+            </dd>
+          </div>
+          <div>
+            <dt>Public address from</dt>
+            <dd>
+              <AddressSourceWords family="IPv4" source={props.addressSources.ipv4} />
+              <br />
+              <AddressSourceWords family="IPv6" source={props.addressSources.ipv6} />
             </dd>
           </div>
           <div>

@@ -19,6 +19,8 @@ export interface DomainFormValues extends ProviderOptionValues {
   is_enabled: boolean;
   zone_id: string;
   external_id: string;
+  ipv6_suffix: string;
+  ipv6_prefix_length: string;
 }
 
 export interface DomainFormPageProps {
@@ -29,6 +31,39 @@ export interface DomainFormPageProps {
   values: DomainFormValues;
   errors: FormErrors;
   schedule: SchedulePreviewData;
+}
+
+/**
+ * The address of a host behind the router (AAAA only): the stylesheet hides the group while the
+ * record type is A (no script needed), and the form ignores it then.
+ */
+function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors: FormErrors }) {
+  return (
+    <fieldset class="field ipv6-suffix" aria-describedby="ipv6-suffix-help">
+      <legend>IPv6 of a host on your network (AAAA only)</legend>
+      <p class="help" id="ipv6-suffix-help">
+        For a device behind the router rather than this machine: the record gets this machine's detected prefix followed by the device's own
+        interface id. Leave empty to use the detected address itself.
+      </p>
+      <div class="form-grid">
+        <Field name="ipv6_suffix" label="Interface id (suffix)" errors={errors} help={<>The device's address with the prefix zeroed, e.g. <code>::1234:5678:9abc:def0</code>.</>}>
+          <input
+            type="text"
+            value={values.ipv6_suffix}
+            autocomplete="off"
+            autocapitalize="none"
+            spellcheck="false"
+            class="mono"
+            placeholder="::1234:5678:9abc:def0"
+            {...controlAttrs("ipv6_suffix", errors, true)}
+          />
+        </Field>
+        <Field name="ipv6_prefix_length" label="Prefix length" errors={errors} help="Bits taken from the detected address (1 to 127); empty: 64.">
+          <input type="text" inputmode="numeric" value={values.ipv6_prefix_length} autocomplete="off" placeholder="64" {...controlAttrs("ipv6_prefix_length", errors, true)} />
+        </Field>
+      </div>
+    </fieldset>
+  );
 }
 
 export function DomainFormPage({ user, domain, providers, values, errors, schedule }: DomainFormPageProps) {
@@ -122,6 +157,7 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
               {/* The preview shows the schedule's problem itself, so the field error isn't repeated. */}
               <SchedulePreview preview={schedule} />
             </div>
+            <Ipv6SuffixFields values={values} errors={errors} />
             <ProviderOptions service={provider ? serviceFor(provider.type) : null} values={values} errors={errors} />
             <CheckField
               name="create_if_missing"

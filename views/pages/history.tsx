@@ -21,6 +21,9 @@ export interface HistoryPageProps {
   total: number;
 }
 
+/** What started an update, in words: a router pushing its address is not the schedule. */
+const TRIGGER_LABELS: Record<HistoryView["trigger"], string> = { manual: "Manual", schedule: "Schedule", push: "Router push" };
+
 function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
   if (periods.length === 0) return <p class="empty">No address written yet.</p>;
   return (
@@ -187,7 +190,7 @@ export function HistoryPage(props: HistoryPageProps) {
                       <td data-label="Previous">
                         <Ip ip={row.previous_ip} />
                       </td>
-                      <td data-label="Trigger">{row.trigger === "manual" ? "Manual" : "Schedule"}</td>
+                      <td data-label="Trigger">{TRIGGER_LABELS[row.trigger]}</td>
                       <td data-label="Took" class="nowrap">{millis(row.duration_ms)}</td>
                       <td data-label="What happened" class="cell-message">
                         <details>

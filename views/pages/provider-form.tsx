@@ -5,7 +5,7 @@
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { CheckField, controlAttrs, Field, FormProblem, Options, type FormErrors } from "../components";
+import { ActionForm, CheckField, controlAttrs, Field, FormProblem, Options, type Flash, type FormErrors } from "../components";
 import { serviceFor, ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
 import { deleteProviderQuestion } from "../fragments/provider-row";
 import { plural } from "../format";
@@ -25,12 +25,14 @@ export interface ProviderFormPageProps {
   errors: FormErrors;
   /** The services the type select offers (the app's registry). */
   services: readonly ServiceDescription[];
+  /** The outcome of "Verify saved credentials" sent without JavaScript. */
+  flash?: Flash | null;
 }
 
-export function ProviderFormPage({ user, provider, values, errors, services }: ProviderFormPageProps) {
+export function ProviderFormPage({ user, provider, values, errors, services, flash }: ProviderFormPageProps) {
   const title = provider ? "Edit provider" : "Add provider";
   return (
-    <Layout title={title} user={user} section="providers">
+    <Layout title={title} user={user} section="providers" flash={flash}>
       <PageHeader title={title}>
         <a class="button button-quiet" href="/providers">
           Back to providers
@@ -38,7 +40,7 @@ export function ProviderFormPage({ user, provider, values, errors, services }: P
       </PageHeader>
       <section class="card form-card">
         <FormProblem errors={errors} />
-        <form method="post" action={provider ? `/providers/${provider.id}` : "/providers"} class="stack" id="provider-form">
+        <form method="post" action={provider ? `/providers/${provider.id}/edit` : "/providers/new"} class="stack" id="provider-form">
           <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Cloudflare (personal)”.">
             <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
           </Field>
@@ -81,9 +83,12 @@ export function ProviderFormPage({ user, provider, values, errors, services }: P
         <section class="card form-card">
           <h2 class="card-title">Check or remove</h2>
           <div class="actions">
-            <button type="button" class="button" hx-post={`/providers/${provider.id}/verify`} hx-target="#verify-result" hx-disabled-elt="this">
-              Verify saved credentials
-            </button>
+            {/* Without JavaScript: back to this page with the outcome as a notice. */}
+            <ActionForm url={`/providers/${provider.id}/verify`} target="#verify-result" swap="innerHTML">
+              <button type="submit" id="verify-saved" class="button">
+                Verify saved credentials
+              </button>
+            </ActionForm>
             <form method="post" action={`/providers/${provider.id}/delete`} hx-confirm={deleteProviderQuestion(provider)}>
               <button type="submit" class="button button-danger">
                 Delete provider

@@ -20,7 +20,7 @@ import { checkDisplayName } from "../shared";
 
 type OptionKind = "url" | "https_url" | "text" | "headers" | "chat_id";
 
-interface OptionRule {
+export interface OptionRule {
   kind: OptionKind;
   required: boolean;
 }
@@ -32,7 +32,7 @@ export const SECRET_OPTIONS = new Set(["secret", "token", "bot_token", "webhook_
  * Each type's options. Discord and Slack webhook URLs must be https (the services give no other);
  * a self-hosted receiver, ntfy or Gotify may run on the LAN over http.
  */
-const OPTION_RULES: Record<NotificationType, Record<string, OptionRule>> = {
+export const OPTION_RULES: Record<NotificationType, Record<string, OptionRule>> = {
   webhook: { url: { kind: "url", required: true }, secret: { kind: "text", required: false }, headers: { kind: "headers", required: false } },
   ntfy: { url: { kind: "url", required: true }, token: { kind: "text", required: false } },
   gotify: { url: { kind: "url", required: true }, token: { kind: "text", required: true } },

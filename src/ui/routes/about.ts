@@ -5,7 +5,7 @@ import { VERSION, type AppContext } from "../../context";
 import { databaseSizeBytes } from "../../modules/system/service";
 import { AboutPage } from "../../../views/pages/about";
 import { signedIn } from "../pages";
-import { settingsInEffect } from "../settings";
+import { addressSourceText, settingsInEffect } from "../settings";
 
 export function aboutRoutes(ctx: AppContext) {
   return new Elysia().use(signedIn(ctx)).get("/about", ({ user }) =>
@@ -17,6 +17,7 @@ export function aboutRoutes(ctx: AppContext) {
       databasePath: ctx.databasePath,
       databaseBytes: databaseSizeBytes(ctx),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      addressSources: { ipv4: addressSourceText(ctx.settings.ipv4Source), ipv6: addressSourceText(ctx.settings.ipv6Source) },
       settings: settingsInEffect(ctx),
     }),
   );

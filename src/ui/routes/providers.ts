@@ -17,7 +17,7 @@ import {
   type ProviderView,
 } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
-import { NO_ERRORS, type FormErrors, type Tone } from "../../../views/components";
+import { NO_ERRORS, type Flash, type FormErrors, type Tone } from "../../../views/components";
 import { serviceFor, ServiceFields } from "../../../views/fragments/credential-field";
 import { ProviderRow, VerifyResult } from "../../../views/fragments/provider-row";
 import { plural } from "../../../views/format";
@@ -39,9 +39,9 @@ function verifyWords(outcome: { ok: boolean | null; detail: string }): { tone: T
 }
 
 export function providerPageRoutes(ctx: AppContext) {
-  function form(user: string, values: ProviderFormValues, errors: FormErrors, id?: number) {
+  function form(user: string, values: ProviderFormValues, errors: FormErrors, id?: number, flash: Flash | null = null) {
     const provider = id === undefined ? undefined : getProvider(ctx, id);
-    return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services });
+    return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services, flash });
   }
 
   function row(id: number) {
@@ -99,12 +99,6 @@ export function providerPageRoutes(ctx: AppContext) {
         form(user, { name: "", type: ctx.services.types[0] ?? "", credentials: {}, options: {}, is_enabled: true }, NO_ERRORS),
       )
       .post("/providers/new", ({ user, body, cookie }) => submit(user, body, cookie))
-      // The provider form's own actions until it posts to its page's URL (views/pages/provider-form.tsx):
-      // a rejected form then shows the form page's address (htmx), so a reload shows the form.
-      .post("/providers", ({ user, body, cookie, set }) => {
-        set.headers["hx-replace-url"] = "/providers/new";
-        return submit(user, body, cookie);
-      })
       // The credential and option inputs of the chosen type (the provider form's type select swaps them in).
       .get("/providers/credential-field", ({ query }) => {
         const id = Number(field(query, "provider"));
@@ -113,17 +107,13 @@ export function providerPageRoutes(ctx: AppContext) {
         const service = serviceFor(field(query, "type"), ctx.services.services);
         return ServiceFields({ service, values, errors: NO_ERRORS, stored });
       })
-      .get("/providers/:id/edit", ({ user, params }) => form(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id), { params: IdParams })
-      .post("/providers/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
-      .post(
-        "/providers/:id",
-        ({ user, params, body, cookie, set }) => {
-          set.headers["hx-replace-url"] = `/providers/${params.id}/edit`;
-          return submit(user, body, cookie, params.id);
-        },
+      .get(
+        "/providers/:id/edit",
+        ({ user, params, cookie }) => form(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id, takeFlash(ctx, cookie)),
         { params: IdParams },
       )
-      // A reload of a rejected edit that posted to /providers/:id lands on the form again.
+      .post("/providers/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
+      // The address an older form posted to (in a browser's history): it lands on the form.
       .get("/providers/:id", ({ params }) => seeOther(`/providers/${params.id}/edit`), { params: IdParams })
       .post(
         "/providers/:id/verify",

@@ -1,0 +1,79 @@
+// The update keys page: the list, the create form (posting to the page's own URL and answering
+// with the page itself, where the new key is shown that once), and delete through a confirmation.
+
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context";
+import { listDomains } from "../../modules/domains/service";
+import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys, type UpdateKeyView } from "../../modules/update-keys/service";
+import { IdParams } from "../../modules/shared";
+import { NO_ERRORS, type Flash, type FormErrors } from "../../../views/components";
+import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
+import { deleteKeyQuestion, NO_KEY_VALUES, UpdateKeysPage, type UpdateKeyFormValues } from "../../../views/pages/update-keys";
+import { field, formErrors, updateKeyInput, updateKeyValues } from "../forms";
+import { signedIn } from "../pages";
+import { isHtmx, proxiedHttps, seeOther, setFlash, takeFlash } from "../session";
+
+
+export function updateKeyPageRoutes(ctx: AppContext) {
+  /** Where routers send their push: the address the browser reached this ddnsd by (https behind a trusted proxy that says so). */
+  function pushUrl(request: Request): string {
+    const url = new URL(request.url);
+    return `${proxiedHttps(ctx, request) ? "https:" : url.protocol}//${url.host}/nic/update`;
+  }
+
+  function keysPage(request: Request, user: string, state: { flash?: Flash | null; values?: UpdateKeyFormValues; errors?: FormErrors; created?: UpdateKeyView }) {
+    return UpdateKeysPage({
+      user,
+      flash: state.flash,
+      now: Date.now(),
+      keys: listUpdateKeys(ctx),
+      domains: listDomains(ctx),
+      values: state.values ?? NO_KEY_VALUES,
+      errors: state.errors ?? NO_ERRORS,
+      created: state.created,
+      pushUrl: pushUrl(request),
+    });
+  }
+
+  return new Elysia()
+    .use(signedIn(ctx))
+    .get("/update-keys", ({ user, cookie, request }) => keysPage(request, user, { flash: takeFlash(ctx, cookie) }))
+    .post("/update-keys", ({ user, body, request }) => {
+      const values = updateKeyValues(body);
+      let created: UpdateKeyView;
+      try {
+        created = createUpdateKey(ctx, updateKeyInput(values));
+      } catch (error) {
+        return keysPage(request, user, { values, errors: formErrors(error) });
+      }
+      // The answer itself shows the key (a redirect would have to carry it); it is never shown again.
+      return keysPage(request, user, { created, flash: { tone: "ok", text: `Update key “${created.name}” created.` } });
+    })
+    .get(
+      "/update-keys/:id/delete",
+      ({ user, params }) => {
+        const key = getUpdateKey(ctx, params.id);
+      return ConfirmDeletePage({
+        user,
+        section: "update-keys",
+        title: `Delete update key “${key.name}”?`,
+        question: deleteKeyQuestion(key),
+        action: `/update-keys/${key.id}/delete`,
+        cancel: "/update-keys",
+      });
+      },
+      { params: IdParams },
+    )
+    .post(
+      "/update-keys/:id/delete",
+      ({ params, body, request, cookie }) => {
+        // htmx asked first (hx-confirm); a plain form goes through the confirmation page.
+        if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/update-keys/${params.id}/delete`);
+        const key = getUpdateKey(ctx, params.id);
+        deleteUpdateKey(ctx, params.id);
+        setFlash(ctx, cookie, `Update key “${key.name}” deleted; a router still using it is refused from now on.`);
+        return seeOther("/update-keys");
+      },
+      { params: IdParams },
+    );
+}

@@ -1,0 +1,98 @@
+// One notification as a table row: type, events, on/off switch, when it last delivered and why
+// the newest attempt failed, and its actions. "Send test" and the switch are real forms that htmx
+// enhances (the answer is the row, with the test's outcome in it); delete asks first (a dialog with
+// JavaScript, a confirmation page without).
+
+import { Html } from "@elysiajs/html";
+import { NOTIFICATION_EVENTS } from "../../src/db/schema";
+import type { NotificationView } from "../../src/modules/notifications/service";
+import { ActionForm, Badge, EnabledSwitch, TimeAgo } from "../components";
+import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";
+
+/** A test message's outcome: `ok` whether the service took it, `detail` its words. */
+export interface TestOutcome {
+  ok: boolean;
+  detail: string;
+}
+
+export function notificationRowId(id: number): string {
+  return `notification-${id}`;
+}
+
+export function deleteNotificationQuestion(notification: Pick<NotificationView, "name">): string {
+  return `Delete the notification "${notification.name}"? Nothing more is sent through it.`;
+}
+
+/** The outcome of "Send test", in the row; a failure says what to do. */
+function TestResult({ outcome }: { outcome: TestOutcome }) {
+  return (
+    <p class={["update-result", outcome.ok ? "update-result-ok" : "update-result-fail"]} role={outcome.ok ? "status" : "alert"}>
+      <Badge tone={outcome.ok ? "ok" : "fail"}>{outcome.ok ? "Test sent" : "Test failed"}</Badge>{" "}
+      <span safe>{outcome.ok ? `${outcome.detail}.` : `${outcome.detail}. Check the settings with Edit, then send a test again.`}</span>
+    </p>
+  );
+}
+
+function Events({ events }: { events: NotificationView["events"] }) {
+  if (events.length === 0) return <span class="muted">none</span>;
+  if (events.length === NOTIFICATION_EVENTS.length) return <span>All events</span>;
+  return (
+    <ul class="plain-list small">
+      {events.map((event) => (
+        <li>{EVENT_LABELS[event]}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function NotificationRow({ notification, now, test }: { notification: NotificationView; now: number; test?: TestOutcome | null }) {
+  const id = notification.id;
+  return (
+    <tr id={notificationRowId(id)} class={notification.last_error !== null ? "row-failing" : undefined}>
+      <td data-label="Name" class="cell-name">
+        <a href={`/notifications/${id}/edit`} safe>
+          {notification.name}
+        </a>
+      </td>
+      <td data-label="Type">
+        <Badge tone="idle">{NOTIFICATION_TEXT[notification.type].label}</Badge>
+      </td>
+      <td data-label="Events">
+        <Events events={notification.events} />
+      </td>
+      <td data-label="Enabled">
+        <EnabledSwitch
+          url={`/notifications/${id}/enabled`}
+          enabled={notification.is_enabled}
+          label={`Notification ${notification.name}`}
+          target={`#${notificationRowId(id)}`}
+          id={`notification-enabled-${id}`}
+        />
+      </td>
+      <td data-label="Last sent">
+        <TimeAgo at={notification.last_sent_at} now={now} />
+      </td>
+      <td data-label="Last error" class="cell-message">
+        {notification.last_error === null ? <span class="muted">—</span> : <span safe>{notification.last_error}</span>}
+      </td>
+      <td class="cell-actions" data-error-slot>
+        <div class="actions">
+          <ActionForm url={`/notifications/${id}/test`} target={`#${notificationRowId(id)}`}>
+            <button type="submit" id={`notification-test-${id}`} class="button button-small" aria-label={`Send a test through ${notification.name}`}>
+              Send test
+            </button>
+          </ActionForm>
+          <a class="button button-small button-quiet" href={`/notifications/${id}/edit`} aria-label={`Edit ${notification.name}`}>
+            Edit
+          </a>
+          <form method="post" action={`/notifications/${id}/delete`} hx-confirm={deleteNotificationQuestion(notification)}>
+            <button type="submit" class="button button-small button-danger" aria-label={`Delete ${notification.name}`}>
+              Delete
+            </button>
+          </form>
+        </div>
+        {test ? <TestResult outcome={test} /> : ""}
+      </td>
+    </tr>
+  );
+}

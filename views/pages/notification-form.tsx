@@ -1,0 +1,105 @@
+// Adding or editing a notification. The option fields follow the type select (htmx swaps them;
+// without JavaScript "Continue" reloads the form for the chosen type); on edit an empty secret
+// keeps the stored one, which is only ever shown masked.
+
+import { Html } from "@elysiajs/html";
+import type { NotificationView } from "../../src/modules/notifications/service";
+import { CheckField, controlAttrs, Field, FieldError, fieldId, FormProblem, Options, type FormErrors } from "../components";
+import { NOTIFICATION_EVENTS } from "../../src/db/schema";
+import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
+import { deleteNotificationQuestion, notificationRowId } from "../fragments/notification-row";
+import { Layout, PageHeader } from "../layout";
+
+export interface NotificationFormValues {
+  name: string;
+  type: string;
+  /** Option values by key, as typed; secrets only as typed (never the stored ones). */
+  options: Record<string, string>;
+  events: string[];
+  is_enabled: boolean;
+}
+
+export interface NotificationFormPageProps {
+  user: string;
+  /** The notification being edited; absent when adding one. */
+  notification?: NotificationView;
+  values: NotificationFormValues;
+  errors: FormErrors;
+}
+
+export function NotificationFormPage({ user, notification, values, errors }: NotificationFormPageProps) {
+  const title = notification ? "Edit notification" : "Add notification";
+  const action = notification ? `/notifications/${notification.id}/edit` : "/notifications/new";
+  return (
+    <Layout title={title} user={user} section="notifications">
+      <PageHeader title={title}>
+        <a class="button button-quiet" href="/notifications">
+          Back to notifications
+        </a>
+      </PageHeader>
+      <section class="card form-card">
+        <FormProblem errors={errors} />
+        <form method="post" action={action} class="stack" id="notification-form">
+          <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Phone (ntfy)”.">
+            <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
+          </Field>
+          <Field name="type" label="Type" errors={errors} help="Where the messages go.">
+            <div class="inline-control">
+              <select
+                hx-get="/notifications/fields"
+                hx-trigger="change"
+                hx-target="#notification-fields"
+                hx-swap="outerHTML"
+                hx-vals={notification ? JSON.stringify({ notification: notification.id }) : undefined}
+                {...controlAttrs("type", errors, true)}
+              >
+                <Options options={NOTIFICATION_TYPE_OPTIONS} selected={values.type} />
+              </select>
+              {/* Without JavaScript: sends the form back to show the chosen type's fields; nothing is saved. */}
+              <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
+                Continue
+              </button>
+            </div>
+          </Field>
+          <NotificationFields type={values.type} values={values.options} errors={errors} stored={notification} />
+          <fieldset class={["field", "choices", errors.fields.events !== undefined && "has-error"]} id={fieldId("events")}>
+            <legend>Send a message when</legend>
+            {NOTIFICATION_EVENTS.map((event) => (
+              <div class="field-check">
+                <input type="checkbox" id={`event-${event}`} name="events" value={event} checked={values.events.includes(event)} />
+                <label for={`event-${event}`}>{EVENT_LABELS[event]}</label>
+              </div>
+            ))}
+            <FieldError name="events" errors={errors} />
+          </fieldset>
+          <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled notification sends nothing (Send test still works)." />
+          <div class="form-actions">
+            <button type="submit" class="button button-primary">
+              {notification ? "Save changes" : "Add notification"}
+            </button>
+            <a class="button button-quiet" href="/notifications">
+              Cancel
+            </a>
+          </div>
+        </form>
+      </section>
+      {notification ? (
+        <section class="card form-card">
+          <h2 class="card-title">Remove</h2>
+          <div class="actions">
+            <form method="post" action={`/notifications/${notification.id}/delete`} hx-confirm={deleteNotificationQuestion(notification)}>
+              <button type="submit" class="button button-danger">
+                Delete notification
+              </button>
+            </form>
+          </div>
+          <p class="help">
+            Send a test from the <a href={`/notifications#${notificationRowId(notification.id)}`}>list</a>, where its last delivery shows.
+          </p>
+        </section>
+      ) : (
+        ""
+      )}
+    </Layout>
+  );
+}

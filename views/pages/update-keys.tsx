@@ -1,0 +1,228 @@
+// Update keys: the keys routers push their address with (GET /nic/update). The list shows each
+// key masked with the domains it covers and when it was last used; the form creates one, whose
+// whole key is shown once, in the answer to that very post (never stored, never in a cookie);
+// the router settings to paste name this ddnsd's own /nic/update URL.
+
+import { Html } from "@elysiajs/html";
+import type { DomainView } from "../../src/modules/domains/service";
+import type { UpdateKeyView } from "../../src/modules/update-keys/service";
+import { controlAttrs, Field, FieldError, fieldId, FormProblem, TimeAgo, type Flash, type FormErrors } from "../components";
+import { Layout, PageHeader } from "../layout";
+
+export interface UpdateKeyFormValues {
+  name: string;
+  /** "all", or "chosen" with `domain_ids`. */
+  scope: "all" | "chosen";
+  domain_ids: string[];
+}
+
+export interface UpdateKeysPageProps {
+  user: string;
+  flash?: Flash | null;
+  now: number;
+  keys: UpdateKeyView[];
+  domains: Pick<DomainView, "id" | "domain_name" | "record_type">[];
+  values: UpdateKeyFormValues;
+  errors: FormErrors;
+  /** The key just created, shown this once with its whole value. */
+  created?: UpdateKeyView;
+  /** This ddnsd's router push URL as the browser reached it, e.g. `http://ddnsd.lan:8001/nic/update`. */
+  pushUrl: string;
+}
+
+export const NO_KEY_VALUES: UpdateKeyFormValues = { name: "", scope: "all", domain_ids: [] };
+
+export function deleteKeyQuestion(key: Pick<UpdateKeyView, "name">): string {
+  return `Delete the update key "${key.name}"? A router still using it gets "badauth" from then on.`;
+}
+
+function domainLabel(domain: Pick<DomainView, "domain_name" | "record_type">): string {
+  return `${domain.domain_name} (${domain.record_type})`;
+}
+
+/** The domains a key covers, by name; "All domains" for a key without a list. */
+function Covered({ ids, domains }: { ids: number[] | null; domains: UpdateKeysPageProps["domains"] }) {
+  if (ids === null) return <span>All domains</span>;
+  return (
+    <ul class="plain-list">
+      {ids.map((id) => {
+        const domain = domains.find((d) => d.id === id);
+        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">domain {id} (deleted)</li>;
+      })}
+    </ul>
+  );
+}
+
+function CreatedKey({ created }: { created: UpdateKeyView }) {
+  return (
+    <section class="card key-created" aria-labelledby="created-title">
+      <h2 id="created-title" class="card-title" safe>
+        {`Update key “${created.name}” created`}
+      </h2>
+      <p>
+        <strong>Copy it now: it is shown only this once.</strong> ddnsd keeps only a hash of it; if it is lost, delete the key and create another.
+      </p>
+      <div class="field">
+        <label for="new-key">The key (the router's password)</label>
+        <div class="inline-control">
+          <input type="text" id="new-key" class="mono" value={created.key} readonly autocomplete="off" spellcheck="false" />
+          {/* Shown by client.js; without JavaScript the key is selectable text. */}
+          <button type="button" class="button" data-copy="new-key" hidden>
+            Copy key
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function RouterSettings({ pushUrl }: { pushUrl: string }) {
+  const host = pushUrl.replace(/^https?:\/\//, "");
+  return (
+    <section class="card" aria-labelledby="router-title">
+      <h2 id="router-title" class="card-title">
+        Router settings
+      </h2>
+      <p>
+        Routers push their address to <code safe>{pushUrl}</code> with the dyndns2 protocol (often called “custom” or “user-defined”): any username,
+        and an update key as the password.
+      </p>
+      <dl class="facts router-examples">
+        <div>
+          <dt>FRITZ!Box (User-defined)</dt>
+          <dd>
+            <code safe>{`${pushUrl}?hostname=<domain>&myip=<ipaddr>,<ip6addr>&password=<pass>`}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>UniFi (custom)</dt>
+          <dd>
+            <code safe>{`${host}?hostname=%h&myip=%i`}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>OpenWrt (update_url)</dt>
+          <dd>
+            <code safe>{`${pushUrl.replace("://", "://[USERNAME]:[PASSWORD]@")}?hostname=[DOMAIN]&myip=[IP]`}</code>
+          </dd>
+        </div>
+      </dl>
+      <p class="muted small">
+        Step by step for FRITZ!Box, UniFi, OpenWrt, pfSense, ddclient and inadyn, and the answers a router gets: the README's section “Router push
+        (dyndns2)”. Use https when the router reaches ddnsd over anything but your LAN: the key travels with every push.
+      </p>
+    </section>
+  );
+}
+
+function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "domains" | "values" | "errors">) {
+  const chosen = new Set(values.domain_ids);
+  return (
+    <section class="card form-card" aria-labelledby="create-title">
+      <h2 id="create-title" class="card-title">
+        Create an update key
+      </h2>
+      <FormProblem errors={errors} />
+      <form method="post" action="/update-keys" class="stack" id="update-key-form">
+        <Field name="name" label="Name" errors={errors} help="What the key is for, e.g. the router's name.">
+          <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
+        </Field>
+        <fieldset class={["field", "choices", errors.fields.domain_ids !== undefined && "has-error"]} id={fieldId("domain_ids")}>
+          <legend>Domains it may update</legend>
+          <div class="field-check">
+            <input type="radio" id="scope-all" name="scope" value="all" checked={values.scope === "all"} />
+            <label for="scope-all">All domains, including ones added later</label>
+          </div>
+          <div class="field-check">
+            <input type="radio" id="scope-chosen" name="scope" value="chosen" checked={values.scope === "chosen"} />
+            <label for="scope-chosen">Only these:</label>
+          </div>
+          {domains.length === 0 ? (
+            <p class="help">No domains yet.</p>
+          ) : (
+            <ul class="plain-list choice-list">
+              {domains.map((domain) => (
+                <li class="field-check">
+                  <input type="checkbox" id={`key-domain-${domain.id}`} name="domain_ids" value={String(domain.id)} checked={chosen.has(String(domain.id))} />
+                  <label for={`key-domain-${domain.id}`} safe>
+                    {domainLabel(domain)}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+          <FieldError name="domain_ids" errors={errors} />
+        </fieldset>
+        <div class="form-actions">
+          <button type="submit" class="button button-primary">
+            Create key
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function UpdateKeysPage({ user, flash, now, keys, domains, values, errors, created, pushUrl }: UpdateKeysPageProps) {
+  return (
+    <Layout title="Update keys" user={user} section="update-keys" flash={flash}>
+      <PageHeader title="Update keys" />
+      <p class="lead muted">Keys your router uses to tell ddnsd its new address the moment it changes.</p>
+      {created ? <CreatedKey created={created} /> : ""}
+      <section class="card">
+        {keys.length === 0 ? (
+          <p class="empty">No update keys yet. Create one below for each router that should push its address.</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="table responsive">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Domains</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((key) => (
+                  <tr id={`update-key-${key.id}`}>
+                    <td data-label="Name" class="cell-name" safe>
+                      {key.name}
+                    </td>
+                    <td data-label="Domains">
+                      <Covered ids={key.domain_ids} domains={domains} />
+                    </td>
+                    <td data-label="Key">
+                      <code safe>{key.key}</code>
+                    </td>
+                    <td data-label="Created">
+                      <TimeAgo at={key.created_at} now={now} />
+                    </td>
+                    <td data-label="Last used">
+                      {key.last_used_at === null ? <span class="muted">never</span> : <TimeAgo at={key.last_used_at} now={now} />}
+                    </td>
+                    <td class="cell-actions">
+                      <div class="actions">
+                        <form method="post" action={`/update-keys/${key.id}/delete`} hx-confirm={deleteKeyQuestion(key)}>
+                          <button type="submit" class="button button-small button-danger" aria-label={`Delete update key ${key.name}`}>
+                            Delete
+                          </button>
+                        </form>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <CreateForm domains={domains} values={values} errors={errors} />
+      <RouterSettings pushUrl={pushUrl} />
+    </Layout>
+  );
+}
