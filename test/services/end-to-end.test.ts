@@ -1,0 +1,388 @@
+// The ten services added in the second wave, each through the whole appliance against its fake (one
+// table, one adapter per service in adapters.ts): providers and domains made through the API, forced
+// and scheduled updates, nothing sent while nothing changed, failures in the service's own words in
+// the history, refused credentials (and no retry where the service bans clients that keep trying),
+// "slow down" pausing the provider, the 422s, verify, and for zone services created / TTL kept / apex
+// / a delegated sub-zone. The pacing under each service's documented limit has its own block below.
+
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { RecordType } from "../../src/dns/provider";
+import { Pacer } from "../../src/dns/pacing";
+import { SERVICES } from "../../src/dns/registry";
+import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, startEchoFake, type EchoFake } from "../fakes/echo";
+import type { FakeServer } from "../fakes/server";
+import { makeTestApp, type TestApp } from "../support";
+import {
+  domainState,
+  duePass,
+  expectDelay,
+  forceUpdate,
+  historyOf,
+  makeDue,
+  NEXT_IPV4,
+  NEXT_IPV6,
+  OLD_IPV4,
+  OLD_IPV6,
+} from "../updater/harness";
+import { ADAPTERS, digitalocean, porkbun, route53, ZONE, type ServiceAdapter } from "./adapters";
+
+const OLD: Record<RecordType, string> = { A: OLD_IPV4, AAAA: OLD_IPV6 };
+const DETECTED: Record<RecordType, string> = { A: ECHO_DEFAULT_IPV4, AAAA: ECHO_DEFAULT_IPV6 };
+const NEXT: Record<RecordType, string> = { A: NEXT_IPV4, AAAA: NEXT_IPV6 };
+
+/**
+ * A pacer whose waits take no time: each reservation still follows the service's limit, but the clock
+ * jumps instead of sleeping, so the functional tests of Porkbun (1 request per 1.25 s) and deSEC (1 per
+ * 2.5 s) do not wait seconds per write. The real pacer is proven in "pacing" below.
+ */
+function instantPacer(): Pacer {
+  let now = 0;
+  return new Pacer({ now: () => now, sleep: async (ms) => void (now += ms) });
+}
+
+interface ServiceRig<Fake extends FakeServer<any>> {
+  fake: Fake;
+  echo: EchoFake;
+  t: TestApp;
+}
+
+function useServiceRig<Fake extends FakeServer<any>>(adapter: ServiceAdapter<Fake>): () => ServiceRig<Fake> {
+  let rig: ServiceRig<Fake> | undefined;
+  beforeAll(async () => {
+    const fake = adapter.start();
+    const echo = startEchoFake();
+    const t = await makeTestApp({ ...adapter.env(fake), DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` });
+    await t.token();
+    rig = { fake, echo, t };
+  });
+  beforeEach(() => {
+    const { fake, echo, t } = rig!;
+    adapter.reset(fake);
+    echo.reset();
+    t.ctx.sqlite.exec("DELETE FROM history; DELETE FROM domains; DELETE FROM providers;");
+    t.ctx.publicIp.ipv4 = t.ctx.publicIp.ipv6 = t.ctx.publicIp.checkedAt = null;
+    t.ctx.pacer = instantPacer();
+  });
+  afterAll(async () => {
+    if (!rig) return;
+    await rig.t.ctx.scheduler.stop(5_000);
+    rig.t.ctx.sqlite.close();
+    await Promise.all([rig.fake.stop(), rig.echo.stop()]);
+  });
+  return () => rig!;
+}
+
+async function createProvider<Fake extends FakeServer<any>>(
+  rig: ServiceRig<Fake>,
+  adapter: ServiceAdapter<Fake>,
+  credentials = adapter.credentials,
+): Promise<number> {
+  const options = adapter.options(rig.fake);
+  const response = await rig.t.request("POST", "/api/v1/providers", {
+    body: { name: `${adapter.type} account`, type: adapter.type, credentials, ...(options ? { options } : {}) },
+  });
+  expect(response.status).toBe(200);
+  expect(response.body.options).toEqual(options ?? {});
+  return response.body.id;
+}
+
+async function createDomain(t: TestApp, providerId: number, hostname: string, type: RecordType, fields: Record<string, unknown> = {}): Promise<number> {
+  const response = await t.request("POST", "/api/v1/domains", {
+    body: { provider_id: providerId, domain_name: hostname, record_type: type, ...fields },
+  });
+  expect(response.status).toBe(200);
+  return response.body.id;
+}
+
+function writesTo(adapter: ServiceAdapter, fake: FakeServer<any>): number {
+  return fake.requests.filter((request) => adapter.isWrite(request)).length;
+}
+
+function pausedUntil(t: TestApp, providerId: number): number | null {
+  return t.ctx.sqlite.query<{ paused_until: number | null }, [number]>("SELECT paused_until FROM providers WHERE id = ?").get(providerId)!.paused_until;
+}
+
+for (const adapter of ADAPTERS) {
+  const description = SERVICES.find((service) => service.type === adapter.type)!;
+
+  describe(`${description.label} (${adapter.type}) through the appliance`, () => {
+    const current = useServiceRig(adapter);
+
+    for (const type of adapter.recordTypes) {
+      test(`${type}: forced writes the detected address; a scheduled pass after a change writes the new one; an unchanged pass sends nothing`, async () => {
+        const rig = current();
+        const { fake, echo, t } = rig;
+        adapter.seed(fake, adapter.hostname, type, OLD[type]);
+        const providerId = await createProvider(rig, adapter);
+        const id = await createDomain(t, providerId, adapter.hostname, type);
+
+        const forced = await forceUpdate(t, id);
+        expect(forced.status).toBe(200);
+        expect(adapter.address(fake, adapter.hostname, type)).toBe(DETECTED[type]);
+        expect(writesTo(adapter, fake)).toBe(1);
+        const [row] = await historyOf(t, id);
+        expect(row).toMatchObject({ status: "SUCCESS", trigger: "manual", ip_address: DETECTED[type], previous_ip: null });
+        expect(row.message).toStartWith(`Updated ${adapter.hostname} ${type} → ${DETECTED[type]}`);
+        // A service without zones finds none, and nothing is stored as one.
+        const stored = (await t.request("GET", `/api/v1/domains/${id}`)).body;
+        if (adapter.findsZone) expect(stored.config.zone_id).toBeString();
+        else expect(stored.config).not.toHaveProperty("zone_id");
+
+        // Nothing changed: not one request, let alone a write.
+        fake.clearRequests();
+        const unchanged = await duePass(t);
+        expect(unchanged).toEqual([expect.objectContaining({ domainId: id, result: "unchanged" })]);
+        expect(fake.requests).toHaveLength(0);
+
+        if (type === "A") echo.ipv4 = NEXT.A;
+        else echo.ipv6 = NEXT.AAAA;
+        const scheduled = await duePass(t);
+        expect(scheduled).toEqual([expect.objectContaining({ domainId: id, result: "updated", ip: NEXT[type], changed: true })]);
+        expect(adapter.address(fake, adapter.hostname, type)).toBe(NEXT[type]);
+        expect(writesTo(adapter, fake)).toBe(1);
+        const rows = await historyOf(t, id);
+        expect(rows[0]).toMatchObject({ status: "SUCCESS", trigger: "schedule", ip_address: NEXT[type], previous_ip: DETECTED[type] });
+        expect(rows).toHaveLength(2);
+      });
+    }
+
+    if (adapter.recordTypes.length === 2) {
+      test("A and AAAA of one name are both kept on the current addresses, neither undoing the other", async () => {
+        const rig = current();
+        const { fake, echo, t } = rig;
+        adapter.seed(fake, adapter.hostname, "A", OLD.A);
+        adapter.seed(fake, adapter.hostname, "AAAA", OLD.AAAA);
+        const providerId = await createProvider(rig, adapter);
+        await createDomain(t, providerId, adapter.hostname, "A");
+        await createDomain(t, providerId, adapter.hostname, "AAAA");
+
+        expect(await duePass(t)).toHaveLength(2);
+        echo.ipv4 = NEXT.A;
+        echo.ipv6 = NEXT.AAAA;
+        const outcomes = await duePass(t);
+        expect(outcomes.map((o) => o.result)).toEqual(["updated", "updated"]);
+        expect(adapter.address(fake, adapter.hostname, "A")).toBe(NEXT.A);
+        expect(adapter.address(fake, adapter.hostname, "AAAA")).toBe(NEXT.AAAA);
+
+        fake.clearRequests();
+        expect((await duePass(t)).map((o) => o.result)).toEqual(["unchanged", "unchanged"]);
+        expect(fake.requests).toHaveLength(0);
+      });
+    }
+
+    test("a failure shows the service's own words in the history, and is retried", async () => {
+      const rig = current();
+      const { fake, t } = rig;
+      adapter.seed(fake, adapter.hostname, "A", OLD.A);
+      const providerId = await createProvider(rig, adapter);
+      const id = await createDomain(t, providerId, adapter.hostname, "A");
+      const held = adapter.address(fake, adapter.hostname, "A");
+      adapter.failure.arrange(fake);
+
+      const outcomes = await duePass(t);
+      expect(outcomes).toEqual([expect.objectContaining({ result: "failed", failure: "provider" })]);
+      const [row] = await historyOf(t, id);
+      expect(row.status).toBe("FAILED");
+      expect(row.message).toMatch(adapter.failure.words);
+      expect(adapter.address(fake, adapter.hostname, "A")).toBe(held);
+      expect(domainState(t, id)).toMatchObject({ failure_count: 1, last_update_status: "FAILED" });
+      expect(domainState(t, id).next_run_at).not.toBeNull();
+      expect(pausedUntil(t, providerId)).toBeNull();
+
+      fake.clearFaults();
+      await duePass(t);
+      expect(adapter.address(fake, adapter.hostname, "A")).toBe(DETECTED.A);
+    });
+
+    test(`refused credentials: a failure row${adapter.stopsOnBadCredentials ? ", and no further attempt until the provider is edited" : ", retried with backoff"}`, async () => {
+      const rig = current();
+      const { fake, t } = rig;
+      adapter.seed(fake, adapter.hostname, "A", OLD.A);
+      const providerId = await createProvider(rig, adapter, adapter.badCredentials);
+      const id = await createDomain(t, providerId, adapter.hostname, "A");
+      const held = adapter.address(fake, adapter.hostname, "A");
+
+      const forced = await forceUpdate(t, id);
+      expect(forced.status).toBe(502);
+      expect(forced.body.detail).toMatch(adapter.badCredentialsWords);
+      const [row] = await historyOf(t, id);
+      expect(row).toMatchObject({ status: "FAILED", message: forced.body.detail });
+      for (const secret of Object.values(adapter.badCredentials).filter((value) => value.length > 12)) {
+        expect(row.message).not.toContain(secret);
+      }
+
+      if (adapter.stopsOnBadCredentials) {
+        expect(row.message).toEndWith("not retried until the provider or domain is edited");
+        expect(domainState(t, id).next_run_at).toBeNull();
+        fake.clearRequests();
+        expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
+        expect(fake.requests).toHaveLength(0);
+
+        const edited = await t.request("PUT", `/api/v1/providers/${providerId}`, { body: { credentials: adapter.credentials } });
+        expect(edited.status).toBe(200);
+        expect(domainState(t, id).next_run_at).not.toBeNull();
+      } else {
+        expect(domainState(t, id).next_run_at).not.toBeNull();
+      }
+      expect(adapter.address(fake, adapter.hostname, "A")).toBe(held);
+    });
+
+    test("\"slow down\" pauses the provider, the history says so, and the next pass does not call it", async () => {
+      const rig = current();
+      const { fake, t } = rig;
+      adapter.seed(fake, adapter.hostname, "A", OLD.A);
+      const providerId = await createProvider(rig, adapter);
+      const id = await createDomain(t, providerId, adapter.hostname, "A");
+      adapter.throttle.arrange(fake);
+
+      const started = Date.now();
+      await duePass(t);
+      const [row] = await historyOf(t, id);
+      expect(row.status).toBe("FAILED");
+      expect(row.message).toMatch(adapter.throttle.words);
+      const until = pausedUntil(t, providerId);
+      expect(until).not.toBeNull();
+      expect(until!).toBeGreaterThanOrEqual(started + adapter.throttle.pauseSeconds * 1000);
+      // The domain waits for the pause, not for its own backoff alone.
+      expect(domainState(t, id).next_run_at!).toBeGreaterThanOrEqual(until!);
+      // Route 53 retries a throttled call twice inside the write, never more; the others not at all.
+      expect(fake.requests.length).toBeLessThanOrEqual(adapter.type === "route53" ? 3 : 2);
+
+      // The scheduler leaves the paused provider's domains alone, even when they are due; a forced
+      // update is told why, and the service is not called either way.
+      fake.clearFaults();
+      fake.clearRequests();
+      makeDue(t);
+      expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
+      const forced = await forceUpdate(t, id);
+      expect(forced.status).toBe(502);
+      expect(forced.body.detail).toBe(`${adapter.type} account asked to wait until ${new Date(until!).toISOString()} (rate limited); not called`);
+      expect(fake.requests).toHaveLength(0);
+      expect(await historyOf(t, id)).toHaveLength(2);
+    });
+
+    const unsupported = (["A", "AAAA"] as const).filter((type) => !adapter.recordTypes.includes(type));
+    for (const type of unsupported) {
+      test(`a ${type} domain is refused with 422 and nothing is stored`, async () => {
+        const rig = current();
+        const providerId = await createProvider(rig, adapter);
+        const response = await rig.t.request("POST", "/api/v1/domains", {
+          body: { provider_id: providerId, domain_name: adapter.hostname, record_type: type },
+        });
+        expect(response.status).toBe(422);
+        expect(response.body.detail).toBe(`record_type: must be "${adapter.recordTypes.join('" or "')}" for a ${description.label} provider`);
+        expect((await rig.t.request("GET", "/api/v1/domains")).body).toHaveLength(0);
+      });
+    }
+
+    if (description.hostname) {
+      const rule = description.hostname;
+      test(`a name outside ${rule.suffix.slice(1)} is refused with 422`, async () => {
+        const rig = current();
+        const providerId = await createProvider(rig, adapter);
+        const response = await rig.t.request("POST", "/api/v1/domains", {
+          body: { provider_id: providerId, domain_name: "home.example.com", record_type: "A" },
+        });
+        expect(response.status).toBe(422);
+        expect(response.body.detail).toContain(rule.message);
+        expect((await rig.t.request("GET", "/api/v1/domains")).body).toHaveLength(0);
+      });
+    }
+
+    if (adapter.verifyRefusal === null) {
+      test("verify answers ok: null without a request to the service", async () => {
+        const rig = current();
+        const providerId = await createProvider(rig, adapter);
+        const response = await rig.t.request("POST", `/api/v1/providers/${providerId}/verify`);
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({ ok: null, detail: description.verifyUnavailable! });
+        expect(rig.fake.requests).toHaveLength(0);
+      });
+    } else {
+      const refusal = adapter.verifyRefusal;
+      test("verify: ok with the right credentials, the service's words with wrong ones, nothing written", async () => {
+        const rig = current();
+        const good = await createProvider(rig, adapter);
+        const accepted = await rig.t.request("POST", `/api/v1/providers/${good}/verify`);
+        expect(accepted.status).toBe(200);
+        expect(accepted.body.ok).toBe(true);
+
+        const bad = await rig.t.request("POST", "/api/v1/providers", {
+          body: { name: "wrong", type: adapter.type, credentials: adapter.badCredentials },
+        });
+        const refused = await rig.t.request("POST", `/api/v1/providers/${bad.body.id}/verify`);
+        expect(refused.status).toBe(200);
+        expect(refused.body.ok).toBe(false);
+        expect(refused.body.detail).toMatch(refusal);
+        expect(writesTo(adapter, rig.fake)).toBe(0);
+      });
+    }
+
+    const zone = adapter.zone;
+    if (zone) {
+      test("a forced update of a record that already holds the address writes nothing", async () => {
+        const rig = current();
+        const { fake, t } = rig;
+        adapter.seed(fake, adapter.hostname, "A", DETECTED.A);
+        const id = await createDomain(t, await createProvider(rig, adapter), adapter.hostname, "A");
+        const forced = await forceUpdate(t, id);
+        expect(forced.status).toBe(200);
+        expect(writesTo(adapter, fake)).toBe(0);
+        expect((await historyOf(t, id))[0]).toMatchObject({ status: "SUCCESS", ip_address: DETECTED.A });
+      });
+
+      test("a missing record is created; an existing one keeps its TTL; a TTL set on the domain is written", async () => {
+        const rig = current();
+        const { fake, t } = rig;
+        zone.addZone(fake, ZONE);
+        zone.addRecord(fake, ZONE, "kept.example.com", "A", OLD.A, zone.ttl);
+        const providerId = await createProvider(rig, adapter);
+        const created = await createDomain(t, providerId, "new.example.com", "A");
+        const kept = await createDomain(t, providerId, "kept.example.com", "A");
+        const ttl = description.ttl!.min + 60;
+        const set = await createDomain(t, providerId, "set.example.com", "AAAA", { config: { ttl } });
+        zone.addRecord(fake, ZONE, "set.example.com", "AAAA", OLD.AAAA, zone.ttl);
+
+        const outcomes = await duePass(t);
+        expect(outcomes.map((o) => o.result)).toEqual(["updated", "updated", "updated"]);
+        expect(zone.read(fake, ZONE, "new.example.com", "A")?.ip).toBe(DETECTED.A);
+        expect((await historyOf(t, created))[0].message).toStartWith(`Created new.example.com A → ${DETECTED.A}`);
+        expect(zone.read(fake, ZONE, "kept.example.com", "A")).toEqual({ ip: DETECTED.A, ttl: zone.ttl });
+        expect((await historyOf(t, kept))[0].message).toStartWith(`Updated kept.example.com A → ${DETECTED.A}`);
+        expect(zone.read(fake, ZONE, "set.example.com", "AAAA")).toEqual({ ip: DETECTED.AAAA, ttl });
+        expect((await historyOf(t, set))[0].status).toBe("SUCCESS");
+      });
+
+      test("create_if_missing false leaves a missing record missing", async () => {
+        const rig = current();
+        const { fake, t } = rig;
+        zone.addZone(fake, ZONE);
+        const id = await createDomain(t, await createProvider(rig, adapter), "absent.example.com", "A", { config: { create_if_missing: false } });
+        await duePass(t);
+        expect(zone.read(fake, ZONE, "absent.example.com", "A")).toBeUndefined();
+        expect(writesTo(adapter, fake)).toBe(0);
+        expect((await historyOf(t, id))[0]).toMatchObject({ status: "FAILED" });
+        expect((await historyOf(t, id))[0].message).toContain("create_if_missing is false");
+      });
+
+      test("the apex, and a name inside a delegated sub-zone (written there, never in the parent)", async () => {
+        const rig = current();
+        const { fake, t } = rig;
+        zone.addZone(fake, ZONE);
+        zone.addRecord(fake, ZONE, ZONE, "A", OLD.A, zone.ttl);
+        zone.addZone(fake, "lab.example.com");
+        zone.addRecord(fake, "lab.example.com", "pi.lab.example.com", "A", OLD.A, zone.ttl);
+        const providerId = await createProvider(rig, adapter);
+        const apex = await createDomain(t, providerId, ZONE, "A");
+        const delegated = await createDomain(t, providerId, "pi.lab.example.com", "A");
+
+        expect((await duePass(t)).map((o) => o.result)).toEqual(["updated", "updated"]);
+        expect(zone.read(fake, ZONE, ZONE, "A")).toEqual({ ip: DETECTED.A, ttl: zone.ttl });
+        expect(zone.read(fake, "lab.example.com", "pi.lab.example.com", "A")).toEqual({ ip: DETECTED.A, ttl: zone.ttl });
+        expect(zone.read(fake, ZONE, "pi.lab.example.com", "A")).toBeUndefined();
+        expect((await historyOf(t, apex))[0].status).toBe("SUCCESS");
+        expect((await historyOf(t, delegated))[0].status).toBe("SUCCESS");
+      });
+    }
+  });
+}
