@@ -24,7 +24,7 @@ import {
   OLD_IPV4,
   OLD_IPV6,
 } from "../updater/harness";
-import { ADAPTERS, digitalocean, porkbun, route53, ZONE, type ServiceAdapter } from "./adapters";
+import { ADAPTERS, desec, digitalocean, porkbun, route53, ZONE, type ServiceAdapter } from "./adapters";
 
 const OLD: Record<RecordType, string> = { A: OLD_IPV4, AAAA: OLD_IPV6 };
 const DETECTED: Record<RecordType, string> = { A: ECHO_DEFAULT_IPV4, AAAA: ECHO_DEFAULT_IPV6 };
@@ -386,3 +386,54 @@ for (const adapter of ADAPTERS) {
     }
   });
 }
+
+/**
+ * How far a request's arrival at the fake may lag its start at the pacer (loopback transit, the
+ * event loop of a busy test machine): the earliest of two requests may arrive that much late, so the
+ * gap measured at the fake can be that much shorter than the one the pacer kept.
+ */
+const TRANSIT_MS = 100;
+
+describe("pacing: a burst after an address change stays under each service's documented limit", () => {
+  const bursts: [ServiceAdapter, number][] = [
+    [porkbun, 3],
+    [desec, 2],
+    [digitalocean, 6],
+    [route53, 6],
+  ];
+  for (const [adapter, count] of bursts) {
+    const description = SERVICES.find((service) => service.type === adapter.type)!;
+    const limit = description.rateLimit!;
+
+    describe(`${description.label}: ${limit.requests} per ${limit.perSeconds} s`, () => {
+      const current = useServiceRig(adapter);
+
+      test(`${count} domains, every record written, no ${limit.requests + 1} requests within ${limit.perSeconds} s`, async () => {
+        const rig = current();
+        const { fake, echo, t } = rig;
+        const names = Array.from({ length: count }, (_, i) => `host${i}.example.com`);
+        for (const name of names) adapter.seed(fake, name, "A", OLD.A);
+        const providerId = await createProvider(rig, adapter);
+        for (const name of names) await createDomain(t, providerId, name, "A");
+        await duePass(t);
+        for (const name of names) expect(adapter.address(fake, name, "A")).toBe(DETECTED.A);
+
+        // The real pacer (its real clock) from here on.
+        t.ctx.pacer = new Pacer();
+        echo.ipv4 = NEXT.A;
+        fake.clearRequests();
+        const outcomes = await duePass(t);
+        expect(outcomes.map((o) => o.result)).toEqual(names.map(() => "updated"));
+        for (const name of names) expect(adapter.address(fake, name, "A")).toBe(NEXT.A);
+        expect(writesTo(adapter, fake)).toBe(count);
+
+        const arrivals = fake.requests.map((r) => r.receivedAt).sort((a, b) => a - b);
+        expect(arrivals.length).toBeGreaterThan(limit.requests);
+        for (let i = 0; i + limit.requests < arrivals.length; i++) {
+          expect(arrivals[i + limit.requests]! - arrivals[i]!).toBeGreaterThanOrEqual(limit.perSeconds * 1000 - TRANSIT_MS);
+        }
+        expect(pausedUntil(t, providerId)).toBeNull();
+      });
+    });
+  }
+});

@@ -212,7 +212,7 @@ export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
   const service = ctx.services.get(row.type);
   return service.createClient(openCredentials(row.credentials, ctx.keys.encryptionKey), optionsWithDefaults(service, row.options), {
     baseUrl: ctx.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
-    fetch: ctx.pacer.fetchFor(row.id, service.rateLimit, ctx.fetch),
+    fetch: ctx.pacer.fetchFor(row.id, service.rateLimit, ctx.fetch, ctx.settings.httpTimeoutMs),
     timeoutMs: ctx.settings.httpTimeoutMs,
     userAgent: `ddnsd/${VERSION}`,
   });
