@@ -142,6 +142,7 @@ export const dyndns2 = define<Dyndns2Fake>({
   reset(fake) {
     fake.hosts.clear();
     fake.style = "noip";
+    fake.dualStackAnswers = false;
     clear(fake);
   },
   env: () => ({}),

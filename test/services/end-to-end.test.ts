@@ -10,6 +10,7 @@ import type { RecordType } from "../../src/dns/provider";
 import { Pacer } from "../../src/dns/pacing";
 import { SERVICES } from "../../src/dns/registry";
 import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, startEchoFake, type EchoFake } from "../fakes/echo";
+import type { Dyndns2Fake } from "../fakes/dyndns2";
 import type { FakeServer } from "../fakes/server";
 import { makeTestApp, type TestApp } from "../support";
 import {
@@ -24,7 +25,7 @@ import {
   OLD_IPV4,
   OLD_IPV6,
 } from "../updater/harness";
-import { ADAPTERS, desec, digitalocean, porkbun, route53, ZONE, type ServiceAdapter } from "./adapters";
+import { ADAPTERS, desec, digitalocean, dyndns2, porkbun, route53, ZONE, type ServiceAdapter } from "./adapters";
 
 const OLD: Record<RecordType, string> = { A: OLD_IPV4, AAAA: OLD_IPV6 };
 const DETECTED: Record<RecordType, string> = { A: ECHO_DEFAULT_IPV4, AAAA: ECHO_DEFAULT_IPV6 };
@@ -365,6 +366,27 @@ for (const adapter of ADAPTERS) {
         expect((await historyOf(t, id))[0].message).toContain("create_if_missing is false");
       });
 
+      test("a record deleted and made again at the service (a new id) is still found and written", async () => {
+        const rig = current();
+        const { fake, echo, t } = rig;
+        adapter.seed(fake, adapter.hostname, "A", OLD.A);
+        const id = await createDomain(t, await createProvider(rig, adapter), adapter.hostname, "A");
+        await duePass(t);
+        const savedId = (await t.request("GET", `/api/v1/domains/${id}`)).body.external_id;
+        expect(savedId).toBeString();
+
+        // Someone removes the record in the service's console and adds it again by hand.
+        adapter.reset(fake);
+        adapter.seed(fake, "decoy.example.com", "A", OLD.A);
+        adapter.seed(fake, adapter.hostname, "A", OLD.A);
+        echo.ipv4 = NEXT.A;
+        const outcomes = await duePass(t);
+        expect(outcomes).toEqual([expect.objectContaining({ result: "updated", ip: NEXT.A })]);
+        expect(adapter.address(fake, adapter.hostname, "A")).toBe(NEXT.A);
+        expect(adapter.address(fake, "decoy.example.com", "A")).toBe(OLD.A);
+        expect(writesTo(adapter, fake)).toBe(1);
+      });
+
       test("the apex, and a name inside a delegated sub-zone (written there, never in the parent)", async () => {
         const rig = current();
         const { fake, t } = rig;
@@ -436,4 +458,89 @@ describe("pacing: a burst after an address change stays under each service's doc
       });
     });
   }
+});
+
+describe("dyndns2 answers through the appliance (CONTRACT §10)", () => {
+  const current = useServiceRig(dyndns2);
+  const { hostname } = dyndns2;
+
+  async function domainAt(rig: ServiceRig<Dyndns2Fake>): Promise<number> {
+    dyndns2.seed(rig.fake, hostname, "A", OLD.A);
+    return createDomain(rig.t, await createProvider(rig, dyndns2), hostname, "A");
+  }
+
+  const stopCodes = ["badauth", "!donator", "notfqdn", "nohost", "numhost", "abuse", "badagent", "badsys", "!yours", "!active"];
+  for (const code of stopCodes) {
+    test(`"${code}": failed, not retried until the domain is edited, then written`, async () => {
+      const rig = current();
+      const { fake, t } = rig;
+      const id = await domainAt(rig);
+      fake.fault({ body: code }, 1);
+
+      await duePass(t);
+      const [row] = await historyOf(t, id);
+      expect(row.status).toBe("FAILED");
+      expect(row.message).toMatch(new RegExp(`^dyndns2 127\\.0\\.0\\.1:\\d+: ${code} — .+ \\(HTTP 200\\) — not retried until the provider or domain is edited$`));
+      expect(domainState(t, id).next_run_at).toBeNull();
+      expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
+      expect(fake.updates()).toBe(1);
+
+      const edited = await t.request("PUT", `/api/v1/domains/${id}`, { body: { description: "fixed at the service" } });
+      expect(edited.status).toBe(200);
+      expect(domainState(t, id).next_run_at).not.toBeNull();
+      await t.ctx.scheduler.runPass();
+      expect(dyndns2.address(fake, hostname, "A")).toBe(DETECTED.A);
+    });
+  }
+
+  for (const style of ["noip", "dyn", "desec"] as const) {
+    test(`badauth as ${style} answers it (the body read before the status) stops retrying`, async () => {
+      const rig = current();
+      rig.fake.style = style;
+      dyndns2.seed(rig.fake, hostname, "A", OLD.A);
+      const id = await createDomain(rig.t, await createProvider(rig, dyndns2, dyndns2.badCredentials), hostname, "A");
+      await duePass(rig.t);
+      const [row] = await historyOf(rig.t, id);
+      expect(row.message).toMatch(/: badauth — the username or password is wrong \(HTTP (401|200)\) — not retried/);
+      expect(domainState(rig.t, id).next_run_at).toBeNull();
+    });
+  }
+
+  test("dnserr is retried with backoff; the provider is not paused", async () => {
+    const rig = current();
+    const id = await domainAt(rig);
+    rig.fake.fault({ body: "dnserr" }, 1);
+    const started = Date.now();
+    await duePass(rig.t);
+    expect(domainState(rig.t, id)).toMatchObject({ failure_count: 1, last_update_status: "FAILED" });
+    expect(domainState(rig.t, id).next_run_at!).toBeGreaterThan(started);
+    const providerId = (await rig.t.request("GET", `/api/v1/domains/${id}`)).body.provider_id;
+    expect(pausedUntil(rig.t, providerId)).toBeNull();
+    await duePass(rig.t);
+    expect(dyndns2.address(rig.fake, hostname, "A")).toBe(DETECTED.A);
+  });
+
+  test("911 pauses the provider for 30 minutes at least, even when Retry-After asks for less", async () => {
+    const rig = current();
+    const id = await domainAt(rig);
+    rig.fake.fault({ body: "911", retryAfter: 60 }, 1);
+    const started = Date.now();
+    await duePass(rig.t);
+    const providerId = (await rig.t.request("GET", `/api/v1/domains/${id}`)).body.provider_id;
+    expectDelay(pausedUntil(rig.t, providerId), started, 1800);
+    expect(domainState(rig.t, id).next_run_at!).toBeGreaterThanOrEqual(pausedUntil(rig.t, providerId)!);
+  });
+
+  test("a dual-stack success line (good 1.2.3.4,2001:db8::1) is a success for either record", async () => {
+    const rig = current();
+    rig.fake.dualStackAnswers = true;
+    dyndns2.seed(rig.fake, hostname, "A", OLD.A);
+    dyndns2.seed(rig.fake, hostname, "AAAA", OLD.AAAA);
+    const providerId = await createProvider(rig, dyndns2);
+    await createDomain(rig.t, providerId, hostname, "A");
+    await createDomain(rig.t, providerId, hostname, "AAAA");
+    expect((await duePass(rig.t)).map((o) => o.result)).toEqual(["updated", "updated"]);
+    expect(dyndns2.address(rig.fake, hostname, "A")).toBe(DETECTED.A);
+    expect(dyndns2.address(rig.fake, hostname, "AAAA")).toBe(DETECTED.AAAA);
+  });
 });
