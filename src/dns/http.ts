@@ -2,7 +2,7 @@
 // every way it can fail turned into a sentence — callers report reasons, they never throw — and the
 // wording of their outcomes.
 
-import type { FetchLike, RecordTarget } from "./provider";
+import type { FetchLike, RecordTarget, WriteOutcome } from "./provider";
 
 export type Exchange =
   | { ok: true; status: number; headers: Headers; text: string }
@@ -23,6 +23,36 @@ export async function exchange(
   } catch (error) {
     return { ok: false, reason: describeFetchError(error, timeoutMs) };
   }
+}
+
+/** Where a client sends its requests: its `ClientContext` (the first wave's clients name no User-Agent). */
+export interface JsonApi {
+  fetch: FetchLike;
+  baseUrl: string;
+  timeoutMs: number;
+  userAgent?: string;
+}
+
+/**
+ * One request to a JSON API, `path` below its base: `headers` (the credentials) with `Accept`, the
+ * client's `User-Agent` and, when there is a body, the body as JSON with its `Content-Type`.
+ */
+export function exchangeJson(api: JsonApi, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Exchange> {
+  return exchange(
+    api.fetch,
+    api.baseUrl + path,
+    {
+      method,
+      headers: {
+        ...headers,
+        Accept: "application/json",
+        ...(api.userAgent === undefined ? {} : { "User-Agent": api.userAgent }),
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    api.timeoutMs,
+  );
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
@@ -103,4 +133,33 @@ export const DEFAULT_PAUSE_SECONDS = 60;
  */
 export function pauseSeconds(named: number | undefined, fallback = DEFAULT_PAUSE_SECONDS): number {
   return Math.min(Math.max(named ?? fallback, 1), MAX_PAUSE_SECONDS);
+}
+
+/**
+ * Seconds until a `RateLimit-Reset` header's Unix time (DigitalOcean, Hetzner), for a "slow down"
+ * that names no `Retry-After`; undefined when the header is absent.
+ */
+export function secondsUntilReset(headers: Headers): number | undefined {
+  const reset = Number(headers.get("ratelimit-reset") ?? Number.NaN);
+  return Number.isFinite(reset) && reset > 0 ? Math.max(0, Math.ceil(reset - Date.now() / 1000)) : undefined;
+}
+
+type Failed = Extract<WriteOutcome, { ok: false }>;
+
+/** A failed outcome, with the optional fields present only when they say something. */
+export function failed(message: string, extra: { retryAfterSeconds?: number; stopRetrying?: boolean } = {}): Failed {
+  return {
+    ok: false,
+    message,
+    ...(extra.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: extra.retryAfterSeconds }),
+    ...(extra.stopRetrying ? { stopRetrying: true } : {}),
+  };
+}
+
+/**
+ * What a client hands the updater: a success as it is, a failure as exactly a `WriteOutcome`, without
+ * the client's own bookkeeping (HTTP status, error codes, a stale zone's mark).
+ */
+export function writeOutcome(attempt: Extract<WriteOutcome, { ok: true }> | (Failed & Record<string, unknown>)): WriteOutcome {
+  return attempt.ok ? attempt : failed(attempt.message, attempt);
 }

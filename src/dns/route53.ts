@@ -25,13 +25,7 @@
 // ChangeResourceRecordSets, GetHostedZoneCount, Common Errors); DeveloperGuide "throttling-api-requests",
 // "DNSDomainNameFormat" (octal escapes); qdm12/ddns-updater providers/route53/{api,provider,signer}.go.
 
-import {
-  exchange,
-  pauseSeconds,
-  notCreatedMessage,
-  unreadableAnswer,
-  writtenDetails,
-} from "./http";
+import { exchange, notCreatedMessage, pauseSeconds, unreadableAnswer, writeOutcome, writtenDetails } from "./http";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
 import { defineService, type ClientContext } from "./service";
 import { signRequest } from "./sigv4";
@@ -236,11 +230,11 @@ export function createRoute53Client(
       if (typeof target.config.zone_id === "string" && target.config.zone_id !== "") {
         const attempt = await writeInZone(bareZoneId(target.config.zone_id), target, ip, true);
         // A hosted zone deleted and made again (a new id), or a typo: found afresh, once.
-        if (attempt.ok || !attempt.staleZone) return outcome(attempt);
+        if (attempt.ok || !attempt.staleZone) return writeOutcome(attempt);
       }
       const found = await findZone(target.hostname);
-      if (!found.ok) return outcome(found);
-      return outcome(await writeInZone(found.zoneId, target, ip, false));
+      if (!found.ok) return writeOutcome(found);
+      return writeOutcome(await writeInZone(found.zoneId, target, ip, false));
     },
   };
 }
@@ -256,12 +250,6 @@ function dnsName(name: string | undefined): string {
     .replace(/\\(\d{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)))
     .toLowerCase()
     .replace(/\.$/, "");
-}
-
-function outcome(attempt: Attempt): WriteOutcome {
-  if (attempt.ok) return attempt;
-  const { code: _code, staleZone: _staleZone, ...rest } = attempt;
-  return rest;
 }
 
 export const route53 = defineService({

@@ -415,6 +415,8 @@ for (const adapter of ADAPTERS) {
  * gap measured at the fake can be that much shorter than the one the pacer kept.
  */
 const TRANSIT_MS = 100;
+/** A paced burst takes its real time (deSEC's: three waits of 2.5 s); a stuck one still ends. */
+const PACED_TEST_TIMEOUT_MS = 30_000;
 
 describe("pacing: a burst after an address change stays under each service's documented limit", () => {
   const bursts: [ServiceAdapter, number][] = [
@@ -455,7 +457,7 @@ describe("pacing: a burst after an address change stays under each service's doc
           expect(arrivals[i + limit.requests]! - arrivals[i]!).toBeGreaterThanOrEqual(limit.perSeconds * 1000 - TRANSIT_MS);
         }
         expect(pausedUntil(t, providerId)).toBeNull();
-      });
+      }, PACED_TEST_TIMEOUT_MS);
     });
   }
 });
