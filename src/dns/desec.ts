@@ -20,6 +20,7 @@ import {
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   unreadableAnswer,
   writeOutcome,
@@ -51,7 +52,7 @@ export function createDesecClient(credentials: { token: string }, context: Clien
       const asked = retryAfterSeconds(answer.headers);
       const pause = pauseSeconds(asked);
       const capped = asked !== undefined && asked > pause ? ` (deSEC asked for ${asked} s)` : "";
-      return { ok: false, status: 429, message: `${SERVICE}: ${reason}; pausing ${pause} s${capped}`, retryAfterSeconds: pause };
+      return { ok: false, status: 429, message: `${SERVICE}: ${reason}${pausing(pause)}${capped}`, retryAfterSeconds: pause };
     }
     const failure: Failure = { ok: false, status: answer.status, message: `${SERVICE}: ${reason}` };
     // A token deSEC does not know (revoked, expired, mistyped) only comes right when the provider is edited.

@@ -19,6 +19,7 @@ import {
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   secondsUntilReset,
   unreadableAnswer,
@@ -52,7 +53,7 @@ export function createDigitalOceanClient(credentials: { token: string }, context
     if (answer.status === 429) {
       // A burst 429 names its wait in retry-after; the hourly one only says when the window resets.
       const pause = pauseSeconds(retryAfterSeconds(answer.headers) ?? secondsUntilReset(answer.headers));
-      return { ok: false, message: `${SERVICE}: ${reason}; pausing ${pause} s`, retryAfterSeconds: pause };
+      return { ok: false, message: `${SERVICE}: ${reason}${pausing(pause)}`, retryAfterSeconds: pause };
     }
     const failure: Failure = { ok: false, message: `${SERVICE}: ${reason}` };
     // An unknown or revoked token only comes right when the provider is edited.

@@ -20,6 +20,7 @@ import {
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   unreadableAnswer,
   writeOutcome,
@@ -67,6 +68,7 @@ export function createGandiClient(credentials: { token: string }, context: Clien
     };
     if (answer.status === 429 || answer.headers.has("retry-after")) {
       failure.retryAfterSeconds = pauseSeconds(retryAfterSeconds(answer.headers));
+      failure.message += pausing(failure.retryAfterSeconds);
     }
     // A wrong, expired or revoked token, or one without rights on this domain: only a new token helps.
     if (answer.status === 401 || answer.status === 403) failure.stopRetrying = true;

@@ -22,6 +22,7 @@ import {
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   secondsUntilReset,
   unreadableAnswer,
@@ -68,15 +69,17 @@ export function createHetznerClient(
     const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const parsed = parseJson(answer.text);
-    const failure: Failure = { ok: false, message: "" };
-    if (answer.status === 429) failure.retryAfterSeconds = rateLimitWait(answer.headers);
-    if (!isObject(parsed)) return { ...failure, message: `${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}` };
+    const pause = answer.status === 429 ? rateLimitWait(answer.headers) : undefined;
+    const failure: Failure = pause === undefined ? { ok: false, message: "" } : { ok: false, message: "", retryAfterSeconds: pause };
+    /** The message, and how long the provider is paused for it. */
+    const said = (message: string) => (pause === undefined ? message : message + pausing(pause));
+    if (!isObject(parsed)) return { ...failure, message: said(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`) };
     if (answer.status < 300 && !isObject(parsed.error)) return { ok: true, body: parsed };
 
     const error = isObject(parsed.error) ? parsed.error : {};
     const code = typeof error.code === "string" ? error.code : "";
     const text = typeof error.message === "string" && error.message !== "" ? error.message : "request failed";
-    failure.message = `${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`;
+    failure.message = said(`${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`);
     failure.code = code;
     if (FINAL_ERROR_CODES.has(code)) failure.stopRetrying = true;
     return failure;

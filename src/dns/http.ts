@@ -127,6 +127,11 @@ export const MAX_PAUSE_SECONDS = 3600;
 /** A "slow down" that names no wait: a minute is a polite first pause. */
 export const DEFAULT_PAUSE_SECONDS = 60;
 
+/** What a failure's message adds when the provider is paused for it: the history says how long. */
+export function pausing(seconds: number): string {
+  return `; pausing ${seconds} s`;
+}
+
 /**
  * How long to pause a provider that said "slow down": the wait it named (`Retry-After`, a reset
  * time), else `fallback`, at least a second and never more than the cap.

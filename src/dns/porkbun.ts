@@ -17,6 +17,7 @@ import {
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   unreadableAnswer,
   writtenDetails,
@@ -54,7 +55,7 @@ export function createPorkbunClient(
       const words = isObject(body) && typeof body.message === "string" ? body.message : pageTitle(answer.text);
       return {
         ok: false,
-        message: `${SERVICE}: ${words || "too many requests"} (rate limited, HTTP ${answer.status}); pausing ${pause} s`,
+        message: `${SERVICE}: ${words || "too many requests"} (rate limited, HTTP ${answer.status})${pausing(pause)}`,
         retryAfterSeconds: pause,
       };
     }

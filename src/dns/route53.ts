@@ -25,7 +25,15 @@
 // ChangeResourceRecordSets, GetHostedZoneCount, Common Errors); DeveloperGuide "throttling-api-requests",
 // "DNSDomainNameFormat" (octal escapes); qdm12/ddns-updater providers/route53/{api,provider,signer}.go.
 
-import { exchange, notCreatedMessage, pauseSeconds, unreadableAnswer, writeOutcome, writtenDetails } from "./http";
+import {
+  exchange,
+  notCreatedMessage,
+  pauseSeconds,
+  pausing,
+  unreadableAnswer,
+  writeOutcome,
+  writtenDetails,
+} from "./http";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
 import { defineService, type ClientContext } from "./service";
 import { signRequest } from "./sigv4";
@@ -109,9 +117,9 @@ export function createRoute53Client(
     for (let retry = 0; ; retry++) {
       const answer = await callOnce(method, path, body);
       if (answer.ok || answer.code !== "Throttling" || retry >= backoff.retries) {
-        return answer.ok || answer.retryAfterSeconds === undefined
-          ? answer
-          : { ...answer, retryAfterSeconds: pauseSeconds(answer.retryAfterSeconds) };
+        if (answer.ok || answer.retryAfterSeconds === undefined) return answer;
+        const pause = pauseSeconds(answer.retryAfterSeconds);
+        return { ...answer, message: answer.message + pausing(pause), retryAfterSeconds: pause };
       }
       await Bun.sleep(backoff.firstDelayMs * 2 ** retry);
     }

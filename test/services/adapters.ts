@@ -270,7 +270,7 @@ export const porkbun = define<PorkbunFake>({
   isWrite: (request) => /^\/dns\/(edit|create)/.test(request.path),
   failure: { arrange: (fake) => fake.fault({ status: 400, message: "Domain is locked for maintenance." }), words: /^Porkbun: Domain is locked for maintenance\./ },
   // Porkbun's "slow down" is a 503 HTML page, not a 429 (PROVIDERS.md).
-  throttle: { arrange: (fake) => fake.fault("throttled"), words: /^Porkbun: .*(503|slow|rate)/i, pauseSeconds: 60 },
+  throttle: { arrange: (fake) => fake.fault("throttled"), words: /^Porkbun: 503 Service Temporarily Unavailable \(rate limited, HTTP 503\); pausing 60 s$/, pauseSeconds: 60 },
   verifyRefusal: /^Porkbun: Invalid API key/,
 });
 
@@ -301,7 +301,7 @@ export const desec = define<DesecFake>({
   ...inZone(desecZone),
   isWrite: writeMethod,
   failure: { arrange: (fake) => fake.fault({ status: 500, detail: "The database is being migrated." }), words: /^deSEC: The database is being migrated\./ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 90 }), words: /^deSEC: .*pausing 90 s/, pauseSeconds: 90 },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 90 }), words: /^deSEC: .*\(HTTP 429\); pausing 90 s$/, pauseSeconds: 90 },
   verifyRefusal: /^deSEC: Invalid token/,
 });
 
@@ -335,7 +335,7 @@ export const digitalocean = define<DigitalOceanFake>({
     arrange: (fake) => fake.fault({ status: 500, id: "server_error", message: "Server was unable to give you a response." }),
     words: /^DigitalOcean: Server was unable to give you a response\./,
   },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }), words: /^DigitalOcean: .*pausing 75 s/, pauseSeconds: 75 },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }), words: /^DigitalOcean: .*\(too_many_requests, HTTP 429\); pausing 75 s$/, pauseSeconds: 75 },
   verifyRefusal: /^DigitalOcean: Unable to authenticate you/,
 });
 
@@ -366,7 +366,7 @@ export const gandi = define<GandiFake>({
   ...inZone(gandiZone),
   isWrite: writeMethod,
   failure: { arrange: (fake) => fake.fault({ status: 500, message: "LiveDNS backend unavailable" }), words: /^Gandi: LiveDNS backend unavailable/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 80 }), words: /^Gandi: .*\(HTTP 429\)/, pauseSeconds: 80 },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 80 }), words: /^Gandi: .*\(HTTP 429\); pausing 80 s$/, pauseSeconds: 80 },
   verifyRefusal: /^Gandi: .*\(HTTP 401\)/,
 });
 
@@ -405,7 +405,7 @@ export const route53 = define<Route53Fake>({
     words: /^Route 53: The request is being processed elsewhere \(InvalidInput, HTTP 400\)/,
   },
   // Route 53's "slow down" is HTTP 400 Throttling without Retry-After; retried twice in the call, then a pause.
-  throttle: { arrange: (fake) => fake.fault({ status: 400, code: "Throttling" }), words: /^Route 53: Rate exceeded \(Throttling, HTTP 400\)/, pauseSeconds: 1 },
+  throttle: { arrange: (fake) => fake.fault({ status: 400, code: "Throttling" }), words: /^Route 53: Rate exceeded \(Throttling, HTTP 400\); pausing 30 s$/, pauseSeconds: 30 },
   verifyRefusal: /^Route 53: .*SignatureDoesNotMatch/,
 });
 
@@ -446,7 +446,7 @@ export const hetzner = define<HetznerFake>({
   failure: { arrange: (fake) => fake.fault({ status: 503, code: "maintenance", message: "cannot perform operation due to maintenance" }), words: /^Hetzner: cannot perform operation due to maintenance \(maintenance, HTTP 503\)/ },
   throttle: {
     arrange: (fake) => fake.fault({ status: 429, code: "rate_limit_exceeded", message: "limit of 3600 requests per hour reached", resetInSeconds: 300 }),
-    words: /^Hetzner: limit of 3600 requests per hour reached \(rate_limit_exceeded, HTTP 429\)/,
+    words: /^Hetzner: limit of 3600 requests per hour reached \(rate_limit_exceeded, HTTP 429\); pausing (29\d|300) s$/,
     pauseSeconds: 250,
   },
   verifyRefusal: /^Hetzner: .*\(unauthorized, HTTP 401\)/,
