@@ -55,7 +55,14 @@ export function exchangeJson(api: JsonApi, method: string, path: string, headers
   );
 }
 
+/**
+ * Thrown by a `fetch` that decided not to send the request at all (its provider was paused while it
+ * waited its turn); its message is the whole reason.
+ */
+export class NotSent extends Error {}
+
 function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof NotSent) return error.message;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return `no answer within ${formatMs(timeoutMs)}`;
   }

@@ -462,6 +462,31 @@ describe("pacing: a burst after an address change stays under each service's doc
   }
 });
 
+describe("a \"slow down\" while a burst waits its turn", () => {
+  const current = useServiceRig(porkbun);
+
+  test("the requests still waiting in the pacer are not sent once the provider is paused", async () => {
+    const rig = current();
+    const { fake, t } = rig;
+    const names = ["a.example.com", "b.example.com", "c.example.com"];
+    for (const name of names) porkbun.seed(fake, name, "A", OLD.A);
+    const providerId = await createProvider(rig, porkbun);
+    for (const name of names) await createDomain(t, providerId, name, "A");
+    t.ctx.pacer = new Pacer();
+    porkbun.throttle.arrange(fake);
+
+    const outcomes = await duePass(t);
+    expect(outcomes.map((o) => o.result)).toEqual(["failed", "failed", "failed"]);
+    // The first request was told to slow down; the two that waited behind it never left.
+    expect(fake.requests).toHaveLength(1);
+    const until = new Date(pausedUntil(t, providerId)!).toISOString();
+    const messages = outcomes.map((o) => o.message).sort();
+    expect(messages.filter((m) => porkbun.throttle.words.test(m))).toHaveLength(1);
+    expect(messages.filter((m) => m === `Porkbun: not sent: the provider is paused until ${until} (rate limited)`)).toHaveLength(2);
+    for (const name of names) expect(porkbun.address(fake, name, "A")).toBe(OLD.A);
+  }, PACED_TEST_TIMEOUT_MS);
+});
+
 describe("dyndns2 answers through the appliance (CONTRACT §10)", () => {
   const current = useServiceRig(dyndns2);
   const { hostname } = dyndns2;
