@@ -3,7 +3,8 @@
 // and scheduled updates, nothing sent while nothing changed, failures in the service's own words in
 // the history, refused credentials (and no retry where the service bans clients that keep trying),
 // "slow down" pausing the provider, the 422s, verify, and for zone services created / TTL kept / apex
-// / a delegated sub-zone. The pacing under each service's documented limit has its own block below.
+// / a delegated sub-zone. Below the table: the real pacer keeping a burst under each paced service's
+// documented limit, a "slow down" reaching requests that wait their turn, and dyndns2's return codes.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { RecordType } from "../../src/dns/provider";
