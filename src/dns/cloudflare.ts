@@ -12,6 +12,7 @@ import {
   parseJson,
   retryAfterSeconds,
   unreadableAnswer,
+  writeOutcome,
   writtenDetails,
 } from "./http";
 import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
@@ -173,19 +174,19 @@ export function createCloudflareClient(
       let zoneId = configuredZone;
       if (zoneId === undefined) {
         const found = await findZone(target.hostname);
-        if (!found.ok) return outcome(found);
+        if (!found.ok) return writeOutcome(found);
         zoneId = found.zoneId;
       }
       const attempt = await writeInZone(zoneId, target, ip);
       // A record-level 7003 is handled inside writeInZone, so one left over means the zone id itself
       // is stale (the zone was deleted and re-added): rediscover the zone once and start afresh there.
       if (attempt.ok || configuredZone === undefined || !attempt.codes.includes(UNROUTABLE_ID)) {
-        return outcome(attempt);
+        return writeOutcome(attempt);
       }
       const found = await findZone(target.hostname);
-      if (!found.ok) return outcome(found);
-      if (found.zoneId === configuredZone) return outcome(attempt);
-      return outcome(await writeInZone(found.zoneId, { ...target, externalId: null }, ip));
+      if (!found.ok) return writeOutcome(found);
+      if (found.zoneId === configuredZone) return writeOutcome(attempt);
+      return writeOutcome(await writeInZone(found.zoneId, { ...target, externalId: null }, ip));
     },
   };
 }
@@ -227,13 +228,6 @@ function fail(message: string, codes: number[] = [], retryAfter?: number): Failu
   return retryAfter === undefined
     ? { ok: false, message, codes }
     : { ok: false, message, codes, retryAfterSeconds: retryAfter };
-}
-
-/** Drops the internal error codes so callers see exactly the `WriteOutcome` shape. */
-function outcome(attempt: Attempt | Failure): WriteOutcome {
-  if (attempt.ok) return attempt;
-  const { codes: _codes, ...rest } = attempt;
-  return rest;
 }
 
 /** Everything ddnsd knows about Cloudflare (PROVIDERS.md "Cloudflare"). */

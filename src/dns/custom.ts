@@ -9,8 +9,8 @@
 // Redirects are not followed: the request may carry the secret in its headers, and a redirect would
 // hand them to another host unasked.
 
-import { exchange, excerpt } from "./http";
-import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { excerpt, exchange, failed } from "./http";
+import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider } from "./provider";
 import { type ClientContext, defineService } from "./service";
 

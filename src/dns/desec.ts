@@ -15,13 +15,15 @@
 // DNSControl#1204 (a cut-off for daily-limit waits).
 
 import {
-  exchange,
+  exchangeJson,
   isObject,
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   unreadableAnswer,
+  writeOutcome,
   writtenDetails,
 } from "./http";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
@@ -38,18 +40,7 @@ type Call = { ok: true; status: number; body: unknown } | Failure;
 
 export function createDesecClient(credentials: { token: string }, context: ClientContext): DnsProvider {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const headers: Record<string, string> = {
-      Authorization: `Token ${credentials.token}`,
-      Accept: "application/json",
-      "User-Agent": context.userAgent,
-    };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await exchange(
-      context.fetch,
-      context.baseUrl + path,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-      context.timeoutMs,
-    );
+    const answer = await exchangeJson(context, method, path, { Authorization: `Token ${credentials.token}` }, body);
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const json = answer.text === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
@@ -61,7 +52,7 @@ export function createDesecClient(credentials: { token: string }, context: Clien
       const asked = retryAfterSeconds(answer.headers);
       const pause = pauseSeconds(asked);
       const capped = asked !== undefined && asked > pause ? ` (deSEC asked for ${asked} s)` : "";
-      return { ok: false, status: 429, message: `${SERVICE}: ${reason}; pausing ${pause} s${capped}`, retryAfterSeconds: pause };
+      return { ok: false, status: 429, message: `${SERVICE}: ${reason}${pausing(pause)}${capped}`, retryAfterSeconds: pause };
     }
     const failure: Failure = { ok: false, status: answer.status, message: `${SERVICE}: ${reason}` };
     // A token deSEC does not know (revoked, expired, mistyped) only comes right when the provider is edited.
@@ -101,9 +92,9 @@ export function createDesecClient(credentials: { token: string }, context: Clien
       const patch: Record<string, unknown> = { records: [ip] };
       if (typeof target.config.ttl === "number") patch.ttl = target.config.ttl;
       const patched = await call("PATCH", rrsetPath, patch);
-      return patched.ok ? success("updated", patched.body) : outcome(patched);
+      return patched.ok ? success("updated", patched.body) : writeOutcome(patched);
     }
-    if (read.status !== 404) return outcome(read);
+    if (read.status !== 404) return writeOutcome(read);
 
     if (target.config.create_if_missing === false) return { ok: false, message: notCreatedMessage(SERVICE, target) };
     const ttl = typeof target.config.ttl === "number" ? target.config.ttl : (minimumTtl ?? DEFAULT_MINIMUM_TTL);
@@ -113,7 +104,7 @@ export function createDesecClient(credentials: { token: string }, context: Clien
       ttl,
       records: [ip],
     });
-    return created.ok ? success("created", created.body) : outcome(created);
+    return created.ok ? success("created", created.body) : writeOutcome(created);
   }
 
   return {
@@ -133,7 +124,7 @@ export function createDesecClient(credentials: { token: string }, context: Clien
         return writeInDomain(configured, undefined, target, ip);
       }
       const found = await findDomain(target.hostname);
-      return found.ok ? writeInDomain(found.name, found.minimumTtl, target, ip) : outcome(found);
+      return found.ok ? writeInDomain(found.name, found.minimumTtl, target, ip) : writeOutcome(found);
     },
   };
 }
@@ -183,8 +174,3 @@ function ttlFact(rrset: unknown): string[] {
   return isObject(rrset) && typeof rrset.ttl === "number" ? [`ttl ${rrset.ttl}`] : [];
 }
 
-/** Drops the internal HTTP status so callers see exactly the `WriteOutcome` shape. */
-function outcome(failure: Failure): WriteOutcome {
-  const { status: _status, ...rest } = failure;
-  return rest;
-}

@@ -14,12 +14,14 @@
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
 import {
-  exchange,
+  exchangeJson,
   isObject,
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
+  secondsUntilReset,
   unreadableAnswer,
   writtenDetails,
 } from "./http";
@@ -41,18 +43,7 @@ type Call = { ok: true; body: Record<string, unknown> } | Failure;
 
 export function createDigitalOceanClient(credentials: { token: string }, context: ClientContext): DnsProvider {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${credentials.token}`,
-      Accept: "application/json",
-      "User-Agent": context.userAgent,
-    };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await exchange(
-      context.fetch,
-      context.baseUrl + path,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-      context.timeoutMs,
-    );
+    const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const json = parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300 && isObject(json)) return { ok: true, body: json };
@@ -61,8 +52,8 @@ export function createDigitalOceanClient(credentials: { token: string }, context
       : `${typeof json.message === "string" ? json.message : "request failed"} (${typeof json.id === "string" ? `${json.id}, ` : ""}HTTP ${answer.status})`;
     if (answer.status === 429) {
       // A burst 429 names its wait in retry-after; the hourly one only says when the window resets.
-      const pause = pauseSeconds(retryAfterSeconds(answer.headers) ?? untilReset(answer.headers));
-      return { ok: false, message: `${SERVICE}: ${reason}; pausing ${pause} s`, retryAfterSeconds: pause };
+      const pause = pauseSeconds(retryAfterSeconds(answer.headers) ?? secondsUntilReset(answer.headers));
+      return { ok: false, message: `${SERVICE}: ${reason}${pausing(pause)}`, retryAfterSeconds: pause };
     }
     const failure: Failure = { ok: false, message: `${SERVICE}: ${reason}` };
     // An unknown or revoked token only comes right when the provider is edited.
@@ -184,12 +175,6 @@ export const digitalocean = defineService({
   rateLimit: { requests: 4, perSeconds: 3 },
   createClient: (credentials, _options, context) => createDigitalOceanClient({ token: credentials.token ?? "" }, context),
 });
-
-/** Seconds until `ratelimit-reset` (an epoch in seconds), or undefined. */
-function untilReset(headers: Headers): number | undefined {
-  const reset = Number(headers.get("ratelimit-reset"));
-  return Number.isFinite(reset) && reset > 0 ? Math.max(0, Math.ceil(reset - Date.now() / 1000)) : undefined;
-}
 
 function idOf(record: Record<string, unknown>): string {
   return typeof record.id === "number" || typeof record.id === "string" ? String(record.id) : "";

@@ -9,8 +9,8 @@
 // `verbose=true` makes the answer say whether anything changed (`UPDATED`/`NOCHANGE`) and which
 // addresses the records hold now; a bare `OK` is accepted too.
 
-import { exchange, unreadableAnswer } from "./http";
-import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { exchange, failed, unreadableAnswer } from "./http";
+import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
 import { type ClientContext, defineService } from "./service";
 

@@ -13,10 +13,11 @@
 // `911` no sooner than 30 minutes.
 
 import { isIP } from "node:net";
-import { exchange, pauseSeconds, retryAfterSeconds, unreadableAnswer } from "./http";
-import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { exchange, failed, pauseSeconds, retryAfterSeconds, unreadableAnswer } from "./http";
+import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider, WriteOutcome } from "./provider";
 import { type ClientContext, defineService } from "./service";
+import { sameAddress } from "./zones";
 
 /** Well-known update servers, for the form to fill in (`server` is their base URL). */
 const PRESETS = [
@@ -194,14 +195,4 @@ function readAnswer(
   return failed(`${service}: ${unreadableAnswer(status, maskSecrets(text, [password]))}`, {
     retryAfterSeconds: throttleSeconds(status, headers),
   });
-}
-
-/** Equal addresses however they are written (`2001:db8::1` and `2001:DB8:0::1`). */
-function sameAddress(a: string, b: string): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(address: string): string {
-  if (isIP(address) !== 6) return address;
-  return new URL(`http://[${address}]/`).hostname;
 }

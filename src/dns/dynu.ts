@@ -18,12 +18,13 @@
 // the account, typed in by a person or not, is never written through.
 
 import {
-  exchange,
+  exchangeJson,
   isObject,
   notCreatedMessage,
   parseJson,
   retryAfterSeconds,
   unreadableAnswer,
+  writeOutcome,
   writtenDetails,
 } from "./http";
 import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
@@ -59,14 +60,7 @@ type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
 
 export function createDynuClient(credentials: { api_key: string }, options: ProviderClientOptions): DnsProvider {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const headers: Record<string, string> = { "API-Key": credentials.api_key, Accept: "application/json" };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await exchange(
-      options.fetch,
-      options.baseUrl + path,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-      options.timeoutMs,
-    );
+    const answer = await exchangeJson(options, method, path, { "API-Key": credentials.api_key }, body);
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const json = parseJson(answer.text);
     if (!isObject(json)) {
@@ -214,11 +208,11 @@ export function createDynuClient(credentials: { api_key: string }, options: Prov
       if (configured !== undefined && configured !== "") {
         const attempt = await writeInDomain(String(configured), null, target, ip);
         // A domain id that names nothing (deleted and re-added domain) is looked up afresh, once.
-        if (attempt.ok || !attempt.staleDomain) return outcome(attempt);
+        if (attempt.ok || !attempt.staleDomain) return writeOutcome(attempt);
       }
       const found = await findDomain(target.hostname);
-      if (!found.ok) return outcome(found);
-      return outcome(await writeInDomain(found.domainId, found.node, target, ip));
+      if (!found.ok) return writeOutcome(found);
+      return writeOutcome(await writeInDomain(found.domainId, found.node, target, ip));
     },
   };
 }
@@ -249,12 +243,6 @@ function lower(value: unknown): string {
 /** A 404 or 501 on a domain-level read means the domain id itself is unknown. */
 function markStale(failed: Failure): Failure {
   return failed.statusCode === 404 || failed.statusCode === 501 ? { ...failed, staleDomain: true } : failed;
-}
-
-function outcome(attempt: Attempt): WriteOutcome {
-  if (attempt.ok) return attempt;
-  const { statusCode: _statusCode, staleDomain: _staleDomain, ...rest } = attempt;
-  return rest;
 }
 
 /** Everything ddnsd knows about Dynu (PROVIDERS.md "Dynu"; its rate limits are not documented). */

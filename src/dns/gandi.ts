@@ -15,13 +15,15 @@
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
 import {
-  exchange,
+  exchangeJson,
   isObject,
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   unreadableAnswer,
+  writeOutcome,
   writtenDetails,
 } from "./http";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
@@ -49,18 +51,7 @@ type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
 
 export function createGandiClient(credentials: { token: string }, context: ClientContext): DnsProvider {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${credentials.token}`,
-      Accept: "application/json",
-      "User-Agent": context.userAgent,
-    };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await exchange(
-      context.fetch,
-      context.baseUrl + path,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-      context.timeoutMs,
-    );
+    const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const parsed = answer.text.trim() === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
@@ -77,6 +68,7 @@ export function createGandiClient(credentials: { token: string }, context: Clien
     };
     if (answer.status === 429 || answer.headers.has("retry-after")) {
       failure.retryAfterSeconds = pauseSeconds(retryAfterSeconds(answer.headers));
+      failure.message += pausing(failure.retryAfterSeconds);
     }
     // A wrong, expired or revoked token, or one without rights on this domain: only a new token helps.
     if (answer.status === 401 || answer.status === 403) failure.stopRetrying = true;
@@ -170,11 +162,11 @@ export function createGandiClient(credentials: { token: string }, context: Clien
         }
         const attempt = await writeInZone(configured, target, ip, true);
         // A domain that left the account (or a typo): found afresh, once.
-        if (attempt.ok || !attempt.staleZone) return outcome(attempt);
+        if (attempt.ok || !attempt.staleZone) return writeOutcome(attempt);
       }
       const found = await findZone(target.hostname);
-      if (!found.ok) return outcome(found);
-      return outcome(await writeInZone(found.zone, target, ip, false));
+      if (!found.ok) return writeOutcome(found);
+      return writeOutcome(await writeInZone(found.zone, target, ip, false));
     },
   };
 }
@@ -190,12 +182,6 @@ function errorText(body: Record<string, unknown>): string | undefined {
     if (typeof body[field] === "string" && body[field] !== "") return body[field];
   }
   return undefined;
-}
-
-function outcome(attempt: Attempt): WriteOutcome {
-  if (attempt.ok) return attempt;
-  const { status: _status, staleZone: _staleZone, ...rest } = attempt;
-  return rest;
 }
 
 export const gandi = defineService({

@@ -17,13 +17,16 @@
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 
 import {
-  exchange,
+  exchangeJson,
   isObject,
-  pauseSeconds,
   notCreatedMessage,
   parseJson,
+  pauseSeconds,
+  pausing,
   retryAfterSeconds,
+  secondsUntilReset,
   unreadableAnswer,
+  writeOutcome,
   writtenDetails,
 } from "./http";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
@@ -63,29 +66,20 @@ export function createHetznerClient(
   polling: ActionPolling = DEFAULT_POLLING,
 ): DnsProvider {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${credentials.token}`,
-      Accept: "application/json",
-      "User-Agent": context.userAgent,
-    };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await exchange(
-      context.fetch,
-      context.baseUrl + path,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-      context.timeoutMs,
-    );
+    const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const parsed = parseJson(answer.text);
-    const failure: Failure = { ok: false, message: "" };
-    if (answer.status === 429) failure.retryAfterSeconds = rateLimitWait(answer.headers);
-    if (!isObject(parsed)) return { ...failure, message: `${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}` };
+    const pause = answer.status === 429 ? rateLimitWait(answer.headers) : undefined;
+    const failure: Failure = pause === undefined ? { ok: false, message: "" } : { ok: false, message: "", retryAfterSeconds: pause };
+    /** The message, and how long the provider is paused for it. */
+    const said = (message: string) => (pause === undefined ? message : message + pausing(pause));
+    if (!isObject(parsed)) return { ...failure, message: said(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`) };
     if (answer.status < 300 && !isObject(parsed.error)) return { ok: true, body: parsed };
 
     const error = isObject(parsed.error) ? parsed.error : {};
     const code = typeof error.code === "string" ? error.code : "";
     const text = typeof error.message === "string" && error.message !== "" ? error.message : "request failed";
-    failure.message = `${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`;
+    failure.message = said(`${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`);
     failure.code = code;
     if (FINAL_ERROR_CODES.has(code)) failure.stopRetrying = true;
     return failure;
@@ -232,26 +226,18 @@ export function createHetznerClient(
         const zone = await configuredZone(target.config.zone_id, target.hostname);
         const attempt = zone.ok ? await writeInZone(zone.zone, target, ip, true) : zone;
         // A zone deleted and added again (a new id), or a typo: found afresh, once.
-        if (attempt.ok || !attempt.staleZone) return outcome(attempt);
+        if (attempt.ok || !attempt.staleZone) return writeOutcome(attempt);
       }
       const found = await findZone(target.hostname);
-      if (!found.ok) return outcome(found);
-      return outcome(notPrimary(found.zone) ?? (await writeInZone(found.zone.name, target, ip, false)));
+      if (!found.ok) return writeOutcome(found);
+      return writeOutcome(notPrimary(found.zone) ?? (await writeInZone(found.zone.name, target, ip, false)));
     },
   };
 }
 
 /** Seconds until the limit refills: `RateLimit-Reset` is a Unix time; `Retry-After` is taken too. */
 function rateLimitWait(headers: Headers): number {
-  const reset = Number(headers.get("ratelimit-reset") ?? Number.NaN);
-  const untilReset = Number.isFinite(reset) ? Math.max(1, Math.ceil(reset - Date.now() / 1000)) : undefined;
-  return pauseSeconds(retryAfterSeconds(headers) ?? untilReset);
-}
-
-function outcome(attempt: Attempt): WriteOutcome {
-  if (attempt.ok) return attempt;
-  const { code: _code, staleZone: _staleZone, ...rest } = attempt;
-  return rest;
+  return pauseSeconds(retryAfterSeconds(headers) ?? secondsUntilReset(headers));
 }
 
 export const hetzner = defineService({

@@ -2,7 +2,7 @@
 // every way it can fail turned into a sentence — callers report reasons, they never throw — and the
 // wording of their outcomes.
 
-import type { FetchLike, RecordTarget } from "./provider";
+import type { FetchLike, RecordTarget, WriteOutcome } from "./provider";
 
 export type Exchange =
   | { ok: true; status: number; headers: Headers; text: string }
@@ -25,7 +25,44 @@ export async function exchange(
   }
 }
 
+/** Where a client sends its requests: its `ClientContext` (the first wave's clients name no User-Agent). */
+export interface JsonApi {
+  fetch: FetchLike;
+  baseUrl: string;
+  timeoutMs: number;
+  userAgent?: string;
+}
+
+/**
+ * One request to a JSON API, `path` below its base: `headers` (the credentials) with `Accept`, the
+ * client's `User-Agent` and, when there is a body, the body as JSON with its `Content-Type`.
+ */
+export function exchangeJson(api: JsonApi, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Exchange> {
+  return exchange(
+    api.fetch,
+    api.baseUrl + path,
+    {
+      method,
+      headers: {
+        ...headers,
+        Accept: "application/json",
+        ...(api.userAgent === undefined ? {} : { "User-Agent": api.userAgent }),
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    api.timeoutMs,
+  );
+}
+
+/**
+ * Thrown by a `fetch` that decided not to send the request at all (its provider was paused while it
+ * waited its turn); its message is the whole reason.
+ */
+export class NotSent extends Error {}
+
 function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof NotSent) return error.message;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return `no answer within ${formatMs(timeoutMs)}`;
   }
@@ -97,10 +134,44 @@ export const MAX_PAUSE_SECONDS = 3600;
 /** A "slow down" that names no wait: a minute is a polite first pause. */
 export const DEFAULT_PAUSE_SECONDS = 60;
 
+/** What a failure's message adds when the provider is paused for it: the history says how long. */
+export function pausing(seconds: number): string {
+  return `; pausing ${seconds} s`;
+}
+
 /**
  * How long to pause a provider that said "slow down": the wait it named (`Retry-After`, a reset
  * time), else `fallback`, at least a second and never more than the cap.
  */
 export function pauseSeconds(named: number | undefined, fallback = DEFAULT_PAUSE_SECONDS): number {
   return Math.min(Math.max(named ?? fallback, 1), MAX_PAUSE_SECONDS);
+}
+
+/**
+ * Seconds until a `RateLimit-Reset` header's Unix time (DigitalOcean, Hetzner), for a "slow down"
+ * that names no `Retry-After`; undefined when the header is absent.
+ */
+export function secondsUntilReset(headers: Headers): number | undefined {
+  const reset = Number(headers.get("ratelimit-reset") ?? Number.NaN);
+  return Number.isFinite(reset) && reset > 0 ? Math.max(0, Math.ceil(reset - Date.now() / 1000)) : undefined;
+}
+
+type Failed = Extract<WriteOutcome, { ok: false }>;
+
+/** A failed outcome, with the optional fields present only when they say something. */
+export function failed(message: string, extra: { retryAfterSeconds?: number; stopRetrying?: boolean } = {}): Failed {
+  return {
+    ok: false,
+    message,
+    ...(extra.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: extra.retryAfterSeconds }),
+    ...(extra.stopRetrying ? { stopRetrying: true } : {}),
+  };
+}
+
+/**
+ * What a client hands the updater: a success as it is, a failure as exactly a `WriteOutcome`, without
+ * the client's own bookkeeping (HTTP status, error codes, a stale zone's mark).
+ */
+export function writeOutcome(attempt: Extract<WriteOutcome, { ok: true }> | (Failed & Record<string, unknown>)): WriteOutcome {
+  return attempt.ok ? attempt : failed(attempt.message, attempt);
 }

@@ -15,8 +15,8 @@
 // `encoding="utf-16"` while the body is plain ASCII/UTF-8, so the answer is read as text and its
 // elements picked out, never handed to a strict XML parser.
 
-import { exchange, unreadableAnswer } from "./http";
-import { cannotVerify, failed, maskSecrets, throttleSeconds } from "./one-shot";
+import { exchange, failed, unreadableAnswer } from "./http";
+import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
 import { type ClientContext, defineService } from "./service";
 

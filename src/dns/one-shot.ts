@@ -36,16 +36,3 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
 export function cannotVerify(detail: string): DnsProvider["verify"] {
   return async () => ({ ok: false, detail });
 }
-
-/** A failed outcome, with the optional fields present only when they say something. */
-export function failed(
-  message: string,
-  extra: { retryAfterSeconds?: number; stopRetrying?: boolean } = {},
-): { ok: false; message: string; retryAfterSeconds?: number; stopRetrying?: boolean } {
-  return {
-    ok: false,
-    message,
-    ...(extra.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: extra.retryAfterSeconds }),
-    ...(extra.stopRetrying ? { stopRetrying: true } : {}),
-  };
-}

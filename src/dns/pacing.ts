@@ -37,13 +37,19 @@ export class Pacer {
     return start - now;
   }
 
-  /** `fetch` as the provider's client must use it: each call waits for its turn first. */
-  fetchFor(providerId: number, limit: RateLimit | undefined, fetch: FetchLike): FetchLike {
+  /**
+   * `fetch` as the provider's client must use it: each call waits for its turn first. The caller's
+   * deadline (`timeoutMs`, started as it called) is for the request, and a request waiting its turn
+   * has not been sent: after a wait it gets a deadline of its own, counted from when it leaves, or
+   * a burst longer than the deadline would fail requests that never left ("no answer within 10s").
+   */
+  fetchFor(providerId: number, limit: RateLimit | undefined, fetch: FetchLike, timeoutMs: number): FetchLike {
     if (!limit) return fetch;
     return async (input, init) => {
       const wait = this.reserve(providerId, limit);
-      if (wait > 0) await this.clock.sleep(wait);
-      return fetch(input, init);
+      if (wait <= 0) return fetch(input, init);
+      await this.clock.sleep(wait);
+      return fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     };
   }
 

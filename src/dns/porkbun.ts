@@ -12,11 +12,12 @@
 // #546 ("Create error: We were unable to create the DNS record." under a parked CNAME) and #774.
 
 import {
-  exchange,
+  exchangeJson,
   isObject,
   notCreatedMessage,
   parseJson,
   pauseSeconds,
+  pausing,
   retryAfterSeconds,
   unreadableAnswer,
   writtenDetails,
@@ -42,16 +43,9 @@ export function createPorkbunClient(
   context: ClientContext,
 ): DnsProvider {
   async function call(path: string, fields: Record<string, unknown> = {}): Promise<Call> {
-    const answer = await exchange(
-      context.fetch,
-      context.baseUrl + path,
-      {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": context.userAgent },
-        body: JSON.stringify({ apikey: credentials.api_key, secretapikey: credentials.secret_api_key, ...fields }),
-      },
-      context.timeoutMs,
-    );
+    // Every call is a POST with the keys in the JSON body.
+    const keys = { apikey: credentials.api_key, secretapikey: credentials.secret_api_key };
+    const answer = await exchangeJson(context, "POST", path, {}, { ...keys, ...fields });
     if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
     const body = parseJson(answer.text);
     // "Slow down" comes as an openresty 503 page without Retry-After (any 503 is worth the pause), or
@@ -61,7 +55,7 @@ export function createPorkbunClient(
       const words = isObject(body) && typeof body.message === "string" ? body.message : pageTitle(answer.text);
       return {
         ok: false,
-        message: `${SERVICE}: ${words || "too many requests"} (rate limited, HTTP ${answer.status}); pausing ${pause} s`,
+        message: `${SERVICE}: ${words || "too many requests"} (rate limited, HTTP ${answer.status})${pausing(pause)}`,
         retryAfterSeconds: pause,
       };
     }

@@ -54,7 +54,7 @@ export type WriteOutcome =
       action: "updated" | "created";
       /** The record's id at the provider, to save as the domain's `external_id`. */
       externalId: string;
-      /** The zone/domain id discovered or confirmed, to save as `config.zone_id`. */
+      /** The zone/domain id discovered or confirmed, to save as `config.zone_id`; "" for a service without zones. */
       zoneId: string;
       /**
        * Only what the updater's own sentence ("Updated home.example.com A → 203.0.113.7") does not

@@ -27,9 +27,11 @@
 
 import {
   exchange,
-  pauseSeconds,
   notCreatedMessage,
+  pauseSeconds,
+  pausing,
   unreadableAnswer,
+  writeOutcome,
   writtenDetails,
 } from "./http";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
@@ -115,9 +117,9 @@ export function createRoute53Client(
     for (let retry = 0; ; retry++) {
       const answer = await callOnce(method, path, body);
       if (answer.ok || answer.code !== "Throttling" || retry >= backoff.retries) {
-        return answer.ok || answer.retryAfterSeconds === undefined
-          ? answer
-          : { ...answer, retryAfterSeconds: pauseSeconds(answer.retryAfterSeconds) };
+        if (answer.ok || answer.retryAfterSeconds === undefined) return answer;
+        const pause = pauseSeconds(answer.retryAfterSeconds);
+        return { ...answer, message: answer.message + pausing(pause), retryAfterSeconds: pause };
       }
       await Bun.sleep(backoff.firstDelayMs * 2 ** retry);
     }
@@ -236,11 +238,11 @@ export function createRoute53Client(
       if (typeof target.config.zone_id === "string" && target.config.zone_id !== "") {
         const attempt = await writeInZone(bareZoneId(target.config.zone_id), target, ip, true);
         // A hosted zone deleted and made again (a new id), or a typo: found afresh, once.
-        if (attempt.ok || !attempt.staleZone) return outcome(attempt);
+        if (attempt.ok || !attempt.staleZone) return writeOutcome(attempt);
       }
       const found = await findZone(target.hostname);
-      if (!found.ok) return outcome(found);
-      return outcome(await writeInZone(found.zoneId, target, ip, false));
+      if (!found.ok) return writeOutcome(found);
+      return writeOutcome(await writeInZone(found.zoneId, target, ip, false));
     },
   };
 }
@@ -256,12 +258,6 @@ function dnsName(name: string | undefined): string {
     .replace(/\\(\d{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)))
     .toLowerCase()
     .replace(/\.$/, "");
-}
-
-function outcome(attempt: Attempt): WriteOutcome {
-  if (attempt.ok) return attempt;
-  const { code: _code, staleZone: _staleZone, ...rest } = attempt;
-  return rest;
 }
 
 export const route53 = defineService({

@@ -322,8 +322,9 @@ function record(
     if (!sameRecord) return null;
     // The zone id found by the write is saved only when config.zone_id is still what this attempt
     // started with: one the user set or removed meanwhile is theirs to keep. The rest of the config
-    // is taken as it is now, so any other change made meanwhile stays too.
-    const zoneIdKept = current.config.zone_id === domain.config.zone_id;
+    // is taken as it is now, so any other change made meanwhile stays too. A service without zones
+    // (DuckDNS, dyndns2, custom) finds none: nothing to save.
+    const zoneIdFound = write.ok && write.zoneId !== "" && current.config.zone_id === domain.config.zone_id;
     return {
       // A detection failure is no attempt at the record: its status stays, so that when the echo
       // services answer again only records whose address really changed are written.
@@ -335,7 +336,7 @@ function record(
         ? {
             lastKnownIp: outcome.ip,
             externalId: write.externalId,
-            ...(zoneIdKept ? { config: { ...current.config, zone_id: write.zoneId } } : {}),
+            ...(zoneIdFound ? { config: { ...current.config, zone_id: write.zoneId } } : {}),
             ...(outcome.changed || current.lastChangedAt === null ? { lastChangedAt: now } : {}),
           }
         : {}),

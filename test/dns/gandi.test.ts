@@ -246,8 +246,8 @@ describe("failures keep Gandi's words and leave the record alone", () => {
   }[] = [
     { name: "revoked token", token: "revoked", message: /^Gandi: The server could not verify .* \(HTTP 401\)$/, stopRetrying: true },
     { name: "token without rights on the domain", fault: { status: 403 }, message: "Gandi: Access was denied to this resource. (HTTP 403)", stopRetrying: true },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", retryAfterSeconds: 20 },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", retryAfterSeconds: 60 },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Gandi: Too many requests, slow down. (HTTP 429); pausing 20 s", retryAfterSeconds: 20 },
+    { name: "429 without Retry-After", fault: { status: 429 }, message: "Gandi: Too many requests, slow down. (HTTP 429); pausing 60 s", retryAfterSeconds: 60 },
     { name: "429 asking for a day is capped at an hour", fault: { status: 429, retryAfter: 86400 }, message: /HTTP 429/, retryAfterSeconds: 3600 },
     { name: "500", fault: { status: 500 }, message: "Gandi: Internal Server Error (HTTP 500)" },
     { name: "502 HTML page", fault: "html", message: /^Gandi: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },

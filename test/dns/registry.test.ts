@@ -104,7 +104,7 @@ describe("Pacer", () => {
 
   test("a burst up to the limit goes at once; the next request waits for the oldest to leave the window", async () => {
     const { clock, pacer } = fakeClock(true);
-    const fetch = pacer.fetchFor(1, { requests: 3, perSeconds: 10 }, fetched);
+    const fetch = pacer.fetchFor(1, { requests: 3, perSeconds: 10 }, fetched, 10_000);
     for (let i = 0; i < 7; i++) await fetch("http://127.0.0.1/");
     // Three at 0 s; the 4th waits for 10 s, and the 5th and 6th go with it; the 7th waits for 20 s.
     expect(clock.wakes).toEqual([10_000, 20_000]);
@@ -113,14 +113,29 @@ describe("Pacer", () => {
   test("requests of one provider queue behind each other; another provider is not held up", async () => {
     const { clock, pacer } = fakeClock(false);
     const limit = { requests: 1, perSeconds: 1 };
-    const one = pacer.fetchFor(1, limit, fetched);
-    const two = pacer.fetchFor(2, limit, fetched);
+    const one = pacer.fetchFor(1, limit, fetched, 10_000);
+    const two = pacer.fetchFor(2, limit, fetched, 10_000);
     await Promise.all([one("a"), one("b"), one("c"), two("d")]);
     expect(clock.wakes).toEqual([1000, 2000]);
   });
 
+  test("a request that waited its turn has its whole deadline from when it leaves, not from the call", async () => {
+    const { pacer } = fakeClock(true);
+    const signals: (AbortSignal | null | undefined)[] = [];
+    const fetch = pacer.fetchFor(1, { requests: 1, perSeconds: 5 }, async (_input, init) => {
+      signals.push(init?.signal);
+      return new Response("ok");
+    }, 10_000);
+    const callersDeadline = AbortSignal.timeout(10_000);
+    await fetch("http://127.0.0.1/a", { signal: callersDeadline });
+    // The caller's deadline ran out while the second request waited for its turn.
+    await fetch("http://127.0.0.1/b", { signal: AbortSignal.abort(new DOMException("deadline", "TimeoutError")) });
+    expect(signals[0]).toBe(callersDeadline);
+    expect(signals[1]?.aborted).toBe(false);
+  });
+
   test("without a limit the fetch is handed over untouched", () => {
     const { pacer } = fakeClock(false);
-    expect(pacer.fetchFor(1, undefined, fetched)).toBe(fetched);
+    expect(pacer.fetchFor(1, undefined, fetched, 10_000)).toBe(fetched);
   });
 });

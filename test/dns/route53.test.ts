@@ -285,7 +285,7 @@ describe("throttling and failures", () => {
   test("Throttling is retried with backoff, a bounded number of times, then becomes retryAfterSeconds", async () => {
     fake.fault({ status: 400, code: "Throttling" });
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: zone.id }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Route 53: Rate exceeded (Throttling, HTTP 400)", retryAfterSeconds: 30 });
+    expect(outcome).toEqual({ ok: false, message: "Route 53: Rate exceeded (Throttling, HTTP 400); pausing 30 s", retryAfterSeconds: 30 });
     expect(fake.requests).toHaveLength(3);
     const [first, second, third] = fake.requests.map((r) => r.receivedAt);
     // The second wait is longer than the first: backoff, not a tight loop.

@@ -9,7 +9,7 @@
 // (2/s, 15/min, 100/h per domain; Retry-After), docs/auth/account.rst; DRF's throttling message.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 export const DESEC_FAKE_TOKEN = "desec-fake-token-0123456789abcdefXYZ";
 
@@ -214,7 +214,7 @@ export function startDesecFake(): DesecFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       if (mode.status === 429) return throttledAnswer(mode.retryAfter, mode.detail);
-      const headers: Record<string, string> = mode.retryAfter === undefined ? {} : { "retry-after": String(mode.retryAfter) };
+      const headers = retryAfterHeader(mode.retryAfter);
       return json(mode.status, { detail: mode.detail ?? "A server error occurred." }, headers);
     },
   });
@@ -244,5 +244,5 @@ export function startDesecFake(): DesecFake {
 /** DRF's throttling answer; without `retryAfter` it has no header (as a proxy in front might send it). */
 function throttledAnswer(retryAfter?: number, detail?: string): Response {
   const words = detail ?? `Request was throttled. Expected available in ${retryAfter ?? 1} second${retryAfter === 1 ? "" : "s"}.`;
-  return json(429, { detail: words }, retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) });
+  return json(429, { detail: words }, retryAfterHeader(retryAfter));
 }

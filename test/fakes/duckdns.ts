@@ -5,7 +5,7 @@
 // caller's own address is published, `ip=` takes either family, and `clear=true` empties both records.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeServer } from "./server";
 
 export const DUCKDNS_FAKE_TOKEN = "a7c4d0ad-114e-40ef-ba1d-d217904a50f2";
 
@@ -82,14 +82,14 @@ export function startDuckDnsFake(): DuckDnsFake {
   const server = startFakeServer<DuckDnsFault>({
     prefix: "",
     route(request) {
-      if (request.path !== "/update" || request.method !== "GET") return text("Not Found", 404);
-      return text(update(request.query));
+      if (request.path !== "/update" || request.method !== "GET") return plainText("Not Found", 404);
+      return plainText(update(request.query));
     },
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
-      if ("body" in mode) return text(mode.body);
-      const headers: Record<string, string> = mode.retryAfter === undefined ? {} : { "Retry-After": String(mode.retryAfter) };
-      return text(mode.status === 429 ? "Too Many Requests" : "Error", mode.status, headers);
+      if ("body" in mode) return plainText(mode.body);
+      const headers = retryAfterHeader(mode.retryAfter);
+      return plainText(mode.status === 429 ? "Too Many Requests" : "Error", mode.status, headers);
     },
   });
 
@@ -102,8 +102,4 @@ export function startDuckDnsFake(): DuckDnsFake {
     },
     updates: () => server.requests.filter((r) => r.path === "/update").length,
   });
-}
-
-function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=UTF-8", ...headers } });
 }

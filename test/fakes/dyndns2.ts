@@ -8,7 +8,7 @@
 // host for `abuse` after repeated `nochg` updates.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeServer } from "./server";
 
 export const DYNDNS2_FAKE_USER = "ddns-key-user";
 export const DYNDNS2_FAKE_PASSWORD = "k3y-pa55word-0123456789";
@@ -58,10 +58,10 @@ export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswe
     const code = line.split(" ")[0];
     if (code === "badauth" && fake.style !== "dyn") {
       const headers: Record<string, string> = fake.style === "noip" ? { "WWW-Authenticate": 'Basic realm="DDNS"' } : {};
-      return text(line, 401, headers);
+      return textLine(line, 401, headers);
     }
-    if (code === "nohost" && fake.style === "desec") return text(line, 404);
-    return text(line);
+    if (code === "nohost" && fake.style === "desec") return textLine(line, 404);
+    return textLine(line);
   }
 
   function update(query: Record<string, string>, headers: Record<string, string>): Response {
@@ -100,7 +100,7 @@ export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswe
       return `${unchanged ? "nochg" : "good"} ${addresses}`;
     });
     // One line per host; the status follows the first (account-wide errors appear once).
-    return lines.length === 1 ? reply(lines[0] as string) : text(lines.join("\n"));
+    return lines.length === 1 ? reply(lines[0] as string) : textLine(lines.join("\n"));
   }
 
   const server = startFakeServer<Dyndns2Fault>({
@@ -108,14 +108,14 @@ export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswe
     route(request) {
       // deSEC answers on any path; the others only on /nic/update.
       if (request.method !== "GET" || (fake.style !== "desec" && !request.path.endsWith("/nic/update"))) {
-        return text("Not Found", 404);
+        return textLine("Not Found", 404);
       }
       return update(request.query, request.headers);
     },
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
-      const headers: Record<string, string> = mode.retryAfter === undefined ? {} : { "Retry-After": String(mode.retryAfter) };
-      return text(mode.body, mode.status ?? 200, headers);
+      const headers = retryAfterHeader(mode.retryAfter);
+      return textLine(mode.body, mode.status ?? 200, headers);
     },
   });
 
@@ -143,6 +143,7 @@ export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswe
   return fake;
 }
 
-function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(`${body}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
+/** An answer (one line per host), newline-terminated as the services send it. */
+function textLine(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return plainText(`${body}\n`, status, headers);
 }

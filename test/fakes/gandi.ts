@@ -8,7 +8,7 @@
 // (201 only); libdns/gandi client.go (error shape, total-count); octodns-gandi (TTL minimum 300).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 export const GANDI_FAKE_TOKEN = "gandi-fake-pat-0123456789abcdef";
 /** What a PUT without `rrset_ttl` leaves in the record set (Gandi's default, reportedly). */
@@ -146,7 +146,7 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      const headers: Record<string, string> = mode.retryAfter === undefined ? {} : { "retry-after": String(mode.retryAfter) };
+      const headers = retryAfterHeader(mode.retryAfter);
       return error(mode.status, headers, mode.message);
     },
   });

@@ -8,7 +8,7 @@
 // in user reports only), and the caller's address published when `ip` is missing.
 
 import { isIPv4 } from "node:net";
-import { type FakeServer, htmlErrorPage, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, retryAfterHeader, startFakeServer } from "./server";
 
 export const NAMECHEAP_FAKE_PASSWORD = "0123456789abcdef0123456789abcdef";
 export const NAMECHEAP_CALLER_IPV4 = "127.0.0.1";
@@ -80,7 +80,7 @@ export function startNamecheapFake(): NamecheapFake {
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
       if ("xml" in mode) return new Response(mode.xml, { headers: { "Content-Type": "text/xml" } });
-      const headers: Record<string, string> = mode.retryAfter === undefined ? {} : { "Retry-After": String(mode.retryAfter) };
+      const headers = retryAfterHeader(mode.retryAfter);
       return new Response(mode.status === 429 ? "Too Many Requests" : "Service Unavailable", { status: mode.status, headers });
     },
   });

@@ -10,7 +10,7 @@
 // paged by `start` or all at once, an edit that resets or keeps the fields it omits.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 export const PORKBUN_FAKE_API_KEY = "pk1_fake0123456789abcdef0123456789abcdef";
 export const PORKBUN_FAKE_SECRET = "sk1_fake0123456789abcdef0123456789abcdef";
@@ -234,7 +234,7 @@ export function startPorkbunFake(): PorkbunFake {
       if (mode === "throttled") return throttledPage();
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      const headers: Record<string, string> = mode.retryAfter === undefined ? {} : { "retry-after": String(mode.retryAfter) };
+      const headers = retryAfterHeader(mode.retryAfter);
       return error(mode.message ?? "Internal server error.", mode.status, headers);
     },
   });

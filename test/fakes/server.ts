@@ -174,6 +174,16 @@ async function logged(raw: Request, prefix: string): Promise<LoggedRequest> {
   };
 }
 
+/** A `Retry-After` header naming `seconds`; none when the fault names no wait. */
+export function retryAfterHeader(seconds: number | undefined): Record<string, string> {
+  return seconds === undefined ? {} : { "Retry-After": String(seconds) };
+}
+
+/** A plain-text answer, as the one-request update services (DuckDNS, dyndns2) give. */
+export function plainText(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...headers } });
+}
+
 /** A JSON answer. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

@@ -5,7 +5,8 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { VERSION, type AppContext } from "../../context";
 import { domains, history, providers, type ProviderRow } from "../../db/schema";
-import type { DnsProvider } from "../../dns/provider";
+import { NotSent } from "../../dns/http";
+import type { DnsProvider, FetchLike } from "../../dns/provider";
 import { normaliseCredentials, normaliseOptions, optionsWithDefaults } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
@@ -212,10 +213,24 @@ export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
   const service = ctx.services.get(row.type);
   return service.createClient(openCredentials(row.credentials, ctx.keys.encryptionKey), optionsWithDefaults(service, row.options), {
     baseUrl: ctx.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
-    fetch: ctx.pacer.fetchFor(row.id, service.rateLimit, ctx.fetch),
+    fetch: ctx.pacer.fetchFor(row.id, service.rateLimit, unlessPaused(ctx, row.id), ctx.settings.httpTimeoutMs),
     timeoutMs: ctx.settings.httpTimeoutMs,
     userAgent: `ddnsd/${VERSION}`,
   });
+}
+
+/**
+ * The app's fetch for one provider, which sends nothing while the service has the provider paused:
+ * a request that waited its turn in the pacer may find that one ahead of it was told "slow down".
+ */
+function unlessPaused(ctx: AppContext, providerId: number): FetchLike {
+  return (input, init) => {
+    const until = ctx.db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, providerId)).get()?.until ?? null;
+    if (until !== null && until > Date.now()) {
+      return Promise.reject(new NotSent(`not sent: the provider is paused until ${new Date(until).toISOString()} (rate limited)`));
+    }
+    return ctx.fetch(input, init);
+  };
 }
 
 /**
