@@ -254,6 +254,7 @@ export const cloudflare = defineService({
     automatic: 1,
     help: "Seconds (60–86400), or 1 for automatic. Empty keeps the record's TTL (automatic for a new record).",
   },
+  proxy: { label: "Cloudflare proxy", help: "Proxied traffic goes through Cloudflare (orange cloud)." },
   canVerify: true,
   defaultApiUrl: "https://api.cloudflare.com/client/v4",
   // 1200 requests per 5 minutes per token; beyond it every call is refused for 5 minutes.

@@ -2,7 +2,6 @@
 // the updater turns them into history rows, and a thrown error would lose the provider's reason.
 
 export type RecordType = "A" | "AAAA";
-export type ProviderType = "cloudflare" | "dynu";
 
 /** The `fetch` a client uses; tests hand in the global one pointed at a fake on 127.0.0.1. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

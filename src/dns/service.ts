@@ -97,6 +97,11 @@ export interface ServiceDescription<Type extends string = string> {
   ttl: TtlRule | null;
   hostname?: HostnameRule;
   /**
+   * The service can send a record's traffic through its own proxy (a domain's `config.proxied`,
+   * CONTRACT §4): what the domain form calls that switch, and its help.
+   */
+  proxy?: { label: string; help: string };
+  /**
    * Whether `verify` can check the credentials without writing a record. When false, verify answers
    * `{ok: null, detail: verifyUnavailable}` and the client is not called.
    */

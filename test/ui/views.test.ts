@@ -183,7 +183,10 @@ describe("providers", () => {
     const options = (service: ServiceDescription | null) => String(ProviderOptions({ service, values, errors: NO_ERRORS }));
     expect(options(serviceFor("cloudflare"))).toContain("Seconds (60–86400), or 1 for automatic.");
     expect(options(serviceFor("dynu"))).toContain("Seconds (30–86400).");
-    const duck = defineService({ ...SERVICES[0], type: "duck", label: "Duck", ttl: null, hostname: { suffix: ".duck.test", message: "must end in .duck.test" } });
+    // The proxy switch where the service has a proxy, with the service's own words.
+    expect(options(serviceFor("cloudflare"))).toContain('<label for="f-proxied">Cloudflare proxy</label>');
+    expect(options(serviceFor("dynu"))).not.toContain('name="proxied"');
+    const duck = defineService({ ...SERVICES[0], type: "duck", label: "Duck", ttl: null, proxy: undefined, hostname: { suffix: ".duck.test", message: "must end in .duck.test" } });
     const html = options(duck);
     expect(html).toContain("Duck: the hostname must end in .duck.test.");
     expect(html).toContain("Duck sets the TTL itself.");

@@ -1,6 +1,6 @@
 // The domain form's options that depend on the provider's type: the service's hostname rule, the
 // TTL with the service's own rule as help (none when the service sets the TTL itself), and
-// proxying (Cloudflare only).
+// proxying where the service has a proxy.
 // Swapped by htmx when another provider is chosen, keeping what was typed.
 
 import { Html } from "@elysiajs/html";
@@ -46,8 +46,8 @@ export function ProviderOptions({ service, values, errors }: ProviderOptionsProp
       ) : (
         ""
       )}
-      {service?.type === "cloudflare" ? (
-        <Field name="proxied" label="Cloudflare proxy" errors={errors} help="Proxied traffic goes through Cloudflare (orange cloud).">
+      {service?.proxy ? (
+        <Field name="proxied" label={service.proxy.label} errors={errors} help={service.proxy.help}>
           <select {...controlAttrs("proxied", errors, true)}>
             <Options
               options={[

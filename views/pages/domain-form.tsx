@@ -170,7 +170,7 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
               <summary>Advanced</summary>
               <p class="help">Both are found and saved on the first update; set them only to pin a particular zone or record.</p>
               <div class="form-grid">
-                <Field name="zone_id" label="Zone id (Cloudflare) or domain id (Dynu)" errors={errors}>
+                <Field name="zone_id" label="Zone (or domain) at the provider" errors={errors}>
                   <input type="text" value={values.zone_id} autocomplete="off" spellcheck="false" class="mono" {...controlAttrs("zone_id", errors)} />
                 </Field>
                 <Field name="external_id" label="Record id at the provider" errors={errors}>

@@ -28,7 +28,7 @@ export function ProvidersPage({ user, flash, now, providers, stats, verification
       <section class="card">
         {providers.length === 0 ? (
           <p class="empty">
-            No providers yet. <a href="/providers/new">Add your Cloudflare or Dynu account</a> to get started.
+            No providers yet. <a href="/providers/new">Add the account of your DNS service</a> to get started.
           </p>
         ) : (
           <div class="table-wrap">

@@ -5,12 +5,12 @@ import { Int, OptionalTimestamp } from "../shared";
 
 const DomainConfig = t.Object(
   {
-    zone_id: t.Optional(t.String({ description: "Cloudflare zone id (or Dynu domain id); discovered when absent" })),
-    proxied: t.Optional(t.Boolean({ description: "Cloudflare proxying; default: keep the record's current value" })),
+    zone_id: t.Optional(t.String({ description: "The zone (or domain) at the service that holds the record; discovered when absent" })),
+    proxied: t.Optional(t.Boolean({ description: "Proxying, where the service has a proxy (Cloudflare); default: keep the record's current value" })),
     ttl: t.Optional(
       t.Integer({
-        description: "Seconds; Cloudflare 1 = automatic; default: keep the current value",
-        error: "must be a whole number of seconds (Cloudflare: 1 = automatic, or 60 to 86400; Dynu: 30 to 86400)",
+        description: "Seconds, in the range the provider's service accepts (Cloudflare: 1 = automatic); default: keep the current value",
+        error: "must be a whole number of seconds",
       }),
     ),
     create_if_missing: t.Optional(t.Boolean({ description: "Create the record when it does not exist (default true)" })),

@@ -6,7 +6,6 @@
 
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import type { ProviderType } from "../../dns/provider";
 import type { IpFamily } from "../../ip/detect";
 import type { EventSink, RecordedUpdate } from "../../updater/events";
 import packageJson from "../../../package.json";
@@ -69,7 +68,7 @@ export class UpdateMetrics implements EventSink {
 
   /** Read at each update (bun:sqlite keeps the statement): a provider without domains may change its type. */
   private providerType(providerId: number): string {
-    return this.ctx.sqlite.query<{ type: ProviderType }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type ?? "unknown";
+    return this.ctx.sqlite.query<{ type: string }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type ?? "unknown";
   }
 
   /** The whole exposition. */
