@@ -95,13 +95,15 @@ export function whileUnchanged(ctx: AppContext, compute: () => unknown, windowMs
   const ownChanges = ctx.sqlite.query<{ changes: number }, []>("SELECT total_changes() AS changes");
   const dataVersion = ctx.sqlite.query<{ data_version: number }, []>("PRAGMA data_version");
   let servedFor = "";
-  let body = new Uint8Array();
+  // A Blob, not bytes: Bun copies a Uint8Array body into every Response (a 50 KB list cost more
+  // than the rest of the request), while a Blob is immutable and shared.
+  let body = new Blob();
   return () => {
     const changes = ownChanges.get()!.changes;
     const version = dataVersion.get()!.data_version;
     const now = `${changes}:${version}:${Number.isFinite(windowMs) ? Math.floor(Date.now() / windowMs) : 0}`;
     if (now !== servedFor) {
-      body = new TextEncoder().encode(JSON.stringify(compute()));
+      body = new Blob([JSON.stringify(compute())]);
       servedFor = now;
     }
     return new Response(body, { headers: { "content-type": "application/json" } });
