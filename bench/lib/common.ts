@@ -204,11 +204,15 @@ const CLOCK_TICKS = (() => {
   return Number.isFinite(answer) && answer > 0 ? answer : 100;
 })();
 
-/** VmRSS and VmHWM (peak) of a live process, in bytes. */
-export function processMemory(pid: number): { rss: number; peak: number } {
+/**
+ * VmRSS and VmHWM (peak) of a live process, in bytes; and the RSS split into `anon` (the process's
+ * own memory: heap, stacks, caches) and `file` (pages of the executable and libraries it has read:
+ * clean, shared between processes running the same file, and reclaimable under memory pressure).
+ */
+export function processMemory(pid: number): { rss: number; peak: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
-  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+  return { rss: kb("VmRSS"), peak: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile") };
 }
 
 // ---------------------------------------------------------------- statistics and printing
