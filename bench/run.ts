@@ -14,6 +14,7 @@ import { ensureBinary, heading, machine, missingTool, table, which, type Figure 
 
 const BENCHES: { name: string; file: string; what: string; budgetSeconds: number }[] = [
   { name: "api", file: "api.ts", what: "API throughput and latency vs a bare Bun.serve", budgetSeconds: 120 },
+  { name: "cost", file: "request-cost.ts", what: "where an API request's time goes, in-process", budgetSeconds: 60 },
   { name: "updates", file: "updates.ts", what: "update cost", budgetSeconds: 120 },
   { name: "services", file: "services.ts", what: "every DNS service: requests per record, pacing, 1,000 records", budgetSeconds: 420 },
   { name: "ddclient", file: "ddclient.ts", what: "ddclient vs ddnsd on 100 Cloudflare records", budgetSeconds: 90 },

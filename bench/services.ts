@@ -260,6 +260,8 @@ interface Row {
   ddnsdSeconds: number;
   serviceSeconds: number | null;
   serviceLabel?: string;
+  serviceLimits?: RateLimit[];
+  paceLimit?: RateLimit;
   source: string;
 }
 
@@ -343,6 +345,8 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
       ddnsdSeconds,
       serviceSeconds,
       serviceLabel: world.serviceLimits?.label,
+      serviceLimits: world.serviceLimits?.limits,
+      paceLimit: limit,
       source: world.source,
     });
   } finally {
@@ -375,10 +379,14 @@ console.log(
   ),
 );
 for (const r of rows.filter((r) => r.serviceSeconds !== null && r.serviceSeconds > r.ddnsdSeconds)) {
+  // ddnsd's writes per second at its pace, against each of the service's own windows.
+  const writesPerSecond = (r.writesPerRecord / r.requestsPerRecord) * (r.paceLimit!.requests / r.paceLimit!.perSeconds);
+  const passed = r.serviceLimits!.find((l) => writesPerSecond * l.perSeconds > l.requests)!;
   console.log(
-    `\n${r.type}: ddnsd's pace alone would write 1,000 records in ${duration(r.ddnsdSeconds)}, but ${r.serviceLabel} make 1,000 ` +
-      `records in one domain take ${duration(r.serviceSeconds!)}. Past the 15th write in a minute the service answers 429 with ` +
-      "Retry-After, which ddnsd honours; records spread over several domains go proportionally faster.",
+    `\n${r.type}: ddnsd's pace alone would write 1,000 records in ${duration(r.ddnsdSeconds)} (${Math.round(writesPerSecond * passed.perSeconds)} writes per ` +
+      `${duration(passed.perSeconds)}), but ${r.serviceLabel}: past the ${passed.requests}th write within ${duration(passed.perSeconds)} the service ` +
+      `answers 429 with Retry-After, which ddnsd honours, and 1,000 records in one domain take ${duration(r.serviceSeconds!)}. Records spread over ` +
+      "several domains go proportionally faster.",
   );
 }
 const timeoutMs = 10_000;

@@ -10,6 +10,7 @@
 //   bun run bench/updates.ts
 
 import { createApp } from "../src/app";
+import { Pacer } from "../src/dns/pacing";
 import { startCloudflareFake } from "../test/fakes/cloudflare";
 import { startDynuFake } from "../test/fakes/dynu";
 import { startEchoFake } from "../test/fakes/echo";
@@ -94,6 +95,16 @@ for (const target of targets) {
   if (created.status !== 200) throw new Error(`creating ${target.hostname}: ${JSON.stringify(created.body)}`);
 }
 
+/**
+ * Each phase starts with the pacer's window empty, as after the hours that separate a first sync
+ * from an IP change in real life: the 500 Cloudflare records' phases together pass Cloudflare's
+ * 1,200 requests per 5 minutes, and the pacer would rightly hold the third phase back for minutes.
+ * This benchmark measures the update engine; bench/services.ts measures the pacing.
+ */
+function freshPacingWindow(): void {
+  t.ctx.pacer = new Pacer();
+}
+
 interface Phase {
   name: string;
   ms: number;
@@ -108,6 +119,7 @@ interface Phase {
 /** Makes every domain due (its schedule came round) and runs passes until none is due, as the tick would. */
 async function measure(name: string): Promise<Phase> {
   for (const fake of [cf, dynu, echo]) fake.clearRequests();
+  freshPacingWindow();
   t.ctx.sqlite.query("UPDATE domains SET next_run_at = ?").run(Date.now());
   const started = performance.now();
   const outcomes = [];
@@ -143,6 +155,7 @@ expectAll(NEXT, "IP change");
 // not the wait for the schedule (≤ DDNS_UPDATE_INTERVAL).
 echo.ipv4 = "185.103.110.43";
 echo.ipv6 = "2a01:4f8:c17:b8f::43";
+freshPacingWindow();
 t.ctx.sqlite.query("UPDATE domains SET next_run_at = ?").run(Date.now());
 const scheduled = createApp(t.ctx, { schedule: true });
 const tickStarted = performance.now();
