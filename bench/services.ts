@@ -320,8 +320,6 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
     const change = await pass();
     const changed = change.outcomes.filter((o) => o.result === "updated").length;
     if (changed !== sample) throw new Error(`${service.type}: ${changed} of ${sample} records updated after the IP change`);
-    // A throttled answer makes the pass fail above, or (Retry-After honoured inside the client) shows
-    // as a retried request; the pace is what keeps both at zero.
 
     const requestsPerRecord = change.requests / changed;
     const total = Math.ceil(requestsPerRecord * RECORDS);
