@@ -1,7 +1,7 @@
 // A peer on the same work: Debian's ddclient (3.10, protocol=cloudflare) and `ddnsd check` each
 // update the same 100 Cloudflare records on the same fake after the public IP changed — one
 // update cycle each, measured as CPU seconds (user + system) and peak RSS of the process (the
-// wait4 rusage, the numbers `/usr/bin/time -v` prints), side by side, alternating, in one run.
+// rusage, through GNU time: see measuredRun), side by side, alternating, in one run.
 // Both must really have written every record: the fake counts the writes and holds the contents.
 //
 // ddclient builds its Cloudflare URLs as `https://<server>/…` whatever `ssl=` says, so the fake
@@ -21,6 +21,7 @@ import {
   login,
   machine,
   mb,
+  measuredRun,
   missingTool,
   ratio,
   recordFigure,
@@ -113,20 +114,16 @@ try {
       // The public IP changes, then one update cycle.
       world.echo.ipv4 = `185.103.111.${address++}`;
       world.cloudflare.clearRequests();
-      const started = performance.now();
-      const child = Bun.spawn(commands[who].cmd, { env: commands[who].env, stdout: "pipe", stderr: "pipe" });
-      const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-      const wallMs = performance.now() - started;
-      const usage = child.resourceUsage()!;
+      const run = await measuredRun(commands[who].cmd, commands[who].env);
       const stale = [...world.cloudflare.records.values()].filter((r) => r.content !== world.echo.ipv4).length;
-      if (code !== 0 || stale > 0) {
-        throw new Error(`${who} left ${stale} of ${RECORDS} records stale (exit ${code}):\n${out.slice(-2000)}\n${err.slice(-2000)}`);
+      if (run.code !== 0 || stale > 0) {
+        throw new Error(`${who} left ${stale} of ${RECORDS} records stale (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
       }
       cycles.push({
         who,
-        cpuSeconds: Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6,
-        peakRss: usage.maxRSS,
-        wallMs,
+        cpuSeconds: run.cpuSeconds,
+        peakRss: run.peakRss,
+        wallMs: run.wallMs,
         requests: world.cloudflare.requests.length,
         writes: world.cloudflare.writes(),
       });

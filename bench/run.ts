@@ -3,8 +3,9 @@
 // `bun run bench api history` runs only those. Figures, not tests: nothing here fails on a number;
 // the exit code is 1 only when a benchmark could not run.
 //
-// Tools: wrk (API load; a Bun load generator stands in without it), ddclient and openssl (the
-// peer comparison; skipped without them). On Debian: sudo apt-get install -y wrk ddclient openssl
+// Tools: wrk (API load; a Bun load generator stands in without it), ddclient, openssl and inadyn
+// (the peer comparisons; skipped without them), GNU time (the peers' peak memory).
+// On Debian: sudo apt-get install -y wrk ddclient openssl inadyn time
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,8 +14,11 @@ import { ensureBinary, heading, machine, missingTool, table, which, type Figure 
 
 const BENCHES: { name: string; file: string; what: string; budgetSeconds: number }[] = [
   { name: "api", file: "api.ts", what: "API throughput and latency vs a bare Bun.serve", budgetSeconds: 120 },
+  { name: "cost", file: "request-cost.ts", what: "where an API request's time goes, in-process", budgetSeconds: 60 },
   { name: "updates", file: "updates.ts", what: "update cost", budgetSeconds: 120 },
+  { name: "services", file: "services.ts", what: "every DNS service: requests per record, pacing, 1,000 records", budgetSeconds: 420 },
   { name: "ddclient", file: "ddclient.ts", what: "ddclient vs ddnsd on 100 Cloudflare records", budgetSeconds: 90 },
+  { name: "inadyn", file: "inadyn.ts", what: "inadyn vs ddnsd on 100 dyndns2 hostnames", budgetSeconds: 90 },
   { name: "footprint", file: "footprint.ts", what: "binary size, start time, memory", budgetSeconds: 90 },
   { name: "history", file: "history.ts", what: "metrics and history over 1,000,000 rows", budgetSeconds: 90 },
   { name: "logins", file: "logins.ts", what: "peak memory under a login flood, a throttled attempt", budgetSeconds: 60 },
@@ -37,6 +41,10 @@ if (!which("wrk")) {
 }
 if (!which("ddclient")) notes.push(missingTool("ddclient", "ddclient", "the ddclient comparison"));
 if (!which("openssl")) notes.push(missingTool("openssl", "openssl", "the ddclient comparison"));
+if (!which("inadyn")) notes.push(missingTool("inadyn", "inadyn", "the inadyn comparison"));
+if (!existsSync("/usr/bin/time")) {
+  notes.push("/usr/bin/time not found: the peers' peak RSS includes this Bun process's own (~25–50 MB). Install it with: sudo apt-get install -y time");
+}
 for (const note of notes) console.log(`note:    ${note}`);
 
 // One copy of the binary for every script: tests rebuilding dist/ddnsd meanwhile don't matter.

@@ -24,6 +24,7 @@ import { bearerGuard, loginRoutes, logoutRoutes } from "./http/auth";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
+import { VerifiedTokens } from "./http/verified-tokens";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { notificationRoutes } from "./modules/notifications";
@@ -61,6 +62,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     updater: createUpdaterState(database.db, settings.updateConcurrency),
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
+    verifiedTokens: new VerifiedTokens(),
   };
   const full = ctx as AppContext;
   full.scheduler = new Scheduler(full);

@@ -204,11 +204,15 @@ const CLOCK_TICKS = (() => {
   return Number.isFinite(answer) && answer > 0 ? answer : 100;
 })();
 
-/** VmRSS and VmHWM (peak) of a live process, in bytes. */
-export function processMemory(pid: number): { rss: number; peak: number } {
+/**
+ * VmRSS and VmHWM (peak) of a live process, in bytes; and the RSS split into `anon` (the process's
+ * own memory: heap, stacks, caches) and `file` (pages of the executable and libraries it has read:
+ * clean, shared between processes running the same file, and reclaimable under memory pressure).
+ */
+export function processMemory(pid: number): { rss: number; peak: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) * 1024;
-  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+  return { rss: kb("VmRSS"), peak: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile") };
 }
 
 // ---------------------------------------------------------------- statistics and printing
@@ -294,4 +298,49 @@ export function machine(): string {
     // no os-release
   }
   return `${model}, ${cores} cores, ${(memKb / 1024 / 1024).toFixed(0)} GB RAM, ${os}, kernel ${kernel}, Bun ${Bun.version}`;
+}
+
+// ---------------------------------------------------------------- one measured run of a command
+
+export interface MeasuredRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+  /** user + system */
+  cpuSeconds: number;
+  /** Peak resident set, bytes. */
+  peakRss: number;
+}
+
+const GNU_TIME = "/usr/bin/time";
+
+/**
+ * Runs a command to its end (killed after `timeoutMs`) and measures it through GNU time: a child
+ * forked straight from this Bun process inherits Bun's own peak RSS in its rusage (Linux keeps the
+ * pre-exec high-water mark), which would add ~25–50 MB to a 5 MB program. time's own small process
+ * is the one forked from here. Without /usr/bin/time (Debian: apt-get install time) the inflated
+ * rusage is used (bench/run.ts says so).
+ */
+export async function measuredRun(cmd: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<MeasuredRun> {
+  const haveTime = existsSync(GNU_TIME);
+  const report = join(mkdtempSync(join(tmpdir(), "ddnsd-bench-time-")), "rusage");
+  const argv = haveTime ? [GNU_TIME, "-f", "%U %S %M", "-o", report, ...cmd] : cmd;
+  const started = performance.now();
+  const child = Bun.spawn(argv, { env, stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  clearTimeout(timer);
+  const wallMs = performance.now() - started;
+  try {
+    if (!haveTime) {
+      const usage = child.resourceUsage()!;
+      return { code, stdout, stderr, wallMs, cpuSeconds: Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6, peakRss: usage.maxRSS };
+    }
+    // time appends "Command exited with non-zero status N" before its line when the command failed.
+    const [user, system, kb] = readFileSync(report, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);
+    return { code, stdout, stderr, wallMs, cpuSeconds: user! + system!, peakRss: kb! * 1024 };
+  } finally {
+    rmSync(dirname(report), { recursive: true, force: true });
+  }
 }

@@ -13,6 +13,7 @@ import { hashPassword, needsRehash, verifyPassword } from "../security/passwords
 import { throttledMessage } from "../security/throttle";
 import { errorResponses, Int } from "../modules/shared";
 import { HttpError, unauthorized } from "./errors";
+import type { Claims } from "./verified-tokens";
 
 export const AUTH_MESSAGES = {
   missing: "Not authenticated",
@@ -80,36 +81,17 @@ export function revokeToken(ctx: AppContext, token: VerifiedToken): void {
   });
 }
 
-/**
- * Tokens whose signature and claims jose has checked, with their subject and expiry. jose verifies
- * HS256 through WebCrypto, ~100 µs a call on Bun — more than the rest of a small API request — and
- * a client sends the same token again and again. Bounded (oldest out); an expired entry goes back
- * to jose, which says so; the user is still looked up on every request.
- */
-interface Claims {
-  subject: unknown;
-  jti: unknown;
-  issuedAt: unknown;
-  expiresAt: number;
-}
-
-const verifiedTokens = new WeakMap<AppContext, Map<string, Claims>>();
-const VERIFIED_TOKENS_KEPT = 256;
-
+/** The token's claims, checked by jose the first time this app sees the token. */
 async function verifiedClaims(ctx: AppContext, token: string): Promise<Claims> {
-  let cache = verifiedTokens.get(ctx);
-  if (!cache) verifiedTokens.set(ctx, (cache = new Map()));
-  const known = cache.get(token);
-  if (known && Date.now() < known.expiresAt) return known;
-  cache.delete(token);
+  const known = ctx.verifiedTokens.get(token);
+  if (known) return known;
   const { payload } = await jwtVerify(token, new TextEncoder().encode(ctx.keys.secretKey), {
     algorithms: ["HS256"],
     // A token without an expiry would never expire.
     requiredClaims: ["sub", "iat", "exp", "jti"],
   });
-  if (cache.size >= VERIFIED_TOKENS_KEPT) cache.delete(cache.keys().next().value!);
   const claims = { subject: payload.sub, jti: payload.jti, issuedAt: payload.iat, expiresAt: payload.exp! * 1000 };
-  cache.set(token, claims);
+  ctx.verifiedTokens.remember(token, claims);
   return claims;
 }
 
