@@ -5,15 +5,15 @@
 // Screenshots of every page land in test/e2e/screenshots/ (git-ignored) for a human to look at.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SignJWT } from "jose";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./browser";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
 import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
 import { makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = join(import.meta.dir, "screenshots");
 const LAPTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
@@ -37,9 +37,6 @@ const requested: string[] = [];
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}; the browser tests need it (apt-get install -y chromium).`);
-  }
   mkdirSync(SCREENSHOTS, { recursive: true });
   cloudflare = startCloudflareFake();
   cloudflare.addZone("example.com");
@@ -51,10 +48,7 @@ beforeAll(async () => {
   });
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.app.handle(request) });
   base = `http://127.0.0.1:${server.port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: LAPTOP, colorScheme: "light" });
   context.setDefaultTimeout(5_000);
   page = await context.newPage();

@@ -2,16 +2,16 @@
 // renders the reference in Chromium, with nothing refused by the policy.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./browser";
 import { serve, type Served } from "../hardening/helpers";
 
-const CHROMIUM = "/usr/bin/chromium";
 let browser: Browser;
 let s: Served;
 
 beforeAll(async () => {
   s = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  browser = await launchChromium();
 }, 20_000);
 
 afterAll(async () => {

@@ -6,9 +6,10 @@
 // land in test/e2e/screenshots/ (git-ignored) for a person to look at.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./browser";
 import { eq } from "drizzle-orm";
 import { domains } from "../../src/db/schema";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
@@ -16,7 +17,6 @@ import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
 import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = join(import.meta.dir, "screenshots");
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -38,7 +38,6 @@ const rawDocuments: string[] = [];
 const cspViolations: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}; the browser tests need it.`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   cloudflare = startCloudflareFake();
   cloudflare.addZone("example.com");
@@ -51,10 +50,7 @@ beforeAll(async () => {
   });
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.app.handle(request) });
   base = `http://127.0.0.1:${server.port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
   // A provider and two records of one name, made through the API (the first test file covers the forms).
   const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
   for (const record_type of ["A", "AAAA"]) {
