@@ -285,10 +285,6 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
     DDNS_LOG_LEVEL: "warn",
     DDNS_UPDATE_INTERVAL: "5m",
     DDNS_ALLOW_PRIVATE_IPS: "true",
-    // The request timeout starts before the pacer's wait (src/dns/http.ts makes the signal, then the
-    // paced fetch sleeps): at the 10 s default a request queued behind three others at deSEC's pace
-    // runs out before it is sent. Generous here so the figures measure the pace; the wait is printed.
-    DDNS_HTTP_TIMEOUT: "60s",
   };
   if (service.defaultApiUrl !== undefined) env[apiUrlSetting(service.type)] = world.fake.url;
   let throttled = 0;
@@ -387,13 +383,6 @@ for (const r of rows.filter((r) => r.serviceSeconds !== null && r.serviceSeconds
       "several domains go proportionally faster.",
   );
 }
-const timeoutMs = 10_000;
-for (const r of rows.filter((r) => r.longestWaitSeconds * 1000 >= timeoutMs)) {
-  console.log(
-    `\n${r.type}: a request may wait ${duration(r.longestWaitSeconds)} for its turn, and DDNS_HTTP_TIMEOUT (default 10 s) ` +
-      "starts counting before that wait: in a big change some of its requests time out unsent (here the timeout was raised to 60 s).",
-  );
-}
 console.log("\n(IP change: the sample's pass after the echo's answer moved; req, no change: provider requests in a pass with the same address, target 0; throttled: answers that told ddnsd to slow down, target 0.)");
 
 for (const r of rows) {
@@ -401,7 +390,8 @@ for (const r of rows) {
   recordFigure({ bench: "services", name: `${r.type}: provider requests when nothing changed`, value: String(r.quietRequests), target: "0", met: r.quietRequests === 0 });
   recordFigure({ bench: "services", name: `${r.type}: throttled answers (sample of ${r.sample})`, value: String(r.throttled), target: "0", met: r.throttled === 0 });
   if (r.longestWaitSeconds > 0) {
-    recordFigure({ bench: "services", name: `${r.type}: longest wait for a paced turn`, value: duration(r.longestWaitSeconds), target: "< 10 s (DDNS_HTTP_TIMEOUT)", met: r.longestWaitSeconds * 1000 < timeoutMs });
+    // Informative: a request's deadline (DDNS_HTTP_TIMEOUT) starts when it leaves, not while it waits its turn.
+    recordFigure({ bench: "services", name: `${r.type}: longest wait for a paced turn`, value: duration(r.longestWaitSeconds) });
   }
   recordFigure({
     bench: "services",
