@@ -5,10 +5,10 @@
 // never), and the time 1,000 records would take after an IP change.
 //
 // The 1,000-record time is extrapolated from the sample, not run: deSEC alone would take hours.
-// time(1,000) = max(the sample's time per record × 1,000, the pacer's rule: with `requests` per
-// `perSeconds` in a sliding window, the k-th request starts at ⌊k ÷ requests⌋ × perSeconds). A
-// service's own limits stricter than ddnsd's pace (deSEC's per-domain write limits) are applied the
-// same way and printed beside it.
+// time(1,000) = max(the sample's time per record × 1,000, when the pacer would start the last of
+// those requests: the real Pacer, every window of the service's `rateLimits` at once, on a clock
+// that stands still while all of them are asked for). A service's own limits stricter than ddnsd's
+// pace (deSEC's per-domain write limits) are applied the same way to the writes.
 //
 // The fakes are given the services' documented limits (PROVIDERS.md) where they can enforce them:
 // deSEC's per-domain write limits, Porkbun's ~1 request/s, DigitalOcean's 250/min.
@@ -17,6 +17,7 @@
 //   BENCH_SERVICES=cloudflare,duckdns bun run bench/services.ts
 
 import { apiUrlSetting, SERVICES } from "../src/dns/registry";
+import { Pacer } from "../src/dns/pacing";
 import type { RateLimit } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
@@ -235,8 +236,22 @@ function countingThrottles(onThrottled: () => void) {
   };
 }
 
-/** When the k-th request (0-based) of a sliding-window limit may start, in seconds. */
-const startOf = (k: number, limit: RateLimit) => Math.floor(k / limit.requests) * limit.perSeconds;
+/**
+ * When each of `count` requests asked for at once would start under these windows, in seconds from
+ * the first: the real Pacer, on a clock that stands still, so every wait it hands out is a start.
+ */
+async function pacedStarts(count: number, limits: readonly RateLimit[]): Promise<number[]> {
+  let waitMs = 0;
+  const pacer = new Pacer({ now: () => 0, sleep: async (ms) => void (waitMs = ms) });
+  const paced = pacer.fetchFor(0, limits, async () => new Response(), 1000);
+  const starts: number[] = [];
+  for (let k = 0; k < count; k++) {
+    waitMs = 0;
+    await paced("http://pacer.invalid/");
+    starts.push(waitMs / 1000);
+  }
+  return starts;
+}
 
 function duration(seconds: number): string {
   if (seconds < 60) return `${seconds.toFixed(1)} s`;
@@ -261,7 +276,7 @@ interface Row {
   serviceSeconds: number | null;
   serviceLabel?: string;
   serviceLimits?: RateLimit[];
-  paceLimit?: RateLimit;
+  paceLimits?: readonly RateLimit[];
   source: string;
 }
 
@@ -320,11 +335,12 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
     const requestsPerRecord = change.requests / changed;
     const total = Math.ceil(requestsPerRecord * RECORDS);
     const linear = (change.ms / 1000 / sample) * RECORDS;
-    const limit = service.rateLimit;
+    const limits = service.rateLimits;
     const concurrency = t.ctx.settings.updateConcurrency;
-    const ddnsdSeconds = Math.max(linear, limit ? startOf(total - 1, limit) : 0);
+    const paced = limits ? await pacedStarts(total, limits) : [];
+    const ddnsdSeconds = Math.max(linear, paced.at(-1) ?? 0);
     const writes = Math.ceil((change.writes / changed) * RECORDS);
-    const serviceSeconds = world.serviceLimits ? Math.max(...world.serviceLimits.limits.map((l) => startOf(writes - 1, l))) : null;
+    const serviceSeconds = world.serviceLimits ? (await pacedStarts(writes, world.serviceLimits.limits)).at(-1)! : null;
     rows.push({
       type: service.type,
       sample,
@@ -334,13 +350,13 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
       quietRequests: quiet.requests,
       throttled,
       changeMs: change.ms,
-      pace: limit ? `${limit.requests} / ${limit.perSeconds} s` : `none (${concurrency} at a time)`,
-      longestWaitSeconds: limit ? startOf(concurrency, limit) : 0,
+      pace: limits ? limits.map((l) => `${l.requests} / ${l.perSeconds} s`).join(", ") : `none (${concurrency} at a time)`,
+      longestWaitSeconds: paced[concurrency] ?? 0,
       ddnsdSeconds,
       serviceSeconds,
       serviceLabel: world.serviceLimits?.label,
       serviceLimits: world.serviceLimits?.limits,
-      paceLimit: limit,
+      paceLimits: limits,
       source: world.source,
     });
   } finally {
@@ -373,8 +389,8 @@ console.log(
   ),
 );
 for (const r of rows.filter((r) => r.serviceSeconds !== null && r.serviceSeconds > r.ddnsdSeconds)) {
-  // ddnsd's writes per second at its pace, against each of the service's own windows.
-  const writesPerSecond = (r.writesPerRecord / r.requestsPerRecord) * (r.paceLimit!.requests / r.paceLimit!.perSeconds);
+  // ddnsd's writes per second at its pace (its slowest window), against each of the service's own windows.
+  const writesPerSecond = (r.writesPerRecord / r.requestsPerRecord) * Math.min(...r.paceLimits!.map((l) => l.requests / l.perSeconds));
   const passed = r.serviceLimits!.find((l) => writesPerSecond * l.perSeconds > l.requests)!;
   console.log(
     `\n${r.type}: ddnsd's pace alone would write 1,000 records in ${duration(r.ddnsdSeconds)} (${Math.round(writesPerSecond * passed.perSeconds)} writes per ` +

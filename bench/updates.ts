@@ -208,7 +208,8 @@ console.log(
 );
 
 // Paced, the k-th Cloudflare request of the first sync starts at ⌊k ÷ 1,200⌋ × 300 s at the earliest.
-const cloudflareLimit = SERVICES.find((service) => service.type === "cloudflare")!.rateLimit!;
+// Cloudflare documents one window.
+const cloudflareLimit = SERVICES.find((service) => service.type === "cloudflare")!.rateLimits![0]!;
 const pacedFirstSyncSeconds = Math.floor((firstSync.cloudflare - 1) / cloudflareLimit.requests) * cloudflareLimit.perSeconds;
 console.log(
   `first sync paced: its ${firstSync.cloudflare} Cloudflare requests under ${cloudflareLimit.requests} per ${cloudflareLimit.perSeconds} s take at least ${pacedFirstSyncSeconds} s`,

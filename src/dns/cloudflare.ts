@@ -258,6 +258,6 @@ export const cloudflare = defineService({
   canVerify: true,
   defaultApiUrl: "https://api.cloudflare.com/client/v4",
   // 1200 requests per 5 minutes per token; beyond it every call is refused for 5 minutes.
-  rateLimit: { requests: 1200, perSeconds: 300 },
+  rateLimits: [{ requests: 1200, perSeconds: 300 }],
   createClient: (credentials, _options, context) => createCloudflareClient({ api_token: credentials.api_token ?? "" }, context),
 });

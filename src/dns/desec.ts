@@ -150,10 +150,17 @@ export const desec = defineService({
   },
   canVerify: true,
   defaultApiUrl: "https://desec.io/api/v1",
-  // Each write is preceded by its read, so one request per 2.5 s keeps RRset writes 5 s apart: under
-  // deSEC's 2/s and 15/min per domain and its 50/min for reads. (Its 100/h per domain is only reached by
-  // more than 100 changes an hour in one domain, which an address change never needs.)
-  rateLimit: { requests: 1, perSeconds: 2.5 },
+  // deSEC enforces all its windows at once (PROVIDERS.md §4). Each RRset write is preceded by its read,
+  // so at most half of any run of requests are writes, and counting every request of the account as if
+  // it were one domain's: 1 per 2.5 s keeps writes 5 s apart (12 a minute: under 2/s and 15/min per
+  // domain; 24 requests a minute: under 10/s and 50/min for reads); 200 an hour is at most 100 writes
+  // (100/h per domain); 600 a day is at most 300 writes (300/day per domain) and under the 2000/day
+  // per user.
+  rateLimits: [
+    { requests: 1, perSeconds: 2.5 },
+    { requests: 200, perSeconds: 3600 },
+    { requests: 600, perSeconds: 86_400 },
+  ],
   createClient: (credentials, _options, context) => createDesecClient({ token: credentials.token ?? "" }, context),
 });
 

@@ -204,6 +204,6 @@ export const gandi = defineService({
   canVerify: true,
   defaultApiUrl: "https://api.gandi.net/v5/livedns",
   // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.
-  rateLimit: { requests: 900, perSeconds: 60 },
+  rateLimits: [{ requests: 900, perSeconds: 60 }],
   createClient: (credentials, _options, context) => createGandiClient({ token: credentials.token ?? "" }, context),
 });

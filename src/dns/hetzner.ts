@@ -260,6 +260,6 @@ export const hetzner = defineService({
   canVerify: true,
   defaultApiUrl: "https://api.hetzner.cloud/v1",
   // Hetzner Cloud allows 3600 requests an hour per project; ddnsd stays under it.
-  rateLimit: { requests: 3000, perSeconds: 3600 },
+  rateLimits: [{ requests: 3000, perSeconds: 3600 }],
   createClient: (credentials, _options, context) => createHetznerClient({ token: credentials.token ?? "" }, context),
 });

@@ -193,7 +193,7 @@ export const porkbun = defineService({
   canVerify: true,
   defaultApiUrl: "https://api.porkbun.com/api/json/v3",
   // About one request a second per key; beyond it Porkbun answers 503 pages.
-  rateLimit: { requests: 1, perSeconds: 1.25 },
+  rateLimits: [{ requests: 1, perSeconds: 1.25 }],
   createClient: (credentials, _options, context) =>
     createPorkbunClient({ api_key: credentials.api_key ?? "", secret_api_key: credentials.secret_api_key ?? "" }, context),
 });

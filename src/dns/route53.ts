@@ -286,7 +286,7 @@ export const route53 = defineService({
   canVerify: true,
   defaultApiUrl: "https://route53.amazonaws.com/2013-04-01",
   // Route 53 allows 5 API requests a second per account (an UPSERT counts twice); ddnsd stays under it.
-  rateLimit: { requests: 4, perSeconds: 1 },
+  rateLimits: [{ requests: 4, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
     createRoute53Client(
       { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },

@@ -62,8 +62,9 @@ export interface HostnameRule {
 }
 
 /**
- * A service's documented request limit; the registry paces each provider's requests under it, so a
- * large change never bursts past it. E.g. Cloudflare 1200 per 300 s, Porkbun about 1 per second.
+ * One window of a service's documented request limits; the registry paces each provider's requests
+ * under every window of its service at once, so a large change never bursts past any of them. E.g.
+ * Cloudflare 1200 per 300 s, Porkbun about 1 per second, deSEC per second, per hour and per day.
  */
 export interface RateLimit {
   requests: number;
@@ -113,7 +114,8 @@ export interface ServiceDescription<Type extends string = string> {
    * of its options (dyndns2's `server`, custom's `url`): it has no such setting.
    */
   defaultApiUrl?: string;
-  rateLimit?: RateLimit;
+  /** Every window is enforced at once (deSEC documents four); absent or empty: not paced. */
+  rateLimits?: readonly RateLimit[];
   /**
    * The client. `credentials` arrive normalised: every non-optional key present under its own name
    * (aliases resolved); `options` validated, with defaults applied.

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "../../src/dns/provider";
-import { defineService, type ClientContext } from "../../src/dns/service";
+import { defineService, type ClientContext, type RateLimit } from "../../src/dns/service";
 import { PROVIDER_TYPES, SERVICES } from "../../src/dns/registry";
 import { startEchoFake, type EchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
@@ -26,7 +26,7 @@ const calls = {
 let echo: EchoFake;
 let t: TestApp;
 
-function fakeService(baseUrl: string, rateLimit?: { requests: number; perSeconds: number }) {
+function fakeService(baseUrl: string, rateLimits?: readonly RateLimit[]) {
   return defineService({
     type: "testdns",
     label: "Test DNS",
@@ -47,7 +47,7 @@ function fakeService(baseUrl: string, rateLimit?: { requests: number; perSeconds
     canVerify: false,
     verifyUnavailable: "Test DNS has no way to check a password without changing a record",
     defaultApiUrl: baseUrl,
-    rateLimit,
+    rateLimits,
     createClient(credentials, options, context): DnsProvider {
       calls.created.push({ credentials, options, context });
       return {
@@ -71,7 +71,7 @@ const departures: number[] = [];
 beforeAll(async () => {
   echo = startEchoFake();
   t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` }, ":memory:", {
-    services: [...SERVICES, fakeService(echo.url, { requests: 1, perSeconds: 0.3 })],
+    services: [...SERVICES, fakeService(echo.url, [{ requests: 1, perSeconds: 0.3 }, { requests: 2, perSeconds: 1 }])],
     // When each request leaves the app (after the pacer let it go), not when the fake got round to it.
     fetch: (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
@@ -258,7 +258,7 @@ describe("a failure the service says retrying cannot fix", () => {
 });
 
 describe("pacing", () => {
-  test("a provider's requests are spaced under its service's limit (here 1 per 0.3 s)", async () => {
+  test("a provider's requests are spaced under every window of its service's limits (here 1 per 0.3 s and 2 per 1 s)", async () => {
     const created = await provider();
     const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
     calls.requestsPerWrite = 3;
@@ -268,7 +268,8 @@ describe("pacing", () => {
     expect(paced).toHaveLength(3);
     // Lower bounds only: each request waited for the one before it to leave the window.
     expect(paced[1]! - paced[0]!).toBeGreaterThanOrEqual(290);
-    expect(paced[2]! - paced[1]!).toBeGreaterThanOrEqual(290);
+    // The third, which the 0.3 s window lets go at 0.6 s, waits for the first to leave the 1 s window.
+    expect(paced[2]! - paced[0]!).toBeGreaterThanOrEqual(990);
   });
 });
 

@@ -4,6 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createDesecClient, desec } from "../../src/dns/desec";
+import { Pacer } from "../../src/dns/pacing";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { DESEC_FAKE_TOKEN, type DesecFake, type DesecFault, startDesecFake } from "../fakes/desec";
 
@@ -42,8 +43,39 @@ describe("the service description", () => {
     expect(desec.recordTypes).toEqual(["A", "AAAA"]);
     expect(desec.ttl).toMatchObject({ min: 3600, max: 86400 });
     expect(desec.defaultApiUrl).toBe("https://desec.io/api/v1");
-    // Writes (each after its read) stay under 15 a minute per domain.
-    expect((60 / desec.rateLimit!.perSeconds) * desec.rateLimit!.requests / 2).toBeLessThan(15);
+  });
+
+  test("paced, 1,000 changed records in one domain stay under every documented limit: none is answered 429", async () => {
+    // The real Pacer on a clock that moves only when a request waits; every write follows its read.
+    let now = 0;
+    const pacer = new Pacer({ now: () => now, sleep: async (ms) => void (now += ms) });
+    const starts: { at: number; write: boolean }[] = [];
+    const paced = pacer.fetchFor(1, desec.rateLimits, async (_input, init) => {
+      starts.push({ at: now, write: init?.method === "PATCH" });
+      return new Response("{}");
+    }, 10_000);
+    for (let record = 0; record < 1000; record++) {
+      await paced("http://127.0.0.1/read", { method: "GET" });
+      await paced("http://127.0.0.1/write", { method: "PATCH" });
+    }
+    /** The most of these start times within any `seconds` (a sliding window, as deSEC counts). */
+    const mostWithin = (times: number[], seconds: number) => {
+      let most = 0;
+      for (let first = 0, last = 0; last < times.length; last++) {
+        while (times[first]! <= times[last]! - seconds * 1000) first++;
+        most = Math.max(most, last - first + 1);
+      }
+      return most;
+    };
+    const all = starts.map((s) => s.at);
+    const writes = starts.filter((s) => s.write).map((s) => s.at);
+    // PROVIDERS.md §4: RRset writes 2/s, 15/min, 100/h, 300/day per domain; reads 10/s, 50/min; 2000/day per user.
+    // Writes per second, minute, hour, day: the hourly and daily limits are reached, never passed.
+    expect([1, 60, 3600, 86_400].map((seconds) => mostWithin(writes, seconds))).toEqual([1, 12, 100, 300]);
+    // Requests per second, minute, day.
+    expect([1, 60, 86_400].map((seconds) => mostWithin(all, seconds))).toEqual([1, 24, 600]);
+    // And no slower than the daily limit makes it: the last of the 1,000 writes goes on the fourth day.
+    expect(Math.floor(writes.at(-1)! / 86_400_000)).toBe(3);
   });
 
   test("createClient hands the token on", async () => {

@@ -52,7 +52,8 @@ describe("the service description", () => {
     expect(porkbun.defaultApiUrl).toBe("https://api.porkbun.com/api/json/v3");
     expect(porkbun.canVerify).toBe(true);
     // Paced under Porkbun's one request a second.
-    expect(porkbun.rateLimit!.perSeconds / porkbun.rateLimit!.requests).toBeGreaterThan(1);
+    expect(porkbun.rateLimits).toHaveLength(1);
+    expect(porkbun.rateLimits![0]!.perSeconds / porkbun.rateLimits![0]!.requests).toBeGreaterThan(1);
   });
 
   test("createClient hands the keys on", async () => {

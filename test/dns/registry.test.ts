@@ -1,7 +1,7 @@
 // The service registry: every description is complete and consistent (a table over SERVICES, so a
 // new service module is checked the moment its registry line is added), the registry refuses
 // clashing or unusable type names, each service gets its `DDNS_<TYPE>_API_URL` setting, and the
-// pacer spaces a provider's requests under its service's limit.
+// pacer spaces a provider's requests under every window of its service's limits at once.
 
 import { describe, expect, test } from "bun:test";
 import { loadSettings, SettingsError } from "../../src/config";
@@ -35,7 +35,7 @@ describe("every registered service", () => {
         expect(service.defaultApiUrl).toMatch(/^https:\/\/[^/]+/);
         expect(service.defaultApiUrl).not.toEndWith("/");
       }
-      if (service.rateLimit) expect(service.rateLimit.requests).toBeGreaterThan(0);
+      for (const limit of service.rateLimits ?? []) expect([limit.requests > 0, limit.perSeconds > 0]).toEqual([true, true]);
     });
   }
 
@@ -104,15 +104,48 @@ describe("Pacer", () => {
 
   test("a burst up to the limit goes at once; the next request waits for the oldest to leave the window", async () => {
     const { clock, pacer } = fakeClock(true);
-    const fetch = pacer.fetchFor(1, { requests: 3, perSeconds: 10 }, fetched, 10_000);
+    const fetch = pacer.fetchFor(1, [{ requests: 3, perSeconds: 10 }], fetched, 10_000);
     for (let i = 0; i < 7; i++) await fetch("http://127.0.0.1/");
     // Three at 0 s; the 4th waits for 10 s, and the 5th and 6th go with it; the 7th waits for 20 s.
     expect(clock.wakes).toEqual([10_000, 20_000]);
   });
 
+  test("every window holds at once: the long one binds after the short one allows", async () => {
+    const { clock, pacer } = fakeClock(true);
+    const fetch = pacer.fetchFor(1, [{ requests: 2, perSeconds: 1 }, { requests: 3, perSeconds: 10 }], fetched, 10_000);
+    for (let i = 0; i < 6; i++) await fetch("http://127.0.0.1/");
+    // Two at 0 s; the 3rd waits for the 1 s window; the 4th, which the 1 s window lets go at 1 s,
+    // waits until the 10 s window frees at 10 s; the 5th goes with it; the 6th finds both full until 11 s.
+    expect(clock.wakes).toEqual([1000, 10_000, 11_000]);
+  });
+
+  test("a long window counts the requests the short one already let go", async () => {
+    const { clock, pacer } = fakeClock(false);
+    const limits = [{ requests: 1, perSeconds: 2.5 }, { requests: 200, perSeconds: 3600 }, { requests: 600, perSeconds: 86_400 }];
+    const fetch = pacer.fetchFor(1, limits, fetched, 10_000);
+    await Promise.all(Array.from({ length: 1000 }, () => fetch("http://127.0.0.1/")));
+    const starts = [0, ...clock.wakes];
+    const mostWithin = (ms: number) => Math.max(...starts.map((start) => starts.filter((s) => s >= start && s < start + ms).length));
+    expect([mostWithin(2500), mostWithin(3_600_000), mostWithin(86_400_000)]).toEqual([1, 200, 600]);
+    // First come, first served, and nothing later than the windows make it: the 601st starts the second day.
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    expect(starts[600]).toBe(86_400_000);
+  });
+
+  test("forgetting a provider drops its reservations in every window", async () => {
+    const { clock, pacer } = fakeClock(false);
+    const limits = [{ requests: 1, perSeconds: 1 }, { requests: 2, perSeconds: 60 }];
+    const fetch = pacer.fetchFor(1, limits, fetched, 10_000);
+    await fetch("a");
+    await fetch("b");
+    pacer.forget(1);
+    await fetch("c");
+    expect(clock.wakes).toEqual([1000]);
+  });
+
   test("requests of one provider queue behind each other; another provider is not held up", async () => {
     const { clock, pacer } = fakeClock(false);
-    const limit = { requests: 1, perSeconds: 1 };
+    const limit = [{ requests: 1, perSeconds: 1 }];
     const one = pacer.fetchFor(1, limit, fetched, 10_000);
     const two = pacer.fetchFor(2, limit, fetched, 10_000);
     await Promise.all([one("a"), one("b"), one("c"), two("d")]);
@@ -122,7 +155,7 @@ describe("Pacer", () => {
   test("a request that waited its turn has its whole deadline from when it leaves, not from the call", async () => {
     const { pacer } = fakeClock(true);
     const signals: (AbortSignal | null | undefined)[] = [];
-    const fetch = pacer.fetchFor(1, { requests: 1, perSeconds: 5 }, async (_input, init) => {
+    const fetch = pacer.fetchFor(1, [{ requests: 1, perSeconds: 5 }], async (_input, init) => {
       signals.push(init?.signal);
       return new Response("ok");
     }, 10_000);
@@ -137,5 +170,6 @@ describe("Pacer", () => {
   test("without a limit the fetch is handed over untouched", () => {
     const { pacer } = fakeClock(false);
     expect(pacer.fetchFor(1, undefined, fetched, 10_000)).toBe(fetched);
+    expect(pacer.fetchFor(1, [], fetched, 10_000)).toBe(fetched);
   });
 });

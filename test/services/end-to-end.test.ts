@@ -428,12 +428,14 @@ describe("pacing: a burst after an address change stays under each service's doc
   ];
   for (const [adapter, count] of bursts) {
     const description = SERVICES.find((service) => service.type === adapter.type)!;
-    const limit = description.rateLimit!;
+    const limits = description.rateLimits!;
+    // The burst is small: the service's shortest window (listed first) binds; none of the others is passed.
+    const [shortest] = limits;
 
-    describe(`${description.label}: ${limit.requests} per ${limit.perSeconds} s`, () => {
+    describe(`${description.label}: ${limits.map((l) => `${l.requests} per ${l.perSeconds} s`).join(", ")}`, () => {
       const current = useServiceRig(adapter);
 
-      test(`${count} domains, every record written, no ${limit.requests + 1} requests within ${limit.perSeconds} s`, async () => {
+      test(`${count} domains, every record written, in no window more requests than it allows`, async () => {
         const rig = current();
         const { fake, echo, t } = rig;
         const names = Array.from({ length: count }, (_, i) => `host${i}.example.com`);
@@ -453,9 +455,11 @@ describe("pacing: a burst after an address change stays under each service's doc
         expect(writesTo(adapter, fake)).toBe(count);
 
         const arrivals = fake.requests.map((r) => r.receivedAt).sort((a, b) => a - b);
-        expect(arrivals.length).toBeGreaterThan(limit.requests);
-        for (let i = 0; i + limit.requests < arrivals.length; i++) {
-          expect(arrivals[i + limit.requests]! - arrivals[i]!).toBeGreaterThanOrEqual(limit.perSeconds * 1000 - TRANSIT_MS);
+        expect(arrivals.length).toBeGreaterThan(shortest!.requests);
+        for (const limit of limits) {
+          for (let i = 0; i + limit.requests < arrivals.length; i++) {
+            expect(arrivals[i + limit.requests]! - arrivals[i]!).toBeGreaterThanOrEqual(limit.perSeconds * 1000 - TRANSIT_MS);
+          }
         }
         expect(pausedUntil(t, providerId)).toBeNull();
       }, PACED_TEST_TIMEOUT_MS);

@@ -213,7 +213,7 @@ export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
   const service = ctx.services.get(row.type);
   return service.createClient(openCredentials(row.credentials, ctx.keys.encryptionKey), optionsWithDefaults(service, row.options), {
     baseUrl: ctx.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
-    fetch: ctx.pacer.fetchFor(row.id, service.rateLimit, unlessPaused(ctx, row.id), ctx.settings.httpTimeoutMs),
+    fetch: ctx.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(ctx, row.id), ctx.settings.httpTimeoutMs),
     timeoutMs: ctx.settings.httpTimeoutMs,
     userAgent: `ddnsd/${VERSION}`,
   });
