@@ -132,21 +132,30 @@
   }
 
   // Focus: a control that is disabled while its request runs loses focus to <body>, and the swap
-  // then replaces it. Remember its id and give focus back to its successor.
-  var focusedId = null;
+  // then replaces it. Remember its id and give focus back to its successor once a swap settles —
+  // whichever swap: the live list's refresh may start and settle while the control's own request is
+  // under way, and then replaces the row that request was to swap.
+  var owedFocus = null;
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var active = document.activeElement;
-    focusedId = active && active !== document.body && active.id ? active.id : null;
+    if (active && active !== document.body && active.id) owedFocus = active.id;
     clearFailure(event.detail.elt);
   });
 
+  // Focus the person moves elsewhere is theirs: nothing is owed any more.
+  document.addEventListener("focusin", function (event) {
+    if (event.target && event.target.id !== owedFocus) owedFocus = null;
+  });
+
   document.addEventListener("htmx:afterSettle", function () {
-    if (focusedId && (document.activeElement === document.body || document.activeElement === null)) {
-      var next = document.getElementById(focusedId);
-      if (next) next.focus();
+    if (owedFocus && (document.activeElement === document.body || document.activeElement === null)) {
+      var next = document.getElementById(owedFocus);
+      if (next && !next.disabled) {
+        owedFocus = null;
+        next.focus();
+      }
     }
-    focusedId = null;
     refreshTimes();
     showTheme();
     showCopyButtons();
