@@ -186,6 +186,46 @@ export function Options({ options, selected }: { options: { value: string; label
  * it back), enhanced by htmx to swap `target` in place. Without JavaScript it posts and comes back
  * with a notice. `id` keeps focus on it after the swap.
  */
+/**
+ * A form's type select whose chosen type decides the fields below it (a provider's service, a
+ * notification's type): htmx swaps in the fields of the type picked; without JavaScript the
+ * "Continue" button sends the form back to show them, saving nothing.
+ */
+export function TypeSelect({
+  fieldsUrl,
+  fieldsTarget,
+  vals,
+  options,
+  selected,
+  errors,
+}: {
+  fieldsUrl: string;
+  fieldsTarget: string;
+  /** What the fields route needs besides the type, e.g. the stored object's id (for masked secrets). */
+  vals?: Record<string, string | number>;
+  options: { value: string; label: string }[];
+  selected: string;
+  errors: FormErrors;
+}) {
+  return (
+    <div class="inline-control">
+      <select
+        hx-get={fieldsUrl}
+        hx-trigger="change"
+        hx-target={fieldsTarget}
+        hx-swap="outerHTML"
+        hx-vals={vals ? JSON.stringify(vals) : undefined}
+        {...controlAttrs("type", errors, true)}
+      >
+        <Options options={options} selected={selected} />
+      </select>
+      <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
+        Continue
+      </button>
+    </div>
+  );
+}
+
 export function EnabledSwitch({ url, enabled, label, target, id }: { url: string; enabled: boolean; label: string; target: string; id: string }) {
   return (
     <form method="post" action={url} class="switch-form" hx-post={url} hx-target={target} hx-swap="outerHTML" hx-disabled-elt="find button">

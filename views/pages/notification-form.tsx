@@ -4,7 +4,7 @@
 
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
-import { CheckField, controlAttrs, Field, FieldError, fieldId, FormProblem, Options, type FormErrors } from "../components";
+import { CheckField, controlAttrs, Field, FieldError, fieldId, FormProblem, TypeSelect, type FormErrors } from "../components";
 import { NOTIFICATION_EVENTS } from "../../src/db/schema";
 import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
 import { deleteNotificationQuestion, notificationRowId } from "../fragments/notification-row";
@@ -44,22 +44,14 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
             <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
           </Field>
           <Field name="type" label="Type" errors={errors} help="Where the messages go.">
-            <div class="inline-control">
-              <select
-                hx-get="/notifications/fields"
-                hx-trigger="change"
-                hx-target="#notification-fields"
-                hx-swap="outerHTML"
-                hx-vals={notification ? JSON.stringify({ notification: notification.id }) : undefined}
-                {...controlAttrs("type", errors, true)}
-              >
-                <Options options={NOTIFICATION_TYPE_OPTIONS} selected={values.type} />
-              </select>
-              {/* Without JavaScript: sends the form back to show the chosen type's fields; nothing is saved. */}
-              <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
-                Continue
-              </button>
-            </div>
+            <TypeSelect
+              fieldsUrl="/notifications/fields"
+              fieldsTarget="#notification-fields"
+              vals={notification ? { notification: notification.id } : undefined}
+              options={NOTIFICATION_TYPE_OPTIONS}
+              selected={values.type}
+              errors={errors}
+            />
           </Field>
           <NotificationFields type={values.type} values={values.options} errors={errors} stored={notification} />
           <fieldset class={["field", "choices", errors.fields.events !== undefined && "has-error"]} id={fieldId("events")}>

@@ -5,7 +5,7 @@
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { ActionForm, CheckField, controlAttrs, Field, FormProblem, Options, type Flash, type FormErrors } from "../components";
+import { ActionForm, CheckField, controlAttrs, Field, FormProblem, TypeSelect, type Flash, type FormErrors } from "../components";
 import { serviceFor, ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
 import { deleteProviderQuestion } from "../fragments/provider-row";
 import { plural } from "../format";
@@ -50,22 +50,14 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
             errors={errors}
             help={provider && provider.domain_count > 0 ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
           >
-            <div class="inline-control">
-              <select
-                hx-get="/providers/credential-field"
-                hx-trigger="change"
-                hx-target="#service-fields"
-                hx-swap="outerHTML"
-                hx-vals={provider ? JSON.stringify({ provider: provider.id }) : undefined}
-                {...controlAttrs("type", errors, true)}
-              >
-                <Options options={services.map((service) => ({ value: service.type, label: service.label }))} selected={values.type} />
-              </select>
-              {/* Without JavaScript: sends the form back to show the chosen type's fields; nothing is saved. */}
-              <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
-                Continue
-              </button>
-            </div>
+            <TypeSelect
+              fieldsUrl="/providers/credential-field"
+              fieldsTarget="#service-fields"
+              vals={provider ? { provider: provider.id } : undefined}
+              options={services.map((service) => ({ value: service.type, label: service.label }))}
+              selected={values.type}
+              errors={errors}
+            />
           </Field>
           <ServiceFields service={serviceFor(values.type, services)} values={values} errors={errors} stored={provider} />
           <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled provider's domains are not updated." />
