@@ -10,7 +10,7 @@ import { signature } from "../../src/notify/senders";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
 import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
-import { attributeValues, count, elementCount, ORIGIN, page, signIn, type PageOptions } from "./helpers";
+import { attributeValues, count, elementCount, ORIGIN, page, signIn, domainForm, type PageOptions } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -296,21 +296,7 @@ describe("the domain form's IPv6 suffix", () => {
     providerId = (await createProvider(t, { name: "Home" })).id;
   });
 
-  const form = (fields: Record<string, string> = {}) => ({
-    provider_id: String(providerId),
-    domain_name: "nas.example.com",
-    record_type: "AAAA",
-    cron_schedule: "",
-    ttl: "",
-    proxied: "",
-    create_if_missing: "on",
-    is_enabled: "on",
-    zone_id: "",
-    external_id: "",
-    ipv6_suffix: "",
-    ipv6_prefix_length: "",
-    ...fields,
-  });
+  const form = (fields: Record<string, string> = {}) => domainForm(providerId, { domain_name: "nas.example.com", record_type: "AAAA", ...fields });
 
   test("stored for an AAAA record, shown again on edit", async () => {
     const response = await browser("/domains/new", { form: form({ ipv6_suffix: " ::1234:5678:9abc:def0 ", ipv6_prefix_length: "56" }) });

@@ -88,3 +88,22 @@ export function attributeValues(html: string, selector: string, attribute: strin
     .transform(html);
   return values;
 }
+
+/** The domain form as a browser sends it, every field present (empty unless given). */
+export function domainForm(providerId: number, fields: Record<string, string> = {}): Record<string, string> {
+  return {
+    provider_id: String(providerId),
+    domain_name: "home.example.com",
+    record_type: "A",
+    cron_schedule: "",
+    ttl: "",
+    proxied: "",
+    create_if_missing: "on",
+    is_enabled: "on",
+    zone_id: "",
+    external_id: "",
+    ipv6_suffix: "",
+    ipv6_prefix_length: "",
+    ...fields,
+  };
+}

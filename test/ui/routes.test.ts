@@ -11,7 +11,7 @@ import { PROVIDER_TYPES } from "../../src/dns/registry";
 import { ASSETS } from "../../views/assets";
 import { CF_TOKEN, createDomain, createProvider, expectErrorBody, insertHistory, resetData } from "../api/helpers";
 import { ENCRYPTION_KEY, makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
-import { attributeValues, count, elementCount, ORIGIN, page, signIn } from "./helpers";
+import { attributeValues, count, elementCount, ORIGIN, page, signIn, domainForm } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -323,21 +323,7 @@ describe("domains", () => {
     providerId = (await createProvider(t, { name: "Home" })).id;
   });
 
-  const form = (fields: Record<string, string> = {}) => ({
-    provider_id: String(providerId),
-    domain_name: "home.example.com",
-    record_type: "A",
-    cron_schedule: "",
-    ttl: "",
-    proxied: "",
-    create_if_missing: "on",
-    is_enabled: "on",
-    zone_id: "",
-    external_id: "",
-    ipv6_suffix: "",
-    ipv6_prefix_length: "",
-    ...fields,
-  });
+  const form = (fields: Record<string, string> = {}) => domainForm(providerId, { ...fields });
 
   test("adding one stores what the form said", async () => {
     const response = await page(t, "/domains", { cookie, form: form({ domain_name: "Home.Example.com.", cron_schedule: "*/10 * * * *", ttl: "300", proxied: "true" }) });
