@@ -23,9 +23,13 @@ afterEach(() => {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The parent's environment without any DDNS_* variable, plus the given ones. */
+/**
+ * The parent's environment without any DDNS_* variable, plus the given ones. The echo services
+ * point at a closed loopback port: `serve` detects the address once at start, and no test may
+ * reach the internet.
+ */
 function environment(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { DDNS_IPV4_URLS: "http://127.0.0.1:9/v4", DDNS_IPV6_URLS: "http://127.0.0.1:9/v6" };
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith("DDNS_") && value !== undefined) env[key] = value;
   }
