@@ -7,9 +7,9 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { Glob } from "bun";
-import { SERVICES } from "../src/dns/registry";
+import { SERVICES } from "../../src/dns/registry";
 
-const ROOT = resolve(import.meta.dir, "..");
+const ROOT = resolve(import.meta.dir, "..", "..");
 
 function markdownFiles(): string[] {
   const docs = [...new Glob("docs/**/*.md").scanSync({ cwd: ROOT })];
@@ -97,6 +97,17 @@ describe("documentation", () => {
     const files = markdownFiles();
     expect(files.length).toBeGreaterThan(10);
     expect(files.flatMap((file) => brokenLinks(file, readFileSync(file, "utf8"), readIfExists))).toEqual([]);
+  });
+
+  test("CI runs the README's test command, with the type check and the linter after its installs", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const commands = [...readme.matchAll(/^```sh\n(.+)\n```$/gm)].map((m) => m[1]!);
+    const testCommand = commands.find((command) => command.endsWith("&& bun test"));
+    expect(testCommand).toBeDefined();
+    const steps = readFileSync(join(ROOT, ".ci", "run"), "utf8")
+      .split("\n")
+      .filter((line) => line !== "" && !line.startsWith("#") && !/^(set|cd|export) /.test(line));
+    expect(steps).toEqual([testCommand!.replace(/ && bun test$/, ""), "bun run typecheck", "bun run lint", "bun test"]);
   });
 
   test("the link check sees a missing file and a missing heading, and skips code and web links", () => {
