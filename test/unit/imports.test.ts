@@ -54,8 +54,9 @@ const LAYERS: { name: string; parts: string[] }[] = [
   { name: "base", parts: ["util", "errors", "log", "assets.d"] },
   // The database: the tables, opening and migrating it, the data dir's lock, the full disk.
   { name: "storage", parts: ["db", "store"] },
-  // Talking to the outside world and keeping secrets: the DNS services, address detection, sealing.
-  { name: "clients", parts: ["dns", "ip", "security"] },
+  // Talking to the outside world and keeping secrets: the DNS services, address detection, outbound
+  // requests (a `net/` for proxies), sealing.
+  { name: "clients", parts: ["dns", "ip", "net", "security"] },
   // The work: the one update path and the scheduler, notifications of what happened.
   { name: "core", parts: ["updater", "notify"] },
   // The API's resources: rules and their shapes, one folder per resource.
