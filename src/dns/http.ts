@@ -240,7 +240,8 @@ export async function requestJson(
 
 /** A failure for an answer the service refused: its words, code, status and cause, and a "slow down"'s wait. */
 export function failedAnswer(service: string, status: number, headers: Headers, text: string, error: ServiceError | undefined): StepFailure {
-  const cause = error?.cause ?? causeOfStatus(status);
+  // A success status with a body that makes no sense is no usable answer, not a refusal.
+  const cause = error?.cause ?? (status < 300 ? "unreachable" : causeOfStatus(status));
   const message =
     error === undefined
       ? `${service}: ${unreadableAnswer(status, text)}`
