@@ -246,12 +246,15 @@ export function failedAnswer(service: string, status: number, headers: Headers, 
     error === undefined
       ? `${service}: ${unreadableAnswer(status, text)}`
       : `${service}: ${error.words} (${error.code === undefined ? "" : `${error.code}, `}HTTP ${status})`;
-  return failed(message, {
-    cause,
-    stopRetrying: error?.stopRetrying,
-    staleZone: error?.staleZone,
-    ...(cause === "throttled" ? throttleWait(headers) : {}),
-  });
+  return {
+    ...failed(message, {
+      cause,
+      stopRetrying: error?.stopRetrying,
+      staleZone: error?.staleZone,
+      ...(cause === "throttled" ? throttleWait(headers) : {}),
+    }),
+    status,
+  };
 }
 
 /** The wait a "slow down" answer names: `Retry-After`, else a `RateLimit-Reset` time; nothing when neither. */
