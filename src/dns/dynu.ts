@@ -237,7 +237,7 @@ function lower(value: unknown): string {
   return typeof value === "string" ? value.toLowerCase().replace(/\.$/, "") : "";
 }
 
-/** Everything ddnsd knows about Dynu (PROVIDERS.md "Dynu"; its rate limits are not documented). */
+/** Everything ddnsd knows about Dynu (docs/services/dynu.md; its rate limits are not documented). */
 export const dynu = defineService({
   type: "dynu",
   label: "Dynu",
