@@ -106,7 +106,8 @@ export function createDigitalOceanClient(credentials: { token: string }, context
     if (existing) {
       const id = idOf(existing);
       if (existing.data === ip) return success("updated", id, existing, ["already held this address, nothing sent"]);
-      const patch: Record<string, unknown> = { data: ip };
+      // DigitalOcean's description requires `type` in a PATCH, though nothing else of the record.
+      const patch: Record<string, unknown> = { type: target.recordType, data: ip };
       if (typeof target.config.ttl === "number") patch.ttl = target.config.ttl;
       const patched = await call("PATCH", `${recordsPath}/${id}`, patch);
       return patched.ok ? success("updated", id, patched.body.domain_record) : patched;

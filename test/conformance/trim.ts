@@ -54,20 +54,23 @@ async function load(file: string): Promise<Json> {
   return (file.endsWith(".json") ? JSON.parse(text) : Bun.YAML.parse(text)) as Json;
 }
 
-/** Replaces every `$ref` to another file (relative to the file holding it) by that file's content, recursively. */
-async function bundle(node: Json, file: string, cache: Map<string, Json>): Promise<Json> {
-  if (Array.isArray(node)) return Promise.all(node.map((item) => bundle(item, file, cache)));
+/**
+ * Replaces every `$ref` to another file (relative to the file holding it), and every `#/…` inside such
+ * a file, by what it points at, recursively; the root file's own `#/…` references stay.
+ */
+async function bundle(node: Json, file: string, cache: Map<string, Json>, root = file): Promise<Json> {
+  if (Array.isArray(node)) return Promise.all(node.map((item) => bundle(item, file, cache, root)));
   if (!isObject(node)) return node;
   const ref = node.$ref;
-  if (typeof ref === "string" && !ref.startsWith("#")) {
+  if (typeof ref === "string" && (!ref.startsWith("#") || file !== root)) {
     const [target = "", pointer = ""] = ref.split("#");
-    const targetFile = resolve(dirname(file), target);
+    const targetFile = target === "" ? file : resolve(dirname(file), target);
     if (!cache.has(targetFile)) cache.set(targetFile, await load(targetFile));
     const content = at(cache.get(targetFile) ?? null, pointer);
-    return bundle(content, targetFile, cache);
+    return bundle(content, targetFile, cache, root);
   }
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(node)) out[key] = await bundle(value, file, cache);
+  for (const [key, value] of Object.entries(node)) out[key] = await bundle(value, file, cache, root);
   return out;
 }
 
@@ -75,28 +78,29 @@ function at(document: Json, pointer: string): Json {
   let node = document;
   for (const raw of pointer.split("/").filter(Boolean)) {
     const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isObject(node) && !Array.isArray(node)) throw new Error(`no ${pointer}`);
-    node = (node as Record<string, Json>)[key] ?? null;
+    const next = isObject(node) || Array.isArray(node) ? (node as Record<string, Json>)[key] : undefined;
+    if (next === undefined) throw new Error(`no ${pointer}`);
+    node = next;
   }
   return node;
 }
 
-/** Every `#/…` reference reachable from `node`, following each into `document`. */
-function internalRefs(node: Json, document: Json, seen = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) for (const item of node) internalRefs(item, document, seen);
+/** The `#/…` references written in `node`. */
+function internalRefs(node: Json, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) internalRefs(item, found);
   else if (isObject(node)) {
     for (const [key, value] of Object.entries(node)) {
-      if (key === "$ref" && typeof value === "string" && value.startsWith("#/") && !seen.has(value)) {
-        seen.add(value);
-        internalRefs(at(document, value.slice(1)), document, seen);
-      } else internalRefs(value, document, seen);
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/")) found.add(value);
+      else internalRefs(value, found);
     }
   }
-  return seen;
+  return found;
 }
 
 export async function trimOpenApi(file: string, operations: string[], header: JsonObject): Promise<JsonObject> {
-  const document = (await bundle(await load(file), file, new Map())) as JsonObject;
+  const root = resolve(file);
+  const document = (await load(root)) as JsonObject;
+  const cache = new Map<string, Json>([[root, document]]);
   const paths: JsonObject = {};
   for (const operation of operations) {
     const [method = "", path = ""] = operation.split(" ");
@@ -107,10 +111,21 @@ export async function trimOpenApi(file: string, operations: string[], header: Js
     if (!op) throw new Error(`no ${operation}`);
     kept[method.toLowerCase()] = op;
   }
+  const bundled = (await bundle(paths, root, cache)) as JsonObject;
+  // The components the kept operations reach, each bundled in turn (it may reach further ones).
   const components: JsonObject = {};
-  for (const ref of [...internalRefs(paths, document)].sort()) {
+  const pending = [...internalRefs(bundled)];
+  const done = new Set<string>();
+  for (let ref = pending.pop(); ref !== undefined; ref = pending.pop()) {
+    if (done.has(ref)) continue;
+    done.add(ref);
     const [, , group = "", name = ""] = ref.split("/");
-    ((components[group] ??= {}) as JsonObject)[name] = at(document, ref.slice(1));
+    const content = await bundle(at(document, ref.slice(1)), root, cache);
+    ((components[group] ??= {}) as JsonObject)[name] = content;
+    pending.push(...internalRefs(content));
+  }
+  for (const [group, entries] of Object.entries(components)) {
+    components[group] = Object.fromEntries(Object.entries(entries as JsonObject).sort(([a], [b]) => a.localeCompare(b)));
   }
   const info = document.info as JsonObject;
   return {
@@ -118,7 +133,7 @@ export async function trimOpenApi(file: string, operations: string[], header: Js
     openapi: document.openapi ?? "3.0.3",
     info: { title: info.title ?? "", version: info.version ?? "" },
     servers: document.servers ?? [],
-    paths: stripProse(paths) as JsonObject,
+    paths: stripProse(bundled) as JsonObject,
     components: stripProse(components) as JsonObject,
   };
 }

@@ -79,7 +79,7 @@ describe("verify", () => {
 });
 
 describe("writeRecord on an existing record", () => {
-  test("lists domains, reads the record by FQDN, PATCHes only data; the ttl stays", async () => {
+  test("lists domains, reads the record by FQDN, PATCHes only type and data; the ttl stays", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     expect(outcome).toEqual({
       ok: true,
@@ -91,7 +91,8 @@ describe("writeRecord on an existing record", () => {
     expect(fake.record("example.com", "home", "A")).toMatchObject({ data: NEW_IP, ttl: 300 });
     expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
     expect(fake.requests[1]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "200", page: "1" });
-    expect(fake.requests[2]?.body).toEqual({ data: NEW_IP });
+    // `type` too: DigitalOcean's description requires it in every PATCH.
+    expect(fake.requests[2]?.body).toEqual({ type: "A", data: NEW_IP });
   });
 
   test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
@@ -108,7 +109,7 @@ describe("writeRecord on an existing record", () => {
 
   test("a ttl from the config is sent", async () => {
     await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }), NEW_IP);
-    expect(fake.requests.at(-1)?.body).toEqual({ data: NEW_IP, ttl: 60 });
+    expect(fake.requests.at(-1)?.body).toEqual({ type: "A", data: NEW_IP, ttl: 60 });
     expect(fake.record("example.com", "home", "A")?.ttl).toBe(60);
   });
 
@@ -282,7 +283,7 @@ describe("the fake plays DigitalOcean", () => {
   });
 
   test("PUT without ttl resets it (the stricter reading); PATCH keeps it", async () => {
-    await call("PATCH", `/domains/example.com/records/${home.id}`, { data: NEW_IP });
+    await call("PATCH", `/domains/example.com/records/${home.id}`, { type: "A", data: NEW_IP });
     expect(home.ttl).toBe(300);
     await call("PUT", `/domains/example.com/records/${home.id}`, { type: "A", name: "home", data: OLD_IP });
     expect(home.ttl).toBe(1800);

@@ -10,6 +10,7 @@ import {
   malformedJson,
   startFakeServer,
 } from "./server";
+import { openApiDescription } from "./descriptions";
 
 export const CLOUDFLARE_FAKE_TOKEN = "cf-fake-token-0123456789abcdef";
 
@@ -330,6 +331,17 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
   const server = startFakeServer<CloudflareFault>({
     prefix: "/client/v4",
     route,
+    description: openApiDescription("cloudflare", {
+      title: "Cloudflare OpenAPI",
+      apiRoot: "/client/v4",
+      // Cloudflare's answer to a request its schema refuses: 400 with a validation error.
+      refuse: (_request, problems) => failure(400, 9207, `Request body is invalid. ${problems.join("; ")}`),
+      // The vendored snapshot (2024) reuses the full record schema for PATCH, so it requires type, name
+      // and content of a partial update; the API takes a PATCH of the changed fields alone, and so does
+      // this fake. Types, formats and enums of what is sent are still checked. It also requires the
+      // record's `id` of a create, without marking it readOnly as it does created_on and modified_on.
+      leniency: { partialPatch: true, assigned: ["id"] },
+    }),
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

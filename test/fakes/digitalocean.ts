@@ -10,6 +10,7 @@
 // UNSURE there, played both ways here: whether PUT resets the ttl it omits (`putResetsTtl`).
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
 
 export const DIGITALOCEAN_FAKE_TOKEN = "dop_v1_fake0123456789abcdef0123456789abcdef";
@@ -195,6 +196,11 @@ export function startDigitalOceanFake(): DigitalOceanFake {
   const server = startFakeServer<DigitalOceanFault>({
     prefix: "/v2",
     route,
+    description: openApiDescription("digitalocean", {
+      title: "DigitalOcean OpenAPI",
+      apiRoot: "/",
+      refuse: (_request, problems) => error(422, { id: "unprocessable_entity", message: problems.join("; ") }),
+    }),
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

@@ -9,6 +9,7 @@
 // providers/hetznercloud/{types,waitaction}.go.
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
 
 export const HETZNER_FAKE_TOKEN = "hcloud-fake-token-0123456789abcdef";
@@ -264,6 +265,11 @@ export function startHetznerFake(): HetznerFake {
 
   const server = startFakeServer<HetznerFault>({
     prefix: "/v1",
+    description: openApiDescription("hetzner", {
+      title: "Hetzner Cloud OpenAPI",
+      apiRoot: "/v1",
+      refuse: (_request, problems) => error(400, "invalid_input", `invalid input: ${problems.join("; ")}`),
+    }),
     route,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();

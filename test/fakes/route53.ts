@@ -13,6 +13,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { canonicalRequest, sha256Hex, signature } from "../../src/dns/sigv4";
 import { childrenNamed, child, escapeXml, parseXml, textAt } from "../../src/dns/xml";
+import { botocoreDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, startFakeServer } from "./server";
 
 export const ROUTE53_FAKE_ACCESS_KEY_ID = "AKIAFAKE0123456789AB";
@@ -236,6 +237,11 @@ export function startRoute53Fake(): Route53Fake {
   const server = startFakeServer<Route53Fault>({
     prefix: PREFIX,
     route,
+    description: botocoreDescription("route53", {
+      title: "Route 53 model (botocore)",
+      // Route 53's answer to input its model refuses: 400 InvalidInput (or MalformedInput for broken XML).
+      refuse: (_request, problems) => errorResponse(400, problems.some((p) => p.includes("XML")) ? "MalformedInput" : "InvalidInput", problems.join("; ")),
+    }),
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
       if (mode === "malformed") return xml(200, `<?xml version="1.0"?>\n<ListResourceRecordSetsResponse xmlns="${XMLNS}"><ResourceRecordSets><ResourceRecordSet><Name>`);
