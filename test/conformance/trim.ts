@@ -38,13 +38,21 @@ const NAME_MAPS = new Set([
 /** Prose and samples, dropped from every object that is not a name map. */
 const DROPPED = new Set(["description", "summary", "example", "examples", "externalDocs", "documentation", "documentationUrl", "tags"]);
 
-export function stripProse(node: Json, inNameMap = false): Json {
+/** `nameMap`: the key of the map `node` is, when it is one. A response keeps an empty `description` (OpenAPI requires one). */
+export function stripProse(node: Json, nameMap?: string, isResponse = false): Json {
   if (Array.isArray(node)) return node.map((item) => stripProse(item));
   if (!isObject(node)) return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    if (!inNameMap && (DROPPED.has(key) || key.startsWith("x-"))) continue;
-    out[key] = stripProse(value, !inNameMap && NAME_MAPS.has(key) && isObject(value));
+    if (nameMap !== undefined) {
+      out[key] = stripProse(value, undefined, nameMap === "responses");
+      continue;
+    }
+    if (DROPPED.has(key) || key.startsWith("x-")) {
+      if (key === "description" && isResponse) out[key] = "";
+      continue;
+    }
+    out[key] = stripProse(value, NAME_MAPS.has(key) && isObject(value) ? key : undefined);
   }
   return out;
 }

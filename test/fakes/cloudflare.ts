@@ -12,6 +12,19 @@ import {
 } from "./server";
 import { openApiDescription } from "./descriptions";
 
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("cloudflare", {
+  title: "Cloudflare OpenAPI",
+  apiRoot: "/client/v4",
+  // Cloudflare's answer to a request its schema refuses: 400 with a validation error.
+  refuse: (_request, problems) => failure(400, 9207, `Request body is invalid. ${problems.join("; ")}`),
+  // The vendored snapshot (2024) reuses the full record schema for PATCH, so it requires type, name
+  // and content of a partial update; the API takes a PATCH of the changed fields alone, and so does
+  // this fake. Types, formats and enums of what is sent are still checked. It also requires the
+  // record's `id` of a create, without marking it readOnly as it does created_on and modified_on.
+  leniency: { partialPatch: true, assigned: ["id"] },
+});
+
 export const CLOUDFLARE_FAKE_TOKEN = "cf-fake-token-0123456789abcdef";
 
 export interface CloudflareZone {
@@ -21,9 +34,17 @@ export interface CloudflareZone {
   paused: boolean;
   type: string;
   account: { id: string; name: string };
+  owner: { id: string; name: string; type: string };
+  meta: Record<string, unknown>;
+  development_mode: number;
   name_servers: string[];
+  original_name_servers: string[] | null;
+  original_registrar: string | null;
+  original_dnshost: string | null;
   created_on: string;
   modified_on: string;
+  /** null while the zone is pending. */
+  activated_on: string | null;
 }
 
 export interface CloudflareRecord {
@@ -122,9 +143,16 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
       paused: false,
       type: "full",
       account: ACCOUNT,
+      owner: { id: ACCOUNT.id, name: ACCOUNT.name, type: "organization" },
+      meta: { step: 2, custom_certificate_quota: 0, page_rule_quota: 3, phishing_detected: false },
+      development_mode: 0,
       name_servers: ["ada.ns.cloudflare.com", "bob.ns.cloudflare.com"],
+      original_name_servers: null,
+      original_registrar: null,
+      original_dnshost: null,
       created_on: now,
       modified_on: now,
+      activated_on: status === "active" ? now : null,
     };
     zones.set(zone.id, zone);
     zonesByName.set(zone.name, [...(zonesByName.get(zone.name) ?? []), zone]);
@@ -293,13 +321,13 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
             (name === undefined || r.name === fullName(name, zone.name)) &&
             (content === undefined || r.content === content),
         );
-        return list(matching, request.query, 100, 5000);
+        return list(matching.map(shown), request.query, 100, 5000);
       }
       if (method === "POST") {
         const created = change(zone, undefined, request.body, false);
         if (created instanceof Response) return created;
         index(created, zone.id);
-        return ok(created);
+        return ok(shown(created));
       }
       return failure(405, 10405, "Method not allowed");
     }
@@ -310,7 +338,7 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
     if (!existing || zoneOfRecord.get(recordId) !== zone.id) return failure(404, 81044, "Record does not exist.");
     switch (method) {
       case "GET":
-        return ok(existing);
+        return ok(shown(existing));
       case "DELETE":
         unindex(existing);
         return ok({ id: existing.id });
@@ -321,7 +349,7 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
         // Changed in place, so a test holding the record object sees what the API did to it.
         unindex(existing);
         index(Object.assign(existing, changed), zone.id);
-        return ok(existing);
+        return ok(shown(existing));
       }
       default:
         return failure(405, 10405, "Method not allowed");
@@ -331,17 +359,7 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
   const server = startFakeServer<CloudflareFault>({
     prefix: "/client/v4",
     route,
-    description: openApiDescription("cloudflare", {
-      title: "Cloudflare OpenAPI",
-      apiRoot: "/client/v4",
-      // Cloudflare's answer to a request its schema refuses: 400 with a validation error.
-      refuse: (_request, problems) => failure(400, 9207, `Request body is invalid. ${problems.join("; ")}`),
-      // The vendored snapshot (2024) reuses the full record schema for PATCH, so it requires type, name
-      // and content of a partial update; the API takes a PATCH of the changed fields alone, and so does
-      // this fake. Types, formats and enums of what is sent are still checked. It also requires the
-      // record's `id` of a create, without marking it readOnly as it does created_on and modified_on.
-      leniency: { partialPatch: true, assigned: ["id"] },
-    }),
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
@@ -371,6 +389,12 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
       server.clearRequests();
     },
   });
+}
+
+/** A record as the API shows it: its description types `comment` as a string, so a record without one has none. */
+function shown(record: CloudflareRecord): Omit<CloudflareRecord, "comment"> & { comment?: string } {
+  const { comment, ...rest } = record;
+  return comment === null ? rest : { ...rest, comment };
 }
 
 function newId(): string {

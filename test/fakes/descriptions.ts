@@ -51,14 +51,19 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
   const validator = new OpenAPIValidator({
     definition: document,
     router,
+    // Request validators are compiled here, once per process, so no request waits for Ajv (a client
+    // test with a short timeout would see it); response validators only when a test asks for them.
+    lazyCompileValidators: true,
     coerceTypes: true,
-    ajvOpts: { strict: false, allErrors: true },
+    // Ajv's code optimisation triples the compile time of these large schemas, for no gain in tests.
+    ajvOpts: { strict: false, code: { optimize: false } },
     // The descriptions' formats (ipv4, ipv6, date-time, …) are part of what they forbid.
     customizeAjv: (ajv) => {
       addFormats(ajv);
       return ajv;
     },
   });
+  validator.preCompileRequestValidators();
   const description: OpenApiDescription = {
     document,
     router,
@@ -80,22 +85,23 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
  * required at all, and `oneOf` becomes `anyOf` (without their required fields, the variants overlap).
  */
 function forRequests(schema: unknown, partial: boolean, assigned: string[]): unknown {
-  const readOnly = new Set<string>(assigned);
-  const collect = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(collect);
-    else if (typeof node === "object" && node !== null) {
-      const properties = (node as { properties?: Record<string, { readOnly?: boolean }> }).properties;
-      for (const [name, property] of Object.entries(properties ?? {})) if (property?.readOnly) readOnly.add(name);
-      Object.values(node).forEach(collect);
+  type Node = { properties?: Record<string, { readOnly?: boolean }>; allOf?: Node[]; oneOf?: Node[]; anyOf?: Node[] };
+  // The readOnly properties an object schema has: its own, and those of the schemas it combines.
+  const readOnlyOf = (node: Node): Set<string> => {
+    const names = new Set<string>(assigned);
+    for (const [name, property] of Object.entries(node.properties ?? {})) if (property?.readOnly) names.add(name);
+    for (const part of [...(node.allOf ?? []), ...(node.oneOf ?? []), ...(node.anyOf ?? [])]) {
+      if (typeof part === "object" && part !== null) for (const name of readOnlyOf(part)) names.add(name);
     }
+    return names;
   };
-  collect(schema);
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (typeof node !== "object" || node === null) return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       if (key === "required" && Array.isArray(value)) {
+        const readOnly = readOnlyOf(node as Node);
         const kept = partial ? [] : value.filter((name) => !readOnly.has(name));
         if (kept.length > 0) out.required = kept;
       } else if (key === "oneOf" && partial) out.anyOf = rewrite(value);

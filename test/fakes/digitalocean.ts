@@ -13,6 +13,13 @@ import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
 
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("digitalocean", {
+  title: "DigitalOcean OpenAPI",
+  apiRoot: "/",
+  refuse: (_request, problems) => error(422, { id: "unprocessable_entity", message: problems.join("; ") }),
+});
+
 export const DIGITALOCEAN_FAKE_TOKEN = "dop_v1_fake0123456789abcdef0123456789abcdef";
 /** What a record gets when a PUT leaves its ttl out, if `putResetsTtl`. */
 export const DIGITALOCEAN_RESET_TTL = 1800;
@@ -196,11 +203,7 @@ export function startDigitalOceanFake(): DigitalOceanFake {
   const server = startFakeServer<DigitalOceanFault>({
     prefix: "/v2",
     route,
-    description: openApiDescription("digitalocean", {
-      title: "DigitalOcean OpenAPI",
-      apiRoot: "/",
-      refuse: (_request, problems) => error(422, { id: "unprocessable_entity", message: problems.join("; ") }),
-    }),
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

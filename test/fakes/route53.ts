@@ -16,6 +16,13 @@ import { childrenNamed, child, escapeXml, parseXml, textAt } from "../../src/dns
 import { botocoreDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, startFakeServer } from "./server";
 
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = botocoreDescription("route53", {
+  title: "Route 53 model (botocore)",
+  // Route 53's answer to input its model refuses: 400 InvalidInput (or MalformedInput for broken XML).
+  refuse: (_request, problems) => errorResponse(400, problems.some((p) => p.includes("XML")) ? "MalformedInput" : "InvalidInput", problems.join("; ")),
+});
+
 export const ROUTE53_FAKE_ACCESS_KEY_ID = "AKIAFAKE0123456789AB";
 export const ROUTE53_FAKE_SECRET = "fake/Secret+Key0123456789abcdefghijklmnop";
 
@@ -237,11 +244,7 @@ export function startRoute53Fake(): Route53Fake {
   const server = startFakeServer<Route53Fault>({
     prefix: PREFIX,
     route,
-    description: botocoreDescription("route53", {
-      title: "Route 53 model (botocore)",
-      // Route 53's answer to input its model refuses: 400 InvalidInput (or MalformedInput for broken XML).
-      refuse: (_request, problems) => errorResponse(400, problems.some((p) => p.includes("XML")) ? "MalformedInput" : "InvalidInput", problems.join("; ")),
-    }),
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
       if (mode === "malformed") return xml(200, `<?xml version="1.0"?>\n<ListResourceRecordSetsResponse xmlns="${XMLNS}"><ResourceRecordSets><ResourceRecordSet><Name>`);
