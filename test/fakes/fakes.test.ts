@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, test } from "bun:test";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "./cloudflare";
+import { DYNDNS2_CALLER_IPV4, DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, type Dyndns2Fake, startDyndns2Fake } from "./dyndns2";
 import { DYNU_FAKE_API_KEY, DYNU_RESET_TTL, startDynuFake } from "./dynu";
 import { startEchoFake } from "./echo";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, startGandiFake } from "./gandi";
@@ -323,5 +324,65 @@ describe("fault injection", () => {
     echo.ipv4 = "185.103.110.2";
     echo.reset();
     expect(echo.ipv4).toBe("185.103.110.1");
+  });
+});
+
+describe("dyndns2 fake: one hostname, two address families", () => {
+  async function update(fake: Dyndns2Fake, query: Record<string, string>) {
+    const response = await fetch(`${fake.url}/nic/update?${new URLSearchParams({ hostname: "home.example.net", ...query })}`, {
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`,
+        "User-Agent": "ddnsd-test/1.0 (fakes)",
+      },
+    });
+    return (await response.text()).trim();
+  }
+  function started(options: Parameters<typeof startDyndns2Fake>[0]) {
+    const fake = startDyndns2Fake(options);
+    stops.push(fake.stop);
+    const host = fake.addHost("home.example.net", { ipv4: "198.51.100.1", ipv6: "2001:db8::1" });
+    return { fake, host };
+  }
+
+  test("Dyn and deSEC: an update naming only one family removes the other", async () => {
+    for (const style of ["dyn", "desec"] as const) {
+      const { fake, host } = started({ style });
+      expect(await update(fake, { myip: "198.51.100.2" })).toBe("good 198.51.100.2");
+      expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", ""]);
+      host.ipv4 = "198.51.100.2";
+      host.ipv6 = "2001:db8::1";
+      await update(fake, { myip: "2001:db8::2" });
+      expect([host.ipv4, host.ipv6]).toEqual(["", "2001:db8::2"]);
+    }
+  });
+
+  test("No-IP keeps the other family; both in one request keep both everywhere", async () => {
+    const { fake, host } = started({ style: "noip" });
+    await update(fake, { myip: "198.51.100.2" });
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", "2001:db8::1"]);
+    const dyn = started({ style: "dyn" });
+    expect(await update(dyn.fake, { myip: "198.51.100.3,2001:db8::3" })).toBe("good 198.51.100.3,2001:db8::3");
+    expect([dyn.host.ipv4, dyn.host.ipv6]).toEqual(["198.51.100.3", "2001:db8::3"]);
+  });
+
+  test("deSEC: myipv4/myipv6, and preserve keeps a family", async () => {
+    const { fake, host } = started({ style: "desec" });
+    await update(fake, { myipv4: "198.51.100.2", myipv6: "preserve" });
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", "2001:db8::1"]);
+    await update(fake, { myipv4: "preserve", myipv6: "2001:db8::2" });
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", "2001:db8::2"]);
+  });
+
+  test('otherFamily "caller": a missing IPv4 is taken from the connection', async () => {
+    const { fake, host } = started({ style: "dyn", otherFamily: "caller" });
+    await update(fake, { myip: "2001:db8::2" });
+    expect([host.ipv4, host.ipv6]).toEqual([DYNDNS2_CALLER_IPV4, "2001:db8::2"]);
+  });
+
+  test('ignoreUpdates: Dyn\'s "good 127.0.0.1", and nothing changes', async () => {
+    const { fake, host } = started({ style: "dyn" });
+    fake.ignoreUpdates = true;
+    expect(await update(fake, { myip: "198.51.100.2,2001:db8::2" })).toBe("good 127.0.0.1");
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.1", "2001:db8::1"]);
   });
 });
