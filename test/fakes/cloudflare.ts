@@ -1,5 +1,12 @@
 // A faithful stand-in for the Cloudflare API v4 (PROVIDERS.md): token check, zones and DNS records
 // with the real envelope, validation and error codes, so client tests catch what the service would.
+//
+// Checked against Cloudflare's own OpenAPI description (test/conformance/descriptions/cloudflare.json):
+// every request is validated and a forbidden one refused (400, code 9207) and recorded (server.ts).
+//
+// Quirk switches: zones in any status (`addZone(name, "pending")`: Cloudflare lists a pending zone
+// too, and a client must skip it), `tokens` (revoke mid-test), faults `{status, retryAfter, code,
+// message}` (429 code 971 with a Retry-After of any length), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
 import {

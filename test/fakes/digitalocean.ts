@@ -8,6 +8,13 @@
 // (domains_list, domains_list_records, domains_create_record, domains_patch_record),
 // shared/responses/*.yml (unauthorized, not_found, too_many_requests), description.yml (rate limits).
 // UNSURE there, played both ways here: whether PUT resets the ttl it omits (`putResetsTtl`).
+//
+// Checked against DigitalOcean's own OpenAPI description (test/conformance/descriptions/
+// digitalocean.json): every request is validated — a PATCH without `type` is refused (422) and
+// recorded, as that description requires it.
+//
+// Quirk switches: `limit` (requests per minute; 429 with retry-after when `burst`, else only
+// ratelimit-reset), `putResetsTtl`, `readOnlyTokens`, faults `{status, id, message, retryAfter, reset}`.
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";

@@ -7,6 +7,14 @@
 // Sources: PROVIDERS.md §9; docs.hetzner.cloud (Zones, Zone RRSets, Zone Actions, errors, rate
 // limiting); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go; qdm12/ddns-updater
 // providers/hetznercloud/{types,waitaction}.go.
+//
+// Checked against the Hetzner Cloud OpenAPI description (test/conformance/descriptions/hetzner.json):
+// every request is validated; a forbidden one gets 400 invalid_input and is recorded.
+//
+// Quirk switches: an rrset's `protection.change` (every change answered 423 `protected`, which will
+// not succeed however often it is retried), a zone's `mode: "secondary"` (422 incorrect_zone_mode),
+// `actionLooks` (how long an action stays running), `failNextAction`, the read-only token, faults
+// `{status, code, message, resetInSeconds, retryAfter}` (429 rate_limit_exceeded with RateLimit-*).
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";

@@ -9,6 +9,13 @@
 // Sources: PROVIDERS.md §8; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
 // ChangeResourceRecordSets, GetHostedZone, GetHostedZoneCount, Common Errors); DeveloperGuide
 // "DNSDomainNameFormat"; qdm12/ddns-updater providers/route53/api.go (answer documents).
+//
+// Checked against Route 53's botocore model (test/conformance/descriptions/route53.json): every
+// request's operation, URI, query and XML body are checked against its shapes; a forbidden one gets
+// 400 InvalidInput (MalformedInput for broken XML) and is recorded.
+//
+// Quirk switches: faults `{status, code, message}` (`{status: 400, code: "Throttling"}` is Route 53's
+// throttle: HTTP 400, no Retry-After), private zones (`addZone(name, {private: true})`), `keys`.
 
 import { isIPv4, isIPv6 } from "node:net";
 import { canonicalRequest, sha256Hex, signature } from "../../src/dns/sigv4";
