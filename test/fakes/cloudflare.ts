@@ -23,8 +23,15 @@ import { openApiDescription } from "./descriptions";
 const DESCRIPTION = openApiDescription("cloudflare", {
   title: "Cloudflare OpenAPI",
   apiRoot: "/client/v4",
-  // Cloudflare's answer to a request its schema refuses: 400 with a validation error.
-  refuse: (_request, problems) => failure(400, 9207, `Request body is invalid. ${problems.join("; ")}`),
+  // Cloudflare's answer to a request its schema refuses: 400 with its validation error (an address
+  // the record type cannot hold gets its own code, as at Cloudflare).
+  refuse: (request, problems) => {
+    const type = (request.body as { type?: unknown } | undefined)?.type;
+    if ((type === "A" || type === "AAAA") && problems.some((p) => p.startsWith("body/content must match format"))) {
+      return failure(400, 9005, contentError(type));
+    }
+    return failure(400, 9207, `Request body is invalid. ${problems.join("; ")}`);
+  },
   // The vendored snapshot (2024) reuses the full record schema for PATCH, so it requires type, name
   // and content of a partial update; the API takes a PATCH of the changed fields alone, and so does
   // this fake. Types, formats and enums of what is sent are still checked. It also requires the
