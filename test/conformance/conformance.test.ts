@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { signRequest } from "../../src/dns/sigv4";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
-import { openApi } from "../fakes/descriptions";
+import { checkBotocoreAnswer, openApi } from "../fakes/descriptions";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digitalocean";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../fakes/hetzner";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../fakes/route53";
@@ -78,7 +78,9 @@ describe("a request the description forbids is refused with the service's error 
     for (const [method, path, body] of forbidden) {
       const answer = await call(method, path, body);
       expect([method, path, answer.status]).toEqual([method, path, 400]);
-      expect(answer.body).toMatchObject({ success: false, result: null, errors: [{ code: 9207 }] });
+      expect(answer.body).toMatchObject({ success: false, result: null, messages: [] });
+      // 9005 for an address the type cannot hold, 9207 for any other invalid request.
+      expect(answer.body?.errors[0].code).toBe(path.includes("dns_records/") && (body as { content?: string })?.content ? 9005 : 9207);
     }
     const violations = fake.takeViolations();
     expect(violations.map((v) => v.method)).toEqual(forbidden.map(([method]) => method));
@@ -255,4 +257,42 @@ describe("the fakes answer in the descriptions' own response shapes", () => {
     const polled = await jsonCall(fake.url, HETZNER_FAKE_TOKEN, "GET", `/zones/actions/${action?.id}`);
     expect(checkResponse("GET", `/v1/zones/actions/${action?.id}`, polled.status, polled.body)).toEqual([]);
   }, COMPILES);
+});
+
+describe("the Route 53 fake answers in its model's output shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startRoute53Fake());
+    const zone = fake.addZone("example.com");
+    fake.addSet(zone.id, { name: "home.example.com.", type: "A", ttl: 300, values: ["198.51.100.1"] });
+    const call = async (method: string, path: string, body = "") => {
+      const url = new URL(fake.url + path);
+      const headers = signRequest(
+        { method, url, headers: body ? { "content-type": "text/xml" } : {}, body },
+        { accessKeyId: ROUTE53_FAKE_ACCESS_KEY_ID, secretAccessKey: ROUTE53_FAKE_SECRET },
+        { region: "us-east-1", service: "route53" },
+      );
+      return (await fetch(url, { method, headers, body: body || undefined })).text();
+    };
+    const set = "<ResourceRecordSet><Name>home.example.com.</Name><Type>A</Type><TTL>300</TTL><ResourceRecords><ResourceRecord><Value>198.51.100.2</Value></ResourceRecord></ResourceRecords></ResourceRecordSet>";
+    const exchanges: [string, string, string, string?][] = [
+      ["GetHostedZoneCount", "GET", "/hostedzonecount"],
+      ["ListHostedZonesByName", "GET", "/hostedzonesbyname?dnsname=home.example.com.&maxitems=10"],
+      ["GetHostedZone", "GET", `/hostedzone/${zone.id}`],
+      ["ListResourceRecordSets", "GET", `/hostedzone/${zone.id}/rrset?name=home.example.com.&type=A&maxitems=1`],
+      [
+        "ChangeResourceRecordSets",
+        "POST",
+        `/hostedzone/${zone.id}/rrset`,
+        `<ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><ChangeBatch><Changes><Change><Action>UPSERT</Action>${set}</Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`,
+      ],
+    ];
+    for (const [operation, method, path, body] of exchanges) {
+      expect([operation, checkBotocoreAnswer("route53", operation, await call(method, path, body))]).toEqual([operation, []]);
+    }
+    // And the check is no formality: an answer missing what the model requires fails it.
+    expect(checkBotocoreAnswer("route53", "GetHostedZone", "<GetHostedZoneResponse><Zone/></GetHostedZoneResponse>")).toEqual([
+      "GetHostedZoneResponse/Zone is not a member of GetHostedZoneResponse",
+      "GetHostedZoneResponse/HostedZone is required",
+    ]);
+  });
 });

@@ -285,6 +285,23 @@ export function botocoreDescription(name: string, options: { title: string; refu
   };
 }
 
+/**
+ * Why an XML answer to `operationName` does not match the model's output shape (`<…Response>` root,
+ * required members, unknown elements, enums, ranges); empty when it does.
+ */
+export function checkBotocoreAnswer(name: string, operationName: string, text: string): string[] {
+  const model = botocoreModel(name);
+  const operation = model.operations[operationName];
+  if (!operation?.output) return [`the model has no output for ${operationName}`];
+  const root = parseXml(text);
+  if (!root) return ["the answer is not well-formed XML"];
+  const rootName = `${operationName}Response`;
+  if (root.name !== rootName) return [`the answer's root element is <${root.name}>, not <${rootName}>`];
+  const shape = model.shapes[operation.output.shape];
+  if (!shape) return [`the model has no shape ${operation.output.shape}`];
+  return checkStructure(model, shape, root, rootName);
+}
+
 function checkStructure(model: BotocoreModel, shape: BotocoreShape, element: XmlElement, where: string): string[] {
   const problems: string[] = [];
   const members = shape.members ?? {};
