@@ -8,6 +8,7 @@ import { DYNU_FAKE_API_KEY, DYNU_RESET_TTL, startDynuFake } from "./dynu";
 import { startEchoFake } from "./echo";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, startGandiFake } from "./gandi";
 import { HETZNER_FAKE_TOKEN, HETZNER_READONLY_TOKEN, startHetznerFake } from "./hetzner";
+import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "./porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "./route53";
 import { signRequest } from "../../src/dns/sigv4";
 import { waitFor } from "./server";
@@ -384,5 +385,56 @@ describe("dyndns2 fake: one hostname, two address families", () => {
     fake.ignoreUpdates = true;
     expect(await update(fake, { myip: "198.51.100.2,2001:db8::2" })).toBe("good 127.0.0.1");
     expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.1", "2001:db8::1"]);
+  });
+});
+
+describe("the services' known answers, each switchable", () => {
+  test("Dynu's quota answer: 503 Quota Exception, without Retry-After", async () => {
+    const fake = startDynuFake();
+    stops.push(fake.stop);
+    fake.fault({ status: 503 }, 1);
+    const response = await fetch(`${fake.url}/dns`, { headers: { "API-Key": DYNU_FAKE_API_KEY } });
+    expect([response.status, response.headers.get("retry-after")]).toEqual([503, null]);
+    expect(await response.json()).toMatchObject({ statusCode: 503, type: "Quota Exception" });
+  });
+
+  test("Porkbun's throttle: two requests of one key too close get the openresty 503 page, without Retry-After", async () => {
+    const fake = startPorkbunFake();
+    stops.push(fake.stop);
+    fake.minIntervalMs = 60_000;
+    const ping = () =>
+      fetch(`${fake.url}/ping`, { method: "POST", body: JSON.stringify({ apikey: PORKBUN_FAKE_API_KEY, secretapikey: PORKBUN_FAKE_SECRET }) });
+    expect((await ping()).status).toBe(200);
+    const throttled = await ping();
+    expect([throttled.status, throttled.headers.get("retry-after")]).toEqual([503, null]);
+    expect(await throttled.text()).toContain("openresty");
+  });
+
+  test("Hetzner: a protected rrset refuses every change with 423 protected", async () => {
+    const fake = startHetznerFake();
+    stops.push(fake.stop);
+    fake.addZone("example.com");
+    const rrset = fake.addRrset("example.com", { name: "home", type: "A", values: ["198.51.100.1"] });
+    rrset.protection.change = true;
+    const response = await fetch(`${fake.url}/zones/example.com/rrsets/home/A/actions/set_records`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${HETZNER_FAKE_TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ records: [{ value: "198.51.100.2" }] }),
+    });
+    expect([response.status, ((await response.json()) as { error: { code: string } }).error.code]).toEqual([423, "protected"]);
+    expect(rrset.records).toEqual([{ value: "198.51.100.1" }]);
+  });
+
+  test("Cloudflare lists a pending zone beside the active one of the same name", async () => {
+    const fake = startCloudflareFake();
+    stops.push(fake.stop);
+    fake.addZone("example.com", "pending");
+    fake.addZone("example.com");
+    const response = await fetch(`${fake.url}/zones?name=example.com`, { headers: { Authorization: `Bearer ${CLOUDFLARE_FAKE_TOKEN}` } });
+    const body = (await response.json()) as { result: { status: string; activated_on: string | null }[] };
+    expect(body.result.map((z) => [z.status, z.activated_on === null])).toEqual([
+      ["pending", true],
+      ["active", false],
+    ]);
   });
 });
