@@ -16,6 +16,8 @@ import { type ClientContext, defineService } from "./service";
 
 export const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
+/** What a URL template is checked with when saved: placeholders may stand anywhere, even in the host. */
+const SAMPLE_VALUES = { ip: "203.0.113.1", domain: "home.example.net", record_type: "A", secret: "secret" };
 const CANNOT_VERIFY =
   "A custom URL has no way to check its secret without updating a record; the first update shows whether it works.";
 
@@ -47,6 +49,7 @@ export const custom = defineService({
       help: "The http(s) URL to call, e.g. https://dyn.example.net/update?host={domain}&ip={ip}&key={secret}. {ip}, {domain}, {record_type} and {secret} are replaced (URL-encoded).",
       kind: "template",
       required: true,
+      validate: (template) => (parseHttpUrl(fill(template, SAMPLE_VALUES, encodeURIComponent)) === undefined ? "must be an http:// or https:// URL" : undefined),
     },
     {
       key: "method",
@@ -141,7 +144,7 @@ function fill(template: string, values: Record<string, string>, encode: (value: 
 function parseHttpUrl(text: string): URL | undefined {
   try {
     const url = new URL(text.trim());
-    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? url : undefined;
   } catch {
     return undefined;
   }

@@ -3,10 +3,11 @@
 // everything else quotes the status and the body's start, 429 pauses, and the secret never appears
 // in a message, even when the endpoint echoes the request back.
 
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { type CustomRequestOptions, createCustomClient, custom } from "../../src/dns/custom";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { type CustomFake, type CustomFault, startCustomFake } from "../fakes/custom";
+import { makeTestApp, type TestApp } from "../support";
 
 const NEW_V4 = "203.0.113.7";
 const NEW_V6 = "2a01:4f8::7";
@@ -206,5 +207,35 @@ describe("failures quote the status and the body, never the secret", () => {
     await gone.stop();
     const outcome = await client({ url: `${url}/u?key={secret}` }).writeRecord(target(), NEW_V4);
     expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^Custom URL 127\.0\.0\.1:\d+: request failed: /) });
+  });
+});
+
+describe("the url option when saved", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(() => t.ctx.sqlite.close());
+
+  function save(url: string) {
+    return t.request("POST", "/api/v1/providers", { body: { name: `custom ${url}`, type: "custom", credentials: {}, options: { url } } });
+  }
+
+  for (const url of ["not a url", "ftp://dyn.example.net/update?ip={ip}", "dyn.example.net/update?ip={ip}", "https://"]) {
+    test(`${JSON.stringify(url)} → 422 naming options.url, and nothing stored`, async () => {
+      const response = await save(url);
+      expect(response.status).toBe(422);
+      expect(response.body.detail).toBe("options.url: must be an http:// or https:// URL");
+      expect(response.body.errors[0].field).toBe("options.url");
+      expect((await t.request("GET", "/api/v1/providers")).body).toEqual([]);
+    });
+  }
+
+  test("an http(s) template is taken, placeholders anywhere, even in the host", async () => {
+    for (const url of ["https://dyn.example.net/update?host={domain}&ip={ip}", "http://{domain}:8080/set/{record_type}/{ip}"]) {
+      const response = await save(url);
+      expect(response.status).toBe(200);
+      expect(response.body.options.url).toBe(url);
+    }
   });
 });
