@@ -9,8 +9,9 @@
 // Redirects are not followed: the request may carry the secret in its headers, and a redirect would
 // hand them to another host unasked.
 
-import { excerpt, exchange, failed } from "./http";
-import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
+import { causeOfStatus, excerpt, exchange, failed, retryAfterSeconds, throttleWait } from "./http";
+import { maskSecrets } from "./one-shot";
+import { oneShotClient } from "./one-shot-policy";
 import type { DnsProvider } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
@@ -98,14 +99,18 @@ function requestOptions(options: Record<string, unknown>): CustomRequestOptions 
 export function createCustomClient(secret: string, request: CustomRequestOptions, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [secret]);
 
-  return {
-    verify: cannotVerify(CANNOT_VERIFY),
-
-    async writeRecord(target, ip) {
+  return oneShotClient({
+    service: "Custom URL",
+    verifyUnavailable: CANNOT_VERIFY,
+    // The template has one {ip}: each request sets one record.
+    carries: "one",
+    recordTypes: ["A", "AAAA"],
+    async send(target, addresses) {
+      const ip = (target.recordType === "AAAA" ? addresses.ipv6 : addresses.ipv4) ?? "";
       const values = { ip, domain: target.hostname, record_type: target.recordType, secret };
       const url = parseHttpUrl(fill(request.url, values, encodeURIComponent));
       if (url === undefined) {
-        return failed(`Custom URL: ${mask(JSON.stringify(request.url))} is not an http(s) URL once filled in`, { stopRetrying: true });
+        return failed(`Custom URL: ${mask(JSON.stringify(request.url))} is not an http(s) URL once filled in`, { cause: "refused", stopRetrying: true });
       }
       const service = `Custom URL ${mask(url.host)}`;
       const headers: Record<string, string> = { "User-Agent": context.userAgent };
@@ -121,20 +126,23 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
       }
 
       const answer = await exchange(context.fetch, url.toString(), { method: request.method, headers, body, redirect: "manual" }, context.timeoutMs);
-      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`);
+      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: "unreachable" });
       if (answer.status >= 200 && answer.status < 300) {
-        return { ok: true, action: "updated", externalId: target.hostname, zoneId: "", message: `${service} answered HTTP ${answer.status}` };
+        return { ok: true, value: { held: [], externalId: target.hostname, detail: `${service} answered HTTP ${answer.status}` } };
       }
       const location = answer.status >= 300 && answer.status < 400 ? answer.headers.get("location") : null;
       const said = [
         location ? `redirects to ${excerpt(mask(location))}` : "",
         answer.text.trim() === "" ? "" : excerpt(mask(answer.text)),
       ].filter(Boolean);
+      // A 429 is a "slow down", and so is a 503 that names a wait; the wait named goes with it.
+      const cause = answer.status === 503 && retryAfterSeconds(answer.headers) !== undefined ? "throttled" : causeOfStatus(answer.status);
       return failed(`${service}: HTTP ${answer.status}${said.length > 0 ? ` ${said.join(", ")}` : ""}`, {
-        retryAfterSeconds: throttleSeconds(answer.status, answer.headers),
+        cause,
+        ...(cause === "throttled" ? throttleWait(answer.headers) : {}),
       });
     },
-  };
+  });
 }
 
 function fill(template: string, values: Record<string, string>, encode: (value: string) => string): string {

@@ -154,8 +154,8 @@ describe("failures quote the status and the body, never the secret", () => {
     { name: "an echo of the request URL", fault: "echo", message: /^.*: HTTP 400 "Bad request: GET \/update\?key=••••&host=home\.example\.net&ip=/ },
     { name: "a redirect is not followed", fault: { status: 302, location: "https://login.example.org/" }, message: 'HTTP 302 redirects to "https://login.example.org/"' },
     { name: "429 with Retry-After", fault: { status: 429, body: "slow down", retryAfter: 90 }, message: 'HTTP 429 "slow down"', retryAfterSeconds: 90 },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "HTTP 429", retryAfterSeconds: 60 },
-    { name: "429 asking for a day waits an hour", fault: { status: 429, retryAfter: 86400 }, message: "HTTP 429", retryAfterSeconds: 3600 },
+    { name: "429 without Retry-After: no wait invented (the updater decides)", fault: { status: 429 }, message: "HTTP 429" },
+    { name: "429 asking for a day: the wait named, which the updater caps", fault: { status: 429, retryAfter: 86400 }, message: "HTTP 429", retryAfterSeconds: 86400 },
     { name: "502 HTML page", fault: "html", message: /^.*: HTTP 502 "<!DOCTYPE html>/ },
     { name: "timeout", fault: "timeout", message: "no answer within 200ms" },
   ];
@@ -178,7 +178,7 @@ describe("failures quote the status and the body, never the secret", () => {
   test("the secret echoed in a redirect's Location is masked", async () => {
     fake.fault({ status: 301, location: `https://elsewhere.example/?key=${encodeURIComponent(SECRET)}` });
     const outcome = await client().writeRecord(target(), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: `${service}: HTTP 301 redirects to "https://elsewhere.example/?key=••••"` });
+    expect(outcome).toEqual({ ok: false, message: `${service}: HTTP 301 redirects to "https://elsewhere.example/?key=••••"`, cause: "refused" });
   });
 
   const badUrls: { name: string; url: string }[] = [
@@ -188,7 +188,7 @@ describe("failures quote the status and the body, never the secret", () => {
   for (const { name, url } of badUrls) {
     test(`a url that is ${name} is refused without a request`, async () => {
       const outcome = await client({ url }).writeRecord(target(), NEW_V4);
-      expect(outcome).toEqual({ ok: false, message: `Custom URL: ${JSON.stringify(url)} is not an http(s) URL once filled in`, stopRetrying: true });
+      expect(outcome).toEqual({ ok: false, message: `Custom URL: ${JSON.stringify(url)} is not an http(s) URL once filled in`, cause: "refused", stopRetrying: true });
       expect(fake.requests).toHaveLength(0);
     });
   }

@@ -112,11 +112,11 @@ describe("writeRecord", () => {
     });
   }
 
-  test("an address DuckDNS already holds: success that says so, still one request", async () => {
+  test("an address DuckDNS already holds: success that says nothing changed, still one request", async () => {
     const outcome = await client().writeRecord(target("home.duckdns.org"), "198.51.100.1");
     expect(outcome).toEqual({
       ok: true,
-      action: "updated",
+      action: "unchanged",
       externalId: "home",
       zoneId: "",
       message: "DuckDNS domain home, it already held this address",
@@ -168,8 +168,8 @@ describe("failures keep DuckDNS's words and never show the token", () => {
       stopRetrying: true,
     },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 120 }, message: 'DuckDNS: unreadable answer (HTTP 429): "Too Many Requests"', retryAfterSeconds: 120 },
-    { name: "429 without Retry-After waits a minute", fault: { status: 429 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 60 },
-    { name: "429 asking for a week waits an hour", fault: { status: 429, retryAfter: 604800 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 3600 },
+    { name: "429 without Retry-After: no wait invented (the updater decides)", fault: { status: 429 }, message: /\(HTTP 429\): "/ },
+    { name: "429 asking for a week: the wait named, which the updater caps", fault: { status: 429, retryAfter: 604800 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 604800 },
     { name: "503 with Retry-After", fault: { status: 503, retryAfter: 30 }, message: 'DuckDNS: unreadable answer (HTTP 503): "Error"', retryAfterSeconds: 30 },
     { name: "500", fault: { status: 500 }, message: 'DuckDNS: unreadable answer (HTTP 500): "Error"' },
     { name: "502 HTML page", fault: "html", message: /^DuckDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
@@ -195,7 +195,7 @@ describe("failures keep DuckDNS's words and never show the token", () => {
 
   test("a name outside duckdns.org is refused without a request", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: "DuckDNS: home.example.com is not a name under duckdns.org", stopRetrying: true });
+    expect(outcome).toEqual({ ok: false, message: "DuckDNS: home.example.com is not a name under duckdns.org", cause: "refused", stopRetrying: true });
     expect(fake.requests).toHaveLength(0);
   });
 
