@@ -217,3 +217,33 @@ describe("the fake plays DuckDNS's traps", () => {
     expect(home).toMatchObject({ ipv4: "", ipv6: "" });
   });
 });
+
+describe("a hostname's two addresses, and the answer checked for them", () => {
+  test("with an AAAA sibling, an A write names both in one request", async () => {
+    const outcome = await client().writeRecord({ ...target("home.duckdns.org"), siblings: { ipv6: "2001:db8::1" } }, NEW_V4);
+    expect(outcome.ok).toBe(true);
+    expect(fake.requests[0]?.query).toMatchObject({ domains: "home", ip: NEW_V4, ipv6: "2001:db8::1", verbose: "true" });
+    expect([home.ipv4, home.ipv6]).toEqual([NEW_V4, "2001:db8::1"]);
+  });
+
+  test("with an A sibling, an AAAA write names both: DuckDNS would take the A from the connection", async () => {
+    await client().writeRecord({ ...target("home.duckdns.org", "AAAA"), siblings: { ipv4: "198.51.100.1" } }, NEW_V6);
+    expect(fake.requests[0]?.query).toMatchObject({ ip: "198.51.100.1", ipv6: NEW_V6 });
+    expect([home.ipv4, home.ipv6]).toEqual(["198.51.100.1", NEW_V6]);
+  });
+
+  test("a verbose OK naming another address than the one sent stops retrying", async () => {
+    fake.fault({ body: "OK\n192.0.2.55\n\nUPDATED" }, 1);
+    expect(await client().writeRecord(target("home.duckdns.org"), NEW_V4)).toEqual({
+      ok: false,
+      message: `DuckDNS: answered that home.duckdns.org holds 192.0.2.55, not what was sent (${NEW_V4}): the update was ignored`,
+      cause: "refused",
+      stopRetrying: true,
+    });
+  });
+
+  test("a verbose OK holding the address sent (IPv6 written differently) is a success that changed it", async () => {
+    fake.fault({ body: "OK\n198.51.100.1\n2A01:04F8:0:0::7\nUPDATED" }, 1);
+    expect(await client().writeRecord(target("home.duckdns.org", "AAAA"), NEW_V6)).toMatchObject({ ok: true, action: "updated" });
+  });
+});

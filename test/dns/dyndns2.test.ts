@@ -297,3 +297,93 @@ describe("the fake plays the services' traps", () => {
     expect([dyn.status, await dyn.text()]).toEqual([200, "badauth\n"]);
   });
 });
+
+describe("each well-known server in its dialect", () => {
+  /** A client of `server` whose requests reach the fake (path and query kept). */
+  function clientOf(server: string) {
+    const reroute: typeof fetch = ((input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : input.toString());
+      url.protocol = "http:";
+      url.host = new URL(fake.url).host;
+      return fetch(url, init);
+    }) as typeof fetch;
+    return createDyndns2Client({ username: DYNDNS2_FAKE_USER, password: DYNDNS2_FAKE_PASSWORD }, server, {
+      baseUrl: "",
+      fetch: reroute,
+      timeoutMs: 2000,
+      userAgent: USER_AGENT,
+    });
+  }
+  const SIBLING_V6 = "2001:db8::1";
+  const withSibling = (recordType: RecordType, siblings: RecordTarget["siblings"]): RecordTarget => ({ ...target("home.example.net", recordType), siblings });
+
+  const cases: { server: string; path: string; alone: Record<string, string>; both: Record<string, string> | null }[] = [
+    { server: "https://members.dyndns.org", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
+    { server: "https://dynupdate.no-ip.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
+    { server: "https://dyndns.variomedia.de", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
+    {
+      server: "https://update.dedyn.io",
+      path: "/nic/update",
+      alone: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: "preserve" },
+      both: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: SIBLING_V6 },
+    },
+    {
+      server: "https://api.dynu.com",
+      path: "/nic/update",
+      alone: { hostname: "home.example.net", myip: NEW_V4, myipv6: "no" },
+      both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 },
+    },
+    { server: "https://dyndns.inwx.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 } },
+    { server: "https://dyndns.kasserver.com", path: "/", alone: { host: "home.example.net", myip: NEW_V4 }, both: { host: "home.example.net", myip: NEW_V4, myip6: SIBLING_V6 } },
+    // One family per request: the other is the service's to keep.
+    { server: "https://dyn.dns.he.net", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://dns.eu.ovhapis.com/nic/update?system=dyndns", path: "/nic/update", alone: { system: "dyndns", hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://now-dns.com", path: "/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    // IPv4 only: the sibling is never sent.
+    { server: "https://dynv6.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://updates.opendns.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://api.nic.ru", path: "/dyndns/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://nic.changeip.com", path: "/nic/update", alone: { hostname: "home.example.net", ip: NEW_V4 }, both: null },
+  ];
+  for (const c of cases) {
+    test(`${c.server}: ${c.path}, ${JSON.stringify(c.alone)}; with an AAAA sibling ${c.both === null ? "the same" : JSON.stringify(c.both)}`, async () => {
+      fake.style = "desec"; // answers on any path
+      await clientOf(c.server).writeRecord(target("home.example.net"), NEW_V4);
+      await clientOf(c.server).writeRecord(withSibling("A", { ipv6: SIBLING_V6 }), NEW_V4);
+      expect(fake.requests.map((r) => r.path)).toEqual([c.path, c.path]);
+      expect(fake.requests.map((r) => r.query)).toEqual([c.alone, c.both ?? c.alone]);
+    });
+  }
+
+  test("an IPv4-only server refuses an AAAA record for good, without a request", async () => {
+    for (const server of ["https://dynv6.com", "https://updates.opendns.com", "https://nic.changeip.com", "https://api.nic.ru"]) {
+      const outcome = await clientOf(server).writeRecord(target("home.example.net", "AAAA"), NEW_V6);
+      expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("takes A records only on this update server") });
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("ChangeIP's own success words are a success", async () => {
+    fake.fault({ body: "200 Successful Update" }, 1);
+    expect(await clientOf("https://nic.changeip.com").writeRecord(target("home.example.net"), NEW_V4)).toMatchObject({
+      ok: true,
+      action: "updated",
+      message: 'ChangeIP (IPv4 only) answered "200 Successful Update"',
+    });
+  });
+
+  test("an AAAA write names its A sibling first, as myip lists them", async () => {
+    fake.style = "dyn";
+    await clientOf("https://members.dyndns.org").writeRecord(withSibling("AAAA", { ipv4: "198.51.100.1" }), NEW_V6);
+    expect(fake.requests[0]?.query).toEqual({ hostname: "home.example.net", myip: `198.51.100.1,${NEW_V6}` });
+    expect([home.ipv4, home.ipv6]).toEqual(["198.51.100.1", NEW_V6]);
+  });
+
+  test("every preset is an https URL whose host the dialect table knows", () => {
+    const presets = dyndns2.options[0]?.presets ?? [];
+    expect(presets.map((p) => p.label)).toEqual(
+      expect.arrayContaining(["ChangeIP (IPv4 only)", "OpenDNS (IPv4 only)", "Variomedia", "All-Inkl", "DDNSS", "WebSupport", "NIC.RU (IPv4 only)", "Now-DNS", "Dynu (dyndns2)", "PowerDNS-Admin (your server)"]),
+    );
+    expect(new Set(presets.map((p) => new URL(p.value).hostname)).size).toBe(presets.length);
+  });
+});
