@@ -387,3 +387,11 @@ describe("each well-known server in its dialect", () => {
     expect(new Set(presets.map((p) => new URL(p.value).hostname)).size).toBe(presets.length);
   });
 });
+
+test("the dyndns2 page lists every well-known server with its server URL", async () => {
+  const page = await Bun.file(new URL("../../docs/services/dyndns2.md", import.meta.url)).text();
+  for (const preset of dyndns2.options[0]?.presets ?? []) {
+    expect(page).toContain(`| ${preset.label} |`);
+    if (!preset.label.includes("your server")) expect(page).toContain(preset.value);
+  }
+});

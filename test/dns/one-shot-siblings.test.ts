@@ -7,7 +7,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FetchLike } from "../../src/dns/provider";
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, type Dyndns2Fake, type Dyndns2Host, type Dyndns2Style, startDyndns2Fake } from "../fakes/dyndns2";
-import { type DuckDnsFake, startDuckDnsFake } from "../fakes/duckdns";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
 import { duePass, historyOf } from "../updater/harness";
