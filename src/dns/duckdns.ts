@@ -3,10 +3,12 @@
 // DuckDNS clients). The API cannot read a record, so "never write what is already there" is the
 // updater's job (it writes only when the address changed); each write here is exactly one request.
 //
-// The addresses are always sent explicitly, each in the parameter of its family: without `ip`, DuckDNS
-// publishes the address the request came from (wrong behind a proxy or on a v6-only link), so when
-// the hostname has an A and an AAAA domain at the provider, every update names both (the one-shot
-// policy, one-shot-policy.ts). `clear=true` empties both records, so it is never sent. `verbose=true`
+// The addresses are always sent explicitly, each in the parameter of its family: without `ip` or
+// `ipv6`, DuckDNS publishes the address the request came from (wrong behind a proxy or on a v6-only
+// link). One request sets both records ("if you want to update BOTH … use the optional parameter
+// ipv6", duckdns.org/spec.jsp), so when the hostname has an A and an AAAA domain at the provider,
+// every update names both and the subdomain's two addresses are always set together (the one-shot
+// policy, one-shot-policy.ts); `ipv6=` alone leaves the A record as it is. `clear=true` empties both records, so it is never sent. `verbose=true`
 // makes the answer say whether anything changed (`UPDATED`/`NOCHANGE`) and which addresses the
 // records hold now, which must be the ones sent; a bare `OK` is accepted too.
 
@@ -52,8 +54,7 @@ export function createDuckDnsClient(token: string, context: ClientContext): DnsP
   return oneShotClient({
     service: SERVICE,
     verifyUnavailable: CANNOT_VERIFY,
-    // One request sets both records, and one that names only `ipv6` sets the A record from the
-    // connection: both addresses go together.
+    // One request sets both records: a subdomain's two addresses go together.
     carries: "both",
     recordTypes: ["A", "AAAA"],
     async send(target, addresses) {
