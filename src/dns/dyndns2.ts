@@ -205,7 +205,7 @@ export const dyndns2 = defineService({
 });
 
 /** The dialect a server speaks: the table's entry for its host, else the protocol's own way. */
-export function dialectOf(server: string): Dialect {
+function dialectOf(server: string): Dialect {
   const host = hostOf(server);
   return PRESETS.find((preset) => hostOf(preset.value) === host)?.dialect ?? DEFAULT_DIALECT;
 }
