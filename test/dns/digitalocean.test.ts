@@ -311,7 +311,7 @@ describe("the fake plays DigitalOcean", () => {
   });
 
   test("PUT without ttl resets it (the stricter reading); PATCH keeps it", async () => {
-    await call("PATCH", `/domains/example.com/records/${home.id}`, { data: NEW_IP });
+    await call("PATCH", `/domains/example.com/records/${home.id}`, { type: "A", data: NEW_IP });
     expect(home.ttl).toBe(300);
     await call("PUT", `/domains/example.com/records/${home.id}`, { type: "A", name: "home", data: OLD_IP });
     expect(home.ttl).toBe(1800);
