@@ -188,7 +188,7 @@ export async function startKnot(): Promise<NameServer> {
   const port = await freePort();
   for (const zone of Object.keys(RECORDS)) writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone));
   const zones = Object.keys(RECORDS)
-    .map((zone) => `  - domain: ${zone}\n    file: "${dir}/${zone}.zone"${zone === LOCKED_ZONE ? "" : "\n    acl: ddnsd_update"}`)
+    .map((zone) => `  - domain: ${zone}\n    file: "${dir}/${zone}.zone"\n    acl: ${zone === LOCKED_ZONE ? "ddnsd_transfer" : "ddnsd_update"}`)
     .join("\n");
   writeFileSync(
     join(dir, "knot.conf"),
@@ -219,6 +219,10 @@ acl:
     key: ${KEY_NAME}
     action: update
     update-type: [A, AAAA]
+  # The key may read locked.test (a zone transfer) but not change it.
+  - id: ddnsd_transfer
+    key: ${KEY_NAME}
+    action: transfer
 
 template:
   - id: default
