@@ -37,6 +37,8 @@ export function normaliseCredentials(
     const name = `credentials.${field.key}`;
     if (given !== undefined && typeof given !== "string") throw new Invalid(name, "must be a string");
     const value = given?.trim() || stored[field.key] || "";
+    const problem = value === "" ? undefined : field.validate?.(value);
+    if (problem !== undefined) throw new Invalid(name, problem);
     if (value !== "") result[field.key] = checkLength(name, value);
     else if (!field.optional) throw new Invalid(name, `is required for a ${service.label} provider`);
   }
@@ -69,6 +71,8 @@ function checkOption(option: OptionField, value: unknown): unknown {
   if (option.kind === "choice" && !(option.choices ?? []).includes(text)) {
     throw new Invalid(name, `must be one of: ${(option.choices ?? []).join(", ")}`);
   }
+  const problem = option.validate?.(text);
+  if (problem !== undefined) throw new Invalid(name, problem);
   return text;
 }
 
