@@ -5,18 +5,16 @@
 // but the address changes. Sources: PowerDNS docs, http-api/zone.html ("Modifying a zone"),
 // http-api/server.html, and the API's OpenAPI spec (authoritative-api-swagger.yaml).
 
-import { exchangeJson, isObject, type JsonApi, parseJson, unreadableAnswer } from "./http";
-import type { ClientContext } from "./service";
+import { exchangeJson, failed, failedAnswer, isObject, type JsonApi, parseJson, type ServiceError, unreadableAnswer } from "./http";
+import { type ClientContext, defineService } from "./service";
+import type { RecordType, Step, VerifyOutcome } from "./provider";
+import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";
 import { longestZone } from "./zones";
 
 const SERVICE = "PowerDNS";
 /** The TTL of a record set ddnsd creates when the domain's config names none. */
 export const DEFAULT_TTL = 300;
 
-type RecordType = "A" | "AAAA";
-type Cause = "unreachable" | "credentials" | "refused" | "throttled";
-type Failure = { ok: false; message: string; cause: Cause; stopRetrying?: boolean; staleZone?: boolean };
-type Step<T> = { ok: true; value: T } | Failure;
 
 interface PdnsRecord {
   content: string;
@@ -30,16 +28,6 @@ interface PdnsRrset {
   comments?: unknown[];
 }
 
-export interface ZoneRef {
-  id: string;
-  name: string | null;
-}
-export interface NameRecordSet {
-  id: string;
-  values: readonly string[];
-  ttl?: number;
-  raw?: unknown;
-}
 
 export interface PowerDnsOptions {
   /** The webserver's base URL, without a trailing slash. */
@@ -48,32 +36,46 @@ export interface PowerDnsOptions {
   apiKey: string;
 }
 
+/**
+ * The request in flight at each PowerDNS API, by URL. Its sqlite3 backend (the usual one at home)
+ * answers a write that overlaps another with 500 "database is locked", so one provider's updates
+ * (and those of providers that share the server) go one request at a time; there are few of them.
+ */
+const inFlight = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(server: string, work: () => Promise<T>): Promise<T> {
+  const run = (inFlight.get(server) ?? Promise.resolve()).then(work, work);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  inFlight.set(server, settled);
+  void settled.then(() => {
+    if (inFlight.get(server) === settled) inFlight.delete(server);
+  });
+  return run;
+}
+
 /** A name as PowerDNS writes it: absolute, with the trailing dot. */
 function absolute(name: string): string {
   return `${name}.`;
 }
 
-export function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext) {
+export function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi {
   const api: JsonApi = { fetch: context.fetch, baseUrl: `${options.server}/api/v1/servers/${encodeURIComponent(options.serverId)}`, timeoutMs: context.timeoutMs, userAgent: context.userAgent };
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<unknown>> {
-    const answer = await exchangeJson(api, method, path, { "X-API-Key": options.apiKey }, body);
-    if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}`, cause: "unreachable" };
+    const answer = await oneAtATime(options.server, () => exchangeJson(api, method, path, { "X-API-Key": options.apiKey }, body));
+    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
     const json = answer.text.trim() === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
-      if (json === undefined) return { ok: false, message: `${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, cause: "unreachable" };
-      return { ok: true, value: json };
+      return json === undefined ? failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" }) : { ok: true, value: json };
     }
-    const words = isObject(json) && typeof json.error === "string" ? `${json.error} (HTTP ${answer.status})` : unreadableAnswer(answer.status, answer.text);
-    if (answer.status === 401 || answer.status === 403) {
-      return { ok: false, message: `${SERVICE}: the API key was refused: ${words}; check api-key in the server's configuration`, cause: "credentials", stopRetrying: true };
-    }
-    if (answer.status === 404) return { ok: false, message: `${SERVICE}: ${words}`, cause: "refused", staleZone: true };
-    if (answer.status === 429) return { ok: false, message: `${SERVICE}: ${words}`, cause: "throttled" };
-    return { ok: false, message: `${SERVICE}: ${words}`, cause: answer.status >= 500 ? "unreachable" : "refused" };
+    // PowerDNS answers a refused key with a plain-text "Unauthorized", other errors with JSON.
+    return failedAnswer(SERVICE, answer.status, answer.headers, answer.text, readError(json ?? answer.text.trim(), answer.status));
   }
 
-  function zonePath(zone: ZoneRef): string {
+  function zonePath(zone: Zone): string {
     return `/zones/${encodeURIComponent(zone.id)}`;
   }
 
@@ -83,11 +85,11 @@ export function createPowerDnsApi(options: PowerDnsOptions, context: ClientConte
     return found as PdnsRrset | undefined;
   }
 
-  function recordSet(hostname: string, rrset: PdnsRrset): NameRecordSet {
+  function recordSet(hostname: string, rrset: PdnsRrset): RecordSet {
     return { id: hostname, values: rrset.records.map((record) => record.content), ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset };
   }
 
-  async function replace(zone: ZoneRef, hostname: string, type: RecordType, address: string, ttl: number, comments: unknown[] | undefined): Promise<Step<NameRecordSet>> {
+  async function replace(zone: Zone, hostname: string, type: RecordType, address: string, ttl: number, comments: unknown[] | undefined): Promise<Step<RecordSet>> {
     const rrset: PdnsRrset & { changetype: string } = {
       name: absolute(hostname),
       type,
@@ -105,14 +107,14 @@ export function createPowerDnsApi(options: PowerDnsOptions, context: ClientConte
   return {
     service: SERVICE,
 
-    async verify(): Promise<{ ok: boolean; detail: string }> {
+    async verify(): Promise<VerifyOutcome> {
       const answer = await call("GET", "");
       if (!answer.ok) return { ok: false, detail: answer.message };
       const version = isObject(answer.value) && typeof answer.value.version === "string" ? ` ${answer.value.version}` : "";
       return { ok: true, detail: `The API key is accepted by PowerDNS${version} (server ${options.serverId})` };
     },
 
-    async findZone(hostname: string, configured: string | undefined): Promise<Step<ZoneRef>> {
+    async findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>> {
       if (configured !== undefined) {
         const name = configured.toLowerCase().replace(/\.$/, "");
         return { ok: true, value: { id: absolute(name), name } };
@@ -129,7 +131,7 @@ export function createPowerDnsApi(options: PowerDnsOptions, context: ClientConte
       return { ok: true, value: { id: ids.get(name) ?? absolute(name), name } };
     },
 
-    async readRecordSet(zone: ZoneRef, hostname: string, type: RecordType): Promise<Step<NameRecordSet | null>> {
+    async readRecordSet(zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>> {
       // Newer servers return only this set when asked so; older ones ignore the filter and send the zone.
       const query = new URLSearchParams({ rrset_name: absolute(hostname), rrset_type: type });
       const read = await call("GET", `${zonePath(zone)}?${query}`);
@@ -138,18 +140,76 @@ export function createPowerDnsApi(options: PowerDnsOptions, context: ClientConte
       return { ok: true, value: rrset === undefined || rrset.records.length === 0 ? null : recordSet(hostname, rrset) };
     },
 
-    updateRecordSet(zone: ZoneRef, hostname: string, type: RecordType, current: NameRecordSet, address: string, settings: { ttl?: number }): Promise<Step<NameRecordSet>> {
+    updateRecordSet(zone: Zone, hostname: string, type: RecordType, current: RecordSet, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
       const raw = current.raw as PdnsRrset | undefined;
       return replace(zone, hostname, type, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL, raw?.comments);
     },
 
-    createRecordSet(zone: ZoneRef, hostname: string, type: RecordType, address: string, settings: { ttl?: number }): Promise<Step<NameRecordSet>> {
+    createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
       return replace(zone, hostname, type, address, settings.ttl ?? DEFAULT_TTL, undefined);
     },
 
-    describe(set: NameRecordSet): string[] {
+    describe(set: RecordSet): string[] {
       const comments = (set.raw as PdnsRrset | undefined)?.comments?.length ?? 0;
       return [...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]), ...(comments > 0 ? [`${comments} comment${comments === 1 ? "" : "s"} kept`] : [])];
     },
   };
+}
+
+export const powerdns = defineService({
+  type: "powerdns",
+  label: "PowerDNS",
+  summary: "Zones on your own PowerDNS Authoritative Server, changed through its built-in HTTP API with an API key.",
+  credentials: [
+    {
+      key: "api_key",
+      label: "API key",
+      help: "The server's api-key setting (pdns.conf), sent as X-API-Key. The API also needs api=yes and the webserver reachable from ddnsd (webserver-address, webserver-allow-from).",
+      secret: true,
+    },
+  ],
+  options: [
+    {
+      key: "server",
+      label: "API URL",
+      help: "The PowerDNS webserver's base URL, e.g. http://10.0.0.2:8081 (webserver-address and webserver-port in pdns.conf).",
+      kind: "url",
+      required: true,
+    },
+    {
+      key: "server_id",
+      label: "Server id",
+      help: "The server's id in the API; localhost unless you run several behind one API.",
+      kind: "text",
+      default: "localhost",
+      validate: (text) => (/^[A-Za-z0-9._-]+$/.test(text) ? undefined : "must be a server id such as localhost"),
+    },
+  ],
+  recordTypes: ["A", "AAAA"],
+  ttl: {
+    min: 1,
+    max: 2_147_483_647,
+    help: `Seconds; empty keeps the record set's TTL (a new one gets ${DEFAULT_TTL}).`,
+  },
+  canVerify: true,
+  createClient: (credentials, options, context) =>
+    zoneClient(
+      createPowerDnsApi(
+        { server: String(options.server ?? "").replace(/\/+$/, ""), serverId: String(options.server_id ?? "localhost"), apiKey: credentials.api_key ?? "" },
+        context,
+      ),
+    ),
+});
+
+/**
+ * PowerDNS's error body, `{"error": "…"}`: a refused key (401, or 403 from webserver-allow-from)
+ * stays refused until the provider is edited; a 404 names a zone that is gone (looked up afresh).
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  const words = isObject(body) && typeof body.error === "string" ? body.error : typeof body === "string" ? body : undefined;
+  if (status === 401 || status === 403) {
+    return { words: `the API key was refused: ${words ?? "Unauthorized"}; check api-key (and webserver-allow-from) in the server's configuration`, cause: "credentials", stopRetrying: true };
+  }
+  if (words === undefined) return undefined;
+  return status === 404 ? { words, staleZone: true } : { words };
 }

@@ -8,6 +8,9 @@
 // option, a domain's `config.zone_id`, or found once with a signed SOA query for the name (the
 // server answers with the SOA of the zone that holds it; saved as `config.zone_id` afterwards).
 
+import type { RecordType, Step, VerifyOutcome } from "./provider";
+import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";
+import { defineService } from "./service";
 import { candidateZones, zoneHolds } from "./zones";
 import { type Answer, ask, type Failure, formatServer, newId, parseServer, type ServerAddress, type SignedServer } from "./signed-dns";
 import { isTsigAlgorithm, TSIG_ALGORITHMS, type TsigAlgorithm } from "./tsig";
@@ -15,9 +18,6 @@ import { addressData, addressText, CLASS, type Message, message, OPCODE, RCODE, 
 
 /** The TTL of a record set ddnsd creates when the domain's config names none: a dynamic address changes, so caches should let go soon. */
 export const DEFAULT_TTL = 300;
-
-type RecordType = "A" | "AAAA";
-type Step<T> = { ok: true; value: T } | Failure;
 
 export interface Rfc2136Options {
   server: ServerAddress;
@@ -27,17 +27,6 @@ export interface Rfc2136Options {
   /** The zone the `zone` option names, lowercase without a trailing dot. */
   zone?: string;
   timeoutMs: number;
-}
-
-export interface ZoneRef {
-  id: string;
-  name: string | null;
-}
-
-export interface NameRecordSet {
-  id: string;
-  values: readonly string[];
-  ttl?: number;
 }
 
 function fail(message: string, cause: Failure["cause"], stopRetrying = false): Failure {
@@ -63,7 +52,7 @@ export function secretProblem(text: string): string | undefined {
   return base64.test(compact) ? undefined : "must be the key's secret in base64, as in the server's key file (e.g. from tsig-keygen or keymgr)";
 }
 
-export function createRfc2136Api(options: Rfc2136Options) {
+export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
   const label = `DNS server ${formatServer(options.server)}`;
   const target: SignedServer = {
     server: options.server,
@@ -124,7 +113,7 @@ export function createRfc2136Api(options: Rfc2136Options) {
   }
 
   /** One UPDATE: this name's record set of this type deleted and the address added, atomically. */
-  async function replace(zone: string, hostname: string, type: RecordType, address: string, ttl: number): Promise<Step<NameRecordSet>> {
+  async function replace(zone: string, hostname: string, type: RecordType, address: string, ttl: number): Promise<Step<RecordSet>> {
     const rrtype = TYPE[type];
     const update = message({
       id: newId(),
@@ -145,7 +134,7 @@ export function createRfc2136Api(options: Rfc2136Options) {
   return {
     service: label,
 
-    async verify(): Promise<{ ok: boolean; detail: string }> {
+    async verify(): Promise<VerifyOutcome> {
       // Without a zone, the root's SOA: a server that serves no root still signs its REFUSED, which
       // proves that it knows the key and accepts our signature.
       const zone = options.zone ?? "";
@@ -167,7 +156,7 @@ export function createRfc2136Api(options: Rfc2136Options) {
       return { ok: false, detail: `${label} accepts the key but answers ${rcodeName(rcode)} for zone ${zone}: it is not authoritative for it` };
     },
 
-    async findZone(hostname: string, configured: string | undefined): Promise<Step<ZoneRef>> {
+    async findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>> {
       const given = configured === undefined ? options.zone : normaliseName(configured);
       if (given !== undefined) {
         if (!zoneHolds(given, hostname)) return fail(`${label}: zone ${given} does not hold ${hostname}; correct the zone option or config.zone_id`, "refused", true);
@@ -184,7 +173,7 @@ export function createRfc2136Api(options: Rfc2136Options) {
       return { ok: true, value: { id: soa.name, name: soa.name } };
     },
 
-    async readRecordSet(_zone: ZoneRef, hostname: string, type: RecordType): Promise<Step<NameRecordSet | null>> {
+    async readRecordSet(_zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>> {
       const answer = await query(hostname, TYPE[type]);
       if (!answer.ok) return answer;
       const problem = queryFailure(answer.message, hostname) ?? referral(answer.message, hostname);
@@ -201,15 +190,15 @@ export function createRfc2136Api(options: Rfc2136Options) {
       };
     },
 
-    updateRecordSet(zone: ZoneRef, hostname: string, type: RecordType, current: NameRecordSet, address: string, settings: { ttl?: number }): Promise<Step<NameRecordSet>> {
+    updateRecordSet(zone: Zone, hostname: string, type: RecordType, current: RecordSet, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
       return replace(zone.name ?? zone.id, hostname, type, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL);
     },
 
-    createRecordSet(zone: ZoneRef, hostname: string, type: RecordType, address: string, settings: { ttl?: number }): Promise<Step<NameRecordSet>> {
+    createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
       return replace(zone.name ?? zone.id, hostname, type, address, settings.ttl ?? DEFAULT_TTL);
     },
 
-    describe(set: NameRecordSet): string[] {
+    describe(set: RecordSet): string[] {
       return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
@@ -228,3 +217,60 @@ export function rfc2136Options(credentials: Record<string, string>, stored: Reco
     timeoutMs,
   };
 }
+
+export const rfc2136 = defineService({
+  type: "rfc2136",
+  label: "RFC 2136 (DNS UPDATE)",
+  summary:
+    "Your own authoritative name server (BIND, Knot, PowerDNS, Technitium, Windows DNS …), changed with DNS UPDATE messages signed with a TSIG key.",
+  credentials: [
+    {
+      key: "tsig_secret",
+      label: "TSIG secret",
+      help: "The key's secret in base64, exactly as in the server's key file: BIND `tsig-keygen -a hmac-sha256 ddnsd-key`, Knot `keymgr -t ddnsd-key hmac-sha256`.",
+      secret: true,
+      validate: secretProblem,
+    },
+  ],
+  options: [
+    {
+      key: "server",
+      label: "Name server",
+      help: "The primary name server that accepts the updates: host or host:port (port 53 by default), e.g. ns1.example.com or 192.0.2.53:5353.",
+      kind: "host",
+      required: true,
+    },
+    {
+      key: "tsig_key_name",
+      label: "TSIG key name",
+      help: "The key's name as the server knows it (BIND `key \"ddnsd-key\"`, Knot `key: - id: ddnsd-key`).",
+      kind: "text",
+      required: true,
+      validate: dnsNameProblem,
+    },
+    {
+      key: "tsig_algorithm",
+      label: "TSIG algorithm",
+      help: "The key's algorithm, as in the server's key file.",
+      kind: "choice",
+      choices: TSIG_ALGORITHMS,
+      default: TSIG_ALGORITHMS[0],
+    },
+    {
+      key: "zone",
+      label: "Zone",
+      help: "The zone to update, e.g. example.com. Empty: found with an SOA query for each name. Needed by verify on servers such as Knot, which check keys only within their zones.",
+      kind: "text",
+      validate: dnsNameProblem,
+    },
+  ],
+  recordTypes: ["A", "AAAA"],
+  ttl: {
+    min: 1,
+    max: 2_147_483_647,
+    help: `Seconds; empty keeps the record's TTL (a new record gets ${DEFAULT_TTL}).`,
+  },
+  canVerify: true,
+  // The server is the user's own: nothing to pace beyond one update per change.
+  createClient: (credentials, options, context) => zoneClient(createRfc2136Api(rfc2136Options(credentials, options, context.timeoutMs))),
+});

@@ -4,11 +4,9 @@
 // request from a server that holds the key. Failures are values with their cause, in plain words.
 
 import { createConnection, isIP } from "node:net";
+import type { FailureCause } from "./provider";
 import { sign, type TsigKey, verify } from "./tsig";
 import { decodeMessage, encodeMessage, type Message, RCODE, rcodeName, WireError } from "./wire";
-
-/** Why a request failed (the updater's causes: only "unreachable" is retried with backoff as is). */
-export type FailureCause = "unreachable" | "credentials" | "refused" | "throttled";
 
 export interface ServerAddress {
   host: string;
@@ -35,6 +33,7 @@ export function parseServer(text: string): ServerAddress | string {
     if (parts.length > 2) return problem;
     host = parts[0] ?? "";
     portText = parts[1];
+    if (portText !== undefined && !/^\d+$/.test(portText)) return problem;
     const hostname = /^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
     if (isIP(host) !== 4 && !hostname.test(host)) return problem;
   }

@@ -93,8 +93,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function zoneFile(zone: string): string {
-  return `$ORIGIN ${zone}.\n${(RECORDS[zone] ?? []).join("\n")}\n`;
+/** What a test adds to example.test: zone-file lines (owner relative to the zone), e.g. a thousand hosts for a benchmark. */
+export interface ServerOptions {
+  records?: readonly string[];
+}
+
+function zoneLines(zone: string, options: ServerOptions): string[] {
+  return [...(RECORDS[zone] ?? []), ...(zone === ZONE ? (options.records ?? []) : [])];
+}
+
+function zoneFile(zone: string, options: ServerOptions): string {
+  return `$ORIGIN ${zone}.\n${zoneLines(zone, options).join("\n")}\n`;
 }
 
 /** A temp dir owned by `user` when we are root, so the server can write its journals after dropping privileges. */
@@ -148,13 +157,13 @@ async function ready(port: number, started: Started, zone = ZONE): Promise<void>
   throw new Error(`The name server did not answer on 127.0.0.1:${port} within ${STARTUP_MS} ms\n${log}`);
 }
 
-export async function startBind(): Promise<NameServer> {
+export async function startBind(options: ServerOptions = {}): Promise<NameServer> {
   const work = workDir("bind");
   const { dir } = work;
   const port = await freePort();
   const zones = Object.keys(RECORDS)
     .map((zone) => {
-      writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone));
+      writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone, options));
       const policy = zone === LOCKED_ZONE ? "" : `update-policy { grant ${KEY_NAME} zonesub A AAAA; };`;
       return `zone "${zone}" { type primary; file "${dir}/${zone}.zone"; ${policy} };`;
     })
@@ -182,11 +191,11 @@ ${zones}
   return { kind: "bind", host: "127.0.0.1", port, address: `127.0.0.1:${port}`, ...started };
 }
 
-export async function startKnot(): Promise<NameServer> {
+export async function startKnot(options: ServerOptions = {}): Promise<NameServer> {
   const work = workDir("knot");
   const { dir } = work;
   const port = await freePort();
-  for (const zone of Object.keys(RECORDS)) writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone));
+  for (const zone of Object.keys(RECORDS)) writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone, options));
   const zones = Object.keys(RECORDS)
     .map((zone) => `  - domain: ${zone}\n    file: "${dir}/${zone}.zone"\n    acl: ${zone === LOCKED_ZONE ? "ddnsd_transfer" : "ddnsd_update"}`)
     .join("\n");
@@ -254,7 +263,7 @@ function powerDnsSchema(): string {
 
 export const POWERDNS_API_KEY = "ddnsd-test-api-key";
 
-export async function startPowerDns(): Promise<PowerDns> {
+export async function startPowerDns(options: ServerOptions = {}): Promise<PowerDns> {
   const work = workDir("pdns");
   const { dir } = work;
   const port = await freePort();
@@ -310,7 +319,7 @@ export async function startPowerDns(): Promise<PowerDns> {
     const created = await fetch(`${apiUrl}/api/v1/servers/localhost/zones`, {
       method: "POST",
       headers: { "X-API-Key": POWERDNS_API_KEY, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: `${zone}.`, kind: "Native", nameservers: [], rrsets: powerDnsRrsets(zone) }),
+      body: JSON.stringify({ name: `${zone}.`, kind: "Native", nameservers: [], rrsets: powerDnsRrsets(zone, options) }),
     });
     if (!created.ok) throw new Error(`PowerDNS refused zone ${zone}: ${await created.text()}`);
   }
@@ -319,9 +328,9 @@ export async function startPowerDns(): Promise<PowerDns> {
 }
 
 /** The zone's records as PowerDNS API RRsets, `www`'s A with a comment that an update must keep. */
-function powerDnsRrsets(zone: string): unknown[] {
+function powerDnsRrsets(zone: string, options: ServerOptions): unknown[] {
   const sets = new Map<string, { name: string; type: string; ttl: number; records: { content: string; disabled: boolean }[]; comments: unknown[] }>();
-  for (const line of RECORDS[zone] ?? []) {
+  for (const line of zoneLines(zone, options)) {
     const [owner = "", ttl = "", , type = "", ...rest] = line.split(" ");
     const name = owner === "@" ? `${zone}.` : `${owner}.${zone}.`;
     const key = `${name} ${type}`;
