@@ -8,7 +8,7 @@
 // option, a domain's `config.zone_id`, or found once with a signed SOA query for the name (the
 // server answers with the SOA of the zone that holds it; saved as `config.zone_id` afterwards).
 
-import type { RecordType, Step, VerifyOutcome } from "./provider";
+import type { RecordType, Step, StepFailure, VerifyOutcome } from "./provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService } from "./service";
 import { candidateZones, zoneHolds } from "./zones";
@@ -31,6 +31,11 @@ export interface Rfc2136Options {
 
 function fail(message: string, cause: Failure["cause"], stopRetrying = false): Failure {
   return stopRetrying ? { ok: false, message, cause, stopRetrying } : { ok: false, message, cause };
+}
+
+/** A zone the server no longer serves (or that does not hold the name): the reconciler looks the zone up afresh, once. */
+function stale(failure: Failure): StepFailure {
+  return { ...failure, staleZone: true };
 }
 
 /** A DNS name as the options and messages hold it: lowercase, without the trailing dot. */
@@ -84,15 +89,15 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
   }
 
   /** The words for an UPDATE's rcode other than NOERROR. */
-  function updateFailure(rcode: number, zone: string, hostname: string, type: RecordType): Failure {
+  function updateFailure(rcode: number, zone: string, hostname: string, type: RecordType): StepFailure {
     const what = `${hostname} ${type}`;
     switch (rcode) {
       case RCODE.REFUSED:
         return fail(`${label}: refused to change ${what} in zone ${zone} (REFUSED): the server's policy does not let key "${options.keyName}" update this name and type (BIND update-policy, Knot acl)`, "refused", true);
       case RCODE.NOTAUTH:
-        return fail(`${label}: is not authoritative for zone ${zone} (NOTAUTH): check the zone option or the server's zones`, "refused", true);
+        return stale(fail(`${label}: is not authoritative for zone ${zone} (NOTAUTH): check the zone option or the server's zones`, "refused", true));
       case RCODE.NOTZONE:
-        return fail(`${label}: ${hostname} is not inside zone ${zone} (NOTZONE): correct the zone option or config.zone_id`, "refused", true);
+        return stale(fail(`${label}: ${hostname} is not inside zone ${zone} (NOTZONE): correct the zone option or config.zone_id`, "refused", true));
       case RCODE.NXDOMAIN:
         return fail(`${label}: a condition of the update failed: a name that must exist does not (NXDOMAIN)`, "refused");
       case RCODE.YXDOMAIN:
