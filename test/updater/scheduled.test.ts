@@ -20,7 +20,6 @@ import {
   historyRows,
   makeDue,
   NEXT_IPV4,
-  NEXT_IPV6,
   OLD_IPV4,
   OLD_IPV6,
   type Rig,
