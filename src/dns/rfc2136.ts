@@ -163,19 +163,26 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
 
     async findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>> {
       const given = configured === undefined ? options.zone : normaliseName(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return fail(`${label}: zone ${given} does not hold ${hostname}; correct the zone option or config.zone_id`, "refused", true);
-        return { ok: true, value: { id: given, name: given } };
+      if (given !== undefined && !zoneHolds(given, hostname)) {
+        return fail(`${label}: zone ${given} does not hold ${hostname}; correct the zone option or config.zone_id`, "refused", true);
       }
+      const zone = (name: string): Step<Zone> => ({ ok: true, value: { id: name, name } });
+      // Asked before every write, even with a zone given: BIND and Knot accept an update of a name
+      // below a delegation into the parent zone, where no resolver will ever see it.
       const answer = await query(hostname, TYPE.SOA);
       if (!answer.ok) return answer;
       const problem = queryFailure(answer.message, hostname) ?? referral(answer.message, hostname);
-      if (problem) return problem;
+      // A server that answers no queries from ddnsd (allow-query) may still take its updates: a zone given stands.
+      if (problem) return given !== undefined && problem.cause === "refused" && !problem.stopRetrying ? zone(given) : problem;
       const soa = [...answer.message.answers, ...answer.message.authorities].find(
-        (record) => record.type === TYPE.SOA && zoneHolds(record.name, hostname) && candidateZones(hostname).includes(record.name),
+        (record) => record.type === TYPE.SOA && candidateZones(hostname).includes(record.name),
       );
-      if (!soa) return fail(`${label}: found no zone that holds ${hostname} (its answer names no SOA record); set the zone option`, "refused");
-      return { ok: true, value: { id: soa.name, name: soa.name } };
+      if (!soa) return given !== undefined ? zone(given) : fail(`${label}: found no zone that holds ${hostname} (its answer names no SOA record); set the zone option`, "refused");
+      if (options.zone !== undefined && soa.name !== options.zone) {
+        return fail(`${label}: serves ${hostname} in zone ${soa.name}, not in ${options.zone}; correct the zone option (or leave it empty)`, "refused", true);
+      }
+      // A config.zone_id saved before the name's zone changed (a sub-zone delegated since) gives way to the server's answer.
+      return zone(soa.name);
     },
 
     async readRecordSet(_zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>> {

@@ -236,6 +236,25 @@ for (const [name, start] of [
       expect(await published(server, `home.${LOCKED_ZONE}`, "A")).toBe("192.0.2.30 600");
     });
 
+    test("a zone_id that no longer holds the name (a sub-zone delegated since) gives way to the zone the server names", async () => {
+      const { server, t } = current();
+      const id = await createDomain(t, await createProvider(t, rfc2136Provider(server)), `host.${SUB_ZONE}`, "AAAA", { zone_id: ZONE });
+      expect((await forceUpdate(t, id)).status).toBe(200);
+      expect(await published(server, `host.${SUB_ZONE}`, "AAAA")).toBe(`${DETECTED.AAAA} 300`);
+      expect((await t.request("GET", `/api/v1/domains/${id}`)).body.config.zone_id).toBe(SUB_ZONE);
+    });
+
+    test("a zone option that is not the name's zone: refused before anything is written there", async () => {
+      const { server, t } = current();
+      const id = await createDomain(t, await createProvider(t, rfc2136Provider(server, { options: { zone: ZONE } })), `host.${SUB_ZONE}`, "A");
+      const before = await published(server, `host.${SUB_ZONE}`, "A");
+      current().echo.ipv4 = NEXT_IPV4;
+      const forced = await forceUpdate(t, id);
+      expect(forced.status).toBe(502);
+      expect(forced.body.detail).toContain(`serves host.${SUB_ZONE} in zone ${SUB_ZONE}, not in ${ZONE}`);
+      expect(await published(server, `host.${SUB_ZONE}`, "A")).toBe(before);
+    });
+
     test("a server that is down: a failure that is retried", async () => {
       const { t } = current();
       const port = await freePort();
