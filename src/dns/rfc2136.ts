@@ -2,11 +2,11 @@
 // BIND, Knot, PowerDNS, Technitium, Windows DNS … (docs/services/rfc2136.md). Every message goes
 // over TCP and is signed (signed-dns.ts), answers included, so nothing off-path can forge them.
 //
-// Per write: a signed query for the name's record set (its TTL is kept), then one UPDATE that
-// deletes that name's record set of that type and adds the new address in the same message (the
-// server applies both or neither); nothing else of the name is touched. The zone is the `zone`
-// option, a domain's `config.zone_id`, or found once with a signed SOA query for the name (the
-// server answers with the SOA of the zone that holds it; saved as `config.zone_id` afterwards).
+// Per write: a signed SOA query for the name (the server answers with the zone that holds it: a
+// zone given in the options or config is checked against it), a signed query for the name's record
+// set (its TTL is kept), then one UPDATE that deletes that name's record set of that type and adds
+// the new address in the same message (the server applies both or neither); nothing else of the
+// name is touched.
 
 import type { RecordType, Step, StepFailure, VerifyOutcome } from "./provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";

@@ -6,7 +6,7 @@
 import { createConnection, isIP } from "node:net";
 import type { FailureCause } from "./provider";
 import { sign, type TsigKey, verify } from "./tsig";
-import { decodeMessage, encodeMessage, type Message, RCODE, rcodeName, WireError } from "./wire";
+import { encodeMessage, type Message, RCODE, rcodeName, WireError } from "./wire";
 
 export interface ServerAddress {
   host: string;
