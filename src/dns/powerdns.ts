@@ -195,7 +195,8 @@ export const powerdns = defineService({
   createClient: (credentials, options, context) =>
     zoneClient(
       createPowerDnsApi(
-        { server: String(options.server ?? "").replace(/\/+$/, ""), serverId: String(options.server_id ?? "localhost"), apiKey: credentials.api_key ?? "" },
+        // The base URL as people copy it: with or without a trailing slash or the API's own path.
+        { server: String(options.server ?? "").replace(/(\/api(\/v1)?)?\/*$/, ""), serverId: String(options.server_id ?? "localhost"), apiKey: credentials.api_key ?? "" },
         context,
       ),
     ),

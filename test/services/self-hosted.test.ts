@@ -197,6 +197,12 @@ for (const [name, start] of [
       expect(verified.body).toMatchObject({ ok: true });
       expect(verified.body.detail).toContain(`serves zone ${ZONE}`);
 
+      // Without a zone, the root's SOA: BIND signs its REFUSED (the key is accepted); Knot cannot, and says what to set.
+      const zoneless = await createProvider(t, rfc2136Provider(server));
+      const root = await t.request("POST", `/api/v1/providers/${zoneless}/verify`);
+      if (server.kind === "bind") expect(root.body).toMatchObject({ ok: true });
+      else expect(root.body).toMatchObject({ ok: false, detail: expect.stringContaining("set the zone option") });
+
       const wrong = await createProvider(t, rfc2136Provider(server, { secret: OTHER_SECRET, options: { zone: ZONE } }));
       const refused = await t.request("POST", `/api/v1/providers/${wrong}/verify`);
       expect(refused.body.ok).toBe(false);
@@ -309,7 +315,8 @@ describe("powerdns against PowerDNS", () => {
 
   test("verify reads the server; a wrong API key is refused, in the history too, and not retried", async () => {
     const { server, t } = current();
-    const good = await createProvider(t, provider(server));
+    // The URL as copied from the API's documentation works too.
+    const good = await createProvider(t, { ...provider(server), options: { server: `${server.apiUrl}/api/v1/` } });
     expect((await t.request("POST", `/api/v1/providers/${good}/verify`)).body).toMatchObject({ ok: true });
 
     const wrong = await createProvider(t, provider(server, "wrong-key"));
