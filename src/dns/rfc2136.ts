@@ -8,11 +8,12 @@
 // the new address in the same message (the server applies both or neither); nothing else of the
 // name is touched.
 
-import type { RecordType, Step, StepFailure, VerifyOutcome } from "./provider";
+import { failed } from "./http";
+import type { FailureCause, RecordType, Step, StepFailure, VerifyOutcome } from "./provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService } from "./service";
 import { candidateZones, zoneHolds } from "./zones";
-import { type Answer, ask, type Failure, formatServer, newId, parseServer, type ServerAddress, type SignedServer } from "./signed-dns";
+import { type Answer, ask, formatServer, newId, parseServer, type ServerAddress, type SignedServer } from "./signed-dns";
 import { isTsigAlgorithm, TSIG_ALGORITHMS, type TsigAlgorithm } from "./tsig";
 import { addressData, addressText, CLASS, type Message, message, OPCODE, RCODE, rcodeName, TYPE } from "./wire";
 
@@ -29,12 +30,12 @@ export interface Rfc2136Options {
   timeoutMs: number;
 }
 
-function fail(message: string, cause: Failure["cause"], stopRetrying = false): Failure {
-  return stopRetrying ? { ok: false, message, cause, stopRetrying } : { ok: false, message, cause };
+function fail(message: string, cause: FailureCause, stopRetrying = false): StepFailure {
+  return failed(message, { cause, stopRetrying });
 }
 
 /** A zone the server no longer serves (or that does not hold the name): the reconciler looks the zone up afresh, once. */
-function stale(failure: Failure): StepFailure {
+function stale(failure: StepFailure): StepFailure {
   return { ...failure, staleZone: true };
 }
 
@@ -71,7 +72,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
   }
 
   /** Why a query for `name` got no usable answer, in plain words; null when the rcode is fine for a query. */
-  function queryFailure(answer: Message, name: string): Failure | null {
+  function queryFailure(answer: Message, name: string): StepFailure | null {
     if (answer.rcode === RCODE.NOERROR || answer.rcode === RCODE.NXDOMAIN) return null;
     if (answer.rcode === RCODE.REFUSED || answer.rcode === RCODE.NOTAUTH) {
       return fail(`${label}: refused the query for ${name} (${rcodeName(answer.rcode)}): it serves no zone that holds this name; set the zone option, or check that the server is authoritative for it`, "refused");
@@ -81,7 +82,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
   }
 
   /** A referral (the name lies in a zone delegated to other servers) as the reason nothing can be done here. */
-  function referral(answer: Message, name: string): Failure | null {
+  function referral(answer: Message, name: string): StepFailure | null {
     if (answer.aa) return null;
     const delegation = answer.authorities.find((record) => record.type === TYPE.NS);
     if (!delegation) return null;

@@ -4,7 +4,8 @@
 // request from a server that holds the key. Failures are values with their cause, in plain words.
 
 import { createConnection, isIP } from "node:net";
-import type { FailureCause } from "./provider";
+import { failed } from "./http";
+import type { FailureCause, StepFailure } from "./provider";
 import { sign, type TsigKey, verify } from "./tsig";
 import { encodeMessage, type Message, RCODE, rcodeName, WireError } from "./wire";
 
@@ -86,15 +87,8 @@ export function exchangeTcp(server: ServerAddress, request: Uint8Array, timeoutM
   });
 }
 
-export interface Failure {
-  ok: false;
-  message: string;
-  cause: FailureCause;
-  stopRetrying?: boolean;
-}
-
 /** `signed` false: an unsigned refusal (REFUSED, SERVFAIL …), which only ever stops a write. */
-export type Answer = { ok: true; message: Message; signed: boolean } | Failure;
+export type Answer = { ok: true; message: Message; signed: boolean } | StepFailure;
 
 /** What one signed conversation needs: where, with which key, and how long to wait. */
 export interface SignedServer {
@@ -105,8 +99,8 @@ export interface SignedServer {
   label: string;
 }
 
-function fail(message: string, cause: FailureCause, stopRetrying = false): Failure {
-  return stopRetrying ? { ok: false, message, cause, stopRetrying } : { ok: false, message, cause };
+function fail(message: string, cause: FailureCause, stopRetrying = false): StepFailure {
+  return failed(message, { cause, stopRetrying });
 }
 
 /** Why the server refused our signature, in plain words. A key or signature it refuses stays refused until the provider is edited. */
