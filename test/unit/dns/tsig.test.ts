@@ -1,5 +1,8 @@
+// The DNS wire format and TSIG (RFC 8945) against a message BIND's own nsupdate signed, and the
+// checks an answer's signature must pass: the MAC over the request's MAC, the key, the time.
+
 import { describe, expect, test } from "bun:test";
-import { sign, TSIG_ALGORITHMS, type TsigKey, verify } from "../../src/dns/tsig";
+import { sign, TSIG_ALGORITHMS, type TsigKey, verify } from "../../../src/dns/tsig";
 import {
   addressData,
   addressText,
@@ -11,7 +14,7 @@ import {
   RCODE,
   TYPE,
   WireError,
-} from "../../src/dns/wire";
+} from "../../../src/dns/wire";
 
 // An UPDATE that BIND's own client signed: `nsupdate -y hmac-sha256:ddnsd-key:<secret>` sending
 // "update delete home.example.test A" and "update add home.example.test 300 A 192.0.2.1" for zone
