@@ -13,6 +13,8 @@ import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
 import { namecheap } from "./namecheap";
 import { porkbun } from "./porkbun";
+import { powerdns } from "./powerdns";
+import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import type { ServiceDescription } from "./service";
 
@@ -29,6 +31,8 @@ export const SERVICES = [
   gandi,
   route53,
   hetzner,
+  rfc2136,
+  powerdns,
   custom,
 ] as const;
 

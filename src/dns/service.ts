@@ -33,10 +33,11 @@ export interface OptionField {
   label: string;
   help: string;
   /**
-   * `url`: an http(s) URL; `text`: one line; `choice`: one of `choices`; `template`: free text with
-   * placeholders; `headers`: an object of header name → value.
+   * `url`: an http(s) URL; `host`: a host name or IP address with an optional `:port` (a name
+   * server); `text`: one line; `choice`: one of `choices`; `template`: free text with placeholders;
+   * `headers`: an object of header name → value.
    */
-  kind: "url" | "text" | "choice" | "template" | "headers";
+  kind: "url" | "host" | "text" | "choice" | "template" | "headers";
   required?: boolean;
   choices?: readonly string[];
   /** Used when the option is absent. */
