@@ -46,10 +46,10 @@ export function metricsRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/metrics", tags: ["metrics"] })
     .get("/dashboard", whileUnchanged(ctx, () => dashboardMetrics(ctx), FIGURES_FRESH_MS), {
       response: { 200: Dashboard, ...errorResponses(401) },
-      detail: { summary: "Dashboard figures", description: "Counts, and the last 24 hours of updates." },
+      detail: { operationId: "getDashboardMetrics", summary: "Dashboard figures", description: "Counts, and the last 24 hours of updates." },
     })
     .get("/provider-stats", whileUnchanged(ctx, () => providerStats(ctx), FIGURES_FRESH_MS), {
       response: { 200: ProviderStats, ...errorResponses(401) },
-      detail: { summary: "Success rates per provider", description: "Every provider, also those without domains." },
+      detail: { operationId: "getProviderStats", summary: "Success rates per provider", description: "Every provider, also those without domains." },
     });
 }

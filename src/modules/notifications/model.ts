@@ -5,7 +5,7 @@ import { NOTIFICATION_EVENTS, NOTIFICATION_TYPES } from "../../db/schema";
 import { Int, OptionalTimestamp } from "../shared";
 
 const Name = t.String({ minLength: 1, maxLength: 100, description: "Display name", error: "must be 1 to 100 characters" });
-const Type = t.String({ description: NOTIFICATION_TYPES.map((type) => `\`${type}\``).join(", "), examples: ["ntfy"] });
+const Type = t.String({ enum: [...NOTIFICATION_TYPES], description: "The channel", examples: ["ntfy"] });
 const Options = t.Record(t.String(), t.Unknown(), {
   description:
     "webhook `{url, secret?, headers?}`; ntfy `{url (topic URL), token?}`; gotify `{url, token}`; discord `{webhook_url}`; " +
@@ -13,7 +13,7 @@ const Options = t.Record(t.String(), t.Unknown(), {
     "encrypted and shown masked; sending a masked value back keeps the stored one.",
   error: "must be an object",
 });
-const Events = t.Array(t.String(), {
+const Events = t.Array(t.String({ enum: [...NOTIFICATION_EVENTS] }), {
   description: `Any of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all four when absent`,
   error: "must be a list of event names",
 });
@@ -41,9 +41,9 @@ export const NotificationUpdate = t.Object(
 export const Notification = t.Object({
   id: Int(),
   name: t.String(),
-  type: t.String(),
+  type: t.String({ enum: [...NOTIFICATION_TYPES] }),
   options: t.Record(t.String(), t.Unknown(), { description: "As stored, secret values masked (`••••3f9a`)" }),
-  events: t.Array(t.String()),
+  events: t.Array(t.String({ enum: [...NOTIFICATION_EVENTS] })),
   is_enabled: t.Boolean(),
   last_sent_at: OptionalTimestamp,
   last_error: t.Nullable(t.String({ description: "Why the newest delivery failed; null after a success" })),
