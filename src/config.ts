@@ -1,5 +1,5 @@
-// The only module that reads the environment: every setting of CONTRACT §8 (and a
-// `DDNS_<TYPE>_API_URL` for each registered DNS service), typed and validated.
+// The only module that reads the environment: every setting (and a `DDNS_<TYPE>_API_URL` for each
+// registered DNS service), typed and validated; the secret ones also from files (`<NAME>_FILE`).
 // An invalid value throws a SettingsError whose message is the one line printed before exiting.
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -69,16 +69,44 @@ export function formatDuration(seconds: number): string {
   return `${seconds}s`;
 }
 
+/**
+ * The secret settings that may instead be read from a file named by `<NAME>_FILE`, as Docker and
+ * Compose secrets (/run/secrets/…) and systemd credentials ($CREDENTIALS_DIRECTORY/…) pass them.
+ */
+export const FILE_SETTINGS = ["DDNS_SECRET_KEY", "DDNS_ENCRYPTION_KEY", "DDNS_ADMIN_PASSWORD", "DDNS_METRICS_TOKEN"] as const;
+
 class Reader {
+  /** Where a file-backed setting's value came from (`DDNS_SECRET_KEY_FILE`), for its error messages. */
+  private readonly sources = new Map<string, string>();
+
   constructor(private readonly env: Env) {}
 
-  private raw(name: string): string | undefined {
+  private given(name: string): string | undefined {
     const value = this.env[name];
     return value === undefined || value.trim() === "" ? undefined : value.trim();
   }
 
+  private raw(name: string): string | undefined {
+    if (!(FILE_SETTINGS as readonly string[]).includes(name)) return this.given(name);
+    const fileSetting = `${name}_FILE`;
+    const path = this.given(fileSetting);
+    if (path === undefined) return this.given(name);
+    if (this.given(name) !== undefined) this.fail(name, `both ${name} and ${fileSetting} are set; set only one of them`);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      this.fail(fileSetting, `cannot read the file ${path}: ${(error as Error).message}`);
+    }
+    // A file written by `echo` or an editor ends in a newline that is not part of the secret.
+    const value = text.replace(/\r?\n$/, "");
+    if (value.trim() === "") this.fail(fileSetting, `the file ${path} is empty`);
+    this.sources.set(name, fileSetting);
+    return value.trim();
+  }
+
   fail(name: string, why: string): never {
-    throw new SettingsError(`Invalid setting ${name}: ${why}`);
+    throw new SettingsError(`Invalid setting ${this.sources.get(name) ?? name}: ${why}`);
   }
 
   string(name: string, fallback: string): string {
