@@ -15,6 +15,7 @@ import { ServiceRegistry } from "./dns/registry";
 import type { ServiceDescription } from "./dns/service";
 import type { Logger } from "./log";
 import { UpdateMetrics } from "./modules/prometheus/service";
+import { proxiedFetch } from "./net/proxy";
 import { Notifier } from "./notify/notifier";
 import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
@@ -54,7 +55,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     sqlite: database.sqlite,
     databasePath: database.path,
     log,
-    fetch,
+    fetch: proxiedFetch(fetch, settings.proxy),
     startedAt: Date.now(),
     publicIp: { ipv4: null, ipv6: null, checkedAt: null },
     services: new ServiceRegistry(services),

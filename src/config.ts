@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
+import { parseNoProxy, type ProxySettings } from "./net/proxy";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFormat = "text" | "json";
@@ -44,6 +45,8 @@ export interface Settings {
   tlsKey: string | null;
   /** Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (DDNS_TRUSTED_PROXIES). */
   trustedProxies: Network[];
+  /** The forward proxy of outbound requests (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+  proxy: ProxySettings;
 }
 
 export class SettingsError extends Error {}
@@ -188,6 +191,27 @@ class Reader {
     });
   }
 
+  /**
+   * A proxy variable, in either case (the lowercase one wins, as curl reads them): an http(s) URL,
+   * `http://` assumed when it names only `host:port`.
+   */
+  proxyUrl(name: string): string | null {
+    const lower = name.toLowerCase();
+    const used = this.given(lower) !== undefined ? lower : name;
+    const text = this.given(used);
+    if (text === undefined) return null;
+    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+    if (!isHttpUrl(url)) this.fail(used, `expected the proxy's http(s) URL, e.g. http://proxy.lan:3128, got "${text}"`);
+    return url;
+  }
+
+  noProxy(): ProxySettings["noProxy"] {
+    const used = this.given("no_proxy") !== undefined ? "no_proxy" : "NO_PROXY";
+    const { rules, bad } = parseNoProxy(this.given(used) ?? "");
+    if (bad !== null) this.fail(used, `expected comma-separated host names, .domains, IP addresses or CIDR blocks, or *, got "${bad}"`);
+    return rules;
+  }
+
   secret(name: string): string | null {
     const text = this.raw(name);
     if (text !== undefined && text.length < 32) this.fail(name, "must be at least 32 characters long");
@@ -255,6 +279,7 @@ export function loadSettings(env: Env = process.env): Settings {
     tlsCert,
     tlsKey,
     trustedProxies: read.networks("DDNS_TRUSTED_PROXIES"),
+    proxy: { https: read.proxyUrl("HTTPS_PROXY"), http: read.proxyUrl("HTTP_PROXY"), noProxy: read.noProxy() },
   };
 }
 
