@@ -7,7 +7,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { openApi31 } from "../../src/http/docs";
-import { NOTIFICATION_EVENTS, NOTIFICATION_TYPES } from "../../src/db/schema";
+import { NOTIFICATION_EVENTS } from "../../src/db/schema";
+import { NOTIFICATION_TYPES } from "../../src/notify/registry";
 import { PROVIDER_TYPES, SERVICES } from "../../src/dns/registry";
 import { makeTestApp } from "../support";
 
