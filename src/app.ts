@@ -26,6 +26,7 @@ import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
 import { VerifiedTokens } from "./http/verified-tokens";
+import { configFileRoutes } from "./modules/config-file";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { notificationRoutes } from "./modules/notifications";
@@ -92,7 +93,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(systemRoutes(ctx))
     .use(metricsRoutes(ctx))
     .use(updateKeyRoutes(ctx))
-    .use(notificationRoutes(ctx));
+    .use(notificationRoutes(ctx))
+    .use(configFileRoutes(ctx));
 
   const app = new Elysia()
     .use(errorHandling(ctx.log, ctx.disk))

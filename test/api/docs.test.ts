@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../support";
 
 /** Every route of SPEC.md's table and CONTRACT.md (§11 included), path parameters written as `{}`. */
-const API_ROUTES: { method: string; path: string; body: boolean; operationId: string }[] = [
+/** `text`: the configuration file, sent or answered as text rather than JSON. */
+const API_ROUTES: { method: string; path: string; body: boolean; operationId: string; text?: boolean }[] = [
   { method: "post", path: "/api/v1/auth/login", body: true, operationId: "login" },
   { method: "post", path: "/api/v1/auth/logout", body: false, operationId: "logout" },
   { method: "get", path: "/api/v1/providers", body: false, operationId: "listProviders" },
@@ -34,6 +35,8 @@ const API_ROUTES: { method: string; path: string; body: boolean; operationId: st
   { method: "put", path: "/api/v1/notifications/{}", body: true, operationId: "updateNotification" },
   { method: "delete", path: "/api/v1/notifications/{}", body: false, operationId: "deleteNotification" },
   { method: "post", path: "/api/v1/notifications/{}/test", body: false, operationId: "testNotification" },
+  { method: "get", path: "/api/v1/config/export", body: false, operationId: "exportConfig", text: true },
+  { method: "post", path: "/api/v1/config/import", body: true, operationId: "importConfig", text: true },
 ];
 
 const shape = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
@@ -138,16 +141,18 @@ describe("/docs/json", () => {
     if (health) expect(health.security).toEqual([]);
   });
 
-  for (const { method, path, body } of API_ROUTES) {
+  for (const { method, path, body, text } of API_ROUTES) {
     test(`${method.toUpperCase()} ${path} is listed with its schemas`, () => {
       const op = operation(method, path);
       expect(op).toBeDefined();
       const ok = op.responses?.["200"];
       expect(ok).toBeDefined();
-      const okSchema = resolve(ok.content?.["application/json"]?.schema);
+      const okSchema = resolve(ok.content?.[text && method === "get" ? "text/plain" : "application/json"]?.schema);
       expect(okSchema).toBeDefined();
-      expect(["object", "array"]).toContain(okSchema.type);
-      if (body) {
+      expect(text && method === "get" ? ["string"] : ["object", "array"]).toContain(okSchema.type);
+      if (body && text) {
+        expect(op.requestBody.content["text/plain"].schema.type).toBe("string");
+      } else if (body) {
         const json = resolve(op.requestBody?.content?.["application/json"]?.schema);
         expect(json).toBeDefined();
         expect(json.type).toBe("object");
