@@ -133,33 +133,36 @@ const TYPED_OPERATIONS: Record<string, { body?: Schema; answer?: Schema }> = {
   updateProvider: { body: ref("ProviderUpdate"), answer: ref("Provider") },
 };
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+
+const asJson = (value: unknown): Json => (typeof value === "object" && value !== null ? (value as Json) : {});
+
+/** The operation with the typed schema in place of the generated one, in each of its media types. */
+function retyped(operation: Json, typed: { body?: Schema; answer?: Schema }): Json {
+  const replaced: Json = { ...operation };
+  const withSchema = (content: unknown, schema: Schema) =>
+    Object.fromEntries(Object.entries(asJson(content)).map(([type, media]) => [type, { ...asJson(media), schema }]));
+  const requestBody = asJson(operation.requestBody);
+  if (typed.body && requestBody.content) replaced.requestBody = { ...requestBody, content: withSchema(requestBody.content, typed.body) };
+  const responses = asJson(operation.responses);
+  const ok = asJson(responses["200"]);
+  if (typed.answer && ok.content) replaced.responses = { ...responses, 200: { ...ok, content: withSchema(ok.content, typed.answer) } };
+  return replaced;
+}
 
 /** The document with the typed provider schemas added and put in place of the generated ones. */
 export function withTypedProviders(document: Json, services: readonly ServiceDescription[]): Json {
-  const paths: Json = {};
-  for (const [path, operations] of Object.entries<Json>(document.paths ?? {})) {
-    paths[path] = Object.fromEntries(
-      Object.entries<Json>(operations).map(([method, operation]) => {
-        const typed = TYPED_OPERATIONS[operation?.operationId];
-        if (!typed) return [method, operation];
-        const replaced: Json = { ...operation };
-        if (typed.body && operation.requestBody?.content) {
-          const content = Object.fromEntries(Object.entries<Json>(operation.requestBody.content).map(([type, media]) => [type, { ...media, schema: typed.body }]));
-          replaced.requestBody = { ...operation.requestBody, content };
-        }
-        const ok = operation.responses?.["200"];
-        if (typed.answer && ok?.content) {
-          const content = Object.fromEntries(Object.entries<Json>(ok.content).map(([type, media]) => [type, { ...media, schema: typed.answer }]));
-          replaced.responses = { ...operation.responses, 200: { ...ok, content } };
-        }
-        return [method, replaced];
-      }),
-    );
-  }
-  return {
-    ...document,
-    paths,
-    components: { ...document.components, schemas: { ...document.components?.schemas, ...providerSchemas(services) } },
-  };
+  const paths = Object.fromEntries(
+    Object.entries(asJson(document.paths)).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(asJson(operations)).map(([method, operation]) => {
+          const typed = TYPED_OPERATIONS[String(asJson(operation).operationId)];
+          return [method, typed ? retyped(asJson(operation), typed) : operation];
+        }),
+      ),
+    ]),
+  );
+  const components = asJson(document.components);
+  return { ...document, paths, components: { ...components, schemas: { ...asJson(components.schemas), ...providerSchemas(services) } } };
 }

@@ -5,9 +5,8 @@
 // enum, the option checks, the form's fields and the notifier are all derived from it, so adding a
 // channel is its module, its fake, its tests and one registry line.
 
+import { exchange, excerpt, isObject, parseJson, USER_AGENT } from "../dns/http";
 import type { FetchLike } from "../dns/provider";
-import { exchange, excerpt, isObject, parseJson } from "../dns/http";
-import packageJson from "../../package.json";
 
 /**
  * `url`: an http(s) URL; `https_url`: https only (but for this host itself); `text`: one line;
@@ -97,8 +96,6 @@ export type ChannelDescription<Type extends string = string> = MessageChannel<Ty
 export function defineChannel<const Type extends string>(description: ChannelDescription<Type>): ChannelDescription<Type> {
   return description;
 }
-
-export const USER_AGENT = `ddnsd/${packageJson.version}`;
 
 export const JSON_HEADERS = { "Content-Type": "application/json" };
 

@@ -23,7 +23,7 @@ import { maskSecret } from "../security/secrets";
 import type { EventSink, RecordedUpdate } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
-import { CHANNELS, channelOf } from "./registry";
+import { channelOf, findChannel } from "./registry";
 
 const TITLES: Record<NotificationEvent | "test", string> = {
   ip_changed: "ddnsd: address changed",
@@ -104,10 +104,9 @@ export class Notifier implements EventSink {
     if (outcomes.length === 0) return;
     const beat = heartbeatOf(outcomes);
     const now = Date.now();
-    const heartbeatTypes = CHANNELS.filter((channel) => channel.kind === "heartbeat").map((channel) => channel.type);
     const rows = this.ctx.db.select().from(notifications).where(eq(notifications.isEnabled, true)).all();
     for (const row of rows) {
-      if (!heartbeatTypes.includes(row.type)) continue;
+      if (findChannel(row.type)?.kind !== "heartbeat") continue;
       const last = this.lastBeat.get(row.id);
       if (last !== undefined && last.up === beat.up && now - last.at < this.heartbeatSpacingMs) continue;
       this.lastBeat.set(row.id, { up: beat.up, at: now });
@@ -142,7 +141,7 @@ export class Notifier implements EventSink {
     const message = this.message(event, facts);
     const rows = this.ctx.db.select().from(notifications).where(eq(notifications.isEnabled, true)).all();
     for (const row of rows) {
-      if (channelOf(row.type).kind !== "message" || !row.events.includes(event)) continue;
+      if (findChannel(row.type)?.kind !== "message" || !row.events.includes(event)) continue;
       this.track(this.deliver(row, message));
     }
   }

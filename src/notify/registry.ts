@@ -2,7 +2,8 @@
 // type union, the API's type enum, the option checks and secrets, the form's fields and the
 // notifier all come from this list.
 
-import type { ChannelDescription, ChannelOption } from "./channel";
+import { Conflict } from "../errors";
+import type { ChannelDescription } from "./channel";
 import { discord } from "./channels/discord";
 import { gotify } from "./channels/gotify";
 import { healthchecks } from "./channels/healthchecks";
@@ -26,17 +27,25 @@ export function findChannel(type: string): ChannelDescription | undefined {
   return BY_TYPE.get(type);
 }
 
-/** The channel of a stored notification (only registered types are stored). */
-export function channelOf(type: NotificationType): ChannelDescription {
-  return BY_TYPE.get(type)!;
+function isNotificationType(type: string): type is NotificationType {
+  return BY_TYPE.has(type);
 }
 
-/** The option of a type, by key. */
-export function channelOption(type: NotificationType, key: string): ChannelOption | undefined {
-  return channelOf(type).options.find((option) => option.key === key);
+/** A stored type as the union (it is always a registered one, unless this build dropped the channel: a conflict). */
+export function storedNotificationType(type: string): NotificationType {
+  if (!isNotificationType(type)) throw new Conflict(`This ddnsd has no notification channel of type "${type}"; change the notification's type`);
+  return type;
+}
+
+/**
+ * The channel of a stored notification. The API stores only registered types, so a miss means this
+ * build no longer has that channel: a conflict the person resolves by changing the type.
+ */
+export function channelOf(type: string): ChannelDescription {
+  return BY_TYPE.get(storedNotificationType(type))!;
 }
 
 /** Whether a type's option is secret: sealed at rest, masked in answers and logs. */
-export function isSecretOption(type: NotificationType, key: string): boolean {
-  return channelOption(type, key)?.secret ?? false;
+export function isSecretOption(type: string, key: string): boolean {
+  return findChannel(type)?.options.find((option) => option.key === key)?.secret ?? false;
 }

@@ -225,8 +225,8 @@ function domainKey(providerId: number, name: string, recordType: string): string
   return `${providerId} ${name} ${recordType}`;
 }
 
-/** The domain a reference names, by its provider, hostname and record type; undefined when there is none. */
-function resolveRef(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, ref: DomainRef, path: FilePath): { providerId: number; key: string } {
+/** The key of the domain a reference names: its provider's id, hostname and record type. */
+function resolveRef(parsed: ParsedConfigFile, providerIds: Map<string, number>, ref: DomainRef, path: FilePath): { providerId: number; key: string } {
   const providerId = providerIds.get(nameKey(ref.provider));
   if (providerId === undefined) throw parsed.error([...path, "provider"], `no provider is named ${JSON.stringify(ref.provider)}`);
   const name = at(parsed, path, () => normaliseHostname(ref.name), () => [...path, "name"]);
@@ -239,7 +239,7 @@ function applyDomains(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Ma
   for (const row of rows) ids.set(domainKey(row.providerId, row.domainName, row.recordType), row.id);
   parsed.file.domains.forEach((entry, index) => {
     const path: FilePath = ["domains", index];
-    const { providerId, key } = resolveRef(ctx, parsed, providerIds, entry, path);
+    const { providerId, key } = resolveRef(parsed, providerIds, entry, path);
     const input = { provider_id: providerId, domain_name: entry.name, record_type: entry.record_type, cron_schedule: entry.cron_schedule, config: entry.config, is_enabled: entry.enabled };
     const fieldPath = (field: string): FilePath => [...path, ...(field === "domain_name" ? ["name"] : field.split("."))];
     const label = `${entry.name} ${entry.record_type.toUpperCase()} at ${JSON.stringify(entry.provider)}`;
@@ -276,7 +276,7 @@ function applyUpdateKeys(ctx: AppContext, parsed: ParsedConfigFile, domainIds: M
             ...new Set(
               entry.domains.map((ref, position) => {
                 const refPath: FilePath = [...path, "domains", position];
-                const id = domainIds.get(resolveRef(ctx, parsed, providerIds, ref, refPath).key);
+                const id = domainIds.get(resolveRef(parsed, providerIds, ref, refPath).key);
                 if (id === undefined) throw parsed.error(refPath, `no domain ${ref.name} ${ref.record_type} at ${JSON.stringify(ref.provider)}`);
                 return id;
               }),
@@ -347,7 +347,7 @@ function applyNotifications(ctx: AppContext, parsed: ParsedConfigFile, changes: 
 
 function pruneUnlisted(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, domainIds: Map<string, number>, changes: string[]): void {
   const { file } = parsed;
-  const listedDomains = new Set(file.domains.map((entry) => domainIds.get(resolveRef(ctx, parsed, providerIds, entry, []).key)));
+  const listedDomains = new Set(file.domains.map((entry) => domainIds.get(resolveRef(parsed, providerIds, entry, []).key)));
   for (const row of ctx.db.select().from(domains).all()) {
     if (listedDomains.has(row.id)) continue;
     deleteDomain(ctx, row.id);

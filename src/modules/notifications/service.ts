@@ -8,7 +8,7 @@ import { NOTIFICATION_EVENTS, notifications, type NotificationEvent, type Notifi
 import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
 import type { ChannelOption } from "../../notify/channel";
-import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType } from "../../notify/registry";
+import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, storedNotificationType } from "../../notify/registry";
 import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
@@ -38,7 +38,7 @@ export interface NotificationView {
 
 function checkType(type: string): NotificationType {
   if (findChannel(type) === undefined) throw invalidField("type", `must be one of: ${NOTIFICATION_TYPES.join(", ")}`);
-  return type as NotificationType;
+  return storedNotificationType(type);
 }
 
 function checkEvents(events: string[] | undefined): NotificationEvent[] {
@@ -137,7 +137,7 @@ function toView(ctx: AppContext, row: NotificationRow): NotificationView {
   return {
     id: row.id,
     name: row.name,
-    type: row.type,
+    type: storedNotificationType(row.type),
     options: { ...row.options, ...masked },
     events: row.events,
     is_enabled: row.isEnabled,
@@ -193,7 +193,7 @@ export function updateNotification(ctx: AppContext, id: number, input: Notificat
   const row = findNotificationRow(ctx, id);
   const changes: Partial<typeof notifications.$inferInsert> = {};
   if (input.name !== undefined) changes.name = checkDisplayName(input.name);
-  const type = input.type === undefined ? row.type : checkType(input.type);
+  const type = checkType(input.type ?? row.type);
   if (type !== row.type && input.options === undefined) {
     throw invalidField("options", `is required when changing the type to ${type}`);
   }
