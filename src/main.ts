@@ -119,6 +119,9 @@ async function serve(settings: Settings): Promise<void> {
   }
 }
 
+/** How long `ddnsd check` waits for its notifications before it exits. */
+const CHECK_NOTIFY_GRACE_MS = 15_000;
+
 async function check(settings: Settings): Promise<number> {
   const ctx = openContext(settings);
   const outcomes = await ctx.scheduler.runPass({ all: true });
@@ -127,6 +130,8 @@ async function check(settings: Settings): Promise<number> {
     console.log(`${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}`);
   }
   if (outcomes.length === 0) console.log("no enabled domains");
+  // The pass's notifications and heartbeat go out before the database closes (their retries cut short).
+  await Promise.race([ctx.notifier.idle(), Bun.sleep(CHECK_NOTIFY_GRACE_MS)]);
   ctx.sqlite.close();
   return outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0;
 }

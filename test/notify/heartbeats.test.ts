@@ -4,10 +4,14 @@
 // a secret (masked in answers and errors); events do not apply to them.
 
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Notifier } from "../../src/notify/notifier";
 import { failUrl } from "../../src/notify/channels/healthchecks";
 import { pushUrl } from "../../src/notify/channels/uptime-kuma";
 import { HEALTHCHECKS_UUID, startHealthchecksFake, startUptimeKumaFake, startWebhookReceiver, UPTIME_KUMA_TOKEN } from "../fakes/notify";
+import { ENCRYPTION_KEY, makeTestApp, SECRET_KEY } from "../support";
 import { addDomain, addProvider, duePass, type Rig, useRig } from "../updater/harness";
 
 const healthchecks = startHealthchecksFake();
@@ -164,4 +168,38 @@ describe("heartbeats and events", () => {
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual([{ field: "options.url", message: "must be an http(s) URL" }]);
   });
+});
+
+describe("ddnsd check", () => {
+  test("its pass sends the heartbeat before the command exits", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ddnsd-heartbeat-check-"));
+    try {
+      const t = await makeTestApp(rig.env, dir);
+      rig.cf.addZone("example.com");
+      rig.cf.addRecord("example.com", { type: "A", name: "home.example.com", content: "81.2.69.142" });
+      const provider = await addProvider(t, "cloudflare");
+      await addDomain(t, provider.id, "home.example.com");
+      await t.request("POST", "/api/v1/notifications", { body: { name: "Monitor", type: "healthchecks", options: { url: PING_URL() } } });
+      t.ctx.sqlite.close();
+      healthchecks.fault({ delayMs: 300 });
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("DDNS_") && value !== undefined) env[key] = value;
+      const child = Bun.spawn([process.execPath, "run", "src/main.ts", "check"], {
+        cwd: join(import.meta.dir, "../.."),
+        env: { ...env, ...rig.env, DDNS_DATA_DIR: dir, DDNS_SECRET_KEY: SECRET_KEY, DDNS_ENCRYPTION_KEY: ENCRYPTION_KEY, DDNS_LOG_LEVEL: "error" },
+        stdout: "pipe",
+        stderr: "pipe",
+        timeout: 30_000,
+      });
+      expect(await child.exited).toBe(0);
+      expect(healthchecks.delivered.map((request) => [request.path, request.body])).toEqual([[`/ping/${HEALTHCHECKS_UUID}`, "1 record checked, 1 changed"]]);
+      // The delivery was waited for: its outcome is stored (it would not be, the database closed first).
+      const reopened = await makeTestApp(rig.env, dir);
+      const [monitor] = (await reopened.request("GET", "/api/v1/notifications")).body;
+      reopened.ctx.sqlite.close();
+      expect(monitor.last_sent_at).not.toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
