@@ -184,6 +184,7 @@ describe("a bad file changes nothing and names its line", () => {
     },
     { name: "a misspelt field", text: "version: 1\nproviders:\n  - name: X\n    typ: cloudflare\n", detail: /^Line 4: providers\[0\]\.typ: is not a field here \(use name, type, / },
     { name: "no version", text: "providers: []\n", detail: "Line 1: version: is required (version: 1)" },
+    { name: "YAML aliases", text: "version: 1\nproviders: &p []\ndomains: *p\n", detail: "Line 1: aliases (&name … *name) are not allowed" },
     {
       name: "a domain of a provider nobody named",
       text: "version: 1\ndomains:\n  - provider: Nobody\n    name: home.example.com\n",

@@ -124,7 +124,15 @@ export function parseConfigFile(text: string): ParsedConfigFile {
   };
   const error = (path: FilePath, why: string) =>
     new ConfigFileError(`Line ${lineOf(path)}: ${path.length > 0 ? `${describePath(path)}: ` : ""}${why}`);
-  return { file: readFile(document.toJS({ maxAliasCount: 0 }), error), lineOf, error };
+  let contents: unknown;
+  try {
+    // No aliases (`&a` … `*a`): the file has no use for them, and they are how a small file expands into a huge one.
+    contents = document.toJS({ maxAliasCount: 0 });
+  } catch (cause) {
+    const alias = /alias/i.test((cause as Error).message);
+    throw new ConfigFileError(`Line 1: ${alias ? "aliases (&name … *name) are not allowed" : `the file cannot be read: ${(cause as Error).message}`}`);
+  }
+  return { file: readFile(contents, error), lineOf, error };
 }
 
 type ErrorAt = (path: FilePath, why: string) => ConfigFileError;
