@@ -212,3 +212,33 @@ describe("a bad file changes nothing and names its line", () => {
     });
   }
 });
+
+describe("whatever the body, a 422 and never a 500", () => {
+  const BODIES = [
+    "",
+    "[]",
+    "42",
+    "null",
+    '"text"',
+    "{",
+    "version: 1\nproviders: 5\n",
+    "version: 1\nproviders:\n  - 5\n",
+    "version: 1\nproviders:\n  - name: [1, 2]\n",
+    "version: 1\ndomains:\n  - {provider: X, name: 5}\n",
+    "version: 1\nupdate_keys:\n  - {name: k, key_sha256: xyz, key_tail: abcd}\n",
+    "version: 1\nnotifications:\n  - {name: n, type: ntfy, events: [1]}\n",
+    "version: 2\n",
+    "version: 1\nversion: 1\n",
+    "version: 1\nextra: true\n",
+    "\u0000\u0001",
+    `version: 1\nproviders:\n${"  - {name: a, type: cloudflare, credentials: {api_token: t}}\n".repeat(2)}`,
+  ];
+  for (const body of BODIES) {
+    test(JSON.stringify(body).slice(0, 60), async () => {
+      const t = await makeTestApp();
+      const response = await importing(t, body);
+      expect(response.status).toBe(422);
+      expect(typeof response.body.detail).toBe("string");
+    });
+  }
+});
