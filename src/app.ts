@@ -3,7 +3,6 @@
 // router push (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything
 // else behind the bearer guard) and the admin pages.
 
-import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { Keys, Settings } from "./config";
 import type { AppContext } from "./context";
@@ -66,6 +65,8 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
   };
   const full = ctx as AppContext;
   full.scheduler = new Scheduler(full);
+  // Any change to the data may bring a due time nearer: the scheduler plans its sleep again.
+  database.sqlite.onWrite(() => full.scheduler.wake());
   const metrics = new UpdateMetrics(full);
   const notifier = new Notifier(full);
   full.metrics = metrics;
@@ -77,7 +78,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
 }
 
 export interface AppOptions {
-  /** Run the scheduler's one-second tick (main.ts); tests drive passes themselves. */
+  /** Run passes on the scheduler's timer (main.ts); tests drive passes themselves. */
   schedule?: boolean;
 }
 
@@ -103,10 +104,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(api)
     .use(uiRoutes(ctx));
 
-  if (options.schedule) {
-    ctx.scheduler.start();
-    app.use(cron({ name: "scheduler", pattern: "* * * * * *", protect: true, run: () => ctx.scheduler.tick() }));
-  }
+  if (options.schedule) ctx.scheduler.start({ timer: true });
   return app;
 }
 

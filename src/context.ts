@@ -3,11 +3,11 @@
 // (`createContext`); this module only says what it holds, so importing it pulls in nothing that
 // imports it back.
 
-import type { Database } from "bun:sqlite";
 import type { Keys, Settings } from "./config";
 import type { Db } from "./db";
 import type { NotificationRow } from "./db/schema";
 import type { DiskState } from "./db/disk";
+import type { WatchedDatabase } from "./db/writes";
 import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
@@ -34,11 +34,18 @@ export interface PassOptions {
   now?: number;
 }
 
+export interface SchedulerStart {
+  /** Run passes on the scheduler's own timer (the server); without it, passes run only when asked. */
+  timer?: boolean;
+}
+
 /** The scheduler as the rest of the app drives it (updater/scheduler.ts). */
 export interface SchedulerControl {
   readonly running: boolean;
-  start(): void;
-  /** Called every second by the cron tick; a no-op once stopped. */
+  start(options?: SchedulerStart): void;
+  /** Something changed (a write to the database): plan the next wake-up again. */
+  wake(): void;
+  /** A wake-up: runs what is due now and plans the next one; a no-op once stopped. */
   tick(): void;
   /** Stops taking new passes and waits (up to `graceMs`) for the running updates to finish. */
   stop(graceMs?: number): Promise<boolean>;
@@ -68,7 +75,8 @@ export interface AppContext {
   settings: Settings;
   keys: Keys;
   db: Db;
-  sqlite: Database;
+  /** The same connection, counting its writes (db/writes.ts). */
+  sqlite: WatchedDatabase;
   /** The database file, or null for an in-memory database. */
   databasePath: string | null;
   log: Logger;
