@@ -8,7 +8,7 @@
 import { mkdtempSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { verifyToken } from "../src/http/auth";
+import { verifyToken } from "../src/http/tokens";
 import { screenRequest } from "../src/http/screen";
 import { createLogger } from "../src/log";
 import { whileUnchanged } from "../src/modules/shared";

@@ -19,11 +19,12 @@ import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
-import { bearerGuard, loginRoutes, logoutRoutes } from "./http/auth";
+import { loginRoutes, logoutRoutes } from "./http/auth";
+import { bearerGuard } from "./http/tokens";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
-import { VerifiedTokens } from "./http/verified-tokens";
+import { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { notificationRoutes } from "./modules/notifications";
@@ -62,6 +63,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
     verifiedTokens: new VerifiedTokens(),
+    revocations: new Revocations(database.sqlite),
   };
   const full = ctx as AppContext;
   full.scheduler = new Scheduler(full);

@@ -11,7 +11,7 @@ import type { WatchedDatabase } from "./db/writes";
 import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
-import type { VerifiedTokens } from "./http/verified-tokens";
+import type { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
@@ -98,8 +98,10 @@ export interface AppContext {
   events: EventSink;
   /** Failed sign-ins per client address, shared by the API login and the admin sign-in page. */
   signIns: SignInThrottle;
-  /** Tokens whose signature was checked already (never whether they are revoked: that is looked up each time). */
+  /** Tokens whose signature was checked already (never whether they are revoked: see `revocations`). */
   verifiedTokens: VerifiedTokens;
+  /** Signed-out tokens and each user's "tokens valid after", in memory, read again after any write. */
+  revocations: Revocations;
   /** Whether the data disk is full, and the update outcomes waiting for space. */
   disk: DiskState;
 }
