@@ -95,6 +95,8 @@ export function applianceEnv(dataDir: string, port: number, extra: Record<string
     DDNS_DYNU_API_URL: "http://127.0.0.1:9/v2",
     DDNS_ALLOW_PRIVATE_IPS: "false",
     ...extra,
+    // Runtime settings to compare (e.g. BENCH_ENV='{"BUN_JSC_useDFGJIT":"0"}'), as a JSON object.
+    ...(JSON.parse(process.env.BENCH_ENV ?? "{}") as Record<string, string>),
   };
 }
 
@@ -196,6 +198,27 @@ export function processCpuSeconds(pid: number): number {
   // Fields after the command name (which may hold spaces) start at ")"; utime and stime are 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * How often a live process was put to sleep and woken, over all its threads: the voluntary context
+ * switches (it waited: a timer, a socket) and the involuntary ones (preempted), from
+ * /proc/<pid>/task/<tid>/status. An idle process that wakes once a minute adds a few a minute.
+ */
+export function processContextSwitches(pid: number): { voluntary: number; involuntary: number } {
+  let voluntary = 0;
+  let involuntary = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8");
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  }
+  return { voluntary, involuntary };
 }
 
 const CLOCK_TICKS = (() => {
