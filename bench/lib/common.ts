@@ -201,24 +201,17 @@ export function processCpuSeconds(pid: number): number {
 }
 
 /**
- * How often a live process was put to sleep and woken, over all its threads: the voluntary context
- * switches (it waited: a timer, a socket) and the involuntary ones (preempted), from
- * /proc/<pid>/task/<tid>/status. An idle process that wakes once a minute adds a few a minute.
+ * How often a live process's main thread — the event loop, where timers and requests run — was put
+ * to sleep and woken: its voluntary context switches (it waited: a timer, a socket) and involuntary
+ * ones (preempted), from /proc/<pid>/status. (Summing every thread's would undercount: a worker
+ * thread that ends takes its counts with it.)
  */
 export function processContextSwitches(pid: number): { voluntary: number; involuntary: number } {
-  let voluntary = 0;
-  let involuntary = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    let status: string;
-    try {
-      status = readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8");
-    } catch {
-      continue; // the thread ended meanwhile
-    }
-    voluntary += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-    involuntary += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-  }
-  return { voluntary, involuntary };
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return {
+    voluntary: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+    involuntary: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+  };
 }
 
 const CLOCK_TICKS = (() => {
