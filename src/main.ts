@@ -12,7 +12,7 @@ import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
 import { DataDirInUse, lockDataDir } from "./db/lock";
 import { probeHealth } from "./healthcheck";
 import { setPassword, userCount } from "./security/users";
-import { WRITE_COMMANDS } from "./control/commands";
+import { type CommandResult, WRITE_COMMANDS } from "./control/commands";
 import { listenForCommands, sendCommand } from "./control/socket";
 import { createLogger } from "./log";
 import { generatePassword } from "./security/passwords";
@@ -107,7 +107,7 @@ function tryLockData(settings: Settings): { release(): void } | null {
  */
 async function runWriteCommand(settings: Settings, name: keyof typeof WRITE_COMMANDS, input: Record<string, unknown>): Promise<number> {
   const lock = tryLockData(settings);
-  let result;
+  let result: CommandResult;
   if (lock === null) {
     result = await sendCommand(settings.dataDir, name, input);
   } else {

@@ -6,7 +6,7 @@
 // compares the count instead of asking SQLite, and the scheduler is woken by it. A write counted that
 // changed nothing only costs a recomputation; a write not counted cannot happen.
 
-import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
+import { Database, type SQLQueryBindings } from "bun:sqlite";
 
 type Listener = () => void;
 
@@ -57,7 +57,7 @@ export class WatchedDatabase extends Database {
   }
 
   /** A statement that can write counts a write each time it runs (query() hands out cached ones: wrapped once). */
-  private watch<S extends Statement<any, any>>(statement: S): S {
+  private watch<S extends { readonly readonly: boolean }>(statement: S): S {
     if (statement.readonly || this.watched.has(statement)) return statement;
     this.watched.add(statement);
     const methods = statement as unknown as Record<string, (...args: unknown[]) => unknown>;

@@ -149,7 +149,6 @@ test("the clock moved forward: the next wake-up says so, and what is now past is
 });
 
 test("small drifts between the two clocks are no jump", async () => {
-  const { t } = rig();
   scheduler.start({ timer: true });
   for (let i = 0; i < 5; i++) {
     clock.wallMs += 300; // NTP slewing, a few hundred ms a minute at most
