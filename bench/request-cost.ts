@@ -8,7 +8,7 @@
 import { mkdtempSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { verifyToken } from "../src/http/auth";
+import { verifyToken } from "../src/http/tokens";
 import { screenRequest } from "../src/http/screen";
 import { createLogger } from "../src/log";
 import { whileUnchanged } from "../src/modules/shared";
@@ -53,8 +53,8 @@ const rows: [string, number, string][] = [
     "",
   ],
   ["GET /healthz through the app (routing and hooks, no token)", await perCall(() => t.app.handle(new Request(url("/healthz"), { headers }))), ""],
-  ["  the token check: cached signature, then the revocation read", await perCall(() => verifyToken(t.ctx, token)), "exact: a revoked token is refused at once"],
-  ["  the change check and the cached answer's Response", await perCall(() => cached()), "follows every database change"],
+  ["  the token check: cached signature, revocation from memory", await perCall(() => verifyToken(t.ctx, token)), "exact: read again after any write"],
+  ["  the change check (the write count) and the cached answer's Response", await perCall(() => cached()), "follows every database write"],
   ["  screening (Host, declared body size)", await perCall(() => screenRequest(screened)), ""],
   ["  the security header", await perCall(() => answered.headers.set("x-content-type-options", "nosniff")), ""],
   ["  the request line at debug, not written (level info)", await perCall(() => infoLog.debug("request", requestFields)), "today"],

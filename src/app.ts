@@ -3,7 +3,6 @@
 // router push (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything
 // else behind the bearer guard) and the admin pages.
 
-import { cron } from "@elysiajs/cron";
 import { Elysia } from "elysia";
 import type { Keys, Settings } from "./config";
 import type { AppContext } from "./context";
@@ -21,11 +20,12 @@ import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
-import { bearerGuard, loginRoutes, logoutRoutes } from "./http/auth";
+import { loginRoutes, logoutRoutes } from "./http/auth";
+import { bearerGuard } from "./http/tokens";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
-import { VerifiedTokens } from "./http/verified-tokens";
+import { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import { configFileRoutes } from "./modules/config-file";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
@@ -65,9 +65,12 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
     verifiedTokens: new VerifiedTokens(),
+    revocations: new Revocations(database.sqlite),
   };
   const full = ctx as AppContext;
   full.scheduler = new Scheduler(full);
+  // Any change to the data may bring a due time nearer: the scheduler plans its sleep again.
+  database.sqlite.onWrite(() => full.scheduler.wake());
   const metrics = new UpdateMetrics(full);
   const notifier = new Notifier(full);
   full.metrics = metrics;
@@ -79,7 +82,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
 }
 
 export interface AppOptions {
-  /** Run the scheduler's one-second tick (main.ts); tests drive passes themselves. */
+  /** Run passes on the scheduler's timer (main.ts); tests drive passes themselves. */
   schedule?: boolean;
 }
 
@@ -106,10 +109,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(api)
     .use(uiRoutes(ctx));
 
-  if (options.schedule) {
-    ctx.scheduler.start();
-    app.use(cron({ name: "scheduler", pattern: "* * * * * *", protect: true, run: () => ctx.scheduler.tick() }));
-  }
+  if (options.schedule) ctx.scheduler.start({ timer: true });
   return app;
 }
 

@@ -3,15 +3,15 @@
 // (`createContext`); this module only says what it holds, so importing it pulls in nothing that
 // imports it back.
 
-import type { Database } from "bun:sqlite";
 import type { Keys, Settings } from "./config";
 import type { Db } from "./db";
 import type { NotificationRow } from "./db/schema";
 import type { DiskState } from "./db/disk";
+import type { WatchedDatabase } from "./db/writes";
 import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
-import type { VerifiedTokens } from "./http/verified-tokens";
+import type { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
@@ -34,11 +34,18 @@ export interface PassOptions {
   now?: number;
 }
 
+export interface SchedulerStart {
+  /** Run passes on the scheduler's own timer (the server); without it, passes run only when asked. */
+  timer?: boolean;
+}
+
 /** The scheduler as the rest of the app drives it (updater/scheduler.ts). */
 export interface SchedulerControl {
   readonly running: boolean;
-  start(): void;
-  /** Called every second by the cron tick; a no-op once stopped. */
+  start(options?: SchedulerStart): void;
+  /** Something changed (a write to the database): plan the next wake-up again. */
+  wake(): void;
+  /** A wake-up: runs what is due now and plans the next one; a no-op once stopped. */
   tick(): void;
   /** Stops taking new passes and waits (up to `graceMs`) for the running updates to finish. */
   stop(graceMs?: number): Promise<boolean>;
@@ -68,7 +75,8 @@ export interface AppContext {
   settings: Settings;
   keys: Keys;
   db: Db;
-  sqlite: Database;
+  /** The same connection, counting its writes (db/writes.ts). */
+  sqlite: WatchedDatabase;
   /** The database file, or null for an in-memory database. */
   databasePath: string | null;
   log: Logger;
@@ -90,8 +98,10 @@ export interface AppContext {
   events: EventSink;
   /** Failed sign-ins per client address, shared by the API login and the admin sign-in page. */
   signIns: SignInThrottle;
-  /** Tokens whose signature was checked already (never whether they are revoked: that is looked up each time). */
+  /** Tokens whose signature was checked already (never whether they are revoked: see `revocations`). */
   verifiedTokens: VerifiedTokens;
+  /** Signed-out tokens and each user's "tokens valid after", in memory, read again after any write. */
+  revocations: Revocations;
   /** Whether the data disk is full, and the update outcomes waiting for space. */
   disk: DiskState;
 }

@@ -2,6 +2,8 @@
 // `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd healthcheck`
 // asks a running ddnsd's /healthz (the container image's HEALTHCHECK); `ddnsd export` / `ddnsd import`
 // write and apply the configuration as a file; `ddnsd version`.
+// The commands that write the data dir (control/commands.ts) run inside the server when one holds
+// the data dir (through its control socket), and open the database themselves only when none does.
 
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,10 +13,11 @@ import type { AppContext } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
 import { DataDirInUse, lockDataDir } from "./db/lock";
 import { probeHealth } from "./healthcheck";
-import { setPassword, userCount } from "./http/auth";
+import { setPassword, userCount } from "./security/users";
+import { type CommandResult, WRITE_COMMANDS } from "./control/commands";
+import { listenForCommands, sendCommand } from "./control/socket";
 import { createLogger } from "./log";
-import { ConfigFileError } from "./modules/config-file/document";
-import { exportConfig, importConfig } from "./modules/config-file/service";
+import { exportConfig } from "./modules/config-file/service";
 import { generatePassword } from "./security/passwords";
 import { storedCredentialsReadable } from "./modules/providers/service";
 import { startServer, type RunningServer } from "./server";
@@ -37,7 +40,10 @@ Commands:
   version                      print the version, the Bun version and the build's commit
   help                         print this text
 
-Settings come from DDNS_* environment variables; see the README.`;
+Settings come from DDNS_* environment variables; see docs/operations.md.`;
+
+/** How long a command run here waits for its notifications (a check's, its heartbeat) before the database closes. */
+const NOTIFY_GRACE_MS = 15_000;
 
 function openContext(settings: Settings): AppContext {
   const log = createLogger({ level: settings.logLevel, format: settings.logFormat });
@@ -82,14 +88,57 @@ function listenError(settings: Settings, error: unknown): SettingsError {
   return new SettingsError(`Invalid setting ${variable}: ${text}`);
 }
 
+/** Why the data dir's lock could not be taken, as the setting to fix. */
+function lockError(settings: Settings, error: unknown): SettingsError {
+  const why = error instanceof DataDirInUse ? error.message : `cannot write ${join(settings.dataDir, "ddnsd.lock")}: ${(error as Error).message}`;
+  return new SettingsError(`Invalid setting DDNS_DATA_DIR: ${why}`);
+}
+
 /** The data dir's lock, taken before anything in it is read or written. */
 function lockData(settings: Settings): { release(): void } {
   try {
     return lockDataDir(settings.dataDir);
   } catch (error) {
-    const why = error instanceof DataDirInUse ? error.message : `cannot write ${join(settings.dataDir, "ddnsd.lock")}: ${(error as Error).message}`;
-    throw new SettingsError(`Invalid setting DDNS_DATA_DIR: ${why}`);
+    throw lockError(settings, error);
   }
+}
+
+/** The data dir's lock, or null when a running ddnsd holds it. */
+function tryLockData(settings: Settings): { release(): void } | null {
+  try {
+    return lockDataDir(settings.dataDir);
+  } catch (error) {
+    if (error instanceof DataDirInUse) return null;
+    throw lockError(settings, error);
+  }
+}
+
+/**
+ * Runs a write command (control/commands.ts) in the server holding the data dir, or, when none
+ * does, here — holding the lock meanwhile, so no server starts and caches what it is changing.
+ */
+async function runWriteCommand(settings: Settings, name: keyof typeof WRITE_COMMANDS, input: Record<string, unknown>): Promise<number> {
+  const lock = tryLockData(settings);
+  let result: CommandResult;
+  if (lock === null) {
+    result = await sendCommand(settings.dataDir, name, input);
+  } else {
+    try {
+      const ctx = openContext(settings);
+      try {
+        result = await WRITE_COMMANDS[name]!(ctx, input);
+        // Their notifications go out before the database closes (their retries cut short).
+        await Promise.race([ctx.notifier.idle(), Bun.sleep(NOTIFY_GRACE_MS)]);
+      } finally {
+        ctx.sqlite.close();
+      }
+    } finally {
+      lock.release();
+    }
+  }
+  if (result.stdout !== "") console.log(result.stdout);
+  if (result.stderr !== "") console.error(result.stderr);
+  return result.code;
 }
 
 async function serve(settings: Settings): Promise<void> {
@@ -102,6 +151,13 @@ async function serve(settings: Settings): Promise<void> {
   } catch (error) {
     throw listenError(settings, error);
   }
+  let control: { stop(): void } | null = null;
+  try {
+    control = listenForCommands(ctx);
+  } catch (error) {
+    // A data dir path too long for a socket (108 bytes), say: the service still runs.
+    ctx.log.warn("the CLI's write commands cannot reach this server; stop it to run them", { error: (error as Error).message });
+  }
   // Only once the port is ours: a start that fails here must not spend the one showing of a
   // generated password. "listening" then means ready to sign in.
   await ensureFirstAdmin(ctx);
@@ -111,6 +167,7 @@ async function serve(settings: Settings): Promise<void> {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       ctx.log.info("shutting down", { signal });
+      control?.stop();
       void running.stop().then(() => {
         lock.release();
         process.exit(0);
@@ -119,38 +176,13 @@ async function serve(settings: Settings): Promise<void> {
   }
 }
 
-/** How long `ddnsd check` waits for its notifications before it exits. */
-const CHECK_NOTIFY_GRACE_MS = 15_000;
-
-async function check(settings: Settings): Promise<number> {
-  const ctx = openContext(settings);
-  const outcomes = await ctx.scheduler.runPass({ all: true });
-  for (const outcome of outcomes) {
-    const reason = outcome.result === "failed" ? `: ${outcome.message}` : "";
-    console.log(`${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}`);
-  }
-  if (outcomes.length === 0) console.log("no enabled domains");
-  // The pass's notifications and heartbeat go out before the database closes (their retries cut short).
-  await Promise.race([ctx.notifier.idle(), Bun.sleep(CHECK_NOTIFY_GRACE_MS)]);
-  ctx.sqlite.close();
-  return outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0;
-}
-
 async function adminSetPassword(settings: Settings, username: string | undefined): Promise<number> {
   if (!username) {
     console.error("Usage: ddnsd admin set-password <user>   (the password is read from standard input)");
     return 2;
   }
   const password = (await Bun.stdin.text()).replace(/\r?\n$/, "");
-  if (password.length < 8) {
-    console.error("The password must be at least 8 characters long.");
-    return 2;
-  }
-  const ctx = openContext(settings);
-  const result = await setPassword(ctx, username, password);
-  ctx.sqlite.close();
-  console.log(`Password ${result === "created" ? "set for the new user" : "changed for"} ${username}.`);
-  return 0;
+  return runWriteCommand(settings, "set-password", { username, password });
 }
 
 /** `--flag` present, and `--name value`, from the arguments; anything else is returned as positional. */
@@ -200,39 +232,7 @@ async function importCommand(settings: Settings, args: string[]): Promise<number
     console.error(`ddnsd: cannot read ${file}: ${(error as Error).message}`);
     return 1;
   }
-  const dryRun = parsed.flags.has("--dry-run");
-  // Writing beside a running server would change its data under it: that goes through its API.
-  let lock: { release(): void } | null = null;
-  if (!dryRun) {
-    try {
-      lock = lockDataDir(settings.dataDir);
-    } catch (error) {
-      if (!(error instanceof DataDirInUse)) throw error;
-      console.error(
-        `ddnsd: a running ddnsd holds ${settings.dataDir}; import through it instead: ` +
-          `curl -X POST -H "Authorization: Bearer <token>" --data-binary @${file} "http://<host>:${settings.port}/api/v1/config/import"`,
-      );
-      return 1;
-    }
-  }
-  try {
-    const ctx = openContext(settings);
-    try {
-      const result = importConfig(ctx, text, { dryRun, prune: parsed.flags.has("--prune") });
-      for (const change of result.changes) console.log(change);
-      if (result.changes.length === 0) console.log("Nothing to change.");
-      else if (dryRun) console.log(`Dry run: ${result.changes.length} change${result.changes.length === 1 ? "" : "s"}, none made.`);
-      return 0;
-    } catch (error) {
-      if (!(error instanceof ConfigFileError)) throw error;
-      console.error(`ddnsd: ${file}: ${error.message}`);
-      return 1;
-    } finally {
-      ctx.sqlite.close();
-    }
-  } finally {
-    lock?.release();
-  }
+  return runWriteCommand(settings, "import", { text, source: file, dryRun: parsed.flags.has("--dry-run"), prune: parsed.flags.has("--prune") });
 }
 
 async function healthcheck(settings: Settings): Promise<number> {
@@ -258,7 +258,7 @@ async function main(args: string[]): Promise<number | undefined> {
       await serve(settings);
       return undefined;
     case "check":
-      return check(settings);
+      return runWriteCommand(settings, "check", {});
     case "healthcheck":
       return healthcheck(settings);
     case "export":

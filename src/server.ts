@@ -70,8 +70,6 @@ export function startServer(ctx: AppContext, app: App): RunningServer {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      const cronJob = (app.store as { cron?: Record<string, { stop(): void }> }).cron?.scheduler;
-      cronJob?.stop();
       const requestsDone = server.stop();
       const updatesDone = await ctx.scheduler.stop(SHUTDOWN_GRACE_MS);
       if (!updatesDone) ctx.log.warn("updates still running after the grace period; stopping anyway");

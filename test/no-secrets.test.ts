@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setPassword } from "../src/http/auth";
+import { setPassword } from "../src/security/users";
 import { startServer } from "../src/server";
 import { startCloudflareFake } from "./fakes/cloudflare";
 import { startDynuFake } from "./fakes/dynu";

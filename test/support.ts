@@ -8,7 +8,7 @@ import { openDatabase } from "../src/db";
 import type { FetchLike } from "../src/dns/provider";
 import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import type { ServiceDescription } from "../src/dns/service";
-import { setPassword, userCount } from "../src/http/auth";
+import { setPassword, userCount } from "../src/security/users";
 import { createLogger } from "../src/log";
 
 export const TEST_PASSWORD = "correct horse battery staple";

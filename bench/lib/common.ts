@@ -95,6 +95,8 @@ export function applianceEnv(dataDir: string, port: number, extra: Record<string
     DDNS_DYNU_API_URL: "http://127.0.0.1:9/v2",
     DDNS_ALLOW_PRIVATE_IPS: "false",
     ...extra,
+    // Runtime settings to compare (e.g. BENCH_ENV='{"BUN_JSC_useDFGJIT":"0"}'), as a JSON object.
+    ...(JSON.parse(process.env.BENCH_ENV ?? "{}") as Record<string, string>),
   };
 }
 
@@ -196,6 +198,20 @@ export function processCpuSeconds(pid: number): number {
   // Fields after the command name (which may hold spaces) start at ")"; utime and stime are 14th and 15th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/**
+ * How often a live process's main thread — the event loop, where timers and requests run — was put
+ * to sleep and woken: its voluntary context switches (it waited: a timer, a socket) and involuntary
+ * ones (preempted), from /proc/<pid>/status. (Summing every thread's would undercount: a worker
+ * thread that ends takes its counts with it.)
+ */
+export function processContextSwitches(pid: number): { voluntary: number; involuntary: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return {
+    voluntary: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+    involuntary: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+  };
 }
 
 const CLOCK_TICKS = (() => {

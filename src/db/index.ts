@@ -1,7 +1,7 @@
 // Opening the SQLite database: pragmas, the drizzle handle, and migrations applied at start —
 // after a copy of the database is put aside whenever a migration is about to change it.
 
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
@@ -9,12 +9,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import { join } from "node:path";
 import type { Logger } from "../log";
 import * as schema from "./schema";
+import { WatchedDatabase } from "./writes";
 
 export type Db = ReturnType<typeof drizzle<typeof schema>>;
 
 export interface OpenedDatabase {
   db: Db;
-  sqlite: Database;
+  /** Counts its writes (./writes.ts): what is cached from it knows when to read again. */
+  sqlite: WatchedDatabase;
   /** Where the database file lives, or null for an in-memory database. */
   path: string | null;
 }
@@ -38,7 +40,7 @@ export class MigrationError extends Error {}
 export function openDatabase(location: string, log: Logger, folder = migrationsFolder()): OpenedDatabase {
   const path = location === ":memory:" ? null : join(location, "ddnsd.db");
   if (path !== null) mkdirSync(location, { recursive: true, mode: 0o700 });
-  const sqlite = new Database(path ?? ":memory:", { create: true, strict: true });
+  const sqlite = new WatchedDatabase(path ?? ":memory:", { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA foreign_keys = ON");

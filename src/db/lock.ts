@@ -3,7 +3,8 @@
 // small database kept in EXCLUSIVE locking mode), so the kernel releases it when the process ends in
 // any way, kill -9 included: nothing goes stale as a PID file would. bun:sqlite is part of the
 // runtime, so this works unchanged in the compiled binary on every target (no FFI to libc flock).
-// `ddnsd check` and `ddnsd admin set-password` take no lock: they are meant to run beside the service.
+// `ddnsd check` and `ddnsd admin set-password` take it too when it is free (and run inside the
+// server, through its control socket, when it is not: src/control/).
 
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";

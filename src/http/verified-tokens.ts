@@ -1,8 +1,9 @@
-// Access tokens whose signature and claims jose has already checked. jose verifies HS256 through
+// What the token check keeps in memory, one of each per app (built with the context in app.ts):
+// access tokens whose signature and claims jose has already checked (jose verifies HS256 through
 // WebCrypto, ~100 µs a call on Bun — more than the rest of a small API request — and a client sends
-// the same token again and again. Only the signature check is remembered: whether the token is
-// revoked (signed out, or its user's password set since) is looked up on every request. One cache
-// lives as long as the app (built with the context in app.ts).
+// the same token again and again), and the revocation state, kept exact by the database's write count.
+
+import type { WatchedDatabase } from "../db/writes";
 
 export interface Claims {
   subject: unknown;
@@ -30,5 +31,38 @@ export class VerifiedTokens {
   remember(token: string, claims: Claims): void {
     if (this.known.size >= KEPT) this.known.delete(this.known.keys().next().value!);
     this.known.set(token, claims);
+  }
+}
+
+/**
+ * Whether a token is revoked, answered from memory: each user's "tokens valid after" second and the
+ * signed-out `jti`s, read from the database again only after a write to it (the connection counts
+ * them, db/writes.ts). The server is the only writer of its data dir — the CLI's password change
+ * goes through it while it runs — so a sign-out or a password set is refused from the very next
+ * request, and a request that follows no write reads nothing from SQLite.
+ */
+export class Revocations {
+  private readAt = -1;
+  private validAfter = new Map<string, number | null>();
+  private revoked = new Set<string>();
+
+  constructor(private readonly sqlite: WatchedDatabase) {}
+
+  /** The user's "tokens valid after" second and whether the `jti` is signed out, or null when no such user exists. */
+  state(jti: string, username: string): { validAfter: number | null; revoked: boolean } | null {
+    if (this.readAt !== this.sqlite.writes) this.read();
+    const validAfter = this.validAfter.get(username);
+    return validAfter === undefined ? null : { validAfter, revoked: this.revoked.has(jti) };
+  }
+
+  private read(): void {
+    const users = this.sqlite
+      .query<{ username: string; validAfter: number | null }, []>("SELECT username, tokens_valid_after AS validAfter FROM users")
+      .all();
+    // Expired sign-outs need no remembering: jose refuses their tokens as expired.
+    const revoked = this.sqlite.query<{ jti: string }, [number]>("SELECT jti FROM revoked_tokens WHERE expires_at >= ?").all(Date.now());
+    this.validAfter = new Map(users.map((user) => [user.username, user.validAfter]));
+    this.revoked = new Set(revoked.map((row) => row.jti));
+    this.readAt = this.sqlite.writes;
   }
 }

@@ -1,5 +1,5 @@
 // Schemas and hooks the resource modules share: path ids, error answers, whole numbers in answers,
-// body shapes, and answers served again while the database is unchanged.
+// body shapes, and answers served again while the database is unwritten.
 
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
@@ -81,27 +81,22 @@ export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 429 | 502 |
 
 /**
  * A handler answering JSON computed from the database, serialised once and served again until
- * the database changes: `total_changes()` counts this connection's writes and `data_version`
- * another process's (`ddnsd check`). A change only ever causes a recomputation, so the answer is
- * never stale (a rolled-back write still counts as a change; transactions are synchronous, so no
- * request reads in the middle of one). Figures over a moving window ("the last 24 hours") also
- * pass `windowMs`, the longest they may be served unchanged. Returning a Response also spares
+ * the database is written: the connection counts its writes (db/writes.ts), and the server is the
+ * only writer of its data dir (the CLI's write commands go through it while it runs). A write only
+ * ever causes a recomputation, so the answer is never stale (a rolled-back write still counts;
+ * transactions are synchronous, so no request reads in the middle of one), and serving it again
+ * reads nothing from SQLite. Figures over a moving window ("the last 24 hours") also pass
+ * `windowMs`, the longest they may be served unchanged. Returning a Response also spares
  * re-checking our own output against the route's response schema, which stays for the OpenAPI
  * document.
  */
 export function whileUnchanged(ctx: AppContext, compute: () => unknown, windowMs = Infinity): () => Response {
-  // Two statements: total_changes() reads no table (no read transaction, ~0.1 µs), and the PRAGMA
-  // is cheaper than the pragma_data_version table it would otherwise be read from.
-  const ownChanges = ctx.sqlite.query<{ changes: number }, []>("SELECT total_changes() AS changes");
-  const dataVersion = ctx.sqlite.query<{ data_version: number }, []>("PRAGMA data_version");
   let servedFor = "";
   // A Blob, not bytes: Bun copies a Uint8Array body into every Response (a 50 KB list cost more
   // than the rest of the request), while a Blob is immutable and shared.
   let body = new Blob();
   return () => {
-    const changes = ownChanges.get()!.changes;
-    const version = dataVersion.get()!.data_version;
-    const now = `${changes}:${version}:${Number.isFinite(windowMs) ? Math.floor(Date.now() / windowMs) : 0}`;
+    const now = `${ctx.sqlite.writes}:${Number.isFinite(windowMs) ? Math.floor(Date.now() / windowMs) : 0}`;
     if (now !== servedFor) {
       body = new Blob([JSON.stringify(compute())]);
       servedFor = now;

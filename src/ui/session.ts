@@ -4,7 +4,7 @@
 
 import type { Cookie } from "elysia";
 import type { AppContext } from "../context";
-import { AUTH_MESSAGES, authenticateToken, revokeToken, verifyToken } from "../http/auth";
+import { AUTH_MESSAGES, authenticateToken, revokeToken, verifyToken } from "../http/tokens";
 import { HttpError, jsonResponse } from "../http/errors";
 import type { Flash, Tone } from "../../views/components";
 

@@ -22,7 +22,7 @@ export function cronScheduleProblem(expression: string): string | null {
  * The next scheduled time after `now` (ms). Without a cron expression, the next multiple of the
  * interval (counted from the epoch): domains on the default interval fall due together, however
  * their earlier checks were spread, so one detection per family serves them all (echo services
- * throttle clients that ask often) — and on whole seconds, when the one-second tick runs.
+ * throttle clients that ask often).
  */
 export function nextScheduledRun(cronSchedule: string | null, now: number, intervalSeconds: number): number {
   if (cronSchedule !== null) {

@@ -1,41 +1,81 @@
-// The scheduler: every second, the due domains (enabled, provider enabled and not paused,
-// `next_run_at <= now`) are checked together, sharing one detection per address family.
-// A wall clock that moves back (a board without a real-time clock, then NTP) would leave stored
-// times far ahead: at start, and whenever the clock is seen to jump back, they are brought within
-// each domain's interval or its cron expression's next run from the corrected clock.
+// The scheduler: the due domains (enabled, provider enabled and not paused, `next_run_at <= now`)
+// are checked together, sharing one detection per address family. Between passes it sleeps on one
+// monotonic timer (./timer.ts) until the earliest due time — a domain's next run, a provider's pause
+// end, a backoff retry — or a minute at most, and any write to the database (a domain saved, a push,
+// a provider edited, an outcome stored: src/db/writes.ts) wakes it to plan again. Idle, it wakes
+// once a minute and when something is due, never every second.
+// A wall clock that moves (a board without a real-time clock, then NTP) is seen at each wake-up by
+// comparing how far the wall clock and the monotonic clock went: when it moved back, stored times
+// far ahead are brought within reach of the corrected clock — at start as well, for a restart.
 
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
-import type { AppContext, PassOptions, SchedulerControl } from "../context";
+import type { AppContext, PassOptions, SchedulerControl, SchedulerStart } from "../context";
 import { domains, providers } from "../db/schema";
 import type { RecordType } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import { nextScheduledRun } from "./schedule";
 import { isDiskFull } from "../db/disk";
 import type { UpdateOutcome } from "./outcome";
+import { systemClock, WakeUpTimer, type Clock } from "./timer";
 import { detectFamily, familyOf, runUpdate, storeWaitingOutcomes } from "./update";
 
-/** How far the wall clock must fall behind the monotonic clock between ticks to count as a jump back. */
+/** How far the wall clock must move against the monotonic clock between wake-ups to count as a jump. */
 const CLOCK_JUMP_MS = 2_000;
 /** The longest a provider's pause (a 429's Retry-After) may still last after the clock jumped back. */
 const LONGEST_PAUSE_AFTER_JUMP_MS = 3_600_000;
+/** The longest sleep: how late a clock jump is noticed at worst. */
+export const SAFETY_WAKE_UP_MS = 60_000;
+/** While the disk is full, how often storing the outcomes kept in memory is tried again. */
+const DISK_FULL_RETRY_MS = 1_000;
 
 export class Scheduler implements SchedulerControl {
-  private ticking = false;
+  private started = false;
+  /** Whether the timer runs passes (the server); tests and `ddnsd check` run them themselves. */
+  private timed = false;
+  private planQueued = false;
+  private readonly timer: WakeUpTimer;
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Domains claimed by a pass that has not finished with them. */
   private readonly claimed = new Set<number>();
-  /** Wall clock minus monotonic clock at the last tick: it drops when the wall clock jumps back. */
+  /** Wall clock minus monotonic clock at the last wake-up: it drops when the wall clock jumps back. */
   private clockOffset: number | null = null;
 
-  constructor(private readonly ctx: AppContext) {}
-
-  get running(): boolean {
-    return this.ticking;
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.timer = new WakeUpTimer(clock, () => this.tick());
   }
 
-  start(): void {
-    this.ticking = true;
-    this.guarded("recomputing schedules", () => this.reschedulePastNow(Date.now()));
+  get running(): boolean {
+    return this.started;
+  }
+
+  /** Monotonic ms until the timer wakes the scheduler, or null when it is not armed. */
+  get sleepingMs(): number | null {
+    return this.timer.pendingMs;
+  }
+
+  start(options: SchedulerStart = {}): void {
+    this.started = true;
+    this.timed = options.timer ?? false;
+    this.clockOffset = this.clock.wall() - this.clock.monotonic();
+    this.guarded("recomputing schedules", () => this.reschedulePastNow(this.clock.wall()));
+    this.plan();
+  }
+
+  /**
+   * Something changed: plan the next wake-up again, once for a burst of writes and after the work
+   * that wrote has finished (a timeout, not a microtask: a failed write is noted as a full disk by
+   * the error handling that follows it).
+   */
+  wake(): void {
+    if (!this.started || !this.timed || this.planQueued) return;
+    this.planQueued = true;
+    this.clock.setTimeout(() => {
+      this.planQueued = false;
+      this.plan();
+    }, 0);
   }
 
   /** Runs work whose failure must not stop the ticks: a full disk is noted (and logged once a minute), anything else logged. */
@@ -52,33 +92,88 @@ export class Scheduler implements SchedulerControl {
     else this.ctx.log.error(`scheduler ${during} failed`, { error: error instanceof Error ? error.message : String(error) });
   }
 
-  /** Called every second by the cron tick; a no-op once stopped. */
+  /** A wake-up: notices a clock jump, stores outcomes kept in memory, runs the due pass, plans the next wake-up. */
   tick(): void {
-    if (!this.ticking) return;
-    const offset = Date.now() - performance.now();
-    if (this.clockOffset !== null && offset < this.clockOffset - CLOCK_JUMP_MS) {
-      this.ctx.log.warn("the clock moved back; schedules recomputed", { seconds: Math.round((this.clockOffset - offset) / 1000) });
-      this.guarded("recomputing schedules", () => this.reschedulePastNow(Date.now()));
-    }
-    this.clockOffset = offset;
+    if (!this.started) return;
+    this.noticeClockJump();
     this.guarded("storing outcomes kept in memory", () => storeWaitingOutcomes(this.ctx));
     const pass = this.runPass().catch((error: unknown) => this.failed("pass", error));
     this.inFlight.add(pass);
-    void pass.finally(() => this.inFlight.delete(pass));
+    void pass.finally(() => {
+      this.inFlight.delete(pass);
+      this.plan();
+    });
+    // The pass has claimed its domains by now: the plan waits for the next one after them.
+    this.plan();
   }
 
   /** Stops taking new passes and waits (up to `graceMs`) for the running updates to finish. */
   async stop(graceMs = 10_000): Promise<boolean> {
-    this.ticking = false;
+    this.started = false;
+    this.timer.cancel();
     if (this.inFlight.size === 0) return true;
     const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref());
     return Promise.race([Promise.allSettled([...this.inFlight]).then(() => true as const), timeout]);
   }
 
+  /** Compares how far the wall clock went with how far the monotonic clock went since the last wake-up. */
+  private noticeClockJump(): void {
+    const offset = this.clock.wall() - this.clock.monotonic();
+    const moved = this.clockOffset === null ? 0 : offset - this.clockOffset;
+    this.clockOffset = offset;
+    if (Math.abs(moved) < CLOCK_JUMP_MS) return;
+    const direction = moved < 0 ? "back" : "forward";
+    this.ctx.log.warn(`the clock moved ${direction}; schedules recomputed`, { seconds: Math.round(Math.abs(moved) / 1000) });
+    // Forward, stored times are simply past and fall due now; back, they are brought within reach.
+    this.guarded("recomputing schedules", () => this.reschedulePastNow(this.clock.wall()));
+  }
+
+  /** Arms the timer for the earliest due time (now if something is due), a minute at most. */
+  private plan(): void {
+    if (!this.started || !this.timed) return;
+    let delay = SAFETY_WAKE_UP_MS;
+    if (this.ctx.disk.full || this.ctx.disk.waiting) delay = DISK_FULL_RETRY_MS;
+    try {
+      const due = this.earliestDue();
+      if (due !== null) delay = Math.min(delay, Math.max(0, due - this.clock.wall()));
+    } catch (error) {
+      this.failed("planning", error);
+    }
+    this.timer.in(delay);
+  }
+
   /**
-   * Brings every stored time within reach of `now`: a `next_run_at` later than the domain's interval
-   * (or its cron expression's next run) from now becomes its next scheduled run, and a provider's
-   * pause is cut to an hour at most. Backoff retries (never longer than the interval) stay.
+   * When the next domain falls due (its next run, or its provider's pause end if later), leaving
+   * out the domains a pass or a forced update holds: their outcome's write wakes the scheduler.
+   */
+  private earliestDue(): number | null {
+    const candidates = this.ctx.sqlite
+      .query<{ id: number; at: number }, []>(
+        `SELECT d.id AS id, max(d.next_run_at, coalesce(p.paused_until, 0)) AS at
+         FROM domains d JOIN providers p ON p.id = d.provider_id
+         WHERE d.is_enabled = 1 AND p.is_enabled = 1 AND d.next_run_at IS NOT NULL
+         ORDER BY at`,
+      )
+      .iterate();
+    let earliest: number | null = null;
+    for (const { id, at } of candidates) {
+      if (earliest !== null && at >= earliest) break;
+      if (this.claimed.has(id) || this.ctx.updater.queue.has(id)) continue;
+      // A next run decided while the disk was full is only in memory.
+      const waiting = this.ctx.disk.waitingNextRun(id);
+      if (waiting === null) continue;
+      const due = Math.max(at, waiting ?? 0);
+      if (earliest === null || due < earliest) earliest = due;
+    }
+    return earliest;
+  }
+
+  /**
+   * Brings every stored time within reach of `now`: an interval domain whose `next_run_at` is
+   * further than its interval from now falls due now (the clock may have jumped a while before it
+   * was noticed, so its check is not put off any longer), a cron domain's moves to the expression's
+   * next run, and a provider's pause is cut to an hour at most. Backoff retries (never longer than
+   * the interval) stay.
    */
   reschedulePastNow(now: number): void {
     const interval = this.ctx.settings.updateIntervalSeconds;
@@ -93,7 +188,7 @@ export class Scheduler implements SchedulerControl {
       for (const row of rows) {
         const latest = row.cron === null ? now + interval * 1000 : nextScheduledRun(row.cron, now, interval);
         if (row.next <= latest) continue;
-        move.run(nextScheduledRun(row.cron, now, interval), row.id);
+        move.run(row.cron === null ? now : latest, row.id);
         moved++;
       }
       this.ctx.sqlite
@@ -128,7 +223,7 @@ export class Scheduler implements SchedulerControl {
 
   /** One pass: checks the due domains (or all enabled ones) and returns what happened to each. */
   async runPass(options: PassOptions = {}): Promise<UpdateOutcome[]> {
-    const now = options.now ?? Date.now();
+    const now = options.now ?? this.clock.wall();
     const due = this.dueDomains(options, now);
     if (due.length === 0) return [];
     for (const { id } of due) this.claimed.add(id);

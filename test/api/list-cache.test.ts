@@ -1,8 +1,9 @@
-// Answers are served again from their last serialisation only while the database is unchanged:
-// a write through the app, by the updater, or by another process (`ddnsd check`) shows at once.
+// Answers are served again from their last serialisation only while the database is unwritten:
+// a write through the app, by the updater or by any statement on the connection shows at once.
+// (No other process writes while the server runs: the CLI's write commands go through it,
+// test/server/control.test.ts.)
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,13 +33,29 @@ test("a write through the API shows in the next list", async () => {
   expect(await names()).toEqual(["one.example.com", "two.example.com"]);
 });
 
-test("a write by another process shows in the next list", async () => {
+test("a write by any statement on the connection shows in the next list", async () => {
+  const lastIp = async () =>
+    ((await t.request("GET", "/api/v1/domains")).body as { domain_name: string; last_known_ip: string | null }[]).find(
+      (d) => d.domain_name === "one.example.com",
+    )!.last_known_ip;
   expect(await names()).toHaveLength(2);
-  const other = new Database(join(dir, "ddnsd.db"));
-  other.run("UPDATE domains SET last_known_ip = '198.51.100.7' WHERE domain_name = 'one.example.com'");
-  other.close();
-  const listed = (await t.request("GET", "/api/v1/domains")).body as { domain_name: string; last_known_ip: string | null }[];
-  expect(listed.find((d) => d.domain_name === "one.example.com")!.last_known_ip).toBe("198.51.100.7");
+  // As the updater writes: a prepared statement, a transaction, a plain run.
+  t.ctx.sqlite.query("UPDATE domains SET last_known_ip = ? WHERE domain_name = ?").run("198.51.100.7", "one.example.com");
+  expect(await lastIp()).toBe("198.51.100.7");
+  t.ctx.sqlite.transaction(() => t.ctx.sqlite.query("UPDATE domains SET last_known_ip = '198.51.100.8' WHERE domain_name = 'one.example.com'").run())();
+  expect(await lastIp()).toBe("198.51.100.8");
+  t.ctx.sqlite.run("UPDATE domains SET last_known_ip = '198.51.100.9' WHERE domain_name = 'one.example.com'");
+  expect(await lastIp()).toBe("198.51.100.9");
+  // RETURNING reads through get(): still a write.
+  t.ctx.sqlite.query("UPDATE domains SET last_known_ip = '198.51.100.10' WHERE domain_name = 'one.example.com' RETURNING id").get();
+  expect(await lastIp()).toBe("198.51.100.10");
+});
+
+test("reads do not count as writes", () => {
+  const before = t.ctx.sqlite.writes;
+  t.ctx.sqlite.query("SELECT count(*) FROM domains").get();
+  t.ctx.sqlite.query("PRAGMA data_version").get();
+  expect(t.ctx.sqlite.writes).toBe(before);
 });
 
 test("a provider renamed shows in both lists", async () => {

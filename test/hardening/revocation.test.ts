@@ -3,7 +3,7 @@
 // issued to the user before it; signed-out entries are pruned once their tokens have expired.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { setPassword } from "../../src/http/auth";
+import { setPassword } from "../../src/security/users";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 
 let t: TestApp;

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { checkLogin } from "../../src/http/auth";
+import { checkLogin } from "../../src/security/users";
 import { jsonResponse } from "../../src/http/errors";
 import { errorPage } from "../../src/ui/pages";
 import { CF_TOKEN, createDomain, createProvider, insertHistory, resetData } from "../api/helpers";

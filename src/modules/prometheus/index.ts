@@ -4,7 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { authenticateToken, bearerToken } from "../../http/auth";
+import { authenticateToken, bearerToken } from "../../http/tokens";
 import { errorResponses } from "../shared";
 
 function sameSecret(given: string, expected: string): boolean {

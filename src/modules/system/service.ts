@@ -2,7 +2,7 @@
 
 import type { AppContext } from "../../context";
 import { VERSION } from "../../context";
-import { userCount } from "../../http/auth";
+import { userCount } from "../../security/users";
 
 const DISK_FULL_HEALTH =
   "The data disk is full: API writes are refused and update outcomes wait in memory until space is freed in DDNS_DATA_DIR";

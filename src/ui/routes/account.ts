@@ -4,7 +4,7 @@
 
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { checkLogin, setPassword } from "../../http/auth";
+import { checkLogin, setPassword } from "../../security/users";
 import type { FormErrors } from "../../../views/components";
 import { PasswordPage } from "../../../views/pages/password";
 import { field } from "../forms";

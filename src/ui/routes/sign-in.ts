@@ -3,7 +3,8 @@
 
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context";
-import { attemptSignIn, AUTH_MESSAGES, signAccessToken, tokenSigner } from "../../http/auth";
+import { AUTH_MESSAGES, signAccessToken, tokenSigner } from "../../http/tokens";
+import { attemptSignIn } from "../../security/users";
 import { throttledMessage } from "../../security/throttle";
 import { LoginPage } from "../../../views/pages/login";
 import { field } from "../forms";

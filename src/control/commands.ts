@@ -1,0 +1,62 @@
+// The command line's commands that write the data dir, by name. Each runs against an app context
+// wherever the data dir's owner is: inside the running server (sent over its control socket,
+// ./socket.ts), or in the CLI's own process when no server holds the data dir's lock. Either way
+// the same code runs, and the server stays the only writer while it runs, so what it keeps in
+// memory (revocations, answers served again) is never stale. A new write command is one entry here;
+// main.ts reads its input (arguments, standard input) and hands it to `runWriteCommand`.
+
+import type { AppContext } from "../context";
+import { ConfigFileError } from "../modules/config-file/document";
+import { importConfig } from "../modules/config-file/service";
+import { setPassword } from "../security/users";
+
+/** What the CLI prints and exits with. */
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export type WriteCommand = (ctx: AppContext, input: Record<string, unknown>) => Promise<CommandResult>;
+
+const ok = (stdout: string): CommandResult => ({ code: 0, stdout, stderr: "" });
+const usage = (stderr: string): CommandResult => ({ code: 2, stdout: "", stderr });
+
+export const PASSWORD_MIN_LENGTH = 8;
+
+export const WRITE_COMMANDS: Record<string, WriteCommand> = {
+  /** `ddnsd admin set-password <user>`: creates the user or replaces its password (every token issued so far is refused). */
+  "set-password": async (ctx, { username, password }) => {
+    if (typeof username !== "string" || username === "") return usage("Usage: ddnsd admin set-password <user>   (the password is read from standard input)");
+    if (typeof password !== "string" || password.length < PASSWORD_MIN_LENGTH) {
+      return usage(`The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`);
+    }
+    const result = await setPassword(ctx, username, password);
+    ctx.log.info("password set", { user: username, via: "cli" });
+    return ok(`Password ${result === "created" ? "set for the new user" : "changed for"} ${username}.`);
+  },
+
+  /** `ddnsd import F [--dry-run] [--prune]`: the file applied by name, each change printed; a bad file changes nothing. */
+  import: async (ctx, { text, source, dryRun, prune }) => {
+    try {
+      const result = importConfig(ctx, String(text ?? ""), { dryRun: dryRun === true, prune: prune === true });
+      const lines = result.changes.length === 0 ? ["Nothing to change."] : [...result.changes];
+      if (dryRun === true && result.changes.length > 0) lines.push(`Dry run: ${result.changes.length} change${result.changes.length === 1 ? "" : "s"}, none made.`);
+      return ok(lines.join("\n"));
+    } catch (error) {
+      if (!(error instanceof ConfigFileError)) throw error;
+      return { code: 1, stdout: "", stderr: `ddnsd: ${String(source)}: ${error.message}` };
+    }
+  },
+
+  /** `ddnsd check`: every enabled domain checked once; exit 1 if any failed. */
+  check: async (ctx) => {
+    const outcomes = await ctx.scheduler.runPass({ all: true });
+    const lines = outcomes.map((outcome) => {
+      const reason = outcome.result === "failed" ? `: ${outcome.message}` : "";
+      return `${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}`;
+    });
+    if (outcomes.length === 0) lines.push("no enabled domains");
+    return { code: outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0, stdout: lines.join("\n"), stderr: "" };
+  },
+};

@@ -1,0 +1,72 @@
+// Users and their passwords: the first admin and `ddnsd admin set-password` (setPassword), the
+// sign-in check in comparable time whether or not the user exists, and sign-ins through the throttle.
+
+import { eq } from "drizzle-orm";
+import type { AppContext } from "../context";
+import { isDiskFull } from "../db/disk";
+import { users } from "../db/schema";
+import { hashPassword, needsRehash, verifyPassword } from "./passwords";
+
+export function findUser(ctx: AppContext, username: string) {
+  return ctx.db.select().from(users).where(eq(users.username, username)).get();
+}
+
+export function userCount(ctx: AppContext): number {
+  return ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
+}
+
+/**
+ * Checks a username and password in comparable time whether or not the user exists. A hash made with
+ * other argon2 parameters (an older release's) is replaced by one made with today's.
+ */
+export async function checkLogin(ctx: AppContext, username: string, password: string): Promise<boolean> {
+  const user = findUser(ctx, username);
+  const ok = await verifyPassword(password, user?.passwordHash ?? null);
+  if (ok && user && needsRehash(user.passwordHash)) {
+    const passwordHash = await hashPassword(password);
+    try {
+      ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
+      ctx.log.info("password re-hashed with the current parameters", { user: username });
+    } catch (error) {
+      // A full disk must not stop a sign-in; the old hash still works and is replaced next time.
+      if (!isDiskFull(error)) throw error;
+      ctx.disk.noteFull("re-hashing a password");
+    }
+  }
+  return ok;
+}
+
+export type SignInOutcome = { ok: true } | { ok: false; retryAfterSeconds: number | null };
+
+/**
+ * A sign-in through the throttle (API login and admin sign-in page alike): refused without a
+ * password check while the client's address is paused.
+ */
+export async function attemptSignIn(ctx: AppContext, request: Request, username: string, password: string): Promise<SignInOutcome> {
+  const client = ctx.signIns.clientAddress(request);
+  const result = await ctx.signIns.attempt(client, () => checkLogin(ctx, username, password));
+  if (result.pausedMs > 0) {
+    ctx.log.warn("sign-ins paused after failed attempts", { client, seconds: result.pausedMs / 1000 });
+  }
+  return result.ok ? { ok: true } : { ok: false, retryAfterSeconds: result.refused };
+}
+
+/**
+ * Creates the user or replaces its password (first admin, `ddnsd admin set-password`). Replacing it
+ * revokes every token issued to the user until now.
+ */
+export async function setPassword(ctx: AppContext, username: string, password: string): Promise<"created" | "updated"> {
+  const passwordHash = await hashPassword(password);
+  const now = Date.now();
+  const existing = findUser(ctx, username);
+  if (existing) {
+    ctx.db
+      .update(users)
+      .set({ passwordHash, tokensValidAfter: Math.floor(now / 1000), updatedAt: now })
+      .where(eq(users.id, existing.id))
+      .run();
+    return "updated";
+  }
+  ctx.db.insert(users).values({ username, passwordHash, createdAt: now, updatedAt: now }).run();
+  return "created";
+}
