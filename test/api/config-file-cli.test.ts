@@ -1,12 +1,12 @@
 // `ddnsd export` and `ddnsd import` on data dirs: the file written with owner-only permissions,
 // secrets in clear only with --include-secrets, import printing each change (nothing made with
-// --dry-run), a bad file refused with its line, and no import while a server holds the data dir.
+// --dry-run), a bad file refused with its line. (While a server runs, import goes through it:
+// test/server/control.test.ts.)
 
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { lockDataDir } from "../../src/db/lock";
 import { CLOUDFLARE_FAKE_TOKEN } from "../fakes/cloudflare";
 import { ENCRYPTION_KEY, makeTestApp, SECRET_KEY, type TestApp } from "../support";
 
@@ -97,21 +97,6 @@ describe("ddnsd export / import", () => {
     expect(stderr).toStartWith(`ddnsd: ${file}: Line 8: domains[0].name: `);
     expect((await ddnsd(["export"], target)).stdout).not.toContain("CF");
   }, TIMEOUT_MS * 2);
-
-  test("while a server holds the data dir, import refuses and names the API", async () => {
-    const target = tempDir();
-    const file = join(tempDir(), "empty.yaml");
-    writeFileSync(file, "version: 1\n");
-    const lock = lockDataDir(target);
-    try {
-      const { code, stderr } = await ddnsd(["import", file], target);
-      expect(code).toBe(1);
-      expect(stderr).toContain(`a running ddnsd holds ${target}`);
-      expect(stderr).toContain("/api/v1/config/import");
-    } finally {
-      lock.release();
-    }
-  }, TIMEOUT_MS);
 
   test("wrong usage exits 2 with the usage line", async () => {
     const dir = tempDir();

@@ -1,10 +1,10 @@
 // The server as the only writer of its data dir: while it runs, the CLI's write commands
-// (`ddnsd admin set-password`, `ddnsd check`) go through its control socket (<data dir>/ddnsd.sock,
+// (`ddnsd admin set-password`, `ddnsd check`, `ddnsd import`) go through its control socket (<data dir>/ddnsd.sock,
 // mode 0600) and run inside it, so what it keeps in memory — revocations, answers served again — is
 // current for the very next request. Real processes: the appliance and the CLI (`bun run src/main.ts`).
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { controlSocketPath, sendCommand } from "../../src/control/socket";
@@ -106,6 +106,19 @@ test("`ddnsd check` while the server runs: its outcomes show in the very next li
   expect(result).toMatchObject({ code: 0 });
   expect(result.stdout).toContain("home.example.com A");
   expect(Date.parse((await checkedAt())!)).toBeGreaterThan(Date.parse(first!));
+}, 30_000);
+
+test("`ddnsd import` while the server runs: applied inside it, seen by the very next request", async () => {
+  const token = await tokenFor(NEW_PASSWORD);
+  const file = join(work, "setup.yaml");
+  writeFileSync(file, "version: 1\nproviders:\n  - name: Imported\n    type: duckdns\n    credentials: {token: 0123456789abcdef0123456789abcdef}\n");
+  const dry = await ddnsd(["import", file, "--dry-run"]);
+  expect(dry).toMatchObject({ code: 0 });
+  expect(dry.stdout).toContain('create provider "Imported" (duckdns)');
+  expect(((await (await api(token, "GET", "/providers")).json()) as { name: string }[]).map((p) => p.name)).not.toContain("Imported");
+  const applied = await ddnsd(["import", file]);
+  expect(applied).toMatchObject({ code: 0 });
+  expect(((await (await api(token, "GET", "/providers")).json()) as { name: string }[]).map((p) => p.name)).toContain("Imported");
 }, 30_000);
 
 test("the socket refuses what is not a command", async () => {
