@@ -26,6 +26,15 @@ export interface PublicIpState {
   ipv6: string | null;
   /** When the newest detection (of either family) finished, ms since the epoch. */
   checkedAt: number | null;
+  /** A family whose detection fails now: since when (the first failure of the streak) and why. */
+  failures: { ipv4: DetectionFailure | null; ipv6: DetectionFailure | null };
+}
+
+export interface DetectionFailure {
+  /** The first failed detection of the current streak, ms since the epoch. */
+  since: number;
+  /** The latest failure's reasons, each source's in its own words. */
+  error: string;
 }
 
 export interface PassOptions {

@@ -4,6 +4,7 @@
 // text and numbers don't need to.
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
+import type { DetectionFailure } from "../src/context";
 import type { DomainView } from "../src/modules/domains/service";
 import { clock, fullTime, relative, toMs } from "./format";
 
@@ -27,30 +28,57 @@ export function Badge({ tone, children }: PropsWithChildren<{ tone: Tone }>) {
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }
 
-export type DomainStatusKey = "ok" | "failed" | "pending" | "disabled";
+export type DomainStatusKey = "ok" | "failed" | "unchecked" | "pending" | "disabled";
 
-/** A domain's state in one word: disabled, or how its last update went (also the list's filter). */
-export function domainStatus(domain: Pick<DomainView, "is_enabled" | "last_update_status">): {
-  key: DomainStatusKey;
-  tone: Tone;
-  label: string;
-} {
+/**
+ * What a domain's updates depend on besides the domain itself: its provider being enabled, and the
+ * public address of its family being detectable (null: it is).
+ */
+export interface UpdateConditions {
+  providerEnabled: boolean;
+  detectionFailure: DetectionFailure | null;
+}
+
+export const UPDATABLE: UpdateConditions = { providerEnabled: true, detectionFailure: null };
+
+/**
+ * A domain's state in one word: disabled (itself or its provider), or how its last update went —
+ * except that a record is not called OK while its checks cannot run (the address is not detected).
+ * Also the list's filter.
+ */
+export function domainStatus(
+  domain: Pick<DomainView, "is_enabled" | "last_update_status">,
+  conditions: UpdateConditions = UPDATABLE,
+): { key: DomainStatusKey; tone: Tone; label: string } {
   if (!domain.is_enabled) return { key: "disabled", tone: "idle", label: "Disabled" };
-  if (domain.last_update_status === "SUCCESS") return { key: "ok", tone: "ok", label: "OK" };
+  if (!conditions.providerEnabled) return { key: "disabled", tone: "idle", label: "Provider disabled" };
   if (domain.last_update_status === "FAILED") return { key: "failed", tone: "fail", label: "Failed" };
+  if (conditions.detectionFailure !== null) return { key: "unchecked", tone: "warn", label: "Not checked" };
+  if (domain.last_update_status === "SUCCESS") return { key: "ok", tone: "ok", label: "OK" };
   return { key: "pending", tone: "info", label: "Pending" };
 }
 
 export const DOMAIN_STATUS_FILTERS: { value: DomainStatusKey; label: string }[] = [
   { value: "ok", label: "OK" },
   { value: "failed", label: "Failed" },
+  { value: "unchecked", label: "Not checked (address not detected)" },
   { value: "pending", label: "Pending (never updated)" },
-  { value: "disabled", label: "Disabled" },
+  { value: "disabled", label: "Disabled (or its provider)" },
 ];
 
-export function DomainStatus({ domain }: { domain: Pick<DomainView, "is_enabled" | "last_update_status"> }) {
-  const { tone, label } = domainStatus(domain);
-  return <Badge tone={tone}>{label}</Badge>;
+export function DomainStatus({ domain, conditions = UPDATABLE }: { domain: Pick<DomainView, "is_enabled" | "last_update_status">; conditions?: UpdateConditions }) {
+  const { tone, label } = domainStatus(domain, conditions);
+  const failure = conditions.detectionFailure;
+  return (
+    <>
+      <Badge tone={tone}>{label}</Badge>
+      {label === "Not checked" && failure !== null ? (
+        <p class="muted small">address not detected</p>
+      ) : (
+        ""
+      )}
+    </>
+  );
 }
 
 /** "3 min ago" with the exact time on hover; a dash when it never happened. */

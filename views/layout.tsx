@@ -30,11 +30,12 @@ const NAV: { section: Section; href: string; label: string }[] = [
 ];
 
 // History snapshots stay out of localStorage (pages hold addresses) and a miss reloads the page;
-// htmx's own injected <style> would need the CSP to allow inline styles, so styles.css has it.
+// htmx's own injected <style> would need the CSP to allow inline styles, so styles.css has it. A
+// boosted link or form (a new page) starts at the new page's top, as a plain navigation would.
 const HTMX_CONFIG = JSON.stringify({
   historyCacheSize: 0,
   refreshOnHistoryMiss: true,
-  scrollIntoViewOnBoost: false,
+  scrollIntoViewOnBoost: true,
   includeIndicatorStyles: false,
 });
 

@@ -38,9 +38,17 @@ export async function detectFamily(ctx: AppContext, family: IpFamily): Promise<D
           timeoutMs: ctx.settings.httpTimeoutMs,
           allowPrivate: ctx.settings.allowPrivateIps,
         });
-  ctx.publicIp.checkedAt = Date.now();
-  if (result.ok) ctx.publicIp[family === 4 ? "ipv4" : "ipv6"] = result.ip;
-  else ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
+  const now = Date.now();
+  const key = family === 4 ? "ipv4" : "ipv6";
+  ctx.publicIp.checkedAt = now;
+  if (result.ok) {
+    ctx.publicIp[key] = result.ip;
+    ctx.publicIp.failures[key] = null;
+  } else {
+    // The pages say since when it fails, not just that the last try did.
+    ctx.publicIp.failures[key] = { since: ctx.publicIp.failures[key]?.since ?? now, error: result.error };
+    ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
+  }
   ctx.events.detected(family, result);
   return result;
 }

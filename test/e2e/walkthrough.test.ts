@@ -129,6 +129,75 @@ describe("Enter saves the provider and notification forms", () => {
   });
 });
 
+describe("the dashboard tells the truth", () => {
+  test("failing detection: said on the dashboard with since when and the services' words; no row claims OK", async () => {
+    expect((await app.request("POST", "/api/v1/domains/1/update_ip")).status).toBe(200);
+    echo.fault({ status: 503 });
+    try {
+      expect((await app.request("POST", "/api/v1/domains/1/update_ip")).status).toBe(503);
+      for (const [viewport, javaScript] of [[PHONE, true], [LAPTOP, false]] as const) {
+        const { context, page } = await open(viewport, { javaScript });
+        try {
+          const card = page.locator(".public-ip");
+          await card.getByText("IPv4 detection is failing since").waitFor();
+          expect(await card.textContent()).toContain("HTTP 503");
+          const row = page.locator("#domain-1");
+          expect(await row.locator(".cell-status").textContent()).toContain("Not checked");
+          expect(await row.locator(".cell-status").textContent()).not.toContain("OK");
+          await page.goto(`${base}/domains?status=unchecked`);
+          expect(await page.locator("#domain-1").count()).toBe(1);
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      echo.clearFaults();
+    }
+    // Detection works again: the warning goes and the row is OK.
+    expect((await app.request("POST", "/api/v1/domains/1/update_ip")).status).toBe(200);
+    const { context, page } = await open(LAPTOP);
+    try {
+      expect(await page.locator(".detection-failing").count()).toBe(0);
+      expect(await page.locator("#domain-1 .cell-status").textContent()).toContain("OK");
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a domain whose provider is disabled says so, not a past next run", async () => {
+    await app.request("PUT", "/api/v1/providers/1", { body: { is_enabled: false } });
+    try {
+      const { context, page } = await open(LAPTOP, { javaScript: false });
+      try {
+        for (const path of ["/", "/domains"]) {
+          await page.goto(`${base}${path}`);
+          const row = page.locator("#domain-1");
+          expect(await row.textContent()).toContain("Provider disabled");
+          expect(await row.textContent()).toContain("not scheduled (provider disabled)");
+          expect(await row.getByRole("button", { name: /^Update now/ }).isDisabled()).toBe(true);
+        }
+      } finally {
+        await context.close();
+      }
+    } finally {
+      await app.request("PUT", "/api/v1/providers/1", { body: { is_enabled: true } });
+    }
+  });
+
+  test("a new page opens at its top", async () => {
+    const { context, page } = await open(PHONE);
+    try {
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+      await page.locator("#domain-1").getByRole("link", { name: "home.example.com" }).click();
+      await page.getByRole("heading", { name: "home.example.com" }).waitFor();
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 test("no page broke the Content-Security-Policy", () => {
   expect(cspViolations).toEqual([]);
 });

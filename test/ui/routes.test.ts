@@ -402,8 +402,8 @@ describe("domains", () => {
     expect(response.status).toBe(200);
     expect(response.text).toStartWith(`<tr id="domain-${domain.id}">`);
     expect(response.text).toContain("The public address could not be detected. Check this machine&#x27;s internet connection, then try again.");
-    // No attempt reached the record, so its status badge stays as it was.
-    expect(response.text).toContain('<span class="badge badge-info">Pending</span>');
+    // No attempt reached the record, and it is not called current while its address is unknown.
+    expect(response.text).toContain('<span class="badge badge-warn">Not checked</span>');
     // The dashboard's row layout: no Edit link.
     expect(response.text).not.toContain("/edit");
   });
@@ -430,6 +430,8 @@ describe("domains", () => {
     t.ctx.sqlite.run("UPDATE domains SET last_update_status = 'SUCCESS' WHERE id = ?", [ok.id]);
     await createDomain(t, providerId, { domain_name: "off.example.com", is_enabled: false });
     await createDomain(t, other.id, { domain_name: "dynu.example.com" });
+    // The first updates' detection (no echo service here) failed: as if it worked again.
+    t.ctx.publicIp.failures = { ipv4: null, ipv6: null };
     const rows = async (query: string) => {
       const html = (await page(t, `/domains${query}`, { cookie })).text;
       return attributeValues(html, "a.domain-link", "href").length;

@@ -6,7 +6,7 @@
 
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
-import { ActionForm, Badge, DomainStatus, EnabledSwitch, Ip, TimeAgo } from "../components";
+import { ActionForm, Badge, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { every, millis } from "../format";
 
 export type DomainRowView = "dashboard" | "list";
@@ -26,6 +26,8 @@ export interface DomainRowProps {
   view: DomainRowView;
   now: number;
   intervalSeconds: number;
+  /** Its provider enabled, its address detectable; by default both. */
+  conditions?: UpdateConditions;
   result?: UpdateResult | null;
 }
 
@@ -57,16 +59,17 @@ export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; 
   return <code safe>{cron}</code>;
 }
 
-function UpdateButton({ domain, view }: { domain: DomainView; view: DomainRowView }) {
+function UpdateButton({ domain, view, providerEnabled }: { domain: DomainView; view: DomainRowView; providerEnabled: boolean }) {
+  const updatable = domain.is_enabled && providerEnabled;
   return (
     <ActionForm url={`/domains/${domain.id}/update`} target={`#${domainRowId(domain.id)}`} fields={{ view }}>
       <button
         type="submit"
         id={`update-${domain.id}`}
         class="button button-small"
-        disabled={!domain.is_enabled}
+        disabled={!updatable}
         aria-label={`Update now: ${recordName(domain)}`}
-        title={domain.is_enabled ? "Detect the public IP and write it now" : "Enable the domain to update it"}
+        title={updatable ? "Detect the public IP and write it now" : domain.is_enabled ? "Enable its provider to update it" : "Enable the domain to update it"}
       >
         Update now
       </button>
@@ -91,7 +94,19 @@ function Result({ result, domain }: { result: UpdateResult; domain: DomainView }
   );
 }
 
-export function DomainRow({ domain, view, now, intervalSeconds, result }: DomainRowProps) {
+/** When the domain is next updated: never while it or its provider is disabled, whatever time is stored. */
+export function NextRun({ domain, conditions, now, prefix = "" }: { domain: DomainView; conditions: UpdateConditions; now: number; prefix?: string }) {
+  if (!domain.is_enabled) return <span class="muted">not scheduled (disabled)</span>;
+  if (!conditions.providerEnabled) return <span class="muted">not scheduled (provider disabled)</span>;
+  return (
+    <>
+      {prefix}
+      <TimeAgo at={domain.next_run_at} now={now} />
+    </>
+  );
+}
+
+export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPDATABLE, result }: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
       <a href={`/domains/${domain.id}/history`} class="domain-link" safe>
@@ -114,7 +129,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
   );
   const status = (
     <td data-label="Status" class="cell-status">
-      <DomainStatus domain={domain} />
+      <DomainStatus domain={domain} conditions={conditions} />
       {result ? <Result result={result} domain={domain} /> : ""}
     </td>
   );
@@ -129,10 +144,10 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
           <TimeAgo at={domain.last_changed_at} now={now} />
         </td>
         <td data-label="Next run">
-          <TimeAgo at={domain.next_run_at} now={now} />
+          <NextRun domain={domain} conditions={conditions} now={now} />
         </td>
         <td class="cell-actions">
-          <UpdateButton domain={domain} view={view} />
+          <UpdateButton domain={domain} view={view} providerEnabled={conditions.providerEnabled} />
         </td>
       </tr>
     );
@@ -150,7 +165,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
       <td data-label="Schedule" class="cell-schedule">
         <ScheduleWords cron={domain.cron_schedule} intervalSeconds={intervalSeconds} />
         <div class="muted small">
-          next <TimeAgo at={domain.next_run_at} now={now} />
+          <NextRun domain={domain} conditions={conditions} now={now} prefix="next " />
         </div>
       </td>
       <td data-label="Enabled">
@@ -164,7 +179,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
       </td>
       <td class="cell-actions">
         <div class="actions">
-          <UpdateButton domain={domain} view={view} />
+          <UpdateButton domain={domain} view={view} providerEnabled={conditions.providerEnabled} />
           <a class="button button-small button-quiet" href={`/domains/${domain.id}/edit`} aria-label={`Edit ${record}`}>
             Edit
           </a>

@@ -3,8 +3,8 @@
 
 import { Html } from "@elysiajs/html";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
-import { Badge, DomainStatus, Ip, TimeAgo } from "../components";
-import { ScheduleWords } from "../fragments/domain-row";
+import { Badge, DomainStatus, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { NextRun, ScheduleWords } from "../fragments/domain-row";
 import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { Layout, PageHeader } from "../layout";
 
@@ -13,6 +13,8 @@ export interface HistoryPageProps {
   now: number;
   intervalSeconds: number;
   domain: DomainView;
+  /** What the domain's updates depend on (its provider, its address's detection). */
+  conditions?: UpdateConditions;
   rows: HistoryView[];
   timeline: IpPeriod[];
   /** 1-based. */
@@ -120,7 +122,7 @@ export function HistoryPage(props: HistoryPageProps) {
           <div>
             <dt>Status</dt>
             <dd>
-              <DomainStatus domain={domain} />
+              <DomainStatus domain={domain} conditions={props.conditions ?? UPDATABLE} />
             </dd>
           </div>
           <div>
@@ -138,7 +140,7 @@ export function HistoryPage(props: HistoryPageProps) {
           <div>
             <dt>Next run</dt>
             <dd>
-              <TimeAgo at={domain.next_run_at} now={now} />
+              <NextRun domain={domain} conditions={props.conditions ?? UPDATABLE} now={now} />
             </dd>
           </div>
         </dl>

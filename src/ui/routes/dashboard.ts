@@ -8,6 +8,7 @@ import { dashboardMetrics, ipChangesPerDay, updatesPerHour } from "../../modules
 import { systemStatus } from "../../modules/system/service";
 import { DashboardPage } from "../../../views/pages/dashboard";
 import { signedIn } from "../pages";
+import { updateConditions } from "../conditions";
 import { takeFlash } from "../session";
 
 export function dashboardRoutes(ctx: AppContext) {
@@ -25,6 +26,7 @@ export function dashboardRoutes(ctx: AppContext) {
       hourly: updatesPerHour(ctx, now),
       daily: ipChangesPerDay(ctx, now),
       domains: listDomains(ctx),
+      conditions: updateConditions(ctx),
       intervalSeconds: ctx.settings.updateIntervalSeconds,
     });
   });

@@ -30,6 +30,7 @@ import { DomainsPage } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
 import { domainInput, domainValues, domainValuesOf, field, formErrors } from "../forms";
 import { answerAction, signedIn, type Cookies } from "../pages";
+import { updateConditions } from "../conditions";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
@@ -69,7 +70,8 @@ export function domainPageRoutes(ctx: AppContext) {
   }
 
   function row(id: number, view: DomainRowView, result: UpdateResult | null = null) {
-    return DomainRow({ domain: getDomain(ctx, id), view, now: Date.now(), intervalSeconds: interval, result });
+    const domain = getDomain(ctx, id);
+    return DomainRow({ domain, view, now: Date.now(), intervalSeconds: interval, conditions: updateConditions(ctx)(domain), result });
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
@@ -91,10 +93,11 @@ export function domainPageRoutes(ctx: AppContext) {
       .get("/domains", ({ user, cookie, query }) => {
         const filters = { provider: field(query, "provider"), status: field(query, "status") };
         const all = listDomains(ctx);
+        const conditions = updateConditions(ctx);
         const domains = all.filter(
           (d) =>
             (filters.provider === "" || String(d.provider_id) === filters.provider) &&
-            (filters.status === "" || domainStatus(d).key === filters.status),
+            (filters.status === "" || domainStatus(d, conditions(d)).key === filters.status),
         );
         return DomainsPage({
           user,
@@ -105,6 +108,7 @@ export function domainPageRoutes(ctx: AppContext) {
           total: all.length,
           providers: listProviders(ctx),
           filters,
+          conditions,
         });
       })
       .get("/domains/new", ({ user, query }) => {
@@ -200,6 +204,7 @@ export function domainPageRoutes(ctx: AppContext) {
             now: Date.now(),
             intervalSeconds: interval,
             domain,
+            conditions: updateConditions(ctx)(domain),
             rows: domainHistory(ctx, params.id, HISTORY_PAGE_SIZE, (page - 1) * HISTORY_PAGE_SIZE),
             timeline: ipTimeline(ctx, params.id),
             page,
