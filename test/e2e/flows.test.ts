@@ -293,7 +293,7 @@ describe("the second wave's pages, on a phone", () => {
     await page.getByText("Notification “Home hook” added").waitFor();
     expect(page.url()).toBe(`${base}/notifications`);
     const row = page.locator("#notification-1");
-    await row.getByRole("button", { name: "Send a test through Home hook" }).click();
+    await row.getByRole("button", { name: "Send test: Home hook" }).click();
     await row.getByText("Test sent").waitFor();
     expect(receiver.delivered).toHaveLength(1);
     expect(receiver.delivered[0]!.headers["x-ddnsd-signature"]).toStartWith("sha256=");
@@ -380,7 +380,7 @@ describe("without JavaScript", () => {
     await page.getByLabel("Name").fill("Phone");
     await page.getByRole("button", { name: "Add notification" }).click();
     await page.getByText("Notification “Phone” added").waitFor();
-    await page.getByRole("button", { name: "Send a test through Phone" }).click();
+    await page.getByRole("button", { name: "Send test: Phone" }).click();
     await page.getByText("“Phone”: test message sent.").waitFor();
     await shot(page, "flows-nojs-notifications");
     await page.getByRole("button", { name: "Delete Phone" }).click();
