@@ -22,12 +22,6 @@
   }
   root.classList.add("js");
 
-  function currentTheme() {
-    var chosen = root.getAttribute("data-theme");
-    if (chosen) return chosen;
-    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-  }
-
   // A "Copy" button (data-copy names the input to copy) is shown only when this script runs;
   // without it the value is selectable text. The clipboard API needs a secure context (https or
   // localhost); on plain http over the LAN the older copy command does it.
@@ -50,12 +44,29 @@
     } else if (document.execCommand("copy")) done();
   }
 
+  // The theme toggle cycles through three choices and names the one in force: the system's
+  // setting, then the other look than the system's (so the first press changes something), then
+  // the system's own look chosen for good, then back to following the system.
+  var THEME_WORDS = { system: "Theme: system", light: "Theme: light", dark: "Theme: dark" };
+
+  function chosenTheme() {
+    return root.getAttribute("data-theme") || "system";
+  }
+
+  function nextTheme() {
+    var chosen = chosenTheme();
+    var system = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+    var other = system === "dark" ? "light" : "dark";
+    if (chosen === "system") return other;
+    if (chosen === other) return system;
+    return "system";
+  }
+
   function showTheme() {
-    var dark = currentTheme() === "dark";
     var buttons = document.querySelectorAll("[data-theme-toggle]");
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].hidden = false;
-      buttons[i].setAttribute("aria-pressed", dark ? "true" : "false");
+      buttons[i].querySelector("[data-theme-words]").textContent = THEME_WORDS[chosenTheme()];
     }
   }
 
@@ -199,10 +210,11 @@
     if (copy) return copyFrom(copy);
     var toggle = event.target.closest && event.target.closest("[data-theme-toggle]");
     if (!toggle) return;
-    var next = currentTheme() === "dark" ? "light" : "dark";
+    var next = nextTheme();
     applyTheme(next);
     try {
-      localStorage.setItem(THEME_KEY, next);
+      if (next === "system") localStorage.removeItem(THEME_KEY);
+      else localStorage.setItem(THEME_KEY, next);
     } catch (e) {
       // Not remembered, but applied for this page.
     }

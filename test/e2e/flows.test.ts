@@ -219,10 +219,16 @@ describe("on a laptop, in a tab left open", () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
-    expect(await page.locator(".header-user [data-theme-toggle]").getAttribute("aria-pressed")).toBe("true");
+    expect(await page.locator(".header-user [data-theme-toggle]").textContent()).toContain("Theme: dark");
     await shot(page, "flows-domains-dark");
     await page.locator(".header-user [data-theme-toggle]").click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    // The third press goes back to following the system, and that is remembered too.
+    await page.locator(".header-user [data-theme-toggle]").click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    expect(await page.locator(".header-user [data-theme-toggle]").textContent()).toContain("Theme: system");
+    await page.reload();
+    expect(await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem("ddnsd-theme")])).toEqual([undefined, null]);
   });
 
   test("the green badge and the input borders meet WCAG AA contrast", async () => {
