@@ -199,6 +199,46 @@ describe("the dashboard tells the truth", () => {
   });
 });
 
+describe("the providers page reads well for any type", () => {
+  test("a card per provider: nothing behind a horizontal scroll, labels apart, Verify's answer at full width", async () => {
+    const long = "ddns-key-user-with-a-rather-long-name-0123456789abcdefghij";
+    const created = await app.request("POST", "/api/v1/providers", {
+      body: { name: "Router dyndns2", type: "dyndns2", credentials: { username: long, password: "s3cret-password-value" }, options: { server: "https://dyn.example.net" } },
+    });
+    try {
+      for (const viewport of [LAPTOP, PHONE]) {
+        const { context, page } = await open(viewport);
+        try {
+          await page.goto(`${base}/providers`);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          expect(overflow).toBeLessThanOrEqual(0);
+          const card = page.locator(`#provider-${created.body.id}`);
+          // Each credential on its own line, its label apart from the value.
+          const credentials = await card.locator(".credential").allTextContents();
+          expect(credentials.map((c) => c.replace(/\s+/g, " ").trim())).toEqual([`Username: ${long}`, "Password: ••••alue"]);
+          for (const name of ["Verify", "Edit", "Delete"]) {
+            const box = await card.locator(".actions").getByText(name, { exact: true }).boundingBox();
+            expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+          }
+          // Nothing in the card runs past its edge (a long username wraps).
+          const cardBox = (await card.boundingBox())!;
+          const widest = await card.locator("code").evaluateAll((codes) => Math.max(...codes.map((c) => c.getBoundingClientRect().right)));
+          expect(widest).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+          await page.locator("#provider-1").getByRole("button", { name: "Verify Home" }).click();
+          await page.locator("#verify-1 .verify-result").waitFor();
+          const slot = (await page.locator("#verify-1").boundingBox())!;
+          const homeCard = (await page.locator("#provider-1").boundingBox())!;
+          expect(slot.width).toBeGreaterThan(homeCard.width * 0.8);
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await app.request("DELETE", `/api/v1/providers/${created.body.id}`);
+    }
+  });
+});
+
 /**
  * axe-core's violations on the page as it is (rule id, count and the first nodes), with its
  * experimental rule that a control's name starts with its visible text turned on. `colourOnly`

@@ -227,7 +227,7 @@ describe("providers: checked on save, and their health in the list", () => {
     await t.request("POST", `/api/v1/providers/${ok.id}/verify`);
     await t.request("POST", `/api/v1/providers/${failing.id}/verify`);
     const list = (await browser("/providers")).text;
-    expect(attributeValues(list, "tr.row-failing", "id")).toEqual([`provider-${failing.id}`]);
+    expect(attributeValues(list, "li.card-failing", "id")).toEqual([`provider-${failing.id}`]);
     expect(list).toContain('<span class="badge badge-fail">1 of 2 updates failed</span>');
     expect(list).toContain(">Refused</span>");
     expect(list).toContain(">Verified</span>");
