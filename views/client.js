@@ -160,6 +160,7 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    restoreUnsentForm();
     if (owedFocus && (document.activeElement === document.body || document.activeElement === null)) {
       var next = document.getElementById(owedFocus);
       if (next && !next.disabled) {
@@ -180,6 +181,55 @@
       event.detail.isError = false;
     }
   });
+
+  // A form sent after the session expired: the server answers 401 and sends the page to sign in,
+  // then back to the form. What was typed (passwords excepted: they are never kept) waits in this
+  // tab's sessionStorage and is put back into the form once it shows again.
+  var UNSENT_KEY = "ddnsd-unsent-form";
+
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var form = event.detail.elt;
+    if (event.detail.xhr.status !== 401 || !form || form.tagName !== "FORM" || !form.id) return;
+    var fields = [];
+    for (var i = 0; i < form.elements.length; i++) {
+      var input = form.elements[i];
+      if (!input.name || input.type === "password" || input.type === "hidden" || input.type === "submit") continue;
+      if (input.type === "checkbox" || input.type === "radio") fields.push([input.name, input.value, input.checked]);
+      else fields.push([input.name, input.value]);
+    }
+    try {
+      sessionStorage.setItem(UNSENT_KEY, JSON.stringify({ path: location.pathname, form: form.id, fields: fields }));
+    } catch (e) {
+      // Not kept: the form comes back as it was stored.
+    }
+  });
+
+  function restoreUnsentForm() {
+    var saved;
+    try {
+      saved = JSON.parse(sessionStorage.getItem(UNSENT_KEY) || "null");
+    } catch (e) {
+      saved = null;
+    }
+    if (!saved || saved.path !== location.pathname) return;
+    var form = document.getElementById(saved.form);
+    if (!form) return;
+    sessionStorage.removeItem(UNSENT_KEY);
+    for (var i = 0; i < saved.fields.length; i++) {
+      var field = saved.fields[i];
+      var inputs = form.querySelectorAll("[name='" + field[0].replace(/'/g, "") + "']");
+      for (var j = 0; j < inputs.length; j++) {
+        if (inputs[j].type === "checkbox" || inputs[j].type === "radio") {
+          if (inputs[j].value === field[1]) inputs[j].checked = field[2];
+        } else inputs[j].value = field[1];
+      }
+    }
+    var note = document.createElement("div");
+    note.className = "notice notice-info";
+    note.setAttribute("role", "status");
+    note.textContent = "Your session had expired before this form was saved. What you typed is back (passwords excepted): check it, then save.";
+    form.parentNode.insertBefore(note, form);
+  }
 
   document.addEventListener("htmx:responseError", function (event) {
     // A polling refresh that fails keeps the last good content and says so in its "as of" line.
@@ -222,6 +272,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    restoreUnsentForm();
     showTheme();
     showCopyButtons();
     refreshTimes();

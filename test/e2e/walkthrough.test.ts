@@ -7,12 +7,13 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SignJWT } from "jose";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium } from "./browser";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
 import { startEchoFake, type EchoFake } from "../fakes/echo";
 import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
-import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
+import { makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
 
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -237,6 +238,52 @@ describe("the providers page reads well for any type", () => {
       await app.request("DELETE", `/api/v1/providers/${created.body.id}`);
     }
   });
+});
+
+describe("an expired session", () => {
+  async function expireSession(context: BrowserContext): Promise<void> {
+    const expired = await new SignJWT({ sub: "admin", jti: crypto.randomUUID() })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(SECRET_KEY));
+    await context.addCookies([{ name: "ddnsd_session", value: expired, url: base, httpOnly: true, sameSite: "Strict" }]);
+  }
+
+  test("the cookie outlives its token, so an expiry is said rather than a bare sign-in page", async () => {
+    const { context } = await open(LAPTOP, { javaScript: false });
+    try {
+      const [cookie] = await context.cookies();
+      expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(app.ctx.settings.tokenTtlSeconds + 3600);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const javaScript of [true, false]) {
+    test(`JavaScript ${javaScript ? "on" : "off"}: saying so, and back to the form${javaScript ? " with what was typed" : ""}`, async () => {
+      const { context, page } = await open(javaScript ? PHONE : LAPTOP, { javaScript });
+      try {
+        await page.goto(`${base}/domains/1/edit`);
+        await page.getByLabel("Schedule").fill("*/7 * * * *");
+        await page.getByLabel("TTL").fill("300");
+        await expireSession(context);
+        await page.getByRole("button", { name: "Save changes" }).click();
+        await page.getByText("Your session has expired").waitFor();
+        expect(new URL(page.url()).pathname).toBe("/login");
+        await signIn(page, "/domains/1/edit");
+        if (javaScript) {
+          await page.getByText("What you typed is back").waitFor();
+          expect(await page.getByLabel("Schedule").inputValue()).toBe("*/7 * * * *");
+          expect(await page.getByLabel("TTL").inputValue()).toBe("300");
+        }
+        // Nothing was saved behind the visitor's back.
+        expect(((await app.request("GET", "/api/v1/domains/1")).body as { cron_schedule: string | null }).cron_schedule).toBeNull();
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
 
 /**
