@@ -225,10 +225,12 @@ export function DefaultSubmit({ label }: { label: string }) {
 
 /**
  * A form's type select whose chosen type decides the fields below it (a provider's service, a
- * notification's type): htmx swaps in the fields of the type picked; without JavaScript the
- * "Continue" button sends the form back to show them, saving nothing.
+ * notification's type, a domain's provider): htmx swaps in the fields of the type picked; without
+ * JavaScript the "Continue" button sends the form back to show them, saving nothing.
  */
 export function TypeSelect({
+  name = "type",
+  include,
   fieldsUrl,
   fieldsTarget,
   vals,
@@ -237,6 +239,10 @@ export function TypeSelect({
   errors,
   locked = false,
 }: {
+  /** The select's input name. */
+  name?: string;
+  /** What else the fields route is sent (hx-include), e.g. "closest form" to keep what was typed. */
+  include?: string;
   fieldsUrl: string;
   fieldsTarget: string;
   /** What the fields route needs besides the type, e.g. the stored object's id (for masked secrets). */
@@ -250,10 +256,10 @@ export function TypeSelect({
   if (locked) {
     return (
       <div class="inline-control">
-        <select disabled {...controlAttrs("type", errors, true)} name={undefined}>
+        <select disabled {...controlAttrs(name, errors, true)} name={undefined}>
           <Options options={options} selected={selected} />
         </select>
-        <input type="hidden" name="type" value={selected} />
+        <input type="hidden" name={name} value={selected} />
       </div>
     );
   }
@@ -265,7 +271,8 @@ export function TypeSelect({
         hx-target={fieldsTarget}
         hx-swap="outerHTML"
         hx-vals={vals ? JSON.stringify(vals) : undefined}
-        {...controlAttrs("type", errors, true)}
+        hx-include={include}
+        {...controlAttrs(name, errors, true)}
       >
         <Options options={options} selected={selected} />
       </select>

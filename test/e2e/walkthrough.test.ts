@@ -286,6 +286,43 @@ describe("an expired session", () => {
   }
 });
 
+describe("the domain form shows and stores only the chosen provider's options", () => {
+  test("without JavaScript Continue shows the provider's options; what does not apply is not stored, and the API refuses it", async () => {
+    const porkbun = await app.request("POST", "/api/v1/providers", {
+      body: { name: "Pork", type: "porkbun", credentials: { api_key: "pk1_0123456789abcdef", secret_api_key: "sk1_0123456789abcdef" } },
+    });
+    const refused = await app.request("POST", "/api/v1/domains", { body: { provider_id: porkbun.body.id, domain_name: "pork.example.com", config: { proxied: true } } });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain("Porkbun has no proxy");
+    try {
+      const { context, page } = await open(PHONE, { javaScript: false });
+      try {
+        await page.goto(`${base}/domains/new`);
+        await page.getByLabel("Provider", { exact: true }).selectOption(String(porkbun.body.id));
+        await page.getByLabel("Hostname").fill("pork.example.com");
+        await page.getByRole("button", { name: "Continue" }).click();
+        expect(await page.getByLabel("Cloudflare proxy").count()).toBe(0);
+        expect(await page.locator("#provider-options").textContent()).not.toContain("1 (automatic)");
+        expect(await page.getByLabel("Hostname").inputValue()).toBe("pork.example.com");
+        // A form that still sends a proxy setting (an old page, a tampered one): not stored.
+        await page.evaluate(() => {
+          const input = document.createElement("input");
+          Object.assign(input, { type: "hidden", name: "proxied", value: "true" });
+          document.querySelector("#domain-form")!.append(input);
+        });
+        await page.getByLabel("Hostname").press("Enter");
+        await page.waitForURL(`${base}/domains`);
+        const domains = (await app.request("GET", "/api/v1/domains")).body as { domain_name: string; config: Record<string, unknown> }[];
+        expect(domains.find((d) => d.domain_name === "pork.example.com")!.config.proxied).toBeUndefined();
+      } finally {
+        await context.close();
+      }
+    } finally {
+      await app.request("DELETE", `/api/v1/providers/${porkbun.body.id}?cascade=true`);
+    }
+  });
+});
+
 /**
  * axe-core's violations on the page as it is (rule id, count and the first nodes), with its
  * experimental rule that a control's name starts with its visible text turned on. `colourOnly`

@@ -28,7 +28,7 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
 import { DomainsPage } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
-import { domainInput, domainValues, domainValuesOf, field, formErrors } from "../forms";
+import { domainInput, domainValues, domainValuesOf, field, formErrors, onlyChangesType } from "../forms";
 import { answerAction, signedIn, type Cookies } from "../pages";
 import { updateConditions } from "../conditions";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
@@ -77,9 +77,15 @@ export function domainPageRoutes(ctx: AppContext) {
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
   function submit(user: string, body: unknown, cookie: Cookies, id?: number) {
     const values = domainValues(body);
+    // The provider select's "Continue" (no JavaScript): the form again, with that service's options.
+    if (onlyChangesType(body)) return form(user, values, NO_ERRORS, id);
+    const provider = listProviders(ctx).find((p) => String(p.id) === values.provider_id);
+    const service = provider ? serviceFor(provider.type, ctx.services.services) : undefined;
     try {
       const domain =
-        id === undefined ? createDomain(ctx, domainInput(values)) : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config));
+        id === undefined
+          ? createDomain(ctx, domainInput(values, {}, service))
+          : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config, service));
       setFlash(ctx, cookie, id === undefined ? `${domain.domain_name} added; its first update runs within a second or two.` : `${domain.domain_name} saved.`);
       return seeOther("/domains");
     } catch (error) {
