@@ -1,236 +1,158 @@
-// Cloudflare API v4 client: checks a token and points one A/AAAA record at an address with as few
-// requests as it can (a single PATCH once zone and record id are known and the id is trusted, i.e.
-// saved by this appliance's own write; an id a person typed in is read and checked first). It never
-// deletes a record. The one write that is not checked first is the steady-state PATCH through a
-// trusted id: should that record have been renamed at Cloudflare since, it gets the address once,
-// and the answer (another name) sends the client to find this hostname's record by name.
+// Cloudflare API v4 (docs/services/cloudflare.md): the zone service primitives over its JSON
+// envelope (`{success, errors, messages, result}`). The reconciler decides what to write; this
+// module only knows how Cloudflare names zones and records and how it says no.
 
-import {
-  exchange,
-  isObject,
-  notCreatedMessage,
-  parseJson,
-  retryAfterSeconds,
-  unreadableAnswer,
-  writeOutcome,
-  writtenDetails,
-} from "./http";
-import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
-import { defineService } from "./service";
+import { failed, isObject, requestJson, type ServiceError } from "./http";
+import type { Step } from "./provider";
+import { zoneClient, type DesiredSettings, type RecordSet, type ZoneApi } from "./reconcile";
+import { defineService, type ClientContext } from "./service";
+import { candidateZones } from "./zones";
 
 const SERVICE = "Cloudflare";
-/** Cloudflare's limit window is five minutes; when a 429 names no wait, a minute is a polite first pause. */
-const DEFAULT_RETRY_AFTER_SECONDS = 60;
-/** Code 7003: an id in the path names nothing (a deleted zone or record, or a malformed id). */
+/** Codes meaning the token itself is refused (an invalid, expired or revoked token). */
+const CREDENTIAL_CODES = [9103, 9106, 9109, 10000];
+/** An id in the path names nothing: under a zone id from the config, the zone is gone. */
 const UNROUTABLE_ID = 7003;
-/** Answers meaning "the record id we remember is no longer that record". */
-const STALE_RECORD_CODES = [UNROUTABLE_ID, 81044];
 
-type Failure = { ok: false; message: string; codes: number[]; retryAfterSeconds?: number };
-type Call = { ok: true; result: unknown; messages: string[] } | Failure;
-type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
-
-export function createCloudflareClient(
-  credentials: { api_token: string },
-  options: ProviderClientOptions,
-): DnsProvider {
-  async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${credentials.api_token}` };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const answer = await exchange(
-      options.fetch,
-      options.baseUrl + path,
-      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
-      options.timeoutMs,
-    );
-    if (!answer.ok) return fail(`${SERVICE}: ${answer.reason}`);
-    const retryAfter =
-      retryAfterSeconds(answer.headers) ??
-      (answer.status === 429 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
-    const envelope = parseJson(answer.text);
-    if (!isObject(envelope)) {
-      return fail(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, [], retryAfter);
-    }
-    if (envelope.success === true && answer.status < 400) {
-      return { ok: true, result: envelope.result, messages: messagesOf(envelope.messages) };
-    }
-    const errors = Array.isArray(envelope.errors) ? envelope.errors.filter(isObject) : [];
-    const codes = errors.map((e) => e.code).filter((c): c is number => typeof c === "number");
-    const text = errors.map((e) => String(e.message ?? "")).filter(Boolean).join("; ") || "request failed";
-    const codeText = codes.length > 0 ? `code ${codes.join(", ")}, ` : "";
-    return fail(`${SERVICE}: ${text} (${codeText}HTTP ${answer.status})`, codes, retryAfter);
+export function createCloudflareApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
+  /** One call's `result`; a 2xx whose envelope says `success: false` is a refusal too. */
+  async function call(method: string, path: string, body?: unknown): Promise<Step<unknown>> {
+    const answer = await envelope(method, path, body);
+    return answer.ok ? { ok: true, value: answer.value.result } : answer;
   }
 
-  /** The longest active zone that is the hostname or one of its parents (never the bare TLD). */
-  async function findZone(hostname: string): Promise<{ ok: true; zoneId: string } | Failure> {
-    const labels = hostname.split(".");
-    for (let i = 0; i < labels.length - 1; i++) {
-      const suffix = labels.slice(i).join(".");
-      const zones = await call("GET", `/zones?${new URLSearchParams({ name: suffix, per_page: "50" })}`);
-      if (!zones.ok) return zones;
-      const zone = listOf(zones.result).find(
-        (z) => z.name === suffix && z.status === "active" && typeof z.id === "string",
-      );
-      if (zone) return { ok: true, zoneId: zone.id as string };
-    }
-    return fail(`${SERVICE}: no active zone found for ${hostname}`);
+  async function envelope(method: string, path: string, body?: unknown): Promise<Step<Record<string, unknown>>> {
+    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.api_token}` }, body }, readError);
+    if (!answer.ok) return answer;
+    const envelope = answer.value.body;
+    if (isObject(envelope) && envelope.success === true) return { ok: true, value: envelope };
+    const error = readError(envelope, answer.value.status);
+    return failed(`${SERVICE}: ${error?.words ?? "the answer did not say it succeeded"} (HTTP ${answer.value.status})`, { cause: error?.cause ?? "refused" });
   }
 
-  /** Null when the zone is the hostname or one of its parents; else why it cannot be used. */
-  async function zoneHolds(zoneId: string, hostname: string): Promise<Failure | null> {
-    const zone = await call("GET", `/zones/${encodeURIComponent(zoneId)}`);
-    if (!zone.ok) return zone;
-    const name = isObject(zone.result) && typeof zone.result.name === "string" ? zone.result.name : "";
-    if (hostname === name || hostname.endsWith(`.${name}`)) return null;
-    return fail(`${SERVICE}: zone ${zoneId} is ${name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`);
+  const recordsPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/dns_records`;
+
+  function recordSet(records: Record<string, unknown>[]): RecordSet {
+    const first = records[0]!;
+    return {
+      id: String(first.id),
+      values: records.map((record) => String(record.content)),
+      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+      raw: first,
+    };
   }
 
-  async function patchRecord(zoneId: string, recordId: string, target: RecordTarget, ip: string): Promise<Call> {
-    // Only the content changes; proxied and ttl are sent only when the domain's config decides them,
-    // so whatever else the user set on the record (comment, tags, proxying) stays.
-    const body: Record<string, unknown> = { content: ip };
-    if (typeof target.config.proxied === "boolean") body.proxied = target.config.proxied;
-    if (typeof target.config.ttl === "number") body.ttl = target.config.ttl;
-    return call("PATCH", `${recordsPath(zoneId)}/${encodeURIComponent(recordId)}`, body);
-  }
-
-  async function writeInZone(zoneId: string, target: RecordTarget, ip: string): Promise<Attempt> {
-    const success = (action: "updated" | "created", externalId: string, record: unknown): Attempt => ({
-      ok: true,
-      action,
-      externalId,
-      zoneId,
-      message: recordDetails(externalId, record),
-    });
-
-    if (target.externalId) {
-      if (target.externalIdTrusted) {
-        // Saved by this appliance's own write of this record: a single PATCH, the steady state.
-        const patched = await patchRecord(zoneId, target.externalId, target, ip);
-        if (patched.ok && isTheRecord(patched.result, target)) return success("updated", target.externalId, patched.result);
-        if (!patched.ok && !isStale(patched)) return patched;
-        // The id is gone, or (renamed at Cloudflare since) names another record now: find this one by name, once.
-      } else {
-        // Typed in by a person, or left from before the record's identity changed: it may name any
-        // record of the account, so it is read first, and written through only when it is this
-        // hostname and type. Anything else is left exactly as it is.
-        const read = await call("GET", `${recordsPath(zoneId)}/${encodeURIComponent(target.externalId)}`);
-        if (read.ok && isTheRecord(read.result, target)) {
-          const patched = await patchRecord(zoneId, target.externalId, target, ip);
-          return patched.ok ? success("updated", target.externalId, patched.result) : patched;
-        }
-        if (!read.ok && !isStale(read)) return read;
-        // An unknown id, or another record's: find this one by name instead.
-      }
-    }
-
-    const query = new URLSearchParams({ type: target.recordType, name: target.hostname, per_page: "100" });
-    const listed = await call("GET", `${recordsPath(zoneId)}?${query}`);
-    if (!listed.ok) return listed;
-    const existing = listOf(listed.result).find(
-      (r) => isTheRecord(r, target) && typeof r.id === "string",
-    );
-    if (existing) {
-      const patched = await patchRecord(zoneId, existing.id as string, target, ip);
-      return patched.ok ? success("updated", existing.id as string, patched.result) : patched;
-    }
-
-    if (target.config.create_if_missing === false) {
-      return fail(notCreatedMessage(SERVICE, target));
-    }
-    // A zone id given in the config (not found by this client) is checked to hold the hostname
-    // before a record is created in it: Cloudflare would append that zone's name to a foreign one.
-    if (target.config.zone_id === zoneId) {
-      const held = await zoneHolds(zoneId, target.hostname);
-      if (held !== null) return held;
-    }
-    const created = await call("POST", recordsPath(zoneId), {
-      type: target.recordType,
-      name: target.hostname,
-      content: ip,
-      ttl: typeof target.config.ttl === "number" ? target.config.ttl : 1,
-      proxied: typeof target.config.proxied === "boolean" ? target.config.proxied : false,
-    });
-    if (!created.ok) return created;
-    if (!isObject(created.result) || typeof created.result.id !== "string") {
-      return fail(`${SERVICE}: the created record came back without an id`);
-    }
-    return success("created", created.result.id, created.result);
+  /** Only what the config decides is sent besides the address, so comment, tags and the rest stay. */
+  function changes(settings: DesiredSettings): Record<string, unknown> {
+    return {
+      ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      ...(settings.proxied === undefined ? {} : { proxied: settings.proxied }),
+    };
   }
 
   return {
+    service: SERVICE,
+
     async verify() {
-      const answer = await call("GET", "/user/tokens/verify");
+      const answer = await envelope("GET", "/user/tokens/verify");
       if (!answer.ok) return { ok: false, detail: answer.message };
-      const status = isObject(answer.result) ? answer.result.status : undefined;
+      const { result, messages } = answer.value;
+      const status = isObject(result) ? result.status : undefined;
       if (status !== "active") return { ok: false, detail: `${SERVICE}: the token is ${String(status)}, not active` };
-      return { ok: true, detail: answer.messages[0] ?? "The API token is active" };
+      const said = listOf(messages).map((m) => m.message).find((m) => typeof m === "string");
+      return { ok: true, detail: typeof said === "string" ? said : "The API token is active" };
     },
 
-    async writeRecord(target, ip) {
-      const configuredZone = typeof target.config.zone_id === "string" && target.config.zone_id !== ""
-        ? target.config.zone_id
-        : undefined;
-      let zoneId = configuredZone;
-      if (zoneId === undefined) {
-        const found = await findZone(target.hostname);
-        if (!found.ok) return writeOutcome(found);
-        zoneId = found.zoneId;
+    async findZone(hostname, configured) {
+      // A configured id is used as it is; were the zone gone, the records call says so (staleZone).
+      if (configured !== undefined) return { ok: true, value: { id: configured, name: null } };
+      // Longest first: a delegated `b.example.com` zone holds `a.b.example.com`, not `example.com`.
+      for (const name of candidateZones(hostname)) {
+        const zones = await call("GET", `/zones?${new URLSearchParams({ name, per_page: "50" })}`);
+        if (!zones.ok) return zones;
+        const zone = listOf(zones.value).find((z) => z.name === name && typeof z.id === "string" && (z.status === "active" || z.status === "pending"));
+        if (zone) {
+          const note = zone.status === "pending" ? `zone ${name} is still pending at Cloudflare (its name servers are not switched yet), so the record is not served until it is active` : undefined;
+          return { ok: true, value: { id: zone.id as string, name, ...(note ? { note } : {}) } };
+        }
       }
-      const attempt = await writeInZone(zoneId, target, ip);
-      // A record-level 7003 is handled inside writeInZone, so one left over means the zone id itself
-      // is stale (the zone was deleted and re-added): rediscover the zone once and start afresh there.
-      if (attempt.ok || configuredZone === undefined || !attempt.codes.includes(UNROUTABLE_ID)) {
-        return writeOutcome(attempt);
-      }
-      const found = await findZone(target.hostname);
-      if (!found.ok) return writeOutcome(found);
-      if (found.zoneId === configuredZone) return writeOutcome(attempt);
-      return writeOutcome(await writeInZone(found.zoneId, { ...target, externalId: null }, ip));
+      return failed(`${SERVICE}: no active zone found for ${hostname}`, { cause: "refused" });
+    },
+
+    async zoneName(zoneId) {
+      const zone = await call("GET", `/zones/${encodeURIComponent(zoneId)}`);
+      if (!zone.ok) return zone;
+      return { ok: true, value: isObject(zone.value) && typeof zone.value.name === "string" ? zone.value.name.toLowerCase() : "" };
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const query = new URLSearchParams({ type, name: hostname, per_page: "100" });
+      const listed = await call("GET", `${recordsPath(zone.id)}?${query}`);
+      if (!listed.ok) return listed;
+      const records = listOf(listed.value).filter((r) => r.name === hostname && r.type === type && typeof r.id === "string");
+      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      const patched = await call("PATCH", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {
+        type,
+        name: hostname,
+        content: address,
+        ...changes(settings),
+      });
+      return patched.ok && isObject(patched.value) ? { ok: true, value: recordSet([patched.value]) } : written(patched);
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const created = await call("POST", recordsPath(zone.id), {
+        type,
+        name: hostname,
+        content: address,
+        ttl: settings.ttl ?? 1,
+        proxied: settings.proxied ?? false,
+      });
+      if (created.ok && isObject(created.value) && typeof created.value.id === "string") return { ok: true, value: recordSet([created.value]) };
+      return written(created);
+    },
+
+    describe(set) {
+      const record = isObject(set.raw) ? set.raw : {};
+      const facts: string[] = [];
+      if (typeof record.ttl === "number") facts.push(record.ttl === 1 ? "ttl auto" : `ttl ${record.ttl}`);
+      if (typeof record.proxied === "boolean") facts.push(record.proxied ? "proxied" : "not proxied");
+      return facts;
+    },
+
+    settingsHold(set, settings) {
+      return settings.proxied === undefined || !isObject(set.raw) || set.raw.proxied === settings.proxied;
     },
   };
 }
 
-function recordsPath(zoneId: string): string {
-  return `/zones/${encodeURIComponent(zoneId)}/dns_records`;
+/** A write's answer that is not a record: its failure, or a failure saying what was missing. */
+function written(answer: Step<unknown>): Step<RecordSet> {
+  return answer.ok ? failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" }) : answer;
 }
 
-/** A failure meaning "the record id we hold names nothing (any more)". */
-function isStale(failure: Failure): boolean {
-  return failure.codes.some((code) => STALE_RECORD_CODES.includes(code));
-}
-
-/** The success message: the record's id and the proxying and ttl it has now (the updater says the rest). */
-function recordDetails(id: string, record: unknown): string {
-  const facts: string[] = [];
-  if (isObject(record)) {
-    if (typeof record.ttl === "number") facts.push(record.ttl === 1 ? "ttl auto" : `ttl ${record.ttl}`);
-    if (typeof record.proxied === "boolean") facts.push(record.proxied ? "proxied" : "not proxied");
-  }
-  return writtenDetails(SERVICE, `record ${id}`, facts);
-}
-
-function isTheRecord(record: unknown, target: RecordTarget): record is Record<string, unknown> {
-  return isObject(record) && record.name === target.hostname && record.type === target.recordType;
+/** Cloudflare's error envelope: its messages and codes, and what the codes mean. */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body)) return undefined;
+  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const codes = errors.map((e) => e.code).filter((c): c is number => typeof c === "number");
+  const words = errors.map((e) => String(e.message ?? "")).filter(Boolean).join("; ") || "request failed";
+  return {
+    words,
+    ...(codes.length > 0 ? { code: `code ${codes.join(", ")}` } : {}),
+    ...(status < 500 && codes.some((code) => CREDENTIAL_CODES.includes(code)) ? { cause: "credentials" as const } : {}),
+    ...(status < 500 && codes.includes(UNROUTABLE_ID) ? { staleZone: true } : {}),
+  };
 }
 
 function listOf(result: unknown): Record<string, unknown>[] {
   return Array.isArray(result) ? result.filter(isObject) : [];
 }
 
-function messagesOf(messages: unknown): string[] {
-  return listOf(messages)
-    .map((m) => m.message)
-    .filter((m): m is string => typeof m === "string");
-}
-
-function fail(message: string, codes: number[] = [], retryAfter?: number): Failure {
-  return retryAfter === undefined
-    ? { ok: false, message, codes }
-    : { ok: false, message, codes, retryAfterSeconds: retryAfter };
-}
-
-/** Everything ddnsd knows about Cloudflare (PROVIDERS.md "Cloudflare"). */
+/** Everything ddnsd knows about Cloudflare (docs/services/cloudflare.md). */
 export const cloudflare = defineService({
   type: "cloudflare",
   label: "Cloudflare",
@@ -259,5 +181,5 @@ export const cloudflare = defineService({
   defaultApiUrl: "https://api.cloudflare.com/client/v4",
   // 1200 requests per 5 minutes per token; beyond it every call is refused for 5 minutes.
   rateLimits: [{ requests: 1200, perSeconds: 300 }],
-  createClient: (credentials, _options, context) => createCloudflareClient({ api_token: credentials.api_token ?? "" }, context),
+  createClient: (credentials, _options, context) => zoneClient(createCloudflareApi({ api_token: credentials.api_token ?? "" }, context)),
 });

@@ -2,7 +2,14 @@
 // every way it can fail turned into a sentence — callers report reasons, they never throw — and the
 // wording of their outcomes.
 
-import type { FetchLike, RecordTarget, WriteOutcome } from "./provider";
+import packageJson from "../../package.json";
+import type { FailureCause, FetchLike, RecordTarget, Step, StepFailure, WriteOutcome } from "./provider";
+
+/**
+ * Sent with every outbound request (DNS services, echo services, notifications): services such as
+ * No-IP block clients that do not say who they are and where their maintainers can be found.
+ */
+export const USER_AGENT = `ddnsd/${packageJson.version} (+${packageJson.homepage})`;
 
 export type Exchange =
   | { ok: true; status: number; headers: Headers; text: string }
@@ -131,7 +138,7 @@ export function notCreatedMessage(service: string, target: RecordTarget): string
  * or hostile `Retry-After` must not stop updates for days; one early request after the cap costs nothing.
  */
 export const MAX_PAUSE_SECONDS = 3600;
-/** A "slow down" that names no wait: a minute is a polite first pause. */
+/** A "slow down" that names no wait: a minute is a polite first pause, doubled for each one in a row. */
 export const DEFAULT_PAUSE_SECONDS = 60;
 
 /** What a failure's message adds when the provider is paused for it: the history says how long. */
@@ -148,6 +155,17 @@ export function pauseSeconds(named: number | undefined, fallback = DEFAULT_PAUSE
 }
 
 /**
+ * The cause an HTTP status means when the body says nothing more precise: 401/403 the credentials,
+ * 429 "slow down", a server error or a gateway's page no usable answer, anything else a refusal.
+ */
+export function causeOfStatus(status: number): FailureCause {
+  if (status === 401 || status === 403) return "credentials";
+  if (status === 429) return "throttled";
+  if (status >= 500) return "unreachable";
+  return "refused";
+}
+
+/**
  * Seconds until a `RateLimit-Reset` header's Unix time (DigitalOcean, Hetzner), for a "slow down"
  * that names no `Retry-After`; undefined when the header is absent.
  */
@@ -158,20 +176,95 @@ export function secondsUntilReset(headers: Headers): number | undefined {
 
 type Failed = Extract<WriteOutcome, { ok: false }>;
 
+interface FailureDetails {
+  cause?: FailureCause;
+  retryAfterSeconds?: number;
+  stopRetrying?: boolean;
+  staleZone?: boolean;
+}
+
 /** A failed outcome, with the optional fields present only when they say something. */
-export function failed(message: string, extra: { retryAfterSeconds?: number; stopRetrying?: boolean } = {}): Failed {
+export function failed(message: string, extra: FailureDetails = {}): StepFailure {
   return {
     ok: false,
     message,
+    ...(extra.cause === undefined ? {} : { cause: extra.cause }),
     ...(extra.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: extra.retryAfterSeconds }),
     ...(extra.stopRetrying ? { stopRetrying: true } : {}),
+    ...(extra.staleZone ? { staleZone: true } : {}),
   };
+}
+
+/** A JSON API's answer that the client may read: its status, headers and parsed body. */
+export interface JsonAnswer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/**
+ * What a service's error body says: its words, and (where the service says more than the status)
+ * its code for the message, and the cause and consequences it means.
+ */
+export interface ServiceError {
+  words: string;
+  /** Shown before the status, e.g. `code 9109` → "(code 9109, HTTP 403)". */
+  code?: string;
+  cause?: FailureCause;
+  stopRetrying?: boolean;
+  staleZone?: boolean;
+}
+
+/**
+ * One request to a JSON API as a step: a 2xx answer with a JSON body (or none) is the value; any
+ * other answer is a failure with its cause (from the status, unless the service's error says
+ * better), the wait a "slow down" named, and the service's own words, which `readError` finds in
+ * an error body (`undefined`: the body's start is quoted instead).
+ */
+export async function requestJson(
+  api: JsonApi,
+  service: string,
+  request: { method: string; path: string; headers: Record<string, string>; body?: unknown },
+  readError: (body: unknown, status: number) => ServiceError | undefined,
+): Promise<Step<JsonAnswer>> {
+  const answer = await exchangeJson(api, request.method, request.path, request.headers, request.body);
+  if (!answer.ok) return failed(`${service}: ${answer.reason}`, { cause: "unreachable" });
+  const body = answer.text.trim() === "" ? null : parseJson(answer.text);
+  if (answer.status >= 200 && answer.status < 300) {
+    if (body === undefined) return failed(`${service}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
+    return { ok: true, value: { status: answer.status, headers: answer.headers, body } };
+  }
+  const error = body === undefined || body === null ? undefined : readError(body, answer.status);
+  return failedAnswer(service, answer.status, answer.headers, answer.text, error);
+}
+
+/** A failure for an answer the service refused: its words, code, status and cause, and a "slow down"'s wait. */
+export function failedAnswer(service: string, status: number, headers: Headers, text: string, error: ServiceError | undefined): StepFailure {
+  const cause = error?.cause ?? causeOfStatus(status);
+  const message =
+    error === undefined
+      ? `${service}: ${unreadableAnswer(status, text)}`
+      : `${service}: ${error.words} (${error.code === undefined ? "" : `${error.code}, `}HTTP ${status})`;
+  return failed(message, {
+    cause,
+    stopRetrying: error?.stopRetrying,
+    staleZone: error?.staleZone,
+    ...(cause === "throttled" ? throttleWait(headers) : {}),
+  });
+}
+
+/** The wait a "slow down" answer names: `Retry-After`, else a `RateLimit-Reset` time; nothing when neither. */
+export function throttleWait(headers: Headers): { retryAfterSeconds?: number } {
+  const seconds = retryAfterSeconds(headers) ?? secondsUntilReset(headers);
+  return seconds === undefined ? {} : { retryAfterSeconds: seconds };
 }
 
 /**
  * What a client hands the updater: a success as it is, a failure as exactly a `WriteOutcome`, without
  * the client's own bookkeeping (HTTP status, error codes, a stale zone's mark).
  */
-export function writeOutcome(attempt: Extract<WriteOutcome, { ok: true }> | (Failed & Record<string, unknown>)): WriteOutcome {
-  return attempt.ok ? attempt : failed(attempt.message, attempt);
+export function writeOutcome(attempt: Extract<WriteOutcome, { ok: true }> | (Omit<Failed, "cause"> & { cause?: FailureCause } & Record<string, unknown>)): WriteOutcome {
+  if (attempt.ok) return attempt;
+  const { ok: _, message, cause, retryAfterSeconds, stopRetrying } = attempt;
+  return failed(message, { cause, retryAfterSeconds, stopRetrying });
 }

@@ -46,11 +46,24 @@ export interface RecordTarget {
   config: RecordConfig;
 }
 
+/**
+ * Why a write failed, as a person acting on it needs to know: the pages word each differently, and
+ * only `throttled` pauses the provider.
+ * - `unreachable`: no usable answer (network, DNS, TLS, timeout, the service's own server error);
+ * - `credentials`: the service refused the credentials (HTTP 401/403, a bad TSIG key …);
+ * - `refused`: the service refused the request, in its own words;
+ * - `throttled`: the service asked to slow down (a 429, a quota answer).
+ */
+export type FailureCause = "unreachable" | "credentials" | "refused" | "throttled";
+
 export type WriteOutcome =
   | {
       ok: true;
-      /** What was done: "updated", or "created" when the record did not exist yet. */
-      action: "updated" | "created";
+      /**
+       * What was done: "updated", "created" when the record did not exist yet, or "unchanged" when
+       * the service already held the address (and the settings asked for): nothing was written.
+       */
+      action: "updated" | "created" | "unchanged";
       /** The record's id at the provider, to save as the domain's `external_id`. */
       externalId: string;
       /** The zone/domain id discovered or confirmed, to save as `config.zone_id`; "" for a service without zones. */
@@ -66,9 +79,11 @@ export type WriteOutcome =
       ok: false;
       /** The provider's own reason, e.g. "Cloudflare: Invalid access token (code 9109, HTTP 403)". */
       message: string;
+      /** Absent only in clients not yet on the reconciler; read through `causeOf` (updater). */
+      cause?: FailureCause;
       /**
-       * Seconds to wait before calling this provider again: a 429's `Retry-After`, or any other way the
-       * service says "slow down" (Porkbun's 503 page, Route 53's 400 Throttling, dyndns2's `911`).
+       * With `throttled`: the wait the service named (a `Retry-After`, a reset time), in seconds. A
+       * client never invents one; the updater decides the pause (updater/pause.ts).
        */
       retryAfterSeconds?: number;
       /**
@@ -77,6 +92,16 @@ export type WriteOutcome =
        */
       stopRetrying?: boolean;
     };
+
+type WriteFailure = Extract<WriteOutcome, { ok: false }>;
+
+/**
+ * One step of a client's work (find the zone, read a record set …): its value, or why it failed, as
+ * the write's outcome would say it. `staleZone`: the zone id used names nothing (any more), so the
+ * zone is looked up afresh once.
+ */
+export type Step<T> = { ok: true; value: T } | StepFailure;
+export type StepFailure = WriteFailure & { staleZone?: boolean };
 
 export interface VerifyOutcome {
   ok: boolean;

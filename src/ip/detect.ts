@@ -1,7 +1,7 @@
 // Public IP detection: asks echo services, in order, for this host's address of one family and
 // accepts the first answer that is a well-formed, globally routable address of that family.
 
-import { excerpt, exchange } from "../dns/http";
+import { excerpt, exchange, USER_AGENT } from "../dns/http";
 import type { FetchLike } from "../dns/provider";
 
 export const DEFAULT_IPV4_URLS: readonly string[] = [
@@ -46,7 +46,7 @@ async function askSource(
   family: IpFamily,
   options: DetectOptions,
 ): Promise<{ ok: true; ip: string } | { ok: false; reason: string }> {
-  const answer = await exchange(options.fetch, url, {}, options.timeoutMs);
+  const answer = await exchange(options.fetch, url, { headers: { "User-Agent": USER_AGENT } }, options.timeoutMs);
   if (!answer.ok) return answer;
   if (answer.status < 200 || answer.status >= 300) return { ok: false, reason: `HTTP ${answer.status}` };
   const candidate = addressInBody(answer.text);

@@ -16,9 +16,8 @@
 
 import { createHmac } from "node:crypto";
 import type { NotificationType } from "../db/schema";
-import { exchange, excerpt, isObject, parseJson } from "../dns/http";
+import { exchange, excerpt, isObject, parseJson, USER_AGENT } from "../dns/http";
 import type { FetchLike } from "../dns/provider";
-import packageJson from "../../package.json";
 
 /** What a person reads, and what a webhook receives (CONTRACT §11). */
 export interface NotificationMessage {
@@ -47,8 +46,6 @@ export interface SendDeps {
 
 /** null when delivered, else why not. */
 export type SendResult = string | null;
-
-const USER_AGENT = `ddnsd/${packageJson.version}`;
 
 type Options = Record<string, unknown>;
 

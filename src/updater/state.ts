@@ -5,6 +5,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { domains, providers } from "../db/schema";
+import { DEFAULT_PAUSE_SECONDS, pauseSeconds } from "../dns/http";
 
 /** Work under one key runs one after another, never side by side. */
 export class KeyedQueue {
@@ -49,6 +50,28 @@ export class ProviderSlots {
   }
 }
 
+/**
+ * How long each provider is paused for a "slow down": the wait the service named, else a minute
+ * doubled for each "slow down" in a row, never more than an hour either way. The streak ends with
+ * any other answer; it lives in memory, since a restart is a fresh start for the service too.
+ */
+export class ProviderThrottles {
+  private readonly streaks = new Map<number, number>();
+
+  /** Counts one more "slow down" of the provider and says how long to pause it, in seconds. */
+  pauseSeconds(providerId: number, named: number | undefined): number {
+    const streak = (this.streaks.get(providerId) ?? 0) + 1;
+    this.streaks.set(providerId, streak);
+    // 2^12 minutes is far past the cap already; the exponent stops there so it never overflows.
+    return pauseSeconds(named, DEFAULT_PAUSE_SECONDS * 2 ** Math.min(streak - 1, 12));
+  }
+
+  /** Any answer but "slow down" ends the provider's streak. */
+  settle(providerId: number): void {
+    this.streaks.delete(providerId);
+  }
+}
+
 function prepareLoadDomain(db: Db) {
   return db
     .select({ domain: domains, provider: providers })
@@ -63,10 +86,11 @@ export interface UpdaterState {
   queue: KeyedQueue;
   /** `DDNS_UPDATE_CONCURRENCY` provider writes at once, per provider. */
   slots: ProviderSlots;
+  throttles: ProviderThrottles;
   /** Prepared once: every update reads its domain twice, and building the query costs more than running it. */
   loadDomain: ReturnType<typeof prepareLoadDomain>;
 }
 
 export function createUpdaterState(db: Db, concurrency: number): UpdaterState {
-  return { queue: new KeyedQueue(), slots: new ProviderSlots(concurrency), loadDomain: prepareLoadDomain(db) };
+  return { queue: new KeyedQueue(), slots: new ProviderSlots(concurrency), throttles: new ProviderThrottles(), loadDomain: prepareLoadDomain(db) };
 }

@@ -6,7 +6,8 @@ import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
-import type { DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
+import { pausing } from "../dns/http";
+import type { DnsProvider, FailureCause, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
@@ -161,10 +162,11 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
   }
 
   const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip);
-  const changed = write.ok && ip !== domain.lastKnownIp;
+  // A record the service already held at this address did not change, whatever ddnsd last knew.
+  const changed = write.ok && write.action !== "unchanged" && ip !== domain.lastKnownIp;
   // One sentence: what the updater did, then what only the provider knows (its record id, ttl …).
   const message = write.ok
-    ? `${write.action === "created" ? "Created" : "Updated"} ${domain.domainName} ${domain.recordType} → ${ip}${changed ? "" : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
+    ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${ip}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? "" : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
     : write.stopRetrying
       ? `${write.message} — ${NOT_RETRIED}`
       : write.message;
@@ -179,8 +181,10 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
   return record(ctx, domain, outcome, options.trigger, started, write, pausedUntil);
 }
 
+const ACTION_WORDS = { created: "Created", updated: "Updated", unchanged: "Checked" } as const;
+
 /**
- * Calls the provider, within one of its concurrency slots, unless a 429 has paused it. Writes to one
+ * Calls the provider, within one of its concurrency slots, unless a "slow down" has paused it. Writes to one
  * hostname at one provider run one at a time: a Dynu apex keeps its IPv4 and IPv6 addresses on one
  * object that each write sends back whole, so its A and AAAA updates side by side would undo each other.
  */
@@ -196,21 +200,21 @@ function writeToProvider(
       const paused = providerPausedUntil(ctx, provider.id);
       if (paused !== null && paused > Date.now()) {
         const message = `${provider.name} asked to wait until ${new Date(paused).toISOString()} (rate limited); not called`;
-        return { write: { ok: false, message }, pausedUntil: paused };
+        return { write: { ok: false, message, cause: "throttled" }, pausedUntil: paused };
       }
       let client: DnsProvider;
       try {
         client = providerClient(ctx, provider);
       } catch (error) {
         // A type this build has no service for: the reason, as a failed attempt like any other.
-        if (error instanceof DomainError) return { write: { ok: false, message: error.message }, pausedUntil: null };
+        if (error instanceof DomainError) return { write: { ok: false, message: error.message, cause: "refused" }, pausedUntil: null };
         // The credentials no longer open (another DDNS_ENCRYPTION_KEY, a damaged row): a failed
         // attempt like any other, with its row and backoff, not a fault that repeats every second.
         ctx.log.error("provider credentials cannot be decrypted", {
           provider_id: provider.id,
           error: error instanceof Error ? error.message : String(error),
         });
-        return { write: { ok: false, message: CREDENTIALS_UNREADABLE }, pausedUntil: null };
+        return { write: { ok: false, message: CREDENTIALS_UNREADABLE, cause: "credentials" }, pausedUntil: null };
       }
       const write = await client.writeRecord(
         {
@@ -227,11 +231,22 @@ function writeToProvider(
         },
         ip,
       );
-      if (write.ok || write.retryAfterSeconds === undefined) return { write, pausedUntil: null };
+      if (write.ok || causeOf(write) !== "throttled") {
+        ctx.updater.throttles.settle(provider.id);
+        return { write, pausedUntil: null };
+      }
+      const pause = ctx.updater.throttles.pauseSeconds(provider.id, write.retryAfterSeconds);
+      // (A client not yet on the reconciler says its own pause.)
+      const said = write.message.includes("; pausing ") ? write : { ...write, message: write.message + pausing(pause) };
       // Stored before the slot is released, so the updates waiting for it see the pause.
-      return { write, pausedUntil: pauseProvider(ctx, provider.id, Date.now() + write.retryAfterSeconds * 1000) };
+      return { write: said, pausedUntil: pauseProvider(ctx, provider.id, Date.now() + pause * 1000) };
     }),
   );
+}
+
+/** A failure's cause; a client not yet on the reconciler names none (a named wait then means "slow down"). */
+export function causeOf(write: Extract<WriteOutcome, { ok: false }>): FailureCause {
+  return write.cause ?? (write.retryAfterSeconds === undefined ? "refused" : "throttled");
 }
 
 function providerPausedUntil(ctx: AppContext, providerId: number): number | null {

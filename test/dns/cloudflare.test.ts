@@ -1,8 +1,11 @@
-// The Cloudflare client against the faithful fake: what it changes, what it keeps, how many requests
-// it spends, and how every failure the service can give ends up as the provider's own reason.
+// The Cloudflare client (its primitives under the reconciler) against the faithful fake: what it
+// changes, what it keeps, how many requests it spends, and how every failure the service can give
+// ends up as the provider's own reason with its cause. The policy itself is tested once, in
+// reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createCloudflareClient } from "../../src/dns/cloudflare";
+import { createCloudflareApi } from "../../src/dns/cloudflare";
+import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {
   CLOUDFLARE_FAKE_TOKEN,
@@ -38,13 +41,14 @@ afterEach(async () => {
 });
 
 function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return createCloudflareClient(
-    { api_token: options.token ?? CLOUDFLARE_FAKE_TOKEN },
-    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000 },
+  return zoneClient(
+    createCloudflareApi(
+      { api_token: options.token ?? CLOUDFLARE_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd-test" },
+    ),
   );
 }
 
-/** An external id given here is untrusted (typed in by a person) unless `externalIdTrusted` says otherwise. */
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
   return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
 }
@@ -96,7 +100,7 @@ describe("writeRecord on an existing record", () => {
       tags: ["owner:me"],
     });
     const patch = fake.requests.find((r) => r.method === "PATCH");
-    expect(patch?.body).toEqual({ content: NEW_IP });
+    expect(patch?.body).toEqual({ type: "A", name: "home.example.com", content: NEW_IP });
     expect(patch?.headers["content-type"]).toBe("application/json");
   });
 
@@ -117,54 +121,33 @@ describe("writeRecord on an existing record", () => {
     expect(fake.requests[2]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "100" });
   });
 
-  test("steady state (zone known, record id trusted) is exactly one request", async () => {
+  test("steady state (zone known) is two requests: the record read by name, then one PATCH", async () => {
     const outcome = await client().writeRecord(steadyHome(), NEW_IP);
     expect(outcome.ok).toBe(true);
-    expect(requestLines()).toEqual([`PATCH /zones/${zone.id}/dns_records/${home.id}`]);
+    expect(requestLines()).toEqual([`GET /zones/${zone.id}/dns_records`, `PATCH /zones/${zone.id}/dns_records/${home.id}`]);
   });
 
-  test("an untrusted record id that names this record is read, then patched: two requests", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", { externalId: home.id }, { zone_id: zone.id }),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
-    expect(requestLines()).toEqual([
-      `GET /zones/${zone.id}/dns_records/${home.id}`,
-      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
-    ]);
-    expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+  test("a record that already holds the address is read, never written", async () => {
+    const outcome = await client().writeRecord(steadyHome(), "198.51.100.1");
+    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: home.id, zoneId: zone.id, message: `Cloudflare record ${home.id}, ttl 300, proxied` });
+    expect(fake.writes()).toBe(0);
   });
 
-  test("an untrusted record id whose read fails stops the write, nothing changed", async () => {
-    fake.fault({ status: 500 }, 1);
-    const before = snapshot(home);
-    const outcome = await client().writeRecord(
-      target("home.example.com", { externalId: home.id }, { zone_id: zone.id }),
-      NEW_IP,
-    );
-    expect(outcome).toEqual({ ok: false, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" });
-    expect(requestLines()).toEqual([`GET /zones/${zone.id}/dns_records/${home.id}`]);
-    expect(snapshot(fake.record("home.example.com", "A"))).toBe(before);
-  });
-
-  test("a zone_id from config skips the zone lookup", async () => {
-    await client().writeRecord(target("home.example.com", {}, { zone_id: zone.id }), NEW_IP);
-    expect(requestLines()).toEqual([
-      `GET /zones/${zone.id}/dns_records`,
-      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
-    ]);
+  test("a record holding the address but not the proxying the config asks for is written", async () => {
+    const outcome = await client().writeRecord(steadyHome({ proxied: false }), "198.51.100.1");
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.record("home.example.com", "A")?.proxied).toBe(false);
   });
 
   const configCases: { name: string; config: RecordConfig; body: Record<string, unknown>; after: Partial<CloudflareRecord> }[] = [
-    { name: "proxied false", config: { proxied: false }, body: { content: NEW_IP, proxied: false }, after: { proxied: false, ttl: 300 } },
-    { name: "ttl 120", config: { ttl: 120 }, body: { content: NEW_IP, ttl: 120 }, after: { proxied: true, ttl: 120 } },
-    { name: "ttl automatic", config: { ttl: 1, proxied: true }, body: { content: NEW_IP, proxied: true, ttl: 1 }, after: { proxied: true, ttl: 1 } },
+    { name: "proxied false", config: { proxied: false }, body: { proxied: false }, after: { proxied: false, ttl: 300 } },
+    { name: "ttl 120", config: { ttl: 120 }, body: { ttl: 120 }, after: { proxied: true, ttl: 120 } },
+    { name: "ttl automatic", config: { ttl: 1, proxied: true }, body: { proxied: true, ttl: 1 }, after: { proxied: true, ttl: 1 } },
   ];
   for (const { name, config, body, after } of configCases) {
     test(`config decides: ${name}`, async () => {
       expect((await client().writeRecord(steadyHome(config), NEW_IP)).ok).toBe(true);
-      expect(fake.requests[0]?.body).toEqual(body);
+      expect(fake.requests.find((r) => r.method === "PATCH")?.body).toEqual({ type: "A", name: "home.example.com", content: NEW_IP, ...body });
       expect(fake.record("home.example.com", "A")).toMatchObject({ content: NEW_IP, comment: "router", ...after });
     });
   }
@@ -205,126 +188,30 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com", {}, { zone_id: other.id }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: `Cloudflare: zone ${other.id} is other.org, which does not hold new.example.com; correct config.zone_id or remove it`,
     });
     expect(fake.writes()).toBe(0);
     expect(fake.record("new.example.com.other.org", "A")).toBeUndefined();
   });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(
-      target("new.example.com", {}, { zone_id: zone.id, create_if_missing: false }),
-      NEW_IP,
-    );
-    expect(outcome).toEqual({
-      ok: false,
-      message: "Cloudflare: record new.example.com A does not exist and create_if_missing is false",
-    });
-    expect(fake.writes()).toBe(0);
-  });
 });
 
-describe("stale and foreign ids", () => {
-  const unknownIds: { name: string; externalId: () => string }[] = [
-    { name: "well-formed unknown id (404, code 81044)", externalId: () => "0".repeat(32) },
-    { name: "malformed id (400, code 7003)", externalId: () => "not-a-record-id" },
-  ];
-  for (const { name, externalId } of unknownIds) {
-    test(`trusted ${name}: the PATCH fails, the record is looked up once by name and updated`, async () => {
-      const stale = externalId();
-      const outcome = await client().writeRecord(
-        target("home.example.com", { externalId: stale, externalIdTrusted: true }, { zone_id: zone.id }),
-        NEW_IP,
-      );
-      expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id });
-      expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
-      expect(requestLines()).toEqual([
-        `PATCH /zones/${zone.id}/dns_records/${stale}`,
-        `GET /zones/${zone.id}/dns_records`,
-        `PATCH /zones/${zone.id}/dns_records/${home.id}`,
-      ]);
-    });
-
-    test(`untrusted ${name}: the read fails, the record is looked up once by name and updated`, async () => {
-      const stale = externalId();
-      const outcome = await client().writeRecord(
-        target("home.example.com", { externalId: stale }, { zone_id: zone.id }),
-        NEW_IP,
-      );
-      expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id });
-      expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
-      expect(requestLines()).toEqual([
-        `GET /zones/${zone.id}/dns_records/${stale}`,
-        `GET /zones/${zone.id}/dns_records`,
-        `PATCH /zones/${zone.id}/dns_records/${home.id}`,
-      ]);
-      expect(fake.writes()).toBe(1);
-    });
-  }
-
-  const foreignRecords: { name: string; add: () => CloudflareRecord; recordType?: "A" | "AAAA" }[] = [
-    { name: "another name", add: () => fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9", ttl: 120, comment: "not mine" }) },
-    { name: "the same name, another type", add: () => fake.addRecord("example.com", { type: "AAAA", name: "home", content: "2001:db8::9" }) },
-    { name: "a TXT record", add: () => fake.addRecord("example.com", { type: "TXT", name: "home", content: "v=spf1 -all" }) },
-  ];
-  for (const { name, add } of foreignRecords) {
-    test(`an untrusted id of another record (${name}): that record stays byte-identical, the right one is updated`, async () => {
-      const other = add();
-      const before = snapshot(other);
-      const outcome = await client().writeRecord(
-        target("home.example.com", { externalId: other.id }, { zone_id: zone.id }),
-        NEW_IP,
-      );
-      expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
-      expect(snapshot(fake.records.get(other.id))).toBe(before);
-      expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
-      expect(requestLines()).toEqual([
-        `GET /zones/${zone.id}/dns_records/${other.id}`,
-        `GET /zones/${zone.id}/dns_records`,
-        `PATCH /zones/${zone.id}/dns_records/${home.id}`,
-      ]);
-    });
-  }
-
-  test("an untrusted id of another record, with this one missing: it is created, the other untouched", async () => {
-    const other = fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9" });
+describe("ids", () => {
+  test("an external id naming another record is not followed: that record stays byte-identical, this one is found by name", async () => {
+    const other = fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9", ttl: 120, comment: "not mine" });
     const before = snapshot(other);
-    const outcome = await client().writeRecord(
-      target("new.example.com", { externalId: other.id }, { zone_id: zone.id }),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "created" });
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id, externalIdTrusted: true }, { zone_id: zone.id }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
     expect(snapshot(fake.records.get(other.id))).toBe(before);
-    expect(fake.record("new.example.com", "A")?.content).toBe(NEW_IP);
-  });
-
-  test("a trusted id that names another record now (renamed at Cloudflare since): the right record is still found", async () => {
-    // Trusted ids come from this appliance's own write of this record, so this only happens when the
-    // record was renamed at Cloudflare since; the PATCH result shows it and the name lookup follows.
-    const other = fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9" });
-    const outcome = await client().writeRecord(
-      target("home.example.com", { externalId: other.id, externalIdTrusted: true }, { zone_id: zone.id }),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id });
     expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
-    expect(requestLines()).toEqual([
-      `PATCH /zones/${zone.id}/dns_records/${other.id}`,
-      `GET /zones/${zone.id}/dns_records`,
-      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
-    ]);
   });
 
   test("a stale zone_id from config (7003) is rediscovered once", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", { externalId: home.id, externalIdTrusted: true }, { zone_id: "f".repeat(32) }),
-      NEW_IP,
-    );
+    const stale = "f".repeat(32);
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: home.id, externalIdTrusted: true }, { zone_id: stale }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
     expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
-    const stale = "f".repeat(32);
     expect(requestLines()).toEqual([
-      `PATCH /zones/${stale}/dns_records/${home.id}`,
       `GET /zones/${stale}/dns_records`,
       "GET /zones",
       "GET /zones",
@@ -335,9 +222,8 @@ describe("stale and foreign ids", () => {
 });
 
 describe("zone discovery", () => {
-  test("the longest active suffix wins; a pending zone is ignored; the bare TLD is never asked", async () => {
+  test("the longest active suffix wins; the bare TLD is never asked", async () => {
     const middle = fake.addZone("b.example.com");
-    fake.addZone("a.b.example.com", "pending");
     const outcome = await client().writeRecord(target("x.a.b.example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: middle.id });
     const asked = fake.requests.filter((r) => r.path === "/zones").map((r) => r.query.name);
@@ -345,73 +231,90 @@ describe("zone discovery", () => {
     expect(fake.record("x.a.b.example.com", "A")).toBeDefined();
   });
 
-  test("no active zone is a failure naming the hostname", async () => {
-    fake.addZone("pending.org", "pending");
-    expect(await client().writeRecord(target("host.pending.org"), NEW_IP)).toEqual({
+  test("a pending zone is used, and the history says it is not served yet", async () => {
+    const pending = fake.addZone("pending.org", "pending");
+    const outcome = await client().writeRecord(target("host.pending.org"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: pending.id });
+    expect(outcome.ok && outcome.message).toMatch(/zone pending\.org is still pending at Cloudflare/);
+    expect(fake.record("host.pending.org", "A")?.content).toBe(NEW_IP);
+  });
+
+  test("no usable zone is a failure naming the hostname", async () => {
+    fake.addZone("moved.org", "moved");
+    expect(await client().writeRecord(target("host.moved.org"), NEW_IP)).toEqual({
       ok: false,
-      message: "Cloudflare: no active zone found for host.pending.org",
+      cause: "refused",
+      message: "Cloudflare: no active zone found for host.moved.org",
     });
-    expect(fake.requests.map((r) => r.query.name)).toEqual(["host.pending.org", "pending.org"]);
+    expect(fake.requests.map((r) => r.query.name)).toEqual(["host.moved.org", "moved.org"]);
   });
 });
 
-describe("failures keep the provider's reason and leave the record alone", () => {
+describe("failures keep the provider's reason, say their cause and leave the record alone", () => {
   const faultCases: {
     name: string;
     fault?: CloudflareFault | "timeout";
     token?: string;
     ip?: string;
     message: string | RegExp;
+    cause: string;
     retryAfterSeconds?: number;
   }[] = [
-    { name: "invalid token", token: "revoked", message: "Cloudflare: Invalid access token (code 9109, HTTP 403)" },
-    { name: "malformed Authorization header", token: "", message: "Cloudflare: Invalid request headers (code 6003, HTTP 400)" },
-    {
-      name: "invalid content",
-      ip: "2a01:4f8::7",
-      message: "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)",
-    },
+    { name: "invalid token", token: "revoked", message: "Cloudflare: Invalid access token (code 9109, HTTP 403)", cause: "credentials" },
+    { name: "malformed Authorization header", token: "", message: "Cloudflare: Invalid request headers (code 6003, HTTP 400)", cause: "refused" },
     {
       name: "429 with retry-after",
       fault: { status: 429, retryAfter: 7 },
       message: "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429)",
+      cause: "throttled",
       retryAfterSeconds: 7,
     },
-    { name: "429 without retry-after", fault: { status: 429 }, message: /\(code 971, HTTP 429\)$/, retryAfterSeconds: 60 },
-    { name: "500", fault: { status: 500 }, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" },
+    // The wait is the updater's to decide (a minute, doubling): the client names none it was not told.
+    { name: "429 without retry-after", fault: { status: 429 }, message: /\(code 971, HTTP 429\)$/, cause: "throttled" },
+    // A day is passed on as named; the updater caps every pause at an hour.
+    { name: "429 naming a day", fault: { status: 429, retryAfter: 86400 }, message: /\(code 971, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 86400 },
+    { name: "500", fault: { status: 500 }, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)", cause: "unreachable" },
     {
       name: "503 with its own code",
-      fault: { status: 503, code: 10000, message: "Service unavailable" },
-      message: "Cloudflare: Service unavailable (code 10000, HTTP 503)",
+      fault: { status: 503, code: 10001, message: "Service unavailable" },
+      message: "Cloudflare: Service unavailable (code 10001, HTTP 503)",
+      cause: "unreachable",
     },
-    { name: "502 HTML page", fault: "html", message: /^Cloudflare: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "malformed JSON", fault: "malformed", message: /^Cloudflare: unreadable answer \(HTTP 200\): "\{"success"/ },
-    { name: "timeout", fault: "timeout", message: "Cloudflare: no answer within 200ms" },
+    { name: "502 HTML page", fault: "html", message: /^Cloudflare: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Cloudflare: unreadable answer \(HTTP 200\): "\{"success"/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Cloudflare: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, ip, message, retryAfterSeconds } of faultCases) {
+  for (const { name, fault, token, ip, message, cause, retryAfterSeconds } of faultCases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
       const outcome = await client({ token, timeoutMs: 200 }).writeRecord(steadyHome(), ip ?? NEW_IP);
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause as never);
       expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
       expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
       expect(fake.requests).toHaveLength(1);
     });
   }
 
+  test("an address the record type cannot hold is refused by Cloudflare, nothing changed", async () => {
+    const outcome = await client().writeRecord(steadyHome(), "2a01:4f8::7");
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)" });
+    expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
+  });
+
   test("a failure after the lookups (PATCH answered 500) is reported, nothing changed", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PATCH");
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" });
+    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" });
     expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
   });
 
   test("a failing zone lookup stops the write", async () => {
     fake.fault({ status: 429, retryAfter: 30 }, 1);
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, retryAfterSeconds: 30 });
+    expect(outcome).toMatchObject({ ok: false, cause: "throttled", retryAfterSeconds: 30 });
     expect(fake.requests).toHaveLength(1);
   });
 

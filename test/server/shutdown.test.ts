@@ -184,6 +184,8 @@ test("SIGTERM during a forced update over HTTP: the request is answered, its row
   while (historyRows().length === 0 && performance.now() < deadline) await Bun.sleep(20);
   expect(historyRows()).toHaveLength(1);
   cf.fault({ delayMs: SLOW_MS }, undefined, (r) => r.method === "PATCH");
+  // Changed at Cloudflare by someone else since, so that the forced update has something to write.
+  cf.record("home.example.com", "A")!.content = "198.51.100.77";
 
   const forced = api(appliance, "POST", `/api/v1/domains/${domainId}/update_ip`, token);
   await waitForWriteInFlight();

@@ -106,7 +106,7 @@ describe("update keys", () => {
     const response = await browser("/update-keys");
     expect(response.text).toContain(`<code>${ORIGIN}/nic/update</code>`);
     expect(response.text).toContain("FRITZ!Box");
-    expect(response.text).toContain("the README's section “Router push (dyndns2)”");
+    expect(response.text).toContain("the page “Router push (dyndns2)” of ddnsd's documentation (docs/router-push.md)");
   });
 
   test("behind a trusted proxy that says https, the push URL is https; anyone else's say-so is ignored", async () => {

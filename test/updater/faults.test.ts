@@ -73,8 +73,22 @@ const cases: FaultCase[] = [
     name: "Cloudflare 429 with retry-after",
     provider: "cloudflare",
     arrange: cloudflareFault({ status: 429, retryAfter: 90 }),
-    reason: "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429)",
+    reason: "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429); pausing 90 s",
     pausedFor: 90,
+  },
+  {
+    name: "Cloudflare 429 asking for a day pauses an hour at most",
+    provider: "cloudflare",
+    arrange: cloudflareFault({ status: 429, retryAfter: 86400 }),
+    reason: "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429); pausing 3600 s",
+    pausedFor: 3600,
+  },
+  {
+    name: "Cloudflare 429 naming no wait pauses a minute",
+    provider: "cloudflare",
+    arrange: cloudflareFault({ status: 429 }),
+    reason: "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429); pausing 60 s",
+    pausedFor: 60,
   },
   {
     name: "Cloudflare 500",
@@ -138,7 +152,7 @@ const cases: FaultCase[] = [
     name: "Dynu 503 quota with retry-after",
     provider: "dynu",
     arrange: dynuFault({ status: 503, retryAfter: 45 }),
-    reason: "Dynu: Quota Exception: Too many requests. (status 503)",
+    reason: "Dynu: Quota Exception: Too many requests. (status 503); pausing 45 s",
     pausedFor: 45,
   },
   {

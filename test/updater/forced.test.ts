@@ -105,7 +105,7 @@ const cases: WriteCase[] = [
       expect(cf.record("home.example.com", "A")).toMatchObject({ content: ip, proxied: true });
       expect(cf.records.size).toBe(1);
     },
-    requests: 3, // the typed-in id read first (81044), record lookup, PATCH
+    requests: 2, // the typed-in id is not followed: record lookup by name, PATCH
   },
   {
     name: "Cloudflare: a typed-in record id of another record is never written; the right one is",
@@ -123,7 +123,7 @@ const cases: WriteCase[] = [
       expect(cf.record("home.example.com", "A")?.content).toBe(ip);
       expect(JSON.stringify(cf.record("other.example.com", "A"))).toBe(otherSnapshot);
     },
-    requests: 3, // the typed-in id read (another record), record lookup, PATCH
+    requests: 2, // the typed-in id is not followed: record lookup by name, PATCH
   },
   {
     name: "Cloudflare: stale zone id is rediscovered",
@@ -277,15 +277,19 @@ describe("a forced update writes the record and answers as CONTRACT §4 says", (
       expect(after.config.zone_id).not.toBe(STALE_ID);
       expectIntervalRun(domainState(rig.t, domain.id).next_run_at, before, 300); // DDNS_UPDATE_INTERVAL default 5m
 
-      // Forced again with nothing changed: still written, now in the fewest requests.
+      // Forced again with nothing changed: the service is asked now; Cloudflare (on the reconciler)
+      // finds its record already holding the address and writes nothing; Dynu reads, then writes.
       fake.clearRequests();
       const second = await forceUpdate(rig.t, domain.id);
       expect(second.status).toBe(200);
       expect(second.body).toMatchObject({ success: true, ip_address: ip, previous_ip: ip, changed: false });
-      expect(second.body.message).toStartWith(`Updated ${c.hostname} ${c.recordType} → ${ip} (unchanged); `);
+      expect(second.body.message).toStartWith(
+        c.provider === "cloudflare"
+          ? `Checked ${c.hostname} ${c.recordType} → ${ip} (already held at the service; nothing written); `
+          : `Updated ${c.hostname} ${c.recordType} → ${ip} (unchanged); `,
+      );
       expect(second.body.history_id).toBeGreaterThan(first.body.history_id);
-      expect(fake.writes()).toBe(1);
-      // Cloudflare: the id its own write saved is trusted, a single PATCH; Dynu reads, then writes.
+      expect(fake.writes()).toBe(c.provider === "cloudflare" ? 0 : 1);
       expect(fake.requests).toHaveLength(c.provider === "cloudflare" ? 1 : 2);
       c.verify(rig, ip);
       expect(await historyOf(rig.t, domain.id)).toHaveLength(2);
@@ -293,8 +297,8 @@ describe("a forced update writes the record and answers as CONTRACT §4 says", (
   }
 });
 
-describe("a Cloudflare record id is trusted only once this appliance has written the record", () => {
-  test("an id typed in after a successful write is read before it is written through", async () => {
+describe("a record id typed in by a person is never followed", () => {
+  test("the record of the domain's name and type is written; the one the id names stays byte-identical", async () => {
     const zone = rig.cf.addZone("example.com");
     const home = rig.cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
     const other = rig.cf.addRecord("example.com", { type: "A", name: "other", content: OLD_IPV4, comment: "not mine" });
@@ -302,12 +306,6 @@ describe("a Cloudflare record id is trusted only once this appliance has written
     const domain = await addDomain(rig.t, provider.id, "home.example.com");
     expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
 
-    // Written by this appliance: trusted, one PATCH.
-    rig.cf.clearRequests();
-    expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
-    expect(rig.cf.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /zones/${zone.id}/dns_records/${home.id}`]);
-
-    // The user points external_id at another record: the edit resets last_known_ip, so it is untrusted.
     const edited = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { external_id: other.id } });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ external_id: other.id, last_known_ip: null });
@@ -317,7 +315,6 @@ describe("a Cloudflare record id is trusted only once this appliance has written
     const response = await forceUpdate(rig.t, domain.id);
     expect(response.status).toBe(200);
     expect(rig.cf.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /zones/${zone.id}/dns_records/${other.id}`,
       `GET /zones/${zone.id}/dns_records`,
       `PATCH /zones/${zone.id}/dns_records/${home.id}`,
     ]);

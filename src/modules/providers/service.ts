@@ -3,9 +3,9 @@
 // that talks to the provider's DNS service.
 
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { VERSION, type AppContext } from "../../context";
+import type { AppContext } from "../../context";
 import { domains, history, providers, type ProviderRow } from "../../db/schema";
-import { NotSent } from "../../dns/http";
+import { NotSent, USER_AGENT } from "../../dns/http";
 import type { DnsProvider, FetchLike } from "../../dns/provider";
 import { normaliseCredentials, normaliseOptions, optionsWithDefaults } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
@@ -215,7 +215,7 @@ export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
     baseUrl: ctx.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
     fetch: ctx.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(ctx, row.id), ctx.settings.httpTimeoutMs),
     timeoutMs: ctx.settings.httpTimeoutMs,
-    userAgent: `ddnsd/${VERSION}`,
+    userAgent: USER_AGENT,
   });
 }
 

@@ -2,7 +2,7 @@
 // flood of distinct tokens keeps it bounded (the oldest go first).
 
 import { describe, expect, test } from "bun:test";
-import { VerifiedTokens } from "../../src/http/verified-tokens";
+import { VerifiedTokens } from "../../../src/http/verified-tokens";
 
 const claims = (expiresAt: number) => ({ subject: "admin", jti: crypto.randomUUID(), issuedAt: 1, expiresAt });
 

@@ -1,7 +1,7 @@
 // One line per event, text or JSON, with level and time; fields that could hold a secret are redacted.
 
 import { describe, expect, test } from "bun:test";
-import { createLogger } from "../src/log";
+import { createLogger } from "../../src/log";
 
 const fixedNow = () => new Date("2026-11-21T13:05:09.123Z");
 

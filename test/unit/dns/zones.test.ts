@@ -2,7 +2,7 @@
 // last two labels), and comparing addresses however they are written.
 
 import { describe, expect, test } from "bun:test";
-import { candidateZones, configuredZone, longestZone, relativeName, sameAddress } from "../../src/dns/zones";
+import { candidateZones, configuredZone, longestZone, relativeName, sameAddress } from "../../../src/dns/zones";
 
 describe("longestZone", () => {
   const zones = ["example.co.uk", "b.example.co.uk", "xample.co.uk", "co.uk.example.net", "example.com"];

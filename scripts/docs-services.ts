@@ -1,0 +1,108 @@
+// The generated part of each DNS service's page (docs/services/<type>.md): its title, summary,
+// table of facts and fields, written from the service's description in src/dns/, so the page
+// cannot drift from what the API, the forms and the pacer use. The rest of each page (credentials
+// with least privilege, what ddnsd changes and never changes, quirks) is written by hand.
+//
+// `bun run docs:services` rewrites the generated part of every page (and starts a missing page
+// with it; its hand-written sections are then still to write, and the docs test says which).
+// test/unit/docs-pages.test.ts fails while a page's part differs from its description.
+
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { apiUrlSetting, SERVICES } from "../src/dns/registry";
+import type { RateLimit, ServiceDescription } from "../src/dns/service";
+
+export const SERVICES_DIR = resolve(import.meta.dir, "..", "docs", "services");
+
+const START = (type: string) =>
+  `<!-- Generated from the description in src/dns/${type}.ts by \`bun run docs:services\`: change the description, not this part. -->`;
+const END = "<!-- End of the generated part. -->";
+
+const number = (value: number) => value.toLocaleString("en-US");
+
+/** Markdown table cells: no line breaks, no pipes, and `<` kept from being read as HTML. */
+function cell(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|").replaceAll("<", "&lt;");
+}
+
+function window(limit: RateLimit): string {
+  const units: Record<number, string> = { 1: "s", 60: "min", 3600: "h", 86400: "day" };
+  return `${number(limit.requests)} / ${units[limit.perSeconds] ?? `${number(limit.perSeconds)} s`}`;
+}
+
+export function generatedPart(service: ServiceDescription): string {
+  const ttl = service.ttl;
+  const facts: [string, string][] = [
+    ["type", `\`${service.type}\``],
+    ["record types", service.recordTypes.join(", ")],
+    [
+      "TTL (`config.ttl`)",
+      ttl === null
+        ? "set by the service (`config.ttl` is refused)"
+        : `${number(ttl.min)}–${number(ttl.max)}${ttl.automatic === undefined ? "" : `, or ${ttl.automatic} for automatic`}; empty keeps the record's TTL`,
+    ],
+    ["verify", service.canVerify ? "asks the service whether the credentials work" : "answers `{\"ok\": null, …}` without a request"],
+    [
+      "API base",
+      service.defaultApiUrl === undefined ? "named in the provider's `options`" : `\`${apiUrlSetting(service.type)}\`, default \`${service.defaultApiUrl}\``,
+    ],
+    ["pace", service.rateLimits?.length ? service.rateLimits.map(window).join(", ") : "none beyond `DDNS_UPDATE_CONCURRENCY` requests at a time"],
+  ];
+  if (service.hostname) facts.push(["hostnames", cell(service.hostname.message)]);
+  if (service.proxy) facts.push([`\`config.proxied\``, cell(`${service.proxy.label}: ${service.proxy.help}`)]);
+  const fields = [
+    ...service.credentials.map((field) => {
+      const kind = [
+        "credential",
+        field.secret ? "secret (stored sealed, answered masked)" : "answered as stored",
+        ...(field.optional ? ["optional"] : []),
+        ...(field.aliases?.length ? [`also accepted as ${field.aliases.map((alias) => `\`${alias}\``).join(", ")}`] : []),
+      ].join(", ");
+      return `| \`${field.key}\` | ${kind} | ${cell(`${field.label}: ${field.help}`)} |`;
+    }),
+    ...service.options.map((field) => {
+      const kind = ["option", ...(field.required ? ["required"] : []), ...(field.default === undefined ? [] : [`default \`${field.default}\``])].join(", ");
+      return `| \`${field.key}\` | ${kind} | ${cell(`${field.label}: ${field.help}`)} |`;
+    }),
+  ];
+  return [
+    START(service.type),
+    "",
+    `# ${service.label}`,
+    "",
+    cell(service.summary),
+    "",
+    "| | |",
+    "|---|---|",
+    ...facts.map(([name, value]) => `| ${name} | ${value} |`),
+    "",
+    "## Fields",
+    "",
+    "| key | kind | what |",
+    "|---|---|---|",
+    ...fields,
+    "",
+    END,
+  ].join("\n");
+}
+
+/** The page's current generated part, or null when it has none. */
+export function currentPart(page: string, type: string): string | null {
+  const start = page.indexOf(START(type));
+  const end = page.indexOf(END);
+  return start < 0 || end < start ? null : page.slice(start, end + END.length);
+}
+
+if (import.meta.main) {
+  for (const service of SERVICES) {
+    const path = join(SERVICES_DIR, `${service.type}.md`);
+    const part = generatedPart(service);
+    const page = existsSync(path) ? readFileSync(path, "utf8") : `${part}\n`;
+    const current = currentPart(page, service.type);
+    const next = current === null ? `${part}\n\n${page}` : page.replace(current, () => part);
+    if (next !== page || !existsSync(path)) {
+      writeFileSync(path, next);
+      console.log(`docs/services/${service.type}.md: generated part written`);
+    }
+  }
+}

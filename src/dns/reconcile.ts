@@ -1,0 +1,171 @@
+// The one policy of every zone service (docs/architecture.md, "Primitives and one policy"): a
+// service module offers only primitives — find the zone that holds a name, read the name's record
+// set of one type, update it, create it — and this module decides. It reads before it writes, so
+// a record that already holds the address is never written again; it updates the one record set
+// of that name and type and nothing else; it creates one only when `create_if_missing` allows; it
+// keeps whatever the domain's config does not decide (TTL, proxying, comments); it never deletes;
+// and it leaves a set with several addresses alone. The words the history shows are made here too.
+
+import { failed, notCreatedMessage, writtenDetails } from "./http";
+import type { DnsProvider, RecordConfig, RecordTarget, RecordType, Step, VerifyOutcome, WriteOutcome } from "./provider";
+import { multipleValuesMessage, sameAddress, zoneHolds } from "./zones";
+
+/** A zone (a domain at the service) that holds records. */
+export interface Zone {
+  /** The service's id of the zone, saved as the domain's `config.zone_id` (the name, where it has no other id). */
+  id: string;
+  /**
+   * The zone's name, lowercase without a trailing dot; `null` when the id came from the domain's
+   * config and the service needs a request to name it (`zoneName`).
+   */
+  name: string | null;
+  /** What the history should say about the zone, e.g. that it is not active yet. */
+  note?: string;
+}
+
+/** The addresses one name holds in one record type at the service, as one set. */
+export interface RecordSet {
+  /** The service's id of the record (or of the set; its name where it has no id), saved as `external_id`. */
+  id: string;
+  /** The addresses it holds now (an empty set is possible where the service keeps the object). */
+  values: readonly string[];
+  /** Its TTL in seconds, when the service says. */
+  ttl?: number;
+  /** The service's own object(s), for an update that must send back what it keeps. */
+  raw?: unknown;
+}
+
+/** What the domain's config decides about the record; an absent field keeps what the record has. */
+export interface DesiredSettings {
+  ttl?: number;
+  proxied?: boolean;
+}
+
+/** A zone service's primitives: requests, nothing decided. */
+export interface ZoneApi {
+  /** The service's name for messages, e.g. "Cloudflare". */
+  readonly service: string;
+  /** Checks the credentials; never changes anything. */
+  verify(): Promise<VerifyOutcome>;
+  /**
+   * The zone that holds `hostname`: the longest of the account's zones that is the name or one of
+   * its parents, or the one `configured` (`config.zone_id`, set by a person or an earlier write).
+   */
+  findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>>;
+  /** The name of a zone known only by its id (`Zone.name` null); needed before creating in it. */
+  zoneName?(zoneId: string): Promise<Step<string>>;
+  /** The name's record set of that type, or null when the name has none. */
+  readRecordSet(zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>>;
+  /** Makes `current` hold only `address`, with `settings` applied and everything else kept. */
+  updateRecordSet(
+    zone: Zone,
+    hostname: string,
+    type: RecordType,
+    current: RecordSet,
+    address: string,
+    settings: DesiredSettings,
+  ): Promise<Step<RecordSet>>;
+  createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>>;
+  /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`. */
+  describe?(set: RecordSet): string[];
+  /** Whether the set already has the settings the config asks for, beyond the TTL (Cloudflare's proxying). */
+  settingsHold?(set: RecordSet, settings: DesiredSettings): boolean;
+}
+
+/** The client the registry hands the updater for a zone service. */
+export function zoneClient(api: ZoneApi): DnsProvider {
+  return {
+    verify: () => api.verify(),
+    writeRecord: (target, address) => reconcile(api, target, address),
+  };
+}
+
+/** The settings a domain's config decides; the rest of the record is the service's to keep. */
+export function desiredSettings(config: RecordConfig): DesiredSettings {
+  return {
+    ...(typeof config.ttl === "number" ? { ttl: config.ttl } : {}),
+    ...(typeof config.proxied === "boolean" ? { proxied: config.proxied } : {}),
+  };
+}
+
+async function reconcile(api: ZoneApi, target: RecordTarget, address: string): Promise<WriteOutcome> {
+  const configured = typeof target.config.zone_id === "string" && target.config.zone_id.trim() !== "" ? target.config.zone_id.trim() : undefined;
+  const attempt = await writeInZone(api, target, address, configured);
+  if (attempt.ok || !attempt.staleZone || configured === undefined) return outcome(attempt);
+  // The zone id from the config names nothing any more (the zone was deleted and added again):
+  // look the zone up afresh, once.
+  const found = await api.findZone(target.hostname, undefined);
+  if (!found.ok) return outcome(found);
+  if (found.value.id === configured) return outcome(attempt);
+  return outcome(await writeInZone(api, target, address, undefined, found.value));
+}
+
+async function writeInZone(
+  api: ZoneApi,
+  target: RecordTarget,
+  address: string,
+  configured: string | undefined,
+  known?: Zone,
+): Promise<Step<Extract<WriteOutcome, { ok: true }>>> {
+  const { hostname, recordType } = target;
+  let zone: Zone;
+  if (known) zone = known;
+  else {
+    const found = await api.findZone(hostname, configured);
+    if (!found.ok) return found;
+    zone = found.value;
+  }
+  const settings = desiredSettings(target.config);
+  const success = (action: "updated" | "created" | "unchanged", set: RecordSet) => ({
+    ok: true as const,
+    value: {
+      ok: true as const,
+      action,
+      externalId: set.id,
+      zoneId: zone.id,
+      message: writtenDetails(api.service, `record ${set.id}`, [...(api.describe?.(set) ?? []), ...(zone.note ? [zone.note] : [])]),
+    },
+  });
+
+  const read = await api.readRecordSet(zone, hostname, recordType);
+  if (!read.ok) return read;
+  const current = read.value;
+  if (current !== null) {
+    if (current.values.length > 1) return failed(multipleValuesMessage(api.service, hostname, recordType, current.values), { cause: "refused" });
+    if (holds(api, current, address, settings)) return success("unchanged", current);
+    const updated = await api.updateRecordSet(zone, hostname, recordType, current, address, settings);
+    return updated.ok ? success("updated", updated.value) : updated;
+  }
+
+  if (target.config.create_if_missing === false) return failed(notCreatedMessage(api.service, target), { cause: "refused" });
+  // A zone named only by an id from the config is checked to hold the hostname before anything is
+  // created in it: a service would put the record under that zone's name, a name nobody asked for.
+  // (A zone found by name, or configured by name, was checked by `findZone` already.)
+  if (zone.name === null && api.zoneName) {
+    const named = await api.zoneName(zone.id);
+    if (!named.ok) return named;
+    if (!zoneHolds(named.value, hostname)) {
+      return failed(`${api.service}: zone ${zone.id} is ${named.value || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, {
+        cause: "refused",
+      });
+    }
+    zone = { ...zone, name: named.value };
+  }
+  const created = await api.createRecordSet(zone, hostname, recordType, address, settings);
+  return created.ok ? success("created", created.value) : created;
+}
+
+/** Whether the set already is what the write would make it: the one address, and the settings asked for. */
+function holds(api: ZoneApi, set: RecordSet, address: string, settings: DesiredSettings): boolean {
+  const [value] = set.values;
+  if (set.values.length !== 1 || value === undefined || !sameAddress(value, address)) return false;
+  if (settings.ttl !== undefined && set.ttl !== undefined && set.ttl !== settings.ttl) return false;
+  return api.settingsHold?.(set, settings) ?? true;
+}
+
+/** The step's result as the updater takes it, without the reconciler's own marks. */
+function outcome(step: Step<Extract<WriteOutcome, { ok: true }>>): WriteOutcome {
+  if (step.ok) return step.value;
+  const { staleZone: _, ...failure } = step;
+  return failure;
+}

@@ -1,0 +1,153 @@
+// The one policy of every zone service, tested once against a service kept in memory: read before
+// writing, skip what is already there, update only the one set, create only when allowed, keep what
+// the config does not decide, never delete, leave a set of several addresses alone, and look a
+// stale configured zone up again once.
+
+import { describe, expect, test } from "bun:test";
+import type { RecordConfig, RecordTarget, RecordType, Step } from "../../src/dns/provider";
+import { zoneClient, type DesiredSettings, type RecordSet, type Zone, type ZoneApi } from "../../src/dns/reconcile";
+
+interface StoredSet {
+  id: string;
+  values: string[];
+  ttl: number;
+}
+
+/** A zone service in memory: zones by id, sets by "name type"; every call is logged. */
+function memoryService(zones: Record<string, string>, sets: Record<string, StoredSet> = {}) {
+  const calls: string[] = [];
+  const stored = new Map(Object.entries(sets));
+  let next = 1;
+  const api: ZoneApi = {
+    service: "Memory",
+    async verify() {
+      calls.push("verify");
+      return { ok: true, detail: "fine" };
+    },
+    async findZone(hostname, configured): Promise<Step<Zone>> {
+      calls.push(`findZone ${configured ?? ""}`.trim());
+      // A configured id is taken as it is; a stale one shows when its records are read.
+      if (configured !== undefined) return { ok: true, value: { id: configured, name: null } };
+      const best = Object.entries(zones)
+        .filter(([, name]) => hostname === name || hostname.endsWith(`.${name}`))
+        .sort(([, a], [, b]) => b.length - a.length)[0];
+      return best ? { ok: true, value: { id: best[0], name: best[1] } } : { ok: false, cause: "refused", message: `Memory: no zone for ${hostname}` };
+    },
+    async zoneName(zoneId) {
+      calls.push(`zoneName ${zoneId}`);
+      return { ok: true, value: zones[zoneId] ?? "" };
+    },
+    async readRecordSet(zone, hostname, type) {
+      calls.push(`read ${hostname} ${type}`);
+      if (!(zone.id in zones)) return { ok: false, cause: "refused", message: "Memory: no such zone", staleZone: true };
+      const set = stored.get(`${hostname} ${type}`);
+      return { ok: true, value: set ? { id: set.id, values: set.values, ttl: set.ttl } : null };
+    },
+    async updateRecordSet(_zone, hostname, type, current, address, settings: DesiredSettings): Promise<Step<RecordSet>> {
+      calls.push(`update ${hostname} ${type}`);
+      const set = { id: current.id, values: [address], ttl: settings.ttl ?? current.ttl ?? 3600 };
+      stored.set(`${hostname} ${type}`, set);
+      return { ok: true, value: set };
+    },
+    async createRecordSet(_zone, hostname, type, address, settings) {
+      calls.push(`create ${hostname} ${type}`);
+      const set = { id: `r${next++}`, values: [address], ttl: settings.ttl ?? 3600 };
+      stored.set(`${hostname} ${type}`, set);
+      return { ok: true, value: set };
+    },
+    describe: (set) => [`ttl ${set.ttl}`],
+  };
+  return { client: zoneClient(api), calls, stored };
+}
+
+function target(hostname: string, config: RecordConfig = {}, recordType: RecordType = "A"): RecordTarget {
+  return { hostname, recordType, externalId: null, externalIdTrusted: false, config };
+}
+
+describe("the zone reconciler", () => {
+  test("a set already holding the address is read and left alone", async () => {
+    const { client, calls } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
+    expect(await client.writeRecord(target("home.example.com"), "192.0.2.1")).toEqual({
+      ok: true,
+      action: "unchanged",
+      externalId: "r9",
+      zoneId: "z1",
+      message: "Memory record r9, ttl 300",
+    });
+    expect(calls).toEqual(["findZone", "read home.example.com A"]);
+  });
+
+  test("IPv6 addresses are compared as addresses, however they are written", async () => {
+    const { client, calls } = memoryService({ z1: "example.com" }, { "home.example.com AAAA": { id: "r9", values: ["2001:0DB8:0:0::1"], ttl: 300 } });
+    expect(await client.writeRecord(target("home.example.com", {}, "AAAA"), "2001:db8::1")).toMatchObject({ ok: true, action: "unchanged" });
+    expect(calls.filter((c) => c.startsWith("update"))).toEqual([]);
+  });
+
+  test("a set with another address is updated, keeping its TTL", async () => {
+    const { client, stored } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
+    expect(await client.writeRecord(target("home.example.com"), "192.0.2.2")).toMatchObject({ ok: true, action: "updated", externalId: "r9" });
+    expect(stored.get("home.example.com A")).toEqual({ id: "r9", values: ["192.0.2.2"], ttl: 300 });
+  });
+
+  test("the right address with a TTL the config does not ask for is updated", async () => {
+    const { client, stored } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
+    expect(await client.writeRecord(target("home.example.com", { ttl: 60 }), "192.0.2.1")).toMatchObject({ ok: true, action: "updated" });
+    expect(stored.get("home.example.com A")?.ttl).toBe(60);
+  });
+
+  test("a set of several addresses is left alone, with the reason", async () => {
+    const { client, calls } = memoryService({ z1: "example.com" }, { "www.example.com A": { id: "r9", values: ["192.0.2.1", "192.0.2.9"], ttl: 300 } });
+    const outcome = await client.writeRecord(target("www.example.com"), "192.0.2.2");
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses (192.0.2.1, 192.0.2.9)");
+    expect(calls.some((c) => c.startsWith("update"))).toBe(false);
+  });
+
+  test("a missing set is created with the config's settings", async () => {
+    const { client, stored } = memoryService({ z1: "example.com" });
+    expect(await client.writeRecord(target("new.example.com", { ttl: 120 }), "192.0.2.3")).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "r1",
+      zoneId: "z1",
+      message: "Memory record r1, ttl 120",
+    });
+    expect(stored.get("new.example.com A")?.values).toEqual(["192.0.2.3"]);
+  });
+
+  test("create_if_missing false: nothing is created, and the history says why", async () => {
+    const { client, calls } = memoryService({ z1: "example.com" });
+    expect(await client.writeRecord(target("new.example.com", { create_if_missing: false }), "192.0.2.3")).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Memory: record new.example.com A does not exist and create_if_missing is false",
+    });
+    expect(calls.some((c) => c.startsWith("create"))).toBe(false);
+  });
+
+  test("a zone known only by a configured id is named before anything is created in it", async () => {
+    const { client, calls } = memoryService({ z1: "example.com", z2: "other.org" });
+    expect(await client.writeRecord(target("new.example.com", { zone_id: "z2" }), "192.0.2.3")).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Memory: zone z2 is other.org, which does not hold new.example.com; correct config.zone_id or remove it",
+    });
+    expect(calls).toEqual(["findZone z2", "read new.example.com A", "zoneName z2"]);
+  });
+
+  test("a stale configured zone is looked up again, once", async () => {
+    const { client, calls, stored } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
+    expect(await client.writeRecord(target("home.example.com", { zone_id: "gone" }), "192.0.2.2")).toMatchObject({ ok: true, action: "updated", zoneId: "z1" });
+    expect(calls).toEqual(["findZone gone", "read home.example.com A", "findZone", "read home.example.com A", "update home.example.com A"]);
+    expect(stored.get("home.example.com A")?.values).toEqual(["192.0.2.2"]);
+  });
+
+  test("a failure is passed on without the reconciler's own marks", async () => {
+    const { client } = memoryService({});
+    expect(await client.writeRecord(target("home.example.com", { zone_id: "gone" }), "192.0.2.2")).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Memory: no zone for home.example.com",
+    });
+  });
+});

@@ -1,0 +1,143 @@
+// The documentation in the repository stays whole: every registered DNS service has its page in
+// docs/services/ (its generated part as its description says, its sections written), the index
+// lists it, CI runs the README's test command, and every
+// relative link in README.md and docs/ leads to a file that exists, and to a heading in it when
+// the link names one.
+
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { Glob } from "bun";
+import { currentPart, generatedPart, SERVICES_DIR } from "../../scripts/docs-services";
+import { SERVICES } from "../../src/dns/registry";
+
+const ROOT = resolve(import.meta.dir, "..", "..");
+
+function markdownFiles(): string[] {
+  const docs = [...new Glob("docs/**/*.md").scanSync({ cwd: ROOT })];
+  return ["README.md", "src/README.md", ...docs].map((file) => join(ROOT, file));
+}
+
+/** The text outside fenced code blocks, where `#` lines are shell comments, not headings. */
+function prose(text: string): string {
+  return text.replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm, "");
+}
+
+/** GitHub's anchor for a heading: lowercase, punctuation dropped, spaces become hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, "")
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>();
+  for (const match of prose(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    const base = slug(match[1]!);
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
+/** Each relative link of a page that leads nowhere, as "page: target (why)". */
+function brokenLinks(file: string, text: string, read: (path: string) => string | null): string[] {
+  const broken: string[] = [];
+  const links = [...prose(text).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
+  for (const link of links) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue; // http:, https:, mailto: …
+    const [path, anchor] = link.split("#", 2) as [string, string | undefined];
+    const target = path === "" ? file : resolve(dirname(file), decodeURIComponent(path));
+    const where = `${relative(ROOT, file)}: ${link}`;
+    const content = read(target);
+    if (content === null) {
+      broken.push(`${where} (no such file)`);
+      continue;
+    }
+    if (anchor !== undefined && target.endsWith(".md") && !anchorsOf(content).has(anchor)) {
+      broken.push(`${where} (no heading #${anchor})`);
+    }
+  }
+  return broken;
+}
+
+function readIfExists(path: string): string | null {
+  if (!existsSync(path)) return null;
+  return statSync(path).isDirectory() ? "" : readFileSync(path, "utf8");
+}
+
+describe("documentation", () => {
+  test("every registered DNS service has its page, its generated part current and its sections written", () => {
+    const problems: string[] = [];
+    for (const service of SERVICES) {
+      const name = `docs/services/${service.type}.md`;
+      const page = join(SERVICES_DIR, `${service.type}.md`);
+      if (!existsSync(page)) {
+        problems.push(`${name} is missing: bun run docs:services starts it`);
+        continue;
+      }
+      const text = readFileSync(page, "utf8");
+      if (currentPart(text, service.type) !== generatedPart(service)) {
+        problems.push(`${name}: the generated part differs from the description: bun run docs:services`);
+      }
+      for (const heading of ["## Credentials", "## What ddnsd changes", "## What ddnsd never changes"]) {
+        const section = text.split(`\n${heading}\n`)[1];
+        if (section === undefined || section.split(/\n## /)[0]!.trim() === "") problems.push(`${name} has no "${heading}" section`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("the services index links every registered type's page", () => {
+    const index = readFileSync(join(ROOT, "docs", "services", "README.md"), "utf8");
+    const missing = SERVICES.map((service) => service.type).filter((type) => !index.includes(`](${type}.md)`));
+    expect(missing).toEqual([]);
+  });
+
+  test("every relative link in README.md and docs/ leads to a file, and to a heading when it names one", () => {
+    const files = markdownFiles();
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.flatMap((file) => brokenLinks(file, readFileSync(file, "utf8"), readIfExists))).toEqual([]);
+  });
+
+  test("CI runs the README's test command, with the type check and the linter after its installs", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const commands = [...readme.matchAll(/^```sh\n(.+)\n```$/gm)].map((m) => m[1]!);
+    const testCommand = commands.find((command) => command.endsWith("&& bun test"));
+    expect(testCommand).toBeDefined();
+    const steps = readFileSync(join(ROOT, ".ci", "run"), "utf8")
+      .split("\n")
+      .filter((line) => line !== "" && !line.startsWith("#") && !/^(set|cd|export) /.test(line));
+    expect(steps).toEqual([testCommand!.replace(/ && bun test$/, ""), "bun run typecheck", "bun run lint", "bun test"]);
+  });
+
+  test("the link check sees a missing file and a missing heading, and skips code and web links", () => {
+    const page = join(ROOT, "docs", "page.md");
+    const files: Record<string, string> = {
+      [join(ROOT, "docs", "other.md")]: "# Other\n\n## Run as a container (NAS)\n\n## Run as a container (NAS)\n",
+    };
+    const text = [
+      "# Page",
+      "[ok](other.md#run-as-a-container-nas) [second](other.md#run-as-a-container-nas-1) [self](#page)",
+      "[gone](gone.md) [bad anchor](other.md#nowhere) [web](https://example.com/x.md)",
+      "```sh",
+      "echo '[in code](missing.md)'",
+      "```",
+    ].join("\n");
+    const read = (path: string) => (path === page ? text : (files[path] ?? null));
+    expect(brokenLinks(page, text, read)).toEqual([
+      "docs/page.md: gone.md (no such file)",
+      "docs/page.md: other.md#nowhere (no heading #nowhere)",
+    ]);
+  });
+
+  test("headings become GitHub's anchors", () => {
+    expect(slug("Install on a Raspberry Pi / NAS")).toBe("install-on-a-raspberry-pi--nas");
+    expect(slug("dyndns2 (No-IP, Dyn, OVH, …)")).toBe("dyndns2-no-ip-dyn-ovh-");
+    expect(slug("What ddnsd changes at each service")).toBe("what-ddnsd-changes-at-each-service");
+  });
+});

@@ -1,0 +1,195 @@
+// The imports of src/ and views/ (every `import` and `export … from`, type-only ones included):
+// no file-level cycle, and no import from a lower layer to a higher one in the layer table of
+// docs/architecture.md, besides the listed exceptions, which this test keeps honest both ways.
+
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { Glob } from "bun";
+
+const ROOT = resolve(import.meta.dir, "..", "..");
+
+function sources(): string[] {
+  return ["src", "views"].flatMap((dir) => [...new Glob("**/*.{ts,tsx}").scanSync({ cwd: join(ROOT, dir) })].map((file) => join(ROOT, dir, file)));
+}
+
+/** The local files a module imports (packages and assets left out). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']/gms)].map((m) => m[1]!);
+  return specifiers
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => {
+      const base = resolve(dirname(file), specifier);
+      return [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => existsSync(candidate) && /\.tsx?$/.test(candidate));
+    })
+    .filter((path): path is string => path !== undefined);
+}
+
+/** One cycle per strongly connected part of the graph that loops, as a readable path. */
+function cycles(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === "open") found.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(ROOT, f)).join(" → "));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, "done");
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return found;
+}
+
+/**
+ * The layers, bottom to top: a file may import its own layer and the layers below it. A layer is a
+ * folder of src/ (or a file at its top), or views/. Keep in step with docs/architecture.md.
+ */
+const LAYERS: { name: string; parts: string[] }[] = [
+  // Helpers with no knowledge of the appliance; `log` is the logger every layer is handed.
+  { name: "base", parts: ["util", "errors", "log", "assets.d"] },
+  // The database: the tables, opening and migrating it, the data dir's lock, the full disk.
+  { name: "storage", parts: ["db", "store"] },
+  // Talking to the outside world and keeping secrets: the DNS services, address detection, outbound
+  // requests (a `net/` for proxies), sealing.
+  { name: "clients", parts: ["dns", "ip", "net", "security"] },
+  // The work: the one update path and the scheduler, notifications of what happened.
+  { name: "core", parts: ["updater", "notify"] },
+  // The API's resources: rules and their shapes, one folder per resource.
+  { name: "services", parts: ["modules"] },
+  // Markup: what a page shows, given the data (the pages render it, never the reverse).
+  { name: "markup", parts: ["views"] },
+  // The HTTP edge: errors to status codes, tokens, screening, /docs; the admin pages' routes.
+  { name: "edge", parts: ["http", "ui"] },
+  // The composition root: the settings (the only reader of the environment, handed down as
+  // values), the context they build, the app, the server and the command line.
+  { name: "root", parts: ["app", "server", "main", "config", "context", "healthcheck", "version"] },
+];
+
+/**
+ * Today's imports against the table, each a file → file edge. Each one is a debt: the test fails
+ * when a new one appears, and when one listed here is gone (then delete its line).
+ */
+const EXCEPTIONS = new Set([
+  // The whole AppContext handed down instead of the few things a module needs.
+  "src/http/auth.ts → src/context.ts",
+  "src/http/docs.ts → src/context.ts",
+  "src/modules/domains/index.ts → src/context.ts",
+  "src/modules/domains/service.ts → src/context.ts",
+  "src/modules/metrics/index.ts → src/context.ts",
+  "src/modules/metrics/service.ts → src/context.ts",
+  "src/modules/notifications/index.ts → src/context.ts",
+  "src/modules/notifications/service.ts → src/context.ts",
+  "src/modules/prometheus/index.ts → src/context.ts",
+  "src/modules/prometheus/service.ts → src/context.ts",
+  "src/modules/providers/index.ts → src/context.ts",
+  "src/modules/providers/service.ts → src/context.ts",
+  "src/modules/push/index.ts → src/context.ts",
+  "src/modules/push/service.ts → src/context.ts",
+  "src/modules/shared.ts → src/context.ts",
+  "src/modules/system/index.ts → src/context.ts",
+  "src/modules/system/service.ts → src/context.ts",
+  "src/modules/update-keys/index.ts → src/context.ts",
+  "src/modules/update-keys/service.ts → src/context.ts",
+  "src/notify/notifier.ts → src/context.ts",
+  "src/ui/index.ts → src/context.ts",
+  "src/ui/pages.ts → src/context.ts",
+  "src/ui/routes/about.ts → src/context.ts",
+  "src/ui/routes/account.ts → src/context.ts",
+  "src/ui/routes/dashboard.ts → src/context.ts",
+  "src/ui/routes/domains.ts → src/context.ts",
+  "src/ui/routes/notifications.ts → src/context.ts",
+  "src/ui/routes/providers.ts → src/context.ts",
+  "src/ui/routes/sign-in.ts → src/context.ts",
+  "src/ui/routes/update-keys.ts → src/context.ts",
+  "src/ui/session.ts → src/context.ts",
+  "src/ui/settings.ts → src/context.ts",
+  "src/updater/scheduler.ts → src/context.ts",
+  "src/updater/update.ts → src/context.ts",
+  // The dashboard's markup takes its public-address type from the context.
+  "views/pages/dashboard.tsx → src/context.ts",
+  // The settings read below the root: the logger's level and format types, the About page's list.
+  "src/log.ts → src/config.ts",
+  "src/ui/settings.ts → src/config.ts",
+  // The core reaching up into the API's services.
+  "src/updater/update.ts → src/modules/providers/service.ts", // the client of a provider row
+  "src/notify/notifier.ts → src/modules/notifications/service.ts", // a channel's options, opened
+  "src/dns/rules.ts → src/modules/limits.ts", // the field sizes
+  // Services reaching into the HTTP edge: the user count, and the bearer check of /metrics.
+  "src/modules/system/service.ts → src/http/auth.ts",
+  "src/modules/prometheus/index.ts → src/http/auth.ts",
+]);
+
+/** A file's layer part: its folder under src/ (or its name at the top of src/), or "views". */
+function partOf(file: string): string {
+  const [top, part, ...rest] = relative(ROOT, file).split("/");
+  if (top === "views") return "views";
+  return rest.length > 0 ? part! : part!.replace(/\.tsx?$/, "");
+}
+
+function layerOf(part: string): number {
+  return LAYERS.findIndex((layer) => layer.parts.includes(part));
+}
+
+/** Every import from a lower layer to a higher one, as "from → to"; parts in no layer are refused. */
+function layerViolations(graph: Map<string, string[]>): { unplaced: string[]; upward: string[] } {
+  const unplaced = new Set<string>();
+  const upward = new Set<string>();
+  for (const [file, imported] of graph) {
+    for (const target of [file, ...imported]) if (layerOf(partOf(target)) < 0) unplaced.add(partOf(target));
+    for (const target of imported) {
+      if (layerOf(partOf(target)) > layerOf(partOf(file))) upward.add(`${relative(ROOT, file)} → ${relative(ROOT, target)}`);
+    }
+  }
+  return { unplaced: [...unplaced].sort(), upward: [...upward].sort() };
+}
+
+describe("imports", () => {
+  test("src/ and views/ have no import cycle", () => {
+    const files = sources();
+    expect(files.length).toBeGreaterThan(30);
+    const graph = new Map(files.map((file) => [file, importsOf(file)]));
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  test("the check sees a cycle when there is one", () => {
+    const [a, b, c] = ["a.ts", "b.ts", "c.ts"].map((name) => join(ROOT, name)) as [string, string, string];
+    expect(cycles(new Map([[a, [b]], [b, [c]], [c, [b]]]))).toEqual(["b.ts → c.ts → b.ts"]);
+  });
+
+  test("every folder of src/ has its place in the layer table", () => {
+    const graph = new Map(sources().map((file) => [file, importsOf(file)]));
+    expect(layerViolations(graph).unplaced).toEqual([]);
+  });
+
+  test("no file imports a higher layer, besides the listed exceptions", () => {
+    const graph = new Map(sources().map((file) => [file, importsOf(file)]));
+    const upward = layerViolations(graph).upward;
+    expect(upward.filter((edge) => !EXCEPTIONS.has(edge))).toEqual([]);
+  });
+
+  test("every listed exception still exists (delete the line of one that was fixed)", () => {
+    const graph = new Map(sources().map((file) => [file, importsOf(file)]));
+    const upward = new Set(layerViolations(graph).upward);
+    expect([...EXCEPTIONS].filter((edge) => !upward.has(edge))).toEqual([]);
+  });
+
+  test("the layer check sees an upward import and a folder with no place", () => {
+    const [store, dns, modules, odd] = ["src/db/a.ts", "src/dns/b.ts", "src/modules/c.ts", "src/odd/d.ts"].map((name) => join(ROOT, name)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const graph = new Map([
+      [modules, [dns, store]],
+      [dns, [modules]],
+      [odd, []],
+    ]);
+    expect(layerViolations(graph)).toEqual({ unplaced: ["odd"], upward: ["src/dns/b.ts → src/modules/c.ts"] });
+  });
+});
