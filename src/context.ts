@@ -12,6 +12,7 @@ import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
 import type { VerifiedTokens } from "./http/verified-tokens";
+import type { DetectionFailure } from "./ip/detect";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
@@ -30,12 +31,6 @@ export interface PublicIpState {
   failures: { ipv4: DetectionFailure | null; ipv6: DetectionFailure | null };
 }
 
-export interface DetectionFailure {
-  /** The first failed detection of the current streak, ms since the epoch. */
-  since: number;
-  /** The latest failure's reasons, each source's in its own words. */
-  error: string;
-}
 
 export interface PassOptions {
   /** Every enabled domain, due or not (`ddnsd check`). */

@@ -4,7 +4,8 @@
 // text and numbers don't need to.
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
-import type { DetectionFailure } from "../src/context";
+import type { DetectionFailure } from "../src/ip/detect";
+import type { HistoryFailureCause } from "../src/db/schema";
 import type { DomainView } from "../src/modules/domains/service";
 import { clock, fullTime, relative, toMs } from "./format";
 
@@ -37,6 +38,8 @@ export type DomainStatusKey = "ok" | "failed" | "unchecked" | "pending" | "disab
 export interface UpdateConditions {
   providerEnabled: boolean;
   detectionFailure: DetectionFailure | null;
+  /** Why its newest attempt failed (its history row's cause), for a failed domain's row. */
+  lastFailureCause?: HistoryFailureCause | null;
 }
 
 export const UPDATABLE: UpdateConditions = { providerEnabled: true, detectionFailure: null };
@@ -66,14 +69,45 @@ export const DOMAIN_STATUS_FILTERS: { value: DomainStatusKey; label: string }[] 
   { value: "disabled", label: "Disabled (or its provider)" },
 ];
 
-export function DomainStatus({ domain, conditions = UPDATABLE }: { domain: Pick<DomainView, "is_enabled" | "last_update_status">; conditions?: UpdateConditions }) {
-  const { tone, label } = domainStatus(domain, conditions);
-  const failure = conditions.detectionFailure;
+/**
+ * What went wrong, by cause, in a person's words: the network, the credentials, the request (the
+ * service's own words follow), or the pace. Null for a cause not known (rows from before causes).
+ */
+export function causeWords(cause: HistoryFailureCause | null | undefined, providerName: string): string | null {
+  switch (cause) {
+    case "detection":
+      return "the public address could not be detected";
+    case "disabled":
+      return "the domain or its provider is disabled";
+    case "unreachable":
+      return `could not reach ${providerName} (network, DNS, TLS or timeout)`;
+    case "credentials":
+      return `${providerName} refused the credentials`;
+    case "refused":
+      return `${providerName} refused the request`;
+    case "throttled":
+      return `${providerName} asked to slow down`;
+    default:
+      return null;
+  }
+}
+
+export function DomainStatus({
+  domain,
+  conditions = UPDATABLE,
+}: {
+  domain: Pick<DomainView, "is_enabled" | "last_update_status" | "provider_name">;
+  conditions?: UpdateConditions;
+}) {
+  const { key, tone, label } = domainStatus(domain, conditions);
+  const why = key === "unchecked" ? "address not detected" : key === "failed" ? causeWords(conditions.lastFailureCause, domain.provider_name) : null;
   return (
     <>
       <Badge tone={tone}>{label}</Badge>
-      {label === "Not checked" && failure !== null ? (
-        <p class="muted small">address not detected</p>
+      {why ? (
+        <p class="muted small status-why" safe>
+          {why}
+        </p>
       ) : (
         ""
       )}

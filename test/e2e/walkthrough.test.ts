@@ -148,6 +148,10 @@ describe("the dashboard tells the truth", () => {
           expect(await row.locator(".cell-status").textContent()).not.toContain("OK");
           await page.goto(`${base}/domains?status=unchecked`);
           expect(await page.locator("#domain-1").count()).toBe(1);
+          await page.goto(`${base}/domains/1/history`);
+          expect(await page.locator("table.history-table tbody tr").first().locator("summary").textContent()).toStartWith(
+            `Failed: the public address could not be detected: ${echo.url}/v4: HTTP 503`,
+          );
         } finally {
           await context.close();
         }
@@ -319,6 +323,39 @@ describe("the domain form shows and stores only the chosen provider's options", 
       }
     } finally {
       await app.request("DELETE", `/api/v1/providers/${porkbun.body.id}?cascade=true`);
+    }
+  });
+});
+
+describe("failures point at their cause", () => {
+  test("credentials, the request in the service's words, the network: in the row after Update now, under the status, and in the history", async () => {
+    const { context, page } = await open(LAPTOP);
+    const row = page.locator("#domain-1");
+    try {
+      await page.goto(`${base}/domains`);
+      const cases = [
+        { fault: { status: 403, code: 9109, message: "Invalid access token" }, row: "Home refused the credentials. Correct them in the provider's settings.", history: "Failed: Home refused the credentials." },
+        { fault: { status: 400, code: 1004, message: "DNS Validation Error" }, row: "Home refused the request: ", history: "Failed: Home refused the request: Cloudflare: DNS Validation Error" },
+        { fault: { status: 502 }, row: "Could not reach Home (network, DNS, TLS or timeout).", history: "Failed: could not reach Home" },
+      ];
+      for (const { fault, row: words, history } of cases) {
+        cloudflare.fault(fault);
+        try {
+          await row.getByRole("button", { name: /^Update now/ }).click();
+          await row.locator(".update-result").getByText(words).waitFor();
+          expect(await row.locator(".update-result").textContent()).not.toContain("check the provider's credentials");
+        } finally {
+          cloudflare.clearFaults();
+        }
+        await page.goto(`${base}/domains/1/history`);
+        expect(await page.locator("table.history-table tbody tr").first().locator("summary").textContent()).toContain(history);
+        await page.goto(`${base}/domains`);
+      }
+      // The list says why the domain failed, under its status.
+      expect(await row.locator(".status-why").textContent()).toContain("could not reach Home");
+    } finally {
+      await context.close();
+      await app.request("POST", "/api/v1/domains/1/update_ip");
     }
   });
 });

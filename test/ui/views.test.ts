@@ -3,7 +3,7 @@
 // small formatting helpers.
 
 import { describe, expect, test } from "bun:test";
-import type { DomainView, HistoryView } from "../../src/modules/domains/service";
+import type { DomainView } from "../../src/modules/domains/service";
 import type { DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { upcomingRuns } from "../../src/updater/schedule";
@@ -20,7 +20,7 @@ import { bytes, duration, every, relative, shortTime } from "../../views/format"
 import { AboutPage } from "../../views/pages/about";
 import { DashboardPage } from "../../views/pages/dashboard";
 import { DomainFormPage, type DomainFormValues } from "../../views/pages/domain-form";
-import { HistoryPage } from "../../views/pages/history";
+import { HistoryPage, type HistoryRowView } from "../../views/pages/history";
 import { LoginPage } from "../../views/pages/login";
 import { ProviderFormPage } from "../../views/pages/provider-form";
 import { ProvidersPage } from "../../views/pages/providers";
@@ -126,13 +126,14 @@ describe("escaping", () => {
     // Provider name, address and message as text.
     expect(count(row, ESCAPED)).toBe(3);
 
-    const historyRow: HistoryView = {
+    const historyRow: HistoryRowView = {
       id: 1,
       domain_id: 7,
       ip_address: "203.0.113.7",
       previous_ip: null,
       status: "FAILED",
       message: HOSTILE,
+      failure_cause: null,
       trigger: "schedule",
       duration_ms: 120,
       timestamp: new Date(NOW - 60_000).toISOString(),
@@ -325,7 +326,7 @@ describe("domains", () => {
     expect(result({ ok: true, changed: false, ip: "203.0.113.7", previousIp: "203.0.113.7", durationMs: 84 })).toContain("Already pointed at 203.0.113.7; nothing to change.");
     // The provider's own words stay in the history; the row says what to do and links there.
     const failed = result({ ok: false, failure: "provider", detail: "Cloudflare: Authentication error (code 10000, status 403)" });
-    expect(failed).toContain("Home Cloudflare did not accept the update. Its history says why; check the provider&#x27;s credentials.");
+    expect(failed).toContain("Home Cloudflare did not accept the update. Its history says why.");
     expect(failed).not.toContain("code 10000");
     expect(failed).toContain('<a href="/domains/7/history">See the history</a>');
     expect(result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" })).toContain("The domain is disabled; enable it to update it.");

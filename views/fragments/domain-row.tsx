@@ -5,8 +5,9 @@
 // name says which domain and record type it acts on, and its id keeps focus on it after a swap.
 
 import { Html } from "@elysiajs/html";
+import type { HistoryFailureCause } from "../../src/db/schema";
 import type { DomainView } from "../../src/modules/domains/service";
-import { ActionForm, Badge, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { ActionForm, Badge, causeWords, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { every, millis } from "../format";
 
 export type DomainRowView = "dashboard" | "list";
@@ -18,8 +19,24 @@ export type UpdateResult =
       ok: false;
       /** Refused (disabled), the address not detected, the provider failed, or its outcome waiting for disk space. */
       failure: "refused" | "detection" | "provider" | "storage";
+      /** The provider failure's cause, as its history row keeps it (absent: not known). */
+      cause?: HistoryFailureCause | null;
       detail: string;
     };
+
+/** What to do about a provider failure of this cause. */
+function causeAdvice(cause: HistoryFailureCause | null | undefined): string {
+  switch (cause) {
+    case "unreachable":
+      return "Check this machine's connection and the service's address; it is tried again on its own.";
+    case "credentials":
+      return "Correct them in the provider's settings.";
+    case "throttled":
+      return "It is tried again after the pause the service asked for.";
+    default:
+      return "Its history has the details.";
+  }
+}
 
 export interface DomainRowProps {
   domain: DomainView;
@@ -50,7 +67,12 @@ export function updateSentence(result: UpdateResult, providerName: string): stri
     return `Already pointed at ${result.ip}; nothing to change.`;
   }
   if (result.failure === "detection") return "The public address could not be detected. Check this machine's internet connection, then try again.";
-  if (result.failure === "provider") return `${providerName} did not accept the update. Its history says why; check the provider's credentials.`;
+  if (result.failure === "provider") {
+    const words = causeWords(result.cause, providerName);
+    if (words === null) return `${providerName} did not accept the update. Its history says why.`;
+    const sentence = words.charAt(0).toUpperCase() + words.slice(1);
+    return result.cause === "refused" ? `${sentence}: ${result.detail.replace(/[.!?]?$/, ".")}` : `${sentence}. ${causeAdvice(result.cause)}`;
+  }
   return /[.!?]$/.test(result.detail) ? result.detail : `${result.detail}.`;
 }
 

@@ -7,8 +7,7 @@ import { listDomains } from "../../modules/domains/service";
 import { dashboardMetrics, ipChangesPerDay, updatesPerHour } from "../../modules/metrics/service";
 import { systemStatus } from "../../modules/system/service";
 import { DashboardPage } from "../../../views/pages/dashboard";
-import { signedIn } from "../pages";
-import { updateConditions } from "../conditions";
+import { signedIn, updateConditions } from "../pages";
 import { takeFlash } from "../session";
 
 export function dashboardRoutes(ctx: AppContext) {

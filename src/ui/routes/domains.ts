@@ -29,8 +29,7 @@ import { DomainFormPage, type DomainFormValues } from "../../../views/pages/doma
 import { DomainsPage } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
 import { domainInput, domainValues, domainValuesOf, field, formErrors, onlyChangesType } from "../forms";
-import { answerAction, signedIn, type Cookies } from "../pages";
-import { updateConditions } from "../conditions";
+import { answerAction, historyCauses, signedIn, updateConditions, type Cookies } from "../pages";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
@@ -67,6 +66,13 @@ export function domainPageRoutes(ctx: AppContext) {
       errors,
       schedule: schedulePreview(values.cron_schedule, Date.now()),
     });
+  }
+
+  /** A page of the domain's history, each row with its failure's cause. */
+  function historyRows(id: number, page: number) {
+    const rows = domainHistory(ctx, id, HISTORY_PAGE_SIZE, (page - 1) * HISTORY_PAGE_SIZE);
+    const causes = historyCauses(ctx, rows.map((r) => r.id));
+    return rows.map((r) => ({ ...r, failure_cause: causes.get(r.id) ?? null }));
   }
 
   function row(id: number, view: DomainRowView, result: UpdateResult | null = null) {
@@ -159,7 +165,10 @@ export function domainPageRoutes(ctx: AppContext) {
             // vanished domain is a 404 like any other.
             const failure = UPDATE_FAILURES.find(([kind]) => error instanceof kind)?.[1];
             if (failure === undefined) throw error;
-            result = { ok: false, failure, detail: (error as Error).message };
+            // The cause as the attempt's history row keeps it (the newest row is that attempt's).
+            const newest = failure === "provider" ? domainHistory(ctx, params.id, 1)[0] : undefined;
+            const cause = newest ? (historyCauses(ctx, [newest.id]).get(newest.id) ?? null) : null;
+            result = { ok: false, failure, cause, detail: (error as Error).message };
           }
           const view: DomainRowView = field(body, "view") === "dashboard" ? "dashboard" : "list";
           return answerAction(ctx, request, cookie, {
@@ -211,7 +220,7 @@ export function domainPageRoutes(ctx: AppContext) {
             intervalSeconds: interval,
             domain,
             conditions: updateConditions(ctx)(domain),
-            rows: domainHistory(ctx, params.id, HISTORY_PAGE_SIZE, (page - 1) * HISTORY_PAGE_SIZE),
+            rows: historyRows(params.id, page),
             timeline: ipTimeline(ctx, params.id),
             page,
             pages,
