@@ -148,7 +148,40 @@
   // under way, and then replaces the row that request was to swap.
   var owedFocus = null;
 
+  // A rejected form comes back from the server with its password inputs empty (a secret is never
+  // sent back to the browser). What was typed in them is kept here, in memory only, for the time
+  // of the request, and put back if the same form returns.
+  var typedSecrets = null;
+
+  function keepTypedSecrets(form) {
+    typedSecrets = null;
+    if (!form || form.tagName !== "FORM" || !form.id) return;
+    var inputs = form.querySelectorAll("input[type=password]");
+    var values = {};
+    var any = false;
+    for (var i = 0; i < inputs.length; i++) {
+      if (inputs[i].name && inputs[i].value) {
+        values[inputs[i].name] = inputs[i].value;
+        any = true;
+      }
+    }
+    if (any) typedSecrets = { form: form.id, values: values };
+  }
+
+  function restoreTypedSecrets() {
+    if (!typedSecrets) return;
+    var form = document.getElementById(typedSecrets.form);
+    if (form) {
+      for (var name in typedSecrets.values) {
+        var input = form.querySelector("input[type=password][name='" + name.replace(/'/g, "") + "']");
+        if (input && !input.value) input.value = typedSecrets.values[name];
+      }
+    }
+    typedSecrets = null;
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.boosted) keepTypedSecrets(event.detail.elt);
     var active = document.activeElement;
     if (active && active !== document.body && active.id) owedFocus = active.id;
     clearFailure(event.detail.elt);
@@ -160,6 +193,7 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    restoreTypedSecrets();
     restoreUnsentForm();
     if (owedFocus && (document.activeElement === document.body || document.activeElement === null)) {
       var next = document.getElementById(owedFocus);

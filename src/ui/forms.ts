@@ -55,8 +55,24 @@ function inputName(errorField: string): string {
  * A service's refusal as form errors: an invalid field is shown next to its input; a vanished
  * provider or a duplicate is about the whole form. Anything else is not the user's to fix and propagates.
  */
+/** The API's reasons that speak of its own JSON (a null, an id), as a form's words. */
+const FORM_WORDS: Record<string, string> = {
+  "must name at least one domain; null means all domains": "tick at least one domain, or choose “All domains”",
+  "must be a positive integer": "choose one from the list",
+};
+
+/** A conflict that is about one field (a name already taken): the field it belongs to. */
+const CONFLICT_FIELDS: [RegExp, string][] = [
+  [/^A provider named .* already exists$/, "name"],
+  [/is already configured on this provider/, "domain_name"],
+];
+
 export function formErrors(error: unknown): FormErrors {
-  if (error instanceof Invalid) return { fields: { [inputName(error.field)]: error.reason } };
+  if (error instanceof Invalid) return { fields: { [inputName(error.field)]: FORM_WORDS[error.reason] ?? error.reason } };
+  if (error instanceof Conflict) {
+    const field = CONFLICT_FIELDS.find(([pattern]) => pattern.test(error.message))?.[1];
+    if (field !== undefined) return { fields: { [field]: error.message } };
+  }
   if (error instanceof NotFound || error instanceof Conflict) return { fields: {}, form: error.message };
   throw error;
 }

@@ -360,6 +360,69 @@ describe("failures point at their cause", () => {
   });
 });
 
+describe("the smaller things", () => {
+  test("addresses wrap between groups; a taken name is its field's error, focused, with the typed token kept; the pages' own words; no event, no notification", async () => {
+    const aaaa = await app.request("POST", "/api/v1/domains", { body: { provider_id: 1, domain_name: "six.example.com", record_type: "AAAA" } });
+    app.ctx.sqlite.run("UPDATE domains SET last_known_ip = ?, last_update_status = 'SUCCESS', next_run_at = ? WHERE id = ?", [
+      "2001:db8:85a3:1234:5678:8a2e:370:7334",
+      Date.now() + 3_600_000,
+      aaaa.body.id,
+    ]);
+    const { context, page } = await open({ width: 1000, height: 768 });
+    try {
+      // Each group of an address sits on one line: a line may only break after ":" or ".".
+      await page.goto(`${base}/domains`);
+      const splitGroups = await page.locator(`#domain-${aaaa.body.id} code.ip`).evaluate((code) =>
+        [...code.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).filter((node) => {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+        }).length,
+      );
+      expect(splitGroups).toBe(0);
+
+      // A new IPv6 suffix is written at once, not at the next run an hour away.
+      await page.goto(`${base}/domains/${aaaa.body.id}/edit`);
+      await page.getByLabel("Interface id (suffix)").fill("::1234:5678:9abc:def0");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.waitForURL(`${base}/domains`);
+      const saved = (await app.request("GET", `/api/v1/domains/${aaaa.body.id}`)).body as { next_run_at: string | null };
+      expect(Date.parse(saved.next_run_at!)).toBeLessThanOrEqual(Date.now());
+
+      await page.goto(`${base}/providers/new`);
+      await page.getByLabel("Name").fill("Home");
+      await page.getByLabel("API token").fill(CLOUDFLARE_FAKE_TOKEN);
+      await page.getByRole("button", { name: "Add provider" }).click();
+      await page.locator("#f-name-error").getByText('A provider named "Home" already exists').waitFor();
+      await page.waitForFunction(() => document.activeElement?.id === "f-name");
+      expect(await page.getByLabel("API token").inputValue()).toBe(CLOUDFLARE_FAKE_TOKEN);
+
+      await page.goto(`${base}/update-keys`);
+      await page.getByLabel("Name", { exact: true }).fill("Router");
+      await page.getByLabel("Only these:").check();
+      await page.getByRole("button", { name: "Create key" }).click();
+      const keyError = (await page.locator("#f-domain_ids-error").textContent()) ?? "";
+      expect(keyError).toContain("tick at least one domain");
+      expect(keyError).not.toContain("null");
+
+      await page.goto(`${base}/domains/abc/edit`);
+      expect(await page.locator("main").textContent()).not.toContain("must be a positive integer");
+
+      await page.goto(`${base}/notifications/new`);
+      await page.getByLabel("Name").fill("Silent");
+      await page.getByLabel("Receiver URL").fill(`${receiver.url}/hook`);
+      for (const box of await page.locator("input[name=events]").all()) await box.uncheck();
+      await page.getByRole("button", { name: "Add notification" }).click();
+      await page.locator("#f-events").getByText("must name at least one event").waitFor();
+      const api = await app.request("POST", "/api/v1/notifications", { body: { name: "Silent", type: "webhook", options: { url: `${receiver.url}/hook` }, events: [] } });
+      expect(api.status).toBe(422);
+    } finally {
+      await context.close();
+      await app.request("DELETE", `/api/v1/domains/${aaaa.body.id}`);
+    }
+  });
+});
+
 /**
  * axe-core's violations on the page as it is (rule id, count and the first nodes), with its
  * experimental rule that a control's name starts with its visible text turned on. `colourOnly`

@@ -448,7 +448,7 @@ describe("history, about, sign in", () => {
         total: 60,
       }),
     );
-    expect(html.indexOf("203.0.113.7</code>")).toBeLessThan(html.indexOf("198.51.100.2</code>"));
+    expect(html.indexOf("203.<wbr>0.<wbr>113.<wbr>7</code>")).toBeLessThan(html.indexOf("198.<wbr>51.<wbr>100.<wbr>2</code>"));
     expect(html).toContain("13:00</time> → now");
     expect(html).toContain("09:00</time> → 13:00");
     expect(html).toContain("4 h");

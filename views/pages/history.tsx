@@ -39,9 +39,9 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
         const until = period.until === null ? now : Date.parse(period.until);
         return (
           <li class={["timeline-item", period.until === null && "timeline-current"]}>
-            <code class="timeline-ip" safe>
-              {period.ip}
-            </code>
+            <span class="timeline-ip">
+              <Ip ip={period.ip} />
+            </span>
             <span class="timeline-when">
               <time datetime={period.from} title={fullTime(from)}>
                 {shortTime(from, now)}

@@ -14,7 +14,7 @@ const Options = t.Record(t.String(), t.Unknown(), {
   error: "must be an object",
 });
 const Events = t.Array(t.String(), {
-  description: `Any of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all four when absent`,
+  description: `One or more of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all four when absent`,
   error: "must be a list of event names",
 });
 const Enabled = t.Boolean({ error: "must be true or false" });
