@@ -423,6 +423,25 @@ describe("the smaller things", () => {
   });
 });
 
+describe("help links to each service's token page", () => {
+  test("the credential's help links the page where it is made, in a new tab, with the least privilege to grant", async () => {
+    for (const [viewport, javaScript] of [[PHONE, false], [LAPTOP, true]] as const) {
+      const { context, page } = await open(viewport, { javaScript });
+      try {
+        await page.goto(`${base}/providers/new`);
+        const help = page.locator("#f-credential_api_token-help");
+        expect(await help.textContent()).toContain("Zone : DNS : Edit");
+        const link = help.getByRole("link", { name: /Cloudflare page where it is made/ });
+        expect(await link.getAttribute("href")).toBe("https://dash.cloudflare.com/profile/api-tokens");
+        expect(await link.getAttribute("target")).toBe("_blank");
+        expect(await link.getAttribute("rel")).toContain("noopener");
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
 /**
  * axe-core's violations on the page as it is (rule id, count and the first nodes), with its
  * experimental rule that a control's name starts with its visible text turned on. `colourOnly`
