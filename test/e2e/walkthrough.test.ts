@@ -442,6 +442,27 @@ describe("help links to each service's token page", () => {
   });
 });
 
+describe("the log in the page", () => {
+  test("About shows the newest log lines, newest first, with no secret in them", async () => {
+    expect((await app.request("POST", "/api/v1/domains/1/update_ip")).status).toBe(200);
+    const { context, page } = await open(PHONE, { javaScript: false });
+    try {
+      await page.goto(`${base}/about`);
+      const log = page.getByRole("region", { name: "Recent log" }).or(page.locator("pre.log-lines"));
+      const lines = ((await page.locator("pre.log-lines").textContent()) ?? "").split("\n");
+      expect(lines.some((line) => line.includes("home.example.com"))).toBe(true);
+      expect(Date.parse(lines[0]!.split(" ")[0]!)).toBeGreaterThanOrEqual(Date.parse(lines.at(-1)!.split(" ")[0]!));
+      expect(await log.first().isVisible()).toBe(true);
+      const content = await page.content();
+      expect(content).not.toContain(CLOUDFLARE_FAKE_TOKEN);
+      // Long lines scroll inside the box, not the page.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 /**
  * axe-core's violations on the page as it is (rule id, count and the first nodes), with its
  * experimental rule that a control's name starts with its visible text turned on. `colourOnly`

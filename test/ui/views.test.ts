@@ -459,9 +459,11 @@ describe("history, about, sign in", () => {
 
   test("about shows what it is given and links the API reference", () => {
     const html = String(
-      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: "web", ipv6: "interface:eth0" }, settings: [{ name: "DDNS_PORT", value: "8001" }] }),
+      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: "web", ipv6: "interface:eth0" }, settings: [{ name: "DDNS_PORT", value: "8001" }], logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
     );
     expect(html).toContain("<code>1.2.3</code>");
+    // The recent log, its lines as text.
+    expect(html).toContain("INFO  record updated &lt;b&gt;");
     expect(html).toContain("1 d 2 h");
     expect(html).toContain("117 KB");
     expect(html).toContain('href="/docs"');
