@@ -14,21 +14,11 @@
 // Sources: PROVIDERS.md §6; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
-import {
-  exchangeJson,
-  isObject,
-  notCreatedMessage,
-  parseJson,
-  pauseSeconds,
-  pausing,
-  retryAfterSeconds,
-  unreadableAnswer,
-  writeOutcome,
-  writtenDetails,
-} from "./http";
-import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
+import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
+import type { Step } from "./provider";
+import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { longestZone, multipleValuesMessage, relativeName, sameAddress, zoneHolds } from "./zones";
+import { longestZone, relativeName, zoneHolds } from "./zones";
 
 const SERVICE = "Gandi";
 /** TTL of a record set this client creates when the domain's config names none: Gandi's minimum. */
@@ -37,149 +27,103 @@ const DOMAINS_PER_PAGE = 100;
 /** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
 const MAX_DOMAIN_PAGES = 50;
 
-/** `staleZone`: the configured domain is not (or no longer) in the account, so it is worth finding afresh. */
-type Failure = {
-  ok: false;
-  message: string;
-  status?: number;
-  retryAfterSeconds?: number;
-  stopRetrying?: boolean;
-  staleZone?: boolean;
-};
-type Call = { ok: true; status: number; headers: Headers; body: unknown } | Failure;
-type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
-
-export function createGandiClient(credentials: { token: string }, context: ClientContext): DnsProvider {
-  async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
-    if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
-    const parsed = answer.text.trim() === "" ? null : parseJson(answer.text);
-    if (answer.status >= 200 && answer.status < 300) {
-      if (parsed === undefined) return { ok: false, message: `${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}` };
-      return { ok: true, status: answer.status, headers: answer.headers, body: parsed };
-    }
-    const reason = isObject(parsed) ? errorText(parsed) : undefined;
-    const failure: Failure = {
-      ok: false,
-      status: answer.status,
-      message: reason
-        ? `${SERVICE}: ${reason} (HTTP ${answer.status})`
-        : `${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`,
-    };
-    if (answer.status === 429 || answer.headers.has("retry-after")) {
-      failure.retryAfterSeconds = pauseSeconds(retryAfterSeconds(answer.headers));
-      failure.message += pausing(failure.retryAfterSeconds);
-    }
-    // A wrong, expired or revoked token, or one without rights on this domain: only a new token helps.
-    if (answer.status === 401 || answer.status === 403) failure.stopRetrying = true;
-    return failure;
+export function createGandiApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    return requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
   }
 
-  /** Every domain of the account (as far as the token sees), page by page. */
-  async function listDomains(): Promise<{ ok: true; names: string[] } | Failure> {
-    const names: string[] = [];
-    for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
-      const query = new URLSearchParams({ per_page: String(DOMAINS_PER_PAGE), page: String(page) });
-      const listed = await call("GET", `/domains?${query}`);
-      if (!listed.ok) return listed;
-      const domains = Array.isArray(listed.body) ? listed.body.filter(isObject) : [];
-      names.push(...domains.map((d) => d.fqdn).filter((n): n is string => typeof n === "string"));
-      const total = Number(listed.headers.get("total-count") ?? Number.NaN);
-      if (domains.length < DOMAINS_PER_PAGE || names.length >= total) break;
-    }
-    return { ok: true, names };
-  }
+  const setPath = (zone: string, hostname: string, type: string) =>
+    `/domains/${encodeURIComponent(zone)}/records/${encodeURIComponent(relativeName(hostname, zone, "@"))}/${type}`;
 
-  async function findZone(hostname: string): Promise<{ ok: true; zone: string } | Failure> {
-    const listed = await listDomains();
-    if (!listed.ok) return listed;
-    const zone = longestZone(hostname, listed.names);
-    return zone === undefined
-      ? { ok: false, message: `${SERVICE}: no domain of this account holds ${hostname}` }
-      : { ok: true, zone };
-  }
-
-  async function writeInZone(zone: string, target: RecordTarget, ip: string, configured: boolean): Promise<Attempt> {
-    const name = relativeName(target.hostname, zone, "@");
-    const path = `/domains/${encodeURIComponent(zone)}/records/${encodeURIComponent(name)}/${target.recordType}`;
-    const success = (action: "updated" | "created", ttl: unknown, unchanged = false): Attempt => ({
-      ok: true,
-      action,
-      externalId: `${name}/${target.recordType}`,
-      zoneId: zone,
-      message: writtenDetails(SERVICE, `record ${name}/${target.recordType} in ${zone}`, [
-        ...(typeof ttl === "number" ? [`ttl ${ttl}`] : []),
-        ...(unchanged ? ["already held this address, nothing written"] : []),
-      ]),
-    });
-
-    const read = await call("GET", path);
-    if (read.ok) {
-      const rrset = isObject(read.body) ? read.body : {};
-      const values = Array.isArray(rrset.rrset_values) ? rrset.rrset_values.map(String) : [];
-      if (values.length > 1) {
-        return { ok: false, message: multipleValuesMessage(SERVICE, target.hostname, target.recordType, values), stopRetrying: true };
-      }
-      const ttl = typeof target.config.ttl === "number" ? target.config.ttl : rrset.rrset_ttl;
-      if (values[0] !== undefined && sameAddress(values[0], ip) && ttl === rrset.rrset_ttl) {
-        return success("updated", ttl, true);
-      }
-      const put = await call("PUT", path, typeof ttl === "number" ? { rrset_values: [ip], rrset_ttl: ttl } : { rrset_values: [ip] });
-      return put.ok ? success("updated", ttl) : put;
-    }
-    if (read.status !== 404) return read;
-
-    if (target.config.create_if_missing === false) return { ok: false, message: notCreatedMessage(SERVICE, target) };
-    if (configured) {
-      // A 404 is also what an unknown domain gives: make sure the configured one exists before creating in it.
-      const domain = await call("GET", `/domains/${encodeURIComponent(zone)}`);
-      if (!domain.ok) return domain.status === 404 ? { ...domain, staleZone: true } : domain;
-    }
-    const ttl = typeof target.config.ttl === "number" ? target.config.ttl : NEW_RECORD_TTL;
-    const put = await call("PUT", path, { rrset_values: [ip], rrset_ttl: ttl });
-    return put.ok ? success("created", ttl) : put;
+  function recordSet(zone: string, hostname: string, type: string, values: string[], ttl: unknown): RecordSet {
+    return { id: `${relativeName(hostname, zone, "@")}/${type}`, values, ...(typeof ttl === "number" ? { ttl } : {}) };
   }
 
   return {
+    service: SERVICE,
+
     async verify() {
       const answer = await call("GET", `/domains?per_page=1`);
       if (!answer.ok) return { ok: false, detail: answer.message };
-      const count = Number(answer.headers.get("total-count"));
-      if (!answer.headers.has("total-count") || !Number.isInteger(count)) return { ok: true, detail: "Token accepted" };
+      const count = Number(answer.value.headers.get("total-count"));
+      if (!answer.value.headers.has("total-count") || !Number.isInteger(count)) return { ok: true, detail: "Token accepted" };
       return { ok: true, detail: `Token accepted (${count} ${count === 1 ? "domain" : "domains"})` };
     },
 
-    async writeRecord(target, ip) {
-      const configured = typeof target.config.zone_id === "string" && target.config.zone_id !== ""
-        ? target.config.zone_id.toLowerCase().replace(/\.$/, "")
-        : undefined;
+    async findZone(hostname, configured) {
       if (configured !== undefined) {
-        if (!zoneHolds(configured, target.hostname)) {
-          return {
-            ok: false,
-            message: `${SERVICE}: domain ${configured} (config.zone_id) does not hold ${target.hostname}; correct config.zone_id or remove it`,
-          };
+        const given = configured.toLowerCase().replace(/\.$/, "");
+        if (!zoneHolds(given, hostname)) {
+          return failed(`${SERVICE}: domain ${given} (config.zone_id) does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
         }
-        const attempt = await writeInZone(configured, target, ip, true);
-        // A domain that left the account (or a typo): found afresh, once.
-        if (attempt.ok || !attempt.staleZone) return writeOutcome(attempt);
+        // Checked to be in the account only before a record set is created in it (zoneName).
+        return { ok: true, value: { id: given, name: null } };
       }
-      const found = await findZone(target.hostname);
-      if (!found.ok) return writeOutcome(found);
-      return writeOutcome(await writeInZone(found.zone, target, ip, false));
+      // Every domain of the account (as far as the token sees), page by page; the longest holding the name wins.
+      const names: string[] = [];
+      for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
+        const listed = await call("GET", `/domains?${new URLSearchParams({ per_page: String(DOMAINS_PER_PAGE), page: String(page) })}`);
+        if (!listed.ok) return listed;
+        const domains = Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [];
+        names.push(...domains.map((d) => d.fqdn).filter((n): n is string => typeof n === "string"));
+        const total = Number(listed.value.headers.get("total-count") ?? Number.NaN);
+        if (domains.length < DOMAINS_PER_PAGE || names.length >= total) break;
+      }
+      const zone = longestZone(hostname, names);
+      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+    },
+
+    // A record set's 404 is also what an unknown domain gives: a configured domain is checked to be
+    // in the account before a set is created in it; one that left it is looked up afresh.
+    async zoneName(zone) {
+      const domain = await call("GET", `/domains/${encodeURIComponent(zone)}`);
+      if (domain.ok) return { ok: true, value: zone };
+      return domain.status === 404 ? { ...domain, staleZone: true } : domain;
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const read = await call("GET", setPath(zone.id, hostname, type));
+      if (!read.ok) return read.status === 404 ? { ok: true, value: null } : read;
+      const rrset = isObject(read.value.body) ? read.value.body : {};
+      const values = Array.isArray(rrset.rrset_values) ? rrset.rrset_values.map(String) : [];
+      return { ok: true, value: recordSet(zone.id, hostname, type, values, rrset.rrset_ttl) };
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      // The PUT replaces the whole set and, without `rrset_ttl`, reportedly resets the TTL to Gandi's
+      // default: the TTL read is always sent back. It answers 201 even for an update.
+      const ttl = settings.ttl ?? current.ttl;
+      const put = await call("PUT", setPath(zone.id, hostname, type), ttl === undefined ? { rrset_values: [address] } : { rrset_values: [address], rrset_ttl: ttl });
+      return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [address], ttl) } : put;
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const ttl = settings.ttl ?? NEW_RECORD_TTL;
+      const put = await call("PUT", setPath(zone.id, hostname, type), { rrset_values: [address], rrset_ttl: ttl });
+      return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [address], ttl) } : put;
+    },
+
+    describe(set) {
+      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }
 
-/** Gandi's own words: `{code, message, cause}`, or the validation form `{errors: [{name, description}]}`. */
-function errorText(body: Record<string, unknown>): string | undefined {
+/**
+ * Gandi's own words: `{code, message, cause}`, or the validation form `{errors: [{name, description}]}`.
+ * A wrong, expired or revoked token, or one without rights on this domain: only a new token helps.
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body)) return undefined;
+  const stop = status === 401 || status === 403 ? { stopRetrying: true } : {};
   const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
   const details = errors
     .map((e) => [e.name, e.description].filter((p) => typeof p === "string" && p !== "").join(": "))
     .filter(Boolean);
-  if (details.length > 0) return details.join("; ");
+  if (details.length > 0) return { words: details.join("; "), ...stop };
   for (const field of ["message", "cause"]) {
-    if (typeof body[field] === "string" && body[field] !== "") return body[field];
+    const words = body[field];
+    if (typeof words === "string" && words !== "") return { words, ...stop };
   }
   return undefined;
 }
@@ -206,5 +150,5 @@ export const gandi = defineService({
   defaultApiUrl: "https://api.gandi.net/v5/livedns",
   // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.
   rateLimits: [{ requests: 900, perSeconds: 60 }],
-  createClient: (credentials, _options, context) => createGandiClient({ token: credentials.token ?? "" }, context),
+  createClient: (credentials, _options, context) => zoneClient(createGandiApi({ token: credentials.token ?? "" }, context)),
 });

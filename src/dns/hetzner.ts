@@ -16,26 +16,16 @@
 // errors); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go,
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 
-import {
-  exchangeJson,
-  isObject,
-  notCreatedMessage,
-  parseJson,
-  pauseSeconds,
-  pausing,
-  retryAfterSeconds,
-  secondsUntilReset,
-  unreadableAnswer,
-  writeOutcome,
-  writtenDetails,
-} from "./http";
-import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
+import { failed, failedAnswer, exchangeJson, isObject, parseJson, type ServiceError } from "./http";
+import type { Step, StepFailure } from "./provider";
+import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, multipleValuesMessage, relativeName, sameAddress, zoneHolds } from "./zones";
+import { candidateZones, relativeName, sameAddress, zoneHolds } from "./zones";
 
 const SERVICE = "Hetzner";
-/** Answers after which only the user can help: a bad or read-only token, a zone not in primary mode. */
-const FINAL_ERROR_CODES = new Set(["unauthorized", "forbidden", "token_readonly", "incorrect_zone_mode"]);
+/** Answers after which only the user can help: a bad or read-only token, a zone not in primary mode, a protected record set. */
+const FINAL_ERROR_CODES = new Set(["unauthorized", "forbidden", "token_readonly", "incorrect_zone_mode", "protected"]);
+const CREDENTIAL_CODES = new Set(["unauthorized", "forbidden", "token_readonly"]);
 
 export interface ActionPolling {
   /** Pause between two looks at a running action. */
@@ -47,57 +37,35 @@ export interface ActionPolling {
 /** Actions on records usually finish within a second; 20 looks half a second apart cover a slow day. */
 const DEFAULT_POLLING: ActionPolling = { intervalMs: 500, maxPolls: 20 };
 
-/** `staleZone`: the zone named in config is not in the project (any more), so it is worth finding afresh. */
-type Failure = {
-  ok: false;
-  message: string;
-  code?: string;
-  retryAfterSeconds?: number;
-  stopRetrying?: boolean;
-  staleZone?: boolean;
-};
+type Failure = StepFailure & { code?: string };
 type Call = { ok: true; body: Record<string, unknown> } | Failure;
-type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
-type Zone = { name: string; mode: unknown };
 
-export function createHetznerClient(
-  credentials: { token: string },
-  context: ClientContext,
-  polling: ActionPolling = DEFAULT_POLLING,
-): DnsProvider {
+export function createHetznerApi(credentials: { token: string }, context: ClientContext, polling: ActionPolling = DEFAULT_POLLING): ZoneApi {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
     const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
-    if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
+    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
     const parsed = parseJson(answer.text);
-    const pause = answer.status === 429 ? rateLimitWait(answer.headers) : undefined;
-    const failure: Failure = pause === undefined ? { ok: false, message: "" } : { ok: false, message: "", retryAfterSeconds: pause };
-    /** The message, and how long the provider is paused for it. */
-    const said = (message: string) => (pause === undefined ? message : message + pausing(pause));
-    if (!isObject(parsed)) return { ...failure, message: said(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`) };
-    if (answer.status < 300 && !isObject(parsed.error)) return { ok: true, body: parsed };
-
-    const error = isObject(parsed.error) ? parsed.error : {};
-    const code = typeof error.code === "string" ? error.code : "";
-    const text = typeof error.message === "string" && error.message !== "" ? error.message : "request failed";
-    failure.message = said(`${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`);
-    failure.code = code;
-    if (FINAL_ERROR_CODES.has(code)) failure.stopRetrying = true;
-    return failure;
+    if (answer.status < 300 && isObject(parsed) && !isObject(parsed.error)) return { ok: true, body: parsed };
+    const error = isObject(parsed) ? readError(parsed) : undefined;
+    const failure: Failure = failedAnswer(SERVICE, answer.status, answer.headers, answer.text, error);
+    return error?.code ? { ...failure, code: error.code } : failure;
   }
 
   /** Waits for an action to finish; its failure carries the action's own error. */
   async function settled(action: unknown): Promise<Failure | null> {
     let current = action;
     for (let look = 0; ; look++) {
-      if (!isObject(current)) return { ok: false, message: `${SERVICE}: the answer named no action` };
+      if (!isObject(current)) return failed(`${SERVICE}: the answer named no action`, { cause: "unreachable" });
       if (current.status === "success") return null;
       if (current.status === "error") {
         const error = isObject(current.error) ? current.error : {};
         const code = typeof error.code === "string" ? ` (${error.code})` : "";
-        return { ok: false, message: `${SERVICE}: action ${String(current.id)} failed: ${String(error.message ?? "no reason given")}${code}` };
+        return failed(`${SERVICE}: action ${String(current.id)} failed: ${String(error.message ?? "no reason given")}${code}`, { cause: "refused" });
       }
       if (look >= polling.maxPolls) {
-        return { ok: false, message: `${SERVICE}: action ${String(current.id)} still running after ${polling.maxPolls} checks; the next update will see how it ended` };
+        return failed(`${SERVICE}: action ${String(current.id)} still running after ${polling.maxPolls} checks; the next update will see how it ended`, {
+          cause: "unreachable",
+        });
       }
       await Bun.sleep(polling.intervalMs);
       const polled = await call("GET", `/zones/actions/${encodeURIComponent(String(current.id))}`);
@@ -107,112 +75,36 @@ export function createHetznerClient(
   }
 
   /** A change that answers with an action, followed until the action is done. */
-  async function act(path: string, body: unknown): Promise<Call> {
+  async function act(path: string, body: unknown): Promise<Failure | null> {
     const answer = await call("POST", path, body);
     if (!answer.ok) return answer;
-    const failed = await settled(answer.body.action);
-    return failed ?? answer;
+    return settled(answer.body.action);
   }
 
-  async function lookUpZone(idOrName: string): Promise<{ ok: true; zone: Zone } | Failure> {
+  /** A zone by id or name, checked to take edits; a zone the project does not have is a stale configuration. */
+  async function lookUpZone(idOrName: string): Promise<Step<string>> {
     const answer = await call("GET", `/zones/${encodeURIComponent(idOrName)}`);
     if (!answer.ok) return answer.code === "not_found" ? { ...answer, staleZone: true } : answer;
     const zone = isObject(answer.body.zone) ? answer.body.zone : {};
-    return { ok: true, zone: { name: String(zone.name ?? "").toLowerCase(), mode: zone.mode } };
+    const name = String(zone.name ?? "").toLowerCase();
+    return notPrimary(name, zone.mode) ?? { ok: true, value: name };
   }
 
-  /** The longest zone of the project that is the hostname or one of its parents. */
-  async function findZone(hostname: string): Promise<{ ok: true; zone: Zone } | Failure> {
-    for (const candidate of candidateZones(hostname)) {
-      const listed = await call("GET", `/zones?${new URLSearchParams({ name: candidate })}`);
-      if (!listed.ok) return listed;
-      const zones = Array.isArray(listed.body.zones) ? listed.body.zones.filter(isObject) : [];
-      const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase() === candidate);
-      if (zone) return { ok: true, zone: { name: candidate, mode: zone.mode } };
-    }
-    return { ok: false, message: `${SERVICE}: no zone of this project holds ${hostname}` };
-  }
+  const setPath = (zone: string, hostname: string, type: string) =>
+    `/zones/${encodeURIComponent(zone)}/rrsets/${encodeURIComponent(relativeName(hostname, zone, "@"))}/${type}`;
 
-  function notPrimary(zone: Zone): Failure | null {
-    if (zone.mode === undefined || zone.mode === "primary") return null;
+  function recordSet(hostname: string, zone: string, type: string, values: string[], ttl: unknown, comment: unknown): RecordSet {
     return {
-      ok: false,
-      message: `${SERVICE}: zone ${zone.name} is in ${String(zone.mode)} mode; only a primary zone's records can be changed`,
-      stopRetrying: true,
+      id: `${relativeName(hostname, zone, "@")}/${type}`,
+      values,
+      ...(typeof ttl === "number" ? { ttl } : {}),
+      raw: { comment: typeof comment === "string" && comment !== "" ? comment : undefined, ttl: typeof ttl === "number" ? ttl : null },
     };
   }
 
-  async function writeInZone(zone: string, target: RecordTarget, ip: string, configured: boolean): Promise<Attempt> {
-    const name = relativeName(target.hostname, zone, "@");
-    const setPath = `/zones/${encodeURIComponent(zone)}/rrsets/${encodeURIComponent(name)}/${target.recordType}`;
-    const configTtl = typeof target.config.ttl === "number" ? target.config.ttl : undefined;
-    const success = (action: "updated" | "created", ttl: unknown, unchanged = false): Attempt => ({
-      ok: true,
-      action,
-      externalId: `${name}/${target.recordType}`,
-      zoneId: zone,
-      message: writtenDetails(SERVICE, `rrset ${name}/${target.recordType} in ${zone}`, [
-        typeof ttl === "number" ? `ttl ${ttl}` : "ttl of the zone",
-        ...(unchanged ? ["already held this address, nothing written"] : []),
-      ]),
-    });
-
-    const read = await call("GET", setPath);
-    if (read.ok) {
-      const rrset = isObject(read.body.rrset) ? read.body.rrset : {};
-      const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
-      if (records.length > 1) {
-        const values = records.map((r) => String(r.value));
-        return { ok: false, message: multipleValuesMessage(SERVICE, target.hostname, target.recordType, values), stopRetrying: true };
-      }
-      const current = records[0];
-      const addressHeld = current !== undefined && sameAddress(String(current.value), ip);
-      const ttlHeld = configTtl === undefined || configTtl === rrset.ttl;
-      if (addressHeld && ttlHeld) return success("updated", rrset.ttl, true);
-      if (!addressHeld) {
-        const record: Record<string, unknown> = { value: ip };
-        if (typeof current?.comment === "string" && current.comment !== "") record.comment = current.comment;
-        const set = await act(`${setPath}/actions/set_records`, { records: [record] });
-        if (!set.ok) return set;
-      }
-      if (!ttlHeld) {
-        const changed = await act(`${setPath}/actions/change_ttl`, { ttl: configTtl });
-        if (!changed.ok) return changed;
-      }
-      return success("updated", configTtl ?? rrset.ttl);
-    }
-    if (read.code !== "not_found") return read;
-
-    if (target.config.create_if_missing === false) return { ok: false, message: notCreatedMessage(SERVICE, target) };
-    if (configured) {
-      // not_found is also what an unknown zone gives: make sure the configured one exists (and takes edits).
-      const found = await lookUpZone(zone);
-      if (!found.ok) return found;
-      const refused = notPrimary(found.zone);
-      if (refused) return refused;
-    }
-    const body: Record<string, unknown> = { name, type: target.recordType, records: [{ value: ip }] };
-    if (configTtl !== undefined) body.ttl = configTtl;
-    const created = await act(`/zones/${encodeURIComponent(zone)}/rrsets`, body);
-    return created.ok ? success("created", configTtl ?? null) : created;
-  }
-
-  async function configuredZone(zoneId: string, hostname: string): Promise<{ ok: true; zone: string } | Failure> {
-    const given = zoneId.toLowerCase().replace(/\.$/, "");
-    // A zone name is used as it is (every zone path takes the id or the name); an id is looked up once for its name.
-    if (zoneHolds(given, hostname)) return { ok: true, zone: given };
-    const found = await lookUpZone(zoneId);
-    if (!found.ok) return found;
-    if (!zoneHolds(found.zone.name, hostname)) {
-      return {
-        ok: false,
-        message: `${SERVICE}: zone ${zoneId} is ${found.zone.name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
-      };
-    }
-    return { ok: true, zone: found.zone.name };
-  }
-
   return {
+    service: SERVICE,
+
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
       if (!answer.ok) return { ok: false, detail: answer.message };
@@ -221,23 +113,90 @@ export function createHetznerClient(
       return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },
 
-    async writeRecord(target, ip) {
-      if (typeof target.config.zone_id === "string" && target.config.zone_id !== "") {
-        const zone = await configuredZone(target.config.zone_id, target.hostname);
-        const attempt = zone.ok ? await writeInZone(zone.zone, target, ip, true) : zone;
-        // A zone deleted and added again (a new id), or a typo: found afresh, once.
-        if (attempt.ok || !attempt.staleZone) return writeOutcome(attempt);
+    async findZone(hostname, configured): Promise<Step<Zone>> {
+      if (configured !== undefined) {
+        const given = configured.toLowerCase().replace(/\.$/, "");
+        // A zone name is used as it is (every zone path takes the id or the name), and looked up only
+        // before a record is created in it; an id is looked up at once for its name.
+        if (zoneHolds(given, hostname)) return { ok: true, value: { id: given, name: null } };
+        const found = await lookUpZone(configured);
+        if (!found.ok) return found;
+        if (!zoneHolds(found.value, hostname)) {
+          return failed(`${SERVICE}: zone ${configured} is ${found.value || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, {
+            cause: "refused",
+          });
+        }
+        return { ok: true, value: { id: found.value, name: found.value } };
       }
-      const found = await findZone(target.hostname);
-      if (!found.ok) return writeOutcome(found);
-      return writeOutcome(notPrimary(found.zone) ?? (await writeInZone(found.zone.name, target, ip, false)));
+      // Longest first: a delegated sub-zone holds its names, not the parent.
+      for (const candidate of candidateZones(hostname)) {
+        const listed = await call("GET", `/zones?${new URLSearchParams({ name: candidate })}`);
+        if (!listed.ok) return listed;
+        const zones = Array.isArray(listed.body.zones) ? listed.body.zones.filter(isObject) : [];
+        const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase() === candidate);
+        if (zone) return notPrimary(candidate, zone.mode) ?? { ok: true, value: { id: candidate, name: candidate } };
+      }
+      return failed(`${SERVICE}: no zone of this project holds ${hostname}`, { cause: "refused" });
+    },
+
+    // Not found is also what an unknown zone gives for a record set: make sure a configured zone
+    // exists (and takes edits) before a set is created in it.
+    zoneName: lookUpZone,
+
+    async readRecordSet(zone, hostname, type) {
+      const read = await call("GET", setPath(zone.id, hostname, type));
+      if (!read.ok) return read.code === "not_found" ? { ok: true, value: null } : read;
+      const rrset = isObject(read.body.rrset) ? read.body.rrset : {};
+      const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
+      return { ok: true, value: recordSet(hostname, zone.id, type, records.map((r) => String(r.value)), rrset.ttl, records[0]?.comment) };
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      const path = setPath(zone.id, hostname, type);
+      const kept = isObject(current.raw) ? current.raw : {};
+      const [held] = current.values;
+      if (current.values.length !== 1 || held === undefined || !sameAddress(held, address)) {
+        // set_records leaves the TTL alone; each record's comment is sent back.
+        const record = { value: address, ...(typeof kept.comment === "string" ? { comment: kept.comment } : {}) };
+        const set = await act(`${path}/actions/set_records`, { records: [record] });
+        if (set) return set;
+      }
+      if (settings.ttl !== undefined && settings.ttl !== current.ttl) {
+        const changed = await act(`${path}/actions/change_ttl`, { ttl: settings.ttl });
+        if (changed) return changed;
+      }
+      return { ok: true, value: recordSet(hostname, zone.id, type, [address], settings.ttl ?? current.ttl, kept.comment) };
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const body = { name: relativeName(hostname, zone.id, "@"), type, records: [{ value: address }], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+      const created = await act(`/zones/${encodeURIComponent(zone.id)}/rrsets`, body);
+      return created ?? { ok: true, value: recordSet(hostname, zone.id, type, [address], settings.ttl ?? null, undefined) };
+    },
+
+    describe(set) {
+      return [set.ttl === undefined ? "ttl of the zone" : `ttl ${set.ttl}`];
     },
   };
 }
 
-/** Seconds until the limit refills: `RateLimit-Reset` is a Unix time; `Retry-After` is taken too. */
-function rateLimitWait(headers: Headers): number {
-  return pauseSeconds(retryAfterSeconds(headers) ?? secondsUntilReset(headers));
+/** A zone that is not primary takes no edits: final until the user acts. */
+function notPrimary(name: string, mode: unknown): StepFailure | null {
+  if (mode === undefined || mode === "primary") return null;
+  return failed(`${SERVICE}: zone ${name} is in ${String(mode)} mode; only a primary zone's records can be changed`, { cause: "refused", stopRetrying: true });
+}
+
+/** Hetzner's error object: its message and code, and which codes no retry can fix. */
+function readError(body: Record<string, unknown>): (ServiceError & { code?: string }) | undefined {
+  if (!isObject(body.error)) return undefined;
+  const code = typeof body.error.code === "string" ? body.error.code : "";
+  const words = typeof body.error.message === "string" && body.error.message !== "" ? body.error.message : "request failed";
+  return {
+    words,
+    ...(code ? { code } : {}),
+    ...(CREDENTIAL_CODES.has(code) ? { cause: "credentials" as const } : {}),
+    ...(FINAL_ERROR_CODES.has(code) ? { stopRetrying: true } : {}),
+  };
 }
 
 export const hetzner = defineService({
@@ -262,5 +221,5 @@ export const hetzner = defineService({
   defaultApiUrl: "https://api.hetzner.cloud/v1",
   // Hetzner Cloud allows 3600 requests an hour per project; ddnsd stays under it.
   rateLimits: [{ requests: 3000, perSeconds: 3600 }],
-  createClient: (credentials, _options, context) => createHetznerClient({ token: credentials.token ?? "" }, context),
+  createClient: (credentials, _options, context) => zoneClient(createHetznerApi({ token: credentials.token ?? "" }, context)),
 });

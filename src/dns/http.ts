@@ -240,17 +240,21 @@ export async function requestJson(
 
 /** A failure for an answer the service refused: its words, code, status and cause, and a "slow down"'s wait. */
 export function failedAnswer(service: string, status: number, headers: Headers, text: string, error: ServiceError | undefined): StepFailure {
-  const cause = error?.cause ?? causeOfStatus(status);
+  // A success status with a body that makes no sense is no usable answer, not a refusal.
+  const cause = error?.cause ?? (status < 300 ? "unreachable" : causeOfStatus(status));
   const message =
     error === undefined
       ? `${service}: ${unreadableAnswer(status, text)}`
       : `${service}: ${error.words} (${error.code === undefined ? "" : `${error.code}, `}HTTP ${status})`;
-  return failed(message, {
-    cause,
-    stopRetrying: error?.stopRetrying,
-    staleZone: error?.staleZone,
-    ...(cause === "throttled" ? throttleWait(headers) : {}),
-  });
+  return {
+    ...failed(message, {
+      cause,
+      stopRetrying: error?.stopRetrying,
+      staleZone: error?.staleZone,
+      ...(cause === "throttled" ? throttleWait(headers) : {}),
+    }),
+    status,
+  };
 }
 
 /** The wait a "slow down" answer names: `Retry-After`, else a `RateLimit-Reset` time; nothing when neither. */

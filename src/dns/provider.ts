@@ -98,10 +98,14 @@ type WriteFailure = Extract<WriteOutcome, { ok: false }>;
 /**
  * One step of a client's work (find the zone, read a record set …): its value, or why it failed, as
  * the write's outcome would say it. `staleZone`: the zone id used names nothing (any more), so the
- * zone is looked up afresh once.
+ * zone is looked up afresh once. Neither mark reaches the updater.
  */
 export type Step<T> = { ok: true; value: T } | StepFailure;
-export type StepFailure = WriteFailure & { staleZone?: boolean };
+export type StepFailure = WriteFailure & {
+  staleZone?: boolean;
+  /** The HTTP status of the answer that failed, for the service's own reading (a 404 that means "none"). */
+  status?: number;
+};
 
 export interface VerifyOutcome {
   ok: boolean;

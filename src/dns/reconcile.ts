@@ -163,9 +163,9 @@ function holds(api: ZoneApi, set: RecordSet, address: string, settings: DesiredS
   return api.settingsHold?.(set, settings) ?? true;
 }
 
-/** The step's result as the updater takes it, without the reconciler's own marks. */
+/** The step's result as the updater takes it, without the marks a service or the reconciler kept for itself. */
 function outcome(step: Step<Extract<WriteOutcome, { ok: true }>>): WriteOutcome {
   if (step.ok) return step.value;
-  const { staleZone: _, ...failure } = step;
-  return failure;
+  const { message, cause, retryAfterSeconds, stopRetrying } = step;
+  return failed(message, { cause, retryAfterSeconds, stopRetrying });
 }

@@ -18,27 +18,20 @@
 // overwrite a set someone else created in the meantime.
 //
 // Throttling is HTTP 400 `Throttling` (no Retry-After): retried here twice with exponential backoff,
-// then returned as retryAfterSeconds; `PriorRequestNotComplete` (a change to the zone still being
-// applied) is returned at once with a longer wait.
+// then returned as "slow down" (the updater pauses the provider); so is `PriorRequestNotComplete`
+// (a change to the zone still being applied), at once.
 //
 // Sources: PROVIDERS.md §8; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
 // ChangeResourceRecordSets, GetHostedZoneCount, Common Errors); DeveloperGuide "throttling-api-requests",
 // "DNSDomainNameFormat" (octal escapes); qdm12/ddns-updater providers/route53/{api,provider,signer}.go.
 
-import {
-  exchange,
-  notCreatedMessage,
-  pauseSeconds,
-  pausing,
-  unreadableAnswer,
-  writeOutcome,
-  writtenDetails,
-} from "./http";
-import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
+import { exchange, failed, unreadableAnswer } from "./http";
+import type { Step, StepFailure } from "./provider";
+import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
 import { signRequest } from "./sigv4";
 import { type XmlElement, child, childrenNamed, escapeXml, parseXml, textAt } from "./xml";
-import { candidateZones, multipleValuesMessage, sameAddress, zoneHolds } from "./zones";
+import { candidateZones } from "./zones";
 
 const SERVICE = "Route 53";
 const SIGNING_SCOPE = { region: "us-east-1", service: "route53" };
@@ -47,12 +40,10 @@ const XMLNS = "https://route53.amazonaws.com/doc/2013-04-01/";
 const NEW_RECORD_TTL = 300;
 /** Zones of one name (a public zone and its private twins) seen in one answer. */
 const ZONES_PER_NAME = 10;
-/** After the in-call retries were throttled too, the account is busy: a longer pause. */
-const THROTTLED_RETRY_AFTER_SECONDS = 30;
-/** A change to this zone is still being applied; Route 53 applies changes within about a minute. */
-const PRIOR_REQUEST_RETRY_AFTER_SECONDS = 60;
 /** Answers after which only new keys or permissions help. */
-const FINAL_ERROR_CODES = new Set(["InvalidClientTokenId", "SignatureDoesNotMatch", "AccessDenied", "OptInRequired"]);
+const CREDENTIAL_ERROR_CODES = new Set(["InvalidClientTokenId", "SignatureDoesNotMatch", "AccessDenied", "OptInRequired"]);
+/** "Slow down": the account's request rate, or a change to the zone still being applied. */
+const SLOW_DOWN_CODES = new Set(["Throttling", "PriorRequestNotComplete"]);
 
 export interface ThrottleBackoff {
   /** Wait before the first retry of a throttled request; doubled for each further one. */
@@ -63,23 +54,21 @@ export interface ThrottleBackoff {
 /** 0.5 s then 1 s: Route 53's token bucket refills 5–10 requests a second. */
 const DEFAULT_BACKOFF: ThrottleBackoff = { firstDelayMs: 500, retries: 2 };
 
-/** `staleZone`: the hosted zone named in config does not exist (any more), so it is worth finding afresh. */
-type Failure = {
-  ok: false;
-  message: string;
-  code?: string;
-  retryAfterSeconds?: number;
-  stopRetrying?: boolean;
-  staleZone?: boolean;
-};
+type Failure = StepFailure & { code?: string };
 type Call = { ok: true; root: XmlElement } | Failure;
-type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
 
-export function createRoute53Client(
+/** What the history says of a set written: the change Route 53 made of it, and the health check it keeps. */
+interface Written {
+  name: string;
+  healthCheckId?: string;
+  change?: string;
+}
+
+export function createRoute53Api(
   credentials: { access_key_id: string; secret_access_key: string },
   context: ClientContext,
   backoff: ThrottleBackoff = DEFAULT_BACKOFF,
-): DnsProvider {
+): ZoneApi {
   async function callOnce(method: string, path: string, body?: string): Promise<Call> {
     const url = new URL(context.baseUrl + path);
     const headers = signRequest(
@@ -87,15 +76,10 @@ export function createRoute53Client(
       { accessKeyId: credentials.access_key_id, secretAccessKey: credentials.secret_access_key },
       SIGNING_SCOPE,
     );
-    const answer = await exchange(
-      context.fetch,
-      url.toString(),
-      { method, headers: { ...headers, "user-agent": context.userAgent }, body },
-      context.timeoutMs,
-    );
-    if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
+    const answer = await exchange(context.fetch, url.toString(), { method, headers: { ...headers, "user-agent": context.userAgent }, body }, context.timeoutMs);
+    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
     const root = parseXml(answer.text);
-    if (!root) return { ok: false, message: `${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}` };
+    if (!root) return failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
     if (answer.status < 300) return { ok: true, root };
 
     // `<ErrorResponse><Error><Code/><Message/>`, or for a refused change batch
@@ -105,54 +89,28 @@ export function createRoute53Client(
       ? childrenNamed(child(root, "Messages"), "Message").map((m) => m.text.trim())
       : [textAt(root, "Error", "Message") ?? ""];
     const text = messages.filter(Boolean).join("; ") || "request failed";
-    const failure: Failure = { ok: false, code, message: `${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})` };
-    if (code === "Throttling") failure.retryAfterSeconds = THROTTLED_RETRY_AFTER_SECONDS;
-    if (code === "PriorRequestNotComplete") failure.retryAfterSeconds = PRIOR_REQUEST_RETRY_AFTER_SECONDS;
-    if (FINAL_ERROR_CODES.has(code)) failure.stopRetrying = true;
-    return failure;
+    const credentialsRefused = CREDENTIAL_ERROR_CODES.has(code);
+    const cause = credentialsRefused ? "credentials" : SLOW_DOWN_CODES.has(code) ? "throttled" : answer.status >= 500 ? "unreachable" : "refused";
+    return { ...failed(`${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`, { cause, stopRetrying: credentialsRefused }), code };
   }
 
   /** One request, retried (bounded, with exponential backoff) only while Route 53 says "Throttling". */
   async function call(method: string, path: string, body?: string): Promise<Call> {
     for (let retry = 0; ; retry++) {
       const answer = await callOnce(method, path, body);
-      if (answer.ok || answer.code !== "Throttling" || retry >= backoff.retries) {
-        if (answer.ok || answer.retryAfterSeconds === undefined) return answer;
-        const pause = pauseSeconds(answer.retryAfterSeconds);
-        return { ...answer, message: answer.message + pausing(pause), retryAfterSeconds: pause };
-      }
+      if (answer.ok || answer.code !== "Throttling" || retry >= backoff.retries) return answer;
       await Bun.sleep(backoff.firstDelayMs * 2 ** retry);
     }
   }
 
-  /** The longest public hosted zone that is the hostname or one of its parents. */
-  async function findZone(hostname: string): Promise<{ ok: true; zoneId: string } | Failure> {
-    for (const candidate of candidateZones(hostname)) {
-      const query = new URLSearchParams({ dnsname: `${candidate}.`, maxitems: String(ZONES_PER_NAME) });
-      const listed = await call("GET", `/hostedzonesbyname?${query}`);
-      if (!listed.ok) return listed;
-      const zone = childrenNamed(child(listed.root, "HostedZones"), "HostedZone").find(
-        (z) => dnsName(textAt(z, "Name")) === candidate && textAt(z, "Config", "PrivateZone") !== "true",
-      );
-      const id = textAt(zone, "Id");
-      if (id) return { ok: true, zoneId: bareZoneId(id) };
-    }
-    return { ok: false, message: `${SERVICE}: no public hosted zone of this account holds ${hostname}` };
-  }
-
-  /** Null when the configured zone exists and holds the hostname; else why it cannot be used. */
-  async function configuredZoneHolds(zoneId: string, hostname: string): Promise<Failure | null> {
+  /** The hosted zone's name, when it exists; one that does not is a stale configuration. */
+  async function zoneName(zoneId: string): Promise<Step<string>> {
     const zone = await call("GET", `/hostedzone/${encodeURIComponent(zoneId)}`);
     if (!zone.ok) return zone.code === "NoSuchHostedZone" ? { ...zone, staleZone: true } : zone;
-    const name = dnsName(textAt(zone.root, "HostedZone", "Name"));
-    if (zoneHolds(name, hostname)) return null;
-    return {
-      ok: false,
-      message: `${SERVICE}: hosted zone ${zoneId} is ${name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
-    };
+    return { ok: true, value: dnsName(textAt(zone.root, "HostedZone", "Name")) };
   }
 
-  function change(zoneId: string, action: "UPSERT" | "CREATE", set: { name: string; type: string; ttl: number; value: string; healthCheckId?: string }): Promise<Call> {
+  async function change(zoneId: string, action: "UPSERT" | "CREATE", set: Written & { type: string; ttl: number; value: string }): Promise<Step<RecordSet>> {
     const healthCheck = set.healthCheckId ? `<HealthCheckId>${escapeXml(set.healthCheckId)}</HealthCheckId>` : "";
     const body =
       `<?xml version="1.0" encoding="UTF-8"?>\n` +
@@ -160,70 +118,17 @@ export function createRoute53Client(
       `<Action>${action}</Action><ResourceRecordSet><Name>${escapeXml(set.name)}</Name><Type>${set.type}</Type>` +
       `<TTL>${set.ttl}</TTL><ResourceRecords><ResourceRecord><Value>${escapeXml(set.value)}</Value></ResourceRecord></ResourceRecords>` +
       `${healthCheck}</ResourceRecordSet></Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`;
-    return call("POST", `/hostedzone/${encodeURIComponent(zoneId)}/rrset`, body);
-  }
-
-  async function writeInZone(zoneId: string, target: RecordTarget, ip: string, configured: boolean): Promise<Attempt> {
-    const fqdn = `${target.hostname}.`;
-    const success = (action: "updated" | "created", ttl: number, changed: Call | null): Attempt => {
-      const changeId = changed?.ok ? textAt(changed.root, "ChangeInfo", "Id")?.replace(/^\/change\//, "") : undefined;
-      const status = changed?.ok ? textAt(changed.root, "ChangeInfo", "Status")?.toLowerCase() : undefined;
-      return {
-        ok: true,
-        action,
-        externalId: `${fqdn}/${target.recordType}`,
-        zoneId,
-        message: writtenDetails(SERVICE, `record set in hosted zone ${zoneId}`, [
-          `ttl ${ttl}`,
-          changed === null ? "already held this address, nothing written" : `change ${changeId ?? "(no id)"} ${status ?? "submitted"}`,
-        ]),
-      };
-    };
-
-    const query = new URLSearchParams({ name: fqdn, type: target.recordType, maxitems: "1" });
-    const read = await call("GET", `/hostedzone/${encodeURIComponent(zoneId)}/rrset?${query}`);
-    if (!read.ok) return read.code === "NoSuchHostedZone" ? { ...read, staleZone: true } : read;
-    const set = childrenNamed(child(read.root, "ResourceRecordSets"), "ResourceRecordSet").find(
-      (s) => dnsName(textAt(s, "Name")) === target.hostname && textAt(s, "Type") === target.recordType,
-    );
-    const configTtl = typeof target.config.ttl === "number" ? target.config.ttl : undefined;
-
-    if (set) {
-      if (child(set, "AliasTarget") || child(set, "SetIdentifier") || child(set, "TrafficPolicyInstanceId")) {
-        return {
-          ok: false,
-          message: `${SERVICE}: ${target.hostname} ${target.recordType} is an alias or has a routing policy (weighted, latency, failover, geolocation…); ddnsd changes only a simple record, so nothing was written`,
-          stopRetrying: true,
-        };
-      }
-      const values = childrenNamed(child(set, "ResourceRecords"), "ResourceRecord").map((r) => textAt(r, "Value") ?? "");
-      if (values.length > 1) {
-        return { ok: false, message: multipleValuesMessage(SERVICE, target.hostname, target.recordType, values), stopRetrying: true };
-      }
-      const readTtl = Number(textAt(set, "TTL"));
-      const ttl = configTtl ?? (Number.isInteger(readTtl) ? readTtl : NEW_RECORD_TTL);
-      if (values[0] !== undefined && sameAddress(values[0], ip) && ttl === readTtl) return success("updated", ttl, null);
-      const upserted = await change(zoneId, "UPSERT", {
-        name: textAt(set, "Name") ?? fqdn,
-        type: target.recordType,
-        ttl,
-        value: ip,
-        healthCheckId: textAt(set, "HealthCheckId"),
-      });
-      return upserted.ok ? success("updated", ttl, upserted) : upserted;
-    }
-
-    if (target.config.create_if_missing === false) return { ok: false, message: notCreatedMessage(SERVICE, target) };
-    if (configured) {
-      const refused = await configuredZoneHolds(zoneId, target.hostname);
-      if (refused) return refused;
-    }
-    const ttl = configTtl ?? NEW_RECORD_TTL;
-    const created = await change(zoneId, "CREATE", { name: fqdn, type: target.recordType, ttl, value: ip });
-    return created.ok ? success("created", ttl, created) : created;
+    const changed = await call("POST", `/hostedzone/${encodeURIComponent(zoneId)}/rrset`, body);
+    if (!changed.ok) return changed;
+    const changeId = textAt(changed.root, "ChangeInfo", "Id")?.replace(/^\/change\//, "") ?? "(no id)";
+    const status = textAt(changed.root, "ChangeInfo", "Status")?.toLowerCase() ?? "submitted";
+    const written: Written = { name: set.name, healthCheckId: set.healthCheckId, change: `change ${changeId} ${status}` };
+    return { ok: true, value: { id: `${dnsName(set.name)}./${set.type}`, values: [set.value], ttl: set.ttl, raw: written } };
   }
 
   return {
+    service: SERVICE,
+
     async verify() {
       const answer = await call("GET", "/hostedzonecount");
       if (!answer.ok) return { ok: false, detail: answer.message };
@@ -234,15 +139,69 @@ export function createRoute53Client(
       };
     },
 
-    async writeRecord(target, ip) {
-      if (typeof target.config.zone_id === "string" && target.config.zone_id !== "") {
-        const attempt = await writeInZone(bareZoneId(target.config.zone_id), target, ip, true);
-        // A hosted zone deleted and made again (a new id), or a typo: found afresh, once.
-        if (attempt.ok || !attempt.staleZone) return writeOutcome(attempt);
+    async findZone(hostname, configured) {
+      // A configured zone is used by its id; whether it holds the name is asked only before a set
+      // is created in it (zoneName), and a zone that is gone shows when its sets are read.
+      if (configured !== undefined) return { ok: true, value: { id: bareZoneId(configured), name: null } };
+      // Longest first; the answer starts AT the name in Route 53's order, so only an exact Name counts.
+      for (const candidate of candidateZones(hostname)) {
+        const query = new URLSearchParams({ dnsname: `${candidate}.`, maxitems: String(ZONES_PER_NAME) });
+        const listed = await call("GET", `/hostedzonesbyname?${query}`);
+        if (!listed.ok) return listed;
+        const zone = childrenNamed(child(listed.root, "HostedZones"), "HostedZone").find(
+          (z) => dnsName(textAt(z, "Name")) === candidate && textAt(z, "Config", "PrivateZone") !== "true",
+        );
+        const id = textAt(zone, "Id");
+        if (id) return { ok: true, value: { id: bareZoneId(id), name: candidate } };
       }
-      const found = await findZone(target.hostname);
-      if (!found.ok) return writeOutcome(found);
-      return writeOutcome(await writeInZone(found.zoneId, target, ip, false));
+      return failed(`${SERVICE}: no public hosted zone of this account holds ${hostname}`, { cause: "refused" });
+    },
+
+    zoneName,
+
+    async readRecordSet(zone, hostname, type) {
+      const query = new URLSearchParams({ name: `${hostname}.`, type, maxitems: "1" });
+      const read = await call("GET", `/hostedzone/${encodeURIComponent(zone.id)}/rrset?${query}`);
+      if (!read.ok) return read.code === "NoSuchHostedZone" ? { ...read, staleZone: true } : read;
+      // The answer starts at the name: the first set is this one only if its Name and Type match.
+      const set = childrenNamed(child(read.root, "ResourceRecordSets"), "ResourceRecordSet").find(
+        (s) => dnsName(textAt(s, "Name")) === hostname && textAt(s, "Type") === type,
+      );
+      if (!set) return { ok: true, value: null };
+      // UPSERT replaces the whole set: one that is more than a name and its addresses would lose the rest.
+      if (child(set, "AliasTarget") || child(set, "SetIdentifier") || child(set, "TrafficPolicyInstanceId")) {
+        return failed(
+          `${SERVICE}: ${hostname} ${type} is an alias or has a routing policy (weighted, latency, failover, geolocation…); ddnsd changes only a simple record, so nothing was written`,
+          { cause: "refused", stopRetrying: true },
+        );
+      }
+      const ttl = Number(textAt(set, "TTL"));
+      const written: Written = { name: textAt(set, "Name") ?? `${hostname}.`, healthCheckId: textAt(set, "HealthCheckId") };
+      return {
+        ok: true,
+        value: {
+          id: `${hostname}./${type}`,
+          values: childrenNamed(child(set, "ResourceRecords"), "ResourceRecord").map((r) => textAt(r, "Value") ?? ""),
+          ...(Number.isInteger(ttl) ? { ttl } : {}),
+          raw: written,
+        },
+      };
+    },
+
+    updateRecordSet(zone, _hostname, type, current, address, settings) {
+      const kept = current.raw as Written;
+      // The TTL read (and a health check) are sent back: UPSERT replaces the whole set.
+      return change(zone.id, "UPSERT", { ...kept, type, ttl: settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, value: address });
+    },
+
+    // CREATE fails rather than overwrite a set someone else created in the meantime.
+    createRecordSet(zone, hostname, type, address, settings) {
+      return change(zone.id, "CREATE", { name: `${hostname}.`, type, ttl: settings.ttl ?? NEW_RECORD_TTL, value: address });
+    },
+
+    describe(set) {
+      const written = set.raw as Written | undefined;
+      return [...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]), ...(written?.change ? [written.change] : [])];
     },
   };
 }
@@ -289,8 +248,7 @@ export const route53 = defineService({
   // Route 53 allows 5 API requests a second per account (an UPSERT counts twice); ddnsd stays under it.
   rateLimits: [{ requests: 4, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
-    createRoute53Client(
-      { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
-      context,
+    zoneClient(
+      createRoute53Api({ access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" }, context),
     ),
 });

@@ -2,8 +2,9 @@
 // requests it spends, and how every failure Gandi can give ends up as Gandi's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGandiClient, gandi } from "../../src/dns/gandi";
-import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { createGandiApi, gandi } from "../../src/dns/gandi";
+import { zoneClient } from "../../src/dns/reconcile";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, type GandiFake, type GandiFault, startGandiFake } from "../fakes/gandi";
 
 const NEW_IP = "203.0.113.7";
@@ -23,10 +24,10 @@ afterEach(async () => {
 });
 
 function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return createGandiClient(
+  return zoneClient(createGandiApi(
     { token: options.token ?? GANDI_FAKE_TOKEN },
     { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
-  );
+  ));
 }
 
 function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
@@ -78,7 +79,7 @@ describe("writeRecord on an existing record set", () => {
       action: "updated",
       externalId: "home/A",
       zoneId: "example.com",
-      message: "Gandi record home/A in example.com, ttl 1800",
+      message: "Gandi record home/A, ttl 1800",
     });
     expect(home()).toEqual({ rrset_name: "home", rrset_type: "A", rrset_ttl: 1800, rrset_values: [NEW_IP] });
     expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records/home/A", "PUT /domains/example.com/records/home/A"]);
@@ -103,8 +104,8 @@ describe("writeRecord on an existing record set", () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
     expect(outcome).toMatchObject({
       ok: true,
-      action: "updated",
-      message: "Gandi record home/A in example.com, ttl 1800, already held this address, nothing written",
+      action: "unchanged",
+      message: "Gandi record home/A, ttl 1800",
     });
     expect(fake.writes()).toBe(0);
   });
@@ -135,14 +136,14 @@ describe("writeRecord on an existing record set", () => {
     expect(home()?.rrset_values).toEqual([OLD_IP]);
   });
 
-  test("a set with several addresses is left alone and not retried", async () => {
+  test("a set with several addresses is left alone", async () => {
     fake.addRrset("example.com", { name: "rr", type: "A", values: ["198.51.100.1", "198.51.100.2"], ttl: 300 });
     const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message:
         "Gandi: rr.example.com A holds 2 addresses (198.51.100.1, 198.51.100.2); ddnsd changes only a record with one address, so nothing was written — remove the others at Gandi or use another name",
-      stopRetrying: true,
     });
     expect(fake.writes()).toBe(0);
   });
@@ -162,7 +163,7 @@ describe("writeRecord on a missing record set", () => {
       action: "created",
       externalId: "new/A",
       zoneId: "example.com",
-      message: "Gandi record new/A in example.com, ttl 300",
+      message: "Gandi record new/A, ttl 300",
     });
     expect(fake.rrset("example.com", "new", "A")).toMatchObject({ rrset_values: [NEW_IP], rrset_ttl: 300 });
   });
@@ -174,13 +175,13 @@ describe("writeRecord on a missing record set", () => {
 
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Gandi: record new.example.com A does not exist and create_if_missing is false" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Gandi: record new.example.com A does not exist and create_if_missing is false" });
     expect(fake.writes()).toBe(0);
   });
 
   test("a TTL below Gandi's minimum is refused in Gandi's words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Gandi: rrset_ttl: 60 is less than minimum value 300 (HTTP 400)" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Gandi: rrset_ttl: 60 is less than minimum value 300 (HTTP 400)" });
   });
 });
 
@@ -208,6 +209,7 @@ describe("domain discovery", () => {
     fake.addDomain("xample.com");
     expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
       ok: false,
+      cause: "refused",
       message: "Gandi: no domain of this account holds host.ample.com",
     });
     expect(fake.writes()).toBe(0);
@@ -217,6 +219,7 @@ describe("domain discovery", () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: "Gandi: domain other.org (config.zone_id) does not hold home.example.com; correct config.zone_id or remove it",
     });
     expect(fake.requests).toHaveLength(0);
@@ -241,20 +244,21 @@ describe("failures keep Gandi's words and leave the record alone", () => {
     fault?: GandiFault | "timeout";
     token?: string;
     message: string | RegExp;
+    cause: FailureCause;
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "revoked token", token: "revoked", message: /^Gandi: The server could not verify .* \(HTTP 401\)$/, stopRetrying: true },
-    { name: "token without rights on the domain", fault: { status: 403 }, message: "Gandi: Access was denied to this resource. (HTTP 403)", stopRetrying: true },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Gandi: Too many requests, slow down. (HTTP 429); pausing 20 s", retryAfterSeconds: 20 },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "Gandi: Too many requests, slow down. (HTTP 429); pausing 60 s", retryAfterSeconds: 60 },
-    { name: "429 asking for a day is capped at an hour", fault: { status: 429, retryAfter: 86400 }, message: /HTTP 429/, retryAfterSeconds: 3600 },
-    { name: "500", fault: { status: 500 }, message: "Gandi: Internal Server Error (HTTP 500)" },
-    { name: "502 HTML page", fault: "html", message: /^Gandi: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "malformed JSON", fault: "malformed", message: /^Gandi: unreadable answer \(HTTP 200\)/ },
-    { name: "timeout", fault: "timeout", message: "Gandi: no answer within 200ms" },
+    { name: "revoked token", token: "revoked", message: /^Gandi: The server could not verify .* \(HTTP 401\)$/, stopRetrying: true, cause: "credentials" },
+    { name: "token without rights on the domain", fault: { status: 403 }, message: "Gandi: Access was denied to this resource. (HTTP 403)", stopRetrying: true, cause: "credentials" },
+    // The wait Gandi names is passed on as it is; the updater decides the pause (an hour at most).
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", retryAfterSeconds: 20, cause: "throttled" },
+    { name: "429 without Retry-After", fault: { status: 429 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", cause: "throttled" },
+    { name: "500", fault: { status: 500 }, message: "Gandi: Internal Server Error (HTTP 500)", cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^Gandi: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Gandi: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Gandi: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, retryAfterSeconds, stopRetrying } of cases) {
+  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
       const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
@@ -263,6 +267,7 @@ describe("failures keep Gandi's words and leave the record alone", () => {
       expect(outcome.message).toMatch(message);
       expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
       expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.cause).toBe(cause);
       // One request, no retry loop, nothing changed.
       expect(fake.requests).toHaveLength(1);
       expect(home()?.rrset_values).toEqual([OLD_IP]);
@@ -272,7 +277,7 @@ describe("failures keep Gandi's words and leave the record alone", () => {
   test("a failing PUT is reported; the TTL the fake would reset stays", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Gandi: Internal Server Error (HTTP 500)" });
+    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Gandi: Internal Server Error (HTTP 500)" });
     expect(home()).toMatchObject({ rrset_values: [OLD_IP], rrset_ttl: 1800 });
     expect(home()?.rrset_ttl).not.toBe(GANDI_DEFAULT_TTL);
   });

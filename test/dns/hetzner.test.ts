@@ -2,7 +2,8 @@
 // actions it waits for, how many requests it spends, and how every failure ends up as Hetzner's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createHetznerClient, hetzner } from "../../src/dns/hetzner";
+import { createHetznerApi, hetzner } from "../../src/dns/hetzner";
+import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {
   HETZNER_FAKE_TOKEN,
@@ -32,10 +33,12 @@ afterEach(async () => {
 });
 
 function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return createHetznerClient(
-    { token: options.token ?? HETZNER_FAKE_TOKEN },
-    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
-    POLLING,
+  return zoneClient(
+    createHetznerApi(
+      { token: options.token ?? HETZNER_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+      POLLING,
+    ),
   );
 }
 
@@ -87,7 +90,7 @@ describe("writeRecord on an existing record set", () => {
       action: "updated",
       externalId: "home/A",
       zoneId: "example.com",
-      message: "Hetzner rrset home/A in example.com, ttl 1800",
+      message: "Hetzner record home/A, ttl 1800",
     });
     expect(home()).toMatchObject({ ttl: 1800, records: [{ value: NEW_IP, comment: "router" }] });
     const action = [...fake.actions.values()][0];
@@ -111,7 +114,7 @@ describe("writeRecord on an existing record set", () => {
 
   test("an address already there is not written again: zero writes", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, message: "Hetzner rrset home/A in example.com, ttl 1800, already held this address, nothing written" });
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged", message: "Hetzner record home/A, ttl 1800" });
     expect(fake.writes()).toBe(0);
   });
 
@@ -128,6 +131,7 @@ describe("writeRecord on an existing record set", () => {
     const action = [...fake.actions.values()][0];
     expect(outcome).toEqual({
       ok: false,
+      cause: "unreachable",
       message: `Hetzner: action ${action?.id} still running after 5 checks; the next update will see how it ended`,
     });
     expect(fake.requests.filter((r) => r.path.startsWith("/zones/actions/"))).toHaveLength(5);
@@ -137,13 +141,13 @@ describe("writeRecord on an existing record set", () => {
     fake.failNextAction = { code: "action_failed", message: "record could not be set" };
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
     const action = [...fake.actions.values()][0];
-    expect(outcome).toEqual({ ok: false, message: `Hetzner: action ${action?.id} failed: record could not be set (action_failed)` });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: `Hetzner: action ${action?.id} failed: record could not be set (action_failed)` });
     expect(home()?.records).toEqual([{ value: OLD_IP, comment: "router" }]);
   });
 
   test("a TTL from config is set with change_ttl, after the records", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 300 }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, message: "Hetzner rrset home/A in example.com, ttl 300" });
+    expect(outcome).toMatchObject({ ok: true, message: "Hetzner record home/A, ttl 300" });
     expect(home()).toMatchObject({ ttl: 300, records: [{ value: NEW_IP }] });
     expect(fake.requests.filter((r) => r.method === "POST").map((r) => r.path.split("/").at(-1))).toEqual(["set_records", "change_ttl"]);
   });
@@ -161,14 +165,14 @@ describe("writeRecord on an existing record set", () => {
 
   test("the apex is @ and its zone-default TTL (null) stays null", async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, externalId: "@/A", message: "Hetzner rrset @/A in example.com, ttl of the zone" });
+    expect(outcome).toMatchObject({ ok: true, externalId: "@/A", message: "Hetzner record @/A, ttl of the zone" });
     expect(fake.rrset("example.com", "@", "A")).toMatchObject({ ttl: null, records: [{ value: NEW_IP }] });
   });
 
-  test("a set with several addresses is left alone and not retried", async () => {
+  test("a set with several addresses is left alone", async () => {
     fake.addRrset("example.com", { name: "rr", type: "A", values: ["198.51.100.1", "198.51.100.2"] });
     const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, stopRetrying: true });
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
     if (!outcome.ok) expect(outcome.message).toStartWith("Hetzner: rr.example.com A holds 2 addresses (198.51.100.1, 198.51.100.2)");
     expect(fake.writes()).toBe(0);
   });
@@ -178,6 +182,7 @@ describe("writeRecord on an existing record set", () => {
     const outcome = await client().writeRecord(target("home.sec.org"), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: "Hetzner: zone sec.org is in secondary mode; only a primary zone's records can be changed",
       stopRetrying: true,
     });
@@ -190,6 +195,7 @@ describe("writeRecord on an existing record set", () => {
     const outcome = await client().writeRecord(target("home.sec.org", { zone_id: "sec.org" }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: "Hetzner: This operation is not supported for this Zone's mode. (incorrect_zone_mode, HTTP 422)",
       stopRetrying: true,
     });
@@ -204,7 +210,7 @@ describe("writeRecord on a missing record set", () => {
       action: "created",
       externalId: "new/A",
       zoneId: "example.com",
-      message: "Hetzner rrset new/A in example.com, ttl of the zone",
+      message: "Hetzner record new/A, ttl of the zone",
     });
     expect(fake.rrset("example.com", "new", "A")).toMatchObject({ ttl: null, records: [{ value: NEW_IP }] });
     expect(fake.requests.find((r) => r.method === "POST")?.body).toEqual({ name: "new", type: "A", records: [{ value: NEW_IP }] });
@@ -220,7 +226,7 @@ describe("writeRecord on a missing record set", () => {
 
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Hetzner: record new.example.com A does not exist and create_if_missing is false" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Hetzner: record new.example.com A does not exist and create_if_missing is false" });
     expect(fake.writes()).toBe(0);
   });
 });
@@ -238,6 +244,7 @@ describe("zone discovery and configured zones", () => {
   test("no zone holds the name: a failure naming it, the bare TLD never asked", async () => {
     expect(await client().writeRecord(target("host.nowhere.org"), NEW_IP)).toEqual({
       ok: false,
+      cause: "refused",
       message: "Hetzner: no zone of this project holds host.nowhere.org",
     });
     expect(fake.requests.map((r) => r.query.name)).toEqual(["host.nowhere.org", "nowhere.org"]);
@@ -254,6 +261,7 @@ describe("zone discovery and configured zones", () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: String(other.id) }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: `Hetzner: zone ${other.id} is other.org, which does not hold home.example.com; correct config.zone_id or remove it`,
     });
     expect(fake.writes()).toBe(0);
@@ -276,26 +284,29 @@ describe("failures keep Hetzner's words and leave the record alone", () => {
     fault?: HetznerFault | "timeout";
     token?: string;
     message: string | RegExp;
+    cause: string;
     retryAfterSeconds?: number | "near 30";
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad token", token: "revoked", message: "Hetzner: unable to authenticate (unauthorized, HTTP 401)", stopRetrying: true },
-    { name: "429 with RateLimit-Reset", fault: { status: 429, resetInSeconds: 30 }, message: /^Hetzner: limit of 3600 requests per hour reached \(rate_limit_exceeded, HTTP 429\); pausing (29|30) s$/, retryAfterSeconds: "near 30" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 12 }, message: /rate_limit_exceeded, HTTP 429\); pausing 12 s$/, retryAfterSeconds: 12 },
-    { name: "429 with a reset days away is capped at an hour", fault: { status: 429, resetInSeconds: 86400 * 3 }, message: /HTTP 429/, retryAfterSeconds: 3600 },
-    { name: "locked", fault: { status: 423 }, message: /^Hetzner: the item you are trying to access is locked .*\(locked, HTTP 423\)$/ },
-    { name: "500", fault: { status: 500 }, message: "Hetzner: an internal server error occurred (server_error, HTTP 500)" },
-    { name: "502 HTML page", fault: "html", message: /^Hetzner: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "malformed JSON", fault: "malformed", message: /^Hetzner: unreadable answer \(HTTP 200\)/ },
-    { name: "timeout", fault: "timeout", message: "Hetzner: no answer within 200ms" },
+    { name: "bad token", token: "revoked", message: "Hetzner: unable to authenticate (unauthorized, HTTP 401)", cause: "credentials", stopRetrying: true },
+    // The wait Hetzner names is passed on; the updater decides the pause (an hour at most).
+    { name: "429 with RateLimit-Reset", fault: { status: 429, resetInSeconds: 30 }, message: "Hetzner: limit of 3600 requests per hour reached (rate_limit_exceeded, HTTP 429)", cause: "throttled", retryAfterSeconds: "near 30" },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 12 }, message: /rate_limit_exceeded, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 12 },
+    { name: "locked", fault: { status: 423 }, message: /^Hetzner: the item you are trying to access is locked .*\(locked, HTTP 423\)$/, cause: "refused" },
+    { name: "protected: not retried", fault: { status: 403, code: "protected", message: "rrset is protected" }, message: "Hetzner: rrset is protected (protected, HTTP 403)", cause: "credentials", stopRetrying: true },
+    { name: "500", fault: { status: 500 }, message: "Hetzner: an internal server error occurred (server_error, HTTP 500)", cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^Hetzner: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Hetzner: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Hetzner: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, retryAfterSeconds, stopRetrying } of cases) {
+  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
       const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause as never);
       if (retryAfterSeconds === "near 30") {
         expect(outcome.retryAfterSeconds).toBeGreaterThanOrEqual(29);
         expect(outcome.retryAfterSeconds).toBeLessThanOrEqual(31);
@@ -310,14 +321,14 @@ describe("failures keep Hetzner's words and leave the record alone", () => {
 
   test("a read-only token can read but not write: Hetzner's words, not retried", async () => {
     const outcome = await client({ token: HETZNER_READONLY_TOKEN }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Hetzner: The token is read-only (token_readonly, HTTP 403)", stopRetrying: true });
+    expect(outcome).toEqual({ ok: false, cause: "credentials", message: "Hetzner: The token is read-only (token_readonly, HTTP 403)", stopRetrying: true });
     expect(home()?.records[0]?.value).toBe(OLD_IP);
   });
 
   test("a failing look at the action is reported", async () => {
     fake.fault({ status: 503 }, 1, (r) => r.path.startsWith("/zones/actions/"));
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Hetzner: service unavailable (unavailable, HTTP 503)" });
+    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Hetzner: service unavailable (unavailable, HTTP 503)" });
   });
 
   test("a service that cannot be reached", async () => {

@@ -3,8 +3,9 @@
 // and every other failure end up as Route 53's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { createRoute53Client, route53 } from "../../src/dns/route53";
+import { zoneClient } from "../../src/dns/reconcile";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { createRoute53Api, route53 } from "../../src/dns/route53";
 import {
   ROUTE53_FAKE_ACCESS_KEY_ID,
   ROUTE53_FAKE_SECRET,
@@ -33,11 +34,11 @@ afterEach(async () => {
 });
 
 function client(options: { keyId?: string; secret?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return createRoute53Client(
+  return zoneClient(createRoute53Api(
     { access_key_id: options.keyId ?? ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: options.secret ?? ROUTE53_FAKE_SECRET },
     { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     BACKOFF,
-  );
+  ));
 }
 
 function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
@@ -113,7 +114,7 @@ describe("writeRecord on an existing record set", () => {
       action: "updated",
       externalId: "home.example.com./A",
       zoneId: zone.id,
-      message: `Route 53 record set in hosted zone ${zone.id}, ttl 1800, change ${changeId} pending`,
+      message: `Route 53 record home.example.com./A, ttl 1800, change ${changeId} pending`,
     });
     expect(home()).toEqual({ name: "home.example.com.", type: "A", ttl: 1800, values: [NEW_IP] });
     expect(requestLines()).toEqual([
@@ -137,7 +138,7 @@ describe("writeRecord on an existing record set", () => {
 
   test("an address already there is not written again: zero writes", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: zone.id }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, message: `Route 53 record set in hosted zone ${zone.id}, ttl 1800, already held this address, nothing written` });
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged", message: "Route 53 record home.example.com./A, ttl 1800" });
     expect(fake.writes()).toBe(0);
   });
 
@@ -209,7 +210,7 @@ describe("writeRecord on an existing record set", () => {
     test(`a set with ${name} is left alone and not retried`, async () => {
       add();
       const outcome = await client().writeRecord(target("rr.example.com", { zone_id: zone.id }), NEW_IP);
-      expect(outcome).toMatchObject({ ok: false, stopRetrying: true });
+      expect(outcome).toMatchObject({ ok: false, cause: "refused" });
       if (!outcome.ok) expect(outcome.message).toMatch(message);
       expect(fake.writes()).toBe(0);
     });
@@ -237,7 +238,7 @@ describe("writeRecord on a missing record set", () => {
 
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: zone.id, create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Route 53: record new.example.com A does not exist and create_if_missing is false" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Route 53: record new.example.com A does not exist and create_if_missing is false" });
     expect(fake.writes()).toBe(0);
   });
 
@@ -246,7 +247,8 @@ describe("writeRecord on a missing record set", () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: other.id }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
-      message: `Route 53: hosted zone ${other.id} is other.org, which does not hold new.example.com; correct config.zone_id or remove it`,
+      cause: "refused",
+      message: `Route 53: zone ${other.id} is other.org, which does not hold new.example.com; correct config.zone_id or remove it`,
     });
     expect(fake.writes()).toBe(0);
   });
@@ -269,7 +271,7 @@ describe("zone discovery", () => {
   test("an answer starting at a neighbour is no match (exact names only)", async () => {
     // Asked for "ample.com.", Route 53 starts at it and answers with example.com.'s neighbours.
     const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Route 53: no public hosted zone of this account holds host.ample.com" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Route 53: no public hosted zone of this account holds host.ample.com" });
     expect(fake.writes()).toBe(0);
   });
 
@@ -282,10 +284,10 @@ describe("zone discovery", () => {
 });
 
 describe("throttling and failures", () => {
-  test("Throttling is retried with backoff, a bounded number of times, then becomes retryAfterSeconds", async () => {
+  test("Throttling is retried with backoff, a bounded number of times, then is a 'slow down' naming no wait", async () => {
     fake.fault({ status: 400, code: "Throttling" });
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: zone.id }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Route 53: Rate exceeded (Throttling, HTTP 400); pausing 30 s", retryAfterSeconds: 30 });
+    expect(outcome).toEqual({ ok: false, cause: "throttled", message: "Route 53: Rate exceeded (Throttling, HTTP 400)" });
     expect(fake.requests).toHaveLength(3);
     const [first, second, third] = fake.requests.map((r) => r.receivedAt);
     // The second wait is longer than the first: backoff, not a tight loop.
@@ -301,28 +303,29 @@ describe("throttling and failures", () => {
     expect(home()?.values).toEqual([NEW_IP]);
   });
 
-  const cases: { name: string; fault?: Route53Fault | "timeout"; secret?: string; message: string | RegExp; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
+  const cases: { name: string; fault?: Route53Fault | "timeout"; secret?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
     {
-      name: "PriorRequestNotComplete: no retry now, a minute later",
+      name: "PriorRequestNotComplete: no retry now; a 'slow down' (the updater pauses the provider)",
       fault: { status: 400, code: "PriorRequestNotComplete", message: "The request was rejected because Route 53 was still processing a prior request." },
       message: "Route 53: The request was rejected because Route 53 was still processing a prior request. (PriorRequestNotComplete, HTTP 400)",
-      retryAfterSeconds: 60,
+      cause: "throttled",
     },
-    { name: "wrong secret", secret: "wrong", message: /\(SignatureDoesNotMatch, HTTP 403\)$/, stopRetrying: true },
-    { name: "access denied", fault: { status: 403, code: "AccessDenied", message: "User: arn:aws:iam::1:user/ddnsd is not authorized to perform: route53:ListResourceRecordSets" }, message: /^Route 53: User: .* \(AccessDenied, HTTP 403\)$/, stopRetrying: true },
-    { name: "internal error", fault: { status: 500, code: "InternalFailure", message: "An internal error occurred." }, message: "Route 53: An internal error occurred. (InternalFailure, HTTP 500)" },
-    { name: "502 HTML page", fault: "html", message: /^Route 53: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "cut-off XML", fault: "malformed", message: /^Route 53: unreadable answer \(HTTP 200\): "<\?xml/ },
-    { name: "timeout", fault: "timeout", message: "Route 53: no answer within 200ms" },
+    { name: "wrong secret", secret: "wrong", message: /\(SignatureDoesNotMatch, HTTP 403\)$/, cause: "credentials", stopRetrying: true },
+    { name: "access denied", fault: { status: 403, code: "AccessDenied", message: "User: arn:aws:iam::1:user/ddnsd is not authorized to perform: route53:ListResourceRecordSets" }, message: /^Route 53: User: .* \(AccessDenied, HTTP 403\)$/, cause: "credentials", stopRetrying: true },
+    { name: "internal error", fault: { status: 500, code: "InternalFailure", message: "An internal error occurred." }, message: "Route 53: An internal error occurred. (InternalFailure, HTTP 500)", cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^Route 53: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "cut-off XML", fault: "malformed", message: /^Route 53: unreadable answer \(HTTP 200\): "<\?xml/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Route 53: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, secret, message, retryAfterSeconds, stopRetrying } of cases) {
+  for (const { name, fault, secret, message, cause, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
       const outcome = await client({ secret, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: zone.id }), NEW_IP);
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.cause).toBe(cause);
+      expect(outcome.retryAfterSeconds).toBeUndefined();
       expect(outcome.stopRetrying).toBe(stopRetrying);
       expect(fake.requests).toHaveLength(1);
       expect(home()?.values).toEqual([OLD_IP]);

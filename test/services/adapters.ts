@@ -405,7 +405,7 @@ export const route53 = define<Route53Fake>({
     words: /^Route 53: The request is being processed elsewhere \(InvalidInput, HTTP 400\)/,
   },
   // Route 53's "slow down" is HTTP 400 Throttling without Retry-After; retried twice in the call, then a pause.
-  throttle: { arrange: (fake) => fake.fault({ status: 400, code: "Throttling" }), words: /^Route 53: Rate exceeded \(Throttling, HTTP 400\); pausing 30 s$/, pauseSeconds: 30 },
+  throttle: { arrange: (fake) => fake.fault({ status: 400, code: "Throttling" }), words: /^Route 53: Rate exceeded \(Throttling, HTTP 400\); pausing 60 s$/, pauseSeconds: 60 },
   verifyRefusal: /^Route 53: .*SignatureDoesNotMatch/,
 });
 
