@@ -118,7 +118,7 @@ describe("on a phone, by keyboard", () => {
     const toggle = page.locator("#enabled-2");
     await toggle.focus();
     await page.keyboard.press("Space");
-    await page.locator("#domain-2").getByText("Disabled").waitFor();
+    await page.locator("#domain-2").getByText("Disabled", { exact: true }).waitFor();
     await page.waitForFunction(() => document.activeElement?.id === "enabled-2");
     expect(await page.locator("#enabled-2").getAttribute("aria-checked")).toBe("false");
     await page.keyboard.press("Space");
@@ -372,7 +372,7 @@ describe("without JavaScript", () => {
     await page.getByLabel("Name").fill("OpenWrt");
     await page.getByLabel("Only these:").check();
     await page.getByRole("button", { name: "Create key" }).click();
-    await page.getByText("must name at least one domain").waitFor();
+    await page.getByText("tick at least one domain").waitFor();
     await page.getByLabel("All domains, including ones added later").check();
     await page.getByRole("button", { name: "Create key" }).click();
     expect(await page.locator("#new-key").inputValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
