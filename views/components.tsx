@@ -246,12 +246,13 @@ export function Options({ options, selected }: { options: { value: string; label
 /**
  * The submit button Enter presses. A browser's implicit submission clicks a form's first submit
  * button, which in a form with a TypeSelect would be its "Continue" (the form back, nothing saved):
- * this one, first in the form, saves. Out of sight and out of the tab order: the visible primary
- * button is the one people use.
+ * this one, first in the form, saves. Hidden (so neither seen, focused nor announced): implicit
+ * submission clicks the default button whether it is rendered or not; the visible primary button
+ * is the one people use.
  */
 export function DefaultSubmit({ label }: { label: string }) {
   return (
-    <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">
+    <button type="submit" hidden>
       {label}
     </button>
   );
