@@ -121,7 +121,7 @@ export function AboutPage(props: AboutPageProps) {
         {props.logLines.length === 0 ? (
           <p class="empty">Nothing logged yet.</p>
         ) : (
-          <pre class="log-lines" tabindex="0" aria-label="Recent log lines">
+          <pre class="log-lines" tabindex="0" role="region" aria-label="Recent log lines">
             {props.logLines.map((line) => Html.escapeHtml(line)).join("\n")}
           </pre>
         )}

@@ -42,7 +42,7 @@ function Stat({ label, value, detail, tone }: { label: string; value: string; de
   );
 }
 
-function Address({ family, ip, checked, failure, now }: { family: string; ip: string | null; checked: boolean; failure: DetectionFailure | null; now: number }) {
+function Address({ family, ip, checked, failure }: { family: string; ip: string | null; checked: boolean; failure: DetectionFailure | null }) {
   return (
     <div class={["address", failure && "address-failing"]}>
       <span class="address-family">{family}</span>
@@ -126,8 +126,8 @@ export function DashboardPage(props: DashboardPageProps) {
             Public address
           </h2>
           <div class="addresses">
-            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} failure={v4Failure} now={now} />
-            <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} failure={v6Failure} now={now} />
+            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} failure={v4Failure} />
+            <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} failure={v6Failure} />
           </div>
           {v4Failure ? <DetectionProblem family="IPv4" failure={v4Failure} now={now} /> : ""}
           {v6Failure ? <DetectionProblem family="IPv6" failure={v6Failure} now={now} /> : ""}
