@@ -58,7 +58,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     log,
     fetch: proxiedFetch(fetch, settings.proxy),
     startedAt: Date.now(),
-    publicIp: { ipv4: null, ipv6: null, checkedAt: null },
+    publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
     services: new ServiceRegistry(services),
     pacer: new Pacer(),
     updater: createUpdaterState(database.db, settings.updateConcurrency),

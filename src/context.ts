@@ -12,6 +12,7 @@ import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
 import type { Revocations, VerifiedTokens } from "./http/verified-tokens";
+import type { DetectionFailure } from "./ip/detect";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
@@ -26,7 +27,10 @@ export interface PublicIpState {
   ipv6: string | null;
   /** When the newest detection (of either family) finished, ms since the epoch. */
   checkedAt: number | null;
+  /** A family whose detection fails now: since when (the first failure of the streak) and why. */
+  failures: { ipv4: DetectionFailure | null; ipv6: DetectionFailure | null };
 }
+
 
 export interface PassOptions {
   /** Every enabled domain, due or not (`ddnsd check`). */

@@ -13,7 +13,12 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+  /** The newest lines written (at most RECENT_LINES), oldest first: the admin pages show them. */
+  recent(): readonly string[];
 }
+
+/** How many of the newest lines are kept in memory for the About page. */
+export const RECENT_LINES = 100;
 
 export interface LoggerOptions {
   level: LogLevel;
@@ -24,7 +29,13 @@ export interface LoggerOptions {
 }
 
 export function createLogger({ level, format, write, now = () => new Date() }: LoggerOptions): Logger {
-  const emit = write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const output = write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const recent: string[] = [];
+  const emit = (line: string) => {
+    recent.push(line);
+    if (recent.length > RECENT_LINES) recent.shift();
+    output(line);
+  };
   const log = (at: LogLevel, message: string, fields: LogFields = {}) => {
     if (RANK[at] < RANK[level]) return;
     const time = now().toISOString();
@@ -43,6 +54,7 @@ export function createLogger({ level, format, write, now = () => new Date() }: L
     info: (message, fields) => log("info", message, fields),
     warn: (message, fields) => log("warn", message, fields),
     error: (message, fields) => log("error", message, fields),
+    recent: () => [...recent],
   };
 }
 

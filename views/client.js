@@ -22,12 +22,6 @@
   }
   root.classList.add("js");
 
-  function currentTheme() {
-    var chosen = root.getAttribute("data-theme");
-    if (chosen) return chosen;
-    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-  }
-
   // A "Copy" button (data-copy names the input to copy) is shown only when this script runs;
   // without it the value is selectable text. The clipboard API needs a secure context (https or
   // localhost); on plain http over the LAN the older copy command does it.
@@ -50,12 +44,29 @@
     } else if (document.execCommand("copy")) done();
   }
 
+  // The theme toggle cycles through three choices and names the one in force: the system's
+  // setting, then the other look than the system's (so the first press changes something), then
+  // the system's own look chosen for good, then back to following the system.
+  var THEME_WORDS = { system: "Theme: system", light: "Theme: light", dark: "Theme: dark" };
+
+  function chosenTheme() {
+    return root.getAttribute("data-theme") || "system";
+  }
+
+  function nextTheme() {
+    var chosen = chosenTheme();
+    var system = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+    var other = system === "dark" ? "light" : "dark";
+    if (chosen === "system") return other;
+    if (chosen === other) return system;
+    return "system";
+  }
+
   function showTheme() {
-    var dark = currentTheme() === "dark";
     var buttons = document.querySelectorAll("[data-theme-toggle]");
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].hidden = false;
-      buttons[i].setAttribute("aria-pressed", dark ? "true" : "false");
+      buttons[i].querySelector("[data-theme-words]").textContent = THEME_WORDS[chosenTheme()];
     }
   }
 
@@ -137,7 +148,40 @@
   // under way, and then replaces the row that request was to swap.
   var owedFocus = null;
 
+  // A rejected form comes back from the server with its password inputs empty (a secret is never
+  // sent back to the browser). What was typed in them is kept here, in memory only, for the time
+  // of the request, and put back if the same form returns.
+  var typedSecrets = null;
+
+  function keepTypedSecrets(form) {
+    typedSecrets = null;
+    if (!form || form.tagName !== "FORM" || !form.id) return;
+    var inputs = form.querySelectorAll("input[type=password]");
+    var values = {};
+    var any = false;
+    for (var i = 0; i < inputs.length; i++) {
+      if (inputs[i].name && inputs[i].value) {
+        values[inputs[i].name] = inputs[i].value;
+        any = true;
+      }
+    }
+    if (any) typedSecrets = { form: form.id, values: values };
+  }
+
+  function restoreTypedSecrets() {
+    if (!typedSecrets) return;
+    var form = document.getElementById(typedSecrets.form);
+    if (form) {
+      for (var name in typedSecrets.values) {
+        var input = form.querySelector("input[type=password][name='" + name.replace(/'/g, "") + "']");
+        if (input && !input.value) input.value = typedSecrets.values[name];
+      }
+    }
+    typedSecrets = null;
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.boosted) keepTypedSecrets(event.detail.elt);
     var active = document.activeElement;
     if (active && active !== document.body && active.id) owedFocus = active.id;
     clearFailure(event.detail.elt);
@@ -149,6 +193,8 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    restoreTypedSecrets();
+    restoreUnsentForm();
     if (owedFocus && (document.activeElement === document.body || document.activeElement === null)) {
       var next = document.getElementById(owedFocus);
       if (next && !next.disabled) {
@@ -169,6 +215,55 @@
       event.detail.isError = false;
     }
   });
+
+  // A form sent after the session expired: the server answers 401 and sends the page to sign in,
+  // then back to the form. What was typed (passwords excepted: they are never kept) waits in this
+  // tab's sessionStorage and is put back into the form once it shows again.
+  var UNSENT_KEY = "ddnsd-unsent-form";
+
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var form = event.detail.elt;
+    if (event.detail.xhr.status !== 401 || !form || form.tagName !== "FORM" || !form.id) return;
+    var fields = [];
+    for (var i = 0; i < form.elements.length; i++) {
+      var input = form.elements[i];
+      if (!input.name || input.type === "password" || input.type === "hidden" || input.type === "submit") continue;
+      if (input.type === "checkbox" || input.type === "radio") fields.push([input.name, input.value, input.checked]);
+      else fields.push([input.name, input.value]);
+    }
+    try {
+      sessionStorage.setItem(UNSENT_KEY, JSON.stringify({ path: location.pathname, form: form.id, fields: fields }));
+    } catch (e) {
+      // Not kept: the form comes back as it was stored.
+    }
+  });
+
+  function restoreUnsentForm() {
+    var saved;
+    try {
+      saved = JSON.parse(sessionStorage.getItem(UNSENT_KEY) || "null");
+    } catch (e) {
+      saved = null;
+    }
+    if (!saved || saved.path !== location.pathname) return;
+    var form = document.getElementById(saved.form);
+    if (!form) return;
+    sessionStorage.removeItem(UNSENT_KEY);
+    for (var i = 0; i < saved.fields.length; i++) {
+      var field = saved.fields[i];
+      var inputs = form.querySelectorAll("[name='" + field[0].replace(/'/g, "") + "']");
+      for (var j = 0; j < inputs.length; j++) {
+        if (inputs[j].type === "checkbox" || inputs[j].type === "radio") {
+          if (inputs[j].value === field[1]) inputs[j].checked = field[2];
+        } else inputs[j].value = field[1];
+      }
+    }
+    var note = document.createElement("div");
+    note.className = "notice notice-info";
+    note.setAttribute("role", "status");
+    note.textContent = "Your session had expired before this form was saved. What you typed is back (passwords excepted): check it, then save.";
+    form.parentNode.insertBefore(note, form);
+  }
 
   document.addEventListener("htmx:responseError", function (event) {
     // A polling refresh that fails keeps the last good content and says so in its "as of" line.
@@ -199,10 +294,11 @@
     if (copy) return copyFrom(copy);
     var toggle = event.target.closest && event.target.closest("[data-theme-toggle]");
     if (!toggle) return;
-    var next = currentTheme() === "dark" ? "light" : "dark";
+    var next = nextTheme();
     applyTheme(next);
     try {
-      localStorage.setItem(THEME_KEY, next);
+      if (next === "system") localStorage.removeItem(THEME_KEY);
+      else localStorage.setItem(THEME_KEY, next);
     } catch (e) {
       // Not remembered, but applied for this page.
     }
@@ -210,6 +306,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    restoreUnsentForm();
     showTheme();
     showCopyButtons();
     refreshTimes();

@@ -4,6 +4,8 @@
 // text and numbers don't need to.
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
+import type { DetectionFailure } from "../src/ip/detect";
+import type { HistoryFailureCause } from "../src/db/schema";
 import type { DomainView } from "../src/modules/domains/service";
 import { clock, fullTime, relative, toMs } from "./format";
 
@@ -27,30 +29,90 @@ export function Badge({ tone, children }: PropsWithChildren<{ tone: Tone }>) {
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }
 
-export type DomainStatusKey = "ok" | "failed" | "pending" | "disabled";
+export type DomainStatusKey = "ok" | "failed" | "unchecked" | "pending" | "disabled";
 
-/** A domain's state in one word: disabled, or how its last update went (also the list's filter). */
-export function domainStatus(domain: Pick<DomainView, "is_enabled" | "last_update_status">): {
-  key: DomainStatusKey;
-  tone: Tone;
-  label: string;
-} {
+/**
+ * What a domain's updates depend on besides the domain itself: its provider being enabled, and the
+ * public address of its family being detectable (null: it is).
+ */
+export interface UpdateConditions {
+  providerEnabled: boolean;
+  detectionFailure: DetectionFailure | null;
+  /** Why its newest attempt failed (its history row's cause), for a failed domain's row. */
+  lastFailureCause?: HistoryFailureCause | null;
+}
+
+export const UPDATABLE: UpdateConditions = { providerEnabled: true, detectionFailure: null };
+
+/**
+ * A domain's state in one word: disabled (itself or its provider), or how its last update went —
+ * except that a record is not called OK while its checks cannot run (the address is not detected).
+ * Also the list's filter.
+ */
+export function domainStatus(
+  domain: Pick<DomainView, "is_enabled" | "last_update_status">,
+  conditions: UpdateConditions = UPDATABLE,
+): { key: DomainStatusKey; tone: Tone; label: string } {
   if (!domain.is_enabled) return { key: "disabled", tone: "idle", label: "Disabled" };
-  if (domain.last_update_status === "SUCCESS") return { key: "ok", tone: "ok", label: "OK" };
+  if (!conditions.providerEnabled) return { key: "disabled", tone: "idle", label: "Provider disabled" };
   if (domain.last_update_status === "FAILED") return { key: "failed", tone: "fail", label: "Failed" };
+  if (conditions.detectionFailure !== null) return { key: "unchecked", tone: "warn", label: "Not checked" };
+  if (domain.last_update_status === "SUCCESS") return { key: "ok", tone: "ok", label: "OK" };
   return { key: "pending", tone: "info", label: "Pending" };
 }
 
 export const DOMAIN_STATUS_FILTERS: { value: DomainStatusKey; label: string }[] = [
   { value: "ok", label: "OK" },
   { value: "failed", label: "Failed" },
+  { value: "unchecked", label: "Not checked (address not detected)" },
   { value: "pending", label: "Pending (never updated)" },
-  { value: "disabled", label: "Disabled" },
+  { value: "disabled", label: "Disabled (or its provider)" },
 ];
 
-export function DomainStatus({ domain }: { domain: Pick<DomainView, "is_enabled" | "last_update_status"> }) {
-  const { tone, label } = domainStatus(domain);
-  return <Badge tone={tone}>{label}</Badge>;
+/**
+ * What went wrong, by cause, in a person's words: the network, the credentials, the request (the
+ * service's own words follow), or the pace. Null for a cause not known (rows from before causes).
+ */
+export function causeWords(cause: HistoryFailureCause | null | undefined, providerName: string): string | null {
+  switch (cause) {
+    case "detection":
+      return "the public address could not be detected";
+    case "disabled":
+      return "the domain or its provider is disabled";
+    case "unreachable":
+      return `could not reach ${providerName} (network, DNS, TLS or timeout)`;
+    case "credentials":
+      return `${providerName} refused the credentials`;
+    case "refused":
+      return `${providerName} refused the request`;
+    case "throttled":
+      return `${providerName} asked to slow down`;
+    default:
+      return null;
+  }
+}
+
+export function DomainStatus({
+  domain,
+  conditions = UPDATABLE,
+}: {
+  domain: Pick<DomainView, "is_enabled" | "last_update_status" | "provider_name">;
+  conditions?: UpdateConditions;
+}) {
+  const { key, tone, label } = domainStatus(domain, conditions);
+  const why = key === "unchecked" ? "address not detected" : key === "failed" ? causeWords(conditions.lastFailureCause, domain.provider_name) : null;
+  return (
+    <>
+      <Badge tone={tone}>{label}</Badge>
+      {why ? (
+        <p class="muted small status-why" safe>
+          {why}
+        </p>
+      ) : (
+        ""
+      )}
+    </>
+  );
 }
 
 /** "3 min ago" with the exact time on hover; a dash when it never happened. */
@@ -182,23 +244,40 @@ export function Options({ options, selected }: { options: { value: string; label
 }
 
 /**
- * An on/off switch: a real form that posts the state it would set (so a repeated click can't flip
- * it back), enhanced by htmx to swap `target` in place. Without JavaScript it posts and comes back
- * with a notice. `id` keeps focus on it after the swap.
+ * The submit button Enter presses. A browser's implicit submission clicks a form's first submit
+ * button, which in a form with a TypeSelect would be its "Continue" (the form back, nothing saved):
+ * this one, first in the form, saves. Hidden (so neither seen, focused nor announced): implicit
+ * submission clicks the default button whether it is rendered or not; the visible primary button
+ * is the one people use.
  */
+export function DefaultSubmit({ label }: { label: string }) {
+  return (
+    <button type="submit" hidden>
+      {label}
+    </button>
+  );
+}
+
 /**
  * A form's type select whose chosen type decides the fields below it (a provider's service, a
- * notification's type): htmx swaps in the fields of the type picked; without JavaScript the
- * "Continue" button sends the form back to show them, saving nothing.
+ * notification's type, a domain's provider): htmx swaps in the fields of the type picked; without
+ * JavaScript the "Continue" button sends the form back to show them, saving nothing.
  */
 export function TypeSelect({
+  name = "type",
+  include,
   fieldsUrl,
   fieldsTarget,
   vals,
   options,
   selected,
   errors,
+  locked = false,
 }: {
+  /** The select's input name. */
+  name?: string;
+  /** What else the fields route is sent (hx-include), e.g. "closest form" to keep what was typed. */
+  include?: string;
   fieldsUrl: string;
   fieldsTarget: string;
   /** What the fields route needs besides the type, e.g. the stored object's id (for masked secrets). */
@@ -206,7 +285,19 @@ export function TypeSelect({
   options: { value: string; label: string }[];
   selected: string;
   errors: FormErrors;
+  /** The type cannot change (a provider with domains): shown, not operable, and sent as it is. */
+  locked?: boolean;
 }) {
+  if (locked) {
+    return (
+      <div class="inline-control">
+        <select disabled {...controlAttrs(name, errors, true)} name={undefined}>
+          <Options options={options} selected={selected} />
+        </select>
+        <input type="hidden" name={name} value={selected} />
+      </div>
+    );
+  }
   return (
     <div class="inline-control">
       <select
@@ -215,7 +306,8 @@ export function TypeSelect({
         hx-target={fieldsTarget}
         hx-swap="outerHTML"
         hx-vals={vals ? JSON.stringify(vals) : undefined}
-        {...controlAttrs("type", errors, true)}
+        hx-include={include}
+        {...controlAttrs(name, errors, true)}
       >
         <Options options={options} selected={selected} />
       </select>
@@ -226,6 +318,11 @@ export function TypeSelect({
   );
 }
 
+/**
+ * An on/off switch: a real form that posts the state it would set (so a repeated click can't flip
+ * it back), enhanced by htmx to swap `target` in place. Without JavaScript it posts and comes back
+ * with a notice. `id` keeps focus on it after the swap.
+ */
 export function EnabledSwitch({ url, enabled, label, target, id }: { url: string; enabled: boolean; label: string; target: string; id: string }) {
   return (
     <form method="post" action={url} class="switch-form" hx-post={url} hx-target={target} hx-swap="outerHTML" hx-disabled-elt="find button">

@@ -30,11 +30,12 @@ const NAV: { section: Section; href: string; label: string }[] = [
 ];
 
 // History snapshots stay out of localStorage (pages hold addresses) and a miss reloads the page;
-// htmx's own injected <style> would need the CSP to allow inline styles, so styles.css has it.
+// htmx's own injected <style> would need the CSP to allow inline styles, so styles.css has it. A
+// boosted link or form (a new page) starts at the new page's top, as a plain navigation would.
 const HTMX_CONFIG = JSON.stringify({
   historyCacheSize: 0,
   refreshOnHistoryMiss: true,
-  scrollIntoViewOnBoost: false,
+  scrollIntoViewOnBoost: true,
   includeIndicatorStyles: false,
 });
 
@@ -58,11 +59,14 @@ function NavLinks({ section }: { section?: Section }) {
   );
 }
 
-/** Light or dark, remembered in the browser; shown only once the script runs (it does the work). */
+/**
+ * The system's theme, or light or dark chosen and remembered in the browser; each press moves to
+ * the next and the button names the one in force. Shown only once the script runs (it does the work).
+ */
 export function ThemeToggle() {
   return (
-    <button type="button" class="button button-quiet button-small theme-toggle" data-theme-toggle aria-pressed="false" hidden>
-      <span aria-hidden="true">◐</span> Dark theme
+    <button type="button" class="button button-quiet button-small theme-toggle" data-theme-toggle hidden>
+      <span aria-hidden="true">◐</span> <span data-theme-words>Theme: system</span>
     </button>
   );
 }

@@ -78,6 +78,10 @@ export const domains = sqliteTable(
   ],
 );
 
+/** Why an update failed, as a history row keeps it. */
+export const HISTORY_FAILURE_CAUSES = ["detection", "disabled", "unreachable", "credentials", "refused", "throttled"] as const;
+export type HistoryFailureCause = (typeof HISTORY_FAILURE_CAUSES)[number];
+
 export const history = sqliteTable(
   "history",
   {
@@ -92,6 +96,12 @@ export const history = sqliteTable(
     trigger: text("trigger", { enum: ["manual", "schedule", "push"] }).notNull(),
     durationMs: integer("duration_ms").notNull(),
     timestamp: integer("timestamp").notNull(),
+    /**
+     * A FAILED row's cause, for the pages' wording: the address not detected, the domain or its
+     * provider disabled, or the service's failure (src/dns/provider.ts FailureCause). Null on success
+     * and on rows written before causes were kept.
+     */
+    failureCause: text("failure_cause", { enum: HISTORY_FAILURE_CAUSES }),
   },
   (table) => [
     // A domain's newest rows (history reads, retention) and its rows of the last day (provider-stats).

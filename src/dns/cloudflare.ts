@@ -160,6 +160,7 @@ export const cloudflare = defineService({
   credentials: [
     {
       key: "api_token",
+      url: "https://dash.cloudflare.com/profile/api-tokens",
       label: "API token",
       help:
         "In the Cloudflare dashboard: My Profile → API Tokens → Create Token. Give the token Zone : DNS : Edit " +

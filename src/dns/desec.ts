@@ -118,6 +118,7 @@ export const desec = defineService({
   credentials: [
     {
       key: "token",
+      url: "https://desec.io/tokens",
       label: "API token",
       help: "desec.io → Token Management → + (new token). The least it needs: no “manage tokens” permission; for a token that can write only these names, add a policy that denies writes by default and allows them for each hostname's A/AAAA RRset.",
       secret: true,

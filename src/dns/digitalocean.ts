@@ -145,6 +145,7 @@ export const digitalocean = defineService({
   credentials: [
     {
       key: "token",
+      url: "https://cloud.digitalocean.com/account/api/tokens",
       label: "Personal access token",
       help: "cloud.digitalocean.com → API → Tokens → Generate New Token with Custom Scopes: domain (read, create, update), plus account (read) for Verify. No other scope is needed.",
       secret: true,

@@ -32,6 +32,7 @@ export const duckdns = defineService({
   credentials: [
     {
       key: "token",
+      url: "https://www.duckdns.org/",
       label: "Token",
       help: "Sign in at duckdns.org: your account's token is shown at the top of the page. It can update every subdomain of the account and nothing else.",
       secret: true,

@@ -245,8 +245,9 @@ export const dynu = defineService({
   credentials: [
     {
       key: "api_key",
+      url: "https://www.dynu.com/en-US/ControlPanel/APICredentials",
       label: "API key",
-      help: "In the Dynu control panel: Control Panel → API Credentials, then the API Key (the eye icon shows it).",
+      help: "In the Dynu control panel: Control Panel → API Credentials, then the API Key (the eye icon shows it). Dynu has no narrower key: this one opens the whole account, so keep it to ddnsd.",
       aliases: ["token"],
       secret: true,
     },

@@ -136,6 +136,7 @@ export const gandi = defineService({
   credentials: [
     {
       key: "token",
+      url: "https://admin.gandi.net/organizations/account/pat",
       label: "Personal access token",
       help:
         "In Gandi's admin (admin.gandi.net) open Organizations → your organization → Sharing → Personal Access Token (PAT) → Create a token; limit it to the domains ddnsd updates and give it only \"Manage domain name technical configurations\". PATs expire: set a reminder to renew it. The deprecated API key is not accepted.",

@@ -207,6 +207,7 @@ export const hetzner = defineService({
   credentials: [
     {
       key: "token",
+      url: "https://console.hetzner.com/projects",
       label: "Cloud API token",
       help:
         "In the Hetzner Console (console.hetzner.com) open the project that holds your DNS zones → Security → API tokens → Generate API token, with Read & Write permission (a read-only token can only verify). Tokens of the old DNS console (dns.hetzner.com) no longer work.",

@@ -35,6 +35,7 @@ export const namecheap = defineService({
   credentials: [
     {
       key: "password",
+      url: "https://ap.www.namecheap.com/domains/list/",
       label: "Dynamic DNS password",
       help: "Namecheap: Domain List → Manage (the domain) → Advanced DNS → Dynamic DNS: switch it on and copy the Dynamic DNS Password shown there. It belongs to that one domain and can only update its Dynamic DNS records; it is not your account password. Add an \"A + Dynamic DNS Record\" for each host on the same page.",
       secret: true,

@@ -161,6 +161,7 @@ export const porkbun = defineService({
   credentials: [
     {
       key: "api_key",
+      url: "https://porkbun.com/account/api",
       label: "API key",
       help: "porkbun.com → Account → API Access → Create API Key; the key starting pk1_. Then, under Domain Management, switch on API ACCESS for each domain ddnsd should update.",
       secret: true,

@@ -227,6 +227,7 @@ export const route53 = defineService({
   credentials: [
     {
       key: "access_key_id",
+      url: "https://console.aws.amazon.com/iam/home#/users",
       label: "Access key ID",
       help:
         "In the AWS console open IAM → Users → Create user (no console access), attach an inline policy allowing route53:GetHostedZoneCount, route53:ListHostedZonesByName and route53:GetHostedZone on \"*\", and route53:ListResourceRecordSets and route53:ChangeResourceRecordSets on arn:aws:route53:::hostedzone/<your zone id>; then Security credentials → Create access key (\"Application running outside AWS\"). The key id (AKIA…) is not a secret.",

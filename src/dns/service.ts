@@ -14,6 +14,8 @@ export interface CredentialField {
   label: string;
   /** Where in the service's own control panel it is made, with the least permissions that work. Plain text. */
   help: string;
+  /** The service's page where it is made (the form links it beside the help). */
+  url?: string;
   /** Other keys accepted for it on input (`token` for Cloudflare's `api_token`); stored under `key`. */
   aliases?: readonly string[];
   /**

@@ -29,6 +29,14 @@ export interface DetectOptions {
 
 export type Detection = { ok: true; ip: string; source: string } | { ok: false; error: string };
 
+/** A family whose detection fails now (kept for the pages): since when, and why. */
+export interface DetectionFailure {
+  /** The first failed detection of the current streak, ms since the epoch. */
+  since: number;
+  /** The latest failure's reasons, each source's in its own words. */
+  error: string;
+}
+
 /** Tries every source before giving up; the error lists each source's reason. */
 export async function detectPublicIp(family: IpFamily, options: DetectOptions): Promise<Detection> {
   const reasons: string[] = [];

@@ -5,6 +5,7 @@
 
 import type { DomainInput, DomainView } from "../modules/domains/service";
 import type { ProviderView } from "../modules/providers/service";
+import type { ServiceDescription } from "../dns/service";
 import { Conflict, Invalid, NotFound } from "../errors";
 import type { FormErrors } from "../../views/components";
 import type { DomainFormValues } from "../../views/pages/domain-form";
@@ -55,8 +56,24 @@ function inputName(errorField: string): string {
  * A service's refusal as form errors: an invalid field is shown next to its input; a vanished
  * provider or a duplicate is about the whole form. Anything else is not the user's to fix and propagates.
  */
+/** The API's reasons that speak of its own JSON (a null, an id), as a form's words. */
+const FORM_WORDS: Record<string, string> = {
+  "must name at least one domain; null means all domains": "tick at least one domain, or choose “All domains”",
+  "must be a positive integer": "choose one from the list",
+};
+
+/** A conflict that is about one field (a name already taken): the field it belongs to. */
+const CONFLICT_FIELDS: [RegExp, string][] = [
+  [/^A provider named .* already exists$/, "name"],
+  [/is already configured on this provider/, "domain_name"],
+];
+
 export function formErrors(error: unknown): FormErrors {
-  if (error instanceof Invalid) return { fields: { [inputName(error.field)]: error.reason } };
+  if (error instanceof Invalid) return { fields: { [inputName(error.field)]: FORM_WORDS[error.reason] ?? error.reason } };
+  if (error instanceof Conflict) {
+    const field = CONFLICT_FIELDS.find(([pattern]) => pattern.test(error.message))?.[1];
+    if (field !== undefined) return { fields: { [field]: error.message } };
+  }
   if (error instanceof NotFound || error instanceof Conflict) return { fields: {}, form: error.message };
   throw error;
 }
@@ -184,11 +201,22 @@ function setOrRemove(config: Record<string, unknown>, key: string, value: unknow
  * domain's current config, so keys the form doesn't show are kept. Text that isn't a number or
  * a boolean is passed on as it is, for the service to refuse with its own message.
  */
-export function domainInput(values: DomainFormValues, currentConfig: Record<string, unknown> = {}): DomainInput & { provider_id: number; domain_name: string } {
+export function domainInput(
+  values: DomainFormValues,
+  currentConfig: Record<string, unknown> = {},
+  /** The chosen provider's service: the options it has not (a TTL, a proxy) are neither shown nor stored. */
+  service?: ServiceDescription,
+): DomainInput & { provider_id: number; domain_name: string } {
   const config = { ...currentConfig };
   const ttl = values.ttl.trim();
-  setOrRemove(config, "ttl", ttl === "" ? undefined : /^\d+$/.test(ttl) ? Number(ttl) : ttl);
-  setOrRemove(config, "proxied", values.proxied === "" ? undefined : values.proxied === "true" ? true : values.proxied === "false" ? false : values.proxied);
+  const hasTtl = service === undefined || service.ttl !== null;
+  const hasProxy = service === undefined || service.proxy !== undefined;
+  setOrRemove(config, "ttl", ttl === "" || !hasTtl ? undefined : /^\d+$/.test(ttl) ? Number(ttl) : ttl);
+  setOrRemove(
+    config,
+    "proxied",
+    values.proxied === "" || !hasProxy ? undefined : values.proxied === "true" ? true : values.proxied === "false" ? false : values.proxied,
+  );
   setOrRemove(config, "zone_id", values.zone_id.trim() === "" ? undefined : values.zone_id.trim());
   config.create_if_missing = values.create_if_missing;
   // The suffix fields only apply to an AAAA record; for an A record they are hidden and ignored

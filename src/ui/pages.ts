@@ -20,6 +20,10 @@ import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
 import { plainIds } from "../modules/shared";
 import { isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
+import type { HistoryFailureCause } from "../db/schema";
+import type { DomainView } from "../modules/domains/service";
+import { listProviders } from "../modules/providers/service";
+import type { UpdateConditions } from "../../views/components";
 
 export type Cookies = Record<string, Cookie<unknown>>;
 
@@ -132,4 +136,35 @@ export function htmlResponse(request: Request, html: string, headers: Record<str
   for (const [name, value] of Object.entries(headers)) all.set(name, String(value));
   all.set("content-type", HTML_TYPE);
   return compressedResponse(request, html, { headers: all });
+}
+
+/**
+ * What each domain's updates depend on, for the pages that show its state: its provider enabled,
+ * the public address of its record's family detectable (the latest detection's outcome), and why
+ * its newest attempt failed (its history row's cause).
+ */
+export function updateConditions(ctx: AppContext): (domain: Pick<DomainView, "id" | "provider_id" | "record_type">) => UpdateConditions {
+  const enabled = new Map(listProviders(ctx).map((provider) => [provider.id, provider.is_enabled]));
+  const causes = new Map(
+    ctx.sqlite
+      .query<{ domain_id: number; failure_cause: HistoryFailureCause | null }, []>(
+        "SELECT domain_id, failure_cause FROM history WHERE id IN (SELECT max(id) FROM history GROUP BY domain_id)",
+      )
+      .all()
+      .map((row) => [row.domain_id, row.failure_cause]),
+  );
+  return (domain) => ({
+    providerEnabled: enabled.get(domain.provider_id) ?? true,
+    detectionFailure: ctx.publicIp.failures[domain.record_type === "AAAA" ? "ipv6" : "ipv4"],
+    lastFailureCause: causes.get(domain.id) ?? null,
+  });
+}
+
+/** The causes of these history rows, by id (the API's history answer does not carry them). */
+export function historyCauses(ctx: AppContext, ids: readonly number[]): Map<number, HistoryFailureCause | null> {
+  if (ids.length === 0) return new Map();
+  const rows = ctx.sqlite
+    .query<{ id: number; failure_cause: HistoryFailureCause | null }, number[]>(`SELECT id, failure_cause FROM history WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .all(...ids);
+  return new Map(rows.map((row) => [row.id, row.failure_cause]));
 }

@@ -36,8 +36,15 @@ export function proxiedHttps(ctx: AppContext, request: Request): boolean {
   return ctx.signIns.viaTrustedProxy(request) && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
+/**
+ * How much longer the session cookie lives than its token: the token's own expiry decides, and a
+ * browser that still sends the expired token lets the pages say "your session has expired" rather
+ * than showing a bare sign-in page (an expired token opens nothing).
+ */
+const COOKIE_OUTLIVES_TOKEN_SECONDS = 7 * 24 * 3600;
+
 export function startSession(ctx: AppContext, cookies: Cookies, request: Request, token: string): void {
-  cookies[SESSION_COOKIE]!.set({ value: token, ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds, request) });
+  cookies[SESSION_COOKIE]!.set({ value: token, ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds + COOKIE_OUTLIVES_TOKEN_SECONDS, request) });
 }
 
 /** Clears the cookie, and signs its token out when it is still valid (copied elsewhere, it stays dead). */
@@ -61,8 +68,9 @@ export function isHtmx(request: Request): boolean {
  */
 function signInRequired(request: Request, expired: boolean): HttpError {
   const htmx = isHtmx(request);
-  // An htmx request's own URL is a fragment; come back to the page it was made from.
-  const from = htmx ? request.headers.get("hx-current-url") : request.method === "GET" ? request.url : null;
+  // An htmx request's own URL is a fragment, and a form post's is its action: come back to the page
+  // it was made from (the form, which client.js refills with what was typed).
+  const from = htmx ? request.headers.get("hx-current-url") : request.method === "GET" ? request.url : request.headers.get("referer");
   const params = new URLSearchParams();
   if (expired) params.set("expired", "1");
   const next = from === null ? "/" : localPath(from);

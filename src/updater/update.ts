@@ -39,9 +39,17 @@ export async function detectFamily(ctx: AppContext, family: IpFamily): Promise<D
           timeoutMs: ctx.settings.httpTimeoutMs,
           allowPrivate: ctx.settings.allowPrivateIps,
         });
-  ctx.publicIp.checkedAt = Date.now();
-  if (result.ok) ctx.publicIp[family === 4 ? "ipv4" : "ipv6"] = result.ip;
-  else ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
+  const now = Date.now();
+  const key = family === 4 ? "ipv4" : "ipv6";
+  ctx.publicIp.checkedAt = now;
+  if (result.ok) {
+    ctx.publicIp[key] = result.ip;
+    ctx.publicIp.failures[key] = null;
+  } else {
+    // The pages say since when it fails, not just that the last try did.
+    ctx.publicIp.failures[key] = { since: ctx.publicIp.failures[key]?.since ?? now, error: result.error };
+    ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
+  }
   ctx.events.detected(family, result);
   return result;
 }
@@ -341,6 +349,7 @@ function record(
     ipAddress: outcome.ip,
     previousIp: domain.lastKnownIp,
     status: succeeded ? "SUCCESS" : "FAILED",
+    failureCause: write.ok ? null : outcome.failure === "detection" ? "detection" : causeOf(write),
     message: outcome.message,
     trigger,
     durationMs,
@@ -433,6 +442,7 @@ function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): Upd
       ipAddress: null,
       previousIp: domain.lastKnownIp,
       status: "FAILED",
+      failureCause: "disabled",
       message,
       trigger: "manual",
       durationMs: 0,

@@ -203,7 +203,7 @@ describe("admin pages in a browser", () => {
     const toggle = row.getByRole("switch");
     expect(await toggle.getAttribute("aria-checked")).toBe("true");
     await toggle.click();
-    await row.getByText("Disabled").waitFor();
+    await row.getByText("Disabled", { exact: true }).waitFor();
     expect(await row.getByRole("switch").getAttribute("aria-checked")).toBe("false");
     expect(await row.getByRole("button", { name: "Update now" }).isDisabled()).toBe(true);
 

@@ -118,7 +118,7 @@ describe("on a phone, by keyboard", () => {
     const toggle = page.locator("#enabled-2");
     await toggle.focus();
     await page.keyboard.press("Space");
-    await page.locator("#domain-2").getByText("Disabled").waitFor();
+    await page.locator("#domain-2").getByText("Disabled", { exact: true }).waitFor();
     await page.waitForFunction(() => document.activeElement?.id === "enabled-2");
     expect(await page.locator("#enabled-2").getAttribute("aria-checked")).toBe("false");
     await page.keyboard.press("Space");
@@ -219,10 +219,16 @@ describe("on a laptop, in a tab left open", () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
-    expect(await page.locator(".header-user [data-theme-toggle]").getAttribute("aria-pressed")).toBe("true");
+    expect(await page.locator(".header-user [data-theme-toggle]").textContent()).toContain("Theme: dark");
     await shot(page, "flows-domains-dark");
     await page.locator(".header-user [data-theme-toggle]").click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+    // The third press goes back to following the system, and that is remembered too.
+    await page.locator(".header-user [data-theme-toggle]").click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    expect(await page.locator(".header-user [data-theme-toggle]").textContent()).toContain("Theme: system");
+    await page.reload();
+    expect(await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem("ddnsd-theme")])).toEqual([undefined, null]);
   });
 
   test("the green badge and the input borders meet WCAG AA contrast", async () => {
@@ -293,7 +299,7 @@ describe("the second wave's pages, on a phone", () => {
     await page.getByText("Notification “Home hook” added").waitFor();
     expect(page.url()).toBe(`${base}/notifications`);
     const row = page.locator("#notification-1");
-    await row.getByRole("button", { name: "Send a test through Home hook" }).click();
+    await row.getByRole("button", { name: "Send test: Home hook" }).click();
     await row.getByText("Test sent").waitFor();
     expect(receiver.delivered).toHaveLength(1);
     expect(receiver.delivered[0]!.headers["x-ddnsd-signature"]).toStartWith("sha256=");
@@ -366,7 +372,7 @@ describe("without JavaScript", () => {
     await page.getByLabel("Name").fill("OpenWrt");
     await page.getByLabel("Only these:").check();
     await page.getByRole("button", { name: "Create key" }).click();
-    await page.getByText("must name at least one domain").waitFor();
+    await page.getByText("tick at least one domain").waitFor();
     await page.getByLabel("All domains, including ones added later").check();
     await page.getByRole("button", { name: "Create key" }).click();
     expect(await page.locator("#new-key").inputValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -380,7 +386,7 @@ describe("without JavaScript", () => {
     await page.getByLabel("Name").fill("Phone");
     await page.getByRole("button", { name: "Add notification" }).click();
     await page.getByText("Notification “Phone” added").waitFor();
-    await page.getByRole("button", { name: "Send a test through Phone" }).click();
+    await page.getByRole("button", { name: "Send test: Phone" }).click();
     await page.getByText("“Phone”: test message sent.").waitFor();
     await shot(page, "flows-nojs-notifications");
     await page.getByRole("button", { name: "Delete Phone" }).click();

@@ -92,7 +92,8 @@ describe("update keys", () => {
     const a = await createDomain(t, provider.id, { domain_name: "a.example.com" });
     const none = await browser("/update-keys", { form: { name: "Router", scope: "chosen" } });
     expect(none.status).toBe(200);
-    expect(none.text).toContain('id="f-domain_ids-error">must name at least one domain; null means all domains</p>');
+    // In the form's words, not the API's (no "null").
+    expect(none.text).toContain('id="f-domain_ids-error">tick at least one domain, or choose “All domains”</p>');
     expect(attributeValues(none.text, "#f-name", "value")).toEqual(["Router"]);
     expect(attributeValues(none.text, "#scope-chosen", "checked")).toEqual([""]);
     const unnamed = await browser("/update-keys", { form: { name: "  ", scope: "chosen", domain_ids: String(a.id) } });
@@ -369,7 +370,7 @@ describe("page ids are plain decimal digits, like the API's", () => {
       for (const path of [`/domains/${id}/edit`, `/providers/${id}/edit`, `/notifications/${id}/edit`, `/domains/${id}/history`]) {
         const response = await browser(path);
         expect([path, response.status, response.headers.get("content-type")]).toEqual([path, 422, "text/html; charset=utf-8"]);
-        expect(response.text).toContain("id: must be a positive integer");
+        expect(response.text).toContain("This address names nothing: the number in it is not one ddnsd gives.");
       }
       const post = await browser(`/domains/${id}/delete`, { form: { confirm: "yes" } });
       expect([id, post.status]).toEqual([id, 422]);

@@ -3,7 +3,7 @@
 // small formatting helpers.
 
 import { describe, expect, test } from "bun:test";
-import type { DomainView, HistoryView } from "../../src/modules/domains/service";
+import type { DomainView } from "../../src/modules/domains/service";
 import type { DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { upcomingRuns } from "../../src/updater/schedule";
@@ -20,7 +20,7 @@ import { bytes, duration, every, relative, shortTime } from "../../views/format"
 import { AboutPage } from "../../views/pages/about";
 import { DashboardPage } from "../../views/pages/dashboard";
 import { DomainFormPage, type DomainFormValues } from "../../views/pages/domain-form";
-import { HistoryPage } from "../../views/pages/history";
+import { HistoryPage, type HistoryRowView } from "../../views/pages/history";
 import { LoginPage } from "../../views/pages/login";
 import { ProviderFormPage } from "../../views/pages/provider-form";
 import { ProvidersPage } from "../../views/pages/providers";
@@ -126,13 +126,14 @@ describe("escaping", () => {
     // Provider name, address and message as text.
     expect(count(row, ESCAPED)).toBe(3);
 
-    const historyRow: HistoryView = {
+    const historyRow: HistoryRowView = {
       id: 1,
       domain_id: 7,
       ip_address: "203.0.113.7",
       previous_ip: null,
       status: "FAILED",
       message: HOSTILE,
+      failure_cause: null,
       trigger: "schedule",
       duration_ms: 120,
       timestamp: new Date(NOW - 60_000).toISOString(),
@@ -148,7 +149,7 @@ describe("escaping", () => {
         user: "admin",
         flash: { tone: "ok", text: HOSTILE },
         now: NOW,
-        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW },
+        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW, failures: { ipv4: null, ipv6: null } },
         metrics: METRICS,
         scheduler: "running",
         lastCheckAt: null,
@@ -325,7 +326,7 @@ describe("domains", () => {
     expect(result({ ok: true, changed: false, ip: "203.0.113.7", previousIp: "203.0.113.7", durationMs: 84 })).toContain("Already pointed at 203.0.113.7; nothing to change.");
     // The provider's own words stay in the history; the row says what to do and links there.
     const failed = result({ ok: false, failure: "provider", detail: "Cloudflare: Authentication error (code 10000, status 403)" });
-    expect(failed).toContain("Home Cloudflare did not accept the update. Its history says why; check the provider&#x27;s credentials.");
+    expect(failed).toContain("Home Cloudflare did not accept the update. Its history says why.");
     expect(failed).not.toContain("code 10000");
     expect(failed).toContain('<a href="/domains/7/history">See the history</a>');
     expect(result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" })).toContain("The domain is disabled; enable it to update it.");
@@ -374,7 +375,7 @@ describe("dashboard", () => {
   const props = {
     user: "admin",
     now: NOW,
-    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000 },
+    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000, failures: { ipv4: null, ipv6: null } },
     metrics: METRICS,
     scheduler: "running" as const,
     lastCheckAt: new Date(NOW - 2_000).toISOString(),
@@ -419,7 +420,7 @@ describe("dashboard", () => {
   });
 
   test("nothing to show yet", () => {
-    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
+    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
     expect(html).toContain("detecting…");
     // First steps come first, and no empty figures or charts below them.
     expect(html.indexOf("First steps")).toBeLessThan(html.indexOf("Public address"));
@@ -447,7 +448,7 @@ describe("history, about, sign in", () => {
         total: 60,
       }),
     );
-    expect(html.indexOf("203.0.113.7</code>")).toBeLessThan(html.indexOf("198.51.100.2</code>"));
+    expect(html.indexOf("203.<wbr>0.<wbr>113.<wbr>7</code>")).toBeLessThan(html.indexOf("198.<wbr>51.<wbr>100.<wbr>2</code>"));
     expect(html).toContain("13:00</time> → now");
     expect(html).toContain("09:00</time> → 13:00");
     expect(html).toContain("4 h");
@@ -458,9 +459,11 @@ describe("history, about, sign in", () => {
 
   test("about shows what it is given and links the API reference", () => {
     const html = String(
-      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: "web", ipv6: "interface:eth0" }, settings: [{ name: "DDNS_PORT", value: "8001" }] }),
+      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: "web", ipv6: "interface:eth0" }, settings: [{ name: "DDNS_PORT", value: "8001" }], logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
     );
     expect(html).toContain("<code>1.2.3</code>");
+    // The recent log, its lines as text.
+    expect(html).toContain("INFO  record updated &lt;b&gt;");
     expect(html).toContain("1 d 2 h");
     expect(html).toContain("117 KB");
     expect(html).toContain('href="/docs"');

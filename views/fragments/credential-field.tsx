@@ -49,7 +49,19 @@ export interface ServiceFieldsProps {
   stored?: Pick<ProviderView, "type" | "credentials">;
 }
 
-function CredentialInput({ field, value, stored, errors }: { field: CredentialField; value: string; stored: string | undefined; errors: FormErrors }) {
+function CredentialInput({
+  field,
+  serviceName,
+  value,
+  stored,
+  errors,
+}: {
+  field: CredentialField;
+  serviceName: string;
+  value: string;
+  stored: string | undefined;
+  errors: FormErrors;
+}) {
   const name = credentialInput(field.key);
   const keep = field.secret && stored !== undefined;
   return (
@@ -67,6 +79,17 @@ function CredentialInput({ field, value, stored, errors }: { field: CredentialFi
             ""
           )}
           <span safe>{field.help}</span>
+          {field.url ? (
+            <>
+              {" "}
+              <a href={field.url} target="_blank" rel="noopener noreferrer">
+                Open the {Html.escapeHtml(serviceName)} page where it is made
+                <span class="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </>
+          ) : (
+            ""
+          )}
         </>
       }
     >
@@ -145,7 +168,7 @@ export function ServiceFields({ service, values, errors, stored }: ServiceFields
         {service.summary}
       </p>
       {service.credentials.map((field) => (
-        <CredentialInput field={field} value={values.credentials[field.key] ?? ""} stored={same ? stored.credentials[field.key] : undefined} errors={errors} />
+        <CredentialInput field={field} serviceName={service.label} value={values.credentials[field.key] ?? ""} stored={same ? stored.credentials[field.key] : undefined} errors={errors} />
       ))}
       {service.options.map((option) => (
         <OptionInput option={option} value={values.options[option.key] ?? ""} errors={errors} />

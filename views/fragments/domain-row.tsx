@@ -5,8 +5,9 @@
 // name says which domain and record type it acts on, and its id keeps focus on it after a swap.
 
 import { Html } from "@elysiajs/html";
+import type { HistoryFailureCause } from "../../src/db/schema";
 import type { DomainView } from "../../src/modules/domains/service";
-import { ActionForm, Badge, DomainStatus, EnabledSwitch, Ip, TimeAgo } from "../components";
+import { ActionForm, Badge, causeWords, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { every, millis } from "../format";
 
 export type DomainRowView = "dashboard" | "list";
@@ -18,14 +19,32 @@ export type UpdateResult =
       ok: false;
       /** Refused (disabled), the address not detected, the provider failed, or its outcome waiting for disk space. */
       failure: "refused" | "detection" | "provider" | "storage";
+      /** The provider failure's cause, as its history row keeps it (absent: not known). */
+      cause?: HistoryFailureCause | null;
       detail: string;
     };
+
+/** What to do about a provider failure of this cause. */
+function causeAdvice(cause: HistoryFailureCause | null | undefined): string {
+  switch (cause) {
+    case "unreachable":
+      return "Check this machine's connection and the service's address; it is tried again on its own.";
+    case "credentials":
+      return "Correct them in the provider's settings.";
+    case "throttled":
+      return "It is tried again after the pause the service asked for.";
+    default:
+      return "Its history has the details.";
+  }
+}
 
 export interface DomainRowProps {
   domain: DomainView;
   view: DomainRowView;
   now: number;
   intervalSeconds: number;
+  /** Its provider enabled, its address detectable; by default both. */
+  conditions?: UpdateConditions;
   result?: UpdateResult | null;
 }
 
@@ -48,7 +67,12 @@ export function updateSentence(result: UpdateResult, providerName: string): stri
     return `Already pointed at ${result.ip}; nothing to change.`;
   }
   if (result.failure === "detection") return "The public address could not be detected. Check this machine's internet connection, then try again.";
-  if (result.failure === "provider") return `${providerName} did not accept the update. Its history says why; check the provider's credentials.`;
+  if (result.failure === "provider") {
+    const words = causeWords(result.cause, providerName);
+    if (words === null) return `${providerName} did not accept the update. Its history says why.`;
+    const sentence = words.charAt(0).toUpperCase() + words.slice(1);
+    return result.cause === "refused" ? `${sentence}: ${result.detail.replace(/[.!?]?$/, ".")}` : `${sentence}. ${causeAdvice(result.cause)}`;
+  }
   return /[.!?]$/.test(result.detail) ? result.detail : `${result.detail}.`;
 }
 
@@ -57,16 +81,17 @@ export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; 
   return <code safe>{cron}</code>;
 }
 
-function UpdateButton({ domain, view }: { domain: DomainView; view: DomainRowView }) {
+function UpdateButton({ domain, view, providerEnabled }: { domain: DomainView; view: DomainRowView; providerEnabled: boolean }) {
+  const updatable = domain.is_enabled && providerEnabled;
   return (
     <ActionForm url={`/domains/${domain.id}/update`} target={`#${domainRowId(domain.id)}`} fields={{ view }}>
       <button
         type="submit"
         id={`update-${domain.id}`}
         class="button button-small"
-        disabled={!domain.is_enabled}
+        disabled={!updatable}
         aria-label={`Update now: ${recordName(domain)}`}
-        title={domain.is_enabled ? "Detect the public IP and write it now" : "Enable the domain to update it"}
+        title={updatable ? "Detect the public IP and write it now" : domain.is_enabled ? "Enable its provider to update it" : "Enable the domain to update it"}
       >
         Update now
       </button>
@@ -91,7 +116,19 @@ function Result({ result, domain }: { result: UpdateResult; domain: DomainView }
   );
 }
 
-export function DomainRow({ domain, view, now, intervalSeconds, result }: DomainRowProps) {
+/** When the domain is next updated: never while it or its provider is disabled, whatever time is stored. */
+export function NextRun({ domain, conditions, now, prefix = "" }: { domain: DomainView; conditions: UpdateConditions; now: number; prefix?: string }) {
+  if (!domain.is_enabled) return <span class="muted">not scheduled (disabled)</span>;
+  if (!conditions.providerEnabled) return <span class="muted">not scheduled (provider disabled)</span>;
+  return (
+    <>
+      {prefix}
+      <TimeAgo at={domain.next_run_at} now={now} />
+    </>
+  );
+}
+
+export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPDATABLE, result }: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
       <a href={`/domains/${domain.id}/history`} class="domain-link" safe>
@@ -114,7 +151,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
   );
   const status = (
     <td data-label="Status" class="cell-status">
-      <DomainStatus domain={domain} />
+      <DomainStatus domain={domain} conditions={conditions} />
       {result ? <Result result={result} domain={domain} /> : ""}
     </td>
   );
@@ -129,10 +166,10 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
           <TimeAgo at={domain.last_changed_at} now={now} />
         </td>
         <td data-label="Next run">
-          <TimeAgo at={domain.next_run_at} now={now} />
+          <NextRun domain={domain} conditions={conditions} now={now} />
         </td>
         <td class="cell-actions">
-          <UpdateButton domain={domain} view={view} />
+          <UpdateButton domain={domain} view={view} providerEnabled={conditions.providerEnabled} />
         </td>
       </tr>
     );
@@ -150,7 +187,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
       <td data-label="Schedule" class="cell-schedule">
         <ScheduleWords cron={domain.cron_schedule} intervalSeconds={intervalSeconds} />
         <div class="muted small">
-          next <TimeAgo at={domain.next_run_at} now={now} />
+          <NextRun domain={domain} conditions={conditions} now={now} prefix="next " />
         </div>
       </td>
       <td data-label="Enabled">
@@ -164,7 +201,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, result }: Domain
       </td>
       <td class="cell-actions">
         <div class="actions">
-          <UpdateButton domain={domain} view={view} />
+          <UpdateButton domain={domain} view={view} providerEnabled={conditions.providerEnabled} />
           <a class="button button-small button-quiet" href={`/domains/${domain.id}/edit`} aria-label={`Edit ${record}`}>
             Edit
           </a>

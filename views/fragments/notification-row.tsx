@@ -78,7 +78,7 @@ export function NotificationRow({ notification, now, test }: { notification: Not
       <td class="cell-actions" data-error-slot>
         <div class="actions">
           <ActionForm url={`/notifications/${id}/test`} target={`#${notificationRowId(id)}`}>
-            <button type="submit" id={`notification-test-${id}`} class="button button-small" aria-label={`Send a test through ${notification.name}`}>
+            <button type="submit" id={`notification-test-${id}`} class="button button-small" aria-label={`Send test: ${notification.name}`}>
               Send test
             </button>
           </ActionForm>

@@ -1,5 +1,7 @@
-// One provider as a table row: type, on/off switch, domains, masked credentials, its health (the
-// last credential check and the last day's failed updates), and its actions. "Verify" and the
+// One provider as a card, which reads the same for any service however many credentials it has:
+// name, type and on/off switch; its domains, masked credentials (one per line, each with its label)
+// and health (the last credential check and the last day's failed updates); then its actions, with
+// Verify's answer under them at the card's full width. "Verify" and the
 // switch are real forms that htmx enhances; delete asks first and says how many domains go with
 // it (a dialog with JavaScript, a confirmation page without).
 
@@ -49,13 +51,13 @@ export function VerifyResult({ ok, detail }: { ok: boolean | null; detail: strin
 
 export function MaskedCredentials({ provider }: { provider: Pick<ProviderView, "type" | "credentials"> }) {
   return (
-    <>
+    <ul class="credentials">
       {Object.entries(provider.credentials).map(([key, masked]) => (
-        <span class="credential">
-          <span class="muted" safe>{credentialLabel(provider.type, key)}</span> <code safe>{masked}</code>
-        </span>
+        <li class="credential">
+          <span class="muted" safe>{`${credentialLabel(provider.type, key)}:`}</span> <code safe>{masked}</code>
+        </li>
       ))}
-    </>
+    </ul>
   );
 }
 
@@ -95,17 +97,16 @@ function Health({ stats, verification, now }: { stats?: ProviderStats; verificat
 
 export function ProviderRow({ provider, stats, verification, now }: ProviderRowProps) {
   const failing = (stats?.failed_updates_24h ?? 0) > 0 || verification?.ok === false;
+  const titleId = `${providerRowId(provider.id)}-name`;
   return (
-    <tr id={providerRowId(provider.id)} class={failing ? "row-failing" : undefined}>
-      <td data-label="Name" class="cell-name">
-        <a href={`/providers/${provider.id}/edit`} safe>
-          {provider.name}
-        </a>
-      </td>
-      <td data-label="Type">
+    <li id={providerRowId(provider.id)} class={["card provider-card", failing && "card-failing"]} aria-labelledby={titleId}>
+      <div class="provider-card-header">
+        <h2 class="card-title" id={titleId}>
+          <a href={`/providers/${provider.id}/edit`} safe>
+            {provider.name}
+          </a>
+        </h2>
         <Badge tone="idle">{serviceLabel(provider.type)}</Badge>
-      </td>
-      <td data-label="Enabled">
         <EnabledSwitch
           url={`/providers/${provider.id}/enabled`}
           enabled={provider.is_enabled}
@@ -113,17 +114,28 @@ export function ProviderRow({ provider, stats, verification, now }: ProviderRowP
           target={`#${providerRowId(provider.id)}`}
           id={`provider-enabled-${provider.id}`}
         />
-      </td>
-      <td data-label="Domains">
-        <a href={`/domains?provider=${provider.id}`}>{plural(provider.domain_count, "domain")}</a>
-      </td>
-      <td data-label="Credentials">
-        <MaskedCredentials provider={provider} />
-      </td>
-      <td data-label="Health">
-        <Health stats={stats} verification={verification} now={now} />
-      </td>
-      <td class="cell-actions" data-error-slot>
+      </div>
+      <dl class="facts provider-facts">
+        <div>
+          <dt>Domains</dt>
+          <dd>
+            <a href={`/domains?provider=${provider.id}`}>{plural(provider.domain_count, "domain")}</a>
+          </dd>
+        </div>
+        <div>
+          <dt>Credentials</dt>
+          <dd>
+            <MaskedCredentials provider={provider} />
+          </dd>
+        </div>
+        <div>
+          <dt>Health</dt>
+          <dd>
+            <Health stats={stats} verification={verification} now={now} />
+          </dd>
+        </div>
+      </dl>
+      <div class="provider-card-actions" data-error-slot>
         <div class="actions">
           <ActionForm url={`/providers/${provider.id}/verify`} target={`#verify-${provider.id}`} swap="innerHTML">
             <button type="submit" id={`verify-button-${provider.id}`} class="button button-small" aria-label={`Verify ${provider.name}`}>
@@ -140,7 +152,7 @@ export function ProviderRow({ provider, stats, verification, now }: ProviderRowP
           </form>
         </div>
         <div id={`verify-${provider.id}`} class="verify-slot" aria-live="polite"></div>
-      </td>
-    </tr>
+      </div>
+    </li>
   );
 }

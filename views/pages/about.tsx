@@ -23,6 +23,8 @@ export interface AboutPageProps {
   /** Where each family's public address comes from: `web` or `interface:<name>`. */
   addressSources: { ipv4: string; ipv6: string };
   settings: SettingLine[];
+  /** The newest log lines, newest first (secrets are never logged). */
+  logLines: readonly string[];
 }
 
 /** `web`: the echo services (DDNS_IPV4_URLS / DDNS_IPV6_URLS); `interface:eth0`: that interface's global address. */
@@ -110,6 +112,19 @@ export function AboutPage(props: AboutPageProps) {
             </tbody>
           </table>
         </div>
+      </section>
+      <section class="card" aria-labelledby="log-title">
+        <h2 id="log-title" class="card-title">
+          Recent log
+        </h2>
+        <p class="muted small">The newest lines of ddnsd's log since it started, newest first; the full log goes to its standard error (journalctl -u ddnsd).</p>
+        {props.logLines.length === 0 ? (
+          <p class="empty">Nothing logged yet.</p>
+        ) : (
+          <pre class="log-lines" tabindex="0" role="region" aria-label="Recent log lines">
+            {props.logLines.map((line) => Html.escapeHtml(line)).join("\n")}
+          </pre>
+        )}
       </section>
     </Layout>
   );

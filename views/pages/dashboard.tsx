@@ -4,9 +4,10 @@
 
 import { Html } from "@elysiajs/html";
 import type { PublicIpState } from "../../src/context";
+import type { DetectionFailure } from "../../src/ip/detect";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { DailyIpChanges, DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";
-import { Ip, LiveRegion, TimeAgo, type Flash } from "../components";
+import { Ip, LiveRegion, TimeAgo, type Flash, type UpdateConditions } from "../components";
 import { plural } from "../format";
 import { IpChangesChart, UpdatesChart } from "../fragments/charts";
 import { DomainRow } from "../fragments/domain-row";
@@ -26,6 +27,8 @@ export interface DashboardPageProps {
   hourly: HourlyUpdates[];
   daily: DailyIpChanges[];
   domains: DomainView[];
+  /** What each domain's updates depend on (its provider, its address's detection). */
+  conditions?: (domain: DomainView) => UpdateConditions;
   intervalSeconds: number;
 }
 
@@ -39,17 +42,40 @@ function Stat({ label, value, detail, tone }: { label: string; value: string; de
   );
 }
 
-function Address({ family, ip, checked }: { family: string; ip: string | null; checked: boolean }) {
+function Address({ family, ip, checked, failure }: { family: string; ip: string | null; checked: boolean; failure: DetectionFailure | null }) {
   return (
-    <div class="address">
+    <div class={["address", failure && "address-failing"]}>
       <span class="address-family">{family}</span>
       {ip !== null ? (
         <span class="address-value">
           <Ip ip={ip} />
+          {failure ? <span class="muted small"> (last detected)</span> : ""}
         </span>
       ) : (
         <span class="muted">{checked ? "none found (this network may not have one)" : "detecting…"}</span>
       )}
+    </div>
+  );
+}
+
+/**
+ * A family whose detection fails, said plainly: since when, and each source's own words. Only for a
+ * family that matters here (an address was known, or a domain needs one): a network without IPv6
+ * has no IPv6 to detect.
+ */
+function DetectionProblem({ family, failure, now }: { family: string; failure: DetectionFailure; now: number }) {
+  return (
+    <div class="notice notice-warn detection-failing" role="status">
+      <strong>
+        {family} detection is failing since <TimeAgo at={failure.since} now={now} />.
+      </strong>{" "}
+      Records of this family are not checked until it works again; they keep their last address.
+      <details>
+        <summary>What the address services answered</summary>
+        <p class="small" safe>
+          {failure.error}
+        </p>
+      </details>
     </div>
   );
 }
@@ -85,6 +111,10 @@ export function DashboardPage(props: DashboardPageProps) {
   const rate = metrics.success_rate_24h;
   const empty = props.domains.length === 0;
   const checked = props.publicIp.checkedAt !== null;
+  const { failures } = props.publicIp;
+  const needed = (family: "A" | "AAAA", ip: string | null) => ip !== null || props.domains.some((d) => d.record_type === family && d.is_enabled);
+  const v4Failure = failures.ipv4 !== null && needed("A", props.publicIp.ipv4) ? failures.ipv4 : null;
+  const v6Failure = failures.ipv6 !== null && needed("AAAA", props.publicIp.ipv6) ? failures.ipv6 : null;
   return (
     <Layout title="Dashboard" user={props.user} section="dashboard" flash={props.flash} refreshSeconds={NO_SCRIPT_REFRESH_SECONDS}>
       <PageHeader title="Dashboard" />
@@ -96,9 +126,11 @@ export function DashboardPage(props: DashboardPageProps) {
             Public address
           </h2>
           <div class="addresses">
-            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} />
-            <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} />
+            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} failure={v4Failure} />
+            <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} failure={v6Failure} />
           </div>
+          {v4Failure ? <DetectionProblem family="IPv4" failure={v4Failure} now={now} /> : ""}
+          {v6Failure ? <DetectionProblem family="IPv6" failure={v6Failure} now={now} /> : ""}
           <p class="muted small">
             Checked <TimeAgo at={props.publicIp.checkedAt} now={now} />
           </p>
@@ -170,7 +202,7 @@ export function DashboardPage(props: DashboardPageProps) {
                   </thead>
                   <tbody>
                     {props.domains.map((domain) => (
-                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} />
+                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} conditions={props.conditions?.(domain)} />
                     ))}
                   </tbody>
                 </table>

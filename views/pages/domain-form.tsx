@@ -4,7 +4,7 @@
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { CheckField, controlAttrs, Field, fieldId, FormProblem, Options, type FormErrors } from "../components";
+import { CheckField, controlAttrs, DefaultSubmit, Field, fieldId, FormProblem, Options, TypeSelect, type FormErrors } from "../components";
 import { serviceFor, serviceLabel } from "../fragments/credential-field";
 import { ProviderOptions, type ProviderOptionValues } from "../fragments/provider-options";
 import { SCHEDULE_ERROR_ID, SCHEDULE_HELP_ID, SchedulePreview, type SchedulePreviewData } from "../fragments/schedule-preview";
@@ -88,23 +88,20 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
         <section class="card form-card">
           <FormProblem errors={errors} />
           <form method="post" action={domain ? `/domains/${domain.id}/edit` : "/domains/new"} class="stack" id="domain-form">
-            <Field name="provider_id" label="Provider" errors={errors}>
-              <select
-                hx-get="/domains/provider-options"
-                hx-trigger="change"
-                hx-target="#provider-options"
-                hx-swap="outerHTML"
-                hx-include="closest form"
-                {...controlAttrs("provider_id", errors)}
-              >
-                <Options
-                  options={providers.map((p) => ({
-                    value: String(p.id),
-                    label: `${p.name} — ${serviceLabel(p.type)}${p.is_enabled ? "" : " (disabled)"}`,
-                  }))}
-                  selected={values.provider_id}
-                />
-              </select>
+            <DefaultSubmit label={domain ? "Save changes" : "Add domain"} />
+            <Field name="provider_id" label="Provider" errors={errors} help="Its service decides the options below (TTL, proxy).">
+              <TypeSelect
+                name="provider_id"
+                include="closest form"
+                fieldsUrl="/domains/provider-options"
+                fieldsTarget="#provider-options"
+                options={providers.map((p) => ({
+                  value: String(p.id),
+                  label: `${p.name} — ${serviceLabel(p.type)}${p.is_enabled ? "" : " (disabled)"}`,
+                }))}
+                selected={values.provider_id}
+                errors={errors}
+              />
             </Field>
             <div class="form-grid">
               <Field name="domain_name" label="Hostname" errors={errors} help="The full name of the record, e.g. home.example.com.">

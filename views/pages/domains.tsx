@@ -5,7 +5,7 @@
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { DOMAIN_STATUS_FILTERS, LiveRegion, Options, type Flash } from "../components";
+import { DOMAIN_STATUS_FILTERS, LiveRegion, Options, type Flash, type UpdateConditions } from "../components";
 import { DomainRow } from "../fragments/domain-row";
 import { plural } from "../format";
 import { Layout, PageHeader } from "../layout";
@@ -28,6 +28,8 @@ export interface DomainsPageProps {
   total: number;
   providers: Pick<ProviderView, "id" | "name">[];
   filters: DomainFilters;
+  /** What each domain's updates depend on (its provider, its address's detection). */
+  conditions?: (domain: DomainView) => UpdateConditions;
 }
 
 /** The list's own address with its filters, for bookmarks and for its refreshes. */
@@ -118,7 +120,7 @@ export function DomainsPage(props: DomainsPageProps) {
                 </thead>
                 <tbody>
                   {props.domains.map((domain) => (
-                    <DomainRow domain={domain} view="list" now={props.now} intervalSeconds={props.intervalSeconds} />
+                    <DomainRow domain={domain} view="list" now={props.now} intervalSeconds={props.intervalSeconds} conditions={props.conditions?.(domain)} />
                   ))}
                 </tbody>
               </table>

@@ -42,8 +42,17 @@ function listOf(path: string): { href: string; label: string } | null {
   return null;
 }
 
-export function ErrorPage({ user, status, detail, path }: ErrorPageProps) {
+/**
+ * The API's sentence in a page's words where it speaks of its own parameters: an address whose
+ * number is not one (`/domains/abc/edit`) is an address that names nothing.
+ */
+function pageWords(detail: string): string {
+  return /^\w*id: must be a positive integer$/.test(detail) ? "This address names nothing: the number in it is not one ddnsd gives." : detail;
+}
+
+export function ErrorPage({ user, status, detail: apiDetail, path }: ErrorPageProps) {
   const { title, advice } = explain(status);
+  const detail = pageWords(apiDetail);
   const list = user ? listOf(path) : null;
   return (
     <Layout title={title} user={user}>

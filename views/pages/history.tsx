@@ -2,18 +2,24 @@
 // record has held.
 
 import { Html } from "@elysiajs/html";
+import type { HistoryFailureCause } from "../../src/db/schema";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
-import { Badge, DomainStatus, Ip, TimeAgo } from "../components";
-import { ScheduleWords } from "../fragments/domain-row";
+import { Badge, causeWords, DomainStatus, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { NextRun, ScheduleWords } from "../fragments/domain-row";
 import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { Layout, PageHeader } from "../layout";
+
+/** A history row with its failure's cause (kept for the pages; the API's answer has none). */
+export type HistoryRowView = HistoryView & { failure_cause: HistoryFailureCause | null };
 
 export interface HistoryPageProps {
   user: string;
   now: number;
   intervalSeconds: number;
   domain: DomainView;
-  rows: HistoryView[];
+  /** What the domain's updates depend on (its provider, its address's detection). */
+  conditions?: UpdateConditions;
+  rows: HistoryRowView[];
   timeline: IpPeriod[];
   /** 1-based. */
   page: number;
@@ -33,9 +39,9 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
         const until = period.until === null ? now : Date.parse(period.until);
         return (
           <li class={["timeline-item", period.until === null && "timeline-current"]}>
-            <code class="timeline-ip" safe>
-              {period.ip}
-            </code>
+            <span class="timeline-ip">
+              <Ip ip={period.ip} />
+            </span>
             <span class="timeline-when">
               <time datetime={period.from} title={fullTime(from)}>
                 {shortTime(from, now)}
@@ -55,8 +61,13 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
  * A history row in a sentence a person reads; the stored message (the provider's own words, record
  * ids and all) is the detail under it.
  */
-export function historySentence(row: Pick<HistoryView, "status" | "ip_address" | "previous_ip" | "message">): string {
+export function historySentence(row: Pick<HistoryRowView, "status" | "ip_address" | "previous_ip" | "message" | "failure_cause">, providerName = "the provider"): string {
   if (row.status === "FAILED") {
+    const words = causeWords(row.failure_cause, providerName);
+    if (row.failure_cause === "detection") return `Failed: ${words}: ${row.message.replace(/^IPv[46] detection failed: /, "")}`;
+    if (row.failure_cause === "refused") return `Failed: ${words}: ${row.message}`;
+    if (words !== null) return `Failed: ${words}.`;
+    // A row from before causes were kept.
     if (row.ip_address === null) return "Failed: the public address could not be detected, or the update was refused.";
     return "Failed: the provider did not accept the update.";
   }
@@ -120,7 +131,7 @@ export function HistoryPage(props: HistoryPageProps) {
           <div>
             <dt>Status</dt>
             <dd>
-              <DomainStatus domain={domain} />
+              <DomainStatus domain={domain} conditions={props.conditions ?? UPDATABLE} />
             </dd>
           </div>
           <div>
@@ -138,7 +149,7 @@ export function HistoryPage(props: HistoryPageProps) {
           <div>
             <dt>Next run</dt>
             <dd>
-              <TimeAgo at={domain.next_run_at} now={now} />
+              <NextRun domain={domain} conditions={props.conditions ?? UPDATABLE} now={now} />
             </dd>
           </div>
         </dl>
@@ -194,7 +205,7 @@ export function HistoryPage(props: HistoryPageProps) {
                       <td data-label="Took" class="nowrap">{millis(row.duration_ms)}</td>
                       <td data-label="What happened" class="cell-message">
                         <details>
-                          <summary safe>{historySentence(row)}</summary>
+                          <summary safe>{historySentence(row, domain.provider_name)}</summary>
                           <p class="muted small" safe>
                             {row.message}
                           </p>

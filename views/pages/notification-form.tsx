@@ -4,7 +4,7 @@
 
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
-import { CheckField, controlAttrs, Field, FieldError, fieldId, FormProblem, TypeSelect, type FormErrors } from "../components";
+import { CheckField, controlAttrs, DefaultSubmit, Field, FieldError, fieldId, FormProblem, TypeSelect, type FormErrors } from "../components";
 import { NOTIFICATION_EVENTS } from "../../src/db/schema";
 import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
 import { deleteNotificationQuestion, notificationRowId } from "../fragments/notification-row";
@@ -40,6 +40,7 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
       <section class="card form-card">
         <FormProblem errors={errors} />
         <form method="post" action={action} class="stack" id="notification-form">
+          <DefaultSubmit label={notification ? "Save changes" : "Add notification"} />
           <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Phone (ntfy)”.">
             <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
           </Field>

@@ -5,7 +5,7 @@
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { ActionForm, CheckField, controlAttrs, Field, FormProblem, TypeSelect, type Flash, type FormErrors } from "../components";
+import { ActionForm, CheckField, controlAttrs, DefaultSubmit, Field, FormProblem, TypeSelect, type Flash, type FormErrors } from "../components";
 import { serviceFor, ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
 import { deleteProviderQuestion } from "../fragments/provider-row";
 import { plural } from "../format";
@@ -31,6 +31,8 @@ export interface ProviderFormPageProps {
 
 export function ProviderFormPage({ user, provider, values, errors, services, flash }: ProviderFormPageProps) {
   const title = provider ? "Edit provider" : "Add provider";
+  // The service API refuses another type while domains use the provider; the form doesn't offer it.
+  const typeLocked = provider !== undefined && provider.domain_count > 0;
   return (
     <Layout title={title} user={user} section="providers" flash={flash}>
       <PageHeader title={title}>
@@ -41,6 +43,7 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
       <section class="card form-card">
         <FormProblem errors={errors} />
         <form method="post" action={provider ? `/providers/${provider.id}/edit` : "/providers/new"} class="stack" id="provider-form">
+          <DefaultSubmit label={provider ? "Save changes" : "Add provider"} />
           <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Cloudflare (personal)”.">
             <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
           </Field>
@@ -48,7 +51,7 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
             name="type"
             label="Type"
             errors={errors}
-            help={provider && provider.domain_count > 0 ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
+            help={provider && typeLocked ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
           >
             <TypeSelect
               fieldsUrl="/providers/credential-field"
@@ -57,6 +60,7 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
               options={services.map((service) => ({ value: service.type, label: service.label }))}
               selected={values.type}
               errors={errors}
+              locked={typeLocked}
             />
           </Field>
           <ServiceFields service={serviceFor(values.type, services)} values={values} errors={errors} stored={provider} />

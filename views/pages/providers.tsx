@@ -1,4 +1,4 @@
-// The provider list.
+// The provider list: a card per provider (views/fragments/provider-row.tsx).
 
 import { Html } from "@elysiajs/html";
 import type { ProviderStats } from "../../src/modules/metrics/service";
@@ -25,36 +25,19 @@ export function ProvidersPage({ user, flash, now, providers, stats, verification
         </a>
       </PageHeader>
       <p class="lead muted">The DNS services your records live at, and the credentials ddnsd uses to change them.</p>
-      <section class="card">
-        {providers.length === 0 ? (
+      {providers.length === 0 ? (
+        <section class="card">
           <p class="empty">
             No providers yet. <a href="/providers/new">Add the account of your DNS service</a> to get started.
           </p>
-        ) : (
-          <div class="table-wrap">
-            <table class="table responsive">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Enabled</th>
-                  <th scope="col">Domains</th>
-                  <th scope="col">Credentials</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {providers.map((provider) => (
-                  <ProviderRow provider={provider} stats={stats.find((s) => s.provider_id === provider.id)} verification={verifications.get(provider.id)} now={now} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+        </section>
+      ) : (
+        <ul class="provider-list" aria-label="Providers">
+          {providers.map((provider) => (
+            <ProviderRow provider={provider} stats={stats.find((s) => s.provider_id === provider.id)} verification={verifications.get(provider.id)} now={now} />
+          ))}
+        </ul>
+      )}
     </Layout>
   );
 }

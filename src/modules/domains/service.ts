@@ -71,7 +71,17 @@ export function checkConfig(config: Record<string, unknown>, service: ServiceDes
     if (value !== undefined && typeof value !== "boolean") throw invalidField(`config.${key}`, "must be true or false");
   }
   if (ttl !== undefined) checkTtl(service, ttl);
+  if (proxied !== undefined && service.proxy === undefined) throw invalidField("config.proxied", `cannot be set: ${service.label} has no proxy`);
   return config;
+}
+
+/**
+ * The config without the options the service has not (a proxy, a TTL it sets itself): what a domain
+ * moved to another provider keeps when no new config was sent.
+ */
+function applicableConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
+  const { proxied, ttl, ...rest } = config;
+  return { ...rest, ...(proxied !== undefined && service.proxy ? { proxied } : {}), ...(ttl !== undefined && service.ttl ? { ttl } : {}) };
 }
 
 /** The ipv6_suffix / ipv6_prefix_length keys, which only an AAAA record can use. */
@@ -205,7 +215,11 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   checkForService(service, domainName, recordType);
   // Checked when it changes, or when a move to another provider may make its TTL unacceptable.
   const config =
-    input.config === undefined && providerId === row.providerId ? row.config : checkConfig(input.config ?? row.config, service);
+    input.config === undefined
+      ? providerId === row.providerId
+        ? row.config
+        : checkConfig(applicableConfig(row.config, service), service)
+      : checkConfig(input.config, service);
   checkIpv6Suffix(config, recordType);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
@@ -247,6 +261,8 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
     changes.nextRunAt = null;
   } else if (!row.isEnabled || row.nextRunAt === null) {
     changes.nextRunAt = now; // enabled again, or retrying was stopped (a service's "don't retry"): check at once
+  } else if (config.ipv6_suffix !== row.config.ipv6_suffix || config.ipv6_prefix_length !== row.config.ipv6_prefix_length) {
+    changes.nextRunAt = now; // the record is to hold another address: written at once, not at the next run
   } else if (cronSchedule !== row.cronSchedule) {
     changes.nextRunAt = nextScheduledRun(cronSchedule, now, ctx.settings.updateIntervalSeconds);
   }

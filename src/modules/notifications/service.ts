@@ -45,6 +45,8 @@ function checkEvents(events: string[] | undefined): NotificationEvent[] {
   if (events === undefined) return [...NOTIFICATION_EVENTS];
   const unknown = events.find((event) => !(NOTIFICATION_EVENTS as readonly string[]).includes(event));
   if (unknown !== undefined) throw invalidField("events", `"${unknown.slice(0, 40)}" is not an event; use ${NOTIFICATION_EVENTS.join(", ")}`);
+  // A notification that sends nothing is a mistake, not a setting (disable it instead).
+  if (events.length === 0) throw invalidField("events", "must name at least one event");
   return NOTIFICATION_EVENTS.filter((event) => events.includes(event));
 }
 

@@ -7,6 +7,9 @@ import { AboutPage } from "../../../views/pages/about";
 import { signedIn } from "../pages";
 import { addressSourceText, settingsInEffect } from "../settings";
 
+/** The newest log lines the page shows, newest first. */
+const LOG_LINES_SHOWN = 30;
+
 export function aboutRoutes(ctx: AppContext) {
   return new Elysia().use(signedIn(ctx)).get("/about", ({ user }) =>
     AboutPage({
@@ -19,6 +22,7 @@ export function aboutRoutes(ctx: AppContext) {
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       addressSources: { ipv4: addressSourceText(ctx.settings.ipv4Source), ipv6: addressSourceText(ctx.settings.ipv6Source) },
       settings: settingsInEffect(ctx),
+      logLines: ctx.log.recent().slice(-LOG_LINES_SHOWN).reverse(),
     }),
   );
 }

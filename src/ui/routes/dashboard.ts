@@ -7,7 +7,7 @@ import { listDomains } from "../../modules/domains/service";
 import { dashboardMetrics, ipChangesPerDay, updatesPerHour } from "../../modules/metrics/service";
 import { systemStatus } from "../../modules/system/service";
 import { DashboardPage } from "../../../views/pages/dashboard";
-import { signedIn } from "../pages";
+import { signedIn, updateConditions } from "../pages";
 import { takeFlash } from "../session";
 
 export function dashboardRoutes(ctx: AppContext) {
@@ -25,6 +25,7 @@ export function dashboardRoutes(ctx: AppContext) {
       hourly: updatesPerHour(ctx, now),
       daily: ipChangesPerDay(ctx, now),
       domains: listDomains(ctx),
+      conditions: updateConditions(ctx),
       intervalSeconds: ctx.settings.updateIntervalSeconds,
     });
   });

@@ -28,8 +28,8 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
 import { DomainsPage } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
-import { domainInput, domainValues, domainValuesOf, field, formErrors } from "../forms";
-import { answerAction, signedIn, type Cookies } from "../pages";
+import { domainInput, domainValues, domainValuesOf, field, formErrors, onlyChangesType } from "../forms";
+import { answerAction, historyCauses, signedIn, updateConditions, type Cookies } from "../pages";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
@@ -68,16 +68,30 @@ export function domainPageRoutes(ctx: AppContext) {
     });
   }
 
+  /** A page of the domain's history, each row with its failure's cause. */
+  function historyRows(id: number, page: number) {
+    const rows = domainHistory(ctx, id, HISTORY_PAGE_SIZE, (page - 1) * HISTORY_PAGE_SIZE);
+    const causes = historyCauses(ctx, rows.map((r) => r.id));
+    return rows.map((r) => ({ ...r, failure_cause: causes.get(r.id) ?? null }));
+  }
+
   function row(id: number, view: DomainRowView, result: UpdateResult | null = null) {
-    return DomainRow({ domain: getDomain(ctx, id), view, now: Date.now(), intervalSeconds: interval, result });
+    const domain = getDomain(ctx, id);
+    return DomainRow({ domain, view, now: Date.now(), intervalSeconds: interval, conditions: updateConditions(ctx)(domain), result });
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
   function submit(user: string, body: unknown, cookie: Cookies, id?: number) {
     const values = domainValues(body);
+    // The provider select's "Continue" (no JavaScript): the form again, with that service's options.
+    if (onlyChangesType(body)) return form(user, values, NO_ERRORS, id);
+    const provider = listProviders(ctx).find((p) => String(p.id) === values.provider_id);
+    const service = provider ? serviceFor(provider.type, ctx.services.services) : undefined;
     try {
       const domain =
-        id === undefined ? createDomain(ctx, domainInput(values)) : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config));
+        id === undefined
+          ? createDomain(ctx, domainInput(values, {}, service))
+          : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config, service));
       setFlash(ctx, cookie, id === undefined ? `${domain.domain_name} added; its first update runs within a second or two.` : `${domain.domain_name} saved.`);
       return seeOther("/domains");
     } catch (error) {
@@ -91,10 +105,11 @@ export function domainPageRoutes(ctx: AppContext) {
       .get("/domains", ({ user, cookie, query }) => {
         const filters = { provider: field(query, "provider"), status: field(query, "status") };
         const all = listDomains(ctx);
+        const conditions = updateConditions(ctx);
         const domains = all.filter(
           (d) =>
             (filters.provider === "" || String(d.provider_id) === filters.provider) &&
-            (filters.status === "" || domainStatus(d).key === filters.status),
+            (filters.status === "" || domainStatus(d, conditions(d)).key === filters.status),
         );
         return DomainsPage({
           user,
@@ -105,6 +120,7 @@ export function domainPageRoutes(ctx: AppContext) {
           total: all.length,
           providers: listProviders(ctx),
           filters,
+          conditions,
         });
       })
       .get("/domains/new", ({ user, query }) => {
@@ -149,7 +165,10 @@ export function domainPageRoutes(ctx: AppContext) {
             // vanished domain is a 404 like any other.
             const failure = UPDATE_FAILURES.find(([kind]) => error instanceof kind)?.[1];
             if (failure === undefined) throw error;
-            result = { ok: false, failure, detail: (error as Error).message };
+            // The cause as the attempt's history row keeps it (the newest row is that attempt's).
+            const newest = failure === "provider" ? domainHistory(ctx, params.id, 1)[0] : undefined;
+            const cause = newest ? (historyCauses(ctx, [newest.id]).get(newest.id) ?? null) : null;
+            result = { ok: false, failure, cause, detail: (error as Error).message };
           }
           const view: DomainRowView = field(body, "view") === "dashboard" ? "dashboard" : "list";
           return answerAction(ctx, request, cookie, {
@@ -200,7 +219,8 @@ export function domainPageRoutes(ctx: AppContext) {
             now: Date.now(),
             intervalSeconds: interval,
             domain,
-            rows: domainHistory(ctx, params.id, HISTORY_PAGE_SIZE, (page - 1) * HISTORY_PAGE_SIZE),
+            conditions: updateConditions(ctx)(domain),
+            rows: historyRows(params.id, page),
             timeline: ipTimeline(ctx, params.id),
             page,
             pages,

@@ -1,0 +1,1 @@
+ALTER TABLE `history` ADD `failure_cause` text;
