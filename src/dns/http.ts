@@ -3,7 +3,7 @@
 // wording of their outcomes.
 
 import packageJson from "../../package.json";
-import type { FailureCause, FetchLike, RecordTarget, Step, StepFailure, WriteOutcome } from "./provider";
+import type { FailureCause, FetchLike, RecordTarget, Step, StepFailure } from "./provider";
 
 /**
  * Sent with every outbound request (DNS services, echo services, notifications): services such as
@@ -174,21 +174,20 @@ export function secondsUntilReset(headers: Headers): number | undefined {
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, Math.ceil(reset - Date.now() / 1000)) : undefined;
 }
 
-type Failed = Extract<WriteOutcome, { ok: false }>;
 
 interface FailureDetails {
-  cause?: FailureCause;
+  cause: FailureCause;
   retryAfterSeconds?: number;
   stopRetrying?: boolean;
   staleZone?: boolean;
 }
 
 /** A failed outcome, with the optional fields present only when they say something. */
-export function failed(message: string, extra: FailureDetails = {}): StepFailure {
+export function failed(message: string, extra: FailureDetails): StepFailure {
   return {
     ok: false,
     message,
-    ...(extra.cause === undefined ? {} : { cause: extra.cause }),
+    cause: extra.cause,
     ...(extra.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: extra.retryAfterSeconds }),
     ...(extra.stopRetrying ? { stopRetrying: true } : {}),
     ...(extra.staleZone ? { staleZone: true } : {}),
@@ -263,12 +262,3 @@ export function throttleWait(headers: Headers): { retryAfterSeconds?: number } {
   return seconds === undefined ? {} : { retryAfterSeconds: seconds };
 }
 
-/**
- * What a client hands the updater: a success as it is, a failure as exactly a `WriteOutcome`, without
- * the client's own bookkeeping (HTTP status, error codes, a stale zone's mark).
- */
-export function writeOutcome(attempt: Extract<WriteOutcome, { ok: true }> | (Omit<Failed, "cause"> & { cause?: FailureCause } & Record<string, unknown>)): WriteOutcome {
-  if (attempt.ok) return attempt;
-  const { ok: _, message, cause, retryAfterSeconds, stopRetrying } = attempt;
-  return failed(message, { cause, retryAfterSeconds, stopRetrying });
-}

@@ -91,8 +91,7 @@ export type WriteOutcome =
       ok: false;
       /** The provider's own reason, e.g. "Cloudflare: Invalid access token (code 9109, HTTP 403)". */
       message: string;
-      /** Absent only in clients not yet on the reconciler; read through `causeOf` (updater). */
-      cause?: FailureCause;
+      cause: FailureCause;
       /**
        * With `throttled`: the wait the service named (a `Retry-After`, a reset time), in seconds. A
        * client never invents one; the updater decides the pause (updater/pause.ts).

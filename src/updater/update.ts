@@ -7,7 +7,7 @@ import type { AppContext } from "../context";
 import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import { pausing } from "../dns/http";
-import type { Addresses, DnsProvider, FailureCause, RecordType, WriteOutcome } from "../dns/provider";
+import type { Addresses, DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
@@ -144,7 +144,8 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
 
   if (!detection.ok) {
     const outcome = { ...base, result: "failed", failure: "detection", ip: null, changed: false, message: detection.error } as const;
-    return record(ctx, domain, outcome, options.trigger, started, { ok: false, message: detection.error });
+    // No request reached the service: the history row's cause is the detection (`record`).
+    return record(ctx, domain, outcome, options.trigger, started, { ok: false, message: detection.error, cause: "unreachable" });
   }
   // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
   const ip = addressForRecord(detection.ip, domain.config);
@@ -232,15 +233,13 @@ function writeToProvider(
         },
         ip,
       );
-      if (write.ok || causeOf(write) !== "throttled") {
+      if (write.ok || write.cause !== "throttled") {
         ctx.updater.throttles.settle(provider.id);
         return { write, pausedUntil: null };
       }
       const pause = ctx.updater.throttles.pauseSeconds(provider.id, write.retryAfterSeconds);
-      // (A client not yet on the reconciler says its own pause.)
-      const said = write.message.includes("; pausing ") ? write : { ...write, message: write.message + pausing(pause) };
       // Stored before the slot is released, so the updates waiting for it see the pause.
-      return { write: said, pausedUntil: pauseProvider(ctx, provider.id, Date.now() + pause * 1000) };
+      return { write: { ...write, message: write.message + pausing(pause) }, pausedUntil: pauseProvider(ctx, provider.id, Date.now() + pause * 1000) };
     }),
   );
 }
@@ -264,11 +263,6 @@ function siblingAddresses(ctx: AppContext, domain: DomainRow): Addresses {
     if (address !== null) siblings[family] = address;
   }
   return siblings;
-}
-
-/** A failure's cause; a client not yet on the reconciler names none (a named wait then means "slow down"). */
-export function causeOf(write: Extract<WriteOutcome, { ok: false }>): FailureCause {
-  return write.cause ?? (write.retryAfterSeconds === undefined ? "refused" : "throttled");
 }
 
 function providerPausedUntil(ctx: AppContext, providerId: number): number | null {
@@ -349,7 +343,7 @@ function record(
     ipAddress: outcome.ip,
     previousIp: domain.lastKnownIp,
     status: succeeded ? "SUCCESS" : "FAILED",
-    failureCause: write.ok ? null : outcome.failure === "detection" ? "detection" : causeOf(write),
+    failureCause: write.ok ? null : outcome.failure === "detection" ? "detection" : write.cause,
     message: outcome.message,
     trigger,
     durationMs,

@@ -212,7 +212,7 @@ describe("a failure the service says retrying cannot fix", () => {
   async function stoppedDomain() {
     const created = await provider();
     const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
-    calls.next = { ok: false, message: "Test DNS: nohost", stopRetrying: true };
+    calls.next = { ok: false, message: "Test DNS: nohost", cause: "refused", stopRetrying: true };
     const outcomes = await t.ctx.scheduler.runPass();
     expect(outcomes.map((o) => o.result)).toEqual(["failed"]);
     return { created, domain };
@@ -249,7 +249,7 @@ describe("a failure the service says retrying cannot fix", () => {
   test("an ordinary failure is retried with backoff as before", async () => {
     const created = await provider();
     const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
-    calls.next = { ok: false, message: "Test DNS: try later" };
+    calls.next = { ok: false, message: "Test DNS: try later", cause: "unreachable" };
     await t.ctx.scheduler.runPass();
     const after = (await t.request("GET", `/api/v1/domains/${domain.id}`)).body;
     expect(after.next_run_at).not.toBeNull();
