@@ -30,6 +30,7 @@ import { DYNU_FAKE_API_KEY, startDynuFake } from "../test/fakes/dynu";
 import { startEchoFake } from "../test/fakes/echo";
 import { GANDI_FAKE_TOKEN, startGandiFake } from "../test/fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../test/fakes/hetzner";
+import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
@@ -160,6 +161,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World }> = {
       const hostnames = names(count, "example.de");
       for (let i = 0; i < count; i++) fake.addRrset("example.de", { name: `host${i}`, type: "A", values: [OLD_IP], ttl: 300 });
       return { fake, hostnames, credentials: { token: HETZNER_FAKE_TOKEN }, source: "3,600/h (UNSURE)" };
+    },
+  },
+  linode: {
+    sample: 10,
+    make(count) {
+      const fake = startLinodeFake();
+      fake.addDomain("example.net");
+      const hostnames = names(count, "example.net");
+      for (let i = 0; i < count; i++) fake.addRecord("example.net", { name: `host${i}`, type: "A", target: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { token: LINODE_FAKE_TOKEN }, source: "200/min for listings, more for the rest, per user" };
     },
   },
   namecheap: {

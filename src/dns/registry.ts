@@ -11,6 +11,7 @@ import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
+import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { porkbun } from "./porkbun";
 import { route53 } from "./route53";
@@ -29,6 +30,7 @@ export const SERVICES = [
   gandi,
   route53,
   hetzner,
+  linode,
   custom,
 ] as const;
 

@@ -12,6 +12,7 @@ import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../fakes
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns2Fake } from "../fakes/dyndns2";
 import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../fakes/hetzner";
+import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
@@ -32,6 +33,8 @@ export interface ZoneAccess<Fake> {
   read(fake: Fake, zone: string, hostname: string, type: RecordType): { ip: string; ttl: number | null } | undefined;
   /** A TTL the service accepts, for records the test puts there (deSEC's domains refuse below 3600). */
   ttl: number;
+  /** The TTL the service keeps when it is sent `ttl`, where it does not keep every value (Linode rounds). */
+  storedTtl?(ttl: number): number;
 }
 
 export interface ServiceAdapter<Fake extends FakeServer<any> = FakeServer<any>> {
@@ -452,4 +455,37 @@ export const hetzner = define<HetznerFake>({
   verifyRefusal: /^Hetzner: .*\(unauthorized, HTTP 401\)/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner] as ServiceAdapter[];
+const linodeZone: ZoneAccess<LinodeFake> = {
+  addZone(fake, zone) {
+    if (!fake.domain(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, target: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domain(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl_sec } : undefined;
+  },
+  // One of Linode's own values: others are rounded.
+  ttl: 3600,
+  storedTtl: linodeTtl,
+};
+
+export const linode = define<LinodeFake>({
+  type: "linode",
+  start: startLinodeFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("linode"),
+  options: noOptions,
+  credentials: { token: LINODE_FAKE_TOKEN },
+  badCredentials: { token: "linode-wrong-token-0123456789abcdef" },
+  badCredentialsWords: /^Linode: Invalid Token \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(linodeZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, reason: "Domain is in edit mode" }), words: /^Linode: Domain is in edit mode \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 70 }), words: /^Linode: Too Many Requests \(HTTP 429\); pausing 70 s$/, pauseSeconds: 70 },
+  verifyRefusal: /^Linode: Invalid Token/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode] as ServiceAdapter[];
