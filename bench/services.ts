@@ -35,6 +35,7 @@ import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namec
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
 import type { FakeServer } from "../test/fakes/server";
+import { startVultrFake, VULTR_FAKE_API_KEY } from "../test/fakes/vultr";
 import { makeTestApp } from "../test/support";
 import { heading, machine, ms, recordFigure, removeDir, table, tempDir } from "./lib/common";
 
@@ -214,6 +215,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World }> = {
         credentials: { access_key_id: ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: ROUTE53_FAKE_SECRET },
         source: "5/s per account (older docs), burst 50 + 10/s (newer)",
       };
+    },
+  },
+  vultr: {
+    sample: 50,
+    make(count) {
+      const fake = startVultrFake();
+      fake.addDomain("example.one");
+      const hostnames = names(count, "example.one");
+      for (let i = 0; i < count; i++) fake.addRecord("example.one", { name: `host${i}`, type: "A", data: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { api_key: VULTR_FAKE_API_KEY }, source: "30/s per address" };
     },
   },
   custom: {

@@ -15,6 +15,7 @@ import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { porkbun } from "./porkbun";
 import { route53 } from "./route53";
+import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
 
 /** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
@@ -31,6 +32,7 @@ export const SERVICES = [
   route53,
   hetzner,
   linode,
+  vultr,
   custom,
 ] as const;
 

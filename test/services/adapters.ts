@@ -17,6 +17,7 @@ import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from 
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
 import type { FakeServer, LoggedRequest } from "../fakes/server";
+import { startVultrFake, VULTR_FAKE_API_KEY, type VultrFake } from "../fakes/vultr";
 
 /** A way the service answers that the test arranges before a call, and the words it must leave in the history. */
 export interface Answer<Fake> {
@@ -488,4 +489,35 @@ export const linode = define<LinodeFake>({
   verifyRefusal: /^Linode: Invalid Token/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode] as ServiceAdapter[];
+const vultrZone: ZoneAccess<VultrFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, data: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domains.get(zone)?.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const vultr = define<VultrFake>({
+  type: "vultr",
+  start: startVultrFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("vultr"),
+  options: noOptions,
+  credentials: { api_key: VULTR_FAKE_API_KEY },
+  badCredentials: { api_key: "VULTRWRONGKEY0123456789ABCDEFGHIJKLM" },
+  badCredentialsWords: /^Vultr: Invalid API token\. \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(vultrZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 500, error: "DNS backend unavailable" }), words: /^Vultr: DNS backend unavailable \(HTTP 500\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 65 }), words: /^Vultr: .*\(HTTP 429\); pausing 65 s$/, pauseSeconds: 65 },
+  verifyRefusal: /^Vultr: Invalid API token/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr] as ServiceAdapter[];
