@@ -24,6 +24,7 @@ import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudf
 import { startCustomFake } from "../test/fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake } from "../test/fakes/desec";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../test/fakes/digitalocean";
+import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, startDnsimpleFake } from "../test/fakes/dnsimple";
 import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake } from "../test/fakes/duckdns";
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake } from "../test/fakes/dyndns2";
 import { DYNU_FAKE_API_KEY, startDynuFake } from "../test/fakes/dynu";
@@ -117,6 +118,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World }> = {
       const hostnames = names(count, "example.org");
       for (let i = 0; i < count; i++) fake.addRecord("example.org", { type: "A", name: `host${i}`, data: OLD_IP, ttl: 1800 });
       return { fake, hostnames, credentials: { token: DIGITALOCEAN_FAKE_TOKEN }, source: "250/min, 5,000/h" };
+    },
+  },
+  dnsimple: {
+    sample: 6,
+    make(count) {
+      const fake = startDnsimpleFake();
+      fake.addZone("example.io");
+      const hostnames = names(count, "example.io");
+      for (let i = 0; i < count; i++) fake.addRecord("example.io", { name: `host${i}`, type: "A", content: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { account_id: DNSIMPLE_FAKE_ACCOUNT, token: DNSIMPLE_FAKE_TOKEN }, source: "2,400/h per token" };
     },
   },
   duckdns: {

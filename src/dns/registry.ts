@@ -6,6 +6,7 @@ import { cloudflare } from "./cloudflare";
 import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
+import { dnsimple } from "./dnsimple";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
@@ -33,6 +34,7 @@ export const SERVICES = [
   hetzner,
   linode,
   vultr,
+  dnsimple,
   custom,
 ] as const;
 

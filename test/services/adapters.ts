@@ -8,6 +8,7 @@ import { apiUrlSetting } from "../../src/dns/registry";
 import { startCustomFake, type CustomFake } from "../fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake, type DesecFake } from "../fakes/desec";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake, type DigitalOceanFake } from "../fakes/digitalocean";
+import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, startDnsimpleFake, type DnsimpleFake } from "../fakes/dnsimple";
 import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../fakes/duckdns";
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns2Fake } from "../fakes/dyndns2";
 import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi";
@@ -520,4 +521,35 @@ export const vultr = define<VultrFake>({
   verifyRefusal: /^Vultr: Invalid API token/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr] as ServiceAdapter[];
+const dnsimpleZone: ZoneAccess<DnsimpleFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zones.get(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const dnsimple = define<DnsimpleFake>({
+  type: "dnsimple",
+  start: startDnsimpleFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("dnsimple"),
+  options: noOptions,
+  credentials: { account_id: DNSIMPLE_FAKE_ACCOUNT, token: DNSIMPLE_FAKE_TOKEN },
+  badCredentials: { account_id: DNSIMPLE_FAKE_ACCOUNT, token: "dnsimplewrongtoken0123456789abcdef" },
+  badCredentialsWords: /^DNSimple: Authentication failed \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(dnsimpleZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Zone is locked" }), words: /^DNSimple: Zone is locked \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 90 }), words: /^DNSimple: API rate limit exceeded \(HTTP 429\); pausing 90 s$/, pauseSeconds: 90 },
+  verifyRefusal: /^DNSimple: Authentication failed/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple] as ServiceAdapter[];
