@@ -20,6 +20,7 @@ import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import { Pacer } from "../src/dns/pacing";
 import type { RateLimit } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
+import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../test/fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
 import { startCustomFake } from "../test/fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake } from "../test/fakes/desec";
@@ -66,6 +67,16 @@ const names = (count: number, zone: string) => Array.from({ length: count }, (_,
  * and its world. Sources of the limits: PROVIDERS.md.
  */
 const WORLDS: Record<string, { sample: number; make(count: number): World }> = {
+  bunny: {
+    sample: 6,
+    make(count) {
+      const fake = startBunnyFake();
+      fake.addZone("example.app");
+      const hostnames = names(count, "example.app");
+      for (let i = 0; i < count; i++) fake.addRecord("example.app", { name: `host${i}`, type: "A", value: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { api_key: BUNNY_FAKE_API_KEY }, source: "not documented" };
+    },
+  },
   cloudflare: {
     sample: 50,
     make(count) {

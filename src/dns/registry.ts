@@ -2,6 +2,7 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { custom } from "./custom";
 import { desec } from "./desec";
@@ -35,6 +36,7 @@ export const SERVICES = [
   linode,
   vultr,
   dnsimple,
+  bunny,
   custom,
 ] as const;
 
