@@ -15,6 +15,7 @@ import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
+import { namecom } from "./namecom";
 import { porkbun } from "./porkbun";
 import { route53 } from "./route53";
 import { vultr } from "./vultr";
@@ -37,6 +38,7 @@ export const SERVICES = [
   vultr,
   dnsimple,
   bunny,
+  namecom,
   custom,
 ] as const;
 

@@ -15,6 +15,7 @@ import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns
 import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../fakes/hetzner";
 import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
+import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
@@ -584,4 +585,35 @@ export const bunny = define<BunnyFake>({
   verifyRefusal: /^Bunny: Authorization has been denied/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny] as ServiceAdapter[];
+const namecomZone: ZoneAccess<NamecomFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, answer: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domains.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.answer, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const namecom = define<NamecomFake>({
+  type: "namecom",
+  start: startNamecomFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("namecom"),
+  options: noOptions,
+  credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN },
+  badCredentials: { username: NAMECOM_FAKE_USERNAME, token: "namecomwrongtoken0123456789abcdef0123456" },
+  badCredentialsWords: /^Name\.com: Permission Denied: Authentication Error/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(namecomZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Invalid Argument", details: "Domain is locked" }), words: /^Name\.com: Invalid Argument: Domain is locked \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^Name\.com: Too Many Requests \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^Name\.com: Permission Denied/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom] as ServiceAdapter[];
