@@ -2,7 +2,9 @@
 // (real scheduler, real pacer, real clock) against that service's fake from test/fakes/, with a
 // sample of records in one zone. Figures: requests and writes per changed record after an IP
 // change, requests when nothing changed (target 0), whether the fake ever throttled ddnsd (target:
-// never), and the time 1,000 records would take after an IP change.
+// never), and the time 1,000 records would take after an IP change. The self-hosted services
+// (rfc2136, powerdns) run against the real BIND 9 and PowerDNS of test/servers/, behind a relay that
+// counts what ddnsd sends.
 //
 // The 1,000-record time is extrapolated from the sample, not run: deSEC alone would take hours.
 // time(1,000) = max(the sample's time per record × 1,000, when the pacer would start the last of
@@ -37,8 +39,8 @@ import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
-import type { FakeServer } from "../test/fakes/server";
 import { startVultrFake, VULTR_FAKE_API_KEY } from "../test/fakes/vultr";
+import { KEY_NAME, KEY_SECRET, type NameServer, startBind, startPowerDns, ZONE } from "../test/servers/name-servers";
 import { makeTestApp } from "../test/support";
 import { heading, machine, ms, recordFigure, removeDir, table, tempDir } from "./lib/common";
 
@@ -47,9 +49,19 @@ const FIRST_IP = "185.103.110.182";
 const NEXT_IP = "185.103.110.42";
 const RECORDS = 1000;
 
+/** What the benchmark reads of a service's fake (or of the counting relay in front of a real server). */
+interface Counted {
+  url: string;
+  requests: readonly unknown[];
+  /** Requests that changed something. */
+  writes(): number;
+  clearRequests(): void;
+  stop(): Promise<void>;
+}
+
 /** A service's fake with `count` A records holding OLD_IP, and what the provider is created with. */
 interface World {
-  fake: FakeServer<unknown>;
+  fake: Counted;
   hostnames: string[];
   credentials: Record<string, string>;
   options?: Record<string, unknown>;
@@ -67,7 +79,7 @@ const names = (count: number, zone: string) => Array.from({ length: count }, (_,
  * Per service: how many records the sample has (fewer where ddnsd's pace makes each take seconds)
  * and its world. Sources of the limits: PROVIDERS.md.
  */
-const WORLDS: Record<string, { sample: number; make(count: number): World }> = {
+const WORLDS: Record<string, { sample: number; make(count: number): World | Promise<World> }> = {
   bunny: {
     sample: 6,
     make(count) {
@@ -260,6 +272,34 @@ const WORLDS: Record<string, { sample: number; make(count: number): World }> = {
       return { fake, hostnames, credentials: { api_key: VULTR_FAKE_API_KEY }, source: "30/s per address" };
     },
   },
+  rfc2136: {
+    sample: 50,
+    async make(count) {
+      const server = await startBind({ records: Array.from({ length: count }, (_, i) => `host${i} 300 IN A ${OLD_IP}`) });
+      const relay = await dnsRelay(server);
+      return {
+        fake: relay,
+        hostnames: names(count, ZONE),
+        credentials: { tsig_secret: KEY_SECRET },
+        options: { server: relay.url, tsig_key_name: KEY_NAME },
+        source: "your own BIND 9 (real, on loopback); not paced",
+      };
+    },
+  },
+  powerdns: {
+    sample: 50,
+    async make(count) {
+      const server = await startPowerDns({ records: Array.from({ length: count }, (_, i) => `host${i} 300 IN A ${OLD_IP}`) });
+      const relay = httpRelay(server.apiUrl, server);
+      return {
+        fake: relay,
+        hostnames: names(count, ZONE),
+        credentials: { api_key: server.apiKey },
+        options: { server: relay.url },
+        source: "your own PowerDNS (real, on loopback); not paced",
+      };
+    },
+  },
   custom: {
     sample: 50,
     make(count) {
@@ -275,6 +315,75 @@ const WORLDS: Record<string, { sample: number; make(count: number): World }> = {
     },
   },
 };
+
+/**
+ * A TCP relay in front of a real name server, counting the DNS messages ddnsd sends (one per
+ * connection) and, as writes, its UPDATEs (the opcode in the header after the two-byte length).
+ */
+async function dnsRelay(server: NameServer): Promise<Counted> {
+  const { createConnection, createServer } = await import("node:net");
+  let requests: { update: boolean }[] = [];
+  const relay = createServer((client) => {
+    const upstream = createConnection({ host: server.host, port: server.port });
+    let first = true;
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("data", (chunk: Buffer) => {
+      if (first) requests.push({ update: (((chunk[4] ?? 0) >> 3) & 0xf) === 5 });
+      first = false;
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk: Buffer) => client.write(chunk));
+    for (const socket of [client, upstream]) {
+      socket.on("close", end);
+      socket.on("error", end);
+    }
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  const address = relay.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    url: `127.0.0.1:${port}`,
+    get requests() {
+      return requests;
+    },
+    writes: () => requests.filter((request) => request.update).length,
+    clearRequests: () => void (requests = []),
+    async stop() {
+      relay.close();
+      await server.stop();
+    },
+  };
+}
+
+/** An HTTP relay in front of a real server's API, counting requests and, as writes, those that are not GETs. */
+function httpRelay(target: string, server: NameServer): Counted {
+  let requests: string[] = [];
+  const relay = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const url = new URL(request.url);
+      requests.push(request.method);
+      const body = request.method === "GET" ? undefined : await request.arrayBuffer();
+      return fetch(`${target}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${relay.port}`,
+    get requests() {
+      return requests;
+    },
+    writes: () => requests.filter((method) => method !== "GET").length,
+    clearRequests: () => void (requests = []),
+    async stop() {
+      await relay.stop(true);
+      await server.stop();
+    },
+  };
+}
 
 /**
  * The app's outbound fetch, counting every answer that tells ddnsd to slow down: a 429, Porkbun's
@@ -347,7 +456,7 @@ console.log("One zone per service; samples smaller where ddnsd's pace makes each
 const only = process.env.BENCH_SERVICES?.split(",");
 for (const service of SERVICES.filter((s) => only === undefined || only.includes(s.type))) {
   const { sample, make } = WORLDS[service.type]!;
-  const world = make(sample);
+  const world = await make(sample);
   echo.ipv4 = FIRST_IP;
   const dir = tempDir(`services-${service.type}`);
   const env: Record<string, string> = {

@@ -15,6 +15,7 @@ import { ServiceRegistry } from "./dns/registry";
 import type { ServiceDescription } from "./dns/service";
 import type { Logger } from "./log";
 import { UpdateMetrics } from "./modules/prometheus/service";
+import { proxiedFetch } from "./net/proxy";
 import { Notifier } from "./notify/notifier";
 import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
@@ -25,6 +26,7 @@ import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
 import { VerifiedTokens } from "./http/verified-tokens";
+import { configFileRoutes } from "./modules/config-file";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { notificationRoutes } from "./modules/notifications";
@@ -54,7 +56,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     sqlite: database.sqlite,
     databasePath: database.path,
     log,
-    fetch,
+    fetch: proxiedFetch(fetch, settings.proxy),
     startedAt: Date.now(),
     publicIp: { ipv4: null, ipv6: null, checkedAt: null },
     services: new ServiceRegistry(services),
@@ -91,7 +93,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(systemRoutes(ctx))
     .use(metricsRoutes(ctx))
     .use(updateKeyRoutes(ctx))
-    .use(notificationRoutes(ctx));
+    .use(notificationRoutes(ctx))
+    .use(configFileRoutes(ctx));
 
   const app = new Elysia()
     .use(errorHandling(ctx.log, ctx.disk))

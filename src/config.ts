@@ -1,11 +1,12 @@
-// The only module that reads the environment: every setting of CONTRACT §8 (and a
-// `DDNS_<TYPE>_API_URL` for each registered DNS service), typed and validated.
+// The only module that reads the environment: every setting (and a `DDNS_<TYPE>_API_URL` for each
+// registered DNS service), typed and validated; the secret ones also from files (`<NAME>_FILE`).
 // An invalid value throws a SettingsError whose message is the one line printed before exiting.
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
+import { parseNoProxy, type ProxySettings } from "./net/proxy";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFormat = "text" | "json";
@@ -44,6 +45,8 @@ export interface Settings {
   tlsKey: string | null;
   /** Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (DDNS_TRUSTED_PROXIES). */
   trustedProxies: Network[];
+  /** The forward proxy of outbound requests (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+  proxy: ProxySettings;
 }
 
 export class SettingsError extends Error {}
@@ -69,16 +72,44 @@ export function formatDuration(seconds: number): string {
   return `${seconds}s`;
 }
 
+/**
+ * The secret settings that may instead be read from a file named by `<NAME>_FILE`, as Docker and
+ * Compose secrets (/run/secrets/…) and systemd credentials ($CREDENTIALS_DIRECTORY/…) pass them.
+ */
+export const FILE_SETTINGS = ["DDNS_SECRET_KEY", "DDNS_ENCRYPTION_KEY", "DDNS_ADMIN_PASSWORD", "DDNS_METRICS_TOKEN"] as const;
+
 class Reader {
+  /** Where a file-backed setting's value came from (`DDNS_SECRET_KEY_FILE`), for its error messages. */
+  private readonly sources = new Map<string, string>();
+
   constructor(private readonly env: Env) {}
 
-  private raw(name: string): string | undefined {
+  private given(name: string): string | undefined {
     const value = this.env[name];
     return value === undefined || value.trim() === "" ? undefined : value.trim();
   }
 
+  private raw(name: string): string | undefined {
+    if (!(FILE_SETTINGS as readonly string[]).includes(name)) return this.given(name);
+    const fileSetting = `${name}_FILE`;
+    const path = this.given(fileSetting);
+    if (path === undefined) return this.given(name);
+    if (this.given(name) !== undefined) this.fail(name, `both ${name} and ${fileSetting} are set; set only one of them`);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      this.fail(fileSetting, `cannot read the file ${path}: ${(error as Error).message}`);
+    }
+    // A file written by `echo` or an editor ends in a newline that is not part of the secret.
+    const value = text.replace(/\r?\n$/, "");
+    if (value.trim() === "") this.fail(fileSetting, `the file ${path} is empty`);
+    this.sources.set(name, fileSetting);
+    return value.trim();
+  }
+
   fail(name: string, why: string): never {
-    throw new SettingsError(`Invalid setting ${name}: ${why}`);
+    throw new SettingsError(`Invalid setting ${this.sources.get(name) ?? name}: ${why}`);
   }
 
   string(name: string, fallback: string): string {
@@ -160,6 +191,27 @@ class Reader {
     });
   }
 
+  /**
+   * A proxy variable, in either case (the lowercase one wins, as curl reads them): an http(s) URL,
+   * `http://` assumed when it names only `host:port`.
+   */
+  proxyUrl(name: string): string | null {
+    const lower = name.toLowerCase();
+    const used = this.given(lower) !== undefined ? lower : name;
+    const text = this.given(used);
+    if (text === undefined) return null;
+    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
+    if (!isHttpUrl(url)) this.fail(used, `expected the proxy's http(s) URL, e.g. http://proxy.lan:3128, got "${text}"`);
+    return url;
+  }
+
+  noProxy(): ProxySettings["noProxy"] {
+    const used = this.given("no_proxy") !== undefined ? "no_proxy" : "NO_PROXY";
+    const { rules, bad } = parseNoProxy(this.given(used) ?? "");
+    if (bad !== null) this.fail(used, `expected comma-separated host names, .domains, IP addresses or CIDR blocks, or *, got "${bad}"`);
+    return rules;
+  }
+
   secret(name: string): string | null {
     const text = this.raw(name);
     if (text !== undefined && text.length < 32) this.fail(name, "must be at least 32 characters long");
@@ -227,6 +279,7 @@ export function loadSettings(env: Env = process.env): Settings {
     tlsCert,
     tlsKey,
     trustedProxies: read.networks("DDNS_TRUSTED_PROXIES"),
+    proxy: { https: read.proxyUrl("HTTPS_PROXY"), http: read.proxyUrl("HTTP_PROXY"), noProxy: read.noProxy() },
   };
 }
 

@@ -36,6 +36,8 @@ export async function probeHealth(
       // The certificate names the public hostname, not the address asked here; the probe sends
       // nothing secret and trusts only a status code from the address ddnsd itself listens on.
       tls: { rejectUnauthorized: false },
+      // ddnsd itself, on this host: never through HTTP(S)_PROXY, which Bun's fetch would otherwise apply.
+      proxy: false,
     });
   } catch (error) {
     if ((error as Error).name === "TimeoutError") {

@@ -1,7 +1,9 @@
 // The command line: `ddnsd [serve]` runs the appliance; `ddnsd check` runs one pass and exits;
 // `ddnsd admin set-password <user>` sets a password read from standard input; `ddnsd healthcheck`
-// asks a running ddnsd's /healthz (the container image's HEALTHCHECK); `ddnsd version`.
+// asks a running ddnsd's /healthz (the container image's HEALTHCHECK); `ddnsd export` / `ddnsd import`
+// write and apply the configuration as a file; `ddnsd version`.
 
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
@@ -11,6 +13,8 @@ import { DataDirInUse, lockDataDir } from "./db/lock";
 import { probeHealth } from "./healthcheck";
 import { setPassword, userCount } from "./http/auth";
 import { createLogger } from "./log";
+import { ConfigFileError } from "./modules/config-file/document";
+import { exportConfig, importConfig } from "./modules/config-file/service";
 import { generatePassword } from "./security/passwords";
 import { storedCredentialsReadable } from "./modules/providers/service";
 import { startServer, type RunningServer } from "./server";
@@ -23,6 +27,12 @@ Commands:
   serve                        run the appliance (default)
   check                        check every enabled domain once, print the outcomes, exit 1 if any failed
   admin set-password <user>    create the user or set its password, read from standard input
+  export [--file F] [--include-secrets]
+                               write providers, domains, update keys and notifications as YAML
+                               (to standard output, or F); secrets sealed unless --include-secrets
+  import F [--dry-run] [--prune]
+                               apply such a file (F, or - for standard input) by name: create and
+                               update, delete only with --prune; prints each change
   healthcheck                  ask the running ddnsd's /healthz; exit 0 if it answers 200, else 1
   version                      print the version, the Bun version and the build's commit
   help                         print this text
@@ -109,6 +119,9 @@ async function serve(settings: Settings): Promise<void> {
   }
 }
 
+/** How long `ddnsd check` waits for its notifications before it exits. */
+const CHECK_NOTIFY_GRACE_MS = 15_000;
+
 async function check(settings: Settings): Promise<number> {
   const ctx = openContext(settings);
   const outcomes = await ctx.scheduler.runPass({ all: true });
@@ -117,6 +130,8 @@ async function check(settings: Settings): Promise<number> {
     console.log(`${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}`);
   }
   if (outcomes.length === 0) console.log("no enabled domains");
+  // The pass's notifications and heartbeat go out before the database closes (their retries cut short).
+  await Promise.race([ctx.notifier.idle(), Bun.sleep(CHECK_NOTIFY_GRACE_MS)]);
   ctx.sqlite.close();
   return outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0;
 }
@@ -136,6 +151,88 @@ async function adminSetPassword(settings: Settings, username: string | undefined
   ctx.sqlite.close();
   console.log(`Password ${result === "created" ? "set for the new user" : "changed for"} ${username}.`);
   return 0;
+}
+
+/** `--flag` present, and `--name value`, from the arguments; anything else is returned as positional. */
+function options(args: string[], flags: string[], values: string[]): { flags: Set<string>; values: Map<string, string>; positional: string[]; unknown: string | null } {
+  const result = { flags: new Set<string>(), values: new Map<string, string>(), positional: [] as string[], unknown: null as string | null };
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (flags.includes(arg)) result.flags.add(arg);
+    else if (values.includes(arg) && args[index + 1] !== undefined) result.values.set(arg, args[++index]!);
+    else if (arg.startsWith("--")) result.unknown ??= arg;
+    else result.positional.push(arg);
+  }
+  return result;
+}
+
+async function exportCommand(settings: Settings, args: string[]): Promise<number> {
+  const parsed = options(args, ["--include-secrets"], ["--file"]);
+  if (parsed.unknown !== null || parsed.positional.length > 0) {
+    console.error("Usage: ddnsd export [--file F] [--include-secrets]");
+    return 2;
+  }
+  const ctx = openContext(settings);
+  const text = exportConfig(ctx, { includeSecrets: parsed.flags.has("--include-secrets") });
+  ctx.sqlite.close();
+  const file = parsed.values.get("--file");
+  if (file === undefined) process.stdout.write(text);
+  else {
+    // Sealed or not, the file holds secrets: readable by its owner only.
+    writeFileSync(file, text, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    console.error(`Written to ${file}.`);
+  }
+  return 0;
+}
+
+async function importCommand(settings: Settings, args: string[]): Promise<number> {
+  const parsed = options(args, ["--dry-run", "--prune"], []);
+  const file = parsed.positional[0];
+  if (parsed.unknown !== null || file === undefined || parsed.positional.length > 1) {
+    console.error("Usage: ddnsd import F [--dry-run] [--prune]   (F may be - for standard input)");
+    return 2;
+  }
+  let text: string;
+  try {
+    text = file === "-" ? await Bun.stdin.text() : readFileSync(file, "utf8");
+  } catch (error) {
+    console.error(`ddnsd: cannot read ${file}: ${(error as Error).message}`);
+    return 1;
+  }
+  const dryRun = parsed.flags.has("--dry-run");
+  // Writing beside a running server would change its data under it: that goes through its API.
+  let lock: { release(): void } | null = null;
+  if (!dryRun) {
+    try {
+      lock = lockDataDir(settings.dataDir);
+    } catch (error) {
+      if (!(error instanceof DataDirInUse)) throw error;
+      console.error(
+        `ddnsd: a running ddnsd holds ${settings.dataDir}; import through it instead: ` +
+          `curl -X POST -H "Authorization: Bearer <token>" --data-binary @${file} "http://<host>:${settings.port}/api/v1/config/import"`,
+      );
+      return 1;
+    }
+  }
+  try {
+    const ctx = openContext(settings);
+    try {
+      const result = importConfig(ctx, text, { dryRun, prune: parsed.flags.has("--prune") });
+      for (const change of result.changes) console.log(change);
+      if (result.changes.length === 0) console.log("Nothing to change.");
+      else if (dryRun) console.log(`Dry run: ${result.changes.length} change${result.changes.length === 1 ? "" : "s"}, none made.`);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ConfigFileError)) throw error;
+      console.error(`ddnsd: ${file}: ${error.message}`);
+      return 1;
+    } finally {
+      ctx.sqlite.close();
+    }
+  } finally {
+    lock?.release();
+  }
 }
 
 async function healthcheck(settings: Settings): Promise<number> {
@@ -164,6 +261,10 @@ async function main(args: string[]): Promise<number | undefined> {
       return check(settings);
     case "healthcheck":
       return healthcheck(settings);
+    case "export":
+      return exportCommand(settings, rest);
+    case "import":
+      return importCommand(settings, rest);
     case "admin":
       if (rest[0] === "set-password") return adminSetPassword(settings, rest[1]);
       break;

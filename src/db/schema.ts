@@ -121,19 +121,18 @@ export const updateKeys = sqliteTable(
   },
 );
 
-export const NOTIFICATION_TYPES = ["webhook", "ntfy", "gotify", "discord", "slack", "telegram"] as const;
 export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed"] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** Where ddnsd tells a person about address changes and failures (CONTRACT §11). */
 export const notifications = sqliteTable("notifications", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
-  type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
+  /** A channel's type (notify/registry.ts lists them). */
+  type: text("type").notNull(),
   /** The options that are not secret, as given. */
   options: text("options", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  /** AES-256-GCM sealed JSON of the secret options (`secret`, `token`, `bot_token`, `webhook_url`). */
+  /** AES-256-GCM sealed JSON of the secret options (those the channel marks secret). */
   secrets: text("secrets").notNull(),
   events: text("events", { mode: "json" }).$type<NotificationEvent[]>().notNull(),
   isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),

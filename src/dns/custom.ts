@@ -9,13 +9,16 @@
 // Redirects are not followed: the request may carry the secret in its headers, and a redirect would
 // hand them to another host unasked.
 
-import { excerpt, exchange, failed } from "./http";
-import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
+import { causeOfStatus, excerpt, exchange, failed, retryAfterSeconds, throttleWait } from "./http";
+import { maskSecrets } from "./one-shot";
+import { oneShotClient } from "./one-shot-policy";
 import type { DnsProvider } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
 export const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
+/** What a URL template is checked with when saved: placeholders may stand anywhere, even in the host. */
+const SAMPLE_VALUES = { ip: "203.0.113.1", domain: "home.example.net", record_type: "A", secret: "secret" };
 const CANNOT_VERIFY =
   "A custom URL has no way to check its secret without updating a record; the first update shows whether it works.";
 
@@ -47,6 +50,7 @@ export const custom = defineService({
       help: "The http(s) URL to call, e.g. https://dyn.example.net/update?host={domain}&ip={ip}&key={secret}. {ip}, {domain}, {record_type} and {secret} are replaced (URL-encoded).",
       kind: "template",
       required: true,
+      validate: (template) => (parseHttpUrl(fill(template, SAMPLE_VALUES, encodeURIComponent)) === undefined ? "must be an http:// or https:// URL" : undefined),
     },
     {
       key: "method",
@@ -95,14 +99,18 @@ function requestOptions(options: Record<string, unknown>): CustomRequestOptions 
 export function createCustomClient(secret: string, request: CustomRequestOptions, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [secret]);
 
-  return {
-    verify: cannotVerify(CANNOT_VERIFY),
-
-    async writeRecord(target, ip) {
+  return oneShotClient({
+    service: "Custom URL",
+    verifyUnavailable: CANNOT_VERIFY,
+    // The template has one {ip}: each request sets one record.
+    carries: "one",
+    recordTypes: ["A", "AAAA"],
+    async send(target, addresses) {
+      const ip = (target.recordType === "AAAA" ? addresses.ipv6 : addresses.ipv4) ?? "";
       const values = { ip, domain: target.hostname, record_type: target.recordType, secret };
       const url = parseHttpUrl(fill(request.url, values, encodeURIComponent));
       if (url === undefined) {
-        return failed(`Custom URL: ${mask(JSON.stringify(request.url))} is not an http(s) URL once filled in`, { stopRetrying: true });
+        return failed(`Custom URL: ${mask(JSON.stringify(request.url))} is not an http(s) URL once filled in`, { cause: "refused", stopRetrying: true });
       }
       const service = `Custom URL ${mask(url.host)}`;
       const headers: Record<string, string> = { "User-Agent": context.userAgent };
@@ -118,20 +126,23 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
       }
 
       const answer = await exchange(context.fetch, url.toString(), { method: request.method, headers, body, redirect: "manual" }, context.timeoutMs);
-      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`);
+      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: "unreachable" });
       if (answer.status >= 200 && answer.status < 300) {
-        return { ok: true, action: "updated", externalId: target.hostname, zoneId: "", message: `${service} answered HTTP ${answer.status}` };
+        return { ok: true, value: { held: [], externalId: target.hostname, detail: `${service} answered HTTP ${answer.status}` } };
       }
       const location = answer.status >= 300 && answer.status < 400 ? answer.headers.get("location") : null;
       const said = [
         location ? `redirects to ${excerpt(mask(location))}` : "",
         answer.text.trim() === "" ? "" : excerpt(mask(answer.text)),
       ].filter(Boolean);
+      // A 429 is a "slow down", and so is a 503 that names a wait; the wait named goes with it.
+      const cause = answer.status === 503 && retryAfterSeconds(answer.headers) !== undefined ? "throttled" : causeOfStatus(answer.status);
       return failed(`${service}: HTTP ${answer.status}${said.length > 0 ? ` ${said.join(", ")}` : ""}`, {
-        retryAfterSeconds: throttleSeconds(answer.status, answer.headers),
+        cause,
+        ...(cause === "throttled" ? throttleWait(answer.headers) : {}),
       });
     },
-  };
+  });
 }
 
 function fill(template: string, values: Record<string, string>, encode: (value: string) => string): string {
@@ -141,7 +152,7 @@ function fill(template: string, values: Record<string, string>, encode: (value: 
 function parseHttpUrl(text: string): URL | undefined {
   try {
     const url = new URL(text.trim());
-    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? url : undefined;
   } catch {
     return undefined;
   }

@@ -1,32 +1,22 @@
-// deSEC client: checks a token and points one A/AAAA RRset at an address. deSEC finds the domain
-// itself (`owns_qname`); the RRset is read first, so an address already there is never rewritten,
-// and a change is a PATCH of its records alone, which keeps the TTL. RRsets have no ids: the name
-// and type are the identity, so there is no external id to trust or doubt.
+// deSEC (docs/services/desec.md): the zone service primitives. deSEC finds the domain itself
+// (`owns_qname`); a domain's name is its id, and an RRset has no id beyond its name and type
+// (`home/A`, `@/AAAA` for the apex). A change is a PATCH of the RRset's records alone, which keeps
+// its TTL unless the config names one.
 //
 // Requests per write: GET rrset + PATCH (2) once the domain is known (config.zone_id), plus the
 // owns_qname lookup on the first write; 1 when the RRset already holds the address.
 //
 // deSEC limits RRset writes to 2/s, 15/min, 100/h and 300/day per domain and answers 429 with a
-// Retry-After that may be hours away (a daily limit). The wait is capped at an hour: the provider
-// pauses, the history says for how long and what deSEC asked for, and one request an hour is harmless.
+// Retry-After that may be hours away (a daily limit); the wait is passed on as deSEC named it, and
+// the updater caps the pause at an hour.
 //
-// Sources: PROVIDERS.md §4; desec-stack docs/dns/rrsets.rst, docs/dns/domains.rst,
-// docs/rate-limits.rst, docs/auth/tokens.rst; libdns/desec provider.go (Retry-After, the 3600 clamp);
-// DNSControl#1204 (a cut-off for daily-limit waits).
+// Sources: desec-stack docs/dns/rrsets.rst, docs/dns/domains.rst, docs/rate-limits.rst,
+// docs/auth/tokens.rst; libdns/desec provider.go (Retry-After, the 3600 clamp); DNSControl#1204
+// (a cut-off for daily-limit waits).
 
-import {
-  exchangeJson,
-  isObject,
-  notCreatedMessage,
-  parseJson,
-  pauseSeconds,
-  pausing,
-  retryAfterSeconds,
-  unreadableAnswer,
-  writeOutcome,
-  writtenDetails,
-} from "./http";
-import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
+import { exchangeJson, failed, failedAnswer, isObject, parseJson, unreadableAnswer } from "./http";
+import type { RecordType, StepFailure } from "./provider";
+import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { type ClientContext, defineService } from "./service";
 import { configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
 
@@ -35,96 +25,88 @@ const SERVICE = "deSEC";
 const DEFAULT_MINIMUM_TTL = 3600;
 const MAX_TTL = 86400;
 
-type Failure = Extract<WriteOutcome, { ok: false }> & { status?: number };
-type Call = { ok: true; status: number; body: unknown } | Failure;
+/** A call's JSON body (null when empty), or its failure with the HTTP status (a missing RRset is a 404). */
+type Call = { ok: true; body: unknown } | { ok: false; failure: StepFailure; status?: number };
 
-export function createDesecClient(credentials: { token: string }, context: ClientContext): DnsProvider {
+export function createDesecApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+  /** Each domain's `minimum_ttl` as `owns_qname` named it: the TTL of an RRset created there. */
+  const minimumTtls = new Map<string, number>();
+
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
     const answer = await exchangeJson(context, method, path, { Authorization: `Token ${credentials.token}` }, body);
-    if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
+    if (!answer.ok) return { ok: false, failure: failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" }) };
     const json = answer.text === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
-      if (json === undefined) return { ok: false, message: `${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}` };
-      return { ok: true, status: answer.status, body: json };
+      if (json === undefined) return { ok: false, failure: failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" }) };
+      return { ok: true, body: json };
     }
-    const reason = json === undefined ? unreadableAnswer(answer.status, answer.text) : `${errorText(json)} (HTTP ${answer.status})`;
-    if (answer.status === 429) {
-      const asked = retryAfterSeconds(answer.headers);
-      const pause = pauseSeconds(asked);
-      const capped = asked !== undefined && asked > pause ? ` (deSEC asked for ${asked} s)` : "";
-      return { ok: false, status: 429, message: `${SERVICE}: ${reason}${pausing(pause)}${capped}`, retryAfterSeconds: pause };
-    }
-    const failure: Failure = { ok: false, status: answer.status, message: `${SERVICE}: ${reason}` };
     // A token deSEC does not know (revoked, expired, mistyped) only comes right when the provider is edited.
-    return answer.status === 401 ? { ...failure, stopRetrying: true } : failure;
+    const error = json === undefined ? undefined : { words: errorText(json), ...(answer.status === 401 ? { stopRetrying: true } : {}) };
+    return { ok: false, failure: failedAnswer(SERVICE, answer.status, answer.headers, answer.text, error), status: answer.status };
   }
 
-  async function findDomain(hostname: string): Promise<{ ok: true; name: string; minimumTtl?: number } | Failure> {
-    const found = await call("GET", `/domains/?${new URLSearchParams({ owns_qname: hostname })}`);
-    if (!found.ok) return found;
-    const domain = (Array.isArray(found.body) ? found.body.filter(isObject) : []).find(
-      (d) => typeof d.name === "string" && zoneHolds(d.name.toLowerCase(), hostname),
-    );
-    if (!domain) return { ok: false, message: `${SERVICE}: no domain of this account holds ${hostname}` };
-    const minimumTtl = typeof domain.minimum_ttl === "number" ? domain.minimum_ttl : undefined;
-    return { ok: true, name: String(domain.name).toLowerCase(), minimumTtl };
-  }
+  // The apex is "@" in a URL path ("//" would be normalised away) but "" in a body. Hostnames are
+  // validated DNS names (letters, digits, "-", "_", ".", a leading "*"), so nothing needs escaping.
+  const rrsetId = (domain: string, hostname: string, type: RecordType) => `${relativeName(hostname, domain) || "@"}/${type}`;
+  const rrsetPath = (domain: string, hostname: string, type: RecordType) => `/domains/${domain}/rrsets/${rrsetId(domain, hostname, type)}/`;
 
-  async function writeInDomain(domain: string, minimumTtl: number | undefined, target: RecordTarget, ip: string): Promise<WriteOutcome> {
-    const subname = relativeName(target.hostname, domain);
-    // The apex is "@" in a URL path ("//" would be normalised away) but "" in a body. Hostnames are
-    // validated DNS names (letters, digits, "-", "_", ".", a leading "*"), so nothing needs escaping.
-    const rrsetPath = `/domains/${domain}/rrsets/${subname || "@"}/${target.recordType}/`;
-    const externalId = `${subname || "@"}/${target.recordType}`;
-    const success = (action: "updated" | "created", rrset: unknown, facts: string[] = []): WriteOutcome => ({
-      ok: true,
-      action,
-      externalId,
-      zoneId: domain,
-      message: writtenDetails(SERVICE, `RRset in ${domain}`, [...ttlFact(rrset), ...facts]),
-    });
-
-    const read = await call("GET", rrsetPath);
-    if (read.ok) {
-      const records = isObject(read.body) && Array.isArray(read.body.records) ? read.body.records : [];
-      if (records.length === 1 && records[0] === ip) return success("updated", read.body, ["already held this address, nothing sent"]);
-      // Only the records change; deSEC keeps the TTL unless the config names one.
-      const patch: Record<string, unknown> = { records: [ip] };
-      if (typeof target.config.ttl === "number") patch.ttl = target.config.ttl;
-      const patched = await call("PATCH", rrsetPath, patch);
-      return patched.ok ? success("updated", patched.body) : writeOutcome(patched);
-    }
-    if (read.status !== 404) return writeOutcome(read);
-
-    if (target.config.create_if_missing === false) return { ok: false, message: notCreatedMessage(SERVICE, target) };
-    const ttl = typeof target.config.ttl === "number" ? target.config.ttl : (minimumTtl ?? DEFAULT_MINIMUM_TTL);
-    const created = await call("POST", `/domains/${domain}/rrsets/`, {
-      subname,
-      type: target.recordType,
-      ttl,
-      records: [ip],
-    });
-    return created.ok ? success("created", created.body) : writeOutcome(created);
+  function rrsetOf(id: string, rrset: unknown): RecordSet {
+    const body = isObject(rrset) ? rrset : {};
+    const records = Array.isArray(body.records) ? body.records.map(String) : [];
+    return { id, values: records, ...(typeof body.ttl === "number" ? { ttl: body.ttl } : {}), raw: body };
   }
 
   return {
+    service: SERVICE,
+
     async verify() {
       const answer = await call("GET", "/auth/account/");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.failure.message };
       const email = isObject(answer.body) && typeof answer.body.email === "string" ? ` (account ${answer.body.email})` : "";
       return { ok: true, detail: `Token accepted${email}` };
     },
 
-    async writeRecord(target, ip) {
-      const configured = configuredZone(target.config.zone_id);
-      if (configured !== undefined) {
-        if (!zoneHolds(configured, target.hostname)) {
-          return { ok: false, message: foreignZoneMessage(SERVICE, configured, target.hostname) };
-        }
-        return writeInDomain(configured, undefined, target, ip);
+    async findZone(hostname, configured) {
+      const named = configuredZone(configured);
+      if (named !== undefined) {
+        if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(SERVICE, named, hostname), { cause: "refused" });
+        return { ok: true, value: { id: named, name: named } };
       }
-      const found = await findDomain(target.hostname);
-      return found.ok ? writeInDomain(found.name, found.minimumTtl, target, ip) : writeOutcome(found);
+      const found = await call("GET", `/domains/?${new URLSearchParams({ owns_qname: hostname })}`);
+      if (!found.ok) return found.failure;
+      const domain = (Array.isArray(found.body) ? found.body.filter(isObject) : []).find(
+        (d) => typeof d.name === "string" && zoneHolds(d.name.toLowerCase(), hostname),
+      );
+      if (!domain) return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      const name = String(domain.name).toLowerCase();
+      if (typeof domain.minimum_ttl === "number") minimumTtls.set(name, domain.minimum_ttl);
+      return { ok: true, value: { id: name, name } };
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const read = await call("GET", rrsetPath(zone.id, hostname, type));
+      if (read.ok) return { ok: true, value: rrsetOf(rrsetId(zone.id, hostname, type), read.body) };
+      return read.status === 404 ? { ok: true, value: null } : read.failure;
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      // Only the records change; a PATCH keeps the TTL (and anything else) unless the config names it.
+      const patch = { records: [address], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+      const patched = await call("PATCH", rrsetPath(zone.id, hostname, type), patch);
+      if (!patched.ok) return patched.failure;
+      return { ok: true, value: rrsetOf(current.id, isObject(patched.body) ? patched.body : { ...(current.raw as object), ...patch }) };
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const ttl = settings.ttl ?? minimumTtls.get(zone.id) ?? DEFAULT_MINIMUM_TTL;
+      const rrset = { subname: relativeName(hostname, zone.id), type, ttl, records: [address] };
+      const created = await call("POST", `/domains/${zone.id}/rrsets/`, rrset);
+      if (!created.ok) return created.failure;
+      return { ok: true, value: rrsetOf(rrsetId(zone.id, hostname, type), isObject(created.body) ? created.body : rrset) };
+    },
+
+    describe(set) {
+      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }
@@ -161,7 +143,7 @@ export const desec = defineService({
     { requests: 200, perSeconds: 3600 },
     { requests: 600, perSeconds: 86_400 },
   ],
-  createClient: (credentials, _options, context) => createDesecClient({ token: credentials.token ?? "" }, context),
+  createClient: (credentials, _options, context) => zoneClient(createDesecApi({ token: credentials.token ?? "" }, context)),
 });
 
 /** deSEC's error body in one line: `{"detail": …}`, field errors `{"ttl": ["…"]}`, or a list of either. */
@@ -176,8 +158,3 @@ function errorText(body: unknown): string {
   });
   return parts.join("; ") || "request failed";
 }
-
-function ttlFact(rrset: unknown): string[] {
-  return isObject(rrset) && typeof rrset.ttl === "number" ? [`ttl ${rrset.ttl}`] : [];
-}
-

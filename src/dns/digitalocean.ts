@@ -1,31 +1,20 @@
-// DigitalOcean Domains (API v2) client: checks a token and points one A/AAAA record at an address.
-// The record is found by type and fully qualified name (DigitalOcean filters on the FQDN but answers
-// names relative to the domain, "@" for the apex) and read before it is changed, so an address
-// already there is never rewritten and an external id only picks among the records the read
-// returned (`externalIdTrusted` is not needed). A change is a PATCH of `data` alone: the TTL and
-// everything else stay unless the config names a TTL.
+// DigitalOcean Domains (API v2, docs/services/digitalocean.md): the zone service primitives. A
+// domain's name is its id. Records are filtered by type and fully qualified name (DigitalOcean
+// filters on the FQDN but answers names relative to the domain, "@" for the apex). A change is a
+// PATCH of `type` and `data` (the description marks `type` required) and a TTL the config names;
+// the TTL and everything else stay.
 //
 // Requests per write: GET records + PATCH (2) once the domain is known (config.zone_id), plus the
 // domain listing (one request per 200 domains) on the first write; 1 when the record already holds it.
 //
-// Sources: PROVIDERS.md §5; digitalocean/openapi specification/resources/domains/*.yml,
+// Sources: digitalocean/openapi specification/resources/domains/*.yml,
 // shared/responses/{unauthorized,too_many_requests,not_found}.yml and description.yml (rate limits,
 // ratelimit-* headers); docs.digitalocean.com "API token scopes" (domain:read/create/update,
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
-import {
-  exchangeJson,
-  isObject,
-  notCreatedMessage,
-  parseJson,
-  pauseSeconds,
-  pausing,
-  retryAfterSeconds,
-  secondsUntilReset,
-  unreadableAnswer,
-  writtenDetails,
-} from "./http";
-import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
+import { failed, isObject, requestJson, type ServiceError } from "./http";
+import type { Step } from "./provider";
+import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { type ClientContext, defineService } from "./service";
 import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
 
@@ -38,115 +27,114 @@ const PER_PAGE = 200;
 /** A bound on pages read, in case a server keeps pointing at a next page. */
 const MAX_PAGES = 50;
 
-type Failure = Extract<WriteOutcome, { ok: false }>;
-type Call = { ok: true; body: Record<string, unknown> } | Failure;
-
-export function createDigitalOceanClient(credentials: { token: string }, context: ClientContext): DnsProvider {
-  async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
-    if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
-    const json = parseJson(answer.text);
-    if (answer.status >= 200 && answer.status < 300 && isObject(json)) return { ok: true, body: json };
-    const reason = !isObject(json) || answer.status < 300
-      ? unreadableAnswer(answer.status, answer.text)
-      : `${typeof json.message === "string" ? json.message : "request failed"} (${typeof json.id === "string" ? `${json.id}, ` : ""}HTTP ${answer.status})`;
-    if (answer.status === 429) {
-      // A burst 429 names its wait in retry-after; the hourly one only says when the window resets.
-      const pause = pauseSeconds(retryAfterSeconds(answer.headers) ?? secondsUntilReset(answer.headers));
-      return { ok: false, message: `${SERVICE}: ${reason}${pausing(pause)}`, retryAfterSeconds: pause };
-    }
-    const failure: Failure = { ok: false, message: `${SERVICE}: ${reason}` };
-    // An unknown or revoked token only comes right when the provider is edited.
-    return answer.status === 401 ? { ...failure, stopRetrying: true } : failure;
+export function createDigitalOceanApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+  /** One call's JSON object. A "slow down" 429 names its wait in retry-after (a burst) or only in ratelimit-reset (the hourly window). */
+  async function call(method: string, path: string, body?: unknown): Promise<Step<Record<string, unknown>>> {
+    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    if (!answer.ok) return answer;
+    return isObject(answer.value.body) ? { ok: true, value: answer.value.body } : failed(`${SERVICE}: the answer was not a JSON object (HTTP ${answer.value.status})`, { cause: "unreachable" });
   }
 
   /** Every item of a paged listing (`key` in each page), page by page until no next page is named. */
-  async function listAll(path: string, key: string): Promise<{ ok: true; items: Record<string, unknown>[] } | Failure> {
+  async function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
     const items: Record<string, unknown>[] = [];
     const separator = path.includes("?") ? "&" : "?";
     for (let page = 1; page <= MAX_PAGES; page++) {
       const listed = await call("GET", `${path}${separator}per_page=${PER_PAGE}&page=${page}`);
       if (!listed.ok) return listed;
-      const found = listed.body[key];
+      const found = listed.value[key];
       if (Array.isArray(found)) items.push(...found.filter(isObject));
-      const pages = isObject(listed.body.links) && isObject(listed.body.links.pages) ? listed.body.links.pages : {};
+      const pages = isObject(listed.value.links) && isObject(listed.value.links.pages) ? listed.value.links.pages : {};
       if (typeof pages.next !== "string" || !Array.isArray(found) || found.length === 0) break;
     }
-    return { ok: true, items };
+    return { ok: true, value: items };
   }
 
-  async function findDomain(hostname: string): Promise<{ ok: true; domain: string } | Failure> {
-    const listed = await listAll("/domains", "domains");
-    if (!listed.ok) return listed;
-    const names = listed.items.map((d) => (typeof d.name === "string" ? d.name.toLowerCase() : ""));
-    const domain = longestZone(hostname, names.filter((n) => n !== ""));
-    if (domain === undefined) return { ok: false, message: `${SERVICE}: no domain of this account holds ${hostname}` };
-    return { ok: true, domain };
-  }
+  const recordsPath = (domain: string) => `/domains/${domain}/records`;
 
-  async function writeInDomain(domain: string, target: RecordTarget, ip: string): Promise<WriteOutcome> {
-    const recordsPath = `/domains/${domain}/records`;
-    const relative = relativeName(target.hostname, domain) || "@";
-    // The filter wants the FQDN; the answer names records relative to the domain (tolerating an FQDN too).
-    const query = new URLSearchParams({ type: target.recordType, name: target.hostname });
-    const listed = await listAll(`${recordsPath}?${query}`, "domain_records");
-    if (!listed.ok) return listed;
-    const records = listed.items.filter(
-      (r) => r.type === target.recordType && (r.name === relative || r.name === target.hostname) && idOf(r) !== "",
-    );
-    const existing = records.find((r) => idOf(r) === target.externalId) ?? records[0];
-    const success = (action: "updated" | "created", id: string, record: unknown, facts: string[] = []): WriteOutcome => ({
-      ok: true,
-      action,
-      externalId: id,
-      zoneId: domain,
-      message: writtenDetails(SERVICE, `record ${id}`, [...ttlFact(record), ...facts]),
-    });
-
-    if (existing) {
-      const id = idOf(existing);
-      if (existing.data === ip) return success("updated", id, existing, ["already held this address, nothing sent"]);
-      const patch: Record<string, unknown> = { data: ip };
-      if (typeof target.config.ttl === "number") patch.ttl = target.config.ttl;
-      const patched = await call("PATCH", `${recordsPath}/${id}`, patch);
-      return patched.ok ? success("updated", id, patched.body.domain_record) : patched;
-    }
-
-    if (target.config.create_if_missing === false) return { ok: false, message: notCreatedMessage(SERVICE, target) };
-    const created = await call("POST", recordsPath, {
-      type: target.recordType,
-      name: relative,
-      data: ip,
-      ttl: typeof target.config.ttl === "number" ? target.config.ttl : DEFAULT_NEW_RECORD_TTL,
-    });
-    if (!created.ok) return created;
-    const record = created.body.domain_record;
-    const id = isObject(record) ? idOf(record) : "";
-    if (id === "") return { ok: false, message: `${SERVICE}: the created record came back without an id` };
-    return success("created", id, record);
+  /** The written record from a PATCH or POST answer, or a failure saying it came back without one. */
+  function written(answer: Record<string, unknown>): Step<RecordSet> {
+    const record = answer.domain_record;
+    if (isObject(record) && idOf(record) !== "") return { ok: true, value: recordSet([record]) };
+    return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
   }
 
   return {
+    service: SERVICE,
+
     async verify() {
       const answer = await call("GET", "/account");
       if (!answer.ok) return { ok: false, detail: answer.message };
-      const account = isObject(answer.body.account) ? answer.body.account : {};
+      const account = isObject(answer.value.account) ? answer.value.account : {};
       const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined]
         .filter((f): f is string => typeof f === "string");
       return { ok: true, detail: `Token accepted${facts.length > 0 ? ` (account ${facts.join(", ")})` : ""}` };
     },
 
-    async writeRecord(target, ip) {
-      const configured = configuredZone(target.config.zone_id);
-      if (configured !== undefined) {
-        if (!zoneHolds(configured, target.hostname)) {
-          return { ok: false, message: foreignZoneMessage(SERVICE, configured, target.hostname) };
-        }
-        return writeInDomain(configured, target, ip);
+    async findZone(hostname, configured) {
+      const named = configuredZone(configured);
+      if (named !== undefined) {
+        if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(SERVICE, named, hostname), { cause: "refused" });
+        return { ok: true, value: { id: named, name: named } };
       }
-      const found = await findDomain(target.hostname);
-      return found.ok ? writeInDomain(found.domain, target, ip) : found;
+      const listed = await listAll("/domains", "domains");
+      if (!listed.ok) return listed;
+      const domain = longestZone(hostname, listed.value.flatMap((d) => (typeof d.name === "string" ? [d.name] : [])));
+      if (domain === undefined) return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return { ok: true, value: { id: domain, name: domain } };
     },
+
+    async readRecordSet(zone, hostname, type) {
+      // The filter wants the FQDN; the answer names records relative to the domain (tolerating an FQDN too).
+      const relative = relativeName(hostname, zone.id, "@");
+      const listed = await listAll(`${recordsPath(zone.id)}?${new URLSearchParams({ type, name: hostname })}`, "domain_records");
+      if (!listed.ok) return listed;
+      const records = listed.value.filter((r) => r.type === type && (r.name === relative || r.name === hostname) && idOf(r) !== "");
+      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+    },
+
+    async updateRecordSet(zone, _hostname, type, current, address, settings) {
+      const patched = await call("PATCH", `${recordsPath(zone.id)}/${current.id}`, {
+        type,
+        data: address,
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      });
+      return patched.ok ? written(patched.value) : patched;
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const created = await call("POST", recordsPath(zone.id), {
+        type,
+        name: relativeName(hostname, zone.id, "@"),
+        data: address,
+        ttl: settings.ttl ?? DEFAULT_NEW_RECORD_TTL,
+      });
+      return created.ok ? written(created.value) : created;
+    },
+
+    describe(set) {
+      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
+    },
+  };
+}
+
+function recordSet(records: Record<string, unknown>[]): RecordSet {
+  const first = records[0]!;
+  return {
+    id: idOf(first),
+    values: records.map((record) => String(record.data)),
+    ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+    raw: first,
+  };
+}
+
+/** DigitalOcean's `{"id": "not_found", "message": …}`; an unknown or revoked token only comes right when the provider is edited. */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body)) return undefined;
+  return {
+    words: typeof body.message === "string" ? body.message : "request failed",
+    ...(typeof body.id === "string" ? { code: body.id } : {}),
+    ...(status === 401 ? { stopRetrying: true } : {}),
   };
 }
 
@@ -175,13 +163,9 @@ export const digitalocean = defineService({
   // minute and 5,000 per hour. A burst of 200 a minute would be allowed too, but its 429s for bursts
   // are not documented beyond "per minute", so requests stay spread out.
   rateLimits: [{ requests: 4, perSeconds: 3 }],
-  createClient: (credentials, _options, context) => createDigitalOceanClient({ token: credentials.token ?? "" }, context),
+  createClient: (credentials, _options, context) => zoneClient(createDigitalOceanApi({ token: credentials.token ?? "" }, context)),
 });
 
 function idOf(record: Record<string, unknown>): string {
   return typeof record.id === "number" || typeof record.id === "string" ? String(record.id) : "";
-}
-
-function ttlFact(record: unknown): string[] {
-  return isObject(record) && typeof record.ttl === "number" ? [`ttl ${record.ttl}`] : [];
 }

@@ -3,15 +3,20 @@
 // DuckDNS clients). The API cannot read a record, so "never write what is already there" is the
 // updater's job (it writes only when the address changed); each write here is exactly one request.
 //
-// The address is always sent explicitly, in the parameter of its own family: without `ip`, DuckDNS
-// would publish the address the request came from (wrong behind a proxy or on a v6-only link), and
-// `ipv6=` alone leaves the A record as it is. `clear=true` empties both records, so it is never sent.
-// `verbose=true` makes the answer say whether anything changed (`UPDATED`/`NOCHANGE`) and which
-// addresses the records hold now; a bare `OK` is accepted too.
+// The addresses are always sent explicitly, each in the parameter of its family: without `ip` or
+// `ipv6`, DuckDNS publishes the address the request came from (wrong behind a proxy or on a v6-only
+// link). One request sets both records ("if you want to update BOTH … use the optional parameter
+// ipv6", duckdns.org/spec.jsp), so when the hostname has an A and an AAAA domain at the provider,
+// every update names both and the subdomain's two addresses are always set together (the one-shot
+// policy, one-shot-policy.ts); `ipv6=` alone leaves the A record as it is. `clear=true` empties both records, so it is never sent. `verbose=true`
+// makes the answer say whether anything changed (`UPDATED`/`NOCHANGE`) and which addresses the
+// records hold now, which must be the ones sent; a bare `OK` is accepted too.
 
-import { exchange, failed, unreadableAnswer } from "./http";
-import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
-import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
+import { isIP } from "node:net";
+import { exchange, failed } from "./http";
+import { failedAnswerText, maskSecrets } from "./one-shot";
+import { oneShotClient, type Sent } from "./one-shot-policy";
+import type { DnsProvider, RecordTarget, Step } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
 const SERVICE = "DuckDNS";
@@ -45,16 +50,21 @@ export const duckdns = defineService({
 });
 
 export function createDuckDnsClient(token: string, context: ClientContext): DnsProvider {
-  return {
-    verify: cannotVerify(CANNOT_VERIFY),
-
-    async writeRecord(target, ip) {
+  const mask = (text: string) => maskSecrets(text, [token]);
+  return oneShotClient({
+    service: SERVICE,
+    verifyUnavailable: CANNOT_VERIFY,
+    // One request sets both records: a subdomain's two addresses go together.
+    carries: "both",
+    recordTypes: ["A", "AAAA"],
+    async send(target, addresses) {
       const name = subdomainOf(target);
       if (name === undefined) {
-        return failed(`${SERVICE}: ${target.hostname} is not a name under duckdns.org`, { stopRetrying: true });
+        return failed(`${SERVICE}: ${target.hostname} is not a name under duckdns.org`, { cause: "refused", stopRetrying: true });
       }
       const query = new URLSearchParams({ domains: name, token });
-      query.set(target.recordType === "A" ? "ip" : "ipv6", ip);
+      if (addresses.ipv4 !== undefined) query.set("ip", addresses.ipv4);
+      if (addresses.ipv6 !== undefined) query.set("ipv6", addresses.ipv6);
       query.set("verbose", "true");
       const answer = await exchange(
         context.fetch,
@@ -62,10 +72,10 @@ export function createDuckDnsClient(token: string, context: ClientContext): DnsP
         { method: "GET", headers: { "User-Agent": context.userAgent } },
         context.timeoutMs,
       );
-      if (!answer.ok) return failed(`${SERVICE}: ${maskSecrets(answer.reason, [token])}`);
-      return readAnswer(answer.status, answer.headers, answer.text, name, token);
+      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: "unreachable" });
+      return readAnswer(answer.status, answer.headers, answer.text, name, mask);
     },
-  };
+  });
 }
 
 /**
@@ -79,23 +89,25 @@ function subdomainOf(target: RecordTarget): string | undefined {
   return name === undefined || name === "" ? undefined : name;
 }
 
-function readAnswer(status: number, headers: Headers, text: string, name: string, token: string): WriteOutcome {
+function readAnswer(status: number, headers: Headers, text: string, name: string, mask: (text: string) => string): Step<Sent> {
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   const verdict = lines[0] ?? "";
   const http = `HTTP ${status}`;
   if (status >= 200 && status < 300 && verdict === "OK") {
-    // Verbose: OK, the IPv4 line, the IPv6 line, UPDATED or NOCHANGE; either address line may be empty.
-    const facts = lines[3] === "NOCHANGE" ? ["it already held this address"] : [];
-    return { ok: true, action: "updated", externalId: name, zoneId: "", message: [`${SERVICE} domain ${name}`, ...facts].join(", ") };
+    // Verbose: OK, the IPv4 line, the IPv6 line, UPDATED or NOCHANGE; either address line may be
+    // empty. The addresses are what the records hold now: the policy checks them against those sent.
+    const held = [lines[1] ?? "", lines[2] ?? ""].filter((a) => isIP(a) !== 0);
+    const change = lines[3] === "NOCHANGE" ? "unchanged" : lines[3] === "UPDATED" ? "changed" : undefined;
+    const facts = change === "unchanged" ? ["it already held this address"] : [];
+    return { ok: true, value: { held, ...(change ? { change } : {}), externalId: name, detail: [`${SERVICE} domain ${name}`, ...facts].join(", ") } };
   }
   if (verdict === "KO") {
     // A wrong token and a subdomain that is not the account's get the same answer; neither
     // changes by asking again, and DuckDNS blocks clients that keep sending bad updates.
     return failed(`${SERVICE}: KO — the token is wrong or ${name}.duckdns.org is not a subdomain of its account (${http})`, {
+      cause: "credentials",
       stopRetrying: true,
     });
   }
-  return failed(`${SERVICE}: ${unreadableAnswer(status, maskSecrets(text, [token]))}`, {
-    retryAfterSeconds: throttleSeconds(status, headers),
-  });
+  return failedAnswerText(SERVICE, status, headers, mask(text));
 }

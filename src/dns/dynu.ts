@@ -1,34 +1,20 @@
-// Dynu API v2 client: checks an API key and points one A/AAAA record at an address — either a
-// domain's own address (the apex or a DDNS hostname such as x.freeddns.org) or a record under a
-// domain — sending back every field it does not mean to change, because Dynu replaces what is omitted.
+// Dynu API v2 (docs/services/dynu.md): the zone service primitives. Dynu keeps a name's address in
+// one of two places. A domain's own address (the apex, or a DDNS hostname such as x.freeddns.org)
+// lives on the domain object, `ipv4Address`/`ipv6Address`, and an update sends the domain back
+// whole; any other name is a node record of the domain, which an update also replaces whole. Either
+// way Dynu resets what a request leaves out, so the record set's `raw` is the object as read and
+// every update sends back all of it but the address (and the TTL when the config names one).
 //
-// Requests per write, with the domain id known (config.zone_id) — the steady state:
-//   node record:  GET /dns/{id}/record + POST /dns/{id}/record/{recordId}        = 2
-//   apex:         GET /dns/{id}        + POST /dns/{id}                            = 2
-// The apex is recognised without a lookup because its external id is the domain id itself (that is
-// what this client saves for it); the domain's name from GET /dns/{id} confirms it. Otherwise the
-// record listing tells where the hostname sits: each record carries `domainName`, so the hostname
-// is the apex when it equals that name (one extra GET /dns/{id}, first write only) and a node when it
-// ends in "." + that name. Without a domain id, GET /dns/getroot/{hostname} finds it first (+1).
-//
-// `externalIdTrusted` is not needed here: every write is preceded by a read that proves what it
-// writes to — an apex write only after GET /dns/{id} showed that domain's name is the hostname, a
-// record write only to a record of the listing whose node and type are the hostname's (the external
-// id merely picks among those) — so an external id or zone id naming another domain or record of
-// the account, typed in by a person or not, is never written through.
+// Requests per write with the domain id known (config.zone_id): node record — the listing, then one
+// POST = 2; the domain's own address — the listing (which names the domain), the domain, one POST = 3.
+// Without an id, GET /dns/getroot/{hostname} names the domain and the node first (+1), and then the
+// domain's own address needs no listing.
 
-import {
-  exchangeJson,
-  isObject,
-  notCreatedMessage,
-  parseJson,
-  retryAfterSeconds,
-  unreadableAnswer,
-  writeOutcome,
-  writtenDetails,
-} from "./http";
-import type { DnsProvider, ProviderClientOptions, RecordTarget, WriteOutcome } from "./provider";
-import { defineService } from "./service";
+import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "./http";
+import type { FailureCause, RecordType, Step, StepFailure } from "./provider";
+import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { defineService, type ClientContext } from "./service";
+import { relativeName, zoneHolds } from "./zones";
 
 const SERVICE = "Dynu";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -47,205 +33,211 @@ const DOMAIN_FIELDS = [
   "dnssec",
 ] as const;
 
-/** `staleDomain`: the domain id names no domain holding this hostname, so it is worth finding afresh. */
-type Failure = {
-  ok: false;
-  message: string;
-  statusCode?: number;
-  retryAfterSeconds?: number;
-  staleDomain?: boolean;
-};
-type Call = { ok: true; body: Record<string, unknown> } | Failure;
-type Attempt = Extract<WriteOutcome, { ok: true }> | Failure;
+/** A record set's `raw`: which of Dynu's two objects holds the name's address. */
+type Held = { kind: "domain"; domain: Record<string, unknown> } | { kind: "node"; node: string; record: Record<string, unknown> };
 
-export function createDynuClient(credentials: { api_key: string }, options: ProviderClientOptions): DnsProvider {
+/** A call's body, or its failure with Dynu's own status code (it answers an unknown domain or hostname with 501). */
+type Call = { ok: true; body: Record<string, unknown> } | { ok: false; failure: StepFailure; statusCode?: number };
+
+export function createDynuApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+  /** Domain names learnt by id, so a zone known only by its id is named without another request. */
+  const domainNames = new Map<string, string>();
+
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
-    const answer = await exchangeJson(options, method, path, { "API-Key": credentials.api_key }, body);
-    if (!answer.ok) return { ok: false, message: `${SERVICE}: ${answer.reason}` };
+    const answer = await exchangeJson(context, method, path, { "API-Key": credentials.api_key }, body);
+    if (!answer.ok) return { ok: false, failure: failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" }) };
     const json = parseJson(answer.text);
     if (!isObject(json)) {
-      return failure(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, answer.status, answer.headers);
+      const failure =
+        answer.status >= 200 && answer.status < 300
+          ? failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" })
+          : failedAnswer(SERVICE, answer.status, answer.headers, answer.text, undefined);
+      return { ok: false, failure };
     }
     // Errors come flat ({statusCode, type, message}) or nested under `exception`, and sometimes
     // inside an HTTP 200, so the body's statusCode decides, not the HTTP status alone.
     const error = isObject(json.exception) ? json.exception : json;
-    const statusCode = typeof error.statusCode === "number"
-      ? error.statusCode
-      : typeof json.statusCode === "number" ? json.statusCode : answer.status;
-    if (answer.status < 400 && statusCode >= 200 && statusCode < 300 && !isObject(json.exception)) {
-      return { ok: true, body: json };
-    }
-    const reason = [error.type, error.message].filter((p) => typeof p === "string" && p !== "").join(": ");
+    const statusCode =
+      typeof error.statusCode === "number" ? error.statusCode : typeof json.statusCode === "number" ? json.statusCode : answer.status;
+    if (answer.status < 400 && statusCode >= 200 && statusCode < 300 && !isObject(json.exception)) return { ok: true, body: json };
+    const type = typeof error.type === "string" ? error.type : "";
+    const reason = [type, error.message].filter((p) => typeof p === "string" && p !== "").join(": ");
     const http = answer.status === statusCode ? "" : `, HTTP ${answer.status}`;
+    const cause = causeOf(statusCode, type);
     const message = `${SERVICE}: ${reason || "request failed"} (status ${statusCode}${http})`;
-    return failure(message, statusCode, answer.headers);
+    return { ok: false, failure: failed(message, { cause, ...(cause === "throttled" ? throttleWait(answer.headers) : {}) }), statusCode };
   }
 
-  async function writeApex(
-    domainId: string,
-    domain: Record<string, unknown>,
-    target: RecordTarget,
-    ip: string,
-  ): Promise<Attempt> {
-    const body: Record<string, unknown> = { name: domain.name };
-    for (const field of DOMAIN_FIELDS) {
-      if (domain[field] !== undefined && domain[field] !== null) body[field] = domain[field];
-    }
-    // Only this family's address (and its "publish" switch) changes; the other family stays as it is.
-    if (target.recordType === "A") Object.assign(body, { ipv4Address: ip, ipv4: true });
-    else Object.assign(body, { ipv6Address: ip, ipv6: true });
-    if (typeof target.config.ttl === "number") body.ttl = target.config.ttl;
-    const posted = await call("POST", `/dns/${domainId}`, body);
-    return posted.ok ? success("updated", domainId, domainId, `domain ${domainId}`, body.ttl) : posted;
+  /** The domain object; an id naming no domain (Dynu's 404 or 501) marks the configured zone stale. */
+  async function readDomain(zoneId: string): Promise<Step<Record<string, unknown>>> {
+    const domain = await call("GET", `/dns/${encodeURIComponent(zoneId)}`);
+    if (!domain.ok) return stale(domain);
+    const name = lower(domain.body.name);
+    if (name !== "") domainNames.set(zoneId, name);
+    return { ok: true, value: domain.body };
   }
 
-  async function writeNode(
-    domainId: string,
-    node: string,
-    records: Record<string, unknown>[],
-    target: RecordTarget,
-    ip: string,
-  ): Promise<Attempt> {
-    const addressField = target.recordType === "A" ? "ipv4Address" : "ipv6Address";
-    const candidates = records.filter(
-      (r) => r.recordType === target.recordType && lower(r.nodeName) === node,
-    );
-    const existing = candidates.find((r) => String(r.id) === target.externalId) ?? candidates[0];
-    if (existing) {
-      // The update replaces the whole record: omitted ttl, state or group would be reset.
-      const ttl = typeof target.config.ttl === "number" ? target.config.ttl : existing.ttl;
-      const posted = await call("POST", `/dns/${domainId}/record/${String(existing.id)}`, {
-        nodeName: node,
-        recordType: target.recordType,
-        [addressField]: ip,
-        ttl,
-        state: existing.state ?? true,
-        group: existing.group ?? "",
-      });
-      const recordId = String(existing.id);
-      return posted.ok ? success("updated", recordId, domainId, `record ${recordId} in domain ${domainId}`, ttl) : posted;
-    }
-    if (target.config.create_if_missing === false) {
-      return { ok: false, message: notCreatedMessage(SERVICE, target) };
-    }
-    const ttl = typeof target.config.ttl === "number" ? target.config.ttl : DEFAULT_NEW_RECORD_TTL;
-    const created = await call("POST", `/dns/${domainId}/record`, {
-      nodeName: node,
-      recordType: target.recordType,
-      [addressField]: ip,
-      ttl,
-      state: true,
-    });
-    if (!created.ok) return created;
-    if (typeof created.body.id !== "number" && typeof created.body.id !== "string") {
-      return { ok: false, message: `${SERVICE}: the created record came back without an id` };
-    }
-    const recordId = String(created.body.id);
-    return success("created", recordId, domainId, `record ${recordId} in domain ${domainId}`, ttl);
+  function domainSet(zoneId: string, domain: Record<string, unknown>, type: RecordType): RecordSet {
+    const [address, published] = type === "A" ? [domain.ipv4Address, domain.ipv4] : [domain.ipv6Address, domain.ipv6];
+    // An address that is not published (`ipv4: false`) is not what the name holds: the write switches it on.
+    const values = typeof address === "string" && address !== "" && published !== false ? [address] : [];
+    const held: Held = { kind: "domain", domain };
+    return { id: zoneId, values, ...(typeof domain.ttl === "number" ? { ttl: domain.ttl } : {}), raw: held };
   }
 
-  /**
-   * Writes the hostname's address inside domain `domainId`. `node` is the label under the domain
-   * ("" for the domain itself), or null when only the domain id is known (from config).
-   */
-  async function writeInDomain(
-    domainId: string,
-    node: string | null,
-    target: RecordTarget,
-    ip: string,
-  ): Promise<Attempt> {
-    if (node === "" || (node === null && target.externalId === domainId)) {
-      const domain = await call("GET", `/dns/${domainId}`);
-      if (!domain.ok) return markStale(domain);
-      if (lower(domain.body.name) === target.hostname) return writeApex(domainId, domain.body, target, ip);
-      if (node === "") {
-        const name = String(domain.body.name);
-        return { ok: false, message: `${SERVICE}: domain ${domainId} is ${name}, not ${target.hostname}` };
-      }
-      // The saved external id only happened to equal the domain id: it is a record, read on.
-    }
-    const listing = await call("GET", `/dns/${domainId}/record`);
-    if (!listing.ok) return markStale(listing);
-    const records = Array.isArray(listing.body.dnsRecords) ? listing.body.dnsRecords.filter(isObject) : [];
-    if (node !== null) return writeNode(domainId, node, records, target, ip);
-
-    const domainName = lower(records.find((r) => typeof r.domainName === "string")?.domainName);
-    if (domainName === target.hostname) return writeInDomain(domainId, "", target, ip);
-    if (domainName !== "" && target.hostname.endsWith(`.${domainName}`)) {
-      return writeNode(domainId, target.hostname.slice(0, -(domainName.length + 1)), records, target, ip);
-    }
+  function nodeSet(node: string, records: Record<string, unknown>[], type: RecordType): RecordSet {
+    const first = records[0]!;
+    const field = type === "A" ? "ipv4Address" : "ipv6Address";
+    const held: Held = { kind: "node", node, record: first };
     return {
-      ok: false,
-      message: `${SERVICE}: domain ${domainId} does not hold ${target.hostname}`,
-      staleDomain: true,
+      id: String(first.id),
+      values: records.map((record) => String(record[field] ?? "")),
+      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+      raw: held,
     };
   }
 
-  async function findDomain(hostname: string): Promise<{ ok: true; domainId: string; node: string } | Failure> {
-    const root = await call("GET", `/dns/getroot/${encodeURIComponent(hostname)}`);
-    if (!root.ok) {
-      // Dynu answers an unknown hostname with 501 Argument Exception.
-      if (root.statusCode !== 501) return root;
-      return { ...root, message: `${root.message} — no domain of this account holds ${hostname}` };
-    }
-    if (typeof root.body.id !== "number" && typeof root.body.id !== "string") {
-      return { ok: false, message: `${SERVICE}: getroot for ${hostname} named no domain id` };
-    }
-    const node = typeof root.body.node === "string" ? root.body.node.toLowerCase() : "";
-    return { ok: true, domainId: String(root.body.id), node };
-  }
 
   return {
+    service: SERVICE,
+
     async verify() {
       const answer = await call("GET", "/dns");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.failure.message };
       const count = Array.isArray(answer.body.domains) ? answer.body.domains.length : 0;
       return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "domain" : "domains"})` };
     },
 
-    async writeRecord(target, ip) {
-      const configured = target.config.zone_id;
-      if (configured !== undefined && configured !== "") {
-        const attempt = await writeInDomain(String(configured), null, target, ip);
-        // A domain id that names nothing (deleted and re-added domain) is looked up afresh, once.
-        if (attempt.ok || !attempt.staleDomain) return writeOutcome(attempt);
+    async findZone(hostname, configured) {
+      if (configured !== undefined) return { ok: true, value: { id: configured, name: domainNames.get(configured) ?? null } };
+      const root = await call("GET", `/dns/getroot/${encodeURIComponent(hostname)}`);
+      if (!root.ok) {
+        // Dynu answers a hostname no domain of the account holds with 501 Argument Exception.
+        return root.statusCode === 501 ? { ...root.failure, message: `${root.failure.message} — no domain of this account holds ${hostname}` } : root.failure;
       }
-      const found = await findDomain(target.hostname);
-      if (!found.ok) return writeOutcome(found);
-      return writeOutcome(await writeInDomain(found.domainId, found.node, target, ip));
+      const name = lower(root.body.domainName);
+      if ((typeof root.body.id !== "number" && typeof root.body.id !== "string") || !zoneHolds(name, hostname)) {
+        return failed(`${SERVICE}: getroot for ${hostname} named no domain that holds it`, { cause: "refused" });
+      }
+      const id = String(root.body.id);
+      domainNames.set(id, name);
+      return { ok: true, value: { id, name } };
+    },
+
+    async zoneName(zoneId) {
+      const known = domainNames.get(zoneId);
+      if (known !== undefined) return { ok: true, value: known };
+      const domain = await readDomain(zoneId);
+      return domain.ok ? { ok: true, value: lower(domain.value.name) } : domain;
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      // The domain's own address, when the zone's name is known to be the hostname: one read.
+      if (zone.name === hostname) {
+        const domain = await readDomain(zone.id);
+        return domain.ok ? { ok: true, value: domainSet(zone.id, domain.value, type) } : domain;
+      }
+      const listing = await call("GET", `/dns/${encodeURIComponent(zone.id)}/record`);
+      if (!listing.ok) return stale(listing);
+      const records = Array.isArray(listing.body.dnsRecords) ? listing.body.dnsRecords.filter(isObject) : [];
+      // Each record names its domain; a zone known only by its id is named by them (or, in an empty listing, by the domain).
+      let name = zone.name ?? lower(records.find((r) => typeof r.domainName === "string")?.domainName);
+      if (name === "") {
+        const domain = await readDomain(zone.id);
+        if (!domain.ok) return domain;
+        name = lower(domain.value.name);
+      }
+      domainNames.set(zone.id, name);
+      if (name === hostname) {
+        const domain = await readDomain(zone.id);
+        return domain.ok ? { ok: true, value: domainSet(zone.id, domain.value, type) } : domain;
+      }
+      if (!zoneHolds(name, hostname)) {
+        return failed(`${SERVICE}: domain ${zone.id} is ${name}, which does not hold ${hostname}`, { cause: "refused", staleZone: true });
+      }
+      const node = relativeName(hostname, name);
+      const matching = records.filter((r) => r.recordType === type && lower(r.nodeName) === node && (typeof r.id === "number" || typeof r.id === "string"));
+      return { ok: true, value: matching.length === 0 ? null : nodeSet(node, matching, type) };
+    },
+
+    async updateRecordSet(zone, _hostname, type, current, address, settings) {
+      const held = current.raw as Held;
+      if (held.kind === "domain") {
+        const body: Record<string, unknown> = { name: held.domain.name };
+        for (const field of DOMAIN_FIELDS) {
+          if (held.domain[field] !== undefined && held.domain[field] !== null) body[field] = held.domain[field];
+        }
+        // Only this family's address (and its "publish" switch) changes; the other family stays as it is.
+        Object.assign(body, type === "A" ? { ipv4Address: address, ipv4: true } : { ipv6Address: address, ipv6: true });
+        if (settings.ttl !== undefined) body.ttl = settings.ttl;
+        const posted = await call("POST", `/dns/${encodeURIComponent(zone.id)}`, body);
+        if (!posted.ok) return posted.failure;
+        return { ok: true, value: domainSet(zone.id, { ...held.domain, ...body }, type) };
+      }
+      // The update replaces the whole record: an omitted ttl, state or group would be reset.
+      const record = {
+        nodeName: held.node,
+        recordType: type,
+        [type === "A" ? "ipv4Address" : "ipv6Address"]: address,
+        ttl: settings.ttl ?? held.record.ttl,
+        state: held.record.state ?? true,
+        group: held.record.group ?? "",
+      };
+      const posted = await call("POST", `/dns/${encodeURIComponent(zone.id)}/record/${encodeURIComponent(current.id)}`, record);
+      if (!posted.ok) return posted.failure;
+      return { ok: true, value: nodeSet(held.node, [{ ...held.record, ...record, id: current.id }], type) };
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      // The domain object always exists, so only a node record is ever created.
+      const node = relativeName(hostname, zone.name ?? "");
+      const record = {
+        nodeName: node,
+        recordType: type,
+        [type === "A" ? "ipv4Address" : "ipv6Address"]: address,
+        ttl: settings.ttl ?? DEFAULT_NEW_RECORD_TTL,
+        state: true,
+      };
+      const created = await call("POST", `/dns/${encodeURIComponent(zone.id)}/record`, record);
+      if (!created.ok) return created.failure;
+      if (typeof created.body.id !== "number" && typeof created.body.id !== "string") {
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      }
+      return { ok: true, value: nodeSet(node, [{ ...record, id: created.body.id }], type) };
+    },
+
+    describe(set) {
+      const held = set.raw as Held | undefined;
+      return [
+        ...(held?.kind === "domain" ? ["the domain's own address"] : []),
+        ...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]),
+      ];
     },
   };
 }
 
-/** `object` names what holds the address now ("domain 100001", "record 9000001 in domain 100001"). */
-function success(
-  action: "updated" | "created",
-  externalId: string,
-  zoneId: string,
-  object: string,
-  ttl: unknown,
-): Attempt {
-  const facts = typeof ttl === "number" ? [`ttl ${ttl}`] : [];
-  return { ok: true, action, externalId, zoneId, message: writtenDetails(SERVICE, object, facts) };
+/**
+ * What Dynu's status code means. Dynu answers refusals with 5xx codes of its own (501 Argument,
+ * 502 Parse, 505 Validation Exception), so only 500 and a 503 that is not its quota answer mean the
+ * service could not serve; "Quota Exception" (503, or 429) is its "slow down".
+ */
+function causeOf(statusCode: number, type: string): FailureCause {
+  if (statusCode === 429 || type === "Quota Exception") return "throttled";
+  if (statusCode === 401 || statusCode === 403) return "credentials";
+  if (statusCode === 500 || statusCode === 503) return "unreachable";
+  return "refused";
 }
 
-function failure(message: string, statusCode: number, headers: Headers): Failure {
-  const retryAfter = retryAfterSeconds(headers);
-  return retryAfter === undefined
-    ? { ok: false, message, statusCode }
-    : { ok: false, message, statusCode, retryAfterSeconds: retryAfter };
+/** A failed domain-level read; Dynu's 404 or 501 there means the domain id itself is unknown. */
+function stale(call: Call & { ok: false }): StepFailure {
+  return call.statusCode === 404 || call.statusCode === 501 ? { ...call.failure, staleZone: true } : call.failure;
 }
 
 function lower(value: unknown): string {
-  return typeof value === "string" ? value.toLowerCase() : "";
+  return typeof value === "string" ? value.toLowerCase().replace(/\.$/, "") : "";
 }
 
-/** A 404 or 501 on a domain-level read means the domain id itself is unknown. */
-function markStale(failed: Failure): Failure {
-  return failed.statusCode === 404 || failed.statusCode === 501 ? { ...failed, staleDomain: true } : failed;
-}
-
-/** Everything ddnsd knows about Dynu (PROVIDERS.md "Dynu"; its rate limits are not documented). */
+/** Everything ddnsd knows about Dynu (docs/services/dynu.md; its rate limits are not documented). */
 export const dynu = defineService({
   type: "dynu",
   label: "Dynu",
@@ -268,5 +260,5 @@ export const dynu = defineService({
   },
   canVerify: true,
   defaultApiUrl: "https://api.dynu.com/v2",
-  createClient: (credentials, _options, context) => createDynuClient({ api_key: credentials.api_key ?? "" }, context),
+  createClient: (credentials, _options, context) => zoneClient(createDynuApi({ api_key: credentials.api_key ?? "" }, context)),
 });

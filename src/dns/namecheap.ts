@@ -15,9 +15,10 @@
 // `encoding="utf-16"` while the body is plain ASCII/UTF-8, so the answer is read as text and its
 // elements picked out, never handed to a strict XML parser.
 
-import { exchange, failed, unreadableAnswer } from "./http";
-import { cannotVerify, maskSecrets, throttleSeconds } from "./one-shot";
-import type { DnsProvider, RecordTarget, WriteOutcome } from "./provider";
+import { exchange, failed } from "./http";
+import { failedAnswerText, maskSecrets } from "./one-shot";
+import { oneShotClient, type Sent } from "./one-shot-policy";
+import type { DnsProvider, RecordTarget, Step, StepFailure } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
 const SERVICE = "Namecheap";
@@ -53,32 +54,32 @@ export const namecheap = defineService({
 export function createNamecheapClient(password: string, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [password]);
 
-  return {
-    verify: cannotVerify(CANNOT_VERIFY),
-
-    async writeRecord(target, ip) {
-      if (target.recordType !== "A") {
-        return failed(`${SERVICE}: Dynamic DNS sets IPv4 (A) records only`, { stopRetrying: true });
-      }
+  return oneShotClient({
+    service: SERVICE,
+    verifyUnavailable: CANNOT_VERIFY,
+    carries: "one",
+    recordTypes: ["A"],
+    typeRefusal: "Dynamic DNS sets IPv4 (A) records only",
+    async send(target, { ipv4 }) {
       const split = await splitHostname(target);
       if (!split.ok) return split;
-      const query = new URLSearchParams({ host: split.host, domain: split.domain, password, ip });
+      const query = new URLSearchParams({ host: split.host, domain: split.domain, password, ip: ipv4 ?? "" });
       const answer = await exchange(
         context.fetch,
         `${context.baseUrl}/update?${query}`,
         { method: "GET", headers: { "User-Agent": context.userAgent, Accept: "application/xml" } },
         context.timeoutMs,
       );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`);
-      return readAnswer(answer, split, target.hostname, ip, mask);
+      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: "unreachable" });
+      return readAnswer(answer, split, target.hostname, mask);
     },
-  };
+  });
 }
 
 type Split = { ok: true; host: string; domain: string };
 
 /** `host` relative to `domain` (`@` for the domain itself). */
-async function splitHostname(target: RecordTarget): Promise<Split | Extract<WriteOutcome, { ok: false }>> {
+async function splitHostname(target: RecordTarget): Promise<Split | StepFailure> {
   const hostname = target.hostname;
   const configured = typeof target.config.zone_id === "string" ? target.config.zone_id.trim().toLowerCase().replace(/\.$/, "") : "";
   let domain = configured;
@@ -86,40 +87,42 @@ async function splitHostname(target: RecordTarget): Promise<Split | Extract<Writ
     const { parse } = await import("tldts");
     domain = parse(hostname).domain ?? "";
     if (domain === "") {
-      return failed(`${SERVICE}: ${hostname} is not under a registrable domain (Public Suffix List)`, { stopRetrying: true });
+      return failed(`${SERVICE}: ${hostname} is not under a registrable domain (Public Suffix List)`, { cause: "refused", stopRetrying: true });
     }
   }
   if (hostname === domain) return { ok: true, host: "@", domain };
   if (hostname.endsWith(`.${domain}`)) return { ok: true, host: hostname.slice(0, -(domain.length + 1)), domain };
-  return failed(`${SERVICE}: config.zone_id ${configured} does not hold ${hostname}; correct it or remove it`, { stopRetrying: true });
+  return failed(`${SERVICE}: config.zone_id ${configured} does not hold ${hostname}; correct it or remove it`, { cause: "refused", stopRetrying: true });
 }
 
 function readAnswer(
   { status, headers, text }: { status: number; headers: Headers; text: string },
   split: Split,
   hostname: string,
-  ip: string,
   mask: (text: string) => string,
-): WriteOutcome {
+): Step<Sent> {
   const http = `HTTP ${status}`;
   const errCount = element(text, "ErrCount");
   if (status !== 200 || errCount === undefined || !/^\d+$/.test(errCount)) {
-    return failed(`${SERVICE}: ${unreadableAnswer(status, mask(text))}`, { retryAfterSeconds: throttleSeconds(status, headers) });
+    return failedAnswerText(SERVICE, status, headers, mask(text));
   }
   if (errCount === "0") {
+    // `<IP>` is the address the record holds now: the policy checks it against the one sent.
     const held = element(text, "IP");
-    if (held !== undefined && held !== "" && held !== ip) {
-      return failed(`${SERVICE}: answered with IP ${held}, not ${ip} (${http})`);
-    }
-    return { ok: true, action: "updated", externalId: hostname, zoneId: split.domain, message: `${SERVICE} host ${split.host} of ${split.domain}` };
+    return {
+      ok: true,
+      value: { held: held ? [held] : [], externalId: hostname, zoneId: split.domain, detail: `${SERVICE} host ${split.host} of ${split.domain}` },
+    };
   }
   // Errors are numbered <Err1>, <Err2> …; each <response> adds its ResponseNumber.
   const reasons = [...text.matchAll(/<Err\d+>([\s\S]*?)<\/Err\d+>/g)].map((m) => decodeXml(m[1] ?? "").trim()).filter(Boolean);
   const reason = reasons.join("; ") || "request failed";
   const number = element(text, "ResponseNumber");
   const details = [number ? `response ${number}` : "", `${errCount === "1" ? "" : `${errCount} errors, `}${http}`].filter(Boolean);
+  const permanent = PERMANENT_ERRORS.some((pattern) => pattern.test(reason));
   return failed(`${SERVICE}: ${mask(reason)} (${details.join(", ")})`, {
-    stopRetrying: PERMANENT_ERRORS.some((pattern) => pattern.test(reason)),
+    cause: /password/i.test(reason) ? "credentials" : "refused",
+    stopRetrying: permanent,
   });
 }
 

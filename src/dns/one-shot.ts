@@ -1,20 +1,20 @@
 // What the services that update a record with one request and cannot read it (DuckDNS, dyndns2,
-// Namecheap, custom) share: how long a "slow down" answer asks to wait, and keeping the secret that
-// travels in their URLs (DuckDNS's token, Namecheap's password, custom's `{secret}`) out of every
-// message, since a service may echo the request back in an error page.
+// Namecheap, custom) share besides their policy (one-shot-policy.ts): the failure for an answer they
+// cannot read, and keeping the secret that travels in their URLs (DuckDNS's token, Namecheap's
+// password, custom's `{secret}`) out of every message, since a service may echo the request back in
+// an error page.
 
-import { pauseSeconds, retryAfterSeconds } from "./http";
-import type { DnsProvider } from "./provider";
+import { causeOfStatus, failed, retryAfterSeconds, throttleWait, unreadableAnswer } from "./http";
+import type { DnsProvider, StepFailure } from "./provider";
 
 /**
- * Seconds to wait before asking this service again: a 429's (or a 503's) `Retry-After`, capped at
- * an hour, or a minute for a 429 that names no wait; `undefined` for every other answer.
+ * The failure for an answer that is no success and none of the service's own codes: its status and
+ * the start of its (already masked) body, with the cause the status means. A 429 is a "slow down",
+ * and so is a 503 that names a wait (`Retry-After`); the wait named goes with it, none is invented.
  */
-export function throttleSeconds(status: number, headers: Headers): number | undefined {
-  const asked = retryAfterSeconds(headers);
-  if (status === 429) return pauseSeconds(asked);
-  if (status === 503 && asked !== undefined) return pauseSeconds(asked);
-  return undefined;
+export function failedAnswerText(service: string, status: number, headers: Headers, maskedText: string): StepFailure {
+  const cause = status === 503 && retryAfterSeconds(headers) !== undefined ? "throttled" : causeOfStatus(status);
+  return failed(`${service}: ${unreadableAnswer(status, maskedText)}`, { cause, ...(cause === "throttled" ? throttleWait(headers) : {}) });
 }
 
 /** `text` with every occurrence of each secret (as typed and URL-encoded) replaced by `••••`. */

@@ -44,6 +44,18 @@ export interface RecordTarget {
    */
   externalIdTrusted: boolean;
   config: RecordConfig;
+  /**
+   * The address each other family's domain of the same hostname at the same provider holds now (its
+   * last written address, else the one detected for it): a one-shot service that treats a hostname as
+   * one thing is told both, so that updating one family does not delete the other. Absent: none.
+   */
+  siblings?: Addresses;
+}
+
+/** A hostname's addresses, one per family; a family ddnsd does not manage is absent. */
+export interface Addresses {
+  ipv4?: string;
+  ipv6?: string;
 }
 
 /**

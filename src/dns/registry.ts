@@ -17,6 +17,8 @@ import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { porkbun } from "./porkbun";
+import { powerdns } from "./powerdns";
+import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
@@ -34,6 +36,8 @@ export const SERVICES = [
   gandi,
   route53,
   hetzner,
+  rfc2136,
+  powerdns,
   linode,
   vultr,
   dnsimple,

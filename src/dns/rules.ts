@@ -6,6 +6,7 @@ import { Invalid } from "../errors";
 import { MAX_VALUE_CHARS } from "../modules/limits";
 import type { RecordType } from "./provider";
 import type { OptionField, ServiceDescription } from "./service";
+import { parseServer } from "./signed-dns";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -37,6 +38,8 @@ export function normaliseCredentials(
     const name = `credentials.${field.key}`;
     if (given !== undefined && typeof given !== "string") throw new Invalid(name, "must be a string");
     const value = given?.trim() || stored[field.key] || "";
+    const problem = value === "" ? undefined : field.validate?.(value);
+    if (problem !== undefined) throw new Invalid(name, problem);
     if (value !== "") result[field.key] = checkLength(name, value);
     else if (!field.optional) throw new Invalid(name, `is required for a ${service.label} provider`);
   }
@@ -66,9 +69,13 @@ function checkOption(option: OptionField, value: unknown): unknown {
   if (typeof value !== "string") throw new Invalid(name, "must be a string");
   const text = checkLength(name, option.kind === "template" ? value : value.trim());
   if (option.kind === "url" && !isHttpUrl(text)) throw new Invalid(name, "must be an http:// or https:// URL");
+  const address = option.kind === "host" ? parseServer(text) : undefined;
+  if (typeof address === "string") throw new Invalid(name, address);
   if (option.kind === "choice" && !(option.choices ?? []).includes(text)) {
     throw new Invalid(name, `must be one of: ${(option.choices ?? []).join(", ")}`);
   }
+  const problem = option.validate?.(text);
+  if (problem !== undefined) throw new Invalid(name, problem);
   return text;
 }
 

@@ -23,6 +23,8 @@ export interface CredentialField {
   secret: boolean;
   /** A missing or empty optional key is simply left out (`custom`'s `secret`). */
   optional?: boolean;
+  /** What is wrong with a given value (the 422's message, e.g. "must be base64"); undefined when it is fine. */
+  validate?(value: string): string | undefined;
 }
 
 /** One key of a provider's `options` object (CONTRACT §10): non-secret settings, returned as stored. */
@@ -31,16 +33,19 @@ export interface OptionField {
   label: string;
   help: string;
   /**
-   * `url`: an http(s) URL; `text`: one line; `choice`: one of `choices`; `template`: free text with
-   * placeholders; `headers`: an object of header name → value.
+   * `url`: an http(s) URL; `host`: a host name or IP address with an optional `:port` (a name
+   * server); `text`: one line; `choice`: one of `choices`; `template`: free text with placeholders;
+   * `headers`: an object of header name → value.
    */
-  kind: "url" | "text" | "choice" | "template" | "headers";
+  kind: "url" | "host" | "text" | "choice" | "template" | "headers";
   required?: boolean;
   choices?: readonly string[];
   /** Used when the option is absent. */
   default?: string;
   /** Well-known values the form offers to fill in (dyndns2 update servers). */
   presets?: readonly { label: string; value: string }[];
+  /** For `text`: what is wrong with a value beyond its kind (the 422's message); undefined when it is fine. */
+  validate?(value: string): string | undefined;
 }
 
 /** The TTLs a service accepts; `null` on the description when the service sets the TTL itself. */

@@ -225,6 +225,7 @@ export function loginRoutes(ctx: AppContext) {
       body: LoginBody,
       response: { 200: TokenResponse, ...errorResponses(401, 422, 429) },
       detail: {
+        operationId: "login",
         summary: "Log in",
         description:
           "Exchanges a username and password (JSON, or an OAuth2 password-flow form) for a bearer token. " +
@@ -247,7 +248,7 @@ export function logoutRoutes(ctx: AppContext) {
     },
     {
       response: { 200: t.Object({ message: t.String() }), ...errorResponses(401) },
-      detail: { summary: "Sign out", description: "The token used for this request is refused from now on." },
+      detail: { operationId: "logout", summary: "Sign out", description: "The token used for this request is refused from now on." },
     },
   );
 }

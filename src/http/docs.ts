@@ -2,7 +2,8 @@
 // files are embedded in the binary and served from here, so opening /docs needs no internet.
 // The generated document is tidied into valid OpenAPI 3.1 before it is served (`openApi31`): the
 // route schemas carry our validation messages (`error`) and TypeBox's 3.0-style `nullable`, which
-// tools such as `redocly lint` refuse.
+// tools such as `redocly lint` refuse. A provider's credentials and options are then typed per
+// service (typed-providers.ts), and every operation carries its own `operationId` (set on its route).
 
 import { openapi } from "@elysiajs/openapi";
 import { SwaggerUIRender } from "@elysiajs/openapi/swagger";
@@ -12,6 +13,7 @@ import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
 import { VERSION } from "../context";
 import { SERVICES } from "../dns/registry";
 import { compressedResponse, staticFile } from "./compression";
+import { withTypedProviders } from "./typed-providers";
 
 const ASSETS = "/docs/assets";
 const CACHE = { "cache-control": "public, max-age=86400" };
@@ -116,7 +118,7 @@ export function docsRoutes() {
       if (path !== "/docs/json" || !isObject(response)) return;
       if (response !== generated) {
         generated = response;
-        served = openApi31(response);
+        served = withTypedProviders(openApi31(response), SERVICES);
       }
       return served;
     })

@@ -7,15 +7,23 @@
 // stored status before the attempt, so a restart does not repeat them. `detection_failed` is per
 // address family, once until a detection of that family succeeds again (kept in memory: after a
 // restart an ongoing outage is reported once more).
+//
+// Heartbeat channels (Healthchecks, Uptime Kuma) take no events: after each scheduled pass that
+// checked records they check in — up when every record was checked or written, down when one failed
+// (the provider refused, or the address could not be detected). A monitor then raises the alarm both
+// when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
+// "up" goes out at most once a minute per notification; a change between up and down always goes.
 
 import { eq } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { notifications, providers, type NotificationEvent, type NotificationRow } from "../db/schema";
 import type { Detection, IpFamily } from "../ip/detect";
-import { openOptions, SECRET_OPTIONS } from "../modules/notifications/service";
+import { openOptions } from "../modules/notifications/service";
 import { maskSecret } from "../security/secrets";
 import type { EventSink, RecordedUpdate } from "../updater/events";
-import { send, type NotificationMessage } from "./senders";
+import type { UpdateOutcome } from "../updater/outcome";
+import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
+import { channelOf, findChannel } from "./registry";
 
 const TITLES: Record<NotificationEvent | "test", string> = {
   ip_changed: "ddnsd: address changed",
@@ -45,6 +53,10 @@ export class Notifier implements EventSink {
   retryDelaysMs = [1_000, 5_000, 25_000];
   private readonly detectionFailing = new Set<IpFamily>();
   private readonly deliveries = new Set<Promise<void>>();
+  /** Per heartbeat notification: the last check-in sent, to space out repeated "up"s. */
+  private readonly lastBeat = new Map<number, { up: boolean; at: number }>();
+  /** The shortest time between two equal heartbeats of one notification. */
+  heartbeatSpacingMs = 60_000;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -88,6 +100,20 @@ export class Notifier implements EventSink {
     }
   }
 
+  passed(outcomes: readonly UpdateOutcome[]): void {
+    if (outcomes.length === 0) return;
+    const beat = heartbeatOf(outcomes);
+    const now = Date.now();
+    const rows = this.ctx.db.select().from(notifications).where(eq(notifications.isEnabled, true)).all();
+    for (const row of rows) {
+      if (findChannel(row.type)?.kind !== "heartbeat") continue;
+      const last = this.lastBeat.get(row.id);
+      if (last !== undefined && last.up === beat.up && now - last.at < this.heartbeatSpacingMs) continue;
+      this.lastBeat.set(row.id, { up: beat.up, at: now });
+      this.track(this.deliver(row, beat));
+    }
+  }
+
   /** Resolves once every delivery under way (retries included) has finished. */
   async idle(): Promise<void> {
     while (this.deliveries.size > 0) await Promise.allSettled([...this.deliveries]);
@@ -115,22 +141,27 @@ export class Notifier implements EventSink {
     const message = this.message(event, facts);
     const rows = this.ctx.db.select().from(notifications).where(eq(notifications.isEnabled, true)).all();
     for (const row of rows) {
-      if (!row.events.includes(event)) continue;
-      const delivery = this.deliver(row, message).catch((error: unknown) => {
-        this.ctx.log.error("notification delivery failed unexpectedly", { notification_id: row.id, error: String(error) });
-      });
-      this.deliveries.add(delivery);
-      void delivery.finally(() => this.deliveries.delete(delivery));
+      if (findChannel(row.type)?.kind !== "message" || !row.events.includes(event)) continue;
+      this.track(this.deliver(row, message));
     }
   }
 
-  private async deliver(row: NotificationRow, message: NotificationMessage): Promise<void> {
+  private track(delivery: Promise<void>): void {
+    const settled = delivery.catch((error: unknown) => {
+      this.ctx.log.error("notification delivery failed unexpectedly", { error: String(error) });
+    });
+    this.deliveries.add(settled);
+    void settled.finally(() => this.deliveries.delete(settled));
+  }
+
+  private async deliver(row: NotificationRow, content: NotificationMessage | Heartbeat): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const error = await this.attempt(row, message);
+      const error = await this.attempt(row, content);
       if (error === null) return;
       const delay = this.retryDelaysMs[attempt];
       if (delay === undefined) {
-        this.ctx.log.warn("notification not delivered", { notification_id: row.id, event: message.event, reason: error });
+        const event = "event" in content ? content.event : content.up ? "heartbeat_up" : "heartbeat_down";
+        this.ctx.log.warn("notification not delivered", { notification_id: row.id, event, reason: error });
         return;
       }
       await new Promise((wake) => setTimeout(wake, delay).unref());
@@ -138,17 +169,26 @@ export class Notifier implements EventSink {
   }
 
   /** One try; the outcome is stored on the notification. Secret values never appear in the reason. */
-  private async attempt(row: NotificationRow, message: NotificationMessage): Promise<string | null> {
+  private async attempt(row: NotificationRow, content: NotificationMessage | Heartbeat): Promise<string | null> {
     let options: Record<string, unknown>;
     let error: string | null;
     try {
       options = openOptions(this.ctx, row);
-      error = await send(row.type, options, message, {
+      const deps: SendDeps = {
         fetch: this.ctx.fetch,
         timeoutMs: this.ctx.settings.httpTimeoutMs,
         telegramApiUrl: this.ctx.settings.telegramApiUrl,
-        mask: (text) => masked(text, options),
-      });
+        mask: (text) => masked(text, options, row),
+      };
+      const channel = channelOf(row.type);
+      if (channel.kind === "heartbeat") {
+        // The test message reaches a monitor as a successful check-in that carries its text.
+        error = await channel.beat(options, "event" in content ? { up: true, message: content.message } : content, deps);
+      } else if ("event" in content) {
+        error = await channel.send(options, content, deps);
+      } else {
+        error = null; // heartbeats go to heartbeat channels only (passed)
+      }
     } catch {
       error = "The notification's stored secrets cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
     }
@@ -162,11 +202,21 @@ export class Notifier implements EventSink {
 }
 
 /** `text` with every secret option's value (a bot token in a URL path, a webhook URL) masked. */
-function masked(text: string, options: Record<string, unknown>): string {
+function masked(text: string, options: Record<string, unknown>, row: NotificationRow): string {
   let result = text;
-  for (const key of SECRET_OPTIONS) {
-    const value = options[key];
-    if (typeof value === "string" && value !== "") result = result.replaceAll(value, maskSecret(value));
+  for (const option of channelOf(row.type).options) {
+    const value = options[option.key];
+    if (option.secret && typeof value === "string" && value !== "") result = result.replaceAll(value, maskSecret(value));
   }
   return result;
+}
+
+/** A pass as a heartbeat: up unless a record failed, with a line for the monitor's log. */
+export function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
+  const failed = outcomes.filter((outcome) => outcome.result === "failed");
+  const changed = outcomes.filter((outcome) => outcome.changed).length;
+  const records = `${outcomes.length} record${outcomes.length === 1 ? "" : "s"}`;
+  if (failed.length === 0) return { up: true, message: `${records} checked, ${changed} changed` };
+  const first = failed[0]!;
+  return { up: false, message: `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}` };
 }

@@ -14,7 +14,8 @@ import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
 import type { NotificationFormValues } from "../../views/pages/notification-form";
 import { notificationType } from "../../views/fragments/notification-fields";
 import { NOTIFICATION_EVENTS } from "../db/schema";
-import { OPTION_RULES, SECRET_OPTIONS, type NotificationInput, type NotificationView } from "../modules/notifications/service";
+import type { NotificationInput, NotificationView } from "../modules/notifications/service";
+import { channelOf, isSecretOption } from "../notify/registry";
 
 /** A submitted form or a query string, as Elysia parsed it. */
 export type Submitted = unknown;
@@ -242,7 +243,7 @@ export function newNotificationValues(type: string): NotificationFormValues {
 
 /** The stored notification as form values: its plain options; its secrets stay out (only their masks are shown). */
 export function notificationValuesOf(notification: NotificationView): NotificationFormValues {
-  const plain = Object.entries(notification.options).filter(([key]) => !SECRET_OPTIONS.has(key));
+  const plain = Object.entries(notification.options).filter(([key]) => !isSecretOption(notification.type, key));
   return {
     name: notification.name,
     type: notification.type,
@@ -260,10 +261,10 @@ export function notificationValuesOf(notification: NotificationView): Notificati
 export function notificationInput(values: NotificationFormValues, stored?: NotificationView): Required<Omit<NotificationInput, "type">> & { type: string } {
   const type = notificationType(values.type);
   const options: Record<string, unknown> = {};
-  for (const [key, rule] of Object.entries(OPTION_RULES[type])) {
+  for (const { key, kind, secret } of channelOf(type).options) {
     const typed = (values.options[key] ?? "").trim();
-    if (typed !== "") options[key] = rule.kind === "headers" ? headersObject(typed) : typed;
-    else if (SECRET_OPTIONS.has(key) && stored?.type === values.type && stored.options[key] !== undefined) options[key] = stored.options[key];
+    if (typed !== "") options[key] = kind === "headers" ? headersObject(typed) : typed;
+    else if (secret && stored?.type === values.type && stored.options[key] !== undefined) options[key] = stored.options[key];
   }
   return { name: values.name, type: values.type, options, events: values.events, is_enabled: values.is_enabled };
 }

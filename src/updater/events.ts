@@ -18,6 +18,8 @@ export interface EventSink {
   detected(family: IpFamily, detection: Detection): void;
   /** An attempt's history row and the domain's new state are stored. */
   recorded(update: RecordedUpdate): void;
+  /** A scheduled pass has finished with these records (never called for a pass with none). */
+  passed?(outcomes: readonly UpdateOutcome[]): void;
 }
 
 /** One sink that hands every event to each of `sinks`; one failing never keeps the others from it. */
@@ -34,5 +36,6 @@ export function fanOut(sinks: EventSink[], onError: (error: unknown) => void): E
   return {
     detected: (family, detection) => each((sink) => sink.detected(family, detection)),
     recorded: (update) => each((sink) => sink.recorded(update)),
+    passed: (outcomes) => each((sink) => sink.passed?.(outcomes)),
   };
 }

@@ -150,6 +150,8 @@ export class Scheduler implements SchedulerControl {
         }
       }),
     );
-    return outcomes.filter((outcome): outcome is UpdateOutcome => outcome !== null);
+    const results = outcomes.filter((outcome): outcome is UpdateOutcome => outcome !== null);
+    if (results.length > 0) this.ctx.events.passed?.(results);
+    return results;
   }
 }

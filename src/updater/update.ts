@@ -2,12 +2,12 @@
 // pass's detection) → write to the provider when needed → one history row and the domain's
 // `last_*` fields and `next_run_at`, in one transaction. The only place that changes a DNS record.
 
-import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
 import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import { pausing } from "../dns/http";
-import type { DnsProvider, FailureCause, RecordType, WriteOutcome } from "../dns/provider";
+import type { Addresses, DnsProvider, FailureCause, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
@@ -220,6 +220,7 @@ function writeToProvider(
           // means external_id is the id this appliance's own write saved or confirmed.
           externalIdTrusted: domain.lastKnownIp !== null,
           config: domain.config,
+          siblings: siblingAddresses(ctx, domain),
         },
         ip,
       );
@@ -234,6 +235,27 @@ function writeToProvider(
       return { write: said, pausedUntil: pauseProvider(ctx, provider.id, Date.now() + pause * 1000) };
     }),
   );
+}
+
+/**
+ * What the same hostname's other-family domain at the same provider holds now: its last written
+ * address, else (never written yet) the address detected for it. A one-shot service that treats a
+ * hostname as one thing is sent both, so that writing the A record does not delete the AAAA.
+ */
+function siblingAddresses(ctx: AppContext, domain: DomainRow): Addresses {
+  const siblings: Addresses = {};
+  const rows = ctx.db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.providerId, domain.providerId), eq(domains.domainName, domain.domainName), ne(domains.recordType, domain.recordType)))
+    .all();
+  for (const row of rows) {
+    const family = row.recordType === "AAAA" ? "ipv6" : "ipv4";
+    const detected = row.isEnabled ? ctx.publicIp[family] : null;
+    const address = row.lastKnownIp ?? (detected === null ? null : addressForRecord(detected, row.config));
+    if (address !== null) siblings[family] = address;
+  }
+  return siblings;
 }
 
 /** A failure's cause; a client not yet on the reconciler names none (a named wait then means "slow down"). */

@@ -5,35 +5,38 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../support";
 
 /** Every route of SPEC.md's table and CONTRACT.md (§11 included), path parameters written as `{}`. */
-const API_ROUTES: { method: string; path: string; body: boolean }[] = [
-  { method: "post", path: "/api/v1/auth/login", body: true },
-  { method: "post", path: "/api/v1/auth/logout", body: false },
-  { method: "get", path: "/api/v1/providers", body: false },
-  { method: "post", path: "/api/v1/providers", body: true },
-  { method: "get", path: "/api/v1/providers/{}", body: false },
-  { method: "put", path: "/api/v1/providers/{}", body: true },
-  { method: "delete", path: "/api/v1/providers/{}", body: false },
-  { method: "post", path: "/api/v1/providers/{}/verify", body: false },
-  { method: "get", path: "/api/v1/domains", body: false },
-  { method: "post", path: "/api/v1/domains", body: true },
-  { method: "get", path: "/api/v1/domains/{}", body: false },
-  { method: "put", path: "/api/v1/domains/{}", body: true },
-  { method: "delete", path: "/api/v1/domains/{}", body: false },
-  { method: "get", path: "/api/v1/domains/{}/history", body: false },
-  { method: "post", path: "/api/v1/domains/{}/update_ip", body: false },
-  { method: "get", path: "/api/v1/system/status", body: false },
-  { method: "get", path: "/api/v1/metrics/dashboard", body: false },
-  { method: "get", path: "/api/v1/metrics/provider-stats", body: false },
-  { method: "get", path: "/api/v1/update-keys", body: false },
-  { method: "post", path: "/api/v1/update-keys", body: true },
-  { method: "get", path: "/api/v1/update-keys/{}", body: false },
-  { method: "delete", path: "/api/v1/update-keys/{}", body: false },
-  { method: "get", path: "/api/v1/notifications", body: false },
-  { method: "post", path: "/api/v1/notifications", body: true },
-  { method: "get", path: "/api/v1/notifications/{}", body: false },
-  { method: "put", path: "/api/v1/notifications/{}", body: true },
-  { method: "delete", path: "/api/v1/notifications/{}", body: false },
-  { method: "post", path: "/api/v1/notifications/{}/test", body: false },
+/** `text`: the configuration file, sent or answered as text rather than JSON. */
+const API_ROUTES: { method: string; path: string; body: boolean; operationId: string; text?: boolean }[] = [
+  { method: "post", path: "/api/v1/auth/login", body: true, operationId: "login" },
+  { method: "post", path: "/api/v1/auth/logout", body: false, operationId: "logout" },
+  { method: "get", path: "/api/v1/providers", body: false, operationId: "listProviders" },
+  { method: "post", path: "/api/v1/providers", body: true, operationId: "createProvider" },
+  { method: "get", path: "/api/v1/providers/{}", body: false, operationId: "getProvider" },
+  { method: "put", path: "/api/v1/providers/{}", body: true, operationId: "updateProvider" },
+  { method: "delete", path: "/api/v1/providers/{}", body: false, operationId: "deleteProvider" },
+  { method: "post", path: "/api/v1/providers/{}/verify", body: false, operationId: "verifyProvider" },
+  { method: "get", path: "/api/v1/domains", body: false, operationId: "listDomains" },
+  { method: "post", path: "/api/v1/domains", body: true, operationId: "createDomain" },
+  { method: "get", path: "/api/v1/domains/{}", body: false, operationId: "getDomain" },
+  { method: "put", path: "/api/v1/domains/{}", body: true, operationId: "updateDomain" },
+  { method: "delete", path: "/api/v1/domains/{}", body: false, operationId: "deleteDomain" },
+  { method: "get", path: "/api/v1/domains/{}/history", body: false, operationId: "getDomainHistory" },
+  { method: "post", path: "/api/v1/domains/{}/update_ip", body: false, operationId: "updateDomainIp" },
+  { method: "get", path: "/api/v1/system/status", body: false, operationId: "getSystemStatus" },
+  { method: "get", path: "/api/v1/metrics/dashboard", body: false, operationId: "getDashboardMetrics" },
+  { method: "get", path: "/api/v1/metrics/provider-stats", body: false, operationId: "getProviderStats" },
+  { method: "get", path: "/api/v1/update-keys", body: false, operationId: "listUpdateKeys" },
+  { method: "post", path: "/api/v1/update-keys", body: true, operationId: "createUpdateKey" },
+  { method: "get", path: "/api/v1/update-keys/{}", body: false, operationId: "getUpdateKey" },
+  { method: "delete", path: "/api/v1/update-keys/{}", body: false, operationId: "deleteUpdateKey" },
+  { method: "get", path: "/api/v1/notifications", body: false, operationId: "listNotifications" },
+  { method: "post", path: "/api/v1/notifications", body: true, operationId: "createNotification" },
+  { method: "get", path: "/api/v1/notifications/{}", body: false, operationId: "getNotification" },
+  { method: "put", path: "/api/v1/notifications/{}", body: true, operationId: "updateNotification" },
+  { method: "delete", path: "/api/v1/notifications/{}", body: false, operationId: "deleteNotification" },
+  { method: "post", path: "/api/v1/notifications/{}/test", body: false, operationId: "testNotification" },
+  { method: "get", path: "/api/v1/config/export", body: false, operationId: "exportConfig", text: true },
+  { method: "post", path: "/api/v1/config/import", body: true, operationId: "importConfig", text: true },
 ];
 
 const shape = (path: string) => path.replace(/\{[^}]*\}/g, "{}");
@@ -57,9 +60,10 @@ function operation(method: string, path: string): any {
   return entry?.[1]?.[method];
 }
 
-/** Resolves a `$ref` into components, or returns the schema itself. */
+/** Resolves a `$ref` into components (a `oneOf` into its first variant), or returns the schema itself. */
 function resolve(schema: any): any {
-  if (schema?.$ref) return spec.components.schemas[schema.$ref.replace("#/components/schemas/", "")];
+  if (schema?.$ref) return resolve(spec.components.schemas[schema.$ref.replace("#/components/schemas/", "")]);
+  if (schema?.oneOf) return resolve(schema.oneOf[0]);
   return schema;
 }
 
@@ -137,16 +141,18 @@ describe("/docs/json", () => {
     if (health) expect(health.security).toEqual([]);
   });
 
-  for (const { method, path, body } of API_ROUTES) {
+  for (const { method, path, body, text } of API_ROUTES) {
     test(`${method.toUpperCase()} ${path} is listed with its schemas`, () => {
       const op = operation(method, path);
       expect(op).toBeDefined();
       const ok = op.responses?.["200"];
       expect(ok).toBeDefined();
-      const okSchema = resolve(ok.content?.["application/json"]?.schema);
+      const okSchema = resolve(ok.content?.[text && method === "get" ? "text/plain" : "application/json"]?.schema);
       expect(okSchema).toBeDefined();
-      expect(["object", "array"]).toContain(okSchema.type);
-      if (body) {
+      expect(text && method === "get" ? ["string"] : ["object", "array"]).toContain(okSchema.type);
+      if (body && text) {
+        expect(op.requestBody.content["text/plain"].schema.type).toBe("string");
+      } else if (body) {
         const json = resolve(op.requestBody?.content?.["application/json"]?.schema);
         expect(json).toBeDefined();
         expect(json.type).toBe("object");
@@ -172,6 +178,16 @@ describe("/docs/json", () => {
     const domainFields = ["config", "cron_schedule", "domain_name", "external_id", "is_enabled", "provider_id", "record_type"];
     expect(fields("post", "/api/v1/domains")).toEqual(domainFields);
     expect(fields("put", "/api/v1/domains/{}")).toEqual(domainFields);
+  });
+
+  test("every operation has the operationId a generated client names its function after", () => {
+    for (const { method, path, operationId } of API_ROUTES) expect([method, path, operation(method, path).operationId]).toEqual([method, path, operationId]);
+    const all = Object.values<any>(spec.paths).flatMap((operations) => Object.values<any>(operations).map((op) => op.operationId));
+    expect(all.every((id) => /^[a-z]+[A-Za-z0-9]*$/.test(id))).toBe(true);
+    expect(new Set(all).size).toBe(all.length);
+    expect(spec.paths["/healthz"].get.operationId).toBe("getHealth");
+    expect(spec.paths["/metrics"].get.operationId).toBe("getPrometheusMetrics");
+    expect(spec.paths["/nic/update"].get.operationId).toBe("pushUpdate");
   });
 
   test("login also accepts the OAuth2 form", () => {

@@ -7,7 +7,9 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { openApi31 } from "../../src/http/docs";
-import { PROVIDER_TYPES } from "../../src/dns/registry";
+import { NOTIFICATION_EVENTS } from "../../src/db/schema";
+import { NOTIFICATION_TYPES } from "../../src/notify/registry";
+import { PROVIDER_TYPES, SERVICES } from "../../src/dns/registry";
 import { makeTestApp } from "../support";
 
 let spec: any;
@@ -57,12 +59,51 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  test("the provider type is an enum of the registered services, in requests and answers", () => {
+  test("a provider is one of the registered services, told apart by its type, in requests and answers", () => {
+    const schemas = spec.components.schemas;
     const create = spec.paths["/api/v1/providers"].post.requestBody.content["application/json"].schema;
-    expect(create.properties.type.enum).toEqual([...PROVIDER_TYPES]);
     const answer = spec.paths["/api/v1/providers/{provider_id}"].get.responses["200"].content["application/json"].schema;
-    expect(answer.properties.type.enum).toEqual([...PROVIDER_TYPES]);
-    expect(answer.required).toContain("options");
+    for (const [schema, name] of [[create, "ProviderCreate"], [answer, "Provider"]] as const) {
+      expect(schema).toEqual({ $ref: `#/components/schemas/${name}` });
+      const union = schemas[name];
+      expect(union.discriminator.propertyName).toBe("type");
+      expect(Object.keys(union.discriminator.mapping)).toEqual([...PROVIDER_TYPES]);
+      expect(union.oneOf.map((variant: any) => variant.$ref)).toEqual(Object.values(union.discriminator.mapping));
+      for (const [type, target] of Object.entries<string>(union.discriminator.mapping)) {
+        const variant = schemas[target.replace("#/components/schemas/", "")];
+        expect(variant.properties.type.const).toBe(type);
+        expect(variant.required).toEqual(expect.arrayContaining(name === "Provider" ? ["type", "credentials", "options"] : ["type", "credentials"]));
+      }
+    }
+    expect(spec.paths["/api/v1/providers/{provider_id}"].put.requestBody.content["application/json"].schema.$ref).toBe("#/components/schemas/ProviderUpdate");
+  });
+
+  test("each service's credentials and options are typed from its description", () => {
+    const schemas = spec.components.schemas;
+    for (const service of SERVICES) {
+      const prefix = service.type.charAt(0).toUpperCase() + service.type.slice(1);
+      const credentials = schemas[`${prefix}Credentials`];
+      expect(Object.keys(credentials.properties)).toEqual(service.credentials.map((field) => field.key));
+      expect(credentials.required ?? []).toEqual(service.credentials.filter((field) => !field.optional).map((field) => field.key));
+      const options = schemas[`${prefix}Options`];
+      expect(Object.keys(options.properties)).toEqual(service.options.map((field) => field.key));
+      expect(options.additionalProperties).toBe(false);
+      for (const field of service.options.filter((option) => option.kind === "choice")) {
+        expect(options.properties[field.key].enum).toEqual([...field.choices!]);
+      }
+    }
+    expect(schemas.CloudflareCredentials.required).toEqual(["api_token"]);
+    expect(schemas.Dyndns2Options.required).toEqual(["server"]);
+  });
+
+  test("closed values are enums: record types, notification types and events", () => {
+    const domain = spec.paths["/api/v1/domains"].post.requestBody.content["application/json"].schema;
+    expect(domain.properties.record_type.enum).toEqual(["A", "AAAA"]);
+    const answer = spec.paths["/api/v1/domains/{domain_id}"].get.responses["200"].content["application/json"].schema;
+    expect(answer.properties.record_type.enum).toEqual(["A", "AAAA"]);
+    const notification = spec.paths["/api/v1/notifications"].post.requestBody.content["application/json"].schema;
+    expect(notification.properties.type.enum).toEqual([...NOTIFICATION_TYPES]);
+    expect(notification.properties.events.items.enum).toEqual([...NOTIFICATION_EVENTS]);
   });
 
   test("path ids are plain integers, without the string coercion Elysia validates them with", () => {

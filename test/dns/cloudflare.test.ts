@@ -302,6 +302,8 @@ describe("failures keep the provider's reason, say their cause and leave the rec
     const outcome = await client().writeRecord(steadyHome(), "2a01:4f8::7");
     expect(outcome).toEqual({ ok: false, cause: "refused", message: "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)" });
     expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
+    // Sent on purpose: Cloudflare's description forbids it, and the fake recorded it.
+    expect(fake.takeViolations().map((v) => v.problems.join(" "))).toEqual([expect.stringContaining("ipv4")]);
   });
 
   test("a failure after the lookups (PATCH answered 500) is reported, nothing changed", async () => {

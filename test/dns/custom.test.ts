@@ -3,10 +3,11 @@
 // everything else quotes the status and the body's start, 429 pauses, and the secret never appears
 // in a message, even when the endpoint echoes the request back.
 
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { type CustomRequestOptions, createCustomClient, custom } from "../../src/dns/custom";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { type CustomFake, type CustomFault, startCustomFake } from "../fakes/custom";
+import { makeTestApp, type TestApp } from "../support";
 
 const NEW_V4 = "203.0.113.7";
 const NEW_V6 = "2a01:4f8::7";
@@ -153,8 +154,8 @@ describe("failures quote the status and the body, never the secret", () => {
     { name: "an echo of the request URL", fault: "echo", message: /^.*: HTTP 400 "Bad request: GET \/update\?key=••••&host=home\.example\.net&ip=/ },
     { name: "a redirect is not followed", fault: { status: 302, location: "https://login.example.org/" }, message: 'HTTP 302 redirects to "https://login.example.org/"' },
     { name: "429 with Retry-After", fault: { status: 429, body: "slow down", retryAfter: 90 }, message: 'HTTP 429 "slow down"', retryAfterSeconds: 90 },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "HTTP 429", retryAfterSeconds: 60 },
-    { name: "429 asking for a day waits an hour", fault: { status: 429, retryAfter: 86400 }, message: "HTTP 429", retryAfterSeconds: 3600 },
+    { name: "429 without Retry-After: no wait invented (the updater decides)", fault: { status: 429 }, message: "HTTP 429" },
+    { name: "429 asking for a day: the wait named, which the updater caps", fault: { status: 429, retryAfter: 86400 }, message: "HTTP 429", retryAfterSeconds: 86400 },
     { name: "502 HTML page", fault: "html", message: /^.*: HTTP 502 "<!DOCTYPE html>/ },
     { name: "timeout", fault: "timeout", message: "no answer within 200ms" },
   ];
@@ -177,7 +178,7 @@ describe("failures quote the status and the body, never the secret", () => {
   test("the secret echoed in a redirect's Location is masked", async () => {
     fake.fault({ status: 301, location: `https://elsewhere.example/?key=${encodeURIComponent(SECRET)}` });
     const outcome = await client().writeRecord(target(), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: `${service}: HTTP 301 redirects to "https://elsewhere.example/?key=••••"` });
+    expect(outcome).toEqual({ ok: false, message: `${service}: HTTP 301 redirects to "https://elsewhere.example/?key=••••"`, cause: "refused" });
   });
 
   const badUrls: { name: string; url: string }[] = [
@@ -187,7 +188,7 @@ describe("failures quote the status and the body, never the secret", () => {
   for (const { name, url } of badUrls) {
     test(`a url that is ${name} is refused without a request`, async () => {
       const outcome = await client({ url }).writeRecord(target(), NEW_V4);
-      expect(outcome).toEqual({ ok: false, message: `Custom URL: ${JSON.stringify(url)} is not an http(s) URL once filled in`, stopRetrying: true });
+      expect(outcome).toEqual({ ok: false, message: `Custom URL: ${JSON.stringify(url)} is not an http(s) URL once filled in`, cause: "refused", stopRetrying: true });
       expect(fake.requests).toHaveLength(0);
     });
   }
@@ -206,5 +207,35 @@ describe("failures quote the status and the body, never the secret", () => {
     await gone.stop();
     const outcome = await client({ url: `${url}/u?key={secret}` }).writeRecord(target(), NEW_V4);
     expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^Custom URL 127\.0\.0\.1:\d+: request failed: /) });
+  });
+});
+
+describe("the url option when saved", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(() => t.ctx.sqlite.close());
+
+  function save(url: string) {
+    return t.request("POST", "/api/v1/providers", { body: { name: `custom ${url}`, type: "custom", credentials: {}, options: { url } } });
+  }
+
+  for (const url of ["not a url", "ftp://dyn.example.net/update?ip={ip}", "dyn.example.net/update?ip={ip}", "https://"]) {
+    test(`${JSON.stringify(url)} → 422 naming options.url, and nothing stored`, async () => {
+      const response = await save(url);
+      expect(response.status).toBe(422);
+      expect(response.body.detail).toBe("options.url: must be an http:// or https:// URL");
+      expect(response.body.errors[0].field).toBe("options.url");
+      expect((await t.request("GET", "/api/v1/providers")).body).toEqual([]);
+    });
+  }
+
+  test("an http(s) template is taken, placeholders anywhere, even in the host", async () => {
+    for (const url of ["https://dyn.example.net/update?host={domain}&ip={ip}", "http://{domain}:8080/set/{record_type}/{ip}"]) {
+      const response = await save(url);
+      expect(response.status).toBe(200);
+      expect(response.body.options.url).toBe(url);
+    }
   });
 });

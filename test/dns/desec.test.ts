@@ -1,11 +1,13 @@
-// The deSEC client against its fake: what it changes and keeps, that it never rewrites what is
-// there, how the domain is found (deSEC's own split), the apex spelled two ways, and how deSEC's
-// errors and throttling (waits that may be hours) reach the history.
+// The deSEC client (its primitives under the reconciler) against its fake: what it changes and
+// keeps, that it never rewrites what is there, how the domain is found (deSEC's own split), the apex
+// spelled two ways, and how deSEC's errors and throttling (waits that may be hours) reach the
+// history with their cause. The policy is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDesecClient, desec } from "../../src/dns/desec";
+import { createDesecApi, desec } from "../../src/dns/desec";
 import { Pacer } from "../../src/dns/pacing";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
 import { DESEC_FAKE_TOKEN, type DesecFake, type DesecFault, startDesecFake } from "../fakes/desec";
 
 const NEW_IP = "203.0.113.7";
@@ -24,9 +26,11 @@ afterEach(async () => {
 });
 
 function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return createDesecClient(
-    { token: options.token ?? DESEC_FAKE_TOKEN },
-    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+  return zoneClient(
+    createDesecApi(
+      { token: options.token ?? DESEC_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
   );
 }
 
@@ -105,7 +109,7 @@ describe("writeRecord on an existing RRset", () => {
       action: "updated",
       externalId: "home/A",
       zoneId: "example.com",
-      message: "deSEC RRset in example.com, ttl 7200",
+      message: "deSEC record home/A, ttl 7200",
     });
     expect(fake.rrset("example.com", "home", "A")).toMatchObject({ records: [NEW_IP], ttl: 7200 });
     expect(requestLines()).toEqual([
@@ -123,22 +127,37 @@ describe("writeRecord on an existing RRset", () => {
     expect(requestLines()).toEqual(["GET /domains/example.com/rrsets/home/A/", "PATCH /domains/example.com/rrsets/home/A/"]);
   });
 
-  test("an RRset that already holds the address gets no write", async () => {
+  test("an RRset that already holds the address is read, never written", async () => {
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", message: "deSEC RRset in example.com, ttl 7200, already held this address, nothing sent" });
+    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: "home/A", zoneId: "example.com", message: "deSEC record home/A, ttl 7200" });
+    expect(requestLines()).toEqual(["GET /domains/example.com/rrsets/home/A/"]);
+  });
+
+  test("IPv6 is compared as an address: another spelling of the one held is not written", async () => {
+    fake.addRRset("example.com", { subname: "home", type: "AAAA", records: ["2001:db8::1"] });
+    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:0DB8:0:0::1");
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
     expect(fake.writes()).toBe(0);
   });
 
-  test("an RRset of several addresses becomes this one address", async () => {
-    fake.rrset("example.com", "home", "A")!.records = [OLD_IP, NEW_IP];
-    await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(fake.rrset("example.com", "home", "A")?.records).toEqual([NEW_IP]);
+  test("an RRset of several addresses is left alone: the others are not ddnsd's to delete", async () => {
+    fake.rrset("example.com", "home", "A")!.records = [OLD_IP, "198.51.100.9"];
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 2 addresses") });
+    expect(fake.rrset("example.com", "home", "A")?.records).toEqual([OLD_IP, "198.51.100.9"]);
+    expect(fake.writes()).toBe(0);
   });
 
   test("a ttl from the config is sent", async () => {
     await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }), NEW_IP);
     expect(fake.requests.at(-1)?.body).toEqual({ records: [NEW_IP], ttl: 3600 });
     expect(fake.rrset("example.com", "home", "A")?.ttl).toBe(3600);
+  });
+
+  test("the address held with another ttl than the config's: the PATCH sends the ttl, the records stay", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", message: "deSEC record home/A, ttl 3600" });
+    expect(fake.rrset("example.com", "home", "A")).toMatchObject({ records: [OLD_IP], ttl: 3600 });
   });
 
   test("the apex is @ in the URL", async () => {
@@ -159,7 +178,7 @@ describe("writeRecord on an existing RRset", () => {
 describe("writeRecord on a missing RRset", () => {
   test("creates it with the domain's minimum TTL", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "deSEC RRset in example.com, ttl 3600" });
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "deSEC record new/A, ttl 3600" });
     expect(fake.requests.at(-1)).toMatchObject({ method: "POST", path: "/domains/example.com/rrsets/", body: { subname: "new", type: "A", ttl: 3600, records: [NEW_IP] } });
   });
 
@@ -185,13 +204,13 @@ describe("writeRecord on a missing RRset", () => {
 
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "deSEC: record new.example.com A does not exist and create_if_missing is false" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "deSEC: record new.example.com A does not exist and create_if_missing is false" });
     expect(fake.writes()).toBe(0);
   });
 
   test("a TTL under the domain's minimum: deSEC's field error", async () => {
     const outcome = await client().writeRecord(target("new.example.com", {}, { zone_id: "example.com", ttl: 600 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "deSEC: ttl: Ensure this value is greater than or equal to 3600. (HTTP 400)" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "deSEC: ttl: Ensure this value is greater than or equal to 3600. (HTTP 400)" });
   });
 });
 
@@ -205,12 +224,13 @@ describe("domain discovery", () => {
   });
 
   test("no domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, message: "deSEC: no domain of this account holds home.example.org" });
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "deSEC: no domain of this account holds home.example.org" });
   });
 
   test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
     expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "example.org" }), NEW_IP)).toEqual({
       ok: false,
+      cause: "refused",
       message: "deSEC: config.zone_id example.org does not hold home.example.com; correct config.zone_id or remove it",
     });
     expect(fake.requests).toHaveLength(0);
@@ -220,47 +240,53 @@ describe("domain discovery", () => {
     fake.addDomain("home.example.com");
     fake.domains.delete("home.example.com");
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "deSEC: Not found. (HTTP 404)" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "deSEC: Not found. (HTTP 404)" });
   });
 });
 
-describe("failures keep deSEC's words and leave the RRset alone", () => {
+describe("failures keep deSEC's words, say their cause and leave the RRset alone", () => {
   const cases: {
     name: string;
     fault?: DesecFault | "timeout";
     token?: string;
     ip?: string;
     message: string | RegExp;
+    cause: string;
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad token", token: "revoked", message: "deSEC: Invalid token. (HTTP 401)", stopRetrying: true },
-    { name: "an address of the wrong family", ip: "2001:db8::7", message: "deSEC: records: Record content for type A malformed: 2001:db8::7 (HTTP 400)" },
+    { name: "bad token", token: "revoked", message: "deSEC: Invalid token. (HTTP 401)", cause: "credentials", stopRetrying: true },
+    { name: "an address of the wrong family", ip: "2001:db8::7", message: "deSEC: records: Record content for type A malformed: 2001:db8::7 (HTTP 400)", cause: "refused" },
     {
       name: "429 with a short Retry-After",
       fault: { status: 429, retryAfter: 2 },
-      message: "deSEC: Request was throttled. Expected available in 2 seconds. (HTTP 429); pausing 2 s",
+      message: "deSEC: Request was throttled. Expected available in 2 seconds. (HTTP 429)",
+      cause: "throttled",
       retryAfterSeconds: 2,
     },
+    // Passed on as deSEC named it: the updater caps the pause at an hour and says so.
     {
-      name: "429 of a daily limit: the wait is capped at an hour and the history says what deSEC asked",
+      name: "429 of a daily limit",
       fault: { status: 429, retryAfter: 50_000 },
-      message: "deSEC: Request was throttled. Expected available in 50000 seconds. (HTTP 429); pausing 3600 s (deSEC asked for 50000 s)",
-      retryAfterSeconds: 3600,
+      message: "deSEC: Request was throttled. Expected available in 50000 seconds. (HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 50_000,
     },
-    { name: "429 without Retry-After", fault: { status: 429, detail: "Slow down." }, message: "deSEC: Slow down. (HTTP 429); pausing 60 s", retryAfterSeconds: 60 },
-    { name: "500", fault: { status: 500 }, message: "deSEC: A server error occurred. (HTTP 500)" },
-    { name: "502 page", fault: "html", message: /^deSEC: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "malformed JSON", fault: "malformed", message: /^deSEC: unreadable answer \(HTTP 200\)/ },
-    { name: "no answer", fault: "timeout", message: "deSEC: no answer within 200ms" },
+    // No wait named: the client invents none; the updater decides.
+    { name: "429 without Retry-After", fault: { status: 429, detail: "Slow down." }, message: "deSEC: Slow down. (HTTP 429)", cause: "throttled" },
+    { name: "500", fault: { status: 500 }, message: "deSEC: A server error occurred. (HTTP 500)", cause: "unreachable" },
+    { name: "502 page", fault: "html", message: /^deSEC: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^deSEC: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "no answer", fault: "timeout", message: "deSEC: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, ip, message, retryAfterSeconds, stopRetrying } of cases) {
+  for (const { name, fault, token, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
       const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), ip ?? NEW_IP);
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause as never);
       expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
       expect(outcome.stopRetrying).toBe(stopRetrying);
       expect(fake.rrset("example.com", "home", "A")?.records).toEqual([OLD_IP]);
@@ -278,7 +304,7 @@ describe("failures keep deSEC's words and leave the RRset alone", () => {
     fake.addRRset("example.com", { subname: "nas", type: "A", records: [OLD_IP] });
     expect((await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP)).ok).toBe(true);
     const second = await client().writeRecord(target("nas.example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(second).toMatchObject({ ok: false, retryAfterSeconds: 60 });
+    expect(second).toMatchObject({ ok: false, cause: "throttled", retryAfterSeconds: 60 });
     expect(fake.rrset("example.com", "nas", "A")?.records).toEqual([OLD_IP]);
   });
 

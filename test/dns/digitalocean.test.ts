@@ -1,10 +1,12 @@
-// The DigitalOcean client against its fake: what it changes and keeps, that it never rewrites what
-// is there, the FQDN filter with relative answers, paged listings, and how DigitalOcean's errors and
-// both kinds of 429 reach the history.
+// The DigitalOcean client (its primitives under the reconciler) against its fake: what it changes
+// and keeps, that it never rewrites what is there, the FQDN filter with relative answers, paged
+// listings, and how DigitalOcean's errors and both kinds of 429 reach the history with their cause.
+// The policy is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDigitalOceanClient, digitalocean } from "../../src/dns/digitalocean";
+import { createDigitalOceanApi, digitalocean } from "../../src/dns/digitalocean";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
 import {
   DIGITALOCEAN_FAKE_TOKEN,
   type DigitalOceanFake,
@@ -30,9 +32,11 @@ afterEach(async () => {
 });
 
 function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return createDigitalOceanClient(
-    { token: options.token ?? DIGITALOCEAN_FAKE_TOKEN },
-    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+  return zoneClient(
+    createDigitalOceanApi(
+      { token: options.token ?? DIGITALOCEAN_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
   );
 }
 
@@ -79,7 +83,7 @@ describe("verify", () => {
 });
 
 describe("writeRecord on an existing record", () => {
-  test("lists domains, reads the record by FQDN, PATCHes only data; the ttl stays", async () => {
+  test("lists domains, reads the record by FQDN, PATCHes only type and data; the ttl stays", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     expect(outcome).toEqual({
       ok: true,
@@ -91,7 +95,8 @@ describe("writeRecord on an existing record", () => {
     expect(fake.record("example.com", "home", "A")).toMatchObject({ data: NEW_IP, ttl: 300 });
     expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
     expect(fake.requests[1]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "200", page: "1" });
-    expect(fake.requests[2]?.body).toEqual({ data: NEW_IP });
+    // The description marks `type` required on the PATCH too.
+    expect(fake.requests[2]?.body).toEqual({ type: "A", data: NEW_IP });
   });
 
   test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
@@ -100,16 +105,29 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
   });
 
-  test("a record that already holds the address gets no write", async () => {
+  test("a record that already holds the address is read, never written", async () => {
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", message: `DigitalOcean record ${home.id}, ttl 300, already held this address, nothing sent` });
+    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: String(home.id), zoneId: "example.com", message: `DigitalOcean record ${home.id}, ttl 300` });
+    expect(requestLines()).toEqual(["GET /domains/example.com/records"]);
+  });
+
+  test("IPv6 is compared as an address: another spelling of the one held is not written", async () => {
+    fake.addRecord("example.com", { type: "AAAA", name: "home", data: "2001:db8::1" });
+    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:0DB8:0:0::1");
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
     expect(fake.writes()).toBe(0);
   });
 
   test("a ttl from the config is sent", async () => {
     await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }), NEW_IP);
-    expect(fake.requests.at(-1)?.body).toEqual({ data: NEW_IP, ttl: 60 });
+    expect(fake.requests.at(-1)?.body).toEqual({ type: "A", data: NEW_IP, ttl: 60 });
     expect(fake.record("example.com", "home", "A")?.ttl).toBe(60);
+  });
+
+  test("the address held with another ttl than the config's: the ttl is written, the address kept", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", message: `DigitalOcean record ${home.id}, ttl 60` });
+    expect(fake.record("example.com", "home", "A")).toMatchObject({ data: OLD_IP, ttl: 60 });
   });
 
   test("the apex is answered as @ and found", async () => {
@@ -120,12 +138,16 @@ describe("writeRecord on an existing record", () => {
     expect(apex.data).toBe(NEW_IP);
   });
 
-  test("an untrusted external id of another record is never written through", async () => {
-    const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: String(other.id) }, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, externalId: String(home.id) });
-    expect(other.data).toBe("198.51.100.9");
-  });
+  for (const trusted of [false, true]) {
+    test(`an external id of another record is not followed: the record is found by name (${trusted ? "trusted" : "untrusted"})`, async () => {
+      const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });
+      const before = JSON.stringify(other);
+      const outcome = await client().writeRecord(target("home.example.com", { externalId: String(other.id), externalIdTrusted: trusted }, { zone_id: "example.com" }), NEW_IP);
+      expect(outcome).toMatchObject({ ok: true, externalId: String(home.id) });
+      expect(JSON.stringify(other)).toBe(before);
+      expect(home.data).toBe(NEW_IP);
+    });
+  }
 
   test("AAAA beside an A of the same name", async () => {
     const six = fake.addRecord("example.com", { type: "AAAA", name: "home", data: "2001:db8::1" });
@@ -152,7 +174,7 @@ describe("writeRecord on a missing record", () => {
 
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "DigitalOcean: record new.example.com A does not exist and create_if_missing is false" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "DigitalOcean: record new.example.com A does not exist and create_if_missing is false" });
     expect(fake.writes()).toBe(0);
   });
 });
@@ -174,28 +196,30 @@ describe("domain discovery and paging", () => {
     expect(fake.requests.filter((r) => r.path === "/domains").map((r) => r.query.page)).toEqual(["1", "2"]);
   });
 
-  test("records on a later page are found", async () => {
+  test("records on a later page are read too: a round robin of 202 addresses is seen whole and left alone", async () => {
     for (let i = 0; i < 201; i++) fake.addRecord("example.com", { type: "A", name: "rr", data: `198.51.100.${i % 250}` });
     fake.addRecord("example.com", { type: "A", name: "rr", data: NEW_IP });
     const outcome = await client().writeRecord(target("rr.example.com", {}, { zone_id: "example.com" }), "203.0.113.99");
-    expect(outcome.ok).toBe(true);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 202 addresses") });
     expect(fake.requests.filter((r) => r.method === "GET").map((r) => r.query.page)).toEqual(["1", "2"]);
+    expect(fake.writes()).toBe(0);
   });
 
   test("no domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, message: "DigitalOcean: no domain of this account holds home.example.org" });
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DigitalOcean: no domain of this account holds home.example.org" });
   });
 
   test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
     expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "example.org" }), NEW_IP)).toEqual({
       ok: false,
+      cause: "refused",
       message: "DigitalOcean: config.zone_id example.org does not hold home.example.com; correct config.zone_id or remove it",
     });
     expect(fake.requests).toHaveLength(0);
   });
 });
 
-describe("failures keep DigitalOcean's words and leave the record alone", () => {
+describe("failures keep DigitalOcean's words, say their cause and leave the record alone", () => {
   const cases: {
     name: string;
     fault?: DigitalOceanFault | "timeout";
@@ -203,26 +227,30 @@ describe("failures keep DigitalOcean's words and leave the record alone", () => 
     readOnly?: boolean;
     ip?: string;
     message: string | RegExp;
+    cause: string;
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad token", token: "dop_v1_revoked", message: "DigitalOcean: Unable to authenticate you. (unauthorized, HTTP 401)", stopRetrying: true },
-    { name: "a token without write scopes", readOnly: true, message: "DigitalOcean: You do not have access for the attempted action. (forbidden, HTTP 403)" },
-    { name: "an address of the wrong family", ip: "2001:db8::7", message: "DigitalOcean: IP address did not match IPv4 format. (unprocessable_entity, HTTP 422)" },
+    { name: "bad token", token: "dop_v1_revoked", message: "DigitalOcean: Unable to authenticate you. (unauthorized, HTTP 401)", cause: "credentials", stopRetrying: true },
+    { name: "a token without write scopes", readOnly: true, message: "DigitalOcean: You do not have access for the attempted action. (forbidden, HTTP 403)", cause: "credentials" },
+    { name: "an address of the wrong family", ip: "2001:db8::7", message: "DigitalOcean: IP address did not match IPv4 format. (unprocessable_entity, HTTP 422)", cause: "refused" },
     {
       name: "burst 429 with retry-after",
       fault: { status: 429, retryAfter: 12 },
-      message: "DigitalOcean: API rate limit exceeded. (too_many_requests, HTTP 429); pausing 12 s",
+      message: "DigitalOcean: API rate limit exceeded. (too_many_requests, HTTP 429)",
+      cause: "throttled",
       retryAfterSeconds: 12,
     },
-    { name: "429 naming nothing", fault: { status: 429 }, message: /pausing 60 s$/, retryAfterSeconds: 60 },
-    { name: "429 naming a day is capped at an hour", fault: { status: 429, retryAfter: 86400 }, message: /pausing 3600 s$/, retryAfterSeconds: 3600 },
-    { name: "500", fault: { status: 500 }, message: "DigitalOcean: Server was unable to give you a response. (server_error, HTTP 500)" },
-    { name: "502 page", fault: "html", message: /^DigitalOcean: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "malformed JSON", fault: "malformed", message: /^DigitalOcean: unreadable answer \(HTTP 200\)/ },
-    { name: "no answer", fault: "timeout", message: "DigitalOcean: no answer within 200ms" },
+    // No wait named: the client invents none; the updater decides the pause and says it.
+    { name: "429 naming nothing", fault: { status: 429 }, message: /\(too_many_requests, HTTP 429\)$/, cause: "throttled" },
+    // Passed on as named; the updater caps every pause at an hour.
+    { name: "429 naming a day", fault: { status: 429, retryAfter: 86400 }, message: /\(too_many_requests, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 86400 },
+    { name: "500", fault: { status: 500 }, message: "DigitalOcean: Server was unable to give you a response. (server_error, HTTP 500)", cause: "unreachable" },
+    { name: "502 page", fault: "html", message: /^DigitalOcean: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^DigitalOcean: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "no answer", fault: "timeout", message: "DigitalOcean: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, readOnly, ip, message, retryAfterSeconds, stopRetrying } of cases) {
+  for (const { name, fault, token, readOnly, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
       if (readOnly) fake.readOnlyTokens.add("dop_v1_readonly");
@@ -233,6 +261,7 @@ describe("failures keep DigitalOcean's words and leave the record alone", () => 
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause as never);
       expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
       expect(outcome.stopRetrying).toBe(stopRetrying);
       expect(home.data).toBe(OLD_IP);
@@ -246,13 +275,13 @@ describe("failures keep DigitalOcean's words and leave the record alone", () => 
     const pause = outcome.ok ? 0 : (outcome.retryAfterSeconds ?? 0);
     expect(pause).toBeGreaterThanOrEqual(899);
     expect(pause).toBeLessThanOrEqual(901);
-    expect(outcome.ok ? "" : outcome.message).toMatch(/\(too_many_requests, HTTP 429\); pausing 9\d\d s$/);
+    expect(outcome).toMatchObject({ ok: false, cause: "throttled", message: expect.stringMatching(/\(too_many_requests, HTTP 429\)$/) });
   });
 
   test("the fake's own per-minute limit: past it, one request and a pause, no retry loop", async () => {
     fake.limit = { perMinute: 1, burst: true };
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false });
+    expect(outcome).toMatchObject({ ok: false, cause: "throttled" });
     expect(outcome.ok ? 0 : outcome.retryAfterSeconds).toBeGreaterThan(50);
     expect(fake.requests).toHaveLength(2);
     expect(home.data).toBe(OLD_IP);
@@ -282,7 +311,7 @@ describe("the fake plays DigitalOcean", () => {
   });
 
   test("PUT without ttl resets it (the stricter reading); PATCH keeps it", async () => {
-    await call("PATCH", `/domains/example.com/records/${home.id}`, { data: NEW_IP });
+    await call("PATCH", `/domains/example.com/records/${home.id}`, { type: "A", data: NEW_IP });
     expect(home.ttl).toBe(300);
     await call("PUT", `/domains/example.com/records/${home.id}`, { type: "A", name: "home", data: OLD_IP });
     expect(home.ttl).toBe(1800);

@@ -112,11 +112,11 @@ describe("writeRecord", () => {
     });
   }
 
-  test("an address DuckDNS already holds: success that says so, still one request", async () => {
+  test("an address DuckDNS already holds: success that says nothing changed, still one request", async () => {
     const outcome = await client().writeRecord(target("home.duckdns.org"), "198.51.100.1");
     expect(outcome).toEqual({
       ok: true,
-      action: "updated",
+      action: "unchanged",
       externalId: "home",
       zoneId: "",
       message: "DuckDNS domain home, it already held this address",
@@ -168,8 +168,8 @@ describe("failures keep DuckDNS's words and never show the token", () => {
       stopRetrying: true,
     },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 120 }, message: 'DuckDNS: unreadable answer (HTTP 429): "Too Many Requests"', retryAfterSeconds: 120 },
-    { name: "429 without Retry-After waits a minute", fault: { status: 429 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 60 },
-    { name: "429 asking for a week waits an hour", fault: { status: 429, retryAfter: 604800 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 3600 },
+    { name: "429 without Retry-After: no wait invented (the updater decides)", fault: { status: 429 }, message: /\(HTTP 429\): "/ },
+    { name: "429 asking for a week: the wait named, which the updater caps", fault: { status: 429, retryAfter: 604800 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 604800 },
     { name: "503 with Retry-After", fault: { status: 503, retryAfter: 30 }, message: 'DuckDNS: unreadable answer (HTTP 503): "Error"', retryAfterSeconds: 30 },
     { name: "500", fault: { status: 500 }, message: 'DuckDNS: unreadable answer (HTTP 500): "Error"' },
     { name: "502 HTML page", fault: "html", message: /^DuckDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
@@ -195,7 +195,7 @@ describe("failures keep DuckDNS's words and never show the token", () => {
 
   test("a name outside duckdns.org is refused without a request", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: "DuckDNS: home.example.com is not a name under duckdns.org", stopRetrying: true });
+    expect(outcome).toEqual({ ok: false, message: "DuckDNS: home.example.com is not a name under duckdns.org", cause: "refused", stopRetrying: true });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -215,5 +215,35 @@ describe("the fake plays DuckDNS's traps", () => {
     const cleared = await fetch(`${fake.url}/update?domains=home.duckdns.org&token=${DUCKDNS_FAKE_TOKEN}&clear=true`);
     expect(await cleared.text()).toBe("OK");
     expect(home).toMatchObject({ ipv4: "", ipv6: "" });
+  });
+});
+
+describe("a hostname's two addresses, and the answer checked for them", () => {
+  test("with an AAAA sibling, an A write names both in one request", async () => {
+    const outcome = await client().writeRecord({ ...target("home.duckdns.org"), siblings: { ipv6: "2001:db8::1" } }, NEW_V4);
+    expect(outcome.ok).toBe(true);
+    expect(fake.requests[0]?.query).toMatchObject({ domains: "home", ip: NEW_V4, ipv6: "2001:db8::1", verbose: "true" });
+    expect([home.ipv4, home.ipv6]).toEqual([NEW_V4, "2001:db8::1"]);
+  });
+
+  test("with an A sibling, an AAAA write names both", async () => {
+    await client().writeRecord({ ...target("home.duckdns.org", "AAAA"), siblings: { ipv4: "198.51.100.1" } }, NEW_V6);
+    expect(fake.requests[0]?.query).toMatchObject({ ip: "198.51.100.1", ipv6: NEW_V6 });
+    expect([home.ipv4, home.ipv6]).toEqual(["198.51.100.1", NEW_V6]);
+  });
+
+  test("a verbose OK naming another address than the one sent stops retrying", async () => {
+    fake.fault({ body: "OK\n192.0.2.55\n\nUPDATED" }, 1);
+    expect(await client().writeRecord(target("home.duckdns.org"), NEW_V4)).toEqual({
+      ok: false,
+      message: `DuckDNS: answered that home.duckdns.org holds 192.0.2.55, not what was sent (${NEW_V4}): the update was ignored`,
+      cause: "refused",
+      stopRetrying: true,
+    });
+  });
+
+  test("a verbose OK holding the address sent (IPv6 written differently) is a success that changed it", async () => {
+    fake.fault({ body: "OK\n198.51.100.1\n2A01:04F8:0:0::7\nUPDATED" }, 1);
+    expect(await client().writeRecord(target("home.duckdns.org", "AAAA"), NEW_V6)).toMatchObject({ ok: true, action: "updated" });
   });
 });

@@ -119,7 +119,7 @@ describe("the request", () => {
 
   test("a server that is not an http(s) URL is refused without a request", async () => {
     const outcome = await client({ server: "ftp://example.net" }).writeRecord(target("home.example.net"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: 'dyndns2: the server "ftp://example.net" is not an http(s) URL', stopRetrying: true });
+    expect(outcome).toEqual({ ok: false, message: 'dyndns2: the server "ftp://example.net" is not an http(s) URL', cause: "refused", stopRetrying: true });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -137,7 +137,7 @@ describe("success", () => {
   const cases: { name: string; recordType: RecordType; ip: string; dualStack?: boolean; message: string; after: Partial<Dyndns2Host> }[] = [
     { name: "A: good", recordType: "A", ip: NEW_V4, message: "answered good", after: { ipv4: NEW_V4, ipv6: "2001:db8::1" } },
     { name: "AAAA: good", recordType: "AAAA", ip: NEW_V6, message: "answered good", after: { ipv4: "198.51.100.1", ipv6: NEW_V6 } },
-    { name: "A: nochg", recordType: "A", ip: "198.51.100.1", message: "answered nochg, it already held this address", after: { ipv4: "198.51.100.1" } },
+    { name: "A: nochg (nothing changed)", recordType: "A", ip: "198.51.100.1", message: "answered nochg, it already held this address", after: { ipv4: "198.51.100.1" } },
     { name: "A with a dual-stack answer (good v4,v6)", recordType: "A", ip: NEW_V4, dualStack: true, message: "answered good", after: { ipv4: NEW_V4 } },
     { name: "AAAA with a dual-stack answer", recordType: "AAAA", ip: NEW_V6, dualStack: true, message: "answered good", after: { ipv6: NEW_V6 } },
   ];
@@ -145,7 +145,8 @@ describe("success", () => {
     test(c.name, async () => {
       fake.dualStackAnswers = c.dualStack ?? false;
       const outcome = await client().writeRecord(target("home.example.net", c.recordType), c.ip);
-      expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home.example.net", zoneId: "", message: `${service} ${c.message}` });
+      const action = c.message.includes("nochg") ? "unchanged" : "updated";
+      expect(outcome).toEqual({ ok: true, action, externalId: "home.example.net", zoneId: "", message: `${service} ${c.message}` });
       expect(home).toMatchObject(c.after);
       expect(fake.updates()).toBe(1);
     });
@@ -168,12 +169,21 @@ describe("success", () => {
     });
   }
 
-  test("a success line holding another address is a failure: the service published something else", async () => {
+  test("a success line holding another address stops retrying: the service published something else", async () => {
     fake.fault({ body: "good 192.0.2.55" }, 1);
     expect(await client().writeRecord(target("home.example.net"), NEW_V4)).toEqual({
       ok: false,
-      message: `${service}: answered "good 192.0.2.55", which does not hold ${NEW_V4} (HTTP 200)`,
+      message: `${service}: answered that home.example.net holds 192.0.2.55, not what was sent (${NEW_V4}): the update was ignored`,
+      cause: "refused",
+      stopRetrying: true,
     });
+  });
+
+  test("Dyn's good 127.0.0.1 (request ignored) stops retrying, whichever family was sent", async () => {
+    for (const [type, ip] of [["A", NEW_V4], ["AAAA", NEW_V6]] as const) {
+      fake.fault({ body: "good 127.0.0.1" }, 1);
+      expect(await client().writeRecord(target("home.example.net", type), ip)).toMatchObject({ ok: false, cause: "refused", stopRetrying: true });
+    }
   });
 });
 
@@ -196,7 +206,8 @@ describe("codes that mean the configuration is wrong stop retrying, in every sty
       test(`${c.name} (${style} style, HTTP ${c.statuses[style]})`, async () => {
         fake.style = style;
         const outcome = await client({ password: c.password, userAgent: c.userAgent }).writeRecord(target(c.hostname ?? "home.example.net"), NEW_V4);
-        expect(outcome).toEqual({ ok: false, message: `${service}: ${c.message} (HTTP ${c.statuses[style]})`, stopRetrying: true });
+        const cause = c.message.startsWith("badauth") ? "credentials" : "refused";
+        expect(outcome).toEqual({ ok: false, message: `${service}: ${c.message} (HTTP ${c.statuses[style]})`, cause, stopRetrying: true });
         expect(outcome.ok || outcome.message).not.toContain(c.password ?? DYNDNS2_FAKE_PASSWORD);
         expect(fake.requests).toHaveLength(1);
         expect(home.ipv4).toBe("198.51.100.1");
@@ -220,6 +231,7 @@ describe("codes that mean the configuration is wrong stop retrying, in every sty
       expect(await client().writeRecord(target("home.example.net"), NEW_V4)).toEqual({
         ok: false,
         message: `${service}: ${body} — ${reason} (HTTP ${status})`,
+        cause: "refused",
         stopRetrying: true,
       });
     });
@@ -234,14 +246,17 @@ describe("codes that mean the configuration is wrong stop retrying, in every sty
 });
 
 describe("temporary failures: retried, never inside the client", () => {
+  /** 911, dnserr and 429 pause the provider; a server error or silence is "unreachable"; a 200 that says nothing known is a refusal. */
+  const causeOf = (name: string) =>
+    /^(911|dnserr|429)/.test(name) ? "throttled" : /^(500|502|timeout)/.test(name) ? "unreachable" : "refused";
   const cases: { name: string; fault: Dyndns2Fault | "timeout"; message: string | RegExp; retryAfterSeconds?: number }[] = [
-    { name: "dnserr: the usual backoff", fault: { body: "dnserr" }, message: `dnserr — the service's DNS failed; tried again later (HTTP 200)` },
+    { name: "dnserr: the provider waits 5 minutes", fault: { body: "dnserr" }, message: `dnserr — the service's DNS failed (HTTP 200)`, retryAfterSeconds: 300 },
     { name: "911: no sooner than 30 minutes", fault: { body: "911" }, message: "911 — the service is down or in maintenance (HTTP 200)", retryAfterSeconds: 1800 },
     { name: "911 in a 500", fault: { body: "911", status: 500 }, message: "911 — the service is down or in maintenance (HTTP 500)", retryAfterSeconds: 1800 },
     { name: "911 with a shorter Retry-After still waits 30 minutes", fault: { body: "911", retryAfter: 60 }, message: /^.*911 .*\(HTTP 200\)$/, retryAfterSeconds: 1800 },
     { name: "911 with a longer Retry-After waits that long (at most an hour)", fault: { body: "911", retryAfter: 86400 }, message: /911/, retryAfterSeconds: 3600 },
     { name: "429 with Retry-After", fault: { body: "Too Many Requests", status: 429, retryAfter: 300 }, message: 'unreadable answer (HTTP 429): "Too Many Requests"', retryAfterSeconds: 300 },
-    { name: "429 without Retry-After", fault: { body: "slow down", status: 429 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 60 },
+    { name: "429 without Retry-After: no wait invented (the updater decides)", fault: { body: "slow down", status: 429 }, message: /\(HTTP 429\): "/ },
     { name: "500 with an empty body", fault: { body: "", status: 500 }, message: "empty answer (HTTP 500)" },
     { name: "502 HTML page", fault: "html", message: /unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
     { name: "garbage in a 200", fault: { body: "<html>maintenance</html>" }, message: 'unreadable answer (HTTP 200): "<html>maintenance</html>"' },
@@ -258,6 +273,7 @@ describe("temporary failures: retried, never inside the client", () => {
       if (typeof c.message === "string") expect(outcome.message).toBe(`${service}: ${c.message}`);
       else expect(outcome.message).toMatch(c.message);
       expect(outcome.retryAfterSeconds).toBe(c.retryAfterSeconds);
+      expect(outcome.cause).toBe(causeOf(c.name));
       expect(outcome.stopRetrying).toBeUndefined();
       expect(outcome.message).not.toContain(DYNDNS2_FAKE_PASSWORD);
       expect(fake.requests).toHaveLength(1);
@@ -280,4 +296,102 @@ describe("the fake plays the services' traps", () => {
     const dyn = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, { headers: { "User-Agent": USER_AGENT } });
     expect([dyn.status, await dyn.text()]).toEqual([200, "badauth\n"]);
   });
+});
+
+describe("each well-known server in its dialect", () => {
+  /** A client of `server` whose requests reach the fake (path and query kept). */
+  function clientOf(server: string) {
+    const reroute: typeof fetch = ((input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : input.toString());
+      url.protocol = "http:";
+      url.host = new URL(fake.url).host;
+      return fetch(url, init);
+    }) as typeof fetch;
+    return createDyndns2Client({ username: DYNDNS2_FAKE_USER, password: DYNDNS2_FAKE_PASSWORD }, server, {
+      baseUrl: "",
+      fetch: reroute,
+      timeoutMs: 2000,
+      userAgent: USER_AGENT,
+    });
+  }
+  const SIBLING_V6 = "2001:db8::1";
+  const withSibling = (recordType: RecordType, siblings: RecordTarget["siblings"]): RecordTarget => ({ ...target("home.example.net", recordType), siblings });
+
+  const cases: { server: string; path: string; alone: Record<string, string>; both: Record<string, string> | null }[] = [
+    { server: "https://members.dyndns.org", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
+    { server: "https://dynupdate.no-ip.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
+    { server: "https://dyndns.variomedia.de", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
+    {
+      server: "https://update.dedyn.io",
+      path: "/nic/update",
+      alone: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: "preserve" },
+      both: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: SIBLING_V6 },
+    },
+    {
+      server: "https://api.dynu.com",
+      path: "/nic/update",
+      alone: { hostname: "home.example.net", myip: NEW_V4, myipv6: "no" },
+      both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 },
+    },
+    { server: "https://dyndns.inwx.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 } },
+    { server: "https://dyndns.kasserver.com", path: "/", alone: { host: "home.example.net", myip: NEW_V4 }, both: { host: "home.example.net", myip: NEW_V4, myip6: SIBLING_V6 } },
+    // One family per request: the other is the service's to keep.
+    { server: "https://dyn.dns.he.net", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://dns.eu.ovhapis.com/nic/update?system=dyndns", path: "/nic/update", alone: { system: "dyndns", hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://now-dns.com", path: "/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    // IPv4 only: the sibling is never sent.
+    { server: "https://dynv6.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://updates.opendns.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://api.nic.ru", path: "/dyndns/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://nic.changeip.com", path: "/nic/update", alone: { hostname: "home.example.net", ip: NEW_V4 }, both: null },
+  ];
+  for (const c of cases) {
+    test(`${c.server}: ${c.path}, ${JSON.stringify(c.alone)}; with an AAAA sibling ${c.both === null ? "the same" : JSON.stringify(c.both)}`, async () => {
+      fake.style = "desec"; // answers on any path
+      await clientOf(c.server).writeRecord(target("home.example.net"), NEW_V4);
+      await clientOf(c.server).writeRecord(withSibling("A", { ipv6: SIBLING_V6 }), NEW_V4);
+      expect(fake.requests.map((r) => r.path)).toEqual([c.path, c.path]);
+      expect(fake.requests.map((r) => r.query)).toEqual([c.alone, c.both ?? c.alone]);
+    });
+  }
+
+  test("an IPv4-only server refuses an AAAA record for good, without a request", async () => {
+    for (const server of ["https://dynv6.com", "https://updates.opendns.com", "https://nic.changeip.com", "https://api.nic.ru"]) {
+      const outcome = await clientOf(server).writeRecord(target("home.example.net", "AAAA"), NEW_V6);
+      expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("takes A records only on this update server") });
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("ChangeIP's own success words are a success", async () => {
+    fake.fault({ body: "200 Successful Update" }, 1);
+    expect(await clientOf("https://nic.changeip.com").writeRecord(target("home.example.net"), NEW_V4)).toMatchObject({
+      ok: true,
+      action: "updated",
+      message: 'ChangeIP (IPv4 only) answered "200 Successful Update"',
+    });
+  });
+
+  test("an AAAA write names its A sibling first, as myip lists them", async () => {
+    fake.style = "dyn";
+    await clientOf("https://members.dyndns.org").writeRecord(withSibling("AAAA", { ipv4: "198.51.100.1" }), NEW_V6);
+    expect(fake.requests[0]?.query).toEqual({ hostname: "home.example.net", myip: `198.51.100.1,${NEW_V6}` });
+    expect([home.ipv4, home.ipv6]).toEqual(["198.51.100.1", NEW_V6]);
+  });
+
+  test("every preset is an https URL whose host the dialect table knows", () => {
+    const presets = dyndns2.options[0]?.presets ?? [];
+    expect(presets.map((p) => p.label)).toEqual(
+      expect.arrayContaining(["ChangeIP (IPv4 only)", "OpenDNS (IPv4 only)", "Variomedia", "All-Inkl", "DDNSS", "WebSupport", "NIC.RU (IPv4 only)", "Now-DNS", "Dynu (dyndns2)", "PowerDNS-Admin (your server)"]),
+    );
+    expect(new Set(presets.map((p) => new URL(p.value).hostname)).size).toBe(presets.length);
+  });
+});
+
+test("the dyndns2 page lists every well-known server with its server URL", async () => {
+  const page = await Bun.file(new URL("../../docs/services/dyndns2.md", import.meta.url)).text();
+  for (const preset of dyndns2.options[0]?.presets ?? []) {
+    expect(page).toContain(`| ${preset.label} |`);
+    if (!preset.label.includes("your server")) expect(page).toContain(preset.value);
+  }
 });

@@ -1,8 +1,10 @@
-// The Dynu client against the faithful fake: apex and node writes keep every field they do not mean
-// to change, request counts stay small, and every error shape ends up as Dynu's own reason.
+// The Dynu client (its primitives under the reconciler) against the faithful fake: apex and node
+// writes keep every field they do not mean to change, request counts stay small, and every error
+// shape ends up as Dynu's own reason with its cause. The policy itself is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDynuClient } from "../../src/dns/dynu";
+import { createDynuApi } from "../../src/dns/dynu";
+import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {
   DYNU_FAKE_API_KEY,
@@ -45,9 +47,8 @@ afterEach(async () => {
 });
 
 function client(options: { apiKey?: string; timeoutMs?: number } = {}) {
-  return createDynuClient(
-    { api_key: options.apiKey ?? DYNU_FAKE_API_KEY },
-    { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000 },
+  return zoneClient(
+    createDynuApi({ api_key: options.apiKey ?? DYNU_FAKE_API_KEY }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd-test" }),
   );
 }
 
@@ -98,7 +99,7 @@ describe("the domain itself (apex or DDNS hostname)", () => {
       action: "updated",
       externalId: String(apex.id),
       zoneId: String(apex.id),
-      message: `Dynu domain ${apex.id}, ttl 90`,
+      message: `Dynu record ${apex.id}, the domain's own address, ttl 90`,
     });
     expect(fake.domain("example.com")).toMatchObject({
       ipv4Address: NEW_V4,
@@ -132,19 +133,39 @@ describe("the domain itself (apex or DDNS hostname)", () => {
     expect(fake.domain("example.com")?.ttl).toBe(300);
   });
 
-  test("steady state (domain id known, external id = domain id) is two requests", async () => {
+  test("domain id known (steady state): the listing names the domain, then the domain is read and sent back", async () => {
     const id = String(apex.id);
-    const outcome = await client().writeRecord(target("example.com", { externalId: id }, { zone_id: id }), NEW_V4);
-    expect(outcome).toMatchObject({ ok: true, externalId: id, zoneId: id });
-    expect(requestLines()).toEqual([`GET /dns/${id}`, `POST /dns/${id}`]);
-  });
-
-  test("domain id known but no external id yet: the listing tells it is the apex", async () => {
-    const id = String(apex.id);
-    const outcome = await client().writeRecord(target("example.com", {}, { zone_id: id }), NEW_V4);
-    expect(outcome).toMatchObject({ ok: true, externalId: id });
+    const outcome = await client().writeRecord(target("example.com", { externalId: id, externalIdTrusted: true }, { zone_id: id }), NEW_V4);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: id, zoneId: id });
     expect(requestLines()).toEqual([`GET /dns/${id}/record`, `GET /dns/${id}`, `POST /dns/${id}`]);
     expect(fake.domain("example.com")?.ipv4Address).toBe(NEW_V4);
+  });
+
+  test("the domain already holding the address is read, never written", async () => {
+    const id = String(apex.id);
+    const outcome = await client().writeRecord(target("example.com", {}, { zone_id: id }), "198.51.100.1");
+    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: id, zoneId: id, message: `Dynu record ${id}, the domain's own address, ttl 90` });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("IPv6 is compared as an address: another spelling of the same one is not written", async () => {
+    const outcome = await client().writeRecord(target("example.com", { recordType: "AAAA" }), "2001:0DB8:0:0::1");
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("an address held but not published (ipv6 off) is switched on", async () => {
+    const ddns = fake.domain("x.freeddns.org")!;
+    Object.assign(ddns, { ipv6Address: NEW_V6, ipv6: false });
+    const outcome = await client().writeRecord(target("x.freeddns.org", { recordType: "AAAA" }), NEW_V6);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.domain("x.freeddns.org")).toMatchObject({ ipv6Address: NEW_V6, ipv6: true, ipv4Address: "198.51.100.3" });
+  });
+
+  test("a ttl other than the config's is written even when the address is held", async () => {
+    const outcome = await client().writeRecord(target("example.com", {}, { ttl: 300 }), "198.51.100.1");
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.domain("example.com")).toMatchObject({ ttl: 300, ipv6Address: "2001:db8::1", group: "home" });
   });
 });
 
@@ -156,7 +177,7 @@ describe("a record under a domain", () => {
       action: "updated",
       externalId: String(www.id),
       zoneId: String(apex.id),
-      message: `Dynu record ${www.id} in domain ${apex.id}, ttl 600`,
+      message: `Dynu record ${www.id}, ttl 600`,
     });
     expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: NEW_V4, ttl: 600, state: true, group: "web" });
     expect(fake.requests.at(-1)?.body).toEqual({
@@ -186,13 +207,26 @@ describe("a record under a domain", () => {
     expect(fake.record("www.example.com", "A")?.ttl).toBe(60);
   });
 
-  test("steady state (domain id known) is two requests", async () => {
+  test("steady state (domain id known) is two requests: the listing, then one POST", async () => {
     const outcome = await client().writeRecord(
-      target("www.example.com", { externalId: String(www.id) }, { zone_id: String(apex.id) }),
+      target("www.example.com", { externalId: String(www.id), externalIdTrusted: true }, { zone_id: String(apex.id) }),
       NEW_V4,
     );
     expect(outcome.ok).toBe(true);
     expect(requestLines()).toEqual([`GET /dns/${apex.id}/record`, `POST /dns/${apex.id}/record/${www.id}`]);
+  });
+
+  test("a record already holding the address is read, never written", async () => {
+    const outcome = await client().writeRecord(target("www.example.com", {}, { zone_id: String(apex.id) }), "198.51.100.2");
+    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: String(www.id), zoneId: String(apex.id), message: `Dynu record ${www.id}, ttl 600` });
+    expect(requestLines()).toEqual([`GET /dns/${apex.id}/record`]);
+  });
+
+  test("a name with two A records is left alone", async () => {
+    fake.addRecord("example.com", { nodeName: "www", recordType: "A", ipv4Address: "198.51.100.9", ttl: 600 });
+    const outcome = await client().writeRecord(target("www.example.com"), NEW_V4);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 2 addresses") });
+    expect(fake.writes()).toBe(0);
   });
 
   const createCases: { name: string; hostname: string; recordType: "A" | "AAAA"; ip: string; config: RecordConfig; expected: Partial<DynuRecord> }[] = [
@@ -211,7 +245,7 @@ describe("a record under a domain", () => {
         action: "created",
         externalId: String(created?.id),
         zoneId: String(apex.id),
-        message: `Dynu record ${created?.id} in domain ${apex.id}, ttl ${created?.ttl}`,
+        message: `Dynu record ${created?.id}, ttl ${created?.ttl}`,
       });
     });
   }
@@ -225,6 +259,7 @@ describe("a record under a domain", () => {
     const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_V4);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: "Dynu: record new.example.com A does not exist and create_if_missing is false",
     });
     expect(fake.writes()).toBe(0);
@@ -232,7 +267,7 @@ describe("a record under a domain", () => {
 });
 
 describe("an external id or zone id naming another domain or record is never written through", () => {
-  // Dynu reads before it writes and checks names, so trusted or not makes no difference here.
+  // The record is always found by name in the domain the listing names, so trusted or not makes no difference.
   const cases: {
     name: string;
     hostname: string;
@@ -316,6 +351,7 @@ describe("domain lookup", () => {
     const outcome = await client().writeRecord(target("host.unknown.net"), NEW_V4);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: "Dynu: Argument Exception: Invalid hostname. (status 501) — no domain of this account holds host.unknown.net",
     });
   });
@@ -337,36 +373,55 @@ describe("domain lookup", () => {
   }
 });
 
-describe("failures keep Dynu's reason and leave the records alone", () => {
+describe("failures keep Dynu's reason, say their cause and leave the records alone", () => {
   const faultCases: {
     name: string;
     fault: DynuFault | "timeout";
     message: string | RegExp;
+    cause: string;
     retryAfterSeconds?: number;
   }[] = [
     {
       name: "429 with retry-after",
       fault: { status: 429, retryAfter: 9 },
       message: "Dynu: Quota Exception: Too many requests. (status 429)",
+      cause: "throttled",
       retryAfterSeconds: 9,
     },
     {
       name: "503 quota with retry-after",
       fault: { status: 503, retryAfter: 120 },
       message: "Dynu: Quota Exception: Too many requests. (status 503)",
+      cause: "throttled",
       retryAfterSeconds: 120,
     },
-    { name: "500", fault: { status: 500 }, message: "Dynu: Server Exception: An error occurred. (status 500)" },
+    // Dynu's quota answer names no wait: the updater decides the pause, the client invents none.
+    { name: "503 quota without retry-after", fault: { status: 503 }, message: "Dynu: Quota Exception: Too many requests. (status 503)", cause: "throttled" },
+    {
+      name: "503 quota inside HTTP 200",
+      fault: { status: 503, inHttp200: true },
+      message: "Dynu: Quota Exception: Too many requests. (status 503, HTTP 200)",
+      cause: "throttled",
+    },
+    {
+      name: "503 that is not the quota",
+      fault: { status: 503, type: "Server Exception", message: "Maintenance." },
+      message: "Dynu: Server Exception: Maintenance. (status 503)",
+      cause: "unreachable",
+    },
+    { name: "500", fault: { status: 500 }, message: "Dynu: Server Exception: An error occurred. (status 500)", cause: "unreachable" },
     {
       name: "an error inside HTTP 200",
       fault: { status: 505, message: "Invalid TTL.", inHttp200: true },
       message: "Dynu: Validation Exception: Invalid TTL. (status 505, HTTP 200)",
+      cause: "refused",
     },
-    { name: "malformed JSON", fault: "malformed", message: /^Dynu: unreadable answer \(HTTP 200\): "\{/ },
-    { name: "502 HTML page", fault: "html", message: /^Dynu: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "timeout", fault: "timeout", message: "Dynu: no answer within 200ms" },
+    { name: "a refused key", fault: { status: 401, message: "Failed." }, message: "Dynu: Authentication Exception: Failed. (status 401)", cause: "credentials" },
+    { name: "malformed JSON", fault: "malformed", message: /^Dynu: unreadable answer \(HTTP 200\): "\{/, cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^Dynu: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Dynu: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, message, retryAfterSeconds } of faultCases) {
+  for (const { name, fault, message, cause, retryAfterSeconds } of faultCases) {
     for (const errorShape of ["flat", "nested"] as const) {
       test(`${name} (${errorShape})`, async () => {
         fake.errorShape = errorShape;
@@ -375,6 +430,7 @@ describe("failures keep Dynu's reason and leave the records alone", () => {
         expect(outcome.ok).toBe(false);
         if (outcome.ok) return;
         expect(outcome.message).toMatch(message);
+        expect(outcome.cause).toBe(cause as never);
         expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
         expect(fake.requests).toHaveLength(1);
         expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: "198.51.100.2", ttl: 600 });
@@ -385,13 +441,13 @@ describe("failures keep Dynu's reason and leave the records alone", () => {
   test("a failing final POST is reported and nothing changes", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "POST");
     const outcome = await client().writeRecord(target("example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: "Dynu: Server Exception: An error occurred. (status 500)" });
+    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Dynu: Server Exception: An error occurred. (status 500)" });
     expect(fake.domain("example.com")?.ipv4Address).toBe("198.51.100.1");
   });
 
   test("an error inside HTTP 200 on the write is not taken for success", async () => {
     fake.fault({ status: 501, message: "Invalid record.", inHttp200: true }, 1, (r) => r.method === "POST");
     const outcome = await client().writeRecord(target("www.example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: "Dynu: Argument Exception: Invalid record. (status 501, HTTP 200)" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Dynu: Argument Exception: Invalid record. (status 501, HTTP 200)" });
   });
 });

@@ -98,6 +98,7 @@ describe("the hostname is split into host and registered domain", () => {
     expect(outcome).toEqual({
       ok: false,
       message: "Namecheap: config.zone_id example.com does not hold home.example.co.uk; correct it or remove it",
+      cause: "refused",
       stopRetrying: true,
     });
     expect(fake.requests).toHaveLength(0);
@@ -113,6 +114,7 @@ describe("the hostname is split into host and registered domain", () => {
     expect(await client().writeRecord(target("co.uk"), NEW_V4)).toEqual({
       ok: false,
       message: "Namecheap: co.uk is not under a registrable domain (Public Suffix List)",
+      cause: "refused",
       stopRetrying: true,
     });
     expect(fake.requests).toHaveLength(0);
@@ -122,6 +124,7 @@ describe("the hostname is split into host and registered domain", () => {
     expect(await client().writeRecord(target("home.example.co.uk", {}, "AAAA"), "2a01:4f8::7")).toEqual({
       ok: false,
       message: "Namecheap: Dynamic DNS sets IPv4 (A) records only",
+      cause: "refused",
       stopRetrying: true,
     });
     expect(fake.requests).toHaveLength(0);
@@ -141,11 +144,13 @@ describe("the answer", () => {
     expect(await client().writeRecord(target("home.example.co.uk"), NEW_V4)).toMatchObject({ ok: true });
   });
 
-  test("success naming another address is a failure: Namecheap published something else", async () => {
+  test("success naming another address stops retrying: Namecheap published something else", async () => {
     fake.fault({ xml: "<interface-response><IP>192.0.2.55</IP><ErrCount>0</ErrCount><Done>true</Done></interface-response>" }, 1);
     expect(await client().writeRecord(target("home.example.co.uk"), NEW_V4)).toEqual({
       ok: false,
-      message: `Namecheap: answered with IP 192.0.2.55, not ${NEW_V4} (HTTP 200)`,
+      message: `Namecheap: answered that home.example.co.uk holds 192.0.2.55, not what was sent (${NEW_V4}): the update was ignored`,
+      cause: "refused",
+      stopRetrying: true,
     });
   });
 });

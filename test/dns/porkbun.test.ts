@@ -1,8 +1,10 @@
-// The Porkbun client against its fake: what it changes and keeps, that it never rewrites what is
-// there, how it finds the domain, and how Porkbun's failures (and its 503 page) reach the history.
+// The Porkbun client (its primitives under the reconciler) against its fake: what it changes and
+// keeps, that it never rewrites what is there, how it finds the domain, and how Porkbun's failures
+// (and its 503 page) reach the history with their cause. The policy is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createPorkbunClient, porkbun } from "../../src/dns/porkbun";
+import { createPorkbunApi, porkbun } from "../../src/dns/porkbun";
+import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {
   PORKBUN_FAKE_API_KEY,
@@ -31,9 +33,11 @@ afterEach(async () => {
 });
 
 function client(options: { apiKey?: string; secret?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return createPorkbunClient(
-    { api_key: options.apiKey ?? PORKBUN_FAKE_API_KEY, secret_api_key: options.secret ?? PORKBUN_FAKE_SECRET },
-    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+  return zoneClient(
+    createPorkbunApi(
+      { api_key: options.apiKey ?? PORKBUN_FAKE_API_KEY, secret_api_key: options.secret ?? PORKBUN_FAKE_SECRET },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
   );
 }
 
@@ -107,15 +111,36 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["/dns/retrieveByNameType/example.com/A/home", `/dns/edit/example.com/${home.id}`]);
   });
 
-  test("a record that already holds the address is not written (Porkbun would refuse the edit anyway)", async () => {
+  test("a record that already holds the address is read, never written (Porkbun would refuse the edit anyway)", async () => {
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
     expect(outcome).toEqual({
       ok: true,
-      action: "updated",
+      action: "unchanged",
       externalId: home.id,
       zoneId: "example.com",
-      message: `Porkbun record ${home.id}, ttl 1800, already held this address, nothing sent`,
+      message: `Porkbun record ${home.id}, ttl 1800`,
     });
+    expect(requestLines()).toEqual(["/dns/retrieveByNameType/example.com/A/home"]);
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("IPv6 is compared as an address: another spelling of the one held is not written", async () => {
+    fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1" });
+    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:0DB8:0:0::1");
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("the address held with another ttl than the config's: the ttl is edited, the rest kept", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", message: `Porkbun record ${home.id}, ttl 3600` });
+    expect(fake.record("home.example.com", "A")).toMatchObject({ content: OLD_IP, ttl: "3600", notes: "router" });
+  });
+
+  test("a name with two A records is left alone", async () => {
+    fake.addRecord("example.com", { name: "home", type: "A", content: "198.51.100.9" });
+    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 2 addresses") });
     expect(fake.changes()).toBe(0);
   });
 
@@ -137,12 +162,16 @@ describe("writeRecord on an existing record", () => {
     expect(fake.record("home.example.com", "A")).toMatchObject({ content: NEW_IP, ttl: "1800", notes: "router" });
   });
 
-  test("an external id picks among the records the read returned; a foreign id is never written through", async () => {
-    const other = fake.addRecord("example.com", { name: "other", type: "A", content: "198.51.100.9" });
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id }, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, externalId: home.id });
-    expect(fake.record("other.example.com", "A")?.content).toBe("198.51.100.9");
-  });
+  for (const trusted of [false, true]) {
+    test(`an external id is not followed: the record is found by name, a foreign one stays byte-identical (${trusted ? "trusted" : "untrusted"})`, async () => {
+      const other = fake.addRecord("example.com", { name: "other", type: "A", content: "198.51.100.9", notes: "not mine" });
+      const before = JSON.stringify(other);
+      const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id, externalIdTrusted: trusted }, { zone_id: "example.com" }), NEW_IP);
+      expect(outcome).toMatchObject({ ok: true, externalId: home.id });
+      expect(JSON.stringify(fake.record("other.example.com", "A"))).toBe(before);
+      expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
+    });
+  }
 
   test("AAAA beside an A of the same name", async () => {
     const six = fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1" });
@@ -165,7 +194,7 @@ describe("writeRecord on a missing record", () => {
 
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, message: "Porkbun: record new.example.com A does not exist and create_if_missing is false" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Porkbun: record new.example.com A does not exist and create_if_missing is false" });
     expect(fake.changes()).toBe(0);
   });
 
@@ -173,6 +202,7 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
+      cause: "refused",
       message: `Porkbun: Create error: We were unable to create the DNS record. (HTTP 400) — its ALIAS record (→ ${PORKBUN_PARKING}, Porkbun's parking page) blocks it: delete that record at Porkbun`,
     });
     expect(requestLines()).toEqual([
@@ -230,6 +260,7 @@ describe("domain discovery", () => {
   test("no domain holds the hostname", async () => {
     expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({
       ok: false,
+      cause: "refused",
       message: "Porkbun: no domain of this account holds home.example.org",
     });
   });
@@ -237,13 +268,14 @@ describe("domain discovery", () => {
   test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
     expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "other.org" }), NEW_IP)).toEqual({
       ok: false,
+      cause: "refused",
       message: "Porkbun: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it",
     });
     expect(fake.requests).toHaveLength(0);
   });
 });
 
-describe("failures keep Porkbun's words and leave the record alone", () => {
+describe("failures keep Porkbun's words, say their cause and leave the record alone", () => {
   const cases: {
     name: string;
     setup?: () => void;
@@ -251,28 +283,32 @@ describe("failures keep Porkbun's words and leave the record alone", () => {
     apiKey?: string;
     ip?: string;
     message: string | RegExp;
+    cause: string;
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad key: retrying cannot succeed", apiKey: "pk1_revoked", message: "Porkbun: Invalid API key. (002) (HTTP 400)", stopRetrying: true },
+    { name: "bad key: retrying cannot succeed", apiKey: "pk1_revoked", message: "Porkbun: Invalid API key. (002) (HTTP 400)", cause: "credentials", stopRetrying: true },
     {
       name: "domain not opted in to API access",
       setup: () => {
         fake.domains.get("example.com")!.apiAccess = false;
       },
       message: "Porkbun: Domain is not opted in to API access. (HTTP 400)",
+      cause: "refused",
     },
-    { name: "an address of the wrong family", ip: "2001:db8::7", message: "Porkbun: Invalid content for A record. (HTTP 400)" },
-    { name: "the 503 page of a key asking too fast", fault: "throttled", message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503); pausing 60 s", retryAfterSeconds: 60 },
-    { name: "a 429 with Retry-After", fault: { status: 429, retryAfter: 5, message: "Too many requests." }, message: "Porkbun: Too many requests. (rate limited, HTTP 429); pausing 5 s", retryAfterSeconds: 5 },
-    { name: "a 429 naming hours is capped at an hour", fault: { status: 429, retryAfter: 86400 }, message: /pausing 3600 s$/, retryAfterSeconds: 3600 },
-    { name: "a JSON 503", fault: { status: 503, message: "Service unavailable." }, message: "Porkbun: Service unavailable. (rate limited, HTTP 503); pausing 60 s", retryAfterSeconds: 60 },
-    { name: "a JSON 500", fault: { status: 500 }, message: "Porkbun: Internal server error. (HTTP 500)" },
-    { name: "a 502 page", fault: "html", message: /^Porkbun: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "malformed JSON", fault: "malformed", message: /^Porkbun: unreadable answer \(HTTP 200\)/ },
-    { name: "no answer", fault: "timeout", message: "Porkbun: no answer within 200ms" },
+    { name: "an address of the wrong family", ip: "2001:db8::7", message: "Porkbun: Invalid content for A record. (HTTP 400)", cause: "refused" },
+    // Porkbun's "slow down" names no wait: the updater decides the pause (and says so); the client invents none.
+    { name: "the 503 page of a key asking too fast", fault: "throttled", message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)", cause: "throttled" },
+    { name: "a 429 with Retry-After", fault: { status: 429, retryAfter: 5, message: "Too many requests." }, message: "Porkbun: Too many requests. (rate limited, HTTP 429)", cause: "throttled", retryAfterSeconds: 5 },
+    // Passed on as named; the updater caps every pause at an hour.
+    { name: "a 429 naming hours", fault: { status: 429, retryAfter: 86400 }, message: /\(rate limited, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 86400 },
+    { name: "a JSON 503", fault: { status: 503, message: "Service unavailable." }, message: "Porkbun: Service unavailable. (rate limited, HTTP 503)", cause: "throttled" },
+    { name: "a JSON 500", fault: { status: 500 }, message: "Porkbun: Internal server error. (HTTP 500)", cause: "unreachable" },
+    { name: "a 502 page", fault: "html", message: /^Porkbun: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Porkbun: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "no answer", fault: "timeout", message: "Porkbun: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, setup, fault, apiKey, ip, message, retryAfterSeconds, stopRetrying } of cases) {
+  for (const { name, setup, fault, apiKey, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       setup?.();
       if (fault) fake.fault(fault);
@@ -280,6 +316,7 @@ describe("failures keep Porkbun's words and leave the record alone", () => {
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause as never);
       expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
       expect(outcome.stopRetrying).toBe(stopRetrying);
       expect(fake.record("home.example.com", "A")?.content).toBe(OLD_IP);
@@ -292,10 +329,10 @@ describe("failures keep Porkbun's words and leave the record alone", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  test("a real burst past the limit gets the 503 page, and the outcome pauses the provider", async () => {
+  test("a real burst past the limit gets the 503 page, and the outcome is a throttle (it pauses the provider)", async () => {
     fake.minIntervalMs = 5_000;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, retryAfterSeconds: 60 });
+    expect(outcome).toEqual({ ok: false, cause: "throttled", message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)" });
     expect(requestLines()).toEqual(["/domain/listAll", "/dns/retrieveByNameType/example.com/A/home"]);
     expect(fake.changes()).toBe(0);
   });
@@ -303,7 +340,7 @@ describe("failures keep Porkbun's words and leave the record alone", () => {
   test("a throttled edit is reported as throttled, not as an error of the record", async () => {
     fake.fault("throttled", 1, (r) => r.path.startsWith("/dns/edit/"));
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, retryAfterSeconds: 60 });
+    expect(outcome).toMatchObject({ ok: false, cause: "throttled" });
   });
 
   test("a failed create that is throttled does not ask about the ALIAS", async () => {

@@ -29,8 +29,8 @@ describe("every registered service", () => {
       }
       if (!service.canVerify) expect(service.verifyUnavailable?.length ?? 0).toBeGreaterThan(0);
       if (service.defaultApiUrl === undefined) {
-        // Its address is one of its options: a required URL option says where to send updates.
-        expect(service.options.some((option) => option.required && (option.kind === "url" || option.kind === "template"))).toBe(true);
+        // Its address is one of its options: a required URL (or name server) option says where to send updates.
+        expect(service.options.some((option) => option.required && ["url", "template", "host"].includes(option.kind))).toBe(true);
       } else {
         expect(service.defaultApiUrl).toMatch(/^https:\/\/[^/]+/);
         expect(service.defaultApiUrl).not.toEndWith("/");

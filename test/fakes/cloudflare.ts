@@ -1,5 +1,12 @@
 // A faithful stand-in for the Cloudflare API v4 (PROVIDERS.md): token check, zones and DNS records
 // with the real envelope, validation and error codes, so client tests catch what the service would.
+//
+// Checked against Cloudflare's own OpenAPI description (test/conformance/descriptions/cloudflare.json):
+// every request is validated and a forbidden one refused (400, code 9207) and recorded (server.ts).
+//
+// Quirk switches: zones in any status (`addZone(name, "pending")`: Cloudflare lists a pending zone
+// too, and a client must skip it), `tokens` (revoke mid-test), faults `{status, retryAfter, code,
+// message}` (429 code 971 with a Retry-After of any length), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
 import {
@@ -10,6 +17,27 @@ import {
   malformedJson,
   startFakeServer,
 } from "./server";
+import { openApiDescription } from "./descriptions";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("cloudflare", {
+  title: "Cloudflare OpenAPI",
+  apiRoot: "/client/v4",
+  // Cloudflare's answer to a request its schema refuses: 400 with its validation error (an address
+  // the record type cannot hold gets its own code, as at Cloudflare).
+  refuse: (request, problems) => {
+    const type = (request.body as { type?: unknown } | undefined)?.type;
+    if ((type === "A" || type === "AAAA") && problems.some((p) => p.startsWith("body/content must match format"))) {
+      return failure(400, 9005, contentError(type));
+    }
+    return failure(400, 9207, `Request body is invalid. ${problems.join("; ")}`);
+  },
+  // The vendored snapshot (2024) reuses the full record schema for PATCH, so it requires type, name
+  // and content of a partial update; the API takes a PATCH of the changed fields alone, and so does
+  // this fake. Types, formats and enums of what is sent are still checked. It also requires the
+  // record's `id` of a create, without marking it readOnly as it does created_on and modified_on.
+  leniency: { partialPatch: true, assigned: ["id"] },
+});
 
 export const CLOUDFLARE_FAKE_TOKEN = "cf-fake-token-0123456789abcdef";
 
@@ -20,9 +48,17 @@ export interface CloudflareZone {
   paused: boolean;
   type: string;
   account: { id: string; name: string };
+  owner: { id: string; name: string; type: string };
+  meta: Record<string, unknown>;
+  development_mode: number;
   name_servers: string[];
+  original_name_servers: string[] | null;
+  original_registrar: string | null;
+  original_dnshost: string | null;
   created_on: string;
   modified_on: string;
+  /** null while the zone is pending. */
+  activated_on: string | null;
 }
 
 export interface CloudflareRecord {
@@ -121,9 +157,16 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
       paused: false,
       type: "full",
       account: ACCOUNT,
+      owner: { id: ACCOUNT.id, name: ACCOUNT.name, type: "organization" },
+      meta: { step: 2, custom_certificate_quota: 0, page_rule_quota: 3, phishing_detected: false },
+      development_mode: 0,
       name_servers: ["ada.ns.cloudflare.com", "bob.ns.cloudflare.com"],
+      original_name_servers: null,
+      original_registrar: null,
+      original_dnshost: null,
       created_on: now,
       modified_on: now,
+      activated_on: status === "active" ? now : null,
     };
     zones.set(zone.id, zone);
     zonesByName.set(zone.name, [...(zonesByName.get(zone.name) ?? []), zone]);
@@ -292,13 +335,13 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
             (name === undefined || r.name === fullName(name, zone.name)) &&
             (content === undefined || r.content === content),
         );
-        return list(matching, request.query, 100, 5000);
+        return list(matching.map(shown), request.query, 100, 5000);
       }
       if (method === "POST") {
         const created = change(zone, undefined, request.body, false);
         if (created instanceof Response) return created;
         index(created, zone.id);
-        return ok(created);
+        return ok(shown(created));
       }
       return failure(405, 10405, "Method not allowed");
     }
@@ -309,7 +352,7 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
     if (!existing || zoneOfRecord.get(recordId) !== zone.id) return failure(404, 81044, "Record does not exist.");
     switch (method) {
       case "GET":
-        return ok(existing);
+        return ok(shown(existing));
       case "DELETE":
         unindex(existing);
         return ok({ id: existing.id });
@@ -320,7 +363,7 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
         // Changed in place, so a test holding the record object sees what the API did to it.
         unindex(existing);
         index(Object.assign(existing, changed), zone.id);
-        return ok(existing);
+        return ok(shown(existing));
       }
       default:
         return failure(405, 10405, "Method not allowed");
@@ -330,6 +373,7 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
   const server = startFakeServer<CloudflareFault>({
     prefix: "/client/v4",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
@@ -359,6 +403,12 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
       server.clearRequests();
     },
   });
+}
+
+/** A record as the API shows it: its description types `comment` as a string, so a record without one has none. */
+function shown(record: CloudflareRecord): Omit<CloudflareRecord, "comment"> & { comment?: string } {
+  const { comment, ...rest } = record;
+  return comment === null ? rest : { ...rest, comment };
 }
 
 function newId(): string {

@@ -7,6 +7,14 @@
 // Sources besides PROVIDERS.md: desec-stack docs/dns/rrsets.rst (RRset object, apex spelling, the
 // duplicate and TTL errors), docs/dns/domains.rst (`owns_qname`, the domain object), docs/rate-limits.rst
 // (2/s, 15/min, 100/h per domain; Retry-After), docs/auth/account.rst; DRF's throttling message.
+//
+// Documentation: https://desec.readthedocs.io/en/latest/dns/rrsets.html. Independent clients it
+// follows: libdns/desec and go-acme/lego providers/dns/desec (via nrdcg/desec). No machine-readable
+// description is published. (deSEC's dyndns endpoint is played by the dyndns2 fake, style "desec".)
+//
+// Quirk switches: `writeLimits` (the per-domain write windows, answered 429 with Retry-After and
+// DRF's "Request was throttled" detail), faults `{status, detail, retryAfter}`, a domain's
+// `minimum_ttl` (a lower TTL is refused).
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";

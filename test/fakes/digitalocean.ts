@@ -8,9 +8,24 @@
 // (domains_list, domains_list_records, domains_create_record, domains_patch_record),
 // shared/responses/*.yml (unauthorized, not_found, too_many_requests), description.yml (rate limits).
 // UNSURE there, played both ways here: whether PUT resets the ttl it omits (`putResetsTtl`).
+//
+// Checked against DigitalOcean's own OpenAPI description (test/conformance/descriptions/
+// digitalocean.json): every request is validated — a PATCH without `type` is refused (422) and
+// recorded, as that description requires it.
+//
+// Quirk switches: `limit` (requests per minute; 429 with retry-after when `burst`, else only
+// ratelimit-reset), `putResetsTtl`, `readOnlyTokens`, faults `{status, id, message, retryAfter, reset}`.
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("digitalocean", {
+  title: "DigitalOcean OpenAPI",
+  apiRoot: "/",
+  refuse: (_request, problems) => error(422, { id: "unprocessable_entity", message: problems.join("; ") }),
+});
 
 export const DIGITALOCEAN_FAKE_TOKEN = "dop_v1_fake0123456789abcdef0123456789abcdef";
 /** What a record gets when a PUT leaves its ttl out, if `putResetsTtl`. */
@@ -195,6 +210,7 @@ export function startDigitalOceanFake(): DigitalOceanFake {
   const server = startFakeServer<DigitalOceanFault>({
     prefix: "/v2",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

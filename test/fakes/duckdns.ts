@@ -3,6 +3,12 @@
 // inadyn `plugins/duckdns.c`): one GET `/update`, `OK`/`KO` in a 200 for every outcome, `verbose=true`
 // answers, and the quirks a careless client trips over: without `ip` (and without `ipv6`) the
 // caller's own address is published, `ip=` takes either family, and `clear=true` empties both records.
+//
+// Documentation: https://www.duckdns.org/spec.jsp. No machine-readable description is published.
+//
+// Quirk switches: faults `{body}` (any answer, e.g. "KO" or an "OK" for another address) and
+// `{status, retryAfter}`; a request without `ip` publishes the caller's address; `clear=true`
+// empties both records.
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeServer } from "./server";

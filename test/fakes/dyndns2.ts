@@ -6,6 +6,22 @@
 // lines (`good 1.2.3.4,2001:db8::1`). Like the real ones it publishes the caller's address when
 // `myip` is missing, refuses clients without an identifying User-Agent (`badagent`), and blocks a
 // host for `abuse` after repeated `nochg` updates.
+//
+// Independent clients it was checked against: ddclient `nic_dyndns2_update` (one `myip`, comma-joined
+// v4,v6 for a dual-stack host since 3.11; `good`/`nochg`/`badauth`/`nohost`/`abuse`/`dnserr`/`911`
+// handling) and qdm12/ddns-updater `providers/dyn` and `providers/desec` (answers as plain text lines).
+//
+// Quirks it can play, each a switch on the fake (defaults follow the style's real service):
+// - `otherFamily`: what an update naming ONE address family does to the host's other family.
+//   "kept" (No-IP); "deleted" (Dyn and deSEC: a hostname owns both families, so `myip=<v4>` alone
+//   removes the AAAA and `myip=<v6>` alone removes the A); "caller" (the missing IPv4 is taken from
+//   the connection, 127.0.0.1 here; a missing IPv6 is removed, the connection being IPv4).
+// - deSEC parameters (style "desec"): `myipv4` and `myipv6` name each family, and the value
+//   `preserve` keeps that family as it is whatever `otherFamily` says.
+// - `ignoreUpdates`: Dyn's "good 127.0.0.1": the update is acknowledged but ignored (Dyn answers so
+//   to a client it has flagged); nothing changes.
+// - `dualStackAnswers`, `nochgBeforeAbuse`, and faults (`fault({body: "dnserr"})`, `{body: "911",
+//   retryAfter}`) for the other answers.
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeServer } from "./server";
@@ -35,8 +51,14 @@ export interface Dyndns2Host {
  */
 export type Dyndns2Fault = { body: string; status?: number; retryAfter?: number } | "html";
 
+/** What an update naming one address family does to the host's other family (see the header). */
+export type Dyndns2OtherFamily = "kept" | "deleted" | "caller";
+
 export interface Dyndns2Fake extends FakeServer<Dyndns2Fault> {
   style: Dyndns2Style;
+  otherFamily: Dyndns2OtherFamily;
+  /** Answer every update `good 127.0.0.1` and change nothing (Dyn: the request was ignored). */
+  ignoreUpdates: boolean;
   /** Answer success lines with both addresses the host holds, as No-IP does for dual-stack hosts. */
   dualStackAnswers: boolean;
   /** Consecutive `nochg` updates of a host before it is blocked for abuse. */
@@ -49,7 +71,9 @@ export interface Dyndns2Fake extends FakeServer<Dyndns2Fault> {
   updates(): number;
 }
 
-export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswers?: boolean } = {}): Dyndns2Fake {
+export function startDyndns2Fake(
+  options: { style?: Dyndns2Style; dualStackAnswers?: boolean; otherFamily?: Dyndns2OtherFamily } = {},
+): Dyndns2Fake {
   const accounts = new Map([[DYNDNS2_FAKE_USER, DYNDNS2_FAKE_PASSWORD]]);
   const hosts = new Map<string, Dyndns2Host>();
 
@@ -75,20 +99,31 @@ export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswe
     const names = (query.hostname ?? "").split(",").filter((n) => n !== "");
     if (names.length === 0) return reply("notfqdn");
     if (names.length > 20) return reply("numhost");
-    const given = (query.myip ?? DYNDNS2_CALLER_IPV4).split(",");
-    if (query.myipv6) given.push(query.myipv6);
-    const v4 = given.find((a) => isIPv4(a));
-    const v6 = given.find((a) => isIPv6(a));
-    if (given.some((a) => !isIPv4(a) && !isIPv6(a))) return reply("dnserr");
+    const desec = fake.style === "desec";
+    const named = [query.myip, desec ? query.myipv4 : undefined, query.myipv6].filter((a): a is string => a !== undefined);
+    const given = (named.length > 0 ? named.join(",") : DYNDNS2_CALLER_IPV4).split(",").filter((a) => a !== "");
+    const preserved = (family: "myipv4" | "myipv6") => desec && query[family] === "preserve";
+    const addresses = given.filter((a) => a !== "preserve");
+    const v4 = addresses.find((a) => isIPv4(a));
+    const v6 = addresses.find((a) => isIPv6(a));
+    if (addresses.some((a) => !isIPv4(a) && !isIPv6(a))) return reply("dnserr");
+    if (fake.ignoreUpdates) return reply(`good ${DYNDNS2_CALLER_IPV4}`);
+    // The family the update leaves out: kept, removed, or taken from the connection.
+    const missing = (family: "v4" | "v6"): string | undefined => {
+      if (preserved(family === "v4" ? "myipv4" : "myipv6") || fake.otherFamily === "kept") return undefined;
+      return fake.otherFamily === "caller" && family === "v4" ? DYNDNS2_CALLER_IPV4 : "";
+    };
+    const newV4 = v4 ?? (v6 !== undefined ? missing("v4") : undefined);
+    const newV6 = v6 ?? (v4 !== undefined ? missing("v6") : undefined);
 
     const lines = names.map((name) => {
       if (!name.includes(".")) return "notfqdn";
       const host = hosts.get(name.toLowerCase());
       if (!host || host.username !== username) return "nohost";
       if (host.blocked) return "abuse";
-      const unchanged = (v4 === undefined || v4 === host.ipv4) && (v6 === undefined || v6 === host.ipv6);
-      if (v4 !== undefined) host.ipv4 = v4;
-      if (v6 !== undefined) host.ipv6 = v6;
+      const unchanged = (newV4 === undefined || newV4 === host.ipv4) && (newV6 === undefined || newV6 === host.ipv6);
+      if (newV4 !== undefined) host.ipv4 = newV4;
+      if (newV6 !== undefined) host.ipv6 = newV6;
       host.nochgStreak = unchanged ? host.nochgStreak + 1 : 0;
       if (host.nochgStreak > fake.nochgBeforeAbuse) {
         host.blocked = true;
@@ -119,8 +154,11 @@ export function startDyndns2Fake(options: { style?: Dyndns2Style; dualStackAnswe
     },
   });
 
+  const style = options.style ?? "noip";
   const fake: Dyndns2Fake = Object.assign(server, {
-    style: options.style ?? "noip",
+    style,
+    otherFamily: options.otherFamily ?? (style === "noip" ? "kept" : "deleted"),
+    ignoreUpdates: false,
     dualStackAnswers: options.dualStackAnswers ?? false,
     nochgBeforeAbuse: 3,
     accounts,

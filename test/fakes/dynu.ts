@@ -1,6 +1,15 @@
 // A faithful stand-in for the Dynu API v2 (PROVIDERS.md): domains, records under them, getroot,
 // statusCode in every body, errors flat or nested (and optionally inside HTTP 200), and the
 // whole-record replacement that silently resets what a client leaves out.
+//
+// Documentation: https://www.dynu.com/en-US/Support/API (API v2). Independent client it follows:
+// go-acme/lego providers/dns/dynu/internal (getroot, the record list and POST of a whole record, the
+// `{statusCode, type, message}` errors). No machine-readable description is published.
+//
+// Quirk switches: `errorShape` ("flat" | "nested" error bodies); faults `{status, type, message,
+// retryAfter, inHttp200}` — `fault({status: 503})` is Dynu's quota answer, "Quota Exception" WITHOUT
+// Retry-After (give `retryAfter` only to play a 429 that names a wait); `inHttp200` puts an error
+// inside an HTTP 200; a PUT/POST of a record that omits its ttl resets it to DYNU_RESET_TTL.
 
 import { isIPv4, isIPv6 } from "node:net";
 import {

@@ -3,10 +3,12 @@
 
 import { afterEach, describe, expect, test } from "bun:test";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "./cloudflare";
+import { DYNDNS2_CALLER_IPV4, DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, type Dyndns2Fake, startDyndns2Fake } from "./dyndns2";
 import { DYNU_FAKE_API_KEY, DYNU_RESET_TTL, startDynuFake } from "./dynu";
 import { startEchoFake } from "./echo";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, startGandiFake } from "./gandi";
 import { HETZNER_FAKE_TOKEN, HETZNER_READONLY_TOKEN, startHetznerFake } from "./hetzner";
+import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "./porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "./route53";
 import { signRequest } from "../../src/dns/sigv4";
 import { waitFor } from "./server";
@@ -38,7 +40,6 @@ describe("Cloudflare fake", () => {
     { name: "malformed record id", method: "PATCH", path: (z) => `/zones/${z}/dns_records/nope`, body: { content: "1.2.3.4" }, status: 400, code: 7003 },
     { name: "unknown record id", method: "PATCH", path: (z) => `/zones/${z}/dns_records/${"0".repeat(32)}`, body: { content: "1.2.3.4" }, status: 404, code: 81044 },
     { name: "invalid A content", method: "PATCH", path: (z, r) => `/zones/${z}/dns_records/${r}`, body: { content: "::1" }, status: 400, code: 9005 },
-    { name: "invalid ttl", method: "PATCH", path: (z, r) => `/zones/${z}/dns_records/${r}`, body: { ttl: 5 }, status: 400, code: 9021 },
     { name: "duplicate create", method: "POST", path: (z) => `/zones/${z}/dns_records`, body: { type: "A", name: "home.example.com", content: "198.51.100.2" }, status: 400, code: 81057 },
     { name: "identical create", method: "POST", path: (z) => `/zones/${z}/dns_records`, body: { type: "A", name: "home.example.com", content: "198.51.100.1" }, status: 400, code: 81058 },
   ];
@@ -324,5 +325,116 @@ describe("fault injection", () => {
     echo.ipv4 = "185.103.110.2";
     echo.reset();
     expect(echo.ipv4).toBe("185.103.110.1");
+  });
+});
+
+describe("dyndns2 fake: one hostname, two address families", () => {
+  async function update(fake: Dyndns2Fake, query: Record<string, string>) {
+    const response = await fetch(`${fake.url}/nic/update?${new URLSearchParams({ hostname: "home.example.net", ...query })}`, {
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`,
+        "User-Agent": "ddnsd-test/1.0 (fakes)",
+      },
+    });
+    return (await response.text()).trim();
+  }
+  function started(options: Parameters<typeof startDyndns2Fake>[0]) {
+    const fake = startDyndns2Fake(options);
+    stops.push(fake.stop);
+    const host = fake.addHost("home.example.net", { ipv4: "198.51.100.1", ipv6: "2001:db8::1" });
+    return { fake, host };
+  }
+
+  test("Dyn and deSEC: an update naming only one family removes the other", async () => {
+    for (const style of ["dyn", "desec"] as const) {
+      const { fake, host } = started({ style });
+      expect(await update(fake, { myip: "198.51.100.2" })).toBe("good 198.51.100.2");
+      expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", ""]);
+      host.ipv4 = "198.51.100.2";
+      host.ipv6 = "2001:db8::1";
+      await update(fake, { myip: "2001:db8::2" });
+      expect([host.ipv4, host.ipv6]).toEqual(["", "2001:db8::2"]);
+    }
+  });
+
+  test("No-IP keeps the other family; both in one request keep both everywhere", async () => {
+    const { fake, host } = started({ style: "noip" });
+    await update(fake, { myip: "198.51.100.2" });
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", "2001:db8::1"]);
+    const dyn = started({ style: "dyn" });
+    expect(await update(dyn.fake, { myip: "198.51.100.3,2001:db8::3" })).toBe("good 198.51.100.3,2001:db8::3");
+    expect([dyn.host.ipv4, dyn.host.ipv6]).toEqual(["198.51.100.3", "2001:db8::3"]);
+  });
+
+  test("deSEC: myipv4/myipv6, and preserve keeps a family", async () => {
+    const { fake, host } = started({ style: "desec" });
+    await update(fake, { myipv4: "198.51.100.2", myipv6: "preserve" });
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", "2001:db8::1"]);
+    await update(fake, { myipv4: "preserve", myipv6: "2001:db8::2" });
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.2", "2001:db8::2"]);
+  });
+
+  test('otherFamily "caller": a missing IPv4 is taken from the connection', async () => {
+    const { fake, host } = started({ style: "dyn", otherFamily: "caller" });
+    await update(fake, { myip: "2001:db8::2" });
+    expect([host.ipv4, host.ipv6]).toEqual([DYNDNS2_CALLER_IPV4, "2001:db8::2"]);
+  });
+
+  test('ignoreUpdates: Dyn\'s "good 127.0.0.1", and nothing changes', async () => {
+    const { fake, host } = started({ style: "dyn" });
+    fake.ignoreUpdates = true;
+    expect(await update(fake, { myip: "198.51.100.2,2001:db8::2" })).toBe("good 127.0.0.1");
+    expect([host.ipv4, host.ipv6]).toEqual(["198.51.100.1", "2001:db8::1"]);
+  });
+});
+
+describe("the services' known answers, each switchable", () => {
+  test("Dynu's quota answer: 503 Quota Exception, without Retry-After", async () => {
+    const fake = startDynuFake();
+    stops.push(fake.stop);
+    fake.fault({ status: 503 }, 1);
+    const response = await fetch(`${fake.url}/dns`, { headers: { "API-Key": DYNU_FAKE_API_KEY } });
+    expect([response.status, response.headers.get("retry-after")]).toEqual([503, null]);
+    expect(await response.json()).toMatchObject({ statusCode: 503, type: "Quota Exception" });
+  });
+
+  test("Porkbun's throttle: two requests of one key too close get the openresty 503 page, without Retry-After", async () => {
+    const fake = startPorkbunFake();
+    stops.push(fake.stop);
+    fake.minIntervalMs = 60_000;
+    const ping = () =>
+      fetch(`${fake.url}/ping`, { method: "POST", body: JSON.stringify({ apikey: PORKBUN_FAKE_API_KEY, secretapikey: PORKBUN_FAKE_SECRET }) });
+    expect((await ping()).status).toBe(200);
+    const throttled = await ping();
+    expect([throttled.status, throttled.headers.get("retry-after")]).toEqual([503, null]);
+    expect(await throttled.text()).toContain("openresty");
+  });
+
+  test("Hetzner: a protected rrset refuses every change with 423 protected", async () => {
+    const fake = startHetznerFake();
+    stops.push(fake.stop);
+    fake.addZone("example.com");
+    const rrset = fake.addRrset("example.com", { name: "home", type: "A", values: ["198.51.100.1"] });
+    rrset.protection.change = true;
+    const response = await fetch(`${fake.url}/zones/example.com/rrsets/home/A/actions/set_records`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${HETZNER_FAKE_TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ records: [{ value: "198.51.100.2" }] }),
+    });
+    expect([response.status, ((await response.json()) as { error: { code: string } }).error.code]).toEqual([423, "protected"]);
+    expect(rrset.records).toEqual([{ value: "198.51.100.1" }]);
+  });
+
+  test("Cloudflare lists a pending zone beside the active one of the same name", async () => {
+    const fake = startCloudflareFake();
+    stops.push(fake.stop);
+    fake.addZone("example.com", "pending");
+    fake.addZone("example.com");
+    const response = await fetch(`${fake.url}/zones?name=example.com`, { headers: { Authorization: `Bearer ${CLOUDFLARE_FAKE_TOKEN}` } });
+    const body = (await response.json()) as { result: { status: string; activated_on: string | null }[] };
+    expect(body.result.map((z) => [z.status, z.activated_on === null])).toEqual([
+      ["pending", true],
+      ["active", false],
+    ]);
   });
 });

@@ -6,6 +6,11 @@
 //
 // Sources: PROVIDERS.md §6; api.gandi.net/docs/livedns; qdm12/ddns-updater providers/gandi/provider.go
 // (201 only); libdns/gandi client.go (error shape, total-count); octodns-gandi (TTL minimum 300).
+//
+// Documentation: https://api.gandi.net/docs/livedns/. No machine-readable description is published.
+//
+// Quirk switches: `omittedTtl` ("default": a PUT without rrset_ttl resets it; "kept"), faults
+// `{status, message, retryAfter}` (429 with Retry-After for the rate limit).
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";

@@ -7,9 +7,25 @@
 // Sources: PROVIDERS.md §9; docs.hetzner.cloud (Zones, Zone RRSets, Zone Actions, errors, rate
 // limiting); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go; qdm12/ddns-updater
 // providers/hetznercloud/{types,waitaction}.go.
+//
+// Checked against the Hetzner Cloud OpenAPI description (test/conformance/descriptions/hetzner.json):
+// every request is validated; a forbidden one gets 400 invalid_input and is recorded.
+//
+// Quirk switches: an rrset's `protection.change` (every change answered 423 `protected`, which will
+// not succeed however often it is retried), a zone's `mode: "secondary"` (422 incorrect_zone_mode),
+// `actionLooks` (how long an action stays running), `failNextAction`, the read-only token, faults
+// `{status, code, message, resetInSeconds, retryAfter}` (429 rate_limit_exceeded with RateLimit-*).
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("hetzner", {
+  title: "Hetzner Cloud OpenAPI",
+  apiRoot: "/v1",
+  refuse: (_request, problems) => error(400, "invalid_input", `invalid input: ${problems.join("; ")}`),
+});
 
 export const HETZNER_FAKE_TOKEN = "hcloud-fake-token-0123456789abcdef";
 export const HETZNER_READONLY_TOKEN = "hcloud-fake-readonly-0123456789ab";
@@ -20,6 +36,11 @@ export interface HetznerZone {
   mode: "primary" | "secondary";
   ttl: number;
   status: string;
+  labels: Record<string, string>;
+  created: string;
+  protection: { delete: boolean };
+  authoritative_nameservers: { assigned: string[]; delegated: string[]; delegation_last_check: string | null; delegation_status: string };
+  registrar: "hetzner" | "other" | "unknown";
 }
 
 export interface HetznerRrset {
@@ -96,10 +117,29 @@ export function startHetznerFake(): HetznerFake {
   const key = (name: string, type: string) => `${name}|${type}`;
 
   function addZone(name: string, fields: Partial<Omit<HetznerZone, "id" | "name">> = {}): HetznerZone {
-    const zone: HetznerZone = { id: nextZoneId++, name, mode: "primary", ttl: 3600, status: "ok", ...fields };
+    const nameservers = ["hydrogen.ns.hetzner.com", "oxygen.ns.hetzner.com", "helium.ns.hetzner.de"];
+    const zone: HetznerZone = {
+      id: nextZoneId++,
+      name,
+      mode: "primary",
+      ttl: 3600,
+      status: "ok",
+      labels: {},
+      created: new Date().toISOString(),
+      protection: { delete: false },
+      authoritative_nameservers: { assigned: nameservers, delegated: nameservers, delegation_last_check: null, delegation_status: "valid" },
+      registrar: "other",
+      ...fields,
+    };
     zones.set(zone.id, zone);
     rrsets.set(zone.id, new Map());
     return zone;
+  }
+
+  /** A zone as the API shows it; a secondary zone also names its primaries. */
+  function shown(zone: HetznerZone): HetznerZone & { record_count: number } {
+    const extra = zone.mode === "secondary" ? { primary_nameservers: [{ address: "192.0.2.53", port: 53 }] } : {};
+    return { ...zone, ...extra, record_count: rrsets.get(zone.id)?.size ?? 0 };
   }
 
   function zoneNamed(idOrName: string): HetznerZone | undefined {
@@ -184,7 +224,7 @@ export function startHetznerFake(): HetznerFake {
       const page = Math.max(Number(request.query.page) || 1, 1);
       const lastPage = Math.max(Math.ceil(listed.length / perPage), 1);
       return json(200, {
-        zones: listed.slice((page - 1) * perPage, page * perPage),
+        zones: listed.slice((page - 1) * perPage, page * perPage).map(shown),
         meta: {
           pagination: {
             page,
@@ -212,7 +252,7 @@ export function startHetznerFake(): HetznerFake {
     const zone = zoneNamed(segments[1] ?? "");
     if (!zone) return error(404, "not_found", `zone with ID '${segments[1]}' not found`);
     const sets = rrsets.get(zone.id) ?? new Map<string, HetznerRrset>();
-    if (segments.length === 2) return request.method === "GET" ? json(200, { zone }) : error(405, "method_not_allowed", "method not allowed");
+    if (segments.length === 2) return request.method === "GET" ? json(200, { zone: shown(zone) }) : error(405, "method_not_allowed", "method not allowed");
     if (segments[2] !== "rrsets") return error(404);
     const editable = () => (zone.mode === "primary" ? null : error(422, "incorrect_zone_mode", "This operation is not supported for this Zone's mode."));
 
@@ -264,6 +304,7 @@ export function startHetznerFake(): HetznerFake {
 
   const server = startFakeServer<HetznerFault>({
     prefix: "/v1",
+    description: DESCRIPTION,
     route,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();

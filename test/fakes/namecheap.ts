@@ -6,6 +6,12 @@
 // `encoding="utf-16"` (or the plain prolog older answers had), the errors `Passwords do not match`,
 // `Domain name not found`, `Invalid IP` and `No Records updated. A record not Found;` (the last seen
 // in user reports only), and the caller's address published when `ip` is missing.
+//
+// Documentation: https://www.namecheap.com/support/knowledgebase/article.aspx/29/11/how-to-dynamically-update-the-hosts-ip-with-an-http-request/.
+// No machine-readable description is published.
+//
+// Quirk switches: `prolog` ("utf-16" false prolog | "plain"), faults `{xml}` (any answer) and
+// `{status, retryAfter}`.
 
 import { isIPv4 } from "node:net";
 import { type FakeServer, htmlErrorPage, retryAfterHeader, startFakeServer } from "./server";

@@ -10,6 +10,10 @@
 //   `invalid_payload` (400), `action_prohibited` (403), `no_service` (404), `channel_is_archived` (410).
 // - Telegram: https://core.telegram.org/bots/api#making-requests — `{"ok": true, "result": ...}` or
 //   `{"ok": false, "error_code": 401, "description": "Unauthorized"}` / 400 "Bad Request: chat not found".
+// - Healthchecks: https://healthchecks.io/docs/http_api/ — HEAD/GET/POST `/ping/<uuid>` (success) and
+//   `/ping/<uuid>/fail`; `OK` (200), `not found` (404) for an unknown check, `rate limited` (429).
+// - Uptime Kuma: its api-router's `/api/push/:pushToken?status=up|down&msg=…&ping=` — `{"ok": true}`,
+//   or 404 `{"ok": false, "msg": "Monitor not found or not active."}`.
 
 import { type FakeServer, json, type LoggedRequest, startFakeServer } from "./server";
 
@@ -146,5 +150,33 @@ export function startTelegramFake(): NotifyFake {
       return json(200, { ok: true, result: { message_id: 42, chat: { id: Number(TELEGRAM_CHAT), type: "channel" }, date: Math.floor(Date.now() / 1000), text: body.text } });
     },
     error,
+  );
+}
+
+export const HEALTHCHECKS_UUID = "eb095278-f28d-448d-87fb-7b75c171a6aa";
+
+/** A check at `<url>/ping/HEALTHCHECKS_UUID` (as hc-ping.com/<uuid>); any other check is unknown. */
+export function startHealthchecksFake(): NotifyFake {
+  const error = (status: number) => text(status, status === 404 ? "not found" : status === 429 ? "rate limited" : "error");
+  return fake(
+    "",
+    (request) => {
+      const match = /^\/ping\/([0-9a-f-]{36})(\/fail)?$/.exec(request.path);
+      if (!match) return text(400, "invalid url format");
+      return match[1] === HEALTHCHECKS_UUID ? text(200, "OK") : error(404);
+    },
+    error,
+  );
+}
+
+export const UPTIME_KUMA_TOKEN = "AbCdEf1234";
+
+/** A push monitor at `<url>/api/push/UPTIME_KUMA_TOKEN`. */
+export function startUptimeKumaFake(): NotifyFake {
+  const notFound = () => json(404, { ok: false, msg: "Monitor not found or not active." });
+  return fake(
+    "",
+    (request) => (request.path === `/api/push/${UPTIME_KUMA_TOKEN}` ? json(200, { ok: true }) : notFound()),
+    (status) => (status === 404 ? notFound() : json(status, { ok: false, msg: "error" })),
   );
 }

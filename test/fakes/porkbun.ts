@@ -8,6 +8,15 @@
 // create error's words), #774 (the parked records); certbot_dns_porkbun PR #45 ("Invalid domain.").
 // Where PROVIDERS.md says UNSURE the fake plays both: ids and ttls as strings or numbers, listAll
 // paged by `start` or all at once, an edit that resets or keeps the fields it omits.
+//
+// Documentation: https://porkbun.com/api/json/v3/documentation. Independent clients it follows:
+// qdm12/ddns-updater providers/porkbun and libdns/porkbun. No machine-readable description is published.
+//
+// Quirk switches: `minIntervalMs` (two requests of one key closer than this get the openresty 503
+// page; Porkbun's throttle carries no Retry-After), `fault("throttled")` for one such page,
+// `numbers` (ids and ttls as "strings" or "numbers"), `listAllPage` (listAll paged by `start`, or
+// null: all at once), `editResetsOmitted` (an edit resets the fields it omits, or keeps them), a
+// domain's `apiAccess` (off: every call refused), and the parked ALIAS @ / CNAME * records.
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";

@@ -9,11 +9,26 @@
 // Sources: PROVIDERS.md §8; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
 // ChangeResourceRecordSets, GetHostedZone, GetHostedZoneCount, Common Errors); DeveloperGuide
 // "DNSDomainNameFormat"; qdm12/ddns-updater providers/route53/api.go (answer documents).
+//
+// Checked against Route 53's botocore model (test/conformance/descriptions/route53.json): every
+// request's operation, URI, query and XML body are checked against its shapes; a forbidden one gets
+// 400 InvalidInput (MalformedInput for broken XML) and is recorded.
+//
+// Quirk switches: faults `{status, code, message}` (`{status: 400, code: "Throttling"}` is Route 53's
+// throttle: HTTP 400, no Retry-After), private zones (`addZone(name, {private: true})`), `keys`.
 
 import { isIPv4, isIPv6 } from "node:net";
 import { canonicalRequest, sha256Hex, signature } from "../../src/dns/sigv4";
 import { childrenNamed, child, escapeXml, parseXml, textAt } from "../../src/dns/xml";
+import { botocoreDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = botocoreDescription("route53", {
+  title: "Route 53 model (botocore)",
+  // Route 53's answer to input its model refuses: 400 InvalidInput (or MalformedInput for broken XML).
+  refuse: (_request, problems) => errorResponse(400, problems.some((p) => p.includes("XML")) ? "MalformedInput" : "InvalidInput", problems.join("; ")),
+});
 
 export const ROUTE53_FAKE_ACCESS_KEY_ID = "AKIAFAKE0123456789AB";
 export const ROUTE53_FAKE_SECRET = "fake/Secret+Key0123456789abcdefghijklmnop";
@@ -236,6 +251,7 @@ export function startRoute53Fake(): Route53Fake {
   const server = startFakeServer<Route53Fault>({
     prefix: PREFIX,
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
       if (mode === "malformed") return xml(200, `<?xml version="1.0"?>\n<ListResourceRecordSetsResponse xmlns="${XMLNS}"><ResourceRecordSets><ResourceRecordSet><Name>`);

@@ -1,5 +1,12 @@
 // The common body of the HTTP fakes: a Bun server on 127.0.0.1 with a request log, fault injection
 // and a stop() that never hangs, so each fake only describes its own service's answers.
+//
+// A fake built with the service's own published description (test/conformance/descriptions/) checks
+// every request against it before anything else: one the description forbids gets the service's own
+// refusal AND is kept in `violations`. The suite's shared afterEach (test/setup.ts) fails the test
+// during which any fake recorded a violation nobody claimed, and `stop()` fails on one left over, so a
+// client that sends what the service forbids cannot pass any test, whichever file starts the fake.
+// A test that provokes a violation on purpose claims it with `takeViolations()`.
 
 export interface LoggedRequest {
   method: string;
@@ -24,6 +31,26 @@ export interface DelayFault {
 /** Which requests a fault hits: every request, those with this exact path, or those a predicate picks. */
 export type FaultMatch = string | ((request: LoggedRequest) => boolean);
 
+/** A request the service's description forbids, and why. */
+export interface Violation {
+  /** The description it breaks, e.g. "Cloudflare OpenAPI". */
+  description: string;
+  method: string;
+  /** Path and query as the fake received them, below its `url`. */
+  target: string;
+  problems: string[];
+}
+
+/** A service's published description, as a fake checks requests against it. */
+export interface RequestDescription {
+  /** Named in violations, e.g. "Cloudflare OpenAPI". */
+  name: string;
+  /** What in the request the description forbids; empty when it keeps to it. */
+  check(request: LoggedRequest, raw: { pathname: string; search: string }): string[];
+  /** The service's own answer to a request its description forbids. */
+  refuse(request: LoggedRequest, problems: string[]): Response;
+}
+
 export interface FakeServer<Fault> {
   /** Base URL to hand to a client, e.g. `http://127.0.0.1:40123/client/v4`. */
   url: string;
@@ -47,6 +74,11 @@ export interface FakeServer<Fault> {
   fault(mode: Fault | "timeout" | DelayFault, times?: number, match?: FaultMatch): void;
   clearFaults(): void;
   clearRequests(): void;
+  /** Requests the service's description forbids, not yet claimed (always empty for a fake without one). */
+  violations: Violation[];
+  /** Returns the unclaimed violations and forgets them: for a test that sends a forbidden request on purpose. */
+  takeViolations(): Violation[];
+  /** Fails (after stopping) when a violation was left unclaimed. */
   stop(): Promise<void>;
 }
 
@@ -55,6 +87,24 @@ interface FakeServerOptions<Fault> {
   prefix: string;
   route(request: LoggedRequest): Response;
   renderFault(mode: Fault, request: LoggedRequest): Response;
+  /** The service's published description: every request is checked against it. */
+  description?: RequestDescription;
+}
+
+/** The fakes alive in this process, on globalThis so the shared afterEach sees the same set whatever loaded this module. */
+const LIVE: Set<FakeServer<unknown>> = ((globalThis as Record<symbol, unknown>)[Symbol.for("ddnsd.fakes")] ??= new Set()) as Set<
+  FakeServer<unknown>
+>;
+
+/** Every unclaimed violation of every live fake, claimed now (the shared afterEach fails the test on any). */
+export function takeAllViolations(): Violation[] {
+  return [...LIVE].flatMap((fake) => fake.takeViolations());
+}
+
+export function describeViolations(violations: Violation[]): string {
+  return violations
+    .map((v) => `${v.method} ${v.target} breaks the ${v.description}: ${v.problems.join("; ")}`)
+    .join("\n");
 }
 
 const WRITE_METHODS = new Set(["POST", "PATCH", "PUT", "DELETE"]);
@@ -85,6 +135,12 @@ export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeS
       inFlight++;
       const request = await logged(raw, options.prefix);
       requests.push(request);
+      const refusal = checked(raw, request);
+      if (refusal) {
+        request.answeredAt = performance.now();
+        inFlight--;
+        return refusal;
+      }
       try {
         return await answer(raw, request);
       } finally {
@@ -93,6 +149,23 @@ export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeS
       }
     },
   });
+
+  const violations: Violation[] = [];
+
+  function checked(raw: Request, request: LoggedRequest): Response | null {
+    const description = options.description;
+    if (!description) return null;
+    const url = new URL(raw.url);
+    const problems = description.check(request, { pathname: url.pathname, search: url.search });
+    if (problems.length === 0) return null;
+    violations.push({
+      description: description.name,
+      method: request.method,
+      target: `${request.path}${url.search}`,
+      problems,
+    });
+    return description.refuse(request, problems);
+  }
 
   async function answer(raw: Request, request: LoggedRequest): Promise<Response> {
     const fault = faults.find((f) => f.remaining > 0 && matches(f.match, request));
@@ -107,9 +180,11 @@ export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeS
     return options.renderFault(fault.mode, request);
   }
 
-  return {
+  const fake: FakeServer<Fault> = {
     url: `http://127.0.0.1:${server.port}${options.prefix}`,
     requests,
+    violations,
+    takeViolations: () => violations.splice(0),
     writes: () => requests.filter((r) => WRITE_METHODS.has(r.method)).length,
     inFlight: () => inFlight,
     maxInFlight(match) {
@@ -138,8 +213,13 @@ export function startFakeServer<Fault>(options: FakeServerOptions<Fault>): FakeS
     async stop() {
       for (const release of [...hanging]) release();
       await server.stop(true);
+      LIVE.delete(fake as FakeServer<unknown>);
+      const left = violations.splice(0);
+      if (left.length > 0) throw new Error(`requests the service's description forbids:\n${describeViolations(left)}`);
     },
   };
+  LIVE.add(fake as FakeServer<unknown>);
+  return fake;
 }
 
 function isDelay(mode: unknown): mode is DelayFault {

@@ -167,7 +167,8 @@ export const dyndns2 = define<Dyndns2Fake>({
   address: (fake, hostname, type) => fake.hosts.get(hostname)?.[type === "A" ? "ipv4" : "ipv6"] || undefined,
   findsZone: false,
   isWrite: everyRequest,
-  failure: { arrange: (fake) => fake.fault({ body: "dnserr" }), words: /: dnserr — the service's DNS failed/ },
+  // (`dnserr` pauses the provider: see the dyndns2 answers in end-to-end.test.ts.)
+  failure: { arrange: (fake) => fake.fault({ body: "maintenance", status: 500 }), words: /: unreadable answer \(HTTP 500\): "maintenance"/ },
   // `911`: the service is down; no sooner than 30 minutes (CONTRACT §10).
   throttle: { arrange: (fake) => fake.fault({ body: "911" }), words: /: 911 — the service is down or in maintenance/, pauseSeconds: 1800 },
   verifyRefusal: null,

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { notifications, updateKeys } from "../../src/db/schema";
-import { signature } from "../../src/notify/senders";
+import { signature } from "../../src/notify/channels/webhook";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
 import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";

@@ -78,6 +78,8 @@ const EXCEPTIONS = new Set([
   // The whole AppContext handed down instead of the few things a module needs.
   "src/http/auth.ts → src/context.ts",
   "src/http/docs.ts → src/context.ts",
+  "src/modules/config-file/index.ts → src/context.ts",
+  "src/modules/config-file/service.ts → src/context.ts",
   "src/modules/domains/index.ts → src/context.ts",
   "src/modules/domains/service.ts → src/context.ts",
   "src/modules/metrics/index.ts → src/context.ts",

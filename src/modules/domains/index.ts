@@ -12,25 +12,25 @@ export function domainRoutes(ctx: AppContext) {
     .onTransform(plainIds)
     .get("", whileUnchanged(ctx, () => listDomains(ctx)), {
       response: { 200: t.Array(Domain), ...errorResponses(401) },
-      detail: { summary: "List domains" },
+      detail: { operationId: "listDomains", summary: "List domains" },
     })
     .post("", ({ body }) => createDomain(ctx, body), {
       body: DomainCreate,
       transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"] }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
-      detail: { summary: "Create a domain", description: "The new domain is checked at once, then on its schedule." },
+      detail: { operationId: "createDomain", summary: "Create a domain", description: "The new domain is checked at once, then on its schedule." },
     })
     .get("/:domain_id", ({ params }) => getDomain(ctx, params.domain_id), {
       params: DomainIdParams,
       response: { 200: Domain, ...errorResponses(401, 404, 422) },
-      detail: { summary: "Get a domain" },
+      detail: { operationId: "getDomain", summary: "Get a domain" },
     })
     .put("/:domain_id", ({ params, body }) => updateDomain(ctx, params.domain_id, body), {
       params: DomainIdParams,
       body: DomainUpdate,
       transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"] }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
-      detail: { summary: "Update a domain (partial)" },
+      detail: { operationId: "updateDomain", summary: "Update a domain (partial)" },
     })
     .delete(
       "/:domain_id",
@@ -41,7 +41,7 @@ export function domainRoutes(ctx: AppContext) {
       {
         params: DomainIdParams,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 422) },
-        detail: { summary: "Delete a domain", description: "Removes its history; the DNS record at the provider stays." },
+        detail: { operationId: "deleteDomain", summary: "Delete a domain", description: "Removes its history; the DNS record at the provider stays." },
       },
     )
     .get("/:domain_id/history", ({ params, query }) => domainHistory(ctx, params.domain_id, query.limit ?? 20), {
@@ -49,12 +49,13 @@ export function domainRoutes(ctx: AppContext) {
       query: HistoryQuery,
       transform: plainQueryNumbers("limit"),
       response: { 200: t.Array(HistoryRecord), ...errorResponses(401, 404, 422) },
-      detail: { summary: "A domain's update history, newest first" },
+      detail: { operationId: "getDomainHistory", summary: "A domain's update history, newest first" },
     })
     .post("/:domain_id/update_ip", ({ params }) => forceUpdate(ctx, params.domain_id), {
       params: DomainIdParams,
       response: { 200: UpdateResult, ...errorResponses(401, 404, 409, 422, 502, 503) },
       detail: {
+        operationId: "updateDomainIp",
         summary: "Update the record now",
         description:
           "Detects the public IP and writes it to the provider, even when it looks unchanged. " +

@@ -27,7 +27,7 @@ const DomainConfig = t.Object(
 const fields = {
   provider_id: t.Integer({ minimum: 1, error: "must be a positive integer" }),
   domain_name: t.String({ description: "Fully qualified hostname; IDN accepted", examples: ["home.example.com"] }),
-  record_type: t.String({ description: "`A` (IPv4) or `AAAA` (IPv6); `A` when a new domain leaves it out" }),
+  record_type: t.String({ enum: ["A", "AAAA"], description: "`A` (IPv4) or `AAAA` (IPv6), any case; `A` when a new domain leaves it out" }),
   external_id: t.Nullable(t.String({ description: "The provider's id of the record; discovered on first update" })),
   config: DomainConfig,
   cron_schedule: t.Nullable(

@@ -2,6 +2,7 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
+import { PROVIDER_TYPES } from "../../dns/registry";
 import { errorResponses, Int, OptionalTimestamp, whileUnchanged } from "../shared";
 import { dashboardMetrics, providerStats } from "./service";
 
@@ -17,7 +18,7 @@ const Dashboard = t.Object({
   success_rate_24h: Rate,
   unique_ips_24h: Int(),
   last_update_time: OptionalTimestamp,
-  providers_stats: t.Array(t.Object({ type: t.String(), count: Int(), active: Int() })),
+  providers_stats: t.Array(t.Object({ type: t.String({ enum: [...PROVIDER_TYPES] }), count: Int(), active: Int() })),
 });
 
 const ProviderStats = t.Object({
@@ -25,7 +26,7 @@ const ProviderStats = t.Object({
     t.Object({
       provider_id: Int(),
       provider_name: t.String(),
-      provider_type: t.String(),
+      provider_type: t.String({ enum: [...PROVIDER_TYPES] }),
       is_enabled: t.Boolean(),
       total_domains: Int(),
       updates_24h: Int(),
@@ -46,10 +47,10 @@ export function metricsRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/metrics", tags: ["metrics"] })
     .get("/dashboard", whileUnchanged(ctx, () => dashboardMetrics(ctx), FIGURES_FRESH_MS), {
       response: { 200: Dashboard, ...errorResponses(401) },
-      detail: { summary: "Dashboard figures", description: "Counts, and the last 24 hours of updates." },
+      detail: { operationId: "getDashboardMetrics", summary: "Dashboard figures", description: "Counts, and the last 24 hours of updates." },
     })
     .get("/provider-stats", whileUnchanged(ctx, () => providerStats(ctx), FIGURES_FRESH_MS), {
       response: { 200: ProviderStats, ...errorResponses(401) },
-      detail: { summary: "Success rates per provider", description: "Every provider, also those without domains." },
+      detail: { operationId: "getProviderStats", summary: "Success rates per provider", description: "Every provider, also those without domains." },
     });
 }

@@ -18,25 +18,25 @@ export function notificationRoutes(ctx: AppContext) {
     .onTransform(plainIds)
     .get("", () => listNotifications(ctx), {
       response: { 200: t.Array(Notification), ...errorResponses(401) },
-      detail: { summary: "List notifications" },
+      detail: { operationId: "listNotifications", summary: "List notifications" },
     })
     .post("", ({ body }) => createNotification(ctx, body), {
       body: NotificationCreate,
       transform: bodyShape({ objects: ["options"] }),
       response: { 200: Notification, ...errorResponses(401, 422) },
-      detail: { summary: "Create a notification" },
+      detail: { operationId: "createNotification", summary: "Create a notification" },
     })
     .get("/:notification_id", ({ params }) => getNotification(ctx, params.notification_id), {
       params: NotificationIdParams,
       response: { 200: Notification, ...errorResponses(401, 404, 422) },
-      detail: { summary: "Get a notification" },
+      detail: { operationId: "getNotification", summary: "Get a notification" },
     })
     .put("/:notification_id", ({ params, body }) => updateNotification(ctx, params.notification_id, body), {
       params: NotificationIdParams,
       body: NotificationUpdate,
       transform: bodyShape({ objects: ["options"] }),
       response: { 200: Notification, ...errorResponses(401, 404, 422) },
-      detail: { summary: "Update a notification (partial)" },
+      detail: { operationId: "updateNotification", summary: "Update a notification (partial)" },
     })
     .delete(
       "/:notification_id",
@@ -47,12 +47,12 @@ export function notificationRoutes(ctx: AppContext) {
       {
         params: NotificationIdParams,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 422) },
-        detail: { summary: "Delete a notification" },
+        detail: { operationId: "deleteNotification", summary: "Delete a notification" },
       },
     )
     .post("/:notification_id/test", ({ params }) => testNotification(ctx, params.notification_id), {
       params: NotificationIdParams,
       response: { 200: TestResult, ...errorResponses(401, 404, 422) },
-      detail: { summary: "Send a test message", description: "Sends once, without retries; `ok` says whether the service took it." },
+      detail: { operationId: "testNotification", summary: "Send a test message", description: "Sends once, without retries; `ok` says whether the service took it." },
     });
 }

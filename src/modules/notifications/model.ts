@@ -1,20 +1,22 @@
 // Request and response schemas of /api/v1/notifications (CONTRACT §11).
 
 import { t } from "elysia";
-import { NOTIFICATION_EVENTS, NOTIFICATION_TYPES } from "../../db/schema";
+import { NOTIFICATION_EVENTS } from "../../db/schema";
+import { CHANNELS, NOTIFICATION_TYPES } from "../../notify/registry";
 import { Int, OptionalTimestamp } from "../shared";
 
 const Name = t.String({ minLength: 1, maxLength: 100, description: "Display name", error: "must be 1 to 100 characters" });
-const Type = t.String({ description: NOTIFICATION_TYPES.map((type) => `\`${type}\``).join(", "), examples: ["ntfy"] });
+const Type = t.String({ enum: [...NOTIFICATION_TYPES], description: "The channel", examples: ["ntfy"] });
 const Options = t.Record(t.String(), t.Unknown(), {
   description:
-    "webhook `{url, secret?, headers?}`; ntfy `{url (topic URL), token?}`; gotify `{url, token}`; discord `{webhook_url}`; " +
-    "slack `{webhook_url}`; telegram `{bot_token, chat_id}`. `secret`, `token`, `bot_token` and `webhook_url` are stored " +
-    "encrypted and shown masked; sending a masked value back keeps the stored one.",
+    CHANNELS.map((channel) => `${channel.type} \`{${channel.options.map((option) => `${option.key}${option.required ? "" : "?"}`).join(", ")}}\``).join("; ") +
+    ". Secret options (" +
+    [...new Set(CHANNELS.flatMap((channel) => channel.options.filter((option) => option.secret).map((option) => `${channel.type}.${option.key}`)))].join(", ") +
+    ") are stored encrypted and shown masked; sending a masked value back keeps the stored one.",
   error: "must be an object",
 });
-const Events = t.Array(t.String(), {
-  description: `Any of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all four when absent`,
+const Events = t.Array(t.String({ enum: [...NOTIFICATION_EVENTS] }), {
+  description: `Any of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all four when absent. Heartbeat channels (healthchecks, uptime_kuma) check in after every scheduled pass instead`,
   error: "must be a list of event names",
 });
 const Enabled = t.Boolean({ error: "must be true or false" });
@@ -41,9 +43,9 @@ export const NotificationUpdate = t.Object(
 export const Notification = t.Object({
   id: Int(),
   name: t.String(),
-  type: t.String(),
+  type: t.String({ enum: [...NOTIFICATION_TYPES] }),
   options: t.Record(t.String(), t.Unknown(), { description: "As stored, secret values masked (`••••3f9a`)" }),
-  events: t.Array(t.String()),
+  events: t.Array(t.String({ enum: [...NOTIFICATION_EVENTS] })),
   is_enabled: t.Boolean(),
   last_sent_at: OptionalTimestamp,
   last_error: t.Nullable(t.String({ description: "Why the newest delivery failed; null after a success" })),

@@ -1,45 +1,17 @@
-// Notification rules (CONTRACT §11): each type's options, which of them are secret (sealed like
-// provider credentials, masked in answers), the events, and the test message. Delivery itself is
-// the notifier's (src/notify/notifier.ts).
+// Notifications: a channel's options checked against its description (notify/registry.ts), its
+// secret options sealed like provider credentials and masked in answers, the events, and the test
+// message. Delivery itself is the notifier's (src/notify/notifier.ts).
 
 import { asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import {
-  NOTIFICATION_EVENTS,
-  NOTIFICATION_TYPES,
-  notifications,
-  type NotificationEvent,
-  type NotificationRow,
-  type NotificationType,
-} from "../../db/schema";
+import { NOTIFICATION_EVENTS, notifications, type NotificationEvent, type NotificationRow } from "../../db/schema";
 import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
+import type { ChannelOption } from "../../notify/channel";
+import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, storedNotificationType } from "../../notify/registry";
 import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
-
-type OptionKind = "url" | "https_url" | "text" | "headers" | "chat_id";
-
-export interface OptionRule {
-  kind: OptionKind;
-  required: boolean;
-}
-
-/** The option keys whose values are secret: sealed at rest, masked in every answer and log. */
-export const SECRET_OPTIONS = new Set(["secret", "token", "bot_token", "webhook_url"]);
-
-/**
- * Each type's options. Discord and Slack webhook URLs must be https (the services give no other);
- * a self-hosted receiver, ntfy or Gotify may run on the LAN over http.
- */
-export const OPTION_RULES: Record<NotificationType, Record<string, OptionRule>> = {
-  webhook: { url: { kind: "url", required: true }, secret: { kind: "text", required: false }, headers: { kind: "headers", required: false } },
-  ntfy: { url: { kind: "url", required: true }, token: { kind: "text", required: false } },
-  gotify: { url: { kind: "url", required: true }, token: { kind: "text", required: true } },
-  discord: { webhook_url: { kind: "https_url", required: true } },
-  slack: { webhook_url: { kind: "https_url", required: true } },
-  telegram: { bot_token: { kind: "text", required: true }, chat_id: { kind: "chat_id", required: true } },
-};
 
 const MAX_OPTION_LENGTH = 1024;
 
@@ -65,10 +37,8 @@ export interface NotificationView {
 }
 
 function checkType(type: string): NotificationType {
-  if (!(NOTIFICATION_TYPES as readonly string[]).includes(type)) {
-    throw invalidField("type", `must be one of: ${NOTIFICATION_TYPES.join(", ")}`);
-  }
-  return type as NotificationType;
+  if (findChannel(type) === undefined) throw invalidField("type", `must be one of: ${NOTIFICATION_TYPES.join(", ")}`);
+  return storedNotificationType(type);
 }
 
 function checkEvents(events: string[] | undefined): NotificationEvent[] {
@@ -92,7 +62,7 @@ function urlProblem(value: string, httpsOnly: boolean): string | null {
   return null;
 }
 
-function checkOptionValue(field: string, rule: OptionRule, value: unknown): unknown {
+function checkOptionValue(field: string, rule: ChannelOption, value: unknown): unknown {
   if (rule.kind === "headers") {
     if (!isObject(value)) throw invalidField(field, "must be an object of header names and values");
     for (const [name, header] of Object.entries(value)) {
@@ -126,22 +96,25 @@ export function checkOptions(
   options: Record<string, unknown>,
   kept: Record<string, string> = {},
 ): { plain: Record<string, unknown>; secrets: Record<string, string> } {
-  const rules = OPTION_RULES[type];
+  const rules = channelOf(type).options;
   const plain: Record<string, unknown> = {};
   const secrets: Record<string, string> = {};
   for (const key of Object.keys(options)) {
-    if (!(key in rules)) throw invalidField(`options.${key.slice(0, 40)}`, `is not an option of a ${type} notification (use ${Object.keys(rules).join(", ")})`);
+    if (!rules.some((rule) => rule.key === key)) {
+      throw invalidField(`options.${key.slice(0, 40)}`, `is not an option of a ${type} notification (use ${rules.map((rule) => rule.key).join(", ")})`);
+    }
   }
-  for (const [key, rule] of Object.entries(rules)) {
+  for (const rule of rules) {
+    const { key } = rule;
     const field = `options.${key}`;
     const given = options[key];
     if (given === undefined || given === null) {
       if (rule.required) throw invalidField(field, `is required for a ${type} notification`);
       continue;
     }
-    const keep = SECRET_OPTIONS.has(key) && typeof given === "string" && given.startsWith("••••") && kept[key] !== undefined && maskSecret(kept[key]) === given;
+    const keep = rule.secret && typeof given === "string" && given.startsWith("••••") && kept[key] !== undefined && maskSecret(kept[key]) === given;
     const value = keep ? kept[key] : checkOptionValue(field, rule, given);
-    if (SECRET_OPTIONS.has(key)) secrets[key] = value as string;
+    if (rule.secret) secrets[key] = value as string;
     else plain[key] = value;
   }
   return { plain, secrets };
@@ -164,7 +137,7 @@ function toView(ctx: AppContext, row: NotificationRow): NotificationView {
   return {
     id: row.id,
     name: row.name,
-    type: row.type,
+    type: storedNotificationType(row.type),
     options: { ...row.options, ...masked },
     events: row.events,
     is_enabled: row.isEnabled,
@@ -220,7 +193,7 @@ export function updateNotification(ctx: AppContext, id: number, input: Notificat
   const row = findNotificationRow(ctx, id);
   const changes: Partial<typeof notifications.$inferInsert> = {};
   if (input.name !== undefined) changes.name = checkDisplayName(input.name);
-  const type = input.type === undefined ? row.type : checkType(input.type);
+  const type = checkType(input.type ?? row.type);
   if (type !== row.type && input.options === undefined) {
     throw invalidField("options", `is required when changing the type to ${type}`);
   }

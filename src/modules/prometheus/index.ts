@@ -24,6 +24,7 @@ export function prometheusRoutes(ctx: AppContext) {
     {
       response: { 200: t.String({ description: "Prometheus text exposition format 0.0.4" }), ...errorResponses(401) },
       detail: {
+        operationId: "getPrometheusMetrics",
         summary: "Prometheus metrics",
         description: "An API bearer token, or `Authorization: Bearer <DDNS_METRICS_TOKEN>` when that setting is set.",
       },

@@ -18,25 +18,25 @@ export function providerRoutes(ctx: AppContext) {
     .onTransform(plainIds)
     .get("", whileUnchanged(ctx, () => listProviders(ctx)), {
       response: { 200: t.Array(Provider), ...errorResponses(401) },
-      detail: { summary: "List providers" },
+      detail: { operationId: "listProviders", summary: "List providers" },
     })
     .post("", ({ body }) => createProvider(ctx, body), {
       body: ProviderCreate,
       transform: bodyShape({ objects: ["credentials", "options"] }),
       response: { 200: Provider, ...errorResponses(401, 409, 422) },
-      detail: { summary: "Create a provider" },
+      detail: { operationId: "createProvider", summary: "Create a provider" },
     })
     .get("/:provider_id", ({ params }) => getProvider(ctx, params.provider_id), {
       params: ProviderIdParams,
       response: { 200: Provider, ...errorResponses(401, 404, 422) },
-      detail: { summary: "Get a provider" },
+      detail: { operationId: "getProvider", summary: "Get a provider" },
     })
     .put("/:provider_id", ({ params, body }) => updateProvider(ctx, params.provider_id, body), {
       params: ProviderIdParams,
       body: ProviderUpdate,
       transform: bodyShape({ objects: ["credentials", "options"] }),
       response: { 200: Provider, ...errorResponses(401, 404, 409, 422) },
-      detail: { summary: "Update a provider (partial)" },
+      detail: { operationId: "updateProvider", summary: "Update a provider (partial)" },
     })
     .delete(
       "/:provider_id",
@@ -48,12 +48,12 @@ export function providerRoutes(ctx: AppContext) {
         params: ProviderIdParams,
         query: DeleteQuery,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 409, 422) },
-        detail: { summary: "Delete a provider", description: "409 while domains use it, unless `?cascade=true`." },
+        detail: { operationId: "deleteProvider", summary: "Delete a provider", description: "409 while domains use it, unless `?cascade=true`." },
       },
     )
     .post("/:provider_id/verify", ({ params }) => verifyProvider(ctx, params.provider_id), {
       params: ProviderIdParams,
       response: { 200: VerifyResult, ...errorResponses(401, 404, 422) },
-      detail: { summary: "Check the provider's credentials", description: "Never changes a record." },
+      detail: { operationId: "verifyProvider", summary: "Check the provider's credentials", description: "Never changes a record." },
     });
 }

@@ -47,6 +47,7 @@ export function pushRoutes(ctx: AppContext) {
     {
       response: { 200: t.String(), 401: t.String() },
       detail: {
+        operationId: "pushUpdate",
         summary: "Router push (dyndns2)",
         description:
           "`hostname=<fqdn>[,<fqdn>…]&myip=<ipv4>[,<ipv6>]` (`myipv6=` too), with an update key as the Basic auth password " +

@@ -18,7 +18,7 @@ const SystemStatus = t.Object({
 export function systemRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/system", tags: ["system"] }).get("/status", () => systemStatus(ctx), {
     response: { 200: SystemStatus, ...errorResponses(401) },
-    detail: { summary: "System status" },
+    detail: { operationId: "getSystemStatus", summary: "System status" },
   });
 }
 
@@ -43,6 +43,7 @@ export function healthRoutes(ctx: AppContext, options: { scheduled: boolean }) {
     {
       response: { 200: t.Object({ status: t.Literal("ok") }), 503: Unhealthy },
       detail: {
+        operationId: "getHealth",
         summary: "Health probe",
         description:
           "No authentication; 200 once ready (database migrated, an admin exists, the scheduler runs) and while the database can be written.",

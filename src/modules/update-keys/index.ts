@@ -11,18 +11,18 @@ export function updateKeyRoutes(ctx: AppContext) {
     .onTransform(plainIds)
     .get("", () => listUpdateKeys(ctx), {
       response: { 200: t.Array(UpdateKey), ...errorResponses(401) },
-      detail: { summary: "List update keys (masked)" },
+      detail: { operationId: "listUpdateKeys", summary: "List update keys (masked)" },
     })
     .post("", ({ body }) => createUpdateKey(ctx, body), {
       body: UpdateKeyCreate,
       transform: bodyShape({}),
       response: { 200: UpdateKey, ...errorResponses(401, 422) },
-      detail: { summary: "Create an update key", description: "The answer is the only place the whole key is ever shown." },
+      detail: { operationId: "createUpdateKey", summary: "Create an update key", description: "The answer is the only place the whole key is ever shown." },
     })
     .get("/:update_key_id", ({ params }) => getUpdateKey(ctx, params.update_key_id), {
       params: UpdateKeyIdParams,
       response: { 200: UpdateKey, ...errorResponses(401, 404, 422) },
-      detail: { summary: "Get an update key (masked)" },
+      detail: { operationId: "getUpdateKey", summary: "Get an update key (masked)" },
     })
     .delete(
       "/:update_key_id",
@@ -33,7 +33,7 @@ export function updateKeyRoutes(ctx: AppContext) {
       {
         params: UpdateKeyIdParams,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 422) },
-        detail: { summary: "Delete an update key" },
+        detail: { operationId: "deleteUpdateKey", summary: "Delete an update key" },
       },
     );
 }

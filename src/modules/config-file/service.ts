@@ -1,0 +1,374 @@
+// Configuration as a file: export what this ddnsd is set up to do (providers, domains, update keys,
+// notifications — not their state or history), and apply such a file by name: what the file names
+// and the data dir lacks is created, what differs is updated, what the data dir has beyond the file
+// stays unless pruning. The whole file is applied in one transaction through the same services as
+// the API (the same checks, the same 422s), so a file with one bad value changes nothing; a dry run
+// is the same transaction, rolled back.
+//
+// Secrets leave sealed (the stored AES-GCM text, which opens only with this encryption key) unless
+// asked for in clear; a sealed secret that is imported is stored as it is, so exporting again gives
+// the same file.
+
+import { asc, eq } from "drizzle-orm";
+import { isDeepStrictEqual } from "node:util";
+import type { AppContext } from "../../context";
+import { domains, notifications, providers, updateKeys } from "../../db/schema";
+import { DomainError, Invalid } from "../../errors";
+import { createLogger } from "../../log";
+import { openCredentials } from "../../security/secrets";
+import { createDomain, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
+import { createNotification, deleteNotification, updateNotification } from "../notifications/service";
+import { createProvider, deleteProvider, updateProvider } from "../providers/service";
+import { deleteUpdateKey } from "../update-keys/service";
+import {
+  type ConfigFile,
+  ConfigFileError,
+  type DomainEntry,
+  type DomainRef,
+  type FilePath,
+  type NotificationEntry,
+  type ParsedConfigFile,
+  parseConfigFile,
+  type ProviderEntry,
+  renderConfigFile,
+  type UpdateKeyEntry,
+} from "./document";
+
+/** Names compare as the API compares them: NFC, ignoring case in any script. */
+const nameKey = (name: string) => name.normalize("NFC").trim().toLocaleLowerCase("und");
+const byName = <T>(name: (item: T) => string) => (a: T, b: T) => nameKey(name(a)).localeCompare(nameKey(name(b))) || name(a).localeCompare(name(b));
+
+/** The file of this data dir's configuration; secrets sealed unless `includeSecrets`. */
+export function exportConfig(ctx: AppContext, options: { includeSecrets?: boolean } = {}): string {
+  const includeSecrets = options.includeSecrets ?? false;
+  const key = ctx.keys.encryptionKey;
+  const providerRows = ctx.db.select().from(providers).all().sort(byName((row) => row.name));
+  const providerName = new Map(providerRows.map((row) => [row.id, row.name]));
+  const providerEntries: ProviderEntry[] = providerRows.map((row) => {
+    const entry: ProviderEntry = { name: row.name, type: row.type, enabled: row.isEnabled, options: row.options };
+    if (includeSecrets) entry.credentials = openCredentials(row.credentials, key);
+    else entry.credentials_sealed = row.credentials;
+    // Listed in this order in the file: name, type, enabled, credentials, options.
+    return { name: entry.name, type: entry.type, enabled: entry.enabled, ...withoutUndefined({ credentials: entry.credentials, credentials_sealed: entry.credentials_sealed }), options: entry.options };
+  });
+  const domainRows = ctx.db.select().from(domains).orderBy(asc(domains.id)).all();
+  const refOf = new Map(domainRows.map((row) => [row.id, { provider: providerName.get(row.providerId)!, name: row.domainName, record_type: row.recordType }]));
+  const domainEntries: DomainEntry[] = domainRows
+    .map((row) => ({ ...refOf.get(row.id)!, enabled: row.isEnabled, cron_schedule: row.cronSchedule, config: row.config }))
+    .sort((a, b) => byName<DomainEntry>((entry) => entry.provider)(a, b) || a.name.localeCompare(b.name) || a.record_type.localeCompare(b.record_type));
+  const keyEntries: UpdateKeyEntry[] = ctx.db
+    .select()
+    .from(updateKeys)
+    .all()
+    .sort(byName((row) => row.name))
+    .map((row) => ({ name: row.name, key_sha256: row.keyHash, key_tail: row.keyTail, domains: row.domainIds === null ? null : row.domainIds.map((id) => refOf.get(id)!).filter(Boolean) }));
+  const notificationEntries: NotificationEntry[] = ctx.db
+    .select()
+    .from(notifications)
+    .all()
+    .sort(byName((row) => row.name))
+    .map((row) => {
+      const entry: NotificationEntry = { name: row.name, type: row.type, enabled: row.isEnabled, events: row.events, options: row.options };
+      if (includeSecrets) return { ...entry, options: { ...row.options, ...openCredentials(row.secrets, key) } };
+      // A channel without secret options stores an empty sealed object: nothing to write.
+      if (!holdsSecrets(row.secrets, key)) return entry;
+      return { ...entry, secrets_sealed: row.secrets };
+    });
+  const file: ConfigFile = { version: 1, providers: providerEntries, domains: domainEntries, update_keys: keyEntries, notifications: notificationEntries };
+  return renderConfigFile(file);
+}
+
+/** Whether sealed secrets hold anything; when they do not open (another key), the sealed text is kept as it is. */
+function holdsSecrets(sealed: string, key: string): boolean {
+  try {
+    return Object.keys(openCredentials(sealed, key)).length > 0;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * After a create or update from a sealed secret: the stored text becomes the file's own when it holds
+ * exactly what the service stored, so exporting again writes the same file.
+ */
+function keepSealed(ctx: AppContext, storedNow: string, sealed: string, store: (text: string) => void): void {
+  if (same(openCredentials(storedNow, ctx.keys.encryptionKey), openCredentials(sealed, ctx.keys.encryptionKey))) store(sealed);
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+export interface ImportResult {
+  dry_run: boolean;
+  /** One line per change, e.g. `create provider "Cloudflare"`; empty when the data dir already matches. */
+  changes: string[];
+}
+
+/** Thrown inside a dry run's transaction to roll it back. */
+class RolledBack extends Error {}
+
+/**
+ * Applies the file's text: all or nothing. A refusal (a ConfigFileError, a 422) names the line.
+ * `prune` also deletes what the file does not name.
+ */
+export function importConfig(ctx: AppContext, text: string, options: { dryRun?: boolean; prune?: boolean } = {}): ImportResult {
+  const parsed = parseConfigFile(text);
+  // A dry run logs nothing: what it "creates" is rolled back.
+  const run: AppContext = options.dryRun ? { ...ctx, log: createLogger({ level: "error", format: "text", write: () => {} }) } : ctx;
+  const changes: string[] = [];
+  try {
+    ctx.sqlite.transaction(() => {
+      applyFile(run, parsed, options.prune ?? false, changes);
+      if (options.dryRun) throw new RolledBack();
+    })();
+  } catch (error) {
+    if (!(error instanceof RolledBack)) throw error;
+  }
+  if (!options.dryRun && changes.length > 0) ctx.log.info("configuration imported", { changes: changes.length });
+  return { dry_run: options.dryRun ?? false, changes };
+}
+
+/** Runs a service call for the entry at `path`; its refusal is placed on the line of the field it names. */
+function at<T>(parsed: ParsedConfigFile, path: FilePath, call: () => T, fieldPath: (field: string) => FilePath = (field) => [...path, ...field.split(".")]): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw error;
+    if (error instanceof Invalid) throw parsed.error(fieldPath(error.field), error.reason);
+    if (error instanceof DomainError) throw parsed.error(path, error.message);
+    throw error;
+  }
+}
+
+function openSealed(ctx: AppContext, parsed: ParsedConfigFile, sealed: string, path: FilePath): Record<string, string> {
+  try {
+    return openCredentials(sealed, ctx.keys.encryptionKey);
+  } catch {
+    throw parsed.error(path, "cannot be opened with this ddnsd's encryption key (export with the same DDNS_ENCRYPTION_KEY, or with --include-secrets)");
+  }
+}
+
+function ensureUniqueNames<T>(parsed: ParsedConfigFile, section: string, list: T[], key: (item: T) => string): void {
+  const seen = new Map<string, number>();
+  list.forEach((item, index) => {
+    const name = key(item);
+    if (seen.has(name)) throw parsed.error([section, index], `${section.replace(/s$/, "").replace("_", " ")} ${JSON.stringify(name)} is already listed above (line ${parsed.lineOf([section, seen.get(name)!])})`);
+    seen.set(name, index);
+  });
+}
+
+/** Credentials or options as the file compares them: same keys and values, in any order. */
+const same = (a: unknown, b: unknown) => isDeepStrictEqual(sortKeys(a), sortKeys(b));
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([key, item]) => [key, sortKeys(item)]));
+}
+
+function applyFile(ctx: AppContext, parsed: ParsedConfigFile, prune: boolean, changes: string[]): void {
+  const { file } = parsed;
+  ensureUniqueNames(parsed, "providers", file.providers, (entry) => nameKey(entry.name));
+  ensureUniqueNames(parsed, "domains", file.domains, (entry) => `${nameKey(entry.provider)} ${entry.name.toLowerCase().replace(/\.$/, "")} ${entry.record_type.toUpperCase()}`);
+  ensureUniqueNames(parsed, "update_keys", file.update_keys, (entry) => nameKey(entry.name));
+  ensureUniqueNames(parsed, "notifications", file.notifications, (entry) => nameKey(entry.name));
+
+  const providerIds = applyProviders(ctx, parsed, changes);
+  const domainIds = applyDomains(ctx, parsed, providerIds, changes);
+  applyUpdateKeys(ctx, parsed, domainIds, changes);
+  applyNotifications(ctx, parsed, changes);
+  if (prune) pruneUnlisted(ctx, parsed, providerIds, domainIds, changes);
+}
+
+function applyProviders(ctx: AppContext, parsed: ParsedConfigFile, changes: string[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  const rows = ctx.db.select().from(providers).all();
+  for (const row of rows) ids.set(nameKey(row.name), row.id);
+  parsed.file.providers.forEach((entry, index) => {
+    const path: FilePath = ["providers", index];
+    const credentials = entry.credentials ?? (entry.credentials_sealed !== undefined ? openSealed(ctx, parsed, entry.credentials_sealed, [...path, "credentials_sealed"]) : {});
+    const credentialPath = (field: string): FilePath =>
+      field.startsWith("credentials.") && entry.credentials === undefined ? [...path, "credentials_sealed"] : [...path, ...field.split(".")];
+    const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
+    const input = { name: entry.name, type: entry.type, credentials, options: entry.options, is_enabled: entry.enabled };
+    let id: number;
+    if (row === undefined) {
+      id = at(parsed, path, () => createProvider(ctx, input).id, credentialPath);
+      changes.push(`create provider ${JSON.stringify(entry.name)} (${entry.type})`);
+    } else {
+      id = row.id;
+      const stored = openCredentials(row.credentials, ctx.keys.encryptionKey);
+      const differs = [
+        row.name !== entry.name.normalize("NFC").trim() && "name",
+        row.type !== entry.type && "type",
+        row.isEnabled !== entry.enabled && "enabled",
+        !same(stored, credentials) && "credentials",
+        !same(row.options, entry.options) && "options",
+      ].filter((field): field is string => field !== false);
+      if (differs.length === 0) {
+        ids.set(nameKey(entry.name), id);
+        return;
+      }
+      at(parsed, path, () => updateProvider(ctx, row.id, input), credentialPath);
+      changes.push(`update provider ${JSON.stringify(entry.name)}: ${differs.join(", ")}`);
+    }
+    if (entry.credentials_sealed !== undefined) {
+      const storedNow = ctx.db.select({ credentials: providers.credentials }).from(providers).where(eq(providers.id, id)).get()!.credentials;
+      keepSealed(ctx, storedNow, entry.credentials_sealed, (text) => ctx.db.update(providers).set({ credentials: text }).where(eq(providers.id, id)).run());
+    }
+    ids.set(nameKey(entry.name), id);
+  });
+  return ids;
+}
+
+function domainKey(providerId: number, name: string, recordType: string): string {
+  return `${providerId} ${name} ${recordType}`;
+}
+
+/** The key of the domain a reference names: its provider's id, hostname and record type. */
+function resolveRef(parsed: ParsedConfigFile, providerIds: Map<string, number>, ref: DomainRef, path: FilePath): { providerId: number; key: string } {
+  const providerId = providerIds.get(nameKey(ref.provider));
+  if (providerId === undefined) throw parsed.error([...path, "provider"], `no provider is named ${JSON.stringify(ref.provider)}`);
+  const name = at(parsed, path, () => normaliseHostname(ref.name), () => [...path, "name"]);
+  return { providerId, key: domainKey(providerId, name, ref.record_type.trim().toUpperCase()) };
+}
+
+function applyDomains(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, changes: string[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  const rows = ctx.db.select().from(domains).all();
+  for (const row of rows) ids.set(domainKey(row.providerId, row.domainName, row.recordType), row.id);
+  parsed.file.domains.forEach((entry, index) => {
+    const path: FilePath = ["domains", index];
+    const { providerId, key } = resolveRef(parsed, providerIds, entry, path);
+    const input = { provider_id: providerId, domain_name: entry.name, record_type: entry.record_type, cron_schedule: entry.cron_schedule, config: entry.config, is_enabled: entry.enabled };
+    const fieldPath = (field: string): FilePath => [...path, ...(field === "domain_name" ? ["name"] : field.split("."))];
+    const label = `${entry.name} ${entry.record_type.toUpperCase()} at ${JSON.stringify(entry.provider)}`;
+    const existing = ids.get(key);
+    if (existing === undefined) {
+      const created = at(parsed, path, () => createDomain(ctx, input), fieldPath);
+      ids.set(key, created.id);
+      changes.push(`create domain ${label}`);
+      return;
+    }
+    const row = rows.find((candidate) => candidate.id === existing)!;
+    const cron = entry.cron_schedule === null || entry.cron_schedule.trim() === "" ? null : entry.cron_schedule.trim().replace(/\s+/g, " ");
+    const differs = [
+      row.isEnabled !== entry.enabled && "enabled",
+      row.cronSchedule !== cron && "cron_schedule",
+      !same(row.config, entry.config) && "config",
+    ].filter((field): field is string => field !== false);
+    if (differs.length === 0) return;
+    at(parsed, path, () => updateDomain(ctx, existing, input), fieldPath);
+    changes.push(`update domain ${label}: ${differs.join(", ")}`);
+  });
+  return ids;
+}
+
+function applyUpdateKeys(ctx: AppContext, parsed: ParsedConfigFile, domainIds: Map<string, number>, changes: string[]): void {
+  const rows = ctx.db.select().from(updateKeys).all();
+  const providerIds = new Map(ctx.db.select().from(providers).all().map((row) => [nameKey(row.name), row.id]));
+  parsed.file.update_keys.forEach((entry, index) => {
+    const path: FilePath = ["update_keys", index];
+    const scope =
+      entry.domains === null
+        ? null
+        : [
+            ...new Set(
+              entry.domains.map((ref, position) => {
+                const refPath: FilePath = [...path, "domains", position];
+                const id = domainIds.get(resolveRef(parsed, providerIds, ref, refPath).key);
+                if (id === undefined) throw parsed.error(refPath, `no domain ${ref.name} ${ref.record_type} at ${JSON.stringify(ref.provider)}`);
+                return id;
+              }),
+            ),
+          ].sort((a, b) => a - b);
+    if (scope !== null && scope.length === 0) throw parsed.error([...path, "domains"], "must name at least one domain; leave it out (or null) for all domains");
+    const name = at(parsed, path, () => {
+      const trimmed = entry.name.normalize("NFC").trim();
+      if (trimmed.length > 100) throw new Invalid("name", "must be 1 to 100 characters");
+      return trimmed;
+    });
+    const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
+    const clash = ctx.db.select({ id: updateKeys.id, name: updateKeys.name }).from(updateKeys).where(eq(updateKeys.keyHash, entry.key_sha256)).get();
+    if (clash !== undefined && clash.id !== row?.id) throw parsed.error([...path, "key_sha256"], `is already the key named ${JSON.stringify(clash.name)}`);
+    if (row === undefined) {
+      ctx.db.insert(updateKeys).values({ name, keyHash: entry.key_sha256, keyTail: entry.key_tail, domainIds: scope, createdAt: Date.now() }).run();
+      changes.push(`create update key ${JSON.stringify(name)}`);
+      return;
+    }
+    const differs = [
+      row.name !== name && "name",
+      (row.keyHash !== entry.key_sha256 || row.keyTail !== entry.key_tail) && "key",
+      !same(row.domainIds, scope) && "domains",
+    ].filter((field): field is string => field !== false);
+    if (differs.length === 0) return;
+    ctx.db.update(updateKeys).set({ name, keyHash: entry.key_sha256, keyTail: entry.key_tail, domainIds: scope }).where(eq(updateKeys.id, row.id)).run();
+    changes.push(`update update key ${JSON.stringify(name)}: ${differs.join(", ")}`);
+  });
+}
+
+function applyNotifications(ctx: AppContext, parsed: ParsedConfigFile, changes: string[]): void {
+  const rows = ctx.db.select().from(notifications).all();
+  parsed.file.notifications.forEach((entry, index) => {
+    const path: FilePath = ["notifications", index];
+    const secrets = entry.secrets_sealed === undefined ? {} : openSealed(ctx, parsed, entry.secrets_sealed, [...path, "secrets_sealed"]);
+    const options = { ...entry.options, ...secrets };
+    const input = { name: entry.name, type: entry.type, options, events: entry.events, is_enabled: entry.enabled };
+    const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
+    let id: number;
+    if (row === undefined) {
+      id = at(parsed, path, () => createNotification(ctx, input).id);
+      changes.push(`create notification ${JSON.stringify(entry.name)} (${entry.type})`);
+    } else {
+      id = row.id;
+      let stored: Record<string, string> = {};
+      try {
+        stored = openCredentials(row.secrets, ctx.keys.encryptionKey);
+      } catch {
+        // Unreadable under this key: the file's values replace them.
+      }
+      const differs = [
+        row.name !== entry.name.normalize("NFC").trim() && "name",
+        row.type !== entry.type && "type",
+        row.isEnabled !== entry.enabled && "enabled",
+        !same([...row.events].sort(), [...entry.events].sort()) && "events",
+        !same({ ...row.options, ...stored }, options) && "options",
+      ].filter((field): field is string => field !== false);
+      if (differs.length === 0) return;
+      at(parsed, path, () => updateNotification(ctx, row.id, input));
+      changes.push(`update notification ${JSON.stringify(entry.name)}: ${differs.join(", ")}`);
+    }
+    if (entry.secrets_sealed !== undefined) {
+      const storedNow = ctx.db.select({ secrets: notifications.secrets }).from(notifications).where(eq(notifications.id, id)).get()!.secrets;
+      keepSealed(ctx, storedNow, entry.secrets_sealed, (text) => ctx.db.update(notifications).set({ secrets: text }).where(eq(notifications.id, id)).run());
+    }
+  });
+}
+
+function pruneUnlisted(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, domainIds: Map<string, number>, changes: string[]): void {
+  const { file } = parsed;
+  const listedDomains = new Set(file.domains.map((entry) => domainIds.get(resolveRef(parsed, providerIds, entry, []).key)));
+  for (const row of ctx.db.select().from(domains).all()) {
+    if (listedDomains.has(row.id)) continue;
+    deleteDomain(ctx, row.id);
+    changes.push(`delete domain ${row.domainName} ${row.recordType}`);
+  }
+  const keys = new Set(file.update_keys.map((entry) => nameKey(entry.name)));
+  for (const row of ctx.db.select().from(updateKeys).all()) {
+    if (keys.has(nameKey(row.name))) continue;
+    deleteUpdateKey(ctx, row.id);
+    changes.push(`delete update key ${JSON.stringify(row.name)}`);
+  }
+  const names = new Set(file.notifications.map((entry) => nameKey(entry.name)));
+  for (const row of ctx.db.select().from(notifications).all()) {
+    if (names.has(nameKey(row.name))) continue;
+    deleteNotification(ctx, row.id);
+    changes.push(`delete notification ${JSON.stringify(row.name)}`);
+  }
+  const providerNames = new Set(file.providers.map((entry) => nameKey(entry.name)));
+  for (const row of ctx.db.select().from(providers).all()) {
+    if (providerNames.has(nameKey(row.name))) continue;
+    at(parsed, [], () => deleteProvider(ctx, row.id, false));
+    changes.push(`delete provider ${JSON.stringify(row.name)}`);
+  }
+}

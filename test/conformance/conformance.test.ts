@@ -1,0 +1,298 @@
+// The fakes against the services' own published descriptions (./descriptions): each vendored
+// description is a valid document with its provenance; a request a description forbids is refused by
+// the fake with the service's own error AND recorded, so that no test using the fake can pass while
+// its client sends it; and what the fakes answer matches the descriptions' response schemas.
+
+import { afterEach, describe, expect, test } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { signRequest } from "../../src/dns/sigv4";
+import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
+import { checkBotocoreAnswer, openApi } from "../fakes/descriptions";
+import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digitalocean";
+import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../fakes/hetzner";
+import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../fakes/route53";
+import type { FakeServer } from "../fakes/server";
+
+const DIRECTORY = `${import.meta.dir}/descriptions`;
+const OPENAPI = ["cloudflare", "digitalocean", "hetzner"] as const;
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
+});
+
+function started<T extends FakeServer<unknown>>(fake: T): T {
+  stops.push(fake.stop);
+  return fake;
+}
+
+async function jsonCall(url: string, token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(url + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>) };
+}
+
+describe("the vendored descriptions", () => {
+  for (const name of [...OPENAPI, "route53"]) {
+    test(`${name}: says where it comes from, which version, under which licence and what was trimmed`, async () => {
+      const document = (await Bun.file(`${DIRECTORY}/${name}.json`).json()) as { "x-vendored": Record<string, string> };
+      for (const field of ["source", "version", "licence", "trimmed", "regenerate"]) {
+        expect(document["x-vendored"][field] ?? "").not.toBe("");
+      }
+      expect(document["x-vendored"].source).toStartWith("https://");
+    });
+  }
+
+  for (const name of OPENAPI) {
+    test(`${name}: a valid OpenAPI document`, async () => {
+      const result = await new Validator().validate(await Bun.file(`${DIRECTORY}/${name}.json`).json());
+      // Cloudflare and Hetzner write their error ranges "4xx" where OpenAPI 3.0 spells them "4XX"
+      // (openapi-backend reads both); nothing else may be wrong.
+      const errors = (Array.isArray(result.errors) ? result.errors : []).filter(
+        (e: { params?: { additionalProperty?: string } }) => !/^[1-5]xx$/.test(e.params?.additionalProperty ?? ""),
+      );
+      expect(errors).toEqual([]);
+    });
+  }
+});
+
+describe("a request the description forbids is refused with the service's error and recorded", () => {
+  test("Cloudflare", async () => {
+    const fake = started(startCloudflareFake());
+    const zone = fake.addZone("example.com");
+    const record = fake.addRecord("example.com", { type: "A", name: "home", content: "198.51.100.1" });
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.url, CLOUDFLARE_FAKE_TOKEN, method, path, body);
+    const forbidden: [string, string, unknown?][] = [
+      ["PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { ttl: 5 }],
+      ["PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "not an address", type: "A" }],
+      ["POST", `/zones/${zone.id}/dns_records`, { type: "A", name: "new.example.com" }],
+      ["GET", `/zones?${new URLSearchParams({ name: "example.com", per_page: "500" })}`],
+      ["GET", `/zones?${new URLSearchParams({ name: "example.com", status: "asleep" })}`],
+      ["GET", `/zones/${zone.id}/dns_records?${new URLSearchParams({ hostname: "home.example.com" })}`],
+      ["DELETE", `/zones/${zone.id}`],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.body).toMatchObject({ success: false, result: null, messages: [] });
+      // 9005 for an address the type cannot hold, 9207 for any other invalid request.
+      expect(answer.body?.errors[0].code).toBe(path.includes("dns_records/") && (body as { content?: string })?.content ? 9005 : 9207);
+    }
+    const violations = fake.takeViolations();
+    expect(violations.map((v) => v.method)).toEqual(forbidden.map(([method]) => method));
+    expect(violations[0]?.problems.join(" ")).toContain("ttl");
+    expect(record.content).toBe("198.51.100.1");
+    // What the description allows still goes through, the partial PATCH included.
+    expect((await call("PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "198.51.100.2" })).status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test("DigitalOcean: a PATCH without type among them", async () => {
+    const fake = started(startDigitalOceanFake());
+    fake.addDomain("example.com");
+    const record = fake.addRecord("example.com", { type: "A", name: "home", data: "198.51.100.1" });
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.url, DIGITALOCEAN_FAKE_TOKEN, method, path, body);
+    const forbidden: [string, string, unknown?][] = [
+      ["PATCH", `/domains/example.com/records/${record.id}`, { data: "198.51.100.2" }],
+      ["PATCH", `/domains/example.com/records/${record.id}`, { type: "A", data: "198.51.100.2", ttl: "60" }],
+      ["POST", "/domains/example.com/records", { name: "new", data: "198.51.100.2" }],
+      ["GET", "/domains?per_page=500"],
+      ["GET", "/domains/example.com/records?kind=A"],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 422]);
+      expect(answer.body).toMatchObject({ id: "unprocessable_entity" });
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => path));
+    expect(record.data).toBe("198.51.100.1");
+    expect((await call("PATCH", `/domains/example.com/records/${record.id}`, { type: "A", data: "198.51.100.2" })).status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test("Hetzner", async () => {
+    const fake = started(startHetznerFake());
+    fake.addZone("example.com");
+    fake.addRrset("example.com", { name: "home", type: "A", values: ["198.51.100.1"] });
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.url, HETZNER_FAKE_TOKEN, method, path, body);
+    const forbidden: [string, string, unknown?][] = [
+      ["POST", "/zones/example.com/rrsets", { name: "new", records: [{ value: "198.51.100.2" }] }],
+      ["POST", "/zones/example.com/rrsets/home/A/actions/set_records", { records: [{ comment: "no value" }] }],
+      ["POST", "/zones/example.com/rrsets/home/A/actions/set_records", {}],
+      ["POST", "/zones/example.com/rrsets/home/A/actions/change_ttl", { ttl: "soon" }],
+      ["GET", "/zones/example.com/rrsets/home/SPF"],
+      ["GET", "/zones?color=blue"],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.body).toMatchObject({ error: { code: "invalid_input" } });
+    }
+    expect(fake.takeViolations()).toHaveLength(forbidden.length);
+    expect(fake.rrset("example.com", "home", "A")?.records).toEqual([{ value: "198.51.100.1" }]);
+    expect((await call("GET", "/zones/example.com/rrsets/home/A")).status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test("Route 53 (its botocore model)", async () => {
+    const fake = started(startRoute53Fake());
+    const zone = fake.addZone("example.com");
+    fake.addSet(zone.id, { name: "home.example.com.", type: "A", ttl: 300, values: ["198.51.100.1"] });
+    const call = async (method: string, path: string, body = "") => {
+      const url = new URL(fake.url + path);
+      const headers = signRequest(
+        { method, url, headers: body ? { "content-type": "text/xml" } : {}, body },
+        { accessKeyId: ROUTE53_FAKE_ACCESS_KEY_ID, secretAccessKey: ROUTE53_FAKE_SECRET },
+        { region: "us-east-1", service: "route53" },
+      );
+      const response = await fetch(url, { method, headers, body: body || undefined });
+      return { status: response.status, text: await response.text() };
+    };
+    const change = (inner: string) =>
+      `<ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><ChangeBatch><Changes>${inner}</Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`;
+    const set = "<ResourceRecordSet><Name>home.example.com.</Name><Type>A</Type><TTL>300</TTL><ResourceRecords><ResourceRecord><Value>198.51.100.2</Value></ResourceRecord></ResourceRecords></ResourceRecordSet>";
+    const forbidden: [string, string, string?][] = [
+      ["POST", `/hostedzone/${zone.id}/rrset`, change(`<Change><Action>REPLACE</Action>${set}</Change>`)],
+      ["POST", `/hostedzone/${zone.id}/rrset`, change(`<Change>${set}</Change>`)],
+      ["POST", `/hostedzone/${zone.id}/rrset`, change(`<Change><Action>UPSERT</Action>${set.replace("<TTL>300</TTL>", "<TTL>-1</TTL>")}</Change>`)],
+      ["POST", `/hostedzone/${zone.id}/rrset`, change("")],
+      ["POST", `/hostedzone/${zone.id}/rrset`, change(`<Change><Action>UPSERT</Action>${set}</Change>`).replace(' xmlns="https://route53.amazonaws.com/doc/2013-04-01/"', "")],
+      ["GET", `/hostedzone/${zone.id}/rrset?name=home.example.com.&type=A&identifier=${"x".repeat(200)}`],
+      ["GET", `/hostedzone/${zone.id}/rrset?name=home.example.com.&type=ALIAS`],
+      ["GET", "/hostedzonesbyname?dnsname=example.com.&limit=1"],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.text).toMatch(/<Code>(InvalidInput|MalformedInput)<\/Code>/);
+    }
+    expect(fake.takeViolations()).toHaveLength(forbidden.length);
+    expect(fake.set("home.example.com", "A")?.values).toEqual(["198.51.100.1"]);
+    const allowed = await call("POST", `/hostedzone/${zone.id}/rrset`, change(`<Change><Action>UPSERT</Action>${set}</Change>`));
+    expect(allowed.status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test("a violation nobody claimed fails the fake's stop(), so it cannot pass unseen", async () => {
+    const fake = startCloudflareFake();
+    await jsonCall(fake.url, CLOUDFLARE_FAKE_TOKEN, "GET", "/zones?per_page=500");
+    expect(fake.violations).toHaveLength(1);
+    await expect(fake.stop()).rejects.toThrow(/per_page/);
+  });
+});
+
+// Compiling a description's response schemas takes Ajv seconds on a loaded machine.
+const COMPILES = { timeout: 30_000 };
+
+describe("the fakes answer in the descriptions' own response shapes", () => {
+  test("Cloudflare", async () => {
+    const fake = started(startCloudflareFake());
+    const zone = fake.addZone("example.com");
+    const record = fake.addRecord("example.com", { type: "A", name: "home", content: "198.51.100.1" });
+    const { checkResponse } = openApi("cloudflare", "/client/v4");
+    const exchanges: [string, string, unknown?][] = [
+      ["GET", "/user/tokens/verify"],
+      ["GET", "/zones?name=example.com&per_page=50"],
+      ["GET", `/zones/${zone.id}`],
+      ["GET", `/zones/${zone.id}/dns_records?type=A&name=home.example.com&per_page=100`],
+      ["GET", `/zones/${zone.id}/dns_records/${record.id}`],
+      ["PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "198.51.100.2" }],
+      ["POST", `/zones/${zone.id}/dns_records`, { type: "AAAA", name: "home.example.com", content: "2001:db8::1", ttl: 1, proxied: false }],
+      ["GET", `/zones/${zone.id}/dns_records/${"0".repeat(32)}`],
+    ];
+    for (const [method, path, body] of exchanges) {
+      const answer = await jsonCall(fake.url, CLOUDFLARE_FAKE_TOKEN, method, path, body);
+      const pathname = new URL(fake.url + path).pathname;
+      expect([method, path, checkResponse(method, pathname, answer.status, answer.body)]).toEqual([method, path, []]);
+    }
+  }, COMPILES);
+
+  test("DigitalOcean", async () => {
+    const fake = started(startDigitalOceanFake());
+    fake.addDomain("example.com");
+    const record = fake.addRecord("example.com", { type: "A", name: "home", data: "198.51.100.1" });
+    const { checkResponse } = openApi("digitalocean", "/");
+    const exchanges: [string, string, unknown?][] = [
+      ["GET", "/account"],
+      ["GET", "/domains?per_page=200&page=1"],
+      ["GET", "/domains/example.com"],
+      ["GET", "/domains/example.com/records?type=A&name=home.example.com&per_page=200&page=1"],
+      ["GET", `/domains/example.com/records/${record.id}`],
+      ["PATCH", `/domains/example.com/records/${record.id}`, { type: "A", data: "198.51.100.2" }],
+      ["POST", "/domains/example.com/records", { type: "AAAA", name: "home", data: "2001:db8::1", ttl: 1800 }],
+      ["GET", "/domains/example.com/records/999"],
+    ];
+    for (const [method, path, body] of exchanges) {
+      const answer = await jsonCall(fake.url, DIGITALOCEAN_FAKE_TOKEN, method, path, body);
+      const pathname = new URL(fake.url + path).pathname;
+      expect([method, path, checkResponse(method, pathname, answer.status, answer.body)]).toEqual([method, path, []]);
+    }
+  }, COMPILES);
+
+  test("Hetzner", async () => {
+    const fake = started(startHetznerFake());
+    fake.actionLooks = 1;
+    fake.addZone("example.com");
+    fake.addRrset("example.com", { name: "home", type: "A", values: ["198.51.100.1"] });
+    const { checkResponse } = openApi("hetzner", "/v1");
+    const exchanges: [string, string, unknown?][] = [
+      ["GET", "/zones?name=example.com"],
+      ["GET", "/zones/example.com"],
+      ["GET", "/zones/example.com/rrsets/home/A"],
+      ["POST", "/zones/example.com/rrsets/home/A/actions/set_records", { records: [{ value: "198.51.100.2" }] }],
+      ["POST", "/zones/example.com/rrsets/home/A/actions/change_ttl", { ttl: 600 }],
+      ["POST", "/zones/example.com/rrsets", { name: "home", type: "AAAA", records: [{ value: "2001:db8::1" }] }],
+      ["GET", "/zones/example.com/rrsets/nothing/A"],
+    ];
+    for (const [method, path, body] of exchanges) {
+      const answer = await jsonCall(fake.url, HETZNER_FAKE_TOKEN, method, path, body);
+      const pathname = new URL(fake.url + path).pathname;
+      expect([method, path, checkResponse(method, pathname, answer.status, answer.body)]).toEqual([method, path, []]);
+    }
+    const action = [...fake.actions.values()][0];
+    const polled = await jsonCall(fake.url, HETZNER_FAKE_TOKEN, "GET", `/zones/actions/${action?.id}`);
+    expect(checkResponse("GET", `/v1/zones/actions/${action?.id}`, polled.status, polled.body)).toEqual([]);
+  }, COMPILES);
+});
+
+describe("the Route 53 fake answers in its model's output shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startRoute53Fake());
+    const zone = fake.addZone("example.com");
+    fake.addSet(zone.id, { name: "home.example.com.", type: "A", ttl: 300, values: ["198.51.100.1"] });
+    const call = async (method: string, path: string, body = "") => {
+      const url = new URL(fake.url + path);
+      const headers = signRequest(
+        { method, url, headers: body ? { "content-type": "text/xml" } : {}, body },
+        { accessKeyId: ROUTE53_FAKE_ACCESS_KEY_ID, secretAccessKey: ROUTE53_FAKE_SECRET },
+        { region: "us-east-1", service: "route53" },
+      );
+      return (await fetch(url, { method, headers, body: body || undefined })).text();
+    };
+    const set = "<ResourceRecordSet><Name>home.example.com.</Name><Type>A</Type><TTL>300</TTL><ResourceRecords><ResourceRecord><Value>198.51.100.2</Value></ResourceRecord></ResourceRecords></ResourceRecordSet>";
+    const exchanges: [string, string, string, string?][] = [
+      ["GetHostedZoneCount", "GET", "/hostedzonecount"],
+      ["ListHostedZonesByName", "GET", "/hostedzonesbyname?dnsname=home.example.com.&maxitems=10"],
+      ["GetHostedZone", "GET", `/hostedzone/${zone.id}`],
+      ["ListResourceRecordSets", "GET", `/hostedzone/${zone.id}/rrset?name=home.example.com.&type=A&maxitems=1`],
+      [
+        "ChangeResourceRecordSets",
+        "POST",
+        `/hostedzone/${zone.id}/rrset`,
+        `<ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><ChangeBatch><Changes><Change><Action>UPSERT</Action>${set}</Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`,
+      ],
+    ];
+    for (const [operation, method, path, body] of exchanges) {
+      expect([operation, checkBotocoreAnswer("route53", operation, await call(method, path, body))]).toEqual([operation, []]);
+    }
+    // And the check is no formality: an answer missing what the model requires fails it.
+    expect(checkBotocoreAnswer("route53", "GetHostedZone", "<GetHostedZoneResponse><Zone/></GetHostedZoneResponse>")).toEqual([
+      "GetHostedZoneResponse/Zone is not a member of GetHostedZoneResponse",
+      "GetHostedZoneResponse/HostedZone is required",
+    ]);
+  });
+});
