@@ -14,7 +14,7 @@
 // 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
 
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
-import type { Step } from "./provider";
+import type { FetchLike, Step } from "./provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
 import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
@@ -29,9 +29,10 @@ const NEW_RECORD_TTL = 3600;
 
 export function createDnsimpleApi(credentials: { account_id: string; token: string }, context: ClientContext): ZoneApi {
   const account = `/${encodeURIComponent(credentials.account_id.trim())}`;
+  const api = { ...context, fetch: resetAsRetryAfter(context.fetch) };
 
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path: account + path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    return requestJson(api, SERVICE, { method, path: account + path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
   }
 
   /** Every item of a paged listing, page by page until the last page DNSimple names. */
@@ -123,6 +124,22 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
     describe(set) {
       return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
+  };
+}
+
+/**
+ * DNSimple's "slow down" (429) names the end of its hourly window in `X-RateLimit-Reset` (Unix
+ * seconds), not in `Retry-After`: the answer is read as naming that wait, so the provider pauses
+ * until the window resets instead of guessing.
+ */
+function resetAsRetryAfter(fetch: FetchLike): FetchLike {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const reset = Number(response.headers.get("x-ratelimit-reset") ?? Number.NaN);
+    if (response.status !== 429 || response.headers.has("retry-after") || !Number.isFinite(reset) || reset <= 0) return response;
+    const headers = new Headers(response.headers);
+    headers.set("Retry-After", String(Math.max(0, Math.ceil(reset - Date.now() / 1000))));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
 }
 

@@ -219,7 +219,7 @@ describe("failures keep DNSimple's words and leave the record alone", () => {
     { name: "revoked token", token: "revoked", message: "DNSimple: Authentication failed (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "token without the right", fault: { status: 403 }, message: "DNSimple: Permission Denied (HTTP 403)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "DNSimple: API rate limit exceeded (HTTP 429)", retryAfterSeconds: 30, cause: "throttled" },
-    { name: "429 naming only its window's reset names no Retry-After", fault: { status: 429 }, message: "DNSimple: API rate limit exceeded (HTTP 429)", cause: "throttled" },
+    { name: "429 with neither header names no wait", fault: { status: 429, reset: false }, message: "DNSimple: API rate limit exceeded (HTTP 429)", cause: "throttled" },
     { name: "500", fault: { status: 500 }, message: "DNSimple: Internal server error (HTTP 500)", cause: "unreachable" },
     { name: "502 HTML page", fault: "html", message: /^DNSimple: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
     { name: "malformed JSON", fault: "malformed", message: /^DNSimple: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
@@ -239,6 +239,15 @@ describe("failures keep DNSimple's words and leave the record alone", () => {
       expect(home()?.content).toBe(OLD_IP);
     });
   }
+
+  test("a 429 naming only the end of its window (X-RateLimit-Reset) pauses until then", async () => {
+    fake.fault({ status: 429, resetInSeconds: 1800 });
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "throttled", message: "DNSimple: API rate limit exceeded (HTTP 429)" });
+    const wait = outcome.ok ? undefined : outcome.retryAfterSeconds;
+    expect(wait).toBeGreaterThanOrEqual(1795);
+    expect(wait).toBeLessThanOrEqual(1801);
+  });
 
   test("a refused PATCH is reported in DNSimple's words; the record stays", async () => {
     fake.fault({ status: 400, message: "Zone is locked" }, 1, (r) => r.method === "PATCH");

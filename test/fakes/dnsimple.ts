@@ -38,9 +38,13 @@ export interface DnsimpleZone {
 
 /**
  * `{status}` answers with DNSimple's error body for that status (`message` replaces its words,
- * `retryAfter` adds the header); `"malformed"` is a 200 with broken JSON; `"html"` a 502 page.
+ * `retryAfter` adds the header, a 429 names its window's end in `X-RateLimit-Reset`, `resetInSeconds`
+ * from now, unless `reset` is false); `"malformed"` is a 200 with broken JSON; `"html"` a 502 page.
  */
-export type DnsimpleFault = { status: number; message?: string; retryAfter?: number } | "malformed" | "html";
+export type DnsimpleFault =
+  | { status: number; message?: string; retryAfter?: number; resetInSeconds?: number; reset?: false }
+  | "malformed"
+  | "html";
 
 export interface DnsimpleFake extends FakeServer<DnsimpleFault> {
   /** Token → the account it acts for; delete one to revoke it mid-test. */
@@ -158,8 +162,10 @@ export function startDnsimpleFake(): DnsimpleFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       const headers: Record<string, string> = { ...retryAfterHeader(mode.retryAfter) };
-      if (mode.status === 429) {
-        Object.assign(headers, { "X-RateLimit-Limit": "2400", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(Math.ceil(Date.now() / 1000) + 1800) });
+      // A 429 says when the hourly window resets (Unix seconds), unless the test takes that away.
+      if (mode.status === 429 && mode.reset !== false) {
+        const reset = Math.ceil(Date.now() / 1000) + (mode.resetInSeconds ?? 1800);
+        Object.assign(headers, { "X-RateLimit-Limit": "2400", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(reset) });
       }
       return error(mode.status, headers, mode.message);
     },
