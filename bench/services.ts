@@ -22,19 +22,24 @@ import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import { Pacer } from "../src/dns/pacing";
 import type { RateLimit } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
+import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../test/fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
 import { startCustomFake } from "../test/fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake } from "../test/fakes/desec";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../test/fakes/digitalocean";
+import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, startDnsimpleFake } from "../test/fakes/dnsimple";
 import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake } from "../test/fakes/duckdns";
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake } from "../test/fakes/dyndns2";
 import { DYNU_FAKE_API_KEY, startDynuFake } from "../test/fakes/dynu";
 import { startEchoFake } from "../test/fakes/echo";
 import { GANDI_FAKE_TOKEN, startGandiFake } from "../test/fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../test/fakes/hetzner";
+import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
+import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
+import { startVultrFake, VULTR_FAKE_API_KEY } from "../test/fakes/vultr";
 import { KEY_NAME, KEY_SECRET, type NameServer, startBind, startPowerDns, ZONE } from "../test/servers/name-servers";
 import { makeTestApp } from "../test/support";
 import { heading, machine, ms, recordFigure, removeDir, table, tempDir } from "./lib/common";
@@ -75,6 +80,16 @@ const names = (count: number, zone: string) => Array.from({ length: count }, (_,
  * and its world. Sources of the limits: PROVIDERS.md.
  */
 const WORLDS: Record<string, { sample: number; make(count: number): World | Promise<World> }> = {
+  bunny: {
+    sample: 6,
+    make(count) {
+      const fake = startBunnyFake();
+      fake.addZone("example.app");
+      const hostnames = names(count, "example.app");
+      for (let i = 0; i < count; i++) fake.addRecord("example.app", { name: `host${i}`, type: "A", value: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { api_key: BUNNY_FAKE_API_KEY }, source: "not documented" };
+    },
+  },
   cloudflare: {
     sample: 50,
     make(count) {
@@ -129,6 +144,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       return { fake, hostnames, credentials: { token: DIGITALOCEAN_FAKE_TOKEN }, source: "250/min, 5,000/h" };
     },
   },
+  dnsimple: {
+    sample: 6,
+    make(count) {
+      const fake = startDnsimpleFake();
+      fake.addZone("example.io");
+      const hostnames = names(count, "example.io");
+      for (let i = 0; i < count; i++) fake.addRecord("example.io", { name: `host${i}`, type: "A", content: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { account_id: DNSIMPLE_FAKE_ACCOUNT, token: DNSIMPLE_FAKE_TOKEN }, source: "2,400/h per token" };
+    },
+  },
   duckdns: {
     sample: 50,
     make(count) {
@@ -174,6 +199,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       return { fake, hostnames, credentials: { token: HETZNER_FAKE_TOKEN }, source: "3,600/h (UNSURE)" };
     },
   },
+  linode: {
+    sample: 10,
+    make(count) {
+      const fake = startLinodeFake();
+      fake.addDomain("example.net");
+      const hostnames = names(count, "example.net");
+      for (let i = 0; i < count; i++) fake.addRecord("example.net", { name: `host${i}`, type: "A", target: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { token: LINODE_FAKE_TOKEN }, source: "200/min for listings, more for the rest, per user" };
+    },
+  },
   namecheap: {
     sample: 50,
     make(count) {
@@ -182,6 +217,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       fake.addDomain("example.co.uk", hosts, NAMECHEAP_FAKE_PASSWORD);
       // Every request is an update (a GET).
       return { fake, hostnames: names(count, "example.co.uk"), credentials: { password: NAMECHEAP_FAKE_PASSWORD }, source: "not documented", writes: () => fake.requests.length };
+    },
+  },
+  namecom: {
+    sample: 30,
+    make(count) {
+      const fake = startNamecomFake();
+      fake.addDomain("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", answer: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN }, source: "20/s, 3,000/h per account" };
     },
   },
   porkbun: {
@@ -215,6 +260,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
         credentials: { access_key_id: ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: ROUTE53_FAKE_SECRET },
         source: "5/s per account (older docs), burst 50 + 10/s (newer)",
       };
+    },
+  },
+  vultr: {
+    sample: 50,
+    make(count) {
+      const fake = startVultrFake();
+      fake.addDomain("example.one");
+      const hostnames = names(count, "example.one");
+      for (let i = 0; i < count; i++) fake.addRecord("example.one", { name: `host${i}`, type: "A", data: OLD_IP, ttl: 300 });
+      return { fake, hostnames, credentials: { api_key: VULTR_FAKE_API_KEY }, source: "30/s per address" };
     },
   },
   rfc2136: {

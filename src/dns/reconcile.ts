@@ -68,6 +68,11 @@ export interface ZoneApi {
   createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>>;
   /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`. */
   describe?(set: RecordSet): string[];
+  /**
+   * The TTL the service keeps when asked for `ttl`, where it does not keep every value (Linode rounds
+   * to a list): a record holding that already has the TTL the config asks for.
+   */
+  storedTtl?(ttl: number): number;
   /** Whether the set already has the settings the config asks for, beyond the TTL (Cloudflare's proxying). */
   settingsHold?(set: RecordSet, settings: DesiredSettings): boolean;
 }
@@ -159,7 +164,8 @@ async function writeInZone(
 function holds(api: ZoneApi, set: RecordSet, address: string, settings: DesiredSettings): boolean {
   const [value] = set.values;
   if (set.values.length !== 1 || value === undefined || !sameAddress(value, address)) return false;
-  if (settings.ttl !== undefined && set.ttl !== undefined && set.ttl !== settings.ttl) return false;
+  const ttl = settings.ttl === undefined ? undefined : (api.storedTtl?.(settings.ttl) ?? settings.ttl);
+  if (ttl !== undefined && set.ttl !== undefined && set.ttl !== ttl) return false;
   return api.settingsHold?.(set, settings) ?? true;
 }
 

@@ -2,20 +2,25 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
+import { dnsimple } from "./dnsimple";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
+import { linode } from "./linode";
 import { namecheap } from "./namecheap";
+import { namecom } from "./namecom";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
 
 /** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
@@ -33,6 +38,11 @@ export const SERVICES = [
   hetzner,
   rfc2136,
   powerdns,
+  linode,
+  vultr,
+  dnsimple,
+  bunny,
+  namecom,
   custom,
 ] as const;
 

@@ -5,17 +5,22 @@
 
 import type { RecordType } from "../../src/dns/provider";
 import { apiUrlSetting } from "../../src/dns/registry";
+import { BUNNY_FAKE_API_KEY, startBunnyFake, type BunnyFake } from "../fakes/bunny";
 import { startCustomFake, type CustomFake } from "../fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake, type DesecFake } from "../fakes/desec";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake, type DigitalOceanFake } from "../fakes/digitalocean";
+import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, startDnsimpleFake, type DnsimpleFake } from "../fakes/dnsimple";
 import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../fakes/duckdns";
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns2Fake } from "../fakes/dyndns2";
 import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../fakes/hetzner";
+import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
+import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
 import type { FakeServer, LoggedRequest } from "../fakes/server";
+import { startVultrFake, VULTR_FAKE_API_KEY, type VultrFake } from "../fakes/vultr";
 
 /** A way the service answers that the test arranges before a call, and the words it must leave in the history. */
 export interface Answer<Fake> {
@@ -32,6 +37,8 @@ export interface ZoneAccess<Fake> {
   read(fake: Fake, zone: string, hostname: string, type: RecordType): { ip: string; ttl: number | null } | undefined;
   /** A TTL the service accepts, for records the test puts there (deSEC's domains refuse below 3600). */
   ttl: number;
+  /** The TTL the service keeps when it is sent `ttl`, where it does not keep every value (Linode rounds). */
+  storedTtl?(ttl: number): number;
 }
 
 export interface ServiceAdapter<Fake extends FakeServer<any> = FakeServer<any>> {
@@ -453,4 +460,161 @@ export const hetzner = define<HetznerFake>({
   verifyRefusal: /^Hetzner: .*\(unauthorized, HTTP 401\)/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner] as ServiceAdapter[];
+const linodeZone: ZoneAccess<LinodeFake> = {
+  addZone(fake, zone) {
+    if (!fake.domain(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, target: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domain(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl_sec } : undefined;
+  },
+  // One of Linode's own values: others are rounded.
+  ttl: 3600,
+  storedTtl: linodeTtl,
+};
+
+export const linode = define<LinodeFake>({
+  type: "linode",
+  start: startLinodeFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("linode"),
+  options: noOptions,
+  credentials: { token: LINODE_FAKE_TOKEN },
+  badCredentials: { token: "linode-wrong-token-0123456789abcdef" },
+  badCredentialsWords: /^Linode: Invalid Token \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(linodeZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, reason: "Domain is in edit mode" }), words: /^Linode: Domain is in edit mode \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 70 }), words: /^Linode: Too Many Requests \(HTTP 429\); pausing 70 s$/, pauseSeconds: 70 },
+  verifyRefusal: /^Linode: Invalid Token/,
+});
+
+const vultrZone: ZoneAccess<VultrFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, data: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domains.get(zone)?.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const vultr = define<VultrFake>({
+  type: "vultr",
+  start: startVultrFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("vultr"),
+  options: noOptions,
+  credentials: { api_key: VULTR_FAKE_API_KEY },
+  badCredentials: { api_key: "VULTRWRONGKEY0123456789ABCDEFGHIJKLM" },
+  badCredentialsWords: /^Vultr: Invalid API token\. \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(vultrZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 500, error: "DNS backend unavailable" }), words: /^Vultr: DNS backend unavailable \(HTTP 500\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 65 }), words: /^Vultr: .*\(HTTP 429\); pausing 65 s$/, pauseSeconds: 65 },
+  verifyRefusal: /^Vultr: Invalid API token/,
+});
+
+const dnsimpleZone: ZoneAccess<DnsimpleFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zones.get(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const dnsimple = define<DnsimpleFake>({
+  type: "dnsimple",
+  start: startDnsimpleFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("dnsimple"),
+  options: noOptions,
+  credentials: { account_id: DNSIMPLE_FAKE_ACCOUNT, token: DNSIMPLE_FAKE_TOKEN },
+  badCredentials: { account_id: DNSIMPLE_FAKE_ACCOUNT, token: "dnsimplewrongtoken0123456789abcdef" },
+  badCredentialsWords: /^DNSimple: Authentication failed \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(dnsimpleZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Zone is locked" }), words: /^DNSimple: Zone is locked \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 90 }), words: /^DNSimple: API rate limit exceeded \(HTTP 429\); pausing 90 s$/, pauseSeconds: 90 },
+  verifyRefusal: /^DNSimple: Authentication failed/,
+});
+
+const bunnyZone: ZoneAccess<BunnyFake> = {
+  addZone(fake, zone) {
+    if (!fake.zone(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, value: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zone(zone)?.Records.filter((r) => r.Name === relative(hostname, zone, "") && r.Type === (type === "A" ? 0 : 1)) ?? [];
+    return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.Ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const bunny = define<BunnyFake>({
+  type: "bunny",
+  start: startBunnyFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("bunny"),
+  options: noOptions,
+  credentials: { api_key: BUNNY_FAKE_API_KEY },
+  badCredentials: { api_key: "bunny-wrong-0123-4567-89ab-cdef01234567-0123-456" },
+  badCredentialsWords: /^Bunny: Authorization has been denied for this request\. \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(bunnyZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 500, errorKey: "dnszone.unavailable", message: "DNS is under maintenance" }), words: /^Bunny: DNS is under maintenance \(dnszone\.unavailable, HTTP 500\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }), words: /^Bunny: .*\(error_429, HTTP 429\); pausing 75 s$/, pauseSeconds: 75 },
+  verifyRefusal: /^Bunny: Authorization has been denied/,
+});
+
+const namecomZone: ZoneAccess<NamecomFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, answer: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domains.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.answer, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const namecom = define<NamecomFake>({
+  type: "namecom",
+  start: startNamecomFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("namecom"),
+  options: noOptions,
+  credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN },
+  badCredentials: { username: NAMECOM_FAKE_USERNAME, token: "namecomwrongtoken0123456789abcdef0123456" },
+  badCredentialsWords: /^Name\.com: Permission Denied: Authentication Error/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(namecomZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Invalid Argument", details: "Domain is locked" }), words: /^Name\.com: Invalid Argument: Domain is locked \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^Name\.com: Too Many Requests \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^Name\.com: Permission Denied/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom] as ServiceAdapter[];
