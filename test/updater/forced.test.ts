@@ -1,5 +1,5 @@
 // POST /domains/{id}/update_ip and POST /providers/{id}/verify through the real app against the
-// fakes: what each provider's record looks like afterwards, the answer (CONTRACT §4), the history
+// fakes: what each provider's record looks like afterwards, the answer (docs/api.md, domains), the history
 // row and the domain's new state.
 
 import { beforeEach, describe, expect, test } from "bun:test";
@@ -234,7 +234,7 @@ const cases: WriteCase[] = [
   },
 ];
 
-describe("a forced update writes the record and answers as CONTRACT §4 says", () => {
+describe("a forced update writes the record and answers as docs/api.md, domains says", () => {
   for (const c of cases) {
     test(c.name, async () => {
       const extra = c.setup(rig) ?? {};
@@ -329,7 +329,7 @@ describe("a record id typed in by a person is never followed", () => {
 });
 
 describe("forced updates that are refused before any call", () => {
-  /** The one FAILED row a refusal writes (CONTRACT §4: each failure also writes a history row). */
+  /** The one FAILED row a refusal writes (docs/api.md, domains: each failure also writes a history row). */
   async function expectRefusalRow(domainId: number, detail: string, previousIp: string | null = null) {
     const rows = await historyOf(rig.t, domainId);
     expect(rows).toHaveLength(1);

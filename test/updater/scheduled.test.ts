@@ -1,4 +1,4 @@
-// Scheduler passes (CONTRACT §5) through the real Scheduler against the fakes: what is due, when a
+// Scheduler passes (docs/api.md, automatic updates) through the real Scheduler against the fakes: what is due, when a
 // check writes, one detection per family per pass, croner schedules, and schedules that survive a
 // restart of the app on the same data dir.
 
