@@ -27,6 +27,12 @@ const LONGEST_PAUSE_AFTER_JUMP_MS = 3_600_000;
 export const SAFETY_WAKE_UP_MS = 60_000;
 /** While the disk is full, how often storing the outcomes kept in memory is tried again. */
 const DISK_FULL_RETRY_MS = 1_000;
+/**
+ * After a pass failed on something other than a full disk (a database that refuses writes: a card
+ * remounted read-only, a lock held elsewhere), the earliest next pass: the failed domains are still
+ * due, and passing again at once would call their services in a loop.
+ */
+export const FAILED_PASS_RETRY_MS = 30_000;
 
 export class Scheduler implements SchedulerControl {
   private started = false;
@@ -39,6 +45,8 @@ export class Scheduler implements SchedulerControl {
   private readonly claimed = new Set<number>();
   /** Wall clock minus monotonic clock at the last wake-up: it drops when the wall clock jumps back. */
   private clockOffset: number | null = null;
+  /** Monotonic ms before which no new pass starts, after one failed (`FAILED_PASS_RETRY_MS`). */
+  private notBefore = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -97,7 +105,14 @@ export class Scheduler implements SchedulerControl {
     if (!this.started) return;
     this.noticeClockJump();
     this.guarded("storing outcomes kept in memory", () => storeWaitingOutcomes(this.ctx));
-    const pass = this.runPass().catch((error: unknown) => this.failed("pass", error));
+    if (this.clock.monotonic() < this.notBefore) {
+      this.plan();
+      return;
+    }
+    const pass = this.runPass().catch((error: unknown) => {
+      if (!isDiskFull(error)) this.notBefore = this.clock.monotonic() + FAILED_PASS_RETRY_MS;
+      this.failed("pass", error);
+    });
     this.inFlight.add(pass);
     void pass.finally(() => {
       this.inFlight.delete(pass);
@@ -139,7 +154,7 @@ export class Scheduler implements SchedulerControl {
     } catch (error) {
       this.failed("planning", error);
     }
-    this.timer.in(delay);
+    this.timer.in(Math.max(delay, this.notBefore - this.clock.monotonic()));
   }
 
   /**

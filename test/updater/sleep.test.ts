@@ -5,7 +5,7 @@
 
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import type { SchedulerControl } from "../../src/context";
-import { SAFETY_WAKE_UP_MS, Scheduler } from "../../src/updater/scheduler";
+import { FAILED_PASS_RETRY_MS, SAFETY_WAKE_UP_MS, Scheduler } from "../../src/updater/scheduler";
 import type { Clock } from "../../src/updater/timer";
 import { addDomain, addProvider, domainState, useRig, waitFor } from "./harness";
 
@@ -155,6 +155,40 @@ test("small drifts between the two clocks are no jump", async () => {
     clock.advance(SAFETY_WAKE_UP_MS);
   }
   expect(logs().some((line) => line.includes("the clock moved"))).toBe(false);
+});
+
+test("a pass that fails on the database (not a full disk) is not started again at once: no loop of service calls", async () => {
+  const { t } = rig();
+  const { domain } = await domainDueAt(clock.wallMs - 1_000);
+  const dueAt = (at: number) => t.ctx.sqlite.query("UPDATE domains SET next_run_at = ? WHERE id = ?").run(at, domain.id);
+  let passes = 0;
+  // A pass that holds its domain while it runs (as a real one claims it), then cannot store its
+  // outcome — a card remounted read-only — so the domain is due again when the pass ends.
+  const failing = new (class extends Scheduler {
+    override async runPass(): Promise<never> {
+      passes++;
+      dueAt(clock.wallMs + 3_600_000);
+      await Bun.sleep(1);
+      dueAt(clock.wallMs - 1_000);
+      throw new Error("attempt to write a readonly database");
+    }
+  })(t.ctx, clock);
+  t.ctx.scheduler = failing;
+  try {
+    failing.start({ timer: true });
+    clock.advance(0);
+    await waitFor(() => logs().some((line) => line.includes("scheduler pass failed")), 2_000, "the failed pass");
+    await Bun.sleep(5);
+    expect(failing.sleepingMs).toBeGreaterThan(FAILED_PASS_RETRY_MS - 1_000);
+    clock.advance(FAILED_PASS_RETRY_MS - 1_000);
+    await Bun.sleep(5);
+    expect(passes).toBe(1);
+    clock.advance(2_000);
+    await waitFor(() => passes === 2, 2_000, "the pass after the wait");
+  } finally {
+    await failing.stop(1_000);
+    t.ctx.scheduler = scheduler;
+  }
 });
 
 test("stopped, it sleeps no more", async () => {
