@@ -126,7 +126,7 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
       }
 
       const answer = await exchange(context.fetch, url.toString(), { method: request.method, headers, body, redirect: "manual" }, context.timeoutMs);
-      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: "unreachable" });
+      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: answer.cause });
       if (answer.status >= 200 && answer.status < 300) {
         return { ok: true, value: { held: [], externalId: target.hostname, detail: `${service} answered HTTP ${answer.status}` } };
       }

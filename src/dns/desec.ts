@@ -34,7 +34,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
 
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
     const answer = await exchangeJson(context, method, path, { Authorization: `Token ${credentials.token}` }, body);
-    if (!answer.ok) return { ok: false, failure: failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" }) };
+    if (!answer.ok) return { ok: false, failure: failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause }) };
     const json = answer.text === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
       if (json === undefined) return { ok: false, failure: failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" }) };

@@ -73,7 +73,7 @@ export function createDuckDnsClient(token: string, context: ClientContext): DnsP
         { method: "GET", headers: { "User-Agent": context.userAgent } },
         context.timeoutMs,
       );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: "unreachable" });
+      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
       return readAnswer(answer.status, answer.headers, answer.text, name, mask);
     },
   });

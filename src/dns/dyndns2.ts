@@ -240,7 +240,7 @@ export function createDyndns2Client(
         { method: "GET", headers: { Authorization: authorization, "User-Agent": context.userAgent } },
         context.timeoutMs,
       );
-      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: "unreachable" });
+      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: answer.cause });
       return readAnswer(service, dialect, answer, target.hostname, mask);
     },
   };

@@ -45,7 +45,7 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
 
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
     const answer = await exchangeJson(context, method, path, { "API-Key": credentials.api_key }, body);
-    if (!answer.ok) return { ok: false, failure: failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" }) };
+    if (!answer.ok) return { ok: false, failure: failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause }) };
     const json = parseJson(answer.text);
     if (!isObject(json)) {
       const failure =

@@ -43,7 +43,7 @@ type Call = { ok: true; body: Record<string, unknown> } | Failure;
 export function createHetznerApi(credentials: { token: string }, context: ClientContext, polling: ActionPolling = DEFAULT_POLLING): ZoneApi {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
     const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
-    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
+    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const parsed = parseJson(answer.text);
     if (answer.status < 300 && isObject(parsed) && !isObject(parsed.error)) return { ok: true, body: parsed };
     const error = isObject(parsed) ? readError(parsed) : undefined;

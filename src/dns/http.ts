@@ -13,7 +13,8 @@ export const USER_AGENT = `ddnsd/${packageJson.version} (+${packageJson.homepage
 
 export type Exchange =
   | { ok: true; status: number; headers: Headers; text: string }
-  | { ok: false; reason: string };
+  /** `throttled` when the request was held back because the provider is paused (`NotSent`), else `unreachable`. */
+  | { ok: false; reason: string; cause: "unreachable" | "throttled" };
 
 /** Sends one request and reads its whole body before `timeoutMs` runs out. */
 export async function exchange(
@@ -28,7 +29,7 @@ export async function exchange(
     const text = await response.text();
     return { ok: true, status: response.status, headers: response.headers, text };
   } catch (error) {
-    return { ok: false, reason: describeFetchError(error, timeoutMs) };
+    return { ok: false, reason: describeFetchError(error, timeoutMs), cause: error instanceof NotSent ? "throttled" : "unreachable" };
   }
 }
 
@@ -227,7 +228,7 @@ export async function requestJson(
   readError: (body: unknown, status: number) => ServiceError | undefined,
 ): Promise<Step<JsonAnswer>> {
   const answer = await exchangeJson(api, request.method, request.path, request.headers, request.body);
-  if (!answer.ok) return failed(`${service}: ${answer.reason}`, { cause: "unreachable" });
+  if (!answer.ok) return failed(`${service}: ${answer.reason}`, { cause: answer.cause });
   const body = answer.text.trim() === "" ? null : parseJson(answer.text);
   if (answer.status >= 200 && answer.status < 300) {
     if (body === undefined) return failed(`${service}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });

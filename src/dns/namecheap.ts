@@ -71,7 +71,7 @@ export function createNamecheapClient(password: string, context: ClientContext):
         { method: "GET", headers: { "User-Agent": context.userAgent, Accept: "application/xml" } },
         context.timeoutMs,
       );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: "unreachable" });
+      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
       return readAnswer(answer, split, target.hostname, mask);
     },
   });

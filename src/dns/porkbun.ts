@@ -29,7 +29,7 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
   async function call(path: string, fields: Record<string, unknown> = {}): Promise<Step<Record<string, unknown>>> {
     const keys = { apikey: credentials.api_key, secretapikey: credentials.secret_api_key };
     const answer = await exchangeJson(context, "POST", path, {}, { ...keys, ...fields });
-    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
+    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const body = parseJson(answer.text);
     // "Slow down" comes as an openresty 503 page without Retry-After (any 503 is Porkbun's pace
     // limit), or as a 429 should Porkbun adopt one. Only a wait Porkbun names is passed on.

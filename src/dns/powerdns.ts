@@ -66,7 +66,7 @@ export function createPowerDnsApi(options: PowerDnsOptions, context: ClientConte
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<unknown>> {
     const answer = await oneAtATime(options.server, () => exchangeJson(api, method, path, { "X-API-Key": options.apiKey }, body));
-    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
+    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const json = answer.text.trim() === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
       return json === undefined ? failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" }) : { ok: true, value: json };

@@ -77,7 +77,7 @@ export function createRoute53Api(
       SIGNING_SCOPE,
     );
     const answer = await exchange(context.fetch, url.toString(), { method, headers: { ...headers, "user-agent": context.userAgent }, body }, context.timeoutMs);
-    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
+    if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const root = parseXml(answer.text);
     if (!root) return failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
     if (answer.status < 300) return { ok: true, root };

@@ -237,9 +237,16 @@ function writeToProvider(
         ctx.updater.throttles.settle(provider.id);
         return { write, pausedUntil: null };
       }
+      // Paused meanwhile by another write's "slow down" (answered while this one was in flight, or
+      // held back before it was sent): the same "slow down", which neither doubles the pause nor ends it.
+      const now = Date.now();
+      const pausedMeanwhile = providerPausedUntil(ctx, provider.id);
+      if (pausedMeanwhile !== null && pausedMeanwhile > now) {
+        return { write: { ...write, message: write.message + pausing(Math.ceil((pausedMeanwhile - now) / 1000)) }, pausedUntil: pausedMeanwhile };
+      }
       const pause = ctx.updater.throttles.pauseSeconds(provider.id, write.retryAfterSeconds);
       // Stored before the slot is released, so the updates waiting for it see the pause.
-      return { write: { ...write, message: write.message + pausing(pause) }, pausedUntil: pauseProvider(ctx, provider.id, Date.now() + pause * 1000) };
+      return { write: { ...write, message: write.message + pausing(pause) }, pausedUntil: pauseProvider(ctx, provider.id, now + pause * 1000) };
     }),
   );
 }

@@ -166,3 +166,25 @@ describe("a provider's 429 Retry-After", () => {
     expectDelay(pausedUntil(rig, cloudflare.id), started, 60);
   });
 });
+
+describe("one burst of \"slow down\" answers", () => {
+  const current = useRig();
+  let rig: Rig;
+  beforeEach(() => {
+    rig = current();
+    rig.cf.addZone("example.com");
+  });
+
+  test("writes in flight together that are all told to slow down pause the provider once, a minute, not doubled for each", async () => {
+    const cloudflare = await addProvider(rig.t, "cloudflare");
+    for (const name of ["a", "b", "c"]) await addDomain(rig.t, cloudflare.id, `${name}.example.com`);
+    rig.cf.fault({ status: 429 }, 3);
+    const started = Date.now();
+    const outcomes = await rig.t.ctx.scheduler.runPass();
+    expect(outcomes.map((o) => o.result)).toEqual(["failed", "failed", "failed"]);
+    expectDelay(pausedUntil(rig, cloudflare.id), started, 60);
+    // Each history row says the pause in force, not one of its own.
+    for (const outcome of outcomes) expect(outcome.message).toMatch(/; pausing (59|60) s$/);
+  });
+});
+
