@@ -169,6 +169,22 @@ describe("import", () => {
   });
 });
 
+describe("mending with a file", () => {
+  test("a provider whose stored credentials no longer open (another encryption key) takes the file's credentials", async () => {
+    const t = await makeTestApp();
+    const created = await t.request("POST", "/api/v1/providers", { body: { name: "Cloudflare", type: "cloudflare", credentials: { api_token: "old-token-0123456789" } } });
+    expect(created.status).toBe(200);
+    // What a replaced DDNS_ENCRYPTION_KEY leaves behind: a sealed value this key cannot open.
+    t.ctx.sqlite.query("UPDATE providers SET credentials = ? WHERE id = ?").run("v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", created.body.id);
+    const text = ["version: 1", "providers:", "  - name: Cloudflare", "    type: cloudflare", "    credentials:", `      api_token: ${CLOUDFLARE_FAKE_TOKEN}`].join("\n");
+    const applied = await importing(t, text);
+    expect(applied.status).toBe(200);
+    expect(applied.body.changes).toEqual(['update provider "Cloudflare": credentials']);
+    const provider = await t.request("GET", `/api/v1/providers/${created.body.id}`);
+    expect(provider.body.credentials.api_token).toEndWith(CLOUDFLARE_FAKE_TOKEN.slice(-4));
+  });
+});
+
 describe("a bad file changes nothing and names its line", () => {
   const BAD: { name: string; text: string; detail: string | RegExp }[] = [
     {

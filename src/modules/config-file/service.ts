@@ -197,7 +197,13 @@ function applyProviders(ctx: AppContext, parsed: ParsedConfigFile, changes: stri
       changes.push(`create provider ${JSON.stringify(entry.name)} (${entry.type})`);
     } else {
       id = row.id;
-      const stored = openCredentials(row.credentials, ctx.keys.encryptionKey);
+      let stored: Record<string, string> = {};
+      try {
+        stored = openCredentials(row.credentials, ctx.keys.encryptionKey);
+      } catch {
+        // Unreadable under this key (another DDNS_ENCRYPTION_KEY): the file's credentials replace them,
+        // which is how such a provider is mended.
+      }
       const differs = [
         row.name !== entry.name.normalize("NFC").trim() && "name",
         row.type !== entry.type && "type",
