@@ -201,7 +201,8 @@ class Reader {
     const text = this.given(used);
     if (text === undefined) return null;
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-    if (!isHttpUrl(url)) this.fail(used, `expected the proxy's http(s) URL, e.g. http://proxy.lan:3128, got "${text}"`);
+    // The value may carry the proxy's password (user:password@host): it is not repeated in the error.
+    if (!isHttpUrl(url)) this.fail(used, `expected the proxy's http(s) URL, e.g. http://proxy.lan:3128, got "${text.replace(/\/\/[^/@]*@/, "//••••@")}"`);
     return url;
   }
 

@@ -9,7 +9,7 @@
 // Redirects are not followed: the request may carry the secret in its headers, and a redirect would
 // hand them to another host unasked.
 
-import { causeOfStatus, excerpt, exchange, failed, retryAfterSeconds, throttleWait } from "./http";
+import { causeOfAnswer, excerpt, exchange, failed, throttleWait } from "./http";
 import { maskSecrets } from "./one-shot";
 import { oneShotClient } from "./one-shot-policy";
 import type { DnsProvider } from "./provider";
@@ -135,8 +135,7 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
         location ? `redirects to ${excerpt(mask(location))}` : "",
         answer.text.trim() === "" ? "" : excerpt(mask(answer.text)),
       ].filter(Boolean);
-      // A 429 is a "slow down", and so is a 503 that names a wait; the wait named goes with it.
-      const cause = answer.status === 503 && retryAfterSeconds(answer.headers) !== undefined ? "throttled" : causeOfStatus(answer.status);
+      const cause = causeOfAnswer(answer.status, answer.headers);
       return failed(`${service}: HTTP ${answer.status}${said.length > 0 ? ` ${said.join(", ")}` : ""}`, {
         cause,
         ...(cause === "throttled" ? throttleWait(answer.headers) : {}),

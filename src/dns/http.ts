@@ -156,12 +156,13 @@ export function pauseSeconds(named: number | undefined, fallback = DEFAULT_PAUSE
 }
 
 /**
- * The cause an HTTP status means when the body says nothing more precise: 401/403 the credentials,
- * 429 "slow down", a server error or a gateway's page no usable answer, anything else a refusal.
+ * The cause an HTTP answer means when its body says nothing more precise: 401/403 the credentials;
+ * a 429, or a 503 that names a wait (`Retry-After`), "slow down"; another server error or a
+ * gateway's page no usable answer; anything else a refusal.
  */
-export function causeOfStatus(status: number): FailureCause {
+export function causeOfAnswer(status: number, headers: Headers): FailureCause {
   if (status === 401 || status === 403) return "credentials";
-  if (status === 429) return "throttled";
+  if (status === 429 || (status === 503 && retryAfterSeconds(headers) !== undefined)) return "throttled";
   if (status >= 500) return "unreachable";
   return "refused";
 }
@@ -241,7 +242,7 @@ export async function requestJson(
 /** A failure for an answer the service refused: its words, code, status and cause, and a "slow down"'s wait. */
 export function failedAnswer(service: string, status: number, headers: Headers, text: string, error: ServiceError | undefined): StepFailure {
   // A success status with a body that makes no sense is no usable answer, not a refusal.
-  const cause = error?.cause ?? (status < 300 ? "unreachable" : causeOfStatus(status));
+  const cause = error?.cause ?? (status < 300 ? "unreachable" : causeOfAnswer(status, headers));
   const message =
     error === undefined
       ? `${service}: ${unreadableAnswer(status, text)}`

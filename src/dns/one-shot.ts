@@ -4,7 +4,7 @@
 // password, custom's `{secret}`) out of every message, since a service may echo the request back in
 // an error page.
 
-import { causeOfStatus, failed, retryAfterSeconds, throttleWait, unreadableAnswer } from "./http";
+import { causeOfAnswer, failed, throttleWait, unreadableAnswer } from "./http";
 import type { DnsProvider, StepFailure } from "./provider";
 
 /**
@@ -13,7 +13,7 @@ import type { DnsProvider, StepFailure } from "./provider";
  * and so is a 503 that names a wait (`Retry-After`); the wait named goes with it, none is invented.
  */
 export function failedAnswerText(service: string, status: number, headers: Headers, maskedText: string): StepFailure {
-  const cause = status === 503 && retryAfterSeconds(headers) !== undefined ? "throttled" : causeOfStatus(status);
+  const cause = causeOfAnswer(status, headers);
   return failed(`${service}: ${unreadableAnswer(status, maskedText)}`, { cause, ...(cause === "throttled" ? throttleWait(headers) : {}) });
 }
 

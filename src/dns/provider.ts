@@ -33,16 +33,10 @@ export interface RecordTarget {
   recordType: RecordType;
   /**
    * The provider's id of the record (or Dynu domain): saved by an earlier write, or set by the user
-   * (the API and the form accept it), who may name any record of the account, even another one.
+   * (the API and the form accept it), who may name any record of the account, even another one. So
+   * it is never written through: at most a hint of where to look first (`ZoneApi.readRecordSet`).
    */
   externalId: string | null;
-  /**
-   * True when `externalId` came from this appliance's own earlier successful write of this very record
-   * (same provider, hostname and type), so a client may write to it without reading it first. False for
-   * an id a person typed in, or one left over from before the record's identity changed: a client
-   * must then confirm that the id names this hostname and type before changing anything through it.
-   */
-  externalIdTrusted: boolean;
   config: RecordConfig;
   /**
    * The address each other family's domain of the same hostname at the same provider holds now (its

@@ -54,7 +54,6 @@ export interface ZoneApi {
   findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>>;
   /** The name of a zone known only by its id (`Zone.name` null); needed before creating in it. */
   zoneName?(zoneId: string): Promise<Step<string>>;
-  /** The name's record set of that type, or null when the name has none. */
   /**
    * The name's record set of that type, or null when the name has none. `savedId` is the set's id an
    * earlier write saved (`external_id`): a hint of where to look first, never a record to write

@@ -122,8 +122,8 @@ function tsigErrorWords(error: number, key: TsigKey): { words: string; cause: Fa
 }
 
 /**
- * Signs `request`, sends it and checks the answer: it must answer this request (same id and
- * question) and carry a valid signature of our key over our request's MAC. The answer's rcode is
+ * Signs `request`, sends it and checks the answer: it must answer this request (same id, and an
+ * answer, not a query) and carry a valid signature of our key over our request's MAC. The answer's rcode is
  * the caller's to read; TSIG errors are failures here.
  */
 export async function ask(target: SignedServer, request: Message): Promise<Answer> {

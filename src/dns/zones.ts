@@ -1,4 +1,4 @@
-// What the zone-based clients (Porkbun, deSEC, DigitalOcean, Gandi, Route 53, Hetzner) share:
+// What the zone services share:
 // splitting a hostname into the zone that holds it and the name inside that zone (docs/services/README.md,
 // "Splitting a name into zone + relative name"), and deciding whether a record set already holds an
 // address. A zone is never "the last two labels": `a.b.example.co.uk` may live in `example.co.uk` or

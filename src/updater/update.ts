@@ -222,12 +222,6 @@ function writeToProvider(
           hostname: domain.domainName,
           recordType: domain.recordType,
           externalId: domain.externalId,
-          // Trusted iff the domain has been written successfully since its record identity (provider,
-          // hostname, type or external_id) last changed. Every such edit resets last_known_ip to null
-          // (domains service `updateDomain`), and only a successful write of the identity as it still
-          // is sets it again (`record`, which leaves an edited row alone). So a non-null last_known_ip
-          // means external_id is the id this appliance's own write saved or confirmed.
-          externalIdTrusted: domain.lastKnownIp !== null,
           config: domain.config,
           siblings: siblingAddresses(ctx, domain),
         },

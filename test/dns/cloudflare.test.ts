@@ -50,12 +50,12 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 }
 
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 /** The state a domain reaches after its first write: zone and record id known, the id saved by that write. */
 function steadyHome(config: RecordConfig = {}): RecordTarget {
-  return target("home.example.com", { externalId: home.id, externalIdTrusted: true }, { zone_id: zone.id, ...config });
+  return target("home.example.com", { externalId: home.id}, { zone_id: zone.id, ...config });
 }
 
 /** Every field of a record as the fake holds it, to compare before and after byte for byte. */
@@ -200,7 +200,7 @@ describe("ids", () => {
   test("an external id naming another record is not followed: that record stays byte-identical, this one is found by name", async () => {
     const other = fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9", ttl: 120, comment: "not mine" });
     const before = snapshot(other);
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id, externalIdTrusted: true }, { zone_id: zone.id }), NEW_IP);
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id}, { zone_id: zone.id }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
     expect(snapshot(fake.records.get(other.id))).toBe(before);
     expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
@@ -208,7 +208,7 @@ describe("ids", () => {
 
   test("a stale zone_id from config (7003) is rediscovered once", async () => {
     const stale = "f".repeat(32);
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: home.id, externalIdTrusted: true }, { zone_id: stale }), NEW_IP);
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: home.id}, { zone_id: stale }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
     expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
     expect(requestLines()).toEqual([

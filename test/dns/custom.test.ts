@@ -36,7 +36,7 @@ function client(request: Partial<CustomRequestOptions> = {}, options: { secret?:
 }
 
 function target(hostname = "home.example.net", recordType: RecordType = "A"): RecordTarget {
-  return { hostname, recordType, externalId: null, externalIdTrusted: false, config: {} };
+  return { hostname, recordType, externalId: null, config: {} };
 }
 
 describe("the description", () => {

@@ -35,7 +35,7 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 }
 
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -122,7 +122,7 @@ describe("writeRecord on an existing RRset", () => {
   });
 
   test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: "home/A", externalIdTrusted: true }, { zone_id: "example.com" }), NEW_IP);
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: "home/A"}, { zone_id: "example.com" }), NEW_IP);
     expect(outcome.ok).toBe(true);
     expect(requestLines()).toEqual(["GET /domains/example.com/rrsets/home/A/", "PATCH /domains/example.com/rrsets/home/A/"]);
   });

@@ -41,7 +41,7 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 }
 
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -100,7 +100,7 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: String(home.id), externalIdTrusted: true }, { zone_id: "example.com" }), NEW_IP);
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: String(home.id)}, { zone_id: "example.com" }), NEW_IP);
     expect(outcome.ok).toBe(true);
     expect(requestLines()).toEqual(["GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
   });
@@ -142,7 +142,7 @@ describe("writeRecord on an existing record", () => {
     test(`an external id of another record is not followed: the record is found by name (${trusted ? "trusted" : "untrusted"})`, async () => {
       const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });
       const before = JSON.stringify(other);
-      const outcome = await client().writeRecord(target("home.example.com", { externalId: String(other.id), externalIdTrusted: trusted }, { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client().writeRecord(target("home.example.com", { externalId: String(other.id)}, { zone_id: "example.com" }), NEW_IP);
       expect(outcome).toMatchObject({ ok: true, externalId: String(home.id) });
       expect(JSON.stringify(other)).toBe(before);
       expect(home.data).toBe(NEW_IP);

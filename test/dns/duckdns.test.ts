@@ -33,7 +33,7 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 }
 
 function target(hostname: string, recordType: RecordType = "A", config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType, externalId: null, externalIdTrusted: false, config };
+  return { hostname, recordType, externalId: null, config };
 }
 
 describe("the description", () => {

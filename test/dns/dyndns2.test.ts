@@ -44,7 +44,7 @@ function client(options: { username?: string; password?: string; server?: string
 }
 
 function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
-  return { hostname, recordType, externalId: null, externalIdTrusted: false, config: {} };
+  return { hostname, recordType, externalId: null, config: {} };
 }
 
 describe("the description", () => {

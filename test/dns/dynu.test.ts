@@ -52,9 +52,8 @@ function client(options: { apiKey?: string; timeoutMs?: number } = {}) {
   );
 }
 
-/** An external id given here is untrusted (typed in by a person) unless `externalIdTrusted` says otherwise. */
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -135,7 +134,7 @@ describe("the domain itself (apex or DDNS hostname)", () => {
 
   test("domain id known (steady state): the domain its last write saved is read, then sent back", async () => {
     const id = String(apex.id);
-    const outcome = await client().writeRecord(target("example.com", { externalId: id, externalIdTrusted: true }, { zone_id: id }), NEW_V4);
+    const outcome = await client().writeRecord(target("example.com", { externalId: id}, { zone_id: id }), NEW_V4);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: id, zoneId: id });
     expect(requestLines()).toEqual([`GET /dns/${id}`, `POST /dns/${id}`]);
     expect(fake.domain("example.com")?.ipv4Address).toBe(NEW_V4);
@@ -225,7 +224,7 @@ describe("a record under a domain", () => {
 
   test("steady state (domain id known) is two requests: the listing, then one POST", async () => {
     const outcome = await client().writeRecord(
-      target("www.example.com", { externalId: String(www.id), externalIdTrusted: true }, { zone_id: String(apex.id) }),
+      target("www.example.com", { externalId: String(www.id)}, { zone_id: String(apex.id) }),
       NEW_V4,
     );
     expect(outcome.ok).toBe(true);
@@ -350,7 +349,7 @@ describe("an external id or zone id naming another domain or record is never wri
         const before = JSON.stringify(c.foreign());
         const { externalId, zoneId } = c.ids();
         const outcome = await client().writeRecord(
-          target(c.hostname, { externalId, externalIdTrusted: trusted }, zoneId === undefined ? {} : { zone_id: zoneId }),
+          target(c.hostname, { externalId}, zoneId === undefined ? {} : { zone_id: zoneId }),
           NEW_V4,
         );
         expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(apex.id) });

@@ -31,7 +31,7 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 }
 
 function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -149,7 +149,7 @@ describe("writeRecord on an existing record set", () => {
   });
 
   test("an external id (Gandi has none of its own) never redirects the write", async () => {
-    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A", externalIdTrusted: true }), NEW_IP);
+    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A"}), NEW_IP);
     expect(home()?.rrset_values).toEqual([NEW_IP]);
     expect(fake.rrset("example.com", "@", "A")?.rrset_values).toEqual([OLD_IP]);
   });

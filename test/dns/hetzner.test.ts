@@ -43,7 +43,7 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 }
 
 function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -158,7 +158,7 @@ describe("writeRecord on an existing record set", () => {
   });
 
   test("an external id never redirects the write: the set is always addressed by name and type", async () => {
-    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A", externalIdTrusted: true }), NEW_IP);
+    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A"}), NEW_IP);
     expect(home()?.records[0]?.value).toBe(NEW_IP);
     expect(fake.rrset("example.com", "@", "A")?.records[0]?.value).toBe(OLD_IP);
   });

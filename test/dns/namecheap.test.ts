@@ -33,7 +33,7 @@ function client(options: { password?: string; timeoutMs?: number; baseUrl?: stri
 }
 
 function target(hostname: string, config: RecordConfig = {}, recordType: RecordType = "A"): RecordTarget {
-  return { hostname, recordType, externalId: null, externalIdTrusted: false, config };
+  return { hostname, recordType, externalId: null, config };
 }
 
 describe("the description", () => {

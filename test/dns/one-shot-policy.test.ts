@@ -25,7 +25,7 @@ function service(carries: "both" | "one", answer: Partial<Sent> = {}, recordType
 }
 
 function target(recordType: RecordType, siblings?: Addresses): RecordTarget {
-  return { hostname: "home.example.net", recordType, externalId: null, externalIdTrusted: false, config: {}, ...(siblings ? { siblings } : {}) };
+  return { hostname: "home.example.net", recordType, externalId: null, config: {}, ...(siblings ? { siblings } : {}) };
 }
 
 describe("what is sent", () => {

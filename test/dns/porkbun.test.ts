@@ -42,7 +42,7 @@ function client(options: { apiKey?: string; secret?: string; timeoutMs?: number;
 }
 
 function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => r.path);
@@ -106,7 +106,7 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("the steady state (domain known from config.zone_id) is one read and one edit", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: home.id, externalIdTrusted: true }, { zone_id: "example.com" }), NEW_IP);
+    const outcome = await client().writeRecord(target("home.example.com", { externalId: home.id}, { zone_id: "example.com" }), NEW_IP);
     expect(outcome.ok).toBe(true);
     expect(requestLines()).toEqual(["/dns/retrieveByNameType/example.com/A/home", `/dns/edit/example.com/${home.id}`]);
   });
@@ -166,7 +166,7 @@ describe("writeRecord on an existing record", () => {
     test(`an external id is not followed: the record is found by name, a foreign one stays byte-identical (${trusted ? "trusted" : "untrusted"})`, async () => {
       const other = fake.addRecord("example.com", { name: "other", type: "A", content: "198.51.100.9", notes: "not mine" });
       const before = JSON.stringify(other);
-      const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id, externalIdTrusted: trusted }, { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id}, { zone_id: "example.com" }), NEW_IP);
       expect(outcome).toMatchObject({ ok: true, externalId: home.id });
       expect(JSON.stringify(fake.record("other.example.com", "A"))).toBe(before);
       expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);

@@ -61,7 +61,7 @@ function memoryService(zones: Record<string, string>, sets: Record<string, Store
 }
 
 function target(hostname: string, config: RecordConfig = {}, recordType: RecordType = "A"): RecordTarget {
-  return { hostname, recordType, externalId: null, externalIdTrusted: false, config };
+  return { hostname, recordType, externalId: null, config };
 }
 
 describe("the zone reconciler", () => {

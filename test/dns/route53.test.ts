@@ -42,7 +42,7 @@ function client(options: { keyId?: string; secret?: string; timeoutMs?: number; 
 }
 
 function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -154,7 +154,7 @@ describe("writeRecord on an existing record set", () => {
   });
 
   test("an external id (record sets have none) never redirects the write", async () => {
-    await client().writeRecord(target("home.example.com", {}, { externalId: "example.com./A", externalIdTrusted: true }), NEW_IP);
+    await client().writeRecord(target("home.example.com", {}, { externalId: "example.com./A"}), NEW_IP);
     expect(home()?.values).toEqual([NEW_IP]);
     expect(fake.set("example.com", "A")?.values).toEqual([OLD_IP]);
   });

@@ -61,6 +61,10 @@ describe("the settings", () => {
     expect(() => loadSettings({ HTTPS_PROXY: "socks5://proxy:1080" })).toThrow(new SettingsError('Invalid setting HTTPS_PROXY: expected the proxy\'s http(s) URL, e.g. http://proxy.lan:3128, got "socks5://proxy:1080"'));
     expect(() => loadSettings({ no_proxy: "good.lan, bad/host" })).toThrow(/^Invalid setting no_proxy: .*"bad\/host"/);
   });
+
+  test("the error never repeats a password the refused value carries", () => {
+    expect(() => loadSettings({ HTTPS_PROXY: "socks5://me:s3cret-pw@proxy:1080" })).toThrow(new SettingsError('Invalid setting HTTPS_PROXY: expected the proxy\'s http(s) URL, e.g. http://proxy.lan:3128, got "socks5://••••@proxy:1080"'));
+  });
 });
 
 describe("through the app", () => {
