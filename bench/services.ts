@@ -36,6 +36,7 @@ import { GANDI_FAKE_TOKEN, startGandiFake } from "../test/fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../test/fakes/hetzner";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
+import { NAMESILO_FAKE_API_KEY, startNamesiloFake } from "../test/fakes/namesilo";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
@@ -227,6 +228,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const hostnames = names(count, "example.xyz");
       for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", answer: OLD_IP, ttl: 300 });
       return { fake, hostnames, credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN }, source: "20/s, 3,000/h per account" };
+    },
+  },
+  namesilo: {
+    sample: 6,
+    make(count) {
+      const fake = startNamesiloFake();
+      fake.addDomain("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", value: OLD_IP, ttl: 3600 });
+      return { fake, hostnames, credentials: { api_key: NAMESILO_FAKE_API_KEY }, source: "not documented", writes: () => fake.writes() };
     },
   },
   porkbun: {

@@ -16,6 +16,7 @@ import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi
 import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../fakes/hetzner";
 import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
+import { NAMESILO_FAKE_API_KEY, startNamesiloFake, type NamesiloFake } from "../fakes/namesilo";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
@@ -617,4 +618,36 @@ export const namecom = define<NamecomFake>({
   verifyRefusal: /^Name\.com: Permission Denied/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom] as ServiceAdapter[];
+const namesiloZone: ZoneAccess<NamesiloFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, value: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domains.get(zone)?.filter((r) => r.host === hostname && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 86400,
+};
+
+export const namesilo = define<NamesiloFake>({
+  type: "namesilo",
+  start: startNamesiloFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("namesilo"),
+  options: noOptions,
+  credentials: { api_key: NAMESILO_FAKE_API_KEY },
+  badCredentials: { api_key: "wrongwrongwrongwrongwrong" },
+  badCredentialsWords: /^NameSilo: Invalid API Key \(code 110, HTTP 200\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(namesiloZone),
+  // Every NameSilo operation is a GET: the writes are the operations that change records.
+  isWrite: (request) => /^\/dns(Add|Update|Delete)Record$/.test(request.path),
+  failure: { arrange: (fake) => fake.fault({ code: 280, detail: "DNS modification error" }), words: /^NameSilo: DNS modification error \(code 280, HTTP 200\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^NameSilo: Too many requests \(code 429, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^NameSilo: Invalid API Key/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, namesilo] as ServiceAdapter[];
