@@ -34,6 +34,7 @@ import { DYNU_FAKE_API_KEY, startDynuFake } from "../test/fakes/dynu";
 import { startEchoFake } from "../test/fakes/echo";
 import { GANDI_FAKE_TOKEN, startGandiFake } from "../test/fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../test/fakes/hetzner";
+import { HOSTINGER_FAKE_TOKEN, startHostingerFake } from "../test/fakes/hostinger";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
 import { NAMESILO_FAKE_API_KEY, startNamesiloFake } from "../test/fakes/namesilo";
@@ -228,6 +229,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const hostnames = names(count, "example.xyz");
       for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", answer: OLD_IP, ttl: 300 });
       return { fake, hostnames, credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN }, source: "20/s, 3,000/h per account" };
+    },
+  },
+  hostinger: {
+    sample: 6,
+    make(count) {
+      const fake = startHostingerFake();
+      fake.addZone("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (let i = 0; i < count; i++) fake.addSet("example.xyz", { name: `host${i}`, type: "A", contents: [OLD_IP], ttl: 3600 });
+      return { fake, hostnames, credentials: { api_token: HOSTINGER_FAKE_TOKEN }, source: "not documented" };
     },
   },
   namesilo: {

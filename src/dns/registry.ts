@@ -13,6 +13,7 @@ import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
+import { hostinger } from "./hostinger";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
@@ -45,6 +46,7 @@ export const SERVICES = [
   bunny,
   namecom,
   namesilo,
+  hostinger,
   custom,
 ] as const;
 

@@ -14,6 +14,7 @@ import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../fakes
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns2Fake } from "../fakes/dyndns2";
 import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../fakes/hetzner";
+import { HOSTINGER_FAKE_TOKEN, startHostingerFake, type HostingerFake } from "../fakes/hostinger";
 import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
 import { NAMESILO_FAKE_API_KEY, startNamesiloFake, type NamesiloFake } from "../fakes/namesilo";
@@ -650,4 +651,35 @@ export const namesilo = define<NamesiloFake>({
   verifyRefusal: /^NameSilo: Invalid API Key/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, namesilo] as ServiceAdapter[];
+const hostingerZone: ZoneAccess<HostingerFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addSet(zone, { name: relative(hostname, zone, "@"), type, contents: [ip], ttl }),
+  read(fake, zone, hostname, type) {
+    const set = fake.set(zone, relative(hostname, zone, "@"), type);
+    return set?.records.length === 1 ? { ip: set.records[0]!.content, ttl: set.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const hostinger = define<HostingerFake>({
+  type: "hostinger",
+  start: startHostingerFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("hostinger"),
+  options: noOptions,
+  credentials: { api_token: HOSTINGER_FAKE_TOKEN },
+  badCredentials: { api_token: "hostingerwrongtoken0123456789abcdefABCDE" },
+  badCredentialsWords: /^Hostinger: Unauthenticated \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(hostingerZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 422, message: "The given data was invalid." }), words: /^Hostinger: The given data was invalid\. \(HTTP 422\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^Hostinger: Too Many Attempts\. \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^Hostinger: Unauthenticated/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, namesilo, hostinger] as ServiceAdapter[];
