@@ -24,6 +24,7 @@ import type { RateLimit } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
 import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../test/fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
+import { CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, startCloudnsFake } from "../test/fakes/cloudns";
 import { startCustomFake } from "../test/fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake } from "../test/fakes/desec";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../test/fakes/digitalocean";
@@ -229,6 +230,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const hostnames = names(count, "example.xyz");
       for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", answer: OLD_IP, ttl: 300 });
       return { fake, hostnames, credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN }, source: "20/s, 3,000/h per account" };
+    },
+  },
+  cloudns: {
+    sample: 10,
+    make(count) {
+      const fake = startCloudnsFake();
+      fake.addZone("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", record: OLD_IP, ttl: 3600 });
+      return { fake, hostnames, credentials: { auth_id: CLOUDNS_FAKE_SUB_AUTH_ID, auth_password: CLOUDNS_FAKE_PASSWORD }, source: "not documented" };
     },
   },
   hostinger: {

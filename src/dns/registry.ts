@@ -4,6 +4,7 @@
 import { Conflict } from "../errors";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
+import { cloudns } from "./cloudns";
 import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
@@ -47,6 +48,7 @@ export const SERVICES = [
   namecom,
   namesilo,
   hostinger,
+  cloudns,
   custom,
 ] as const;
 
