@@ -36,6 +36,7 @@ import { startEchoFake } from "../test/fakes/echo";
 import { GANDI_FAKE_TOKEN, startGandiFake } from "../test/fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../test/fakes/hetzner";
 import { HOSTINGER_FAKE_TOKEN, startHostingerFake } from "../test/fakes/hostinger";
+import { IONOS_FAKE_API_KEY, startIonosFake } from "../test/fakes/ionos";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
 import { NAMESILO_FAKE_API_KEY, startNamesiloFake } from "../test/fakes/namesilo";
@@ -240,6 +241,16 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const hostnames = names(count, "example.xyz");
       for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", record: OLD_IP, ttl: 3600 });
       return { fake, hostnames, credentials: { auth_id: CLOUDNS_FAKE_SUB_AUTH_ID, auth_password: CLOUDNS_FAKE_PASSWORD }, source: "not documented" };
+    },
+  },
+  ionos: {
+    sample: 10,
+    make(count) {
+      const fake = startIonosFake();
+      fake.addZone("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (const hostname of hostnames) fake.addRecord("example.xyz", { name: hostname, type: "A", content: OLD_IP, ttl: 3600 });
+      return { fake, hostnames, credentials: { api_key: IONOS_FAKE_API_KEY }, source: "not documented" };
     },
   },
   hostinger: {

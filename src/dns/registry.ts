@@ -15,6 +15,7 @@ import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
+import { ionos } from "./ionos";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
@@ -49,6 +50,7 @@ export const SERVICES = [
   namesilo,
   hostinger,
   cloudns,
+  ionos,
   custom,
 ] as const;
 

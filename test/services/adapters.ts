@@ -17,6 +17,7 @@ import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns
 import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../fakes/hetzner";
 import { HOSTINGER_FAKE_TOKEN, startHostingerFake, type HostingerFake } from "../fakes/hostinger";
+import { IONOS_FAKE_API_KEY, startIonosFake, type IonosFake } from "../fakes/ionos";
 import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
 import { NAMESILO_FAKE_API_KEY, startNamesiloFake, type NamesiloFake } from "../fakes/namesilo";
@@ -717,4 +718,35 @@ export const cloudns = define<CloudnsFake>({
   verifyRefusal: /^ClouDNS: Invalid authentication/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, namesilo, hostinger, cloudns] as ServiceAdapter[];
+const ionosZone: ZoneAccess<IonosFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zones.get(zone)?.records.filter((r) => r.name === hostname && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const ionos = define<IonosFake>({
+  type: "ionos",
+  start: startIonosFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("ionos"),
+  options: noOptions,
+  credentials: { api_key: IONOS_FAKE_API_KEY },
+  badCredentials: { api_key: "0a1b2c3d4e5f.wrongsecret0123456789" },
+  badCredentialsWords: /^IONOS: The customer is not authorized to do this operation\. \(UNAUTHORIZED, HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(ionosZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, code: "INVALID_RECORD", message: "Record is invalid." }), words: /^IONOS: Record is invalid\. \(INVALID_RECORD, HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^IONOS: Too many requests\. \(TOO_MANY_REQUESTS, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^IONOS: The customer is not authorized/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, namesilo, hostinger, cloudns, ionos] as ServiceAdapter[];
