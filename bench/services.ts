@@ -24,6 +24,7 @@ import type { RateLimit } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
 import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../test/fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
+import { CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, startCloudnsFake } from "../test/fakes/cloudns";
 import { startCustomFake } from "../test/fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake } from "../test/fakes/desec";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../test/fakes/digitalocean";
@@ -34,8 +35,11 @@ import { DYNU_FAKE_API_KEY, startDynuFake } from "../test/fakes/dynu";
 import { startEchoFake } from "../test/fakes/echo";
 import { GANDI_FAKE_TOKEN, startGandiFake } from "../test/fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../test/fakes/hetzner";
+import { HOSTINGER_FAKE_TOKEN, startHostingerFake } from "../test/fakes/hostinger";
+import { IONOS_FAKE_API_KEY, startIonosFake } from "../test/fakes/ionos";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
+import { NAMESILO_FAKE_API_KEY, startNamesiloFake } from "../test/fakes/namesilo";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
@@ -227,6 +231,46 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const hostnames = names(count, "example.xyz");
       for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", answer: OLD_IP, ttl: 300 });
       return { fake, hostnames, credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN }, source: "20/s, 3,000/h per account" };
+    },
+  },
+  cloudns: {
+    sample: 10,
+    make(count) {
+      const fake = startCloudnsFake();
+      fake.addZone("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", record: OLD_IP, ttl: 3600 });
+      return { fake, hostnames, credentials: { auth_id: CLOUDNS_FAKE_SUB_AUTH_ID, auth_password: CLOUDNS_FAKE_PASSWORD }, source: "not documented" };
+    },
+  },
+  ionos: {
+    sample: 10,
+    make(count) {
+      const fake = startIonosFake();
+      fake.addZone("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (const hostname of hostnames) fake.addRecord("example.xyz", { name: hostname, type: "A", content: OLD_IP, ttl: 3600 });
+      return { fake, hostnames, credentials: { api_key: IONOS_FAKE_API_KEY }, source: "not documented" };
+    },
+  },
+  hostinger: {
+    sample: 6,
+    make(count) {
+      const fake = startHostingerFake();
+      fake.addZone("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (let i = 0; i < count; i++) fake.addSet("example.xyz", { name: `host${i}`, type: "A", contents: [OLD_IP], ttl: 3600 });
+      return { fake, hostnames, credentials: { api_token: HOSTINGER_FAKE_TOKEN }, source: "not documented" };
+    },
+  },
+  namesilo: {
+    sample: 6,
+    make(count) {
+      const fake = startNamesiloFake();
+      fake.addDomain("example.xyz");
+      const hostnames = names(count, "example.xyz");
+      for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", value: OLD_IP, ttl: 3600 });
+      return { fake, hostnames, credentials: { api_key: NAMESILO_FAKE_API_KEY }, source: "not documented", writes: () => fake.writes() };
     },
   },
   porkbun: {

@@ -4,6 +4,7 @@
 import { Conflict } from "../errors";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
+import { cloudns } from "./cloudns";
 import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
@@ -13,9 +14,12 @@ import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
+import { hostinger } from "./hostinger";
+import { ionos } from "./ionos";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
+import { namesilo } from "./namesilo";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
@@ -43,6 +47,10 @@ export const SERVICES = [
   dnsimple,
   bunny,
   namecom,
+  namesilo,
+  hostinger,
+  cloudns,
+  ionos,
   custom,
 ] as const;
 

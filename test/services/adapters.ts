@@ -3,9 +3,11 @@
 // to put a record (or a dynamic host) there and read it back, and how the service says "failed",
 // "wrong credentials" and "slow down" in its own words. One adapter per service; the suite is one table.
 
+import { cloudnsTtl } from "../../src/dns/cloudns";
 import type { RecordType } from "../../src/dns/provider";
 import { apiUrlSetting } from "../../src/dns/registry";
 import { BUNNY_FAKE_API_KEY, startBunnyFake, type BunnyFake } from "../fakes/bunny";
+import { CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, startCloudnsFake, type CloudnsFake } from "../fakes/cloudns";
 import { startCustomFake, type CustomFake } from "../fakes/custom";
 import { DESEC_FAKE_TOKEN, startDesecFake, type DesecFake } from "../fakes/desec";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake, type DigitalOceanFake } from "../fakes/digitalocean";
@@ -14,8 +16,11 @@ import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../fakes
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns2Fake } from "../fakes/dyndns2";
 import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../fakes/hetzner";
+import { HOSTINGER_FAKE_TOKEN, startHostingerFake, type HostingerFake } from "../fakes/hostinger";
+import { IONOS_FAKE_API_KEY, startIonosFake, type IonosFake } from "../fakes/ionos";
 import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
+import { NAMESILO_FAKE_API_KEY, startNamesiloFake, type NamesiloFake } from "../fakes/namesilo";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
@@ -617,4 +622,131 @@ export const namecom = define<NamecomFake>({
   verifyRefusal: /^Name\.com: Permission Denied/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom] as ServiceAdapter[];
+const namesiloZone: ZoneAccess<NamesiloFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, value: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.domains.get(zone)?.filter((r) => r.host === hostname && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 86400,
+};
+
+export const namesilo = define<NamesiloFake>({
+  type: "namesilo",
+  start: startNamesiloFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("namesilo"),
+  options: noOptions,
+  credentials: { api_key: NAMESILO_FAKE_API_KEY },
+  badCredentials: { api_key: "wrongwrongwrongwrongwrong" },
+  badCredentialsWords: /^NameSilo: Invalid API Key \(code 110, HTTP 200\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(namesiloZone),
+  // Every NameSilo operation is a GET: the writes are the operations that change records.
+  isWrite: (request) => /^\/dns(Add|Update|Delete)Record$/.test(request.path),
+  failure: { arrange: (fake) => fake.fault({ code: 280, detail: "DNS modification error" }), words: /^NameSilo: DNS modification error \(code 280, HTTP 200\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^NameSilo: Too many requests \(code 429, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^NameSilo: Invalid API Key/,
+});
+
+const hostingerZone: ZoneAccess<HostingerFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addSet(zone, { name: relative(hostname, zone, "@"), type, contents: [ip], ttl }),
+  read(fake, zone, hostname, type) {
+    const set = fake.set(zone, relative(hostname, zone, "@"), type);
+    return set?.records.length === 1 ? { ip: set.records[0]!.content, ttl: set.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const hostinger = define<HostingerFake>({
+  type: "hostinger",
+  start: startHostingerFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("hostinger"),
+  options: noOptions,
+  credentials: { api_token: HOSTINGER_FAKE_TOKEN },
+  badCredentials: { api_token: "hostingerwrongtoken0123456789abcdefABCDE" },
+  badCredentialsWords: /^Hostinger: Unauthenticated \(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(hostingerZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 422, message: "The given data was invalid." }), words: /^Hostinger: The given data was invalid\. \(HTTP 422\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^Hostinger: Too Many Attempts\. \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^Hostinger: Unauthenticated/,
+});
+
+const cloudnsZone: ZoneAccess<CloudnsFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, record: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zones.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.record, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+  storedTtl: cloudnsTtl,
+};
+
+export const cloudns = define<CloudnsFake>({
+  type: "cloudns",
+  start: startCloudnsFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("cloudns"),
+  options: noOptions,
+  credentials: { auth_id: CLOUDNS_FAKE_SUB_AUTH_ID, auth_password: CLOUDNS_FAKE_PASSWORD },
+  badCredentials: { auth_id: CLOUDNS_FAKE_SUB_AUTH_ID, auth_password: "wrong-password-0123456789" },
+  badCredentialsWords: /^ClouDNS: Invalid authentication, incorrect auth-id or auth-password\. \(HTTP 200\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(cloudnsZone),
+  isWrite: writeMethod,
+  // While it looks for the zone, a refusal means "not this zone": the failure is arranged for the writes.
+  failure: { arrange: (fake) => fake.fault({ failed: "The record is locked." }, undefined, (r) => r.method === "POST"), words: /^ClouDNS: The record is locked\. \(HTTP 200\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^ClouDNS: Too many requests\. \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^ClouDNS: Invalid authentication/,
+});
+
+const ionosZone: ZoneAccess<IonosFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zones.get(zone)?.records.filter((r) => r.name === hostname && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 1800,
+};
+
+export const ionos = define<IonosFake>({
+  type: "ionos",
+  start: startIonosFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("ionos"),
+  options: noOptions,
+  credentials: { api_key: IONOS_FAKE_API_KEY },
+  badCredentials: { api_key: "0a1b2c3d4e5f.wrongsecret0123456789" },
+  badCredentialsWords: /^IONOS: The customer is not authorized to do this operation\. \(UNAUTHORIZED, HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(ionosZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 400, code: "INVALID_RECORD", message: "Record is invalid." }), words: /^IONOS: Record is invalid\. \(INVALID_RECORD, HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^IONOS: Too many requests\. \(TOO_MANY_REQUESTS, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^IONOS: The customer is not authorized/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, namesilo, hostinger, cloudns, ionos] as ServiceAdapter[];

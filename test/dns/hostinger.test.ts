@@ -1,0 +1,236 @@
+// The Hostinger client against its fake: what it changes, what it keeps, how many requests it
+// spends, and how every failure Hostinger can give ends up as Hostinger's own words with its cause.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createHostingerApi, hostinger } from "../../src/dns/hostinger";
+import { zoneClient } from "../../src/dns/reconcile";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { HOSTINGER_DEFAULT_TTL, HOSTINGER_FAKE_TOKEN, type HostingerFake, type HostingerFault, startHostingerFake } from "../fakes/hostinger";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: HostingerFake;
+
+beforeEach(() => {
+  fake = startHostingerFake();
+  fake.addZone("example.com");
+  fake.addSet("example.com", { name: "home", type: "A", contents: [OLD_IP], ttl: 1800 });
+  fake.addSet("example.com", { name: "@", type: "A", contents: [OLD_IP], ttl: 600 });
+  fake.addSet("example.com", { name: "home", type: "TXT", contents: ["\"keep me\""], ttl: 300 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(
+    createHostingerApi({ api_token: options.token ?? HOSTINGER_FAKE_TOKEN }, { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const home = () => fake.set("example.com", "home", "A");
+const known = { zone_id: "example.com" };
+
+describe("the description", () => {
+  test("names the token with the page where it is made, the record types, the TTL range and the real service", () => {
+    expect(hostinger.type).toBe("hostinger");
+    expect(hostinger.credentials.map((c) => [c.key, c.secret])).toEqual([["api_token", true]]);
+    expect(hostinger.credentials[0]?.url).toBe("https://hpanel.hostinger.com/profile/api");
+    expect(hostinger.recordTypes).toEqual(["A", "AAAA"]);
+    expect(hostinger.defaultApiUrl).toBe("https://developers.hostinger.com");
+    expect(hostinger.canVerify).toBe(true);
+  });
+
+  test("createClient builds a working client from normalised credentials", async () => {
+    const built = hostinger.createClient({ api_token: HOSTINGER_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect((await built.verify()).ok).toBe(true);
+    expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/test");
+  });
+});
+
+describe("verify", () => {
+  test("a valid token is accepted, read-only, with the domain count", async () => {
+    fake.addZone("other.org");
+    expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted (2 domains)" });
+    expect(requestLines()).toEqual(["GET /api/domains/v1/portfolio"]);
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${HOSTINGER_FAKE_TOKEN}`);
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a wrong token is refused in Hostinger's words", async () => {
+    expect(await client({ token: "wrong" }).verify()).toEqual({ ok: false, detail: "Hostinger: Unauthenticated (HTTP 401)" });
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the zone by asking for the name and its parents, reads it, and replaces only the set with the TTL it read", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home/A", zoneId: "example.com", message: "Hostinger record home/A, ttl 1800" });
+    expect(home()).toMatchObject({ ttl: 1800, records: [{ content: NEW_IP }] });
+    expect(requestLines()).toEqual(["GET /api/dns/v1/zones/home.example.com", "GET /api/dns/v1/zones/example.com", "GET /api/dns/v1/zones/example.com", "PUT /api/dns/v1/zones/example.com"]);
+    expect(fake.requests[3]?.body).toEqual({ overwrite: true, zone: [{ name: "home", type: "A", ttl: 1800, records: [{ content: NEW_IP }] }] });
+    expect(fake.set("example.com", "home", "TXT")?.records).toEqual([{ content: "\"keep me\"", is_disabled: false }]);
+  });
+
+  test("steady state (zone known from config): one read and one write", async () => {
+    await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(requestLines()).toEqual(["GET /api/dns/v1/zones/example.com", "PUT /api/dns/v1/zones/example.com"]);
+  });
+
+  test("an address already there is not written again: zero writes", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", known), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged", externalId: "home/A" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("an AAAA record is changed without touching the A of the same name", async () => {
+    fake.addSet("example.com", { name: "home", type: "AAAA", contents: ["2001:db8::1"], ttl: 3600 });
+    const outcome = await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home/AAAA" });
+    expect(fake.set("example.com", "home", "AAAA")).toMatchObject({ ttl: 3600, records: [{ content: "2001:db8::7" }] });
+    expect(home()?.records[0]?.content).toBe(OLD_IP);
+  });
+
+  test("the same IPv6 address written another way counts as already there", async () => {
+    fake.addSet("example.com", { name: "home", type: "AAAA", contents: ["2001:DB8:0:0::7"] });
+    const outcome = await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL from config replaces the one read", async () => {
+    await client().writeRecord(target("home.example.com", { ...known, ttl: 900 }), NEW_IP);
+    expect(home()).toMatchObject({ ttl: 900, records: [{ content: NEW_IP }] });
+  });
+
+  test("the apex is the set named @", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com", externalId: "@/A" });
+    expect(fake.set("example.com", "@", "A")).toMatchObject({ ttl: 600, records: [{ content: NEW_IP }] });
+    expect(home()?.records[0]?.content).toBe(OLD_IP);
+  });
+
+  test("a name with several addresses is left alone", async () => {
+    fake.addSet("example.com", { name: "rr", type: "A", contents: ["198.51.100.1", "198.51.100.2"] });
+    const outcome = await client().writeRecord(target("rr.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with TTL 14400", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: `Hostinger record new/A, ttl ${HOSTINGER_DEFAULT_TTL}` });
+    expect(fake.set("example.com", "new", "A")).toMatchObject({ ttl: 14400, records: [{ content: NEW_IP }] });
+    expect(fake.requests.at(-1)?.body).toEqual({ overwrite: true, zone: [{ name: "new", type: "A", ttl: 14400, records: [{ content: NEW_IP }] }] });
+  });
+
+  test("creates it with the TTL from config; an AAAA at the apex", async () => {
+    await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.set("example.com", "@", "AAAA")).toMatchObject({ ttl: 3600, records: [{ content: "2001:db8::7" }] });
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Hostinger: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("zone discovery", () => {
+  test("the longest zone of the account that holds the name wins", async () => {
+    fake.addZone("b.example.co.uk");
+    fake.addZone("example.co.uk");
+    const outcome = await client().writeRecord(target("x.b.example.co.uk"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.co.uk" });
+    expect(fake.set("b.example.co.uk", "x", "A")?.records[0]?.content).toBe(NEW_IP);
+  });
+
+  test("no zone holding the name: a failure naming it, nothing written", async () => {
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Hostinger: no DNS zone of this account holds host.ample.com" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a wrong token stops the search at once", async () => {
+    const outcome = await client({ token: "wrong" }).writeRecord(target("a.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  test("a configured zone that does not hold the name is refused without a request", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Hostinger: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a configured zone that left the account is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
+    expect(requestLines()).toEqual([
+      "GET /api/dns/v1/zones/sub.example.com",
+      "GET /api/dns/v1/zones/new.sub.example.com",
+      "GET /api/dns/v1/zones/sub.example.com",
+      "GET /api/dns/v1/zones/example.com",
+      "GET /api/dns/v1/zones/example.com",
+      "PUT /api/dns/v1/zones/example.com",
+    ]);
+  });
+});
+
+describe("failures keep Hostinger's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: HostingerFault | "timeout";
+    token?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    { name: "wrong token", token: "revoked", message: "Hostinger: Unauthenticated (HTTP 401)", stopRetrying: true, cause: "credentials" },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Hostinger: Too Many Attempts. (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
+    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "Hostinger: Too Many Attempts. (HTTP 429)", cause: "throttled" },
+    { name: "500", fault: { status: 500 }, message: "Hostinger: Internal server error (HTTP 500)", cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^Hostinger: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Hostinger: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Hostinger: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.cause).toBe(cause);
+      expect(fake.requests).toHaveLength(1);
+      expect(home()?.records[0]?.content).toBe(OLD_IP);
+    });
+  }
+
+  test("a refused PUT is reported in Hostinger's words with the field's; the record and its TTL stay", async () => {
+    fake.fault({ status: 422, message: "The given data was invalid.", errors: { "zone.0.ttl": ["The zone.0.ttl is invalid."] } }, 1, (r) => r.method === "PUT");
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Hostinger: The given data was invalid.: The zone.0.ttl is invalid. (HTTP 422)" });
+    expect(home()).toMatchObject({ ttl: 1800, records: [{ content: OLD_IP }] });
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startHostingerFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("Hostinger: request failed: ");
+  });
+});

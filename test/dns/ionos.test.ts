@@ -1,0 +1,192 @@
+// The IONOS DNS API client against its fake: what it changes, what it keeps, how many requests it
+// spends, and how every failure IONOS can give ends up as IONOS's own words with its cause.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createIonosApi, ionos } from "../../src/dns/ionos";
+import { zoneClient } from "../../src/dns/reconcile";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { IONOS_FAKE_API_KEY, type IonosFake, type IonosFault, startIonosFake } from "../fakes/ionos";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: IonosFake;
+let zoneId: string;
+
+beforeEach(() => {
+  fake = startIonosFake();
+  zoneId = fake.addZone("example.com");
+  fake.addRecord("example.com", { name: "home.example.com", type: "A", content: OLD_IP, ttl: 1800 });
+  fake.addRecord("example.com", { name: "example.com", type: "A", content: OLD_IP, ttl: 600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { apiKey?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(createIonosApi({ api_key: options.apiKey ?? IONOS_FAKE_API_KEY }, { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }));
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const home = () => fake.record("example.com", "home.example.com", "A");
+const known = () => ({ zone_id: zoneId });
+
+describe("the description", () => {
+  test("names the key with the page where it is made and its form, the record types and the real service", () => {
+    expect(ionos.type).toBe("ionos");
+    expect(ionos.credentials.map((c) => [c.key, c.secret])).toEqual([["api_key", true]]);
+    expect(ionos.credentials[0]?.url).toBe("https://developer.hosting.ionos.com/keys");
+    expect(ionos.credentials[0]?.validate?.("justonepart")).toBeString();
+    expect(ionos.credentials[0]?.validate?.(IONOS_FAKE_API_KEY)).toBeUndefined();
+    expect(ionos.defaultApiUrl).toBe("https://api.hosting.ionos.com/dns");
+  });
+
+  test("createClient builds a working client", async () => {
+    const built = ionos.createClient({ api_key: IONOS_FAKE_API_KEY }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect((await built.verify()).ok).toBe(true);
+    expect(fake.requests[0]?.headers["x-api-key"]).toBe(IONOS_FAKE_API_KEY);
+  });
+});
+
+describe("verify", () => {
+  test("a valid key is accepted, read-only, with the zone count", async () => {
+    expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 zone)" });
+    expect(requestLines()).toEqual(["GET /v1/zones"]);
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a wrong key is refused in IONOS's words", async () => {
+    expect(await client({ apiKey: "wrong.key" }).verify()).toEqual({ ok: false, detail: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)" });
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("lists the zones, reads the name's records, and PUTs the record with what it read", async () => {
+    const id = home()!.id;
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId, message: `IONOS record ${id}, ttl 1800` });
+    expect(home()).toMatchObject({ content: NEW_IP, ttl: 1800, disabled: false });
+    expect(requestLines()).toEqual(["GET /v1/zones", `GET /v1/zones/${zoneId}`, `PUT /v1/zones/${zoneId}/records/${id}`]);
+    expect(fake.requests[1]?.query).toEqual({ recordName: "home.example.com", recordType: "A" });
+    expect(fake.requests[2]?.body).toEqual({ content: NEW_IP, ttl: 1800, prio: 0, disabled: false });
+  });
+
+  test("steady state (zone known from config): one read and one write", async () => {
+    await client().writeRecord(target("home.example.com", known()), NEW_IP);
+    expect(requestLines()).toEqual([`GET /v1/zones/${zoneId}`, `PUT /v1/zones/${zoneId}/records/${home()!.id}`]);
+  });
+
+  test("an address already there is not written again: zero writes", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", known()), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a disabled record stays disabled; a TTL from config replaces the one read", async () => {
+    fake.addRecord("example.com", { name: "off.example.com", type: "A", content: OLD_IP, ttl: 3600, disabled: true });
+    await client().writeRecord(target("off.example.com", { ...known(), ttl: 900 }), NEW_IP);
+    expect(fake.record("example.com", "off.example.com", "A")).toMatchObject({ content: NEW_IP, ttl: 900, disabled: true });
+  });
+
+  test("an AAAA record is changed without touching the A of the same name; the apex is the zone's name", async () => {
+    fake.addRecord("example.com", { name: "example.com", type: "AAAA", content: "2001:db8::1", ttl: 7200 });
+    const outcome = await client().writeRecord(target("example.com", known(), { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.record("example.com", "example.com", "AAAA")).toMatchObject({ content: "2001:db8::7", ttl: 7200 });
+    expect(fake.record("example.com", "example.com", "A")?.content).toBe(OLD_IP);
+  });
+
+  test("a name with several records is left alone", async () => {
+    fake.addRecord("example.com", { name: "rr.example.com", type: "A", content: "198.51.100.1" });
+    fake.addRecord("example.com", { name: "rr.example.com", type: "A", content: "198.51.100.2" });
+    const outcome = await client().writeRecord(target("rr.example.com", known()), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with TTL 3600", async () => {
+    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+    const created = fake.record("example.com", "new.example.com", "A")!;
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: created.id, zoneId, message: `IONOS record ${created.id}, ttl 3600` });
+    expect(fake.requests.at(-1)?.body).toEqual([{ name: "new.example.com", type: "A", content: NEW_IP, ttl: 3600, prio: 0, disabled: false }]);
+  });
+
+  test("in a zone known only by its id, its name is checked first", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { ...known(), ttl: 300 }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created" });
+    expect(requestLines()).toEqual([`GET /v1/zones/${zoneId}`, `GET /v1/zones/${zoneId}`, `POST /v1/zones/${zoneId}/records`]);
+    expect(fake.record("example.com", "new.example.com", "A")?.ttl).toBe(300);
+  });
+
+  test("a configured zone that does not hold the name creates nothing", async () => {
+    const other = fake.addZone("other.org");
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: other }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "IONOS: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("zone discovery", () => {
+  test("the longest zone of the account that holds the name wins", async () => {
+    const sub = fake.addZone("b.example.co.uk");
+    fake.addZone("example.co.uk");
+    const outcome = await client().writeRecord(target("x.b.example.co.uk"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: sub });
+  });
+
+  test("no zone holding the name: a failure naming it, nothing written", async () => {
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "IONOS: no DNS zone of this account holds host.ample.com" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a configured zone that left the account is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "00000000-0000-4000-8000-999999999999" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
+  });
+});
+
+describe("failures keep IONOS's words and leave the record alone", () => {
+  const cases: { name: string; fault?: IonosFault | "timeout"; apiKey?: string; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
+    { name: "wrong key", apiKey: "revoked.key", message: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)", stopRetrying: true, cause: "credentials" },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "IONOS: Too many requests. (TOO_MANY_REQUESTS, HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
+    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "IONOS: Too many requests. (TOO_MANY_REQUESTS, HTTP 429)", cause: "throttled" },
+    { name: "500", fault: { status: 500 }, message: "IONOS: Internal server error. (INTERNAL_SERVER_ERROR, HTTP 500)", cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^IONOS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^IONOS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "IONOS: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, apiKey, message, cause, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.cause).toBe(cause);
+      expect(fake.requests).toHaveLength(1);
+      expect(home()?.content).toBe(OLD_IP);
+    });
+  }
+
+  test("a refused PUT is reported in IONOS's words; the record and its TTL stay", async () => {
+    fake.fault({ status: 400, code: "INVALID_RECORD", message: "Record is invalid." }, 1, (r) => r.method === "PUT");
+    const outcome = await client().writeRecord(target("home.example.com", known()), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "IONOS: Record is invalid. (INVALID_RECORD, HTTP 400)" });
+    expect(home()).toMatchObject({ content: OLD_IP, ttl: 1800 });
+  });
+});
