@@ -34,7 +34,7 @@ function client(options: { password?: string; sub?: boolean; timeoutMs?: number;
 }
 
 function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, externalIdTrusted: false, config, ...fields };
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path} ${r.query["domain-name"] ?? ""}`.trim());
