@@ -36,6 +36,7 @@ import { GANDI_FAKE_TOKEN, startGandiFake } from "../test/fakes/gandi";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../test/fakes/hetzner";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
+import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, startNetcupFake } from "../test/fakes/netcup";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
@@ -227,6 +228,23 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const hostnames = names(count, "example.xyz");
       for (let i = 0; i < count; i++) fake.addRecord("example.xyz", { host: `host${i}`, type: "A", answer: OLD_IP, ttl: 300 });
       return { fake, hostnames, credentials: { username: NAMECOM_FAKE_USERNAME, token: NAMECOM_FAKE_TOKEN }, source: "20/s, 3,000/h per account" };
+    },
+  },
+  netcup: {
+    sample: 8,
+    make(count) {
+      const fake = startNetcupFake();
+      fake.addDomain("example.de");
+      const hostnames = names(count, "example.de");
+      for (let i = 0; i < count; i++) fake.addRecord("example.de", { hostname: `host${i}`, type: "A", destination: OLD_IP });
+      return {
+        fake,
+        hostnames,
+        credentials: { customer_number: NETCUP_FAKE_CUSTOMER, api_key: NETCUP_FAKE_API_KEY, api_password: NETCUP_FAKE_API_PASSWORD },
+        source: "not documented",
+        // Every Netcup action is a POST, reads and logins included.
+        writes: () => fake.changes(),
+      };
     },
   },
   porkbun: {

@@ -16,6 +16,7 @@ import { hetzner } from "./hetzner";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
+import { netcup } from "./netcup";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
@@ -43,6 +44,7 @@ export const SERVICES = [
   dnsimple,
   bunny,
   namecom,
+  netcup,
   custom,
 ] as const;
 
