@@ -40,6 +40,7 @@ import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, st
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
+import { startTransipFake, TRANSIP_FAKE_LOGIN, TRANSIP_FAKE_PRIVATE_KEY } from "../test/fakes/transip";
 import { startVultrFake, VULTR_FAKE_API_KEY } from "../test/fakes/vultr";
 import { KEY_NAME, KEY_SECRET, type NameServer, startBind, startPowerDns, ZONE } from "../test/servers/name-servers";
 import { makeTestApp } from "../test/support";
@@ -277,6 +278,23 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
         hostnames,
         credentials: { access_key_id: ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: ROUTE53_FAKE_SECRET },
         source: "5/s per account (older docs), burst 50 + 10/s (newer)",
+      };
+    },
+  },
+  transip: {
+    sample: 30,
+    make(count) {
+      const fake = startTransipFake();
+      fake.addDomain("example.nl");
+      const hostnames = names(count, "example.nl");
+      for (let i = 0; i < count; i++) fake.addEntry("example.nl", { name: `host${i}`, type: "A", content: OLD_IP, expire: 300 });
+      return {
+        fake,
+        hostnames,
+        credentials: { login: TRANSIP_FAKE_LOGIN, private_key: TRANSIP_FAKE_PRIVATE_KEY },
+        source: "about 1,000 / min (unconfirmed)",
+        // The signed login is a POST that changes nothing.
+        writes: () => fake.requests.filter((r) => (r.method === "PATCH" || r.method === "POST") && r.path !== "/auth").length,
       };
     },
   },

@@ -21,6 +21,7 @@ import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { transip } from "./transip";
 import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
 
@@ -45,6 +46,7 @@ export const SERVICES = [
   bunny,
   namecom,
   netcup,
+  transip,
   custom,
 ] as const;
 
