@@ -38,6 +38,7 @@ import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
 import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, startNetcupFake } from "../test/fakes/netcup";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
+import { OVH_FAKE_APPLICATION_KEY, OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, startOvhFake } from "../test/fakes/ovh";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
 import { startTransipFake, TRANSIP_FAKE_LOGIN, TRANSIP_FAKE_PRIVATE_KEY } from "../test/fakes/transip";
@@ -245,6 +246,23 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
         source: "not documented",
         // Every Netcup action is a POST, reads and logins included.
         writes: () => fake.changes(),
+      };
+    },
+  },
+  ovh: {
+    sample: 20,
+    make(count) {
+      const fake = startOvhFake();
+      fake.addZone("example.fr");
+      const hostnames = names(count, "example.fr");
+      for (let i = 0; i < count; i++) fake.addRecord("example.fr", { subDomain: `host${i}`, fieldType: "A", target: OLD_IP, ttl: 300 });
+      return {
+        fake,
+        hostnames,
+        credentials: { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: OVH_FAKE_CONSUMER_KEY },
+        source: "not documented",
+        // The zone refresh is a POST that publishes, not a record write.
+        writes: () => fake.requests.filter((r) => (r.method === "PUT" || r.method === "POST") && !r.path.endsWith("/refresh")).length,
       };
     },
   },

@@ -17,6 +17,7 @@ import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { netcup } from "./netcup";
+import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
@@ -47,6 +48,7 @@ export const SERVICES = [
   namecom,
   netcup,
   transip,
+  ovh,
   custom,
 ] as const;
 

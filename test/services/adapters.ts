@@ -18,6 +18,7 @@ import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
 import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, NETCUP_ZONE_TTL, startNetcupFake, type NetcupFake } from "../fakes/netcup";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../fakes/namecheap";
+import { OVH_FAKE_APPLICATION_KEY, OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, startOvhFake, type OvhFake } from "../fakes/ovh";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
 import type { FakeServer, LoggedRequest } from "../fakes/server";
@@ -688,4 +689,36 @@ export const transip = define<TransipFake>({
   verifyRefusal: /^TransIP: Signature validation failed/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, netcup, transip] as ServiceAdapter[];
+const ovhZone: ZoneAccess<OvhFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { subDomain: relative(hostname, zone, ""), fieldType: type, target: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zones.get(zone)?.filter((r) => r.subDomain === relative(hostname, zone, "") && r.fieldType === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 3600,
+};
+
+export const ovh = define<OvhFake>({
+  type: "ovh",
+  start: startOvhFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("ovh"),
+  options: noOptions,
+  credentials: { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: OVH_FAKE_CONSUMER_KEY },
+  badCredentials: { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: "revokedConsumerKey0123456789abcd" },
+  badCredentialsWords: /^OVH: This credential does not exist/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(ovhZone),
+  // The zone refresh that publishes a change is a POST, not a record write.
+  isWrite: (request) => writeMethod(request) && !request.path.endsWith("/refresh"),
+  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Invalid target" }, undefined, (r) => r.method === "PUT" || r.method === "POST"), words: /^OVH: Invalid target \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }, undefined, (r) => r.path !== "/auth/time"), words: /^OVH: Too many requests \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^OVH: This credential does not exist/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, netcup, transip, ovh] as ServiceAdapter[];
