@@ -22,6 +22,7 @@ import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import { Pacer } from "../src/dns/pacing";
 import type { RateLimit } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
+import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake } from "../test/fakes/azure";
 import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../test/fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
 import { startCustomFake } from "../test/fakes/custom";
@@ -83,6 +84,25 @@ const names = (count: number, zone: string) => Array.from({ length: count }, (_,
  * and its world. Sources of the limits: PROVIDERS.md.
  */
 const WORLDS: Record<string, { sample: number; make(count: number): World | Promise<World> }> = {
+  azure: {
+    sample: 30,
+    make(count) {
+      const fake = startAzureFake();
+      fake.addZone("example.cloud");
+      const hostnames = names(count, "example.cloud");
+      for (let i = 0; i < count; i++) fake.addRecordSet("example.cloud", { name: `host${i}`, type: "A", addresses: [OLD_IP], ttl: 300 });
+      return {
+        // ddnsd's API base is the ARM half of the fake; the token endpoint is the provider's option.
+        fake: { url: fake.armUrl, requests: fake.requests, writes: () => fake.writes(), clearRequests: () => fake.clearRequests(), stop: () => fake.stop() },
+        hostnames,
+        credentials: { tenant_id: AZURE_FAKE_TENANT, client_id: AZURE_FAKE_CLIENT_ID, client_secret: AZURE_FAKE_CLIENT_SECRET, subscription_id: AZURE_FAKE_SUBSCRIPTION },
+        options: { login_url: fake.loginUrl },
+        source: "12,000 reads, 1,200 writes / h per principal",
+        // The token request is a POST that changes nothing.
+        writes: () => fake.requests.filter((r) => r.path.startsWith("/arm") && r.method !== "GET").length,
+      };
+    },
+  },
   bunny: {
     sample: 6,
     make(count) {

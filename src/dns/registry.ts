@@ -2,6 +2,7 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import { azure } from "./azure";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { custom } from "./custom";
@@ -49,6 +50,7 @@ export const SERVICES = [
   netcup,
   transip,
   ovh,
+  azure,
   custom,
 ] as const;
 

@@ -309,8 +309,10 @@ for (const adapter of ADAPTERS) {
         expect(accepted.status).toBe(200);
         expect(accepted.body.ok).toBe(true);
 
+        // With the same options (a token endpoint, a server) as the good one: only the credentials differ.
+        const options = adapter.options(rig.fake);
         const bad = await rig.t.request("POST", "/api/v1/providers", {
-          body: { name: "wrong", type: adapter.type, credentials: adapter.badCredentials },
+          body: { name: "wrong", type: adapter.type, credentials: adapter.badCredentials, ...(options ? { options } : {}) },
         });
         const refused = await rig.t.request("POST", `/api/v1/providers/${bad.body.id}/verify`);
         expect(refused.status).toBe(200);
