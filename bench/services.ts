@@ -22,6 +22,7 @@ import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import { Pacer } from "../src/dns/pacing";
 import type { RateLimit } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
+import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake } from "../test/fakes/azure";
 import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../test/fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
 import { CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, startCloudnsFake } from "../test/fakes/cloudns";
@@ -40,9 +41,12 @@ import { IONOS_FAKE_API_KEY, startIonosFake } from "../test/fakes/ionos";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../test/fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake } from "../test/fakes/namecom";
 import { NAMESILO_FAKE_API_KEY, startNamesiloFake } from "../test/fakes/namesilo";
+import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, startNetcupFake } from "../test/fakes/netcup";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake } from "../test/fakes/namecheap";
+import { OVH_FAKE_APPLICATION_KEY, OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, startOvhFake } from "../test/fakes/ovh";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "../test/fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../test/fakes/route53";
+import { startTransipFake, TRANSIP_FAKE_LOGIN, TRANSIP_FAKE_PRIVATE_KEY } from "../test/fakes/transip";
 import { startVultrFake, VULTR_FAKE_API_KEY } from "../test/fakes/vultr";
 import { KEY_NAME, KEY_SECRET, type NameServer, startBind, startPowerDns, ZONE } from "../test/servers/name-servers";
 import { makeTestApp } from "../test/support";
@@ -84,6 +88,25 @@ const names = (count: number, zone: string) => Array.from({ length: count }, (_,
  * and its world. Sources of the limits: docs/services/README.md.
  */
 const WORLDS: Record<string, { sample: number; make(count: number): World | Promise<World> }> = {
+  azure: {
+    sample: 30,
+    make(count) {
+      const fake = startAzureFake();
+      fake.addZone("example.cloud");
+      const hostnames = names(count, "example.cloud");
+      for (let i = 0; i < count; i++) fake.addRecordSet("example.cloud", { name: `host${i}`, type: "A", addresses: [OLD_IP], ttl: 300 });
+      return {
+        // ddnsd's API base is the ARM half of the fake; the token endpoint is the provider's option.
+        fake: { url: fake.armUrl, requests: fake.requests, writes: () => fake.writes(), clearRequests: () => fake.clearRequests(), stop: () => fake.stop() },
+        hostnames,
+        credentials: { tenant_id: AZURE_FAKE_TENANT, client_id: AZURE_FAKE_CLIENT_ID, client_secret: AZURE_FAKE_CLIENT_SECRET, subscription_id: AZURE_FAKE_SUBSCRIPTION },
+        options: { login_url: fake.loginUrl },
+        source: "12,000 reads, 1,200 writes / h per principal",
+        // The token request is a POST that changes nothing.
+        writes: () => fake.requests.filter((r) => r.path.startsWith("/arm") && r.method !== "GET").length,
+      };
+    },
+  },
   bunny: {
     sample: 6,
     make(count) {
@@ -273,6 +296,40 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       return { fake, hostnames, credentials: { api_key: NAMESILO_FAKE_API_KEY }, source: "not documented", writes: () => fake.writes() };
     },
   },
+  netcup: {
+    sample: 8,
+    make(count) {
+      const fake = startNetcupFake();
+      fake.addDomain("example.de");
+      const hostnames = names(count, "example.de");
+      for (let i = 0; i < count; i++) fake.addRecord("example.de", { hostname: `host${i}`, type: "A", destination: OLD_IP });
+      return {
+        fake,
+        hostnames,
+        credentials: { customer_number: NETCUP_FAKE_CUSTOMER, api_key: NETCUP_FAKE_API_KEY, api_password: NETCUP_FAKE_API_PASSWORD },
+        source: "not documented",
+        // Every Netcup action is a POST, reads and logins included.
+        writes: () => fake.changes(),
+      };
+    },
+  },
+  ovh: {
+    sample: 20,
+    make(count) {
+      const fake = startOvhFake();
+      fake.addZone("example.fr");
+      const hostnames = names(count, "example.fr");
+      for (let i = 0; i < count; i++) fake.addRecord("example.fr", { subDomain: `host${i}`, fieldType: "A", target: OLD_IP, ttl: 300 });
+      return {
+        fake,
+        hostnames,
+        credentials: { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: OVH_FAKE_CONSUMER_KEY },
+        source: "not documented",
+        // The zone refresh is a POST that publishes, not a record write.
+        writes: () => fake.requests.filter((r) => (r.method === "PUT" || r.method === "POST") && !r.path.endsWith("/refresh")).length,
+      };
+    },
+  },
   porkbun: {
     sample: 8,
     make(count) {
@@ -303,6 +360,23 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
         hostnames,
         credentials: { access_key_id: ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: ROUTE53_FAKE_SECRET },
         source: "5/s per account (older docs), burst 50 + 10/s (newer)",
+      };
+    },
+  },
+  transip: {
+    sample: 30,
+    make(count) {
+      const fake = startTransipFake();
+      fake.addDomain("example.nl");
+      const hostnames = names(count, "example.nl");
+      for (let i = 0; i < count; i++) fake.addEntry("example.nl", { name: `host${i}`, type: "A", content: OLD_IP, expire: 300 });
+      return {
+        fake,
+        hostnames,
+        credentials: { login: TRANSIP_FAKE_LOGIN, private_key: TRANSIP_FAKE_PRIVATE_KEY },
+        source: "about 1,000 / min (unconfirmed)",
+        // The signed login is a POST that changes nothing.
+        writes: () => fake.requests.filter((r) => (r.method === "PATCH" || r.method === "POST") && r.path !== "/auth").length,
       };
     },
   },

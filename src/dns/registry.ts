@@ -2,6 +2,7 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import { azure } from "./azure";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { cloudns } from "./cloudns";
@@ -20,10 +21,13 @@ import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
+import { netcup } from "./netcup";
+import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { transip } from "./transip";
 import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
 
@@ -51,6 +55,10 @@ export const SERVICES = [
   hostinger,
   cloudns,
   ionos,
+  netcup,
+  transip,
+  ovh,
+  azure,
   custom,
 ] as const;
 

@@ -6,6 +6,7 @@
 import { cloudnsTtl } from "../../src/dns/cloudns";
 import type { RecordType } from "../../src/dns/provider";
 import { apiUrlSetting } from "../../src/dns/registry";
+import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake, type AzureFake } from "../fakes/azure";
 import { BUNNY_FAKE_API_KEY, startBunnyFake, type BunnyFake } from "../fakes/bunny";
 import { CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, startCloudnsFake, type CloudnsFake } from "../fakes/cloudns";
 import { startCustomFake, type CustomFake } from "../fakes/custom";
@@ -21,10 +22,13 @@ import { IONOS_FAKE_API_KEY, startIonosFake, type IonosFake } from "../fakes/ion
 import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../fakes/linode";
 import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../fakes/namecom";
 import { NAMESILO_FAKE_API_KEY, startNamesiloFake, type NamesiloFake } from "../fakes/namesilo";
+import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, NETCUP_ZONE_TTL, startNetcupFake, type NetcupFake } from "../fakes/netcup";
 import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../fakes/namecheap";
+import { OVH_FAKE_APPLICATION_KEY, OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, startOvhFake, type OvhFake } from "../fakes/ovh";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../fakes/porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../fakes/route53";
 import type { FakeServer, LoggedRequest } from "../fakes/server";
+import { startTransipFake, TRANSIP_FAKE_LOGIN, TRANSIP_FAKE_PRIVATE_KEY, type TransipFake } from "../fakes/transip";
 import { startVultrFake, VULTR_FAKE_API_KEY, type VultrFake } from "../fakes/vultr";
 
 /** A way the service answers that the test arranges before a call, and the words it must leave in the history. */
@@ -749,4 +753,141 @@ export const ionos = define<IonosFake>({
   verifyRefusal: /^IONOS: The customer is not authorized/,
 });
 
-export const ADAPTERS: readonly ServiceAdapter[] = [duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner, linode, vultr, dnsimple, bunny, namecom, namesilo, hostinger, cloudns, ionos] as ServiceAdapter[];
+
+const netcupZone: ZoneAccess<NetcupFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  // Netcup records have no TTL of their own: every record has its zone's.
+  addRecord: (fake, zone, hostname, type, ip) => void fake.addRecord(zone, { hostname: relative(hostname, zone, "@"), type, destination: ip }),
+  read(fake, zone, hostname, type) {
+    const domain = fake.domains.get(zone);
+    const records = domain?.records.filter((r) => r.hostname === relative(hostname, zone, "@") && r.type === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.destination, ttl: domain!.ttl } : undefined;
+  },
+  ttl: NETCUP_ZONE_TTL,
+};
+
+export const netcup = define<NetcupFake>({
+  type: "netcup",
+  start: startNetcupFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("netcup"),
+  options: noOptions,
+  credentials: { customer_number: NETCUP_FAKE_CUSTOMER, api_key: NETCUP_FAKE_API_KEY, api_password: NETCUP_FAKE_API_PASSWORD },
+  badCredentials: { customer_number: NETCUP_FAKE_CUSTOMER, api_key: NETCUP_FAKE_API_KEY, api_password: "netcupWrongApiPassword0123456789abcdef" },
+  badCredentialsWords: /^Netcup: Validation Error\. The login failed\./,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(netcupZone),
+  // Every Netcup action is a POST to one address; only this one changes anything.
+  isWrite: (request) => (request.body as { action?: unknown } | undefined)?.action === "updateDnsRecords",
+  failure: {
+    arrange: (fake) => fake.fault({ statuscode: 4013, shortmessage: "Validation Error.", longmessage: "Domain is locked." }, undefined, (r) => (r.body as { action?: unknown }).action === "updateDnsRecords"),
+    words: /^Netcup: Validation Error\. Domain is locked\. \(statuscode 4013\)/,
+  },
+  throttle: { arrange: (fake) => fake.fault({ httpStatus: 429, retryAfter: 85 }), words: /^Netcup: Too Many Requests \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^Netcup: Validation Error\. The login failed\./,
+});
+
+const transipZone: ZoneAccess<TransipFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addEntry(zone, { name: relative(hostname, zone, "@"), type, content: ip, expire: ttl }),
+  read(fake, zone, hostname, type) {
+    const entries = fake.domains.get(zone)?.filter((e) => e.name === relative(hostname, zone, "@") && e.type === type) ?? [];
+    return entries.length === 1 ? { ip: entries[0]!.content, ttl: entries[0]!.expire } : undefined;
+  },
+  ttl: 3600,
+};
+
+export const transip = define<TransipFake>({
+  type: "transip",
+  start: startTransipFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("transip"),
+  options: noOptions,
+  credentials: { login: TRANSIP_FAKE_LOGIN, private_key: TRANSIP_FAKE_PRIVATE_KEY },
+  badCredentials: { login: "someone-else", private_key: TRANSIP_FAKE_PRIVATE_KEY },
+  badCredentialsWords: /^TransIP: Signature validation failed/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(transipZone),
+  // The login is a POST that changes nothing at the zone.
+  isWrite: (request) => writeMethod(request) && request.path !== "/auth",
+  failure: { arrange: (fake) => fake.fault({ status: 406, error: "Domain is locked" }, undefined, (r) => r.path !== "/auth" && r.method !== "GET"), words: /^TransIP: Domain is locked \(HTTP 406\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^TransIP: Rate limit exceeded \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^TransIP: Signature validation failed/,
+});
+
+const ovhZone: ZoneAccess<OvhFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { subDomain: relative(hostname, zone, ""), fieldType: type, target: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.zones.get(zone)?.filter((r) => r.subDomain === relative(hostname, zone, "") && r.fieldType === type) ?? [];
+    return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 3600,
+};
+
+export const ovh = define<OvhFake>({
+  type: "ovh",
+  start: startOvhFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("ovh"),
+  options: noOptions,
+  credentials: { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: OVH_FAKE_CONSUMER_KEY },
+  badCredentials: { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: "revokedConsumerKey0123456789abcd" },
+  badCredentialsWords: /^OVH: This credential does not exist/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(ovhZone),
+  // The zone refresh that publishes a change is a POST, not a record write.
+  isWrite: (request) => writeMethod(request) && !request.path.endsWith("/refresh"),
+  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Invalid target" }, undefined, (r) => r.method === "PUT" || r.method === "POST"), words: /^OVH: Invalid target \(HTTP 400\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }, undefined, (r) => r.path !== "/auth/time"), words: /^OVH: Too many requests \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^OVH: This credential does not exist/,
+});
+
+const azureZone: ZoneAccess<AzureFake> = {
+  addZone(fake, zone) {
+    if (!fake.zones.has(zone)) fake.addZone(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecordSet(zone, { name: relative(hostname, zone, "@"), type, addresses: [ip], ttl }),
+  read(fake, zone, hostname, type) {
+    const set = fake.recordSet(zone, relative(hostname, zone, "@"), type);
+    return set && set.addresses.length === 1 ? { ip: set.addresses[0]!, ttl: set.ttl } : undefined;
+  },
+  ttl: 300,
+};
+
+export const azure = define<AzureFake>({
+  type: "azure",
+  start: startAzureFake,
+  reset: (fake) => fake.reset(),
+  env: (fake) => ({ [apiUrlSetting("azure")]: fake.armUrl }),
+  options: (fake) => ({ login_url: fake.loginUrl }),
+  credentials: { tenant_id: AZURE_FAKE_TENANT, client_id: AZURE_FAKE_CLIENT_ID, client_secret: AZURE_FAKE_CLIENT_SECRET, subscription_id: AZURE_FAKE_SUBSCRIPTION },
+  badCredentials: { tenant_id: AZURE_FAKE_TENANT, client_id: AZURE_FAKE_CLIENT_ID, client_secret: "azureWrongClientSecret~0123456789abcd", subscription_id: AZURE_FAKE_SUBSCRIPTION },
+  badCredentialsWords: /^Azure DNS: AADSTS7000215: Invalid client secret provided\./,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(azureZone),
+  // The token request is a POST that changes nothing.
+  isWrite: (request) => writeMethod(request) && request.path.startsWith("/arm"),
+  failure: { arrange: (fake) => fake.fault({ status: 409, code: "Conflict", message: "The zone is locked." }, undefined, (r) => r.path.startsWith("/arm") && r.method !== "GET"), words: /^Azure DNS: The zone is locked\. \(Conflict, HTTP 409\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }, undefined, (r) => r.path.startsWith("/arm")), words: /^Azure DNS: The request is being throttled\. \(TooManyRequests, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  verifyRefusal: /^Azure DNS: AADSTS7000215/,
+});
+
+export const ADAPTERS: readonly ServiceAdapter[] = [
+  duckdns, dyndns2, namecheap, custom, porkbun, desec, digitalocean, gandi, route53, hetzner,
+  linode, vultr, dnsimple, bunny, namecom, namesilo, hostinger, cloudns, ionos, netcup, transip, ovh, azure,
+] as ServiceAdapter[];

@@ -1,0 +1,272 @@
+// The Netcup client against its fake: the session it logs in for and keeps, what it changes, what it
+// keeps, how many requests it spends, and how every failure ends up in Netcup's own words with its cause.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createNetcupApi, netcup } from "../../src/dns/netcup";
+import { zoneClient } from "../../src/dns/reconcile";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, type NetcupFake, type NetcupFault, startNetcupFake } from "../fakes/netcup";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: NetcupFake;
+
+beforeEach(() => {
+  fake = startNetcupFake();
+  fake.addDomain("example.com");
+  fake.addRecord("example.com", { hostname: "home", type: "A", destination: OLD_IP });
+  fake.addRecord("example.com", { hostname: "@", type: "A", destination: OLD_IP });
+  fake.addRecord("example.com", { hostname: "@", type: "MX", destination: "mail.example.com" });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function api(options: { password?: string; timeoutMs?: number; baseUrl?: string; now?: () => number } = {}) {
+  return createNetcupApi(
+    { customer_number: NETCUP_FAKE_CUSTOMER, api_key: NETCUP_FAKE_API_KEY, api_password: options.password ?? NETCUP_FAKE_API_PASSWORD },
+    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    options.now,
+  );
+}
+const client = (options: Parameters<typeof api>[0] = {}) => zoneClient(api(options));
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const actions = () => fake.requests.map((r) => (r.body as { action: string }).action);
+const home = () => fake.record("example.com", "home", "A");
+const known = { zone_id: "example.com" };
+
+describe("the description", () => {
+  test("names the credentials, the record types, no TTL of its own and the real service", () => {
+    expect(netcup.type).toBe("netcup");
+    expect(netcup.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["customer_number", false],
+      ["api_key", true],
+      ["api_password", true],
+    ]);
+    expect(netcup.credentials.every((c) => c.url?.startsWith("https://www.customercontrolpanel.de/"))).toBe(true);
+    expect(netcup.credentials[0]!.validate!("12a")).toBe("must be the customer number: digits only");
+    expect(netcup.credentials[0]!.validate!("123456")).toBeUndefined();
+    expect(netcup.recordTypes).toEqual(["A", "AAAA"]);
+    expect(netcup.ttl).toBeNull();
+    expect(netcup.defaultApiUrl).toBe("https://ccp.netcup.net/run/webservice/servers/endpoint.php");
+  });
+
+  test("createClient builds a working client from normalised credentials", async () => {
+    const built = netcup.createClient(
+      { customer_number: ` ${NETCUP_FAKE_CUSTOMER} `, api_key: NETCUP_FAKE_API_KEY, api_password: NETCUP_FAKE_API_PASSWORD },
+      {},
+      { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
+    );
+    expect((await built.verify()).ok).toBe(true);
+    expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/test");
+    expect(fake.requests[0]?.query).toHaveProperty("JSON");
+  });
+});
+
+describe("verify", () => {
+  test("valid credentials: one login, nothing changed", async () => {
+    expect(await client().verify()).toEqual({ ok: true, detail: `API key accepted for customer ${NETCUP_FAKE_CUSTOMER}` });
+    expect(actions()).toEqual(["login"]);
+    expect(fake.requests[0]?.body).toEqual({
+      action: "login",
+      param: { customernumber: NETCUP_FAKE_CUSTOMER, apikey: NETCUP_FAKE_API_KEY, apipassword: NETCUP_FAKE_API_PASSWORD },
+    });
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("a wrong API password is refused in Netcup's words", async () => {
+    const outcome = await client({ password: "wrong" }).verify();
+    expect(outcome).toEqual({ ok: false, detail: expect.stringMatching(/^Netcup: Validation Error\. The login failed\..* \(statuscode 4013\)$/) });
+  });
+});
+
+describe("the session", () => {
+  test("is logged in for once and carried by every action; the password is sent only to log in", async () => {
+    const zones = api();
+    const built = zoneClient(zones);
+    await built.writeRecord(target("home.example.com", known), NEW_IP);
+    await built.writeRecord(target("example.com", known), NEW_IP);
+    expect(actions()).toEqual(["login", "infoDnsRecords", "updateDnsRecords", "infoDnsRecords", "updateDnsRecords"]);
+    const ids = fake.requests.slice(1).map((r) => (r.body as { param: Record<string, unknown> }).param);
+    expect(new Set(ids.map((p) => p.apisessionid)).size).toBe(1);
+    expect(ids.every((p) => p.apipassword === undefined && p.customernumber === NETCUP_FAKE_CUSTOMER && p.apikey === NETCUP_FAKE_API_KEY)).toBe(true);
+  });
+
+  test("one Netcup has ended is replaced by a new login, once, and the action repeated", async () => {
+    const built = client();
+    await built.writeRecord(target("home.example.com", known), OLD_IP);
+    fake.expireSessions();
+    fake.clearRequests();
+    const outcome = await built.writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(actions()).toEqual(["infoDnsRecords", "login", "infoDnsRecords", "updateDnsRecords"]);
+    expect(fake.logins()).toBe(2);
+  });
+
+  test("a session older than ten minutes is not used: the client logs in afresh", async () => {
+    let clock = 1_000_000;
+    const built = zoneClient(api({ now: () => clock }));
+    await built.writeRecord(target("home.example.com", known), OLD_IP);
+    clock += 10 * 60 * 1000 + 1;
+    fake.clearRequests();
+    await built.writeRecord(target("home.example.com", known), OLD_IP);
+    expect(actions()).toEqual(["login", "infoDnsRecords"]);
+  });
+
+  test("a session refused twice in a row is a failure, not a loop", async () => {
+    fake.fault({ statuscode: 4001, shortmessage: "The session id is not in a valid format." }, undefined, (r) => (r.body as { action: string }).action !== "login");
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: The session id is not in a valid format. (statuscode 4001)" });
+    expect(actions()).toEqual(["login", "infoDnsRecords", "login", "infoDnsRecords"]);
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the domain, reads the records, and changes only the destination: five requests", async () => {
+    const id = home()!.id;
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `Netcup record ${id}` });
+    expect(home()).toMatchObject({ destination: NEW_IP, priority: "0", state: "yes" });
+    expect(actions()).toEqual(["login", "infoDnsZone", "infoDnsZone", "infoDnsRecords", "updateDnsRecords"]);
+    expect((fake.requests[4]!.body as { param: Record<string, unknown> }).param).toMatchObject({
+      domainname: "example.com",
+      dnsrecordset: { dnsrecords: [{ id, hostname: "home", type: "A", priority: "0", destination: NEW_IP, deleterecord: false }] },
+    });
+  });
+
+  test("an address already there is not written again", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", known), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("an AAAA record is changed without touching the A of the same name; IPv6 written another way counts as there", async () => {
+    const aaaa = fake.addRecord("example.com", { hostname: "home", type: "AAAA", destination: "2001:DB8:0:0::1" });
+    expect(await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::1")).toMatchObject({ action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7")).toMatchObject({ ok: true, action: "updated", externalId: aaaa.id });
+    expect(aaaa.destination).toBe("2001:db8::7");
+    expect(home()?.destination).toBe(OLD_IP);
+  });
+
+  test("the apex is the record with hostname @; the MX beside it stays", async () => {
+    const outcome = await client().writeRecord(target("example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.record("example.com", "@", "A")?.destination).toBe(NEW_IP);
+    expect(fake.record("example.com", "@", "MX")?.destination).toBe("mail.example.com");
+    expect(home()?.destination).toBe(OLD_IP);
+  });
+
+  test("a name with several records is left alone", async () => {
+    fake.addRecord("example.com", { hostname: "rr", type: "A", destination: "198.51.100.1" });
+    fake.addRecord("example.com", { hostname: "rr", type: "A", destination: "198.51.100.2" });
+    const outcome = await client().writeRecord(target("rr.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.changes()).toBe(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it without an id, and reports the id Netcup gave it", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+    const created = fake.record("example.com", "new", "A");
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `Netcup record ${created!.id}` });
+    expect((fake.requests.at(-1)!.body as { param: { dnsrecordset: unknown } }).param.dnsrecordset).toEqual({
+      dnsrecords: [{ hostname: "new", type: "A", destination: NEW_IP, deleterecord: false }],
+    });
+  });
+
+  test("an AAAA at the apex of an empty zone", async () => {
+    fake.addDomain("empty.org");
+    await client().writeRecord(target("empty.org", {}, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.record("empty.org", "@", "AAAA")?.destination).toBe("2001:db8::7");
+  });
+
+  test("an empty zone answered with Netcup's 5029 counts as no records", async () => {
+    fake.fault({ statuscode: 5029, shortmessage: "Can not get DNS records for zone.", longmessage: "Domain not found." }, 1, (r) => (r.body as { action: string }).action === "infoDnsRecords");
+    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created" });
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.changes()).toBe(0);
+  });
+});
+
+describe("domain discovery", () => {
+  test("each parent of the name is asked for, longest first; the first the account has wins", async () => {
+    fake.addDomain("example.co.uk");
+    const outcome = await client().writeRecord(target("x.y.example.co.uk"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.co.uk" });
+    expect(fake.record("example.co.uk", "x.y", "A")?.destination).toBe(NEW_IP);
+    const asked = fake.requests.filter((r) => (r.body as { action: string }).action === "infoDnsZone").map((r) => (r.body as { param: { domainname: string } }).param.domainname);
+    expect(asked).toEqual(["x.y.example.co.uk", "y.example.co.uk", "example.co.uk"]);
+  });
+
+  test("a delegated sub-zone the account holds is preferred to its parent", async () => {
+    fake.addDomain("lab.example.com");
+    const outcome = await client().writeRecord(target("pi.lab.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, zoneId: "lab.example.com" });
+    expect(fake.record("example.com", "pi.lab", "A")).toBeUndefined();
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Netcup: no domain of this account holds host.other.net" });
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("a configured domain that does not hold the name is refused without a request", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it" });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("failures keep Netcup's words and leave the record alone", () => {
+  const cases: { name: string; fault?: NetcupFault | "timeout"; password?: string; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean; requests: number }[] = [
+    { name: "wrong API password", password: "revoked", message: /^Netcup: Validation Error\. The login failed\./, stopRetrying: true, cause: "credentials", requests: 1 },
+    { name: "429 with Retry-After", fault: { httpStatus: 429, retryAfter: 40 }, message: "Netcup: Too Many Requests (HTTP 429)", retryAfterSeconds: 40, cause: "throttled", requests: 1 },
+    { name: "429 without Retry-After names no wait", fault: { httpStatus: 429 }, message: "Netcup: Too Many Requests (HTTP 429)", cause: "throttled", requests: 1 },
+    { name: "500", fault: { httpStatus: 500 }, message: "Netcup: Too Many Requests (HTTP 500)", cause: "unreachable", requests: 1 },
+    { name: "502 HTML page", fault: "html", message: /^Netcup: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable", requests: 1 },
+    { name: "malformed JSON", fault: "malformed", message: /^Netcup: unreadable answer \(HTTP 200\)/, cause: "unreachable", requests: 1 },
+    { name: "timeout", fault: "timeout", message: "Netcup: no answer within 200ms", cause: "unreachable", requests: 1 },
+  ];
+  for (const { name, fault, password, message, cause, retryAfterSeconds, stopRetrying, requests } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.cause).toBe(cause);
+      expect(fake.requests).toHaveLength(requests);
+      expect(home()?.destination).toBe(OLD_IP);
+    });
+  }
+
+  test("a refused update is reported in Netcup's words; the record stays", async () => {
+    fake.fault({ statuscode: 4013, shortmessage: "Validation Error.", longmessage: "Domain is locked." }, 1, (r) => (r.body as { action: string }).action === "updateDnsRecords");
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: Validation Error. Domain is locked. (statuscode 4013)" });
+    expect(home()?.destination).toBe(OLD_IP);
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startNetcupFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("Netcup: request failed: ");
+  });
+});
