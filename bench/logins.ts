@@ -1,7 +1,7 @@
 // Sign-in under load: the compiled binary's peak RSS (VmHWM from /proc) while 64 logins arrive at
 // once, each from its own client address (through a trusted proxy, so the per-address throttle
 // does not line them up), and the time a throttled attempt takes (an address already paused: 429
-// without any password check). Targets (CONTRACT §9): peak RSS ≤ 128 MB; a throttled attempt < 5 ms.
+// without any password check). Targets (docs/api.md, limits): peak RSS ≤ 128 MB; a throttled attempt < 5 ms.
 
 import {
   ADMIN_PASSWORD,

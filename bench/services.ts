@@ -12,7 +12,7 @@
 // that stands still while all of them are asked for). A service's own limits stricter than ddnsd's
 // pace (deSEC's per-domain write limits) are applied the same way to the writes.
 //
-// The fakes are given the services' documented limits (PROVIDERS.md) where they can enforce them:
+// The fakes are given the services' documented limits (docs/services/README.md) where they can enforce them:
 // deSEC's per-domain write limits, Porkbun's ~1 request/s, DigitalOcean's 250/min.
 //
 //   bun run bench/services.ts                      (every service, ~4 minutes)
@@ -77,7 +77,7 @@ const names = (count: number, zone: string) => Array.from({ length: count }, (_,
 
 /**
  * Per service: how many records the sample has (fewer where ddnsd's pace makes each take seconds)
- * and its world. Sources of the limits: PROVIDERS.md.
+ * and its world. Sources of the limits: docs/services/README.md.
  */
 const WORLDS: Record<string, { sample: number; make(count: number): World | Promise<World> }> = {
   bunny: {

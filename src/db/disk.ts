@@ -1,4 +1,4 @@
-// A full data disk (CONTRACT §9). While SQLite answers SQLITE_FULL: API writes answer 507 (errors.ts),
+// A full data disk (docs/api.md, limits). While SQLite answers SQLITE_FULL: API writes answer 507 (errors.ts),
 // /healthz answers 503 "degraded", the condition is logged once a minute at most, and the updater's
 // outcomes that could not be stored wait here — bounded — to be written as history rows (and the
 // domains' state) once space is back. Meanwhile the waiting state stands in for the stored one, so

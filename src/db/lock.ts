@@ -1,4 +1,4 @@
-// One instance per data dir (CONTRACT §9): `ddnsd serve` holds an exclusive lock on
+// One instance per data dir (docs/api.md, limits): `ddnsd serve` holds an exclusive lock on
 // `<data dir>/ddnsd.lock` for as long as it runs. The lock is SQLite's own (POSIX fcntl locks on a
 // small database kept in EXCLUSIVE locking mode), so the kernel releases it when the process ends in
 // any way, kill -9 included: nothing goes stale as a PID file would. bun:sqlite is part of the

@@ -34,7 +34,7 @@ export const providers = sqliteTable(
     type: text("type").notNull(),
     /** AES-256-GCM sealed JSON of the credentials (see security/secrets.ts). */
     credentials: text("credentials").notNull(),
-    /** The service's non-secret options (CONTRACT §10), as validated by dns/rules.ts. */
+    /** The service's non-secret options (docs/services/README.md), as validated by dns/rules.ts. */
     options: text("options", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
     isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),
     /** No call to this provider before this time (a 429's Retry-After). */
@@ -111,7 +111,7 @@ export const history = sqliteTable(
   ],
 );
 
-/** Keys a router sends with its dyndns2 push (CONTRACT §11); only a hash of each key is kept. */
+/** Keys a router sends with its dyndns2 push (docs/api.md, events in and out); only a hash of each key is kept. */
 export const updateKeys = sqliteTable(
   "update_keys",
   {
@@ -134,7 +134,7 @@ export const updateKeys = sqliteTable(
 export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed"] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
-/** Where ddnsd tells a person about address changes and failures (CONTRACT §11). */
+/** Where ddnsd tells a person about address changes and failures (docs/api.md, events in and out). */
 export const notifications = sqliteTable("notifications", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),

@@ -133,7 +133,7 @@ export const desec = defineService({
   },
   canVerify: true,
   defaultApiUrl: "https://desec.io/api/v1",
-  // deSEC enforces all its windows at once (PROVIDERS.md §4). Each RRset write is preceded by its read,
+  // deSEC enforces all its windows at once (docs/services/desec.md). Each RRset write is preceded by its read,
   // so at most half of any run of requests are writes, and counting every request of the account as if
   // it were one domain's: 1 per 2.5 s keeps writes 5 s apart (12 a minute: under 2/s and 15/min per
   // domain; 24 requests a minute: under 10/s and 50/min for reads); 200 an hour is at most 100 writes

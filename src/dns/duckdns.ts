@@ -1,5 +1,5 @@
 // DuckDNS: one GET per write, `<base>/update?domains=<name>&token=<token>&ip=<ipv4>` (`ipv6=` for
-// AAAA), answered `OK` or `KO` (PROVIDERS.md §1; duckdns.org/spec.jsp, ddns-updater's and ddclient's
+// AAAA), answered `OK` or `KO` (docs/services/duckdns.md; duckdns.org/spec.jsp, ddns-updater's and ddclient's
 // DuckDNS clients). The API cannot read a record, so "never write what is already there" is the
 // updater's job (it writes only when the address changed); each write here is exactly one request.
 //

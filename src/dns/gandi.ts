@@ -11,7 +11,7 @@
 // The PUT replaces the whole record set and, when `rrset_ttl` is left out, reportedly resets the TTL
 // to Gandi's default (10800), so the TTL read is always sent back. It answers 201 even for an update.
 //
-// Sources: PROVIDERS.md §6; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
+// Sources: docs/services/gandi.md; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";

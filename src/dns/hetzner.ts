@@ -12,7 +12,7 @@
 // Without it, `GET /zones?name=` walks up the hostname's labels until a zone answers (longest first).
 // Only zones in primary mode accept edits (422 incorrect_zone_mode): that is final until the user acts.
 //
-// Sources: PROVIDERS.md §9; docs.hetzner.cloud (Zones, Zone RRSets, Zone Actions, Rate Limiting,
+// Sources: docs/services/hetzner.md; docs.hetzner.cloud (Zones, Zone RRSets, Zone Actions, Rate Limiting,
 // errors); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go,
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 

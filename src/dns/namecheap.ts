@@ -1,6 +1,6 @@
 // Namecheap's Dynamic DNS: one GET per write,
 // `<base>/update?host=<relative>&domain=<registered domain>&password=<ddns password>&ip=<ipv4>`,
-// answered with an XML `<interface-response>` in an HTTP 200 whatever happened (PROVIDERS.md §7;
+// answered with an XML `<interface-response>` in an HTTP 200 whatever happened (docs/services/namecheap.md;
 // sources: ddns-updater `providers/namecheap/provider.go` and `docs/namecheap.md`, ddclient
 // `nic_namecheap_update`, inadyn PR #467, Namecheap's knowledge base on Dynamic DNS).
 //

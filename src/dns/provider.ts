@@ -17,7 +17,7 @@ export interface ProviderClientOptions {
   timeoutMs: number;
 }
 
-/** A domain's settings as they matter to the provider (CONTRACT §4 `config`). */
+/** A domain's settings as they matter to the provider (docs/api.md, domains `config`). */
 export interface RecordConfig {
   /** Cloudflare zone id, or the id of the Dynu domain that holds the record. */
   zone_id?: string;

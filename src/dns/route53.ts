@@ -21,7 +21,7 @@
 // then returned as "slow down" (the updater pauses the provider); so is `PriorRequestNotComplete`
 // (a change to the zone still being applied), at once.
 //
-// Sources: PROVIDERS.md §8; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
+// Sources: docs/services/route53.md; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
 // ChangeResourceRecordSets, GetHostedZoneCount, Common Errors); DeveloperGuide "throttling-api-requests",
 // "DNSDomainNameFormat" (octal escapes); qdm12/ddns-updater providers/route53/{api,provider,signer}.go.
 

@@ -1,6 +1,6 @@
 // What a service's description demands of the input, checked in one place for the API and the
 // pages alike: credentials (required keys, aliases, optional keys, unknown keys dropped), options
-// (CONTRACT §10: known keys only, URLs, choices, required ones), record types, TTLs and hostnames.
+// (docs/services/README.md: known keys only, URLs, choices, required ones), record types, TTLs and hostnames.
 
 import { Invalid } from "../errors";
 import { MAX_VALUE_CHARS } from "../modules/limits";

@@ -29,7 +29,7 @@ export interface CredentialField {
   validate?(value: string): string | undefined;
 }
 
-/** One key of a provider's `options` object (CONTRACT §10): non-secret settings, returned as stored. */
+/** One key of a provider's `options` object (docs/services/README.md): non-secret settings, returned as stored. */
 export interface OptionField {
   key: string;
   label: string;
@@ -106,7 +106,7 @@ export interface ServiceDescription<Type extends string = string> {
   hostname?: HostnameRule;
   /**
    * The service can send a record's traffic through its own proxy (a domain's `config.proxied`,
-   * CONTRACT §4): what the domain form calls that switch, and its help.
+   * docs/api.md, domains): what the domain form calls that switch, and its help.
    */
   proxy?: { label: string; help: string };
   /**

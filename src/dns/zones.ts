@@ -1,5 +1,5 @@
 // What the zone-based clients (Porkbun, deSEC, DigitalOcean, Gandi, Route 53, Hetzner) share:
-// splitting a hostname into the zone that holds it and the name inside that zone (PROVIDERS.md,
+// splitting a hostname into the zone that holds it and the name inside that zone (docs/services/README.md,
 // "Splitting a name into zone + relative name"), and deciding whether a record set already holds an
 // address. A zone is never "the last two labels": `a.b.example.co.uk` may live in `example.co.uk` or
 // in a delegated `b.example.co.uk`, so the longest zone that ends at a label boundary wins.

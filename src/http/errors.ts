@@ -24,7 +24,7 @@ export class HttpError extends Error {
   }
 }
 
-/** Each kind of domain error's status code (CONTRACT §1); a 422 for one field names it in `errors`. */
+/** Each kind of domain error's status code (docs/api.md, conventions); a 422 for one field names it in `errors`. */
 const STATUSES: [new (...args: never[]) => DomainError, number][] = [
   [NotFound, 404],
   [Conflict, 409],

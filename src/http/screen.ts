@@ -1,4 +1,4 @@
-// Request screening (CONTRACT §9): what is malformed never reaches a route. At the socket
+// Request screening (docs/api.md, limits): what is malformed never reaches a route. At the socket
 // (`screenRequest`, used by server.ts): a missing or malformed Host → 400, a declared body over
 // 64 KiB → 413. In the app (`bodyScreening`, before routing): the same limit for a body of no
 // declared length, JSON nested deeper than 32 levels → 422, `Content-Type` matched ignoring case.

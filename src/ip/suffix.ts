@@ -1,4 +1,4 @@
-// The IPv6 address of a host behind the router (CONTRACT §11): a domain's `config.ipv6_suffix`
+// The IPv6 address of a host behind the router (docs/api.md, IPv6 of a LAN host): a domain's `config.ipv6_suffix`
 // keeps the interface-identifier bits of that host, and the detected (or pushed) address gives
 // the prefix the ISP delegated, which changes; the AAAA record gets the two joined.
 

@@ -1,4 +1,4 @@
-// Field sizes (CONTRACT §9), one rule for the API and the admin pages: every credential and option
+// Field sizes (docs/api.md, limits), one rule for the API and the admin pages: every credential and option
 // value at most 1,024 characters, `config` at most 4 KiB as JSON, `external_id` at most 255.
 // Larger → 422 naming the field, before anything is stored (and served in every list after).
 

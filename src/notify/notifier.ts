@@ -1,4 +1,4 @@
-// Turns the update path's events into messages (CONTRACT §11) and delivers them off the update
+// Turns the update path's events into messages (docs/api.md, notifications) and delivers them off the update
 // path: each enabled notification that asked for the event gets it, a failed delivery is tried
 // again after 1 s, 5 s and 25 s, and the notification keeps `last_sent_at` / `last_error`.
 //

@@ -1,4 +1,4 @@
-// Sign-in throttling (CONTRACT §9), shared by the API login and the admin sign-in page: after 5
+// Sign-in throttling (docs/api.md, limits), shared by the API login and the admin sign-in page: after 5
 // failed sign-ins in a row from one client address, that address is refused for 1 s, doubling with
 // each further failure up to 15 minutes. A refused attempt checks no password; a success resets.
 // The client address is the socket's, or the first X-Forwarded-For entry when the socket's address

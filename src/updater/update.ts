@@ -481,7 +481,7 @@ function applyRetention(tx: Tx, domainId: number, keep: number): void {
     .run();
 }
 
-/** `POST /domains/{id}/update_ip`: write now, answering as CONTRACT §4 says. */
+/** `POST /domains/{id}/update_ip`: write now, answering as docs/api.md, domains says. */
 export async function forceUpdate(ctx: AppContext, domainId: number) {
   const loaded = loadDomain(ctx, domainId);
   if (!loaded) throw notFound("Domain not found");

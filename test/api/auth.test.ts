@@ -1,4 +1,4 @@
-// CONTRACT §2: logging in (JSON and OAuth2 form), the token's shape, and the bearer check on
+// docs/api.md, authentication: logging in (JSON and OAuth2 form), the token's shape, and the bearer check on
 // every /api/v1 route with its exact 401 sentences.
 
 import { beforeAll, describe, expect, spyOn, test } from "bun:test";

@@ -1,4 +1,4 @@
-// CONTRACT §8: settings from the environment — defaults, durations, one clear error naming the
+// docs/operations.md, settings: settings from the environment — defaults, durations, one clear error naming the
 // variable — and the key files generated once in the data dir.
 
 import { afterEach, describe, expect, test } from "bun:test";

@@ -1,10 +1,10 @@
-// CONTRACT §7: /docs works offline (only local assets, all answering) and /docs/json is an
+// docs/api.md, endpoints: /docs works offline (only local assets, all answering) and /docs/json is an
 // OpenAPI 3.1 document with the bearer scheme and every API route with its schemas — and no pages.
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../support";
 
-/** Every route of SPEC.md's table and CONTRACT.md (§11 included), path parameters written as `{}`. */
+/** Every route docs/api.md lists (its endpoints table), path parameters written as `{}`. */
 /** `text`: the configuration file, sent or answered as text rather than JSON. */
 const API_ROUTES: { method: string; path: string; body: boolean; operationId: string; text?: boolean }[] = [
   { method: "post", path: "/api/v1/auth/login", body: true, operationId: "login" },

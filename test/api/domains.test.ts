@@ -1,4 +1,4 @@
-// CONTRACT §4: domains — defaults, hostname normalisation and validation, record types, cron
+// docs/api.md, domains: domains — defaults, hostname normalisation and validation, record types, cron
 // schedules, config, duplicates, partial updates, delete, history, and the forced update's
 // refusals (its success and provider-failure paths are tested with the DNS fakes elsewhere).
 

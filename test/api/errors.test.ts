@@ -1,4 +1,4 @@
-// CONTRACT §1: every error on every path is a JSON object with a string `detail` (a 422 may add
+// docs/api.md, conventions: every error on every path is a JSON object with a string `detail` (a 422 may add
 // `errors`), never a stack trace, never HTML, never a secret; the 500's request id is in the log.
 
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";

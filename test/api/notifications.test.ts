@@ -1,4 +1,4 @@
-// CONTRACT §11: /api/v1/notifications — each type's options, secrets sealed and masked, events,
+// docs/api.md, notifications: /api/v1/notifications — each type's options, secrets sealed and masked, events,
 // partial updates that keep a secret sent back masked, delete, and the 422s naming the field.
 // (Delivery against the services' fakes is test/notify/delivery.test.ts.)
 

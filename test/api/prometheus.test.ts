@@ -1,4 +1,4 @@
-// GET /metrics (CONTRACT §11): the text exposition parsed as Prometheus would read it, the figures
+// GET /metrics (docs/api.md, prometheus): the text exposition parsed as Prometheus would read it, the figures
 // after real updates against the fakes, and who may read it.
 
 import { beforeEach, describe, expect, test } from "bun:test";

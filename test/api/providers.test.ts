@@ -1,4 +1,4 @@
-// CONTRACT §3: providers — validation, masked and sealed credentials, partial updates, the 409s,
+// docs/api.md, providers: providers — validation, masked and sealed credentials, partial updates, the 409s,
 // delete with and without cascade, and the 404/422 for ids. (verify's success path is tested with
 // the DNS fakes elsewhere.)
 

@@ -1,6 +1,6 @@
 // Everything the API derives from a service's description, shown with a tiny fake service that
 // is registered only in this test's app: credentials (secret or not, aliases, optional, unknown
-// keys dropped) and their masking, options (CONTRACT §10), verify without a check (`ok: null`),
+// keys dropped) and their masking, options (docs/services/README.md), verify without a check (`ok: null`),
 // record types, TTL and hostname rules, the client's inputs, `stopRetrying`, and pacing.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";

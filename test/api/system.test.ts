@@ -1,4 +1,4 @@
-// CONTRACT §6: system status, the health probe, and the dashboard and per-provider figures
+// docs/api.md, system and metrics: system status, the health probe, and the dashboard and per-provider figures
 // computed from history rows written straight to the database.
 
 import { beforeAll, beforeEach, describe, expect, test } from "bun:test";

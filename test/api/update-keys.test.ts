@@ -1,4 +1,4 @@
-// CONTRACT §11: /api/v1/update-keys — the key shown once and stored only as a hash, masked
+// docs/router-push.md: /api/v1/update-keys — the key shown once and stored only as a hash, masked
 // everywhere else, domain_ids checked, delete, and the 401/404/422s.
 
 import { createHash } from "node:crypto";

@@ -41,7 +41,7 @@ function target(hostname: string, fields: Partial<RecordTarget> = {}, config: Re
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 
 describe("the service description", () => {
-  test("credentials, TTL rule and defaults as CONTRACT §10 and PROVIDERS.md §4 say", () => {
+  test("credentials, TTL rule and defaults as docs/services/README.md and docs/services/desec.md say", () => {
     expect(desec.type).toBe("desec");
     expect(desec.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
     expect(desec.recordTypes).toEqual(["A", "AAAA"]);
@@ -73,7 +73,7 @@ describe("the service description", () => {
     };
     const all = starts.map((s) => s.at);
     const writes = starts.filter((s) => s.write).map((s) => s.at);
-    // PROVIDERS.md §4: RRset writes 2/s, 15/min, 100/h, 300/day per domain; reads 10/s, 50/min; 2000/day per user.
+    // docs/services/desec.md: RRset writes 2/s, 15/min, 100/h, 300/day per domain; reads 10/s, 50/min; 2000/day per user.
     // Writes per second, minute, hour, day: the hourly and daily limits are reached, never passed.
     expect([1, 60, 3600, 86_400].map((seconds) => mostWithin(writes, seconds))).toEqual([1, 12, 100, 300]);
     // Requests per second, minute, day.

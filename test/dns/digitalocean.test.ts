@@ -47,7 +47,7 @@ function target(hostname: string, fields: Partial<RecordTarget> = {}, config: Re
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 
 describe("the service description", () => {
-  test("credentials, TTL rule and pacing as CONTRACT §10 and PROVIDERS.md §5 say", () => {
+  test("credentials, TTL rule and pacing as docs/services/README.md and docs/services/digitalocean.md say", () => {
     expect(digitalocean.type).toBe("digitalocean");
     expect(digitalocean.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
     expect(digitalocean.recordTypes).toEqual(["A", "AAAA"]);

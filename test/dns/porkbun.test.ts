@@ -48,7 +48,7 @@ function target(hostname: string, fields: Partial<RecordTarget> = {}, config: Re
 const requestLines = () => fake.requests.map((r) => r.path);
 
 describe("the service description", () => {
-  test("credentials, TTL rule and defaults as CONTRACT §10 and PROVIDERS.md §3 say", () => {
+  test("credentials, TTL rule and defaults as docs/services/README.md and docs/services/porkbun.md say", () => {
     expect(porkbun.type).toBe("porkbun");
     expect(porkbun.credentials.map((c) => [c.key, c.secret])).toEqual([["api_key", true], ["secret_api_key", true]]);
     expect(porkbun.recordTypes).toEqual(["A", "AAAA"]);

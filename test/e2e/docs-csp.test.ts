@@ -1,4 +1,4 @@
-// /docs under its Content-Security-Policy (CONTRACT §9: not frameable, a CSP): Swagger UI still
+// /docs under its Content-Security-Policy (docs/api.md, limits: not frameable, a CSP): Swagger UI still
 // renders the reference in Chromium, with nothing refused by the policy.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";

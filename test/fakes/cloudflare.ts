@@ -1,4 +1,4 @@
-// A faithful stand-in for the Cloudflare API v4 (PROVIDERS.md): token check, zones and DNS records
+// A faithful stand-in for the Cloudflare API v4 (docs/services/cloudflare.md): token check, zones and DNS records
 // with the real envelope, validation and error codes, so client tests catch what the service would.
 //
 // Checked against Cloudflare's own OpenAPI description (test/conformance/descriptions/cloudflare.json):

@@ -1,10 +1,10 @@
-// A faithful stand-in for the deSEC REST API (PROVIDERS.md §4): `Authorization: Token`, domains with
+// A faithful stand-in for the deSEC REST API (docs/services/desec.md): `Authorization: Token`, domains with
 // `owns_qname` and `minimum_ttl`, RRsets addressed by subname and type (`@` for the apex in a path,
 // "" in a body), PATCH that keeps what it omits, `records: []` that deletes, Django REST framework
 // errors (`{"detail": …}` and field lists), and the per-domain write limit answered with 429 +
 // Retry-After.
 //
-// Sources besides PROVIDERS.md: desec-stack docs/dns/rrsets.rst (RRset object, apex spelling, the
+// Sources besides docs/services/desec.md: desec-stack docs/dns/rrsets.rst (RRset object, apex spelling, the
 // duplicate and TTL errors), docs/dns/domains.rst (`owns_qname`, the domain object), docs/rate-limits.rst
 // (2/s, 15/min, 100/h per domain; Retry-After), docs/auth/account.rst; DRF's throttling message.
 //

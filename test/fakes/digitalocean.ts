@@ -1,10 +1,10 @@
-// A faithful stand-in for DigitalOcean's Domains API v2 (PROVIDERS.md §5): Bearer tokens, paged
+// A faithful stand-in for DigitalOcean's Domains API v2 (docs/services/digitalocean.md): Bearer tokens, paged
 // domain and record listings (`links.pages.next`, `meta.total`), the record filter that wants the
 // FQDN while answers name records relative to the domain ("@" for the apex), PATCH that changes only
 // what it sends, POST answered 201, `{"id", "message"}` errors, and the rate limit with its
 // `ratelimit-*` headers and a 429 that carries `retry-after` (burst) or only `ratelimit-reset`.
 //
-// Sources besides PROVIDERS.md: digitalocean/openapi specification/resources/domains/*.yml
+// Sources besides docs/services/digitalocean.md: digitalocean/openapi specification/resources/domains/*.yml
 // (domains_list, domains_list_records, domains_create_record, domains_patch_record),
 // shared/responses/*.yml (unauthorized, not_found, too_many_requests), description.yml (rate limits).
 // UNSURE there, played both ways here: whether PUT resets the ttl it omits (`putResetsTtl`).

@@ -1,4 +1,4 @@
-// A faithful stand-in for DuckDNS's update API (PROVIDERS.md §1; sources: duckdns.org/spec.jsp,
+// A faithful stand-in for DuckDNS's update API (docs/services/duckdns.md; sources: duckdns.org/spec.jsp,
 // ddns-updater `internal/provider/providers/duckdns/provider.go`, ddclient `nic_duckdns_update`,
 // inadyn `plugins/duckdns.c`): one GET `/update`, `OK`/`KO` in a 200 for every outcome, `verbose=true`
 // answers, and the quirks a careless client trips over: without `ip` (and without `ipv6`) the

@@ -1,4 +1,4 @@
-// A faithful stand-in for a dyndns2 update server (`/nic/update`; PROVIDERS.md §2; sources:
+// A faithful stand-in for a dyndns2 update server (`/nic/update`; docs/services/dyndns2.md; sources:
 // help.dyn.com/remote-access-api return codes and policies, noip.com/integrate/request and
 // /response, desec-stack `docs/dyndns`, ddclient `nic_dyndns2_update`, inadyn `plugins/common.c`).
 // It plays the three ways services report errors — No-IP (`badauth` with 401 and WWW-Authenticate),

@@ -1,4 +1,4 @@
-// A faithful stand-in for the Dynu API v2 (PROVIDERS.md): domains, records under them, getroot,
+// A faithful stand-in for the Dynu API v2 (docs/services/dynu.md): domains, records under them, getroot,
 // statusCode in every body, errors flat or nested (and optionally inside HTTP 200), and the
 // whole-record replacement that silently resets what a client leaves out.
 //

@@ -1,4 +1,4 @@
-// A stand-in for the public IP echo services (PROVIDERS.md): bare text, Cloudflare trace and JSON
+// A stand-in for the public IP echo services (docs/api.md, detecting the public address): bare text, Cloudflare trace and JSON
 // answers with settable addresses, a hit counter per path, and the refusals real services give.
 
 import { type FakeServer, startFakeServer } from "./server";

@@ -1,10 +1,10 @@
-// A faithful stand-in for Gandi LiveDNS v5 (PROVIDERS.md §6): domains listed a page at a time with
+// A faithful stand-in for Gandi LiveDNS v5 (docs/services/gandi.md): domains listed a page at a time with
 // the total in a `total-count` header, record sets addressed by relative name (`@` apex) and type,
 // the PUT that replaces the whole set, answers 201 even for an update and resets a TTL it is not
 // sent, its validation answers (`{"status": "error", "errors": [...]}`) and its `{code, message,
 // object, cause}` errors.
 //
-// Sources: PROVIDERS.md §6; api.gandi.net/docs/livedns; qdm12/ddns-updater providers/gandi/provider.go
+// Sources: docs/services/gandi.md; api.gandi.net/docs/livedns; qdm12/ddns-updater providers/gandi/provider.go
 // (201 only); libdns/gandi client.go (error shape, total-count); octodns-gandi (TTL minimum 300).
 //
 // Documentation: https://api.gandi.net/docs/livedns/. No machine-readable description is published.

@@ -1,10 +1,10 @@
-// A faithful stand-in for the DNS part of the Hetzner Cloud API (PROVIDERS.md §9): zones found by
+// A faithful stand-in for the DNS part of the Hetzner Cloud API (docs/services/hetzner.md): zones found by
 // name or id, record sets by relative name and type, changes that answer 201 with an action which
 // stays `running` for a number of looks before it ends in `success` (or `error`), primary-only
 // edits (422 incorrect_zone_mode), read-only tokens, and 429 rate_limit_exceeded with the
 // RateLimit-* headers. The old DNS console API (closed May 2026) is not played: ddnsd never calls it.
 //
-// Sources: PROVIDERS.md §9; docs.hetzner.cloud (Zones, Zone RRSets, Zone Actions, errors, rate
+// Sources: docs/services/hetzner.md; docs.hetzner.cloud (Zones, Zone RRSets, Zone Actions, errors, rate
 // limiting); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go; qdm12/ddns-updater
 // providers/hetznercloud/{types,waitaction}.go.
 //

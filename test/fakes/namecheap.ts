@@ -1,5 +1,5 @@
 // A faithful stand-in for Namecheap's Dynamic DNS (`dynamicdns.park-your-domain.com/update`;
-// PROVIDERS.md §7; sources: ddns-updater `providers/namecheap/provider.go` and `docs/namecheap.md`,
+// docs/services/namecheap.md; sources: ddns-updater `providers/namecheap/provider.go` and `docs/namecheap.md`,
 // ddclient `nic_namecheap_update`, inadyn `plugins` comments with recorded answers, jeessy2/ddns-go
 // #686 and #692, nickjer/namecheap-ddns#6). Every answer is an HTTP 200 `<interface-response>` whose
 // `<ErrCount>` tells success from failure (`<Done>true</Done>` either way), with the prolog's false

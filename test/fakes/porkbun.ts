@@ -1,12 +1,12 @@
-// A faithful stand-in for the Porkbun API v3 (PROVIDERS.md §3): every call a POST with both keys in
+// A faithful stand-in for the Porkbun API v3 (docs/services/porkbun.md): every call a POST with both keys in
 // the JSON body, errors as HTTP 400 `{"status":"ERROR","message":…}`, the per-domain API opt-in, the
 // refused edit to a record's current content, the parked ALIAS @ / CNAME * that block A records, and
 // the openresty 503 page for a key asking faster than its limit.
 //
-// Sources besides PROVIDERS.md: porkbun.com/llms-full.txt (endpoints, `start` on listAll, the create
+// Sources besides docs/services/porkbun.md: porkbun.com/llms-full.txt (endpoints, `start` on listAll, the create
 // answer `{"status":"SUCCESS","id":…}`); qdm12/ddns-updater docs/porkbun.md and issues #546 (the
 // create error's words), #774 (the parked records); certbot_dns_porkbun PR #45 ("Invalid domain.").
-// Where PROVIDERS.md says UNSURE the fake plays both: ids and ttls as strings or numbers, listAll
+// Where docs/services/porkbun.md says UNSURE the fake plays both: ids and ttls as strings or numbers, listAll
 // paged by `start` or all at once, an edit that resets or keeps the fields it omits.
 //
 // Documentation: https://porkbun.com/api/json/v3/documentation. Independent clients it follows:

@@ -1,4 +1,4 @@
-// A faithful stand-in for Amazon Route 53 (PROVIDERS.md §8): every request's SigV4 signature is
+// A faithful stand-in for Amazon Route 53 (docs/services/route53.md): every request's SigV4 signature is
 // checked for real (a wrong secret gets 403 SignatureDoesNotMatch, an unknown key 403
 // InvalidClientTokenId), XML in and out, hosted zones listed by name in Route 53's reversed-label
 // order starting AT the name asked (not an exact match), public and private zones, record sets
@@ -6,7 +6,7 @@
 // alias and weighted sets, CREATE/UPSERT/DELETE change batches with the real refusals
 // (`<InvalidChangeBatch>`), and throttling as HTTP 400 `Throttling` without Retry-After.
 //
-// Sources: PROVIDERS.md §8; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
+// Sources: docs/services/route53.md; Route 53 API reference (ListHostedZonesByName, ListResourceRecordSets,
 // ChangeResourceRecordSets, GetHostedZone, GetHostedZoneCount, Common Errors); DeveloperGuide
 // "DNSDomainNameFormat"; qdm12/ddns-updater providers/route53/api.go (answer documents).
 //

@@ -1,4 +1,4 @@
-// Clock jumps (CONTRACT §9): a board without a real-time clock can start with its clock days ahead
+// Clock jumps (docs/api.md, limits): a board without a real-time clock can start with its clock days ahead
 // and be corrected by NTP. Whether ddnsd is restarted after the correction or keeps running through
 // it, no stored next_run_at may keep a domain waiting longer than its interval, or than its cron
 // expression's next run from the corrected clock.

@@ -1,4 +1,4 @@
-// A full data disk (CONTRACT §9). Simulated deterministically: the database may grow no further
+// A full data disk (docs/api.md, limits). Simulated deterministically: the database may grow no further
 // (`PRAGMA max_page_count`) and temporary triggers make every write of a table also need new pages,
 // so SQLite itself answers SQLITE_FULL "database or disk is full", as on a full disk. API writes
 // answer 507; /healthz answers 503 degraded; the scheduler keeps the DNS records current without

@@ -1,4 +1,4 @@
-// A bounded, seeded fuzz test against a running server (CONTRACT §9: no request, however malformed,
+// A bounded, seeded fuzz test against a running server (docs/api.md, limits: no request, however malformed,
 // is answered 500 by ddnsd's own code). 2,400 generated requests — hostile paths, ids, queries,
 // headers, bodies and content types, with and without a token, some over a raw socket with a
 // malformed Host — then /healthz must still answer 200. A failure names the seed and the request;

@@ -1,4 +1,4 @@
-// Field sizes and plain numbers (CONTRACT §9): larger values → 422 naming the field, nothing stored;
+// Field sizes and plain numbers (docs/api.md, limits): larger values → 422 naming the field, nothing stored;
 // `limit` and path ids only in decimal digits.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";

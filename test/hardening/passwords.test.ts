@@ -1,4 +1,4 @@
-// Password hashing is bounded (CONTRACT §9): argon2id m=19 MiB, t=2, p=1; a hash made with other
+// Password hashing is bounded (docs/api.md, limits): argon2id m=19 MiB, t=2, p=1; a hash made with other
 // parameters is re-hashed at the next successful login; at most two hashes run at once.
 
 import { afterAll, beforeAll, expect, spyOn, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Tokens can be revoked (CONTRACT §9): POST /api/v1/auth/logout signs its token out, signing out of
+// Tokens can be revoked (docs/api.md, limits): POST /api/v1/auth/logout signs its token out, signing out of
 // the admin pages does the same to the session's token, and setting a password revokes every token
 // issued to the user before it; signed-out entries are pruned once their tokens have expired.
 

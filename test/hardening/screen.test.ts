@@ -1,4 +1,4 @@
-// Requests screened before routing (CONTRACT §9), against a real server: a missing or malformed
+// Requests screened before routing (docs/api.md, limits), against a real server: a missing or malformed
 // Host → 400 and nothing written; a body over 64 KiB → 413; JSON deeper than 32 levels → 422 (also
 // on the login route, which needs no token); Content-Type matched ignoring case; the headers every
 // answer carries.

@@ -1,4 +1,4 @@
-// Sign-in throttling (CONTRACT §9): after 5 failed sign-ins in a row from one address, that address
+// Sign-in throttling (docs/api.md, limits): after 5 failed sign-ins in a row from one address, that address
 // is refused for 1 s, doubling up to 15 minutes, with 429 and Retry-After; a refused attempt checks
 // no password; a success resets; the API login and the admin sign-in page share the count; the
 // client is the socket's address, or X-Forwarded-For's first entry only from a trusted proxy.

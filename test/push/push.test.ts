@@ -1,4 +1,4 @@
-// The router push, GET /nic/update (CONTRACT §11), through the real app against the Cloudflare and
+// The router push, GET /nic/update (docs/router-push.md), through the real app against the Cloudflare and
 // echo fakes: the answer lines, what reaches the provider (nothing when the record already holds
 // the address), the history rows, and that no echo service is asked when the router names its address.
 

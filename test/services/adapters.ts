@@ -169,7 +169,7 @@ export const dyndns2 = define<Dyndns2Fake>({
   isWrite: everyRequest,
   // (`dnserr` pauses the provider: see the dyndns2 answers in end-to-end.test.ts.)
   failure: { arrange: (fake) => fake.fault({ body: "maintenance", status: 500 }), words: /: unreadable answer \(HTTP 500\): "maintenance"/ },
-  // `911`: the service is down; no sooner than 30 minutes (CONTRACT §10).
+  // `911`: the service is down; no sooner than 30 minutes (docs/services/README.md).
   throttle: { arrange: (fake) => fake.fault({ body: "911" }), words: /: 911 — the service is down or in maintenance/, pauseSeconds: 1800 },
   verifyRefusal: null,
 });
@@ -277,7 +277,7 @@ export const porkbun = define<PorkbunFake>({
   // Every Porkbun call is a POST; only these change anything.
   isWrite: (request) => /^\/dns\/(edit|create)/.test(request.path),
   failure: { arrange: (fake) => fake.fault({ status: 400, message: "Domain is locked for maintenance." }), words: /^Porkbun: Domain is locked for maintenance\./ },
-  // Porkbun's "slow down" is a 503 HTML page, not a 429 (PROVIDERS.md).
+  // Porkbun's "slow down" is a 503 HTML page, not a 429 (docs/services/README.md).
   throttle: { arrange: (fake) => fake.fault("throttled"), words: /^Porkbun: 503 Service Temporarily Unavailable \(rate limited, HTTP 503\); pausing 60 s$/, pauseSeconds: 60 },
   verifyRefusal: /^Porkbun: Invalid API key/,
 });

@@ -492,7 +492,7 @@ describe("a \"slow down\" while a burst waits its turn", () => {
   }, PACED_TEST_TIMEOUT_MS);
 });
 
-describe("dyndns2 answers through the appliance (CONTRACT §10)", () => {
+describe("dyndns2 answers through the appliance (docs/services/README.md)", () => {
   const current = useServiceRig(dyndns2);
   const { hostname } = dyndns2;
 

@@ -140,4 +140,19 @@ describe("documentation", () => {
     expect(slug("dyndns2 (No-IP, Dyn, OVH, …)")).toBe("dyndns2-no-ip-dyn-ovh-");
     expect(slug("What ddnsd changes at each service")).toBe("what-ddnsd-changes-at-each-service");
   });
+
+  test("no file of the project cites a document that is not in the repository", () => {
+    // The project's decisions live in docs/; a comment that points at a working paper outside the
+    // repository leaves a maintainer who clones it nothing to follow.
+    const outside = /\b(CONTRACT|PROVIDERS|DESIGN|SPEC)\.md\b|\bCONTRACT §|\bPROVIDERS §|\.\.\/shared\//;
+    const files = ["src", "test", "views", "bench", "scripts", "docs", "deploy"].flatMap((dir) =>
+      [...new Glob("**/*.{ts,tsx,js,css,md,yaml,sh}").scanSync({ cwd: join(ROOT, dir) })].map((file) => join(dir, file)),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    const citing = [...files, "README.md", "install.sh", "package.json"].filter((file) => {
+      if (file === "test/unit/docs-pages.test.ts") return false;
+      return outside.test(readFileSync(join(ROOT, file), "utf8"));
+    });
+    expect(citing).toEqual([]);
+  });
 });

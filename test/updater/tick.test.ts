@@ -9,7 +9,7 @@ import { addDomain, addProvider, NEXT_IPV4, NEXT_IPV6, OLD_IPV4, OLD_IPV6, type 
 
 const INTERVAL_MS = 2_000;
 /**
- * The requirement is "within one interval plus one second" (CONTRACT §5: at most 1 s late). On top of
+ * The requirement is "within one interval plus one second" (docs/api.md, automatic updates: at most 1 s late). On top of
  * it, time for the pass itself — detection and 8 provider writes against local fakes, a few ms on an
  * idle machine — and for a loaded 2-core CI runner, where the timer's wake-up, the fakes' answers
  * and the test's own polling all queue behind other work; 1.5 s covers that without hiding a missed tick

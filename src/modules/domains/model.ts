@@ -1,4 +1,4 @@
-// Request and response schemas of /api/v1/domains (CONTRACT §4).
+// Request and response schemas of /api/v1/domains (docs/api.md, domains).
 
 import { t } from "elysia";
 import { Int, OptionalTimestamp } from "../shared";

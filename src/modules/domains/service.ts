@@ -1,4 +1,4 @@
-// Domain rules (CONTRACT §4): hostname normalisation, record types, schedules, config keys,
+// Domain rules (docs/api.md, domains): hostname normalisation, record types, schedules, config keys,
 // duplicates, and reading a domain's history. Writing DNS records is the updater's job.
 
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";

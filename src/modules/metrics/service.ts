@@ -1,4 +1,4 @@
-// Dashboard and per-provider figures (CONTRACT §6), computed in SQL from the history table.
+// Dashboard and per-provider figures (docs/api.md, system and metrics), computed in SQL from the history table.
 // Plain SQL here: the aggregates read more clearly than in the query builder.
 
 import type { AppContext } from "../../context";

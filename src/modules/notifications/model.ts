@@ -1,4 +1,4 @@
-// Request and response schemas of /api/v1/notifications (CONTRACT §11).
+// Request and response schemas of /api/v1/notifications (docs/api.md, notifications).
 
 import { t } from "elysia";
 import { NOTIFICATION_EVENTS } from "../../db/schema";

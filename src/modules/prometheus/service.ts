@@ -1,4 +1,4 @@
-// The Prometheus figures (CONTRACT §11), written in the text exposition format by hand: a few
+// The Prometheus figures (docs/api.md, prometheus), written in the text exposition format by hand: a few
 // counters and one histogram do not need a client library, and none of it costs idle memory.
 // Format: https://prometheus.io/docs/instrumenting/exposition_formats/ (text format 0.0.4).
 // Counters live in memory and start at 0 with each process, as Prometheus expects of counters;

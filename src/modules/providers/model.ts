@@ -1,4 +1,4 @@
-// Request and response schemas of /api/v1/providers (CONTRACT §3, §10). The type enum and the
+// Request and response schemas of /api/v1/providers (docs/api.md, providers; docs/services/README.md). The type enum and the
 // descriptions of credentials and options come from the service registry; the per-type rules are
 // checked by dns/rules.ts, which knows the registry an app was built with.
 

@@ -1,4 +1,4 @@
-// Provider rules (CONTRACT §3, §10): the type one of the registered services, credentials and
+// Provider rules (docs/api.md, providers; docs/services/README.md): the type one of the registered services, credentials and
 // options as its description demands, unique names, sealed credentials, the 409s, and the client
 // that talks to the provider's DNS service.
 
@@ -20,7 +20,7 @@ export type ProviderInput = typeof ProviderUpdate.static;
 export interface UpdateProviderOptions {
   /**
    * Credentials the input leaves out keep their stored values (the admin form, where a secret is
-   * never shown and an empty input means "unchanged"). The API replaces all credentials (CONTRACT §3).
+   * never shown and an empty input means "unchanged"). The API replaces all credentials (docs/api.md, providers).
    */
   keepStoredCredentials?: boolean;
 }
@@ -162,7 +162,7 @@ export function updateProvider(ctx: AppContext, id: number, input: ProviderInput
 }
 
 /**
- * An edit of the provider may fix what a service said retrying could not (CONTRACT §10: dyndns2
+ * An edit of the provider may fix what a service said retrying could not (docs/services/README.md: dyndns2
  * `badauth` …): its domains that were stopped get checked at once.
  */
 function resumeDomains(ctx: AppContext, providerId: number): void {
@@ -235,7 +235,7 @@ function unlessPaused(ctx: AppContext, providerId: number): FetchLike {
 
 /**
  * Checks the stored credentials with the service, and keeps the answer for the admin pages. A
- * service that cannot check credentials without writing a record is not asked (CONTRACT §10).
+ * service that cannot check credentials without writing a record is not asked (docs/services/README.md).
  */
 export async function verifyProvider(ctx: AppContext, id: number): Promise<typeof VerifyResult.static> {
   const row = findProviderRow(ctx, id);

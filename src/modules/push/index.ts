@@ -1,5 +1,5 @@
 // GET /nic/update: the router push, outside /api/v1 and answered in text/plain as dyndns2 clients
-// expect (CONTRACT §11). The key is the Basic auth password (any username) or `password=`.
+// expect (docs/router-push.md). The key is the Basic auth password (any username) or `password=`.
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";

@@ -1,9 +1,9 @@
-// The router push (CONTRACT §11): the dyndns2 protocol as a FRITZ!Box, UniFi (inadyn), OpenWrt
+// The router push (docs/router-push.md): the dyndns2 protocol as a FRITZ!Box, UniFi (inadyn), OpenWrt
 // (ddns-scripts) or pfSense sends it, answered one line per hostname. A pushed address goes through
 // the one update path (src/updater/update.ts) as a detection would, so backoff, provider pauses and
 // the history work as for any update, and a record that already holds the address is not written.
 // Protocol: https://help.dyn.com/remote-access-api/perform-update/ and …/return-codes/ (the
-// dyndns2 API that these clients speak), as PROVIDERS.md describes for the dyndns2 service.
+// dyndns2 API that these clients speak), as docs/services/dyndns2.md describes for the dyndns2 service.
 
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";

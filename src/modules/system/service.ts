@@ -1,4 +1,4 @@
-// System status (CONTRACT §6) and the health probe.
+// System status (docs/api.md, system and metrics) and the health probe.
 
 import type { AppContext } from "../../context";
 import { VERSION } from "../../context";

@@ -1,4 +1,4 @@
-// Request and response schemas of /api/v1/update-keys (CONTRACT §11).
+// Request and response schemas of /api/v1/update-keys (docs/router-push.md).
 
 import { t } from "elysia";
 import { Int, OptionalTimestamp } from "../shared";

@@ -1,4 +1,4 @@
-// Update keys (CONTRACT §11): random keys a router sends with its push, shown once and stored as a
+// Update keys (docs/router-push.md): random keys a router sends with its push, shown once and stored as a
 // SHA-256 hash. The key carries 256 random bits, so no guess can walk the hash and a slow password
 // hash would only cost every push time; one indexed lookup of the hash finds the key.
 
