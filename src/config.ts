@@ -78,6 +78,20 @@ export function formatDuration(seconds: number): string {
  */
 export const FILE_SETTINGS = ["DDNS_SECRET_KEY", "DDNS_ENCRYPTION_KEY", "DDNS_ADMIN_PASSWORD", "DDNS_METRICS_TOKEN"] as const;
 
+/** `web`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash, colon or space). */
+export function parseAddressSource(text: string): AddressSource | null {
+  if (text.trim().toLowerCase() === "web") return { kind: "web" };
+  const match = /^interface:([^\s/:]{1,15})$/.exec(text.trim());
+  return match ? { kind: "interface", name: match[1]! } : null;
+}
+
+/** http(s) URLs separated by commas or line breaks; the first one that is not, or the text when none is given. */
+export function parseUrlList(text: string): string[] | string {
+  const list = text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
+  const bad = list.find((item) => !isHttpUrl(item));
+  return list.length === 0 || bad !== undefined ? (bad ?? text) : list;
+}
+
 class Reader {
   /** Where a file-backed setting's value came from (`DDNS_SECRET_KEY_FILE`), for its error messages. */
   private readonly sources = new Map<string, string>();
@@ -160,19 +174,17 @@ class Reader {
   urls(name: string, fallback: readonly string[]): string[] {
     const text = this.raw(name);
     if (text === undefined) return [...fallback];
-    const list = text.split(",").map((item) => item.trim()).filter(Boolean);
-    const bad = list.find((item) => !isHttpUrl(item));
-    if (list.length === 0 || bad !== undefined) this.fail(name, `expected comma-separated http(s) URLs, got "${bad ?? text}"`);
+    const list = parseUrlList(text);
+    if (typeof list === "string") this.fail(name, `expected comma-separated http(s) URLs, got "${list}"`);
     return list;
   }
 
   /** `web`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash or space). */
   addressSource(name: string): AddressSource {
     const text = this.raw(name) ?? "web";
-    if (text.toLowerCase() === "web") return { kind: "web" };
-    const match = /^interface:([^\s/:]{1,15})$/.exec(text);
-    if (!match) this.fail(name, `expected web or interface:<name> (e.g. interface:eth0), got "${text}"`);
-    return { kind: "interface", name: match[1]! };
+    const source = parseAddressSource(text);
+    if (source === null) this.fail(name, `expected web or interface:<name> (e.g. interface:eth0), got "${text}"`);
+    return source;
   }
 
   password(name: string): string | null {

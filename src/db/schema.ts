@@ -152,9 +152,25 @@ export const notifications = sqliteTable("notifications", {
   updatedAt: integer("updated_at").notNull(),
 });
 
+/**
+ * Where a family's public address comes from, when chosen in the admin pages: it wins over
+ * DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE and their URL lists. No row: the environment's setting.
+ */
+export const addressSources = sqliteTable("address_sources", {
+  /** 4 or 6. */
+  family: integer("family").primaryKey(),
+  /** `web` (the echo services in `urls`) or `interface` (the interface `interface_name`). */
+  kind: text("kind").$type<"web" | "interface">().notNull(),
+  interfaceName: text("interface_name"),
+  /** The echo services asked, in order; null with an interface. */
+  urls: text("urls", { mode: "json" }).$type<string[]>(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 export type UserRow = typeof users.$inferSelect;
 export type ProviderRow = typeof providers.$inferSelect;
 export type DomainRow = typeof domains.$inferSelect;
 export type HistoryRow = typeof history.$inferSelect;
 export type UpdateKeyRow = typeof updateKeys.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
+export type AddressSourceRow = typeof addressSources.$inferSelect;

@@ -58,19 +58,18 @@ export interface InterfaceOptions {
   interfaces?: typeof networkInterfaces;
 }
 
+/** Not temporary, deprecated, tentative or failed, not link-local, and global unless private ones are allowed. */
+function usableIpv6(entry: Inet6Entry, allowPrivate: boolean): boolean {
+  return (entry.flags & UNUSABLE) === 0 && !entry.address.startsWith("fe80:") && (allowPrivate || isGlobalAddress(entry.address));
+}
+
 /**
  * The stable IPv6 address of `name` worth publishing: not temporary, deprecated, tentative or failed,
  * not link-local, and global unless private addresses are allowed. A permanent (manually set)
  * address wins over one from router advertisements; otherwise the first in the kernel's order.
  */
 export function pickIpv6(entries: Inet6Entry[], name: string, allowPrivate: boolean): string | null {
-  const usable = entries.filter(
-    (entry) =>
-      entry.name === name &&
-      (entry.flags & UNUSABLE) === 0 &&
-      !entry.address.startsWith("fe80:") &&
-      (allowPrivate || isGlobalAddress(entry.address)),
-  );
+  const usable = entries.filter((entry) => entry.name === name && usableIpv6(entry, allowPrivate));
   return (usable.find((entry) => entry.flags & IFA_F_PERMANENT) ?? usable[0])?.address ?? null;
 }
 
@@ -100,4 +99,47 @@ export function interfaceAddress(family: IpFamily, name: string, options: Interf
   if (addresses === undefined) return fail("no such interface");
   const ip = addresses.find((entry) => entry.family === "IPv4" && (options.allowPrivate || isGlobalAddress(entry.address)))?.address;
   return ip === undefined ? fail("no global IPv4 address") : { ok: true, ip, source };
+}
+
+/** One of this host's interfaces, with the addresses a domain could be given from it. */
+export interface HostInterface {
+  name: string;
+  ipv4: string[];
+  /** Usable IPv6 addresses (not temporary, deprecated, tentative, failed or link-local). */
+  ipv6: string[];
+}
+
+/**
+ * This host's interfaces and their addresses worth publishing (global ones unless private addresses
+ * are allowed), by name, for choosing a source in the admin pages. An unreadable table leaves its
+ * family empty: the list is a help for choosing, the detection itself says what is wrong.
+ */
+export function listInterfaces(options: InterfaceOptions): HostInterface[] {
+  const byName = new Map<string, HostInterface>();
+  const entry = (name: string) => {
+    let found = byName.get(name);
+    if (found === undefined) byName.set(name, (found = { name, ipv4: [], ipv6: [] }));
+    return found;
+  };
+  try {
+    for (const [name, addresses] of Object.entries((options.interfaces ?? networkInterfaces)())) {
+      const item = entry(name);
+      for (const address of addresses ?? []) {
+        if (address.family === "IPv4" && (options.allowPrivate || isGlobalAddress(address.address))) item.ipv4.push(address.address);
+      }
+    }
+  } catch {
+    // No IPv4 list; the IPv6 one may still be there.
+  }
+  let inet6: Inet6Entry[] = [];
+  try {
+    inet6 = parseIfInet6(readFileSync(options.ifInet6Path ?? IF_INET6_PATH, "utf8"));
+  } catch {
+    // IPv6 disabled: no IPv6 addresses to list.
+  }
+  for (const item of inet6) {
+    const listed = entry(item.name);
+    if (usableIpv6(item, options.allowPrivate)) listed.ipv6.push(item.address);
+  }
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -2,18 +2,14 @@
 // hidden until someone decides how to show it. Secrets appear only as where they come from.
 
 import { join } from "node:path";
-import { formatDuration, type AddressSource } from "../config";
+import { formatDuration } from "../config";
 import type { AppContext } from "../context";
 import { apiUrlSetting } from "../dns/registry";
+import { sourceText } from "../modules/system/address-sources";
 import type { SettingLine } from "../../views/pages/about";
 
 function keySource(fromEnvironment: boolean, dataDir: string, file: string): string {
   return fromEnvironment ? "set in the environment (hidden)" : `generated, kept in ${join(dataDir, file)} (hidden)`;
-}
-
-/** Where a family's public address comes from, as the setting is written (`web`, `interface:eth0`). */
-export function addressSourceText(source: AddressSource): string {
-  return source.kind === "web" ? "web" : `interface:${source.name}`;
 }
 
 export function settingsInEffect(ctx: AppContext): SettingLine[] {
@@ -28,8 +24,8 @@ export function settingsInEffect(ctx: AppContext): SettingLine[] {
     ["DDNS_ADMIN_USERNAME", s.adminUsername],
     ["DDNS_ADMIN_PASSWORD", s.adminPassword === null ? "not set" : "set in the environment (hidden)"],
     ["DDNS_UPDATE_INTERVAL", formatDuration(s.updateIntervalSeconds)],
-    ["DDNS_IPV4_SOURCE", addressSourceText(s.ipv4Source)],
-    ["DDNS_IPV6_SOURCE", addressSourceText(s.ipv6Source)],
+    ["DDNS_IPV4_SOURCE", sourceText(s.ipv4Source)],
+    ["DDNS_IPV6_SOURCE", sourceText(s.ipv6Source)],
     ["DDNS_IPV4_URLS", s.ipv4Urls.join(", ")],
     ["DDNS_IPV6_URLS", s.ipv6Urls.join(", ")],
     ["DDNS_ALLOW_PRIVATE_IPS", String(s.allowPrivateIps)],

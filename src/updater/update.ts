@@ -13,6 +13,7 @@ import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
 import { providerClient } from "../modules/providers/service";
+import { effectiveSource } from "../modules/system/address-sources";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
 
@@ -25,16 +26,16 @@ export function familyOf(recordType: RecordType): IpFamily {
 }
 
 /**
- * Asks the family's source (DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE: the echo services or an interface)
- * once, and remembers the answer for the status endpoint and the pages.
+ * Asks the family's source (the one chosen in the pages, else DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE:
+ * the echo services or an interface) once, and remembers the answer for the status endpoint and the pages.
  */
 export async function detectFamily(ctx: AppContext, family: IpFamily): Promise<Detection> {
-  const source = family === 4 ? ctx.settings.ipv4Source : ctx.settings.ipv6Source;
+  const { source, urls } = effectiveSource(ctx, family);
   const result =
     source.kind === "interface"
       ? interfaceAddress(family, source.name, { allowPrivate: ctx.settings.allowPrivateIps })
       : await detectPublicIp(family, {
-          urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
+          urls,
           fetch: ctx.fetch,
           timeoutMs: ctx.settings.httpTimeoutMs,
           allowPrivate: ctx.settings.allowPrivateIps,

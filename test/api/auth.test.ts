@@ -25,6 +25,8 @@ const PROTECTED_ROUTES: { name: string; method: string; path: string; body?: unk
   { name: "domain history", method: "GET", path: "/api/v1/domains/1/history" },
   { name: "force update", method: "POST", path: "/api/v1/domains/999/update_ip" },
   { name: "system status", method: "GET", path: "/api/v1/system/status" },
+  { name: "address sources", method: "GET", path: "/api/v1/system/address-sources" },
+  { name: "choose address sources", method: "PUT", path: "/api/v1/system/address-sources" },
   { name: "dashboard metrics", method: "GET", path: "/api/v1/metrics/dashboard" },
   { name: "provider stats", method: "GET", path: "/api/v1/metrics/provider-stats" },
 ];

@@ -23,6 +23,8 @@ const API_ROUTES: { method: string; path: string; body: boolean; operationId: st
   { method: "get", path: "/api/v1/domains/{}/history", body: false, operationId: "getDomainHistory" },
   { method: "post", path: "/api/v1/domains/{}/update_ip", body: false, operationId: "updateDomainIp" },
   { method: "get", path: "/api/v1/system/status", body: false, operationId: "getSystemStatus" },
+  { method: "get", path: "/api/v1/system/address-sources", body: false, operationId: "getAddressSources" },
+  { method: "put", path: "/api/v1/system/address-sources", body: true, operationId: "setAddressSources" },
   { method: "get", path: "/api/v1/metrics/dashboard", body: false, operationId: "getDashboardMetrics" },
   { method: "get", path: "/api/v1/metrics/provider-stats", body: false, operationId: "getProviderStats" },
   { method: "get", path: "/api/v1/update-keys", body: false, operationId: "listUpdateKeys" },

@@ -459,7 +459,7 @@ describe("history, about, sign in", () => {
 
   test("about shows what it is given and links the API reference", () => {
     const html = String(
-      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: "web", ipv6: "interface:eth0" }, settings: [{ name: "DDNS_PORT", value: "8001" }], logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
+      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: { source: "web", from: "environment" }, ipv6: { source: "interface:eth0", from: "database" } }, sourceForm: { values: { ipv4: { source: "environment", urls: "https://a.example/\nhttps://b.example/" }, ipv6: { source: "interface:eth0", urls: "" } }, environment: { ipv4: "web", ipv6: "web" }, interfaces: [{ name: "lo", ipv4: ["127.0.0.1"], ipv6: [] }], errors: { fields: { ipv6_urls: "expected http(s) URLs" } } }, settings: [{ name: "DDNS_PORT", value: "8001" }], logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
     );
     expect(html).toContain("<code>1.2.3</code>");
     // The recent log, its lines as text.
@@ -468,8 +468,14 @@ describe("history, about, sign in", () => {
     expect(html).toContain("117 KB");
     expect(html).toContain('href="/docs"');
     expect(html).toContain("<code>DDNS_PORT</code>");
-    expect(html).toContain("IPv4: <code>web</code> <span class=\"muted\">(asked of the echo services on the web)</span>");
-    expect(html).toContain("IPv6: <code>interface:eth0</code> <span class=\"muted\">(read from the network interface eth0)</span>");
+    expect(html).toContain("IPv4: <code>web</code> <span class=\"muted\">(asked of the echo services on the web; the environment&#x27;s setting)</span>");
+    expect(html).toContain("IPv6: <code>interface:eth0</code> <span class=\"muted\">(read from the network interface eth0; chosen below)</span>");
+    // The source form: the environment's setting named, each interface with its addresses, a stored one that is gone kept.
+    expect(html).toContain('<option value="environment" selected>The environment&#x27;s setting (web)</option>');
+    expect(html).toContain('<option value="interface:lo">Interface lo — 127.0.0.1</option>');
+    expect(html).toContain('<option value="interface:eth0" selected>Interface eth0 — not found on this machine now</option>');
+    expect(html).toContain("https://a.example/\nhttps://b.example/</textarea>");
+    expect(html).toContain('<p class="field-error" id="f-ipv6_urls-error">expected http(s) URLs</p>');
   });
 
   test("sign in: the notice, the error, the username kept", () => {

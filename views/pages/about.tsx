@@ -2,6 +2,7 @@
 // comes already filtered: secrets appear only as "set" or where their file is, never as values.
 
 import { Html } from "@elysiajs/html";
+import { controlAttrs, Field, Options, type Flash, type FormErrors } from "../components";
 import { bytes, duration } from "../format";
 import { Layout, PageHeader } from "../layout";
 
@@ -20,26 +21,89 @@ export interface AboutPageProps {
   databasePath: string | null;
   databaseBytes: number;
   timeZone: string;
-  /** Where each family's public address comes from: `web` or `interface:<name>`. */
-  addressSources: { ipv4: string; ipv6: string };
+  /** Where each family's public address comes from (`web` or `interface:<name>`), and who chose it. */
+  addressSources: { ipv4: SourceInEffect; ipv6: SourceInEffect };
+  /** The form choosing them: each family's fields, the host's interfaces, what was wrong. */
+  sourceForm: AddressSourceForm;
+  flash?: Flash | null;
   settings: SettingLine[];
   /** The newest log lines, newest first (secrets are never logged). */
   logLines: readonly string[];
 }
 
+export interface SourceInEffect {
+  source: string;
+  /** Chosen in this page (stored), or the environment's setting. */
+  from: "database" | "environment";
+}
+
+export interface AddressSourceValues {
+  /** `environment`, `web` or `interface:<name>`. */
+  source: string;
+  /** The echo services, one a line. */
+  urls: string;
+}
+
+export interface AddressSourceForm {
+  values: { ipv4: AddressSourceValues; ipv6: AddressSourceValues };
+  /** What the environment sets, `web` or `interface:<name>`, for the "use the environment's setting" choice. */
+  environment: { ipv4: string; ipv6: string };
+  interfaces: { name: string; ipv4: string[]; ipv6: string[] }[];
+  errors: FormErrors;
+}
+
 /** `web`: the echo services (DDNS_IPV4_URLS / DDNS_IPV6_URLS); `interface:eth0`: that interface's global address. */
-function AddressSourceWords({ family, source }: { family: string; source: string }) {
-  const words = source === "web" ? "asked of the echo services on the web" : `read from the network interface ${source.slice("interface:".length)}`;
+function AddressSourceWords({ family, source }: { family: string; source: SourceInEffect }) {
+  const words = source.source === "web" ? "asked of the echo services on the web" : `read from the network interface ${source.source.slice("interface:".length)}`;
+  const who = source.from === "database" ? "chosen below" : "the environment's setting";
   return (
     <>
-      {family}: <code safe>{source}</code> <span class="muted" safe>({words})</span>
+      {family}: <code safe>{source.source}</code> <span class="muted" safe>({words}; {who})</span>
     </>
+  );
+}
+
+/** One family's choice: the environment's setting, the echo services (their URLs), or an interface with its addresses. */
+function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: AddressSourceForm }) {
+  const label = family === "ipv4" ? "IPv4" : "IPv6";
+  const values = form.values[family];
+  const listed = form.interfaces.map((item) => {
+    const addresses = item[family];
+    return { value: `interface:${item.name}`, label: `Interface ${item.name} — ${addresses.length > 0 ? addresses.join(", ") : `no usable ${label} address now`}` };
+  });
+  // A stored interface that is gone (unplugged, renamed) stays selectable, saying so.
+  if (values.source.startsWith("interface:") && !listed.some((option) => option.value === values.source)) {
+    listed.push({ value: values.source, label: `Interface ${values.source.slice("interface:".length)} — not found on this machine now` });
+  }
+  const sourceName = `${family}_source`;
+  const urlsName = `${family}_urls`;
+  return (
+    <fieldset class="field">
+      <legend>{label}</legend>
+      <Field name={sourceName} label={`${label} address from`} errors={form.errors}>
+        <select {...controlAttrs(sourceName, form.errors)}>
+          <Options
+            options={[
+              { value: "environment", label: `The environment's setting (${form.environment[family]})` },
+              { value: "web", label: "Web services (the echo URLs below)" },
+              ...listed,
+            ]}
+            selected={values.source}
+          />
+        </select>
+      </Field>
+      <Field name={urlsName} label={`${label} echo services`} errors={form.errors} help={<>Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one answers.</>}>
+        <textarea rows="3" spellcheck="false" autocapitalize="none" class="mono" {...controlAttrs(urlsName, form.errors, true)} safe>
+          {values.urls}
+        </textarea>
+      </Field>
+    </fieldset>
   );
 }
 
 export function AboutPage(props: AboutPageProps) {
   return (
-    <Layout title="About" user={props.user} section="about">
+    <Layout title="About" user={props.user} section="about" flash={props.flash}>
       <PageHeader title="About ddnsd">
         {/* The Swagger page is a different app: a normal navigation, not a boosted swap. */}
         <a class="button" href="/docs" hx-boost="false">
@@ -84,6 +148,31 @@ export function AboutPage(props: AboutPageProps) {
             <dd safe>{props.timeZone}</dd>
           </div>
         </dl>
+      </section>
+      <section class="card" aria-labelledby="sources-title">
+        <h2 id="sources-title" class="card-title">
+          Public address sources
+        </h2>
+        <p class="muted small">
+          Where each family's address is detected: the environment's setting (DDNS_IPV4_SOURCE, DDNS_IPV4_URLS and their IPv6 twins), or a choice
+          kept here that wins over it until you choose the environment's setting again. A change is detected at once.
+        </p>
+        <form method="post" action="/about/address-sources" class="stack">
+          {props.sourceForm.errors.form ? (
+            <p class="field-error" role="alert" safe>
+              {props.sourceForm.errors.form}
+            </p>
+          ) : (
+            ""
+          )}
+          <FamilySourceFields family="ipv4" form={props.sourceForm} />
+          <FamilySourceFields family="ipv6" form={props.sourceForm} />
+          <div class="form-actions">
+            <button type="submit" class="button button-primary">
+              Save address sources
+            </button>
+          </div>
+        </form>
       </section>
       <section class="card" aria-labelledby="settings-title">
         <h2 id="settings-title" class="card-title">

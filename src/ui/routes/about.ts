@@ -1,28 +1,79 @@
-// About: what is running, where its data lives, and the settings in effect.
+// About: what is running, where its data lives, the settings in effect, and the choice of where each
+// family's public address comes from (stored, winning over the environment's setting).
 
 import { Elysia } from "elysia";
 import { VERSION, type AppContext } from "../../context";
+import { Invalid } from "../../errors";
+import type { IpFamily } from "../../ip/detect";
+import { effectiveSource, environmentSource, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText, type SourceChoice } from "../../modules/system/address-sources";
 import { databaseSizeBytes } from "../../modules/system/service";
-import { AboutPage } from "../../../views/pages/about";
+import type { Flash, FormErrors } from "../../../views/components";
+import { AboutPage, type AddressSourceValues } from "../../../views/pages/about";
+import { field, type Submitted } from "../forms";
 import { signedIn } from "../pages";
-import { addressSourceText, settingsInEffect } from "../settings";
+import { seeOther, setFlash, takeFlash } from "../session";
+import { settingsInEffect } from "../settings";
 
 /** The newest log lines the page shows, newest first. */
 const LOG_LINES_SHOWN = 30;
 
+type FamilyValues = { ipv4: AddressSourceValues; ipv6: AddressSourceValues };
+
+/** What the form shows for a family now: the stored choice, or "environment" with the environment's URLs to start from. */
+function storedValues(ctx: AppContext, family: IpFamily): AddressSourceValues {
+  const { source, urls, from } = effectiveSource(ctx, family);
+  return { source: from === "environment" ? "environment" : sourceText(source), urls: urls.join("\n") };
+}
+
+function submittedValues(form: Submitted, family: IpFamily): AddressSourceValues {
+  const key = familyKey(family);
+  return { source: field(form, `${key}_source`) || "environment", urls: field(form, `${key}_urls`) };
+}
+
+function choiceOf(values: AddressSourceValues): SourceChoice {
+  return values.source === "environment" ? null : { source: values.source, urls: values.urls };
+}
+
 export function aboutRoutes(ctx: AppContext) {
-  return new Elysia().use(signedIn(ctx)).get("/about", ({ user }) =>
-    AboutPage({
+  function aboutPage(user: string, state: { flash?: Flash | null; values?: FamilyValues; errors?: FormErrors }) {
+    const inEffect = (family: IpFamily) => {
+      const { source, from } = effectiveSource(ctx, family);
+      return { source: sourceText(source), from };
+    };
+    return AboutPage({
       user,
+      flash: state.flash,
       version: VERSION,
       uptimeSeconds: Math.floor((Date.now() - ctx.startedAt) / 1000),
       dataDir: ctx.settings.dataDir,
       databasePath: ctx.databasePath,
       databaseBytes: databaseSizeBytes(ctx),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      addressSources: { ipv4: addressSourceText(ctx.settings.ipv4Source), ipv6: addressSourceText(ctx.settings.ipv6Source) },
+      addressSources: { ipv4: inEffect(4), ipv6: inEffect(6) },
+      sourceForm: {
+        values: state.values ?? { ipv4: storedValues(ctx, 4), ipv6: storedValues(ctx, 6) },
+        environment: { ipv4: sourceText(environmentSource(ctx, 4).source), ipv6: sourceText(environmentSource(ctx, 6).source) },
+        interfaces: hostInterfaces(ctx),
+        errors: state.errors ?? { fields: {} },
+      },
       settings: settingsInEffect(ctx),
       logLines: ctx.log.recent().slice(-LOG_LINES_SHOWN).reverse(),
-    }),
-  );
+    });
+  }
+
+  return new Elysia()
+    .use(signedIn(ctx))
+    .get("/about", ({ user, cookie }) => aboutPage(user, { flash: takeFlash(ctx, cookie) }))
+    .post("/about/address-sources", ({ user, body, cookie }) => {
+      const values = { ipv4: submittedValues(body, 4), ipv6: submittedValues(body, 6) };
+      try {
+        setAddressSources(ctx, Object.fromEntries(FAMILIES.map((family) => [family, choiceOf(values[familyKey(family)])])));
+      } catch (error) {
+        if (!(error instanceof Invalid)) throw error;
+        // `ipv4.urls` → the `ipv4_urls` field; the page comes back as the other forms' do, what was typed kept.
+        return aboutPage(user, { values, errors: { fields: { [error.field.replace(".", "_")]: error.reason } } });
+      }
+      setFlash(ctx, cookie, "Address sources saved; the addresses are being detected again.");
+      return seeOther("/about");
+    });
 }

@@ -1,0 +1,119 @@
+// Where each family's public address comes from: the echo services on the web (with their list of
+// URLs) or an interface of this host. The environment (DDNS_IPV4_SOURCE, DDNS_IPV4_URLS and their
+// IPv6 twins) gives the default; a choice made in the admin pages or through the API is stored in
+// the database and wins over it until it is reset. See docs/operations.md.
+
+import { and, eq, isNotNull } from "drizzle-orm";
+import { parseAddressSource, parseUrlList, type AddressSource } from "../../config";
+import type { AppContext } from "../../context";
+import { addressSources, domains } from "../../db/schema";
+import { invalidField } from "../../errors";
+import type { IpFamily } from "../../ip/detect";
+import { listInterfaces, type HostInterface } from "../../ip/interface";
+import { detectFamily } from "../../updater/update";
+
+export const FAMILIES: readonly IpFamily[] = [4, 6];
+
+/** A family's source as it is used: what, which URLs (for `web`), and whether the pages or the environment chose it. */
+export interface EffectiveSource {
+  source: AddressSource;
+  /** The echo services asked when `source` is `web`. */
+  urls: string[];
+  from: "database" | "environment";
+}
+
+/** What is asked to be stored for a family; null goes back to the environment's setting. */
+export type SourceChoice = { source: string; urls?: string | readonly string[] | null } | null;
+
+export function environmentSource(ctx: AppContext, family: IpFamily): EffectiveSource {
+  return {
+    source: family === 4 ? ctx.settings.ipv4Source : ctx.settings.ipv6Source,
+    urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
+    from: "environment",
+  };
+}
+
+/** The source a detection of `family` uses now: the stored choice, else the environment's. */
+export function effectiveSource(ctx: AppContext, family: IpFamily): EffectiveSource {
+  const row = ctx.db.select().from(addressSources).where(eq(addressSources.family, family)).get();
+  if (row === undefined) return environmentSource(ctx, family);
+  const fallback = environmentSource(ctx, family).urls;
+  if (row.kind === "interface" && row.interfaceName !== null) {
+    return { source: { kind: "interface", name: row.interfaceName }, urls: fallback, from: "database" };
+  }
+  return { source: { kind: "web" }, urls: row.urls ?? fallback, from: "database" };
+}
+
+/** The host's interfaces with the addresses each could give, to choose from. */
+export function hostInterfaces(ctx: AppContext): HostInterface[] {
+  return listInterfaces({ allowPrivate: ctx.settings.allowPrivateIps });
+}
+
+/** `ipv4` / `ipv6`: the field names of the API and the forms. */
+export function familyKey(family: IpFamily): "ipv4" | "ipv6" {
+  return family === 4 ? "ipv4" : "ipv6";
+}
+
+/** Checks a choice the way the environment's values are checked; throws Invalid naming `<ipvN>.source` or `<ipvN>.urls`. */
+function validated(family: IpFamily, choice: NonNullable<SourceChoice>): { source: AddressSource; urls: string[] | null } {
+  const key = familyKey(family);
+  const source = parseAddressSource(choice.source);
+  if (source === null) throw invalidField(`${key}.source`, `expected web or interface:<name> (e.g. interface:eth0), got "${choice.source}"`);
+  if (source.kind === "interface") return { source, urls: null };
+  const text = typeof choice.urls === "string" ? choice.urls : (choice.urls ?? []).join("\n");
+  if (text.trim() === "") throw invalidField(`${key}.urls`, "name at least one http(s) URL of an echo service");
+  const urls = parseUrlList(text);
+  if (typeof urls === "string") throw invalidField(`${key}.urls`, `expected http(s) URLs, one a line, got "${urls}"`);
+  return { source, urls };
+}
+
+/**
+ * Stores the choices given (a family left out stays as it is, null resets it to the environment's),
+ * all checked before any is stored; a family whose source changed is detected again at once.
+ */
+export function setAddressSources(ctx: AppContext, choices: Partial<Record<IpFamily, SourceChoice>>): void {
+  const checked = FAMILIES.filter((family) => choices[family] !== undefined).map((family) => {
+    const choice = choices[family]!;
+    return { family, value: choice === null ? null : validated(family, choice) };
+  });
+  const now = Date.now();
+  for (const { family, value } of checked) {
+    const before = effectiveSource(ctx, family);
+    if (value === null) {
+      ctx.db.delete(addressSources).where(eq(addressSources.family, family)).run();
+    } else {
+      const row = {
+        kind: value.source.kind,
+        interfaceName: value.source.kind === "interface" ? value.source.name : null,
+        urls: value.urls,
+        updatedAt: now,
+      };
+      ctx.db.insert(addressSources).values({ family, ...row }).onConflictDoUpdate({ target: addressSources.family, set: row }).run();
+    }
+    const after = effectiveSource(ctx, family);
+    if (JSON.stringify([before.source, before.urls]) === JSON.stringify([after.source, after.urls])) continue;
+    ctx.log.info("address source changed", { family: `IPv${family}`, source: sourceText(after.source), from: after.from });
+    detectSoon(ctx, family);
+  }
+}
+
+/** `web` or `interface:<name>`, as the setting is written. */
+export function sourceText(source: AddressSource): string {
+  return source.kind === "web" ? "web" : `interface:${source.name}`;
+}
+
+/**
+ * The new source is asked at once: the family's scheduled domains become due (their next pass
+ * detects with it, and writes a changed address); with none, one detection refreshes what the
+ * dashboard shows.
+ */
+function detectSoon(ctx: AppContext, family: IpFamily): void {
+  const due = ctx.db
+    .update(domains)
+    .set({ nextRunAt: Date.now() })
+    .where(and(eq(domains.recordType, family === 4 ? "A" : "AAAA"), eq(domains.isEnabled, true), isNotNull(domains.nextRunAt)))
+    .returning({ id: domains.id })
+    .all();
+  if (due.length > 0) return;
+  void detectFamily(ctx, family);
+}
