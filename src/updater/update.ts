@@ -13,7 +13,7 @@ import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
 import { providerClient } from "../modules/providers/service";
-import { effectiveSource } from "../modules/system/address-sources";
+import { effectiveSource } from "./address-source";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
 

@@ -96,6 +96,7 @@ const EXCEPTIONS = new Set([
   "src/modules/push/service.ts → src/context.ts",
   "src/modules/shared.ts → src/context.ts",
   "src/modules/system/index.ts → src/context.ts",
+  "src/modules/system/address-sources.ts → src/context.ts",
   "src/modules/system/service.ts → src/context.ts",
   "src/modules/update-keys/index.ts → src/context.ts",
   "src/modules/update-keys/service.ts → src/context.ts",
@@ -113,12 +114,15 @@ const EXCEPTIONS = new Set([
   "src/ui/session.ts → src/context.ts",
   "src/ui/settings.ts → src/context.ts",
   "src/updater/scheduler.ts → src/context.ts",
+  "src/updater/address-source.ts → src/context.ts",
   "src/updater/update.ts → src/context.ts",
   // The dashboard's markup takes its public-address type from the context.
   "views/pages/dashboard.tsx → src/context.ts",
   // The settings read below the root: the logger's level and format types, the About page's list.
   "src/log.ts → src/config.ts",
   "src/ui/settings.ts → src/config.ts",
+  "src/modules/system/address-sources.ts → src/config.ts", // the parsers of an address source, shared with the environment's
+  "src/updater/address-source.ts → src/config.ts", // the type of an address source
   // The core reaching up into the API's services.
   "src/updater/update.ts → src/modules/providers/service.ts", // the client of a provider row
   "src/notify/notifier.ts → src/modules/notifications/service.ts", // a channel's options, opened

@@ -10,39 +10,15 @@ import { addressSources, domains } from "../../db/schema";
 import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { listInterfaces, type HostInterface } from "../../ip/interface";
+import { effectiveSource } from "../../updater/address-source";
 import { detectFamily } from "../../updater/update";
 
-export const FAMILIES: readonly IpFamily[] = [4, 6];
-
-/** A family's source as it is used: what, which URLs (for `web`), and whether the pages or the environment chose it. */
-export interface EffectiveSource {
-  source: AddressSource;
-  /** The echo services asked when `source` is `web`. */
-  urls: string[];
-  from: "database" | "environment";
-}
+export { effectiveSource, environmentSource, type EffectiveSource } from "../../updater/address-source";
 
 /** What is asked to be stored for a family; null goes back to the environment's setting. */
 export type SourceChoice = { source: string; urls?: string | readonly string[] | null } | null;
 
-export function environmentSource(ctx: AppContext, family: IpFamily): EffectiveSource {
-  return {
-    source: family === 4 ? ctx.settings.ipv4Source : ctx.settings.ipv6Source,
-    urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
-    from: "environment",
-  };
-}
-
-/** The source a detection of `family` uses now: the stored choice, else the environment's. */
-export function effectiveSource(ctx: AppContext, family: IpFamily): EffectiveSource {
-  const row = ctx.db.select().from(addressSources).where(eq(addressSources.family, family)).get();
-  if (row === undefined) return environmentSource(ctx, family);
-  const fallback = environmentSource(ctx, family).urls;
-  if (row.kind === "interface" && row.interfaceName !== null) {
-    return { source: { kind: "interface", name: row.interfaceName }, urls: fallback, from: "database" };
-  }
-  return { source: { kind: "web" }, urls: row.urls ?? fallback, from: "database" };
-}
+export const FAMILIES: readonly IpFamily[] = [4, 6];
 
 /** The host's interfaces with the addresses each could give, to choose from. */
 export function hostInterfaces(ctx: AppContext): HostInterface[] {

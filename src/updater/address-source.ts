@@ -1,0 +1,36 @@
+// Where a detection of each family asks for the public address: the choice stored from the admin
+// pages or the API (modules/system/address-sources.ts) when there is one, else the environment's
+// DDNS_IPV4_SOURCE / DDNS_IPV4_URLS and their IPv6 twins. Read by the updater before each detection.
+
+import { eq } from "drizzle-orm";
+import type { AddressSource } from "../config";
+import type { AppContext } from "../context";
+import { addressSources } from "../db/schema";
+import type { IpFamily } from "../ip/detect";
+
+/** A family's source as it is used: what, which URLs (for `web`), and whether the pages or the environment chose it. */
+export interface EffectiveSource {
+  source: AddressSource;
+  /** The echo services asked when `source` is `web`. */
+  urls: string[];
+  from: "database" | "environment";
+}
+
+export function environmentSource(ctx: AppContext, family: IpFamily): EffectiveSource {
+  return {
+    source: family === 4 ? ctx.settings.ipv4Source : ctx.settings.ipv6Source,
+    urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
+    from: "environment",
+  };
+}
+
+/** The source a detection of `family` uses now: the stored choice, else the environment's. */
+export function effectiveSource(ctx: AppContext, family: IpFamily): EffectiveSource {
+  const row = ctx.db.select().from(addressSources).where(eq(addressSources.family, family)).get();
+  if (row === undefined) return environmentSource(ctx, family);
+  const fallback = environmentSource(ctx, family).urls;
+  if (row.kind === "interface" && row.interfaceName !== null) {
+    return { source: { kind: "interface", name: row.interfaceName }, urls: fallback, from: "database" };
+  }
+  return { source: { kind: "web" }, urls: row.urls ?? fallback, from: "database" };
+}
