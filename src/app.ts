@@ -11,6 +11,7 @@ import { DiskState } from "./db/disk";
 import { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import { ServiceRegistry } from "./dns/registry";
+import { createStore } from "./store";
 import type { ServiceDescription } from "./dns/service";
 import type { Logger } from "./log";
 import { UpdateMetrics } from "./modules/prometheus/service";
@@ -53,6 +54,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     settings,
     keys,
     db: database.db,
+    store: createStore(database.db),
     sqlite: database.sqlite,
     databasePath: database.path,
     log,

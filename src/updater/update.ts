@@ -2,10 +2,10 @@
 // pass's detection) → write to the provider when needed → one history row and the domain's
 // `last_*` fields and `next_run_at`, in one transaction. The only place that changes a DNS record.
 
-import { and, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
-import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
+import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import { pausing } from "../dns/http";
 import type { Addresses, DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
@@ -13,6 +13,7 @@ import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
 import { providerClient } from "../modules/providers/service";
+import { createStore } from "../store";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
 
@@ -419,10 +420,8 @@ function record(
 type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];
 
 /** The one way a history row is written: inserted, then the domain's rows cut to DDNS_HISTORY_RETENTION. */
-function appendHistory(tx: Tx, ctx: AppContext, row: typeof history.$inferInsert): number {
-  const { id } = tx.insert(history).values(row).returning({ id: history.id }).get();
-  applyRetention(tx, row.domainId, ctx.settings.historyRetention);
-  return id;
+function appendHistory(tx: Tx, ctx: AppContext, row: HistoryInsert): number {
+  return createStore(tx).history.append(row, ctx.settings.historyRetention);
 }
 
 /**
@@ -430,8 +429,8 @@ function appendHistory(tx: Tx, ctx: AppContext, row: typeof history.$inferInsert
  * (no address, no time spent), while the domain's state (status, backoff, schedule) stays as it is.
  */
 function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): UpdateOutcome {
-  const historyId = ctx.db.transaction((tx) =>
-    appendHistory(tx, ctx, {
+  const historyId = ctx.store.history.append(
+    {
       domainId: domain.id,
       ipAddress: null,
       previousIp: domain.lastKnownIp,
@@ -441,7 +440,8 @@ function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): Upd
       trigger: "manual",
       durationMs: 0,
       timestamp: Date.now(),
-    }),
+    },
+    ctx.settings.historyRetention,
   );
   ctx.log.info("forced update refused", { domain_id: domain.id, domain: domain.domainName, reason: message });
   return {
@@ -457,27 +457,6 @@ function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): Upd
     durationMs: 0,
     historyId,
   };
-}
-
-/** Keeps the newest `keep` rows of a domain. */
-function applyRetention(tx: Tx, domainId: number, keep: number): void {
-  const boundary = tx
-    .select({ timestamp: history.timestamp, id: history.id })
-    .from(history)
-    .where(eq(history.domainId, domainId))
-    .orderBy(desc(history.timestamp), desc(history.id))
-    .limit(1)
-    .offset(keep)
-    .get();
-  if (!boundary) return;
-  tx.delete(history)
-    .where(
-      and(
-        eq(history.domainId, domainId),
-        or(lt(history.timestamp, boundary.timestamp), and(eq(history.timestamp, boundary.timestamp), lte(history.id, boundary.id))),
-      ),
-    )
-    .run();
 }
 
 /** `POST /domains/{id}/update_ip`: write now, answering as docs/api.md, domains says. */
