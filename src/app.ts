@@ -54,7 +54,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     settings,
     keys,
     db: database.db,
-    store: createStore(database.db),
+    store: createStore(database.db, database.sqlite),
     sqlite: database.sqlite,
     databasePath: database.path,
     log,

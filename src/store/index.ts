@@ -2,14 +2,17 @@
 // and the pages take a Store and call its functions with plain values; they get plain rows back and
 // never see drizzle or SQL. Built once, over the opened database, by the composition root (app.ts).
 
+import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
 import type { Handle } from "./handle";
 import { historyQueries, type HistoryQueries } from "./history";
+import { metricsQueries, type MetricsQueries } from "./metrics";
 
 export type { Handle } from "./handle";
 
 export interface Store {
   history: HistoryQueries;
+  metrics: MetricsQueries;
   /**
    * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
    * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
@@ -17,11 +20,15 @@ export interface Store {
   transaction<T>(work: (store: Store) => T): T;
 }
 
-/** The store over a database (or over a transaction, inside `transaction`). */
-export function createStore(db: Db | Handle): Store {
+/**
+ * The store over a database: its drizzle handle (or a transaction of it, inside `transaction`) and
+ * the same connection itself, for the aggregates written in plain SQL.
+ */
+export function createStore(db: Db | Handle, sqlite: Database): Store {
   const handle = db as Handle;
   return {
     history: historyQueries(handle),
-    transaction: (work) => handle.transaction((tx) => work(createStore(tx))),
+    metrics: metricsQueries(sqlite),
+    transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
   };
 }

@@ -421,7 +421,7 @@ type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];
 
 /** The one way a history row is written: inserted, then the domain's rows cut to DDNS_HISTORY_RETENTION. */
 function appendHistory(tx: Tx, ctx: AppContext, row: HistoryInsert): number {
-  return createStore(tx).history.append(row, ctx.settings.historyRetention);
+  return createStore(tx, ctx.sqlite).history.append(row, ctx.settings.historyRetention);
 }
 
 /**

@@ -275,7 +275,7 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
 export function deleteDomain(ctx: AppContext, id: number): void {
   findDomainRow(ctx, id);
   ctx.db.transaction((tx) => {
-    createStore(tx).history.deleteForDomain(id);
+    createStore(tx, ctx.sqlite).history.deleteForDomain(id);
     tx.delete(domains).where(eq(domains.id, id)).run();
   });
   ctx.log.info("domain deleted", { domain_id: id });

@@ -19,7 +19,7 @@ export function memoryStore(): MemoryStore {
   const database = openDatabase(":memory:", createLogger({ level: "error", format: "json", write: () => {} }));
   const now = Date.now();
   return {
-    store: createStore(database.db),
+    store: createStore(database.db, database.sqlite),
     database,
     provider: (name = "home") =>
       database.sqlite
