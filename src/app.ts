@@ -49,12 +49,13 @@ export interface ContextParts {
 }
 
 export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): AppContext {
+  const store = createStore(database.db, database.sqlite);
   const ctx: Omit<AppContext, "scheduler" | "metrics" | "notifier" | "events"> = {
     id: crypto.randomUUID(),
     settings,
     keys,
     db: database.db,
-    store: createStore(database.db, database.sqlite),
+    store,
     sqlite: database.sqlite,
     databasePath: database.path,
     log,
@@ -67,7 +68,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
     verifiedTokens: new VerifiedTokens(),
-    revocations: new Revocations(database.sqlite),
+    revocations: new Revocations(store.users, database.sqlite),
   };
   const full = ctx as AppContext;
   full.scheduler = new Scheduler(full);

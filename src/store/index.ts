@@ -7,12 +7,15 @@ import type { Db } from "../db";
 import type { Handle } from "./handle";
 import { historyQueries, type HistoryQueries } from "./history";
 import { metricsQueries, type MetricsQueries } from "./metrics";
+import { userQueries, type UserQueries } from "./users";
 
 export type { Handle } from "./handle";
 
 export interface Store {
   history: HistoryQueries;
   metrics: MetricsQueries;
+  /** The admins, and the tokens they signed out. */
+  users: UserQueries;
   /**
    * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
    * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
@@ -29,6 +32,7 @@ export function createStore(db: Db | Handle, sqlite: Database): Store {
   return {
     history: historyQueries(handle),
     metrics: metricsQueries(sqlite),
+    users: userQueries(handle, sqlite),
     transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
   };
 }
