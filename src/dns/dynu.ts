@@ -131,11 +131,13 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
       return domain.ok ? { ok: true, value: lower(domain.value.name) } : domain;
     },
 
-    async readRecordSet(zone, hostname, type) {
-      // The domain's own address, when the zone's name is known to be the hostname: one read.
-      if (zone.name === hostname) {
+    async readRecordSet(zone, hostname, type, savedId) {
+      // The domain's own address, when the zone's name is the hostname, or when the last write was
+      // to the domain object itself (its id saved as the set's): one read, if the name still matches.
+      if (zone.name === hostname || (zone.name === null && savedId === zone.id)) {
         const domain = await readDomain(zone.id);
-        return domain.ok ? { ok: true, value: domainSet(zone.id, domain.value, type) } : domain;
+        if (!domain.ok) return domain;
+        if (lower(domain.value.name) === hostname) return { ok: true, value: domainSet(zone.id, domain.value, type) };
       }
       const listing = await call("GET", `/dns/${encodeURIComponent(zone.id)}/record`);
       if (!listing.ok) return stale(listing);

@@ -55,7 +55,12 @@ export interface ZoneApi {
   /** The name of a zone known only by its id (`Zone.name` null); needed before creating in it. */
   zoneName?(zoneId: string): Promise<Step<string>>;
   /** The name's record set of that type, or null when the name has none. */
-  readRecordSet(zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>>;
+  /**
+   * The name's record set of that type, or null when the name has none. `savedId` is the set's id an
+   * earlier write saved (`external_id`): a hint of where to look first, never a record to write
+   * through — the set found must still be this name's.
+   */
+  readRecordSet(zone: Zone, hostname: string, type: RecordType, savedId: string | null): Promise<Step<RecordSet | null>>;
   /** Makes `current` hold only `address`, with `settings` applied and everything else kept. */
   updateRecordSet(
     zone: Zone,
@@ -132,7 +137,7 @@ async function writeInZone(
     },
   });
 
-  const read = await api.readRecordSet(zone, hostname, recordType);
+  const read = await api.readRecordSet(zone, hostname, recordType, target.externalId);
   if (!read.ok) return read;
   const current = read.value;
   if (current !== null) {

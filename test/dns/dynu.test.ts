@@ -133,9 +133,25 @@ describe("the domain itself (apex or DDNS hostname)", () => {
     expect(fake.domain("example.com")?.ttl).toBe(300);
   });
 
-  test("domain id known (steady state): the listing names the domain, then the domain is read and sent back", async () => {
+  test("domain id known (steady state): the domain its last write saved is read, then sent back", async () => {
     const id = String(apex.id);
     const outcome = await client().writeRecord(target("example.com", { externalId: id, externalIdTrusted: true }, { zone_id: id }), NEW_V4);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: id, zoneId: id });
+    expect(requestLines()).toEqual([`GET /dns/${id}`, `POST /dns/${id}`]);
+    expect(fake.domain("example.com")?.ipv4Address).toBe(NEW_V4);
+  });
+
+  test("a saved domain id whose domain no longer has this name is only a hint: the listing decides", async () => {
+    const id = String(apex.id);
+    const outcome = await client().writeRecord(target("www.example.com", { externalId: id }, { zone_id: id }), NEW_V4);
+    expect(outcome).toMatchObject({ ok: true, zoneId: id });
+    expect(requestLines().slice(0, 2)).toEqual([`GET /dns/${id}`, `GET /dns/${id}/record`]);
+    expect(fake.domain("example.com")?.ipv4Address).toBe("198.51.100.1");
+  });
+
+  test("domain id known without a saved id: the listing names the domain, then the domain is read and sent back", async () => {
+    const id = String(apex.id);
+    const outcome = await client().writeRecord(target("example.com", {}, { zone_id: id }), NEW_V4);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: id, zoneId: id });
     expect(requestLines()).toEqual([`GET /dns/${id}/record`, `GET /dns/${id}`, `POST /dns/${id}`]);
     expect(fake.domain("example.com")?.ipv4Address).toBe(NEW_V4);
