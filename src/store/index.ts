@@ -5,17 +5,22 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
 import type { Handle } from "./handle";
+import { domainQueries, type DomainQueries } from "./domains";
 import { historyQueries, type HistoryQueries } from "./history";
 import { metricsQueries, type MetricsQueries } from "./metrics";
+import { updateKeyQueries, type UpdateKeyQueries } from "./update-keys";
 import { userQueries, type UserQueries } from "./users";
 
 export type { Handle } from "./handle";
 
 export interface Store {
+  domains: DomainQueries;
   history: HistoryQueries;
   metrics: MetricsQueries;
   /** The admins, and the tokens they signed out. */
   users: UserQueries;
+  /** The keys routers push their address with. */
+  updateKeys: UpdateKeyQueries;
   /**
    * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
    * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
@@ -30,9 +35,11 @@ export interface Store {
 export function createStore(db: Db | Handle, sqlite: Database): Store {
   const handle = db as Handle;
   return {
+    domains: domainQueries(handle),
     history: historyQueries(handle),
     metrics: metricsQueries(sqlite),
     users: userQueries(handle, sqlite),
+    updateKeys: updateKeyQueries(handle),
     transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
   };
 }

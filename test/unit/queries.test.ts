@@ -24,8 +24,6 @@ const LEFT = new Set([
   "src/modules/domains/service.ts",
   "src/modules/notifications/service.ts",
   "src/modules/providers/service.ts",
-  "src/modules/push/service.ts",
-  "src/modules/update-keys/service.ts",
   "src/notify/notifier.ts",
   "src/updater/scheduler.ts",
   "src/updater/state.ts",

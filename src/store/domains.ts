@@ -1,0 +1,31 @@
+// The domains table: each record ddnsd keeps pointed at an address, with its schedule and the state
+// of its last update.
+
+import { and, eq, inArray } from "drizzle-orm";
+import { domains, providers } from "../db/schema";
+import type { Handle } from "./handle";
+
+export interface DomainQueries {
+  /** Which of these ids are domains. */
+  existingIds(ids: readonly number[]): Set<number>;
+  /** The enabled domains of enabled providers with this name, A before AAAA, then by id. */
+  enabledNamed(hostname: string): { id: number; recordType: "A" | "AAAA" }[];
+}
+
+export function domainQueries(db: Handle): DomainQueries {
+  return {
+    existingIds(ids) {
+      if (ids.length === 0) return new Set();
+      return new Set(db.select({ id: domains.id }).from(domains).where(inArray(domains.id, [...ids])).all().map((row) => row.id));
+    },
+    enabledNamed(hostname) {
+      return db
+        .select({ id: domains.id, recordType: domains.recordType })
+        .from(domains)
+        .innerJoin(providers, eq(domains.providerId, providers.id))
+        .where(and(eq(domains.domainName, hostname), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))
+        .orderBy(domains.recordType, domains.id)
+        .all();
+    },
+  };
+}
