@@ -8,12 +8,15 @@ import type { Handle } from "./handle";
 import { domainQueries, type DomainQueries } from "./domains";
 import { historyQueries, type HistoryQueries } from "./history";
 import { metricsQueries, type MetricsQueries } from "./metrics";
+import { notificationQueries, type NotificationQueries } from "./notifications";
+import { providerQueries, type ProviderQueries } from "./providers";
 import { updateKeyQueries, type UpdateKeyQueries } from "./update-keys";
 import { userQueries, type UserQueries } from "./users";
 
 export type { Handle } from "./handle";
 
 export interface Store {
+  providers: ProviderQueries;
   domains: DomainQueries;
   history: HistoryQueries;
   metrics: MetricsQueries;
@@ -21,6 +24,7 @@ export interface Store {
   users: UserQueries;
   /** The keys routers push their address with. */
   updateKeys: UpdateKeyQueries;
+  notifications: NotificationQueries;
   /**
    * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
    * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
@@ -35,11 +39,13 @@ export interface Store {
 export function createStore(db: Db | Handle, sqlite: Database): Store {
   const handle = db as Handle;
   return {
+    providers: providerQueries(handle),
     domains: domainQueries(handle),
     history: historyQueries(handle),
     metrics: metricsQueries(sqlite),
     users: userQueries(handle, sqlite),
     updateKeys: updateKeyQueries(handle),
+    notifications: notificationQueries(handle),
     transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
   };
 }

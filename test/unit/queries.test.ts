@@ -22,9 +22,7 @@ const QUERYING = [
 const LEFT = new Set([
   "src/modules/config-file/service.ts",
   "src/modules/domains/service.ts",
-  "src/modules/notifications/service.ts",
   "src/modules/providers/service.ts",
-  "src/notify/notifier.ts",
   "src/updater/scheduler.ts",
   "src/updater/state.ts",
   "src/updater/update.ts",
