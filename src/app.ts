@@ -64,7 +64,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
     services: new ServiceRegistry(services),
     pacer: new Pacer(),
-    updater: createUpdaterState(database.db, settings.updateConcurrency),
+    updater: createUpdaterState(settings.updateConcurrency),
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
     verifiedTokens: new VerifiedTokens(),

@@ -76,7 +76,7 @@ export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOpti
 
 /** The domain and its provider; the domain with any state still waiting for disk space (db/disk.ts). */
 function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
-  const loaded = ctx.updater.loadDomain.get({ id: domainId });
+  const loaded = ctx.store.domains.withProvider(domainId);
   return loaded ? { domain: ctx.disk.overlay(loaded.domain), provider: loaded.provider } : null;
 }
 

@@ -24,7 +24,6 @@ const LEFT = new Set([
   "src/modules/domains/service.ts",
   "src/modules/providers/service.ts",
   "src/updater/scheduler.ts",
-  "src/updater/state.ts",
   "src/updater/update.ts",
 ]);
 

@@ -22,30 +22,3 @@ describe("store: update keys", () => {
     expect(store.updateKeys.use("nope", 100)).toBeUndefined();
   });
 });
-
-describe("store: domains", () => {
-  test("existingIds keeps only the ids of domains", () => {
-    const { store, provider, domain } = memoryStore();
-    const a = domain(provider());
-    expect(store.domains.existingIds([a, a + 100])).toEqual(new Set([a]));
-    expect(store.domains.existingIds([])).toEqual(new Set());
-  });
-
-  test("enabledNamed: the enabled records of enabled providers with that name, A first", () => {
-    const { store, database, provider, domain } = memoryStore();
-    const home = provider("home");
-    const off = provider("off");
-    const other = provider("other");
-    const aaaa = domain(home, "home.example.com", "AAAA");
-    const a = domain(home, "home.example.com", "A");
-    domain(home, "other.example.com", "A");
-    domain(off, "home.example.com", "A");
-    const disabled = domain(other, "home.example.com", "A");
-    database.sqlite.run("UPDATE providers SET is_enabled = 0 WHERE id = ?", [off]);
-    database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
-    expect(store.domains.enabledNamed("home.example.com")).toEqual([
-      { id: a, recordType: "A" },
-      { id: aaaa, recordType: "AAAA" },
-    ]);
-  });
-});
