@@ -11,6 +11,7 @@ import { DiskState } from "./db/disk";
 import { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import { ServiceRegistry } from "./dns/registry";
+import { createStore } from "./store";
 import type { ServiceDescription } from "./dns/service";
 import type { Logger } from "./log";
 import { UpdateMetrics } from "./modules/prometheus/service";
@@ -48,11 +49,13 @@ export interface ContextParts {
 }
 
 export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): AppContext {
+  const store = createStore(database.db, database.sqlite);
   const ctx: Omit<AppContext, "scheduler" | "metrics" | "notifier" | "events"> = {
     id: crypto.randomUUID(),
     settings,
     keys,
     db: database.db,
+    store,
     sqlite: database.sqlite,
     databasePath: database.path,
     log,
@@ -61,11 +64,11 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
     services: new ServiceRegistry(services),
     pacer: new Pacer(),
-    updater: createUpdaterState(database.db, settings.updateConcurrency),
+    updater: createUpdaterState(settings.updateConcurrency),
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
     verifiedTokens: new VerifiedTokens(),
-    revocations: new Revocations(database.sqlite),
+    revocations: new Revocations(store.users, database.sqlite),
   };
   const full = ctx as AppContext;
   full.scheduler = new Scheduler(full);

@@ -11,6 +11,7 @@ import type { WatchedDatabase } from "./db/writes";
 import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
+import type { Store } from "./store";
 import type { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import type { DetectionFailure } from "./ip/detect";
 import type { Logger } from "./log";
@@ -79,6 +80,8 @@ export interface AppContext {
   settings: Settings;
   keys: Keys;
   db: Db;
+  /** Every query, over `db` (src/store/): what the services and the updater use. */
+  store: Store;
   /** The same connection, counting its writes (db/writes.ts). */
   sqlite: WatchedDatabase;
   /** The database file, or null for an in-memory database. */

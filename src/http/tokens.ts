@@ -3,11 +3,9 @@
 // bearer check with the contract's exact 401 sentences.
 
 import { jwt } from "@elysiajs/jwt";
-import { lt } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { AppContext } from "../context";
-import { revokedTokens } from "../db/schema";
 import { findUser } from "../security/users";
 import { unauthorized } from "./errors";
 import type { Claims } from "./verified-tokens";
@@ -70,11 +68,7 @@ export async function verifyToken(ctx: AppContext, token: string): Promise<Verif
 
 /** Signs a token out: its `jti` is refused until the token expires; expired entries are pruned. */
 export function revokeToken(ctx: AppContext, token: VerifiedToken): void {
-  const now = Date.now();
-  ctx.db.transaction((tx) => {
-    tx.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now)).run();
-    tx.insert(revokedTokens).values({ jti: token.jti, expiresAt: token.expiresAt }).onConflictDoNothing().run();
-  });
+  ctx.store.users.revokeToken(token.jti, token.expiresAt, Date.now());
 }
 
 /** The token's claims, checked by jose the first time this app sees the token. */

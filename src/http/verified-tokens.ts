@@ -4,6 +4,7 @@
 // the same token again and again), and the revocation state, kept exact by the database's write count.
 
 import type { WatchedDatabase } from "../db/writes";
+import type { UserQueries } from "../store/users";
 
 export interface Claims {
   subject: unknown;
@@ -46,7 +47,11 @@ export class Revocations {
   private validAfter = new Map<string, number | null>();
   private revoked = new Set<string>();
 
-  constructor(private readonly sqlite: WatchedDatabase) {}
+  constructor(
+    private readonly users: UserQueries,
+    /** The connection the users are stored in: its write count tells when to read again. */
+    private readonly sqlite: WatchedDatabase,
+  ) {}
 
   /** The user's "tokens valid after" second and whether the `jti` is signed out, or null when no such user exists. */
   state(jti: string, username: string): { validAfter: number | null; revoked: boolean } | null {
@@ -56,13 +61,9 @@ export class Revocations {
   }
 
   private read(): void {
-    const users = this.sqlite
-      .query<{ username: string; validAfter: number | null }, []>("SELECT username, tokens_valid_after AS validAfter FROM users")
-      .all();
+    this.validAfter = new Map(this.users.validAfter().map((user) => [user.username, user.validAfter]));
     // Expired sign-outs need no remembering: jose refuses their tokens as expired.
-    const revoked = this.sqlite.query<{ jti: string }, [number]>("SELECT jti FROM revoked_tokens WHERE expires_at >= ?").all(Date.now());
-    this.validAfter = new Map(users.map((user) => [user.username, user.validAfter]));
-    this.revoked = new Set(revoked.map((row) => row.jti));
+    this.revoked = new Set(this.users.revokedTokens(Date.now()));
     this.readAt = this.sqlite.writes;
   }
 }

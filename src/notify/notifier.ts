@@ -14,9 +14,8 @@
 // when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
 // "up" goes out at most once a minute per notification; a change between up and down always goes.
 
-import { eq } from "drizzle-orm";
 import type { AppContext } from "../context";
-import { notifications, providers, type NotificationEvent, type NotificationRow } from "../db/schema";
+import type { NotificationEvent, NotificationRow } from "../db/schema";
 import type { Detection, IpFamily } from "../ip/detect";
 import { openOptions } from "../modules/notifications/service";
 import { maskSecret } from "../security/secrets";
@@ -87,7 +86,7 @@ export class Notifier implements EventSink {
       events.push("update_failed");
     }
     if (events.length === 0) return;
-    const provider = this.ctx.db.select({ name: providers.name }).from(providers).where(eq(providers.id, before.providerId)).get()?.name ?? "its provider";
+    const provider = this.ctx.store.providers.nameOf(before.providerId) ?? "its provider";
     for (const event of events) {
       this.emit(event, {
         domain: outcome.hostname,
@@ -104,7 +103,7 @@ export class Notifier implements EventSink {
     if (outcomes.length === 0) return;
     const beat = heartbeatOf(outcomes);
     const now = Date.now();
-    const rows = this.ctx.db.select().from(notifications).where(eq(notifications.isEnabled, true)).all();
+    const rows = this.ctx.store.notifications.enabled();
     for (const row of rows) {
       if (findChannel(row.type)?.kind !== "heartbeat") continue;
       const last = this.lastBeat.get(row.id);
@@ -139,7 +138,7 @@ export class Notifier implements EventSink {
   /** Queues the event for every enabled notification that wants it; returns at once. */
   private emit(event: NotificationEvent, facts: MessageFacts): void {
     const message = this.message(event, facts);
-    const rows = this.ctx.db.select().from(notifications).where(eq(notifications.isEnabled, true)).all();
+    const rows = this.ctx.store.notifications.enabled();
     for (const row of rows) {
       if (findChannel(row.type)?.kind !== "message" || !row.events.includes(event)) continue;
       this.track(this.deliver(row, message));
@@ -192,11 +191,7 @@ export class Notifier implements EventSink {
     } catch {
       error = "The notification's stored secrets cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
     }
-    this.ctx.db
-      .update(notifications)
-      .set(error === null ? { lastSentAt: Date.now(), lastError: null } : { lastError: error })
-      .where(eq(notifications.id, row.id))
-      .run();
+    this.ctx.store.notifications.noteDelivery(row.id, error, Date.now());
     return error;
   }
 }

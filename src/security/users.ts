@@ -1,18 +1,16 @@
 // Users and their passwords: the first admin and `ddnsd admin set-password` (setPassword), the
 // sign-in check in comparable time whether or not the user exists, and sign-ins through the throttle.
 
-import { eq } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { isDiskFull } from "../db/disk";
-import { users } from "../db/schema";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
 
 export function findUser(ctx: AppContext, username: string) {
-  return ctx.db.select().from(users).where(eq(users.username, username)).get();
+  return ctx.store.users.find(username);
 }
 
 export function userCount(ctx: AppContext): number {
-  return ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n;
+  return ctx.store.users.count();
 }
 
 /**
@@ -25,7 +23,7 @@ export async function checkLogin(ctx: AppContext, username: string, password: st
   if (ok && user && needsRehash(user.passwordHash)) {
     const passwordHash = await hashPassword(password);
     try {
-      ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id)).run();
+      ctx.store.users.rehash(user.id, passwordHash);
       ctx.log.info("password re-hashed with the current parameters", { user: username });
     } catch (error) {
       // A full disk must not stop a sign-in; the old hash still works and is replaced next time.
@@ -60,13 +58,9 @@ export async function setPassword(ctx: AppContext, username: string, password: s
   const now = Date.now();
   const existing = findUser(ctx, username);
   if (existing) {
-    ctx.db
-      .update(users)
-      .set({ passwordHash, tokensValidAfter: Math.floor(now / 1000), updatedAt: now })
-      .where(eq(users.id, existing.id))
-      .run();
+    ctx.store.users.replacePassword(existing.id, passwordHash, now);
     return "updated";
   }
-  ctx.db.insert(users).values({ username, passwordHash, createdAt: now, updatedAt: now }).run();
+  ctx.store.users.create(username, passwordHash, now);
   return "created";
 }

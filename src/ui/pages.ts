@@ -145,14 +145,7 @@ export function htmlResponse(request: Request, html: string, headers: Record<str
  */
 export function updateConditions(ctx: AppContext): (domain: Pick<DomainView, "id" | "provider_id" | "record_type">) => UpdateConditions {
   const enabled = new Map(listProviders(ctx).map((provider) => [provider.id, provider.is_enabled]));
-  const causes = new Map(
-    ctx.sqlite
-      .query<{ domain_id: number; failure_cause: HistoryFailureCause | null }, []>(
-        "SELECT domain_id, failure_cause FROM history WHERE id IN (SELECT max(id) FROM history GROUP BY domain_id)",
-      )
-      .all()
-      .map((row) => [row.domain_id, row.failure_cause]),
-  );
+  const causes = ctx.store.history.latestCauses();
   return (domain) => ({
     providerEnabled: enabled.get(domain.provider_id) ?? true,
     detectionFailure: ctx.publicIp.failures[domain.record_type === "AAAA" ? "ipv6" : "ipv4"],
@@ -162,9 +155,5 @@ export function updateConditions(ctx: AppContext): (domain: Pick<DomainView, "id
 
 /** The causes of these history rows, by id (the API's history answer does not carry them). */
 export function historyCauses(ctx: AppContext, ids: readonly number[]): Map<number, HistoryFailureCause | null> {
-  if (ids.length === 0) return new Map();
-  const rows = ctx.sqlite
-    .query<{ id: number; failure_cause: HistoryFailureCause | null }, number[]>(`SELECT id, failure_cause FROM history WHERE id IN (${ids.map(() => "?").join(",")})`)
-    .all(...ids);
-  return new Map(rows.map((row) => [row.id, row.failure_cause]));
+  return ctx.store.history.causes(ids);
 }

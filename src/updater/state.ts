@@ -1,10 +1,7 @@
 // What the updater keeps while the app runs: the queues that keep two updates of one domain (or two
-// writes to one name at one service) apart, each provider's concurrency slots, and the prepared
-// query every update reads its domain with. Built with the context (app.ts), never module-level.
+// writes to one name at one service) apart, each provider's concurrency slots and its pauses. Built
+// with the context (app.ts), never module-level.
 
-import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { domains, providers } from "../db/schema";
 import { DEFAULT_PAUSE_SECONDS, pauseSeconds } from "../dns/http";
 
 /** Work under one key runs one after another, never side by side. */
@@ -72,25 +69,14 @@ export class ProviderThrottles {
   }
 }
 
-function prepareLoadDomain(db: Db) {
-  return db
-    .select({ domain: domains, provider: providers })
-    .from(domains)
-    .innerJoin(providers, eq(domains.providerId, providers.id))
-    .where(eq(domains.id, sql.placeholder("id")))
-    .prepare();
-}
-
 export interface UpdaterState {
   /** Keys: a domain id (its updates), or `"<provider id> <hostname>"` (writes to one name). */
   queue: KeyedQueue;
   /** `DDNS_UPDATE_CONCURRENCY` provider writes at once, per provider. */
   slots: ProviderSlots;
   throttles: ProviderThrottles;
-  /** Prepared once: every update reads its domain twice, and building the query costs more than running it. */
-  loadDomain: ReturnType<typeof prepareLoadDomain>;
 }
 
-export function createUpdaterState(db: Db, concurrency: number): UpdaterState {
-  return { queue: new KeyedQueue(), slots: new ProviderSlots(concurrency), throttles: new ProviderThrottles(), loadDomain: prepareLoadDomain(db) };
+export function createUpdaterState(concurrency: number): UpdaterState {
+  return { queue: new KeyedQueue(), slots: new ProviderSlots(concurrency), throttles: new ProviderThrottles() };
 }

@@ -2,10 +2,10 @@
 // pass's detection) → write to the provider when needed → one history row and the domain's
 // `last_*` fields and `next_run_at`, in one transaction. The only place that changes a DNS record.
 
-import { and, desc, eq, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
-import { domains, history, providers, type DomainRow, type ProviderRow } from "../db/schema";
+import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import { pausing } from "../dns/http";
 import type { Addresses, DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
@@ -13,6 +13,7 @@ import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
 import { providerClient } from "../modules/providers/service";
+import { createStore } from "../store";
 import { effectiveSource } from "./address-source";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
@@ -76,7 +77,7 @@ export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOpti
 
 /** The domain and its provider; the domain with any state still waiting for disk space (db/disk.ts). */
 function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
-  const loaded = ctx.updater.loadDomain.get({ id: domainId });
+  const loaded = ctx.store.domains.withProvider(domainId);
   return loaded ? { domain: ctx.disk.overlay(loaded.domain), provider: loaded.provider } : null;
 }
 
@@ -421,10 +422,8 @@ function record(
 type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];
 
 /** The one way a history row is written: inserted, then the domain's rows cut to DDNS_HISTORY_RETENTION. */
-function appendHistory(tx: Tx, ctx: AppContext, row: typeof history.$inferInsert): number {
-  const { id } = tx.insert(history).values(row).returning({ id: history.id }).get();
-  applyRetention(tx, row.domainId, ctx.settings.historyRetention);
-  return id;
+function appendHistory(tx: Tx, ctx: AppContext, row: HistoryInsert): number {
+  return createStore(tx, ctx.sqlite).history.append(row, ctx.settings.historyRetention);
 }
 
 /**
@@ -432,8 +431,8 @@ function appendHistory(tx: Tx, ctx: AppContext, row: typeof history.$inferInsert
  * (no address, no time spent), while the domain's state (status, backoff, schedule) stays as it is.
  */
 function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): UpdateOutcome {
-  const historyId = ctx.db.transaction((tx) =>
-    appendHistory(tx, ctx, {
+  const historyId = ctx.store.history.append(
+    {
       domainId: domain.id,
       ipAddress: null,
       previousIp: domain.lastKnownIp,
@@ -443,7 +442,8 @@ function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): Upd
       trigger: "manual",
       durationMs: 0,
       timestamp: Date.now(),
-    }),
+    },
+    ctx.settings.historyRetention,
   );
   ctx.log.info("forced update refused", { domain_id: domain.id, domain: domain.domainName, reason: message });
   return {
@@ -459,27 +459,6 @@ function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): Upd
     durationMs: 0,
     historyId,
   };
-}
-
-/** Keeps the newest `keep` rows of a domain. */
-function applyRetention(tx: Tx, domainId: number, keep: number): void {
-  const boundary = tx
-    .select({ timestamp: history.timestamp, id: history.id })
-    .from(history)
-    .where(eq(history.domainId, domainId))
-    .orderBy(desc(history.timestamp), desc(history.id))
-    .limit(1)
-    .offset(keep)
-    .get();
-  if (!boundary) return;
-  tx.delete(history)
-    .where(
-      and(
-        eq(history.domainId, domainId),
-        or(lt(history.timestamp, boundary.timestamp), and(eq(history.timestamp, boundary.timestamp), lte(history.id, boundary.id))),
-      ),
-    )
-    .run();
 }
 
 /** `POST /domains/{id}/update_ip`: write now, answering as docs/api.md, domains says. */

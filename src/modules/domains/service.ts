@@ -1,15 +1,16 @@
 // Domain rules (docs/api.md, domains): hostname normalisation, record types, schedules, config keys,
 // duplicates, and reading a domain's history. Writing DNS records is the updater's job.
 
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import { domainToASCII } from "node:url";
 import type { AppContext } from "../../context";
-import { domains, history, providers, type DomainRow, type HistoryRow } from "../../db/schema";
+import { domains, providers, type DomainRow, type HistoryRow } from "../../db/schema";
 import type { RecordType } from "../../dns/provider";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import { ipv6SuffixProblem } from "../../ip/suffix";
+import { createStore } from "../../store";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { iso } from "../../util/time";
 import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
@@ -274,7 +275,7 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
 export function deleteDomain(ctx: AppContext, id: number): void {
   findDomainRow(ctx, id);
   ctx.db.transaction((tx) => {
-    tx.delete(history).where(eq(history.domainId, id)).run();
+    createStore(tx, ctx.sqlite).history.deleteForDomain(id);
     tx.delete(domains).where(eq(domains.id, id)).run();
   });
   ctx.log.info("domain deleted", { domain_id: id });
@@ -297,19 +298,11 @@ export function historyToView(row: HistoryRow): HistoryView {
 /** Newest first; `offset` serves the admin pages' paging. */
 export function domainHistory(ctx: AppContext, id: number, limit: number, offset = 0): HistoryView[] {
   findDomainRow(ctx, id);
-  return ctx.db
-    .select()
-    .from(history)
-    .where(eq(history.domainId, id))
-    .orderBy(desc(history.timestamp), desc(history.id))
-    .limit(limit)
-    .offset(offset)
-    .all()
-    .map(historyToView);
+  return ctx.store.history.list(id, limit, offset).map(historyToView);
 }
 
 export function historyCount(ctx: AppContext, id: number): number {
-  return ctx.db.select({ n: sql<number>`count(*)` }).from(history).where(eq(history.domainId, id)).get()!.n;
+  return ctx.store.history.count(id);
 }
 
 /** One address a record has held: when it was first written and, unless current, when it was replaced. */
@@ -325,17 +318,6 @@ export interface IpPeriod {
  */
 export function ipTimeline(ctx: AppContext, id: number, limit = 50): IpPeriod[] {
   findDomainRow(ctx, id);
-  const starts = ctx.sqlite
-    .query<{ ip: string; at: number }, [number, number]>(
-      `SELECT ip_address AS ip, timestamp AS at FROM (
-         SELECT ip_address, timestamp, id,
-                lag(ip_address) OVER (ORDER BY timestamp, id) AS before
-         FROM history WHERE domain_id = ?1 AND status = 'SUCCESS' AND ip_address IS NOT NULL
-       )
-       WHERE before IS NULL OR before <> ip_address
-       ORDER BY timestamp DESC, id DESC
-       LIMIT ?2`,
-    )
-    .all(id, limit);
+  const starts = ctx.store.history.addressStarts(id, limit);
   return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
 }

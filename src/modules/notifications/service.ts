@@ -2,9 +2,9 @@
 // secret options sealed like provider credentials and masked in answers, the events, and the test
 // message. Delivery itself is the notifier's (src/notify/notifier.ts).
 
-import { asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { NOTIFICATION_EVENTS, notifications, type NotificationEvent, type NotificationRow } from "../../db/schema";
+import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../db/schema";
+import type { NotificationChanges } from "../../store/notifications";
 import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
 import type { ChannelOption } from "../../notify/channel";
@@ -151,13 +151,13 @@ function toView(ctx: AppContext, row: NotificationRow): NotificationView {
 }
 
 export function findNotificationRow(ctx: AppContext, id: number): NotificationRow {
-  const row = ctx.db.select().from(notifications).where(eq(notifications.id, id)).get();
+  const row = ctx.store.notifications.find(id);
   if (!row) throw notFound("Notification not found");
   return row;
 }
 
 export function listNotifications(ctx: AppContext): NotificationView[] {
-  return ctx.db.select().from(notifications).orderBy(asc(notifications.id)).all().map((row) => toView(ctx, row));
+  return ctx.store.notifications.list().map((row) => toView(ctx, row));
 }
 
 export function getNotification(ctx: AppContext, id: number): NotificationView {
@@ -173,9 +173,7 @@ export function createNotification(
   const { plain, secrets } = checkOptions(type, input.options);
   const events = checkEvents(input.events);
   const now = Date.now();
-  const created = ctx.db
-    .insert(notifications)
-    .values({
+  const created = ctx.store.notifications.create({
       name,
       type,
       options: plain,
@@ -184,16 +182,14 @@ export function createNotification(
       isEnabled: input.is_enabled ?? true,
       createdAt: now,
       updatedAt: now,
-    })
-    .returning({ id: notifications.id })
-    .get();
-  ctx.log.info("notification created", { notification_id: created.id, type });
-  return getNotification(ctx, created.id);
+    });
+  ctx.log.info("notification created", { notification_id: created, type });
+  return getNotification(ctx, created);
 }
 
 export function updateNotification(ctx: AppContext, id: number, input: NotificationInput): NotificationView {
   const row = findNotificationRow(ctx, id);
-  const changes: Partial<typeof notifications.$inferInsert> = {};
+  const changes: NotificationChanges = {};
   if (input.name !== undefined) changes.name = checkDisplayName(input.name);
   const type = checkType(input.type ?? row.type);
   if (type !== row.type && input.options === undefined) {
@@ -212,14 +208,14 @@ export function updateNotification(ctx: AppContext, id: number, input: Notificat
   if (input.events !== undefined) changes.events = checkEvents(input.events);
   if (input.is_enabled !== undefined) changes.isEnabled = input.is_enabled;
   if (Object.keys(changes).length > 0) {
-    ctx.db.update(notifications).set({ ...changes, updatedAt: Date.now() }).where(eq(notifications.id, id)).run();
+    ctx.store.notifications.update(id, { ...changes, updatedAt: Date.now() });
   }
   return getNotification(ctx, id);
 }
 
 export function deleteNotification(ctx: AppContext, id: number): void {
   findNotificationRow(ctx, id);
-  ctx.db.delete(notifications).where(eq(notifications.id, id)).run();
+  ctx.store.notifications.delete(id);
   ctx.log.info("notification deleted", { notification_id: id });
 }
 

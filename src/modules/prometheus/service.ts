@@ -4,7 +4,6 @@
 // Counters live in memory and start at 0 with each process, as Prometheus expects of counters;
 // the gauges are read from the database at each scrape.
 
-import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import type { IpFamily } from "../../ip/detect";
 import type { EventSink, RecordedUpdate } from "../../updater/events";
@@ -66,9 +65,9 @@ export class UpdateMetrics implements EventSink {
     if (outcome.changed) this.ipChanges.at({ family: outcome.recordType === "AAAA" ? "ipv6" : "ipv4" }).n++;
   }
 
-  /** Read at each update (bun:sqlite keeps the statement): a provider without domains may change its type. */
+  /** Read at each update: a provider without domains may change its type. */
   private providerType(providerId: number): string {
-    return this.ctx.sqlite.query<{ type: string }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type ?? "unknown";
+    return this.ctx.store.metrics.providerType(providerId) ?? "unknown";
   }
 
   /** The whole exposition. */
@@ -81,14 +80,7 @@ export class UpdateMetrics implements EventSink {
 
     family("ddnsd_domains", "gauge", "Domains by state: ok (last write succeeded), failing, pending (never written), disabled (it or its provider).");
     const states = { ok: 0, failing: 0, pending: 0, disabled: 0 };
-    for (const row of this.ctx.db.all<{ state: keyof typeof states; n: number }>(sql`
-      SELECT CASE
-               WHEN d.is_enabled = 0 OR p.is_enabled = 0 THEN 'disabled'
-               WHEN d.last_update_status = 'SUCCESS' THEN 'ok'
-               WHEN d.last_update_status = 'FAILED' THEN 'failing'
-               ELSE 'pending'
-             END AS state, count(*) AS n
-      FROM domains d JOIN providers p ON p.id = d.provider_id GROUP BY state`)) {
+    for (const row of this.ctx.store.metrics.domainStates()) {
       states[row.state] = row.n;
     }
     for (const [state, n] of Object.entries(states)) lines.push(`ddnsd_domains${renderLabels({ state })} ${n}`);
@@ -112,10 +104,7 @@ export class UpdateMetrics implements EventSink {
     for (const [labels, { n }] of this.detectionFailures.values) lines.push(`ddnsd_detection_failures_total${labels} ${n}`);
 
     family("ddnsd_record_last_success_timestamp_seconds", "gauge", "When each record was last written successfully (Unix seconds), within the kept history.");
-    for (const row of this.ctx.db.all<{ domain: string; record_type: string; at: number }>(sql`
-      SELECT d.domain_name AS domain, d.record_type AS record_type,
-             (SELECT max(h.timestamp) FROM history h WHERE h.domain_id = d.id AND h.status = 'SUCCESS') AS at
-      FROM domains d ORDER BY d.id`)) {
+    for (const row of this.ctx.store.metrics.lastSuccesses()) {
       if (row.at !== null) lines.push(`ddnsd_record_last_success_timestamp_seconds${renderLabels({ domain: row.domain, record_type: row.record_type })} ${row.at / 1000}`);
     }
 

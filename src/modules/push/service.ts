@@ -5,9 +5,8 @@
 // Protocol: https://help.dyn.com/remote-access-api/perform-update/ and …/return-codes/ (the
 // dyndns2 API that these clients speak), as docs/services/dyndns2.md describes for the dyndns2 service.
 
-import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { domains, providers, type UpdateKeyRow } from "../../db/schema";
+import type { UpdateKeyRow } from "../../db/schema";
 import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
 import type { UpdateOutcome } from "../../updater/outcome";
 import { familyOf, runUpdate } from "../../updater/update";
@@ -52,13 +51,8 @@ export function planAddresses(addresses: string[], allowPrivate: boolean): Famil
 
 /** The enabled domains of enabled providers named `hostname` that the key covers. */
 function coveredDomains(ctx: AppContext, key: UpdateKeyRow, hostname: string): { id: number; recordType: "A" | "AAAA" }[] {
-  return ctx.db
-    .select({ id: domains.id, recordType: domains.recordType })
-    .from(domains)
-    .innerJoin(providers, eq(domains.providerId, providers.id))
-    .where(and(eq(domains.domainName, hostname), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))
-    .orderBy(domains.recordType, domains.id)
-    .all()
+  return ctx.store.domains
+    .enabledNamed(hostname)
     .filter((domain) => key.domainIds === null || key.domainIds.includes(domain.id));
 }
 

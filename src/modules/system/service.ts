@@ -9,7 +9,7 @@ const DISK_FULL_HEALTH =
 import { iso } from "../../util/time";
 
 export function systemStatus(ctx: AppContext) {
-  const lastCheck = ctx.sqlite.query<{ at: number | null }, []>("SELECT max(last_checked_at) AS at FROM domains").get()!.at;
+  const lastCheck = ctx.store.metrics.lastCheckedAt();
   return {
     initialized: userCount(ctx) > 0,
     version: VERSION,
@@ -39,7 +39,5 @@ export function healthProblem(ctx: AppContext, scheduled: boolean): HealthProble
 
 /** The database's size in bytes (pages in use × page size; a WAL file not yet checkpointed is extra). */
 export function databaseSizeBytes(ctx: AppContext): number {
-  return ctx.sqlite
-    .query<{ bytes: number }, []>("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()")
-    .get()!.bytes;
+  return ctx.store.metrics.databaseSizeBytes();
 }

@@ -2,10 +2,9 @@
 // SHA-256 hash. The key carries 256 random bits, so no guess can walk the hash and a slow password
 // hash would only cost every push time; one indexed lookup of the hash finds the key.
 
-import { asc, eq, inArray } from "drizzle-orm";
 import { createHash, randomBytes } from "node:crypto";
 import type { AppContext } from "../../context";
-import { domains, updateKeys, type UpdateKeyRow } from "../../db/schema";
+import type { UpdateKeyRow } from "../../db/schema";
 import { invalidField, notFound } from "../../errors";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
@@ -40,7 +39,7 @@ function checkDomainIds(ctx: AppContext, ids: number[] | null | undefined): numb
   // An empty list would make a key that updates nothing, which reads like "no limit".
   if (ids.length === 0) throw invalidField("domain_ids", "must name at least one domain; null means all domains");
   const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const known = new Set(ctx.db.select({ id: domains.id }).from(domains).where(inArray(domains.id, unique)).all().map((row) => row.id));
+  const known = ctx.store.domains.existingIds(unique);
   const missing = unique.find((id) => !known.has(id));
   if (missing !== undefined) throw invalidField("domain_ids", `domain ${missing} does not exist`);
   return unique;
@@ -51,21 +50,17 @@ export function createUpdateKey(ctx: AppContext, input: { name: string; domain_i
   const domainIds = checkDomainIds(ctx, input.domain_ids);
   // 32 random bytes as base64url: 43 characters that survive a URL, a form field and Basic auth as they are.
   const key = randomBytes(32).toString("base64url");
-  const row = ctx.db
-    .insert(updateKeys)
-    .values({ name, keyHash: hashKey(key), keyTail: key.slice(-4), domainIds, createdAt: Date.now() })
-    .returning()
-    .get();
+  const row = ctx.store.updateKeys.create({ name, keyHash: hashKey(key), keyTail: key.slice(-4), domainIds, createdAt: Date.now() });
   ctx.log.info("update key created", { update_key_id: row.id, domains: domainIds === null ? "all" : domainIds.join(",") });
   return toView(row, key);
 }
 
 export function listUpdateKeys(ctx: AppContext): UpdateKeyView[] {
-  return ctx.db.select().from(updateKeys).orderBy(asc(updateKeys.id)).all().map((row) => toView(row));
+  return ctx.store.updateKeys.list().map((row) => toView(row));
 }
 
 function findUpdateKeyRow(ctx: AppContext, id: number): UpdateKeyRow {
-  const row = ctx.db.select().from(updateKeys).where(eq(updateKeys.id, id)).get();
+  const row = ctx.store.updateKeys.find(id);
   if (!row) throw notFound("Update key not found");
   return row;
 }
@@ -76,11 +71,11 @@ export function getUpdateKey(ctx: AppContext, id: number): UpdateKeyView {
 
 export function deleteUpdateKey(ctx: AppContext, id: number): void {
   findUpdateKeyRow(ctx, id);
-  ctx.db.delete(updateKeys).where(eq(updateKeys.id, id)).run();
+  ctx.store.updateKeys.delete(id);
   ctx.log.info("update key deleted", { update_key_id: id });
 }
 
 /** The key a push presented, marked as used now; null for an unknown key. */
 export function useUpdateKey(ctx: AppContext, key: string): UpdateKeyRow | null {
-  return ctx.db.update(updateKeys).set({ lastUsedAt: Date.now() }).where(eq(updateKeys.keyHash, hashKey(key))).returning().get() ?? null;
+  return ctx.store.updateKeys.use(hashKey(key), Date.now()) ?? null;
 }

@@ -1,0 +1,103 @@
+// The history table: one row per update attempt, each domain's rows cut to the retention setting
+// as they are written.
+
+import { and, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { history, type HistoryFailureCause, type HistoryRow } from "../db/schema";
+import type { HistoryInsert } from "../db/disk";
+import type { Handle } from "./handle";
+
+/** One address a record has held: since when (ms) it was written. */
+export interface AddressStart {
+  ip: string;
+  at: number;
+}
+
+export interface HistoryQueries {
+  /** The one way a row is written: inserted, then the domain's rows cut to the newest `keep`; its id. */
+  append(row: HistoryInsert, keep: number): number;
+  /** A domain's rows, newest first. */
+  list(domainId: number, limit: number, offset?: number): HistoryRow[];
+  count(domainId: number): number;
+  /** Deletes every row of a domain. */
+  deleteForDomain(domainId: number): void;
+  /**
+   * When each address the record held was first written, newest first, from its successful rows:
+   * a new start whenever a write changed the address.
+   */
+  addressStarts(domainId: number, limit: number): AddressStart[];
+  /** Each domain's newest row's failure cause (null when it succeeded), by domain id. */
+  latestCauses(): Map<number, HistoryFailureCause | null>;
+  /** The failure causes of these rows, by row id. */
+  causes(ids: readonly number[]): Map<number, HistoryFailureCause | null>;
+}
+
+/** Keeps the newest `keep` rows of a domain. */
+function applyRetention(db: Handle, domainId: number, keep: number): void {
+  const boundary = db
+    .select({ timestamp: history.timestamp, id: history.id })
+    .from(history)
+    .where(eq(history.domainId, domainId))
+    .orderBy(desc(history.timestamp), desc(history.id))
+    .limit(1)
+    .offset(keep)
+    .get();
+  if (!boundary) return;
+  db.delete(history)
+    .where(
+      and(
+        eq(history.domainId, domainId),
+        or(lt(history.timestamp, boundary.timestamp), and(eq(history.timestamp, boundary.timestamp), lte(history.id, boundary.id))),
+      ),
+    )
+    .run();
+}
+
+export function historyQueries(db: Handle): HistoryQueries {
+  return {
+    append(row, keep) {
+      return db.transaction((tx) => {
+        const { id } = tx.insert(history).values(row).returning({ id: history.id }).get();
+        applyRetention(tx, row.domainId, keep);
+        return id;
+      });
+    },
+    list(domainId, limit, offset = 0) {
+      return db
+        .select()
+        .from(history)
+        .where(eq(history.domainId, domainId))
+        .orderBy(desc(history.timestamp), desc(history.id))
+        .limit(limit)
+        .offset(offset)
+        .all();
+    },
+    count(domainId) {
+      return db.select({ n: sql<number>`count(*)` }).from(history).where(eq(history.domainId, domainId)).get()!.n;
+    },
+    deleteForDomain(domainId) {
+      db.delete(history).where(eq(history.domainId, domainId)).run();
+    },
+    addressStarts(domainId, limit) {
+      return db.all<AddressStart>(sql`
+        SELECT ip_address AS ip, timestamp AS at FROM (
+          SELECT ip_address, timestamp, id,
+                 lag(ip_address) OVER (ORDER BY timestamp, id) AS before
+          FROM history WHERE domain_id = ${domainId} AND status = 'SUCCESS' AND ip_address IS NOT NULL
+        )
+        WHERE before IS NULL OR before <> ip_address
+        ORDER BY timestamp DESC, id DESC
+        LIMIT ${limit}`);
+    },
+    latestCauses() {
+      const rows = db.all<{ domain_id: number; failure_cause: HistoryFailureCause | null }>(
+        sql`SELECT domain_id, failure_cause FROM history WHERE id IN (SELECT max(id) FROM history GROUP BY domain_id)`,
+      );
+      return new Map(rows.map((row) => [row.domain_id, row.failure_cause]));
+    },
+    causes(ids) {
+      if (ids.length === 0) return new Map();
+      const rows = db.select({ id: history.id, cause: history.failureCause }).from(history).where(inArray(history.id, [...ids])).all();
+      return new Map(rows.map((row) => [row.id, row.cause]));
+    },
+  };
+}

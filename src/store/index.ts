@@ -1,0 +1,51 @@
+// The store: every query the appliance runs, one module per table or area. Services, the updater
+// and the pages take a Store and call its functions with plain values; they get plain rows back and
+// never see drizzle or SQL. Built once, over the opened database, by the composition root (app.ts).
+
+import type { Database } from "bun:sqlite";
+import type { Db } from "../db";
+import type { Handle } from "./handle";
+import { domainQueries, type DomainQueries } from "./domains";
+import { historyQueries, type HistoryQueries } from "./history";
+import { metricsQueries, type MetricsQueries } from "./metrics";
+import { notificationQueries, type NotificationQueries } from "./notifications";
+import { providerQueries, type ProviderQueries } from "./providers";
+import { updateKeyQueries, type UpdateKeyQueries } from "./update-keys";
+import { userQueries, type UserQueries } from "./users";
+
+export type { Handle } from "./handle";
+
+export interface Store {
+  providers: ProviderQueries;
+  domains: DomainQueries;
+  history: HistoryQueries;
+  metrics: MetricsQueries;
+  /** The admins, and the tokens they signed out. */
+  users: UserQueries;
+  /** The keys routers push their address with. */
+  updateKeys: UpdateKeyQueries;
+  notifications: NotificationQueries;
+  /**
+   * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
+   * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
+   */
+  transaction<T>(work: (store: Store) => T): T;
+}
+
+/**
+ * The store over a database: its drizzle handle (or a transaction of it, inside `transaction`) and
+ * the same connection itself, for the aggregates written in plain SQL.
+ */
+export function createStore(db: Db | Handle, sqlite: Database): Store {
+  const handle = db as Handle;
+  return {
+    providers: providerQueries(handle),
+    domains: domainQueries(handle),
+    history: historyQueries(handle),
+    metrics: metricsQueries(sqlite),
+    users: userQueries(handle, sqlite),
+    updateKeys: updateKeyQueries(handle),
+    notifications: notificationQueries(handle),
+    transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
+  };
+}

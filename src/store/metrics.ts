@@ -1,0 +1,169 @@
+// The figures of the dashboard, the metrics API and the Prometheus exposition: aggregates over the
+// domains, providers and history tables. Plain SQL: the aggregates read more clearly than in the
+// query builder, and bun:sqlite keeps each statement prepared.
+
+import type { Database } from "bun:sqlite";
+
+export interface DomainCounts {
+  total: number;
+  /** Enabled, and so is its provider. */
+  active: number;
+}
+
+export interface ProviderTypeCount {
+  type: string;
+  count: number;
+  active: number;
+}
+
+export interface UpdateCounts {
+  total: number;
+  failed: number;
+  /** Distinct addresses written or tried. */
+  ips: number;
+}
+
+/** A provider with its domains' updates since a time (null counts when there were none). */
+export interface ProviderStatsRow {
+  id: number;
+  name: string;
+  type: string;
+  is_enabled: number;
+  total_domains: number;
+  updates: number | null;
+  successful: number | null;
+  avg_ms: number | null;
+  last_at: number | null;
+}
+
+export type DomainState = "ok" | "failing" | "pending" | "disabled";
+
+export interface MetricsQueries {
+  domainCounts(): DomainCounts;
+  providersByType(): ProviderTypeCount[];
+  /** History rows since `since` (ms). */
+  updatesSince(since: number): UpdateCounts;
+  /** The newest history row's time, or null. */
+  lastUpdateAt(): number | null;
+  providerStats(since: number): ProviderStatsRow[];
+  /** Successful and failed history rows in [from, to). */
+  outcomesBetween(from: number, to: number): { success: number; failed: number };
+  /** Successful writes in [from, to) that pointed a record at another address than before. */
+  ipChangesBetween(from: number, to: number): number;
+  /** How many domains are in each state: ok (last write succeeded), failing, pending (never written), disabled (it or its provider). */
+  domainStates(): { state: DomainState; n: number }[];
+  /** Each domain's newest successful write (ms), null when none is kept. */
+  lastSuccesses(): { domain: string; record_type: string; at: number | null }[];
+  /** A provider's type, the label of its updates' counters (null when it is gone). */
+  providerType(providerId: number): string | null;
+  /** The newest check of any domain, or null. */
+  lastCheckedAt(): number | null;
+  /** The database's size in bytes (pages in use × page size; a WAL file not yet checkpointed is extra). */
+  databaseSizeBytes(): number;
+}
+
+export function metricsQueries(sqlite: Database): MetricsQueries {
+  return {
+    domainCounts() {
+      const row = sqlite
+        .query<{ total: number; active: number | null }, []>(
+          `SELECT count(*) AS total, sum(d.is_enabled AND p.is_enabled) AS active
+           FROM domains d JOIN providers p ON p.id = d.provider_id`,
+        )
+        .get()!;
+      return { total: row.total, active: row.active ?? 0 };
+    },
+    providersByType() {
+      return sqlite
+        .query<ProviderTypeCount, []>("SELECT type, count(*) AS count, sum(is_enabled) AS active FROM providers GROUP BY type ORDER BY type")
+        .all();
+    },
+    updatesSince(since) {
+      const row = sqlite
+        .query<{ total: number; failed: number | null; ips: number }, [number]>(
+          `SELECT count(*) AS total, sum(status = 'FAILED') AS failed, count(DISTINCT ip_address) AS ips
+           FROM history WHERE timestamp >= ?`,
+        )
+        .get(since)!;
+      return { total: row.total, failed: row.failed ?? 0, ips: row.ips };
+    },
+    lastUpdateAt() {
+      return sqlite.query<{ at: number | null }, []>("SELECT max(timestamp) AS at FROM history").get()!.at;
+    },
+    providerStats(since) {
+      return (
+        sqlite
+          // Both history reads go domain by domain through the covering index (domain_id, timestamp,
+          // status, duration_ms): CROSS JOIN keeps domains the outer loop (else SQLite reads the day's rows
+          // through the timestamp index and fetches each row from the table), and the newest timestamp is
+          // taken per domain (one index seek each) rather than as the max over every row of the provider.
+          // 1,000,000 rows: ~130 ms before, ~15 ms now (bench/history.ts).
+          .query<ProviderStatsRow, [number]>(
+            `WITH recent AS (
+               SELECT d.provider_id, count(*) AS updates, sum(h.status = 'SUCCESS') AS successful, avg(h.duration_ms) AS avg_ms
+               FROM domains d CROSS JOIN history h ON h.domain_id = d.id
+               WHERE h.timestamp >= ?1
+               GROUP BY d.provider_id
+             )
+             SELECT p.id, p.name, p.type, p.is_enabled,
+                    (SELECT count(*) FROM domains d WHERE d.provider_id = p.id) AS total_domains,
+                    r.updates, r.successful, r.avg_ms,
+                    (SELECT max((SELECT max(h.timestamp) FROM history h WHERE h.domain_id = d.id))
+                     FROM domains d WHERE d.provider_id = p.id) AS last_at
+             FROM providers p LEFT JOIN recent r ON r.provider_id = p.id
+             ORDER BY p.id`,
+          )
+          .all(since)
+      );
+    },
+    outcomesBetween(from, to) {
+      // A range count on the covering timestamp index: the callers ask hour by hour, since a single
+      // GROUP BY over the day sorts every row into a temporary B-tree and takes ~3× as long.
+      return sqlite
+        .query<{ success: number; failed: number }, [number, number]>(
+          `SELECT count(*) FILTER (WHERE status = 'SUCCESS') AS success, count(*) FILTER (WHERE status = 'FAILED') AS failed
+           FROM history WHERE timestamp >= ?1 AND timestamp < ?2`,
+        )
+        .get(from, to)!;
+    },
+    ipChangesBetween(from, to) {
+      return sqlite
+        .query<{ changes: number }, [number, number]>(
+          `SELECT count(*) AS changes FROM history
+           WHERE timestamp >= ?1 AND timestamp < ?2 AND status = 'SUCCESS' AND ip_address IS NOT previous_ip`,
+        )
+        .get(from, to)!.changes;
+    },
+    domainStates() {
+      return sqlite
+        .query<{ state: DomainState; n: number }, []>(
+          `SELECT CASE
+                    WHEN d.is_enabled = 0 OR p.is_enabled = 0 THEN 'disabled'
+                    WHEN d.last_update_status = 'SUCCESS' THEN 'ok'
+                    WHEN d.last_update_status = 'FAILED' THEN 'failing'
+                    ELSE 'pending'
+                  END AS state, count(*) AS n
+           FROM domains d JOIN providers p ON p.id = d.provider_id GROUP BY state`,
+        )
+        .all();
+    },
+    lastSuccesses() {
+      return sqlite
+        .query<{ domain: string; record_type: string; at: number | null }, []>(
+          `SELECT d.domain_name AS domain, d.record_type AS record_type,
+                  (SELECT max(h.timestamp) FROM history h WHERE h.domain_id = d.id AND h.status = 'SUCCESS') AS at
+           FROM domains d ORDER BY d.id`,
+        )
+        .all();
+    },
+    providerType(providerId) {
+      return sqlite.query<{ type: string }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type ?? null;
+    },
+    lastCheckedAt() {
+      return sqlite.query<{ at: number | null }, []>("SELECT max(last_checked_at) AS at FROM domains").get()!.at;
+    },
+    databaseSizeBytes() {
+      return sqlite.query<{ bytes: number }, []>("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()").get()!.bytes;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// Every query lives in src/store/ (docs/architecture.md): no other file of src/ or views/ imports
+// drizzle or runs SQL on the connection. The files that still do are listed below, a debt that only
+// shrinks: the test fails when a new one appears, and when a listed one no longer queries (then
+// delete its line). src/db/ (the schema, opening and migrating the database) is the other home of
+// drizzle.
+
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Glob } from "bun";
+
+const ROOT = resolve(import.meta.dir, "..", "..");
+
+/** What marks a file as running queries: drizzle imported, SQL on the connection, or the drizzle handle queried. */
+const QUERYING = [
+  /\bfrom\s+["']drizzle-orm/,
+  /\bsqlite\s*\.\s*(?:query|exec|run|prepare|transaction)\b/,
+  /\bdb\s*\.\s*(?:select|insert|update|delete|transaction|all|get|run)\b/,
+];
+
+/** Files outside the store that still query, each to move into src/store/. */
+const LEFT = new Set([
+  "src/modules/config-file/service.ts",
+  "src/modules/domains/service.ts",
+  "src/modules/system/address-sources.ts",
+  "src/modules/providers/service.ts",
+  "src/updater/address-source.ts",
+  "src/updater/scheduler.ts",
+  "src/updater/update.ts",
+]);
+
+function queryingFiles(): string[] {
+  return ["src", "views"]
+    .flatMap((dir) => [...new Glob("**/*.{ts,tsx}").scanSync({ cwd: join(ROOT, dir) })].map((file) => `${dir}/${file}`))
+    .filter((file) => !file.startsWith("src/store/") && !file.startsWith("src/db/"))
+    .filter((file) => {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      return QUERYING.some((pattern) => pattern.test(text));
+    })
+    .sort();
+}
+
+describe("queries live in the store", () => {
+  test("no file outside src/store and src/db queries, besides the listed ones", () => {
+    expect(queryingFiles().filter((file) => !LEFT.has(file))).toEqual([]);
+  });
+
+  test("every listed file still queries (delete the line of one that moved)", () => {
+    const querying = new Set(queryingFiles());
+    expect([...LEFT].filter((file) => !querying.has(file))).toEqual([]);
+  });
+
+  test("the patterns see drizzle, SQL on the connection and the drizzle handle", () => {
+    const seen = (text: string) => QUERYING.some((pattern) => pattern.test(text));
+    expect(seen('import { eq } from "drizzle-orm";')).toBe(true);
+    expect(seen('ctx.sqlite.query("SELECT 1")')).toBe(true);
+    expect(seen("this.ctx.db.select().from(domains)")).toBe(true);
+    expect(seen("ctx.store.history.list(id, 10)")).toBe(false);
+    expect(seen("ctx.sqlite.close()")).toBe(false);
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, test } from "bun:test";
+import type { HistoryInsert } from "../../../src/db/disk";
+import { memoryStore } from "./support";
+
+function row(domainId: number, timestamp: number, fields: Partial<HistoryInsert> = {}): HistoryInsert {
+  return { domainId, ipAddress: "192.0.2.1", previousIp: null, status: "SUCCESS", message: "ok", trigger: "schedule", durationMs: 5, timestamp, ...fields };
+}
+
+describe("store: history", () => {
+  test("append returns the row's id and keeps only the newest rows of that domain", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const b = domain(p, "b.example.com");
+    store.history.append(row(b, 1), 2);
+    const ids = [1, 2, 3, 4].map((t) => store.history.append(row(a, t * 1000), 2));
+    expect(new Set(ids).size).toBe(4);
+    expect(store.history.list(a, 10).map((r) => r.id)).toEqual([ids[3]!, ids[2]!]);
+    expect(store.history.count(a)).toBe(2);
+    expect(store.history.count(b)).toBe(1); // another domain's rows are never cut
+  });
+
+  test("rows of the same time are cut oldest id first", () => {
+    const { store, provider, domain } = memoryStore();
+    const a = domain(provider());
+    const ids = [1, 2, 3].map(() => store.history.append(row(a, 5000), 2));
+    expect(store.history.list(a, 10).map((r) => r.id)).toEqual([ids[2]!, ids[1]!]);
+  });
+
+  test("list pages newest first; deleteForDomain removes only that domain's rows", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const b = domain(p, "b.example.com");
+    for (const t of [1, 2, 3]) store.history.append(row(a, t), 10);
+    store.history.append(row(b, 1), 10);
+    expect(store.history.list(a, 1, 1).map((r) => r.timestamp)).toEqual([2]);
+    store.history.deleteForDomain(a);
+    expect(store.history.count(a)).toBe(0);
+    expect(store.history.count(b)).toBe(1);
+  });
+
+  test("addressStarts: when each address was first written, newest first, from successful rows only", () => {
+    const { store, provider, domain } = memoryStore();
+    const a = domain(provider());
+    store.history.append(row(a, 1, { ipAddress: "192.0.2.1" }), 50);
+    store.history.append(row(a, 2, { ipAddress: "192.0.2.1" }), 50);
+    store.history.append(row(a, 3, { ipAddress: "192.0.2.9", status: "FAILED", failureCause: "refused" }), 50);
+    store.history.append(row(a, 4, { ipAddress: "192.0.2.2" }), 50);
+    store.history.append(row(a, 5, { ipAddress: "192.0.2.1" }), 50);
+    expect(store.history.addressStarts(a, 10)).toEqual([
+      { ip: "192.0.2.1", at: 5 },
+      { ip: "192.0.2.2", at: 4 },
+      { ip: "192.0.2.1", at: 1 },
+    ]);
+    expect(store.history.addressStarts(a, 1)).toEqual([{ ip: "192.0.2.1", at: 5 }]);
+  });
+
+  test("latestCauses and causes read the failure causes", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const b = domain(p, "b.example.com");
+    const failed = store.history.append(row(a, 1, { status: "FAILED", failureCause: "refused" }), 10);
+    const ok = store.history.append(row(a, 2), 10);
+    store.history.append(row(b, 1, { status: "FAILED", failureCause: "detection" }), 10);
+    expect(store.history.latestCauses()).toEqual(new Map([[a, null], [b, "detection"]]));
+    expect(store.history.causes([failed, ok])).toEqual(new Map([[failed, "refused"], [ok, null]]));
+    expect(store.history.causes([])).toEqual(new Map());
+  });
+
+  test("a transaction that throws writes nothing", () => {
+    const { store, provider, domain } = memoryStore();
+    const a = domain(provider());
+    expect(() =>
+      store.transaction((tx) => {
+        tx.history.append(row(a, 1), 10);
+        throw new Error("undone");
+      }),
+    ).toThrow("undone");
+    expect(store.history.count(a)).toBe(0);
+  });
+});
