@@ -13,7 +13,7 @@
 // publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { RecordType, Step } from "./provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
@@ -37,7 +37,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
   /** The zone with its name and records; a 404 means the zone id names nothing (any more). */
   async function zone(zoneId: string): Promise<Step<{ name: string; records: Record<string, unknown>[] }>> {
     const answer = await call("GET", `/dnszone/${encodeURIComponent(zoneId)}`);
-    if (!answer.ok) return answer.status === 404 ? { ...answer, staleZone: true } : answer;
+    if (!answer.ok) return staleOn404(answer);
     const body = isObject(answer.value.body) ? answer.value.body : {};
     return {
       ok: true,

@@ -13,7 +13,7 @@
 // errors, rate limiting); libdns/dnsimple provider.go (records by name, PATCH of content and TTL,
 // 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { FetchLike, Step } from "./provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
@@ -100,7 +100,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       const relative = relativeName(hostname, zone.id);
       const listed = await listAll(recordsPath(zone.id), { name: relative, type });
       // A zone in the config that left the account: looked up afresh, once.
-      if (!listed.ok) return listed.status === 404 ? { ...listed, staleZone: true } : listed;
+      if (!listed.ok) return staleOn404(listed);
       // The filters are applied again here: the apex's empty name must not match every record.
       const records = listed.value.filter((r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative);
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };

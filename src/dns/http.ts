@@ -258,6 +258,11 @@ export function failedAnswer(service: string, status: number, headers: Headers, 
   };
 }
 
+/** A 404 under a zone's id means the zone is gone (deleted, or not this account's): look it up afresh. */
+export function staleOn404<T>(step: Step<T>): Step<T> {
+  return !step.ok && step.status === 404 ? { ...step, staleZone: true } : step;
+}
+
 /** The wait a "slow down" answer names: `Retry-After`, else a `RateLimit-Reset` time; nothing when neither. */
 export function throttleWait(headers: Headers): { retryAfterSeconds?: number } {
   const seconds = retryAfterSeconds(headers) ?? secondsUntilReset(headers);

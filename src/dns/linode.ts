@@ -13,7 +13,7 @@
 // Linode publishes the API as an OpenAPI description, linode/linode-api-docs openapi.yaml);
 // qdm12/ddns-updater providers/linode/provider.go; libdns/linode; lego "Linode (v4)".
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
@@ -80,10 +80,6 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     return { id: String(domain.id), name, ...(note ? { note } : {}) };
   }
 
-  /** A 404 under a domain id means the domain is gone (deleted, or not this account's): look it up afresh. */
-  function staleOn404<T>(step: Step<T>): Step<T> {
-    return !step.ok && step.status === 404 ? { ...step, staleZone: true } : step;
-  }
 
   return {
     service: SERVICE,

@@ -12,7 +12,7 @@
 // qdm12/ddns-updater providers/namecom (getrecord.go, updaterecord.go, response.go: `{message,
 // details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
@@ -94,7 +94,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
     async readRecordSet(zone, hostname, type) {
       const listed = await listAll(recordsPath(zone.id), "records");
       // A domain in the config that left the account: looked up afresh, once.
-      if (!listed.ok) return listed.status === 404 ? { ...listed, staleZone: true } : listed;
+      if (!listed.ok) return staleOn404(listed);
       const relative = relativeName(hostname, zone.id);
       const records = listed.value.filter((r) => r.type === type && typeof r.id === "number" && String(r.host ?? "").toLowerCase() === relative);
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };

@@ -8,12 +8,11 @@
 // the new address in the same message (the server applies both or neither); nothing else of the
 // name is touched.
 
-import { failed } from "./http";
-import type { FailureCause, RecordType, Step, StepFailure, VerifyOutcome } from "./provider";
+import type { RecordType, Step, StepFailure, VerifyOutcome } from "./provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService } from "./service";
 import { candidateZones, zoneHolds } from "./zones";
-import { type Answer, ask, formatServer, newId, parseServer, type ServerAddress, type SignedServer } from "./signed-dns";
+import { type Answer, ask, fail, formatServer, newId, parseServer, type ServerAddress, type SignedServer } from "./signed-dns";
 import { isTsigAlgorithm, TSIG_ALGORITHMS, type TsigAlgorithm } from "./tsig";
 import { addressData, addressText, CLASS, type Message, message, OPCODE, RCODE, rcodeName, TYPE } from "./wire";
 
@@ -28,10 +27,6 @@ export interface Rfc2136Options {
   /** The zone the `zone` option names, lowercase without a trailing dot. */
   zone?: string;
   timeoutMs: number;
-}
-
-function fail(message: string, cause: FailureCause, stopRetrying = false): StepFailure {
-  return failed(message, { cause, stopRetrying });
 }
 
 /** A zone the server no longer serves (or that does not hold the name): the reconciler looks the zone up afresh, once. */

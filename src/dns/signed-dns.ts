@@ -99,7 +99,7 @@ export interface SignedServer {
   label: string;
 }
 
-function fail(message: string, cause: FailureCause, stopRetrying = false): StepFailure {
+export function fail(message: string, cause: FailureCause, stopRetrying = false): StepFailure {
   return failed(message, { cause, stopRetrying });
 }
 

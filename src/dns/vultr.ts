@@ -13,7 +13,7 @@
 // qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go: PATCH answers 204; errors as
 // `{"error", "status"}`); libdns/vultr; lego "Vultr".
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
@@ -90,7 +90,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
     async readRecordSet(zone, hostname, type) {
       const listed = await listAll(recordsPath(zone.id), "records");
       // A domain in the config that left the account: looked up afresh, once.
-      if (!listed.ok) return listed.status === 404 ? { ...listed, staleZone: true } : listed;
+      if (!listed.ok) return staleOn404(listed);
       const relative = relativeName(hostname, zone.id);
       const records = listed.value.filter((r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative);
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
