@@ -26,7 +26,13 @@ import {
   OLD_IPV4,
   OLD_IPV6,
 } from "../updater/harness";
-import { ADAPTERS, desec, digitalocean, dyndns2, porkbun, route53, ZONE, type ServiceAdapter } from "./adapters";
+import { ZONE, type ServiceAdapter } from "./adapter";
+import { ADAPTERS } from "./adapters";
+import { adapter as desec } from "./adapters/desec";
+import { adapter as digitalocean } from "./adapters/digitalocean";
+import { adapter as dyndns2 } from "./adapters/dyndns2";
+import { adapter as porkbun } from "./adapters/porkbun";
+import { adapter as route53 } from "./adapters/route53";
 
 const OLD: Record<RecordType, string> = { A: OLD_IPV4, AAAA: OLD_IPV6 };
 const DETECTED: Record<RecordType, string> = { A: ECHO_DEFAULT_IPV4, AAAA: ECHO_DEFAULT_IPV6 };
