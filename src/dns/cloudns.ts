@@ -112,10 +112,6 @@ export function createCloudnsApi(
     },
 
     storedTtl: cloudnsTtl,
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -104,10 +104,6 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       if (!created.ok) return created.failure;
       return { ok: true, value: rrsetOf(rrsetId(zone.id, hostname, type), isObject(created.body) ? created.body : rrset) };
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

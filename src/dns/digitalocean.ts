@@ -111,10 +111,6 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
       });
       return created.ok ? written(created.value) : created;
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -120,10 +120,6 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
         await call("POST", recordsPath(zone.id), { name: relativeName(hostname, zone.id), type, content: address, ttl: settings.ttl ?? NEW_RECORD_TTL }),
       );
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

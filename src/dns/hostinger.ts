@@ -101,10 +101,6 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
     async createRecordSet(zone, hostname, type, address, settings) {
       return putSet(zone.id, relativeName(hostname, zone.id, "@"), type, address, settings.ttl ?? NEW_RECORD_TTL);
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -116,10 +116,6 @@ export function createNamecomApi(credentials: { username: string; token: string 
     async createRecordSet(zone, hostname, type, address, settings) {
       return written(await call("POST", recordsPath(zone.id), { host: relativeName(hostname, zone.id), type, answer: address, ttl: settings.ttl ?? NEW_RECORD_TTL }));
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -125,10 +125,6 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
       const answer = await call("dnsAddRecord", { domain: zone.id, rrtype: type, rrhost: relativeName(hostname, zone.id), rrvalue: address, rrttl: String(ttl) });
       return written(answer, undefined, address, ttl);
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -134,10 +134,6 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
       if (id === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([{ ...fields, id }]) };
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -70,7 +70,7 @@ export interface ZoneApi {
     settings: DesiredSettings,
   ): Promise<Step<RecordSet>>;
   createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>>;
-  /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`. */
+  /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`; without it, the TTL. */
   describe?(set: RecordSet): string[];
   /**
    * The TTL the service keeps when asked for `ttl`, where it does not keep every value (Linode rounds
@@ -132,7 +132,7 @@ async function writeInZone(
       action,
       externalId: set.id,
       zoneId: zone.id,
-      message: writtenDetails(api.service, `record ${set.id}`, [...(api.describe?.(set) ?? []), ...(zone.note ? [zone.note] : [])]),
+      message: writtenDetails(api.service, `record ${set.id}`, [...(api.describe ?? ttlDetail)(set), ...(zone.note ? [zone.note] : [])]),
     },
   });
 
@@ -178,4 +178,9 @@ function outcome(step: Step<Extract<WriteOutcome, { ok: true }>>): WriteOutcome 
   if (step.ok) return step.value;
   const { message, cause, retryAfterSeconds, stopRetrying } = step;
   return failed(message, { cause, retryAfterSeconds, stopRetrying });
+}
+
+/** What the history says of a written record set, unless the service says more: its TTL. */
+function ttlDetail(set: RecordSet): string[] {
+  return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
 }

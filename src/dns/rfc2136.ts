@@ -244,10 +244,6 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
     createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
       return replace(zone.name ?? zone.id, hostname, type, null, address, settings.ttl ?? DEFAULT_TTL);
     },
-
-    describe(set: RecordSet): string[] {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -118,10 +118,6 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       if (!isObject(record) || typeof record.id !== "string") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([record]) };
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 
