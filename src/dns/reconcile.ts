@@ -8,7 +8,7 @@
 
 import { failed, notCreatedMessage, writtenDetails } from "./http";
 import type { DnsProvider, RecordConfig, RecordTarget, RecordType, Step, VerifyOutcome, WriteOutcome } from "./provider";
-import { multipleValuesMessage, sameAddress, zoneHolds } from "./zones";
+import { configuredZone, foreignZoneMessage, multipleValuesMessage, sameAddress, zoneHolds } from "./zones";
 
 /** A zone (a domain at the service) that holds records. */
 export interface Zone {
@@ -183,4 +183,16 @@ function outcome(step: Step<Extract<WriteOutcome, { ok: true }>>): WriteOutcome 
 /** What the history says of a written record set, unless the service says more: its TTL. */
 function ttlDetail(set: RecordSet): string[] {
   return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
+}
+
+/**
+ * The zone a domain's config names, for the services whose zone id is its name: checked to hold the
+ * hostname (refused when it does not); undefined when the config names none and the zone is to be
+ * looked up. Were that zone gone from the account, the next call says so and it is looked up afresh.
+ */
+export function namedZone(service: string, zoneId: unknown, hostname: string): Step<Zone> | undefined {
+  const named = configuredZone(zoneId);
+  if (named === undefined) return undefined;
+  if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(service, named, hostname), { cause: "refused" });
+  return { ok: true, value: { id: named, name: named } };
 }
