@@ -14,6 +14,7 @@ import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
+import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { ionos } from "./ionos";
@@ -59,6 +60,7 @@ export const SERVICES = [
   transip,
   ovh,
   azure,
+  godaddy,
   custom,
 ] as const;
 
