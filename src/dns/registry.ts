@@ -29,6 +29,7 @@ import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { transip } from "./transip";
+import { vercel } from "./vercel";
 import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
 
@@ -61,6 +62,7 @@ export const SERVICES = [
   ovh,
   azure,
   godaddy,
+  vercel,
   custom,
 ] as const;
 
