@@ -14,6 +14,7 @@ import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
+import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { ionos } from "./ionos";
@@ -28,6 +29,7 @@ import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { transip } from "./transip";
+import { vercel } from "./vercel";
 import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
 
@@ -59,6 +61,8 @@ export const SERVICES = [
   transip,
   ovh,
   azure,
+  godaddy,
+  vercel,
   custom,
 ] as const;
 
