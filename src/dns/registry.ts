@@ -16,6 +16,7 @@ import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
+import { infomaniak } from "./infomaniak";
 import { ionos } from "./ionos";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
@@ -59,6 +60,7 @@ export const SERVICES = [
   transip,
   ovh,
   azure,
+  infomaniak,
   custom,
 ] as const;
 
