@@ -10,6 +10,7 @@ import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
+import { domeneshop } from "./domeneshop";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
@@ -61,6 +62,7 @@ export const SERVICES = [
   ovh,
   azure,
   infomaniak,
+  domeneshop,
   custom,
 ] as const;
 
