@@ -24,6 +24,7 @@ import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
 import { netcup } from "./netcup";
+import { njalla } from "./njalla";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
@@ -63,6 +64,7 @@ export const SERVICES = [
   azure,
   infomaniak,
   domeneshop,
+  njalla,
   custom,
 ] as const;
 
