@@ -30,6 +30,7 @@ import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { servercow } from "./servercow";
 import { transip } from "./transip";
 import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
@@ -65,6 +66,7 @@ export const SERVICES = [
   infomaniak,
   domeneshop,
   njalla,
+  servercow,
   custom,
 ] as const;
 
