@@ -192,7 +192,7 @@ export const infomaniak = defineService({
   canVerify: false,
   verifyUnavailable: CANNOT_VERIFY,
   defaultApiUrl: "https://api.infomaniak.com",
-  // Infomaniak allows 60 requests a minute per token; ddnsd stays under it.
+  // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.
   rateLimits: [{ requests: 50, perSeconds: 60 }],
   createClient: (credentials, _options, context) => zoneClient(createInfomaniakApi({ token: credentials.token ?? "" }, context)),
 });
