@@ -10,6 +10,7 @@ import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
+import { domeneshop } from "./domeneshop";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
@@ -17,17 +18,20 @@ import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
+import { infomaniak } from "./infomaniak";
 import { ionos } from "./ionos";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
 import { netcup } from "./netcup";
+import { njalla } from "./njalla";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { servercow } from "./servercow";
 import { transip } from "./transip";
 import { vercel } from "./vercel";
 import { vultr } from "./vultr";
@@ -63,6 +67,10 @@ export const SERVICES = [
   azure,
   godaddy,
   vercel,
+  infomaniak,
+  domeneshop,
+  njalla,
+  servercow,
   custom,
 ] as const;
 
