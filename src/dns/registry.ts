@@ -2,6 +2,7 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import { alidns } from "./alidns";
 import { azure } from "./azure";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
@@ -59,6 +60,7 @@ export const SERVICES = [
   transip,
   ovh,
   azure,
+  alidns,
   custom,
 ] as const;
 
