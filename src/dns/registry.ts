@@ -28,6 +28,7 @@ import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
 import { vultr } from "./vultr";
 import type { ServiceDescription } from "./service";
@@ -61,6 +62,7 @@ export const SERVICES = [
   ovh,
   azure,
   alidns,
+  tencentcloud,
   custom,
 ] as const;
 
