@@ -17,6 +17,7 @@ import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
+import { huaweicloud } from "./huaweicloud";
 import { ionos } from "./ionos";
 import { linode } from "./linode";
 import { namecheap } from "./namecheap";
@@ -63,6 +64,7 @@ export const SERVICES = [
   azure,
   alidns,
   tencentcloud,
+  huaweicloud,
   custom,
 ] as const;
 
