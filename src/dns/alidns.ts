@@ -182,7 +182,9 @@ export const alidns = defineService({
   ttl: { min: 1, max: 86400, help: "1–86400 seconds (the free edition accepts 600 and above); empty keeps the record's TTL (600 for a new record)" },
   canVerify: true,
   defaultApiUrl: "https://alidns.aliyuncs.com",
-  // Alibaba limits each DNS API per account and answers Throttling.User beyond it; ddnsd stays well under it.
+  // Alibaba's API quotas are per account and action (UpdateDomainRecord and AddDomainRecord 60 a
+  // second, DescribeSubDomainRecords 300), and since 2025 it also throttles adaptively
+  // (Throttling.User): ddnsd stays far below both.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
     zoneClient(createAlidnsApi({ access_key_id: credentials.access_key_id ?? "", access_key_secret: credentials.access_key_secret ?? "" }, context)),
