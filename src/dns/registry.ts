@@ -2,6 +2,7 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import { alidns } from "./alidns";
 import { azure } from "./azure";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
@@ -18,6 +19,7 @@ import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
+import { huaweicloud } from "./huaweicloud";
 import { infomaniak } from "./infomaniak";
 import { ionos } from "./ionos";
 import { linode } from "./linode";
@@ -32,6 +34,7 @@ import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { servercow } from "./servercow";
+import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
 import { vercel } from "./vercel";
 import { vultr } from "./vultr";
@@ -71,6 +74,9 @@ export const SERVICES = [
   domeneshop,
   njalla,
   servercow,
+  alidns,
+  tencentcloud,
+  huaweicloud,
   custom,
 ] as const;
 
