@@ -1,7 +1,7 @@
 // The domains table: each record ddnsd keeps pointed at an address, with its schedule and the state
 // of its last update.
 
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import type { Handle } from "./handle";
 
@@ -12,6 +12,8 @@ export interface DomainQueries {
   existingIds(ids: readonly number[]): Set<number>;
   /** The enabled domains of enabled providers with this name, A before AAAA, then by id. */
   enabledNamed(hostname: string): { id: number; recordType: "A" | "AAAA" }[];
+  /** Makes the enabled, scheduled domains of this record type due at `now`; their ids. */
+  makeDueOfType(recordType: "A" | "AAAA", now: number): number[];
 }
 
 function prepareWithProvider(db: Handle) {
@@ -43,6 +45,15 @@ export function domainQueries(db: Handle): DomainQueries {
         .where(and(eq(domains.domainName, hostname), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))
         .orderBy(domains.recordType, domains.id)
         .all();
+    },
+    makeDueOfType(recordType, now) {
+      return db
+        .update(domains)
+        .set({ nextRunAt: now })
+        .where(and(eq(domains.recordType, recordType), eq(domains.isEnabled, true), isNotNull(domains.nextRunAt)))
+        .returning({ id: domains.id })
+        .all()
+        .map((row) => row.id);
     },
   };
 }

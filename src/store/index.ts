@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
 import type { Handle } from "./handle";
+import { addressSourceQueries, type AddressSourceQueries } from "./address-sources";
 import { domainQueries, type DomainQueries } from "./domains";
 import { historyQueries, type HistoryQueries } from "./history";
 import { metricsQueries, type MetricsQueries } from "./metrics";
@@ -25,6 +26,8 @@ export interface Store {
   /** The keys routers push their address with. */
   updateKeys: UpdateKeyQueries;
   notifications: NotificationQueries;
+  /** Where each family's public address comes from, when chosen in the pages or the API. */
+  addressSources: AddressSourceQueries;
   /**
    * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
    * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
@@ -46,6 +49,7 @@ export function createStore(db: Db | Handle, sqlite: Database): Store {
     users: userQueries(handle, sqlite),
     updateKeys: updateKeyQueries(handle),
     notifications: notificationQueries(handle),
+    addressSources: addressSourceQueries(handle),
     transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
   };
 }

@@ -2,10 +2,8 @@
 // pages or the API (modules/system/address-sources.ts) when there is one, else the environment's
 // DDNS_IPV4_SOURCE / DDNS_IPV4_URLS and their IPv6 twins. Read by the updater before each detection.
 
-import { eq } from "drizzle-orm";
 import type { AddressSource } from "../config";
 import type { AppContext } from "../context";
-import { addressSources } from "../db/schema";
 import type { IpFamily } from "../ip/detect";
 
 /** A family's source as it is used: what, which URLs (for `web`), and whether the pages or the environment chose it. */
@@ -26,7 +24,7 @@ export function environmentSource(ctx: AppContext, family: IpFamily): EffectiveS
 
 /** The source a detection of `family` uses now: the stored choice, else the environment's. */
 export function effectiveSource(ctx: AppContext, family: IpFamily): EffectiveSource {
-  const row = ctx.db.select().from(addressSources).where(eq(addressSources.family, family)).get();
+  const row = ctx.store.addressSources.find(family);
   if (row === undefined) return environmentSource(ctx, family);
   const fallback = environmentSource(ctx, family).urls;
   if (row.kind === "interface" && row.interfaceName !== null) {

@@ -22,9 +22,7 @@ const QUERYING = [
 const LEFT = new Set([
   "src/modules/config-file/service.ts",
   "src/modules/domains/service.ts",
-  "src/modules/system/address-sources.ts",
   "src/modules/providers/service.ts",
-  "src/updater/address-source.ts",
   "src/updater/scheduler.ts",
   "src/updater/update.ts",
 ]);

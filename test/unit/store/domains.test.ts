@@ -36,4 +36,24 @@ describe("store: domains", () => {
       { id: aaaa, recordType: "AAAA" },
     ]);
   });
+
+  test("makeDueOfType: the enabled, scheduled domains of that type fall due; their ids", () => {
+    const { store, database, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com", "A");
+    const aaaa = domain(p, "a.example.com", "AAAA");
+    const disabled = domain(p, "b.example.com", "A");
+    const stopped = domain(p, "c.example.com", "A");
+    database.sqlite.run("UPDATE domains SET next_run_at = 5000");
+    database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
+    database.sqlite.run("UPDATE domains SET next_run_at = NULL WHERE id = ?", [stopped]);
+    expect(store.domains.makeDueOfType("A", 1000)).toEqual([a]);
+    const nextRuns = database.sqlite.query<{ id: number; next: number | null }, []>("SELECT id, next_run_at AS next FROM domains ORDER BY id").all();
+    expect(nextRuns).toEqual([
+      { id: a, next: 1000 },
+      { id: aaaa, next: 5000 },
+      { id: disabled, next: 5000 },
+      { id: stopped, next: null },
+    ]);
+  });
 });
