@@ -1,7 +1,7 @@
 // The domains table: each record ddnsd keeps pointed at an address, with its schedule and the state
 // of its last update.
 
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import type { Handle } from "./handle";
 
@@ -14,6 +14,12 @@ export interface DomainQueries {
   enabledNamed(hostname: string): { id: number; recordType: "A" | "AAAA" }[];
   /** Makes the enabled, scheduled domains of this record type due at `now`; their ids. */
   makeDueOfType(recordType: "A" | "AAAA", now: number): number[];
+  /** The ids of a provider's domains. */
+  idsOfProvider(providerId: number): number[];
+  /** Makes a provider's enabled domains whose retrying was stopped due at `now`. */
+  resumeStopped(providerId: number, now: number): void;
+  /** Deletes the domain row alone (its history goes first: it references the domain). */
+  delete(id: number): void;
 }
 
 function prepareWithProvider(db: Handle) {
@@ -54,6 +60,18 @@ export function domainQueries(db: Handle): DomainQueries {
         .returning({ id: domains.id })
         .all()
         .map((row) => row.id);
+    },
+    idsOfProvider(providerId) {
+      return db.select({ id: domains.id }).from(domains).where(eq(domains.providerId, providerId)).all().map((row) => row.id);
+    },
+    resumeStopped(providerId, now) {
+      db.update(domains)
+        .set({ nextRunAt: now })
+        .where(and(eq(domains.providerId, providerId), eq(domains.isEnabled, true), isNull(domains.nextRunAt)))
+        .run();
+    },
+    delete(id) {
+      db.delete(domains).where(eq(domains.id, id)).run();
     },
   };
 }

@@ -22,7 +22,6 @@ const QUERYING = [
 const LEFT = new Set([
   "src/modules/config-file/service.ts",
   "src/modules/domains/service.ts",
-  "src/modules/providers/service.ts",
   "src/updater/scheduler.ts",
   "src/updater/update.ts",
 ]);

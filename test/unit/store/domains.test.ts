@@ -56,4 +56,23 @@ describe("store: domains", () => {
       { id: stopped, next: null },
     ]);
   });
+
+  test("idsOfProvider, resumeStopped (enabled, stopped domains of that provider only) and delete", () => {
+    const { store, database, provider, domain } = memoryStore();
+    const p = provider("p");
+    const q = provider("q");
+    const stopped = domain(p, "a.example.com");
+    const scheduled = domain(p, "b.example.com");
+    const disabled = domain(p, "c.example.com");
+    const elsewhere = domain(q, "a.example.com");
+    database.sqlite.run("UPDATE domains SET next_run_at = NULL");
+    database.sqlite.run("UPDATE domains SET next_run_at = 9000 WHERE id = ?", [scheduled]);
+    database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
+    expect(store.domains.idsOfProvider(p).sort()).toEqual([stopped, scheduled, disabled].sort());
+    store.domains.resumeStopped(p, 1000);
+    const nextRuns = database.sqlite.query<{ next: number | null }, []>("SELECT next_run_at AS next FROM domains ORDER BY id").all();
+    expect(nextRuns.map((row) => row.next)).toEqual([1000, 9000, null, null]);
+    store.domains.delete(stopped);
+    expect(store.domains.existingIds([stopped, elsewhere])).toEqual(new Set([elsewhere]));
+  });
 });
