@@ -1,11 +1,28 @@
 // The domains table: each record ddnsd keeps pointed at an address, with its schedule and the state
 // of its last update.
 
-import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
+import type { DomainChanges } from "../db/disk";
 import type { Handle } from "./handle";
 
+export type NewDomain = Pick<
+  DomainRow,
+  "providerId" | "domainName" | "recordType" | "externalId" | "config" | "cronSchedule" | "isEnabled" | "nextRunAt" | "createdAt" | "updatedAt"
+>;
+
 export interface DomainQueries {
+  find(id: number): DomainRow | undefined;
+  /** Every domain, oldest first. */
+  list(): DomainRow[];
+  /** Every domain with its provider's name, oldest first. */
+  listWithProviderName(): { domain: DomainRow; providerName: string }[];
+  findWithProviderName(id: number): { domain: DomainRow; providerName: string } | undefined;
+  /** The id of another domain (not `exceptId`) for the same record: provider, hostname and type. */
+  sameRecord(providerId: number, domainName: string, recordType: "A" | "AAAA", exceptId?: number): number | undefined;
+  /** The new domain's id. */
+  create(domain: NewDomain): number;
+  update(id: number, changes: DomainChanges): void;
   /** A domain with its provider (the update path reads it twice per update). */
   withProvider(id: number): { domain: DomainRow; provider: ProviderRow } | undefined;
   /** Which of these ids are domains. */
@@ -34,7 +51,34 @@ function prepareWithProvider(db: Handle) {
 export function domainQueries(db: Handle): DomainQueries {
   // Prepared at its first use, then kept: building the query costs more than running it.
   let withProvider: ReturnType<typeof prepareWithProvider> | undefined;
+  const withProviderName = () =>
+    db.select({ domain: domains, providerName: providers.name }).from(domains).innerJoin(providers, eq(domains.providerId, providers.id));
   return {
+    find(id) {
+      return db.select().from(domains).where(eq(domains.id, id)).get();
+    },
+    list() {
+      return db.select().from(domains).orderBy(asc(domains.id)).all();
+    },
+    listWithProviderName() {
+      return withProviderName().orderBy(asc(domains.id)).all();
+    },
+    findWithProviderName(id) {
+      return withProviderName().where(eq(domains.id, id)).get();
+    },
+    sameRecord(providerId, domainName, recordType, exceptId = 0) {
+      return db
+        .select({ id: domains.id })
+        .from(domains)
+        .where(and(eq(domains.providerId, providerId), eq(domains.domainName, domainName), eq(domains.recordType, recordType), ne(domains.id, exceptId)))
+        .get()?.id;
+    },
+    create(domain) {
+      return db.insert(domains).values(domain).returning({ id: domains.id }).get().id;
+    },
+    update(id, changes) {
+      db.update(domains).set(changes).where(eq(domains.id, id)).run();
+    },
     withProvider(id) {
       withProvider ??= prepareWithProvider(db);
       return withProvider.get({ id });

@@ -75,4 +75,34 @@ describe("store: domains", () => {
     store.domains.delete(stopped);
     expect(store.domains.existingIds([stopped, elsewhere])).toEqual(new Set([elsewhere]));
   });
+
+  test("create, find, update, list oldest first; with the provider's name", () => {
+    const { store, provider } = memoryStore();
+    const p = provider("home");
+    const fields = { providerId: p, externalId: null, config: { ttl: 60 }, cronSchedule: null, isEnabled: true, nextRunAt: 5, createdAt: 1, updatedAt: 1 };
+    const a = store.domains.create({ ...fields, domainName: "a.example.com", recordType: "A" });
+    const b = store.domains.create({ ...fields, domainName: "b.example.com", recordType: "AAAA" });
+    expect(store.domains.find(a)).toMatchObject({ id: a, domainName: "a.example.com", config: { ttl: 60 }, lastKnownIp: null, failureCount: 0 });
+    store.domains.update(a, { lastKnownIp: "192.0.2.1", failureCount: 2, config: {} });
+    expect(store.domains.find(a)).toMatchObject({ lastKnownIp: "192.0.2.1", failureCount: 2, config: {}, domainName: "a.example.com" });
+    expect(store.domains.find(b + 1)).toBeUndefined();
+    expect(store.domains.list().map((row) => row.id)).toEqual([a, b]);
+    expect(store.domains.listWithProviderName().map((row) => [row.domain.id, row.providerName])).toEqual([
+      [a, "home"],
+      [b, "home"],
+    ]);
+    expect(store.domains.findWithProviderName(b)).toMatchObject({ domain: { id: b, recordType: "AAAA" }, providerName: "home" });
+    expect(store.domains.findWithProviderName(b + 1)).toBeUndefined();
+  });
+
+  test("sameRecord: another domain of that provider, hostname and type, never the one excepted", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider("p");
+    const q = provider("q");
+    const a = domain(p, "home.example.com", "A");
+    expect(store.domains.sameRecord(p, "home.example.com", "A")).toBe(a);
+    expect(store.domains.sameRecord(p, "home.example.com", "A", a)).toBeUndefined();
+    expect(store.domains.sameRecord(p, "home.example.com", "AAAA")).toBeUndefined();
+    expect(store.domains.sameRecord(q, "home.example.com", "A")).toBeUndefined();
+  });
 });
