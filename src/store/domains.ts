@@ -1,7 +1,7 @@
 // The domains table: each record ddnsd keeps pointed at an address, with its schedule and the state
 // of its last update.
 
-import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
 import type { DomainChanges } from "../db/disk";
 import type { Handle } from "./handle";
@@ -35,6 +35,18 @@ export interface DomainQueries {
   idsOfProvider(providerId: number): number[];
   /** Makes a provider's enabled domains whose retrying was stopped due at `now`. */
   resumeStopped(providerId: number, now: number): void;
+  /**
+   * The enabled domains of enabled providers, soonest next run first, then by id; with `now`, only
+   * those due by then (`next_run_at <= now`) whose provider is not paused at `now`.
+   */
+  due(now?: number): { id: number; recordType: "A" | "AAAA" }[];
+  /**
+   * When each scheduled domain of an enabled provider falls due: its next run, or its provider's
+   * pause end when that is later; soonest first.
+   */
+  dueTimes(): { id: number; at: number }[];
+  /** The domains whose next run lies after `now`, with their cron expression (null: the interval). */
+  scheduledAfter(now: number): { id: number; cron: string | null; next: number }[];
   /** Deletes the domain row alone (its history goes first: it references the domain). */
   delete(id: number): void;
 }
@@ -113,6 +125,39 @@ export function domainQueries(db: Handle): DomainQueries {
         .set({ nextRunAt: now })
         .where(and(eq(domains.providerId, providerId), eq(domains.isEnabled, true), isNull(domains.nextRunAt)))
         .run();
+    },
+    due(now) {
+      return db
+        .select({ id: domains.id, recordType: domains.recordType })
+        .from(domains)
+        .innerJoin(providers, eq(domains.providerId, providers.id))
+        .where(
+          and(
+            eq(domains.isEnabled, true),
+            eq(providers.isEnabled, true),
+            now === undefined ? undefined : lte(domains.nextRunAt, now),
+            now === undefined ? undefined : or(isNull(providers.pausedUntil), lte(providers.pausedUntil, now)),
+          ),
+        )
+        .orderBy(asc(domains.nextRunAt), asc(domains.id))
+        .all();
+    },
+    dueTimes() {
+      const at = sql<number>`max(${domains.nextRunAt}, coalesce(${providers.pausedUntil}, 0))`;
+      return db
+        .select({ id: domains.id, at })
+        .from(domains)
+        .innerJoin(providers, eq(domains.providerId, providers.id))
+        .where(and(eq(domains.isEnabled, true), eq(providers.isEnabled, true), isNotNull(domains.nextRunAt)))
+        .orderBy(at)
+        .all();
+    },
+    scheduledAfter(now) {
+      return db
+        .select({ id: domains.id, cron: domains.cronSchedule, next: sql<number>`${domains.nextRunAt}` })
+        .from(domains)
+        .where(gt(domains.nextRunAt, now))
+        .all();
     },
     delete(id) {
       db.delete(domains).where(eq(domains.id, id)).run();

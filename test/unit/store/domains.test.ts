@@ -105,4 +105,61 @@ describe("store: domains", () => {
     expect(store.domains.sameRecord(p, "home.example.com", "AAAA")).toBeUndefined();
     expect(store.domains.sameRecord(q, "home.example.com", "A")).toBeUndefined();
   });
+
+  test("due: enabled domains of enabled providers, soonest first; with a time, only those due and not paused", () => {
+    const { store, database, provider, domain } = memoryStore();
+    const p = provider("p");
+    const paused = provider("paused");
+    const off = provider("off");
+    const later = domain(p, "later.example.com");
+    const soon = domain(p, "soon.example.com", "AAAA");
+    const held = domain(paused, "held.example.com");
+    domain(off, "off.example.com");
+    const disabled = domain(p, "disabled.example.com");
+    database.sqlite.run("UPDATE domains SET next_run_at = 100");
+    database.sqlite.run("UPDATE domains SET next_run_at = 900 WHERE id = ?", [later]);
+    database.sqlite.run("UPDATE domains SET next_run_at = 50 WHERE id = ?", [soon]);
+    database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
+    database.sqlite.run("UPDATE providers SET paused_until = 600 WHERE id = ?", [paused]);
+    database.sqlite.run("UPDATE providers SET is_enabled = 0 WHERE id = ?", [off]);
+    expect(store.domains.due(500)).toEqual([{ id: soon, recordType: "AAAA" }]);
+    expect(store.domains.due(1000).map((row) => row.id)).toEqual([soon, held, later]);
+    expect(store.domains.due().map((row) => row.id)).toEqual([soon, held, later]);
+  });
+
+  test("dueTimes: each scheduled domain's next run, or its provider's pause end when later, soonest first", () => {
+    const { store, database, provider, domain } = memoryStore();
+    const p = provider("p");
+    const paused = provider("paused");
+    const a = domain(p, "a.example.com");
+    const b = domain(paused, "b.example.com");
+    const stopped = domain(p, "c.example.com");
+    database.sqlite.run("UPDATE domains SET next_run_at = 300 WHERE id = ?", [a]);
+    database.sqlite.run("UPDATE domains SET next_run_at = 100 WHERE id = ?", [b]);
+    database.sqlite.run("UPDATE domains SET next_run_at = NULL WHERE id = ?", [stopped]);
+    expect(store.domains.dueTimes()).toEqual([
+      { id: b, at: 100 },
+      { id: a, at: 300 },
+    ]);
+    database.sqlite.run("UPDATE providers SET paused_until = 700 WHERE id = ?", [paused]);
+    expect(store.domains.dueTimes()).toEqual([
+      { id: a, at: 300 },
+      { id: b, at: 700 },
+    ]);
+  });
+
+  test("scheduledAfter: the domains whose next run lies after the time, with their cron", () => {
+    const { store, database, provider, domain } = memoryStore();
+    const p = provider();
+    const interval = domain(p, "a.example.com");
+    const cron = domain(p, "b.example.com");
+    const past = domain(p, "c.example.com");
+    database.sqlite.run("UPDATE domains SET next_run_at = 5000");
+    database.sqlite.run("UPDATE domains SET cron_schedule = '0 * * * *' WHERE id = ?", [cron]);
+    database.sqlite.run("UPDATE domains SET next_run_at = 10 WHERE id = ?", [past]);
+    expect(store.domains.scheduledAfter(1000).sort((x, y) => x.id - y.id)).toEqual([
+      { id: interval, cron: null, next: 5000 },
+      { id: cron, cron: "0 * * * *", next: 5000 },
+    ]);
+  });
 });
