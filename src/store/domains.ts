@@ -23,6 +23,10 @@ export interface DomainQueries {
   /** The new domain's id. */
   create(domain: NewDomain): number;
   update(id: number, changes: DomainChanges): void;
+  /** Changes the domain only while it is enabled. */
+  updateIfEnabled(id: number, changes: DomainChanges): void;
+  /** The other record types' domains of the same hostname at the same provider. */
+  siblings(providerId: number, domainName: string, recordType: "A" | "AAAA"): DomainRow[];
   /** A domain with its provider (the update path reads it twice per update). */
   withProvider(id: number): { domain: DomainRow; provider: ProviderRow } | undefined;
   /** Which of these ids are domains. */
@@ -90,6 +94,16 @@ export function domainQueries(db: Handle): DomainQueries {
     },
     update(id, changes) {
       db.update(domains).set(changes).where(eq(domains.id, id)).run();
+    },
+    updateIfEnabled(id, changes) {
+      db.update(domains).set(changes).where(and(eq(domains.id, id), eq(domains.isEnabled, true))).run();
+    },
+    siblings(providerId, domainName, recordType) {
+      return db
+        .select()
+        .from(domains)
+        .where(and(eq(domains.providerId, providerId), eq(domains.domainName, domainName), ne(domains.recordType, recordType)))
+        .all();
     },
     withProvider(id) {
       withProvider ??= prepareWithProvider(db);

@@ -11,6 +11,7 @@ import { historyQueries, type HistoryQueries } from "./history";
 import { metricsQueries, type MetricsQueries } from "./metrics";
 import { notificationQueries, type NotificationQueries } from "./notifications";
 import { providerQueries, type ProviderQueries } from "./providers";
+import { spaceQueries, type SpaceQueries } from "./space";
 import { updateKeyQueries, type UpdateKeyQueries } from "./update-keys";
 import { userQueries, type UserQueries } from "./users";
 
@@ -28,6 +29,8 @@ export interface Store {
   notifications: NotificationQueries;
   /** Where each family's public address comes from, when chosen in the pages or the API. */
   addressSources: AddressSourceQueries;
+  /** Whether the data disk takes writes again. */
+  space: SpaceQueries;
   /**
    * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
    * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
@@ -50,6 +53,7 @@ export function createStore(db: Db | Handle, sqlite: Database): Store {
     updateKeys: updateKeyQueries(handle),
     notifications: notificationQueries(handle),
     addressSources: addressSourceQueries(handle),
+    space: spaceQueries(sqlite),
     transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
   };
 }

@@ -2,10 +2,9 @@
 // pass's detection) → write to the provider when needed → one history row and the domain's
 // `last_*` fields and `next_run_at`, in one transaction. The only place that changes a DNS record.
 
-import { and, eq, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
 import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
-import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
+import type { DomainRow, ProviderRow } from "../db/schema";
 import { pausing } from "../dns/http";
 import type { Addresses, DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
 import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
@@ -13,7 +12,7 @@ import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
 import { providerClient } from "../modules/providers/service";
-import { createStore } from "../store";
+import type { Store } from "../store";
 import { effectiveSource } from "./address-source";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
@@ -89,11 +88,11 @@ function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; pro
 function storeOutcome<T>(
   ctx: AppContext,
   domainId: number,
-  work: (tx: Tx, waiting: DomainChanges) => T,
+  work: (store: Store, waiting: DomainChanges) => T,
   onFull: () => { row: HistoryInsert | null; changes: DomainChanges; result: T },
 ): T {
   try {
-    const result = ctx.db.transaction((tx) => work(tx, ctx.disk.waitingChanges(domainId)));
+    const result = ctx.store.transaction((store) => work(store, ctx.disk.waitingChanges(domainId)));
     ctx.disk.forgetChanges(domainId);
     ctx.disk.noteSpace();
     return result;
@@ -158,7 +157,7 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
     storeOutcome(
       ctx,
       domainId,
-      (tx, waiting) => tx.update(domains).set({ ...waiting, ...checked }).where(and(eq(domains.id, domainId), eq(domains.isEnabled, true))).run(),
+      (store, waiting) => store.domains.updateIfEnabled(domainId, { ...waiting, ...checked }),
       () => ({ row: null, changes: checked, result: undefined }),
     );
     return { ...base, result: "unchanged", failure: null, ip, changed: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
@@ -254,12 +253,7 @@ function writeToProvider(
  */
 function siblingAddresses(ctx: AppContext, domain: DomainRow): Addresses {
   const siblings: Addresses = {};
-  const rows = ctx.db
-    .select()
-    .from(domains)
-    .where(and(eq(domains.providerId, domain.providerId), eq(domains.domainName, domain.domainName), ne(domains.recordType, domain.recordType)))
-    .all();
-  for (const row of rows) {
+  for (const row of ctx.store.domains.siblings(domain.providerId, domain.domainName, domain.recordType)) {
     const family = row.recordType === "AAAA" ? "ipv6" : "ipv4";
     const detected = row.isEnabled ? ctx.publicIp[family] : null;
     const address = row.lastKnownIp ?? (detected === null ? null : addressForRecord(detected, row.config));
@@ -269,7 +263,7 @@ function siblingAddresses(ctx: AppContext, domain: DomainRow): Addresses {
 }
 
 function providerPausedUntil(ctx: AppContext, providerId: number): number | null {
-  return ctx.db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, providerId)).get()?.until ?? null;
+  return ctx.store.providers.pausedUntil(providerId);
 }
 
 /**
@@ -278,13 +272,7 @@ function providerPausedUntil(ctx: AppContext, providerId: number): number | null
  */
 function pauseProvider(ctx: AppContext, providerId: number, until: number): number {
   try {
-    const row = ctx.db
-      .update(providers)
-      .set({ pausedUntil: sql`max(coalesce(${providers.pausedUntil}, 0), ${until})` })
-      .where(eq(providers.id, providerId))
-      .returning({ until: providers.pausedUntil })
-      .get();
-    return row?.until ?? until;
+    return ctx.store.providers.pause(providerId, until) ?? until;
   } catch (error) {
     if (!isDiskFull(error)) throw error;
     ctx.disk.noteFull("pausing a provider");
@@ -301,13 +289,13 @@ export function storeWaitingOutcomes(ctx: AppContext): void {
   if (!ctx.disk.full && !ctx.disk.waiting) return;
   try {
     const stored = ctx.disk.storeWaiting((domainId, rows, changes) =>
-      ctx.db.transaction((tx) => {
-        if (!tx.select({ id: domains.id }).from(domains).where(eq(domains.id, domainId)).get()) return;
-        for (const row of rows) appendHistory(tx, ctx, row);
-        if (Object.keys(changes).length > 0) tx.update(domains).set(changes).where(eq(domains.id, domainId)).run();
+      ctx.store.transaction((store) => {
+        if (!store.domains.find(domainId)) return;
+        for (const row of rows) store.history.append(row, ctx.settings.historyRetention);
+        if (Object.keys(changes).length > 0) store.domains.update(domainId, changes);
       }),
     );
-    if (stored === 0) ctx.sqlite.transaction(() => ctx.sqlite.exec("CREATE TABLE space_probe (x); DROP TABLE space_probe"))();
+    if (stored === 0) ctx.store.space.probe();
     ctx.disk.noteSpace(stored);
   } catch (error) {
     if (!isDiskFull(error)) throw error;
@@ -389,13 +377,13 @@ function record(
   const historyId = storeOutcome(
     ctx,
     domain.id,
-    (tx, waiting) => {
+    (store, waiting) => {
       // The domain as it is now: it may have been edited while the provider was being called.
-      const stored = tx.select().from(domains).where(eq(domains.id, domain.id)).get();
+      const stored = store.domains.find(domain.id);
       if (!stored) return null; // deleted meanwhile: nothing left to record
-      const id = appendHistory(tx, ctx, row);
+      const id = store.history.append(row, ctx.settings.historyRetention);
       const changes = stateAfter({ ...stored, ...waiting });
-      if (changes !== null) tx.update(domains).set({ ...waiting, ...changes }).where(eq(domains.id, domain.id)).run();
+      if (changes !== null) store.domains.update(domain.id, { ...waiting, ...changes });
       return id;
     },
     () => {
@@ -417,13 +405,6 @@ function record(
   const result = { ...outcome, durationMs, historyId };
   ctx.events.recorded({ before: domain, outcome: result, trigger });
   return result;
-}
-
-type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];
-
-/** The one way a history row is written: inserted, then the domain's rows cut to DDNS_HISTORY_RETENTION. */
-function appendHistory(tx: Tx, ctx: AppContext, row: HistoryInsert): number {
-  return createStore(tx, ctx.sqlite).history.append(row, ctx.settings.historyRetention);
 }
 
 /**

@@ -162,4 +162,28 @@ describe("store: domains", () => {
       { id: cron, cron: "0 * * * *", next: 5000 },
     ]);
   });
+
+  test("updateIfEnabled changes an enabled domain only", () => {
+    const { store, database, provider, domain } = memoryStore();
+    const p = provider();
+    const on = domain(p, "on.example.com");
+    const off = domain(p, "off.example.com");
+    database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [off]);
+    store.domains.updateIfEnabled(on, { lastCheckedAt: 42 });
+    store.domains.updateIfEnabled(off, { lastCheckedAt: 42 });
+    expect(store.domains.find(on)?.lastCheckedAt).toBe(42);
+    expect(store.domains.find(off)?.lastCheckedAt).toBeNull();
+  });
+
+  test("siblings: the same hostname's other record types at the same provider", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider("p");
+    const q = provider("q");
+    domain(p, "home.example.com", "A");
+    const aaaa = domain(p, "home.example.com", "AAAA");
+    domain(p, "other.example.com", "AAAA");
+    domain(q, "home.example.com", "AAAA");
+    expect(store.domains.siblings(p, "home.example.com", "A").map((row) => row.id)).toEqual([aaaa]);
+    expect(store.domains.siblings(q, "home.example.com", "AAAA")).toEqual([]);
+  });
 });
