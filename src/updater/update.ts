@@ -11,10 +11,10 @@ import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, Stora
 import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
 import { interfaceAddress } from "../ip/interface";
 import { addressForRecord } from "../ip/suffix";
-import { providerClient } from "../modules/providers/service";
 import type { Store } from "../store";
 import { effectiveSource } from "./address-source";
 import type { Trigger, UpdateOutcome } from "./outcome";
+import { providerClient } from "./provider-client";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
 
 /** The FAILED row's message (and a forced update's 502) when a provider's stored credentials no longer open. */

@@ -1,16 +1,15 @@
 // Provider rules (docs/api.md, providers; docs/services/README.md): the type one of the registered services, credentials and
-// options as its description demands, unique names, sealed credentials, the 409s, and the client
-// that talks to the provider's DNS service.
+// options as its description demands, unique names, sealed credentials, the 409s, and checking
+// the credentials with the provider's DNS service (through the updater's client of a provider row).
 
 import type { AppContext } from "../../context";
 import type { ProviderRow } from "../../db/schema";
-import { NotSent, USER_AGENT } from "../../dns/http";
-import type { DnsProvider, FetchLike } from "../../dns/provider";
-import { normaliseCredentials, normaliseOptions, optionsWithDefaults } from "../../dns/rules";
+import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import { maskCredentials, openCredentials, sealCredentials } from "../../security/secrets";
 import type { ProviderChanges, ProviderWithCount, Verification } from "../../store/providers";
+import { providerClient } from "../../updater/provider-client";
 import { iso } from "../../util/time";
 import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 
@@ -165,31 +164,6 @@ export function storedCredentialsReadable(ctx: AppContext): boolean {
   } catch {
     return false;
   }
-}
-
-/** The DNS service client for a provider, with its credentials opened for this call only. */
-export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
-  const service = ctx.services.get(row.type);
-  return service.createClient(openCredentials(row.credentials, ctx.keys.encryptionKey), optionsWithDefaults(service, row.options), {
-    baseUrl: ctx.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
-    fetch: ctx.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(ctx, row.id), ctx.settings.httpTimeoutMs),
-    timeoutMs: ctx.settings.httpTimeoutMs,
-    userAgent: USER_AGENT,
-  });
-}
-
-/**
- * The app's fetch for one provider, which sends nothing while the service has the provider paused:
- * a request that waited its turn in the pacer may find that one ahead of it was told "slow down".
- */
-function unlessPaused(ctx: AppContext, providerId: number): FetchLike {
-  return (input, init) => {
-    const until = ctx.store.providers.pausedUntil(providerId);
-    if (until !== null && until > Date.now()) {
-      return Promise.reject(new NotSent(`not sent: the provider is paused until ${new Date(until).toISOString()} (rate limited)`));
-    }
-    return ctx.fetch(input, init);
-  };
 }
 
 /**
