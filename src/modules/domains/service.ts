@@ -11,14 +11,16 @@ import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import { ipv6SuffixProblem } from "../../ip/suffix";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
+import { runForcedUpdate } from "../../updater/update";
 import { iso } from "../../util/time";
 import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
 import { findProviderRow } from "../providers/service";
-import type { Domain, DomainUpdate, HistoryRecord } from "./model";
+import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
 
 export type DomainInput = typeof DomainUpdate.static;
 export type DomainView = typeof Domain.static;
 export type HistoryView = typeof HistoryRecord.static;
+export type UpdateResultView = typeof UpdateResult.static;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -290,4 +292,19 @@ export function ipTimeline(ctx: AppContext, id: number, limit = 50): IpPeriod[] 
   findDomainRow(ctx, id);
   const starts = ctx.store.history.addressStarts(id, limit);
   return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
+}
+
+/** `POST /domains/{id}/update_ip`: writes now, answering as docs/api.md, domains says (refusals are thrown). */
+export async function forceUpdate(ctx: AppContext, id: number): Promise<UpdateResultView> {
+  const outcome = await runForcedUpdate(ctx, id);
+  return {
+    domain_id: outcome.domainId,
+    success: true,
+    ip_address: outcome.ip,
+    previous_ip: outcome.previousIp,
+    changed: outcome.changed,
+    message: outcome.message,
+    duration_ms: outcome.durationMs,
+    history_id: outcome.historyId,
+  };
 }
