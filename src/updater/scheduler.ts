@@ -15,7 +15,9 @@ import { nextScheduledRun } from "./schedule";
 import { isDiskFull } from "../db/disk";
 import type { UpdateOutcome } from "./outcome";
 import { systemClock, WakeUpTimer, type Clock } from "./timer";
-import { detectFamily, familyOf, runUpdate, storeWaitingOutcomes } from "./update";
+import { storeWaitingOutcomes } from "./deferral";
+import { detectFamily, familyOf } from "./detect";
+import { runUpdate } from "./update";
 
 /** How far the wall clock must move against the monotonic clock between wake-ups to count as a jump. */
 const CLOCK_JUMP_MS = 2_000;

@@ -114,8 +114,6 @@ const EXCEPTIONS = new Set([
   "src/ui/session.ts → src/context.ts",
   "src/ui/settings.ts → src/context.ts",
   "src/updater/scheduler.ts → src/context.ts",
-  "src/updater/address-source.ts → src/context.ts",
-  "src/updater/update.ts → src/context.ts",
   // The dashboard's markup takes its public-address type from the context.
   "views/pages/dashboard.tsx → src/context.ts",
   // The settings read below the root: the logger's level and format types, the About page's list.

@@ -9,7 +9,7 @@ import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { listInterfaces, type HostInterface } from "../../ip/interface";
 import { effectiveSource } from "../../updater/address-source";
-import { detectFamily } from "../../updater/update";
+import { detectFamily } from "../../updater/detect";
 
 export { effectiveSource, environmentSource, type EffectiveSource } from "../../updater/address-source";
 
