@@ -114,8 +114,6 @@ const EXCEPTIONS = new Set([
   "src/ui/session.ts → src/context.ts",
   "src/ui/settings.ts → src/context.ts",
   "src/updater/scheduler.ts → src/context.ts",
-  "src/updater/address-source.ts → src/context.ts",
-  "src/updater/update.ts → src/context.ts",
   // The dashboard's markup takes its public-address type from the context.
   "views/pages/dashboard.tsx → src/context.ts",
   // The settings read below the root: the logger's level and format types, the About page's list.
@@ -124,7 +122,6 @@ const EXCEPTIONS = new Set([
   "src/modules/system/address-sources.ts → src/config.ts", // the parsers of an address source, shared with the environment's
   "src/updater/address-source.ts → src/config.ts", // the type of an address source
   // The core reaching up into the API's services.
-  "src/updater/update.ts → src/modules/providers/service.ts", // the client of a provider row
   "src/notify/notifier.ts → src/modules/notifications/service.ts", // a channel's options, opened
   "src/dns/rules.ts → src/modules/limits.ts", // the field sizes
   // A service reaching into the HTTP edge: the bearer check of /metrics.

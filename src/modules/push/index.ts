@@ -3,7 +3,7 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { detectFamily } from "../../updater/update";
+import { detectFamily } from "../../updater/detect";
 import { push } from "./service";
 
 const text = (body: string, status = 200, headers: Record<string, string> = {}) =>

@@ -9,7 +9,8 @@ import type { AppContext } from "../../context";
 import type { UpdateKeyRow } from "../../db/schema";
 import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
 import type { UpdateOutcome } from "../../updater/outcome";
-import { familyOf, runUpdate } from "../../updater/update";
+import { familyOf } from "../../updater/detect";
+import { runUpdate } from "../../updater/update";
 import { normaliseHostname } from "../domains/service";
 import { useUpdateKey } from "../update-keys/service";
 
