@@ -12,6 +12,7 @@ import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
+import { dynv6 } from "./dynv6";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
@@ -59,6 +60,7 @@ export const SERVICES = [
   transip,
   ovh,
   azure,
+  dynv6,
   custom,
 ] as const;
 
