@@ -13,6 +13,7 @@ import { dnsimple } from "./dnsimple";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynv6 } from "./dynv6";
+import { freedns } from "./freedns";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
@@ -61,6 +62,7 @@ export const SERVICES = [
   ovh,
   azure,
   dynv6,
+  freedns,
   custom,
 ] as const;
 
