@@ -20,6 +20,7 @@ import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { ionos } from "./ionos";
 import { linode } from "./linode";
+import { luadns } from "./luadns";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
@@ -63,6 +64,7 @@ export const SERVICES = [
   azure,
   dynv6,
   freedns,
+  luadns,
   custom,
 ] as const;
 
