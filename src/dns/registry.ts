@@ -32,6 +32,7 @@ import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { transip } from "./transip";
 import { vultr } from "./vultr";
+import { ydns } from "./ydns";
 import type { ServiceDescription } from "./service";
 
 /** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
@@ -65,6 +66,7 @@ export const SERVICES = [
   dynv6,
   freedns,
   luadns,
+  ydns,
   custom,
 ] as const;
 
