@@ -19,6 +19,7 @@ import { gandi } from "./gandi";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { ionos } from "./ionos";
+import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
 import { luadns } from "./luadns";
 import { namecheap } from "./namecheap";
@@ -67,6 +68,7 @@ export const SERVICES = [
   freedns,
   luadns,
   ydns,
+  ipv64,
   custom,
 ] as const;
 
