@@ -355,6 +355,16 @@ describe("each well-known server in its dialect", () => {
     });
   }
 
+  // dns.he.net's dynamic DNS help and qdm12/ddns-updater's he client: Basic auth with the hostname
+  // and the record's DDNS key, `hostname=` and the one address in `myip`, IPv4 or IPv6 alike; each
+  // A or AAAA record is enabled (and keyed) on its own, so a request never names the other family.
+  test("Hurricane Electric: an AAAA write sends its IPv6 address alone in myip, never the A sibling", async () => {
+    fake.style = "desec"; // answers on any path
+    await clientOf("https://dyn.dns.he.net").writeRecord(withSibling("AAAA", { ipv4: "198.51.100.1" }), NEW_V6);
+    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([["/nic/update", { hostname: "home.example.net", myip: NEW_V6 }]]);
+    expect(fake.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`);
+  });
+
   test("an IPv4-only server refuses an AAAA record for good, without a request", async () => {
     for (const server of ["https://dynv6.com", "https://updates.opendns.com", "https://nic.changeip.com", "https://api.nic.ru"]) {
       const outcome = await clientOf(server).writeRecord(target("home.example.net", "AAAA"), NEW_V6);
