@@ -15,6 +15,8 @@ import { domeneshop } from "./domeneshop";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
+import { dynv6 } from "./dynv6";
+import { freedns } from "./freedns";
 import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
@@ -22,7 +24,9 @@ import { hostinger } from "./hostinger";
 import { huaweicloud } from "./huaweicloud";
 import { infomaniak } from "./infomaniak";
 import { ionos } from "./ionos";
+import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
+import { luadns } from "./luadns";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
@@ -38,6 +42,7 @@ import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
 import { vercel } from "./vercel";
 import { vultr } from "./vultr";
+import { ydns } from "./ydns";
 import type { ServiceDescription } from "./service";
 
 /** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
@@ -77,6 +82,11 @@ export const SERVICES = [
   alidns,
   tencentcloud,
   huaweicloud,
+  dynv6,
+  freedns,
+  luadns,
+  ydns,
+  ipv64,
   custom,
 ] as const;
 
