@@ -28,6 +28,7 @@ import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { spaceship } from "./spaceship";
 import { transip } from "./transip";
 import { vercel } from "./vercel";
 import { vultr } from "./vultr";
@@ -63,6 +64,7 @@ export const SERVICES = [
   azure,
   godaddy,
   vercel,
+  spaceship,
   custom,
 ] as const;
 
