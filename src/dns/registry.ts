@@ -19,6 +19,7 @@ import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { ionos } from "./ionos";
 import { linode } from "./linode";
+import { mythicbeasts } from "./mythicbeasts";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
@@ -65,6 +66,7 @@ export const SERVICES = [
   godaddy,
   vercel,
   spaceship,
+  mythicbeasts,
   custom,
 ] as const;
 
