@@ -24,6 +24,7 @@ import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
 import { netcup } from "./netcup";
+import { ns1 } from "./ns1";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
@@ -67,6 +68,7 @@ export const SERVICES = [
   vercel,
   spaceship,
   mythicbeasts,
+  ns1,
   custom,
 ] as const;
 
