@@ -10,6 +10,7 @@ import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
+import { dnsmadeeasy } from "./dnsmadeeasy";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
@@ -69,6 +70,7 @@ export const SERVICES = [
   spaceship,
   mythicbeasts,
   ns1,
+  dnsmadeeasy,
   custom,
 ] as const;
 
