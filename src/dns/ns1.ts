@@ -24,17 +24,27 @@ import { defineService, type ClientContext } from "./service";
 import { longestZone } from "./zones";
 
 const SERVICE = "NS1";
+/** Pages of zones followed at most: past this the listing is taken as runaway pagination, not an account. */
+const MAX_PAGES = 50;
 
 export function createNs1Api(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     return requestJson(context, SERVICE, { method, path, headers: { "X-NSONE-Key": credentials.api_key }, body }, readError);
   }
 
-  /** The zones this key may use, without secondary zones (copies of another server's, not NS1's to change). */
+  /**
+   * The zones this key may use, without secondary zones (copies of another server's, not NS1's to
+   * change), following the `Link: <…>; rel="next"` pages NS1 may split a long list into.
+   */
   async function listZones(): Promise<Step<Record<string, unknown>[]>> {
-    const listed = await call("GET", "/zones");
-    if (!listed.ok) return listed;
-    const zones = Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [];
+    const zones: Record<string, unknown>[] = [];
+    let path: string | undefined = "/zones";
+    for (let page = 0; path !== undefined && page < MAX_PAGES; page++) {
+      const listed: Step<JsonAnswer> = await call("GET", path);
+      if (!listed.ok) return listed;
+      if (Array.isArray(listed.value.body)) zones.push(...listed.value.body.filter(isObject));
+      path = nextPage(listed.value.headers.get("link"), context.baseUrl);
+    }
     return { ok: true, value: zones.filter((z) => !(isObject(z.secondary) && z.secondary.enabled === true)) };
   }
 
@@ -114,6 +124,28 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
       return written(hostname, type, put, address, settings.ttl);
     },
   };
+}
+
+/**
+ * The path (below the API's base) of the page a `Link` header names as `rel="next"`; undefined when
+ * there is none, or when it points outside the API (it is never followed elsewhere with the key).
+ */
+export function nextPage(link: string | null, baseUrl: string): string | undefined {
+  const next = link?.split(",").find((part) => /;\s*rel="?next"?/.test(part));
+  const target = next ? /<([^>]+)>/.exec(next)?.[1] : undefined;
+  if (target === undefined) return undefined;
+  let url: URL;
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+    url = new URL(target, base);
+  } catch {
+    return undefined;
+  }
+  const prefix = base.pathname.replace(/\/$/, "");
+  // NS1 may name the next page with https even behind a proxy: the host and path decide, not the scheme.
+  if (url.host !== base.host || !url.pathname.startsWith(`${prefix}/`)) return undefined;
+  return url.pathname.slice(prefix.length) + url.search;
 }
 
 /**

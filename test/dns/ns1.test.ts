@@ -3,7 +3,7 @@
 // record that links elsewhere left alone; and every failure NS1 can give, in its own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNs1Api, ns1 } from "../../src/dns/ns1";
+import { createNs1Api, nextPage, ns1 } from "../../src/dns/ns1";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { NS1_FAKE_KEY, NS1_ZONE_DEFAULT_TTL, type Ns1Fake, type Ns1Fault, startNs1Fake } from "../fakes/ns1";
@@ -167,6 +167,23 @@ describe("zone discovery", () => {
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
     const nested = await client().writeRecord(target("x.b.example.com"), NEW_IP);
     expect(nested).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
+  });
+
+  test("the zone list is followed page by page through its Link headers", async () => {
+    for (let i = 0; i < 5; i++) fake.addZone(`d${i}.net`);
+    fake.addZone("zz.org");
+    fake.zonesPerPage = 2;
+    const outcome = await client().writeRecord(target("home.zz.org"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "zz.org" });
+    expect(fake.requests.filter((r) => r.path === "/zones").map((r) => r.query.after ?? "")).toEqual(["", "d0.net", "d2.net", "d4.net"]);
+  });
+
+  test("a next page outside the API is never followed with the key", () => {
+    expect(nextPage('<https://api.nsone.net/v1/zones?after=a.com>; rel="next"', "https://api.nsone.net/v1")).toBe("/zones?after=a.com");
+    expect(nextPage('<http://api.nsone.net/v1/zones?after=a.com>; rel="next"', "https://api.nsone.net/v1")).toBe("/zones?after=a.com");
+    expect(nextPage('<https://elsewhere.example/v1/zones>; rel="next"', "https://api.nsone.net/v1")).toBeUndefined();
+    expect(nextPage('<https://api.nsone.net/v1/zones?after=a.com>; rel="prev"', "https://api.nsone.net/v1")).toBeUndefined();
+    expect(nextPage(null, "https://api.nsone.net/v1")).toBeUndefined();
   });
 
   test("a key limited to other zones finds none", async () => {

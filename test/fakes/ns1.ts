@@ -8,7 +8,7 @@
 // exists" when it does; the zone's default TTL when none is sent); errors as `{"message": …}`;
 // X-Ratelimit-Limit / -Remaining / -Period on every answer and 429 "rate limit exceeded".
 //
-// Switches: faults `{status, message?, retryAfter?}`, `"malformed"`, `"html"`.
+// Switches: `zonesPerPage` (GET /zones pages behind `Link: <…>; rel="next"`, as ns1-go follows), faults `{status, message?, retryAfter?}`, `"malformed"`, `"html"`.
 //
 // Sources: NS1 API reference (ns1.com/api: zones, records GET/PUT/POST) and "API rate limiting"
 // (help.ns1.com; ibm.com/docs/en/ns1-connect, api-rate-limiting: token buckets, e.g. 900 GETs or 300
@@ -51,6 +51,8 @@ export interface Ns1Fake extends FakeServer<Ns1Fault> {
   /** Valid keys → the zones each may use (undefined: every zone). */
   keys: Map<string, Set<string> | undefined>;
   zones: Map<string, { secondary: boolean; records: Ns1Record[] }>;
+  /** How many zones one page of GET /zones holds; more are behind `Link: <…>; rel="next"`. */
+  zonesPerPage: number;
   addZone(name: string, options?: { secondary?: boolean }): void;
   addRecord(zone: string, record: { domain: string; type: string; answers: string[]; ttl?: number; meta?: Record<string, unknown>; link?: string; filters?: unknown[] }): Ns1Record;
   record(zone: string, domain: string, type: string): Ns1Record | undefined;
@@ -97,12 +99,14 @@ export function startNs1Fake(): Ns1Fake {
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
 
     if (segments.length === 1 && segments[0] === "zones" && request.method === "GET") {
-      return reply(
-        200,
-        [...zones.entries()]
-          .filter(([name]) => may(name))
-          .map(([name, zone], i) => ({ id: String(i + 1).padStart(24, "0"), zone: name, ttl: NS1_ZONE_DEFAULT_TTL, nx_ttl: 3600, retry: 7200, refresh: 43200, expiry: 1209600, dnssec: false, primary: { enabled: false }, secondary: { enabled: zone.secondary } })),
-      );
+      const all = [...zones.entries()]
+        .filter(([name]) => may(name))
+        .map(([name, zone], i) => ({ id: String(i + 1).padStart(24, "0"), zone: name, ttl: NS1_ZONE_DEFAULT_TTL, nx_ttl: 3600, retry: 7200, refresh: 43200, expiry: 1209600, dnssec: false, primary: { enabled: false }, secondary: { enabled: zone.secondary } }));
+      const start = request.query.after === undefined ? 0 : all.findIndex((z) => z.zone === request.query.after) + 1;
+      const shown = all.slice(start, start + fake.zonesPerPage);
+      const more = start + fake.zonesPerPage < all.length;
+      const link: Record<string, string> = more ? { Link: `<${fake.url}/zones?after=${encodeURIComponent(shown.at(-1)!.zone)}&limit=${fake.zonesPerPage}>; rel="next"` } : {};
+      return json(200, shown, { ...RATE_HEADERS, ...link });
     }
     if (segments.length === 4 && segments[0] === "zones") {
       const [, zoneName, domain, type] = segments as [string, string, string, string];
@@ -149,6 +153,7 @@ export function startNs1Fake(): Ns1Fake {
   const fake: Ns1Fake = Object.assign(server, {
     keys,
     zones,
+    zonesPerPage: 1000,
     addZone: (name: string, options: { secondary?: boolean } = {}) => void zones.set(name, { secondary: options.secondary ?? false, records: [] }),
     addRecord,
     record: (zone: string, domain: string, type: string) => zones.get(zone)?.records.find((r) => r.domain === domain && r.type === type),
@@ -156,6 +161,7 @@ export function startNs1Fake(): Ns1Fake {
       zones.clear();
       keys.clear();
       keys.set(NS1_FAKE_KEY, undefined);
+      fake.zonesPerPage = 1000;
       server.clearFaults();
       server.clearRequests();
     },
