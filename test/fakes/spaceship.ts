@@ -47,11 +47,13 @@ export interface SpaceshipFake extends FakeServer<SpaceshipFault> {
 }
 
 /**
- * The DELETEs that removed the record an add just before replaced (same type and name, the request
- * straight after the PUT): with that add they are one change of address, which Spaceship makes in
- * two requests. Any other DELETE is a write of its own.
+ * The DELETEs that removed the record an earlier add replaced (same domain, type and name, the add
+ * not yet paired with a delete): with that add they are one change of address, which Spaceship makes
+ * in two requests. Any other DELETE is a write of its own. Pairing by name, not by order, keeps
+ * this right while the A and AAAA writes of one pass interleave.
  */
 const replacements = new WeakSet<LoggedRequest>();
+const pairedAdds = new WeakSet<LoggedRequest>();
 
 /** Whether this DELETE only completed the replacement the PUT before it began. */
 export function completesReplacement(request: LoggedRequest): boolean {
@@ -109,8 +111,11 @@ export function startSpaceshipFake(): SpaceshipFake {
       if (request.method === "GET") return page(request, records, 500);
       if (request.method === "PUT") return save(records, request.body);
       if (request.method === "DELETE") {
-        const previous = server.requests.at(-2);
-        if (previous?.method === "PUT" && previous.path === request.path && sameNames(previous.body, request.body)) replacements.add(request);
+        const add = server.requests.findLast((r) => r.method === "PUT" && r.path === request.path && !pairedAdds.has(r) && sameNames(r.body, request.body));
+        if (add) {
+          pairedAdds.add(add);
+          replacements.add(request);
+        }
         return remove(records, request.body);
       }
     }
