@@ -11,6 +11,7 @@ import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
+import { dnsmadeeasy } from "./dnsmadeeasy";
 import { domeneshop } from "./domeneshop";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
@@ -27,17 +28,20 @@ import { ionos } from "./ionos";
 import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
 import { luadns } from "./luadns";
+import { mythicbeasts } from "./mythicbeasts";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
 import { netcup } from "./netcup";
 import { njalla } from "./njalla";
+import { ns1 } from "./ns1";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { servercow } from "./servercow";
+import { spaceship } from "./spaceship";
 import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
 import { vercel } from "./vercel";
@@ -87,6 +91,10 @@ export const SERVICES = [
   luadns,
   ydns,
   ipv64,
+  spaceship,
+  mythicbeasts,
+  ns1,
+  dnsmadeeasy,
   custom,
 ] as const;
 
