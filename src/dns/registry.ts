@@ -7,6 +7,7 @@ import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { cloudns } from "./cloudns";
 import { custom } from "./custom";
+import { dd24 } from "./dd24";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
@@ -71,6 +72,7 @@ export const SERVICES = [
   domeneshop,
   njalla,
   servercow,
+  dd24,
   custom,
 ] as const;
 
