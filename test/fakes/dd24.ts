@@ -9,7 +9,9 @@
 // / `description = Command completed successfully` block); and two independent clients that read it
 // the same way: ddclient `nic_keysystems_update` (success is `code = 200`) and qdm12/ddns-updater
 // `internal/provider/providers/dd24/provider.go` (success contains "success", a refused password
-// contains "authorization failed"). No machine-readable description is published.
+// contains "authorization failed"; its issue #358 quotes a real answer, `[response] code = 200
+// description = command completed successfully queuetime = 0 runtime = 0.084 eof`, lowercased). No
+// machine-readable description is published.
 //
 // The refusal of a wrong password is Key-Systems' `531 Authorization failed`. DD24 does not publish
 // the words of its 30-minute refusal; the fake's (`code = 549`) stand in for "some other code", the
