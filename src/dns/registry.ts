@@ -17,6 +17,7 @@ import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
+import { goip } from "./goip";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { infomaniak } from "./infomaniak";
@@ -73,6 +74,7 @@ export const SERVICES = [
   njalla,
   servercow,
   dd24,
+  goip,
   custom,
 ] as const;
 
