@@ -23,6 +23,7 @@ import { hostinger } from "./hostinger";
 import { infomaniak } from "./infomaniak";
 import { ionos } from "./ionos";
 import { linode } from "./linode";
+import { myaddr } from "./myaddr";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
@@ -75,6 +76,7 @@ export const SERVICES = [
   servercow,
   dd24,
   goip,
+  myaddr,
   custom,
 ] as const;
 
