@@ -12,6 +12,7 @@ import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
 import { domeneshop } from "./domeneshop";
+import { dondominio } from "./dondominio";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
@@ -75,6 +76,7 @@ export const SERVICES = [
   njalla,
   servercow,
   dd24,
+  dondominio,
   goip,
   myaddr,
   custom,
