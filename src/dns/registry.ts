@@ -8,11 +8,13 @@ import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { cloudns } from "./cloudns";
 import { custom } from "./custom";
+import { dd24 } from "./dd24";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
 import { dnsmadeeasy } from "./dnsmadeeasy";
 import { domeneshop } from "./domeneshop";
+import { dondominio } from "./dondominio";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
@@ -20,6 +22,7 @@ import { dynv6 } from "./dynv6";
 import { freedns } from "./freedns";
 import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
+import { goip } from "./goip";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { huaweicloud } from "./huaweicloud";
@@ -28,6 +31,7 @@ import { ionos } from "./ionos";
 import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
 import { luadns } from "./luadns";
+import { myaddr } from "./myaddr";
 import { mythicbeasts } from "./mythicbeasts";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
@@ -95,6 +99,10 @@ export const SERVICES = [
   mythicbeasts,
   ns1,
   dnsmadeeasy,
+  dd24,
+  dondominio,
+  goip,
+  myaddr,
   custom,
 ] as const;
 
