@@ -27,6 +27,7 @@ import { ionos } from "./ionos";
 import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
 import { luadns } from "./luadns";
+import { loopia } from "./loopia";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
@@ -87,6 +88,7 @@ export const SERVICES = [
   luadns,
   ydns,
   ipv64,
+  loopia,
   custom,
 ] as const;
 
