@@ -17,6 +17,7 @@ import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { dynv6 } from "./dynv6";
 import { freedns } from "./freedns";
+import { easydns } from "./easydns";
 import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
@@ -89,6 +90,7 @@ export const SERVICES = [
   ydns,
   ipv64,
   loopia,
+  easydns,
   custom,
 ] as const;
 
