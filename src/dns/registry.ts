@@ -24,6 +24,7 @@ import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { huaweicloud } from "./huaweicloud";
 import { infomaniak } from "./infomaniak";
+import { inwx } from "./inwx";
 import { ionos } from "./ionos";
 import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
@@ -91,6 +92,7 @@ export const SERVICES = [
   ipv64,
   loopia,
   easydns,
+  inwx,
   custom,
 ] as const;
 
