@@ -46,6 +46,7 @@ import { transip } from "./transip";
 import { vercel } from "./vercel";
 import { vultr } from "./vultr";
 import { ydns } from "./ydns";
+import { zoneedit } from "./zoneedit";
 import type { ServiceDescription } from "./service";
 
 /** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
@@ -92,6 +93,7 @@ export const SERVICES = [
   ipv64,
   loopia,
   easydns,
+  zoneedit,
   inwx,
   custom,
 ] as const;
