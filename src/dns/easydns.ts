@@ -162,15 +162,15 @@ export const easydns = defineService({
       key: "token",
       label: "API token",
       help:
-        "In easyDNS's control panel: Account → Security → API → request API credentials (easyDNS grants REST access on request). The token and key give access to every domain of the account: use them for ddnsd alone.",
-      url: "https://cp.easydns.com/manage/security/api/",
+        "In easyDNS's control panel under Security (cp.easydns.com/manage/security/): the REST API token and key (easyDNS grants REST access on request). The token and key give access to every domain of the account: use them for ddnsd alone.",
+      url: "https://cp.easydns.com/manage/security/",
       secret: true,
     },
     {
       key: "key",
       label: "API key",
       help: "Shown with the token on the same page.",
-      url: "https://cp.easydns.com/manage/security/api/",
+      url: "https://cp.easydns.com/manage/security/",
       secret: true,
     },
   ],

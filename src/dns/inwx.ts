@@ -237,15 +237,15 @@ export const inwx = defineService({
       key: "username",
       label: "Username",
       help:
-        "The login of an INWX account. Best a sub-account made for ddnsd alone (Account → Sub-accounts) with only the right to edit nameserver records, and without two-factor login.",
-      url: "https://www.inwx.com/en/account",
+        "The login of an INWX account. Best an extra account access made for ddnsd alone, allowed only to edit nameserver records and without two-factor login.",
+      url: "https://www.inwx.com/en/",
       secret: false,
     },
     {
       key: "password",
       label: "Password",
       help: "That account's password.",
-      url: "https://www.inwx.com/en/account",
+      url: "https://www.inwx.com/en/",
       secret: true,
     },
     {

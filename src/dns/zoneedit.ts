@@ -45,7 +45,7 @@ export const zoneedit = defineService({
   type: "zoneedit",
   label: "ZoneEdit",
   summary:
-    "Domains whose DNS is at ZoneEdit, through its dynamic update with the username and a domain's dynamic token. ddnsd sets the address of an existing A record; ZoneEdit's dynamic update cannot create records, read them or set IPv6 addresses.",
+    "Domains whose DNS is at ZoneEdit, through its dynamic update with the username and a domain's dynamic token. ddnsd sets the IPv4 address of an existing dynamic A record; the dynamic update cannot create or read records.",
   credentials: [
     {
       key: "username",
@@ -58,7 +58,7 @@ export const zoneedit = defineService({
       key: "token",
       label: "Dynamic authentication token",
       help:
-        "In ZoneEdit's control panel: the domain → DNS settings → DYN records → the wrench icon → view the dynamic authentication token. It is made for dynamic updates of that domain and is not your account password.",
+        "In ZoneEdit's control panel: the domain's DNS settings → DYN records, where the dynamic authentication token is shown. It is made for dynamic updates of that domain and is not your account password.",
       url: "https://cp.zoneedit.com/",
       secret: true,
     },
