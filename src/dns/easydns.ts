@@ -19,9 +19,9 @@
 
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
+import { candidateZones, relativeName } from "./zones";
 
 const SERVICE = "easyDNS";
 /** A new record's TTL when the domain's config names none. */
@@ -64,11 +64,8 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       for (const candidate of candidateZones(hostname)) {
         const answer = await listing(candidate);
         if (answer.ok) return { ok: true, value: { id: candidate, name: candidate } };
@@ -119,9 +116,6 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
       return { ok: true, value: { id: String(data.id), values: [address], ttl, raw: data } };
     },
 
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -23,10 +23,10 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "./http";
 import type { DnsProvider, FailureCause, Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
 import { decodeBase32, totp } from "./totp";
-import { candidateZones, configuredZone, foreignZoneMessage, zoneHolds } from "./zones";
+import { candidateZones } from "./zones";
 
 const SERVICE = "INWX";
 /** A new record's TTL when the domain's config names none: INWX's default. */
@@ -149,11 +149,8 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
     logout,
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       for (const candidate of candidateZones(hostname)) {
         // The SOA alone: the smallest answer that says whether the account has this domain.
         const answer = await call("nameserver.info", { domain: candidate, type: "SOA" });
@@ -195,9 +192,6 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
       return { ok: true, value: { id: String(answer.value.id), values: [address], ttl } };
     },
 
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -17,9 +17,9 @@
 
 import { causeOfAnswer, exchange, failed, throttleWait, unreadableAnswer } from "./http";
 import type { FailureCause, Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName } from "./zones";
 import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "./xmlrpc";
 
 const SERVICE = "Loopia";
@@ -116,11 +116,8 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const answer = await call("getDomains", []);
       if (!answer.ok) return answer;
       const names = (Array.isArray(answer.value) ? answer.value : []).filter(isStruct).map((d) => String(d.domain ?? ""));
@@ -165,9 +162,6 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
       return written.length === 0 ? failed(`${SERVICE}: the added record is not listed`, { cause: "refused" }) : { ok: true, value: recordSet(written) };
     },
 
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 
