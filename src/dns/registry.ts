@@ -19,6 +19,7 @@ import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { dynv6 } from "./dynv6";
+import { easydns } from "./easydns";
 import { freedns } from "./freedns";
 import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
@@ -27,9 +28,11 @@ import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { huaweicloud } from "./huaweicloud";
 import { infomaniak } from "./infomaniak";
+import { inwx } from "./inwx";
 import { ionos } from "./ionos";
 import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
+import { loopia } from "./loopia";
 import { luadns } from "./luadns";
 import { myaddr } from "./myaddr";
 import { mythicbeasts } from "./mythicbeasts";
@@ -103,6 +106,9 @@ export const SERVICES = [
   dondominio,
   goip,
   myaddr,
+  loopia,
+  easydns,
+  inwx,
   custom,
 ] as const;
 
