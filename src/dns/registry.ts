@@ -4,6 +4,7 @@
 import { Conflict } from "../errors";
 import { alidns } from "./alidns";
 import { azure } from "./azure";
+import { baiducloud } from "./baiducloud";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { cloudns } from "./cloudns";
@@ -77,6 +78,7 @@ export const SERVICES = [
   alidns,
   tencentcloud,
   huaweicloud,
+  baiducloud,
   custom,
 ] as const;
 
