@@ -8,6 +8,7 @@ import { baiducloud } from "./baiducloud";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { cloudns } from "./cloudns";
+import { constellix } from "./constellix";
 import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
@@ -79,6 +80,7 @@ export const SERVICES = [
   tencentcloud,
   huaweicloud,
   baiducloud,
+  constellix,
   custom,
 ] as const;
 
