@@ -35,6 +35,7 @@ import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { selectel } from "./selectel";
 import { servercow } from "./servercow";
 import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
@@ -81,6 +82,7 @@ export const SERVICES = [
   huaweicloud,
   baiducloud,
   constellix,
+  selectel,
   custom,
 ] as const;
 
