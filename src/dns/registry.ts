@@ -33,6 +33,7 @@ import { njalla } from "./njalla";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
+import { rackspace } from "./rackspace";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { selectel } from "./selectel";
@@ -83,6 +84,7 @@ export const SERVICES = [
   baiducloud,
   constellix,
   selectel,
+  rackspace,
   custom,
 ] as const;
 
