@@ -230,7 +230,8 @@ export const baiducloud = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 604800, help: "Seconds; the free plan refuses below 300. Empty keeps the record's TTL (300 for a new record)." },
+  // Baidu documents the TTL only as a positive whole number of seconds, with a plan minimum.
+  ttl: { min: 1, max: 2147483647, help: "Seconds; the free plan refuses below 300. Empty keeps the record's TTL (300 for a new record)." },
   canVerify: true,
   defaultApiUrl: "https://dns.baidubce.com",
   // Baidu publishes no per-account figure for its DNS API: ddnsd keeps to two requests a second.
