@@ -27,7 +27,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { Step } from "./provider";
 import { namedZone, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { longestZone, relativeName } from "./zones";
+import { longestZone, relativeName, sameAddress } from "./zones";
 
 const SERVICE = "Baidu Cloud DNS";
 /** The host record Baidu uses for the zone's own name. */
@@ -183,7 +183,8 @@ export function createBaiduCloudApi(credentials: { access_key_id: string; secret
       // The answer has no body: the new record's id is read back.
       const found = await records(zone, hostname, type);
       if (!found.ok) return found;
-      const created = found.value.find((r) => r.value === address);
+      // Baidu may write an IPv6 address in another form than it was sent.
+      const created = found.value.find((r) => sameAddress(String(r.value), address));
       if (created === undefined) return failed(`${SERVICE}: the created record did not show in the zone's records`, { cause: "unreachable" });
       return { ok: true, value: recordSet([created]) };
     },
