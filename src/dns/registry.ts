@@ -4,9 +4,11 @@
 import { Conflict } from "../errors";
 import { alidns } from "./alidns";
 import { azure } from "./azure";
+import { baiducloud } from "./baiducloud";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { cloudns } from "./cloudns";
+import { constellix } from "./constellix";
 import { custom } from "./custom";
 import { dd24 } from "./dd24";
 import { desec } from "./desec";
@@ -45,8 +47,10 @@ import { ns1 } from "./ns1";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
+import { rackspace } from "./rackspace";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { selectel } from "./selectel";
 import { servercow } from "./servercow";
 import { spaceship } from "./spaceship";
 import { tencentcloud } from "./tencentcloud";
@@ -109,6 +113,10 @@ export const SERVICES = [
   loopia,
   easydns,
   inwx,
+  baiducloud,
+  constellix,
+  selectel,
+  rackspace,
   custom,
 ] as const;
 

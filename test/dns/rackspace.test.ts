@@ -1,0 +1,266 @@
+// The Rackspace Cloud DNS client against the faithful fake (Identity v2.0 in front of Cloud DNS v1.0):
+// the login and its service catalog, what a write changes and keeps, the asynchronous jobs it
+// follows to their end, how many requests it spends, and how every failure ends up in Rackspace's words.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { createRackspaceApi, rackspace } from "../../src/dns/rackspace";
+import { zoneClient } from "../../src/dns/reconcile";
+import { RACKSPACE_FAKE_KEY, RACKSPACE_FAKE_TENANT, RACKSPACE_FAKE_USER, type RackspaceFake, type RackspaceFault, startRackspaceFake } from "../fakes/rackspace";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+const DNS = `/dns/v1.0/${RACKSPACE_FAKE_TENANT}`;
+
+let fake: RackspaceFake;
+let domainId: string;
+let waits: number[];
+
+beforeEach(() => {
+  fake = startRackspaceFake();
+  domainId = fake.addDomain("example.com").id;
+  fake.addRecord("example.com", { name: "home.example.com", type: "A", data: OLD_IP, ttl: 1800, comment: "home router" });
+  fake.addRecord("example.com", { name: "example.com", type: "A", data: OLD_IP, ttl: 600 });
+  waits = [];
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function api(options: { key?: string; timeoutMs?: number; now?: () => number } = {}) {
+  return createRackspaceApi(
+    { username: RACKSPACE_FAKE_USER, api_key: options.key ?? RACKSPACE_FAKE_KEY },
+    { baseUrl: fake.identityUrl, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    // The waits between polls are recorded, not slept.
+    { now: options.now ?? Date.now, sleep: async (ms) => void waits.push(ms) },
+  );
+}
+const client = (options: Parameters<typeof api>[0] = {}) => zoneClient(api(options));
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const home = () => fake.records("example.com", "home.example.com", "A");
+const dnsOnly = (r: { path: string }) => r.path.startsWith("/dns");
+
+describe("the description", () => {
+  test("names the credentials, the record types and the real login", () => {
+    expect(rackspace.type).toBe("rackspace");
+    expect(rackspace.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["username", false],
+      ["api_key", true],
+    ]);
+    expect(rackspace.recordTypes).toEqual(["A", "AAAA"]);
+    expect(rackspace.ttl).toMatchObject({ min: 300 });
+    expect(rackspace.defaultApiUrl).toBe("https://identity.api.rackspacecloud.com/v2.0");
+  });
+
+  test("createClient builds a working client that says who it is", async () => {
+    const built = rackspace.createClient({ username: RACKSPACE_FAKE_USER, api_key: RACKSPACE_FAKE_KEY }, {}, { baseUrl: fake.identityUrl, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect(await built.verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
+    expect(fake.requests.map((r) => r.headers["user-agent"])).toEqual(["ddnsd/test", "ddnsd/test"]);
+  });
+});
+
+describe("the login", () => {
+  test("sends the user name and API key, and uses the catalog's Cloud DNS endpoint with the token", async () => {
+    await client().verify();
+    expect(requestLines()).toEqual(["POST /identity/tokens", `GET ${DNS}/domains`]);
+    expect(fake.requests[0]?.body).toEqual({ auth: { "RAX-KSKEY:apiKeyCredentials": { username: RACKSPACE_FAKE_USER, apiKey: RACKSPACE_FAKE_KEY } } });
+    expect(fake.requests[1]?.headers["x-auth-token"]).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.stringify(fake.requests.slice(1))).not.toContain(RACKSPACE_FAKE_KEY);
+  });
+
+  test("is reused while the token lives; a token the API no longer accepts is replaced once", async () => {
+    const rackspaceApi = api();
+    await rackspaceApi.verify();
+    await rackspaceApi.verify();
+    fake.revokeTokens();
+    expect((await rackspaceApi.verify()).ok).toBe(true);
+    expect(requestLines().filter((l) => l.includes("tokens"))).toHaveLength(2);
+  });
+
+  test("a wrong API key is refused in Identity's words", async () => {
+    expect(await client({ key: "wrong" }).verify()).toEqual({ ok: false, detail: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)" });
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the domain by exact name, reads the record, PUTs the address, and follows the job to its end", async () => {
+    fake.pollsUntilDone = 2;
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    const [record] = home();
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: record!.id, zoneId: domainId, message: `Rackspace Cloud DNS record ${record!.id}, ttl 1800` });
+    expect(record).toMatchObject({ data: NEW_IP, ttl: 1800, comment: "home router" });
+    const jobPolls = requestLines().filter((l) => l.includes("/status/"));
+    expect(requestLines().slice(0, 5)).toEqual([
+      "POST /identity/tokens",
+      `GET ${DNS}/domains`,
+      `GET ${DNS}/domains`,
+      `GET ${DNS}/domains/${domainId}/records`,
+      `PUT ${DNS}/domains/${domainId}/records/${record!.id}`,
+    ]);
+    expect(jobPolls).toHaveLength(3);
+    expect(fake.requests.filter((r) => r.path.includes("/status/")).map((r) => r.query.showDetails)).toEqual(["true", "true", "true"]);
+    // Waits grow between polls.
+    expect(waits).toEqual([250, 500, 1000]);
+    expect(fake.requests.slice(1, 3).map((r) => r.query.name)).toEqual(["home.example.com", "example.com"]);
+    expect(fake.requests[3]?.query).toMatchObject({ type: "A", name: "home.example.com" });
+    expect(fake.requests[4]?.body).toEqual({ name: "home.example.com", data: NEW_IP });
+  });
+
+  test("with the domain known, a change costs the domain, the record, the PUT and one poll", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+    expect(requestLines().filter((l) => !l.includes("tokens")).map((l) => l.replace(/status\/.*/, "status/…"))).toEqual([
+      `GET ${DNS}/domains/${domainId}`,
+      `GET ${DNS}/domains/${domainId}/records`,
+      `PUT ${DNS}/domains/${domainId}/records/${home()[0]!.id}`,
+      `GET ${DNS}/status/…`,
+    ]);
+  });
+
+  test("nothing is written when the record already holds the address", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.requests.filter((r) => dnsOnly(r) && r.method !== "GET")).toHaveLength(0);
+  });
+
+  test("the TTL from config is written", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: domainId, ttl: 900 }), NEW_IP);
+    expect(home()[0]).toMatchObject({ data: NEW_IP, ttl: 900, comment: "home router" });
+  });
+
+  test("the apex is the domain's own name", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId });
+    expect(fake.records("example.com", "example.com", "A")[0]).toMatchObject({ data: NEW_IP, ttl: 600 });
+  });
+
+  test("AAAA is its own record beside the A", async () => {
+    fake.addRecord("example.com", { name: "home.example.com", type: "AAAA", data: "2001:db8::1", ttl: 900 });
+    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "home.example.com", "AAAA")[0]).toMatchObject({ data: "2001:db8::7", ttl: 900 });
+    expect(home()[0]?.data).toBe(OLD_IP);
+  });
+
+  test("a name with two A records is left alone", async () => {
+    fake.addRecord("example.com", { name: "home.example.com", type: "A", data: "198.51.100.2" });
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses");
+    expect(fake.requests.filter((r) => dnsOnly(r) && r.method !== "GET")).toHaveLength(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with TTL 300 and takes its id from the finished job", async () => {
+    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+    const [record] = fake.records("example.com", "new.example.com", "A");
+    expect(record).toMatchObject({ data: NEW_IP, ttl: 300 });
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: record!.id, zoneId: domainId, message: `Rackspace Cloud DNS record ${record!.id}, ttl 300` });
+    expect(fake.requests.find((r) => r.method === "POST" && dnsOnly(r))?.body).toEqual({ records: [{ name: "new.example.com", type: "A", data: NEW_IP, ttl: 300 }] });
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: record new.example.com A does not exist and create_if_missing is false" });
+  });
+
+  test("a TTL under 300 is refused at once in Rackspace's words", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: TTL must be 300 or greater. (HTTP 400)" });
+  });
+
+  test("a job that ends in ERROR is a failure in its words", async () => {
+    fake.failNextJob = { code: 409, message: "Record already exists" };
+    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(!outcome.ok && outcome.message).toMatch(/^Rackspace Cloud DNS: Record already exists \(job [0-9a-f-]+, code 409\)$/);
+  });
+});
+
+describe("jobs", () => {
+  test("one that does not finish is reported after ten polls, and the next pass reads again", async () => {
+    fake.pollsUntilDone = 50;
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+    expect(!outcome.ok && outcome.message).toContain("had not finished after 10 checks");
+    expect(fake.requests.filter((r) => r.path.includes("/status/"))).toHaveLength(10);
+    expect(waits.at(-1)).toBe(2000);
+  });
+});
+
+describe("callbacks", () => {
+  test("a callback away from the DNS endpoint's origin is not followed, so the token goes nowhere else", async () => {
+    fake.fault({ status: 202, body: { status: "RUNNING", jobId: "j-1", callbackUrl: "http://192.0.2.1/v1.0/110011/status/j-1" } }, 1, (r) => r.method === "PUT");
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: a job's callback pointed away from the DNS endpoint (http://192.0.2.1); not followed" });
+  });
+});
+
+describe("zone discovery", () => {
+  test("the domain of exactly the name is chosen, though the filter also answers sub-domains", async () => {
+    const sub = fake.addDomain("b.example.com").id;
+    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: sub });
+    expect(fake.records("b.example.com", "x.b.example.com", "A")).toHaveLength(1);
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: no domain of this account holds host.example.org" });
+  });
+
+  test("a configured domain that does not hold the name is refused", async () => {
+    const other = fake.addDomain("other.org").id;
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: other }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(!outcome.ok && outcome.message).toContain("does not hold home.example.com");
+  });
+
+  test("a configured domain that is gone is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "999" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId });
+  });
+});
+
+describe("failures keep Rackspace's words and leave the record alone", () => {
+  const cases: { name: string; fault?: RackspaceFault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean; retryAfterSeconds?: number }[] = [
+    { name: "wrong API key", key: "wrong", message: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)", cause: "credentials", stopRetrying: true },
+    { name: "a user without DNS access (403)", fault: { status: 403, body: { forbidden: { code: 403, message: "Access denied." } } }, message: "Rackspace Cloud DNS: Access denied. (HTTP 403)", cause: "credentials", stopRetrying: true },
+    {
+      name: "over the limit (413) with a wait",
+      fault: { status: 413, body: { overLimit: { code: 413, message: "OverLimit Retry...", details: "Error Details..." } }, retryAfter: 30 },
+      message: "Rackspace Cloud DNS: OverLimit Retry...; Error Details... (HTTP 413)",
+      cause: "throttled",
+      retryAfterSeconds: 30,
+    },
+    { name: "dnsFault (500)", fault: { status: 500, body: { message: "The DNS service has experienced a fault.", code: 500, details: "" } }, message: "Rackspace Cloud DNS: The DNS service has experienced a fault. (HTTP 500)", cause: "unreachable" },
+    { name: "serviceUnavailable (503) page", fault: "html", message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Rackspace Cloud DNS: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, key, message, cause, stopRetrying, retryAfterSeconds } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault, undefined, dnsOnly);
+      const outcome = await client({ key, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.cause).toBe(cause);
+      expect(fake.requests.filter(dnsOnly).length).toBeLessThanOrEqual(1);
+      expect(home()[0]).toMatchObject({ data: OLD_IP, ttl: 1800 });
+    });
+  }
+
+  test("a login whose catalog has no Cloud DNS stops retrying", async () => {
+    fake.fault({ status: 200, body: { access: { token: { id: "t", expires: "2999-01-01T00:00:00Z" }, serviceCatalog: [] } } }, 1, (r) => r.path === "/identity/tokens");
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Rackspace Cloud DNS: the login gave no token or no Cloud DNS endpoint; is Cloud DNS enabled for this account?" });
+  });
+});
