@@ -18,6 +18,7 @@ import { dynu } from "./dynu";
 import { dynv6 } from "./dynv6";
 import { freedns } from "./freedns";
 import { gandi } from "./gandi";
+import { gcloud } from "./gcloud";
 import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
@@ -87,6 +88,7 @@ export const SERVICES = [
   luadns,
   ydns,
   ipv64,
+  gcloud,
   custom,
 ] as const;
 
