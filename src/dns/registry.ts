@@ -16,6 +16,7 @@ import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { dynv6 } from "./dynv6";
+import { exoscale } from "./exoscale";
 import { freedns } from "./freedns";
 import { gandi } from "./gandi";
 import { gcloud } from "./gcloud";
@@ -89,6 +90,7 @@ export const SERVICES = [
   ydns,
   ipv64,
   gcloud,
+  exoscale,
   custom,
 ] as const;
 
