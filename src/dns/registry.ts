@@ -20,6 +20,7 @@ import { exoscale } from "./exoscale";
 import { freedns } from "./freedns";
 import { gandi } from "./gandi";
 import { gcloud } from "./gcloud";
+import { gcore } from "./gcore";
 import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
@@ -91,6 +92,7 @@ export const SERVICES = [
   ipv64,
   gcloud,
   exoscale,
+  gcore,
   custom,
 ] as const;
 
