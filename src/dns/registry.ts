@@ -40,6 +40,7 @@ import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { scaleway } from "./scaleway";
 import { servercow } from "./servercow";
 import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
@@ -93,6 +94,7 @@ export const SERVICES = [
   gcloud,
   exoscale,
   gcore,
+  scaleway,
   custom,
 ] as const;
 
