@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/exoscale";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
+import { openApi } from "../fakes/descriptions";
 import { EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, type ExoscaleFake, type ExoscaleFault, startExoscaleFake } from "../fakes/exoscale";
 
 const NEW_IP = "203.0.113.7";
@@ -62,6 +63,43 @@ describe("the signature", () => {
     const expires = Number(/expires=(\d+)/.exec(header)?.[1]);
     expect(expires - Date.now() / 1000).toBeGreaterThan(590);
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(600);
+  });
+});
+
+describe("Exoscale's published description", () => {
+  test("every answer the fake gives a write is in the description's own shapes", async () => {
+    const answers: { method: string; pathname: string; status: number; body: unknown }[] = [];
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      answers.push({ method: init?.method ?? "GET", pathname: new URL(String(input)).pathname, status: response.status, body: await response.clone().json() });
+      return response;
+    };
+    fake.pendingChecks = 1;
+    const api = createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch: recording, timeoutMs: 2000, userAgent: "ddnsd/test" }, { pauseMs: 5 });
+    expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({ ok: true });
+    expect(await zoneClient(api).writeRecord(target("new.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({ ok: true });
+    const { checkResponse } = openApi("exoscale", "/v2");
+    expect(answers.map((a) => `${a.method} ${a.pathname.replace(/[0-9a-f-]{36}/g, "{id}")}`)).toEqual([
+      "GET /v2/dns-domain",
+      "GET /v2/dns-domain/{id}/record",
+      "PUT /v2/dns-domain/{id}/record/{id}",
+      "GET /v2/operation/{id}",
+      "GET /v2/dns-domain/{id}",
+      "GET /v2/dns-domain/{id}/record",
+      "POST /v2/dns-domain/{id}/record",
+      "GET /v2/operation/{id}",
+    ]);
+    for (const answer of answers) expect(checkResponse(answer.method, answer.pathname, answer.status, answer.body)).toEqual([]);
+  });
+
+  test("a request the description forbids is refused and recorded", async () => {
+    const url = `${fake.url}/dns-domain/${domainId}/record`;
+    const body = JSON.stringify({ name: "x", type: "A", content: NEW_IP, ttl: -5 });
+    const authorization = exoscaleAuthorization(EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, "POST", url, body, Math.floor(Date.now() / 1000) + 600);
+    const response = await fetch(url, { method: "POST", headers: { Authorization: authorization, "Content-Type": "application/json" }, body });
+    expect(response.status).toBe(400);
+    expect(fake.takeViolations()).toEqual([expect.objectContaining({ description: "Exoscale OpenAPI", problems: [expect.stringContaining("ttl")] })]);
+    expect(fake.records("example.com", "x", "A")).toEqual([]);
   });
 });
 

@@ -8,6 +8,9 @@
 // fields sent) and `POST /dns-domain/{id}/record` answer an operation `{id, state, reference: {id}}`;
 // `GET /operation/{id}` answers it again. Errors: `{"message": "..."}`.
 //
+// Checked against the Exoscale OpenAPI description (test/conformance/descriptions/exoscale.json):
+// every request is validated; a forbidden one gets 400 and is recorded.
+//
 // Sources: openapi-v2.exoscale.com ("API request signature", list-dns-domains, get-dns-domain,
 // list-dns-domain-records, update-dns-domain-record, create-dns-domain-record, get-operation);
 // independent clients: the official SDK exoscale/egoscale v3 (the signer; `Wait` polls the operation
@@ -19,9 +22,17 @@
 
 import { createHmac, randomUUID } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 const PREFIX = "/v2";
+
+/** Exoscale's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("exoscale", {
+  title: "Exoscale OpenAPI",
+  apiRoot: PREFIX,
+  refuse: (_request, problems) => json(400, { message: `Invalid request: ${problems.join("; ")}` }),
+});
 export const EXOSCALE_FAKE_KEY = "EXO0a1b2c3d4e5f60718293a4b5";
 export const EXOSCALE_FAKE_SECRET = "fakeExoscaleSecret-0123456789abcdefghijklmno";
 
@@ -139,6 +150,7 @@ export function startExoscaleFake(): ExoscaleFake {
   const server = startFakeServer<ExoscaleFault>({
     prefix: PREFIX,
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
