@@ -4,11 +4,11 @@
 // `GET …/records?name=&type=` and changed with one `PATCH …/records` of `changes`: a `set` whose
 // `id_fields` name the record read (name, type and its old data), so exactly that record is
 // replaced — and nothing is when someone changed it meanwhile — keeping its comment and priority; a
-// missing record is made with an `add`.
+// missing record is made with an `add`. Every change forbids Scaleway to create the zone it names.
 //
 // Requests per write, with the zone known (config.zone_id = the zone's name):
 //   GET records + PATCH records = 2 (1 when the address is already there)
-// Without it the account's zones are listed (100 a page) and the longest holding the name is used.
+// Without it the account's zones are listed (`domain` empty, 100 a page) and the longest holding the name is used.
 //
 // Sources: www.scaleway.com/en/developers/api/domains-and-dns (List DNS zones, List records within
 // a DNS zone, Update records within a DNS zone; Scaleway publishes it as OpenAPI) and the IAM API
@@ -38,7 +38,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
   async function listZones(): Promise<Step<string[]>> {
     const names: string[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const listed = await call("GET", `/dns-zones?${new URLSearchParams({ page: String(page), page_size: String(PAGE_SIZE) })}`);
+      const listed = await call("GET", `/dns-zones?${new URLSearchParams({ domain: "", page: String(page), page_size: String(PAGE_SIZE) })}`);
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const zones = Array.isArray(body.dns_zones) ? body.dns_zones.filter(isObject) : [];
@@ -105,12 +105,12 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
       const name = relativeName(hostname, zone.name!);
       const record = recordFields(name, type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, read);
       const change = { set: { id_fields: { name, type, data: current.values[0] }, records: [record] } };
-      return written(staleOn404(await call("PATCH", recordsPath(zone.id), { changes: [change], return_all_records: false })), record);
+      return written(staleOn404(await call("PATCH", recordsPath(zone.id), { changes: [change], return_all_records: false, disallow_new_zone_creation: true })), record);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const record = recordFields(relativeName(hostname, zone.name!), type, address, settings.ttl ?? NEW_RECORD_TTL, {});
-      return written(staleOn404(await call("PATCH", recordsPath(zone.id), { changes: [{ add: { records: [record] } }], return_all_records: false })), record);
+      return written(staleOn404(await call("PATCH", recordsPath(zone.id), { changes: [{ add: { records: [record] } }], return_all_records: false, disallow_new_zone_creation: true })), record);
     },
 
     describe(set) {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createScalewayApi, scaleway } from "../../src/dns/scaleway";
+import { openApi } from "../fakes/descriptions";
 import { SCALEWAY_FAKE_SECRET, type ScalewayFake, type ScalewayFault, startScalewayFake } from "../fakes/scaleway";
 
 const NEW_IP = "203.0.113.7";
@@ -37,6 +38,35 @@ const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home", "A");
 const known = { zone_id: "example.com" };
 
+describe("Scaleway's published description", () => {
+  test("every answer the fake gives a write is in the description's own shapes", async () => {
+    const answers: { method: string; pathname: string; status: number; body: unknown }[] = [];
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      answers.push({ method: init?.method ?? "GET", pathname: new URL(String(input)).pathname, status: response.status, body: await response.clone().json() });
+      return response;
+    };
+    const api = createScalewayApi({ secret_key: SCALEWAY_FAKE_SECRET }, { baseUrl: fake.url, fetch: recording, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({ ok: true });
+    expect(await zoneClient(api).writeRecord(target("new.example.com", known), NEW_IP)).toMatchObject({ ok: true });
+    expect(answers.map((a) => `${a.method} ${a.pathname}`)).toEqual([
+      "GET /domain/v2beta1/dns-zones",
+      `GET /domain/v2beta1${RECORDS}`,
+      `PATCH /domain/v2beta1${RECORDS}`,
+      `GET /domain/v2beta1${RECORDS}`,
+      `PATCH /domain/v2beta1${RECORDS}`,
+    ]);
+    const { checkResponse } = openApi("scaleway", "/");
+    for (const answer of answers) expect(checkResponse(answer.method, answer.pathname, answer.status, answer.body)).toEqual([]);
+  });
+
+  test("a request the description forbids is refused and recorded", async () => {
+    const response = await fetch(`${fake.url}${RECORDS}`, { method: "PATCH", headers: { "X-Auth-Token": SCALEWAY_FAKE_SECRET, "Content-Type": "application/json" }, body: JSON.stringify({ return_all_records: false }) });
+    expect(response.status).toBe(400);
+    expect(fake.takeViolations()).toEqual([expect.objectContaining({ description: "Scaleway OpenAPI", problems: [expect.stringContaining("changes")] })]);
+  });
+});
+
 describe("the description", () => {
   test("one secret key, a UUID; the real service", async () => {
     expect(scaleway.credentials.map((c) => [c.key, c.secret])).toEqual([["secret_key", true]]);
@@ -59,6 +89,7 @@ describe("writeRecord", () => {
     expect(fake.requests[2]?.body).toEqual({
       changes: [{ set: { id_fields: { name: "home", type: "A", data: OLD_IP }, records: [{ name: "home", type: "A", data: NEW_IP, ttl: 300, priority: 0, comment: "the router" }] } }],
       return_all_records: false,
+      disallow_new_zone_creation: true,
     });
   });
 
@@ -88,7 +119,7 @@ describe("writeRecord", () => {
     const [created] = fake.records("example.com", "new", "AAAA");
     expect(created).toMatchObject({ data: "2001:db8::7", ttl: 3600 });
     expect(outcome).toMatchObject({ ok: true, action: "created", externalId: created!.id });
-    expect(fake.requests.at(-1)?.body).toEqual({ changes: [{ add: { records: [{ name: "new", type: "AAAA", data: "2001:db8::7", ttl: 3600 }] } }], return_all_records: false });
+    expect(fake.requests.at(-1)?.body).toEqual({ changes: [{ add: { records: [{ name: "new", type: "AAAA", data: "2001:db8::7", ttl: 3600 }] } }], return_all_records: false, disallow_new_zone_creation: true });
   });
 
   test("a name with several addresses is left alone", async () => {

@@ -60,6 +60,9 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
     // The descriptions' formats (ipv4, ipv6, date-time, …) are part of what they forbid.
     customizeAjv: (ajv) => {
       addFormats(ajv);
+      // The unsigned widths protobuf-made descriptions use (Scaleway's), beside ajv-formats' int32/int64.
+      ajv.addFormat("uint32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff });
+      ajv.addFormat("uint64", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 });
       return ajv;
     },
   });

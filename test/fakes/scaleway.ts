@@ -7,6 +7,9 @@
 // replaces every record its id_fields match (none matched: 404), all changes of a request applied
 // together or none; it answers `{records}` (the records written). Errors: `{message, type, …}`.
 //
+// Checked against Scaleway's OpenAPI description (test/conformance/descriptions/scaleway.json):
+// every request is validated; a forbidden one gets 400 invalid_arguments and is recorded.
+//
 // Sources: www.scaleway.com/en/developers/api/domains-and-dns (ListDNSZones, ListDNSZoneRecords,
 // UpdateDNSZoneRecords; the error types in "Scaleway API errors"); independent clients: the official
 // SDK scaleway/scaleway-sdk-go api/domain/v2beta1, lego providers/dns/scaleway, libdns/scaleway.
@@ -15,7 +18,15 @@
 
 import { randomUUID } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+
+/** Scaleway's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("scaleway", {
+  title: "Scaleway OpenAPI",
+  apiRoot: "/",
+  refuse: (_request, problems) => json(400, { message: "invalid argument(s)", type: "invalid_arguments", details: problems.map((problem) => ({ argument_name: "request", reason: "constraint", help_message: problem })) }),
+});
 
 export const SCALEWAY_FAKE_SECRET = "7c4a1e2b-3d5f-4a6b-8c9d-0e1f2a3b4c5d";
 
@@ -104,7 +115,9 @@ export function startScalewayFake(): ScalewayFake {
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "dns-zones") return json(404, { message: "resource is not found", type: "not_found" });
     if (segments.length === 1 && request.method === "GET") {
-      const all = [...zones.keys()].sort();
+      // `domain` is required by the description; empty, it filters nothing (the official SDK always sends it).
+      const domain = request.query.domain ?? "";
+      const all = [...zones.keys()].filter((z) => domain === "" || z === domain || z.endsWith(`.${domain}`)).sort();
       const size = Math.min(Number(request.query.page_size ?? 20), fake.maxPageSize);
       const page = Number(request.query.page ?? 1);
       const shown = all.slice((page - 1) * size, page * size).map((name) => {
@@ -128,6 +141,7 @@ export function startScalewayFake(): ScalewayFake {
   const server = startFakeServer<ScalewayFault>({
     prefix: "/domain/v2beta1",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
