@@ -125,6 +125,13 @@ describe("the token", () => {
     expect(requestLines()).toEqual([`GET ${ZONES}`, TOKEN, `GET ${ZONES}`]);
   });
 
+  test("a key whose private key cannot be read is refused before any request, and stops retries", async () => {
+    const broken = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
+    const outcome = await client({ privatePem: broken }).writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Google Cloud DNS: the key's private_key is not a readable PEM key; download a new JSON key" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   test("a key Google does not know is refused in the token endpoint's words and stops retries", async () => {
     const outcome = await client({ privatePem: newRsaKey().privatePem }).writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Google Cloud DNS: Invalid JWT Signature. (invalid_grant, HTTP 400)" });
