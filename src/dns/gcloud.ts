@@ -63,8 +63,12 @@ export function signedAssertion(key: ServiceAccountKey, privateKey: KeyObject, a
   const header = { alg: "RS256", typ: "JWT", ...(key.private_key_id === undefined ? {} : { kid: key.private_key_id }) };
   const claims = { iss: key.client_email, scope: GCLOUD_SCOPE, aud: audience, iat: nowSeconds, exp: nowSeconds + ASSERTION_SECONDS };
   const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
-  const signature = createSign("RSA-SHA256").update(input).sign(privateKey);
-  return `${input}.${base64url(signature)}`;
+  return `${input}.${rs256Signature(input, privateKey)}`;
+}
+
+/** A JWS signing input's RS256 signature, base64url without padding (RFC 7515 §5.1, RFC 7518 §3.3). */
+export function rs256Signature(input: string, privateKey: KeyObject): string {
+  return base64url(createSign("RSA-SHA256").update(input).sign(privateKey));
 }
 
 interface GoogleRrset {
