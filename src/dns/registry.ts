@@ -22,8 +22,11 @@ import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { dynv6 } from "./dynv6";
 import { easydns } from "./easydns";
+import { exoscale } from "./exoscale";
 import { freedns } from "./freedns";
 import { gandi } from "./gandi";
+import { gcloud } from "./gcloud";
+import { gcore } from "./gcore";
 import { godaddy } from "./godaddy";
 import { goip } from "./goip";
 import { hetzner } from "./hetzner";
@@ -50,6 +53,7 @@ import { powerdns } from "./powerdns";
 import { rackspace } from "./rackspace";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { scaleway } from "./scaleway";
 import { selectel } from "./selectel";
 import { servercow } from "./servercow";
 import { spaceship } from "./spaceship";
@@ -117,6 +121,10 @@ export const SERVICES = [
   constellix,
   selectel,
   rackspace,
+  gcloud,
+  exoscale,
+  gcore,
+  scaleway,
   custom,
 ] as const;
 

@@ -12,8 +12,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function checkLength(field: string, value: string): string {
-  if (value.length > MAX_VALUE_CHARS) throw new Invalid(field, `must be at most ${MAX_VALUE_CHARS} characters`);
+function checkLength(field: string, value: string, max = MAX_VALUE_CHARS): string {
+  if (value.length > max) throw new Invalid(field, `must be at most ${max} characters`);
   return value;
 }
 
@@ -29,8 +29,9 @@ export function normaliseCredentials(
 ): Record<string, string> {
   // Keys the service does not use are dropped, but an oversized one is still refused: nothing that
   // large is a credential, and the person should hear that it was not taken.
+  const limits = new Map(service.credentials.flatMap((field) => [field.key, ...(field.aliases ?? [])].map((key) => [key, field.maxChars] as const)));
   for (const [key, value] of Object.entries(input)) {
-    if (typeof value === "string") checkLength(`credentials.${key}`, value);
+    if (typeof value === "string") checkLength(`credentials.${key}`, value, limits.get(key));
   }
   const result: Record<string, string> = {};
   for (const field of service.credentials) {
@@ -40,7 +41,7 @@ export function normaliseCredentials(
     const value = given?.trim() || stored[field.key] || "";
     const problem = value === "" ? undefined : field.validate?.(value);
     if (problem !== undefined) throw new Invalid(name, problem);
-    if (value !== "") result[field.key] = checkLength(name, value);
+    if (value !== "") result[field.key] = checkLength(name, value, field.maxChars);
     else if (!field.optional) throw new Invalid(name, `is required for a ${service.label} provider`);
   }
   return result;

@@ -23,6 +23,11 @@ export interface CredentialField {
    * non-secret credential (a dyndns2 username, an AWS access key id) is still sealed, but shown as is.
    */
   secret: boolean;
+  /**
+   * The longest value accepted, where a service's credential cannot fit the usual 1,024 characters
+   * (a Google Cloud service account's JSON key holds a 2048-bit RSA key); absent: 1,024.
+   */
+  maxChars?: number;
   /** A missing or empty optional key is simply left out (`custom`'s `secret`). */
   optional?: boolean;
   /** What is wrong with a given value (the 422's message, e.g. "must be base64"); undefined when it is fine. */

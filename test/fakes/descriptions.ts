@@ -41,7 +41,7 @@ export interface Leniency {
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const document = dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8"))) as Document;
+  const document = withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8")))) as Document;
   for (const [method, operation] of Object.values(document.paths ?? {}).flatMap((item) => Object.entries(item ?? {}))) {
     const body = (operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } }).requestBody;
     const json = body?.content?.["application/json"];
@@ -60,6 +60,9 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
     // The descriptions' formats (ipv4, ipv6, date-time, …) are part of what they forbid.
     customizeAjv: (ajv) => {
       addFormats(ajv);
+      // The unsigned widths protobuf-made descriptions use (Scaleway's), beside ajv-formats' int32/int64.
+      ajv.addFormat("uint32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff });
+      ajv.addFormat("uint64", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 });
       return ajv;
     },
   });
@@ -110,6 +113,28 @@ function forRequests(schema: unknown, partial: boolean, assigned: string[]): unk
     return out;
   };
   return rewrite(schema);
+}
+
+/**
+ * OpenAPI 3.0 writes an exclusive bound as `minimum` with `exclusiveMinimum: true` (JSON Schema
+ * draft 4, as Exoscale's description does); the validator knows only the later form, where the
+ * exclusive bound is the number itself. The same bounds, in that form.
+ */
+function withNumericBounds(document: unknown): unknown {
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+    for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+      if (typeof out[exclusive] !== "boolean") continue;
+      if (out[exclusive] === true && typeof out[bound] === "number") {
+        out[exclusive] = out[bound];
+        delete out[bound];
+      } else delete out[exclusive];
+    }
+    return out;
+  };
+  return rewrite(document);
 }
 
 /** The document with every `#/…` reference replaced by what it points at (the vendored ones hold no cycle). */

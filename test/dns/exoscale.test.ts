@@ -1,0 +1,207 @@
+// The Exoscale client against its fake: the EXO2-HMAC-SHA256 signature (checked against the official
+// SDK's published test vectors), what it changes, how it follows an operation, what it keeps, and
+// its failures in Exoscale's words.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/exoscale";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { openApi } from "../fakes/descriptions";
+import { EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, type ExoscaleFake, type ExoscaleFault, startExoscaleFake } from "../fakes/exoscale";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: ExoscaleFake;
+let domainId: string;
+
+beforeEach(() => {
+  fake = startExoscaleFake();
+  domainId = fake.addDomain("example.com");
+  fake.addRecord("example.com", { name: "home", type: "A", content: OLD_IP, ttl: 300 });
+  fake.addRecord("example.com", { name: "", type: "A", content: OLD_IP, ttl: 600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { secret?: string; timeoutMs?: number } = {}) {
+  return zoneClient(
+    createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }, { pauseMs: 5 }),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const home = () => fake.records("example.com", "home", "A");
+
+describe("the signature", () => {
+  // exoscale/requests-exoscale-auth tests/test_auth.py: the official Python signer's vectors.
+  const KEY = "EXOxxxxxxxxxxxxxxxxxxxxxxxx";
+  const SECRET = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+  const EXPIRES = Date.UTC(2077, 0, 1) / 1000;
+
+  test("matches the official signer without a query", () => {
+    expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone", "", EXPIRES)).toBe(
+      `EXO2-HMAC-SHA256 credential=${KEY},expires=${EXPIRES},signature=Ntbq/p0HVmA3Zg1HHY+Lq1vjFGi7HeMrrgXDS5jRNlY=`,
+    );
+  });
+
+  test("matches the official signer with query parameters, which it names", () => {
+    expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone?k2=v2&k1=v1", "", EXPIRES)).toBe(
+      `EXO2-HMAC-SHA256 credential=${KEY},signed-query-args=k1;k2,expires=${EXPIRES},signature=iqOBz13+44L5j0uJclE8hmUhQQcvtCSoPEOXYK6liqY=`,
+    );
+  });
+
+  test("every request carries one the service accepts, expiring ten minutes ahead", async () => {
+    expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
+    const header = fake.requests[0]!.headers.authorization!;
+    const expires = Number(/expires=(\d+)/.exec(header)?.[1]);
+    expect(expires - Date.now() / 1000).toBeGreaterThan(590);
+    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(600);
+  });
+});
+
+describe("Exoscale's published description", () => {
+  test("every answer the fake gives a write is in the description's own shapes", async () => {
+    const answers: { method: string; pathname: string; status: number; body: unknown }[] = [];
+    const recording = async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      answers.push({ method: init?.method ?? "GET", pathname: new URL(String(input)).pathname, status: response.status, body: await response.clone().json() });
+      return response;
+    };
+    fake.pendingChecks = 1;
+    const api = createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch: recording, timeoutMs: 2000, userAgent: "ddnsd/test" }, { pauseMs: 5 });
+    expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({ ok: true });
+    expect(await zoneClient(api).writeRecord(target("new.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({ ok: true });
+    const { checkResponse } = openApi("exoscale", "/v2");
+    expect(answers.map((a) => `${a.method} ${a.pathname.replace(/[0-9a-f-]{36}/g, "{id}")}`)).toEqual([
+      "GET /v2/dns-domain",
+      "GET /v2/dns-domain/{id}/record",
+      "PUT /v2/dns-domain/{id}/record/{id}",
+      "GET /v2/operation/{id}",
+      "GET /v2/dns-domain/{id}",
+      "GET /v2/dns-domain/{id}/record",
+      "POST /v2/dns-domain/{id}/record",
+      "GET /v2/operation/{id}",
+    ]);
+    for (const answer of answers) expect(checkResponse(answer.method, answer.pathname, answer.status, answer.body)).toEqual([]);
+  });
+
+  test("a request the description forbids is refused and recorded", async () => {
+    const url = `${fake.url}/dns-domain/${domainId}/record`;
+    const body = JSON.stringify({ name: "x", type: "A", content: NEW_IP, ttl: -5 });
+    const authorization = exoscaleAuthorization(EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, "POST", url, body, Math.floor(Date.now() / 1000) + 600);
+    const response = await fetch(url, { method: "POST", headers: { Authorization: authorization, "Content-Type": "application/json" }, body });
+    expect(response.status).toBe(400);
+    expect(fake.takeViolations()).toEqual([expect.objectContaining({ description: "Exoscale OpenAPI", problems: [expect.stringContaining("ttl")] })]);
+    expect(fake.records("example.com", "x", "A")).toEqual([]);
+  });
+});
+
+describe("the description", () => {
+  test("names the key, the secret and the real service", () => {
+    expect(exoscale.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["api_key", false],
+      ["api_secret", true],
+    ]);
+    expect(exoscale.credentials[0]!.validate!("nope")).toMatch(/EXO/);
+    expect(exoscale.credentials[0]!.validate!(EXOSCALE_FAKE_KEY)).toBeUndefined();
+    expect(exoscale.defaultApiUrl).toBe("https://api-ch-gva-2.exoscale.com/v2");
+  });
+});
+
+describe("writeRecord", () => {
+  test("an existing record: a PUT of the content alone, by its id", async () => {
+    const id = home()[0]!.id;
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId, externalId: id, message: expect.stringContaining("ttl 300") });
+    expect(home()).toMatchObject([{ content: NEW_IP, ttl: 300 }]);
+    expect(requestLines()).toEqual(["GET /dns-domain", `GET /dns-domain/${domainId}/record`, `PUT /dns-domain/${domainId}/record/${id}`]);
+    expect(fake.requests[2]?.body).toEqual({ content: NEW_IP });
+  });
+
+  test("an address already there is not written; a TTL from config is; the apex is the empty name", async () => {
+    const known = { zone_id: domainId };
+    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({ action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+    await client().writeRecord(target("home.example.com", { ...known, ttl: 60 }), NEW_IP);
+    expect(home()).toMatchObject([{ content: NEW_IP, ttl: 60 }]);
+    await client().writeRecord(target("example.com", known), NEW_IP);
+    expect(fake.records("example.com", "", "A")).toMatchObject([{ content: NEW_IP, ttl: 600 }]);
+    expect(fake.domains.get(domainId)!.records).toHaveLength(2);
+  });
+
+  test("a pending operation is asked again until it succeeds", async () => {
+    fake.pendingChecks = 2;
+    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(requestLines().filter((l) => l.startsWith("GET /operation/"))).toHaveLength(2);
+  });
+
+  test("an operation still pending after five checks is reported unfinished; a failed one in its words", async () => {
+    fake.pendingChecks = 10;
+    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({ ok: false, cause: "unreachable", message: expect.stringContaining("still pending after 5 checks") });
+    fake.pendingChecks = 0;
+    fake.failOperations = "conflict";
+    expect(await client().writeRecord(target("example.com", { zone_id: domainId }), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: operation failure (conflict: The operation could not be completed)" });
+  });
+
+  test("a missing AAAA record is created with the relative name and TTL 3600; its id comes from the operation", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
+    const [created] = fake.records("example.com", "new", "AAAA");
+    expect(created).toMatchObject({ content: "2001:db8::7", ttl: 3600 });
+    expect(outcome).toMatchObject({ ok: true, action: "created", externalId: created!.id });
+    expect(fake.requests.at(-1)?.body).toEqual({ name: "new", type: "AAAA", content: "2001:db8::7", ttl: 3600 });
+  });
+
+  test("a name with several addresses is left alone", async () => {
+    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.1" });
+    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2" });
+    expect(await client().writeRecord(target("rr.example.com"), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("the longest domain wins; none is a failure naming the name", async () => {
+    const lab = fake.addDomain("lab.example.com");
+    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: lab });
+    expect(fake.records("lab.example.com", "pi", "A")).toHaveLength(1);
+    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: no domain of this account holds x.other.net" });
+  });
+
+  test("a configured domain that is gone is looked up afresh, once; one that does not hold the name is refused", async () => {
+    expect(await client().writeRecord(target("home.example.com", { zone_id: "00000000-0000-0000-0000-000000000000" }), NEW_IP)).toMatchObject({ ok: true, zoneId: domainId });
+    const other = fake.addDomain("other.net");
+    expect(await client().writeRecord(target("home.example.com", { zone_id: other }), NEW_IP)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("does not hold home.example.com") });
+  });
+
+  test("a wrong secret is refused in Exoscale's words and stops retries", async () => {
+    expect(await client({ secret: "wrong" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Exoscale: Invalid request signature (HTTP 403)" });
+  });
+});
+
+describe("failures keep Exoscale's words and leave the record alone", () => {
+  const cases: { name: string; fault: ExoscaleFault | "timeout"; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number }[] = [
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Exoscale: Too many requests (HTTP 429)", cause: "throttled", retryAfterSeconds: 20 },
+    { name: "a refusal", fault: { status: 409, message: "Record conflicts" }, message: "Exoscale: Record conflicts (HTTP 409)", cause: "refused" },
+    { name: "500", fault: { status: 500 }, message: "Exoscale: Internal server error (HTTP 500)", cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^Exoscale: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Exoscale: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Exoscale: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, message, cause, retryAfterSeconds } of cases) {
+    test(name, async () => {
+      fake.fault(fault);
+      const outcome = await client({ timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.cause).toBe(cause);
+      expect(home()[0]?.content).toBe(OLD_IP);
+    });
+  }
+});

@@ -1,0 +1,33 @@
+import { EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, type ExoscaleFake, startExoscaleFake } from "../../fakes/exoscale";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
+
+const exoscaleZone: ZoneAccess<ExoscaleFake> = {
+  addZone(fake, zone) {
+    if (fake.domainId(zone) === undefined) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.records(zone, relative(hostname, zone, ""), type);
+    return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
+  },
+  ttl: 300,
+};
+
+export const adapter = define<ExoscaleFake>({
+  type: "exoscale",
+  start: startExoscaleFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("exoscale"),
+  options: noOptions,
+  credentials: { api_key: EXOSCALE_FAKE_KEY, api_secret: EXOSCALE_FAKE_SECRET },
+  badCredentials: { api_key: EXOSCALE_FAKE_KEY, api_secret: "wrongExoscaleSecret-0123456789abcdefghijklm" },
+  badCredentialsWords: /^Exoscale: Invalid request signature \(HTTP 403\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(exoscaleZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 409, message: "Record conflicts with an existing one" }, undefined, (r) => r.method !== "GET"), words: /^Exoscale: Record conflicts with an existing one \(HTTP 409\)/ },
+  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 33 }), words: /^Exoscale: Too many requests \(HTTP 429\); pausing 33 s$/, pauseSeconds: 33 },
+  verifyRefusal: /^Exoscale: Invalid request signature/,
+});
