@@ -17,7 +17,7 @@
 import type { AppContext } from "../context";
 import type { NotificationEvent, NotificationRow } from "../db/schema";
 import type { Detection, IpFamily } from "../ip/detect";
-import { openOptions } from "../modules/notifications/service";
+import { openOptions } from "./options";
 import { maskSecret } from "../security/secrets";
 import type { EventSink, RecordedUpdate } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
@@ -172,7 +172,7 @@ export class Notifier implements EventSink {
     let options: Record<string, unknown>;
     let error: string | null;
     try {
-      options = openOptions(this.ctx, row);
+      options = openOptions(row, this.ctx.keys.encryptionKey);
       const deps: SendDeps = {
         fetch: this.ctx.fetch,
         timeoutMs: this.ctx.settings.httpTimeoutMs,

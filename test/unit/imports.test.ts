@@ -125,7 +125,6 @@ const EXCEPTIONS = new Set([
   "src/updater/address-source.ts → src/config.ts", // the type of an address source
   // The core reaching up into the API's services.
   "src/updater/update.ts → src/modules/providers/service.ts", // the client of a provider row
-  "src/notify/notifier.ts → src/modules/notifications/service.ts", // a channel's options, opened
   "src/dns/rules.ts → src/modules/limits.ts", // the field sizes
   // A service reaching into the HTTP edge: the bearer check of /metrics.
   "src/modules/prometheus/index.ts → src/http/tokens.ts",

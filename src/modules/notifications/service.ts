@@ -122,11 +122,6 @@ export function checkOptions(
   return { plain, secrets };
 }
 
-/** The options with the secrets opened: only the notifier (to send) and an edit (to keep them) see them. */
-export function openOptions(ctx: AppContext, row: NotificationRow): Record<string, unknown> {
-  return { ...row.options, ...openCredentials(row.secrets, ctx.keys.encryptionKey) };
-}
-
 function toView(ctx: AppContext, row: NotificationRow): NotificationView {
   let secrets: Record<string, string>;
   try {
