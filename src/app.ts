@@ -5,7 +5,7 @@
 
 import { Elysia } from "elysia";
 import type { Keys, Settings } from "./config";
-import type { AppContext } from "./context";
+import type { AppContext, Appliance } from "./context";
 import type { OpenedDatabase } from "./db";
 import { DiskState } from "./db/disk";
 import { Pacer } from "./dns/pacing";
@@ -48,9 +48,21 @@ export interface ContextParts {
   services?: readonly ServiceDescription[];
 }
 
-export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): AppContext {
+/**
+ * Builds each part before the parts that need it, each given the few things it uses: the counters
+ * and the notifier, the sink that hands them the update path's events, the context that holds them,
+ * and last the scheduler over that context, woken by every write to the database.
+ */
+export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): Appliance {
   const store = createStore(database.db, database.sqlite);
-  const ctx: Omit<AppContext, "scheduler" | "metrics" | "notifier" | "events"> = {
+  const startedAt = Date.now();
+  const outbound = proxiedFetch(fetch, settings.proxy);
+  const metrics = new UpdateMetrics({ queries: store.metrics, startedAt });
+  const notifier = new Notifier({ store, log, fetch: outbound, keys, settings });
+  const events = fanOut([metrics, notifier], (error) =>
+    log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
+  const ctx: AppContext = {
     id: crypto.randomUUID(),
     settings,
     keys,
@@ -59,29 +71,26 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     sqlite: database.sqlite,
     databasePath: database.path,
     log,
-    fetch: proxiedFetch(fetch, settings.proxy),
-    startedAt: Date.now(),
+    fetch: outbound,
+    startedAt,
     publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
     services: new ServiceRegistry(services),
     pacer: new Pacer(),
     updater: createUpdaterState(settings.updateConcurrency),
+    metrics,
+    notifier,
+    events,
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
     verifiedTokens: new VerifiedTokens(),
     revocations: new Revocations(store.users, database.sqlite),
   };
-  const full = ctx as AppContext;
-  full.scheduler = new Scheduler(full);
+  // The same object, now with its scheduler: a test that swaps a part (the pacer) swaps it for the
+  // scheduler's passes too.
+  const appliance: Appliance = Object.assign(ctx, { scheduler: new Scheduler(ctx) });
   // Any change to the data may bring a due time nearer: the scheduler plans its sleep again.
-  database.sqlite.onWrite(() => full.scheduler.wake());
-  const metrics = new UpdateMetrics(full);
-  const notifier = new Notifier(full);
-  full.metrics = metrics;
-  full.notifier = notifier;
-  full.events = fanOut([metrics, notifier], (error) =>
-    log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
-  );
-  return full;
+  database.sqlite.onWrite(() => appliance.scheduler.wake());
+  return appliance;
 }
 
 export interface AppOptions {
@@ -89,7 +98,7 @@ export interface AppOptions {
   schedule?: boolean;
 }
 
-export function createApp(ctx: AppContext, options: AppOptions = {}) {
+export function createApp(ctx: Appliance, options: AppOptions = {}) {
   const api = new Elysia({ prefix: "/api/v1" })
     .use(loginRoutes(ctx))
     .use(logoutRoutes(ctx))

@@ -1,7 +1,8 @@
 // What every part of the running appliance shares: settings, keys, the database, the log, the
 // outbound `fetch`, the DNS services, and the state that lives as long as the app. app.ts builds it
-// (`createContext`); this module only says what it holds, so importing it pulls in nothing that
-// imports it back.
+// (`createContext`), each part before the parts that need it, and the scheduler last, over the
+// finished context (`Appliance`); this module only says what they hold, so importing it pulls in
+// nothing that imports it back.
 
 import type { Keys, Settings } from "./config";
 import type { Db } from "./db";
@@ -19,9 +20,8 @@ import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
 import type { UpdateOutcome } from "./updater/outcome";
 import type { UpdaterState } from "./updater/state";
-import packageJson from "../package.json";
 
-export const VERSION: string = packageJson.version;
+export { VERSION } from "./util/package";
 
 export interface PublicIpState {
   ipv4: string | null;
@@ -74,6 +74,7 @@ export interface NotificationDelivery {
   idle(): Promise<void>;
 }
 
+/** Everything the parts share; the scheduler is built over it (`Appliance`), so it holds no scheduler. */
 export interface AppContext {
   /** Distinguishes app instances (several live side by side in tests). */
   id: string;
@@ -96,7 +97,6 @@ export interface AppContext {
   /** Keeps each provider's requests under its service's rate limit. */
   pacer: Pacer;
   updater: UpdaterState;
-  scheduler: SchedulerControl;
   /** The Prometheus counters, fed by the update path. */
   metrics: MetricsExposition;
   /** Delivers notifications, fed by the update path. */
@@ -111,4 +111,9 @@ export interface AppContext {
   revocations: Revocations;
   /** Whether the data disk is full, and the update outcomes waiting for space. */
   disk: DiskState;
+}
+
+/** The context with the scheduler built over it: what the app, the server and the command line drive. */
+export interface Appliance extends AppContext {
+  scheduler: SchedulerControl;
 }

@@ -2,7 +2,7 @@
 // both the first view and each refresh.
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
+import type { Appliance } from "../../context";
 import { listDomains } from "../../modules/domains/service";
 import { dashboardMetrics, ipChangesPerDay, updatesPerHour } from "../../modules/metrics/service";
 import { systemStatus } from "../../modules/system/service";
@@ -10,7 +10,7 @@ import { DashboardPage } from "../../../views/pages/dashboard";
 import { signedIn, updateConditions } from "../pages";
 import { takeFlash } from "../session";
 
-export function dashboardRoutes(ctx: AppContext) {
+export function dashboardRoutes(ctx: Appliance) {
   return new Elysia().use(signedIn(ctx)).get("/", ({ user, cookie }) => {
     const now = Date.now();
     const status = systemStatus(ctx);
