@@ -7,13 +7,12 @@ import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } fro
 import type { NotificationChanges } from "../../store/notifications";
 import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
+import { MAX_VALUE_CHARS } from "../../limits";
 import type { ChannelOption } from "../../notify/channel";
 import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, storedNotificationType } from "../../notify/registry";
 import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
-
-const MAX_OPTION_LENGTH = 1024;
 
 export interface NotificationInput {
   name?: string;
@@ -69,8 +68,8 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
     if (!isObject(value)) throw invalidField(field, "must be an object of header names and values");
     for (const [name, header] of Object.entries(value)) {
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(name)) throw invalidField(`${field}.${name.slice(0, 40)}`, "is not a valid header name");
-      if (typeof header !== "string" || header.length > MAX_OPTION_LENGTH || /[\r\n]/.test(header)) {
-        throw invalidField(`${field}.${name}`, `must be a single-line string of at most ${MAX_OPTION_LENGTH} characters`);
+      if (typeof header !== "string" || header.length > MAX_VALUE_CHARS || /[\r\n]/.test(header)) {
+        throw invalidField(`${field}.${name}`, `must be a single-line string of at most ${MAX_VALUE_CHARS} characters`);
       }
     }
     return value;
@@ -78,7 +77,7 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
   if (rule.kind === "chat_id" && typeof value === "number" && Number.isInteger(value)) return String(value);
   if (typeof value !== "string" || value.trim() === "") throw invalidField(field, "must be a non-empty string");
   const text = value.trim();
-  if (text.length > MAX_OPTION_LENGTH) throw invalidField(field, `must be at most ${MAX_OPTION_LENGTH} characters`);
+  if (text.length > MAX_VALUE_CHARS) throw invalidField(field, `must be at most ${MAX_VALUE_CHARS} characters`);
   if (rule.kind === "url" || rule.kind === "https_url") {
     const problem = urlProblem(text, rule.kind === "https_url");
     if (problem !== null) throw invalidField(field, problem);
