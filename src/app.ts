@@ -22,7 +22,7 @@ import { fanOut } from "./updater/events";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
 import { loginRoutes, logoutRoutes } from "./http/auth";
-import { bearerGuard } from "./http/tokens";
+import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
@@ -117,7 +117,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
     .use(docsRoutes())
     .use(pushRoutes(ctx))
-    .use(prometheusRoutes(ctx))
+    .use(prometheusRoutes({ metrics: ctx.metrics, authenticate: metricsAuthentication(ctx) }))
     .use(api)
     .use(uiRoutes(ctx));
 
