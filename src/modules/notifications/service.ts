@@ -2,9 +2,11 @@
 // secret options sealed like provider credentials and masked in answers, the events, and the test
 // message. Delivery itself is the notifier's (src/notify/notifier.ts).
 
-import type { AppContext } from "../../context";
 import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../db/schema";
+import type { Logger } from "../../log";
+import type { Store } from "../../store";
 import type { NotificationChanges } from "../../store/notifications";
+import type { Notifier } from "../../notify/notifier";
 import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
 import { MAX_VALUE_CHARS } from "../../limits";
@@ -13,6 +15,14 @@ import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, stor
 import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
+
+/** What the notifications' rules use: the rows, the key their secrets are sealed with, the log, the test message. */
+export interface NotificationDeps {
+  store: Pick<Store, "notifications">;
+  keys: { readonly encryptionKey: string };
+  log: Logger;
+  notifier: Pick<Notifier, "sendTest">;
+}
 
 export interface NotificationInput {
   name?: string;
@@ -121,7 +131,7 @@ export function checkOptions(
   return { plain, secrets };
 }
 
-function toView(ctx: AppContext, row: NotificationRow): NotificationView {
+function toView(ctx: NotificationDeps, row: NotificationRow): NotificationView {
   let secrets: Record<string, string>;
   try {
     secrets = openCredentials(row.secrets, ctx.keys.encryptionKey);
@@ -144,22 +154,22 @@ function toView(ctx: AppContext, row: NotificationRow): NotificationView {
   };
 }
 
-export function findNotificationRow(ctx: AppContext, id: number): NotificationRow {
+export function findNotificationRow(ctx: NotificationDeps, id: number): NotificationRow {
   const row = ctx.store.notifications.find(id);
   if (!row) throw notFound("Notification not found");
   return row;
 }
 
-export function listNotifications(ctx: AppContext): NotificationView[] {
+export function listNotifications(ctx: NotificationDeps): NotificationView[] {
   return ctx.store.notifications.list().map((row) => toView(ctx, row));
 }
 
-export function getNotification(ctx: AppContext, id: number): NotificationView {
+export function getNotification(ctx: NotificationDeps, id: number): NotificationView {
   return toView(ctx, findNotificationRow(ctx, id));
 }
 
 export function createNotification(
-  ctx: AppContext,
+  ctx: NotificationDeps,
   input: Required<Pick<NotificationInput, "name" | "type" | "options">> & NotificationInput,
 ): NotificationView {
   const name = checkDisplayName(input.name);
@@ -181,7 +191,7 @@ export function createNotification(
   return getNotification(ctx, created);
 }
 
-export function updateNotification(ctx: AppContext, id: number, input: NotificationInput): NotificationView {
+export function updateNotification(ctx: NotificationDeps, id: number, input: NotificationInput): NotificationView {
   const row = findNotificationRow(ctx, id);
   const changes: NotificationChanges = {};
   if (input.name !== undefined) changes.name = checkDisplayName(input.name);
@@ -207,14 +217,14 @@ export function updateNotification(ctx: AppContext, id: number, input: Notificat
   return getNotification(ctx, id);
 }
 
-export function deleteNotification(ctx: AppContext, id: number): void {
+export function deleteNotification(ctx: NotificationDeps, id: number): void {
   findNotificationRow(ctx, id);
   ctx.store.notifications.delete(id);
   ctx.log.info("notification deleted", { notification_id: id });
 }
 
 /** `POST /notifications/{id}/test`: one message now, no retries; the answer says whether it arrived. */
-export async function testNotification(ctx: AppContext, id: number): Promise<{ ok: boolean; detail: string }> {
+export async function testNotification(ctx: NotificationDeps, id: number): Promise<{ ok: boolean; detail: string }> {
   const row = findNotificationRow(ctx, id);
   const error = await ctx.notifier.sendTest(row);
   return error === null ? { ok: true, detail: `Test message sent through ${row.name}` } : { ok: false, detail: error };
