@@ -21,6 +21,7 @@ import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
+import { detectFamily, runUpdate } from "./updater/update";
 import { loginRoutes, logoutRoutes } from "./http/auth";
 import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { docsRoutes } from "./http/docs";
@@ -116,7 +117,16 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(bodyScreening())
     .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
     .use(docsRoutes())
-    .use(pushRoutes(ctx))
+    .use(
+      pushRoutes({
+        store: ctx.store,
+        log: ctx.log,
+        settings: ctx.settings,
+        publicIp: ctx.publicIp,
+        update: (domainId, update) => runUpdate(ctx, domainId, update),
+        detect: (family) => detectFamily(ctx, family),
+      }),
+    )
     .use(prometheusRoutes({ metrics: ctx.metrics, authenticate: metricsAuthentication(ctx) }))
     .use(api)
     .use(uiRoutes(ctx));

@@ -83,8 +83,6 @@ const EXCEPTIONS = new Set([
   "src/modules/domains/service.ts → src/context.ts",
   "src/modules/providers/index.ts → src/context.ts",
   "src/modules/providers/service.ts → src/context.ts",
-  "src/modules/push/index.ts → src/context.ts",
-  "src/modules/push/service.ts → src/context.ts",
   "src/modules/system/index.ts → src/context.ts",
   "src/modules/system/address-sources.ts → src/context.ts",
   "src/ui/index.ts → src/context.ts",
