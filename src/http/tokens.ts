@@ -23,7 +23,7 @@ export interface TokenDeps {
 }
 
 /** What checking a token reads: the key, the tokens checked before, the revocations. */
-type TokenCheck = Pick<TokenDeps, "keys" | "verifiedTokens" | "revocations">;
+export type TokenCheck = Pick<TokenDeps, "keys" | "verifiedTokens" | "revocations">;
 
 export const AUTH_MESSAGES = {
   missing: "Not authenticated",

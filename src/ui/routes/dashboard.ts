@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import type { Appliance } from "../../context";
 import { listDomains } from "../../modules/domains/service";
 import { dashboardMetrics, ipChangesPerDay, updatesPerHour } from "../../modules/metrics/service";
+import { listProviders } from "../../modules/providers/service";
 import { systemStatus } from "../../modules/system/service";
 import { DashboardPage } from "../../../views/pages/dashboard";
 import { signedIn, updateConditions } from "../pages";
@@ -25,7 +26,7 @@ export function dashboardRoutes(ctx: Appliance) {
       hourly: updatesPerHour(ctx, now),
       daily: ipChangesPerDay(ctx, now),
       domains: listDomains(ctx),
-      conditions: updateConditions(ctx),
+      conditions: updateConditions(ctx, listProviders(ctx)),
       intervalSeconds: ctx.settings.updateIntervalSeconds,
     });
   });

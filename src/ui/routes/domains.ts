@@ -77,7 +77,7 @@ export function domainPageRoutes(ctx: AppContext) {
 
   function row(id: number, view: DomainRowView, result: UpdateResult | null = null) {
     const domain = getDomain(ctx, id);
-    return DomainRow({ domain, view, now: Date.now(), intervalSeconds: interval, conditions: updateConditions(ctx)(domain), result });
+    return DomainRow({ domain, view, now: Date.now(), intervalSeconds: interval, conditions: updateConditions(ctx, listProviders(ctx))(domain), result });
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
@@ -105,7 +105,7 @@ export function domainPageRoutes(ctx: AppContext) {
       .get("/domains", ({ user, cookie, query }) => {
         const filters = { provider: field(query, "provider"), status: field(query, "status") };
         const all = listDomains(ctx);
-        const conditions = updateConditions(ctx);
+        const conditions = updateConditions(ctx, listProviders(ctx));
         const domains = all.filter(
           (d) =>
             (filters.provider === "" || String(d.provider_id) === filters.provider) &&
@@ -219,7 +219,7 @@ export function domainPageRoutes(ctx: AppContext) {
             now: Date.now(),
             intervalSeconds: interval,
             domain,
-            conditions: updateConditions(ctx)(domain),
+            conditions: updateConditions(ctx, listProviders(ctx))(domain),
             rows: historyRows(params.id, page),
             timeline: ipTimeline(ctx, params.id),
             page,
