@@ -21,8 +21,6 @@ import type { EventSink } from "./updater/events";
 import type { UpdateOutcome } from "./updater/outcome";
 import type { UpdaterState } from "./updater/state";
 
-export { VERSION } from "./util/package";
-
 export interface PublicIpState {
   ipv4: string | null;
   ipv6: string | null;
