@@ -14,21 +14,12 @@ import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
 import type { Store } from "./store";
 import type { Revocations, VerifiedTokens } from "./http/verified-tokens";
-import type { DetectionFailure } from "./ip/detect";
+import type { PublicIpState } from "./ip/public-ip";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
 import type { UpdateOutcome } from "./updater/outcome";
 import type { UpdaterState } from "./updater/state";
-
-export interface PublicIpState {
-  ipv4: string | null;
-  ipv6: string | null;
-  /** When the newest detection (of either family) finished, ms since the epoch. */
-  checkedAt: number | null;
-  /** A family whose detection fails now: since when (the first failure of the streak) and why. */
-  failures: { ipv4: DetectionFailure | null; ipv6: DetectionFailure | null };
-}
 
 
 export interface PassOptions {

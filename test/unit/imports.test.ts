@@ -94,10 +94,7 @@ const EXCEPTIONS = new Set([
   "src/updater/scheduler.ts → src/context.ts",
   "src/updater/address-source.ts → src/context.ts",
   "src/updater/update.ts → src/context.ts",
-  // The dashboard's markup takes its public-address type from the context.
-  "views/pages/dashboard.tsx → src/context.ts",
-  // The settings read below the root: the logger's level and format types, the About page's list.
-  "src/log.ts → src/config.ts",
+  // The settings read below the root: the About page's list.
   "src/ui/settings.ts → src/config.ts",
   "src/modules/system/address-sources.ts → src/config.ts", // the parsers of an address source, shared with the environment's
   "src/updater/address-source.ts → src/config.ts", // the type of an address source
