@@ -1,5 +1,5 @@
-// createContext(parts) → what the app shares, with everything that lives as long as it does;
-// createApp(ctx) → the Elysia app: error mapping and body screening first, then health, docs, the
+// createContext(parts) → the Appliance: what the app shares, with everything that lives as long as
+// it does, and the scheduler built over it; createApp(ctx) → the Elysia app: error mapping and body screening first, then health, docs, the
 // router push (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything
 // else behind the bearer guard) and the admin pages.
 
@@ -89,7 +89,9 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
   // The same object, now with its scheduler: a test that swaps a part (the pacer) swaps it for the
   // scheduler's passes too.
   const appliance: Appliance = Object.assign(ctx, { scheduler: new Scheduler(ctx) });
-  // Any change to the data may bring a due time nearer: the scheduler plans its sleep again.
+  // Any change to the data may bring a due time nearer: the scheduler plans its sleep again. The
+  // database gets only this wake function, read through the appliance so a scheduler swapped in
+  // (a test's, on a fake clock) is the one woken.
   database.sqlite.onWrite(() => appliance.scheduler.wake());
   return appliance;
 }
