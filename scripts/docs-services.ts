@@ -86,6 +86,40 @@ export function generatedPart(service: ServiceDescription): string {
   ].join("\n");
 }
 
+const INDEX_START = "<!-- Generated from the descriptions in src/dns/ by `bun run docs:services`: the table follows the registry. -->";
+
+/** The services index's table (docs/services/README.md): one row per registered type, in the registry's order. */
+export function indexTable(services: readonly ServiceDescription[] = SERVICES): string {
+  const ttl = (service: ServiceDescription) =>
+    service.ttl === null ? "—" : `${number(service.ttl.min)}–${number(service.ttl.max)}${service.ttl.automatic === undefined ? "" : `, ${service.ttl.automatic} = automatic`}`;
+  const fields = (service: ServiceDescription) =>
+    [...service.credentials.map((field) => field.label), ...service.options.filter((field) => field.required).map((field) => `\`${field.key}\``)].join(", ");
+  return [
+    INDEX_START,
+    "",
+    "| type | service | record types | TTL in `config` | verify | credentials |",
+    "|---|---|---|---|---|---|",
+    ...services.map((service) =>
+      [`[\`${service.type}\`](${service.type}.md)`, service.label, service.recordTypes.join(", "), ttl(service), service.canVerify ? "yes" : "no", fields(service)]
+        .map(cell)
+        .join(" | ")
+        .replace(/^/, "| ")
+        .concat(" |"),
+    ),
+    "",
+    END,
+  ].join("\n");
+}
+
+/** The index's current generated table, or null when it has none. */
+export function currentIndexTable(index: string): string | null {
+  const start = index.indexOf(INDEX_START);
+  const end = index.indexOf(END, start);
+  return start < 0 || end < start ? null : index.slice(start, end + END.length);
+}
+
+export const INDEX_PATH = join(SERVICES_DIR, "README.md");
+
 /** The page's current generated part, or null when it has none. */
 export function currentPart(page: string, type: string): string | null {
   const start = page.indexOf(START(type));
@@ -104,5 +138,12 @@ if (import.meta.main) {
       writeFileSync(path, next);
       console.log(`docs/services/${service.type}.md: generated part written`);
     }
+  }
+  const index = readFileSync(INDEX_PATH, "utf8");
+  const table = currentIndexTable(index);
+  if (table === null) throw new Error("docs/services/README.md has no generated table to replace");
+  if (table !== indexTable()) {
+    writeFileSync(INDEX_PATH, index.replace(table, () => indexTable()));
+    console.log("docs/services/README.md: the table written");
   }
 }

@@ -21,7 +21,7 @@ import { exportConfig } from "./modules/config-file/service";
 import { generatePassword } from "./security/passwords";
 import { storedCredentialsReadable } from "./modules/providers/service";
 import { startServer, type RunningServer } from "./server";
-import { detectFamily } from "./updater/update";
+import { detectFamily } from "./updater/detect";
 import { versionLine } from "./version";
 
 const USAGE = `Usage: ddnsd [command]

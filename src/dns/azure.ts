@@ -170,10 +170,6 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
       const properties = { TTL: settings.ttl ?? NEW_SET_TTL, ...addresses(type, address) };
       return written(await call("PUT", setPath(zone.id, type, relativeName(hostname, zone.name!, "@")), { properties }, { "If-None-Match": "*" }), type);
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -134,10 +134,6 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       if (!isObject(record) || typeof record.Id !== "number") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([record]) };
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

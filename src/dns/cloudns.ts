@@ -17,9 +17,9 @@
 
 import { failed, failedAnswer, isObject, requestJson, type JsonAnswer } from "./http";
 import type { Step, StepFailure } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
+import { candidateZones, relativeName } from "./zones";
 
 const SERVICE = "ClouDNS";
 /** The TTLs ClouDNS keeps. */
@@ -61,12 +61,8 @@ export function createCloudnsApi(
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        // Were the zone gone from the account, the records call says so (staleZone).
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       // The hostname and each parent, longest first: the first one ClouDNS describes is the zone.
       for (const candidate of candidateZones(hostname)) {
         const info = await call("GET", "dns/get-zone-info", { "domain-name": candidate });
@@ -112,10 +108,6 @@ export function createCloudnsApi(
     },
 
     storedTtl: cloudnsTtl,
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

@@ -16,9 +16,9 @@
 
 import { exchangeJson, failed, failedAnswer, isObject, parseJson, unreadableAnswer } from "./http";
 import type { RecordType, StepFailure } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { type ClientContext, defineService } from "./service";
-import { configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
+import { relativeName, zoneHolds } from "./zones";
 
 const SERVICE = "deSEC";
 /** deSEC's usual `minimum_ttl` of a domain (lower only on request); the TTL of a new RRset when nothing says otherwise. */
@@ -67,11 +67,8 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
     },
 
     async findZone(hostname, configured) {
-      const named = configuredZone(configured);
-      if (named !== undefined) {
-        if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(SERVICE, named, hostname), { cause: "refused" });
-        return { ok: true, value: { id: named, name: named } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const found = await call("GET", `/domains/?${new URLSearchParams({ owns_qname: hostname })}`);
       if (!found.ok) return found.failure;
       const domain = (Array.isArray(found.body) ? found.body.filter(isObject) : []).find(
@@ -103,10 +100,6 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       const created = await call("POST", `/domains/${zone.id}/rrsets/`, rrset);
       if (!created.ok) return created.failure;
       return { ok: true, value: rrsetOf(rrsetId(zone.id, hostname, type), isObject(created.body) ? created.body : rrset) };
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

@@ -14,9 +14,9 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { type ClientContext, defineService } from "./service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName } from "./zones";
 
 const SERVICE = "DigitalOcean";
 /** The TTL DigitalOcean's own examples give a new record; used when the config names none. */
@@ -72,11 +72,8 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
     },
 
     async findZone(hostname, configured) {
-      const named = configuredZone(configured);
-      if (named !== undefined) {
-        if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(SERVICE, named, hostname), { cause: "refused" });
-        return { ok: true, value: { id: named, name: named } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const listed = await listAll("/domains", "domains");
       if (!listed.ok) return listed;
       const domain = longestZone(hostname, listed.value.flatMap((d) => (typeof d.name === "string" ? [d.name] : [])));
@@ -110,10 +107,6 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
         ttl: settings.ttl ?? DEFAULT_NEW_RECORD_TTL,
       });
       return created.ok ? written(created.value) : created;
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

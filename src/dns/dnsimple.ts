@@ -15,9 +15,9 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { FetchLike, Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName } from "./zones";
 
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
@@ -82,12 +82,8 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        // Were the zone gone from the account, the records call says so (staleZone).
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const listed = await listAll("/zones");
       if (!listed.ok) return listed;
       // A secondary zone is a copy of another server's: its records are not DNSimple's to change.
@@ -119,10 +115,6 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       return written(
         await call("POST", recordsPath(zone.id), { name: relativeName(hostname, zone.id), type, content: address, ttl: settings.ttl ?? NEW_RECORD_TTL }),
       );
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

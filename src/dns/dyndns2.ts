@@ -56,6 +56,7 @@ interface Dialect {
 const DEFAULT_DIALECT: Dialect = { style: "list", recordTypes: ["A", "AAAA"] };
 const BOTH: readonly RecordType[] = ["A", "AAAA"];
 const IPV4: readonly RecordType[] = ["A"];
+const IPV6: readonly RecordType[] = ["AAAA"];
 
 /**
  * The well-known update servers, for the form to fill in (`server` is their base URL), each with its
@@ -128,6 +129,12 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
     value: "https://api.dynu.com",
     dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6", keep: "no" },
   },
+  // nsupdate.info's docs (user.rst: "IP v4 and v6 addresses work completely independently … send 2
+  // updates", and its router help naming the IPv4-only host for A and the IPv6-only host for AAAA);
+  // its published server code (api/views.py) sets each address's own family and keeps the other;
+  // the ddclient settings its router help gives (protocol dyndns2, server=ipv4.nsupdate.info).
+  { label: "nsupdate.info (IPv4)", value: "https://ipv4.nsupdate.info", dialect: { style: "one", recordTypes: IPV4 } },
+  { label: "nsupdate.info (IPv6)", value: "https://ipv6.nsupdate.info", dialect: { style: "one", recordTypes: IPV6 } },
   // PowerDNS-Admin is self-hosted: its /nic/update takes `myip` as a comma list of both families
   // (PowerDNS-Admin `routes/index.py` dyndns_update). The value is an example to replace with yours.
   { label: "PowerDNS-Admin (your server)", value: "https://powerdns-admin.example.net", dialect: DEFAULT_DIALECT },
@@ -170,13 +177,13 @@ export const dyndns2 = defineService({
     {
       key: "username",
       label: "Username",
-      help: "The user name for updates. No-IP: create a DDNS Key (Dynamic DNS → DDNS Keys) and use its username rather than your account. OVH: the DynHost login (Domains → DynHost → Manage access). Hurricane Electric: the hostname. deSEC: the domain name. Variomedia: your account's e-mail address. dynv6: anything.",
+      help: "The user name for updates. No-IP: create a DDNS Key (Dynamic DNS → DDNS Keys) and use its username rather than your account. OVH: the DynHost login (Domains → DynHost → Manage access). Hurricane Electric and nsupdate.info: the hostname. deSEC: the domain name. Variomedia: your account's e-mail address. dynv6: anything.",
       secret: false,
     },
     {
       key: "password",
       label: "Password",
-      help: "The password for updates: No-IP the DDNS Key's password, OVH the DynHost login's password, Hurricane Electric the record's DDNS key, deSEC a token of the domain, dynv6 the zone's HTTP token. Prefer such an update-only key to the account password.",
+      help: "The password for updates: No-IP the DDNS Key's password, OVH the DynHost login's password, Hurricane Electric the record's DDNS key, nsupdate.info the host's update secret, deSEC a token of the domain, dynv6 the zone's HTTP token. Prefer such an update-only key to the account password.",
       secret: true,
     },
   ],

@@ -102,10 +102,6 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
       const put = await call("PUT", setPath(zone.id, hostname, type), { rrset_values: [address], rrset_ttl: ttl });
       return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [address], ttl) } : put;
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

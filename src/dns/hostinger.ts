@@ -18,9 +18,9 @@
 
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
+import { candidateZones, relativeName } from "./zones";
 
 const SERVICE = "Hostinger";
 /** A new record's TTL when the domain's config names none: the TTL Hostinger's own records carry. */
@@ -60,12 +60,8 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        // Were the zone gone from the account, the records call says so (staleZone).
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       // The hostname and each parent, longest first: the first one that is a zone of the account holds it.
       for (const candidate of candidateZones(hostname)) {
         const read = await readZone(candidate);
@@ -100,10 +96,6 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
 
     async createRecordSet(zone, hostname, type, address, settings) {
       return putSet(zone.id, relativeName(hostname, zone.id, "@"), type, address, settings.ttl ?? NEW_RECORD_TTL);
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

@@ -99,10 +99,6 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       if (created?.id === undefined) return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: { id: String(created.id), values: [address], ttl } };
     },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
-    },
   };
 }
 

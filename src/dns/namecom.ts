@@ -14,9 +14,9 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName } from "./zones";
 
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
@@ -79,12 +79,8 @@ export function createNamecomApi(credentials: { username: string; token: string 
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        // Were the domain gone from the account, the records call says so (staleZone).
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const listed = await listAll("/domains", "domains");
       if (!listed.ok) return listed;
       const zone = longestZone(hostname, listed.value.map((d) => d.domainName).filter((n): n is string => typeof n === "string"));
@@ -115,10 +111,6 @@ export function createNamecomApi(credentials: { username: string; token: string 
 
     async createRecordSet(zone, hostname, type, address, settings) {
       return written(await call("POST", recordsPath(zone.id), { host: relativeName(hostname, zone.id), type, answer: address, ttl: settings.ttl ?? NEW_RECORD_TTL }));
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

@@ -19,9 +19,9 @@
 
 import { failed, failedAnswer, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
 import type { FailureCause, Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
+import { candidateZones, relativeName } from "./zones";
 
 const SERVICE = "NameSilo";
 /** The code of every successful answer. */
@@ -83,12 +83,8 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        // Were the domain gone from the account, the records call says so (staleZone).
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       // The hostname and each parent, longest first: the first one that is the account's holds it.
       for (const candidate of candidateZones(hostname)) {
         const listed = await call("dnsListRecords", { domain: candidate });
@@ -124,10 +120,6 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
       const answer = await call("dnsAddRecord", { domain: zone.id, rrtype: type, rrhost: relativeName(hostname, zone.id), rrvalue: address, rrttl: String(ttl) });
       return written(answer, undefined, address, ttl);
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

@@ -18,9 +18,9 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
+import { candidateZones, relativeName } from "./zones";
 
 const SERVICE = "Netcup";
 /**
@@ -119,11 +119,8 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       for (const candidate of candidateZones(hostname)) {
         const answer = await call("infoDnsZone", { domainname: candidate });
         if (!answer.ok) return answer;

@@ -14,9 +14,9 @@
 import { createHash } from "node:crypto";
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName } from "./zones";
 
 const SERVICE = "OVH";
 
@@ -82,11 +82,8 @@ export function createOvhApi(credentials: Credentials, context: ClientContext, n
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const listed = await call("GET", "/domain/zone");
       if (!listed.ok) return listed;
       const names = Array.isArray(listed.value.body) ? listed.value.body.filter((n): n is string => typeof n === "string") : [];

@@ -12,9 +12,9 @@
 
 import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { type ClientContext, defineService } from "./service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName } from "./zones";
 
 const SERVICE = "Porkbun";
 /** Porkbun's minimum and default TTL. */
@@ -81,11 +81,8 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
     },
 
     async findZone(hostname, configured) {
-      const named = configuredZone(configured);
-      if (named !== undefined) {
-        if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(SERVICE, named, hostname), { cause: "refused" });
-        return { ok: true, value: { id: named, name: named } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const names = new Set<string>();
       for (let page = 0; page < LIST_ALL_MAX_PAGES; page++) {
         const listed = await call("/domain/listAll", { start: String(page * LIST_ALL_PAGE) });
@@ -133,10 +130,6 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
       const id = idOf(created.value);
       if (id === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([{ ...fields, id }]) };
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

@@ -8,7 +8,7 @@
 
 import { failed, notCreatedMessage, writtenDetails } from "./http";
 import type { DnsProvider, RecordConfig, RecordTarget, RecordType, Step, VerifyOutcome, WriteOutcome } from "./provider";
-import { multipleValuesMessage, sameAddress, zoneHolds } from "./zones";
+import { configuredZone, foreignZoneMessage, multipleValuesMessage, sameAddress, zoneHolds } from "./zones";
 
 /** A zone (a domain at the service) that holds records. */
 export interface Zone {
@@ -70,7 +70,7 @@ export interface ZoneApi {
     settings: DesiredSettings,
   ): Promise<Step<RecordSet>>;
   createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>>;
-  /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`. */
+  /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`; without it, the TTL. */
   describe?(set: RecordSet): string[];
   /**
    * The TTL the service keeps when asked for `ttl`, where it does not keep every value (Linode rounds
@@ -132,7 +132,7 @@ async function writeInZone(
       action,
       externalId: set.id,
       zoneId: zone.id,
-      message: writtenDetails(api.service, `record ${set.id}`, [...(api.describe?.(set) ?? []), ...(zone.note ? [zone.note] : [])]),
+      message: writtenDetails(api.service, `record ${set.id}`, [...(api.describe ?? ttlDetail)(set), ...(zone.note ? [zone.note] : [])]),
     },
   });
 
@@ -178,4 +178,21 @@ function outcome(step: Step<Extract<WriteOutcome, { ok: true }>>): WriteOutcome 
   if (step.ok) return step.value;
   const { message, cause, retryAfterSeconds, stopRetrying } = step;
   return failed(message, { cause, retryAfterSeconds, stopRetrying });
+}
+
+/** What the history says of a written record set, unless the service says more: its TTL. */
+function ttlDetail(set: RecordSet): string[] {
+  return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
+}
+
+/**
+ * The zone a domain's config names, for the services whose zone id is its name: checked to hold the
+ * hostname (refused when it does not); undefined when the config names none and the zone is to be
+ * looked up. Were that zone gone from the account, the next call says so and it is looked up afresh.
+ */
+export function namedZone(service: string, zoneId: unknown, hostname: string): Step<Zone> | undefined {
+  const named = configuredZone(zoneId);
+  if (named === undefined) return undefined;
+  if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(service, named, hostname), { cause: "refused" });
+  return { ok: true, value: { id: named, name: named } };
 }

@@ -2,6 +2,7 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import { alidns } from "./alidns";
 import { azure } from "./azure";
 import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
@@ -10,25 +11,38 @@ import { custom } from "./custom";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
+import { domeneshop } from "./domeneshop";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
+import { dynv6 } from "./dynv6";
+import { freedns } from "./freedns";
 import { gandi } from "./gandi";
+import { godaddy } from "./godaddy";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
+import { huaweicloud } from "./huaweicloud";
+import { infomaniak } from "./infomaniak";
 import { ionos } from "./ionos";
+import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
+import { luadns } from "./luadns";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
 import { netcup } from "./netcup";
+import { njalla } from "./njalla";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
+import { servercow } from "./servercow";
+import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
+import { vercel } from "./vercel";
 import { vultr } from "./vultr";
+import { ydns } from "./ydns";
 import type { ServiceDescription } from "./service";
 
 /** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
@@ -59,6 +73,20 @@ export const SERVICES = [
   transip,
   ovh,
   azure,
+  godaddy,
+  vercel,
+  infomaniak,
+  domeneshop,
+  njalla,
+  servercow,
+  alidns,
+  tencentcloud,
+  huaweicloud,
+  dynv6,
+  freedns,
+  luadns,
+  ydns,
+  ipv64,
   custom,
 ] as const;
 

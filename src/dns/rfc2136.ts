@@ -7,6 +7,13 @@
 // set (its TTL is kept), then one UPDATE that deletes that name's record set of that type and adds
 // the new address in the same message (the server applies both or neither); nothing else of the
 // name is touched.
+//
+// Every UPDATE carries a prerequisite (RFC 2136 §2.4), so the server itself refuses a write made
+// on a stale read: a replacement requires the record set to be exactly the one read (§2.4.2), a
+// creation requires that there is none (§2.4.3). A query answered from a wildcard looks like the
+// name's own record set; a record set read is therefore confirmed with an UPDATE holding only that
+// prerequisite (it changes nothing), and one the server does not hold is taken as missing, so
+// `create_if_missing` decides, rather than ddnsd "replacing" what is only the wildcard.
 
 import type { RecordType, Step, StepFailure, VerifyOutcome } from "./provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "./reconcile";
@@ -14,7 +21,7 @@ import { defineService } from "./service";
 import { candidateZones, zoneHolds } from "./zones";
 import { type Answer, ask, fail, formatServer, newId, parseServer, type ServerAddress, type SignedServer } from "./signed-dns";
 import { isTsigAlgorithm, TSIG_ALGORITHMS, type TsigAlgorithm } from "./tsig";
-import { addressData, addressText, CLASS, type Message, message, OPCODE, RCODE, rcodeName, TYPE } from "./wire";
+import { addressData, addressText, CLASS, type Message, message, OPCODE, RCODE, rcodeName, type ResourceRecord, TYPE } from "./wire";
 
 /** The TTL of a record set ddnsd creates when the domain's config names none: a dynamic address changes, so caches should let go soon. */
 export const DEFAULT_TTL = 300;
@@ -113,22 +120,53 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
     }
   }
 
-  /** One UPDATE: this name's record set of this type deleted and the address added, atomically. */
-  async function replace(zone: string, hostname: string, type: RecordType, address: string, ttl: number): Promise<Step<RecordSet>> {
-    const rrtype = TYPE[type];
-    const update = message({
-      id: newId(),
-      opcode: OPCODE.UPDATE,
-      questions: [{ name: zone, type: TYPE.SOA, class: CLASS.IN }],
-      // RFC 2136 §2.5.2: class ANY, TTL 0, no data deletes the RRset; §2.5.1: class IN adds a record.
-      authorities: [
-        { name: hostname, type: rrtype, class: CLASS.ANY, ttl: 0, data: new Uint8Array() },
-        { name: hostname, type: rrtype, class: CLASS.IN, ttl, data: addressData(address) },
-      ],
-    });
-    const answer = await ask(target, update);
+  /** The prerequisite that `hostname type` holds exactly `values` (RFC 2136 §2.4.2: class IN, TTL 0, each record's data). */
+  function holdsExactly(hostname: string, type: RecordType, values: readonly string[]): ResourceRecord[] {
+    return values.map((value) => ({ name: hostname, type: TYPE[type], class: CLASS.IN, ttl: 0, data: addressData(value) }));
+  }
+
+  /** The prerequisite that `hostname` has no record set of `type` (RFC 2136 §2.4.3: class NONE, TTL 0, no data). */
+  function holdsNone(hostname: string, type: RecordType): ResourceRecord[] {
+    return [{ name: hostname, type: TYPE[type], class: CLASS.NONE, ttl: 0, data: new Uint8Array() }];
+  }
+
+  /** One UPDATE to `zone`: the prerequisites (the answer section of an UPDATE), then the changes. */
+  function update(zone: string, prerequisites: ResourceRecord[], changes: ResourceRecord[]): Promise<Answer> {
+    return ask(target, message({ id: newId(), opcode: OPCODE.UPDATE, questions: [{ name: zone, type: TYPE.SOA, class: CLASS.IN }], answers: prerequisites, authorities: changes }));
+  }
+
+  /**
+   * Whether the server holds `hostname type` as its own record set with exactly `values`: an UPDATE
+   * with only that prerequisite, which the server checks and then has nothing to apply. NXRRSET: the
+   * values came from a wildcard (or changed since the query).
+   */
+  async function confirm(zone: string, hostname: string, type: RecordType, values: readonly string[]): Promise<Step<boolean>> {
+    const answer = await update(zone, holdsExactly(hostname, type, values), []);
     if (!answer.ok) return answer;
-    if (answer.message.rcode !== RCODE.NOERROR) return updateFailure(answer.message.rcode, zone, hostname, type);
+    if (answer.message.rcode === RCODE.NOERROR) return { ok: true, value: true };
+    if (answer.message.rcode === RCODE.NXRRSET) return { ok: true, value: false };
+    return updateFailure(answer.message.rcode, zone, hostname, type);
+  }
+
+  /**
+   * One UPDATE: this name's record set of this type deleted and the address added, atomically, on
+   * condition that the set is still what was read (`current`), or still absent (null).
+   */
+  async function replace(zone: string, hostname: string, type: RecordType, current: RecordSet | null, address: string, ttl: number): Promise<Step<RecordSet>> {
+    const rrtype = TYPE[type];
+    const answer = await update(zone, current ? holdsExactly(hostname, type, current.values) : holdsNone(hostname, type), [
+      // RFC 2136 §2.5.2: class ANY, TTL 0, no data deletes the RRset; §2.5.1: class IN adds a record.
+      { name: hostname, type: rrtype, class: CLASS.ANY, ttl: 0, data: new Uint8Array() },
+      { name: hostname, type: rrtype, class: CLASS.IN, ttl, data: addressData(address) },
+    ]);
+    if (!answer.ok) return answer;
+    const { rcode } = answer.message;
+    if (rcode === RCODE.NXRRSET || rcode === RCODE.YXRRSET) {
+      // Someone else changed the name between ddnsd's read and its write: nothing was written, and
+      // the next attempt reads it afresh.
+      return fail(`${label}: ${hostname} ${type} changed at the server after ddnsd read it (${rcodeName(rcode)}), so nothing was written; it is read again on the next attempt`, "refused");
+    }
+    if (rcode !== RCODE.NOERROR) return updateFailure(rcode, zone, hostname, type);
     return { ok: true, value: { id: hostname, values: [address], ttl } };
   }
 
@@ -181,7 +219,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       return zone(soa.name);
     },
 
-    async readRecordSet(_zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>> {
+    async readRecordSet(zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>> {
       const answer = await query(hostname, TYPE[type]);
       if (!answer.ok) return answer;
       const problem = queryFailure(answer.message, hostname) ?? referral(answer.message, hostname);
@@ -192,22 +230,19 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       }
       const records = owned.filter((record) => record.type === TYPE[type] && record.class === CLASS.IN);
       if (records.length === 0) return { ok: true, value: null };
-      return {
-        ok: true,
-        value: { id: hostname, values: records.map((record) => addressText(record.data)), ttl: Math.min(...records.map((record) => record.ttl)) },
-      };
+      const values = records.map((record) => addressText(record.data));
+      const own = await confirm(zone.name ?? zone.id, hostname, type, values);
+      if (!own.ok) return own;
+      if (!own.value) return { ok: true, value: null };
+      return { ok: true, value: { id: hostname, values, ttl: Math.min(...records.map((record) => record.ttl)) } };
     },
 
     updateRecordSet(zone: Zone, hostname: string, type: RecordType, current: RecordSet, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
-      return replace(zone.name ?? zone.id, hostname, type, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL);
+      return replace(zone.name ?? zone.id, hostname, type, current, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL);
     },
 
     createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
-      return replace(zone.name ?? zone.id, hostname, type, address, settings.ttl ?? DEFAULT_TTL);
-    },
-
-    describe(set: RecordSet): string[] {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
+      return replace(zone.name ?? zone.id, hostname, type, null, address, settings.ttl ?? DEFAULT_TTL);
     },
   };
 }

@@ -15,9 +15,9 @@
 import { createPrivateKey, createSign, randomBytes } from "node:crypto";
 import { failed, isObject, requestJson, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "./zones";
+import { candidateZones, relativeName } from "./zones";
 
 const SERVICE = "TransIP";
 /** What the login asks for; the token is used for 25 minutes of it, so it never runs out mid-write. */
@@ -108,11 +108,8 @@ export function createTransipApi(credentials: { login: string; private_key: stri
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       for (const candidate of candidateZones(hostname)) {
         const answer = await call("GET", `/domains/${encodeURIComponent(candidate)}`);
         if (answer.ok) return { ok: true, value: { id: candidate, name: candidate } };

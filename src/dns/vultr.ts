@@ -15,9 +15,9 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName } from "./zones";
 
 const SERVICE = "Vultr";
 /** The most items Vultr gives in one page. */
@@ -75,12 +75,8 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
     },
 
     async findZone(hostname, configured) {
-      const given = configuredZone(configured);
-      if (given !== undefined) {
-        if (!zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
-        // Were the domain gone from the account, the records call says so (staleZone).
-        return { ok: true, value: { id: given, name: given } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const listed = await listAll("/domains", "domains");
       if (!listed.ok) return listed;
       const zone = longestZone(hostname, listed.value.map((d) => d.domain).filter((d): d is string => typeof d === "string"));
@@ -117,10 +113,6 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       const record = isObject(created.value.body) ? created.value.body.record : undefined;
       if (!isObject(record) || typeof record.id !== "string") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([record]) };
-    },
-
-    describe(set) {
-      return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
     },
   };
 }

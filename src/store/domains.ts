@@ -1,17 +1,58 @@
 // The domains table: each record ddnsd keeps pointed at an address, with its schedule and the state
 // of its last update.
 
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
+import type { DomainChanges } from "../db/disk";
 import type { Handle } from "./handle";
 
+export type NewDomain = Pick<
+  DomainRow,
+  "providerId" | "domainName" | "recordType" | "externalId" | "config" | "cronSchedule" | "isEnabled" | "nextRunAt" | "createdAt" | "updatedAt"
+>;
+
 export interface DomainQueries {
+  find(id: number): DomainRow | undefined;
+  /** Every domain, oldest first. */
+  list(): DomainRow[];
+  /** Every domain with its provider's name, oldest first. */
+  listWithProviderName(): { domain: DomainRow; providerName: string }[];
+  findWithProviderName(id: number): { domain: DomainRow; providerName: string } | undefined;
+  /** The id of another domain (not `exceptId`) for the same record: provider, hostname and type. */
+  sameRecord(providerId: number, domainName: string, recordType: "A" | "AAAA", exceptId?: number): number | undefined;
+  /** The new domain's id. */
+  create(domain: NewDomain): number;
+  update(id: number, changes: DomainChanges): void;
+  /** Changes the domain only while it is enabled. */
+  updateIfEnabled(id: number, changes: DomainChanges): void;
+  /** The other record types' domains of the same hostname at the same provider. */
+  siblings(providerId: number, domainName: string, recordType: "A" | "AAAA"): DomainRow[];
   /** A domain with its provider (the update path reads it twice per update). */
   withProvider(id: number): { domain: DomainRow; provider: ProviderRow } | undefined;
   /** Which of these ids are domains. */
   existingIds(ids: readonly number[]): Set<number>;
   /** The enabled domains of enabled providers with this name, A before AAAA, then by id. */
   enabledNamed(hostname: string): { id: number; recordType: "A" | "AAAA" }[];
+  /** Makes the enabled, scheduled domains of this record type due at `now`; their ids. */
+  makeDueOfType(recordType: "A" | "AAAA", now: number): number[];
+  /** The ids of a provider's domains. */
+  idsOfProvider(providerId: number): number[];
+  /** Makes a provider's enabled domains whose retrying was stopped due at `now`. */
+  resumeStopped(providerId: number, now: number): void;
+  /**
+   * The enabled domains of enabled providers, soonest next run first, then by id; with `now`, only
+   * those due by then (`next_run_at <= now`) whose provider is not paused at `now`.
+   */
+  due(now?: number): { id: number; recordType: "A" | "AAAA" }[];
+  /**
+   * When each scheduled domain of an enabled provider falls due: its next run, or its provider's
+   * pause end when that is later; soonest first.
+   */
+  dueTimes(): { id: number; at: number }[];
+  /** The domains whose next run lies after `now`, with their cron expression (null: the interval). */
+  scheduledAfter(now: number): { id: number; cron: string | null; next: number }[];
+  /** Deletes the domain row alone (its history goes first: it references the domain). */
+  delete(id: number): void;
 }
 
 function prepareWithProvider(db: Handle) {
@@ -26,7 +67,44 @@ function prepareWithProvider(db: Handle) {
 export function domainQueries(db: Handle): DomainQueries {
   // Prepared at its first use, then kept: building the query costs more than running it.
   let withProvider: ReturnType<typeof prepareWithProvider> | undefined;
+  const withProviderName = () =>
+    db.select({ domain: domains, providerName: providers.name }).from(domains).innerJoin(providers, eq(domains.providerId, providers.id));
   return {
+    find(id) {
+      return db.select().from(domains).where(eq(domains.id, id)).get();
+    },
+    list() {
+      return db.select().from(domains).orderBy(asc(domains.id)).all();
+    },
+    listWithProviderName() {
+      return withProviderName().orderBy(asc(domains.id)).all();
+    },
+    findWithProviderName(id) {
+      return withProviderName().where(eq(domains.id, id)).get();
+    },
+    sameRecord(providerId, domainName, recordType, exceptId = 0) {
+      return db
+        .select({ id: domains.id })
+        .from(domains)
+        .where(and(eq(domains.providerId, providerId), eq(domains.domainName, domainName), eq(domains.recordType, recordType), ne(domains.id, exceptId)))
+        .get()?.id;
+    },
+    create(domain) {
+      return db.insert(domains).values(domain).returning({ id: domains.id }).get().id;
+    },
+    update(id, changes) {
+      db.update(domains).set(changes).where(eq(domains.id, id)).run();
+    },
+    updateIfEnabled(id, changes) {
+      db.update(domains).set(changes).where(and(eq(domains.id, id), eq(domains.isEnabled, true))).run();
+    },
+    siblings(providerId, domainName, recordType) {
+      return db
+        .select()
+        .from(domains)
+        .where(and(eq(domains.providerId, providerId), eq(domains.domainName, domainName), ne(domains.recordType, recordType)))
+        .all();
+    },
     withProvider(id) {
       withProvider ??= prepareWithProvider(db);
       return withProvider.get({ id });
@@ -43,6 +121,60 @@ export function domainQueries(db: Handle): DomainQueries {
         .where(and(eq(domains.domainName, hostname), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))
         .orderBy(domains.recordType, domains.id)
         .all();
+    },
+    makeDueOfType(recordType, now) {
+      return db
+        .update(domains)
+        .set({ nextRunAt: now })
+        .where(and(eq(domains.recordType, recordType), eq(domains.isEnabled, true), isNotNull(domains.nextRunAt)))
+        .returning({ id: domains.id })
+        .all()
+        .map((row) => row.id);
+    },
+    idsOfProvider(providerId) {
+      return db.select({ id: domains.id }).from(domains).where(eq(domains.providerId, providerId)).all().map((row) => row.id);
+    },
+    resumeStopped(providerId, now) {
+      db.update(domains)
+        .set({ nextRunAt: now })
+        .where(and(eq(domains.providerId, providerId), eq(domains.isEnabled, true), isNull(domains.nextRunAt)))
+        .run();
+    },
+    due(now) {
+      return db
+        .select({ id: domains.id, recordType: domains.recordType })
+        .from(domains)
+        .innerJoin(providers, eq(domains.providerId, providers.id))
+        .where(
+          and(
+            eq(domains.isEnabled, true),
+            eq(providers.isEnabled, true),
+            now === undefined ? undefined : lte(domains.nextRunAt, now),
+            now === undefined ? undefined : or(isNull(providers.pausedUntil), lte(providers.pausedUntil, now)),
+          ),
+        )
+        .orderBy(asc(domains.nextRunAt), asc(domains.id))
+        .all();
+    },
+    dueTimes() {
+      const at = sql<number>`max(${domains.nextRunAt}, coalesce(${providers.pausedUntil}, 0))`;
+      return db
+        .select({ id: domains.id, at })
+        .from(domains)
+        .innerJoin(providers, eq(domains.providerId, providers.id))
+        .where(and(eq(domains.isEnabled, true), eq(providers.isEnabled, true), isNotNull(domains.nextRunAt)))
+        .orderBy(at)
+        .all();
+    },
+    scheduledAfter(now) {
+      return db
+        .select({ id: domains.id, cron: domains.cronSchedule, next: sql<number>`${domains.nextRunAt}` })
+        .from(domains)
+        .where(gt(domains.nextRunAt, now))
+        .all();
+    },
+    delete(id) {
+      db.delete(domains).where(eq(domains.id, id)).run();
     },
   };
 }

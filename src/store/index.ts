@@ -5,11 +5,13 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
 import type { Handle } from "./handle";
+import { addressSourceQueries, type AddressSourceQueries } from "./address-sources";
 import { domainQueries, type DomainQueries } from "./domains";
 import { historyQueries, type HistoryQueries } from "./history";
 import { metricsQueries, type MetricsQueries } from "./metrics";
 import { notificationQueries, type NotificationQueries } from "./notifications";
 import { providerQueries, type ProviderQueries } from "./providers";
+import { spaceQueries, type SpaceQueries } from "./space";
 import { updateKeyQueries, type UpdateKeyQueries } from "./update-keys";
 import { userQueries, type UserQueries } from "./users";
 
@@ -25,6 +27,10 @@ export interface Store {
   /** The keys routers push their address with. */
   updateKeys: UpdateKeyQueries;
   notifications: NotificationQueries;
+  /** Where each family's public address comes from, when chosen in the pages or the API. */
+  addressSources: AddressSourceQueries;
+  /** Whether the data disk takes writes again. */
+  space: SpaceQueries;
   /**
    * Runs `work` in one transaction, handing it a store whose queries all belong to it: everything
    * is written, or (when `work` throws) nothing. Transactions nest (as savepoints).
@@ -46,6 +52,8 @@ export function createStore(db: Db | Handle, sqlite: Database): Store {
     users: userQueries(handle, sqlite),
     updateKeys: updateKeyQueries(handle),
     notifications: notificationQueries(handle),
+    addressSources: addressSourceQueries(handle),
+    space: spaceQueries(sqlite),
     transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
   };
 }

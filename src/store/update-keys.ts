@@ -19,6 +19,9 @@ export interface UpdateKeyQueries {
   /** Oldest first. */
   list(): UpdateKeyRow[];
   find(id: number): UpdateKeyRow | undefined;
+  /** The key with this hash, or undefined. */
+  findByHash(keyHash: string): UpdateKeyRow | undefined;
+  update(id: number, changes: Partial<Omit<NewUpdateKey, "createdAt">>): void;
   delete(id: number): void;
   /** The key with this hash, marked as used at `now`; undefined for an unknown hash. */
   use(keyHash: string, now: number): UpdateKeyRow | undefined;
@@ -34,6 +37,12 @@ export function updateKeyQueries(db: Handle): UpdateKeyQueries {
     },
     find(id) {
       return db.select().from(updateKeys).where(eq(updateKeys.id, id)).get();
+    },
+    findByHash(keyHash) {
+      return db.select().from(updateKeys).where(eq(updateKeys.keyHash, keyHash)).get();
+    },
+    update(id, changes) {
+      db.update(updateKeys).set(changes).where(eq(updateKeys.id, id)).run();
     },
     delete(id) {
       db.delete(updateKeys).where(eq(updateKeys.id, id)).run();

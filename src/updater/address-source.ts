@@ -2,11 +2,15 @@
 // pages or the API (modules/system/address-sources.ts) when there is one, else the environment's
 // DDNS_IPV4_SOURCE / DDNS_IPV4_URLS and their IPv6 twins. Read by the updater before each detection.
 
-import { eq } from "drizzle-orm";
 import type { AddressSource } from "../config";
-import type { AppContext } from "../context";
-import { addressSources } from "../db/schema";
 import type { IpFamily } from "../ip/detect";
+import type { Store } from "../store";
+
+/** What choosing a source reads: the environment's settings and the stored choice. */
+export interface SourceParts {
+  settings: { ipv4Source: AddressSource; ipv6Source: AddressSource; ipv4Urls: string[]; ipv6Urls: string[] };
+  store: Store;
+}
 
 /** A family's source as it is used: what, which URLs (for `web`), and whether the pages or the environment chose it. */
 export interface EffectiveSource {
@@ -16,7 +20,7 @@ export interface EffectiveSource {
   from: "database" | "environment";
 }
 
-export function environmentSource(ctx: AppContext, family: IpFamily): EffectiveSource {
+export function environmentSource(ctx: Pick<SourceParts, "settings">, family: IpFamily): EffectiveSource {
   return {
     source: family === 4 ? ctx.settings.ipv4Source : ctx.settings.ipv6Source,
     urls: family === 4 ? ctx.settings.ipv4Urls : ctx.settings.ipv6Urls,
@@ -25,8 +29,8 @@ export function environmentSource(ctx: AppContext, family: IpFamily): EffectiveS
 }
 
 /** The source a detection of `family` uses now: the stored choice, else the environment's. */
-export function effectiveSource(ctx: AppContext, family: IpFamily): EffectiveSource {
-  const row = ctx.db.select().from(addressSources).where(eq(addressSources.family, family)).get();
+export function effectiveSource(ctx: SourceParts, family: IpFamily): EffectiveSource {
+  const row = ctx.store.addressSources.find(family);
   if (row === undefined) return environmentSource(ctx, family);
   const fallback = environmentSource(ctx, family).urls;
   if (row.kind === "interface" && row.interfaceName !== null) {

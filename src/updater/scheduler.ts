@@ -8,16 +8,16 @@
 // comparing how far the wall clock and the monotonic clock went: when it moved back, stored times
 // far ahead are brought within reach of the corrected clock — at start as well, for a restart.
 
-import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import type { AppContext, PassOptions, SchedulerControl, SchedulerStart } from "../context";
-import { domains, providers } from "../db/schema";
 import type { RecordType } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import { nextScheduledRun } from "./schedule";
 import { isDiskFull } from "../db/disk";
 import type { UpdateOutcome } from "./outcome";
 import { systemClock, WakeUpTimer, type Clock } from "./timer";
-import { detectFamily, familyOf, runUpdate, storeWaitingOutcomes } from "./update";
+import { storeWaitingOutcomes } from "./deferral";
+import { detectFamily, familyOf } from "./detect";
+import { runUpdate } from "./update";
 
 /** How far the wall clock must move against the monotonic clock between wake-ups to count as a jump. */
 const CLOCK_JUMP_MS = 2_000;
@@ -162,14 +162,7 @@ export class Scheduler implements SchedulerControl {
    * out the domains a pass or a forced update holds: their outcome's write wakes the scheduler.
    */
   private earliestDue(): number | null {
-    const candidates = this.ctx.sqlite
-      .query<{ id: number; at: number }, []>(
-        `SELECT d.id AS id, max(d.next_run_at, coalesce(p.paused_until, 0)) AS at
-         FROM domains d JOIN providers p ON p.id = d.provider_id
-         WHERE d.is_enabled = 1 AND p.is_enabled = 1 AND d.next_run_at IS NOT NULL
-         ORDER BY at`,
-      )
-      .iterate();
+    const candidates = this.ctx.store.domains.dueTimes();
     let earliest: number | null = null;
     for (const { id, at } of candidates) {
       if (earliest !== null && at >= earliest) break;
@@ -192,42 +185,22 @@ export class Scheduler implements SchedulerControl {
    */
   reschedulePastNow(now: number): void {
     const interval = this.ctx.settings.updateIntervalSeconds;
-    const rows = this.ctx.sqlite
-      .query<{ id: number; cron: string | null; next: number }, [number]>(
-        "SELECT id, cron_schedule AS cron, next_run_at AS next FROM domains WHERE next_run_at > ?",
-      )
-      .all(now);
-    const move = this.ctx.sqlite.query<unknown, [number, number]>("UPDATE domains SET next_run_at = ? WHERE id = ?");
+    const rows = this.ctx.store.domains.scheduledAfter(now);
     let moved = 0;
-    this.ctx.sqlite.transaction(() => {
+    this.ctx.store.transaction((store) => {
       for (const row of rows) {
         const latest = row.cron === null ? now + interval * 1000 : nextScheduledRun(row.cron, now, interval);
         if (row.next <= latest) continue;
-        move.run(row.cron === null ? now : latest, row.id);
+        store.domains.update(row.id, { nextRunAt: row.cron === null ? now : latest });
         moved++;
       }
-      this.ctx.sqlite
-        .query<unknown, [number, number]>("UPDATE providers SET paused_until = ? WHERE paused_until > ?")
-        .run(now + LONGEST_PAUSE_AFTER_JUMP_MS, now + LONGEST_PAUSE_AFTER_JUMP_MS);
-    })();
+      store.providers.cutPauses(now + LONGEST_PAUSE_AFTER_JUMP_MS);
+    });
     if (moved > 0) this.ctx.log.info("schedules set ahead of the clock brought back", { domains: moved });
   }
 
   private dueDomains(options: PassOptions, now: number): { id: number; recordType: RecordType }[] {
-    const rows = this.ctx.db
-      .select({ id: domains.id, recordType: domains.recordType })
-      .from(domains)
-      .innerJoin(providers, eq(domains.providerId, providers.id))
-      .where(
-        and(
-          eq(domains.isEnabled, true),
-          eq(providers.isEnabled, true),
-          options.all ? undefined : lte(domains.nextRunAt, now),
-          options.all ? undefined : or(isNull(providers.pausedUntil), lte(providers.pausedUntil, now)),
-        ),
-      )
-      .orderBy(asc(domains.nextRunAt), asc(domains.id))
-      .all();
+    const rows = this.ctx.store.domains.due(options.all ? undefined : now);
     return rows.filter((row) => {
       // A next run decided while the disk was full is only in memory.
       const waitingNextRun = options.all ? undefined : this.ctx.disk.waitingNextRun(row.id);

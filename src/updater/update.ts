@@ -1,60 +1,21 @@
-// The one update path, used by the forced endpoint and the scheduler alike: detect (or take the
-// pass's detection) → write to the provider when needed → one history row and the domain's
-// `last_*` fields and `next_run_at`, in one transaction. The only place that changes a DNS record.
+// The one update path, used by the scheduler, a router's push and the forced update alike: detect
+// (or take the pass's detection, ./detect.ts) → write to the provider when needed (./write.ts) → one
+// history row and the domain's new state (./record.ts), kept in memory on a full disk
+// (./deferral.ts). The only place that changes a DNS record.
 
-import { and, eq, ne, sql } from "drizzle-orm";
-import type { AppContext } from "../context";
-import { isDiskFull, type DomainChanges, type HistoryInsert } from "../db/disk";
-import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
-import { pausing } from "../dns/http";
-import type { Addresses, DnsProvider, RecordType, WriteOutcome } from "../dns/provider";
-import { conflict, DetectionFailed, DomainError, notFound, ProviderFailed, StorageFull } from "../errors";
-import { detectPublicIp, type Detection, type IpFamily } from "../ip/detect";
-import { interfaceAddress } from "../ip/interface";
+import type { DomainRow, ProviderRow } from "../db/schema";
+import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
+import type { Detection } from "../ip/detect";
 import { addressForRecord } from "../ip/suffix";
-import { providerClient } from "../modules/providers/service";
-import { createStore } from "../store";
-import { effectiveSource } from "./address-source";
+import { loadDomain, storeOutcome } from "./deferral";
+import { detectFamily, familyOf, type DetectParts } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
-import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
+import { record, recordRefusal, type RecordParts } from "./record";
+import { nextScheduledRun } from "./schedule";
+import { writeToProvider, type WriteParts } from "./write";
 
-/** The FAILED row's message (and a forced update's 502) when a provider's stored credentials no longer open. */
-export const CREDENTIALS_UNREADABLE =
-  "The provider's stored credentials cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
-
-export function familyOf(recordType: RecordType): IpFamily {
-  return recordType === "AAAA" ? 6 : 4;
-}
-
-/**
- * Asks the family's source (the one chosen in the pages, else DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE:
- * the echo services or an interface) once, and remembers the answer for the status endpoint and the pages.
- */
-export async function detectFamily(ctx: AppContext, family: IpFamily): Promise<Detection> {
-  const { source, urls } = effectiveSource(ctx, family);
-  const result =
-    source.kind === "interface"
-      ? interfaceAddress(family, source.name, { allowPrivate: ctx.settings.allowPrivateIps })
-      : await detectPublicIp(family, {
-          urls,
-          fetch: ctx.fetch,
-          timeoutMs: ctx.settings.httpTimeoutMs,
-          allowPrivate: ctx.settings.allowPrivateIps,
-        });
-  const now = Date.now();
-  const key = family === 4 ? "ipv4" : "ipv6";
-  ctx.publicIp.checkedAt = now;
-  if (result.ok) {
-    ctx.publicIp[key] = result.ip;
-    ctx.publicIp.failures[key] = null;
-  } else {
-    // The pages say since when it fails, not just that the last try did.
-    ctx.publicIp.failures[key] = { since: ctx.publicIp.failures[key]?.since ?? now, error: result.error };
-    ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
-  }
-  ctx.events.detected(family, result);
-  return result;
-}
+/** What an update takes: what detecting, writing and recording each take (the app's context has it all). */
+export type UpdateParts = DetectParts & WriteParts & RecordParts;
 
 /** Appended to a failure after which the service said retrying cannot help (`WriteOutcome.stopRetrying`). */
 export const NOT_RETRIED = "not retried until the provider or domain is edited";
@@ -71,39 +32,8 @@ export interface UpdateOptions {
  * Runs one update of one domain; `null` when the domain or its provider no longer exists, or — for a
  * scheduled run — when either was disabled meanwhile.
  */
-export function runUpdate(ctx: AppContext, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
+export function runUpdate(ctx: UpdateParts, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
   return ctx.updater.queue.run(domainId, () => attempt(ctx, domainId, options));
-}
-
-/** The domain and its provider; the domain with any state still waiting for disk space (db/disk.ts). */
-function loadDomain(ctx: AppContext, domainId: number): { domain: DomainRow; provider: ProviderRow } | null {
-  const loaded = ctx.store.domains.withProvider(domainId);
-  return loaded ? { domain: ctx.disk.overlay(loaded.domain), provider: loaded.provider } : null;
-}
-
-/**
- * Runs a transaction that writes a domain's new state, with any older state still waiting for disk
- * space folded in first. On a full disk the state (and the history row, if any) waits in memory
- * instead, and `onFull` gives the answer.
- */
-function storeOutcome<T>(
-  ctx: AppContext,
-  domainId: number,
-  work: (tx: Tx, waiting: DomainChanges) => T,
-  onFull: () => { row: HistoryInsert | null; changes: DomainChanges; result: T },
-): T {
-  try {
-    const result = ctx.db.transaction((tx) => work(tx, ctx.disk.waitingChanges(domainId)));
-    ctx.disk.forgetChanges(domainId);
-    ctx.disk.noteSpace();
-    return result;
-  } catch (error) {
-    if (!isDiskFull(error)) throw error;
-    ctx.disk.noteFull("recording an update");
-    const { row, changes, result } = onFull();
-    ctx.disk.defer(domainId, row, changes);
-    return result;
-  }
 }
 
 /** Why the domain must not be updated now (the 409's sentence), or null when both it and its provider are enabled. */
@@ -118,7 +48,7 @@ export function needsWrite(domain: DomainRow, ip: string): boolean {
   return domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS";
 }
 
-async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
+async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null> {
   const started = performance.now();
   const before = loadDomain(ctx, domainId);
   if (!before) return null;
@@ -158,7 +88,7 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
     storeOutcome(
       ctx,
       domainId,
-      (tx, waiting) => tx.update(domains).set({ ...waiting, ...checked }).where(and(eq(domains.id, domainId), eq(domains.isEnabled, true))).run(),
+      (store, waiting) => store.domains.updateIfEnabled(domainId, { ...waiting, ...checked }),
       () => ({ row: null, changes: checked, result: undefined }),
     );
     return { ...base, result: "unchanged", failure: null, ip, changed: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
@@ -186,283 +116,15 @@ async function attempt(ctx: AppContext, domainId: number, options: UpdateOptions
 
 const ACTION_WORDS = { created: "Created", updated: "Updated", unchanged: "Checked" } as const;
 
-/**
- * Calls the provider, within one of its concurrency slots, unless a "slow down" has paused it. Writes to one
- * hostname at one provider run one at a time: a Dynu apex keeps its IPv4 and IPv6 addresses on one
- * object that each write sends back whole, so its A and AAAA updates side by side would undo each other.
- */
-function writeToProvider(
-  ctx: AppContext,
-  provider: ProviderRow,
-  domain: DomainRow,
-  ip: string,
-): Promise<{ write: WriteOutcome; pausedUntil: number | null }> {
-  return ctx.updater.queue.run(`${provider.id} ${domain.domainName}`, () =>
-    ctx.updater.slots.run(provider.id, async () => {
-      // Read now, not when the update began: a 429 that an update queued ahead of this one got counts.
-      const paused = providerPausedUntil(ctx, provider.id);
-      if (paused !== null && paused > Date.now()) {
-        const message = `${provider.name} asked to wait until ${new Date(paused).toISOString()} (rate limited); not called`;
-        return { write: { ok: false, message, cause: "throttled" }, pausedUntil: paused };
-      }
-      let client: DnsProvider;
-      try {
-        client = providerClient(ctx, provider);
-      } catch (error) {
-        // A type this build has no service for: the reason, as a failed attempt like any other.
-        if (error instanceof DomainError) return { write: { ok: false, message: error.message, cause: "refused" }, pausedUntil: null };
-        // The credentials no longer open (another DDNS_ENCRYPTION_KEY, a damaged row): a failed
-        // attempt like any other, with its row and backoff, not a fault that repeats every second.
-        ctx.log.error("provider credentials cannot be decrypted", {
-          provider_id: provider.id,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        return { write: { ok: false, message: CREDENTIALS_UNREADABLE, cause: "credentials" }, pausedUntil: null };
-      }
-      const write = await client.writeRecord(
-        {
-          hostname: domain.domainName,
-          recordType: domain.recordType,
-          externalId: domain.externalId,
-          config: domain.config,
-          siblings: siblingAddresses(ctx, domain),
-        },
-        ip,
-      );
-      if (write.ok || write.cause !== "throttled") {
-        ctx.updater.throttles.settle(provider.id);
-        return { write, pausedUntil: null };
-      }
-      // Paused meanwhile by another write's "slow down" (answered while this one was in flight, or
-      // held back before it was sent): the same "slow down", which neither doubles the pause nor ends it.
-      const now = Date.now();
-      const pausedMeanwhile = providerPausedUntil(ctx, provider.id);
-      if (pausedMeanwhile !== null && pausedMeanwhile > now) {
-        return { write: { ...write, message: write.message + pausing(Math.ceil((pausedMeanwhile - now) / 1000)) }, pausedUntil: pausedMeanwhile };
-      }
-      const pause = ctx.updater.throttles.pauseSeconds(provider.id, write.retryAfterSeconds);
-      // Stored before the slot is released, so the updates waiting for it see the pause.
-      return { write: { ...write, message: write.message + pausing(pause) }, pausedUntil: pauseProvider(ctx, provider.id, now + pause * 1000) };
-    }),
-  );
-}
+/** A forced update that wrote (or found the record current) and stored its history row. */
+export type ForcedUpdate = UpdateOutcome & { historyId: number };
 
 /**
- * What the same hostname's other-family domain at the same provider holds now: its last written
- * address, else (never written yet) the address detected for it. A one-shot service that treats a
- * hostname as one thing is sent both, so that writing the A record does not delete the AAAA.
+ * Writes now, whatever the schedule (the API's `POST /domains/{id}/update_ip`, the pages' "Update
+ * now"): what it came to, or the refusal as a domain error — not found, disabled (409, its row
+ * written), the detection or the provider failed, or the outcome waits for disk space.
  */
-function siblingAddresses(ctx: AppContext, domain: DomainRow): Addresses {
-  const siblings: Addresses = {};
-  const rows = ctx.db
-    .select()
-    .from(domains)
-    .where(and(eq(domains.providerId, domain.providerId), eq(domains.domainName, domain.domainName), ne(domains.recordType, domain.recordType)))
-    .all();
-  for (const row of rows) {
-    const family = row.recordType === "AAAA" ? "ipv6" : "ipv4";
-    const detected = row.isEnabled ? ctx.publicIp[family] : null;
-    const address = row.lastKnownIp ?? (detected === null ? null : addressForRecord(detected, row.config));
-    if (address !== null) siblings[family] = address;
-  }
-  return siblings;
-}
-
-function providerPausedUntil(ctx: AppContext, providerId: number): number | null {
-  return ctx.db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, providerId)).get()?.until ?? null;
-}
-
-/**
- * Pauses the provider until `until` (ms), never shortening a longer pause; returns the pause in force.
- * On a full disk the pause still holds for this domain's next run (its waiting state), just not stored.
- */
-function pauseProvider(ctx: AppContext, providerId: number, until: number): number {
-  try {
-    const row = ctx.db
-      .update(providers)
-      .set({ pausedUntil: sql`max(coalesce(${providers.pausedUntil}, 0), ${until})` })
-      .where(eq(providers.id, providerId))
-      .returning({ until: providers.pausedUntil })
-      .get();
-    return row?.until ?? until;
-  } catch (error) {
-    if (!isDiskFull(error)) throw error;
-    ctx.disk.noteFull("pausing a provider");
-    return until;
-  }
-}
-
-/**
- * Writes the outcomes kept in memory while the disk was full, once it takes them (each domain's rows
- * and state in one transaction); while nothing waits but the disk was full, a small write tells
- * whether space is back. Called by every scheduler tick.
- */
-export function storeWaitingOutcomes(ctx: AppContext): void {
-  if (!ctx.disk.full && !ctx.disk.waiting) return;
-  try {
-    const stored = ctx.disk.storeWaiting((domainId, rows, changes) =>
-      ctx.db.transaction((tx) => {
-        if (!tx.select({ id: domains.id }).from(domains).where(eq(domains.id, domainId)).get()) return;
-        for (const row of rows) appendHistory(tx, ctx, row);
-        if (Object.keys(changes).length > 0) tx.update(domains).set(changes).where(eq(domains.id, domainId)).run();
-      }),
-    );
-    if (stored === 0) ctx.sqlite.transaction(() => ctx.sqlite.exec("CREATE TABLE space_probe (x); DROP TABLE space_probe"))();
-    ctx.disk.noteSpace(stored);
-  } catch (error) {
-    if (!isDiskFull(error)) throw error;
-    ctx.disk.noteFull("storing the outcomes kept in memory");
-  }
-}
-
-type PendingOutcome = Omit<UpdateOutcome, "durationMs" | "historyId">;
-
-/** The history row, the domain's new state and retention, all in one transaction. */
-function record(
-  ctx: AppContext,
-  domain: DomainRow,
-  outcome: PendingOutcome,
-  trigger: Trigger,
-  started: number,
-  write: WriteOutcome,
-  /** The provider's pause (a 429), which the domain's next run waits for. */
-  pausedUntil: number | null = null,
-): UpdateOutcome | null {
-  const durationMs = Math.round(performance.now() - started);
-  const now = Date.now();
-  const interval = ctx.settings.updateIntervalSeconds;
-  const succeeded = write.ok;
-  const failureCount = succeeded ? 0 : domain.failureCount + 1;
-  let nextRunAt = succeeded
-    ? nextScheduledRun(domain.cronSchedule, now, interval)
-    : now + retryDelaySeconds(failureCount, scheduleGapSeconds(domain.cronSchedule, now, interval)) * 1000;
-  if (pausedUntil !== null) nextRunAt = Math.max(nextRunAt, pausedUntil);
-  // No next run at all: the scheduler never picks the domain until an edit of it or of its provider
-  // schedules it again (domains and providers services).
-  const stopped = !write.ok && write.stopRetrying === true;
-
-  const row: HistoryInsert = {
-    domainId: domain.id,
-    ipAddress: outcome.ip,
-    previousIp: domain.lastKnownIp,
-    status: succeeded ? "SUCCESS" : "FAILED",
-    failureCause: write.ok ? null : outcome.failure === "detection" ? "detection" : write.cause,
-    message: outcome.message,
-    trigger,
-    durationMs,
-    timestamp: now,
-  };
-  /** The domain's new state, given the domain as it is now (null when it is another record now). */
-  const stateAfter = (current: DomainRow): DomainChanges | null => {
-    // Another record now (new provider, name, type, or an external_id the user set): the edit reset its
-    // state so that it is written (and its id checked) at once, and this outcome, about the record as
-    // it was, must neither mark the new one current nor make its id trusted.
-    const sameRecord =
-      current.providerId === domain.providerId &&
-      current.domainName === domain.domainName &&
-      current.recordType === domain.recordType &&
-      current.externalId === domain.externalId;
-    if (!sameRecord) return null;
-    // The zone id found by the write is saved only when config.zone_id is still what this attempt
-    // started with: one the user set or removed meanwhile is theirs to keep. The rest of the config
-    // is taken as it is now, so any other change made meanwhile stays too. A service without zones
-    // (DuckDNS, dyndns2, custom) finds none: nothing to save.
-    const zoneIdFound = write.ok && write.zoneId !== "" && current.config.zone_id === domain.config.zone_id;
-    return {
-      // A detection failure is no attempt at the record: its status stays, so that when the echo
-      // services answer again only records whose address really changed are written.
-      lastUpdateStatus: succeeded ? "SUCCESS" : outcome.failure === "detection" ? current.lastUpdateStatus : "FAILED",
-      lastCheckedAt: now,
-      failureCount,
-      nextRunAt: current.isEnabled && !stopped ? nextRunAt : null,
-      ...(write.ok
-        ? {
-            lastKnownIp: outcome.ip,
-            externalId: write.externalId,
-            ...(zoneIdFound ? { config: { ...current.config, zone_id: write.zoneId } } : {}),
-            ...(outcome.changed || current.lastChangedAt === null ? { lastChangedAt: now } : {}),
-          }
-        : {}),
-    };
-  };
-
-  const historyId = storeOutcome(
-    ctx,
-    domain.id,
-    (tx, waiting) => {
-      // The domain as it is now: it may have been edited while the provider was being called.
-      const stored = tx.select().from(domains).where(eq(domains.id, domain.id)).get();
-      if (!stored) return null; // deleted meanwhile: nothing left to record
-      const id = appendHistory(tx, ctx, row);
-      const changes = stateAfter({ ...stored, ...waiting });
-      if (changes !== null) tx.update(domains).set({ ...waiting, ...changes }).where(eq(domains.id, domain.id)).run();
-      return id;
-    },
-    () => {
-      const current = loadDomain(ctx, domain.id)?.domain;
-      return { row, changes: (current && stateAfter(current)) ?? {}, result: null };
-    },
-  );
-  if (historyId === null && !ctx.disk.full) return null;
-  const level = succeeded ? "info" : "warn";
-  ctx.log[level](succeeded ? "record updated" : "update failed", {
-    domain_id: domain.id,
-    domain: domain.domainName,
-    type: domain.recordType,
-    ip: outcome.ip,
-    trigger,
-    reason: succeeded ? undefined : outcome.message,
-    duration_ms: durationMs,
-  });
-  const result = { ...outcome, durationMs, historyId };
-  ctx.events.recorded({ before: domain, outcome: result, trigger });
-  return result;
-}
-
-type Tx = Parameters<Parameters<AppContext["db"]["transaction"]>[0]>[0];
-
-/** The one way a history row is written: inserted, then the domain's rows cut to DDNS_HISTORY_RETENTION. */
-function appendHistory(tx: Tx, ctx: AppContext, row: HistoryInsert): number {
-  return createStore(tx, ctx.sqlite).history.append(row, ctx.settings.historyRetention);
-}
-
-/**
- * A forced update refused because the domain or its provider is disabled: a FAILED row saying so
- * (no address, no time spent), while the domain's state (status, backoff, schedule) stays as it is.
- */
-function recordRefusal(ctx: AppContext, domain: DomainRow, message: string): UpdateOutcome {
-  const historyId = ctx.store.history.append(
-    {
-      domainId: domain.id,
-      ipAddress: null,
-      previousIp: domain.lastKnownIp,
-      status: "FAILED",
-      failureCause: "disabled",
-      message,
-      trigger: "manual",
-      durationMs: 0,
-      timestamp: Date.now(),
-    },
-    ctx.settings.historyRetention,
-  );
-  ctx.log.info("forced update refused", { domain_id: domain.id, domain: domain.domainName, reason: message });
-  return {
-    domainId: domain.id,
-    hostname: domain.domainName,
-    recordType: domain.recordType,
-    result: "failed",
-    failure: "disabled",
-    ip: null,
-    previousIp: domain.lastKnownIp,
-    changed: false,
-    message,
-    durationMs: 0,
-    historyId,
-  };
-}
-
-/** `POST /domains/{id}/update_ip`: write now, answering as docs/api.md, domains says. */
-export async function forceUpdate(ctx: AppContext, domainId: number) {
+export async function runForcedUpdate(ctx: UpdateParts, domainId: number): Promise<ForcedUpdate> {
   const loaded = loadDomain(ctx, domainId);
   if (!loaded) throw notFound("Domain not found");
   const refusal = disabledReason(loaded.domain, loaded.provider);
@@ -475,6 +137,16 @@ export async function forceUpdate(ctx: AppContext, domainId: number) {
   if (outcome.failure === "disabled") throw conflict(outcome.message);
   if (outcome.failure === "detection") throw new DetectionFailed(outcome.message);
   if (outcome.failure === "provider") throw new ProviderFailed(outcome.message);
+  return { ...outcome, historyId: outcome.historyId };
+}
+
+/**
+ * The forced update answered in the API's shape, for the admin page that still imports it from here
+ * (src/ui/routes/domains.ts); the API itself answers through the domains service's `forceUpdate`,
+ * which gives the same body. Goes once the page imports that one.
+ */
+export async function forceUpdate(ctx: UpdateParts, domainId: number) {
+  const outcome = await runForcedUpdate(ctx, domainId);
   return {
     domain_id: domainId,
     success: true,
@@ -483,6 +155,6 @@ export async function forceUpdate(ctx: AppContext, domainId: number) {
     changed: outcome.changed,
     message: outcome.message,
     duration_ms: outcome.durationMs,
-    history_id: outcome.historyId!,
+    history_id: outcome.historyId,
   };
 }

@@ -110,7 +110,7 @@ describe("create", () => {
   }
 
   const BAD_FIELDS: { name: string; body: Record<string, unknown>; field: string }[] = [
-    { name: "unknown type", body: { name: "p", type: "godaddy", credentials: { token: CF_TOKEN } }, field: "type" },
+    { name: "unknown type", body: { name: "p", type: "nosuchservice", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "type in another case", body: { name: "p", type: "Cloudflare", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "empty type", body: { name: "p", type: "", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "type not a string", body: { name: "p", type: 1, credentials: { token: CF_TOKEN } }, field: "type" },
@@ -369,7 +369,7 @@ describe("partial update", () => {
     { name: "credentials missing the type's key", change: { credentials: { api_key: DYNU_KEY } }, field: "credentials.api_token" },
     { name: "credentials with an empty key", change: { credentials: { api_token: "" } }, field: "credentials.api_token" },
     { name: "new type's key missing", change: { type: "dynu", credentials: { api_token: CF_TOKEN } }, field: "credentials.api_key" },
-    { name: "unknown type", change: { type: "godaddy", credentials: { token: CF_TOKEN } }, field: "type" },
+    { name: "unknown type", change: { type: "nosuchservice", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "empty name", change: { name: "" }, field: "name" },
     { name: "blank name", change: { name: "  " }, field: "name" },
     { name: "name too long", change: { name: "x".repeat(101) }, field: "name" },

@@ -343,6 +343,7 @@ describe("each well-known server in its dialect", () => {
     { server: "https://dynv6.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
     { server: "https://updates.opendns.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
     { server: "https://api.nic.ru", path: "/dyndns/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
+    { server: "https://ipv4.nsupdate.info", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
     { server: "https://nic.changeip.com", path: "/nic/update", alone: { hostname: "home.example.net", ip: NEW_V4 }, both: null },
   ];
   for (const c of cases) {
@@ -355,12 +356,33 @@ describe("each well-known server in its dialect", () => {
     });
   }
 
+  // dns.he.net's dynamic DNS help and qdm12/ddns-updater's he client: Basic auth with the hostname
+  // and the record's DDNS key, `hostname=` and the one address in `myip`, IPv4 or IPv6 alike; each
+  // A or AAAA record is enabled (and keyed) on its own, so a request never names the other family.
+  test("Hurricane Electric: an AAAA write sends its IPv6 address alone in myip, never the A sibling", async () => {
+    fake.style = "desec"; // answers on any path
+    await clientOf("https://dyn.dns.he.net").writeRecord(withSibling("AAAA", { ipv4: "198.51.100.1" }), NEW_V6);
+    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([["/nic/update", { hostname: "home.example.net", myip: NEW_V6 }]]);
+    expect(fake.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`);
+  });
+
   test("an IPv4-only server refuses an AAAA record for good, without a request", async () => {
-    for (const server of ["https://dynv6.com", "https://updates.opendns.com", "https://nic.changeip.com", "https://api.nic.ru"]) {
+    for (const server of ["https://dynv6.com", "https://updates.opendns.com", "https://nic.changeip.com", "https://api.nic.ru", "https://ipv4.nsupdate.info"]) {
       const outcome = await clientOf(server).writeRecord(target("home.example.net", "AAAA"), NEW_V6);
       expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("takes A records only on this update server") });
     }
     expect(fake.requests).toHaveLength(0);
+  });
+
+  // nsupdate.info: "IP v4 and v6 addresses work completely independently … send 2 updates", the
+  // IPv4-only host for A and the IPv6-only host for AAAA (docs/user.rst and its router help).
+  test("nsupdate.info's IPv6 host takes an AAAA alone in myip and refuses an A for good, without a request", async () => {
+    fake.style = "desec"; // answers on any path
+    await clientOf("https://ipv6.nsupdate.info").writeRecord(withSibling("AAAA", { ipv4: "198.51.100.1" }), NEW_V6);
+    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([["/nic/update", { hostname: "home.example.net", myip: NEW_V6 }]]);
+    const outcome = await clientOf("https://ipv6.nsupdate.info").writeRecord(target("home.example.net"), NEW_V4);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("takes AAAA records only on this update server") });
+    expect(fake.requests).toHaveLength(1);
   });
 
   test("ChangeIP's own success words are a success", async () => {
@@ -382,7 +404,7 @@ describe("each well-known server in its dialect", () => {
   test("every preset is an https URL whose host the dialect table knows", () => {
     const presets = dyndns2.options[0]?.presets ?? [];
     expect(presets.map((p) => p.label)).toEqual(
-      expect.arrayContaining(["ChangeIP (IPv4 only)", "OpenDNS (IPv4 only)", "Variomedia", "All-Inkl", "DDNSS", "WebSupport", "NIC.RU (IPv4 only)", "Now-DNS", "Dynu (dyndns2)", "PowerDNS-Admin (your server)"]),
+      expect.arrayContaining(["ChangeIP (IPv4 only)", "OpenDNS (IPv4 only)", "Variomedia", "All-Inkl", "DDNSS", "WebSupport", "NIC.RU (IPv4 only)", "Now-DNS", "Dynu (dyndns2)", "PowerDNS-Admin (your server)", "nsupdate.info (IPv4)", "nsupdate.info (IPv6)"]),
     );
     expect(new Set(presets.map((p) => new URL(p.value).hostname)).size).toBe(presets.length);
   });

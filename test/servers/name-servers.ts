@@ -39,6 +39,9 @@ const RECORDS: Record<string, string[]> = {
     'www 3600 IN TXT "keep me"',
     "www 3600 IN MX 10 mail.example.test.",
     "home 1234 IN A 192.0.2.2",
+    "race 300 IN A 192.0.2.40",
+    // Answers for every name under wild.example.test that has no records of its own.
+    "*.wild 600 IN A 192.0.2.77",
     "sub 3600 IN NS ns.sub.example.test.",
     "ns.sub 3600 IN A 127.0.0.1",
   ],

@@ -6,6 +6,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { RecordType } from "../../src/dns/provider";
+import { createRfc2136Api, rfc2136Options } from "../../src/dns/rfc2136";
 import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, startEchoFake, type EchoFake } from "../fakes/echo";
 import {
   dig,
@@ -159,6 +160,18 @@ function commonCases<Server extends NameServer>(current: () => Rig<Server>, prov
     expect((await historyOf(t, absent))[0]).toMatchObject({ status: "FAILED" });
     expect((await historyOf(t, absent))[0].message).toContain("create_if_missing is false");
   });
+  test("a name answered only by a wildcard is missing, not the wildcard's to replace: created when allowed, else left alone", async () => {
+    const { server, t } = current();
+    const providerId = await createProvider(t, provider(server));
+    const kept = await createDomain(t, providerId, `kept.wild.${ZONE}`, "A", { create_if_missing: false });
+    const created = await createDomain(t, providerId, `made.wild.${ZONE}`, "A");
+    await duePass(t);
+    expect((await historyOf(t, kept))[0].message).toContain("create_if_missing is false");
+    expect(await published(server, `kept.wild.${ZONE}`, "A")).toBe("192.0.2.77 600");
+    expect((await historyOf(t, created))[0].message).toStartWith(`Created made.wild.${ZONE} A → ${DETECTED.A}`);
+    expect(await published(server, `made.wild.${ZONE}`, "A")).toBe(`${DETECTED.A} 300`);
+    expect(await published(server, `other.wild.${ZONE}`, "A")).toBe("192.0.2.77 600");
+  });
 }
 
 /** A provider whose server nothing listens on: the failure is retried, never final. */
@@ -259,6 +272,21 @@ for (const [name, start] of [
       expect(forced.status).toBe(502);
       expect(forced.body.detail).toContain(`serves host.${SUB_ZONE} in zone ${SUB_ZONE}, not in ${ZONE}`);
       expect(await published(server, `host.${SUB_ZONE}`, "A")).toBe(before);
+    });
+
+    test("a write made on a stale read is refused by the server itself (prerequisites), and nothing changes", async () => {
+      const { server } = current();
+      const api = createRfc2136Api(rfc2136Options({ tsig_secret: KEY_SECRET }, { server: server.address, tsig_key_name: KEY_NAME }, 5_000));
+      const zone = { id: ZONE, name: ZONE };
+      const read = await api.readRecordSet(zone, `race.${ZONE}`, "A", null);
+      if (!read.ok || !read.value) throw new Error(`race.${ZONE} A was not read: ${JSON.stringify(read)}`);
+      // Someone else writes between ddnsd's read and its write.
+      expect((await api.updateRecordSet(zone, `race.${ZONE}`, "A", read.value, "192.0.2.41", {})).ok).toBe(true);
+      const stale = await api.updateRecordSet(zone, `race.${ZONE}`, "A", read.value, "192.0.2.42", {});
+      expect(stale.ok ? "written" : stale.message).toContain(`race.${ZONE} A changed at the server after ddnsd read it (NXRRSET), so nothing was written`);
+      const created = await api.createRecordSet(zone, `race.${ZONE}`, "A", "192.0.2.43", {});
+      expect(created.ok ? "written" : created.message).toContain("(YXRRSET)");
+      expect(await published(server, `race.${ZONE}`, "A")).toBe("192.0.2.41 300");
     });
 
     test("a server that is down: a failure that is retried", async () => {

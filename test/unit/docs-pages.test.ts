@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { Glob } from "bun";
-import { currentPart, generatedPart, SERVICES_DIR } from "../../scripts/docs-services";
+import { currentIndexTable, currentPart, generatedPart, INDEX_PATH, indexTable, SERVICES_DIR } from "../../scripts/docs-services";
 import { SERVICES } from "../../src/dns/registry";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
@@ -92,9 +92,10 @@ describe("documentation", () => {
     expect(problems).toEqual([]);
   });
 
-  test("the services index links every registered type's page", () => {
-    const index = readFileSync(join(ROOT, "docs", "services", "README.md"), "utf8");
-    const missing = SERVICES.map((service) => service.type).filter((type) => !index.includes(`](${type}.md)`));
+  test("the services index's table is current: a row per registered type, each linking its page", () => {
+    const table = currentIndexTable(readFileSync(INDEX_PATH, "utf8"));
+    expect(table ?? "docs/services/README.md has no generated table").toBe(indexTable());
+    const missing = SERVICES.map((service) => service.type).filter((type) => !table?.includes(`](${type}.md)`));
     expect(missing).toEqual([]);
   });
 

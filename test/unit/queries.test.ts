@@ -1,8 +1,6 @@
 // Every query lives in src/store/ (docs/architecture.md): no other file of src/ or views/ imports
-// drizzle or runs SQL on the connection. The files that still do are listed below, a debt that only
-// shrinks: the test fails when a new one appears, and when a listed one no longer queries (then
-// delete its line). src/db/ (the schema, opening and migrating the database) is the other home of
-// drizzle.
+// drizzle or runs SQL on the connection. src/db/ (the schema, opening and migrating the database) is
+// the other home of drizzle.
 
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -18,17 +16,6 @@ const QUERYING = [
   /\bdb\s*\.\s*(?:select|insert|update|delete|transaction|all|get|run)\b/,
 ];
 
-/** Files outside the store that still query, each to move into src/store/. */
-const LEFT = new Set([
-  "src/modules/config-file/service.ts",
-  "src/modules/domains/service.ts",
-  "src/modules/system/address-sources.ts",
-  "src/modules/providers/service.ts",
-  "src/updater/address-source.ts",
-  "src/updater/scheduler.ts",
-  "src/updater/update.ts",
-]);
-
 function queryingFiles(): string[] {
   return ["src", "views"]
     .flatMap((dir) => [...new Glob("**/*.{ts,tsx}").scanSync({ cwd: join(ROOT, dir) })].map((file) => `${dir}/${file}`))
@@ -41,13 +28,8 @@ function queryingFiles(): string[] {
 }
 
 describe("queries live in the store", () => {
-  test("no file outside src/store and src/db queries, besides the listed ones", () => {
-    expect(queryingFiles().filter((file) => !LEFT.has(file))).toEqual([]);
-  });
-
-  test("every listed file still queries (delete the line of one that moved)", () => {
-    const querying = new Set(queryingFiles());
-    expect([...LEFT].filter((file) => !querying.has(file))).toEqual([]);
+  test("no file outside src/store and src/db queries", () => {
+    expect(queryingFiles()).toEqual([]);
   });
 
   test("the patterns see drizzle, SQL on the connection and the drizzle handle", () => {

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import type { CloudflareFault } from "../fakes/cloudflare";
 import type { DynuFault } from "../fakes/dynu";
 import { ECHO_DEFAULT_IPV4 } from "../fakes/echo";
-import { CREDENTIALS_UNREADABLE } from "../../src/updater/update";
+import { CREDENTIALS_UNREADABLE } from "../../src/updater/write";
 import {
   addDomain,
   addProvider,

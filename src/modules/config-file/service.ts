@@ -9,10 +9,8 @@
 // asked for in clear; a sealed secret that is imported is stored as it is, so exporting again gives
 // the same file.
 
-import { asc, eq } from "drizzle-orm";
 import { isDeepStrictEqual } from "node:util";
 import type { AppContext } from "../../context";
-import { domains, notifications, providers, updateKeys } from "../../db/schema";
 import { DomainError, Invalid } from "../../errors";
 import { createLogger } from "../../log";
 import { openCredentials } from "../../security/secrets";
@@ -42,7 +40,7 @@ const byName = <T>(name: (item: T) => string) => (a: T, b: T) => nameKey(name(a)
 export function exportConfig(ctx: AppContext, options: { includeSecrets?: boolean } = {}): string {
   const includeSecrets = options.includeSecrets ?? false;
   const key = ctx.keys.encryptionKey;
-  const providerRows = ctx.db.select().from(providers).all().sort(byName((row) => row.name));
+  const providerRows = ctx.store.providers.all().sort(byName((row) => row.name));
   const providerName = new Map(providerRows.map((row) => [row.id, row.name]));
   const providerEntries: ProviderEntry[] = providerRows.map((row) => {
     const entry: ProviderEntry = { name: row.name, type: row.type, enabled: row.isEnabled, options: row.options };
@@ -51,21 +49,17 @@ export function exportConfig(ctx: AppContext, options: { includeSecrets?: boolea
     // Listed in this order in the file: name, type, enabled, credentials, options.
     return { name: entry.name, type: entry.type, enabled: entry.enabled, ...withoutUndefined({ credentials: entry.credentials, credentials_sealed: entry.credentials_sealed }), options: entry.options };
   });
-  const domainRows = ctx.db.select().from(domains).orderBy(asc(domains.id)).all();
+  const domainRows = ctx.store.domains.list();
   const refOf = new Map(domainRows.map((row) => [row.id, { provider: providerName.get(row.providerId)!, name: row.domainName, record_type: row.recordType }]));
   const domainEntries: DomainEntry[] = domainRows
     .map((row) => ({ ...refOf.get(row.id)!, enabled: row.isEnabled, cron_schedule: row.cronSchedule, config: row.config }))
     .sort((a, b) => byName<DomainEntry>((entry) => entry.provider)(a, b) || a.name.localeCompare(b.name) || a.record_type.localeCompare(b.record_type));
-  const keyEntries: UpdateKeyEntry[] = ctx.db
-    .select()
-    .from(updateKeys)
-    .all()
+  const keyEntries: UpdateKeyEntry[] = ctx.store.updateKeys
+    .list()
     .sort(byName((row) => row.name))
     .map((row) => ({ name: row.name, key_sha256: row.keyHash, key_tail: row.keyTail, domains: row.domainIds === null ? null : row.domainIds.map((id) => refOf.get(id)!).filter(Boolean) }));
-  const notificationEntries: NotificationEntry[] = ctx.db
-    .select()
-    .from(notifications)
-    .all()
+  const notificationEntries: NotificationEntry[] = ctx.store.notifications
+    .list()
     .sort(byName((row) => row.name))
     .map((row) => {
       const entry: NotificationEntry = { name: row.name, type: row.type, enabled: row.isEnabled, events: row.events, options: row.options };
@@ -118,10 +112,11 @@ export function importConfig(ctx: AppContext, text: string, options: { dryRun?: 
   const run: AppContext = options.dryRun ? { ...ctx, log: createLogger({ level: "error", format: "text", write: () => {} }) } : ctx;
   const changes: string[] = [];
   try {
-    ctx.sqlite.transaction(() => {
-      applyFile(run, parsed, options.prune ?? false, changes);
+    // Every service called below queries through the transaction's store, so all of it is one transaction.
+    ctx.store.transaction((store) => {
+      applyFile({ ...run, store }, parsed, options.prune ?? false, changes);
       if (options.dryRun) throw new RolledBack();
-    })();
+    });
   } catch (error) {
     if (!(error instanceof RolledBack)) throw error;
   }
@@ -182,7 +177,7 @@ function applyFile(ctx: AppContext, parsed: ParsedConfigFile, prune: boolean, ch
 
 function applyProviders(ctx: AppContext, parsed: ParsedConfigFile, changes: string[]): Map<string, number> {
   const ids = new Map<string, number>();
-  const rows = ctx.db.select().from(providers).all();
+  const rows = ctx.store.providers.all();
   for (const row of rows) ids.set(nameKey(row.name), row.id);
   parsed.file.providers.forEach((entry, index) => {
     const path: FilePath = ["providers", index];
@@ -219,8 +214,8 @@ function applyProviders(ctx: AppContext, parsed: ParsedConfigFile, changes: stri
       changes.push(`update provider ${JSON.stringify(entry.name)}: ${differs.join(", ")}`);
     }
     if (entry.credentials_sealed !== undefined) {
-      const storedNow = ctx.db.select({ credentials: providers.credentials }).from(providers).where(eq(providers.id, id)).get()!.credentials;
-      keepSealed(ctx, storedNow, entry.credentials_sealed, (text) => ctx.db.update(providers).set({ credentials: text }).where(eq(providers.id, id)).run());
+      const storedNow = ctx.store.providers.find(id)!.credentials;
+      keepSealed(ctx, storedNow, entry.credentials_sealed, (text) => ctx.store.providers.update(id, { credentials: text }));
     }
     ids.set(nameKey(entry.name), id);
   });
@@ -241,7 +236,7 @@ function resolveRef(parsed: ParsedConfigFile, providerIds: Map<string, number>, 
 
 function applyDomains(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, changes: string[]): Map<string, number> {
   const ids = new Map<string, number>();
-  const rows = ctx.db.select().from(domains).all();
+  const rows = ctx.store.domains.list();
   for (const row of rows) ids.set(domainKey(row.providerId, row.domainName, row.recordType), row.id);
   parsed.file.domains.forEach((entry, index) => {
     const path: FilePath = ["domains", index];
@@ -271,8 +266,8 @@ function applyDomains(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Ma
 }
 
 function applyUpdateKeys(ctx: AppContext, parsed: ParsedConfigFile, domainIds: Map<string, number>, changes: string[]): void {
-  const rows = ctx.db.select().from(updateKeys).all();
-  const providerIds = new Map(ctx.db.select().from(providers).all().map((row) => [nameKey(row.name), row.id]));
+  const rows = ctx.store.updateKeys.list();
+  const providerIds = new Map(ctx.store.providers.names().map((row) => [nameKey(row.name), row.id]));
   parsed.file.update_keys.forEach((entry, index) => {
     const path: FilePath = ["update_keys", index];
     const scope =
@@ -295,10 +290,10 @@ function applyUpdateKeys(ctx: AppContext, parsed: ParsedConfigFile, domainIds: M
       return trimmed;
     });
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
-    const clash = ctx.db.select({ id: updateKeys.id, name: updateKeys.name }).from(updateKeys).where(eq(updateKeys.keyHash, entry.key_sha256)).get();
+    const clash = ctx.store.updateKeys.findByHash(entry.key_sha256);
     if (clash !== undefined && clash.id !== row?.id) throw parsed.error([...path, "key_sha256"], `is already the key named ${JSON.stringify(clash.name)}`);
     if (row === undefined) {
-      ctx.db.insert(updateKeys).values({ name, keyHash: entry.key_sha256, keyTail: entry.key_tail, domainIds: scope, createdAt: Date.now() }).run();
+      ctx.store.updateKeys.create({ name, keyHash: entry.key_sha256, keyTail: entry.key_tail, domainIds: scope, createdAt: Date.now() });
       changes.push(`create update key ${JSON.stringify(name)}`);
       return;
     }
@@ -308,13 +303,13 @@ function applyUpdateKeys(ctx: AppContext, parsed: ParsedConfigFile, domainIds: M
       !same(row.domainIds, scope) && "domains",
     ].filter((field): field is string => field !== false);
     if (differs.length === 0) return;
-    ctx.db.update(updateKeys).set({ name, keyHash: entry.key_sha256, keyTail: entry.key_tail, domainIds: scope }).where(eq(updateKeys.id, row.id)).run();
+    ctx.store.updateKeys.update(row.id, { name, keyHash: entry.key_sha256, keyTail: entry.key_tail, domainIds: scope });
     changes.push(`update update key ${JSON.stringify(name)}: ${differs.join(", ")}`);
   });
 }
 
 function applyNotifications(ctx: AppContext, parsed: ParsedConfigFile, changes: string[]): void {
-  const rows = ctx.db.select().from(notifications).all();
+  const rows = ctx.store.notifications.list();
   parsed.file.notifications.forEach((entry, index) => {
     const path: FilePath = ["notifications", index];
     const secrets = entry.secrets_sealed === undefined ? {} : openSealed(ctx, parsed, entry.secrets_sealed, [...path, "secrets_sealed"]);
@@ -345,8 +340,8 @@ function applyNotifications(ctx: AppContext, parsed: ParsedConfigFile, changes: 
       changes.push(`update notification ${JSON.stringify(entry.name)}: ${differs.join(", ")}`);
     }
     if (entry.secrets_sealed !== undefined) {
-      const storedNow = ctx.db.select({ secrets: notifications.secrets }).from(notifications).where(eq(notifications.id, id)).get()!.secrets;
-      keepSealed(ctx, storedNow, entry.secrets_sealed, (text) => ctx.db.update(notifications).set({ secrets: text }).where(eq(notifications.id, id)).run());
+      const storedNow = ctx.store.notifications.find(id)!.secrets;
+      keepSealed(ctx, storedNow, entry.secrets_sealed, (text) => ctx.store.notifications.update(id, { secrets: text }));
     }
   });
 }
@@ -354,25 +349,25 @@ function applyNotifications(ctx: AppContext, parsed: ParsedConfigFile, changes: 
 function pruneUnlisted(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, domainIds: Map<string, number>, changes: string[]): void {
   const { file } = parsed;
   const listedDomains = new Set(file.domains.map((entry) => domainIds.get(resolveRef(parsed, providerIds, entry, []).key)));
-  for (const row of ctx.db.select().from(domains).all()) {
+  for (const row of ctx.store.domains.list()) {
     if (listedDomains.has(row.id)) continue;
     deleteDomain(ctx, row.id);
     changes.push(`delete domain ${row.domainName} ${row.recordType}`);
   }
   const keys = new Set(file.update_keys.map((entry) => nameKey(entry.name)));
-  for (const row of ctx.db.select().from(updateKeys).all()) {
+  for (const row of ctx.store.updateKeys.list()) {
     if (keys.has(nameKey(row.name))) continue;
     deleteUpdateKey(ctx, row.id);
     changes.push(`delete update key ${JSON.stringify(row.name)}`);
   }
   const names = new Set(file.notifications.map((entry) => nameKey(entry.name)));
-  for (const row of ctx.db.select().from(notifications).all()) {
+  for (const row of ctx.store.notifications.list()) {
     if (names.has(nameKey(row.name))) continue;
     deleteNotification(ctx, row.id);
     changes.push(`delete notification ${JSON.stringify(row.name)}`);
   }
   const providerNames = new Set(file.providers.map((entry) => nameKey(entry.name)));
-  for (const row of ctx.db.select().from(providers).all()) {
+  for (const row of ctx.store.providers.all()) {
     if (providerNames.has(nameKey(row.name))) continue;
     at(parsed, [], () => deleteProvider(ctx, row.id, false));
     changes.push(`delete provider ${JSON.stringify(row.name)}`);

@@ -2,10 +2,9 @@
 
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../../context";
-import { forceUpdate } from "../../updater/update";
 import { bodyShape, DeletedBody, DomainIdParams, errorResponses, plainIds, plainQueryNumbers, whileUnchanged } from "../shared";
 import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
-import { createDomain, deleteDomain, domainHistory, getDomain, listDomains, updateDomain } from "./service";
+import { createDomain, deleteDomain, domainHistory, forceUpdate, getDomain, listDomains, updateDomain } from "./service";
 
 export function domainRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/domains", tags: ["domains"] })

@@ -1,25 +1,26 @@
 // Domain rules (docs/api.md, domains): hostname normalisation, record types, schedules, config keys,
 // duplicates, and reading a domain's history. Writing DNS records is the updater's job.
 
-import { and, asc, eq, ne } from "drizzle-orm";
 import { domainToASCII } from "node:url";
 import type { AppContext } from "../../context";
-import { domains, providers, type DomainRow, type HistoryRow } from "../../db/schema";
+import type { DomainChanges } from "../../db/disk";
+import type { DomainRow, HistoryRow } from "../../db/schema";
 import type { RecordType } from "../../dns/provider";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import { ipv6SuffixProblem } from "../../ip/suffix";
-import { createStore } from "../../store";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
+import { runForcedUpdate } from "../../updater/update";
 import { iso } from "../../util/time";
 import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
 import { findProviderRow } from "../providers/service";
-import type { Domain, DomainUpdate, HistoryRecord } from "./model";
+import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
 
 export type DomainInput = typeof DomainUpdate.static;
 export type DomainView = typeof Domain.static;
 export type HistoryView = typeof HistoryRecord.static;
+export type UpdateResultView = typeof UpdateResult.static;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -103,11 +104,6 @@ function checkExternalId(input: string | null): string | null {
   return input.trim();
 }
 
-const domainColumns = {
-  domain: domains,
-  providerName: providers.name,
-};
-
 function toView(row: DomainRow, providerName: string): DomainView {
   return {
     id: row.id,
@@ -130,46 +126,26 @@ function toView(row: DomainRow, providerName: string): DomainView {
 }
 
 export function listDomains(ctx: AppContext): DomainView[] {
-  return ctx.db
-    .select(domainColumns)
-    .from(domains)
-    .innerJoin(providers, eq(domains.providerId, providers.id))
-    .orderBy(asc(domains.id))
-    .all()
+  return ctx.store.domains
+    .listWithProviderName()
     .map((row) => toView(row.domain, row.providerName));
 }
 
 export function findDomainRow(ctx: AppContext, id: number): DomainRow {
-  const row = ctx.db.select().from(domains).where(eq(domains.id, id)).get();
+  const row = ctx.store.domains.find(id);
   if (!row) throw notFound("Domain not found");
   return row;
 }
 
 export function getDomain(ctx: AppContext, id: number): DomainView {
-  const row = ctx.db
-    .select(domainColumns)
-    .from(domains)
-    .innerJoin(providers, eq(domains.providerId, providers.id))
-    .where(eq(domains.id, id))
-    .get();
+  const row = ctx.store.domains.findWithProviderName(id);
   if (!row) throw notFound("Domain not found");
   return toView(row.domain, row.providerName);
 }
 
 function ensureUnique(ctx: AppContext, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {
-  const clash = ctx.db
-    .select({ id: domains.id })
-    .from(domains)
-    .where(
-      and(
-        eq(domains.providerId, providerId),
-        eq(domains.domainName, domainName),
-        eq(domains.recordType, recordType),
-        ne(domains.id, exceptId),
-      ),
-    )
-    .get();
-  if (clash) throw conflict(`${domainName} ${recordType} is already configured on this provider (domain ${clash.id})`);
+  const clash = ctx.store.domains.sameRecord(providerId, domainName, recordType, exceptId);
+  if (clash !== undefined) throw conflict(`${domainName} ${recordType} is already configured on this provider (domain ${clash})`);
 }
 
 export function createDomain(ctx: AppContext, input: DomainInput & { provider_id: number; domain_name: string }): DomainView {
@@ -184,25 +160,21 @@ export function createDomain(ctx: AppContext, input: DomainInput & { provider_id
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   const now = Date.now();
   const isEnabled = input.is_enabled ?? true;
-  const created = ctx.db
-    .insert(domains)
-    .values({
-      providerId: input.provider_id,
-      domainName,
-      recordType,
-      externalId,
-      config,
-      cronSchedule,
-      isEnabled,
-      // A new domain is checked right away, then on its schedule.
-      nextRunAt: isEnabled ? now : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: domains.id })
-    .get();
-  ctx.log.info("domain created", { domain_id: created.id, domain: domainName, type: recordType });
-  return getDomain(ctx, created.id);
+  const id = ctx.store.domains.create({
+    providerId: input.provider_id,
+    domainName,
+    recordType,
+    externalId,
+    config,
+    cronSchedule,
+    isEnabled,
+    // A new domain is checked right away, then on its schedule.
+    nextRunAt: isEnabled ? now : null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  ctx.log.info("domain created", { domain_id: id, domain: domainName, type: recordType });
+  return getDomain(ctx, id);
 }
 
 export function updateDomain(ctx: AppContext, id: number, input: DomainInput): DomainView {
@@ -226,7 +198,7 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();
 
-  const changes: Partial<typeof domains.$inferInsert> = {
+  const changes: DomainChanges = {
     providerId,
     domainName,
     recordType,
@@ -267,16 +239,16 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
   } else if (cronSchedule !== row.cronSchedule) {
     changes.nextRunAt = nextScheduledRun(cronSchedule, now, ctx.settings.updateIntervalSeconds);
   }
-  ctx.db.update(domains).set(changes).where(eq(domains.id, id)).run();
+  ctx.store.domains.update(id, changes);
   return getDomain(ctx, id);
 }
 
 /** Removes the domain and its history in one transaction; the DNS record at the provider stays. */
 export function deleteDomain(ctx: AppContext, id: number): void {
   findDomainRow(ctx, id);
-  ctx.db.transaction((tx) => {
-    createStore(tx, ctx.sqlite).history.deleteForDomain(id);
-    tx.delete(domains).where(eq(domains.id, id)).run();
+  ctx.store.transaction((store) => {
+    store.history.deleteForDomain(id);
+    store.domains.delete(id);
   });
   ctx.log.info("domain deleted", { domain_id: id });
 }
@@ -320,4 +292,19 @@ export function ipTimeline(ctx: AppContext, id: number, limit = 50): IpPeriod[] 
   findDomainRow(ctx, id);
   const starts = ctx.store.history.addressStarts(id, limit);
   return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
+}
+
+/** `POST /domains/{id}/update_ip`: writes now, answering as docs/api.md, domains says (refusals are thrown). */
+export async function forceUpdate(ctx: AppContext, id: number): Promise<UpdateResultView> {
+  const outcome = await runForcedUpdate(ctx, id);
+  return {
+    domain_id: outcome.domainId,
+    success: true,
+    ip_address: outcome.ip,
+    previous_ip: outcome.previousIp,
+    changed: outcome.changed,
+    message: outcome.message,
+    duration_ms: outcome.durationMs,
+    history_id: outcome.historyId,
+  };
 }

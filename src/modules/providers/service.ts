@@ -1,16 +1,15 @@
 // Provider rules (docs/api.md, providers; docs/services/README.md): the type one of the registered services, credentials and
-// options as its description demands, unique names, sealed credentials, the 409s, and the client
-// that talks to the provider's DNS service.
+// options as its description demands, unique names, sealed credentials, the 409s, and checking
+// the credentials with the provider's DNS service (through the updater's client of a provider row).
 
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
-import { domains, history, providers, type ProviderRow } from "../../db/schema";
-import { NotSent, USER_AGENT } from "../../dns/http";
-import type { DnsProvider, FetchLike } from "../../dns/provider";
-import { normaliseCredentials, normaliseOptions, optionsWithDefaults } from "../../dns/rules";
+import type { ProviderRow } from "../../db/schema";
+import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import { maskCredentials, openCredentials, sealCredentials } from "../../security/secrets";
+import type { ProviderChanges, ProviderWithCount, Verification } from "../../store/providers";
+import { providerClient } from "../../updater/provider-client";
 import { iso } from "../../util/time";
 import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 
@@ -44,19 +43,13 @@ function checkName(name: string): string {
  */
 function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void {
   const key = name.toLocaleLowerCase("und");
-  const clash = ctx.db
-    .select({ id: providers.id, name: providers.name })
-    .from(providers)
-    .all()
+  const clash = ctx.store.providers
+    .names()
     .find((row) => row.id !== exceptId && row.name.normalize("NFC").toLocaleLowerCase("und") === key);
   if (clash) throw conflict(`A provider named "${clash.name}" already exists`);
 }
 
-// Written out: in a one-table select drizzle leaves `${providers.id}` unqualified, and inside the
-// subquery a bare "id" would be the domain's.
-const domainCount = sql<number>`(SELECT count(*) FROM domains WHERE domains.provider_id = providers.id)`;
-
-function toView(ctx: AppContext, row: Omit<ProviderRow, "lastVerifiedAt" | "lastVerifyOk" | "lastVerifyDetail"> & { domainCount: number }): ProviderView {
+function toView(ctx: AppContext, row: ProviderWithCount): ProviderView {
   const service = ctx.services.find(row.type);
   // A key the service does not call public (or a service no longer registered) is masked.
   const shownAsIs = new Set(service?.credentials.filter((field) => !field.secret).map((field) => field.key));
@@ -73,35 +66,18 @@ function toView(ctx: AppContext, row: Omit<ProviderRow, "lastVerifiedAt" | "last
   };
 }
 
-function selectProviders(ctx: AppContext) {
-  return ctx.db
-    .select({
-      id: providers.id,
-      name: providers.name,
-      type: providers.type,
-      credentials: providers.credentials,
-      options: providers.options,
-      isEnabled: providers.isEnabled,
-      pausedUntil: providers.pausedUntil,
-      createdAt: providers.createdAt,
-      updatedAt: providers.updatedAt,
-      domainCount: domainCount,
-    })
-    .from(providers);
-}
-
 export function listProviders(ctx: AppContext): ProviderView[] {
-  return selectProviders(ctx).orderBy(asc(providers.id)).all().map((row) => toView(ctx, row));
+  return ctx.store.providers.listWithDomainCount().map((row) => toView(ctx, row));
 }
 
 export function findProviderRow(ctx: AppContext, id: number): ProviderRow {
-  const row = ctx.db.select().from(providers).where(eq(providers.id, id)).get();
+  const row = ctx.store.providers.find(id);
   if (!row) throw notFound("Provider not found");
   return row;
 }
 
 export function getProvider(ctx: AppContext, id: number): ProviderView {
-  const row = selectProviders(ctx).where(eq(providers.id, id)).get();
+  const row = ctx.store.providers.findWithDomainCount(id);
   if (!row) throw notFound("Provider not found");
   return toView(ctx, row);
 }
@@ -113,26 +89,22 @@ export function createProvider(ctx: AppContext, input: typeof ProviderCreate.sta
   const options = normaliseOptions(service, input.options ?? {});
   ensureNameFree(ctx, name);
   const now = Date.now();
-  const created = ctx.db
-    .insert(providers)
-    .values({
-      name,
-      type: service.type,
-      credentials: sealCredentials(credentials, ctx.keys.encryptionKey),
-      options,
-      isEnabled: input.is_enabled ?? true,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: providers.id })
-    .get();
-  ctx.log.info("provider created", { provider_id: created.id, type: service.type });
-  return getProvider(ctx, created.id);
+  const id = ctx.store.providers.create({
+    name,
+    type: service.type,
+    credentials: sealCredentials(credentials, ctx.keys.encryptionKey),
+    options,
+    isEnabled: input.is_enabled ?? true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  ctx.log.info("provider created", { provider_id: id, type: service.type });
+  return getProvider(ctx, id);
 }
 
 export function updateProvider(ctx: AppContext, id: number, input: ProviderInput, how: UpdateProviderOptions = {}): ProviderView {
   const row = findProviderRow(ctx, id);
-  const changes: Partial<typeof providers.$inferInsert> = {};
+  const changes: ProviderChanges = {};
   if (input.name !== undefined) {
     changes.name = checkName(input.name);
     ensureNameFree(ctx, changes.name, id);
@@ -140,7 +112,7 @@ export function updateProvider(ctx: AppContext, id: number, input: ProviderInput
   const service = serviceOfType(ctx, input.type ?? row.type);
   const typeChanged = service.type !== row.type;
   if (typeChanged) {
-    if (domainCountOf(ctx, id) > 0) throw conflict("The provider's type cannot change while it has domains");
+    if (ctx.store.providers.domainCount(id) > 0) throw conflict("The provider's type cannot change while it has domains");
     if (input.credentials === undefined) {
       const first = service.credentials.find((field) => !field.optional)?.key;
       if (first !== undefined) throw invalidField(`credentials.${first}`, `is required when changing the type to ${service.type}`);
@@ -155,42 +127,28 @@ export function updateProvider(ctx: AppContext, id: number, input: ProviderInput
   if (input.options !== undefined || typeChanged) changes.options = normaliseOptions(service, input.options ?? {});
   if (input.is_enabled !== undefined) changes.isEnabled = input.is_enabled;
   if (Object.keys(changes).length > 0) {
-    ctx.db.update(providers).set({ ...changes, updatedAt: Date.now() }).where(eq(providers.id, id)).run();
-    resumeDomains(ctx, id);
+    const now = Date.now();
+    ctx.store.providers.update(id, { ...changes, updatedAt: now });
+    // An edit of the provider may fix what a service said retrying could not (docs/services/README.md:
+    // dyndns2 `badauth` …): its domains that were stopped get checked at once.
+    ctx.store.domains.resumeStopped(id, now);
   }
   return getProvider(ctx, id);
-}
-
-/**
- * An edit of the provider may fix what a service said retrying could not (docs/services/README.md: dyndns2
- * `badauth` …): its domains that were stopped get checked at once.
- */
-function resumeDomains(ctx: AppContext, providerId: number): void {
-  ctx.db
-    .update(domains)
-    .set({ nextRunAt: Date.now() })
-    .where(and(eq(domains.providerId, providerId), eq(domains.isEnabled, true), isNull(domains.nextRunAt)))
-    .run();
-}
-
-function domainCountOf(ctx: AppContext, providerId: number): number {
-  return ctx.db.select({ n: sql<number>`count(*)` }).from(domains).where(eq(domains.providerId, providerId)).get()!.n;
 }
 
 /** Removes the provider; with `cascade`, its domains and their history go in the same transaction. */
 export function deleteProvider(ctx: AppContext, id: number, cascade: boolean): void {
   findProviderRow(ctx, id);
-  const count = domainCountOf(ctx, id);
+  const count = ctx.store.providers.domainCount(id);
   if (count > 0 && !cascade) {
     throw conflict(`The provider still has ${count} domain${count === 1 ? "" : "s"}; delete them first or use ?cascade=true`);
   }
-  ctx.db.transaction((tx) => {
-    const ids = tx.select({ id: domains.id }).from(domains).where(eq(domains.providerId, id)).all().map((d) => d.id);
-    if (ids.length > 0) {
-      tx.delete(history).where(inArray(history.domainId, ids)).run();
-      tx.delete(domains).where(eq(domains.providerId, id)).run();
+  ctx.store.transaction((store) => {
+    for (const domainId of store.domains.idsOfProvider(id)) {
+      store.history.deleteForDomain(domainId);
+      store.domains.delete(domainId);
     }
-    tx.delete(providers).where(eq(providers.id, id)).run();
+    store.providers.delete(id);
   });
   ctx.pacer.forget(id);
   ctx.log.info("provider deleted", { provider_id: id, domains_deleted: count });
@@ -198,39 +156,14 @@ export function deleteProvider(ctx: AppContext, id: number, cascade: boolean): v
 
 /** False when the encryption key cannot open stored credentials (a replaced key); checked at start. */
 export function storedCredentialsReadable(ctx: AppContext): boolean {
-  const row = ctx.db.select({ credentials: providers.credentials }).from(providers).limit(1).get();
-  if (!row) return true;
+  const credentials = ctx.store.providers.anyCredentials();
+  if (credentials === undefined) return true;
   try {
-    openCredentials(row.credentials, ctx.keys.encryptionKey);
+    openCredentials(credentials, ctx.keys.encryptionKey);
     return true;
   } catch {
     return false;
   }
-}
-
-/** The DNS service client for a provider, with its credentials opened for this call only. */
-export function providerClient(ctx: AppContext, row: ProviderRow): DnsProvider {
-  const service = ctx.services.get(row.type);
-  return service.createClient(openCredentials(row.credentials, ctx.keys.encryptionKey), optionsWithDefaults(service, row.options), {
-    baseUrl: ctx.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
-    fetch: ctx.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(ctx, row.id), ctx.settings.httpTimeoutMs),
-    timeoutMs: ctx.settings.httpTimeoutMs,
-    userAgent: USER_AGENT,
-  });
-}
-
-/**
- * The app's fetch for one provider, which sends nothing while the service has the provider paused:
- * a request that waited its turn in the pacer may find that one ahead of it was told "slow down".
- */
-function unlessPaused(ctx: AppContext, providerId: number): FetchLike {
-  return (input, init) => {
-    const until = ctx.db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, providerId)).get()?.until ?? null;
-    if (until !== null && until > Date.now()) {
-      return Promise.reject(new NotSent(`not sent: the provider is paused until ${new Date(until).toISOString()} (rate limited)`));
-    }
-    return ctx.fetch(input, init);
-  };
 }
 
 /**
@@ -244,25 +177,13 @@ export async function verifyProvider(ctx: AppContext, id: number): Promise<typeo
     ? await providerClient(ctx, row).verify()
     : { ok: null, detail: service.verifyUnavailable ?? `${service.label} cannot check credentials without changing a record` };
   ctx.log.info("provider verified", { provider_id: id, ok: outcome.ok });
-  ctx.db
-    .update(providers)
-    .set({ lastVerifiedAt: Date.now(), lastVerifyOk: outcome.ok, lastVerifyDetail: outcome.detail })
-    .where(eq(providers.id, id))
-    .run();
+  ctx.store.providers.noteVerification(id, { at: Date.now(), ok: outcome.ok, detail: outcome.detail });
   return outcome;
 }
 
-export interface LastVerification {
-  at: number;
-  ok: boolean | null;
-  detail: string;
-}
+export type LastVerification = Verification;
 
 /** Each provider's newest credential check, by provider id (absent: never checked). */
 export function lastVerifications(ctx: AppContext): Map<number, LastVerification> {
-  const rows = ctx.db
-    .select({ id: providers.id, at: providers.lastVerifiedAt, ok: providers.lastVerifyOk, detail: providers.lastVerifyDetail })
-    .from(providers)
-    .all();
-  return new Map(rows.flatMap((row) => (row.at === null ? [] : [[row.id, { at: row.at, ok: row.ok, detail: row.detail ?? "" }] as const])));
+  return ctx.store.providers.verifications();
 }

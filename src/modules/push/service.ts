@@ -8,7 +8,8 @@
 import type { UpdateKeyRow } from "../../db/schema";
 import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
 import type { UpdateOutcome } from "../../updater/outcome";
-import { familyOf, type UpdateOptions } from "../../updater/update";
+import { familyOf } from "../../updater/detect";
+import type { UpdateOptions } from "../../updater/update";
 import { normaliseHostname } from "../domains/service";
 import { type UpdateKeyDeps, useUpdateKey } from "../update-keys/service";
 

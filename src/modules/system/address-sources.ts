@@ -3,15 +3,13 @@
 // IPv6 twins) gives the default; a choice made in the admin pages or through the API is stored in
 // the database and wins over it until it is reset. See docs/operations.md.
 
-import { and, eq, isNotNull } from "drizzle-orm";
 import { parseAddressSource, parseUrlList, type AddressSource } from "../../config";
 import type { AppContext } from "../../context";
-import { addressSources, domains } from "../../db/schema";
 import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { listInterfaces, type HostInterface } from "../../ip/interface";
 import { effectiveSource } from "../../updater/address-source";
-import { detectFamily } from "../../updater/update";
+import { detectFamily } from "../../updater/detect";
 
 export { effectiveSource, environmentSource, type EffectiveSource } from "../../updater/address-source";
 
@@ -56,15 +54,14 @@ export function setAddressSources(ctx: AppContext, choices: Partial<Record<IpFam
   for (const { family, value } of checked) {
     const before = effectiveSource(ctx, family);
     if (value === null) {
-      ctx.db.delete(addressSources).where(eq(addressSources.family, family)).run();
+      ctx.store.addressSources.reset(family);
     } else {
-      const row = {
+      ctx.store.addressSources.choose(family, {
         kind: value.source.kind,
         interfaceName: value.source.kind === "interface" ? value.source.name : null,
         urls: value.urls,
         updatedAt: now,
-      };
-      ctx.db.insert(addressSources).values({ family, ...row }).onConflictDoUpdate({ target: addressSources.family, set: row }).run();
+      });
     }
     const after = effectiveSource(ctx, family);
     if (JSON.stringify([before.source, before.urls]) === JSON.stringify([after.source, after.urls])) continue;
@@ -84,12 +81,7 @@ export function sourceText(source: AddressSource): string {
  * dashboard shows.
  */
 function detectSoon(ctx: AppContext, family: IpFamily): void {
-  const due = ctx.db
-    .update(domains)
-    .set({ nextRunAt: Date.now() })
-    .where(and(eq(domains.recordType, family === 4 ? "A" : "AAAA"), eq(domains.isEnabled, true), isNotNull(domains.nextRunAt)))
-    .returning({ id: domains.id })
-    .all();
+  const due = ctx.store.domains.makeDueOfType(family === 4 ? "A" : "AAAA", Date.now());
   if (due.length > 0) return;
   void detectFamily(ctx, family);
 }

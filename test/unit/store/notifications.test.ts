@@ -37,12 +37,3 @@ describe("store: notifications", () => {
     expect(store.notifications.find(id)).toMatchObject({ lastSentAt: 100, lastError: "refused" });
   });
 });
-
-describe("store: providers", () => {
-  test("nameOf a provider, undefined once it is gone", () => {
-    const { store, provider } = memoryStore();
-    const id = provider("home");
-    expect(store.providers.nameOf(id)).toBe("home");
-    expect(store.providers.nameOf(id + 1)).toBeUndefined();
-  });
-});

@@ -21,4 +21,14 @@ describe("store: update keys", () => {
     expect(store.updateKeys.find(key.id)?.lastUsedAt).toBe(99);
     expect(store.updateKeys.use("nope", 100)).toBeUndefined();
   });
+
+  test("findByHash finds the key with that hash; update changes only the fields given", () => {
+    const { store } = memoryStore();
+    const key = store.updateKeys.create({ name: "router", keyHash: "h1", keyTail: "abcd", domainIds: null, createdAt: 10 });
+    expect(store.updateKeys.findByHash("h1")?.id).toBe(key.id);
+    expect(store.updateKeys.findByHash("h2")).toBeUndefined();
+    store.updateKeys.update(key.id, { name: "gateway", keyHash: "h2", domainIds: [4] });
+    expect(store.updateKeys.find(key.id)).toMatchObject({ name: "gateway", keyHash: "h2", keyTail: "abcd", domainIds: [4], createdAt: 10 });
+    expect(store.updateKeys.findByHash("h1")).toBeUndefined();
+  });
 });

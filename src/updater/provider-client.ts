@@ -1,0 +1,48 @@
+// The DNS service client of a provider row: its service from the registry, its credentials opened
+// for this call only, its options with the service's defaults, and a fetch paced under the
+// service's rate limit that sends nothing while the service has the provider paused. The update
+// path writes with it; the providers service checks credentials with it.
+
+import type { ProviderRow } from "../db/schema";
+import { NotSent, USER_AGENT } from "../dns/http";
+import type { Pacer } from "../dns/pacing";
+import type { DnsProvider, FetchLike } from "../dns/provider";
+import type { ServiceRegistry } from "../dns/registry";
+import { optionsWithDefaults } from "../dns/rules";
+import { openCredentials } from "../security/secrets";
+import type { Store } from "../store";
+
+/** What making a client takes: the parts of the app's context it reads. */
+export interface ClientParts {
+  services: ServiceRegistry;
+  keys: { encryptionKey: string };
+  settings: { apiUrls: Record<string, string>; httpTimeoutMs: number };
+  pacer: Pacer;
+  fetch: FetchLike;
+  store: Store;
+}
+
+/** The DNS service client for a provider; throws when its credentials do not open or its type is unknown. */
+export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvider {
+  const service = parts.services.get(row.type);
+  return service.createClient(openCredentials(row.credentials, parts.keys.encryptionKey), optionsWithDefaults(service, row.options), {
+    baseUrl: parts.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
+    fetch: parts.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(parts, row.id), parts.settings.httpTimeoutMs),
+    timeoutMs: parts.settings.httpTimeoutMs,
+    userAgent: USER_AGENT,
+  });
+}
+
+/**
+ * The app's fetch for one provider, which sends nothing while the service has the provider paused:
+ * a request that waited its turn in the pacer may find that one ahead of it was told "slow down".
+ */
+function unlessPaused(parts: ClientParts, providerId: number): FetchLike {
+  return (input, init) => {
+    const until = parts.store.providers.pausedUntil(providerId);
+    if (until !== null && until > Date.now()) {
+      return Promise.reject(new NotSent(`not sent: the provider is paused until ${new Date(until).toISOString()} (rate limited)`));
+    }
+    return parts.fetch(input, init);
+  };
+}

@@ -1,0 +1,309 @@
+// The Alibaba Cloud DNS client against the faithful fake: what it changes, what it keeps (TTL,
+// resolution line), how many requests it spends, and how every failure Alibaba can give ends up as
+// Alibaba's own words. The signature itself is checked against Alibaba's published examples in
+// test/unit/dns/alidns-signature.test.ts; here the fake verifies every request's signature.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { alidns, createAlidnsApi } from "../../src/dns/alidns";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { ALIDNS_FAKE_ACCESS_KEY_ID, ALIDNS_FREE_EDITION_MIN_TTL, ALIDNS_FAKE_SECRET, type AlidnsFake, type AlidnsFault, startAlidnsFake } from "../fakes/alidns";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: AlidnsFake;
+
+beforeEach(() => {
+  fake = startAlidnsFake();
+  fake.addDomain("example.com");
+  fake.addRecord("example.com", { rr: "home", type: "A", value: OLD_IP, ttl: 1800 });
+  fake.addRecord("example.com", { rr: "@", type: "A", value: OLD_IP, ttl: 3600 });
+  fake.addRecord("example.com", { rr: "home", type: "MX", value: "mail.example.com", ttl: 600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { secret?: string; keyId?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(
+    createAlidnsApi(
+      { access_key_id: options.keyId ?? ALIDNS_FAKE_ACCESS_KEY_ID, access_key_secret: options.secret ?? ALIDNS_FAKE_SECRET },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const actions = () => fake.requests.map((r) => r.query.Action);
+const home = () => fake.records("example.com", "home", "A");
+
+describe("the description", () => {
+  test("names the credentials, the record types, the TTL range and the real service", () => {
+    expect(alidns.type).toBe("alidns");
+    expect(alidns.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["access_key_id", false],
+      ["access_key_secret", true],
+    ]);
+    expect(alidns.recordTypes).toEqual(["A", "AAAA"]);
+    expect(alidns.ttl).toMatchObject({ min: 1, max: 86400 });
+    expect(alidns.defaultApiUrl).toBe("https://alidns.aliyuncs.com");
+    expect(alidns.canVerify).toBe(true);
+  });
+
+  test("createClient builds a working client that says who it is", async () => {
+    const built = alidns.createClient(
+      { access_key_id: ALIDNS_FAKE_ACCESS_KEY_ID, access_key_secret: ALIDNS_FAKE_SECRET },
+      {},
+      { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
+    );
+    expect((await built.verify()).ok).toBe(true);
+    expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/test");
+  });
+});
+
+describe("verify", () => {
+  test("a valid AccessKey is accepted, read-only, with the number of domains", async () => {
+    fake.addDomain("other.org");
+    expect(await client().verify()).toEqual({ ok: true, detail: "AccessKey accepted (2 domains)" });
+    expect(actions()).toEqual(["DescribeDomains"]);
+    expect(fake.changes()).toHaveLength(0);
+  });
+
+  test("every request is signed afresh: a new nonce and the common parameters, never the secret", async () => {
+    await client().verify();
+    await client().verify();
+    const [first, second] = fake.requests;
+    expect(first?.query).toMatchObject({ AccessKeyId: ALIDNS_FAKE_ACCESS_KEY_ID, Format: "JSON", Version: "2015-01-09", SignatureMethod: "HMAC-SHA1", SignatureVersion: "1.0" });
+    expect(first?.query.SignatureNonce).not.toBe(second?.query.SignatureNonce);
+    expect(JSON.stringify(fake.requests)).not.toContain(ALIDNS_FAKE_SECRET);
+  });
+
+  test("a wrong secret is refused in Alibaba's words", async () => {
+    const outcome = await client({ secret: "wrong" }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("Alibaba Cloud DNS: Specified signature is not matched with our calculation.");
+    expect(outcome.detail).toEndWith("(SignatureDoesNotMatch, HTTP 400)");
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the domain, reads the record, and updates it with the TTL and line it had", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    const [record] = home();
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: record!.RecordId,
+      zoneId: "example.com",
+      message: `Alibaba Cloud DNS record ${record!.RecordId}, ttl 1800`,
+    });
+    expect(record).toMatchObject({ Value: NEW_IP, TTL: 1800, Line: "default" });
+    expect(actions()).toEqual(["DescribeDomains", "DescribeSubDomainRecords", "UpdateDomainRecord"]);
+    expect(fake.requests[1]?.query).toMatchObject({ DomainName: "example.com", SubDomain: "home.example.com", Type: "A" });
+    expect(fake.requests[2]?.query).toMatchObject({ RecordId: record!.RecordId, RR: "home", Type: "A", Value: NEW_IP, TTL: "1800", Line: "default" });
+  });
+
+  test("with the domain known, a change costs two requests", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(actions()).toEqual(["DescribeSubDomainRecords", "UpdateDomainRecord"]);
+  });
+
+  test("nothing is written when the record already holds the address (Alibaba would refuse it as a duplicate)", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.changes()).toHaveLength(0);
+  });
+
+  test("the TTL from config is written; the record's other types are untouched", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 3600 }), NEW_IP);
+    expect(home()[0]).toMatchObject({ Value: NEW_IP, TTL: 3600 });
+    expect(fake.records("example.com", "home", "MX")[0]).toMatchObject({ Value: "mail.example.com", TTL: 600 });
+  });
+
+  test("the apex is the @ record", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+    expect(fake.records("example.com", "@", "A")[0]).toMatchObject({ Value: NEW_IP, TTL: 3600 });
+    expect(fake.requests[1]?.query).toMatchObject({ DomainName: "example.com", SubDomain: "example.com" });
+  });
+
+  test("AAAA is its own record beside the A", async () => {
+    fake.addRecord("example.com", { rr: "home", type: "AAAA", value: "2001:db8::1", ttl: 900 });
+    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "home", "AAAA")[0]).toMatchObject({ Value: "2001:db8::7", TTL: 900 });
+    expect(home()[0]?.Value).toBe(OLD_IP);
+  });
+
+  test("a record on another resolution line keeps its line", async () => {
+    fake.addRecord("example.com", { rr: "office", type: "A", value: OLD_IP, ttl: 600, line: "telecom" });
+    const outcome = await client().writeRecord(target("office.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(outcome.ok && outcome.message).toEndWith(", ttl 600, line telecom");
+    expect(fake.records("example.com", "office", "A")[0]).toMatchObject({ Value: NEW_IP, Line: "telecom" });
+  });
+
+  test("a name with records on several lines is left alone, nothing deleted", async () => {
+    fake.addRecord("example.com", { rr: "home", type: "A", value: "198.51.100.2", line: "unicom" });
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses");
+    expect(home().map((r) => r.Value)).toEqual([OLD_IP, "198.51.100.2"]);
+    expect(fake.changes()).toHaveLength(0);
+  });
+
+  test("a locked record: Alibaba's words, and no retries until someone unlocks it", async () => {
+    fake.addRecord("example.com", { rr: "locked", type: "A", value: OLD_IP, locked: true });
+    const outcome = await client().writeRecord(target("locked.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", stopRetrying: true, message: "Alibaba Cloud DNS: The DNS record is locked. (DomainRecordLocked, HTTP 400)" });
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with TTL 600 on the default line", async () => {
+    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+    const [record] = fake.records("example.com", "new", "A");
+    expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "default" });
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: record!.RecordId, zoneId: "example.com", message: `Alibaba Cloud DNS record ${record!.RecordId}, ttl 600` });
+    expect(fake.requests.at(-1)?.query).toMatchObject({ Action: "AddDomainRecord", DomainName: "example.com", RR: "new", Type: "A", Value: NEW_IP, TTL: "600" });
+  });
+
+  test("with the TTL from config", async () => {
+    await client().writeRecord(target("new.example.com", { ttl: 7200 }), NEW_IP);
+    expect(fake.records("example.com", "new", "A")[0]?.TTL).toBe(7200);
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Alibaba Cloud DNS: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.changes()).toHaveLength(0);
+  });
+
+  test("a TTL below the edition's floor is refused in Alibaba's words", async () => {
+    fake.minTtl = ALIDNS_FREE_EDITION_MIN_TTL;
+    const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Alibaba Cloud DNS: The specified TTL is invalid. A valid TTL must be in the range of 600 to 86400. (QuotaExceeded.TTL, HTTP 400)",
+    });
+  });
+});
+
+describe("domain discovery", () => {
+  test("the longest domain at a label boundary wins: a delegated sub-zone holds its names", async () => {
+    fake.addDomain("b.example.com");
+    fake.addDomain("ample.com");
+    const outcome = await client().writeRecord(target("x.a.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
+    expect(fake.records("b.example.com", "x.a", "A")[0]?.Value).toBe(NEW_IP);
+  });
+
+  test("the listing is followed page by page until TotalCount is reached", async () => {
+    for (let i = 0; i < 150; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
+    fake.addDomain("zz.org");
+    const outcome = await client().writeRecord(target("home.zz.org"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
+    expect(fake.requests.filter((r) => r.query.Action === "DescribeDomains").map((r) => [r.query.PageNumber, r.query.PageSize])).toEqual([
+      ["1", "100"],
+      ["2", "100"],
+    ]);
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Alibaba Cloud DNS: no domain of this account holds host.example.org",
+    });
+    expect(fake.changes()).toHaveLength(0);
+  });
+
+  test("a configured domain that does not hold the name is refused without a request", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a configured domain that left the account is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
+    expect(actions()).toEqual(["DescribeSubDomainRecords", "DescribeDomains", "DescribeSubDomainRecords", "AddDomainRecord"]);
+    expect(fake.records("example.com", "new.sub", "A")[0]?.Value).toBe(NEW_IP);
+  });
+});
+
+describe("failures keep Alibaba's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: AlidnsFault | "timeout";
+    keyId?: string;
+    secret?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "unknown AccessKey ID",
+      keyId: "LTAI5tUnknown",
+      message: "Alibaba Cloud DNS: Specified access key is not found. (InvalidAccessKeyId.NotFound, HTTP 404)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    { name: "wrong secret", secret: "wrong", message: /^Alibaba Cloud DNS: Specified signature is not matched .*\(SignatureDoesNotMatch, HTTP 400\)$/, cause: "credentials", stopRetrying: true },
+    {
+      name: "RAM user without the DNS permissions",
+      fault: { status: 403, code: "Forbidden.RAM", message: "User not authorized to operate on the specified resource, or this API doesn't support RAM." },
+      message: "Alibaba Cloud DNS: User not authorized to operate on the specified resource, or this API doesn't support RAM. (Forbidden.RAM, HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    // Alibaba's "slow down" names no wait: the updater decides the pause.
+    { name: "Throttling.User", fault: { status: 400, code: "Throttling.User" }, message: "Alibaba Cloud DNS: Request was denied due to user flow control. (Throttling.User, HTTP 400)", cause: "throttled" },
+    {
+      name: "503 ServiceUnavailable",
+      fault: { status: 503, code: "ServiceUnavailable", message: "The request has failed due to a temporary failure of the server." },
+      message: "Alibaba Cloud DNS: The request has failed due to a temporary failure of the server. (ServiceUnavailable, HTTP 503)",
+      cause: "unreachable",
+    },
+    { name: "502 HTML page", fault: "html", message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Alibaba Cloud DNS: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, keyId, secret, message, cause, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ keyId, secret, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.retryAfterSeconds).toBeUndefined();
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.cause).toBe(cause);
+      // One request, no retry loop, nothing changed.
+      expect(fake.requests).toHaveLength(1);
+      expect(home()[0]).toMatchObject({ Value: OLD_IP, TTL: 1800 });
+    });
+  }
+
+  test("a failing update is reported; the record keeps its address and TTL", async () => {
+    fake.fault({ status: 500, code: "InternalError", message: "The request processing has failed due to some unknown error." }, 1, (r) => r.query.Action === "UpdateDomainRecord");
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Alibaba Cloud DNS: The request processing has failed due to some unknown error. (InternalError, HTTP 500)" });
+    expect(home()[0]).toMatchObject({ Value: OLD_IP, TTL: 1800 });
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startAlidnsFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("Alibaba Cloud DNS: request failed: ");
+  });
+});

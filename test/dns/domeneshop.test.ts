@@ -1,0 +1,228 @@
+// The Domeneshop API client against its fake: what it changes, what it keeps, how many requests it
+// spends, and how each failure Domeneshop can give ends up in Domeneshop's own words.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createDomeneshopApi, domeneshop } from "../../src/dns/domeneshop";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, type DomeneshopDomain, type DomeneshopFake, type DomeneshopFault, startDomeneshopFake } from "../fakes/domeneshop";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: DomeneshopFake;
+let example: DomeneshopDomain;
+
+beforeEach(() => {
+  fake = startDomeneshopFake();
+  fake.addDomain("other.no");
+  example = fake.addDomain("example.com");
+  fake.addRecord("example.com", { host: "home", type: "A", data: OLD_IP, ttl: 1800 });
+  fake.addRecord("example.com", { host: "@", type: "A", data: OLD_IP, ttl: 600 });
+  fake.addRecord("example.com", { host: "@", type: "MX", data: "mail.example.com", ttl: 3600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { token?: string; secret?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(
+    createDomeneshopApi(
+      { token: options.token ?? DOMENESHOP_FAKE_TOKEN, secret: options.secret ?? DOMENESHOP_FAKE_SECRET },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ""}`);
+const home = () => fake.records("example.com", "home", "A");
+const known = () => ({ zone_id: String(example.id) });
+
+describe("the description", () => {
+  test("names both credentials as secrets, the record types, the TTL range and the real service", () => {
+    expect(domeneshop.type).toBe("domeneshop");
+    expect(domeneshop.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["token", true],
+      ["secret", true],
+    ]);
+    expect(domeneshop.recordTypes).toEqual(["A", "AAAA"]);
+    expect(domeneshop.ttl).toMatchObject({ min: 60, max: 604800 });
+    expect(domeneshop.defaultApiUrl).toBe("https://api.domeneshop.no/v0");
+  });
+
+  test("createClient sends the token and secret as HTTP Basic auth", async () => {
+    const built = domeneshop.createClient({ token: DOMENESHOP_FAKE_TOKEN, secret: DOMENESHOP_FAKE_SECRET }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect(await built.verify()).toEqual({ ok: true, detail: "Token accepted (2 domains)" });
+    expect(fake.requests[0]?.headers.authorization).toBe(`Basic ${btoa(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`)}`);
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("verify with a wrong secret is refused in Domeneshop's words", async () => {
+    const outcome = await client({ secret: "wrong" }).verify();
+    expect(outcome).toEqual({ ok: false, detail: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)" });
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the domain, reads the one name and type, and PUTs the whole record back with the new address", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    const id = home()[0]!.id;
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(id), zoneId: String(example.id), message: `Domeneshop record ${id}, ttl 1800` });
+    expect(home()).toEqual([{ id, host: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
+    expect(requestLines()).toEqual([
+      "GET /domains",
+      `GET /domains/${example.id}/dns?host=home&type=A`,
+      `PUT /domains/${example.id}/dns/${id}`,
+    ]);
+    expect(fake.requests[2]?.body).toEqual({ host: "home", type: "A", data: NEW_IP, ttl: 1800 });
+  });
+
+  test("with the domain id saved: its name is checked, then one read and one write", async () => {
+    await client().writeRecord(target("home.example.com", known()), NEW_IP);
+    expect(requestLines()).toEqual([
+      `GET /domains/${example.id}`,
+      `GET /domains/${example.id}/dns?host=home&type=A`,
+      `PUT /domains/${example.id}/dns/${home()[0]!.id}`,
+    ]);
+  });
+
+  test("an address already there is not written again", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", known()), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL from config replaces the one read", async () => {
+    await client().writeRecord(target("home.example.com", { ...known(), ttl: 120 }), OLD_IP);
+    expect(home()).toMatchObject([{ data: OLD_IP, ttl: 120 }]);
+  });
+
+  test("the apex is host @, and the domain's other records stay", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "@", "A")).toMatchObject([{ data: NEW_IP, ttl: 600 }]);
+    expect(fake.records("example.com", "@", "MX")).toMatchObject([{ data: "mail.example.com" }]);
+    expect(example.records).toHaveLength(3);
+  });
+
+  test("an AAAA record is written beside the A of the same name", async () => {
+    fake.addRecord("example.com", { host: "home", type: "AAAA", data: "2001:db8::1", ttl: 300 });
+    await client().writeRecord(target("home.example.com", known(), { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 300 }]);
+    expect(home()).toMatchObject([{ data: OLD_IP }]);
+  });
+
+  test("a name with several addresses is left alone", async () => {
+    fake.addRecord("example.com", { host: "rr", type: "A", data: "198.51.100.2" });
+    fake.addRecord("example.com", { host: "rr", type: "A", data: "198.51.100.3" });
+    const outcome = await client().writeRecord(target("rr.example.com", known()), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with TTL 300 and keeps the id Domeneshop gives", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", known()), NEW_IP);
+    const [created] = fake.records("example.com", "new", "A");
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: String(example.id), message: `Domeneshop record ${created!.id}, ttl 300` });
+    expect(fake.requests.at(-1)?.body).toEqual({ host: "new", type: "A", data: NEW_IP, ttl: 300 });
+  });
+
+  test("an AAAA record for the apex with the TTL from config", async () => {
+    await client().writeRecord(target("example.com", { ...known(), ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 900 }]);
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { ...known(), create_if_missing: false }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL that is no multiple of 60 is refused in Domeneshop's words", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { ...known(), ttl: 90 }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Domeneshop: TTL must be between 60 and 604800 and a multiple of 60 (dns:validation, HTTP 400)" });
+  });
+});
+
+describe("domain discovery", () => {
+  test("the longest domain holding the name wins", async () => {
+    const sub = fake.addDomain("b.example.com");
+    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: String(sub.id) });
+    expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
+  });
+
+  test("a domain without Domeneshop's DNS service is passed over", async () => {
+    fake.addDomain("b.example.com", { dns: false });
+    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, zoneId: String(example.id) });
+    expect(fake.records("example.com", "x.b", "A")).toHaveLength(1);
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: "Domeneshop: no domain of this account with Domeneshop's DNS service holds host.ample.com" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a saved domain id naming another domain is refused", async () => {
+    const other = fake.domain("other.no")!;
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: String(other.id) }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a saved domain id that is gone is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "1" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.id) });
+  });
+});
+
+describe("failures keep Domeneshop's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: DomeneshopFault | "timeout";
+    secret?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    { name: "wrong secret", secret: "wrong", message: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)", cause: "credentials", stopRetrying: true },
+    { name: "403", fault: { status: 403 }, message: "Domeneshop: These API credentials may not do this (auth:forbidden, HTTP 403)", cause: "credentials", stopRetrying: true },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Domeneshop: Too many requests (rateLimited, HTTP 429)", cause: "throttled", retryAfterSeconds: 40 },
+    { name: "429 without Retry-After", fault: { status: 429 }, message: "Domeneshop: Too many requests (rateLimited, HTTP 429)", cause: "throttled" },
+    { name: "500", fault: { status: 500 }, message: "Domeneshop: A server error occurred (serverError, HTTP 500)", cause: "unreachable" },
+    { name: "HTML page", fault: "html", message: /^Domeneshop: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Domeneshop: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Domeneshop: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, secret, message, cause, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ secret, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(fake.requests).toHaveLength(1);
+      expect(home()).toMatchObject([{ data: OLD_IP }]);
+    });
+  }
+
+  test("a failing PUT is reported and nothing changed", async () => {
+    fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");
+    const outcome = await client().writeRecord(target("home.example.com", known()), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+    expect(home()).toMatchObject([{ data: OLD_IP, ttl: 1800 }]);
+  });
+});

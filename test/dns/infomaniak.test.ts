@@ -1,0 +1,228 @@
+// The Infomaniak API client against its fake: what it changes, what it keeps, how many requests it
+// spends, and how each failure Infomaniak can give ends up in Infomaniak's own words.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createInfomaniakApi, infomaniak } from "../../src/dns/infomaniak";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { INFOMANIAK_FAKE_TOKEN, type InfomaniakFake, type InfomaniakFault, startInfomaniakFake } from "../fakes/infomaniak";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: InfomaniakFake;
+
+beforeEach(() => {
+  fake = startInfomaniakFake();
+  fake.addZone("example.com");
+  fake.addRecord("example.com", { source: "home", type: "A", target: OLD_IP, ttl: 1800 });
+  fake.addRecord("example.com", { source: "@", type: "A", target: OLD_IP, ttl: 600 });
+  fake.addRecord("example.com", { source: "@", type: "MX", target: "10 mail.example.com", ttl: 3600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(
+    createInfomaniakApi(
+      { token: options.token ?? INFOMANIAK_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const home = () => fake.records("example.com", "home", "A");
+
+describe("the description", () => {
+  test("names the secret token, the record types, the TTL range and the real service", () => {
+    expect(infomaniak.type).toBe("infomaniak");
+    expect(infomaniak.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
+    expect(infomaniak.recordTypes).toEqual(["A", "AAAA"]);
+    expect(infomaniak.defaultApiUrl).toBe("https://api.infomaniak.com");
+    expect(infomaniak.canVerify).toBe(false);
+  });
+
+  test("verify sends nothing and says why", async () => {
+    const outcome = await client().verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toContain("first update");
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the zone, lists it once, and PUTs the address with the TTL it read", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    const id = home()[0]!.id;
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(id), zoneId: "example.com", message: `Infomaniak record ${id}, ttl 1800` });
+    expect(home()).toMatchObject([{ target: NEW_IP, ttl: 1800 }]);
+    // home.example.com is no zone (404), example.com is; its listing is also the read.
+    expect(requestLines()).toEqual([
+      "GET /2/zones/home.example.com/records",
+      "GET /2/zones/example.com/records",
+      `PUT /2/zones/example.com/records/${id}`,
+    ]);
+    expect(fake.requests[2]?.body).toEqual({ source: "home", type: "A", target: NEW_IP, ttl: 1800 });
+    expect(fake.requests[2]?.headers.authorization).toBe(`Bearer ${INFOMANIAK_FAKE_TOKEN}`);
+  });
+
+  test("steady state (zone known from config): one read and one write", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(requestLines()).toEqual(["GET /2/zones/example.com/records", `PUT /2/zones/example.com/records/${home()[0]!.id}`]);
+  });
+
+  test("an address already there is not written again", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL from config replaces the one read", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 120 }), OLD_IP);
+    expect(home()).toMatchObject([{ target: OLD_IP, ttl: 120 }]);
+  });
+
+  test("the apex is the record named @, and the zone's other records stay", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+    expect(fake.records("example.com", "@", "A")).toMatchObject([{ target: NEW_IP, ttl: 600 }]);
+    expect(fake.records("example.com", "@", "MX")).toMatchObject([{ target: "10 mail.example.com" }]);
+    expect(fake.zones.get("example.com")).toHaveLength(3);
+  });
+
+  test("an AAAA record is written beside the A of the same name", async () => {
+    fake.addRecord("example.com", { source: "home", type: "AAAA", target: "2001:db8::1", ttl: 300 });
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ target: "2001:db8::7", ttl: 300 }]);
+    expect(home()).toMatchObject([{ target: OLD_IP }]);
+  });
+
+  test("a name with several addresses is left alone", async () => {
+    fake.addRecord("example.com", { source: "rr", type: "A", target: "198.51.100.2" });
+    fake.addRecord("example.com", { source: "rr", type: "A", target: "198.51.100.3" });
+    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with TTL 300, its name relative to the zone", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), NEW_IP);
+    const [created] = fake.records("example.com", "new", "A");
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `Infomaniak record ${created!.id}, ttl 300` });
+    expect(fake.requests.at(-1)?.body).toEqual({ source: "new", type: "A", target: NEW_IP, ttl: 300 });
+    expect(fake.writes()).toBe(1);
+  });
+
+  test("an AAAA record for the apex, with the TTL from config", async () => {
+    await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ target: "2001:db8::7", ttl: 900 }]);
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", create_if_missing: false }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL Infomaniak refuses comes back in its words", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", ttl: 30 }), NEW_IP);
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Infomaniak: Validation failed: The ttl attribute must be at least 60 (validation_failed, HTTP 422)",
+    });
+  });
+});
+
+describe("zone discovery", () => {
+  test("a delegated sub-zone holds its names", async () => {
+    fake.addZone("b.example.com");
+    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
+    expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
+  });
+
+  test("no zone holding the name: a failure naming it, nothing written", async () => {
+    const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Infomaniak: no zone of this account holds host.other.org" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a configured zone that does not hold the name is refused without a request", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a configured zone that left the account is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+    expect(home()).toMatchObject([{ target: NEW_IP }]);
+  });
+});
+
+describe("failures keep Infomaniak's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: InfomaniakFault | "timeout";
+    token?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    { name: "unknown token", token: "revoked", message: "Infomaniak: Authorization required (not_authorized, HTTP 401)", cause: "credentials", stopRetrying: true },
+    { name: "token without the DNS scopes", fault: { status: 403 }, message: "Infomaniak: Access denied (forbidden, HTTP 403)", cause: "credentials", stopRetrying: true },
+    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)", cause: "throttled", retryAfterSeconds: 30 },
+    { name: "429 without Retry-After", fault: { status: 429 }, message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)", cause: "throttled" },
+    { name: "500", fault: { status: 500 }, message: "Infomaniak: Internal server error (internal_error, HTTP 500)", cause: "unreachable" },
+    {
+      name: "a 200 whose envelope says error",
+      fault: { status: 400, envelopeOnly: true, code: "zone_locked", description: "The zone is being transferred" },
+      message: "Infomaniak: The zone is being transferred (zone_locked, HTTP 200)",
+      cause: "unreachable",
+    },
+    { name: "HTML page", fault: "html", message: /^Infomaniak: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Infomaniak: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Infomaniak: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(fake.requests).toHaveLength(1);
+      expect(home()).toMatchObject([{ target: OLD_IP }]);
+    });
+  }
+
+  test("a failing PUT is reported and nothing changed", async () => {
+    fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+    expect(home()).toMatchObject([{ target: OLD_IP, ttl: 1800 }]);
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startInfomaniakFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+  });
+});

@@ -1,0 +1,218 @@
+// The Njalla API client against its fake: what it changes, what it keeps, how many calls it spends,
+// and how each failure Njalla can give — mostly inside an HTTP 200 — ends up in Njalla's own words.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createNjallaApi, njalla, njallaTtl } from "../../src/dns/njalla";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { NJALLA_FAKE_TOKEN, type NjallaFake, type NjallaFault, startNjallaFake } from "../fakes/njalla";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: NjallaFake;
+
+beforeEach(() => {
+  fake = startNjallaFake();
+  fake.addDomain("other.org");
+  fake.addDomain("example.com");
+  fake.addRecord("example.com", { name: "home", type: "A", content: OLD_IP, ttl: 900 });
+  fake.addRecord("example.com", { name: "@", type: "A", content: OLD_IP, ttl: 3600 });
+  fake.addRecord("example.com", { name: "@", type: "TXT", content: "v=spf1 -all", ttl: 3600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(
+    createNjallaApi(
+      { token: options.token ?? NJALLA_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const methods = () => fake.requests.map((r) => (r.body as { method: string }).method);
+const paramsOf = (request: { body: unknown } | undefined) => (request?.body as { params?: unknown } | undefined)?.params;
+const home = () => fake.records("example.com", "home", "A");
+
+describe("the description", () => {
+  test("names the secret token, the record types, the TTLs and the real service", () => {
+    expect(njalla.type).toBe("njalla");
+    expect(njalla.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
+    expect(njalla.recordTypes).toEqual(["A", "AAAA"]);
+    expect(njalla.ttl).toMatchObject({ min: 60, max: 86400 });
+    expect(njalla.defaultApiUrl).toBe("https://njal.la/api/1");
+  });
+
+  test("verify lists the domains with the token in Njalla's own scheme", async () => {
+    const built = njalla.createClient({ token: NJALLA_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect(await built.verify()).toEqual({ ok: true, detail: "Token accepted (2 domains)" });
+    expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/", headers: { authorization: `Njalla ${NJALLA_FAKE_TOKEN}` } });
+    expect(fake.requests[0]?.body).toEqual({ jsonrpc: "2.0", id: "1", method: "list-domains", params: {} });
+  });
+
+  test("a refused token, answered with HTTP 200, fails verify in Njalla's words", async () => {
+    expect(await client({ token: "wrong" }).verify()).toEqual({ ok: false, detail: "Njalla: Invalid token. (code 403)" });
+  });
+});
+
+test("njallaTtl picks the nearest TTL Njalla takes", () => {
+  expect([30, 60, 120, 200, 3600, 8000, 100000].map(njallaTtl)).toEqual([60, 60, 60, 300, 3600, 10800, 86400]);
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the domain, lists its records and edits the one record, keeping its name and TTL", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    const id = home()[0]!.id;
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `Njalla record ${id}, ttl 900` });
+    expect(home()).toEqual([{ id, name: "home", type: "A", content: NEW_IP, ttl: 900 }]);
+    expect(methods()).toEqual(["list-domains", "list-records", "edit-record"]);
+    expect(paramsOf(fake.requests[2])).toEqual({ domain: "example.com", id, name: "home", type: "A", content: NEW_IP, ttl: 900 });
+  });
+
+  test("steady state (domain known from config): two calls", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(methods()).toEqual(["list-records", "edit-record"]);
+  });
+
+  test("an address already there is not written again", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(methods()).toEqual(["list-records"]);
+  });
+
+  test("a TTL from config replaces the one read", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 60 }), OLD_IP);
+    expect(home()).toMatchObject([{ content: OLD_IP, ttl: 60 }]);
+  });
+
+  test("the apex is the record named @, and the domain's other records stay", async () => {
+    await client().writeRecord(target("example.com"), NEW_IP);
+    expect(fake.records("example.com", "@", "A")).toMatchObject([{ content: NEW_IP, ttl: 3600 }]);
+    expect(fake.records("example.com", "@", "TXT")).toMatchObject([{ content: "v=spf1 -all" }]);
+    expect(fake.domains.get("example.com")).toHaveLength(3);
+  });
+
+  test("an AAAA record is written beside the A of the same name", async () => {
+    fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1", ttl: 300 });
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 300 }]);
+    expect(home()).toMatchObject([{ content: OLD_IP }]);
+  });
+
+  test("a name with several addresses is left alone", async () => {
+    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2" });
+    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.3" });
+    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(methods()).toEqual(["list-records"]);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("adds it with TTL 300", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), NEW_IP);
+    const [created] = fake.records("example.com", "new", "A");
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `Njalla record ${created!.id}, ttl 300` });
+    expect(paramsOf(fake.requests.at(-1))).toEqual({ domain: "example.com", name: "new", type: "A", content: NEW_IP, ttl: 300 });
+  });
+
+  test("an AAAA record for the apex with the TTL from config", async () => {
+    await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 3600 }]);
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", create_if_missing: false }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(methods()).toEqual(["list-records"]);
+  });
+
+  test("a TTL between the ones Njalla takes is sent as the nearest, and then counts as already right", async () => {
+    await client().writeRecord(target("new.example.com", { zone_id: "example.com", ttl: 1200 }), NEW_IP);
+    expect(fake.records("example.com", "new", "A")).toMatchObject([{ ttl: 900 }]);
+    fake.clearRequests();
+    const again = await client().writeRecord(target("new.example.com", { zone_id: "example.com", ttl: 1200 }), NEW_IP);
+    expect(again).toMatchObject({ ok: true, action: "unchanged" });
+    expect(methods()).toEqual(["list-records"]);
+  });
+
+  test("Njalla's refusal of a record comes back in its words", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), "not-an-address");
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: invalid content (code 400)" });
+  });
+});
+
+describe("domain discovery", () => {
+  test("the longest domain holding the name wins", async () => {
+    fake.addDomain("b.example.com");
+    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
+    expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no domain of this account holds host.ample.com" });
+    expect(methods()).toEqual(["list-domains"]);
+  });
+
+  test("a configured domain that does not hold the name is refused without a call", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a configured domain that left the account is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+    expect(methods()).toEqual(["list-records", "list-domains", "list-records", "edit-record"]);
+  });
+});
+
+describe("failures keep Njalla's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: NjallaFault | "timeout";
+    token?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    { name: "refused token (HTTP 200, code 403)", token: "revoked", message: "Njalla: Invalid token. (code 403)", cause: "credentials", stopRetrying: true },
+    { name: "a JSON-RPC error for the call", fault: { code: 500, message: "Internal error." }, message: "Njalla: Internal error. (code 500)", cause: "unreachable" },
+    { name: "HTTP 429 with Retry-After", fault: { status: 429, retryAfter: 45 }, message: /^Njalla: unreadable answer \(HTTP 429\)/, cause: "throttled", retryAfterSeconds: 45 },
+    { name: "HTML page", fault: "html", message: /^Njalla: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Njalla: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Njalla: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(fake.requests).toHaveLength(1);
+      expect(home()).toMatchObject([{ content: OLD_IP }]);
+    });
+  }
+
+  test("a failing edit-record is reported and nothing changed", async () => {
+    fake.fault({ code: 500, message: "Internal error." }, 1, (r) => (r.body as { method: string }).method === "edit-record");
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+    expect(home()).toMatchObject([{ content: OLD_IP, ttl: 900 }]);
+  });
+});

@@ -1,0 +1,203 @@
+// The Servercow DNS API client against its fake: what it changes, what it keeps, how many requests
+// it spends, and how each failure — mostly inside an HTTP 200 — ends up in Servercow's own words.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { createServercowApi, servercow } from "../../src/dns/servercow";
+import { SERVERCOW_FAKE_PASSWORD, SERVERCOW_FAKE_USERNAME, type ServercowFake, type ServercowFault, startServercowFake } from "../fakes/servercow";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: ServercowFake;
+
+beforeEach(() => {
+  fake = startServercowFake();
+  fake.addDomain("example.com");
+  fake.addRecord("example.com", { name: "home", type: "A", content: OLD_IP, ttl: 600 });
+  fake.addRecord("example.com", { name: "", type: "A", content: OLD_IP, ttl: 1200 });
+  fake.addRecord("example.com", { name: "", type: "TXT", content: ["v=spf1 -all", "google-site-verification=x"], ttl: 3600 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { password?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(
+    createServercowApi(
+      { username: SERVERCOW_FAKE_USERNAME, password: options.password ?? SERVERCOW_FAKE_PASSWORD },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const home = () => fake.records("example.com", "home", "A");
+
+describe("the description", () => {
+  test("names the API user and its secret password, the record types and the real service", () => {
+    expect(servercow.type).toBe("servercow");
+    expect(servercow.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["username", false],
+      ["password", true],
+    ]);
+    expect(servercow.recordTypes).toEqual(["A", "AAAA"]);
+    expect(servercow.defaultApiUrl).toBe("https://api.servercow.de/dns/v1/domains");
+    expect(servercow.canVerify).toBe(false);
+  });
+
+  test("verify sends nothing and says why", async () => {
+    const outcome = await client().verify();
+    expect(outcome.detail).toContain("first update");
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("finds the domain, and POSTs the name and type with the new address and the TTL it read", async () => {
+    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home/A", zoneId: "example.com", message: "Servercow record home/A, ttl 600" });
+    expect(home()).toEqual([{ name: "home", type: "A", content: NEW_IP, ttl: 600 }]);
+    // home.example.com is no domain of the account; example.com's listing is also the read.
+    expect(requestLines()).toEqual(["GET /home.example.com", "GET /example.com", "POST /example.com"]);
+    expect(fake.requests[2]?.body).toEqual({ type: "A", name: "home", content: NEW_IP, ttl: 600 });
+    expect(fake.requests[2]?.headers).toMatchObject({ "x-auth-username": SERVERCOW_FAKE_USERNAME, "x-auth-password": SERVERCOW_FAKE_PASSWORD });
+  });
+
+  test("steady state (domain known from config): one read and one write", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(requestLines()).toEqual(["GET /example.com", "POST /example.com"]);
+  });
+
+  test("an address already there is not written again", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL from config replaces the one read", async () => {
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 60 }), OLD_IP);
+    expect(home()).toMatchObject([{ content: OLD_IP, ttl: 60 }]);
+  });
+
+  test("the apex is the name \"\", and the domain's other records stay", async () => {
+    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "@/A" });
+    expect(fake.records("example.com", "", "A")).toMatchObject([{ content: NEW_IP, ttl: 1200 }]);
+    expect(fake.records("example.com", "", "TXT")).toMatchObject([{ content: ["v=spf1 -all", "google-site-verification=x"] }]);
+    expect(fake.domains.get("example.com")).toHaveLength(3);
+  });
+
+  test("an AAAA record is written beside the A of the same name", async () => {
+    fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1", ttl: 300 });
+    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 300 }]);
+    expect(home()).toMatchObject([{ content: OLD_IP }]);
+  });
+
+  test("a name with several addresses is left alone (a POST would replace them all)", async () => {
+    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2", ttl: 300 });
+    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.3", ttl: 300 });
+    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+    expect(fake.records("example.com", "rr", "A")).toHaveLength(2);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with TTL 300", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "Servercow record new/A, ttl 300" });
+    expect(fake.records("example.com", "new", "A")).toEqual([{ name: "new", type: "A", content: NEW_IP, ttl: 300 }]);
+  });
+
+  test("an AAAA record for the apex with the TTL from config", async () => {
+    await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
+    expect(fake.records("example.com", "", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 900 }]);
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", create_if_missing: false }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("domain discovery", () => {
+  test("a domain of the account nearer the name wins", async () => {
+    fake.addDomain("b.example.com");
+    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
+    expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Servercow: no domain of this account holds host.other.org" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a configured domain that does not hold the name is refused without a request", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test("a configured domain that left the account is looked up afresh, once", async () => {
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+    expect(home()).toMatchObject([{ content: NEW_IP }]);
+  });
+});
+
+describe("failures keep Servercow's words and leave the record alone", () => {
+  const cases: {
+    name: string;
+    fault?: ServercowFault | "timeout";
+    password?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    { name: "refused credentials (HTTP 200)", password: "wrong", message: "Servercow: authentication failed", cause: "credentials", stopRetrying: true },
+    { name: "another error in the body", fault: { error: "domain is locked" }, message: "Servercow: domain is locked", cause: "refused" },
+    { name: "HTTP 429 with Retry-After", fault: { status: 429, retryAfter: 50 }, message: /^Servercow: unreadable answer \(HTTP 429\)/, cause: "throttled", retryAfterSeconds: 50 },
+    { name: "HTML page", fault: "html", message: /^Servercow: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^Servercow: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Servercow: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, password, message, cause, retryAfterSeconds, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause);
+      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(fake.requests).toHaveLength(1);
+      expect(home()).toMatchObject([{ content: OLD_IP }]);
+    });
+  }
+
+  test("a refused address comes back in Servercow's words", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), "not-an-address");
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Servercow: invalid content for type A" });
+  });
+
+  test("a failing POST is reported and nothing changed", async () => {
+    fake.fault({ error: "internal error" }, 1, (r) => r.method === "POST");
+    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, message: "Servercow: internal error" });
+    expect(home()).toMatchObject([{ content: OLD_IP, ttl: 600 }]);
+  });
+});
