@@ -9,6 +9,7 @@ import {
   createDomain,
   deleteDomain,
   domainHistory,
+  forceUpdate,
   getDomain,
   historyCount,
   ipTimeline,
@@ -18,7 +19,6 @@ import {
 import { listProviders } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
-import { forceUpdate } from "../../updater/update";
 import { domainStatus, NO_ERRORS, type FormErrors } from "../../../views/components";
 import { DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
 import { serviceFor } from "../../../views/fragments/credential-field";
