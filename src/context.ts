@@ -18,36 +18,8 @@ import type { PublicIpState } from "./ip/public-ip";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
-import type { UpdateOutcome } from "./updater/outcome";
+import type { SchedulerControl } from "./updater/scheduler";
 import type { UpdaterState } from "./updater/state";
-
-
-export interface PassOptions {
-  /** Every enabled domain, due or not (`ddnsd check`). */
-  all?: boolean;
-  now?: number;
-}
-
-export interface SchedulerStart {
-  /** Run passes on the scheduler's own timer (the server); without it, passes run only when asked. */
-  timer?: boolean;
-}
-
-/** The scheduler as the rest of the app drives it (updater/scheduler.ts). */
-export interface SchedulerControl {
-  readonly running: boolean;
-  start(options?: SchedulerStart): void;
-  /** Something changed (a write to the database): plan the next wake-up again. */
-  wake(): void;
-  /** A wake-up: runs what is due now and plans the next one; a no-op once stopped. */
-  tick(): void;
-  /** Stops taking new passes and waits (up to `graceMs`) for the running updates to finish. */
-  stop(graceMs?: number): Promise<boolean>;
-  /** One pass: checks the due domains (or all enabled ones) and returns what happened to each. */
-  runPass(options?: PassOptions): Promise<UpdateOutcome[]>;
-  /** Brings every stored next run within its domain's schedule from `now` (after the clock jumped back). */
-  reschedulePastNow(now: number): void;
-}
 
 /** The Prometheus counters as the routes read them (modules/prometheus/service.ts). */
 export interface MetricsExposition {
