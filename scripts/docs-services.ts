@@ -58,7 +58,8 @@ export function generatedPart(service: ServiceDescription): string {
         ...(field.optional ? ["optional"] : []),
         ...(field.aliases?.length ? [`also accepted as ${field.aliases.map((alias) => `\`${alias}\``).join(", ")}`] : []),
       ].join(", ");
-      return `| \`${field.key}\` | ${kind} | ${cell(`${field.label}: ${field.help}`)} |`;
+      const where = field.url ? ` Made at [${field.url}](${field.url}).` : "";
+      return `| \`${field.key}\` | ${kind} | ${cell(`${field.label}: ${field.help}`)}${cell(where)} |`;
     }),
     ...service.options.map((field) => {
       const kind = ["option", ...(field.required ? ["required"] : []), ...(field.default === undefined ? [] : [`default \`${field.default}\``])].join(", ");

@@ -164,6 +164,7 @@ export const bunny = defineService({
         "In the bunny.net dashboard: Account settings → API key. It is the account's one key and reaches everything the account has " +
         "(bunny.net offers no narrower key for DNS), so keep it for ddnsd alone and regenerate it if it leaks.",
       aliases: ["access_key"],
+      url: "https://dash.bunny.net/account/api-key",
       secret: true,
     },
   ],

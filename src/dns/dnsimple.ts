@@ -166,6 +166,7 @@ export const dnsimple = defineService({
       help:
         "In DNSimple: Account → Automation → Account access tokens → New access token. An account token acts only for that account " +
         "(a user token would reach every account of the user); DNSimple tokens carry no narrower scope, so keep it for ddnsd alone.",
+      url: "https://support.dnsimple.com/articles/api-access-token/",
       secret: true,
     },
   ],

@@ -183,6 +183,7 @@ export const ipv64 = defineService({
       key: "api_key",
       label: "API key",
       help: "Your account's API key, shown on your IPv64.net account page. ddnsd uses it to read your domains; each change goes through the domain's own update hash, read with it.",
+      url: "https://ipv64.net/account",
       secret: true,
     },
   ],

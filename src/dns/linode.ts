@@ -175,6 +175,7 @@ export const linode = defineService({
       help:
         "In Akamai Cloud Manager (cloud.linode.com): your profile → API Tokens → Create A Personal Access Token. " +
         "Set Domains to Read/Write and every other scope to No Access; choose an expiry you will remember to renew (or Never).",
+      url: "https://cloud.linode.com/profile/tokens",
       secret: true,
     },
   ],

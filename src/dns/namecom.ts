@@ -143,6 +143,7 @@ export const namecom = defineService({
       help:
         "At name.com/account/settings/api: Create New Token (a production token, not the sandbox one). Name.com tokens are not scoped: " +
         "a token can do everything the account can, so make one for ddnsd alone and delete it when you stop using ddnsd.",
+      url: "https://www.name.com/account/settings/api",
       secret: true,
     },
   ],

@@ -8,36 +8,47 @@ import { bunny } from "./bunny";
 import { cloudflare } from "./cloudflare";
 import { cloudns } from "./cloudns";
 import { custom } from "./custom";
+import { dd24 } from "./dd24";
 import { desec } from "./desec";
 import { digitalocean } from "./digitalocean";
 import { dnsimple } from "./dnsimple";
+import { dnsmadeeasy } from "./dnsmadeeasy";
 import { domeneshop } from "./domeneshop";
+import { dondominio } from "./dondominio";
 import { duckdns } from "./duckdns";
 import { dyndns2 } from "./dyndns2";
 import { dynu } from "./dynu";
 import { dynv6 } from "./dynv6";
+import { easydns } from "./easydns";
 import { freedns } from "./freedns";
 import { gandi } from "./gandi";
 import { godaddy } from "./godaddy";
+import { goip } from "./goip";
 import { hetzner } from "./hetzner";
 import { hostinger } from "./hostinger";
 import { huaweicloud } from "./huaweicloud";
 import { infomaniak } from "./infomaniak";
+import { inwx } from "./inwx";
 import { ionos } from "./ionos";
 import { ipv64 } from "./ipv64";
 import { linode } from "./linode";
+import { loopia } from "./loopia";
 import { luadns } from "./luadns";
+import { myaddr } from "./myaddr";
+import { mythicbeasts } from "./mythicbeasts";
 import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
 import { netcup } from "./netcup";
 import { njalla } from "./njalla";
+import { ns1 } from "./ns1";
 import { ovh } from "./ovh";
 import { porkbun } from "./porkbun";
 import { powerdns } from "./powerdns";
 import { rfc2136 } from "./rfc2136";
 import { route53 } from "./route53";
 import { servercow } from "./servercow";
+import { spaceship } from "./spaceship";
 import { tencentcloud } from "./tencentcloud";
 import { transip } from "./transip";
 import { vercel } from "./vercel";
@@ -87,6 +98,17 @@ export const SERVICES = [
   luadns,
   ydns,
   ipv64,
+  spaceship,
+  mythicbeasts,
+  ns1,
+  dnsmadeeasy,
+  dd24,
+  dondominio,
+  goip,
+  myaddr,
+  loopia,
+  easydns,
+  inwx,
   custom,
 ] as const;
 

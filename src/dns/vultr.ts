@@ -140,6 +140,7 @@ export const vultr = defineService({
         "In my.vultr.com: Account → API → Enable API (or a user's API key under Account → Users). A Vultr key reaches the whole account, " +
         "so under Access Control allow only the address ddnsd calls from, or use a sub-account or user that can manage DNS only.",
       aliases: ["token"],
+      url: "https://my.vultr.com/settings/#settingsapi",
       secret: true,
     },
   ],

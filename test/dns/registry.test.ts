@@ -34,6 +34,8 @@ describe("every registered service", () => {
       } else {
         expect(service.defaultApiUrl).toMatch(/^https:\/\/[^/]+/);
         expect(service.defaultApiUrl).not.toEndWith("/");
+        // A hosted service's form links the page of its own where the credentials are made.
+        expect(service.credentials.some((field) => field.url?.startsWith("https://"))).toBe(true);
       }
       for (const limit of service.rateLimits ?? []) expect([limit.requests > 0, limit.perSeconds > 0]).toEqual([true, true]);
     });

@@ -99,6 +99,12 @@ describe("documentation", () => {
     expect(missing).toEqual([]);
   });
 
+  test("the README and the package description count the registered kinds of DNS service", () => {
+    const count = `${SERVICES.length} kinds of DNS service`;
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(count);
+    expect(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).description).toContain(count);
+  });
+
   test("every relative link in README.md and docs/ leads to a file, and to a heading when it names one", () => {
     const files = markdownFiles();
     expect(files.length).toBeGreaterThan(10);

@@ -1,0 +1,183 @@
+// The easyDNS client against its fake: basic auth with the token and key, what it changes and
+// keeps, how it finds the domain, and how easyDNS's answers become failures with their cause.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createEasydnsApi, easydns } from "../../src/dns/easydns";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, type EasydnsFake, type EasydnsFault, startEasydnsFake } from "../fakes/easydns";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: EasydnsFake;
+
+beforeEach(() => {
+  fake = startEasydnsFake();
+  fake.addDomain("example.com");
+  fake.addRecord("example.com", { host: "home", type: "A", rdata: OLD_IP, ttl: 600 });
+  fake.addRecord("example.com", { host: "@", type: "A", rdata: OLD_IP });
+  fake.addRecord("example.com", { host: "@", type: "MX", rdata: "mail.example.com", prio: 10 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { key?: string; timeoutMs?: number; baseUrl?: string } = {}) {
+  return zoneClient(
+    createEasydnsApi(
+      { token: EASYDNS_FAKE_TOKEN, key: options.key ?? EASYDNS_FAKE_KEY },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const known = { zone_id: "example.com" };
+const home = () => fake.records("example.com", "home", "A");
+const calls = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("the description", () => {
+  test("names the token and key as secrets, no verify, and the real service", () => {
+    expect(easydns.type).toBe("easydns");
+    expect(easydns.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["token", true],
+      ["key", true],
+    ]);
+    expect(easydns.canVerify).toBe(false);
+    expect(easydns.verifyUnavailable).toContain("without naming a domain");
+    expect(easydns.recordTypes).toEqual(["A", "AAAA"]);
+    expect(easydns.defaultApiUrl).toBe("https://rest.easydns.net");
+  });
+
+  test("createClient builds a working client from normalised credentials", async () => {
+    const built = easydns.createClient({ token: ` ${EASYDNS_FAKE_TOKEN} `, key: EASYDNS_FAKE_KEY }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect(await built.writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("changes only the address, keeps TTL, priority and id; two requests with basic auth", async () => {
+    const before = home()[0]!;
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: before.id, zoneId: "example.com", message: `easyDNS record ${before.id}, ttl 600` });
+    expect(home()).toEqual([{ ...before, rdata: NEW_IP }]);
+    expect(calls()).toEqual(["GET /zones/records/all/example.com", `POST /zones/records/${before.id}`]);
+    expect(fake.requests[1]!.body).toEqual({ host: "home", ttl: 600, prio: 0, type: "A", rdata: NEW_IP, geozone_id: 0 });
+    expect(fake.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`${EASYDNS_FAKE_TOKEN}:${EASYDNS_FAKE_KEY}`).toString("base64")}`);
+    expect(fake.requests.every((r) => r.query.format === "json")).toBe(true);
+  });
+
+  test("nothing is written when the address is already there", async () => {
+    await client().writeRecord(target("home.example.com", known), NEW_IP);
+    fake.clearRequests();
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a TTL from the config is written", async () => {
+    await client().writeRecord(target("home.example.com", { ...known, ttl: 3600 }), NEW_IP);
+    expect(home()[0]).toMatchObject({ rdata: NEW_IP, ttl: "3600" });
+  });
+
+  test("the apex is host @; the MX beside it stays", async () => {
+    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "@", "A")[0]!.rdata).toBe(NEW_IP);
+    expect(fake.records("example.com", "@", "MX")[0]).toMatchObject({ rdata: "mail.example.com", prio: "10" });
+    expect(home()[0]!.rdata).toBe(OLD_IP);
+  });
+
+  test("a name with several records of the type is left alone", async () => {
+    fake.addRecord("example.com", { host: "home", type: "A", rdata: "198.51.100.2" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("adds it with PUT and reports the id easyDNS gave it", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    const [created] = fake.records("example.com", "new", "AAAA");
+    expect(created).toMatchObject({ rdata: "2001:db8::7", ttl: "300" });
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `easyDNS record ${created!.id}, ttl 300` });
+    expect(fake.requests.at(-1)).toMatchObject({ method: "PUT", path: "/zones/records/add/example.com/AAAA" });
+    expect(fake.requests.at(-1)!.body).toEqual({ domain: "example.com", host: "new", ttl: 300, prio: 0, type: "AAAA", rdata: "2001:db8::7" });
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "easyDNS: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.writes()).toBe(0);
+  });
+});
+
+describe("domain discovery", () => {
+  for (const status of [403, 404] as const) {
+    test(`each parent is asked for, longest first; ${status} means not this one`, async () => {
+      fake.unknownDomain = status;
+      fake.addDomain("example.co.uk");
+      const outcome = await client().writeRecord(target("x.y.example.co.uk"), NEW_IP);
+      expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.co.uk" });
+      expect(calls().slice(0, 3)).toEqual(["GET /zones/records/all/x.y.example.co.uk", "GET /zones/records/all/y.example.co.uk", "GET /zones/records/all/example.co.uk"]);
+      expect(fake.records("example.co.uk", "x.y", "A")[0]!.rdata).toBe(NEW_IP);
+    });
+  }
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "easyDNS: no domain of this account holds host.other.net" });
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("a configured domain that left the account is looked up afresh", async () => {
+    fake.addRecord("example.com", { host: "pi.lab", type: "A", rdata: OLD_IP });
+    const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "lab.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+    expect(fake.records("example.com", "pi.lab", "A")[0]!.rdata).toBe(NEW_IP);
+  });
+});
+
+describe("failures keep easyDNS's words and leave the record alone", () => {
+  const cases: { name: string; fault?: EasydnsFault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
+    { name: "wrong key", key: "wrong", message: "easyDNS: Unauthorized: the API token or key is wrong (HTTP 401)", cause: "credentials", stopRetrying: true },
+    { name: "Enhance Your Calm (420)", fault: "calm", message: /^easyDNS: Enhance Your Calm\. Rate limit exceeded .* \(code 420, HTTP 420\)$/, cause: "throttled" },
+    { name: "Enhance your calm as a 403", fault: "calm403", message: "easyDNS: Enhance your calm (code 420, HTTP 403)", cause: "throttled" },
+    { name: "HTTP 500", fault: { status: 500, message: "Internal error" }, message: "easyDNS: Internal error (HTTP 500)", cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^easyDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^easyDNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "easyDNS: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, key, message, cause, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ key, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.retryAfterSeconds).toBeUndefined();
+      expect(fake.requests).toHaveLength(1);
+      expect(home()[0]!.rdata).toBe(OLD_IP);
+    });
+  }
+
+  test("a refused update is reported in easyDNS's words; the record stays", async () => {
+    fake.fault({ status: 400, message: "rdata must be an IPv4 address" }, 1, (r) => r.method === "POST");
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "easyDNS: rdata must be an IPv4 address (HTTP 400)" });
+    expect(home()[0]!.rdata).toBe(OLD_IP);
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startEasydnsFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+    if (!outcome.ok) expect(outcome.message).toStartWith("easyDNS: request failed: ");
+  });
+});

@@ -1,0 +1,257 @@
+// The INWX client against its fake: the session it logs in for (and unlocks with a TOTP code when
+// the account has two-factor login) and logs out of, what it changes and keeps, and how INWX's
+// result codes end up as failures with their cause.
+
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createInwxApi, inwx, inwxClient } from "../../src/dns/inwx";
+import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { decodeBase32, totp } from "../../src/dns/totp";
+import { INWX_FAKE_PASSWORD, INWX_FAKE_TFA_SECRET, INWX_FAKE_TFA_USER, INWX_FAKE_USER, type InwxFake, type InwxFault, startInwxFake } from "../fakes/inwx";
+
+const NEW_IP = "203.0.113.7";
+const OLD_IP = "198.51.100.1";
+
+let fake: InwxFake;
+
+beforeEach(() => {
+  fake = startInwxFake();
+  fake.addDomain("example.com");
+  fake.addRecord("example.com", { name: "home.example.com", type: "A", content: OLD_IP, ttl: 600 });
+  fake.addRecord("example.com", { name: "example.com", type: "A", content: OLD_IP });
+  fake.addRecord("example.com", { name: "example.com", type: "MX", content: "mail.example.com", prio: 10 });
+});
+
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(options: { user?: string; password?: string; secret?: string; timeoutMs?: number; baseUrl?: string; now?: () => number } = {}) {
+  return inwxClient(
+    createInwxApi(
+      { username: options.user ?? INWX_FAKE_USER, password: options.password ?? INWX_FAKE_PASSWORD, shared_secret: options.secret ?? "" },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+      options.now,
+    ),
+  );
+}
+
+function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
+  return { hostname, recordType: "A", externalId: null, config, ...fields };
+}
+
+const known = { zone_id: "example.com" };
+const home = () => fake.records("example.com", "home.example.com", "A");
+const params = (index: number) => (fake.requests[index]!.body as { params: Record<string, unknown> }).params;
+
+describe("TOTP codes for two-factor login", () => {
+  // RFC 6238 Appendix B: the SHA-1 seed "12345678901234567890"; its 8-digit codes end in the 6-digit ones.
+  const seed = decodeBase32(INWX_FAKE_TFA_SECRET)!;
+  test("the shared secret decodes to the RFC's seed", () => {
+    expect(seed.toString()).toBe("12345678901234567890");
+    expect(decodeBase32("gezd gnbv-gy3t qojq gezd gnbv gy3t qojq")!.toString()).toBe("12345678901234567890");
+    expect(decodeBase32("not base32!")).toBeUndefined();
+  });
+  for (const [seconds, code] of [
+    [59, "94287082"],
+    [1111111109, "07081804"],
+    [1234567890, "89005924"],
+    [20000000000, "65353130"],
+  ] as const) {
+    test(`T = ${seconds}: ${code}`, () => {
+      expect(totp(seed, seconds * 1000, 8)).toBe(code);
+      expect(totp(seed, seconds * 1000)).toBe(code.slice(2));
+    });
+  }
+});
+
+describe("the description", () => {
+  test("names the login, the optional two-factor secret and the real service", () => {
+    expect(inwx.type).toBe("inwx");
+    expect(inwx.credentials.map((c) => [c.key, c.secret, c.optional ?? false])).toEqual([
+      ["username", false, false],
+      ["password", true, false],
+      ["shared_secret", true, true],
+    ]);
+    expect(inwx.credentials[2]!.validate!("not base32!")).toBe("must be the base32 secret (letters A–Z and digits 2–7)");
+    expect(inwx.credentials[2]!.validate!(INWX_FAKE_TFA_SECRET)).toBeUndefined();
+    expect(inwx.recordTypes).toEqual(["A", "AAAA"]);
+    expect(inwx.defaultApiUrl).toBe("https://api.domrobot.com/jsonrpc");
+  });
+
+  test("createClient builds a working client from normalised credentials", async () => {
+    const built = inwx.createClient({ username: ` ${INWX_FAKE_USER} `, password: INWX_FAKE_PASSWORD, shared_secret: "" }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+    expect(await built.verify()).toEqual({ ok: true, detail: `Login accepted for ${INWX_FAKE_USER}` });
+  });
+});
+
+describe("the session", () => {
+  test("verify logs in and out, and changes nothing", async () => {
+    expect(await client().verify()).toMatchObject({ ok: true });
+    expect(fake.methods()).toEqual(["account.login", "account.logout"]);
+    expect(params(0)).toEqual({ user: INWX_FAKE_USER, pass: INWX_FAKE_PASSWORD, lang: "en" });
+    expect(fake.sessions.size).toBe(0);
+  });
+
+  test("a write carries the session cookie, sends the password only to log in, and logs out", async () => {
+    await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(fake.methods()).toEqual(["account.login", "nameserver.info", "nameserver.updateRecord", "account.logout"]);
+    const cookies = fake.requests.slice(1).map((r) => r.headers.cookie);
+    expect(new Set(cookies).size).toBe(1);
+    expect(cookies[0]).toMatch(/^domrobot=\w+$/);
+    expect(fake.requests.slice(1).every((r) => JSON.stringify(r.body).includes(INWX_FAKE_PASSWORD) === false)).toBe(true);
+    expect(fake.sessions.size).toBe(0);
+  });
+
+  test("a failed write logs out too", async () => {
+    fake.fault({ code: 2400, msg: "Command failed" }, 1, (r) => (r.body as { method: string }).method === "nameserver.updateRecord");
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false });
+    expect(fake.methods().at(-1)).toBe("account.logout");
+    expect(fake.sessions.size).toBe(0);
+  });
+
+  test("two-factor login: the session is unlocked with the current code from the shared secret", async () => {
+    const at = 1_764_000_000_000;
+    fake.now = () => at;
+    const outcome = await client({ user: INWX_FAKE_TFA_USER, secret: INWX_FAKE_TFA_SECRET, now: () => at }).writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.methods()).toEqual(["account.login", "account.unlock", "nameserver.info", "nameserver.updateRecord", "account.logout"]);
+    expect(params(1)).toEqual({ tan: totp(decodeBase32(INWX_FAKE_TFA_SECRET)!, at) });
+  });
+
+  test("two-factor login without the shared secret: a failure that says so, retries stop", async () => {
+    const outcome = await client({ user: INWX_FAKE_TFA_USER }).writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: "INWX: the account asks for a second factor (GOOGLE-AUTH); set the shared secret of its two-factor login, or use an account without one",
+    });
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("a wrong shared secret: INWX refuses the code, retries stop", async () => {
+    const outcome = await client({ user: INWX_FAKE_TFA_USER, secret: "JBSWY3DPEHPK3PXP" }).writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "INWX: account.unlock: Authentication error: Invalid TAN (code 2200)" });
+    expect(home()[0]!.content).toBe(OLD_IP);
+  });
+});
+
+describe("writeRecord on an existing record", () => {
+  test("changes only the content; TTL, name and id kept", async () => {
+    const before = home()[0]!;
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(before.id), zoneId: "example.com", message: `INWX record ${before.id}, ttl 600` });
+    expect(home()).toEqual([{ ...before, content: NEW_IP }]);
+    expect(params(1)).toEqual({ domain: "example.com", name: "home.example.com", type: "A" });
+    expect(params(2)).toEqual({ id: before.id, content: NEW_IP });
+  });
+
+  test("nothing is written when the address is already there", async () => {
+    await client().writeRecord(target("home.example.com", known), NEW_IP);
+    fake.clearRequests();
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("a TTL from the config is sent", async () => {
+    await client().writeRecord(target("home.example.com", { ...known, ttl: 300 }), NEW_IP);
+    expect(home()[0]).toMatchObject({ content: NEW_IP, ttl: 300 });
+  });
+
+  test("the apex is the record named like the domain; the MX beside it stays", async () => {
+    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "example.com", "A")[0]!.content).toBe(NEW_IP);
+    expect(fake.records("example.com", "example.com", "MX")[0]).toMatchObject({ content: "mail.example.com", prio: 10 });
+    expect(home()[0]!.content).toBe(OLD_IP);
+  });
+
+  test("a name with several records of the type is left alone", async () => {
+    fake.addRecord("example.com", { name: "home.example.com", type: "A", content: "198.51.100.2" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(fake.changes()).toBe(0);
+  });
+});
+
+describe("writeRecord on a missing record", () => {
+  test("creates it with the full name and reports INWX's id", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    const [created] = fake.records("example.com", "new.example.com", "AAAA");
+    expect(created).toMatchObject({ content: "2001:db8::7", ttl: 3600 });
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `INWX record ${created!.id}, ttl 3600` });
+    expect(params(2)).toEqual({ domain: "example.com", name: "new.example.com", type: "AAAA", content: "2001:db8::7", ttl: 3600 });
+  });
+
+  test("create_if_missing false refuses and writes nothing", async () => {
+    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "INWX: record new.example.com A does not exist and create_if_missing is false" });
+    expect(fake.changes()).toBe(0);
+  });
+});
+
+describe("domain discovery", () => {
+  test("each parent is asked for, longest first; 2303 means not this one", async () => {
+    fake.addDomain("example.co.uk");
+    const outcome = await client().writeRecord(target("x.y.example.co.uk"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.co.uk" });
+    const asked = fake.requests.filter((r) => (r.body as { method: string }).method === "nameserver.info").map((r) => (r.body as { params: { domain: string } }).params.domain);
+    expect(asked).toEqual(["x.y.example.co.uk", "y.example.co.uk", "example.co.uk", "example.co.uk"]);
+    expect(fake.records("example.co.uk", "x.y.example.co.uk", "A")[0]!.content).toBe(NEW_IP);
+  });
+
+  test("no domain holding the name: a failure naming it, nothing written", async () => {
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "INWX: no domain of this account holds host.other.net" });
+    expect(fake.changes()).toBe(0);
+  });
+
+  test("a configured domain the account no longer has is looked up afresh", async () => {
+    fake.addRecord("example.com", { name: "pi.lab.example.com", type: "A", content: OLD_IP });
+    const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "lab.example.com" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+  });
+});
+
+describe("failures keep INWX's words and leave the record alone", () => {
+  const cases: { name: string; fault?: InwxFault | "timeout"; password?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
+    { name: "wrong password", password: "wrong", message: "INWX: account.login: Authentication error (code 2200)", cause: "credentials", stopRetrying: true },
+    { name: "session limit", fault: { code: 2502, msg: "Session limit exceeded; server closing connection" }, message: "INWX: account.login: Session limit exceeded; server closing connection (code 2502)", cause: "throttled" },
+    { name: "HTTP 503", fault: { httpStatus: 503 }, message: 'INWX: unreadable answer (HTTP 503): "Service Unavailable"', cause: "unreachable" },
+    { name: "502 HTML page", fault: "html", message: /^INWX: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    { name: "malformed JSON", fault: "malformed", message: /^INWX: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "INWX: no answer within 200ms", cause: "unreachable" },
+  ];
+  for (const { name, fault, password, message, cause, stopRetrying } of cases) {
+    test(name, async () => {
+      if (fault) fake.fault(fault);
+      const outcome = await client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(message);
+      expect(outcome.cause).toBe(cause);
+      expect(outcome.stopRetrying).toBe(stopRetrying);
+      expect(outcome.retryAfterSeconds).toBeUndefined();
+      expect(fake.requests).toHaveLength(1);
+      expect(home()[0]!.content).toBe(OLD_IP);
+    });
+  }
+
+  test("too many open sessions is a slow down", async () => {
+    fake.maxSessions = 0;
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "throttled" });
+  });
+
+  test("a refused update is reported in INWX's words with its reason; the record stays", async () => {
+    fake.fault({ code: 2304, msg: "Object status prohibits operation", reason: "Domain is locked" }, 1, (r) => (r.body as { method: string }).method === "nameserver.updateRecord");
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "INWX: nameserver.updateRecord: Object status prohibits operation: Domain is locked (code 2304)" });
+    expect(home()[0]!.content).toBe(OLD_IP);
+  });
+
+  test("a service that cannot be reached", async () => {
+    const gone = startInwxFake();
+    const url = gone.url;
+    await gone.stop();
+    const outcome = await client({ baseUrl: url }).verify();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.detail).toStartWith("INWX: request failed: ");
+  });
+});

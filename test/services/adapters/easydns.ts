@@ -1,0 +1,34 @@
+import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, startEasydnsFake, type EasydnsFake } from "../../fakes/easydns";
+import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+
+const easydnsZone: ZoneAccess<EasydnsFake> = {
+  addZone(fake, zone) {
+    if (!fake.domains.has(zone)) fake.addDomain(zone);
+  },
+  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, "@"), type, rdata: ip, ttl }),
+  read(fake, zone, hostname, type) {
+    const records = fake.records(zone, relative(hostname, zone, "@"), type);
+    return records.length === 1 ? { ip: records[0]!.rdata, ttl: Number(records[0]!.ttl) } : undefined;
+  },
+  ttl: 3600,
+};
+
+export const adapter = define<EasydnsFake>({
+  type: "easydns",
+  start: startEasydnsFake,
+  reset: (fake) => fake.reset(),
+  env: apiUrl("easydns"),
+  options: noOptions,
+  credentials: { token: EASYDNS_FAKE_TOKEN, key: EASYDNS_FAKE_KEY },
+  badCredentials: { token: EASYDNS_FAKE_TOKEN, key: "easydnsWrongKey0123456789abcdef" },
+  badCredentialsWords: /^easyDNS: Unauthorized: .*\(HTTP 401\)/,
+  stopsOnBadCredentials: true,
+  recordTypes: ["A", "AAAA"],
+  hostname: "home.example.com",
+  ...inZone(easydnsZone),
+  isWrite: writeMethod,
+  failure: { arrange: (fake) => fake.fault({ status: 500, message: "Backend unavailable" }), words: /^easyDNS: Backend unavailable \(HTTP 500\)/ },
+  // easyDNS names no wait: the default first pause.
+  throttle: { arrange: (fake) => fake.fault("calm"), words: /^easyDNS: Enhance Your Calm\..*\(code 420, HTTP 420\); pausing 60 s$/, pauseSeconds: 60 },
+  verifyRefusal: null,
+});
