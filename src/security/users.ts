@@ -17,7 +17,7 @@ export interface SignInDeps extends Users {
   signIns: SignInThrottle;
 }
 
-export function findUser(ctx: Users, username: string) {
+function findUser(ctx: Users, username: string) {
   return ctx.store.users.find(username);
 }
 
