@@ -1,11 +1,11 @@
-// createContext(parts) → what the app shares, with everything that lives as long as it does;
-// createApp(ctx) → the Elysia app: error mapping and body screening first, then health, docs, the
+// createContext(parts) → the Appliance: what the app shares, with everything that lives as long as
+// it does, and the scheduler built over it; createApp(ctx) → the Elysia app: error mapping and body screening first, then health, docs, the
 // router push (/nic/update), Prometheus (/metrics), the API under /api/v1 (login public, everything
 // else behind the bearer guard) and the admin pages.
 
 import { Elysia } from "elysia";
 import type { Keys, Settings } from "./config";
-import type { AppContext } from "./context";
+import type { AppContext, Appliance } from "./context";
 import type { OpenedDatabase } from "./db";
 import { DiskState } from "./db/disk";
 import { Pacer } from "./dns/pacing";
@@ -21,8 +21,10 @@ import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
+import { detectFamily } from "./updater/detect";
+import { runUpdate } from "./updater/update";
 import { loginRoutes, logoutRoutes } from "./http/auth";
-import { bearerGuard } from "./http/tokens";
+import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
@@ -48,9 +50,21 @@ export interface ContextParts {
   services?: readonly ServiceDescription[];
 }
 
-export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): AppContext {
+/**
+ * Builds each part before the parts that need it, each given the few things it uses: the counters
+ * and the notifier, the sink that hands them the update path's events, the context that holds them,
+ * and last the scheduler over that context, woken by every write to the database.
+ */
+export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): Appliance {
   const store = createStore(database.db, database.sqlite);
-  const ctx: Omit<AppContext, "scheduler" | "metrics" | "notifier" | "events"> = {
+  const startedAt = Date.now();
+  const outbound = proxiedFetch(fetch, settings.proxy);
+  const metrics = new UpdateMetrics({ queries: store.metrics, startedAt });
+  const notifier = new Notifier({ store, log, fetch: outbound, keys, settings });
+  const events = fanOut([metrics, notifier], (error) =>
+    log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
+  const ctx: AppContext = {
     id: crypto.randomUUID(),
     settings,
     keys,
@@ -59,29 +73,28 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     sqlite: database.sqlite,
     databasePath: database.path,
     log,
-    fetch: proxiedFetch(fetch, settings.proxy),
-    startedAt: Date.now(),
+    fetch: outbound,
+    startedAt,
     publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
     services: new ServiceRegistry(services),
     pacer: new Pacer(),
     updater: createUpdaterState(settings.updateConcurrency),
+    metrics,
+    notifier,
+    events,
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
     verifiedTokens: new VerifiedTokens(),
     revocations: new Revocations(store.users, database.sqlite),
   };
-  const full = ctx as AppContext;
-  full.scheduler = new Scheduler(full);
-  // Any change to the data may bring a due time nearer: the scheduler plans its sleep again.
-  database.sqlite.onWrite(() => full.scheduler.wake());
-  const metrics = new UpdateMetrics(full);
-  const notifier = new Notifier(full);
-  full.metrics = metrics;
-  full.notifier = notifier;
-  full.events = fanOut([metrics, notifier], (error) =>
-    log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
-  );
-  return full;
+  // The same object, now with its scheduler: a test that swaps a part (the pacer) swaps it for the
+  // scheduler's passes too.
+  const appliance: Appliance = Object.assign(ctx, { scheduler: new Scheduler(ctx) });
+  // Any change to the data may bring a due time nearer: the scheduler plans its sleep again. The
+  // database gets only this wake function, read through the appliance so a scheduler swapped in
+  // (a test's, on a fake clock) is the one woken.
+  database.sqlite.onWrite(() => appliance.scheduler.wake());
+  return appliance;
 }
 
 export interface AppOptions {
@@ -89,7 +102,7 @@ export interface AppOptions {
   schedule?: boolean;
 }
 
-export function createApp(ctx: AppContext, options: AppOptions = {}) {
+export function createApp(ctx: Appliance, options: AppOptions = {}) {
   const api = new Elysia({ prefix: "/api/v1" })
     .use(loginRoutes(ctx))
     .use(logoutRoutes(ctx))
@@ -107,8 +120,17 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     .use(bodyScreening())
     .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
     .use(docsRoutes())
-    .use(pushRoutes(ctx))
-    .use(prometheusRoutes(ctx))
+    .use(
+      pushRoutes({
+        store: ctx.store,
+        log: ctx.log,
+        settings: ctx.settings,
+        publicIp: ctx.publicIp,
+        update: (domainId, update) => runUpdate(ctx, domainId, update),
+        detect: (family) => detectFamily(ctx, family),
+      }),
+    )
+    .use(prometheusRoutes({ metrics: ctx.metrics, authenticate: metricsAuthentication(ctx) }))
     .use(api)
     .use(uiRoutes(ctx));
 

@@ -6,10 +6,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
+import type { LogFormat, LogLevel } from "./log";
 import { parseNoProxy, type ProxySettings } from "./net/proxy";
-
-export type LogLevel = "debug" | "info" | "warn" | "error";
-export type LogFormat = "text" | "json";
 
 /** Where a family's address comes from: the echo services, or an interface of this host. */
 export type AddressSource = { kind: "web" } | { kind: "interface"; name: string };

@@ -1,7 +1,8 @@
 // What every part of the running appliance shares: settings, keys, the database, the log, the
 // outbound `fetch`, the DNS services, and the state that lives as long as the app. app.ts builds it
-// (`createContext`); this module only says what it holds, so importing it pulls in nothing that
-// imports it back.
+// (`createContext`), each part before the parts that need it, and the scheduler last, over the
+// finished context (`Appliance`); this module only says what they hold, so importing it pulls in
+// nothing that imports it back.
 
 import type { Keys, Settings } from "./config";
 import type { Db } from "./db";
@@ -13,52 +14,12 @@ import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
 import type { Store } from "./store";
 import type { Revocations, VerifiedTokens } from "./http/verified-tokens";
-import type { DetectionFailure } from "./ip/detect";
+import type { PublicIpState } from "./ip/public-ip";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
-import type { UpdateOutcome } from "./updater/outcome";
+import type { SchedulerControl } from "./updater/scheduler";
 import type { UpdaterState } from "./updater/state";
-import packageJson from "../package.json";
-
-export const VERSION: string = packageJson.version;
-
-export interface PublicIpState {
-  ipv4: string | null;
-  ipv6: string | null;
-  /** When the newest detection (of either family) finished, ms since the epoch. */
-  checkedAt: number | null;
-  /** A family whose detection fails now: since when (the first failure of the streak) and why. */
-  failures: { ipv4: DetectionFailure | null; ipv6: DetectionFailure | null };
-}
-
-
-export interface PassOptions {
-  /** Every enabled domain, due or not (`ddnsd check`). */
-  all?: boolean;
-  now?: number;
-}
-
-export interface SchedulerStart {
-  /** Run passes on the scheduler's own timer (the server); without it, passes run only when asked. */
-  timer?: boolean;
-}
-
-/** The scheduler as the rest of the app drives it (updater/scheduler.ts). */
-export interface SchedulerControl {
-  readonly running: boolean;
-  start(options?: SchedulerStart): void;
-  /** Something changed (a write to the database): plan the next wake-up again. */
-  wake(): void;
-  /** A wake-up: runs what is due now and plans the next one; a no-op once stopped. */
-  tick(): void;
-  /** Stops taking new passes and waits (up to `graceMs`) for the running updates to finish. */
-  stop(graceMs?: number): Promise<boolean>;
-  /** One pass: checks the due domains (or all enabled ones) and returns what happened to each. */
-  runPass(options?: PassOptions): Promise<UpdateOutcome[]>;
-  /** Brings every stored next run within its domain's schedule from `now` (after the clock jumped back). */
-  reschedulePastNow(now: number): void;
-}
 
 /** The Prometheus counters as the routes read them (modules/prometheus/service.ts). */
 export interface MetricsExposition {
@@ -74,6 +35,7 @@ export interface NotificationDelivery {
   idle(): Promise<void>;
 }
 
+/** Everything the parts share; the scheduler is built over it (`Appliance`), so it holds no scheduler. */
 export interface AppContext {
   /** Distinguishes app instances (several live side by side in tests). */
   id: string;
@@ -96,7 +58,6 @@ export interface AppContext {
   /** Keeps each provider's requests under its service's rate limit. */
   pacer: Pacer;
   updater: UpdaterState;
-  scheduler: SchedulerControl;
   /** The Prometheus counters, fed by the update path. */
   metrics: MetricsExposition;
   /** Delivers notifications, fed by the update path. */
@@ -111,4 +72,9 @@ export interface AppContext {
   revocations: Revocations;
   /** Whether the data disk is full, and the update outcomes waiting for space. */
   disk: DiskState;
+}
+
+/** The context with the scheduler built over it: what the app, the server and the command line drive. */
+export interface Appliance extends AppContext {
+  scheduler: SchedulerControl;
 }

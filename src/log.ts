@@ -1,7 +1,9 @@
 // One line per event, as text or JSON (DDNS_LOG_FORMAT). Callers pass facts as fields; nothing
 // here ever receives a password, token or credential, and `redact` guards the fields that could.
 
-import type { LogFormat, LogLevel } from "./config";
+/** DDNS_LOG_LEVEL and DDNS_LOG_FORMAT (read by config.ts). */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFormat = "text" | "json";
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const SECRET_FIELD = /pass|secret|token|key|authorization|credential|cookie/i;

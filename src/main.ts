@@ -9,7 +9,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
-import type { AppContext } from "./context";
+import type { Appliance } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
 import { DataDirInUse, lockDataDir } from "./db/lock";
 import { probeHealth } from "./healthcheck";
@@ -45,7 +45,7 @@ Settings come from DDNS_* environment variables; see docs/operations.md.`;
 /** How long a command run here waits for its notifications (a check's, its heartbeat) before the database closes. */
 const NOTIFY_GRACE_MS = 15_000;
 
-function openContext(settings: Settings): AppContext {
+function openContext(settings: Settings): Appliance {
   const log = createLogger({ level: settings.logLevel, format: settings.logFormat });
   const keys = resolveKeys(settings);
   let database: OpenedDatabase;
@@ -65,7 +65,7 @@ function openContext(settings: Settings): AppContext {
 }
 
 /** The first admin: from DDNS_ADMIN_PASSWORD, or a random password shown once in the log. */
-async function ensureFirstAdmin(ctx: AppContext): Promise<void> {
+async function ensureFirstAdmin(ctx: Appliance): Promise<void> {
   if (userCount(ctx) > 0) return;
   const { adminUsername, adminPassword } = ctx.settings;
   const password = adminPassword ?? generatePassword();

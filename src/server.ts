@@ -4,7 +4,7 @@
 
 import type { Server } from "bun";
 import type { App } from "./app";
-import type { AppContext } from "./context";
+import type { Appliance } from "./context";
 import { internalError, requestPath } from "./http/errors";
 import { screenRequest } from "./http/screen";
 
@@ -33,7 +33,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function startServer(ctx: AppContext, app: App): RunningServer {
+export function startServer(ctx: Appliance, app: App): RunningServer {
   const { host, port, tlsCert, tlsKey } = ctx.settings;
   const server = Bun.serve({
     hostname: host,

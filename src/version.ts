@@ -1,7 +1,7 @@
 // The build's identity for `ddnsd version` and the status endpoint. BUILD_COMMIT is set by
 // scripts/build.ts with `--define`; a run from source says so instead.
 
-import { VERSION } from "./context";
+import { VERSION } from "./util/package";
 
 declare const BUILD_COMMIT: string | undefined;
 

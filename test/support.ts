@@ -3,7 +3,7 @@
 
 import { createApp, createContext } from "../src/app";
 import { loadSettings } from "../src/config";
-import type { AppContext } from "../src/context";
+import type { Appliance } from "../src/context";
 import { openDatabase } from "../src/db";
 import type { FetchLike } from "../src/dns/provider";
 import { apiUrlSetting, SERVICES } from "../src/dns/registry";
@@ -16,7 +16,7 @@ export const SECRET_KEY = "test-secret-key-0123456789abcdef0123456789";
 export const ENCRYPTION_KEY = "test-encryption-key-0123456789abcdef012345";
 
 export interface TestApp {
-  ctx: AppContext;
+  ctx: Appliance;
   app: ReturnType<typeof createApp>;
   /** Every log line written so far. */
   logs: string[];

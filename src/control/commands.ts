@@ -5,7 +5,7 @@
 // memory (revocations, answers served again) is never stale. A new write command is one entry here;
 // main.ts reads its input (arguments, standard input) and hands it to `runWriteCommand`.
 
-import type { AppContext } from "../context";
+import type { Appliance } from "../context";
 import { ConfigFileError } from "../modules/config-file/document";
 import { importConfig } from "../modules/config-file/service";
 import { setPassword } from "../security/users";
@@ -17,7 +17,7 @@ export interface CommandResult {
   stderr: string;
 }
 
-export type WriteCommand = (ctx: AppContext, input: Record<string, unknown>) => Promise<CommandResult>;
+export type WriteCommand = (ctx: Appliance, input: Record<string, unknown>) => Promise<CommandResult>;
 
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout, stderr: "" });
 const usage = (stderr: string): CommandResult => ({ code: 2, stdout: "", stderr });

@@ -7,7 +7,7 @@
 
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { AppContext } from "../context";
+import type { Appliance } from "../context";
 import { WRITE_COMMANDS, type CommandResult } from "./commands";
 
 export function controlSocketPath(dataDir: string): string {
@@ -18,7 +18,7 @@ export function controlSocketPath(dataDir: string): string {
  * Listens on the data dir's control socket until `stop()`. Only the holder of the data dir's lock
  * calls this, so a socket file left by a server that was killed is stale and replaced.
  */
-export function listenForCommands(ctx: AppContext): { stop(): void } {
+export function listenForCommands(ctx: Appliance): { stop(): void } {
   const path = controlSocketPath(ctx.settings.dataDir);
   rmSync(path, { force: true });
   // Created 0600 from the start (no moment where another account could connect), then made sure of.
@@ -38,7 +38,7 @@ export function listenForCommands(ctx: AppContext): { stop(): void } {
   };
 }
 
-async function answer(ctx: AppContext, request: Request): Promise<Response> {
+async function answer(ctx: Appliance, request: Request): Promise<Response> {
   const name = new URL(request.url).pathname.replace(/^\/commands\//, "");
   const command = Object.hasOwn(WRITE_COMMANDS, name) ? WRITE_COMMANDS[name] : undefined;
   if (request.method !== "POST" || command === undefined) return Response.json({ code: 2, stdout: "", stderr: `Unknown command ${name}` }, { status: 404 });

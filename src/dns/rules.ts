@@ -3,7 +3,7 @@
 // (docs/services/README.md: known keys only, URLs, choices, required ones), record types, TTLs and hostnames.
 
 import { Invalid } from "../errors";
-import { MAX_VALUE_CHARS } from "../modules/limits";
+import { MAX_VALUE_CHARS } from "../limits";
 import type { RecordType } from "./provider";
 import type { OptionField, ServiceDescription } from "./service";
 import { parseServer } from "./signed-dns";

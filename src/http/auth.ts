@@ -1,17 +1,15 @@
 // The login and logout routes (JSON or OAuth2 form). Tokens and their revocation live in
-// ./tokens.ts, users and passwords in ../security/users.ts; their names are exported here as well,
-// for the code that imports them from this module.
+// ./tokens.ts, users, passwords and the sign-in throttle in ../security/.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../context";
 import { throttledMessage } from "../security/throttle";
-import { attemptSignIn } from "../security/users";
+import { attemptSignIn, type SignInDeps } from "../security/users";
 import { errorResponses, Int } from "../modules/shared";
 import { HttpError, unauthorized } from "./errors";
-import { AUTH_MESSAGES, bearerGuard, revokeToken, signAccessToken, tokenSigner } from "./tokens";
+import { AUTH_MESSAGES, bearerGuard, revokeToken, signAccessToken, type TokenDeps, tokenSigner } from "./tokens";
 
-export { AUTH_MESSAGES, authenticateToken, bearerGuard, bearerToken, revokeToken, signAccessToken, tokenSigner, verifyToken, type VerifiedToken } from "./tokens";
-export { attemptSignIn, checkLogin, setPassword, userCount, type SignInOutcome } from "../security/users";
+/** What signing in and out uses (the app's context has all of it). */
+export type AuthDeps = TokenDeps & SignInDeps;
 
 /** The 429 a paused client gets. */
 export function throttled(seconds: number): HttpError {
@@ -30,7 +28,7 @@ const TokenResponse = t.Object({
   expires_in: Int({ description: "Seconds until the token expires" }),
 });
 
-export function loginRoutes(ctx: AppContext) {
+export function loginRoutes(ctx: AuthDeps) {
   return new Elysia({ tags: ["auth"] }).use(tokenSigner(ctx)).post(
     "/auth/login",
     async ({ body, jwt, request }) => {
@@ -62,7 +60,7 @@ export function loginRoutes(ctx: AppContext) {
 }
 
 /** `POST /auth/logout`: registered after the bearer guard, so it knows the token it signs out. */
-export function logoutRoutes(ctx: AppContext) {
+export function logoutRoutes(ctx: AuthDeps) {
   return new Elysia({ tags: ["auth"] }).use(bearerGuard(ctx)).post(
     "/auth/logout",
     ({ token }) => {

@@ -10,7 +10,7 @@ import { SwaggerUIRender } from "@elysiajs/openapi/swagger";
 import { Elysia } from "elysia";
 import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
-import { VERSION } from "../context";
+import { VERSION } from "../util/package";
 import { SERVICES } from "../dns/registry";
 import { compressedResponse, staticFile } from "./compression";
 import { withTypedProviders } from "./typed-providers";

@@ -1,14 +1,29 @@
 // Access tokens: signed with @elysiajs/jwt, checked by jose (once per token: verified-tokens.ts),
-// revoked by a sign-out (its `jti`) or a password set (the user's "tokens valid after"), and the
-// bearer check with the contract's exact 401 sentences.
+// revoked by a sign-out (its `jti`) or a password set (the user's "tokens valid after"), the
+// bearer check with the API's exact 401 sentences, and the check of /metrics.
 
+import { timingSafeEqual } from "node:crypto";
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import { errors as joseErrors, jwtVerify } from "jose";
-import type { AppContext } from "../context";
-import { findUser } from "../security/users";
+import type { Store } from "../store";
 import { unauthorized } from "./errors";
-import type { Claims } from "./verified-tokens";
+import type { Claims, Revocations, VerifiedTokens } from "./verified-tokens";
+
+/** What signing and checking tokens use (the app's context has all of it). */
+export interface TokenDeps {
+  /** Distinguishes app instances: the bearer guard is registered once per app. */
+  id: string;
+  keys: { readonly secretKey: string };
+  settings: { readonly tokenTtlSeconds: number };
+  /** The users' "tokens valid after", and the signed-out tokens. */
+  store: Pick<Store, "users">;
+  verifiedTokens: VerifiedTokens;
+  revocations: Revocations;
+}
+
+/** What checking a token reads: the key, the tokens checked before, the revocations. */
+export type TokenCheck = Pick<TokenDeps, "keys" | "verifiedTokens" | "revocations">;
 
 export const AUTH_MESSAGES = {
   missing: "Not authenticated",
@@ -18,7 +33,7 @@ export const AUTH_MESSAGES = {
 } as const;
 
 /** The signer both the API login and the admin sign-in use (through `signAccessToken`). */
-export function tokenSigner(ctx: AppContext) {
+export function tokenSigner(ctx: Pick<TokenDeps, "keys">) {
   return jwt({ name: "jwt", secret: ctx.keys.secretKey, alg: "HS256" });
 }
 
@@ -29,8 +44,8 @@ type Signer = { sign(claims: { sub: string; jti: string; exp: number }): Promise
  * every token issued in or before its second; so right after one, signing waits for the next second
  * (at most 1 s) rather than hand out a token that is already dead.
  */
-export async function signAccessToken(ctx: AppContext, signer: Signer, username: string): Promise<string> {
-  const validAfter = findUser(ctx, username)?.tokensValidAfter ?? null;
+export async function signAccessToken(ctx: Pick<TokenDeps, "store" | "settings">, signer: Signer, username: string): Promise<string> {
+  const validAfter = ctx.store.users.find(username)?.tokensValidAfter ?? null;
   if (validAfter !== null && Date.now() < (validAfter + 1) * 1000) await Bun.sleep((validAfter + 1) * 1000 - Date.now());
   return signer.sign({ sub: username, jti: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + ctx.settings.tokenTtlSeconds });
 }
@@ -43,12 +58,12 @@ export interface VerifiedToken {
 }
 
 /** The username a token was issued to, or the 401 the contract names for why it is refused. */
-export async function authenticateToken(ctx: AppContext, token: string): Promise<string> {
+export async function authenticateToken(ctx: TokenCheck, token: string): Promise<string> {
   return (await verifyToken(ctx, token)).username;
 }
 
 /** A token's user and identity, once it is genuine, unexpired and not revoked; else the 401. */
-export async function verifyToken(ctx: AppContext, token: string): Promise<VerifiedToken> {
+export async function verifyToken(ctx: TokenCheck, token: string): Promise<VerifiedToken> {
   let claims: Claims;
   try {
     claims = await verifiedClaims(ctx, token);
@@ -67,12 +82,12 @@ export async function verifyToken(ctx: AppContext, token: string): Promise<Verif
 }
 
 /** Signs a token out: its `jti` is refused until the token expires; expired entries are pruned. */
-export function revokeToken(ctx: AppContext, token: VerifiedToken): void {
+export function revokeToken(ctx: Pick<TokenDeps, "store">, token: VerifiedToken): void {
   ctx.store.users.revokeToken(token.jti, token.expiresAt, Date.now());
 }
 
 /** The token's claims, checked by jose the first time this app sees the token. */
-async function verifiedClaims(ctx: AppContext, token: string): Promise<Claims> {
+async function verifiedClaims(ctx: TokenCheck, token: string): Promise<Claims> {
   const known = ctx.verifiedTokens.get(token);
   if (known) return known;
   const { payload } = await jwtVerify(token, new TextEncoder().encode(ctx.keys.secretKey), {
@@ -96,9 +111,27 @@ export function bearerToken(authorization: string | undefined | null): string {
  * request is validated (a resolve would run after), so a request without a valid token gets the
  * 401 even when its path, query or body is invalid too.
  */
-export function bearerGuard(ctx: AppContext) {
+export function bearerGuard(ctx: TokenCheck & Pick<TokenDeps, "id">) {
   return new Elysia({ name: "bearer-guard", seed: ctx.id }).derive({ as: "scoped" }, async ({ headers }) => {
     const token = await verifyToken(ctx, bearerToken(headers.authorization));
     return { user: token.username, token };
   });
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The check of `GET /metrics`, given the request's Authorization header: DDNS_METRICS_TOKEN when it
+ * is set (a scrape job's `authorization: {credentials: ...}`, so the scraper needs no admin
+ * password), or an API token; else the 401. The setting is read at each request.
+ */
+export function metricsAuthentication(ctx: TokenCheck & { settings: { readonly metricsToken: string | null } }) {
+  return async (authorization: string | undefined): Promise<void> => {
+    const token = bearerToken(authorization);
+    if (ctx.settings.metricsToken === null || !sameSecret(token, ctx.settings.metricsToken)) await authenticateToken(ctx, token);
+  };
 }

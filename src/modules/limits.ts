@@ -1,12 +1,10 @@
-// Field sizes (docs/api.md, limits), one rule for the API and the admin pages: every credential and option
-// value at most 1,024 characters, `config` at most 4 KiB as JSON, `external_id` at most 255.
-// Larger → 422 naming the field, before anything is stored (and served in every list after).
+// The size of a domain's `config` (docs/api.md, limits): each value within the value size, then the
+// whole. The sizes themselves are src/limits.ts's, shared with the checks below the services.
 
 import { invalidField } from "../errors";
+import { MAX_CONFIG_BYTES, MAX_VALUE_CHARS } from "../limits";
 
-export const MAX_VALUE_CHARS = 1024;
-export const MAX_CONFIG_BYTES = 4096;
-export const MAX_EXTERNAL_ID_CHARS = 255;
+export { MAX_EXTERNAL_ID_CHARS } from "../limits";
 
 /** A value's size as stored: a string's length, anything else's JSON length. */
 function size(value: unknown): number {

@@ -3,7 +3,6 @@
 
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import type { AppContext } from "../context";
 import { isObject } from "../dns/http";
 import { invalidField, Malformed } from "../errors";
 
@@ -79,6 +78,9 @@ export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 429 | 502 |
   return Object.fromEntries(statuses.map((status) => [status, status === 422 ? ValidationErrorBody : ErrorBody]));
 }
 
+/** The database connection's count of writes (db/writes.ts): what tells an answer may have changed. */
+export type WriteCount = { sqlite: { readonly writes: number } };
+
 /**
  * A handler answering JSON computed from the database, serialised once and served again until
  * the database is written: the connection counts its writes (db/writes.ts), and the server is the
@@ -90,7 +92,7 @@ export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 429 | 502 |
  * re-checking our own output against the route's response schema, which stays for the OpenAPI
  * document.
  */
-export function whileUnchanged(ctx: AppContext, compute: () => unknown, windowMs = Infinity): () => Response {
+export function whileUnchanged(ctx: WriteCount, compute: () => unknown, windowMs = Infinity): () => Response {
   let servedFor = "";
   // A Blob, not bytes: Bun copies a Uint8Array body into every Response (a 50 KB list cost more
   // than the rest of the request), while a Blob is immutable and shared.

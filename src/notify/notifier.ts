@@ -14,11 +14,13 @@
 // when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
 // "up" goes out at most once a minute per notification; a change between up and down always goes.
 
-import type { AppContext } from "../context";
 import type { NotificationEvent, NotificationRow } from "../db/schema";
+import type { FetchLike } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
-import { openOptions } from "../modules/notifications/service";
+import type { Logger } from "../log";
+import { openOptions } from "./options";
 import { maskSecret } from "../security/secrets";
+import type { Store } from "../store";
 import type { EventSink, RecordedUpdate } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
@@ -47,6 +49,17 @@ export function describeUpdate(event: Exclude<NotificationEvent, "detection_fail
   }
 }
 
+/** What the notifier needs: the notifications and provider names, and how to reach a channel. */
+export interface NotifierDeps {
+  store: Pick<Store, "notifications" | "providers">;
+  log: Logger;
+  /** The outbound fetch (through the proxy, when one is set). */
+  fetch: FetchLike;
+  /** Read at each delivery, as the settings below, so a value set anew is the one used. */
+  keys: { readonly encryptionKey: string };
+  settings: { readonly httpTimeoutMs: number; readonly telegramApiUrl: string };
+}
+
 export class Notifier implements EventSink {
   /** Waits before the 2nd, 3rd and 4th attempt of a delivery; tests shorten them. */
   retryDelaysMs = [1_000, 5_000, 25_000];
@@ -57,7 +70,7 @@ export class Notifier implements EventSink {
   /** The shortest time between two equal heartbeats of one notification. */
   heartbeatSpacingMs = 60_000;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: NotifierDeps) {}
 
   detected(family: IpFamily, detection: Detection): void {
     if (detection.ok) {
@@ -86,7 +99,7 @@ export class Notifier implements EventSink {
       events.push("update_failed");
     }
     if (events.length === 0) return;
-    const provider = this.ctx.store.providers.nameOf(before.providerId) ?? "its provider";
+    const provider = this.deps.store.providers.nameOf(before.providerId) ?? "its provider";
     for (const event of events) {
       this.emit(event, {
         domain: outcome.hostname,
@@ -103,7 +116,7 @@ export class Notifier implements EventSink {
     if (outcomes.length === 0) return;
     const beat = heartbeatOf(outcomes);
     const now = Date.now();
-    const rows = this.ctx.store.notifications.enabled();
+    const rows = this.deps.store.notifications.enabled();
     for (const row of rows) {
       if (findChannel(row.type)?.kind !== "heartbeat") continue;
       const last = this.lastBeat.get(row.id);
@@ -138,7 +151,7 @@ export class Notifier implements EventSink {
   /** Queues the event for every enabled notification that wants it; returns at once. */
   private emit(event: NotificationEvent, facts: MessageFacts): void {
     const message = this.message(event, facts);
-    const rows = this.ctx.store.notifications.enabled();
+    const rows = this.deps.store.notifications.enabled();
     for (const row of rows) {
       if (findChannel(row.type)?.kind !== "message" || !row.events.includes(event)) continue;
       this.track(this.deliver(row, message));
@@ -147,7 +160,7 @@ export class Notifier implements EventSink {
 
   private track(delivery: Promise<void>): void {
     const settled = delivery.catch((error: unknown) => {
-      this.ctx.log.error("notification delivery failed unexpectedly", { error: String(error) });
+      this.deps.log.error("notification delivery failed unexpectedly", { error: String(error) });
     });
     this.deliveries.add(settled);
     void settled.finally(() => this.deliveries.delete(settled));
@@ -160,7 +173,7 @@ export class Notifier implements EventSink {
       const delay = this.retryDelaysMs[attempt];
       if (delay === undefined) {
         const event = "event" in content ? content.event : content.up ? "heartbeat_up" : "heartbeat_down";
-        this.ctx.log.warn("notification not delivered", { notification_id: row.id, event, reason: error });
+        this.deps.log.warn("notification not delivered", { notification_id: row.id, event, reason: error });
         return;
       }
       await new Promise((wake) => setTimeout(wake, delay).unref());
@@ -172,26 +185,26 @@ export class Notifier implements EventSink {
     let options: Record<string, unknown>;
     let error: string | null;
     try {
-      options = openOptions(this.ctx, row);
-      const deps: SendDeps = {
-        fetch: this.ctx.fetch,
-        timeoutMs: this.ctx.settings.httpTimeoutMs,
-        telegramApiUrl: this.ctx.settings.telegramApiUrl,
+      options = openOptions(row, this.deps.keys.encryptionKey);
+      const send: SendDeps = {
+        fetch: this.deps.fetch,
+        timeoutMs: this.deps.settings.httpTimeoutMs,
+        telegramApiUrl: this.deps.settings.telegramApiUrl,
         mask: (text) => masked(text, options, row),
       };
       const channel = channelOf(row.type);
       if (channel.kind === "heartbeat") {
         // The test message reaches a monitor as a successful check-in that carries its text.
-        error = await channel.beat(options, "event" in content ? { up: true, message: content.message } : content, deps);
+        error = await channel.beat(options, "event" in content ? { up: true, message: content.message } : content, send);
       } else if ("event" in content) {
-        error = await channel.send(options, content, deps);
+        error = await channel.send(options, content, send);
       } else {
         error = null; // heartbeats go to heartbeat channels only (passed)
       }
     } catch {
       error = "The notification's stored secrets cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
     }
-    this.ctx.store.notifications.noteDelivery(row.id, error, Date.now());
+    this.deps.store.notifications.noteDelivery(row.id, error, Date.now());
     return error;
   }
 }

@@ -1,15 +1,27 @@
 // Users and their passwords: the first admin and `ddnsd admin set-password` (setPassword), the
 // sign-in check in comparable time whether or not the user exists, and sign-ins through the throttle.
 
-import type { AppContext } from "../context";
-import { isDiskFull } from "../db/disk";
+import { type DiskState, isDiskFull } from "../db/disk";
+import type { Logger } from "../log";
+import type { Store } from "../store";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
+import type { SignInThrottle } from "./throttle";
 
-export function findUser(ctx: AppContext, username: string) {
+/** Where the users are kept. */
+export type Users = { store: Pick<Store, "users"> };
+
+/** What a sign-in uses: the users, the log, the full disk a re-hash may meet, and the throttle. */
+export interface SignInDeps extends Users {
+  log: Logger;
+  disk: Pick<DiskState, "noteFull">;
+  signIns: SignInThrottle;
+}
+
+function findUser(ctx: Users, username: string) {
   return ctx.store.users.find(username);
 }
 
-export function userCount(ctx: AppContext): number {
+export function userCount(ctx: Users): number {
   return ctx.store.users.count();
 }
 
@@ -17,7 +29,7 @@ export function userCount(ctx: AppContext): number {
  * Checks a username and password in comparable time whether or not the user exists. A hash made with
  * other argon2 parameters (an older release's) is replaced by one made with today's.
  */
-export async function checkLogin(ctx: AppContext, username: string, password: string): Promise<boolean> {
+export async function checkLogin(ctx: Omit<SignInDeps, "signIns">, username: string, password: string): Promise<boolean> {
   const user = findUser(ctx, username);
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (ok && user && needsRehash(user.passwordHash)) {
@@ -40,7 +52,7 @@ export type SignInOutcome = { ok: true } | { ok: false; retryAfterSeconds: numbe
  * A sign-in through the throttle (API login and admin sign-in page alike): refused without a
  * password check while the client's address is paused.
  */
-export async function attemptSignIn(ctx: AppContext, request: Request, username: string, password: string): Promise<SignInOutcome> {
+export async function attemptSignIn(ctx: SignInDeps, request: Request, username: string, password: string): Promise<SignInOutcome> {
   const client = ctx.signIns.clientAddress(request);
   const result = await ctx.signIns.attempt(client, () => checkLogin(ctx, username, password));
   if (result.pausedMs > 0) {
@@ -53,7 +65,7 @@ export async function attemptSignIn(ctx: AppContext, request: Request, username:
  * Creates the user or replaces its password (first admin, `ddnsd admin set-password`). Replacing it
  * revokes every token issued to the user until now.
  */
-export async function setPassword(ctx: AppContext, username: string, password: string): Promise<"created" | "updated"> {
+export async function setPassword(ctx: Users, username: string, password: string): Promise<"created" | "updated"> {
   const passwordHash = await hashPassword(password);
   const now = Date.now();
   const existing = findUser(ctx, username);

@@ -9,7 +9,7 @@
 // everything below), then the pages; each page module checks the session itself (signedIn).
 
 import { Elysia, NotFoundError } from "elysia";
-import type { AppContext } from "../context";
+import type { Appliance } from "../context";
 import { ASSETS } from "../../views/assets";
 import { staticFile } from "../http/compression";
 import { errorPage, htmlResponse, PAGE_HEADERS, plainPageIds } from "./pages";
@@ -40,7 +40,7 @@ function looksLikeHtml(value: unknown): value is string {
   return typeof value === "string" && value.trimStart().startsWith("<");
 }
 
-export function uiRoutes(ctx: AppContext) {
+export function uiRoutes(ctx: Appliance) {
   return (
     new Elysia({ name: "admin-pages", seed: ctx.id, detail: { hide: true } })
       .use(assetRoutes())

@@ -14,18 +14,22 @@
 
 import type { Cookie } from "elysia";
 import { Elysia } from "elysia";
-import type { AppContext } from "../context";
 import type { Tone } from "../../views/components";
 import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
 import { plainIds } from "../modules/shared";
-import { isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
+import { type CookieDeps, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
 import type { HistoryFailureCause } from "../db/schema";
+import type { TokenCheck } from "../http/tokens";
+import type { DetectionFailure } from "../ip/detect";
 import type { DomainView } from "../modules/domains/service";
-import { listProviders } from "../modules/providers/service";
+import type { Store } from "../store";
 import type { UpdateConditions } from "../../views/components";
 
 export type Cookies = Record<string, Cookie<unknown>>;
+
+/** What every page's session and notices use (a page adds what its data needs). */
+export type PageDeps = TokenCheck & CookieDeps;
 
 export const HTML_TYPE = "text/html; charset=utf-8";
 
@@ -43,7 +47,7 @@ export const PAGE_HEADERS = {
 };
 
 /** The signed-in username as `user` for a module's routes; without a session, off to sign in. */
-export function signedIn(ctx: AppContext) {
+export function signedIn(ctx: TokenCheck) {
   return new Elysia().resolve({ as: "scoped" }, async ({ request, cookie }) => ({ user: await requireSession(ctx, request, cookie) }));
 }
 
@@ -56,7 +60,7 @@ export function plainPageIds({ params }: { params?: Record<string, string | unde
 }
 
 /** The signed-in user, or null: for pages that show either way (an error page). */
-async function currentUser(ctx: AppContext, request: Request, cookies: Cookies): Promise<string | null> {
+async function currentUser(ctx: TokenCheck, request: Request, cookies: Cookies): Promise<string | null> {
   try {
     return await requireSession(ctx, request, cookies);
   } catch {
@@ -91,7 +95,7 @@ export interface ActionAnswer {
  * The one answer to an action button (Update now, Verify, a switch): htmx gets the fragment; a
  * plain form post (no JavaScript) gets a 303 back to where it came from, with the notice.
  */
-export function answerAction(ctx: AppContext, request: Request, cookies: Cookies, answer: ActionAnswer): JSX.Element | Response {
+export function answerAction(ctx: CookieDeps, request: Request, cookies: Cookies, answer: ActionAnswer): JSX.Element | Response {
   if (isHtmx(request)) return answer.fragment();
   setFlash(ctx, cookies, answer.notice, answer.tone);
   return seeOther(backTo(request, answer.fallback));
@@ -113,7 +117,7 @@ export function wantsPage(request: Request): boolean {
  * Turns an error answer (already `{detail}` from the one error mapping) into the error page, for
  * a request a person sees. Redirects and htmx answers pass through unchanged.
  */
-export async function errorPage(ctx: AppContext, request: Request, cookies: Cookies, response: Response): Promise<Response | undefined> {
+export async function errorPage(ctx: TokenCheck, request: Request, cookies: Cookies, response: Response): Promise<Response | undefined> {
   if (response.status < 400 || !wantsPage(request) || !(response.headers.get("content-type") ?? "").includes("json")) return undefined;
   let detail = "";
   try {
@@ -138,13 +142,22 @@ export function htmlResponse(request: Request, html: string, headers: Record<str
   return compressedResponse(request, html, { headers: all });
 }
 
+/** What a domain's state on a page reads: the history's causes, the latest detections' failures. */
+export interface ConditionSources {
+  store: Pick<Store, "history">;
+  publicIp: { readonly failures: { readonly ipv4: DetectionFailure | null; readonly ipv6: DetectionFailure | null } };
+}
+
 /**
- * What each domain's updates depend on, for the pages that show its state: its provider enabled,
- * the public address of its record's family detectable (the latest detection's outcome), and why
- * its newest attempt failed (its history row's cause).
+ * What each domain's updates depend on, for the pages that show its state: its provider enabled
+ * (among `providers`), the public address of its record's family detectable (the latest
+ * detection's outcome), and why its newest attempt failed (its history row's cause).
  */
-export function updateConditions(ctx: AppContext): (domain: Pick<DomainView, "id" | "provider_id" | "record_type">) => UpdateConditions {
-  const enabled = new Map(listProviders(ctx).map((provider) => [provider.id, provider.is_enabled]));
+export function updateConditions(
+  ctx: ConditionSources,
+  providers: readonly { id: number; is_enabled: boolean }[],
+): (domain: Pick<DomainView, "id" | "provider_id" | "record_type">) => UpdateConditions {
+  const enabled = new Map(providers.map((provider) => [provider.id, provider.is_enabled]));
   const causes = ctx.store.history.latestCauses();
   return (domain) => ({
     providerEnabled: enabled.get(domain.provider_id) ?? true,
@@ -154,6 +167,6 @@ export function updateConditions(ctx: AppContext): (domain: Pick<DomainView, "id
 }
 
 /** The causes of these history rows, by id (the API's history answer does not carry them). */
-export function historyCauses(ctx: AppContext, ids: readonly number[]): Map<number, HistoryFailureCause | null> {
+export function historyCauses(ctx: Pick<ConditionSources, "store">, ids: readonly number[]): Map<number, HistoryFailureCause | null> {
   return ctx.store.history.causes(ids);
 }

@@ -3,9 +3,9 @@
 // same-origin check on every state-changing request, and the one-time flash notice.
 
 import type { Cookie } from "elysia";
-import type { AppContext } from "../context";
-import { AUTH_MESSAGES, authenticateToken, revokeToken, verifyToken } from "../http/tokens";
+import { AUTH_MESSAGES, authenticateToken, revokeToken, type TokenCheck, type TokenDeps, verifyToken } from "../http/tokens";
 import { HttpError, jsonResponse } from "../http/errors";
+import type { SignInThrottle } from "../security/throttle";
 import type { Flash, Tone } from "../../views/components";
 
 export const SESSION_COOKIE = "ddnsd_session";
@@ -16,12 +16,21 @@ export const CROSS_SITE = "Cross-site request refused";
 
 type Cookies = Record<string, Cookie<unknown>>;
 
+/** What the cookies' attributes depend on: HTTPS served here or seen by a trusted proxy, the token lifetime. */
+export interface CookieDeps {
+  settings: { readonly tlsCert: string | null; readonly tokenTtlSeconds: number };
+  signIns: Pick<SignInThrottle, "viaTrustedProxy">;
+}
+
+/** What a session uses: the cookies, and checking and signing out its token. */
+export type SessionDeps = CookieDeps & TokenCheck & Pick<TokenDeps, "store">;
+
 /**
  * Attributes shared by both cookies: never readable by scripts, never sent cross-site. Secure when
  * ddnsd serves HTTPS itself, or when a trusted proxy (DDNS_TRUSTED_PROXIES) says the visitor's
  * connection is HTTPS; on plain HTTP a Secure cookie would vanish.
  */
-function cookieAttributes(ctx: AppContext, maxAge: number, request?: Request) {
+function cookieAttributes(ctx: CookieDeps, maxAge: number, request?: Request) {
   return {
     httpOnly: true,
     sameSite: "strict" as const,
@@ -32,7 +41,7 @@ function cookieAttributes(ctx: AppContext, maxAge: number, request?: Request) {
 }
 
 /** A trusted proxy (DDNS_TRUSTED_PROXIES) says the visitor's connection is HTTPS. */
-export function proxiedHttps(ctx: AppContext, request: Request): boolean {
+export function proxiedHttps(ctx: Pick<CookieDeps, "signIns">, request: Request): boolean {
   return ctx.signIns.viaTrustedProxy(request) && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
@@ -43,12 +52,12 @@ export function proxiedHttps(ctx: AppContext, request: Request): boolean {
  */
 const COOKIE_OUTLIVES_TOKEN_SECONDS = 7 * 24 * 3600;
 
-export function startSession(ctx: AppContext, cookies: Cookies, request: Request, token: string): void {
+export function startSession(ctx: CookieDeps, cookies: Cookies, request: Request, token: string): void {
   cookies[SESSION_COOKIE]!.set({ value: token, ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds + COOKIE_OUTLIVES_TOKEN_SECONDS, request) });
 }
 
 /** Clears the cookie, and signs its token out when it is still valid (copied elsewhere, it stays dead). */
-export async function endSession(ctx: AppContext, cookies: Cookies, request: Request): Promise<void> {
+export async function endSession(ctx: SessionDeps, cookies: Cookies, request: Request): Promise<void> {
   const token = cookies[SESSION_COOKIE]?.value;
   if (typeof token === "string" && token !== "") {
     const verified = await verifyToken(ctx, token).catch(() => null);
@@ -81,7 +90,7 @@ function signInRequired(request: Request, expired: boolean): HttpError {
 }
 
 /** The signed-in username, or the HttpError that sends the visitor to sign in. */
-export async function requireSession(ctx: AppContext, request: Request, cookies: Cookies): Promise<string> {
+export async function requireSession(ctx: TokenCheck, request: Request, cookies: Cookies): Promise<string> {
   const token = cookies[SESSION_COOKIE]?.value;
   if (typeof token !== "string" || token === "") throw signInRequired(request, false);
   try {
@@ -132,12 +141,12 @@ export function seeOther(location: string): Response {
 const FLASH_TONES: readonly Tone[] = ["ok", "fail", "idle", "info", "warn"];
 
 /** Leaves a notice for the next page shown (after a redirect). */
-export function setFlash(ctx: AppContext, cookies: Cookies, text: string, tone: Tone = "ok"): void {
+export function setFlash(ctx: CookieDeps, cookies: Cookies, text: string, tone: Tone = "ok"): void {
   cookies[FLASH_COOKIE]!.set({ value: `${tone}:${text}`, ...cookieAttributes(ctx, 60) });
 }
 
 /** The pending notice, if any, removed so it shows once. */
-export function takeFlash(ctx: AppContext, cookies: Cookies): Flash | null {
+export function takeFlash(ctx: CookieDeps, cookies: Cookies): Flash | null {
   const value = cookies[FLASH_COOKIE]?.value;
   if (typeof value !== "string" || value === "") return null;
   cookies[FLASH_COOKIE]!.set({ value: "", ...cookieAttributes(ctx, 0) });

@@ -2,8 +2,7 @@
 // hidden until someone decides how to show it. Secrets appear only as where they come from.
 
 import { join } from "node:path";
-import { formatDuration } from "../config";
-import type { AppContext } from "../context";
+import { formatDuration, type Settings } from "../config";
 import { apiUrlSetting } from "../dns/registry";
 import { sourceText } from "../modules/system/address-sources";
 import type { SettingLine } from "../../views/pages/about";
@@ -12,8 +11,7 @@ function keySource(fromEnvironment: boolean, dataDir: string, file: string): str
   return fromEnvironment ? "set in the environment (hidden)" : `generated, kept in ${join(dataDir, file)} (hidden)`;
 }
 
-export function settingsInEffect(ctx: AppContext): SettingLine[] {
-  const s = ctx.settings;
+export function settingsInEffect(s: Settings): SettingLine[] {
   const lines: [string, string][] = [
     ["DDNS_HOST", s.host],
     ["DDNS_PORT", String(s.port)],

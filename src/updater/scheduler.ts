@@ -8,16 +8,45 @@
 // comparing how far the wall clock and the monotonic clock went: when it moved back, stored times
 // far ahead are brought within reach of the corrected clock — at start as well, for a restart.
 
-import type { AppContext, PassOptions, SchedulerControl, SchedulerStart } from "../context";
 import type { RecordType } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import { nextScheduledRun } from "./schedule";
 import { isDiskFull } from "../db/disk";
 import type { UpdateOutcome } from "./outcome";
 import { systemClock, WakeUpTimer, type Clock } from "./timer";
-import { storeWaitingOutcomes } from "./deferral";
+import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
 import { detectFamily, familyOf } from "./detect";
-import { runUpdate } from "./update";
+import { runUpdate, type UpdateParts } from "./update";
+
+export interface PassOptions {
+  /** Every enabled domain, due or not (`ddnsd check`). */
+  all?: boolean;
+  now?: number;
+}
+
+export interface SchedulerStart {
+  /** Run passes on the scheduler's own timer (the server); without it, passes run only when asked. */
+  timer?: boolean;
+}
+
+/** The scheduler as the rest of the app drives it. */
+export interface SchedulerControl {
+  readonly running: boolean;
+  start(options?: SchedulerStart): void;
+  /** Something changed (a write to the database): plan the next wake-up again. */
+  wake(): void;
+  /** A wake-up: runs what is due now and plans the next one; a no-op once stopped. */
+  tick(): void;
+  /** Stops taking new passes and waits (up to `graceMs`) for the running updates to finish. */
+  stop(graceMs?: number): Promise<boolean>;
+  /** One pass: checks the due domains (or all enabled ones) and returns what happened to each. */
+  runPass(options?: PassOptions): Promise<UpdateOutcome[]>;
+  /** Brings every stored next run within its domain's schedule from `now` (after the clock jumped back). */
+  reschedulePastNow(now: number): void;
+}
+
+/** What the scheduler reads besides its clock: what the update path reads, and the schedules' interval. */
+export type SchedulerParts = UpdateParts & DeferralParts & { settings: { readonly updateIntervalSeconds: number } };
 
 /** How far the wall clock must move against the monotonic clock between wake-ups to count as a jump. */
 const CLOCK_JUMP_MS = 2_000;
@@ -49,7 +78,7 @@ export class Scheduler implements SchedulerControl {
   private notBefore = 0;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SchedulerParts,
     private readonly clock: Clock = systemClock,
   ) {
     this.timer = new WakeUpTimer(clock, () => this.tick());

@@ -139,22 +139,3 @@ export async function runForcedUpdate(ctx: UpdateParts, domainId: number): Promi
   if (outcome.failure === "provider") throw new ProviderFailed(outcome.message);
   return { ...outcome, historyId: outcome.historyId };
 }
-
-/**
- * The forced update answered in the API's shape, for the admin page that still imports it from here
- * (src/ui/routes/domains.ts); the API itself answers through the domains service's `forceUpdate`,
- * which gives the same body. Goes once the page imports that one.
- */
-export async function forceUpdate(ctx: UpdateParts, domainId: number) {
-  const outcome = await runForcedUpdate(ctx, domainId);
-  return {
-    domain_id: domainId,
-    success: true,
-    ip_address: outcome.ip,
-    previous_ip: outcome.previousIp,
-    changed: outcome.changed,
-    message: outcome.message,
-    duration_ms: outcome.durationMs,
-    history_id: outcome.historyId,
-  };
-}

@@ -3,7 +3,8 @@
 // (Delivery against the services' fakes is test/notify/delivery.test.ts.)
 
 import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { findNotificationRow, openOptions } from "../../src/modules/notifications/service";
+import { findNotificationRow } from "../../src/modules/notifications/service";
+import { openOptions } from "../../src/notify/options";
 import { makeTestApp, type TestApp } from "../support";
 import { expectErrorBody, ISO_UTC } from "./helpers";
 
@@ -94,9 +95,9 @@ describe("update and delete", () => {
     expect(renamed.body).toMatchObject({ name: "my phone", events: ["ip_changed"], is_enabled: false, options: created.options });
     const sentBack = await put(created.id, { options: { ...created.options, chat_id: "43" } });
     expect(sentBack.body.options).toEqual({ bot_token: "••••klmn", chat_id: "43" });
-    expect(openOptions(t.ctx, findNotificationRow(t.ctx, created.id)).bot_token).toBe(BOT_TOKEN);
+    expect(openOptions(findNotificationRow(t.ctx, created.id), t.ctx.keys.encryptionKey).bot_token).toBe(BOT_TOKEN);
     await put(created.id, { options: { bot_token: "987654321:BBAnotherToken_zyxwvutsrqpo", chat_id: "43" } });
-    expect(openOptions(t.ctx, findNotificationRow(t.ctx, created.id)).bot_token).toBe("987654321:BBAnotherToken_zyxwvutsrqpo");
+    expect(openOptions(findNotificationRow(t.ctx, created.id), t.ctx.keys.encryptionKey).bot_token).toBe("987654321:BBAnotherToken_zyxwvutsrqpo");
   });
 
   test("changing the type needs the new type's options", async () => {

@@ -108,7 +108,7 @@ describe("the client address", () => {
     expect((await via("192.0.2.7", "203.0.113.5", TEST_PASSWORD)).status).toBe(429); // same client via the other proxy
     expect((await via("10.1.2.3", "203.0.113.6", TEST_PASSWORD)).status).toBe(200); // another client, same proxy
     // The About page lists the setting as it was written.
-    expect(settingsInEffect(proxied.ctx)).toContainEqual({ name: "DDNS_TRUSTED_PROXIES", value: "10.0.0.0/8, 192.0.2.7" });
+    expect(settingsInEffect(proxied.ctx.settings)).toContainEqual({ name: "DDNS_TRUSTED_PROXIES", value: "10.0.0.0/8, 192.0.2.7" });
     proxied.ctx.sqlite.close();
   });
 

@@ -251,7 +251,8 @@ describe("delivery", () => {
     expect(receiver.requests).toHaveLength(4);
     expect((await notification(created.id)).last_error).toBe('Webhook: "error 500" (HTTP 500)');
     expect(rig.t.logs.some((line) => line.includes("notification not delivered"))).toBe(true);
-    expect(new Notifier(rig.t.ctx).retryDelaysMs).toEqual([1_000, 5_000, 25_000]);
+    const { store, log, fetch, keys, settings } = rig.t.ctx;
+    expect(new Notifier({ store, log, fetch, keys, settings }).retryDelaysMs).toEqual([1_000, 5_000, 25_000]);
   });
 
   test("an update never waits for a delivery: the forced update answers while the receiver still holds the request", async () => {

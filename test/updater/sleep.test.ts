@@ -4,8 +4,7 @@
 // says so and recomputes the schedules. No test here waits for real time.
 
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import type { SchedulerControl } from "../../src/context";
-import { FAILED_PASS_RETRY_MS, SAFETY_WAKE_UP_MS, Scheduler } from "../../src/updater/scheduler";
+import { FAILED_PASS_RETRY_MS, SAFETY_WAKE_UP_MS, Scheduler, type SchedulerControl } from "../../src/updater/scheduler";
 import type { Clock } from "../../src/updater/timer";
 import { addDomain, addProvider, domainState, useRig, waitFor } from "./harness";
 

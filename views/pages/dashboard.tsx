@@ -3,7 +3,7 @@
 // Everything below the heading refreshes itself (LiveRegion), with the time it is from.
 
 import { Html } from "@elysiajs/html";
-import type { PublicIpState } from "../../src/context";
+import type { PublicIpState } from "../../src/ip/public-ip";
 import type { DetectionFailure } from "../../src/ip/detect";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { DailyIpChanges, DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";

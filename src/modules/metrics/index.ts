@@ -1,10 +1,9 @@
 // Routes of /api/v1/metrics.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
 import { PROVIDER_TYPES } from "../../dns/registry";
-import { errorResponses, Int, OptionalTimestamp, whileUnchanged } from "../shared";
-import { dashboardMetrics, providerStats } from "./service";
+import { errorResponses, Int, OptionalTimestamp, whileUnchanged, type WriteCount } from "../shared";
+import { dashboardMetrics, type MetricsReader, providerStats } from "./service";
 
 const Rate = t.Nullable(t.Number({ description: "Percentage with one decimal; null when there is nothing to rate" }));
 
@@ -43,7 +42,8 @@ const ProviderStats = t.Object({
 /** The 24-hour figures move with the clock as well as with the data: served unchanged for at most a second. */
 const FIGURES_FRESH_MS = 1000;
 
-export function metricsRoutes(ctx: AppContext) {
+/** The figures, served again while the database is unwritten (its write count). */
+export function metricsRoutes(ctx: MetricsReader & WriteCount) {
   return new Elysia({ prefix: "/metrics", tags: ["metrics"] })
     .get("/dashboard", whileUnchanged(ctx, () => dashboardMetrics(ctx), FIGURES_FRESH_MS), {
       response: { 200: Dashboard, ...errorResponses(401) },

@@ -1,8 +1,11 @@
 // Dashboard and per-provider figures (docs/api.md, system and metrics), from the store's aggregates
 // over the history table.
 
-import type { AppContext } from "../../context";
+import type { Store } from "../../store";
 import { iso } from "../../util/time";
+
+/** The figures read the store's aggregates only. */
+export type MetricsReader = { store: Pick<Store, "metrics"> };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,7 +27,7 @@ export interface DashboardMetrics {
   providers_stats: { type: string; count: number; active: number }[];
 }
 
-export function dashboardMetrics(ctx: AppContext, now = Date.now()): DashboardMetrics {
+export function dashboardMetrics(ctx: MetricsReader, now = Date.now()): DashboardMetrics {
   const domainCounts = ctx.store.metrics.domainCounts();
   const byType = ctx.store.metrics.providersByType();
   const updates = ctx.store.metrics.updatesSince(now - DAY_MS);
@@ -57,7 +60,7 @@ export interface ProviderStats {
   last_update_time: string | null;
 }
 
-export function providerStats(ctx: AppContext, now = Date.now()): { providers: ProviderStats[]; total_providers: number } {
+export function providerStats(ctx: MetricsReader, now = Date.now()): { providers: ProviderStats[]; total_providers: number } {
   const rows = ctx.store.metrics.providerStats(now - DAY_MS);
   const stats = rows.map((row) => {
     const updates = row.updates ?? 0;
@@ -93,7 +96,7 @@ export interface HourlyUpdates {
  * Updates per hour over the last 24 hours: 24 buckets aligned to the local clock hour, the last
  * one being the current (partial) hour. Hours without updates are present with zero counts.
  */
-export function updatesPerHour(ctx: AppContext, now = Date.now()): HourlyUpdates[] {
+export function updatesPerHour(ctx: MetricsReader, now = Date.now()): HourlyUpdates[] {
   const hourStart = new Date(now);
   hourStart.setMinutes(0, 0, 0);
   const first = hourStart.getTime() - 23 * HOUR_MS;
@@ -118,7 +121,7 @@ export interface DailyIpChanges {
  * from local midnight six days ago, so on a daylight-saving switch a change within an hour of
  * midnight may count toward the neighbouring day — good enough for a chart.
  */
-export function ipChangesPerDay(ctx: AppContext, now = Date.now()): DailyIpChanges[] {
+export function ipChangesPerDay(ctx: MetricsReader, now = Date.now()): DailyIpChanges[] {
   const midnight = new Date(now);
   midnight.setHours(0, 0, 0, 0);
   midnight.setDate(midnight.getDate() - 6);

@@ -1,7 +1,6 @@
 // Routes of /api/v1/notifications.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
 import { bodyShape, DeletedBody, errorResponses, NotificationIdParams, plainIds } from "../shared";
 import { Notification, NotificationCreate, NotificationUpdate, TestResult } from "./model";
 import {
@@ -11,9 +10,10 @@ import {
   listNotifications,
   testNotification,
   updateNotification,
+  type NotificationDeps,
 } from "./service";
 
-export function notificationRoutes(ctx: AppContext) {
+export function notificationRoutes(ctx: NotificationDeps) {
   return new Elysia({ prefix: "/notifications", tags: ["notifications"] })
     .onTransform(plainIds)
     .get("", () => listNotifications(ctx), {

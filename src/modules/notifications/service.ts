@@ -2,18 +2,27 @@
 // secret options sealed like provider credentials and masked in answers, the events, and the test
 // message. Delivery itself is the notifier's (src/notify/notifier.ts).
 
-import type { AppContext } from "../../context";
 import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../db/schema";
+import type { Logger } from "../../log";
+import type { Store } from "../../store";
 import type { NotificationChanges } from "../../store/notifications";
+import type { Notifier } from "../../notify/notifier";
 import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
+import { MAX_VALUE_CHARS } from "../../limits";
 import type { ChannelOption } from "../../notify/channel";
 import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, storedNotificationType } from "../../notify/registry";
 import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
 
-const MAX_OPTION_LENGTH = 1024;
+/** What the notifications' rules use: the rows, the key their secrets are sealed with, the log, the test message. */
+export interface NotificationDeps {
+  store: Pick<Store, "notifications">;
+  keys: { readonly encryptionKey: string };
+  log: Logger;
+  notifier: Pick<Notifier, "sendTest">;
+}
 
 export interface NotificationInput {
   name?: string;
@@ -69,8 +78,8 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
     if (!isObject(value)) throw invalidField(field, "must be an object of header names and values");
     for (const [name, header] of Object.entries(value)) {
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(name)) throw invalidField(`${field}.${name.slice(0, 40)}`, "is not a valid header name");
-      if (typeof header !== "string" || header.length > MAX_OPTION_LENGTH || /[\r\n]/.test(header)) {
-        throw invalidField(`${field}.${name}`, `must be a single-line string of at most ${MAX_OPTION_LENGTH} characters`);
+      if (typeof header !== "string" || header.length > MAX_VALUE_CHARS || /[\r\n]/.test(header)) {
+        throw invalidField(`${field}.${name}`, `must be a single-line string of at most ${MAX_VALUE_CHARS} characters`);
       }
     }
     return value;
@@ -78,7 +87,7 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
   if (rule.kind === "chat_id" && typeof value === "number" && Number.isInteger(value)) return String(value);
   if (typeof value !== "string" || value.trim() === "") throw invalidField(field, "must be a non-empty string");
   const text = value.trim();
-  if (text.length > MAX_OPTION_LENGTH) throw invalidField(field, `must be at most ${MAX_OPTION_LENGTH} characters`);
+  if (text.length > MAX_VALUE_CHARS) throw invalidField(field, `must be at most ${MAX_VALUE_CHARS} characters`);
   if (rule.kind === "url" || rule.kind === "https_url") {
     const problem = urlProblem(text, rule.kind === "https_url");
     if (problem !== null) throw invalidField(field, problem);
@@ -122,12 +131,7 @@ export function checkOptions(
   return { plain, secrets };
 }
 
-/** The options with the secrets opened: only the notifier (to send) and an edit (to keep them) see them. */
-export function openOptions(ctx: AppContext, row: NotificationRow): Record<string, unknown> {
-  return { ...row.options, ...openCredentials(row.secrets, ctx.keys.encryptionKey) };
-}
-
-function toView(ctx: AppContext, row: NotificationRow): NotificationView {
+function toView(ctx: NotificationDeps, row: NotificationRow): NotificationView {
   let secrets: Record<string, string>;
   try {
     secrets = openCredentials(row.secrets, ctx.keys.encryptionKey);
@@ -150,22 +154,22 @@ function toView(ctx: AppContext, row: NotificationRow): NotificationView {
   };
 }
 
-export function findNotificationRow(ctx: AppContext, id: number): NotificationRow {
+export function findNotificationRow(ctx: NotificationDeps, id: number): NotificationRow {
   const row = ctx.store.notifications.find(id);
   if (!row) throw notFound("Notification not found");
   return row;
 }
 
-export function listNotifications(ctx: AppContext): NotificationView[] {
+export function listNotifications(ctx: NotificationDeps): NotificationView[] {
   return ctx.store.notifications.list().map((row) => toView(ctx, row));
 }
 
-export function getNotification(ctx: AppContext, id: number): NotificationView {
+export function getNotification(ctx: NotificationDeps, id: number): NotificationView {
   return toView(ctx, findNotificationRow(ctx, id));
 }
 
 export function createNotification(
-  ctx: AppContext,
+  ctx: NotificationDeps,
   input: Required<Pick<NotificationInput, "name" | "type" | "options">> & NotificationInput,
 ): NotificationView {
   const name = checkDisplayName(input.name);
@@ -187,7 +191,7 @@ export function createNotification(
   return getNotification(ctx, created);
 }
 
-export function updateNotification(ctx: AppContext, id: number, input: NotificationInput): NotificationView {
+export function updateNotification(ctx: NotificationDeps, id: number, input: NotificationInput): NotificationView {
   const row = findNotificationRow(ctx, id);
   const changes: NotificationChanges = {};
   if (input.name !== undefined) changes.name = checkDisplayName(input.name);
@@ -213,14 +217,14 @@ export function updateNotification(ctx: AppContext, id: number, input: Notificat
   return getNotification(ctx, id);
 }
 
-export function deleteNotification(ctx: AppContext, id: number): void {
+export function deleteNotification(ctx: NotificationDeps, id: number): void {
   findNotificationRow(ctx, id);
   ctx.store.notifications.delete(id);
   ctx.log.info("notification deleted", { notification_id: id });
 }
 
 /** `POST /notifications/{id}/test`: one message now, no retries; the answer says whether it arrived. */
-export async function testNotification(ctx: AppContext, id: number): Promise<{ ok: boolean; detail: string }> {
+export async function testNotification(ctx: NotificationDeps, id: number): Promise<{ ok: boolean; detail: string }> {
   const row = findNotificationRow(ctx, id);
   const error = await ctx.notifier.sendTest(row);
   return error === null ? { ok: true, detail: `Test message sent through ${row.name}` } : { ok: false, detail: error };

@@ -1,25 +1,22 @@
-// GET /metrics for Prometheus: an API bearer token, or DDNS_METRICS_TOKEN when it is set (a scrape
-// job's `authorization: {credentials: ...}`), so the scraper needs no admin password.
+// GET /metrics for Prometheus. Who may read it is the HTTP edge's rule (an API token, or
+// DDNS_METRICS_TOKEN when it is set), handed in by the app as `authenticate`.
 
-import { timingSafeEqual } from "node:crypto";
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
-import { authenticateToken, bearerToken } from "../../http/tokens";
 import { errorResponses } from "../shared";
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+export interface PrometheusRouteDeps {
+  /** The counters and gauges (./service.ts). */
+  metrics: { render(): string };
+  /** Refuses (401) a request that may not read the metrics, given its Authorization header. */
+  authenticate(authorization: string | undefined): Promise<void>;
 }
 
-export function prometheusRoutes(ctx: AppContext) {
+export function prometheusRoutes({ metrics, authenticate }: PrometheusRouteDeps) {
   return new Elysia({ tags: ["system"] }).get(
     "/metrics",
     async ({ headers }) => {
-      const token = bearerToken(headers.authorization);
-      if (ctx.settings.metricsToken === null || !sameSecret(token, ctx.settings.metricsToken)) await authenticateToken(ctx, token);
-      return new Response(ctx.metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+      await authenticate(headers.authorization);
+      return new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
     },
     {
       response: { 200: t.String({ description: "Prometheus text exposition format 0.0.4" }), ...errorResponses(401) },

@@ -4,10 +4,10 @@
 // Counters live in memory and start at 0 with each process, as Prometheus expects of counters;
 // the gauges are read from the database at each scrape.
 
-import type { AppContext } from "../../context";
 import type { IpFamily } from "../../ip/detect";
+import type { MetricsQueries } from "../../store/metrics";
 import type { EventSink, RecordedUpdate } from "../../updater/events";
-import packageJson from "../../../package.json";
+import { VERSION } from "../../util/package";
 
 /** Seconds; a provider call takes from tens of milliseconds to the whole DDNS_HTTP_TIMEOUT. */
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -32,13 +32,21 @@ interface Histogram {
   count: number;
 }
 
+/** What the exposition reads besides its own counters. */
+export interface MetricsSources {
+  /** The gauges and a provider's type, read from the database. */
+  queries: Pick<MetricsQueries, "providerType" | "domainStates" | "lastSuccesses">;
+  /** When the process started, ms since the epoch. */
+  startedAt: number;
+}
+
 /** The counters the update path feeds (an EventSink), and the exposition of everything. */
 export class UpdateMetrics implements EventSink {
   private readonly updates = new Series(() => ({ n: 0 }));
   private readonly durations = new Series<Histogram>(() => ({ buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 }));
   private readonly ipChanges = new Series(() => ({ n: 0 }));
   private readonly detectionFailures = new Series(() => ({ n: 0 }));
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly sources: MetricsSources) {
     // Both families are shown from the start, so a rate() over them never starts from a missing series.
     for (const family of [4, 6] as const) {
       this.ipChanges.at({ family: familyLabel(family) });
@@ -67,7 +75,7 @@ export class UpdateMetrics implements EventSink {
 
   /** Read at each update: a provider without domains may change its type. */
   private providerType(providerId: number): string {
-    return this.ctx.store.metrics.providerType(providerId) ?? "unknown";
+    return this.sources.queries.providerType(providerId) ?? "unknown";
   }
 
   /** The whole exposition. */
@@ -76,11 +84,11 @@ export class UpdateMetrics implements EventSink {
     const family = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
     family("ddnsd_build_info", "gauge", "The running ddnsd build; always 1.");
-    lines.push(`ddnsd_build_info${renderLabels({ version: packageJson.version })} 1`);
+    lines.push(`ddnsd_build_info${renderLabels({ version: VERSION })} 1`);
 
     family("ddnsd_domains", "gauge", "Domains by state: ok (last write succeeded), failing, pending (never written), disabled (it or its provider).");
     const states = { ok: 0, failing: 0, pending: 0, disabled: 0 };
-    for (const row of this.ctx.store.metrics.domainStates()) {
+    for (const row of this.sources.queries.domainStates()) {
       states[row.state] = row.n;
     }
     for (const [state, n] of Object.entries(states)) lines.push(`ddnsd_domains${renderLabels({ state })} ${n}`);
@@ -104,7 +112,7 @@ export class UpdateMetrics implements EventSink {
     for (const [labels, { n }] of this.detectionFailures.values) lines.push(`ddnsd_detection_failures_total${labels} ${n}`);
 
     family("ddnsd_record_last_success_timestamp_seconds", "gauge", "When each record was last written successfully (Unix seconds), within the kept history.");
-    for (const row of this.ctx.store.metrics.lastSuccesses()) {
+    for (const row of this.sources.queries.lastSuccesses()) {
       if (row.at !== null) lines.push(`ddnsd_record_last_success_timestamp_seconds${renderLabels({ domain: row.domain, record_type: row.record_type })} ${row.at / 1000}`);
     }
 
@@ -121,7 +129,7 @@ export class UpdateMetrics implements EventSink {
     family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.");
     lines.push(`process_cpu_seconds_total ${(cpu.user + cpu.system) / 1e6}`);
     family("process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.");
-    lines.push(`process_start_time_seconds ${Math.floor(this.ctx.startedAt / 1000)}`);
+    lines.push(`process_start_time_seconds ${Math.floor(this.sources.startedAt / 1000)}`);
     return `${lines.join("\n")}\n`;
   }
 }

@@ -2,9 +2,7 @@
 // expect (docs/router-push.md). The key is the Basic auth password (any username) or `password=`.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
-import { detectFamily } from "../../updater/detect";
-import { push } from "./service";
+import { push, type PushDeps } from "./service";
 
 const text = (body: string, status = 200, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
@@ -27,7 +25,7 @@ function listParam(params: URLSearchParams, name: string): string[] {
     .filter(Boolean);
 }
 
-export function pushRoutes(ctx: AppContext) {
+export function pushRoutes(ctx: PushDeps) {
   return new Elysia({ tags: ["push"] }).get(
     "/nic/update",
     async ({ request }) => {
@@ -39,7 +37,6 @@ export function pushRoutes(ctx: AppContext) {
           hostnames: listParam(params, "hostname"),
           addresses: [...listParam(params, "myip"), ...listParam(params, "myipv6")],
         },
-        (family) => detectFamily(ctx, family),
       );
       if (lines === null) return text("badauth", 401, { "WWW-Authenticate": 'Basic realm="ddnsd", charset="UTF-8"' });
       return text(lines.join("\n"));

@@ -5,14 +5,24 @@
 // Protocol: https://help.dyn.com/remote-access-api/perform-update/ and …/return-codes/ (the
 // dyndns2 API that these clients speak), as docs/services/dyndns2.md describes for the dyndns2 service.
 
-import type { AppContext } from "../../context";
 import type { UpdateKeyRow } from "../../db/schema";
 import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
 import type { UpdateOutcome } from "../../updater/outcome";
 import { familyOf } from "../../updater/detect";
-import { runUpdate } from "../../updater/update";
+import type { UpdateOptions } from "../../updater/update";
 import { normaliseHostname } from "../domains/service";
-import { useUpdateKey } from "../update-keys/service";
+import { type UpdateKeyDeps, useUpdateKey } from "../update-keys/service";
+
+/** What a push uses besides the keys and domains: the setting, the shown address, the update path. */
+export interface PushDeps extends UpdateKeyDeps {
+  settings: { readonly allowPrivateIps: boolean };
+  /** The public address the dashboard shows: a pushed one replaces it. */
+  publicIp: { ipv4: string | null; ipv6: string | null; checkedAt: number | null };
+  /** The one update path (updater/update.ts) for one domain. */
+  update(domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null>;
+  /** Detects the public address of a family, as a scheduled check does (the router sent none). */
+  detect(family: IpFamily): Promise<Detection>;
+}
 
 export interface PushRequest {
   /** The Basic auth password, or the `password` query parameter. */
@@ -51,7 +61,7 @@ export function planAddresses(addresses: string[], allowPrivate: boolean): Famil
 }
 
 /** The enabled domains of enabled providers named `hostname` that the key covers. */
-function coveredDomains(ctx: AppContext, key: UpdateKeyRow, hostname: string): { id: number; recordType: "A" | "AAAA" }[] {
+function coveredDomains(ctx: Pick<PushDeps, "store">, key: UpdateKeyRow, hostname: string): { id: number; recordType: "A" | "AAAA" }[] {
   return ctx.store.domains
     .enabledNamed(hostname)
     .filter((domain) => key.domainIds === null || key.domainIds.includes(domain.id));
@@ -65,7 +75,7 @@ function answerLine(outcomes: UpdateOutcome[], addresses: string[]): string {
 }
 
 /** The push's answer: null for a wrong or missing key (the 401 `badauth`), else one line per hostname. */
-export async function push(ctx: AppContext, request: PushRequest, detect: (family: IpFamily) => Promise<Detection>): Promise<string[] | null> {
+export async function push(ctx: PushDeps, request: PushRequest): Promise<string[] | null> {
   const key = request.key === null || request.key === "" ? null : useUpdateKey(ctx, request.key);
   if (key === null) return null;
   if (request.hostnames.length === 0) return ["notfqdn"];
@@ -86,7 +96,7 @@ export async function push(ctx: AppContext, request: PushRequest, detect: (famil
       return given === undefined ? null : Promise.resolve(given);
     }
     let shared = detections.get(family);
-    if (!shared) detections.set(family, (shared = detect(family)));
+    if (!shared) detections.set(family, (shared = ctx.detect(family)));
     return shared;
   };
 
@@ -107,7 +117,7 @@ export async function push(ctx: AppContext, request: PushRequest, detect: (famil
       });
       if (planned.length === 0) return `nochg ${validPushed.join(",")}`;
       const outcomes = (
-        await Promise.all(planned.map(({ domain, detection }) => runUpdate(ctx, domain.id, { trigger: "push", force: false, detection })))
+        await Promise.all(planned.map(({ domain, detection }) => ctx.update(domain.id, { trigger: "push", force: false, detection })))
       ).filter((outcome): outcome is UpdateOutcome => outcome !== null);
       const families = [...new Set(planned.map(({ domain }) => familyOf(domain.recordType)))].sort();
       const addresses = (await Promise.all(families.map((family) => detectionOf(family)!))).flatMap((detection) => (detection.ok ? [detection.ip] : []));

@@ -1,10 +1,10 @@
 // Routes of /api/v1/system, and the unauthenticated /healthz probe.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
+import type { AppContext, Appliance } from "../../context";
 import { bodyShape, errorResponses, Int } from "../shared";
 import { effectiveSource, environmentSource, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText } from "./address-sources";
-import { healthProblem, systemStatus } from "./service";
+import { healthProblem, type SystemSources, systemStatus } from "./service";
 
 const SystemStatus = t.Object({
   initialized: t.Boolean({ description: "The database is migrated and an admin exists" }),
@@ -57,7 +57,7 @@ function addressSourcesView(ctx: AppContext) {
   return { ipv4: view(4), ipv6: view(6), interfaces: hostInterfaces(ctx) };
 }
 
-export function systemRoutes(ctx: AppContext) {
+export function systemRoutes(ctx: Appliance) {
   return new Elysia({ prefix: "/system", tags: ["system"] })
     .get("/status", () => systemStatus(ctx), {
       response: { 200: SystemStatus, ...errorResponses(401) },
@@ -96,7 +96,7 @@ const Unhealthy = t.Object(
  * `/healthz`: 200 only once the appliance is ready (an admin exists, so a login works; the scheduler
  * runs when this app schedules), else 503 saying why.
  */
-export function healthRoutes(ctx: AppContext, options: { scheduled: boolean }) {
+export function healthRoutes(ctx: SystemSources, options: { scheduled: boolean }) {
   return new Elysia({ tags: ["system"] }).get(
     "/healthz",
     ({ set }) => {

@@ -1,17 +1,27 @@
 // System status (docs/api.md, system and metrics) and the health probe.
 
-import type { AppContext } from "../../context";
-import { VERSION } from "../../context";
-import { userCount } from "../../security/users";
+import type { Store } from "../../store";
+import { VERSION } from "../../util/package";
+import { iso } from "../../util/time";
 
 const DISK_FULL_HEALTH =
   "The data disk is full: API writes are refused and update outcomes wait in memory until space is freed in DDNS_DATA_DIR";
-import { iso } from "../../util/time";
 
-export function systemStatus(ctx: AppContext) {
+/** What the status and the health probe read (the app's context has all of it). */
+export interface SystemSources {
+  store: Pick<Store, "metrics" | "users">;
+  /** When the app started, ms since the epoch. */
+  startedAt: number;
+  /** The newest public addresses the updater detected. */
+  publicIp: { readonly ipv4: string | null; readonly ipv6: string | null };
+  scheduler: { readonly running: boolean };
+  disk: { readonly full: boolean };
+}
+
+export function systemStatus(ctx: SystemSources) {
   const lastCheck = ctx.store.metrics.lastCheckedAt();
   return {
-    initialized: userCount(ctx) > 0,
+    initialized: ctx.store.users.count() > 0,
     version: VERSION,
     uptime_seconds: Math.floor((Date.now() - ctx.startedAt) / 1000),
     database: "sqlite" as const,
@@ -24,10 +34,10 @@ export function systemStatus(ctx: AppContext) {
 type HealthProblem = { status: "starting" | "degraded" | "unavailable"; detail: string };
 
 /** Why the appliance is not healthy, or null when it is ready and its database answers. */
-export function healthProblem(ctx: AppContext, scheduled: boolean): HealthProblem | null {
+export function healthProblem(ctx: SystemSources, scheduled: boolean): HealthProblem | null {
   let admins: number;
   try {
-    admins = userCount(ctx);
+    admins = ctx.store.users.count();
   } catch {
     return { status: "unavailable", detail: "The database does not answer" };
   }
@@ -38,6 +48,6 @@ export function healthProblem(ctx: AppContext, scheduled: boolean): HealthProble
 }
 
 /** The database's size in bytes (pages in use × page size; a WAL file not yet checkpointed is extra). */
-export function databaseSizeBytes(ctx: AppContext): number {
+export function databaseSizeBytes(ctx: Pick<SystemSources, "store">): number {
   return ctx.store.metrics.databaseSizeBytes();
 }

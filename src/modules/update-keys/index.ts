@@ -1,12 +1,11 @@
 // Routes of /api/v1/update-keys.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
 import { bodyShape, DeletedBody, errorResponses, plainIds, UpdateKeyIdParams } from "../shared";
 import { UpdateKey, UpdateKeyCreate } from "./model";
-import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys } from "./service";
+import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys, type UpdateKeyDeps } from "./service";
 
-export function updateKeyRoutes(ctx: AppContext) {
+export function updateKeyRoutes(ctx: UpdateKeyDeps) {
   return new Elysia({ prefix: "/update-keys", tags: ["update keys"] })
     .onTransform(plainIds)
     .get("", () => listUpdateKeys(ctx), {

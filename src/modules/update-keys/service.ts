@@ -3,11 +3,18 @@
 // hash would only cost every push time; one indexed lookup of the hash finds the key.
 
 import { createHash, randomBytes } from "node:crypto";
-import type { AppContext } from "../../context";
 import type { UpdateKeyRow } from "../../db/schema";
 import { invalidField, notFound } from "../../errors";
+import type { Logger } from "../../log";
+import type { Store } from "../../store";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
+
+/** What the keys' rules use: the keys, the domains a key may name, the log. */
+export interface UpdateKeyDeps {
+  store: Pick<Store, "updateKeys" | "domains">;
+  log: Logger;
+}
 
 export interface UpdateKeyView {
   id: number;
@@ -34,7 +41,7 @@ function toView(row: UpdateKeyRow, key?: string): UpdateKeyView {
   };
 }
 
-function checkDomainIds(ctx: AppContext, ids: number[] | null | undefined): number[] | null {
+function checkDomainIds(ctx: UpdateKeyDeps, ids: number[] | null | undefined): number[] | null {
   if (ids === null || ids === undefined) return null;
   // An empty list would make a key that updates nothing, which reads like "no limit".
   if (ids.length === 0) throw invalidField("domain_ids", "must name at least one domain; null means all domains");
@@ -45,7 +52,7 @@ function checkDomainIds(ctx: AppContext, ids: number[] | null | undefined): numb
   return unique;
 }
 
-export function createUpdateKey(ctx: AppContext, input: { name: string; domain_ids?: number[] | null }): UpdateKeyView {
+export function createUpdateKey(ctx: UpdateKeyDeps, input: { name: string; domain_ids?: number[] | null }): UpdateKeyView {
   const name = checkDisplayName(input.name);
   const domainIds = checkDomainIds(ctx, input.domain_ids);
   // 32 random bytes as base64url: 43 characters that survive a URL, a form field and Basic auth as they are.
@@ -55,27 +62,27 @@ export function createUpdateKey(ctx: AppContext, input: { name: string; domain_i
   return toView(row, key);
 }
 
-export function listUpdateKeys(ctx: AppContext): UpdateKeyView[] {
+export function listUpdateKeys(ctx: UpdateKeyDeps): UpdateKeyView[] {
   return ctx.store.updateKeys.list().map((row) => toView(row));
 }
 
-function findUpdateKeyRow(ctx: AppContext, id: number): UpdateKeyRow {
+function findUpdateKeyRow(ctx: UpdateKeyDeps, id: number): UpdateKeyRow {
   const row = ctx.store.updateKeys.find(id);
   if (!row) throw notFound("Update key not found");
   return row;
 }
 
-export function getUpdateKey(ctx: AppContext, id: number): UpdateKeyView {
+export function getUpdateKey(ctx: UpdateKeyDeps, id: number): UpdateKeyView {
   return toView(findUpdateKeyRow(ctx, id));
 }
 
-export function deleteUpdateKey(ctx: AppContext, id: number): void {
+export function deleteUpdateKey(ctx: UpdateKeyDeps, id: number): void {
   findUpdateKeyRow(ctx, id);
   ctx.store.updateKeys.delete(id);
   ctx.log.info("update key deleted", { update_key_id: id });
 }
 
 /** The key a push presented, marked as used now; null for an unknown key. */
-export function useUpdateKey(ctx: AppContext, key: string): UpdateKeyRow | null {
+export function useUpdateKey(ctx: UpdateKeyDeps, key: string): UpdateKeyRow | null {
   return ctx.store.updateKeys.use(hashKey(key), Date.now()) ?? null;
 }

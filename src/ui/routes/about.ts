@@ -2,7 +2,7 @@
 // family's public address comes from (stored, winning over the environment's setting).
 
 import { Elysia } from "elysia";
-import { VERSION, type AppContext } from "../../context";
+import type { AppContext } from "../../context";
 import { Invalid } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { effectiveSource, environmentSource, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText, type SourceChoice } from "../../modules/system/address-sources";
@@ -13,6 +13,7 @@ import { field, type Submitted } from "../forms";
 import { signedIn } from "../pages";
 import { seeOther, setFlash, takeFlash } from "../session";
 import { settingsInEffect } from "../settings";
+import { VERSION } from "../../util/package";
 
 /** The newest log lines the page shows, newest first. */
 const LOG_LINES_SHOWN = 30;
@@ -56,7 +57,7 @@ export function aboutRoutes(ctx: AppContext) {
         interfaces: hostInterfaces(ctx),
         errors: state.errors ?? { fields: {} },
       },
-      settings: settingsInEffect(ctx),
+      settings: settingsInEffect(ctx.settings),
       logLines: ctx.log.recent().slice(-LOG_LINES_SHOWN).reverse(),
     });
   }

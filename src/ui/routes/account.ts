@@ -3,18 +3,17 @@
 // the user before), and the session ends so the next sign-in uses the new password.
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
-import { checkLogin, setPassword } from "../../security/users";
+import { checkLogin, setPassword, type SignInDeps } from "../../security/users";
 import type { FormErrors } from "../../../views/components";
 import { PasswordPage } from "../../../views/pages/password";
 import { field } from "../forms";
 import { signedIn } from "../pages";
-import { endSession, seeOther } from "../session";
+import { endSession, type SessionDeps, seeOther } from "../session";
 
 /** The same floor as `ddnsd admin set-password`. */
 const MIN_PASSWORD_LENGTH = 8;
 
-export function accountRoutes(ctx: AppContext) {
+export function accountRoutes(ctx: SessionDeps & SignInDeps) {
   return new Elysia()
     .use(signedIn(ctx))
     .get("/account/password", ({ user }) => PasswordPage({ user, errors: { fields: {} } }))

@@ -9,6 +9,7 @@ import {
   createDomain,
   deleteDomain,
   domainHistory,
+  forceUpdate,
   getDomain,
   historyCount,
   ipTimeline,
@@ -18,7 +19,6 @@ import {
 import { listProviders } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
-import { forceUpdate } from "../../updater/update";
 import { domainStatus, NO_ERRORS, type FormErrors } from "../../../views/components";
 import { DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
 import { serviceFor } from "../../../views/fragments/credential-field";
@@ -77,7 +77,7 @@ export function domainPageRoutes(ctx: AppContext) {
 
   function row(id: number, view: DomainRowView, result: UpdateResult | null = null) {
     const domain = getDomain(ctx, id);
-    return DomainRow({ domain, view, now: Date.now(), intervalSeconds: interval, conditions: updateConditions(ctx)(domain), result });
+    return DomainRow({ domain, view, now: Date.now(), intervalSeconds: interval, conditions: updateConditions(ctx, listProviders(ctx))(domain), result });
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
@@ -105,7 +105,7 @@ export function domainPageRoutes(ctx: AppContext) {
       .get("/domains", ({ user, cookie, query }) => {
         const filters = { provider: field(query, "provider"), status: field(query, "status") };
         const all = listDomains(ctx);
-        const conditions = updateConditions(ctx);
+        const conditions = updateConditions(ctx, listProviders(ctx));
         const domains = all.filter(
           (d) =>
             (filters.provider === "" || String(d.provider_id) === filters.provider) &&
@@ -219,7 +219,7 @@ export function domainPageRoutes(ctx: AppContext) {
             now: Date.now(),
             intervalSeconds: interval,
             domain,
-            conditions: updateConditions(ctx)(domain),
+            conditions: updateConditions(ctx, listProviders(ctx))(domain),
             rows: historyRows(params.id, page),
             timeline: ipTimeline(ctx, params.id),
             page,

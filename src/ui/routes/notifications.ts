@@ -3,7 +3,6 @@
 // a notice without JavaScript), the on/off switch, and delete through a confirmation.
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
 import {
   createNotification,
   deleteNotification,
@@ -11,6 +10,7 @@ import {
   listNotifications,
   testNotification,
   updateNotification,
+  type NotificationDeps,
 } from "../../modules/notifications/service";
 import { IdParams } from "../../modules/shared";
 import { NO_ERRORS, type FormErrors } from "../../../views/components";
@@ -20,10 +20,10 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { NotificationFormPage, type NotificationFormValues } from "../../../views/pages/notification-form";
 import { NotificationsPage } from "../../../views/pages/notifications";
 import { field, formErrors, newNotificationValues, notificationInput, notificationValues, notificationValuesOf, onlyChangesType } from "../forms";
-import { answerAction, signedIn, type Cookies } from "../pages";
+import { answerAction, signedIn, type Cookies, type PageDeps } from "../pages";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
-export function notificationPageRoutes(ctx: AppContext) {
+export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
   function form(user: string, values: NotificationFormValues, errors: FormErrors, id?: number) {
     return NotificationFormPage({ user, notification: id === undefined ? undefined : getNotification(ctx, id), values, errors });
   }

@@ -2,15 +2,15 @@
 // the cookie.
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
+import type { AuthDeps } from "../../http/auth";
 import { AUTH_MESSAGES, signAccessToken, tokenSigner } from "../../http/tokens";
 import { attemptSignIn } from "../../security/users";
 import { throttledMessage } from "../../security/throttle";
 import { LoginPage } from "../../../views/pages/login";
 import { field } from "../forms";
-import { endSession, localPath, SESSION_EXPIRED, seeOther, startSession } from "../session";
+import { type CookieDeps, endSession, localPath, SESSION_EXPIRED, seeOther, startSession } from "../session";
 
-export function signInRoutes(ctx: AppContext) {
+export function signInRoutes(ctx: AuthDeps & CookieDeps) {
   return new Elysia()
     .use(tokenSigner(ctx))
     .get("/login", ({ query }) =>
