@@ -9,12 +9,13 @@ import { signRequest } from "../../src/dns/sigv4";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
 import { checkBotocoreAnswer, openApi } from "../fakes/descriptions";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digitalocean";
+import { DYNV6_FAKE_TOKEN, startDynv6Fake } from "../fakes/dynv6";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../fakes/hetzner";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../fakes/route53";
 import type { FakeServer } from "../fakes/server";
 
 const DIRECTORY = `${import.meta.dir}/descriptions`;
-const OPENAPI = ["cloudflare", "digitalocean", "hetzner"] as const;
+const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6"] as const;
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -138,6 +139,33 @@ describe("a request the description forbids is refused with the service's error 
     expect(fake.violations).toEqual([]);
   });
 
+  test("dynv6", async () => {
+    const fake = started(startDynv6Fake());
+    const zone = fake.addZone("home.dynv6.net", { ipv4address: "198.51.100.1" });
+    fake.addRecord("home.dynv6.net", { name: "nas", type: "A", data: "198.51.100.1" });
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.url, DYNV6_FAKE_TOKEN, method, path, body);
+    const forbidden: [string, string, unknown?][] = [
+      ["PATCH", `/zones/${zone.id}`, { ipv4address: "not an address" }],
+      ["PATCH", `/zones/${zone.id}`, { ipv6prefix: "198.51.100.2" }],
+      ["POST", `/zones/${zone.id}/records`, { name: "new", data: "198.51.100.2" }],
+      ["POST", `/zones/${zone.id}/records`, { name: "new", type: "NS", data: "ns1.example.net" }],
+      ["POST", `/zones/${zone.id}/records`, { type: "A", data: "198.51.100.2" }],
+      ["GET", "/zones/by-name/home_dynv6!net"],
+      ["GET", "/zones/home.dynv6.net/records"],
+      ["GET", "/zones?page=2"],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 422]);
+      expect(answer.body).toMatchObject({ error: { name: "ValidationError", fields: [{}] } });
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => path));
+    expect(zone.ipv4address).toBe("198.51.100.1");
+    expect(zone.records).toHaveLength(1);
+    expect((await call("PATCH", `/zones/${zone.id}`, { ipv4address: "198.51.100.2" })).status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
   test("Route 53 (its botocore model)", async () => {
     const fake = started(startRoute53Fake());
     const zone = fake.addZone("example.com");
@@ -256,6 +284,32 @@ describe("the fakes answer in the descriptions' own response shapes", () => {
     const action = [...fake.actions.values()][0];
     const polled = await jsonCall(fake.url, HETZNER_FAKE_TOKEN, "GET", `/zones/actions/${action?.id}`);
     expect(checkResponse("GET", `/v1/zones/actions/${action?.id}`, polled.status, polled.body)).toEqual([]);
+  }, COMPILES);
+});
+
+describe("the dynv6 fake answers in its description's shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startDynv6Fake());
+    // Both apex fields set: dynv6 answers an unset one as "", which the description's ipv4/ipv6
+    // formats do not allow (ddnsd reads "" as no address, and never sends it).
+    const zone = fake.addZone("home.dynv6.net", { ipv4address: "198.51.100.1", ipv6prefix: "2001:db8::1" });
+    const record = fake.addRecord("home.dynv6.net", { name: "nas", type: "A", data: "198.51.100.1" });
+    const { checkResponse } = openApi("dynv6", "/api/v2");
+    const exchanges: [string, string, unknown?][] = [
+      ["GET", "/zones"],
+      ["GET", `/zones/${zone.id}`],
+      ["GET", "/zones/by-name/home.dynv6.net"],
+      ["PATCH", `/zones/${zone.id}`, { ipv6prefix: "2001:db8::1" }],
+      ["GET", `/zones/${zone.id}/records`],
+      ["GET", `/zones/${zone.id}/records/${record.id}`],
+      ["PATCH", `/zones/${zone.id}/records/${record.id}`, { data: "198.51.100.2" }],
+      ["POST", `/zones/${zone.id}/records`, { name: "nas", type: "AAAA", data: "2001:db8::2" }],
+    ];
+    for (const [method, path, body] of exchanges) {
+      const answer = await jsonCall(fake.url, DYNV6_FAKE_TOKEN, method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 200]);
+      expect([method, path, checkResponse(method, `/api/v2${path}`, answer.status, answer.body)]).toEqual([method, path, []]);
+    }
   }, COMPILES);
 });
 
