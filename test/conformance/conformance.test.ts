@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { signRequest } from "../../src/dns/sigv4";
+import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake } from "../fakes/azure";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
 import { checkBotocoreAnswer, openApi } from "../fakes/descriptions";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digitalocean";
@@ -15,7 +16,7 @@ import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } fro
 import type { FakeServer } from "../fakes/server";
 
 const DIRECTORY = `${import.meta.dir}/descriptions`;
-const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6"] as const;
+const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure"] as const;
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -26,6 +27,22 @@ function started<T extends FakeServer<unknown>>(fake: T): T {
   stops.push(fake.stop);
   return fake;
 }
+
+/** A bearer token from the Azure fake's token endpoint, as the client obtains one. */
+async function azureToken(loginUrl: string): Promise<string> {
+  const form = new URLSearchParams({
+    grant_type: "client_credentials",
+    client_id: AZURE_FAKE_CLIENT_ID,
+    client_secret: AZURE_FAKE_CLIENT_SECRET,
+    scope: "https://management.azure.com/.default",
+  });
+  const response = await fetch(`${loginUrl}/${AZURE_FAKE_TENANT}/oauth2/v2.0/token`, { method: "POST", body: form });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+const AZURE_ZONES = `/subscriptions/${AZURE_FAKE_SUBSCRIPTION}/providers/Microsoft.Network/dnszones`;
+const azureSet = (type: string, name: string) =>
+  `/subscriptions/${AZURE_FAKE_SUBSCRIPTION}/resourceGroups/${AZURE_FAKE_GROUP}/providers/Microsoft.Network/dnsZones/example.com/${type}/${name}`;
 
 async function jsonCall(url: string, token: string, method: string, path: string, body?: unknown) {
   const response = await fetch(url + path, {
@@ -163,6 +180,33 @@ describe("a request the description forbids is refused with the service's error 
     expect(zone.ipv4address).toBe("198.51.100.1");
     expect(zone.records).toHaveLength(1);
     expect((await call("PATCH", `/zones/${zone.id}`, { ipv4address: "198.51.100.2" })).status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test("Azure DNS (ARM), and not the token endpoint beside it", async () => {
+    const fake = started(startAzureFake());
+    fake.addZone("example.com");
+    const set = fake.addRecordSet("example.com", { name: "home", type: "A", addresses: ["198.51.100.1"] });
+    const token = await azureToken(fake.loginUrl);
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.armUrl, token, method, path, body);
+    const forbidden: [string, string, unknown?][] = [
+      ["GET", `${azureSet("ALIAS", "home")}?api-version=2018-05-01`],
+      ["GET", azureSet("A", "home")],
+      ["GET", `${AZURE_ZONES}?api-version=2018-05-01&$filter=name`],
+      ["PATCH", `${azureSet("A", "home")}?api-version=2018-05-01`, { properties: { ARecords: "198.51.100.2" } }],
+      ["PATCH", `${azureSet("A", "home")}?api-version=2018-05-01`, { properties: { TTL: "soon" } }],
+      ["PUT", `${azureSet("A", "new")}?api-version=2018-05-01`, { properties: { ARecords: [{ ipv4Address: ["198.51.100.2"] }] } }],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.body).toMatchObject({ error: { code: "BadRequest" } });
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => `/arm${path}`));
+    expect(set.addresses).toEqual(["198.51.100.1"]);
+    expect(fake.recordSet("example.com", "new", "A")).toBeUndefined();
+    const allowed = await call("PATCH", `${azureSet("A", "home")}?api-version=2018-05-01`, { properties: { ARecords: [{ ipv4Address: "198.51.100.2" }] } });
+    expect(allowed.status).toBe(200);
     expect(fake.violations).toEqual([]);
   });
 
@@ -310,6 +354,30 @@ describe("the dynv6 fake answers in its description's shapes", () => {
       expect([method, path, answer.status]).toEqual([method, path, 200]);
       expect([method, path, checkResponse(method, `/api/v2${path}`, answer.status, answer.body)]).toEqual([method, path, []]);
     }
+  }, COMPILES);
+});
+
+describe("the Azure fake answers in ARM's own shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startAzureFake());
+    fake.addZone("example.com");
+    const set = fake.addRecordSet("example.com", { name: "home", type: "A", addresses: ["198.51.100.1"] });
+    const token = await azureToken(fake.loginUrl);
+    const { checkResponse } = openApi("azure", "/arm");
+    const version = "?api-version=2018-05-01";
+    const exchanges: [string, string, number, unknown?][] = [
+      ["GET", AZURE_ZONES, 200],
+      ["GET", azureSet("A", "home"), 200],
+      ["PATCH", azureSet("A", "home"), 200, { properties: { ARecords: [{ ipv4Address: "198.51.100.2" }] } }],
+      ["PUT", azureSet("AAAA", "home"), 201, { properties: { TTL: 300, AAAARecords: [{ ipv6Address: "2001:db8::1" }] } }],
+      ["GET", azureSet("A", "nothing"), 404],
+    ];
+    for (const [method, path, status, body] of exchanges) {
+      const answer = await jsonCall(fake.armUrl, token, method, path + version, body);
+      expect([method, path, answer.status]).toEqual([method, path, status]);
+      expect([method, path, checkResponse(method, `/arm${path}`, answer.status, answer.body)]).toEqual([method, path, []]);
+    }
+    expect(set.addresses).toEqual(["198.51.100.2"]);
   }, COMPILES);
 });
 

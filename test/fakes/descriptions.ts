@@ -1,7 +1,7 @@
 // The services' own published descriptions (test/conformance/descriptions/), as the fakes check
 // requests against them and the conformance tests check the fakes' answers.
 //
-// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6) are checked by openapi-backend's
+// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS) are checked by openapi-backend's
 // router and validator (Ajv underneath): the operation (method and path), path and query parameters
 // (unknown query parameters are refused, as the description lists every one), header parameters
 // where described, and the JSON body against its schema (required fields, types, enums, formats where
@@ -35,9 +35,14 @@ export interface Leniency {
   partialPatch?: boolean;
   /** Fields the service assigns, which the description requires of requests without marking them readOnly. */
   assigned?: string[];
+  /**
+   * Query parameters the service's own next-page links carry, which the description leaves out (it
+   * calls those links opaque): not refused as unknown.
+   */
+  nextLinkParameters?: string[];
 }
 
-/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6), compiled once per process. */
+/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure), compiled once per process. */
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
@@ -112,22 +117,27 @@ function forRequests(schema: unknown, partial: boolean, assigned: string[]): unk
   return rewrite(schema);
 }
 
-/** The document with every `#/…` reference replaced by what it points at (the vendored ones hold no cycle). */
+/**
+ * The document with every `#/…` reference replaced by what it points at. A reference back into a
+ * schema it is part of (ARM's error body lists further error bodies in its `details`) becomes `{}`:
+ * what lies below the first level of such a cycle is not checked.
+ */
 function dereferenced(document: unknown): unknown {
-  const resolve = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(resolve);
+  const resolve = (node: unknown, within: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => resolve(item, within));
     if (typeof node !== "object" || node === null) return node;
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === "string" && ref.startsWith("#/")) {
+      if (within.includes(ref)) return {};
       const target = ref
         .slice(2)
         .split("/")
         .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")], document);
-      return resolve(target);
+      return resolve(target, [...within, ref]);
     }
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value)]));
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, within)]));
   };
-  return resolve(document);
+  return resolve(document, []);
 }
 
 /**
@@ -139,12 +149,14 @@ export function openApiDescription(
   options: { title: string; apiRoot: string; refuse: RequestDescription["refuse"]; leniency?: Leniency },
 ): RequestDescription {
   const { router, validator } = openApi(name, options.apiRoot, options.leniency);
+  const nextLinkParameters = new Set(options.leniency?.nextLinkParameters ?? []);
   return {
     name: options.title,
     refuse: options.refuse,
     check(request, raw) {
       const query: Record<string, string | string[]> = {};
       for (const [key, value] of new URLSearchParams(raw.search)) {
+        if (nextLinkParameters.has(key)) continue;
         const previous = query[key];
         query[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
       }
