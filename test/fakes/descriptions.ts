@@ -1,7 +1,7 @@
 // The services' own published descriptions (test/conformance/descriptions/), as the fakes check
 // requests against them and the conformance tests check the fakes' answers.
 //
-// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS) are checked by openapi-backend's
+// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS, Linode) are checked by openapi-backend's
 // router and validator (Ajv underneath): the operation (method and path), path and query parameters
 // (unknown query parameters are refused, as the description lists every one), header parameters
 // where described, and the JSON body against its schema (required fields, types, enums, formats where
@@ -9,6 +9,7 @@
 // `botocoreDescription` checks the few shapes ddnsd uses from that model.
 
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import addFormats from "ajv-formats";
 import { type Document, type Operation, OpenAPIRouter, OpenAPIValidator } from "openapi-backend";
 import { childrenNamed, parseXml, type XmlElement } from "../../src/dns/xml";
@@ -40,9 +41,11 @@ export interface Leniency {
    * calls those links opaque): not refused as unknown.
    */
   nextLinkParameters?: string[];
+  /** Request fields the service takes empty (an apex's name), though the description sets them a minimum length. */
+  emptyAllowed?: string[];
 }
 
-/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure), compiled once per process. */
+/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure, linode), compiled once per process. */
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
@@ -50,7 +53,9 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
   for (const [method, operation] of Object.values(document.paths ?? {}).flatMap((item) => Object.entries(item ?? {}))) {
     const body = (operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } }).requestBody;
     const json = body?.content?.["application/json"];
-    if (json?.schema) json.schema = forRequests(json.schema, leniency.partialPatch === true && method === "patch", leniency.assigned ?? []);
+    if (json?.schema) {
+      json.schema = forRequests(json.schema, leniency.partialPatch === true && method === "patch", leniency.assigned ?? [], leniency.emptyAllowed ?? []);
+    }
   }
   const router = new OpenAPIRouter({ definition: document, apiRoot });
   const validator = new OpenAPIValidator({
@@ -65,6 +70,8 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
     // The descriptions' formats (ipv4, ipv6, date-time, …) are part of what they forbid.
     customizeAjv: (ajv) => {
       addFormats(ajv);
+      // Linode's own format for an address of either family.
+      ajv.addFormat("ip", { type: "string", validate: (value: string) => isIP(value) !== 0 });
       return ajv;
     },
   });
@@ -88,8 +95,9 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
  * A request body's schema as OpenAPI 3.0 applies it to requests: a property marked `readOnly` (or
  * listed in `assigned`) is never required of a request, only of the answer. `partial`: nothing is
  * required at all, and `oneOf` becomes `anyOf` (without their required fields, the variants overlap).
+ * A property named in `emptyAllowed` loses its `minLength`.
  */
-function forRequests(schema: unknown, partial: boolean, assigned: string[]): unknown {
+function forRequests(schema: unknown, partial: boolean, assigned: string[], emptyAllowed: string[] = []): unknown {
   type Node = { properties?: Record<string, { readOnly?: boolean }>; allOf?: Node[]; oneOf?: Node[]; anyOf?: Node[] };
   // The readOnly properties an object schema has: its own, and those of the schemas it combines.
   const readOnlyOf = (node: Node): Set<string> => {
@@ -110,7 +118,15 @@ function forRequests(schema: unknown, partial: boolean, assigned: string[]): unk
         const kept = partial ? [] : value.filter((name) => !readOnly.has(name));
         if (kept.length > 0) out.required = kept;
       } else if (key === "oneOf" && partial) out.anyOf = rewrite(value);
-      else out[key] = rewrite(value);
+      else if (key === "properties" && typeof value === "object" && value !== null && emptyAllowed.length > 0) {
+        out.properties = Object.fromEntries(
+          Object.entries(value).map(([name, property]) => {
+            if (!emptyAllowed.includes(name) || typeof property !== "object" || property === null) return [name, rewrite(property)];
+            const { minLength: _, ...rest } = property as Record<string, unknown>;
+            return [name, rewrite(rest)];
+          }),
+        );
+      } else out[key] = rewrite(value);
     }
     return out;
   };
