@@ -15,9 +15,10 @@ import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../fakes/hetzner";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../fakes/linode";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../fakes/route53";
 import type { FakeServer } from "../fakes/server";
+import { startVultrFake, VULTR_FAKE_API_KEY } from "../fakes/vultr";
 
 const DIRECTORY = `${import.meta.dir}/descriptions`;
-const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode"] as const;
+const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr"] as const;
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -239,6 +240,31 @@ describe("a request the description forbids is refused with the service's error 
     expect(fake.violations).toEqual([]);
   });
 
+  test("Vultr", async () => {
+    const fake = started(startVultrFake());
+    fake.addDomain("example.com");
+    const record = fake.addRecord("example.com", { name: "home", type: "A", data: "198.51.100.1" });
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.url, VULTR_FAKE_API_KEY, method, path, body);
+    const records = "/domains/example.com/records";
+    const forbidden: [string, string, unknown?][] = [
+      ["GET", "/domains?per_page=many"],
+      ["GET", "/domains?page=2"],
+      ["POST", records, { type: "A", data: "198.51.100.2" }],
+      ["POST", records, { name: "new", type: "A", data: "198.51.100.2", ttl: "soon" }],
+      ["PATCH", `${records}/${record.id}`, { ttl: "soon" }],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.body).toMatchObject({ error: expect.any(String), status: 400 });
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => path));
+    expect(record.data).toBe("198.51.100.1");
+    expect((await call("PATCH", `${records}/${record.id}`, { data: "198.51.100.2" })).status).toBe(204);
+    expect((await call("POST", records, { name: "", type: "A", data: "198.51.100.3", ttl: 300 })).status).toBe(201);
+    expect(fake.violations).toEqual([]);
+  });
+
   test("Route 53 (its botocore model)", async () => {
     const fake = started(startRoute53Fake());
     const zone = fake.addZone("example.com");
@@ -436,6 +462,31 @@ describe("the Linode fake answers in its description's shapes", () => {
       const pathname = new URL(fake.url + path).pathname;
       expect([method, path, answer.status]).toEqual([method, path, status]);
       expect([method, path, shapeProblems(method, pathname, answer.status, answer.body)]).toEqual([method, path, []]);
+    }
+  }, COMPILES);
+});
+
+describe("the Vultr fake answers in its description's shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startVultrFake());
+    fake.addDomain("example.com");
+    const record = fake.addRecord("example.com", { name: "home", type: "A", data: "198.51.100.1" });
+    const { checkResponse } = openApi("vultr", "/v2");
+    const records = "/domains/example.com/records";
+    const exchanges: [string, string, number, unknown?][] = [
+      ["GET", "/domains?per_page=500", 200],
+      ["GET", "/domains/example.com", 200],
+      ["GET", `${records}?per_page=500`, 200],
+      ["GET", `${records}/${record.id}`, 200],
+      ["PATCH", `${records}/${record.id}`, 204, { data: "198.51.100.2" }],
+      ["POST", records, 201, { name: "home", type: "AAAA", data: "2001:db8::1", ttl: 300 }],
+    ];
+    for (const [method, path, status, body] of exchanges) {
+      const answer = await jsonCall(fake.url, VULTR_FAKE_API_KEY, method, path, body);
+      const pathname = new URL(fake.url + path).pathname;
+      expect([method, path, answer.status]).toEqual([method, path, status]);
+      // A 204 has no body, which the validator reads as null.
+      expect([method, path, checkResponse(method, pathname, answer.status, answer.body ?? null)]).toEqual([method, path, []]);
     }
   }, COMPILES);
 });

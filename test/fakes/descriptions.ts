@@ -1,7 +1,7 @@
 // The services' own published descriptions (test/conformance/descriptions/), as the fakes check
 // requests against them and the conformance tests check the fakes' answers.
 //
-// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS, Linode) are checked by openapi-backend's
+// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS, Linode, Vultr) are checked by openapi-backend's
 // router and validator (Ajv underneath): the operation (method and path), path and query parameters
 // (unknown query parameters are refused, as the description lists every one), header parameters
 // where described, and the JSON body against its schema (required fields, types, enums, formats where
@@ -45,7 +45,7 @@ export interface Leniency {
   emptyAllowed?: string[];
 }
 
-/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure, linode), compiled once per process. */
+/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure, linode, vultr), compiled once per process. */
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
