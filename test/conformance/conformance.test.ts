@@ -10,6 +10,7 @@ import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
 import { checkBotocoreAnswer, openApi } from "../fakes/descriptions";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digitalocean";
+import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, startDomeneshopFake } from "../fakes/domeneshop";
 import { DYNV6_FAKE_TOKEN, startDynv6Fake } from "../fakes/dynv6";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../fakes/hetzner";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../fakes/linode";
@@ -18,7 +19,7 @@ import type { FakeServer } from "../fakes/server";
 import { startVultrFake, VULTR_FAKE_API_KEY } from "../fakes/vultr";
 
 const DIRECTORY = `${import.meta.dir}/descriptions`;
-const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr"] as const;
+const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr", "domeneshop"] as const;
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -45,6 +46,20 @@ async function azureToken(loginUrl: string): Promise<string> {
 const AZURE_ZONES = `/subscriptions/${AZURE_FAKE_SUBSCRIPTION}/providers/Microsoft.Network/dnszones`;
 const azureSet = (type: string, name: string) =>
   `/subscriptions/${AZURE_FAKE_SUBSCRIPTION}/resourceGroups/${AZURE_FAKE_GROUP}/providers/Microsoft.Network/dnsZones/example.com/${type}/${name}`;
+
+/** A JSON call with Domeneshop's HTTP Basic credentials. */
+async function domeneshopCall(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(url + path, {
+    method,
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`).toString("base64")}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>) };
+}
 
 async function jsonCall(url: string, token: string, method: string, path: string, body?: unknown) {
   const response = await fetch(url + path, {
@@ -262,6 +277,32 @@ describe("a request the description forbids is refused with the service's error 
     expect(record.data).toBe("198.51.100.1");
     expect((await call("PATCH", `${records}/${record.id}`, { data: "198.51.100.2" })).status).toBe(204);
     expect((await call("POST", records, { name: "", type: "A", data: "198.51.100.3", ttl: 300 })).status).toBe(201);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test("Domeneshop", async () => {
+    const fake = started(startDomeneshopFake());
+    const domain = fake.addDomain("example.com");
+    const record = fake.addRecord("example.com", { host: "home", type: "A", data: "198.51.100.1" });
+    const records = `/domains/${domain.id}/dns`;
+    const forbidden: [string, string, unknown?][] = [
+      ["POST", records, { type: "A", data: "198.51.100.2" }],
+      ["POST", records, { host: "new", type: "A", data: "2001:db8::1" }],
+      ["POST", records, { host: "new", type: "A", data: "198.51.100.2", ttl: 30 }],
+      ["PUT", `${records}/${record.id}`, { host: "home", type: "A", data: "198.51.100.2", ttl: 700000 }],
+      ["GET", `${records}?name=home`],
+      ["GET", "/domains/example.com"],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await domeneshopCall(fake.url, method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.body).toMatchObject({ code: expect.any(String), help: expect.any(String) });
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => path));
+    expect(record.data).toBe("198.51.100.1");
+    expect(domain.records).toHaveLength(1);
+    const allowed = await domeneshopCall(fake.url, "PUT", `${records}/${record.id}`, { host: "home", type: "A", data: "198.51.100.2", ttl: 3600 });
+    expect(allowed.status).toBe(204);
     expect(fake.violations).toEqual([]);
   });
 
@@ -483,6 +524,31 @@ describe("the Vultr fake answers in its description's shapes", () => {
     ];
     for (const [method, path, status, body] of exchanges) {
       const answer = await jsonCall(fake.url, VULTR_FAKE_API_KEY, method, path, body);
+      const pathname = new URL(fake.url + path).pathname;
+      expect([method, path, answer.status]).toEqual([method, path, status]);
+      // A 204 has no body, which the validator reads as null.
+      expect([method, path, checkResponse(method, pathname, answer.status, answer.body ?? null)]).toEqual([method, path, []]);
+    }
+  }, COMPILES);
+});
+
+describe("the Domeneshop fake answers in its description's shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startDomeneshopFake());
+    const domain = fake.addDomain("example.com");
+    const record = fake.addRecord("example.com", { host: "home", type: "A", data: "198.51.100.1" });
+    const { checkResponse } = openApi("domeneshop", "/v0");
+    const records = `/domains/${domain.id}/dns`;
+    const exchanges: [string, string, number, unknown?][] = [
+      ["GET", "/domains", 200],
+      ["GET", `/domains/${domain.id}`, 200],
+      ["GET", `${records}?host=home&type=A`, 200],
+      ["GET", `${records}/${record.id}`, 200],
+      ["PUT", `${records}/${record.id}`, 204, { host: "home", type: "A", data: "198.51.100.2", ttl: 3600 }],
+      ["POST", records, 201, { host: "home", type: "AAAA", data: "2001:db8::1", ttl: 300 }],
+    ];
+    for (const [method, path, status, body] of exchanges) {
+      const answer = await domeneshopCall(fake.url, method, path, body);
       const pathname = new URL(fake.url + path).pathname;
       expect([method, path, answer.status]).toEqual([method, path, status]);
       // A 204 has no body, which the validator reads as null.

@@ -1,11 +1,11 @@
 // The services' own published descriptions (test/conformance/descriptions/), as the fakes check
 // requests against them and the conformance tests check the fakes' answers.
 //
-// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS, Linode, Vultr) are checked by openapi-backend's
-// router and validator (Ajv underneath): the operation (method and path), path and query parameters
-// (unknown query parameters are refused, as the description lists every one), header parameters
-// where described, and the JSON body against its schema (required fields, types, enums, formats where
-// Ajv knows them). Route 53 publishes no OpenAPI but a botocore model (shapes and REST-XML bindings):
+// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS, Linode, Vultr,
+// Domeneshop) are checked by openapi-backend's router and validator (Ajv underneath): the operation
+// (method and path), path and query parameters (unknown query parameters are refused, as the
+// description lists every one), header parameters where described, and the JSON body against its
+// schema (required fields, types, enums, formats where Ajv knows them). Route 53 publishes no OpenAPI but a botocore model (shapes and REST-XML bindings):
 // `botocoreDescription` checks the few shapes ddnsd uses from that model.
 
 import { readFileSync } from "node:fs";
@@ -45,12 +45,18 @@ export interface Leniency {
   emptyAllowed?: string[];
 }
 
-/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure, linode, vultr), compiled once per process. */
+/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure, linode, vultr, domeneshop), compiled once per process. */
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
   const document = dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8"))) as Document;
-  for (const [method, operation] of Object.values(document.paths ?? {}).flatMap((item) => Object.entries(item ?? {}))) {
+  for (const [path, method, operation] of Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item ?? {}).map(([method, operation]) => [path, method, operation] as const),
+  )) {
+    // openapi-backend finds operations by id; a description that gives none (Domeneshop's) is given one.
+    if (method !== "parameters" && typeof operation === "object" && operation !== null && !("operationId" in operation)) {
+      (operation as { operationId?: string }).operationId = `${method.toUpperCase()} ${path}`;
+    }
     const body = (operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } }).requestBody;
     const json = body?.content?.["application/json"];
     if (json?.schema) {
@@ -72,6 +78,9 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
       addFormats(ajv);
       // Linode's own format for an address of either family.
       ajv.addFormat("ip", { type: "string", validate: (value: string) => isIP(value) !== 0 });
+      // Domeneshop's, on integers whose own maximum is far past 16 bits (TTLs up to 604800): the
+      // range is the schema's to say.
+      ajv.addFormat("int16", { type: "number", validate: Number.isInteger });
       return ajv;
     },
   });
