@@ -13,13 +13,14 @@ import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digital
 import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, startDomeneshopFake } from "../fakes/domeneshop";
 import { DYNV6_FAKE_TOKEN, startDynv6Fake } from "../fakes/dynv6";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../fakes/hetzner";
+import { HOSTINGER_FAKE_TOKEN, startHostingerFake } from "../fakes/hostinger";
 import { LINODE_FAKE_TOKEN, startLinodeFake } from "../fakes/linode";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "../fakes/route53";
 import type { FakeServer } from "../fakes/server";
 import { startVultrFake, VULTR_FAKE_API_KEY } from "../fakes/vultr";
 
 const DIRECTORY = `${import.meta.dir}/descriptions`;
-const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr", "domeneshop"] as const;
+const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr", "domeneshop", "hostinger"] as const;
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -306,6 +307,32 @@ describe("a request the description forbids is refused with the service's error 
     expect(fake.violations).toEqual([]);
   });
 
+  test("Hostinger", async () => {
+    const fake = started(startHostingerFake());
+    fake.addZone("example.com");
+    const set = fake.addSet("example.com", { name: "home", type: "A", contents: ["198.51.100.1"] });
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.url, HOSTINGER_FAKE_TOKEN, method, path, body);
+    const zone = "/api/dns/v1/zones/example.com";
+    const forbidden: [string, string, unknown?][] = [
+      ["PUT", zone, { overwrite: true }],
+      ["PUT", zone, { zone: [{ name: "home", type: "A" }] }],
+      ["PUT", zone, { zone: [{ name: "home", type: "SPF", records: [{ content: "v=spf1 -all" }] }] }],
+      ["PUT", zone, { zone: [{ name: "home", type: "A", ttl: "soon", records: [{ content: "198.51.100.2" }] }] }],
+      ["PUT", zone, { overwrite: "yes please", zone: [{ name: "home", type: "A", records: [{ content: "198.51.100.2" }] }] }],
+      ["GET", `${zone}?type=A`],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 422]);
+      expect(answer.body).toMatchObject({ message: expect.any(String), correlation_id: expect.any(String) });
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => path));
+    expect(set.records.map((r) => r.content)).toEqual(["198.51.100.1"]);
+    const allowed = await call("PUT", zone, { overwrite: true, zone: [{ name: "home", type: "A", ttl: 300, records: [{ content: "198.51.100.2" }] }] });
+    expect(allowed.status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
   test("Route 53 (its botocore model)", async () => {
     const fake = started(startRoute53Fake());
     const zone = fake.addZone("example.com");
@@ -553,6 +580,26 @@ describe("the Domeneshop fake answers in its description's shapes", () => {
       expect([method, path, answer.status]).toEqual([method, path, status]);
       // A 204 has no body, which the validator reads as null.
       expect([method, path, checkResponse(method, pathname, answer.status, answer.body ?? null)]).toEqual([method, path, []]);
+    }
+  }, COMPILES);
+});
+
+describe("the Hostinger fake answers in its description's shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startHostingerFake());
+    fake.addZone("example.com");
+    fake.addSet("example.com", { name: "home", type: "A", contents: ["198.51.100.1"] });
+    const { checkResponse } = openApi("hostinger", "/");
+    const exchanges: [string, string, number, unknown?][] = [
+      ["GET", "/api/domains/v1/portfolio", 200],
+      ["GET", "/api/dns/v1/zones/example.com", 200],
+      ["PUT", "/api/dns/v1/zones/example.com", 200, { overwrite: true, zone: [{ name: "home", type: "A", ttl: 300, records: [{ content: "198.51.100.2" }] }] }],
+      ["PUT", "/api/dns/v1/zones/example.com", 422, { overwrite: true, zone: [{ name: "home", type: "A", ttl: 5, records: [{ content: "198.51.100.2" }] }] }],
+    ];
+    for (const [method, path, status, body] of exchanges) {
+      const answer = await jsonCall(fake.url, HOSTINGER_FAKE_TOKEN, method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, status]);
+      expect([method, path, checkResponse(method, path, answer.status, answer.body)]).toEqual([method, path, []]);
     }
   }, COMPILES);
 });

@@ -2,10 +2,10 @@
 // requests against them and the conformance tests check the fakes' answers.
 //
 // OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS, Linode, Vultr,
-// Domeneshop) are checked by openapi-backend's router and validator (Ajv underneath): the operation
-// (method and path), path and query parameters (unknown query parameters are refused, as the
-// description lists every one), header parameters where described, and the JSON body against its
-// schema (required fields, types, enums, formats where Ajv knows them). Route 53 publishes no OpenAPI but a botocore model (shapes and REST-XML bindings):
+// Domeneshop, Hostinger) are checked by openapi-backend's router and validator (Ajv underneath): the
+// operation (method and path), path and query parameters (unknown query parameters are refused, as
+// the description lists every one), header parameters where described, and the JSON body against
+// its schema (required fields, types, enums, formats where Ajv knows them). Route 53 publishes no OpenAPI but a botocore model (shapes and REST-XML bindings):
 // `botocoreDescription` checks the few shapes ddnsd uses from that model.
 
 import { readFileSync } from "node:fs";
@@ -45,7 +45,7 @@ export interface Leniency {
   emptyAllowed?: string[];
 }
 
-/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner, dynv6, azure, linode, vultr, domeneshop), compiled once per process. */
+/** The vendored OpenAPI description `name` (a file in test/conformance/descriptions), compiled once per process. */
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
