@@ -6,8 +6,8 @@
 //   bun test/conformance/trim.ts openapi <upstream.json|.yaml> <out.json> <header.json> "GET /zones" "PATCH /zones/{zone_id}/dns_records/{dns_record_id}" …
 //   bun test/conformance/trim.ts botocore <service-2.json> <out.json> <header.json> ListHostedZonesByName ChangeResourceRecordSets …
 //
-// An OpenAPI description split over several YAML files (DigitalOcean's) is bundled on the way: a `$ref`
-// to another file is replaced by that file's content.
+// An OpenAPI description split over several YAML files (DigitalOcean's, dynv6's) is bundled on the way:
+// a `$ref` to another file is replaced by that file's content.
 
 import { dirname, resolve } from "node:path";
 
@@ -112,7 +112,9 @@ export async function trimOpenApi(file: string, operations: string[], header: Js
   const paths: JsonObject = {};
   for (const operation of operations) {
     const [method = "", path = ""] = operation.split(" ");
-    const item = (document.paths as JsonObject)[path];
+    // A path item may itself be a `$ref` to another file (dynv6's are): followed before its operations are picked.
+    const written = (document.paths as JsonObject)[path];
+    const item = isObject(written) && typeof written.$ref === "string" ? await bundle(written, root, cache) : written;
     if (!isObject(item)) throw new Error(`no path ${path}`);
     const kept = (paths[path] ??= item.parameters ? { parameters: item.parameters } : {}) as JsonObject;
     const op = item[method.toLowerCase()];

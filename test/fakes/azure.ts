@@ -15,9 +15,29 @@
 // lego providers/dns/azuredns and libdns/azure. UNSURE: the exact words of each refusal (modelled on
 // the documented codes: AuthenticationFailed/InvalidAuthenticationToken 401, AuthorizationFailed 403,
 // ResourceNotFound 404, PreconditionFailed 412); ARM's throttle is a 429 with Retry-After.
+//
+// The ARM half is checked against the DNS resource provider's own description (azure-rest-api-specs
+// dns.json, 2018-05-01, converted to OpenAPI 3: test/conformance/descriptions/azure.json): a record
+// type it does not list, a missing api-version, an unknown query parameter, a body of the wrong shape
+// is refused (400 BadRequest) and recorded. The token endpoint is no part of that description.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import { openApiDescription } from "./descriptions";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, type RequestDescription, retryAfterHeader, startFakeServer } from "./server";
+
+/** ARM's published description of Azure DNS, checked against every request under `/arm` (compiled once, at import). */
+const ARM_DESCRIPTION = openApiDescription("azure", {
+  title: "Azure DNS OpenAPI",
+  apiRoot: "/arm",
+  refuse: (_request, problems) => armError(400, "BadRequest", problems.join("; ")),
+  // The zone list's nextLink carries this fake's continuation parameter (`skip`); the description
+  // names only $top and api-version, and calls the link opaque (x-ms-pageable).
+  leniency: { nextLinkParameters: ["skip"] },
+});
+const DESCRIPTION: RequestDescription = {
+  ...ARM_DESCRIPTION,
+  check: (request, raw) => (raw.pathname.startsWith("/arm/") ? ARM_DESCRIPTION.check(request, raw) : []),
+};
 
 export const AZURE_FAKE_TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
 export const AZURE_FAKE_CLIENT_ID = "0b2c6a6e-3b1f-4a8e-9f0d-6c1e2d3f4a5b";
@@ -106,7 +126,13 @@ export function startAzureFake(): AzureFake {
     if (path.length === 5 && path[2] === "providers" && path[4]!.toLowerCase() === "dnszones" && request.method === "GET") {
       const all = [...zones.entries()].sort(([a], [b]) => a.localeCompare(b));
       const skip = Number(request.query.skip ?? 0);
-      const page = all.slice(skip, skip + 100).map(([name, held]) => ({ id: `/subscriptions/${AZURE_FAKE_SUBSCRIPTION}/resourceGroups/${held.group}/providers/Microsoft.Network/dnszones/${name}`, name }));
+      const page = all.slice(skip, skip + 100).map(([name, held]) => ({
+        id: `/subscriptions/${AZURE_FAKE_SUBSCRIPTION}/resourceGroups/${held.group}/providers/Microsoft.Network/dnszones/${name}`,
+        name,
+        type: "Microsoft.Network/dnszones",
+        // Required of every zone by the description; Azure DNS zones are global.
+        location: "global",
+      }));
       return json(200, { value: page, ...(skip + 100 < all.length ? { nextLink: `${fake.armUrl}/${path.join("/")}?api-version=${API_VERSION}&skip=${skip + 100}` } : {}) });
     }
     // subscriptions/{s}/resourceGroups/{g}/providers/Microsoft.Network/dnsZones/{zone}/{type}/{name}
@@ -151,6 +177,7 @@ export function startAzureFake(): AzureFake {
   const server = startFakeServer<AzureFault>({
     prefix: "",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

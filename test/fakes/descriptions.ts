@@ -1,14 +1,15 @@
 // The services' own published descriptions (test/conformance/descriptions/), as the fakes check
 // requests against them and the conformance tests check the fakes' answers.
 //
-// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud) are checked by openapi-backend's
-// router and validator (Ajv underneath): the operation (method and path), path and query parameters
-// (unknown query parameters are refused, as the description lists every one), header parameters
-// where described, and the JSON body against its schema (required fields, types, enums, formats where
-// Ajv knows them). Route 53 publishes no OpenAPI but a botocore model (shapes and REST-XML bindings):
+// OpenAPI descriptions (Cloudflare, DigitalOcean, Hetzner Cloud, dynv6, Azure DNS, Linode, Vultr,
+// Domeneshop, Hostinger) are checked by openapi-backend's router and validator (Ajv underneath): the
+// operation (method and path), path and query parameters (unknown query parameters are refused, as
+// the description lists every one), header parameters where described, and the JSON body against
+// its schema (required fields, types, enums, formats where Ajv knows them). Route 53 publishes no OpenAPI but a botocore model (shapes and REST-XML bindings):
 // `botocoreDescription` checks the few shapes ddnsd uses from that model.
 
 import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
 import addFormats from "ajv-formats";
 import { type Document, type Operation, OpenAPIRouter, OpenAPIValidator } from "openapi-backend";
 import { childrenNamed, parseXml, type XmlElement } from "../../src/dns/xml";
@@ -35,17 +36,32 @@ export interface Leniency {
   partialPatch?: boolean;
   /** Fields the service assigns, which the description requires of requests without marking them readOnly. */
   assigned?: string[];
+  /**
+   * Query parameters the service's own next-page links carry, which the description leaves out (it
+   * calls those links opaque): not refused as unknown.
+   */
+  nextLinkParameters?: string[];
+  /** Request fields the service takes empty (an apex's name), though the description sets them a minimum length. */
+  emptyAllowed?: string[];
 }
 
-/** The vendored OpenAPI description `name` (cloudflare, digitalocean, hetzner), compiled once per process. */
+/** The vendored OpenAPI description `name` (a file in test/conformance/descriptions), compiled once per process. */
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
   const document = withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8")))) as Document;
-  for (const [method, operation] of Object.values(document.paths ?? {}).flatMap((item) => Object.entries(item ?? {}))) {
+  for (const [path, method, operation] of Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(item ?? {}).map(([method, operation]) => [path, method, operation] as const),
+  )) {
+    // openapi-backend finds operations by id; a description that gives none (Domeneshop's) is given one.
+    if (method !== "parameters" && typeof operation === "object" && operation !== null && !("operationId" in operation)) {
+      (operation as { operationId?: string }).operationId = `${method.toUpperCase()} ${path}`;
+    }
     const body = (operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } }).requestBody;
     const json = body?.content?.["application/json"];
-    if (json?.schema) json.schema = forRequests(json.schema, leniency.partialPatch === true && method === "patch", leniency.assigned ?? []);
+    if (json?.schema) {
+      json.schema = forRequests(json.schema, leniency.partialPatch === true && method === "patch", leniency.assigned ?? [], leniency.emptyAllowed ?? []);
+    }
   }
   const router = new OpenAPIRouter({ definition: document, apiRoot });
   const validator = new OpenAPIValidator({
@@ -63,6 +79,11 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
       // The unsigned widths protobuf-made descriptions use (Scaleway's), beside ajv-formats' int32/int64.
       ajv.addFormat("uint32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff });
       ajv.addFormat("uint64", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 });
+      // Linode's own format for an address of either family.
+      ajv.addFormat("ip", { type: "string", validate: (value: string) => isIP(value) !== 0 });
+      // Domeneshop's, on integers whose own maximum is far past 16 bits (TTLs up to 604800): the
+      // range is the schema's to say.
+      ajv.addFormat("int16", { type: "number", validate: Number.isInteger });
       return ajv;
     },
   });
@@ -86,8 +107,9 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
  * A request body's schema as OpenAPI 3.0 applies it to requests: a property marked `readOnly` (or
  * listed in `assigned`) is never required of a request, only of the answer. `partial`: nothing is
  * required at all, and `oneOf` becomes `anyOf` (without their required fields, the variants overlap).
+ * A property named in `emptyAllowed` loses its `minLength`.
  */
-function forRequests(schema: unknown, partial: boolean, assigned: string[]): unknown {
+function forRequests(schema: unknown, partial: boolean, assigned: string[], emptyAllowed: string[] = []): unknown {
   type Node = { properties?: Record<string, { readOnly?: boolean }>; allOf?: Node[]; oneOf?: Node[]; anyOf?: Node[] };
   // The readOnly properties an object schema has: its own, and those of the schemas it combines.
   const readOnlyOf = (node: Node): Set<string> => {
@@ -108,7 +130,15 @@ function forRequests(schema: unknown, partial: boolean, assigned: string[]): unk
         const kept = partial ? [] : value.filter((name) => !readOnly.has(name));
         if (kept.length > 0) out.required = kept;
       } else if (key === "oneOf" && partial) out.anyOf = rewrite(value);
-      else out[key] = rewrite(value);
+      else if (key === "properties" && typeof value === "object" && value !== null && emptyAllowed.length > 0) {
+        out.properties = Object.fromEntries(
+          Object.entries(value).map(([name, property]) => {
+            if (!emptyAllowed.includes(name) || typeof property !== "object" || property === null) return [name, rewrite(property)];
+            const { minLength: _, ...rest } = property as Record<string, unknown>;
+            return [name, rewrite(rest)];
+          }),
+        );
+      } else out[key] = rewrite(value);
     }
     return out;
   };
@@ -137,22 +167,27 @@ function withNumericBounds(document: unknown): unknown {
   return rewrite(document);
 }
 
-/** The document with every `#/…` reference replaced by what it points at (the vendored ones hold no cycle). */
+/**
+ * The document with every `#/…` reference replaced by what it points at. A reference back into a
+ * schema it is part of (ARM's error body lists further error bodies in its `details`) becomes `{}`:
+ * what lies below the first level of such a cycle is not checked.
+ */
 function dereferenced(document: unknown): unknown {
-  const resolve = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(resolve);
+  const resolve = (node: unknown, within: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => resolve(item, within));
     if (typeof node !== "object" || node === null) return node;
     const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === "string" && ref.startsWith("#/")) {
+      if (within.includes(ref)) return {};
       const target = ref
         .slice(2)
         .split("/")
         .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")], document);
-      return resolve(target);
+      return resolve(target, [...within, ref]);
     }
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value)]));
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, within)]));
   };
-  return resolve(document);
+  return resolve(document, []);
 }
 
 /**
@@ -164,12 +199,14 @@ export function openApiDescription(
   options: { title: string; apiRoot: string; refuse: RequestDescription["refuse"]; leniency?: Leniency },
 ): RequestDescription {
   const { router, validator } = openApi(name, options.apiRoot, options.leniency);
+  const nextLinkParameters = new Set(options.leniency?.nextLinkParameters ?? []);
   return {
     name: options.title,
     refuse: options.refuse,
     check(request, raw) {
       const query: Record<string, string | string[]> = {};
       for (const [key, value] of new URLSearchParams(raw.search)) {
+        if (nextLinkParameters.has(key)) continue;
         const previous = query[key];
         query[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
       }

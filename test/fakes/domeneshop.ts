@@ -9,10 +9,22 @@
 // client.py (the official client: the {code, help} error body, the id from Location); go-acme/lego
 // providers/dns/domeneshop (the `services.dns` flag). The error codes' wording is the fake's own.
 //
+// Checked against Domeneshop's own OpenAPI description (test/conformance/descriptions/domeneshop.json):
+// a record without host, type or data, an A whose data is no IPv4 address, a TTL outside 60–604800,
+// an unknown query parameter is refused (400 `{"code", "help"}`) and recorded.
+//
 // Quirk switches: faults `{status, code, help, retryAfter}`, "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("domeneshop", {
+  title: "Domeneshop OpenAPI",
+  apiRoot: "/v0",
+  refuse: (_request, problems) => json(400, { code: "validation", help: problems.join("; ") }),
+});
 
 export const DOMENESHOP_FAKE_TOKEN = "dsfaketoken01234";
 export const DOMENESHOP_FAKE_SECRET = "domeneshop-fake-secret-0123456789abcdefghijklmnopqrstuvwxyz";
@@ -149,6 +161,7 @@ export function startDomeneshopFake(): DomeneshopFake {
   const server = startFakeServer<DomeneshopFault>({
     prefix: "/v0",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

@@ -10,11 +10,31 @@
 // The bodies of 401/403/404 answers are not documented: the fake answers them in plain text, so the
 // client must not depend on them.
 //
+// Checked against dynv6's own OpenAPI description (test/conformance/descriptions/dynv6.json): every
+// request is validated — a zone's `ipv4address`/`ipv6prefix` that is no address, a new record without
+// `name`, `type` or `data` or of a type the description does not list, a zone name that is no hostname —
+// and one it forbids is refused (422 ValidationError) and recorded.
+//
 // Quirk switches: faults `{status, message, retryAfter}` (dynv6 documents no limit: a 429 with
 // Retry-After stands for one), `"html"` (a proxy's 502 page), `"malformed"` (a 200 cut short).
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, plainText, retryAfterHeader, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("dynv6", {
+  title: "dynv6 OpenAPI",
+  apiRoot: "/api/v2",
+  refuse: (_request, problems) =>
+    json(422, {
+      error: {
+        name: "ValidationError",
+        message: "Validation failed",
+        fields: problems.map((problem) => ({ name: problem.split(" ")[0] ?? "request", message: problem })),
+      },
+    }),
+});
 
 export const DYNV6_FAKE_TOKEN = "dynv6-fake-http-token-0123456789";
 
@@ -130,6 +150,7 @@ export function startDynv6Fake(): Dynv6Fake {
   const server = startFakeServer<Dynv6Fault>({
     prefix: "/api/v2",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

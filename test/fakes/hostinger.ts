@@ -12,9 +12,22 @@
 // client.go, types.go, fixtures: record sets, `overwrite`, the error body). UNSURE: the status for
 // a zone that is not the account's (modelled as 404), the PUT's answer body (the client reads none),
 // the portfolio items' fields, the TTL range (modelled 60–86400), and whether a 429 names a wait.
+//
+// Checked against Hostinger's own OpenAPI description (github.com/hostinger/api openapi.json, trimmed
+// in test/conformance/descriptions/hostinger.json): a zone update without `zone`, a set without name,
+// type or records, a record type it does not list, a TTL that is no integer is refused (422, Hostinger's
+// validation answer) and recorded.
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("hostinger", {
+  title: "Hostinger OpenAPI",
+  apiRoot: "/",
+  refuse: (_request, problems) => error(422, {}, undefined, { request: problems }),
+});
 
 export const HOSTINGER_FAKE_TOKEN = "hostingerfaketoken0123456789abcdefABCDEF";
 export const HOSTINGER_DEFAULT_TTL = 14400;
@@ -96,6 +109,7 @@ export function startHostingerFake(): HostingerFake {
   const server = startFakeServer<HostingerFault>({
     prefix: "",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

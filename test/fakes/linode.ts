@@ -5,13 +5,27 @@
 // domains whose records cannot change, tokens scoped read-only or read/write, and Linode's
 // `{"errors": [{"reason", "field"?}]}` answers (401 Invalid Token, 403 Unauthorized, 404 Not found).
 //
-// Linode publishes the API as an OpenAPI description (linode/linode-api-docs openapi.yaml); requests
-// can be validated against it. Sources: techdocs.akamai.com/linode-api (Domains, Domain Records,
+// Checked against Linode's own OpenAPI description (linode/linode-api-docs openapi.yaml, trimmed in
+// test/conformance/descriptions/linode.json): a page_size outside 25–500, a field a record does not
+// have, a record type it does not list, an unknown query parameter is refused (400, Linode's
+// `errors`) and recorded. Sources: techdocs.akamai.com/linode-api (Domains, Domain Records,
 // Pagination, Errors, Rate limits); qdm12/ddns-updater providers/linode/provider.go (errors shape,
 // PUT of `target` only, records matched by relative name); libdns/linode.
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("linode", {
+  title: "Linode OpenAPI",
+  apiRoot: "/",
+  refuse: (_request, problems) => json(400, { errors: problems.map((reason) => ({ reason })) }),
+  // The description gives a record's `name` a minimum length of 1 (its prose: "actual length
+  // requirements may vary depending on the type of record"), while Linode answers apex records
+  // with `name: ""` and its own Go client (linodego) creates them with it.
+  leniency: { emptyAllowed: ["name"] },
+});
 
 export const LINODE_FAKE_TOKEN = "linode-fake-pat-0123456789abcdef0123456789abcdef";
 /** A token with Domains: Read Only. */
@@ -117,7 +131,8 @@ export function startLinodeFake(): LinodeFake {
 
   function domainJson(domain: LinodeDomain) {
     const { records: _, ...rest } = domain;
-    return { ...rest, soa_email: `admin@${domain.domain}`, ttl_sec: 0, refresh_sec: 0, retry_sec: 0, expire_sec: 0, tags: [], description: "", group: "", master_ips: [], axfr_ips: [] };
+    // No `description` or `group`: unset here, and the description gives neither an empty value.
+    return { ...rest, soa_email: `admin@${domain.domain}`, ttl_sec: 0, refresh_sec: 0, retry_sec: 0, expire_sec: 0, tags: [], master_ips: [], axfr_ips: [] };
   }
 
   function route(request: LoggedRequest): Response {
@@ -165,6 +180,7 @@ export function startLinodeFake(): LinodeFake {
   const server = startFakeServer<LinodeFault>({
     prefix: "/v4",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

@@ -4,14 +4,24 @@
 // it is sent and answers 204 with no body, a POST answering 201 `{record}`, API keys limited to
 // allowed addresses (access control), and Vultr's `{"error", "status"}` answers.
 //
-// Vultr publishes the API as an OpenAPI description (www.vultr.com/api, the openapi.json behind it);
-// requests can be validated against it. Sources: www.vultr.com/api (DNS); docs.vultr.com (API keys,
+// Checked against Vultr's own OpenAPI description (the one behind www.vultr.com/api, trimmed in
+// test/conformance/descriptions/vultr.json): a new record without name, type or data, a TTL that is
+// no integer, an unknown query parameter is refused (400, Vultr's `{"error", "status"}`) and
+// recorded. Sources: www.vultr.com/api (DNS); docs.vultr.com (API keys,
 // access control, rate limits); qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go,
 // createrecord.go); libdns/vultr.
 
 import { randomUUID } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("vultr", {
+  title: "Vultr OpenAPI",
+  apiRoot: "/v2",
+  refuse: (_request, problems) => error(400, {}, problems.join("; ")),
+});
 
 export const VULTR_FAKE_API_KEY = "VULTRFAKEKEY0123456789ABCDEFGHIJKLMNO";
 /** A key whose access control does not allow the address the requests come from. */
@@ -124,6 +134,7 @@ export function startVultrFake(): VultrFake {
   const server = startFakeServer<VultrFault>({
     prefix: "/v2",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
