@@ -192,6 +192,9 @@ function readError(body: unknown): ServiceError | undefined {
   if (code.startsWith("InternalError") || code === "FailedOperation.UnknowError") return { words, code, cause: "unreachable" };
   // A locked domain stays locked until someone unlocks it.
   if (code === "FailedOperation.DomainIsLocked") return { words, code, cause: "refused", stopRetrying: true };
+  // A TTL the plan does not take is refused the same way on every retry: only a changed
+  // config.ttl (or plan) helps.
+  if (code === "LimitExceeded.RecordTtlLimit" || code === "InvalidParameter.RecordTtlInvalid") return { words, code, cause: "refused", stopRetrying: true };
   if (UNKNOWN_DOMAIN_CODES.has(code)) return { words, code, cause: "refused", staleZone: true };
   return { words, code, cause: "refused" };
 }

@@ -194,10 +194,15 @@ describe("writeRecord on a missing record", () => {
     expect(fake.changes()).toHaveLength(0);
   });
 
-  test("a TTL below the plan's floor is refused in Tencent's words", async () => {
+  test("a TTL below the plan's floor is refused in Tencent's words, and not retried until the config changes", async () => {
     fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
+    });
   });
 });
 
