@@ -100,7 +100,7 @@ describe("verify", () => {
 });
 
 describe("writeRecord on an existing record", () => {
-  test("finds the domain, reads the record, and modifies it sending back its line, TTL and status", async () => {
+  test("finds the domain, reads the record, and modifies it sending back its line, TTL, status and remark", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
     expect(outcome).toEqual({
@@ -123,6 +123,7 @@ describe("writeRecord on an existing record", () => {
       Value: NEW_IP,
       TTL: 1800,
       Status: "ENABLE",
+      Remark: "home router",
     });
   });
 
