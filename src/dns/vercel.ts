@@ -194,6 +194,10 @@ export const vercel = defineService({
   ttl: { min: 60, max: 2147483647, help: "60–2147483647 seconds; empty keeps the record's TTL (60 for a new record)" },
   canVerify: true,
   defaultApiUrl: "https://api.vercel.com",
+  // Vercel publishes no limit for its DNS endpoints, only that limits are per endpoint and a 429
+  // names when its window opens. A conservative pace keeps a burst of many domains from reaching an
+  // unknown limit: 100 a minute is still 30 or more writes a minute at 2–3 requests each.
+  rateLimits: [{ requests: 100, perSeconds: 60 }],
   createClient: (credentials, options, context) =>
     zoneClient(
       createVercelApi(

@@ -53,6 +53,10 @@ describe("the description", () => {
     expect(vercel.defaultApiUrl).toBe("https://api.vercel.com");
   });
 
+  test("paces its requests at 100 a minute, since Vercel publishes no limit for its DNS endpoints", () => {
+    expect(vercel.rateLimits).toEqual([{ requests: 100, perSeconds: 60 }]);
+  });
+
   test("createClient builds a working client; the team option is sent as teamId", async () => {
     const context = { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" };
     expect(await vercel.createClient({ token: VERCEL_FAKE_TOKEN }, {}, context).verify()).toEqual({ ok: true, detail: "Token accepted" });
