@@ -148,6 +148,9 @@ function readError(body: unknown): ServiceError | undefined {
   if (code.startsWith("Throttling")) return { words, code, cause: "throttled" };
   // A locked record stays locked until someone unlocks it in the console.
   if (code === "DomainRecordLocked") return { words, code, cause: "refused", stopRetrying: true };
+  // A TTL the account's edition does not take is refused the same way on every retry: only a
+  // changed config.ttl (or edition) helps.
+  if (code === "QuotaExceeded.TTL" || code.startsWith("DomainRecordTTL")) return { words, code, cause: "refused", stopRetrying: true };
   if (UNKNOWN_DOMAIN_CODES.has(code)) return { words, code, cause: "refused", staleZone: true };
   return { words, code };
 }

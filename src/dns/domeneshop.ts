@@ -26,6 +26,14 @@ const APEX = "@";
 /** TTL of a record this client creates when the domain's config names none (Domeneshop's own default is 3600). */
 const NEW_RECORD_TTL = 300;
 
+/**
+ * The TTL Domeneshop takes for `ttl`: the nearest multiple of 60 within 60–604800. It refuses any
+ * other, and a refusal would come back on every retry until the config changed.
+ */
+export function domeneshopTtl(ttl: number): number {
+  return Math.min(604800, Math.max(60, Math.round(ttl / 60) * 60));
+}
+
 type Row = Record<string, unknown>;
 
 export function createDomeneshopApi(credentials: { token: string; secret: string }, context: ClientContext): ZoneApi {
@@ -103,14 +111,14 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
         host: typeof raw.host === "string" ? raw.host : relativeName(hostname, zone.name ?? hostname, APEX),
         type,
         data: address,
-        ttl: settings.ttl ?? current.ttl ?? NEW_RECORD_TTL,
+        ttl: settings.ttl !== undefined ? domeneshopTtl(settings.ttl) : (current.ttl ?? NEW_RECORD_TTL),
       };
       const put = await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, sent);
       return put.ok ? { ok: true, value: recordSet([{ ...raw, ...sent, id: current.id }]) } : put;
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const sent: Row = { host: relativeName(hostname, zone.name ?? hostname, APEX), type, data: address, ttl: settings.ttl ?? NEW_RECORD_TTL };
+      const sent: Row = { host: relativeName(hostname, zone.name ?? hostname, APEX), type, data: address, ttl: domeneshopTtl(settings.ttl ?? NEW_RECORD_TTL) };
       const post = await call("POST", recordsPath(zone.id), sent);
       if (!post.ok) return post;
       // The new id is in the body, and at the end of the Location header the official client reads.
@@ -119,6 +127,8 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       if (id === undefined || id === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([{ ...sent, id }]) };
     },
+
+    storedTtl: domeneshopTtl,
   };
 }
 
@@ -160,7 +170,7 @@ export const domeneshop = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 604800, help: "60–604800 seconds, a multiple of 60; empty keeps the record's TTL (300 for a new record)" },
+  ttl: { min: 60, max: 604800, help: "60–604800 seconds, sent as the nearest multiple of 60 (the only TTLs Domeneshop takes); empty keeps the record's TTL (300 for a new record)" },
   canVerify: true,
   defaultApiUrl: "https://api.domeneshop.no/v0",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

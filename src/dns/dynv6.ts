@@ -13,16 +13,18 @@
 //
 // `ipv6prefix` is also the prefix dynv6 puts in front of records that hold only an interface
 // identifier; a value with a prefix length (`2001:db8::/64`) is such a prefix, not an address, and is
-// never replaced by an address.
+// never replaced by an address. Likewise a record whose `data` is a MAC address or an interface id
+// (listed with the full address as `expandedData`) follows that prefix, and is left alone.
 //
 // Sources: dynv6.com/docs/apis; the OpenAPI description at dynv6.github.io/api-spec (github.com/dynv6/api-spec);
 // libdns/dynv6 provider.go (zone by name, record list, update of a found record).
 
+import { isIPv4, isIPv6 } from "node:net";
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "./http";
 import type { RecordType, Step } from "./provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { longestZone, relativeName, zoneHolds } from "./zones";
+import { longestZone, relativeName, sameAddress, zoneHolds } from "./zones";
 
 const SERVICE = "dynv6";
 /** The zone's field that holds the apex address of each type. */
@@ -131,7 +133,22 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
         (r) => r.type === type && String(r.name ?? "").toLowerCase() === relative && r.id !== undefined,
       );
       if (records.length === 0) return { ok: true, value: null };
-      return { ok: true, value: { ...recordOf(records[0]!), values: records.map((r) => String(r.data)) } };
+      // dynv6 builds a record whose data is a MAC address or an interface id on the zone's IPv6
+      // prefix (the result is its `expandedData`): such a record follows the prefix by design, and
+      // writing one fixed address over it would end that, so it is not ddnsd's to change.
+      const following = records.find((r) => {
+        const data = String(r.data ?? "");
+        const expanded = typeof r.expandedData === "string" && r.expandedData !== "" ? r.expandedData : undefined;
+        return !(type === "AAAA" ? isIPv6(data) : isIPv4(data)) || (expanded !== undefined && !sameAddress(expanded, data));
+      });
+      if (following !== undefined) {
+        const expanded = typeof following.expandedData === "string" && following.expandedData !== "" ? ` (now ${following.expandedData})` : "";
+        return failed(
+          `${SERVICE}: ${hostname} ${type} holds ${String(following.data)}${expanded}, which dynv6 builds on the zone's IPv6 prefix and keeps following it; ddnsd writes only a fixed address, so nothing was written — use another name for ddnsd, or give this record an address at dynv6`,
+          { cause: "refused", stopRetrying: true },
+        );
+      }
+      return { ok: true, value: { ...recordOf(records[0]!), values: records.map((r) => String(r.expandedData ?? r.data)) } };
     },
 
     async updateRecordSet(zone, _hostname, type, current, address) {

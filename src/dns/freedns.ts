@@ -19,11 +19,12 @@
 // record …` answers as public update scripts quote them.
 
 import { createHash } from "node:crypto";
-import { isIPv4, isIPv6 } from "node:net";
+import { isIP, isIPv4, isIPv6 } from "node:net";
 import { exchange, excerpt, failed } from "./http";
 import { failedAnswerText, maskSecrets } from "./one-shot";
 import type { RecordType, Step } from "./provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "./reconcile";
+import { sameAddress } from "./zones";
 import { type ClientContext, defineService } from "./service";
 
 const SERVICE = "FreeDNS";
@@ -67,9 +68,17 @@ export function createFreednsApi(credentials: { username: string; password: stri
     return { ok: true, value: records };
   }
 
-  /** The listed records of the hostname in the family of `type`; a `NULL` record may take an IPv4 address (ddclient). */
+  /**
+   * The listed records of the hostname in the family of `type`. The listing does not say a record's
+   * type, so a `NULL` record (no address yet) may be the A record (ddclient gives it an IPv4
+   * address) or an empty AAAA: it stands for the A record only when the name has no record with
+   * an IPv4 address.
+   */
   function recordsOf(records: Listed[], hostname: string, type: RecordType): Listed[] {
-    return records.filter((r) => r.hostname === hostname && (type === "AAAA" ? isIPv6(r.address) : r.address === "" || isIPv4(r.address)));
+    const named = records.filter((r) => r.hostname === hostname);
+    if (type === "AAAA") return named.filter((r) => isIPv6(r.address));
+    const withAddress = named.filter((r) => isIPv4(r.address));
+    return withAddress.length > 0 ? withAddress : named.filter((r) => r.address === "");
   }
 
   return {
@@ -92,8 +101,15 @@ export function createFreednsApi(credentials: { username: string; password: stri
       if (!listed.ok) return listed;
       const found = recordsOf(listed.value, hostname, type);
       if (found.length === 0) return { ok: true, value: null };
+      if (found.length > 1 && found.every((r) => r.address === "")) {
+        // Which of them is the A record the listing cannot tell; once one holds an address it can.
+        return failed(
+          `${SERVICE}: ${hostname} has ${found.length} records without an address and FreeDNS's listing does not say which is the ${type} record, so nothing was written — give the ${type} record an address on FreeDNS's site (freedns.afraid.org → Subdomains)`,
+          { cause: "refused" },
+        );
+      }
       // A `NULL` record alone holds nothing yet; several records of the name are shown as they are.
-      const values = found.length === 1 ? found.map((r) => r.address).filter((a) => a !== "") : found.map((r) => r.address || "NULL");
+      const values = found.map((r) => r.address).filter((a) => a !== "");
       const set: RecordSet = { id: `${hostname}/${type}`, values, raw: found[0]?.updateUrl };
       return { ok: true, value: set };
     },
@@ -105,13 +121,15 @@ export function createFreednsApi(credentials: { username: string; password: stri
       const { status, headers, text } = answer.value;
       const line = mask(text.trim().split(/\r?\n/)[0] ?? "");
       if (status >= 200 && status < 300) {
-        const updated = /updated/i.test(line) && line.includes(address);
-        const unchanged = /has not changed/i.test(line) && line.includes(address);
+        // The answer names the address as FreeDNS writes it (an IPv6 address perhaps longer or in capitals).
+        const named = addressesIn(line).some((a) => sameAddress(a, address));
+        const updated = /updated/i.test(line) && named;
+        const unchanged = /has not changed/i.test(line) && named;
         if (updated || unchanged) return { ok: true, value: { id: `${hostname}/${type}`, values: [address] } };
-        if (/unable to locate/i.test(line)) {
-          // The record was deleted and made again (a new key), or the password changed since the listing.
-          return failed(`${SERVICE}: ${line}`, { cause: "refused", stopRetrying: true });
-        }
+        // "Unable to locate this record": the record was deleted and made again (a new key), or the
+        // password changed, since the listing. Not final: the next write lists the records afresh
+        // and takes the new update URL (and a changed password fails there, as a refused login).
+        if (/^ERROR/i.test(line)) return failed(`${SERVICE}: ${line}`, { cause: "refused" });
         if (/^ERROR/i.test(line)) return failed(`${SERVICE}: ${line}`, { cause: "refused" });
         return failed(`${SERVICE}: the update answered ${excerpt(line)}, which does not say ${hostname} holds ${address}`, { cause: "unreachable" });
       }
@@ -125,6 +143,14 @@ export function createFreednsApi(credentials: { username: string; password: stri
       );
     },
   };
+}
+
+/** The IPv4 and IPv6 addresses a line of text names, e.g. `Updated 1 host(s) h to 2001:db8::7 in 0.1 seconds`. */
+function addressesIn(line: string): string[] {
+  return line
+    .split(/[\s,;()]+/)
+    .map((word) => word.replace(/\.$/, ""))
+    .filter((word) => isIP(word) !== 0);
 }
 
 export const freedns = defineService({

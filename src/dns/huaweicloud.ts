@@ -142,9 +142,18 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   if (code === "DNS.0014" || code === "APIGW.0308" || status === 429) return { words, ...named, cause: "throttled" };
   // A 403 for a full quota (DNS.0403 record sets, DNS.0404 zones) is no credentials problem, but as final.
   if (code?.startsWith("DNS.040")) return { words, ...named, cause: "refused", stopRetrying: true };
+  // The gateway refuses an X-Sdk-Date more than 15 minutes off its clock with the same 401 APIGW.0301
+  // as a wrong key. When its words name the date or an expiry, the keys are fine and the clock is
+  // not: retried, since fixing the clock fixes it without editing the provider.
+  if (status === 401 && CLOCK_WORDS.test(words)) {
+    return { words: `${words} — check this machine's clock (Huawei takes a request signed at most 15 minutes off)`, ...named, cause: "refused" };
+  }
   if (status === 401 || status === 403) return { words, ...named, cause: "credentials", stopRetrying: true };
   return { words, ...named };
 }
+
+/** Words of a 401 that name the request's date or its expiry rather than the key. */
+const CLOCK_WORDS = /expire|\bdate\b|time ?stamp|clock|skew|server time/i;
 
 export const huaweicloud = defineService({
   type: "huaweicloud",

@@ -100,15 +100,24 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
         return { ok: true, value: { id: zone, name: zone } };
       }
       // The name and each parent, longest first: the first that lists is the zone (a delegated sub-zone wins).
+      // A name that is no zone of the account may be answered 404 (object_not_found), 403 or 422:
+      // each only says "not this one", so the search goes on.
+      let forbidden = false;
       for (const zone of candidateZones(hostname)) {
         const listed = await listRecords(zone);
         if (listed.ok) {
           foundListing = { zone, records: listed.value };
           return { ok: true, value: { id: zone, name: zone } };
         }
-        if (listed.status !== 404) return listed;
+        const notAZone = listed.status === 404 || listed.status === 403 || listed.status === 422 || listed.message.includes("(object_not_found,");
+        if (!notAZone) return listed;
+        if (listed.status === 403) forbidden = true;
       }
-      return failed(`${SERVICE}: no zone of this account holds ${hostname}`, { cause: "refused" });
+      // Not final: the zone may be added to the account, or the token given the scopes, later.
+      return failed(
+        `${SERVICE}: no zone of this account holds ${hostname}${forbidden ? " (some names were refused with 403: the token may lack the domain:read, dns:read and dns:write scopes, or may not see the zone)" : ""}`,
+        { cause: "refused" },
+      );
     },
 
     async readRecordSet(zone, hostname, type) {
@@ -148,8 +157,9 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
 
 /**
  * Infomaniak's envelope: `{"result": "error", "error": {"code", "description", "errors": [{"code",
- * "description"}]}}`. A refused token (401) or one without the DNS scopes (403) only comes right
- * when the provider is edited.
+ * "description"}]}}`. A refused token (401) only comes right when the provider is edited. A 403
+ * may be a token without the DNS scopes or a zone it may not see: it is retried, since the scopes or
+ * the zone can be granted without editing the provider.
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || !isObject(body.error)) return undefined;
@@ -163,7 +173,7 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   return {
     words,
     ...(typeof error.code === "string" && error.code !== "" ? { code: error.code } : {}),
-    ...(status === 401 || status === 403 ? { stopRetrying: true } : {}),
+    ...(status === 401 ? { stopRetrying: true } : {}),
   };
 }
 

@@ -18,7 +18,7 @@
 // authentication, get_domains); go-acme/lego providers/dns/ipv64 (get_domains/add_record fixtures,
 // `{status, info}` errors); qdm12/ddns-updater providers/ipv64 (key + domain + ip/ip6, 200 or 401).
 
-import { exchange, failed, isObject, parseJson, requestJson, type JsonAnswer, type ServiceError } from "./http";
+import { exchange, excerpt, failed, failedAnswer, isObject, parseJson, requestJson, type JsonAnswer, type ServiceError } from "./http";
 import { failedAnswerText, maskSecrets } from "./one-shot";
 import type { Step } from "./provider";
 import { zoneClient, type ZoneApi } from "./reconcile";
@@ -40,7 +40,13 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
   let listing: Promise<Step<Map<string, Domain>>> | undefined;
 
   async function api(method: string, path: string, form?: Record<string, string>): Promise<Step<JsonAnswer>> {
-    if (form === undefined) return requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.apiKey}` } }, readError);
+    if (form === undefined) {
+      const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.apiKey}` } }, readError);
+      if (!answer.ok) return answer;
+      // IPv64 may refuse inside an HTTP 200 (`{"status": "401 Unauthorized"}`): that is no listing.
+      const refused = readError(answer.value.body, answer.value.status);
+      return refused === undefined ? answer : failedAnswer(SERVICE, answer.value.status, answer.value.headers, mask(JSON.stringify(answer.value.body)), refused);
+    }
     // add_record takes a form, as the service's own examples and lego send it.
     const answer = await exchange(
       context.fetch,
@@ -165,12 +171,16 @@ function updateRefusal(status: number, headers: Headers, text: string): Step<nev
   if (status === 401 || word === "badauth") {
     return failed(`${SERVICE}: ${line || "Unauthorized"} — the domain's update hash was refused (HTTP ${status})`, { cause: "credentials", stopRetrying: true });
   }
-  if (status === 429 || /429 Too Many Requests/i.test(text)) {
+  // Over the call limit (3 in 10 s) or the account's daily limit (48 a day by default): words the
+  // updater page does not spell out, so any naming a limit or an overcommitted account is a slow-down.
+  if (status === 429 || /429 Too Many Requests/i.test(text) || /overcommit|limit/i.test(line)) {
     return failed(`${SERVICE}: ${line || "429 Too Many Requests"} (HTTP ${status})`, { cause: "throttled" });
   }
   if (["nohost", "notfqdn", "abuse"].includes(word)) return failed(`${SERVICE}: ${line} (HTTP ${status})`, { cause: "refused", stopRetrying: true });
-  if (status >= 200 && status < 300) return undefined;
-  return failedAnswerText(SERVICE, status, headers, text);
+  if (status < 200 || status >= 300) return failedAnswerText(SERVICE, status, headers, text);
+  // Only the DynDNS2 words of success say the address was taken.
+  if (word === "good" || word === "nochg") return undefined;
+  return failed(`${SERVICE}: the update answered ${excerpt(line) || "nothing"} (HTTP ${status}), which does not say the address was taken`, { cause: "unreachable" });
 }
 
 export const ipv64 = defineService({
@@ -193,7 +203,10 @@ export const ipv64 = defineService({
   ttl: null,
   canVerify: true,
   defaultApiUrl: "https://ipv64.net",
-  // The updater takes at most 3 requests in 10 seconds; the daily limits depend on the account class.
+  // The updater takes at most 3 requests in 10 seconds. Its daily limit (48 a day by default) is not
+  // paced: it depends on the account class, it counts only update calls while pacing would count the
+  // API reads too, and ddnsd calls the updater only when an address changed; an over-limit answer
+  // pauses the provider instead.
   rateLimits: [{ requests: 2, perSeconds: 10 }],
   createClient: (credentials, _options, context) => zoneClient(createIpv64Api({ apiKey: credentials.api_key ?? "" }, context)),
 });

@@ -57,7 +57,9 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
       { method: "POST", path: "/", headers: { Authorization: `Njalla ${credentials.token}` }, body: { jsonrpc: "2.0", id: "1", method, params } },
       (body) => (isObject(body) && isObject(body.error) && typeof body.error.message === "string" ? { words: body.error.message } : undefined),
     );
-    if (!answer.ok) return answer;
+    // A token refused at the HTTP level (401/403 without a JSON-RPC error) is as final as one
+    // refused in the JSON-RPC answer: only editing the provider helps.
+    if (!answer.ok) return answer.status === 401 || answer.status === 403 ? { ...answer, stopRetrying: true } : answer;
     const body = isObject(answer.value.body) ? answer.value.body : {};
     if (isObject(body.error)) {
       const code = typeof body.error.code === "number" ? body.error.code : 0;

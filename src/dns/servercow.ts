@@ -31,8 +31,13 @@ const NEW_RECORD_TTL = 300;
 const NO_SUCH_DOMAIN = "no such domain in user context";
 /** Servercow has no request that only checks credentials: every one names a domain. */
 const CANNOT_VERIFY = "Servercow's API cannot check credentials without a domain to look at; the first update checks them";
-/** Servercow publishes no wording for refused credentials: an error naming them is taken as such. */
-const CREDENTIALS_WORDS = /auth|credential|password|username|login|unauthori[sz]ed/i;
+/**
+ * Servercow publishes no wording for refused credentials (its API answers in English, its control
+ * panel also in German): an error naming a login, a user, a password, access or permission is taken
+ * as such, so a wrong password is not retried for ever. "Method not allowed" is no such word.
+ */
+const CREDENTIALS_WORDS =
+  /auth|credential|password|passwort|user ?name|benutzer|login|anmeld|zugang|unauthori[sz]ed|forbidden|verboten|access|permission|berechtigung|denied|verweigert/i;
 
 type Row = Record<string, unknown>;
 
@@ -105,7 +110,13 @@ export function createServercowApi(credentials: { username: string; password: st
         }
         if (!("noSuchDomain" in listed) || !listed.noSuchDomain) return listed;
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      // Servercow gives this same answer to an API user that may not see the domain (and perhaps
+      // to an unknown user): the credentials are as likely the cause as the domain. A domain added
+      // to the account later makes the next try succeed, so this is not final.
+      return failed(
+        `${SERVICE}: no domain of this account holds ${hostname} (Servercow answered "${NO_SUCH_DOMAIN}" for each of its parents) — check the API username and password, and that the API user may manage the domain`,
+        { cause: "refused" },
+      );
     },
 
     async readRecordSet(zone, hostname, type) {

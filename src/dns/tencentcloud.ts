@@ -12,8 +12,8 @@
 // empty record list is the error ResourceNotFound.NoDataOfRecord, read here as "no record". A name
 // can hold one record per resolution line (默认 "default", 电信 telecom …): several lines are several
 // addresses for ddnsd, so such a name is left alone. ModifyRecord replaces what it is not sent — the
-// status becomes ENABLE, the weight is dropped, the TTL goes to 600 — so the line (and its id), TTL,
-// weight and status read are all sent back. Refused keys (AuthFailure.*, UnauthorizedOperation) stop
+// status becomes ENABLE, the weight is dropped, the TTL goes to 600, an empty remark deletes the
+// remark — so the line (and its id), TTL, weight, status and remark read are all sent back. Refused keys (AuthFailure.*, UnauthorizedOperation) stop
 // retrying; RequestLimitExceeded (no wait named) is "slow down".
 //
 // Sources: docs/services/tencentcloud.md; Tencent Cloud DNSPod API documentation
@@ -47,6 +47,8 @@ interface Kept {
   lineId?: string;
   weight?: number;
   status?: string;
+  /** The record's remark: ModifyRecord deletes one it is not sent. */
+  remark?: string;
 }
 
 export function createTencentCloudApi(credentials: { secret_id: string; secret_key: string }, context: ClientContext): ZoneApi {
@@ -126,6 +128,7 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
         ...(typeof first.LineId === "string" ? { lineId: first.LineId } : {}),
         ...(typeof first.Weight === "number" ? { weight: first.Weight } : {}),
         ...(typeof first.Status === "string" ? { status: first.Status } : {}),
+        ...(typeof first.Remark === "string" && first.Remark !== "" ? { remark: first.Remark } : {}),
       };
       const set: RecordSet = {
         id: String(first.RecordId ?? ""),
@@ -140,7 +143,7 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
       const kept = current.raw as Kept;
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      // ModifyRecord replaces whatever it is not sent: the line, TTL, weight and status go back as read.
+      // ModifyRecord replaces whatever it is not sent: the line, TTL, weight, status and remark go back as read.
       const modified = await call("ModifyRecord", {
         Domain: zone.id,
         RecordId: Number(current.id),
@@ -152,6 +155,7 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
         TTL: ttl,
         ...(kept.weight === undefined ? {} : { Weight: kept.weight }),
         ...(kept.status === undefined ? {} : { Status: kept.status }),
+        ...(kept.remark === undefined ? {} : { Remark: kept.remark }),
       });
       if (!modified.ok) return modified;
       return { ok: true, value: { id: String(modified.value.RecordId ?? current.id), values: [address], ttl, raw: kept } };
@@ -192,6 +196,9 @@ function readError(body: unknown): ServiceError | undefined {
   if (code.startsWith("InternalError") || code === "FailedOperation.UnknowError") return { words, code, cause: "unreachable" };
   // A locked domain stays locked until someone unlocks it.
   if (code === "FailedOperation.DomainIsLocked") return { words, code, cause: "refused", stopRetrying: true };
+  // A TTL the plan does not take is refused the same way on every retry: only a changed
+  // config.ttl (or plan) helps.
+  if (code === "LimitExceeded.RecordTtlLimit" || code === "InvalidParameter.RecordTtlInvalid") return { words, code, cause: "refused", stopRetrying: true };
   if (UNKNOWN_DOMAIN_CODES.has(code)) return { words, code, cause: "refused", staleZone: true };
   return { words, code, cause: "refused" };
 }

@@ -51,19 +51,35 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
     return answer;
   }
 
-  /** Every item of a listing (`key` in each page), newest first, page by page while Vercel names a next one. */
+  /**
+   * Every item of a listing (`key` in each page), newest first, page by page while Vercel names a
+   * next one. `pagination.next` is the creation time (ms) of a page's last item and the next page
+   * holds what was created before it, so an item created in that same millisecond but not shown
+   * would be skipped — and a record skipped is a record created twice. Each page therefore asks for
+   * what was created up to and including that millisecond, and items seen already (by id, or by
+   * name for domains) are dropped.
+   */
   async function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
     const items: Record<string, unknown>[] = [];
+    const seen = new Set<string>();
     let until: string | undefined;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const listed = await call("GET", path, { limit: String(PER_PAGE), ...(until === undefined ? {} : { until }) });
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const found = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
-      items.push(...found);
+      let added = 0;
+      for (const item of found) {
+        const identity = String(item.id ?? item.name ?? JSON.stringify(item));
+        if (seen.has(identity)) continue;
+        seen.add(identity);
+        items.push(item);
+        added++;
+      }
       const next = isObject(body.pagination) ? body.pagination.next : undefined;
-      if (typeof next !== "number" || found.length === 0 || String(next) === until) break;
-      until = String(next);
+      // A page with nothing new ends it too: a millisecond holding a whole page would repeat forever.
+      if (typeof next !== "number" || added === 0 || String(next + 1) === until) break;
+      until = String(next + 1);
     }
     return { ok: true, value: items };
   }
@@ -178,6 +194,10 @@ export const vercel = defineService({
   ttl: { min: 60, max: 2147483647, help: "60–2147483647 seconds; empty keeps the record's TTL (60 for a new record)" },
   canVerify: true,
   defaultApiUrl: "https://api.vercel.com",
+  // Vercel publishes no limit for its DNS endpoints, only that limits are per endpoint and a 429
+  // names when its window opens. A conservative pace keeps a burst of many domains from reaching an
+  // unknown limit: 100 a minute is still 30 or more writes a minute at 2–3 requests each.
+  rateLimits: [{ requests: 100, perSeconds: 60 }],
   createClient: (credentials, options, context) =>
     zoneClient(
       createVercelApi(

@@ -184,12 +184,13 @@ describe("writeRecord on a missing record", () => {
     expect(fake.changes()).toHaveLength(0);
   });
 
-  test("a TTL below the edition's floor is refused in Alibaba's words", async () => {
+  test("a TTL below the edition's floor is refused in Alibaba's words, and not retried until the config changes", async () => {
     fake.minTtl = ALIDNS_FREE_EDITION_MIN_TTL;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
       cause: "refused",
+      stopRetrying: true,
       message: "Alibaba Cloud DNS: The specified TTL is invalid. A valid TTL must be in the range of 600 to 86400. (QuotaExceeded.TTL, HTTP 400)",
     });
   });

@@ -145,9 +145,20 @@ describe("writeRecord on a missing record", () => {
     expect(fake.writes()).toBe(0);
   });
 
-  test("a TTL that is no multiple of 60 is refused in Domeneshop's words", async () => {
+  test("a TTL that is no multiple of 60 is sent as the nearest multiple Domeneshop takes", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ...known(), ttl: 90 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Domeneshop: TTL must be between 60 and 604800 and a multiple of 60 (dns:validation, HTTP 400)" });
+    expect(outcome).toMatchObject({ ok: true, action: "created" });
+    expect(fake.records("example.com", "new", "A")).toMatchObject([{ data: NEW_IP, ttl: 120 }]);
+  });
+
+  test("an update with a TTL that is no multiple of 60 rounds it, and the rounded TTL counts as already there", async () => {
+    const updated = await client().writeRecord(target("home.example.com", { ...known(), ttl: 100 }), NEW_IP);
+    expect(updated).toMatchObject({ ok: true, action: "updated" });
+    expect(home()).toMatchObject([{ data: NEW_IP, ttl: 120 }]);
+    const writes = fake.writes();
+    const again = await client().writeRecord(target("home.example.com", { ...known(), ttl: 100 }), NEW_IP);
+    expect(again).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(writes);
   });
 });
 

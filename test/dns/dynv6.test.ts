@@ -109,6 +109,21 @@ describe("a record in the zone", () => {
     expect(fake.writes()).toBe(0);
   });
 
+  // dynv6 expands an AAAA record's `data` behind the zone's IPv6 prefix when it is a MAC address or
+  // an interface id, and lists the result as `expandedData` (api-spec models/record.yml).
+  for (const [kind, data] of [
+    ["a MAC address", "02:11:22:33:44:55"],
+    ["an interface id", "::11:22ff:fe33:4455"],
+  ] as const) {
+    test(`an AAAA record whose data is ${kind} following the zone's prefix is left alone, for good`, async () => {
+      fake.addRecord("home.dynv6.net", { name: "tv", type: "AAAA", data, expandedData: "2001:db8::11:22ff:fe33:4455" });
+      const outcome = await client().writeRecord(target("tv.home.dynv6.net", "AAAA"), NEW_V6);
+      expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining(data) });
+      expect(fake.writes()).toBe(0);
+      expect(fake.recordsOf("home.dynv6.net", "tv", "AAAA")[0]?.data).toBe(data);
+    });
+  }
+
   test("a name in no zone of the account is refused", async () => {
     expect(await client().writeRecord(target("home.example.org"), NEW_V4)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("no zone") });
   });

@@ -97,6 +97,25 @@ describe("writes", () => {
     expect(await client().writeRecord(target("absent.mooo.com", "A", { create_if_missing: false }), NEW_V4)).toMatchObject({ ok: false, cause: "refused" });
   });
 
+  test("a name with an A record and an AAAA record without an address (NULL): the A record is the one with the IPv4 address", async () => {
+    fake.reset();
+    fake.addRecord("dual.mooo.com", "A", OLD_V4);
+    fake.addRecord("dual.mooo.com", "AAAA", "");
+    expect(await client().writeRecord(target("dual.mooo.com"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.recordsOf("dual.mooo.com", "A")[0]?.address).toBe(NEW_V4);
+    expect(fake.recordsOf("dual.mooo.com", "AAAA")[0]?.address).toBe("");
+  });
+
+  test("a name with two records without an address is left alone, saying which is unclear, and retried", async () => {
+    fake.reset();
+    fake.addRecord("blank.mooo.com", "A", "");
+    fake.addRecord("blank.mooo.com", "AAAA", "");
+    const outcome = await client().writeRecord(target("blank.mooo.com"), NEW_V4);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("2 records without an address") });
+    expect(outcome).not.toHaveProperty("stopRetrying");
+    expect(updates()).toHaveLength(0);
+  });
+
   test("a name with two A records is left alone", async () => {
     fake.addRecord("home.mooo.com", "A", "192.0.2.9");
     expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({ ok: false, cause: "refused" });
@@ -119,9 +138,23 @@ describe("answers to the update", () => {
     expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({ ok: true });
   });
 
-  test("'Unable to locate this record' stops retrying", async () => {
+  test("'Unable to locate this record' is retried: the next write reads the listing, with the record's new update URL, afresh", async () => {
     fake.fault({ status: 200, body: "ERROR: Unable to locate this record (changed password recently? deleted and re-created this dns entry?)\n" }, 1, "/dynamic/update.php");
-    expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({ ok: false, cause: "refused", stopRetrying: true });
+    const refused = await client().writeRecord(target("home.mooo.com"), NEW_V4);
+    expect(refused).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("Unable to locate this record") });
+    expect(refused).not.toHaveProperty("stopRetrying");
+    expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.recordsOf("home.mooo.com", "A")[0]?.address).toBe(NEW_V4);
+  });
+
+  test("an IPv6 address the answer writes another way is still the address sent", async () => {
+    fake.fault({ status: 200, body: "Updated 1 host(s) home.mooo.com to 2001:DB8:0:0:0:0:0:7 in 0.123 seconds\n" }, 1, "/dynamic/update.php");
+    expect(await client().writeRecord(target("home.mooo.com", "AAAA"), NEW_V6)).toMatchObject({ ok: true, action: "updated" });
+  });
+
+  test("an answer naming a longer address that merely starts with the one sent is no success", async () => {
+    fake.fault({ status: 200, body: `Updated 1 host(s) home.mooo.com to ${NEW_V4}0 in 0.123 seconds\n` }, 1, "/dynamic/update.php");
+    expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({ ok: false, cause: "unreachable" });
   });
 
   test("a 429 is a slow-down with its wait", async () => {

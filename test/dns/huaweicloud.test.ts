@@ -239,6 +239,13 @@ describe("failures keep Huawei's words and leave the record alone", () => {
     },
     { name: "wrong SK", sk: "wrong", message: /verify aksk signature fail \(APIGW\.0301, HTTP 401\)$/, cause: "credentials", stopRetrying: true },
     {
+      // The gateway takes an X-Sdk-Date at most 15 minutes off its clock: the keys are fine, the clock is not.
+      name: "a 401 naming an expired X-Sdk-Date is the clock, retried",
+      fault: { status: 401, gateway: "APIGW.0301", message: "Incorrect IAM authentication information: the request has expired, x-sdk-date differs from the server time" },
+      message: /x-sdk-date differs from the server time.*check this machine's clock.*\(APIGW\.0301, HTTP 401\)$/,
+      cause: "refused",
+    },
+    {
       name: "a user without DNS permissions",
       fault: { status: 403, code: "DNS.0013", message: "You do not have the permission to perform this operation using the API." },
       message: "Huawei Cloud DNS: You do not have the permission to perform this operation using the API. (DNS.0013, HTTP 403)",

@@ -158,6 +158,22 @@ describe("zone discovery", () => {
     expect(fake.writes()).toBe(0);
   });
 
+  for (const status of [403, 422] as const) {
+    test(`a candidate name answered ${status} (not a zone this token sees) is passed over, not taken as final`, async () => {
+      fake.foreignZoneStatus = status;
+      const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+      expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
+      expect(home()).toMatchObject([{ target: NEW_IP }]);
+    });
+  }
+
+  test("no candidate is a zone and some answered 403: the failure says the token may not see the zone, and is retried", async () => {
+    fake.foreignZoneStatus = 403;
+    const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringMatching(/no zone of this account holds host\.other\.org.*403.*dns:read/) });
+    expect(outcome).not.toHaveProperty("stopRetrying");
+  });
+
   test("a configured zone that does not hold the name is refused without a request", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
@@ -182,7 +198,8 @@ describe("failures keep Infomaniak's words and leave the record alone", () => {
     stopRetrying?: boolean;
   }[] = [
     { name: "unknown token", token: "revoked", message: "Infomaniak: Authorization required (not_authorized, HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "token without the DNS scopes", fault: { status: 403 }, message: "Infomaniak: Access denied (forbidden, HTTP 403)", cause: "credentials", stopRetrying: true },
+    // A 403 may be a missing scope or a zone the token may not see: not final, unlike a refused token.
+    { name: "token without the DNS scopes", fault: { status: 403 }, message: "Infomaniak: Access denied (forbidden, HTTP 403)", cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)", cause: "throttled", retryAfterSeconds: 30 },
     { name: "429 without Retry-After", fault: { status: 429 }, message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)", cause: "throttled" },
     { name: "500", fault: { status: 500 }, message: "Infomaniak: Internal server error (internal_error, HTTP 500)", cause: "unreachable" },

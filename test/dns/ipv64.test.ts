@@ -122,6 +122,33 @@ describe("failures", () => {
     expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "throttled", retryAfterSeconds: 10 });
   });
 
+  test("get_domains refused inside an HTTP 200 is a refused key, not an account without domains", async () => {
+    fake.fault({ status: 200, json: { status: "401 Unauthorized", info: "Unauthorized" } }, 2, "/api");
+    expect(await client().verify()).toMatchObject({ ok: false, detail: expect.stringContaining("Unauthorized") });
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
+    expect(updates()).toHaveLength(0);
+  });
+
+  for (const text of ["overcommited", "Updater Account Limit reached"]) {
+    test(`an update answered "${text}" (over the account's daily limit) is a slow-down`, async () => {
+      fake.fault({ status: 200, text }, 1, "/nic/update");
+      const outcome = await client().writeRecord(target("home.ipv64.net"), NEW_V4);
+      expect(outcome).toMatchObject({ ok: false, cause: "throttled", message: expect.stringContaining(text) });
+      expect(outcome).not.toHaveProperty("stopRetrying");
+      expect(fake.recordsOf("home.ipv64.net", "", "A")[0]?.content).toBe(OLD_V4);
+    });
+  }
+
+  test("an update answer that is neither good nor nochg is no success", async () => {
+    fake.fault({ status: 200, text: "911" }, 1, "/nic/update");
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "unreachable", message: expect.stringContaining("911") });
+  });
+
+  test("nochg is a success", async () => {
+    fake.fault({ status: 200, text: `nochg ${NEW_V4}` }, 1, "/nic/update");
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });
+  });
+
   test("a gateway's page is no usable answer", async () => {
     fake.fault("html");
     expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "unreachable" });

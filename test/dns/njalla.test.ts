@@ -188,6 +188,8 @@ describe("failures keep Njalla's words and leave the record alone", () => {
     stopRetrying?: boolean;
   }[] = [
     { name: "refused token (HTTP 200, code 403)", token: "revoked", message: "Njalla: Invalid token. (code 403)", cause: "credentials", stopRetrying: true },
+    { name: "refused token as HTTP 401 without a JSON-RPC error", fault: { status: 401 }, message: /^Njalla: unreadable answer \(HTTP 401\)/, cause: "credentials", stopRetrying: true },
+    { name: "refused token as HTTP 403 without a JSON-RPC error", fault: { status: 403 }, message: /^Njalla: unreadable answer \(HTTP 403\)/, cause: "credentials", stopRetrying: true },
     { name: "a JSON-RPC error for the call", fault: { code: 500, message: "Internal error." }, message: "Njalla: Internal error. (code 500)", cause: "unreachable" },
     { name: "HTTP 429 with Retry-After", fault: { status: 429, retryAfter: 45 }, message: /^Njalla: unreadable answer \(HTTP 429\)/, cause: "throttled", retryAfterSeconds: 45 },
     { name: "HTML page", fault: "html", message: /^Njalla: unreadable answer \(HTTP 502\)/, cause: "unreachable" },

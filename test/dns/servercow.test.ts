@@ -140,8 +140,14 @@ describe("domain discovery", () => {
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Servercow: no domain of this account holds host.other.org" });
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("Servercow: no domain of this account holds host.other.org") });
     expect(fake.writes()).toBe(0);
+  });
+
+  test("every candidate answered 'no such domain in user context': the failure says the credentials or the account may be wrong, and is retried", async () => {
+    const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("check the API username and password") });
+    expect(outcome).not.toHaveProperty("stopRetrying");
   });
 
   test("a configured domain that does not hold the name is refused without a request", async () => {
@@ -168,6 +174,9 @@ describe("failures keep Servercow's words and leave the record alone", () => {
     stopRetrying?: boolean;
   }[] = [
     { name: "refused credentials (HTTP 200)", password: "wrong", message: "Servercow: authentication failed", cause: "credentials", stopRetrying: true },
+    { name: "refused credentials in other words (access denied)", fault: { error: "Access denied" }, message: "Servercow: Access denied", cause: "credentials", stopRetrying: true },
+    { name: "refused credentials in German (Zugangsdaten)", fault: { error: "Zugangsdaten ungültig" }, message: "Servercow: Zugangsdaten ungültig", cause: "credentials", stopRetrying: true },
+    { name: "refused credentials (forbidden)", fault: { error: "forbidden" }, message: "Servercow: forbidden", cause: "credentials", stopRetrying: true },
     { name: "another error in the body", fault: { error: "domain is locked" }, message: "Servercow: domain is locked", cause: "refused" },
     { name: "HTTP 429 with Retry-After", fault: { status: 429, retryAfter: 50 }, message: /^Servercow: unreadable answer \(HTTP 429\)/, cause: "throttled", retryAfterSeconds: 50 },
     { name: "HTML page", fault: "html", message: /^Servercow: unreadable answer \(HTTP 502\)/, cause: "unreachable" },

@@ -100,7 +100,7 @@ describe("verify", () => {
 });
 
 describe("writeRecord on an existing record", () => {
-  test("finds the domain, reads the record, and modifies it sending back its line, TTL and status", async () => {
+  test("finds the domain, reads the record, and modifies it sending back its line, TTL, status and remark", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
     expect(outcome).toEqual({
@@ -123,6 +123,7 @@ describe("writeRecord on an existing record", () => {
       Value: NEW_IP,
       TTL: 1800,
       Status: "ENABLE",
+      Remark: "home router",
     });
   });
 
@@ -194,10 +195,15 @@ describe("writeRecord on a missing record", () => {
     expect(fake.changes()).toHaveLength(0);
   });
 
-  test("a TTL below the plan's floor is refused in Tencent's words", async () => {
+  test("a TTL below the plan's floor is refused in Tencent's words, and not retried until the config changes", async () => {
     fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
+    });
   });
 });
 

@@ -53,6 +53,10 @@ describe("the description", () => {
     expect(vercel.defaultApiUrl).toBe("https://api.vercel.com");
   });
 
+  test("paces its requests at 100 a minute, since Vercel publishes no limit for its DNS endpoints", () => {
+    expect(vercel.rateLimits).toEqual([{ requests: 100, perSeconds: 60 }]);
+  });
+
   test("createClient builds a working client; the team option is sent as teamId", async () => {
     const context = { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" };
     expect(await vercel.createClient({ token: VERCEL_FAKE_TOKEN }, {}, context).verify()).toEqual({ ok: true, detail: "Token accepted" });
@@ -155,6 +159,18 @@ describe("writeRecord on an existing record", () => {
     expect(reads).toHaveLength(2);
     expect(reads[0]?.query.until).toBeUndefined();
     expect(Number(reads[1]?.query.until)).toBeGreaterThan(0);
+  });
+
+  test("a record created in the same millisecond as the last of a page is still found, so no second one is created", async () => {
+    // Vercel pages by creation time ("created before `until`"): two records of one millisecond can
+    // straddle a page boundary.
+    const boundary = fake.addRecord("example.com", { name: "boundary", type: "A", value: OLD_IP });
+    const twin = fake.addRecord("example.com", { name: "twin", type: "A", value: OLD_IP });
+    twin.createdAt = boundary.createdAt;
+    for (let i = 0; i < 99; i++) fake.addRecord("example.com", { name: `n${i}`, type: "A", value: OLD_IP });
+    const outcome = await client().writeRecord(target("twin.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: twin.id });
+    expect(fake.records("example.com", "twin", "A")).toMatchObject([{ id: twin.id, value: NEW_IP }]);
   });
 
   test("nothing else in the domain is touched and nothing is deleted", async () => {

@@ -44,6 +44,8 @@ export interface Dynv6Record {
   name: string;
   type: string;
   data: string;
+  /** dynv6's expansion of `data` when it differs (e.g. a MAC address behind the zone's IPv6 prefix); tests set it. */
+  expandedData?: string;
 }
 
 export interface Dynv6Zone {
@@ -62,7 +64,7 @@ export interface Dynv6Fake extends FakeServer<Dynv6Fault> {
   addZone(name: string, apex?: { ipv4address?: string; ipv6prefix?: string }): Dynv6Zone;
   zoneNamed(name: string): Dynv6Zone | undefined;
   /** `name` relative to the zone. */
-  addRecord(zone: string, record: { name: string; type: string; data: string }): Dynv6Record;
+  addRecord(zone: string, record: { name: string; type: string; data: string; expandedData?: string }): Dynv6Record;
   recordsOf(zone: string, name: string, type: string): Dynv6Record[];
   reset(): void;
 }
@@ -167,7 +169,7 @@ export function startDynv6Fake(): Dynv6Fake {
       return zone;
     },
     zoneNamed,
-    addRecord(zoneName: string, init: { name: string; type: string; data: string }) {
+    addRecord(zoneName: string, init: { name: string; type: string; data: string; expandedData?: string }) {
       const zone = zoneNamed(zoneName);
       if (!zone) throw new Error(`fake dynv6: no zone ${zoneName}`);
       const record = { id: nextId++, zoneID: zone.id, ...init };

@@ -9,8 +9,10 @@
 // fields, `@` for the apex, `with=` detail); go-acme/lego providers/dns/infomaniak/internal (v2
 // client, error and record fixtures). Infomaniak publishes no machine-readable description here.
 //
-// Quirk switches: `envelopeErrors` (a 200 whose envelope says "error", as lego checks for), faults
-// `{status, code, description, retryAfter}`, "malformed", "html".
+// Quirk switches: `envelopeErrors` (a 200 whose envelope says "error", as lego checks for),
+// `foreignZoneStatus` (what a name that is no zone of the account answers: 404 `object_not_found`,
+// or 403 / 422 — UNSURE: the documentation does not say which, and clients differ in what they
+// tolerate), faults `{status, code, description, retryAfter}`, "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
@@ -37,6 +39,8 @@ export interface InfomaniakFake extends FakeServer<InfomaniakFault> {
   tokens: Set<string>;
   /** Zone name → its records. */
   zones: Map<string, InfomaniakRecord[]>;
+  /** What a name that is no zone of the account answers (404 unless a test says otherwise). */
+  foreignZoneStatus: 404 | 403 | 422;
   addZone(zone: string): void;
   /** `source` relative to the zone, `@` for the apex. */
   addRecord(zone: string, record: { source: string; type: string; target: string; ttl?: number }): InfomaniakRecord;
@@ -96,7 +100,10 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
     if (segments[0] !== "2" || segments[1] !== "zones" || segments[3] !== "records" || segments.length > 5) return error(404);
     const zone = segments[2] ?? "";
     const records = zones.get(zone);
-    if (!records) return error(404);
+    if (!records) {
+      if (fake.foreignZoneStatus === 422) return invalid([{ code: "attribute_invalid", description: "The zone attribute is invalid" }]);
+      return error(fake.foreignZoneStatus);
+    }
 
     if (segments.length === 4) {
       if (request.method === "GET") return success(records);
@@ -139,11 +146,13 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
   const fake: InfomaniakFake = Object.assign(server, {
     tokens,
     zones,
+    foreignZoneStatus: 404 as 404 | 403 | 422,
     addZone: (zone: string) => void zones.set(zone, []),
     addRecord,
     records: (zone: string, source: string, type: string) => zones.get(zone)?.filter((r) => r.source === source && r.type === type) ?? [],
     reset() {
       zones.clear();
+      fake.foreignZoneStatus = 404;
       tokens.clear();
       for (const token of initialTokens) tokens.add(token);
       server.clearFaults();

@@ -12,7 +12,10 @@
 // (internal/fixtures: get_domains.json, add_record.json, error.json); qdm12/ddns-updater providers/ipv64.
 //
 // Quirk switches: faults `{status, body, retryAfter}` (429 "Too Many Requests": the updater takes at
-// most 3 requests in 10 s), `"html"`.
+// most 3 requests in 10 s), `{status, json}` and `{status, text}` (an exact answer: the API's refusal
+// inside an HTTP 200, an update answer such as the account's daily limit), `"html"`. UNSURE: the
+// words of the updater's over-limit answer are not documented (the updater page documents the limit,
+// default 48 a day).
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, plainText, retryAfterHeader, startFakeServer } from "./server";
@@ -36,7 +39,13 @@ export interface Ipv64Domain {
   records: Ipv64Record[];
 }
 
-export type Ipv64Fault = { status: number; body?: string; retryAfter?: number } | "html";
+export type Ipv64Fault =
+  | { status: number; body?: string; retryAfter?: number }
+  /** That exact JSON body, e.g. a refusal inside an HTTP 200. */
+  | { status: number; json: unknown }
+  /** That exact plain-text body, e.g. an update answer. */
+  | { status: number; text: string }
+  | "html";
 
 export interface Ipv64Fake extends FakeServer<Ipv64Fault> {
   apiKeys: Set<string>;
@@ -108,6 +117,8 @@ export function startIpv64Fake(): Ipv64Fake {
     route,
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
+      if ("json" in mode) return json(mode.status, mode.json);
+      if ("text" in mode) return plainText(mode.text, mode.status);
       return json(mode.status, { info: mode.body ?? "Too Many Requests", status: `${mode.status} ${mode.body ?? "Too Many Requests"}` }, retryAfterHeader(mode.retryAfter));
     },
   });

@@ -8,8 +8,9 @@
 // Sources: wiki.servercow.de/en/domains/dns_api/api-syntax; go-acme/lego providers/dns/servercow
 // (records fixture, "the API always returns 200 even if the authentication failed");
 // qdm12/ddns-updater providers/servercow (`"message": "ok"`); acme.sh dns_servercow (`no such domain
-// in user context`). Servercow publishes no wording for refused credentials or a bad value: the
-// fake's are its own ("authentication failed", "invalid content for type A").
+// in user context`). UNSURE: Servercow publishes no wording for refused credentials or a bad value:
+// the fake's are its own ("authentication failed", "invalid content for type A"); whether an unknown
+// user gets that or `no such domain in user context` is not documented either.
 //
 // Quirk switches: faults `{error}` (HTTP 200 with that error), `{status, retryAfter}` (an HTTP-level
 // answer, e.g. 429 or 502), "malformed", "html".

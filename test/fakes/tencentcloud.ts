@@ -6,7 +6,7 @@
 // with Offset/Limit paging, one record per resolution line (默认 "default" with LineId "0", 电信
 // "10=0", 联通 "10=1"), and these quirks: an empty record list is the error
 // ResourceNotFound.NoDataOfRecord; ModifyRecord resets what it is not sent (status to ENABLE, weight
-// to none, TTL to 600, name to @); CreateRecord refuses a record that already exists
+// to none, TTL to 600, name to @, remark to none: "传空删除备注", an empty Remark deletes it); CreateRecord refuses a record that already exists
 // (InvalidParameter.DomainRecordExist); the plan's TTL floor (LimitExceeded.RecordTtlLimit).
 //
 // The signature is recomputed over the body re-serialised from its parsed JSON: the client sends
@@ -229,6 +229,7 @@ export function startTencentFake(): TencentFake {
           LineId: line.lineId,
           Weight: typeof fields.Weight === "number" ? fields.Weight : null,
           Status: fields.Status === "DISABLE" ? "DISABLE" : "ENABLE",
+          Remark: typeof fields.Remark === "string" ? fields.Remark : "",
         });
         return answer({ RecordId: record.RecordId });
       }
