@@ -70,8 +70,8 @@ export class Scheduler implements SchedulerControl {
   private planQueued = false;
   private readonly timer: WakeUpTimer;
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Domains claimed by a pass that has not finished with them. */
-  private readonly claimed = new Set<number>();
+  /** Domains claimed by passes that have not finished with them, and by how many. */
+  private readonly claimed = new Map<number, number>();
   /** Wall clock minus monotonic clock at the last wake-up: it drops when the wall clock jumps back. */
   private clockOffset: number | null = null;
   /** Monotonic ms before which no new pass starts, after one failed (`FAILED_PASS_RETRY_MS`). */
@@ -234,7 +234,9 @@ export class Scheduler implements SchedulerControl {
       // A next run decided while the disk was full is only in memory.
       const waitingNextRun = options.all ? undefined : this.ctx.disk.waitingNextRun(row.id);
       if (waitingNextRun !== undefined && (waitingNextRun === null || waitingNextRun > now)) return false;
-      return !this.claimed.has(row.id) && !this.ctx.updater.queue.has(row.id);
+      // `ddnsd check` answers for every domain: one being updated is checked after that update (the
+      // per-domain queue orders them), not left out of its answer.
+      return options.all || (!this.claimed.has(row.id) && !this.ctx.updater.queue.has(row.id));
     });
   }
 
@@ -243,7 +245,7 @@ export class Scheduler implements SchedulerControl {
     const now = options.now ?? this.clock.wall();
     const due = this.dueDomains(options, now);
     if (due.length === 0) return [];
-    for (const { id } of due) this.claimed.add(id);
+    for (const { id } of due) this.claimed.set(id, (this.claimed.get(id) ?? 0) + 1);
     const detections = new Map<IpFamily, Promise<Detection>>();
     for (const { recordType } of due) {
       const family = familyOf(recordType);
@@ -258,7 +260,9 @@ export class Scheduler implements SchedulerControl {
             detection: detections.get(familyOf(recordType))!,
           });
         } finally {
-          this.claimed.delete(id);
+          const claims = (this.claimed.get(id) ?? 1) - 1;
+          if (claims > 0) this.claimed.set(id, claims);
+          else this.claimed.delete(id);
         }
       }),
     );

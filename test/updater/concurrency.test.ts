@@ -65,6 +65,23 @@ describe("updates of one record never overlap", () => {
     expect((await historyOf(rig.t, domain.id)).map((row) => row.trigger)).toEqual(["manual", "schedule"]);
   });
 
+  test("`ddnsd check` during a scheduled update of a domain answers for it too, once that update is done", async () => {
+    rig.cf.addZone("example.com");
+    rig.cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "home.example.com");
+    rig.cf.fault({ delayMs: 200 }, 1, (r) => r.method === "PATCH");
+
+    const pass = rig.t.ctx.scheduler.runPass();
+    await untilInFlight(rig.cf, "Cloudflare (the scheduled write)");
+    const checked = await rig.t.ctx.scheduler.runPass({ all: true });
+    expect(checked.map((outcome) => [outcome.hostname, outcome.result])).toEqual([["home.example.com", "unchanged"]]);
+    expect((await pass).map((outcome) => outcome.result)).toEqual(["updated"]);
+    expect(rig.cf.maxInFlight((r) => r.method === "PATCH")).toBe(1);
+    // The check found the record as the scheduled update had just written it: nothing more to record.
+    expect((await historyOf(rig.t, domain.id)).map((row) => row.trigger)).toEqual(["schedule"]);
+  });
+
   test("a pass started while a domain is being updated leaves that domain to the running update", async () => {
     rig.cf.addZone("example.com");
     const provider = await addProvider(rig.t, "cloudflare");
