@@ -22,7 +22,7 @@
 
 import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import { Pacer } from "../src/dns/pacing";
-import type { RateLimit } from "../src/dns/service";
+import type { RateLimit, ServiceDescription } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
 import { startCustomFake } from "../test/fakes/custom";
@@ -344,6 +344,8 @@ async function pacedStarts(count: number, limits: readonly RateLimit[]): Promise
   return starts;
 }
 
+const pace = (limit: RateLimit) => `${limit.requests} / ${limit.perSeconds} s`;
+
 function duration(seconds: number): string {
   if (seconds < 60) return `${seconds.toFixed(1)} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
@@ -373,14 +375,31 @@ interface Row {
 
 const echo = startEchoFake({ ipv4: FIRST_IP });
 const rows: Row[] = [];
-/** A service's own world where it needs one (limits its fake enforces, a real server), else its adapter's. */
-function worldOf(type: string): { sample: number; make(count: number): World | Promise<World> } {
-  const own = WORLDS[type];
-  if (own) return own;
-  const adapter = ADAPTERS.find((candidate) => candidate.type === type);
-  if (!adapter) throw new Error(`no benchmark world for ${type}: add its adapter to test/services/adapters/`);
-  return { sample: ADAPTER_SAMPLE, make: (count) => adapterWorld(adapter, count) };
+/** The most requests one record can cost over the sample's three passes (first sync, quiet, change). */
+const REQUESTS_PER_RECORD = 8;
+/** How long a sample may wait for its turns at ddnsd's pace: beyond it, fewer records (or none). */
+const MAX_PACED_SECONDS = 45;
+
+/** The largest sample, up to `wanted`, whose passes ddnsd's pace lets through within MAX_PACED_SECONDS. */
+async function fittingSample(wanted: number, limits: readonly RateLimit[] | undefined): Promise<number> {
+  if (!limits?.length) return wanted;
+  const starts = await pacedStarts(wanted * REQUESTS_PER_RECORD, limits);
+  let sample = wanted;
+  while (sample > 0 && starts[sample * REQUESTS_PER_RECORD - 1]! > MAX_PACED_SECONDS) sample--;
+  return sample;
 }
+
+/** A service's own world where it needs one (limits its fake enforces, a real server), else its adapter's. */
+async function worldOf(service: ServiceDescription): Promise<{ sample: number; make(count: number): World | Promise<World> }> {
+  const own = WORLDS[service.type];
+  if (own) return own;
+  const adapter = ADAPTERS.find((candidate) => candidate.type === service.type);
+  if (!adapter) throw new Error(`no benchmark world for ${service.type}: add its adapter to test/services/adapters/`);
+  return { sample: await fittingSample(ADAPTER_SAMPLE, service.rateLimits), make: (count) => adapterWorld(adapter, count) };
+}
+
+/** Services whose pace leaves no room for one record's passes within MAX_PACED_SECONDS, and that pace. */
+const notRun: string[] = [];
 
 heading("Every DNS service: requests per record, quiet passes, pacing, 1,000 records");
 console.log(machine());
@@ -388,7 +407,11 @@ console.log("One zone per service; samples smaller where ddnsd's pace makes each
 
 const only = process.env.BENCH_SERVICES?.split(",");
 for (const service of SERVICES.filter((s) => only === undefined || only.includes(s.type))) {
-  const { sample, make } = worldOf(service.type);
+  const { sample, make } = await worldOf(service);
+  if (sample === 0) {
+    notRun.push(`${service.type}: not run, as ddnsd's pace for it (${service.rateLimits!.map(pace).join(", ")}) would hold one record's passes for longer than ${MAX_PACED_SECONDS} s`);
+    continue;
+  }
   const world = await make(sample);
   echo.ipv4 = FIRST_IP;
   const dir = tempDir(`services-${service.type}`);
@@ -448,7 +471,7 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
       quietRequests: quiet.requests,
       throttled,
       changeMs: change.ms,
-      pace: limits ? limits.map((l) => `${l.requests} / ${l.perSeconds} s`).join(", ") : `none (${concurrency} at a time)`,
+      pace: limits ? limits.map(pace).join(", ") : `none (${concurrency} at a time)`,
       longestWaitSeconds: paced[concurrency] ?? 0,
       ddnsdSeconds,
       serviceSeconds,
@@ -497,6 +520,7 @@ for (const r of rows.filter((r) => r.serviceSeconds !== null && r.serviceSeconds
       "several domains go proportionally faster.",
   );
 }
+for (const line of notRun) console.log(`\n${line}.`);
 console.log("\n(IP change: the sample's pass after the echo's answer moved; req, no change: provider requests in a pass with the same address, target 0; throttled: answers that told ddnsd to slow down, target 0.)");
 
 for (const r of rows) {
