@@ -81,8 +81,6 @@ const EXCEPTIONS = new Set([
   "src/modules/config-file/service.ts → src/context.ts",
   "src/modules/domains/index.ts → src/context.ts",
   "src/modules/domains/service.ts → src/context.ts",
-  "src/modules/providers/index.ts → src/context.ts",
-  "src/modules/providers/service.ts → src/context.ts",
   "src/modules/system/index.ts → src/context.ts",
   "src/modules/system/address-sources.ts → src/context.ts",
   "src/ui/index.ts → src/context.ts",
