@@ -77,8 +77,6 @@ const LAYERS: { name: string; parts: string[] }[] = [
  */
 const EXCEPTIONS = new Set([
   // The whole AppContext handed down instead of the few things a module needs.
-  "src/modules/system/index.ts → src/context.ts",
-  "src/modules/system/address-sources.ts → src/context.ts",
   "src/ui/index.ts → src/context.ts",
   "src/ui/routes/about.ts → src/context.ts",
   "src/ui/routes/dashboard.ts → src/context.ts",
