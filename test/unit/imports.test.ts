@@ -83,10 +83,6 @@ const EXCEPTIONS = new Set([
   "src/ui/routes/domains.ts → src/context.ts",
   "src/ui/routes/providers.ts → src/context.ts",
   "src/ui/routes/update-keys.ts → src/context.ts",
-  // The settings read below the root: the About page's list.
-  "src/ui/settings.ts → src/config.ts",
-  "src/modules/system/address-sources.ts → src/config.ts", // the parsers of an address source, shared with the environment's
-  "src/updater/address-source.ts → src/config.ts", // the type of an address source
 ]);
 
 /** A file's layer part: its folder under src/ (or its name at the top of src/), or "views". */

@@ -3,7 +3,7 @@
 // IPv6 twins) gives the default; a choice made in the admin pages or through the API is stored in
 // the database and wins over it until it is reset. See docs/operations.md.
 
-import { parseAddressSource, parseUrlList, type AddressSource } from "../../config";
+import { type AddressSource, parseAddressSource, parseUrlList } from "../../ip/source";
 import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { listInterfaces, type HostInterface } from "../../ip/interface";
