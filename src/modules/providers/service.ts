@@ -3,6 +3,7 @@
 // the credentials with the provider's DNS service (through the updater's client of a provider row).
 
 import type { ProviderRow } from "../../db/schema";
+import type { ServiceRegistry } from "../../dns/registry";
 import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
@@ -26,6 +27,12 @@ export interface ProviderDeps extends ClientParts {
 /** Reading one provider's row: all another service needs to check a provider exists. */
 export interface ProviderRows {
   store: Pick<Store, "providers">;
+}
+
+/** Showing providers: their rows, their services (which credentials are secret) and the key that opens them to mask. */
+export interface ProviderReader extends ProviderRows {
+  services: ServiceRegistry;
+  keys: { readonly encryptionKey: string };
 }
 
 export type ProviderView = typeof Provider.static;
@@ -64,7 +71,7 @@ function ensureNameFree(ctx: ProviderDeps, name: string, exceptId?: number): voi
   if (clash) throw conflict(`A provider named "${clash.name}" already exists`);
 }
 
-function toView(ctx: ProviderDeps, row: ProviderWithCount): ProviderView {
+function toView(ctx: ProviderReader, row: ProviderWithCount): ProviderView {
   const service = ctx.services.find(row.type);
   // A key the service does not call public (or a service no longer registered) is masked.
   const shownAsIs = new Set(service?.credentials.filter((field) => !field.secret).map((field) => field.key));
@@ -81,7 +88,7 @@ function toView(ctx: ProviderDeps, row: ProviderWithCount): ProviderView {
   };
 }
 
-export function listProviders(ctx: ProviderDeps): ProviderView[] {
+export function listProviders(ctx: ProviderReader): ProviderView[] {
   return ctx.store.providers.listWithDomainCount().map((row) => toView(ctx, row));
 }
 
@@ -91,7 +98,7 @@ export function findProviderRow(ctx: ProviderRows, id: number): ProviderRow {
   return row;
 }
 
-export function getProvider(ctx: ProviderDeps, id: number): ProviderView {
+export function getProvider(ctx: ProviderReader, id: number): ProviderView {
   const row = ctx.store.providers.findWithDomainCount(id);
   if (!row) throw notFound("Provider not found");
   return toView(ctx, row);
