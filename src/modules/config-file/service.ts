@@ -39,8 +39,8 @@ export interface ExportDeps {
 }
 
 /**
- * What an import uses: the services the API calls (the file is applied through their rules, in one
- * transaction), and the export's rows and key.
+ * What an import uses: the parts of the services the API calls, since the file is applied through
+ * their rules, in one transaction over their store (which holds the export's rows, and the key).
  */
 export type ConfigFileDeps = ProviderDeps & DomainDeps & NotificationDeps & UpdateKeyDeps;
 
