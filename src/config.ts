@@ -6,11 +6,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
+import { type AddressSource, parseAddressSource, parseUrlList } from "./ip/source";
 import type { LogFormat, LogLevel } from "./log";
 import { parseNoProxy, type ProxySettings } from "./net/proxy";
-
-/** Where a family's address comes from: the echo services, or an interface of this host. */
-export type AddressSource = { kind: "web" } | { kind: "interface"; name: string };
+import { isHttpUrl } from "./util/url";
 
 export interface Settings {
   host: string;
@@ -62,33 +61,11 @@ export function parseDuration(text: string): number | null {
   return Number(match[1]) * UNIT_SECONDS[unit];
 }
 
-/** Seconds → the shortest exact `<n><unit>` form, for showing settings back to people. */
-export function formatDuration(seconds: number): string {
-  for (const [unit, size] of [["d", 86400], ["h", 3600], ["m", 60]] as const) {
-    if (seconds >= size && seconds % size === 0) return `${seconds / size}${unit}`;
-  }
-  return `${seconds}s`;
-}
-
 /**
  * The secret settings that may instead be read from a file named by `<NAME>_FILE`, as Docker and
  * Compose secrets (/run/secrets/…) and systemd credentials ($CREDENTIALS_DIRECTORY/…) pass them.
  */
 export const FILE_SETTINGS = ["DDNS_SECRET_KEY", "DDNS_ENCRYPTION_KEY", "DDNS_ADMIN_PASSWORD", "DDNS_METRICS_TOKEN"] as const;
-
-/** `web`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash, colon or space). */
-export function parseAddressSource(text: string): AddressSource | null {
-  if (text.trim().toLowerCase() === "web") return { kind: "web" };
-  const match = /^interface:([^\s/:]{1,15})$/.exec(text.trim());
-  return match ? { kind: "interface", name: match[1]! } : null;
-}
-
-/** http(s) URLs separated by commas or line breaks; the first one that is not, or the text when none is given. */
-export function parseUrlList(text: string): string[] | string {
-  const list = text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
-  const bad = list.find((item) => !isHttpUrl(item));
-  return list.length === 0 || bad !== undefined ? (bad ?? text) : list;
-}
 
 class Reader {
   /** Where a file-backed setting's value came from (`DDNS_SECRET_KEY_FILE`), for its error messages. */
@@ -227,15 +204,6 @@ class Reader {
     const text = this.raw(name);
     if (text !== undefined && text.length < 32) this.fail(name, "must be at least 32 characters long");
     return text ?? null;
-  }
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
   }
 }
 

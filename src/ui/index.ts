@@ -9,19 +9,21 @@
 // everything below), then the pages; each page module checks the session itself (signedIn).
 
 import { Elysia, NotFoundError } from "elysia";
-import type { Appliance } from "../context";
 import { ASSETS } from "../../views/assets";
+import type { AuthDeps } from "../http/auth";
 import { staticFile } from "../http/compression";
+import type { NotificationDeps } from "../modules/notifications/service";
+import type { SignInDeps } from "../security/users";
 import { errorPage, htmlResponse, PAGE_HEADERS, plainPageIds } from "./pages";
-import { aboutRoutes } from "./routes/about";
+import { type AboutDeps, aboutRoutes } from "./routes/about";
 import { accountRoutes } from "./routes/account";
-import { dashboardRoutes } from "./routes/dashboard";
-import { domainPageRoutes } from "./routes/domains";
-import { providerPageRoutes } from "./routes/providers";
+import { type DashboardDeps, dashboardRoutes } from "./routes/dashboard";
+import { type DomainPageDeps, domainPageRoutes } from "./routes/domains";
+import { type ProviderPageDeps, providerPageRoutes } from "./routes/providers";
 import { notificationPageRoutes } from "./routes/notifications";
 import { signInRoutes } from "./routes/sign-in";
-import { updateKeyPageRoutes } from "./routes/update-keys";
-import { assertSameOrigin } from "./session";
+import { type UpdateKeyPageDeps, updateKeyPageRoutes } from "./routes/update-keys";
+import { assertSameOrigin, type SessionDeps } from "./session";
 
 function assetRoutes() {
   const assets = new Elysia();
@@ -40,7 +42,11 @@ function looksLikeHtml(value: unknown): value is string {
   return typeof value === "string" && value.trimStart().startsWith("<");
 }
 
-export function uiRoutes(ctx: Appliance) {
+/** What the pages use, each page's own together, and the app's id (several apps live side by side in tests). */
+export type UiDeps = { id: string } & AuthDeps & SessionDeps & SignInDeps & NotificationDeps &
+  DashboardDeps & ProviderPageDeps & DomainPageDeps & UpdateKeyPageDeps & AboutDeps;
+
+export function uiRoutes(ctx: UiDeps) {
   return (
     new Elysia({ name: "admin-pages", seed: ctx.id, detail: { hide: true } })
       .use(assetRoutes())

@@ -2,16 +2,46 @@
 // hidden until someone decides how to show it. Secrets appear only as where they come from.
 
 import { join } from "node:path";
-import { formatDuration, type Settings } from "../config";
 import { apiUrlSetting } from "../dns/registry";
+import type { Network } from "../ip/detect";
+import type { AddressSource } from "../ip/source";
+import type { LogFormat, LogLevel } from "../log";
 import { sourceText } from "../modules/system/address-sources";
+import { formatDuration } from "../util/time";
 import type { SettingLine } from "../../views/pages/about";
+
+/** The settings the page lists (the app's settings have them all); the secret ones only say where they come from. */
+export interface ShownSettings {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly secretKey: string | null;
+  readonly encryptionKey: string | null;
+  readonly tokenTtlSeconds: number;
+  readonly adminUsername: string;
+  readonly adminPassword: string | null;
+  readonly updateIntervalSeconds: number;
+  readonly ipv4Source: AddressSource;
+  readonly ipv6Source: AddressSource;
+  readonly ipv4Urls: readonly string[];
+  readonly ipv6Urls: readonly string[];
+  readonly allowPrivateIps: boolean;
+  readonly httpTimeoutMs: number;
+  readonly apiUrls: Readonly<Record<string, string>>;
+  readonly historyRetention: number;
+  readonly updateConcurrency: number;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly tlsCert: string | null;
+  readonly tlsKey: string | null;
+  readonly trustedProxies: readonly Pick<Network, "text">[];
+}
 
 function keySource(fromEnvironment: boolean, dataDir: string, file: string): string {
   return fromEnvironment ? "set in the environment (hidden)" : `generated, kept in ${join(dataDir, file)} (hidden)`;
 }
 
-export function settingsInEffect(s: Settings): SettingLine[] {
+export function settingsInEffect(s: ShownSettings): SettingLine[] {
   const lines: [string, string][] = [
     ["DDNS_HOST", s.host],
     ["DDNS_PORT", String(s.port)],

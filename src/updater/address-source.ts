@@ -2,7 +2,7 @@
 // pages or the API (modules/system/address-sources.ts) when there is one, else the environment's
 // DDNS_IPV4_SOURCE / DDNS_IPV4_URLS and their IPv6 twins. Read by the updater before each detection.
 
-import type { AddressSource } from "../config";
+import type { AddressSource } from "../ip/source";
 import type { IpFamily } from "../ip/detect";
 import type { Store } from "../store";
 

@@ -1,6 +1,6 @@
 // The imports of src/ and views/ (every `import` and `export … from`, type-only ones included):
 // no file-level cycle, and no import from a lower layer to a higher one in the layer table of
-// docs/architecture.md, besides the listed exceptions, which this test keeps honest both ways.
+// docs/architecture.md, with no exception.
 
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -71,32 +71,6 @@ const LAYERS: { name: string; parts: string[] }[] = [
   { name: "root", parts: ["app", "server", "main", "control", "config", "context", "healthcheck", "version"] },
 ];
 
-/**
- * Today's imports against the table, each a file → file edge. Each one is a debt: the test fails
- * when a new one appears, and when one listed here is gone (then delete its line).
- */
-const EXCEPTIONS = new Set([
-  // The whole AppContext handed down instead of the few things a module needs.
-  "src/modules/config-file/index.ts → src/context.ts",
-  "src/modules/config-file/service.ts → src/context.ts",
-  "src/modules/domains/index.ts → src/context.ts",
-  "src/modules/domains/service.ts → src/context.ts",
-  "src/modules/providers/index.ts → src/context.ts",
-  "src/modules/providers/service.ts → src/context.ts",
-  "src/modules/system/index.ts → src/context.ts",
-  "src/modules/system/address-sources.ts → src/context.ts",
-  "src/ui/index.ts → src/context.ts",
-  "src/ui/routes/about.ts → src/context.ts",
-  "src/ui/routes/dashboard.ts → src/context.ts",
-  "src/ui/routes/domains.ts → src/context.ts",
-  "src/ui/routes/providers.ts → src/context.ts",
-  "src/ui/routes/update-keys.ts → src/context.ts",
-  // The settings read below the root: the About page's list.
-  "src/ui/settings.ts → src/config.ts",
-  "src/modules/system/address-sources.ts → src/config.ts", // the parsers of an address source, shared with the environment's
-  "src/updater/address-source.ts → src/config.ts", // the type of an address source
-]);
-
 /** A file's layer part: its folder under src/ (or its name at the top of src/), or "views". */
 function partOf(file: string): string {
   const [top, part, ...rest] = relative(ROOT, file).split("/");
@@ -139,16 +113,9 @@ describe("imports", () => {
     expect(layerViolations(graph).unplaced).toEqual([]);
   });
 
-  test("no file imports a higher layer, besides the listed exceptions", () => {
+  test("no file imports a higher layer", () => {
     const graph = new Map(sources().map((file) => [file, importsOf(file)]));
-    const upward = layerViolations(graph).upward;
-    expect(upward.filter((edge) => !EXCEPTIONS.has(edge))).toEqual([]);
-  });
-
-  test("every listed exception still exists (delete the line of one that was fixed)", () => {
-    const graph = new Map(sources().map((file) => [file, importsOf(file)]));
-    const upward = new Set(layerViolations(graph).upward);
-    expect([...EXCEPTIONS].filter((edge) => !upward.has(edge))).toEqual([]);
+    expect(layerViolations(graph).upward).toEqual([]);
   });
 
   test("the layer check sees an upward import and a folder with no place", () => {

@@ -1,9 +1,8 @@
 // Routes of /api/v1/config: the configuration as a file (YAML), and applying one.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
 import { errorResponses } from "../shared";
-import { exportConfig, importConfig } from "./service";
+import { type ConfigFileDeps, exportConfig, importConfig } from "./service";
 
 const ImportQuery = t.Object({
   dry_run: t.Optional(t.Boolean({ title: "dry_run", description: "Say what would change, change nothing", error: "must be true or false" })),
@@ -15,7 +14,7 @@ const ImportResult = t.Object({
   changes: t.Array(t.String(), { description: 'One line per change, e.g. `create provider "Cloudflare" (cloudflare)`; empty when nothing differs' }),
 });
 
-export function configFileRoutes(ctx: AppContext) {
+export function configFileRoutes(ctx: ConfigFileDeps) {
   return new Elysia({ prefix: "/config", tags: ["config"] })
     .get(
       "/export",

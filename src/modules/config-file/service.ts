@@ -10,14 +10,14 @@
 // the same file.
 
 import { isDeepStrictEqual } from "node:util";
-import type { AppContext } from "../../context";
 import { DomainError, Invalid } from "../../errors";
 import { createLogger } from "../../log";
 import { openCredentials } from "../../security/secrets";
-import { createDomain, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
-import { createNotification, deleteNotification, updateNotification } from "../notifications/service";
-import { createProvider, deleteProvider, updateProvider } from "../providers/service";
-import { deleteUpdateKey } from "../update-keys/service";
+import type { Store } from "../../store";
+import { createDomain, type DomainDeps, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
+import { createNotification, deleteNotification, type NotificationDeps, updateNotification } from "../notifications/service";
+import { createProvider, deleteProvider, type ProviderDeps, updateProvider } from "../providers/service";
+import { deleteUpdateKey, type UpdateKeyDeps } from "../update-keys/service";
 import {
   type ConfigFile,
   ConfigFileError,
@@ -32,12 +32,24 @@ import {
   type UpdateKeyEntry,
 } from "./document";
 
+/** What an export reads: the rows it lists, and the key that opens their secrets (for `includeSecrets`, and to compare). */
+export interface ExportDeps {
+  store: Pick<Store, "providers" | "domains" | "updateKeys" | "notifications">;
+  keys: { readonly encryptionKey: string };
+}
+
+/**
+ * What an import uses: the parts of the services the API calls, since the file is applied through
+ * their rules, in one transaction over their store (which holds the export's rows, and the key).
+ */
+export type ConfigFileDeps = ProviderDeps & DomainDeps & NotificationDeps & UpdateKeyDeps;
+
 /** Names compare as the API compares them: NFC, ignoring case in any script. */
 const nameKey = (name: string) => name.normalize("NFC").trim().toLocaleLowerCase("und");
 const byName = <T>(name: (item: T) => string) => (a: T, b: T) => nameKey(name(a)).localeCompare(nameKey(name(b))) || name(a).localeCompare(name(b));
 
 /** The file of this data dir's configuration; secrets sealed unless `includeSecrets`. */
-export function exportConfig(ctx: AppContext, options: { includeSecrets?: boolean } = {}): string {
+export function exportConfig(ctx: ExportDeps, options: { includeSecrets?: boolean } = {}): string {
   const includeSecrets = options.includeSecrets ?? false;
   const key = ctx.keys.encryptionKey;
   const providerRows = ctx.store.providers.all().sort(byName((row) => row.name));
@@ -85,7 +97,7 @@ function holdsSecrets(sealed: string, key: string): boolean {
  * After a create or update from a sealed secret: the stored text becomes the file's own when it holds
  * exactly what the service stored, so exporting again writes the same file.
  */
-function keepSealed(ctx: AppContext, storedNow: string, sealed: string, store: (text: string) => void): void {
+function keepSealed(ctx: Pick<ExportDeps, "keys">, storedNow: string, sealed: string, store: (text: string) => void): void {
   if (same(openCredentials(storedNow, ctx.keys.encryptionKey), openCredentials(sealed, ctx.keys.encryptionKey))) store(sealed);
 }
 
@@ -106,10 +118,10 @@ class RolledBack extends Error {}
  * Applies the file's text: all or nothing. A refusal (a ConfigFileError, a 422) names the line.
  * `prune` also deletes what the file does not name.
  */
-export function importConfig(ctx: AppContext, text: string, options: { dryRun?: boolean; prune?: boolean } = {}): ImportResult {
+export function importConfig(ctx: ConfigFileDeps, text: string, options: { dryRun?: boolean; prune?: boolean } = {}): ImportResult {
   const parsed = parseConfigFile(text);
   // A dry run logs nothing: what it "creates" is rolled back.
-  const run: AppContext = options.dryRun ? { ...ctx, log: createLogger({ level: "error", format: "text", write: () => {} }) } : ctx;
+  const run: ConfigFileDeps = options.dryRun ? { ...ctx, log: createLogger({ level: "error", format: "text", write: () => {} }) } : ctx;
   const changes: string[] = [];
   try {
     // Every service called below queries through the transaction's store, so all of it is one transaction.
@@ -136,7 +148,7 @@ function at<T>(parsed: ParsedConfigFile, path: FilePath, call: () => T, fieldPat
   }
 }
 
-function openSealed(ctx: AppContext, parsed: ParsedConfigFile, sealed: string, path: FilePath): Record<string, string> {
+function openSealed(ctx: ConfigFileDeps, parsed: ParsedConfigFile, sealed: string, path: FilePath): Record<string, string> {
   try {
     return openCredentials(sealed, ctx.keys.encryptionKey);
   } catch {
@@ -161,7 +173,7 @@ function sortKeys(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([key, item]) => [key, sortKeys(item)]));
 }
 
-function applyFile(ctx: AppContext, parsed: ParsedConfigFile, prune: boolean, changes: string[]): void {
+function applyFile(ctx: ConfigFileDeps, parsed: ParsedConfigFile, prune: boolean, changes: string[]): void {
   const { file } = parsed;
   ensureUniqueNames(parsed, "providers", file.providers, (entry) => nameKey(entry.name));
   ensureUniqueNames(parsed, "domains", file.domains, (entry) => `${nameKey(entry.provider)} ${entry.name.toLowerCase().replace(/\.$/, "")} ${entry.record_type.toUpperCase()}`);
@@ -175,7 +187,7 @@ function applyFile(ctx: AppContext, parsed: ParsedConfigFile, prune: boolean, ch
   if (prune) pruneUnlisted(ctx, parsed, providerIds, domainIds, changes);
 }
 
-function applyProviders(ctx: AppContext, parsed: ParsedConfigFile, changes: string[]): Map<string, number> {
+function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: string[]): Map<string, number> {
   const ids = new Map<string, number>();
   const rows = ctx.store.providers.all();
   for (const row of rows) ids.set(nameKey(row.name), row.id);
@@ -234,7 +246,7 @@ function resolveRef(parsed: ParsedConfigFile, providerIds: Map<string, number>, 
   return { providerId, key: domainKey(providerId, name, ref.record_type.trim().toUpperCase()) };
 }
 
-function applyDomains(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, changes: string[]): Map<string, number> {
+function applyDomains(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds: Map<string, number>, changes: string[]): Map<string, number> {
   const ids = new Map<string, number>();
   const rows = ctx.store.domains.list();
   for (const row of rows) ids.set(domainKey(row.providerId, row.domainName, row.recordType), row.id);
@@ -265,7 +277,7 @@ function applyDomains(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Ma
   return ids;
 }
 
-function applyUpdateKeys(ctx: AppContext, parsed: ParsedConfigFile, domainIds: Map<string, number>, changes: string[]): void {
+function applyUpdateKeys(ctx: ConfigFileDeps, parsed: ParsedConfigFile, domainIds: Map<string, number>, changes: string[]): void {
   const rows = ctx.store.updateKeys.list();
   const providerIds = new Map(ctx.store.providers.names().map((row) => [nameKey(row.name), row.id]));
   parsed.file.update_keys.forEach((entry, index) => {
@@ -308,7 +320,7 @@ function applyUpdateKeys(ctx: AppContext, parsed: ParsedConfigFile, domainIds: M
   });
 }
 
-function applyNotifications(ctx: AppContext, parsed: ParsedConfigFile, changes: string[]): void {
+function applyNotifications(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: string[]): void {
   const rows = ctx.store.notifications.list();
   parsed.file.notifications.forEach((entry, index) => {
     const path: FilePath = ["notifications", index];
@@ -346,7 +358,7 @@ function applyNotifications(ctx: AppContext, parsed: ParsedConfigFile, changes: 
   });
 }
 
-function pruneUnlisted(ctx: AppContext, parsed: ParsedConfigFile, providerIds: Map<string, number>, domainIds: Map<string, number>, changes: string[]): void {
+function pruneUnlisted(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds: Map<string, number>, domainIds: Map<string, number>, changes: string[]): void {
   const { file } = parsed;
   const listedDomains = new Set(file.domains.map((entry) => domainIds.get(resolveRef(parsed, providerIds, entry, []).key)));
   for (const row of ctx.store.domains.list()) {

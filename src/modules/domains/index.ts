@@ -1,12 +1,12 @@
 // Routes of /api/v1/domains, their history, and the forced update.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
-import { bodyShape, DeletedBody, DomainIdParams, errorResponses, plainIds, plainQueryNumbers, whileUnchanged } from "../shared";
+import type { UpdateParts } from "../../updater/update";
+import { bodyShape, DeletedBody, DomainIdParams, errorResponses, plainIds, plainQueryNumbers, whileUnchanged, type WriteCount } from "../shared";
 import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
-import { createDomain, deleteDomain, domainHistory, forceUpdate, getDomain, listDomains, updateDomain } from "./service";
+import { createDomain, type DomainDeps, deleteDomain, domainHistory, forceUpdate, getDomain, listDomains, updateDomain } from "./service";
 
-export function domainRoutes(ctx: AppContext) {
+export function domainRoutes(ctx: DomainDeps & UpdateParts & WriteCount) {
   return new Elysia({ prefix: "/domains", tags: ["domains"] })
     .onTransform(plainIds)
     .get("", whileUnchanged(ctx, () => listDomains(ctx)), {

@@ -2,20 +2,38 @@
 // duplicates, and reading a domain's history. Writing DNS records is the updater's job.
 
 import { domainToASCII } from "node:url";
-import type { AppContext } from "../../context";
 import type { DomainChanges } from "../../db/disk";
 import type { DomainRow, HistoryRow } from "../../db/schema";
 import type { RecordType } from "../../dns/provider";
+import type { ServiceRegistry } from "../../dns/registry";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import { ipv6SuffixProblem } from "../../ip/suffix";
+import type { Logger } from "../../log";
+import type { Store } from "../../store";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
-import { runForcedUpdate } from "../../updater/update";
+import { runForcedUpdate, type UpdateParts } from "../../updater/update";
 import { iso } from "../../util/time";
 import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
 import { findProviderRow } from "../providers/service";
 import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
+
+/**
+ * What the domains' rules use: the rows (a domain deleted with its history), the registered
+ * services a provider's type names, the interval a schedule falls back to, the log.
+ */
+export interface DomainDeps {
+  store: Store;
+  services: ServiceRegistry;
+  settings: { readonly updateIntervalSeconds: number };
+  log: Logger;
+}
+
+/** Reading domains and their history: all a page that lists them needs. */
+export interface DomainReader {
+  store: Pick<Store, "domains" | "history">;
+}
 
 export type DomainInput = typeof DomainUpdate.static;
 export type DomainView = typeof Domain.static;
@@ -125,30 +143,30 @@ function toView(row: DomainRow, providerName: string): DomainView {
   };
 }
 
-export function listDomains(ctx: AppContext): DomainView[] {
+export function listDomains(ctx: DomainReader): DomainView[] {
   return ctx.store.domains
     .listWithProviderName()
     .map((row) => toView(row.domain, row.providerName));
 }
 
-export function findDomainRow(ctx: AppContext, id: number): DomainRow {
+export function findDomainRow(ctx: DomainReader, id: number): DomainRow {
   const row = ctx.store.domains.find(id);
   if (!row) throw notFound("Domain not found");
   return row;
 }
 
-export function getDomain(ctx: AppContext, id: number): DomainView {
+export function getDomain(ctx: DomainReader, id: number): DomainView {
   const row = ctx.store.domains.findWithProviderName(id);
   if (!row) throw notFound("Domain not found");
   return toView(row.domain, row.providerName);
 }
 
-function ensureUnique(ctx: AppContext, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {
+function ensureUnique(ctx: DomainDeps, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {
   const clash = ctx.store.domains.sameRecord(providerId, domainName, recordType, exceptId);
   if (clash !== undefined) throw conflict(`${domainName} ${recordType} is already configured on this provider (domain ${clash})`);
 }
 
-export function createDomain(ctx: AppContext, input: DomainInput & { provider_id: number; domain_name: string }): DomainView {
+export function createDomain(ctx: DomainDeps, input: DomainInput & { provider_id: number; domain_name: string }): DomainView {
   const domainName = normaliseHostname(input.domain_name);
   const recordType = checkRecordType(input.record_type ?? "A");
   const cronSchedule = checkCronSchedule(input.cron_schedule ?? null);
@@ -177,7 +195,7 @@ export function createDomain(ctx: AppContext, input: DomainInput & { provider_id
   return getDomain(ctx, id);
 }
 
-export function updateDomain(ctx: AppContext, id: number, input: DomainInput): DomainView {
+export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): DomainView {
   const row = findDomainRow(ctx, id);
   const domainName = input.domain_name === undefined ? row.domainName : normaliseHostname(input.domain_name);
   const recordType = input.record_type === undefined ? row.recordType : checkRecordType(input.record_type);
@@ -244,7 +262,7 @@ export function updateDomain(ctx: AppContext, id: number, input: DomainInput): D
 }
 
 /** Removes the domain and its history in one transaction; the DNS record at the provider stays. */
-export function deleteDomain(ctx: AppContext, id: number): void {
+export function deleteDomain(ctx: DomainDeps, id: number): void {
   findDomainRow(ctx, id);
   ctx.store.transaction((store) => {
     store.history.deleteForDomain(id);
@@ -268,12 +286,12 @@ export function historyToView(row: HistoryRow): HistoryView {
 }
 
 /** Newest first; `offset` serves the admin pages' paging. */
-export function domainHistory(ctx: AppContext, id: number, limit: number, offset = 0): HistoryView[] {
+export function domainHistory(ctx: DomainReader, id: number, limit: number, offset = 0): HistoryView[] {
   findDomainRow(ctx, id);
   return ctx.store.history.list(id, limit, offset).map(historyToView);
 }
 
-export function historyCount(ctx: AppContext, id: number): number {
+export function historyCount(ctx: DomainReader, id: number): number {
   return ctx.store.history.count(id);
 }
 
@@ -288,14 +306,14 @@ export interface IpPeriod {
  * The addresses the record has held, newest first, from its successful history rows (so as far
  * back as retention keeps them): a new period starts whenever a write changed the address.
  */
-export function ipTimeline(ctx: AppContext, id: number, limit = 50): IpPeriod[] {
+export function ipTimeline(ctx: DomainReader, id: number, limit = 50): IpPeriod[] {
   findDomainRow(ctx, id);
   const starts = ctx.store.history.addressStarts(id, limit);
   return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
 }
 
 /** `POST /domains/{id}/update_ip`: writes now, answering as docs/api.md, domains says (refusals are thrown). */
-export async function forceUpdate(ctx: AppContext, id: number): Promise<UpdateResultView> {
+export async function forceUpdate(ctx: UpdateParts, id: number): Promise<UpdateResultView> {
   const outcome = await runForcedUpdate(ctx, id);
   return {
     domain_id: outcome.domainId,

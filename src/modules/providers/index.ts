@@ -1,19 +1,19 @@
 // Routes of /api/v1/providers.
 
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../../context";
-import { bodyShape, DeletedBody, errorResponses, plainIds, ProviderIdParams, whileUnchanged } from "../shared";
+import { bodyShape, DeletedBody, errorResponses, plainIds, ProviderIdParams, whileUnchanged, type WriteCount } from "../shared";
 import { DeleteQuery, Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 import {
   createProvider,
   deleteProvider,
   getProvider,
   listProviders,
+  type ProviderDeps,
   updateProvider,
   verifyProvider,
 } from "./service";
 
-export function providerRoutes(ctx: AppContext) {
+export function providerRoutes(ctx: ProviderDeps & WriteCount) {
   return new Elysia({ prefix: "/providers", tags: ["providers"] })
     .onTransform(plainIds)
     .get("", whileUnchanged(ctx, () => listProviders(ctx)), {

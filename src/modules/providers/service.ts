@@ -2,16 +2,38 @@
 // options as its description demands, unique names, sealed credentials, the 409s, and checking
 // the credentials with the provider's DNS service (through the updater's client of a provider row).
 
-import type { AppContext } from "../../context";
 import type { ProviderRow } from "../../db/schema";
+import type { ServiceRegistry } from "../../dns/registry";
 import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
+import type { Logger } from "../../log";
 import { maskCredentials, openCredentials, sealCredentials } from "../../security/secrets";
+import type { Store } from "../../store";
 import type { ProviderChanges, ProviderWithCount, Verification } from "../../store/providers";
-import { providerClient } from "../../updater/provider-client";
+import { type ClientParts, providerClient } from "../../updater/provider-client";
 import { iso } from "../../util/time";
 import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
+
+/**
+ * What the providers' rules use: the rows (a provider deleted with its domains and their history),
+ * the registered services, the key that seals credentials, and the provider client's parts, to
+ * check credentials and to forget a deleted provider's pacing; the log.
+ */
+export interface ProviderDeps extends ClientParts {
+  log: Logger;
+}
+
+/** Reading one provider's row: all another service needs to check a provider exists. */
+export interface ProviderRows {
+  store: Pick<Store, "providers">;
+}
+
+/** Showing providers: their rows, their services (which credentials are secret) and the key that opens them to mask. */
+export interface ProviderReader extends ProviderRows {
+  services: ServiceRegistry;
+  keys: { readonly encryptionKey: string };
+}
 
 export type ProviderView = typeof Provider.static;
 export type ProviderInput = typeof ProviderUpdate.static;
@@ -25,7 +47,7 @@ export interface UpdateProviderOptions {
 }
 
 /** The registered service of that type, or a 422 listing the types there are. */
-export function serviceOfType(ctx: AppContext, type: string): ServiceDescription {
+export function serviceOfType(ctx: Pick<ProviderDeps, "services">, type: string): ServiceDescription {
   const service = ctx.services.find(type);
   if (!service) throw invalidField("type", `must be one of: ${ctx.services.types.join(", ")}`);
   return service;
@@ -41,7 +63,7 @@ function checkName(name: string): string {
  * Names are unique ignoring case in any script. Compared here rather than in SQL, whose lower()
  * folds ASCII only (the unique index on lower(name) remains as a backstop); providers are few.
  */
-function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void {
+function ensureNameFree(ctx: ProviderDeps, name: string, exceptId?: number): void {
   const key = name.toLocaleLowerCase("und");
   const clash = ctx.store.providers
     .names()
@@ -49,7 +71,7 @@ function ensureNameFree(ctx: AppContext, name: string, exceptId?: number): void 
   if (clash) throw conflict(`A provider named "${clash.name}" already exists`);
 }
 
-function toView(ctx: AppContext, row: ProviderWithCount): ProviderView {
+function toView(ctx: ProviderReader, row: ProviderWithCount): ProviderView {
   const service = ctx.services.find(row.type);
   // A key the service does not call public (or a service no longer registered) is masked.
   const shownAsIs = new Set(service?.credentials.filter((field) => !field.secret).map((field) => field.key));
@@ -66,23 +88,23 @@ function toView(ctx: AppContext, row: ProviderWithCount): ProviderView {
   };
 }
 
-export function listProviders(ctx: AppContext): ProviderView[] {
+export function listProviders(ctx: ProviderReader): ProviderView[] {
   return ctx.store.providers.listWithDomainCount().map((row) => toView(ctx, row));
 }
 
-export function findProviderRow(ctx: AppContext, id: number): ProviderRow {
+export function findProviderRow(ctx: ProviderRows, id: number): ProviderRow {
   const row = ctx.store.providers.find(id);
   if (!row) throw notFound("Provider not found");
   return row;
 }
 
-export function getProvider(ctx: AppContext, id: number): ProviderView {
+export function getProvider(ctx: ProviderReader, id: number): ProviderView {
   const row = ctx.store.providers.findWithDomainCount(id);
   if (!row) throw notFound("Provider not found");
   return toView(ctx, row);
 }
 
-export function createProvider(ctx: AppContext, input: typeof ProviderCreate.static): ProviderView {
+export function createProvider(ctx: ProviderDeps, input: typeof ProviderCreate.static): ProviderView {
   const name = checkName(input.name);
   const service = serviceOfType(ctx, input.type);
   const credentials = normaliseCredentials(service, input.credentials);
@@ -102,7 +124,7 @@ export function createProvider(ctx: AppContext, input: typeof ProviderCreate.sta
   return getProvider(ctx, id);
 }
 
-export function updateProvider(ctx: AppContext, id: number, input: ProviderInput, how: UpdateProviderOptions = {}): ProviderView {
+export function updateProvider(ctx: ProviderDeps, id: number, input: ProviderInput, how: UpdateProviderOptions = {}): ProviderView {
   const row = findProviderRow(ctx, id);
   const changes: ProviderChanges = {};
   if (input.name !== undefined) {
@@ -137,7 +159,7 @@ export function updateProvider(ctx: AppContext, id: number, input: ProviderInput
 }
 
 /** Removes the provider; with `cascade`, its domains and their history go in the same transaction. */
-export function deleteProvider(ctx: AppContext, id: number, cascade: boolean): void {
+export function deleteProvider(ctx: ProviderDeps, id: number, cascade: boolean): void {
   findProviderRow(ctx, id);
   const count = ctx.store.providers.domainCount(id);
   if (count > 0 && !cascade) {
@@ -155,7 +177,7 @@ export function deleteProvider(ctx: AppContext, id: number, cascade: boolean): v
 }
 
 /** False when the encryption key cannot open stored credentials (a replaced key); checked at start. */
-export function storedCredentialsReadable(ctx: AppContext): boolean {
+export function storedCredentialsReadable(ctx: ProviderRows & Pick<ProviderDeps, "keys">): boolean {
   const credentials = ctx.store.providers.anyCredentials();
   if (credentials === undefined) return true;
   try {
@@ -170,7 +192,7 @@ export function storedCredentialsReadable(ctx: AppContext): boolean {
  * Checks the stored credentials with the service, and keeps the answer for the admin pages. A
  * service that cannot check credentials without writing a record is not asked (docs/services/README.md).
  */
-export async function verifyProvider(ctx: AppContext, id: number): Promise<typeof VerifyResult.static> {
+export async function verifyProvider(ctx: ProviderDeps, id: number): Promise<typeof VerifyResult.static> {
   const row = findProviderRow(ctx, id);
   const service = ctx.services.get(row.type);
   const outcome = service.canVerify
@@ -184,6 +206,6 @@ export async function verifyProvider(ctx: AppContext, id: number): Promise<typeo
 export type LastVerification = Verification;
 
 /** Each provider's newest credential check, by provider id (absent: never checked). */
-export function lastVerifications(ctx: AppContext): Map<number, LastVerification> {
+export function lastVerifications(ctx: ProviderRows): Map<number, LastVerification> {
   return ctx.store.providers.verifications();
 }

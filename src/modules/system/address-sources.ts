@@ -3,13 +3,12 @@
 // IPv6 twins) gives the default; a choice made in the admin pages or through the API is stored in
 // the database and wins over it until it is reset. See docs/operations.md.
 
-import { parseAddressSource, parseUrlList, type AddressSource } from "../../config";
-import type { AppContext } from "../../context";
+import { type AddressSource, parseAddressSource, parseUrlList } from "../../ip/source";
 import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { listInterfaces, type HostInterface } from "../../ip/interface";
 import { effectiveSource } from "../../updater/address-source";
-import { detectFamily } from "../../updater/detect";
+import { type DetectParts, detectFamily } from "../../updater/detect";
 
 export { effectiveSource, environmentSource, type EffectiveSource } from "../../updater/address-source";
 
@@ -18,8 +17,14 @@ export type SourceChoice = { source: string; urls?: string | readonly string[] |
 
 export const FAMILIES: readonly IpFamily[] = [4, 6];
 
+/**
+ * What choosing a source uses: the stored choices and the environment's (a detection's own parts),
+ * the domains a changed source makes due, and detecting at once when none is.
+ */
+export type AddressSourceDeps = DetectParts;
+
 /** The host's interfaces with the addresses each could give, to choose from. */
-export function hostInterfaces(ctx: AppContext): HostInterface[] {
+export function hostInterfaces(ctx: { settings: { readonly allowPrivateIps: boolean } }): HostInterface[] {
   return listInterfaces({ allowPrivate: ctx.settings.allowPrivateIps });
 }
 
@@ -45,7 +50,7 @@ function validated(family: IpFamily, choice: NonNullable<SourceChoice>): { sourc
  * Stores the choices given (a family left out stays as it is, null resets it to the environment's),
  * all checked before any is stored; a family whose source changed is detected again at once.
  */
-export function setAddressSources(ctx: AppContext, choices: Partial<Record<IpFamily, SourceChoice>>): void {
+export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Record<IpFamily, SourceChoice>>): void {
   const checked = FAMILIES.filter((family) => choices[family] !== undefined).map((family) => {
     const choice = choices[family]!;
     return { family, value: choice === null ? null : validated(family, choice) };
@@ -80,7 +85,7 @@ export function sourceText(source: AddressSource): string {
  * detects with it, and writes a changed address); with none, one detection refreshes what the
  * dashboard shows.
  */
-function detectSoon(ctx: AppContext, family: IpFamily): void {
+function detectSoon(ctx: AddressSourceDeps, family: IpFamily): void {
   const due = ctx.store.domains.makeDueOfType(family === 4 ? "A" : "AAAA", Date.now());
   if (due.length > 0) return;
   void detectFamily(ctx, family);

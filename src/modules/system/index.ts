@@ -1,9 +1,8 @@
 // Routes of /api/v1/system, and the unauthenticated /healthz probe.
 
 import { Elysia, t } from "elysia";
-import type { AppContext, Appliance } from "../../context";
 import { bodyShape, errorResponses, Int } from "../shared";
-import { effectiveSource, environmentSource, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText } from "./address-sources";
+import { type AddressSourceDeps, effectiveSource, environmentSource, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText } from "./address-sources";
 import { healthProblem, type SystemSources, systemStatus } from "./service";
 
 const SystemStatus = t.Object({
@@ -44,7 +43,7 @@ const SourceChoice = t.Nullable(
   { description: "null: back to the environment's setting" },
 );
 
-function addressSourcesView(ctx: AppContext) {
+function addressSourcesView(ctx: AddressSourceDeps) {
   const view = (family: 4 | 6) => {
     const { source, urls, from } = effectiveSource(ctx, family);
     const environment = environmentSource(ctx, family);
@@ -57,7 +56,7 @@ function addressSourcesView(ctx: AppContext) {
   return { ipv4: view(4), ipv6: view(6), interfaces: hostInterfaces(ctx) };
 }
 
-export function systemRoutes(ctx: Appliance) {
+export function systemRoutes(ctx: SystemSources & AddressSourceDeps) {
   return new Elysia({ prefix: "/system", tags: ["system"] })
     .get("/status", () => systemStatus(ctx), {
       response: { 200: SystemStatus, ...errorResponses(401) },

@@ -2,26 +2,44 @@
 // family's public address comes from (stored, winning over the environment's setting).
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
 import { Invalid } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
-import { effectiveSource, environmentSource, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText, type SourceChoice } from "../../modules/system/address-sources";
-import { databaseSizeBytes } from "../../modules/system/service";
+import type { Logger } from "../../log";
+import {
+  type AddressSourceDeps,
+  effectiveSource,
+  environmentSource,
+  FAMILIES,
+  familyKey,
+  hostInterfaces,
+  setAddressSources,
+  sourceText,
+  type SourceChoice,
+} from "../../modules/system/address-sources";
+import { databaseSizeBytes, type SystemSources } from "../../modules/system/service";
 import type { Flash, FormErrors } from "../../../views/components";
 import { AboutPage, type AddressSourceValues } from "../../../views/pages/about";
 import { field, type Submitted } from "../forms";
-import { signedIn } from "../pages";
+import { type PageDeps, signedIn } from "../pages";
 import { seeOther, setFlash, takeFlash } from "../session";
-import { settingsInEffect } from "../settings";
+import { settingsInEffect, type ShownSettings } from "../settings";
 import { VERSION } from "../../util/package";
 
 /** The newest log lines the page shows, newest first. */
 const LOG_LINES_SHOWN = 30;
 
+/** What the About page shows and changes: the settings and the data dir, uptime, the database, the log's tail, the address sources. */
+export type AboutDeps = PageDeps & AddressSourceDeps & Pick<SystemSources, "store" | "startedAt"> & {
+  settings: ShownSettings;
+  /** The database file, or null for an in-memory database. */
+  databasePath: string | null;
+  log: Logger;
+};
+
 type FamilyValues = { ipv4: AddressSourceValues; ipv6: AddressSourceValues };
 
 /** What the form shows for a family now: the stored choice, or "environment" with the environment's URLs to start from. */
-function storedValues(ctx: AppContext, family: IpFamily): AddressSourceValues {
+function storedValues(ctx: AddressSourceDeps, family: IpFamily): AddressSourceValues {
   const { source, urls, from } = effectiveSource(ctx, family);
   return { source: from === "environment" ? "environment" : sourceText(source), urls: urls.join("\n") };
 }
@@ -35,7 +53,7 @@ function choiceOf(values: AddressSourceValues): SourceChoice {
   return values.source === "environment" ? null : { source: values.source, urls: values.urls };
 }
 
-export function aboutRoutes(ctx: AppContext) {
+export function aboutRoutes(ctx: AboutDeps) {
   function aboutPage(user: string, state: { flash?: Flash | null; values?: FamilyValues; errors?: FormErrors }) {
     const inEffect = (family: IpFamily) => {
       const { source, from } = effectiveSource(ctx, family);

@@ -2,16 +2,22 @@
 // both the first view and each refresh.
 
 import { Elysia } from "elysia";
-import type { Appliance } from "../../context";
-import { listDomains } from "../../modules/domains/service";
-import { dashboardMetrics, ipChangesPerDay, updatesPerHour } from "../../modules/metrics/service";
-import { listProviders } from "../../modules/providers/service";
-import { systemStatus } from "../../modules/system/service";
+import type { PublicIpState } from "../../ip/public-ip";
+import { type DomainReader, listDomains } from "../../modules/domains/service";
+import { dashboardMetrics, ipChangesPerDay, type MetricsReader, updatesPerHour } from "../../modules/metrics/service";
+import { listProviders, type ProviderReader } from "../../modules/providers/service";
+import { type SystemSources, systemStatus } from "../../modules/system/service";
 import { DashboardPage } from "../../../views/pages/dashboard";
-import { signedIn, updateConditions } from "../pages";
+import { type ConditionSources, type PageDeps, signedIn, updateConditions } from "../pages";
 import { takeFlash } from "../session";
 
-export function dashboardRoutes(ctx: Appliance) {
+/** What the dashboard shows: the status, the counters, the domains and providers with their state, the addresses found. */
+export type DashboardDeps = PageDeps & SystemSources & MetricsReader & DomainReader & ProviderReader & ConditionSources & {
+  publicIp: PublicIpState;
+  settings: { readonly updateIntervalSeconds: number };
+};
+
+export function dashboardRoutes(ctx: DashboardDeps) {
   return new Elysia().use(signedIn(ctx)).get("/", ({ user, cookie }) => {
     const now = Date.now();
     const status = systemStatus(ctx);

@@ -3,10 +3,10 @@
 // confirmation, and each domain's history.
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
 import { Conflict, DetectionFailed, ProviderFailed, StorageFull } from "../../errors";
 import {
   createDomain,
+  type DomainDeps,
   deleteDomain,
   domainHistory,
   forceUpdate,
@@ -16,9 +16,10 @@ import {
   listDomains,
   updateDomain,
 } from "../../modules/domains/service";
-import { listProviders } from "../../modules/providers/service";
+import { listProviders, type ProviderReader } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
+import type { UpdateParts } from "../../updater/update";
 import { domainStatus, NO_ERRORS, type FormErrors } from "../../../views/components";
 import { DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
 import { serviceFor } from "../../../views/fragments/credential-field";
@@ -29,7 +30,7 @@ import { DomainFormPage, type DomainFormValues } from "../../../views/pages/doma
 import { DomainsPage } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
 import { domainInput, domainValues, domainValuesOf, field, formErrors, onlyChangesType } from "../forms";
-import { answerAction, historyCauses, signedIn, updateConditions, type Cookies } from "../pages";
+import { answerAction, type ConditionSources, historyCauses, signedIn, updateConditions, type Cookies, type PageDeps } from "../pages";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
@@ -43,7 +44,10 @@ const UPDATE_FAILURES = [
   [StorageFull, "storage"],
 ] as const;
 
-export function domainPageRoutes(ctx: AppContext) {
+/** What the domain pages use: the domains' rules, the forced update's parts, the providers to choose from, each domain's state. */
+export type DomainPageDeps = PageDeps & DomainDeps & UpdateParts & ProviderReader & ConditionSources;
+
+export function domainPageRoutes(ctx: DomainPageDeps) {
   const interval = ctx.settings.updateIntervalSeconds;
 
   function schedulePreview(input: string, now: number): SchedulePreviewData {

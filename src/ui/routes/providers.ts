@@ -4,14 +4,14 @@
 // to the form.
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
-import { providerStats } from "../../modules/metrics/service";
+import { type MetricsReader, providerStats } from "../../modules/metrics/service";
 import {
   createProvider,
   deleteProvider,
   getProvider,
   lastVerifications,
   listProviders,
+  type ProviderDeps,
   updateProvider,
   verifyProvider,
   type ProviderView,
@@ -26,7 +26,7 @@ import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/
 import { ProvidersPage } from "../../../views/pages/providers";
 import { deleteProviderQuestion } from "../../../views/fragments/provider-row";
 import { field, formErrors, onlyChangesType, providerInput, providerValues, providerValuesOf } from "../forms";
-import { answerAction, signedIn, type Cookies } from "../pages";
+import { answerAction, signedIn, type Cookies, type PageDeps } from "../pages";
 import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 /** A verification's answer in words for a notice, with its tone and what to do. */
@@ -38,7 +38,10 @@ function verifyWords(outcome: { ok: boolean | null; detail: string }): { tone: T
   return { tone: "info", words: outcome.detail.replace(/\.$/, "") };
 }
 
-export function providerPageRoutes(ctx: AppContext) {
+/** What the provider pages use: the providers' rules, and each provider's counters for its row. */
+export type ProviderPageDeps = PageDeps & ProviderDeps & MetricsReader;
+
+export function providerPageRoutes(ctx: ProviderPageDeps) {
   function form(user: string, values: ProviderFormValues, errors: FormErrors, id?: number, flash: Flash | null = null) {
     const provider = id === undefined ? undefined : getProvider(ctx, id);
     return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services, flash });

@@ -2,19 +2,21 @@
 // with the page itself, where the new key is shown that once), and delete through a confirmation.
 
 import { Elysia } from "elysia";
-import type { AppContext } from "../../context";
-import { listDomains } from "../../modules/domains/service";
-import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys, type UpdateKeyView } from "../../modules/update-keys/service";
+import { type DomainReader, listDomains } from "../../modules/domains/service";
+import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys, type UpdateKeyDeps, type UpdateKeyView } from "../../modules/update-keys/service";
 import { IdParams } from "../../modules/shared";
 import { NO_ERRORS, type Flash, type FormErrors } from "../../../views/components";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { deleteKeyQuestion, NO_KEY_VALUES, UpdateKeysPage, type UpdateKeyFormValues } from "../../../views/pages/update-keys";
 import { field, formErrors, updateKeyInput, updateKeyValues } from "../forms";
-import { signedIn } from "../pages";
+import { type PageDeps, signedIn } from "../pages";
 import { isHtmx, proxiedHttps, seeOther, setFlash, takeFlash } from "../session";
 
 
-export function updateKeyPageRoutes(ctx: AppContext) {
+/** What the keys page uses: the keys' rules, and the domains a key may be limited to. */
+export type UpdateKeyPageDeps = PageDeps & UpdateKeyDeps & DomainReader;
+
+export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
   /** Where routers send their push: the address the browser reached this ddnsd by (https behind a trusted proxy that says so). */
   function pushUrl(request: Request): string {
     const url = new URL(request.url);
