@@ -85,8 +85,8 @@ describe("/api/v1/system/address-sources", () => {
       // A new domain is checked at once in the background; passes until its record holds the echo's address.
       const holds = (ip: string) => () => rig.cf.record("lab.example.com", "A")?.content === ip && domainState(rig.t, domain.id).last_known_ip === ip;
       await passesUntil(rig.t, holds("185.103.110.182"));
-      const before = domainState(rig.t, domain.id).next_run_at!;
-      expect(before).toBeGreaterThan(Date.now() + 60_000);
+      // Not due: its next run is on the interval's grid, which may be only seconds away.
+      expect(domainState(rig.t, domain.id).next_run_at!).toBeGreaterThan(Date.now());
 
       await rig.t.request("PUT", "/api/v1/system/address-sources", { body: { ipv4: { source: "interface:lo" } } });
       expect(domainState(rig.t, domain.id).next_run_at!).toBeLessThanOrEqual(Date.now());
