@@ -41,6 +41,11 @@ export interface Leniency {
    * calls those links opaque): not refused as unknown.
    */
   nextLinkParameters?: string[];
+  /**
+   * Query parameters the service's documentation gives every listing (its pagination), which the
+   * description names on only some operations: not refused as unknown where it leaves them out.
+   */
+  pagingParameters?: string[];
   /** Request fields the service takes empty (an apex's name), though the description sets them a minimum length. */
   emptyAllowed?: string[];
 }
@@ -199,7 +204,7 @@ export function openApiDescription(
   options: { title: string; apiRoot: string; refuse: RequestDescription["refuse"]; leniency?: Leniency },
 ): RequestDescription {
   const { router, validator } = openApi(name, options.apiRoot, options.leniency);
-  const nextLinkParameters = new Set(options.leniency?.nextLinkParameters ?? []);
+  const nextLinkParameters = new Set([...(options.leniency?.nextLinkParameters ?? []), ...(options.leniency?.pagingParameters ?? [])]);
   return {
     name: options.title,
     refuse: options.refuse,
