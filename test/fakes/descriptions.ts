@@ -54,7 +54,7 @@ export interface Leniency {
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const document = withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8")))) as Document;
+  const document = withoutTypelessNullable(withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8"))))) as Document;
   for (const [path, method, operation] of Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item ?? {}).map(([method, operation]) => [path, method, operation] as const),
   )) {
@@ -167,6 +167,22 @@ function withNumericBounds(document: unknown): unknown {
         delete out[bound];
       } else delete out[exclusive];
     }
+    return out;
+  };
+  return rewrite(document);
+}
+
+/**
+ * OpenAPI 3.0.3: `nullable` adds null to the values of the `type` beside it; without a `type` (as
+ * in bunny.net's `{"nullable": true, "oneOf": [{"$ref": …}]}`) it says nothing, and Ajv refuses to
+ * compile it. The same schemas without such a `nullable`.
+ */
+function withoutTypelessNullable(document: unknown): unknown {
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+    if (typeof out.nullable === "boolean" && out.type === undefined) delete out.nullable;
     return out;
   };
   return rewrite(document);
