@@ -7,8 +7,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { signRequest } from "../../src/dns/sigv4";
 import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake } from "../fakes/azure";
+import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
 import { checkBotocoreAnswer, openApi } from "../fakes/descriptions";
+import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, startDnsimpleFake } from "../fakes/dnsimple";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digitalocean";
 import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, startDomeneshopFake } from "../fakes/domeneshop";
 import { DYNV6_FAKE_TOKEN, startDynv6Fake } from "../fakes/dynv6";
@@ -20,7 +22,7 @@ import type { FakeServer } from "../fakes/server";
 import { startVultrFake, VULTR_FAKE_API_KEY } from "../fakes/vultr";
 
 const DIRECTORY = `${import.meta.dir}/descriptions`;
-const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr", "domeneshop", "hostinger"] as const;
+const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr", "domeneshop", "hostinger", "dnsimple", "bunny"] as const;
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -56,6 +58,17 @@ async function domeneshopCall(url: string, method: string, path: string, body?: 
       Authorization: `Basic ${Buffer.from(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`).toString("base64")}`,
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
     },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as Record<string, any>) };
+}
+
+/** A JSON call with bunny.net's `AccessKey` header. */
+async function bunnyCall(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(url + path, {
+    method,
+    headers: { AccessKey: BUNNY_FAKE_API_KEY, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -372,6 +385,63 @@ describe("a request the description forbids is refused with the service's error 
     expect(fake.violations).toEqual([]);
   });
 
+  test("DNSimple: paging on every listing, as its documentation says", async () => {
+    const fake = started(startDnsimpleFake());
+    fake.addZone("example.com");
+    const record = fake.addRecord("example.com", { name: "home", type: "A", content: "198.51.100.1" });
+    const call = (method: string, path: string, body?: unknown) => jsonCall(fake.url, DNSIMPLE_FAKE_TOKEN, method, path, body);
+    const records = `/${DNSIMPLE_FAKE_ACCOUNT}/zones/example.com/records`;
+    const forbidden: [string, string, unknown?][] = [
+      ["GET", "/my-account/zones?page=1&per_page=100"],
+      ["GET", `${records}?hostname=home`],
+      ["POST", records, { type: "A", content: "198.51.100.2" }],
+      ["POST", records, { name: "new", type: "LOC", content: "198.51.100.2" }],
+      ["PATCH", `${records}/${record.id}`, { content: "198.51.100.2", ttl: -1 }],
+      ["PATCH", `${records}/home`, { content: "198.51.100.2" }],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.body?.message).toStartWith("Validation failed");
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => path));
+    expect(record.content).toBe("198.51.100.1");
+    expect(fake.record("example.com", "new", "A")).toBeUndefined();
+    expect((await call("GET", `${records}?name=home&type=A&page=1&per_page=100`)).status).toBe(200);
+    expect((await call("POST", records, { name: "", type: "A", content: "198.51.100.3", ttl: 3600 })).status).toBe(201);
+    expect((await call("PATCH", `${records}/${record.id}`, { content: "198.51.100.2" })).status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
+  test("bunny.net", async () => {
+    const fake = started(startBunnyFake());
+    const zone = fake.addZone("example.com");
+    const record = fake.addRecord("example.com", { name: "home", type: "A", value: "198.51.100.1" });
+    const call = (method: string, path: string, body?: unknown) => bunnyCall(fake.url, method, path, body);
+    const records = `/dnszone/${zone.Id}/records`;
+    const forbidden: [string, string, unknown?][] = [
+      ["GET", "/dnszone?page=1&perPage=2000"],
+      ["GET", "/dnszone?page=0&perPage=5"],
+      ["GET", "/dnszone?domain=example.com"],
+      ["GET", "/dnszone/example.com"],
+      ["PUT", records, { Type: 0, Name: "new", Value: "198.51.100.2", Hostname: "new.example.com" }],
+      ["PUT", records, { Type: 42, Name: "new", Value: "198.51.100.2" }],
+      ["POST", `${records}/${record.Id}`, { Value: "198.51.100.2", TTL: 300 }],
+      ["POST", `${records}/${record.Id}`, { Value: "198.51.100.2", Ttl: "300" }],
+    ];
+    for (const [method, path, body] of forbidden) {
+      const answer = await call(method, path, body);
+      expect([method, path, answer.status]).toEqual([method, path, 400]);
+      expect(answer.body).toMatchObject({ ErrorKey: "validation_error", Message: expect.any(String) });
+    }
+    expect(fake.takeViolations().map((v) => v.target)).toEqual(forbidden.map(([, path]) => path));
+    expect(record.Value).toBe("198.51.100.1");
+    expect(fake.record("example.com", "new", "A")).toBeUndefined();
+    expect((await call("PUT", records, { Type: 0, Name: "", Value: "198.51.100.3", Ttl: 300 })).status).toBe(201);
+    expect((await call("POST", `${records}/${record.Id}`, { Type: 0, Name: "home", Value: "198.51.100.2", Ttl: 60 })).status).toBe(204);
+    expect(fake.violations).toEqual([]);
+  });
+
   test("a violation nobody claimed fails the fake's stop(), so it cannot pass unseen", async () => {
     const fake = startCloudflareFake();
     await jsonCall(fake.url, CLOUDFLARE_FAKE_TOKEN, "GET", "/zones?per_page=500");
@@ -640,4 +710,54 @@ describe("the Route 53 fake answers in its model's output shapes", () => {
       "GetHostedZoneResponse/HostedZone is required",
     ]);
   });
+});
+
+describe("the DNSimple fake answers in its description's shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startDnsimpleFake());
+    fake.addZone("example.com");
+    const record = fake.addRecord("example.com", { name: "home", type: "A", content: "198.51.100.1" });
+    const { checkResponse } = openApi("dnsimple", "/v2");
+    const zones = `/${DNSIMPLE_FAKE_ACCOUNT}/zones`;
+    const records = `${zones}/example.com/records`;
+    const exchanges: [string, string, number, unknown?][] = [
+      ["GET", `${zones}?page=1&per_page=100`, 200],
+      ["GET", `${zones}/example.com`, 200],
+      ["GET", `${records}?name=home&type=A&page=1&per_page=100`, 200],
+      ["GET", `${records}/${record.id}`, 200],
+      ["PATCH", `${records}/${record.id}`, 200, { content: "198.51.100.2", ttl: 300 }],
+      ["POST", records, 201, { name: "home", type: "AAAA", content: "2001:db8::1", ttl: 3600 }],
+      ["GET", `${records}/999999`, 404],
+    ];
+    for (const [method, path, status, body] of exchanges) {
+      const answer = await jsonCall(fake.url, DNSIMPLE_FAKE_TOKEN, method, path, body);
+      const pathname = new URL(fake.url + path).pathname;
+      expect([method, path, answer.status]).toEqual([method, path, status]);
+      expect([method, path, checkResponse(method, pathname, answer.status, answer.body)]).toEqual([method, path, []]);
+    }
+  }, COMPILES);
+});
+
+describe("the bunny.net fake answers in its description's shapes", () => {
+  test("every operation ddnsd uses", async () => {
+    const fake = started(startBunnyFake());
+    const zone = fake.addZone("example.com");
+    const record = fake.addRecord("example.com", { name: "home", type: "A", value: "198.51.100.1" });
+    const { checkResponse } = openApi("bunny", "/");
+    const records = `/dnszone/${zone.Id}/records`;
+    const exchanges: [string, string, number, unknown?][] = [
+      ["GET", "/dnszone?page=1&perPage=1000", 200],
+      ["GET", `/dnszone/${zone.Id}`, 200],
+      ["POST", `${records}/${record.Id}`, 204, { Type: 0, Name: "home", Value: "198.51.100.2", Ttl: 300 }],
+      ["PUT", records, 201, { Type: 1, Name: "home", Value: "2001:db8::1", Ttl: 300 }],
+      ["GET", "/dnszone/999999", 404],
+    ];
+    for (const [method, path, status, body] of exchanges) {
+      const answer = await bunnyCall(fake.url, method, path, body);
+      const pathname = new URL(fake.url + path).pathname;
+      expect([method, path, answer.status]).toEqual([method, path, status]);
+      // A 204 has no body, which the validator reads as null.
+      expect([method, path, checkResponse(method, pathname, answer.status, answer.body ?? null)]).toEqual([method, path, []]);
+    }
+  }, COMPILES);
 });

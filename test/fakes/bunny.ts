@@ -5,12 +5,23 @@
 // record (201 with it), `POST /dnszone/{id}/records/{record}` updating one (204; what it is not sent
 // stays, UNSURE: not documented), and bunny.net's `{"ErrorKey", "Field", "Message"}` answers.
 //
-// bunny.net publishes the API as an OpenAPI description (bunny.net/docs/openapi, bunnynet-api-1.json);
-// requests can be validated against it. Sources: docs.bunny.net/api-reference/core/dns-zone (list,
+// Checked against bunny.net's own OpenAPI description (the Core Platform API's public.json, trimmed in
+// test/conformance/descriptions/bunny.json): a field a record does not have (its models allow no
+// other), a record type number it does not list, a `perPage` outside 5–1000, a zone or record id that
+// is not a number, an unknown query parameter is refused (400, bunny.net's `ErrorKey`) and recorded.
+// Sources: docs.bunny.net/api-reference/core/dns-zone (list,
 // get, add record, update record, errors); libdns/bunny client.go.
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("bunny", {
+  title: "bunny.net OpenAPI",
+  apiRoot: "/",
+  refuse: (_request, problems) => error(400, "validation_error", problems.join("; ")),
+});
 
 export const BUNNY_FAKE_API_KEY = "bunny-fake-0123-4567-89ab-cdef01234567-0123-4567";
 
@@ -126,6 +137,7 @@ export function startBunnyFake(): BunnyFake {
   const server = startFakeServer<BunnyFault>({
     prefix: "",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();

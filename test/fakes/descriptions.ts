@@ -41,6 +41,11 @@ export interface Leniency {
    * calls those links opaque): not refused as unknown.
    */
   nextLinkParameters?: string[];
+  /**
+   * Query parameters the service's documentation gives every listing (its pagination), which the
+   * description names on only some operations: not refused as unknown where it leaves them out.
+   */
+  pagingParameters?: string[];
   /** Request fields the service takes empty (an apex's name), though the description sets them a minimum length. */
   emptyAllowed?: string[];
 }
@@ -49,7 +54,7 @@ export interface Leniency {
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const document = withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8")))) as Document;
+  const document = withoutTypelessNullable(withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8"))))) as Document;
   for (const [path, method, operation] of Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item ?? {}).map(([method, operation]) => [path, method, operation] as const),
   )) {
@@ -168,6 +173,22 @@ function withNumericBounds(document: unknown): unknown {
 }
 
 /**
+ * OpenAPI 3.0.3: `nullable` adds null to the values of the `type` beside it; without a `type` (as
+ * in bunny.net's `{"nullable": true, "oneOf": [{"$ref": …}]}`) it says nothing, and Ajv refuses to
+ * compile it. The same schemas without such a `nullable`.
+ */
+function withoutTypelessNullable(document: unknown): unknown {
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (typeof node !== "object" || node === null) return node;
+    const out: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+    if (typeof out.nullable === "boolean" && out.type === undefined) delete out.nullable;
+    return out;
+  };
+  return rewrite(document);
+}
+
+/**
  * The document with every `#/…` reference replaced by what it points at. A reference back into a
  * schema it is part of (ARM's error body lists further error bodies in its `details`) becomes `{}`:
  * what lies below the first level of such a cycle is not checked.
@@ -199,7 +220,7 @@ export function openApiDescription(
   options: { title: string; apiRoot: string; refuse: RequestDescription["refuse"]; leniency?: Leniency },
 ): RequestDescription {
   const { router, validator } = openApi(name, options.apiRoot, options.leniency);
-  const nextLinkParameters = new Set(options.leniency?.nextLinkParameters ?? []);
+  const nextLinkParameters = new Set([...(options.leniency?.nextLinkParameters ?? []), ...(options.leniency?.pagingParameters ?? [])]);
   return {
     name: options.title,
     refuse: options.refuse,

@@ -6,12 +6,28 @@
 // act only for their own account, and DNSimple's `{"message", "errors"?}` answers with the
 // `X-RateLimit-*` headers on a 429.
 //
+// Checked against DNSimple's own OpenAPI description (dnsimple/dnsimple-developer
+// content/v2/openapi.yml, trimmed in test/conformance/descriptions/dnsimple.json): an account id that
+// is not a number, a field a record does not have, a record type it does not list, a negative TTL, an
+// unknown query parameter is refused (400, DNSimple's `message`) and recorded.
+//
 // Sources: developer.dnsimple.com/v2 (authentication, zones, zone records, pagination, errors, rate
 // limiting); libdns/dnsimple provider.go; dnsimple/dnsimple-go zones_records.go, zones.go. UNSURE: the
 // status of an account token used for another account (modelled as 404 "Account not found").
 
 import { isIPv4, isIPv6 } from "node:net";
+import { openApiDescription } from "./descriptions";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+
+/** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
+const DESCRIPTION = openApiDescription("dnsimple", {
+  title: "DNSimple OpenAPI",
+  apiRoot: "/v2",
+  refuse: (_request, problems) => json(400, { message: `Validation failed: ${problems.join("; ")}` }),
+  // The description names `page` and `per_page` on one listing only, while DNSimple's pagination
+  // documentation gives them to every listing (zones and zone records among them).
+  leniency: { pagingParameters: ["page", "per_page"] },
+});
 
 export const DNSIMPLE_FAKE_ACCOUNT = "1385";
 export const DNSIMPLE_FAKE_TOKEN = "dnsimpleaccounttoken0123456789abcdef";
@@ -56,6 +72,9 @@ export interface DnsimpleFake extends FakeServer<DnsimpleFault> {
   record(zone: string, name: string, type: string): DnsimpleRecord | undefined;
   reset(): void;
 }
+
+/** Every zone and record answered was created and last changed at this moment (the description requires both). */
+const TIMESTAMPS = { created_at: "2026-01-05T09:00:00Z", updated_at: "2026-01-05T09:00:00Z" };
 
 const MESSAGES: Record<number, string> = {
   401: "Authentication failed",
@@ -102,7 +121,17 @@ export function startDnsimpleFake(): DnsimpleFake {
     });
   }
 
-  const zoneJson = (zone: DnsimpleZone) => ({ id: zone.id, account_id: Number(DNSIMPLE_FAKE_ACCOUNT), name: zone.name, reverse: false, secondary: zone.secondary, active: true });
+  const zoneJson = (zone: DnsimpleZone) => ({
+    id: zone.id,
+    account_id: Number(DNSIMPLE_FAKE_ACCOUNT),
+    name: zone.name,
+    reverse: false,
+    secondary: zone.secondary,
+    last_transferred_at: null,
+    active: true,
+    ...TIMESTAMPS,
+  });
+  const recordJson = (record: DnsimpleRecord) => ({ ...record, ...TIMESTAMPS });
 
   function route(request: LoggedRequest): Response {
     const auth = request.headers.authorization ?? "";
@@ -123,7 +152,7 @@ export function startDnsimpleFake(): DnsimpleFake {
     if (segments.length === 4) {
       if (request.method === "GET") {
         const { name, type } = request.query;
-        return page(request, zone.records.filter((r) => (name === undefined || r.name === name) && (type === undefined || r.type === type)));
+        return page(request, zone.records.filter((r) => (name === undefined || r.name === name) && (type === undefined || r.type === type)).map(recordJson));
       }
       if (request.method !== "POST") return error(405);
       if (zone.secondary) return error(400, {}, "Records of a secondary zone cannot be changed");
@@ -137,12 +166,12 @@ export function startDnsimpleFake(): DnsimpleFake {
         content: fields.content as string,
         ttl: typeof fields.ttl === "number" ? fields.ttl : 3600,
       });
-      return json(201, { data: record });
+      return json(201, { data: recordJson(record) });
     }
 
     const record = zone.records.find((r) => r.id === Number(segments[4]));
     if (!record) return error(404, {}, "Record not found");
-    if (request.method === "GET") return json(200, { data: record });
+    if (request.method === "GET") return json(200, { data: recordJson(record) });
     if (request.method !== "PATCH") return error(405);
     if (zone.secondary) return error(400, {}, "Records of a secondary zone cannot be changed");
     const fields = objectBody(request);
@@ -152,12 +181,13 @@ export function startDnsimpleFake(): DnsimpleFake {
     if (typeof fields.content === "string") record.content = fields.content;
     if (typeof fields.ttl === "number") record.ttl = fields.ttl;
     if (typeof fields.name === "string") record.name = fields.name;
-    return json(200, { data: record });
+    return json(200, { data: recordJson(record) });
   }
 
   const server = startFakeServer<DnsimpleFault>({
     prefix: "/v2",
     route,
+    description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
