@@ -4,7 +4,8 @@
 // `GET …/records?name=&type=` and changed with one `PATCH …/records` of `changes`: a `set` whose
 // `id_fields` name the record read (name, type and its old data), so exactly that record is
 // replaced — and nothing is when someone changed it meanwhile — keeping its comment and priority; a
-// missing record is made with an `add`. Every change forbids Scaleway to create the zone it names.
+// missing record is made with an `add`. A dynamic record (geo IP, weighted, HTTP service, view) is
+// left alone: its answers live in a config a `set` would drop. Every change forbids Scaleway to create the zone it names.
 //
 // Requests per write, with the zone known (config.zone_id = the zone's name):
 //   GET records + PATCH records = 2 (1 when the address is already there)
@@ -27,6 +28,16 @@ const NEW_RECORD_TTL = 3600;
 const PAGE_SIZE = 100;
 /** 5,000 zones: past this the listing is taken as runaway pagination, not an account. */
 const MAX_PAGES = 50;
+/**
+ * A dynamic record's answers live in its config (geo rules, weighted or health-checked addresses,
+ * views), its `data` being only the fallback; a `set` that does not send the config drops it.
+ */
+const DYNAMIC_CONFIGS: Record<string, string> = {
+  geo_ip_config: "geo IP",
+  weighted_config: "weighted",
+  http_service_config: "HTTP health-checked",
+  view_config: "view",
+};
 
 export function createScalewayApi(credentials: { secret_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
@@ -94,6 +105,11 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
       const body = isObject(listed.value.body) ? listed.value.body : {};
       // The name filter is not relied on to be exact (an empty one filters nothing): each record is checked.
       const records = (Array.isArray(body.records) ? body.records.filter(isObject) : []).filter((r) => r.name === name && r.type === type);
+      const dynamic = records.flatMap((r) => Object.keys(DYNAMIC_CONFIGS).filter((config) => isObject(r[config])));
+      if (dynamic.length > 0) {
+        const kind = DYNAMIC_CONFIGS[dynamic[0]!];
+        return failed(`${SERVICE}: ${hostname} ${type} is a ${kind} record whose addresses live in its ${kind} configuration; ddnsd changes only a plain record, so nothing was written`, { cause: "refused" });
+      }
       return { ok: true, value: recordSet(records) };
     },
 

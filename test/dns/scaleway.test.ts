@@ -114,6 +114,15 @@ describe("writeRecord", () => {
     expect(home()).toMatchObject([{ data: "192.0.2.99" }]);
   });
 
+  test("a dynamic record (weighted, geo) is refused, not flattened: its addresses live in its config", async () => {
+    const weighted_config = { weighted_ips: [{ ip: OLD_IP, weight: 1 }, { ip: "198.51.100.2", weight: 3 }] };
+    fake.addRecord("example.com", { name: "lb", type: "A", data: OLD_IP, weighted_config });
+    const outcome = await client().writeRecord(target("lb.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("weighted") });
+    expect(fake.records("example.com", "lb", "A")).toMatchObject([{ data: OLD_IP, weighted_config }]);
+    expect(fake.writes()).toBe(0);
+  });
+
   test("a missing AAAA record is added with its relative name and TTL 3600", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
     const [created] = fake.records("example.com", "new", "AAAA");
