@@ -8,7 +8,8 @@
 // left alone: its answers live in a config a `set` would drop. Every change forbids Scaleway to create the zone it names.
 //
 // Requests per write, with the zone known (config.zone_id = the zone's name):
-//   GET records + PATCH records = 2 (1 when the address is already there)
+//   GET records (one page of 100 for a name; the apex, unfiltered, may take more) + PATCH records = 2
+//   (1 when the address is already there)
 // Without it the account's zones are listed (`domain` empty, 100 a page) and the longest holding the name is used.
 //
 // Sources: www.scaleway.com/en/developers/api/domains-and-dns (List DNS zones, List records within
@@ -99,12 +100,20 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
 
     async readRecordSet(zone, hostname, type) {
       const name = relativeName(hostname, zone.name!);
-      const query = new URLSearchParams({ name, type, page_size: String(PAGE_SIZE) });
-      const listed = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
-      if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
-      // The name filter is not relied on to be exact (an empty one filters nothing): each record is checked.
-      const records = (Array.isArray(body.records) ? body.records.filter(isObject) : []).filter((r) => r.name === name && r.type === type);
+      // The name filter is not relied on to be exact (an empty one, the apex's, filters nothing, so
+      // the apex's record may be pages away): every page is read and each record is checked.
+      const listed: Record<string, unknown>[] = [];
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const query = new URLSearchParams({ name, type, page: String(page), page_size: String(PAGE_SIZE) });
+        const answer = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
+        if (!answer.ok) return answer;
+        const body = isObject(answer.value.body) ? answer.value.body : {};
+        const found = Array.isArray(body.records) ? body.records.filter(isObject) : [];
+        listed.push(...found);
+        const total = typeof body.total_count === "number" ? body.total_count : listed.length;
+        if (found.length === 0 || listed.length >= total) break;
+      }
+      const records = listed.filter((r) => r.name === name && r.type === type);
       const dynamic = records.flatMap((r) => Object.keys(DYNAMIC_CONFIGS).filter((config) => isObject(r[config])));
       if (dynamic.length > 0) {
         const kind = DYNAMIC_CONFIGS[dynamic[0]!];

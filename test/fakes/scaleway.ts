@@ -3,7 +3,7 @@
 // (`{total_count, dns_zones: [{domain, subdomain, status}]}`, paged by `page` and `page_size`),
 // `GET /dns-zones/{zone}/records?name=&type=` (`{total_count, records: [{id, name, type, data, ttl,
 // priority, comment, and a dynamic record's geo_ip_config / weighted_config / http_service_config /
-// view_config}]}`; an empty `name` filters nothing) and `PATCH /dns-zones/{zone}/records` with
+// view_config}]}`, paged by `page` and `page_size` like the zones; an empty `name` filters nothing) and `PATCH /dns-zones/{zone}/records` with
 // `{changes: [{add: {records}} | {set: {id_fields: {name, type, data?, ttl?}, records}}]}`: a `set`
 // replaces every record its id_fields match (none matched: 404), all changes of a request applied
 // together or none; it answers `{records}` (the records written). Errors: `{message, type, …}`.
@@ -52,7 +52,7 @@ export type ScalewayFault = { status: number; message?: string; type?: string; r
 
 export interface ScalewayFake extends FakeServer<ScalewayFault> {
   secrets: Set<string>;
-  /** The most zones one page holds, whatever `page_size` asks for. */
+  /** The most zones (or records) one page holds, whatever `page_size` asks for. */
   maxPageSize: number;
   /** zone name → its records. */
   zones: Map<string, ScalewayRecord[]>;
@@ -143,7 +143,9 @@ export function startScalewayFake(): ScalewayFake {
     if (request.method === "GET") {
       const { name, type } = request.query;
       const found = zones.get(zone)!.filter((r) => (name === undefined || name === "" || r.name === name) && (type === undefined || r.type === type));
-      return json(200, { total_count: found.length, records: found });
+      const size = Math.min(Number(request.query.page_size ?? 20), fake.maxPageSize);
+      const page = Number(request.query.page ?? 1);
+      return json(200, { total_count: found.length, records: found.slice((page - 1) * size, page * size) });
     }
     if (request.method === "PATCH") return patch(zone, request);
     return json(405, { message: "method not allowed", type: "invalid_request" });
