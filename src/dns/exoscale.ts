@@ -145,10 +145,13 @@ export function createExoscaleApi(
 
 /**
  * Exoscale's error body: `{"message": "..."}`. A refused signature or key, or a key whose role does
- * not allow DNS, only comes right when the key or its role changes.
+ * not allow DNS, only comes right when the key or its role changes — unless the words say it expired.
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
+  // A signature refused as expired is this machine's clock (more than the signature's ten minutes
+  // behind): it comes right by itself, so retries go on.
+  if ((status === 401 || status === 403) && /expire|clock|skew/i.test(body.message)) return { words: `${body.message} (check this machine's clock)`, cause: "refused" };
   return { words: body.message, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
 }
 

@@ -117,6 +117,10 @@ export function createGcloudApi(
     }
     // The token endpoint's 400/401 (`invalid_grant`: a deleted key, a bad signature) is about the key.
     const words = isObject(body) && typeof body.error === "string" ? { words: typeof body.error_description === "string" && body.error_description !== "" ? body.error_description : body.error, code: body.error } : undefined;
+    // Except when it names the assertion's times: that is this machine's clock, which comes right by itself.
+    if (words !== undefined && /\biat\b|\bexp\b|timeframe|clock/i.test(words.words)) {
+      return failedAnswer(SERVICE, answer.status, answer.headers, answer.text, { ...words, words: `${words.words} (check this machine's clock)`, cause: "refused" });
+    }
     const failure = failedAnswer(SERVICE, answer.status, answer.headers, answer.text, words);
     return answer.status === 400 || answer.status === 401 ? { ...failure, cause: "credentials", stopRetrying: true } : failure;
   }

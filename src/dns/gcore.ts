@@ -2,7 +2,7 @@
 // token goes in `Authorization: APIKey <token>`. A zone is named by itself; a record set (RRset) is
 // addressed by zone, full name and type (`/v2/zones/example.com/home.example.com/A`, the apex being
 // the zone's own name), read with GET (404 when absent), replaced whole with PUT and created with
-// POST. The PUT sends the set back as read — TTL, filters, meta and each record's flags — with only
+// POST. The PUT sends the set back as read — TTL, filters, pickers, meta and each record's flags — with only
 // the address changed, so nothing else of the set is lost.
 //
 // Requests per write, with the zone known (config.zone_id = the zone's name):
@@ -91,6 +91,8 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
         ...(ttl === undefined ? {} : { ttl }),
         resource_records: [{ ...kept, content: [address] }],
         ...(read.filters === undefined || read.filters === null ? {} : { filters: read.filters }),
+        // A dynamic set's geo-balancing chain (the current API's name for its filters): a PUT without it drops it.
+        ...(read.pickers === undefined || read.pickers === null ? {} : { pickers: read.pickers }),
         ...(isObject(read.meta) ? { meta: read.meta } : {}),
       };
       const put = staleOn404(await call("PUT", setPath(zone.id, hostname, type), rrset));

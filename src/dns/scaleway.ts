@@ -4,10 +4,12 @@
 // `GET …/records?name=&type=` and changed with one `PATCH …/records` of `changes`: a `set` whose
 // `id_fields` name the record read (name, type and its old data), so exactly that record is
 // replaced — and nothing is when someone changed it meanwhile — keeping its comment and priority; a
-// missing record is made with an `add`. Every change forbids Scaleway to create the zone it names.
+// missing record is made with an `add`. A dynamic record (geo IP, weighted, HTTP service, view) is
+// left alone: its answers live in a config a `set` would drop. Every change forbids Scaleway to create the zone it names.
 //
 // Requests per write, with the zone known (config.zone_id = the zone's name):
-//   GET records + PATCH records = 2 (1 when the address is already there)
+//   GET records (one page of 100 for a name; the apex, unfiltered, may take more) + PATCH records = 2
+//   (1 when the address is already there)
 // Without it the account's zones are listed (`domain` empty, 100 a page) and the longest holding the name is used.
 //
 // Sources: www.scaleway.com/en/developers/api/domains-and-dns (List DNS zones, List records within
@@ -27,6 +29,16 @@ const NEW_RECORD_TTL = 3600;
 const PAGE_SIZE = 100;
 /** 5,000 zones: past this the listing is taken as runaway pagination, not an account. */
 const MAX_PAGES = 50;
+/**
+ * A dynamic record's answers live in its config (geo rules, weighted or health-checked addresses,
+ * views), its `data` being only the fallback; a `set` that does not send the config drops it.
+ */
+const DYNAMIC_CONFIGS: Record<string, string> = {
+  geo_ip_config: "geo IP",
+  weighted_config: "weighted",
+  http_service_config: "HTTP health-checked",
+  view_config: "view",
+};
 
 export function createScalewayApi(credentials: { secret_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
@@ -88,12 +100,25 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
 
     async readRecordSet(zone, hostname, type) {
       const name = relativeName(hostname, zone.name!);
-      const query = new URLSearchParams({ name, type, page_size: String(PAGE_SIZE) });
-      const listed = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
-      if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
-      // The name filter is not relied on to be exact (an empty one filters nothing): each record is checked.
-      const records = (Array.isArray(body.records) ? body.records.filter(isObject) : []).filter((r) => r.name === name && r.type === type);
+      // The name filter is not relied on to be exact (an empty one, the apex's, filters nothing, so
+      // the apex's record may be pages away): every page is read and each record is checked.
+      const listed: Record<string, unknown>[] = [];
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const query = new URLSearchParams({ name, type, page: String(page), page_size: String(PAGE_SIZE) });
+        const answer = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
+        if (!answer.ok) return answer;
+        const body = isObject(answer.value.body) ? answer.value.body : {};
+        const found = Array.isArray(body.records) ? body.records.filter(isObject) : [];
+        listed.push(...found);
+        const total = typeof body.total_count === "number" ? body.total_count : listed.length;
+        if (found.length === 0 || listed.length >= total) break;
+      }
+      const records = listed.filter((r) => r.name === name && r.type === type);
+      const dynamic = records.flatMap((r) => Object.keys(DYNAMIC_CONFIGS).filter((config) => isObject(r[config])));
+      if (dynamic.length > 0) {
+        const kind = DYNAMIC_CONFIGS[dynamic[0]!];
+        return failed(`${SERVICE}: ${hostname} ${type} is a ${kind} record whose addresses live in its ${kind} configuration; ddnsd changes only a plain record, so nothing was written`, { cause: "refused" });
+      }
       return { ok: true, value: recordSet(records) };
     },
 

@@ -26,9 +26,9 @@ afterEach(async () => {
   await fake.stop();
 });
 
-function client(options: { secret?: string; timeoutMs?: number } = {}) {
+function client(options: { secret?: string; timeoutMs?: number; now?: () => number } = {}) {
   return zoneClient(
-    createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }, { pauseMs: 5 }),
+    createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }, { pauseMs: 5, ...(options.now ? { now: options.now } : {}) }),
   );
 }
 
@@ -176,6 +176,13 @@ describe("writeRecord", () => {
     expect(await client().writeRecord(target("home.example.com", { zone_id: "00000000-0000-0000-0000-000000000000" }), NEW_IP)).toMatchObject({ ok: true, zoneId: domainId });
     const other = fake.addDomain("other.net");
     expect(await client().writeRecord(target("home.example.com", { zone_id: other }), NEW_IP)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("does not hold home.example.com") });
+  });
+
+  test("a signature refused as expired (this machine's clock is behind) is retried later, and says to check the clock", async () => {
+    const outcome = await client({ now: () => Date.now() - 20 * 60_000 }).writeRecord(target("home.example.com"), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("check this machine's clock") });
+    expect(outcome).not.toHaveProperty("stopRetrying");
+    expect(fake.writes()).toBe(0);
   });
 
   test("a wrong secret is refused in Exoscale's words and stops retries", async () => {

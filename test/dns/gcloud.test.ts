@@ -159,6 +159,13 @@ describe("the token", () => {
     expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Google Cloud DNS: Invalid JWT Signature. (invalid_grant, HTTP 400)" });
     expect(requestLines()).toEqual([TOKEN]);
   });
+
+  test("an assertion refused for its times (this machine's clock is off) is retried later, and says to check the clock", async () => {
+    const outcome = await client({ now: () => Date.now() - 2 * 3600_000 }).writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("check this machine's clock") });
+    expect(outcome).not.toHaveProperty("stopRetrying");
+    expect(requestLines()).toEqual([TOKEN]);
+  });
 });
 
 describe("writeRecord", () => {

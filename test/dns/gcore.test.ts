@@ -75,6 +75,13 @@ describe("writeRecord", () => {
     expect(fake.rrset("example.com", "geo.example.com", "A")).toMatchObject({ ttl: 120, filters, meta: { notes: "router" }, resource_records: [{ content: [NEW_IP], enabled: false, meta: { countries: ["de"] } }] });
   });
 
+  test("a dynamic set's pickers (its geo-balancing chain) are kept", async () => {
+    const pickers = [{ type: "geodns", strict: true }, { type: "first_n", limit: 1 }];
+    fake.addRrset("example.com", { name: "near.example.com", type: "A", contents: [OLD_IP], pickers });
+    expect(await client().writeRecord(target("near.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.rrset("example.com", "near.example.com", "A")).toMatchObject({ pickers, resource_records: [{ content: [NEW_IP] }] });
+  });
+
   test("a missing AAAA set is created with POST and TTL 300", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
     expect(outcome).toMatchObject({ ok: true, action: "created" });

@@ -85,7 +85,7 @@ describe("writeRecord", () => {
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com", message: expect.stringContaining("ttl 300") });
     expect(home()).toMatchObject([{ data: NEW_IP, ttl: 300, comment: "the router" }]);
     expect(requestLines()).toEqual(["GET /dns-zones", `GET ${RECORDS}`, `PATCH ${RECORDS}`]);
-    expect(fake.requests[1]?.query).toEqual({ name: "home", type: "A", page_size: "100" });
+    expect(fake.requests[1]?.query).toEqual({ name: "home", type: "A", page: "1", page_size: "100" });
     expect(fake.requests[2]?.body).toEqual({
       changes: [{ set: { id_fields: { name: "home", type: "A", data: OLD_IP }, records: [{ name: "home", type: "A", data: NEW_IP, ttl: 300, priority: 0, comment: "the router" }] } }],
       return_all_records: false,
@@ -112,6 +112,25 @@ describe("writeRecord", () => {
     home()[0]!.data = "192.0.2.99";
     expect(await api.updateRecordSet(zone, "home.example.com", "A", read.value, NEW_IP, {})).toMatchObject({ ok: false, cause: "refused", message: "Scaleway: record not found (not_found, HTTP 404)" });
     expect(home()).toMatchObject([{ data: "192.0.2.99" }]);
+  });
+
+  test("a dynamic record (weighted, geo) is refused, not flattened: its addresses live in its config", async () => {
+    const weighted_config = { weighted_ips: [{ ip: OLD_IP, weight: 1 }, { ip: "198.51.100.2", weight: 3 }] };
+    fake.addRecord("example.com", { name: "lb", type: "A", data: OLD_IP, weighted_config });
+    const outcome = await client().writeRecord(target("lb.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("weighted") });
+    expect(fake.records("example.com", "lb", "A")).toMatchObject([{ data: OLD_IP, weighted_config }]);
+    expect(fake.writes()).toBe(0);
+  });
+
+  test("the apex's records (an empty name filters nothing) are read page by page: one past the first page is updated, not doubled", async () => {
+    fake.maxPageSize = 2;
+    fake.zones.set("example.com", fake.records("example.com", "home", "A"));
+    fake.addRecord("example.com", { name: "a", type: "A", data: "198.51.100.10" });
+    fake.addRecord("example.com", { name: "b", type: "A", data: "198.51.100.11" });
+    fake.addRecord("example.com", { name: "", type: "A", data: OLD_IP });
+    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "", "A")).toMatchObject([{ data: NEW_IP }]);
   });
 
   test("a missing AAAA record is added with its relative name and TTL 3600", async () => {

@@ -133,7 +133,7 @@ export function startGcloudFake(): GcloudFake {
     const now = Math.floor(Date.now() / 1000);
     const iat = Number(claims.iat);
     const exp = Number(claims.exp);
-    if (!(Math.abs(iat - now) < 300 && exp > iat && exp - iat <= 3600)) return grantError("Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.");
+    if (!(Math.abs(iat - now) < 300 && exp > iat && exp - iat <= 3600)) return grantError("Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values and use a clock with skew to account for clock differences between systems.");
     if (claims.scope !== SCOPE) return json(400, { error: "invalid_scope", error_description: "Invalid OAuth scope or ID token audience provided." });
     assertions.push({ header, claims });
     const value = `ya29.fake${crypto.randomUUID().replaceAll("-", "")}`;

@@ -2,8 +2,10 @@
 // APIKey <token>` (else 401). `GET /v2/zones` (`{zones: [{id, name}], total_amount}`, paged by `limit`
 // (default 10) and `offset`), `GET /v2/zones/{zone}`,
 // and RRsets at `/v2/zones/{zone}/{full name}/{type}`: GET (404 when absent), PUT (replaces the whole
-// set with what is sent: ttl, resource_records, filters, meta), POST (creates; 409 when it exists).
-// A set: `{name, type, ttl, resource_records: [{id, content: [...], enabled, meta}], filters, meta}`.
+// set with what is sent: ttl, resource_records, filters, pickers, meta; a field not sent is reset),
+// POST (creates; 409 when it exists). A set: `{name, type, ttl, resource_records: [{id, content:
+// [...], enabled, meta}], filters, pickers, meta}`; `pickers` is the current docs' name for a
+// dynamic set's geo-balancing chain (Update RRset, gcore.com/docs/api-reference/dns/rrsets).
 // Errors: `{"error": "..."}`.
 //
 // Sources: api.gcore.com/docs/dns (zones list/get; RRset get, create, update); independent clients:
@@ -21,6 +23,7 @@ export interface GcoreRrset {
   ttl: number;
   resource_records: { id: number; content: string[]; enabled: boolean; meta: Record<string, unknown> }[];
   filters: unknown[] | null;
+  pickers: unknown[] | null;
   meta: Record<string, unknown>;
 }
 
@@ -33,7 +36,7 @@ export interface GcoreFake extends FakeServer<GcoreFault> {
   /** zone name → its id and record sets (by `name/type`, the name without a trailing dot). */
   zones: Map<string, { id: number; rrsets: Map<string, GcoreRrset> }>;
   addZone(name: string): void;
-  addRrset(zone: string, rrset: { name: string; type: string; contents: string[]; ttl?: number; filters?: unknown[]; meta?: Record<string, unknown> }): GcoreRrset;
+  addRrset(zone: string, rrset: { name: string; type: string; contents: string[]; ttl?: number; filters?: unknown[]; pickers?: unknown[]; meta?: Record<string, unknown> }): GcoreRrset;
   rrset(zone: string, name: string, type: string): GcoreRrset | undefined;
   reset(): void;
 }
@@ -43,10 +46,10 @@ export function startGcoreFake(): GcoreFake {
   const zones: GcoreFake["zones"] = new Map();
   let ids = 1000;
 
-  function addRrset(zone: string, init: { name: string; type: string; contents: string[]; ttl?: number; filters?: unknown[]; meta?: Record<string, unknown> }): GcoreRrset {
+  function addRrset(zone: string, init: { name: string; type: string; contents: string[]; ttl?: number; filters?: unknown[]; pickers?: unknown[]; meta?: Record<string, unknown> }): GcoreRrset {
     const held = zones.get(zone);
     if (!held) throw new Error(`fake Gcore: no zone ${zone}`);
-    const rrset: GcoreRrset = { name: init.name, type: init.type, ttl: init.ttl ?? 300, resource_records: init.contents.map((c) => ({ id: ++ids, content: [c], enabled: true, meta: {} })), filters: init.filters ?? null, meta: init.meta ?? {} };
+    const rrset: GcoreRrset = { name: init.name, type: init.type, ttl: init.ttl ?? 300, resource_records: init.contents.map((c) => ({ id: ++ids, content: [c], enabled: true, meta: {} })), filters: init.filters ?? null, pickers: init.pickers ?? null, meta: init.meta ?? {} };
     held.rrsets.set(`${init.name}/${init.type}`, rrset);
     return rrset;
   }
@@ -69,7 +72,7 @@ export function startGcoreFake(): GcoreFake {
       records.push({ id: ++ids, content: [value], enabled: r.enabled !== false, meta: typeof r.meta === "object" && r.meta !== null ? (r.meta as Record<string, unknown>) : {} });
     }
     if (b.ttl !== undefined && (typeof b.ttl !== "number" || b.ttl < 0)) return "ttl: invalid";
-    return { name, type, ttl: typeof b.ttl === "number" ? b.ttl : 300, resource_records: records, filters: Array.isArray(b.filters) ? b.filters : null, meta: typeof b.meta === "object" && b.meta !== null ? (b.meta as Record<string, unknown>) : {} };
+    return { name, type, ttl: typeof b.ttl === "number" ? b.ttl : 300, resource_records: records, filters: Array.isArray(b.filters) ? b.filters : null, pickers: Array.isArray(b.pickers) ? b.pickers : null, meta: typeof b.meta === "object" && b.meta !== null ? (b.meta as Record<string, unknown>) : {} };
   }
 
   function route(request: LoggedRequest): Response {

@@ -2,7 +2,8 @@
 // needs `X-Auth-Token: <secret key>` (else 401 `denied_authentication`). `GET /dns-zones`
 // (`{total_count, dns_zones: [{domain, subdomain, status}]}`, paged by `page` and `page_size`),
 // `GET /dns-zones/{zone}/records?name=&type=` (`{total_count, records: [{id, name, type, data, ttl,
-// priority, comment}]}`; an empty `name` filters nothing) and `PATCH /dns-zones/{zone}/records` with
+// priority, comment, and a dynamic record's geo_ip_config / weighted_config / http_service_config /
+// view_config}]}`, paged by `page` and `page_size` like the zones; an empty `name` filters nothing) and `PATCH /dns-zones/{zone}/records` with
 // `{changes: [{add: {records}} | {set: {id_fields: {name, type, data?, ttl?}, records}}]}`: a `set`
 // replaces every record its id_fields match (none matched: 404), all changes of a request applied
 // together or none; it answers `{records}` (the records written). Errors: `{message, type, …}`.
@@ -38,18 +39,25 @@ export interface ScalewayRecord {
   ttl: number;
   priority: number;
   comment: string;
+  /** A dynamic record's answers (Record.GeoIPConfig / WeightedConfig / HTTPServiceConfig / ViewConfig): `data` is then only its fallback. */
+  geo_ip_config?: unknown;
+  weighted_config?: unknown;
+  http_service_config?: unknown;
+  view_config?: unknown;
 }
+
+const DYNAMIC_CONFIGS = ["geo_ip_config", "weighted_config", "http_service_config", "view_config"] as const;
 
 export type ScalewayFault = { status: number; message?: string; type?: string; retryAfter?: number } | "malformed" | "html";
 
 export interface ScalewayFake extends FakeServer<ScalewayFault> {
   secrets: Set<string>;
-  /** The most zones one page holds, whatever `page_size` asks for. */
+  /** The most zones (or records) one page holds, whatever `page_size` asks for. */
   maxPageSize: number;
   /** zone name → its records. */
   zones: Map<string, ScalewayRecord[]>;
   addZone(name: string): void;
-  addRecord(zone: string, record: { name: string; type: string; data: string; ttl?: number; comment?: string }): ScalewayRecord;
+  addRecord(zone: string, record: { name: string; type: string; data: string; ttl?: number; comment?: string; weighted_config?: unknown; geo_ip_config?: unknown }): ScalewayRecord;
   records(zone: string, name: string, type: string): ScalewayRecord[];
   reset(): void;
 }
@@ -58,10 +66,11 @@ export function startScalewayFake(): ScalewayFake {
   const secrets = new Set([SCALEWAY_FAKE_SECRET]);
   const zones: ScalewayFake["zones"] = new Map();
 
-  function addRecord(zone: string, init: { name: string; type: string; data: string; ttl?: number; comment?: string }): ScalewayRecord {
+  function addRecord(zone: string, init: { name: string; type: string; data: string; ttl?: number; comment?: string; weighted_config?: unknown; geo_ip_config?: unknown }): ScalewayRecord {
     const held = zones.get(zone);
     if (!held) throw new Error(`fake Scaleway: no zone ${zone}`);
-    const record = { id: randomUUID(), name: init.name, type: init.type, data: init.data, ttl: init.ttl ?? 3600, priority: 0, comment: init.comment ?? "" };
+    const record: ScalewayRecord = { id: randomUUID(), name: init.name, type: init.type, data: init.data, ttl: init.ttl ?? 3600, priority: 0, comment: init.comment ?? "" };
+    for (const config of DYNAMIC_CONFIGS) if (init[config as "weighted_config"] !== undefined) record[config] = init[config as "weighted_config"];
     held.push(record);
     return record;
   }
@@ -76,7 +85,9 @@ export function startScalewayFake(): ScalewayFake {
     if (r.type !== "A" && r.type !== "AAAA") return invalid(`${at}.type`, "this fake holds A and AAAA only");
     if (typeof r.data !== "string" || (r.type === "A" ? !isIPv4(r.data) : !isIPv6(r.data))) return invalid(`${at}.data`, `must be an ${r.type === "A" ? "IPv4" : "IPv6"} address`);
     if (typeof r.ttl !== "number" || r.ttl < 60) return invalid(`${at}.ttl`, "must be at least 60");
-    return { name: r.name, type: r.type, data: r.data, ttl: r.ttl, priority: typeof r.priority === "number" ? r.priority : 0, comment: typeof r.comment === "string" ? r.comment : "" };
+    // A record is replaced by what is sent: a dynamic config not sent is gone.
+    const configs = Object.fromEntries(DYNAMIC_CONFIGS.filter((c) => typeof r[c] === "object" && r[c] !== null).map((c) => [c, r[c]]));
+    return { name: r.name, type: r.type, data: r.data, ttl: r.ttl, priority: typeof r.priority === "number" ? r.priority : 0, comment: typeof r.comment === "string" ? r.comment : "", ...configs };
   }
 
   function patch(zone: string, request: LoggedRequest): Response {
@@ -132,7 +143,9 @@ export function startScalewayFake(): ScalewayFake {
     if (request.method === "GET") {
       const { name, type } = request.query;
       const found = zones.get(zone)!.filter((r) => (name === undefined || name === "" || r.name === name) && (type === undefined || r.type === type));
-      return json(200, { total_count: found.length, records: found });
+      const size = Math.min(Number(request.query.page_size ?? 20), fake.maxPageSize);
+      const page = Number(request.query.page ?? 1);
+      return json(200, { total_count: found.length, records: found.slice((page - 1) * size, page * size) });
     }
     if (request.method === "PATCH") return patch(zone, request);
     return json(405, { message: "method not allowed", type: "invalid_request" });
