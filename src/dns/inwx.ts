@@ -34,6 +34,8 @@ const NEW_RECORD_TTL = 3600;
 /** INWX's codes ddnsd tells apart. */
 const AUTHENTICATION_ERROR = 2200;
 const OBJECT_DOES_NOT_EXIST = 2303;
+/** EPP's "Authentication error; server closing connection". */
+const AUTHENTICATION_ERROR_CLOSING = 2501;
 /** "Session limit exceeded" (EPP's 2502): too many sessions or calls; a "slow down". */
 const SESSION_LIMIT = 2502;
 
@@ -73,7 +75,7 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
 
   /** The cause of a refusal after the login: the session not accepted, a "slow down", or a refusal. */
   function causeOf(code: number): FailureCause {
-    if (code === AUTHENTICATION_ERROR) return "credentials";
+    if (isAuthenticationError(code)) return "credentials";
     if (code === SESSION_LIMIT) return "throttled";
     return "refused";
   }
@@ -83,7 +85,9 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
     if (!answer.ok) return answer;
     if (!answer.value.ok) {
       session = undefined;
-      const cause = answer.value.code === SESSION_LIMIT ? "throttled" : "credentials";
+      // Only an authentication error is the login's fault; "Command failed" (2400, 2500) and the
+      // like are INWX's own trouble and may pass on a later try.
+      const cause = isAuthenticationError(answer.value.code) ? "credentials" : causeOf(answer.value.code);
       return refusal("account.login", answer.value, cause, cause === "credentials");
     }
     if (session === undefined) return failed(`${SERVICE}: the login answered no session cookie`, { cause: "unreachable" });
@@ -208,6 +212,10 @@ export function inwxClient(api: InwxApi): DnsProvider {
       }
     },
   };
+}
+
+function isAuthenticationError(code: number): boolean {
+  return code === AUTHENTICATION_ERROR || code === AUTHENTICATION_ERROR_CLOSING;
 }
 
 /** INWX's message, with its reason when it gives one. */

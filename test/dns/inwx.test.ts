@@ -214,6 +214,9 @@ describe("failures keep INWX's words and leave the record alone", () => {
   const cases: { name: string; fault?: InwxFault | "timeout"; password?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
     { name: "wrong password", password: "wrong", message: "INWX: account.login: Authentication error (code 2200)", cause: "credentials", stopRetrying: true },
     { name: "session limit", fault: { code: 2502, msg: "Session limit exceeded; server closing connection" }, message: "INWX: account.login: Session limit exceeded; server closing connection (code 2502)", cause: "throttled" },
+    // A login INWX could not complete for its own reasons is not a refused password: it is asked again later.
+    { name: "login: command failed", fault: { code: 2400, msg: "Command failed" }, message: "INWX: account.login: Command failed (code 2400)", cause: "refused" },
+    { name: "login: server closing connection", fault: { code: 2500, msg: "Command failed; server closing connection" }, message: "INWX: account.login: Command failed; server closing connection (code 2500)", cause: "refused" },
     { name: "HTTP 503", fault: { httpStatus: 503 }, message: 'INWX: unreadable answer (HTTP 503): "Service Unavailable"', cause: "unreachable" },
     { name: "502 HTML page", fault: "html", message: /^INWX: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
     { name: "malformed JSON", fault: "malformed", message: /^INWX: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
