@@ -54,7 +54,33 @@ export interface InwxApi extends ZoneApi {
   logout(): Promise<void>;
 }
 
-export function createInwxApi(credentials: Credentials, context: ClientContext, now: () => number = Date.now): InwxApi {
+/** A TOTP code's lifetime: INWX's codes, like every authenticator's, change every 30 seconds. */
+const TOTP_STEP_MS = 30_000;
+/**
+ * The last TOTP step whose code unlocked (or is about to unlock) a session, per account and API:
+ * INWX refuses a code that was used before ("INWX forbids to re-use the same TOTP twice", lego's INWX
+ * provider), and ddnsd logs in once per write, so the A and the AAAA of one name written together
+ * would otherwise send the same code and the second write would stop for good. Memory only: a step
+ * number, no secret.
+ */
+const lastUnlockStep = new Map<string, number>();
+
+/** The step whose code the next unlock sends: the current one, or the first not used yet. Reserved at once, so writes running side by side take different steps. */
+function reserveUnlockStep(account: string, nowMs: number): number {
+  const used = lastUnlockStep.get(account);
+  const step = Math.max(Math.floor(nowMs / TOTP_STEP_MS), used === undefined ? 0 : used + 1);
+  lastUnlockStep.set(account, step);
+  return step;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createInwxApi(
+  credentials: Credentials,
+  context: ClientContext,
+  now: () => number = Date.now,
+  sleep: (ms: number) => Promise<void> = realSleep,
+): InwxApi {
   let session: string | undefined;
 
   /** One call as it came back; a failure only when no answer in INWX's form came back. */
@@ -101,7 +127,11 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
         stopRetrying: true,
       });
     }
-    const unlocked = await post("account.unlock", { tan: totp(secret, now()) });
+    // A code used before is refused: when this step's was, wait for the next step.
+    const step = reserveUnlockStep(`${context.baseUrl}\n${credentials.username.toLowerCase()}`, now());
+    const wait = step * TOTP_STEP_MS - now();
+    if (wait > 0) await sleep(wait);
+    const unlocked = await post("account.unlock", { tan: totp(secret, step * TOTP_STEP_MS) });
     if (!unlocked.ok) return unlocked;
     if (!unlocked.value.ok) return refusal("account.unlock", unlocked.value, "credentials", true);
     return { ok: true, value: true };

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createInwxApi, inwx, inwxClient } from "../../src/dns/inwx";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { decodeBase32, totp } from "../../src/dns/totp";
-import { INWX_FAKE_PASSWORD, INWX_FAKE_TFA_SECRET, INWX_FAKE_TFA_USER, INWX_FAKE_USER, type InwxFake, type InwxFault, startInwxFake } from "../fakes/inwx";
+import { INWX_FAKE_PASSWORD, INWX_FAKE_TFA_SECRET, INWX_FAKE_TFA_USER, INWX_FAKE_USER, type InwxFake, type InwxFault, inwxMethod, startInwxFake } from "../fakes/inwx";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -116,6 +116,35 @@ describe("the session", () => {
     expect(outcome).toMatchObject({ ok: true, action: "updated" });
     expect(fake.methods()).toEqual(["account.login", "account.unlock", "nameserver.info", "nameserver.updateRecord", "account.logout"]);
     expect(params(1)).toEqual({ tan: totp(decodeBase32(INWX_FAKE_TFA_SECRET)!, at) });
+  });
+
+  test("two-factor login: a second write within the same 30 seconds waits for the next code, as INWX refuses one used before", async () => {
+    let clock = 1_764_000_000_000;
+    const waits: number[] = [];
+    fake.now = () => clock;
+    const twoFactor = () =>
+      inwxClient(
+        createInwxApi(
+          { username: INWX_FAKE_TFA_USER, password: INWX_FAKE_PASSWORD, shared_secret: INWX_FAKE_TFA_SECRET },
+          { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
+          () => clock,
+          async (ms) => {
+            waits.push(ms);
+            clock += ms;
+          },
+        ),
+      );
+    fake.addRecord("example.com", { name: "home.example.com", type: "AAAA", content: "2001:db8::1" });
+    // A write per record, each its own client and session: the A and the AAAA of one name.
+    expect(await twoFactor().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    clock += 5_000;
+    const second = await twoFactor().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    expect(second).toMatchObject({ ok: true, action: "updated" });
+    expect(waits).toEqual([25_000]);
+    const tans = fake.requests.filter((r) => inwxMethod(r) === "account.unlock").map((r) => (r.body as { params: { tan: string } }).params.tan);
+    expect(tans).toHaveLength(2);
+    expect(tans[0]).not.toBe(tans[1]);
+    expect(fake.records("example.com", "home.example.com", "AAAA")[0]!.content).toBe("2001:db8::7");
   });
 
   test("two-factor login without the shared secret: a failure that says so, retries stop", async () => {
