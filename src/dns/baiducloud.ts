@@ -15,7 +15,8 @@
 //
 // Errors are BCE's common `{requestId, code, message}`: InvalidAccessKeyId and AccessDenied (403),
 // SignatureDoesNotMatch (400) and OptInRequired (403, DNS not activated) only come right when the
-// provider is edited; a 429 is "slow down".
+// provider is edited, InappropriateJSON (400, a TTL under the plan's minimum) when the domain is; a
+// 429 is "slow down".
 //
 // Sources: Baidu AI Cloud DNS API reference (intl.cloud.baidu.com/doc/DNS: zones, resolution
 // records; cloud.baidu.com/doc/Reference: the BCE authentication and common error codes);
@@ -204,6 +205,9 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   if (code === "InvalidAccessKeyId" || code === "SignatureDoesNotMatch" || code === "AccessDenied" || code === "OptInRequired" || status === 401 || status === 403) {
     return { words, ...named, cause: "credentials", stopRetrying: true };
   }
+  // A record ddnsd built that Baidu finds inappropriate (a TTL under the plan's minimum) is refused
+  // the same way every time, until the domain's config changes.
+  if (code === "InappropriateJSON") return { words, ...named, cause: "refused", stopRetrying: true };
   return { words, ...named };
 }
 

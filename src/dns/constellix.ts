@@ -6,7 +6,8 @@
 // "roundRobin" with its addresses in `roundRobin: [{value, disableFlag}]`.
 //
 // Requests per write, with the domain known (config.zone_id) — the steady state:
-//   GET records/{type}/search?exact= + PUT records/{type}/{id} = 2 (1 when the address is already there)
+//   GET /domains/{id} + GET records/{type}/search?exact= + GET records/{type}/{id} + PUT records/{type}/{id}
+//   = 4 (3 when the address is already there)
 // Without it the domain is searched by exact name, the hostname first, then each parent.
 //
 // The PUT takes the whole record: the record read is sent back with only its address (and a TTL
@@ -15,7 +16,8 @@
 //
 // Sources: api-docs.constellix.com (the v1 API: authentication, domains, A and AAAA records, search);
 // digicert/dnstrust-constellix-dynamicdns-client ddns_client/ddns.py (the official dynamic DNS client:
-// search by exact name, PUT of the read record with `value` and `roundRobin` replaced);
+// search by exact name, the record read by id, PUT of the read record with `value` and `roundRobin`
+// replaced); lego's fixture records-Search.json (a search answers ids and names only);
 // go-acme/lego providers/dns/constellix (the token, errors `{"errors": [...]}`, a search that finds
 // nothing answering 404); octodns/octodns-constellix.
 
@@ -91,7 +93,14 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
       const name = relativeName(hostname, zone.name ?? hostname);
       const found = await search(`${recordsPath(zone.id, type)}/search?${new URLSearchParams({ exact: name })}`);
       if (!found.ok) return found;
-      const records = found.value.filter((r) => typeof r.id === "number" && String(r.name ?? "").toLowerCase() === name);
+      // The search names only ids and names: each record is read by id for its TTL, note, addresses
+      // and kind, which the PUT must send back whole.
+      const records: Record<string, unknown>[] = [];
+      for (const stub of found.value.filter((r) => typeof r.id === "number" && String(r.name ?? "").toLowerCase() === name)) {
+        const read = await call("GET", `${recordsPath(zone.id, type)}/${stub.id}`);
+        if (!read.ok) return staleOn404(read);
+        if (isObject(read.value.body)) records.push(read.value.body);
+      }
       const [record] = records;
       if (record === undefined) return { ok: true, value: null };
       // Pools and failover hand out addresses by rules ddnsd knows nothing of.

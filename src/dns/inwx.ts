@@ -34,6 +34,8 @@ const NEW_RECORD_TTL = 3600;
 /** INWX's codes ddnsd tells apart. */
 const AUTHENTICATION_ERROR = 2200;
 const OBJECT_DOES_NOT_EXIST = 2303;
+/** EPP's "Authentication error; server closing connection". */
+const AUTHENTICATION_ERROR_CLOSING = 2501;
 /** "Session limit exceeded" (EPP's 2502): too many sessions or calls; a "slow down". */
 const SESSION_LIMIT = 2502;
 
@@ -52,7 +54,33 @@ export interface InwxApi extends ZoneApi {
   logout(): Promise<void>;
 }
 
-export function createInwxApi(credentials: Credentials, context: ClientContext, now: () => number = Date.now): InwxApi {
+/** A TOTP code's lifetime: INWX's codes, like every authenticator's, change every 30 seconds. */
+const TOTP_STEP_MS = 30_000;
+/**
+ * The last TOTP step whose code unlocked (or is about to unlock) a session, per account and API:
+ * INWX refuses a code that was used before ("INWX forbids to re-use the same TOTP twice", lego's INWX
+ * provider), and ddnsd logs in once per write, so the A and the AAAA of one name written together
+ * would otherwise send the same code and the second write would stop for good. Memory only: a step
+ * number, no secret.
+ */
+const lastUnlockStep = new Map<string, number>();
+
+/** The step whose code the next unlock sends: the current one, or the first not used yet. Reserved at once, so writes running side by side take different steps. */
+function reserveUnlockStep(account: string, nowMs: number): number {
+  const used = lastUnlockStep.get(account);
+  const step = Math.max(Math.floor(nowMs / TOTP_STEP_MS), used === undefined ? 0 : used + 1);
+  lastUnlockStep.set(account, step);
+  return step;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createInwxApi(
+  credentials: Credentials,
+  context: ClientContext,
+  now: () => number = Date.now,
+  sleep: (ms: number) => Promise<void> = realSleep,
+): InwxApi {
   let session: string | undefined;
 
   /** One call as it came back; a failure only when no answer in INWX's form came back. */
@@ -73,7 +101,7 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
 
   /** The cause of a refusal after the login: the session not accepted, a "slow down", or a refusal. */
   function causeOf(code: number): FailureCause {
-    if (code === AUTHENTICATION_ERROR) return "credentials";
+    if (isAuthenticationError(code)) return "credentials";
     if (code === SESSION_LIMIT) return "throttled";
     return "refused";
   }
@@ -83,7 +111,9 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
     if (!answer.ok) return answer;
     if (!answer.value.ok) {
       session = undefined;
-      const cause = answer.value.code === SESSION_LIMIT ? "throttled" : "credentials";
+      // Only an authentication error is the login's fault; "Command failed" (2400, 2500) and the
+      // like are INWX's own trouble and may pass on a later try.
+      const cause = isAuthenticationError(answer.value.code) ? "credentials" : causeOf(answer.value.code);
       return refusal("account.login", answer.value, cause, cause === "credentials");
     }
     if (session === undefined) return failed(`${SERVICE}: the login answered no session cookie`, { cause: "unreachable" });
@@ -97,7 +127,11 @@ export function createInwxApi(credentials: Credentials, context: ClientContext, 
         stopRetrying: true,
       });
     }
-    const unlocked = await post("account.unlock", { tan: totp(secret, now()) });
+    // A code used before is refused: when this step's was, wait for the next step.
+    const step = reserveUnlockStep(`${context.baseUrl}\n${credentials.username.toLowerCase()}`, now());
+    const wait = step * TOTP_STEP_MS - now();
+    if (wait > 0) await sleep(wait);
+    const unlocked = await post("account.unlock", { tan: totp(secret, step * TOTP_STEP_MS) });
     if (!unlocked.ok) return unlocked;
     if (!unlocked.value.ok) return refusal("account.unlock", unlocked.value, "credentials", true);
     return { ok: true, value: true };
@@ -208,6 +242,10 @@ export function inwxClient(api: InwxApi): DnsProvider {
       }
     },
   };
+}
+
+function isAuthenticationError(code: number): boolean {
+  return code === AUTHENTICATION_ERROR || code === AUTHENTICATION_ERROR_CLOSING;
 }
 
 /** INWX's message, with its reason when it gives one. */

@@ -195,10 +195,15 @@ describe("writeRecord on a missing record", () => {
     expect(fake.writes()).toBe(0);
   });
 
-  test("a TTL under the plan's minimum is refused in Baidu's words", async () => {
+  test("a TTL under the plan's minimum is refused in Baidu's words, and not asked again until the config changes", async () => {
     fake.minTtl = 300;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Baidu Cloud DNS: The ttl must be an integer no less than 300. (InappropriateJSON, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: "Baidu Cloud DNS: The ttl must be an integer no less than 300. (InappropriateJSON, HTTP 400)",
+    });
     expect(fake.records("example.com", "new", "A")).toEqual([]);
   });
 });

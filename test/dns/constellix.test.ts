@@ -105,15 +105,22 @@ describe("writeRecord on an existing record", () => {
       "GET /domains/search",
       "GET /domains/search",
       `GET /domains/${domainId}/records/A/search`,
+      `GET /domains/${domainId}/records/A/${record!.id}`,
       `PUT /domains/${domainId}/records/A/${record!.id}`,
     ]);
     expect(fake.requests.slice(0, 3).map((r) => r.query.exact)).toEqual(["home.example.com", "example.com", "home"]);
-    expect(fake.requests[3]?.body).toMatchObject({ name: "home", ttl: 1800, note: "home router", value: [NEW_IP], roundRobin: [{ value: NEW_IP, disableFlag: false }] });
+    expect(fake.requests[4]?.body).toMatchObject({ name: "home", ttl: 1800, note: "home router", value: [NEW_IP], roundRobin: [{ value: NEW_IP, disableFlag: false }] });
   });
 
-  test("with the domain known, a change costs three requests: the domain named, the record read, the PUT", async () => {
+  test("with the domain known, a change costs four requests: the domain named, the record searched and read, the PUT", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
-    expect(requestLines()).toEqual([`GET /domains/${domainId}`, `GET /domains/${domainId}/records/A/search`, `PUT /domains/${domainId}/records/A/${home()[0]!.id}`]);
+    const id = home()[0]!.id;
+    expect(requestLines()).toEqual([
+      `GET /domains/${domainId}`,
+      `GET /domains/${domainId}/records/A/search`,
+      `GET /domains/${domainId}/records/A/${id}`,
+      `PUT /domains/${domainId}/records/A/${id}`,
+    ]);
   });
 
   test("nothing is written when the record already holds the address", async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createInwxApi, inwx, inwxClient } from "../../src/dns/inwx";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { decodeBase32, totp } from "../../src/dns/totp";
-import { INWX_FAKE_PASSWORD, INWX_FAKE_TFA_SECRET, INWX_FAKE_TFA_USER, INWX_FAKE_USER, type InwxFake, type InwxFault, startInwxFake } from "../fakes/inwx";
+import { INWX_FAKE_PASSWORD, INWX_FAKE_TFA_SECRET, INWX_FAKE_TFA_USER, INWX_FAKE_USER, type InwxFake, type InwxFault, inwxMethod, startInwxFake } from "../fakes/inwx";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -118,6 +118,35 @@ describe("the session", () => {
     expect(params(1)).toEqual({ tan: totp(decodeBase32(INWX_FAKE_TFA_SECRET)!, at) });
   });
 
+  test("two-factor login: a second write within the same 30 seconds waits for the next code, as INWX refuses one used before", async () => {
+    let clock = 1_764_000_000_000;
+    const waits: number[] = [];
+    fake.now = () => clock;
+    const twoFactor = () =>
+      inwxClient(
+        createInwxApi(
+          { username: INWX_FAKE_TFA_USER, password: INWX_FAKE_PASSWORD, shared_secret: INWX_FAKE_TFA_SECRET },
+          { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
+          () => clock,
+          async (ms) => {
+            waits.push(ms);
+            clock += ms;
+          },
+        ),
+      );
+    fake.addRecord("example.com", { name: "home.example.com", type: "AAAA", content: "2001:db8::1" });
+    // A write per record, each its own client and session: the A and the AAAA of one name.
+    expect(await twoFactor().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    clock += 5_000;
+    const second = await twoFactor().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    expect(second).toMatchObject({ ok: true, action: "updated" });
+    expect(waits).toEqual([25_000]);
+    const tans = fake.requests.filter((r) => inwxMethod(r) === "account.unlock").map((r) => (r.body as { params: { tan: string } }).params.tan);
+    expect(tans).toHaveLength(2);
+    expect(tans[0]).not.toBe(tans[1]);
+    expect(fake.records("example.com", "home.example.com", "AAAA")[0]!.content).toBe("2001:db8::7");
+  });
+
   test("two-factor login without the shared secret: a failure that says so, retries stop", async () => {
     const outcome = await client({ user: INWX_FAKE_TFA_USER }).writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome).toEqual({
@@ -214,6 +243,9 @@ describe("failures keep INWX's words and leave the record alone", () => {
   const cases: { name: string; fault?: InwxFault | "timeout"; password?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
     { name: "wrong password", password: "wrong", message: "INWX: account.login: Authentication error (code 2200)", cause: "credentials", stopRetrying: true },
     { name: "session limit", fault: { code: 2502, msg: "Session limit exceeded; server closing connection" }, message: "INWX: account.login: Session limit exceeded; server closing connection (code 2502)", cause: "throttled" },
+    // A login INWX could not complete for its own reasons is not a refused password: it is asked again later.
+    { name: "login: command failed", fault: { code: 2400, msg: "Command failed" }, message: "INWX: account.login: Command failed (code 2400)", cause: "refused" },
+    { name: "login: server closing connection", fault: { code: 2500, msg: "Command failed; server closing connection" }, message: "INWX: account.login: Command failed; server closing connection (code 2500)", cause: "refused" },
     { name: "HTTP 503", fault: { httpStatus: 503 }, message: 'INWX: unreadable answer (HTTP 503): "Service Unavailable"', cause: "unreachable" },
     { name: "502 HTML page", fault: "html", message: /^INWX: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
     { name: "malformed JSON", fault: "malformed", message: /^INWX: unreadable answer \(HTTP 200\)/, cause: "unreachable" },

@@ -3,7 +3,8 @@
 // timestamp more than five minutes off is 401 `{"errors": ["Unable to authenticate token"]}`),
 // domains and records with numeric ids, records under their type, names relative to the domain
 // (`""` the apex), addresses in `roundRobin: [{value, disableFlag}]` and mirrored in `value`, and
-// these quirks: a search that finds nothing answers 404 `{"errors": [...]}`; a PUT replaces the
+// these quirks: a record search answers only ids and names (the record is read by id); a search
+// that finds nothing answers 404 `{"errors": [...]}`; a PUT replaces the
 // whole record (a field it is not sent goes back to its default: the note is emptied, the TTL
 // becomes 3600) and refuses a record that would not change (400 "no changes to save"); a POST
 // answers an array holding the created record; pool records (`recordOption: "pools"`) hold no
@@ -141,7 +142,15 @@ export function startConstellixFake(): ConstellixFake {
     if (s.length === 5 && s[4] === "search" && request.method === "GET") {
       const exact = request.query.exact ?? "";
       const found = domain.records.filter((r) => r.type === type && r.name === exact);
-      return found.length === 0 ? errors(404, "No record found") : json(200, found.map((r) => recordJson(domain, r)));
+      // A search answers only the records' ids and names (lego's records-Search.json fixture); the
+      // record itself (TTL, note, addresses, pool or round robin) is read by id, as lego and the
+      // official dynamic DNS client do.
+      return found.length === 0 ? errors(404, "No record found") : json(200, found.map((r) => ({ id: r.id, name: r.name, recordType: "", type: "" })));
+    }
+
+    if (s.length === 5 && request.method === "GET") {
+      const record = domain.records.find((r) => r.id === Number(s[4]) && r.type === type);
+      return record ? json(200, recordJson(domain, record)) : errors(404, "Record not found");
     }
 
     if (s.length === 4 && request.method === "POST") {

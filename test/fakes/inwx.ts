@@ -15,7 +15,10 @@
 // codes); INWX's Terraform provider (internal/api/client.go: JSON body, cookie jar; its issue #6 shows
 // the 2200 body `{"code":2200,"msg":"Authentication error","reason":"You need to unlock your account
 // with your mobile TAN.","reasonCode":"Error_AccountUnlockRequired"}`); lego providers/dns/inwx and
-// nrdcg/goinwx (FQDN names, GOOGLE-AUTH, success 1000–1500).
+// nrdcg/goinwx (FQDN names, GOOGLE-AUTH, success 1000–1500). A code already used to unlock a
+// session is refused when sent again ("INWX forbids to re-use the same TOTP twice": go-acme/lego
+// pull request #2084, acme.sh pull request #2870; the refusal's words, 2200 "The confirmation code is
+// invalid", from DNSControl issue #848).
 // UNSURE: the words of a refused login (modelled as 2200 "Authentication error"); how many sessions
 // INWX allows at once (`maxSessions`, 2502 past it); that the SOA is listed by nameserver.info.
 //
@@ -71,6 +74,8 @@ export function startInwxFake(): InwxFake {
   const users = new Map<string, { pass: string; tfaSecret?: string }>();
   const domains = new Map<string, InwxRecord[]>();
   const sessions = new Map<string, { user: string; unlocked: boolean }>();
+  /** user → the TOTP steps whose codes have unlocked a session. */
+  const usedSteps = new Map<string, Set<number>>();
   let nextId = 70000;
 
   function seedUsers() {
@@ -119,8 +124,13 @@ export function startInwxFake(): InwxFake {
     if (method === "account.unlock") {
       const secret = decodeBase32(users.get(session.user)?.tfaSecret ?? "");
       // The code of this step or the one before, as authenticator checks allow for clock drift.
-      const valid = secret !== undefined && [0, -30_000].some((drift) => totp(secret, fake.now() + drift) === String(params.tan ?? ""));
-      if (!valid) return answer(2200, "Authentication error", { reason: "Invalid TAN", reasonCode: "Error_InvalidTan" });
+      const step = secret === undefined ? undefined : [0, -30_000].map((drift) => fake.now() + drift).find((at) => totp(secret, at) === String(params.tan ?? ""));
+      if (step === undefined) return answer(2200, "Authentication error", { reason: "Invalid TAN", reasonCode: "Error_InvalidTan" });
+      const used = usedSteps.get(session.user) ?? new Set<number>();
+      const counter = Math.floor(step / 30_000);
+      if (used.has(counter)) return answer(2200, "Authentication error", { reason: "The confirmation code is invalid.", reasonCode: "INVALID" });
+      used.add(counter);
+      usedSteps.set(session.user, used);
       session.unlocked = true;
       return ok();
     }
@@ -194,6 +204,7 @@ export function startInwxFake(): InwxFake {
     reset() {
       domains.clear();
       sessions.clear();
+      usedSteps.clear();
       users.clear();
       seedUsers();
       fake.maxSessions = 10;
