@@ -245,7 +245,9 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
 
 /**
  * A TCP relay in front of a real name server, counting the DNS messages ddnsd sends (one per
- * connection) and, as writes, its UPDATEs (the opcode in the header after the two-byte length).
+ * connection) and, as writes, its UPDATEs that change something (the opcode in the header after the
+ * two-byte length, and an update section that is not empty: an UPDATE holding only a prerequisite
+ * confirms a read and changes nothing).
  */
 async function dnsRelay(server: NameServer): Promise<Counted> {
   const { createConnection, createServer } = await import("node:net");
@@ -258,7 +260,8 @@ async function dnsRelay(server: NameServer): Promise<Counted> {
       upstream.destroy();
     };
     client.on("data", (chunk: Buffer) => {
-      if (first) requests.push({ update: (((chunk[4] ?? 0) >> 3) & 0xf) === 5 });
+      // After the length: id, flags (opcode in bits 11–14), then the zone, prerequisite and update counts.
+      if (first) requests.push({ update: (((chunk[4] ?? 0) >> 3) & 0xf) === 5 && chunk.readUInt16BE(10) > 0 });
       first = false;
       upstream.write(chunk);
     });
