@@ -17,7 +17,7 @@
 // written out below give a fake the service's documented limits where it can enforce them (deSEC's
 // per-domain write limits, Porkbun's ~1 request/s, DigitalOcean's 250/min) or start a real server.
 //
-//   bun run bench/services.ts                      (every service, ~4 minutes)
+//   bun run bench/services.ts                      (every service, ~17 minutes)
 //   BENCH_SERVICES=cloudflare,duckdns bun run bench/services.ts
 
 import { apiUrlSetting, SERVICES } from "../src/dns/registry";

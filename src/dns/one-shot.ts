@@ -1,5 +1,5 @@
 // What the services that update a record with one request and cannot read it (DuckDNS, dyndns2,
-// Namecheap, custom) share besides their policy (one-shot-policy.ts): the failure for an answer they
+// Namecheap, DD24, DonDominio, GoIP.de, myaddr.tools, YDNS, custom) share besides their policy (one-shot-policy.ts): the failure for an answer they
 // cannot read, and keeping the secret that travels in their URLs (DuckDNS's token, Namecheap's
 // password, custom's `{secret}`) out of every message, since a service may echo the request back in
 // an error page.
