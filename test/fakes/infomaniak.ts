@@ -18,7 +18,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 export const INFOMANIAK_FAKE_TOKEN = "infomaniak-fake-token-0123456789abcdef";
-export const INFOMANIAK_MIN_TTL = 60;
+const INFOMANIAK_MIN_TTL = 60;
 
 export interface InfomaniakRecord {
   id: number;
