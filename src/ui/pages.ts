@@ -12,21 +12,18 @@
 //   notice (`setFlash` + `seeOther`);
 // - errors thrown as the services' errors: index.ts shows them as the one error page.
 
-import type { Cookie } from "elysia";
 import { Elysia } from "elysia";
 import type { Tone } from "../../views/components";
 import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
 import { plainIds } from "../modules/shared";
-import { type CookieDeps, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
+import { type CookieDeps, type Cookies, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
 import type { HistoryFailureCause } from "../db/schema";
 import type { TokenCheck } from "../http/tokens";
 import type { DetectionFailure } from "../ip/detect";
 import type { DomainView } from "../modules/domains/service";
 import type { Store } from "../store";
 import type { UpdateConditions } from "../../views/components";
-
-export type Cookies = Record<string, Cookie<unknown>>;
 
 /** What every page's session and notices use (a page adds what its data needs). */
 export type PageDeps = TokenCheck & CookieDeps;

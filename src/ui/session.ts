@@ -14,7 +14,7 @@ const FLASH_COOKIE = "ddnsd_flash";
 export const SESSION_EXPIRED = "Your session has expired. Please sign in again.";
 export const CROSS_SITE = "Cross-site request refused";
 
-type Cookies = Record<string, Cookie<unknown>>;
+export type Cookies = Record<string, Cookie<unknown>>;
 
 /** What the cookies' attributes depend on: HTTPS served here or seen by a trusted proxy, the token lifetime. */
 export interface CookieDeps {
