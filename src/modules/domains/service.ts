@@ -15,7 +15,8 @@ import type { Store } from "../../store";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
 import { iso } from "../../util/time";
-import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
+import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
+import { checkConfigSize } from "../limits";
 import { findProviderRow } from "../providers/service";
 import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
 
