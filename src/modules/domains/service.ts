@@ -41,6 +41,9 @@ export type DomainView = typeof Domain.static;
 export type HistoryView = typeof HistoryRecord.static;
 export type UpdateResultView = typeof UpdateResult.static;
 
+/** The periods a domain's address timeline shows at most. */
+const TIMELINE_PERIODS = 50;
+
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /** Lowercase, no trailing dot, IDN as punycode; a 422 naming what is wrong otherwise. */
@@ -307,9 +310,9 @@ export interface IpPeriod {
  * The addresses the record has held, newest first, from its successful history rows (so as far
  * back as retention keeps them): a new period starts whenever a write changed the address.
  */
-export function ipTimeline(ctx: DomainReader, id: number, limit = 50): IpPeriod[] {
+export function ipTimeline(ctx: DomainReader, id: number): IpPeriod[] {
   findDomainRow(ctx, id);
-  const starts = ctx.store.history.addressStarts(id, limit);
+  const starts = ctx.store.history.addressStarts(id, TIMELINE_PERIODS);
   return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
 }
 
