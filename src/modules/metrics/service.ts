@@ -60,8 +60,8 @@ export interface ProviderStats {
   last_update_time: string | null;
 }
 
-export function providerStats(ctx: MetricsReader, now = Date.now()): { providers: ProviderStats[]; total_providers: number } {
-  const rows = ctx.store.metrics.providerStats(now - DAY_MS);
+export function providerStats(ctx: MetricsReader): { providers: ProviderStats[]; total_providers: number } {
+  const rows = ctx.store.metrics.providerStats(Date.now() - DAY_MS);
   const stats = rows.map((row) => {
     const updates = row.updates ?? 0;
     const successful = row.successful ?? 0;
