@@ -77,7 +77,7 @@ export type WriteOutcome =
       cause: FailureCause;
       /**
        * With `throttled`: the wait the service named (a `Retry-After`, a reset time), in seconds. A
-       * client never invents one; the updater decides the pause (updater/pause.ts).
+       * client never invents one; the updater decides the pause (updater/pauses.ts).
        */
       retryAfterSeconds?: number;
       /**
