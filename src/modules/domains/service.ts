@@ -74,7 +74,7 @@ export function checkRecordType(input: string): RecordType {
   return upper;
 }
 
-export function checkCronSchedule(input: string | null): string | null {
+function checkCronSchedule(input: string | null): string | null {
   if (input === null || input.trim() === "") return null;
   const problem = cronScheduleProblem(input);
   if (problem !== null) throw invalidField("cron_schedule", problem);
@@ -85,7 +85,7 @@ export function checkCronSchedule(input: string | null): string | null {
  * The known `config` keys checked, the TTL against what the provider's service accepts; other keys
  * are kept as given.
  */
-export function checkConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
+function checkConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
   checkConfigSize(config);
   const { zone_id, proxied, ttl, create_if_missing } = config;
   if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
@@ -153,7 +153,7 @@ export function listDomains(ctx: DomainReader): DomainView[] {
     .map((row) => toView(row.domain, row.providerName));
 }
 
-export function findDomainRow(ctx: DomainReader, id: number): DomainRow {
+function findDomainRow(ctx: DomainReader, id: number): DomainRow {
   const row = ctx.store.domains.find(id);
   if (!row) throw notFound("Domain not found");
   return row;
@@ -275,7 +275,7 @@ export function deleteDomain(ctx: DomainDeps, id: number): void {
   ctx.log.info("domain deleted", { domain_id: id });
 }
 
-export function historyToView(row: HistoryRow): HistoryView {
+function historyToView(row: HistoryRow): HistoryView {
   return {
     id: row.id,
     domain_id: row.domainId,

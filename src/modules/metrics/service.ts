@@ -10,7 +10,7 @@ export type MetricsReader = { store: Pick<Store, "metrics"> };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A percentage with one decimal, or null when there is nothing to rate. */
-export function percentage(part: number, whole: number): number | null {
+function percentage(part: number, whole: number): number | null {
   return whole === 0 ? null : Math.round((part * 1000) / whole) / 10;
 }
 
