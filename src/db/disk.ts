@@ -10,7 +10,7 @@ import type { DomainRow, history } from "./schema";
 export const DISK_FULL_DETAIL =
   "The data disk is full: nothing was changed; free space on the disk holding DDNS_DATA_DIR and try again";
 /** Outcomes kept while they cannot be stored; past it the oldest rows are dropped (the newest state stays). */
-export const DEFERRED_ROWS_KEPT = 1000;
+const DEFERRED_ROWS_KEPT = 1000;
 const LOG_EVERY_MS = 60_000;
 
 export function isDiskFull(error: unknown): boolean {
