@@ -118,11 +118,12 @@ class Reader {
     return Number(text);
   }
 
-  duration(name: string, fallback: string, minSeconds: number): number {
+  /** A duration setting, at least a second: none of them (token lifetime, interval, timeout) means anything at zero. */
+  duration(name: string, fallback: string): number {
     const text = this.raw(name) ?? fallback;
     const seconds = parseDuration(text);
     if (seconds === null) this.fail(name, `expected a duration like 30s, 5m, 12h or 7d, got "${text}"`);
-    if (seconds < minSeconds) this.fail(name, `must be at least ${minSeconds}s, got "${text}"`);
+    if (seconds < 1) this.fail(name, `must be at least 1s, got "${text}"`);
     return seconds;
   }
 
@@ -234,16 +235,16 @@ export function loadSettings(env: Env = process.env): Settings {
     dataDir: resolve(read.string("DDNS_DATA_DIR", "./data")),
     secretKey: read.secret("DDNS_SECRET_KEY"),
     encryptionKey: read.secret("DDNS_ENCRYPTION_KEY"),
-    tokenTtlSeconds: read.duration("DDNS_TOKEN_TTL", "7d", 1),
+    tokenTtlSeconds: read.duration("DDNS_TOKEN_TTL", "7d"),
     adminUsername,
     adminPassword: read.password("DDNS_ADMIN_PASSWORD"),
-    updateIntervalSeconds: read.duration("DDNS_UPDATE_INTERVAL", "5m", 1),
+    updateIntervalSeconds: read.duration("DDNS_UPDATE_INTERVAL", "5m"),
     ipv4Urls: read.urls("DDNS_IPV4_URLS", DEFAULT_IPV4_URLS),
     ipv6Urls: read.urls("DDNS_IPV6_URLS", DEFAULT_IPV6_URLS),
     ipv4Source: read.addressSource("DDNS_IPV4_SOURCE"),
     ipv6Source: read.addressSource("DDNS_IPV6_SOURCE"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
-    httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s", 1) * 1000,
+    httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s") * 1000,
     apiUrls: Object.fromEntries(
       SERVICES.flatMap((service) =>
         service.defaultApiUrl === undefined ? [] : [[service.type, read.url(apiUrlSetting(service.type), service.defaultApiUrl)]],

@@ -5,7 +5,7 @@
 import type { Settings } from "./config";
 
 /** Well inside the image's HEALTHCHECK timeout, so a hung server reads as a clear failure. */
-export const HEALTHCHECK_TIMEOUT_MS = 5_000;
+const HEALTHCHECK_TIMEOUT_MS = 5_000;
 
 export type HealthOutcome = { healthy: true } | { healthy: false; reason: string };
 

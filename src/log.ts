@@ -20,7 +20,7 @@ export interface Logger {
 }
 
 /** How many of the newest lines are kept in memory for the About page. */
-export const RECENT_LINES = 100;
+const RECENT_LINES = 100;
 
 export interface LoggerOptions {
   level: LogLevel;

@@ -9,7 +9,7 @@ import { internalError, requestPath } from "./http/errors";
 import { screenRequest } from "./http/screen";
 
 const NOTIFY_GRACE_MS = 2_000;
-export const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * The Swagger page runs one inline script (its start-up) and Swagger UI sets inline styles; it loads

@@ -15,6 +15,7 @@ import { basename, join } from "node:path";
 import { IMAGE_ARCHES, imageArchive, imageTag, MAX_OVERHEAD, type ImageArch } from "../scripts/image";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "./fakes/cloudflare";
 import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "./fakes/echo";
+import { freePort } from "./hardening/appliance";
 
 const ROOT = join(import.meta.dir, "..");
 const [AMD64, ARM64] = IMAGE_ARCHES as [ImageArch, ImageArch];
@@ -162,13 +163,6 @@ async function waitForListening(child: ImageRun, log: { text: string }, deadline
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`ddnsd did not start in the image:\n${log.text}`);
     await Bun.sleep(50);
   }
-}
-
-function freePort(): number {
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const port = server.port!;
-  server.stop(true);
-  return port;
 }
 
 test("deploy/compose.yaml runs the images `bun run image` tags, on port 8001 with /data as a volume", async () => {

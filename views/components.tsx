@@ -368,7 +368,7 @@ export function Ip({ ip }: { ip: string | null }) {
 }
 
 /** How often a live list asks for a fresh copy of itself. */
-export const LIVE_REFRESH_SECONDS = 10;
+const LIVE_REFRESH_SECONDS = 10;
 
 /**
  * A part of a page that refreshes itself: htmx fetches `url` every few seconds and swaps in the

@@ -63,7 +63,7 @@ function NavLinks({ section }: { section?: Section }) {
  * The system's theme, or light or dark chosen and remembered in the browser; each press moves to
  * the next and the button names the one in force. Shown only once the script runs (it does the work).
  */
-export function ThemeToggle() {
+function ThemeToggle() {
   return (
     <button type="button" class="button button-quiet button-small theme-toggle" data-theme-toggle hidden>
       <span aria-hidden="true">◐</span> <span data-theme-words>Theme: system</span>

@@ -22,7 +22,7 @@ export type WriteCommand = (ctx: Appliance, input: Record<string, unknown>) => P
 const ok = (stdout: string): CommandResult => ({ code: 0, stdout, stderr: "" });
 const usage = (stderr: string): CommandResult => ({ code: 2, stdout: "", stderr });
 
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 
 export const WRITE_COMMANDS: Record<string, WriteCommand> = {
   /** `ddnsd admin set-password <user>`: creates the user or replaces its password (every token issued so far is refused). */

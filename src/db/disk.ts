@@ -10,7 +10,7 @@ import type { DomainRow, history } from "./schema";
 export const DISK_FULL_DETAIL =
   "The data disk is full: nothing was changed; free space on the disk holding DDNS_DATA_DIR and try again";
 /** Outcomes kept while they cannot be stored; past it the oldest rows are dropped (the newest state stays). */
-export const DEFERRED_ROWS_KEPT = 1000;
+const DEFERRED_ROWS_KEPT = 1000;
 const LOG_EVERY_MS = 60_000;
 
 export function isDiskFull(error: unknown): boolean {
@@ -32,16 +32,13 @@ export class DiskState {
   private readonly deferred = new Map<number, Deferred>();
   private rowCount = 0;
 
-  constructor(
-    private readonly log: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly log: Logger) {}
 
   /** A write failed for want of space; logged once a minute at most, whoever notices it. */
   noteFull(during: string): void {
     this.full = true;
-    if (this.now() - this.lastLoggedAt < LOG_EVERY_MS) return;
-    this.lastLoggedAt = this.now();
+    if (Date.now() - this.lastLoggedAt < LOG_EVERY_MS) return;
+    this.lastLoggedAt = Date.now();
     this.log.error("the data disk is full; API writes are refused, DNS records are still kept current", {
       during,
       outcomes_waiting: this.rowCount,
@@ -55,8 +52,8 @@ export class DiskState {
   noteSpace(stored = 0): void {
     if (!this.full) return;
     this.full = false;
-    if (this.now() - this.lastRecoveryLoggedAt < LOG_EVERY_MS) return;
-    this.lastRecoveryLoggedAt = this.now();
+    if (Date.now() - this.lastRecoveryLoggedAt < LOG_EVERY_MS) return;
+    this.lastRecoveryLoggedAt = Date.now();
     this.log.info("the data disk accepts writes again", { outcomes_stored: stored });
   }
 

@@ -79,7 +79,7 @@ export const domains = sqliteTable(
 );
 
 /** Why an update failed, as a history row keeps it. */
-export const HISTORY_FAILURE_CAUSES = ["detection", "disabled", "unreachable", "credentials", "refused", "throttled"] as const;
+const HISTORY_FAILURE_CAUSES = ["detection", "disabled", "unreachable", "credentials", "refused", "throttled"] as const;
 export type HistoryFailureCause = (typeof HISTORY_FAILURE_CAUSES)[number];
 
 export const history = sqliteTable(

@@ -23,10 +23,10 @@ import { candidateZones, relativeName } from "./zones";
 
 const SERVICE = "ClouDNS";
 /** The TTLs ClouDNS keeps. */
-export const CLOUDNS_TTLS = [60, 300, 900, 1800, 3600, 21600, 43200, 86400, 172800, 259200, 604800, 1209600, 2592000] as const;
+const CLOUDNS_TTLS = [60, 300, 900, 1800, 3600, 21600, 43200, 86400, 172800, 259200, 604800, 1209600, 2592000] as const;
 /** A new record's TTL when the domain's config names none. */
 const NEW_RECORD_TTL = 3600;
-export const CLOUDNS_ID_KINDS = ["sub-auth-id", "auth-id"] as const;
+const CLOUDNS_ID_KINDS = ["sub-auth-id", "auth-id"] as const;
 
 /** The TTL ClouDNS keeps for `ttl`: the next one of its list (the longest for anything above). */
 export function cloudnsTtl(ttl: number): number {

@@ -15,7 +15,7 @@ import { oneShotClient } from "./one-shot-policy";
 import type { DnsProvider } from "./provider";
 import { type ClientContext, defineService } from "./service";
 
-export const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
+const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
 /** What a URL template is checked with when saved: placeholders may stand anywhere, even in the host. */
 const SAMPLE_VALUES = { ip: "203.0.113.1", domain: "home.example.net", record_type: "A", secret: "secret" };

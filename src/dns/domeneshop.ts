@@ -30,7 +30,7 @@ const NEW_RECORD_TTL = 300;
  * The TTL Domeneshop takes for `ttl`: the nearest multiple of 60 within 60–604800. It refuses any
  * other, and a refusal would come back on every retry until the config changed.
  */
-export function domeneshopTtl(ttl: number): number {
+function domeneshopTtl(ttl: number): number {
   return Math.min(604800, Math.max(60, Math.round(ttl / 60) * 60));
 }
 

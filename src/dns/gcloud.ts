@@ -22,8 +22,8 @@ import { defineService, type ClientContext } from "./service";
 import { longestZone } from "./zones";
 
 const SERVICE = "Google Cloud DNS";
-export const GCLOUD_SCOPE = "https://www.googleapis.com/auth/ndev.clouddns.readwrite";
-export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const GCLOUD_SCOPE = "https://www.googleapis.com/auth/ndev.clouddns.readwrite";
+const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token";
 /** Google accepts an assertion that lives at most an hour. */
 const ASSERTION_SECONDS = 3600;

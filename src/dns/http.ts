@@ -99,10 +99,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const EXCERPT_CHARS = 60;
+
 /** The start of a body on one line, quoted, for messages about answers that made no sense. */
-export function excerpt(text: string, max = 60): string {
+export function excerpt(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return `"${line.length > max ? `${line.slice(0, max)}…` : line}"`;
+  return `"${line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}…` : line}"`;
 }
 
 export function unreadableAnswer(status: number, text: string): string {

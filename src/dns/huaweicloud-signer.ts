@@ -9,7 +9,7 @@
 
 import { createHash, createHmac } from "node:crypto";
 
-export const SDK_ALGORITHM = "SDK-HMAC-SHA256";
+const SDK_ALGORITHM = "SDK-HMAC-SHA256";
 
 export interface HuaweiRequest {
   method: string;

@@ -25,7 +25,7 @@ import { failed, isObject, requestJson, type ServiceError } from "./http";
 import type { DnsProvider, FailureCause, Step } from "./provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { decodeBase32, totp } from "./totp";
+import { decodeBase32, TOTP_STEP_MS, totp } from "./totp";
 import { candidateZones } from "./zones";
 
 const SERVICE = "INWX";
@@ -54,8 +54,6 @@ export interface InwxApi extends ZoneApi {
   logout(): Promise<void>;
 }
 
-/** A TOTP code's lifetime: INWX's codes, like every authenticator's, change every 30 seconds. */
-const TOTP_STEP_MS = 30_000;
 /**
  * The last TOTP step whose code unlocked (or is about to unlock) a session, per account and API:
  * INWX refuses a code that was used before ("INWX forbids to re-use the same TOTP twice", lego's INWX

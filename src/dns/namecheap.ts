@@ -20,6 +20,7 @@ import { failedAnswerText, maskSecrets } from "./one-shot";
 import { oneShotClient, type Sent } from "./one-shot-policy";
 import type { DnsProvider, RecordTarget, Step, StepFailure } from "./provider";
 import { type ClientContext, defineService } from "./service";
+import { configuredZone } from "./zones";
 
 const SERVICE = "Namecheap";
 /** Errors that stay until the user changes something at Namecheap or in ddnsd: asking again cannot help. */
@@ -82,7 +83,7 @@ type Split = { ok: true; host: string; domain: string };
 /** `host` relative to `domain` (`@` for the domain itself). */
 async function splitHostname(target: RecordTarget): Promise<Split | StepFailure> {
   const hostname = target.hostname;
-  const configured = typeof target.config.zone_id === "string" ? target.config.zone_id.trim().toLowerCase().replace(/\.$/, "") : "";
+  const configured = configuredZone(target.config.zone_id) ?? "";
   let domain = configured;
   if (domain === "") {
     const { parse } = await import("tldts");

@@ -27,7 +27,7 @@ import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHold
 const SERVICE = "Njalla";
 const APEX = "@";
 /** The TTLs Njalla offers for a record. */
-export const NJALLA_TTLS = [60, 300, 900, 3600, 10800, 21600, 86400] as const;
+const NJALLA_TTLS = [60, 300, 900, 3600, 10800, 21600, 86400] as const;
 /** TTL of a record this client creates when the domain's config names none. */
 const NEW_RECORD_TTL = 300;
 

@@ -31,7 +31,7 @@ export function ovhSignature(secret: string, consumerKey: string, method: string
   return `$1$${createHash("sha1").update([secret, consumerKey, method, url, body, String(timestamp)].join("+")).digest("hex")}`;
 }
 
-export function createOvhApi(credentials: Credentials, context: ClientContext, now: () => number = Date.now): ZoneApi {
+export function createOvhApi(credentials: Credentials, context: ClientContext): ZoneApi {
   /** OVH's clock minus this machine's, in seconds: signatures carry OVH's time. */
   let clockDelta: number | undefined;
 
@@ -40,14 +40,14 @@ export function createOvhApi(credentials: Credentials, context: ClientContext, n
     const answer = await requestJson(context, SERVICE, { method: "GET", path: "/auth/time", headers: {} }, readError);
     if (!answer.ok) return answer;
     if (typeof answer.value.body !== "number") return failed(`${SERVICE}: /auth/time answered no time`, { cause: "unreachable" });
-    clockDelta = answer.value.body - Math.floor(now() / 1000);
+    clockDelta = answer.value.body - Math.floor(Date.now() / 1000);
     return { ok: true, value: clockDelta };
   }
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     const delta = await serverClock();
     if (!delta.ok) return delta;
-    const timestamp = Math.floor(now() / 1000) + delta.value;
+    const timestamp = Math.floor(Date.now() / 1000) + delta.value;
     const signature = ovhSignature(credentials.application_secret, credentials.consumer_key, method, context.baseUrl + path, body === undefined ? "" : JSON.stringify(body), timestamp);
     const headers = {
       "X-Ovh-Application": credentials.application_key,

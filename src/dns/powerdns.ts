@@ -61,7 +61,7 @@ function absolute(name: string): string {
   return `${name}.`;
 }
 
-export function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi {
+function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi {
   const api: JsonApi = { fetch: context.fetch, baseUrl: `${options.server}/api/v1/servers/${encodeURIComponent(options.serverId)}`, timeoutMs: context.timeoutMs, userAgent: context.userAgent };
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<unknown>> {

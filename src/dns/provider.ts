@@ -6,17 +6,6 @@ export type RecordType = "A" | "AAAA";
 /** The `fetch` a client uses; tests hand in the global one pointed at a fake on 127.0.0.1. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export interface ProviderClientOptions {
-  /**
-   * API base without a trailing slash, e.g. `https://api.cloudflare.com/client/v4` (config.ts strips
-   * it from DDNS_CLOUDFLARE_API_URL / DDNS_DYNU_API_URL; paths are appended as they are).
-   */
-  baseUrl: string;
-  fetch: FetchLike;
-  /** Applied to every single request (`AbortSignal.timeout`). */
-  timeoutMs: number;
-}
-
 /** A domain's settings as they matter to the provider (docs/api.md, domains `config`). */
 export interface RecordConfig {
   /** Cloudflare zone id, or the id of the Dynu domain that holds the record. */
@@ -88,7 +77,7 @@ export type WriteOutcome =
       cause: FailureCause;
       /**
        * With `throttled`: the wait the service named (a `Retry-After`, a reset time), in seconds. A
-       * client never invents one; the updater decides the pause (updater/pause.ts).
+       * client never invents one; the updater decides the pause (updater/pauses.ts).
        */
       retryAfterSeconds?: number;
       /**

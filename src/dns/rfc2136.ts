@@ -42,19 +42,19 @@ function stale(failure: StepFailure): StepFailure {
 }
 
 /** A DNS name as the options and messages hold it: lowercase, without the trailing dot. */
-export function normaliseName(name: string): string {
+function normaliseName(name: string): string {
   return name.trim().toLowerCase().replace(/\.$/, "");
 }
 
 const DNS_NAME = /^(?=.{1,253}\.?$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
 
 /** Why a key or zone name is not a DNS name; undefined when it is one. */
-export function dnsNameProblem(text: string): string | undefined {
+function dnsNameProblem(text: string): string | undefined {
   return DNS_NAME.test(text.trim()) ? undefined : "must be a DNS name (letters, digits, hyphens and dots), e.g. ddnsd-key or example.com";
 }
 
 /** Why a TSIG secret is not one; undefined when it is base64 of at least one byte. */
-export function secretProblem(text: string): string | undefined {
+function secretProblem(text: string): string | undefined {
   const compact = text.replace(/\s+/g, "");
   const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
   return base64.test(compact) ? undefined : "must be the key's secret in base64, as in the server's key file (e.g. from tsig-keygen or keymgr)";

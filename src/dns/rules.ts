@@ -4,13 +4,10 @@
 
 import { Invalid } from "../errors";
 import { MAX_VALUE_CHARS } from "../limits";
+import { isObject } from "./http";
 import type { RecordType } from "./provider";
 import type { OptionField, ServiceDescription } from "./service";
 import { parseServer } from "./signed-dns";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function checkLength(field: string, value: string, max = MAX_VALUE_CHARS): string {
   if (value.length > max) throw new Invalid(field, `must be at most ${max} characters`);

@@ -22,7 +22,7 @@ import { defineService, type ClientContext } from "./service";
 import { candidateZones } from "./zones";
 
 const SERVICE = "Selectel";
-export const SELECTEL_IDENTITY_URL = "https://cloud.api.selcloud.ru/identity/v3";
+const SELECTEL_IDENTITY_URL = "https://cloud.api.selcloud.ru/identity/v3";
 /** A new record set's TTL when the domain's config names none (the control panel's default). */
 const NEW_RECORD_TTL = 3600;
 /** A token is not used in its last five minutes, so it never runs out mid-write. */

@@ -1,6 +1,6 @@
 // AWS Signature Version 4, for Route 53: about fifty lines over node:crypto, which beat a dependency
 // (aws4fetch would wrap `fetch` and bring its own request shape; the SDK is megabytes). Checked
-// against AWS's published SigV4 test suite (test/dns/sigv4.test.ts), and the Route 53 fake verifies
+// against AWS's published SigV4 test suite (test/unit/dns/sigv4.test.ts), and the Route 53 fake verifies
 // every request's signature with the same canonical form.
 //
 // Source: docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html (the

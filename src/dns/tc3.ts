@@ -10,7 +10,7 @@
 
 import { createHash, createHmac } from "node:crypto";
 
-export const TC3_ALGORITHM = "TC3-HMAC-SHA256";
+const TC3_ALGORITHM = "TC3-HMAC-SHA256";
 
 export interface Tc3Request {
   method: string;

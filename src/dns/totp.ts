@@ -4,6 +4,9 @@
 
 import { createHmac } from "node:crypto";
 
+/** A code's lifetime: every authenticator's codes change every 30 seconds. */
+export const TOTP_STEP_MS = 30_000;
+
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
 /** The secret's bytes; undefined when it is not base32 (spaces, dashes and padding are ignored, case too). */
@@ -27,9 +30,9 @@ export function decodeBase32(text: string): Buffer | undefined {
 }
 
 /** The code for `nowMs` (RFC 6238 §4 with RFC 4226 §5.3's dynamic truncation). */
-export function totp(secret: Buffer, nowMs: number, digits = 6, stepSeconds = 30): string {
+export function totp(secret: Buffer, nowMs: number, digits = 6): string {
   const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(nowMs / 1000 / stepSeconds)));
+  counter.writeBigUInt64BE(BigInt(Math.floor(nowMs / TOTP_STEP_MS)));
   const hmac = createHmac("sha1", secret).update(counter).digest();
   const offset = hmac[hmac.length - 1]! & 0x0f;
   const code = (hmac.readUInt32BE(offset) & 0x7fffffff) % 10 ** digits;

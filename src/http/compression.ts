@@ -13,7 +13,7 @@ export type Encoding = "br" | "gzip";
 const MIN_BYTES = 1024;
 
 /** The best encoding the client accepts (a `q=0` refuses one), or null for none. */
-export function acceptedEncoding(acceptEncoding: string | null): Encoding | null {
+function acceptedEncoding(acceptEncoding: string | null): Encoding | null {
   if (!acceptEncoding) return null;
   const accepted = new Set<string>();
   for (const part of acceptEncoding.toLowerCase().split(",")) {

@@ -6,12 +6,12 @@
 import { Elysia } from "elysia";
 import { HttpError, jsonResponse } from "./errors";
 
-export const MAX_BODY_BYTES = 64 * 1024;
-export const MAX_JSON_DEPTH = 32;
+const MAX_BODY_BYTES = 64 * 1024;
+const MAX_JSON_DEPTH = 32;
 
-export const BAD_HOST = "The request has no valid Host header";
-export const BODY_TOO_LARGE = `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB`;
-export const TOO_DEEP = `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`;
+const BAD_HOST = "The request has no valid Host header";
+const BODY_TOO_LARGE = `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB`;
+const TOO_DEEP = `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`;
 
 // A DNS name (letters, digits, '-', '_', dots), an IPv4 address, or an IPv6 literal in brackets;
 // then an optional port.
@@ -62,7 +62,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Whether JSON text nests objects and arrays deeper than `limit` (strings skipped; one pass, no recursion). */
-export function nestedDeeperThan(bytes: Uint8Array, limit: number): boolean {
+function nestedDeeperThan(bytes: Uint8Array, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {

@@ -100,7 +100,7 @@ async function verifiedClaims(ctx: TokenCheck, token: string): Promise<Claims> {
   return claims;
 }
 
-export function bearerToken(authorization: string | undefined | null): string {
+function bearerToken(authorization: string | undefined | null): string {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (!match) throw unauthorized(AUTH_MESSAGES.missing);
   return match[1]!;

@@ -66,7 +66,7 @@ const NAME: Schema = { type: "string", minLength: 1, maxLength: 100, description
 const ENABLED: Schema = { type: "boolean" };
 
 /** The named schemas: per service its credentials, masked credentials, options, create body and answer; then the unions. */
-export function providerSchemas(services: readonly ServiceDescription[]): Record<string, Schema> {
+function providerSchemas(services: readonly ServiceDescription[]): Record<string, Schema> {
   const schemas: Record<string, Schema> = {};
   const mapping = (suffix: string) => Object.fromEntries(services.map((service) => [service.type, ref(`${schemaPrefix(service.type)}${suffix}`).$ref]));
   const typeOf = (service: ServiceDescription): Schema => ({ type: "string", const: service.type, description: service.summary });

@@ -16,7 +16,7 @@ import { networkInterfaces } from "node:os";
 import type { Detection, IpFamily } from "./detect";
 import { ipv6Literal, isGlobalAddress } from "./detect";
 
-export const IF_INET6_PATH = "/proc/net/if_inet6";
+const IF_INET6_PATH = "/proc/net/if_inet6";
 
 const IFA_F_TEMPORARY = 0x01;
 const IFA_F_DADFAILED = 0x08;

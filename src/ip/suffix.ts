@@ -5,7 +5,7 @@
 import type { RecordType } from "../dns/provider";
 import { ipv6Literal, ipv6Value } from "./detect";
 
-export const DEFAULT_IPV6_PREFIX_LENGTH = 64;
+const DEFAULT_IPV6_PREFIX_LENGTH = 64;
 
 /** The ipv6_* keys of a domain's config. */
 interface SuffixConfig {

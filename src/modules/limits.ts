@@ -4,8 +4,6 @@
 import { invalidField } from "../errors";
 import { MAX_CONFIG_BYTES, MAX_VALUE_CHARS } from "../limits";
 
-export { MAX_EXTERNAL_ID_CHARS } from "../limits";
-
 /** A value's size as stored: a string's length, anything else's JSON length. */
 function size(value: unknown): number {
   return typeof value === "string" ? value.length : (JSON.stringify(value)?.length ?? 0);

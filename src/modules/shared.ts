@@ -54,9 +54,9 @@ export const IdParams = t.Object({ id: positiveId("id") });
 /** A time that may be absent: ISO 8601 in UTC, or null. */
 export const OptionalTimestamp = t.Nullable(t.String({ format: "date-time" }));
 
-export const ErrorBody = t.Object({ detail: t.String() }, { description: "What went wrong, in a sentence" });
+const ErrorBody = t.Object({ detail: t.String() }, { description: "What went wrong, in a sentence" });
 
-export const ValidationErrorBody = t.Object(
+const ValidationErrorBody = t.Object(
   {
     detail: t.String(),
     errors: t.Optional(t.Array(t.Object({ field: t.String(), message: t.String() }))),

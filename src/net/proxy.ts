@@ -27,8 +27,6 @@ export interface ProxySettings {
   noProxy: NoProxyRule[];
 }
 
-export const NO_PROXY_SETTINGS: ProxySettings = { https: null, http: null, noProxy: [] };
-
 /** One NO_PROXY entry, or null when it is not one. */
 function parseRule(entry: string): NoProxyRule | null {
   if (entry === "*") return { kind: "all" };

@@ -37,7 +37,7 @@ const TITLES: Record<NotificationEvent | "test", string> = {
 type MessageFacts = Omit<NotificationMessage, "event" | "title" | "timestamp">;
 
 /** The sentence a person reads on a phone, for an update's event. */
-export function describeUpdate(event: Exclude<NotificationEvent, "detection_failed">, update: RecordedUpdate, providerName: string): string {
+function describeUpdate(event: Exclude<NotificationEvent, "detection_failed">, update: RecordedUpdate, providerName: string): string {
   const { hostname, recordType, ip, previousIp, message } = update.outcome;
   switch (event) {
     case "ip_changed":
@@ -220,7 +220,7 @@ function masked(text: string, options: Record<string, unknown>, row: Notificatio
 }
 
 /** A pass as a heartbeat: up unless a record failed, with a line for the monitor's log. */
-export function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
+function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
   const failed = outcomes.filter((outcome) => outcome.result === "failed");
   const changed = outcomes.filter((outcome) => outcome.changed).length;
   const records = `${outcomes.length} record${outcomes.length === 1 ? "" : "s"}`;

@@ -15,8 +15,6 @@ import { spaceQueries, type SpaceQueries } from "./space";
 import { updateKeyQueries, type UpdateKeyQueries } from "./update-keys";
 import { userQueries, type UserQueries } from "./users";
 
-export type { Handle } from "./handle";
-
 export interface Store {
   providers: ProviderQueries;
   domains: DomainQueries;

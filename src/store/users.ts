@@ -3,10 +3,8 @@
 
 import { eq, lt } from "drizzle-orm";
 import type { Database } from "bun:sqlite";
-import { revokedTokens, users } from "../db/schema";
+import { revokedTokens, type UserRow, users } from "../db/schema";
 import type { Handle } from "./handle";
-
-export type UserRow = typeof users.$inferSelect;
 
 export interface UserQueries {
   find(username: string): UserRow | undefined;

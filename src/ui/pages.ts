@@ -12,13 +12,12 @@
 //   notice (`setFlash` + `seeOther`);
 // - errors thrown as the services' errors: index.ts shows them as the one error page.
 
-import type { Cookie } from "elysia";
 import { Elysia } from "elysia";
 import type { Tone } from "../../views/components";
 import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
 import { plainIds } from "../modules/shared";
-import { type CookieDeps, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
+import { type CookieDeps, type Cookies, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
 import type { HistoryFailureCause } from "../db/schema";
 import type { TokenCheck } from "../http/tokens";
 import type { DetectionFailure } from "../ip/detect";
@@ -26,12 +25,10 @@ import type { DomainView } from "../modules/domains/service";
 import type { Store } from "../store";
 import type { UpdateConditions } from "../../views/components";
 
-export type Cookies = Record<string, Cookie<unknown>>;
-
 /** What every page's session and notices use (a page adds what its data needs). */
 export type PageDeps = TokenCheck & CookieDeps;
 
-export const HTML_TYPE = "text/html; charset=utf-8";
+const HTML_TYPE = "text/html; charset=utf-8";
 
 /**
  * Pages hold addresses and are never cached; no other site may frame them; scripts and styles
@@ -69,7 +66,7 @@ async function currentUser(ctx: TokenCheck, request: Request, cookies: Cookies):
 }
 
 /** Where a plain form post goes back to: the page it was sent from, else `fallback`. */
-export function backTo(request: Request, fallback: string): string {
+function backTo(request: Request, fallback: string): string {
   const referer = request.headers.get("referer");
   if (referer === null) return fallback;
   try {
@@ -106,7 +103,7 @@ export function answerAction(ctx: CookieDeps, request: Request, cookies: Cookies
  * version of either; not an in-place htmx request, not the API): its errors are shown as a page,
  * never as JSON.
  */
-export function wantsPage(request: Request): boolean {
+function wantsPage(request: Request): boolean {
   const path = new URL(request.url).pathname;
   if (/^\/(api|docs|healthz|metrics|nic)(\/|$)/.test(path)) return false;
   if (request.headers.get("hx-boosted") === "true") return true;

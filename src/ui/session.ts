@@ -8,13 +8,13 @@ import { HttpError, jsonResponse } from "../http/errors";
 import type { SignInThrottle } from "../security/throttle";
 import type { Flash, Tone } from "../../views/components";
 
-export const SESSION_COOKIE = "ddnsd_session";
+const SESSION_COOKIE = "ddnsd_session";
 const FLASH_COOKIE = "ddnsd_flash";
 
 export const SESSION_EXPIRED = "Your session has expired. Please sign in again.";
-export const CROSS_SITE = "Cross-site request refused";
+const CROSS_SITE = "Cross-site request refused";
 
-type Cookies = Record<string, Cookie<unknown>>;
+export type Cookies = Record<string, Cookie<unknown>>;
 
 /** What the cookies' attributes depend on: HTTPS served here or seen by a trusted proxy, the token lifetime. */
 export interface CookieDeps {

@@ -5,7 +5,7 @@
 import { DEFAULT_PAUSE_SECONDS, pauseSeconds } from "../dns/http";
 
 /** Work under one key runs one after another, never side by side. */
-export class KeyedQueue {
+class KeyedQueue {
   private readonly held = new Map<number | string, Promise<unknown>>();
 
   run<T>(key: number | string, work: () => Promise<T>): Promise<T> {
@@ -26,7 +26,7 @@ export class KeyedQueue {
 }
 
 /** At most `limit` pieces of work at once per provider; the rest wait their turn in order. */
-export class ProviderSlots {
+class ProviderSlots {
   private readonly slots = new Map<number, { active: number; waiting: (() => void)[] }>();
 
   constructor(private readonly limit: number) {}

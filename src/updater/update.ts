@@ -18,7 +18,7 @@ import { writeToProvider, type WriteParts } from "./write";
 export type UpdateParts = DetectParts & WriteParts & RecordParts;
 
 /** Appended to a failure after which the service said retrying cannot help (`WriteOutcome.stopRetrying`). */
-export const NOT_RETRIED = "not retried until the provider or domain is edited";
+const NOT_RETRIED = "not retried until the provider or domain is edited";
 
 export interface UpdateOptions {
   trigger: Trigger;
@@ -44,7 +44,7 @@ function disabledReason(domain: DomainRow, provider: ProviderRow): string | null
 }
 
 /** Whether a scheduled check must write: the IP changed, the last attempt failed, or never written. */
-export function needsWrite(domain: DomainRow, ip: string): boolean {
+function needsWrite(domain: DomainRow, ip: string): boolean {
   return domain.lastKnownIp !== ip || domain.lastUpdateStatus !== "SUCCESS";
 }
 

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { effectiveSource } from "../../src/modules/system/address-sources";
+import { effectiveSource } from "../../src/updater/address-source";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { launchChromium } from "./browser";
 

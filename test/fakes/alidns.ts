@@ -28,7 +28,7 @@ export const ALIDNS_FAKE_SECRET = "FakeAccessKeySecret0123456789ab";
 /** The TTL the free edition allows at least (paid editions go down to 1). */
 export const ALIDNS_FREE_EDITION_MIN_TTL = 600;
 /** The TTL of a record created or updated without one. */
-export const ALIDNS_DEFAULT_TTL = 600;
+const ALIDNS_DEFAULT_TTL = 600;
 
 export interface AlidnsRecord {
   RecordId: string;

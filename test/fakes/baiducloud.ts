@@ -24,7 +24,7 @@ import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson
 
 export const BAIDU_FAKE_AK = "ALTAKfake0123456789abcdef";
 export const BAIDU_FAKE_SK = "fakeSecretKey0123456789abcdef0123";
-export const BAIDU_DEFAULT_TTL = 300;
+const BAIDU_DEFAULT_TTL = 300;
 
 export interface BaiduRecord {
   id: string;

@@ -26,7 +26,7 @@ import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeS
 export const DD24_FAKE_PASSWORD = "Dd24-dyn-7f3c9a51e2";
 
 /** What the fake publishes for `ip=auto`: the connection's source, as DD24 does. */
-export const DD24_CALLER_IPV4 = "127.0.0.1";
+const DD24_CALLER_IPV4 = "127.0.0.1";
 
 export interface Dd24Host {
   /** The full name, e.g. `home.example.com`. */

@@ -292,7 +292,7 @@ export interface BotocoreModel {
   shapes: Record<string, BotocoreShape>;
 }
 
-export function botocoreModel(name: string): BotocoreModel {
+function botocoreModel(name: string): BotocoreModel {
   return JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8")) as BotocoreModel;
 }
 

@@ -29,7 +29,7 @@ const DESCRIPTION = openApiDescription("digitalocean", {
 
 export const DIGITALOCEAN_FAKE_TOKEN = "dop_v1_fake0123456789abcdef0123456789abcdef";
 /** What a record gets when a PUT leaves its ttl out, if `putResetsTtl`. */
-export const DIGITALOCEAN_RESET_TTL = 1800;
+const DIGITALOCEAN_RESET_TTL = 1800;
 
 export interface DigitalOceanDomain {
   name: string;

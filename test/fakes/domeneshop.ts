@@ -28,7 +28,7 @@ const DESCRIPTION = openApiDescription("domeneshop", {
 
 export const DOMENESHOP_FAKE_TOKEN = "dsfaketoken01234";
 export const DOMENESHOP_FAKE_SECRET = "domeneshop-fake-secret-0123456789abcdefghijklmnopqrstuvwxyz";
-export const DOMENESHOP_DEFAULT_TTL = 3600;
+const DOMENESHOP_DEFAULT_TTL = 3600;
 
 export interface DomeneshopRecord {
   id: number;

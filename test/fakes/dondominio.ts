@@ -24,7 +24,7 @@ export const DONDOMINIO_FAKE_USER = "ddnsd-user";
 export const DONDOMINIO_FAKE_KEY = "e1f0c9b8a7d6e5f4c3b2a190";
 
 /** What the fake sets when a request names no address: the connection's source, as DonDNS does. */
-export const DONDOMINIO_CALLER_IPV4 = "127.0.0.1";
+const DONDOMINIO_CALLER_IPV4 = "127.0.0.1";
 
 export interface DonDominioRecord {
   /** The full name, e.g. `home.example.es`; the domain itself for its apex. */

@@ -16,7 +16,7 @@ import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeS
 export const DUCKDNS_FAKE_TOKEN = "a7c4d0ad-114e-40ef-ba1d-d217904a50f2";
 
 /** What the fake publishes when a request names no address: the connection's source, as DuckDNS does. */
-export const DUCKDNS_CALLER_IPV4 = "127.0.0.1";
+const DUCKDNS_CALLER_IPV4 = "127.0.0.1";
 
 export interface DuckDnsDomain {
   /** The subname, e.g. `home` for home.duckdns.org. */

@@ -24,7 +24,7 @@ import { type FakeServer, htmlErrorPage, type LoggedRequest, plainText, retryAft
 export const FREEDNS_FAKE_USER = "ddnsd-fake-user";
 export const FREEDNS_FAKE_PASSWORD = "freedns-fake-password-0123";
 /** What an update without `address` publishes: the connection's own address. */
-export const FREEDNS_CALLER_ADDRESS = "192.0.2.250";
+const FREEDNS_CALLER_ADDRESS = "192.0.2.250";
 
 export interface FreednsRecord {
   hostname: string;

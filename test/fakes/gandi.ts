@@ -18,8 +18,8 @@ import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson
 export const GANDI_FAKE_TOKEN = "gandi-fake-pat-0123456789abcdef";
 /** What a PUT without `rrset_ttl` leaves in the record set (Gandi's default, reportedly). */
 export const GANDI_DEFAULT_TTL = 10800;
-export const GANDI_MIN_TTL = 300;
-export const GANDI_MAX_TTL = 2592000;
+const GANDI_MIN_TTL = 300;
+const GANDI_MAX_TTL = 2592000;
 
 export interface GandiRrset {
   rrset_name: string;

@@ -22,7 +22,7 @@ import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson
 export const GODADDY_FAKE_KEY = "dLP4WKz5PdkS_GuUDNigHcLQFpw4CWNwAQ5";
 export const GODADDY_FAKE_SECRET = "GuUFdVFj8nJ1M79RtdwmkZ";
 /** The TTL a record gets from a PUT without one. */
-export const GODADDY_DEFAULT_TTL = 3600;
+const GODADDY_DEFAULT_TTL = 3600;
 
 export interface GodaddyRecord {
   /** Relative to the domain, `@` for the apex. */

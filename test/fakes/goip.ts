@@ -19,7 +19,7 @@ export const GOIP_FAKE_USERNAME = "router-ddnsd";
 export const GOIP_FAKE_PASSWORD = "X7mCz-goip-4dzJur";
 
 /** What the fake publishes when a request names no IPv4: the connection's source, as GoIP does. */
-export const GOIP_CALLER_IPV4 = "127.0.0.1";
+const GOIP_CALLER_IPV4 = "127.0.0.1";
 
 export interface GoipSubdomain {
   /** The full name, e.g. `home.goip.de`. */

@@ -26,7 +26,7 @@ import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson
 
 export const HUAWEI_FAKE_AK = "HPUAFAKEACCESSKEY0123";
 export const HUAWEI_FAKE_SK = "fakeSecretKey0123456789abcdefghijklmnopq";
-export const HUAWEI_DEFAULT_TTL = 300;
+const HUAWEI_DEFAULT_TTL = 300;
 
 export interface HuaweiZone {
   id: string;

@@ -9,16 +9,16 @@
 // fields, `@` for the apex, `with=` detail); go-acme/lego providers/dns/infomaniak/internal (v2
 // client, error and record fixtures). Infomaniak publishes no machine-readable description here.
 //
-// Quirk switches: `envelopeErrors` (a 200 whose envelope says "error", as lego checks for),
-// `foreignZoneStatus` (what a name that is no zone of the account answers: 404 `object_not_found`,
-// or 403 / 422 — UNSURE: the documentation does not say which, and clients differ in what they
-// tolerate), faults `{status, code, description, retryAfter}`, "malformed", "html".
+// Quirk switch: `foreignZoneStatus` (what a name that is no zone of the account answers: 404
+// `object_not_found`, or 403 / 422 — UNSURE: the documentation does not say which, and clients differ
+// in what they tolerate). Faults: `{status, code, description, retryAfter, envelopeOnly}` (with
+// `envelopeOnly`, a 200 whose envelope says "error", as lego checks for), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 export const INFOMANIAK_FAKE_TOKEN = "infomaniak-fake-token-0123456789abcdef";
-export const INFOMANIAK_MIN_TTL = 60;
+const INFOMANIAK_MIN_TTL = 60;
 
 export interface InfomaniakRecord {
   id: number;

@@ -14,7 +14,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 export const IONOS_FAKE_API_KEY = "0a1b2c3d4e5f.ionosfakesecret0123456789abcdefABCDEF";
-export const IONOS_DEFAULT_TTL = 3600;
+const IONOS_DEFAULT_TTL = 3600;
 
 export interface IonosRecord {
   id: string;

@@ -31,7 +31,7 @@ export const LOOPIA_FAKE_USER = "ddnsd@loopiaapi";
 export const LOOPIA_FAKE_PASSWORD = "loopiaFakeApiPassword0123456789";
 /** A customer of the reseller account the fake user may also work in. */
 export const LOOPIA_FAKE_CUSTOMER = "C123456";
-export const LOOPIA_DEFAULT_TTL = 3600;
+const LOOPIA_DEFAULT_TTL = 3600;
 
 export interface LoopiaRecord {
   type: string;

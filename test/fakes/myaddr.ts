@@ -22,7 +22,7 @@ import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeS
 export const MYADDR_FAKE_KEY = "9b1d4c7e2f0a48d6b3e5c1a7f9d2e4b6c8a0f1e3d5b7c9a1e3f5d7b9c1a3e5f7";
 
 /** What `ip=self` publishes: the connection's source, as myaddr does. */
-export const MYADDR_CALLER_IPV4 = "127.0.0.1";
+const MYADDR_CALLER_IPV4 = "127.0.0.1";
 
 export interface MyaddrName {
   /** The claimed name, e.g. `home` for home.myaddr.tools. */

@@ -17,7 +17,7 @@ import { isIPv4 } from "node:net";
 import { type FakeServer, htmlErrorPage, retryAfterHeader, startFakeServer } from "./server";
 
 export const NAMECHEAP_FAKE_PASSWORD = "0123456789abcdef0123456789abcdef";
-export const NAMECHEAP_CALLER_IPV4 = "127.0.0.1";
+const NAMECHEAP_CALLER_IPV4 = "127.0.0.1";
 
 export interface NamecheapDomain {
   /** The registered domain, e.g. example.co.uk. */

@@ -28,7 +28,7 @@ export const NETCUP_FAKE_API_PASSWORD = "netcupFakeApiPassword0123456789abcdef";
 /** The zone TTL a domain has unless a test sets another: Netcup's default. */
 export const NETCUP_ZONE_TTL = 86400;
 /** How long a session lives in the fake (Netcup's wiki: 15 minutes). */
-export const NETCUP_SESSION_MS = 15 * 60 * 1000;
+const NETCUP_SESSION_MS = 15 * 60 * 1000;
 
 export interface NetcupRecord {
   id: string;

@@ -28,7 +28,7 @@ import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson
 export const TENCENT_FAKE_SECRET_ID = "AKIDfakeSecretId0123456789abcdefEXAMPLE";
 export const TENCENT_FAKE_SECRET_KEY = "fakeSecretKey0123456789abcdEXAMPLE";
 export const TENCENT_FREE_PLAN_MIN_TTL = 600;
-export const TENCENT_DEFAULT_TTL = 600;
+const TENCENT_DEFAULT_TTL = 600;
 export const DEFAULT_LINE = "默认";
 const LINES: Record<string, string> = { 默认: "0", 电信: "10=0", 联通: "10=1" };
 

@@ -24,7 +24,7 @@ import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson
 export const VERCEL_FAKE_TOKEN = "vercelfaketoken0123456789ABCDEF";
 export const VERCEL_FAKE_TEAM = "team_ddnsdFakeTeam01";
 /** The TTL Vercel gives a record created without one. */
-export const VERCEL_DEFAULT_TTL = 60;
+const VERCEL_DEFAULT_TTL = 60;
 
 export interface VercelRecord {
   id: string;

@@ -16,7 +16,7 @@ import { type FakeServer, htmlErrorPage, type LoggedRequest, plainText, retryAft
 
 export const YDNS_FAKE_USER = "ydns-fake-api-user";
 export const YDNS_FAKE_PASSWORD = "ydns-fake-api-password-0123";
-export const YDNS_CALLER_ADDRESS = "192.0.2.250";
+const YDNS_CALLER_ADDRESS = "192.0.2.250";
 
 export interface YdnsHost {
   A?: string;

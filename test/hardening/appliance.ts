@@ -21,7 +21,8 @@ export function freePort(): number {
   return port;
 }
 
-export function spawnAppliance(dataDir: string, env: Record<string, string> = {}, port = freePort()): Appliance {
+export function spawnAppliance(dataDir: string, env: Record<string, string> = {}): Appliance {
+  const port = freePort();
   const child = Bun.spawn([process.execPath, "run", MAIN], {
     env: {
       PATH: process.env.PATH ?? "",

@@ -13,8 +13,8 @@ export interface Served {
   port: number;
 }
 
-export async function serve(env: Record<string, string> = {}, dataDir?: string): Promise<Served> {
-  const t = await makeTestApp({ DDNS_HOST: "127.0.0.1", DDNS_PORT: "0", ...env }, dataDir);
+export async function serve(env: Record<string, string> = {}): Promise<Served> {
+  const t = await makeTestApp({ DDNS_HOST: "127.0.0.1", DDNS_PORT: "0", ...env });
   const running = startServer(t.ctx, t.app);
   return { t, running, base: running.url.href.replace(/\/$/, ""), port: Number(running.url.port) };
 }

@@ -264,7 +264,7 @@ function powerDnsSchema(): string {
   throw new Error("The PowerDNS sqlite3 schema is missing: install pdns-backend-sqlite3");
 }
 
-export const POWERDNS_API_KEY = "ddnsd-test-api-key";
+const POWERDNS_API_KEY = "ddnsd-test-api-key";
 
 export async function startPowerDns(options: ServerOptions = {}): Promise<PowerDns> {
   const work = workDir("pdns");

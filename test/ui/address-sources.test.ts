@@ -3,7 +3,7 @@
 // nothing stored, and "the environment's setting" as the default and the reset.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { effectiveSource } from "../../src/modules/system/address-sources";
+import { effectiveSource } from "../../src/updater/address-source";
 import { makeTestApp, type TestApp } from "../support";
 import { page, signIn } from "./helpers";
 

@@ -39,7 +39,7 @@ export interface RigOptions {
   cloudflare?: Parameters<typeof startCloudflareFake>[0];
 }
 
-export function fakeEnv(cf: CloudflareFake, dynu: DynuFake, echo: EchoFake): Record<string, string> {
+function fakeEnv(cf: CloudflareFake, dynu: DynuFake, echo: EchoFake): Record<string, string> {
   return {
     DDNS_CLOUDFLARE_API_URL: cf.url,
     DDNS_DYNU_API_URL: dynu.url,
@@ -131,8 +131,8 @@ export async function getDomain(t: TestApp, id: number): Promise<any> {
   return response.body;
 }
 
-export async function historyOf(t: TestApp, id: number, limit = 100): Promise<any[]> {
-  const response = await t.request("GET", `/api/v1/domains/${id}/history?limit=${limit}`);
+export async function historyOf(t: TestApp, id: number): Promise<any[]> {
+  const response = await t.request("GET", `/api/v1/domains/${id}/history?limit=100`);
   expect(response.status).toBe(200);
   return response.body;
 }

@@ -48,7 +48,7 @@ export interface DomainRowProps {
   result?: UpdateResult | null;
 }
 
-export function domainRowId(id: number): string {
+function domainRowId(id: number): string {
   return `domain-${id}`;
 }
 

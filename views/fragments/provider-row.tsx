@@ -19,7 +19,7 @@ export interface ProviderRowProps {
   now: number;
 }
 
-export function providerRowId(id: number): string {
+function providerRowId(id: number): string {
   return `provider-${id}`;
 }
 

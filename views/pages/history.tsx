@@ -61,7 +61,7 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
  * A history row in a sentence a person reads; the stored message (the provider's own words, record
  * ids and all) is the detail under it.
  */
-export function historySentence(row: Pick<HistoryRowView, "status" | "ip_address" | "previous_ip" | "message" | "failure_cause">, providerName = "the provider"): string {
+function historySentence(row: Pick<HistoryRowView, "status" | "ip_address" | "previous_ip" | "message" | "failure_cause">, providerName = "the provider"): string {
   if (row.status === "FAILED") {
     const words = causeWords(row.failure_cause, providerName);
     if (row.failure_cause === "detection") return `Failed: ${words}: ${row.message.replace(/^IPv[46] detection failed: /, "")}`;

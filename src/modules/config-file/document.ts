@@ -63,7 +63,7 @@ export interface ConfigFile {
   notifications: NotificationEntry[];
 }
 
-export const HEADER = [
+const HEADER = [
   " ddnsd configuration: providers, domains, update keys and notifications, each known by its name.",
   " Apply it with `ddnsd import <file>` or POST /api/v1/config/import (see docs/operations.md).",
   " Sealed secrets open only with the encryption key of the ddnsd that wrote them (DDNS_ENCRYPTION_KEY",
@@ -78,7 +78,7 @@ export function renderConfigFile(file: ConfigFile): string {
 }
 
 /** `providers[1].credentials.api_token` */
-export function describePath(path: FilePath): string {
+function describePath(path: FilePath): string {
   return path.map((part, index) => (typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`)).join("");
 }
 

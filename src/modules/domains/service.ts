@@ -15,7 +15,8 @@ import type { Store } from "../../store";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
 import { iso } from "../../util/time";
-import { checkConfigSize, MAX_EXTERNAL_ID_CHARS } from "../limits";
+import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
+import { checkConfigSize } from "../limits";
 import { findProviderRow } from "../providers/service";
 import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
 
@@ -39,6 +40,9 @@ export type DomainInput = typeof DomainUpdate.static;
 export type DomainView = typeof Domain.static;
 export type HistoryView = typeof HistoryRecord.static;
 export type UpdateResultView = typeof UpdateResult.static;
+
+/** The periods a domain's address timeline shows at most. */
+const TIMELINE_PERIODS = 50;
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -70,7 +74,7 @@ export function checkRecordType(input: string): RecordType {
   return upper;
 }
 
-export function checkCronSchedule(input: string | null): string | null {
+function checkCronSchedule(input: string | null): string | null {
   if (input === null || input.trim() === "") return null;
   const problem = cronScheduleProblem(input);
   if (problem !== null) throw invalidField("cron_schedule", problem);
@@ -81,7 +85,7 @@ export function checkCronSchedule(input: string | null): string | null {
  * The known `config` keys checked, the TTL against what the provider's service accepts; other keys
  * are kept as given.
  */
-export function checkConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
+function checkConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
   checkConfigSize(config);
   const { zone_id, proxied, ttl, create_if_missing } = config;
   if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
@@ -149,7 +153,7 @@ export function listDomains(ctx: DomainReader): DomainView[] {
     .map((row) => toView(row.domain, row.providerName));
 }
 
-export function findDomainRow(ctx: DomainReader, id: number): DomainRow {
+function findDomainRow(ctx: DomainReader, id: number): DomainRow {
   const row = ctx.store.domains.find(id);
   if (!row) throw notFound("Domain not found");
   return row;
@@ -271,7 +275,7 @@ export function deleteDomain(ctx: DomainDeps, id: number): void {
   ctx.log.info("domain deleted", { domain_id: id });
 }
 
-export function historyToView(row: HistoryRow): HistoryView {
+function historyToView(row: HistoryRow): HistoryView {
   return {
     id: row.id,
     domain_id: row.domainId,
@@ -306,9 +310,9 @@ export interface IpPeriod {
  * The addresses the record has held, newest first, from its successful history rows (so as far
  * back as retention keeps them): a new period starts whenever a write changed the address.
  */
-export function ipTimeline(ctx: DomainReader, id: number, limit = 50): IpPeriod[] {
+export function ipTimeline(ctx: DomainReader, id: number): IpPeriod[] {
   findDomainRow(ctx, id);
-  const starts = ctx.store.history.addressStarts(id, limit);
+  const starts = ctx.store.history.addressStarts(id, TIMELINE_PERIODS);
   return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
 }
 

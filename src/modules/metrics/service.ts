@@ -10,7 +10,7 @@ export type MetricsReader = { store: Pick<Store, "metrics"> };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A percentage with one decimal, or null when there is nothing to rate. */
-export function percentage(part: number, whole: number): number | null {
+function percentage(part: number, whole: number): number | null {
   return whole === 0 ? null : Math.round((part * 1000) / whole) / 10;
 }
 
@@ -60,8 +60,8 @@ export interface ProviderStats {
   last_update_time: string | null;
 }
 
-export function providerStats(ctx: MetricsReader, now = Date.now()): { providers: ProviderStats[]; total_providers: number } {
-  const rows = ctx.store.metrics.providerStats(now - DAY_MS);
+export function providerStats(ctx: MetricsReader): { providers: ProviderStats[]; total_providers: number } {
+  const rows = ctx.store.metrics.providerStats(Date.now() - DAY_MS);
   const stats = rows.map((row) => {
     const updates = row.updates ?? 0;
     const successful = row.successful ?? 0;

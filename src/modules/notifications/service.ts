@@ -102,7 +102,7 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
  * The type's options, checked, split into what is stored as given and what is sealed. A secret sent
  * back in its masked form (`••••3f9a`, as an answer shows it) keeps the value in `kept`.
  */
-export function checkOptions(
+function checkOptions(
   type: NotificationType,
   options: Record<string, unknown>,
   kept: Record<string, string> = {},

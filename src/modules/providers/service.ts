@@ -47,7 +47,7 @@ export interface UpdateProviderOptions {
 }
 
 /** The registered service of that type, or a 422 listing the types there are. */
-export function serviceOfType(ctx: Pick<ProviderDeps, "services">, type: string): ServiceDescription {
+function serviceOfType(ctx: Pick<ProviderDeps, "services">, type: string): ServiceDescription {
   const service = ctx.services.find(type);
   if (!service) throw invalidField("type", `must be one of: ${ctx.services.types.join(", ")}`);
   return service;

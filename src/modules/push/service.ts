@@ -40,7 +40,7 @@ type FamilyPlan = Map<IpFamily, Detection>;
  * routable (unless DDNS_ALLOW_PRIVATE_IPS), refuses its family — both, when its family is unknown.
  * Null when the router sent no address (ddnsd then detects it, as for a scheduled check).
  */
-export function planAddresses(addresses: string[], allowPrivate: boolean): FamilyPlan | null {
+function planAddresses(addresses: string[], allowPrivate: boolean): FamilyPlan | null {
   if (addresses.length === 0) return null;
   const plan: FamilyPlan = new Map();
   const refuse = (family: IpFamily, error: string) => {

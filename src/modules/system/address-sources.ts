@@ -10,8 +10,6 @@ import { listInterfaces, type HostInterface } from "../../ip/interface";
 import { effectiveSource } from "../../updater/address-source";
 import { type DetectParts, detectFamily } from "../../updater/detect";
 
-export { effectiveSource, environmentSource, type EffectiveSource } from "../../updater/address-source";
-
 /** What is asked to be stored for a family; null goes back to the environment's setting. */
 export type SourceChoice = { source: string; urls?: string | readonly string[] | null } | null;
 

@@ -2,7 +2,8 @@
 
 import { Elysia, t } from "elysia";
 import { bodyShape, errorResponses, Int } from "../shared";
-import { type AddressSourceDeps, effectiveSource, environmentSource, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText } from "./address-sources";
+import { effectiveSource, environmentSource } from "../../updater/address-source";
+import { type AddressSourceDeps, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText } from "./address-sources";
 import { healthProblem, type SystemSources, systemStatus } from "./service";
 
 const SystemStatus = t.Object({

@@ -5,7 +5,7 @@ import { createHmac } from "node:crypto";
 import { defineChannel, deliver, JSON_HEADERS, type NotificationMessage } from "../channel";
 
 /** The webhook's body: everything but the title, in the order the message lists it. */
-export function webhookBody(message: NotificationMessage): string {
+function webhookBody(message: NotificationMessage): string {
   const { title: _title, ...body } = message;
   return JSON.stringify(body);
 }

@@ -7,8 +7,6 @@ import type { IpFamily } from "../../ip/detect";
 import type { Logger } from "../../log";
 import {
   type AddressSourceDeps,
-  effectiveSource,
-  environmentSource,
   FAMILIES,
   familyKey,
   hostInterfaces,
@@ -16,6 +14,7 @@ import {
   sourceText,
   type SourceChoice,
 } from "../../modules/system/address-sources";
+import { effectiveSource, environmentSource } from "../../updater/address-source";
 import { databaseSizeBytes, type SystemSources } from "../../modules/system/service";
 import type { Flash, FormErrors } from "../../../views/components";
 import { AboutPage, type AddressSourceValues } from "../../../views/pages/about";

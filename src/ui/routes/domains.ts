@@ -30,8 +30,8 @@ import { DomainFormPage, type DomainFormValues } from "../../../views/pages/doma
 import { DomainsPage } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
 import { domainInput, domainValues, domainValuesOf, field, formErrors, onlyChangesType } from "../forms";
-import { answerAction, type ConditionSources, historyCauses, signedIn, updateConditions, type Cookies, type PageDeps } from "../pages";
-import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
+import { answerAction, type ConditionSources, historyCauses, signedIn, updateConditions, type PageDeps } from "../pages";
+import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
 

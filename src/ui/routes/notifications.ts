@@ -20,8 +20,8 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { NotificationFormPage, type NotificationFormValues } from "../../../views/pages/notification-form";
 import { NotificationsPage } from "../../../views/pages/notifications";
 import { field, formErrors, newNotificationValues, notificationInput, notificationValues, notificationValuesOf, onlyChangesType } from "../forms";
-import { answerAction, signedIn, type Cookies, type PageDeps } from "../pages";
-import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
+import { answerAction, signedIn, type PageDeps } from "../pages";
+import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
   function form(user: string, values: NotificationFormValues, errors: FormErrors, id?: number) {

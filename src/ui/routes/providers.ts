@@ -26,8 +26,8 @@ import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/
 import { ProvidersPage } from "../../../views/pages/providers";
 import { deleteProviderQuestion } from "../../../views/fragments/provider-row";
 import { field, formErrors, onlyChangesType, providerInput, providerValues, providerValuesOf } from "../forms";
-import { answerAction, signedIn, type Cookies, type PageDeps } from "../pages";
-import { isHtmx, seeOther, setFlash, takeFlash } from "../session";
+import { answerAction, signedIn, type PageDeps } from "../pages";
+import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 /** A verification's answer in words for a notice, with its tone and what to do. */
 function verifyWords(outcome: { ok: boolean | null; detail: string }): { tone: Tone; words: string } {
