@@ -7,7 +7,8 @@
 // Sources: Huawei Cloud API Gateway "AK/SK signing and authentication" guide (support.huaweicloud.com,
 // API signing); huaweicloud/huaweicloud-sdk-go-v3 core/auth/signer/signer.go and signer_test.go.
 
-import { createHash, createHmac } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sha256Hex } from "./digest";
 
 const SDK_ALGORITHM = "SDK-HMAC-SHA256";
 
@@ -17,10 +18,6 @@ export interface HuaweiRequest {
   /** Headers to sign besides `X-Sdk-Date` (e.g. `host`); names in any case. */
   headers: Record<string, string>;
   body: string;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /** `20060102T150405Z`: the X-Sdk-Date form of a moment, in UTC. */

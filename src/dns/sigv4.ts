@@ -6,7 +6,8 @@
 // Source: docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html (the
 // canonical request, string to sign and signing key); the aws-sig-v4-test-suite vectors.
 
-import { createHash, createHmac } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sha256Hex } from "./digest";
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -72,10 +73,6 @@ export function signature(secretAccessKey: string, amzDate: string, credentialSc
   const stringToSign = [ALGORITHM, amzDate, credentialScope, sha256Hex(canonicalRequestText)].join("\n");
   const key = credentialScope.split("/").reduce<Buffer | string>((k, part) => hmac(k, part), `AWS4${secretAccessKey}`);
   return createHmac("sha256", key).update(stringToSign).digest("hex");
-}
-
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 function hmac(key: Buffer | string, data: string): Buffer {

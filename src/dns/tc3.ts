@@ -8,7 +8,8 @@
 // Source: Tencent Cloud API 3.0 documentation, "Signature v3" (the same page in every product's API
 // documentation, e.g. tencentcloud.com/document/product/1097/42104), and its worked example.
 
-import { createHash, createHmac } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sha256Hex } from "./digest";
 
 const TC3_ALGORITHM = "TC3-HMAC-SHA256";
 
@@ -19,10 +20,6 @@ export interface Tc3Request {
   /** The query string as sent (empty for a POST). */
   query: string;
   payload: string;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /** The canonical request over `content-type` and `host`, the two headers Tencent requires to be signed. */

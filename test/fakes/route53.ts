@@ -18,7 +18,8 @@
 // throttle: HTTP 400, no Retry-After), private zones (`addZone(name, {private: true})`), `keys`.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { canonicalRequest, sha256Hex, signature } from "../../src/dns/sigv4";
+import { canonicalRequest, signature } from "../../src/dns/sigv4";
+import { sha256Hex } from "../../src/dns/digest";
 import { childrenNamed, child, escapeXml, parseXml, textAt } from "../../src/dns/xml";
 import { botocoreDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, startFakeServer } from "./server";
