@@ -145,8 +145,11 @@
   // Focus: a control that is disabled while its request runs loses focus to <body>, and the swap
   // then replaces it. Remember its id and give focus back to its successor once a swap settles —
   // whichever swap: the live list's refresh may start and settle while the control's own request is
-  // under way, and then replaces the row that request was to swap.
+  // under way, and then replaces the row that request was to swap. The debt is kept until no
+  // request is under way any more, since the control's own swap, coming after the refresh's,
+  // replaces the row (and the focus given back) once more.
   var owedFocus = null;
+  var requestsUnderWay = 0;
 
   // A rejected form comes back from the server with its password inputs empty (a secret is never
   // sent back to the browser). What was typed in them is kept here, in memory only, for the time
@@ -184,7 +187,13 @@
     if (event.detail.boosted) keepTypedSecrets(event.detail.elt);
     var active = document.activeElement;
     if (active && active !== document.body && active.id) owedFocus = active.id;
+    requestsUnderWay++;
     clearFailure(event.detail.elt);
+  });
+
+  // Fired for every request htmx sent, answered or not, before its swap.
+  document.addEventListener("htmx:afterRequest", function () {
+    requestsUnderWay = Math.max(0, requestsUnderWay - 1);
   });
 
   // Focus the person moves elsewhere is theirs: nothing is owed any more.
@@ -197,11 +206,9 @@
     restoreUnsentForm();
     if (owedFocus && (document.activeElement === document.body || document.activeElement === null)) {
       var next = document.getElementById(owedFocus);
-      if (next && !next.disabled) {
-        owedFocus = null;
-        next.focus();
-      }
+      if (next && !next.disabled) next.focus();
     }
+    if (requestsUnderWay === 0) owedFocus = null;
     refreshTimes();
     showTheme();
     showCopyButtons();

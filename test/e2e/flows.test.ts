@@ -112,19 +112,19 @@ describe("on a phone, by keyboard", () => {
     await update.focus();
     await page.keyboard.press("Enter");
     await page.locator("#domain-1").getByText(`Now points at ${ECHO_DEFAULT_IPV4}`).waitFor();
-    await page.waitForFunction(() => document.activeElement?.id === "update-1");
+    await page.waitForFunction(() => document.activeElement?.id === "update-1", undefined, { timeout: 15_000 });
     expect(await focusedId(page)).toBe("update-1");
 
     const toggle = page.locator("#enabled-2");
     await toggle.focus();
     await page.keyboard.press("Space");
     await page.locator("#domain-2").getByText("Disabled", { exact: true }).waitFor();
-    await page.waitForFunction(() => document.activeElement?.id === "enabled-2");
+    await page.waitForFunction(() => document.activeElement?.id === "enabled-2", undefined, { timeout: 15_000 });
     expect(await page.locator("#enabled-2").getAttribute("aria-checked")).toBe("false");
     await page.keyboard.press("Space");
     await page.locator("#enabled-2[aria-checked=true]").waitFor();
     // Focus comes back once htmx has settled the swap (a few ms later).
-    await page.waitForFunction(() => document.activeElement?.id === "enabled-2");
+    await page.waitForFunction(() => document.activeElement?.id === "enabled-2", undefined, { timeout: 15_000 });
     expect(await focusedId(page)).toBe("enabled-2");
     await shot(page, "flows-domains-phone");
   });
