@@ -194,6 +194,6 @@ for (const format of ["json", "text"] as const) {
         await Promise.all([cf.stop(), dynu.stop(), echo.stop()]);
         rmSync(dir, { recursive: true, force: true });
       }
-    }, 30_000);
+    });
   });
 }

@@ -1,9 +1,7 @@
-// Preloaded by `bun test` (bunfig.toml): the browser, compiled-binary and shutdown tests run
-// for more than the default 5 s; every test still stops by itself within this bound.
-import { afterEach, setDefaultTimeout } from "bun:test";
+// Preloaded by `bun test` (bunfig.toml). The per-test timeout is `--timeout` on the command line:
+// setDefaultTimeout here would hold for the first test file only.
+import { afterEach } from "bun:test";
 import { describeViolations, takeAllViolations } from "./fakes/server";
-
-setDefaultTimeout(60_000);
 
 // A test during which a client sent a fake what the service's own description forbids fails here,
 // in every file that starts such a fake (test/fakes/server.ts).

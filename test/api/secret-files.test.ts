@@ -107,5 +107,5 @@ describe("DDNS_<NAME>_FILE", () => {
     expect(stderr.trim().split("\n")).toEqual([
       "ddnsd: Invalid setting DDNS_ADMIN_PASSWORD: both DDNS_ADMIN_PASSWORD and DDNS_ADMIN_PASSWORD_FILE are set; set only one of them",
     ]);
-  }, 30_000);
+  });
 });

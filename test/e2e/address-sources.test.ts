@@ -2,13 +2,12 @@
 // off: an interface picked from the list is saved and said to be in effect, a bad echo URL is an
 // error next to its field with what was typed kept, and "the environment's setting" resets it.
 
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { effectiveSource } from "../../src/updater/address-source";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { launchChromium } from "./browser";
 
-setDefaultTimeout(30_000);
 
 let browser: Browser;
 let app: TestApp;
@@ -21,7 +20,7 @@ beforeAll(async () => {
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.app.handle(request) });
   base = `http://127.0.0.1:${server.port}`;
   browser = await launchChromium();
-}, 20_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -3,7 +3,7 @@
 // "." (never inside a group of digits). Long domain names and messages squeeze the columns the way a
 // full table does.
 
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { insertHistory } from "../api/helpers";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
@@ -13,7 +13,6 @@ const LAPTOP = { width: 1366, height: 768 };
 const IPV6 = "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d01";
 const IPV4 = "185.103.110.182";
 
-setDefaultTimeout(30_000);
 
 let browser: Browser;
 let app: TestApp;
@@ -45,7 +44,7 @@ beforeAll(async () => {
   }
   insertHistory(app, sixId, { ip: "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d00", ageMs: 86_400_000, message: "Record created" });
   insertHistory(app, sixId, { ip: IPV6, previousIp: "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d00", ageMs: 3_600_000, message: "Record updated from the old address to the new one" });
-}, 20_000);
+});
 
 afterAll(async () => {
   await browser?.close();

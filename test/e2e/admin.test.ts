@@ -4,7 +4,7 @@
 // out, an expired session and a cross-site form post. The browser must never leave the app.
 // Screenshots of every page land in test/e2e/screenshots/ (git-ignored) for a human to look at.
 
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SignJWT } from "jose";
@@ -21,7 +21,6 @@ const PHONE = { width: 390, height: 844 };
 const EVIL_ORIGIN = "http://evil.invalid";
 
 // Playwright's own waits (5 s) give up first, so a failure names what it was waiting for.
-setDefaultTimeout(15_000);
 
 let browser: Browser;
 let context: BrowserContext;
@@ -58,7 +57,7 @@ beforeAll(async () => {
   });
   // "Delete" asks first; the tests say yes.
   page.on("dialog", (dialog) => void dialog.accept());
-}, 20_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -5,7 +5,7 @@
 // receiver, the AAAA suffix fields), and one pass with JavaScript off. Throughout, no page is raw JSON and nothing breaks the CSP. Screenshots
 // land in test/e2e/screenshots/ (git-ignored) for a person to look at.
 
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -23,7 +23,6 @@ const PHONE = { width: 390, height: 844 };
 const LONG_IPV6 = "2001:db8:85a3:1234:5678:8a2e:370:7334";
 
 // The live refresh runs every 10 s; one wait spans it.
-setDefaultTimeout(30_000);
 
 let browser: Browser;
 let app: TestApp;
@@ -56,7 +55,7 @@ beforeAll(async () => {
   for (const record_type of ["A", "AAAA"]) {
     await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type } });
   }
-}, 20_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -4,7 +4,7 @@
 // session keeps what was typed, a domain form shows only its provider's fields, and axe-core finds
 // nothing on any page in either theme. Few page loads, each asserting several things.
 
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SignJWT } from "jose";
@@ -19,7 +19,6 @@ const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 const AXE_SOURCE = readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
 
-setDefaultTimeout(30_000);
 
 let browser: Browser;
 let app: TestApp;
@@ -47,7 +46,7 @@ beforeAll(async () => {
   const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
   await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type: "A" } });
   await app.request("POST", "/api/v1/notifications", { body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` }, events: ["update_failed"] } });
-}, 20_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -208,5 +208,5 @@ describe("on a real full disk (a 3 MB tmpfs)", () => {
       await appliance.exited;
       disk!.release();
     }
-  }, 30_000);
+  });
 });

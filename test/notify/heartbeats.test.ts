@@ -201,5 +201,5 @@ describe("ddnsd check", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 40_000);
+  });
 });

@@ -173,7 +173,7 @@ test("SIGTERM during a scheduled update: the update finishes, its row is written
   expect(messages).toContain("shutting down");
   expect(messages).toContain("record updated");
   expect(messages.at(-1)).toBe("stopped");
-}, 20_000);
+});
 
 test("SIGTERM during a forced update over HTTP: the request is answered, its row is written, exit 0", async () => {
   const appliance = await startAppliance();
@@ -203,4 +203,4 @@ test("SIGTERM during a forced update over HTTP: the request is answered, its row
   expect(messages.at(-1)).toBe("stopped");
   // No new connections once stopping.
   await expect(fetch(`${appliance.url}/healthz`)).rejects.toThrow();
-}, 20_000);
+});
