@@ -123,12 +123,12 @@ describe("failures keep Gcore's words and leave the record alone", () => {
     { name: "500", fault: { status: 500 }, message: "Gcore: internal server error (HTTP 500)", cause: "unreachable" },
     { name: "502 HTML page", fault: "html", message: /^Gcore: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
     { name: "malformed JSON", fault: "malformed", message: /^Gcore: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
-    { name: "timeout", fault: "timeout", message: "Gcore: no answer within 200ms", cause: "unreachable" },
+    { name: "timeout", fault: "timeout", message: "Gcore: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, message, cause, retryAfterSeconds } of cases) {
     test(name, async () => {
       fake.fault(fault);
-      const outcome = await client({ timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+      const outcome = await client({ timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
