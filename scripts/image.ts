@@ -34,7 +34,8 @@ export interface ImageArch {
 export const IMAGE_ARCHES: readonly ImageArch[] = [
   {
     name: "amd64",
-    target: "linux-x64",
+    // The baseline build: most x86 NASes have Celerons or Atoms without AVX2.
+    target: "linux-x64-baseline",
     loader: "/lib64/ld-linux-x86-64.so.2",
     libDir: "/lib/x86_64-linux-gnu",
     glibcSources: ["/usr/x86_64-linux-gnu/lib", "/lib/x86_64-linux-gnu"],
