@@ -1,7 +1,7 @@
 // Builds the single executable. `bun run build` → dist/ddnsd for this machine;
 // `bun run release` → dist/ddnsd-<target> for every RELEASE_TARGETS entry and dist/SHA256SUMS;
 // `bun run build --outfile=PATH [--target=linux-x64-baseline]` writes elsewhere (the binary tests
-// build into a temp dir). Migrations are embedded with --asset; the build's git commit and its
+// build into a temp dir). Migrations and docs/ are embedded with --asset; the build's git commit and its
 // target are baked in for `ddnsd version`. scripts/image.ts imports `compile` to put the release
 // binaries into container images.
 //
@@ -51,6 +51,8 @@ export async function compile(outfile: string, target?: ReleaseTarget): Promise<
     "--bytecode",
     "--format=esm",
     "--asset=./migrations",
+    // The docs, served at /help (src/ui/help.ts): readable on a box without internet access.
+    "--asset=./docs",
     // The appliance reads only its DDNS_* settings, never a bunfig.toml from where it runs.
     "--no-compile-autoload-bunfig",
     `--define=BUILD_COMMIT=${JSON.stringify(commit)}`,

@@ -46,7 +46,8 @@ Commands:
                                (also --version, -v)
   help                         print this text
 
-Settings come from DDNS_* environment variables; see docs/operations.md.`;
+Settings come from DDNS_* environment variables. The documentation is served by ddnsd itself, also
+offline: http://<host>:8001/help (settings: /help/operations#settings; commands: /help/operations#command-line).`;
 
 /** How long a command run here waits for its notifications (a check's, its heartbeat) before the database closes. */
 const NOTIFY_GRACE_MS = 15_000;
