@@ -1,4 +1,5 @@
-// The command line's commands that write the data dir, by name. Each runs against an app context
+// The command line's commands that write the data dir (or, as `backup`, must go through the one
+// process that has the database open for writing), by name. Each runs against an app context
 // wherever the data dir's owner is: inside the running server (sent over its control socket,
 // ./socket.ts), or in the CLI's own process when no server holds the data dir's lock. Either way
 // the same code runs, and the server stays the only writer while it runs, so what it keeps in
