@@ -64,6 +64,15 @@ export function headingSlug(text: string): string {
     .replace(/ /g, "-");
 }
 
+/**
+ * What a screen reader and a keyboard need beyond marked's HTML: a code block that scrolls sideways
+ * can be focused (and so scrolled with the keys), and a table whose header row is empty (the
+ * services' facts tables) has no header row rather than empty header cells.
+ */
+function accessible(html: string): string {
+  return html.replace(/<pre>/g, '<pre tabindex="0">').replace(/<thead>\s*<tr>\s*(?:<th[^>]*>\s*<\/th>\s*)+<\/tr>\s*<\/thead>\s*/g, "");
+}
+
 function renderPage(file: string, markdown: string): HelpPage {
   const slugs = new Map<string, number>();
   const marked = new Marked({
@@ -90,7 +99,7 @@ function renderPage(file: string, markdown: string): HelpPage {
     route: helpRoute(file),
     title: heading === undefined ? file : plain(heading.text),
     summary: paragraph === undefined ? "" : (plain(paragraph.text).match(/^.*?[.:](?=\s|$)/)?.[0] ?? plain(paragraph.text)),
-    html: marked.parse(markdown, { async: false }),
+    html: accessible(marked.parse(markdown, { async: false })),
   };
 }
 
