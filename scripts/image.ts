@@ -5,7 +5,8 @@
 // `--out=DIR` writes the binaries, build contexts and archives there instead of dist/ (the image
 // test does); `--arch=amd64` or `--arch=arm64` builds one of the two.
 //
-// Each image is FROM scratch: the release binary (scripts/build.ts's `compile`), the glibc files
+// Each image is FROM scratch: the release binary (scripts/build.ts's `compile`; for amd64 the
+// baseline x64 build, which runs on CPUs without AVX2), the glibc files
 // it links taken from Debian (this machine's for amd64, libc6-arm64-cross's for arm64), Debian's
 // CA bundle and time-zone data, and a passwd/group naming the ddnsd user. Nothing is pulled.
 //

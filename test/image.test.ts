@@ -236,6 +236,13 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
     expect(readFileSync(at("/etc/group"), "utf8")).toContain("ddnsd:x:1000:");
   });
 
+  test("carries the baseline x64 build (CPUs without AVX2, the NASes' Celerons) and serves its docs at /help", async () => {
+    const version = await outputOf(runInImage(image, { args: ["/usr/local/bin/ddnsd", "version"] }));
+    expect(version.code).toBe(0);
+    expect(version.stdout).toContain("(linux-x64-baseline, bun ");
+    expect((await fetch(`${base}/help/nas`)).status).toBe(200);
+  });
+
   test("answers /healthz and serves /docs", async () => {
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
