@@ -277,6 +277,9 @@ async function backupCommand(settings: Settings, args: string[]): Promise<number
   }
   try {
     publishCopy(staged, target);
+  } catch (error) {
+    console.error(`ddnsd backup: cannot write ${target}: ${(error as Error).message}`);
+    return 1;
   } finally {
     rmSync(staged, { force: true });
   }

@@ -108,6 +108,30 @@ test("restore refuses a file that is not a ddnsd database, and changes nothing",
   expect(providerNames(join(dataDir, "ddnsd.db"))).toEqual(["Before the backup", "After the backup"]);
 });
 
+test("with ddnsd stopped, a backup copies the database as it is and migrates nothing (what install.sh --upgrade relies on)", async () => {
+  // The newest migration made to look pending, as in a database an older version left.
+  const live = join(dataDir, "ddnsd.db");
+  const applied = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations").get()!.n;
+    } finally {
+      db.close();
+    }
+  };
+  const db = new Database(live);
+  db.exec("DELETE FROM __drizzle_migrations WHERE id = (SELECT max(id) FROM __drizzle_migrations)");
+  db.close();
+  const before = applied(live);
+  const copy = join(work, "stopped.db");
+  const result = await ddnsd(["backup", copy]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  expect(applied(copy)).toBe(before);
+  expect(applied(live)).toBe(before);
+  expect(readdirSync(join(dataDir, "backups")).filter((name) => /-before-\d{4}_/.test(name))).toEqual([]);
+});
+
 test("restore with the server stopped puts the copy back, keeps the replaced database, and ddnsd starts on it", async () => {
   const result = await ddnsd(["restore", backupFile]);
   expect(result.stderr).toBe("");
@@ -124,6 +148,15 @@ test("restore with the server stopped puts the copy back, keeps the replaced dat
   token = ((await (await login(appliance, APPLIANCE_PASSWORD)).json()) as { access_token: string }).access_token;
   const list = await fetch(`${appliance.base}/api/v1/providers`, { headers: { authorization: `Bearer ${token}` } });
   expect(((await list.json()) as { name: string }[]).map((p) => p.name)).toEqual(["Before the backup"]);
+});
+
+test("a FILE in a folder that does not exist is one line naming it, and leaves no copy behind", async () => {
+  const missing = join(work, "no-such-folder", "ddnsd.db");
+  const result = await ddnsd(["backup", missing]);
+  expect(result.code).toBe(1);
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toContain(`ddnsd backup: cannot write ${missing}`);
+  expect(readdirSync(join(dataDir, "backups")).filter((name) => name.includes("cli-backup"))).toEqual([]);
 });
 
 test("backup and restore without FILE print their usage and exit 2", async () => {
