@@ -56,7 +56,8 @@ export function openDatabase(location: string, log: Logger, folder = migrationsF
     } catch (error) {
       sqlite.close();
       throw new MigrationError(
-        `Database migration ${pending.join(", ")} failed; the database was left as it was: ${(error as Error).message}`,
+        `Database migration ${pending.join(", ")} failed; the database was left as it was: ${(error as Error).message}. ` +
+          "Run the previous version until this is fixed (see /help/operations#upgrade)",
       );
     }
     log.info("database migrated", { applied: pending.join(",") });
