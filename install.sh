@@ -1,9 +1,11 @@
 #!/bin/sh
 # install.sh — installs ddnsd as a systemd service (or stages it under $DESTDIR).
-# POSIX sh (dash, busybox ash, bash). Safe to re-run: an upgrade replaces the binary and the
-# unit, keeps the settings, the data and the admin account, and restarts the service. The admin
-# password is never stored in plain text: it goes on stdin to 'ddnsd admin set-password', which
-# keeps only its hash in the database. See --help.
+# POSIX sh (dash, busybox ash, bash). Without --binary it downloads the release build for this
+# machine and checks it against the release's SHA256SUMS. Safe to re-run: an upgrade replaces the
+# binary and the unit, keeps the settings, the data and the admin account, and restarts the
+# service; --upgrade also keeps the previous binary and a copy of the database for --rollback.
+# The admin password is never stored in plain text: it goes on stdin to 'ddnsd admin
+# set-password', which keeps only its hash in the database. See --help.
 set -eu
 
 PROG=install.sh
@@ -18,6 +20,11 @@ DEFAULT_PORT=8001
 DEFAULT_HOST=0.0.0.0
 MIN_PASSWORD_LENGTH=8
 HEALTH_WAIT_SECONDS=30
+DEFAULT_RELEASE_URL=https://github.com/ddnsd/ddnsd/releases/latest/download
+# What --upgrade keeps for --rollback: the binary it replaced (beside the new one) and the
+# database as it was before the new version's first start (in the data dir's backups/).
+PREVIOUS_SUFFIX=.previous
+UPGRADE_BACKUP=backups/before-upgrade.db
 
 usage() {
 	cat <<EOF
@@ -28,11 +35,17 @@ the settings file $ENV_FILE and the systemd unit $UNIT_FILE,
 creates the admin account, then starts the service and waits until it answers.
 
 Options:
-  --binary PATH               install this binary (default: the one in dist/ next to
-                              this script that matches the machine: ddnsd-linux-x64,
-                              ddnsd-linux-arm64, their -musl variants, else ddnsd).
-                              Only that one file needs copying to the machine, not all
-                              of dist/ (~550 MB): e.g. --binary ./ddnsd-linux-arm64
+  --binary PATH               install this binary (e.g. one built with 'bun run release')
+                              instead of downloading the release build for this machine:
+                              ddnsd-linux-arm64, ddnsd-linux-x64 (CPUs with AVX2),
+                              ddnsd-linux-x64-baseline (without), each with a -musl twin
+                              for musl systems such as Alpine; the download is checked
+                              against the release's SHA256SUMS before anything changes
+  --upgrade                   replace an installed ddnsd: keep the binary it replaces as
+                              <prefix>/bin/ddnsd$PREVIOUS_SUFFIX and copy the database to
+                              <data dir>/$UPGRADE_BACKUP before the new version's first start
+  --rollback                  undo the last --upgrade: put that binary and that copy of the
+                              database back, and restart the service
   --prefix DIR                install the binary as DIR/bin/ddnsd (default: $DEFAULT_PREFIX)
   --port N                    listen port written to the settings file (default: $DEFAULT_PORT)
   --host ADDR                 listen address written to the settings file (default: $DEFAULT_HOST)
@@ -56,12 +69,17 @@ keeps the settings file and the account; --port and --host given on a re-run cha
 just their line in the settings file.
 
 Environment:
-  DESTDIR    stage every file under this directory (packaging, tests); creates no user,
-             changes no owner and starts nothing; the admin account is created in
-             \$DESTDIR$DATA_DIR when the binary runs on this machine
+  DESTDIR           stage every file under this directory (packaging, tests); creates no
+                    user, changes no owner and starts nothing; the admin account is created
+                    in \$DESTDIR$DATA_DIR when the binary runs on this machine
+  DDNS_RELEASE_URL  where the release builds and SHA256SUMS are downloaded from
+                    (default: $DEFAULT_RELEASE_URL)
+  DDNS_CPUINFO      the file telling whether the CPU has AVX2 (default: /proc/cpuinfo)
 
 Examples:
-  sudo sh $PROG
+  curl -fsSL $DEFAULT_RELEASE_URL/install.sh | sudo sh
+  curl -fsSL $DEFAULT_RELEASE_URL/install.sh | sudo sh -s -- --upgrade
+  sudo sh $PROG --rollback               # back to the version before the last --upgrade
   sudo sh $PROG --binary ./ddnsd-linux-arm64 --port 8080
   sudo sh $PROG --reset-admin-password   # forgot the admin password
   sudo sh $PROG --uninstall              # or: --uninstall --purge
@@ -83,9 +101,11 @@ usage_error() {
 
 pending_tmp=
 saved_stty=
+download_dir=
 cleanup() {
 	if [ -n "$saved_stty" ]; then stty "$saved_stty" 2>/dev/null || :; fi
 	if [ -n "$pending_tmp" ]; then rm -f "$pending_tmp"; fi
+	if [ -n "$download_dir" ]; then rm -rf "$download_dir"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -102,6 +122,8 @@ opt_no_start=0
 opt_reset=0
 opt_uninstall=0
 opt_purge=0
+opt_upgrade=0
+opt_rollback=0
 
 need_value() {
 	# $1 option name, $2 number of remaining arguments (including the option itself)
@@ -128,6 +150,8 @@ while [ $# -gt 0 ]; do
 	--reset-admin-password) opt_reset=1 ;;
 	--uninstall) opt_uninstall=1 ;;
 	--purge) opt_purge=1 ;;
+	--upgrade) opt_upgrade=1 ;;
+	--rollback) opt_rollback=1 ;;
 	--) shift && break ;;
 	-*) usage_error "unknown option: $1" ;;
 	*) usage_error "unexpected argument: $1" ;;
@@ -136,6 +160,19 @@ while [ $# -gt 0 ]; do
 done
 if [ $# -gt 0 ]; then usage_error "unexpected argument: $1"; fi
 
+if [ "$opt_upgrade" = 1 ] && [ "$opt_rollback" = 1 ]; then
+	usage_error "--upgrade and --rollback do not go together"
+fi
+if [ "$opt_rollback" = 1 ]; then
+	for pair in "--binary:$opt_binary" "--port:$opt_port" "--host:$opt_host" \
+		"--admin-password-file:$opt_password_file"; do
+		if [ -n "${pair#*:}" ]; then usage_error "${pair%%:*} does not go with --rollback"; fi
+	done
+	if [ "$opt_uninstall" = 1 ] || [ "$opt_reset" = 1 ]; then usage_error "--rollback goes alone"; fi
+fi
+if [ "$opt_upgrade" = 1 ] && { [ "$opt_uninstall" = 1 ] || [ "$opt_reset" = 1 ]; }; then
+	usage_error "--upgrade does not go with --uninstall or --reset-admin-password"
+fi
 if [ "$opt_purge" = 1 ] && [ "$opt_uninstall" = 0 ]; then
 	usage_error "--purge only goes with --uninstall"
 fi
@@ -451,9 +488,10 @@ die_32bit() {
 	die "this system's userland is 32-bit; ddnsd needs a 64-bit OS (install 64-bit Raspberry Pi OS)"
 }
 
-find_binary() {
-	script_dir=$(cd "$(dirname "$0")" && pwd)
-	dist=$script_dir/dist
+# Sets $asset to the release build for this machine: its architecture, whether its CPU has
+# AVX2 (Bun's default x64 runtime needs it; the baseline build runs on the Celerons and Atoms of
+# most NASes), and whether its C library is musl (Alpine).
+pick_asset() {
 	machine=$(uname -m)
 	case $machine in
 	x86_64 | amd64) arch=x64 ;;
@@ -464,18 +502,182 @@ find_binary() {
 	*) die "no ddnsd build for $machine: Bun runs on 64-bit x86 and ARM only (on a Raspberry Pi, install a 64-bit OS), or pass --binary" ;;
 	esac
 	if userland_is_32bit; then die_32bit $arch; fi
-	if is_musl; then
-		candidates="ddnsd-linux-$arch-musl ddnsd"
-	else
-		candidates="ddnsd-linux-$arch ddnsd"
+	asset=ddnsd-linux-$arch
+	if [ "$arch" = x64 ] && ! grep -qw avx2 "${DDNS_CPUINFO:-/proc/cpuinfo}" 2>/dev/null; then
+		asset=$asset-baseline
 	fi
-	for candidate in $candidates; do
-		if [ -f "$dist/$candidate" ]; then
-			printf '%s' "$dist/$candidate"
+	if is_musl; then asset=$asset-musl; fi
+}
+
+# Downloads URL $1 to file $2 (curl, else wget: busybox has it).
+fetch_url() {
+	if command -v curl >/dev/null 2>&1; then
+		curl -fsSL --retry 2 -o "$2" "$1" </dev/null
+	elif command -v wget >/dev/null 2>&1; then
+		wget -q -O "$2" "$1" </dev/null
+	else
+		die "neither curl nor wget is installed: install one, or download the binary yourself and pass --binary"
+	fi
+}
+
+# The SHA-256 of file $1, in hex.
+sha256_of() {
+	if command -v sha256sum >/dev/null 2>&1; then
+		sha256sum "$1" | cut -d ' ' -f 1
+	elif command -v shasum >/dev/null 2>&1; then
+		shasum -a 256 "$1" | cut -d ' ' -f 1
+	else
+		openssl dgst -sha256 "$1" | sed 's/^.*= *//'
+	fi
+}
+
+# Downloads the release build for this machine and its SHA256SUMS into a temporary directory
+# and prints the binary's path once its checksum matches; a mismatch installs nothing.
+download_binary() {
+	pick_asset
+	base=${DDNS_RELEASE_URL:-$DEFAULT_RELEASE_URL}
+	base=${base%/}
+	download_dir=$(mktemp -d "${TMPDIR:-/tmp}/ddnsd-install.XXXXXX") || die "cannot create a temporary directory"
+	say "downloading $asset from $base"
+	fetch_url "$base/SHA256SUMS" "$download_dir/SHA256SUMS" || die "cannot download $base/SHA256SUMS"
+	expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1; exit }' "$download_dir/SHA256SUMS")
+	if [ -z "$expected" ]; then die "$base/SHA256SUMS lists no $asset: nothing installed"; fi
+	fetch_url "$base/$asset" "$download_dir/$asset" || die "cannot download $base/$asset"
+	actual=$(sha256_of "$download_dir/$asset")
+	if [ "$actual" != "$expected" ]; then
+		die "checksum mismatch for $asset (SHA256SUMS says $expected, the download is $actual): nothing installed"
+	fi
+	chmod 0755 "$download_dir/$asset"
+	say "checksum: $asset matches SHA256SUMS"
+	source_binary=$download_dir/$asset
+}
+
+# ---- the running service -------------------------------------------------------------------------
+
+# Sets $probe_host and $scheme: where this machine reaches the service listening on $host.
+probe_address() {
+	case $host in
+	"" | 0.0.0.0 | :: | "[::]") probe_host=127.0.0.1 ;;
+	*:*) probe_host="[$host]" ;;
+	*) probe_host=$host ;;
+	esac
+	scheme=http
+	if grep -q '^DDNS_TLS_CERT=' "$DESTDIR$ENV_FILE"; then scheme=https; fi
+}
+
+lan_address() {
+	address=$(hostname -I 2>/dev/null | awk '{ print $1 }') || address=
+	if [ -z "$address" ]; then address=$(hostname 2>/dev/null) || address=; fi
+	printf '%s' "${address:-localhost}"
+}
+
+wait_healthy() {
+	url=$scheme://$probe_host:$port/healthz
+	if command -v curl >/dev/null 2>&1; then
+		probe="curl -fsSk -o /dev/null --max-time 2"
+	elif command -v wget >/dev/null 2>&1; then
+		probe="wget -q -O /dev/null -T 2 --no-check-certificate"
+	else
+		say "health: skipped (neither curl nor wget found); check: systemctl status ddnsd"
+		return 0
+	fi
+	waited=0
+	while [ $waited -lt $HEALTH_WAIT_SECONDS ]; do
+		# shellcheck disable=SC2086 # $probe is a command line
+		if $probe "$url" 2>/dev/null; then
+			say "health: $url answers"
 			return 0
 		fi
+		sleep 1
+		waited=$((waited + 1))
 	done
-	die "no binary for linux-$arch in $dist (looked for: $candidates); build it with 'bun run release' or pass --binary"
+	die "ddnsd did not answer on $url within $HEALTH_WAIT_SECONDS s; see: systemctl status ddnsd; journalctl -u ddnsd -e"
+}
+
+# ---- upgrade and rollback -----------------------------------------------------------------------
+
+# Runs 'BINARY backup FILE' ($1 a path on this machine, $2 without DESTDIR) with the settings
+# file's environment: on a live system as $SERVICE_USER, like the service (the copy is then the
+# service's), else with the data dir under DESTDIR. The service is stopped, so the binary opens
+# the database itself and copies it without migrating anything.
+run_backup() {
+	if [ "$live" = 1 ]; then
+		# shellcheck disable=SC2016 # the inner shell expands $1 to $3
+		output=$(env -i PATH="$PATH" sh -c '
+			set -a && . "$1" && set +a && exec su -s /bin/sh -c "$2" "$3"
+		' sh "$ENV_FILE" "umask 077 && cd / && exec $1 backup '$2'" "$SERVICE_USER" 2>&1)
+	else
+		# shellcheck disable=SC2016 # the inner shell expands $1 to $4
+		output=$(env -i PATH="$PATH" HOME="${HOME:-/}" sh -c '
+			set -a && . "$1" && set +a && DDNS_DATA_DIR=$2 && export DDNS_DATA_DIR && umask 077 && exec "$3" backup "$4"
+		' sh "$DESTDIR$ENV_FILE" "$DESTDIR$data_dir" "$1" "$DESTDIR$2" 2>&1)
+	fi
+}
+
+# --upgrade, before the new binary replaces the old one: stops the service, copies the database
+# with the new binary ($1) to $UPGRADE_BACKUP, and keeps the old binary for --rollback.
+prepare_upgrade() {
+	if [ "$systemd" = 1 ] && systemctl is-active --quiet "$NAME.service"; then
+		systemctl stop "$NAME.service"
+		say "service: stopped for the upgrade"
+	fi
+	if [ -f "$DESTDIR$data_dir/ddnsd.db" ]; then
+		make_dir "$data_dir/backups" 0700
+		if [ "$live" = 1 ]; then chown "$SERVICE_USER:$SERVICE_USER" "$data_dir/backups"; fi
+		if ! run_backup "$1" "$data_dir/$UPGRADE_BACKUP"; then
+			if [ "$systemd" = 1 ]; then systemctl start "$NAME.service" || :; fi
+			die "the database could not be copied before the upgrade, so nothing was changed: $output"
+		fi
+		say "database: copied to $DESTDIR$data_dir/$UPGRADE_BACKUP before the new version's first start"
+	else
+		say "database: none yet, nothing to copy"
+	fi
+	cp -p "$DESTDIR$bin_path" "$DESTDIR$bin_path$PREVIOUS_SUFFIX"
+	say "binary: kept the previous one as $DESTDIR$bin_path$PREVIOUS_SUFFIX (sh install.sh --rollback puts it back)"
+}
+
+# --rollback: the binary and the database as they were before the last --upgrade.
+rollback() {
+	find_installed_prefix
+	installed=$prefix/bin/ddnsd
+	previous=$installed$PREVIOUS_SUFFIX
+	if [ ! -f "$DESTDIR$previous" ]; then
+		die "nothing to roll back to: there is no $DESTDIR$previous (only --upgrade keeps the binary it replaces)"
+	fi
+	read_data_dir
+	if [ "$systemd" = 1 ]; then
+		systemctl stop "$NAME.service" || :
+		say "service: stopped"
+	fi
+	db=$DESTDIR$data_dir/ddnsd.db
+	copy=$DESTDIR$data_dir/$UPGRADE_BACKUP
+	if [ -f "$copy" ]; then
+		if [ -f "$db" ]; then
+			for suffix in "" -wal; do
+				if [ -f "$db$suffix" ]; then cp -p "$db$suffix" "$DESTDIR$data_dir/backups/before-rollback.db$suffix"; fi
+			done
+		fi
+		cp -p "$copy" "$db.rollback.$$"
+		rm -f "$db-wal" "$db-shm"
+		mv -f "$db.rollback.$$" "$db"
+		rm -f "$copy"
+		say "database: put back the copy taken before the upgrade; the one it replaced is $DESTDIR$data_dir/backups/before-rollback.db"
+	else
+		say "database: no copy from before the upgrade ($copy), left as it is"
+	fi
+	mv -f "$DESTDIR$previous" "$DESTDIR$installed"
+	say "binary: put back the previous $DESTDIR$installed"
+	if [ "$systemd" = 1 ]; then
+		systemctl start "$NAME.service"
+		host=$(env_get DDNS_HOST)
+		port=$(env_get DDNS_PORT)
+		port=${port:-$DEFAULT_PORT}
+		probe_address
+		wait_healthy
+	elif [ "$live" = 0 ]; then
+		say "service: not started ($why_not_live)"
+	fi
+	say "done: rolled back"
 }
 
 # ---- uninstall -------------------------------------------------------------------------------
@@ -589,6 +791,11 @@ if [ "$opt_reset" = 1 ]; then
 	exit 0
 fi
 
+if [ "$opt_rollback" = 1 ]; then
+	rollback
+	exit 0
+fi
+
 # ---- install: check everything before changing anything --------------------------------------
 
 prefix=${opt_prefix:-$DEFAULT_PREFIX}
@@ -597,7 +804,7 @@ bin_path=$prefix/bin/ddnsd
 if [ -n "$opt_binary" ]; then
 	source_binary=$opt_binary
 else
-	source_binary=$(find_binary)
+	download_binary
 fi
 if [ ! -f "$source_binary" ] || [ ! -r "$source_binary" ]; then
 	die "binary not found or not readable: $source_binary"
@@ -681,6 +888,15 @@ if [ "$set_admin" = 1 ] && [ "$db_exists" = 1 ] && [ "$binary_changed" = 1 ] &&
 	admin_after_start=1
 fi
 
+if [ "$opt_upgrade" = 1 ]; then
+	if [ ! -f "$DESTDIR$bin_path" ]; then
+		die "nothing to upgrade: no ddnsd at $DESTDIR$bin_path (install it first, without --upgrade; or pass --prefix)"
+	fi
+	if [ "$binary_changed" = 1 ] && [ "$binary_runs" = 0 ]; then
+		die "--upgrade copies the database with the new binary, which does not run on this machine"
+	fi
+fi
+
 say "installing $version from $source_binary"
 
 # ---- user --------------------------------------------------------------------------------------
@@ -713,6 +929,9 @@ fi
 # ---- binary ------------------------------------------------------------------------------------
 
 changed=$binary_changed
+if [ "$binary_changed" = 1 ] && [ "$opt_upgrade" = 1 ]; then
+	prepare_upgrade "$pending_tmp"
+fi
 if [ "$binary_changed" = 1 ]; then
 	commit_file "$DESTDIR$bin_path"
 	say "binary: installed $DESTDIR$bin_path (0755)"
@@ -905,42 +1124,7 @@ fi
 
 # ---- start ---------------------------------------------------------------------------------------
 
-case $host in
-"" | 0.0.0.0 | :: | "[::]") probe_host=127.0.0.1 ;;
-*:*) probe_host="[$host]" ;;
-*) probe_host=$host ;;
-esac
-scheme=http
-if grep -q '^DDNS_TLS_CERT=' "$DESTDIR$ENV_FILE"; then scheme=https; fi
-
-lan_address() {
-	address=$(hostname -I 2>/dev/null | awk '{ print $1 }') || address=
-	if [ -z "$address" ]; then address=$(hostname 2>/dev/null) || address=; fi
-	printf '%s' "${address:-localhost}"
-}
-
-wait_healthy() {
-	url=$scheme://$probe_host:$port/healthz
-	if command -v curl >/dev/null 2>&1; then
-		probe="curl -fsSk -o /dev/null --max-time 2"
-	elif command -v wget >/dev/null 2>&1; then
-		probe="wget -q -O /dev/null -T 2 --no-check-certificate"
-	else
-		say "health: skipped (neither curl nor wget found); check: systemctl status ddnsd"
-		return 0
-	fi
-	waited=0
-	while [ $waited -lt $HEALTH_WAIT_SECONDS ]; do
-		# shellcheck disable=SC2086 # $probe is a command line
-		if $probe "$url" 2>/dev/null; then
-			say "health: $url answers"
-			return 0
-		fi
-		sleep 1
-		waited=$((waited + 1))
-	done
-	die "ddnsd did not answer on $url within $HEALTH_WAIT_SECONDS s; see: systemctl status ddnsd; journalctl -u ddnsd -e"
-}
+probe_address
 
 manual_run() {
 	say "to run it by hand (as root):"

@@ -1,15 +1,31 @@
 // Builds the single executable. `bun run build` → dist/ddnsd for this machine;
-// `bun run release` → dist/ddnsd-linux-{x64,arm64}[-musl] and dist/SHA256SUMS;
-// `bun run build --outfile=PATH` writes elsewhere (the binary test builds into a temp dir).
-// Migrations are embedded with --asset; the build's git commit is baked in for `ddnsd version`.
-// scripts/image.ts imports `compile` to put the release binaries into container images.
+// `bun run release` → dist/ddnsd-<target> for every RELEASE_TARGETS entry and dist/SHA256SUMS;
+// `bun run build --outfile=PATH [--target=linux-x64-baseline]` writes elsewhere (the binary tests
+// build into a temp dir). Migrations and docs/ are embedded with --asset; the build's git commit and its
+// target are baked in for `ddnsd version`. scripts/image.ts imports `compile` to put the release
+// binaries into container images.
+//
+// Each target embeds Bun's runtime for it, which `bun build` fetches once from the npm registry
+// (@oven/bun-linux-x64-baseline and its siblings) into Bun's install cache.
 
 import { $ } from "bun";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 
-export const RELEASE_TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl"] as const;
+/**
+ * `linux-x64-baseline` is the default x64 build (install.sh's choice without AVX2, the amd64
+ * image's): Bun's plain x64 runtime is built for Haswell and dies with "Illegal instruction" on the
+ * Celerons and Atoms of most NASes. `linux-x64` is the faster build for CPUs with AVX2.
+ */
+export const RELEASE_TARGETS = [
+  "linux-x64-baseline",
+  "linux-x64",
+  "linux-arm64",
+  "linux-x64-baseline-musl",
+  "linux-x64-musl",
+  "linux-arm64-musl",
+] as const;
 
 async function gitCommit(): Promise<string> {
   const result = await $`git rev-parse --short=12 HEAD`.nothrow().quiet();
@@ -20,8 +36,14 @@ async function gitCommit(): Promise<string> {
 
 export type ReleaseTarget = (typeof RELEASE_TARGETS)[number];
 
+export function isReleaseTarget(name: string): name is ReleaseTarget {
+  return (RELEASE_TARGETS as readonly string[]).includes(name);
+}
+
 export async function compile(outfile: string, target?: ReleaseTarget): Promise<void> {
   const commit = await gitCommit();
+  // Without a target Bun embeds the runtime that runs this build: this machine's kind.
+  const named = target ?? `${process.platform}-${process.arch}`;
   const args = [
     "build",
     "--compile",
@@ -29,9 +51,12 @@ export async function compile(outfile: string, target?: ReleaseTarget): Promise<
     "--bytecode",
     "--format=esm",
     "--asset=./migrations",
+    // The docs, served at /help (src/ui/help.ts): readable on a box without internet access.
+    "--asset=./docs",
     // The appliance reads only its DDNS_* settings, never a bunfig.toml from where it runs.
     "--no-compile-autoload-bunfig",
     `--define=BUILD_COMMIT=${JSON.stringify(commit)}`,
+    `--define=BUILD_TARGET=${JSON.stringify(named)}`,
     ...(target ? [`--target=bun-${target}`] : []),
     "src/main.ts",
     `--outfile=${outfile}`,
@@ -52,8 +77,10 @@ async function main(): Promise<void> {
     writeFileSync("dist/SHA256SUMS", `${sums.join("\n")}\n`);
     console.log(`wrote ${RELEASE_TARGETS.length} binaries and dist/SHA256SUMS`);
   } else {
-    const outfile = process.argv.find((arg) => arg.startsWith("--outfile="))?.slice("--outfile=".length);
-    await compile(outfile ?? "dist/ddnsd");
+    const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+    const target = option("target");
+    if (target !== undefined && !isReleaseTarget(target)) throw new Error(`--target must be one of ${RELEASE_TARGETS.join(", ")}`);
+    await compile(option("outfile") ?? "dist/ddnsd", target);
   }
 }
 

@@ -5,7 +5,8 @@
 // `--out=DIR` writes the binaries, build contexts and archives there instead of dist/ (the image
 // test does); `--arch=amd64` or `--arch=arm64` builds one of the two.
 //
-// Each image is FROM scratch: the release binary (scripts/build.ts's `compile`), the glibc files
+// Each image is FROM scratch: the release binary (scripts/build.ts's `compile`; for amd64 the
+// baseline x64 build, which runs on CPUs without AVX2), the glibc files
 // it links taken from Debian (this machine's for amd64, libc6-arm64-cross's for arm64), Debian's
 // CA bundle and time-zone data, and a passwd/group naming the ddnsd user. Nothing is pulled.
 //
@@ -34,7 +35,8 @@ export interface ImageArch {
 export const IMAGE_ARCHES: readonly ImageArch[] = [
   {
     name: "amd64",
-    target: "linux-x64",
+    // The baseline build: most x86 NASes have Celerons or Atoms without AVX2.
+    target: "linux-x64-baseline",
     loader: "/lib64/ld-linux-x86-64.so.2",
     libDir: "/lib/x86_64-linux-gnu",
     glibcSources: ["/usr/x86_64-linux-gnu/lib", "/lib/x86_64-linux-gnu"],

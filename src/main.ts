@@ -5,12 +5,13 @@
 // The commands that write the data dir (control/commands.ts) run inside the server when one holds
 // the data dir (through its control socket), and open the database themselves only when none does.
 
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
 import type { Appliance } from "./context";
 import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
+import { BackupError, backupName, backupStoppedDatabase, backupsDir, publishCopy, restoreDatabase } from "./db/backup";
 import { DataDirInUse, lockDataDir } from "./db/lock";
 import { probeHealth } from "./healthcheck";
 import { setPassword, userCount } from "./security/users";
@@ -36,11 +37,17 @@ Commands:
   import F [--dry-run] [--prune]
                                apply such a file (F, or - for standard input) by name: create and
                                update, delete only with --prune; prints each change
+  backup FILE                  write a consistent copy of the database to FILE (or into FILE, a
+                               folder, with the time in its name), also while ddnsd runs
+  restore FILE                 put such a copy back (ddnsd stopped); the replaced database is kept
+                               in the data dir's backups/
   healthcheck                  ask the running ddnsd's /healthz; exit 0 if it answers 200, else 1
-  version                      print the version, the Bun version and the build's commit
+  version                      print the version, the build's target, the Bun version and commit
+                               (also --version, -v)
   help                         print this text
 
-Settings come from DDNS_* environment variables; see docs/operations.md.`;
+Settings come from DDNS_* environment variables. The documentation is served by ddnsd itself, also
+offline: http://<host>:8001/help (settings: /help/operations#settings; commands: /help/operations#command-line).`;
 
 /** How long a command run here waits for its notifications (a check's, its heartbeat) before the database closes. */
 const NOTIFY_GRACE_MS = 15_000;
@@ -235,6 +242,83 @@ async function importCommand(settings: Settings, args: string[]): Promise<number
   return runWriteCommand(settings, "import", { text, source: file, dryRun: parsed.flags.has("--dry-run"), prune: parsed.flags.has("--prune") });
 }
 
+/**
+ * `ddnsd backup FILE`: the copy is made by the server when one holds the data dir (it stays the
+ * only one with the database open for writing), else here without migrating anything; either way
+ * into the data dir's backups folder first, then copied to FILE.
+ */
+async function backupCommand(settings: Settings, args: string[]): Promise<number> {
+  if (args.length !== 1 || args[0]!.startsWith("-")) {
+    console.error("Usage: ddnsd backup FILE   (FILE may be a folder: the copy is then named with the time)");
+    return 2;
+  }
+  let target = resolve(args[0]!);
+  if (existsSync(target) && statSync(target).isDirectory()) target = join(target, backupName("backup"));
+  let staged: string;
+  const lock = tryLockData(settings);
+  if (lock === null) {
+    const result = await sendCommand(settings.dataDir, "backup", {});
+    if (result.code !== 0) {
+      console.error(result.stderr);
+      return result.code;
+    }
+    staged = result.stdout.trim();
+  } else {
+    try {
+      staged = join(backupsDir(settings.dataDir), backupName("cli-backup"));
+      backupStoppedDatabase(settings.dataDir, staged);
+    } catch (error) {
+      if (!(error instanceof BackupError)) throw error;
+      console.error(`ddnsd backup: ${error.message}`);
+      return 1;
+    } finally {
+      lock.release();
+    }
+  }
+  try {
+    publishCopy(staged, target);
+  } catch (error) {
+    console.error(`ddnsd backup: cannot write ${target}: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    rmSync(staged, { force: true });
+  }
+  console.log(
+    `Database backed up to ${target}. Keep the keys with it (secret.key and encryption.key in ${settings.dataDir}, ` +
+      "or DDNS_SECRET_KEY and DDNS_ENCRYPTION_KEY): without them the stored credentials cannot be opened.",
+  );
+  return 0;
+}
+
+/** `ddnsd restore FILE`: only while no server holds the data dir; checks the copy before it replaces anything. */
+async function restoreCommand(settings: Settings, args: string[]): Promise<number> {
+  if (args.length !== 1 || args[0]!.startsWith("-")) {
+    console.error("Usage: ddnsd restore FILE   (with ddnsd stopped)");
+    return 2;
+  }
+  const lock = tryLockData(settings);
+  if (lock === null) {
+    console.error(
+      `ddnsd restore: ddnsd is running on ${settings.dataDir}; stop it first (e.g. sudo systemctl stop ddnsd, or docker stop ddnsd), then restore`,
+    );
+    return 1;
+  }
+  try {
+    const file = resolve(args[0]!);
+    const kept = restoreDatabase(settings.dataDir, file);
+    console.log(`Restored ${file} to ${join(settings.dataDir, "ddnsd.db")}.`);
+    if (kept !== null) console.log(`The database it replaced is kept as ${kept}.`);
+    console.log("Start ddnsd again; a copy from an older version is migrated at that start.");
+    return 0;
+  } catch (error) {
+    if (!(error instanceof BackupError)) throw error;
+    console.error(`ddnsd restore: ${error.message}; nothing was changed`);
+    return 1;
+  } finally {
+    lock.release();
+  }
+}
+
 async function healthcheck(settings: Settings): Promise<number> {
   const outcome = await probeHealth(settings);
   if (outcome.healthy) return 0;
@@ -244,7 +328,7 @@ async function healthcheck(settings: Settings): Promise<number> {
 
 async function main(args: string[]): Promise<number | undefined> {
   const [command = "serve", ...rest] = args;
-  if (command === "version" || command === "--version") {
+  if (command === "version" || command === "--version" || command === "-v") {
     console.log(versionLine());
     return 0;
   }
@@ -265,6 +349,10 @@ async function main(args: string[]): Promise<number | undefined> {
       return exportCommand(settings, rest);
     case "import":
       return importCommand(settings, rest);
+    case "backup":
+      return backupCommand(settings, rest);
+    case "restore":
+      return restoreCommand(settings, rest);
     case "admin":
       if (rest[0] === "set-password") return adminSetPassword(settings, rest[1]);
       break;

@@ -1,5 +1,6 @@
 // The compiled binary, started from an empty directory with only its embedded defaults (plus a
-// loopback address and a free port), answers /healthz, /docs and a login.
+// loopback address and a free port), answers /healthz, /docs, /help and a login. On x64 it is the
+// release's default x64 asset, built for Bun's baseline target (CPUs without AVX2), and says so.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -10,6 +11,8 @@ const root = join(import.meta.dir, "..");
 const workDir = mkdtempSync(join(tmpdir(), "ddnsd-binary-"));
 // Built beside the test's data, so a developer's dist/ddnsd is left alone.
 const binary = join(workDir, "ddnsd");
+/** The release target built here: the baseline x64 asset on x64, this machine's kind elsewhere. */
+const TARGET = process.arch === "x64" ? "linux-x64-baseline" : null;
 let child: ReturnType<typeof Bun.spawn> | undefined;
 let baseUrl = "";
 let stderr = "";
@@ -31,7 +34,11 @@ async function waitForListening(stream: ReadableStream<Uint8Array>): Promise<str
 }
 
 beforeAll(async () => {
-  const build = Bun.spawnSync(["bun", "run", "build", `--outfile=${binary}`], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync(["bun", "run", "build", `--outfile=${binary}`, ...(TARGET ? [`--target=${TARGET}`] : [])], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   child = Bun.spawn([binary], {
     cwd: workDir,
@@ -69,6 +76,24 @@ test("serves /docs with its embedded Swagger UI and the OpenAPI document", async
   const spec = (await (await fetch(`${baseUrl}/docs/json`)).json()) as { openapi: string; paths: Record<string, unknown> };
   expect(spec.openapi).toStartWith("3.1");
   expect(Object.keys(spec.paths)).toContain("/api/v1/domains/{domain_id}/update_ip");
+});
+
+test.skipIf(TARGET === null)("the baseline x64 asset names its target in its version line, for version, --version and -v", () => {
+  for (const arg of ["version", "--version", "-v"]) {
+    const run = Bun.spawnSync([binary, arg], { cwd: workDir, stdout: "pipe", stderr: "pipe" });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.toString().trim()).toMatch(/^ddnsd \S+ \(linux-x64-baseline, bun \S+, commit \S+\)$/);
+  }
+});
+
+test("serves the docs embedded in it at /help, with the stylesheet, from a directory without them", async () => {
+  expect(existsSync(join(workDir, "docs"))).toBe(false);
+  const index = await fetch(`${baseUrl}/help`);
+  expect(index.status).toBe(200);
+  const page = await (await fetch(`${baseUrl}/help/operations`)).text();
+  expect(page).toContain('id="back-up-and-restore"');
+  expect(page).toContain("/assets/styles.css");
+  expect((await fetch(`${baseUrl}/help/services/cloudflare`)).status).toBe(200);
 });
 
 test("logs in the first admin and uses the token", async () => {

@@ -165,11 +165,12 @@ async function waitForListening(child: ImageRun, log: { text: string }, deadline
   }
 }
 
-test("deploy/compose.yaml runs the images `bun run image` tags, on port 8001 with /data as a volume", async () => {
-  const text = await Bun.file(join(ROOT, "deploy", "compose.yaml")).text();
+test("compose.yaml runs the release's image on port 8001 with /data as a volume, and names the tags `bun run image` loads as", async () => {
+  const text = await Bun.file(join(ROOT, "compose.yaml")).text();
   const { services } = Bun.YAML.parse(text) as { services: Record<string, Record<string, unknown>> };
-  expect(services.ddnsd).toMatchObject({ image: imageTag(AMD64), restart: "unless-stopped", ports: ["8001:8001"], volumes: ["ddnsd-data:/data"] });
-  expect(text).toContain(imageTag(ARM64));
+  expect(services.ddnsd).toMatchObject({ restart: "unless-stopped", ports: ["8001:8001"], volumes: ["ddnsd-data:/data"] });
+  expect(text).toContain(imageTag(AMD64, "<version>"));
+  expect(text).toContain(imageTag(ARM64, "<version>"));
 });
 
 describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
@@ -233,6 +234,13 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
     expect(existsSync(at("/bin/sh"))).toBe(false);
     expect(readFileSync(at("/etc/passwd"), "utf8")).toContain("ddnsd:x:1000:1000:");
     expect(readFileSync(at("/etc/group"), "utf8")).toContain("ddnsd:x:1000:");
+  });
+
+  test("carries the baseline x64 build (CPUs without AVX2, the NASes' Celerons) and serves its docs at /help", async () => {
+    const version = await outputOf(runInImage(image, { args: ["/usr/local/bin/ddnsd", "version"] }));
+    expect(version.code).toBe(0);
+    expect(version.stdout).toContain("(linux-x64-baseline, bun ");
+    expect((await fetch(`${base}/help/nas`)).status).toBe(200);
   });
 
   test("answers /healthz and serves /docs", async () => {

@@ -1,5 +1,6 @@
 // install.sh against a scratch root: DESTDIR is a fresh temp dir, the binary is a small shell
-// script, and useradd/chown/systemctl & co. are stubs that record any call — a DESTDIR run must
+// script, releases to download are a directory served on loopback (DDNS_RELEASE_URL), and
+// useradd/chown/systemctl & co. are stubs that record any call — a DESTDIR run must
 // never touch the real system, also when the tests run as root. The fake binary implements
 // `admin set-password <user>` by recording the user, its argv, DDNS_DATA_DIR, its umask, a
 // SHA-256 of what it read on stdin (never the password itself), and whether that password was
@@ -25,6 +26,7 @@ const LIVE_SYSTEM_TOOLS = [
 ];
 const PASSWORD = "correct-horse-battery";
 const SET_PASSWORD_LOG = "fake-set-password.log";
+const BACKUP_LOG = "fake-backup.log";
 const UNIT_DIRECTIVES = [
   "Type=simple", "User=ddnsd", "Group=ddnsd", "EnvironmentFile=/etc/ddnsd/ddnsd.env",
   "ExecStart=/usr/local/bin/ddnsd serve", "WorkingDirectory=/var/lib/ddnsd",
@@ -60,6 +62,12 @@ interface Scratch {
 
 function fakeBinary(file: string, version: string): string {
   fs.writeFileSync(file, `#!/bin/sh
+if [ "$1" = backup ]; then
+  # What the real one does with the service stopped: a copy of the database, and who made it.
+  cp "$DDNS_DATA_DIR/ddnsd.db" "$2" || exit 1
+  echo "backup by ${version}" >>"$DDNS_DATA_DIR/${BACKUP_LOG}"
+  exit 0
+fi
 if [ "$1" = admin ] && [ "$2" = set-password ]; then
   if [ -z "$3" ] || [ -z "\${DDNS_DATA_DIR:-}" ]; then echo "fake: no user or no DDNS_DATA_DIR" >&2; exit 2; fi
   mkdir -p "$DDNS_DATA_DIR" || exit 1
@@ -495,12 +503,12 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(result.stdout).toContain("Usage:");
     for (const option of [
       "--binary", "--prefix", "--port", "--admin-password-file", "--reset-admin-password", "--no-start", "--uninstall",
-      "--purge",
+      "--purge", "--upgrade", "--rollback", "DDNS_RELEASE_URL", "DDNS_CPUINFO",
     ]) {
       expect(result.stdout).toContain(option);
     }
     expect(result.stdout).toContain("--binary ./ddnsd-linux-arm64");
-    expect(result.stdout).toContain("~550 MB");
+    expect(result.stdout).toContain("https://github.com/ddnsd/ddnsd/releases/latest/download/install.sh | sudo sh");
     expect(fs.existsSync(s.root)).toBe(false);
   });
 
@@ -562,52 +570,174 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(result.stderr).toContain("binary not found");
   });
 
-  describe("picking the build from dist/ next to the script", () => {
-    let script: string;
-    let dist: (name: string) => string;
-    const variants = ["ddnsd-linux-x64", "ddnsd-linux-arm64", "ddnsd-linux-x64-musl", "ddnsd-linux-arm64-musl"];
-    const musl = fs.readdirSync("/lib").some((name) => name.startsWith("ld-musl-"));
+  describe("downloading the release build for this machine", () => {
+    const ASSETS = [
+      "ddnsd-linux-x64-baseline", "ddnsd-linux-x64", "ddnsd-linux-arm64",
+      "ddnsd-linux-x64-baseline-musl", "ddnsd-linux-x64-musl", "ddnsd-linux-arm64-musl",
+    ];
+    let release: string;
+    let server: ReturnType<typeof Bun.serve>;
+    let cpuinfo: string;
+
+    /** A release directory as `bun run release` writes it: each build (here a fake naming itself) and SHA256SUMS. */
+    function publish(version: string) {
+      fs.rmSync(release, { recursive: true, force: true });
+      fs.mkdirSync(release, { recursive: true });
+      for (const name of ASSETS) fakeBinary(path.join(release, name), `${version} ${name}`);
+      const sums = ASSETS.map((name) => `${sha256(read(path.join(release, name)))}  ${name}`);
+      fs.writeFileSync(path.join(release, "SHA256SUMS"), `${sums.join("\n")}\n`);
+    }
+
+    /** A machine: its uname -m, whether its CPU has AVX2, and its C library. */
+    function machine(arch: "x86_64" | "aarch64", options: { avx2: boolean; musl: boolean }) {
+      stub(s.stubs, "uname", arch);
+      stub(s.stubs, "getconf", "64");
+      stub(s.stubs, "dpkg", arch === "x86_64" ? "amd64" : "arm64");
+      stub(s.stubs, "ldd", options.musl ? "musl libc (x86_64)" : "ldd (Debian GLIBC 2.36-9) 2.36");
+      fs.writeFileSync(cpuinfo, `processor\t: 0\nflags\t\t: fpu sse sse2 ssse3 sse4_1 sse4_2 popcnt aes${options.avx2 ? " avx avx2 bmi2" : ""}\n`);
+    }
+
+    /**
+     * install.sh run asynchronously (the release is served from this process) against the release;
+     * `piped`: read from standard input, as `curl … | sudo sh -s -- ARGS` runs it.
+     */
+    async function fromRelease(args: string[], piped = false): Promise<Run> {
+      const child = Bun.spawn(piped ? [shell, "-s", "--", ...args] : [shell, SCRIPT, ...args], {
+        env: {
+          PATH: `${s.stubs}:${process.env.PATH}`, HOME: s.dir, DESTDIR: s.root, LC_ALL: "C",
+          DDNS_RELEASE_URL: `http://127.0.0.1:${server.port}/download/`, DDNS_CPUINFO: cpuinfo,
+        },
+        stdin: piped ? fs.readFileSync(SCRIPT) : "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      return { code, stdout, stderr };
+    }
 
     beforeEach(() => {
-      const copy = path.join(s.dir, "release");
-      fs.mkdirSync(path.join(copy, "dist"), { recursive: true });
-      script = path.join(copy, "install.sh");
-      fs.copyFileSync(SCRIPT, script);
-      dist = (name: string) => path.join(copy, "dist", name);
-      for (const name of variants) fakeBinary(dist(name), name);
-      fakeBinary(dist("ddnsd"), "fallback");
+      release = path.join(s.dir, "release");
+      cpuinfo = path.join(s.dir, "cpuinfo");
+      publish("2.0.0");
+      server = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        fetch(request) {
+          const name = new URL(request.url).pathname.replace(/^\/download\//, "");
+          const file = path.join(release, name);
+          return /^[\w.-]+$/.test(name) && fs.existsSync(file) ? new Response(Bun.file(file)) : new Response("Not Found", { status: 404 });
+        },
+      });
     });
+    afterEach(() => server.stop(true));
 
-    test("picks the build for this machine, else dist/ddnsd", () => {
-      const result = run(["--no-start", "--admin-password-file", s.passwordFile], script);
-      const arch = process.arch === "arm64" ? "arm64" : "x64";
-      const expected = `ddnsd-linux-${arch}${musl ? "-musl" : ""}`;
-      if (process.arch === "x64" || process.arch === "arm64") {
-        expect(result.code).toBe(0);
-        expect(read(at(BIN))).toBe(read(dist(expected)));
-      }
-
-      for (const name of variants) fs.rmSync(dist(name));
-      const fallback = run(["--no-start"], script);
-      expect(fallback.code).toBe(0);
-      expect(read(at(BIN))).toBe(read(dist("ddnsd")));
-
-      fs.rmSync(dist("ddnsd"));
-      const none = run(["--no-start"], script);
-      expect(none.code).not.toBe(0);
-      expect(none.stderr).toContain("bun run release");
-    });
-
-    test("picks the ARM64 build on a 64-bit ARM system", () => {
-      stub(s.stubs, "uname", "aarch64");
-      stub(s.stubs, "getconf", "64");
-      stub(s.stubs, "dpkg", "arm64");
-      const result = run(["--no-start", "--admin-password-file", s.passwordFile], script);
+    test.each([
+      ["an x64 CPU without AVX2 (a NAS's Celeron): the baseline build", "x86_64", false, false, "ddnsd-linux-x64-baseline"],
+      ["an x64 CPU with AVX2", "x86_64", true, false, "ddnsd-linux-x64"],
+      ["a 64-bit ARM board", "aarch64", false, false, "ddnsd-linux-arm64"],
+      ["x64 without AVX2 on musl (Alpine)", "x86_64", false, true, "ddnsd-linux-x64-baseline-musl"],
+      ["x64 with AVX2 on musl", "x86_64", true, true, "ddnsd-linux-x64-musl"],
+      ["64-bit ARM on musl", "aarch64", false, true, "ddnsd-linux-arm64-musl"],
+    ] as const)("%s", async (_, arch, avx2, musl, asset) => {
+      machine(arch, { avx2, musl });
+      const result = await fromRelease(["--no-start", "--admin-password-file", s.passwordFile]);
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
-      expect(read(at(BIN))).toBe(read(dist(`ddnsd-linux-arm64${musl ? "-musl" : ""}`)));
+      expect(result.stdout).toContain(`downloading ${asset} from http://127.0.0.1:${server.port}/download`);
+      expect(result.stdout).toContain(`checksum: ${asset} matches SHA256SUMS`);
+      expect(read(at(BIN))).toBe(read(path.join(release, asset)));
+      expect(result.stdout).toContain(`done: ddnsd 2.0.0 ${asset} installed`);
     });
 
+    test("piped into the shell (curl … | sudo sh), it downloads without eating its own script", async () => {
+      machine("x86_64", { avx2: false, musl: false });
+      const result = await fromRelease(["--no-start"], true);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(read(at(BIN))).toBe(read(path.join(release, "ddnsd-linux-x64-baseline")));
+      expect(result.stdout).toContain("done: ddnsd 2.0.0 ddnsd-linux-x64-baseline installed");
+    });
+
+    test("a build whose checksum does not match SHA256SUMS installs nothing and exits non-zero", async () => {
+      machine("x86_64", { avx2: false, musl: false });
+      fs.appendFileSync(path.join(release, "ddnsd-linux-x64-baseline"), "# tampered\n");
+      const result = await fromRelease(["--no-start", "--admin-password-file", s.passwordFile]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("checksum mismatch for ddnsd-linux-x64-baseline");
+      expect(result.stderr).toContain("nothing installed");
+      expect(fs.existsSync(s.root)).toBe(false);
+    });
+
+    test("a build SHA256SUMS does not list installs nothing", async () => {
+      machine("aarch64", { avx2: false, musl: false });
+      const sums = path.join(release, "SHA256SUMS");
+      fs.writeFileSync(sums, read(sums).split("\n").filter((line) => !line.endsWith(" ddnsd-linux-arm64")).join("\n"));
+      const result = await fromRelease(["--no-start"]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("SHA256SUMS lists no ddnsd-linux-arm64");
+      expect(fs.existsSync(s.root)).toBe(false);
+    });
+
+    test("a release that cannot be reached installs nothing", async () => {
+      machine("x86_64", { avx2: true, musl: false });
+      fs.rmSync(path.join(release, "SHA256SUMS"));
+      const result = await fromRelease(["--no-start"]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("cannot download");
+      expect(fs.existsSync(s.root)).toBe(false);
+    });
+
+    test("--upgrade keeps the previous binary and a copy of the database made before the new version starts; --rollback puts both back", async () => {
+      machine("x86_64", { avx2: false, musl: false });
+      expect((await fromRelease(["--no-start", "--admin-password-file", s.passwordFile])).code).toBe(0);
+      const first = read(at(BIN));
+      fs.writeFileSync(at(`${DATA}/ddnsd.db`), "the database of 2.0.0");
+
+      publish("2.1.0");
+      const upgrade = await fromRelease(["--upgrade", "--no-start"]);
+      expect(upgrade.stderr).toBe("");
+      expect(upgrade.code).toBe(0);
+      expect(read(at(BIN))).toBe(read(path.join(release, "ddnsd-linux-x64-baseline")));
+      expect(read(at(`${BIN}.previous`))).toBe(first);
+      // Copied by the new binary (the old one may not know the command), before it ever ran on the data.
+      expect(read(at(`${DATA}/backups/before-upgrade.db`))).toBe("the database of 2.0.0");
+      expect(read(at(`${DATA}/${BACKUP_LOG}`))).toBe("backup by 2.1.0 ddnsd-linux-x64-baseline\n");
+      expect(upgrade.stdout).toContain("--rollback");
+
+      fs.writeFileSync(at(`${DATA}/ddnsd.db`), "the database as 2.1.0 migrated it");
+      const rollback = await fromRelease(["--rollback"]);
+      expect(rollback.stderr).toBe("");
+      expect(rollback.code).toBe(0);
+      expect(read(at(BIN))).toBe(first);
+      expect(fs.existsSync(at(`${BIN}.previous`))).toBe(false);
+      expect(read(at(`${DATA}/ddnsd.db`))).toBe("the database of 2.0.0");
+      expect(read(at(`${DATA}/backups/before-rollback.db`))).toBe("the database as 2.1.0 migrated it");
+      expect(rollback.stdout).toContain("done: rolled back");
+
+      const again = await fromRelease(["--rollback"]);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toContain("nothing to roll back to");
+    });
+
+    test("--upgrade with nothing installed changes nothing", async () => {
+      machine("aarch64", { avx2: false, musl: false });
+      const result = await fromRelease(["--upgrade", "--no-start"]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("nothing to upgrade");
+      expect(fs.existsSync(at(BIN))).toBe(false);
+    });
+
+    test("an upgrade to the same build keeps no previous binary and takes no copy", async () => {
+      machine("aarch64", { avx2: false, musl: false });
+      expect((await fromRelease(["--no-start", "--admin-password-file", s.passwordFile])).code).toBe(0);
+      const result = await fromRelease(["--upgrade", "--no-start"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("is up to date");
+      expect(fs.existsSync(at(`${BIN}.previous`))).toBe(false);
+    });
+  });
+
+  describe("a 32-bit userland", () => {
     test.each([
       ["a 64-bit kernel (aarch64) with getconf LONG_BIT = 32", { uname: "aarch64", getconf: "32", dpkg: "arm64" }],
       ["a 64-bit kernel (aarch64) with dpkg architecture armhf", { uname: "aarch64", getconf: "64", dpkg: "armhf" }],
@@ -615,7 +745,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       ["armv6l", { uname: "armv6l", getconf: "32", dpkg: "armhf" }],
     ])("stops on a 32-bit userland: %s", (_, tools) => {
       for (const [name, output] of Object.entries(tools)) stub(s.stubs, name, output);
-      const result = run(["--no-start", "--admin-password-file", s.passwordFile], script);
+      const result = run(["--no-start", "--admin-password-file", s.passwordFile]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain(
         "this system's userland is 32-bit; ddnsd needs a 64-bit OS (install 64-bit Raspberry Pi OS)",

@@ -7,7 +7,7 @@ import { Html, type PropsWithChildren } from "@elysiajs/html";
 import { ASSETS } from "./assets";
 import { Notice, type Flash } from "./components";
 
-export type Section = "dashboard" | "domains" | "providers" | "update-keys" | "notifications" | "about" | "account";
+export type Section = "dashboard" | "domains" | "providers" | "update-keys" | "notifications" | "about" | "account" | "help";
 
 export interface LayoutProps {
   title: string;
@@ -18,6 +18,8 @@ export interface LayoutProps {
   flash?: Flash | null;
   /** Without JavaScript, reload the page this often (with it, a LiveRegion refreshes itself). */
   refreshSeconds?: number;
+  /** Full width also without a signed-in user (help pages); else such a page is the narrow sign-in column. */
+  wide?: boolean;
 }
 
 const NAV: { section: Section; href: string; label: string }[] = [
@@ -27,6 +29,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: "update-keys", href: "/update-keys", label: "Update keys" },
   { section: "notifications", href: "/notifications", label: "Notifications" },
   { section: "about", href: "/about", label: "About" },
+  { section: "help", href: "/help", label: "Help" },
 ];
 
 // History snapshots stay out of localStorage (pages hold addresses) and a miss reloads the page;
@@ -87,7 +90,7 @@ function SignOut({ user }: { user: string }) {
   );
 }
 
-export function Layout({ title, user, section, flash, refreshSeconds, children }: PropsWithChildren<LayoutProps>) {
+export function Layout({ title, user, section, flash, refreshSeconds, wide, children }: PropsWithChildren<LayoutProps>) {
   return (
     <>
       {"<!doctype html>"}
@@ -145,7 +148,7 @@ export function Layout({ title, user, section, flash, refreshSeconds, children }
           ) : (
             ""
           )}
-          <main id="main" class={user ? "container" : "container container-narrow"}>
+          <main id="main" class={user || wide ? "container" : "container container-narrow"}>
             {flash ? (
               <Notice tone={flash.tone}>
                 <span safe>{flash.text}</span>

@@ -1,11 +1,14 @@
-// The command line's commands that write the data dir, by name. Each runs against an app context
+// The command line's commands that write the data dir (or, as `backup`, must go through the one
+// process that has the database open for writing), by name. Each runs against an app context
 // wherever the data dir's owner is: inside the running server (sent over its control socket,
 // ./socket.ts), or in the CLI's own process when no server holds the data dir's lock. Either way
 // the same code runs, and the server stays the only writer while it runs, so what it keeps in
 // memory (revocations, answers served again) is never stale. A new write command is one entry here;
 // main.ts reads its input (arguments, standard input) and hands it to `runWriteCommand`.
 
+import { join } from "node:path";
 import type { Appliance } from "../context";
+import { backupName, backupsDir, writeBackup } from "../db/backup";
 import { ConfigFileError } from "../modules/config-file/document";
 import { importConfig } from "../modules/config-file/service";
 import { setPassword } from "../security/users";
@@ -47,6 +50,18 @@ export const WRITE_COMMANDS: Record<string, WriteCommand> = {
       if (!(error instanceof ConfigFileError)) throw error;
       return { code: 1, stdout: "", stderr: `ddnsd: ${String(source)}: ${error.message}` };
     }
+  },
+
+  /**
+   * `ddnsd backup FILE`: a consistent copy of the database, written by the server that holds it
+   * into its own backups folder (the one place its sandbox may write); prints the copy's path,
+   * which the CLI moves to FILE.
+   */
+  backup: async (ctx) => {
+    const file = join(backupsDir(ctx.settings.dataDir), backupName("cli-backup"));
+    writeBackup(ctx.sqlite, ctx.settings.dataDir, file);
+    ctx.log.info("database backed up", { backup: file, via: "cli" });
+    return ok(file);
   },
 
   /** `ddnsd check`: every enabled domain checked once; exit 1 if any failed. */

@@ -8,6 +8,7 @@ import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../log";
+import { backupName, backupsDir, writeBackup } from "./backup";
 import * as schema from "./schema";
 import { WatchedDatabase } from "./writes";
 
@@ -55,7 +56,8 @@ export function openDatabase(location: string, log: Logger, folder = migrationsF
     } catch (error) {
       sqlite.close();
       throw new MigrationError(
-        `Database migration ${pending.join(", ")} failed; the database was left as it was: ${(error as Error).message}`,
+        `Database migration ${pending.join(", ")} failed; the database was left as it was: ${(error as Error).message}. ` +
+          "Run the previous version until this is fixed (see /help/operations#upgrade)",
       );
     }
     log.info("database migrated", { applied: pending.join(",") });
@@ -82,14 +84,12 @@ function hasData(sqlite: Database): boolean {
   );
 }
 
-/** `VACUUM INTO` a consistent copy under `<dataDir>/backups/`, keeping the newest BACKUPS_KEPT. */
+/** A consistent copy under `<dataDir>/backups/` (./backup.ts), keeping the newest BACKUPS_KEPT of these. */
 function backupDatabase(sqlite: Database, dataDir: string, beforeTag: string, log: Logger): void {
-  const dir = join(dataDir, "backups");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stamp = new Date().toISOString().replace(/[-:.]/g, "");
-  const file = join(dir, `ddnsd-${stamp}-before-${beforeTag}.db`);
-  sqlite.query("VACUUM INTO ?").run(file);
+  const dir = backupsDir(dataDir);
+  const file = join(dir, backupName(`before-${beforeTag}`));
+  writeBackup(sqlite, dataDir, file);
   log.info("database backed up before migrating", { backup: file });
-  const backups = readdirSync(dir).filter((name) => name.startsWith("ddnsd-") && name.endsWith(".db")).sort();
+  const backups = readdirSync(dir).filter((name) => /^ddnsd-\d{8}T\d+Z-before-\d{4}_/.test(name)).sort();
   for (const old of backups.slice(0, Math.max(0, backups.length - BACKUPS_KEPT))) rmSync(join(dir, old));
 }

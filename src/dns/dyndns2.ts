@@ -191,7 +191,7 @@ export const dyndns2 = defineService({
     {
       key: "server",
       label: "Update server",
-      help: "The update service's base URL; ddnsd calls <server>/nic/update (or the service's own path for the well-known ones). A URL that already names its path is used as it is, with any query parameters it carries (OVH's system=dyndns). The well-known servers are spoken to in their own dialect; see the dyndns2 documentation page.",
+      help: "The update service's base URL; ddnsd calls <server>/nic/update (or the service's own path for the well-known ones). A URL that already names its path is used as it is, with any query parameters it carries (OVH's system=dyndns). The well-known servers are spoken to in their own dialect; see /help/services/dyndns2.",
       kind: "url",
       required: true,
       presets: PRESETS.map(({ label, value }) => ({ label, value })),

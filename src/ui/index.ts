@@ -21,6 +21,7 @@ import { type DashboardDeps, dashboardRoutes } from "./routes/dashboard";
 import { type DomainPageDeps, domainPageRoutes } from "./routes/domains";
 import { type ProviderPageDeps, providerPageRoutes } from "./routes/providers";
 import { notificationPageRoutes } from "./routes/notifications";
+import { helpPageRoutes } from "./routes/help";
 import { signInRoutes } from "./routes/sign-in";
 import { type UpdateKeyPageDeps, updateKeyPageRoutes } from "./routes/update-keys";
 import { assertSameOrigin, type SessionDeps } from "./session";
@@ -71,6 +72,7 @@ export function uiRoutes(ctx: UiDeps) {
       .use(notificationPageRoutes(ctx))
       .use(accountRoutes(ctx))
       .use(aboutRoutes(ctx))
+      .use(helpPageRoutes(ctx))
       // Any other address: the 404 the error mapping gives, shown as a page to a browser.
       .get("/*", () => {
         throw new NotFoundError();

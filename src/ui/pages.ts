@@ -56,8 +56,8 @@ export function plainPageIds({ params }: { params?: Record<string, string | unde
   plainIds({ params: { id: params?.id } });
 }
 
-/** The signed-in user, or null: for pages that show either way (an error page). */
-async function currentUser(ctx: TokenCheck, request: Request, cookies: Cookies): Promise<string | null> {
+/** The signed-in user, or null: for pages that show either way (an error page, help). */
+export async function currentUser(ctx: TokenCheck, request: Request, cookies: Cookies): Promise<string | null> {
   try {
     return await requireSession(ctx, request, cookies);
   } catch {

@@ -57,17 +57,18 @@ async function loginAs(dataDir: string, username: string, password: string) {
 }
 
 describe("ddnsd", () => {
-  test("version prints `ddnsd <version> (bun <x>, commit <y>)`", async () => {
-    for (const arg of ["version", "--version"]) {
+  test("version, --version and -v print `ddnsd <version> (<target>, bun <x>, commit <y>)`", async () => {
+    for (const arg of ["version", "--version", "-v"]) {
       const { stdout, code } = await ddnsd([arg]);
       expect(code).toBe(0);
-      const match = /^ddnsd (\S+) \(bun (\S+), commit (\S+)\)$/.exec(stdout.trim());
+      const match = /^ddnsd (\S+) \((\S+), bun (\S+), commit (\S+)\)$/.exec(stdout.trim());
       expect(match).not.toBeNull();
       expect(match![1]).toBe(packageJson.version);
-      expect(match![2]).toBe(Bun.version);
-      expect(match![3]!.length).toBeGreaterThan(0);
+      expect(match![2]).toBe("source");
+      expect(match![3]).toBe(Bun.version);
+      expect(match![4]!.length).toBeGreaterThan(0);
     }
-  }, TIMEOUT_MS * 2);
+  }, TIMEOUT_MS * 3);
 
   test("help exits 0 and names every command", async () => {
     for (const arg of ["help", "--help", "-h"]) {

@@ -91,6 +91,7 @@ describe("migrations", () => {
     addMigration("0001_broken", "ALTER TABLE `domains` ADD `note` text;--> statement-breakpoint\nTHIS IS NOT SQL;");
     expect(() => openDatabase(dir, log(), folder)).toThrow(MigrationError);
     expect(() => openDatabase(dir, log(), folder)).toThrow(/0001_broken failed; the database was left as it was/);
+    expect(() => openDatabase(dir, log(), folder)).toThrow(/see \/help\/operations#upgrade\)$/);
     const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
     const sqlite = new Database(join(dir, "ddnsd.db"));
     expect(counts(sqlite)).toEqual([1, 1, 50]);

@@ -485,6 +485,9 @@ const PAGES = [
   "/notifications/new",
   "/about",
   "/account/password",
+  "/help",
+  "/help/operations",
+  "/help/services/cloudflare",
 ];
 
 describe("axe-core finds nothing", () => {

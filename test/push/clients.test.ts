@@ -1,10 +1,10 @@
-// Real dyndns2 clients against the push endpoint on loopback: Debian's ddclient and inadyn, one
-// run each with a config file in a temporary directory, talking to the real app (served by
+// Real dyndns2 clients against the push endpoint on loopback: Debian's ddclient and inadyn (with
+// the very section docs/router-push.md gives), one run each with a config file in a temporary directory, talking to the real app (served by
 // Bun.serve) backed by the Cloudflare fake. Each run is bounded (killed after 20 s); a machine
 // without the package skips its test.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDomain, addProvider, historyOf, type Rig, useRig } from "../updater/harness";
@@ -66,29 +66,41 @@ describe("ddclient", () => {
   });
 });
 
+/**
+ * The inadyn section of docs/router-push.md as a reader copies it, pointed at this ddnsd (with
+ * the key), its public address from a command instead of a check-IP service on the internet;
+ * `without` drops the lines that start with it.
+ */
+function inadynRecipe(key: string, without?: string): string {
+  const doc = readFileSync(join(import.meta.dir, "../../docs/router-push.md"), "utf8");
+  const recipe = /```\n(custom ddnsd \{\n[\s\S]*?\n\})\n```/.exec(doc)?.[1];
+  if (recipe === undefined) throw new Error("docs/router-push.md has no inadyn section `custom ddnsd { … }`");
+  const lines = recipe
+    .replace("ddnsd.lan:8001", `127.0.0.1:${server.port}`)
+    .replace("<key>", key)
+    .split("\n")
+    .filter((line) => without === undefined || !line.trim().startsWith(without));
+  return [...lines.slice(0, -1), `    checkip-command = "/bin/echo ${NEW_IP}"`, "}", ""].join("\n");
+}
+
 describe("inadyn", () => {
-  test.skipIf(Bun.which("inadyn") === null)("a custom dyndns2 provider with a fixed address: the record follows", async () => {
+  const inadyn = (file: string) =>
+    run(["inadyn", "--once", "--foreground", "--force", "-l", "debug", "-f", file, "--cache-dir", dir, "-P", join(dir, "inadyn.pid")]);
+
+  test.skipIf(Bun.which("inadyn") === null)("the recipe of docs/router-push.md, as written: the record follows", async () => {
     const { id, key } = await homeDomain();
-    const file = configFile(
-      "inadyn.conf",
-      [
-        "period = 60",
-        "custom ddnsd {",
-        `  ssl = false`,
-        `  username = router`,
-        `  password = "${key}"`,
-        `  ddns-server = "127.0.0.1:${server.port}"`,
-        `  ddns-path = "/nic/update?hostname=%h&myip=%i"`,
-        `  checkip-command = "/bin/echo ${NEW_IP}"`,
-        `  hostname = "home.example.com"`,
-        "}",
-        "",
-      ].join("\n"),
-    );
-    const { output } = await run(["inadyn", "--once", "--foreground", "--force", "-l", "debug", "-f", file, "--cache-dir", dir, "-P", join(dir, "inadyn.pid")]);
+    const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key)));
     expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
     const [row] = await historyOf(rig.t, id);
     expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
     expect(output).not.toContain("badauth");
+  });
+
+  test.skipIf(Bun.which("inadyn") === null)("without `ssl = false` inadyn tries HTTPS on the plain HTTP port and fails: why the recipe has it", async () => {
+    const { id, key } = await homeDomain();
+    const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key, "ssl")));
+    expect(output).toMatch(/SSL|TLS|handshake/i);
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe("81.2.69.142");
+    expect(await historyOf(rig.t, id)).not.toContainEqual(expect.objectContaining({ trigger: "push" }));
   });
 });

@@ -107,7 +107,7 @@ describe("update keys", () => {
     const response = await browser("/update-keys");
     expect(response.text).toContain(`<code>${ORIGIN}/nic/update</code>`);
     expect(response.text).toContain("FRITZ!Box");
-    expect(response.text).toContain("the page “Router push (dyndns2)” of ddnsd's documentation (docs/router-push.md)");
+    expect(response.text).toContain(`<a href="/help/router-push">Router push (dyndns2)</a>`);
   });
 
   test("behind a trusted proxy that says https, the push URL is https; anyone else's say-so is ignored", async () => {

@@ -164,8 +164,11 @@ export function ServiceFields({ service, values, errors, stored }: ServiceFields
   const same = stored !== undefined && stored.type === service.type;
   return (
     <div id="service-fields" class="stack">
-      <p class="help" safe>
-        {service.summary}
+      <p class="help">
+        <span safe>{service.summary}</span>{" "}
+        <a href={`/help/services/${service.type}`} target="_blank" rel="noopener">
+          How to set up <span safe>{service.label}</span>
+        </a>
       </p>
       {service.credentials.map((field) => (
         <CredentialInput field={field} serviceName={service.label} value={values.credentials[field.key] ?? ""} stored={same ? stored.credentials[field.key] : undefined} errors={errors} />

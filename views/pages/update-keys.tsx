@@ -108,8 +108,8 @@ function RouterSettings({ pushUrl }: { pushUrl: string }) {
         </div>
       </dl>
       <p class="muted small">
-        Step by step for FRITZ!Box, UniFi, OpenWrt, pfSense, ddclient and inadyn, and the answers a router gets: the page “Router push
-        (dyndns2)” of ddnsd's documentation (docs/router-push.md). Use https when the router reaches ddnsd over anything but your LAN: the key travels with every push.
+        Step by step for FRITZ!Box, UniFi, OpenWrt, pfSense, ddclient and inadyn, and the answers a router gets:{" "}
+        <a href="/help/router-push">Router push (dyndns2)</a>. Use https when the router reaches ddnsd over anything but your LAN: the key travels with every push.
       </p>
     </section>
   );

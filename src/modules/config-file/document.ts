@@ -65,7 +65,7 @@ export interface ConfigFile {
 
 const HEADER = [
   " ddnsd configuration: providers, domains, update keys and notifications, each known by its name.",
-  " Apply it with `ddnsd import <file>` or POST /api/v1/config/import (see docs/operations.md).",
+  " Apply it with `ddnsd import <file>` or POST /api/v1/config/import (see /help/operations#configuration-as-a-file on ddnsd).",
   " Sealed secrets open only with the encryption key of the ddnsd that wrote them (DDNS_ENCRYPTION_KEY",
   " or <data dir>/encryption.key)."
 ].join("\n");

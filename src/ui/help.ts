@@ -1,0 +1,139 @@
+// The documentation inside the appliance: the Markdown pages of docs/, embedded in the compiled
+// binary (scripts/build.ts: `--asset=./docs`) and rendered with marked at /help, /help/<page> and
+// /help/services/<type>, so that every pointer to the docs (the CLI's help, the pages, the log)
+// works on a box with no internet access and without the repository. Links between the pages are
+// rewritten to their /help addresses; a link to another file of the repository (compose.yaml)
+// goes to the project's repository. Headings get GitHub's anchors, so `operations#upgrade` works
+// in both places. Each page is rendered once, on its first request.
+
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { Marked, type Tokens } from "marked";
+import packageJson from "../../package.json";
+
+/** A page of the docs: its address under /help, its title and the rendered HTML. */
+export interface HelpPage {
+  route: string;
+  title: string;
+  /** The first paragraph, as plain text: the index's description. */
+  summary: string;
+  html: string;
+}
+
+const REPOSITORY = `${packageJson.homepage}/blob/main`;
+
+/**
+ * docs/ embedded in the compiled binary (beside the bundle, under /$bunfs), else beside the
+ * sources. The embedded copy is asked first: from the bundle, ../../docs is a path of the host.
+ */
+function docsFolder(): string {
+  const candidates = [join(import.meta.dir, "docs"), join(import.meta.dir, "../../docs")];
+  const found = candidates.find((dir) => existsSync(join(dir, "operations.md")));
+  if (found === undefined) throw new Error(`The docs were not found (looked in ${candidates.join(", ")})`);
+  return found;
+}
+
+/** The /help address of a docs file (a path relative to docs/, e.g. `services/cloudflare.md`). */
+export function helpRoute(file: string): string {
+  const page = file.replace(/\.md$/, "").replace(/(^|\/)README$/, "");
+  return page === "" ? "/help" : `/help/${page}`;
+}
+
+/**
+ * Where a link in the docs file `from` points once it is served: another docs page → its /help
+ * address (with the anchor), a file of the repository outside docs/ → the repository; absolute
+ * URLs and anchors within the page are left alone.
+ */
+export function helpHref(href: string, from: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#") || href.startsWith("/")) return href;
+  const hashAt = href.indexOf("#");
+  const path = hashAt < 0 ? href : href.slice(0, hashAt);
+  const hash = hashAt < 0 ? "" : href.slice(hashAt);
+  const resolved = posix.normalize(posix.join(posix.dirname(from), path));
+  if (resolved.startsWith("../")) return `${REPOSITORY}/${resolved.slice(3)}${hash}`;
+  if (resolved.endsWith(".md")) return `${helpRoute(resolved)}${hash}`;
+  return `${REPOSITORY}/docs/${resolved}${hash}`;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, each space a dash. */
+export function headingSlug(text: string): string {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+    .replace(/ /g, "-");
+}
+
+/**
+ * What a screen reader and a keyboard need beyond marked's HTML: a code block that scrolls sideways
+ * can be focused (and so scrolled with the keys), and a table whose header row is empty (the
+ * services' facts tables) has no header row rather than empty header cells.
+ */
+function accessible(html: string): string {
+  return html.replace(/<pre>/g, '<pre tabindex="0">').replace(/<thead>\s*<tr>\s*(?:<th[^>]*>\s*<\/th>\s*)+<\/tr>\s*<\/thead>\s*/g, "");
+}
+
+function renderPage(file: string, markdown: string): HelpPage {
+  const slugs = new Map<string, number>();
+  const marked = new Marked({
+    gfm: true,
+    walkTokens(token) {
+      if (token.type === "link" || token.type === "image") token.href = helpHref(token.href, file);
+    },
+    renderer: {
+      heading({ tokens, depth }: Tokens.Heading) {
+        const text = this.parser.parseInline(tokens, this.parser.textRenderer);
+        const base = headingSlug(text);
+        const seen = slugs.get(base) ?? 0;
+        slugs.set(base, seen + 1);
+        const id = seen === 0 ? base : `${base}-${seen}`;
+        return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+      },
+    },
+  });
+  const tokens = marked.lexer(markdown);
+  const heading = tokens.find((token): token is Tokens.Heading => token.type === "heading");
+  const paragraph = tokens.find((token): token is Tokens.Paragraph => token.type === "paragraph");
+  const plain = (text: string) => text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[`*_]/g, "").replace(/\s+/g, " ").trim();
+  return {
+    route: helpRoute(file),
+    title: heading === undefined ? file : plain(heading.text),
+    summary: paragraph === undefined ? "" : (plain(paragraph.text).match(/^.*?[.:](?=\s|$)/)?.[0] ?? plain(paragraph.text)),
+    html: accessible(marked.parse(markdown, { async: false })),
+  };
+}
+
+const folder = docsFolder();
+/** The docs files by their /help address. */
+const FILES = new Map(
+  readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => name.split("\\").join("/"))
+    .sort()
+    .map((name) => [helpRoute(name), name] as const),
+);
+const rendered = new Map<string, HelpPage>();
+
+/** The page at `route` (`/help/operations`), or null when there is none. */
+export function helpPage(route: string): HelpPage | null {
+  const cached = rendered.get(route);
+  if (cached !== undefined) return cached;
+  const file = FILES.get(route);
+  if (file === undefined) return null;
+  const page = renderPage(file, readFileSync(join(folder, file), "utf8"));
+  rendered.set(route, page);
+  return page;
+}
+
+/** The top-level pages (not each DNS service's), for the index: the services' own index is one of them. */
+export function helpIndex(): HelpPage[] {
+  return [...FILES.keys()]
+    .filter((route) => route.split("/").length === 3)
+    .map((route) => helpPage(route)!)
+    .sort((a, b) => a.title.localeCompare(b.title));
+}
+
+/** Every /help address there is (the index, each page). */
+export function helpAddresses(): string[] {
+  return ["/help", ...FILES.keys()];
+}

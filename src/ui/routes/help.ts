@@ -1,0 +1,23 @@
+// The documentation at /help, /help/<page> and /help/services/<type> (../help.ts): open to anyone
+// who can reach ddnsd, signed in or not (it is the project's public documentation), with the
+// navigation when a session exists.
+
+import { Elysia, NotFoundError } from "elysia";
+import { HelpPage, helpIndexHtml } from "../../../views/pages/help";
+import type { TokenCheck } from "../../http/tokens";
+import { helpIndex, helpPage } from "../help";
+import { currentUser } from "../pages";
+
+export function helpPageRoutes(ctx: TokenCheck) {
+  const show = async (route: string, request: Request, cookie: Parameters<typeof currentUser>[2]) => {
+    const page = helpPage(route);
+    if (page === null) throw new NotFoundError();
+    return HelpPage({ user: await currentUser(ctx, request, cookie), title: page.title, html: page.html, index: false });
+  };
+  return new Elysia()
+    .get("/help", async ({ request, cookie }) =>
+      HelpPage({ user: await currentUser(ctx, request, cookie), title: "Help", html: helpIndexHtml(helpIndex()), index: true }),
+    )
+    .get("/help/:page", ({ params, request, cookie }) => show(`/help/${params.page}`, request, cookie))
+    .get("/help/services/:type", ({ params, request, cookie }) => show(`/help/services/${params.type}`, request, cookie));
+}
