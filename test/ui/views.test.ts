@@ -64,6 +64,7 @@ function domain(fields: Partial<DomainView> = {}): DomainView {
     next_run_at: new Date(NOW + 240_000).toISOString(),
     created_at: "2026-11-01T10:00:00.000Z",
     updated_at: "2026-11-01T10:00:00.000Z",
+    propagation: { state: "unknown", servers: [], checked_at: null, served_after_ms: null, detail: null },
     ...fields,
   };
 }
