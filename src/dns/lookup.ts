@@ -7,7 +7,7 @@
 import { createSocket } from "node:dgram";
 import { isIP } from "node:net";
 import { exchangeTcp, newId, parseServer, type ServerAddress } from "./signed-dns";
-import { addressData, addressText, CLASS, decodeMessage, encodeMessage, type Message, message, OPCODE, RCODE, rcodeName, Reader, TYPE, WireError } from "./wire";
+import { addressText, CLASS, decodeMessage, encodeMessage, type Message, message, OPCODE, RCODE, rcodeName, Reader, TYPE, WireError } from "./wire";
 
 /** How long one question waits for its answer, per server. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -78,15 +78,6 @@ export async function query(server: ServerAddress, name: string, type: number, o
 export function addressesIn(answer: Message, name: string, type: number): string[] {
   const owner = name.toLowerCase().replace(/\.$/, "");
   return answer.answers.filter((record) => record.type === type && record.name === owner && (record.data.length === 4 || record.data.length === 16)).map((record) => addressText(record.data));
-}
-
-/** An address in its canonical text form (`2001:0db8::0:1` → `2001:db8::1`), so answers compare as addresses. */
-export function canonicalAddress(address: string): string {
-  try {
-    return addressText(addressData(address));
-  } catch {
-    return address;
-  }
 }
 
 /** The `nameserver` lines of a resolv.conf, as servers on port 53 (a scoped IPv6 address keeps its scope). */

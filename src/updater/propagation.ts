@@ -14,10 +14,11 @@
 
 import { isIP } from "node:net";
 import type { DomainRow, ProviderRow } from "../db/schema";
-import { addressesIn, canonicalAddress, findZoneServers, type NameServerTarget, query, type QueryAnswer, type ZoneServers } from "../dns/lookup";
+import { addressesIn, findZoneServers, type NameServerTarget, query, type QueryAnswer, type ZoneServers } from "../dns/lookup";
 import type { RecordType } from "../dns/provider";
 import { formatServer, parseServer, type ServerAddress } from "../dns/signed-dns";
 import { RCODE, rcodeName, TYPE } from "../dns/wire";
+import { sameAddress } from "../dns/zones";
 import type { Logger } from "../log";
 import type { Store } from "../store";
 import type { EventSink, RecordedUpdate } from "./events";
@@ -99,7 +100,7 @@ interface Watch {
   domainId: number;
   hostname: string;
   recordType: RecordType;
-  /** The address the record must be served with, in canonical form. */
+  /** The address the record must be served with. */
   address: string;
   /** The write's history row, which gets the outcome's words; null for a check of an unchanged record. */
   historyId: number | null;
@@ -183,12 +184,11 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   }
 
   private watch(domainId: number, hostname: string, recordType: RecordType, ip: string, historyId: number | null): void {
-    const address = canonicalAddress(ip);
     const current = this.watches.get(domainId);
     // A check of an unchanged record while its write is still watched: the write's watch goes on.
-    if (historyId === null && current !== undefined && current.address === address && current.hostname === hostname && current.recordType === recordType) return;
+    if (historyId === null && current !== undefined && sameAddress(current.address, ip) && current.hostname === hostname && current.recordType === recordType) return;
     const now = this.clock.monotonic();
-    this.watches.set(domainId, { domainId, hostname, recordType, address, historyId, startedAt: now, nextAt: now, delayMs: FIRST_DELAY_MS, running: false, targets: null });
+    this.watches.set(domainId, { domainId, hostname, recordType, address: ip, historyId, startedAt: now, nextAt: now, delayMs: FIRST_DELAY_MS, running: false, targets: null });
     this.onDue();
   }
 
@@ -196,7 +196,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   propagationOf(domain: Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp">): Propagation {
     const known = this.known.get(domain.id);
     if (known === undefined || domain.lastKnownIp === null) return UNKNOWN;
-    const same = known.hostname === domain.domainName && known.recordType === domain.recordType && known.address === canonicalAddress(domain.lastKnownIp);
+    const same = known.hostname === domain.domainName && known.recordType === domain.recordType && sameAddress(known.address, domain.lastKnownIp);
     return same ? known.propagation : UNKNOWN;
   }
 
@@ -251,7 +251,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     const now = this.clock.monotonic();
     const state = stateOf(servers);
     const before = this.known.get(watch.domainId);
-    const sameRecord = before !== undefined && before.address === watch.address && before.hostname === watch.hostname && before.recordType === watch.recordType;
+    const sameRecord = before !== undefined && sameAddress(before.address, watch.address) && before.hostname === watch.hostname && before.recordType === watch.recordType;
     const servedAfterMs =
       state !== "served" ? null : watch.historyId !== null ? Math.round(now - watch.startedAt) : sameRecord ? before.propagation.servedAfterMs : null;
     const propagation: Propagation = { state, servers, checkedAt: this.clock.wall(), servedAfterMs, detail: watch.targets.detail };
@@ -342,7 +342,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     if (rcode !== RCODE.NOERROR && rcode !== RCODE.NXDOMAIN) return report({ answer: [], ok: false, error: rcodeName(rcode) });
     if (!aa) return report({ answer: [], ok: false, error: "not authoritative for the zone" });
     const addresses = addressesIn(answer.message, hostname, type);
-    return report({ answer: addresses, ok: addresses.includes(address), error: null });
+    return report({ answer: addresses, ok: addresses.some((served) => sameAddress(served, address)), error: null });
   }
 
   /** Each record's served state as far as it is known and still the domain's: the `ddnsd_record_served` gauge. */
