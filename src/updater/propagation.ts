@@ -94,6 +94,8 @@ export interface PropagationRounds {
   msUntilDue(): number | null;
   /** Starts the asks that are due; returns at once. */
   runDue(): void;
+  /** Resolves once no ask is under way. */
+  idle(): Promise<void>;
 }
 
 interface Watch {
@@ -229,7 +231,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     }
   }
 
-  /** Resolves once no ask is under way (tests). */
+  /** Resolves once no ask is under way. */
   async idle(): Promise<void> {
     while (this.rounds.size > 0) await Promise.allSettled([...this.rounds]);
   }

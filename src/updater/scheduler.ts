@@ -160,9 +160,10 @@ export class Scheduler implements SchedulerControl {
   async stop(graceMs = 10_000): Promise<boolean> {
     this.started = false;
     this.timer.cancel();
-    if (this.inFlight.size === 0) return true;
+    // Asks of name servers under way end within their own timeouts; nothing new starts once stopped.
+    const running = [...this.inFlight, this.ctx.propagation.idle()];
     const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref());
-    return Promise.race([Promise.allSettled([...this.inFlight]).then(() => true as const), timeout]);
+    return Promise.race([Promise.allSettled(running).then(() => true as const), timeout]);
   }
 
   /** Compares how far the wall clock went with how far the monotonic clock went since the last wake-up. */

@@ -101,7 +101,7 @@ describe("a BIND primary and its secondary", () => {
       { name: `ns2.${LAG_ZONE}`, address: SECONDARY, answer: ["192.0.2.2"], ok: false, error: null },
     ]);
     const page = await pageOf(`/domains/${id}/history`);
-    expect(page).toContain("Pending");
+    expect(page).toContain("Not yet served");
     expect(page).toContain(`ns2.${LAG_ZONE}`);
     expect(await pageOf("/")).toContain(`ns2.${LAG_ZONE}`);
     const metrics = await t.request("GET", "/metrics");

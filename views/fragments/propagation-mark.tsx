@@ -10,7 +10,8 @@ type Propagation = DomainView["propagation"];
 
 const MARKS = {
   served: { tone: "ok", label: "Served" },
-  pending: { tone: "warn", label: "Pending" },
+  // Not "Pending": that is a domain never written yet.
+  pending: { tone: "warn", label: "Not yet served" },
   unreachable: { tone: "fail", label: "Unreachable" },
 } as const;
 
