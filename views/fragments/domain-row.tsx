@@ -152,7 +152,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
   );
   const status = (
     <td data-label="Status" class="cell-status">
-      <DomainStatus domain={domain} conditions={conditions} />{" "}
+      <DomainStatus domain={domain} conditions={conditions} />
       <PropagationMark propagation={domain.propagation} />
       {result ? <Result result={result} domain={domain} /> : ""}
     </td>

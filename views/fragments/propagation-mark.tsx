@@ -35,7 +35,7 @@ export function PropagationMark({ propagation, full = false }: { propagation: Pr
   const title = `${label}: ${served} of ${propagation.servers.length} name servers answer the record's address`;
   const after = propagation.served_after_ms === null ? "" : ` ${Math.round(propagation.served_after_ms / 1000)} s after the write`;
   return (
-    <span class="propagation" data-propagation={propagation.state}>
+    <div class="propagation" data-propagation={propagation.state}>
       <span title={title}>
         <Badge tone={tone}>{label}</Badge>
       </span>
@@ -54,6 +54,6 @@ export function PropagationMark({ propagation, full = false }: { propagation: Pr
           {laggingWords(propagation)}
         </p>
       )}
-    </span>
+    </div>
   );
 }
