@@ -33,7 +33,9 @@ export function PropagationMark({ propagation, full = false }: { propagation: Pr
   const { tone, label } = MARKS[propagation.state];
   const served = propagation.servers.filter((server) => server.ok).length;
   const title = `${label}: ${served} of ${propagation.servers.length} name servers answer the record's address`;
-  const after = propagation.served_after_ms === null ? "" : ` ${Math.round(propagation.served_after_ms / 1000)} s after the write`;
+  const after = propagation.served_after_ms === null ? "" : `, ${Math.round(propagation.served_after_ms / 1000)} s after the write`;
+  const count =
+    propagation.state === "served" ? `by ${served} of ${propagation.servers.length} name servers${after}` : `(served by ${served} of ${propagation.servers.length} name servers)`;
   return (
     <div class="propagation" data-propagation={propagation.state}>
       <span title={title}>
@@ -42,7 +44,7 @@ export function PropagationMark({ propagation, full = false }: { propagation: Pr
       {full ? (
         <span class="muted small" safe>
           {" "}
-          by {served} of {propagation.servers.length} name servers{propagation.state === "served" ? after : ""}
+          {count}
         </span>
       ) : (
         ""
