@@ -110,7 +110,7 @@ interface Watch {
   nextAt: number;
   delayMs: number;
   running: boolean;
-  /** Found at the first ask and kept for the watch. */
+  /** Found at the first ask and kept for the watch (unless the zone's name servers were not found). */
   targets: { list: NameServerTarget[]; detail: string | null } | null;
 }
 
@@ -246,7 +246,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       if (!loaded) this.known.delete(watch.domainId);
       return;
     }
-    watch.targets ??= await this.targets(loaded.provider, watch.hostname);
+    // Found once per watch; looked for again at each ask while the resolvers did not answer.
+    if (watch.targets === null || watch.targets.detail !== null) watch.targets = await this.targets(loaded.provider, watch.hostname);
     const type = watch.recordType === "AAAA" ? TYPE.AAAA : TYPE.A;
     const servers = await Promise.all(watch.targets.list.map((target) => this.ask(target, watch.hostname, type, watch.address)));
     if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile

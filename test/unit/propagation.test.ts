@@ -218,6 +218,17 @@ test("the resolvers do not answer: unreachable with the reason; the service's ow
   });
 });
 
+test("resolvers that did not answer are asked again at the next ask: the NS set found then is asked", async () => {
+  const found = zone;
+  zone = { ok: false, reason: "the NS query for home.example.com failed: resolver 192.0.2.1: no answer within 3 s" };
+  const { domainId } = written();
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("unreachable");
+  zone = found;
+  await runFor(FIRST_DELAY_MS);
+  expect(stateOf(domainId)).toMatchObject({ state: "served", detail: null });
+});
+
 test("the service's own server is asked beside the NS set, once when it is one of them", async () => {
   nameServer = NS1.host;
   const { domainId } = written();
