@@ -269,8 +269,10 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     if (now - watch.startedAt >= WATCH_MS) {
       const words = `not served after ${spokenDuration(WATCH_MS)}: ${servedWords(propagation)}`;
       if (watch.historyId !== null) this.conclude(watch, words);
-      this.parts.log.warn("record not served by every name server", { domain_id: watch.domainId, domain: watch.hostname, type: watch.recordType, state, detail: words });
-      if (!this.notified.has(watch.domainId)) {
+      // Said once per streak (each check watches the record again): at warn with the event, then at debug.
+      const first = !this.notified.has(watch.domainId);
+      this.parts.log[first ? "warn" : "debug"]("record not served by every name server", { domain_id: watch.domainId, domain: watch.hostname, type: watch.recordType, state, detail: words });
+      if (first) {
         this.notified.add(watch.domainId);
         this.parts.events.notServed?.({ domainId: watch.domainId, hostname: watch.hostname, recordType: watch.recordType, providerId: domain.providerId, ip: watch.address, message: words });
       }
