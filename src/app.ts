@@ -68,6 +68,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     settings,
     log,
     nameServerOf: (provider) => registry.find(provider.type)?.nameServer?.(provider.options) ?? null,
+    proxied: (provider, domain) => registry.find(provider.type)?.proxy !== undefined && domain.config.proxied === true,
     events: { notServed: (report) => events.notServed?.(report) },
   });
   const metrics = new UpdateMetrics({ queries: store.metrics, startedAt, served: () => propagation.servedRecords() });

@@ -56,7 +56,7 @@ export interface Propagation {
   checkedAt: number | null;
   /** How long after the write every name server answered the address. */
   servedAfterMs: number | null;
-  /** What kept the check short of the whole NS set (the resolvers did not answer …); null otherwise. */
+  /** What kept the check short of the whole NS set (the resolvers did not answer …), or that the record is proxied; null otherwise. */
   detail: string | null;
 }
 
@@ -80,6 +80,11 @@ export interface PropagationParts {
   store: Pick<Store, "domains" | "history">;
   /** The server a provider's service writes to (from its options), asked besides the NS set. */
   nameServerOf(provider: ProviderRow): string | null;
+  /**
+   * Whether the record goes through its service's proxy (Cloudflare's `config.proxied: true`): its
+   * name servers then answer the proxy's addresses, never the record's, and any address is served.
+   */
+  proxied(provider: ProviderRow, domain: DomainRow): boolean;
   settings: { readonly resolvers: readonly ServerAddress[] };
   log: Logger;
   /** Where `not_served` goes (the notifier). */
@@ -120,6 +125,9 @@ interface Known {
   address: string;
   propagation: Propagation;
 }
+
+/** The detail of a proxied record's propagation. */
+const PROXIED = "a proxied record: its name servers answer the proxy's addresses, not the record's";
 
 const systemClock: PropagationClock = { monotonic: () => performance.now(), wall: () => Date.now() };
 
@@ -249,7 +257,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     // Found once per watch; looked for again at each ask while the resolvers did not answer.
     if (watch.targets === null || watch.targets.detail !== null) watch.targets = await this.targets(loaded.provider, watch.hostname);
     const type = watch.recordType === "AAAA" ? TYPE.AAAA : TYPE.A;
-    const servers = await Promise.all(watch.targets.list.map((target) => this.ask(target, watch.hostname, type, watch.address)));
+    const proxied = this.parts.proxied(loaded.provider, domain);
+    const servers = await Promise.all(watch.targets.list.map((target) => this.ask(target, watch.hostname, type, proxied ? null : watch.address)));
     if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile
     const now = this.clock.monotonic();
     const state = stateOf(servers);
@@ -257,7 +266,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     const sameRecord = before !== undefined && sameAddress(before.address, watch.address) && before.hostname === watch.hostname && before.recordType === watch.recordType;
     const servedAfterMs =
       state !== "served" ? null : watch.historyId !== null ? Math.round(now - watch.startedAt) : sameRecord ? before.propagation.servedAfterMs : null;
-    const propagation: Propagation = { state, servers, checkedAt: this.clock.wall(), servedAfterMs, detail: watch.targets.detail };
+    const detail = proxied ? [PROXIED, watch.targets.detail].filter(Boolean).join("; ") : watch.targets.detail;
+    const propagation: Propagation = { state, servers, checkedAt: this.clock.wall(), servedAfterMs, detail };
     this.known.set(watch.domainId, { hostname: watch.hostname, recordType: watch.recordType, address: watch.address, propagation });
     this.changes++;
     if (state === "served") {
@@ -333,8 +343,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     return { name: formatServer(server), server: null };
   }
 
-  /** Asks one name server for the record, without recursion. */
-  private async ask(target: NameServerTarget, hostname: string, type: number, address: string): Promise<ServerReport> {
+  /** Asks one name server for the record, without recursion; `address` null: any address is the record's (a proxied one). */
+  private async ask(target: NameServerTarget, hostname: string, type: number, address: string | null): Promise<ServerReport> {
     const report = (fields: Pick<ServerReport, "answer" | "ok" | "error">): ServerReport => ({
       name: target.name,
       address: target.server === null ? null : formatServer(target.server),
@@ -347,7 +357,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     if (rcode !== RCODE.NOERROR && rcode !== RCODE.NXDOMAIN) return report({ answer: [], ok: false, error: rcodeName(rcode) });
     if (!aa) return report({ answer: [], ok: false, error: "not authoritative for the zone" });
     const addresses = addressesIn(answer.message, hostname, type);
-    return report({ answer: addresses, ok: addresses.some((served) => sameAddress(served, address)), error: null });
+    const ok = address === null ? addresses.length > 0 : addresses.some((served) => sameAddress(served, address));
+    return report({ answer: addresses, ok, error: null });
   }
 
   /** Each record's served state as far as it is known and still the domain's: the `ddnsd_record_served` gauge. */

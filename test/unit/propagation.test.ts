@@ -53,6 +53,7 @@ beforeEach(() => {
   tracker = new PropagationTracker({
     store: memory.store,
     nameServerOf: () => nameServer,
+    proxied: (_provider, domain) => domain.config.proxied === true,
     settings: { resolvers: [{ host: "192.0.2.1", port: 53 }] },
     log: createLogger({ level: "error", format: "json", write: () => {} }),
     events: { notServed: (report) => notServed.push(report) },
@@ -227,6 +228,22 @@ test("resolvers that did not answer are asked again at the next ask: the NS set 
   zone = found;
   await runFor(FIRST_DELAY_MS);
   expect(stateOf(domainId)).toMatchObject({ state: "served", detail: null });
+});
+
+test("a proxied record is served when every name server answers an address (the proxy's), not the record's own", async () => {
+  servers.set(NS1.host, ["104.16.1.1"]);
+  servers.set(NS2.host, ["104.16.1.1"]);
+  const providerId = memory.provider("proxy");
+  const domainId = memory.domain(providerId, "shop.example.com");
+  memory.store.domains.update(domainId, { lastKnownIp: NEW, lastUpdateStatus: "SUCCESS", config: { proxied: true } });
+  tracker.recorded({ before: memory.store.domains.find(domainId)!, outcome: outcome(domainId, "shop.example.com", "updated", null), trigger: "manual" });
+  await runFor(0);
+  expect(stateOf(domainId)).toMatchObject({ state: "served", detail: expect.stringContaining("a proxied record"), servers: [{ answer: ["104.16.1.1"], ok: true }, { ok: true }] });
+  // Not proxied, the same answers are a record not served.
+  memory.store.domains.update(domainId, { config: {} });
+  tracker.passed([outcome(domainId, "shop.example.com", "unchanged", null)]);
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("pending");
 });
 
 test("the service's own server is asked beside the NS set, once when it is one of them", async () => {

@@ -69,7 +69,7 @@ const Propagation = t.Object(
     ),
     checked_at: OptionalTimestamp,
     served_after_ms: t.Nullable(Int({ description: "How long after the write every name server answered the address" })),
-    detail: t.Nullable(t.String({ description: "What kept the check short of the zone's whole NS set, e.g. resolvers that did not answer" })),
+    detail: t.Nullable(t.String({ description: "What kept the check short of the zone's whole NS set (resolvers that did not answer), or that the record is proxied (its name servers answer the proxy's addresses)" })),
   },
   { description: "Whether the zone's own name servers serve the record's address, asked directly after each write and check" },
 );
