@@ -19,6 +19,7 @@ import { proxiedFetch } from "./net/proxy";
 import { Notifier } from "./notify/notifier";
 import { SignInThrottle } from "./security/throttle";
 import { fanOut } from "./updater/events";
+import { PropagationTracker } from "./updater/propagation";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
 import { detectFamily } from "./updater/detect";
@@ -59,9 +60,20 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
   const store = createStore(database.db, database.sqlite);
   const startedAt = Date.now();
   const outbound = proxiedFetch(fetch, settings.proxy);
-  const metrics = new UpdateMetrics({ queries: store.metrics, startedAt });
+  const registry = new ServiceRegistry(services);
+  // Whether each written record is served by its zone's name servers; it hears of writes and
+  // checks as a sink and tells the notifier of records still not served through the same sink.
+  const propagation = new PropagationTracker({
+    store,
+    settings,
+    log,
+    nameServerOf: (provider) => registry.find(provider.type)?.nameServer?.(provider.options) ?? null,
+    proxied: (provider, domain) => registry.find(provider.type)?.proxy !== undefined && domain.config.proxied === true,
+    events: { notServed: (report) => events.notServed?.(report) },
+  });
+  const metrics = new UpdateMetrics({ queries: store.metrics, startedAt, served: () => propagation.servedRecords() });
   const notifier = new Notifier({ store, log, fetch: outbound, keys, settings });
-  const events = fanOut([metrics, notifier], (error) =>
+  const events = fanOut([metrics, notifier, propagation], (error) =>
     log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
   );
   const ctx: AppContext = {
@@ -76,7 +88,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     fetch: outbound,
     startedAt,
     publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
-    services: new ServiceRegistry(services),
+    services: registry,
     pacer: new Pacer(),
     updater: createUpdaterState(settings.updateConcurrency),
     metrics,
@@ -84,6 +96,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     events,
     signIns: new SignInThrottle(settings.trustedProxies),
     disk: new DiskState(log),
+    propagation,
     verifiedTokens: new VerifiedTokens(),
     revocations: new Revocations(store.users, database.sqlite),
   };
@@ -94,6 +107,8 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
   // database gets only this wake function, read through the appliance so a scheduler swapped in
   // (a test's, on a fake clock) is the one woken.
   database.sqlite.onWrite(() => appliance.scheduler.wake());
+  // A record to ask about, or an ask finished: the next ask may be due sooner than planned.
+  propagation.onDue = () => appliance.scheduler.wake();
   return appliance;
 }
 

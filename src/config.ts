@@ -4,7 +4,9 @@
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseResolvers, resolvConfServers } from "./dns/lookup";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
+import type { ServerAddress } from "./dns/signed-dns";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
 import { type AddressSource, parseAddressSource, parseUrlList } from "./ip/source";
 import type { LogFormat, LogLevel } from "./log";
@@ -44,6 +46,8 @@ export interface Settings {
   trustedProxies: Network[];
   /** The forward proxy of outbound requests (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
   proxy: ProxySettings;
+  /** The resolvers that find a zone's name servers (DDNS_RESOLVERS, else /etc/resolv.conf's). */
+  resolvers: ServerAddress[];
 }
 
 export class SettingsError extends Error {}
@@ -201,6 +205,22 @@ class Reader {
     return rules;
   }
 
+  /** A comma list of resolver addresses (`host`, `host:port`, `[v6]:port`); the system's from resolv.conf when unset. */
+  resolvers(name: string, resolvConf: string): ServerAddress[] {
+    const text = this.raw(name);
+    if (text === undefined) {
+      try {
+        return resolvConfServers(readFileSync(resolvConf, "utf8"));
+      } catch {
+        return [];
+      }
+    }
+    const servers = parseResolvers(text);
+    if (typeof servers === "string") this.fail(name, `expected comma-separated IP addresses, each optionally with :port (e.g. 192.0.2.53, [2001:db8::53]:5353), got "${servers}"`);
+    if (servers.length === 0) this.fail(name, "must name at least one resolver");
+    return servers;
+  }
+
   secret(name: string): string | null {
     const text = this.raw(name);
     if (text !== undefined && text.length < 32) this.fail(name, "must be at least 32 characters long");
@@ -260,6 +280,7 @@ export function loadSettings(env: Env = process.env): Settings {
     tlsKey,
     trustedProxies: read.networks("DDNS_TRUSTED_PROXIES"),
     proxy: { https: read.proxyUrl("HTTPS_PROXY"), http: read.proxyUrl("HTTP_PROXY"), noProxy: read.noProxy() },
+    resolvers: read.resolvers("DDNS_RESOLVERS", "/etc/resolv.conf"),
   };
 }
 

@@ -18,6 +18,7 @@ import type { PublicIpState } from "./ip/public-ip";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
 import type { EventSink } from "./updater/events";
+import type { PropagationTracker } from "./updater/propagation";
 import type { SchedulerControl } from "./updater/scheduler";
 import type { UpdaterState } from "./updater/state";
 
@@ -72,6 +73,8 @@ export interface AppContext {
   revocations: Revocations;
   /** Whether the data disk is full, and the update outcomes waiting for space. */
   disk: DiskState;
+  /** Whether each written record is served by its zone's name servers (updater/propagation.ts). */
+  propagation: PropagationTracker;
 }
 
 /** The context with the scheduler built over it: what the app, the server and the command line drive. */

@@ -51,6 +51,8 @@ export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":
     DDNS_IPV6_URLS: "http://127.0.0.1:9/unused",
     ...UNREACHABLE_APIS,
     DDNS_HTTP_TIMEOUT: "2s",
+    // No resolver: a record's name servers are asked only where a test names its own.
+    DDNS_RESOLVERS: "127.0.0.1:9",
     DDNS_LOG_LEVEL: "debug",
     ...env,
   });

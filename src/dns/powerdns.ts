@@ -192,6 +192,14 @@ export const powerdns = defineService({
     help: `Seconds; empty keeps the record set's TTL (a new one gets ${DEFAULT_TTL}).`,
   },
   canVerify: true,
+  // The API's host also answers DNS, on port 53 unless the server says otherwise (local-port).
+  nameServer: (options) => {
+    try {
+      return new URL(String(options.server)).hostname.replace(/^\[(.*)\]$/, "$1");
+    } catch {
+      return null;
+    }
+  },
   createClient: (credentials, options, context) =>
     zoneClient(
       createPowerDnsApi(

@@ -314,6 +314,7 @@ export const rfc2136 = defineService({
     help: `Seconds; empty keeps the record's TTL (a new record gets ${DEFAULT_TTL}).`,
   },
   canVerify: true,
+  nameServer: (options) => (typeof options.server === "string" ? options.server : null),
   // The server is the user's own: nothing to pace beyond one update per change.
   createClient: (credentials, options, context) => zoneClient(createRfc2136Api(rfc2136Options(credentials, options, context.timeoutMs))),
 });

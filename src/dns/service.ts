@@ -126,6 +126,12 @@ export interface ServiceDescription<Type extends string = string> {
    * of its options (dyndns2's `server`, custom's `url`): it has no such setting.
    */
   defaultApiUrl?: string;
+  /**
+   * The name server the service writes to, from the provider's options (`host` or `host:port`), where
+   * it has one (RFC 2136's server, PowerDNS's): asked whether it serves a record written, beside the
+   * zone's NS set (updater/propagation.ts).
+   */
+  nameServer?(options: Record<string, unknown>): string | null;
   /** Every window is enforced at once (deSEC documents four); absent or empty: not paced. */
   rateLimits?: readonly RateLimit[];
   /**

@@ -21,7 +21,7 @@ import type { Logger } from "../log";
 import { openOptions } from "./options";
 import { maskSecret } from "../security/secrets";
 import type { Store } from "../store";
-import type { EventSink, RecordedUpdate } from "../updater/events";
+import type { EventSink, NotServed, RecordedUpdate } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { channelOf, findChannel } from "./registry";
@@ -31,13 +31,17 @@ const TITLES: Record<NotificationEvent | "test", string> = {
   update_failed: "ddnsd: update failed",
   update_recovered: "ddnsd: updates work again",
   detection_failed: "ddnsd: address detection failed",
+  not_served: "ddnsd: record not served",
   test: "ddnsd: test message",
 };
+
+/** The events an update's outcome raises. */
+type UpdateEvent = Exclude<NotificationEvent, "detection_failed" | "not_served">;
 
 type MessageFacts = Omit<NotificationMessage, "event" | "title" | "timestamp">;
 
 /** The sentence a person reads on a phone, for an update's event. */
-function describeUpdate(event: Exclude<NotificationEvent, "detection_failed">, update: RecordedUpdate, providerName: string): string {
+function describeUpdate(event: UpdateEvent, update: RecordedUpdate, providerName: string): string {
   const { hostname, recordType, ip, previousIp, message } = update.outcome;
   switch (event) {
     case "ip_changed":
@@ -91,7 +95,7 @@ export class Notifier implements EventSink {
 
   recorded(update: RecordedUpdate): void {
     const { before, outcome } = update;
-    const events: Exclude<NotificationEvent, "detection_failed">[] = [];
+    const events: UpdateEvent[] = [];
     if (outcome.result === "updated") {
       if (outcome.changed) events.push("ip_changed");
       if (before.lastUpdateStatus === "FAILED") events.push("update_recovered");
@@ -110,6 +114,18 @@ export class Notifier implements EventSink {
         message: describeUpdate(event, update, provider),
       });
     }
+  }
+
+  /** Once per record until it is served again (the tracker keeps that streak). */
+  notServed(report: NotServed): void {
+    this.emit("not_served", {
+      domain: report.hostname,
+      record_type: report.recordType,
+      provider: this.deps.store.providers.nameOf(report.providerId) ?? null,
+      ip: report.ip,
+      previous_ip: null,
+      message: `${report.hostname} (${report.recordType}) is written but ${report.message}`,
+    });
   }
 
   passed(outcomes: readonly UpdateOutcome[]): void {

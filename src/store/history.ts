@@ -15,6 +15,8 @@ export interface AddressStart {
 export interface HistoryQueries {
   /** The one way a row is written: inserted, then the domain's rows cut to the newest `keep`; its id. */
   append(row: HistoryInsert, keep: number): number;
+  /** Adds words to the end of a row's message (what followed the write: the name servers' answers); nothing when the row is gone. */
+  appendToMessage(id: number, words: string): void;
   /** A domain's rows, newest first. */
   list(domainId: number, limit: number, offset?: number): HistoryRow[];
   count(domainId: number): number;
@@ -54,6 +56,9 @@ function applyRetention(db: Handle, domainId: number, keep: number): void {
 
 export function historyQueries(db: Handle): HistoryQueries {
   return {
+    appendToMessage(id, words) {
+      db.update(history).set({ message: sql`${history.message} || ${words}` }).where(eq(history.id, id)).run();
+    },
     append(row, keep) {
       return db.transaction((tx) => {
         const { id } = tx.insert(history).values(row).returning({ id: history.id }).get();

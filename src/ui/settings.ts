@@ -3,6 +3,7 @@
 
 import { join } from "node:path";
 import { apiUrlSetting } from "../dns/registry";
+import { formatServer, type ServerAddress } from "../dns/signed-dns";
 import type { Network } from "../ip/detect";
 import type { AddressSource } from "../ip/source";
 import type { LogFormat, LogLevel } from "../log";
@@ -35,6 +36,7 @@ export interface ShownSettings {
   readonly tlsCert: string | null;
   readonly tlsKey: string | null;
   readonly trustedProxies: readonly Pick<Network, "text">[];
+  readonly resolvers: readonly ServerAddress[];
 }
 
 function keySource(fromEnvironment: boolean, dataDir: string, file: string): string {
@@ -66,6 +68,7 @@ export function settingsInEffect(s: ShownSettings): SettingLine[] {
     ["DDNS_TLS_CERT", s.tlsCert ?? "not set (plain HTTP)"],
     ["DDNS_TLS_KEY", s.tlsKey ?? "not set"],
     ["DDNS_TRUSTED_PROXIES", s.trustedProxies.map((network) => network.text).join(", ") || "none"],
+    ["DDNS_RESOLVERS", s.resolvers.map(formatServer).join(", ") || "none (no nameserver in /etc/resolv.conf)"],
   ];
   return lines.map(([name, value]) => ({ name, value }));
 }

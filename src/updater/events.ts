@@ -3,6 +3,7 @@
 // it does with an event happens off the update path.
 
 import type { DomainRow } from "../db/schema";
+import type { RecordType } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
 
@@ -13,6 +14,17 @@ export interface RecordedUpdate {
   trigger: Trigger;
 }
 
+/** A record still not served by every name server when its watch ended (./propagation.ts). */
+export interface NotServed {
+  domainId: number;
+  hostname: string;
+  recordType: RecordType;
+  providerId: number;
+  ip: string;
+  /** Which name servers lag and what they answer. */
+  message: string;
+}
+
 export interface EventSink {
   /** One detection of the public address of a family (echo services or an interface). */
   detected(family: IpFamily, detection: Detection): void;
@@ -20,6 +32,8 @@ export interface EventSink {
   recorded(update: RecordedUpdate): void;
   /** A scheduled pass has finished with these records (never called for a pass with none). */
   passed?(outcomes: readonly UpdateOutcome[]): void;
+  /** A record is still not served by every name server 10 minutes after its write or check. */
+  notServed?(report: NotServed): void;
 }
 
 /** One sink that hands every event to each of `sinks`; one failing never keeps the others from it. */
@@ -37,5 +51,6 @@ export function fanOut(sinks: EventSink[], onError: (error: unknown) => void): E
     detected: (family, detection) => each((sink) => sink.detected(family, detection)),
     recorded: (update) => each((sink) => sink.recorded(update)),
     passed: (outcomes) => each((sink) => sink.passed?.(outcomes)),
+    notServed: (report) => each((sink) => sink.notServed?.(report)),
   };
 }

@@ -17,6 +17,7 @@ import { systemClock, WakeUpTimer, type Clock } from "./timer";
 import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
 import { detectFamily, familyOf } from "./detect";
 import { runUpdate, type UpdateParts } from "./update";
+import type { PropagationRounds } from "./propagation";
 
 export interface PassOptions {
   /** Every enabled domain, due or not (`ddnsd check`). */
@@ -45,8 +46,11 @@ export interface SchedulerControl {
   reschedulePastNow(now: number): void;
 }
 
-/** What the scheduler reads besides its clock: what the update path reads, and the schedules' interval. */
-export type SchedulerParts = UpdateParts & DeferralParts & { settings: { readonly updateIntervalSeconds: number } };
+/**
+ * What the scheduler reads besides its clock: what the update path reads, the schedules' interval,
+ * and the asks of name servers whether they serve a record (./propagation.ts), which run on its wake-ups.
+ */
+export type SchedulerParts = UpdateParts & DeferralParts & { settings: { readonly updateIntervalSeconds: number }; propagation: PropagationRounds };
 
 /** How far the wall clock must move against the monotonic clock between wake-ups to count as a jump. */
 const CLOCK_JUMP_MS = 2_000;
@@ -134,6 +138,7 @@ export class Scheduler implements SchedulerControl {
     if (!this.started) return;
     this.noticeClockJump();
     this.guarded("storing outcomes kept in memory", () => storeWaitingOutcomes(this.ctx));
+    this.guarded("asking name servers", () => this.ctx.propagation.runDue());
     if (this.clock.monotonic() < this.notBefore) {
       this.plan();
       return;
@@ -155,9 +160,10 @@ export class Scheduler implements SchedulerControl {
   async stop(graceMs = 10_000): Promise<boolean> {
     this.started = false;
     this.timer.cancel();
-    if (this.inFlight.size === 0) return true;
+    // Asks of name servers under way end within their own timeouts; nothing new starts once stopped.
+    const running = [...this.inFlight, this.ctx.propagation.idle()];
     const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref());
-    return Promise.race([Promise.allSettled([...this.inFlight]).then(() => true as const), timeout]);
+    return Promise.race([Promise.allSettled(running).then(() => true as const), timeout]);
   }
 
   /** Compares how far the wall clock went with how far the monotonic clock went since the last wake-up. */
@@ -180,6 +186,8 @@ export class Scheduler implements SchedulerControl {
     try {
       const due = this.earliestDue();
       if (due !== null) delay = Math.min(delay, Math.max(0, due - this.clock.wall()));
+      const ask = this.ctx.propagation.msUntilDue();
+      if (ask !== null) delay = Math.min(delay, ask);
     } catch (error) {
       this.failed("planning", error);
     }

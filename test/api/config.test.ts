@@ -139,6 +139,16 @@ describe("values", () => {
     });
   });
 
+  test("DDNS_RESOLVERS: a comma list of addresses, each with an optional port; unset, the system's resolvers from /etc/resolv.conf", () => {
+    expect(loadSettings({ DDNS_RESOLVERS: "192.0.2.53, [2001:db8::53]:5353,127.0.0.1:5300" }).resolvers).toEqual([
+      { host: "192.0.2.53", port: 53 },
+      { host: "2001:db8::53", port: 5353 },
+      { host: "127.0.0.1", port: 5300 },
+    ]);
+    const system = Bun.spawnSync(["sh", "-c", "grep -E '^nameserver' /etc/resolv.conf | awk '{print $2}'"]).stdout.toString().split("\n").filter(Boolean);
+    expect(loadSettings({}).resolvers.map((server) => server.host)).toEqual(system);
+  });
+
   test("DDNS_PORT=0 (any free port) is allowed", () => {
     expect(loadSettings({ DDNS_PORT: "0" }).port).toBe(0);
   });
@@ -172,6 +182,9 @@ describe("invalid values stop the start with one line naming the variable", () =
     { env: { DDNS_ADMIN_PASSWORD: "seven77" }, names: "DDNS_ADMIN_PASSWORD" },
     { env: { DDNS_HISTORY_RETENTION: "lots" }, names: "DDNS_HISTORY_RETENTION" },
     { env: { DDNS_ADMIN_USERNAME: "two words" }, names: "DDNS_ADMIN_USERNAME" },
+    { env: { DDNS_RESOLVERS: "resolver.example.net" }, names: "DDNS_RESOLVERS" },
+    { env: { DDNS_RESOLVERS: "192.0.2.53:99999" }, names: "DDNS_RESOLVERS" },
+    { env: { DDNS_RESOLVERS: " , " }, names: "DDNS_RESOLVERS" },
     { env: { DDNS_TLS_CERT: "/etc/hostname" }, names: "DDNS_TLS_KEY" },
     { env: { DDNS_TLS_KEY: "/etc/hostname" }, names: "DDNS_TLS_CERT" },
     { env: { DDNS_TLS_CERT: "/nonexistent/cert.pem", DDNS_TLS_KEY: "/nonexistent/key.pem" }, names: "DDNS_TLS_CERT" },

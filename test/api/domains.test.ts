@@ -10,7 +10,7 @@ import { createDomain, createProvider, historyCount, insertHistory, ISO_UTC, res
 
 const DOMAIN_FIELDS = [
   "config", "created_at", "cron_schedule", "domain_name", "external_id", "id", "is_enabled", "last_changed_at",
-  "last_checked_at", "last_known_ip", "last_update_status", "next_run_at", "provider_id", "provider_name", "record_type", "updated_at",
+  "last_checked_at", "last_known_ip", "last_update_status", "next_run_at", "propagation", "provider_id", "provider_name", "record_type", "updated_at",
 ];
 const HISTORY_FIELDS = ["domain_id", "duration_ms", "id", "ip_address", "message", "previous_ip", "status", "timestamp", "trigger"];
 
@@ -63,6 +63,8 @@ describe("create", () => {
       last_update_status: null,
       last_checked_at: null,
       last_changed_at: null,
+      // Not written yet: its name servers were not asked.
+      propagation: { state: "unknown", servers: [], checked_at: null, served_after_ms: null, detail: null },
     });
     for (const field of ["next_run_at", "created_at", "updated_at"]) expect(domain[field]).toMatch(ISO_UTC);
     // A new domain is due at once.

@@ -32,6 +32,8 @@ export function spawnAppliance(dataDir: string, env: Record<string, string> = {}
       DDNS_ADMIN_PASSWORD: APPLIANCE_PASSWORD,
       DDNS_IPV4_URLS: "http://127.0.0.1:9/v4",
       DDNS_IPV6_URLS: "http://127.0.0.1:9/v6",
+      // Written records' name servers are asked through no resolver: nothing leaves this machine.
+      DDNS_RESOLVERS: "127.0.0.1:9",
       DDNS_LOG_FORMAT: "json",
       ...env,
     },

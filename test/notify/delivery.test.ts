@@ -1,6 +1,7 @@
 // Notification delivery through the real app: each type against its service's fake (the test
 // button, and what arrives), the events the update path raises (ip_changed, update_failed and
-// update_recovered once per streak, detection_failed once per outage), HMAC-signed webhooks,
+// update_recovered once per streak, detection_failed once per outage, not_served as the name
+// servers' watch reports it), HMAC-signed webhooks,
 // retries with the delays shortened, secrets kept out of last_error, and updates never waiting
 // for a delivery.
 
@@ -215,6 +216,35 @@ describe("events from the update path", () => {
     await duePass(rig.t);
     await idle();
     expect(eventsReceived()).toEqual(["detection_failed", "detection_failed"]);
+  });
+
+  test("not_served: the record, its address, its provider and which name servers lag, to those that asked for it", async () => {
+    await webhook(["not_served"]);
+    await webhook(["ip_changed"]);
+    const domain = await cloudflareDomain();
+    const providerId = (await rig.t.request("GET", `/api/v1/domains/${domain.id}`)).body.provider_id;
+    // What the propagation watch reports after its 10 minutes (test/unit/propagation.test.ts times it).
+    rig.t.ctx.events.notServed!({
+      domainId: domain.id,
+      hostname: "home.example.com",
+      recordType: "A",
+      providerId,
+      ip: "81.2.69.160",
+      message: "not served after 10 min: served by 1 of 2 name servers; ns2.example.com (198.51.100.53) answers 81.2.69.142",
+    });
+    await idle();
+    expect(receiver.delivered.map((request) => request.body)).toEqual([
+      {
+        event: "not_served",
+        domain: "home.example.com",
+        record_type: "A",
+        provider: "Cloudflare home",
+        ip: "81.2.69.160",
+        previous_ip: null,
+        message: "home.example.com (A) is written but not served after 10 min: served by 1 of 2 name servers; ns2.example.com (198.51.100.53) answers 81.2.69.142",
+        timestamp: expect.stringMatching(/Z$/),
+      },
+    ]);
   });
 
   test("only the events a notification asked for, and nothing from a disabled one", async () => {

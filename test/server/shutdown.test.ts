@@ -57,6 +57,8 @@ async function startAppliance(): Promise<Appliance> {
       DDNS_CLOUDFLARE_API_URL: cf.url,
       DDNS_IPV4_URLS: `${echo.url}/v4`,
       DDNS_IPV6_URLS: `${echo.url}/v6`,
+      // Written records' name servers are asked through no resolver: nothing leaves this machine.
+      DDNS_RESOLVERS: "127.0.0.1:9",
       DDNS_LOG_FORMAT: "json",
       DDNS_LOG_LEVEL: "info",
     },

@@ -62,7 +62,7 @@ const STARTUP_MS = 15_000;
 
 export interface NameServer {
   kind: "bind" | "knot" | "powerdns";
-  host: "127.0.0.1";
+  host: string;
   /** The DNS port (UDP and TCP). */
   port: number;
   /** `host:port`, as the rfc2136 `server` option takes it. */
@@ -99,10 +99,18 @@ export async function freePort(): Promise<number> {
 /** What a test adds to example.test: zone-file lines (owner relative to the zone), e.g. a thousand hosts for a benchmark. */
 export interface ServerOptions {
   records?: readonly string[];
+  /**
+   * Where PowerDNS answers DNS (its API listens on the same address): a loopback address of the
+   * test's own and port 53, as a zone's NS records name their servers; 127.0.0.1 on a free port by default.
+   */
+  listen?: { address: string; port: number };
 }
 
 function zoneLines(zone: string, options: ServerOptions): string[] {
-  return [...(RECORDS[zone] ?? []), ...(zone === ZONE ? (options.records ?? []) : [])];
+  const address = options.listen?.address ?? "127.0.0.1";
+  // The name servers' own A records name the address the server answers on.
+  const lines = (RECORDS[zone] ?? []).map((line) => line.replace(/ A 127\.0\.0\.1$/, ` A ${address}`));
+  return [...lines, ...(zone === ZONE ? (options.records ?? []) : [])];
 }
 
 function zoneFile(zone: string, options: ServerOptions): string {
@@ -110,7 +118,7 @@ function zoneFile(zone: string, options: ServerOptions): string {
 }
 
 /** A temp dir owned by `user` when we are root, so the server can write its journals after dropping privileges. */
-function workDir(user: string): { dir: string; own(): void; runAs: boolean } {
+export function workDir(user: string): { dir: string; own(): void; runAs: boolean } {
   const dir = mkdtempSync(join(tmpdir(), `ddnsd-${user}-`));
   const runAs = process.getuid?.() === 0;
   return {
@@ -126,9 +134,9 @@ function workDir(user: string): { dir: string; own(): void; runAs: boolean } {
   };
 }
 
-type Started = { stop(): Promise<void>; log(): Promise<string> };
+export type Started = { stop(): Promise<void>; log(): Promise<string> };
 
-function launch(command: string[], dir: string): Started {
+export function launch(command: string[], dir: string): Started {
   const logFile = join(dir, "server.log");
   const child = Bun.spawn(command, { stdout: Bun.file(logFile), stderr: Bun.file(logFile), stdin: "ignore" });
   return {
@@ -148,16 +156,16 @@ function launch(command: string[], dir: string): Started {
 }
 
 /** Waits until the server answers an SOA query for `zone` authoritatively. */
-async function ready(port: number, started: Started, zone = ZONE): Promise<void> {
+export async function ready(port: number, started: Started, zone = ZONE, host = "127.0.0.1"): Promise<void> {
   const deadline = Date.now() + STARTUP_MS;
   while (Date.now() < deadline) {
-    const answer = await dig(port, zone, "SOA");
+    const answer = await dig(port, zone, "SOA", host);
     if (answer.status === "NOERROR" && answer.records.length > 0) return;
     await Bun.sleep(100);
   }
   const log = await started.log();
   await started.stop();
-  throw new Error(`The name server did not answer on 127.0.0.1:${port} within ${STARTUP_MS} ms\n${log}`);
+  throw new Error(`The name server did not answer on ${host}:${port} within ${STARTUP_MS} ms\n${log}`);
 }
 
 export async function startBind(options: ServerOptions = {}): Promise<NameServer> {
@@ -269,7 +277,8 @@ const POWERDNS_API_KEY = "ddnsd-test-api-key";
 export async function startPowerDns(options: ServerOptions = {}): Promise<PowerDns> {
   const work = workDir("pdns");
   const { dir } = work;
-  const port = await freePort();
+  const host = options.listen?.address ?? "127.0.0.1";
+  const port = options.listen?.port ?? (await freePort());
   const webPort = await freePort();
   const database = join(dir, "pdns.sqlite3");
   const db = new Database(database);
@@ -288,14 +297,14 @@ export async function startPowerDns(options: ServerOptions = {}): Promise<PowerD
       "--write-pid=no",
       "--launch=gsqlite3",
       `--gsqlite3-database=${database}`,
-      "--local-address=127.0.0.1",
+      `--local-address=${host}`,
       `--local-port=${port}`,
       "--api=yes",
       `--api-key=${POWERDNS_API_KEY}`,
       "--webserver=yes",
-      "--webserver-address=127.0.0.1",
+      `--webserver-address=${host}`,
       `--webserver-port=${webPort}`,
-      "--webserver-allow-from=127.0.0.1",
+      "--webserver-allow-from=127.0.0.0/8",
       "--distributor-threads=1",
       "--receiver-threads=1",
       "--loglevel=5",
@@ -303,7 +312,7 @@ export async function startPowerDns(options: ServerOptions = {}): Promise<PowerD
     ],
     dir,
   );
-  const apiUrl = `http://127.0.0.1:${webPort}`;
+  const apiUrl = `http://${host}:${webPort}`;
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
     const up = await fetch(`${apiUrl}/api/v1/servers/localhost`, { headers: { "X-API-Key": POWERDNS_API_KEY } }).then(
@@ -326,8 +335,8 @@ export async function startPowerDns(options: ServerOptions = {}): Promise<PowerD
     });
     if (!created.ok) throw new Error(`PowerDNS refused zone ${zone}: ${await created.text()}`);
   }
-  await ready(port, started);
-  return { kind: "powerdns", host: "127.0.0.1", port, address: `127.0.0.1:${port}`, apiUrl, apiKey: POWERDNS_API_KEY, ...started };
+  await ready(port, started, ZONE, host);
+  return { kind: "powerdns", host, port, address: `${host}:${port}`, apiUrl, apiKey: POWERDNS_API_KEY, ...started };
 }
 
 /** The zone's records as PowerDNS API RRsets, `www`'s A with a comment that an update must keep. */
@@ -352,8 +361,8 @@ export interface DigAnswer {
 }
 
 /** What the server answers for `name type`, read with dig over TCP (independent of ddnsd's own DNS code). */
-export async function dig(port: number, name: string, type: string): Promise<DigAnswer> {
-  const child = Bun.spawn(["dig", `@127.0.0.1`, "-p", String(port), "+tcp", "+norecurse", "+time=2", "+tries=1", "+noall", "+comments", "+answer", name, type], {
+export async function dig(port: number, name: string, type: string, host = "127.0.0.1"): Promise<DigAnswer> {
+  const child = Bun.spawn(["dig", `@${host}`, "-p", String(port), "+tcp", "+norecurse", "+time=2", "+tries=1", "+noall", "+comments", "+answer", name, type], {
     stdout: "pipe",
     stderr: "pipe",
   });

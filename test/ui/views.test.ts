@@ -64,6 +64,7 @@ function domain(fields: Partial<DomainView> = {}): DomainView {
     next_run_at: new Date(NOW + 240_000).toISOString(),
     created_at: "2026-11-01T10:00:00.000Z",
     updated_at: "2026-11-01T10:00:00.000Z",
+    propagation: { state: "unknown", servers: [], checked_at: null, served_after_ms: null, detail: null },
     ...fields,
   };
 }
@@ -310,6 +311,21 @@ describe("domains", () => {
     expect(attributeValues(html, "form[hx-post]", "action")).toEqual(["/domains/7/update"]);
     expect(attributeValues(html, "form[hx-post] input[name=view]", "value")).toEqual(["dashboard"]);
     expect(attributeValues(html, "form[hx-post] button", "aria-label")).toEqual(["Update now: home.example.com (A)"]);
+  });
+
+  test("whether the record is live: served, not yet served naming the lagging name server, unreachable naming the silent one; nothing before it was asked", () => {
+    const server = (name: string, fields: { answer?: string[]; ok?: boolean; error?: string | null } = {}) => ({ name, address: "192.0.2.53", answer: ["203.0.113.7"], ok: true, error: null, ...fields });
+    const row = (propagation: Partial<DomainView["propagation"]>) =>
+      String(DomainRow({ domain: domain({ propagation: { state: "served", servers: [], checked_at: null, served_after_ms: null, detail: null, ...propagation } }), view: "dashboard", now: NOW, intervalSeconds: 300 }));
+    expect(row({ state: "served", servers: [server("ns1.example.com"), server("ns2.example.com")] })).toContain('<span class="badge badge-ok">Served</span>');
+    const pending = row({ state: "pending", servers: [server("ns1.example.com"), server("ns2.example.com", { answer: ["203.0.113.1"], ok: false })] });
+    expect(pending).toContain('<span class="badge badge-warn">Not yet served</span>');
+    expect(pending).toContain("ns2.example.com still answers 203.0.113.1");
+    const unreachable = row({ state: "unreachable", servers: [server("ns1.example.com"), server(HOSTILE, { answer: [], ok: false, error: "REFUSED" })] });
+    expect(unreachable).toContain('<span class="badge badge-fail">Unreachable</span>');
+    expect(unreachable).toContain(`${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt; does not answer (REFUSED)`);
+    expect(unreachable).not.toContain(HOSTILE);
+    expect(row({ state: "unknown" })).not.toContain("data-propagation");
   });
 
   test("a disabled domain can't be updated now", () => {

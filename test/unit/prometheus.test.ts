@@ -83,4 +83,15 @@ describe("UpdateMetrics from its sources alone", () => {
     expect(text.some((line) => line.includes("never.example.com"))).toBe(false);
     expect(text).toContain("process_start_time_seconds 1700000123");
   });
+
+  test("ddnsd_record_served: 1 for a record every name server serves, 0 for one they do not (yet)", () => {
+    const served = () => [
+      { domain: "home.example.com", recordType: "A", served: true },
+      { domain: "home.example.com", recordType: "AAAA", served: false },
+    ];
+    const text = lines(new UpdateMetrics({ ...sources(), served }));
+    expect(text).toContain("# TYPE ddnsd_record_served gauge");
+    expect(text).toContain('ddnsd_record_served{domain="home.example.com",record_type="A"} 1');
+    expect(text).toContain('ddnsd_record_served{domain="home.example.com",record_type="AAAA"} 0');
+  });
 });

@@ -190,6 +190,31 @@ test("a pass that fails on the database (not a full disk) is not started again a
   }
 });
 
+test("the asks of written records' name servers run on its wake-ups: it sleeps until the next is due, and asks then, not sooner", async () => {
+  const { t } = rig();
+  // An ask due 7 s from now on the scheduler's monotonic clock (src/updater/propagation.ts plans them so).
+  let dueAt: number | null = clock.monotonicMs + 7_000;
+  const askedAt: number[] = [];
+  const asks = {
+    msUntilDue: () => (dueAt === null ? null : Math.max(0, dueAt - clock.monotonicMs)),
+    runDue: () => {
+      if (dueAt === null || clock.monotonicMs < dueAt) return;
+      askedAt.push(clock.monotonicMs);
+      dueAt = null;
+    },
+    idle: async () => {},
+  };
+  scheduler = new Scheduler({ ...t.ctx, propagation: asks }, clock);
+  t.ctx.scheduler = scheduler;
+  const started = clock.monotonicMs;
+  scheduler.start({ timer: true });
+  expect(scheduler.sleepingMs).toBe(7_000);
+  clock.advance(6_999);
+  expect(askedAt).toEqual([]);
+  clock.advance(1);
+  expect(askedAt).toEqual([started + 7_000]);
+});
+
 test("stopped, it sleeps no more", async () => {
   await domainDueAt(clock.wallMs + 5_000);
   scheduler.start({ timer: true });

@@ -9,6 +9,7 @@ import type { HistoryFailureCause } from "../../src/db/schema";
 import type { DomainView } from "../../src/modules/domains/service";
 import { ActionForm, Badge, causeWords, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { every, millis } from "../format";
+import { PropagationMark } from "./propagation-mark";
 
 export type DomainRowView = "dashboard" | "list";
 
@@ -152,6 +153,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
   const status = (
     <td data-label="Status" class="cell-status">
       <DomainStatus domain={domain} conditions={conditions} />
+      <PropagationMark propagation={domain.propagation} />
       {result ? <Result result={result} domain={domain} /> : ""}
     </td>
   );

@@ -6,6 +6,7 @@ import type { HistoryFailureCause } from "../../src/db/schema";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
 import { Badge, causeWords, DomainStatus, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { NextRun, ScheduleWords } from "../fragments/domain-row";
+import { PropagationMark } from "../fragments/propagation-mark";
 import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { Layout, PageHeader } from "../layout";
 
@@ -126,6 +127,12 @@ export function HistoryPage(props: HistoryPageProps) {
             <dt>Address</dt>
             <dd>
               <Ip ip={domain.last_known_ip} />
+            </dd>
+          </div>
+          <div>
+            <dt>Name servers</dt>
+            <dd>
+              <PropagationMark propagation={domain.propagation} full />
             </dd>
           </div>
           <div>

@@ -7,9 +7,11 @@ import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, Update
 import { createDomain, type DomainDeps, deleteDomain, domainHistory, forceUpdate, getDomain, listDomains, updateDomain } from "./service";
 
 export function domainRoutes(ctx: DomainDeps & UpdateParts & WriteCount) {
+  // The list is served again until the next write or the next answer of a name server.
+  const changes: WriteCount = { sqlite: { get writes() { return ctx.sqlite.writes + ctx.propagation.changes; } } };
   return new Elysia({ prefix: "/domains", tags: ["domains"] })
     .onTransform(plainIds)
-    .get("", whileUnchanged(ctx, () => listDomains(ctx)), {
+    .get("", whileUnchanged(changes, () => listDomains(ctx)), {
       response: { 200: t.Array(Domain), ...errorResponses(401) },
       detail: { operationId: "listDomains", summary: "List domains" },
     })

@@ -52,6 +52,28 @@ export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subs
 const RecordTypeName = t.UnionEnum(["A", "AAAA"]);
 const Status = t.UnionEnum(["SUCCESS", "FAILED"]);
 
+const Propagation = t.Object(
+  {
+    state: t.UnionEnum(["served", "pending", "unreachable", "unknown"], {
+      description:
+        "`served`: every name server of the zone answers the record's address; `pending`: one answers something else (it lags); `unreachable`: one refused or did not answer; `unknown`: not asked yet (after a restart, until the next check)",
+    }),
+    servers: t.Array(
+      t.Object({
+        name: t.String({ description: "The name server's name (the zone's NS set), or the service's own server as configured" }),
+        address: t.Nullable(t.String({ description: "Where it was asked: an address, with `:port` off port 53; null when none was found" })),
+        answer: t.Array(t.String(), { description: "The record's addresses it answers with" }),
+        ok: t.Boolean({ description: "Whether it answers the record's address" }),
+        error: t.Nullable(t.String({ description: "Why it gave no usable answer (refused, timed out, not authoritative); null when it answered" })),
+      }),
+    ),
+    checked_at: OptionalTimestamp,
+    served_after_ms: t.Nullable(Int({ description: "How long after the write every name server answered the address" })),
+    detail: t.Nullable(t.String({ description: "What kept the check short of the zone's whole NS set (resolvers that did not answer), or that the record is proxied (its name servers answer the proxy's addresses)" })),
+  },
+  { description: "Whether the zone's own name servers serve the record's address, asked directly after each write and check" },
+);
+
 export const Domain = t.Object({
   id: Int(),
   provider_id: Int(),
@@ -69,6 +91,7 @@ export const Domain = t.Object({
   next_run_at: OptionalTimestamp,
   created_at: t.String({ format: "date-time" }),
   updated_at: t.String({ format: "date-time" }),
+  propagation: Propagation,
 });
 
 export const HistoryQuery = t.Object({

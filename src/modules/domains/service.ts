@@ -12,6 +12,7 @@ import { conflict, invalidField, notFound } from "../../errors";
 import { ipv6SuffixProblem } from "../../ip/suffix";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
+import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
 import { iso } from "../../util/time";
@@ -26,6 +27,8 @@ import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model"
  */
 export interface DomainDeps {
   store: Store;
+  /** What the zone's name servers answer for each record (updater/propagation.ts). */
+  propagation: PropagationReader;
   services: ServiceRegistry;
   settings: { readonly updateIntervalSeconds: number };
   log: Logger;
@@ -34,7 +37,11 @@ export interface DomainDeps {
 /** Reading domains and their history: all a page that lists them needs. */
 export interface DomainReader {
   store: Pick<Store, "domains" | "history">;
+  propagation: PropagationReader;
 }
+
+/** What is known of whether a domain's record is served by its zone's name servers. */
+export type PropagationReader = Pick<PropagationTracker, "propagationOf" | "changes">;
 
 export type DomainInput = typeof DomainUpdate.static;
 export type DomainView = typeof Domain.static;
@@ -126,7 +133,18 @@ function checkExternalId(input: string | null): string | null {
   return input.trim();
 }
 
-function toView(row: DomainRow, providerName: string): DomainView {
+/** The record's propagation as the API shows it. */
+function propagationView(propagation: Propagation): DomainView["propagation"] {
+  return {
+    state: propagation.state,
+    servers: propagation.servers.map((server) => ({ ...server, answer: [...server.answer] })),
+    checked_at: iso(propagation.checkedAt),
+    served_after_ms: propagation.servedAfterMs,
+    detail: propagation.detail,
+  };
+}
+
+function toView(ctx: DomainReader, row: DomainRow, providerName: string): DomainView {
   return {
     id: row.id,
     provider_id: row.providerId,
@@ -144,13 +162,14 @@ function toView(row: DomainRow, providerName: string): DomainView {
     next_run_at: iso(row.nextRunAt),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
+    propagation: propagationView(ctx.propagation.propagationOf(row)),
   };
 }
 
 export function listDomains(ctx: DomainReader): DomainView[] {
   return ctx.store.domains
     .listWithProviderName()
-    .map((row) => toView(row.domain, row.providerName));
+    .map((row) => toView(ctx, row.domain, row.providerName));
 }
 
 function findDomainRow(ctx: DomainReader, id: number): DomainRow {
@@ -162,7 +181,7 @@ function findDomainRow(ctx: DomainReader, id: number): DomainRow {
 export function getDomain(ctx: DomainReader, id: number): DomainView {
   const row = ctx.store.domains.findWithProviderName(id);
   if (!row) throw notFound("Domain not found");
-  return toView(row.domain, row.providerName);
+  return toView(ctx, row.domain, row.providerName);
 }
 
 function ensureUnique(ctx: DomainDeps, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {

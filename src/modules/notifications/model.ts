@@ -16,7 +16,7 @@ const Options = t.Record(t.String(), t.Unknown(), {
   error: "must be an object",
 });
 const Events = t.Array(t.String({ enum: [...NOTIFICATION_EVENTS] }), {
-  description: `One or more of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all four when absent. Heartbeat channels (healthchecks, uptime_kuma) check in after every scheduled pass instead`,
+  description: `One or more of ${NOTIFICATION_EVENTS.map((event) => `\`${event}\``).join(", ")}; all of them when absent. Heartbeat channels (healthchecks, uptime_kuma) check in after every scheduled pass instead`,
   error: "must be a list of event names",
 });
 const Enabled = t.Boolean({ error: "must be true or false" });

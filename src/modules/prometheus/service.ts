@@ -38,6 +38,8 @@ export interface MetricsSources {
   queries: Pick<MetricsQueries, "providerType" | "domainStates" | "lastSuccesses">;
   /** When the process started, ms since the epoch. */
   startedAt: number;
+  /** Each record whose name servers were asked: whether every one serves its address (updater/propagation.ts). */
+  served?: () => readonly { domain: string; recordType: string; served: boolean }[];
 }
 
 /** The counters the update path feeds (an EventSink), and the exposition of everything. */
@@ -114,6 +116,11 @@ export class UpdateMetrics implements EventSink {
     family("ddnsd_record_last_success_timestamp_seconds", "gauge", "When each record was last written successfully (Unix seconds), within the kept history.");
     for (const row of this.sources.queries.lastSuccesses()) {
       if (row.at !== null) lines.push(`ddnsd_record_last_success_timestamp_seconds${renderLabels({ domain: row.domain, record_type: row.record_type })} ${row.at / 1000}`);
+    }
+
+    family("ddnsd_record_served", "gauge", "1 when every name server of the record's zone answers its address, 0 while one lags or does not answer; absent until its name servers were asked.");
+    for (const row of this.sources.served?.() ?? []) {
+      lines.push(`ddnsd_record_served${renderLabels({ domain: row.domain, record_type: row.recordType })} ${row.served ? 1 : 0}`);
     }
 
     const memory = process.memoryUsage();

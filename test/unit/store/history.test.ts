@@ -20,6 +20,16 @@ describe("store: history", () => {
     expect(store.history.count(b)).toBe(1); // another domain's rows are never cut
   });
 
+  test("appendToMessage adds words to the end of one row's message; a row gone is no error", () => {
+    const { store, provider, domain } = memoryStore();
+    const a = domain(provider());
+    const first = store.history.append(row(a, 1000, { message: "Updated a" }), 10);
+    const second = store.history.append(row(a, 2000, { message: "Updated b" }), 10);
+    store.history.appendToMessage(first, "; served by 2 of 2 name servers after 3 s");
+    store.history.appendToMessage(second + 100, "; nothing");
+    expect(store.history.list(a, 10).map((r) => r.message)).toEqual(["Updated b", "Updated a; served by 2 of 2 name servers after 3 s"]);
+  });
+
   test("rows of the same time are cut oldest id first", () => {
     const { store, provider, domain } = memoryStore();
     const a = domain(provider());

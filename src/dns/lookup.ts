@@ -1,0 +1,163 @@
+// Plain (unsigned) DNS queries, for asking a zone's name servers whether they serve a record
+// (updater/propagation.ts): one question over UDP, again over TCP when the answer comes back
+// truncated (RFC 1035 §4.2.1, RFC 7766), with the wire format of wire.ts and the TCP exchange of
+// signed-dns.ts. Also finding a zone's name servers through recursive resolvers (an NS query, the
+// name servers' addresses), and the system's resolvers from /etc/resolv.conf.
+
+import { createSocket } from "node:dgram";
+import { isIP } from "node:net";
+import { exchangeTcp, newId, parseServer, type ServerAddress } from "./signed-dns";
+import { addressText, CLASS, decodeMessage, encodeMessage, type Message, message, OPCODE, RCODE, rcodeName, Reader, TYPE, WireError } from "./wire";
+
+/** How long one question waits for its answer, per server. */
+export const QUERY_TIMEOUT_MS = 3_000;
+
+/** The answer, with its bytes (names inside records may point into them). */
+export type QueryAnswer = { ok: true; message: Message; bytes: Uint8Array } | { ok: false; reason: string };
+
+export interface QueryOptions {
+  /** The recursion-desired bit: set for a resolver, clear for an authoritative server. */
+  recursion: boolean;
+  timeoutMs?: number;
+}
+
+type Received = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
+
+/** One datagram to `server` and the first datagram back; a closed port is told apart from silence. */
+function exchangeUdp(server: ServerAddress, request: Uint8Array, timeoutMs: number): Promise<Received> {
+  return new Promise((resolve) => {
+    const socket = createSocket(isIP(server.host) === 6 ? "udp6" : "udp4");
+    let settled = false;
+    const finish = (result: Received) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.close();
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish({ ok: false, reason: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
+    socket.unref();
+    socket.on("message", (bytes: Buffer) => finish({ ok: true, bytes: new Uint8Array(bytes) }));
+    socket.on("error", (error: Error & { code?: string }) =>
+      finish({ ok: false, reason: error.code === "ECONNREFUSED" ? "connection refused (no name server on this address)" : error.message }),
+    );
+    // Connected, so that an ICMP "port unreachable" comes back as ECONNREFUSED instead of a timeout.
+    socket.connect(server.port, server.host, () => socket.send(request));
+  });
+}
+
+/** Whether `answer` answers `request`: same id, a response, the same question. */
+function answers(answer: Message, request: Message): boolean {
+  const [asked] = request.questions;
+  const [echoed] = answer.questions;
+  return answer.id === request.id && answer.qr && asked !== undefined && echoed !== undefined && echoed.name === asked.name.toLowerCase() && echoed.type === asked.type;
+}
+
+/** Asks `server` one question; the answer as it came (any rcode), or why there is none. */
+export async function query(server: ServerAddress, name: string, type: number, options: QueryOptions): Promise<QueryAnswer> {
+  const timeoutMs = options.timeoutMs ?? QUERY_TIMEOUT_MS;
+  const request = message({ id: newId(), opcode: OPCODE.QUERY, rd: options.recursion, questions: [{ name, type, class: CLASS.IN }] });
+  const bytes = encodeMessage(request);
+  const read = (received: Received): QueryAnswer => {
+    if (!received.ok) return received;
+    try {
+      const answer = decodeMessage(received.bytes);
+      return answers(answer, request) ? { ok: true, message: answer, bytes: received.bytes } : { ok: false, reason: "the answer does not belong to the question" };
+    } catch (error) {
+      // A truncated UDP answer may end mid-record; its header alone says to ask again over TCP.
+      if (error instanceof WireError && received.bytes.length >= 4 && (received.bytes[2]! & 0x02) !== 0) return { ok: true, message: { ...request, tc: true, qr: true }, bytes: received.bytes };
+      return { ok: false, reason: `unreadable answer (${error instanceof Error ? error.message : String(error)})` };
+    }
+  };
+  const overUdp = read(await exchangeUdp(server, bytes, timeoutMs));
+  if (!overUdp.ok || !overUdp.message.tc) return overUdp;
+  return read(await exchangeTcp(server, bytes, timeoutMs));
+}
+
+/** The addresses of `type` that `answer` holds for `name`, in their canonical text form. */
+export function addressesIn(answer: Message, name: string, type: number): string[] {
+  const owner = name.toLowerCase().replace(/\.$/, "");
+  return answer.answers.filter((record) => record.type === type && record.name === owner && (record.data.length === 4 || record.data.length === 16)).map((record) => addressText(record.data));
+}
+
+/** The `nameserver` lines of a resolv.conf, as servers on port 53 (a scoped IPv6 address keeps its scope). */
+export function resolvConfServers(text: string): ServerAddress[] {
+  const servers: ServerAddress[] = [];
+  for (const line of text.split("\n")) {
+    const [keyword, address] = line.trim().split(/\s+/);
+    if (keyword !== "nameserver" || address === undefined || isIP(address.split("%")[0] ?? "") === 0) continue;
+    servers.push({ host: address, port: 53 });
+  }
+  return servers;
+}
+
+/** A comma list of resolvers (`host`, `host:port`, `[v6]:port`); the first entry that is not one, as a string. */
+export function parseResolvers(text: string): ServerAddress[] | string {
+  const servers: ServerAddress[] = [];
+  for (const item of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const server = parseServer(item);
+    if (typeof server === "string" || isIP(server.host) === 0) return item;
+    servers.push(server);
+  }
+  return servers;
+}
+
+/** The first resolver's answer to a recursive question (NOERROR or NXDOMAIN), trying each in turn. */
+async function resolve(resolvers: readonly ServerAddress[], name: string, type: number): Promise<QueryAnswer> {
+  let last: QueryAnswer = { ok: false, reason: "no resolver is configured (DDNS_RESOLVERS, /etc/resolv.conf)" };
+  for (const resolver of resolvers) {
+    const answer = await query(resolver, name, type, { recursion: true });
+    if (answer.ok && (answer.message.rcode === RCODE.NOERROR || answer.message.rcode === RCODE.NXDOMAIN)) return answer;
+    const where = `${resolver.host}${resolver.port === 53 ? "" : `:${resolver.port}`}`;
+    last = answer.ok ? { ok: false, reason: `resolver ${where} answered ${rcodeName(answer.message.rcode)}` } : { ok: false, reason: `resolver ${where}: ${answer.reason}` };
+  }
+  return last;
+}
+
+/** A name server of a zone: its name and the address it is asked at. */
+export interface NameServerTarget {
+  name: string;
+  /** Null when the resolvers know no address for the name. */
+  server: ServerAddress | null;
+}
+
+export type ZoneServers = { ok: true; zone: string; servers: NameServerTarget[] } | { ok: false; reason: string };
+
+/**
+ * The zone that holds `hostname` and its name servers, through the resolvers: the NS set of the
+ * name itself or, where it has none, of the zone its negative answer's SOA names (else the next name
+ * up). Each name server is asked at its IPv4 address (its IPv6 one when it has no IPv4), on port 53:
+ * NS records carry no port.
+ */
+export async function findZoneServers(resolvers: readonly ServerAddress[], hostname: string): Promise<ZoneServers> {
+  let name = hostname.toLowerCase().replace(/\.$/, "");
+  for (;;) {
+    const answer = await resolve(resolvers, name, TYPE.NS);
+    if (!answer.ok) return { ok: false, reason: `the NS query for ${name} failed: ${answer.reason}` };
+    const nsRecords = answer.message.answers.filter((record) => record.type === TYPE.NS && record.name === name);
+    if (nsRecords.length > 0) return { ok: true, zone: name, servers: await serverAddresses(resolvers, answer.message, nsRecords.map((record) => new Reader(answer.bytes, record.dataOffset ?? 0).name())) };
+    const soa = answer.message.authorities.find((record) => record.type === TYPE.SOA);
+    if (soa !== undefined && soa.name !== name && name.endsWith(`.${soa.name}`)) {
+      name = soa.name;
+      continue;
+    }
+    const dot = name.indexOf(".");
+    if (dot < 0) return { ok: false, reason: `no zone holding ${hostname} was found (no NS records up to ${name})` };
+    name = name.slice(dot + 1);
+  }
+}
+
+/** Each name server with one address: from the answer's additional section (glue), else asked for. */
+async function serverAddresses(resolvers: readonly ServerAddress[], answer: Message, names: string[]): Promise<NameServerTarget[]> {
+  const unique = [...new Set(names.filter(Boolean))].sort();
+  return Promise.all(
+    unique.map(async (name) => {
+      for (const type of [TYPE.A, TYPE.AAAA]) {
+        const glue = answer.additionals.filter((record) => record.type === type && record.name === name).map((record) => addressText(record.data));
+        const addresses = glue.length > 0 ? glue : await resolve(resolvers, name, type).then((found) => (found.ok ? addressesIn(found.message, name, type) : []));
+        if (addresses[0] !== undefined) return { name, server: { host: addresses[0], port: 53 } };
+      }
+      return { name, server: null };
+    }),
+  );
+}

@@ -1,0 +1,373 @@
+// Whether a record is live: after each write, and at each scheduled check of an unchanged record,
+// the zone's own name servers are asked for the record directly (no recursion), until every one
+// answers its address or 10 minutes have passed, the asks spaced 2 s, 4 s, 8 s … (two minutes at
+// most) apart. The name servers are the zone's NS set, found through the resolvers (DDNS_RESOLVERS),
+// and the server the service itself writes to where it has one (RFC 2136's, PowerDNS's).
+//
+// No request goes to a DNS service's API. The asks run inside the scheduler's wake-ups: it asks
+// `msUntilDue()` when planning its sleep and calls `runDue()` when it wakes, so no domain has a timer
+// of its own. A name server that refuses or does not answer is "unreachable": never an update
+// failure, and asked again only on the backoff. What was found lives in memory (after a restart a
+// record is "unknown" until its next check); a write's history row gets the outcome's words at the
+// end, and a record still not served after the 10 minutes is a `not_served` event (once, until it is
+// served again).
+
+import { isIP } from "node:net";
+import type { DomainRow, ProviderRow } from "../db/schema";
+import { addressesIn, findZoneServers, type NameServerTarget, query, type QueryAnswer, type ZoneServers } from "../dns/lookup";
+import type { RecordType } from "../dns/provider";
+import { formatServer, parseServer, type ServerAddress } from "../dns/signed-dns";
+import { RCODE, rcodeName, TYPE } from "../dns/wire";
+import { sameAddress } from "../dns/zones";
+import type { Logger } from "../log";
+import type { Store } from "../store";
+import type { EventSink, RecordedUpdate } from "./events";
+import type { UpdateOutcome } from "./outcome";
+
+/** How long a record is watched at most after a write or a check. */
+export const WATCH_MS = 10 * 60_000;
+/** The first wait between two asks; it doubles after each ask that finds the record not served. */
+export const FIRST_DELAY_MS = 2_000;
+/** The longest wait between two asks. */
+export const LONGEST_DELAY_MS = 2 * 60_000;
+/** Records whose name servers are asked at once; the rest wait for the next wake-up. */
+const ROUNDS_AT_ONCE = 8;
+
+export type PropagationState = "served" | "pending" | "unreachable" | "unknown";
+
+/** What one name server answered. */
+export interface ServerReport {
+  /** The name server's name (from the NS set), or the service's server as configured. */
+  name: string;
+  /** Where it was asked (`host`, or `host:port` off port 53); null when no address was found for it. */
+  address: string | null;
+  /** The record's addresses it answers with (empty: none). */
+  answer: string[];
+  /** Whether it answers the record's address. */
+  ok: boolean;
+  /** Why it gave no usable answer (refused, timed out, not authoritative …); null when it answered. */
+  error: string | null;
+}
+
+export interface Propagation {
+  state: PropagationState;
+  servers: ServerReport[];
+  /** When the name servers were last asked (ms since the epoch). */
+  checkedAt: number | null;
+  /** How long after the write every name server answered the address. */
+  servedAfterMs: number | null;
+  /** What kept the check short of the whole NS set (the resolvers did not answer …), or that the record is proxied; null otherwise. */
+  detail: string | null;
+}
+
+export const UNKNOWN: Propagation = { state: "unknown", servers: [], checkedAt: null, servedAfterMs: null, detail: null };
+
+/** Asking a name server, and finding a zone's: the real DNS by default, fakes in the unit tests. */
+export interface Lookups {
+  findZoneServers(resolvers: readonly ServerAddress[], hostname: string): Promise<ZoneServers>;
+  query(server: ServerAddress, name: string, type: number, options: { recursion: boolean }): Promise<QueryAnswer>;
+}
+
+export interface PropagationClock {
+  /** Monotonic ms: when asks are due and how long serving took. */
+  monotonic(): number;
+  /** Wall-clock ms: `checkedAt`. */
+  wall(): number;
+}
+
+/** What the tracker reads: the domains, providers and history rows, each provider's service, the resolvers. */
+export interface PropagationParts {
+  store: Pick<Store, "domains" | "history">;
+  /** The server a provider's service writes to (from its options), asked besides the NS set. */
+  nameServerOf(provider: ProviderRow): string | null;
+  /**
+   * Whether the record goes through its service's proxy (Cloudflare's `config.proxied: true`): its
+   * name servers then answer the proxy's addresses, never the record's, and any address is served.
+   */
+  proxied(provider: ProviderRow, domain: DomainRow): boolean;
+  settings: { readonly resolvers: readonly ServerAddress[] };
+  log: Logger;
+  /** Where `not_served` goes (the notifier). */
+  events: Pick<EventSink, "notServed">;
+  clock?: PropagationClock;
+  lookups?: Lookups;
+}
+
+/** What the scheduler drives. */
+export interface PropagationRounds {
+  /** Ms until the next ask is due (0: now), or null when none is waiting. */
+  msUntilDue(): number | null;
+  /** Starts the asks that are due; returns at once. */
+  runDue(): void;
+  /** Resolves once no ask is under way. */
+  idle(): Promise<void>;
+}
+
+interface Watch {
+  domainId: number;
+  hostname: string;
+  recordType: RecordType;
+  /** The address the record must be served with. */
+  address: string;
+  /** The write's history row, which gets the outcome's words; null for a check of an unchanged record. */
+  historyId: number | null;
+  startedAt: number;
+  nextAt: number;
+  delayMs: number;
+  running: boolean;
+  /** Found at the first ask and kept for the watch (unless the zone's name servers were not found). */
+  targets: { list: NameServerTarget[]; detail: string | null } | null;
+}
+
+interface Known {
+  hostname: string;
+  recordType: RecordType;
+  address: string;
+  propagation: Propagation;
+}
+
+/** The detail of a proxied record's propagation. */
+const PROXIED = "a proxied record: its name servers answer the proxy's addresses, not the record's";
+
+const systemClock: PropagationClock = { monotonic: () => performance.now(), wall: () => Date.now() };
+
+/** "3 s", "2 min", "2 min 5 s". */
+export function spokenDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+}
+
+/** served: every name server answers the address; pending: one that answers lags; unreachable: one gives no answer. */
+export function stateOf(servers: readonly ServerReport[]): Exclude<PropagationState, "unknown"> {
+  if (servers.length > 0 && servers.every((server) => server.ok)) return "served";
+  if (servers.some((server) => !server.ok && server.error === null)) return "pending";
+  return "unreachable";
+}
+
+/** "served by 1 of 2 name servers", with what each lagging one answers. */
+export function servedWords(propagation: Pick<Propagation, "servers" | "detail">): string {
+  const { servers } = propagation;
+  const served = servers.filter((server) => server.ok).length;
+  const lagging = servers.filter((server) => !server.ok).map((server) => {
+    const who = server.address === null || server.address === server.name ? server.name : `${server.name} (${server.address})`;
+    if (server.error !== null) return `${who} does not answer (${server.error})`;
+    return server.answer.length === 0 ? `${who} answers no address` : `${who} answers ${server.answer.join(", ")}`;
+  });
+  const words = [`served by ${served} of ${servers.length} name server${servers.length === 1 ? "" : "s"}`, ...lagging];
+  if (propagation.detail !== null) words.push(propagation.detail);
+  return words.join("; ");
+}
+
+export class PropagationTracker implements PropagationRounds, EventSink {
+  private readonly watches = new Map<number, Watch>();
+  private readonly known = new Map<number, Known>();
+  /** Domains whose `not_served` went out, until they are served again. */
+  private readonly notified = new Set<number>();
+  private readonly rounds = new Set<Promise<void>>();
+  private readonly clock: PropagationClock;
+  private readonly lookups: Lookups;
+  /** Counts every change to what is known, so answers served again until a write also see these. */
+  changes = 0;
+  /** Called when an ask falls due sooner than the scheduler planned (a new watch, an ask finished). */
+  onDue: () => void = () => {};
+
+  constructor(private readonly parts: PropagationParts) {
+    this.clock = parts.clock ?? systemClock;
+    this.lookups = parts.lookups ?? { findZoneServers, query };
+  }
+
+  detected(): void {}
+
+  /** A write succeeded: its record is watched from now, and its history row gets the outcome. */
+  recorded({ before, outcome }: RecordedUpdate): void {
+    if (outcome.result !== "updated" || outcome.ip === null) return;
+    this.watch(before.id, outcome.hostname, outcome.recordType, outcome.ip, outcome.historyId);
+  }
+
+  /** A scheduled pass: each record found unchanged is asked for once more (and watched while it is not served). */
+  passed(outcomes: readonly UpdateOutcome[]): void {
+    for (const outcome of outcomes) {
+      if (outcome.result === "unchanged" && outcome.ip !== null) this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null);
+    }
+  }
+
+  private watch(domainId: number, hostname: string, recordType: RecordType, ip: string, historyId: number | null): void {
+    const current = this.watches.get(domainId);
+    // A check of an unchanged record while its write is still watched: the write's watch goes on.
+    if (historyId === null && current !== undefined && sameAddress(current.address, ip) && current.hostname === hostname && current.recordType === recordType) return;
+    const now = this.clock.monotonic();
+    this.watches.set(domainId, { domainId, hostname, recordType, address: ip, historyId, startedAt: now, nextAt: now, delayMs: FIRST_DELAY_MS, running: false, targets: null });
+    this.onDue();
+  }
+
+  /** What is known of the record as the domain holds it now; unknown when it was not checked (or is another record now). */
+  propagationOf(domain: Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp">): Propagation {
+    const known = this.known.get(domain.id);
+    if (known === undefined || domain.lastKnownIp === null) return UNKNOWN;
+    const same = known.hostname === domain.domainName && known.recordType === domain.recordType && sameAddress(known.address, domain.lastKnownIp);
+    return same ? known.propagation : UNKNOWN;
+  }
+
+  msUntilDue(): number | null {
+    if (this.rounds.size >= ROUNDS_AT_ONCE) return null; // a round that ends wakes the scheduler
+    let earliest: number | null = null;
+    for (const watch of this.watches.values()) {
+      if (!watch.running && (earliest === null || watch.nextAt < earliest)) earliest = watch.nextAt;
+    }
+    return earliest === null ? null : Math.max(0, earliest - this.clock.monotonic());
+  }
+
+  runDue(): void {
+    const now = this.clock.monotonic();
+    for (const watch of this.watches.values()) {
+      if (this.rounds.size >= ROUNDS_AT_ONCE) return;
+      if (watch.running || watch.nextAt > now) continue;
+      watch.running = true;
+      const round = this.round(watch)
+        .catch((error: unknown) => {
+          this.parts.log.error("asking the name servers failed", { domain_id: watch.domainId, error: error instanceof Error ? error.message : String(error) });
+          this.planNext(watch, this.clock.monotonic());
+        })
+        .finally(() => {
+          watch.running = false;
+          this.rounds.delete(round);
+          this.onDue();
+        });
+      this.rounds.add(round);
+    }
+  }
+
+  /** Resolves once no ask is under way. */
+  async idle(): Promise<void> {
+    while (this.rounds.size > 0) await Promise.allSettled([...this.rounds]);
+  }
+
+  /** One ask of every name server of the watched record, and what follows from the answers. */
+  private async round(watch: Watch): Promise<void> {
+    const loaded = this.parts.store.domains.withProvider(watch.domainId);
+    const domain = loaded?.domain;
+    if (!loaded || !domain || domain.domainName !== watch.hostname || domain.recordType !== watch.recordType) {
+      // Deleted, or another record now: nothing left to watch.
+      this.drop(watch);
+      if (!loaded) this.known.delete(watch.domainId);
+      return;
+    }
+    // Found once per watch; looked for again at each ask while the resolvers did not answer.
+    if (watch.targets === null || watch.targets.detail !== null) watch.targets = await this.targets(loaded.provider, watch.hostname);
+    const type = watch.recordType === "AAAA" ? TYPE.AAAA : TYPE.A;
+    const proxied = this.parts.proxied(loaded.provider, domain);
+    const servers = await Promise.all(watch.targets.list.map((target) => this.ask(target, watch.hostname, type, proxied ? null : watch.address)));
+    if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile
+    const now = this.clock.monotonic();
+    const state = stateOf(servers);
+    const before = this.known.get(watch.domainId);
+    const sameRecord = before !== undefined && sameAddress(before.address, watch.address) && before.hostname === watch.hostname && before.recordType === watch.recordType;
+    const servedAfterMs =
+      state !== "served" ? null : watch.historyId !== null ? Math.round(now - watch.startedAt) : sameRecord ? before.propagation.servedAfterMs : null;
+    const detail = proxied ? [PROXIED, watch.targets.detail].filter(Boolean).join("; ") : watch.targets.detail;
+    const propagation: Propagation = { state, servers, checkedAt: this.clock.wall(), servedAfterMs, detail };
+    this.known.set(watch.domainId, { hostname: watch.hostname, recordType: watch.recordType, address: watch.address, propagation });
+    this.changes++;
+    if (state === "served") {
+      this.notified.delete(watch.domainId);
+      if (watch.historyId !== null) this.conclude(watch, `served by ${servers.length} of ${servers.length} name server${servers.length === 1 ? "" : "s"} after ${spokenDuration(now - watch.startedAt)}`);
+      this.drop(watch);
+      return;
+    }
+    if (now - watch.startedAt >= WATCH_MS) {
+      const words = `not served after ${spokenDuration(WATCH_MS)}: ${servedWords(propagation)}`;
+      if (watch.historyId !== null) this.conclude(watch, words);
+      // Said once per streak (each check watches the record again): at warn with the event, then at debug.
+      const first = !this.notified.has(watch.domainId);
+      this.parts.log[first ? "warn" : "debug"]("record not served by every name server", { domain_id: watch.domainId, domain: watch.hostname, type: watch.recordType, state, detail: words });
+      if (first) {
+        this.notified.add(watch.domainId);
+        this.parts.events.notServed?.({ domainId: watch.domainId, hostname: watch.hostname, recordType: watch.recordType, providerId: domain.providerId, ip: watch.address, message: words });
+      }
+      this.drop(watch);
+      return;
+    }
+    this.planNext(watch, now);
+  }
+
+  /** The next ask after the backoff, and the last one at the end of the 10 minutes. */
+  private planNext(watch: Watch, now: number): void {
+    const end = watch.startedAt + WATCH_MS;
+    watch.nextAt = Math.min(now + watch.delayMs, end);
+    watch.delayMs = Math.min(watch.delayMs * 2, LONGEST_DELAY_MS);
+  }
+
+  private drop(watch: Watch): void {
+    if (this.watches.get(watch.domainId) === watch) this.watches.delete(watch.domainId);
+  }
+
+  /** The write's history row ends with what the name servers came to. */
+  private conclude(watch: Watch, words: string): void {
+    if (watch.historyId === null) return;
+    try {
+      this.parts.store.history.appendToMessage(watch.historyId, `; ${words}`);
+    } catch (error) {
+      // A full disk or a closed database: the state is still shown; only the row keeps its words.
+      this.parts.log.warn("the history row could not be completed", { history_id: watch.historyId, error: error instanceof Error ? error.message : String(error) });
+    }
+    this.parts.log.info("name servers asked", { domain_id: watch.domainId, domain: watch.hostname, type: watch.recordType, result: words });
+  }
+
+  /** The zone's name servers and the service's own server, each once. */
+  private async targets(provider: ProviderRow, hostname: string): Promise<{ list: NameServerTarget[]; detail: string | null }> {
+    const resolvers = this.parts.settings.resolvers;
+    const [zone, configured] = await Promise.all([this.lookups.findZoneServers(resolvers, hostname), this.configuredServer(provider)]);
+    const list = zone.ok ? [...zone.servers] : [];
+    const sameAs = (a: ServerAddress | null, b: ServerAddress | null) => a !== null && b !== null && a.host === b.host && a.port === b.port;
+    if (configured !== null && !list.some((target) => sameAs(target.server, configured.server))) list.push(configured);
+    if (zone.ok) return { list, detail: null };
+    return { list, detail: list.length > 0 ? `only the service's server was asked: ${zone.reason}` : `the zone's name servers were not found: ${zone.reason}` };
+  }
+
+  /** The server the provider's service writes to, its name resolved through the resolvers when it is not an address. */
+  private async configuredServer(provider: ProviderRow): Promise<NameServerTarget | null> {
+    const text = this.parts.nameServerOf(provider);
+    if (text === null) return null;
+    const server = parseServer(text);
+    if (typeof server === "string") return null;
+    if (isIP(server.host) !== 0) return { name: formatServer(server), server };
+    for (const type of [TYPE.A, TYPE.AAAA]) {
+      for (const resolver of this.parts.settings.resolvers) {
+        const found = await this.lookups.query(resolver, server.host, type, { recursion: true });
+        const address = found.ok ? addressesIn(found.message, server.host, type)[0] : undefined;
+        if (address !== undefined) return { name: formatServer(server), server: { host: address, port: server.port } };
+      }
+    }
+    return { name: formatServer(server), server: null };
+  }
+
+  /** Asks one name server for the record, without recursion; `address` null: any address is the record's (a proxied one). */
+  private async ask(target: NameServerTarget, hostname: string, type: number, address: string | null): Promise<ServerReport> {
+    const report = (fields: Pick<ServerReport, "answer" | "ok" | "error">): ServerReport => ({
+      name: target.name,
+      address: target.server === null ? null : formatServer(target.server),
+      ...fields,
+    });
+    if (target.server === null) return report({ answer: [], ok: false, error: "no address found for it" });
+    const answer = await this.lookups.query(target.server, hostname, type, { recursion: false });
+    if (!answer.ok) return report({ answer: [], ok: false, error: answer.reason });
+    const { rcode, aa } = answer.message;
+    if (rcode !== RCODE.NOERROR && rcode !== RCODE.NXDOMAIN) return report({ answer: [], ok: false, error: rcodeName(rcode) });
+    if (!aa) return report({ answer: [], ok: false, error: "not authoritative for the zone" });
+    const addresses = addressesIn(answer.message, hostname, type);
+    const ok = address === null ? addresses.length > 0 : addresses.some((served) => sameAddress(served, address));
+    return report({ answer: addresses, ok, error: null });
+  }
+
+  /** Each record's served state as far as it is known and still the domain's: the `ddnsd_record_served` gauge. */
+  servedRecords(): { domain: string; recordType: RecordType; served: boolean }[] {
+    const records: { domain: string; recordType: RecordType; served: boolean }[] = [];
+    for (const domain of this.parts.store.domains.list()) {
+      const { state } = this.propagationOf(domain);
+      if (state !== "unknown") records.push({ domain: domain.domainName, recordType: domain.recordType, served: state === "served" });
+    }
+    return records;
+  }
+}

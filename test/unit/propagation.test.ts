@@ -1,0 +1,309 @@
+// Whether a record is live (src/updater/propagation.ts), on a fake clock and fake name servers:
+// when the name servers are asked (at once, then 2 s, 4 s, 8 s … apart, never sooner), what each
+// answer makes of the record's state, the words its history row ends with, and the `not_served`
+// event after 10 minutes, once per streak. The real name servers are in test/propagation/.
+
+import { beforeEach, expect, test } from "bun:test";
+import type { QueryAnswer, ZoneServers } from "../../src/dns/lookup";
+import type { ServerAddress } from "../../src/dns/signed-dns";
+import { addressData, message, RCODE } from "../../src/dns/wire";
+import { createLogger } from "../../src/log";
+import type { NotServed } from "../../src/updater/events";
+import type { UpdateOutcome } from "../../src/updater/outcome";
+import { FIRST_DELAY_MS, PropagationTracker, WATCH_MS } from "../../src/updater/propagation";
+import { memoryStore, type MemoryStore } from "./store/support";
+
+const NS1 = { host: "192.0.2.53", port: 53 };
+const NS2 = { host: "198.51.100.53", port: 53 };
+const NEW = "203.0.113.7";
+const OLD = "203.0.113.1";
+
+/** What each name server answers, by address: an address list, an rcode, or silence. */
+type Behaviour = string[] | { rcode: number } | { silent: true };
+
+let clock: { now: number; monotonic(): number; wall(): number };
+let servers: Map<string, Behaviour>;
+let zone: ZoneServers;
+let asked: string[];
+let notServed: NotServed[];
+let memory: MemoryStore;
+let tracker: PropagationTracker;
+let nameServer: string | null;
+
+function answerOf(server: ServerAddress, name: string, type: number): QueryAnswer {
+  const behaviour = servers.get(server.host);
+  if (behaviour === undefined || "silent" in behaviour) return { ok: false, reason: "no answer within 3 s" };
+  const base = message({ id: 1, qr: true, aa: true, questions: [{ name, type, class: 1 }] });
+  if ("rcode" in behaviour) return { ok: true, message: { ...base, aa: false, rcode: behaviour.rcode }, bytes: new Uint8Array() };
+  const answers = behaviour.map((ip) => ({ name, type, class: 1, ttl: 300, data: addressData(ip) }));
+  return { ok: true, message: { ...base, answers }, bytes: new Uint8Array() };
+}
+
+beforeEach(() => {
+  clock = { now: 1_000, monotonic: () => clock.now, wall: () => 1_800_000_000_000 + clock.now };
+  servers = new Map([
+    [NS1.host, [NEW]],
+    [NS2.host, [NEW]],
+  ]);
+  zone = { ok: true, zone: "example.com", servers: [{ name: "ns1.example.com", server: NS1 }, { name: "ns2.example.com", server: NS2 }] };
+  asked = [];
+  notServed = [];
+  nameServer = null;
+  memory = memoryStore();
+  tracker = new PropagationTracker({
+    store: memory.store,
+    nameServerOf: () => nameServer,
+    proxied: (_provider, domain) => domain.config.proxied === true,
+    settings: { resolvers: [{ host: "192.0.2.1", port: 53 }] },
+    log: createLogger({ level: "error", format: "json", write: () => {} }),
+    events: { notServed: (report) => notServed.push(report) },
+    clock,
+    lookups: {
+      findZoneServers: async () => zone,
+      query: async (server, name, type, options) => {
+        expect(options.recursion).toBe(false);
+        asked.push(server.host);
+        return answerOf(server, name, type);
+      },
+    },
+  });
+});
+
+/** A domain written with NEW, its SUCCESS row; the domain's and row's ids. */
+function written(name = "home.example.com"): { domainId: number; historyId: number } {
+  const providerId = memory.provider(`p-${name}`);
+  const domainId = memory.domain(providerId, name);
+  memory.store.domains.update(domainId, { lastKnownIp: NEW, lastUpdateStatus: "SUCCESS" });
+  const historyId = memory.store.history.append(
+    { domainId, ipAddress: NEW, previousIp: OLD, status: "SUCCESS", failureCause: null, message: `Updated ${name} A → ${NEW}`, trigger: "schedule", durationMs: 5, timestamp: Date.now() },
+    1000,
+  );
+  const before = memory.store.domains.find(domainId)!;
+  tracker.recorded({ before, outcome: outcome(domainId, name, "updated", historyId), trigger: "schedule" });
+  return { domainId, historyId };
+}
+
+function outcome(domainId: number, hostname: string, result: "updated" | "unchanged", historyId: number | null): UpdateOutcome {
+  return { domainId, hostname, recordType: "A", result, failure: null, ip: NEW, previousIp: OLD, changed: result === "updated", message: "", durationMs: 5, historyId };
+}
+
+/** Lets the clock run to `ms` from now, running every ask that falls due on the way, as the scheduler's wake-ups would. */
+async function runFor(ms: number): Promise<void> {
+  const end = clock.now + ms;
+  for (;;) {
+    const wait = tracker.msUntilDue();
+    if (wait === null || clock.now + wait > end) break;
+    clock.now += wait;
+    tracker.runDue();
+    await tracker.idle();
+  }
+  clock.now = end;
+}
+
+const stateOf = (domainId: number) => tracker.propagationOf(memory.store.domains.find(domainId)!);
+
+function messageOf(domainId: number, historyId: number): string | undefined {
+  return memory.store.history.list(domainId, 10).find((row) => row.id === historyId)?.message;
+}
+
+test("a record every name server serves at once: served, the history row says so, nothing asked again", async () => {
+  const { domainId, historyId } = written();
+  expect(tracker.msUntilDue()).toBe(0);
+  await runFor(0);
+  const propagation = stateOf(domainId);
+  expect(propagation.state).toBe("served");
+  expect(propagation.servers).toEqual([
+    { name: "ns1.example.com", address: NS1.host, answer: [NEW], ok: true, error: null },
+    { name: "ns2.example.com", address: NS2.host, answer: [NEW], ok: true, error: null },
+  ]);
+  expect(propagation.servedAfterMs).toBe(0);
+  expect(propagation.checkedAt).toBe(clock.wall());
+  expect(messageOf(domainId, historyId)).toBe(`Updated home.example.com A → ${NEW}; served by 2 of 2 name servers after 0 s`);
+  expect(tracker.msUntilDue()).toBeNull();
+  expect(asked).toHaveLength(2);
+});
+
+test("a lagging secondary: pending with what it answers, asked again 2 s, 4 s, 8 s apart, then served after the time it took", async () => {
+  servers.set(NS2.host, [OLD]);
+  const { domainId, historyId } = written();
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("pending");
+  expect(stateOf(domainId).servers[1]).toEqual({ name: "ns2.example.com", address: NS2.host, answer: [OLD], ok: false, error: null });
+  expect(tracker.msUntilDue()).toBe(FIRST_DELAY_MS);
+  await runFor(FIRST_DELAY_MS - 1);
+  expect(asked).toHaveLength(2); // not a moment sooner
+  await runFor(1);
+  expect(asked).toHaveLength(4);
+  expect(tracker.msUntilDue()).toBe(4_000);
+  await runFor(4_000);
+  expect(tracker.msUntilDue()).toBe(8_000);
+  servers.set(NS2.host, [NEW]); // the NOTIFY arrived
+  await runFor(8_000);
+  const propagation = stateOf(domainId);
+  expect(propagation.state).toBe("served");
+  expect(propagation.servedAfterMs).toBe(14_000);
+  expect(messageOf(domainId, historyId)).toEndWith("; served by 2 of 2 name servers after 14 s");
+  expect(tracker.msUntilDue()).toBeNull();
+});
+
+test("a name server that does not answer is unreachable and named; asked only on the backoff; after 10 minutes the row says so and not_served goes out once", async () => {
+  servers.set(NS2.host, { silent: true });
+  const { domainId, historyId } = written();
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("unreachable");
+  expect(stateOf(domainId).servers[1]).toMatchObject({ name: "ns2.example.com", ok: false, error: "no answer within 3 s" });
+  await runFor(WATCH_MS - 1);
+  expect(messageOf(domainId, historyId)).toBe(`Updated home.example.com A → ${NEW}`);
+  // At once, then 2, 4, 8, 16, 32, 64 and 128 s later, then every two minutes: never more often.
+  const asksOfNs2 = () => asked.filter((host) => host === NS2.host).length;
+  expect(asksOfNs2()).toBe(10);
+  await runFor(1);
+  // The last ask at the end of the 10 minutes.
+  expect(asksOfNs2()).toBe(11);
+  expect(messageOf(domainId, historyId)).toBe(
+    `Updated home.example.com A → ${NEW}; not served after 10 min: served by 1 of 2 name servers; ns2.example.com (${NS2.host}) does not answer (no answer within 3 s)`,
+  );
+  expect(notServed).toEqual([
+    { domainId, hostname: "home.example.com", recordType: "A", providerId: expect.any(Number), ip: NEW, message: expect.stringContaining("ns2.example.com") },
+  ]);
+  expect(tracker.msUntilDue()).toBeNull();
+
+  // The next check of the unchanged record watches it again; still not served: no second event.
+  tracker.passed([outcome(domainId, "home.example.com", "unchanged", null)]);
+  await runFor(WATCH_MS);
+  expect(notServed).toHaveLength(1);
+  // Served again, then lagging again: a new streak, a new event.
+  servers.set(NS2.host, [NEW]);
+  tracker.passed([outcome(domainId, "home.example.com", "unchanged", null)]);
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("served");
+  servers.set(NS2.host, { rcode: RCODE.REFUSED });
+  tracker.passed([outcome(domainId, "home.example.com", "unchanged", null)]);
+  await runFor(0);
+  expect(stateOf(domainId).servers[1]).toMatchObject({ ok: false, error: "REFUSED" });
+  await runFor(WATCH_MS);
+  expect(notServed).toHaveLength(2);
+});
+
+test("a check of an unchanged record asks once when served, writes no row, and keeps how long serving took after the write", async () => {
+  servers.set(NS2.host, [OLD]);
+  const { domainId, historyId } = written();
+  await runFor(0);
+  servers.set(NS2.host, [NEW]);
+  await runFor(FIRST_DELAY_MS);
+  const words = messageOf(domainId, historyId);
+  expect(stateOf(domainId).servedAfterMs).toBe(2_000);
+  const before = asked.length;
+  clock.now += 300_000;
+  tracker.passed([outcome(domainId, "home.example.com", "unchanged", null)]);
+  await runFor(0);
+  expect(asked.length).toBe(before + 2);
+  expect(stateOf(domainId)).toMatchObject({ state: "served", servedAfterMs: 2_000, checkedAt: clock.wall() });
+  expect(messageOf(domainId, historyId)).toBe(words);
+  expect(tracker.msUntilDue()).toBeNull();
+});
+
+test("the resolvers do not answer: unreachable with the reason; the service's own server is still asked, and alone serves the record", async () => {
+  zone = { ok: false, reason: "the NS query for home.example.com failed: resolver 192.0.2.1: no answer within 3 s" };
+  const first = written();
+  await runFor(0);
+  expect(stateOf(first.domainId)).toMatchObject({ state: "unreachable", servers: [], detail: expect.stringContaining("the zone's name servers were not found") });
+
+  nameServer = `${NS1.host}:5353`;
+  const second = written("other.example.com");
+  await runFor(0);
+  expect(stateOf(second.domainId)).toMatchObject({
+    state: "served",
+    servers: [{ name: `${NS1.host}:5353`, address: `${NS1.host}:5353`, answer: [NEW], ok: true, error: null }],
+    detail: expect.stringContaining("only the service's server was asked"),
+  });
+});
+
+test("resolvers that did not answer are asked again at the next ask: the NS set found then is asked", async () => {
+  const found = zone;
+  zone = { ok: false, reason: "the NS query for home.example.com failed: resolver 192.0.2.1: no answer within 3 s" };
+  const { domainId } = written();
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("unreachable");
+  zone = found;
+  await runFor(FIRST_DELAY_MS);
+  expect(stateOf(domainId)).toMatchObject({ state: "served", detail: null });
+});
+
+test("a proxied record is served when every name server answers an address (the proxy's), not the record's own", async () => {
+  servers.set(NS1.host, ["104.16.1.1"]);
+  servers.set(NS2.host, ["104.16.1.1"]);
+  const providerId = memory.provider("proxy");
+  const domainId = memory.domain(providerId, "shop.example.com");
+  memory.store.domains.update(domainId, { lastKnownIp: NEW, lastUpdateStatus: "SUCCESS", config: { proxied: true } });
+  tracker.recorded({ before: memory.store.domains.find(domainId)!, outcome: outcome(domainId, "shop.example.com", "updated", null), trigger: "manual" });
+  await runFor(0);
+  expect(stateOf(domainId)).toMatchObject({ state: "served", detail: expect.stringContaining("a proxied record"), servers: [{ answer: ["104.16.1.1"], ok: true }, { ok: true }] });
+  // Not proxied, the same answers are a record not served.
+  memory.store.domains.update(domainId, { config: {} });
+  tracker.passed([outcome(domainId, "shop.example.com", "unchanged", null)]);
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("pending");
+});
+
+test("the service's own server is asked beside the NS set, once when it is one of them", async () => {
+  nameServer = NS1.host;
+  const { domainId } = written();
+  await runFor(0);
+  expect(stateOf(domainId).servers.map((server) => server.name)).toEqual(["ns1.example.com", "ns2.example.com"]);
+  nameServer = "192.0.2.99";
+  servers.set("192.0.2.99", [NEW]);
+  const other = written("other.example.com");
+  await runFor(0);
+  expect(stateOf(other.domainId).servers.map((server) => server.address)).toEqual([NS1.host, NS2.host, "192.0.2.99"]);
+});
+
+test("unknown until asked, and again once the domain is another record (renamed) or holds another address", async () => {
+  const { domainId } = written();
+  expect(stateOf(domainId).state).toBe("unknown");
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("served");
+  memory.store.domains.update(domainId, { lastKnownIp: OLD });
+  expect(stateOf(domainId).state).toBe("unknown");
+  memory.store.domains.update(domainId, { lastKnownIp: NEW, domainName: "renamed.example.com" });
+  expect(stateOf(domainId).state).toBe("unknown");
+});
+
+test("a deleted domain's watch ends at its next ask, and what was known of it goes", async () => {
+  servers.set(NS2.host, [OLD]);
+  const { domainId } = written();
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("pending");
+  memory.store.history.deleteForDomain(domainId);
+  memory.store.domains.delete(domainId);
+  await runFor(FIRST_DELAY_MS);
+  expect(tracker.msUntilDue()).toBeNull();
+  expect(tracker.servedRecords()).toEqual([]);
+});
+
+test("ddnsd_record_served's source: each record asked, served or not; records not asked are left out", async () => {
+  servers.set(NS2.host, [OLD]);
+  written("a.example.com");
+  await runFor(0);
+  const providerId = memory.provider("quiet");
+  memory.domain(providerId, "never.example.com");
+  expect(tracker.servedRecords()).toEqual([{ domain: "a.example.com", recordType: "A", served: false }]);
+  servers.set(NS2.host, [NEW]);
+  await runFor(FIRST_DELAY_MS);
+  expect(tracker.servedRecords()).toEqual([{ domain: "a.example.com", recordType: "A", served: true }]);
+});
+
+test("an AAAA record's addresses compare as addresses", async () => {
+  const providerId = memory.provider("v6");
+  const domainId = memory.domain(providerId, "v6.example.com", "AAAA");
+  memory.store.domains.update(domainId, { lastKnownIp: "2001:0db8:0:0::1", lastUpdateStatus: "SUCCESS" });
+  servers.set(NS1.host, ["2001:db8::1"]);
+  servers.set(NS2.host, ["2001:db8::1"]);
+  tracker.recorded({
+    before: memory.store.domains.find(domainId)!,
+    outcome: { ...outcome(domainId, "v6.example.com", "updated", null), recordType: "AAAA", ip: "2001:0db8:0:0::1" },
+    trigger: "manual",
+  });
+  await runFor(0);
+  expect(stateOf(domainId)).toMatchObject({ state: "served", servers: [{ answer: ["2001:db8::1"], ok: true }, { ok: true }] });
+});
