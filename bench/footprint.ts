@@ -84,7 +84,11 @@ async function startBare(binary: string, bodiesFile: string): Promise<{ url: str
     await Bun.sleep(1);
   }
   const startedInMs = performance.now() - started;
-  return { url, pid: child.pid, startedInMs, stop: async () => void (child.kill(), await child.exited) };
+  const stop = async () => {
+    child.kill();
+    await child.exited;
+  };
+  return { url, pid: child.pid, startedInMs, stop };
 }
 
 interface Minute {
