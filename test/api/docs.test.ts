@@ -118,6 +118,21 @@ describe("/docs", () => {
     expect([response.status, response.headers.get("content-encoding")]).toEqual([200, "gzip"]);
   });
 
+  test("the Swagger bundle is the same file with brotli, gzip or no encoding, asked in any order", async () => {
+    const bundle = async (encoding: string | null) => {
+      const headers: Record<string, string> = encoding === null ? {} : { "accept-encoding": encoding };
+      const response = await t.app.handle(new Request("http://localhost/docs/assets/swagger-ui-bundle.js", { headers }));
+      expect([response.status, response.headers.get("content-encoding")]).toEqual([200, encoding]);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return encoding === "br" ? brotliDecompressSync(bytes) : encoding === "gzip" ? gunzipSync(bytes) : Buffer.from(bytes);
+    };
+    const plain = await bundle(null);
+    expect(plain.byteLength).toBeGreaterThan(1_000_000);
+    expect((await bundle("br")).equals(plain)).toBe(true);
+    expect((await bundle("gzip")).equals(plain)).toBe(true);
+    expect((await bundle(null)).equals(plain)).toBe(true);
+  });
+
   test("sends nothing to the online validator", () => {
     expect(html).not.toContain("validator.swagger.io");
   });
