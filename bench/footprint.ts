@@ -1,15 +1,19 @@
-// Footprint of the compiled binary: its size, the time from exec to the first /healthz answer
-// (median of 10 starts on a prepared data directory, plus a first start on an empty one), and its
-// resident memory idle and after each of four batches of 10,000 API requests (VmRSS from /proc,
-// read once it has settled: for about a second after a burst the collector is still returning pages).
-// Beside each, the same figure for the floor of this stack: a bare Bun.serve compiled the same way.
-// Then a minute idle with 20 domains on a 5-minute interval: CPU time (all threads) and wake-ups
-// (the main thread's voluntary context switches, /proc/<pid>/status), beside the bare server.
-// Targets: start ≤ 100 ms, idle RSS ≤ 60 MB, ≤ 70 MB after a sign-in and 10,000 requests, no
-// growth over a further 30,000; idle with 20 domains ≤ 0.02 s CPU and ≤ 5 wake-ups a minute.
+// Footprint of the compiled binary, side by side with the floor of this stack (a bare Bun.serve
+// compiled the same way, bench/lib/bare-server.ts) in one run, so a loaded machine weighs on both:
+// - the binaries' sizes, and the time from exec to the first /healthz answer (median of 5);
+// - resident memory (VmRSS, the main figure: it moves little with the machine's load) of ddnsd
+//   started on a data dir holding 20 domains, idle (nothing asked of it yet), then after a sign-in
+//   and 15 s of API load (wrk, the domain list and the dashboard), beside the bare server idle and
+//   after the same load sending the very bytes ddnsd sent; the load also gives the throughput ratio;
+// - then idle minutes with those 20 domains on a 5-minute interval: CPU time (all threads) and
+//   wake-ups (the main thread's voluntary context switches), each of several minutes, beside the
+//   bare server's same minutes.
+// Targets: idle RSS ≤ floor + 16 MB; after the sign-in and load ≤ floor + 26 MB; idle ≤ 0.02 s CPU
+// and ≤ 5 wake-ups a minute; the API ≥ 0.8× the bare server's requests/s.
 
-import { statSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
+import { statSync, writeFileSync } from "node:fs";
 import {
   binaryPath,
   ensureBinary,
@@ -31,224 +35,211 @@ import {
   tempDir,
 } from "./lib/common";
 import { seedAppliance, startProviderWorld } from "./lib/fakes";
+import { loadTool, runLoad, type LoadResult } from "./lib/load";
 
-const STARTS = 10;
-const FIRST_STARTS = 3;
-const BATCH = 10_000;
-const CONCURRENCY = 8;
-const DOMAINS = 100;
-/** 10,000 requests after the sign-in, then a further 30,000 in which the RSS must not grow. */
-const BATCHES = 4;
-const IDLE_SECONDS = 10;
-/**
- * Where the settled RSS lands after a burst depends on when the last full collection ran: it moves
- * by up to ±10 MB from batch to batch without any trend. A leak shows as a rise on every batch.
- */
-const TREND_TOLERANCE = 2 * 1024 * 1024;
-/** The idle minute: domains on the default interval, as a small install has them. */
-const IDLE_DOMAINS = 20;
-const IDLE_MINUTE_MS = 60_000;
-/**
- * After start-up and the seeding's burst of requests and writes, the collector keeps working for
- * about half a minute (measured: ~120 wake-ups in the first 30 s, 0–18 a minute after); the idle
- * minute is measured once that has passed.
- */
-const IDLE_SETTLE_MS = 30_000;
+const STARTS = 5;
+const DOMAINS = 20;
+/** Idle RSS is read this long after start: the start-up's collection has run by then. */
+const IDLE_AFTER_START_MS = 10_000;
+const LOAD_PATHS = ["/api/v1/domains", "/api/v1/metrics/dashboard"];
+const CONNECTIONS = 32;
+/** 2 rounds × 2 paths × 4 s = 16 s of load on each server, ours and the bare one alternating. */
+const ROUNDS = 2;
+const RUN_SECONDS = 4;
+/** After a burst the runtime's collector keeps working for about half a minute; the idle minutes follow it. */
+const IDLE_SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 30_000);
+const IDLE_MINUTES = Number(process.env.BENCH_IDLE_MINUTES ?? 3);
+const MINUTE_MS = 60_000;
+const MB = 1024 * 1024;
+const IDLE_MARGIN = 16 * MB;
+const LOADED_MARGIN = 26 * MB;
 
 heading("Footprint");
 console.log(`machine: ${machine()}`);
+const loadBefore = loadavg()[0]!;
 ensureBinary();
-const size = statSync(binaryPath()).size;
 const dir = tempDir("footprint");
 
-/** The floor: bench/lib/bare-server.ts compiled like ddnsd, answering /healthz; its size, start and idle RSS. */
-async function bareFloor(): Promise<{ size: number; startMs: number; idle: ReturnType<typeof processMemory>; binary: string; bodies: string }> {
+/** bench/lib/bare-server.ts compiled as ddnsd is (scripts/build.ts): the runtime's own floor. */
+function compileBare(): string {
   const binary = join(dir, "bare-server");
   const build = Bun.spawnSync(
     ["bun", "build", "--compile", "--minify", "--bytecode", "--format=esm", join(import.meta.dir, "lib/bare-server.ts"), `--outfile=${binary}`],
     { stdout: "pipe", stderr: "pipe" },
   );
   if (build.exitCode !== 0) throw new Error(`compiling the bare server failed: ${build.stderr.toString()}`);
-  const bodies = join(dir, "bare-bodies.json");
-  writeFileSync(bodies, JSON.stringify({ "/healthz": JSON.stringify({ status: "ok" }) }));
-  const starts: number[] = [];
-  let idle = processMemory(process.pid);
-  for (let i = 0; i < STARTS + 1; i++) {
-    const port = freePort();
-    const started = performance.now();
-    const child = Bun.spawn([binary, String(port), bodies], { stdout: "ignore", stderr: "inherit" });
-    for (;;) {
-      const answered = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
-      if (answered) break;
-      await Bun.sleep(1);
-    }
-    if (i > 0) starts.push(performance.now() - started);
-    if (i === STARTS) {
-      await Bun.sleep((IDLE_SECONDS + 1) * 1000);
-      idle = processMemory(child.pid);
-    }
+  return binary;
+}
+
+/** The bare server on a free port, answering the bodies in `bodiesFile` (read at its first request). */
+async function startBare(binary: string, bodiesFile: string): Promise<{ url: string; pid: number; stop(): Promise<void>; startedInMs: number }> {
+  const port = freePort();
+  const started = performance.now();
+  const child = Bun.spawn([binary, String(port), bodiesFile], { stdout: "ignore", stderr: "inherit" });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    const answered = await fetch(`${url}/healthz`).then((r) => r.arrayBuffer().then(() => true), () => false);
+    if (answered) break;
+    if (performance.now() - started > 20_000) throw new Error("the bare server did not answer within 20 s");
+    await Bun.sleep(1);
+  }
+  const startedInMs = performance.now() - started;
+  const stop = async () => {
     child.kill();
     await child.exited;
-  }
-  return { size: statSync(binary).size, startMs: median(starts), idle, binary, bodies };
+  };
+  return { url, pid: child.pid, startedInMs, stop };
 }
 
-interface IdleMinute {
+interface Minute {
   cpuSeconds: number;
-  voluntary: number;
-  involuntary: number;
+  wakeUps: number;
 }
 
-/** What a process spends over `ms` of doing nothing asked of it. */
-async function idleFor(pids: number[], ms: number): Promise<IdleMinute[]> {
-  const before = pids.map((pid) => ({ cpu: processCpuSeconds(pid), switches: processContextSwitches(pid) }));
+/** CPU and wake-ups of each process over the same `ms`, scaled to a minute. */
+async function idleFor(pids: number[], ms: number): Promise<Minute[]> {
+  const before = pids.map((pid) => ({ cpu: processCpuSeconds(pid), switches: processContextSwitches(pid).voluntary }));
   await Bun.sleep(ms);
-  return pids.map((pid, i) => {
-    const switches = processContextSwitches(pid);
-    return {
-      cpuSeconds: processCpuSeconds(pid) - before[i]!.cpu,
-      voluntary: switches.voluntary - before[i]!.switches.voluntary,
-      involuntary: switches.involuntary - before[i]!.switches.involuntary,
-    };
-  });
+  const scale = MINUTE_MS / ms;
+  return pids.map((pid, i) => ({
+    cpuSeconds: (processCpuSeconds(pid) - before[i]!.cpu) * scale,
+    wakeUps: (processContextSwitches(pid).voluntary - before[i]!.switches) * scale,
+  }));
 }
 
-/**
- * A minute idle: ddnsd with 20 domains on a 5-minute interval (their first check done), and the
- * bare server beside it. Also how many checks fell in that minute (one pass every 5 minutes on the
- * interval's grid: one minute in five includes it).
- */
-async function idleMinute(floor: { binary: string; bodies: string }) {
-  const world = await startProviderWorld({ records: IDLE_DOMAINS });
-  const appliance = await startAppliance(join(dir, "idle"), { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "5m" });
-  const port = freePort();
-  const bare = Bun.spawn([floor.binary, String(port), floor.bodies], { stdout: "ignore", stderr: "inherit" });
-  try {
-    await seedAppliance(appliance.url, await login(appliance.url), world, IDLE_DOMAINS);
-    await Bun.sleep(IDLE_SETTLE_MS);
-    const echoBefore = world.echo.requests.length;
-    const [ours, theirs] = await idleFor([appliance.pid, bare.pid], IDLE_MINUTE_MS);
-    return { ours: ours!, bare: theirs!, passes: world.echo.requests.length - echoBefore };
-  } finally {
-    bare.kill();
-    await bare.exited;
-    await appliance.stop();
-    await world.stop();
-  }
-}
+const row = (label: string, ours: string, bare: string, target = "", met?: boolean) => [label, ours, bare, target, met === undefined ? "" : met ? "met" : "MISSED"];
 
 try {
-  const floor = await bareFloor();
+  const bareBinary = compileBare();
+  const sizes = { ours: statSync(binaryPath()).size, bare: statSync(bareBinary).size };
+  const bodiesFile = join(dir, "bodies.json");
+  writeFileSync(bodiesFile, JSON.stringify({ "/healthz": JSON.stringify({ status: "ok" }) }));
 
-  // A first start on an empty directory: keys from the environment, migrations, the admin's
-  // argon2id hash. Each in its own directory.
-  const firstStarts: number[] = [];
-  for (let i = 0; i < FIRST_STARTS; i++) {
-    const appliance = await startAppliance(join(dir, `empty-${i}`));
-    firstStarts.push(appliance.startedInMs);
-    await appliance.stop();
-  }
-
-  // A prepared directory as a running install has it: 100 domains with their history.
-  const prepared = join(dir, "prepared");
+  // A data dir as a small install has it: 20 domains on a 5-minute interval, each updated once.
   const world = await startProviderWorld({ records: DOMAINS });
-  const env = { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "24h" };
+  const env = { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "5m" };
+  const prepared = join(dir, "prepared");
   const seeding = await startAppliance(prepared, env);
   await seedAppliance(seeding.url, await login(seeding.url), world, DOMAINS);
   await seeding.stop();
 
-  const starts: number[] = [];
-  for (let i = 0; i < STARTS + 1; i++) {
+  const starts = { ours: [] as number[], bare: [] as number[] };
+  for (let i = 0; i < STARTS; i++) {
     const appliance = await startAppliance(prepared, env);
-    if (i > 0) starts.push(appliance.startedInMs); // the first one warms the page cache
+    starts.ours.push(appliance.startedInMs);
     await appliance.stop();
+    const bare = await startBare(bareBinary, bodiesFile);
+    starts.bare.push(bare.startedInMs);
+    await bare.stop();
   }
 
-  // Memory: idle after start, then two batches of authenticated API requests.
   const appliance = await startAppliance(prepared, env);
-  let rows: string[][] = [];
+  const bare = await startBare(bareBinary, bodiesFile);
   try {
-    await Bun.sleep(1000);
-    const cpuBefore = processCpuSeconds(appliance.pid);
-    await Bun.sleep(IDLE_SECONDS * 1000);
-    // The scheduler's sleep (its next run a day away) is all that runs.
-    const idleCpuMsPerSecond = ((processCpuSeconds(appliance.pid) - cpuBefore) * 1000) / IDLE_SECONDS;
-    const idle = processMemory(appliance.pid);
+    await Bun.sleep(IDLE_AFTER_START_MS);
+    const idle = { ours: processMemory(appliance.pid), bare: processMemory(bare.pid) };
+
+    // The sign-in, then the load: the bare server sends the bytes ddnsd sent for each path.
     const token = await login(appliance.url);
-    const paths = ["/api/v1/domains", "/api/v1/metrics/dashboard", "/api/v1/metrics/provider-stats", "/api/v1/providers", "/api/v1/domains/1/history?limit=20", "/api/v1/system/status"];
-    const batch = async () => {
-      let next = 0;
-      let failures = 0;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < BATCH) {
-            const path = paths[next++ % paths.length]!;
-            const response = await fetch(`${appliance.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-            await response.arrayBuffer();
-            if (response.status !== 200) failures++;
-          }
-        }),
+    const auth = { Authorization: `Bearer ${token}` };
+    const bodies: Record<string, string> = { "/healthz": JSON.stringify({ status: "ok" }) };
+    for (const path of LOAD_PATHS) bodies[path] = await (await fetch(`${appliance.url}${path}`, { headers: auth })).text();
+    writeFileSync(bodiesFile, JSON.stringify(bodies));
+    await bare.stop();
+    const loadedBare = await startBare(bareBinary, bodiesFile);
+    const runs = new Map<string, { ours: LoadResult[]; bare: LoadResult[] }>(LOAD_PATHS.map((p) => [p, { ours: [], bare: [] }]));
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const path of LOAD_PATHS) {
+          const slot = runs.get(path)!;
+          slot.ours.push(await runLoad({ url: `${appliance.url}${path}`, headers: auth, connections: CONNECTIONS, seconds: RUN_SECONDS }, appliance.pid));
+          slot.bare.push(await runLoad({ url: `${loadedBare.url}${path}`, headers: auth, connections: CONNECTIONS, seconds: RUN_SECONDS }, loadedBare.pid));
+        }
+      }
+      await Bun.sleep(2000); // the collector returns the burst's pages
+      const loaded = { ours: processMemory(appliance.pid), bare: processMemory(loadedBare.pid) };
+      for (const [path, slot] of runs) {
+        const failed = slot.ours.reduce((sum, r) => sum + r.errors, 0);
+        if (failed > 0) throw new Error(`${path}: ${failed} requests failed against ddnsd`);
+      }
+
+      // Idle minutes: ddnsd (its 20 domains' checks fall every 5 minutes) and the bare server.
+      await Bun.sleep(IDLE_SETTLE_MS);
+      const minutes: { ours: Minute; bare: Minute; checks: number }[] = [];
+      for (let i = 0; i < IDLE_MINUTES; i++) {
+        const echoBefore = world.echo.requests.length;
+        const [ours, theirs] = await idleFor([appliance.pid, loadedBare.pid], MINUTE_MS);
+        minutes.push({ ours: ours!, bare: theirs!, checks: world.echo.requests.length - echoBefore });
+      }
+
+      const floorIdle = idle.bare.rss;
+      const rows: string[][] = [
+        row("binary size", mb(sizes.ours), mb(sizes.bare)),
+        row(`exec → first /healthz (median of ${STARTS})`, ms(median(starts.ours)), ms(median(starts.bare)), "≤ 100 ms", median(starts.ours) <= 100),
+        row(
+          `RSS idle, ${DOMAINS} domains, ${IDLE_AFTER_START_MS / 1000} s after start`,
+          `${mb(idle.ours.rss)} (floor +${mb(idle.ours.rss - floorIdle)})`,
+          mb(floorIdle),
+          "≤ floor + 16 MB",
+          idle.ours.rss <= floorIdle + IDLE_MARGIN,
+        ),
+        row("  executable's pages (RssFile) + own memory (RssAnon)", `${mb(idle.ours.file)} + ${mb(idle.ours.anon)}`, `${mb(idle.bare.file)} + ${mb(idle.bare.anon)}`),
+        row(
+          `RSS after a sign-in and ${ROUNDS * LOAD_PATHS.length * RUN_SECONDS} s of API load`,
+          `${mb(loaded.ours.rss)} (floor +${mb(loaded.ours.rss - floorIdle)})`,
+          mb(loaded.bare.rss),
+          "≤ floor + 26 MB",
+          loaded.ours.rss <= floorIdle + LOADED_MARGIN,
+        ),
+        row("  executable's pages (RssFile) + own memory (RssAnon)", `${mb(loaded.ours.file)} + ${mb(loaded.ours.anon)}`, `${mb(loaded.bare.file)} + ${mb(loaded.bare.anon)}`),
+        row("  peak RSS (VmHWM)", mb(loaded.ours.peak), mb(loaded.bare.peak)),
+      ];
+      const mean = (results: LoadResult[], key: "requestsPerSecond" | "serverCpuUs") => results.reduce((sum, r) => sum + (r[key] ?? 0), 0) / results.length;
+      for (const [path, slot] of runs) {
+        const share = mean(slot.ours, "requestsPerSecond") / mean(slot.bare, "requestsPerSecond");
+        rows.push(
+          row(
+            `${path}: req/s (µs CPU per request)`,
+            `${mean(slot.ours, "requestsPerSecond").toFixed(0)} (${mean(slot.ours, "serverCpuUs").toFixed(0)}) → ${ratio(share)}`,
+            `${mean(slot.bare, "requestsPerSecond").toFixed(0)} (${mean(slot.bare, "serverCpuUs").toFixed(0)})`,
+            "≥ 0.80×",
+            share >= 0.8,
+          ),
+        );
+        recordFigure({ bench: "footprint", name: `${path.replace("/api/v1", "")}: req/s ÷ bare's, ${CONNECTIONS} connections`, value: ratio(share), target: "≥ 0.80×", met: share >= 0.8 });
+      }
+      const perMinute = (key: keyof Minute, side: "ours" | "bare", digits: number) => minutes.map((m) => m[side][key].toFixed(digits)).join(" / ");
+      // Counted in clock ticks: 0.02 s is two ticks, not a figure to compare to the last bit.
+      const cpuMet = median(minutes.map((m) => m.ours.cpuSeconds)) <= 0.02 + 1e-9;
+      // The median minute: a minute with a check, or with the runtime's collector catching up after
+      // one, is shown beside it.
+      const wakeMet = median(minutes.map((m) => m.ours.wakeUps)) <= 5;
+      rows.push(
+        row(`idle minutes (${IDLE_MINUTES}), ${DOMAINS} domains every 5 min: CPU s`, perMinute("cpuSeconds", "ours", 2), perMinute("cpuSeconds", "bare", 2), "≤ 0.02 s (median)", cpuMet),
+        row("  wake-ups (main thread's voluntary context switches)", perMinute("wakeUps", "ours", 0), perMinute("wakeUps", "bare", 0), "≤ 5 (median)", wakeMet),
+        row("  checks of the domains in each minute (echo requests)", minutes.map((m) => String(m.checks)).join(" / "), ""),
       );
-      if (failures > 0) throw new Error(`${failures} requests failed`);
-      await Bun.sleep(2000); // let the RSS settle, as it does between bursts
-      return processMemory(appliance.pid);
-    };
-    const after: ReturnType<typeof processMemory>[] = [];
-    for (let i = 0; i < BATCHES; i++) after.push(await batch());
-    const [first, last] = [after[0]!, after.at(-1)!];
-    const growth = last.rss - first.rss;
-    const rising = after.every((m, i) => i === 0 || m.rss > after[i - 1]!.rss) && last.rss - first.rss > TREND_TOLERANCE;
-    rows = [
-      ["binary size", mb(size), mb(floor.size), ""],
-      [`first start, empty data dir (median of ${FIRST_STARTS})`, ms(median(firstStarts)), "", ""],
-      [`start → first /healthz answer (median of ${STARTS})`, ms(median(starts)), ms(floor.startMs), "≤ 100 ms"],
-      ["  fastest / slowest start", `${ms(Math.min(...starts))} / ${ms(Math.max(...starts))}`, "", ""],
-      [`RSS idle (${IDLE_SECONDS + 1} s after start)`, `${mb(idle.rss)} (${ratio(idle.rss / floor.idle.rss)} bare)`, mb(floor.idle.rss), "≤ 60 MB"],
-      ["  of it the executable's own pages (RssFile)", mb(idle.file), mb(floor.idle.file), ""],
-      ["  of it the process's own memory (RssAnon)", mb(idle.anon), mb(floor.idle.anon), ""],
-      [`CPU the first ${IDLE_SECONDS} s after start (100 domains)`, `${idleCpuMsPerSecond.toFixed(1)} ms/s`, "", ""],
-      ...after.map((m, i) => [`RSS after a sign-in and ${((i + 1) * BATCH).toLocaleString("en")} requests`, `${mb(m.rss)} (anon ${mb(m.anon)}; ${ratio(m.rss / floor.idle.rss)} bare idle)`, "", i === 0 ? "≤ 70 MB" : ""]),
-      [`change over the further ${((BATCHES - 1) * BATCH).toLocaleString("en")}`, `${growth >= 0 ? "+" : ""}${mb(growth)}`, "", ""],
-      [`trend over ${BATCHES} × 10,000`, rising ? "RISING" : "none", "", "no growth"],
-      ["peak RSS (VmHWM)", mb(last.peak), "", ""],
-    ];
-    recordFigure({ bench: "footprint", name: "binary size (bare compiled Bun.serve)", value: `${mb(size)} (${mb(floor.size)})` });
-    recordFigure({ bench: "footprint", name: `start to first /healthz, median of ${STARTS} (bare)`, value: `${ms(median(starts))} (${ms(floor.startMs)})`, target: "≤ 100 ms", met: median(starts) <= 100 });
-    recordFigure({ bench: "footprint", name: "RSS idle (bare)", value: `${mb(idle.rss)} (${mb(floor.idle.rss)})`, target: "≤ 60 MB", met: idle.rss <= 60 * 1024 * 1024 });
-    recordFigure({ bench: "footprint", name: "  idle: executable pages + own memory (bare)", value: `${mb(idle.file)} + ${mb(idle.anon)} (${mb(floor.idle.file)} + ${mb(floor.idle.anon)})` });
-    recordFigure({ bench: "footprint", name: "CPU the first seconds after start", value: `${idleCpuMsPerSecond.toFixed(1)} ms per second` });
-    recordFigure({ bench: "footprint", name: "RSS after a sign-in and 10,000 requests", value: `${mb(first.rss)} (own memory ${mb(first.anon)})`, target: "≤ 70 MB", met: first.rss <= 70 * 1024 * 1024 });
-    recordFigure({ bench: "footprint", name: `RSS after ${after.map((_, i) => `${(i + 1) * 10}k`).join(" / ")} requests`, value: after.map((m) => mb(m.rss)).join(" / ") });
-    recordFigure({
-      bench: "footprint",
-      name: `RSS over a further ${((BATCHES - 1) * BATCH).toLocaleString("en")} requests`,
-      value: rising ? `rising on every batch (${growth >= 0 ? "+" : ""}${mb(growth)})` : `no trend (${growth >= 0 ? "+" : ""}${mb(growth)})`,
-      target: "no growth",
-      met: !rising,
-    });
+      const loadAfter = loadavg()[0]!;
+
+      console.log(`load: ${loadTool() === "wrk" ? "wrk -t2" : "bench/lib/loadgen.ts"}, ${CONNECTIONS} connections, ${RUN_SECONDS} s per run, ours and bare alternating ×${ROUNDS}`);
+      console.log();
+      console.log(table(["figure", "ddnsd", "bare Bun.serve", "target", ""], rows));
+      console.log(`\nthe machine's load average (1 min): ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end (nproc ${navigator.hardwareConcurrency})`);
+      console.log("(the floor is the bare server idle; CPU is counted in 10 ms clock ticks, so 0.01 s is one tick)");
+
+      recordFigure({ bench: "footprint", name: "binary size (bare)", value: `${mb(sizes.ours)} (${mb(sizes.bare)})` });
+      recordFigure({ bench: "footprint", name: `start to first /healthz, median of ${STARTS} (bare)`, value: `${ms(median(starts.ours))} (${ms(median(starts.bare))})`, target: "≤ 100 ms", met: median(starts.ours) <= 100 });
+      recordFigure({ bench: "footprint", name: `RSS idle, ${DOMAINS} domains (bare)`, value: `${mb(idle.ours.rss)} (${mb(floorIdle)})`, target: "≤ floor + 16 MB", met: idle.ours.rss <= floorIdle + IDLE_MARGIN });
+      recordFigure({ bench: "footprint", name: "RSS after sign-in + 16 s API load (bare after the same)", value: `${mb(loaded.ours.rss)} (${mb(loaded.bare.rss)})`, target: "≤ floor + 26 MB", met: loaded.ours.rss <= floorIdle + LOADED_MARGIN });
+      recordFigure({ bench: "footprint", name: `idle CPU a minute, ${DOMAINS} domains (bare)`, value: `${perMinute("cpuSeconds", "ours", 2)} s (${perMinute("cpuSeconds", "bare", 2)})`, target: "≤ 0.02 s (median)", met: cpuMet });
+      recordFigure({ bench: "footprint", name: `idle wake-ups a minute, ${DOMAINS} domains (bare)`, value: `${perMinute("wakeUps", "ours", 0)} (${perMinute("wakeUps", "bare", 0)})`, target: "≤ 5 (median)", met: wakeMet });
+    } finally {
+      await loadedBare.stop();
+    }
   } finally {
     await appliance.stop();
     await world.stop();
   }
-  const quiet = await idleMinute(floor);
-  const perMinute = (n: number) => (n * 60_000) / IDLE_MINUTE_MS;
-  const wakeUps = perMinute(quiet.ours.voluntary);
-  const idleCpu = perMinute(quiet.ours.cpuSeconds);
-  rows.push(
-    [`idle a minute, ${IDLE_DOMAINS} domains every 5 min: CPU`, `${idleCpu.toFixed(3)} s`, `${perMinute(quiet.bare.cpuSeconds).toFixed(3)} s`, "≤ 0.02 s"],
-    ["  wake-ups (main thread's voluntary context switches)", wakeUps.toFixed(0), perMinute(quiet.bare.voluntary).toFixed(0), "≤ 5"],
-    ["  preemptions (involuntary context switches)", perMinute(quiet.ours.involuntary).toFixed(0), perMinute(quiet.bare.involuntary).toFixed(0), ""],
-    ["  checks of the 20 domains in that minute", String(quiet.passes), "", ""],
-  );
-  recordFigure({ bench: "footprint", name: `idle CPU a minute, ${IDLE_DOMAINS} domains on 5 min (bare)`, value: `${idleCpu.toFixed(3)} s (${perMinute(quiet.bare.cpuSeconds).toFixed(3)} s)${quiet.passes > 0 ? ", a pass included" : ""}`, target: "≤ 0.02 s", met: idleCpu <= 0.02 });
-  recordFigure({ bench: "footprint", name: `idle wake-ups a minute, ${IDLE_DOMAINS} domains (bare)`, value: `${wakeUps.toFixed(0)} (${perMinute(quiet.bare.voluntary).toFixed(0)})`, target: "≤ 5", met: wakeUps <= 5 });
-
-  console.log();
-  console.log(table(["figure", "ddnsd", "bare Bun.serve", "target"], rows));
-  console.log(
-    `\n(requests: ${CONCURRENCY} at a time, cycling over domains list, dashboard, provider-stats, providers, one domain's history, system status;\n` +
-      " RSS read 2 s after each batch. Settled RSS moves by up to ±10 MB between batches with the collector's timing; a leak rises on every batch.)",
-  );
 } finally {
   removeDir(dir);
 }

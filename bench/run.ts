@@ -19,7 +19,7 @@ const BENCHES: { name: string; file: string; what: string; budgetSeconds: number
   { name: "services", file: "services.ts", what: "every DNS service: requests per record, pacing, 1,000 records", budgetSeconds: 1800 },
   { name: "ddclient", file: "ddclient.ts", what: "ddclient vs ddnsd on 100 Cloudflare records", budgetSeconds: 90 },
   { name: "inadyn", file: "inadyn.ts", what: "inadyn vs ddnsd on 100 dyndns2 hostnames", budgetSeconds: 90 },
-  { name: "footprint", file: "footprint.ts", what: "binary size, start time, memory, an idle minute", budgetSeconds: 240 },
+  { name: "footprint", file: "footprint.ts", what: "binary sizes, start, memory idle and after load, idle minutes, beside a bare Bun.serve", budgetSeconds: 420 },
   { name: "history", file: "history.ts", what: "metrics and history over 1,000,000 rows", budgetSeconds: 90 },
   { name: "logins", file: "logins.ts", what: "peak memory under a login flood, a throttled attempt", budgetSeconds: 60 },
 ];

@@ -169,6 +169,10 @@ async function serve(settings: Settings): Promise<void> {
   // generated password. "listening" then means ready to sign in.
   await ensureFirstAdmin(ctx);
   ctx.log.info("listening", { url: running.url.href, tls: settings.tlsCert !== null });
+  // The binary starts with the JIT reluctant (scripts/build.ts: start-up code runs once, and
+  // compiling it would only keep its machine code in memory); from here on, code that runs again
+  // and again is compiled as usual.
+  Bun.unsafe.setJITPolicy(1);
   // The dashboard shows the public address from the start, even before a domain exists.
   void Promise.all([detectFamily(ctx, 4), detectFamily(ctx, 6)]);
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
