@@ -46,19 +46,23 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
   }
 
   async function listing(zone: string): Promise<Step<Record<string, unknown>[]>> {
-    const records: Record<string, unknown>[] = [];
+    const records = new Map<string, Record<string, unknown>>();
+    let next = 0;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const query = page === 0 ? "" : `&start=${records.length}&max=${PAGE_SIZE}`;
+      const query = page === 0 ? "" : `&start=${next}&max=${PAGE_SIZE}`;
       const answer = await call("GET", `/zones/records/all/${encodeURIComponent(zone)}`, undefined, query);
       if (!answer.ok) return answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
       // The documentation shows one object where the service sends an array: either is read.
       const data = (Array.isArray(body.data) ? body.data : isObject(body.data) ? [body.data] : []).filter(isObject);
-      records.push(...data);
-      const total = Number(body.total);
-      if (data.length === 0 || !Number.isFinite(total) || records.length >= total) break;
+      const before = records.size;
+      for (const record of data) records.set(String(record.id ?? records.size), record);
+      // `count` records from `start` were in this page; the next page starts after them.
+      const [start, count, total] = [Number(body.start), Number(body.count), Number(body.total)];
+      next = Number.isFinite(start) && Number.isFinite(count) && count > 0 ? start + count : next + data.length;
+      if (records.size === before || !Number.isFinite(total) || next >= total) break;
     }
-    return { ok: true, value: records };
+    return { ok: true, value: [...records.values()] };
   }
 
   const hostIn = (hostname: string, zone: string) => relativeName(hostname, zone, "@");
