@@ -576,6 +576,48 @@ const CASES: RecordedCase[] = [
     routes: [{ method: "GET", path: /^\/dns\/records\.json\?/, file: "cloudns/records.json" }],
     concludes: "refused",
   },
+
+  // ── OVHcloud: dns-lexicon's recorded clock, zones, an empty record search, a created record and the refresh
+  {
+    type: "ovh",
+    name: "OVH's clock learnt, the zone listed, no record: created, then the zone refreshed",
+    hostname: "home.pacalis.net",
+    ip: "185.103.110.7",
+    routes: [
+      { method: "GET", path: "/auth/time", file: "ovh/auth_time.json" },
+      { method: "GET", path: "/domain/zone", file: "ovh/zones.json" },
+      { method: "GET", path: /^\/domain\/zone\/pacalis\.net\/record\?/, file: "ovh/record_ids_none.json" },
+      { method: "POST", path: "/domain/zone/pacalis.net/record", file: "ovh/record_created.json" },
+      { method: "POST", path: "/domain/zone/pacalis.net/refresh", file: "ovh/refresh.json" },
+    ],
+    concludes: "created",
+  },
+  // ── TransIP: dns-lexicon's recorded token and the domain's DNS entries (the apex A at 45.83.235.134)
+  {
+    type: "transip",
+    name: "a token, then the domain's entries: the apex A already holds the address",
+    hostname: "nuvius.nl",
+    ip: "45.83.235.134",
+    config: { zone_id: "nuvius.nl" },
+    routes: [
+      { method: "POST", path: "/auth", status: 201, file: "transip/auth.json" },
+      { method: "GET", path: "/domains/nuvius.nl/dns", file: "transip/dns.json" },
+    ],
+    concludes: "held",
+  },
+  // ── Scaleway: dns-lexicon's recorded zone records (an A for localhost)
+  {
+    type: "scaleway",
+    name: "the zone's records hold the name's A: changed",
+    hostname: "localhost.example.com",
+    ip: "185.103.110.7",
+    config: { zone_id: "example.com" },
+    routes: [
+      { method: "GET", path: /^\/dns-zones\/example\.com\/records\?/, file: "scaleway/records.json" },
+      { method: "PATCH", path: "/dns-zones/example.com/records", body: ok({ records: [{ id: "b9f9b9a6-0000-4000-8000-000000000001", data: "185.103.110.7", name: "localhost", priority: 0, ttl: 3600, type: "A", comment: null }] }) },
+    ],
+    concludes: "written",
+  },
 ];
 
 const EXPECTED_HISTORY: Record<Conclusion, { status: "SUCCESS" | "FAILED"; words?: RegExp; cause?: string }> = {
