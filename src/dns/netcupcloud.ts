@@ -44,37 +44,30 @@ type Row = Record<string, unknown>;
 export function createNetcupCloudApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   const headers = { Authorization: `Bearer ${credentials.api_key}` };
 
-  /** One request; an envelope saying `success: false` is a failure in netcup's words. */
-  async function call(method: string, path: string, body?: unknown): Promise<Step<unknown> & { code?: string }> {
+  /** One request: the answer's envelope; one saying `success: false` (whatever the status) is a failure in netcup's words. */
+  async function call(method: string, path: string, body?: unknown): Promise<Step<Row>> {
     const answer: Step<JsonAnswer> = await requestJson(context, SERVICE, { method, path, headers, body }, readError);
     if (!answer.ok) return answer;
     const envelope = isObject(answer.value.body) ? answer.value.body : {};
-    if (envelope.success === false) {
-      const error = readError(envelope, answer.value.status);
-      const failure = failed(`${SERVICE}: ${error?.words ?? "success: false"} (HTTP ${answer.value.status})`, {
-        cause: error?.cause ?? "refused",
-        stopRetrying: error?.stopRetrying,
-        staleZone: error?.staleZone,
-      });
-      return { ...failure, code: codeOf(envelope) };
-    }
-    return { ok: true, value: envelope.result ?? null };
+    if (envelope.success !== false) return { ok: true, value: envelope };
+    const error = readError(envelope, answer.value.status);
+    return failed(`${SERVICE}: ${error?.words ?? "success: false"} (HTTP ${answer.value.status})`, {
+      cause: error?.cause ?? "refused",
+      stopRetrying: error?.stopRetrying,
+      staleZone: error?.staleZone,
+    });
   }
 
   /** Every row of a paged listing. */
   async function listAll(path: string): Promise<Step<Row[]>> {
     const rows: Row[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const answer = await requestJson(context, SERVICE, { method: "GET", path: `${path}?page=${page}&perPage=${PER_PAGE}`, headers }, readError);
+      const answer = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
       if (!answer.ok) return answer;
-      const envelope = isObject(answer.value.body) ? answer.value.body : {};
-      if (envelope.success === false) {
-        const error = readError(envelope, answer.value.status);
-        return failed(`${SERVICE}: ${error?.words ?? "success: false"} (HTTP ${answer.value.status})`, { cause: error?.cause ?? "refused", stopRetrying: error?.stopRetrying });
-      }
-      const result = Array.isArray(envelope.result) ? envelope.result.filter(isObject) : [];
+      const result = Array.isArray(answer.value.result) ? answer.value.result.filter(isObject) : [];
       rows.push(...result);
-      const pagination = isObject(envelope.meta) && isObject(envelope.meta.pagination) ? envelope.meta.pagination : {};
+      const meta = answer.value.meta;
+      const pagination = isObject(meta) && isObject(meta.pagination) ? meta.pagination : {};
       const lastPage = Number(pagination.lastPage);
       if (result.length === 0 || !Number.isFinite(lastPage) || page >= lastPage) break;
     }
@@ -84,9 +77,9 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
   /** The account's domain of that exact name, or null when it is not in the account. */
   async function domainNamed(fqdn: string): Promise<Step<Row | null>> {
     const answer = await call("GET", `/domain?fqdn=${encodeURIComponent(fqdn)}`);
-    // Not in the account: `resourceDoesNotExist` (in an HTTP 200, 400 or 404 alike), or a bare 404.
-    if (!answer.ok) return answer.staleZone || answer.code === NOT_FOUND || answer.status === 404 ? { ok: true, value: null } : answer;
-    const domains = Array.isArray(answer.value) ? answer.value.filter(isObject) : [];
+    // Not in the account: `resourceDoesNotExist` (marked staleZone by readError, whatever the status), or a bare 404.
+    if (!answer.ok) return answer.staleZone || answer.status === 404 ? { ok: true, value: null } : answer;
+    const domains = Array.isArray(answer.value.result) ? answer.value.result.filter(isObject) : [];
     return { ok: true, value: domains.find((d) => String(d.fqdn ?? "").toLowerCase().replace(/\.$/, "") === fqdn) ?? null };
   }
 
