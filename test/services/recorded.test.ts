@@ -618,6 +618,43 @@ const CASES: RecordedCase[] = [
     ],
     concludes: "written",
   },
+
+  // ── Azure DNS: dns-lexicon's recorded token and zone listing (a zone in resource group dns-test)
+  {
+    type: "azure",
+    name: "a token, then the zone found among the listed ones with its resource group; no record set: created",
+    hostname: "home.full4ir.tk",
+    ip: "185.103.110.7",
+    options: (replay) => ({ login_url: `${replay.url}/azure/login` }),
+    routes: [
+      { method: "POST", path: /^\/login\/[^/]+\/oauth2\/v2\.0\/token$/, file: "azure/token.json" },
+      { method: "GET", path: /^\/subscriptions\/[^/]+\/providers\/Microsoft\.Network\/dnszones\?/, file: "azure/zones.json" },
+      { method: "GET", path: /\/resourceGroups\/dns-test\/providers\/Microsoft\.Network\/dnsZones\/full4ir\.tk\/A\/home\?/, status: 404, body: ok({ error: { code: "NotFound", message: "The resource record 'home' does not exist." } }) },
+      {
+        method: "PUT",
+        path: /\/resourceGroups\/dns-test\/providers\/Microsoft\.Network\/dnsZones\/full4ir\.tk\/A\/home\?/,
+        status: 201,
+        body: ok({ name: "home", type: "Microsoft.Network/dnszones/A", etag: "e1", properties: { TTL: 3600, fqdn: "home.full4ir.tk.", ARecords: [{ ipv4Address: "185.103.110.7" }] } }),
+      },
+    ],
+    concludes: "created",
+  },
+
+  // ── Google Cloud DNS: dns-lexicon's recorded token, managed zones, an empty rrset search and a change
+  {
+    type: "gcloud",
+    name: "a token, the zone among the managed ones, no record set: created by one change",
+    hostname: "home.fullm3tal.tk",
+    ip: "185.103.110.7",
+    options: (replay) => ({ token_url: `${replay.url}/gcloud/token` }),
+    routes: [
+      { method: "POST", path: "/token", file: "gcloud/token.json" },
+      { method: "GET", path: /\/managedZones(\?|$)/, file: "gcloud/managedZones.json" },
+      { method: "GET", path: /\/managedZones\/[^/]+\/rrsets\?/, file: "gcloud/rrsets_none.json" },
+      { method: "POST", path: /\/managedZones\/[^/]+\/changes$/, file: "gcloud/change.json" },
+    ],
+    concludes: "created",
+  },
 ];
 
 const EXPECTED_HISTORY: Record<Conclusion, { status: "SUCCESS" | "FAILED"; words?: RegExp; cause?: string }> = {
