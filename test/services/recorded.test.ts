@@ -655,6 +655,20 @@ const CASES: RecordedCase[] = [
     ],
     concludes: "created",
   },
+
+  // ── DNSimple: its own SDK's recorded answers (dnsimple-go fixtures.http): zones, a zone's records, a created record
+  {
+    type: "dnsimple",
+    name: "the zone among the account's; its records hold no A for the name: created",
+    hostname: "home.example-alpha.com",
+    ip: "185.103.110.7",
+    routes: [
+      { method: "GET", path: /^\/[^/]+\/zones\?/, file: "dnsimple/listZones.json" },
+      { method: "GET", path: /^\/[^/]+\/zones\/example-alpha\.com\/records\?/, file: "dnsimple/listZoneRecords.json" },
+      { method: "POST", path: /^\/[^/]+\/zones\/example-alpha\.com\/records$/, status: 201, file: "dnsimple/createZoneRecord.json" },
+    ],
+    concludes: "created",
+  },
 ];
 
 const EXPECTED_HISTORY: Record<Conclusion, { status: "SUCCESS" | "FAILED"; words?: RegExp; cause?: string }> = {
