@@ -27,10 +27,10 @@ const MAX_PAGES = 50;
 /** A new record's `ttl_sec` when the domain's config names none: the domain's default. */
 const DOMAIN_DEFAULT_TTL = 0;
 /**
- * The TTLs Linode keeps. Its API reference says any other `ttl_sec` is rounded to the nearest of them;
- * other Linode texts say "rounded up". ddnsd sends only values of this list (the nearest, the larger
- * on a tie), which Linode keeps as sent under either reading, so a record it wrote holds its TTL on
- * the next pass and is not written again.
+ * The TTLs Linode keeps. Linode's texts disagree on any other `ttl_sec`: "rounded to the nearest" of
+ * them in some, "rounded up" in others. ddnsd sends only values of this list (the nearest, the
+ * larger on a tie), which Linode keeps as sent under either reading, so a record it wrote holds its
+ * TTL on the next pass and is not written again.
  */
 const LINODE_TTLS = [0, 30, 120, 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200];
 

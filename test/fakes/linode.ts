@@ -71,8 +71,8 @@ export interface LinodeFake extends FakeServer<LinodeFault> {
   domain(name: string): LinodeDomain | undefined;
   record(domain: string, name: string, type: string): LinodeRecord | undefined;
   /**
-   * How a `ttl_sec` Linode does not keep is rounded: to the nearest valid value (its API reference)
-   * or up to the next one (as other Linode texts word it). Either keeps a valid value as sent.
+   * How a `ttl_sec` Linode does not keep is rounded: to the nearest valid value or up to the next
+   * one (Linode's texts say each). Either keeps a valid value as sent.
    */
   rounding: "nearest" | "up";
   reset(): void;
