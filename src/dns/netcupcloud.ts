@@ -17,10 +17,10 @@
 //   domain + revisions + records + changeset = 4 (3 when the address is already there)
 //
 // Sources (netcup's OpenAPI description, api.netcup.com/v1/openapi.json, as independent clients
-// read it; ddnsd could not vendor it): acme.sh dnsapi/dns_netcup.sh (PR 7214: key length picks the API, `GET /domain?fqdn=`, the
-// `isDnsManaged` flag), libdns/netcup's REST client (changesets, revisions, the envelope) and
-// aellwein/netcup-dns-api pkg/rest/v1 (error codes: authenticationError with HTTP 400,
-// resourceDoesNotExist); go-acme/lego issue 3226.
+// read it; ddnsd could not vendor it): acme.sh dnsapi/dns_netcup.sh (PR 7214: the key's length
+// picks the API, `GET /domain?fqdn=`, the `isDnsManaged` flag), libdns/netcup's REST client
+// (changesets, revisions, the envelope) and aellwein/netcup-dns-api pkg/rest/v1 (error codes:
+// authenticationError with HTTP 400, resourceDoesNotExist); go-acme/lego issue 3226.
 
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "./http";
 import type { Step } from "./provider";
