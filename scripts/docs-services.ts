@@ -13,6 +13,38 @@ import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import type { RateLimit, ServiceDescription } from "../src/dns/service";
 
 export const SERVICES_DIR = resolve(import.meta.dir, "..", "docs", "services");
+const DESCRIPTIONS_DIR = resolve(import.meta.dir, "..", "test", "conformance", "descriptions");
+const RECORDED_INDEX = resolve(import.meta.dir, "..", "test", "recorded", "index.json");
+
+/** The recorded answers (test/recorded/index.json): each file's path below test/recorded/ and its source repository. */
+const recorded: { file: string; repository: string }[] = existsSync(RECORDED_INDEX) ? JSON.parse(readFileSync(RECORDED_INDEX, "utf8")).files : [];
+
+/**
+ * What the service's client was checked against, besides its fake: the vendored machine-readable
+ * description (test/conformance/descriptions/) and the answers other projects recorded from the
+ * real service (test/recorded/), or that there are none.
+ */
+/** Services whose client talks to software anyone can run: checked against the real thing instead. */
+const REAL_SERVERS: Record<string, string> = {
+  rfc2136: "real BIND 9 and Knot servers started on loopback (test/services/self-hosted.test.ts)",
+  powerdns: "a real PowerDNS Authoritative server started on loopback (test/services/self-hosted.test.ts)",
+  custom: "no service of its own: it sends the request the provider's template describes",
+};
+
+function evidence(type: string): string {
+  const real = REAL_SERVERS[type];
+  if (real !== undefined) return cell(real);
+  const path = join(DESCRIPTIONS_DIR, `${type}.json`);
+  const source = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8"))["x-vendored"]?.source as string | undefined) : undefined;
+  const description = source === undefined ? "no vendored description" : `its vendored description, from ${source.split(" (")[0]}`;
+  const files = recorded.filter((entry) => entry.file.startsWith(`${type}/`));
+  const repositories = [...new Set(files.map((entry) => entry.repository))].sort();
+  const answers =
+    files.length === 0
+      ? "no recorded answer of the real service is vendored for it (none of those lego and dns-lexicon keep fit its requests)"
+      : `${files.length} ${files.length === 1 ? "answer" : "answers"} recorded from the real service by ${repositories.join(", ")} (\`test/recorded/${type}/\`), replayed through the appliance`;
+  return cell(`${description}; ${answers}; the independent clients named in the sources below`);
+}
 
 const START = (type: string) =>
   `<!-- Generated from the description in src/dns/${type}.ts by \`bun run docs:services\`: change the description, not this part. -->`;
@@ -47,6 +79,7 @@ export function generatedPart(service: ServiceDescription): string {
       service.defaultApiUrl === undefined ? "named in the provider's `options`" : `\`${apiUrlSetting(service.type)}\`, default \`${service.defaultApiUrl}\``,
     ],
     ["pace", service.rateLimits?.length ? service.rateLimits.map(window).join(", ") : "none beyond `DDNS_UPDATE_CONCURRENCY` requests at a time"],
+    ["checked against", evidence(service.type)],
   ];
   if (service.hostname) facts.push(["hostnames", cell(service.hostname.message)]);
   if (service.proxy) facts.push([`\`config.proxied\``, cell(`${service.proxy.label}: ${service.proxy.help}`)]);

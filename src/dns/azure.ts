@@ -21,7 +21,6 @@ import { longestZone, relativeName, zoneHolds } from "./zones";
 
 const SERVICE = "Azure DNS";
 const API_VERSION = "2018-05-01";
-const SCOPE = "https://management.azure.com/.default";
 /** A token is dropped this long before the expiry it came with. */
 const TOKEN_MARGIN_MS = 60_000;
 /** A new record set's TTL when the config names none: Azure's portal default. */
@@ -40,11 +39,29 @@ const FIELDS: Record<RecordType, { key: string; field: string }> = {
   AAAA: { key: "AAAARecords", field: "ipv6Address" },
 };
 
+/**
+ * The token's scope: the audience of the Resource Manager ddnsd talks to, which is its own address
+ * (`https://management.azure.com/.default` for the public cloud; US Government
+ * `https://management.usgovcloudapi.net/.default`, China `https://management.chinacloudapi.cn/.default`,
+ * as Azure/azure-sdk-for-go's cloud.go and lego name them). A token for the public cloud's audience
+ * is refused by a sovereign cloud, so the scope follows `DDNS_AZURE_API_URL`.
+ */
+export function tokenScope(resourceManagerUrl: string): string {
+  let origin: string;
+  try {
+    origin = new URL(resourceManagerUrl).origin;
+  } catch {
+    origin = "https://management.azure.com";
+  }
+  return `${origin}/.default`;
+}
+
 export function createAzureApi(credentials: Credentials, loginUrl: string, context: ClientContext, now: () => number = Date.now): ZoneApi {
   let token: { value: string; until: number } | undefined;
+  const scope = tokenScope(context.baseUrl);
 
   async function obtainToken(): Promise<Step<string>> {
-    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: credentials.client_id, client_secret: credentials.client_secret, scope: SCOPE });
+    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: credentials.client_id, client_secret: credentials.client_secret, scope });
     const url = `${loginUrl.replace(/\/+$/, "")}/${encodeURIComponent(credentials.tenant_id)}/oauth2/v2.0/token`;
     const answer = await exchange(
       context.fetch,

@@ -19,7 +19,7 @@ import { failed, failedAnswer, isObject, requestJson, type JsonAnswer } from "./
 import type { Step, StepFailure } from "./provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "./reconcile";
 import { defineService, type ClientContext } from "./service";
-import { candidateZones, relativeName } from "./zones";
+import { candidateZones, relativeName, sameAddress } from "./zones";
 
 const SERVICE = "ClouDNS";
 /** The TTLs ClouDNS keeps. */
@@ -51,6 +51,19 @@ export function createCloudnsApi(
     return { id: String(first.id), values: records.map((r) => String(r.record)), ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}) };
   }
 
+  /** The name's records of one type, as one set; null when there are none. */
+  async function readRecords(zone: string, hostname: string, type: string): Promise<Step<RecordSet | null>> {
+    const host = relativeName(hostname, zone);
+    const listed = await call("GET", "dns/records", { "domain-name": zone, host, type });
+    // A zone in the config that ClouDNS no longer knows: looked up afresh, once.
+    if (!listed.ok) return listed.refusedAuth || listed.cause !== "refused" ? listed : { ...listed, staleZone: true };
+    // Keyed by id; `[]` when there are none.
+    const records = (isObject(listed.value) ? Object.values(listed.value) : [])
+      .filter(isObject)
+      .filter((r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host);
+    return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+  }
+
   return {
     service: SERVICE,
 
@@ -73,17 +86,7 @@ export function createCloudnsApi(
       return failed(`${SERVICE}: no DNS zone of this account holds ${hostname}`, { cause: "refused" });
     },
 
-    async readRecordSet(zone, hostname, type) {
-      const host = relativeName(hostname, zone.id);
-      const listed = await call("GET", "dns/records", { "domain-name": zone.id, host, type });
-      // A zone in the config that ClouDNS no longer knows: looked up afresh, once.
-      if (!listed.ok) return listed.refusedAuth || listed.cause !== "refused" ? listed : { ...listed, staleZone: true };
-      // Keyed by id; `[]` when there are none.
-      const records = (isObject(listed.value) ? Object.values(listed.value) : [])
-        .filter(isObject)
-        .filter((r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host);
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
-    },
+    readRecordSet: (zone, hostname, type) => readRecords(zone.id, hostname, type),
 
     async updateRecordSet(zone, hostname, _type, current, address, settings) {
       // The modification replaces the record: its TTL is sent back.
@@ -103,8 +106,14 @@ export function createCloudnsApi(
       const answer = await call("POST", "dns/add-record", { "domain-name": zone.id, "record-type": type, host: relativeName(hostname, zone.id), record: address, ttl: String(ttl) });
       if (!answer.ok) return answer;
       const data = isObject(answer.value) && isObject(answer.value.data) ? answer.value.data : {};
-      if (data.id === undefined) return failed(`${SERVICE}: the added record came back without an id`, { cause: "refused" });
-      return { ok: true, value: { id: String(data.id), values: [address], ttl } };
+      if (data.id !== undefined) return { ok: true, value: { id: String(data.id), values: [address], ttl } };
+      // The record was added, but the answer names no id (as in the traffic lego recorded: status and
+      // statusDescription only): read it back rather than report a failure and add it again next pass.
+      const written = await readRecords(zone.id, hostname, type);
+      if (!written.ok) return written;
+      return written.value?.values.some((value) => sameAddress(value, address))
+        ? { ok: true, value: written.value }
+        : failed(`${SERVICE}: the added record is not listed`, { cause: "refused" });
     },
 
     storedTtl: cloudnsTtl,

@@ -9,7 +9,7 @@
 // request came from. `mx=` would replace the host's MX record, so it is never sent. DD24 documents
 // IPv4 addresses only (`ip=213.x.x.x`), so only A records are offered.
 //
-// Only the `code` decides: 200 is done; "Authorization failed" (a wrong password, or a host that is
+// Only the `code` decides: 200 is done (and so is an empty 200, see readAnswer); "Authorization failed" (a wrong password, or a host that is
 // not a dynamic DNS subdomain: one password belongs to one subdomain) stays until the user edits
 // something. DD24 refuses a second update within 30 minutes of a successful one, so writes are paced
 // to one per 30 minutes and any other refusal is retried later.
@@ -85,6 +85,12 @@ function readAnswer(
     if (match) fields.set(match[1]!.toLowerCase(), match[2]!);
   }
   const code = fields.get("code");
+  // DD24 answers some updates it did with an empty 200 (qdm12/ddns-updater's dd24 client takes ""
+  // for success; its documentation shows only the code block). Calling it a failure would have the
+  // update sent again, which DD24 refuses for 30 minutes after a success: so it is taken as done.
+  if (status === 200 && text.trim() === "") {
+    return { ok: true, value: { held: [], externalId: hostname, detail: `${SERVICE} dynamic DNS host ${hostname}, empty answer (HTTP 200)` } };
+  }
   if (status !== 200 || code === undefined || !/^\d{3}$/.test(code)) return failedAnswerText(SERVICE, status, headers, mask(text));
   // The answer names no address: what was sent is what DD24 now publishes.
   if (code === "200") return { ok: true, value: { held: [], externalId: hostname, detail: `${SERVICE} dynamic DNS host ${hostname}` } };

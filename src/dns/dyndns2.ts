@@ -18,7 +18,7 @@
 // policy: every such failure is fatal until the user intervenes).
 
 import { isIP } from "node:net";
-import { exchange, failed, pauseSeconds, retryAfterSeconds } from "./http";
+import { exchange, failed, pauseSeconds, retryAfterSeconds, throttleWait, unreadableAnswer } from "./http";
 import { failedAnswerText, maskSecrets } from "./one-shot";
 import { type OneShotApi, oneShotClient } from "./one-shot-policy";
 import type { Addresses, DnsProvider, RecordType, Step } from "./provider";
@@ -50,7 +50,24 @@ interface Dialect {
   path?: string;
   /** A success answer in the service's own words (ChangeIP: "200 Successful Update"). */
   success?: RegExp;
+  /** "Already there" in the service's own words (ipv64: "no change"). */
+  unchanged?: RegExp;
+  /** "Slow down" in the service's own words (ipv64: "overcommited", its daily limit). */
+  throttle?: RegExp;
+  /**
+   * What the service says with the HTTP status alone, where the body says nothing the protocol
+   * knows (selfHOST: 204 no change, 409 no zones …).
+   */
+  statuses?: Readonly<Record<number, StatusMeaning>>;
+  /**
+   * Dynu: a name under one of the account's own domains is sent as `hostname=<domain>&<alias>=<name
+   * inside it>`, the domain being the one `config.zone_id` names.
+   */
+  aliasParam?: string;
 }
+
+/** What an HTTP status means at a service that answers with statuses (`Dialect.statuses`). */
+type StatusMeaning = { unchanged: true } | { cause: "refused" | "throttled"; why: string; stopRetrying?: boolean };
 
 /** What a server the table does not know gets: both families in `myip`, the protocol's own way. */
 const DEFAULT_DIALECT: Dialect = { style: "list", recordTypes: ["A", "AAAA"] };
@@ -82,7 +99,23 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   // kb.inwx.com DynDNS (`myip=` and `myipv6=`); ddclient dyndns2.
   { label: "INWX", value: "https://dyndns.inwx.com", dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6" } },
   // selfhost.de DynDNS help; ddns-updater selfhostde (one family per request).
-  { label: "selfHOST", value: "https://carol.selfhost.de", dialect: { style: "one", recordTypes: BOTH } },
+  // Its API sheet answers with HTTP statuses (ddns-updater selfhostde reads them the same way).
+  {
+    label: "selfHOST",
+    value: "https://carol.selfhost.de",
+    dialect: {
+      style: "one",
+      recordTypes: BOTH,
+      statuses: {
+        204: { unchanged: true },
+        409: { cause: "refused", why: "the account has no zones for this hostname", stopRetrying: true },
+        410: { cause: "refused", why: "the account is not active", stopRetrying: true },
+        411: { cause: "refused", why: "the address sent is not a valid one" },
+        412: { cause: "refused", why: "the address sent is a private one" },
+        503: { cause: "throttled", why: "the last update was too recent (update time too brief)" },
+      },
+    },
+  },
   // joker.com DynDNS FAQ; ddclient dyndns2.
   { label: "Joker", value: "https://svc.joker.com", dialect: DEFAULT_DIALECT },
   // dnsomatic.com/docs/api; ddns-updater dnsomatic. It passes updates on to other services.
@@ -90,7 +123,12 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   // spdyn.de update API; ddns-updater spdyn.
   { label: "spdyn", value: "https://update.spdyn.de", dialect: DEFAULT_DIALECT },
   // ipv64.net DynDNS help (`myip`, `myipv6`); ddns-updater ipv64.
-  { label: "ipv64", value: "https://ipv64.net", dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6" } },
+  // Its own words besides the protocol's: "success", "no change", and "overcommited" over its daily limit.
+  {
+    label: "ipv64",
+    value: "https://ipv64.net",
+    dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6", success: /\bsuccess\b/i, unchanged: /\bno change\b/i, throttle: /overcommit/i },
+  },
   // desec.readthedocs.io dynDNS update API: a family not named is deleted, "always specify both … use
   // preserve"; desec-stack's own tests. ddns-updater desec.
   {
@@ -123,11 +161,12 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   { label: "NIC.RU (IPv4 only)", value: "https://api.nic.ru", dialect: { style: "one", recordTypes: IPV4, path: "/dyndns/update" } },
   // now-dns.com client docs (`/update?hostname=&myip=`); ddns-updater nowdns.
   { label: "Now-DNS", value: "https://now-dns.com", dialect: { style: "one", recordTypes: BOTH, path: "/update" } },
-  // dynu.com IP update protocol ("myip=no" / "myipv6=no" leave a family as it is); ddns-updater dynu.
+  // dynu.com IP update protocol ("myip=no" / "myipv6=no" leave a family as it is; a name under your
+  // own domain is `hostname=<domain>&alias=<name>`); ddns-updater dynu.
   {
     label: "Dynu (dyndns2)",
     value: "https://api.dynu.com",
-    dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6", keep: "no" },
+    dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6", keep: "no", aliasParam: "alias" },
   },
   // nsupdate.info's docs (user.rst: "IP v4 and v6 addresses work completely independently … send 2
   // updates", and its router help naming the IPv4-only host for A and the IPv6-only host for AAAA);
@@ -239,7 +278,9 @@ export function createDyndns2Client(
         return failed(`dyndns2: the server ${JSON.stringify(server)} is not an http(s) URL`, { cause: "refused", stopRetrying: true });
       }
       const url = new URL(updateUrl);
-      url.searchParams.set(dialect.hostnameParam ?? "hostname", target.hostname);
+      const alias = aliasOf(dialect, target.hostname, target.config.zone_id);
+      url.searchParams.set(dialect.hostnameParam ?? "hostname", alias?.domain ?? target.hostname);
+      if (alias) url.searchParams.set(dialect.aliasParam!, alias.name);
       for (const [name, value] of Object.entries(addressParams(dialect, addresses))) url.searchParams.set(name, value);
       const answer = await exchange(
         context.fetch,
@@ -252,6 +293,17 @@ export function createDyndns2Client(
     },
   };
   return oneShotClient(api);
+}
+
+/**
+ * The domain and the name inside it, where the dialect sends a name under one of the account's own
+ * domains that way (Dynu) and `config.zone_id` names the domain; undefined otherwise.
+ */
+function aliasOf(dialect: Dialect, hostname: string, zoneId: unknown): { domain: string; name: string } | undefined {
+  if (dialect.aliasParam === undefined || typeof zoneId !== "string") return undefined;
+  const domain = zoneId.trim().toLowerCase().replace(/\.$/, "");
+  if (domain === "" || !hostname.endsWith(`.${domain}`)) return undefined;
+  return { domain, name: hostname.slice(0, -(domain.length + 1)) };
 }
 
 /** The address parameters of one request, in the dialect's way. */
@@ -329,8 +381,15 @@ function readAnswer(
       },
     };
   }
-  if (dialect.success?.test(line) && status >= 200 && status < 300) {
-    return { ok: true, value: { held: [], externalId: hostname, detail: `${service} answered "${mask(line)}"` } };
+  if (dialect.throttle?.test(line)) {
+    return failed(`${service}: ${mask(line)} (${http})`, { cause: "throttled", ...throttleWait(headers) });
+  }
+  if (status >= 200 && status < 300 && (dialect.unchanged?.test(line) || dialect.success?.test(line))) {
+    const unchanged = dialect.unchanged?.test(line) === true;
+    return {
+      ok: true,
+      value: { ...(unchanged ? { change: "unchanged" as const } : {}), held: [], externalId: hostname, detail: `${service} answered "${mask(line)}"` },
+    };
   }
   const stopReason = STOP_CODES.get(code);
   if (stopReason !== undefined) {
@@ -344,6 +403,22 @@ function readAnswer(
       cause: "throttled",
       retryAfterSeconds: pauseSeconds(Math.max(retryAfterSeconds(headers) ?? 0, OUTAGE_WAIT_SECONDS)),
     });
+  }
+  const meaning = dialect.statuses?.[status];
+  if (meaning !== undefined) {
+    if ("unchanged" in meaning) {
+      return { ok: true, value: { change: "unchanged", held: [], externalId: hostname, detail: `${service} answered ${http}: no change, it already held this address` } };
+    }
+    return failed(`${service}: ${http} — ${meaning.why}`, {
+      cause: meaning.cause,
+      ...(meaning.cause === "throttled" ? throttleWait(headers) : {}),
+      ...(meaning.stopRetrying ? { stopRetrying: true } : {}),
+    });
+  }
+  // A 401 without a word of the protocol is as final as `badauth`: the server refused the
+  // credentials, and asking again with them gets clients blocked.
+  if (status === 401) {
+    return failed(`${service}: ${unreadableAnswer(status, mask(text))} — the username or password is wrong`, { cause: "credentials", stopRetrying: true });
   }
   return failedAnswerText(service, status, headers, mask(text));
 }

@@ -3,14 +3,18 @@
 // status, tm, data, count, total, start, max}` (or `{error: {code, message}}`), with `data` an
 // array of records for a listing. A record is `{id, domain, host, ttl, prio, geozone_id, type,
 // rdata, last_mod}`, every number in it a string; `host` is relative to the domain, `@` the apex.
-// The domain's whole record list comes in one answer (its paging fields stay 0).
+// A listing pages: `count` records of `total` from `start`, at most `max` a page (lego's recorded
+// answer: count 43, total 43, start 0, max 1000; the documentation shows zeros). Further pages are
+// asked for with `start` while the pages so far hold fewer than `total`.
 //
 // Requests per write, with the domain known (config.zone_id) — the steady state:
 //   GET /zones/records/all/{domain} + POST /zones/records/{id} = 2 (1 when the address is already there)
 // Without it each parent of the hostname is asked for, longest first; a 403 or 404 means "not this one".
 //
 // "Slow down" is easyDNS's "Enhance Your Calm" (code 420, in the status or in the error body); it
-// names no wait.
+// names no wait. easyDNS words it "Rate limit exceeded … OR you did NOT provide any credentials":
+// ddnsd always sends them, so it takes the safer reading (a pause that grows while it repeats, not a
+// stop) and says in the history that the credentials are the other possible cause.
 //
 // Sources: docs.sandbox.rest.easydns.net (the REST API documentation: authentication, zones/records);
 // lego providers/dns/easydns/internal (client.go, types.go, readme.md: the listing's real shape,
@@ -28,22 +32,37 @@ const SERVICE = "easyDNS";
 const NEW_RECORD_TTL = 300;
 /** easyDNS's "Enhance Your Calm": too many requests. */
 const ENHANCE_YOUR_CALM = 420;
+/** Records asked for per page after the first (easyDNS's own first page holds up to 1000). */
+const PAGE_SIZE = 1000;
+/** A bound on the pages of one listing, so a service that miscounts cannot keep ddnsd asking. */
+const MAX_PAGES = 20;
 const VERIFY_UNAVAILABLE = "easyDNS has no request that checks the API token and key without naming a domain; the first update shows whether they work";
 
 export function createEasydnsApi(credentials: { token: string; key: string }, context: ClientContext): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.token}:${credentials.key}`).toString("base64")}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path: `${path}?format=json`, headers: { Authorization: authorization }, body }, readError);
+  function call(method: string, path: string, body?: unknown, query = ""): Promise<Step<JsonAnswer>> {
+    return requestJson(context, SERVICE, { method, path: `${path}?format=json${query}`, headers: { Authorization: authorization }, body }, readError);
   }
 
   async function listing(zone: string): Promise<Step<Record<string, unknown>[]>> {
-    const answer = await call("GET", `/zones/records/all/${encodeURIComponent(zone)}`);
-    if (!answer.ok) return answer;
-    const body = isObject(answer.value.body) ? answer.value.body : {};
-    // The documentation shows one object where the service sends an array: either is read.
-    const data = Array.isArray(body.data) ? body.data : isObject(body.data) ? [body.data] : [];
-    return { ok: true, value: data.filter(isObject) };
+    const records = new Map<string, Record<string, unknown>>();
+    let next = 0;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const query = page === 0 ? "" : `&start=${next}&max=${PAGE_SIZE}`;
+      const answer = await call("GET", `/zones/records/all/${encodeURIComponent(zone)}`, undefined, query);
+      if (!answer.ok) return answer;
+      const body = isObject(answer.value.body) ? answer.value.body : {};
+      // The documentation shows one object where the service sends an array: either is read.
+      const data = (Array.isArray(body.data) ? body.data : isObject(body.data) ? [body.data] : []).filter(isObject);
+      const before = records.size;
+      for (const record of data) records.set(String(record.id ?? records.size), record);
+      // `count` records from `start` were in this page; the next page starts after them.
+      const [start, count, total] = [Number(body.start), Number(body.count), Number(body.total)];
+      next = Number.isFinite(start) && Number.isFinite(count) && count > 0 ? start + count : next + data.length;
+      if (records.size === before || !Number.isFinite(total) || next >= total) break;
+    }
+    return { ok: true, value: [...records.values()] };
   }
 
   const hostIn = (hostname: string, zone: string) => relativeName(hostname, zone, "@");
@@ -138,7 +157,7 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   if (words === undefined) return undefined;
   const code = Number(error.code ?? error.status);
   if (status === ENHANCE_YOUR_CALM || code === ENHANCE_YOUR_CALM || /enhance your calm/i.test(words)) {
-    return { words, code: `code ${ENHANCE_YOUR_CALM}`, cause: "throttled" };
+    return { words: `${words} — easyDNS also answers this to a request without credentials; if it persists, check the token and key`, code: `code ${ENHANCE_YOUR_CALM}`, cause: "throttled" };
   }
   // 403 is a domain that is not the account's, not the credentials (see notTheAccounts).
   if (status === 401) return { words, cause: "credentials", stopRetrying: true };

@@ -119,18 +119,20 @@ export function createFreednsApi(credentials: { username: string; password: stri
       const answer = await get(`${updateUrl}${updateUrl.includes("?") ? "&" : "?"}address=${encodeURIComponent(address)}`);
       if (!answer.ok) return answer;
       const { status, headers, text } = answer.value;
-      const line = mask(text.trim().split(/\r?\n/)[0] ?? "");
+      // Read as FreeDNS sent it; masked only for the messages (a secret that happens to occur in
+      // the address, a short numeric password say, would otherwise hide the address the answer names).
+      const said = text.trim().split(/\r?\n/)[0] ?? "";
+      const line = mask(said);
       if (status >= 200 && status < 300) {
         // The answer names the address as FreeDNS writes it (an IPv6 address perhaps longer or in capitals).
-        const named = addressesIn(line).some((a) => sameAddress(a, address));
-        const updated = /updated/i.test(line) && named;
-        const unchanged = /has not changed/i.test(line) && named;
+        const named = addressesIn(said).some((a) => sameAddress(a, address));
+        const updated = /updated/i.test(said) && named;
+        const unchanged = /has not changed/i.test(said) && named;
         if (updated || unchanged) return { ok: true, value: { id: `${hostname}/${type}`, values: [address] } };
         // "Unable to locate this record": the record was deleted and made again (a new key), or the
         // password changed, since the listing. Not final: the next write lists the records afresh
         // and takes the new update URL (and a changed password fails there, as a refused login).
-        if (/^ERROR/i.test(line)) return failed(`${SERVICE}: ${line}`, { cause: "refused" });
-        if (/^ERROR/i.test(line)) return failed(`${SERVICE}: ${line}`, { cause: "refused" });
+        if (/^ERROR/i.test(said)) return failed(`${SERVICE}: ${line}`, { cause: "refused" });
         return failed(`${SERVICE}: the update answered ${excerpt(line)}, which does not say ${hostname} holds ${address}`, { cause: "unreachable" });
       }
       return failedAnswerText(SERVICE, status, headers, mask(text));

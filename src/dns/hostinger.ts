@@ -3,7 +3,8 @@
 // (`{name, type, ttl, records: [{content, is_disabled}]}`, `name` relative, `@` for the apex), and
 // `PUT` on the same path with `overwrite: true` replaces the sets named in `zone` (same name and
 // type) and creates them where there are none; every other set stays. Sets have no ids: ddnsd names
-// one `name/type`. Requests carry a bearer token.
+// one `name/type`. Requests carry a bearer token. A record written without `is_disabled` comes back
+// enabled, so a disabled record is written back disabled: ddnsd changes its address, not its state.
 //
 // Requests per write, with the domain known (config.zone_id) — the steady state:
 //   GET the zone + PUT the set = 2 (1 when the address is already there)
@@ -42,8 +43,9 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
   }
 
   /** Makes the set `name type` hold only `address` with `ttl`: Hostinger replaces that set and nothing else. */
-  async function putSet(domain: string, name: string, type: string, address: string, ttl: number): Promise<Step<RecordSet>> {
-    const answer = await call("PUT", zonePath(domain), { overwrite: true, zone: [{ name, type, ttl, records: [{ content: address }] }] });
+  async function putSet(domain: string, name: string, type: string, address: string, ttl: number, disabled = false): Promise<Step<RecordSet>> {
+    const record = { content: address, ...(disabled ? { is_disabled: true } : {}) };
+    const answer = await call("PUT", zonePath(domain), { overwrite: true, zone: [{ name, type, ttl, records: [record] }] });
     if (!answer.ok) return answer;
     return { ok: true, value: { id: `${name}/${type}`, values: [address], ttl } };
   }
@@ -85,13 +87,15 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
           id: `${name}/${type}`,
           values: records.map((r) => String(r.content)),
           ...(typeof set.ttl === "number" ? { ttl: set.ttl } : {}),
+          raw: records,
         },
       };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       // The set is replaced whole: its TTL is sent back unless the config names one.
-      return putSet(zone.id, relativeName(hostname, zone.id, "@"), type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL);
+      const disabled = Array.isArray(current.raw) && current.raw.some((r) => isObject(r) && r.is_disabled === true);
+      return putSet(zone.id, relativeName(hostname, zone.id, "@"), type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, disabled);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {

@@ -178,8 +178,10 @@ function updateRefusal(status: number, headers: Headers, text: string): Step<nev
   }
   if (["nohost", "notfqdn", "abuse"].includes(word)) return failed(`${SERVICE}: ${line} (HTTP ${status})`, { cause: "refused", stopRetrying: true });
   if (status < 200 || status >= 300) return failedAnswerText(SERVICE, status, headers, text);
-  // Only the DynDNS2 words of success say the address was taken.
-  if (word === "good" || word === "nochg") return undefined;
+  // Only words of success say the address was taken: the DynDNS2 ones, or IPv64's own ("success",
+  // and "no change" for an address already there), which its updater answers as the text or inside
+  // a JSON body (`{"info": "success", …}`).
+  if (word === "good" || word === "nochg" || /\b(success|no change)\b/i.test(text)) return undefined;
   return failed(`${SERVICE}: the update answered ${excerpt(line) || "nothing"} (HTTP ${status}), which does not say the address was taken`, { cause: "unreachable" });
 }
 

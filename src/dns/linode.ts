@@ -26,7 +26,12 @@ const PAGE_SIZE = 500;
 const MAX_PAGES = 50;
 /** A new record's `ttl_sec` when the domain's config names none: the domain's default. */
 const DOMAIN_DEFAULT_TTL = 0;
-/** The TTLs Linode keeps; it rounds any other `ttl_sec` to the nearest of them (the larger on a tie). */
+/**
+ * The TTLs Linode keeps. Linode's texts disagree on any other `ttl_sec`: "rounded to the nearest" of
+ * them in some, "rounded up" in others. ddnsd sends only values of this list (the nearest, the
+ * larger on a tie), which Linode keeps as sent under either reading, so a record it wrote holds its
+ * TTL on the next pass and is not written again.
+ */
 const LINODE_TTLS = [0, 30, 120, 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200];
 
 /** The `ttl_sec` Linode keeps when it is sent `ttl`. */
@@ -125,7 +130,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       const put = await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {
         target: address,
-        ...(settings.ttl === undefined ? {} : { ttl_sec: settings.ttl }),
+        ...(settings.ttl === undefined ? {} : { ttl_sec: roundedTtl(settings.ttl) }),
       });
       return written(put);
     },
@@ -135,7 +140,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
         type,
         name: relativeName(hostname, zone.name ?? hostname),
         target: address,
-        ttl_sec: settings.ttl ?? DOMAIN_DEFAULT_TTL,
+        ttl_sec: settings.ttl === undefined ? DOMAIN_DEFAULT_TTL : roundedTtl(settings.ttl),
       });
       return written(post);
     },

@@ -32,6 +32,12 @@ const SESSION_MS = 10 * 60 * 1000;
 const SESSION_INVALID = 4001;
 /** Netcup's statuscode for "no records" on an empty zone, as some clients report it (UNSURE); read as no records. */
 const NO_RECORDS = 5029;
+/**
+ * Netcup's statuscode for "The zone … could not be found", which the CCP API answers for a domain on
+ * the CloudDNS backend (acme.sh issue 7188, lego issue 3226): such a domain needs the REST API.
+ */
+const CLOUDDNS_ZONE = 5028;
+const CLOUDDNS_HINT = "the domain is on Netcup CloudDNS, which this API does not reach: use the Netcup CloudDNS type (netcupcloud) with a CloudDNS API key";
 
 interface Credentials {
   customer_number: string;
@@ -56,7 +62,8 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
     return { ok: true, value: { ok: false, statuscode: Number(body.statuscode), words: words || `status ${String(body.status)}` } };
   }
 
-  const refusal = (envelope: { statuscode: number; words: string }) => `${SERVICE}: ${envelope.words} (statuscode ${envelope.statuscode})`;
+  const refusal = (envelope: { statuscode: number; words: string }) =>
+    `${SERVICE}: ${envelope.words} (statuscode ${envelope.statuscode})${envelope.statuscode === CLOUDDNS_ZONE ? ` — ${CLOUDDNS_HINT}` : ""}`;
 
   async function login(): Promise<Step<string>> {
     const answer = await post("login", { customernumber: credentials.customer_number, apikey: credentials.api_key, apipassword: credentials.api_password });
@@ -121,19 +128,27 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
     async findZone(hostname, configured) {
       const named = namedZone(SERVICE, configured, hostname);
       if (named) return named;
+      // A 5028 is kept: when no parent is a domain here, it says why (the domain is on CloudDNS).
+      let cloudZone: { statuscode: number; words: string } | undefined;
       for (const candidate of candidateZones(hostname)) {
         const answer = await call("infoDnsZone", { domainname: candidate });
         if (!answer.ok) return answer;
         if (answer.value.ok) return { ok: true, value: { id: candidate, name: candidate } };
+        if (answer.value.statuscode === CLOUDDNS_ZONE) cloudZone ??= answer.value;
         // Any other refusal: this name is not one of the account's domains; its parent may be.
       }
+      if (cloudZone !== undefined) return failed(refusal(cloudZone), { cause: "refused", stopRetrying: true });
       return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {
       const answer = await call("infoDnsRecords", { domainname: zone.id });
       if (!answer.ok) return answer;
-      if (!answer.value.ok) return answer.value.statuscode === NO_RECORDS ? { ok: true, value: null } : failed(refusal(answer.value), { cause: "refused" });
+      if (!answer.value.ok) {
+        if (answer.value.statuscode === NO_RECORDS) return { ok: true, value: null };
+        // A domain on CloudDNS stays there: retrying through this API cannot succeed.
+        return failed(refusal(answer.value), { cause: "refused", ...(answer.value.statuscode === CLOUDDNS_ZONE ? { stopRetrying: true } : {}) });
+      }
       const host = hostnameIn(hostname, zone.id);
       const records = recordsOf(answer.value.data).filter((r) => matches(r, host, type) && r.id !== undefined);
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };

@@ -40,8 +40,13 @@ export function njallaTtl(ttl: number): number {
 
 type Row = Record<string, unknown>;
 
-/** The cause an error code in Njalla's answer means; it mirrors HTTP status codes. */
-function causeOfCode(code: number): FailureCause {
+/**
+ * The cause an error code in Njalla's answer means; it mirrors HTTP status codes. A 403 "permission
+ * denied" names a domain that is not in the account (or not in the token's reach), not a bad token:
+ * Njalla's refused token is 403 "Invalid token.".
+ */
+function causeOfCode(code: number, words: string): FailureCause {
+  if (code === 403 && /permission denied/i.test(words)) return "refused";
   if (code === 401 || code === 403) return "credentials";
   if (code === 429) return "throttled";
   if (code >= 500) return "unreachable";
@@ -61,10 +66,12 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     // refused in the JSON-RPC answer: only editing the provider helps.
     if (!answer.ok) return answer.status === 401 || answer.status === 403 ? { ...answer, stopRetrying: true } : answer;
     const body = isObject(answer.value.body) ? answer.value.body : {};
-    if (isObject(body.error)) {
-      const code = typeof body.error.code === "number" ? body.error.code : 0;
-      const words = typeof body.error.message === "string" && body.error.message !== "" ? body.error.message : "error without a message";
-      const cause = causeOfCode(code);
+    // `error` as JSON-RPC names it; lego's recorded answers spell it `Error` (Go reads either).
+    const error = isObject(body.error) ? body.error : isObject(body.Error) ? body.Error : undefined;
+    if (error !== undefined) {
+      const code = typeof error.code === "number" ? error.code : 0;
+      const words = typeof error.message === "string" && error.message !== "" ? error.message : "error without a message";
+      const cause = causeOfCode(code, words);
       // A refused token stays refused until the provider is edited.
       return { ...failed(`${SERVICE}: ${words} (code ${code})`, { cause, stopRetrying: cause === "credentials" }), code };
     }
@@ -75,8 +82,9 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
   async function listRecords(domain: string): Promise<Step<Row[]>> {
     const listed = await rpc("list-records", { domain });
     if (!listed.ok) {
-      // An unknown domain (deleted, or moved to another account): look the domain up afresh.
-      return listed.code === 404 ? { ...listed, staleZone: true } : listed;
+      // An unknown domain (deleted, or moved to another account; 403 "permission denied", or 404):
+      // look the domain up afresh.
+      return listed.code === 404 || (listed.code === 403 && listed.cause === "refused") ? { ...listed, staleZone: true } : listed;
     }
     return { ok: true, value: Array.isArray(listed.value.records) ? listed.value.records.filter(isObject) : [] };
   }

@@ -5,6 +5,11 @@
 // the ids `GET …/record?fieldType=&subDomain=` names, then each record; a change is a `PUT` of the
 // target alone (so the TTL stays) followed by `POST …/refresh`, without which OVH does not publish it.
 //
+// A refresh that fails leaves a change written but unpublished, and the next pass would find the
+// record already holding the address and never refresh: so the zone is remembered (in memory, for
+// the life of the process) and refreshed before anything else is read in it, until a refresh
+// succeeds.
+//
 // Requests per write, with the zone known (config.zone_id) — the steady state:
 //   auth/time + record ids + the record + PUT + refresh = 5 (3 when the address is already there)
 //
@@ -31,7 +36,15 @@ export function ovhSignature(secret: string, consumerKey: string, method: string
   return `$1$${createHash("sha1").update([secret, consumerKey, method, url, body, String(timestamp)].join("+")).digest("hex")}`;
 }
 
+/**
+ * The zones holding a change OVH has not published (its refresh failed), by account and zone. A
+ * client is built for each write, so this outlives them; the key holds a digest, never a key itself.
+ */
+const unpublished = new Set<string>();
+
 export function createOvhApi(credentials: Credentials, context: ClientContext): ZoneApi {
+  const account = createHash("sha256").update([context.baseUrl, credentials.application_key, credentials.consumer_key].join("\n")).digest("hex");
+  const pendingKey = (zone: string) => `${account} ${zone}`;
   /** OVH's clock minus this machine's, in seconds: signatures carry OVH's time. */
   let clockDelta: number | undefined;
 
@@ -65,10 +78,15 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     return { id: String(first.id), values: records.map((r) => String(r.target)), ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}) };
   }
 
-  /** Publishes the zone's changes; a change not refreshed is not served. */
+  /** Publishes the zone's changes; a change not refreshed is not served, so a failed refresh is remembered. */
   async function refresh(zone: string): Promise<Step<null>> {
     const answer = await call("POST", `${zonePath(zone)}/refresh`);
-    return answer.ok ? { ok: true, value: null } : answer;
+    if (!answer.ok) {
+      unpublished.add(pendingKey(zone));
+      return { ...answer, message: `${answer.message}; the change is written but not published: the zone is refreshed again on the next attempt` };
+    }
+    unpublished.delete(pendingKey(zone));
+    return { ok: true, value: null };
   }
 
   return {
@@ -92,6 +110,11 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     },
 
     async readRecordSet(zone, hostname, type) {
+      // A change an earlier refresh left unpublished is published first, whatever this write finds.
+      if (unpublished.has(pendingKey(zone.id))) {
+        const published = await refresh(zone.id);
+        if (!published.ok) return published;
+      }
       const subDomain = relativeName(hostname, zone.id);
       const query = new URLSearchParams({ fieldType: type, subDomain }).toString();
       const ids = await call("GET", `${zonePath(zone.id)}/record?${query}`);

@@ -45,6 +45,7 @@ import { namecheap } from "./namecheap";
 import { namecom } from "./namecom";
 import { namesilo } from "./namesilo";
 import { netcup } from "./netcup";
+import { netcupcloud } from "./netcupcloud";
 import { njalla } from "./njalla";
 import { ns1 } from "./ns1";
 import { ovh } from "./ovh";
@@ -89,6 +90,7 @@ export const SERVICES = [
   cloudns,
   ionos,
   netcup,
+  netcupcloud,
   transip,
   ovh,
   azure,

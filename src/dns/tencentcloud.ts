@@ -14,7 +14,7 @@
 // addresses for ddnsd, so such a name is left alone. ModifyRecord replaces what it is not sent — the
 // status becomes ENABLE, the weight is dropped, the TTL goes to 600, an empty remark deletes the
 // remark — so the line (and its id), TTL, weight, status and remark read are all sent back. Refused keys (AuthFailure.*, UnauthorizedOperation) stop
-// retrying; RequestLimitExceeded (no wait named) is "slow down".
+// retrying; RequestLimitExceeded and FailedOperation.FrequencyLimit (no wait named) are "slow down".
 //
 // Sources: docs/services/tencentcloud.md; Tencent Cloud DNSPod API documentation
 // (cloud.tencent.com/document/api/1427: common parameters, Signature v3, DescribeDomainList,
@@ -192,7 +192,9 @@ function readError(body: unknown): ServiceError | undefined {
   // A clock far off is refused as AuthFailure.SignatureExpire: the keys are fine, so retrying helps once the clock is.
   if (code === "AuthFailure.SignatureExpire") return { words, code, cause: "refused" };
   if (code.startsWith("AuthFailure") || code.startsWith("UnauthorizedOperation")) return { words, code, cause: "credentials", stopRetrying: true };
-  if (code.startsWith("RequestLimitExceeded")) return { words, code, cause: "throttled" };
+  // DNSPod says "slow down" two ways: the API gateway's RequestLimitExceeded[.*] and DNSPod's own
+  // FailedOperation.FrequencyLimit ("operations too frequent"); neither names a wait.
+  if (code.startsWith("RequestLimitExceeded") || code === "FailedOperation.FrequencyLimit") return { words, code, cause: "throttled" };
   if (code.startsWith("InternalError") || code === "FailedOperation.UnknowError") return { words, code, cause: "unreachable" };
   // A locked domain stays locked until someone unlocks it.
   if (code === "FailedOperation.DomainIsLocked") return { words, code, cause: "refused", stopRetrying: true };

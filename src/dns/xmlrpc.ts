@@ -1,7 +1,9 @@
 // XML-RPC (xmlrpc.com/spec) on top of the small XML reader in xml.ts: a method call written as text,
 // and a method response read back into plain values (Loopia's API speaks it). Only what the spec
 // names: string, int/i4, boolean, double, struct, array; base64 and dateTime.iso8601 are read as
-// their text. A `<value>` with no type element is a string, as the spec says.
+// their text. A `<value>` with no type element is a string, as the spec says. Strings are read
+// trimmed: Loopia's server pads them with the document's indentation (lego's recorded answers have
+// `<string>\n  OK\n</string>`), and an untrimmed record type or address would match nothing.
 
 import { child, childrenNamed, escapeXml, parseXml, textAt, type XmlElement } from "./xml";
 
@@ -72,12 +74,12 @@ function encodeValue(value: XmlRpcValue): string {
 function decodeValue(element: XmlElement | undefined): XmlRpcValue | undefined {
   if (element?.name !== "value") return undefined;
   const [typed] = element.children;
-  if (!typed) return element.text;
+  if (!typed) return element.text.trim();
   switch (typed.name) {
     case "string":
     case "base64":
     case "dateTime.iso8601":
-      return typed.text;
+      return typed.text.trim();
     case "int":
     case "i4":
     case "i8":

@@ -40,7 +40,8 @@ async function azureToken(loginUrl: string): Promise<string> {
     grant_type: "client_credentials",
     client_id: AZURE_FAKE_CLIENT_ID,
     client_secret: AZURE_FAKE_CLIENT_SECRET,
-    scope: "https://management.azure.com/.default",
+    // The audience of the fake's Resource Manager, which serves on the same origin as its token endpoint.
+    scope: `${new URL(loginUrl).origin}/.default`,
   });
   const response = await fetch(`${loginUrl}/${AZURE_FAKE_TENANT}/oauth2/v2.0/token`, { method: "POST", body: form });
   return ((await response.json()) as { access_token: string }).access_token;

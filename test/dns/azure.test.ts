@@ -2,7 +2,7 @@
 // etag it read), what it keeps, how many requests it spends, and its failures in Azure's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { azure, createAzureApi } from "../../src/dns/azure";
+import { azure, createAzureApi, tokenScope } from "../../src/dns/azure";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, type AzureFake, type AzureFault, startAzureFake } from "../fakes/azure";
@@ -70,13 +70,19 @@ describe("the description", () => {
 });
 
 describe("the token", () => {
+  test("its scope is the audience of the Resource Manager in use: a sovereign cloud gets its own", () => {
+    expect(tokenScope("https://management.azure.com")).toBe("https://management.azure.com/.default");
+    expect(tokenScope("https://management.usgovcloudapi.net")).toBe("https://management.usgovcloudapi.net/.default");
+    expect(tokenScope("https://management.chinacloudapi.cn/")).toBe("https://management.chinacloudapi.cn/.default");
+  });
+
   test("is obtained with the client credentials grant, then reused", async () => {
     const built = client();
     await built.verify();
     await built.verify();
     expect(requestLines()).toEqual([TOKEN, `GET ${ARM}/providers/Microsoft.Network/dnszones`, `GET ${ARM}/providers/Microsoft.Network/dnszones`]);
     const form = new URLSearchParams(String(fake.requests[0]!.body));
-    expect(Object.fromEntries(form)).toEqual({ grant_type: "client_credentials", client_id: AZURE_FAKE_CLIENT_ID, client_secret: AZURE_FAKE_CLIENT_SECRET, scope: "https://management.azure.com/.default" });
+    expect(Object.fromEntries(form)).toEqual({ grant_type: "client_credentials", client_id: AZURE_FAKE_CLIENT_ID, client_secret: AZURE_FAKE_CLIENT_SECRET, scope: `${new URL(fake.url).origin}/.default` });
     expect(fake.requests[1]?.query["api-version"]).toBe("2018-05-01");
   });
 

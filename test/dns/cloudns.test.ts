@@ -153,6 +153,17 @@ describe("writeRecord on a missing record", () => {
     expect(fake.requests.at(-1)?.query).toMatchObject({ "record-type": "A", host: "new", record: NEW_IP, ttl: "3600" });
   });
 
+  test("an add answered without data.id is read back: created with the id listed, and not added again", async () => {
+    fake.addAnswersId = false;
+    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+    const created = fake.record("example.com", "new", "A")!;
+    expect(outcome).toEqual({ ok: true, action: "created", externalId: created.id, zoneId: "example.com", message: `ClouDNS record ${created.id}, ttl 3600` });
+    expect(fake.requests.map((r) => r.path)).toEqual(["/dns/records.json", "/dns/add-record.json", "/dns/records.json"]);
+    const again = await client().writeRecord(target("new.example.com", known), NEW_IP);
+    expect(again).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.zones.get("example.com")!.filter((r) => r.host === "new")).toHaveLength(1);
+  });
+
   test("creates it with the TTL from config, rounded; an AAAA at the apex", async () => {
     await client().writeRecord(target("example.com", { ttl: 7200 }, { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.record("example.com", "", "AAAA")).toMatchObject({ record: "2001:db8::7", ttl: 21600 });

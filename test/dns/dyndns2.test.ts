@@ -237,6 +237,15 @@ describe("codes that mean the configuration is wrong stop retrying, in every sty
     });
   }
 
+  for (const body of ["", "Unauthorized"]) {
+    test(`a bare 401 (${JSON.stringify(body)}, no badauth) is refused credentials and stops retrying, as badauth does`, async () => {
+      fake.fault({ body, status: 401 }, 1);
+      const outcome = await client().writeRecord(target("home.example.net"), NEW_V4);
+      expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true, message: expect.stringContaining("the username or password is wrong") });
+      expect(fake.requests).toHaveLength(1);
+    });
+  }
+
   test("repeated nochg gets the host blocked for abuse, which stops retrying", async () => {
     fake.nochgBeforeAbuse = 1;
     await client().writeRecord(target("home.example.net"), "198.51.100.1");
@@ -383,6 +392,50 @@ describe("each well-known server in its dialect", () => {
     const outcome = await clientOf("https://ipv6.nsupdate.info").writeRecord(target("home.example.net"), NEW_V4);
     expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("takes AAAA records only on this update server") });
     expect(fake.requests).toHaveLength(1);
+  });
+
+  describe("selfHOST answers with HTTP statuses", () => {
+    const cases: { status: number; outcome: Record<string, unknown> }[] = [
+      { status: 204, outcome: { ok: true, action: "unchanged", message: "selfHOST answered HTTP 204: no change, it already held this address" } },
+      { status: 409, outcome: { ok: false, cause: "refused", stopRetrying: true, message: "selfHOST: HTTP 409 — the account has no zones for this hostname" } },
+      { status: 410, outcome: { ok: false, cause: "refused", stopRetrying: true, message: "selfHOST: HTTP 410 — the account is not active" } },
+      { status: 411, outcome: { ok: false, cause: "refused", message: "selfHOST: HTTP 411 — the address sent is not a valid one" } },
+      { status: 412, outcome: { ok: false, cause: "refused", message: "selfHOST: HTTP 412 — the address sent is a private one" } },
+      { status: 503, outcome: { ok: false, cause: "throttled", message: "selfHOST: HTTP 503 — the last update was too recent (update time too brief)" } },
+      { status: 401, outcome: { ok: false, cause: "credentials", stopRetrying: true } },
+    ];
+    for (const c of cases) {
+      test(`HTTP ${c.status}`, async () => {
+        fake.fault({ body: "", status: c.status }, 1);
+        const outcome = await clientOf("https://carol.selfhost.de").writeRecord(target("home.example.net"), NEW_V4);
+        expect(outcome).toMatchObject(c.outcome);
+        if (c.status === 411 || c.status === 412 || c.status === 503) expect(outcome).not.toHaveProperty("stopRetrying");
+      });
+    }
+  });
+
+  describe("ipv64's own words", () => {
+    const cases: { body: string; outcome: Record<string, unknown> }[] = [
+      { body: "success", outcome: { ok: true, action: "updated", message: 'ipv64 answered "success"' } },
+      { body: "no change", outcome: { ok: true, action: "unchanged", message: 'ipv64 answered "no change"' } },
+      { body: "overcommited", outcome: { ok: false, cause: "throttled", message: "ipv64: overcommited (HTTP 200)" } },
+    ];
+    for (const c of cases) {
+      test(c.body, async () => {
+        fake.fault({ body: c.body }, 1);
+        expect(await clientOf("https://ipv64.net").writeRecord(target("home.example.net"), NEW_V4)).toMatchObject(c.outcome);
+      });
+    }
+  });
+
+  test("Dynu: a name under the account's own domain (config.zone_id) is sent as hostname=<domain>&alias=<name>", async () => {
+    fake.style = "desec"; // answers on any path
+    await clientOf("https://api.dynu.com").writeRecord({ ...target("home.example.net"), config: { zone_id: "example.net" } }, NEW_V4);
+    expect(fake.requests[0]?.query).toEqual({ hostname: "example.net", alias: "home", myip: NEW_V4, myipv6: "no" });
+    fake.clearRequests();
+    // Without a domain named, or at the domain itself, the full name is sent as it is.
+    await clientOf("https://api.dynu.com").writeRecord({ ...target("example.net"), config: { zone_id: "example.net" } }, NEW_V4);
+    expect(fake.requests[0]?.query).toEqual({ hostname: "example.net", myip: NEW_V4, myipv6: "no" });
   });
 
   test("ChangeIP's own success words are a success", async () => {

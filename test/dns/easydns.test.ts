@@ -132,6 +132,18 @@ describe("domain discovery", () => {
     expect(fake.writes()).toBe(0);
   });
 
+  test("a listing that pages is read to its end: a record on the second page is found and updated, not added", async () => {
+    fake.pageSize = 2;
+    for (const host of ["a", "b", "c"]) fake.addRecord("example.com", { host, type: "A", rdata: OLD_IP });
+    fake.addRecord("example.com", { host: "late", type: "A", rdata: OLD_IP });
+    const outcome = await client().writeRecord(target("late.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.records("example.com", "late", "A")).toHaveLength(1);
+    expect(fake.records("example.com", "late", "A")[0]!.rdata).toBe(NEW_IP);
+    const pages = fake.requests.filter((r) => r.method === "GET").map((r) => r.query.start ?? "0");
+    expect(pages.length).toBeGreaterThan(1);
+  });
+
   test("a configured domain that left the account is looked up afresh", async () => {
     fake.addRecord("example.com", { host: "pi.lab", type: "A", rdata: OLD_IP });
     const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "lab.example.com" }), NEW_IP);
@@ -143,8 +155,18 @@ describe("domain discovery", () => {
 describe("failures keep easyDNS's words and leave the record alone", () => {
   const cases: { name: string; fault?: EasydnsFault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
     { name: "wrong key", key: "wrong", message: "easyDNS: Unauthorized: the API token or key is wrong (HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "Enhance Your Calm (420)", fault: "calm", message: /^easyDNS: Enhance Your Calm\. Rate limit exceeded .* \(code 420, HTTP 420\)$/, cause: "throttled" },
-    { name: "Enhance your calm as a 403", fault: "calm403", message: "easyDNS: Enhance your calm (code 420, HTTP 403)", cause: "throttled" },
+    {
+      name: "Enhance Your Calm (420)",
+      fault: "calm",
+      message: /^easyDNS: Enhance Your Calm\. Rate limit exceeded .* — easyDNS also answers this to a request without credentials; if it persists, check the token and key \(code 420, HTTP 420\)$/,
+      cause: "throttled",
+    },
+    {
+      name: "Enhance your calm as a 403",
+      fault: "calm403",
+      message: "easyDNS: Enhance your calm — easyDNS also answers this to a request without credentials; if it persists, check the token and key (code 420, HTTP 403)",
+      cause: "throttled",
+    },
     { name: "HTTP 500", fault: { status: 500, message: "Internal error" }, message: "easyDNS: Internal error (HTTP 500)", cause: "unreachable" },
     { name: "502 HTML page", fault: "html", message: /^easyDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
     { name: "malformed JSON", fault: "malformed", message: /^easyDNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },

@@ -79,6 +79,13 @@ describe("writes", () => {
     expect(fake.recordsOf("home.mooo.com", "A")[0]?.address).toBe(OLD_V4);
   });
 
+  test("the answer is read before it is masked: a password that occurs in the address still lets the update count", async () => {
+    fake.logins.add(freednsLoginHash(FREEDNS_FAKE_USER, "203.0.113"));
+    const outcome = await client("203.0.113").writeRecord(target("home.mooo.com"), NEW_V4);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.recordsOf("home.mooo.com", "A")[0]?.address).toBe(NEW_V4);
+  });
+
   test("an address already there sends no update", async () => {
     expect(await client().writeRecord(target("home.mooo.com"), OLD_V4)).toMatchObject({ ok: true, action: "unchanged" });
     expect(updates()).toHaveLength(0);

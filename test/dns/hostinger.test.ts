@@ -79,6 +79,14 @@ describe("writeRecord on an existing record", () => {
     expect(fake.set("example.com", "home", "TXT")?.records).toEqual([{ content: "\"keep me\"", is_disabled: false }]);
   });
 
+  test("a disabled record stays disabled: its address changes, its state is sent back", async () => {
+    home()!.records[0]!.is_disabled = true;
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home/A" });
+    expect(home()?.records).toEqual([{ content: NEW_IP, is_disabled: true }]);
+    expect(fake.requests.at(-1)?.body).toEqual({ overwrite: true, zone: [{ name: "home", type: "A", ttl: 1800, records: [{ content: NEW_IP, is_disabled: true }] }] });
+  });
+
   test("steady state (zone known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(requestLines()).toEqual(["GET /api/dns/v1/zones/example.com", "PUT /api/dns/v1/zones/example.com"]);

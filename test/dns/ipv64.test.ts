@@ -144,6 +144,13 @@ describe("failures", () => {
     expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "unreachable", message: expect.stringContaining("911") });
   });
 
+  for (const text of ["success", "no change", '{"info":"success","status":"success"}']) {
+    test(`IPv64's own words of success, "${text}", are a success`, async () => {
+      fake.fault({ status: 200, text }, 1, "/nic/update");
+      expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });
+    });
+  }
+
   test("nochg is a success", async () => {
     fake.fault({ status: 200, text: `nochg ${NEW_V4}` }, 1, "/nic/update");
     expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });

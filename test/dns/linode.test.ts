@@ -295,6 +295,18 @@ describe("TTLs Linode rounds", () => {
     expect(fake.writes()).toBe(0);
   });
 
+  test("a TTL Linode would round is sent already rounded, so a Linode that rounds up keeps it: the next pass writes nothing", async () => {
+    fake.rounding = "up";
+    fake.addRecord("example.com", { name: "r", type: "A", target: OLD_IP, ttl: 3600 });
+    const first = await client().writeRecord(target("r.example.com", { ...known(), ttl: 600 }), NEW_IP);
+    expect(first).toMatchObject({ ok: true, action: "updated" });
+    expect(fake.record("example.com", "r", "A")).toMatchObject({ target: NEW_IP, ttl_sec: 300 });
+    fake.clearRequests();
+    const second = await client().writeRecord(target("r.example.com", { ...known(), ttl: 600 }), NEW_IP);
+    expect(second).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.writes()).toBe(0);
+  });
+
   test("the client rounds as the fake does", () => {
     for (const ttl of [0, 1, 30, 74, 75, 90, 200, 301, 1950, 2000, 3600, 100000, 2419200]) expect(roundedTtl(ttl)).toBe(linodeTtl(ttl));
   });

@@ -89,6 +89,17 @@ describe("writeRecord on an existing record", () => {
     expect(params(1)).toEqual([LOOPIA_FAKE_USER, LOOPIA_FAKE_PASSWORD, "example.com", "home", { type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
   });
 
+  test("padded strings (as Loopia's server sends them) are read trimmed: the record is found, not added again", async () => {
+    fake.padded = true;
+    const before = home()[0]!;
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: String(before.record_id) });
+    expect(home()).toEqual([{ type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
+    const again = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(again).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.methods()).toEqual(["getZoneRecords", "updateZoneRecord", "getZoneRecords"]);
+  });
+
   test("nothing is written when the address is already there", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     fake.clearRequests();

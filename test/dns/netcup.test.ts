@@ -222,6 +222,15 @@ describe("domain discovery", () => {
     expect(fake.changes()).toBe(0);
   });
 
+  test("a domain on CloudDNS (statuscode 5028) is refused for good, naming the type that reaches it", async () => {
+    fake.cloudDomains.add("cloud.de");
+    const found = await client().writeRecord(target("home.cloud.de"), NEW_IP);
+    expect(found).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("use the Netcup CloudDNS type (netcupcloud)") });
+    const configured = await client().writeRecord(target("home.cloud.de", { zone_id: "cloud.de" }), NEW_IP);
+    expect(configured).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("(statuscode 5028) — the domain is on Netcup CloudDNS") });
+    expect(fake.changes()).toBe(0);
+  });
+
   test("a configured domain that does not hold the name is refused without a request", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
     expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it" });

@@ -170,6 +170,12 @@ describe("domain discovery", () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  test("a domain not in the account (403 \"permission denied\") is refused, not taken for a bad token", async () => {
+    const outcome = await client().writeRecord(target("home.example.org", { zone_id: "example.org" }), NEW_IP);
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no domain of this account holds home.example.org" });
+    expect(methods()).toEqual(["list-records", "list-domains"]);
+  });
+
   test("a configured domain that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });

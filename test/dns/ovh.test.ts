@@ -180,6 +180,24 @@ describe("failures keep OVH's words and leave the record alone", () => {
     });
   }
 
+  test("a failed refresh is remembered: the next attempt finds the address there and still refreshes, once", async () => {
+    fake.fault({ status: 500, message: "Internal server error" }, 1, (r) => r.path.endsWith("/refresh"));
+    const first = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(first).toMatchObject({ ok: false, cause: "unreachable" });
+    if (!first.ok) expect(first.message).toContain("not published");
+    expect(home()?.target).toBe(NEW_IP);
+    expect(fake.refreshes.get("example.com")).toBeUndefined();
+    fake.clearRequests();
+    const second = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(second).toMatchObject({ ok: true, action: "unchanged" });
+    expect(fake.refreshes.get("example.com")).toBe(1);
+    expect(requestLines().filter((line) => line.startsWith("PUT"))).toEqual([]);
+    fake.clearRequests();
+    // Published: the pass after that sends no refresh.
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "unchanged" });
+    expect(requestLines().some((line) => line.endsWith("/refresh"))).toBe(false);
+  });
+
   test("a refused PUT is reported in OVH's words; nothing is refreshed", async () => {
     fake.fault({ status: 400, message: "Invalid target for a A record" }, 1, (r) => r.method === "PUT");
     expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "OVH: Invalid target for a A record (HTTP 400)" });

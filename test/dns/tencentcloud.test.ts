@@ -274,6 +274,12 @@ describe("failures keep Tencent's words and leave the record alone", () => {
     { name: "a clock more than five minutes off", skew: 600, message: /^Tencent Cloud DNSPod: Signature expired\. .*\(AuthFailure\.SignatureExpire, HTTP 200\)$/, cause: "refused" },
     // Tencent's "slow down" names no wait: the updater decides the pause.
     { name: "RequestLimitExceeded", fault: { code: "RequestLimitExceeded" }, message: /^Tencent Cloud DNSPod: Your current request times .*\(RequestLimitExceeded, HTTP 200\)$/, cause: "throttled" },
+    {
+      name: "FailedOperation.FrequencyLimit",
+      fault: { code: "FailedOperation.FrequencyLimit", message: "您操作过于频繁，请稍后重试" },
+      message: "Tencent Cloud DNSPod: 您操作过于频繁，请稍后重试 (FailedOperation.FrequencyLimit, HTTP 200)",
+      cause: "throttled",
+    },
     { name: "InternalError", fault: { code: "InternalError" }, message: /^Tencent Cloud DNSPod: An internal error has occurred\. .*\(InternalError, HTTP 200\)$/, cause: "unreachable" },
     { name: "502 HTML page", fault: "html", message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
     { name: "malformed JSON", fault: "malformed", message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 200\)/, cause: "unreachable" },

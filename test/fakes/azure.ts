@@ -1,7 +1,8 @@
 // A stand-in for Azure DNS through Azure Resource Manager (management.azure.com, api-version
 // 2018-05-01) and for the Microsoft identity platform's token endpoint, on one server: `POST
 // /login/{tenant}/oauth2/v2.0/token` (form: grant_type=client_credentials, client_id,
-// client_secret, scope=https://management.azure.com/.default) answers `{token_type, expires_in,
+// client_secret, scope=<the Resource Manager's audience>/.default: the fake's own origin, as
+// management.azure.com is the public cloud's) answers `{token_type, expires_in,
 // access_token}` or `{error, error_description}`; under `/arm` every call needs `Authorization:
 // Bearer` and `api-version=2018-05-01`: `GET /subscriptions/{s}/providers/Microsoft.Network/dnszones`
 // (`{value: [{id, name}]}`, `nextLink` while there are more), and record sets at
@@ -100,7 +101,7 @@ export function startAzureFake(): AzureFake {
 
   function token(request: LoggedRequest): Response {
     const form = new URLSearchParams(typeof request.body === "string" ? request.body : "");
-    if (form.get("grant_type") !== "client_credentials" || form.get("scope") !== "https://management.azure.com/.default") {
+    if (form.get("grant_type") !== "client_credentials" || form.get("scope") !== `${new URL(server.url).origin}/.default`) {
       return json(400, { error: "invalid_request", error_description: "AADSTS900144: The request body must contain grant_type and scope." });
     }
     if (clients.get(form.get("client_id") ?? "") !== form.get("client_secret")) {

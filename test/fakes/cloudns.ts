@@ -12,6 +12,8 @@
 // UNSURE: ClouDNS's exact words for an unknown zone (modelled "Missing domain-name") and for a
 // zone outside a sub-user's reach, and how it says "slow down" (modelled HTTP 429); the client
 // reads any Failed answer that does not name the credentials as "not this zone".
+// `addAnswersId = false` answers an add without `data` (status and statusDescription only), as in the
+// traffic lego recorded (providers/dns/cloudns/internal/client_test.go).
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
@@ -36,6 +38,8 @@ export interface CloudnsFake extends FakeServer<CloudnsFault> {
   zones: Map<string, CloudnsRecord[]>;
   /** The zones the sub-user may touch; every zone when undefined. */
   subUserZones: Set<string> | undefined;
+  /** Whether an add answers the new id in `data.id` (false: status and words only). */
+  addAnswersId: boolean;
   addZone(name: string): void;
   /** `host` relative to the zone, `""` for the apex. */
   addRecord(zone: string, record: { host: string; type: string; record: string; ttl?: number }): CloudnsRecord;
@@ -84,7 +88,7 @@ export function startCloudnsFake(): CloudnsFake {
     if (invalid) return failedAnswer(invalid);
     if (operation === "add-record") {
       const record = addRecord(domain, { host: q.host!, type: q["record-type"]!, record: q.record!, ttl: Number(q.ttl) });
-      return success("The record was added successfully.", { data: { id: Number(record.id) } });
+      return success("The record was added successfully.", fake.addAnswersId ? { data: { id: Number(record.id) } } : {});
     }
     const record = records.find((r) => r.id === q["record-id"]);
     if (!record) return failedAnswer("Invalid record-id param.");
@@ -107,12 +111,14 @@ export function startCloudnsFake(): CloudnsFake {
   const fake: CloudnsFake = Object.assign(server, {
     zones,
     subUserZones: undefined as Set<string> | undefined,
+    addAnswersId: true,
     addZone: (name: string) => void zones.set(name, []),
     addRecord,
     record: (zone: string, host: string, type: string) => zones.get(zone)?.find((r) => r.host === host && r.type === type),
     reset() {
       zones.clear();
       fake.subUserZones = undefined;
+      fake.addAnswersId = true;
       server.clearFaults();
       server.clearRequests();
     },

@@ -18,7 +18,8 @@
 // only thing a client may rely on. The hold is off unless a test sets `holdSeconds`.
 //
 // Quirk switches: faults `{body}` (any 200 answer) and `{status, retryAfter}`, `"html"`; `ip=auto` or
-// no `ip` publishes the caller's address; `mx=` replaces the host's MX.
+// no `ip` publishes the caller's address; `mx=` replaces the host's MX. `emptyWhenDone` answers a
+// done update with an empty 200, as qdm12/ddns-updater's dd24 client expects it may.
 
 import { isIPv4 } from "node:net";
 import { type FakeServer, htmlErrorPage, plainText, retryAfterHeader, startFakeServer } from "./server";
@@ -49,6 +50,8 @@ export interface Dd24Fake extends FakeServer<Dd24Fault> {
   addHost(hostname: string, fields?: Partial<Omit<Dd24Host, "hostname">>): Dd24Host;
   /** Refuses an update this many seconds after the last accepted one (DD24: 1800); 0 is off. */
   holdSeconds: number;
+  /** A done update is answered with an empty 200 instead of the code block. */
+  emptyWhenDone: boolean;
 }
 
 export function keySystemsResponse(code: number, description: string): string {
@@ -72,7 +75,7 @@ export function startDd24Fake(): Dd24Fake {
     if (query.mx !== undefined) host.mx = query.mx;
     host.updates++;
     host.updatedAt = now;
-    return keySystemsResponse(200, "Command completed successfully");
+    return fake.emptyWhenDone ? "" : keySystemsResponse(200, "Command completed successfully");
   }
 
   const server = startFakeServer<Dd24Fault>({
@@ -91,6 +94,7 @@ export function startDd24Fake(): Dd24Fake {
   const fake: Dd24Fake = Object.assign(server, {
     hosts,
     holdSeconds: 0,
+    emptyWhenDone: false,
     addHost(hostname: string, fields: Partial<Omit<Dd24Host, "hostname">> = {}) {
       const host: Dd24Host = { hostname, password: DD24_FAKE_PASSWORD, ipv4: "", mx: "", updates: 0, ...fields };
       hosts.set(hostname, host);

@@ -1,7 +1,8 @@
 // A stand-in for the easyDNS REST API (`https://rest.easydns.net`): HTTP basic auth with the API
 // token and key, `format=json` on every request. `GET /zones/records/all/{domain}` answers the
-// envelope `{msg, status, tm, data, count, total, start, max}` with `data` an array of every record
-// of the domain (no paging: the paging fields are 0), each `{id, domain, host, ttl, prio,
+// envelope `{msg, status, tm, data, count, total, start, max}` with `data` an array of the domain's
+// records from `start` (query, default 0), at most `max` (query, default `pageSize`) of them, and
+// `count`/`total` saying how many are in the page and in all (as lego's recorded answer has them), each `{id, domain, host, ttl, prio,
 // geozone_id, type, rdata, last_mod}` with its numbers as strings and `host` relative (`@` the apex);
 // `POST /zones/records/{id}` changes a record (`{host, ttl, prio, type, rdata}`) and answers 200;
 // `PUT /zones/records/add/{domain}/{type}` adds one and answers 201 with it (its new `id` in `data`).
@@ -42,6 +43,8 @@ export type EasydnsFault = { status: number; message?: string } | "calm" | "calm
 export interface EasydnsFake extends FakeServer<EasydnsFault> {
   credentials: Map<string, string>;
   domains: Map<string, EasydnsRecord[]>;
+  /** The most records one page of a listing holds (easyDNS: 1000). */
+  pageSize: number;
   /** The status a domain that is not the account's gets (403 or 404). */
   unknownDomain: 403 | 404;
   addDomain(name: string): void;
@@ -79,7 +82,8 @@ export function startEasydnsFake(): EasydnsFake {
     return record;
   }
 
-  const envelope = (status: number, data: unknown, msg = "OK") => json(status, { msg, status, tm: Math.floor(Date.now() / 1000), data, count: 0, total: 0, start: 0, max: 0 });
+  const envelope = (status: number, data: unknown, msg = "OK", paging = { count: 0, total: 0, start: 0, max: 0 }) =>
+    json(status, { msg, status, tm: Math.floor(Date.now() / 1000), data, ...paging });
 
   function authorized(request: LoggedRequest): boolean {
     const header = request.headers.authorization ?? "";
@@ -99,7 +103,10 @@ export function startEasydnsFake(): EasydnsFake {
     if (request.method === "GET" && parts.length === 4 && parts[0] === "zones" && parts[1] === "records" && parts[2] === "all") {
       const list = domains.get(parts[3]!.toLowerCase());
       if (!list) return error(fake.unknownDomain, `Domain ${parts[3]} is not in this account`);
-      return envelope(200, list);
+      const start = Number(request.query.start ?? 0) || 0;
+      const max = Math.min(Number(request.query.max ?? fake.pageSize) || fake.pageSize, fake.pageSize);
+      const page = list.slice(start, start + max);
+      return envelope(200, page, "OK", { count: page.length, total: list.length, start, max });
     }
     // PUT /zones/records/add/{domain}/{type}
     if (request.method === "PUT" && parts.length === 5 && parts[0] === "zones" && parts[1] === "records" && parts[2] === "add") {
@@ -145,6 +152,7 @@ export function startEasydnsFake(): EasydnsFake {
     credentials,
     domains,
     unknownDomain: 403 as 403 | 404,
+    pageSize: 1000,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
     records: (domain: string, host: string, type: string) => domains.get(domain)?.filter((r) => r.host === host && r.type === type) ?? [],
@@ -153,6 +161,7 @@ export function startEasydnsFake(): EasydnsFake {
       credentials.clear();
       credentials.set(EASYDNS_FAKE_TOKEN, EASYDNS_FAKE_KEY);
       fake.unknownDomain = 403;
+      fake.pageSize = 1000;
       server.clearFaults();
       server.clearRequests();
     },

@@ -96,7 +96,8 @@ export function startHostingerFake(): HostingerFake {
     }
     const overwrite = body.overwrite !== false;
     for (const item of given) {
-      const contents = (item.records as { content: string }[]).map((r) => ({ content: r.content, is_disabled: false }));
+      // A record sent without is_disabled is enabled, whatever it was before.
+      const contents = (item.records as { content: string; is_disabled?: unknown }[]).map((r) => ({ content: r.content, is_disabled: r.is_disabled === true }));
       const existing = sets.find((s) => s.name === item.name && s.type === item.type);
       const ttl = typeof item.ttl === "number" ? item.ttl : HOSTINGER_DEFAULT_TTL;
       if (!existing) sets.push({ name: item.name as string, type: item.type as string, ttl, records: contents });

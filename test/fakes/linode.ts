@@ -70,6 +70,11 @@ export interface LinodeFake extends FakeServer<LinodeFault> {
   addRecord(domain: string, record: { name: string; type: string; target: string; ttl?: number }): LinodeRecord;
   domain(name: string): LinodeDomain | undefined;
   record(domain: string, name: string, type: string): LinodeRecord | undefined;
+  /**
+   * How a `ttl_sec` Linode does not keep is rounded: to the nearest valid value or up to the next
+   * one (Linode's texts say each). Either keeps a valid value as sent.
+   */
+  rounding: "nearest" | "up";
   reset(): void;
 }
 
@@ -83,6 +88,11 @@ const REASONS: Record<number, string> = {
   503: "Service Unavailable",
 };
 
+/** Linode's rounding of `ttl_sec` up to the next valid value (the longest for anything above). */
+export function linodeTtlUp(value: number): number {
+  return LINODE_TTLS.find((ttl) => ttl >= value) ?? LINODE_TTLS[LINODE_TTLS.length - 1]!;
+}
+
 /** Linode's rounding of `ttl_sec`: to the nearest valid value (the higher on a tie). */
 export function linodeTtl(value: number): number {
   let best = 0;
@@ -91,6 +101,7 @@ export function linodeTtl(value: number): number {
 }
 
 export function startLinodeFake(): LinodeFake {
+  const round = (value: number) => (fake.rounding === "up" ? linodeTtlUp(value) : linodeTtl(value));
   const tokens = new Map<string, "read_write" | "read_only">([
     [LINODE_FAKE_TOKEN, "read_write"],
     [LINODE_FAKE_READONLY_TOKEN, "read_only"],
@@ -158,7 +169,7 @@ export function startLinodeFake(): LinodeFake {
       const checked = checkTarget(fields.type, fields.target) ?? checkTtl(fields.ttl_sec);
       if (checked) return checked;
       const name = typeof fields.name === "string" ? fields.name : "";
-      const record = addRecord(domain.domain, { name, type: fields.type, target: fields.target as string, ttl: linodeTtl(Number(fields.ttl_sec ?? 0)) });
+      const record = addRecord(domain.domain, { name, type: fields.type, target: fields.target as string, ttl: round(Number(fields.ttl_sec ?? 0)) });
       return json(200, record);
     }
 
@@ -172,7 +183,7 @@ export function startLinodeFake(): LinodeFake {
     if (checked) return checked;
     // Only what is sent changes; the rest of the record stays as it was.
     if (typeof fields.target === "string") record.target = fields.target;
-    if (typeof fields.ttl_sec === "number") record.ttl_sec = linodeTtl(fields.ttl_sec);
+    if (typeof fields.ttl_sec === "number") record.ttl_sec = round(fields.ttl_sec);
     if (typeof fields.name === "string") record.name = fields.name;
     return json(200, record);
   }
@@ -199,7 +210,9 @@ export function startLinodeFake(): LinodeFake {
     addRecord,
     domain: byName,
     record: (domain: string, name: string, type: string) => byName(domain)?.records.find((r) => r.name === name && r.type === type),
+    rounding: "nearest" as "nearest" | "up",
     reset() {
+      fake.rounding = "nearest";
       domains.clear();
       tokens.clear();
       tokens.set(LINODE_FAKE_TOKEN, "read_write");

@@ -22,6 +22,8 @@
 // Quirks and their switches: `fault({status})` answers that status word from the next calls;
 // `fault({faultCode, faultString})` an XML-RPC fault; `fault({httpStatus})` an HTTP error;
 // `"malformed"` a cut-off XML body; `"html"` a 502 page. `permissions` limits the API user's methods.
+// `padded` answers every string padded with newlines and indentation, as the real server does in
+// the traffic lego recorded (providers/dns/loopia/internal/mock_test.go: `<string>\n  OK\n</string>`).
 
 import { isIPv4, isIPv6 } from "node:net";
 import { decodeMethodCall, encodeFault, encodeMethodResponse, isStruct, type XmlRpcValue } from "../../src/dns/xmlrpc";
@@ -53,6 +55,8 @@ export interface LoopiaFake extends FakeServer<LoopiaFault> {
   addDomain(name: string, account?: "own" | "customer"): void;
   addRecord(domain: string, subdomain: string, record: { type: string; rdata: string; ttl?: number; priority?: number }, account?: "own" | "customer"): LoopiaRecord;
   records(domain: string, subdomain: string, type: string, account?: "own" | "customer"): LoopiaRecord[];
+  /** Every string of an answer padded with whitespace, as Loopia's server sends them. */
+  padded: boolean;
   /** The method of each logged request. */
   methods(): string[];
   /** Requests whose method changes something. */
@@ -64,8 +68,13 @@ const ARITY: Record<string, number> = { getDomains: 0, getSubdomains: 1, getZone
 const LISTINGS = new Set(["getDomains", "getSubdomains", "getZoneRecords"]);
 export const LOOPIA_CHANGES = new Set(["updateZoneRecord", "addZoneRecord", "addSubdomain"]);
 
-function xml(body: string, status = 200, headers: Record<string, string> = {}): Response {
+function xmlResponse(body: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { "Content-Type": "text/xml; charset=utf-8", ...headers } });
+}
+
+/** Every string of an XML-RPC document on lines of its own, indented, as Loopia's server writes them. */
+function pad(body: string): string {
+  return body.replace(/<string>([^<]*)<\/string>/g, "<string>\n          $1\n        </string>");
 }
 
 /** The method a logged request called ("" when its body is no method call). */
@@ -79,6 +88,7 @@ export function startLoopiaFake(): LoopiaFake {
   const customerDomains = new Map<string, Map<string, LoopiaRecord[]>>();
   let nextId = 5000;
 
+  const xml = (body: string, status?: number, headers?: Record<string, string>) => xmlResponse(fake.padded ? pad(body) : body, status, headers);
   const accountOf = (account: "own" | "customer" = "own") => (account === "own" ? domains : customerDomains);
 
   function addRecord(domain: string, subdomain: string, init: { type: string; rdata: string; ttl?: number; priority?: number }, account?: "own" | "customer"): LoopiaRecord {
@@ -171,6 +181,7 @@ export function startLoopiaFake(): LoopiaFake {
   const fake: LoopiaFake = Object.assign(server, {
     users,
     permissions: null as Set<string> | null,
+    padded: false,
     domains,
     customerDomains,
     addDomain: (name: string, account?: "own" | "customer") => void accountOf(account).set(name, new Map([["@", []]])),
@@ -188,6 +199,7 @@ export function startLoopiaFake(): LoopiaFake {
       users.clear();
       users.set(LOOPIA_FAKE_USER, LOOPIA_FAKE_PASSWORD);
       fake.permissions = null;
+      fake.padded = false;
       server.clearFaults();
       server.clearRequests();
     },

@@ -18,6 +18,8 @@
 // "Validation Error." with a longmessage saying why); the code of an expired session (modelled as
 // 4001, sessions ending 15 minutes after login); Netcup documents no request limit and no "slow down"
 // answer, so the throttle fault is a plain HTTP 429 with an optional Retry-After.
+// `cloudDomains` holds the account's domains on the CloudDNS backend: every action on them answers
+// statuscode 5028 "The zone … could not be found." (acme.sh issue 7188; lego issue 3226).
 
 import { isIPv4, isIPv6 } from "node:net";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
@@ -59,6 +61,8 @@ export interface NetcupFake extends FakeServer<NetcupFault> {
   /** Customer number → {apikey, apipassword}; delete one to revoke it. */
   customers: Map<string, { apikey: string; apipassword: string }>;
   domains: Map<string, NetcupZone>;
+  /** Domains on CloudDNS, which this API answers 5028 for. */
+  cloudDomains: Set<string>;
   /** Session ids handed out, with when they stop working (`performance.now()` based). */
   sessions: Map<string, number>;
   /** Ends every session at once, as Netcup does 15 minutes after a login. */
@@ -117,6 +121,9 @@ export function startNetcupFake(): NetcupFake {
     if (session === undefined || session < performance.now()) return envelope(action, "error", 4001, "The session id is not in a valid format.", "The API session is invalid or expired; log in again.");
     const domain = String(param.domainname ?? "").toLowerCase();
     const zone = domains.get(domain);
+    if (fake.cloudDomains.has(domain) && action !== "logout") {
+      return envelope(action, "error", 5028, "Validation Error.", `The zone ${domain} could not be found.`);
+    }
 
     switch (action) {
       case "logout":
@@ -172,6 +179,7 @@ export function startNetcupFake(): NetcupFake {
   const fake: NetcupFake = Object.assign(server, {
     customers,
     domains,
+    cloudDomains: new Set<string>(),
     sessions,
     expireSessions: () => sessions.clear(),
     logins: () => logins,
@@ -181,6 +189,7 @@ export function startNetcupFake(): NetcupFake {
     changes: () => server.requests.filter((r) => (r.body as { action?: unknown } | undefined)?.action === "updateDnsRecords").length,
     reset() {
       domains.clear();
+      fake.cloudDomains.clear();
       sessions.clear();
       customers.clear();
       customers.set(NETCUP_FAKE_CUSTOMER, { apikey: NETCUP_FAKE_API_KEY, apipassword: NETCUP_FAKE_API_PASSWORD });

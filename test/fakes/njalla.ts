@@ -8,8 +8,9 @@
 // (fixtures: list_records, add_record, auth_error "Invalid token." code 403, missing-parameter
 // errors code 400); libdns/njalla types.go (record fields, edit-record with the whole record);
 // Sighery/gonjalla records.go (the TTLs Njalla takes: 60, 300, 900, 3600, 10800, 21600, 86400).
-// Njalla documents no error code list: an unknown domain answering code 404 and a TTL outside the
-// list answering code 400 are this fake's reading.
+// Njalla documents no error code list: a domain not in the account answers code 403 "permission
+// denied" (seen from the real service: the same code as a refused token, other words); a TTL outside
+// the list answering code 400 is this fake's reading.
 //
 // Quirk switches: faults `{code, message}` (a JSON-RPC error, HTTP 200), `{status, retryAfter}` (an
 // HTTP-level answer, e.g. 429 or 502), "malformed", "html".
@@ -78,7 +79,7 @@ export function startNjallaFake(): NjallaFake {
     if (!["list-records", "add-record", "edit-record"].includes(body.method)) return rpcError(body.id, 400, "unknown method");
     if (typeof params.domain !== "string") return rpcError(body.id, 400, "missing domain");
     const records = domains.get(params.domain);
-    if (!records) return rpcError(body.id, 404, "Domain not found.");
+    if (!records) return rpcError(body.id, 403, "permission denied");
 
     if (body.method === "list-records") return rpcResult(body.id, { records });
 
