@@ -75,7 +75,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     log,
     fetch: outbound,
     startedAt,
-    publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
+    publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null }, answers: new Map() },
     services: new ServiceRegistry(services),
     pacer: new Pacer(),
     updater: createUpdaterState(settings.updateConcurrency),

@@ -4,9 +4,8 @@
 import { join } from "node:path";
 import { apiUrlSetting } from "../dns/registry";
 import type { Network } from "../ip/detect";
-import type { AddressSource } from "../ip/source";
+import { type AddressSource, sourceText } from "../ip/source";
 import type { LogFormat, LogLevel } from "../log";
-import { sourceText } from "../modules/system/address-sources";
 import { formatDuration } from "../util/time";
 import type { SettingLine } from "../../views/pages/about";
 

@@ -149,7 +149,7 @@ describe("escaping", () => {
         user: "admin",
         flash: { tone: "ok", text: HOSTILE },
         now: NOW,
-        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW, failures: { ipv4: null, ipv6: null } },
+        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW, failures: { ipv4: null, ipv6: null }, answers: new Map() },
         metrics: METRICS,
         scheduler: "running",
         lastCheckAt: null,
@@ -375,7 +375,7 @@ describe("dashboard", () => {
   const props = {
     user: "admin",
     now: NOW,
-    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000, failures: { ipv4: null, ipv6: null } },
+    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000, failures: { ipv4: null, ipv6: null }, answers: new Map() },
     metrics: METRICS,
     scheduler: "running" as const,
     lastCheckAt: new Date(NOW - 2_000).toISOString(),
@@ -420,7 +420,7 @@ describe("dashboard", () => {
   });
 
   test("nothing to show yet", () => {
-    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
+    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null }, answers: new Map() }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
     expect(html).toContain("detecting…");
     // First steps come first, and no empty figures or charts below them.
     expect(html.indexOf("First steps")).toBeLessThan(html.indexOf("Public address"));

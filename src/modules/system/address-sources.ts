@@ -3,7 +3,7 @@
 // IPv6 twins) gives the default; a choice made in the admin pages or through the API is stored in
 // the database and wins over it until it is reset. See docs/operations.md.
 
-import { type AddressSource, parseAddressSource, parseUrlList } from "../../ip/source";
+import { type AddressSource, parseAddressSource, parseUrlList, sourceText } from "../../ip/source";
 import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { listInterfaces, type HostInterface } from "../../ip/interface";
@@ -71,11 +71,6 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
     ctx.log.info("address source changed", { family: `IPv${family}`, source: sourceText(after.source), from: after.from });
     detectSoon(ctx, family);
   }
-}
-
-/** `web` or `interface:<name>`, as the setting is written. */
-export function sourceText(source: AddressSource): string {
-  return source.kind === "web" ? "web" : `interface:${source.name}`;
 }
 
 /**
