@@ -35,8 +35,8 @@ export function familyKey(family: IpFamily): "ipv4" | "ipv6" {
 function validated(family: IpFamily, choice: NonNullable<SourceChoice>): { source: AddressSource; urls: string[] | null } {
   const key = familyKey(family);
   const source = parseAddressSource(choice.source);
-  if (source === null) throw invalidField(`${key}.source`, `expected web or interface:<name> (e.g. interface:eth0), got "${choice.source}"`);
-  if (source.kind === "interface") return { source, urls: null };
+  if (source === null) throw invalidField(`${key}.source`, `expected web, dns or interface:<name> (e.g. interface:eth0), got "${choice.source}"`);
+  if (source.kind !== "web") return { source, urls: null };
   const text = typeof choice.urls === "string" ? choice.urls : (choice.urls ?? []).join("\n");
   if (text.trim() === "") throw invalidField(`${key}.urls`, "name at least one http(s) URL of an echo service");
   const urls = parseUrlList(text);
