@@ -59,7 +59,11 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
   const store = createStore(database.db, database.sqlite);
   const startedAt = Date.now();
   const outbound = proxiedFetch(fetch, settings.proxy);
-  const metrics = new UpdateMetrics({ queries: store.metrics, startedAt });
+  const metrics = new UpdateMetrics({
+    queries: store.metrics,
+    startedAt,
+    pushes: { domains: store.domains, staleAfterSeconds: settings.pushStaleAfterSeconds },
+  });
   const notifier = new Notifier({ store, log, fetch: outbound, keys, settings });
   const events = fanOut([metrics, notifier], (error) =>
     log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),

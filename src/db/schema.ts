@@ -140,7 +140,7 @@ export const updateKeys = sqliteTable(
   },
 );
 
-export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed"] as const;
+export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed", "push_stale"] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** Where ddnsd tells a person about address changes and failures (docs/api.md, events in and out). */

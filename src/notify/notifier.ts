@@ -23,6 +23,7 @@ import { maskSecret } from "../security/secrets";
 import type { Store } from "../store";
 import type { EventSink, RecordedUpdate } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
+import type { StalePush } from "../updater/push-stale";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { channelOf, findChannel } from "./registry";
 
@@ -31,13 +32,17 @@ const TITLES: Record<NotificationEvent | "test", string> = {
   update_failed: "ddnsd: update failed",
   update_recovered: "ddnsd: updates work again",
   detection_failed: "ddnsd: address detection failed",
+  push_stale: "ddnsd: no push from the router",
   test: "ddnsd: test message",
 };
 
 type MessageFacts = Omit<NotificationMessage, "event" | "title" | "timestamp">;
 
+/** The events an update's outcome raises. */
+type UpdateEvent = Exclude<NotificationEvent, "detection_failed" | "push_stale">;
+
 /** The sentence a person reads on a phone, for an update's event. */
-function describeUpdate(event: Exclude<NotificationEvent, "detection_failed">, update: RecordedUpdate, providerName: string): string {
+function describeUpdate(event: UpdateEvent, update: RecordedUpdate, providerName: string): string {
   const { hostname, recordType, ip, previousIp, message } = update.outcome;
   switch (event) {
     case "ip_changed":
@@ -91,7 +96,7 @@ export class Notifier implements EventSink {
 
   recorded(update: RecordedUpdate): void {
     const { before, outcome } = update;
-    const events: Exclude<NotificationEvent, "detection_failed">[] = [];
+    const events: UpdateEvent[] = [];
     if (outcome.result === "updated") {
       if (outcome.changed) events.push("ip_changed");
       if (before.lastUpdateStatus === "FAILED") events.push("update_recovered");
@@ -110,6 +115,18 @@ export class Notifier implements EventSink {
         message: describeUpdate(event, update, provider),
       });
     }
+  }
+
+  pushStale(domain: StalePush): void {
+    const since = domain.pushedAt === null ? "it was never pushed since it was added" : `its last push was at ${new Date(domain.pushedAt).toISOString()}`;
+    this.emit("push_stale", {
+      domain: domain.domainName,
+      record_type: domain.recordType,
+      provider: null,
+      ip: null,
+      previous_ip: null,
+      message: `${domain.domainName} (${domain.recordType}) takes its address only from the router's pushes, and ${since}: is the router still pushing?`,
+    });
   }
 
   passed(outcomes: readonly UpdateOutcome[]): void {

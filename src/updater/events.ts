@@ -5,6 +5,7 @@
 import type { DomainRow } from "../db/schema";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
+import type { StalePush } from "./push-stale";
 
 export interface RecordedUpdate {
   /** The domain as it was before this attempt (its status tells a new failure from a streak). */
@@ -20,6 +21,8 @@ export interface EventSink {
   recorded(update: RecordedUpdate): void;
   /** A scheduled pass has finished with these records (never called for a pass with none). */
   passed?(outcomes: readonly UpdateOutcome[]): void;
+  /** A push-only record has had no push for DDNS_PUSH_STALE_AFTER (told once per quiet spell). */
+  pushStale?(domain: StalePush): void;
 }
 
 /** One sink that hands every event to each of `sinks`; one failing never keeps the others from it. */
@@ -37,5 +40,6 @@ export function fanOut(sinks: EventSink[], onError: (error: unknown) => void): E
     detected: (family, detection) => each((sink) => sink.detected(family, detection)),
     recorded: (update) => each((sink) => sink.recorded(update)),
     passed: (outcomes) => each((sink) => sink.passed?.(outcomes)),
+    pushStale: (domain) => each((sink) => sink.pushStale?.(domain)),
   };
 }

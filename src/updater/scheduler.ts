@@ -16,6 +16,7 @@ import { systemClock, WakeUpTimer, type Clock } from "./timer";
 import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
 import { detectFrom, familyOf } from "./detect";
 import { detectionKey, domainSource, runUpdate, type UpdateParts } from "./update";
+import { PushWatch, type PushWatchParts } from "./push-stale";
 import type { DueDomain } from "../store/domains";
 
 export interface PassOptions {
@@ -46,7 +47,9 @@ export interface SchedulerControl {
 }
 
 /** What the scheduler reads besides its clock: what the update path reads, and the schedules' interval. */
-export type SchedulerParts = UpdateParts & DeferralParts & { settings: { readonly updateIntervalSeconds: number } };
+export type SchedulerParts = UpdateParts &
+  DeferralParts &
+  PushWatchParts & { settings: { readonly updateIntervalSeconds: number; readonly pushStaleAfterSeconds: number } };
 
 /** How far the wall clock must move against the monotonic clock between wake-ups to count as a jump. */
 const CLOCK_JUMP_MS = 2_000;
@@ -76,6 +79,8 @@ export class Scheduler implements SchedulerControl {
   private clockOffset: number | null = null;
   /** Monotonic ms before which no new pass starts, after one failed (`FAILED_PASS_RETRY_MS`). */
   private notBefore = 0;
+  /** Push-only records gone quiet, told once each (checked at every wake-up). */
+  private readonly pushWatch = new PushWatch();
 
   constructor(
     private readonly ctx: SchedulerParts,
@@ -134,6 +139,7 @@ export class Scheduler implements SchedulerControl {
     if (!this.started) return;
     this.noticeClockJump();
     this.guarded("storing outcomes kept in memory", () => storeWaitingOutcomes(this.ctx));
+    this.guarded("watching push-only records", () => this.pushWatch.check(this.ctx, this.clock.wall()));
     if (this.clock.monotonic() < this.notBefore) {
       this.plan();
       return;

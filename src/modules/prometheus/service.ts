@@ -5,7 +5,9 @@
 // the gauges are read from the database at each scrape.
 
 import type { IpFamily } from "../../ip/detect";
+import type { DomainQueries } from "../../store/domains";
 import type { MetricsQueries } from "../../store/metrics";
+import { isPushStale } from "../../updater/push-stale";
 import type { EventSink, RecordedUpdate } from "../../updater/events";
 import { VERSION } from "../../util/package";
 
@@ -38,6 +40,8 @@ export interface MetricsSources {
   queries: Pick<MetricsQueries, "providerType" | "domainStates" | "lastSuccesses">;
   /** When the process started, ms since the epoch. */
   startedAt: number;
+  /** The push-only records and how long one may wait for a push (DDNS_PUSH_STALE_AFTER); none when absent. */
+  pushes?: { domains: Pick<DomainQueries, "pushOnly">; staleAfterSeconds: number };
 }
 
 /** The counters the update path feeds (an EventSink), and the exposition of everything. */
@@ -114,6 +118,14 @@ export class UpdateMetrics implements EventSink {
     family("ddnsd_record_last_success_timestamp_seconds", "gauge", "When each record was last written successfully (Unix seconds), within the kept history.");
     for (const row of this.sources.queries.lastSuccesses()) {
       if (row.at !== null) lines.push(`ddnsd_record_last_success_timestamp_seconds${renderLabels({ domain: row.domain, record_type: row.record_type })} ${row.at / 1000}`);
+    }
+
+    family("ddnsd_push_stale", "gauge", "Push-only records (address_source push): 1 when no push came for DDNS_PUSH_STALE_AFTER, else 0.");
+    const pushes = this.sources.pushes;
+    const now = Date.now();
+    for (const row of pushes?.domains.pushOnly() ?? []) {
+      const stale = isPushStale(row, now, pushes!.staleAfterSeconds) ? 1 : 0;
+      lines.push(`ddnsd_push_stale${renderLabels({ domain: row.domainName, record_type: row.recordType })} ${stale}`);
     }
 
     const memory = process.memoryUsage();
