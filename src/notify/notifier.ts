@@ -21,9 +21,8 @@ import type { Logger } from "../log";
 import { openOptions } from "./options";
 import { maskSecret } from "../security/secrets";
 import type { Store } from "../store";
-import type { EventSink, RecordedUpdate } from "../updater/events";
+import type { EventSink, RecordedUpdate, StalePush } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
-import type { StalePush } from "../updater/push-stale";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { channelOf, findChannel } from "./registry";
 

@@ -5,7 +5,6 @@
 import type { DomainRow } from "../db/schema";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
-import type { StalePush } from "./push-stale";
 
 export interface RecordedUpdate {
   /** The domain as it was before this attempt (its status tells a new failure from a streak). */
@@ -13,6 +12,9 @@ export interface RecordedUpdate {
   outcome: UpdateOutcome;
   trigger: Trigger;
 }
+
+/** A push-only record gone stale (./push-stale.ts), as the notifications tell it. */
+export type StalePush = Pick<DomainRow, "id" | "domainName" | "recordType" | "pushedAt" | "createdAt">;
 
 export interface EventSink {
   /** One detection of the public address of a family (echo services or an interface). */

@@ -8,13 +8,12 @@ import type { DomainRow } from "../db/schema";
 import type { Store } from "../store";
 import type { EventSink } from "./events";
 
+
+
 /** Whether a push-only record has waited longer than `staleAfterSeconds` for a push. */
 export function isPushStale(domain: Pick<DomainRow, "pushedAt" | "createdAt">, now: number, staleAfterSeconds: number): boolean {
   return now - (domain.pushedAt ?? domain.createdAt) > staleAfterSeconds * 1000;
 }
-
-/** A push-only record gone stale, as the notifications tell it. */
-export type StalePush = Pick<DomainRow, "id" | "domainName" | "recordType" | "pushedAt" | "createdAt">;
 
 /** What watching takes: the push-only domains, the setting, where to tell. */
 export interface PushWatchParts {

@@ -168,7 +168,14 @@ describe("fixed and push-only records", () => {
 
   test("no push for DDNS_PUSH_STALE_AFTER: /metrics says stale, one push_stale notification, and a push makes it fresh", async () => {
     const received: unknown[] = [];
-    const hook = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (request) => (received.push(await request.json()), new Response("ok")) });
+    const hook = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (request) => {
+        received.push(await request.json());
+        return new Response("ok");
+      },
+    });
     try {
       cloudflareRecord(rig, "home");
       const provider = await addProvider(rig.t, "cloudflare");
