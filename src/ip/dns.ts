@@ -37,7 +37,7 @@ export function parseDnsQuestion(text: string): DnsQuestion | string {
   const shape = `expected <name>/<type>[/<class>]@<server>[:<port>] (e.g. myip.opendns.com/A@resolver1.opendns.com), got "${trimmed.slice(0, 80)}"`;
   if (at < 0) return shape;
   const [name = "", type = "", klass = "IN", ...rest] = trimmed.slice(0, at).split("/");
-  if (rest.length > 0 || !/^[A-Za-z0-9_.-]{1,253}$/.test(name)) return shape;
+  if (rest.length > 0 || type === "" || !/^[A-Za-z0-9_.-]{1,253}$/.test(name)) return shape;
   const upperType = type.toUpperCase();
   if (upperType !== "A" && upperType !== "AAAA" && upperType !== "TXT") return `the type must be A, AAAA or TXT, got "${type}" in "${trimmed.slice(0, 80)}"`;
   const upperClass = klass.toUpperCase();
