@@ -59,6 +59,8 @@ export interface DomainQueries {
   dueTimes(): { id: number; at: number }[];
   /** The domains whose next run lies after `now`, with their cron expression (null: the interval). */
   scheduledAfter(now: number): { id: number; cron: string | null; next: number }[];
+  /** How many enabled domains of this record type there are. */
+  enabledOfType(recordType: "A" | "AAAA"): number;
   /** Keeps the address a router pushed for these domains, and when. */
   notePush(ids: readonly number[], ip: string, at: number): void;
   /** The enabled push-only domains of enabled providers, by id. */
@@ -191,6 +193,13 @@ export function domainQueries(db: Handle): DomainQueries {
         .from(domains)
         .where(gt(domains.nextRunAt, now))
         .all();
+    },
+    enabledOfType(recordType) {
+      return db
+        .select({ n: sql<number>`count(*)` })
+        .from(domains)
+        .where(and(eq(domains.recordType, recordType), eq(domains.isEnabled, true)))
+        .get()!.n;
     },
     notePush(ids, ip, at) {
       if (ids.length === 0) return;

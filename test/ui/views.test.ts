@@ -71,8 +71,18 @@ function domain(fields: Partial<DomainView> = {}): DomainView {
   };
 }
 
+/** The domain form's address-source choices: the echo services in effect, one answer, one interface. */
+const SOURCES = {
+  system: { ipv4: "web", ipv6: "web" },
+  answers: { "4 web": { ip: "81.2.69.160", error: null } },
+  interfaces: [{ name: "wan0", ipv4: ["81.2.69.10"], ipv6: [] }],
+  pushedIp: null,
+};
+
 function formValues(fields: Partial<DomainFormValues> = {}): DomainFormValues {
   return {
+    address_source: "",
+    fixed_address: "",
     provider_id: "1",
     domain_name: "home.example.com",
     record_type: "A",
@@ -174,6 +184,7 @@ describe("escaping", () => {
         values: formValues({ domain_name: `"><script>x</script>` }),
         errors: NO_ERRORS,
         schedule: { kind: "invalid", problem: HOSTILE },
+        sources: SOURCES,
       }),
     );
     expect(elementCount(html, "script")).toBe(2);
@@ -355,6 +366,7 @@ describe("domains", () => {
         values: formValues({ ttl: "abc", cron_schedule: "every day" }),
         errors: { fields: { ttl: "must be 1 (automatic) or a whole number of seconds from 30 to 86400" } },
         schedule: { kind: "invalid", problem: "expected 5 fields" },
+        sources: SOURCES,
       }),
     );
     expect(cloudflare).toContain("Cloudflare proxy");
@@ -362,13 +374,13 @@ describe("domains", () => {
     expect(cloudflare).toContain('id="f-ttl-error">must be 1 (automatic)');
     expect(cloudflare).toContain('value="every day"');
 
-    const dynu = String(DomainFormPage({ user: "admin", providers: [provider({ type: "dynu" })], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" } }));
+    const dynu = String(DomainFormPage({ user: "admin", providers: [provider({ type: "dynu" })], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" }, sources: SOURCES }));
     expect(dynu).not.toContain("Cloudflare proxy");
     expect(dynu).toContain("Dynu's default for a new record");
   });
 
   test("without providers the form points to adding one", () => {
-    const html = String(DomainFormPage({ user: "admin", providers: [], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" } }));
+    const html = String(DomainFormPage({ user: "admin", providers: [], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" }, sources: SOURCES }));
     expect(html).toContain('<a href="/providers/new">Add a provider</a> first');
     expect(html).not.toContain("<form method=\"post\" action=\"/domains\"");
   });

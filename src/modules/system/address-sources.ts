@@ -83,3 +83,23 @@ function detectSoon(ctx: AddressSourceDeps, family: IpFamily): void {
   if (due.length > 0) return;
   void detectFamily(ctx, family);
 }
+
+/** Families whose idle detection (detectWhileIdle) is under way, per context. */
+const idleDetections = new WeakMap<object, Set<IpFamily>>();
+
+/**
+ * With no enabled domain of a family, no pass asks for its address, and the dashboard would show
+ * nothing (not even why a first start without internet finds none): the system's source of such a
+ * family is asked in the background when its newest answer is older than the update interval.
+ */
+export function detectWhileIdle(ctx: AddressSourceDeps & { settings: { readonly updateIntervalSeconds: number } }, now: number): void {
+  const running = idleDetections.get(ctx) ?? new Set<IpFamily>();
+  idleDetections.set(ctx, running);
+  for (const family of FAMILIES) {
+    if (running.has(family) || ctx.store.domains.enabledOfType(family === 4 ? "A" : "AAAA") > 0) continue;
+    const answer = ctx.publicIp.answers.get(`${family} ${sourceText(effectiveSource(ctx, family).source)}`);
+    if (answer !== undefined && now - answer.checkedAt < ctx.settings.updateIntervalSeconds * 1000) continue;
+    running.add(family);
+    void detectFamily(ctx, family).finally(() => running.delete(family));
+  }
+}
