@@ -25,7 +25,7 @@ const DISCORD_URL = "https://discord.com/api/webhooks/1234567890123456789/abcdef
 const BOT_TOKEN = "123456789:AAFakeTelegramBotToken_abcdefghijklmn";
 
 describe("create", () => {
-  test("a webhook: every field, all four events by default, the secret masked and sealed", async () => {
+  test("a webhook: every field, every event by default, the secret masked and sealed", async () => {
     const response = await post({ name: "Home Assistant", type: "webhook", options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "hmac-secret-0123456789", headers: { "X-Source": "ddnsd" } } });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(["created_at", "events", "id", "is_enabled", "last_error", "last_sent_at", "name", "options", "type", "updated_at"]);
@@ -33,7 +33,7 @@ describe("create", () => {
       name: "Home Assistant",
       type: "webhook",
       options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "ddnsd" } },
-      events: ["ip_changed", "update_failed", "update_recovered", "detection_failed"],
+      events: ["ip_changed", "update_failed", "update_recovered", "detection_failed", "push_stale"],
       is_enabled: true,
       last_sent_at: null,
       last_error: null,
