@@ -310,3 +310,26 @@ describe("a detection outage is the detection's", () => {
     expect(dashboard).toMatchObject({ total_updates_24h: 1, failed_updates_24h: 0, success_rate_24h: 100 });
   });
 });
+
+describe("the log and the history say the same thing", () => {
+  const current = useRig();
+
+  test("a record the service already holds is logged as nothing written, never as 'record updated'", async () => {
+    const rig = current();
+    cloudflareRecord(rig, "home", rig.echo.ipv4);
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "home.example.com");
+    const before = rig.t.logs.length;
+    const forced = await forceUpdate(rig.t, domain.id);
+    expect(forced.status).toBe(200);
+    const [row] = await historyOf(rig.t, domain.id);
+    expect(row.message).toContain("already held at the service; nothing written");
+    const lines = rig.t.logs.slice(before).join("\n");
+    expect(lines).toContain("record already current; nothing written");
+    expect(lines).not.toContain("record updated");
+
+    rig.echo.ipv4 = NEXT_IPV4;
+    await forceUpdate(rig.t, domain.id);
+    expect(rig.t.logs.slice(before).join("\n")).toContain("record updated");
+  });
+});
