@@ -82,6 +82,18 @@ describe("the dashboard", () => {
     expect(later.text).toContain("stale: never pushed");
   });
 
+  test("a detection outage marks only the records that depend on the failing source: a fixed one stays checked", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const system = await createDomain(t, provider.id, { domain_name: "sys.example.com" });
+    const fixed = await createDomain(t, provider.id, { domain_name: "fixed.example.com", address_source: "fixed:81.2.69.160" });
+    echo.fault({ status: 503 });
+    await t.ctx.scheduler.runPass({ all: true });
+    const html = (await page(t, "/", { cookie })).text;
+    const row = (id: number) => html.slice(html.indexOf(`<tr id="domain-${id}">`), html.indexOf("</tr>", html.indexOf(`<tr id="domain-${id}">`)));
+    expect(row(system.id)).toContain("Not checked");
+    expect(row(fixed.id)).not.toContain("Not checked");
+  });
+
   test("with no domain at all the card asks the system's source and lists its answer, or the real cause when it fails", async () => {
     const first = await page(t, "/", { cookie });
     expect(first.status).toBe(200);
