@@ -29,7 +29,7 @@ function exchangeUdp(address: string, port: number, request: Uint8Array, id: num
     socket.on("error", (error: Error & { code?: string }) => finish({ ok: false, reason: error.code ?? error.message }));
     socket.on("message", (bytes: Buffer, from) => {
       // Only the server asked, and only our question's id: anything else is noise or a spoof.
-      if (from.port !== port || bytes.length < 2 || bytes.readUInt16BE(0) !== id) return;
+      if (from.address !== address || from.port !== port || bytes.length < 2 || bytes.readUInt16BE(0) !== id) return;
       finish({ ok: true, bytes: new Uint8Array(bytes) });
     });
     socket.send(request, port, address, (error) => {
