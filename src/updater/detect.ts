@@ -4,7 +4,7 @@
 // and the pages. A scheduled pass asks each distinct source once for all its domains.
 
 import type { FetchLike, RecordType } from "../dns/provider";
-import { detectPublicIp, type Detection, type DetectionFailure, type IpFamily, parseIpAddress } from "../ip/detect";
+import { detectPublicIp, type Detection, type DetectionFailure, type IpFamily, isGlobalAddress, parseIpAddress } from "../ip/detect";
 import { detectByDns, type DnsQuestion } from "../ip/dns";
 import { interfaceAddress } from "../ip/interface";
 import type { SourceAnswer } from "../ip/public-ip";
@@ -55,9 +55,12 @@ async function ask(ctx: DetectParts, family: IpFamily, source: Exclude<DomainSou
     case "dns":
       return detectByDns(family, { questions: family === 4 ? ctx.settings.ipv4Dns : ctx.settings.ipv6Dns, timeoutMs: ctx.settings.httpTimeoutMs, allowPrivate });
     case "fixed":
-      return parseIpAddress(source.ip, family) === null
-        ? { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not an IPv${family} address` }
-        : { ok: true, ip: source.ip, source: `fixed:${source.ip}` };
+      // Checked like a detected address: the setting may have changed since it was stored.
+      if (parseIpAddress(source.ip, family) === null) return { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not an IPv${family} address` };
+      if (!allowPrivate && !isGlobalAddress(source.ip)) {
+        return { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not a globally routable address (DDNS_ALLOW_PRIVATE_IPS allows it)` };
+      }
+      return { ok: true, ip: source.ip, source: `fixed:${source.ip}` };
     case "web":
       return detectPublicIp(family, { urls, fetch: ctx.fetch, timeoutMs: ctx.settings.httpTimeoutMs, allowPrivate, agree: ctx.settings.echoAgree });
   }

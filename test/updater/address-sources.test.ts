@@ -126,6 +126,18 @@ describe("fixed and push-only records", () => {
     expect(rows[0]).toMatchObject({ status: "SUCCESS", ip_address: FIXED, trigger: "schedule" });
   });
 
+  test("a private fixed address stored while DDNS_ALLOW_PRIVATE_IPS was on is refused once it is off: a failed detection, nothing written", async () => {
+    cloudflareRecord(rig, "static");
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "static.example.com");
+    // As a database from a run with DDNS_ALLOW_PRIVATE_IPS=true holds it.
+    rig.t.ctx.sqlite.query("UPDATE domains SET address_source = 'fixed:10.0.0.7' WHERE id = ?").run(domain.id);
+    const [outcome] = await duePass(rig.t);
+    expect(outcome).toMatchObject({ result: "failed", failure: "detection" });
+    expect(outcome!.message).toContain("fixed:10.0.0.7 is not a globally routable address");
+    expect(rig.cf.record("static.example.com", "A")!.content).toBe(OLD_IPV4);
+  });
+
   test("a push-only record keeps the pushed address through pass after pass while the echo services say otherwise", async () => {
     cloudflareRecord(rig, "home");
     const provider = await addProvider(rig.t, "cloudflare");
