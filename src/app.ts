@@ -71,7 +71,12 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     proxied: (provider, domain) => registry.find(provider.type)?.proxy !== undefined && domain.config.proxied === true,
     events: { notServed: (report) => events.notServed?.(report) },
   });
-  const metrics = new UpdateMetrics({ queries: store.metrics, startedAt, served: () => propagation.servedRecords() });
+  const metrics = new UpdateMetrics({
+    queries: store.metrics,
+    startedAt,
+    served: () => propagation.servedRecords(),
+    pushes: { domains: store.domains, staleAfterSeconds: settings.pushStaleAfterSeconds },
+  });
   const notifier = new Notifier({ store, log, fetch: outbound, keys, settings });
   const events = fanOut([metrics, notifier, propagation], (error) =>
     log.error("event sink failed", { error: error instanceof Error ? error.message : String(error) }),
@@ -87,7 +92,7 @@ export function createContext({ settings, keys, database, log, fetch = globalThi
     log,
     fetch: outbound,
     startedAt,
-    publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } },
+    publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null }, answers: new Map() },
     services: registry,
     pacer: new Pacer(),
     updater: createUpdaterState(settings.updateConcurrency),

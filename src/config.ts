@@ -8,6 +8,7 @@ import { parseResolvers, resolvConfServers } from "./dns/lookup";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
 import type { ServerAddress } from "./dns/signed-dns";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
+import { DEFAULT_IPV4_DNS, DEFAULT_IPV6_DNS, type DnsQuestion, parseDnsQuestions } from "./ip/dns";
 import { type AddressSource, parseAddressSource, parseUrlList } from "./ip/source";
 import type { LogFormat, LogLevel } from "./log";
 import { parseNoProxy, type ProxySettings } from "./net/proxy";
@@ -28,6 +29,13 @@ export interface Settings {
   ipv6Urls: string[];
   ipv4Source: AddressSource;
   ipv6Source: AddressSource;
+  /** The questions of the `dns` source (DDNS_IPV4_DNS / DDNS_IPV6_DNS), asked in order. */
+  ipv4Dns: DnsQuestion[];
+  ipv6Dns: DnsQuestion[];
+  /** How many echo services must answer the same address before it is written (DDNS_ECHO_AGREE). */
+  echoAgree: number;
+  /** How long a push-only domain may go without a push before it is shown stale (DDNS_PUSH_STALE_AFTER). */
+  pushStaleAfterSeconds: number;
   allowPrivateIps: boolean;
   httpTimeoutMs: number;
   /** Each registered service's API base (`DDNS_<TYPE>_API_URL`), by provider type, without a trailing slash. */
@@ -159,12 +167,19 @@ class Reader {
     return list;
   }
 
-  /** `web`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash or space). */
+  /** `web`, `dns`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash or space). */
   addressSource(name: string): AddressSource {
     const text = this.raw(name) ?? "web";
     const source = parseAddressSource(text);
-    if (source === null) this.fail(name, `expected web or interface:<name> (e.g. interface:eth0), got "${text}"`);
+    if (source === null) this.fail(name, `expected web, dns or interface:<name> (e.g. interface:eth0), got "${text}"`);
     return source;
+  }
+
+  /** Comma-separated `<name>/<type>[/<class>]@<server>[:<port>]` questions of the `dns` source. */
+  dnsQuestions(name: string, fallback: readonly string[]): DnsQuestion[] {
+    const list = parseDnsQuestions(this.raw(name) ?? fallback.join(","));
+    if (typeof list === "string") this.fail(name, list);
+    return list;
   }
 
   password(name: string): string | null {
@@ -263,6 +278,10 @@ export function loadSettings(env: Env = process.env): Settings {
     ipv6Urls: read.urls("DDNS_IPV6_URLS", DEFAULT_IPV6_URLS),
     ipv4Source: read.addressSource("DDNS_IPV4_SOURCE"),
     ipv6Source: read.addressSource("DDNS_IPV6_SOURCE"),
+    ipv4Dns: read.dnsQuestions("DDNS_IPV4_DNS", DEFAULT_IPV4_DNS),
+    ipv6Dns: read.dnsQuestions("DDNS_IPV6_DNS", DEFAULT_IPV6_DNS),
+    echoAgree: read.integer("DDNS_ECHO_AGREE", 2, 1, 10),
+    pushStaleAfterSeconds: read.duration("DDNS_PUSH_STALE_AFTER", "24h"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
     httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s") * 1000,
     apiUrls: Object.fromEntries(

@@ -69,6 +69,14 @@ export const domains = sqliteTable(
     nextRunAt: integer("next_run_at"),
     /** Failed attempts in a row; drives the retry backoff and resets on success. */
     failureCount: integer("failure_count").notNull().default(0),
+    /**
+     * Where this record's address comes from (ip/source.ts `DomainSource` as written: `web`, `dns`,
+     * `interface:<name>`, `push`, `fixed:<address>`); null for the system's source of its family.
+     */
+    addressSource: text("address_source"),
+    /** The newest address a router pushed for this record, and when: a forced update of a push-only record re-sends it. */
+    pushedIp: text("pushed_ip"),
+    pushedAt: integer("pushed_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -104,8 +112,9 @@ export const history = sqliteTable(
     failureCause: text("failure_cause", { enum: HISTORY_FAILURE_CAUSES }),
   },
   (table) => [
-    // A domain's newest rows (history reads, retention) and its rows of the last day (provider-stats).
-    index("history_domain_timestamp").on(table.domainId, table.timestamp, table.status, table.durationMs),
+    // A domain's newest rows (history reads, retention) and its rows of the last day (provider-stats,
+    // which leaves out rows without an address: failed detections are no provider's updates).
+    index("history_domain_timestamp").on(table.domainId, table.timestamp, table.status, table.durationMs, table.ipAddress),
     // Everything of the last day (dashboard), covering so the counts never touch the table.
     index("history_timestamp").on(table.timestamp, table.status, table.ipAddress),
   ],
@@ -131,7 +140,7 @@ export const updateKeys = sqliteTable(
   },
 );
 
-export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served"] as const;
+export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served", "push_stale"] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** Where ddnsd tells a person about address changes and failures (docs/api.md, events in and out). */
@@ -159,8 +168,8 @@ export const notifications = sqliteTable("notifications", {
 export const addressSources = sqliteTable("address_sources", {
   /** 4 or 6. */
   family: integer("family").primaryKey(),
-  /** `web` (the echo services in `urls`) or `interface` (the interface `interface_name`). */
-  kind: text("kind").$type<"web" | "interface">().notNull(),
+  /** `web` (the echo services in `urls`), `dns` (DDNS_IPV4_DNS / DDNS_IPV6_DNS) or `interface` (the interface `interface_name`). */
+  kind: text("kind").$type<"web" | "dns" | "interface">().notNull(),
   interfaceName: text("interface_name"),
   /** The echo services asked, in order; null with an interface. */
   urls: text("urls", { mode: "json" }).$type<string[]>(),

@@ -9,7 +9,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 
 export const TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, TXT: 16, AAAA: 28, TSIG: 250, ANY: 255 } as const;
-export const CLASS = { IN: 1, NONE: 254, ANY: 255 } as const;
+export const CLASS = { IN: 1, CH: 3, NONE: 254, ANY: 255 } as const;
 export const OPCODE = { QUERY: 0, UPDATE: 5 } as const;
 /** Response codes (RFC 1035, RFC 2136, RFC 8945 for the TSIG errors carried in a TSIG record). */
 export const RCODE = {

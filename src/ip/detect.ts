@@ -25,6 +25,8 @@ export interface DetectOptions {
   timeoutMs: number;
   /** Accept private, loopback, documentation … addresses (a lab, or a test against fakes). */
   allowPrivate: boolean;
+  /** How many sources must answer the same address (DDNS_ECHO_AGREE); 1 when absent. */
+  agree?: number;
 }
 
 export type Detection = { ok: true; ip: string; source: string } | { ok: false; error: string };
@@ -37,13 +39,33 @@ export interface DetectionFailure {
   error: string;
 }
 
-/** Tries every source before giving up; the error lists each source's reason. */
+/**
+ * Asks the sources in order until `agree` of them (never more than are configured) have answered;
+ * they must all answer the same address, so that no single echo service (behind a CDN, a captive
+ * portal, a VPN exit) can move a record. A disagreement is a failure naming each service and its
+ * answer; so is a lone answer when the others asked fail. Every failure lists each source's reason.
+ */
 export async function detectPublicIp(family: IpFamily, options: DetectOptions): Promise<Detection> {
+  const needed = Math.max(1, Math.min(options.agree ?? 1, options.urls.length));
   const reasons: string[] = [];
+  const answers: { url: string; ip: string }[] = [];
   for (const url of options.urls) {
     const answer = await askSource(url, family, options);
-    if (answer.ok) return { ok: true, ip: answer.ip, source: url };
-    reasons.push(`${url}: ${answer.reason}`);
+    if (answer.ok) answers.push({ url, ip: answer.ip });
+    else reasons.push(`${url}: ${answer.reason}`);
+    if (answers.length === needed) break;
+  }
+  const said = answers.map(({ url, ip }) => `${url} answered ${ip}`).join(", ");
+  if (answers.length === needed) {
+    const first = answers[0]!;
+    if (answers.every(({ ip }) => ip === first.ip)) return { ok: true, ip: first.ip, source: answers.map(({ url }) => url).join(", ") };
+    return { ok: false, error: `IPv${family} detection failed: the echo services disagree (${said}); nothing is written until ${needed} agree` };
+  }
+  if (answers.length > 0) {
+    return {
+      ok: false,
+      error: `IPv${family} detection failed: only ${said}, and ${needed} echo services must agree (DDNS_ECHO_AGREE); ${reasons.join("; ")}`,
+    };
   }
   const why = reasons.length > 0 ? reasons.join("; ") : "no sources configured";
   return { ok: false, error: `IPv${family} detection failed: ${why}` };

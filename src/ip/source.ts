@@ -1,17 +1,60 @@
 // Where a family's public address comes from, as written in the environment (DDNS_IPV4_SOURCE,
-// DDNS_IPV4_URLS …) and in the admin pages and the API: read here once, so both accept exactly the
-// same values.
+// DDNS_IPV4_URLS, DDNS_IPV4_DNS …), in the admin pages and the API, and per domain (a domain's
+// `address_source`): read here once, so all of them accept exactly the same values.
 
 import { isHttpUrl } from "../util/url";
+import { isGlobalAddress, parseIpAddress } from "./detect";
 
-/** Where a family's address comes from: the echo services, or an interface of this host. */
-export type AddressSource = { kind: "web" } | { kind: "interface"; name: string };
+/** Where the system's address of a family comes from: the echo services, resolvers asked over DNS, or an interface of this host. */
+export type AddressSource = { kind: "web" } | { kind: "dns" } | { kind: "interface"; name: string };
 
-/** `web`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash, colon or space). */
+/**
+ * Where one domain's address comes from, besides the system's: one of the system's sources, only
+ * the router's pushes, or one fixed address.
+ */
+export type DomainSource = AddressSource | { kind: "push" } | { kind: "fixed"; ip: string };
+
+/** `web`, `dns`, or `interface:<name>` with a Linux interface name (at most 15 characters, no slash, colon or space). */
 export function parseAddressSource(text: string): AddressSource | null {
-  if (text.trim().toLowerCase() === "web") return { kind: "web" };
-  const match = /^interface:([^\s/:]{1,15})$/.exec(text.trim());
+  const trimmed = text.trim();
+  if (trimmed.toLowerCase() === "web") return { kind: "web" };
+  if (trimmed.toLowerCase() === "dns") return { kind: "dns" };
+  const match = /^interface:([^\s/:]{1,15})$/.exec(trimmed);
   return match ? { kind: "interface", name: match[1]! } : null;
+}
+
+/**
+ * A domain's `address_source`: a system source, `push`, or `fixed:<address>` (the address in
+ * canonical form); a sentence saying what is wrong otherwise. A fixed address must be global
+ * unless private ones are allowed, as a detected one must.
+ */
+export function parseDomainSource(text: string, allowPrivate: boolean): DomainSource | string {
+  const trimmed = text.trim();
+  if (trimmed.toLowerCase() === "push") return { kind: "push" };
+  const fixed = /^fixed:(.*)$/i.exec(trimmed);
+  if (fixed) {
+    const literal = fixed[1]!.trim();
+    const ip = parseIpAddress(literal, 4) ?? parseIpAddress(literal, 6);
+    if (ip === null) return `fixed:<address> needs an IPv4 or IPv6 address, got "${literal.slice(0, 60)}"`;
+    if (!allowPrivate && !isGlobalAddress(ip)) return `${ip} is not a globally routable address (DDNS_ALLOW_PRIVATE_IPS allows it)`;
+    return { kind: "fixed", ip };
+  }
+  return (
+    parseAddressSource(trimmed) ??
+    `expected web, dns, interface:<name>, push or fixed:<address> (e.g. interface:eth0, fixed:81.2.69.160), got "${trimmed.slice(0, 60)}"`
+  );
+}
+
+/** A source as it is written: `web`, `dns`, `interface:<name>`, `push`, `fixed:<address>`. */
+export function sourceText(source: DomainSource): string {
+  switch (source.kind) {
+    case "interface":
+      return `interface:${source.name}`;
+    case "fixed":
+      return `fixed:${source.ip}`;
+    default:
+      return source.kind;
+  }
 }
 
 /** http(s) URLs separated by commas or line breaks; the first one that is not, or the text when none is given. */

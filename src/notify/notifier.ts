@@ -21,7 +21,7 @@ import type { Logger } from "../log";
 import { openOptions } from "./options";
 import { maskSecret } from "../security/secrets";
 import type { Store } from "../store";
-import type { EventSink, NotServed, RecordedUpdate } from "../updater/events";
+import type { EventSink, NotServed, RecordedUpdate, StalePush } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { channelOf, findChannel } from "./registry";
@@ -32,13 +32,14 @@ const TITLES: Record<NotificationEvent | "test", string> = {
   update_recovered: "ddnsd: updates work again",
   detection_failed: "ddnsd: address detection failed",
   not_served: "ddnsd: record not served",
+  push_stale: "ddnsd: no push from the router",
   test: "ddnsd: test message",
 };
 
-/** The events an update's outcome raises. */
-type UpdateEvent = Exclude<NotificationEvent, "detection_failed" | "not_served">;
-
 type MessageFacts = Omit<NotificationMessage, "event" | "title" | "timestamp">;
+
+/** The events an update's outcome raises. */
+type UpdateEvent = Exclude<NotificationEvent, "detection_failed" | "not_served" | "push_stale">;
 
 /** The sentence a person reads on a phone, for an update's event. */
 function describeUpdate(event: UpdateEvent, update: RecordedUpdate, providerName: string): string {
@@ -125,6 +126,18 @@ export class Notifier implements EventSink {
       ip: report.ip,
       previous_ip: null,
       message: `${report.hostname} (${report.recordType}) is written but ${report.message}`,
+    });
+  }
+
+  pushStale(domain: StalePush): void {
+    const since = domain.pushedAt === null ? "it was never pushed since it was added" : `its last push was at ${new Date(domain.pushedAt).toISOString()}`;
+    this.emit("push_stale", {
+      domain: domain.domainName,
+      record_type: domain.recordType,
+      provider: null,
+      ip: null,
+      previous_ip: null,
+      message: `${domain.domainName} (${domain.recordType}) takes its address only from the router's pushes, and ${since}: is the router still pushing?`,
     });
   }
 

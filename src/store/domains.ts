@@ -9,7 +9,15 @@ import type { Handle } from "./handle";
 export type NewDomain = Pick<
   DomainRow,
   "providerId" | "domainName" | "recordType" | "externalId" | "config" | "cronSchedule" | "isEnabled" | "nextRunAt" | "createdAt" | "updatedAt"
->;
+> &
+  Partial<Pick<DomainRow, "addressSource">>;
+
+/** A domain the scheduler checks: its record type and its own address source (null: the system's). */
+export interface DueDomain {
+  id: number;
+  recordType: "A" | "AAAA";
+  addressSource: string | null;
+}
 
 export interface DomainQueries {
   find(id: number): DomainRow | undefined;
@@ -33,7 +41,7 @@ export interface DomainQueries {
   existingIds(ids: readonly number[]): Set<number>;
   /** The enabled domains of enabled providers with this name, A before AAAA, then by id. */
   enabledNamed(hostname: string): { id: number; recordType: "A" | "AAAA" }[];
-  /** Makes the enabled, scheduled domains of this record type due at `now`; their ids. */
+  /** Makes the enabled, scheduled domains of this record type that follow the system's source due at `now`; their ids. */
   makeDueOfType(recordType: "A" | "AAAA", now: number): number[];
   /** The ids of a provider's domains. */
   idsOfProvider(providerId: number): number[];
@@ -43,7 +51,7 @@ export interface DomainQueries {
    * The enabled domains of enabled providers, soonest next run first, then by id; with `now`, only
    * those due by then (`next_run_at <= now`) whose provider is not paused at `now`.
    */
-  due(now?: number): { id: number; recordType: "A" | "AAAA" }[];
+  due(now?: number): DueDomain[];
   /**
    * When each scheduled domain of an enabled provider falls due: its next run, or its provider's
    * pause end when that is later; soonest first.
@@ -51,6 +59,12 @@ export interface DomainQueries {
   dueTimes(): { id: number; at: number }[];
   /** The domains whose next run lies after `now`, with their cron expression (null: the interval). */
   scheduledAfter(now: number): { id: number; cron: string | null; next: number }[];
+  /** How many enabled domains of this record type there are. */
+  enabledOfType(recordType: "A" | "AAAA"): number;
+  /** Keeps the address a router pushed for these domains, and when. */
+  notePush(ids: readonly number[], ip: string, at: number): void;
+  /** The enabled push-only domains of enabled providers, by id. */
+  pushOnly(): Pick<DomainRow, "id" | "domainName" | "recordType" | "pushedAt" | "createdAt">[];
   /** Deletes the domain row alone (its history goes first: it references the domain). */
   delete(id: number): void;
 }
@@ -63,6 +77,12 @@ function prepareWithProvider(db: Handle) {
     .where(eq(domains.id, sql.placeholder("id")))
     .prepare();
 }
+
+/**
+ * The domains the schedule checks: all but push-only ones, whose address only a router's push sets
+ * (the schedule never writes them, so it never makes them due either).
+ */
+const scheduled = or(isNull(domains.addressSource), ne(domains.addressSource, "push"));
 
 export function domainQueries(db: Handle): DomainQueries {
   // Prepared at its first use, then kept: building the query costs more than running it.
@@ -126,7 +146,7 @@ export function domainQueries(db: Handle): DomainQueries {
       return db
         .update(domains)
         .set({ nextRunAt: now })
-        .where(and(eq(domains.recordType, recordType), eq(domains.isEnabled, true), isNotNull(domains.nextRunAt)))
+        .where(and(eq(domains.recordType, recordType), eq(domains.isEnabled, true), isNotNull(domains.nextRunAt), isNull(domains.addressSource)))
         .returning({ id: domains.id })
         .all()
         .map((row) => row.id);
@@ -142,13 +162,14 @@ export function domainQueries(db: Handle): DomainQueries {
     },
     due(now) {
       return db
-        .select({ id: domains.id, recordType: domains.recordType })
+        .select({ id: domains.id, recordType: domains.recordType, addressSource: domains.addressSource })
         .from(domains)
         .innerJoin(providers, eq(domains.providerId, providers.id))
         .where(
           and(
             eq(domains.isEnabled, true),
             eq(providers.isEnabled, true),
+            scheduled,
             now === undefined ? undefined : lte(domains.nextRunAt, now),
             now === undefined ? undefined : or(isNull(providers.pausedUntil), lte(providers.pausedUntil, now)),
           ),
@@ -162,7 +183,7 @@ export function domainQueries(db: Handle): DomainQueries {
         .select({ id: domains.id, at })
         .from(domains)
         .innerJoin(providers, eq(domains.providerId, providers.id))
-        .where(and(eq(domains.isEnabled, true), eq(providers.isEnabled, true), isNotNull(domains.nextRunAt)))
+        .where(and(eq(domains.isEnabled, true), eq(providers.isEnabled, true), isNotNull(domains.nextRunAt), scheduled))
         .orderBy(at)
         .all();
     },
@@ -171,6 +192,26 @@ export function domainQueries(db: Handle): DomainQueries {
         .select({ id: domains.id, cron: domains.cronSchedule, next: sql<number>`${domains.nextRunAt}` })
         .from(domains)
         .where(gt(domains.nextRunAt, now))
+        .all();
+    },
+    enabledOfType(recordType) {
+      return db
+        .select({ n: sql<number>`count(*)` })
+        .from(domains)
+        .where(and(eq(domains.recordType, recordType), eq(domains.isEnabled, true)))
+        .get()!.n;
+    },
+    notePush(ids, ip, at) {
+      if (ids.length === 0) return;
+      db.update(domains).set({ pushedIp: ip, pushedAt: at }).where(inArray(domains.id, [...ids])).run();
+    },
+    pushOnly() {
+      return db
+        .select({ id: domains.id, domainName: domains.domainName, recordType: domains.recordType, pushedAt: domains.pushedAt, createdAt: domains.createdAt })
+        .from(domains)
+        .innerJoin(providers, eq(domains.providerId, providers.id))
+        .where(and(eq(domains.addressSource, "push"), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))
+        .orderBy(asc(domains.id))
         .all();
     },
     delete(id) {

@@ -16,6 +16,11 @@ export interface ProviderTypeCount {
   active: number;
 }
 
+// A history row without an address is no update of a record: a failed detection (nothing was sent:
+// it is the detection's failure, not the provider's) or a refused forced update of a disabled domain.
+// The update counts and rates below leave them out (`ip_address IS NOT NULL`), on the columns the
+// history indexes cover.
+
 export interface UpdateCounts {
   total: number;
   failed: number;
@@ -41,12 +46,12 @@ export type DomainState = "ok" | "failing" | "pending" | "disabled";
 export interface MetricsQueries {
   domainCounts(): DomainCounts;
   providersByType(): ProviderTypeCount[];
-  /** History rows since `since` (ms). */
+  /** Updates (history rows with an address) since `since` (ms). */
   updatesSince(since: number): UpdateCounts;
   /** The newest history row's time, or null. */
   lastUpdateAt(): number | null;
   providerStats(since: number): ProviderStatsRow[];
-  /** Successful and failed history rows in [from, to). */
+  /** Successful and failed updates (history rows with an address) in [from, to). */
   outcomesBetween(from: number, to: number): { success: number; failed: number };
   /** Successful writes in [from, to) that pointed a record at another address than before. */
   ipChangesBetween(from: number, to: number): number;
@@ -82,7 +87,7 @@ export function metricsQueries(sqlite: Database): MetricsQueries {
       const row = sqlite
         .query<{ total: number; failed: number | null; ips: number }, [number]>(
           `SELECT count(*) AS total, sum(status = 'FAILED') AS failed, count(DISTINCT ip_address) AS ips
-           FROM history WHERE timestamp >= ?`,
+           FROM history WHERE timestamp >= ? AND ip_address IS NOT NULL`,
         )
         .get(since)!;
       return { total: row.total, failed: row.failed ?? 0, ips: row.ips };
@@ -102,7 +107,7 @@ export function metricsQueries(sqlite: Database): MetricsQueries {
             `WITH recent AS (
                SELECT d.provider_id, count(*) AS updates, sum(h.status = 'SUCCESS') AS successful, avg(h.duration_ms) AS avg_ms
                FROM domains d CROSS JOIN history h ON h.domain_id = d.id
-               WHERE h.timestamp >= ?1
+               WHERE h.timestamp >= ?1 AND h.ip_address IS NOT NULL
                GROUP BY d.provider_id
              )
              SELECT p.id, p.name, p.type, p.is_enabled,
@@ -122,7 +127,7 @@ export function metricsQueries(sqlite: Database): MetricsQueries {
       return sqlite
         .query<{ success: number; failed: number }, [number, number]>(
           `SELECT count(*) FILTER (WHERE status = 'SUCCESS') AS success, count(*) FILTER (WHERE status = 'FAILED') AS failed
-           FROM history WHERE timestamp >= ?1 AND timestamp < ?2`,
+           FROM history WHERE timestamp >= ?1 AND timestamp < ?2 AND ip_address IS NOT NULL`,
         )
         .get(from, to)!;
     },

@@ -169,6 +169,8 @@ export function domainValues(form: Submitted): DomainFormValues {
     external_id: field(form, "external_id"),
     ipv6_suffix: field(form, "ipv6_suffix"),
     ipv6_prefix_length: field(form, "ipv6_prefix_length"),
+    address_source: field(form, "address_source"),
+    fixed_address: field(form, "fixed_address"),
   };
 }
 
@@ -187,6 +189,9 @@ export function domainValuesOf(domain: DomainView): DomainFormValues {
     external_id: domain.external_id ?? "",
     ipv6_suffix: typeof ipv6_suffix === "string" ? ipv6_suffix : "",
     ipv6_prefix_length: ipv6_prefix_length === undefined ? "" : String(ipv6_prefix_length),
+    // A fixed address is shown as the "fixed" choice with its address in the field below it.
+    address_source: domain.address_source?.startsWith("fixed:") ? "fixed" : (domain.address_source ?? ""),
+    fixed_address: domain.address_source?.startsWith("fixed:") ? domain.address_source.slice("fixed:".length) : "",
   };
 }
 
@@ -234,6 +239,7 @@ export function domainInput(
     config,
     external_id: values.external_id,
     is_enabled: values.is_enabled,
+    address_source: values.address_source === "fixed" ? `fixed:${values.fixed_address.trim()}` : values.address_source === "" ? null : values.address_source,
   };
 }
 

@@ -21,6 +21,7 @@ import { type CookieDeps, type Cookies, isHtmx, localPath, requireSession, seeOt
 import type { HistoryFailureCause } from "../db/schema";
 import type { TokenCheck } from "../http/tokens";
 import type { DetectionFailure } from "../ip/detect";
+import type { SourceAnswer } from "../ip/public-ip";
 import type { DomainView } from "../modules/domains/service";
 import type { Store } from "../store";
 import type { UpdateConditions } from "../../views/components";
@@ -142,7 +143,21 @@ export function htmlResponse(request: Request, html: string, headers: Record<str
 /** What a domain's state on a page reads: the history's causes, the latest detections' failures. */
 export interface ConditionSources {
   store: Pick<Store, "history">;
-  publicIp: { readonly failures: { readonly ipv4: DetectionFailure | null; readonly ipv6: DetectionFailure | null } };
+  publicIp: {
+    readonly failures: { readonly ipv4: DetectionFailure | null; readonly ipv6: DetectionFailure | null };
+    /** Each source's newest answer, by `<family> <source>`: a domain with a source of its own depends on that one. */
+    readonly answers: ReadonlyMap<string, SourceAnswer>;
+  };
+}
+
+/** The failure of the source a domain's address comes from now: its own source's, or its family's system source's. */
+function sourceFailure(ctx: ConditionSources, domain: Pick<DomainView, "record_type"> & Partial<Pick<DomainView, "address_source">>): DetectionFailure | null {
+  const source = domain.address_source ?? null;
+  if (source === null) return ctx.publicIp.failures[domain.record_type === "AAAA" ? "ipv6" : "ipv4"];
+  // A pushed or fixed address is never detected.
+  if (source === "push" || source.startsWith("fixed:")) return null;
+  const answer = ctx.publicIp.answers.get(`${domain.record_type === "AAAA" ? 6 : 4} ${source}`);
+  return answer?.error == null ? null : { since: answer.since, error: answer.error };
 }
 
 /**
@@ -153,12 +168,12 @@ export interface ConditionSources {
 export function updateConditions(
   ctx: ConditionSources,
   providers: readonly { id: number; is_enabled: boolean }[],
-): (domain: Pick<DomainView, "id" | "provider_id" | "record_type">) => UpdateConditions {
+): (domain: Pick<DomainView, "id" | "provider_id" | "record_type"> & Partial<Pick<DomainView, "address_source">>) => UpdateConditions {
   const enabled = new Map(providers.map((provider) => [provider.id, provider.is_enabled]));
   const causes = ctx.store.history.latestCauses();
   return (domain) => ({
     providerEnabled: enabled.get(domain.provider_id) ?? true,
-    detectionFailure: ctx.publicIp.failures[domain.record_type === "AAAA" ? "ipv6" : "ipv4"],
+    detectionFailure: sourceFailure(ctx, domain),
     lastFailureCause: causes.get(domain.id) ?? null,
   });
 }

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { apiUrlSetting } from "../dns/registry";
 import { formatServer, type ServerAddress } from "../dns/signed-dns";
 import type { Network } from "../ip/detect";
-import type { AddressSource } from "../ip/source";
+import { type DnsQuestion, questionText } from "../ip/dns";
+import { type AddressSource, sourceText } from "../ip/source";
 import type { LogFormat, LogLevel } from "../log";
-import { sourceText } from "../modules/system/address-sources";
 import { formatDuration } from "../util/time";
 import type { SettingLine } from "../../views/pages/about";
 
@@ -26,6 +26,10 @@ export interface ShownSettings {
   readonly ipv6Source: AddressSource;
   readonly ipv4Urls: readonly string[];
   readonly ipv6Urls: readonly string[];
+  readonly echoAgree: number;
+  readonly ipv4Dns: readonly DnsQuestion[];
+  readonly ipv6Dns: readonly DnsQuestion[];
+  readonly pushStaleAfterSeconds: number;
   readonly allowPrivateIps: boolean;
   readonly httpTimeoutMs: number;
   readonly apiUrls: Readonly<Record<string, string>>;
@@ -58,6 +62,10 @@ export function settingsInEffect(s: ShownSettings): SettingLine[] {
     ["DDNS_IPV6_SOURCE", sourceText(s.ipv6Source)],
     ["DDNS_IPV4_URLS", s.ipv4Urls.join(", ")],
     ["DDNS_IPV6_URLS", s.ipv6Urls.join(", ")],
+    ["DDNS_ECHO_AGREE", String(s.echoAgree)],
+    ["DDNS_IPV4_DNS", s.ipv4Dns.map(questionText).join(", ")],
+    ["DDNS_IPV6_DNS", s.ipv6Dns.map(questionText).join(", ")],
+    ["DDNS_PUSH_STALE_AFTER", formatDuration(s.pushStaleAfterSeconds)],
     ["DDNS_ALLOW_PRIVATE_IPS", String(s.allowPrivateIps)],
     ["DDNS_HTTP_TIMEOUT", formatDuration(Math.round(s.httpTimeoutMs / 1000))],
     ...Object.entries(s.apiUrls).map(([type, url]): [string, string] => [apiUrlSetting(type), url]),

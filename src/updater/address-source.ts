@@ -1,6 +1,7 @@
 // Where a detection of each family asks for the public address: the choice stored from the admin
 // pages or the API (modules/system/address-sources.ts) when there is one, else the environment's
-// DDNS_IPV4_SOURCE / DDNS_IPV4_URLS and their IPv6 twins. Read by the updater before each detection.
+// DDNS_IPV4_SOURCE / DDNS_IPV4_URLS and their IPv6 twins. Read by the updater before each detection
+// of a domain that follows the system's source (its `address_source` is null).
 
 import type { AddressSource } from "../ip/source";
 import type { IpFamily } from "../ip/detect";
@@ -36,5 +37,6 @@ export function effectiveSource(ctx: SourceParts, family: IpFamily): EffectiveSo
   if (row.kind === "interface" && row.interfaceName !== null) {
     return { source: { kind: "interface", name: row.interfaceName }, urls: fallback, from: "database" };
   }
+  if (row.kind === "dns") return { source: { kind: "dns" }, urls: fallback, from: "database" };
   return { source: { kind: "web" }, urls: row.urls ?? fallback, from: "database" };
 }

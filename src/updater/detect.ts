@@ -1,24 +1,35 @@
-// Detection of the public address: asks a family's source (the one chosen in the pages, else
-// DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE: the echo services or an interface) and remembers the answer
-// for the status endpoint and the pages. A scheduled pass detects once per family for all its domains.
+// Detection of the public address: asks a source — a domain's own (`address_source`) or, for a
+// domain without one, the family's system source (the one chosen in the pages, else
+// DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE) — and remembers each source's answer for the status endpoint
+// and the pages. A scheduled pass asks each distinct source once for all its domains.
 
 import type { FetchLike, RecordType } from "../dns/provider";
-import { detectPublicIp, type Detection, type DetectionFailure, type IpFamily } from "../ip/detect";
+import { detectPublicIp, type Detection, type DetectionFailure, type IpFamily, isGlobalAddress, parseIpAddress } from "../ip/detect";
+import { detectByDns, type DnsQuestion } from "../ip/dns";
 import { interfaceAddress } from "../ip/interface";
+import type { SourceAnswer } from "../ip/public-ip";
+import { type AddressSource, type DomainSource, sourceText } from "../ip/source";
 import type { Logger } from "../log";
 import { effectiveSource, type SourceParts } from "./address-source";
 import type { EventSink } from "./events";
 
 /** What detecting takes: the source's parts, how requests leave, where the answer is kept and told. */
 export interface DetectParts extends SourceParts {
-  settings: SourceParts["settings"] & { allowPrivateIps: boolean; httpTimeoutMs: number };
+  settings: SourceParts["settings"] & {
+    allowPrivateIps: boolean;
+    httpTimeoutMs: number;
+    ipv4Dns: DnsQuestion[];
+    ipv6Dns: DnsQuestion[];
+    echoAgree: number;
+  };
   fetch: FetchLike;
-  /** The newest addresses, and since when each family fails (the app's `publicIp`). */
+  /** The newest addresses, since when each family fails, and each source's own answer (the app's `publicIp`). */
   publicIp: {
     ipv4: string | null;
     ipv6: string | null;
     checkedAt: number | null;
     failures: { ipv4: DetectionFailure | null; ipv6: DetectionFailure | null };
+    answers: Map<string, SourceAnswer>;
   };
   log: Logger;
   events: Pick<EventSink, "detected">;
@@ -29,32 +40,73 @@ export function familyOf(recordType: RecordType): IpFamily {
   return recordType === "AAAA" ? 6 : 4;
 }
 
-/**
- * Asks the family's source (the one chosen in the pages, else DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE:
- * the echo services or an interface) once, and remembers the answer for the status endpoint and the pages.
- */
-export async function detectFamily(ctx: DetectParts, family: IpFamily): Promise<Detection> {
+/** The family's system source as it is in effect now, with its echo services' URLs. */
+function systemSource(ctx: DetectParts, family: IpFamily): { source: AddressSource; urls: string[] } {
   const { source, urls } = effectiveSource(ctx, family);
-  const result =
-    source.kind === "interface"
-      ? interfaceAddress(family, source.name, { allowPrivate: ctx.settings.allowPrivateIps })
-      : await detectPublicIp(family, {
-          urls,
-          fetch: ctx.fetch,
-          timeoutMs: ctx.settings.httpTimeoutMs,
-          allowPrivate: ctx.settings.allowPrivateIps,
-        });
-  const now = Date.now();
-  const key = family === 4 ? "ipv4" : "ipv6";
-  ctx.publicIp.checkedAt = now;
-  if (result.ok) {
-    ctx.publicIp[key] = result.ip;
-    ctx.publicIp.failures[key] = null;
-  } else {
-    // The pages say since when it fails, not just that the last try did.
-    ctx.publicIp.failures[key] = { since: ctx.publicIp.failures[key]?.since ?? now, error: result.error };
-    ctx.log.warn("public IP detection failed", { family: `IPv${family}`, reason: result.error });
+  return { source, urls };
+}
+
+/** Asks one source (not `push`: a push brings its own address) for the family's address, as it is configured now. */
+async function ask(ctx: DetectParts, family: IpFamily, source: Exclude<DomainSource, { kind: "push" }>, urls: string[]): Promise<Detection> {
+  const allowPrivate = ctx.settings.allowPrivateIps;
+  switch (source.kind) {
+    case "interface":
+      return interfaceAddress(family, source.name, { allowPrivate });
+    case "dns":
+      return detectByDns(family, { questions: family === 4 ? ctx.settings.ipv4Dns : ctx.settings.ipv6Dns, timeoutMs: ctx.settings.httpTimeoutMs, allowPrivate });
+    case "fixed":
+      // Checked like a detected address: the setting may have changed since it was stored.
+      if (parseIpAddress(source.ip, family) === null) return { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not an IPv${family} address` };
+      if (!allowPrivate && !isGlobalAddress(source.ip)) {
+        return { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not a globally routable address (DDNS_ALLOW_PRIVATE_IPS allows it)` };
+      }
+      return { ok: true, ip: source.ip, source: `fixed:${source.ip}` };
+    case "web":
+      return detectPublicIp(family, { urls, fetch: ctx.fetch, timeoutMs: ctx.settings.httpTimeoutMs, allowPrivate, agree: ctx.settings.echoAgree });
   }
+}
+
+/** Keeps a source's answer for the address card: the address or the failure, and since when it says so. */
+function remember(ctx: DetectParts, family: IpFamily, text: string, result: Detection, now: number): void {
+  const key = `${family} ${text}`;
+  const before = ctx.publicIp.answers.get(key);
+  const ip = result.ok ? result.ip : null;
+  const error = result.ok ? null : result.error;
+  const same = before !== undefined && before.ip === ip && (before.error === null) === (error === null);
+  ctx.publicIp.answers.set(key, { family, source: text, via: result.ok ? result.source : null, ip, error, since: same ? before.since : now, checkedAt: now });
+}
+
+/**
+ * Asks the family's system source (the one chosen in the pages, else DDNS_IPV4_SOURCE /
+ * DDNS_IPV6_SOURCE) once, and remembers the answer as the family's public address.
+ */
+export function detectFamily(ctx: DetectParts, family: IpFamily): Promise<Detection> {
+  return detectFrom(ctx, family, null);
+}
+
+/**
+ * Asks `source` (a domain's own; null for the family's system source) once. Every answer is kept for
+ * the address card; the system source's is also the family's public address and, when it fails,
+ * the family's failure. Failures are logged and told (notifications, counters).
+ */
+export async function detectFrom(ctx: DetectParts, family: IpFamily, source: Exclude<DomainSource, { kind: "push" }> | null): Promise<Detection> {
+  const system = systemSource(ctx, family);
+  const asked = source ?? system.source;
+  const result = await ask(ctx, family, asked, system.urls);
+  const now = Date.now();
+  remember(ctx, family, sourceText(asked), result, now);
+  if (source === null) {
+    const key = family === 4 ? "ipv4" : "ipv6";
+    ctx.publicIp.checkedAt = now;
+    if (result.ok) {
+      ctx.publicIp[key] = result.ip;
+      ctx.publicIp.failures[key] = null;
+    } else {
+      // The pages say since when it fails, not just that the last try did.
+      ctx.publicIp.failures[key] = { since: ctx.publicIp.failures[key]?.since ?? now, error: result.error };
+    }
+  }
+  if (!result.ok) ctx.log.warn("public IP detection failed", { family: `IPv${family}`, source: sourceText(asked), reason: result.error });
   ctx.events.detected(family, result);
   return result;
 }

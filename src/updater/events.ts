@@ -25,6 +25,9 @@ export interface NotServed {
   message: string;
 }
 
+/** A push-only record gone stale (./push-stale.ts), as the notifications tell it. */
+export type StalePush = Pick<DomainRow, "id" | "domainName" | "recordType" | "pushedAt" | "createdAt">;
+
 export interface EventSink {
   /** One detection of the public address of a family (echo services or an interface). */
   detected(family: IpFamily, detection: Detection): void;
@@ -34,6 +37,8 @@ export interface EventSink {
   passed?(outcomes: readonly UpdateOutcome[]): void;
   /** A record is still not served by every name server 10 minutes after its write or check. */
   notServed?(report: NotServed): void;
+  /** A push-only record has had no push for DDNS_PUSH_STALE_AFTER (told once per quiet spell). */
+  pushStale?(domain: StalePush): void;
 }
 
 /** One sink that hands every event to each of `sinks`; one failing never keeps the others from it. */
@@ -52,5 +57,6 @@ export function fanOut(sinks: EventSink[], onError: (error: unknown) => void): E
     recorded: (update) => each((sink) => sink.recorded(update)),
     passed: (outcomes) => each((sink) => sink.passed?.(outcomes)),
     notServed: (report) => each((sink) => sink.notServed?.(report)),
+    pushStale: (domain) => each((sink) => sink.pushStale?.(domain)),
   };
 }

@@ -19,6 +19,11 @@ export interface UpdateOutcome {
   ip: string | null;
   previousIp: string | null;
   changed: boolean;
+  /**
+   * Something was written at the service (a record created or changed); false when it already held the
+   * address, when nothing was sent, or when the attempt failed. The log and a push's `good` follow it.
+   */
+  written: boolean;
   message: string;
   durationMs: number;
   historyId: number | null;

@@ -109,7 +109,8 @@ export function record(
   );
   if (historyId === null && !ctx.disk.full) return null;
   const level = succeeded ? "info" : "warn";
-  ctx.log[level](succeeded ? "record updated" : "update failed", {
+  // "written" only when the service was sent a change: a record it already held was checked, no more.
+  ctx.log[level](succeeded ? (outcome.written ? "record updated" : "record already current; nothing written") : "update failed", {
     domain_id: domain.id,
     domain: domain.domainName,
     type: domain.recordType,
@@ -152,6 +153,7 @@ export function recordRefusal(ctx: RecordParts, domain: DomainRow, message: stri
     ip: null,
     previousIp: domain.lastKnownIp,
     changed: false,
+    written: false,
     message,
     durationMs: 0,
     historyId,

@@ -8,15 +8,16 @@
 // comparing how far the wall clock and the monotonic clock went: when it moved back, stored times
 // far ahead are brought within reach of the corrected clock — at start as well, for a restart.
 
-import type { RecordType } from "../dns/provider";
-import type { Detection, IpFamily } from "../ip/detect";
+import type { Detection } from "../ip/detect";
 import { nextScheduledRun } from "./schedule";
 import { isDiskFull } from "../db/disk";
 import type { UpdateOutcome } from "./outcome";
 import { systemClock, WakeUpTimer, type Clock } from "./timer";
 import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
-import { detectFamily, familyOf } from "./detect";
-import { runUpdate, type UpdateParts } from "./update";
+import { detectFrom, familyOf } from "./detect";
+import { detectionKey, domainSource, runUpdate, type UpdateParts } from "./update";
+import { PushWatch, type PushWatchParts } from "./push-stale";
+import type { DueDomain } from "../store/domains";
 import type { PropagationRounds } from "./propagation";
 
 export interface PassOptions {
@@ -50,7 +51,12 @@ export interface SchedulerControl {
  * What the scheduler reads besides its clock: what the update path reads, the schedules' interval,
  * and the asks of name servers whether they serve a record (./propagation.ts), which run on its wake-ups.
  */
-export type SchedulerParts = UpdateParts & DeferralParts & { settings: { readonly updateIntervalSeconds: number }; propagation: PropagationRounds };
+export type SchedulerParts = UpdateParts &
+  DeferralParts &
+  PushWatchParts & {
+    settings: { readonly updateIntervalSeconds: number; readonly pushStaleAfterSeconds: number };
+    propagation: PropagationRounds;
+  };
 
 /** How far the wall clock must move against the monotonic clock between wake-ups to count as a jump. */
 const CLOCK_JUMP_MS = 2_000;
@@ -80,6 +86,8 @@ export class Scheduler implements SchedulerControl {
   private clockOffset: number | null = null;
   /** Monotonic ms before which no new pass starts, after one failed (`FAILED_PASS_RETRY_MS`). */
   private notBefore = 0;
+  /** Push-only records gone quiet, told once each (checked at every wake-up). */
+  private readonly pushWatch = new PushWatch();
 
   constructor(
     private readonly ctx: SchedulerParts,
@@ -139,6 +147,7 @@ export class Scheduler implements SchedulerControl {
     this.noticeClockJump();
     this.guarded("storing outcomes kept in memory", () => storeWaitingOutcomes(this.ctx));
     this.guarded("asking name servers", () => this.ctx.propagation.runDue());
+    this.guarded("watching push-only records", () => this.pushWatch.check(this.ctx, this.clock.wall()));
     if (this.clock.monotonic() < this.notBefore) {
       this.plan();
       return;
@@ -236,7 +245,7 @@ export class Scheduler implements SchedulerControl {
     if (moved > 0) this.ctx.log.info("schedules set ahead of the clock brought back", { domains: moved });
   }
 
-  private dueDomains(options: PassOptions, now: number): { id: number; recordType: RecordType }[] {
+  private dueDomains(options: PassOptions, now: number): DueDomain[] {
     const rows = this.ctx.store.domains.due(options.all ? undefined : now);
     return rows.filter((row) => {
       // A next run decided while the disk was full is only in memory.
@@ -254,18 +263,25 @@ export class Scheduler implements SchedulerControl {
     const due = this.dueDomains(options, now);
     if (due.length === 0) return [];
     for (const { id } of due) this.claimed.set(id, (this.claimed.get(id) ?? 0) + 1);
-    const detections = new Map<IpFamily, Promise<Detection>>();
-    for (const { recordType } of due) {
-      const family = familyOf(recordType);
-      if (!detections.has(family)) detections.set(family, detectFamily(this.ctx, family));
+    // One question per distinct source for all the domains due together: the system's source of a
+    // family, and each domain's own (an interface, dns, a fixed address).
+    const detections = new Map<string, Promise<Detection>>();
+    for (const row of due) {
+      const key = detectionKey(row);
+      const source = domainSource(row);
+      // Push-only domains are never due; the update path leaves one out should it be edited to push meanwhile.
+      if (!detections.has(key) && source?.kind !== "push") detections.set(key, detectFrom(this.ctx, familyOf(row.recordType), source));
     }
     const outcomes = await Promise.all(
-      due.map(async ({ id, recordType }) => {
+      due.map(async (row) => {
+        const { id } = row;
+        const key = detectionKey(row);
         try {
           return await runUpdate(this.ctx, id, {
             trigger: "schedule",
             force: false,
-            detection: detections.get(familyOf(recordType))!,
+            detection: detections.get(key),
+            detectedFor: detections.has(key) ? key : undefined,
           });
         } finally {
           const claims = (this.claimed.get(id) ?? 1) - 1;

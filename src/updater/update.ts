@@ -6,9 +6,10 @@
 import type { DomainRow, ProviderRow } from "../db/schema";
 import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
 import type { Detection } from "../ip/detect";
+import { type DomainSource, parseDomainSource } from "../ip/source";
 import { addressForRecord } from "../ip/suffix";
 import { loadDomain, storeOutcome } from "./deferral";
-import { detectFamily, familyOf, type DetectParts } from "./detect";
+import { detectFrom, familyOf, type DetectParts } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { record, recordRefusal, type RecordParts } from "./record";
 import { nextScheduledRun } from "./schedule";
@@ -22,11 +23,50 @@ const NOT_RETRIED = "not retried until the provider or domain is edited";
 
 export interface UpdateOptions {
   trigger: Trigger;
-  /** Write even when the record looks current (the forced update). */
+  /**
+   * Ask the service even when the record looks current (the forced update, a push): it reads the
+   * record and writes only what it does not hold.
+   */
   force: boolean;
   /** The detection shared by the current pass, or a router's pushed address; detected now when absent. */
   detection?: Promise<Detection>;
+  /**
+   * Which source the pass's detection asked (`detectionKey`): a domain edited meanwhile to another
+   * family or source is detected again. Absent for a push, whose address is the router's.
+   */
+  detectedFor?: string;
 }
+
+/** Where a domain's address comes from: its own `address_source`, or null for the system's source of its family. */
+export function domainSource(domain: Pick<DomainRow, "addressSource">): DomainSource | null {
+  if (domain.addressSource === null) return null;
+  const source = parseDomainSource(domain.addressSource, true);
+  // Stored values were checked when saved; one that no longer reads is a failed detection, not a fault.
+  return typeof source === "string" ? { kind: "fixed", ip: domain.addressSource } : source;
+}
+
+/** What a pass shares one detection by: the family and the domain's own source (the system's when it has none). */
+export function detectionKey(domain: Pick<DomainRow, "addressSource" | "recordType">): string {
+  return `${familyOf(domain.recordType)} ${domain.addressSource ?? "system"}`;
+}
+
+/**
+ * The address this domain's source gives now: a push-only domain's newest pushed address (only a
+ * forced update asks: the schedule never writes such a domain), else its source asked.
+ */
+function detectFor(ctx: UpdateParts, domain: DomainRow): Promise<Detection> {
+  const source = domainSource(domain);
+  const family = familyOf(domain.recordType);
+  if (source?.kind === "push") {
+    return Promise.resolve(
+      domain.pushedIp === null ? { ok: false, error: NOT_PUSHED_YET } : { ok: true, ip: domain.pushedIp, source: "push" },
+    );
+  }
+  return detectFrom(ctx, family, source);
+}
+
+/** A forced update of a push-only domain before any push (the 409's sentence). */
+const NOT_PUSHED_YET = "No address was pushed for this domain yet: its address comes only from the router's pushes (address_source push)";
 
 /**
  * Runs one update of one domain; `null` when the domain or its provider no longer exists, or — for a
@@ -52,10 +92,9 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   const started = performance.now();
   const before = loadDomain(ctx, domainId);
   if (!before) return null;
-  const family = familyOf(before.domain.recordType);
-  let detection = await (options.detection ?? detectFamily(ctx, family));
+  let detection = await (options.detection ?? detectFor(ctx, before.domain));
   // Decided on the domain as it is once the address is known: it may have been edited (renamed,
-  // reset, retyped) or deleted while the echo services were being asked.
+  // reset, retyped, another source) or deleted while the source was being asked.
   const loaded = loadDomain(ctx, domainId);
   if (!loaded) return null;
   const { domain, provider } = loaded;
@@ -66,7 +105,13 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
     // as the route refuses it up front (a 409 and its row).
     return options.force ? recordRefusal(ctx, domain, refusal) : null;
   }
-  if (familyOf(domain.recordType) !== family) detection = await detectFamily(ctx, familyOf(domain.recordType));
+  // Only a router's push (or a forced re-send of it) writes a push-only domain, never the schedule.
+  if (options.trigger === "schedule" && domainSource(domain)?.kind === "push") return null;
+  // Asked for another family or source than the domain has now: asked again. A push's address stands
+  // unless the record's family changed.
+  const askedFor = options.detectedFor ?? (options.detection === undefined ? detectionKey(before.domain) : null);
+  const edited = askedFor !== null ? askedFor !== detectionKey(domain) : familyOf(domain.recordType) !== familyOf(before.domain.recordType);
+  if (edited) detection = await detectFor(ctx, domain);
   const base = {
     domainId,
     hostname: domain.domainName,
@@ -75,28 +120,23 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   };
 
   if (!detection.ok) {
-    const outcome = { ...base, result: "failed", failure: "detection", ip: null, changed: false, message: detection.error } as const;
+    const outcome = { ...base, result: "failed", failure: "detection", ip: null, changed: false, written: false, message: detection.error } as const;
     // No request reached the service: the history row's cause is the detection (`record`).
     return record(ctx, domain, outcome, options.trigger, started, { ok: false, message: detection.error, cause: "unreachable" });
   }
   // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
   const ip = addressForRecord(detection.ip, domain.config);
   if (!options.force && !needsWrite(domain, ip)) {
-    const now = Date.now();
-    const checked = { lastCheckedAt: now, nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds) };
-    // Only while still enabled: the detection of another family above may have taken a while.
-    storeOutcome(
-      ctx,
-      domainId,
-      (store, waiting) => store.domains.updateIfEnabled(domainId, { ...waiting, ...checked }),
-      () => ({ row: null, changes: checked, result: undefined }),
-    );
-    return { ...base, result: "unchanged", failure: null, ip, changed: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
+    return unchangedOutcome(ctx, domain, ip, base);
   }
 
   const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip);
   // A record the service already held at this address did not change, whatever ddnsd last knew.
-  const changed = write.ok && write.action !== "unchanged" && ip !== domain.lastKnownIp;
+  const written = write.ok && write.action !== "unchanged";
+  const changed = written && ip !== domain.lastKnownIp;
+  // A push of the address the record holds, and held as ddnsd knew it: the service was asked (it
+  // read the record) and holds it; like a scheduled check that finds nothing to change, no row.
+  if (options.trigger === "push" && write.ok && !written && !needsWrite(domain, ip)) return unchangedOutcome(ctx, domain, ip, base);
   // One sentence: what the updater did, then what only the provider knows (its record id, ttl …).
   const message = write.ok
     ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${ip}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? "" : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
@@ -109,9 +149,29 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
     failure: write.ok ? null : "provider",
     ip,
     changed,
+    written,
     message,
   } as const;
   return record(ctx, domain, outcome, options.trigger, started, write, pausedUntil);
+}
+
+/** A check that found the record current: only `last_checked_at` and the next run change, and no row is written. */
+function unchangedOutcome(
+  ctx: UpdateParts,
+  domain: DomainRow,
+  ip: string,
+  base: Pick<UpdateOutcome, "domainId" | "hostname" | "recordType" | "previousIp">,
+): UpdateOutcome {
+  const now = Date.now();
+  const checked = { lastCheckedAt: now, nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds) };
+  // Only while still enabled: the detection of another family may have taken a while.
+  storeOutcome(
+    ctx,
+    domain.id,
+    (store, waiting) => store.domains.updateIfEnabled(domain.id, { ...waiting, ...checked }),
+    () => ({ row: null, changes: checked, result: undefined }),
+  );
+  return { ...base, result: "unchanged", failure: null, ip, changed: false, written: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
 }
 
 const ACTION_WORDS = { created: "Created", updated: "Updated", unchanged: "Checked" } as const;
@@ -129,6 +189,8 @@ export async function runForcedUpdate(ctx: UpdateParts, domainId: number): Promi
   if (!loaded) throw notFound("Domain not found");
   const refusal = disabledReason(loaded.domain, loaded.provider);
   if (refusal !== null) throw conflict(recordRefusal(ctx, loaded.domain, refusal).message);
+  // A push-only domain re-sends the router's newest address; before any push there is nothing to send.
+  if (domainSource(loaded.domain)?.kind === "push" && loaded.domain.pushedIp === null) throw conflict(NOT_PUSHED_YET);
   const outcome = await runUpdate(ctx, domainId, { trigger: "manual", force: true });
   if (!outcome) throw notFound("Domain not found");
   // The provider was called; only its outcome could not be stored (it will be, once space is back).

@@ -193,7 +193,7 @@ describe("/docs/json", () => {
     expect(fields("post", "/api/v1/auth/login")).toEqual(["password", "username"]);
     expect(fields("post", "/api/v1/providers")).toEqual(["credentials", "is_enabled", "name", "options", "type"]);
     expect(fields("put", "/api/v1/providers/{}")).toEqual(["credentials", "is_enabled", "name", "options", "type"]);
-    const domainFields = ["config", "cron_schedule", "domain_name", "external_id", "is_enabled", "provider_id", "record_type"];
+    const domainFields = ["address_source", "config", "cron_schedule", "domain_name", "external_id", "is_enabled", "provider_id", "record_type"];
     expect(fields("post", "/api/v1/domains")).toEqual(domainFields);
     expect(fields("put", "/api/v1/domains/{}")).toEqual(domainFields);
   });

@@ -9,8 +9,9 @@ import { makeTestApp, type TestApp } from "../support";
 import { createDomain, createProvider, historyCount, insertHistory, ISO_UTC, resetData } from "./helpers";
 
 const DOMAIN_FIELDS = [
-  "config", "created_at", "cron_schedule", "domain_name", "external_id", "id", "is_enabled", "last_changed_at",
-  "last_checked_at", "last_known_ip", "last_update_status", "next_run_at", "propagation", "provider_id", "provider_name", "record_type", "updated_at",
+  "address_source", "config", "created_at", "cron_schedule", "domain_name", "external_id", "id", "is_enabled", "last_changed_at",
+  "last_checked_at", "last_known_ip", "last_update_status", "next_run_at", "propagation", "provider_id", "provider_name", "pushed_at", "pushed_ip",
+  "record_type", "updated_at",
 ];
 const HISTORY_FIELDS = ["domain_id", "duration_ms", "id", "ip_address", "message", "previous_ip", "status", "timestamp", "trigger"];
 

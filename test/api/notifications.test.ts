@@ -33,7 +33,7 @@ describe("create", () => {
       name: "Home Assistant",
       type: "webhook",
       options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "ddnsd" } },
-      events: ["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served"],
+      events: ["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served", "push_stale"],
       is_enabled: true,
       last_sent_at: null,
       last_error: null,

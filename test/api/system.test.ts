@@ -175,7 +175,8 @@ describe("metrics with history", () => {
     const vpn = await createDomain(t, dynu.id, { domain_name: "vpn.example.net" });
     ids = { cfMain: cfMain.id, cfOff: cfOff.id, dynu: dynu.id, cfEmpty: cfEmpty.id, home: home.id, lab: lab.id, office: office.id, vpn: vpn.id };
 
-    // Inside the last 24 hours: 6 rows, 2 failed, 3 distinct addresses (a failed detection has none).
+    // Inside the last 24 hours: 6 rows, of which 5 updates (a failed detection has no address and is
+    // no provider's update), 1 failed, 3 distinct addresses.
     insertHistory(t, home.id, { status: "SUCCESS", ip: "203.0.113.1", durationMs: 100, ageMs: 1 * HOUR }, now);
     insertHistory(t, home.id, { status: "FAILED", ip: null, durationMs: 300, ageMs: 2 * HOUR }, now);
     insertHistory(t, lab.id, { status: "SUCCESS", ip: "203.0.113.2", durationMs: 200, ageMs: 3 * HOUR }, now);
@@ -196,9 +197,9 @@ describe("metrics with history", () => {
       active_domains: 2, // home and vpn: lab is disabled, office's provider is
       total_providers: 4,
       active_providers: 3,
-      total_updates_24h: 6,
-      failed_updates_24h: 2,
-      success_rate_24h: 66.7,
+      total_updates_24h: 5,
+      failed_updates_24h: 1,
+      success_rate_24h: 80,
       unique_ips_24h: 3,
       last_update_time: new Date(now - 0.5 * HOUR).toISOString(),
       providers_stats: [
@@ -220,11 +221,12 @@ describe("metrics with history", () => {
         provider_type: "cloudflare",
         is_enabled: true,
         total_domains: 2,
-        updates_24h: 3,
+        // home's failed detection is not cf-main's failure.
+        updates_24h: 2,
         successful_updates_24h: 2,
-        failed_updates_24h: 1,
-        success_rate_24h: 66.7,
-        avg_duration_ms_24h: 200,
+        failed_updates_24h: 0,
+        success_rate_24h: 100,
+        avg_duration_ms_24h: 150,
         last_update_time: new Date(now - 1 * HOUR).toISOString(),
       },
       {

@@ -153,7 +153,7 @@ describe("admin pages in a browser", () => {
 
   test("the dashboard shows the address, the figures and the domain", async () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
-    await page.locator(".public-ip").getByText(ECHO_DEFAULT_IPV4).waitFor();
+    await page.locator(".public-ip .addresses").getByText(ECHO_DEFAULT_IPV4).waitFor();
     expect(await page.locator("svg.chart").count()).toBe(2);
     const row = page.locator("tr", { hasText: "home.example.com" });
     await row.getByText("OK").waitFor();

@@ -103,7 +103,7 @@ describe("settings", () => {
     expect(loadSettings({}).ipv4Source).toEqual({ kind: "web" });
     expect(loadSettings({ DDNS_IPV6_SOURCE: "interface:ppp0" }).ipv6Source).toEqual({ kind: "interface", name: "ppp0" });
     for (const bad of ["interface:", "iface:eth0", "interface:a/b", "interface:averyveryverylongname"]) {
-      expect(() => loadSettings({ DDNS_IPV4_SOURCE: bad })).toThrow(/^Invalid setting DDNS_IPV4_SOURCE: expected web or interface:<name>/);
+      expect(() => loadSettings({ DDNS_IPV4_SOURCE: bad })).toThrow(/^Invalid setting DDNS_IPV4_SOURCE: expected web, dns or interface:<name>/);
     }
     expect(() => loadSettings({ DDNS_METRICS_TOKEN: "short" })).toThrow("Invalid setting DDNS_METRICS_TOKEN: must be at least 32 characters long");
   });

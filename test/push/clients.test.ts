@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addDomain, addProvider, historyOf, type Rig, useRig } from "../updater/harness";
+import { addDomain, addProvider, historyOf, makeDue, NEXT_IPV4, type Rig, useRig } from "../updater/harness";
 
 const current = useRig();
 let rig: Rig;
@@ -26,10 +26,10 @@ beforeEach(() => {
 
 const NEW_IP = "81.2.69.160";
 
-async function homeDomain(): Promise<{ id: number; key: string }> {
+async function homeDomain(fields: Record<string, unknown> = {}): Promise<{ id: number; key: string }> {
   rig.cf.addZone("example.com");
   rig.cf.addRecord("example.com", { type: "A", name: "home", content: "81.2.69.142" });
-  const domain = await addDomain(rig.t, (await addProvider(rig.t, "cloudflare")).id, "home.example.com");
+  const domain = await addDomain(rig.t, (await addProvider(rig.t, "cloudflare")).id, "home.example.com", fields);
   const { key } = (await rig.t.request("POST", "/api/v1/update-keys", { body: { name: "router", domain_ids: [domain.id] } })).body;
   return { id: domain.id, key };
 }
@@ -102,5 +102,59 @@ describe("inadyn", () => {
     expect(output).toMatch(/SSL|TLS|handshake/i);
     expect(rig.cf.record("home.example.com", "A")!.content).toBe("81.2.69.142");
     expect(await historyOf(rig.t, id)).not.toContainEqual(expect.objectContaining({ trigger: "push" }));
+  });
+});
+
+/**
+ * A push-only record (address_source push) after a real client pushed: the echo services answer
+ * another address, and pass after pass of the schedule (each domain made due, as its interval
+ * would) leaves the pushed address in place, with no request to the provider or an echo service.
+ */
+async function expectPushStands(id: number): Promise<void> {
+  rig.echo.ipv4 = NEXT_IPV4;
+  rig.cf.clearRequests();
+  for (let interval = 0; interval < 5; interval++) {
+    makeDue(rig.t);
+    await rig.t.ctx.scheduler.runPass();
+  }
+  expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+  expect(rig.cf.requests).toHaveLength(0);
+  expect(rig.echo.requests).toHaveLength(0);
+  expect((await historyOf(rig.t, id)).map((row) => [row.trigger, row.ip_address])).toEqual([["push", NEW_IP]]);
+}
+
+describe("push-only records", () => {
+  test.skipIf(Bun.which("ddclient") === null)("ddclient's address stands through five intervals while the echo services say otherwise", async () => {
+    const { id, key } = await homeDomain({ address_source: "push" });
+    const file = configFile(
+      "ddclient.conf",
+      [`ssl=no`, `protocol=dyndns2`, `server=127.0.0.1:${server.port}`, `login=router`, `password='${key}'`, `usev4=ipv4, ipv4=${NEW_IP}`, "home.example.com", ""].join("\n"),
+    );
+    const { output } = await run(["ddclient", "-daemon=0", "-foreground", "-force", "-verbose", "-file", file, "-cache", join(dir, "cache")]);
+    expect(output).toContain("SUCCESS");
+    await expectPushStands(id);
+  });
+
+  test.skipIf(Bun.which("inadyn") === null)("inadyn's address stands through five intervals while the echo services say otherwise", async () => {
+    const { id, key } = await homeDomain({ address_source: "push" });
+    const file = configFile(
+      "inadyn.conf",
+      [
+        "period = 60",
+        "custom ddnsd {",
+        `  ssl = false`,
+        `  username = router`,
+        `  password = "${key}"`,
+        `  ddns-server = "127.0.0.1:${server.port}"`,
+        `  ddns-path = "/nic/update?hostname=%h&myip=%i"`,
+        `  checkip-command = "/bin/echo ${NEW_IP}"`,
+        `  hostname = "home.example.com"`,
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { output } = await run(["inadyn", "--once", "--foreground", "--force", "-l", "debug", "-f", file, "--cache-dir", dir, "-P", join(dir, "inadyn.pid")]);
+    expect(output).not.toContain("badauth");
+    await expectPushStands(id);
   });
 });

@@ -63,7 +63,7 @@ describe.each([
     for (const [fields, name, words, kept] of [
       [form(["web", "ftp://example.net/ip"], ["environment", ""]), "ipv4_urls", "expected http(s) URLs, one a line, got &quot;ftp://example.net/ip&quot;", "ftp://example.net/ip</textarea>"],
       [form(["web", "  "], ["environment", ""]), "ipv4_urls", "name at least one http(s) URL of an echo service", '<option value="web" selected>'],
-      [form(["interface:lo", ""], ["interface:no/such", ""]), "ipv6_source", "expected web or interface:&lt;name&gt;", "Interface no/such — not found on this machine now"],
+      [form(["interface:lo", ""], ["interface:no/such", ""]), "ipv6_source", "expected web, dns or interface:&lt;name&gt;", "Interface no/such — not found on this machine now"],
     ] as const) {
       const response = await page(t, "/about/address-sources", { cookie, htmx, form: fields });
       expect(response.status).toBe(200);

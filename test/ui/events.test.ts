@@ -162,7 +162,7 @@ describe("notifications", () => {
   test("the add form starts with every event ticked and the first type's fields", async () => {
     const response = await browser("/notifications/new");
     expect(response.status).toBe(200);
-    expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual(["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served"]);
+    expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual(["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served", "push_stale"]);
     expect(attributeValues(response.text, "#notification-fields input, #notification-fields textarea", "name")).toEqual(["option_url", "option_secret", "option_headers"]);
     expect(attributeValues(response.text, "#f-option_secret", "type")).toEqual(["password"]);
     expect(attributeValues(response.text, "#notification-form", "action")).toEqual(["/notifications/new"]);

@@ -478,7 +478,9 @@ describe("the dashboard", () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
     insertHistory(t, domain.id, { ip: "203.0.113.7", ageMs: 30 * 60_000 });
-    insertHistory(t, domain.id, { status: "FAILED", ip: null, ageMs: 10 * 60_000 });
+    insertHistory(t, domain.id, { status: "FAILED", ip: "203.0.113.8", ageMs: 10 * 60_000 });
+    // A failed detection (no address) is the detection's: in no update figure.
+    insertHistory(t, domain.id, { status: "FAILED", ip: null, ageMs: 5 * 60_000 });
     const response = await page(t, "/", { cookie });
     expect(response.status).toBe(200);
     expect(count(response.text, '<g class="bar">')).toBe(24 + 7);

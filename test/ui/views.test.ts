@@ -57,6 +57,9 @@ function domain(fields: Partial<DomainView> = {}): DomainView {
     config: {},
     cron_schedule: null,
     is_enabled: true,
+    address_source: null,
+    pushed_ip: null,
+    pushed_at: null,
     last_known_ip: "203.0.113.7",
     last_update_status: "SUCCESS",
     last_checked_at: new Date(NOW - 60_000).toISOString(),
@@ -69,8 +72,18 @@ function domain(fields: Partial<DomainView> = {}): DomainView {
   };
 }
 
+/** The domain form's address-source choices: the echo services in effect, one answer, one interface. */
+const SOURCES = {
+  system: { ipv4: "web", ipv6: "web" },
+  answers: { "4 web": { ip: "81.2.69.160", error: null } },
+  interfaces: [{ name: "wan0", ipv4: ["81.2.69.10"], ipv6: [] }],
+  pushedIp: null,
+};
+
 function formValues(fields: Partial<DomainFormValues> = {}): DomainFormValues {
   return {
+    address_source: "",
+    fixed_address: "",
     provider_id: "1",
     domain_name: "home.example.com",
     record_type: "A",
@@ -150,7 +163,7 @@ describe("escaping", () => {
         user: "admin",
         flash: { tone: "ok", text: HOSTILE },
         now: NOW,
-        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW, failures: { ipv4: null, ipv6: null } },
+        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW, failures: { ipv4: null, ipv6: null }, answers: new Map() },
         metrics: METRICS,
         scheduler: "running",
         lastCheckAt: null,
@@ -172,6 +185,7 @@ describe("escaping", () => {
         values: formValues({ domain_name: `"><script>x</script>` }),
         errors: NO_ERRORS,
         schedule: { kind: "invalid", problem: HOSTILE },
+        sources: SOURCES,
       }),
     );
     expect(elementCount(html, "script")).toBe(2);
@@ -368,6 +382,7 @@ describe("domains", () => {
         values: formValues({ ttl: "abc", cron_schedule: "every day" }),
         errors: { fields: { ttl: "must be 1 (automatic) or a whole number of seconds from 30 to 86400" } },
         schedule: { kind: "invalid", problem: "expected 5 fields" },
+        sources: SOURCES,
       }),
     );
     expect(cloudflare).toContain("Cloudflare proxy");
@@ -375,13 +390,13 @@ describe("domains", () => {
     expect(cloudflare).toContain('id="f-ttl-error">must be 1 (automatic)');
     expect(cloudflare).toContain('value="every day"');
 
-    const dynu = String(DomainFormPage({ user: "admin", providers: [provider({ type: "dynu" })], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" } }));
+    const dynu = String(DomainFormPage({ user: "admin", providers: [provider({ type: "dynu" })], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" }, sources: SOURCES }));
     expect(dynu).not.toContain("Cloudflare proxy");
     expect(dynu).toContain("Dynu's default for a new record");
   });
 
   test("without providers the form points to adding one", () => {
-    const html = String(DomainFormPage({ user: "admin", providers: [], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" } }));
+    const html = String(DomainFormPage({ user: "admin", providers: [], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" }, sources: SOURCES }));
     expect(html).toContain('<a href="/providers/new">Add a provider</a> first');
     expect(html).not.toContain("<form method=\"post\" action=\"/domains\"");
   });
@@ -391,7 +406,7 @@ describe("dashboard", () => {
   const props = {
     user: "admin",
     now: NOW,
-    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000, failures: { ipv4: null, ipv6: null } },
+    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000, failures: { ipv4: null, ipv6: null }, answers: new Map() },
     metrics: METRICS,
     scheduler: "running" as const,
     lastCheckAt: new Date(NOW - 2_000).toISOString(),
@@ -436,7 +451,7 @@ describe("dashboard", () => {
   });
 
   test("nothing to show yet", () => {
-    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null } }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
+    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null }, answers: new Map() }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
     expect(html).toContain("detecting…");
     // First steps come first, and no empty figures or charts below them.
     expect(html.indexOf("First steps")).toBeLessThan(html.indexOf("Public address"));

@@ -38,6 +38,7 @@ function recorded(providerId: number, outcome: Partial<UpdateOutcome>): Recorded
       ip: "203.0.113.7",
       previousIp: "203.0.113.6",
       changed: true,
+      written: true,
       message: "Updated",
       durationMs: 300,
       historyId: 1,

@@ -84,7 +84,7 @@ function written(name = "home.example.com"): { domainId: number; historyId: numb
 }
 
 function outcome(domainId: number, hostname: string, result: "updated" | "unchanged", historyId: number | null): UpdateOutcome {
-  return { domainId, hostname, recordType: "A", result, failure: null, ip: NEW, previousIp: OLD, changed: result === "updated", message: "", durationMs: 5, historyId };
+  return { domainId, hostname, recordType: "A", result, failure: null, ip: NEW, previousIp: OLD, changed: result === "updated", written: result === "updated", message: "", durationMs: 5, historyId };
 }
 
 /** Lets the clock run to `ms` from now, running every ask that falls due on the way, as the scheduler's wake-ups would. */

@@ -245,7 +245,8 @@ describe("provider failures", () => {
 });
 
 describe("detection failures", () => {
-  const current = useRig({ env: ({ echo }) => ({ DDNS_IPV4_URLS: `${echo.url}/v4,${echo.url}/json`, DDNS_HTTP_TIMEOUT: "1s" }) });
+  // One answer is enough here (DDNS_ECHO_AGREE=1): these tests are about sources failing, not disagreeing.
+  const current = useRig({ env: ({ echo }) => ({ DDNS_IPV4_URLS: `${echo.url}/v4,${echo.url}/json`, DDNS_HTTP_TIMEOUT: "1s", DDNS_ECHO_AGREE: "1" }) });
   let rig: Rig;
   beforeEach(() => {
     rig = current();

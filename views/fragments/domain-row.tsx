@@ -5,6 +5,7 @@
 // name says which domain and record type it acts on, and its id keeps focus on it after a swap.
 
 import { Html } from "@elysiajs/html";
+import { SourceMark, type SourceMarkContext } from "./source-mark";
 import type { HistoryFailureCause } from "../../src/db/schema";
 import type { DomainView } from "../../src/modules/domains/service";
 import { ActionForm, Badge, causeWords, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
@@ -47,6 +48,8 @@ export interface DomainRowProps {
   /** Its provider enabled, its address detectable; by default both. */
   conditions?: UpdateConditions;
   result?: UpdateResult | null;
+  /** Where the page knows the system's sources: each row says where its address comes from. */
+  sources?: SourceMarkContext;
 }
 
 function domainRowId(id: number): string {
@@ -129,7 +132,7 @@ export function NextRun({ domain, conditions, now, prefix = "" }: { domain: Doma
   );
 }
 
-export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPDATABLE, result }: DomainRowProps) {
+export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPDATABLE, result, sources }: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
       <a href={`/domains/${domain.id}/history`} class="domain-link" safe>
@@ -148,6 +151,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
   const address = (
     <td data-label="IP address" class="cell-ip">
       <Ip ip={domain.last_known_ip} />
+      {sources ? <SourceMark domain={domain} context={sources} /> : ""}
     </td>
   );
   const status = (

@@ -23,6 +23,7 @@ export const EVENT_LABELS: Record<NotificationEvent, string> = {
   update_recovered: "Updates work again (the first success after failures)",
   detection_failed: "The public address could not be detected (once per outage)",
   not_served: "A written record is still not served by all of its zone's DNS servers after 10 minutes",
+  push_stale: "A push-only domain had no push from the router for DDNS_PUSH_STALE_AFTER",
 };
 
 /** A type as stored, known or not (a tampered form): the first type's fields for an unknown one. */

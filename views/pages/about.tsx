@@ -54,7 +54,12 @@ export interface AddressSourceForm {
 
 /** `web`: the echo services (DDNS_IPV4_URLS / DDNS_IPV6_URLS); `interface:eth0`: that interface's global address. */
 function AddressSourceWords({ family, source }: { family: string; source: SourceInEffect }) {
-  const words = source.source === "web" ? "asked of the echo services on the web" : `read from the network interface ${source.source.slice("interface:".length)}`;
+  const words =
+    source.source === "web"
+      ? "asked of the echo services on the web"
+      : source.source === "dns"
+        ? "asked of resolvers over DNS (DDNS_IPV4_DNS / DDNS_IPV6_DNS)"
+        : `read from the network interface ${source.source.slice("interface:".length)}`;
   const who = source.from === "database" ? "chosen below" : "the environment's setting";
   return (
     <>
@@ -86,6 +91,7 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
             options={[
               { value: "environment", label: `The environment's setting (${form.environment[family]})` },
               { value: "web", label: "Web services (the echo URLs below)" },
+              { value: "dns", label: "DNS resolvers (DDNS_IPV4_DNS / DDNS_IPV6_DNS)" },
               ...listed,
             ]}
             selected={values.source}

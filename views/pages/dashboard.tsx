@@ -11,6 +11,8 @@ import { Ip, LiveRegion, TimeAgo, type Flash, type UpdateConditions } from "../c
 import { plural } from "../format";
 import { IpChangesChart, UpdatesChart } from "../fragments/charts";
 import { DomainRow } from "../fragments/domain-row";
+import { type ShownAnswer, SourceAnswers } from "../fragments/source-answers";
+import type { SourceMarkContext } from "../fragments/source-mark";
 import { Layout, PageHeader } from "../layout";
 
 /** Without JavaScript the dashboard reloads itself this often. */
@@ -30,6 +32,10 @@ export interface DashboardPageProps {
   /** What each domain's updates depend on (its provider, its address's detection). */
   conditions?: (domain: DomainView) => UpdateConditions;
   intervalSeconds: number;
+  /** Each address source asked so far with its own newest answer (the address card). */
+  answers?: ShownAnswer[];
+  /** The system's sources and DDNS_PUSH_STALE_AFTER: each domain row says where its address comes from. */
+  sources?: SourceMarkContext;
 }
 
 function Stat({ label, value, detail, tone }: { label: string; value: string; detail?: JSX.Element; tone?: "ok" | "fail" }) {
@@ -52,7 +58,16 @@ function Address({ family, ip, checked, failure }: { family: string; ip: string 
           {failure ? <span class="muted small"> (last detected)</span> : ""}
         </span>
       ) : (
-        <span class="muted">{checked ? "none found (this network may not have one)" : "detecting…"}</span>
+        <span class="muted">
+          {failure !== null ? (
+            // The real cause, not a guess: on a first start without internet this is the only place it shows.
+            <span safe>not found: {failure.error}</span>
+          ) : checked ? (
+            "none found (this network may not have one)"
+          ) : (
+            "detecting…"
+          )}
+        </span>
       )}
     </div>
   );
@@ -126,11 +141,12 @@ export function DashboardPage(props: DashboardPageProps) {
             Public address
           </h2>
           <div class="addresses">
-            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} failure={v4Failure} />
+            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} failure={v4Failure ?? (props.publicIp.ipv4 === null ? failures.ipv4 : null)} />
             <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} failure={v6Failure} />
           </div>
           {v4Failure ? <DetectionProblem family="IPv4" failure={v4Failure} now={now} /> : ""}
           {v6Failure ? <DetectionProblem family="IPv6" failure={v6Failure} now={now} /> : ""}
+          <SourceAnswers answers={props.answers ?? []} now={now} />
           <p class="muted small">
             Checked <TimeAgo at={props.publicIp.checkedAt} now={now} />
           </p>
@@ -202,7 +218,7 @@ export function DashboardPage(props: DashboardPageProps) {
                   </thead>
                   <tbody>
                     {props.domains.map((domain) => (
-                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} conditions={props.conditions?.(domain)} />
+                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} conditions={props.conditions?.(domain)} sources={props.sources} />
                     ))}
                   </tbody>
                 </table>

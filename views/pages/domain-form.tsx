@@ -5,12 +5,13 @@ import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
 import { CheckField, controlAttrs, DefaultSubmit, Field, fieldId, FormProblem, Options, TypeSelect, type FormErrors } from "../components";
+import { AddressSourceField, type AddressSourceChoices, type AddressSourceValues } from "../fragments/address-source-field";
 import { serviceFor, serviceLabel } from "../fragments/credential-field";
 import { ProviderOptions, type ProviderOptionValues } from "../fragments/provider-options";
 import { SCHEDULE_ERROR_ID, SCHEDULE_HELP_ID, SchedulePreview, type SchedulePreviewData } from "../fragments/schedule-preview";
 import { Layout, PageHeader } from "../layout";
 
-export interface DomainFormValues extends ProviderOptionValues {
+export interface DomainFormValues extends ProviderOptionValues, AddressSourceValues {
   provider_id: string;
   domain_name: string;
   record_type: string;
@@ -31,6 +32,8 @@ export interface DomainFormPageProps {
   values: DomainFormValues;
   errors: FormErrors;
   schedule: SchedulePreviewData;
+  /** The address sources to choose from, with what each gives now. */
+  sources: AddressSourceChoices;
 }
 
 /**
@@ -66,7 +69,7 @@ function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors
   );
 }
 
-export function DomainFormPage({ user, domain, providers, values, errors, schedule }: DomainFormPageProps) {
+export function DomainFormPage({ user, domain, providers, values, errors, schedule, sources }: DomainFormPageProps) {
   const title = domain ? "Edit domain" : "Add domain";
   const provider = providers.find((p) => String(p.id) === values.provider_id);
   const scheduleError = errors.fields.cron_schedule !== undefined;
@@ -154,6 +157,7 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
               {/* The preview shows the schedule's problem itself, so the field error isn't repeated. */}
               <SchedulePreview preview={schedule} />
             </div>
+            <AddressSourceField values={values} errors={errors} recordType={values.record_type} choices={sources} />
             <Ipv6SuffixFields values={values} errors={errors} />
             <ProviderOptions service={provider ? serviceFor(provider.type) : null} values={values} errors={errors} />
             <CheckField

@@ -33,6 +33,8 @@ export interface DomainRef {
 export interface DomainEntry extends DomainRef {
   enabled: boolean;
   cron_schedule: string | null;
+  /** Where the record's address comes from; absent (or null) for the system's source. */
+  address_source?: string | null;
   config: Record<string, unknown>;
 }
 
@@ -243,13 +245,14 @@ function readFile(top: unknown, error: ErrorAt): ConfigFile {
   });
 
   const domains = entries(top, "domains", error).map(({ value, path }) => {
-    const entry = new Entry(value, path, error, ["provider", "name", "record_type", "enabled", "cron_schedule", "config"]);
+    const entry = new Entry(value, path, error, ["provider", "name", "record_type", "enabled", "cron_schedule", "address_source", "config"]);
     const domain: DomainEntry = {
       provider: entry.string("provider"),
       name: entry.string("name"),
       record_type: entry.string("record_type", "A"),
       enabled: entry.boolean("enabled", true),
       cron_schedule: entry.optionalString("cron_schedule"),
+      address_source: entry.optionalString("address_source"),
       config: entry.object("config") ?? {},
     };
     return domain;

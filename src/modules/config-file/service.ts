@@ -64,7 +64,8 @@ export function exportConfig(ctx: ExportDeps, options: { includeSecrets?: boolea
   const domainRows = ctx.store.domains.list();
   const refOf = new Map(domainRows.map((row) => [row.id, { provider: providerName.get(row.providerId)!, name: row.domainName, record_type: row.recordType }]));
   const domainEntries: DomainEntry[] = domainRows
-    .map((row) => ({ ...refOf.get(row.id)!, enabled: row.isEnabled, cron_schedule: row.cronSchedule, config: row.config }))
+    // address_source only where a domain has its own: a file of domains that follow the system's source reads as before.
+    .map((row) => ({ ...refOf.get(row.id)!, enabled: row.isEnabled, cron_schedule: row.cronSchedule, ...(row.addressSource === null ? {} : { address_source: row.addressSource }), config: row.config }))
     .sort((a, b) => byName<DomainEntry>((entry) => entry.provider)(a, b) || a.name.localeCompare(b.name) || a.record_type.localeCompare(b.record_type));
   const keyEntries: UpdateKeyEntry[] = ctx.store.updateKeys
     .list()
@@ -253,7 +254,16 @@ function applyDomains(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds
   parsed.file.domains.forEach((entry, index) => {
     const path: FilePath = ["domains", index];
     const { providerId, key } = resolveRef(parsed, providerIds, entry, path);
-    const input = { provider_id: providerId, domain_name: entry.name, record_type: entry.record_type, cron_schedule: entry.cron_schedule, config: entry.config, is_enabled: entry.enabled };
+    const addressSource = entry.address_source === undefined || entry.address_source === null || entry.address_source.trim() === "" ? null : entry.address_source.trim();
+    const input = {
+      provider_id: providerId,
+      domain_name: entry.name,
+      record_type: entry.record_type,
+      cron_schedule: entry.cron_schedule,
+      address_source: addressSource,
+      config: entry.config,
+      is_enabled: entry.enabled,
+    };
     const fieldPath = (field: string): FilePath => [...path, ...(field === "domain_name" ? ["name"] : field.split("."))];
     const label = `${entry.name} ${entry.record_type.toUpperCase()} at ${JSON.stringify(entry.provider)}`;
     const existing = ids.get(key);
@@ -268,6 +278,7 @@ function applyDomains(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds
     const differs = [
       row.isEnabled !== entry.enabled && "enabled",
       row.cronSchedule !== cron && "cron_schedule",
+      row.addressSource !== addressSource && "address_source",
       !same(row.config, entry.config) && "config",
     ].filter((field): field is string => field !== false);
     if (differs.length === 0) return;

@@ -34,6 +34,13 @@ const fields = {
     t.String({ description: "croner syntax, 5 fields or 6 with seconds first; null = every DDNS_UPDATE_INTERVAL" }),
   ),
   is_enabled: t.Boolean({ error: "must be true or false" }),
+  address_source: t.Nullable(
+    t.String({
+      description:
+        "Where this record's address comes from: null (the default) for the system's source of its family, `web` (the echo services), `dns` (resolvers asked over DNS), `interface:<name>`, `push` (only a router's /nic/update; the schedule never writes it) or `fixed:<address>`",
+      examples: ["interface:ppp0", "push", "fixed:81.2.69.160"],
+    }),
+  ),
 };
 
 export const DomainCreate = t.Object({
@@ -44,6 +51,7 @@ export const DomainCreate = t.Object({
   config: t.Optional(fields.config),
   cron_schedule: t.Optional(fields.cron_schedule),
   is_enabled: t.Optional(fields.is_enabled),
+  address_source: t.Optional(fields.address_source),
 });
 
 export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subset of the create fields" });
@@ -84,6 +92,9 @@ export const Domain = t.Object({
   config: t.Record(t.String(), t.Unknown()),
   cron_schedule: t.Nullable(t.String()),
   is_enabled: t.Boolean(),
+  address_source: t.Nullable(t.String({ description: "null: the system's source of the record's family" })),
+  pushed_ip: t.Nullable(t.String({ description: "The newest address a router pushed for this record" })),
+  pushed_at: OptionalTimestamp,
   last_known_ip: t.Nullable(t.String()),
   last_update_status: t.Nullable(Status, { description: "`SUCCESS`, `FAILED`, or null when never tried" }),
   last_checked_at: OptionalTimestamp,

@@ -9,6 +9,7 @@ import type { ServiceRegistry } from "../../dns/registry";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
+import { parseDomainSource, sourceText } from "../../ip/source";
 import { ipv6SuffixProblem } from "../../ip/suffix";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
@@ -30,7 +31,7 @@ export interface DomainDeps {
   /** What the zone's name servers answer for each record (updater/propagation.ts). */
   propagation: PropagationReader;
   services: ServiceRegistry;
-  settings: { readonly updateIntervalSeconds: number };
+  settings: { readonly updateIntervalSeconds: number; readonly allowPrivateIps: boolean };
   log: Logger;
 }
 
@@ -127,6 +128,21 @@ function checkForService(service: ServiceDescription, domainName: string, record
   checkHostnameRule(service, domainName);
 }
 
+/**
+ * A domain's `address_source` as stored: null (or empty) for the system's source, else a source in
+ * its written form; a fixed address must be of the record's family and global unless
+ * DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source` otherwise.
+ */
+export function checkAddressSource(input: string | null, recordType: RecordType, allowPrivate: boolean): string | null {
+  if (input === null || input.trim() === "") return null;
+  const source = parseDomainSource(input, allowPrivate);
+  if (typeof source === "string") throw invalidField("address_source", source);
+  if (source.kind === "fixed" && source.ip.includes(":") !== (recordType === "AAAA")) {
+    throw invalidField("address_source", `an ${recordType} record needs an IPv${recordType === "AAAA" ? 6 : 4} address, got ${source.ip}`);
+  }
+  return sourceText(source);
+}
+
 function checkExternalId(input: string | null): string | null {
   if (input === null || input.trim() === "") return null;
   if (input.length > MAX_EXTERNAL_ID_CHARS) throw invalidField("external_id", `must be at most ${MAX_EXTERNAL_ID_CHARS} characters`);
@@ -155,6 +171,9 @@ function toView(ctx: DomainReader, row: DomainRow, providerName: string): Domain
     config: row.config,
     cron_schedule: row.cronSchedule,
     is_enabled: row.isEnabled,
+    address_source: row.addressSource,
+    pushed_ip: row.pushedIp,
+    pushed_at: iso(row.pushedAt),
     last_known_ip: row.lastKnownIp,
     last_update_status: row.lastUpdateStatus,
     last_checked_at: iso(row.lastCheckedAt),
@@ -198,6 +217,7 @@ export function createDomain(ctx: DomainDeps, input: DomainInput & { provider_id
   checkForService(service, domainName, recordType);
   const config = checkConfig(input.config ?? {}, service);
   checkIpv6Suffix(config, recordType);
+  const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings.allowPrivateIps);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   const now = Date.now();
   const isEnabled = input.is_enabled ?? true;
@@ -209,6 +229,7 @@ export function createDomain(ctx: DomainDeps, input: DomainInput & { provider_id
     config,
     cronSchedule,
     isEnabled,
+    addressSource,
     // A new domain is checked right away, then on its schedule.
     nextRunAt: isEnabled ? now : null,
     createdAt: now,
@@ -235,6 +256,10 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
         : checkConfig(applicableConfig(row.config, service), service)
       : checkConfig(input.config, service);
   checkIpv6Suffix(config, recordType);
+  const addressSource =
+    input.address_source === undefined && recordType === row.recordType
+      ? row.addressSource
+      : checkAddressSource(input.address_source === undefined ? row.addressSource : input.address_source, recordType, ctx.settings.allowPrivateIps);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();
@@ -247,6 +272,7 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
     config,
     externalId,
     isEnabled,
+    addressSource,
     updatedAt: now,
   };
   const recordMoved = providerId !== row.providerId || domainName !== row.domainName || recordType !== row.recordType;
@@ -275,7 +301,11 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
     changes.nextRunAt = null;
   } else if (!row.isEnabled || row.nextRunAt === null) {
     changes.nextRunAt = now; // enabled again, or retrying was stopped (a service's "don't retry"): check at once
-  } else if (config.ipv6_suffix !== row.config.ipv6_suffix || config.ipv6_prefix_length !== row.config.ipv6_prefix_length) {
+  } else if (
+    config.ipv6_suffix !== row.config.ipv6_suffix ||
+    config.ipv6_prefix_length !== row.config.ipv6_prefix_length ||
+    addressSource !== row.addressSource
+  ) {
     changes.nextRunAt = now; // the record is to hold another address: written at once, not at the next run
   } else if (cronSchedule !== row.cronSchedule) {
     changes.nextRunAt = nextScheduledRun(cronSchedule, now, ctx.settings.updateIntervalSeconds);

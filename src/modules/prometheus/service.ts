@@ -5,7 +5,9 @@
 // the gauges are read from the database at each scrape.
 
 import type { IpFamily } from "../../ip/detect";
+import type { DomainQueries } from "../../store/domains";
 import type { MetricsQueries } from "../../store/metrics";
+import { isPushStale } from "../../updater/push-stale";
 import type { EventSink, RecordedUpdate } from "../../updater/events";
 import { VERSION } from "../../util/package";
 
@@ -40,6 +42,8 @@ export interface MetricsSources {
   startedAt: number;
   /** Each record whose name servers were asked: whether every one serves its address (updater/propagation.ts). */
   served?: () => readonly { domain: string; recordType: string; served: boolean }[];
+  /** The push-only records and how long one may wait for a push (DDNS_PUSH_STALE_AFTER); none when absent. */
+  pushes?: { domains: Pick<DomainQueries, "pushOnly">; staleAfterSeconds: number };
 }
 
 /** The counters the update path feeds (an EventSink), and the exposition of everything. */
@@ -121,6 +125,14 @@ export class UpdateMetrics implements EventSink {
     family("ddnsd_record_served", "gauge", "1 when every name server of the record's zone answers its address, 0 while one lags or does not answer; absent until its name servers were asked.");
     for (const row of this.sources.served?.() ?? []) {
       lines.push(`ddnsd_record_served${renderLabels({ domain: row.domain, record_type: row.recordType })} ${row.served ? 1 : 0}`);
+    }
+
+    family("ddnsd_push_stale", "gauge", "Push-only records (address_source push): 1 when no push came for DDNS_PUSH_STALE_AFTER, else 0.");
+    const pushes = this.sources.pushes;
+    const now = Date.now();
+    for (const row of pushes?.domains.pushOnly() ?? []) {
+      const stale = isPushStale(row, now, pushes!.staleAfterSeconds) ? 1 : 0;
+      lines.push(`ddnsd_push_stale${renderLabels({ domain: row.domainName, record_type: row.recordType })} ${stale}`);
     }
 
     const memory = process.memoryUsage();

@@ -67,11 +67,14 @@ function coveredDomains(ctx: Pick<PushDeps, "store">, key: UpdateKeyRow, hostnam
     .filter((domain) => key.domainIds === null || key.domainIds.includes(domain.id));
 }
 
-/** One hostname's answer line from its records' outcomes. */
+/**
+ * One hostname's answer line from its records' outcomes: `good` when something was written at the
+ * service, `nochg` when the service already held every address (it was asked, as a forced update asks).
+ */
 function answerLine(outcomes: UpdateOutcome[], addresses: string[]): string {
   if (outcomes.some((outcome) => outcome.result === "failed")) return "911";
   const shown = addresses.join(",");
-  return `${outcomes.some((outcome) => outcome.result === "updated") ? "good" : "nochg"} ${shown}`;
+  return `${outcomes.some((outcome) => outcome.written) ? "good" : "nochg"} ${shown}`;
 }
 
 /** The push's answer: null for a wrong or missing key (the 401 `badauth`), else one line per hostname. */
@@ -116,8 +119,15 @@ export async function push(ctx: PushDeps, request: PushRequest): Promise<string[
         return detection === null ? [] : [{ domain, detection }];
       });
       if (planned.length === 0) return `nochg ${validPushed.join(",")}`;
+      // The router's own address is kept on each record it was pushed for: a push-only domain's
+      // forced update re-sends it, and its age tells a stale push.
+      for (const { domain } of planned) {
+        const given = pushed?.get(familyOf(domain.recordType));
+        if (given?.ok) ctx.store.domains.notePush([domain.id], given.ip, Date.now());
+      }
+      // The service is asked (it reads the record), so `nochg` says what it holds, not what ddnsd remembers.
       const outcomes = (
-        await Promise.all(planned.map(({ domain, detection }) => ctx.update(domain.id, { trigger: "push", force: false, detection })))
+        await Promise.all(planned.map(({ domain, detection }) => ctx.update(domain.id, { trigger: "push", force: true, detection })))
       ).filter((outcome): outcome is UpdateOutcome => outcome !== null);
       const families = [...new Set(planned.map(({ domain }) => familyOf(domain.recordType)))].sort();
       const addresses = (await Promise.all(families.map((family) => detectionOf(family)!))).flatMap((detection) => (detection.ok ? [detection.ip] : []));

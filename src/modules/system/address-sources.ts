@@ -3,7 +3,7 @@
 // IPv6 twins) gives the default; a choice made in the admin pages or through the API is stored in
 // the database and wins over it until it is reset. See docs/operations.md.
 
-import { type AddressSource, parseAddressSource, parseUrlList } from "../../ip/source";
+import { type AddressSource, parseAddressSource, parseUrlList, sourceText } from "../../ip/source";
 import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { listInterfaces, type HostInterface } from "../../ip/interface";
@@ -35,8 +35,8 @@ export function familyKey(family: IpFamily): "ipv4" | "ipv6" {
 function validated(family: IpFamily, choice: NonNullable<SourceChoice>): { source: AddressSource; urls: string[] | null } {
   const key = familyKey(family);
   const source = parseAddressSource(choice.source);
-  if (source === null) throw invalidField(`${key}.source`, `expected web or interface:<name> (e.g. interface:eth0), got "${choice.source}"`);
-  if (source.kind === "interface") return { source, urls: null };
+  if (source === null) throw invalidField(`${key}.source`, `expected web, dns or interface:<name> (e.g. interface:eth0), got "${choice.source}"`);
+  if (source.kind !== "web") return { source, urls: null };
   const text = typeof choice.urls === "string" ? choice.urls : (choice.urls ?? []).join("\n");
   if (text.trim() === "") throw invalidField(`${key}.urls`, "name at least one http(s) URL of an echo service");
   const urls = parseUrlList(text);
@@ -73,11 +73,6 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
   }
 }
 
-/** `web` or `interface:<name>`, as the setting is written. */
-export function sourceText(source: AddressSource): string {
-  return source.kind === "web" ? "web" : `interface:${source.name}`;
-}
-
 /**
  * The new source is asked at once: the family's scheduled domains become due (their next pass
  * detects with it, and writes a changed address); with none, one detection refreshes what the
@@ -87,4 +82,24 @@ function detectSoon(ctx: AddressSourceDeps, family: IpFamily): void {
   const due = ctx.store.domains.makeDueOfType(family === 4 ? "A" : "AAAA", Date.now());
   if (due.length > 0) return;
   void detectFamily(ctx, family);
+}
+
+/** Families whose idle detection (detectWhileIdle) is under way, per context. */
+const idleDetections = new WeakMap<object, Set<IpFamily>>();
+
+/**
+ * With no enabled domain of a family, no pass asks for its address, and the dashboard would show
+ * nothing (not even why a first start without internet finds none): the system's source of such a
+ * family is asked in the background when its newest answer is older than the update interval.
+ */
+export function detectWhileIdle(ctx: AddressSourceDeps & { settings: { readonly updateIntervalSeconds: number } }, now: number): void {
+  const running = idleDetections.get(ctx) ?? new Set<IpFamily>();
+  idleDetections.set(ctx, running);
+  for (const family of FAMILIES) {
+    if (running.has(family) || ctx.store.domains.enabledOfType(family === 4 ? "A" : "AAAA") > 0) continue;
+    const answer = ctx.publicIp.answers.get(`${family} ${sourceText(effectiveSource(ctx, family).source)}`);
+    if (answer !== undefined && now - answer.checkedAt < ctx.settings.updateIntervalSeconds * 1000) continue;
+    running.add(family);
+    void detectFamily(ctx, family).finally(() => running.delete(family));
+  }
 }

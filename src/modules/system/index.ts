@@ -3,7 +3,8 @@
 import { Elysia, t } from "elysia";
 import { bodyShape, errorResponses, Int } from "../shared";
 import { effectiveSource, environmentSource } from "../../updater/address-source";
-import { type AddressSourceDeps, FAMILIES, familyKey, hostInterfaces, setAddressSources, sourceText } from "./address-sources";
+import { type AddressSourceDeps, FAMILIES, familyKey, hostInterfaces, setAddressSources } from "./address-sources";
+import { sourceText } from "../../ip/source";
 import { healthProblem, type SystemSources, systemStatus } from "./service";
 
 const SystemStatus = t.Object({

@@ -4,6 +4,7 @@
 import { Elysia } from "elysia";
 import { Invalid } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
+import { sourceText } from "../../ip/source";
 import type { Logger } from "../../log";
 import {
   type AddressSourceDeps,
@@ -11,7 +12,6 @@ import {
   familyKey,
   hostInterfaces,
   setAddressSources,
-  sourceText,
   type SourceChoice,
 } from "../../modules/system/address-sources";
 import { effectiveSource, environmentSource } from "../../updater/address-source";

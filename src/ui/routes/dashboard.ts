@@ -10,16 +10,30 @@ import { type SystemSources, systemStatus } from "../../modules/system/service";
 import { DashboardPage } from "../../../views/pages/dashboard";
 import { type ConditionSources, type PageDeps, signedIn, updateConditions } from "../pages";
 import { takeFlash } from "../session";
+import { type AddressSourceView, sourceAnswers } from "../address-sources";
+import { detectWhileIdle } from "../../modules/system/address-sources";
+import type { DetectParts } from "../../updater/detect";
+import { effectiveSource } from "../../updater/address-source";
+import { sourceText } from "../../ip/source";
 
 /** What the dashboard shows: the status, the counters, the domains and providers with their state, the addresses found. */
-export type DashboardDeps = PageDeps & SystemSources & MetricsReader & DomainReader & ProviderReader & ConditionSources & {
-  publicIp: PublicIpState;
-  settings: { readonly updateIntervalSeconds: number };
-};
+export type DashboardDeps = PageDeps &
+  SystemSources &
+  MetricsReader &
+  DomainReader &
+  ProviderReader &
+  ConditionSources &
+  AddressSourceView &
+  DetectParts & {
+    publicIp: PublicIpState;
+    settings: { readonly updateIntervalSeconds: number; readonly pushStaleAfterSeconds: number };
+  };
 
 export function dashboardRoutes(ctx: DashboardDeps) {
   return new Elysia().use(signedIn(ctx)).get("/", ({ user, cookie }) => {
     const now = Date.now();
+    // With no domain of a family, no pass asks for its address: the card asks (in the background, once an interval).
+    detectWhileIdle(ctx, now);
     const status = systemStatus(ctx);
     return DashboardPage({
       user,
@@ -34,6 +48,12 @@ export function dashboardRoutes(ctx: DashboardDeps) {
       domains: listDomains(ctx),
       conditions: updateConditions(ctx, listProviders(ctx)),
       intervalSeconds: ctx.settings.updateIntervalSeconds,
+      answers: sourceAnswers(ctx),
+      sources: {
+        system: { ipv4: sourceText(effectiveSource(ctx, 4).source), ipv6: sourceText(effectiveSource(ctx, 6).source) },
+        pushStaleAfterSeconds: ctx.settings.pushStaleAfterSeconds,
+        now,
+      },
     });
   });
 }

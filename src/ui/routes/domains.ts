@@ -29,6 +29,7 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
 import { DomainsPage } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
+import { addressSourceChoices } from "../address-sources";
 import { domainInput, domainValues, domainValuesOf, field, formErrors, onlyChangesType } from "../forms";
 import { answerAction, type ConditionSources, historyCauses, signedIn, updateConditions, type PageDeps } from "../pages";
 import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
@@ -62,13 +63,15 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
   }
 
   function form(user: string, values: DomainFormValues, errors: FormErrors, id?: number) {
+    const domain = id === undefined ? undefined : getDomain(ctx, id);
     return DomainFormPage({
       user,
-      domain: id === undefined ? undefined : getDomain(ctx, id),
+      domain,
       providers: listProviders(ctx),
       values,
       errors,
       schedule: schedulePreview(values.cron_schedule, Date.now()),
+      sources: addressSourceChoices(ctx, domain?.pushed_ip ?? null),
     });
   }
 
