@@ -1,10 +1,13 @@
 // Plain (unsigned) DNS queries, for asking a zone's name servers whether they serve a record
-// (updater/propagation.ts): one question over UDP, again over TCP when the answer comes back
-// truncated (RFC 1035 §4.2.1, RFC 7766), with the wire format of wire.ts and the TCP exchange of
-// signed-dns.ts. Also finding a zone's name servers through recursive resolvers (an NS query, the
-// name servers' addresses), and the system's resolvers from /etc/resolv.conf.
+// (updater/propagation.ts) and resolvers what address they see us from (ip/dns.ts): one question
+// over UDP, again over TCP when the answer comes back truncated (RFC 1035 §4.2.1, RFC 7766), with
+// the wire format of wire.ts and the TCP exchange of signed-dns.ts. A server named by a host name
+// is looked up for the address family asked for, so the question leaves over that family. Also
+// finding a zone's name servers through recursive resolvers (an NS query, the name servers'
+// addresses), and the system's resolvers from /etc/resolv.conf.
 
 import { createSocket } from "node:dgram";
+import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { exchangeTcp, newId, parseServer, type ServerAddress } from "./signed-dns";
 import { addressText, CLASS, decodeMessage, encodeMessage, type Message, message, OPCODE, RCODE, rcodeName, Reader, TYPE, WireError } from "./wire";
@@ -19,6 +22,21 @@ export interface QueryOptions {
   /** The recursion-desired bit: set for a resolver, clear for an authoritative server. */
   recursion: boolean;
   timeoutMs?: number;
+  /** The question's class (IN unless told: Cloudflare's whoami is asked in CH). */
+  qclass?: number;
+  /** The address family a server named by a host name is looked up for (4 unless told). */
+  family?: 4 | 6;
+}
+
+/** The server's address of `family`: itself when it is an address, else its name looked up. */
+async function serverAddress(server: ServerAddress, family: 4 | 6): Promise<{ ok: true; server: ServerAddress } | { ok: false; reason: string }> {
+  if (isIP(server.host) !== 0) return { ok: true, server };
+  try {
+    const found = await lookup(server.host, { family });
+    return { ok: true, server: { host: found.address, port: server.port } };
+  } catch (error) {
+    return { ok: false, reason: `cannot look up ${server.host} over IPv${family} (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+  }
 }
 
 type Received = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
@@ -54,9 +72,12 @@ function answers(answer: Message, request: Message): boolean {
 }
 
 /** Asks `server` one question; the answer as it came (any rcode), or why there is none. */
-export async function query(server: ServerAddress, name: string, type: number, options: QueryOptions): Promise<QueryAnswer> {
+export async function query(named: ServerAddress, name: string, type: number, options: QueryOptions): Promise<QueryAnswer> {
+  const resolved = await serverAddress(named, options.family ?? 4);
+  if (!resolved.ok) return resolved;
+  const server = resolved.server;
   const timeoutMs = options.timeoutMs ?? QUERY_TIMEOUT_MS;
-  const request = message({ id: newId(), opcode: OPCODE.QUERY, rd: options.recursion, questions: [{ name, type, class: CLASS.IN }] });
+  const request = message({ id: newId(), opcode: OPCODE.QUERY, rd: options.recursion, questions: [{ name, type, class: options.qclass ?? CLASS.IN }] });
   const bytes = encodeMessage(request);
   const read = (received: Received): QueryAnswer => {
     if (!received.ok) return received;

@@ -5,7 +5,7 @@
 // DDNS_IPV6_DNS is `<name>/<type>[/<class>]@<server>[:<port>]`, tried in order like the echo
 // services; an answer is checked like theirs (the family, and a global address).
 
-import { askPlain } from "../dns/plain-dns";
+import { query } from "../dns/lookup";
 import { formatServer, parseServer, type ServerAddress } from "../dns/signed-dns";
 import { addressText, CLASS, RCODE, rcodeName, TYPE } from "../dns/wire";
 import { type Detection, type IpFamily, isGlobalAddress, parseIpAddress } from "./detect";
@@ -89,11 +89,12 @@ async function askQuestion(
   family: IpFamily,
   options: DnsDetectOptions,
 ): Promise<{ ok: true; ip: string } | { ok: false; reason: string }> {
-  const answer = await askPlain(
-    question.server,
-    { name: question.name, type: TYPE[question.type], class: CLASS[question.class] },
-    { family, timeoutMs: options.timeoutMs },
-  );
+  const answer = await query(question.server, question.name, TYPE[question.type], {
+    recursion: false,
+    qclass: CLASS[question.class],
+    family,
+    timeoutMs: options.timeoutMs,
+  });
   if (!answer.ok) return answer;
   if (answer.message.rcode !== RCODE.NOERROR) return { ok: false, reason: rcodeName(answer.message.rcode) };
   const records = answer.message.answers.filter((record) => record.type === TYPE[question.type]);
