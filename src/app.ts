@@ -15,6 +15,7 @@ import { createStore } from "./store";
 import type { ServiceDescription } from "./dns/service";
 import type { Logger } from "./log";
 import { UpdateMetrics } from "./modules/prometheus/service";
+import { outboundFetch } from "./net/outbound";
 import { proxiedFetch } from "./net/proxy";
 import { Notifier } from "./notify/notifier";
 import { SignInThrottle } from "./security/throttle";
@@ -58,7 +59,7 @@ export interface ContextParts {
 export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): Appliance {
   const store = createStore(database.db, database.sqlite);
   const startedAt = Date.now();
-  const outbound = proxiedFetch(fetch, settings.proxy);
+  const outbound = outboundFetch(proxiedFetch(fetch, settings.proxy), settings);
   const metrics = new UpdateMetrics({ queries: store.metrics, startedAt });
   const notifier = new Notifier({ store, log, fetch: outbound, keys, settings });
   const events = fanOut([metrics, notifier], (error) =>

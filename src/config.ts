@@ -28,6 +28,8 @@ export interface Settings {
   ipv6Source: AddressSource;
   allowPrivateIps: boolean;
   httpTimeoutMs: number;
+  /** The largest answer read from a service, echo service or notification target (DDNS_MAX_ANSWER_BYTES). */
+  maxAnswerBytes: number;
   /** Each registered service's API base (`DDNS_<TYPE>_API_URL`), by provider type, without a trailing slash. */
   apiUrls: Record<string, string>;
   historyRetention: number;
@@ -245,6 +247,7 @@ export function loadSettings(env: Env = process.env): Settings {
     ipv6Source: read.addressSource("DDNS_IPV6_SOURCE"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
     httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s") * 1000,
+    maxAnswerBytes: read.integer("DDNS_MAX_ANSWER_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiUrls: Object.fromEntries(
       SERVICES.flatMap((service) =>
         service.defaultApiUrl === undefined ? [] : [[service.type, read.url(apiUrlSetting(service.type), service.defaultApiUrl)]],
