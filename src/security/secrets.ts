@@ -12,7 +12,7 @@ function aesKey(encryptionKey: string): Buffer {
   return createHash("sha256").update(encryptionKey, "utf8").digest();
 }
 
-export function sealCredentials(credentials: Record<string, string>, encryptionKey: string): string {
+export function sealCredentials(credentials: Record<string, unknown>, encryptionKey: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", aesKey(encryptionKey), iv);
   const body = Buffer.concat([cipher.update(JSON.stringify(credentials), "utf8"), cipher.final()]);

@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { parse } from "yaml";
 import { CLOUDFLARE_FAKE_TOKEN } from "../fakes/cloudflare";
+import { openCredentials } from "../../src/security/secrets";
 import { makeTestApp, type TestApp } from "../support";
 
 const DYNDNS2_PASSWORD = "dyndns2-password-0123456789";
@@ -73,8 +74,10 @@ describe("export", () => {
     expect(file.domains).toContainEqual({ provider: "Cloudflare home", name: "home.example.com", record_type: "A", enabled: true, cron_schedule: null, config: { ttl: 300, proxied: false } });
     expect(file.update_keys.find((key: any) => key.name === "router").domains).toEqual([{ provider: "Cloudflare home", name: "home.example.com", record_type: "A" }]);
     const hook = file.notifications.find((n: any) => n.name === "Hook");
-    expect(hook.options).toEqual({ url: "http://127.0.0.1:9/hook", headers: { "X-Home": "lab" } });
+    // A webhook's headers are secrets: sealed with the signing secret, never in clear.
+    expect(hook.options).toEqual({ url: "http://127.0.0.1:9/hook" });
     expect(hook.secrets_sealed).toMatch(/^v1:/);
+    expect(openCredentials(hook.secrets_sealed, t.ctx.keys.encryptionKey)).toMatchObject({ headers: { "X-Home": "lab" } });
     expect(file.notifications.find((n: any) => n.name === "Phone").secrets_sealed).toBeUndefined();
   });
 

@@ -25,14 +25,14 @@ const DISCORD_URL = "https://discord.com/api/webhooks/1234567890123456789/abcdef
 const BOT_TOKEN = "123456789:AAFakeTelegramBotToken_abcdefghijklmn";
 
 describe("create", () => {
-  test("a webhook: every field, all four events by default, the secret masked and sealed", async () => {
-    const response = await post({ name: "Home Assistant", type: "webhook", options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "hmac-secret-0123456789", headers: { "X-Source": "ddnsd" } } });
+  test("a webhook: every field, all four events by default, the secret and the headers masked and sealed", async () => {
+    const response = await post({ name: "Home Assistant", type: "webhook", options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "hmac-secret-0123456789", headers: { "X-Source": "ddnsd", Authorization: "Bearer ha-long-lived-token-4242" } } });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(["created_at", "events", "id", "is_enabled", "last_error", "last_sent_at", "name", "options", "type", "updated_at"]);
     expect(response.body).toMatchObject({
       name: "Home Assistant",
       type: "webhook",
-      options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "ddnsd" } },
+      options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "••••", Authorization: "••••4242" } },
       events: ["ip_changed", "update_failed", "update_recovered", "detection_failed"],
       is_enabled: true,
       last_sent_at: null,
@@ -40,6 +40,15 @@ describe("create", () => {
     });
     expect(response.body.created_at).toMatch(ISO_UTC);
     expect(JSON.stringify(stored(response.body.id))).not.toContain("hmac-secret-0123456789");
+    expect(JSON.stringify(stored(response.body.id))).not.toContain("ha-long-lived-token-4242");
+    expect(JSON.stringify((await t.request("GET", "/api/v1/notifications")).body)).not.toContain("ha-long-lived-token-4242");
+    // Sent back as shown, a header keeps its stored value; a header typed anew replaces its own.
+    const edited = await put(response.body.id, {
+      options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "ddnsd-2", Authorization: "••••4242" } },
+    });
+    expect(edited.body.options.headers).toEqual({ "X-Source": "••••", Authorization: "••••4242" });
+    const row = t.ctx.store.notifications.find(response.body.id)!;
+    expect(openOptions(row, t.ctx.keys.encryptionKey).headers).toEqual({ "X-Source": "ddnsd-2", Authorization: "Bearer ha-long-lived-token-4242" });
   });
 
   test.each([

@@ -105,11 +105,11 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
 function checkOptions(
   type: NotificationType,
   options: Record<string, unknown>,
-  kept: Record<string, string> = {},
-): { plain: Record<string, unknown>; secrets: Record<string, string> } {
+  kept: Record<string, unknown> = {},
+): { plain: Record<string, unknown>; secrets: Record<string, unknown> } {
   const rules = channelOf(type).options;
   const plain: Record<string, unknown> = {};
-  const secrets: Record<string, string> = {};
+  const secrets: Record<string, unknown> = {};
   for (const key of Object.keys(options)) {
     if (!rules.some((rule) => rule.key === key)) {
       throw invalidField(`options.${key.slice(0, 40)}`, `is not an option of a ${type} notification (use ${rules.map((rule) => rule.key).join(", ")})`);
@@ -123,23 +123,43 @@ function checkOptions(
       if (rule.required) throw invalidField(field, `is required for a ${type} notification`);
       continue;
     }
-    const keep = rule.secret && typeof given === "string" && given.startsWith("••••") && kept[key] !== undefined && maskSecret(kept[key]) === given;
-    const value = keep ? kept[key] : checkOptionValue(field, rule, given);
-    if (rule.secret) secrets[key] = value as string;
+    const keep = rule.secret && typeof given === "string" && given.startsWith("••••") && typeof kept[key] === "string" && maskSecret(kept[key]) === given;
+    const value = keep ? kept[key] : checkOptionValue(field, rule, rule.secret && rule.kind === "headers" ? keptHeaders(given, kept[key]) : given);
+    if (rule.secret) secrets[key] = value;
     else plain[key] = value;
   }
   return { plain, secrets };
 }
 
+/**
+ * Secret headers sent back: a header whose value is the mask of the stored one (as an answer shows
+ * it) keeps the stored value, so an edit may change one header and leave the others alone.
+ */
+function keptHeaders(given: unknown, stored: unknown): unknown {
+  if (!isObject(given) || !isObject(stored)) return given;
+  return Object.fromEntries(
+    Object.entries(given).map(([name, value]) => {
+      const before = stored[name];
+      return [name, typeof value === "string" && typeof before === "string" && value.startsWith("••••") && maskSecret(before) === value ? before : value];
+    }),
+  );
+}
+
+/** A secret as an answer shows it: `••••3f9a`, and for headers their names with each value so masked. */
+function maskedSecret(value: unknown): unknown {
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([name, text]) => [name, maskSecret(String(text))]));
+  return maskSecret(String(value));
+}
+
 function toView(ctx: NotificationDeps, row: NotificationRow): NotificationView {
-  let secrets: Record<string, string>;
+  let secrets: Record<string, unknown>;
   try {
     secrets = openCredentials(row.secrets, ctx.keys.encryptionKey);
   } catch {
     // Sealed under another DDNS_ENCRYPTION_KEY: shown as set but unknown; an edit must enter them again.
     secrets = {};
   }
-  const masked = Object.fromEntries(Object.entries(secrets).map(([key, value]) => [key, maskSecret(value)]));
+  const masked = Object.fromEntries(Object.entries(secrets).map(([key, value]) => [key, maskedSecret(value)]));
   return {
     id: row.id,
     name: row.name,
@@ -200,7 +220,7 @@ export function updateNotification(ctx: NotificationDeps, id: number, input: Not
     throw invalidField("options", `is required when changing the type to ${type}`);
   }
   if (input.options !== undefined) {
-    let kept: Record<string, string> = {};
+    let kept: Record<string, unknown> = {};
     try {
       if (type === row.type) kept = openCredentials(row.secrets, ctx.keys.encryptionKey);
     } catch {
