@@ -246,7 +246,7 @@ export function loadSettings(env: Env = process.env): Settings {
     ipv4Source: read.addressSource("DDNS_IPV4_SOURCE"),
     ipv6Source: read.addressSource("DDNS_IPV6_SOURCE"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
-    httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s") * 1000,
+    httpTimeoutMs: httpTimeoutSeconds(read) * 1000,
     maxAnswerBytes: read.integer("DDNS_MAX_ANSWER_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiUrls: Object.fromEntries(
       SERVICES.flatMap((service) =>
@@ -264,6 +264,18 @@ export function loadSettings(env: Env = process.env): Settings {
     trustedProxies: read.networks("DDNS_TRUSTED_PROXIES"),
     proxy: { https: read.proxyUrl("HTTPS_PROXY"), http: read.proxyUrl("HTTP_PROXY"), noProxy: read.noProxy() },
   };
+}
+
+/**
+ * A request being served waits at most 255 s for its answer (Bun's longest idle timeout, server.ts),
+ * and may make a few outbound calls in a row: one call may take no more than 2 minutes.
+ */
+const LONGEST_HTTP_TIMEOUT_SECONDS = 120;
+
+function httpTimeoutSeconds(read: Reader): number {
+  const seconds = read.duration("DDNS_HTTP_TIMEOUT", "10s");
+  if (seconds > LONGEST_HTTP_TIMEOUT_SECONDS) read.fail("DDNS_HTTP_TIMEOUT", `must be at most 2m, got ${seconds}s`);
+  return seconds;
 }
 
 export interface Keys {

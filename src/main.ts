@@ -252,6 +252,9 @@ async function main(args: string[]): Promise<number | undefined> {
     console.log(USAGE);
     return 0;
   }
+  // Everything ddnsd creates (the database and its -wal and -shm files, keys, backups, the lock) is
+  // for its own user alone, also in a data dir made beforehand with a wider mode (`mkdir -p`).
+  process.umask(0o077);
   const settings = loadSettings();
   switch (command) {
     case "serve":
