@@ -127,6 +127,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
         log: ctx.log,
         settings: ctx.settings,
         publicIp: ctx.publicIp,
+        signIns: ctx.signIns,
         update: (domainId, update) => runUpdate(ctx, domainId, update),
         detect: (family) => detectFamily(ctx, family),
       }),
