@@ -17,6 +17,7 @@ import { setPassword, userCount } from "./security/users";
 import { type CommandResult, WRITE_COMMANDS } from "./control/commands";
 import { listenForCommands, sendCommand } from "./control/socket";
 import { createLogger } from "./log";
+import { MAX_CONFIG_FILE_BYTES } from "./modules/config-file/document";
 import { exportConfig } from "./modules/config-file/service";
 import { generatePassword } from "./security/passwords";
 import { storedCredentialsReadable } from "./modules/providers/service";
@@ -33,9 +34,10 @@ Commands:
   export [--file F] [--include-secrets]
                                write providers, domains, update keys and notifications as YAML
                                (to standard output, or F); secrets sealed unless --include-secrets
-  import F [--dry-run] [--prune]
+  import F [--dry-run] [--prune [--force]]
                                apply such a file (F, or - for standard input) by name: create and
-                               update, delete only with --prune; prints each change
+                               update, delete only with --prune (--force too when the file names
+                               no providers and no domains); prints each change
   healthcheck                  ask the running ddnsd's /healthz; exit 0 if it answers 200, else 1
   version                      print the version, the Bun version and the build's commit
   help                         print this text
@@ -219,10 +221,10 @@ async function exportCommand(settings: Settings, args: string[]): Promise<number
 }
 
 async function importCommand(settings: Settings, args: string[]): Promise<number> {
-  const parsed = options(args, ["--dry-run", "--prune"], []);
+  const parsed = options(args, ["--dry-run", "--prune", "--force"], []);
   const file = parsed.positional[0];
   if (parsed.unknown !== null || file === undefined || parsed.positional.length > 1) {
-    console.error("Usage: ddnsd import F [--dry-run] [--prune]   (F may be - for standard input)");
+    console.error("Usage: ddnsd import F [--dry-run] [--prune [--force]]   (F may be - for standard input)");
     return 2;
   }
   let text: string;
@@ -232,7 +234,18 @@ async function importCommand(settings: Settings, args: string[]): Promise<number
     console.error(`ddnsd: cannot read ${file}: ${(error as Error).message}`);
     return 1;
   }
-  return runWriteCommand(settings, "import", { text, source: file, dryRun: parsed.flags.has("--dry-run"), prune: parsed.flags.has("--prune") });
+  // Refused here already, so that a huge file never reaches the running server.
+  if (Buffer.byteLength(text) > MAX_CONFIG_FILE_BYTES) {
+    console.error(`ddnsd: ${file}: the file is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB`);
+    return 1;
+  }
+  return runWriteCommand(settings, "import", {
+    text,
+    source: file,
+    dryRun: parsed.flags.has("--dry-run"),
+    prune: parsed.flags.has("--prune"),
+    force: parsed.flags.has("--force"),
+  });
 }
 
 async function healthcheck(settings: Settings): Promise<number> {

@@ -11,7 +11,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { DomainError, Invalid } from "../../errors";
-import { createLogger } from "../../log";
+import type { LogFields, Logger } from "../../log";
 import { openCredentials } from "../../security/secrets";
 import type { Store } from "../../store";
 import { createDomain, type DomainDeps, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
@@ -118,20 +118,28 @@ class RolledBack extends Error {}
  * Applies the file's text: all or nothing. A refusal (a ConfigFileError, a 422) names the line.
  * `prune` also deletes what the file does not name.
  */
-export function importConfig(ctx: ConfigFileDeps, text: string, options: { dryRun?: boolean; prune?: boolean } = {}): ImportResult {
+export function importConfig(ctx: ConfigFileDeps, text: string, options: { dryRun?: boolean; prune?: boolean; force?: boolean } = {}): ImportResult {
   const parsed = parseConfigFile(text);
-  // A dry run logs nothing: what it "creates" is rolled back.
-  const run: ConfigFileDeps = options.dryRun ? { ...ctx, log: createLogger({ level: "error", format: "text", write: () => {} }) } : ctx;
+  // A file holding only `version: 1` (an empty export, a truncated copy) would delete everything.
+  if (options.prune && !options.force && parsed.file.providers.length === 0 && parsed.file.domains.length === 0) {
+    throw parsed.error([], "names no providers and no domains: pruning with it would delete every one; add --force (?force=true) if that is what you want");
+  }
+  // What the services log is kept until the transaction commits: a file refused halfway (or a dry
+  // run) changed nothing, so nothing it "created" may be logged.
+  const held: (() => void)[] = [];
+  const holding = (level: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) => void held.push(() => ctx.log[level](message, fields));
+  const log: Logger = { debug: holding("debug"), info: holding("info"), warn: holding("warn"), error: holding("error"), recent: () => ctx.log.recent() };
   const changes: string[] = [];
   try {
     // Every service called below queries through the transaction's store, so all of it is one transaction.
     ctx.store.transaction((store) => {
-      applyFile({ ...run, store }, parsed, options.prune ?? false, changes);
+      applyFile({ ...ctx, log, store }, parsed, options.prune ?? false, changes);
       if (options.dryRun) throw new RolledBack();
     });
   } catch (error) {
     if (!(error instanceof RolledBack)) throw error;
   }
+  if (!options.dryRun) for (const line of held) line();
   if (!options.dryRun && changes.length > 0) ctx.log.info("configuration imported", { changes: changes.length });
   return { dry_run: options.dryRun ?? false, changes };
 }
