@@ -20,6 +20,7 @@ import { createLogger } from "./log";
 import { MAX_CONFIG_FILE_BYTES } from "./modules/config-file/document";
 import { exportConfig } from "./modules/config-file/service";
 import { generatePassword } from "./security/passwords";
+import { sealSecretOptionsStoredInClear } from "./modules/notifications/service";
 import { storedCredentialsReadable } from "./modules/providers/service";
 import { startServer, type RunningServer } from "./server";
 import { detectFamily } from "./updater/detect";
@@ -63,6 +64,8 @@ function openContext(settings: Settings): Appliance {
       "Invalid setting DDNS_ENCRYPTION_KEY: it cannot open the stored provider credentials (was the key or encryption.key replaced?)",
     );
   }
+  const sealed = sealSecretOptionsStoredInClear(ctx);
+  if (sealed > 0) log.info("notification options that are secrets now were sealed", { notifications: sealed });
   return ctx;
 }
 

@@ -3,7 +3,7 @@
 // (Delivery against the services' fakes is test/notify/delivery.test.ts.)
 
 import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { findNotificationRow } from "../../src/modules/notifications/service";
+import { findNotificationRow, sealSecretOptionsStoredInClear } from "../../src/modules/notifications/service";
 import { openOptions } from "../../src/notify/options";
 import { makeTestApp, type TestApp } from "../support";
 import { expectErrorBody, ISO_UTC } from "./helpers";
@@ -124,5 +124,20 @@ describe("update and delete", () => {
     expect((await t.request("POST", `/api/v1/notifications/${id}/test`)).status).toBe(404);
     expect((await t.request("GET", "/api/v1/notifications/1.0")).status).toBe(422);
     expect((await t.request("GET", "/api/v1/notifications", { token: null })).status).toBe(401);
+  });
+});
+
+describe("headers stored in clear by an older release", () => {
+  test("are sealed once at start, and the webhook still sends them", async () => {
+    const created = await post({ name: "Old hook", type: "webhook", options: { url: "http://127.0.0.1:9/hook", secret: "hmac-secret-0123456789" } });
+    // As an older release stored them: in the plain options.
+    t.ctx.sqlite.query("UPDATE notifications SET options = ? WHERE id = ?").run(JSON.stringify({ url: "http://127.0.0.1:9/hook", headers: { Authorization: "Bearer old-token-0123456789" } }), created.body.id);
+    expect(sealSecretOptionsStoredInClear(t.ctx)).toBe(1);
+    expect(JSON.stringify(stored(created.body.id))).not.toContain("old-token-0123456789");
+    expect(openOptions(findNotificationRow(t.ctx, created.body.id), t.ctx.keys.encryptionKey)).toMatchObject({
+      secret: "hmac-secret-0123456789",
+      headers: { Authorization: "Bearer old-token-0123456789" },
+    });
+    expect(sealSecretOptionsStoredInClear(t.ctx)).toBe(0);
   });
 });

@@ -237,6 +237,33 @@ export function updateNotification(ctx: NotificationDeps, id: number, input: Not
   return getNotification(ctx, id);
 }
 
+/**
+ * Options that an older release stored in clear and that are secrets now (a webhook's headers):
+ * sealed with the notification's other secrets, once, at start. A row whose secrets do not open
+ * (another encryption key) is left as it is.
+ */
+export function sealSecretOptionsStoredInClear(ctx: Pick<NotificationDeps, "store" | "keys">): number {
+  let sealed = 0;
+  for (const row of ctx.store.notifications.list()) {
+    const inClear = (findChannel(row.type)?.options ?? []).filter((option) => option.secret && row.options[option.key] !== undefined);
+    if (inClear.length === 0) continue;
+    let secrets: Record<string, unknown>;
+    try {
+      secrets = openCredentials(row.secrets, ctx.keys.encryptionKey);
+    } catch {
+      continue;
+    }
+    const options = { ...row.options };
+    for (const { key } of inClear) {
+      secrets[key] ??= options[key];
+      delete options[key];
+    }
+    ctx.store.notifications.update(row.id, { options, secrets: sealCredentials(secrets, ctx.keys.encryptionKey) });
+    sealed++;
+  }
+  return sealed;
+}
+
 export function deleteNotification(ctx: NotificationDeps, id: number): void {
   findNotificationRow(ctx, id);
   ctx.store.notifications.delete(id);
