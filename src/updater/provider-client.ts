@@ -11,7 +11,7 @@ import type { ServiceRegistry } from "../dns/registry";
 import { optionsWithDefaults } from "../dns/rules";
 import type { ServiceDescription } from "../dns/service";
 import { scrubber } from "../security/scrub";
-import { openCredentials } from "../security/secrets";
+import { openCredentials, openSecretOptions } from "../security/secrets";
 import type { Store } from "../store";
 
 /** What making a client takes: the parts of the app's context it reads. */
@@ -32,7 +32,7 @@ export interface ClientParts {
 export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvider {
   const service = parts.services.get(row.type);
   const credentials = openCredentials(row.credentials, parts.keys.encryptionKey);
-  const options = optionsWithDefaults(service, row.options);
+  const options = optionsWithDefaults(service, openSecretOptions(row.options, parts.keys.encryptionKey));
   const client = service.createClient(credentials, options, {
     baseUrl: parts.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
     fetch: parts.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(parts, row.id), parts.settings.httpTimeoutMs),

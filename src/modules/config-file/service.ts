@@ -12,7 +12,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { DomainError, Invalid } from "../../errors";
 import type { LogFields, Logger } from "../../log";
-import { openCredentials } from "../../security/secrets";
+import { openCredentials, openSecretOptions } from "../../security/secrets";
 import type { Store } from "../../store";
 import { createDomain, type DomainDeps, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
 import { createNotification, deleteNotification, type NotificationDeps, updateNotification } from "../notifications/service";
@@ -55,7 +55,8 @@ export function exportConfig(ctx: ExportDeps, options: { includeSecrets?: boolea
   const providerRows = ctx.store.providers.all().sort(byName((row) => row.name));
   const providerName = new Map(providerRows.map((row) => [row.id, row.name]));
   const providerEntries: ProviderEntry[] = providerRows.map((row) => {
-    const entry: ProviderEntry = { name: row.name, type: row.type, enabled: row.isEnabled, options: row.options };
+    // Secret options (a custom URL's headers) are stored sealed: written so, or opened with the credentials.
+    const entry: ProviderEntry = { name: row.name, type: row.type, enabled: row.isEnabled, options: includeSecrets ? openSecretOptions(row.options, key) : row.options };
     if (includeSecrets) entry.credentials = openCredentials(row.credentials, key);
     else entry.credentials_sealed = row.credentials;
     // Listed in this order in the file: name, type, enabled, credentials, options.
@@ -156,6 +157,17 @@ function at<T>(parsed: ParsedConfigFile, path: FilePath, call: () => T, fieldPat
   }
 }
 
+const isSealedText = (value: unknown): value is string => typeof value === "string" && /^v1:[A-Za-z0-9+/=]+$/.test(value);
+
+/** A provider's stored options with the sealed ones opened; as stored when they do not open (another key). */
+function openedOptions(ctx: Pick<ExportDeps, "keys">, options: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return openSecretOptions(options, ctx.keys.encryptionKey);
+  } catch {
+    return options;
+  }
+}
+
 function openSealed(ctx: ConfigFileDeps, parsed: ParsedConfigFile, sealed: string, path: FilePath): Record<string, string> {
   try {
     return openCredentials(sealed, ctx.keys.encryptionKey);
@@ -205,7 +217,15 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
     const credentialPath = (field: string): FilePath =>
       field.startsWith("credentials.") && entry.credentials === undefined ? [...path, "credentials_sealed"] : [...path, ...field.split(".")];
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
-    const input = { name: entry.name, type: entry.type, credentials, options: entry.options, is_enabled: entry.enabled };
+    // A sealed option (a custom URL's headers, as an export writes them) is opened like sealed credentials.
+    const headerKeys = new Set(ctx.services.find(entry.type)?.options.filter((option) => option.kind === "headers").map((option) => option.key));
+    const options = Object.fromEntries(
+      Object.entries(entry.options ?? {}).map(([key, value]) => [
+        key,
+        headerKeys.has(key) && isSealedText(value) ? openSealed(ctx, parsed, value, [...path, "options", key]) : value,
+      ]),
+    );
+    const input = { name: entry.name, type: entry.type, credentials, options, is_enabled: entry.enabled };
     let id: number;
     if (row === undefined) {
       id = at(parsed, path, () => createProvider(ctx, input).id, credentialPath);
@@ -224,7 +244,7 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
         row.type !== entry.type && "type",
         row.isEnabled !== entry.enabled && "enabled",
         !same(stored, credentials) && "credentials",
-        !same(row.options, entry.options) && "options",
+        !same(openedOptions(ctx, row.options), options) && "options",
       ].filter((field): field is string => field !== false);
       if (differs.length === 0) {
         ids.set(nameKey(entry.name), id);
@@ -236,6 +256,11 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
     if (entry.credentials_sealed !== undefined) {
       const storedNow = ctx.store.providers.find(id)!.credentials;
       keepSealed(ctx, storedNow, entry.credentials_sealed, (text) => ctx.store.providers.update(id, { credentials: text }));
+    }
+    for (const [key, value] of Object.entries(entry.options ?? {})) {
+      const storedNow = ctx.store.providers.find(id)!.options;
+      if (!isSealedText(value) || !isSealedText(storedNow[key])) continue;
+      keepSealed(ctx, storedNow[key], value, (text) => ctx.store.providers.update(id, { options: { ...storedNow, [key]: text } }));
     }
     ids.set(nameKey(entry.name), id);
   });

@@ -12,7 +12,7 @@ import { invalidField, notFound } from "../../errors";
 import { MAX_VALUE_CHARS } from "../../limits";
 import type { ChannelOption } from "../../notify/channel";
 import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, storedNotificationType } from "../../notify/registry";
-import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
+import { keepMaskedHeaders, maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
 
@@ -124,25 +124,11 @@ function checkOptions(
       continue;
     }
     const keep = rule.secret && typeof given === "string" && given.startsWith("••••") && typeof kept[key] === "string" && maskSecret(kept[key]) === given;
-    const value = keep ? kept[key] : checkOptionValue(field, rule, rule.secret && rule.kind === "headers" ? keptHeaders(given, kept[key]) : given);
+    const value = keep ? kept[key] : checkOptionValue(field, rule, rule.secret && rule.kind === "headers" ? keepMaskedHeaders(given, kept[key]) : given);
     if (rule.secret) secrets[key] = value;
     else plain[key] = value;
   }
   return { plain, secrets };
-}
-
-/**
- * Secret headers sent back: a header whose value is the mask of the stored one (as an answer shows
- * it) keeps the stored value, so an edit may change one header and leave the others alone.
- */
-function keptHeaders(given: unknown, stored: unknown): unknown {
-  if (!isObject(given) || !isObject(stored)) return given;
-  return Object.fromEntries(
-    Object.entries(given).map(([name, value]) => {
-      const before = stored[name];
-      return [name, typeof value === "string" && typeof before === "string" && value.startsWith("••••") && maskSecret(before) === value ? before : value];
-    }),
-  );
 }
 
 /** A secret as an answer shows it: `••••3f9a`, and for headers their names with each value so masked. */
