@@ -21,7 +21,7 @@ import { MAX_CONFIG_FILE_BYTES } from "./modules/config-file/document";
 import { exportConfig } from "./modules/config-file/service";
 import { generatePassword } from "./security/passwords";
 import { sealSecretOptionsStoredInClear } from "./modules/notifications/service";
-import { storedCredentialsReadable } from "./modules/providers/service";
+import { sealProviderOptionsStoredInClear, storedCredentialsReadable } from "./modules/providers/service";
 import { startServer, type RunningServer } from "./server";
 import { detectFamily } from "./updater/detect";
 import { versionLine } from "./version";
@@ -64,8 +64,9 @@ function openContext(settings: Settings): Appliance {
       "Invalid setting DDNS_ENCRYPTION_KEY: it cannot open the stored provider credentials (was the key or encryption.key replaced?)",
     );
   }
-  const sealed = sealSecretOptionsStoredInClear(ctx);
-  if (sealed > 0) log.info("notification options that are secrets now were sealed", { notifications: sealed });
+  // Options an older release stored in clear that are secrets now (headers): sealed once.
+  const sealed = sealSecretOptionsStoredInClear(ctx) + sealProviderOptionsStoredInClear(ctx);
+  if (sealed > 0) log.info("options that are secrets now were sealed", { rows: sealed });
   return ctx;
 }
 

@@ -5,6 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { parse } from "yaml";
 import { exportConfig } from "../../src/modules/config-file/service";
+import { sealProviderOptionsStoredInClear } from "../../src/modules/providers/service";
 import { startCustomFake } from "../fakes/custom";
 import { startEchoFake } from "../fakes/echo";
 import { makeTestApp } from "../support";
@@ -53,4 +54,15 @@ test("a custom URL's headers are sealed, masked, exported sealed, kept and sent"
   expect(exportConfig(other.ctx)).toBe(text);
   t.ctx.sqlite.close();
   other.ctx.sqlite.close();
+});
+
+test("headers an older release stored in clear are sealed once at start", async () => {
+  const t = await makeTestApp();
+  const created = await t.request("POST", "/api/v1/providers", { body: { name: "Old", type: "custom", credentials: {}, options: { url: "http://127.0.0.1:9/u?ip={ip}" } } });
+  t.ctx.sqlite.query("UPDATE providers SET options = ? WHERE id = ?").run(JSON.stringify({ url: "http://127.0.0.1:9/u?ip={ip}", headers: { Authorization: TOKEN } }), created.body.id);
+  expect(sealProviderOptionsStoredInClear(t.ctx)).toBe(1);
+  expect(t.ctx.sqlite.query<{ options: string }, []>("SELECT options FROM providers").get()!.options).not.toContain("custom-header-token-4242");
+  expect((await t.request("GET", `/api/v1/providers/${created.body.id}`)).body.options.headers).toEqual({ Authorization: "••••4242" });
+  expect(sealProviderOptionsStoredInClear(t.ctx)).toBe(0);
+  t.ctx.sqlite.close();
 });

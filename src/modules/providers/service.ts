@@ -214,3 +214,17 @@ export type LastVerification = Verification;
 export function lastVerifications(ctx: ProviderRows): Map<number, LastVerification> {
   return ctx.store.providers.verifications();
 }
+
+/** Header options an older release stored in clear (a custom URL's `headers`): sealed once, at start. */
+export function sealProviderOptionsStoredInClear(ctx: Pick<ProviderDeps, "store" | "keys" | "services">): number {
+  let sealed = 0;
+  for (const row of ctx.store.providers.all()) {
+    const service = ctx.services.find(row.type);
+    if (service === undefined) continue;
+    const options = sealSecretOptions(service.options, row.options, ctx.keys.encryptionKey);
+    if (Object.keys(options).every((key) => options[key] === row.options[key])) continue;
+    ctx.store.providers.update(row.id, { options });
+    sealed++;
+  }
+  return sealed;
+}
