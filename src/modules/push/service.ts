@@ -76,8 +76,8 @@ function coveredDomains(ctx: Pick<PushDeps, "store">, key: UpdateKeyRow, hostnam
 }
 
 /**
- * Whether a pushed address repeats the domain's last push, which failed: the same address again (or
- * the same refused one). It is answered 911 as before, with no call to the provider and no history
+ * Whether a push repeats the domain's last push, which failed: the same address again (pushed, or
+ * detected for a push that named none), or the same refused one, or the same failed detection. It is answered 911 as before, with no call to the provider and no history
  * row, so a key holder cannot flood a domain's history out; the scheduled checks still retry it.
  */
 function repeatsFailedPush(ctx: Pick<PushDeps, "store">, domainId: number, detection: Detection): boolean {
@@ -166,7 +166,7 @@ export async function push(ctx: PushDeps, request: PushRequest): Promise<string[
       if (planned.length === 0) return `nochg ${validPushed.join(",")}`;
       const results = await Promise.all(
         planned.map(async ({ domain, detection }) =>
-          pushed !== null && repeatsFailedPush(ctx, domain.id, await detection) ? "repeated" : ctx.update(domain.id, { trigger: "push", force: false, detection }),
+          repeatsFailedPush(ctx, domain.id, await detection) ? "repeated" : ctx.update(domain.id, { trigger: "push", force: false, detection }),
         ),
       );
       if (results.includes("repeated")) return "911";
