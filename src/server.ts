@@ -39,7 +39,8 @@ export function routableRequest(request: Request): Request {
   const url = request.url;
   const pathStart = url.indexOf("/", url.indexOf("//") + 2);
   if (pathStart === -1 || pathStart >= 11) return request;
-  return new Request(url.replace("//", `//${"_".repeat(10 - pathStart)}@`), request);
+  // At least one character: an empty user name is dropped by the URL parser.
+  return new Request(url.replace("//", `//${"_".repeat(Math.max(1, 10 - pathStart))}@`), request);
 }
 
 /**

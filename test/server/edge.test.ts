@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:net";
+import { routableRequest } from "../../src/server";
 import { type Appliance, APPLIANCE_PASSWORD, login, spawnAppliance, untilHealthy } from "../hardening/appliance";
 
 /** Sends `raw` on a fresh connection and returns everything the server answers until it closes (or `waitMs`). */
@@ -73,6 +74,22 @@ describe("the server's edge", () => {
       // The request's own path still routes with such a Host.
       expect([host, statusOf(await rawExchange(appliance.base, request("/api/v1/auth/login", host)))]).toEqual([host, 200]);
     }
+  });
+
+  test("a short origin, http or https, gets a padded URL with the same host, path and query", () => {
+    for (const url of ["http://a/nic/x", "http://ab/nic/x", "http://abc/nic/x", "https://a/nic/x", "https://ab/nic/x", "https://abc/nic/x", "http://a:1/nic/x?q=1"]) {
+      const routed = routableRequest(new Request(url));
+      const [before, after] = [new URL(url), new URL(routed.url)];
+      expect([url, after.host, after.pathname, after.search, routed.url.indexOf("/", 11) === routed.url.indexOf(after.pathname, 7)]).toEqual([
+        url,
+        before.host,
+        before.pathname,
+        before.search,
+        true,
+      ]);
+    }
+    const long = new Request("http://abcd/nic/x");
+    expect(routableRequest(long)).toBe(long);
   });
 
   test("every file created in a data dir made 0755 beforehand is 0600", async () => {
