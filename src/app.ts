@@ -15,6 +15,7 @@ import { createStore } from "./store";
 import type { ServiceDescription } from "./dns/service";
 import type { Logger } from "./log";
 import { UpdateMetrics } from "./modules/prometheus/service";
+import { outboundFetch } from "./net/outbound";
 import { proxiedFetch } from "./net/proxy";
 import { Notifier } from "./notify/notifier";
 import { SignInThrottle } from "./security/throttle";
@@ -59,7 +60,7 @@ export interface ContextParts {
 export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): Appliance {
   const store = createStore(database.db, database.sqlite);
   const startedAt = Date.now();
-  const outbound = proxiedFetch(fetch, settings.proxy);
+  const outbound = outboundFetch(proxiedFetch(fetch, settings.proxy), settings);
   const registry = new ServiceRegistry(services);
   // Whether each written record is served by its zone's name servers; it hears of writes and
   // checks as a sink and tells the notifier of records still not served through the same sink.
@@ -146,6 +147,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
         log: ctx.log,
         settings: ctx.settings,
         publicIp: ctx.publicIp,
+        signIns: ctx.signIns,
         update: (domainId, update) => runUpdate(ctx, domainId, update),
         detect: (family) => detectFamily(ctx, family),
       }),

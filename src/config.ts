@@ -38,6 +38,8 @@ export interface Settings {
   pushStaleAfterSeconds: number;
   allowPrivateIps: boolean;
   httpTimeoutMs: number;
+  /** The largest answer read from a service, echo service or notification target (DDNS_MAX_ANSWER_BYTES). */
+  maxAnswerBytes: number;
   /** Each registered service's API base (`DDNS_<TYPE>_API_URL`), by provider type, without a trailing slash. */
   apiUrls: Record<string, string>;
   historyRetention: number;
@@ -283,7 +285,8 @@ export function loadSettings(env: Env = process.env): Settings {
     echoAgree: read.integer("DDNS_ECHO_AGREE", 2, 1, 10),
     pushStaleAfterSeconds: read.duration("DDNS_PUSH_STALE_AFTER", "24h"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
-    httpTimeoutMs: read.duration("DDNS_HTTP_TIMEOUT", "10s") * 1000,
+    httpTimeoutMs: httpTimeoutSeconds(read) * 1000,
+    maxAnswerBytes: read.integer("DDNS_MAX_ANSWER_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiUrls: Object.fromEntries(
       SERVICES.flatMap((service) =>
         service.defaultApiUrl === undefined ? [] : [[service.type, read.url(apiUrlSetting(service.type), service.defaultApiUrl)]],
@@ -301,6 +304,18 @@ export function loadSettings(env: Env = process.env): Settings {
     proxy: { https: read.proxyUrl("HTTPS_PROXY"), http: read.proxyUrl("HTTP_PROXY"), noProxy: read.noProxy() },
     resolvers: read.resolvers("DDNS_RESOLVERS", "/etc/resolv.conf"),
   };
+}
+
+/**
+ * A request being served waits at most 255 s for its answer (Bun's longest idle timeout, server.ts),
+ * and may make a few outbound calls in a row: one call may take no more than 2 minutes.
+ */
+const LONGEST_HTTP_TIMEOUT_SECONDS = 120;
+
+function httpTimeoutSeconds(read: Reader): number {
+  const seconds = read.duration("DDNS_HTTP_TIMEOUT", "10s");
+  if (seconds > LONGEST_HTTP_TIMEOUT_SECONDS) read.fail("DDNS_HTTP_TIMEOUT", `must be at most 2m, got ${seconds}s`);
+  return seconds;
 }
 
 export interface Keys {

@@ -18,9 +18,11 @@ import { setPassword, userCount } from "./security/users";
 import { type CommandResult, WRITE_COMMANDS } from "./control/commands";
 import { listenForCommands, sendCommand } from "./control/socket";
 import { createLogger } from "./log";
+import { MAX_CONFIG_FILE_BYTES } from "./modules/config-file/document";
 import { exportConfig } from "./modules/config-file/service";
 import { generatePassword } from "./security/passwords";
-import { storedCredentialsReadable } from "./modules/providers/service";
+import { sealSecretOptionsStoredInClear } from "./modules/notifications/service";
+import { sealProviderOptionsStoredInClear, storedCredentialsReadable } from "./modules/providers/service";
 import { startServer, type RunningServer } from "./server";
 import { detectFamily } from "./updater/detect";
 import { versionLine } from "./version";
@@ -34,9 +36,10 @@ Commands:
   export [--file F] [--include-secrets]
                                write providers, domains, update keys and notifications as YAML
                                (to standard output, or F); secrets sealed unless --include-secrets
-  import F [--dry-run] [--prune]
+  import F [--dry-run] [--prune [--force]]
                                apply such a file (F, or - for standard input) by name: create and
-                               update, delete only with --prune; prints each change
+                               update, delete only with --prune (--force too when the file names
+                               no providers and no domains); prints each change
   backup FILE                  write a consistent copy of the database to FILE (or into FILE, a
                                folder, with the time in its name), also while ddnsd runs
   restore FILE                 put such a copy back (ddnsd stopped); the replaced database is kept
@@ -68,6 +71,9 @@ function openContext(settings: Settings): Appliance {
       "Invalid setting DDNS_ENCRYPTION_KEY: it cannot open the stored provider credentials (was the key or encryption.key replaced?)",
     );
   }
+  // Options an older release stored in clear that are secrets now (headers): sealed once.
+  const sealed = sealSecretOptionsStoredInClear(ctx) + sealProviderOptionsStoredInClear(ctx);
+  if (sealed > 0) log.info("options that are secrets now were sealed", { rows: sealed });
   return ctx;
 }
 
@@ -230,10 +236,10 @@ async function exportCommand(settings: Settings, args: string[]): Promise<number
 }
 
 async function importCommand(settings: Settings, args: string[]): Promise<number> {
-  const parsed = options(args, ["--dry-run", "--prune"], []);
+  const parsed = options(args, ["--dry-run", "--prune", "--force"], []);
   const file = parsed.positional[0];
   if (parsed.unknown !== null || file === undefined || parsed.positional.length > 1) {
-    console.error("Usage: ddnsd import F [--dry-run] [--prune]   (F may be - for standard input)");
+    console.error("Usage: ddnsd import F [--dry-run] [--prune [--force]]   (F may be - for standard input)");
     return 2;
   }
   let text: string;
@@ -243,7 +249,18 @@ async function importCommand(settings: Settings, args: string[]): Promise<number
     console.error(`ddnsd: cannot read ${file}: ${(error as Error).message}`);
     return 1;
   }
-  return runWriteCommand(settings, "import", { text, source: file, dryRun: parsed.flags.has("--dry-run"), prune: parsed.flags.has("--prune") });
+  // Refused here already, so that a huge file never reaches the running server.
+  if (Buffer.byteLength(text) > MAX_CONFIG_FILE_BYTES) {
+    console.error(`ddnsd: ${file}: the file is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB`);
+    return 1;
+  }
+  return runWriteCommand(settings, "import", {
+    text,
+    source: file,
+    dryRun: parsed.flags.has("--dry-run"),
+    prune: parsed.flags.has("--prune"),
+    force: parsed.flags.has("--force"),
+  });
 }
 
 /**
@@ -340,6 +357,9 @@ async function main(args: string[]): Promise<number | undefined> {
     console.log(USAGE);
     return 0;
   }
+  // Everything ddnsd creates (the database and its -wal and -shm files, keys, backups, the lock) is
+  // for its own user alone, also in a data dir made beforehand with a wider mode (`mkdir -p`).
+  process.umask(0o077);
   const settings = loadSettings();
   switch (command) {
     case "serve":

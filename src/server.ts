@@ -27,6 +27,30 @@ function addSecurityHeaders(path: string, response: Response): void {
   }
 }
 
+/**
+ * Elysia takes the routed path from `request.url` at a fixed offset (the first "/" from the 12th
+ * character on), which assumes `http://` and a host of four characters or more. With a Host of one
+ * to three characters (`http://ab/nic/api/v1/auth/login`) it would route `/api/v1/auth/login`, and
+ * a reverse proxy that publishes only one path could be bypassed. Such a URL gets a user name of
+ * underscores (`http://_@ab/…`) just long enough: host, origin, path and query stay as they were for
+ * every reader, and the path starts where Elysia looks. Other URLs are left alone.
+ */
+export function routableRequest(request: Request): Request {
+  const url = request.url;
+  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  if (pathStart === -1 || pathStart >= 11) return request;
+  // At least one character: an empty user name is dropped by the URL parser.
+  return new Request(url.replace("//", `//${"_".repeat(Math.max(1, 10 - pathStart))}@`), request);
+}
+
+/**
+ * How long a request may wait on its answer: Bun's idle timeout (10 s by default) also runs while
+ * a handler waits on a DNS service, so a forced update or a credential check against a slow service
+ * (each call bounded by DDNS_HTTP_TIMEOUT, several in a row) lost its connection. A request being
+ * handled gets Bun's longest idle timeout; a connection that sends nothing keeps the short default.
+ */
+export const REQUEST_IDLE_SECONDS = 255;
+
 export interface RunningServer {
   server: Server<undefined>;
   url: URL;
@@ -39,10 +63,12 @@ export function startServer(ctx: Appliance, app: App): RunningServer {
     hostname: host,
     port,
     tls: tlsCert && tlsKey ? { cert: Bun.file(tlsCert), key: Bun.file(tlsKey) } : undefined,
-    async fetch(request, server) {
+    async fetch(received, server) {
       const started = performance.now();
+      const request = routableRequest(received);
       const path = requestPath(request);
-      ctx.signIns.rememberPeer(request, server.requestIP(request)?.address ?? null);
+      ctx.signIns.rememberPeer(request, server.requestIP(received)?.address ?? null);
+      server.timeout(received, REQUEST_IDLE_SECONDS);
       let response: Response;
       try {
         response = screenRequest(request) ?? (await app.handle(request));

@@ -39,10 +39,10 @@ export const WRITE_COMMANDS: Record<string, WriteCommand> = {
     return ok(`Password ${result === "created" ? "set for the new user" : "changed for"} ${username}.`);
   },
 
-  /** `ddnsd import F [--dry-run] [--prune]`: the file applied by name, each change printed; a bad file changes nothing. */
-  import: async (ctx, { text, source, dryRun, prune }) => {
+  /** `ddnsd import F [--dry-run] [--prune [--force]]`: the file applied by name, each change printed; a bad file changes nothing. */
+  import: async (ctx, { text, source, dryRun, prune, force }) => {
     try {
-      const result = importConfig(ctx, String(text ?? ""), { dryRun: dryRun === true, prune: prune === true });
+      const result = importConfig(ctx, String(text ?? ""), { dryRun: dryRun === true, prune: prune === true, force: force === true });
       const lines = result.changes.length === 0 ? ["Nothing to change."] : [...result.changes];
       if (dryRun === true && result.changes.length > 0) lines.push(`Dry run: ${result.changes.length} change${result.changes.length === 1 ? "" : "s"}, none made.`);
       return ok(lines.join("\n"));

@@ -8,6 +8,7 @@
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Appliance } from "../context";
+import { MAX_CONFIG_FILE_BYTES } from "../modules/config-file/document";
 import { WRITE_COMMANDS, type CommandResult } from "./commands";
 
 export function controlSocketPath(dataDir: string): string {
@@ -25,7 +26,8 @@ export function listenForCommands(ctx: Appliance): { stop(): void } {
   const umask = process.umask(0o177);
   let server: ReturnType<typeof Bun.serve>;
   try {
-    server = Bun.serve({ unix: path, fetch: (request) => answer(ctx, request) });
+    // A command's input is small (an import file is at most MAX_CONFIG_FILE_BYTES, JSON-escaped).
+    server = Bun.serve({ unix: path, maxRequestBodySize: 8 * MAX_CONFIG_FILE_BYTES, fetch: (request) => answer(ctx, request) });
   } finally {
     process.umask(umask);
   }

@@ -3,6 +3,7 @@
 // wording of their outcomes.
 
 import packageJson from "../../package.json";
+import { OutboundRefused } from "../net/outbound";
 import type { FailureCause, FetchLike, RecordTarget, Step, StepFailure } from "./provider";
 
 /**
@@ -70,15 +71,27 @@ export function exchangeJson(api: JsonApi, method: string, path: string, headers
 export class NotSent extends Error {}
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof NotSent) return error.message;
+  if (error instanceof NotSent || error instanceof OutboundRefused) return error.message;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return `no answer within ${formatMs(timeoutMs)}`;
   }
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return `request failed: ${error.message}${typeof code === "string" ? ` (${code})` : ""}`;
+    const words = withoutUrl(error.message);
+    return `request failed: ${words}${typeof code === "string" && code !== words ? ` (${code})` : ""}`;
   }
   return `request failed: ${String(error)}`;
+}
+
+/**
+ * Bun's error text without the URL it quotes (`Malformed_HTTP_Response fetching "https://…?key=…"`)
+ * and its hint about `verbose`: the URL may hold a credential, and the caller knows where it sent.
+ */
+function withoutUrl(message: string): string {
+  return message
+    .replace(/ fetching "[^"]*"/g, "")
+    .replace(/\.? ?For more information, pass `verbose: true`.*$/s, "")
+    .trim();
 }
 
 /** Milliseconds for a person: `10000` → "10s", `1500` → "1.5s", `200` → "200ms". */

@@ -17,17 +17,8 @@ export function failedAnswerText(service: string, status: number, headers: Heade
   return failed(`${service}: ${unreadableAnswer(status, maskedText)}`, { cause, ...(cause === "throttled" ? throttleWait(headers) : {}) });
 }
 
-/** `text` with every occurrence of each secret (as typed and URL-encoded) replaced by `••••`. */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let masked = text;
-  for (const secret of secrets) {
-    if (secret === "") continue;
-    for (const form of new Set([secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)])) {
-      masked = masked.split(form).join("••••");
-    }
-  }
-  return masked;
-}
+// The scrubber every message passes (security/scrub.ts), for the services that mask before they cut an answer short.
+export { maskSecrets } from "../security/scrub";
 
 /**
  * `verify` for a service that cannot check credentials without writing a record. The registry

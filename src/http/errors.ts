@@ -118,6 +118,9 @@ export function errorHandling(log: Logger, disk: DiskState) {
       const body = error.errors ? { detail: error.detail, errors: error.errors } : { detail: error.detail };
       return jsonResponse(error.status, body, error.headers);
     }
+    // The client stopped sending before its body was complete (a cut-off upload, a dropped
+    // connection): a refusal like any malformed request, not a fault of ddnsd's to log.
+    if (error instanceof Error && error.name === "AbortError") return jsonResponse(400, { detail: "The request body was cut off" });
     switch (code) {
       case "VALIDATION":
         return validationResponse(error);
@@ -127,7 +130,8 @@ export function errorHandling(log: Logger, disk: DiskState) {
         return jsonResponse(404, { detail: "Not Found" });
     }
     // Elysia's own status errors (e.g. 405) keep their status with a plain sentence.
-    const status = typeof code === "number" ? code : 500;
+    // (A number that is no HTTP status, such as a DOMException's code, is not one of them.)
+    const status = typeof code === "number" && code >= 400 && code < 600 ? code : 500;
     if (status < 500) return jsonResponse(status, { detail: (error as Error).message || "Request failed" });
     return internalError(log, request, error);
   });

@@ -124,9 +124,13 @@ export function isGlobalAddress(ip: string): boolean {
   return (
     v6 !== null &&
     inPrefix(v6, GLOBAL_UNICAST_IPV6, 128) &&
-    !NON_GLOBAL_IPV6.some((prefix) => inPrefix(v6, prefix, 128))
+    !NON_GLOBAL_IPV6.some((prefix) => inPrefix(v6, prefix, 128)) &&
+    // 6to4 (2002::/16) carries an IPv4 address in its next 32 bits: global only when that one is.
+    (!inPrefix(v6, SIX_TO_FOUR, 128) || !NON_GLOBAL_IPV4.some((prefix) => inPrefix((v6 >> 80n) & 0xffffffffn, prefix, 32)))
   );
 }
+
+const SIX_TO_FOUR: Prefix = { base: 0x2002n << 112n, bits: 16 };
 
 type Prefix = { base: bigint; bits: number };
 

@@ -19,7 +19,7 @@ import type { FetchLike } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Logger } from "../log";
 import { openOptions } from "./options";
-import { maskSecret } from "../security/secrets";
+import { scrubber } from "../security/scrub";
 import type { Store } from "../store";
 import type { EventSink, NotServed, RecordedUpdate, StalePush } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
@@ -215,11 +215,12 @@ export class Notifier implements EventSink {
     let error: string | null;
     try {
       options = openOptions(row, this.deps.keys.encryptionKey);
+      const scrub = scrubber(secretOptionValues(options, row));
       const send: SendDeps = {
         fetch: this.deps.fetch,
         timeoutMs: this.deps.settings.httpTimeoutMs,
         telegramApiUrl: this.deps.settings.telegramApiUrl,
-        mask: (text) => masked(text, options, row),
+        mask: scrub,
       };
       const channel = channelOf(row.type);
       if (channel.kind === "heartbeat") {
@@ -230,6 +231,8 @@ export class Notifier implements EventSink {
       } else {
         error = null; // heartbeats go to heartbeat channels only (passed)
       }
+      // Whatever a channel answers, no secret value leaves in it.
+      if (error !== null) error = scrub(error);
     } catch {
       error = "The notification's stored secrets cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
     }
@@ -238,14 +241,9 @@ export class Notifier implements EventSink {
   }
 }
 
-/** `text` with every secret option's value (a bot token in a URL path, a webhook URL) masked. */
-function masked(text: string, options: Record<string, unknown>, row: NotificationRow): string {
-  let result = text;
-  for (const option of channelOf(row.type).options) {
-    const value = options[option.key];
-    if (option.secret && typeof value === "string" && value !== "") result = result.replaceAll(value, maskSecret(value));
-  }
-  return result;
+/** A notification's secret values (a bot token, a push URL and the token in it, a webhook's headers), for the scrubber. */
+function secretOptionValues(options: Record<string, unknown>, row: NotificationRow): unknown[] {
+  return channelOf(row.type).options.filter((option) => option.secret).map((option) => options[option.key]);
 }
 
 /** A pass as a heartbeat: up unless a record failed, with a line for the monitor's log. */

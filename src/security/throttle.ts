@@ -2,9 +2,11 @@
 // failed sign-ins in a row from one client address, that address is refused for 1 s, doubling with
 // each further failure up to 15 minutes. A refused attempt checks no password; a success resets.
 // The client address is the socket's, or the first X-Forwarded-For entry when the socket's address
-// is a trusted proxy (DDNS_TRUSTED_PROXIES).
+// is a trusted proxy (DDNS_TRUSTED_PROXIES); an IPv6 client is counted by its /64, the network one
+// subscriber is given, so that stepping through its addresses gains no guesses. Wrong update keys
+// (the router push) are counted the same way, apart from sign-ins.
 
-import { inNetworks, type Network } from "../ip/detect";
+import { inNetworks, ipv6Literal, ipv6Value, type Network } from "../ip/detect";
 
 const FREE_FAILURES = 5;
 const FIRST_PAUSE_MS = 1_000;
@@ -15,6 +17,17 @@ const ADDRESSES_KEPT = 10_000;
 export function throttledMessage(seconds: number): string {
   return `Too many failed sign-ins; try again in ${seconds} s`;
 }
+
+/** What a client's failures are counted by: its IPv4 address (an IPv4-mapped one too), or its IPv6 /64. */
+export function throttledClient(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped !== undefined) return mapped;
+  const value = ipv6Value(address);
+  return value === null ? address : `${ipv6Literal((value >> 64n) << 64n)}/64`;
+}
+
+/** What is being guessed: the counts of the two are kept apart. */
+export type Guessed = "password" | "update key";
 
 interface Failures {
   count: number;
@@ -56,18 +69,24 @@ export class SignInThrottle {
   }
 
   /**
-   * Runs `check` (the password check) unless the client is refused: `refused` is the seconds it must
-   * still wait. A client's attempts run one after another, so a burst of guesses from one address
+   * Runs `check` (the password or update key check) unless the client is refused: `refused` is the
+   * seconds it must still wait; `failures`, the client's failures in a row so far. A client's attempts run one after another, so a burst of guesses from one address
    * is refused as soon as its fifth fails, not all checked side by side.
    */
-  attempt(client: string, check: () => Promise<boolean>): Promise<{ ok: boolean; refused: number | null; pausedMs: number }> {
+  attempt(
+    address: string,
+    check: () => Promise<boolean>,
+    guessed: Guessed = "password",
+  ): Promise<{ ok: boolean; refused: number | null; pausedMs: number; failures: number }> {
+    const client = `${guessed} ${throttledClient(address)}`;
     const previous = this.inProgress.get(client) ?? Promise.resolve();
     const run = previous.then(async () => {
       const refused = this.refusedFor(client);
-      if (refused !== null) return { ok: false, refused, pausedMs: 0 };
+      if (refused !== null) return { ok: false, refused, pausedMs: 0, failures: this.failures.get(client)?.count ?? 0 };
       const ok = await check();
       if (ok) this.succeeded(client);
-      return { ok, refused: null, pausedMs: ok ? 0 : this.failed(client) };
+      const pausedMs = ok ? 0 : this.failed(client);
+      return { ok, refused: null, pausedMs, failures: this.failures.get(client)?.count ?? 0 };
     });
     const tail = run.catch(() => undefined);
     this.inProgress.set(client, tail);

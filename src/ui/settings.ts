@@ -32,6 +32,7 @@ export interface ShownSettings {
   readonly pushStaleAfterSeconds: number;
   readonly allowPrivateIps: boolean;
   readonly httpTimeoutMs: number;
+  readonly maxAnswerBytes: number;
   readonly apiUrls: Readonly<Record<string, string>>;
   readonly historyRetention: number;
   readonly updateConcurrency: number;
@@ -68,6 +69,7 @@ export function settingsInEffect(s: ShownSettings): SettingLine[] {
     ["DDNS_PUSH_STALE_AFTER", formatDuration(s.pushStaleAfterSeconds)],
     ["DDNS_ALLOW_PRIVATE_IPS", String(s.allowPrivateIps)],
     ["DDNS_HTTP_TIMEOUT", formatDuration(Math.round(s.httpTimeoutMs / 1000))],
+    ["DDNS_MAX_ANSWER_BYTES", String(s.maxAnswerBytes)],
     ...Object.entries(s.apiUrls).map(([type, url]): [string, string] => [apiUrlSetting(type), url]),
     ["DDNS_HISTORY_RETENTION", String(s.historyRetention)],
     ["DDNS_UPDATE_CONCURRENCY", String(s.updateConcurrency)],

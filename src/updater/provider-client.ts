@@ -9,7 +9,9 @@ import type { Pacer } from "../dns/pacing";
 import type { DnsProvider, FetchLike } from "../dns/provider";
 import type { ServiceRegistry } from "../dns/registry";
 import { optionsWithDefaults } from "../dns/rules";
-import { openCredentials } from "../security/secrets";
+import type { ServiceDescription } from "../dns/service";
+import { scrubber } from "../security/scrub";
+import { openCredentials, openSecretOptions } from "../security/secrets";
 import type { Store } from "../store";
 
 /** What making a client takes: the parts of the app's context it reads. */
@@ -22,15 +24,40 @@ export interface ClientParts {
   store: Store;
 }
 
-/** The DNS service client for a provider; throws when its credentials do not open or its type is unknown. */
+/**
+ * The DNS service client for a provider; throws when its credentials do not open or its type is
+ * unknown. What it says (a verify's detail, a write's message) has every secret value of the
+ * provider scrubbed out, whatever the service answered.
+ */
 export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvider {
   const service = parts.services.get(row.type);
-  return service.createClient(openCredentials(row.credentials, parts.keys.encryptionKey), optionsWithDefaults(service, row.options), {
+  const credentials = openCredentials(row.credentials, parts.keys.encryptionKey);
+  const options = optionsWithDefaults(service, openSecretOptions(row.options, parts.keys.encryptionKey));
+  const client = service.createClient(credentials, options, {
     baseUrl: parts.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
     fetch: parts.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(parts, row.id), parts.settings.httpTimeoutMs),
     timeoutMs: parts.settings.httpTimeoutMs,
     userAgent: USER_AGENT,
   });
+  const scrub = scrubber(secretValues(service, credentials, options));
+  return {
+    async verify() {
+      const outcome = await client.verify();
+      return { ...outcome, detail: scrub(outcome.detail) };
+    },
+    async writeRecord(target, ip) {
+      const outcome = await client.writeRecord(target, ip);
+      return { ...outcome, message: scrub(outcome.message) };
+    },
+  };
+}
+
+/** A provider's secret values: its secret credentials, and its options of headers (a custom URL's `Authorization`). */
+export function secretValues(service: ServiceDescription, credentials: Record<string, unknown>, options: Record<string, unknown>): unknown[] {
+  return [
+    ...service.credentials.filter((field) => field.secret).map((field) => credentials[field.key]),
+    ...service.options.filter((option) => option.kind === "headers").map((option) => options[option.key]),
+  ];
 }
 
 /**

@@ -7,6 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { parse } from "yaml";
 import { CLOUDFLARE_FAKE_TOKEN } from "../fakes/cloudflare";
+import { importConfig } from "../../src/modules/config-file/service";
+import { openCredentials } from "../../src/security/secrets";
 import { makeTestApp, type TestApp } from "../support";
 
 const DYNDNS2_PASSWORD = "dyndns2-password-0123456789";
@@ -73,8 +75,10 @@ describe("export", () => {
     expect(file.domains).toContainEqual({ provider: "Cloudflare home", name: "home.example.com", record_type: "A", enabled: true, cron_schedule: null, config: { ttl: 300, proxied: false } });
     expect(file.update_keys.find((key: any) => key.name === "router").domains).toEqual([{ provider: "Cloudflare home", name: "home.example.com", record_type: "A" }]);
     const hook = file.notifications.find((n: any) => n.name === "Hook");
-    expect(hook.options).toEqual({ url: "http://127.0.0.1:9/hook", headers: { "X-Home": "lab" } });
+    // A webhook's headers are secrets: sealed with the signing secret, never in clear.
+    expect(hook.options).toEqual({ url: "http://127.0.0.1:9/hook" });
     expect(hook.secrets_sealed).toMatch(/^v1:/);
+    expect(openCredentials(hook.secrets_sealed, t.ctx.keys.encryptionKey)).toMatchObject({ headers: { "X-Home": "lab" } });
     expect(file.notifications.find((n: any) => n.name === "Phone").secrets_sealed).toBeUndefined();
   });
 
@@ -144,6 +148,40 @@ describe("import", () => {
     expect((await counts(t)).domains).toBe(3);
     expect((await importing(t, text, "?prune=true")).body.changes).toEqual(["delete domain v6.example.com AAAA"]);
     expect((await counts(t)).domains).toBe(2);
+  });
+
+  test("?prune=true with a file naming no providers and no domains is refused unless &force=true", async () => {
+    const { t } = await configured();
+    const before = await counts(t);
+    const refused = await importing(t, "version: 1\n", "?prune=true");
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toContain("names no providers and no domains");
+    expect(await counts(t)).toEqual(before);
+    const forced = await importing(t, "version: 1\n", "?prune=true&force=true");
+    expect(forced.status).toBe(200);
+    expect((await counts(t)).providers).toBe(0);
+  });
+
+  test("a file refused halfway logs nothing it would have created", async () => {
+    const { t } = await configured();
+    const file = parse(await exported(t));
+    file.providers.push({ name: "New one", type: "cloudflare", credentials: { api_token: "another-token-0123456789abcdef" } });
+    file.domains.push({ provider: "New one", name: "bad..name", record_type: "A" });
+    const logsBefore = t.logs.length;
+    expect((await importing(t, JSON.stringify(file))).status).toBe(422);
+    expect(t.logs.slice(logsBefore).filter((line) => /provider created|domain created/.test(line))).toEqual([]);
+    // Applied, the same file's creations are logged.
+    file.domains.pop();
+    expect((await importing(t, JSON.stringify(file))).status).toBe(200);
+    expect(t.logs.slice(logsBefore).filter((line) => line.includes("provider created"))).toHaveLength(1);
+  });
+
+  test("a file over 256 KiB, or nesting deeper than 32 levels, is refused before it is parsed", async () => {
+    const t = await makeTestApp();
+    const nested = `version: 1\nproviders: ${"[".repeat(40)}${"]".repeat(40)}\n`;
+    const deep = await importing(t, nested);
+    expect([deep.status, deep.body.detail]).toEqual([422, "Line 1: the file nests deeper than 32 levels"]);
+    expect(() => importConfig(t.ctx, `version: 1\n# ${"x".repeat(300 * 1024)}\n`)).toThrow("Line 1: the file is larger than 256 KiB");
   });
 
   test("secrets may be written in clear by hand", async () => {

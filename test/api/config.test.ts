@@ -74,12 +74,24 @@ describe("values", () => {
   for (const { text, seconds } of DURATIONS) {
     test(`duration ${JSON.stringify(text)} → ${seconds} s, for every duration setting`, () => {
       expect(parseDuration(text)).toBe(seconds);
-      const settings = loadSettings({ DDNS_TOKEN_TTL: text, DDNS_UPDATE_INTERVAL: text, DDNS_HTTP_TIMEOUT: text });
+      const timeout = seconds <= 120 ? { DDNS_HTTP_TIMEOUT: text } : {};
+      const settings = loadSettings({ DDNS_TOKEN_TTL: text, DDNS_UPDATE_INTERVAL: text, ...timeout });
       expect(settings.tokenTtlSeconds).toBe(seconds);
       expect(settings.updateIntervalSeconds).toBe(seconds);
-      expect(settings.httpTimeoutMs).toBe(seconds * 1000);
+      if (seconds <= 120) expect(settings.httpTimeoutMs).toBe(seconds * 1000);
     });
   }
+
+  test("DDNS_HTTP_TIMEOUT is at most 2m: a request waits 255 s at most for its answer", () => {
+    expect(loadSettings({ DDNS_HTTP_TIMEOUT: "2m" }).httpTimeoutMs).toBe(120_000);
+    expect(() => loadSettings({ DDNS_HTTP_TIMEOUT: "5m" })).toThrow("Invalid setting DDNS_HTTP_TIMEOUT: must be at most 2m, got 300s");
+  });
+
+  test("DDNS_MAX_ANSWER_BYTES: 1 MiB by default, a whole number of bytes from 1 KiB", () => {
+    expect(loadSettings({}).maxAnswerBytes).toBe(1_048_576);
+    expect(loadSettings({ DDNS_MAX_ANSWER_BYTES: "65536" }).maxAnswerBytes).toBe(65_536);
+    expect(() => loadSettings({ DDNS_MAX_ANSWER_BYTES: "1k" })).toThrow("Invalid setting DDNS_MAX_ANSWER_BYTES");
+  });
 
   const BOOLEANS: { text: string; value: boolean }[] = [
     { text: "true", value: true },

@@ -3,7 +3,7 @@
 // (Delivery against the services' fakes is test/notify/delivery.test.ts.)
 
 import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { findNotificationRow } from "../../src/modules/notifications/service";
+import { findNotificationRow, sealSecretOptionsStoredInClear } from "../../src/modules/notifications/service";
 import { openOptions } from "../../src/notify/options";
 import { makeTestApp, type TestApp } from "../support";
 import { expectErrorBody, ISO_UTC } from "./helpers";
@@ -25,14 +25,14 @@ const DISCORD_URL = "https://discord.com/api/webhooks/1234567890123456789/abcdef
 const BOT_TOKEN = "123456789:AAFakeTelegramBotToken_abcdefghijklmn";
 
 describe("create", () => {
-  test("a webhook: every field, every event by default, the secret masked and sealed", async () => {
-    const response = await post({ name: "Home Assistant", type: "webhook", options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "hmac-secret-0123456789", headers: { "X-Source": "ddnsd" } } });
+  test("a webhook: every field, every event by default, the secret and the headers masked and sealed", async () => {
+    const response = await post({ name: "Home Assistant", type: "webhook", options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "hmac-secret-0123456789", headers: { "X-Source": "ddnsd", Authorization: "Bearer ha-long-lived-token-4242" } } });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(["created_at", "events", "id", "is_enabled", "last_error", "last_sent_at", "name", "options", "type", "updated_at"]);
     expect(response.body).toMatchObject({
       name: "Home Assistant",
       type: "webhook",
-      options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "ddnsd" } },
+      options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "••••", Authorization: "••••4242" } },
       events: ["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served", "push_stale"],
       is_enabled: true,
       last_sent_at: null,
@@ -40,6 +40,15 @@ describe("create", () => {
     });
     expect(response.body.created_at).toMatch(ISO_UTC);
     expect(JSON.stringify(stored(response.body.id))).not.toContain("hmac-secret-0123456789");
+    expect(JSON.stringify(stored(response.body.id))).not.toContain("ha-long-lived-token-4242");
+    expect(JSON.stringify((await t.request("GET", "/api/v1/notifications")).body)).not.toContain("ha-long-lived-token-4242");
+    // Sent back as shown, a header keeps its stored value; a header typed anew replaces its own.
+    const edited = await put(response.body.id, {
+      options: { url: "http://192.168.1.5:8123/api/webhook/ddns", secret: "••••6789", headers: { "X-Source": "ddnsd-2", Authorization: "••••4242" } },
+    });
+    expect(edited.body.options.headers).toEqual({ "X-Source": "••••", Authorization: "••••4242" });
+    const row = t.ctx.store.notifications.find(response.body.id)!;
+    expect(openOptions(row, t.ctx.keys.encryptionKey).headers).toEqual({ "X-Source": "ddnsd-2", Authorization: "Bearer ha-long-lived-token-4242" });
   });
 
   test.each([
@@ -115,5 +124,20 @@ describe("update and delete", () => {
     expect((await t.request("POST", `/api/v1/notifications/${id}/test`)).status).toBe(404);
     expect((await t.request("GET", "/api/v1/notifications/1.0")).status).toBe(422);
     expect((await t.request("GET", "/api/v1/notifications", { token: null })).status).toBe(401);
+  });
+});
+
+describe("headers stored in clear by an older release", () => {
+  test("are sealed once at start, and the webhook still sends them", async () => {
+    const created = await post({ name: "Old hook", type: "webhook", options: { url: "http://127.0.0.1:9/hook", secret: "hmac-secret-0123456789" } });
+    // As an older release stored them: in the plain options.
+    t.ctx.sqlite.query("UPDATE notifications SET options = ? WHERE id = ?").run(JSON.stringify({ url: "http://127.0.0.1:9/hook", headers: { Authorization: "Bearer old-token-0123456789" } }), created.body.id);
+    expect(sealSecretOptionsStoredInClear(t.ctx)).toBe(1);
+    expect(JSON.stringify(stored(created.body.id))).not.toContain("old-token-0123456789");
+    expect(openOptions(findNotificationRow(t.ctx, created.body.id), t.ctx.keys.encryptionKey)).toMatchObject({
+      secret: "hmac-secret-0123456789",
+      headers: { Authorization: "Bearer old-token-0123456789" },
+    });
+    expect(sealSecretOptionsStoredInClear(t.ctx)).toBe(0);
   });
 });

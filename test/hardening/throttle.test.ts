@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn,
 import { inNetworks, parseNetwork } from "../../src/ip/detect";
 import { settingsInEffect } from "../../src/ui/settings";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
+import { ORIGIN } from "../ui/helpers";
 import { rawRequest, serve, type Served } from "./helpers";
 
 const LOGIN = "/api/v1/auth/login";
@@ -171,4 +172,39 @@ test("from an untrusted address, X-Forwarded-Proto does not make the cookie Secu
   } finally {
     await s.running.stop();
   }
+});
+
+test("an IPv6 /64 is one client: stepping through its addresses gains no guesses", async () => {
+  for (let i = 1; i <= 5; i++) expect((await login(`2001:db8:77:1::${i}`, "wrong password")).status).toBe(401);
+  expect((await login("2001:db8:77:1:abcd::1", TEST_PASSWORD)).status).toBe(429);
+  expect((await login("::ffff:198.51.100.77", TEST_PASSWORD)).status).toBe(200);
+  // The next /64 is another client.
+  expect((await login("2001:db8:77:2::1", TEST_PASSWORD)).status).toBe(200);
+});
+
+test("the current-password check of a password change is throttled with sign-ins", async () => {
+  const own = await makeTestApp();
+  const signedIn = await own.app.handle(
+    new Request(`${ORIGIN}/login`, { method: "POST", headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: "username=admin&password=" + encodeURIComponent(TEST_PASSWORD) }),
+  );
+  const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+  const peer = "203.0.113.77";
+  const change = async (current: string) => {
+    const request = new Request(`${ORIGIN}/account/password`, {
+      method: "POST",
+      headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ current_password: current, new_password: "a-new-password", confirm_password: "a-new-password" }).toString(),
+    });
+    own.ctx.signIns.rememberPeer(request, peer);
+    const response = await own.app.handle(request);
+    return { status: response.status, text: await response.text(), retryAfter: response.headers.get("retry-after") };
+  };
+  for (let i = 0; i < 5; i++) expect((await change(`guess ${i}`)).text).toContain("This is not your current password.");
+  const refused = await change(TEST_PASSWORD);
+  expect(refused.status).toBe(429);
+  expect(refused.retryAfter).toBe("1");
+  expect(refused.text).toContain("Too many failed sign-ins; try again in 1 s");
+  // Sign-ins from that address are refused too: one count for both.
+  expect((await own.request("POST", LOGIN, { token: null, peer, body: { username: "admin", password: TEST_PASSWORD } })).status).toBe(429);
+  own.ctx.sqlite.close();
 });

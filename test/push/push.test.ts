@@ -23,13 +23,17 @@ async function newKey(domainIds?: number[] | null): Promise<string> {
 }
 
 /** A push as a router sends it: the key as the Basic auth password (default), or in the query. */
-async function push(query: string, key: string | null, how: "basic" | "query" = "basic") {
+async function push(query: string, key: string | null, how: "basic" | "query" = "basic", peer = `peer-${crypto.randomUUID()}`) {
   const headers: Record<string, string> = { "user-agent": "AVM FRITZ!Box" };
   let path = `/nic/update?${query}`;
   if (key !== null && how === "basic") headers.authorization = `Basic ${Buffer.from(`fritz:${key}`).toString("base64")}`;
   if (key !== null && how === "query") path += `&password=${encodeURIComponent(key)}`;
-  const response = await rig.t.app.handle(new Request(`http://localhost${path}`, { headers }));
-  return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+  const request = new Request(`http://localhost${path}`, { headers });
+  // Each push comes from an address of its own unless the test names one, as a socket's would be seen.
+  rig.t.ctx.signIns.rememberPeer(request, peer);
+  const response = await rig.t.app.handle(request);
+  const retryAfter = response.headers.get("retry-after");
+  return { status: response.status, type: response.headers.get("content-type"), text: await response.text(), ...(retryAfter === null ? {} : { retryAfter }) };
 }
 
 async function cloudflareDomain(hostname: string, recordType: "A" | "AAAA" = "A", content = recordType === "A" ? V4_OLD : "2a01:4f8:c17:b8f::1", config: Record<string, unknown> = {}) {
@@ -208,5 +212,53 @@ describe("failures", () => {
 
   test("no hostname → notfqdn", async () => {
     expect((await push(`myip=${V4}`, await newKey())).text).toBe("notfqdn");
+  });
+});
+
+describe("a key holder or a guesser cannot do more than a router", () => {
+  test("wrong keys are throttled like sign-ins: 429 abuse with Retry-After after 5 in a row, an IPv6 /64 counted as one, one log line", async () => {
+    await cloudflareDomain("home.example.com");
+    const key = await newKey();
+    const logged = () => rig.t.logs.filter((line) => line.includes("a push with a wrong update key was refused")).length;
+    const before = logged();
+    for (let i = 1; i <= 5; i++) {
+      expect((await push(`hostname=home.example.com&myip=${V4}`, `${key}x`, "basic", `2001:db8:1:2::${i}`)).text).toBe("badauth");
+    }
+    // The sixth from the same /64, even with the right key: refused without a check.
+    const refused = await push(`hostname=home.example.com&myip=${V4}`, key, "basic", "2001:db8:1:2:ffff::9");
+    expect(refused).toMatchObject({ status: 429, text: "abuse" });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(cfWrites()).toBe(0);
+    // Another /64, and sign-ins from the same one, are not affected.
+    expect((await push(`hostname=home.example.com&myip=${V4}`, key, "basic", "2001:db8:1:3::1")).text).toBe(`good ${V4}`);
+    expect(logged() - before).toBe(1);
+  });
+
+  test("a scoped key pushing a hostname it does not cover leaves the dashboard's public address alone", async () => {
+    const a = await cloudflareDomain("a.example.com");
+    await cloudflareDomain("b.example.com");
+    const key = await newKey([a.id]);
+    rig.t.ctx.publicIp.ipv4 = V4_OLD;
+    expect((await push("hostname=b.example.com&myip=81.2.69.1", key)).text).toBe("nohost");
+    expect(rig.t.ctx.publicIp.ipv4).toBe(V4_OLD);
+    expect((await push(`hostname=a.example.com&myip=${V4}`, key)).text).toBe(`good ${V4}`);
+    expect(rig.t.ctx.publicIp.ipv4).toBe(V4);
+  });
+
+  test("pushing the same refused or failing address again adds no history row and calls no provider", async () => {
+    const domain = await cloudflareDomain("home.example.com");
+    const key = await newKey();
+    for (let i = 0; i < 5; i++) expect((await push("hostname=home.example.com&myip=192.168.1.20", key)).text).toBe("911");
+    expect(await historyOf(rig.t, domain.id)).toHaveLength(1);
+    rig.cf.fault({ status: 500 });
+    expect((await push(`hostname=home.example.com&myip=${V4}`, key)).text).toBe("911");
+    const calls = rig.cf.requests.length;
+    for (let i = 0; i < 5; i++) expect((await push(`hostname=home.example.com&myip=${V4}`, key)).text).toBe("911");
+    expect((await historyOf(rig.t, domain.id)).map((row: any) => row.ip_address)).toEqual([V4, null]);
+    expect(rig.cf.requests.length).toBe(calls);
+    // Once the service works again, a push of that address is tried (the scheduler's retry came first here).
+    rig.cf.clearFaults();
+    rig.t.ctx.sqlite.query("UPDATE history SET trigger = 'schedule' WHERE domain_id = ?").run(domain.id);
+    expect((await push(`hostname=home.example.com&myip=${V4}`, key)).text).toBe(`good ${V4}`);
   });
 });

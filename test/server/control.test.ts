@@ -126,3 +126,36 @@ test("the socket refuses what is not a command", async () => {
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain("Unknown command");
 });
+
+test("an import through the server is bounded: a huge or deeply nested file is refused, and the server answers meanwhile", async () => {
+  const huge = join(work, "huge.yaml");
+  writeFileSync(huge, `version: 1\nproviders:\n${"  - {name: a, type: duckdns}\n".repeat(20_000)}`);
+  const refused = await ddnsd(["import", huge, "--dry-run"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("the file is larger than 256 KiB");
+  // Sent to the socket directly, past the CLI's own check: refused before it is parsed, the server answering meanwhile.
+  const nested = await Promise.all([
+    sendCommand(dataDir, "import", { text: `version: 1\nproviders: ${"[".repeat(200_000)}`, source: "nested.yaml", dryRun: true }),
+    fetch(`${appliance.base}/healthz`).then((r) => r.status),
+  ]);
+  expect(nested[0]).toMatchObject({ code: 1 });
+  expect(nested[0].stderr).toContain("the file nests deeper than 32 levels");
+  expect(nested[1]).toBe(200);
+  const tooBig = await sendCommand(dataDir, "import", { text: "#".repeat(300 * 1024), source: "big.yaml", dryRun: true });
+  expect(tooBig.stderr).toContain("the file is larger than 256 KiB");
+});
+
+test("import --prune of a file naming no providers and no domains is refused without --force", async () => {
+  const token = await tokenFor(NEW_PASSWORD);
+  const empty = join(work, "empty.yaml");
+  writeFileSync(empty, "version: 1\n");
+  const before = ((await (await api(token, "GET", "/providers")).json()) as unknown[]).length;
+  expect(before).toBeGreaterThan(0);
+  const refused = await ddnsd(["import", empty, "--prune"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("names no providers and no domains");
+  expect(((await (await api(token, "GET", "/providers")).json()) as unknown[]).length).toBe(before);
+  const dry = await ddnsd(["import", empty, "--prune", "--force", "--dry-run"]);
+  expect(dry).toMatchObject({ code: 0 });
+  expect(dry.stdout).toContain("delete provider");
+});

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { notifications, updateKeys } from "../../src/db/schema";
 import { signature } from "../../src/notify/channels/webhook";
+import { openOptions } from "../../src/notify/options";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
 import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
@@ -173,7 +174,7 @@ describe("notifications", () => {
     expect([response.status, response.headers.get("location")]).toEqual([303, "/notifications"]);
     expect(await noticeAfter(response, "/notifications")).toBe("notice-ok: Notification “Home hook” added; use Send test to check it arrives.");
     const stored = (await t.request("GET", "/api/v1/notifications/1")).body;
-    expect(stored).toMatchObject({ name: "Home hook", type: "webhook", events: ["ip_changed"], is_enabled: true, options: { url: `${receiver.url}/hook`, headers: { "X-Home": "yes" } } });
+    expect(stored).toMatchObject({ name: "Home hook", type: "webhook", events: ["ip_changed"], is_enabled: true, options: { url: `${receiver.url}/hook`, headers: { "X-Home": "••••" } } });
     expect(stored.options.secret).toBe(`••••${WEBHOOK_SECRET.slice(-4)}`);
     for (const path of ["/notifications", "/notifications/1/edit", "/notifications/fields?type=webhook&notification=1"]) {
       const html = (await browser(path)).text;
@@ -183,6 +184,12 @@ describe("notifications", () => {
     expect(edit.text).toContain(`Stored: <code>••••${WEBHOOK_SECRET.slice(-4)}</code>. Leave empty to keep it.`);
     expect(attributeValues(edit.text, "#f-option_url", "value")).toEqual([`${receiver.url}/hook`]);
     expect(attributeValues(edit.text, "#f-option_secret", "value")).toEqual([]);
+    // The headers are secret too: their names with masked values, the text area empty; saved as it is, they are kept.
+    expect(edit.text).toContain("Stored: <code>X-Home: ••••</code>. Leave empty to keep it.");
+    expect(edit.text).toMatch(/name="option_headers"[^>]*>\s*<\/textarea>/);
+    const saved = await browser("/notifications/1/edit", { form: webhookForm({ option_secret: "", option_headers: "" }) });
+    expect(saved.status).toBe(303);
+    expect(openOptions(t.ctx.store.notifications.find(1)!, t.ctx.keys.encryptionKey).headers).toEqual({ "X-Home": "yes" });
   });
 
   test("a validation error sits next to its field, keeps what was typed but the secret, and stores nothing", async () => {

@@ -33,6 +33,12 @@ export function notificationType(type: string): NotificationType {
 
 export const NOTIFICATION_TYPE_OPTIONS = CHANNELS.map((channel) => ({ value: channel.type, label: channel.label }));
 
+/** A stored secret's mask as the form shows it: `••••3f9a`, or secret headers as `Name: ••••3f9a` lines. */
+function maskText(value: unknown): string {
+  if (typeof value !== "object" || value === null) return String(value);
+  return Object.entries(value).map(([name, text]) => `${name}: ${String(text)}`).join("; ");
+}
+
 export interface NotificationFieldsProps {
   type: string;
   /** What was typed (header options as "Name: value" lines); secrets are never among them. */
@@ -56,7 +62,7 @@ export function NotificationFields({ type, values, errors, stored }: Notificatio
         // `option_<key>`, as a provider's options: ui/forms.ts reads them back and places their errors.
         const name = optionInput(key);
         const secret = option.secret;
-        const mask = same && typeof stored.options[key] === "string" ? (stored.options[key] as string) : undefined;
+        const mask = same && stored.options[key] !== undefined ? maskText(stored.options[key]) : undefined;
         const keep = secret && mask !== undefined;
         const help = (
           <>
@@ -74,8 +80,8 @@ export function NotificationFields({ type, values, errors, stored }: Notificatio
         return (
           <Field name={name} label={label} errors={errors} help={help}>
             {option.kind === "headers" ? (
-              <textarea rows="3" spellcheck="false" {...controlAttrs(name, errors, true)} safe>
-                {values[key] ?? ""}
+              <textarea rows="3" spellcheck="false" placeholder={keep ? "unchanged" : undefined} {...controlAttrs(name, errors, true)} safe>
+                {secret ? "" : (values[key] ?? "")}
               </textarea>
             ) : secret ? (
               // Never sent back to the browser, not even what was just typed into a rejected form.

@@ -99,8 +99,37 @@ type Plain = Record<string, unknown>;
 
 const isPlainObject = (value: unknown): value is Plain => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * The largest file read, and how deep its `[`/`{` collections may nest: it is parsed on the server's
+ * event loop (an import through the API or the control socket), and the YAML parser takes seconds
+ * over a megabyte, or a deeply nested line, during which the server would answer nobody. A real
+ * configuration of hundreds of domains is a few dozen KiB and nests four levels.
+ */
+export const MAX_CONFIG_FILE_BYTES = 256 * 1024;
+const MAX_FLOW_DEPTH = 32;
+
+/** Whether `[`/`{` nest deeper than `limit` outside quoted text (one pass, before the parser sees it). */
+function flowDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quote !== null) {
+      if (char === "\\" && quote === '"') i++;
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === "#") i = text.indexOf("\n", i) === -1 ? text.length : text.indexOf("\n", i);
+    else if (char === "[" || char === "{") {
+      if (++depth > limit) return true;
+    } else if (char === "]" || char === "}") depth = Math.max(0, depth - 1);
+  }
+  return false;
+}
+
 /** Reads the file's text; a syntax error or a shape that is not the file's is refused with its line. */
 export function parseConfigFile(text: string): ParsedConfigFile {
+  if (Buffer.byteLength(text) > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(`Line 1: the file is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB`);
+  if (flowDeeperThan(text, MAX_FLOW_DEPTH)) throw new ConfigFileError(`Line 1: the file nests deeper than ${MAX_FLOW_DEPTH} levels`);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const lineAt = (offset: number) => lines.linePos(offset).line;

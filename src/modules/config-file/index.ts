@@ -7,6 +7,9 @@ import { type ConfigFileDeps, exportConfig, importConfig } from "./service";
 const ImportQuery = t.Object({
   dry_run: t.Optional(t.Boolean({ title: "dry_run", description: "Say what would change, change nothing", error: "must be true or false" })),
   prune: t.Optional(t.Boolean({ title: "prune", description: "Also delete what the file does not name", error: "must be true or false" })),
+  force: t.Optional(
+    t.Boolean({ title: "force", description: "With prune: apply a file that names no providers and no domains (deleting every one)", error: "must be true or false" }),
+  ),
 });
 
 const ImportResult = t.Object({
@@ -30,7 +33,7 @@ export function configFileRoutes(ctx: ConfigFileDeps) {
         },
       },
     )
-    .post("/import", ({ body, query }) => importConfig(ctx, body, { dryRun: query.dry_run ?? false, prune: query.prune ?? false }), {
+    .post("/import", ({ body, query }) => importConfig(ctx, body, { dryRun: query.dry_run ?? false, prune: query.prune ?? false, force: query.force ?? false }), {
       parse: "text",
       body: t.String({ description: "The configuration file (YAML; JSON is read the same way), sent as text" }),
       query: ImportQuery,
@@ -39,7 +42,8 @@ export function configFileRoutes(ctx: ConfigFileDeps) {
         operationId: "importConfig",
         summary: "Apply a configuration file",
         description:
-          "Creates what the file names and this ddnsd lacks and updates what differs, matched by name; deletes nothing unless `?prune=true`. " +
+          "Creates what the file names and this ddnsd lacks and updates what differs, matched by name; deletes nothing unless `?prune=true` " +
+          "(and a file naming no providers and no domains is refused with it unless `&force=true`). " +
           "All or nothing: a file with one bad value changes nothing, and the 422 names its line. `?dry_run=true` lists the changes without making them.",
       },
     });

@@ -11,8 +11,8 @@
 
 import { isDeepStrictEqual } from "node:util";
 import { DomainError, Invalid } from "../../errors";
-import { createLogger } from "../../log";
-import { openCredentials } from "../../security/secrets";
+import type { LogFields, Logger } from "../../log";
+import { openCredentials, openSecretOptions } from "../../security/secrets";
 import type { Store } from "../../store";
 import { createDomain, type DomainDeps, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
 import { createNotification, deleteNotification, type NotificationDeps, updateNotification } from "../notifications/service";
@@ -55,7 +55,8 @@ export function exportConfig(ctx: ExportDeps, options: { includeSecrets?: boolea
   const providerRows = ctx.store.providers.all().sort(byName((row) => row.name));
   const providerName = new Map(providerRows.map((row) => [row.id, row.name]));
   const providerEntries: ProviderEntry[] = providerRows.map((row) => {
-    const entry: ProviderEntry = { name: row.name, type: row.type, enabled: row.isEnabled, options: row.options };
+    // Secret options (a custom URL's headers) are stored sealed: written so, or opened with the credentials.
+    const entry: ProviderEntry = { name: row.name, type: row.type, enabled: row.isEnabled, options: includeSecrets ? openSecretOptions(row.options, key) : row.options };
     if (includeSecrets) entry.credentials = openCredentials(row.credentials, key);
     else entry.credentials_sealed = row.credentials;
     // Listed in this order in the file: name, type, enabled, credentials, options.
@@ -119,20 +120,28 @@ class RolledBack extends Error {}
  * Applies the file's text: all or nothing. A refusal (a ConfigFileError, a 422) names the line.
  * `prune` also deletes what the file does not name.
  */
-export function importConfig(ctx: ConfigFileDeps, text: string, options: { dryRun?: boolean; prune?: boolean } = {}): ImportResult {
+export function importConfig(ctx: ConfigFileDeps, text: string, options: { dryRun?: boolean; prune?: boolean; force?: boolean } = {}): ImportResult {
   const parsed = parseConfigFile(text);
-  // A dry run logs nothing: what it "creates" is rolled back.
-  const run: ConfigFileDeps = options.dryRun ? { ...ctx, log: createLogger({ level: "error", format: "text", write: () => {} }) } : ctx;
+  // A file holding only `version: 1` (an empty export, a truncated copy) would delete everything.
+  if (options.prune && !options.force && parsed.file.providers.length === 0 && parsed.file.domains.length === 0) {
+    throw parsed.error([], "names no providers and no domains: pruning with it would delete every one; add --force (?force=true) if that is what you want");
+  }
+  // What the services log is kept until the transaction commits: a file refused halfway (or a dry
+  // run) changed nothing, so nothing it "created" may be logged.
+  const held: (() => void)[] = [];
+  const holding = (level: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) => void held.push(() => ctx.log[level](message, fields));
+  const log: Logger = { debug: holding("debug"), info: holding("info"), warn: holding("warn"), error: holding("error"), recent: () => ctx.log.recent() };
   const changes: string[] = [];
   try {
     // Every service called below queries through the transaction's store, so all of it is one transaction.
     ctx.store.transaction((store) => {
-      applyFile({ ...run, store }, parsed, options.prune ?? false, changes);
+      applyFile({ ...ctx, log, store }, parsed, options.prune ?? false, changes);
       if (options.dryRun) throw new RolledBack();
     });
   } catch (error) {
     if (!(error instanceof RolledBack)) throw error;
   }
+  if (!options.dryRun) for (const line of held) line();
   if (!options.dryRun && changes.length > 0) ctx.log.info("configuration imported", { changes: changes.length });
   return { dry_run: options.dryRun ?? false, changes };
 }
@@ -146,6 +155,17 @@ function at<T>(parsed: ParsedConfigFile, path: FilePath, call: () => T, fieldPat
     if (error instanceof Invalid) throw parsed.error(fieldPath(error.field), error.reason);
     if (error instanceof DomainError) throw parsed.error(path, error.message);
     throw error;
+  }
+}
+
+const isSealedText = (value: unknown): value is string => typeof value === "string" && /^v1:[A-Za-z0-9+/=]+$/.test(value);
+
+/** A provider's stored options with the sealed ones opened; as stored when they do not open (another key). */
+function openedOptions(ctx: Pick<ExportDeps, "keys">, options: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return openSecretOptions(options, ctx.keys.encryptionKey);
+  } catch {
+    return options;
   }
 }
 
@@ -198,7 +218,15 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
     const credentialPath = (field: string): FilePath =>
       field.startsWith("credentials.") && entry.credentials === undefined ? [...path, "credentials_sealed"] : [...path, ...field.split(".")];
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
-    const input = { name: entry.name, type: entry.type, credentials, options: entry.options, is_enabled: entry.enabled };
+    // A sealed option (a custom URL's headers, as an export writes them) is opened like sealed credentials.
+    const headerKeys = new Set(ctx.services.find(entry.type)?.options.filter((option) => option.kind === "headers").map((option) => option.key));
+    const options = Object.fromEntries(
+      Object.entries(entry.options ?? {}).map(([key, value]) => [
+        key,
+        headerKeys.has(key) && isSealedText(value) ? openSealed(ctx, parsed, value, [...path, "options", key]) : value,
+      ]),
+    );
+    const input = { name: entry.name, type: entry.type, credentials, options, is_enabled: entry.enabled };
     let id: number;
     if (row === undefined) {
       id = at(parsed, path, () => createProvider(ctx, input).id, credentialPath);
@@ -217,7 +245,7 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
         row.type !== entry.type && "type",
         row.isEnabled !== entry.enabled && "enabled",
         !same(stored, credentials) && "credentials",
-        !same(row.options, entry.options) && "options",
+        !same(openedOptions(ctx, row.options), options) && "options",
       ].filter((field): field is string => field !== false);
       if (differs.length === 0) {
         ids.set(nameKey(entry.name), id);
@@ -229,6 +257,11 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
     if (entry.credentials_sealed !== undefined) {
       const storedNow = ctx.store.providers.find(id)!.credentials;
       keepSealed(ctx, storedNow, entry.credentials_sealed, (text) => ctx.store.providers.update(id, { credentials: text }));
+    }
+    for (const [key, value] of Object.entries(entry.options ?? {})) {
+      const storedNow = ctx.store.providers.find(id)!.options;
+      if (!isSealedText(value) || !isSealedText(storedNow[key])) continue;
+      keepSealed(ctx, storedNow[key], value, (text) => ctx.store.providers.update(id, { options: { ...storedNow, [key]: text } }));
     }
     ids.set(nameKey(entry.name), id);
   });

@@ -12,7 +12,7 @@ import { invalidField, notFound } from "../../errors";
 import { MAX_VALUE_CHARS } from "../../limits";
 import type { ChannelOption } from "../../notify/channel";
 import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, storedNotificationType } from "../../notify/registry";
-import { maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
+import { keepMaskedHeaders, maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
 
@@ -105,11 +105,11 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
 function checkOptions(
   type: NotificationType,
   options: Record<string, unknown>,
-  kept: Record<string, string> = {},
-): { plain: Record<string, unknown>; secrets: Record<string, string> } {
+  kept: Record<string, unknown> = {},
+): { plain: Record<string, unknown>; secrets: Record<string, unknown> } {
   const rules = channelOf(type).options;
   const plain: Record<string, unknown> = {};
-  const secrets: Record<string, string> = {};
+  const secrets: Record<string, unknown> = {};
   for (const key of Object.keys(options)) {
     if (!rules.some((rule) => rule.key === key)) {
       throw invalidField(`options.${key.slice(0, 40)}`, `is not an option of a ${type} notification (use ${rules.map((rule) => rule.key).join(", ")})`);
@@ -123,23 +123,29 @@ function checkOptions(
       if (rule.required) throw invalidField(field, `is required for a ${type} notification`);
       continue;
     }
-    const keep = rule.secret && typeof given === "string" && given.startsWith("••••") && kept[key] !== undefined && maskSecret(kept[key]) === given;
-    const value = keep ? kept[key] : checkOptionValue(field, rule, given);
-    if (rule.secret) secrets[key] = value as string;
+    const keep = rule.secret && typeof given === "string" && given.startsWith("••••") && typeof kept[key] === "string" && maskSecret(kept[key]) === given;
+    const value = keep ? kept[key] : checkOptionValue(field, rule, rule.secret && rule.kind === "headers" ? keepMaskedHeaders(given, kept[key]) : given);
+    if (rule.secret) secrets[key] = value;
     else plain[key] = value;
   }
   return { plain, secrets };
 }
 
+/** A secret as an answer shows it: `••••3f9a`, and for headers their names with each value so masked. */
+function maskedSecret(value: unknown): unknown {
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([name, text]) => [name, maskSecret(String(text))]));
+  return maskSecret(String(value));
+}
+
 function toView(ctx: NotificationDeps, row: NotificationRow): NotificationView {
-  let secrets: Record<string, string>;
+  let secrets: Record<string, unknown>;
   try {
     secrets = openCredentials(row.secrets, ctx.keys.encryptionKey);
   } catch {
     // Sealed under another DDNS_ENCRYPTION_KEY: shown as set but unknown; an edit must enter them again.
     secrets = {};
   }
-  const masked = Object.fromEntries(Object.entries(secrets).map(([key, value]) => [key, maskSecret(value)]));
+  const masked = Object.fromEntries(Object.entries(secrets).map(([key, value]) => [key, maskedSecret(value)]));
   return {
     id: row.id,
     name: row.name,
@@ -200,7 +206,7 @@ export function updateNotification(ctx: NotificationDeps, id: number, input: Not
     throw invalidField("options", `is required when changing the type to ${type}`);
   }
   if (input.options !== undefined) {
-    let kept: Record<string, string> = {};
+    let kept: Record<string, unknown> = {};
     try {
       if (type === row.type) kept = openCredentials(row.secrets, ctx.keys.encryptionKey);
     } catch {
@@ -215,6 +221,33 @@ export function updateNotification(ctx: NotificationDeps, id: number, input: Not
     ctx.store.notifications.update(id, { ...changes, updatedAt: Date.now() });
   }
   return getNotification(ctx, id);
+}
+
+/**
+ * Options that an older release stored in clear and that are secrets now (a webhook's headers):
+ * sealed with the notification's other secrets, once, at start. A row whose secrets do not open
+ * (another encryption key) is left as it is.
+ */
+export function sealSecretOptionsStoredInClear(ctx: Pick<NotificationDeps, "store" | "keys">): number {
+  let sealed = 0;
+  for (const row of ctx.store.notifications.list()) {
+    const inClear = (findChannel(row.type)?.options ?? []).filter((option) => option.secret && row.options[option.key] !== undefined);
+    if (inClear.length === 0) continue;
+    let secrets: Record<string, unknown>;
+    try {
+      secrets = openCredentials(row.secrets, ctx.keys.encryptionKey);
+    } catch {
+      continue;
+    }
+    const options = { ...row.options };
+    for (const { key } of inClear) {
+      secrets[key] ??= options[key];
+      delete options[key];
+    }
+    ctx.store.notifications.update(row.id, { options, secrets: sealCredentials(secrets, ctx.keys.encryptionKey) });
+    sealed++;
+  }
+  return sealed;
 }
 
 export function deleteNotification(ctx: NotificationDeps, id: number): void {

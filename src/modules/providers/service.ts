@@ -8,7 +8,7 @@ import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import type { Logger } from "../../log";
-import { maskCredentials, openCredentials, sealCredentials } from "../../security/secrets";
+import { keepMaskedHeaders, maskCredentials, maskSecretOptions, openCredentials, openSecretOptions, sealCredentials, sealSecretOptions } from "../../security/secrets";
 import type { Store } from "../../store";
 import type { ProviderChanges, ProviderWithCount, Verification } from "../../store/providers";
 import { type ClientParts, providerClient } from "../../updater/provider-client";
@@ -81,7 +81,7 @@ function toView(ctx: ProviderReader, row: ProviderWithCount): ProviderView {
     type: row.type,
     is_enabled: row.isEnabled,
     credentials: maskCredentials(openCredentials(row.credentials, ctx.keys.encryptionKey), (key) => !shownAsIs.has(key)),
-    options: row.options,
+    options: maskSecretOptions(row.options, ctx.keys.encryptionKey),
     domain_count: row.domainCount,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
@@ -108,7 +108,7 @@ export function createProvider(ctx: ProviderDeps, input: typeof ProviderCreate.s
   const name = checkName(input.name);
   const service = serviceOfType(ctx, input.type);
   const credentials = normaliseCredentials(service, input.credentials);
-  const options = normaliseOptions(service, input.options ?? {});
+  const options = sealSecretOptions(service.options, normaliseOptions(service, input.options ?? {}), ctx.keys.encryptionKey);
   ensureNameFree(ctx, name);
   const now = Date.now();
   const id = ctx.store.providers.create({
@@ -146,7 +146,12 @@ export function updateProvider(ctx: ProviderDeps, id: number, input: ProviderInp
     changes.credentials = sealCredentials(normaliseCredentials(service, input.credentials ?? {}, stored), ctx.keys.encryptionKey);
   }
   // Another service's options mean nothing to this one, so a new type starts from the options sent.
-  if (input.options !== undefined || typeChanged) changes.options = normaliseOptions(service, input.options ?? {});
+  if (input.options !== undefined || typeChanged) {
+    // Secret headers sent back as an answer shows them keep their stored values.
+    const stored = typeChanged ? {} : openSecretOptions(row.options, ctx.keys.encryptionKey);
+    const given = Object.fromEntries(Object.entries(input.options ?? {}).map(([key, value]) => [key, keepMaskedHeaders(value, stored[key])]));
+    changes.options = sealSecretOptions(service.options, normaliseOptions(service, given), ctx.keys.encryptionKey);
+  }
   if (input.is_enabled !== undefined) changes.isEnabled = input.is_enabled;
   if (Object.keys(changes).length > 0) {
     const now = Date.now();
@@ -208,4 +213,18 @@ export type LastVerification = Verification;
 /** Each provider's newest credential check, by provider id (absent: never checked). */
 export function lastVerifications(ctx: ProviderRows): Map<number, LastVerification> {
   return ctx.store.providers.verifications();
+}
+
+/** Header options an older release stored in clear (a custom URL's `headers`): sealed once, at start. */
+export function sealProviderOptionsStoredInClear(ctx: Pick<ProviderDeps, "store" | "keys" | "services">): number {
+  let sealed = 0;
+  for (const row of ctx.store.providers.all()) {
+    const service = ctx.services.find(row.type);
+    if (service === undefined) continue;
+    const options = sealSecretOptions(service.options, row.options, ctx.keys.encryptionKey);
+    if (Object.keys(options).every((key) => options[key] === row.options[key])) continue;
+    ctx.store.providers.update(row.id, { options });
+    sealed++;
+  }
+  return sealed;
 }

@@ -36,19 +36,23 @@ export function pushRoutes(ctx: PushDeps) {
           key: basicPassword(request.headers.get("authorization")) ?? params.get("password"),
           hostnames: listParam(params, "hostname"),
           addresses: [...listParam(params, "myip"), ...listParam(params, "myipv6")],
+          client: ctx.signIns.clientAddress(request),
         },
       );
       if (lines === null) return text("badauth", 401, { "WWW-Authenticate": 'Basic realm="ddnsd", charset="UTF-8"' });
+      // dyndns2's word for a client that must stop for a while.
+      if ("retryAfterSeconds" in lines) return text("abuse", 429, { "Retry-After": String(lines.retryAfterSeconds) });
       return text(lines.join("\n"));
     },
     {
-      response: { 200: t.String(), 401: t.String() },
+      response: { 200: t.String(), 401: t.String(), 429: t.String() },
       detail: {
         operationId: "pushUpdate",
         summary: "Router push (dyndns2)",
         description:
           "`hostname=<fqdn>[,<fqdn>…]&myip=<ipv4>[,<ipv6>]` (`myipv6=` too), with an update key as the Basic auth password " +
-          "or `password=`. One line per hostname: `good <ip>`, `nochg <ip>`, `nohost`, `notfqdn` or `911`; a wrong key: 401 `badauth`.",
+          "or `password=`. One line per hostname: `good <ip>`, `nochg <ip>`, `nohost`, `notfqdn` or `911`; a wrong key: 401 `badauth`; " +
+          "after 5 wrong keys in a row from one client address (an IPv6 /64 counted as one): 429 `abuse` with `Retry-After`.",
         security: [],
       },
     },

@@ -6,7 +6,10 @@
 // dyndns2 API that these clients speak), as docs/services/dyndns2.md describes for the dyndns2 service.
 
 import type { UpdateKeyRow } from "../../db/schema";
+import type { SignInThrottle } from "../../security/throttle";
 import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
+import { addressForRecord } from "../../ip/suffix";
+import type { Store } from "../../store";
 import type { UpdateOutcome } from "../../updater/outcome";
 import { familyOf } from "../../updater/detect";
 import type { UpdateOptions } from "../../updater/update";
@@ -15,9 +18,12 @@ import { type UpdateKeyDeps, useUpdateKey } from "../update-keys/service";
 
 /** What a push uses besides the keys and domains: the setting, the shown address, the update path. */
 export interface PushDeps extends UpdateKeyDeps {
+  store: UpdateKeyDeps["store"] & Pick<Store, "history">;
   settings: { readonly allowPrivateIps: boolean };
   /** The public address the dashboard shows: a pushed one replaces it. */
   publicIp: { ipv4: string | null; ipv6: string | null; checkedAt: number | null };
+  /** Wrong keys are throttled per client address, as sign-ins are. */
+  signIns: Pick<SignInThrottle, "attempt" | "clientAddress">;
   /** The one update path (updater/update.ts) for one domain. */
   update(domainId: number, options: UpdateOptions): Promise<UpdateOutcome | null>;
   /** Detects the public address of a family, as a scheduled check does (the router sent none). */
@@ -30,6 +36,8 @@ export interface PushRequest {
   hostnames: string[];
   /** `myip` split at commas, and `myipv6`; empty when the router sent none. */
   addresses: string[];
+  /** The client's address, for the throttle of wrong keys. */
+  client: string;
 }
 
 /** What to write for each family: a pushed address (or why it is refused), or detect it when the router sent none. */
@@ -68,6 +76,20 @@ function coveredDomains(ctx: Pick<PushDeps, "store">, key: UpdateKeyRow, hostnam
 }
 
 /**
+ * Whether a push repeats the domain's last push, which failed: the same address again (pushed, or
+ * detected for a push that named none), or the same refused one, or the same failed detection. It
+ * is answered 911 as before, with no call to the provider and no history row, so a key holder
+ * cannot flood a domain's history out; the scheduled checks still retry it.
+ */
+function repeatsFailedPush(ctx: Pick<PushDeps, "store">, domainId: number, detection: Detection): boolean {
+  const [last] = ctx.store.history.list(domainId, 1);
+  if (last === undefined || last.trigger !== "push" || last.status !== "FAILED") return false;
+  if (!detection.ok) return last.message === detection.error;
+  const domain = ctx.store.domains.withProvider(domainId)?.domain;
+  return domain !== undefined && last.ipAddress === addressForRecord(detection.ip, domain.config);
+}
+
+/**
  * One hostname's answer line from its records' outcomes: `good` when something was written at the
  * service, `nochg` when the service already held every address (it was asked, as a forced update asks).
  */
@@ -77,20 +99,47 @@ function answerLine(outcomes: UpdateOutcome[], addresses: string[]): string {
   return `${outcomes.some((outcome) => outcome.written) ? "good" : "nochg"} ${shown}`;
 }
 
-/** The push's answer: null for a wrong or missing key (the 401 `badauth`), else one line per hostname. */
-export async function push(ctx: PushDeps, request: PushRequest): Promise<string[] | null> {
-  const key = request.key === null || request.key === "" ? null : useUpdateKey(ctx, request.key);
-  if (key === null) return null;
+/**
+ * The key's row, or null for a wrong or missing one, or how long the client must wait: after 5
+ * wrong keys in a row it is refused as a sign-in would be. The first wrong key of a streak is
+ * logged, not each one.
+ */
+async function checkKey(ctx: PushDeps, request: PushRequest): Promise<UpdateKeyRow | null | { retryAfterSeconds: number }> {
+  const given = request.key;
+  if (given === null || given === "") return null;
+  let key: UpdateKeyRow | null = null;
+  const result = await ctx.signIns.attempt(request.client, async () => (key = useUpdateKey(ctx, given)) !== null, "update key");
+  if (result.refused !== null) return { retryAfterSeconds: result.refused };
+  if (!result.ok && result.failures === 1) ctx.log.warn("a push with a wrong update key was refused", { client: request.client });
+  return key;
+}
+
+/**
+ * The push's answer: null for a wrong or missing key (the 401 `badauth`), the wait of a client
+ * refused for its wrong keys (429 `abuse`), else one line per hostname.
+ */
+export async function push(ctx: PushDeps, request: PushRequest): Promise<string[] | null | { retryAfterSeconds: number }> {
+  const key = await checkKey(ctx, request);
+  if (key === null || "retryAfterSeconds" in key) return key;
   if (request.hostnames.length === 0) return ["notfqdn"];
   const pushed = planAddresses(request.addresses, ctx.settings.allowPrivateIps);
   const validPushed: string[] = [];
+  // Only a key that covers one of the hostnames may tell the dashboard the public address.
+  const coversOne = request.hostnames.some((name) => {
+    try {
+      return coveredDomains(ctx, key, normaliseHostname(name)).length > 0;
+    } catch {
+      return false;
+    }
+  });
   for (const family of [4, 6] as const) {
     const detection = pushed?.get(family);
     if (!detection?.ok) continue;
+    validPushed.push(detection.ip);
+    if (!coversOne) continue;
     // The router knows its address best: the dashboard shows it as the public address.
     ctx.publicIp[family === 4 ? "ipv4" : "ipv6"] = detection.ip;
     ctx.publicIp.checkedAt = Date.now();
-    validPushed.push(detection.ip);
   }
   const detections = new Map<IpFamily, Promise<Detection>>();
   const detectionOf = (family: IpFamily): Promise<Detection> | null => {
@@ -126,9 +175,13 @@ export async function push(ctx: PushDeps, request: PushRequest): Promise<string[
         if (given?.ok) ctx.store.domains.notePush([domain.id], given.ip, Date.now());
       }
       // The service is asked (it reads the record), so `nochg` says what it holds, not what ddnsd remembers.
-      const outcomes = (
-        await Promise.all(planned.map(({ domain, detection }) => ctx.update(domain.id, { trigger: "push", force: true, detection })))
-      ).filter((outcome): outcome is UpdateOutcome => outcome !== null);
+      const results = await Promise.all(
+        planned.map(async ({ domain, detection }) =>
+          repeatsFailedPush(ctx, domain.id, await detection) ? "repeated" : ctx.update(domain.id, { trigger: "push", force: true, detection }),
+        ),
+      );
+      if (results.includes("repeated")) return "911";
+      const outcomes = results.filter((outcome): outcome is UpdateOutcome => outcome !== null && outcome !== "repeated");
       const families = [...new Set(planned.map(({ domain }) => familyOf(domain.recordType)))].sort();
       const addresses = (await Promise.all(families.map((family) => detectionOf(family)!))).flatMap((detection) => (detection.ok ? [detection.ip] : []));
       return answerLine(outcomes, addresses);

@@ -37,7 +37,8 @@ export const webhook = defineChannel({
       required: false,
       secret: true,
     },
-    { key: "headers", label: "Extra headers", help: "One per line, as Name: value (e.g. Authorization: Bearer …).", kind: "headers", required: false, secret: false },
+    // Secret: the help itself suggests a bearer token here.
+    { key: "headers", label: "Extra headers", help: "One per line, as Name: value (e.g. Authorization: Bearer …). Kept encrypted; only the names show.", kind: "headers", required: false, secret: true },
   ],
   send(options, message, deps) {
     const body = webhookBody(message);

@@ -1,9 +1,11 @@
-// The signed-in user's own password: the current one is checked first, the new one is set the way
+// The signed-in user's own password: the current one is checked first (through the sign-in
+// throttle), the new one is set the way
 // `ddnsd admin set-password` does it (the same function, which also revokes every token issued to
 // the user before), and the session ends so the next sign-in uses the new password.
 
 import { Elysia } from "elysia";
-import { checkLogin, setPassword, type SignInDeps } from "../../security/users";
+import { throttledMessage } from "../../security/throttle";
+import { attemptSignIn, setPassword, type SignInDeps } from "../../security/users";
 import type { FormErrors } from "../../../views/components";
 import { PasswordPage } from "../../../views/pages/password";
 import { field } from "../forms";
@@ -17,11 +19,17 @@ export function accountRoutes(ctx: SessionDeps & SignInDeps) {
   return new Elysia()
     .use(signedIn(ctx))
     .get("/account/password", ({ user }) => PasswordPage({ user, errors: { fields: {} } }))
-    .post("/account/password", async ({ user, body, cookie, request }) => {
+    .post("/account/password", async ({ user, body, cookie, request, set }) => {
       const current = field(body, "current_password");
       const next = field(body, "new_password");
       const errors: FormErrors = { fields: {} };
-      if (!(await checkLogin(ctx, user, current))) errors.fields.current_password = "This is not your current password.";
+      // Checked as a sign-in is, throttle included: a stolen session must not guess the password freely.
+      const checked = await attemptSignIn(ctx, request, user, current);
+      if (!checked.ok && checked.retryAfterSeconds !== null) {
+        set.status = 429;
+        set.headers["retry-after"] = String(checked.retryAfterSeconds);
+        errors.fields.current_password = throttledMessage(checked.retryAfterSeconds);
+      } else if (!checked.ok) errors.fields.current_password = "This is not your current password.";
       if (next.length < MIN_PASSWORD_LENGTH) errors.fields.new_password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
       else if (next !== field(body, "confirm_password")) errors.fields.confirm_password = "The two new passwords differ.";
       if (Object.keys(errors.fields).length > 0) return PasswordPage({ user, errors });

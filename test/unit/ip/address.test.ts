@@ -76,6 +76,11 @@ describe("isGlobalAddress", () => {
     { ip: "fe80::1", global: false, why: "link-local" },
     { ip: "ff02::1", global: false, why: "multicast" },
     { ip: "4000::1", global: false, why: "outside 2000::/3" },
+    { ip: "2002:c0a8:0101::1", global: false, why: "6to4 of 192.168.1.1 (private)" },
+    { ip: "2002:0a00:0001::1", global: false, why: "6to4 of 10.0.0.1 (private)" },
+    { ip: "2002:7f00:0001::1", global: false, why: "6to4 of 127.0.0.1 (loopback)" },
+    { ip: "2002:6440:0001::1", global: false, why: "6to4 of 100.64.0.1 (CGNAT)" },
+    { ip: "2002:5967:6eb6::1", global: true, why: "6to4 of 89.103.110.182 (public)" },
     { ip: "not an ip", global: false, why: "not an address" },
   ];
   for (const { ip, global, why } of cases) {

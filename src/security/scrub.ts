@@ -1,0 +1,62 @@
+// The one scrubber: every secret value of a provider or a notification taken out of a message
+// before it is stored (a history row, `last_error`), shown (an API answer, a page) or logged. A
+// service's answer or a network error can quote the request (Bun's error text names the URL, query
+// string and all; a proxy's "Cannot GET /api/push/<token>"), so clients cannot be trusted to
+// leave secrets out; the update path and the notifier scrub what every client returns.
+
+/** What stands in for a secret value in a message. */
+export const SCRUBBED = "••••";
+
+/**
+ * A URL's parts that look like a token (a path segment or query value of 8 characters or more
+ * with a digit, or of 20 or more): a secret URL (an Uptime Kuma push URL, a Slack webhook) is quoted
+ * with other query values added, so the whole URL no longer matches, but its token still does.
+ */
+function tokenParts(value: string): string[] {
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return [];
+  const url = new URL(value);
+  const parts = [...url.pathname.split("/").map(safeDecode), ...url.searchParams.values(), url.password];
+  return parts.filter((part) => (part.length >= 8 && /\d/.test(part)) || part.length >= 20);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Every way a value may be written in a message: as is, URL-encoded, form-encoded, inside JSON. */
+function forms(value: string): string[] {
+  return [value, encodeURIComponent(value), new URLSearchParams({ s: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)];
+}
+
+/** The strings inside a value: itself, or an object's (a headers option's) values. */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(strings);
+  return [];
+}
+
+/**
+ * A function that takes every form of every secret value (strings, or objects of them: headers)
+ * out of a text, longest first so that a secret holding another is not half-replaced.
+ */
+export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
+  const values = [...secrets].flatMap(strings).filter((value) => value !== "");
+  const needles = [...new Set(values.flatMap((value) => [value, ...tokenParts(value)]).flatMap(forms))]
+    .filter((needle) => needle !== "")
+    .sort((a, b) => b.length - a.length);
+  if (needles.length === 0) return (text) => text;
+  return (text) => {
+    let scrubbed = text;
+    for (const needle of needles) if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(SCRUBBED);
+    return scrubbed;
+  };
+}
+
+/** `text` with `secrets` scrubbed (the one-off form of `scrubber`). */
+export function maskSecrets(text: string, secrets: readonly unknown[]): string {
+  return scrubber(secrets)(text);
+}
