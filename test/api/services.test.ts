@@ -144,11 +144,13 @@ describe("credentials and options", () => {
     const headers = { "X-Api-Version": "2" };
     const updated = await t.request("PUT", `/api/v1/providers/${created.id}`, { body: { options: { server: "http://other.test", headers } } });
     expect(updated.status).toBe(200);
-    expect(updated.body.options).toEqual({ server: "http://other.test", headers });
+    // Headers are secrets: answered masked, like credentials.
+    const masked = { server: "http://other.test", headers: { "X-Api-Version": "••••" } };
+    expect(updated.body.options).toEqual(masked);
     const refused = await t.request("PUT", `/api/v1/providers/${created.id}`, { body: { options: { nope: "1" } } });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].field).toBe("options.nope");
-    expect((await t.request("GET", `/api/v1/providers/${created.id}`)).body.options).toEqual({ server: "http://other.test", headers });
+    expect((await t.request("GET", `/api/v1/providers/${created.id}`)).body.options).toEqual(masked);
   });
 
   test("a built-in service has no options: any option is refused", async () => {
