@@ -5,7 +5,7 @@
 
 import { afterEach, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { signRequest } from "../../src/dns/sigv4";
+import { signRequest } from "../../src/dns/signing/sigv4";
 import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake } from "../fakes/azure";
 import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";

@@ -4,7 +4,7 @@
 // test/unit/dns/alidns-signature.test.ts; here the fake verifies every request's signature.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { alidns, createAlidnsApi } from "../../src/dns/alidns";
+import { alidns, createAlidnsApi } from "../../src/dns/services/alidns";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { ALIDNS_FAKE_ACCESS_KEY_ID, ALIDNS_FREE_EDITION_MIN_TTL, ALIDNS_FAKE_SECRET, type AlidnsFake, type AlidnsFault, startAlidnsFake } from "../fakes/alidns";

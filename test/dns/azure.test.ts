@@ -2,7 +2,7 @@
 // etag it read), what it keeps, how many requests it spends, and its failures in Azure's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { azure, createAzureApi } from "../../src/dns/azure";
+import { azure, createAzureApi } from "../../src/dns/services/azure";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, type AzureFake, type AzureFault, startAzureFake } from "../fakes/azure";

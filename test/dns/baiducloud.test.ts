@@ -4,7 +4,7 @@
 // fake checks every request's signature with it.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { baiducloud, bceAuthorization, createBaiduCloudApi } from "../../src/dns/baiducloud";
+import { baiducloud, bceAuthorization, createBaiduCloudApi } from "../../src/dns/services/baiducloud";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { BAIDU_FAKE_AK, BAIDU_FAKE_SK, type BaiduFake, type BaiduFault, startBaiduFake } from "../fakes/baiducloud";

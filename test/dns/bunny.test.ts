@@ -2,7 +2,7 @@
 // spends, and how every failure bunny.net can give ends up as its own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { bunny, createBunnyApi } from "../../src/dns/bunny";
+import { bunny, createBunnyApi } from "../../src/dns/services/bunny";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { BUNNY_FAKE_API_KEY, type BunnyFake, type BunnyFault, type BunnyZone, startBunnyFake } from "../fakes/bunny";

@@ -4,7 +4,7 @@
 // reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createCloudflareApi } from "../../src/dns/cloudflare";
+import { createCloudflareApi } from "../../src/dns/services/cloudflare";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {

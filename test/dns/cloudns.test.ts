@@ -3,7 +3,7 @@
 // words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cloudns, cloudnsTtl, createCloudnsApi } from "../../src/dns/cloudns";
+import { cloudns, cloudnsTtl, createCloudnsApi } from "../../src/dns/services/cloudns";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { CLOUDNS_FAKE_AUTH_ID, CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, type CloudnsFake, type CloudnsFault, startCloudnsFake } from "../fakes/cloudns";

@@ -4,7 +4,7 @@
 // computed independently with WebCrypto; the fake checks every request's token.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { constellix, createConstellixApi, securityToken } from "../../src/dns/constellix";
+import { constellix, createConstellixApi, securityToken } from "../../src/dns/services/constellix";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { CONSTELLIX_FAKE_API_KEY, CONSTELLIX_FAKE_SECRET, type ConstellixFake, type ConstellixFault, startConstellixFake } from "../fakes/constellix";

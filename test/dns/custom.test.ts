@@ -4,7 +4,7 @@
 // in a message, even when the endpoint echoes the request back.
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type CustomRequestOptions, createCustomClient, custom } from "../../src/dns/custom";
+import { type CustomRequestOptions, createCustomClient, custom } from "../../src/dns/services/custom";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { type CustomFake, type CustomFault, startCustomFake } from "../fakes/custom";
 import { makeTestApp, type TestApp } from "../support";

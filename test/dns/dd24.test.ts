@@ -4,7 +4,7 @@
 // never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDd24Client, dd24 } from "../../src/dns/dd24";
+import { createDd24Client, dd24 } from "../../src/dns/services/dd24";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { DD24_FAKE_PASSWORD, type Dd24Fake, type Dd24Fault, type Dd24Host, keySystemsResponse, startDd24Fake } from "../fakes/dd24";
 

@@ -4,7 +4,7 @@
 // history with their cause. The policy is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDesecApi, desec } from "../../src/dns/desec";
+import { createDesecApi, desec } from "../../src/dns/services/desec";
 import { Pacer } from "../../src/dns/pacing";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";

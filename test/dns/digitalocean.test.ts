@@ -4,7 +4,7 @@
 // The policy is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDigitalOceanApi, digitalocean } from "../../src/dns/digitalocean";
+import { createDigitalOceanApi, digitalocean } from "../../src/dns/services/digitalocean";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import {

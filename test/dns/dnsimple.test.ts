@@ -2,7 +2,7 @@
 // and how every failure DNSimple can give ends up as DNSimple's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDnsimpleApi, dnsimple } from "../../src/dns/dnsimple";
+import { createDnsimpleApi, dnsimple } from "../../src/dns/services/dnsimple";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, type DnsimpleFake, type DnsimpleFault, startDnsimpleFake } from "../fakes/dnsimple";

@@ -3,7 +3,7 @@
 // the rate limit's 400, the clock check, and every failure in DNS Made Easy's own words.
 
 import { afterEach, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
-import { createDnsMadeEasyApi, dnsmadeeasy, dnsmeSignature } from "../../src/dns/dnsmadeeasy";
+import { createDnsMadeEasyApi, dnsmadeeasy, dnsmeSignature } from "../../src/dns/services/dnsmadeeasy";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { DNSME_FAKE_KEY, DNSME_FAKE_SECRET, type DnsmeFake, type DnsmeFault, startDnsmeFake } from "../fakes/dnsmadeeasy";

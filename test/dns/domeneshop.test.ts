@@ -2,7 +2,7 @@
 // spends, and how each failure Domeneshop can give ends up in Domeneshop's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDomeneshopApi, domeneshop } from "../../src/dns/domeneshop";
+import { createDomeneshopApi, domeneshop } from "../../src/dns/services/domeneshop";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, type DomeneshopDomain, type DomeneshopFake, type DomeneshopFault, startDomeneshopFake } from "../fakes/domeneshop";

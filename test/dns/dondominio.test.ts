@@ -4,7 +4,7 @@
 // message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDonDominioClient, dondominio } from "../../src/dns/dondominio";
+import { createDonDominioClient, dondominio } from "../../src/dns/services/dondominio";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import {
   DONDOMINIO_FAKE_KEY,

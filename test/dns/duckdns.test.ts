@@ -3,7 +3,7 @@
 // `OK` ending up as a failure with DuckDNS's words, the token never among them.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDuckDnsClient, duckdns } from "../../src/dns/duckdns";
+import { createDuckDnsClient, duckdns } from "../../src/dns/services/duckdns";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { DUCKDNS_FAKE_TOKEN, type DuckDnsDomain, type DuckDnsFake, type DuckDnsFault, startDuckDnsFake } from "../fakes/duckdns";
 

@@ -3,7 +3,7 @@
 // shape ends up as Dynu's own reason with its cause. The policy itself is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDynuApi } from "../../src/dns/dynu";
+import { createDynuApi } from "../../src/dns/services/dynu";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {

@@ -2,7 +2,7 @@
 // apex through the zone's own field, nothing written twice, nothing deleted, and dynv6's refusals.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDynv6Api, dynv6 } from "../../src/dns/dynv6";
+import { createDynv6Api, dynv6 } from "../../src/dns/services/dynv6";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { DYNV6_FAKE_TOKEN, type Dynv6Fake, startDynv6Fake } from "../fakes/dynv6";

@@ -2,7 +2,7 @@
 // keeps, how it finds the domain, and how easyDNS's answers become failures with their cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createEasydnsApi, easydns } from "../../src/dns/easydns";
+import { createEasydnsApi, easydns } from "../../src/dns/services/easydns";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, type EasydnsFake, type EasydnsFault, startEasydnsFake } from "../fakes/easydns";

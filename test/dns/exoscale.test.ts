@@ -3,7 +3,7 @@
 // its failures in Exoscale's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/exoscale";
+import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/services/exoscale";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { openApi } from "../fakes/descriptions";

@@ -2,7 +2,7 @@
 // only when the address differs, its key never shown, and FreeDNS's refusals.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createFreednsApi, freedns } from "../../src/dns/freedns";
+import { createFreednsApi, freedns } from "../../src/dns/services/freedns";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { FREEDNS_FAKE_PASSWORD, FREEDNS_FAKE_USER, type FreednsFake, freednsLoginHash, startFreednsFake } from "../fakes/freedns";

@@ -2,7 +2,7 @@
 // requests it spends, and how every failure Gandi can give ends up as Gandi's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGandiApi, gandi } from "../../src/dns/gandi";
+import { createGandiApi, gandi } from "../../src/dns/services/gandi";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, type GandiFake, type GandiFault, startGandiFake } from "../fakes/gandi";

@@ -4,7 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createPrivateKey, createVerify } from "node:crypto";
-import { createGcloudApi, gcloud, parseServiceAccountKey, rs256Signature, signedAssertion } from "../../src/dns/gcloud";
+import { createGcloudApi, gcloud, parseServiceAccountKey, rs256Signature, signedAssertion } from "../../src/dns/services/gcloud";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { normaliseCredentials } from "../../src/dns/rules";

@@ -2,7 +2,7 @@
 // the set sent back as read), what it keeps, and its failures in Gcore's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGcoreApi, gcore } from "../../src/dns/gcore";
+import { createGcoreApi, gcore } from "../../src/dns/services/gcore";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { GCORE_FAKE_TOKEN, type GcoreFake, type GcoreFault, startGcoreFake } from "../fakes/gcore";

@@ -2,7 +2,7 @@
 // and how every failure GoDaddy can give ends up as GoDaddy's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGodaddyApi, godaddy } from "../../src/dns/godaddy";
+import { createGodaddyApi, godaddy } from "../../src/dns/services/godaddy";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { GODADDY_FAKE_KEY, GODADDY_FAKE_SECRET, type GodaddyFake, type GodaddyFault, startGodaddyFake } from "../fakes/godaddy";

@@ -4,7 +4,7 @@
 // retried, and the password never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGoipClient, goip } from "../../src/dns/goip";
+import { createGoipClient, goip } from "../../src/dns/services/goip";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { GOIP_FAKE_PASSWORD, GOIP_FAKE_USERNAME, type GoipFake, type GoipFault, type GoipSubdomain, startGoipFake } from "../fakes/goip";
 

@@ -2,7 +2,7 @@
 // actions it waits for, how many requests it spends, and how every failure ends up as Hetzner's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createHetznerApi, hetzner } from "../../src/dns/hetzner";
+import { createHetznerApi, hetzner } from "../../src/dns/services/hetzner";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {

@@ -2,7 +2,7 @@
 // spends, and how every failure Hostinger can give ends up as Hostinger's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createHostingerApi, hostinger } from "../../src/dns/hostinger";
+import { createHostingerApi, hostinger } from "../../src/dns/services/hostinger";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { HOSTINGER_DEFAULT_TTL, HOSTINGER_FAKE_TOKEN, type HostingerFake, type HostingerFault, startHostingerFake } from "../fakes/hostinger";

@@ -5,7 +5,7 @@
 // request's signature.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createHuaweiCloudApi, huaweicloud } from "../../src/dns/huaweicloud";
+import { createHuaweiCloudApi, huaweicloud } from "../../src/dns/services/huaweicloud";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { HUAWEI_FAKE_AK, HUAWEI_FAKE_SK, type HuaweiFake, type HuaweiFault, startHuaweiFake } from "../fakes/huaweicloud";

@@ -2,7 +2,7 @@
 // spends, and how each failure Infomaniak can give ends up in Infomaniak's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createInfomaniakApi, infomaniak } from "../../src/dns/infomaniak";
+import { createInfomaniakApi, infomaniak } from "../../src/dns/services/infomaniak";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { INFOMANIAK_FAKE_TOKEN, type InfomaniakFake, type InfomaniakFault, startInfomaniakFake } from "../fakes/infomaniak";

@@ -3,9 +3,9 @@
 // result codes end up as failures with their cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createInwxApi, inwx, inwxClient } from "../../src/dns/inwx";
+import { createInwxApi, inwx, inwxClient } from "../../src/dns/services/inwx";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { decodeBase32, totp } from "../../src/dns/totp";
+import { decodeBase32, totp } from "../../src/dns/signing/totp";
 import { INWX_FAKE_PASSWORD, INWX_FAKE_TFA_SECRET, INWX_FAKE_TFA_USER, INWX_FAKE_USER, type InwxFake, type InwxFault, inwxMethod, startInwxFake } from "../fakes/inwx";
 
 const NEW_IP = "203.0.113.7";

@@ -2,7 +2,7 @@
 // spends, and how every failure IONOS can give ends up as IONOS's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createIonosApi, ionos } from "../../src/dns/ionos";
+import { createIonosApi, ionos } from "../../src/dns/services/ionos";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { IONOS_FAKE_API_KEY, type IonosFake, type IonosFault, startIonosFake } from "../fakes/ionos";

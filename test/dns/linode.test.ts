@@ -2,7 +2,7 @@
 // and how every failure Linode can give ends up as Linode's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createLinodeApi, linode, roundedTtl } from "../../src/dns/linode";
+import { createLinodeApi, linode, roundedTtl } from "../../src/dns/services/linode";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { LINODE_FAKE_READONLY_TOKEN, LINODE_FAKE_TOKEN, linodeTtl, type LinodeDomain, type LinodeFake, type LinodeFault, startLinodeFake } from "../fakes/linode";

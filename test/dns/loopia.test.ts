@@ -2,10 +2,10 @@
 // how many calls it spends, and how Loopia's status words end up as failures with their cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createLoopiaApi, loopia } from "../../src/dns/loopia";
+import { createLoopiaApi, loopia } from "../../src/dns/services/loopia";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { decodeMethodCall } from "../../src/dns/xmlrpc";
+import { decodeMethodCall } from "../../src/dns/protocols/xmlrpc";
 import { LOOPIA_FAKE_CUSTOMER, LOOPIA_FAKE_PASSWORD, LOOPIA_FAKE_USER, type LoopiaFake, type LoopiaFault, startLoopiaFake } from "../fakes/loopia";
 
 const NEW_IP = "203.0.113.7";

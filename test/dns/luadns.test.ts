@@ -2,7 +2,7 @@
 // TTL read, nothing written twice or deleted, and LuaDNS's refusals in its own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createLuadnsApi, luadns } from "../../src/dns/luadns";
+import { createLuadnsApi, luadns } from "../../src/dns/services/luadns";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { LUADNS_FAKE_EMAIL, LUADNS_FAKE_KEY, type LuadnsFake, startLuadnsFake } from "../fakes/luadns";

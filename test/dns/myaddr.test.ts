@@ -3,7 +3,7 @@
 // and the key never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createMyaddrClient, myaddr } from "../../src/dns/myaddr";
+import { createMyaddrClient, myaddr } from "../../src/dns/services/myaddr";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { MYADDR_FAKE_KEY, type MyaddrFake, type MyaddrFault, type MyaddrName, startMyaddrFake } from "../fakes/myaddr";
 

@@ -3,7 +3,7 @@
 // Mythic Beasts can give ends up in its own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createMythicBeastsApi, mythicbeasts } from "../../src/dns/mythicbeasts";
+import { createMythicBeastsApi, mythicbeasts } from "../../src/dns/services/mythicbeasts";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { MYTHICBEASTS_FAKE_KEY, MYTHICBEASTS_FAKE_SECRET, type MythicBeastsFake, type MythicBeastsFault, startMythicBeastsFake } from "../fakes/mythicbeasts";

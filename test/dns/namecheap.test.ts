@@ -3,7 +3,7 @@
 // Namecheap's own words in every failure, and the password never among them.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNamecheapClient, namecheap } from "../../src/dns/namecheap";
+import { createNamecheapClient, namecheap } from "../../src/dns/services/namecheap";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { NAMECHEAP_FAKE_PASSWORD, type NamecheapDomain, type NamecheapFake, type NamecheapFault, startNamecheapFake } from "../fakes/namecheap";
 

@@ -2,7 +2,7 @@
 // and how every failure Name.com can give ends up as Name.com's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNamecomApi, namecom } from "../../src/dns/namecom";
+import { createNamecomApi, namecom } from "../../src/dns/services/namecom";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { NAMECOM_DEFAULT_TTL, NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, type NamecomFake, type NamecomFault, startNamecomFake } from "../fakes/namecom";

@@ -3,7 +3,7 @@
 // NameSilo's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNamesiloApi, namesilo } from "../../src/dns/namesilo";
+import { createNamesiloApi, namesilo } from "../../src/dns/services/namesilo";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { NAMESILO_DEFAULT_TTL, NAMESILO_FAKE_API_KEY, type NamesiloFake, type NamesiloFault, startNamesiloFake } from "../fakes/namesilo";

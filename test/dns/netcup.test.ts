@@ -2,7 +2,7 @@
 // keeps, how many requests it spends, and how every failure ends up in Netcup's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNetcupApi, netcup } from "../../src/dns/netcup";
+import { createNetcupApi, netcup } from "../../src/dns/services/netcup";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, type NetcupFake, type NetcupFault, startNetcupFake } from "../fakes/netcup";

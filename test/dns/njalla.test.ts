@@ -2,7 +2,7 @@
 // and how each failure Njalla can give — mostly inside an HTTP 200 — ends up in Njalla's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNjallaApi, njalla, njallaTtl } from "../../src/dns/njalla";
+import { createNjallaApi, njalla, njallaTtl } from "../../src/dns/services/njalla";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { NJALLA_FAKE_TOKEN, type NjallaFake, type NjallaFault, startNjallaFake } from "../fakes/njalla";

@@ -3,7 +3,7 @@
 // record that links elsewhere left alone; and every failure NS1 can give, in its own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNs1Api, nextPage, ns1 } from "../../src/dns/ns1";
+import { createNs1Api, nextPage, ns1 } from "../../src/dns/services/ns1";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { NS1_FAKE_KEY, NS1_ZONE_DEFAULT_TTL, type Ns1Fake, type Ns1Fault, startNs1Fake } from "../fakes/ns1";

@@ -2,7 +2,7 @@
 // server clock it signs with, what it changes and publishes, what it keeps, and its failures.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createOvhApi, ovh, ovhSignature } from "../../src/dns/ovh";
+import { createOvhApi, ovh, ovhSignature } from "../../src/dns/services/ovh";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { OVH_FAKE_APPLICATION_KEY, OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, type OvhFake, type OvhFault, startOvhFake } from "../fakes/ovh";

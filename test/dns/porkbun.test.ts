@@ -3,7 +3,7 @@
 // (and its 503 page) reach the history with their cause. The policy is tested in reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createPorkbunApi, porkbun } from "../../src/dns/porkbun";
+import { createPorkbunApi, porkbun } from "../../src/dns/services/porkbun";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {

@@ -4,7 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { createRackspaceApi, rackspace } from "../../src/dns/rackspace";
+import { createRackspaceApi, rackspace } from "../../src/dns/services/rackspace";
 import { zoneClient } from "../../src/dns/reconcile";
 import { RACKSPACE_FAKE_KEY, RACKSPACE_FAKE_TENANT, RACKSPACE_FAKE_USER, type RackspaceFake, type RackspaceFault, startRackspaceFake } from "../fakes/rackspace";
 

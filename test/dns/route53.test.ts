@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { createRoute53Api, route53 } from "../../src/dns/route53";
+import { createRoute53Api, route53 } from "../../src/dns/services/route53";
 import {
   ROUTE53_FAKE_ACCESS_KEY_ID,
   ROUTE53_FAKE_SECRET,

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createScalewayApi, scaleway } from "../../src/dns/scaleway";
+import { createScalewayApi, scaleway } from "../../src/dns/services/scaleway";
 import { openApi } from "../fakes/descriptions";
 import { SCALEWAY_FAKE_SECRET, type ScalewayFake, type ScalewayFault, startScalewayFake } from "../fakes/scaleway";
 

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createSelectelApi, selectel } from "../../src/dns/selectel";
+import { createSelectelApi, selectel } from "../../src/dns/services/selectel";
 import {
   SELECTEL_FAKE_ACCOUNT,
   SELECTEL_FAKE_PASSWORD,

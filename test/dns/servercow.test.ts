@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createServercowApi, servercow } from "../../src/dns/servercow";
+import { createServercowApi, servercow } from "../../src/dns/services/servercow";
 import { SERVERCOW_FAKE_PASSWORD, SERVERCOW_FAKE_USERNAME, type ServercowFake, type ServercowFault, startServercowFake } from "../fakes/servercow";
 
 const NEW_IP = "203.0.113.7";

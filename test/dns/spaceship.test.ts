@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createSpaceshipApi, spaceship } from "../../src/dns/spaceship";
+import { createSpaceshipApi, spaceship } from "../../src/dns/services/spaceship";
 import { SPACESHIP_FAKE_KEY, SPACESHIP_FAKE_SECRET, type SpaceshipFake, type SpaceshipFault, startSpaceshipFake } from "../fakes/spaceship";
 
 const NEW_IP = "203.0.113.7";

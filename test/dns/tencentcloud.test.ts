@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createTencentCloudApi, tencentcloud } from "../../src/dns/tencentcloud";
+import { createTencentCloudApi, tencentcloud } from "../../src/dns/services/tencentcloud";
 import {
   startTencentFake,
   TENCENT_FAKE_SECRET_ID,

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { createTransipApi, transip, transipSignature } from "../../src/dns/transip";
+import { createTransipApi, transip, transipSignature } from "../../src/dns/services/transip";
 import { startTransipFake, TRANSIP_DEFAULT_EXPIRE, TRANSIP_FAKE_LOGIN, TRANSIP_FAKE_PRIVATE_KEY, type TransipFake, type TransipFault } from "../fakes/transip";
 
 const NEW_IP = "203.0.113.7";

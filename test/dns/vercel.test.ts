@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createVercelApi, vercel } from "../../src/dns/vercel";
+import { createVercelApi, vercel } from "../../src/dns/services/vercel";
 import { VERCEL_FAKE_TEAM, VERCEL_FAKE_TOKEN, type VercelFake, type VercelFault, startVercelFake } from "../fakes/vercel";
 
 const NEW_IP = "203.0.113.7";

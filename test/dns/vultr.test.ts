@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { createVultrApi, vultr } from "../../src/dns/vultr";
+import { createVultrApi, vultr } from "../../src/dns/services/vultr";
 import { startVultrFake, VULTR_FAKE_API_KEY, VULTR_FAKE_FENCED_KEY, type VultrFake, type VultrFault } from "../fakes/vultr";
 
 const NEW_IP = "203.0.113.7";

@@ -24,7 +24,7 @@
 // `"malformed"` a cut-off XML body; `"html"` a 502 page. `permissions` limits the API user's methods.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { decodeMethodCall, encodeFault, encodeMethodResponse, isStruct, type XmlRpcValue } from "../../src/dns/xmlrpc";
+import { decodeMethodCall, encodeFault, encodeMethodResponse, isStruct, type XmlRpcValue } from "../../src/dns/protocols/xmlrpc";
 import { type FakeServer, htmlErrorPage, type LoggedRequest, retryAfterHeader, startFakeServer } from "./server";
 
 export const LOOPIA_FAKE_USER = "ddnsd@loopiaapi";
