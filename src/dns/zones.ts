@@ -42,6 +42,11 @@ export function foreignZoneMessage(service: string, zone: string, hostname: stri
   return `${service}: config.zone_id ${zone} does not hold ${hostname}; correct config.zone_id or remove it`;
 }
 
+/** Why no zone was found for a hostname, in the one wording every zone service uses: whose zones were searched, and the name. */
+export function noZoneMessage(service: string, hostname: string, owner = "this account"): string {
+  return `${service}: no zone of ${owner} holds ${hostname}`;
+}
+
 /** Whether two addresses are the same, however an IPv6 address is written (`2001:db8::1` = `2001:DB8:0::1`). */
 export function sameAddress(a: string, b: string): boolean {
   if (isIPv6(a) && isIPv6(b)) return expandIPv6(a) === expandIPv6(b);

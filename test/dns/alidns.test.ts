@@ -220,7 +220,7 @@ describe("domain discovery", () => {
     expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
       ok: false,
       cause: "refused",
-      message: "Alibaba Cloud DNS: no domain of this account holds host.example.org",
+      message: "Alibaba Cloud DNS: no zone of this account holds host.example.org",
     });
     expect(fake.changes()).toHaveLength(0);
   });

@@ -165,7 +165,7 @@ describe("zone discovery", () => {
   test("a zone the key may not use is not offered", async () => {
     fake.addZone("other.org");
     fake.allowedZones = new Set(["example.com"]);
-    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Mythic Beasts: no zone this API key may use holds home.other.org" });
+    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Mythic Beasts: no zone of this account holds home.other.org" });
   });
 
   test("a configured zone the account no longer holds is looked up afresh, once", async () => {

@@ -188,7 +188,7 @@ describe("zone discovery", () => {
 
   test("a key limited to other zones finds none", async () => {
     fake.keys.set("limited", new Set(["other.org"]));
-    expect(await client({ key: "limited" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "NS1: no zone this API key may use holds home.example.com" });
+    expect(await client({ key: "limited" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "NS1: no zone of this account holds home.example.com" });
   });
 
   test("a configured zone that left the account is looked up afresh, once", async () => {

@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from "bun:test";
 import type { RecordConfig, RecordTarget, RecordType, Step } from "../../src/dns/provider";
-import { zoneClient, type DesiredSettings, type RecordSet, type Zone, type ZoneApi } from "../../src/dns/reconcile";
+import { zoneClient, zonesNamed, type DesiredSettings, type RecordSet, type Zone, type ZoneApi } from "../../src/dns/reconcile";
 
 interface StoredSet {
   id: string;
@@ -149,5 +149,69 @@ describe("the zone reconciler", () => {
       cause: "refused",
       message: "Memory: no zone for home.example.com",
     });
+  });
+});
+
+/** A service whose zone id is its name, offering only the listing: the reconciler searches it. */
+function listingService(names: string[], zoneOwner?: string) {
+  const calls: string[] = [];
+  const written: string[] = [];
+  const api: ZoneApi = {
+    service: "Listing",
+    ...(zoneOwner ? { zoneOwner } : {}),
+    verify: async () => ({ ok: true, detail: "fine" }),
+    async listZones() {
+      calls.push("list");
+      return { ok: true, value: zonesNamed(names) };
+    },
+    async readRecordSet(zone, hostname, type) {
+      calls.push(`read ${zone.id} ${hostname} ${type}`);
+      return { ok: true, value: null };
+    },
+    updateRecordSet: async () => ({ ok: false, cause: "refused", message: "not here" }),
+    async createRecordSet(zone, hostname, _type, address) {
+      written.push(`${zone.id} ${hostname}`);
+      return { ok: true, value: { id: "r1", values: [address] } };
+    },
+  };
+  return { api, client: zoneClient(api), calls, written };
+}
+
+describe("the zone search over a service's zone listing", () => {
+  test("the longest listed zone holding the name wins, compared lowercase without a trailing dot", async () => {
+    const { client, calls, written } = listingService(["Example.com.", "b.example.com", "example.org"]);
+    expect(await client.writeRecord(target("a.b.example.com"), "192.0.2.3")).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
+    expect(calls).toEqual(["list", "read b.example.com a.b.example.com A"]);
+    expect(written).toEqual(["b.example.com a.b.example.com"]);
+  });
+
+  test("a zone is never a mere suffix: notexample.com does not hold home.example.com", async () => {
+    const { client } = listingService(["notexample.com"]);
+    expect(await client.writeRecord(target("home.example.com"), "192.0.2.3")).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Listing: no zone of this account holds home.example.com",
+    });
+  });
+
+  test("the refusal names whose zones were searched when the service says", async () => {
+    const { client } = listingService([], "this project");
+    expect(await client.writeRecord(target("home.example.com"), "192.0.2.3")).toMatchObject({ message: "Listing: no zone of this project holds home.example.com" });
+  });
+
+  test("a configured zone is used without listing, and one that does not hold the name is refused", async () => {
+    const { client, calls } = listingService(["example.com"]);
+    expect(await client.writeRecord(target("home.example.com", { zone_id: " Example.com " }), "192.0.2.3")).toMatchObject({ ok: true, zoneId: "example.com" });
+    expect(calls).toEqual(["read example.com home.example.com A"]);
+    expect(await client.writeRecord(target("home.example.com", { zone_id: "other.org" }), "192.0.2.3")).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Listing: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it",
+    });
+  });
+
+  test("a service offering neither a zone listing nor its own search is refused when its client is built", () => {
+    const { listZones: _, ...bare } = listingService([]).api;
+    expect(() => zoneClient({ ...bare, service: "None" })).toThrow("None: a zone service offers listZones or findZone");
   });
 });

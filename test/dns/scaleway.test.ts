@@ -155,7 +155,7 @@ describe("writeRecord", () => {
     expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: "lab.example.com" });
     expect(fake.records("lab.example.com", "pi", "A")).toHaveLength(1);
     expect(fake.requests.filter((r) => r.path === "/dns-zones").map((r) => r.query.page)).toEqual(["1", "2", "3"]);
-    expect(await client().writeRecord(target("x.nowhere.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Scaleway: no DNS zone of this key's projects holds x.nowhere.org" });
+    expect(await client().writeRecord(target("x.nowhere.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Scaleway: no zone of this key's projects holds x.nowhere.org" });
   });
 
   test("a configured zone that is gone is looked up afresh, once; one that does not hold the name is refused", async () => {

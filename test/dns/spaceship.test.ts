@@ -222,7 +222,7 @@ describe("writeRecord on a missing record", () => {
 
 describe("domain discovery", () => {
   test("no domain of the account holds the name", async () => {
-    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Spaceship: no domain of this account holds home.other.org" });
+    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Spaceship: no zone of this account holds home.other.org" });
   });
 
   test("the domain list is followed page by page", async () => {

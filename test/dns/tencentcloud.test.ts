@@ -231,7 +231,7 @@ describe("domain discovery", () => {
     expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
       ok: false,
       cause: "refused",
-      message: "Tencent Cloud DNSPod: no domain of this account holds host.example.org",
+      message: "Tencent Cloud DNSPod: no zone of this account holds host.example.org",
     });
     expect(fake.changes()).toHaveLength(0);
   });

@@ -23,11 +23,11 @@
 // codes); jeessy2/ddns-go dns/alidns.go and util/aliyun_signer.go; go-acme/lego providers/dns/alidns.
 
 import { signedQuery } from "../signing/alidns-signature";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Alibaba Cloud DNS";
 const API_VERSION = "2015-01-09";
@@ -73,9 +73,7 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
       return { ok: true, detail: Number.isInteger(count) ? `AccessKey accepted (${count} ${count === 1 ? "domain" : "domains"})` : "AccessKey accepted" };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const names: string[] = [];
       for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
         const listed = await listDomains(PAGE_SIZE, page);
@@ -83,8 +81,7 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
         names.push(...listed.value.names);
         if (listed.value.names.length < PAGE_SIZE || names.length >= listed.value.total) break;
       }
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -26,9 +26,9 @@
 import { createHmac } from "node:crypto";
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName, sameAddress } from "../zones";
+import { relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Baidu Cloud DNS";
 /** The host record Baidu uses for the zone's own name. */
@@ -148,13 +148,10 @@ export function createBaiduCloudApi(credentials: { access_key_id: string; secret
       return { ok: true, detail: `Access key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listAll("/v1/dns/zone", "zones");
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value.map((z) => z.name).filter((n): n is string => typeof n === "string"));
-      return zone === undefined ? failed(`${SERVICE}: no zone of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(listed.value.map((z) => z.name)) };
     },
 
     async readRecordSet(zone, hostname, type) {

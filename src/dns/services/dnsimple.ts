@@ -15,9 +15,9 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { FetchLike, Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
@@ -81,15 +81,12 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       return { ok: true, detail: `Token accepted (${total} ${total === 1 ? "zone" : "zones"} in account ${credentials.account_id.trim()})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listAll("/zones");
       if (!listed.ok) return listed;
       // A secondary zone is a copy of another server's: its records are not DNSimple's to change.
       const names = listed.value.filter((z) => z.secondary !== true).map((z) => z.name).filter((n): n is string => typeof n === "string");
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no zone of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {

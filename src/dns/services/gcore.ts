@@ -13,11 +13,10 @@
 // G-Core/gcore-dns-sdk-go (paths, `APIKey` header, error body); lego providers/dns/gcore and
 // octodns-gcore (resource_records with content arrays, filters kept).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone } from "../zones";
 
 const SERVICE = "Gcore";
 /** A new set's TTL when the config names none: the Gcore portal's default. */
@@ -50,9 +49,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
       return { ok: true, detail: count === undefined ? "API token accepted" : `API token accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       // Every zone of the account, a thousand a page (the official SDK's paging).
       const names: string[] = [];
       for (let page = 0; page < MAX_PAGES; page++) {
@@ -65,8 +62,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
         // A page shorter than asked for is not the end: the total says when every zone is in.
         if (zones.length === 0 || names.length >= total) break;
       }
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no zone of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -19,11 +19,11 @@
 // providers/dns/godaddy/internal (client.go, types.go: `{code, message, fields}` errors);
 // qdm12/ddns-updater providers/godaddy (PUT of `[{data}]`, the ACCESS_DENIED hint).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "GoDaddy";
 /** The most domains GoDaddy lists in one page. */
@@ -70,9 +70,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
       return answer.ok ? { ok: true, detail: "Key accepted" } : { ok: false, detail: answer.message };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const names: string[] = [];
       let marker: string | undefined;
       for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
@@ -86,8 +84,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
         if (found.length < DOMAINS_PER_PAGE) break;
         marker = found.at(-1);
       }
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {

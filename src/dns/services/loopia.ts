@@ -17,9 +17,9 @@
 
 import { causeOfAnswer, exchange, failed, throttleWait, unreadableAnswer } from "../http";
 import type { FailureCause, Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "../protocols/xmlrpc";
 
 const SERVICE = "Loopia";
@@ -115,14 +115,11 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
       return { ok: true, detail: `API user accepted (${count} ${count === 1 ? "domain" : "domains"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const answer = await call("getDomains", []);
       if (!answer.ok) return answer;
       const names = (Array.isArray(answer.value) ? answer.value : []).filter(isStruct).map((d) => String(d.domain ?? ""));
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -16,11 +16,11 @@
 // libdns/mythicbeasts (PUT per host and type, `{error}` / `{errors: [...]}` bodies); stalwartlabs/dns-update
 // mythicbeasts.rs (GET and PUT of a host's type, `@` apex) and its issue #70 (429 `{"message": "Rate limited"}`).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Mythic Beasts";
 /** A new record's TTL when the domain's config names none (the TTL of Mythic Beasts' own examples). */
@@ -58,13 +58,10 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
       return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listZones();
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value);
-      return zone === undefined ? failed(`${SERVICE}: no zone this API key may use holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(listed.value) };
     },
 
     async readRecordSet(zone, hostname, type) {

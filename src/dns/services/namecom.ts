@@ -14,9 +14,9 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
@@ -78,13 +78,10 @@ export function createNamecomApi(credentials: { username: string; token: string 
       return { ok: true, detail: `Token accepted for ${credentials.username} (${total} ${total === 1 ? "domain" : "domains"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listAll("/domains", "domains");
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value.map((d) => d.domainName).filter((n): n is string => typeof n === "string"));
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(listed.value.map((d) => d.domainName)) };
     },
 
     async readRecordSet(zone, hostname, type) {

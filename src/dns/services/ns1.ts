@@ -19,9 +19,8 @@
 
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone } from "../zones";
 
 const SERVICE = "NS1";
 /** Pages of zones followed at most: past this the listing is taken as runaway pagination, not an account. */
@@ -77,13 +76,10 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
       return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listZones();
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value.map((z) => z.zone).filter((n): n is string => typeof n === "string"));
-      return zone === undefined ? failed(`${SERVICE}: no zone this API key may use holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(listed.value.map((z) => z.zone)) };
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -14,9 +14,9 @@
 import { createHash } from "node:crypto";
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "OVH";
 
@@ -81,14 +81,11 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
       return { ok: true, detail: `Keys accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await call("GET", "/domain/zone");
       if (!listed.ok) return listed;
       const names = Array.isArray(listed.value.body) ? listed.value.body.filter((n): n is string => typeof n === "string") : [];
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no zone of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {

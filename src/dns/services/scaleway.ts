@@ -19,9 +19,9 @@
 
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { RecordType, Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Scaleway";
 /** A new record's TTL when the config names none: the console's default. */
@@ -89,13 +89,12 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
       return { ok: true, detail: `Secret key accepted (${count} DNS ${count === 1 ? "zone" : "zones"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    zoneOwner: "this key's projects",
+
+    async listZones() {
       const listed = await listZones();
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value);
-      return zone === undefined ? failed(`${SERVICE}: no DNS zone of this key's projects holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(listed.value) };
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -22,9 +22,9 @@
 
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName, sameAddress } from "../zones";
+import { relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Spaceship";
 /** The most records Spaceship gives in one page of a domain's records. */
@@ -93,13 +93,10 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
       return { ok: true, detail: typeof total === "number" ? `API key accepted (${total} ${total === 1 ? "domain" : "domains"})` : "API key accepted" };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listAll("/v1/domains", DOMAINS_PER_PAGE);
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value.map((d) => d.name).filter((n): n is string => typeof n === "string"));
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(listed.value.map((d) => d.name)) };
     },
 
     async readRecordSet(zone, hostname, type) {

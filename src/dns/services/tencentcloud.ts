@@ -23,10 +23,10 @@
 
 import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { tc3Authorization } from "../signing/tc3";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Tencent Cloud DNSPod";
 const API_VERSION = "2021-03-23";
@@ -98,9 +98,7 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
       return { ok: true, detail: Number.isInteger(count) ? `Secret key accepted (${count} ${count === 1 ? "domain" : "domains"})` : "Secret key accepted" };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const names: string[] = [];
       for (let page = 0; page < MAX_DOMAIN_PAGES; page++) {
         const listed = await listDomains(PAGE_SIZE, page * PAGE_SIZE);
@@ -108,8 +106,7 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
         names.push(...listed.value.names);
         if (listed.value.names.length < PAGE_SIZE || names.length >= listed.value.total) break;
       }
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -15,9 +15,9 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Vultr";
 /** The most items Vultr gives in one page. */
@@ -74,13 +74,10 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       return { ok: true, detail: `API key accepted (${total} ${total === 1 ? "domain" : "domains"})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listAll("/domains", "domains");
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value.map((d) => d.domain).filter((d): d is string => typeof d === "string"));
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed(listed.value.map((d) => d.domain)) };
     },
 
     async readRecordSet(zone, hostname, type) {
