@@ -25,6 +25,7 @@ import type { EventSink, RecordedUpdate } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { channelOf, findChannel } from "./registry";
+import { plural } from "../util/plural";
 
 const TITLES: Record<NotificationEvent | "test", string> = {
   ip_changed: "ddnsd: address changed",
@@ -223,7 +224,7 @@ function masked(text: string, options: Record<string, unknown>, row: Notificatio
 function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
   const failed = outcomes.filter((outcome) => outcome.result === "failed");
   const changed = outcomes.filter((outcome) => outcome.changed).length;
-  const records = `${outcomes.length} record${outcomes.length === 1 ? "" : "s"}`;
+  const records = `${plural(outcomes.length, "record")}`;
   if (failed.length === 0) return { up: true, message: `${records} checked, ${changed} changed` };
   const first = failed[0]!;
   return { up: false, message: `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}` };

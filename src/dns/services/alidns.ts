@@ -28,6 +28,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Alibaba Cloud DNS";
 const API_VERSION = "2015-01-09";
@@ -70,7 +71,7 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
       const listed = await listDomains(1, 1);
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.total;
-      return { ok: true, detail: Number.isInteger(count) ? `AccessKey accepted (${count} ${count === 1 ? "domain" : "domains"})` : "AccessKey accepted" };
+      return { ok: true, detail: Number.isInteger(count) ? `AccessKey accepted (${plural(count, "domain")})` : "AccessKey accepted" };
     },
 
     async listZones() {

@@ -18,6 +18,7 @@ import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Azure DNS";
 const API_VERSION = "2018-05-01";
@@ -131,7 +132,7 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
       const listed = await listZones();
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.length;
-      return { ok: true, detail: `Service principal accepted (${count} ${count === 1 ? "zone" : "zones"} visible)` };
+      return { ok: true, detail: `Service principal accepted (${plural(count, "zone")} visible)` };
     },
 
     async findZone(hostname, configured) {

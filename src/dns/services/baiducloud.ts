@@ -29,6 +29,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName, sameAddress } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Baidu Cloud DNS";
 /** The host record Baidu uses for the zone's own name. */
@@ -145,7 +146,7 @@ export function createBaiduCloudApi(credentials: { access_key_id: string; secret
       const listed = await listAll("/v1/dns/zone", "zones");
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.length;
-      return { ok: true, detail: `Access key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `Access key accepted (${plural(count, "zone")})` };
     },
 
     async listZones() {

@@ -18,6 +18,7 @@ import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Bunny";
 /** Bunny's numbers for the record types ddnsd writes. */
@@ -67,7 +68,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       if (!answer.ok) return { ok: false, detail: answer.message };
       const total = isObject(answer.value.body) ? answer.value.body.TotalItems : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
-      return { ok: true, detail: `API key accepted (${total} DNS ${total === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `API key accepted (${plural(total, "DNS zone")})` };
     },
 
     async findZone(hostname, configured) {

@@ -18,6 +18,7 @@ import type { FetchLike, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
@@ -78,7 +79,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
       if (typeof total !== "number") return { ok: true, detail: "Token accepted" };
-      return { ok: true, detail: `Token accepted (${total} ${total === 1 ? "zone" : "zones"} in account ${credentials.account_id.trim()})` };
+      return { ok: true, detail: `Token accepted (${plural(total, "zone")} in account ${credentials.account_id.trim()})` };
     },
 
     async listZones() {

@@ -24,6 +24,7 @@ import type { Step } from "../provider";
 import { namedZone, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones, relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "DNS Made Easy";
 /** A new record's TTL when the domain's config names none (DNS Made Easy's default). */
@@ -80,7 +81,7 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
       const listed = await call("GET", "/dns/managed");
       if (!listed.ok) return { ok: false, detail: listed.message };
       const total = isObject(listed.value.body) ? listed.value.body.totalRecords : undefined;
-      return { ok: true, detail: typeof total === "number" ? `API key accepted (${total} ${total === 1 ? "domain" : "domains"})` : "API key accepted" };
+      return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
     },
 
     async findZone(hostname, configured) {

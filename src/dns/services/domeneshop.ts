@@ -20,6 +20,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Domeneshop";
 const APEX = "@";
@@ -69,7 +70,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const answer = await call("GET", "/domains");
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${count} ${count === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
     },
 
     async findZone(hostname, configured) {

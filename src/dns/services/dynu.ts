@@ -15,6 +15,7 @@ import type { FailureCause, RecordType, Step, StepFailure } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Dynu";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -105,7 +106,7 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
       const answer = await call("GET", "/dns");
       if (!answer.ok) return { ok: false, detail: answer.failure.message };
       const count = Array.isArray(answer.body.domains) ? answer.body.domains.length : 0;
-      return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },
 
     async findZone(hostname, configured) {

@@ -25,6 +25,7 @@ import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone, relativeName, sameAddress, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "dynv6";
 /** The zone's field that holds the apex address of each type. */
@@ -76,7 +77,7 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
       const answer = await call("GET", "/zones");
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
-      return { ok: true, detail: `Token accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `Token accepted (${plural(count, "zone")})` };
     },
 
     async findZone(hostname, configured) {

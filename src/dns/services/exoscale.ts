@@ -20,6 +20,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Exoscale";
 /** How long a signature stays valid: the SDKs' ten minutes. */
@@ -97,7 +98,7 @@ export function createExoscaleApi(
       if (!listed.ok) return { ok: false, detail: listed.message };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = Array.isArray(body["dns-domains"]) ? body["dns-domains"].length : 0;
-      return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },
 
     async findZone(hostname, configured) {

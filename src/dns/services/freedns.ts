@@ -26,6 +26,7 @@ import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { sameAddress } from "../zones";
 import { type ClientContext, defineService } from "../service";
+import { plural } from "../../util/plural";
 
 const SERVICE = "FreeDNS";
 
@@ -88,7 +89,7 @@ export function createFreednsApi(credentials: { username: string; password: stri
       const listed = await list();
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.length;
-      return { ok: true, detail: `Login accepted (${count} dynamic DNS ${count === 1 ? "record" : "records"})` };
+      return { ok: true, detail: `Login accepted (${plural(count, "dynamic DNS record")})` };
     },
 
     // FreeDNS has no zones to find: the listing holds every record of the account.

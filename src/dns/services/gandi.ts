@@ -19,6 +19,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Gandi";
 /** TTL of a record set this client creates when the domain's config names none: Gandi's minimum. */
@@ -47,7 +48,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Number(answer.value.headers.get("total-count"));
       if (!answer.value.headers.has("total-count") || !Number.isInteger(count)) return { ok: true, detail: "Token accepted" };
-      return { ok: true, detail: `Token accepted (${count} ${count === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `Token accepted (${plural(count, "domain")})` };
     },
 
     async findZone(hostname, configured) {

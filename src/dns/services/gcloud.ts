@@ -20,6 +20,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Google Cloud DNS";
 const GCLOUD_SCOPE = "https://www.googleapis.com/auth/ndev.clouddns.readwrite";
@@ -176,7 +177,7 @@ export function createGcloudApi(
       const listed = await listZones();
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.length;
-      return { ok: true, detail: `Service account accepted (${count} public ${count === 1 ? "zone" : "zones"} in project ${project})` };
+      return { ok: true, detail: `Service account accepted (${plural(count, "public zone")} in project ${project})` };
     },
 
     async findZone(hostname, configured) {

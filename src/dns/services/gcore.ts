@@ -17,6 +17,7 @@ import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 }
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Gcore";
 /** A new set's TTL when the config names none: the Gcore portal's default. */
@@ -46,7 +47,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
       if (!listed.ok) return { ok: false, detail: listed.message };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
-      return { ok: true, detail: count === undefined ? "API token accepted" : `API token accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: count === undefined ? "API token accepted" : `API token accepted (${plural(count, "zone")})` };
     },
 
     async listZones() {

@@ -21,6 +21,7 @@ import type { Step, StepFailure } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones, relativeName, sameAddress, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Hetzner";
 /** Answers after which only the user can help: a bad or read-only token, a zone not in primary mode, a protected record set. */
@@ -110,7 +111,7 @@ export function createHetznerApi(credentials: { token: string }, context: Client
       if (!answer.ok) return { ok: false, detail: answer.message };
       const meta = isObject(answer.body.meta) && isObject(answer.body.meta.pagination) ? answer.body.meta.pagination : {};
       const count = typeof meta.total_entries === "number" ? meta.total_entries : undefined;
-      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "zone")})` };
     },
 
     async findZone(hostname, configured): Promise<Step<Zone>> {

@@ -21,6 +21,7 @@ import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones, relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Hostinger";
 /** A new record's TTL when the domain's config names none: the TTL Hostinger's own records carry. */
@@ -56,7 +57,7 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
       const answer = await call("GET", "/api/domains/v1/portfolio");
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${count} ${count === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
     },
 
     async findZone(hostname, configured) {

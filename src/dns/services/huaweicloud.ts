@@ -28,6 +28,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Huawei Cloud DNS";
 /** TTL of a record set this client creates when the domain's config names none: Huawei's default. */
@@ -57,7 +58,7 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
       if (!listed.ok) return { ok: false, detail: listed.message };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
-      return { ok: true, detail: Number.isInteger(count) ? `Access key accepted (${count} public ${count === 1 ? "zone" : "zones"})` : "Access key accepted" };
+      return { ok: true, detail: Number.isInteger(count) ? `Access key accepted (${plural(count, "public zone")})` : "Access key accepted" };
     },
 
     async findZone(hostname, configured) {

@@ -19,6 +19,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { configuredZone, longestZone } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "IONOS";
 /** A new record's TTL when the domain's config names none: the TTL IONOS recommends. */
@@ -43,7 +44,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       const answer = await call("GET", "/v1/zones");
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
-      return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
     },
 
     async findZone(hostname, configured) {

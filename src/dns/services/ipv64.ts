@@ -24,6 +24,7 @@ import type { Step } from "../provider";
 import { zoneClient, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "IPv64";
 
@@ -91,7 +92,7 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
       const listed = await list();
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.size;
-      return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },
 
     async findZone(hostname, configured) {

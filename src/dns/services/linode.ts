@@ -18,6 +18,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Linode";
 /** The most items Linode gives in one page. */
@@ -90,7 +91,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
       if (!answer.ok) return { ok: false, detail: answer.message };
       const results = isObject(answer.value.body) ? answer.value.body.results : undefined;
       if (typeof results !== "number") return { ok: true, detail: "Token accepted" };
-      return { ok: true, detail: `Token accepted (${results} ${results === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `Token accepted (${plural(results, "domain")})` };
     },
 
     async findZone(hostname, configured) {

@@ -21,6 +21,7 @@ import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconci
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
 import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "../protocols/xmlrpc";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Loopia";
 /** A new record's TTL when the domain's config names none: LoopiaDNS's own default (record_obj). */
@@ -112,7 +113,7 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
       const answer = await call("getDomains", []);
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Array.isArray(answer.value) ? answer.value.length : 0;
-      return { ok: true, detail: `API user accepted (${count} ${count === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `API user accepted (${plural(count, "domain")})` };
     },
 
     async listZones() {

@@ -19,6 +19,7 @@ import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "LuaDNS";
 /** A new record's TTL when the domain's config names none (lego's default for LuaDNS). */
@@ -58,7 +59,7 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
       const answer = await call("GET", "/zones");
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
-      return { ok: true, detail: `API key accepted for ${credentials.email} (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `API key accepted for ${credentials.email} (${plural(count, "zone")})` };
     },
 
     async findZone(hostname, configured) {

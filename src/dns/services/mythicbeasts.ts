@@ -21,6 +21,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Mythic Beasts";
 /** A new record's TTL when the domain's config names none (the TTL of Mythic Beasts' own examples). */
@@ -55,7 +56,7 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
       const listed = await listZones();
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.length;
-      return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
     },
 
     async listZones() {

@@ -17,6 +17,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
@@ -75,7 +76,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = body.totalCount;
       if (typeof total !== "number") return { ok: true, detail: `Token accepted for ${credentials.username}` };
-      return { ok: true, detail: `Token accepted for ${credentials.username} (${total} ${total === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `Token accepted for ${credentials.username} (${plural(total, "domain")})` };
     },
 
     async listZones() {

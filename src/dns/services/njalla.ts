@@ -23,6 +23,7 @@ import type { FailureCause, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Njalla";
 const APEX = "@";
@@ -106,7 +107,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
       const listed = await rpc("list-domains", {});
       if (!listed.ok) return { ok: false, detail: listed.message };
       const domains = Array.isArray(listed.value.domains) ? listed.value.domains.length : undefined;
-      return { ok: true, detail: domains === undefined ? "Token accepted" : `Token accepted (${domains} ${domains === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: domains === undefined ? "Token accepted" : `Token accepted (${plural(domains, "domain")})` };
     },
 
     async findZone(hostname, configured) {

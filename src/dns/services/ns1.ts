@@ -21,6 +21,7 @@ import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } fro
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
+import { plural } from "../../util/plural";
 
 const SERVICE = "NS1";
 /** Pages of zones followed at most: past this the listing is taken as runaway pagination, not an account. */
@@ -73,7 +74,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
       const listed = await listZones();
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.length;
-      return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
     },
 
     async listZones() {

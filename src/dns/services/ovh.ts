@@ -17,6 +17,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "OVH";
 
@@ -78,7 +79,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
       const answer = await call("GET", "/domain/zone");
       if (!answer.ok) return { ok: false, detail: answer.message };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
-      return { ok: true, detail: `Keys accepted (${count} ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `Keys accepted (${plural(count, "zone")})` };
     },
 
     async listZones() {

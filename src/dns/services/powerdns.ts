@@ -10,6 +10,7 @@ import { type ClientContext, defineService } from "../service";
 import type { RecordType, Step, VerifyOutcome } from "../provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { longestZone } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "PowerDNS";
 /** The TTL of a record set ddnsd creates when the domain's config names none. */
@@ -151,7 +152,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
 
     describe(set: RecordSet): string[] {
       const comments = (set.raw as PdnsRrset | undefined)?.comments?.length ?? 0;
-      return [...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]), ...(comments > 0 ? [`${comments} comment${comments === 1 ? "" : "s"} kept`] : [])];
+      return [...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]), ...(comments > 0 ? [`${plural(comments, "comment")} kept`] : [])];
     },
   };
 }

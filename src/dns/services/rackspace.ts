@@ -24,6 +24,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Rackspace Cloud DNS";
 /** A new record's TTL when the domain's config names none: Rackspace's minimum and a common choice. */
@@ -144,7 +145,7 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
       const listed = await call("GET", "/domains?limit=1");
       if (!listed.ok) return { ok: false, detail: listed.message };
       const total = isObject(listed.value.body) ? listed.value.body.totalEntries : undefined;
-      return { ok: true, detail: typeof total === "number" ? `API key accepted (${total} ${total === 1 ? "domain" : "domains"})` : "API key accepted" };
+      return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
     },
 
     async findZone(hostname, configured) {

@@ -32,6 +32,7 @@ import { defineService, type ClientContext } from "../service";
 import { signRequest } from "../signing/sigv4";
 import { type XmlElement, child, childrenNamed, escapeXml, parseXml, textAt } from "../protocols/xml";
 import { candidateZones } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Route 53";
 const SIGNING_SCOPE = { region: "us-east-1", service: "route53" };
@@ -135,7 +136,7 @@ export function createRoute53Api(
       const count = Number(textAt(answer.root, "HostedZoneCount"));
       return {
         ok: true,
-        detail: Number.isInteger(count) ? `Access key accepted (${count} hosted ${count === 1 ? "zone" : "zones"})` : "Access key accepted",
+        detail: Number.isInteger(count) ? `Access key accepted (${plural(count, "hosted zone")})` : "Access key accepted",
       };
     },
 

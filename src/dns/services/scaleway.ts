@@ -22,6 +22,7 @@ import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Scaleway";
 /** A new record's TTL when the config names none: the console's default. */
@@ -86,7 +87,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
       const listed = await listZones();
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.length;
-      return { ok: true, detail: `Secret key accepted (${count} DNS ${count === 1 ? "zone" : "zones"})` };
+      return { ok: true, detail: `Secret key accepted (${plural(count, "DNS zone")})` };
     },
 
     zoneOwner: "this key's projects",

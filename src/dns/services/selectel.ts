@@ -20,6 +20,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Selectel";
 const SELECTEL_IDENTITY_URL = "https://cloud.api.selcloud.ru/identity/v3";
@@ -114,7 +115,7 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
       const listed = await call("GET", "/zones?limit=1");
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = isObject(listed.value.body) ? listed.value.body.count : undefined;
-      return { ok: true, detail: typeof count === "number" ? `Service user accepted (${count} ${count === 1 ? "zone" : "zones"} in the project)` : "Service user accepted" };
+      return { ok: true, detail: typeof count === "number" ? `Service user accepted (${plural(count, "zone")} in the project)` : "Service user accepted" };
     },
 
     async findZone(hostname, configured) {

@@ -25,6 +25,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName, sameAddress } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Spaceship";
 /** The most records Spaceship gives in one page of a domain's records. */
@@ -90,7 +91,7 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
       const answer = await call("GET", `/v1/domains?${new URLSearchParams({ take: "1", skip: "0" })}`);
       if (!answer.ok) return { ok: false, detail: answer.message };
       const total = isObject(answer.value.body) ? answer.value.body.total : undefined;
-      return { ok: true, detail: typeof total === "number" ? `API key accepted (${total} ${total === 1 ? "domain" : "domains"})` : "API key accepted" };
+      return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
     },
 
     async listZones() {

@@ -27,6 +27,7 @@ import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconci
 import { defineService, type ClientContext } from "../service";
 import { tc3Authorization } from "../signing/tc3";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Tencent Cloud DNSPod";
 const API_VERSION = "2021-03-23";
@@ -95,7 +96,7 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
       const listed = await listDomains(1, 0);
       if (!listed.ok) return { ok: false, detail: listed.message };
       const count = listed.value.total;
-      return { ok: true, detail: Number.isInteger(count) ? `Secret key accepted (${count} ${count === 1 ? "domain" : "domains"})` : "Secret key accepted" };
+      return { ok: true, detail: Number.isInteger(count) ? `Secret key accepted (${plural(count, "domain")})` : "Secret key accepted" };
     },
 
     async listZones() {

@@ -18,6 +18,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
 
 const SERVICE = "Vultr";
 /** The most items Vultr gives in one page. */
@@ -71,7 +72,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = isObject(body.meta) ? body.meta.total : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
-      return { ok: true, detail: `API key accepted (${total} ${total === 1 ? "domain" : "domains"})` };
+      return { ok: true, detail: `API key accepted (${plural(total, "domain")})` };
     },
 
     async listZones() {

@@ -14,6 +14,7 @@ import type { ProviderChanges, ProviderWithCount, Verification } from "../../sto
 import { type ClientParts, providerClient } from "../../updater/provider-client";
 import { iso } from "../../util/time";
 import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
+import { plural } from "../../util/plural";
 
 /**
  * What the providers' rules use: the rows (a provider deleted with its domains and their history),
@@ -163,7 +164,7 @@ export function deleteProvider(ctx: ProviderDeps, id: number, cascade: boolean):
   findProviderRow(ctx, id);
   const count = ctx.store.providers.domainCount(id);
   if (count > 0 && !cascade) {
-    throw conflict(`The provider still has ${count} domain${count === 1 ? "" : "s"}; delete them first or use ?cascade=true`);
+    throw conflict(`The provider still has ${plural(count, "domain")}; delete them first or use ?cascade=true`);
   }
   ctx.store.transaction((store) => {
     for (const domainId of store.domains.idsOfProvider(id)) {
