@@ -139,7 +139,7 @@ describe("writeRecord", () => {
   test("the longest zone wins across resource groups; none is a failure naming the name", async () => {
     fake.addZone("lab.example.com", "lab-rg");
     expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, zoneId: "lab-rg/lab.example.com" });
-    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Azure DNS: no zone this service principal can see holds x.other.net" });
+    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Azure DNS: no zone of this account holds x.other.net" });
   });
 
   test("a configured zone that is gone is looked up afresh, once; a malformed one is refused", async () => {

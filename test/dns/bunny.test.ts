@@ -169,7 +169,7 @@ describe("zone discovery", () => {
 
   test("no zone holding the name: a failure naming it, nothing written", async () => {
     fake.addZone("xample.com");
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Bunny: no DNS zone of this account holds host.ample.com" });
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Bunny: no zone of this account holds host.ample.com" });
     expect(fake.writes()).toBe(0);
   });
 

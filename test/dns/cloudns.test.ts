@@ -176,7 +176,7 @@ describe("zone discovery", () => {
 
   test("a zone outside the sub-user's reach is not found, and nothing is written", async () => {
     fake.subUserZones = new Set(["other.org"]);
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "ClouDNS: no DNS zone of this account holds home.example.com" });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "ClouDNS: no zone of this account holds home.example.com" });
     expect(fake.writes()).toBe(0);
   });
 

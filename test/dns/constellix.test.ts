@@ -196,7 +196,7 @@ describe("zone discovery", () => {
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Constellix: no domain of this account holds host.example.org" });
+    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Constellix: no zone of this account holds host.example.org" });
     expect(fake.writes()).toBe(0);
   });
 

@@ -224,7 +224,7 @@ describe("domain discovery", () => {
   });
 
   test("no domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "deSEC: no domain of this account holds home.example.org" });
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "deSEC: no zone of this account holds home.example.org" });
   });
 
   test("a config.zone_id that does not hold the hostname is refused without a request", async () => {

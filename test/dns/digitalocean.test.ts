@@ -206,7 +206,7 @@ describe("domain discovery and paging", () => {
   });
 
   test("no domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DigitalOcean: no domain of this account holds home.example.org" });
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DigitalOcean: no zone of this account holds home.example.org" });
   });
 
   test("a config.zone_id that does not hold the hostname is refused without a request", async () => {

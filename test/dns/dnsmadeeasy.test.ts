@@ -174,7 +174,7 @@ describe("writeRecord on a missing record", () => {
 
 describe("domain discovery", () => {
   test("no managed domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DNS Made Easy: no managed domain of this account holds home.other.org" });
+    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DNS Made Easy: no zone of this account holds home.other.org" });
   });
 
   test("a configured domain that left the account is looked up afresh, once", async () => {

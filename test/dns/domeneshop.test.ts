@@ -179,7 +179,7 @@ describe("domain discovery", () => {
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: "Domeneshop: no domain of this account with Domeneshop's DNS service holds host.ample.com" });
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: "Domeneshop: no zone of this account with Domeneshop's DNS service holds host.ample.com" });
     expect(fake.writes()).toBe(0);
   });
 

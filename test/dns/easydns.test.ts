@@ -128,7 +128,7 @@ describe("domain discovery", () => {
   }
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "easyDNS: no domain of this account holds host.other.net" });
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "easyDNS: no zone of this account holds host.other.net" });
     expect(fake.writes()).toBe(0);
   });
 

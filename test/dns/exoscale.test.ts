@@ -169,7 +169,7 @@ describe("writeRecord", () => {
     const lab = fake.addDomain("lab.example.com");
     expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: lab });
     expect(fake.records("lab.example.com", "pi", "A")).toHaveLength(1);
-    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: no domain of this account holds x.other.net" });
+    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: no zone of this account holds x.other.net" });
   });
 
   test("a configured domain that is gone is looked up afresh, once; one that does not hold the name is refused", async () => {

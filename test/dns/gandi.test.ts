@@ -210,7 +210,7 @@ describe("domain discovery", () => {
     expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
       ok: false,
       cause: "refused",
-      message: "Gandi: no domain of this account holds host.ample.com",
+      message: "Gandi: no zone of this account holds host.ample.com",
     });
     expect(fake.writes()).toBe(0);
   });

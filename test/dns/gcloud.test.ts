@@ -227,7 +227,7 @@ describe("writeRecord", () => {
     expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: "lab" });
     expect(fake.requests.filter((r) => r.path === ZONES).map((r) => r.query.pageToken !== undefined)).toEqual([false, true, true, true]);
     expect(fake.rrset("a-private", "pi.lab.example.com.", "A")).toBeUndefined();
-    expect(await client().writeRecord(target("x.nowhere.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: `Google Cloud DNS: no public managed zone of project ${GCLOUD_FAKE_PROJECT} holds x.nowhere.org` });
+    expect(await client().writeRecord(target("x.nowhere.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: `Google Cloud DNS: no zone of project ${GCLOUD_FAKE_PROJECT} holds x.nowhere.org` });
   });
 
   test("a configured zone that is gone is looked up afresh, once", async () => {

@@ -203,7 +203,7 @@ describe("zone discovery", () => {
     expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
       ok: false,
       cause: "refused",
-      message: "Huawei Cloud DNS: no public zone of this account holds host.example.org",
+      message: "Huawei Cloud DNS: no zone of this account holds host.example.org",
     });
     expect(fake.writes()).toBe(0);
   });

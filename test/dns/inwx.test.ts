@@ -228,7 +228,7 @@ describe("domain discovery", () => {
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "INWX: no domain of this account holds host.other.net" });
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "INWX: no zone of this account holds host.other.net" });
     expect(fake.changes()).toBe(0);
   });
 

@@ -148,7 +148,7 @@ describe("zone discovery", () => {
   });
 
   test("no zone holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "IONOS: no DNS zone of this account holds host.ample.com" });
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "IONOS: no zone of this account holds host.ample.com" });
     expect(fake.writes()).toBe(0);
   });
 

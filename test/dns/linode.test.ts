@@ -206,7 +206,7 @@ describe("domain discovery", () => {
     expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
       ok: false,
       cause: "refused",
-      message: "Linode: no domain of this account holds host.ample.com",
+      message: "Linode: no zone of this account holds host.ample.com",
     });
     expect(fake.writes()).toBe(0);
   });

@@ -172,7 +172,7 @@ describe("domain discovery", () => {
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "NameSilo: no domain of this account holds host.ample.com" });
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "NameSilo: no zone of this account holds host.ample.com" });
     expect(fake.writes()).toBe(0);
   });
 

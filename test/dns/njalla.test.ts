@@ -160,7 +160,7 @@ describe("domain discovery", () => {
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no domain of this account holds host.ample.com" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no zone of this account holds host.ample.com" });
     expect(methods()).toEqual(["list-domains"]);
   });
 

@@ -261,7 +261,7 @@ describe("domain discovery", () => {
     expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({
       ok: false,
       cause: "refused",
-      message: "Porkbun: no domain of this account holds home.example.org",
+      message: "Porkbun: no zone of this account holds home.example.org",
     });
   });
 

@@ -211,7 +211,7 @@ describe("zone discovery", () => {
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: no domain of this account holds host.example.org" });
+    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: no zone of this account holds host.example.org" });
   });
 
   test("a configured domain that does not hold the name is refused", async () => {

@@ -271,7 +271,7 @@ describe("zone discovery", () => {
   test("an answer starting at a neighbour is no match (exact names only)", async () => {
     // Asked for "ample.com.", Route 53 starts at it and answers with example.com.'s neighbours.
     const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Route 53: no public hosted zone of this account holds host.ample.com" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Route 53: no zone of this account holds host.ample.com" });
     expect(fake.writes()).toBe(0);
   });
 

@@ -140,7 +140,7 @@ describe("domain discovery", () => {
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("Servercow: no domain of this account holds host.other.org") });
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("Servercow: no zone of this account holds host.other.org") });
     expect(fake.writes()).toBe(0);
   });
 

@@ -155,7 +155,7 @@ describe("writeRecord", () => {
   });
 
   test("no domain holding the name; a configured domain that does not hold it", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "TransIP: no domain of this account holds host.other.net" });
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "TransIP: no zone of this account holds host.other.net" });
     fake.clearRequests();
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });

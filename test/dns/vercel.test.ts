@@ -215,7 +215,7 @@ describe("domains of a team", () => {
 
   test("without it a team's domain is not the account's", async () => {
     fake.addDomain("team.dev", VERCEL_FAKE_TEAM);
-    expect(await client().writeRecord(target("home.team.dev"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Vercel: no domain of this account holds home.team.dev" });
+    expect(await client().writeRecord(target("home.team.dev"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Vercel: no zone of this account holds home.team.dev" });
     expect(fake.writes()).toBe(0);
   });
 });

@@ -17,7 +17,7 @@ import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, type 
 import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName, zoneHolds } from "../zones";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Azure DNS";
@@ -147,7 +147,7 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
       if (!listed.ok) return listed;
       const name = longestZone(hostname, listed.value.map((z) => z.name));
       const zone = listed.value.find((z) => z.name === name);
-      return zone === undefined ? failed(`${SERVICE}: no zone this service principal can see holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: `${zone.group}/${zone.name}`, name: zone.name } };
+      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: `${zone.group}/${zone.name}`, name: zone.name } };
     },
 
     async readRecordSet(zone, hostname, type) {

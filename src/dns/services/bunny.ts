@@ -17,7 +17,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName, zoneHolds } from "../zones";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Bunny";
@@ -86,7 +86,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       const usable = zones.filter((z) => typeof z.Domain === "string" && typeof z.Id === "number");
       const name = longestZone(hostname, usable.map((z) => z.Domain as string));
       const found = usable.find((z) => (z.Domain as string).toLowerCase() === name);
-      if (name === undefined || found === undefined) return failed(`${SERVICE}: no DNS zone of this account holds ${hostname}`, { cause: "refused" });
+      if (name === undefined || found === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: { id: String(found.Id), name } };
     },
 

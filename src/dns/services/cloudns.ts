@@ -19,7 +19,7 @@ import { failed, failedAnswer, isObject, requestJson, type JsonAnswer } from "..
 import type { Step, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "ClouDNS";
 /** The TTLs ClouDNS keeps. */
@@ -70,7 +70,7 @@ export function createCloudnsApi(
         // Refused credentials, or no usable answer: asking for the next name would fare no better.
         if (!info.ok && (info.refusedAuth || info.cause !== "refused")) return info;
       }
-      return failed(`${SERVICE}: no DNS zone of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

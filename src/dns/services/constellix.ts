@@ -26,7 +26,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, foreignZoneMessage, relativeName, zoneHolds } from "../zones";
+import { candidateZones, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Constellix";
 /** A new record's TTL when the domain's config names none (Constellix's form default). */
@@ -86,7 +86,7 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
         const domain = found.value.find((d) => typeof d.id === "number" && String(d.name ?? "").toLowerCase() === candidate);
         if (domain) return { ok: true, value: { id: String(domain.id), name: candidate } };
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -18,7 +18,7 @@ import { exchangeJson, failed, failedAnswer, isObject, parseJson, unreadableAnsw
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName, zoneHolds } from "../zones";
+import { noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "deSEC";
 /** deSEC's usual `minimum_ttl` of a domain (lower only on request); the TTL of a new RRset when nothing says otherwise. */
@@ -74,7 +74,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       const domain = (Array.isArray(found.body) ? found.body.filter(isObject) : []).find(
         (d) => typeof d.name === "string" && zoneHolds(d.name.toLowerCase(), hostname),
       );
-      if (!domain) return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      if (!domain) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       const name = String(domain.name).toLowerCase();
       if (typeof domain.minimum_ttl === "number") minimumTtls.set(name, domain.minimum_ttl);
       return { ok: true, value: { id: name, name } };

@@ -16,7 +16,7 @@ import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "DigitalOcean";
 /** The TTL DigitalOcean's own examples give a new record; used when the config names none. */
@@ -77,7 +77,7 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
       const listed = await listAll("/domains", "domains");
       if (!listed.ok) return listed;
       const domain = longestZone(hostname, listed.value.flatMap((d) => (typeof d.name === "string" ? [d.name] : [])));
-      if (domain === undefined) return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      if (domain === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: { id: domain, name: domain } };
     },
 

@@ -23,7 +23,7 @@ import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } fro
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "DNS Made Easy";
@@ -92,7 +92,7 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
         if (!id.ok) return id;
         if (id.value !== null) return { ok: true, value: { id: candidate, name: candidate } };
       }
-      return failed(`${SERVICE}: no managed domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -19,7 +19,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Domeneshop";
@@ -91,7 +91,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
         .filter((z): z is Zone => z !== undefined);
       const name = longestZone(hostname, zones.map((z) => z.name!));
       const zone = zones.find((z) => z.name === name);
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account with Domeneshop's DNS service holds ${hostname}`, { cause: "refused" }) : { ok: true, value: zone };
+      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname, "this account with Domeneshop's DNS service"), { cause: "refused" }) : { ok: true, value: zone };
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -24,7 +24,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName, sameAddress, zoneHolds } from "../zones";
+import { longestZone, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "dynv6";
@@ -108,7 +108,7 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
       const names = zones.map((z) => z.name).filter((n): n is string => typeof n === "string");
       const name = longestZone(hostname, names);
       const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase().replace(/\.$/, "") === name);
-      if (name === undefined || zone === undefined) return failed(`${SERVICE}: no zone of this account holds ${hostname}`, { cause: "refused" });
+      if (name === undefined || zone === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: { id: String(zone.id), name } };
     },
 

@@ -21,7 +21,7 @@ import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } fro
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "easyDNS";
 /** A new record's TTL when the domain's config names none. */
@@ -71,7 +71,7 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
         if (answer.ok) return { ok: true, value: { id: candidate, name: candidate } };
         if (!notTheAccounts(answer)) return answer;
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -19,7 +19,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName, zoneHolds } from "../zones";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Exoscale";
@@ -117,7 +117,7 @@ export function createExoscaleApi(
       const domains = (Array.isArray(body["dns-domains"]) ? body["dns-domains"].filter(isObject) : []).filter((d) => typeof d.id === "string" && typeof d["unicode-name"] === "string");
       const zone = longestZone(hostname, domains.map((d) => String(d["unicode-name"])));
       const domain = domains.find((d) => String(d["unicode-name"]).toLowerCase().replace(/\.$/, "") === zone);
-      return domain === undefined || zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: String(domain.id), name: zone } };
+      return domain === undefined || zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: String(domain.id), name: zone } };
     },
 
     async readRecordSet(zone, hostname, type) {

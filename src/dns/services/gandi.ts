@@ -18,7 +18,7 @@ import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } fro
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName, zoneHolds } from "../zones";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Gandi";
@@ -71,7 +71,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
         if (domains.length < DOMAINS_PER_PAGE || names.length >= total) break;
       }
       const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
     },
 
     // A record set's 404 is also what an unknown domain gives: a configured domain is checked to be

@@ -19,7 +19,7 @@ import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, type 
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone } from "../zones";
+import { longestZone, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Google Cloud DNS";
@@ -186,7 +186,7 @@ export function createGcloudApi(
       if (!listed.ok) return listed;
       const name = longestZone(hostname, listed.value.map((z) => z.dnsName));
       const zone = listed.value.find((z) => z.dnsName === name);
-      return zone === undefined ? failed(`${SERVICE}: no public managed zone of project ${project} holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone.name, name: zone.dnsName } };
+      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname, `project ${project}`), { cause: "refused" }) : { ok: true, value: { id: zone.name, name: zone.dnsName } };
     },
 
     async zoneName(zoneId) {

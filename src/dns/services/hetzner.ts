@@ -20,7 +20,7 @@ import { failed, failedAnswer, exchangeJson, isObject, parseJson, type ServiceEr
 import type { Step, StepFailure } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName, sameAddress, zoneHolds } from "../zones";
+import { candidateZones, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Hetzner";
@@ -137,7 +137,7 @@ export function createHetznerApi(credentials: { token: string }, context: Client
         const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase() === candidate);
         if (zone) return notPrimary(candidate, zone.mode) ?? { ok: true, value: { id: candidate, name: candidate } };
       }
-      return failed(`${SERVICE}: no zone of this project holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname, "this project"), { cause: "refused" });
     },
 
     // Not found is also what an unknown zone gives for a record set: make sure a configured zone

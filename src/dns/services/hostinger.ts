@@ -20,7 +20,7 @@ import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } fro
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Hostinger";
@@ -69,7 +69,7 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
         if (read.ok) return { ok: true, value: { id: candidate, name: candidate } };
         if (read.status !== 404) return read;
       }
-      return failed(`${SERVICE}: no DNS zone of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -27,7 +27,7 @@ import { signRequest } from "../signing/huaweicloud-signer";
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone } from "../zones";
+import { longestZone, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Huawei Cloud DNS";
@@ -78,7 +78,7 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
       const name = longestZone(hostname, zones.keys());
       const id = name === undefined ? undefined : zones.get(name);
       return name === undefined || id === undefined
-        ? failed(`${SERVICE}: no public zone of this account holds ${hostname}`, { cause: "refused" })
+        ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" })
         : { ok: true, value: { id, name } };
     },
 

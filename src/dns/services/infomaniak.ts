@@ -26,7 +26,7 @@ import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, configuredZone, relativeName, zoneHolds, foreignZoneMessage } from "../zones";
+import { candidateZones, configuredZone, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Infomaniak";
 /** The name the API gives the zone's own records. */
@@ -115,7 +115,7 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
       }
       // Not final: the zone may be added to the account, or the token given the scopes, later.
       return failed(
-        `${SERVICE}: no zone of this account holds ${hostname}${forbidden ? " (some names were refused with 403: the token may lack the domain:read, dns:read and dns:write scopes, or may not see the zone)" : ""}`,
+        `${noZoneMessage(SERVICE, hostname)}${forbidden ? " (some names were refused with 403: the token may lack the domain:read, dns:read and dns:write scopes, or may not see the zone)" : ""}`,
         { cause: "refused" },
       );
     },

@@ -26,7 +26,7 @@ import type { DnsProvider, FailureCause, Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
-import { candidateZones } from "../zones";
+import { candidateZones, noZoneMessage } from "../zones";
 
 const SERVICE = "INWX";
 /** A new record's TTL when the domain's config names none: INWX's default. */
@@ -190,7 +190,7 @@ export function createInwxApi(
         if (answer.value.ok) return { ok: true, value: { id: candidate, name: candidate } };
         if (answer.value.code !== OBJECT_DOES_NOT_EXIST) return refusal("nameserver.info", answer.value, causeOf(answer.value.code));
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -18,7 +18,7 @@ import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } fro
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { configuredZone, longestZone } from "../zones";
+import { configuredZone, longestZone, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "IONOS";
@@ -57,7 +57,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       const name = longestZone(hostname, zones.map((z) => String(z.name ?? "")));
       const zone = zones.find((z) => String(z.name ?? "").toLowerCase().replace(/\.$/, "") === name);
       return zone === undefined || name === undefined
-        ? failed(`${SERVICE}: no DNS zone of this account holds ${hostname}`, { cause: "refused" })
+        ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" })
         : { ok: true, value: { id: String(zone.id), name } };
     },
 

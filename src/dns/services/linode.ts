@@ -17,7 +17,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Linode";
@@ -111,7 +111,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
       const primaries = listed.value.filter((d) => d.type !== "slave" && typeof d.domain === "string" && typeof d.id === "number");
       const name = longestZone(hostname, primaries.map((d) => d.domain as string));
       const domain = primaries.find((d) => (d.domain as string).toLowerCase() === name);
-      if (name === undefined || domain === undefined) return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      if (name === undefined || domain === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: zoneOf(domain, name) };
     },
 

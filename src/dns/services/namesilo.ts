@@ -21,7 +21,7 @@ import { failed, failedAnswer, isObject, requestJson, type JsonAnswer, type Serv
 import type { FailureCause, Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "NameSilo";
 /** The code of every successful answer. */
@@ -91,7 +91,7 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
         if (listed.ok) return { ok: true, value: { id: candidate, name: candidate } };
         if (listed.code !== NOT_THIS_ACCOUNTS) return listed;
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

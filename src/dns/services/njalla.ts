@@ -22,7 +22,7 @@ import { failed, isObject, requestJson, type JsonAnswer } from "../http";
 import type { FailureCause, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { configuredZone, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Njalla";
@@ -122,7 +122,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
         .map((d) => d.name)
         .filter((n): n is string => typeof n === "string");
       const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
     },
 
     async readRecordSet(zone, hostname, type) {

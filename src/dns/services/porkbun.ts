@@ -14,7 +14,7 @@ import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, 
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Porkbun";
 /** Porkbun's minimum and default TTL. */
@@ -93,7 +93,7 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
         if (domains.length < LIST_ALL_PAGE || names.size === known) break;
       }
       const domain = longestZone(hostname, names);
-      if (domain === undefined) return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      if (domain === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: { id: domain, name: domain } };
     },
 

@@ -9,7 +9,7 @@ import { exchangeJson, failed, failedAnswer, isObject, type JsonApi, parseJson, 
 import { type ClientContext, defineService } from "../service";
 import type { RecordType, Step, VerifyOutcome } from "../provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { longestZone } from "../zones";
+import { longestZone, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "PowerDNS";
@@ -128,7 +128,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
         if (typeof zone.name === "string") ids.set(zone.name.toLowerCase().replace(/\.$/, ""), typeof zone.id === "string" ? zone.id : zone.name);
       }
       const name = longestZone(hostname, ids.keys());
-      if (name === undefined) return { ok: false, message: `${SERVICE}: server ${options.serverId} has no zone that holds ${hostname}`, cause: "refused" };
+      if (name === undefined) return { ok: false, message: noZoneMessage(SERVICE, hostname, `server ${options.serverId}`), cause: "refused" };
       return { ok: true, value: { id: ids.get(name) ?? absolute(name), name } };
     },
 

@@ -23,7 +23,7 @@ import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, stale
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, zoneHolds } from "../zones";
+import { candidateZones, noZoneMessage, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Rackspace Cloud DNS";
@@ -164,7 +164,7 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
         const domain = listed.value.find((d) => lower(d.name) === candidate && d.id !== undefined);
         if (domain) return { ok: true, value: { id: String(domain.id), name: candidate } };
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -31,7 +31,7 @@ import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { signRequest } from "../signing/sigv4";
 import { type XmlElement, child, childrenNamed, escapeXml, parseXml, textAt } from "../protocols/xml";
-import { candidateZones } from "../zones";
+import { candidateZones, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Route 53";
@@ -155,7 +155,7 @@ export function createRoute53Api(
         const id = textAt(zone, "Id");
         if (id) return { ok: true, value: { id: bareZoneId(id), name: candidate } };
       }
-      return failed(`${SERVICE}: no public hosted zone of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     zoneName,

@@ -19,7 +19,7 @@ import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, stale
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones } from "../zones";
+import { candidateZones, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Selectel";
@@ -128,7 +128,7 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
         const zone = listed.value.find((z) => bare(z.name) === candidate);
         if (zone) return { ok: true, value: { id: idOf(zone), name: candidate, ...(zone.disabled === true ? { note: `zone ${candidate} is disabled at Selectel, so the record is not served until it is enabled` } : {}) } };
       }
-      return failed(`${SERVICE}: no zone of this project holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname, "this project"), { cause: "refused" });
     },
 
     async zoneName(zoneId) {

@@ -22,7 +22,7 @@ import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, configuredZone, foreignZoneMessage, relativeName, zoneHolds } from "../zones";
+import { candidateZones, configuredZone, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Servercow";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -114,7 +114,7 @@ export function createServercowApi(credentials: { username: string; password: st
       // to an unknown user): the credentials are as likely the cause as the domain. A domain added
       // to the account later makes the next try succeed, so this is not final.
       return failed(
-        `${SERVICE}: no domain of this account holds ${hostname} (Servercow answered "${NO_SUCH_DOMAIN}" for each of its parents) — check the API username and password, and that the API user may manage the domain`,
+        `${noZoneMessage(SERVICE, hostname)} (Servercow answered "${NO_SUCH_DOMAIN}" for each of its parents) — check the API username and password, and that the API user may manage the domain`,
         { cause: "refused" },
       );
     },

@@ -17,7 +17,7 @@ import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "TransIP";
 /** What the login asks for; the token is used for 25 minutes of it, so it never runs out mid-write. */
@@ -116,7 +116,7 @@ export function createTransipApi(credentials: { login: string; private_key: stri
         // 404: not a domain of this account; its parent may be.
         if (answer.status !== 404) return answer;
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

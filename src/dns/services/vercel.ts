@@ -20,7 +20,7 @@ import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, stal
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, relativeName } from "../zones";
+import { longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Vercel";
 /** The most items Vercel gives in one page. */
@@ -112,7 +112,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
       if (!listed.ok) return listed;
       const zone = longestZone(hostname, listed.value.map((d) => d.name).filter((n): n is string => typeof n === "string"));
       return zone === undefined
-        ? failed(`${SERVICE}: no domain of this ${options.teamId ? "team" : "account"} holds ${hostname}`, { cause: "refused" })
+        ? failed(noZoneMessage(SERVICE, hostname, options.teamId ? "this team" : undefined), { cause: "refused" })
         : { ok: true, value: { id: zone, name: zone } };
     },
 
