@@ -17,8 +17,7 @@ import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, type 
 import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
-import { plural } from "../../util/plural";
+import { acceptedCounting, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Azure DNS";
 const API_VERSION = "2018-05-01";
@@ -128,12 +127,7 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
   return {
     service: SERVICE,
 
-    async verify() {
-      const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
-      const count = listed.value.length;
-      return { ok: true, detail: `Service principal accepted (${plural(count, "zone")} visible)` };
-    },
+    verify: () => acceptedCounting(listZones(), "Service principal accepted", "zone", " visible"),
 
     async findZone(hostname, configured) {
       const given = typeof configured === "string" ? configured.trim().toLowerCase() : "";

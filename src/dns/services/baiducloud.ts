@@ -28,8 +28,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { relativeName, sameAddress } from "../zones";
-import { plural } from "../../util/plural";
+import { acceptedCounting, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Baidu Cloud DNS";
 /** The host record Baidu uses for the zone's own name. */
@@ -141,13 +140,8 @@ export function createBaiduCloudApi(credentials: { access_key_id: string; secret
   return {
     service: SERVICE,
 
-    async verify() {
-      // Lists zones: the same permission the writes need to find one; changes nothing.
-      const listed = await listAll("/v1/dns/zone", "zones");
-      if (!listed.ok) return { ok: false, detail: listed.message };
-      const count = listed.value.length;
-      return { ok: true, detail: `Access key accepted (${plural(count, "zone")})` };
-    },
+    // Lists zones: the same permission the writes need to find one; changes nothing.
+    verify: () => acceptedCounting(listAll("/v1/dns/zone", "zones"), "Access key accepted"),
 
     async listZones() {
       const listed = await listAll("/v1/dns/zone", "zones");

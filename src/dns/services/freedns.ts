@@ -24,9 +24,8 @@ import { exchange, excerpt, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { sameAddress } from "../zones";
+import { acceptedCounting, sameAddress } from "../zones";
 import { type ClientContext, defineService } from "../service";
-import { plural } from "../../util/plural";
 
 const SERVICE = "FreeDNS";
 
@@ -85,12 +84,7 @@ export function createFreednsApi(credentials: { username: string; password: stri
   return {
     service: SERVICE,
 
-    async verify() {
-      const listed = await list();
-      if (!listed.ok) return { ok: false, detail: listed.message };
-      const count = listed.value.length;
-      return { ok: true, detail: `Login accepted (${plural(count, "dynamic DNS record")})` };
-    },
+    verify: () => acceptedCounting(list(), "Login accepted", "dynamic DNS record"),
 
     // FreeDNS has no zones to find: the listing holds every record of the account.
     async findZone() {

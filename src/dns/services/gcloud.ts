@@ -19,8 +19,7 @@ import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, type 
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage } from "../zones";
-import { plural } from "../../util/plural";
+import { acceptedCounting, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Google Cloud DNS";
 const GCLOUD_SCOPE = "https://www.googleapis.com/auth/ndev.clouddns.readwrite";
@@ -173,12 +172,7 @@ export function createGcloudApi(
   return {
     service: SERVICE,
 
-    async verify() {
-      const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
-      const count = listed.value.length;
-      return { ok: true, detail: `Service account accepted (${plural(count, "public zone")} in project ${project})` };
-    },
+    verify: () => acceptedCounting(listZones(), "Service account accepted", "public zone", ` in project ${project}`),
 
     async findZone(hostname, configured) {
       if (configured !== undefined) return { ok: true, value: { id: configured, name: null } };

@@ -20,8 +20,7 @@ import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../ht
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
+import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Mythic Beasts";
 /** A new record's TTL when the domain's config names none (the TTL of Mythic Beasts' own examples). */
@@ -51,13 +50,8 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
   return {
     service: SERVICE,
 
-    async verify() {
-      // The zones the key may see; changes nothing.
-      const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
-      const count = listed.value.length;
-      return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
-    },
+    // The zones the key may see; changes nothing.
+    verify: () => acceptedCounting(listZones(), "API key accepted"),
 
     async listZones() {
       const listed = await listZones();

@@ -21,7 +21,7 @@ import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } fro
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { plural } from "../../util/plural";
+import { acceptedCounting } from "../zones";
 
 const SERVICE = "NS1";
 /** Pages of zones followed at most: past this the listing is taken as runaway pagination, not an account. */
@@ -69,13 +69,8 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
   return {
     service: SERVICE,
 
-    async verify() {
-      // The zones the key may see; changes nothing.
-      const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
-      const count = listed.value.length;
-      return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
-    },
+    // The zones the key may see; changes nothing.
+    verify: () => acceptedCounting(listZones(), "API key accepted"),
 
     async listZones() {
       const listed = await listZones();

@@ -21,8 +21,7 @@ import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, stal
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
+import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Scaleway";
 /** A new record's TTL when the config names none: the console's default. */
@@ -83,12 +82,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
   return {
     service: SERVICE,
 
-    async verify() {
-      const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
-      const count = listed.value.length;
-      return { ok: true, detail: `Secret key accepted (${plural(count, "DNS zone")})` };
-    },
+    verify: () => acceptedCounting(listZones(), "Secret key accepted", "DNS zone"),
 
     zoneOwner: "this key's projects",
 
