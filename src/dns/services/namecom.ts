@@ -13,6 +13,7 @@
 // details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
@@ -35,18 +36,17 @@ export function createNamecomApi(credentials: { username: string; token: string 
   }
 
   /** Every item of a paged listing (`key` in each page), page by page until no next page is named. */
-  async function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
+  function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
+    return paginate(async (next) => {
+      const page = Number(next ?? 1);
       const listed = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
-      const found = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
-      items.push(...found);
-      if (typeof body.nextPage !== "number" || body.nextPage <= page || found.length === 0) break;
-    }
-    return { ok: true, value: items };
+      const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
+      return { ok: true, value: { items, next: typeof body.nextPage === "number" && body.nextPage > page && items.length > 0 ? body.nextPage : undefined } };
+    }, MAX_PAGES);
   }
+
 
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
 

@@ -14,6 +14,7 @@
 // `{"error", "status"}`); libdns/vultr; lego "Vultr".
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
@@ -34,22 +35,18 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
   }
 
   /** Every item of a cursor-paged listing (`key` in each page), until Vultr names no next page. */
-  async function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    let cursor = "";
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const query = new URLSearchParams({ per_page: String(PER_PAGE), ...(cursor === "" ? {} : { cursor }) });
+  function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
+    return paginate(async (cursor) => {
+      const query = new URLSearchParams({ per_page: String(PER_PAGE), ...(cursor === undefined ? {} : { cursor: String(cursor) }) });
       const listed = await call("GET", `${path}?${query}`);
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
-      const found = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
-      items.push(...found);
+      const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
       const links = isObject(body.meta) && isObject(body.meta.links) ? body.meta.links : {};
-      if (typeof links.next !== "string" || links.next === "" || found.length === 0) break;
-      cursor = links.next;
-    }
-    return { ok: true, value: items };
+      return { ok: true, value: { items, next: typeof links.next === "string" && links.next !== "" && items.length > 0 ? links.next : undefined } };
+    }, MAX_PAGES);
   }
+
 
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
 
