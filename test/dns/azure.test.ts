@@ -4,8 +4,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { azure, createAzureApi } from "../../src/dns/services/azure";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, type AzureFake, type AzureFault, startAzureFake } from "../fakes/azure";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -34,10 +35,6 @@ function client(options: { secret?: string; timeoutMs?: number; now?: () => numb
       options.now,
     ),
   );
-}
-
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);

@@ -2,10 +2,11 @@
 // spends, and how each failure Domeneshop can give ends up in Domeneshop's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDomeneshopApi, domeneshop } from "../../src/dns/services/domeneshop";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { createDomeneshopApi } from "../../src/dns/services/domeneshop";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, type DomeneshopDomain, type DomeneshopFake, type DomeneshopFault, startDomeneshopFake } from "../fakes/domeneshop";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -35,33 +36,11 @@ function client(options: { token?: string; secret?: string; timeoutMs?: number; 
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ""}`);
 const home = () => fake.records("example.com", "home", "A");
 const known = () => ({ zone_id: String(example.id) });
 
 describe("the description", () => {
-  test("names both credentials as secrets, the record types, the TTL range and the real service", () => {
-    expect(domeneshop.type).toBe("domeneshop");
-    expect(domeneshop.credentials.map((c) => [c.key, c.secret])).toEqual([
-      ["token", true],
-      ["secret", true],
-    ]);
-    expect(domeneshop.recordTypes).toEqual(["A", "AAAA"]);
-    expect(domeneshop.ttl).toMatchObject({ min: 60, max: 604800 });
-    expect(domeneshop.defaultApiUrl).toBe("https://api.domeneshop.no/v0");
-  });
-
-  test("createClient sends the token and secret as HTTP Basic auth", async () => {
-    const built = domeneshop.createClient({ token: DOMENESHOP_FAKE_TOKEN, secret: DOMENESHOP_FAKE_SECRET }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
-    expect(await built.verify()).toEqual({ ok: true, detail: "Token accepted (2 domains)" });
-    expect(fake.requests[0]?.headers.authorization).toBe(`Basic ${btoa(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`)}`);
-    expect(fake.writes()).toBe(0);
-  });
-
   test("verify with a wrong secret is refused in Domeneshop's words", async () => {
     const outcome = await client({ secret: "wrong" }).verify();
     expect(outcome).toEqual({ ok: false, detail: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)" });
@@ -137,12 +116,6 @@ describe("writeRecord on a missing record", () => {
   test("an AAAA record for the apex with the TTL from config", async () => {
     await client().writeRecord(target("example.com", { ...known(), ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 900 }]);
-  });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { ...known(), create_if_missing: false }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 
   test("a TTL that is no multiple of 60 is sent as the nearest multiple Domeneshop takes", async () => {

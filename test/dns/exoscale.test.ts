@@ -4,10 +4,11 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/services/exoscale";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { openApi } from "../fakes/descriptions";
 import { EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, type ExoscaleFake, type ExoscaleFault, startExoscaleFake } from "../fakes/exoscale";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -30,10 +31,6 @@ function client(options: { secret?: string; timeoutMs?: number; now?: () => numb
   return zoneClient(
     createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }, { pauseMs: 5, ...(options.now ? { now: options.now } : {}) }),
   );
-}
-
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);

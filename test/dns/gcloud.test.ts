@@ -5,10 +5,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createPrivateKey, createVerify } from "node:crypto";
 import { createGcloudApi, gcloud, parseServiceAccountKey, rs256Signature, signedAssertion } from "../../src/dns/services/gcloud";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { normaliseCredentials } from "../../src/dns/rules";
 import { GCLOUD_FAKE_EMAIL, GCLOUD_FAKE_PROJECT, type GcloudFake, type GcloudFault, newRsaKey, serviceAccountKeyJson, startGcloudFake } from "../fakes/gcloud";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -45,10 +46,6 @@ function client(options: { privatePem?: string; timeoutMs?: number; now?: () => 
       options.now,
     ),
   );
-}
-
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);

@@ -5,8 +5,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createNamesiloApi, namesilo } from "../../src/dns/services/namesilo";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { NAMESILO_DEFAULT_TTL, NAMESILO_FAKE_API_KEY, type NamesiloFake, type NamesiloFault, startNamesiloFake } from "../fakes/namesilo";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -33,10 +34,6 @@ function client(options: { apiKey?: string; timeoutMs?: number; baseUrl?: string
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const requestLines = () => fake.requests.map((r) => `${r.path} ${r.query.domain ?? ""}`.trim());
 const home = () => fake.record("example.com", "home", "A");
 const known = { zone_id: "example.com" };
@@ -50,12 +47,6 @@ describe("the description", () => {
     expect(namesilo.ttl).toMatchObject({ min: 3600, max: 2592000 });
     expect(namesilo.defaultApiUrl).toBe("https://www.namesilo.com/api");
     expect(namesilo.canVerify).toBe(true);
-  });
-
-  test("createClient builds a working client from normalised credentials", async () => {
-    const built = namesilo.createClient({ api_key: NAMESILO_FAKE_API_KEY }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
-    expect((await built.verify()).ok).toBe(true);
-    expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/test");
   });
 });
 
@@ -102,13 +93,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()?.value).toBe(OLD_IP);
   });
 
-  test("the same IPv6 address written another way counts as already there", async () => {
-    fake.addRecord("example.com", { host: "home", type: "AAAA", value: "2001:DB8:0:0::7" });
-    const outcome = await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("the TTL survives the update that would reset it; a TTL from config replaces it", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(home()?.ttl).toBe(86400);
@@ -153,12 +137,6 @@ describe("writeRecord on a missing record", () => {
   test("creates it with the TTL from config; an AAAA at the apex", async () => {
     await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.record("example.com", "", "AAAA")).toMatchObject({ value: "2001:db8::7", ttl: 3600 });
-  });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "NameSilo: record new.example.com A does not exist and create_if_missing is false" });
-    expect(fake.writes()).toBe(0);
   });
 });
 
@@ -248,16 +226,6 @@ describe("failures keep NameSilo's words and leave the record alone", () => {
   test("the key never appears in a message", async () => {
     fake.fault("malformed");
     const outcome = await client().verify();
-    expect(outcome.detail).not.toContain(NAMESILO_FAKE_API_KEY);
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startNamesiloFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).verify();
-    expect(outcome.ok).toBe(false);
-    expect(outcome.detail).toStartWith("NameSilo: request failed: ");
     expect(outcome.detail).not.toContain(NAMESILO_FAKE_API_KEY);
   });
 });

@@ -3,9 +3,10 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createNjallaApi, njalla, njallaTtl } from "../../src/dns/services/njalla";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { NJALLA_FAKE_TOKEN, type NjallaFake, type NjallaFault, startNjallaFake } from "../fakes/njalla";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -34,23 +35,11 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const methods = () => fake.requests.map((r) => (r.body as { method: string }).method);
 const paramsOf = (request: { body: unknown } | undefined) => (request?.body as { params?: unknown } | undefined)?.params;
 const home = () => fake.records("example.com", "home", "A");
 
 describe("the description", () => {
-  test("names the secret token, the record types, the TTLs and the real service", () => {
-    expect(njalla.type).toBe("njalla");
-    expect(njalla.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
-    expect(njalla.recordTypes).toEqual(["A", "AAAA"]);
-    expect(njalla.ttl).toMatchObject({ min: 60, max: 86400 });
-    expect(njalla.defaultApiUrl).toBe("https://njal.la/api/1");
-  });
-
   test("verify lists the domains with the token in Njalla's own scheme", async () => {
     const built = njalla.createClient({ token: NJALLA_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
     expect(await built.verify()).toEqual({ ok: true, detail: "Token accepted (2 domains)" });
@@ -127,12 +116,6 @@ describe("writeRecord on a missing record", () => {
   test("an AAAA record for the apex with the TTL from config", async () => {
     await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 3600 }]);
-  });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", create_if_missing: false }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(methods()).toEqual(["list-records"]);
   });
 
   test("a TTL between the ones Njalla takes is sent as the nearest, and then counts as already right", async () => {

@@ -3,10 +3,11 @@
 // follows to their end, how many requests it spends, and how every failure ends up in Rackspace's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { createRackspaceApi, rackspace } from "../../src/dns/services/rackspace";
+import type { FailureCause } from "../../src/dns/provider";
+import { createRackspaceApi } from "../../src/dns/services/rackspace";
 import { zoneClient } from "../../src/dns/reconcile";
 import { RACKSPACE_FAKE_KEY, RACKSPACE_FAKE_TENANT, RACKSPACE_FAKE_USER, type RackspaceFake, type RackspaceFault, startRackspaceFake } from "../fakes/rackspace";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -38,32 +39,9 @@ function api(options: { key?: string; timeoutMs?: number; now?: () => number } =
 }
 const client = (options: Parameters<typeof api>[0] = {}) => zoneClient(api(options));
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home.example.com", "A");
 const dnsOnly = (r: { path: string }) => r.path.startsWith("/dns");
-
-describe("the description", () => {
-  test("names the credentials, the record types and the real login", () => {
-    expect(rackspace.type).toBe("rackspace");
-    expect(rackspace.credentials.map((c) => [c.key, c.secret])).toEqual([
-      ["username", false],
-      ["api_key", true],
-    ]);
-    expect(rackspace.recordTypes).toEqual(["A", "AAAA"]);
-    expect(rackspace.ttl).toMatchObject({ min: 300 });
-    expect(rackspace.defaultApiUrl).toBe("https://identity.api.rackspacecloud.com/v2.0");
-  });
-
-  test("createClient builds a working client that says who it is", async () => {
-    const built = rackspace.createClient({ username: RACKSPACE_FAKE_USER, api_key: RACKSPACE_FAKE_KEY }, {}, { baseUrl: fake.identityUrl, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
-    expect(await built.verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
-    expect(fake.requests.map((r) => r.headers["user-agent"])).toEqual(["ddnsd/test", "ddnsd/test"]);
-  });
-});
 
 describe("the login", () => {
   test("sends the user name and API key, and uses the catalog's Cloud DNS endpoint with the token", async () => {
@@ -163,11 +141,6 @@ describe("writeRecord on a missing record", () => {
     expect(record).toMatchObject({ data: NEW_IP, ttl: 300 });
     expect(outcome).toEqual({ ok: true, action: "created", externalId: record!.id, zoneId: domainId, message: `Rackspace Cloud DNS record ${record!.id}, ttl 300` });
     expect(fake.requests.find((r) => r.method === "POST" && dnsOnly(r))?.body).toEqual({ records: [{ name: "new.example.com", type: "A", data: NEW_IP, ttl: 300 }] });
-  });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: record new.example.com A does not exist and create_if_missing is false" });
   });
 
   test("a TTL under 300 is refused at once in Rackspace's words", async () => {

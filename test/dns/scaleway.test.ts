@@ -3,11 +3,12 @@
 // Scaleway's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createScalewayApi, scaleway } from "../../src/dns/services/scaleway";
 import { openApi } from "../fakes/descriptions";
 import { SCALEWAY_FAKE_SECRET, type ScalewayFake, type ScalewayFault, startScalewayFake } from "../fakes/scaleway";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -28,10 +29,6 @@ afterEach(async () => {
 
 function client(options: { secret?: string; timeoutMs?: number } = {}) {
   return zoneClient(createScalewayApi({ secret_key: options.secret ?? SCALEWAY_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }));
-}
-
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -146,21 +143,6 @@ describe("writeRecord", () => {
     fake.addRecord("example.com", { name: "rr", type: "A", data: "198.51.100.2" });
     expect(await client().writeRecord(target("rr.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
     expect(fake.writes()).toBe(0);
-  });
-
-  test("the zone list is read page by page; the longest zone (a sub-zone) wins; none is a failure naming the name", async () => {
-    fake.maxPageSize = 1;
-    fake.addZone("lab.example.com");
-    fake.addZone("other.net");
-    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: "lab.example.com" });
-    expect(fake.records("lab.example.com", "pi", "A")).toHaveLength(1);
-    expect(fake.requests.filter((r) => r.path === "/dns-zones").map((r) => r.query.page)).toEqual(["1", "2", "3"]);
-    expect(await client().writeRecord(target("x.nowhere.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Scaleway: no zone of this key's projects holds x.nowhere.org" });
-  });
-
-  test("a configured zone that is gone is looked up afresh, once; one that does not hold the name is refused", async () => {
-    expect(await client().writeRecord(target("home.example.com", { zone_id: "gone.example.com" }), NEW_IP)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("does not hold home.example.com") });
-    expect(await client().writeRecord(target("x.gone.example.com", { zone_id: "gone.example.com" }), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
   });
 
   test("a wrong key is refused in Scaleway's words and stops retries", async () => {

@@ -2,10 +2,11 @@
 // it spends, and how each failure — mostly inside an HTTP 200 — ends up in Servercow's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createServercowApi, servercow } from "../../src/dns/services/servercow";
+import { createServercowApi } from "../../src/dns/services/servercow";
 import { SERVERCOW_FAKE_PASSWORD, SERVERCOW_FAKE_USERNAME, type ServercowFake, type ServercowFault, startServercowFake } from "../fakes/servercow";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -33,25 +34,10 @@ function client(options: { password?: string; timeoutMs?: number; baseUrl?: stri
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home", "A");
 
 describe("the description", () => {
-  test("names the API user and its secret password, the record types and the real service", () => {
-    expect(servercow.type).toBe("servercow");
-    expect(servercow.credentials.map((c) => [c.key, c.secret])).toEqual([
-      ["username", false],
-      ["password", true],
-    ]);
-    expect(servercow.recordTypes).toEqual(["A", "AAAA"]);
-    expect(servercow.defaultApiUrl).toBe("https://api.servercow.de/dns/v1/domains");
-    expect(servercow.canVerify).toBe(false);
-  });
-
   test("verify sends nothing and says why", async () => {
     const outcome = await client().verify();
     expect(outcome.detail).toContain("first update");
@@ -121,12 +107,6 @@ describe("writeRecord on a missing record", () => {
   test("an AAAA record for the apex with the TTL from config", async () => {
     await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.records("example.com", "", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 900 }]);
-  });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", create_if_missing: false }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 });
 
