@@ -14,7 +14,7 @@
 // when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
 // "up" goes out at most once a minute per notification; a change between up and down always goes.
 
-import type { NotificationEvent, NotificationRow } from "../db/schema";
+import type { NotificationEvent, NotificationRow } from "../store/rows";
 import type { FetchLike } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Logger } from "../log";

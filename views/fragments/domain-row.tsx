@@ -5,7 +5,7 @@
 // name says which domain and record type it acts on, and its id keeps focus on it after a swap.
 
 import { Html } from "@elysiajs/html";
-import type { HistoryFailureCause } from "../../src/db/schema";
+import type { HistoryFailureCause } from "../../src/store/rows";
 import type { DomainView } from "../../src/modules/domains/service";
 import { ActionForm, Badge, causeWords, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { every, millis } from "../format";

@@ -2,7 +2,7 @@
 // options as its description demands, unique names, sealed credentials, the 409s, and checking
 // the credentials with the provider's DNS service (through the updater's client of a provider row).
 
-import type { ProviderRow } from "../../db/schema";
+import type { ProviderRow } from "../../store/rows";
 import type { ServiceRegistry } from "../../dns/registry";
 import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
