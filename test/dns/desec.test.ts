@@ -1,7 +1,7 @@
 // The deSEC client (its primitives under the reconciler) against its fake: what it changes and
 // keeps, that it never rewrites what is there, how the domain is found (deSEC's own split), the apex
 // spelled two ways, and how deSEC's errors and throttling (waits that may be hours) reach the
-// history with their cause. The policy is tested in reconcile.test.ts.
+// history with their cause. The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createDesecApi, desec } from "../../src/dns/services/desec";

@@ -1,7 +1,7 @@
 // The DigitalOcean client (its primitives under the reconciler) against its fake: what it changes
 // and keeps, that it never rewrites what is there, the FQDN filter with relative answers, paged
 // listings, and how DigitalOcean's errors and both kinds of 429 reach the history with their cause.
-// The policy is tested in reconcile.test.ts.
+// The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createDigitalOceanApi, digitalocean } from "../../src/dns/services/digitalocean";

@@ -1,6 +1,6 @@
 // The Porkbun client (its primitives under the reconciler) against its fake: what it changes and
 // keeps, that it never rewrites what is there, how it finds the domain, and how Porkbun's failures
-// (and its 503 page) reach the history with their cause. The policy is tested in reconcile.test.ts.
+// (and its 503 page) reach the history with their cause. The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createPorkbunApi, porkbun } from "../../src/dns/services/porkbun";

@@ -3,15 +3,15 @@
 // the service's default, and no request sent while the service has the provider paused.
 
 import { describe, expect, test } from "bun:test";
-import { NotSent } from "../../src/dns/http";
-import { Pacer } from "../../src/dns/pacing";
-import type { DnsProvider, FetchLike } from "../../src/dns/provider";
-import { ServiceRegistry } from "../../src/dns/registry";
-import { defineService, type ClientContext } from "../../src/dns/service";
-import { Conflict } from "../../src/errors";
-import { sealCredentials } from "../../src/security/secrets";
-import { providerClient } from "../../src/updater/provider-client";
-import { memoryStore } from "../unit/store/support";
+import { NotSent } from "../../../src/dns/http";
+import { Pacer } from "../../../src/dns/pacing";
+import type { DnsProvider, FetchLike } from "../../../src/dns/provider";
+import { ServiceRegistry } from "../../../src/dns/registry";
+import { defineService, type ClientContext } from "../../../src/dns/service";
+import { Conflict } from "../../../src/errors";
+import { sealCredentials } from "../../../src/security/secrets";
+import { providerClient } from "../../../src/updater/provider-client";
+import { memoryStore } from "../store/support";
 
 const KEY = "k".repeat(40);
 

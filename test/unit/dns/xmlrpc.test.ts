@@ -3,7 +3,7 @@
 // that is not a method response read as nothing rather than guessed at.
 
 import { describe, expect, test } from "bun:test";
-import { decodeMethodCall, decodeMethodResponse, encodeFault, encodeMethodCall, encodeMethodResponse } from "../../src/dns/protocols/xmlrpc";
+import { decodeMethodCall, decodeMethodResponse, encodeFault, encodeMethodCall, encodeMethodResponse } from "../../../src/dns/protocols/xmlrpc";
 
 describe("a method call", () => {
   test("is written with its parameters in order, text escaped, and reads back the same", () => {

@@ -4,10 +4,10 @@
 // pacer spaces a provider's requests under every window of its service's limits at once.
 
 import { describe, expect, test } from "bun:test";
-import { loadSettings, SettingsError } from "../../src/config";
-import { Pacer } from "../../src/dns/pacing";
-import { apiUrlSetting, PROVIDER_TYPES, SERVICES, ServiceRegistry } from "../../src/dns/registry";
-import { defineService } from "../../src/dns/service";
+import { loadSettings, SettingsError } from "../../../src/config";
+import { Pacer } from "../../../src/dns/pacing";
+import { apiUrlSetting, PROVIDER_TYPES, SERVICES, ServiceRegistry } from "../../../src/dns/registry";
+import { defineService } from "../../../src/dns/service";
 
 describe("every registered service", () => {
   for (const service of SERVICES) {

@@ -3,11 +3,11 @@
 // answer ends the streak of "slow down"s.
 
 import { describe, expect, test } from "bun:test";
-import { DiskState } from "../../src/db/disk";
-import { createLogger } from "../../src/log";
-import { afterAnswer, heldBack } from "../../src/updater/pauses";
-import { ProviderThrottles } from "../../src/updater/state";
-import { memoryStore } from "../unit/store/support";
+import { DiskState } from "../../../src/db/disk";
+import { createLogger } from "../../../src/log";
+import { afterAnswer, heldBack } from "../../../src/updater/pauses";
+import { ProviderThrottles } from "../../../src/updater/state";
+import { memoryStore } from "../store/support";
 
 function rig() {
   const memory = memoryStore();

@@ -4,8 +4,8 @@
 // stale configured zone up again once.
 
 import { describe, expect, test } from "bun:test";
-import type { RecordConfig, RecordTarget, RecordType, Step } from "../../src/dns/provider";
-import { zoneClient, zonesNamed, type DesiredSettings, type RecordSet, type Zone, type ZoneApi } from "../../src/dns/reconcile";
+import type { RecordConfig, RecordTarget, RecordType, Step } from "../../../src/dns/provider";
+import { zoneClient, zonesNamed, type DesiredSettings, type RecordSet, type Zone, type ZoneApi } from "../../../src/dns/reconcile";
 
 interface StoredSet {
   id: string;

@@ -3,8 +3,8 @@
 // before any request, and which answers are believed.
 
 import { describe, expect, test } from "bun:test";
-import { type OneShotApi, oneShotClient, type Sent } from "../../src/dns/one-shot-policy";
-import type { Addresses, RecordTarget, RecordType, Step } from "../../src/dns/provider";
+import { type OneShotApi, oneShotClient, type Sent } from "../../../src/dns/one-shot-policy";
+import type { Addresses, RecordTarget, RecordType, Step } from "../../../src/dns/provider";
 
 const V4 = "203.0.113.7";
 const V6 = "2a01:4f8::7";
