@@ -211,6 +211,17 @@ function ttlDetail(set: RecordSet): string[] {
   return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
 }
 
+/**
+ * A record set from a service's records of one name and type, each an object holding its id, its
+ * address in `field` and its TTL: the first record's id and TTL, every record's address, and the
+ * first record whole as `raw` (for an update that must send back what the service keeps).
+ */
+export function recordSetOf(records: readonly Record<string, unknown>[], field: string, keys: { id?: string; ttl?: string } = {}): RecordSet {
+  const first = records[0]!;
+  const ttl = first[keys.ttl ?? "ttl"];
+  return { id: String(first[keys.id ?? "id"]), values: records.map((record) => String(record[field])), ...(typeof ttl === "number" ? { ttl } : {}), raw: first };
+}
+
 /** Zones whose id is their name, as `listZones` answers them: lowercase, without a trailing dot. */
 export function zonesNamed(names: Iterable<unknown>): Zone[] {
   return [...names].filter((name): name is string => typeof name === "string" && name !== "").map((name) => {

@@ -15,7 +15,7 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { RecordType, Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
+import { zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
@@ -50,13 +50,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
   }
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.Id),
-      values: records.map((record) => String(record.Value)),
-      ...(typeof first.Ttl === "number" ? { ttl: first.Ttl } : {}),
-      raw: first,
-    };
+    return recordSetOf(records, "Value", { id: "Id", ttl: "Ttl" });
   }
 
   return {

@@ -4,7 +4,7 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { zoneClient, type DesiredSettings, type RecordSet, type ZoneApi } from "../reconcile";
+import { zoneClient, type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones } from "../zones";
 
@@ -33,13 +33,7 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
   const recordsPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/dns_records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.content)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-      raw: first,
-    };
+    return recordSetOf(records, "content");
   }
 
   /** Only what the config decides is sent besides the address, so comment, tags and the rest stay. */

@@ -15,7 +15,7 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { FetchLike, Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
 import { plural } from "../../util/plural";
@@ -54,12 +54,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
   const recordsPath = (zone: string) => `/zones/${encodeURIComponent(zone)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.content)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-    };
+    return recordSetOf(records, "content");
   }
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {

@@ -21,7 +21,7 @@
 import { createHmac } from "node:crypto";
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { namedZone, type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 import { plural } from "../../util/plural";
@@ -69,8 +69,7 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
   }
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return { id: String(first.id), values: records.map((r) => String(r.value)), ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}), raw: first };
+    return recordSetOf(records, "value");
   }
 
   return {

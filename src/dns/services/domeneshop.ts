@@ -17,7 +17,7 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
+import { zoneClient, type RecordSet, recordSetOf, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
@@ -47,13 +47,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/dns`;
 
   function recordSet(records: Row[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.data)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-      raw: first,
-    };
+    return recordSetOf(records, "data");
   }
 
   function zoneOf(domain: Row): Zone | undefined {

@@ -24,9 +24,9 @@
 import { failedAnswer, failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
+import { namedZone, zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, configuredZone, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Infomaniak";
 /** The name the API gives the zone's own records. */
@@ -69,13 +69,7 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
   }
 
   function recordSet(records: RecordRow[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.target)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-      raw: first,
-    };
+    return recordSetOf(records, "target");
   }
 
   function written(answer: Step<JsonAnswer>, sent: RecordRow): Step<RecordSet> {
@@ -94,11 +88,8 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     verify: cannotVerify(CANNOT_VERIFY),
 
     async findZone(hostname, configured) {
-      if (configured !== undefined) {
-        const zone = configuredZone(configured) ?? configured;
-        if (!zoneHolds(zone, hostname)) return failed(foreignZoneMessage(SERVICE, zone, hostname), { cause: "refused" });
-        return { ok: true, value: { id: zone, name: zone } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       // The name and each parent, longest first: the first that lists is the zone (a delegated sub-zone wins).
       // A name that is no zone of the account may be answered 404 (object_not_found), 403 or 422:
       // each only says "not this one", so the search goes on.

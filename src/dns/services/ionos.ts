@@ -16,7 +16,7 @@
 
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
+import { zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { configuredZone, longestZone, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
@@ -33,8 +33,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
   const zonePath = (id: string) => `/v1/zones/${encodeURIComponent(id)}`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return { id: String(first.id), values: records.map((r) => String(r.content)), ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}), raw: first };
+    return recordSetOf(records, "content");
   }
 
   return {

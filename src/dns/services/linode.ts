@@ -15,7 +15,7 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
+import { zoneClient, type RecordSet, recordSetOf, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
@@ -59,13 +59,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.target)),
-      ...(typeof first.ttl_sec === "number" ? { ttl: first.ttl_sec } : {}),
-      raw: first,
-    };
+    return recordSetOf(records, "target", { ttl: "ttl_sec" });
   }
 
   /** A written record as Linode answered it, or a failure saying what was missing. */

@@ -16,7 +16,7 @@
 
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
+import { zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
@@ -36,13 +36,7 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
   const fqdn = (hostname: string) => `${hostname}.`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.content)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-      raw: first,
-    };
+    return recordSetOf(records, "content");
   }
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {

@@ -20,9 +20,9 @@
 
 import { failed, isObject, requestJson, type JsonAnswer } from "../http";
 import type { FailureCause, Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
+import { namedZone, zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { configuredZone, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { longestZone, noZoneMessage, relativeName } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Njalla";
@@ -83,13 +83,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
   }
 
   function recordSet(records: Row[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.content)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-      raw: first,
-    };
+    return recordSetOf(records, "content");
   }
 
   function written(answer: Step<Row>, sent: Row): Step<RecordSet> {
@@ -111,11 +105,8 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     },
 
     async findZone(hostname, configured) {
-      if (configured !== undefined) {
-        const zone = configuredZone(configured) ?? configured;
-        if (!zoneHolds(zone, hostname)) return failed(foreignZoneMessage(SERVICE, zone, hostname), { cause: "refused" });
-        return { ok: true, value: { id: zone, name: zone } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       const listed = await rpc("list-domains", {});
       if (!listed.ok) return listed;
       const names = (Array.isArray(listed.value.domains) ? listed.value.domains.filter(isObject) : [])

@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
 import { plural } from "../../util/plural";
@@ -62,8 +62,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
   const zonePath = (zone: string) => `/domain/zone/${encodeURIComponent(zone)}`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return { id: String(first.id), values: records.map((r) => String(r.target)), ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}) };
+    return recordSetOf(records, "target");
   }
 
   /** Publishes the zone's changes; a change not refreshed is not served. */

@@ -21,7 +21,7 @@
 
 import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { candidateZones, noZoneMessage, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
@@ -134,8 +134,7 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
   const lower = (name: unknown) => String(name ?? "").toLowerCase().replace(/\.$/, "");
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return { id: String(first.id), values: records.map((r) => String(r.data)), ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}) };
+    return recordSetOf(records, "data");
   }
 
   return {

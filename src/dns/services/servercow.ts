@@ -20,9 +20,9 @@
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
+import { namedZone, zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, configuredZone, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Servercow";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -97,11 +97,8 @@ export function createServercowApi(credentials: { username: string; password: st
     verify: cannotVerify(CANNOT_VERIFY),
 
     async findZone(hostname, configured) {
-      if (configured !== undefined) {
-        const zone = configuredZone(configured) ?? configured;
-        if (!zoneHolds(zone, hostname)) return failed(foreignZoneMessage(SERVICE, zone, hostname), { cause: "refused" });
-        return { ok: true, value: { id: zone, name: zone } };
-      }
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
       for (const zone of candidateZones(hostname)) {
         const listed = await listRecords(zone);
         if (listed.ok) {

@@ -18,7 +18,7 @@
 
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { longestZone, noZoneMessage, relativeName } from "../zones";
 
@@ -87,12 +87,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
   const recordsPath = (domain: string) => `/v5/domains/${encodeURIComponent(domain)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.value)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-    };
+    return recordSetOf(records, "value");
   }
 
   return {

@@ -16,7 +16,7 @@
 import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { relativeName } from "../zones";
 import { plural } from "../../util/plural";
@@ -51,12 +51,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
-    const first = records[0]!;
-    return {
-      id: String(first.id),
-      values: records.map((record) => String(record.data)),
-      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
-    };
+    return recordSetOf(records, "data");
   }
 
   return {
