@@ -18,6 +18,7 @@ import { failed } from "./http";
 import { cannotVerify } from "./one-shot";
 import type { Addresses, DnsProvider, RecordTarget, RecordType, Step, WriteOutcome } from "./provider";
 import { sameAddress } from "./zones";
+import type { ServiceDescription } from "./service";
 
 /** What a service's answer to one send says. */
 export interface Sent {
@@ -49,6 +50,14 @@ export interface OneShotApi {
   readonly typeRefusal?: string;
   /** Sends the hostname's addresses in one request and reads the answer. */
   send(target: RecordTarget, addresses: Addresses): Promise<Step<Sent>>;
+}
+
+/**
+ * What a one-shot client takes from its service's description, so each fact has one home: the
+ * record types it takes, and why it cannot check credentials.
+ */
+export function described(description: Pick<ServiceDescription, "recordTypes" | "verifyUnavailable">): Pick<OneShotApi, "recordTypes" | "verifyUnavailable"> {
+  return { recordTypes: description.recordTypes, verifyUnavailable: description.verifyUnavailable ?? "" };
 }
 
 /** The client the registry hands the updater for a one-shot service. */

@@ -11,7 +11,7 @@
 
 import { causeOfAnswer, excerpt, exchange, failed, throttleWait } from "../http";
 import { maskSecrets } from "../one-shot";
-import { oneShotClient } from "../one-shot-policy";
+import { described, oneShotClient } from "../one-shot-policy";
 import type { DnsProvider } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
@@ -100,11 +100,10 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
   const mask = (text: string) => maskSecrets(text, [secret]);
 
   return oneShotClient({
+    ...described(custom),
     service: "Custom URL",
-    verifyUnavailable: CANNOT_VERIFY,
     // The template has one {ip}: each request sets one record.
     carries: "one",
-    recordTypes: ["A", "AAAA"],
     async send(target, addresses) {
       const ip = (target.recordType === "AAAA" ? addresses.ipv6 : addresses.ipv4) ?? "";
       const values = { ip, domain: target.hostname, record_type: target.recordType, secret };

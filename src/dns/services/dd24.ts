@@ -16,7 +16,7 @@
 
 import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
@@ -55,10 +55,9 @@ export const dd24 = defineService({
 export function createDd24Client(password: string, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [password]);
   return oneShotClient({
+    ...described(dd24),
     service: SERVICE,
-    verifyUnavailable: CANNOT_VERIFY,
     carries: "one",
-    recordTypes: ["A"],
     typeRefusal: "Dynamic DNS sets IPv4 (A) addresses only",
     async send(target, { ipv4 }) {
       const query = new URLSearchParams({ hostname: target.hostname, password, ip: ipv4 ?? "" });

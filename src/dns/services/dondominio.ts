@@ -17,7 +17,7 @@
 
 import { exchange, failed, isObject, parseJson } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
@@ -59,10 +59,9 @@ export const dondominio = defineService({
 export function createDonDominioClient(username: string, key: string, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [key]);
   return oneShotClient({
+    ...described(dondominio),
     service: SERVICE,
-    verifyUnavailable: CANNOT_VERIFY,
     carries: "one",
-    recordTypes: ["A"],
     typeRefusal: "DonDNS sets IPv4 (A) records only",
     async send(target, { ipv4 }) {
       const hostname = target.hostname.toLowerCase();

@@ -15,7 +15,7 @@
 import { isIP } from "node:net";
 import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
@@ -53,11 +53,10 @@ export const duckdns = defineService({
 export function createDuckDnsClient(token: string, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [token]);
   return oneShotClient({
+    ...described(duckdns),
     service: SERVICE,
-    verifyUnavailable: CANNOT_VERIFY,
     // One request sets both records: a subdomain's two addresses go together.
     carries: "both",
-    recordTypes: ["A", "AAAA"],
     async send(target, addresses) {
       const name = subdomainOf(target);
       if (name === undefined) {

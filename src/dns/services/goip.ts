@@ -17,7 +17,7 @@
 import { isIP } from "node:net";
 import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
@@ -61,11 +61,10 @@ export const goip = defineService({
 export function createGoipClient(username: string, password: string, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [password]);
   return oneShotClient({
+    ...described(goip),
     service: SERVICE,
-    verifyUnavailable: CANNOT_VERIFY,
     // Without `ip` GoIP publishes the caller's IPv4: a hostname's two addresses go together.
     carries: "both",
-    recordTypes: ["A", "AAAA"],
     async send(target, addresses) {
       const hostname = target.hostname.toLowerCase();
       if (!ZONES.some((zone) => hostname.endsWith(zone))) {

@@ -14,7 +14,7 @@
 
 import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
@@ -51,11 +51,10 @@ export const myaddr = defineService({
 export function createMyaddrClient(key: string, context: ClientContext): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [key]);
   return oneShotClient({
+    ...described(myaddr),
     service: SERVICE,
-    verifyUnavailable: CANNOT_VERIFY,
     // `ip` sets the record of its own family and leaves the other as it is.
     carries: "one",
-    recordTypes: ["A", "AAAA"],
     async send(target, { ipv4, ipv6 }) {
       const name = claimedName(target);
       if (name === undefined) {

@@ -17,7 +17,7 @@
 
 import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step, StepFailure } from "../provider";
 import { type ClientContext, defineService } from "../service";
 import { configuredZone } from "../zones";
@@ -57,10 +57,9 @@ export function createNamecheapClient(password: string, context: ClientContext):
   const mask = (text: string) => maskSecrets(text, [password]);
 
   return oneShotClient({
+    ...described(namecheap),
     service: SERVICE,
-    verifyUnavailable: CANNOT_VERIFY,
     carries: "one",
-    recordTypes: ["A"],
     typeRefusal: "Dynamic DNS sets IPv4 (A) records only",
     async send(target, { ipv4 }) {
       const split = await splitHostname(target);

@@ -16,7 +16,7 @@
 
 import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
 
@@ -57,11 +57,10 @@ export function createYdnsClient(credentials: { username: string; password: stri
   const mask = (text: string) => maskSecrets(text, [credentials.password]);
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
   return oneShotClient({
+    ...described(ydns),
     service: SERVICE,
-    verifyUnavailable: CANNOT_VERIFY,
     // The address's family picks the record; the other family stays as it is.
     carries: "one",
-    recordTypes: ["A", "AAAA"],
     async send(target, addresses) {
       const address = addresses.ipv4 ?? addresses.ipv6 ?? "";
       const query = new URLSearchParams({ host: target.hostname, ip: address });
