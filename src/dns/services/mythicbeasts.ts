@@ -33,11 +33,10 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
     return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
   }
 
-  async function listZones(): Promise<Step<string[]>> {
+  async function listZones(): Promise<Step<Zone[]>> {
     const listed = await call("GET", "/zones");
     if (!listed.ok) return listed;
-    const zones = isObject(listed.value.body) && Array.isArray(listed.value.body.zones) ? listed.value.body.zones : [];
-    return { ok: true, value: zones.filter((z): z is string => typeof z === "string") };
+    return { ok: true, value: zonesNamed(isObject(listed.value.body) && Array.isArray(listed.value.body.zones) ? listed.value.body.zones : []) };
   }
 
   const selection = (zone: Zone, hostname: string, type: string) =>
@@ -53,11 +52,7 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
     // The zones the key may see; changes nothing.
     verify: () => acceptedCounting(listZones(), "API key accepted"),
 
-    async listZones() {
-      const listed = await listZones();
-      if (!listed.ok) return listed;
-      return { ok: true, value: zonesNamed(listed.value) };
-    },
+    listZones,
 
     async readRecordSet(zone, hostname, type) {
       const read = await call("GET", selection(zone, hostname, type));
@@ -66,7 +61,7 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
         // A 404 is either "no such records" or "no such zone": the zone list tells which.
         const zones = await listZones();
         if (!zones.ok) return zones;
-        return zones.value.some((z) => z.toLowerCase() === zone.id) ? { ok: true, value: null } : { ...read, staleZone: true };
+        return zones.value.some((z) => z.id === zone.id) ? { ok: true, value: null } : { ...read, staleZone: true };
       }
       const records = isObject(read.value.body) && Array.isArray(read.value.body.records) ? read.value.body.records.filter(isObject) : [];
       const host = relativeName(hostname, zone.id, "@");

@@ -18,8 +18,9 @@
 // zone found by its name, answers replaced on the record).
 
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { acceptedCounting } from "../zones";
 
@@ -36,17 +37,16 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
    * The zones this key may use, without secondary zones (copies of another server's, not NS1's to
    * change), following the `Link: <…>; rel="next"` pages NS1 may split a long list into.
    */
-  async function listZones(): Promise<Step<Record<string, unknown>[]>> {
-    const zones: Record<string, unknown>[] = [];
-    let path: string | undefined = "/zones";
-    for (let page = 0; path !== undefined && page < MAX_PAGES; page++) {
-      const listed: Step<JsonAnswer> = await call("GET", path);
-      if (!listed.ok) return listed;
-      if (Array.isArray(listed.value.body)) zones.push(...listed.value.body.filter(isObject));
-      path = nextPage(listed.value.headers.get("link"), context.baseUrl);
-    }
-    return { ok: true, value: zones.filter((z) => !(isObject(z.secondary) && z.secondary.enabled === true)) };
+  async function listZones(): Promise<Step<Zone[]>> {
+    const listed = await paginate<Record<string, unknown>>(async (next) => {
+      const answer = await call("GET", next === undefined ? "/zones" : String(next));
+      if (!answer.ok) return answer;
+      return { ok: true, value: { items: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [], next: nextPage(answer.value.headers.get("link"), context.baseUrl) } };
+    }, MAX_PAGES);
+    if (!listed.ok) return listed;
+    return { ok: true, value: zonesNamed(listed.value.filter((z) => !(isObject(z.secondary) && z.secondary.enabled === true)).map((z) => z.zone)) };
   }
+
 
   const recordPath = (zone: string, hostname: string, type: string) => `/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
 
@@ -72,11 +72,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     // The zones the key may see; changes nothing.
     verify: () => acceptedCounting(listZones(), "API key accepted"),
 
-    async listZones() {
-      const listed = await listZones();
-      if (!listed.ok) return listed;
-      return { ok: true, value: zonesNamed(listed.value.map((z) => z.zone)) };
-    },
+    listZones,
 
     async readRecordSet(zone, hostname, type) {
       const read = await call("GET", recordPath(zone.id, hostname, type));
