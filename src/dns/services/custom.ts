@@ -13,7 +13,7 @@ import { causeOfAnswer, excerpt, exchange, failed, throttleWait } from "../http"
 import { maskSecrets } from "../one-shot";
 import { described, oneShotClient } from "../one-shot-policy";
 import type { DnsProvider } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 
 const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
@@ -75,8 +75,7 @@ export const custom = defineService({
   ],
   recordTypes: ["A", "AAAA"],
   ttl: null,
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   // Every request goes to the provider's own `url` option; the setting has nothing to point at.
   createClient: (credentials, options, context) => createCustomClient(credentials.secret ?? "", requestOptions(options), context),
 });

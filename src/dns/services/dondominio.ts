@@ -19,7 +19,7 @@ import { exchange, failed, isObject, parseJson } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 
 const SERVICE = "DonDominio";
 const CANNOT_VERIFY = "DonDNS cannot check a DonDNS key without updating a record; the first update shows whether it works.";
@@ -49,8 +49,7 @@ export const dondominio = defineService({
   recordTypes: ["A"],
   // The TTL is the zone record's own; the DonDNS update cannot change it.
   ttl: null,
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://dondns.dondominio.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createDonDominioClient(credentials.username ?? "", credentials.key ?? "", context),

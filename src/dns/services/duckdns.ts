@@ -17,7 +17,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 
 const SERVICE = "DuckDNS";
 const SUFFIX = ".duckdns.org";
@@ -43,8 +43,7 @@ export const duckdns = defineService({
   // DuckDNS sets the TTL itself (60 s, undocumented) and has no way to change it.
   ttl: null,
   hostname: { suffix: SUFFIX, message: "must end in .duckdns.org" },
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://www.duckdns.org",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createDuckDnsClient(credentials.token ?? "", context),

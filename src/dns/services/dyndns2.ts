@@ -22,7 +22,7 @@ import { exchange, failed, pauseSeconds, retryAfterSeconds } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { type OneShotApi, oneShotClient } from "../one-shot-policy";
 import type { Addresses, DnsProvider, RecordType, Step } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 import type { Sent } from "../one-shot-policy";
 
 /**
@@ -200,8 +200,7 @@ export const dyndns2 = defineService({
   recordTypes: ["A", "AAAA"],
   // The protocol has no TTL: each service sets its own (OVH DynHost 60 s).
   ttl: null,
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   // Every request goes to the provider's own `server` option; the setting has nothing to point at.
   createClient: (credentials, options, context) =>
     createDyndns2Client(

@@ -20,7 +20,7 @@
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { cannotCheck, defineService, type ClientContext } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "easyDNS";
@@ -171,8 +171,7 @@ export const easydns = defineService({
   options: [],
   recordTypes: ["A", "AAAA"],
   ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
-  canVerify: false,
-  verifyUnavailable: VERIFY_UNAVAILABLE,
+  ...cannotCheck(VERIFY_UNAVAILABLE),
   defaultApiUrl: "https://rest.easydns.net",
   // easyDNS documents no number, only its "Enhance Your Calm" answer: ddnsd keeps a gentle pace.
   rateLimits: [{ requests: 1, perSeconds: 1 }],

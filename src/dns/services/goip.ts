@@ -19,7 +19,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 
 const SERVICE = "GoIP";
 /** GoIP's two zones: a subdomain is a name under one of them. */
@@ -51,8 +51,7 @@ export const goip = defineService({
   recordTypes: ["A", "AAAA"],
   // GoIP sets the TTL itself and the update URL cannot change it.
   ttl: null,
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://www.goip.de",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createGoipClient(credentials.username ?? "", credentials.password ?? "", context),

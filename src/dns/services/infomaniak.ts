@@ -25,7 +25,7 @@ import { failedAnswer, failed, isObject, requestJson, staleOn404, type JsonAnswe
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
 import { namedZone, zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { cannotCheck, defineService, type ClientContext } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Infomaniak";
@@ -186,8 +186,7 @@ export const infomaniak = defineService({
   options: [],
   recordTypes: ["A", "AAAA"],
   ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://api.infomaniak.com",
   // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.
   rateLimits: [{ requests: 50, perSeconds: 60 }],

@@ -16,7 +16,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 
 const SERVICE = "myaddr";
 /** The zones every claimed name resolves under, alike. */
@@ -41,8 +41,7 @@ export const myaddr = defineService({
   recordTypes: ["A", "AAAA"],
   // myaddr sets the TTL itself and the update cannot change it.
   ttl: null,
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://myaddr.tools",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createMyaddrClient(credentials.key ?? "", context),

@@ -19,7 +19,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step, StepFailure } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 import { configuredZone } from "../zones";
 
 const SERVICE = "Namecheap";
@@ -46,8 +46,7 @@ export const namecheap = defineService({
   recordTypes: ["A"],
   // The TTL is set per record in Namecheap's web UI; the Dynamic DNS update cannot change it.
   ttl: null,
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://dynamicdns.park-your-domain.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createNamecheapClient(credentials.password ?? "", context),

@@ -21,7 +21,7 @@ import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } fro
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
 import { namedZone, zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { cannotCheck, defineService, type ClientContext } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Servercow";
@@ -167,8 +167,7 @@ export const servercow = defineService({
   options: [],
   recordTypes: ["A", "AAAA"],
   ttl: { min: 20, max: 86400, help: "20–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://api.servercow.de/dns/v1/domains",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) =>

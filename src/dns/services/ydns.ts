@@ -18,7 +18,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { type ClientContext, defineService } from "../service";
+import { cannotCheck, type ClientContext, defineService } from "../service";
 
 const SERVICE = "YDNS";
 const CANNOT_VERIFY = "YDNS cannot check credentials without updating a record; the first update shows whether they work.";
@@ -46,8 +46,7 @@ export const ydns = defineService({
   recordTypes: ["A", "AAAA"],
   // The update API takes only the address: the TTL is YDNS's.
   ttl: null,
-  canVerify: false,
-  verifyUnavailable: CANNOT_VERIFY,
+  ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://ydns.io/api/v1",
   // YDNS documents no request limit: the updater writes only when an address changed.
   createClient: (credentials, _options, context) => createYdnsClient({ username: credentials.username ?? "", password: credentials.password ?? "" }, context),
