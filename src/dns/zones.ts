@@ -48,7 +48,7 @@ export function foreignZoneMessage(service: string, zone: string, hostname: stri
  * A credentials check that lists what the credentials may see (changing nothing) and says how much:
  * `API key accepted (3 zones)`; the listing's failure, in the service's words, when it fails.
  */
-export async function acceptedCounting(listing: Promise<Step<readonly unknown[]>>, accepted: string, noun = "zone", after = ""): Promise<VerifyOutcome> {
+export async function acceptedCounting(listing: Step<readonly unknown[]> | Promise<Step<readonly unknown[]>>, accepted: string, noun = "zone", after = ""): Promise<VerifyOutcome> {
   const listed = await listing;
   if (!listed.ok) return { ok: false, detail: listed.message };
   return { ok: true, detail: `${accepted} (${plural(listed.value.length, noun)}${after})` };

@@ -24,8 +24,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { RecordType, Step } from "../provider";
 import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
-import { plural } from "../../util/plural";
+import { acceptedCounting, longestZone, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 
 const SERVICE = "dynv6";
 /** The zone's field that holds the apex address of each type. */
@@ -75,9 +74,7 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", "/zones");
-      if (!answer.ok) return { ok: false, detail: answer.message };
-      const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
-      return { ok: true, detail: `Token accepted (${plural(count, "zone")})` };
+      return acceptedCounting(answer.ok ? { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body : [] } : answer, "Token accepted");
     },
 
     async findZone(hostname, configured) {

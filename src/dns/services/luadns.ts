@@ -18,8 +18,7 @@ import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type Servic
 import type { Step } from "../provider";
 import { zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
-import { plural } from "../../util/plural";
+import { acceptedCounting, configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
 
 const SERVICE = "LuaDNS";
 /** A new record's TTL when the domain's config names none (lego's default for LuaDNS). */
@@ -51,9 +50,7 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
 
     async verify() {
       const answer = await call("GET", "/zones");
-      if (!answer.ok) return { ok: false, detail: answer.message };
-      const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
-      return { ok: true, detail: `API key accepted for ${credentials.email} (${plural(count, "zone")})` };
+      return acceptedCounting(answer.ok ? { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body : [] } : answer, `API key accepted for ${credentials.email}`);
     },
 
     async findZone(hostname, configured) {
