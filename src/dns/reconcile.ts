@@ -8,7 +8,7 @@
 
 import { failed, notCreatedMessage, writtenDetails } from "./http";
 import type { DnsProvider, RecordConfig, RecordTarget, RecordType, Step, VerifyOutcome, WriteOutcome } from "./provider";
-import { configuredZone, foreignZoneMessage, longestZone, multipleValuesMessage, noZoneMessage, sameAddress, zoneHolds } from "./zones";
+import { candidateZones, configuredZone, foreignZoneMessage, longestZone, multipleValuesMessage, noZoneMessage, sameAddress, zoneHolds } from "./zones";
 
 /** A zone (a domain at the service) that holds records. */
 export interface Zone {
@@ -53,7 +53,12 @@ export interface ZoneApi {
    * own, or a way of its own to find the zone, offers `findZone` instead.
    */
   listZones?(): Promise<Step<Zone[]>>;
-  /** Whose zones `listZones` lists, for the refusal when none holds the name ("this project"); "this account" unset. */
+  /**
+   * Whether `name` is a zone of the account, for a service that cannot list its zones but answers
+   * for one name: the reconciler asks for the hostname and each parent, longest first.
+   */
+  hasZone?(name: string): Promise<Step<boolean>>;
+  /** Whose zones were searched, for the refusal when none holds the name ("this project"); "this account" unset. */
   readonly zoneOwner?: string;
   /**
    * The zone that holds `hostname`: the longest of the account's zones that is the name or one of
@@ -91,7 +96,7 @@ export interface ZoneApi {
 
 /** The client the registry hands the updater for a zone service. */
 export function zoneClient(api: ZoneApi): DnsProvider {
-  if (!api.findZone && !api.listZones) throw new Error(`${api.service}: a zone service offers listZones or findZone`);
+  if (!api.findZone && !api.listZones && !api.hasZone) throw new Error(`${api.service}: a zone service offers listZones, hasZone or findZone`);
   return {
     verify: () => api.verify(),
     writeRecord: (target, address) => reconcile(api, target, address),
@@ -174,15 +179,23 @@ async function writeInZone(
 }
 
 /**
- * The zone that holds the hostname: the service's own `findZone`, or the search over `listZones`:
- * the zone the config names (checked to hold the name), else the longest zone of the account that
- * is the name or one of its parents, else a refusal.
+ * The zone that holds the hostname: the service's own `findZone`, or the search over `listZones` or
+ * `hasZone`: the zone the config names (checked to hold the name), else the longest zone of the
+ * account that is the name or one of its parents, else a refusal.
  */
 async function searchZone(api: ZoneApi, hostname: string, configured: string | undefined): Promise<Step<Zone>> {
   if (api.findZone) return api.findZone(hostname, configured);
   const named = namedZone(api.service, configured, hostname);
   if (named) return named;
-  const listed = await api.listZones!();
+  if (!api.listZones) {
+    for (const candidate of candidateZones(hostname)) {
+      const held = await api.hasZone!(candidate);
+      if (!held.ok) return held;
+      if (held.value) return { ok: true, value: { id: candidate, name: candidate } };
+    }
+    return failed(noZoneMessage(api.service, hostname, api.zoneOwner), { cause: "refused" });
+  }
+  const listed = await api.listZones();
   if (!listed.ok) return listed;
   const byName = new Map(listed.value.flatMap((zone) => (zone.name === null ? [] : [[zone.name.toLowerCase().replace(/\.$/, ""), zone] as const])));
   const name = longestZone(hostname, byName.keys());

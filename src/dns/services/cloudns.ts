@@ -17,9 +17,9 @@
 
 import { failed, failedAnswer, isObject, requestJson, type JsonAnswer } from "../http";
 import type { Step, StepFailure } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "ClouDNS";
 /** The TTLs ClouDNS keeps. */
@@ -60,17 +60,12 @@ export function createCloudnsApi(
       return answer.ok ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` } : { ok: false, detail: answer.message };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      // The hostname and each parent, longest first: the first one ClouDNS describes is the zone.
-      for (const candidate of candidateZones(hostname)) {
-        const info = await call("GET", "dns/get-zone-info", { "domain-name": candidate });
-        if (info.ok && isObject(info.value) && String(info.value.name ?? "").toLowerCase() === candidate) return { ok: true, value: { id: candidate, name: candidate } };
-        // Refused credentials, or no usable answer: asking for the next name would fare no better.
-        if (!info.ok && (info.refusedAuth || info.cause !== "refused")) return info;
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    // The zone is the longest of the hostname and its parents that ClouDNS describes.
+    async hasZone(name) {
+      const info = await call("GET", "dns/get-zone-info", { "domain-name": name });
+      // Refused credentials, or no usable answer: asking for the next name would fare no better.
+      if (!info.ok && (info.refusedAuth || info.cause !== "refused")) return info;
+      return { ok: true, value: info.ok && isObject(info.value) && String(info.value.name ?? "").toLowerCase() === name };
     },
 
     async readRecordSet(zone, hostname, type) {

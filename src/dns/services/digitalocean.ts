@@ -14,9 +14,9 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "DigitalOcean";
 /** The TTL DigitalOcean's own examples give a new record; used when the config names none. */
@@ -71,14 +71,9 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
       return { ok: true, detail: `Token accepted${facts.length > 0 ? ` (account ${facts.join(", ")})` : ""}` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await listAll("/domains", "domains");
-      if (!listed.ok) return listed;
-      const domain = longestZone(hostname, listed.value.flatMap((d) => (typeof d.name === "string" ? [d.name] : [])));
-      if (domain === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
-      return { ok: true, value: { id: domain, name: domain } };
+      return listed.ok ? { ok: true, value: zonesNamed(listed.value.map((d) => d.name)) } : listed;
     },
 
     async readRecordSet(zone, hostname, type) {

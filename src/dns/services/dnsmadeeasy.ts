@@ -21,9 +21,9 @@
 import { createHmac } from "node:crypto";
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "DNS Made Easy";
@@ -83,15 +83,9 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
       return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      for (const candidate of candidateZones(hostname)) {
-        const id = await domainId(candidate);
-        if (!id.ok) return id;
-        if (id.value !== null) return { ok: true, value: { id: candidate, name: candidate } };
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    async hasZone(name) {
+      const id = await domainId(name);
+      return id.ok ? { ok: true, value: id.value !== null } : id;
     },
 
     async readRecordSet(zone, hostname, type) {

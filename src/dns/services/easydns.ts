@@ -19,9 +19,9 @@
 
 import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { cannotCheck, defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "easyDNS";
 /** A new record's TTL when the domain's config names none. */
@@ -63,15 +63,9 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
       return { ok: false, detail: VERIFY_UNAVAILABLE };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      for (const candidate of candidateZones(hostname)) {
-        const answer = await listing(candidate);
-        if (answer.ok) return { ok: true, value: { id: candidate, name: candidate } };
-        if (!notTheAccounts(answer)) return answer;
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    async hasZone(name) {
+      const answer = await listing(name);
+      return answer.ok || notTheAccounts(answer) ? { ok: true, value: answer.ok } : answer;
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -19,9 +19,9 @@
 
 import { failed, failedAnswer, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import type { FailureCause, Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "NameSilo";
 /** The code of every successful answer. */
@@ -82,16 +82,9 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
       return answer.ok ? { ok: true, detail: "API key accepted" } : { ok: false, detail: answer.message };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      // The hostname and each parent, longest first: the first one that is the account's holds it.
-      for (const candidate of candidateZones(hostname)) {
-        const listed = await call("dnsListRecords", { domain: candidate });
-        if (listed.ok) return { ok: true, value: { id: candidate, name: candidate } };
-        if (listed.code !== NOT_THIS_ACCOUNTS) return listed;
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    async hasZone(name) {
+      const listed = await call("dnsListRecords", { domain: name });
+      return listed.ok || listed.code === NOT_THIS_ACCOUNTS ? { ok: true, value: listed.ok } : listed;
     },
 
     async readRecordSet(zone, hostname, type) {

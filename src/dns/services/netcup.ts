@@ -18,9 +18,9 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Netcup";
 /**
@@ -118,16 +118,10 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
       return answer.ok ? { ok: true, detail: `API key accepted for customer ${credentials.customer_number}` } : { ok: false, detail: answer.message };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      for (const candidate of candidateZones(hostname)) {
-        const answer = await call("infoDnsZone", { domainname: candidate });
-        if (!answer.ok) return answer;
-        if (answer.value.ok) return { ok: true, value: { id: candidate, name: candidate } };
-        // Any other refusal: this name is not one of the account's domains; its parent may be.
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    async hasZone(name) {
+      const answer = await call("infoDnsZone", { domainname: name });
+      // Any refusal but the session's: this name is not one of the account's domains; its parent may be.
+      return answer.ok ? { ok: true, value: answer.value.ok } : answer;
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -15,9 +15,9 @@
 import { createPrivateKey, createSign, randomBytes } from "node:crypto";
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "TransIP";
 /** What the login asks for; the token is used for 25 minutes of it, so it never runs out mid-write. */
@@ -107,16 +107,10 @@ export function createTransipApi(credentials: { login: string; private_key: stri
       return answer.ok ? { ok: true, detail: `Key pair accepted for ${credentials.login}` } : { ok: false, detail: answer.message };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      for (const candidate of candidateZones(hostname)) {
-        const answer = await call("GET", `/domains/${encodeURIComponent(candidate)}`);
-        if (answer.ok) return { ok: true, value: { id: candidate, name: candidate } };
-        // 404: not a domain of this account; its parent may be.
-        if (answer.status !== 404) return answer;
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    async hasZone(name) {
+      const answer = await call("GET", `/domains/${encodeURIComponent(name)}`);
+      // 404: not a domain of this account; its parent may be.
+      return answer.ok || answer.status === 404 ? { ok: true, value: answer.ok } : answer;
     },
 
     async readRecordSet(zone, hostname, type) {

@@ -210,8 +210,46 @@ describe("the zone search over a service's zone listing", () => {
     });
   });
 
-  test("a service offering neither a zone listing nor its own search is refused when its client is built", () => {
+  test("a service offering no zone listing, no zone probe and no search of its own is refused when its client is built", () => {
     const { listZones: _, ...bare } = listingService([]).api;
-    expect(() => zoneClient({ ...bare, service: "None" })).toThrow("None: a zone service offers listZones or findZone");
+    expect(() => zoneClient({ ...bare, service: "None" })).toThrow("None: a zone service offers listZones, hasZone or findZone");
+  });
+});
+
+describe("the zone search over a service that answers for one name at a time", () => {
+  function probingService(zones: string[], failOn?: string) {
+    const asked: string[] = [];
+    const api: ZoneApi = {
+      service: "Probe",
+      verify: async () => ({ ok: true, detail: "fine" }),
+      async hasZone(name) {
+        asked.push(name);
+        if (name === failOn) return { ok: false, cause: "credentials", message: "Probe: key refused" };
+        return { ok: true, value: zones.includes(name) };
+      },
+      readRecordSet: async () => ({ ok: true, value: null }),
+      updateRecordSet: async () => ({ ok: false, cause: "refused", message: "not here" }),
+      createRecordSet: async (_zone, _hostname, _type, address) => ({ ok: true, value: { id: "r1", values: [address] } }),
+    };
+    return { client: zoneClient(api), asked };
+  }
+
+  test("the hostname and each parent are asked, longest first, until one is the account's", async () => {
+    const { client, asked } = probingService(["example.com", "b.example.com"]);
+    expect(await client.writeRecord(target("a.b.example.com"), "192.0.2.3")).toMatchObject({ ok: true, zoneId: "b.example.com" });
+    expect(asked).toEqual(["a.b.example.com", "b.example.com"]);
+  });
+
+  test("none of them: the one refusal; a failed question ends the search with its failure", async () => {
+    const none = probingService([]);
+    expect(await none.client.writeRecord(target("home.example.com"), "192.0.2.3")).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Probe: no zone of this account holds home.example.com",
+    });
+    expect(none.asked).toEqual(["home.example.com", "example.com"]);
+    const refused = probingService(["example.com"], "home.example.com");
+    expect(await refused.client.writeRecord(target("home.example.com"), "192.0.2.3")).toEqual({ ok: false, cause: "credentials", message: "Probe: key refused" });
+    expect(refused.asked).toEqual(["home.example.com"]);
   });
 });
