@@ -185,19 +185,6 @@ describe("domain discovery and paging", () => {
     expect(fake.requests.filter((r) => r.method === "GET").map((r) => r.query.page)).toEqual(["1", "2"]);
     expect(fake.writes()).toBe(0);
   });
-
-  test("no domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DigitalOcean: no zone of this account holds home.example.org" });
-  });
-
-  test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "example.org" }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "DigitalOcean: config.zone_id example.org does not hold home.example.com; correct config.zone_id or remove it",
-    });
-    expect(fake.requests).toHaveLength(0);
-  });
 });
 
 describe("failures keep DigitalOcean's words, say their cause and leave the record alone", () => {

@@ -186,12 +186,6 @@ describe("domain discovery", () => {
     expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Netcup: no zone of this account holds host.other.net" });
     expect(fake.changes()).toBe(0);
   });
-
-  test("a configured domain that does not hold the name is refused without a request", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it" });
-    expect(fake.requests).toHaveLength(0);
-  });
 });
 
 describe("failures keep Netcup's words and leave the record alone", () => {
