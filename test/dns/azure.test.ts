@@ -6,7 +6,7 @@ import { azure, createAzureApi } from "../../src/dns/services/azure";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
 import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, type AzureFake, type AzureFault, startAzureFake } from "../fakes/azure";
-import { target } from "./support";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -154,17 +154,14 @@ describe("failures keep Azure's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Azure DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Azure DNS: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault }) => {
       fake.fault(fault, undefined, (r) => r.path.startsWith("/arm"));
-      const outcome = await client({ timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(home()?.addresses).toEqual([OLD_IP]);
-    });
-  }
+    },
+  );
 });

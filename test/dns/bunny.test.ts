@@ -4,9 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createBunnyApi } from "../../src/dns/services/bunny";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { BUNNY_FAKE_API_KEY, type BunnyFake, type BunnyFault, type BunnyZone, startBunnyFake } from "../fakes/bunny";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -152,15 +151,7 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep bunny.net's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: BunnyFault | "timeout";
-    apiKey?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: BunnyFault | "timeout"; apiKey?: string })[] = [
     { name: "revoked key", apiKey: "revoked", message: "Bunny: Authorization has been denied for this request. (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "key without the right", fault: { status: 403, errorKey: "forbidden", message: "Access denied" }, message: "Bunny: Access denied (forbidden, HTTP 403)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 25 }, message: "Bunny: Too many requests (error_429, HTTP 429)", retryAfterSeconds: 25, cause: "throttled" },
@@ -170,20 +161,17 @@ describe("failures keep bunny.net's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Bunny: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Bunny: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, apiKey, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, apiKey }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.Value).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused update is reported in bunny.net's words; the record stays", async () => {
     fake.fault({ status: 400, errorKey: "validation_error", message: "The record is locked" }, 1, (r) => r.method === "POST");

@@ -5,9 +5,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cloudns, cloudnsTtl, createCloudnsApi } from "../../src/dns/services/cloudns";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { CLOUDNS_FAKE_AUTH_ID, CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, type CloudnsFake, type CloudnsFault, startCloudnsFake } from "../fakes/cloudns";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -185,15 +184,7 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep ClouDNS's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: CloudnsFault | "timeout";
-    password?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: CloudnsFault | "timeout"; password?: string })[] = [
     { name: "wrong password", password: "revoked", message: "ClouDNS: Invalid authentication, incorrect auth-id or auth-password. (HTTP 200)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "ClouDNS: Too many requests. (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
     { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "ClouDNS: Too many requests. (HTTP 429)", cause: "throttled" },
@@ -202,20 +193,17 @@ describe("failures keep ClouDNS's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^ClouDNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "ClouDNS: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, password, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, password }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.record).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused modification is reported in ClouDNS's words; the record and its TTL stay", async () => {
     fake.fault({ failed: "The record is locked." }, 1, "/dns/mod-record.json");

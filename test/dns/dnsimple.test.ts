@@ -4,9 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createDnsimpleApi } from "../../src/dns/services/dnsimple";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, type DnsimpleFake, type DnsimpleFault, startDnsimpleFake } from "../fakes/dnsimple";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -155,15 +154,7 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep DNSimple's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: DnsimpleFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: DnsimpleFault | "timeout"; token?: string })[] = [
     { name: "revoked token", token: "revoked", message: "DNSimple: Authentication failed (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "token without the right", fault: { status: 403 }, message: "DNSimple: Permission Denied (HTTP 403)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "DNSimple: API rate limit exceeded (HTTP 429)", retryAfterSeconds: 30, cause: "throttled" },
@@ -173,20 +164,17 @@ describe("failures keep DNSimple's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^DNSimple: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "DNSimple: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.content).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a 429 naming only the end of its window (X-RateLimit-Reset) pauses until then", async () => {
     fake.fault({ status: 429, resetInSeconds: 1800 });

@@ -3,10 +3,9 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createDomeneshopApi } from "../../src/dns/services/domeneshop";
-import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, type DomeneshopDomain, type DomeneshopFake, type DomeneshopFault, startDomeneshopFake } from "../fakes/domeneshop";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -170,15 +169,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Domeneshop's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: DomeneshopFault | "timeout";
-    secret?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: DomeneshopFault | "timeout"; secret?: string })[] = [
     { name: "wrong secret", secret: "wrong", message: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)", cause: "credentials", stopRetrying: true },
     { name: "403", fault: { status: 403 }, message: "Domeneshop: These API credentials may not do this (auth:forbidden, HTTP 403)", cause: "credentials", stopRetrying: true },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Domeneshop: Too many requests (rateLimited, HTTP 429)", cause: "throttled", retryAfterSeconds: 40 },
@@ -188,20 +179,17 @@ describe("failures keep Domeneshop's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Domeneshop: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Domeneshop: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, secret, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, secret }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ secret, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
+      return client({ secret, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toMatchObject([{ data: OLD_IP }]);
-    });
-  }
+    },
+  );
 
   test("a failing PUT is reported and nothing changed", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");

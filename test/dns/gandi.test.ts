@@ -4,9 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createGandiApi } from "../../src/dns/services/gandi";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, type GandiFake, type GandiFault, startGandiFake } from "../fakes/gandi";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -198,15 +197,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Gandi's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: GandiFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: GandiFault | "timeout"; token?: string })[] = [
     { name: "revoked token", token: "revoked", message: /^Gandi: The server could not verify .* \(HTTP 401\)$/, stopRetrying: true, cause: "credentials" },
     { name: "token without rights on the domain", fault: { status: 403 }, message: "Gandi: Access was denied to this resource. (HTTP 403)", stopRetrying: true, cause: "credentials" },
     // The wait Gandi names is passed on as it is; the updater decides the pause (an hour at most).
@@ -217,21 +208,18 @@ describe("failures keep Gandi's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Gandi: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Gandi: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    },
+    () => {
       // One request, no retry loop, nothing changed.
       expect(fake.requests).toHaveLength(1);
       expect(home()?.rrset_values).toEqual([OLD_IP]);
-    });
-  }
+    },
+  );
 
   test("a failing PUT is reported; the TTL the fake would reset stays", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");

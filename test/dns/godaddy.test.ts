@@ -3,10 +3,9 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createGodaddyApi, godaddy } from "../../src/dns/services/godaddy";
-import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { GODADDY_FAKE_KEY, GODADDY_FAKE_SECRET, type GodaddyFake, type GodaddyFault, startGodaddyFake } from "../fakes/godaddy";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -189,15 +188,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep GoDaddy's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: GodaddyFault | "timeout";
-    key?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: GodaddyFault | "timeout"; key?: string })[] = [
     { name: "wrong key", key: "revokedkey_0123456789abcdefghi", message: "GoDaddy: Unable to authenticate user based upon the credentials given (UNABLE_TO_AUTHENTICATE, HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "account kept out of the API", fault: { status: 403 }, message: /^GoDaddy: Authenticated user is not allowed access — .*10 or more domains.* \(ACCESS_DENIED, HTTP 403\)$/, stopRetrying: true, cause: "credentials" },
     { name: "429 names its wait in the body", fault: { status: 429, retryAfterSec: 30 }, message: "GoDaddy: Too many requests received within interval (TOO_MANY_REQUESTS, HTTP 429)", retryAfterSeconds: 30, cause: "throttled" },
@@ -208,20 +199,17 @@ describe("failures keep GoDaddy's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^GoDaddy: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "GoDaddy: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, key, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, key }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ key, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ key, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toEqual([{ name: "home", type: "A", data: OLD_IP, ttl: 1800 }]);
-    });
-  }
+    },
+  );
 
   test("a refused PUT is reported with GoDaddy's field errors; the record and its TTL stay", async () => {
     fake.fault({ status: 422, fields: [{ code: "INVALID_VALUE", message: "Record is locked", path: "records[0]" }] }, 1, (r) => r.method === "PUT");

@@ -4,9 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHostingerApi, hostinger } from "../../src/dns/services/hostinger";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { HOSTINGER_DEFAULT_TTL, HOSTINGER_FAKE_TOKEN, type HostingerFake, type HostingerFault, startHostingerFake } from "../fakes/hostinger";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -164,15 +163,7 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Hostinger's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: HostingerFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: HostingerFault | "timeout"; token?: string })[] = [
     { name: "wrong token", token: "revoked", message: "Hostinger: Unauthenticated (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Hostinger: Too Many Attempts. (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
     { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "Hostinger: Too Many Attempts. (HTTP 429)", cause: "throttled" },
@@ -181,20 +172,17 @@ describe("failures keep Hostinger's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Hostinger: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Hostinger: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.records[0]?.content).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused PUT is reported in Hostinger's words with the field's; the record and its TTL stay", async () => {
     fake.fault({ status: 422, message: "The given data was invalid.", errors: { "zone.0.ttl": ["The zone.0.ttl is invalid."] } }, 1, (r) => r.method === "PUT");

@@ -3,10 +3,9 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createInfomaniakApi } from "../../src/dns/services/infomaniak";
-import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { INFOMANIAK_FAKE_TOKEN, type InfomaniakFake, type InfomaniakFault, startInfomaniakFake } from "../fakes/infomaniak";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -164,15 +163,7 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Infomaniak's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: InfomaniakFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: InfomaniakFault | "timeout"; token?: string })[] = [
     { name: "unknown token", token: "revoked", message: "Infomaniak: Authorization required (not_authorized, HTTP 401)", cause: "credentials", stopRetrying: true },
     // A 403 may be a missing scope or a zone the token may not see: not final, unlike a refused token.
     { name: "token without the DNS scopes", fault: { status: 403 }, message: "Infomaniak: Access denied (forbidden, HTTP 403)", cause: "credentials" },
@@ -189,20 +180,17 @@ describe("failures keep Infomaniak's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Infomaniak: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Infomaniak: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
+      return client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toMatchObject([{ target: OLD_IP }]);
-    });
-  }
+    },
+  );
 
   test("a failing PUT is reported and nothing changed", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");

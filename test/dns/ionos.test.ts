@@ -6,7 +6,7 @@ import { createIonosApi, ionos } from "../../src/dns/services/ionos";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
 import { IONOS_FAKE_API_KEY, type IonosFake, type IonosFault, startIonosFake } from "../fakes/ionos";
-import { target } from "./support";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -153,20 +153,17 @@ describe("failures keep IONOS's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^IONOS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "IONOS: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, apiKey, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, apiKey }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.content).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused PUT is reported in IONOS's words; the record and its TTL stay", async () => {
     fake.fault({ status: 400, code: "INVALID_RECORD", message: "Record is invalid." }, 1, (r) => r.method === "PUT");

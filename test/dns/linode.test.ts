@@ -4,9 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createLinodeApi, linode, roundedTtl } from "../../src/dns/services/linode";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { LINODE_FAKE_READONLY_TOKEN, LINODE_FAKE_TOKEN, linodeTtl, type LinodeDomain, type LinodeFake, type LinodeFault, startLinodeFake } from "../fakes/linode";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -208,15 +207,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Linode's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: LinodeFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: LinodeFault | "timeout"; token?: string })[] = [
     { name: "revoked token", token: "revoked", message: "Linode: Invalid Token (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "token without the domains scope", fault: { status: 403 }, message: "Linode: Unauthorized (HTTP 403)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Linode: Too Many Requests (HTTP 429)", retryAfterSeconds: 20, cause: "throttled" },
@@ -226,21 +217,18 @@ describe("failures keep Linode's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Linode: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Linode: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known()), NEW_IP);
+    },
+    () => {
       // One request, no retry loop, nothing changed.
       expect(fake.requests).toHaveLength(1);
       expect(home()?.target).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a read-only token can read but its PUT is refused, and not retried", async () => {
     const outcome = await client({ token: LINODE_FAKE_READONLY_TOKEN }).writeRecord(target("home.example.com", known()), NEW_IP);

@@ -7,7 +7,7 @@ import { createMythicBeastsApi } from "../../src/dns/services/mythicbeasts";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { MYTHICBEASTS_FAKE_KEY, MYTHICBEASTS_FAKE_SECRET, type MythicBeastsFake, type MythicBeastsFault, startMythicBeastsFake } from "../fakes/mythicbeasts";
-import { target } from "./support";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -163,20 +163,17 @@ describe("failures keep Mythic Beasts' words and leave the record alone", () => 
     { name: "malformed JSON", fault: "malformed", message: /^Mythic Beasts: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Mythic Beasts: no answer within 1s", cause: "unreachable" },
   ];
-  for (const { name, fault, secret, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, secret }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ secret, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ secret, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toMatchObject([{ data: OLD_IP, ttl: 1800 }]);
-    });
-  }
+    },
+  );
 
   test("a refused record names the problems", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { ...known, ttl: 30 }), NEW_IP);

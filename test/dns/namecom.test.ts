@@ -4,9 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createNamecomApi } from "../../src/dns/services/namecom";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { NAMECOM_DEFAULT_TTL, NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, type NamecomFake, type NamecomFault, startNamecomFake } from "../fakes/namecom";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -153,15 +152,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Name.com's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: NamecomFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: NamecomFault | "timeout"; token?: string })[] = [
     { name: "wrong token", token: "revoked", message: /^Name\.com: Permission Denied: Authentication Error .* \(HTTP 403\)$/, stopRetrying: true, cause: "credentials" },
     { name: "unauthenticated", fault: { status: 401 }, message: "Name.com: Unauthenticated (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Name.com: Too Many Requests (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
@@ -171,20 +162,17 @@ describe("failures keep Name.com's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Name\.com: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Name.com: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.answer).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused PUT is reported in Name.com's words; the record and its TTL stay", async () => {
     fake.fault({ status: 400, message: "Invalid Argument", details: "Domain is locked" }, 1, (r) => r.method === "PUT");

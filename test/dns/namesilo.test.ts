@@ -5,9 +5,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createNamesiloApi, namesilo } from "../../src/dns/services/namesilo";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { NAMESILO_DEFAULT_TTL, NAMESILO_FAKE_API_KEY, type NamesiloFake, type NamesiloFault, startNamesiloFake } from "../fakes/namesilo";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -175,15 +174,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep NameSilo's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: NamesiloFault | "timeout";
-    apiKey?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: NamesiloFault | "timeout"; apiKey?: string })[] = [
     { name: "wrong key", apiKey: "revoked", message: "NameSilo: Invalid API Key (code 110, HTTP 200)", stopRetrying: true, cause: "credentials" },
     { name: "a sub-account's key", fault: { code: 112 }, message: "NameSilo: API not available to Sub-Accounts (code 112, HTTP 200)", stopRetrying: true, cause: "credentials" },
     { name: "a key restricted to other addresses", fault: { code: 113 }, message: "NameSilo: This API account cannot be accessed from your IP (code 113, HTTP 200)", stopRetrying: true, cause: "credentials" },
@@ -195,20 +186,17 @@ describe("failures keep NameSilo's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^NameSilo: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "NameSilo: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, apiKey, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, apiKey }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.value).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused update is reported in NameSilo's words; the record and its TTL stay", async () => {
     fake.fault({ code: 280, detail: "DNS modification error: the domain is locked" }, 1, "/dnsUpdateRecord");

@@ -6,7 +6,7 @@ import { createNetcupApi, netcup } from "../../src/dns/services/netcup";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
 import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, type NetcupFake, type NetcupFault, startNetcupFake } from "../fakes/netcup";
-import { target } from "./support";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -198,20 +198,17 @@ describe("failures keep Netcup's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Netcup: unreadable answer \(HTTP 200\)/, cause: "unreachable", requests: 1 },
     { name: "timeout", fault: "timeout", message: "Netcup: no answer within 200ms", cause: "unreachable", requests: 1 },
   ];
-  for (const { name, fault, password, message, cause, retryAfterSeconds, stopRetrying, requests } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, password }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    ({ requests }) => {
       expect(fake.requests).toHaveLength(requests);
       expect(home()?.destination).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused update is reported in Netcup's words; the record stays", async () => {
     fake.fault({ statuscode: 4013, shortmessage: "Validation Error.", longmessage: "Domain is locked." }, 1, (r) => (r.body as { action: string }).action === "updateDnsRecords");

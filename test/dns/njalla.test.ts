@@ -3,10 +3,9 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createNjallaApi, njalla, njallaTtl } from "../../src/dns/services/njalla";
-import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { NJALLA_FAKE_TOKEN, type NjallaFake, type NjallaFault, startNjallaFake } from "../fakes/njalla";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -161,15 +160,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Njalla's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: NjallaFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: NjallaFault | "timeout"; token?: string })[] = [
     { name: "refused token (HTTP 200, code 403)", token: "revoked", message: "Njalla: Invalid token. (code 403)", cause: "credentials", stopRetrying: true },
     { name: "refused token as HTTP 401 without a JSON-RPC error", fault: { status: 401 }, message: /^Njalla: unreadable answer \(HTTP 401\)/, cause: "credentials", stopRetrying: true },
     { name: "refused token as HTTP 403 without a JSON-RPC error", fault: { status: 403 }, message: /^Njalla: unreadable answer \(HTTP 403\)/, cause: "credentials", stopRetrying: true },
@@ -179,20 +170,17 @@ describe("failures keep Njalla's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Njalla: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Njalla: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
+      return client({ token, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toMatchObject([{ content: OLD_IP }]);
-    });
-  }
+    },
+  );
 
   test("a failing edit-record is reported and nothing changed", async () => {
     fake.fault({ code: 500, message: "Internal error." }, 1, (r) => (r.body as { method: string }).method === "edit-record");

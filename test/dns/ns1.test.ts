@@ -7,7 +7,7 @@ import { createNs1Api, nextPage, ns1 } from "../../src/dns/services/ns1";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { NS1_FAKE_KEY, NS1_ZONE_DEFAULT_TTL, type Ns1Fake, type Ns1Fault, startNs1Fake } from "../fakes/ns1";
-import { target } from "./support";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -193,20 +193,17 @@ describe("failures keep NS1's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^NS1: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "NS1: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, key, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, key }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ key, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ key, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(addresses("example.com", "home.example.com", "A")).toEqual([OLD_IP]);
-    });
-  }
+    },
+  );
 
   test("a refused POST is reported in NS1's words; the record stays", async () => {
     fake.fault({ status: 400, message: "zone is locked" }, 1, (r) => r.method === "POST");

@@ -2,11 +2,10 @@
 // it spends, and how each failure — mostly inside an HTTP 200 — ends up in Servercow's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createServercowApi } from "../../src/dns/services/servercow";
 import { SERVERCOW_FAKE_PASSWORD, SERVERCOW_FAKE_USERNAME, type ServercowFake, type ServercowFault, startServercowFake } from "../fakes/servercow";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -144,15 +143,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Servercow's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: ServercowFault | "timeout";
-    password?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: ServercowFault | "timeout"; password?: string })[] = [
     { name: "refused credentials (HTTP 200)", password: "wrong", message: "Servercow: authentication failed", cause: "credentials", stopRetrying: true },
     { name: "refused credentials in other words (access denied)", fault: { error: "Access denied" }, message: "Servercow: Access denied", cause: "credentials", stopRetrying: true },
     { name: "refused credentials in German (Zugangsdaten)", fault: { error: "Zugangsdaten ungültig" }, message: "Servercow: Zugangsdaten ungültig", cause: "credentials", stopRetrying: true },
@@ -163,20 +154,17 @@ describe("failures keep Servercow's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Servercow: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Servercow: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, password, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, password }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
+      return client({ password, timeoutMs: 200 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toMatchObject([{ content: OLD_IP }]);
-    });
-  }
+    },
+  );
 
   test("a refused address comes back in Servercow's words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), "not-an-address");

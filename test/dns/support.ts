@@ -1,9 +1,11 @@
 // What the client tests share: the record a test writes (`target`), the context a client is built
-// with against a fake (`context`), and a fake's address once it has stopped (`stoppedUrl`). Each
-// service's fake is built on test/fakes/server.ts (the mock-server builder: request log, faults,
-// the service's published description checked on every request).
+// with against a fake (`context`), a fake's address once it has stopped (`stoppedUrl`), and the table
+// of a service's failures (`failureTests`). Each service's fake is built on test/fakes/server.ts
+// (the mock-server builder: request log, faults, the service's published description checked on
+// every request).
 
-import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { expect, test } from "bun:test";
+import type { FailureCause, RecordConfig, RecordTarget, WriteOutcome } from "../../src/dns/provider";
 import type { ClientContext } from "../../src/dns/service";
 import type { FakeServer } from "../fakes/server";
 
@@ -26,4 +28,33 @@ export async function stoppedUrl(start: () => FakeServer<unknown>): Promise<stri
   const url = gone.url;
   await gone.stop();
   return url;
+}
+
+/** A failure a service gives, and what the client must make of it: its words, its cause, the pause it names. */
+export interface FailureCase {
+  name: string;
+  message: string | RegExp;
+  cause: FailureCause;
+  retryAfterSeconds?: number;
+  stopRetrying?: boolean;
+}
+
+/**
+ * One test per case: `attempt` arranges the case and writes; the outcome is that failure in the
+ * service's words, with its cause, the wait it names and whether retrying stops; `after` checks
+ * what the service holds (nothing changed).
+ */
+export function failureTests<Case extends FailureCase>(cases: readonly Case[], attempt: (c: Case) => Promise<WriteOutcome>, after?: (c: Case) => void): void {
+  for (const c of cases) {
+    test(c.name, async () => {
+      const outcome = await attempt(c);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) return;
+      expect(outcome.message).toMatch(c.message);
+      expect(outcome.cause).toBe(c.cause);
+      expect(outcome.retryAfterSeconds).toBe(c.retryAfterSeconds);
+      expect(outcome.stopRetrying).toBe(c.stopRetrying);
+      after?.(c);
+    });
+  }
 }

@@ -6,7 +6,7 @@ import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
 import { createTransipApi, transip, transipSignature } from "../../src/dns/services/transip";
 import { startTransipFake, TRANSIP_FAKE_LOGIN, TRANSIP_FAKE_PRIVATE_KEY, type TransipFake, type TransipFault } from "../fakes/transip";
-import { target } from "./support";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -148,19 +148,16 @@ describe("failures keep TransIP's words and leave the entry alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^TransIP: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "TransIP: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault }) => {
       fake.fault(fault, undefined, (r) => r.path !== "/auth");
-      const outcome = await client({ timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(home()?.content).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused login stops retries until the provider is edited", async () => {
     fake.keys.clear();

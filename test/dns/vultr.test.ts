@@ -3,10 +3,9 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause } from "../../src/dns/provider";
 import { createVultrApi } from "../../src/dns/services/vultr";
 import { startVultrFake, VULTR_FAKE_API_KEY, VULTR_FAKE_FENCED_KEY, type VultrFake, type VultrFault } from "../fakes/vultr";
-import { target } from "./support";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -144,15 +143,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Vultr's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: VultrFault | "timeout";
-    apiKey?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: VultrFault | "timeout"; apiKey?: string })[] = [
     { name: "revoked key", apiKey: "revoked", message: "Vultr: Invalid API token. (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "address not allowed by the key's access control", apiKey: VULTR_FAKE_FENCED_KEY, message: "Vultr: Unauthorized IP address: 127.0.0.1 (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "user without the right", fault: { status: 403 }, message: "Vultr: Unauthorized (HTTP 403)", stopRetrying: true, cause: "credentials" },
@@ -163,20 +154,17 @@ describe("failures keep Vultr's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Vultr: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Vultr: no answer within 200ms", cause: "unreachable" },
   ];
-  for (const { name, fault, apiKey, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, apiKey }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ apiKey, timeoutMs: 200 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.data).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused PATCH is reported in Vultr's words; the record stays", async () => {
     fake.fault({ status: 400, error: "Unable to update record." }, 1, (r) => r.method === "PATCH");
