@@ -16,11 +16,11 @@
 // (providers/dns/hostinger: Bearer token, the record set shape, `overwrite`, the
 // `{message, errors, correlation_id}` error body).
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Hostinger";
@@ -60,16 +60,9 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
       return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      // The hostname and each parent, longest first: the first one that is a zone of the account holds it.
-      for (const candidate of candidateZones(hostname)) {
-        const read = await readZone(candidate);
-        if (read.ok) return { ok: true, value: { id: candidate, name: candidate } };
-        if (read.status !== 404) return read;
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    async hasZone(name) {
+      const read = await readZone(name);
+      return read.ok || read.status === 404 ? { ok: true, value: read.ok } : read;
     },
 
     async readRecordSet(zone, hostname, type) {

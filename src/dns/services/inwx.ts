@@ -23,10 +23,9 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { DnsProvider, FailureCause, Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
-import { candidateZones, noZoneMessage } from "../zones";
 
 const SERVICE = "INWX";
 /** A new record's TTL when the domain's config names none: INWX's default. */
@@ -180,17 +179,12 @@ export function createInwxApi(
 
     logout,
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      for (const candidate of candidateZones(hostname)) {
-        // The SOA alone: the smallest answer that says whether the account has this domain.
-        const answer = await call("nameserver.info", { domain: candidate, type: "SOA" });
-        if (!answer.ok) return answer;
-        if (answer.value.ok) return { ok: true, value: { id: candidate, name: candidate } };
-        if (answer.value.code !== OBJECT_DOES_NOT_EXIST) return refusal("nameserver.info", answer.value, causeOf(answer.value.code));
-      }
-      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+    async hasZone(name) {
+      // The SOA alone: the smallest answer that says whether the account has this domain.
+      const answer = await call("nameserver.info", { domain: name, type: "SOA" });
+      if (!answer.ok) return answer;
+      if (answer.value.ok || answer.value.code === OBJECT_DOES_NOT_EXIST) return { ok: true, value: answer.value.ok };
+      return refusal("nameserver.info", answer.value, causeOf(answer.value.code));
     },
 
     async readRecordSet(zone, hostname, type) {

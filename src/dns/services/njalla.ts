@@ -20,9 +20,9 @@
 
 import { failed, isObject, requestJson, type JsonAnswer } from "../http";
 import type { FailureCause, Step } from "../provider";
-import { namedZone, zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
+import { zoneClient, zonesNamed, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 import { plural } from "../../util/plural";
 
 const SERVICE = "Njalla";
@@ -104,16 +104,10 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
       return { ok: true, detail: domains === undefined ? "Token accepted" : `Token accepted (${plural(domains, "domain")})` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const listed = await rpc("list-domains", {});
       if (!listed.ok) return listed;
-      const names = (Array.isArray(listed.value.domains) ? listed.value.domains.filter(isObject) : [])
-        .map((d) => d.name)
-        .filter((n): n is string => typeof n === "string");
-      const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return { ok: true, value: zonesNamed((Array.isArray(listed.value.domains) ? listed.value.domains.filter(isObject) : []).map((d) => d.name)) };
     },
 
     async readRecordSet(zone, hostname, type) {

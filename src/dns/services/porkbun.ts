@@ -12,9 +12,9 @@
 
 import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "../http";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Porkbun";
 /** Porkbun's minimum and default TTL. */
@@ -80,9 +80,7 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
       return { ok: true, detail: `API key pair accepted${seenFrom}` };
     },
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
+    async listZones() {
       const names = new Set<string>();
       for (let page = 0; page < LIST_ALL_MAX_PAGES; page++) {
         const listed = await call("/domain/listAll", { start: String(page * LIST_ALL_PAGE) });
@@ -92,9 +90,7 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
         for (const domain of domains) names.add(domain);
         if (domains.length < LIST_ALL_PAGE || names.size === known) break;
       }
-      const domain = longestZone(hostname, names);
-      if (domain === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
-      return { ok: true, value: { id: domain, name: domain } };
+      return { ok: true, value: zonesNamed(names) };
     },
 
     async readRecordSet(zone, hostname, type) {
