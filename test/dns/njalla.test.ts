@@ -133,25 +133,6 @@ describe("writeRecord on a missing record", () => {
 });
 
 describe("domain discovery", () => {
-  test("the longest domain holding the name wins", async () => {
-    fake.addDomain("b.example.com");
-    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
-    expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
-  });
-
-  test("no domain holding the name: a failure naming it, nothing written", async () => {
-    const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no zone of this account holds host.ample.com" });
-    expect(methods()).toEqual(["list-domains"]);
-  });
-
-  test("a configured domain that does not hold the name is refused without a call", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.requests).toHaveLength(0);
-  });
-
   test("a configured domain that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });

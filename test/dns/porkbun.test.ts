@@ -232,23 +232,6 @@ describe("domain discovery", () => {
     expect(outcome.ok).toBe(true);
     expect(fake.requests.filter((r) => r.path === "/domain/listAll")).toHaveLength(2);
   });
-
-  test("no domain holds the hostname", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Porkbun: no zone of this account holds home.example.org",
-    });
-  });
-
-  test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "other.org" }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Porkbun: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it",
-    });
-    expect(fake.requests).toHaveLength(0);
-  });
 });
 
 describe("failures keep Porkbun's words, say their cause and leave the record alone", () => {
