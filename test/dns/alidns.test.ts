@@ -105,14 +105,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.requests[1]?.query).toMatchObject({ DomainName: "example.com", SubDomain: "example.com" });
   });
 
-  test("AAAA is its own record beside the A", async () => {
-    fake.addRecord("example.com", { rr: "home", type: "AAAA", value: "2001:db8::1", ttl: 900 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.records("example.com", "home", "AAAA")[0]).toMatchObject({ Value: "2001:db8::7", TTL: 900 });
-    expect(home()[0]?.Value).toBe(OLD_IP);
-  });
-
   test("a record on another resolution line keeps its line", async () => {
     fake.addRecord("example.com", { rr: "office", type: "A", value: OLD_IP, ttl: 600, line: "telecom" });
     const outcome = await client().writeRecord(target("office.example.com"), NEW_IP);

@@ -98,12 +98,6 @@ describe("writeRecord on an existing record", () => {
     ]);
   });
 
-  test("nothing is written when the record already holds the address", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("the TTL from config is written, the note kept", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: domainId, ttl: 300 }), NEW_IP);
     expect(home()[0]).toMatchObject({ ttl: 300, note: "home router" });
@@ -113,14 +107,6 @@ describe("writeRecord on an existing record", () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId });
     expect(fake.records("example.com", "", "A")[0]).toMatchObject({ ttl: 600, roundRobin: [{ value: NEW_IP }] });
-  });
-
-  test("AAAA is its own record beside the A", async () => {
-    fake.addRecord("example.com", { type: "AAAA", name: "home", values: ["2001:db8::1"], ttl: 900 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.records("example.com", "home", "AAAA")[0]).toMatchObject({ ttl: 900, roundRobin: [{ value: "2001:db8::7" }] });
-    expect(home()[0]?.roundRobin).toEqual([{ value: OLD_IP, disableFlag: false }]);
   });
 
   test("a round robin of several addresses is left alone", async () => {

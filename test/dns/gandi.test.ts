@@ -79,16 +79,6 @@ describe("writeRecord on an existing record set", () => {
     expect(requestLines()).toEqual(["GET /domains/example.com/records/home/A", "PUT /domains/example.com/records/home/A"]);
   });
 
-  test("an address already there is not written again: zero writes", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({
-      ok: true,
-      action: "unchanged",
-      message: "Gandi record home/A, ttl 1800",
-    });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a TTL from config replaces the one read; the same address with another TTL is written", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 900 }), OLD_IP);
     expect(home()).toMatchObject({ rrset_ttl: 900, rrset_values: [OLD_IP] });

@@ -66,12 +66,6 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /2/zones/example.com/records", `PUT /2/zones/example.com/records/${home()[0]!.id}`]);
   });
 
-  test("an address already there is not written again", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a TTL from config replaces the one read", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 120 }), OLD_IP);
     expect(home()).toMatchObject([{ target: OLD_IP, ttl: 120 }]);
@@ -83,14 +77,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "@", "A")).toMatchObject([{ target: NEW_IP, ttl: 600 }]);
     expect(fake.records("example.com", "@", "MX")).toMatchObject([{ target: "10 mail.example.com" }]);
     expect(fake.zones.get("example.com")).toHaveLength(3);
-  });
-
-  test("an AAAA record is written beside the A of the same name", async () => {
-    fake.addRecord("example.com", { source: "home", type: "AAAA", target: "2001:db8::1", ttl: 300 });
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ target: "2001:db8::7", ttl: 300 }]);
-    expect(home()).toMatchObject([{ target: OLD_IP }]);
   });
 
   test("a name with several addresses is left alone", async () => {

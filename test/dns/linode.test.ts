@@ -78,20 +78,6 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual([`GET /domains/${example.id}`, `GET /domains/${example.id}/records`, `PUT /domains/${example.id}/records/${home()!.id}`]);
   });
 
-  test("an address already there is not written again: zero writes", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", known()), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("an AAAA record is changed without touching the A of the same name", async () => {
-    const aaaa = fake.addRecord("example.com", { name: "home", type: "AAAA", target: "2001:db8::1", ttl: 120 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: String(aaaa.id) });
-    expect(aaaa).toMatchObject({ target: "2001:db8::7", ttl_sec: 120 });
-    expect(home()?.target).toBe(OLD_IP);
-  });
-
   test("the TTL is kept; a TTL from config is sent and the same address with another TTL is written", async () => {
     await client().writeRecord(target("home.example.com", { ...known(), ttl: 300 }), OLD_IP);
     expect(home()).toMatchObject({ target: OLD_IP, ttl_sec: 300 });

@@ -70,12 +70,6 @@ describe("writeRecord on an existing record", () => {
     expect(methods()).toEqual(["list-records", "edit-record"]);
   });
 
-  test("an address already there is not written again", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(methods()).toEqual(["list-records"]);
-  });
-
   test("a TTL from config replaces the one read", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 60 }), OLD_IP);
     expect(home()).toMatchObject([{ content: OLD_IP, ttl: 60 }]);
@@ -86,13 +80,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "@", "A")).toMatchObject([{ content: NEW_IP, ttl: 3600 }]);
     expect(fake.records("example.com", "@", "TXT")).toMatchObject([{ content: "v=spf1 -all" }]);
     expect(fake.domains.get("example.com")).toHaveLength(3);
-  });
-
-  test("an AAAA record is written beside the A of the same name", async () => {
-    fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1", ttl: 300 });
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 300 }]);
-    expect(home()).toMatchObject([{ content: OLD_IP }]);
   });
 
   test("a name with several addresses is left alone", async () => {

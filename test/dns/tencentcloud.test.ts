@@ -105,12 +105,6 @@ describe("writeRecord on an existing record", () => {
     expect(actions()).toEqual(["DescribeRecordList", "ModifyRecord"]);
   });
 
-  test("nothing is written when the record already holds the address", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.changes()).toHaveLength(0);
-  });
-
   test("the TTL from config is written; the name's other records are untouched", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 120 }), NEW_IP);
     expect(home()[0]).toMatchObject({ Value: NEW_IP, TTL: 120 });
@@ -121,14 +115,6 @@ describe("writeRecord on an existing record", () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
     expect(fake.records("example.com", "@", "A")[0]).toMatchObject({ Value: NEW_IP, TTL: 3600 });
-  });
-
-  test("AAAA is its own record beside the A", async () => {
-    fake.addRecord("example.com", { name: "home", type: "AAAA", value: "2001:db8::1", ttl: 900 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.records("example.com", "home", "AAAA")[0]).toMatchObject({ Value: "2001:db8::7", TTL: 900 });
-    expect(home()[0]?.Value).toBe(OLD_IP);
   });
 
   test("a disabled, weighted record on another line keeps its line, weight and status", async () => {

@@ -65,20 +65,6 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /domains/example.com/records", `PATCH /domains/example.com/records/${home()!.id}`]);
   });
 
-  test("an address already there is not written again: zero writes", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", known), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged", message: expect.stringContaining("ttl 1800") });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("an AAAA record is changed without touching the A of the same name", async () => {
-    const aaaa = fake.addRecord("example.com", { name: "home", type: "AAAA", data: "2001:db8::1", ttl: 120 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: aaaa.id });
-    expect(aaaa).toMatchObject({ data: "2001:db8::7", ttl: 120 });
-    expect(home()?.data).toBe(OLD_IP);
-  });
-
   test("a TTL from config is sent; the same address with another TTL is written", async () => {
     await client().writeRecord(target("home.example.com", { ...known, ttl: 900 }), OLD_IP);
     expect(home()).toMatchObject({ data: OLD_IP, ttl: 900 });
