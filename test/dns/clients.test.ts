@@ -1,7 +1,8 @@
 // What every service's client does alike, as one table over the services (each service's adapter,
 // test/services/adapters/, knows how to start its fake and which credentials it takes): built by its
 // description's createClient from the credentials and options a provider row holds, it works
-// against its fake and says who it is on every request; pointed where nothing answers, it fails as
+// against its fake and says who it is on every request (one that cannot check credentials says why,
+// without a request); pointed where nothing answers, it fails as
 // "unreachable" in the service's name, without a secret in the words. What is particular to a
 // service is in its own file beside this one.
 
@@ -45,6 +46,14 @@ for (const adapter of ADAPTERS) {
       expect(fake.requests.length).toBeGreaterThan(0);
       for (const request of fake.requests) expect(request.headers["user-agent"]).toBe(USER_AGENT);
     });
+
+    if (!description.canVerify) {
+      test("a client asked to check its credentials anyway says why it cannot, and sends nothing", async () => {
+        fake.clearRequests();
+        expect(await build(adapter, fake).verify()).toEqual({ ok: false, detail: description.verifyUnavailable! });
+        expect(fake.requests).toHaveLength(0);
+      });
+    }
 
     test("a service that cannot be reached: unreachable, in the service's name, no secret in the words", async () => {
         // Every address the fake would give (the API's, a token or login endpoint's) is the stopped one.

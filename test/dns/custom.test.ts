@@ -52,12 +52,6 @@ describe("the description", () => {
   });
 });
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: custom.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("the request", () => {
   test("GET: placeholders URL-encoded in the URL; ddnsd's User-Agent; one request", async () => {

@@ -4,7 +4,7 @@
 // never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDd24Client, dd24 } from "../../src/dns/services/dd24";
+import { createDd24Client } from "../../src/dns/services/dd24";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { DD24_FAKE_PASSWORD, type Dd24Fake, type Dd24Fault, type Dd24Host, keySystemsResponse, startDd24Fake } from "../fakes/dd24";
 
@@ -37,12 +37,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: dd24.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: one GET naming the full hostname, the password and the address; the MX stays", async () => {

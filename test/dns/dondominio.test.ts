@@ -4,7 +4,7 @@
 // message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDonDominioClient, dondominio } from "../../src/dns/services/dondominio";
+import { createDonDominioClient } from "../../src/dns/services/dondominio";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import {
   DONDOMINIO_FAKE_KEY,
@@ -46,12 +46,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: dondominio.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: one GET to /json/ with the user, the key as password, the full host and the address", async () => {

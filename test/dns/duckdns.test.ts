@@ -3,7 +3,7 @@
 // `OK` ending up as a failure with DuckDNS's words, the token never among them.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDuckDnsClient, duckdns } from "../../src/dns/services/duckdns";
+import { createDuckDnsClient } from "../../src/dns/services/duckdns";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { DUCKDNS_FAKE_TOKEN, type DuckDnsDomain, type DuckDnsFake, type DuckDnsFault, startDuckDnsFake } from "../fakes/duckdns";
 
@@ -36,12 +36,6 @@ function target(hostname: string, recordType: RecordType = "A", config: RecordCo
   return { hostname, recordType, externalId: null, config };
 }
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: duckdns.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   const cases: {

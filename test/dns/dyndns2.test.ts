@@ -78,12 +78,6 @@ describe("the description", () => {
   });
 });
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: dyndns2.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("the request", () => {
   test("GET <server>/nic/update?hostname&myip with Basic auth and ddnsd's User-Agent, nothing else", async () => {

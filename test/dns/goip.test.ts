@@ -4,7 +4,7 @@
 // retried, and the password never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGoipClient, goip } from "../../src/dns/services/goip";
+import { createGoipClient } from "../../src/dns/services/goip";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { GOIP_FAKE_PASSWORD, GOIP_FAKE_USERNAME, type GoipFake, type GoipFault, type GoipSubdomain, startGoipFake } from "../fakes/goip";
 
@@ -38,12 +38,6 @@ function target(hostname: string, recordType: RecordType = "A", siblings?: Recor
   return { hostname, recordType, externalId: null, config: {}, ...(siblings ? { siblings } : {}) };
 }
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: goip.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: ip= carries the IPv4, with the full subdomain and a one-line answer asked for", async () => {

@@ -3,7 +3,7 @@
 // and the key never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createMyaddrClient, myaddr } from "../../src/dns/services/myaddr";
+import { createMyaddrClient } from "../../src/dns/services/myaddr";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { MYADDR_FAKE_KEY, type MyaddrFake, type MyaddrFault, type MyaddrName, startMyaddrFake } from "../fakes/myaddr";
 
@@ -36,12 +36,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: myaddr.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: one form POST with the key and the IPv4; the AAAA stays", async () => {

@@ -3,7 +3,7 @@
 // Namecheap's own words in every failure, and the password never among them.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNamecheapClient, namecheap } from "../../src/dns/services/namecheap";
+import { createNamecheapClient } from "../../src/dns/services/namecheap";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { NAMECHEAP_FAKE_PASSWORD, type NamecheapDomain, type NamecheapFake, type NamecheapFault, startNamecheapFake } from "../fakes/namecheap";
 
@@ -36,12 +36,6 @@ function target(hostname: string, config: RecordConfig = {}, recordType: RecordT
   return { hostname, recordType, externalId: null, config };
 }
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: namecheap.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("the hostname is split into host and registered domain", () => {
   const cases: { name: string; hostname: string; config?: RecordConfig; host: string; domain: string; record: () => string | undefined }[] = [
