@@ -98,13 +98,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "home", "MX")[0]).toMatchObject({ Value: "mail.example.com", TTL: 600 });
   });
 
-  test("the apex is the @ record", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.records("example.com", "@", "A")[0]).toMatchObject({ Value: NEW_IP, TTL: 3600 });
-    expect(fake.requests[1]?.query).toMatchObject({ DomainName: "example.com", SubDomain: "example.com" });
-  });
-
   test("a record on another resolution line keeps its line", async () => {
     fake.addRecord("example.com", { rr: "office", type: "A", value: OLD_IP, ttl: 600, line: "telecom" });
     const outcome = await client().writeRecord(target("office.example.com"), NEW_IP);

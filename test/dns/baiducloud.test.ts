@@ -117,12 +117,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()[0]).toMatchObject({ value: NEW_IP, ttl: 600 });
   });
 
-  test("the apex is the host record @", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.records("example.com", "@", "A")[0]).toMatchObject({ value: NEW_IP, ttl: 3600 });
-  });
-
   test("a name with a record on each of two lines is left alone", async () => {
     fake.addRecord("example.com", { rr: "home", type: "A", value: "198.51.100.2", line: "cnc" });
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);

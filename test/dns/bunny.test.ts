@@ -72,13 +72,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.writes()).toBe(1);
   });
 
-  test("the apex is the record named \"\"", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.Id) });
-    expect(fake.record("example.com", "", "A")).toMatchObject({ Value: NEW_IP, Ttl: 600 });
-    expect(home()?.Value).toBe(OLD_IP);
-  });
-
   test("a name with several records is left alone", async () => {
     fake.addRecord("example.com", { name: "rr", type: "A", value: "198.51.100.1" });
     fake.addRecord("example.com", { name: "rr", type: "A", value: "198.51.100.2" });

@@ -104,13 +104,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.writes()).toBe(0);
   });
 
-  test("the apex is the record with host \"\"", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.record("example.com", "", "A")).toMatchObject({ record: NEW_IP, ttl: 900 });
-    expect(home()?.record).toBe(OLD_IP);
-  });
-
   test("a name with several records is left alone", async () => {
     fake.addRecord("example.com", { host: "rr", type: "A", record: "198.51.100.1" });
     fake.addRecord("example.com", { host: "rr", type: "A", record: "198.51.100.2" });

@@ -103,12 +103,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()[0]).toMatchObject({ ttl: 300, note: "home router" });
   });
 
-  test("the apex is the empty name", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId });
-    expect(fake.records("example.com", "", "A")[0]).toMatchObject({ ttl: 600, roundRobin: [{ value: NEW_IP }] });
-  });
-
   test("a round robin of several addresses is left alone", async () => {
     fake.addRecord("example.com", { type: "A", name: "rr", values: ["198.51.100.1", "198.51.100.2"] });
     const outcome = await client().writeRecord(target("rr.example.com", { zone_id: domainId }), NEW_IP);

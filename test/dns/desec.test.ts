@@ -155,14 +155,6 @@ describe("writeRecord on an existing RRset", () => {
     expect(fake.rrset("example.com", "home", "A")).toMatchObject({ records: [OLD_IP], ttl: 3600 });
   });
 
-  test("the apex is @ in the URL", async () => {
-    fake.addRRset("example.com", { subname: "", type: "AAAA", records: ["2001:db8::1"] });
-    const outcome = await client().writeRecord(target("example.com", { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "@/AAAA" });
-    expect(fake.rrset("example.com", "", "AAAA")?.records).toEqual(["2001:db8::7"]);
-    expect(requestLines()[1]).toBe("GET /domains/example.com/rrsets/@/AAAA/");
-  });
-
   test("AAAA beside an A of the same name", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }), "2001:db8::7");
     expect(outcome).toMatchObject({ ok: true, action: "created" });

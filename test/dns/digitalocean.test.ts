@@ -125,14 +125,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.record("example.com", "home", "A")).toMatchObject({ data: OLD_IP, ttl: 60 });
   });
 
-  test("the apex is answered as @ and found", async () => {
-    const apex = fake.addRecord("example.com", { type: "A", name: "@", data: OLD_IP });
-    const outcome = await client().writeRecord(target("example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: String(apex.id) });
-    expect(fake.requests[0]?.query.name).toBe("example.com");
-    expect(apex.data).toBe(NEW_IP);
-  });
-
   for (const trusted of [false, true]) {
     test(`an external id of another record is not followed: the record is found by name (${trusted ? "trusted" : "untrusted"})`, async () => {
       const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });

@@ -74,13 +74,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.requests.at(-1)?.body).toEqual({ content: OLD_IP, ttl: 900 });
   });
 
-  test("the apex is the record named \"\", and only that one", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.record("example.com", "", "A")).toMatchObject({ content: NEW_IP, ttl: 600 });
-    expect(home()?.content).toBe(OLD_IP);
-  });
-
   test("a name with several records is left alone", async () => {
     fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.1" });
     fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2" });

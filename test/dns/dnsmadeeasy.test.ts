@@ -113,14 +113,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()).toMatchObject([{ value: OLD_IP }]);
   });
 
-  test("the apex is the record named \"\", read by type alone", async () => {
-    const outcome = await client().writeRecord(target("example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.records("example.com", "", "A")).toMatchObject([{ value: NEW_IP, ttl: 86400 }]);
-    expect(fake.requests[1]?.query).toEqual({ type: "A" });
-    expect(home()).toMatchObject([{ value: OLD_IP }]);
-  });
-
   test("nothing else in the domain is touched and nothing is deleted", async () => {
     const others = () => structuredClone(fake.domains.get(domainId)!.records.filter((r) => !(r.name === "home" && r.type === "A")));
     const before = others();

@@ -69,11 +69,6 @@ describe("writeRecord on an existing record", () => {
     ]);
   });
 
-  test("a TTL from config replaces the one read", async () => {
-    await client().writeRecord(target("home.example.com", { ...known(), ttl: 120 }), OLD_IP);
-    expect(home()).toMatchObject([{ data: OLD_IP, ttl: 120 }]);
-  });
-
   test("the apex is host @, and the domain's other records stay", async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated" });

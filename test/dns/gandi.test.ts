@@ -85,12 +85,6 @@ describe("writeRecord on an existing record set", () => {
     expect(fake.writes()).toBe(1);
   });
 
-  test("the apex is written as @", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, externalId: "@/A", zoneId: "example.com" });
-    expect(fake.rrset("example.com", "@", "A")).toMatchObject({ rrset_values: [NEW_IP], rrset_ttl: 600 });
-  });
-
   test("an AAAA set is a different set from the A of the same name", async () => {
     const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
     expect(outcome).toMatchObject({ ok: true, action: "created", externalId: "home/AAAA" });

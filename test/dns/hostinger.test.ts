@@ -74,18 +74,6 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /api/dns/v1/zones/example.com", "PUT /api/dns/v1/zones/example.com"]);
   });
 
-  test("a TTL from config replaces the one read", async () => {
-    await client().writeRecord(target("home.example.com", { ...known, ttl: 900 }), NEW_IP);
-    expect(home()).toMatchObject({ ttl: 900, records: [{ content: NEW_IP }] });
-  });
-
-  test("the apex is the set named @", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com", externalId: "@/A" });
-    expect(fake.set("example.com", "@", "A")).toMatchObject({ ttl: 600, records: [{ content: NEW_IP }] });
-    expect(home()?.records[0]?.content).toBe(OLD_IP);
-  });
-
   test("a name with several addresses is left alone", async () => {
     fake.addSet("example.com", { name: "rr", type: "A", contents: ["198.51.100.1", "198.51.100.2"] });
     const outcome = await client().writeRecord(target("rr.example.com", known), NEW_IP);

@@ -100,12 +100,6 @@ describe("writeRecord on an existing record set", () => {
     expect(home()[0]).toMatchObject({ records: [NEW_IP], ttl: 60 });
   });
 
-  test("the apex is the zone's own name", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
-    expect(fake.recordSets("example.com", "example.com", "A")[0]).toMatchObject({ records: [NEW_IP], ttl: 3600 });
-  });
-
   test("AAAA is its own set beside the A", async () => {
     fake.addRecordSet("example.com", { name: "home.example.com", type: "AAAA", records: ["2001:db8::1"], ttl: 900 });
     const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");

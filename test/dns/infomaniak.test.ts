@@ -66,11 +66,6 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /2/zones/example.com/records", `PUT /2/zones/example.com/records/${home()[0]!.id}`]);
   });
 
-  test("a TTL from config replaces the one read", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 120 }), OLD_IP);
-    expect(home()).toMatchObject([{ target: OLD_IP, ttl: 120 }]);
-  });
-
   test("the apex is the record named @, and the zone's other records stay", async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });

@@ -85,13 +85,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.writes()).toBe(1);
   });
 
-  test("the apex is the record named \"\"", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.id) });
-    expect(fake.record("example.com", "", "A")).toMatchObject({ target: NEW_IP, ttl_sec: 300 });
-    expect(home()?.target).toBe(OLD_IP);
-  });
-
   test("a name with several records is left alone", async () => {
     fake.addRecord("example.com", { name: "rr", type: "A", target: "198.51.100.1" });
     fake.addRecord("example.com", { name: "rr", type: "A", target: "198.51.100.2" });

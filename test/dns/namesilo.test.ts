@@ -85,14 +85,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()).toMatchObject({ value: NEW_IP, ttl: 7200 });
   });
 
-  test("the apex is the record whose host is the domain, written with rrhost \"\"", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.record("example.com", "", "A")).toMatchObject({ value: NEW_IP, ttl: 3600 });
-    expect(fake.requests.at(-1)?.query.rrhost).toBe("");
-    expect(home()?.value).toBe(OLD_IP);
-  });
-
   test("a domain with one record, listed as a bare object, is read", async () => {
     fake.addDomain("solo.org");
     fake.addRecord("solo.org", { host: "home", type: "A", value: OLD_IP, ttl: 3600 });

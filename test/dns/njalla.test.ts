@@ -70,11 +70,6 @@ describe("writeRecord on an existing record", () => {
     expect(methods()).toEqual(["list-records", "edit-record"]);
   });
 
-  test("a TTL from config replaces the one read", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 60 }), OLD_IP);
-    expect(home()).toMatchObject([{ content: OLD_IP, ttl: 60 }]);
-  });
-
   test("the apex is the record named @, and the domain's other records stay", async () => {
     await client().writeRecord(target("example.com"), NEW_IP);
     expect(fake.records("example.com", "@", "A")).toMatchObject([{ content: NEW_IP, ttl: 3600 }]);

@@ -89,12 +89,6 @@ describe("writeRecord on an existing record", () => {
     expect(addresses("example.com", "home.example.com", "A")).toEqual([OLD_IP]);
   });
 
-  test("the apex is the record whose domain is the zone", async () => {
-    const outcome = await client().writeRecord(target("example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "example.com/A" });
-    expect(fake.record("example.com", "example.com", "A")).toMatchObject({ ttl: 600, answers: [{ answer: [NEW_IP] }] });
-  });
-
   test("nothing else in the zone is touched and nothing is deleted", async () => {
     const others = () => structuredClone(fake.zones.get("example.com")!.records.filter((r) => r !== home()));
     const before = others();

@@ -105,12 +105,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()[0]).toMatchObject({ data: NEW_IP, ttl: 900, comment: "home router" });
   });
 
-  test("the apex is the domain's own name", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId });
-    expect(fake.records("example.com", "example.com", "A")[0]).toMatchObject({ data: NEW_IP, ttl: 600 });
-  });
-
   test("a name with two A records is left alone", async () => {
     fake.addRecord("example.com", { name: "home.example.com", type: "A", data: "198.51.100.2" });
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);

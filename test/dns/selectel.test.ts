@@ -135,12 +135,6 @@ describe("writeRecord on an existing record set", () => {
     expect(home()[0]).toMatchObject({ ttl: 300, comment: "home router" });
   });
 
-  test("the apex is the zone's own name", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
-    expect(fake.rrsets("example.com", "example.com", "A")[0]).toMatchObject({ ttl: 600, records: [{ content: NEW_IP }] });
-  });
-
   test("AAAA is its own set beside the A", async () => {
     fake.addRrset("example.com", { name: "home.example.com", type: "AAAA", contents: ["2001:db8::1"], ttl: 900 });
     const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");

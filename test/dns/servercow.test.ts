@@ -60,19 +60,6 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /example.com", "POST /example.com"]);
   });
 
-  test("a TTL from config replaces the one read", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 60 }), OLD_IP);
-    expect(home()).toMatchObject([{ content: OLD_IP, ttl: 60 }]);
-  });
-
-  test("the apex is the name \"\", and the domain's other records stay", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "@/A" });
-    expect(fake.records("example.com", "", "A")).toMatchObject([{ content: NEW_IP, ttl: 1200 }]);
-    expect(fake.records("example.com", "", "TXT")).toMatchObject([{ content: ["v=spf1 -all", "google-site-verification=x"] }]);
-    expect(fake.domains.get("example.com")).toHaveLength(3);
-  });
-
   test("a name with several addresses is left alone (a POST would replace them all)", async () => {
     fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2", ttl: 300 });
     fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.3", ttl: 300 });

@@ -111,12 +111,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "home", "TXT")[0]).toMatchObject({ Value: "keep me", TTL: 600 });
   });
 
-  test("the apex is the @ record", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.records("example.com", "@", "A")[0]).toMatchObject({ Value: NEW_IP, TTL: 3600 });
-  });
-
   test("a disabled, weighted record on another line keeps its line, weight and status", async () => {
     fake.addRecord("example.com", { name: "office", type: "A", value: OLD_IP, line: "电信", status: "DISABLE", weight: 30 });
     const outcome = await client().writeRecord(target("office.example.com"), NEW_IP);

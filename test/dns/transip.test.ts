@@ -111,12 +111,6 @@ describe("writeRecord", () => {
     expect(fake.requests.at(-1)!.body).toEqual({ dnsEntry: { name: "home", expire: 3600, type: "A", content: NEW_IP } });
   });
 
-  test("the apex is the entry named @", async () => {
-    await client().writeRecord(target("example.com", known), NEW_IP);
-    expect(fake.entry("example.com", "@", "A")).toMatchObject({ content: NEW_IP, expire: 86400 });
-    expect(home()?.content).toBe(OLD_IP);
-  });
-
   test("a name with several entries is left alone", async () => {
     fake.addEntry("example.com", { name: "rr", type: "A", content: "198.51.100.1" });
     fake.addEntry("example.com", { name: "rr", type: "A", content: "198.51.100.2" });

@@ -71,13 +71,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.requests.at(-1)?.body).toEqual({ data: OLD_IP, ttl: 900 });
   });
 
-  test("the apex is the record named \"\"", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.record("example.com", "", "A")).toMatchObject({ data: NEW_IP, ttl: 600 });
-    expect(home()?.data).toBe(OLD_IP);
-  });
-
   test("a name with several records is left alone", async () => {
     fake.addRecord("example.com", { name: "rr", type: "A", data: "198.51.100.1" });
     fake.addRecord("example.com", { name: "rr", type: "A", data: "198.51.100.2" });
