@@ -1,5 +1,5 @@
 // The generated part of each DNS service's page (docs/services/<type>.md): its title, summary,
-// table of facts and fields, written from the service's description in src/dns/, so the page
+// table of facts and fields, written from the service's description in src/dns/services/, so the page
 // cannot drift from what the API, the forms and the pacer use. The rest of each page (credentials
 // with least privilege, what ddnsd changes and never changes, quirks) is written by hand.
 //
@@ -47,7 +47,7 @@ function evidence(type: string): string {
 }
 
 const START = (type: string) =>
-  `<!-- Generated from the description in src/dns/${type}.ts by \`bun run docs:services\`: change the description, not this part. -->`;
+  `<!-- Generated from the description in src/dns/services/${type}.ts by \`bun run docs:services\`: change the description, not this part. -->`;
 const END = "<!-- End of the generated part. -->";
 
 const number = (value: number) => value.toLocaleString("en-US");
@@ -120,7 +120,7 @@ export function generatedPart(service: ServiceDescription): string {
   ].join("\n");
 }
 
-const INDEX_START = "<!-- Generated from the descriptions in src/dns/ by `bun run docs:services`: the table follows the registry. -->";
+const INDEX_START = "<!-- Generated from the descriptions in src/dns/services/ by `bun run docs:services`: the table follows the registry. -->";
 
 /** The services index's table (docs/services/README.md): one row per registered type, in the registry's order. */
 export function indexTable(services: readonly ServiceDescription[] = SERVICES): string {

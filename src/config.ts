@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { parseResolvers, resolvConfServers } from "./dns/lookup";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
-import type { ServerAddress } from "./dns/signed-dns";
+import type { ServerAddress } from "./dns/protocols/signed-dns";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
 import { DEFAULT_IPV4_DNS, DEFAULT_IPV6_DNS, type DnsQuestion, parseDnsQuestions } from "./ip/dns";
 import { type AddressSource, parseAddressSource, parseUrlList } from "./ip/source";

@@ -6,7 +6,7 @@
 
 import type { Keys, Settings } from "./config";
 import type { Db } from "./db";
-import type { NotificationRow } from "./db/schema";
+import type { NotificationRow } from "./store/rows";
 import type { DiskState } from "./db/disk";
 import type { WatchedDatabase } from "./db/writes";
 import type { Pacer } from "./dns/pacing";

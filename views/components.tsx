@@ -5,7 +5,7 @@
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
 import type { DetectionFailure } from "../src/ip/detect";
-import type { HistoryFailureCause } from "../src/db/schema";
+import type { HistoryFailureCause } from "../src/store/rows";
 import type { DomainView } from "../src/modules/domains/service";
 import { clock, fullTime, relative, toMs } from "./format";
 

@@ -12,6 +12,7 @@ import { backupName, backupsDir, writeBackup } from "../db/backup";
 import { ConfigFileError } from "../modules/config-file/document";
 import { importConfig } from "../modules/config-file/service";
 import { setPassword } from "../security/users";
+import { plural } from "../util/plural";
 
 /** What the CLI prints and exits with. */
 export interface CommandResult {
@@ -44,7 +45,7 @@ export const WRITE_COMMANDS: Record<string, WriteCommand> = {
     try {
       const result = importConfig(ctx, String(text ?? ""), { dryRun: dryRun === true, prune: prune === true, force: force === true });
       const lines = result.changes.length === 0 ? ["Nothing to change."] : [...result.changes];
-      if (dryRun === true && result.changes.length > 0) lines.push(`Dry run: ${result.changes.length} change${result.changes.length === 1 ? "" : "s"}, none made.`);
+      if (dryRun === true && result.changes.length > 0) lines.push(`Dry run: ${plural(result.changes.length, "change")}, none made.`);
       return ok(lines.join("\n"));
     } catch (error) {
       if (!(error instanceof ConfigFileError)) throw error;

@@ -87,7 +87,7 @@ export const domains = sqliteTable(
 );
 
 /** Why an update failed, as a history row keeps it. */
-const HISTORY_FAILURE_CAUSES = ["detection", "disabled", "unreachable", "credentials", "refused", "throttled"] as const;
+export const HISTORY_FAILURE_CAUSES = ["detection", "disabled", "unreachable", "credentials", "refused", "throttled"] as const;
 export type HistoryFailureCause = (typeof HISTORY_FAILURE_CAUSES)[number];
 
 export const history = sqliteTable(
@@ -176,10 +176,3 @@ export const addressSources = sqliteTable("address_sources", {
   updatedAt: integer("updated_at").notNull(),
 });
 
-export type UserRow = typeof users.$inferSelect;
-export type ProviderRow = typeof providers.$inferSelect;
-export type DomainRow = typeof domains.$inferSelect;
-export type HistoryRow = typeof history.$inferSelect;
-export type UpdateKeyRow = typeof updateKeys.$inferSelect;
-export type NotificationRow = typeof notifications.$inferSelect;
-export type AddressSourceRow = typeof addressSources.$inferSelect;

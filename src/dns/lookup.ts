@@ -9,8 +9,8 @@
 import { createSocket } from "node:dgram";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { exchangeTcp, newId, parseServer, type ServerAddress } from "./signed-dns";
-import { addressText, CLASS, decodeMessage, encodeMessage, type Message, message, OPCODE, RCODE, rcodeName, Reader, TYPE, WireError } from "./wire";
+import { exchangeTcp, newId, parseServer, type ServerAddress } from "./protocols/signed-dns";
+import { addressText, CLASS, decodeMessage, encodeMessage, type Message, message, OPCODE, RCODE, rcodeName, Reader, TYPE, WireError } from "./protocols/wire";
 
 /** How long one question waits for its answer, per server. */
 export const QUERY_TIMEOUT_MS = 3_000;

@@ -1,5 +1,5 @@
 // The one policy of every one-shot service (DuckDNS, dyndns2 and its dialects, Namecheap, DD24,
-// DonDominio, GoIP.de, myaddr.tools, YDNS, custom; docs/architecture.md, "Primitives and one policy"): a service module offers `send(hostname,
+// DonDominio, GoIP.de, myaddr.tools, YDNS, custom; src/README.md, "The DNS services: primitives and one policy"): a service module offers `send(hostname,
 // addresses)` — one request, its answer read into what the service says it did and which addresses
 // the hostname holds now — and this module decides what is sent and whether the answer is believed.
 //
@@ -18,6 +18,7 @@ import { failed } from "./http";
 import { cannotVerify } from "./one-shot";
 import type { Addresses, DnsProvider, RecordTarget, RecordType, Step, WriteOutcome } from "./provider";
 import { sameAddress } from "./zones";
+import type { ServiceDescription } from "./service";
 
 /** What a service's answer to one send says. */
 export interface Sent {
@@ -49,6 +50,14 @@ export interface OneShotApi {
   readonly typeRefusal?: string;
   /** Sends the hostname's addresses in one request and reads the answer. */
   send(target: RecordTarget, addresses: Addresses): Promise<Step<Sent>>;
+}
+
+/**
+ * What a one-shot client takes from its service's description, so each fact has one home: the
+ * record types it takes, and why it cannot check credentials.
+ */
+export function described(description: Pick<ServiceDescription, "recordTypes" | "verifyUnavailable">): Pick<OneShotApi, "recordTypes" | "verifyUnavailable"> {
+  return { recordTypes: description.recordTypes, verifyUnavailable: description.verifyUnavailable ?? "" };
 }
 
 /** The client the registry hands the updater for a one-shot service. */

@@ -1,4 +1,4 @@
-// The one policy of every zone service (docs/architecture.md, "Primitives and one policy"): a
+// The one policy of every zone service (src/README.md, "The DNS services: primitives and one policy"): a
 // service module offers only primitives — find the zone that holds a name, read the name's record
 // set of one type, update it, create it — and this module decides. It reads before it writes, so
 // a record that already holds the address is never written again; it updates the one record set
@@ -8,7 +8,7 @@
 
 import { failed, notCreatedMessage, writtenDetails } from "./http";
 import type { DnsProvider, RecordConfig, RecordTarget, RecordType, Step, VerifyOutcome, WriteOutcome } from "./provider";
-import { configuredZone, foreignZoneMessage, multipleValuesMessage, sameAddress, zoneHolds } from "./zones";
+import { candidateZones, configuredZone, foreignZoneMessage, longestZone, multipleValuesMessage, noZoneMessage, sameAddress, zoneHolds } from "./zones";
 
 /** A zone (a domain at the service) that holds records. */
 export interface Zone {
@@ -48,10 +48,23 @@ export interface ZoneApi {
   /** Checks the credentials; never changes anything. */
   verify(): Promise<VerifyOutcome>;
   /**
+   * Every zone of the account (as far as the credentials see), each with its name: the reconciler
+   * searches them (`searchZone`). The way of a service whose zone id is its name; one with ids of its
+   * own, or a way of its own to find the zone, offers `findZone` instead.
+   */
+  listZones?(): Promise<Step<Zone[]>>;
+  /**
+   * Whether `name` is a zone of the account, for a service that cannot list its zones but answers
+   * for one name: the reconciler asks for the hostname and each parent, longest first.
+   */
+  hasZone?(name: string): Promise<Step<boolean>>;
+  /** Whose zones were searched, for the refusal when none holds the name ("this project"); "this account" unset. */
+  readonly zoneOwner?: string;
+  /**
    * The zone that holds `hostname`: the longest of the account's zones that is the name or one of
    * its parents, or the one `configured` (`config.zone_id`, set by a person or an earlier write).
    */
-  findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>>;
+  findZone?(hostname: string, configured: string | undefined): Promise<Step<Zone>>;
   /** The name of a zone known only by its id (`Zone.name` null); needed before creating in it. */
   zoneName?(zoneId: string): Promise<Step<string>>;
   /**
@@ -83,6 +96,7 @@ export interface ZoneApi {
 
 /** The client the registry hands the updater for a zone service. */
 export function zoneClient(api: ZoneApi): DnsProvider {
+  if (!api.findZone && !api.listZones && !api.hasZone) throw new Error(`${api.service}: a zone service offers listZones, hasZone or findZone`);
   return {
     verify: () => api.verify(),
     writeRecord: (target, address) => reconcile(api, target, address),
@@ -103,7 +117,7 @@ async function reconcile(api: ZoneApi, target: RecordTarget, address: string): P
   if (attempt.ok || !attempt.staleZone || configured === undefined) return outcome(attempt);
   // The zone id from the config names nothing any more (the zone was deleted and added again):
   // look the zone up afresh, once.
-  const found = await api.findZone(target.hostname, undefined);
+  const found = await searchZone(api, target.hostname, undefined);
   if (!found.ok) return outcome(found);
   if (found.value.id === configured) return outcome(attempt);
   return outcome(await writeInZone(api, target, address, undefined, found.value));
@@ -120,7 +134,7 @@ async function writeInZone(
   let zone: Zone;
   if (known) zone = known;
   else {
-    const found = await api.findZone(hostname, configured);
+    const found = await searchZone(api, hostname, configured);
     if (!found.ok) return found;
     zone = found.value;
   }
@@ -164,6 +178,31 @@ async function writeInZone(
   return created.ok ? success("created", created.value) : created;
 }
 
+/**
+ * The zone that holds the hostname: the service's own `findZone`, or the search over `listZones` or
+ * `hasZone`: the zone the config names (checked to hold the name), else the longest zone of the
+ * account that is the name or one of its parents, else a refusal.
+ */
+async function searchZone(api: ZoneApi, hostname: string, configured: string | undefined): Promise<Step<Zone>> {
+  if (api.findZone) return api.findZone(hostname, configured);
+  const named = namedZone(api.service, configured, hostname);
+  if (named) return named;
+  if (!api.listZones) {
+    for (const candidate of candidateZones(hostname)) {
+      const held = await api.hasZone!(candidate);
+      if (!held.ok) return held;
+      if (held.value) return { ok: true, value: { id: candidate, name: candidate } };
+    }
+    return failed(noZoneMessage(api.service, hostname, api.zoneOwner), { cause: "refused" });
+  }
+  const listed = await api.listZones();
+  if (!listed.ok) return listed;
+  const byName = new Map(listed.value.flatMap((zone) => (zone.name === null ? [] : [[zone.name.toLowerCase().replace(/\.$/, ""), zone] as const])));
+  const name = longestZone(hostname, byName.keys());
+  const zone = name === undefined ? undefined : byName.get(name);
+  return zone === undefined ? failed(noZoneMessage(api.service, hostname, api.zoneOwner), { cause: "refused" }) : { ok: true, value: { ...zone, name: name! } };
+}
+
 /** Whether the set already is what the write would make it: the one address, and the settings asked for. */
 function holds(api: ZoneApi, set: RecordSet, address: string, settings: DesiredSettings): boolean {
   const [value] = set.values;
@@ -183,6 +222,25 @@ function outcome(step: Step<Extract<WriteOutcome, { ok: true }>>): WriteOutcome 
 /** What the history says of a written record set, unless the service says more: its TTL. */
 function ttlDetail(set: RecordSet): string[] {
   return set.ttl === undefined ? [] : [`ttl ${set.ttl}`];
+}
+
+/**
+ * A record set from a service's records of one name and type, each an object holding its id, its
+ * address in `field` and its TTL: the first record's id and TTL, every record's address, and the
+ * first record whole as `raw` (for an update that must send back what the service keeps).
+ */
+export function recordSetOf(records: readonly Record<string, unknown>[], field: string, keys: { id?: string; ttl?: string } = {}): RecordSet {
+  const first = records[0]!;
+  const ttl = first[keys.ttl ?? "ttl"];
+  return { id: String(first[keys.id ?? "id"]), values: records.map((record) => String(record[field])), ...(typeof ttl === "number" ? { ttl } : {}), raw: first };
+}
+
+/** Zones whose id is their name, as `listZones` answers them: lowercase, without a trailing dot. */
+export function zonesNamed(names: Iterable<unknown>): Zone[] {
+  return [...names].filter((name): name is string => typeof name === "string" && name !== "").map((name) => {
+    const zone = name.toLowerCase().replace(/\.$/, "");
+    return { id: zone, name: zone };
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { MAX_VALUE_CHARS } from "../limits";
 import { isObject } from "./http";
 import type { RecordType } from "./provider";
 import type { OptionField, ServiceDescription } from "./service";
-import { parseServer } from "./signed-dns";
+import { parseServer } from "./protocols/signed-dns";
 
 function checkLength(field: string, value: string, max = MAX_VALUE_CHARS): string {
   if (value.length > max) throw new Invalid(field, `must be at most ${max} characters`);

@@ -141,6 +141,14 @@ export interface ServiceDescription<Type extends string = string> {
   createClient(credentials: Record<string, string>, options: Record<string, unknown>, context: ClientContext): DnsProvider;
 }
 
+/**
+ * A description's answer for a service that cannot check credentials without writing a record: the
+ * two facts go together (`canVerify` false, and why), so they are written as one.
+ */
+export function cannotCheck(why: string): { canVerify: false; verifyUnavailable: string } {
+  return { canVerify: false, verifyUnavailable: why };
+}
+
 /** Keeps `type` as a literal, so the registry can derive the `ProviderType` union from its list. */
 export function defineService<const Type extends string>(description: ServiceDescription<Type>): ServiceDescription<Type> {
   return description;

@@ -5,6 +5,8 @@
 // in a delegated `b.example.co.uk`, so the longest zone that ends at a label boundary wins.
 
 import { isIPv6 } from "node:net";
+import { plural } from "../util/plural";
+import type { Step, VerifyOutcome } from "./provider";
 
 /** The hostname and each parent, longest first, without the bare TLD: the zones that could hold it. */
 export function candidateZones(hostname: string): string[] {
@@ -40,6 +42,21 @@ export function configuredZone(zoneId: unknown): string | undefined {
 /** Why a zone named in the config cannot be used for the hostname. */
 export function foreignZoneMessage(service: string, zone: string, hostname: string): string {
   return `${service}: config.zone_id ${zone} does not hold ${hostname}; correct config.zone_id or remove it`;
+}
+
+/**
+ * A credentials check that lists what the credentials may see (changing nothing) and says how much:
+ * `API key accepted (3 zones)`; the listing's failure, in the service's words, when it fails.
+ */
+export async function acceptedCounting(listing: Step<readonly unknown[]> | Promise<Step<readonly unknown[]>>, accepted: string, noun = "zone", after = ""): Promise<VerifyOutcome> {
+  const listed = await listing;
+  if (!listed.ok) return { ok: false, detail: listed.message };
+  return { ok: true, detail: `${accepted} (${plural(listed.value.length, noun)}${after})` };
+}
+
+/** Why no zone was found for a hostname, in the one wording every zone service uses: whose zones were searched, and the name. */
+export function noZoneMessage(service: string, hostname: string, owner = "this account"): string {
+  return `${service}: no zone of ${owner} holds ${hostname}`;
 }
 
 /** Whether two addresses are the same, however an IPv6 address is written (`2001:db8::1` = `2001:DB8:0::1`). */

@@ -6,8 +6,8 @@
 // services; an answer is checked like theirs (the family, and a global address).
 
 import { query } from "../dns/lookup";
-import { formatServer, parseServer, type ServerAddress } from "../dns/signed-dns";
-import { addressText, CLASS, RCODE, rcodeName, TYPE } from "../dns/wire";
+import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
+import { addressText, CLASS, RCODE, rcodeName, TYPE } from "../dns/protocols/wire";
 import { type Detection, type IpFamily, isGlobalAddress, parseIpAddress } from "./detect";
 
 /** One question to one server: which name, of which type and class. */

@@ -14,7 +14,7 @@
 // when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
 // "up" goes out at most once a minute per notification; a change between up and down always goes.
 
-import type { NotificationEvent, NotificationRow } from "../db/schema";
+import type { NotificationEvent, NotificationRow } from "../store/rows";
 import type { FetchLike } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Logger } from "../log";
@@ -25,6 +25,7 @@ import type { EventSink, NotServed, RecordedUpdate, StalePush } from "../updater
 import type { UpdateOutcome } from "../updater/outcome";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { channelOf, findChannel } from "./registry";
+import { plural } from "../util/plural";
 
 const TITLES: Record<NotificationEvent | "test", string> = {
   ip_changed: "ddnsd: address changed",
@@ -250,7 +251,7 @@ function secretOptionValues(options: Record<string, unknown>, row: NotificationR
 function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
   const failed = outcomes.filter((outcome) => outcome.result === "failed");
   const changed = outcomes.filter((outcome) => outcome.changed).length;
-  const records = `${outcomes.length} record${outcomes.length === 1 ? "" : "s"}`;
+  const records = `${plural(outcomes.length, "record")}`;
   if (failed.length === 0) return { up: true, message: `${records} checked, ${changed} changed` };
   const first = failed[0]!;
   return { up: false, message: `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}` };

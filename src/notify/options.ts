@@ -1,7 +1,7 @@
 // A notification's options as a channel takes them: the plain ones as stored, the secret ones
 // opened. Only the notifier (to send) and an edit of the notification (to keep them) see them.
 
-import type { NotificationRow } from "../db/schema";
+import type { NotificationRow } from "../store/rows";
 import { openCredentials } from "../security/secrets";
 
 /** Throws when the secrets were sealed under another encryption key. */

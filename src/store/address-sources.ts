@@ -2,7 +2,8 @@
 // or the API chose it (the echo services with their URLs, or an interface); no row, the environment's.
 
 import { eq } from "drizzle-orm";
-import { addressSources, type AddressSourceRow } from "../db/schema";
+import { addressSources } from "../db/schema";
+import type { AddressSourceRow } from "./rows";
 import type { Handle } from "./handle";
 
 /** What is stored for a family: the echo services (`urls`) or an interface (`interfaceName`). */

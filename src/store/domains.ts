@@ -2,7 +2,8 @@
 // of its last update.
 
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
-import { domains, providers, type DomainRow, type ProviderRow } from "../db/schema";
+import { domains, providers } from "../db/schema";
+import type { DomainRow, ProviderRow } from "./rows";
 import type { DomainChanges } from "../db/disk";
 import type { Handle } from "./handle";
 

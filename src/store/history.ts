@@ -2,7 +2,8 @@
 // as they are written.
 
 import { and, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
-import { history, type HistoryFailureCause, type HistoryRow } from "../db/schema";
+import { history } from "../db/schema";
+import type { HistoryFailureCause, HistoryRow } from "./rows";
 import type { HistoryInsert } from "../db/disk";
 import type { Handle } from "./handle";
 

@@ -2,7 +2,8 @@
 // options and its sealed secrets, the events it wants), and how its last delivery went.
 
 import { asc, eq } from "drizzle-orm";
-import { notifications, type NotificationRow } from "../db/schema";
+import { notifications } from "../db/schema";
+import type { NotificationRow } from "./rows";
 import type { Handle } from "./handle";
 
 export type NewNotification = Omit<typeof notifications.$inferInsert, "id" | "lastSentAt" | "lastError">;

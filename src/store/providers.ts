@@ -2,7 +2,8 @@
 // pause their service asked for).
 
 import { asc, eq, sql } from "drizzle-orm";
-import { domains, providers, type ProviderRow } from "../db/schema";
+import { domains, providers } from "../db/schema";
+import type { ProviderRow } from "./rows";
 import type { Handle } from "./handle";
 
 export type NewProvider = Pick<ProviderRow, "name" | "type" | "credentials" | "options" | "isEnabled" | "createdAt" | "updatedAt">;

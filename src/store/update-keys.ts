@@ -2,7 +2,8 @@
 // four characters), each for all domains or a list of them.
 
 import { asc, eq } from "drizzle-orm";
-import { updateKeys, type UpdateKeyRow } from "../db/schema";
+import { updateKeys } from "../db/schema";
+import type { UpdateKeyRow } from "./rows";
 import type { Handle } from "./handle";
 
 export interface NewUpdateKey {

@@ -3,7 +3,8 @@
 
 import { eq, lt } from "drizzle-orm";
 import type { Database } from "bun:sqlite";
-import { revokedTokens, type UserRow, users } from "../db/schema";
+import { revokedTokens, users } from "../db/schema";
+import type { UserRow } from "./rows";
 import type { Handle } from "./handle";
 
 export interface UserQueries {

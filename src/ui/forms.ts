@@ -14,7 +14,7 @@ import type { ProviderFormValues } from "../../views/pages/provider-form";
 import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
 import type { NotificationFormValues } from "../../views/pages/notification-form";
 import { notificationType } from "../../views/fragments/notification-fields";
-import { NOTIFICATION_EVENTS } from "../db/schema";
+import { NOTIFICATION_EVENTS } from "../store/rows";
 import type { NotificationInput, NotificationView } from "../modules/notifications/service";
 import { channelOf, isSecretOption } from "../notify/registry";
 

@@ -18,7 +18,7 @@ import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
 import { plainIds } from "../modules/shared";
 import { type CookieDeps, type Cookies, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
-import type { HistoryFailureCause } from "../db/schema";
+import type { HistoryFailureCause } from "../store/rows";
 import type { TokenCheck } from "../http/tokens";
 import type { DetectionFailure } from "../ip/detect";
 import type { SourceAnswer } from "../ip/public-ip";

@@ -3,7 +3,7 @@
 
 import { join } from "node:path";
 import { apiUrlSetting } from "../dns/registry";
-import { formatServer, type ServerAddress } from "../dns/signed-dns";
+import { formatServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import type { Network } from "../ip/detect";
 import { type DnsQuestion, questionText } from "../ip/dns";
 import { type AddressSource, sourceText } from "../ip/source";

@@ -3,7 +3,7 @@
 // again; meanwhile the domain is read with its waiting state laid over it.
 
 import { isDiskFull, type DiskState, type DomainChanges, type HistoryInsert } from "../db/disk";
-import type { DomainRow, ProviderRow } from "../db/schema";
+import type { DomainRow, ProviderRow } from "../store/rows";
 import type { Store } from "../store";
 
 /** What deferral reads and writes: the store, the full disk's state, the history retention. */

@@ -4,7 +4,7 @@
 // scheduler see it: read before each write, set after a "slow down".
 
 import { isDiskFull, type DiskState } from "../db/disk";
-import type { ProviderRow } from "../db/schema";
+import type { ProviderRow } from "../store/rows";
 import { pausing } from "../dns/http";
 import type { WriteOutcome } from "../dns/provider";
 import type { Store } from "../store";

@@ -13,11 +13,11 @@
 // served again).
 
 import { isIP } from "node:net";
-import type { DomainRow, ProviderRow } from "../db/schema";
+import type { DomainRow, ProviderRow } from "../store/rows";
 import { addressesIn, findZoneServers, type NameServerTarget, query, type QueryAnswer, type ZoneServers } from "../dns/lookup";
 import type { RecordType } from "../dns/provider";
-import { formatServer, parseServer, type ServerAddress } from "../dns/signed-dns";
-import { RCODE, rcodeName, TYPE } from "../dns/wire";
+import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
+import { RCODE, rcodeName, TYPE } from "../dns/protocols/wire";
 import { sameAddress } from "../dns/zones";
 import type { Logger } from "../log";
 import type { Store } from "../store";

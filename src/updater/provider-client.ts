@@ -3,7 +3,7 @@
 // service's rate limit that sends nothing while the service has the provider paused. The update
 // path writes with it; the providers service checks credentials with it.
 
-import type { ProviderRow } from "../db/schema";
+import type { ProviderRow } from "../store/rows";
 import { NotSent, USER_AGENT } from "../dns/http";
 import type { Pacer } from "../dns/pacing";
 import type { DnsProvider, FetchLike } from "../dns/provider";

@@ -4,7 +4,7 @@
 // otherwise go unnoticed while the record ages. The dashboard and /metrics show it; the scheduler's
 // wake-ups (once a minute at least) tell the notifications once per quiet spell.
 
-import type { DomainRow } from "../db/schema";
+import type { DomainRow } from "../store/rows";
 import type { Store } from "../store";
 import type { EventSink } from "./events";
 

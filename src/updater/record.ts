@@ -4,7 +4,7 @@
 // disk (./deferral.ts); then the log line and the event for notifications and counters.
 
 import type { DomainChanges, HistoryInsert } from "../db/disk";
-import type { DomainRow } from "../db/schema";
+import type { DomainRow } from "../store/rows";
 import type { WriteOutcome } from "../dns/provider";
 import type { Logger } from "../log";
 import { loadDomain, storeOutcome, type DeferralParts } from "./deferral";

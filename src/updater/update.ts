@@ -3,7 +3,7 @@
 // history row and the domain's new state (./record.ts), kept in memory on a full disk
 // (./deferral.ts). The only place that changes a DNS record.
 
-import type { DomainRow, ProviderRow } from "../db/schema";
+import type { DomainRow, ProviderRow } from "../store/rows";
 import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
 import type { Detection } from "../ip/detect";
 import { type DomainSource, parseDomainSource } from "../ip/source";

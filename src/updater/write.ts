@@ -2,7 +2,7 @@
 // holds it back (./pauses.ts); a client that cannot be made (an unknown type, credentials that no
 // longer open) is a failed attempt like any other.
 
-import type { DomainRow, ProviderRow } from "../db/schema";
+import type { DomainRow, ProviderRow } from "../store/rows";
 import type { Addresses, DnsProvider } from "../dns/provider";
 import { DomainError } from "../errors";
 import { addressForRecord } from "../ip/suffix";

@@ -1,10 +1,10 @@
 // The Cloudflare client (its primitives under the reconciler) against the faithful fake: what it
 // changes, what it keeps, how many requests it spends, and how every failure the service can give
 // ends up as the provider's own reason with its cause. The policy itself is tested once, in
-// reconcile.test.ts.
+// test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createCloudflareApi } from "../../src/dns/cloudflare";
+import { createCloudflareApi } from "../../src/dns/services/cloudflare";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {

@@ -4,7 +4,7 @@
 // in a message, even when the endpoint echoes the request back.
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type CustomRequestOptions, createCustomClient, custom } from "../../src/dns/custom";
+import { type CustomRequestOptions, createCustomClient, custom } from "../../src/dns/services/custom";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { type CustomFake, type CustomFault, startCustomFake } from "../fakes/custom";
 import { makeTestApp, type TestApp } from "../support";
@@ -40,22 +40,6 @@ function target(hostname = "home.example.net", recordType: RecordType = "A"): Re
 }
 
 describe("the description", () => {
-  test("an optional secret, url/method/body/headers options, A and AAAA, cannot verify", () => {
-    expect(custom).toMatchObject({
-      type: "custom",
-      credentials: [{ key: "secret", secret: true, optional: true }],
-      options: [
-        { key: "url", kind: "template", required: true },
-        { key: "method", kind: "choice", choices: ["GET", "POST", "PUT"], default: "GET" },
-        { key: "body", kind: "template" },
-        { key: "headers", kind: "headers" },
-      ],
-      recordTypes: ["A", "AAAA"],
-      ttl: null,
-      canVerify: false,
-    });
-  });
-
   test("createClient reads the options, without a secret too", async () => {
     const built = custom.createClient(
       {},
@@ -68,12 +52,6 @@ describe("the description", () => {
   });
 });
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: custom.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("the request", () => {
   test("GET: placeholders URL-encoded in the URL; ddnsd's User-Agent; one request", async () => {
@@ -199,14 +177,6 @@ describe("failures quote the status and the body, never the secret", () => {
     if (outcome.ok) return;
     expect(outcome.message).toStartWith(`${service}: request failed: `);
     expect(outcome.message).not.toContain("s3cret");
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startCustomFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ url: `${url}/u?key={secret}` }).writeRecord(target(), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^Custom URL 127\.0\.0\.1:\d+: request failed: /) });
   });
 });
 

@@ -4,7 +4,7 @@
 // never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDd24Client, dd24 } from "../../src/dns/dd24";
+import { createDd24Client } from "../../src/dns/services/dd24";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { DD24_FAKE_PASSWORD, type Dd24Fake, type Dd24Fault, type Dd24Host, keySystemsResponse, startDd24Fake } from "../fakes/dd24";
 
@@ -37,34 +37,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-describe("the description", () => {
-  test("the subdomain's password, A only, no TTL, cannot verify, one update per 30 minutes", () => {
-    expect(dd24).toMatchObject({
-      type: "dd24",
-      credentials: [{ key: "password", secret: true }],
-      options: [],
-      recordTypes: ["A"],
-      ttl: null,
-      canVerify: false,
-      defaultApiUrl: "https://dynamicdns.key-systems.net",
-      rateLimits: [{ requests: 1, perSeconds: 1800 }],
-    });
-    expect(dd24.credentials[0]?.help).toContain("Add Dynamic DNS to Subdomain");
-  });
-
-  test("createClient builds a working client", async () => {
-    const built = dd24.createClient({ password: DD24_FAKE_PASSWORD }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/1.2.3" });
-    expect((await built.writeRecord(target("home.example.com"), NEW_V4)).ok).toBe(true);
-    expect(home.ipv4).toBe(NEW_V4);
-  });
-});
-
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: dd24.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: one GET naming the full hostname, the password and the address; the MX stays", async () => {
@@ -180,14 +152,6 @@ describe("failures keep DD24's words and never show the password", () => {
     expect(second).toMatchObject({ ok: false, cause: "refused", message: expect.stringMatching(/\(code 549\)$/) });
     expect(second.ok ? undefined : second.stopRetrying).toBeUndefined();
     expect(home.ipv4).toBe(NEW_V4);
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startDd24Fake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).writeRecord(target("home.example.com"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^Domain Discount24: request failed: /) });
   });
 });
 

@@ -1,10 +1,10 @@
 // The DigitalOcean client (its primitives under the reconciler) against its fake: what it changes
 // and keeps, that it never rewrites what is there, the FQDN filter with relative answers, paged
 // listings, and how DigitalOcean's errors and both kinds of 429 reach the history with their cause.
-// The policy is tested in reconcile.test.ts.
+// The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDigitalOceanApi, digitalocean } from "../../src/dns/digitalocean";
+import { createDigitalOceanApi, digitalocean } from "../../src/dns/services/digitalocean";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import {
@@ -58,11 +58,6 @@ describe("the service description", () => {
     const { requests, perSeconds } = digitalocean.rateLimits![0]!;
     expect(requests * Math.ceil(60 / perSeconds)).toBeLessThan(250);
     expect(requests * Math.ceil(3600 / perSeconds)).toBeLessThan(5000);
-  });
-
-  test("createClient hands the token on", async () => {
-    const made = digitalocean.createClient({ token: DIGITALOCEAN_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
-    expect((await made.verify()).ok).toBe(true);
   });
 });
 
@@ -130,14 +125,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.record("example.com", "home", "A")).toMatchObject({ data: OLD_IP, ttl: 60 });
   });
 
-  test("the apex is answered as @ and found", async () => {
-    const apex = fake.addRecord("example.com", { type: "A", name: "@", data: OLD_IP });
-    const outcome = await client().writeRecord(target("example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: String(apex.id) });
-    expect(fake.requests[0]?.query.name).toBe("example.com");
-    expect(apex.data).toBe(NEW_IP);
-  });
-
   for (const trusted of [false, true]) {
     test(`an external id of another record is not followed: the record is found by name (${trusted ? "trusted" : "untrusted"})`, async () => {
       const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });
@@ -171,23 +158,9 @@ describe("writeRecord on a missing record", () => {
     await client().writeRecord(target("example.com", { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.record("example.com", "@", "AAAA")?.data).toBe("2001:db8::7");
   });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "DigitalOcean: record new.example.com A does not exist and create_if_missing is false" });
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("domain discovery and paging", () => {
-  test("a name in a delegated sub-domain goes there, never to the last two labels", async () => {
-    fake.addDomain("example.co.uk");
-    fake.addDomain("b.example.co.uk");
-    const outcome = await client().writeRecord(target("a.b.example.co.uk"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.co.uk" });
-    expect(fake.record("b.example.co.uk", "a", "A")).toBeDefined();
-  });
-
   test("more than a page of domains: the next pages are read until none is named", async () => {
     for (let i = 0; i < 250; i++) fake.addDomain(`d${i}.net`);
     fake.addDomain("lab.example.com");
@@ -203,19 +176,6 @@ describe("domain discovery and paging", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 202 addresses") });
     expect(fake.requests.filter((r) => r.method === "GET").map((r) => r.query.page)).toEqual(["1", "2"]);
     expect(fake.writes()).toBe(0);
-  });
-
-  test("no domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DigitalOcean: no domain of this account holds home.example.org" });
-  });
-
-  test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "example.org" }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "DigitalOcean: config.zone_id example.org does not hold home.example.com; correct config.zone_id or remove it",
-    });
-    expect(fake.requests).toHaveLength(0);
   });
 });
 
@@ -285,15 +245,6 @@ describe("failures keep DigitalOcean's words, say their cause and leave the reco
     expect(outcome.ok ? 0 : outcome.retryAfterSeconds).toBeGreaterThan(50);
     expect(fake.requests).toHaveLength(2);
     expect(home.data).toBe(OLD_IP);
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startDigitalOceanFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).verify();
-    expect(outcome.ok).toBe(false);
-    expect(outcome.detail).toStartWith("DigitalOcean: request failed: ");
   });
 });
 

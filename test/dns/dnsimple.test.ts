@@ -2,10 +2,10 @@
 // and how every failure DNSimple can give ends up as DNSimple's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDnsimpleApi, dnsimple } from "../../src/dns/dnsimple";
+import { createDnsimpleApi } from "../../src/dns/services/dnsimple";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, type DnsimpleFake, type DnsimpleFault, startDnsimpleFake } from "../fakes/dnsimple";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -33,37 +33,9 @@ function client(options: { token?: string; accountId?: string; timeoutMs?: numbe
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.record("example.com", "home", "A");
 const known = { zone_id: "example.com" };
-
-describe("the description", () => {
-  test("names the credentials, the record types, the TTL range and the real service", () => {
-    expect(dnsimple.type).toBe("dnsimple");
-    expect(dnsimple.credentials.map((c) => [c.key, c.secret])).toEqual([
-      ["account_id", false],
-      ["token", true],
-    ]);
-    expect(dnsimple.recordTypes).toEqual(["A", "AAAA"]);
-    expect(dnsimple.ttl).toMatchObject({ min: 60 });
-    expect(dnsimple.defaultApiUrl).toBe("https://api.dnsimple.com/v2");
-    expect(dnsimple.canVerify).toBe(true);
-  });
-
-  test("createClient builds a working client from normalised credentials", async () => {
-    const built = dnsimple.createClient(
-      { account_id: DNSIMPLE_FAKE_ACCOUNT, token: DNSIMPLE_FAKE_TOKEN },
-      {},
-      { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
-    );
-    expect((await built.verify()).ok).toBe(true);
-    expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/test");
-  });
-});
 
 describe("verify", () => {
   test("a valid token for the account is accepted, read-only, with the zone count", async () => {
@@ -96,38 +68,10 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual([`GET ${A}/zones/example.com/records`, `PATCH ${A}/zones/example.com/records/${home()!.id}`]);
   });
 
-  test("an address already there is not written again: zero writes", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", known), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("an AAAA record is changed without touching the A of the same name", async () => {
-    const aaaa = fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1", ttl: 120 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: String(aaaa.id) });
-    expect(aaaa).toMatchObject({ content: "2001:db8::7", ttl: 120 });
-    expect(home()?.content).toBe(OLD_IP);
-  });
-
-  test("the same IPv6 address written another way counts as already there", async () => {
-    fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:DB8:0:0::7" });
-    const outcome = await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a TTL from config is sent; the same address with another TTL is written", async () => {
     await client().writeRecord(target("home.example.com", { ...known, ttl: 900 }), OLD_IP);
     expect(home()).toMatchObject({ content: OLD_IP, ttl: 900 });
     expect(fake.requests.at(-1)?.body).toEqual({ content: OLD_IP, ttl: 900 });
-  });
-
-  test("the apex is the record named \"\", and only that one", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.record("example.com", "", "A")).toMatchObject({ content: NEW_IP, ttl: 600 });
-    expect(home()?.content).toBe(OLD_IP);
   });
 
   test("a name with several records is left alone", async () => {
@@ -150,12 +94,6 @@ describe("writeRecord on a missing record", () => {
   test("creates it with the TTL from config; an AAAA at the apex", async () => {
     await client().writeRecord(target("example.com", { ttl: 300 }, { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.record("example.com", "", "AAAA")).toMatchObject({ content: "2001:db8::7", ttl: 300 });
-  });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "DNSimple: record new.example.com A does not exist and create_if_missing is false" });
-    expect(fake.writes()).toBe(0);
   });
 
   test("a TTL DNSimple refuses is reported in its words", async () => {
@@ -182,18 +120,6 @@ describe("zone discovery", () => {
     expect(fake.requests.filter((r) => r.path === `${A}/zones`).map((r) => r.query.page)).toEqual(["1", "2"]);
   });
 
-  test("no zone holding the name: a failure naming it, nothing written", async () => {
-    fake.addZone("xample.com");
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DNSimple: no zone of this account holds host.ample.com" });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("a configured zone that does not hold the name is refused without a request", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "DNSimple: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it" });
-    expect(fake.requests).toHaveLength(0);
-  });
-
   test("a configured zone that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
@@ -207,15 +133,7 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep DNSimple's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: DnsimpleFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: DnsimpleFault | "timeout"; token?: string })[] = [
     { name: "revoked token", token: "revoked", message: "DNSimple: Authentication failed (HTTP 401)", stopRetrying: true, cause: "credentials" },
     { name: "token without the right", fault: { status: 403 }, message: "DNSimple: Permission Denied (HTTP 403)", stopRetrying: true, cause: "credentials" },
     { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "DNSimple: API rate limit exceeded (HTTP 429)", retryAfterSeconds: 30, cause: "throttled" },
@@ -225,20 +143,17 @@ describe("failures keep DNSimple's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^DNSimple: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "DNSimple: no answer within 1s", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()?.content).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a 429 naming only the end of its window (X-RateLimit-Reset) pauses until then", async () => {
     fake.fault({ status: 429, resetInSeconds: 1800 });
@@ -254,14 +169,5 @@ describe("failures keep DNSimple's words and leave the record alone", () => {
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome).toEqual({ ok: false, cause: "refused", message: "DNSimple: Zone is locked (HTTP 400)" });
     expect(home()).toMatchObject({ content: OLD_IP, ttl: 1800 });
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startDnsimpleFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).verify();
-    expect(outcome.ok).toBe(false);
-    expect(outcome.detail).toStartWith("DNSimple: request failed: ");
   });
 });

@@ -4,7 +4,7 @@
 // message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDonDominioClient, dondominio } from "../../src/dns/dondominio";
+import { createDonDominioClient } from "../../src/dns/services/dondominio";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import {
   DONDOMINIO_FAKE_KEY,
@@ -46,40 +46,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-describe("the description", () => {
-  test("username and DonDNS key (secret), A only, no TTL, cannot verify", () => {
-    expect(dondominio).toMatchObject({
-      type: "dondominio",
-      credentials: [
-        { key: "username", secret: false },
-        { key: "key", secret: true },
-      ],
-      options: [],
-      recordTypes: ["A"],
-      ttl: null,
-      canVerify: false,
-      defaultApiUrl: "https://dondns.dondominio.com",
-    });
-    expect(dondominio.credentials[1]?.help).toContain("DonDNS Key");
-  });
-
-  test("createClient builds a working client", async () => {
-    const built = dondominio.createClient(
-      { username: DONDOMINIO_FAKE_USER, key: DONDOMINIO_FAKE_KEY },
-      {},
-      { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/1.2.3" },
-    );
-    expect((await built.writeRecord(target("home.example.es"), NEW_V4)).ok).toBe(true);
-    expect(home.ipv4).toBe(NEW_V4);
-  });
-});
-
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: dondominio.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: one GET to /json/ with the user, the key as password, the full host and the address", async () => {
@@ -172,14 +138,6 @@ describe("failures keep DonDNS's words and never show the key", () => {
       expect(home).toMatchObject({ ipv4: "198.51.100.1", updates: 0 });
     });
   }
-
-  test("a service that cannot be reached", async () => {
-    const gone = startDonDominioFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).writeRecord(target("home.example.es"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^DonDominio: request failed: /) });
-  });
 });
 
 describe("the fake plays DonDNS's traps", () => {

@@ -3,7 +3,7 @@
 // `OK` ending up as a failure with DuckDNS's words, the token never among them.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDuckDnsClient, duckdns } from "../../src/dns/duckdns";
+import { createDuckDnsClient } from "../../src/dns/services/duckdns";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { DUCKDNS_FAKE_TOKEN, type DuckDnsDomain, type DuckDnsFake, type DuckDnsFault, startDuckDnsFake } from "../fakes/duckdns";
 
@@ -36,34 +36,6 @@ function target(hostname: string, recordType: RecordType = "A", config: RecordCo
   return { hostname, recordType, externalId: null, config };
 }
 
-describe("the description", () => {
-  test("names the token, A and AAAA, no TTL, names under duckdns.org, and cannot verify", () => {
-    expect(duckdns).toMatchObject({
-      type: "duckdns",
-      credentials: [{ key: "token", secret: true }],
-      options: [],
-      recordTypes: ["A", "AAAA"],
-      ttl: null,
-      hostname: { suffix: ".duckdns.org" },
-      canVerify: false,
-      defaultApiUrl: "https://www.duckdns.org",
-    });
-    expect(duckdns.verifyUnavailable).toContain("without updating a record");
-  });
-
-  test("createClient builds a working client from the normalised credentials", async () => {
-    const built = duckdns.createClient({ token: DUCKDNS_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/1.2.3" });
-    expect((await built.writeRecord(target("home.duckdns.org"), NEW_V4)).ok).toBe(true);
-    expect(home.ipv4).toBe(NEW_V4);
-  });
-});
-
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: duckdns.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   const cases: {
@@ -197,14 +169,6 @@ describe("failures keep DuckDNS's words and never show the token", () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_V4);
     expect(outcome).toEqual({ ok: false, message: "DuckDNS: home.example.com is not a name under duckdns.org", cause: "refused", stopRetrying: true });
     expect(fake.requests).toHaveLength(0);
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startDuckDnsFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).writeRecord(target("home.duckdns.org"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^DuckDNS: request failed: /) });
   });
 });
 

@@ -3,7 +3,7 @@
 // status, the codes that mean "fix the configuration" stopping retries, and 911 pausing 30 minutes.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDyndns2Client, dyndns2 } from "../../src/dns/dyndns2";
+import { createDyndns2Client, dyndns2 } from "../../src/dns/services/dyndns2";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import {
   DYNDNS2_FAKE_PASSWORD,
@@ -78,12 +78,6 @@ describe("the description", () => {
   });
 });
 
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: dyndns2.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("the request", () => {
   test("GET <server>/nic/update?hostname&myip with Basic auth and ddnsd's User-Agent, nothing else", async () => {

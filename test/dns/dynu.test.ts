@@ -1,9 +1,9 @@
 // The Dynu client (its primitives under the reconciler) against the faithful fake: apex and node
 // writes keep every field they do not mean to change, request counts stay small, and every error
-// shape ends up as Dynu's own reason with its cause. The policy itself is tested in reconcile.test.ts.
+// shape ends up as Dynu's own reason with its cause. The policy itself is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDynuApi } from "../../src/dns/dynu";
+import { createDynuApi } from "../../src/dns/services/dynu";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {

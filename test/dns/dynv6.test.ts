@@ -2,7 +2,7 @@
 // apex through the zone's own field, nothing written twice, nothing deleted, and dynv6's refusals.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDynv6Api, dynv6 } from "../../src/dns/dynv6";
+import { createDynv6Api } from "../../src/dns/services/dynv6";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { DYNV6_FAKE_TOKEN, type Dynv6Fake, startDynv6Fake } from "../fakes/dynv6";
@@ -36,16 +36,6 @@ function target(hostname: string, recordType: RecordType = "A", config: RecordCo
 
 const lines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const zone = () => fake.zoneNamed("home.dynv6.net")!;
-
-describe("the description", () => {
-  test("a secret HTTP token, A and AAAA, no TTL of its own, the real API", () => {
-    expect(dynv6.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
-    expect(dynv6.recordTypes).toEqual(["A", "AAAA"]);
-    expect(dynv6.ttl).toBeNull();
-    expect(dynv6.defaultApiUrl).toBe("https://dynv6.com/api/v2");
-    expect(dynv6.canVerify).toBe(true);
-  });
-});
 
 describe("verify", () => {
   test("a working token is accepted without a write", async () => {
@@ -94,12 +84,6 @@ describe("a record in the zone", () => {
     expect(fake.requests.at(-1)).toMatchObject({ method: "POST", body: { name: "pi", type: "A", data: NEW_V4 } });
     expect(zone().records).toHaveLength(before + 1);
     expect(fake.requests.some((r) => r.method === "DELETE")).toBe(false);
-  });
-
-  test("create_if_missing false writes nothing", async () => {
-    const outcome = await client().writeRecord(target("pi.home.dynv6.net", "A", { create_if_missing: false }), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 
   test("a name with two addresses is left alone", async () => {

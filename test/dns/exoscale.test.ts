@@ -3,11 +3,12 @@
 // its failures in Exoscale's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/exoscale";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/services/exoscale";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { openApi } from "../fakes/descriptions";
 import { EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, type ExoscaleFake, type ExoscaleFault, startExoscaleFake } from "../fakes/exoscale";
+import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -30,10 +31,6 @@ function client(options: { secret?: string; timeoutMs?: number; now?: () => numb
   return zoneClient(
     createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }, { pauseMs: 5, ...(options.now ? { now: options.now } : {}) }),
   );
-}
-
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -169,7 +166,7 @@ describe("writeRecord", () => {
     const lab = fake.addDomain("lab.example.com");
     expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: lab });
     expect(fake.records("lab.example.com", "pi", "A")).toHaveLength(1);
-    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: no domain of this account holds x.other.net" });
+    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: no zone of this account holds x.other.net" });
   });
 
   test("a configured domain that is gone is looked up afresh, once; one that does not hold the name is refused", async () => {

@@ -4,7 +4,7 @@
 // retried, and the password never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGoipClient, goip } from "../../src/dns/goip";
+import { createGoipClient } from "../../src/dns/services/goip";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { GOIP_FAKE_PASSWORD, GOIP_FAKE_USERNAME, type GoipFake, type GoipFault, type GoipSubdomain, startGoipFake } from "../fakes/goip";
 
@@ -38,38 +38,6 @@ function target(hostname: string, recordType: RecordType = "A", siblings?: Recor
   return { hostname, recordType, externalId: null, config: {}, ...(siblings ? { siblings } : {}) };
 }
 
-describe("the description", () => {
-  test("router username and password (secret), A and AAAA, no TTL, cannot verify", () => {
-    expect(goip).toMatchObject({
-      type: "goip",
-      credentials: [{ key: "username" }, { key: "password", secret: true }],
-      options: [],
-      recordTypes: ["A", "AAAA"],
-      ttl: null,
-      canVerify: false,
-      defaultApiUrl: "https://www.goip.de",
-    });
-    expect(goip.credentials[0]?.secret).toBe(false);
-    expect(goip.credentials[0]?.help).toContain("Routerliste");
-  });
-
-  test("createClient builds a working client", async () => {
-    const built = goip.createClient(
-      { username: GOIP_FAKE_USERNAME, password: GOIP_FAKE_PASSWORD },
-      {},
-      { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/1.2.3" },
-    );
-    expect((await built.writeRecord(target("home.goip.de"), NEW_V4)).ok).toBe(true);
-    expect(home.ipv4).toBe(NEW_V4);
-  });
-});
-
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: goip.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: ip= carries the IPv4, with the full subdomain and a one-line answer asked for", async () => {
@@ -187,14 +155,6 @@ describe("failures keep GoIP's words and never show the password", () => {
       expect(home).toMatchObject({ ipv4: "198.51.100.1", updates: 0 });
     });
   }
-
-  test("a service that cannot be reached", async () => {
-    const gone = startGoipFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).writeRecord(target("home.goip.de"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^GoIP: request failed: /) });
-  });
 });
 
 describe("the fake plays GoIP's traps", () => {

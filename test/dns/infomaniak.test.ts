@@ -2,10 +2,10 @@
 // spends, and how each failure Infomaniak can give ends up in Infomaniak's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createInfomaniakApi, infomaniak } from "../../src/dns/infomaniak";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { createInfomaniakApi } from "../../src/dns/services/infomaniak";
 import { zoneClient } from "../../src/dns/reconcile";
 import { INFOMANIAK_FAKE_TOKEN, type InfomaniakFake, type InfomaniakFault, startInfomaniakFake } from "../fakes/infomaniak";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -33,22 +33,10 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home", "A");
 
 describe("the description", () => {
-  test("names the secret token, the record types, the TTL range and the real service", () => {
-    expect(infomaniak.type).toBe("infomaniak");
-    expect(infomaniak.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
-    expect(infomaniak.recordTypes).toEqual(["A", "AAAA"]);
-    expect(infomaniak.defaultApiUrl).toBe("https://api.infomaniak.com");
-    expect(infomaniak.canVerify).toBe(false);
-  });
-
   test("verify sends nothing and says why", async () => {
     const outcome = await client().verify();
     expect(outcome.ok).toBe(false);
@@ -78,31 +66,12 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /2/zones/example.com/records", `PUT /2/zones/example.com/records/${home()[0]!.id}`]);
   });
 
-  test("an address already there is not written again", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("a TTL from config replaces the one read", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 120 }), OLD_IP);
-    expect(home()).toMatchObject([{ target: OLD_IP, ttl: 120 }]);
-  });
-
   test("the apex is the record named @, and the zone's other records stay", async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
     expect(fake.records("example.com", "@", "A")).toMatchObject([{ target: NEW_IP, ttl: 600 }]);
     expect(fake.records("example.com", "@", "MX")).toMatchObject([{ target: "10 mail.example.com" }]);
     expect(fake.zones.get("example.com")).toHaveLength(3);
-  });
-
-  test("an AAAA record is written beside the A of the same name", async () => {
-    fake.addRecord("example.com", { source: "home", type: "AAAA", target: "2001:db8::1", ttl: 300 });
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ target: "2001:db8::7", ttl: 300 }]);
-    expect(home()).toMatchObject([{ target: OLD_IP }]);
   });
 
   test("a name with several addresses is left alone", async () => {
@@ -128,12 +97,6 @@ describe("writeRecord on a missing record", () => {
     expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ target: "2001:db8::7", ttl: 900 }]);
   });
 
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", create_if_missing: false }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a TTL Infomaniak refuses comes back in its words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", ttl: 30 }), NEW_IP);
     expect(outcome).toEqual({
@@ -145,13 +108,6 @@ describe("writeRecord on a missing record", () => {
 });
 
 describe("zone discovery", () => {
-  test("a delegated sub-zone holds its names", async () => {
-    fake.addZone("b.example.com");
-    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
-    expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
-  });
-
   test("no zone holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
     expect(outcome).toEqual({ ok: false, cause: "refused", message: "Infomaniak: no zone of this account holds host.other.org" });
@@ -188,15 +144,7 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Infomaniak's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: InfomaniakFault | "timeout";
-    token?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: InfomaniakFault | "timeout"; token?: string })[] = [
     { name: "unknown token", token: "revoked", message: "Infomaniak: Authorization required (not_authorized, HTTP 401)", cause: "credentials", stopRetrying: true },
     // A 403 may be a missing scope or a zone the token may not see: not final, unlike a refused token.
     { name: "token without the DNS scopes", fault: { status: 403 }, message: "Infomaniak: Access denied (forbidden, HTTP 403)", cause: "credentials" },
@@ -213,33 +161,22 @@ describe("failures keep Infomaniak's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Infomaniak: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Infomaniak: no answer within 1s", cause: "unreachable" },
   ];
-  for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
+      return client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toMatchObject([{ target: OLD_IP }]);
-    });
-  }
+    },
+  );
 
   test("a failing PUT is reported and nothing changed", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PUT");
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
     expect(home()).toMatchObject([{ target: OLD_IP, ttl: 1800 }]);
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startInfomaniakFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
   });
 });

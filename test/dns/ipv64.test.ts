@@ -2,7 +2,7 @@
 // domain's own update hash only when the address differs, never a delete, and IPv64's refusals.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createIpv64Api, ipv64 } from "../../src/dns/ipv64";
+import { createIpv64Api, ipv64 } from "../../src/dns/services/ipv64";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { IPV64_FAKE_API_KEY, type Ipv64Fake, startIpv64Fake } from "../fakes/ipv64";

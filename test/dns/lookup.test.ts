@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createSocket, type Socket } from "node:dgram";
 import { createServer, type Server } from "node:net";
 import { addressesIn, query } from "../../src/dns/lookup";
-import { addressData, decodeMessage, encodeMessage, type Message, TYPE } from "../../src/dns/wire";
+import { addressData, decodeMessage, encodeMessage, type Message, TYPE } from "../../src/dns/protocols/wire";
 import { freePort } from "../servers/name-servers";
 
 /** Every A record the fake holds for big.example.test: too many for one UDP datagram of 512 bytes. */

@@ -2,11 +2,12 @@
 // how many calls it spends, and how Loopia's status words end up as failures with their cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createLoopiaApi, loopia } from "../../src/dns/loopia";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { createLoopiaApi, loopia } from "../../src/dns/services/loopia";
+import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { decodeMethodCall } from "../../src/dns/xmlrpc";
+import { decodeMethodCall } from "../../src/dns/protocols/xmlrpc";
 import { LOOPIA_FAKE_CUSTOMER, LOOPIA_FAKE_PASSWORD, LOOPIA_FAKE_USER, type LoopiaFake, type LoopiaFault, startLoopiaFake } from "../fakes/loopia";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -34,10 +35,6 @@ function client(options: { password?: string; customer?: string; timeoutMs?: num
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const known = { zone_id: "example.com" };
 const home = () => fake.records("example.com", "home", "A");
 const params = (index: number) => decodeMethodCall(fake.requests[index]!.body as string)!.params;
@@ -55,11 +52,6 @@ describe("the description", () => {
     expect(loopia.defaultApiUrl).toBe("https://api.loopia.se/RPCSERV");
     // Loopia allows 60 calls a minute.
     expect(loopia.rateLimits!.every((l) => l.requests / l.perSeconds <= 1)).toBe(true);
-  });
-
-  test("createClient builds a working client from normalised credentials", async () => {
-    const built = loopia.createClient({ username: ` ${LOOPIA_FAKE_USER} `, password: LOOPIA_FAKE_PASSWORD }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
-    expect(await built.verify()).toEqual({ ok: true, detail: "API user accepted (1 domain)" });
   });
 });
 
@@ -174,30 +166,11 @@ describe("writeRecord on a missing record", () => {
     expect(fake.methods()).toEqual(["getZoneRecords", "addZoneRecord", "getZoneRecords"]);
   });
 
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Loopia: record new.example.com A does not exist and create_if_missing is false" });
-    expect(fake.changes()).toBe(0);
-  });
-
   test("an API user without permission to add: AUTH_ERROR, retries stop, nothing added", async () => {
     fake.permissions = new Set(["getDomains", "getZoneRecords", "updateZoneRecord", "getSubdomains"]);
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true, message: expect.stringMatching(/^Loopia: addSubdomain: AUTH_ERROR/) });
     expect(fake.records("example.com", "new", "A")).toEqual([]);
-  });
-});
-
-describe("domain discovery", () => {
-  test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Loopia: no domain of this account holds host.other.net" });
-    expect(fake.changes()).toBe(0);
-  });
-
-  test("a configured domain that does not hold the name is refused without a call", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.requests).toHaveLength(0);
   });
 });
 
@@ -214,34 +187,22 @@ describe("failures keep Loopia's words and leave the record alone", () => {
     { name: "cut-off XML", fault: "malformed", message: /^Loopia: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Loopia: no answer within 1s", cause: "unreachable" },
   ];
-  for (const { name, fault, password, message, cause, stopRetrying, retryAfterSeconds } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, password }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ password, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
+      return client({ password, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()[0]!.rdata).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a refused update is reported with Loopia's word; the record stays", async () => {
     fake.fault({ status: "BAD_INDATA" }, 1, (r) => (r.body as string).includes("<methodName>updateZoneRecord</methodName>"));
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome).toEqual({ ok: false, cause: "refused", message: "Loopia: updateZoneRecord: BAD_INDATA (a value was refused)" });
     expect(home()[0]!.rdata).toBe(OLD_IP);
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startLoopiaFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).verify();
-    expect(outcome.ok).toBe(false);
-    expect(outcome.detail).toStartWith("Loopia: request failed: ");
   });
 });

@@ -3,7 +3,7 @@
 // and the key never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createMyaddrClient, myaddr } from "../../src/dns/myaddr";
+import { createMyaddrClient } from "../../src/dns/services/myaddr";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
 import { MYADDR_FAKE_KEY, type MyaddrFake, type MyaddrFault, type MyaddrName, startMyaddrFake } from "../fakes/myaddr";
 
@@ -36,33 +36,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-describe("the description", () => {
-  test("the name's private key, A and AAAA, no TTL, cannot verify", () => {
-    expect(myaddr).toMatchObject({
-      type: "myaddr",
-      credentials: [{ key: "key", secret: true }],
-      options: [],
-      recordTypes: ["A", "AAAA"],
-      ttl: null,
-      canVerify: false,
-      defaultApiUrl: "https://myaddr.tools",
-    });
-    expect(myaddr.credentials[0]?.help).toContain("Claim a name");
-  });
-
-  test("createClient builds a working client", async () => {
-    const built = myaddr.createClient({ key: MYADDR_FAKE_KEY }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/1.2.3" });
-    expect((await built.writeRecord(target("home.myaddr.tools"), NEW_V4)).ok).toBe(true);
-    expect(home.ipv4).toBe(NEW_V4);
-  });
-});
-
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: myaddr.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("writeRecord", () => {
   test("A: one form POST with the key and the IPv4; the AAAA stays", async () => {
@@ -158,14 +131,6 @@ describe("failures keep myaddr's words and never show the key", () => {
       expect(home).toMatchObject({ ipv4: "198.51.100.1", updates: 0 });
     });
   }
-
-  test("a service that cannot be reached", async () => {
-    const gone = startMyaddrFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).writeRecord(target("home.myaddr.tools"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^myaddr: request failed: /) });
-  });
 });
 
 describe("the fake plays myaddr's traps", () => {

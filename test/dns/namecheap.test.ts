@@ -3,7 +3,7 @@
 // Namecheap's own words in every failure, and the password never among them.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNamecheapClient, namecheap } from "../../src/dns/namecheap";
+import { createNamecheapClient } from "../../src/dns/services/namecheap";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { NAMECHEAP_FAKE_PASSWORD, type NamecheapDomain, type NamecheapFake, type NamecheapFault, startNamecheapFake } from "../fakes/namecheap";
 
@@ -36,32 +36,6 @@ function target(hostname: string, config: RecordConfig = {}, recordType: RecordT
   return { hostname, recordType, externalId: null, config };
 }
 
-describe("the description", () => {
-  test("the domain's Dynamic DNS password, A only, no TTL, cannot verify", () => {
-    expect(namecheap).toMatchObject({
-      type: "namecheap",
-      credentials: [{ key: "password", secret: true }],
-      options: [],
-      recordTypes: ["A"],
-      ttl: null,
-      canVerify: false,
-      defaultApiUrl: "https://dynamicdns.park-your-domain.com",
-    });
-    expect(namecheap.credentials[0]?.help).toContain("Advanced DNS");
-  });
-
-  test("createClient builds a working client", async () => {
-    const built = namecheap.createClient({ password: NAMECHEAP_FAKE_PASSWORD }, {}, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/1.2.3" });
-    expect((await built.writeRecord(target("home.example.co.uk"), NEW_V4)).ok).toBe(true);
-  });
-});
-
-describe("verify", () => {
-  test("says why it cannot check, and sends nothing", async () => {
-    expect(await client().verify()).toEqual({ ok: false, detail: namecheap.verifyUnavailable! });
-    expect(fake.requests).toHaveLength(0);
-  });
-});
 
 describe("the hostname is split into host and registered domain", () => {
   const cases: { name: string; hostname: string; config?: RecordConfig; host: string; domain: string; record: () => string | undefined }[] = [
@@ -197,14 +171,6 @@ describe("failures keep Namecheap's words and never show the password", () => {
       expect(couk.hosts.get("home")).toBe("198.51.100.2");
     });
   }
-
-  test("a service that cannot be reached", async () => {
-    const gone = startNamecheapFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).writeRecord(target("home.example.co.uk"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/^Namecheap: request failed: /) });
-  });
 });
 
 describe("the fake plays Namecheap's traps", () => {

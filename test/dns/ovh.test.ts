@@ -2,10 +2,11 @@
 // server clock it signs with, what it changes and publishes, what it keeps, and its failures.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createOvhApi, ovh, ovhSignature } from "../../src/dns/ovh";
+import { createOvhApi, ovh, ovhSignature } from "../../src/dns/services/ovh";
 import { zoneClient } from "../../src/dns/reconcile";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
+import type { FailureCause } from "../../src/dns/provider";
 import { OVH_FAKE_APPLICATION_KEY, OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, type OvhFake, type OvhFault, startOvhFake } from "../fakes/ovh";
+import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -30,10 +31,6 @@ function client(options: { consumer?: string; timeoutMs?: number; baseUrl?: stri
       { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     ),
   );
-}
-
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -74,16 +71,6 @@ describe("the description", () => {
     expect(ovh.defaultApiUrl).toBe("https://eu.api.ovh.com/1.0");
   });
 
-  test("createClient builds a working client", async () => {
-    const built = ovh.createClient(
-      { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: OVH_FAKE_CONSUMER_KEY },
-      {},
-      { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
-    );
-    expect(await built.verify()).toEqual({ ok: true, detail: "Keys accepted (1 zone)" });
-    expect(fake.requests[1]?.headers["user-agent"]).toBe("ddnsd/test");
-  });
-
   test("an unknown consumer key is refused in OVH's words", async () => {
     expect(await client({ consumer: "nope" }).verify()).toEqual({ ok: false, detail: "OVH: This credential does not exist (HTTP 403)" });
   });
@@ -121,13 +108,6 @@ describe("writeRecord", () => {
     expect(fake.record("example.com", "", "A")).toMatchObject({ target: NEW_IP, ttl: 0 });
   });
 
-  test("an AAAA beside the A; IPv6 written another way counts as there", async () => {
-    fake.addRecord("example.com", { subDomain: "home", fieldType: "AAAA", target: "2001:DB8:0:0::7" });
-    expect(await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7")).toMatchObject({ action: "unchanged" });
-    expect(await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::8")).toMatchObject({ action: "updated" });
-    expect(home()?.target).toBe(OLD_IP);
-  });
-
   test("a name with several records is left alone", async () => {
     fake.addRecord("example.com", { subDomain: "rr", fieldType: "A", target: "198.51.100.1" });
     fake.addRecord("example.com", { subDomain: "rr", fieldType: "A", target: "198.51.100.2" });
@@ -141,12 +121,6 @@ describe("writeRecord", () => {
     expect(outcome).toMatchObject({ ok: true, action: "created", externalId: String(created!.id) });
     expect(fake.requests.at(-2)?.body).toEqual({ fieldType: "A", subDomain: "new", target: NEW_IP, ttl: 0 });
     expect(fake.refreshes.get("example.com")).toBe(1);
-  });
-
-  test("the longest zone wins; none holding the name is a failure naming it", async () => {
-    fake.addZone("lab.example.com");
-    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, zoneId: "lab.example.com" });
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "OVH: no zone of this account holds host.other.net" });
   });
 
   test("a configured zone that left the account is looked up afresh, once", async () => {
@@ -166,19 +140,16 @@ describe("failures keep OVH's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^OVH: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "OVH: no answer within 1s", cause: "unreachable" },
   ];
-  for (const { name, fault, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault }) => {
       fake.fault(fault, undefined, (r) => r.path !== "/auth/time");
-      const outcome = await client({ timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+      return client({ timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    () => {
       expect(home()?.target).toBe(OLD_IP);
-    });
-  }
+    },
+  );
 
   test("a failed refresh is remembered: the next attempt finds the address there and still refreshes, once", async () => {
     fake.fault({ status: 500, message: "Internal server error" }, 1, (r) => r.path.endsWith("/refresh"));

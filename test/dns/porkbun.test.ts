@@ -1,9 +1,9 @@
 // The Porkbun client (its primitives under the reconciler) against its fake: what it changes and
 // keeps, that it never rewrites what is there, how it finds the domain, and how Porkbun's failures
-// (and its 503 page) reach the history with their cause. The policy is tested in reconcile.test.ts.
+// (and its 503 page) reach the history with their cause. The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createPorkbunApi, porkbun } from "../../src/dns/porkbun";
+import { createPorkbunApi, porkbun } from "../../src/dns/services/porkbun";
 import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import {
@@ -58,15 +58,6 @@ describe("the service description", () => {
     // Paced under Porkbun's one request a second.
     expect(porkbun.rateLimits).toHaveLength(1);
     expect(porkbun.rateLimits![0]!.perSeconds / porkbun.rateLimits![0]!.requests).toBeGreaterThan(1);
-  });
-
-  test("createClient hands the keys on", async () => {
-    const made = porkbun.createClient(
-      { api_key: PORKBUN_FAKE_API_KEY, secret_api_key: PORKBUN_FAKE_SECRET },
-      {},
-      { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
-    );
-    expect((await made.verify()).ok).toBe(true);
   });
 });
 
@@ -192,12 +183,6 @@ describe("writeRecord on a missing record", () => {
     expect(fake.requests.at(-1)).toMatchObject({ path: "/dns/create/example.com", body: { name: "new", type: "A", content: NEW_IP, ttl: "600" } });
   });
 
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", {}, { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Porkbun: record new.example.com A does not exist and create_if_missing is false" });
-    expect(fake.changes()).toBe(0);
-  });
-
   test("the apex of a parked domain: the create fails, and the message names the ALIAS to delete", async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toEqual({
@@ -240,38 +225,12 @@ describe("domain discovery", () => {
     expect(fake.requests.at(-1)).toMatchObject({ path: "/dns/create/b.example.co.uk", body: { name: "a" } });
   });
 
-  test("more than a page of domains: listAll is asked again with start, and a sub-zone on page two wins", async () => {
-    for (let i = 0; i < 1000; i++) fake.addDomain(`d${i}.net`, { parked: false });
-    fake.addDomain("b.example.com", { parked: false });
-    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, zoneId: "b.example.com" });
-    const starts = fake.requests.filter((r) => r.path === "/domain/listAll").map((r) => (r.body as { start: string }).start);
-    expect(starts).toEqual(["0", "1000"]);
-  });
-
   test("a listAll that ignores start is not asked forever", async () => {
     fake.listAllPage = null;
     for (let i = 0; i < 1000; i++) fake.addDomain(`d${i}.net`, { parked: false });
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     expect(outcome.ok).toBe(true);
     expect(fake.requests.filter((r) => r.path === "/domain/listAll")).toHaveLength(2);
-  });
-
-  test("no domain holds the hostname", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Porkbun: no domain of this account holds home.example.org",
-    });
-  });
-
-  test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "other.org" }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Porkbun: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it",
-    });
-    expect(fake.requests).toHaveLength(0);
   });
 });
 
@@ -347,15 +306,6 @@ describe("failures keep Porkbun's words, say their cause and leave the record al
     fake.fault("throttled", 1, (r) => r.path.startsWith("/dns/create/"));
     await client().writeRecord(target("new.example.com", {}, { zone_id: "example.com" }), NEW_IP);
     expect(requestLines()).toEqual(["/dns/retrieveByNameType/example.com/A/new", "/dns/create/example.com"]);
-  });
-
-  test("a service that cannot be reached", async () => {
-    const gone = startPorkbunFake();
-    const url = gone.url;
-    await gone.stop();
-    const outcome = await client({ baseUrl: url }).verify();
-    expect(outcome.ok).toBe(false);
-    expect(outcome.detail).toStartWith("Porkbun: request failed: ");
   });
 });
 

@@ -2,10 +2,10 @@
 // it spends, and how each failure — mostly inside an HTTP 200 — ends up in Servercow's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { createServercowApi, servercow } from "../../src/dns/servercow";
+import { createServercowApi } from "../../src/dns/services/servercow";
 import { SERVERCOW_FAKE_PASSWORD, SERVERCOW_FAKE_USERNAME, type ServercowFake, type ServercowFault, startServercowFake } from "../fakes/servercow";
+import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -33,25 +33,10 @@ function client(options: { password?: string; timeoutMs?: number; baseUrl?: stri
   );
 }
 
-function target(hostname: string, config: RecordConfig = {}, fields: Partial<RecordTarget> = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home", "A");
 
 describe("the description", () => {
-  test("names the API user and its secret password, the record types and the real service", () => {
-    expect(servercow.type).toBe("servercow");
-    expect(servercow.credentials.map((c) => [c.key, c.secret])).toEqual([
-      ["username", false],
-      ["password", true],
-    ]);
-    expect(servercow.recordTypes).toEqual(["A", "AAAA"]);
-    expect(servercow.defaultApiUrl).toBe("https://api.servercow.de/dns/v1/domains");
-    expect(servercow.canVerify).toBe(false);
-  });
-
   test("verify sends nothing and says why", async () => {
     const outcome = await client().verify();
     expect(outcome.detail).toContain("first update");
@@ -75,32 +60,6 @@ describe("writeRecord on an existing record", () => {
     expect(requestLines()).toEqual(["GET /example.com", "POST /example.com"]);
   });
 
-  test("an address already there is not written again", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("a TTL from config replaces the one read", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 60 }), OLD_IP);
-    expect(home()).toMatchObject([{ content: OLD_IP, ttl: 60 }]);
-  });
-
-  test("the apex is the name \"\", and the domain's other records stay", async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "@/A" });
-    expect(fake.records("example.com", "", "A")).toMatchObject([{ content: NEW_IP, ttl: 1200 }]);
-    expect(fake.records("example.com", "", "TXT")).toMatchObject([{ content: ["v=spf1 -all", "google-site-verification=x"] }]);
-    expect(fake.domains.get("example.com")).toHaveLength(3);
-  });
-
-  test("an AAAA record is written beside the A of the same name", async () => {
-    fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1", ttl: 300 });
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 300 }]);
-    expect(home()).toMatchObject([{ content: OLD_IP }]);
-  });
-
   test("a name with several addresses is left alone (a POST would replace them all)", async () => {
     fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2", ttl: 300 });
     fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.3", ttl: 300 });
@@ -122,12 +81,6 @@ describe("writeRecord on a missing record", () => {
     await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
     expect(fake.records("example.com", "", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 900 }]);
   });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com", create_if_missing: false }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("domain discovery", () => {
@@ -140,7 +93,7 @@ describe("domain discovery", () => {
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("Servercow: no domain of this account holds host.other.org") });
+    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("Servercow: no zone of this account holds host.other.org") });
     expect(fake.writes()).toBe(0);
   });
 
@@ -164,15 +117,7 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep Servercow's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: ServercowFault | "timeout";
-    password?: string;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
+  const cases: (FailureCase & { fault?: ServercowFault | "timeout"; password?: string })[] = [
     { name: "refused credentials (HTTP 200)", password: "wrong", message: "Servercow: authentication failed", cause: "credentials", stopRetrying: true },
     { name: "refused credentials in other words (access denied)", fault: { error: "Access denied" }, message: "Servercow: Access denied", cause: "credentials", stopRetrying: true },
     { name: "refused credentials in German (Zugangsdaten)", fault: { error: "Zugangsdaten ungültig" }, message: "Servercow: Zugangsdaten ungültig", cause: "credentials", stopRetrying: true },
@@ -183,20 +128,17 @@ describe("failures keep Servercow's words and leave the record alone", () => {
     { name: "malformed JSON", fault: "malformed", message: /^Servercow: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
     { name: "timeout", fault: "timeout", message: "Servercow: no answer within 1s", cause: "unreachable" },
   ];
-  for (const { name, fault, password, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
+  failureTests(
+    cases,
+    async ({ fault, password }) => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ password, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
+      return client({ password, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+    },
+    () => {
       expect(fake.requests).toHaveLength(1);
       expect(home()).toMatchObject([{ content: OLD_IP }]);
-    });
-  }
+    },
+  );
 
   test("a refused address comes back in Servercow's words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), "not-an-address");

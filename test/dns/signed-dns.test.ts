@@ -5,9 +5,9 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Server } from "node:net";
-import { ask, parseServer, type SignedServer } from "../../src/dns/signed-dns";
-import { sign, type TsigKey } from "../../src/dns/tsig";
-import { CLASS, decodeMessage, encodeMessage, message, RCODE, TYPE, Writer } from "../../src/dns/wire";
+import { ask, parseServer, type SignedServer } from "../../src/dns/protocols/signed-dns";
+import { sign, type TsigKey } from "../../src/dns/protocols/tsig";
+import { CLASS, decodeMessage, encodeMessage, message, RCODE, TYPE, Writer } from "../../src/dns/protocols/wire";
 
 const key: TsigKey = { name: "ddnsd-key", algorithm: "hmac-sha256", secret: Buffer.from("0123456789abcdef0123456789abcdef") };
 

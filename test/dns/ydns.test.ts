@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
-import { createYdnsClient, ydns } from "../../src/dns/ydns";
+import { createYdnsClient, ydns } from "../../src/dns/services/ydns";
 import { startYdnsFake, YDNS_FAKE_PASSWORD, YDNS_FAKE_USER, type YdnsFake } from "../fakes/ydns";
 
 const NEW_V4 = "203.0.113.7";

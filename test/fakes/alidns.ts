@@ -20,7 +20,7 @@
 // "malformed" (a 200 with broken JSON), "html" (a gateway's 502 page).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { rpcSignature } from "../../src/dns/alidns-signature";
+import { rpcSignature } from "../../src/dns/signing/alidns-signature";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 export const ALIDNS_FAKE_ACCESS_KEY_ID = "LTAI5tFakeAccessKeyId01";

@@ -19,7 +19,7 @@
 // plan); faults `{status, code, message}`, "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { bceAuthorization } from "../../src/dns/baiducloud";
+import { bceAuthorization } from "../../src/dns/services/baiducloud";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 export const BAIDU_FAKE_AK = "ALTAKfake0123456789abcdef";

@@ -18,7 +18,7 @@
 // `{status, errors, retryAfter?}`, "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { securityToken } from "../../src/dns/constellix";
+import { securityToken } from "../../src/dns/services/constellix";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
 
 export const CONSTELLIX_FAKE_API_KEY = "9f1c2b3a-0000-4000-8000-constellixapi";

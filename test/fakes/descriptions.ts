@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import addFormats from "ajv-formats";
 import { type Document, type Operation, OpenAPIRouter, OpenAPIValidator } from "openapi-backend";
-import { childrenNamed, parseXml, type XmlElement } from "../../src/dns/xml";
+import { childrenNamed, parseXml, type XmlElement } from "../../src/dns/protocols/xml";
 import type { RequestDescription } from "./server";
 
 const DIRECTORY = `${import.meta.dir}/../conformance/descriptions`;

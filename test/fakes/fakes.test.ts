@@ -10,7 +10,7 @@ import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, startGandiFake } from "./gandi";
 import { HETZNER_FAKE_TOKEN, HETZNER_READONLY_TOKEN, startHetznerFake } from "./hetzner";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "./porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "./route53";
-import { signRequest } from "../../src/dns/sigv4";
+import { signRequest } from "../../src/dns/signing/sigv4";
 import { waitFor } from "./server";
 
 const stops: (() => Promise<void>)[] = [];

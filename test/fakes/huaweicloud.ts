@@ -21,8 +21,8 @@
 // a gateway error (e.g. 429 APIGW.0308), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { canonicalRequest, signature } from "../../src/dns/huaweicloud-signer";
-import { sha256Hex } from "../../src/dns/digest";
+import { canonicalRequest, signature } from "../../src/dns/signing/huaweicloud-signer";
+import { sha256Hex } from "../../src/dns/signing/digest";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 export const HUAWEI_FAKE_AK = "HPUAFAKEACCESSKEY0123";

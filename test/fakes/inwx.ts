@@ -26,7 +26,7 @@
 // `{httpStatus}`; `"malformed"`; `"html"`.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { decodeBase32, totp } from "../../src/dns/totp";
+import { decodeBase32, totp } from "../../src/dns/signing/totp";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 export const INWX_FAKE_USER = "ddnsd-sub";

@@ -26,7 +26,7 @@
 // the traffic lego recorded (providers/dns/loopia/internal/mock_test.go: `<string>\n  OK\n</string>`).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { decodeMethodCall, encodeFault, encodeMethodResponse, isStruct, type XmlRpcValue } from "../../src/dns/xmlrpc";
+import { decodeMethodCall, encodeFault, encodeMethodResponse, isStruct, type XmlRpcValue } from "../../src/dns/protocols/xmlrpc";
 import { type FakeServer, htmlErrorPage, type LoggedRequest, retryAfterHeader, startFakeServer } from "./server";
 
 export const LOOPIA_FAKE_USER = "ddnsd@loopiaapi";

@@ -18,9 +18,9 @@
 // throttle: HTTP 400, no Retry-After), private zones (`addZone(name, {private: true})`), `keys`.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { canonicalRequest, signature } from "../../src/dns/sigv4";
-import { sha256Hex } from "../../src/dns/digest";
-import { childrenNamed, child, escapeXml, parseXml, textAt } from "../../src/dns/xml";
+import { canonicalRequest, signature } from "../../src/dns/signing/sigv4";
+import { sha256Hex } from "../../src/dns/signing/digest";
+import { childrenNamed, child, escapeXml, parseXml, textAt } from "../../src/dns/protocols/xml";
 import { botocoreDescription } from "./descriptions";
 import { type FakeServer, type LoggedRequest, htmlErrorPage, startFakeServer } from "./server";
 

@@ -22,7 +22,7 @@
 // faults `{code, message}` (answered with HTTP 200, as Tencent does), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { canonicalRequest, scopeDate, stringToSign, tc3Signature } from "../../src/dns/tc3";
+import { canonicalRequest, scopeDate, stringToSign, tc3Signature } from "../../src/dns/signing/tc3";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 export const TENCENT_FAKE_SECRET_ID = "AKIDfakeSecretId0123456789abcdefEXAMPLE";

@@ -8,7 +8,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSocket, type Socket } from "node:dgram";
-import { CLASS, decodeMessage, encodeMessage, TYPE } from "../../src/dns/wire";
+import { CLASS, decodeMessage, encodeMessage, TYPE } from "../../src/dns/protocols/wire";
 import { detectByDns, parseDnsQuestion, parseDnsQuestions, type DnsQuestion } from "../../src/ip/dns";
 import { type NameServer, missingPrograms, startBind } from "../servers/name-servers";
 import { addDomain, addProvider, duePass, historyOf, OLD_IPV4, type Rig, useRig } from "../updater/harness";

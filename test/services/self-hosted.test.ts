@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { RecordType } from "../../src/dns/provider";
-import { createRfc2136Api, rfc2136Options } from "../../src/dns/rfc2136";
+import { createRfc2136Api, rfc2136Options } from "../../src/dns/services/rfc2136";
 import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, startEchoFake, type EchoFake } from "../fakes/echo";
 import {
   dig,

@@ -55,8 +55,10 @@ const LAYERS: { name: string; parts: string[] }[] = [
   { name: "base", parts: ["util", "errors", "log", "limits", "assets.d"] },
   // The database: the tables, opening and migrating it, the data dir's lock, the full disk.
   { name: "storage", parts: ["db", "store"] },
-  // Talking to the outside world and keeping secrets: the DNS services, address detection, outbound
-  // requests (a `net/` for proxies), sealing.
+  // Talking to the outside world and keeping secrets: the DNS services (the policies and the registry
+  // in `dns/`, one module per service in `dns/services/`, the formats in `dns/protocols/`, the
+  // signers in `dns/signing/`: their own rules are below), address detection, outbound requests
+  // (a `net/` for proxies), sealing.
   { name: "clients", parts: ["dns", "ip", "net", "security"] },
   // The work: the one update path and the scheduler, notifications of what happened.
   { name: "core", parts: ["updater", "notify"] },
@@ -95,6 +97,31 @@ function layerViolations(graph: Map<string, string[]>): { unplaced: string[]; up
   return { unplaced: [...unplaced].sort(), upward: [...upward].sort() };
 }
 
+/**
+ * Inside `dns/`: a service module imports no other service, only the registry imports the services,
+ * and the protocols and signers know nothing of the services or the policies that use them.
+ */
+function dnsViolations(graph: Map<string, string[]>): string[] {
+  const DNS = join(ROOT, "src", "dns");
+  const folder = (file: string): string | undefined => {
+    if (!file.startsWith(`${DNS}/`)) return undefined;
+    const [first, ...rest] = relative(DNS, file).split("/");
+    return rest.length > 0 ? first : "";
+  };
+  const found: string[] = [];
+  for (const [file, imported] of graph) {
+    for (const target of imported) {
+      const [from, to] = [folder(file), folder(target)];
+      const wrong =
+        (to === "services" && from === "services") ||
+        (to === "services" && relative(ROOT, file) !== "src/dns/registry.ts") ||
+        ((from === "protocols" || from === "signing") && (to === "services" || target.endsWith("reconcile.ts") || target.endsWith("one-shot-policy.ts") || target.endsWith("registry.ts")));
+      if (wrong) found.push(`${relative(ROOT, file)} → ${relative(ROOT, target)}`);
+    }
+  }
+  return found.sort();
+}
+
 describe("imports", () => {
   test("src/ and views/ have no import cycle", () => {
     const files = sources();
@@ -116,6 +143,27 @@ describe("imports", () => {
   test("no file imports a higher layer", () => {
     const graph = new Map(sources().map((file) => [file, importsOf(file)]));
     expect(layerViolations(graph).upward).toEqual([]);
+  });
+
+  test("services, protocols and signers stand apart inside dns/", () => {
+    const graph = new Map(sources().map((file) => [file, importsOf(file)]));
+    expect(dnsViolations(graph)).toEqual([]);
+  });
+
+  test("the dns/ check sees a service importing another and a signer importing a policy", () => {
+    const [registry, a, b, signer, policy] = ["registry.ts", "services/a.ts", "services/b.ts", "signing/s.ts", "reconcile.ts"].map((name) => join(ROOT, "src", "dns", name)) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const graph = new Map([
+      [registry, [a, b]],
+      [a, [b, policy]],
+      [signer, [policy]],
+    ]);
+    expect(dnsViolations(graph)).toEqual(["src/dns/services/a.ts → src/dns/services/b.ts", "src/dns/signing/s.ts → src/dns/reconcile.ts"]);
   });
 
   test("the layer check sees an upward import and a folder with no place", () => {

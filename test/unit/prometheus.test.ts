@@ -3,7 +3,7 @@
 // read at each scrape.
 
 import { describe, expect, test } from "bun:test";
-import type { DomainRow } from "../../src/db/schema";
+import type { DomainRow } from "../../src/store/rows";
 import { UpdateMetrics, type MetricsSources } from "../../src/modules/prometheus/service";
 import type { RecordedUpdate } from "../../src/updater/events";
 import type { UpdateOutcome } from "../../src/updater/outcome";

@@ -5,8 +5,8 @@
 
 import { beforeEach, expect, test } from "bun:test";
 import type { QueryAnswer, ZoneServers } from "../../src/dns/lookup";
-import type { ServerAddress } from "../../src/dns/signed-dns";
-import { addressData, message, RCODE } from "../../src/dns/wire";
+import type { ServerAddress } from "../../src/dns/protocols/signed-dns";
+import { addressData, message, RCODE } from "../../src/dns/protocols/wire";
 import { createLogger } from "../../src/log";
 import type { NotServed } from "../../src/updater/events";
 import type { UpdateOutcome } from "../../src/updater/outcome";

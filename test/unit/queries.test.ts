@@ -1,6 +1,7 @@
 // Every query lives in src/store/ (docs/architecture.md): no other file of src/ or views/ imports
-// drizzle or runs SQL on the connection. src/db/ (the schema, opening and migrating the database) is
-// the other home of drizzle.
+// drizzle, the tables of db/schema.ts (the rows are the store's plain types, store/rows.ts) or runs
+// SQL on the connection. src/db/ (the schema, opening and migrating the database) is the other home
+// of drizzle.
 
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -9,9 +10,10 @@ import { Glob } from "bun";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 
-/** What marks a file as running queries: drizzle imported, SQL on the connection, or the drizzle handle queried. */
+/** What marks a file as running queries: drizzle or its tables imported, SQL on the connection, or the drizzle handle queried. */
 const QUERYING = [
   /\bfrom\s+["']drizzle-orm/,
+  /\bfrom\s+["'][^"']*\/db\/schema["']/,
   /\bsqlite\s*\.\s*(?:query|exec|run|prepare|transaction)\b/,
   /\bdb\s*\.\s*(?:select|insert|update|delete|transaction|all|get|run)\b/,
 ];
@@ -35,6 +37,8 @@ describe("queries live in the store", () => {
   test("the patterns see drizzle, SQL on the connection and the drizzle handle", () => {
     const seen = (text: string) => QUERYING.some((pattern) => pattern.test(text));
     expect(seen('import { eq } from "drizzle-orm";')).toBe(true);
+    expect(seen('import type { DomainRow } from "../db/schema";')).toBe(true);
+    expect(seen('import type { DomainRow } from "../store/rows";')).toBe(false);
     expect(seen('ctx.sqlite.query("SELECT 1")')).toBe(true);
     expect(seen("this.ctx.db.select().from(domains)")).toBe(true);
     expect(seen("ctx.store.history.list(id, 10)")).toBe(false);

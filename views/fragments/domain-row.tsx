@@ -6,7 +6,7 @@
 
 import { Html } from "@elysiajs/html";
 import { SourceMark, type SourceMarkContext } from "./source-mark";
-import type { HistoryFailureCause } from "../../src/db/schema";
+import type { HistoryFailureCause } from "../../src/store/rows";
 import type { DomainView } from "../../src/modules/domains/service";
 import { ActionForm, Badge, causeWords, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { every, millis } from "../format";

@@ -5,7 +5,7 @@
 // an empty input keeps it.
 
 import { Html } from "@elysiajs/html";
-import type { NotificationEvent } from "../../src/db/schema";
+import type { NotificationEvent } from "../../src/store/rows";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { CHANNELS, channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType } from "../../src/notify/registry";
 import { controlAttrs, Field, type FormErrors } from "../components";

@@ -4,7 +4,7 @@
 // JavaScript, a confirmation page without).
 
 import { Html } from "@elysiajs/html";
-import { NOTIFICATION_EVENTS } from "../../src/db/schema";
+import { NOTIFICATION_EVENTS } from "../../src/store/rows";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { ActionForm, Badge, EnabledSwitch, TimeAgo } from "../components";
 import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";

@@ -2,7 +2,7 @@
 // record has held.
 
 import { Html } from "@elysiajs/html";
-import type { HistoryFailureCause } from "../../src/db/schema";
+import type { HistoryFailureCause } from "../../src/store/rows";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
 import { Badge, causeWords, DomainStatus, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { NextRun, ScheduleWords } from "../fragments/domain-row";

@@ -5,7 +5,7 @@
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { CheckField, controlAttrs, DefaultSubmit, Field, FieldError, fieldId, FormProblem, TypeSelect, type FormErrors } from "../components";
-import { NOTIFICATION_EVENTS } from "../../src/db/schema";
+import { NOTIFICATION_EVENTS } from "../../src/store/rows";
 import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
 import { deleteNotificationQuestion, notificationRowId } from "../fragments/notification-row";
 import { Layout, PageHeader } from "../layout";

@@ -8,7 +8,7 @@
 // dependencies, maintained; hand-written YAML would be the larger and riskier code.
 
 import { Document, isMap, isScalar, LineCounter, parseDocument, type Node } from "yaml";
-import { NOTIFICATION_EVENTS } from "../../db/schema";
+import { NOTIFICATION_EVENTS } from "../../store/rows";
 import { Malformed } from "../../errors";
 
 /** A path into the file: keys and list positions, e.g. `["providers", 1, "credentials", "api_token"]`. */

@@ -3,7 +3,7 @@
 
 import { domainToASCII } from "node:url";
 import type { DomainChanges } from "../../db/disk";
-import type { DomainRow, HistoryRow } from "../../db/schema";
+import type { DomainRow, HistoryRow } from "../../store/rows";
 import type { RecordType } from "../../dns/provider";
 import type { ServiceRegistry } from "../../dns/registry";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";

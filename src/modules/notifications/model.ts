@@ -1,7 +1,7 @@
 // Request and response schemas of /api/v1/notifications (docs/api.md, notifications).
 
 import { t } from "elysia";
-import { NOTIFICATION_EVENTS } from "../../db/schema";
+import { NOTIFICATION_EVENTS } from "../../store/rows";
 import { CHANNELS, NOTIFICATION_TYPES } from "../../notify/registry";
 import { Int, OptionalTimestamp } from "../shared";
 

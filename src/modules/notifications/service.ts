@@ -2,7 +2,7 @@
 // secret options sealed like provider credentials and masked in answers, the events, and the test
 // message. Delivery itself is the notifier's (src/notify/notifier.ts).
 
-import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../db/schema";
+import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../store/rows";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
 import type { NotificationChanges } from "../../store/notifications";

@@ -2,7 +2,7 @@
 // options as its description demands, unique names, sealed credentials, the 409s, and checking
 // the credentials with the provider's DNS service (through the updater's client of a provider row).
 
-import type { ProviderRow } from "../../db/schema";
+import type { ProviderRow } from "../../store/rows";
 import type { ServiceRegistry } from "../../dns/registry";
 import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
@@ -14,6 +14,7 @@ import type { ProviderChanges, ProviderWithCount, Verification } from "../../sto
 import { type ClientParts, providerClient } from "../../updater/provider-client";
 import { iso } from "../../util/time";
 import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
+import { plural } from "../../util/plural";
 
 /**
  * What the providers' rules use: the rows (a provider deleted with its domains and their history),
@@ -168,7 +169,7 @@ export function deleteProvider(ctx: ProviderDeps, id: number, cascade: boolean):
   findProviderRow(ctx, id);
   const count = ctx.store.providers.domainCount(id);
   if (count > 0 && !cascade) {
-    throw conflict(`The provider still has ${count} domain${count === 1 ? "" : "s"}; delete them first or use ?cascade=true`);
+    throw conflict(`The provider still has ${plural(count, "domain")}; delete them first or use ?cascade=true`);
   }
   ctx.store.transaction((store) => {
     for (const domainId of store.domains.idsOfProvider(id)) {

@@ -5,7 +5,7 @@
 // Protocol: https://help.dyn.com/remote-access-api/perform-update/ and …/return-codes/ (the
 // dyndns2 API that these clients speak), as docs/services/dyndns2.md describes for the dyndns2 service.
 
-import type { UpdateKeyRow } from "../../db/schema";
+import type { UpdateKeyRow } from "../../store/rows";
 import type { SignInThrottle } from "../../security/throttle";
 import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
 import { addressForRecord } from "../../ip/suffix";

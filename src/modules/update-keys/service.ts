@@ -3,7 +3,7 @@
 // hash would only cost every push time; one indexed lookup of the hash finds the key.
 
 import { createHash, randomBytes } from "node:crypto";
-import type { UpdateKeyRow } from "../../db/schema";
+import type { UpdateKeyRow } from "../../store/rows";
 import { invalidField, notFound } from "../../errors";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";

@@ -1,4 +1,4 @@
-import { cloudnsTtl } from "../../../src/dns/cloudns";
+import { cloudnsTtl } from "../../../src/dns/services/cloudns";
 import { CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, startCloudnsFake, type CloudnsFake } from "../../fakes/cloudns";
 import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
 

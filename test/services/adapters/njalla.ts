@@ -1,5 +1,5 @@
 import { NJALLA_FAKE_TOKEN, startNjallaFake, type NjallaFake } from "../../fakes/njalla";
-import { njallaTtl } from "../../../src/dns/njalla";
+import { njallaTtl } from "../../../src/dns/services/njalla";
 import { define, inZone, relative, apiUrl, noOptions, type ZoneAccess } from "../adapter";
 
 const njallaZone: ZoneAccess<NjallaFake> = {

@@ -4,8 +4,8 @@
 // example.huaweicloud.com, path /path, X-Sdk-Date 20060102T150405Z, only x-sdk-date signed.
 
 import { describe, expect, test } from "bun:test";
-import { canonicalRequest, sdkDate, signRequest } from "../../../src/dns/huaweicloud-signer";
-import { sha256Hex } from "../../../src/dns/digest";
+import { canonicalRequest, sdkDate, signRequest } from "../../../src/dns/signing/huaweicloud-signer";
+import { sha256Hex } from "../../../src/dns/signing/digest";
 
 const CREDENTIALS = { accessKey: "AccessKey", secretKey: "SecretKey" };
 const WHEN = new Date("2006-01-02T15:04:05Z");

@@ -4,7 +4,7 @@
 
 import { expect, test } from "bun:test";
 import { addressesIn, parseResolvers, resolvConfServers } from "../../../src/dns/lookup";
-import { addressData, message, TYPE } from "../../../src/dns/wire";
+import { addressData, message, TYPE } from "../../../src/dns/protocols/wire";
 
 test("resolv.conf: each nameserver line, on port 53; comments, options and other lines are not resolvers", () => {
   const text = ["# written by the DHCP client", "search lan", "nameserver 192.0.2.1", "nameserver  2001:db8::1 ", "; nameserver 192.0.2.9", "nameserver not-an-address", "options edns0", "nameserver fe80::1%eth0"].join("\n");

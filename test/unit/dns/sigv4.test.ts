@@ -4,8 +4,8 @@
 // HMAC are all right.
 
 import { describe, expect, test } from "bun:test";
-import { canonicalRequest, signRequest } from "../../../src/dns/sigv4";
-import { sha256Hex } from "../../../src/dns/digest";
+import { canonicalRequest, signRequest } from "../../../src/dns/signing/sigv4";
+import { sha256Hex } from "../../../src/dns/signing/digest";
 
 const CREDENTIALS = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const SCOPE = { region: "us-east-1", service: "service" };

@@ -3,8 +3,8 @@
 // Gu5t9xGARNpq86cd98joQYCN3EXAMPLE): each intermediate value the page prints, then the signature.
 
 import { describe, expect, test } from "bun:test";
-import { canonicalRequest, scopeDate, stringToSign, tc3Authorization, tc3Signature } from "../../../src/dns/tc3";
-import { sha256Hex } from "../../../src/dns/digest";
+import { canonicalRequest, scopeDate, stringToSign, tc3Authorization, tc3Signature } from "../../../src/dns/signing/tc3";
+import { sha256Hex } from "../../../src/dns/signing/digest";
 
 const EXAMPLE = {
   method: "POST",

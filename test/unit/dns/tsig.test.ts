@@ -2,7 +2,7 @@
 // checks an answer's signature must pass: the MAC over the request's MAC, the key, the time.
 
 import { describe, expect, test } from "bun:test";
-import { sign, TSIG_ALGORITHMS, type TsigKey, verify } from "../../../src/dns/tsig";
+import { sign, TSIG_ALGORITHMS, type TsigKey, verify } from "../../../src/dns/protocols/tsig";
 import {
   addressData,
   addressText,
@@ -14,7 +14,7 @@ import {
   RCODE,
   TYPE,
   WireError,
-} from "../../../src/dns/wire";
+} from "../../../src/dns/protocols/wire";
 
 // An UPDATE that BIND's own client signed: `nsupdate -y hmac-sha256:ddnsd-key:<secret>` sending
 // "update delete home.example.test A" and "update add home.example.test 300 A 192.0.2.1" for zone

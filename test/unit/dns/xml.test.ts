@@ -2,7 +2,7 @@
 // runaway nesting) or is not one document is refused rather than half-read.
 
 import { describe, expect, test } from "bun:test";
-import { childrenNamed, escapeXml, parseXml, textAt } from "../../../src/dns/xml";
+import { childrenNamed, escapeXml, parseXml, textAt } from "../../../src/dns/protocols/xml";
 
 describe("parseXml", () => {
   test("reads elements, text and entities, skips attributes, drops namespace prefixes", () => {

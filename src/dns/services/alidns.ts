@@ -1,0 +1,188 @@
+// Alibaba Cloud DNS (Alidns, API version 2015-01-09) client: checks an AccessKey pair and points one
+// A/AAAA record at an address. The API is RPC style: every call is a GET of `/` whose query names the
+// Action and carries the common parameters and their HMAC-SHA1 signature (alidns-signature.ts). A
+// domain (the zone) is addressed by its name, a record by its RecordId.
+//
+// Requests per write, with the domain known (config.zone_id) — the steady state:
+//   DescribeSubDomainRecords + UpdateDomainRecord = 2 (1 when the address is already there)
+// Without it the account's domains are listed first (DescribeDomains, 100 a page) and the longest
+// one holding the hostname is used.
+//
+// A name can hold one record per resolution line (default, telecom, unicom …): those are several
+// addresses for ddnsd, so such a name is left alone. UpdateDomainRecord replaces the record's TTL and
+// line with their defaults (600, "default") when they are not sent, so both are always sent back as
+// read. It refuses a write that changes nothing (DomainRecordDuplicate): the read before it makes
+// sure none is sent.
+//
+// Errors are JSON `{RequestId, HostId, Code, Message, Recommend}` with a 4xx/5xx status: a wrong
+// key or signature (InvalidAccessKeyId.NotFound 404, SignatureDoesNotMatch 400, Forbidden.RAM 403)
+// stops retrying; Throttling.User (HTTP 400, no wait named) is "slow down".
+//
+// Sources: docs/services/alidns.md; Alibaba Cloud DNS API reference (common parameters, signature
+// mechanism, DescribeDomains, DescribeSubDomainRecords, UpdateDomainRecord, AddDomainRecord, error
+// codes); jeessy2/ddns-go dns/alidns.go and util/aliyun_signer.go; go-acme/lego providers/dns/alidns.
+
+import { signedQuery } from "../signing/alidns-signature";
+import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
+
+const SERVICE = "Alibaba Cloud DNS";
+const API_VERSION = "2015-01-09";
+/** TTL of a record this client creates when the domain's config names none: Alibaba's default. */
+const NEW_RECORD_TTL = 600;
+/** The largest page DescribeDomains and DescribeSubDomainRecords give. */
+const PAGE_SIZE = 100;
+/** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
+const MAX_DOMAIN_PAGES = 50;
+
+/** What an update must send back so the record keeps it. */
+interface Kept {
+  rr: string;
+  line: string;
+}
+
+export function createAlidnsApi(credentials: { access_key_id: string; access_key_secret: string }, context: ClientContext): ZoneApi {
+  function call(parameters: Record<string, string>): Promise<Step<JsonAnswer>> {
+    const query = signedQuery(parameters, { accessKeyId: credentials.access_key_id, accessKeySecret: credentials.access_key_secret }, API_VERSION);
+    return requestJson(context, SERVICE, { method: "GET", path: `/?${query}`, headers: {} }, readError);
+  }
+
+  async function listDomains(pageSize: number, page: number): Promise<Step<{ names: string[]; total: number }>> {
+    const listed = await call({ Action: "DescribeDomains", PageSize: String(pageSize), PageNumber: String(page) });
+    if (!listed.ok) return listed;
+    const body = isObject(listed.value.body) ? listed.value.body : {};
+    const domains = isObject(body.Domains) && Array.isArray(body.Domains.Domain) ? body.Domains.Domain.filter(isObject) : [];
+    const names = domains.map((d) => d.DomainName).filter((n): n is string => typeof n === "string");
+    return { ok: true, value: { names, total: Number(body.TotalCount ?? Number.NaN) } };
+  }
+
+  function recordSet(record: Record<string, unknown>, value: string, ttl: number | undefined, kept: Kept): RecordSet {
+    return { id: String(record.RecordId ?? ""), values: [value], ...(ttl === undefined ? {} : { ttl }), raw: kept };
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      const listed = await listDomains(1, 1);
+      if (!listed.ok) return { ok: false, detail: listed.message };
+      const count = listed.value.total;
+      return { ok: true, detail: Number.isInteger(count) ? `AccessKey accepted (${plural(count, "domain")})` : "AccessKey accepted" };
+    },
+
+    async listZones() {
+      const names: string[] = [];
+      for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
+        const listed = await listDomains(PAGE_SIZE, page);
+        if (!listed.ok) return listed;
+        names.push(...listed.value.names);
+        if (listed.value.names.length < PAGE_SIZE || names.length >= listed.value.total) break;
+      }
+      return { ok: true, value: zonesNamed(names) };
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      // With DomainName given, SubDomain is split at it: the domain itself reads its `@` records.
+      const read = await call({ Action: "DescribeSubDomainRecords", DomainName: zone.id, SubDomain: hostname, Type: type, PageSize: String(PAGE_SIZE) });
+      if (!read.ok) return read;
+      const body = isObject(read.value.body) ? read.value.body : {};
+      const rr = relativeName(hostname, zone.id, "@");
+      const records = (isObject(body.DomainRecords) && Array.isArray(body.DomainRecords.Record) ? body.DomainRecords.Record.filter(isObject) : []).filter(
+        (r) => String(r.RR ?? "").toLowerCase() === rr && r.Type === type,
+      );
+      const [first] = records;
+      if (first === undefined) return { ok: true, value: null };
+      const ttl = typeof first.TTL === "number" ? first.TTL : undefined;
+      const kept: Kept = { rr: String(first.RR), line: typeof first.Line === "string" ? first.Line : "default" };
+      // One record per resolution line: several lines are several addresses, which the reconciler leaves alone.
+      const values = records.map((r) => String(r.Value ?? ""));
+      return { ok: true, value: { id: String(first.RecordId ?? ""), values, ...(ttl === undefined ? {} : { ttl }), raw: kept } };
+    },
+
+    async updateRecordSet(_zone, _hostname, type, current, address, settings) {
+      const kept = current.raw as Kept;
+      // Left out, the TTL and the line would be reset to 600 and "default": both are sent back as read.
+      const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
+      const updated = await call({ Action: "UpdateDomainRecord", RecordId: current.id, RR: kept.rr, Type: type, Value: address, TTL: String(ttl), Line: kept.line });
+      if (!updated.ok) return updated;
+      const body = isObject(updated.value.body) ? updated.value.body : {};
+      return { ok: true, value: recordSet({ RecordId: body.RecordId ?? current.id }, address, ttl, kept) };
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const ttl = settings.ttl ?? NEW_RECORD_TTL;
+      const kept: Kept = { rr: relativeName(hostname, zone.id, "@"), line: "default" };
+      const created = await call({ Action: "AddDomainRecord", DomainName: zone.id, RR: kept.rr, Type: type, Value: address, TTL: String(ttl) });
+      if (!created.ok) return created;
+      const body = isObject(created.value.body) ? created.value.body : {};
+      return { ok: true, value: recordSet(body, address, ttl, kept) };
+    },
+
+    describe(set) {
+      const kept = set.raw as Kept | undefined;
+      return [...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]), ...(kept && kept.line !== "default" ? [`line ${kept.line}`] : [])];
+    },
+  };
+}
+
+/** Codes after which only another AccessKey (or more RAM permissions) helps. */
+function refusesCredentials(code: string): boolean {
+  return code.startsWith("InvalidAccessKey") || code === "SignatureDoesNotMatch" || code === "IncompleteSignature" || code.startsWith("Forbidden") || code === "NoPermission";
+}
+
+/** Codes that name a domain this account does not hold: a configured one is looked up afresh. */
+const UNKNOWN_DOMAIN_CODES = new Set(["InvalidDomainName.NoExist", "IncorrectDomainUser", "DomainNotFound"]);
+
+/** Alibaba's own words: `{Code, Message}`, with the cause and consequences the code means. */
+function readError(body: unknown): ServiceError | undefined {
+  if (!isObject(body) || typeof body.Code !== "string") return undefined;
+  const code = body.Code;
+  const words = typeof body.Message === "string" && body.Message !== "" ? body.Message : code;
+  if (refusesCredentials(code)) return { words, code, cause: "credentials", stopRetrying: true };
+  if (code.startsWith("Throttling")) return { words, code, cause: "throttled" };
+  // A locked record stays locked until someone unlocks it in the console.
+  if (code === "DomainRecordLocked") return { words, code, cause: "refused", stopRetrying: true };
+  // A TTL the account's edition does not take is refused the same way on every retry: only a
+  // changed config.ttl (or edition) helps.
+  if (code === "QuotaExceeded.TTL" || code.startsWith("DomainRecordTTL")) return { words, code, cause: "refused", stopRetrying: true };
+  if (UNKNOWN_DOMAIN_CODES.has(code)) return { words, code, cause: "refused", staleZone: true };
+  return { words, code };
+}
+
+export const alidns = defineService({
+  type: "alidns",
+  label: "Alibaba Cloud DNS",
+  summary:
+    "Alibaba Cloud DNS (Alidns): ddnsd updates the address of the record, keeping its TTL and resolution line; a missing record is created.",
+  credentials: [
+    {
+      key: "access_key_id",
+      url: "https://ram.console.aliyun.com/users",
+      label: "AccessKey ID",
+      help:
+        "In the RAM console create a user with \"Using permanent AccessKey to access\" (OpenAPI access only), give it a custom policy allowing alidns:DescribeDomains, alidns:DescribeSubDomainRecords, alidns:UpdateDomainRecord and alidns:AddDomainRecord (or the system policy AliyunDNSFullAccess), and create its AccessKey. Do not use the account's own AccessKey. The AccessKey ID is not a secret.",
+      secret: false,
+    },
+    {
+      key: "access_key_secret",
+      label: "AccessKey secret",
+      help: "Shown once, beside the AccessKey ID, when the AccessKey is created.",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 1, max: 86400, help: "1–86400 seconds (the free edition accepts 600 and above); empty keeps the record's TTL (600 for a new record)" },
+  canVerify: true,
+  defaultApiUrl: "https://alidns.aliyuncs.com",
+  // Alibaba's API quotas are per account and action (UpdateDomainRecord and AddDomainRecord 60 a
+  // second, DescribeSubDomainRecords 300), and since 2025 it also throttles adaptively
+  // (Throttling.User): ddnsd stays far below both.
+  rateLimits: [{ requests: 5, perSeconds: 1 }],
+  createClient: (credentials, _options, context) =>
+    zoneClient(createAlidnsApi({ access_key_id: credentials.access_key_id ?? "", access_key_secret: credentials.access_key_secret ?? "" }, context)),
+});

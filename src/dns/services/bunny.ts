@@ -1,0 +1,174 @@
+// Bunny DNS, through the bunny.net API (docs/services/bunny.md): the zone service primitives. A zone
+// has a numeric id; `GET /dnszone/{id}` answers the zone with its name and all its records at once,
+// each with a numeric id, a numeric `Type` (0 = A, 1 = AAAA), a name relative to the zone (`""` for
+// the apex), `Value` (the address) and `Ttl`. A record is updated with `POST
+// /dnszone/{id}/records/{record}` (204); it is sent its type, name and TTL as read with the new
+// address, as independent clients do, since what an update leaves out is not documented.
+//
+// Requests per write, with the zone id known (config.zone_id) — the steady state:
+//   GET /dnszone/{id} (zone and records) + POST the record = 2 (1 when the address is already there)
+// Without it the account's zones are listed first (1,000 a page) and the longest holding the name is used.
+//
+// Sources: docs.bunny.net/api-reference/core/dns-zone (list, get, add record, update record; bunny.net
+// publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
+// (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
+
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import type { RecordType, Step } from "../provider";
+import { zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
+
+const SERVICE = "Bunny";
+/** Bunny's numbers for the record types ddnsd writes. */
+const TYPE_NUMBER: Record<RecordType, number> = { A: 0, AAAA: 1 };
+/** The most zones Bunny gives in one page. */
+const PER_PAGE = 1000;
+/** 50,000 zones: past this the listing is taken as runaway pagination, not an account. */
+const MAX_PAGES = 50;
+/** A new record's TTL when the domain's config names none (what Bunny's own panel proposes). */
+const NEW_RECORD_TTL = 300;
+
+export function createBunnyApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
+  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    return requestJson(context, SERVICE, { method, path, headers: { AccessKey: credentials.api_key }, body }, readError);
+  }
+
+  /** The zone with its name and records; a 404 means the zone id names nothing (any more). */
+  async function zone(zoneId: string): Promise<Step<{ name: string; records: Record<string, unknown>[] }>> {
+    const answer = await call("GET", `/dnszone/${encodeURIComponent(zoneId)}`);
+    if (!answer.ok) return staleOn404(answer);
+    const body = isObject(answer.value.body) ? answer.value.body : {};
+    return {
+      ok: true,
+      value: {
+        name: typeof body.Domain === "string" ? body.Domain.toLowerCase() : "",
+        records: Array.isArray(body.Records) ? body.Records.filter(isObject) : [],
+      },
+    };
+  }
+
+  function recordSet(records: Record<string, unknown>[]): RecordSet {
+    return recordSetOf(records, "Value", { id: "Id", ttl: "Ttl" });
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      // The zone listing the writes start from, one zone long; changes nothing.
+      const answer = await call("GET", "/dnszone?page=1&perPage=5");
+      if (!answer.ok) return { ok: false, detail: answer.message };
+      const total = isObject(answer.value.body) ? answer.value.body.TotalItems : undefined;
+      if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
+      return { ok: true, detail: `API key accepted (${plural(total, "DNS zone")})` };
+    },
+
+    async findZone(hostname, configured) {
+      // A configured id is checked to hold the name when its records are read (one request for both).
+      if (configured !== undefined) return { ok: true, value: { id: configured, name: null } };
+      const zones: Record<string, unknown>[] = [];
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const listed = await call("GET", `/dnszone?page=${page}&perPage=${PER_PAGE}`);
+        if (!listed.ok) return listed;
+        const body = isObject(listed.value.body) ? listed.value.body : {};
+        const items = Array.isArray(body.Items) ? body.Items.filter(isObject) : [];
+        zones.push(...items);
+        if (body.HasMoreItems !== true || items.length === 0) break;
+      }
+      const usable = zones.filter((z) => typeof z.Domain === "string" && typeof z.Id === "number");
+      const name = longestZone(hostname, usable.map((z) => z.Domain as string));
+      const found = usable.find((z) => (z.Domain as string).toLowerCase() === name);
+      if (name === undefined || found === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+      return { ok: true, value: { id: String(found.Id), name } };
+    },
+
+    async zoneName(zoneId) {
+      const held = await zone(zoneId);
+      return held.ok ? { ok: true, value: held.value.name } : held;
+    },
+
+    async readRecordSet(known, hostname, type) {
+      const held = await zone(known.id);
+      if (!held.ok) return held;
+      if (!zoneHolds(held.value.name, hostname)) {
+        return failed(`${SERVICE}: zone ${known.id} is ${held.value.name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, {
+          cause: "refused",
+        });
+      }
+      const relative = relativeName(hostname, held.value.name);
+      const records = held.value.records.filter(
+        (r) => r.Type === TYPE_NUMBER[type] && typeof r.Id === "number" && String(r.Name ?? "").toLowerCase() === relative,
+      );
+      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+    },
+
+    async updateRecordSet(known, _hostname, type, current, address, settings) {
+      const record = isObject(current.raw) ? current.raw : {};
+      const ttl = settings.ttl ?? current.ttl;
+      const posted = await call("POST", `/dnszone/${encodeURIComponent(known.id)}/records/${encodeURIComponent(current.id)}`, {
+        Type: TYPE_NUMBER[type],
+        Name: typeof record.Name === "string" ? record.Name : "",
+        Value: address,
+        ...(ttl === undefined ? {} : { Ttl: ttl }),
+      });
+      // 204 without a body: the record is what was sent over what was read.
+      return posted.ok ? { ok: true, value: { ...current, values: [address], ...(ttl === undefined ? {} : { ttl }) } } : posted;
+    },
+
+    async createRecordSet(known, hostname, type, address, settings) {
+      const added = await call("PUT", `/dnszone/${encodeURIComponent(known.id)}/records`, {
+        Type: TYPE_NUMBER[type],
+        Name: relativeName(hostname, known.name ?? hostname),
+        Value: address,
+        Ttl: settings.ttl ?? NEW_RECORD_TTL,
+      });
+      if (!added.ok) return added;
+      const record = added.value.body;
+      if (!isObject(record) || typeof record.Id !== "number") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      return { ok: true, value: recordSet([record]) };
+    },
+  };
+}
+
+/**
+ * Bunny's error body: `{"ErrorKey", "Field", "Message"}` (or just `Message` for a refused key). A
+ * wrong or revoked key (401) or one that may not touch DNS (403) only comes right when the provider
+ * is edited.
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body) || typeof body.Message !== "string" || body.Message === "") return undefined;
+  return {
+    words: body.Message,
+    ...(typeof body.ErrorKey === "string" && body.ErrorKey !== "" ? { code: body.ErrorKey } : {}),
+    ...(status === 401 || status === 403 ? { stopRetrying: true } : {}),
+  };
+}
+
+/** Everything ddnsd knows about Bunny DNS (docs/services/bunny.md). */
+export const bunny = defineService({
+  type: "bunny",
+  label: "Bunny DNS",
+  summary: "DNS zones hosted at bunny.net (Bunny DNS), through the bunny.net API with the account's API key.",
+  credentials: [
+    {
+      key: "api_key",
+      label: "API key",
+      help:
+        "In the bunny.net dashboard: Account settings → API key. It is the account's one key and reaches everything the account has " +
+        "(bunny.net offers no narrower key for DNS), so keep it for ddnsd alone and regenerate it if it leaks.",
+      aliases: ["access_key"],
+      url: "https://dash.bunny.net/account/api-key",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  canVerify: true,
+  defaultApiUrl: "https://api.bunny.net",
+  // bunny.net publishes no limit for its API; ddnsd keeps to a modest 2 requests a second.
+  rateLimits: [{ requests: 2, perSeconds: 1 }],
+  createClient: (credentials, _options, context) => zoneClient(createBunnyApi({ api_key: credentials.api_key ?? "" }, context)),
+});

@@ -1,0 +1,183 @@
+// ClouDNS HTTP API (docs/services/cloudns.md): the zone service primitives. Every call is
+// `/dns/<operation>.json` with the API user's id (`auth-id` for an API user, `sub-auth-id` for a
+// sub-user limited to some zones) and its password in the query; reads are GETs, writes POSTs.
+// Answers are HTTP 200 whether they succeed or not: a refusal is `{"status": "Failed",
+// "statusDescription"}`. `records.json` answers the records keyed by id (`[]` when there are none):
+// `{id, type, host, record, ttl}`, `host` relative to the zone (`""` for the apex), `ttl` a string.
+// ClouDNS keeps only a list of TTLs; a TTL between two is rounded up to the next one.
+//
+// Requests per write, with the zone known (config.zone_id) — the steady state:
+//   records.json + mod-record.json = 2 (1 when the address is already there)
+// Without it the hostname and each parent are asked for with get-zone-info.json, longest first.
+//
+// Sources: ClouDNS API documentation (cloudns.net/wiki: API login, get zone info, list records,
+// add record, modify record, available TTLs); lego providers/dns/cloudns (internal/client.go:
+// auth-id or sub-auth-id, `records.json` keyed by id or `[]`, `status`/`statusDescription`, the
+// TTL list).
+
+import { failed, failedAnswer, isObject, requestJson, type JsonAnswer } from "../http";
+import type { Step, StepFailure } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { relativeName, sameAddress } from "../zones";
+
+const SERVICE = "ClouDNS";
+/** The TTLs ClouDNS keeps. */
+const CLOUDNS_TTLS = [60, 300, 900, 1800, 3600, 21600, 43200, 86400, 172800, 259200, 604800, 1209600, 2592000] as const;
+/** A new record's TTL when the domain's config names none. */
+const NEW_RECORD_TTL = 3600;
+const CLOUDNS_ID_KINDS = ["sub-auth-id", "auth-id"] as const;
+
+/** The TTL ClouDNS keeps for `ttl`: the next one of its list (the longest for anything above). */
+export function cloudnsTtl(ttl: number): number {
+  return CLOUDNS_TTLS.find((kept) => ttl <= kept) ?? CLOUDNS_TTLS[CLOUDNS_TTLS.length - 1]!;
+}
+
+export function createCloudnsApi(
+  credentials: { idKind: (typeof CLOUDNS_ID_KINDS)[number]; authId: string; password: string },
+  context: ClientContext,
+): ZoneApi {
+  /** One operation; a refusal (`status` Failed) is a failure in ClouDNS's words, `refusedAuth` when it names the credentials. */
+  async function call(method: "GET" | "POST", operation: string, params: Record<string, string>): Promise<Step<unknown> & { refusedAuth?: boolean }> {
+    const query = new URLSearchParams({ [credentials.idKind]: credentials.authId, "auth-password": credentials.password, ...params });
+    const answer = await requestJson(context, SERVICE, { method, path: `/${operation}.json?${query}`, headers: {} }, readError);
+    if (!answer.ok) return answer;
+    return refusal(answer.value) ?? { ok: true, value: answer.value.body };
+  }
+
+  function recordSet(records: Record<string, unknown>[]): RecordSet {
+    const first = records[0]!;
+    const ttl = Number(first.ttl);
+    return { id: String(first.id), values: records.map((r) => String(r.record)), ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}) };
+  }
+
+  /** The name's records of one type, as one set; null when there are none. */
+  async function readRecords(zone: string, hostname: string, type: string): Promise<Step<RecordSet | null>> {
+    const host = relativeName(hostname, zone);
+    const listed = await call("GET", "dns/records", { "domain-name": zone, host, type });
+    // A zone in the config that ClouDNS no longer knows: looked up afresh, once.
+    if (!listed.ok) return listed.refusedAuth || listed.cause !== "refused" ? listed : { ...listed, staleZone: true };
+    // Keyed by id; `[]` when there are none.
+    const records = (isObject(listed.value) ? Object.values(listed.value) : [])
+      .filter(isObject)
+      .filter((r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host);
+    return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      // ClouDNS's own credential check: changes nothing.
+      const answer = await call("GET", "login/login", {});
+      return answer.ok ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` } : { ok: false, detail: answer.message };
+    },
+
+    // The zone is the longest of the hostname and its parents that ClouDNS describes.
+    async hasZone(name) {
+      const info = await call("GET", "dns/get-zone-info", { "domain-name": name });
+      // Refused credentials, or no usable answer: asking for the next name would fare no better.
+      if (!info.ok && (info.refusedAuth || info.cause !== "refused")) return info;
+      return { ok: true, value: info.ok && isObject(info.value) && String(info.value.name ?? "").toLowerCase() === name };
+    },
+
+    readRecordSet: (zone, hostname, type) => readRecords(zone.id, hostname, type),
+
+    async updateRecordSet(zone, hostname, _type, current, address, settings) {
+      // The modification replaces the record: its TTL is sent back.
+      const ttl = cloudnsTtl(settings.ttl ?? current.ttl ?? NEW_RECORD_TTL);
+      const answer = await call("POST", "dns/mod-record", {
+        "domain-name": zone.id,
+        "record-id": current.id,
+        host: relativeName(hostname, zone.id),
+        record: address,
+        ttl: String(ttl),
+      });
+      return answer.ok ? { ok: true, value: { id: current.id, values: [address], ttl } } : answer;
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const ttl = cloudnsTtl(settings.ttl ?? NEW_RECORD_TTL);
+      const answer = await call("POST", "dns/add-record", { "domain-name": zone.id, "record-type": type, host: relativeName(hostname, zone.id), record: address, ttl: String(ttl) });
+      if (!answer.ok) return answer;
+      const data = isObject(answer.value) && isObject(answer.value.data) ? answer.value.data : {};
+      if (data.id !== undefined) return { ok: true, value: { id: String(data.id), values: [address], ttl } };
+      // The record was added, but the answer names no id (as in the traffic lego recorded: status and
+      // statusDescription only): read it back rather than report a failure and add it again next pass.
+      const written = await readRecords(zone.id, hostname, type);
+      if (!written.ok) return written;
+      return written.value?.values.some((value) => sameAddress(value, address))
+        ? { ok: true, value: written.value }
+        : failed(`${SERVICE}: the added record is not listed`, { cause: "refused" });
+    },
+
+    storedTtl: cloudnsTtl,
+  };
+}
+
+/** Whether ClouDNS's words are about the credentials (its answer to a wrong id or password, or to a plan without the API). */
+const AUTH_WORDS = /auth|password|api access|not allowed/i;
+
+/** A `{"status": "Failed"}` answer as a failure: the credentials' fault (not retried) or a refusal. */
+function refusal(answer: JsonAnswer): (StepFailure & { refusedAuth?: boolean }) | undefined {
+  const body = answer.body;
+  if (!isObject(body) || body.status !== "Failed") return undefined;
+  const words = typeof body.statusDescription === "string" && body.statusDescription !== "" ? body.statusDescription : "Failed";
+  const auth = AUTH_WORDS.test(words);
+  const failure = failedAnswer(SERVICE, answer.status, answer.headers, "", { words, cause: auth ? "credentials" : "refused", ...(auth ? { stopRetrying: true } : {}) });
+  return auth ? { ...failure, refusedAuth: true } : failure;
+}
+
+/** The same body on an HTTP error (a gateway's, a 429). */
+function readError(body: unknown) {
+  return isObject(body) && typeof body.statusDescription === "string" && body.statusDescription !== "" ? { words: body.statusDescription } : undefined;
+}
+
+/** Everything ddnsd knows about ClouDNS (docs/services/cloudns.md). */
+export const cloudns = defineService({
+  type: "cloudns",
+  label: "ClouDNS",
+  summary: "DNS zones at ClouDNS, through its HTTP API with an API user (auth-id) or API sub-user (sub-auth-id) and its password.",
+  credentials: [
+    {
+      key: "auth_id",
+      label: "Auth ID",
+      help:
+        "At cloudns.net: API & Resellers → API users. Best: add a sub-user there, limited to the zones ddnsd updates, and use its sub-auth-id " +
+        "(set “ID kind” to sub-auth-id); an API user's auth-id can change every zone. ClouDNS opens the API to paid plans only.",
+      url: "https://www.cloudns.net/api-settings/",
+      secret: false,
+      validate: (value) => (/^\d+$/.test(value.trim()) ? undefined : "must be the numeric id ClouDNS shows"),
+    },
+    {
+      key: "auth_password",
+      label: "Password",
+      help: "The password set for that API user or sub-user (not the account's login password).",
+      url: "https://www.cloudns.net/api-settings/",
+      secret: true,
+    },
+  ],
+  options: [
+    {
+      key: "id_kind",
+      label: "ID kind",
+      help: "sub-auth-id for an API sub-user (limited to some zones; best), auth-id for an API user (every zone).",
+      kind: "choice",
+      choices: CLOUDNS_ID_KINDS,
+      default: "sub-auth-id",
+    },
+  ],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 60, max: 2592000, help: "60–2592000 seconds, rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …); empty keeps the record's TTL" },
+  canVerify: true,
+  defaultApiUrl: "https://api.cloudns.net",
+  // ClouDNS's documentation names no request limit ddnsd could find; ddnsd keeps to two requests a second.
+  rateLimits: [{ requests: 2, perSeconds: 1 }],
+  createClient: (credentials, options, context) =>
+    zoneClient(
+      createCloudnsApi(
+        { idKind: options.id_kind === "auth-id" ? "auth-id" : "sub-auth-id", authId: (credentials.auth_id ?? "").trim(), password: credentials.auth_password ?? "" },
+        context,
+      ),
+    ),
+});

@@ -1,0 +1,160 @@
+// DigitalOcean Domains (API v2, docs/services/digitalocean.md): the zone service primitives. A
+// domain's name is its id. Records are filtered by type and fully qualified name (DigitalOcean
+// filters on the FQDN but answers names relative to the domain, "@" for the apex). A change is a
+// PATCH of `type` and `data` (the description marks `type` required) and a TTL the config names;
+// the TTL and everything else stay.
+//
+// Requests per write: GET records + PATCH (2) once the domain is known (config.zone_id), plus the
+// domain listing (one request per 200 domains) on the first write; 1 when the record already holds it.
+//
+// Sources: digitalocean/openapi specification/resources/domains/*.yml,
+// shared/responses/{unauthorized,too_many_requests,not_found}.yml and description.yml (rate limits,
+// ratelimit-* headers); docs.digitalocean.com "API token scopes" (domain:read/create/update,
+// account:read); qdm12/ddns-updater providers/digitalocean.
+
+import { failed, isObject, requestJson, type ServiceError } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { relativeName } from "../zones";
+
+const SERVICE = "DigitalOcean";
+/** The TTL DigitalOcean's own examples give a new record; used when the config names none. */
+const DEFAULT_NEW_RECORD_TTL = 1800;
+const MIN_TTL = 30;
+const MAX_TTL = 86400;
+const PER_PAGE = 200;
+/** A bound on pages read, in case a server keeps pointing at a next page. */
+const MAX_PAGES = 50;
+
+export function createDigitalOceanApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+  /** One call's JSON object. A "slow down" 429 names its wait in retry-after (a burst) or only in ratelimit-reset (the hourly window). */
+  async function call(method: string, path: string, body?: unknown): Promise<Step<Record<string, unknown>>> {
+    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    if (!answer.ok) return answer;
+    return isObject(answer.value.body) ? { ok: true, value: answer.value.body } : failed(`${SERVICE}: the answer was not a JSON object (HTTP ${answer.value.status})`, { cause: "unreachable" });
+  }
+
+  /** Every item of a paged listing (`key` in each page), page by page until no next page is named. */
+  async function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
+    const items: Record<string, unknown>[] = [];
+    const separator = path.includes("?") ? "&" : "?";
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const listed = await call("GET", `${path}${separator}per_page=${PER_PAGE}&page=${page}`);
+      if (!listed.ok) return listed;
+      const found = listed.value[key];
+      if (Array.isArray(found)) items.push(...found.filter(isObject));
+      const pages = isObject(listed.value.links) && isObject(listed.value.links.pages) ? listed.value.links.pages : {};
+      if (typeof pages.next !== "string" || !Array.isArray(found) || found.length === 0) break;
+    }
+    return { ok: true, value: items };
+  }
+
+  const recordsPath = (domain: string) => `/domains/${domain}/records`;
+
+  /** The written record from a PATCH or POST answer, or a failure saying it came back without one. */
+  function written(answer: Record<string, unknown>): Step<RecordSet> {
+    const record = answer.domain_record;
+    if (isObject(record) && idOf(record) !== "") return { ok: true, value: recordSet([record]) };
+    return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      const answer = await call("GET", "/account");
+      if (!answer.ok) return { ok: false, detail: answer.message };
+      const account = isObject(answer.value.account) ? answer.value.account : {};
+      const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined]
+        .filter((f): f is string => typeof f === "string");
+      return { ok: true, detail: `Token accepted${facts.length > 0 ? ` (account ${facts.join(", ")})` : ""}` };
+    },
+
+    async listZones() {
+      const listed = await listAll("/domains", "domains");
+      return listed.ok ? { ok: true, value: zonesNamed(listed.value.map((d) => d.name)) } : listed;
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      // The filter wants the FQDN; the answer names records relative to the domain (tolerating an FQDN too).
+      const relative = relativeName(hostname, zone.id, "@");
+      const listed = await listAll(`${recordsPath(zone.id)}?${new URLSearchParams({ type, name: hostname })}`, "domain_records");
+      if (!listed.ok) return listed;
+      const records = listed.value.filter((r) => r.type === type && (r.name === relative || r.name === hostname) && idOf(r) !== "");
+      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+    },
+
+    async updateRecordSet(zone, _hostname, type, current, address, settings) {
+      const patched = await call("PATCH", `${recordsPath(zone.id)}/${current.id}`, {
+        type,
+        data: address,
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      });
+      return patched.ok ? written(patched.value) : patched;
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const created = await call("POST", recordsPath(zone.id), {
+        type,
+        name: relativeName(hostname, zone.id, "@"),
+        data: address,
+        ttl: settings.ttl ?? DEFAULT_NEW_RECORD_TTL,
+      });
+      return created.ok ? written(created.value) : created;
+    },
+  };
+}
+
+function recordSet(records: Record<string, unknown>[]): RecordSet {
+  const first = records[0]!;
+  return {
+    id: idOf(first),
+    values: records.map((record) => String(record.data)),
+    ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+    raw: first,
+  };
+}
+
+/** DigitalOcean's `{"id": "not_found", "message": …}`; an unknown or revoked token only comes right when the provider is edited. */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body)) return undefined;
+  return {
+    words: typeof body.message === "string" ? body.message : "request failed",
+    ...(typeof body.id === "string" ? { code: body.id } : {}),
+    ...(status === 401 ? { stopRetrying: true } : {}),
+  };
+}
+
+export const digitalocean = defineService({
+  type: "digitalocean",
+  label: "DigitalOcean",
+  summary: "Domains whose DNS is hosted at DigitalOcean (Networking → Domains), through its API v2.",
+  credentials: [
+    {
+      key: "token",
+      url: "https://cloud.digitalocean.com/account/api/tokens",
+      label: "Personal access token",
+      help: "cloud.digitalocean.com → API → Tokens → Generate New Token with Custom Scopes: domain (read, create, update), plus account (read) for Verify. No other scope is needed.",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: {
+    min: MIN_TTL,
+    max: MAX_TTL,
+    help: `${MIN_TTL}–${MAX_TTL} seconds; empty keeps the record's TTL (a new record gets ${DEFAULT_NEW_RECORD_TTL})`,
+  },
+  canVerify: true,
+  defaultApiUrl: "https://api.digitalocean.com/v2",
+  // One window keeps both of DigitalOcean's limits: 80 a minute and 4,800 an hour, under its 250 per
+  // minute and 5,000 per hour. A burst of 200 a minute would be allowed too, but its 429s for bursts
+  // are not documented beyond "per minute", so requests stay spread out.
+  rateLimits: [{ requests: 4, perSeconds: 3 }],
+  createClient: (credentials, _options, context) => zoneClient(createDigitalOceanApi({ token: credentials.token ?? "" }, context)),
+});
+
+function idOf(record: Record<string, unknown>): string {
+  return typeof record.id === "number" || typeof record.id === "string" ? String(record.id) : "";
+}

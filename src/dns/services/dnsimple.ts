@@ -1,0 +1,175 @@
+// DNSimple API v2 (docs/services/dnsimple.md): the zone service primitives. Everything lives under
+// the account (`/{account}/...`); a zone is named by itself in paths; records are listed with the
+// `name` and `type` filters, a page at a time (`pagination: {current_page, total_pages}`), each with a
+// numeric id, a name relative to the zone (`""` for the apex), `content` (the address) and `ttl`. A
+// PATCH changes only what it is sent, so an update sends the address (and a TTL only when the
+// domain's config names one) and keeps everything else.
+//
+// Requests per write, with the zone known (config.zone_id) — the steady state:
+//   GET records?name=&type= + PATCH the record = 2 (1 when the address is already there)
+// Without it the account's zones are listed first (100 a page) and the longest holding the name is used.
+//
+// Sources: developer.dnsimple.com/v2 (authentication, identity, zones, zone records, pagination,
+// errors, rate limiting); libdns/dnsimple provider.go (records by name, PATCH of content and TTL,
+// 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
+
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import type { FetchLike, Step } from "../provider";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
+
+const SERVICE = "DNSimple";
+/** The most items DNSimple gives in one page. */
+const PER_PAGE = 100;
+/** 5,000 items: past this the listing is taken as runaway pagination, not an account. */
+const MAX_PAGES = 50;
+/** A new record's TTL when the domain's config names none (DNSimple's own default). */
+const NEW_RECORD_TTL = 3600;
+
+export function createDnsimpleApi(credentials: { account_id: string; token: string }, context: ClientContext): ZoneApi {
+  const account = `/${encodeURIComponent(credentials.account_id.trim())}`;
+  const api = { ...context, fetch: resetAsRetryAfter(context.fetch) };
+
+  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    return requestJson(api, SERVICE, { method, path: account + path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+  }
+
+  /** Every item of a paged listing, page by page until the last page DNSimple names. */
+  async function listAll(path: string, query: Record<string, string> = {}): Promise<Step<Record<string, unknown>[]>> {
+    const items: Record<string, unknown>[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const listed = await call("GET", `${path}?${new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) })}`);
+      if (!listed.ok) return listed;
+      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const data = Array.isArray(body.data) ? body.data.filter(isObject) : [];
+      items.push(...data);
+      const pages = isObject(body.pagination) ? body.pagination.total_pages : undefined;
+      if (typeof pages !== "number" || page >= pages || data.length === 0) break;
+    }
+    return { ok: true, value: items };
+  }
+
+  const recordsPath = (zone: string) => `/zones/${encodeURIComponent(zone)}/records`;
+
+  function recordSet(records: Record<string, unknown>[]): RecordSet {
+    return recordSetOf(records, "content");
+  }
+
+  function written(answer: Step<JsonAnswer>): Step<RecordSet> {
+    if (!answer.ok) return answer;
+    const record = isObject(answer.value.body) ? answer.value.body.data : undefined;
+    if (!isObject(record) || typeof record.id !== "number") return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    return { ok: true, value: recordSet([record]) };
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      // Checks the token and the account id together; changes nothing.
+      const answer = await call("GET", "/zones?per_page=1");
+      if (!answer.ok) return { ok: false, detail: answer.message };
+      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
+      if (typeof total !== "number") return { ok: true, detail: "Token accepted" };
+      return { ok: true, detail: `Token accepted (${plural(total, "zone")} in account ${credentials.account_id.trim()})` };
+    },
+
+    async listZones() {
+      const listed = await listAll("/zones");
+      if (!listed.ok) return listed;
+      // A secondary zone is a copy of another server's: its records are not DNSimple's to change.
+      const names = listed.value.filter((z) => z.secondary !== true).map((z) => z.name).filter((n): n is string => typeof n === "string");
+      return { ok: true, value: zonesNamed(names) };
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const relative = relativeName(hostname, zone.id);
+      const listed = await listAll(recordsPath(zone.id), { name: relative, type });
+      // A zone in the config that left the account: looked up afresh, once.
+      if (!listed.ok) return staleOn404(listed);
+      // The filters are applied again here: the apex's empty name must not match every record.
+      const records = listed.value.filter((r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative);
+      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+    },
+
+    async updateRecordSet(zone, _hostname, _type, current, address, settings) {
+      return written(
+        await call("PATCH", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {
+          content: address,
+          ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+        }),
+      );
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      return written(
+        await call("POST", recordsPath(zone.id), { name: relativeName(hostname, zone.id), type, content: address, ttl: settings.ttl ?? NEW_RECORD_TTL }),
+      );
+    },
+  };
+}
+
+/**
+ * DNSimple's "slow down" (429) names the end of its hourly window in `X-RateLimit-Reset` (Unix
+ * seconds), not in `Retry-After`: the answer is read as naming that wait, so the provider pauses
+ * until the window resets instead of guessing.
+ */
+function resetAsRetryAfter(fetch: FetchLike): FetchLike {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const reset = Number(response.headers.get("x-ratelimit-reset") ?? Number.NaN);
+    if (response.status !== 429 || response.headers.has("retry-after") || !Number.isFinite(reset) || reset <= 0) return response;
+    const headers = new Headers(response.headers);
+    headers.set("Retry-After", String(Math.max(0, Math.ceil(reset - Date.now() / 1000))));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+/**
+ * DNSimple's error body: `{"message", "errors"?: {field: [words]}}`. A wrong or revoked token (401)
+ * or one that may not act for this account (403) only comes right when the provider is edited.
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body) || typeof body.message !== "string") return undefined;
+  const fields = isObject(body.errors)
+    ? Object.entries(body.errors).map(([field, words]) => `${field}: ${Array.isArray(words) ? words.join(", ") : String(words)}`)
+    : [];
+  const words = [body.message, ...fields].filter((w) => w !== "").join("; ") || "request failed";
+  return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
+}
+
+/** Everything ddnsd knows about DNSimple (docs/services/dnsimple.md). */
+export const dnsimple = defineService({
+  type: "dnsimple",
+  label: "DNSimple",
+  summary: "Zones hosted at DNSimple, through its API v2 with an account access token.",
+  credentials: [
+    {
+      key: "account_id",
+      label: "Account id",
+      help: "The number in your DNSimple dashboard's address (dnsimple.com/a/<account id>/…), also shown under Account → Account.",
+      secret: false,
+    },
+    {
+      key: "token",
+      label: "Account access token",
+      help:
+        "In DNSimple: Account → Automation → Account access tokens → New access token. An account token acts only for that account " +
+        "(a user token would reach every account of the user); DNSimple tokens carry no narrower scope, so keep it for ddnsd alone.",
+      url: "https://support.dnsimple.com/articles/api-access-token/",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  canVerify: true,
+  defaultApiUrl: "https://api.dnsimple.com/v2",
+  // DNSimple allows 2,400 requests an hour per token; ddnsd spreads them at 35 a minute (2,100 an hour).
+  rateLimits: [{ requests: 35, perSeconds: 60 }],
+  createClient: (credentials, _options, context) =>
+    zoneClient(createDnsimpleApi({ account_id: credentials.account_id ?? "", token: credentials.token ?? "" }, context)),
+});

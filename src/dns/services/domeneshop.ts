@@ -1,0 +1,174 @@
+// Domeneshop API v0: the zone service primitives. A domain has a numeric id; its DNS records are
+// listed with a filter (`?host=&type=`), each with a numeric id, `host` (relative to the domain, `@`
+// for the apex), `type`, `data` (the address) and `ttl` (60–604800, a multiple of 60; 3600 when not
+// sent). A PUT replaces the whole record and answers 204 with no body, so an update sends back the
+// host, type and TTL it read with the new address.
+//
+// Requests per write, with the domain known (config.zone_id) — the steady state: the domain (its
+// name, to check it holds the hostname), the filtered listing and the PUT or POST = 3 (2 when the
+// address is already there). Without it the account's domains are listed once, the longest that
+// holds the name and has Domeneshop's DNS service wins. Domeneshop's DynDNS endpoint
+// (`/v0/dyndns/update`, what qdm12/ddns-updater uses) is not used: it cannot read a record first.
+//
+// Sources: api.domeneshop.no/docs (the OpenAPI description it publishes: getDomains, getDnsRecords,
+// POST/PUT /domains/{domainId}/dns…, BaseRecord's TTL rule); domeneshop/python-domeneshop client.py
+// (the official client: Basic auth, PUT with host/data/ttl/type, errors as {code, help}); go-acme/lego
+// providers/dns/domeneshop (domains without the DNS service skipped).
+
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import type { Step } from "../provider";
+import { zoneClient, type RecordSet, recordSetOf, type Zone, type ZoneApi } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
+
+const SERVICE = "Domeneshop";
+const APEX = "@";
+/** TTL of a record this client creates when the domain's config names none (Domeneshop's own default is 3600). */
+const NEW_RECORD_TTL = 300;
+
+/**
+ * The TTL Domeneshop takes for `ttl`: the nearest multiple of 60 within 60–604800. It refuses any
+ * other, and a refusal would come back on every retry until the config changed.
+ */
+function domeneshopTtl(ttl: number): number {
+  return Math.min(604800, Math.max(60, Math.round(ttl / 60) * 60));
+}
+
+type Row = Record<string, unknown>;
+
+export function createDomeneshopApi(credentials: { token: string; secret: string }, context: ClientContext): ZoneApi {
+  const authorization = `Basic ${Buffer.from(`${credentials.token}:${credentials.secret}`).toString("base64")}`;
+
+  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
+  }
+
+  const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/dns`;
+
+  function recordSet(records: Row[]): RecordSet {
+    return recordSetOf(records, "data");
+  }
+
+  function zoneOf(domain: Row): Zone | undefined {
+    if (typeof domain.domain !== "string" || domain.id === undefined) return undefined;
+    const name = domain.domain.toLowerCase();
+    const note = isObject(domain.services) && domain.services.dns === false ? `Domeneshop's DNS service is not on for ${name}, so the record is not served` : undefined;
+    return { id: String(domain.id), name, ...(note ? { note } : {}) };
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      const answer = await call("GET", "/domains");
+      if (!answer.ok) return { ok: false, detail: answer.message };
+      const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
+      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
+    },
+
+    async findZone(hostname, configured) {
+      if (configured !== undefined) {
+        if (!/^\d+$/.test(configured)) return failed(`${SERVICE}: config.zone_id ${configured} is not a Domeneshop domain id (a number); correct it or remove it`, { cause: "refused" });
+        const found = staleOn404(await call("GET", `/domains/${configured}`));
+        if (!found.ok) return found;
+        const zone = isObject(found.value.body) ? zoneOf(found.value.body) : undefined;
+        if (zone === undefined || !zoneHolds(zone.name!, hostname)) return failed(foreignZoneMessage(SERVICE, `${configured} (${zone?.name ?? "unnamed"})`, hostname), { cause: "refused" });
+        return { ok: true, value: zone };
+      }
+      const listed = await call("GET", "/domains");
+      if (!listed.ok) return listed;
+      // Domains without Domeneshop's DNS service have no records to change.
+      const zones = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [])
+        .filter((d) => !(isObject(d.services) && d.services.dns === false))
+        .map(zoneOf)
+        .filter((z): z is Zone => z !== undefined);
+      const name = longestZone(hostname, zones.map((z) => z.name!));
+      const zone = zones.find((z) => z.name === name);
+      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname, "this account with Domeneshop's DNS service"), { cause: "refused" }) : { ok: true, value: zone };
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const host = relativeName(hostname, zone.name ?? hostname, APEX);
+      const listed = staleOn404(await call("GET", `${recordsPath(zone.id)}?${new URLSearchParams({ host, type })}`));
+      if (!listed.ok) return listed;
+      // The filter is the service's; the exact name and type are checked here again.
+      const records = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : []).filter(
+        (r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host,
+      );
+      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      const raw = isObject(current.raw) ? current.raw : {};
+      // The PUT replaces the record (a TTL left out would become 3600): everything read goes back.
+      const sent: Row = {
+        host: typeof raw.host === "string" ? raw.host : relativeName(hostname, zone.name ?? hostname, APEX),
+        type,
+        data: address,
+        ttl: settings.ttl !== undefined ? domeneshopTtl(settings.ttl) : (current.ttl ?? NEW_RECORD_TTL),
+      };
+      const put = await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, sent);
+      return put.ok ? { ok: true, value: recordSet([{ ...raw, ...sent, id: current.id }]) } : put;
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const sent: Row = { host: relativeName(hostname, zone.name ?? hostname, APEX), type, data: address, ttl: domeneshopTtl(settings.ttl ?? NEW_RECORD_TTL) };
+      const post = await call("POST", recordsPath(zone.id), sent);
+      if (!post.ok) return post;
+      // The new id is in the body, and at the end of the Location header the official client reads.
+      const body = isObject(post.value.body) ? post.value.body : {};
+      const id = body.id ?? post.value.headers.get("location")?.split("/").pop();
+      if (id === undefined || id === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      return { ok: true, value: recordSet([{ ...sent, id }]) };
+    },
+
+    storedTtl: domeneshopTtl,
+  };
+}
+
+/**
+ * Domeneshop's error body, `{"code", "help"}`. Refused credentials (401, 403) only come right when
+ * the provider is edited.
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body)) return undefined;
+  const help = typeof body.help === "string" && body.help !== "" ? body.help : undefined;
+  const code = typeof body.code === "string" && body.code !== "" ? body.code : undefined;
+  if (help === undefined && code === undefined) return undefined;
+  return {
+    words: help ?? code!,
+    ...(help !== undefined && code !== undefined ? { code } : {}),
+    ...(status === 401 || status === 403 ? { stopRetrying: true } : {}),
+  };
+}
+
+/** Everything ddnsd knows about Domeneshop's API. */
+export const domeneshop = defineService({
+  type: "domeneshop",
+  label: "Domeneshop",
+  summary: "Records of a domain at Domeneshop (domene.shop), through its API v0 with an API token and secret.",
+  credentials: [
+    {
+      key: "token",
+      url: "https://www.domeneshop.no/admin?view=api",
+      label: "API token",
+      help: "In Domeneshop's control panel open Account → API (domeneshop.no/admin?view=api) and create API credentials; this is the token (the username half). Domeneshop's credentials reach every domain of the account.",
+      secret: true,
+    },
+    {
+      key: "secret",
+      label: "API secret",
+      help: "The secret shown once with the token (the password half). It grants what your control panel login grants: keep it as you would that password.",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 60, max: 604800, help: "60–604800 seconds, sent as the nearest multiple of 60 (the only TTLs Domeneshop takes); empty keeps the record's TTL (300 for a new record)" },
+  canVerify: true,
+  defaultApiUrl: "https://api.domeneshop.no/v0",
+  // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
+  createClient: (credentials, _options, context) =>
+    zoneClient(createDomeneshopApi({ token: credentials.token ?? "", secret: credentials.secret ?? "" }, context)),
+});

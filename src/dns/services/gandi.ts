@@ -1,0 +1,151 @@
+// Gandi LiveDNS v5 client: checks a personal access token and points one A/AAAA record set at an
+// address. LiveDNS has no record ids: a record set is addressed by domain, relative name (`@` for
+// the apex) and type, so every write is preceded by a read of exactly that set, and an external id
+// (saved as `<name>/<type>`) is only reported, never written through.
+//
+// Requests per write, with the domain known (config.zone_id) — the steady state:
+//   GET /domains/{fqdn}/records/{name}/{type} + PUT of the same path = 2 (1 when the address is already there)
+// Without it the account's domains are listed first (paginated, `total-count` header) and the
+// longest one holding the hostname is used.
+//
+// The PUT replaces the whole record set and, when `rrset_ttl` is left out, reportedly resets the TTL
+// to Gandi's default (10800), so the TTL read is always sent back. It answers 201 even for an update.
+//
+// Sources: docs/services/gandi.md; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
+// providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
+
+import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import type { Step } from "../provider";
+import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { plural } from "../../util/plural";
+
+const SERVICE = "Gandi";
+/** TTL of a record set this client creates when the domain's config names none: Gandi's minimum. */
+const NEW_RECORD_TTL = 300;
+const DOMAINS_PER_PAGE = 100;
+/** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
+const MAX_DOMAIN_PAGES = 50;
+
+export function createGandiApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    return requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+  }
+
+  const setPath = (zone: string, hostname: string, type: string) =>
+    `/domains/${encodeURIComponent(zone)}/records/${encodeURIComponent(relativeName(hostname, zone, "@"))}/${type}`;
+
+  function recordSet(zone: string, hostname: string, type: string, values: string[], ttl: unknown): RecordSet {
+    return { id: `${relativeName(hostname, zone, "@")}/${type}`, values, ...(typeof ttl === "number" ? { ttl } : {}) };
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      const answer = await call("GET", `/domains?per_page=1`);
+      if (!answer.ok) return { ok: false, detail: answer.message };
+      const count = Number(answer.value.headers.get("total-count"));
+      if (!answer.value.headers.has("total-count") || !Number.isInteger(count)) return { ok: true, detail: "Token accepted" };
+      return { ok: true, detail: `Token accepted (${plural(count, "domain")})` };
+    },
+
+    async findZone(hostname, configured) {
+      if (configured !== undefined) {
+        const given = configured.toLowerCase().replace(/\.$/, "");
+        if (!zoneHolds(given, hostname)) {
+          return failed(`${SERVICE}: domain ${given} (config.zone_id) does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
+        }
+        // Checked to be in the account only before a record set is created in it (zoneName).
+        return { ok: true, value: { id: given, name: null } };
+      }
+      // Every domain of the account (as far as the token sees), page by page; the longest holding the name wins.
+      const names: string[] = [];
+      for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
+        const listed = await call("GET", `/domains?${new URLSearchParams({ per_page: String(DOMAINS_PER_PAGE), page: String(page) })}`);
+        if (!listed.ok) return listed;
+        const domains = Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [];
+        names.push(...domains.map((d) => d.fqdn).filter((n): n is string => typeof n === "string"));
+        const total = Number(listed.value.headers.get("total-count") ?? Number.NaN);
+        if (domains.length < DOMAINS_PER_PAGE || names.length >= total) break;
+      }
+      const zone = longestZone(hostname, names);
+      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+    },
+
+    // A record set's 404 is also what an unknown domain gives: a configured domain is checked to be
+    // in the account before a set is created in it; one that left it is looked up afresh.
+    async zoneName(zone) {
+      const domain = await call("GET", `/domains/${encodeURIComponent(zone)}`);
+      if (domain.ok) return { ok: true, value: zone };
+      return domain.status === 404 ? { ...domain, staleZone: true } : domain;
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const read = await call("GET", setPath(zone.id, hostname, type));
+      if (!read.ok) return read.status === 404 ? { ok: true, value: null } : read;
+      const rrset = isObject(read.value.body) ? read.value.body : {};
+      const values = Array.isArray(rrset.rrset_values) ? rrset.rrset_values.map(String) : [];
+      return { ok: true, value: recordSet(zone.id, hostname, type, values, rrset.rrset_ttl) };
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      // The PUT replaces the whole set and, without `rrset_ttl`, reportedly resets the TTL to Gandi's
+      // default: the TTL read is always sent back. It answers 201 even for an update.
+      const ttl = settings.ttl ?? current.ttl;
+      const put = await call("PUT", setPath(zone.id, hostname, type), ttl === undefined ? { rrset_values: [address] } : { rrset_values: [address], rrset_ttl: ttl });
+      return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [address], ttl) } : put;
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const ttl = settings.ttl ?? NEW_RECORD_TTL;
+      const put = await call("PUT", setPath(zone.id, hostname, type), { rrset_values: [address], rrset_ttl: ttl });
+      return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [address], ttl) } : put;
+    },
+  };
+}
+
+/**
+ * Gandi's own words: `{code, message, cause}`, or the validation form `{errors: [{name, description}]}`.
+ * A wrong, expired or revoked token, or one without rights on this domain: only a new token helps.
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body)) return undefined;
+  const stop = status === 401 || status === 403 ? { stopRetrying: true } : {};
+  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const details = errors
+    .map((e) => [e.name, e.description].filter((p) => typeof p === "string" && p !== "").join(": "))
+    .filter(Boolean);
+  if (details.length > 0) return { words: details.join("; "), ...stop };
+  for (const field of ["message", "cause"]) {
+    const words = body[field];
+    if (typeof words === "string" && words !== "") return { words, ...stop };
+  }
+  return undefined;
+}
+
+export const gandi = defineService({
+  type: "gandi",
+  label: "Gandi",
+  summary:
+    "Gandi LiveDNS: ddnsd reads the record set and writes it back with the new address, keeping its TTL; a missing record is created.",
+  credentials: [
+    {
+      key: "token",
+      url: "https://admin.gandi.net/organizations/account/pat",
+      label: "Personal access token",
+      help:
+        "In Gandi's admin (admin.gandi.net) open Organizations → your organization → Sharing → Personal Access Token (PAT) → Create a token; limit it to the domains ddnsd updates and give it only \"Manage domain name technical configurations\". PATs expire: set a reminder to renew it. The deprecated API key is not accepted.",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 300, max: 2592000, help: "300–2592000 seconds; empty keeps the record's TTL (300 for a new record)" },
+  canVerify: true,
+  defaultApiUrl: "https://api.gandi.net/v5/livedns",
+  // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.
+  rateLimits: [{ requests: 900, perSeconds: 60 }],
+  createClient: (credentials, _options, context) => zoneClient(createGandiApi({ token: credentials.token ?? "" }, context)),
+});

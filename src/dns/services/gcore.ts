@@ -1,0 +1,138 @@
+// Gcore Managed DNS API v2 (docs/services/gcore.md): the zone service primitives. A permanent API
+// token goes in `Authorization: APIKey <token>`. A zone is named by itself; a record set (RRset) is
+// addressed by zone, full name and type (`/v2/zones/example.com/home.example.com/A`, the apex being
+// the zone's own name), read with GET (404 when absent), replaced whole with PUT and created with
+// POST. The PUT sends the set back as read — TTL, filters, pickers, meta and each record's flags — with only
+// the address changed, so nothing else of the set is lost.
+//
+// Requests per write, with the zone known (config.zone_id = the zone's name):
+//   GET rrset + PUT rrset = 2 (1 when the address is already there)
+// Without it the account's zones are listed (a thousand a page) and the longest holding the name is used.
+//
+// Sources: api.gcore.com/docs/dns (zones, RRsets: get, create, update); the official Go SDK
+// G-Core/gcore-dns-sdk-go (paths, `APIKey` header, error body); lego providers/dns/gcore and
+// octodns-gcore (resource_records with content arrays, filters kept).
+
+import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { plural } from "../../util/plural";
+
+const SERVICE = "Gcore";
+/** A new set's TTL when the config names none: the Gcore portal's default. */
+const NEW_SET_TTL = 300;
+/** Zones a page, and pages at most (10,000 zones): past this the listing is taken as runaway paging. */
+const PER_PAGE = 1000;
+const MAX_PAGES = 10;
+
+export function createGcoreApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
+  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    return requestJson(context, SERVICE, { method, path, headers: { Authorization: `APIKey ${credentials.api_token}` }, body }, readError);
+  }
+
+  const setPath = (zone: string, hostname: string, type: string) => `/v2/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
+
+  function recordSet(hostname: string, type: string, rrset: Record<string, unknown>): RecordSet {
+    const records = Array.isArray(rrset.resource_records) ? rrset.resource_records.filter(isObject) : [];
+    const values = records.flatMap((r) => (Array.isArray(r.content) ? r.content.map(String) : []));
+    return { id: `${hostname}/${type}`, values, ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset };
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      const listed = await call("GET", "/v2/zones?limit=1");
+      if (!listed.ok) return { ok: false, detail: listed.message };
+      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
+      return { ok: true, detail: count === undefined ? "API token accepted" : `API token accepted (${plural(count, "zone")})` };
+    },
+
+    async listZones() {
+      // Every zone of the account, a thousand a page (the official SDK's paging).
+      const names: string[] = [];
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const listed = await call("GET", `/v2/zones?${new URLSearchParams({ limit: String(PER_PAGE), offset: String(names.length) })}`);
+        if (!listed.ok) return listed;
+        const body = isObject(listed.value.body) ? listed.value.body : {};
+        const zones = Array.isArray(body.zones) ? body.zones.filter(isObject) : [];
+        names.push(...zones.map((z) => z.name).filter((n): n is string => typeof n === "string"));
+        const total = typeof body.total_amount === "number" ? body.total_amount : names.length;
+        // A page shorter than asked for is not the end: the total says when every zone is in.
+        if (zones.length === 0 || names.length >= total) break;
+      }
+      return { ok: true, value: zonesNamed(names) };
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const read = await call("GET", setPath(zone.id, hostname, type));
+      if (!read.ok) {
+        if (read.status !== 404) return read;
+        // The same 404 means "no such set" and "no such zone": the zone is asked for to tell them apart.
+        const held = staleOn404(await call("GET", `/v2/zones/${encodeURIComponent(zone.id)}`));
+        return held.ok ? { ok: true, value: null } : held;
+      }
+      const set = recordSet(hostname, type, isObject(read.value.body) ? read.value.body : {});
+      return { ok: true, value: set.values.length === 0 ? null : set };
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      const read = isObject(current.raw) ? current.raw : {};
+      const [first = {}] = Array.isArray(read.resource_records) ? read.resource_records.filter(isObject) : [];
+      // The record keeps its flags and meta; the server's own fields (ids, names, dates) are not sent back.
+      const { id: _id, ...kept } = first;
+      const ttl = settings.ttl ?? current.ttl;
+      const rrset = {
+        ...(ttl === undefined ? {} : { ttl }),
+        resource_records: [{ ...kept, content: [address] }],
+        ...(read.filters === undefined || read.filters === null ? {} : { filters: read.filters }),
+        // A dynamic set's geo-balancing chain (the current API's name for its filters): a PUT without it drops it.
+        ...(read.pickers === undefined || read.pickers === null ? {} : { pickers: read.pickers }),
+        ...(isObject(read.meta) ? { meta: read.meta } : {}),
+      };
+      const put = staleOn404(await call("PUT", setPath(zone.id, hostname, type), rrset));
+      return put.ok ? { ok: true, value: recordSet(hostname, type, rrset) } : put;
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const rrset = { ttl: settings.ttl ?? NEW_SET_TTL, resource_records: [{ content: [address], enabled: true }] };
+      const post = staleOn404(await call("POST", setPath(zone.id, hostname, type), rrset));
+      return post.ok ? { ok: true, value: recordSet(hostname, type, rrset) } : post;
+    },
+  };
+}
+
+/** Gcore's error body: `{"error": "..."}` (some gateways answer `{"message": "..."}`). A refused token only comes right when it changes. */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body)) return undefined;
+  const words = [body.error, body.message].find((w): w is string => typeof w === "string" && w !== "");
+  if (words === undefined) return undefined;
+  return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
+}
+
+/** Everything ddnsd knows about Gcore DNS (docs/services/gcore.md). */
+export const gcore = defineService({
+  type: "gcore",
+  label: "Gcore",
+  summary: "Zones hosted at Gcore Managed DNS, with a permanent API token.",
+  credentials: [
+    {
+      key: "api_token",
+      label: "Permanent API token",
+      help: "Gcore portal → Profile → API tokens → Create token: give it an expiry date and the least role that can edit DNS records (\"Engineers\" for a user-scoped token); copy the token shown once.",
+      url: "https://portal.gcore.com/accounts/profile/api-tokens",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record set's TTL (300 for a new one)" },
+  canVerify: true,
+  defaultApiUrl: "https://api.gcore.com/dns",
+  // Gcore limits requests per account and product without naming the DNS API's number; the one it
+  // names (about 4 a second, for its Streaming API) is kept under.
+  rateLimits: [{ requests: 3, perSeconds: 1 }],
+  createClient: (credentials, _options, context) => zoneClient(createGcoreApi({ api_token: (credentials.api_token ?? "").trim() }, context)),
+});

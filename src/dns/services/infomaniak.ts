@@ -1,0 +1,194 @@
+// Infomaniak's public API (version 2, DNS zones): the zone service primitives. This is the API
+// beside Infomaniak's DynDNS (the dyndns2 preset "Infomaniak"): it edits the records of a zone the
+// account hosts with an API token, so a name needs no DynDNS entry of its own.
+//
+// A zone is addressed by its name (`/2/zones/{zone}/records`); its records come in one listing, each
+// with a numeric id, `source` (the name relative to the zone, `@` for the apex — `source_idn` is the
+// whole name where the API gives it), `type`, `target` (the address) and `ttl`. Every answer is
+// wrapped: `{"result": "success", "data": …}` or `{"result": "error", "error": {"code",
+// "description", "errors"?}}`.
+//
+// Requests per write, with the zone known (config.zone_id) — the steady state: the listing + a PUT
+// of the one record (or a POST) = 2 (1 when the address is already there). Without it the names
+// that could be the zone are tried longest first until one lists (a 404 means "not a zone of this
+// account"), and that listing is the read.
+//
+// The version-1 endpoints (`/1/product?service_name=domain`, `/1/domain/{id}/dns/record`) are the
+// ones older clients used; libdns/infomaniak notes they are no longer supported and both it and lego
+// moved to these.
+//
+// Sources: developer.infomaniak.com/docs/api (DNS zones: GET/POST /2/zones/{zone}/records,
+// PUT /2/zones/{zone}/records/{record}); libdns/infomaniak client.go (v2, scopes domain:read,
+// dns:read, dns:write); go-acme/lego providers/dns/infomaniak (v2 client, error fixtures).
+
+import { failedAnswer, failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { cannotVerify } from "../one-shot";
+import type { Step } from "../provider";
+import { namedZone, zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
+import { cannotCheck, defineService, type ClientContext } from "../service";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
+
+const SERVICE = "Infomaniak";
+/** The name the API gives the zone's own records. */
+const APEX = "@";
+/** TTL of a record this client creates when the domain's config names none (libdns's default too). */
+const NEW_RECORD_TTL = 300;
+/** The API has no request that checks a token without naming a zone it may see. */
+const CANNOT_VERIFY = "Infomaniak's API cannot check a token without a zone to look at; the first update checks it";
+
+type RecordRow = Record<string, unknown>;
+
+export function createInfomaniakApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+  async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    // The envelope, not only the status, says whether it worked.
+    if (answer.ok && isObject(answer.value.body) && answer.value.body.result !== "success") {
+      const text = JSON.stringify(answer.value.body);
+      return failedAnswer(SERVICE, answer.value.status, answer.value.headers, text, readError(answer.value.body, answer.value.status));
+    }
+    return answer;
+  }
+
+  const recordsPath = (zone: string) => `/2/zones/${encodeURIComponent(zone)}/records`;
+
+  /** The zone's records, or the failure (a 404: no such zone in this account). */
+  async function listRecords(zone: string): Promise<Step<RecordRow[]>> {
+    const listed = await call("GET", recordsPath(zone));
+    if (!listed.ok) return listed;
+    const data = isObject(listed.value.body) ? listed.value.body.data : undefined;
+    return { ok: true, value: Array.isArray(data) ? data.filter(isObject) : [] };
+  }
+
+  // The listing that found the zone is also the read that follows it, within one write.
+  let foundListing: { zone: string; records: RecordRow[] } | undefined;
+
+  function nameOf(record: RecordRow, zone: string): string {
+    if (typeof record.source_idn === "string" && record.source_idn !== "") return record.source_idn.toLowerCase().replace(/\.$/, "");
+    const source = typeof record.source === "string" ? record.source.toLowerCase() : "";
+    return source === APEX || source === "." || source === "" ? zone : `${source}.${zone}`;
+  }
+
+  function recordSet(records: RecordRow[]): RecordSet {
+    return recordSetOf(records, "target");
+  }
+
+  function written(answer: Step<JsonAnswer>, sent: RecordRow): Step<RecordSet> {
+    if (!answer.ok) return answer;
+    const data = isObject(answer.value.body) ? answer.value.body.data : undefined;
+    // The answer is the record as stored; an id alone (older answers) is completed with what was sent.
+    const record = isObject(data) ? data : typeof data === "number" || typeof data === "string" ? { ...sent, id: data } : undefined;
+    if (record === undefined || record.id === undefined) return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    return { ok: true, value: recordSet([{ ...sent, ...record }]) };
+  }
+
+  return {
+    service: SERVICE,
+
+    // Not called by the appliance (canVerify is false); a direct call says why, without a request.
+    verify: cannotVerify(CANNOT_VERIFY),
+
+    async findZone(hostname, configured) {
+      const named = namedZone(SERVICE, configured, hostname);
+      if (named) return named;
+      // The name and each parent, longest first: the first that lists is the zone (a delegated sub-zone wins).
+      // A name that is no zone of the account may be answered 404 (object_not_found), 403 or 422:
+      // each only says "not this one", so the search goes on.
+      let forbidden = false;
+      for (const zone of candidateZones(hostname)) {
+        const listed = await listRecords(zone);
+        if (listed.ok) {
+          foundListing = { zone, records: listed.value };
+          return { ok: true, value: { id: zone, name: zone } };
+        }
+        const notAZone = listed.status === 404 || listed.status === 403 || listed.status === 422 || listed.message.includes("(object_not_found,");
+        if (!notAZone) return listed;
+        if (listed.status === 403) forbidden = true;
+      }
+      // Not final: the zone may be added to the account, or the token given the scopes, later.
+      return failed(
+        `${noZoneMessage(SERVICE, hostname)}${forbidden ? " (some names were refused with 403: the token may lack the domain:read, dns:read and dns:write scopes, or may not see the zone)" : ""}`,
+        { cause: "refused" },
+      );
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      let records: RecordRow[];
+      if (foundListing?.zone === zone.id) {
+        records = foundListing.records;
+      } else {
+        const listed = staleOn404(await listRecords(zone.id));
+        if (!listed.ok) return listed;
+        records = listed.value;
+      }
+      foundListing = undefined;
+      const zoneName = zone.name ?? zone.id;
+      const matching = records.filter((r) => r.type === type && r.id !== undefined && nameOf(r, zoneName) === hostname);
+      return { ok: true, value: matching.length === 0 ? null : recordSet(matching) };
+    },
+
+    async updateRecordSet(zone, _hostname, type, current, address, settings) {
+      const raw = isObject(current.raw) ? current.raw : {};
+      // The record as read, with the new address: its name, type and TTL are sent back unchanged.
+      const sent: RecordRow = {
+        source: typeof raw.source === "string" ? raw.source : APEX,
+        type,
+        target: address,
+        ...(settings.ttl !== undefined ? { ttl: settings.ttl } : current.ttl !== undefined ? { ttl: current.ttl } : {}),
+      };
+      const put = await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, sent);
+      return written(put, { ...raw, ...sent });
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      const sent: RecordRow = { source: relativeName(hostname, zone.name ?? zone.id, APEX), type, target: address, ttl: settings.ttl ?? NEW_RECORD_TTL };
+      return written(await call("POST", recordsPath(zone.id), sent), sent);
+    },
+  };
+}
+
+/**
+ * Infomaniak's envelope: `{"result": "error", "error": {"code", "description", "errors": [{"code",
+ * "description"}]}}`. A refused token (401) only comes right when the provider is edited. A 403
+ * may be a token without the DNS scopes or a zone it may not see: it is retried, since the scopes or
+ * the zone can be granted without editing the provider.
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body) || !isObject(body.error)) return undefined;
+  const error = body.error;
+  const details = (Array.isArray(error.errors) ? error.errors.filter(isObject) : [])
+    .map((e) => e.description)
+    .filter((d): d is string => typeof d === "string" && d !== "");
+  const head = typeof error.description === "string" && error.description !== "" ? error.description : undefined;
+  const words = [head, ...details].filter(Boolean).join(": ");
+  if (words === "") return undefined;
+  return {
+    words,
+    ...(typeof error.code === "string" && error.code !== "" ? { code: error.code } : {}),
+    ...(status === 401 ? { stopRetrying: true } : {}),
+  };
+}
+
+/** Everything ddnsd knows about Infomaniak's DNS API. */
+export const infomaniak = defineService({
+  type: "infomaniak",
+  label: "Infomaniak (API)",
+  summary: "Records in a zone hosted at Infomaniak, through its API with a token (beside the DynDNS preset of dyndns2).",
+  credentials: [
+    {
+      key: "token",
+      url: "https://manager.infomaniak.com/v3/infomaniak-api",
+      label: "API token",
+      help:
+        "In Infomaniak's Manager open Developer → API (manager.infomaniak.com/v3/infomaniak-api) → Create a token; give it only the scopes dns:read and dns:write (domain:read too, if the form asks for it) and an expiry you will remember to renew.",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ...cannotCheck(CANNOT_VERIFY),
+  defaultApiUrl: "https://api.infomaniak.com",
+  // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.
+  rateLimits: [{ requests: 50, perSeconds: 60 }],
+  createClient: (credentials, _options, context) => zoneClient(createInfomaniakApi({ token: credentials.token ?? "" }, context)),
+});

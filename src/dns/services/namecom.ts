@@ -1,0 +1,155 @@
+// Name.com API v4 (docs/services/namecom.md): the zone service primitives. Name.com serves DNS only
+// for domains registered with it, each named by itself in paths; records are listed a page at a time
+// (`nextPage`, `lastPage`), each with a numeric id, `host` relative to the domain (`""` for the apex),
+// `answer` (the address) and `ttl`. The PUT replaces a record, so the TTL read is always sent back.
+// Requests carry HTTP Basic credentials: the account's username and an API token.
+//
+// Requests per write, with the domain known (config.zone_id) — the steady state:
+//   GET records (one page of 1,000) + PUT the record = 2 (1 when the address is already there)
+// Without it the account's domains are listed first (1,000 a page) and the longest holding the name is used.
+//
+// Sources: docs.name.com (API v4: authentication, domains, DNS records, errors, rate limits);
+// qdm12/ddns-updater providers/namecom (getrecord.go, updaterecord.go, response.go: `{message,
+// details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
+
+import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { paginate } from "../paging";
+import type { Step } from "../provider";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { defineService, type ClientContext } from "../service";
+import { relativeName } from "../zones";
+import { plural } from "../../util/plural";
+
+const SERVICE = "Name.com";
+/** The most items Name.com gives in one page. */
+const PER_PAGE = 1000;
+/** 50,000 items: past this the listing is taken as runaway pagination, not an account. */
+const MAX_PAGES = 50;
+/** A new record's TTL when the domain's config names none: Name.com's minimum and default. */
+const NEW_RECORD_TTL = 300;
+
+export function createNamecomApi(credentials: { username: string; token: string }, context: ClientContext): ZoneApi {
+  const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.token}`).toString("base64")}`;
+
+  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
+    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
+  }
+
+  /** Every item of a paged listing (`key` in each page), page by page until no next page is named. */
+  function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
+    return paginate(async (next) => {
+      const page = Number(next ?? 1);
+      const listed = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
+      if (!listed.ok) return listed;
+      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
+      return { ok: true, value: { items, next: typeof body.nextPage === "number" && body.nextPage > page && items.length > 0 ? body.nextPage : undefined } };
+    }, MAX_PAGES);
+  }
+
+
+  const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
+
+  function recordSet(records: Record<string, unknown>[]): RecordSet {
+    return recordSetOf(records, "answer");
+  }
+
+  function written(answer: Step<JsonAnswer>): Step<RecordSet> {
+    if (!answer.ok) return answer;
+    const record = answer.value.body;
+    if (!isObject(record) || typeof record.id !== "number") return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    return { ok: true, value: recordSet([record]) };
+  }
+
+  return {
+    service: SERVICE,
+
+    async verify() {
+      // The listing the writes start from; changes nothing.
+      const answer = await call("GET", "/domains?perPage=1");
+      if (!answer.ok) return { ok: false, detail: answer.message };
+      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const total = body.totalCount;
+      if (typeof total !== "number") return { ok: true, detail: `Token accepted for ${credentials.username}` };
+      return { ok: true, detail: `Token accepted for ${credentials.username} (${plural(total, "domain")})` };
+    },
+
+    async listZones() {
+      const listed = await listAll("/domains", "domains");
+      if (!listed.ok) return listed;
+      return { ok: true, value: zonesNamed(listed.value.map((d) => d.domainName)) };
+    },
+
+    async readRecordSet(zone, hostname, type) {
+      const listed = await listAll(recordsPath(zone.id), "records");
+      // A domain in the config that left the account: looked up afresh, once.
+      if (!listed.ok) return staleOn404(listed);
+      const relative = relativeName(hostname, zone.id);
+      const records = listed.value.filter((r) => r.type === type && typeof r.id === "number" && String(r.host ?? "").toLowerCase() === relative);
+      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+    },
+
+    async updateRecordSet(zone, hostname, type, current, address, settings) {
+      // The PUT replaces the record: its TTL is sent back, or Name.com would reset it to 300.
+      const ttl = settings.ttl ?? current.ttl;
+      return written(
+        await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {
+          host: relativeName(hostname, zone.id),
+          type,
+          answer: address,
+          ...(ttl === undefined ? {} : { ttl }),
+        }),
+      );
+    },
+
+    async createRecordSet(zone, hostname, type, address, settings) {
+      return written(await call("POST", recordsPath(zone.id), { host: relativeName(hostname, zone.id), type, answer: address, ttl: settings.ttl ?? NEW_RECORD_TTL }));
+    },
+  };
+}
+
+/**
+ * Name.com's error body: `{"message", "details"?}`. Wrong credentials (401 `Unauthenticated`, 403
+ * `Permission Denied`) only come right when the provider is edited.
+ */
+function readError(body: unknown, status: number): ServiceError | undefined {
+  if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
+  const words = typeof body.details === "string" && body.details !== "" ? `${body.message}: ${body.details}` : body.message;
+  return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
+}
+
+/** Everything ddnsd knows about Name.com (docs/services/namecom.md). */
+export const namecom = defineService({
+  type: "namecom",
+  label: "Name.com",
+  summary: "Domains registered at Name.com that use its DNS, through the Name.com API v4 with the account's username and an API token.",
+  credentials: [
+    {
+      key: "username",
+      label: "Username",
+      help: "Your Name.com account username (not the e-mail address), as shown at name.com/account/settings/api.",
+      secret: false,
+    },
+    {
+      key: "token",
+      label: "API token",
+      help:
+        "At name.com/account/settings/api: Create New Token (a production token, not the sandbox one). Name.com tokens are not scoped: " +
+        "a token can do everything the account can, so make one for ddnsd alone and delete it when you stop using ddnsd.",
+      url: "https://www.name.com/account/settings/api",
+      secret: true,
+    },
+  ],
+  options: [],
+  recordTypes: ["A", "AAAA"],
+  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  canVerify: true,
+  defaultApiUrl: "https://api.name.com/v4",
+  // Name.com allows 20 requests a second and 3,000 an hour per account; ddnsd stays under both.
+  rateLimits: [
+    { requests: 10, perSeconds: 1 },
+    { requests: 2700, perSeconds: 3600 },
+  ],
+  createClient: (credentials, _options, context) =>
+    zoneClient(createNamecomApi({ username: credentials.username ?? "", token: credentials.token ?? "" }, context)),
+});

@@ -1,0 +1,127 @@
+// The rows the store hands out, as plain types: what the services, the updater, the notifier and the
+// pages see of the database. They are written out here (not drizzle's `$inferSelect`) so that no part
+// above the store depends on drizzle's types; the checks at the bottom keep them equal to the tables
+// of db/schema.ts, so a column added there fails the type check until it is added here too.
+
+import type { addressSources, domains, history, notifications, providers, updateKeys, users } from "../db/schema";
+import type { HistoryFailureCause, NotificationEvent } from "../db/schema";
+
+export { HISTORY_FAILURE_CAUSES, type HistoryFailureCause, NOTIFICATION_EVENTS, type NotificationEvent } from "../db/schema";
+
+/** An admin. Times are epoch milliseconds throughout. */
+export interface UserRow {
+  id: number;
+  username: string;
+  passwordHash: string;
+  /** Tokens issued before this are refused (a password change, a sign-out everywhere). */
+  tokensValidAfter: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A DNS service account; `credentials` stay sealed (security/), `options` are the service's plain settings. */
+export interface ProviderRow {
+  id: number;
+  name: string;
+  type: string;
+  credentials: string;
+  options: Record<string, unknown>;
+  isEnabled: boolean;
+  /** The end of a pause a "slow down" asked for. */
+  pausedUntil: number | null;
+  lastVerifiedAt: number | null;
+  lastVerifyOk: boolean | null;
+  lastVerifyDetail: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One record kept on the public address: a name, its type, at one provider. */
+export interface DomainRow {
+  id: number;
+  providerId: number;
+  domainName: string;
+  recordType: "A" | "AAAA";
+  isEnabled: boolean;
+  /** The service's id of the record set last written, a hint of where to look first. */
+  externalId: string | null;
+  config: Record<string, unknown>;
+  cronSchedule: string | null;
+  /** Where the record's address comes from (`address_source`): null for the system's source of its family. */
+  addressSource: string | null;
+  /** The newest address a router pushed for the record, and when. */
+  pushedIp: string | null;
+  pushedAt: number | null;
+  lastKnownIp: string | null;
+  lastUpdateStatus: "SUCCESS" | "FAILED" | null;
+  lastCheckedAt: number | null;
+  lastChangedAt: number | null;
+  nextRunAt: number | null;
+  failureCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What one update came to. */
+export interface HistoryRow {
+  id: number;
+  timestamp: number;
+  domainId: number;
+  ipAddress: string | null;
+  previousIp: string | null;
+  status: "SUCCESS" | "FAILED";
+  message: string;
+  trigger: "manual" | "schedule" | "push";
+  durationMs: number;
+  failureCause: HistoryFailureCause | null;
+}
+
+/** A router's key for `/nic/update`, kept as a hash and its last characters. */
+export interface UpdateKeyRow {
+  id: number;
+  name: string;
+  keyHash: string;
+  keyTail: string;
+  /** The domains it may update; null for all. */
+  domainIds: number[] | null;
+  lastUsedAt: number | null;
+  createdAt: number;
+}
+
+/** A notification channel; `secrets` stay sealed. */
+export interface NotificationRow {
+  id: number;
+  name: string;
+  type: string;
+  options: Record<string, unknown>;
+  secrets: string;
+  events: NotificationEvent[];
+  isEnabled: boolean;
+  lastSentAt: number | null;
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Where one family's public address comes from, as set in the pages or the API. */
+export interface AddressSourceRow {
+  /** 4 or 6. */
+  family: number;
+  kind: "web" | "dns" | "interface";
+  interfaceName: string | null;
+  urls: string[] | null;
+  updatedAt: number;
+}
+
+// Each row type is exactly the table's row: these fail to compile when the two drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const rowsMatchTables: [
+  Same<UserRow, typeof users.$inferSelect>,
+  Same<ProviderRow, typeof providers.$inferSelect>,
+  Same<DomainRow, typeof domains.$inferSelect>,
+  Same<HistoryRow, typeof history.$inferSelect>,
+  Same<UpdateKeyRow, typeof updateKeys.$inferSelect>,
+  Same<NotificationRow, typeof notifications.$inferSelect>,
+  Same<AddressSourceRow, typeof addressSources.$inferSelect>,
+] = [true, true, true, true, true, true, true];
+void rowsMatchTables;

@@ -1,0 +1,72 @@
+// What every service's client does alike, as one table over the services (each service's adapter,
+// test/services/adapters/, knows how to start its fake and which credentials it takes): built by its
+// description's createClient from the credentials and options a provider row holds, it works
+// against its fake and says who it is on every request (one that cannot check credentials says why,
+// without a request); pointed where nothing answers, it fails as
+// "unreachable" in the service's name, without a secret in the words. What is particular to a
+// service is in its own file beside this one.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { DnsProvider } from "../../src/dns/provider";
+import { SERVICES } from "../../src/dns/registry";
+import type { FakeServer } from "../fakes/server";
+import type { ServiceAdapter } from "../services/adapter";
+import { ADAPTERS } from "../services/adapters";
+import { context, stoppedUrl, target, USER_AGENT } from "./support";
+
+const NEW = { A: "203.0.113.7", AAAA: "2001:db8::7" } as const;
+
+/** The client a provider row of this service would get, its address (setting or options) the fake at `at`. */
+function build(adapter: ServiceAdapter, at: { url: string }): DnsProvider {
+  const description = SERVICES.find((service) => service.type === adapter.type)!;
+  const fake = at as FakeServer<unknown>;
+  return description.createClient(adapter.credentials, adapter.options(fake) ?? {}, context(Object.values(adapter.env(fake))[0] ?? "", { timeoutMs: 5000 }));
+}
+
+for (const adapter of ADAPTERS) {
+  const description = SERVICES.find((service) => service.type === adapter.type)!;
+  describe(`${description.label} (${adapter.type})`, () => {
+    let fake: FakeServer<unknown>;
+    beforeAll(() => {
+      fake = adapter.start();
+    });
+    afterAll(async () => {
+      await fake.stop();
+    });
+
+    test("createClient builds a working client from a provider's credentials and options, saying who it is", async () => {
+      adapter.reset(fake);
+      adapter.seed(fake, adapter.hostname, "A", "198.51.100.1");
+      fake.clearRequests();
+      const client = build(adapter, fake);
+      if (description.canVerify) expect((await client.verify()).ok).toBe(true);
+      const written = await client.writeRecord(target(adapter.hostname), NEW.A);
+      expect(written).toMatchObject({ ok: true });
+      expect(adapter.address(fake, adapter.hostname, "A")).toBe(NEW.A);
+      expect(fake.requests.length).toBeGreaterThan(0);
+      for (const request of fake.requests) expect(request.headers["user-agent"]).toBe(USER_AGENT);
+    });
+
+    if (!description.canVerify) {
+      test("a client asked to check its credentials anyway says why it cannot, and sends nothing", async () => {
+        fake.clearRequests();
+        expect(await build(adapter, fake).verify()).toEqual({ ok: false, detail: description.verifyUnavailable! });
+        expect(fake.requests).toHaveLength(0);
+      });
+    }
+
+    test("a service that cannot be reached: unreachable, in the service's name, no secret in the words", async () => {
+        // Every address the fake would give (the API's, a token or login endpoint's) is the stopped one.
+        const url = await stoppedUrl(adapter.start);
+        const client = build(adapter, new Proxy({ url }, { get: (_, key) => (typeof key === "string" && /url$/i.test(key) ? url : undefined) }));
+        const outcomes = [await client.writeRecord(target(adapter.hostname), NEW.A), ...(description.canVerify ? [await client.verify()] : [])];
+        for (const outcome of outcomes) {
+          expect(outcome.ok).toBe(false);
+          const words = "message" in outcome ? outcome.message : outcome.detail;
+          expect(words).toMatch(/request failed: /);
+          for (const secret of Object.values(adapter.credentials)) if (secret.length >= 6) expect(words).not.toContain(secret);
+        }
+      expect(outcomes[0]).toMatchObject({ cause: "unreachable" });
+    });
+  });
+}
