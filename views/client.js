@@ -288,6 +288,41 @@
     if (asOf) asOf.classList.add("stale");
   }
 
+  // The service picker narrows as one types: the same match as the server's (views/service-catalog.ts
+  // searchKey), over each entry's data-search keys; a group with nothing left is hidden.
+  function searchKey(text) {
+    return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  }
+
+  function filterServices(input) {
+    var wanted = searchKey(input.value);
+    var groups = document.querySelectorAll("[data-service-group]");
+    var found = 0;
+    var total = 0;
+    for (var i = 0; i < groups.length; i++) {
+      var entries = groups[i].querySelectorAll("[data-search]");
+      var shown = 0;
+      for (var j = 0; j < entries.length; j++) {
+        var keys = entries[j].getAttribute("data-search").split(" ");
+        var match = wanted === "";
+        for (var k = 0; k < keys.length && !match; k++) match = keys[k].indexOf(wanted) !== -1;
+        entries[j].hidden = !match;
+        if (match) shown++;
+      }
+      groups[i].hidden = shown === 0;
+      found += shown;
+      total += entries.length;
+    }
+    var count = document.querySelector("[data-service-count]");
+    if (count) count.textContent = wanted === "" ? total + " services" : found + (found === 1 ? " service" : " services") + " of " + total + " match";
+    var empty = document.querySelector("[data-service-empty]");
+    if (empty) empty.hidden = found > 0;
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search")) filterServices(event.target);
+  });
+
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
     var menu = document.querySelector("details.nav-menu[open]");

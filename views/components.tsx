@@ -311,7 +311,7 @@ export function TypeSelect({
       >
         <Options options={options} selected={selected} />
       </select>
-      <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
+      <button type="submit" name="continue" value="type" class="button button-quiet no-js-only" formnovalidate>
         Continue
       </button>
     </div>

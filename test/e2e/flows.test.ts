@@ -231,7 +231,7 @@ describe("on a laptop, in a tab left open", () => {
   });
 
   test("the green badge and the input borders meet WCAG AA contrast", async () => {
-    await page.goto(`${base}/providers/new`);
+    await page.goto(`${base}/providers/new?type=cloudflare`);
     const ratios = await page.evaluate(() => {
       const luminance = (color: string) => {
         const [r, g, b] = color.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((v) => {

@@ -87,7 +87,7 @@ describe("Enter saves the provider and notification forms", () => {
       const { context, page } = await open(javaScript ? LAPTOP : PHONE, { javaScript });
       try {
         const name = `Enter ${javaScript ? "js" : "nojs"}`;
-        await page.goto(`${base}/providers/new`);
+        await page.goto(`${base}/providers/new?type=cloudflare`);
         await page.getByLabel("Name").fill(name);
         await page.getByLabel("API token").fill(CLOUDFLARE_FAKE_TOKEN);
         await page.getByLabel("Name").press("Enter");
@@ -379,7 +379,7 @@ describe("the smaller things", () => {
       const saved = (await app.request("GET", `/api/v1/domains/${aaaa.body.id}`)).body as { next_run_at: string | null };
       expect(Date.parse(saved.next_run_at!)).toBeLessThanOrEqual(Date.now());
 
-      await page.goto(`${base}/providers/new`);
+      await page.goto(`${base}/providers/new?type=cloudflare`);
       await page.getByLabel("Name").fill("Home");
       await page.getByLabel("API token").fill(CLOUDFLARE_FAKE_TOKEN);
       await page.getByRole("button", { name: "Add provider" }).click();
@@ -418,7 +418,7 @@ describe("help links to each service's token page", () => {
     for (const [viewport, javaScript] of [[PHONE, false], [LAPTOP, true]] as const) {
       const { context, page } = await open(viewport, { javaScript });
       try {
-        await page.goto(`${base}/providers/new`);
+        await page.goto(`${base}/providers/new?type=cloudflare`);
         const help = page.locator("#f-credential_api_token-help");
         expect(await help.textContent()).toContain("Zone : DNS : Edit");
         const link = help.getByRole("link", { name: /Cloudflare page where it is made/ });
@@ -479,6 +479,9 @@ const PAGES = [
   "/domains/1/history",
   "/providers",
   "/providers/new",
+  "/providers/new?q=noip",
+  "/providers/new?type=cloudflare",
+  "/providers/new?type=dyndns2&server=https%3A%2F%2Fdyn.dns.he.net",
   "/providers/1/edit",
   "/update-keys",
   "/notifications",

@@ -108,7 +108,7 @@ describe("a rejected form keeps an address that reloads to the form", () => {
 
   test("the provider form posts to its own page's URL too", async () => {
     const provider = await createProvider(t, { name: "Home" });
-    expect(attributeValues((await browser("/providers/new")).text, "#provider-form", "action")).toEqual(["/providers/new"]);
+    expect(attributeValues((await browser("/providers/new?type=cloudflare")).text, "#provider-form", "action")).toEqual(["/providers/new"]);
     const form = await browser(`/providers/${provider.id}/edit`);
     expect(attributeValues(form.text, "#provider-form", "action")).toEqual([`/providers/${provider.id}/edit`]);
     const rejected = await page(t, `/providers/${provider.id}/edit`, { cookie, htmx: true, headers: { "hx-boosted": "true" }, form: { name: "", type: "cloudflare" } });

@@ -233,7 +233,7 @@ describe("providers", () => {
     expect(attributeValues(response.text, "#f-credential_api_key", "aria-describedby")).toEqual(["f-credential_api_key-help f-credential_api_key-error"]);
     expect(response.text).toContain('<p class="field-error" id="f-credential_api_key-error">is required for a Dynu provider</p>');
     expect(attributeValues(response.text, "#f-name", "value")).toEqual(["Home"]);
-    expect(response.text).toContain('<option value="dynu" selected>Dynu</option>');
+    expect(response.text).toContain('<input type="hidden" name="type" value="dynu"/>');
     expect(attributeValues(response.text, "#f-is_enabled", "checked")).toEqual([]);
     expect((await t.request("GET", "/api/v1/providers")).body).toEqual([]);
   });
@@ -241,7 +241,7 @@ describe("providers", () => {
   test("without JavaScript, Continue shows the chosen type's fields and saves nothing", async () => {
     const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "dynu", credential_api_token: "typed", continue: "type" } });
     expect(response.status).toBe(200);
-    expect(response.text).toContain('<option value="dynu" selected>Dynu</option>');
+    expect(response.text).toContain('<input type="hidden" name="type" value="dynu"/>');
     expect(attributeValues(response.text, "#f-credential_api_key", "name")).toEqual(["credential_api_key"]);
     expect(attributeValues(response.text, "#f-credential_api_token", "name")).toEqual([]);
     expect(response.text).not.toContain("field-error");

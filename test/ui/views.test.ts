@@ -274,7 +274,7 @@ describe("providers", () => {
     );
     expect(html).toMatch(/<input [^>]*value="x{120}"[^>]*id="f-name" name="name" aria-invalid="true" aria-describedby="f-name-help f-name-error" autofocus/);
     expect(html).toContain('<p class="field-error" id="f-name-error">must be 1 to 100 characters</p>');
-    expect(html).toContain('<option value="dynu" selected>Dynu</option>');
+    expect(html).toContain('<input type="hidden" name="type" value="dynu"/>');
     expect(html).not.toContain("typed-key"); // a secret never comes back, even one just typed
     expect(html).toMatch(/<input type="checkbox" value="on" id="f-is_enabled"/);
   });

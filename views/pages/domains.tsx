@@ -76,7 +76,7 @@ export function DomainsPage(props: DomainsPageProps) {
             <Options options={[{ value: "", label: "Any status" }, ...DOMAIN_STATUS_FILTERS]} selected={filters.status} />
           </select>
         </div>
-        <button type="submit" class="button button-quiet">
+        <button type="submit" class="button button-quiet no-js-only">
           Filter
         </button>
       </form>

@@ -24,6 +24,8 @@ import { plural } from "../../../views/format";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/provider-form";
 import { ProvidersPage } from "../../../views/pages/providers";
+import { ServicePickerPage } from "../../../views/pages/service-picker";
+import { searchCatalog, serviceCatalog } from "../../../views/service-catalog";
 import { deleteProviderQuestion } from "../../../views/fragments/provider-row";
 import { field, formErrors, onlyChangesType, providerInput, providerValues, providerValuesOf } from "../forms";
 import { answerAction, signedIn, type PageDeps } from "../pages";
@@ -98,9 +100,21 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
           verifications: lastVerifications(ctx),
         }),
       )
-      .get("/providers/new", ({ user }) =>
-        form(user, { name: "", type: ctx.services.types[0] ?? "", credentials: {}, options: {}, is_enabled: true }, NO_ERRORS),
-      )
+      // Without a known type: the service picker (searched with ?q=); with one, its form, a dyndns2
+      // preset's server (?server=) filled in and the entry's name as the provider's first name.
+      .get("/providers/new", ({ user, query }) => {
+        const type = field(query, "type");
+        const service = ctx.services.services.find((s) => s.type === type);
+        if (service === undefined) {
+          const q = field(query, "q");
+          return ServicePickerPage({ user, query: q, groups: searchCatalog(serviceCatalog(ctx.services.services), q) });
+        }
+        const server = service.options.some((option) => option.key === "server") ? field(query, "server") : "";
+        const preset = service.options.flatMap((option) => option.presets ?? []).find((p) => p.value === server);
+        const options: Record<string, string> = server === "" ? {} : { server };
+        const name = preset?.label ?? (service.type === "dyndns2" ? "" : service.label);
+        return form(user, { name, type, credentials: {}, options, is_enabled: true }, NO_ERRORS);
+      })
       .post("/providers/new", ({ user, body, cookie }) => submit(user, body, cookie))
       // The credential and option inputs of the chosen type (the provider form's type select swaps them in).
       .get("/providers/credential-field", ({ query }) => {
