@@ -212,6 +212,7 @@
     refreshTimes();
     showTheme();
     showCopyButtons();
+    showLanded();
   });
 
   // A boosted link or form (a page change) that ends in an error shows the error page the server
@@ -319,6 +320,15 @@
     if (empty) empty.hidden = found > 0;
   }
 
+  // A domain just added or saved is marked in the list; the page comes back at its row (a boosted
+  // page change starts at the top and loses the address's #fragment).
+  function showLanded() {
+    var landed = document.querySelector("[data-landed]");
+    if (!landed) return;
+    landed.removeAttribute("data-landed");
+    landed.scrollIntoView({ block: "center" });
+  }
+
   document.addEventListener("input", function (event) {
     if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search")) filterServices(event.target);
   });
@@ -352,6 +362,7 @@
     showTheme();
     showCopyButtons();
     refreshTimes();
+    showLanded();
     setInterval(refreshTimes, 15000);
   });
 })();

@@ -129,7 +129,7 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
 
     async verify() {
       const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.length;
       return { ok: true, detail: `Service principal accepted (${count} ${count === 1 ? "zone" : "zones"} visible)` };
     },

@@ -143,7 +143,7 @@ export function createBaiduCloudApi(credentials: { access_key_id: string; secret
     async verify() {
       // Lists zones: the same permission the writes need to find one; changes nothing.
       const listed = await listAll("/v1/dns/zone", "zones");
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.length;
       return { ok: true, detail: `Access key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },

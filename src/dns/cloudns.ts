@@ -57,7 +57,7 @@ export function createCloudnsApi(
     async verify() {
       // ClouDNS's own credential check: changes nothing.
       const answer = await call("GET", "login/login", {});
-      return answer.ok ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` } : { ok: false, detail: answer.message };
+      return answer.ok ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` } : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async findZone(hostname, configured) {

@@ -74,7 +74,7 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", "/zones");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `Token accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },

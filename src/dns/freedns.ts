@@ -86,7 +86,7 @@ export function createFreednsApi(credentials: { username: string; password: stri
 
     async verify() {
       const listed = await list();
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.length;
       return { ok: true, detail: `Login accepted (${count} dynamic DNS ${count === 1 ? "record" : "records"})` };
     },

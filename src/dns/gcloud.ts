@@ -174,7 +174,7 @@ export function createGcloudApi(
 
     async verify() {
       const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.length;
       return { ok: true, detail: `Service account accepted (${count} public ${count === 1 ? "zone" : "zones"} in project ${project})` };
     },

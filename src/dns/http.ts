@@ -3,6 +3,7 @@
 // wording of their outcomes.
 
 import packageJson from "../../package.json";
+import { connectionProblem } from "../util/connection-problem";
 import type { FailureCause, FetchLike, RecordTarget, Step, StepFailure } from "./provider";
 
 /**
@@ -74,11 +75,7 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return `no answer within ${formatMs(timeoutMs)}`;
   }
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return `request failed: ${error.message}${typeof code === "string" ? ` (${code})` : ""}`;
-  }
-  return `request failed: ${String(error)}`;
+  return `request failed: ${connectionProblem(error)}`;
 }
 
 /** Milliseconds for a person: `10000` → "10s", `1500` → "1.5s", `200` → "200ms". */

@@ -56,7 +56,7 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
 
     async verify() {
       const answer = await call("GET", "/zones");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `API key accepted for ${credentials.email} (${count} ${count === 1 ? "zone" : "zones"})` };
     },

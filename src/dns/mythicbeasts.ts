@@ -53,7 +53,7 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
     async verify() {
       // The zones the key may see; changes nothing.
       const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.length;
       return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },

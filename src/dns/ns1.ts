@@ -72,7 +72,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     async verify() {
       // The zones the key may see; changes nothing.
       const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.length;
       return { ok: true, detail: `API key accepted (${count} ${count === 1 ? "zone" : "zones"})` };
     },

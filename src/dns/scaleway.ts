@@ -84,7 +84,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
 
     async verify() {
       const listed = await listZones();
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.length;
       return { ok: true, detail: `Secret key accepted (${count} DNS ${count === 1 ? "zone" : "zones"})` };
     },

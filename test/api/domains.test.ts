@@ -12,7 +12,7 @@ const DOMAIN_FIELDS = [
   "config", "created_at", "cron_schedule", "domain_name", "external_id", "id", "is_enabled", "last_changed_at",
   "last_checked_at", "last_known_ip", "last_update_status", "next_run_at", "provider_id", "provider_name", "record_type", "updated_at",
 ];
-const HISTORY_FIELDS = ["domain_id", "duration_ms", "id", "ip_address", "message", "previous_ip", "status", "timestamp", "trigger"];
+const HISTORY_FIELDS = ["domain_id", "duration_ms", "first_timestamp", "id", "ip_address", "message", "previous_ip", "repeat_count", "status", "timestamp", "trigger"];
 
 let t: TestApp;
 let provider: { id: number; name: string };
@@ -612,6 +612,8 @@ describe("history", () => {
       trigger: "manual",
       duration_ms: 80,
       timestamp: new Date(now - 1_000).toISOString(),
+      repeat_count: 1,
+      first_timestamp: null,
     });
     expect(response.body[1]).toMatchObject({ ip_address: null, status: "FAILED", message: "no answer", trigger: "schedule", duration_ms: 2001 });
     expect(response.body[2].previous_ip).toBeNull();

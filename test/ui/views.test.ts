@@ -136,6 +136,8 @@ describe("escaping", () => {
       failure_cause: null,
       trigger: "schedule",
       duration_ms: 120,
+      repeat_count: 1,
+      first_timestamp: null,
       timestamp: new Date(NOW - 60_000).toISOString(),
     };
     const history = String(
@@ -196,7 +198,7 @@ describe("providers", () => {
   });
 
   test("a verify result the service could not check says so, neither verified nor refused", () => {
-    const html = String(VerifyResult({ ok: null, detail: "DuckDNS has no way to check a token" }));
+    const html = String(VerifyResult({ outcome: { ok: null, detail: "DuckDNS has no way to check a token" }, providerName: "Duck", type: "duckdns" }));
     expect(html).toContain('<span class="badge badge-info">Not checkable</span>');
     expect(html).toContain("DuckDNS has no way to check a token");
   });
@@ -324,11 +326,10 @@ describe("domains", () => {
       '<p class="update-result update-result-ok" role="status"><span>Now points at 203.0.113.7 (was 198.51.100.2).</span><span class="muted"> (84 ms)</span>',
     );
     expect(result({ ok: true, changed: false, ip: "203.0.113.7", previousIp: "203.0.113.7", durationMs: 84 })).toContain("Already pointed at 203.0.113.7; nothing to change.");
-    // The provider's own words stay in the history; the row says what to do and links there.
+    // The cause in the service's own words, what to do, and a link to the history.
     const failed = result({ ok: false, failure: "provider", detail: "Cloudflare: Authentication error (code 10000, status 403)" });
-    expect(failed).toContain("Home Cloudflare did not accept the update. Its history says why.");
-    expect(failed).not.toContain("code 10000");
-    expect(failed).toContain('<a href="/domains/7/history">See the history</a>');
+    expect(failed).toContain("Home Cloudflare did not accept the update: Cloudflare: Authentication error (code 10000, status 403). Its history has the details.");
+    expect(failed).toContain('<a href="/domains/7/history" aria-label="History of home.example.com (A)">See the history</a>');
     expect(result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" })).toContain("The domain is disabled; enable it to update it.");
   });
 

@@ -286,6 +286,8 @@ function historyToView(row: HistoryRow): HistoryView {
     trigger: row.trigger,
     duration_ms: row.durationMs,
     timestamp: iso(row.timestamp),
+    repeat_count: row.repeatCount,
+    first_timestamp: row.firstTimestamp === null ? null : iso(row.firstTimestamp),
   };
 }
 
