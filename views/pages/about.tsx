@@ -92,11 +92,14 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
           />
         </select>
       </Field>
-      <Field name={urlsName} label={`${label} echo services`} errors={form.errors} help={<>Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one answers.</>}>
-        <textarea rows="3" spellcheck="false" autocapitalize="none" class="mono" {...controlAttrs(urlsName, form.errors, true)} safe>
-          {values.urls}
-        </textarea>
-      </Field>
+      {/* Only "Web services" uses the URLs: shown only while it is chosen (styles.css, no script needed). */}
+      <div class="echo-urls">
+        <Field name={urlsName} label={`${label} echo services`} errors={form.errors} help={<>Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one answers.</>}>
+          <textarea rows="3" spellcheck="false" autocapitalize="none" class="mono" {...controlAttrs(urlsName, form.errors, true)} safe>
+            {values.urls}
+          </textarea>
+        </Field>
+      </div>
     </fieldset>
   );
 }
