@@ -163,3 +163,22 @@ describe("the service picker", () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("/docs", () => {
+  test("axe-core finds nothing on the API reference, light and dark, and its servers list has a label", async () => {
+    const found: string[] = [];
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ viewport: LAPTOP, colorScheme });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${base}/docs`);
+        await page.locator(".swagger-ui .opblock").first().waitFor({ timeout: 20_000 });
+        await page.locator(".swagger-ui .servers select[aria-label]").waitFor();
+        for (const violation of await axeViolations(page)) found.push(`${colorScheme}: ${violation}`);
+      } finally {
+        await context.close();
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
