@@ -96,12 +96,14 @@ describe("admin pages in a browser", () => {
   test("add a Cloudflare provider and verify it", async () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Providers" }).click();
     await page.getByRole("link", { name: "Add provider" }).click();
-    await page.getByLabel("Name").fill("Cloudflare (home)");
-    // The credential field follows the type: Dynu asks for an API key, Cloudflare for a token.
-    await page.getByLabel("Type").selectOption("dynu");
+    // The service picker: each service's form asks for its own credentials.
+    await page.getByRole("link", { name: /^Dynu Dynu's own API/ }).click();
     await page.getByLabel("API key").waitFor();
     await see("Control Panel → API Credentials");
-    await page.getByLabel("Type").selectOption("cloudflare");
+    await page.getByRole("link", { name: "Choose another service" }).click();
+    await page.getByLabel("Find your service").fill("cloudflare");
+    await page.getByRole("link", { name: /^Cloudflare/ }).click();
+    await page.getByLabel("Name").fill("Cloudflare (home)");
     await page.getByLabel("API token").fill(CLOUDFLARE_FAKE_TOKEN);
     await see("My Profile → API Tokens");
     await shot("provider-form");

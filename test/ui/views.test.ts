@@ -460,7 +460,7 @@ describe("history, about, sign in", () => {
 
   test("about shows what it is given and links the API reference", () => {
     const html = String(
-      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: { source: "web", from: "environment" }, ipv6: { source: "interface:eth0", from: "database" } }, sourceForm: { values: { ipv4: { source: "environment", urls: "https://a.example/\nhttps://b.example/" }, ipv6: { source: "interface:eth0", urls: "" } }, environment: { ipv4: "web", ipv6: "web" }, interfaces: [{ name: "lo", ipv4: ["127.0.0.1"], ipv6: [] }], errors: { fields: { ipv6_urls: "expected http(s) URLs" } } }, settings: [{ name: "DDNS_PORT", value: "8001" }], logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
+      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: { source: "web", from: "environment" }, ipv6: { source: "interface:eth0", from: "database" } }, sourceForm: { values: { ipv4: { source: "environment", urls: "https://a.example/\nhttps://b.example/" }, ipv6: { source: "interface:eth0", urls: "" } }, environment: { ipv4: "web", ipv6: "web" }, interfaces: [{ name: "lo", ipv4: ["127.0.0.1"], ipv6: [] }], errors: { fields: { ipv6_urls: "expected http(s) URLs" } } }, settings: [{ name: "DDNS_PORT", value: "8001" }], now: NOW, logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
     );
     expect(html).toContain("<code>1.2.3</code>");
     // The recent log, its lines as text.

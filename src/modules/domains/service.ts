@@ -50,6 +50,9 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function normaliseHostname(input: string): string {
   const trimmed = input.trim().replace(/\.$/, "");
   if (trimmed === "") throw invalidField("domain_name", "is required");
+  // An address pasted from the browser's bar: say what to keep.
+  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]+)/i.exec(trimmed);
+  if (url) throw invalidField("domain_name", `"${input}" is an address, not a hostname: drop the "${trimmed.slice(0, trimmed.indexOf("//") + 2)}" and anything after the name, e.g. ${url[1]}`);
   // domainToASCII parses a URL's host: it would drop a "/path", "?query", tabs and %-escapes.
   if (/[^a-z0-9_.\-\u0080-\u{10ffff}]/iu.test(trimmed)) throw invalidField("domain_name", `"${input}" is not a valid hostname`);
   const ascii = domainToASCII(trimmed.toLowerCase());
