@@ -216,6 +216,19 @@ export function DomainStatus({
   );
 }
 
+/**
+ * A service's help text, whose `backticked` parts are things to type or find as written (a command,
+ * a file's line): shown as code, never with the backticks. Everything is escaped.
+ */
+export function HelpText({ text }: { text: string }) {
+  const parts = text.split(/`([^`]+)`/);
+  return (
+    <span>
+      {parts.map((part, i) => (i % 2 === 1 ? `<code>${Html.escapeHtml(part)}</code>` : Html.escapeHtml(part))).join("")}
+    </span>
+  );
+}
+
 /** "3 min ago" with the exact time on hover; a dash when it never happened. */
 export function TimeAgo({ at, now }: { at: string | number | null; now: number }) {
   const ms = toMs(at);

@@ -34,6 +34,20 @@ describe("words a home user can act on", () => {
     const response = await page(t, "/domains/new", { cookie, form: domainForm(provider.id, { domain_name: "http://myhome.example.com/" }) });
     expect(response.text).toContain("is an address, not a hostname: drop the &quot;http://&quot; and anything after the name, e.g. myhome.example.com");
   });
+
+  test("a service's help shows commands as code, never with literal backticks", async () => {
+    const form = (await page(t, "/providers/new?type=rfc2136", { cookie })).text;
+    expect(form).toContain("<code>tsig-keygen -a hmac-sha256 ddnsd-key</code>");
+    expect(form).not.toContain("`");
+  });
+
+  test("a duplicate domain says what to do, not an id", async () => {
+    const provider = await createProvider(t, { name: "Home 3" });
+    await page(t, "/domains/new", { cookie, form: domainForm(provider.id, { domain_name: "dup.example.com" }) });
+    const again = await page(t, "/domains/new", { cookie, form: domainForm(provider.id, { domain_name: "dup.example.com" }) });
+    expect(again.text).toContain("dup.example.com A is already configured on this provider: edit that domain instead");
+    expect(again.text).not.toContain("(domain ");
+  });
 });
 
 describe("the About page", () => {

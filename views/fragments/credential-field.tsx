@@ -8,7 +8,7 @@ import { Html } from "@elysiajs/html";
 import { SERVICES } from "../../src/dns/registry";
 import type { CredentialField, OptionField, ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { controlAttrs, Field, fieldId, Options, type FormErrors } from "../components";
+import { controlAttrs, Field, fieldId, HelpText, Options, type FormErrors } from "../components";
 
 /** The service of a type among `services`; an unknown one (a tampered form) shows the first one's fields. */
 export function serviceFor(type: string, services: readonly ServiceDescription[] = SERVICES): ServiceDescription {
@@ -78,7 +78,7 @@ function CredentialInput({
           ) : (
             ""
           )}
-          <span safe>{field.help}</span>
+          <HelpText text={field.help} />
           {field.url ? (
             <>
               {" "}
@@ -113,7 +113,7 @@ function CredentialInput({
 function OptionInput({ option, value, errors }: { option: OptionField; value: string; errors: FormErrors }) {
   const name = optionInput(option.key);
   const label = option.required ? option.label : `${option.label} (optional)`;
-  const help = <span safe>{option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`}</span>;
+  const help = <HelpText text={option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`} />;
   if (option.kind === "choice") {
     const choices = (option.choices ?? []).map((choice) => ({ value: choice, label: choice }));
     return (

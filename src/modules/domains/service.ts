@@ -170,7 +170,7 @@ export function getDomain(ctx: DomainReader, id: number): DomainView {
 
 function ensureUnique(ctx: DomainDeps, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {
   const clash = ctx.store.domains.sameRecord(providerId, domainName, recordType, exceptId);
-  if (clash !== undefined) throw conflict(`${domainName} ${recordType} is already configured on this provider (domain ${clash})`);
+  if (clash !== undefined) throw conflict(`${domainName} ${recordType} is already configured on this provider: edit that domain instead`);
 }
 
 export function createDomain(ctx: DomainDeps, input: DomainInput & { provider_id: number; domain_name: string }): DomainView {
