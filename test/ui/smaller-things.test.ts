@@ -5,6 +5,7 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { SERVICES } from "../../src/dns/registry";
+import { maskSecret } from "../../src/security/secrets";
 import { settingsInEffect } from "../../src/ui/settings";
 import { createProvider } from "../api/helpers";
 import { makeTestApp, type TestApp } from "../support";
@@ -47,6 +48,17 @@ describe("words a home user can act on", () => {
     const again = await page(t, "/domains/new", { cookie, form: domainForm(provider.id, { domain_name: "dup.example.com" }) });
     expect(again.text).toContain("dup.example.com A is already configured on this provider: edit that domain instead");
     expect(again.text).not.toContain("(domain ");
+  });
+});
+
+describe("a Google Cloud key", () => {
+  test("is pasted into a box that holds a JSON file, and masked as what it is, not by its last characters", async () => {
+    const form = (await page(t, "/providers/new?type=gcloud", { cookie })).text;
+    expect(attributeValues(form, "textarea[name^=credential_]", "name").length).toBe(1);
+    const key = JSON.stringify({ type: "service_account", private_key: "-----BEGIN PRIVATE KEY-----\nsecret\n-----END PRIVATE KEY-----\n", client_email: "ddnsd@p.iam.gserviceaccount.com" }, null, 2);
+    expect(maskSecret(key)).toBe(`•••• (a JSON key, ${key.length} characters)`);
+    expect(maskSecret(key)).not.toContain("}");
+    expect(maskSecret("cf-token-secret-0123456789abcdef")).toBe("••••cdef");
   });
 });
 

@@ -93,7 +93,19 @@ function CredentialInput({
         </>
       }
     >
-      {field.secret ? (
+      {field.secret && (field.maxChars ?? 0) > 1024 ? (
+        // A secret of many lines (a JSON key file's contents) is pasted into a box that holds it;
+        // like any secret it is never sent back to the browser.
+        <textarea
+          rows="6"
+          spellcheck="false"
+          autocapitalize="none"
+          class="mono"
+          required={!keep && !field.optional}
+          placeholder={keep ? "unchanged" : undefined}
+          {...controlAttrs(name, errors, true)}
+        ></textarea>
+      ) : field.secret ? (
         // The secret is never sent back to the browser, not even what was just typed into a rejected form.
         <input
           type="password"
