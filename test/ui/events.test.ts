@@ -84,7 +84,7 @@ describe("update keys", () => {
     expect(response.status).toBe(200);
     expect((await t.request("GET", "/api/v1/update-keys")).body[0].domain_ids).toEqual([a.id, c.id]);
     const list = await browser("/update-keys");
-    expect(list.text).toContain("<li>a.example.com (A)</li><li>c.example.com (AAAA)</li>");
+    expect(list.text).toContain("<li>a.example.com (A) at Home</li><li>c.example.com (AAAA) at Home</li>");
   });
 
   test("a mistake comes back next to its field, with what was typed, and creates nothing", async () => {
