@@ -264,6 +264,8 @@
         if (inputs[j].type === "checkbox" || inputs[j].type === "radio") {
           if (inputs[j].value === field[1]) inputs[j].checked = field[2];
         } else inputs[j].value = field[1];
+        // What hangs off the field (the schedule's preview, the fields of a chosen type) follows it.
+        inputs[j].dispatchEvent(new Event("input", { bubbles: true }));
       }
     }
     var note = document.createElement("div");
