@@ -182,3 +182,32 @@ describe("/docs", () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("a failure's cause where people look", () => {
+  test("the message after Update now is still there after the list refreshes itself, in the service's words with the next step", async () => {
+    const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Cloudflare (personal)", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
+    const domain = await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "cause.example.com", create_if_missing: false } });
+    const { context, page } = await open(LAPTOP);
+    const row = page.locator(`#domain-${domain.body.id}`);
+    try {
+      await page.goto(`${base}/`);
+      cloudflare.fault({ status: 400, code: 1004, message: "DNS Validation Error" });
+      try {
+        await row.getByRole("button", { name: /^Update now/ }).click();
+        await row.locator(".update-result").getByText("Cloudflare (personal) refused the request: DNS Validation Error").waitFor();
+      } finally {
+        cloudflare.clearFaults();
+      }
+      const asOf = await page.locator("[data-as-of] time").first().textContent();
+      // The dashboard refreshes every 10 s: wait for one refresh, then the message is still there.
+      await page.waitForFunction((before) => document.querySelector("[data-as-of] time")?.textContent !== before, asOf, { timeout: 25_000 });
+      expect(await row.locator(".update-result").textContent()).toContain("Cloudflare (personal) refused the request: DNS Validation Error");
+      expect(await row.locator(".update-result").textContent()).toContain("Check the domain's name and zone");
+      // Failing first: the failing domain is the dashboard's first row.
+      expect(await page.locator("#dashboard-live tbody tr").first().getAttribute("id")).toBe(`domain-${domain.body.id}`);
+    } finally {
+      await context.close();
+      await app.request("DELETE", `/api/v1/domains/${domain.body.id}`);
+    }
+  });
+});
