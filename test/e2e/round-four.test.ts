@@ -211,3 +211,19 @@ describe("a failure's cause where people look", () => {
     }
   });
 });
+
+describe("the dashboard on a phone", () => {
+  test("the charts' labels read at 11 px or more", async () => {
+    const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Charts", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
+    await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "charts.example.com" } });
+    const { context, page } = await open(PHONE);
+    try {
+      await page.goto(`${base}/`);
+      const sizes = await page.locator(".chart-label").evaluateAll((labels) => labels.map((label) => label.getBoundingClientRect().height));
+      expect(sizes.length).toBeGreaterThan(0);
+      for (const size of sizes) expect(size).toBeGreaterThanOrEqual(11);
+    } finally {
+      await context.close();
+    }
+  });
+});
