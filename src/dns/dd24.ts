@@ -43,6 +43,7 @@ export const dd24 = defineService({
   // The dynamic DNS update names no TTL and the service documents none.
   ttl: null,
   canVerify: false,
+  createsRecords: false,
   verifyUnavailable: CANNOT_VERIFY,
   defaultApiUrl: "https://dynamicdns.key-systems.net",
   // "Once a dynamic ip address was successfully updated, subsequent update requests will be denied

@@ -201,6 +201,7 @@ export const dyndns2 = defineService({
   // The protocol has no TTL: each service sets its own (OVH DynHost 60 s).
   ttl: null,
   canVerify: false,
+  createsRecords: false,
   verifyUnavailable: CANNOT_VERIFY,
   // Every request goes to the provider's own `server` option; the setting has nothing to point at.
   createClient: (credentials, options, context) =>

@@ -42,6 +42,7 @@ export const myaddr = defineService({
   // myaddr sets the TTL itself and the update cannot change it.
   ttl: null,
   canVerify: false,
+  createsRecords: false,
   verifyUnavailable: CANNOT_VERIFY,
   defaultApiUrl: "https://myaddr.tools",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

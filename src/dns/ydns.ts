@@ -47,6 +47,7 @@ export const ydns = defineService({
   // The update API takes only the address: the TTL is YDNS's.
   ttl: null,
   canVerify: false,
+  createsRecords: false,
   verifyUnavailable: CANNOT_VERIFY,
   defaultApiUrl: "https://ydns.io/api/v1",
   // YDNS documents no request limit: the updater writes only when an address changed.

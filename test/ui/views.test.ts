@@ -182,7 +182,7 @@ describe("escaping", () => {
 
 describe("providers", () => {
   test("the domain form's provider options follow the service: its hostname rule, its TTL rule or none", () => {
-    const values = { ttl: "", proxied: "" };
+    const values = { ttl: "", proxied: "", create_if_missing: true };
     const options = (service: ServiceDescription | null) => String(ProviderOptions({ service, values, errors: NO_ERRORS }));
     expect(options(serviceFor("cloudflare"))).toContain("Seconds (60–86400), or 1 for automatic.");
     expect(options(serviceFor("dynu"))).toContain("Seconds (30–86400).");
@@ -195,6 +195,9 @@ describe("providers", () => {
     expect(html).toContain("Duck sets the TTL itself.");
     expect(html).not.toContain('name="ttl"');
     expect(html).not.toContain('name="proxied"');
+    // Creating a missing record only where the service can: DuckDNS updates names it holds.
+    expect(options(serviceFor("cloudflare"))).toContain('name="create_if_missing"');
+    expect(options(serviceFor("duckdns"))).not.toContain('name="create_if_missing"');
   });
 
   test("a verify result the service could not check says so, neither verified nor refused", () => {
