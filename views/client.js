@@ -328,7 +328,10 @@
     var landed = document.querySelector("[data-landed]");
     if (!landed) return;
     landed.removeAttribute("data-landed");
-    landed.scrollIntoView({ block: "center" });
+    // After htmx has brought a boosted page to its top (it does so once the swap settles).
+    setTimeout(function () {
+      landed.scrollIntoView({ block: "center" });
+    }, 0);
   }
 
   document.addEventListener("input", function (event) {

@@ -227,3 +227,31 @@ describe("the dashboard on a phone", () => {
     }
   });
 });
+
+describe("lists that scale", () => {
+  test("a domain just added is shown where it lands in a long list, marked, with JavaScript and without", async () => {
+    const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Many", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
+    for (let i = 0; i < 30; i++) {
+      await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: `h${String(i).padStart(2, "0")}.example.com`, is_enabled: false } });
+    }
+    for (const javaScript of [true, false]) {
+      const { context, page } = await open(PHONE, { javaScript });
+      try {
+        await page.goto(`${base}/domains/new?provider=${provider.body.id}`);
+        const name = `h15${javaScript ? "a" : "b"}.example.com`;
+        await page.getByLabel("Hostname").fill(name);
+        await page.getByRole("button", { name: "Add domain" }).click();
+        await page.waitForURL((url) => url.pathname === "/domains");
+        const landed = page.locator("tr.row-landed");
+        await landed.waitFor();
+        expect(await landed.locator("a.domain-link").textContent()).toBe(name);
+        await page.waitForFunction(() => {
+          const box = document.querySelector("tr.row-landed")?.getBoundingClientRect();
+          return box !== undefined && box.top < window.innerHeight && box.bottom > 0;
+        });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
