@@ -163,6 +163,23 @@ describe("lists that scale", () => {
   });
 });
 
+describe("deleting from the list", () => {
+  test("with htmx the row says so in place and keeps the focus's place (its id); a plain post goes through the confirmation", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const domain = await createDomain(t, provider.id, { domain_name: "gone.example.com" });
+    const list = (await page(t, "/domains", { cookie })).text;
+    expect(attributeValues(list, `#domain-${domain.id} form[hx-post="/domains/${domain.id}/delete"] input[name=in_place]`, "value")).toEqual(["row"]);
+    const plain = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" } });
+    expect([plain.status, plain.headers.get("location")]).toEqual([303, `/domains/${domain.id}/delete`]);
+    const inPlace = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" }, htmx: true });
+    expect(inPlace.status).toBe(200);
+    expect(inPlace.text).toStartWith(`<tr id="domain-${domain.id}" class="row-deleted">`);
+    expect(attributeValues(inPlace.text, "p[role=status]", "id")).toEqual([`delete-${domain.id}`]);
+    expect(inPlace.text).toContain("gone.example.com (A) deleted, with its history; the record at Home is left as it is.");
+    expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).status).toBe(404);
+  });
+});
+
 describe("provider cards show the provider's own health", () => {
   test("one domain with a wrong zone is that domain's problem, listed; a detection failure is nobody's at the service", async () => {
     const provider = await createProvider(t, { name: "Home" });

@@ -268,16 +268,34 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
           <a class="button button-small button-quiet" href={`/domains/${domain.id}/history`} aria-label={`History of ${record}`}>
             History
           </a>
+          {/* With JavaScript the row is taken out in place and focus stays where it was; without, a confirmation page. */}
           <form
             method="post"
             action={`/domains/${domain.id}/delete`}
+            hx-post={`/domains/${domain.id}/delete`}
+            hx-target={`#${domainRowId(domain.id)}`}
+            hx-swap="outerHTML"
             hx-confirm={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
           >
-            <button type="submit" class="button button-small button-danger" aria-label={`Delete ${record}`}>
+            <input type="hidden" name="in_place" value="row" />
+            <button type="submit" id={`delete-${domain.id}`} class="button button-small button-danger" aria-label={`Delete ${record}`}>
               Delete
             </button>
           </form>
         </div>
+      </td>
+    </tr>
+  );
+}
+
+/** What takes a deleted domain's row in place (focus lands on it, where the row was) until the list refreshes. */
+export function DeletedRow({ domain }: { domain: Pick<DomainView, "id" | "domain_name" | "record_type" | "provider_name"> }) {
+  return (
+    <tr id={domainRowId(domain.id)} class="row-deleted">
+      <td colspan="7">
+        <p id={`delete-${domain.id}`} tabindex="-1" role="status" safe>
+          {`${recordName(domain)} deleted, with its history; the record at ${domain.provider_name} is left as it is.`}
+        </p>
       </td>
     </tr>
   );

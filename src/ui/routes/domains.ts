@@ -21,7 +21,7 @@ import { IdParams } from "../../modules/shared";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
 import type { UpdateParts } from "../../updater/update";
 import { DOMAIN_SORTS, domainStatus, NO_ERRORS, sortDomains, type FormErrors } from "../../../views/components";
-import { DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
+import { DeletedRow, DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
 import { serviceFor } from "../../../views/fragments/credential-field";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
 import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
@@ -214,6 +214,8 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
           if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/domains/${params.id}/delete`);
           const domain = getDomain(ctx, params.id);
           deleteDomain(ctx, params.id);
+          // The list's own Delete with htmx: the row says so in place, and focus stays there.
+          if (isHtmx(request) && field(body, "in_place") === "row") return DeletedRow({ domain });
           setFlash(ctx, cookie, `${domain.domain_name} (${domain.record_type}) deleted.`);
           return seeOther("/domains");
         },
