@@ -212,6 +212,7 @@
     refreshTimes();
     showTheme();
     showCopyButtons();
+    showLanded();
   });
 
   // A boosted link or form (a page change) that ends in an error shows the error page the server
@@ -263,6 +264,8 @@
         if (inputs[j].type === "checkbox" || inputs[j].type === "radio") {
           if (inputs[j].value === field[1]) inputs[j].checked = field[2];
         } else inputs[j].value = field[1];
+        // What hangs off the field (the schedule's preview, the fields of a chosen type) follows it.
+        inputs[j].dispatchEvent(new Event("input", { bubbles: true }));
       }
     }
     var note = document.createElement("div");
@@ -287,6 +290,53 @@
     var asOf = elt.querySelector("[data-as-of]");
     if (asOf) asOf.classList.add("stale");
   }
+
+  // The service picker narrows as one types: the same match as the server's (views/service-catalog.ts
+  // searchKey), over each entry's data-search keys; a group with nothing left is hidden.
+  function searchKey(text) {
+    return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  }
+
+  function filterServices(input) {
+    var wanted = searchKey(input.value);
+    var groups = document.querySelectorAll("[data-service-group]");
+    var found = 0;
+    var total = 0;
+    for (var i = 0; i < groups.length; i++) {
+      var entries = groups[i].querySelectorAll("[data-search]");
+      var shown = 0;
+      for (var j = 0; j < entries.length; j++) {
+        var keys = entries[j].getAttribute("data-search").split(" ");
+        var match = wanted === "";
+        for (var k = 0; k < keys.length && !match; k++) match = keys[k].indexOf(wanted) !== -1;
+        entries[j].hidden = !match;
+        if (match) shown++;
+      }
+      groups[i].hidden = shown === 0;
+      found += shown;
+      total += entries.length;
+    }
+    var count = document.querySelector("[data-service-count]");
+    if (count) count.textContent = wanted === "" ? total + " services" : found + (found === 1 ? " service" : " services") + " of " + total + " match";
+    var empty = document.querySelector("[data-service-empty]");
+    if (empty) empty.hidden = found > 0;
+  }
+
+  // A domain just added or saved is marked in the list; the page comes back at its row (a boosted
+  // page change starts at the top and loses the address's #fragment).
+  function showLanded() {
+    var landed = document.querySelector("[data-landed]");
+    if (!landed) return;
+    landed.removeAttribute("data-landed");
+    // After htmx has brought a boosted page to its top (it does so once the swap settles).
+    setTimeout(function () {
+      landed.scrollIntoView({ block: "center" });
+    }, 0);
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search")) filterServices(event.target);
+  });
 
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape") return;
@@ -317,6 +367,7 @@
     showTheme();
     showCopyButtons();
     refreshTimes();
+    showLanded();
     setInterval(refreshTimes, 15000);
   });
 })();

@@ -40,6 +40,26 @@ export interface UpdateConditions {
   detectionFailure: DetectionFailure | null;
   /** Why its newest attempt failed (its history row's cause), for a failed domain's row. */
   lastFailureCause?: HistoryFailureCause | null;
+  /** Its provider's service type, whose name a failure's message starts with. */
+  providerType?: string;
+  /** Its newest attempt, as its history row keeps it (null: never tried). */
+  latest?: LatestAttempt | null;
+}
+
+/** A domain's newest attempt as its history row keeps it: how it went, in whose words, how often. */
+export interface LatestAttempt {
+  ok: boolean;
+  cause: HistoryFailureCause | null;
+  message: string;
+  ip: string | null;
+  previousIp: string | null;
+  trigger: "manual" | "schedule" | "push";
+  /** When it happened (ms); the last of them when it repeated. */
+  at: number;
+  durationMs: number;
+  /** How many attempts in a row came to this, and since when (null: one). */
+  count: number;
+  firstAt: number | null;
 }
 
 export const UPDATABLE: UpdateConditions = { providerEnabled: true, detectionFailure: null };
@@ -69,6 +89,36 @@ export const DOMAIN_STATUS_FILTERS: { value: DomainStatusKey; label: string }[] 
   { value: "disabled", label: "Disabled (or its provider)" },
 ];
 
+/** The orders the domain list offers; the dashboard always puts failing domains first. */
+export type DomainSort = "name" | "status" | "next";
+
+export const DOMAIN_SORTS: { value: DomainSort; label: string }[] = [
+  { value: "name", label: "Name" },
+  { value: "status", label: "Status (failing first)" },
+  { value: "next", label: "Next run" },
+];
+
+/** What needs a person first: failures, then records not checked, never tried, fine, and switched off. */
+const STATUS_ORDER: Record<DomainStatusKey, number> = { failed: 0, unchecked: 1, pending: 2, ok: 3, disabled: 4 };
+
+/** The domains in the order asked for; ties (and the name order itself) by hostname, then record type. */
+export function sortDomains<T extends Pick<DomainView, "domain_name" | "record_type" | "is_enabled" | "last_update_status" | "next_run_at">>(
+  domains: readonly T[],
+  sort: DomainSort,
+  conditions: (domain: T) => UpdateConditions = () => UPDATABLE,
+): T[] {
+  const byName = (a: T, b: T) => a.domain_name.localeCompare(b.domain_name) || a.record_type.localeCompare(b.record_type);
+  const key = (domain: T): number => {
+    if (sort === "status") return STATUS_ORDER[domainStatus(domain, conditions(domain)).key];
+    if (sort === "next") {
+      const next = domainStatus(domain, conditions(domain)).key === "disabled" ? null : toMs(domain.next_run_at);
+      return next ?? Number.MAX_SAFE_INTEGER;
+    }
+    return 0;
+  };
+  return [...domains].sort((a, b) => key(a) - key(b) || byName(a, b));
+}
+
 /**
  * What went wrong, by cause, in a person's words: the network, the credentials, the request (the
  * service's own words follow), or the pace. Null for a cause not known (rows from before causes).
@@ -92,15 +142,66 @@ export function causeWords(cause: HistoryFailureCause | null | undefined, provid
   }
 }
 
+/** A failure's message in the service's own words: without the service's name it starts with, nor a final stop. */
+export function serviceWords(message: string, serviceLabel?: string): string {
+  let words = message.trim().replace(/^IPv[46] detection failed: /, "");
+  if (serviceLabel !== undefined && words.startsWith(`${serviceLabel}: `)) words = words.slice(serviceLabel.length + 2);
+  return words.replace(/[.!?]+$/, "");
+}
+
+/**
+ * A failure said plainly, by cause — could not reach the service, it refused the credentials, it
+ * refused the request (each in the service's own words) — and what to do next. `said` starts in
+ * lower case unless it starts with the provider's name (capitalise it for a sentence of its own).
+ */
+export function failureExplained(
+  cause: HistoryFailureCause | null | undefined,
+  providerName: string,
+  message: string,
+  serviceLabel?: string,
+): { said: string; next: string } {
+  const words = serviceWords(message, serviceLabel);
+  const notRetried = /not retried until the provider or domain is edited/.test(message);
+  switch (cause) {
+    case "unreachable":
+      return { said: `could not reach ${providerName}: ${words}`, next: "ddnsd tries again on its own; if this lasts, check this machine's connection and the service's address." };
+    case "credentials":
+      return { said: `${providerName} refused the credentials: ${words}`, next: "Correct them in the provider's settings, then Verify." };
+    case "refused":
+      return {
+        said: `${providerName} refused the request: ${words}`,
+        next: notRetried
+          ? "It is not tried again until the domain or its provider is edited: check the name and zone against what the service holds."
+          : "Check the domain's name and zone against what the service holds, then Update now.",
+      };
+    case "throttled":
+      return { said: `${providerName} asked to slow down: ${words}`, next: "It is tried again after the pause the service asked for." };
+    case "detection":
+      return { said: `the public address could not be detected: ${words}`, next: "Check this machine's internet connection; nothing is written until the address is detected again." };
+    case "disabled":
+      return { said: words, next: "" };
+    default:
+      return { said: `${providerName} did not accept the update: ${words}`, next: "Its history has the details." };
+  }
+}
+
+/** `said` as a sentence of its own: the first letter in capitals, unless it is the provider's name (left as it is written). */
+export function sentence(said: string, providerName: string): string {
+  return said.startsWith(providerName) ? said : said.charAt(0).toUpperCase() + said.slice(1);
+}
+
 export function DomainStatus({
   domain,
   conditions = UPDATABLE,
+  explained = false,
 }: {
   domain: Pick<DomainView, "is_enabled" | "last_update_status" | "provider_name">;
   conditions?: UpdateConditions;
+  /** The failure is said in full beside the badge (the row's outcome): no short cause under it. */
+  explained?: boolean;
 }) {
   const { key, tone, label } = domainStatus(domain, conditions);
-  const why = key === "unchecked" ? "address not detected" : key === "failed" ? causeWords(conditions.lastFailureCause, domain.provider_name) : null;
+  const why = explained ? null : key === "unchecked" ? "address not detected" : key === "failed" ? causeWords(conditions.lastFailureCause, domain.provider_name) : null;
   return (
     <>
       <Badge tone={tone}>{label}</Badge>
@@ -112,6 +213,19 @@ export function DomainStatus({
         ""
       )}
     </>
+  );
+}
+
+/**
+ * A service's help text, whose `backticked` parts are things to type or find as written (a command,
+ * a file's line): shown as code, never with the backticks. Everything is escaped.
+ */
+export function HelpText({ text }: { text: string }) {
+  const parts = text.split(/`([^`]+)`/);
+  return (
+    <span>
+      {parts.map((part, i) => (i % 2 === 1 ? `<code>${Html.escapeHtml(part)}</code>` : Html.escapeHtml(part))).join("")}
+    </span>
   );
 }
 
@@ -311,7 +425,7 @@ export function TypeSelect({
       >
         <Options options={options} selected={selected} />
       </select>
-      <button type="submit" name="continue" value="type" class="button button-quiet" formnovalidate>
+      <button type="submit" name="continue" value="type" class="button button-quiet no-js-only" formnovalidate>
         Continue
       </button>
     </div>

@@ -43,6 +43,8 @@ export const providers = sqliteTable(
     lastVerifiedAt: integer("last_verified_at"),
     lastVerifyOk: integer("last_verify_ok", { mode: "boolean" }),
     lastVerifyDetail: text("last_verify_detail"),
+    /** A failed check's cause (`unreachable`, `credentials`, `refused`, `throttled`), for the pages' wording; null otherwise. */
+    lastVerifyCause: text("last_verify_cause", { enum: ["unreachable", "credentials", "refused", "throttled"] }),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -110,6 +112,14 @@ export const history = sqliteTable(
      * and on rows written before causes were kept.
      */
     failureCause: text("failure_cause", { enum: HISTORY_FAILURE_CAUSES }),
+    /**
+     * How many attempts in a row this row stands for: a failure that repeats the newest row exactly
+     * (status, cause, message, addresses, trigger) is folded into it, `timestamp` becoming the
+     * last one's, rather than written again every pass.
+     */
+    repeatCount: integer("repeat_count").notNull().default(1),
+    /** When the first of the folded attempts happened; null for a row that stands for one attempt. */
+    firstTimestamp: integer("first_timestamp"),
   },
   (table) => [
     // A domain's newest rows (history reads, retention) and its rows of the last day (provider-stats,

@@ -4,6 +4,7 @@
 
 import packageJson from "../../package.json";
 import { OutboundRefused } from "../net/outbound";
+import { connectionProblem } from "../util/connection-problem";
 import type { FailureCause, FetchLike, RecordTarget, Step, StepFailure } from "./provider";
 
 /**
@@ -75,23 +76,7 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return `no answer within ${formatMs(timeoutMs)}`;
   }
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    const words = withoutUrl(error.message);
-    return `request failed: ${words}${typeof code === "string" && code !== words ? ` (${code})` : ""}`;
-  }
-  return `request failed: ${String(error)}`;
-}
-
-/**
- * Bun's error text without the URL it quotes (`Malformed_HTTP_Response fetching "https://…?key=…"`)
- * and its hint about `verbose`: the URL may hold a credential, and the caller knows where it sent.
- */
-function withoutUrl(message: string): string {
-  return message
-    .replace(/ fetching "[^"]*"/g, "")
-    .replace(/\.? ?For more information, pass `verbose: true`.*$/s, "")
-    .trim();
+  return `request failed: ${connectionProblem(error)}`;
 }
 
 /** Milliseconds for a person: `10000` → "10s", `1500` → "1.5s", `200` → "200ms". */
@@ -190,7 +175,6 @@ export function secondsUntilReset(headers: Headers): number | undefined {
   const reset = Number(headers.get("ratelimit-reset") ?? Number.NaN);
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, Math.ceil(reset - Date.now() / 1000)) : undefined;
 }
-
 
 interface FailureDetails {
   cause: FailureCause;

@@ -104,6 +104,11 @@ export type StepFailure = WriteFailure & {
 export interface VerifyOutcome {
   ok: boolean;
   detail: string;
+  /**
+   * Why a check failed, as a write's failure would say it: the service could not be reached, it
+   * refused the credentials, or it refused the request. Absent on a failed check: the credentials.
+   */
+  cause?: FailureCause;
 }
 
 export interface DnsProvider {

@@ -119,6 +119,12 @@ export interface ServiceDescription<Type extends string = string> {
    * `{ok: null, detail: verifyUnavailable}` and the client is not called.
    */
   canVerify: boolean;
+  /**
+   * False for a service that only updates a name it already holds (one request to its update URL:
+   * DuckDNS, dyndns2 …): a domain's `create_if_missing` means nothing there, and the form does not
+   * offer it. Absent: the service can create a missing record.
+   */
+  createsRecords?: false;
   /** Why verify cannot check (only when `canVerify` is false). */
   verifyUnavailable?: string;
   /**

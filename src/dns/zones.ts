@@ -50,7 +50,7 @@ export function foreignZoneMessage(service: string, zone: string, hostname: stri
  */
 export async function acceptedCounting(listing: Step<readonly unknown[]> | Promise<Step<readonly unknown[]>>, accepted: string, noun = "zone", after = ""): Promise<VerifyOutcome> {
   const listed = await listing;
-  if (!listed.ok) return { ok: false, detail: listed.message };
+  if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
   return { ok: true, detail: `${accepted} (${plural(listed.value.length, noun)}${after})` };
 }
 

@@ -91,21 +91,70 @@ const NO_SCRIPT = `<noscript>
     </noscript>`;
 
 /**
+ * What Swagger UI lacks for WCAG AA and a screen reader, added once it has drawn the page (the
+ * page's own script and style may be inline: /docs has a policy of its own, src/server.ts): a label
+ * for the servers list, a heading between the title (h1) and the resources (h3), the parts above the
+ * operations as labelled regions (every part of a page in a landmark), and darker shades
+ * of its method badges, version stamps and links, whose own colours fall short of 4.5:1 on white.
+ */
+const ACCESSIBLE = `<style>
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    .swagger-ui .info .title small { background: #4f5663; }
+    .swagger-ui .info .title small.version-stamp { background: #3b6e00; }
+    .swagger-ui .info a, .swagger-ui .info .url { color: #1f5fad; }
+    .swagger-ui .opblock .opblock-summary-method { color: #fff; }
+    .swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1f6fbf; }
+    .swagger-ui .opblock.opblock-post .opblock-summary-method { background: #17744b; }
+    .swagger-ui .opblock.opblock-put .opblock-summary-method { background: #9a5500; }
+    .swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f6f62; }
+    .swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #bf2a2a; }
+    .swagger-ui .btn.authorize { color: #17744b; border-color: #17744b; }
+    .swagger-ui .btn.authorize svg { fill: #17744b; }
+    .swagger-ui .json-schema-2020-12-expand-deep-button { color: #4f5663; }
+    </style>
+    <script>
+    new MutationObserver(function () {
+      var select = document.querySelector(".swagger-ui .servers select:not([aria-label])");
+      if (select) select.setAttribute("aria-label", "Server the requests are sent to");
+      [[".swagger-ui .information-container", "About this API"], [".swagger-ui .scheme-container", "Server and authorization"]].forEach(function (part) {
+        var region = document.querySelector(part[0] + ":not([role])");
+        if (region) {
+          region.setAttribute("role", "region");
+          region.setAttribute("aria-label", part[1]);
+        }
+      });
+      var first = document.querySelector(".swagger-ui .opblock-tag-section");
+      if (first && !document.getElementById("ddnsd-operations")) {
+        var heading = document.createElement("h2");
+        heading.id = "ddnsd-operations";
+        heading.className = "visually-hidden";
+        heading.textContent = "Operations by resource";
+        first.parentNode.insertBefore(heading, first);
+      }
+    }).observe(document.documentElement, { childList: true, subtree: true });
+    </script>`;
+
+/**
  * The Swagger page as the plugin would render it, plus the note for a browser without JavaScript
- * (the plugin serves its page as one fixed response, with no place for it).
+ * (the plugin serves its page as one fixed response, with no place for it) and the servers list's
+ * additions above. Its light colours in both themes: the plugin's dark
+ * mode inverts the page with a filter, which leaves text at 1.56:1 against its background.
  */
 function swaggerPage(): string {
   const html = SwaggerUIRender(INFO, {
     url: "/docs/json",
     dom_id: "#swagger-ui",
-    autoDarkMode: true,
+    autoDarkMode: false,
     cdn: `${ASSETS}/swagger-ui-bundle.js`,
     theme: `${ASSETS}/swagger-ui.css`,
     // Swagger UI would otherwise send the document to an online validator.
     validatorUrl: "none",
     persistAuthorization: true,
   });
-  return html.replace("<body>", `<body>\n    ${NO_SCRIPT}`);
+  return html
+    .replace("<head>", `<head>\n    <meta name="color-scheme" content="light" />`)
+    .replace("<body>", `<body>\n    ${NO_SCRIPT}`)
+    .replace("</body>", `    ${ACCESSIBLE}\n</body>`);
 }
 
 /** The document's version of OpenAPI, and what it leaves out: the pages, their assets, itself. */

@@ -29,8 +29,13 @@ export function openCredentials(sealed: string, encryptionKey: string): Record<s
   return JSON.parse(text.toString("utf8")) as Record<string, string>;
 }
 
-/** `••••3f9a`: the last four characters only when the secret is long enough not to give it away. */
+/**
+ * `••••3f9a`: the last four characters only when the secret is long enough not to give it away. A
+ * JSON document (a Google Cloud service account key) ends in punctuation that tells nothing: it is
+ * said to be one, with its size.
+ */
 export function maskSecret(secret: string): string {
+  if (/^\s*\{[\s\S]*\}\s*$/.test(secret)) return `•••• (a JSON key, ${secret.length.toLocaleString("en")} characters)`;
   return secret.length >= 12 ? `••••${secret.slice(-4)}` : "••••";
 }
 

@@ -14,7 +14,11 @@ export interface AddressStart {
 }
 
 export interface HistoryQueries {
-  /** The one way a row is written: inserted, then the domain's rows cut to the newest `keep`; its id. */
+  /**
+   * The one way a row is written: inserted, then the domain's rows cut to the newest `keep`; its id.
+   * A failure that repeats the domain's newest row exactly (status, cause, message, addresses,
+   * trigger) is folded into that row instead: its count goes up and its time becomes this one's.
+   */
   append(row: HistoryInsert, keep: number): number;
   /** Adds words to the end of a row's message (what followed the write: the name servers' answers); nothing when the row is gone. */
   appendToMessage(id: number, words: string): void;
@@ -28,8 +32,8 @@ export interface HistoryQueries {
    * a new start whenever a write changed the address.
    */
   addressStarts(domainId: number, limit: number): AddressStart[];
-  /** Each domain's newest row's failure cause (null when it succeeded), by domain id. */
-  latestCauses(): Map<number, HistoryFailureCause | null>;
+  /** Each domain's newest row, by domain id (a domain without rows is absent). */
+  newest(): Map<number, HistoryRow>;
   /** The failure causes of these rows, by row id. */
   causes(ids: readonly number[]): Map<number, HistoryFailureCause | null>;
 }
@@ -55,6 +59,19 @@ function applyRetention(db: Handle, domainId: number, keep: number): void {
     .run();
 }
 
+/** Whether `row` is the same failure as `newest` again, to be counted on it rather than written anew. */
+function repeats(newest: HistoryRow, row: HistoryInsert): boolean {
+  return (
+    row.status === "FAILED" &&
+    newest.status === "FAILED" &&
+    newest.message === row.message &&
+    newest.failureCause === (row.failureCause ?? null) &&
+    newest.trigger === row.trigger &&
+    newest.ipAddress === (row.ipAddress ?? null) &&
+    newest.previousIp === (row.previousIp ?? null)
+  );
+}
+
 export function historyQueries(db: Handle): HistoryQueries {
   return {
     appendToMessage(id, words) {
@@ -62,6 +79,25 @@ export function historyQueries(db: Handle): HistoryQueries {
     },
     append(row, keep) {
       return db.transaction((tx) => {
+        const newest = tx
+          .select()
+          .from(history)
+          .where(eq(history.domainId, row.domainId))
+          .orderBy(desc(history.timestamp), desc(history.id))
+          .limit(1)
+          .get();
+        if (newest !== undefined && repeats(newest, row)) {
+          tx.update(history)
+            .set({
+              repeatCount: newest.repeatCount + 1,
+              firstTimestamp: newest.firstTimestamp ?? newest.timestamp,
+              timestamp: Math.max(row.timestamp, newest.timestamp),
+              durationMs: row.durationMs,
+            })
+            .where(eq(history.id, newest.id))
+            .run();
+          return newest.id;
+        }
         const { id } = tx.insert(history).values(row).returning({ id: history.id }).get();
         applyRetention(tx, row.domainId, keep);
         return id;
@@ -94,11 +130,15 @@ export function historyQueries(db: Handle): HistoryQueries {
         ORDER BY timestamp DESC, id DESC
         LIMIT ${limit}`);
     },
-    latestCauses() {
-      const rows = db.all<{ domain_id: number; failure_cause: HistoryFailureCause | null }>(
-        sql`SELECT domain_id, failure_cause FROM history WHERE id IN (SELECT max(id) FROM history GROUP BY domain_id)`,
-      );
-      return new Map(rows.map((row) => [row.domain_id, row.failure_cause]));
+    newest() {
+      // A domain's newest row is its highest id: rows are appended in time order, and a folded
+      // repeat updates the newest row in place.
+      const rows = db
+        .select()
+        .from(history)
+        .where(inArray(history.id, db.select({ id: sql<number>`max(${history.id})` }).from(history).groupBy(history.domainId)))
+        .all();
+      return new Map(rows.map((row) => [row.domainId, row]));
     },
     causes(ids) {
       if (ids.length === 0) return new Map();

@@ -10,13 +10,15 @@ export type NewProvider = Pick<ProviderRow, "name" | "type" | "credentials" | "o
 export type ProviderChanges = Partial<Pick<ProviderRow, "name" | "type" | "credentials" | "options" | "isEnabled" | "updatedAt">>;
 
 /** A provider as the API lists it: without its newest credential check, with how many domains it has. */
-export type ProviderWithCount = Omit<ProviderRow, "lastVerifiedAt" | "lastVerifyOk" | "lastVerifyDetail"> & { domainCount: number };
+export type ProviderWithCount = Omit<ProviderRow, "lastVerifiedAt" | "lastVerifyOk" | "lastVerifyDetail" | "lastVerifyCause"> & { domainCount: number };
 
 /** A provider's newest credential check. */
 export interface Verification {
   at: number;
   ok: boolean | null;
   detail: string;
+  /** A failed check's cause; null when it passed or could not be made. */
+  cause: ProviderRow["lastVerifyCause"];
 }
 
 export interface ProviderQueries {
@@ -127,16 +129,16 @@ export function providerQueries(db: Handle): ProviderQueries {
     },
     noteVerification(id, verification) {
       db.update(providers)
-        .set({ lastVerifiedAt: verification.at, lastVerifyOk: verification.ok, lastVerifyDetail: verification.detail })
+        .set({ lastVerifiedAt: verification.at, lastVerifyOk: verification.ok, lastVerifyDetail: verification.detail, lastVerifyCause: verification.cause })
         .where(eq(providers.id, id))
         .run();
     },
     verifications() {
       const rows = db
-        .select({ id: providers.id, at: providers.lastVerifiedAt, ok: providers.lastVerifyOk, detail: providers.lastVerifyDetail })
+        .select({ id: providers.id, at: providers.lastVerifiedAt, ok: providers.lastVerifyOk, detail: providers.lastVerifyDetail, cause: providers.lastVerifyCause })
         .from(providers)
         .all();
-      return new Map(rows.flatMap((row) => (row.at === null ? [] : [[row.id, { at: row.at, ok: row.ok, detail: row.detail ?? "" }] as const])));
+      return new Map(rows.flatMap((row) => (row.at === null ? [] : [[row.id, { at: row.at, ok: row.ok, detail: row.detail ?? "", cause: row.cause }] as const])));
     },
   };
 }

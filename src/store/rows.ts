@@ -32,6 +32,8 @@ export interface ProviderRow {
   lastVerifiedAt: number | null;
   lastVerifyOk: boolean | null;
   lastVerifyDetail: string | null;
+  /** A failed check's cause, for the pages' wording; null otherwise. */
+  lastVerifyCause: "unreachable" | "credentials" | "refused" | "throttled" | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -74,6 +76,10 @@ export interface HistoryRow {
   trigger: "manual" | "schedule" | "push";
   durationMs: number;
   failureCause: HistoryFailureCause | null;
+  /** How many attempts in a row this row stands for (an identical failure is folded into it). */
+  repeatCount: number;
+  /** When the first folded attempt happened; null for a row of one attempt. */
+  firstTimestamp: number | null;
 }
 
 /** A router's key for `/nic/update`, kept as a hash and its last characters. */

@@ -223,7 +223,8 @@ export function domainInput(
     values.proxied === "" || !hasProxy ? undefined : values.proxied === "true" ? true : values.proxied === "false" ? false : values.proxied,
   );
   setOrRemove(config, "zone_id", values.zone_id.trim() === "" ? undefined : values.zone_id.trim());
-  config.create_if_missing = values.create_if_missing;
+  // Offered only where the service can create a record: elsewhere it is neither shown nor stored.
+  setOrRemove(config, "create_if_missing", service?.createsRecords === false ? undefined : values.create_if_missing);
   // The suffix fields only apply to an AAAA record; for an A record they are hidden and ignored
   // (a domain changed from AAAA to A loses them rather than being refused).
   const aaaa = values.record_type === "AAAA";

@@ -163,19 +163,39 @@ function sourceFailure(ctx: ConditionSources, domain: Pick<DomainView, "record_t
 /**
  * What each domain's updates depend on, for the pages that show its state: its provider enabled
  * (among `providers`), the public address of its record's family detectable (the latest
- * detection's outcome), and why its newest attempt failed (its history row's cause).
+ * detection's outcome), and its newest attempt (its history row: the cause of a failure, in the
+ * service's words, with how often it repeated).
  */
 export function updateConditions(
   ctx: ConditionSources,
-  providers: readonly { id: number; is_enabled: boolean }[],
+  providers: readonly { id: number; is_enabled: boolean; type: string }[],
 ): (domain: Pick<DomainView, "id" | "provider_id" | "record_type"> & Partial<Pick<DomainView, "address_source">>) => UpdateConditions {
-  const enabled = new Map(providers.map((provider) => [provider.id, provider.is_enabled]));
-  const causes = ctx.store.history.latestCauses();
-  return (domain) => ({
-    providerEnabled: enabled.get(domain.provider_id) ?? true,
-    detectionFailure: sourceFailure(ctx, domain),
-    lastFailureCause: causes.get(domain.id) ?? null,
-  });
+  const byId = new Map(providers.map((provider) => [provider.id, provider]));
+  const newest = ctx.store.history.newest();
+  return (domain) => {
+    const latest = newest.get(domain.id);
+    return {
+      providerEnabled: byId.get(domain.provider_id)?.is_enabled ?? true,
+      providerType: byId.get(domain.provider_id)?.type,
+      detectionFailure: sourceFailure(ctx, domain),
+      lastFailureCause: latest?.failureCause ?? null,
+      latest:
+        latest === undefined
+          ? null
+          : {
+              ok: latest.status === "SUCCESS",
+              cause: latest.failureCause,
+              message: latest.message,
+              ip: latest.ipAddress,
+              previousIp: latest.previousIp,
+              trigger: latest.trigger,
+              at: latest.timestamp,
+              durationMs: latest.durationMs,
+              count: latest.repeatCount,
+              firstAt: latest.firstTimestamp,
+            },
+    };
+  };
 }
 
 /** The causes of these history rows, by id (the API's history answer does not carry them). */

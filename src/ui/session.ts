@@ -82,6 +82,8 @@ function signInRequired(request: Request, expired: boolean): HttpError {
   const from = htmx ? request.headers.get("hx-current-url") : request.method === "GET" ? request.url : request.headers.get("referer");
   const params = new URLSearchParams();
   if (expired) params.set("expired", "1");
+  // A plain form sent without a session (no JavaScript to keep what was typed): the sign-in page says it was not saved.
+  if (expired && !htmx && request.method !== "GET") params.set("unsent", "1");
   const next = from === null ? "/" : localPath(from);
   if (next !== "/") params.set("next", next);
   const location = `/login${params.size > 0 ? `?${params}` : ""}`;

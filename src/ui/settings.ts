@@ -2,7 +2,7 @@
 // hidden until someone decides how to show it. Secrets appear only as where they come from.
 
 import { join } from "node:path";
-import { apiUrlSetting } from "../dns/registry";
+import { apiUrlSetting, SERVICES } from "../dns/registry";
 import { formatServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import type { Network } from "../ip/detect";
 import { type DnsQuestion, questionText } from "../ip/dns";
@@ -48,6 +48,17 @@ function keySource(fromEnvironment: boolean, dataDir: string, file: string): str
   return fromEnvironment ? "set in the environment (hidden)" : `generated, kept in ${join(dataDir, file)} (hidden)`;
 }
 
+/** The `DDNS_<TYPE>_API_URL` settings that differ from their service's default, then one line for the rest. */
+function apiUrlLines(apiUrls: Readonly<Record<string, string>>): [string, string][] {
+  const defaults = new Map<string, string | undefined>(SERVICES.map((service) => [service.type, service.defaultApiUrl]));
+  const changed = Object.entries(apiUrls).filter(([type, url]) => defaults.get(type) !== url);
+  const rest = Object.keys(apiUrls).length - changed.length;
+  return [
+    ...changed.map(([type, url]): [string, string] => [apiUrlSetting(type), url]),
+    ...(rest > 0 ? [["DDNS_<TYPE>_API_URL", `the services' own addresses (${rest} at their defaults)`] as [string, string]] : []),
+  ];
+}
+
 export function settingsInEffect(s: ShownSettings): SettingLine[] {
   const lines: [string, string][] = [
     ["DDNS_HOST", s.host],
@@ -70,7 +81,9 @@ export function settingsInEffect(s: ShownSettings): SettingLine[] {
     ["DDNS_ALLOW_PRIVATE_IPS", String(s.allowPrivateIps)],
     ["DDNS_HTTP_TIMEOUT", formatDuration(Math.round(s.httpTimeoutMs / 1000))],
     ["DDNS_MAX_ANSWER_BYTES", String(s.maxAnswerBytes)],
-    ...Object.entries(s.apiUrls).map(([type, url]): [string, string] => [apiUrlSetting(type), url]),
+    // Only the services' API addresses someone set: the rest are each service's own, and listing
+    // dozens of them at their defaults hides the settings that matter.
+    ...apiUrlLines(s.apiUrls),
     ["DDNS_HISTORY_RETENTION", String(s.historyRetention)],
     ["DDNS_UPDATE_CONCURRENCY", String(s.updateConcurrency)],
     ["DDNS_LOG_LEVEL", s.logLevel],

@@ -7,7 +7,14 @@ import { Cron } from "croner";
 export function cronScheduleProblem(expression: string): string | null {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5 && fields.length !== 6) {
-    return `expected 5 fields (minute hour day month weekday) or 6 with seconds first, got ${fields.length}`;
+    const words = /^every\s+(\d+)?\s*(minute|hour)s?$/i.exec(expression.trim());
+    if (words) {
+      // Plain words ("every 10 minutes"): the expression that says it.
+      const n = words[1] ?? "1";
+      const cron = words[2]!.toLowerCase() === "minute" ? (n === "1" ? "* * * * *" : `*/${n} * * * *`) : n === "1" ? "0 * * * *" : `0 */${n} * * *`;
+      return `write the schedule as a cron expression: "${cron}" runs ${expression.trim().toLowerCase()} (5 fields: minute hour day month weekday)`;
+    }
+    return `expected 5 fields (minute hour day month weekday) or 6 with seconds first, got ${fields.length}; e.g. "*/10 * * * *" for every 10 minutes`;
   }
   let cron: Cron;
   try {

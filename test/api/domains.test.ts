@@ -13,7 +13,7 @@ const DOMAIN_FIELDS = [
   "last_checked_at", "last_known_ip", "last_update_status", "next_run_at", "propagation", "provider_id", "provider_name", "pushed_at", "pushed_ip",
   "record_type", "updated_at",
 ];
-const HISTORY_FIELDS = ["domain_id", "duration_ms", "id", "ip_address", "message", "previous_ip", "status", "timestamp", "trigger"];
+const HISTORY_FIELDS = ["domain_id", "duration_ms", "first_timestamp", "id", "ip_address", "message", "previous_ip", "repeat_count", "status", "timestamp", "trigger"];
 
 let t: TestApp;
 let provider: { id: number; name: string };
@@ -615,6 +615,8 @@ describe("history", () => {
       trigger: "manual",
       duration_ms: 80,
       timestamp: new Date(now - 1_000).toISOString(),
+      repeat_count: 1,
+      first_timestamp: null,
     });
     expect(response.body[1]).toMatchObject({ ip_address: null, status: "FAILED", message: "no answer", trigger: "schedule", duration_ms: 2001 });
     expect(response.body[2].previous_ip).toBeNull();

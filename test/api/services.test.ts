@@ -173,7 +173,7 @@ describe("verify", () => {
     const created = await provider();
     const response = await t.request("POST", `/api/v1/providers/${created.id}/verify`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ok: null, detail: "Test DNS has no way to check a password without changing a record" });
+    expect(response.body).toEqual({ ok: null, detail: "Test DNS has no way to check a password without changing a record", cause: null });
     expect(calls.created).toHaveLength(0);
     expect(calls.verified).toBe(0);
   });

@@ -87,7 +87,7 @@ describe("verify", () => {
   });
 
   test("a wrong secret key is refused in Baidu's words", async () => {
-    expect(await client({ sk: "wrong" }).verify()).toEqual({
+    expect(await client({ sk: "wrong" }).verify()).toMatchObject({
       ok: false,
       detail: "Baidu Cloud DNS: The request signature we calculated does not match the signature you provided. (SignatureDoesNotMatch, HTTP 400)",
     });

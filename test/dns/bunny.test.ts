@@ -47,7 +47,7 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in bunny.net's words", async () => {
-    expect(await client({ apiKey: "wrong" }).verify()).toEqual({ ok: false, detail: "Bunny: Authorization has been denied for this request. (HTTP 401)" });
+    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Bunny: Authorization has been denied for this request. (HTTP 401)" });
   });
 });
 

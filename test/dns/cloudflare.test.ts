@@ -70,7 +70,7 @@ describe("verify", () => {
   });
 
   test("an unknown token is refused with code and status", async () => {
-    expect(await client({ token: "nope" }).verify()).toEqual({
+    expect(await client({ token: "nope" }).verify()).toMatchObject({
       ok: false,
       detail: "Cloudflare: Invalid API Token (code 1000, HTTP 401)",
     });

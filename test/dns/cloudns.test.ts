@@ -71,7 +71,7 @@ describe("verify", () => {
   });
 
   test("a wrong password is refused in ClouDNS's words", async () => {
-    expect(await client({ password: "wrong" }).verify()).toEqual({ ok: false, detail: "ClouDNS: Invalid authentication, incorrect auth-id or auth-password. (HTTP 200)" });
+    expect(await client({ password: "wrong" }).verify()).toMatchObject({ ok: false, detail: "ClouDNS: Invalid authentication, incorrect auth-id or auth-password. (HTTP 200)" });
   });
 });
 

@@ -66,7 +66,7 @@ describe("verify", () => {
   });
 
   test("a wrong secret key is refused in Constellix's words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toEqual({ ok: false, detail: "Constellix: Unable to authenticate token (HTTP 401)" });
+    expect(await client({ secret: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Constellix: Unable to authenticate token (HTTP 401)" });
   });
 });
 

@@ -92,7 +92,7 @@ describe("verify", () => {
   });
 
   test("a bad token: deSEC's words, and retrying cannot help", async () => {
-    expect(await client({ token: "revoked" }).verify()).toEqual({ ok: false, detail: "deSEC: Invalid token. (HTTP 401)" });
+    expect(await client({ token: "revoked" }).verify()).toMatchObject({ ok: false, detail: "deSEC: Invalid token. (HTTP 401)" });
   });
 });
 

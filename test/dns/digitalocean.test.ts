@@ -70,7 +70,7 @@ describe("verify", () => {
   });
 
   test("a bad token: DigitalOcean's words", async () => {
-    expect(await client({ token: "dop_v1_revoked" }).verify()).toEqual({
+    expect(await client({ token: "dop_v1_revoked" }).verify()).toMatchObject({
       ok: false,
       detail: "DigitalOcean: Unable to authenticate you. (unauthorized, HTTP 401)",
     });

@@ -47,8 +47,8 @@ describe("verify", () => {
   });
 
   test("a wrong token, and a token for another account, are refused in DNSimple's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toEqual({ ok: false, detail: "DNSimple: Authentication failed (HTTP 401)" });
-    expect(await client({ accountId: "999" }).verify()).toEqual({ ok: false, detail: "DNSimple: Account `999` not found (HTTP 404)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "DNSimple: Authentication failed (HTTP 401)" });
+    expect(await client({ accountId: "999" }).verify()).toMatchObject({ ok: false, detail: "DNSimple: Account `999` not found (HTTP 404)" });
   });
 });
 

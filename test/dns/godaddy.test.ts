@@ -67,7 +67,7 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in GoDaddy's words", async () => {
-    expect(await client({ key: "wrongkey_0123456789abcdefghij" }).verify()).toEqual({
+    expect(await client({ key: "wrongkey_0123456789abcdefghij" }).verify()).toMatchObject({
       ok: false,
       detail: "GoDaddy: Unable to authenticate user based upon the credentials given (UNABLE_TO_AUTHENTICATE, HTTP 401)",
     });

@@ -56,7 +56,7 @@ describe("verify", () => {
   });
 
   test("a bad token is refused in Hetzner's words", async () => {
-    expect(await client({ token: "nope" }).verify()).toEqual({
+    expect(await client({ token: "nope" }).verify()).toMatchObject({
       ok: false,
       detail: "Hetzner: unable to authenticate (unauthorized, HTTP 401)",
     });

@@ -55,7 +55,7 @@ describe("verify", () => {
   });
 
   test("a wrong token is refused in Hostinger's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toEqual({ ok: false, detail: "Hostinger: Unauthenticated (HTTP 401)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Hostinger: Unauthenticated (HTTP 401)" });
   });
 });
 

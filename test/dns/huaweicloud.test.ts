@@ -58,7 +58,7 @@ describe("verify", () => {
   });
 
   test("a wrong secret key is refused in the gateway's words", async () => {
-    expect(await client({ sk: "wrong" }).verify()).toEqual({
+    expect(await client({ sk: "wrong" }).verify()).toMatchObject({
       ok: false,
       detail: "Huawei Cloud DNS: Incorrect IAM authentication information: verify aksk signature fail (APIGW.0301, HTTP 401)",
     });

@@ -52,7 +52,7 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in IONOS's words", async () => {
-    expect(await client({ apiKey: "wrong.key" }).verify()).toEqual({ ok: false, detail: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)" });
+    expect(await client({ apiKey: "wrong.key" }).verify()).toMatchObject({ ok: false, detail: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)" });
   });
 });
 

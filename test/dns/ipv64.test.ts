@@ -54,7 +54,7 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in IPv64's words", async () => {
-    expect(await client("wrong").verify()).toEqual({ ok: false, detail: "IPv64: Unauthorized (HTTP 401)" });
+    expect(await client("wrong").verify()).toMatchObject({ ok: false, detail: "IPv64: Unauthorized (HTTP 401)" });
   });
 });
 

@@ -58,7 +58,7 @@ describe("verify", () => {
   });
 
   test("an unknown token is refused in Linode's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toEqual({ ok: false, detail: "Linode: Invalid Token (HTTP 401)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Linode: Invalid Token (HTTP 401)" });
   });
 });
 

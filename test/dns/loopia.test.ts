@@ -64,7 +64,7 @@ describe("verify", () => {
   });
 
   test("a wrong password is Loopia's AUTH_ERROR", async () => {
-    expect(await client({ password: "wrong" }).verify()).toEqual({
+    expect(await client({ password: "wrong" }).verify()).toMatchObject({
       ok: false,
       detail: "Loopia: getDomains: AUTH_ERROR (the API user's name or password is wrong, or it lacks the permission for this method)",
     });

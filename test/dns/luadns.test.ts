@@ -59,7 +59,7 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in LuaDNS's words", async () => {
-    expect(await client("wrong").verify()).toEqual({ ok: false, detail: "LuaDNS: Invalid API Key (HTTP 401)" });
+    expect(await client("wrong").verify()).toMatchObject({ ok: false, detail: "LuaDNS: Invalid API Key (HTTP 401)" });
   });
 });
 

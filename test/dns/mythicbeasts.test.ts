@@ -48,7 +48,7 @@ describe("verify", () => {
   });
 
   test("a wrong secret is refused in Mythic Beasts' words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toEqual({ ok: false, detail: "Mythic Beasts: Authentication failed (HTTP 401)" });
+    expect(await client({ secret: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Mythic Beasts: Authentication failed (HTTP 401)" });
   });
 });
 

@@ -46,7 +46,7 @@ describe("verify", () => {
   });
 
   test("a wrong token is refused in Name.com's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toEqual({
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({
       ok: false,
       detail: "Name.com: Permission Denied: Authentication Error - Invalid Username Or Api Token (HTTP 403)",
     });

@@ -58,7 +58,7 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in NameSilo's words", async () => {
-    expect(await client({ apiKey: "wrong" }).verify()).toEqual({ ok: false, detail: "NameSilo: Invalid API Key (code 110, HTTP 200)" });
+    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({ ok: false, detail: "NameSilo: Invalid API Key (code 110, HTTP 200)" });
   });
 });
 

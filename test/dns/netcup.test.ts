@@ -68,7 +68,7 @@ describe("verify", () => {
 
   test("a wrong API password is refused in Netcup's words", async () => {
     const outcome = await client({ password: "wrong" }).verify();
-    expect(outcome).toEqual({ ok: false, detail: expect.stringMatching(/^Netcup: Validation Error\. The login failed\..* \(statuscode 4013\)$/) });
+    expect(outcome).toMatchObject({ ok: false, detail: expect.stringMatching(/^Netcup: Validation Error\. The login failed\..* \(statuscode 4013\)$/) });
   });
 });
 

@@ -54,7 +54,7 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in NS1's words", async () => {
-    expect(await client({ key: "wrong" }).verify()).toEqual({ ok: false, detail: "NS1: Unauthorized (HTTP 401)" });
+    expect(await client({ key: "wrong" }).verify()).toMatchObject({ ok: false, detail: "NS1: Unauthorized (HTTP 401)" });
   });
 });
 

@@ -72,7 +72,7 @@ describe("the description", () => {
   });
 
   test("an unknown consumer key is refused in OVH's words", async () => {
-    expect(await client({ consumer: "nope" }).verify()).toEqual({ ok: false, detail: "OVH: This credential does not exist (HTTP 403)" });
+    expect(await client({ consumer: "nope" }).verify()).toMatchObject({ ok: false, detail: "OVH: This credential does not exist (HTTP 403)" });
   });
 });
 

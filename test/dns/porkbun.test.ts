@@ -76,7 +76,7 @@ describe("verify", () => {
   ];
   for (const keys of badKeys) {
     test(`${keys.name}: Porkbun's words`, async () => {
-      expect(await client(keys).verify()).toEqual({ ok: false, detail: "Porkbun: Invalid API key. (002) (HTTP 400)" });
+      expect(await client(keys).verify()).toMatchObject({ ok: false, detail: "Porkbun: Invalid API key. (002) (HTTP 400)" });
     });
   }
 });

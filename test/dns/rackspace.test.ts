@@ -62,7 +62,7 @@ describe("the login", () => {
   });
 
   test("a wrong API key is refused in Identity's words", async () => {
-    expect(await client({ key: "wrong" }).verify()).toEqual({ ok: false, detail: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)" });
+    expect(await client({ key: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)" });
   });
 });
 

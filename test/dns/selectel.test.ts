@@ -95,7 +95,7 @@ describe("the token", () => {
   });
 
   test("a wrong password is refused in Keystone's words", async () => {
-    expect(await client({ password: "wrong" }).verify()).toEqual({ ok: false, detail: "Selectel: The request you have made requires authentication. (HTTP 401)" });
+    expect(await client({ password: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Selectel: The request you have made requires authentication. (HTTP 401)" });
   });
 });
 

@@ -118,7 +118,7 @@ describe("a signed exchange", () => {
     await new Promise((resolve) => closed.close(resolve));
     const answer = await ask({ ...target(), server: { host: "127.0.0.1", port: freePort } }, query());
     expect(answer).toMatchObject({ ok: false, cause: "unreachable" });
-    expect(!answer.ok && answer.message).toContain("connection refused");
+    expect(!answer.ok && answer.message).toContain("nothing accepts connections at that address and port (is the server running, and on this port?)");
   });
 });
 

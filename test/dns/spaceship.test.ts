@@ -66,7 +66,7 @@ describe("verify", () => {
   });
 
   test("a wrong secret is refused in Spaceship's words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toEqual({ ok: false, detail: "Spaceship: Unauthorized (HTTP 401)" });
+    expect(await client({ secret: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Spaceship: Unauthorized (HTTP 401)" });
   });
 });
 

@@ -65,7 +65,7 @@ describe("verify", () => {
 
   test("a wrong key is refused in Tencent's words", async () => {
     const outcome = await client({ secretKey: "wrong" }).verify();
-    expect(outcome).toEqual({
+    expect(outcome).toMatchObject({
       ok: false,
       detail: "Tencent Cloud DNSPod: The provided credentials could not be validated. Please check your signature is correct. (AuthFailure.SignatureFailure, HTTP 200)",
     });

@@ -71,7 +71,7 @@ describe("verify and the token", () => {
 
   test("another account's key is refused in TransIP's words", async () => {
     fake.keys.clear();
-    expect(await client().verify()).toEqual({ ok: false, detail: "TransIP: Signature validation failed (HTTP 401)" });
+    expect(await client().verify()).toMatchObject({ ok: false, detail: "TransIP: Signature validation failed (HTTP 401)" });
   });
 
   test("a key that cannot be read fails without a request", async () => {

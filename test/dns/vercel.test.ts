@@ -71,11 +71,11 @@ describe("verify", () => {
   });
 
   test("a wrong token is refused in Vercel's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toEqual({ ok: false, detail: "Vercel: Not authorized (forbidden, HTTP 403)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Vercel: Not authorized (forbidden, HTTP 403)" });
   });
 
   test("a team the token cannot act for is refused", async () => {
-    expect(await client({ teamId: "team_someoneElse" }).verify()).toEqual({ ok: false, detail: "Vercel: Not authorized (forbidden, HTTP 403)" });
+    expect(await client({ teamId: "team_someoneElse" }).verify()).toMatchObject({ ok: false, detail: "Vercel: Not authorized (forbidden, HTTP 403)" });
   });
 });
 

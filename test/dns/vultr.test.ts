@@ -46,7 +46,7 @@ describe("verify", () => {
   });
 
   test("a key from an address its access control does not allow is refused in Vultr's words", async () => {
-    expect(await client({ apiKey: VULTR_FAKE_FENCED_KEY }).verify()).toEqual({ ok: false, detail: "Vultr: Unauthorized IP address: 127.0.0.1 (HTTP 401)" });
+    expect(await client({ apiKey: VULTR_FAKE_FENCED_KEY }).verify()).toMatchObject({ ok: false, detail: "Vultr: Unauthorized IP address: 127.0.0.1 (HTTP 401)" });
   });
 });
 

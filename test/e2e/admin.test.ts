@@ -96,12 +96,14 @@ describe("admin pages in a browser", () => {
   test("add a Cloudflare provider and verify it", async () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Providers" }).click();
     await page.getByRole("link", { name: "Add provider" }).click();
-    await page.getByLabel("Name").fill("Cloudflare (home)");
-    // The credential field follows the type: Dynu asks for an API key, Cloudflare for a token.
-    await page.getByLabel("Type").selectOption("dynu");
+    // The service picker: each service's form asks for its own credentials.
+    await page.getByRole("link", { name: /^Dynu Dynu's own API/ }).click();
     await page.getByLabel("API key").waitFor();
     await see("Control Panel → API Credentials");
-    await page.getByLabel("Type").selectOption("cloudflare");
+    await page.getByRole("link", { name: "Choose another service" }).click();
+    await page.getByLabel("Find your service").fill("cloudflare");
+    await page.getByRole("link", { name: /^Cloudflare/ }).click();
+    await page.getByLabel("Name").fill("Cloudflare (home)");
     await page.getByLabel("API token").fill(CLOUDFLARE_FAKE_TOKEN);
     await see("My Profile → API Tokens");
     await shot("provider-form");
@@ -207,8 +209,10 @@ describe("admin pages in a browser", () => {
     expect(await row.getByRole("button", { name: "Update now" }).isDisabled()).toBe(true);
 
     await row.getByRole("button", { name: "Delete" }).click();
-    await see("home.example.com (A) deleted.");
-    await see("No domains yet.");
+    // Said in place, where focus stays; the list's next refresh (every 10 s) shows it gone.
+    await see("home.example.com (A) deleted, with its history");
+    await page.waitForFunction(() => document.activeElement?.id === "delete-1", undefined, { timeout: 15_000 });
+    await page.getByText("No domains yet.").waitFor({ timeout: 25_000 });
     expect((await app.request("GET", "/api/v1/domains")).body).toEqual([]);
   });
 

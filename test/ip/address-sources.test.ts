@@ -118,4 +118,22 @@ describe("/api/v1/system/address-sources", () => {
       await rig.stop();
     }
   });
+
+  test("an interface without a usable address of the family is refused, saying what it has; one that is not there too", async () => {
+    // lo holds only 127.0.0.1 and ::1, neither of them public: nothing to publish from it.
+    const rig = await startRig();
+    try {
+      const v4 = await rig.t.request("PUT", "/api/v1/system/address-sources", { body: { ipv4: { source: "interface:lo" } } });
+      expect(v4.status).toBe(422);
+      expect(v4.body.errors[0]).toMatchObject({ field: "ipv4.source" });
+      expect(v4.body.errors[0].message).toStartWith("interface lo has no public (global) IPv4 address now: ");
+      const gone = await rig.t.request("PUT", "/api/v1/system/address-sources", { body: { ipv6: { source: "interface:nosuch0" } } });
+      expect(gone.status).toBe(422);
+      expect(gone.body.errors[0]).toMatchObject({ field: "ipv6.source", message: "this machine has no interface named nosuch0 now" });
+      const after = await rig.t.request("GET", "/api/v1/system/address-sources");
+      expect([after.body.ipv4.from, after.body.ipv6.from]).toEqual(["environment", "environment"]);
+    } finally {
+      await rig.stop();
+    }
+  });
 });

@@ -303,7 +303,7 @@ for (const adapter of ADAPTERS) {
         const providerId = await createProvider(rig, adapter);
         const response = await rig.t.request("POST", `/api/v1/providers/${providerId}/verify`);
         expect(response.status).toBe(200);
-        expect(response.body).toEqual({ ok: null, detail: description.verifyUnavailable! });
+        expect(response.body).toEqual({ ok: null, detail: description.verifyUnavailable!, cause: null });
         expect(rig.fake.requests).toHaveLength(0);
       });
     } else {

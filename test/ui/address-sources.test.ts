@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { effectiveSource } from "../../src/updater/address-source";
 import { makeTestApp, type TestApp } from "../support";
-import { page, signIn } from "./helpers";
+import { attributeValues, page, signIn } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -64,6 +64,8 @@ describe.each([
       [form(["web", "ftp://example.net/ip"], ["environment", ""]), "ipv4_urls", "expected http(s) URLs, one a line, got &quot;ftp://example.net/ip&quot;", "ftp://example.net/ip</textarea>"],
       [form(["web", "  "], ["environment", ""]), "ipv4_urls", "name at least one http(s) URL of an echo service", '<option value="web" selected>'],
       [form(["interface:lo", ""], ["interface:no/such", ""]), "ipv6_source", "expected web, dns or interface:&lt;name&gt;", "Interface no/such — not found on this machine now"],
+      // An interface that cannot give an address is refused, never saved with a green notice.
+      [form(["environment", ""], ["interface:nosuch0", ""]), "ipv6_source", "this machine has no interface named nosuch0 now", "Interface nosuch0 — not found on this machine now"],
     ] as const) {
       const response = await page(t, "/about/address-sources", { cookie, htmx, form: fields });
       expect(response.status).toBe(200);
@@ -74,6 +76,13 @@ describe.each([
       expect(effectiveSource(t.ctx, 6).from).toBe("environment");
     }
   });
+});
+
+test("the echo URLs are shown only while “Web services” is chosen (the field the other choices ignore)", async () => {
+  const about = await page(t, "/about", { cookie });
+  expect(attributeValues(about.text, ".echo-urls textarea", "name")).toEqual(["ipv4_urls", "ipv6_urls"]);
+  const css = await page(t, attributeValues(about.text, "link[rel=stylesheet]", "href")[0]!, { cookie });
+  expect(css.text).toContain('fieldset:has(select option[value="web"]:not(:checked)) .echo-urls');
 });
 
 test("posting needs a session and the same origin", async () => {

@@ -85,7 +85,7 @@ describe("update keys", () => {
     expect(response.status).toBe(200);
     expect((await t.request("GET", "/api/v1/update-keys")).body[0].domain_ids).toEqual([a.id, c.id]);
     const list = await browser("/update-keys");
-    expect(list.text).toContain("<li>a.example.com (A)</li><li>c.example.com (AAAA)</li>");
+    expect(list.text).toContain("<li>a.example.com (A) at Home</li><li>c.example.com (AAAA) at Home</li>");
   });
 
   test("a mistake comes back next to its field, with what was typed, and creates nothing", async () => {
@@ -250,16 +250,30 @@ describe("notifications", () => {
     receiver.fault({ status: 500 });
     const inPlace = await page(t, "/notifications/1/test", { cookie, form: {}, htmx: true });
     expect(inPlace.text).toContain('<span class="badge badge-fail">Test failed</span>');
-    expect(inPlace.text).toContain("Webhook: &quot;error 500&quot; (HTTP 500). Check the settings with Edit, then send a test again.");
+    expect(inPlace.text).toContain("Could not reach Webhook: its server answered with an error: &quot;error 500&quot; (HTTP 500). It is tried again with the next message; send a test later.");
     expect(inPlace.text).toContain('<tr id="notification-1" class="row-failing">');
     const plain = await browser("/notifications/1/test", { form: {}, from: "/notifications" });
     expect([plain.status, plain.headers.get("location")]).toEqual([303, "/notifications"]);
     expect(await noticeAfter(plain, "/notifications")).toBe(
-      "notice-fail: “Home hook”: the test message was not delivered: Webhook: &quot;error 500&quot; (HTTP 500). Check its settings with Edit, then send a test again.",
+      "notice-fail: “Home hook”: the test message was not delivered. Could not reach Webhook: its server answered with an error: &quot;error 500&quot; (HTTP 500). It is tried again with the next message; send a test later.",
     );
     const list = await browser("/notifications");
-    expect(list.text).toContain('<td data-label="Last error" class="cell-message"><span>Webhook: &quot;error 500&quot; (HTTP 500)</span>');
+    expect(list.text).toContain(
+      '<td data-label="Last error" class="cell-message"><span>Could not reach Webhook: its server answered with an error: &quot;error 500&quot; (HTTP 500).</span>',
+    );
     expect(list.text).toContain('<td data-label="Events"><ul class="plain-list small"><li>A record now holds a new address</li></ul></td>');
+  });
+
+  test("a receiver nobody answers at: could not reach it, in plain words, never the runtime's text", async () => {
+    await t.request("POST", "/api/v1/notifications", { body: { name: "Gone", type: "webhook", options: { url: "http://127.0.0.1:9/hook" } } });
+    const inPlace = await page(t, "/notifications/1/test", { cookie, form: {}, htmx: true });
+    expect(inPlace.text).toContain("Could not reach Webhook: request failed: nothing accepts connections at that address and port");
+    const list = (await browser("/notifications")).text;
+    expect(list).toContain("Could not reach Webhook: request failed: nothing accepts connections at that address and port");
+    for (const raw of ["ECONNREFUSED", "Is the computer able", "Unable to connect"]) {
+      expect(inPlace.text).not.toContain(raw);
+      expect(list).not.toContain(raw);
+    }
   });
 
   test("all four events are listed as All events", async () => {

@@ -108,7 +108,7 @@ describe("a rejected form keeps an address that reloads to the form", () => {
 
   test("the provider form posts to its own page's URL too", async () => {
     const provider = await createProvider(t, { name: "Home" });
-    expect(attributeValues((await browser("/providers/new")).text, "#provider-form", "action")).toEqual(["/providers/new"]);
+    expect(attributeValues((await browser("/providers/new?type=cloudflare")).text, "#provider-form", "action")).toEqual(["/providers/new"]);
     const form = await browser(`/providers/${provider.id}/edit`);
     expect(attributeValues(form.text, "#provider-form", "action")).toEqual([`/providers/${provider.id}/edit`]);
     const rejected = await page(t, `/providers/${provider.id}/edit`, { cookie, htmx: true, headers: { "hx-boosted": "true" }, form: { name: "", type: "cloudflare" } });
@@ -151,7 +151,7 @@ describe("every action works without JavaScript", () => {
     const response = await browser(`/domains/${domain.id}/update`, { form: { view: "dashboard" }, from: "/" });
     expect([response.status, response.headers.get("location")]).toEqual([303, "/"]);
     expect(await noticeAfter(response, "/")).toBe(
-      "notice-fail: home.example.com (A): The public address could not be detected. Check this machine&#x27;s internet connection, then try again.",
+      "notice-fail: home.example.com (A): The public address could not be detected. Check this machine&#x27;s internet connection; nothing is written until the address is detected again.",
     );
   });
 
@@ -214,7 +214,9 @@ describe("providers: checked on save, and their health in the list", () => {
     expect(good.headers.get("location")).toBe("/providers");
     expect(await noticeAfter(good, "/providers")).toStartWith("notice-ok: Provider “Good” added; the service accepted its credentials (");
     const bad = await browser("/providers/new", { form: { name: "Bad", type: "cloudflare", credential_api_token: CF_TOKEN, is_enabled: "on" } });
-    expect(await noticeAfter(bad, "/providers")).toMatch(/^notice-warn: Provider “Bad” added; the check of its credentials failed: .*\. Correct them with Edit \(or check the connection\), then Verify again\.$/);
+    expect(await noticeAfter(bad, "/providers")).toBe(
+      "notice-warn: Provider “Bad” added; Bad refused the credentials: Invalid API Token (code 1000, HTTP 401); correct them with Edit, then Verify again.",
+    );
     expect((await t.request("GET", "/api/v1/providers")).body.map((p: { name: string }) => p.name)).toEqual(["Good", "Bad"]);
   });
 
@@ -228,8 +230,8 @@ describe("providers: checked on save, and their health in the list", () => {
     await t.request("POST", `/api/v1/providers/${failing.id}/verify`);
     const list = (await browser("/providers")).text;
     expect(attributeValues(list, "li.card-failing", "id")).toEqual([`provider-${failing.id}`]);
-    expect(list).toContain('<span class="badge badge-fail">1 of 2 updates failed</span>');
-    expect(list).toContain(">Refused</span>");
+    expect(list).toContain('<span class="badge badge-idle">1 of 2 updates failed</span>');
+    expect(list).toContain(">Credentials refused</span>");
     expect(list).toContain(">Verified</span>");
   });
 });

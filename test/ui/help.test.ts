@@ -140,9 +140,11 @@ describe("pointers to the docs", () => {
 
   test("each DNS service's form links to its /help page", async () => {
     const cookie = await signIn(t);
-    const response = await page(t, "/providers/new", { cookie });
-    const link = attributeValues(response.text, "#service-fields a", "href")[0]!;
-    expect(link).toStartWith("/help/services/");
-    expect(await problemWith(link)).toBeNull();
+    for (const type of ["cloudflare", "dyndns2", "netcupcloud"]) {
+      const response = await page(t, `/providers/new?type=${type}`, { cookie });
+      const link = attributeValues(response.text, "#service-fields a", "href").find((href) => href.startsWith("/help/"));
+      expect(link).toBe(`/help/services/${type}`);
+      expect(await problemWith(link!)).toBeNull();
+    }
   });
 });

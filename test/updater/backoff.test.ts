@@ -49,7 +49,8 @@ describe("backoff after failures", () => {
         expect(state.failure_count).toBe(i + 1);
         expectDelay(state.next_run_at, before, seconds);
       }
-      expect(await historyOf(rig.t, domain.id)).toHaveLength(s.delays.length);
+      // The same failure every pass: one history row that counts them.
+      expect((await historyOf(rig.t, domain.id)).map((row: { repeat_count: number }) => row.repeat_count)).toEqual([s.delays.length]);
 
       rig.cf.clearFaults();
       const before = Date.now();

@@ -207,7 +207,7 @@ describe("history retention", () => {
     expect(await historyOf(rig.t, other.id)).toHaveLength(1);
   });
 
-  test("the rows of refused (409) forced updates are kept the same way", async () => {
+  test("the rows of refused (409) forced updates are kept the same way, the same refusal again counted on its row", async () => {
     const rig = current();
     rig.cf.addZone("example.com");
     const provider = await addProvider(rig.t, "cloudflare");
@@ -216,9 +216,11 @@ describe("history retention", () => {
     expect((await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { is_enabled: false } })).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await forceUpdate(rig.t, domain.id)).status).toBe(409);
     const rows = await historyOf(rig.t, domain.id);
-    expect(rows.map((r) => [r.status, r.message])).toEqual(
-      Array.from({ length: 3 }, () => ["FAILED", "The domain is disabled; enable it to update it"]),
-    );
+    expect(rows.map((r) => [r.status, r.message, r.repeat_count])).toEqual([
+      ["FAILED", "The domain is disabled; enable it to update it", 3],
+      ["SUCCESS", expect.any(String), 1],
+      ["SUCCESS", expect.any(String), 1],
+    ]);
   });
 });
 
@@ -371,8 +373,9 @@ describe("edits made while the public IP is being detected", () => {
 
       expect(rig.cf.requests).toHaveLength(0);
       expect(rig.cf.record("home.example.com", "A")?.content).toBe(OLD_IPV4);
+      // The refusal and the same refusal up front: one row counting both.
       const rows = await historyOf(rig.t, domain.id);
-      expect(rows).toHaveLength(2);
+      expect(rows.map((r) => r.repeat_count)).toEqual([2]);
       for (const r of rows) {
         expect(r).toMatchObject({ status: "FAILED", ip_address: null, previous_ip: null, trigger: "manual", duration_ms: 0, message: response.body.detail });
       }

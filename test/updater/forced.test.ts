@@ -416,7 +416,8 @@ describe("verify checks credentials and never changes a record", () => {
       const provider = await addProvider(rig.t, c.type, c.credential === undefined ? {} : { credential: c.credential });
       const response = await rig.t.request("POST", `/api/v1/providers/${provider.id}/verify`);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ ok: c.ok, detail: c.detail });
+      // A refused check says so: the service refused the credentials.
+      expect(response.body).toEqual({ ok: c.ok, detail: c.detail, cause: c.ok ? null : "credentials" });
       expect(rig.cf.writes() + rig.dynu.writes()).toBe(0);
       expect(rig.cf.record("home.example.com", "A")?.content).toBe(OLD_IPV4);
       expect(rig.dynu.domain("example.org")?.ipv4Address).toBe(OLD_IPV4);

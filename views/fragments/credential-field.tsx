@@ -8,7 +8,7 @@ import { Html } from "@elysiajs/html";
 import { SERVICES } from "../../src/dns/registry";
 import type { CredentialField, OptionField, ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { controlAttrs, Field, fieldId, Options, type FormErrors } from "../components";
+import { controlAttrs, Field, fieldId, HelpText, Options, type FormErrors } from "../components";
 
 /** The service of a type among `services`; an unknown one (a tampered form) shows the first one's fields. */
 export function serviceFor(type: string, services: readonly ServiceDescription[] = SERVICES): ServiceDescription {
@@ -78,7 +78,7 @@ function CredentialInput({
           ) : (
             ""
           )}
-          <span safe>{field.help}</span>
+          <HelpText text={field.help} />
           {field.url ? (
             <>
               {" "}
@@ -93,7 +93,19 @@ function CredentialInput({
         </>
       }
     >
-      {field.secret ? (
+      {field.secret && (field.maxChars ?? 0) > 1024 ? (
+        // A secret of many lines (a JSON key file's contents) is pasted into a box that holds it;
+        // like any secret it is never sent back to the browser.
+        <textarea
+          rows="6"
+          spellcheck="false"
+          autocapitalize="none"
+          class="mono"
+          required={!keep && !field.optional}
+          placeholder={keep ? "unchanged" : undefined}
+          {...controlAttrs(name, errors, true)}
+        ></textarea>
+      ) : field.secret ? (
         // The secret is never sent back to the browser, not even what was just typed into a rejected form.
         <input
           type="password"
@@ -113,7 +125,7 @@ function CredentialInput({
 function OptionInput({ option, value, errors }: { option: OptionField; value: string; errors: FormErrors }) {
   const name = optionInput(option.key);
   const label = option.required ? option.label : `${option.label} (optional)`;
-  const help = <span safe>{option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`}</span>;
+  const help = <HelpText text={option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`} />;
   if (option.kind === "choice") {
     const choices = (option.choices ?? []).map((choice) => ({ value: choice, label: choice }));
     return (

@@ -8,7 +8,8 @@ import { Html } from "@elysiajs/html";
 import { SourceMark, type SourceMarkContext } from "./source-mark";
 import type { HistoryFailureCause } from "../../src/store/rows";
 import type { DomainView } from "../../src/modules/domains/service";
-import { ActionForm, Badge, causeWords, DomainStatus, EnabledSwitch, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { ActionForm, Badge, DomainStatus, EnabledSwitch, failureExplained, Ip, sentence, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { serviceLabel } from "./credential-field";
 import { every, millis } from "../format";
 import { PropagationMark } from "./propagation-mark";
 
@@ -24,20 +25,35 @@ export type UpdateResult =
       /** The provider failure's cause, as its history row keeps it (absent: not known). */
       cause?: HistoryFailureCause | null;
       detail: string;
+      /** How many attempts in a row failed the same way, and since when (from its history row). */
+      count?: number;
+      firstAt?: number | null;
     };
 
-/** What to do about a provider failure of this cause. */
-function causeAdvice(cause: HistoryFailureCause | null | undefined): string {
-  switch (cause) {
-    case "unreachable":
-      return "Check this machine's connection and the service's address; it is tried again on its own.";
-    case "credentials":
-      return "Correct them in the provider's settings.";
-    case "throttled":
-      return "It is tried again after the pause the service asked for.";
-    default:
-      return "Its history has the details.";
+/** How long after "Update now" its outcome stays in the row when it went well (a failure stays until the next attempt). */
+const MANUAL_RESULT_KEPT_MS = 15 * 60_000;
+
+/**
+ * What the row says under the status, from the domain's newest attempt (its history row), so the
+ * list's refresh shows what "Update now" showed: a failure's cause and next step until the next
+ * attempt, and a manual update's outcome for a while. Nothing for a disabled domain.
+ */
+export function attemptResult(domain: Pick<DomainView, "is_enabled">, conditions: UpdateConditions, now: number): UpdateResult | null {
+  const latest = conditions.latest;
+  if (!latest || !domain.is_enabled || !conditions.providerEnabled) return null;
+  if (latest.ok) {
+    if (latest.trigger !== "manual" || now - latest.at > MANUAL_RESULT_KEPT_MS) return null;
+    return { ok: true, changed: latest.previousIp !== latest.ip, ip: latest.ip, previousIp: latest.previousIp, durationMs: latest.durationMs };
   }
+  if (latest.cause === "disabled") return null;
+  return {
+    ok: false,
+    failure: latest.cause === "detection" ? "detection" : "provider",
+    cause: latest.cause,
+    detail: latest.message,
+    count: latest.count,
+    firstAt: latest.firstAt,
+  };
 }
 
 export interface DomainRowProps {
@@ -50,6 +66,8 @@ export interface DomainRowProps {
   result?: UpdateResult | null;
   /** Where the page knows the system's sources: each row says where its address comes from. */
   sources?: SourceMarkContext;
+  /** Just added or saved: marked, and scrolled to (client.js; without it the address's #fragment). */
+  landed?: boolean;
 }
 
 function domainRowId(id: number): string {
@@ -62,20 +80,20 @@ export function recordName(domain: Pick<DomainView, "domain_name" | "record_type
 }
 
 /**
- * The update's outcome as a sentence a person reads; the provider's own words (record ids, TTL)
- * stay in the history's detail.
+ * The update's outcome as a sentence a person reads: a failure by its cause, in the service's own
+ * words (`serviceLabel`: the name its messages start with), and what to do next; the provider's
+ * own record ids and TTLs stay in the history's detail.
  */
-export function updateSentence(result: UpdateResult, providerName: string): string {
+export function updateSentence(result: UpdateResult, providerName: string, serviceLabel?: string): string {
   if (result.ok) {
     if (result.changed) return `Now points at ${result.ip}${result.previousIp ? ` (was ${result.previousIp})` : ""}.`;
     return `Already pointed at ${result.ip}; nothing to change.`;
   }
-  if (result.failure === "detection") return "The public address could not be detected. Check this machine's internet connection, then try again.";
+  // The echo services' own answers are on the dashboard's address card, not in every row.
+  if (result.failure === "detection") return `The public address could not be detected. ${failureExplained("detection", providerName, "").next}`;
   if (result.failure === "provider") {
-    const words = causeWords(result.cause, providerName);
-    if (words === null) return `${providerName} did not accept the update. Its history says why.`;
-    const sentence = words.charAt(0).toUpperCase() + words.slice(1);
-    return result.cause === "refused" ? `${sentence}: ${result.detail.replace(/[.!?]?$/, ".")}` : `${sentence}. ${causeAdvice(result.cause)}`;
+    const { said, next } = failureExplained(result.cause, providerName, result.detail, serviceLabel);
+    return `${sentence(said, providerName)}. ${next}`.trim();
   }
   return /[.!?]$/.test(result.detail) ? result.detail : `${result.detail}.`;
 }
@@ -103,15 +121,53 @@ function UpdateButton({ domain, view, providerEnabled }: { domain: DomainView; v
   );
 }
 
-function Result({ result, domain }: { result: UpdateResult; domain: DomainView }) {
+function Result({ result, domain, now, serviceLabel }: { result: UpdateResult; domain: DomainView; now: number; serviceLabel?: string }) {
+  const repeated = !result.ok && result.count !== undefined && result.count > 1;
   return (
     <p class={["update-result", result.ok ? "update-result-ok" : "update-result-fail"]} role="status">
-      <span safe>{updateSentence(result, domain.provider_name)}</span>
+      <span safe>{updateSentence(result, domain.provider_name, serviceLabel)}</span>
       {result.ok ? <span class="muted"> ({millis(result.durationMs)})</span> : ""}
-      {!result.ok && result.failure === "provider" ? (
+      {repeated ? (
+        <span class="muted small repeat-note">
+          {" "}
+          The same {result.count} times in a row
+          {!result.ok && result.firstAt ? (
+            <>
+              {" "}
+              since <TimeAgo at={result.firstAt} now={now} />
+            </>
+          ) : (
+            ""
+          )}
+          .
+        </span>
+      ) : (
+        ""
+      )}
+      {!result.ok && result.failure === "provider" && result.cause === "credentials" ? (
         <>
           {" "}
-          <a href={`/domains/${domain.id}/history`}>See the history</a>
+          <a href={`/providers/${domain.provider_id}/edit`}>Edit the provider</a>
+        </>
+      ) : (
+        ""
+      )}
+      {!result.ok && result.failure === "provider" && result.cause === "refused" ? (
+        <>
+          {" "}
+          <a href={`/domains/${domain.id}/edit`} aria-label={`Edit ${recordName(domain)}`}>
+            Edit the domain
+          </a>
+        </>
+      ) : (
+        ""
+      )}
+      {!result.ok && (result.failure === "provider" || result.failure === "detection") ? (
+        <>
+          {" "}
+          <a href={`/domains/${domain.id}/history`} aria-label={`History of ${recordName(domain)}`}>
+            See the history
+          </a>
         </>
       ) : (
         ""
@@ -132,7 +188,7 @@ export function NextRun({ domain, conditions, now, prefix = "" }: { domain: Doma
   );
 }
 
-export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPDATABLE, result, sources }: DomainRowProps) {
+export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPDATABLE, result, sources, landed = false }: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
       <a href={`/domains/${domain.id}/history`} class="domain-link" safe>
@@ -154,11 +210,15 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
       {sources ? <SourceMark domain={domain} context={sources} /> : ""}
     </td>
   );
+  // What "Update now" answered, or else the newest attempt as its history row keeps it: the same
+  // words either way, so the list's refresh keeps them.
+  const shown = result ?? attemptResult(domain, conditions, now);
+  const label = conditions.providerType === undefined ? undefined : serviceLabel(conditions.providerType);
   const status = (
     <td data-label="Status" class="cell-status">
-      <DomainStatus domain={domain} conditions={conditions} />
+      <DomainStatus domain={domain} conditions={conditions} explained={shown !== null && !shown.ok} />
       <PropagationMark propagation={domain.propagation} />
-      {result ? <Result result={result} domain={domain} /> : ""}
+      {shown ? <Result result={shown} domain={domain} now={now} serviceLabel={label} /> : ""}
     </td>
   );
 
@@ -183,7 +243,7 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
 
   const record = recordName(domain);
   return (
-    <tr id={domainRowId(domain.id)}>
+    <tr id={domainRowId(domain.id)} class={landed ? "row-landed" : undefined} data-landed={landed ? "" : undefined}>
       {name}
       <td data-label="Provider" safe>
         {domain.provider_name}
@@ -214,16 +274,34 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
           <a class="button button-small button-quiet" href={`/domains/${domain.id}/history`} aria-label={`History of ${record}`}>
             History
           </a>
+          {/* With JavaScript the row is taken out in place and focus stays where it was; without, a confirmation page. */}
           <form
             method="post"
             action={`/domains/${domain.id}/delete`}
+            hx-post={`/domains/${domain.id}/delete`}
+            hx-target={`#${domainRowId(domain.id)}`}
+            hx-swap="outerHTML"
             hx-confirm={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
           >
-            <button type="submit" class="button button-small button-danger" aria-label={`Delete ${record}`}>
+            <input type="hidden" name="in_place" value="row" />
+            <button type="submit" id={`delete-${domain.id}`} class="button button-small button-danger" aria-label={`Delete ${record}`}>
               Delete
             </button>
           </form>
         </div>
+      </td>
+    </tr>
+  );
+}
+
+/** What takes a deleted domain's row in place (focus lands on it, where the row was) until the list refreshes. */
+export function DeletedRow({ domain }: { domain: Pick<DomainView, "id" | "domain_name" | "record_type" | "provider_name"> }) {
+  return (
+    <tr id={domainRowId(domain.id)} class="row-deleted">
+      <td colspan="7">
+        <p id={`delete-${domain.id}`} tabindex="-1" role="status" safe>
+          {`${recordName(domain)} deleted, with its history; the record at ${domain.provider_name} is left as it is.`}
+        </p>
       </td>
     </tr>
   );

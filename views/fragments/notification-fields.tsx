@@ -8,7 +8,7 @@ import { Html } from "@elysiajs/html";
 import type { NotificationEvent } from "../../src/store/rows";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { CHANNELS, channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType } from "../../src/notify/registry";
-import { controlAttrs, Field, type FormErrors } from "../components";
+import { controlAttrs, Field, HelpText, type FormErrors } from "../components";
 import { optionInput } from "./credential-field";
 
 /** Each type's name for people, e.g. `uptime_kuma` → "Uptime Kuma". */
@@ -73,7 +73,7 @@ export function NotificationFields({ type, values, errors, stored }: Notificatio
             ) : (
               ""
             )}
-            <span safe>{option.help}</span>
+            <HelpText text={option.help} />
           </>
         );
         const label = option.required ? option.label : `${option.label} (optional)`;

@@ -23,12 +23,30 @@ export function deleteNotificationQuestion(notification: Pick<NotificationView, 
   return `Delete the notification "${notification.name}"? Nothing more is sent through it.`;
 }
 
+/**
+ * A delivery's failure said plainly, as the updates' are: could not reach the service, it refused
+ * the credentials, or it refused the message (in its words); and what to do next. `error` is the
+ * stored reason, `<service>: <why>` (with `(HTTP <status>)` for an answer).
+ */
+export function deliveryProblem(error: string): { said: string; next: string } {
+  const [, service = "", why = error] = /^([^:]{1,40}): (.*)$/s.exec(error) ?? [];
+  const status = Number(/\(HTTP (\d{3})\)$/.exec(why)?.[1] ?? 0);
+  if (status === 0 && /^(request failed: |no answer within )/.test(why)) {
+    return { said: `Could not reach ${service}: ${why}`, next: "Check its address and this machine's connection, then send a test again." };
+  }
+  if (status >= 500) return { said: `Could not reach ${service}: its server answered with an error: ${why}`, next: "It is tried again with the next message; send a test later." };
+  if (status === 401 || status === 403) return { said: `${service} refused the credentials: ${why}`, next: "Correct the token or URL with Edit, then send a test again." };
+  if (status >= 400) return { said: `${service} refused the message: ${why}`, next: "Check the settings with Edit, then send a test again." };
+  return { said: error.replace(/[.!?]$/, ""), next: "Check the settings with Edit, then send a test again." };
+}
+
 /** The outcome of "Send test", in the row; a failure says what to do. */
 function TestResult({ outcome }: { outcome: TestOutcome }) {
+  const problem = outcome.ok ? null : deliveryProblem(outcome.detail);
   return (
     <p class={["update-result", outcome.ok ? "update-result-ok" : "update-result-fail"]} role={outcome.ok ? "status" : "alert"}>
       <Badge tone={outcome.ok ? "ok" : "fail"}>{outcome.ok ? "Test sent" : "Test failed"}</Badge>{" "}
-      <span safe>{outcome.ok ? `${outcome.detail}.` : `${outcome.detail}. Check the settings with Edit, then send a test again.`}</span>
+      <span safe>{problem === null ? `${outcome.detail}.` : `${problem.said}. ${problem.next}`}</span>
     </p>
   );
 }
@@ -73,7 +91,7 @@ export function NotificationRow({ notification, now, test }: { notification: Not
         <TimeAgo at={notification.last_sent_at} now={now} />
       </td>
       <td data-label="Last error" class="cell-message">
-        {notification.last_error === null ? <span class="muted">—</span> : <span safe>{notification.last_error}</span>}
+        {notification.last_error === null ? <span class="muted">—</span> : <span safe>{`${deliveryProblem(notification.last_error).said}.`}</span>}
       </td>
       <td class="cell-actions" data-error-slot>
         <div class="actions">

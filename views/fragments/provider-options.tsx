@@ -1,17 +1,18 @@
 // The domain form's options that depend on the provider's type: the service's hostname rule, the
-// TTL with the service's own rule as help (none when the service sets the TTL itself), and
-// proxying where the service has a proxy.
+// TTL with the service's own rule as help (none when the service sets the TTL itself), proxying
+// where the service has a proxy, and creating a missing record where the service can.
 // Swapped by htmx when another provider is chosen, keeping what was typed.
 
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
-import { controlAttrs, Field, Options, type FormErrors } from "../components";
+import { CheckField, controlAttrs, Field, Options, type FormErrors } from "../components";
 import { serviceFor } from "./credential-field";
 
 export interface ProviderOptionValues {
   ttl: string;
   /** "" keeps the record's current setting; "true" or "false" sets it. */
   proxied: string;
+  create_if_missing: boolean;
 }
 
 export interface ProviderOptionsProps {
@@ -61,6 +62,11 @@ export function ProviderOptions({ service, values, errors }: ProviderOptionsProp
         </Field>
       ) : (
         ""
+      )}
+      {service?.createsRecords === false ? (
+        ""
+      ) : (
+        <CheckField name="create_if_missing" label="Create the record if it doesn't exist" checked={values.create_if_missing} errors={errors} />
       )}
     </div>
   );

@@ -8,15 +8,59 @@
 import { Html } from "@elysiajs/html";
 import type { ProviderStats } from "../../src/modules/metrics/service";
 import type { LastVerification, ProviderView } from "../../src/modules/providers/service";
-import { ActionForm, Badge, EnabledSwitch, TimeAgo, type Tone } from "../components";
+import type { HistoryFailureCause } from "../../src/store/rows";
+import { ActionForm, Badge, EnabledSwitch, failureExplained, sentence, TimeAgo, type Tone } from "../components";
 import { plural } from "../format";
 import { credentialLabel, serviceLabel } from "./credential-field";
+
+/** One of the provider's domains whose newest update failed, and why (detection failures are not the provider's: left out). */
+export interface DomainProblem {
+  id: number;
+  name: string;
+  recordType: string;
+  cause: HistoryFailureCause | null;
+  message: string;
+}
 
 export interface ProviderRowProps {
   provider: ProviderView;
   stats?: ProviderStats;
   verification?: LastVerification;
   now: number;
+  /** Its domains whose newest update failed at the service. */
+  problems?: DomainProblem[];
+  /** Verify's answer, just given (shown under the actions). */
+  result?: VerifyAnswer;
+}
+
+/** What a check of the credentials answered. */
+export interface VerifyAnswer {
+  ok: boolean | null;
+  detail: string;
+  cause?: HistoryFailureCause | null;
+}
+
+/**
+ * Causes that are the provider's own (its service unreachable, its credentials refused, a pause
+ * it asked for): every domain of the provider shares them. A refused request is one domain's
+ * (a wrong zone, a name the service does not hold), and a detection failure nobody's at the service.
+ */
+const PROVIDER_WIDE: readonly (HistoryFailureCause | null)[] = ["unreachable", "credentials", "throttled"];
+
+/** A check's or a failure's answer said plainly, with what to do: for Verify's notice and its answer in place. */
+export function verifyWords(outcome: VerifyAnswer, providerName: string, label?: string): { tone: Tone; words: string } {
+  if (outcome.ok === true) return { tone: "ok", words: `the service accepted its credentials (${outcome.detail})` };
+  if (outcome.ok === null) return { tone: "info", words: outcome.detail.replace(/\.$/, "") };
+  const said = failureExplained(outcome.cause ?? "credentials", providerName, outcome.detail, label).said;
+  const next =
+    outcome.cause === "unreachable"
+      ? "its credentials were not checked: check the service's address and this machine's connection, then Verify again"
+      : outcome.cause === "throttled"
+        ? "Verify again later"
+        : outcome.cause === "refused"
+          ? "check the provider's settings with Edit, then Verify again"
+          : "correct them with Edit, then Verify again";
+  return { tone: "fail", words: `${said}; ${next}` };
 }
 
 function providerRowId(id: number): string {
@@ -34,17 +78,24 @@ export function deleteProviderQuestion(provider: Pick<ProviderView, "name" | "do
 }
 
 /** `ok: null`: the service cannot check credentials without writing a record; `detail` says why. */
-function verifyBadge(ok: boolean | null): { tone: Tone; label: string } {
+function verifyBadge(ok: boolean | null, cause?: HistoryFailureCause | null): { tone: Tone; label: string } {
   if (ok === true) return { tone: "ok", label: "Verified" };
-  if (ok === false) return { tone: "fail", label: "Refused" };
+  if (ok === false) {
+    if (cause === "unreachable") return { tone: "fail", label: "Could not reach" };
+    if (cause === "refused") return { tone: "fail", label: "Request refused" };
+    if (cause === "throttled") return { tone: "warn", label: "Slowed down" };
+    return { tone: "fail", label: "Credentials refused" };
+  }
   return { tone: "info", label: "Not checkable" };
 }
 
-export function VerifyResult({ ok, detail }: { ok: boolean | null; detail: string }) {
-  const badge = verifyBadge(ok);
+/** Verify's answer in place: a badge for its outcome, and the outcome said plainly with what to do. */
+export function VerifyResult({ outcome, providerName, type }: { outcome: VerifyAnswer; providerName: string; type: string }) {
+  const badge = verifyBadge(outcome.ok, outcome.cause);
+  const words = verifyWords(outcome, providerName, serviceLabel(type)).words;
   return (
-    <span class={["verify-result", ok === null ? "verify-unknown" : ok ? "verify-ok" : "verify-fail"]} role="status">
-      <Badge tone={badge.tone}>{badge.label}</Badge> <span safe>{detail}</span>
+    <span class={["verify-result", outcome.ok === null ? "verify-unknown" : outcome.ok ? "verify-ok" : "verify-fail"]} role="status">
+      <Badge tone={badge.tone}>{badge.label}</Badge> <span safe>{`${sentence(words, providerName)}.`}</span>
     </span>
   );
 }
@@ -61,15 +112,37 @@ export function MaskedCredentials({ provider }: { provider: Pick<ProviderView, "
   );
 }
 
-/** The provider's health: the last credential check, and how its domains' updates went today. */
-function Health({ stats, verification, now }: { stats?: ProviderStats; verification?: LastVerification; now: number }) {
+/**
+ * The provider's own health: the last credential check, a failure every domain of it shares (its
+ * service unreachable, its credentials refused), the day's updates; and, apart, the domains a
+ * service refused one by one (a wrong zone is that domain's, not the provider's).
+ */
+function Health({
+  provider,
+  stats,
+  verification,
+  problems,
+  now,
+}: {
+  provider: Pick<ProviderView, "name" | "type">;
+  stats?: ProviderStats;
+  verification?: LastVerification;
+  problems: DomainProblem[];
+  now: number;
+}) {
   const failed = stats?.failed_updates_24h ?? 0;
+  const wide = problems.find((problem) => PROVIDER_WIDE.includes(problem.cause));
+  const own = problems.filter((problem) => !PROVIDER_WIDE.includes(problem.cause));
   return (
     <div class="health">
-      {stats && stats.updates_24h > 0 ? (
+      {wide ? (
+        <p class="health-problem" safe>
+          {`${sentence(failureExplained(wide.cause, provider.name, wide.message, serviceLabel(provider.type)).said, provider.name)}.`}
+        </p>
+      ) : stats && stats.updates_24h > 0 ? (
         <div>
           {failed > 0 ? (
-            <Badge tone="fail">
+            <Badge tone="idle">
               {failed} of {plural(stats.updates_24h, "update")} failed
             </Badge>
           ) : (
@@ -79,11 +152,24 @@ function Health({ stats, verification, now }: { stats?: ProviderStats; verificat
       ) : (
         <div class="muted">no updates in 24 h</div>
       )}
-      <div class="muted small">
+      {own.length > 0 ? (
+        <div class="domain-problems">
+          <Badge tone="warn">{own.length === 1 ? "1 domain refused" : `${own.length} domains refused`}</Badge>{" "}
+          {own.map((problem, i) => (
+            <>
+              {i > 0 ? ", " : ""}
+              <a href={`/domains/${problem.id}/history`} safe>{`${problem.name} (${problem.recordType})`}</a>
+            </>
+          ))}
+        </div>
+      ) : (
+        ""
+      )}
+      <div class="muted small verify-last">
         {verification ? (
           <>
             <span title={verification.detail} safe>
-              {`${verifyBadge(verification.ok).label}`}
+              {`${verifyBadge(verification.ok, verification.cause).label}`}
             </span>{" "}
             <TimeAgo at={verification.at} now={now} />
           </>
@@ -95,8 +181,9 @@ function Health({ stats, verification, now }: { stats?: ProviderStats; verificat
   );
 }
 
-export function ProviderRow({ provider, stats, verification, now }: ProviderRowProps) {
-  const failing = (stats?.failed_updates_24h ?? 0) > 0 || verification?.ok === false;
+export function ProviderRow({ provider, stats, verification, now, problems = [], result }: ProviderRowProps) {
+  // Red only for what is the provider's own: a failed check of its credentials, or a failure all its domains share.
+  const failing = verification?.ok === false || problems.some((problem) => PROVIDER_WIDE.includes(problem.cause));
   const titleId = `${providerRowId(provider.id)}-name`;
   return (
     <li id={providerRowId(provider.id)} class={["card provider-card", failing && "card-failing"]} aria-labelledby={titleId}>
@@ -131,13 +218,14 @@ export function ProviderRow({ provider, stats, verification, now }: ProviderRowP
         <div>
           <dt>Health</dt>
           <dd>
-            <Health stats={stats} verification={verification} now={now} />
+            <Health provider={provider} stats={stats} verification={verification} problems={problems} now={now} />
           </dd>
         </div>
       </dl>
       <div class="provider-card-actions" data-error-slot>
         <div class="actions">
-          <ActionForm url={`/providers/${provider.id}/verify`} target={`#verify-${provider.id}`} swap="innerHTML">
+          {/* The whole card comes back, so its health shows this check too. */}
+          <ActionForm url={`/providers/${provider.id}/verify`} target={`#${providerRowId(provider.id)}`} fields={{ view: "card" }}>
             <button type="submit" id={`verify-button-${provider.id}`} class="button button-small" aria-label={`Verify ${provider.name}`}>
               Verify
             </button>
@@ -151,7 +239,9 @@ export function ProviderRow({ provider, stats, verification, now }: ProviderRowP
             </button>
           </form>
         </div>
-        <div id={`verify-${provider.id}`} class="verify-slot" aria-live="polite"></div>
+        <div id={`verify-${provider.id}`} class="verify-slot" aria-live="polite">
+          {result ? <VerifyResult outcome={result} providerName={provider.name} type={provider.type} /> : ""}
+        </div>
       </div>
     </li>
   );

@@ -2,7 +2,7 @@
 // comes already filtered: secrets appear only as "set" or where their file is, never as values.
 
 import { Html } from "@elysiajs/html";
-import { controlAttrs, Field, Options, type Flash, type FormErrors } from "../components";
+import { controlAttrs, Field, LiveRegion, Options, type Flash, type FormErrors } from "../components";
 import { bytes, duration } from "../format";
 import { Layout, PageHeader } from "../layout";
 
@@ -27,6 +27,8 @@ export interface AboutPageProps {
   sourceForm: AddressSourceForm;
   flash?: Flash | null;
   settings: SettingLine[];
+  /** When the page is drawn (the log says what time its lines are from, and refreshes itself). */
+  now: number;
   /** The newest log lines, newest first (secrets are never logged). */
   logLines: readonly string[];
 }
@@ -98,11 +100,14 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
           />
         </select>
       </Field>
-      <Field name={urlsName} label={`${label} echo services`} errors={form.errors} help={<>Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one answers.</>}>
-        <textarea rows="3" spellcheck="false" autocapitalize="none" class="mono" {...controlAttrs(urlsName, form.errors, true)} safe>
-          {values.urls}
-        </textarea>
-      </Field>
+      {/* Only "Web services" uses the URLs: shown only while it is chosen (styles.css, no script needed). */}
+      <div class="echo-urls">
+        <Field name={urlsName} label={`${label} echo services`} errors={form.errors} help={<>Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one answers.</>}>
+          <textarea rows="3" spellcheck="false" autocapitalize="none" class="mono" {...controlAttrs(urlsName, form.errors, true)} safe>
+            {values.urls}
+          </textarea>
+        </Field>
+      </div>
     </fieldset>
   );
 }
@@ -208,19 +213,21 @@ export function AboutPage(props: AboutPageProps) {
           </table>
         </div>
       </section>
-      <section class="card" aria-labelledby="log-title">
-        <h2 id="log-title" class="card-title">
-          Recent log
-        </h2>
-        <p class="muted small">The newest lines of ddnsd's log since it started, newest first; the full log goes to its standard error (journalctl -u ddnsd).</p>
-        {props.logLines.length === 0 ? (
-          <p class="empty">Nothing logged yet.</p>
-        ) : (
-          <pre class="log-lines" tabindex="0" role="region" aria-label="Recent log lines">
-            {props.logLines.map((line) => Html.escapeHtml(line)).join("\n")}
-          </pre>
-        )}
-      </section>
+      <LiveRegion id="recent-log" url="/about" now={props.now} label="Recent log">
+        <section class="card" aria-labelledby="log-title">
+          <h2 id="log-title" class="card-title">
+            Recent log
+          </h2>
+          <p class="muted small">The newest lines of ddnsd's log since it started, newest first; the full log goes to its standard error (journalctl -u ddnsd).</p>
+          {props.logLines.length === 0 ? (
+            <p class="empty">Nothing logged yet.</p>
+          ) : (
+            <pre class="log-lines" tabindex="0" role="region" aria-label="Recent log lines">
+              {props.logLines.map((line) => Html.escapeHtml(line)).join("\n")}
+            </pre>
+          )}
+        </section>
+      </LiveRegion>
     </Layout>
   );
 }

@@ -7,7 +7,7 @@ import type { PublicIpState } from "../../src/ip/public-ip";
 import type { DetectionFailure } from "../../src/ip/detect";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { DailyIpChanges, DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";
-import { Ip, LiveRegion, TimeAgo, type Flash, type UpdateConditions } from "../components";
+import { domainStatus, Ip, LiveRegion, sortDomains, TimeAgo, UPDATABLE, type Flash, type UpdateConditions } from "../components";
 import { plural } from "../format";
 import { IpChangesChart, UpdatesChart } from "../fragments/charts";
 import { DomainRow } from "../fragments/domain-row";
@@ -130,6 +130,10 @@ export function DashboardPage(props: DashboardPageProps) {
   const needed = (family: "A" | "AAAA", ip: string | null) => ip !== null || props.domains.some((d) => d.record_type === family && d.is_enabled);
   const v4Failure = failures.ipv4 !== null && needed("A", props.publicIp.ipv4) ? failures.ipv4 : null;
   const v6Failure = failures.ipv6 !== null && needed("AAAA", props.publicIp.ipv6) ? failures.ipv6 : null;
+  const conditions = props.conditions ?? (() => UPDATABLE);
+  // Failing first: what needs a person is at the top however many domains there are.
+  const domains = sortDomains(props.domains, "status", conditions);
+  const failingNow = domains.filter((domain) => domainStatus(domain, conditions(domain)).key === "failed").length;
   return (
     <Layout title="Dashboard" user={props.user} section="dashboard" flash={props.flash} refreshSeconds={NO_SCRIPT_REFRESH_SECONDS}>
       <PageHeader title="Dashboard" />
@@ -168,6 +172,13 @@ export function DashboardPage(props: DashboardPageProps) {
                 label="Failed updates (24 h)"
                 value={String(metrics.failed_updates_24h)}
                 tone={metrics.failed_updates_24h > 0 ? "fail" : undefined}
+                detail={
+                  failingNow > 0 ? (
+                    <a href="/domains?status=failed">{plural(failingNow, "domain")} failing now</a>
+                  ) : metrics.failed_updates_24h > 0 ? (
+                    <>none failing now</>
+                  ) : undefined
+                }
               />
               <Stat label="Active providers" value={String(metrics.active_providers)} detail={`of ${metrics.total_providers}`} />
               <Stat
@@ -217,8 +228,8 @@ export function DashboardPage(props: DashboardPageProps) {
                     </tr>
                   </thead>
                   <tbody>
-                    {props.domains.map((domain) => (
-                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} conditions={props.conditions?.(domain)} sources={props.sources} />
+                    {domains.map((domain) => (
+                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} conditions={conditions(domain)} sources={props.sources} />
                     ))}
                   </tbody>
                 </table>

@@ -160,12 +160,6 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
             <AddressSourceField values={values} errors={errors} recordType={values.record_type} choices={sources} />
             <Ipv6SuffixFields values={values} errors={errors} />
             <ProviderOptions service={provider ? serviceFor(provider.type) : null} values={values} errors={errors} />
-            <CheckField
-              name="create_if_missing"
-              label="Create the record if it doesn't exist"
-              checked={values.create_if_missing}
-              errors={errors}
-            />
             <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled domain is never updated." />
             <details class="advanced" open={hasAdvanced}>
               <summary>Advanced</summary>

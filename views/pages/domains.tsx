@@ -5,16 +5,19 @@
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { DOMAIN_STATUS_FILTERS, LiveRegion, Options, type Flash, type UpdateConditions } from "../components";
+import { DOMAIN_SORTS, DOMAIN_STATUS_FILTERS, LiveRegion, Options, type DomainSort, type Flash, type UpdateConditions } from "../components";
 import { DomainRow } from "../fragments/domain-row";
 import { plural } from "../format";
 import { Layout, PageHeader } from "../layout";
 
 export interface DomainFilters {
+  /** Part of a hostname or a provider's name, or "" for all. */
+  q: string;
   /** A provider id as text, or "" for all. */
   provider: string;
   /** A status key, or "" for all. */
   status: string;
+  sort: DomainSort;
 }
 
 export interface DomainsPageProps {
@@ -30,17 +33,19 @@ export interface DomainsPageProps {
   filters: DomainFilters;
   /** What each domain's updates depend on (its provider, its address's detection). */
   conditions?: (domain: DomainView) => UpdateConditions;
+  /** The domain just added or saved: its row is marked and scrolled to. */
+  landed?: number | null;
 }
 
-/** The list's own address with its filters, for bookmarks and for its refreshes. */
+/** The list's own address with its filters and order, for bookmarks and for its refreshes (the default order left out). */
 function listUrl(filters: DomainFilters): string {
-  const params = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== ""));
+  const params = new URLSearchParams(Object.entries(filters).filter(([name, value]) => value !== "" && !(name === "sort" && value === "name")));
   return params.size > 0 ? `/domains?${params}` : "/domains";
 }
 
 export function DomainsPage(props: DomainsPageProps) {
   const { filters } = props;
-  const filtered = filters.provider !== "" || filters.status !== "";
+  const filtered = filters.q !== "" || filters.provider !== "" || filters.status !== "";
   return (
     <Layout title="Domains" user={props.user} section="domains" flash={props.flash}>
       <PageHeader title="Domains">
@@ -55,12 +60,17 @@ export function DomainsPage(props: DomainsPageProps) {
         role="search"
         aria-label="Filter domains"
         hx-get="/domains"
-        hx-trigger="change"
+        hx-trigger="change, input changed delay:400ms from:#filter-q"
+        hx-sync="this:replace"
         hx-target="#domain-list"
         hx-select="#domain-list"
         hx-swap="outerHTML"
         hx-push-url="true"
       >
+        <div class="field field-inline">
+          <label for="filter-q">Search</label>
+          <input type="search" id="filter-q" name="q" value={filters.q} autocomplete="off" placeholder="name or provider" />
+        </div>
         <div class="field field-inline">
           <label for="filter-provider">Provider</label>
           <select id="filter-provider" name="provider">
@@ -76,7 +86,13 @@ export function DomainsPage(props: DomainsPageProps) {
             <Options options={[{ value: "", label: "Any status" }, ...DOMAIN_STATUS_FILTERS]} selected={filters.status} />
           </select>
         </div>
-        <button type="submit" class="button button-quiet">
+        <div class="field field-inline">
+          <label for="filter-sort">Sort by</label>
+          <select id="filter-sort" name="sort">
+            <Options options={DOMAIN_SORTS} selected={filters.sort} />
+          </select>
+        </div>
+        <button type="submit" class="button button-quiet no-js-only">
           Filter
         </button>
       </form>
@@ -120,7 +136,14 @@ export function DomainsPage(props: DomainsPageProps) {
                 </thead>
                 <tbody>
                   {props.domains.map((domain) => (
-                    <DomainRow domain={domain} view="list" now={props.now} intervalSeconds={props.intervalSeconds} conditions={props.conditions?.(domain)} />
+                    <DomainRow
+                      domain={domain}
+                      view="list"
+                      now={props.now}
+                      intervalSeconds={props.intervalSeconds}
+                      conditions={props.conditions?.(domain)}
+                      landed={domain.id === props.landed}
+                    />
                   ))}
                 </tbody>
               </table>

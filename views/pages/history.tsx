@@ -4,7 +4,8 @@
 import { Html } from "@elysiajs/html";
 import type { HistoryFailureCause } from "../../src/store/rows";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
-import { Badge, causeWords, DomainStatus, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { Badge, DomainStatus, failureExplained, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { serviceLabel } from "../fragments/credential-field";
 import { NextRun, ScheduleWords } from "../fragments/domain-row";
 import { PropagationMark } from "../fragments/propagation-mark";
 import { duration, fullTime, millis, plural, shortTime } from "../format";
@@ -62,12 +63,13 @@ function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
  * A history row in a sentence a person reads; the stored message (the provider's own words, record
  * ids and all) is the detail under it.
  */
-function historySentence(row: Pick<HistoryRowView, "status" | "ip_address" | "previous_ip" | "message" | "failure_cause">, providerName = "the provider"): string {
+function historySentence(
+  row: Pick<HistoryRowView, "status" | "ip_address" | "previous_ip" | "message" | "failure_cause">,
+  providerName = "the provider",
+  serviceLabel?: string,
+): string {
   if (row.status === "FAILED") {
-    const words = causeWords(row.failure_cause, providerName);
-    if (row.failure_cause === "detection") return `Failed: ${words}: ${row.message.replace(/^IPv[46] detection failed: /, "")}`;
-    if (row.failure_cause === "refused") return `Failed: ${words}: ${row.message}`;
-    if (words !== null) return `Failed: ${words}.`;
+    if (row.failure_cause !== null) return `Failed: ${failureExplained(row.failure_cause, providerName, row.message, serviceLabel).said}.`;
     // A row from before causes were kept.
     if (row.ip_address === null) return "Failed: the public address could not be detected, or the update was refused.";
     return "Failed: the provider did not accept the update.";
@@ -198,6 +200,16 @@ export function HistoryPage(props: HistoryPageProps) {
                         <time datetime={row.timestamp} title={fullTime(Date.parse(row.timestamp))}>
                           {shortTime(Date.parse(row.timestamp), now)}
                         </time>
+                        {row.repeat_count > 1 && row.first_timestamp !== null ? (
+                          <div class="muted small repeat-note">
+                            {row.repeat_count} times since{" "}
+                            <time datetime={row.first_timestamp} title={fullTime(Date.parse(row.first_timestamp))}>
+                              {shortTime(Date.parse(row.first_timestamp), now)}
+                            </time>
+                          </div>
+                        ) : (
+                          ""
+                        )}
                       </td>
                       <td data-label="Status">
                         <Badge tone={row.status === "SUCCESS" ? "ok" : "fail"}>{row.status === "SUCCESS" ? "Success" : "Failed"}</Badge>
@@ -212,7 +224,7 @@ export function HistoryPage(props: HistoryPageProps) {
                       <td data-label="Took" class="nowrap">{millis(row.duration_ms)}</td>
                       <td data-label="What happened" class="cell-message">
                         <details>
-                          <summary safe>{historySentence(row, domain.provider_name)}</summary>
+                          <summary safe>{historySentence(row, domain.provider_name, props.conditions?.providerType === undefined ? undefined : serviceLabel(props.conditions.providerType))}</summary>
                           <p class="muted small" safe>
                             {row.message}
                           </p>

@@ -55,7 +55,8 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
             />
           </Field>
           <NotificationFields type={values.type} values={values.options} errors={errors} stored={notification} />
-          <fieldset class={["field", "choices", errors.fields.events !== undefined && "has-error"]} id={fieldId("events")}>
+          {/* A heartbeat channel pings after every pass whatever happened: its events are hidden (styles.css). */}
+          <fieldset class={["field", "choices", "event-choices", errors.fields.events !== undefined && "has-error"]} id={fieldId("events")}>
             <legend>Send a message when</legend>
             {NOTIFICATION_EVENTS.map((event) => (
               <div class="field-check">

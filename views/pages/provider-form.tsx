@@ -5,7 +5,7 @@
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { ActionForm, CheckField, controlAttrs, DefaultSubmit, Field, FormProblem, TypeSelect, type Flash, type FormErrors } from "../components";
+import { ActionForm, CheckField, controlAttrs, DefaultSubmit, Field, FieldError, FormProblem, TypeSelect, type Flash, type FormErrors } from "../components";
 import { serviceFor, ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
 import { deleteProviderQuestion } from "../fragments/provider-row";
 import { plural } from "../format";
@@ -47,22 +47,34 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
           <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Cloudflare (personal)”.">
             <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
           </Field>
-          <Field
-            name="type"
-            label="Type"
-            errors={errors}
-            help={provider && typeLocked ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
-          >
-            <TypeSelect
-              fieldsUrl="/providers/credential-field"
-              fieldsTarget="#service-fields"
-              vals={provider ? { provider: provider.id } : undefined}
-              options={services.map((service) => ({ value: service.type, label: service.label }))}
-              selected={values.type}
+          {provider ? (
+            <Field
+              name="type"
+              label="Type"
               errors={errors}
-              locked={typeLocked}
-            />
-          </Field>
+              help={typeLocked ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
+            >
+              <TypeSelect
+                fieldsUrl="/providers/credential-field"
+                fieldsTarget="#service-fields"
+                vals={{ provider: provider.id }}
+                options={[...services].sort((a, b) => a.label.localeCompare(b.label, "en", { sensitivity: "base" })).map((service) => ({ value: service.type, label: service.label }))}
+                selected={values.type}
+                errors={errors}
+                locked={typeLocked}
+              />
+            </Field>
+          ) : (
+            // A new provider's service was chosen in the picker (/providers/new); going back there changes it.
+            <div class={["field", errors.fields.type !== undefined && "has-error"]}>
+              <p class="chosen-service">
+                <span class="field-label">Service</span> <strong safe>{services.find((service) => service.type === values.type)?.label ?? values.type}</strong>{" "}
+                <a href="/providers/new">Choose another service</a>
+              </p>
+              <input type="hidden" name="type" value={values.type} />
+              <FieldError name="type" errors={errors} />
+            </div>
+          )}
           <ServiceFields service={serviceFor(values.type, services)} values={values} errors={errors} stored={provider} />
           <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled provider's domains are not updated." />
           <div class="form-actions">

@@ -4,7 +4,7 @@ import { Html } from "@elysiajs/html";
 import type { ProviderStats } from "../../src/modules/metrics/service";
 import type { LastVerification, ProviderView } from "../../src/modules/providers/service";
 import type { Flash } from "../components";
-import { ProviderRow } from "../fragments/provider-row";
+import { type DomainProblem, ProviderRow } from "../fragments/provider-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface ProvidersPageProps {
@@ -14,9 +14,11 @@ export interface ProvidersPageProps {
   providers: ProviderView[];
   stats: ProviderStats[];
   verifications: Map<number, LastVerification>;
+  /** Each provider's domains whose newest update failed at the service, by provider id. */
+  problems?: Map<number, DomainProblem[]>;
 }
 
-export function ProvidersPage({ user, flash, now, providers, stats, verifications }: ProvidersPageProps) {
+export function ProvidersPage({ user, flash, now, providers, stats, verifications, problems }: ProvidersPageProps) {
   return (
     <Layout title="Providers" user={user} section="providers" flash={flash}>
       <PageHeader title="Providers">
@@ -34,7 +36,13 @@ export function ProvidersPage({ user, flash, now, providers, stats, verification
       ) : (
         <ul class="provider-list" aria-label="Providers">
           {providers.map((provider) => (
-            <ProviderRow provider={provider} stats={stats.find((s) => s.provider_id === provider.id)} verification={verifications.get(provider.id)} now={now} />
+            <ProviderRow
+              provider={provider}
+              stats={stats.find((s) => s.provider_id === provider.id)}
+              verification={verifications.get(provider.id)}
+              problems={problems?.get(provider.id)}
+              now={now}
+            />
           ))}
         </ul>
       )}

@@ -21,7 +21,7 @@ export interface UpdateKeysPageProps {
   flash?: Flash | null;
   now: number;
   keys: UpdateKeyView[];
-  domains: Pick<DomainView, "id" | "domain_name" | "record_type">[];
+  domains: Pick<DomainView, "id" | "domain_name" | "record_type" | "provider_name">[];
   values: UpdateKeyFormValues;
   errors: FormErrors;
   /** The key just created, shown this once with its whole value. */
@@ -36,8 +36,9 @@ export function deleteKeyQuestion(key: Pick<UpdateKeyView, "name">): string {
   return `Delete the update key "${key.name}"? A router still using it gets "badauth" from then on.`;
 }
 
-function domainLabel(domain: Pick<DomainView, "domain_name" | "record_type">): string {
-  return `${domain.domain_name} (${domain.record_type})`;
+/** "home.example.com (A) at Cloudflare (personal)": the same name at two providers is two domains. */
+function domainLabel(domain: Pick<DomainView, "domain_name" | "record_type" | "provider_name">): string {
+  return `${domain.domain_name} (${domain.record_type}) at ${domain.provider_name}`;
 }
 
 /** The domains a key covers, by name; "All domains" for a key without a list. */
@@ -47,7 +48,7 @@ function Covered({ ids, domains }: { ids: number[] | null; domains: UpdateKeysPa
     <ul class="plain-list">
       {ids.map((id) => {
         const domain = domains.find((d) => d.id === id);
-        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">domain {id} (deleted)</li>;
+        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">a deleted domain</li>;
       })}
     </ul>
   );

@@ -4,6 +4,7 @@
 // request from a server that holds the key. Failures are values with their cause, in plain words.
 
 import { createConnection, isIP } from "node:net";
+import { connectionProblem } from "../../util/connection-problem";
 import { failed } from "../http";
 import type { FailureCause, StepFailure } from "../provider";
 import { sign, type TsigKey, verify } from "./tsig";
@@ -80,7 +81,7 @@ export function exchangeTcp(server: ServerAddress, request: Uint8Array, timeoutM
       }
     });
     socket.on("error", (error: Error & { code?: string }) => {
-      const why = error.code === "ECONNREFUSED" ? "connection refused (is the name server running, and on this port?)" : error.message;
+      const why = connectionProblem(error);
       finish({ ok: false, reason: why });
     });
     socket.on("close", () => finish({ ok: false, reason: "the server closed the connection without answering" }));

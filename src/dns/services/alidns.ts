@@ -69,7 +69,7 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
 
     async verify() {
       const listed = await listDomains(1, 1);
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.total;
       return { ok: true, detail: Number.isInteger(count) ? `AccessKey accepted (${plural(count, "domain")})` : "AccessKey accepted" };
     },

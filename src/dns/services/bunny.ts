@@ -59,7 +59,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     async verify() {
       // The zone listing the writes start from, one zone long; changes nothing.
       const answer = await call("GET", "/dnszone?page=1&perPage=5");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const total = isObject(answer.value.body) ? answer.value.body.TotalItems : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
       return { ok: true, detail: `API key accepted (${plural(total, "DNS zone")})` };

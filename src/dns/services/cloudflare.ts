@@ -49,7 +49,7 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
 
     async verify() {
       const answer = await envelope("GET", "/user/tokens/verify");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const { result, messages } = answer.value;
       const status = isObject(result) ? result.status : undefined;
       if (status !== "active") return { ok: false, detail: `${SERVICE}: the token is ${String(status)}, not active` };

@@ -70,7 +70,7 @@ export function createCloudnsApi(
     async verify() {
       // ClouDNS's own credential check: changes nothing.
       const answer = await call("GET", "login/login", {});
-      return answer.ok ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` } : { ok: false, detail: answer.message };
+      return answer.ok ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` } : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     // The zone is the longest of the hostname and its parents that ClouDNS describes.

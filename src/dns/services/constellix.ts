@@ -67,7 +67,7 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
       // Lists the account's domains: the same access the writes need; changes nothing. (The listing
       // may be a first page only, so its length is not reported as the number of domains.)
       const listed = await call("GET", "/domains");
-      return listed.ok ? { ok: true, detail: "API key accepted" } : { ok: false, detail: listed.message };
+      return listed.ok ? { ok: true, detail: "API key accepted" } : { ok: false, detail: listed.message, cause: listed.cause };
     },
 
     async findZone(hostname, configured) {

@@ -76,6 +76,7 @@ export const custom = defineService({
   recordTypes: ["A", "AAAA"],
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   // Every request goes to the provider's own `url` option; the setting has nothing to point at.
   createClient: (credentials, options, context) => createCustomClient(credentials.secret ?? "", requestOptions(options), context),
 });

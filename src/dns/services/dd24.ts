@@ -43,6 +43,7 @@ export const dd24 = defineService({
   // The dynamic DNS update names no TTL and the service documents none.
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   defaultApiUrl: "https://dynamicdns.key-systems.net",
   // "Once a dynamic ip address was successfully updated, subsequent update requests will be denied
   // … wait at least 30 minutes" (DD24's support article). A password serves one subdomain, so one

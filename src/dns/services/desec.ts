@@ -61,7 +61,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", "/auth/account/");
-      if (!answer.ok) return { ok: false, detail: answer.failure.message };
+      if (!answer.ok) return { ok: false, detail: answer.failure.message, cause: answer.failure.cause };
       const email = isObject(answer.body) && typeof answer.body.email === "string" ? ` (account ${answer.body.email})` : "";
       return { ok: true, detail: `Token accepted${email}` };
     },

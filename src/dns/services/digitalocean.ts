@@ -64,7 +64,7 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
 
     async verify() {
       const answer = await call("GET", "/account");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const account = isObject(answer.value.account) ? answer.value.account : {};
       const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined]
         .filter((f): f is string => typeof f === "string");

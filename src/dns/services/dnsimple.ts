@@ -70,7 +70,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
     async verify() {
       // Checks the token and the account id together; changes nothing.
       const answer = await call("GET", "/zones?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
       if (typeof total !== "number") return { ok: true, detail: "Token accepted" };

@@ -78,7 +78,7 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
     async verify() {
       // The account's managed domains; changes nothing.
       const listed = await call("GET", "/dns/managed");
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const total = isObject(listed.value.body) ? listed.value.body.totalRecords : undefined;
       return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
     },

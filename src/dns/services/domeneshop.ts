@@ -62,7 +62,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
 
     async verify() {
       const answer = await call("GET", "/domains");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
       return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
     },

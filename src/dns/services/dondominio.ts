@@ -50,6 +50,7 @@ export const dondominio = defineService({
   // The TTL is the zone record's own; the DonDNS update cannot change it.
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   defaultApiUrl: "https://dondns.dondominio.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createDonDominioClient(credentials.username ?? "", credentials.key ?? "", context),

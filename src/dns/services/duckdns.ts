@@ -44,6 +44,7 @@ export const duckdns = defineService({
   ttl: null,
   hostname: { suffix: SUFFIX, message: "must end in .duckdns.org" },
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   defaultApiUrl: "https://www.duckdns.org",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createDuckDnsClient(credentials.token ?? "", context),

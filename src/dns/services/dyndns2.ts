@@ -240,6 +240,7 @@ export const dyndns2 = defineService({
   // The protocol has no TTL: each service sets its own (OVH DynHost 60 s).
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   // Every request goes to the provider's own `server` option; the setting has nothing to point at.
   createClient: (credentials, options, context) =>
     createDyndns2Client(

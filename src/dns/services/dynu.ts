@@ -104,7 +104,7 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
 
     async verify() {
       const answer = await call("GET", "/dns");
-      if (!answer.ok) return { ok: false, detail: answer.failure.message };
+      if (!answer.ok) return { ok: false, detail: answer.failure.message, cause: answer.failure.cause };
       const count = Array.isArray(answer.body.domains) ? answer.body.domains.length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },

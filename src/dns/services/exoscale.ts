@@ -95,7 +95,7 @@ export function createExoscaleApi(
 
     async verify() {
       const listed = await call("GET", "/dns-domain");
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = Array.isArray(body["dns-domains"]) ? body["dns-domains"].length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };

@@ -45,7 +45,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", `/domains?per_page=1`);
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Number(answer.value.headers.get("total-count"));
       if (!answer.value.headers.has("total-count") || !Number.isInteger(count)) return { ok: true, detail: "Token accepted" };
       return { ok: true, detail: `Token accepted (${plural(count, "domain")})` };

@@ -44,7 +44,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
 
     async verify() {
       const listed = await call("GET", "/v2/zones?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
       return { ok: true, detail: count === undefined ? "API token accepted" : `API token accepted (${plural(count, "zone")})` };

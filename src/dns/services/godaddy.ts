@@ -67,7 +67,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
     async verify() {
       // The listing the writes start from; changes nothing. Refused for accounts GoDaddy keeps out of its API.
       const answer = await call("GET", "/domains?limit=1");
-      return answer.ok ? { ok: true, detail: "Key accepted" } : { ok: false, detail: answer.message };
+      return answer.ok ? { ok: true, detail: "Key accepted" } : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async listZones() {

@@ -52,6 +52,7 @@ export const goip = defineService({
   // GoIP sets the TTL itself and the update URL cannot change it.
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   defaultApiUrl: "https://www.goip.de",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createGoipClient(credentials.username ?? "", credentials.password ?? "", context),

@@ -108,7 +108,7 @@ export function createHetznerApi(credentials: { token: string }, context: Client
 
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const meta = isObject(answer.body.meta) && isObject(answer.body.meta.pagination) ? answer.body.meta.pagination : {};
       const count = typeof meta.total_entries === "number" ? meta.total_entries : undefined;
       return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "zone")})` };

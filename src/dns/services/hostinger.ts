@@ -57,7 +57,7 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
     async verify() {
       // The account's domains: read-only, and answered only to a working token.
       const answer = await call("GET", "/api/domains/v1/portfolio");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
       return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
     },

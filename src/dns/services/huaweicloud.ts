@@ -55,7 +55,7 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
 
     async verify() {
       const listed = await call("GET", "/v2/zones?type=public&limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
       return { ok: true, detail: Number.isInteger(count) ? `Access key accepted (${plural(count, "public zone")})` : "Access key accepted" };

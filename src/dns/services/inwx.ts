@@ -174,7 +174,7 @@ export function createInwxApi(
       // A login (and the unlock, with two-factor login) checks every credential; nothing changes.
       const opened = await login();
       await logout();
-      return opened.ok ? { ok: true, detail: `Login accepted for ${credentials.username}` } : { ok: false, detail: opened.message };
+      return opened.ok ? { ok: true, detail: `Login accepted for ${credentials.username}` } : { ok: false, detail: opened.message, cause: opened.cause };
     },
 
     logout,

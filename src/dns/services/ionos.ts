@@ -41,7 +41,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
 
     async verify() {
       const answer = await call("GET", "/v1/zones");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
     },

@@ -90,7 +90,7 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
 
     async verify() {
       const listed = await list();
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.size;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },

@@ -87,7 +87,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     async verify() {
       // Needs the same `domains` scope the writes need; changes nothing.
       const answer = await call("GET", "/domains?page=1&page_size=25");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const results = isObject(answer.value.body) ? answer.value.body.results : undefined;
       if (typeof results !== "number") return { ok: true, detail: "Token accepted" };
       return { ok: true, detail: `Token accepted (${plural(results, "domain")})` };

@@ -111,7 +111,7 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
     async verify() {
       // A listing checks the name, the password and the permission for getDomains; it changes nothing.
       const answer = await call("getDomains", []);
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value) ? answer.value.length : 0;
       return { ok: true, detail: `API user accepted (${plural(count, "domain")})` };
     },

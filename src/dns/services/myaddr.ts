@@ -42,6 +42,7 @@ export const myaddr = defineService({
   // myaddr sets the TTL itself and the update cannot change it.
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   defaultApiUrl: "https://myaddr.tools",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createMyaddrClient(credentials.key ?? "", context),

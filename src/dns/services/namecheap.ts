@@ -47,6 +47,7 @@ export const namecheap = defineService({
   // The TTL is set per record in Namecheap's web UI; the Dynamic DNS update cannot change it.
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   defaultApiUrl: "https://dynamicdns.park-your-domain.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createNamecheapClient(credentials.password ?? "", context),

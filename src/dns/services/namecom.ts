@@ -67,7 +67,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?perPage=1");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = body.totalCount;
       if (typeof total !== "number") return { ok: true, detail: `Token accepted for ${credentials.username}` };

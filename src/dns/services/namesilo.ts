@@ -79,7 +79,7 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
     async verify() {
       // The account's domains: read-only, and answered only to a working key.
       const answer = await call("listDomains", {});
-      return answer.ok ? { ok: true, detail: "API key accepted" } : { ok: false, detail: answer.message };
+      return answer.ok ? { ok: true, detail: "API key accepted" } : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async hasZone(name) {

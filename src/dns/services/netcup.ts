@@ -122,7 +122,7 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
     async verify() {
       // A login checks all three credentials and changes nothing.
       const answer = await login();
-      return answer.ok ? { ok: true, detail: `API key accepted for customer ${credentials.customer_number}` } : { ok: false, detail: answer.message };
+      return answer.ok ? { ok: true, detail: `API key accepted for customer ${credentials.customer_number}` } : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async findZone(hostname, configured) {

@@ -107,7 +107,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
 
     async verify() {
       const listed = await rpc("list-domains", {});
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const domains = Array.isArray(listed.value.domains) ? listed.value.domains.length : undefined;
       return { ok: true, detail: domains === undefined ? "Token accepted" : `Token accepted (${plural(domains, "domain")})` };
     },

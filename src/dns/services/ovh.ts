@@ -94,7 +94,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
 
     async verify() {
       const answer = await call("GET", "/domain/zone");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `Keys accepted (${plural(count, "zone")})` };
     },

@@ -75,7 +75,7 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
 
     async verify() {
       const answer = await call("/ping");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const seenFrom = typeof answer.value.yourIp === "string" ? ` (Porkbun sees this host as ${answer.value.yourIp})` : "";
       return { ok: true, detail: `API key pair accepted${seenFrom}` };
     },

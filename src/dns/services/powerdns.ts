@@ -110,7 +110,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
 
     async verify(): Promise<VerifyOutcome> {
       const answer = await call("GET", "");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const version = isObject(answer.value) && typeof answer.value.version === "string" ? ` ${answer.value.version}` : "";
       return { ok: true, detail: `The API key is accepted by PowerDNS${version} (server ${options.serverId})` };
     },

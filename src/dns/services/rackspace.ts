@@ -142,7 +142,7 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
 
     async verify() {
       const listed = await call("GET", "/domains?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const total = isObject(listed.value.body) ? listed.value.body.totalEntries : undefined;
       return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
     },

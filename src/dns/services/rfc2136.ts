@@ -178,7 +178,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       // proves that it knows the key and accepts our signature.
       const zone = options.zone ?? "";
       const answer = await query(zone, TYPE.SOA);
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const { rcode } = answer.message;
       if (options.zone === undefined) {
         if (answer.signed) return { ok: true, detail: `${label} accepts key "${options.keyName}" (${options.algorithm}); the zone of each name is found when it is updated` };
@@ -191,8 +191,8 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       if (rcode === RCODE.NOERROR && soa && answer.message.aa) {
         return { ok: true, detail: `${label} accepts key "${options.keyName}" (${options.algorithm}) and serves zone ${zone}` };
       }
-      if (rcode === RCODE.NOERROR || rcode === RCODE.NXDOMAIN) return { ok: false, detail: `${label} accepts the key but does not serve zone ${zone} (no SOA record for it)` };
-      return { ok: false, detail: `${label} accepts the key but answers ${rcodeName(rcode)} for zone ${zone}: it is not authoritative for it` };
+      if (rcode === RCODE.NOERROR || rcode === RCODE.NXDOMAIN) return { ok: false, cause: "refused", detail: `${label} accepts the key but does not serve zone ${zone} (no SOA record for it)` };
+      return { ok: false, cause: "refused", detail: `${label} accepts the key but answers ${rcodeName(rcode)} for zone ${zone}: it is not authoritative for it` };
     },
 
     async findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>> {

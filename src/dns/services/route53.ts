@@ -132,7 +132,7 @@ export function createRoute53Api(
 
     async verify() {
       const answer = await call("GET", "/hostedzonecount");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Number(textAt(answer.root, "HostedZoneCount"));
       return {
         ok: true,

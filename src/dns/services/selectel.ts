@@ -113,7 +113,7 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
 
     async verify() {
       const listed = await call("GET", "/zones?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = isObject(listed.value.body) ? listed.value.body.count : undefined;
       return { ok: true, detail: typeof count === "number" ? `Service user accepted (${plural(count, "zone")} in the project)` : "Service user accepted" };
     },

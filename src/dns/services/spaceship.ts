@@ -89,7 +89,7 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", `/v1/domains?${new URLSearchParams({ take: "1", skip: "0" })}`);
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const total = isObject(answer.value.body) ? answer.value.body.total : undefined;
       return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
     },

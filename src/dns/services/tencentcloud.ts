@@ -94,7 +94,7 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
 
     async verify() {
       const listed = await listDomains(1, 0);
-      if (!listed.ok) return { ok: false, detail: listed.message };
+      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.total;
       return { ok: true, detail: Number.isInteger(count) ? `Secret key accepted (${plural(count, "domain")})` : "Secret key accepted" };
     },

@@ -104,7 +104,7 @@ export function createTransipApi(credentials: { login: string; private_key: stri
 
     async verify() {
       const answer = await login();
-      return answer.ok ? { ok: true, detail: `Key pair accepted for ${credentials.login}` } : { ok: false, detail: answer.message };
+      return answer.ok ? { ok: true, detail: `Key pair accepted for ${credentials.login}` } : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async hasZone(name) {

@@ -96,7 +96,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/v5/domains", { limit: "1" });
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       return { ok: true, detail: options.teamId ? `Token accepted for team ${options.teamId}` : "Token accepted" };
     },
 

@@ -60,7 +60,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
     async verify() {
       // The same listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message };
+      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = isObject(body.meta) ? body.meta.total : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };

@@ -47,6 +47,7 @@ export const ydns = defineService({
   // The update API takes only the address: the TTL is YDNS's.
   ttl: null,
   ...cannotCheck(CANNOT_VERIFY),
+  createsRecords: false,
   defaultApiUrl: "https://ydns.io/api/v1",
   // YDNS documents no request limit: the updater writes only when an address changed.
   createClient: (credentials, _options, context) => createYdnsClient({ username: credentials.username ?? "", password: credentials.password ?? "" }, context),

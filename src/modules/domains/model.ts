@@ -120,7 +120,11 @@ export const HistoryRecord = t.Object({
   message: t.String(),
   trigger: t.UnionEnum(["manual", "schedule", "push"], { description: "`push` is a router's /nic/update" }),
   duration_ms: Int(),
-  timestamp: t.String({ format: "date-time" }),
+  timestamp: t.String({ format: "date-time", description: "When it happened; for a row standing for repeated failures, when the last of them happened" }),
+  repeat_count: Int({
+    description: "How many attempts in a row this row stands for: the same failure again (status, cause, message, addresses, trigger) is counted on the newest row instead of written anew",
+  }),
+  first_timestamp: t.Nullable(t.String({ format: "date-time" }), { description: "When the first of the repeated attempts happened; null when the row stands for one" }),
 });
 
 export const UpdateResult = t.Object({

@@ -58,6 +58,9 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function normaliseHostname(input: string): string {
   const trimmed = input.trim().replace(/\.$/, "");
   if (trimmed === "") throw invalidField("domain_name", "is required");
+  // An address pasted from the browser's bar: say what to keep.
+  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]+)/i.exec(trimmed);
+  if (url) throw invalidField("domain_name", `"${input}" is an address, not a hostname: drop the "${trimmed.slice(0, trimmed.indexOf("//") + 2)}" and anything after the name, e.g. ${url[1]}`);
   // domainToASCII parses a URL's host: it would drop a "/path", "?query", tabs and %-escapes.
   if (/[^a-z0-9_.\-\u0080-\u{10ffff}]/iu.test(trimmed)) throw invalidField("domain_name", `"${input}" is not a valid hostname`);
   const ascii = domainToASCII(trimmed.toLowerCase());
@@ -205,7 +208,7 @@ export function getDomain(ctx: DomainReader, id: number): DomainView {
 
 function ensureUnique(ctx: DomainDeps, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {
   const clash = ctx.store.domains.sameRecord(providerId, domainName, recordType, exceptId);
-  if (clash !== undefined) throw conflict(`${domainName} ${recordType} is already configured on this provider (domain ${clash})`);
+  if (clash !== undefined) throw conflict(`${domainName} ${recordType} is already configured on this provider: edit that domain instead`);
 }
 
 export function createDomain(ctx: DomainDeps, input: DomainInput & { provider_id: number; domain_name: string }): DomainView {
@@ -335,6 +338,8 @@ function historyToView(row: HistoryRow): HistoryView {
     trigger: row.trigger,
     duration_ms: row.durationMs,
     timestamp: iso(row.timestamp),
+    repeat_count: row.repeatCount,
+    first_timestamp: row.firstTimestamp === null ? null : iso(row.firstTimestamp),
   };
 }
 

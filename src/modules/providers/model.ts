@@ -74,6 +74,9 @@ export const Provider = t.Object({
 export const VerifyResult = t.Object({
   ok: t.Nullable(t.Boolean(), { description: "null: the service cannot check credentials without writing a record" }),
   detail: t.String(),
+  cause: t.Nullable(t.UnionEnum(["unreachable", "credentials", "refused", "throttled"]), {
+    description: "Why a check failed: `unreachable` (the service could not be reached), `credentials` (it refused them), `refused` (it refused the request), `throttled`; null when it passed or could not be made",
+  }),
 });
 
 export const DeleteQuery = t.Object({

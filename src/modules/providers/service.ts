@@ -201,11 +201,14 @@ export function storedCredentialsReadable(ctx: ProviderRows & Pick<ProviderDeps,
 export async function verifyProvider(ctx: ProviderDeps, id: number): Promise<typeof VerifyResult.static> {
   const row = findProviderRow(ctx, id);
   const service = ctx.services.get(row.type);
-  const outcome = service.canVerify
+  const checked = service.canVerify
     ? await providerClient(ctx, row).verify()
     : { ok: null, detail: service.verifyUnavailable ?? `${service.label} cannot check credentials without changing a record` };
-  ctx.log.info("provider verified", { provider_id: id, ok: outcome.ok });
-  ctx.store.providers.noteVerification(id, { at: Date.now(), ok: outcome.ok, detail: outcome.detail });
+  // A failed check names its cause; one that names none is about the credentials it checks.
+  const cause = checked.ok === false ? (("cause" in checked ? checked.cause : undefined) ?? "credentials") : null;
+  const outcome = { ok: checked.ok, detail: checked.detail, cause };
+  ctx.log.info("provider verified", { provider_id: id, ok: outcome.ok, cause: cause ?? undefined });
+  ctx.store.providers.noteVerification(id, { at: Date.now(), ok: outcome.ok, detail: outcome.detail, cause });
   return outcome;
 }
 

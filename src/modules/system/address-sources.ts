@@ -53,6 +53,8 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
     const choice = choices[family]!;
     return { family, value: choice === null ? null : validated(family, choice) };
   });
+  // Written well first, then usable: a chosen interface must have an address of its family now.
+  for (const { family, value } of checked) if (value?.source.kind === "interface") refuseUnusableInterface(ctx, family, value.source.name);
   const now = Date.now();
   for (const { family, value } of checked) {
     const before = effectiveSource(ctx, family);
@@ -71,6 +73,21 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
     ctx.log.info("address source changed", { family: `IPv${family}`, source: sourceText(after.source), from: after.from });
     detectSoon(ctx, family);
   }
+}
+
+/**
+ * An interface with no usable address of the family is refused: chosen, it would stop every record
+ * of the family. The refusal says what the interface has (or that it is not there).
+ */
+function refuseUnusableInterface(ctx: { settings: { readonly allowPrivateIps: boolean } }, family: IpFamily, name: string): void {
+  const key = familyKey(family);
+  const found = hostInterfaces(ctx).find((item) => item.name === name);
+  if (found === undefined) throw invalidField(`${key}.source`, `this machine has no interface named ${name} now`);
+  if (found[key].length > 0) return;
+  const other = found[familyKey(family === 4 ? 6 : 4)];
+  const has = other.length > 0 ? `it has only IPv${family === 4 ? 6 : 4} (${other.join(", ")})` : "it has no usable address at all";
+  const usable = ctx.settings.allowPrivateIps ? "usable" : "public (global)";
+  throw invalidField(`${key}.source`, `interface ${name} has no ${usable} IPv${family} address now: ${has}; choose another source`);
 }
 
 /**

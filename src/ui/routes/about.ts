@@ -75,6 +75,7 @@ export function aboutRoutes(ctx: AboutDeps) {
         errors: state.errors ?? { fields: {} },
       },
       settings: settingsInEffect(ctx.settings),
+      now: Date.now(),
       logLines: ctx.log.recent().slice(-LOG_LINES_SHOWN).reverse(),
     });
   }

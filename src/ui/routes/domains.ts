@@ -20,8 +20,8 @@ import { listProviders, type ProviderReader } from "../../modules/providers/serv
 import { IdParams } from "../../modules/shared";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
 import type { UpdateParts } from "../../updater/update";
-import { domainStatus, NO_ERRORS, type FormErrors } from "../../../views/components";
-import { DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
+import { DOMAIN_SORTS, domainStatus, NO_ERRORS, sortDomains, type FormErrors } from "../../../views/components";
+import { DeletedRow, DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
 import { serviceFor } from "../../../views/fragments/credential-field";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
 import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
@@ -100,7 +100,8 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
           ? createDomain(ctx, domainInput(values, {}, service))
           : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config, service));
       setFlash(ctx, cookie, id === undefined ? `${domain.domain_name} added; its first update runs within a second or two.` : `${domain.domain_name} saved.`);
-      return seeOther("/domains");
+      // Back to the list at the domain's own row, marked, wherever the list's order puts it.
+      return seeOther(`/domains?landed=${domain.id}#domain-${domain.id}`);
     } catch (error) {
       return form(user, values, formErrors(error), id);
     }
@@ -110,24 +111,29 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
     new Elysia()
       .use(signedIn(ctx))
       .get("/domains", ({ user, cookie, query }) => {
-        const filters = { provider: field(query, "provider"), status: field(query, "status") };
+        const sort = DOMAIN_SORTS.find((s) => s.value === field(query, "sort"))?.value ?? "name";
+        const filters = { q: field(query, "q").trim(), provider: field(query, "provider"), status: field(query, "status"), sort };
         const all = listDomains(ctx);
         const conditions = updateConditions(ctx, listProviders(ctx));
+        const wanted = filters.q.toLowerCase();
         const domains = all.filter(
           (d) =>
+            (wanted === "" || d.domain_name.toLowerCase().includes(wanted) || d.provider_name.toLowerCase().includes(wanted)) &&
             (filters.provider === "" || String(d.provider_id) === filters.provider) &&
             (filters.status === "" || domainStatus(d, conditions(d)).key === filters.status),
         );
+        const landed = Number(field(query, "landed"));
         return DomainsPage({
           user,
           flash: takeFlash(ctx, cookie),
           now: Date.now(),
           intervalSeconds: interval,
-          domains,
+          domains: sortDomains(domains, sort, conditions),
           total: all.length,
           providers: listProviders(ctx),
           filters,
           conditions,
+          landed: Number.isInteger(landed) && landed > 0 ? landed : null,
         });
       })
       .get("/domains/new", ({ user, query }) => {
@@ -178,9 +184,11 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
             result = { ok: false, failure, cause, detail: (error as Error).message };
           }
           const view: DomainRowView = field(body, "view") === "dashboard" ? "dashboard" : "list";
+          const serviceLabel = ctx.services.services.find((s) => s.type === listProviders(ctx).find((p) => p.id === before.provider_id)?.type)?.label;
           return answerAction(ctx, request, cookie, {
-            fragment: () => row(params.id, view, result),
-            notice: `${before.domain_name} (${before.record_type}): ${updateSentence(result, before.provider_name)}`,
+            // A failure the history row keeps is shown from that row (with how often it repeated), as the list's refresh shows it.
+            fragment: () => row(params.id, view, !result.ok && (result.failure === "provider" || result.failure === "detection") ? null : result),
+            notice: `${before.domain_name} (${before.record_type}): ${updateSentence(result, before.provider_name, serviceLabel)}`,
             tone: result.ok ? "ok" : "fail",
             fallback: view === "dashboard" ? "/" : "/domains",
           });
@@ -209,6 +217,8 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
           if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/domains/${params.id}/delete`);
           const domain = getDomain(ctx, params.id);
           deleteDomain(ctx, params.id);
+          // The list's own Delete with htmx: the row says so in place, and focus stays there.
+          if (isHtmx(request) && field(body, "in_place") === "row") return DeletedRow({ domain });
           setFlash(ctx, cookie, `${domain.domain_name} (${domain.record_type}) deleted.`);
           return seeOther("/domains");
         },

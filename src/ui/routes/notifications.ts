@@ -15,7 +15,7 @@ import {
 import { IdParams } from "../../modules/shared";
 import { NO_ERRORS, type FormErrors } from "../../../views/components";
 import { NotificationFields } from "../../../views/fragments/notification-fields";
-import { deleteNotificationQuestion, NotificationRow, type TestOutcome } from "../../../views/fragments/notification-row";
+import { deleteNotificationQuestion, NotificationRow, type TestOutcome, deliveryProblem } from "../../../views/fragments/notification-row";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { NotificationFormPage, type NotificationFormValues } from "../../../views/pages/notification-form";
 import { NotificationsPage } from "../../../views/pages/notifications";
@@ -68,9 +68,8 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
       async ({ params, request, cookie }) => {
         const notification = getNotification(ctx, params.id);
         const outcome = await testNotification(ctx, params.id);
-        const notice = outcome.ok
-          ? `“${notification.name}”: test message sent.`
-          : `“${notification.name}”: the test message was not delivered: ${outcome.detail}. Check its settings with Edit, then send a test again.`;
+        const problem = outcome.ok ? null : deliveryProblem(outcome.detail);
+        const notice = problem === null ? `“${notification.name}”: test message sent.` : `“${notification.name}”: the test message was not delivered. ${problem.said}. ${problem.next}`;
         return answerAction(ctx, request, cookie, { fragment: () => row(params.id, outcome), notice, tone: outcome.ok ? "ok" : "fail", fallback: "/notifications" });
       },
       { params: IdParams },

@@ -18,28 +18,22 @@ import {
 } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
 import { NO_ERRORS, type Flash, type FormErrors, type Tone } from "../../../views/components";
-import { serviceFor, ServiceFields } from "../../../views/fragments/credential-field";
-import { ProviderRow, VerifyResult } from "../../../views/fragments/provider-row";
+import { serviceFor, ServiceFields, serviceLabel } from "../../../views/fragments/credential-field";
+import { type DomainProblem, ProviderRow, type VerifyAnswer, VerifyResult, verifyWords } from "../../../views/fragments/provider-row";
+import { type DomainReader, listDomains } from "../../modules/domains/service";
 import { plural } from "../../../views/format";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/provider-form";
 import { ProvidersPage } from "../../../views/pages/providers";
+import { ServicePickerPage } from "../../../views/pages/service-picker";
+import { searchCatalog, serviceCatalog } from "../../../views/service-catalog";
 import { deleteProviderQuestion } from "../../../views/fragments/provider-row";
 import { field, formErrors, onlyChangesType, providerInput, providerValues, providerValuesOf } from "../forms";
 import { answerAction, signedIn, type PageDeps } from "../pages";
 import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
-/** A verification's answer in words for a notice, with its tone and what to do. */
-function verifyWords(outcome: { ok: boolean | null; detail: string }): { tone: Tone; words: string } {
-  if (outcome.ok === true) return { tone: "ok", words: `the service accepted its credentials (${outcome.detail})` };
-  if (outcome.ok === false) {
-    return { tone: "fail", words: `the check of its credentials failed: ${outcome.detail}. Correct them with Edit (or check the connection), then Verify again` };
-  }
-  return { tone: "info", words: outcome.detail.replace(/\.$/, "") };
-}
-
 /** What the provider pages use: the providers' rules, and each provider's counters for its row. */
-export type ProviderPageDeps = PageDeps & ProviderDeps & MetricsReader;
+export type ProviderPageDeps = PageDeps & ProviderDeps & MetricsReader & DomainReader;
 
 export function providerPageRoutes(ctx: ProviderPageDeps) {
   function form(user: string, values: ProviderFormValues, errors: FormErrors, id?: number, flash: Flash | null = null) {
@@ -47,15 +41,32 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
     return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services, flash });
   }
 
-  function row(id: number) {
+  /**
+   * Each provider's domains whose newest update failed at the service (a detection failure is no
+   * provider's), with the cause and the service's words, by provider id.
+   */
+  function problems(): Map<number, DomainProblem[]> {
+    const newest = ctx.store.history.newest();
+    const found = new Map<number, DomainProblem[]>();
+    for (const domain of listDomains(ctx)) {
+      const latest = newest.get(domain.id);
+      if (!domain.is_enabled || domain.last_update_status !== "FAILED" || latest === undefined || latest.status !== "FAILED") continue;
+      if (latest.failureCause === "detection" || latest.failureCause === "disabled") continue;
+      const problem = { id: domain.id, name: domain.domain_name, recordType: domain.record_type, cause: latest.failureCause, message: latest.message };
+      found.set(domain.provider_id, [...(found.get(domain.provider_id) ?? []), problem]);
+    }
+    return found;
+  }
+
+  function row(id: number, result?: VerifyAnswer) {
     const stats = providerStats(ctx).providers.find((s) => s.provider_id === id);
-    return ProviderRow({ provider: getProvider(ctx, id), stats, verification: lastVerifications(ctx).get(id), now: Date.now() });
+    return ProviderRow({ provider: getProvider(ctx, id), stats, verification: lastVerifications(ctx).get(id), now: Date.now(), problems: problems().get(id), result });
   }
 
   /** After a save: the credentials checked with the service, the outcome as the list's notice. */
   async function savedNotice(provider: ProviderView, saved: string): Promise<{ tone: Tone; text: string }> {
     try {
-      const check = verifyWords(await verifyProvider(ctx, provider.id));
+      const check = verifyWords(await verifyProvider(ctx, provider.id), provider.name, serviceLabel(provider.type));
       // Saved either way: a refusal is a warning to act on, not a failed save.
       return { tone: check.tone === "fail" ? "warn" : check.tone, text: `${saved}; ${check.words}.` };
     } catch (error) {
@@ -96,11 +107,24 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
           providers: listProviders(ctx),
           stats: providerStats(ctx).providers,
           verifications: lastVerifications(ctx),
+          problems: problems(),
         }),
       )
-      .get("/providers/new", ({ user }) =>
-        form(user, { name: "", type: ctx.services.types[0] ?? "", credentials: {}, options: {}, is_enabled: true }, NO_ERRORS),
-      )
+      // Without a known type: the service picker (searched with ?q=); with one, its form, a dyndns2
+      // preset's server (?server=) filled in and the entry's name as the provider's first name.
+      .get("/providers/new", ({ user, query }) => {
+        const type = field(query, "type");
+        const service = ctx.services.services.find((s) => s.type === type);
+        if (service === undefined) {
+          const q = field(query, "q");
+          return ServicePickerPage({ user, query: q, groups: searchCatalog(serviceCatalog(ctx.services.services), q) });
+        }
+        const server = service.options.some((option) => option.key === "server") ? field(query, "server") : "";
+        const preset = service.options.flatMap((option) => option.presets ?? []).find((p) => p.value === server);
+        const options: Record<string, string> = server === "" ? {} : { server };
+        const name = preset?.label ?? (service.type === "dyndns2" ? "" : service.label);
+        return form(user, { name, type, credentials: {}, options, is_enabled: true }, NO_ERRORS);
+      })
       .post("/providers/new", ({ user, body, cookie }) => submit(user, body, cookie))
       // The credential and option inputs of the chosen type (the provider form's type select swaps them in).
       .get("/providers/credential-field", ({ query }) => {
@@ -120,12 +144,15 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
       .get("/providers/:id", ({ params }) => seeOther(`/providers/${params.id}/edit`), { params: IdParams })
       .post(
         "/providers/:id/verify",
-        async ({ params, request, cookie }) => {
+        async ({ params, body, request, cookie }) => {
           const provider = getProvider(ctx, params.id);
           const outcome = await verifyProvider(ctx, params.id);
-          const check = verifyWords(outcome);
+          const check = verifyWords(outcome, provider.name, serviceLabel(provider.type));
           const notice = `“${provider.name}”: ${check.words}.`;
-          return answerAction(ctx, request, cookie, { fragment: () => VerifyResult(outcome), notice, tone: check.tone, fallback: "/providers" });
+          // The list's card comes back whole (its health shows this check); the edit page's slot gets the answer alone.
+          const fragment = () =>
+            field(body, "view") === "card" ? row(params.id, outcome) : VerifyResult({ outcome, providerName: provider.name, type: provider.type });
+          return answerAction(ctx, request, cookie, { fragment, notice, tone: check.tone, fallback: "/providers" });
         },
         { params: IdParams },
       )

@@ -17,7 +17,7 @@ export function signInRoutes(ctx: AuthDeps & CookieDeps) {
       LoginPage({
         username: "",
         next: localPath(query.next),
-        notice: query.expired ? SESSION_EXPIRED : query.signed_out ? "You have signed out." : query.password_changed ? "Your password was changed. Sign in with the new one." : null,
+        notice: query.expired ? (query.unsent ? `${SESSION_EXPIRED} The form you sent was not saved: after signing in, enter it again.` : SESSION_EXPIRED) : query.signed_out ? "You have signed out." : query.password_changed ? "Your password was changed. Sign in with the new one." : null,
       }),
     )
     .post("/login", async ({ body, cookie, jwt, request, set }) => {

@@ -70,8 +70,9 @@ describe("store: providers", () => {
     const { store, provider } = memoryStore();
     const a = provider("a");
     provider("b");
-    store.providers.noteVerification(a, { at: 1, ok: false, detail: "bad key" });
-    store.providers.noteVerification(a, { at: 2, ok: null, detail: "cannot check" });
-    expect(store.providers.verifications()).toEqual(new Map([[a, { at: 2, ok: null, detail: "cannot check" }]]));
+    store.providers.noteVerification(a, { at: 1, ok: false, detail: "bad key", cause: "credentials" });
+    expect(store.providers.verifications().get(a)?.cause).toBe("credentials");
+    store.providers.noteVerification(a, { at: 2, ok: null, detail: "cannot check", cause: null });
+    expect(store.providers.verifications()).toEqual(new Map([[a, { at: 2, ok: null, detail: "cannot check", cause: null }]]));
   });
 });

@@ -150,6 +150,8 @@ describe("escaping", () => {
       failure_cause: null,
       trigger: "schedule",
       duration_ms: 120,
+      repeat_count: 1,
+      first_timestamp: null,
       timestamp: new Date(NOW - 60_000).toISOString(),
     };
     const history = String(
@@ -195,7 +197,7 @@ describe("escaping", () => {
 
 describe("providers", () => {
   test("the domain form's provider options follow the service: its hostname rule, its TTL rule or none", () => {
-    const values = { ttl: "", proxied: "" };
+    const values = { ttl: "", proxied: "", create_if_missing: true };
     const options = (service: ServiceDescription | null) => String(ProviderOptions({ service, values, errors: NO_ERRORS }));
     expect(options(serviceFor("cloudflare"))).toContain("Seconds (60–86400), or 1 for automatic.");
     expect(options(serviceFor("dynu"))).toContain("Seconds (30–86400).");
@@ -208,10 +210,13 @@ describe("providers", () => {
     expect(html).toContain("Duck sets the TTL itself.");
     expect(html).not.toContain('name="ttl"');
     expect(html).not.toContain('name="proxied"');
+    // Creating a missing record only where the service can: DuckDNS updates names it holds.
+    expect(options(serviceFor("cloudflare"))).toContain('name="create_if_missing"');
+    expect(options(serviceFor("duckdns"))).not.toContain('name="create_if_missing"');
   });
 
   test("a verify result the service could not check says so, neither verified nor refused", () => {
-    const html = String(VerifyResult({ ok: null, detail: "DuckDNS has no way to check a token" }));
+    const html = String(VerifyResult({ outcome: { ok: null, detail: "DuckDNS has no way to check a token" }, providerName: "Duck", type: "duckdns" }));
     expect(html).toContain('<span class="badge badge-info">Not checkable</span>');
     expect(html).toContain("DuckDNS has no way to check a token");
   });
@@ -289,7 +294,7 @@ describe("providers", () => {
     );
     expect(html).toMatch(/<input [^>]*value="x{120}"[^>]*id="f-name" name="name" aria-invalid="true" aria-describedby="f-name-help f-name-error" autofocus/);
     expect(html).toContain('<p class="field-error" id="f-name-error">must be 1 to 100 characters</p>');
-    expect(html).toContain('<option value="dynu" selected>Dynu</option>');
+    expect(html).toContain('<input type="hidden" name="type" value="dynu"/>');
     expect(html).not.toContain("typed-key"); // a secret never comes back, even one just typed
     expect(html).toMatch(/<input type="checkbox" value="on" id="f-is_enabled"/);
   });
@@ -354,11 +359,10 @@ describe("domains", () => {
       '<p class="update-result update-result-ok" role="status"><span>Now points at 203.0.113.7 (was 198.51.100.2).</span><span class="muted"> (84 ms)</span>',
     );
     expect(result({ ok: true, changed: false, ip: "203.0.113.7", previousIp: "203.0.113.7", durationMs: 84 })).toContain("Already pointed at 203.0.113.7; nothing to change.");
-    // The provider's own words stay in the history; the row says what to do and links there.
+    // The cause in the service's own words, what to do, and a link to the history.
     const failed = result({ ok: false, failure: "provider", detail: "Cloudflare: Authentication error (code 10000, status 403)" });
-    expect(failed).toContain("Home Cloudflare did not accept the update. Its history says why.");
-    expect(failed).not.toContain("code 10000");
-    expect(failed).toContain('<a href="/domains/7/history">See the history</a>');
+    expect(failed).toContain("Home Cloudflare did not accept the update: Cloudflare: Authentication error (code 10000, status 403). Its history has the details.");
+    expect(failed).toContain('<a href="/domains/7/history" aria-label="History of home.example.com (A)">See the history</a>');
     expect(result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" })).toContain("The domain is disabled; enable it to update it.");
   });
 
@@ -490,7 +494,7 @@ describe("history, about, sign in", () => {
 
   test("about shows what it is given and links the API reference", () => {
     const html = String(
-      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: { source: "web", from: "environment" }, ipv6: { source: "interface:eth0", from: "database" } }, sourceForm: { values: { ipv4: { source: "environment", urls: "https://a.example/\nhttps://b.example/" }, ipv6: { source: "interface:eth0", urls: "" } }, environment: { ipv4: "web", ipv6: "web" }, interfaces: [{ name: "lo", ipv4: ["127.0.0.1"], ipv6: [] }], errors: { fields: { ipv6_urls: "expected http(s) URLs" } } }, settings: [{ name: "DDNS_PORT", value: "8001" }], logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
+      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: { source: "web", from: "environment" }, ipv6: { source: "interface:eth0", from: "database" } }, sourceForm: { values: { ipv4: { source: "environment", urls: "https://a.example/\nhttps://b.example/" }, ipv6: { source: "interface:eth0", urls: "" } }, environment: { ipv4: "web", ipv6: "web" }, interfaces: [{ name: "lo", ipv4: ["127.0.0.1"], ipv6: [] }], errors: { fields: { ipv6_urls: "expected http(s) URLs" } } }, settings: [{ name: "DDNS_PORT", value: "8001" }], now: NOW, logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
     );
     expect(html).toContain("<code>1.2.3</code>");
     // The recent log, its lines as text.
