@@ -119,7 +119,7 @@ describe("writeRecord", () => {
   });
 
   test("no domain holding the name: a failure naming it", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Netcup CloudDNS: no domain of this account holds home.example.org" });
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Netcup CloudDNS: no zone of this account holds home.example.org" });
   });
 
   test("a configured domain that left the account is looked up afresh, once", async () => {

@@ -117,7 +117,7 @@ describe("writeRecord on a missing record", () => {
 describe("domain discovery", () => {
   test("a domain not in the account (403 \"permission denied\") is refused, not taken for a bad token", async () => {
     const outcome = await client().writeRecord(target("home.example.org", { zone_id: "example.org" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no domain of this account holds home.example.org" });
+    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no zone of this account holds home.example.org" });
     expect(methods()).toEqual(["list-records", "list-domains"]);
   });
 

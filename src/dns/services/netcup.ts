@@ -20,7 +20,7 @@ import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup";
 /**
@@ -138,7 +138,7 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
         // Any other refusal: this name is not one of the account's domains; its parent may be.
       }
       if (cloudZone !== undefined) return failed(refusal(cloudZone), { cause: "refused", stopRetrying: true });
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {

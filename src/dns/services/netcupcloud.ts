@@ -26,7 +26,7 @@ import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } fro
 import type { Step } from "../provider";
 import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, type ClientContext } from "../service";
-import { candidateZones, relativeName } from "../zones";
+import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup CloudDNS";
 /** A new record's TTL when the domain's config names none. */
@@ -139,7 +139,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
         if (found.value.isDnsManaged === false) return notManaged(candidate);
         return { ok: true, value: { id: candidate, name: candidate } };
       }
-      return failed(`${SERVICE}: no domain of this account holds ${hostname}`, { cause: "refused" });
+      return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {
