@@ -183,7 +183,21 @@
     typedSecrets = null;
   }
 
+  // A list's refresh never runs beside a control's own request: one rendered before the control's
+  // write and answered after it would put the row's old state back (a switch just turned off shown
+  // on again until the next refresh) and take the focus given back with it. A refresh due while a
+  // request is under way is skipped (the next one comes a few seconds later); one under way when a
+  // control is used is dropped.
+  var liveUnderWay = [];
+
   document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt.hasAttribute && elt.hasAttribute("data-live")) {
+      if (requestsUnderWay > liveUnderWay.length) return event.preventDefault();
+      liveUnderWay.push(elt);
+    } else {
+      for (var i = 0; i < liveUnderWay.length; i++) htmx.trigger(liveUnderWay[i], "htmx:abort");
+    }
     if (event.detail.boosted) keepTypedSecrets(event.detail.elt);
     var active = document.activeElement;
     if (active && active !== document.body && active.id) owedFocus = active.id;
@@ -192,8 +206,10 @@
   });
 
   // Fired for every request htmx sent, answered or not, before its swap.
-  document.addEventListener("htmx:afterRequest", function () {
+  document.addEventListener("htmx:afterRequest", function (event) {
     requestsUnderWay = Math.max(0, requestsUnderWay - 1);
+    var at = liveUnderWay.indexOf(event.detail.elt);
+    if (at !== -1) liveUnderWay.splice(at, 1);
   });
 
   // Focus the person moves elsewhere is theirs: nothing is owed any more.
