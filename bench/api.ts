@@ -20,7 +20,7 @@ import {
   tempDir,
 } from "./lib/common";
 import { seedAppliance, startProviderWorld, writeJson } from "./lib/fakes";
-import { loadTool, runLoad, type LoadResult } from "./lib/load";
+import { type LoadResult, loadTool, runLoad } from "./lib/load";
 
 const DOMAINS = 100;
 const CONNECTIONS = 32;
@@ -30,7 +30,9 @@ const ENDPOINTS = ["/api/v1/domains", "/api/v1/metrics/dashboard"];
 
 heading("API throughput and latency");
 console.log(`machine: ${machine()}`);
-console.log(`load: ${loadTool() === "wrk" ? "wrk -t2" : "bench/lib/loadgen.ts (wrk not installed: sudo apt-get install -y wrk)"}, ${CONNECTIONS} connections, ${SECONDS} s per run, runs alternate ours/bare ×${ROUNDS}`);
+console.log(
+  `load: ${loadTool() === "wrk" ? "wrk -t2" : "bench/lib/loadgen.ts (wrk not installed: sudo apt-get install -y wrk)"}, ${CONNECTIONS} connections, ${SECONDS} s per run, runs alternate ours/bare ×${ROUNDS}`,
+);
 
 ensureBinary();
 const dir = tempDir("api");
@@ -73,11 +75,14 @@ try {
       { name: "bare Bun.serve", url: `${bareUrl}${path}`, pid: bare.pid },
     ];
     // Warm both (JIT, connections), untimed; then ours, bare, ours, bare.
-    for (const server of servers) await runLoad({ url: server.url, headers: auth, connections: CONNECTIONS, seconds: 2 });
+    for (const server of servers)
+      await runLoad({ url: server.url, headers: auth, connections: CONNECTIONS, seconds: 2 });
     const runs = servers.map(() => [] as LoadResult[]);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, server] of servers.entries()) {
-        runs[i]!.push(await runLoad({ url: server.url, headers: auth, connections: CONNECTIONS, seconds: SECONDS }, server.pid));
+        runs[i]!.push(
+          await runLoad({ url: server.url, headers: auth, connections: CONNECTIONS, seconds: SECONDS }, server.pid),
+        );
       }
     }
     const errors = runs[0]!.reduce((sum, r) => sum + r.errors, 0);
@@ -100,16 +105,41 @@ try {
     const throughput = mean(ours, "requestsPerSecond") / mean(theirs, "requestsPerSecond");
     const cpu = mean(theirs, "serverCpuUs") / mean(ours, "serverCpuUs");
     const p99 = worstP99(ours);
-    ratios.push(`${path}: ddnsd ÷ bare = ${ratio(throughput)} the requests/s, ${ratio(cpu)} the requests per CPU second`);
+    ratios.push(
+      `${path}: ddnsd ÷ bare = ${ratio(throughput)} the requests/s, ${ratio(cpu)} the requests per CPU second`,
+    );
     const name = path.replace("/api/v1", "");
-    recordFigure({ bench: "api", name: `${name}: ddnsd req/s ÷ bare Bun.serve req/s`, value: `${ratio(throughput)} (${mean(ours, "requestsPerSecond").toFixed(0)} vs ${mean(theirs, "requestsPerSecond").toFixed(0)})`, target: "≥ 0.70×", met: throughput >= 0.7 });
-    recordFigure({ bench: "api", name: `${name}: server CPU per request, ddnsd vs bare`, value: `${mean(ours, "serverCpuUs").toFixed(0)} µs vs ${mean(theirs, "serverCpuUs").toFixed(0)} µs` });
-    recordFigure({ bench: "api", name: `${name}: p99 latency at ${CONNECTIONS} connections`, value: ms(p99), target: "≤ 10 ms", met: p99 <= 10 });
+    recordFigure({
+      bench: "api",
+      name: `${name}: ddnsd req/s ÷ bare Bun.serve req/s`,
+      value: `${ratio(throughput)} (${mean(ours, "requestsPerSecond").toFixed(0)} vs ${mean(theirs, "requestsPerSecond").toFixed(0)})`,
+      target: "≥ 0.70×",
+      met: throughput >= 0.7,
+    });
+    recordFigure({
+      bench: "api",
+      name: `${name}: server CPU per request, ddnsd vs bare`,
+      value: `${mean(ours, "serverCpuUs").toFixed(0)} µs vs ${mean(theirs, "serverCpuUs").toFixed(0)} µs`,
+    });
+    recordFigure({
+      bench: "api",
+      name: `${name}: p99 latency at ${CONNECTIONS} connections`,
+      value: ms(p99),
+      target: "≤ 10 ms",
+      met: p99 <= 10,
+    });
   }
   console.log();
   console.log(
     table(
-      ["endpoint", "server", ...Array.from({ length: ROUNDS }, (_, i) => `req/s run ${i + 1}`), "p50", "p99", "CPU / request"],
+      [
+        "endpoint",
+        "server",
+        ...Array.from({ length: ROUNDS }, (_, i) => `req/s run ${i + 1}`),
+        "p50",
+        "p99",
+        "CPU / request",
+      ],
       rows,
       2,
     ),

@@ -45,10 +45,16 @@ if (!ddclient || !openssl) {
     ? missingTool("ddclient", "ddclient", "the ddclient comparison")
     : missingTool("openssl", "openssl", "the ddclient comparison (it makes the fake's TLS certificate)");
   console.log(note);
-  recordFigure({ bench: "ddclient", name: "ddclient comparison", value: `skipped (sudo apt-get install -y ${ddclient ? "openssl" : "ddclient"})` });
+  recordFigure({
+    bench: "ddclient",
+    name: "ddclient comparison",
+    value: `skipped (sudo apt-get install -y ${ddclient ? "openssl" : "ddclient"})`,
+  });
   process.exit(0);
 }
-const version = /ddclient version ([\d.]+)/i.exec(Bun.spawnSync([ddclient, "-help"], { stdout: "pipe", stderr: "pipe" }).stdout.toString())?.[1];
+const version = /ddclient version ([\d.]+)/i.exec(
+  Bun.spawnSync([ddclient, "-help"], { stdout: "pipe", stderr: "pipe" }).stdout.toString(),
+)?.[1];
 
 ensureBinary();
 const dir = tempDir("ddclient");
@@ -102,7 +108,17 @@ try {
   const commands = {
     ddnsd: { cmd: [binaryPath(), "check"], env: applianceEnv(dataDir, freePort(), env) },
     ddclient: {
-      cmd: [ddclient, "-daemon=0", "-foreground", "-file", conf, "-cache", join(dir, "ddclient.cache"), "-force", "-noquiet"],
+      cmd: [
+        ddclient,
+        "-daemon=0",
+        "-foreground",
+        "-file",
+        conf,
+        "-cache",
+        join(dir, "ddclient.cache"),
+        "-force",
+        "-noquiet",
+      ],
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
     },
   };
@@ -117,7 +133,9 @@ try {
       const run = await measuredRun(commands[who].cmd, commands[who].env);
       const stale = [...world.cloudflare.records.values()].filter((r) => r.content !== world.echo.ipv4).length;
       if (run.code !== 0 || stale > 0) {
-        throw new Error(`${who} left ${stale} of ${RECORDS} records stale (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+        throw new Error(
+          `${who} left ${stale} of ${RECORDS} records stale (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
+        );
       }
       cycles.push({
         who,
@@ -134,11 +152,20 @@ try {
     const runs = cycles.filter((c) => c.who === who);
     return runs.reduce((sum, c) => sum + c[key], 0) / runs.length;
   };
-  console.log(`\nddclient ${version ?? "(version unknown)"} vs ddnsd check: ${RECORDS} A records, one cycle each after an IP change, alternating ×${ROUNDS}\n`);
+  console.log(
+    `\nddclient ${version ?? "(version unknown)"} vs ddnsd check: ${RECORDS} A records, one cycle each after an IP change, alternating ×${ROUNDS}\n`,
+  );
   console.log(
     table(
       ["run", "CPU (user+sys)", "peak RSS", "wall", "API requests", "writes"],
-      cycles.map((c, i) => [`${i + 1}. ${c.who}`, `${c.cpuSeconds.toFixed(3)} s`, mb(c.peakRss), `${(c.wallMs / 1000).toFixed(2)} s`, String(c.requests), String(c.writes)]),
+      cycles.map((c, i) => [
+        `${i + 1}. ${c.who}`,
+        `${c.cpuSeconds.toFixed(3)} s`,
+        mb(c.peakRss),
+        `${(c.wallMs / 1000).toFixed(2)} s`,
+        String(c.requests),
+        String(c.writes),
+      ]),
     ),
   );
   const cpuRatio = mean("ddclient", "cpuSeconds") / mean("ddnsd", "cpuSeconds");
@@ -148,9 +175,21 @@ try {
     `\nddclient ÷ ddnsd: CPU ${ratio(cpuRatio)}, peak RSS ${ratio(rssRatio)}, API requests ${ratio(requestRatio)} ` +
       `(${mean("ddclient", "requests")} vs ${mean("ddnsd", "requests")} per cycle; every record verified at the new address after each run)`,
   );
-  recordFigure({ bench: "ddclient", name: `CPU per ${RECORDS}-record cycle, ddclient ÷ ddnsd`, value: `${ratio(cpuRatio)} (${mean("ddclient", "cpuSeconds").toFixed(2)} s vs ${mean("ddnsd", "cpuSeconds").toFixed(2)} s)` });
-  recordFigure({ bench: "ddclient", name: "peak RSS per cycle, ddclient ÷ ddnsd", value: `${ratio(rssRatio)} (${mb(mean("ddclient", "peakRss"))} vs ${mb(mean("ddnsd", "peakRss"))})` });
-  recordFigure({ bench: "ddclient", name: "Cloudflare API requests per cycle, ddclient vs ddnsd", value: `${mean("ddclient", "requests")} vs ${mean("ddnsd", "requests")} (writes ${mean("ddclient", "writes")} vs ${mean("ddnsd", "writes")})` });
+  recordFigure({
+    bench: "ddclient",
+    name: `CPU per ${RECORDS}-record cycle, ddclient ÷ ddnsd`,
+    value: `${ratio(cpuRatio)} (${mean("ddclient", "cpuSeconds").toFixed(2)} s vs ${mean("ddnsd", "cpuSeconds").toFixed(2)} s)`,
+  });
+  recordFigure({
+    bench: "ddclient",
+    name: "peak RSS per cycle, ddclient ÷ ddnsd",
+    value: `${ratio(rssRatio)} (${mb(mean("ddclient", "peakRss"))} vs ${mb(mean("ddnsd", "peakRss"))})`,
+  });
+  recordFigure({
+    bench: "ddclient",
+    name: "Cloudflare API requests per cycle, ddclient vs ddnsd",
+    value: `${mean("ddclient", "requests")} vs ${mean("ddnsd", "requests")} (writes ${mean("ddclient", "writes")} vs ${mean("ddnsd", "writes")})`,
+  });
 } finally {
   await world.stop();
   removeDir(dir);

@@ -11,9 +11,9 @@
 // Targets: idle RSS ≤ floor + 16 MB; after the sign-in and load ≤ floor + 26 MB; idle ≤ 0.02 s CPU
 // and ≤ 5 wake-ups a minute; the API ≥ 0.8× the bare server's requests/s.
 
+import { statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { statSync, writeFileSync } from "node:fs";
 import {
   binaryPath,
   ensureBinary,
@@ -35,7 +35,7 @@ import {
   tempDir,
 } from "./lib/common";
 import { seedAppliance, startProviderWorld } from "./lib/fakes";
-import { loadTool, runLoad, type LoadResult } from "./lib/load";
+import { type LoadResult, loadTool, runLoad } from "./lib/load";
 
 const STARTS = 5;
 const DOMAINS = 20;
@@ -64,7 +64,16 @@ const dir = tempDir("footprint");
 function compileBare(): string {
   const binary = join(dir, "bare-server");
   const build = Bun.spawnSync(
-    ["bun", "build", "--compile", "--minify", "--bytecode", "--format=esm", join(import.meta.dir, "lib/bare-server.ts"), `--outfile=${binary}`],
+    [
+      "bun",
+      "build",
+      "--compile",
+      "--minify",
+      "--bytecode",
+      "--format=esm",
+      join(import.meta.dir, "lib/bare-server.ts"),
+      `--outfile=${binary}`,
+    ],
     { stdout: "pipe", stderr: "pipe" },
   );
   if (build.exitCode !== 0) throw new Error(`compiling the bare server failed: ${build.stderr.toString()}`);
@@ -72,13 +81,19 @@ function compileBare(): string {
 }
 
 /** The bare server on a free port, answering the bodies in `bodiesFile` (read at its first request). */
-async function startBare(binary: string, bodiesFile: string): Promise<{ url: string; pid: number; stop(): Promise<void>; startedInMs: number }> {
+async function startBare(
+  binary: string,
+  bodiesFile: string,
+): Promise<{ url: string; pid: number; stop(): Promise<void>; startedInMs: number }> {
   const port = freePort();
   const started = performance.now();
   const child = Bun.spawn([binary, String(port), bodiesFile], { stdout: "ignore", stderr: "inherit" });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    const answered = await fetch(`${url}/healthz`).then((r) => r.arrayBuffer().then(() => true), () => false);
+    const answered = await fetch(`${url}/healthz`).then(
+      (r) => r.arrayBuffer().then(() => true),
+      () => false,
+    );
     if (answered) break;
     if (performance.now() - started > 20_000) throw new Error("the bare server did not answer within 20 s");
     await Bun.sleep(1);
@@ -107,7 +122,13 @@ async function idleFor(pids: number[], ms: number): Promise<Minute[]> {
   }));
 }
 
-const row = (label: string, ours: string, bare: string, target = "", met?: boolean) => [label, ours, bare, target, met === undefined ? "" : met ? "met" : "MISSED"];
+const row = (label: string, ours: string, bare: string, target = "", met?: boolean) => [
+  label,
+  ours,
+  bare,
+  target,
+  met === undefined ? "" : met ? "met" : "MISSED",
+];
 
 try {
   const bareBinary = compileBare();
@@ -117,7 +138,11 @@ try {
 
   // A data dir as a small install has it: 20 domains on a 5-minute interval, each updated once.
   const world = await startProviderWorld({ records: DOMAINS });
-  const env = { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "5m" };
+  const env = {
+    DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl,
+    DDNS_IPV4_URLS: world.echoV4Url,
+    DDNS_UPDATE_INTERVAL: "5m",
+  };
   const prepared = join(dir, "prepared");
   const seeding = await startAppliance(prepared, env);
   await seedAppliance(seeding.url, await login(seeding.url), world, DOMAINS);
@@ -143,17 +168,30 @@ try {
     const token = await login(appliance.url);
     const auth = { Authorization: `Bearer ${token}` };
     const bodies: Record<string, string> = { "/healthz": JSON.stringify({ status: "ok" }) };
-    for (const path of LOAD_PATHS) bodies[path] = await (await fetch(`${appliance.url}${path}`, { headers: auth })).text();
+    for (const path of LOAD_PATHS)
+      bodies[path] = await (await fetch(`${appliance.url}${path}`, { headers: auth })).text();
     writeFileSync(bodiesFile, JSON.stringify(bodies));
     await bare.stop();
     const loadedBare = await startBare(bareBinary, bodiesFile);
-    const runs = new Map<string, { ours: LoadResult[]; bare: LoadResult[] }>(LOAD_PATHS.map((p) => [p, { ours: [], bare: [] }]));
+    const runs = new Map<string, { ours: LoadResult[]; bare: LoadResult[] }>(
+      LOAD_PATHS.map((p) => [p, { ours: [], bare: [] }]),
+    );
     try {
       for (let round = 0; round < ROUNDS; round++) {
         for (const path of LOAD_PATHS) {
           const slot = runs.get(path)!;
-          slot.ours.push(await runLoad({ url: `${appliance.url}${path}`, headers: auth, connections: CONNECTIONS, seconds: RUN_SECONDS }, appliance.pid));
-          slot.bare.push(await runLoad({ url: `${loadedBare.url}${path}`, headers: auth, connections: CONNECTIONS, seconds: RUN_SECONDS }, loadedBare.pid));
+          slot.ours.push(
+            await runLoad(
+              { url: `${appliance.url}${path}`, headers: auth, connections: CONNECTIONS, seconds: RUN_SECONDS },
+              appliance.pid,
+            ),
+          );
+          slot.bare.push(
+            await runLoad(
+              { url: `${loadedBare.url}${path}`, headers: auth, connections: CONNECTIONS, seconds: RUN_SECONDS },
+              loadedBare.pid,
+            ),
+          );
         }
       }
       await Bun.sleep(2000); // the collector returns the burst's pages
@@ -175,7 +213,13 @@ try {
       const floorIdle = idle.bare.rss;
       const rows: string[][] = [
         row("binary size", mb(sizes.ours), mb(sizes.bare)),
-        row(`exec → first /healthz (median of ${STARTS})`, ms(median(starts.ours)), ms(median(starts.bare)), "≤ 100 ms", median(starts.ours) <= 100),
+        row(
+          `exec → first /healthz (median of ${STARTS})`,
+          ms(median(starts.ours)),
+          ms(median(starts.bare)),
+          "≤ 100 ms",
+          median(starts.ours) <= 100,
+        ),
         row(
           `RSS idle, ${DOMAINS} domains, ${IDLE_AFTER_START_MS / 1000} s after start`,
           `${mb(idle.ours.rss)} (floor +${mb(idle.ours.rss - floorIdle)})`,
@@ -183,7 +227,11 @@ try {
           "≤ floor + 16 MB",
           idle.ours.rss <= floorIdle + IDLE_MARGIN,
         ),
-        row("  executable's pages (RssFile) + own memory (RssAnon)", `${mb(idle.ours.file)} + ${mb(idle.ours.anon)}`, `${mb(idle.bare.file)} + ${mb(idle.bare.anon)}`),
+        row(
+          "  executable's pages (RssFile) + own memory (RssAnon)",
+          `${mb(idle.ours.file)} + ${mb(idle.ours.anon)}`,
+          `${mb(idle.bare.file)} + ${mb(idle.bare.anon)}`,
+        ),
         row(
           `RSS after a sign-in and ${ROUNDS * LOAD_PATHS.length * RUN_SECONDS} s of API load`,
           `${mb(loaded.ours.rss)} (floor +${mb(loaded.ours.rss - floorIdle)})`,
@@ -191,10 +239,15 @@ try {
           "≤ floor + 26 MB",
           loaded.ours.rss <= floorIdle + LOADED_MARGIN,
         ),
-        row("  executable's pages (RssFile) + own memory (RssAnon)", `${mb(loaded.ours.file)} + ${mb(loaded.ours.anon)}`, `${mb(loaded.bare.file)} + ${mb(loaded.bare.anon)}`),
+        row(
+          "  executable's pages (RssFile) + own memory (RssAnon)",
+          `${mb(loaded.ours.file)} + ${mb(loaded.ours.anon)}`,
+          `${mb(loaded.bare.file)} + ${mb(loaded.bare.anon)}`,
+        ),
         row("  peak RSS (VmHWM)", mb(loaded.ours.peak), mb(loaded.bare.peak)),
       ];
-      const mean = (results: LoadResult[], key: "requestsPerSecond" | "serverCpuUs") => results.reduce((sum, r) => sum + (r[key] ?? 0), 0) / results.length;
+      const mean = (results: LoadResult[], key: "requestsPerSecond" | "serverCpuUs") =>
+        results.reduce((sum, r) => sum + (r[key] ?? 0), 0) / results.length;
       for (const [path, slot] of runs) {
         const share = mean(slot.ours, "requestsPerSecond") / mean(slot.bare, "requestsPerSecond");
         rows.push(
@@ -206,33 +259,90 @@ try {
             share >= 0.8,
           ),
         );
-        recordFigure({ bench: "footprint", name: `${path.replace("/api/v1", "")}: req/s ÷ bare's, ${CONNECTIONS} connections`, value: ratio(share), target: "≥ 0.80×", met: share >= 0.8 });
+        recordFigure({
+          bench: "footprint",
+          name: `${path.replace("/api/v1", "")}: req/s ÷ bare's, ${CONNECTIONS} connections`,
+          value: ratio(share),
+          target: "≥ 0.80×",
+          met: share >= 0.8,
+        });
       }
-      const perMinute = (key: keyof Minute, side: "ours" | "bare", digits: number) => minutes.map((m) => m[side][key].toFixed(digits)).join(" / ");
+      const perMinute = (key: keyof Minute, side: "ours" | "bare", digits: number) =>
+        minutes.map((m) => m[side][key].toFixed(digits)).join(" / ");
       // Counted in clock ticks: 0.02 s is two ticks, not a figure to compare to the last bit.
       const cpuMet = median(minutes.map((m) => m.ours.cpuSeconds)) <= 0.02 + 1e-9;
       // The median minute: a minute with a check, or with the runtime's collector catching up after
       // one, is shown beside it.
       const wakeMet = median(minutes.map((m) => m.ours.wakeUps)) <= 5;
       rows.push(
-        row(`idle minutes (${IDLE_MINUTES}), ${DOMAINS} domains every 5 min: CPU s`, perMinute("cpuSeconds", "ours", 2), perMinute("cpuSeconds", "bare", 2), "≤ 0.02 s (median)", cpuMet),
-        row("  wake-ups (main thread's voluntary context switches)", perMinute("wakeUps", "ours", 0), perMinute("wakeUps", "bare", 0), "≤ 5 (median)", wakeMet),
-        row("  checks of the domains in each minute (echo requests)", minutes.map((m) => String(m.checks)).join(" / "), ""),
+        row(
+          `idle minutes (${IDLE_MINUTES}), ${DOMAINS} domains every 5 min: CPU s`,
+          perMinute("cpuSeconds", "ours", 2),
+          perMinute("cpuSeconds", "bare", 2),
+          "≤ 0.02 s (median)",
+          cpuMet,
+        ),
+        row(
+          "  wake-ups (main thread's voluntary context switches)",
+          perMinute("wakeUps", "ours", 0),
+          perMinute("wakeUps", "bare", 0),
+          "≤ 5 (median)",
+          wakeMet,
+        ),
+        row(
+          "  checks of the domains in each minute (echo requests)",
+          minutes.map((m) => String(m.checks)).join(" / "),
+          "",
+        ),
       );
       const loadAfter = loadavg()[0]!;
 
-      console.log(`load: ${loadTool() === "wrk" ? "wrk -t2" : "bench/lib/loadgen.ts"}, ${CONNECTIONS} connections, ${RUN_SECONDS} s per run, ours and bare alternating ×${ROUNDS}`);
+      console.log(
+        `load: ${loadTool() === "wrk" ? "wrk -t2" : "bench/lib/loadgen.ts"}, ${CONNECTIONS} connections, ${RUN_SECONDS} s per run, ours and bare alternating ×${ROUNDS}`,
+      );
       console.log();
       console.log(table(["figure", "ddnsd", "bare Bun.serve", "target", ""], rows));
-      console.log(`\nthe machine's load average (1 min): ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end (nproc ${navigator.hardwareConcurrency})`);
+      console.log(
+        `\nthe machine's load average (1 min): ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end (nproc ${navigator.hardwareConcurrency})`,
+      );
       console.log("(the floor is the bare server idle; CPU is counted in 10 ms clock ticks, so 0.01 s is one tick)");
 
       recordFigure({ bench: "footprint", name: "binary size (bare)", value: `${mb(sizes.ours)} (${mb(sizes.bare)})` });
-      recordFigure({ bench: "footprint", name: `start to first /healthz, median of ${STARTS} (bare)`, value: `${ms(median(starts.ours))} (${ms(median(starts.bare))})`, target: "≤ 100 ms", met: median(starts.ours) <= 100 });
-      recordFigure({ bench: "footprint", name: `RSS idle, ${DOMAINS} domains (bare)`, value: `${mb(idle.ours.rss)} (${mb(floorIdle)})`, target: "≤ floor + 16 MB", met: idle.ours.rss <= floorIdle + IDLE_MARGIN });
-      recordFigure({ bench: "footprint", name: "RSS after sign-in + 16 s API load (bare after the same)", value: `${mb(loaded.ours.rss)} (${mb(loaded.bare.rss)})`, target: "≤ floor + 26 MB", met: loaded.ours.rss <= floorIdle + LOADED_MARGIN });
-      recordFigure({ bench: "footprint", name: `idle CPU a minute, ${DOMAINS} domains (bare)`, value: `${perMinute("cpuSeconds", "ours", 2)} s (${perMinute("cpuSeconds", "bare", 2)})`, target: "≤ 0.02 s (median)", met: cpuMet });
-      recordFigure({ bench: "footprint", name: `idle wake-ups a minute, ${DOMAINS} domains (bare)`, value: `${perMinute("wakeUps", "ours", 0)} (${perMinute("wakeUps", "bare", 0)})`, target: "≤ 5 (median)", met: wakeMet });
+      recordFigure({
+        bench: "footprint",
+        name: `start to first /healthz, median of ${STARTS} (bare)`,
+        value: `${ms(median(starts.ours))} (${ms(median(starts.bare))})`,
+        target: "≤ 100 ms",
+        met: median(starts.ours) <= 100,
+      });
+      recordFigure({
+        bench: "footprint",
+        name: `RSS idle, ${DOMAINS} domains (bare)`,
+        value: `${mb(idle.ours.rss)} (${mb(floorIdle)})`,
+        target: "≤ floor + 16 MB",
+        met: idle.ours.rss <= floorIdle + IDLE_MARGIN,
+      });
+      recordFigure({
+        bench: "footprint",
+        name: "RSS after sign-in + 16 s API load (bare after the same)",
+        value: `${mb(loaded.ours.rss)} (${mb(loaded.bare.rss)})`,
+        target: "≤ floor + 26 MB",
+        met: loaded.ours.rss <= floorIdle + LOADED_MARGIN,
+      });
+      recordFigure({
+        bench: "footprint",
+        name: `idle CPU a minute, ${DOMAINS} domains (bare)`,
+        value: `${perMinute("cpuSeconds", "ours", 2)} s (${perMinute("cpuSeconds", "bare", 2)})`,
+        target: "≤ 0.02 s (median)",
+        met: cpuMet,
+      });
+      recordFigure({
+        bench: "footprint",
+        name: `idle wake-ups a minute, ${DOMAINS} domains (bare)`,
+        value: `${perMinute("wakeUps", "ours", 0)} (${perMinute("wakeUps", "bare", 0)})`,
+        target: "≤ 5 (median)",
+        met: wakeMet,
+      });
     } finally {
       await loadedBare.stop();
     }

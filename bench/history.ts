@@ -6,8 +6,8 @@
 
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { loadSettings } from "../src/config";
 import { createContext } from "../src/app";
+import { loadSettings } from "../src/config";
 import { openDatabase } from "../src/db";
 import { createLogger } from "../src/log";
 import { domainHistory } from "../src/modules/domains/service";
@@ -15,7 +15,6 @@ import { dashboardMetrics, ipChangesPerDay, providerStats, updatesPerHour } from
 import { sealCredentials } from "../src/security/secrets";
 import {
   ENCRYPTION_KEY,
-  SECRET_KEY,
   ensureBinary,
   heading,
   login,
@@ -26,6 +25,7 @@ import {
   percentile,
   recordFigure,
   removeDir,
+  SECRET_KEY,
   startAppliance,
   table,
   tempDir,
@@ -56,7 +56,12 @@ try {
     DDNS_ENCRYPTION_KEY: ENCRYPTION_KEY,
     DDNS_HISTORY_RETENTION: String(RETENTION),
   });
-  const ctx = createContext({ settings, keys: { secretKey: SECRET_KEY, encryptionKey: ENCRYPTION_KEY }, database: openDatabase(dir, log), log });
+  const ctx = createContext({
+    settings,
+    keys: { secretKey: SECRET_KEY, encryptionKey: ENCRYPTION_KEY },
+    database: openDatabase(dir, log),
+    log,
+  });
   const { sqlite } = ctx;
 
   // ---- data: 3 providers, 200 domains, 1,000,000 history rows in one transaction
@@ -74,12 +79,33 @@ try {
     providerIds.push(insertProvider.get(name, type, sealed, now - 40 * DAY_MS, now - 40 * DAY_MS)!.id);
   }
   // A handful of addresses: the line's IPv4 changes every ~4 days (IPv6 prefix likewise).
-  const ipv4 = ["185.103.110.182", "185.103.110.57", "185.103.111.9", "185.103.108.240", "185.103.109.13", "185.103.110.201", "185.103.111.77", "185.103.108.4"];
-  const ipv6 = ["2a01:4f8:c17:b8f::2", "2a01:4f8:c17:1a2::2", "2a01:4f8:c17:77e::2", "2a01:4f8:c17:c01::2", "2a01:4f8:c17:5d0::2", "2a01:4f8:c17:9b4::2", "2a01:4f8:c17:e2a::2", "2a01:4f8:c17:31f::2"];
+  const ipv4 = [
+    "185.103.110.182",
+    "185.103.110.57",
+    "185.103.111.9",
+    "185.103.108.240",
+    "185.103.109.13",
+    "185.103.110.201",
+    "185.103.111.77",
+    "185.103.108.4",
+  ];
+  const ipv6 = [
+    "2a01:4f8:c17:b8f::2",
+    "2a01:4f8:c17:1a2::2",
+    "2a01:4f8:c17:77e::2",
+    "2a01:4f8:c17:c01::2",
+    "2a01:4f8:c17:5d0::2",
+    "2a01:4f8:c17:9b4::2",
+    "2a01:4f8:c17:e2a::2",
+    "2a01:4f8:c17:31f::2",
+  ];
   const epochOf = (ts: number) => Math.floor(ts / (4 * DAY_MS));
   const addressAt = (family: string, ts: number) => (family === "AAAA" ? ipv6 : ipv4)[epochOf(ts) % 8]!;
   const recordTypes: string[] = [];
-  const insertDomain = sqlite.query<{ id: number }, [number, string, string, string, string, string, number, number, number, number]>(
+  const insertDomain = sqlite.query<
+    { id: number },
+    [number, string, string, string, string, string, number, number, number, number]
+  >(
     `INSERT INTO domains (provider_id, domain_name, record_type, external_id, config, is_enabled, last_known_ip,
        last_update_status, last_checked_at, last_changed_at, next_run_at, failure_count, created_at, updated_at)
      VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, 'SUCCESS', ?7, ?8, ?9, 0, ?10, ?10) RETURNING id`,
@@ -110,7 +136,10 @@ try {
     timestamps[i] = Math.floor(i < recent ? now - Math.random() * DAY_MS : now - Math.random() * DAYS * DAY_MS);
   }
   timestamps.sort(); // ids grow with time, as they do in a running appliance
-  const insertHistory = sqlite.query<null, [number, string | null, string | null, string, string, string, number, number]>(
+  const insertHistory = sqlite.query<
+    null,
+    [number, string | null, string | null, string, string, string, number, number]
+  >(
     `INSERT INTO history (domain_id, ip_address, previous_ip, status, message, trigger, duration_ms, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -127,18 +156,47 @@ try {
       const duration = 60 + Math.floor(Math.random() * 500);
       if (roll < FAILED_SHARE / 3) {
         failed++;
-        insertHistory.run(domain, null, ip, "FAILED", "IPv4 detection failed: every source timed out (3 tried)", trigger, duration, ts);
+        insertHistory.run(
+          domain,
+          null,
+          ip,
+          "FAILED",
+          "IPv4 detection failed: every source timed out (3 tried)",
+          trigger,
+          duration,
+          ts,
+        );
       } else if (roll < FAILED_SHARE) {
         failed++;
-        insertHistory.run(domain, ip, before, "FAILED", "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429)", trigger, duration, ts);
+        insertHistory.run(
+          domain,
+          ip,
+          before,
+          "FAILED",
+          "Cloudflare: Please wait and consider throttling your request speed (code 971, HTTP 429)",
+          trigger,
+          duration,
+          ts,
+        );
       } else {
-        insertHistory.run(domain, ip, before, "SUCCESS", `Updated host.example.net ${type} → ${ip}: Cloudflare record updated`, trigger, duration, ts);
+        insertHistory.run(
+          domain,
+          ip,
+          before,
+          "SUCCESS",
+          `Updated host.example.net ${type} → ${ip}: Cloudflare record updated`,
+          trigger,
+          duration,
+          ts,
+        );
       }
     }
   })();
   sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   const insertMs = performance.now() - insertStarted;
-  const inLastDay = sqlite.query<{ n: number }, [number]>("SELECT count(*) AS n FROM history WHERE timestamp >= ?").get(now - DAY_MS)!.n;
+  const inLastDay = sqlite
+    .query<{ n: number }, [number]>("SELECT count(*) AS n FROM history WHERE timestamp >= ?")
+    .get(now - DAY_MS)!.n;
   const dbBytes = statSync(join(dir, "ddnsd.db")).size;
   console.log(
     `data: ${ROWS.toLocaleString("en")} rows over ${DOMAINS} domains and ${DAYS} days (${inLastDay.toLocaleString("en")} in the last 24 h, ` +
@@ -146,7 +204,9 @@ try {
   );
 
   // ---- in-process: the service functions the API and the admin pages call
-  const busiest = sqlite.query<{ id: number }, []>("SELECT domain_id AS id FROM history GROUP BY domain_id ORDER BY count(*) DESC LIMIT 1").get()!.id;
+  const busiest = sqlite
+    .query<{ id: number }, []>("SELECT domain_id AS id FROM history GROUP BY domain_id ORDER BY count(*) DESC LIMIT 1")
+    .get()!.id;
   const reads: [string, () => unknown, number | null][] = [
     ["dashboardMetrics (GET /metrics/dashboard)", () => dashboardMetrics(ctx), 50],
     ["providerStats (GET /metrics/provider-stats)", () => providerStats(ctx), 50],
@@ -173,9 +233,21 @@ try {
     reading = "";
     const durations = await timeRuns(RUNS, read);
     const value = median(durations);
-    rows.push([name, ms(value), ms(percentile(durations, 95)), target === null ? "" : `≤ ${target} ms`, target === null ? "" : value <= target ? "met" : "MISSED"]);
+    rows.push([
+      name,
+      ms(value),
+      ms(percentile(durations, 95)),
+      target === null ? "" : `≤ ${target} ms`,
+      target === null ? "" : value <= target ? "met" : "MISSED",
+    ]);
     if (target !== null) {
-      recordFigure({ bench: "history", name: `${name.split(" (")[0]} in-process, 1M rows`, value: ms(value), target: `≤ ${target} ms`, met: value <= target });
+      recordFigure({
+        bench: "history",
+        name: `${name.split(" (")[0]} in-process, 1M rows`,
+        value: ms(value),
+        target: `≤ ${target} ms`,
+        met: value <= target,
+      });
     }
   }
   console.log(`\nin-process (median and p95 of ${RUNS} runs after 3 warm-ups):\n`);
@@ -188,14 +260,18 @@ try {
     for (const sql of sqls) {
       if (/FROM users|sqlite_master/.test(sql)) continue;
       console.log(`    ${sql.replace(/\s+/g, " ").slice(0, 110)}${sql.length > 110 ? "…" : ""}`);
-      for (const step of sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]) console.log(`      → ${step.detail}`);
+      for (const step of sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+        console.log(`      → ${step.detail}`);
     }
   }
   ctx.sqlite.close();
 
   // ---- the same reads over HTTP, against the compiled binary on this database
   ensureBinary();
-  const appliance = await startAppliance(dir, { DDNS_UPDATE_INTERVAL: "24h", DDNS_HISTORY_RETENTION: String(RETENTION) });
+  const appliance = await startAppliance(dir, {
+    DDNS_UPDATE_INTERVAL: "24h",
+    DDNS_HISTORY_RETENTION: String(RETENTION),
+  });
   const httpRows: string[][] = [];
   try {
     const token = await login(appliance.url);
@@ -211,15 +287,31 @@ try {
     ] as const) {
       const durations = await timeRuns(RUNS, () => get(path));
       const value = median(durations);
-      httpRows.push([`GET ${path}`, ms(value), ms(percentile(durations, 95)), `≤ ${target} ms`, value <= target ? "met" : "MISSED"]);
-      recordFigure({ bench: "history", name: `GET ${path.replace(/\/\d+\//, "/{id}/")} over HTTP, 1M rows`, value: ms(value), target: `≤ ${target} ms`, met: value <= target });
+      httpRows.push([
+        `GET ${path}`,
+        ms(value),
+        ms(percentile(durations, 95)),
+        `≤ ${target} ms`,
+        value <= target ? "met" : "MISSED",
+      ]);
+      recordFigure({
+        bench: "history",
+        name: `GET ${path.replace(/\/\d+\//, "/{id}/")} over HTTP, 1M rows`,
+        value: ms(value),
+        target: `≤ ${target} ms`,
+        met: value <= target,
+      });
     }
   } finally {
     await appliance.stop();
   }
-  console.log(`\nover HTTP against dist/ddnsd (one request at a time, round trip included; median and p95 of ${RUNS}):\n`);
+  console.log(
+    `\nover HTTP against dist/ddnsd (one request at a time, round trip included; median and p95 of ${RUNS}):\n`,
+  );
   console.log(table(["request", "median", "p95", "target", ""], httpRows));
-  console.log(`\ndatabase size: ${mb(dbBytes)} for ${ROWS.toLocaleString("en")} history rows (${(dbBytes / ROWS).toFixed(0)} bytes a row, indexes included)`);
+  console.log(
+    `\ndatabase size: ${mb(dbBytes)} for ${ROWS.toLocaleString("en")} history rows (${(dbBytes / ROWS).toFixed(0)} bytes a row, indexes included)`,
+  );
   recordFigure({ bench: "history", name: "database size, 1M history rows", value: mb(dbBytes) });
 } finally {
   removeDir(dir);

@@ -77,7 +77,11 @@ try {
     options: { server: fake.url },
   });
   for (const name of hostnames) {
-    await api(seeding.url, token, "POST", "/domains", { provider_id: provider.id, domain_name: name, record_type: "A" });
+    await api(seeding.url, token, "POST", "/domains", {
+      provider_id: provider.id,
+      domain_name: name,
+      record_type: "A",
+    });
   }
   const deadline = Date.now() + 60_000;
   while ([...fake.hosts.values()].some((h) => h.ipv4 !== echo.ipv4)) {
@@ -114,7 +118,17 @@ try {
   const commands = {
     ddnsd: { cmd: [binaryPath(), "check"], env: applianceEnv(dataDir, freePort(), env) },
     inadyn: {
-      cmd: [inadyn, "--once", "--foreground", "--no-pidfile", `--cache-dir=${join(dir, "inadyn-cache")}`, "-l", "notice", "-f", conf],
+      cmd: [
+        inadyn,
+        "--once",
+        "--foreground",
+        "--no-pidfile",
+        `--cache-dir=${join(dir, "inadyn-cache")}`,
+        "-l",
+        "notice",
+        "-f",
+        conf,
+      ],
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
     },
   };
@@ -130,7 +144,9 @@ try {
       const run = await measuredRun(commands[who].cmd, commands[who].env);
       const stale = [...fake.hosts.values()].filter((h) => h.ipv4 !== echo.ipv4).length;
       if (run.code !== 0 || stale > 0) {
-        throw new Error(`${who} left ${stale} of ${RECORDS} hostnames stale (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
+        throw new Error(
+          `${who} left ${stale} of ${RECORDS} hostnames stale (exit ${run.code}):\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`,
+        );
       }
       cycles.push({
         who,
@@ -146,11 +162,19 @@ try {
     const runs = cycles.filter((c) => c.who === who);
     return runs.reduce((sum, c) => sum + c[key], 0) / runs.length;
   };
-  console.log(`\n${version} vs ddnsd check: ${RECORDS} dyndns2 hostnames, one cycle each after an IP change, alternating ×${ROUNDS}\n`);
+  console.log(
+    `\n${version} vs ddnsd check: ${RECORDS} dyndns2 hostnames, one cycle each after an IP change, alternating ×${ROUNDS}\n`,
+  );
   console.log(
     table(
       ["run", "CPU (user+sys)", "peak RSS", "wall", "requests (updates + address checks)"],
-      cycles.map((c, i) => [`${i + 1}. ${c.who}`, `${c.cpuSeconds.toFixed(3)} s`, mb(c.peakRss), `${(c.wallMs / 1000).toFixed(2)} s`, String(c.requests)]),
+      cycles.map((c, i) => [
+        `${i + 1}. ${c.who}`,
+        `${c.cpuSeconds.toFixed(3)} s`,
+        mb(c.peakRss),
+        `${(c.wallMs / 1000).toFixed(2)} s`,
+        String(c.requests),
+      ]),
     ),
   );
   const cpuRatio = mean("inadyn", "cpuSeconds") / mean("ddnsd", "cpuSeconds");
@@ -159,9 +183,21 @@ try {
     `\ninadyn ÷ ddnsd: CPU ${ratio(cpuRatio)}, peak RSS ${ratio(rssRatio)}, requests ${mean("inadyn", "requests")} vs ${mean("ddnsd", "requests")} per cycle ` +
       "(every hostname verified at the new address after each run)",
   );
-  recordFigure({ bench: "inadyn", name: `CPU per ${RECORDS}-hostname cycle, inadyn ÷ ddnsd`, value: `${ratio(cpuRatio)} (${mean("inadyn", "cpuSeconds").toFixed(3)} s vs ${mean("ddnsd", "cpuSeconds").toFixed(3)} s)` });
-  recordFigure({ bench: "inadyn", name: "peak RSS per cycle, inadyn ÷ ddnsd", value: `${ratio(rssRatio)} (${mb(mean("inadyn", "peakRss"))} vs ${mb(mean("ddnsd", "peakRss"))})` });
-  recordFigure({ bench: "inadyn", name: "requests per cycle (updates + address checks), inadyn vs ddnsd", value: `${mean("inadyn", "requests")} vs ${mean("ddnsd", "requests")}` });
+  recordFigure({
+    bench: "inadyn",
+    name: `CPU per ${RECORDS}-hostname cycle, inadyn ÷ ddnsd`,
+    value: `${ratio(cpuRatio)} (${mean("inadyn", "cpuSeconds").toFixed(3)} s vs ${mean("ddnsd", "cpuSeconds").toFixed(3)} s)`,
+  });
+  recordFigure({
+    bench: "inadyn",
+    name: "peak RSS per cycle, inadyn ÷ ddnsd",
+    value: `${ratio(rssRatio)} (${mb(mean("inadyn", "peakRss"))} vs ${mb(mean("ddnsd", "peakRss"))})`,
+  });
+  recordFigure({
+    bench: "inadyn",
+    name: "requests per cycle (updates + address checks), inadyn vs ddnsd",
+    value: `${mean("inadyn", "requests")} vs ${mean("ddnsd", "requests")}`,
+  });
 } finally {
   await fake.stop();
   await echo.stop();

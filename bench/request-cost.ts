@@ -8,8 +8,8 @@
 import { mkdtempSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { verifyToken } from "../src/http/tokens";
 import { screenRequest } from "../src/http/screen";
+import { verifyToken } from "../src/http/tokens";
 import { createLogger } from "../src/log";
 import { whileUnchanged } from "../src/modules/shared";
 import { makeTestApp } from "../test/support";
@@ -46,24 +46,57 @@ const screened = new Request(url("/api/v1/metrics/dashboard"), { headers });
 const answered = new Response("{}");
 
 const rows: [string, number, string][] = [
-  ["building the Request (the loop's own cost, in every line below)", await perCall(() => new Request(url("/api/v1/metrics/dashboard"), { headers })), ""],
+  [
+    "building the Request (the loop's own cost, in every line below)",
+    await perCall(() => new Request(url("/api/v1/metrics/dashboard"), { headers })),
+    "",
+  ],
   [
     "GET /api/v1/metrics/dashboard through the app (all of the below but the log)",
     await perCall(() => t.app.handle(new Request(url("/api/v1/metrics/dashboard"), { headers }))),
     "",
   ],
-  ["GET /healthz through the app (routing and hooks, no token)", await perCall(() => t.app.handle(new Request(url("/healthz"), { headers }))), ""],
-  ["  the token check: cached signature, revocation from memory", await perCall(() => verifyToken(t.ctx, token)), "exact: read again after any write"],
-  ["  the change check (the write count) and the cached answer's Response", await perCall(() => cached()), "follows every database write"],
+  [
+    "GET /healthz through the app (routing and hooks, no token)",
+    await perCall(() => t.app.handle(new Request(url("/healthz"), { headers }))),
+    "",
+  ],
+  [
+    "  the token check: cached signature, revocation from memory",
+    await perCall(() => verifyToken(t.ctx, token)),
+    "exact: read again after any write",
+  ],
+  [
+    "  the change check (the write count) and the cached answer's Response",
+    await perCall(() => cached()),
+    "follows every database write",
+  ],
   ["  screening (Host, declared body size)", await perCall(() => screenRequest(screened)), ""],
   ["  the security header", await perCall(() => answered.headers.set("x-content-type-options", "nosniff")), ""],
-  ["  the request line at debug, not written (level info)", await perCall(() => infoLog.debug("request", requestFields)), "today"],
-  ["  the request line at info, written (to /dev/null)", await perCall(() => infoLog.info("request", requestFields)), "before issue 14"],
+  [
+    "  the request line at debug, not written (level info)",
+    await perCall(() => infoLog.debug("request", requestFields)),
+    "today",
+  ],
+  [
+    "  the request line at info, written (to /dev/null)",
+    await perCall(() => infoLog.info("request", requestFields)),
+    "before issue 14",
+  ],
 ];
 console.log();
-console.log(table(["piece", "µs per call", "note"], rows.map(([name, us, note]) => [name, us.toFixed(2), note]), 1));
-console.log("\n(Indented pieces are parts of the request above them. Timings in-process, from source, on a busy machine they move by ±20 %.)");
-for (const [name, us] of rows.slice(1)) recordFigure({ bench: "cost", name: name.trim(), value: `${us.toFixed(1)} µs` });
+console.log(
+  table(
+    ["piece", "µs per call", "note"],
+    rows.map(([name, us, note]) => [name, us.toFixed(2), note]),
+    1,
+  ),
+);
+console.log(
+  "\n(Indented pieces are parts of the request above them. Timings in-process, from source, on a busy machine they move by ±20 %.)",
+);
+for (const [name, us] of rows.slice(1))
+  recordFigure({ bench: "cost", name: name.trim(), value: `${us.toFixed(1)} µs` });
 
 t.ctx.sqlite.close();
 removeDir(dir);

@@ -10,18 +10,33 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureBinary, heading, machine, missingTool, table, which, type Figure } from "./lib/common";
+import { ensureBinary, type Figure, heading, machine, missingTool, table, which } from "./lib/common";
 
 const BENCHES: { name: string; file: string; what: string; budgetSeconds: number }[] = [
   { name: "api", file: "api.ts", what: "API throughput and latency vs a bare Bun.serve", budgetSeconds: 120 },
   { name: "cost", file: "request-cost.ts", what: "where an API request's time goes, in-process", budgetSeconds: 60 },
   { name: "updates", file: "updates.ts", what: "update cost", budgetSeconds: 120 },
-  { name: "services", file: "services.ts", what: "every DNS service: requests per record, pacing, 1,000 records", budgetSeconds: 1800 },
+  {
+    name: "services",
+    file: "services.ts",
+    what: "every DNS service: requests per record, pacing, 1,000 records",
+    budgetSeconds: 1800,
+  },
   { name: "ddclient", file: "ddclient.ts", what: "ddclient vs ddnsd on 100 Cloudflare records", budgetSeconds: 90 },
   { name: "inadyn", file: "inadyn.ts", what: "inadyn vs ddnsd on 100 dyndns2 hostnames", budgetSeconds: 90 },
-  { name: "footprint", file: "footprint.ts", what: "binary sizes, start, memory idle and after load, idle minutes, beside a bare Bun.serve", budgetSeconds: 420 },
+  {
+    name: "footprint",
+    file: "footprint.ts",
+    what: "binary sizes, start, memory idle and after load, idle minutes, beside a bare Bun.serve",
+    budgetSeconds: 420,
+  },
   { name: "history", file: "history.ts", what: "metrics and history over 1,000,000 rows", budgetSeconds: 90 },
-  { name: "logins", file: "logins.ts", what: "peak memory under a login flood, a throttled attempt", budgetSeconds: 60 },
+  {
+    name: "logins",
+    file: "logins.ts",
+    what: "peak memory under a login flood, a throttled attempt",
+    budgetSeconds: 60,
+  },
 ];
 
 const wanted = process.argv.slice(2);
@@ -37,13 +52,17 @@ console.log(`date:    ${new Date().toISOString()}`);
 console.log(`machine: ${machine()}`);
 const notes: string[] = [];
 if (!which("wrk")) {
-  notes.push("wrk not found: the API load comes from bench/lib/loadgen.ts (Bun) instead, which tops out earlier. Install it with: sudo apt-get install -y wrk");
+  notes.push(
+    "wrk not found: the API load comes from bench/lib/loadgen.ts (Bun) instead, which tops out earlier. Install it with: sudo apt-get install -y wrk",
+  );
 }
 if (!which("ddclient")) notes.push(missingTool("ddclient", "ddclient", "the ddclient comparison"));
 if (!which("openssl")) notes.push(missingTool("openssl", "openssl", "the ddclient comparison"));
 if (!which("inadyn")) notes.push(missingTool("inadyn", "inadyn", "the inadyn comparison"));
 if (!existsSync("/usr/bin/time")) {
-  notes.push("/usr/bin/time not found: the peers' peak RSS includes this Bun process's own (~25–50 MB). Install it with: sudo apt-get install -y time");
+  notes.push(
+    "/usr/bin/time not found: the peers' peak RSS includes this Bun process's own (~25–50 MB). Install it with: sudo apt-get install -y time",
+  );
 }
 for (const note of notes) console.log(`note:    ${note}`);
 
@@ -76,19 +95,31 @@ try {
   }
 
   const figures: Figure[] = existsSync(figuresFile)
-    ? readFileSync(figuresFile, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Figure)
+    ? readFileSync(figuresFile, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Figure)
     : [];
   heading("Summary");
   console.log(`machine: ${machine()}\n`);
   console.log(
     table(
       ["benchmark", "figure", "value", "target", ""],
-      figures.map((f) => [f.bench, f.name, f.value, f.target ?? "", f.met === undefined ? "" : f.met ? "met" : "MISSED"]),
+      figures.map((f) => [
+        f.bench,
+        f.name,
+        f.value,
+        f.target ?? "",
+        f.met === undefined ? "" : f.met ? "met" : "MISSED",
+      ]),
       3,
     ),
   );
   console.log();
-  console.log(table(["benchmark", "time"], [...timings, ["total", `${((performance.now() - started) / 1000).toFixed(0)} s`]]));
+  console.log(
+    table(["benchmark", "time"], [...timings, ["total", `${((performance.now() - started) / 1000).toFixed(0)} s`]]),
+  );
   for (const note of notes) console.log(`note: ${note}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

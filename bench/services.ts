@@ -20,8 +20,8 @@
 //   bun run bench/services.ts                      (every service, ~17 minutes)
 //   BENCH_SERVICES=cloudflare,duckdns bun run bench/services.ts
 
-import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import { Pacer } from "../src/dns/pacing";
+import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import type { RateLimit, ServiceDescription } from "../src/dns/service";
 import type { UpdateOutcome } from "../src/updater/outcome";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../test/fakes/cloudflare";
@@ -108,7 +108,12 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       fake.addZone("example.com");
       const hostnames = names(count, "example.com");
       for (const name of hostnames) fake.addRecord("example.com", { type: "A", name, content: OLD_IP });
-      return { fake, hostnames, credentials: { api_token: CLOUDFLARE_FAKE_TOKEN }, source: "1,200 requests / 5 min per token" };
+      return {
+        fake,
+        hostnames,
+        credentials: { api_token: CLOUDFLARE_FAKE_TOKEN },
+        source: "1,200 requests / 5 min per token",
+      };
     },
   },
   dynu: {
@@ -117,7 +122,8 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const fake = startDynuFake();
       fake.addDomain("example.net", { ipv4Address: OLD_IP });
       const hostnames = names(count, "example.net");
-      for (let i = 0; i < count; i++) fake.addRecord("example.net", { nodeName: `host${i}`, recordType: "A", ipv4Address: OLD_IP, ttl: 300 });
+      for (let i = 0; i < count; i++)
+        fake.addRecord("example.net", { nodeName: `host${i}`, recordType: "A", ipv4Address: OLD_IP, ttl: 300 });
       return { fake, hostnames, credentials: { api_key: DYNU_FAKE_API_KEY }, source: "not documented" };
     },
   },
@@ -134,7 +140,8 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       fake.writeLimits = perDomain.map((l) => ({ count: l.requests, perSeconds: l.perSeconds }));
       fake.addDomain("example.dedyn.io");
       const hostnames = names(count, "example.dedyn.io");
-      for (let i = 0; i < count; i++) fake.addRRset("example.dedyn.io", { subname: `host${i}`, type: "A", records: [OLD_IP], ttl: 3600 });
+      for (let i = 0; i < count; i++)
+        fake.addRRset("example.dedyn.io", { subname: `host${i}`, type: "A", records: [OLD_IP], ttl: 3600 });
       return {
         fake,
         hostnames,
@@ -151,7 +158,8 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       fake.limit = { perMinute: 250, burst: true };
       fake.addDomain("example.org");
       const hostnames = names(count, "example.org");
-      for (let i = 0; i < count; i++) fake.addRecord("example.org", { type: "A", name: `host${i}`, data: OLD_IP, ttl: 1800 });
+      for (let i = 0; i < count; i++)
+        fake.addRecord("example.org", { type: "A", name: `host${i}`, data: OLD_IP, ttl: 1800 });
       return { fake, hostnames, credentials: { token: DIGITALOCEAN_FAKE_TOKEN }, source: "250/min, 5,000/h" };
     },
   },
@@ -178,7 +186,13 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       const hosts = Object.fromEntries(Array.from({ length: count }, (_, i) => [`host${i}`, OLD_IP]));
       fake.addDomain("example.co.uk", hosts, NAMECHEAP_FAKE_PASSWORD);
       // Every request is an update (a GET).
-      return { fake, hostnames: names(count, "example.co.uk"), credentials: { password: NAMECHEAP_FAKE_PASSWORD }, source: "not documented", writes: () => fake.requests.length };
+      return {
+        fake,
+        hostnames: names(count, "example.co.uk"),
+        credentials: { password: NAMECHEAP_FAKE_PASSWORD },
+        source: "not documented",
+        writes: () => fake.requests.length,
+      };
     },
   },
   porkbun: {
@@ -188,7 +202,8 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
       fake.minIntervalMs = 1000;
       fake.addDomain("example.dev", { parked: false });
       const hostnames = names(count, "example.dev");
-      for (let i = 0; i < count; i++) fake.addRecord("example.dev", { name: `host${i}`, type: "A", content: OLD_IP, ttl: 600 });
+      for (let i = 0; i < count; i++)
+        fake.addRecord("example.dev", { name: `host${i}`, type: "A", content: OLD_IP, ttl: 600 });
       return {
         fake,
         hostnames,
@@ -202,7 +217,9 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
   rfc2136: {
     sample: 50,
     async make(count) {
-      const server = await startBind({ records: Array.from({ length: count }, (_, i) => `host${i} 300 IN A ${OLD_IP}`) });
+      const server = await startBind({
+        records: Array.from({ length: count }, (_, i) => `host${i} 300 IN A ${OLD_IP}`),
+      });
       const relay = await dnsRelay(server);
       return {
         fake: relay,
@@ -216,7 +233,9 @@ const WORLDS: Record<string, { sample: number; make(count: number): World | Prom
   powerdns: {
     sample: 50,
     async make(count) {
-      const server = await startPowerDns({ records: Array.from({ length: count }, (_, i) => `host${i} 300 IN A ${OLD_IP}`) });
+      const server = await startPowerDns({
+        records: Array.from({ length: count }, (_, i) => `host${i} 300 IN A ${OLD_IP}`),
+      });
       const relay = httpRelay(server.apiUrl, server);
       return {
         fake: relay,
@@ -323,7 +342,11 @@ function httpRelay(target: string, server: NameServer): Counted {
 function countingThrottles(onThrottled: () => void) {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, init);
-    if (response.status === 429 || response.status === 503 || (response.status === 400 && (await response.clone().text()).includes("Throttling"))) {
+    if (
+      response.status === 429 ||
+      response.status === 503 ||
+      (response.status === 400 && (await response.clone().text()).includes("Throttling"))
+    ) {
       onThrottled();
     }
     return response;
@@ -393,12 +416,17 @@ async function fittingSample(wanted: number, limits: readonly RateLimit[] | unde
 }
 
 /** A service's own world where it needs one (limits its fake enforces, a real server), else its adapter's. */
-async function worldOf(service: ServiceDescription): Promise<{ sample: number; make(count: number): World | Promise<World> }> {
+async function worldOf(
+  service: ServiceDescription,
+): Promise<{ sample: number; make(count: number): World | Promise<World> }> {
   const own = WORLDS[service.type];
   if (own) return own;
   const adapter = ADAPTERS.find((candidate) => candidate.type === service.type);
   if (!adapter) throw new Error(`no benchmark world for ${service.type}: add its adapter to test/services/adapters/`);
-  return { sample: await fittingSample(ADAPTER_SAMPLE, service.rateLimits), make: (count) => adapterWorld(adapter, count) };
+  return {
+    sample: await fittingSample(ADAPTER_SAMPLE, service.rateLimits),
+    make: (count) => adapterWorld(adapter, count),
+  };
 }
 
 /** Services whose pace leaves no room for one record's passes within MAX_PACED_SECONDS, and that pace. */
@@ -406,13 +434,17 @@ const notRun: string[] = [];
 
 heading("Every DNS service: requests per record, quiet passes, pacing, 1,000 records");
 console.log(machine());
-console.log("One zone per service; samples smaller where ddnsd's pace makes each request take seconds; the 1,000-record time is extrapolated (see the header of bench/services.ts).\n");
+console.log(
+  "One zone per service; samples smaller where ddnsd's pace makes each request take seconds; the 1,000-record time is extrapolated (see the header of bench/services.ts).\n",
+);
 
 const only = process.env.BENCH_SERVICES?.split(",");
 for (const service of SERVICES.filter((s) => only === undefined || only.includes(s.type))) {
   const { sample, make } = await worldOf(service);
   if (sample === 0) {
-    notRun.push(`${service.type}: not run, as ddnsd's pace for it (${service.rateLimits!.map(pace).join(", ")}) would hold one record's passes for longer than ${MAX_PACED_SECONDS} s`);
+    notRun.push(
+      `${service.type}: not run, as ddnsd's pace for it (${service.rateLimits!.map(pace).join(", ")}) would hold one record's passes for longer than ${MAX_PACED_SECONDS} s`,
+    );
     continue;
   }
   const world = await make(sample);
@@ -430,12 +462,21 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
   const t = await makeTestApp(env, dir, { fetch: countingThrottles(() => throttled++) });
   try {
     const provider = await t.request("POST", "/api/v1/providers", {
-      body: { name: service.label, type: service.type, credentials: world.credentials, ...(world.options ? { options: world.options } : {}) },
+      body: {
+        name: service.label,
+        type: service.type,
+        credentials: world.credentials,
+        ...(world.options ? { options: world.options } : {}),
+      },
     });
-    if (provider.status !== 200) throw new Error(`${service.type}: creating the provider: ${JSON.stringify(provider.body)}`);
+    if (provider.status !== 200)
+      throw new Error(`${service.type}: creating the provider: ${JSON.stringify(provider.body)}`);
     for (const hostname of world.hostnames) {
-      const created = await t.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: hostname, record_type: "A" } });
-      if (created.status !== 200) throw new Error(`${service.type}: creating ${hostname}: ${JSON.stringify(created.body)}`);
+      const created = await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: provider.body.id, domain_name: hostname, record_type: "A" },
+      });
+      if (created.status !== 200)
+        throw new Error(`${service.type}: creating ${hostname}: ${JSON.stringify(created.body)}`);
     }
 
     /** Makes every domain due and runs passes until none is due, as the tick would. */
@@ -444,17 +485,25 @@ for (const service of SERVICES.filter((s) => only === undefined || only.includes
       t.ctx.sqlite.query("UPDATE domains SET next_run_at = ?").run(Date.now());
       const started = performance.now();
       const outcomes: UpdateOutcome[] = [];
-      for (let done = await t.ctx.scheduler.runPass(); done.length > 0; done = await t.ctx.scheduler.runPass()) outcomes.push(...done);
+      for (let done = await t.ctx.scheduler.runPass(); done.length > 0; done = await t.ctx.scheduler.runPass())
+        outcomes.push(...done);
       const failed = outcomes.filter((o) => o.result === "failed");
-      if (failed.length > 0) throw new Error(`${service.type}: ${failed.length} updates failed, e.g. ${JSON.stringify(failed[0])}`);
-      return { ms: performance.now() - started, outcomes, requests: world.fake.requests.length, writes: world.writes?.() ?? world.fake.writes() };
+      if (failed.length > 0)
+        throw new Error(`${service.type}: ${failed.length} updates failed, e.g. ${JSON.stringify(failed[0])}`);
+      return {
+        ms: performance.now() - started,
+        outcomes,
+        requests: world.fake.requests.length,
+        writes: world.writes?.() ?? world.fake.writes(),
+      };
     };
     const first = await pass();
     const quiet = await pass();
     echo.ipv4 = NEXT_IP;
     const change = await pass();
     const changed = change.outcomes.filter((o) => o.result === "updated").length;
-    if (changed !== sample) throw new Error(`${service.type}: ${changed} of ${sample} records updated after the IP change`);
+    if (changed !== sample)
+      throw new Error(`${service.type}: ${changed} of ${sample} records updated after the IP change`);
 
     const requestsPerRecord = change.requests / changed;
     const total = Math.ceil(requestsPerRecord * RECORDS);
@@ -494,7 +543,20 @@ await echo.stop();
 
 console.log(
   table(
-    ["service", "sample", "first sync", "IP change", "req / record", "writes / record", "req, no change", "throttled", "ddnsd's pace", "longest wait", "1,000 records", "limits' source"],
+    [
+      "service",
+      "sample",
+      "first sync",
+      "IP change",
+      "req / record",
+      "writes / record",
+      "req, no change",
+      "throttled",
+      "ddnsd's pace",
+      "longest wait",
+      "1,000 records",
+      "limits' source",
+    ],
     rows.map((r) => [
       r.type,
       String(r.sample),
@@ -514,7 +576,8 @@ console.log(
 );
 for (const r of rows.filter((r) => r.serviceSeconds !== null && r.serviceSeconds > r.ddnsdSeconds)) {
   // ddnsd's writes per second at its pace (its slowest window), against each of the service's own windows.
-  const writesPerSecond = (r.writesPerRecord / r.requestsPerRecord) * Math.min(...r.paceLimits!.map((l) => l.requests / l.perSeconds));
+  const writesPerSecond =
+    (r.writesPerRecord / r.requestsPerRecord) * Math.min(...r.paceLimits!.map((l) => l.requests / l.perSeconds));
   const passed = r.serviceLimits!.find((l) => writesPerSecond * l.perSeconds > l.requests)!;
   console.log(
     `\n${r.type}: ddnsd's pace alone would write 1,000 records in ${duration(r.ddnsdSeconds)} (${Math.round(writesPerSecond * passed.perSeconds)} writes per ` +
@@ -524,15 +587,39 @@ for (const r of rows.filter((r) => r.serviceSeconds !== null && r.serviceSeconds
   );
 }
 for (const line of notRun) console.log(`\n${line}.`);
-console.log("\n(IP change: the sample's pass after the echo's answer moved; req, no change: provider requests in a pass with the same address, target 0; throttled: answers that told ddnsd to slow down, target 0.)");
+console.log(
+  "\n(IP change: the sample's pass after the echo's answer moved; req, no change: provider requests in a pass with the same address, target 0; throttled: answers that told ddnsd to slow down, target 0.)",
+);
 
 for (const r of rows) {
-  recordFigure({ bench: "services", name: `${r.type}: requests (writes) per changed record`, value: `${r.requestsPerRecord.toFixed(2)} (${r.writesPerRecord.toFixed(2)})`, target: "writes ≤ 1", met: r.writesPerRecord <= 1 });
-  recordFigure({ bench: "services", name: `${r.type}: provider requests when nothing changed`, value: String(r.quietRequests), target: "0", met: r.quietRequests === 0 });
-  recordFigure({ bench: "services", name: `${r.type}: throttled answers (sample of ${r.sample})`, value: String(r.throttled), target: "0", met: r.throttled === 0 });
+  recordFigure({
+    bench: "services",
+    name: `${r.type}: requests (writes) per changed record`,
+    value: `${r.requestsPerRecord.toFixed(2)} (${r.writesPerRecord.toFixed(2)})`,
+    target: "writes ≤ 1",
+    met: r.writesPerRecord <= 1,
+  });
+  recordFigure({
+    bench: "services",
+    name: `${r.type}: provider requests when nothing changed`,
+    value: String(r.quietRequests),
+    target: "0",
+    met: r.quietRequests === 0,
+  });
+  recordFigure({
+    bench: "services",
+    name: `${r.type}: throttled answers (sample of ${r.sample})`,
+    value: String(r.throttled),
+    target: "0",
+    met: r.throttled === 0,
+  });
   if (r.longestWaitSeconds > 0) {
     // Informative: a request's deadline (DDNS_HTTP_TIMEOUT) starts when it leaves, not while it waits its turn.
-    recordFigure({ bench: "services", name: `${r.type}: longest wait for a paced turn`, value: duration(r.longestWaitSeconds) });
+    recordFigure({
+      bench: "services",
+      name: `${r.type}: longest wait for a paced turn`,
+      value: duration(r.longestWaitSeconds),
+    });
   }
   recordFigure({
     bench: "services",

@@ -64,12 +64,18 @@ for (let d = 0; d < DYNU_DOMAINS; d++) {
   for (let i = 0; i < DYNU_NODES_PER_DOMAIN; i++) {
     const hostname = `n${i}.${domain}`;
     const type = isV6(i) ? "AAAA" : "A";
-    dynu.addRecord(domain, { nodeName: `n${i}`, recordType: type, ...(type === "A" ? { ipv4Address: OLD.v4 } : { ipv6Address: OLD.v6 }), ttl: 300 });
+    dynu.addRecord(domain, {
+      nodeName: `n${i}`,
+      recordType: type,
+      ...(type === "A" ? { ipv4Address: OLD.v4 } : { ipv6Address: OLD.v6 }),
+      ttl: 300,
+    });
     targets.push({
       provider: "dynu",
       hostname,
       type,
-      content: () => (type === "A" ? dynu.record(hostname, type)?.ipv4Address : dynu.record(hostname, type)?.ipv6Address),
+      content: () =>
+        type === "A" ? dynu.record(hostname, type)?.ipv4Address : dynu.record(hostname, type)?.ipv6Address,
     });
   }
 }
@@ -86,8 +92,16 @@ const t = await makeTestApp(
   dir,
 );
 const providers = {
-  cloudflare: (await t.request("POST", "/api/v1/providers", { body: { name: "Cloudflare", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } } })).body.id as number,
-  dynu: (await t.request("POST", "/api/v1/providers", { body: { name: "Dynu", type: "dynu", credentials: { api_key: "dynu-fake-key-0123456789abcdef" } } })).body.id as number,
+  cloudflare: (
+    await t.request("POST", "/api/v1/providers", {
+      body: { name: "Cloudflare", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } },
+    })
+  ).body.id as number,
+  dynu: (
+    await t.request("POST", "/api/v1/providers", {
+      body: { name: "Dynu", type: "dynu", credentials: { api_key: "dynu-fake-key-0123456789abcdef" } },
+    })
+  ).body.id as number,
 };
 for (const target of targets) {
   const created = await t.request("POST", "/api/v1/domains", {
@@ -124,7 +138,8 @@ async function measure(name: string, paced = true): Promise<Phase> {
   t.ctx.sqlite.query("UPDATE domains SET next_run_at = ?").run(Date.now());
   const started = performance.now();
   const outcomes = [];
-  for (let pass = await t.ctx.scheduler.runPass(); pass.length > 0; pass = await t.ctx.scheduler.runPass()) outcomes.push(...pass);
+  for (let pass = await t.ctx.scheduler.runPass(); pass.length > 0; pass = await t.ctx.scheduler.runPass())
+    outcomes.push(...pass);
   const elapsed = performance.now() - started;
   return {
     name,
@@ -140,7 +155,8 @@ async function measure(name: string, paced = true): Promise<Phase> {
 
 function expectAll(ip: { v4: string; v6: string }, phase: string): void {
   const wrong = targets.filter((target) => target.content() !== (target.type === "A" ? ip.v4 : ip.v6));
-  if (wrong.length > 0) throw new Error(`${phase}: ${wrong.length} records not updated, e.g. ${wrong[0]!.hostname} ${wrong[0]!.type}`);
+  if (wrong.length > 0)
+    throw new Error(`${phase}: ${wrong.length} records not updated, e.g. ${wrong[0]!.hostname} ${wrong[0]!.type}`);
 }
 
 const firstSync = await measure("first sync (unpaced)", false);
@@ -160,7 +176,8 @@ freshPacingWindow();
 t.ctx.sqlite.query("UPDATE domains SET next_run_at = ?").run(Date.now());
 const scheduled = createApp(t.ctx, { schedule: true });
 const tickStarted = performance.now();
-while (targets.some((target) => target.content() !== (target.type === "A" ? echo.ipv4 : echo.ipv6))) await Bun.sleep(10);
+while (targets.some((target) => target.content() !== (target.type === "A" ? echo.ipv4 : echo.ipv6)))
+  await Bun.sleep(10);
 const tickMs = performance.now() - tickStarted;
 void scheduled;
 await t.ctx.scheduler.stop();
@@ -175,7 +192,17 @@ console.log(
 );
 console.log(
   table(
-    ["phase", "time", "records written", "failed", "Cloudflare req", "Dynu req", "req / record", "writes / record", "echo req"],
+    [
+      "phase",
+      "time",
+      "records written",
+      "failed",
+      "Cloudflare req",
+      "Dynu req",
+      "req / record",
+      "writes / record",
+      "echo req",
+    ],
     [firstSync, quiet, change].map((p) => [
       p.name,
       ms(p.ms),
@@ -189,8 +216,12 @@ console.log(
     ]),
   ),
 );
-console.log(`\nIP change through the real cron tick, all ${records} domains due: every record updated ${ms(tickMs)} after the change`);
-console.log(`(with the schedule, add up to DDNS_UPDATE_INTERVAL: a domain checked just before the change waits for its next run)`);
+console.log(
+  `\nIP change through the real cron tick, all ${records} domains due: every record updated ${ms(tickMs)} after the change`,
+);
+console.log(
+  `(with the schedule, add up to DDNS_UPDATE_INTERVAL: a domain checked just before the change waits for its next run)`,
+);
 
 const requestsPerRecord = (change.cloudflare + change.dynu) / change.changed;
 const writesPerRecord = change.writes / change.changed;
@@ -210,18 +241,47 @@ console.log(
 // Paced, the k-th Cloudflare request of the first sync starts at ⌊k ÷ 1,200⌋ × 300 s at the earliest.
 // Cloudflare documents one window.
 const cloudflareLimit = SERVICES.find((service) => service.type === "cloudflare")!.rateLimits![0]!;
-const pacedFirstSyncSeconds = Math.floor((firstSync.cloudflare - 1) / cloudflareLimit.requests) * cloudflareLimit.perSeconds;
+const pacedFirstSyncSeconds =
+  Math.floor((firstSync.cloudflare - 1) / cloudflareLimit.requests) * cloudflareLimit.perSeconds;
 console.log(
   `first sync paced: its ${firstSync.cloudflare} Cloudflare requests under ${cloudflareLimit.requests} per ${cloudflareLimit.perSeconds} s take at least ${pacedFirstSyncSeconds} s`,
 );
 recordFigure({ bench: "updates", name: "first sync, 1,000 domains (unpaced)", value: ms(firstSync.ms) });
-recordFigure({ bench: "updates", name: "first sync, 1,000 domains, under Cloudflare's limit", value: `≥ ${pacedFirstSyncSeconds} s (${firstSync.cloudflare} Cloudflare requests)` });
+recordFigure({
+  bench: "updates",
+  name: "first sync, 1,000 domains, under Cloudflare's limit",
+  value: `≥ ${pacedFirstSyncSeconds} s (${firstSync.cloudflare} Cloudflare requests)`,
+});
 recordFigure({ bench: "updates", name: "IP change → 1,000 records (pass)", value: ms(change.ms) });
 recordFigure({ bench: "updates", name: "IP change → 1,000 records (cron tick)", value: ms(tickMs) });
-recordFigure({ bench: "updates", name: "requests per changed record", value: requestsPerRecord.toFixed(2), target: "≤ 2", met: targetsMet.requests });
-recordFigure({ bench: "updates", name: "writes per changed record", value: writesPerRecord.toFixed(2), target: "≤ 1", met: targetsMet.writes });
-recordFigure({ bench: "updates", name: "provider requests, nothing changed", value: String(quiet.cloudflare + quiet.dynu), target: "0", met: targetsMet.quietProviders });
-recordFigure({ bench: "updates", name: "echo requests, nothing changed", value: String(quiet.echo), target: "≤ 2", met: targetsMet.quietEcho });
+recordFigure({
+  bench: "updates",
+  name: "requests per changed record",
+  value: requestsPerRecord.toFixed(2),
+  target: "≤ 2",
+  met: targetsMet.requests,
+});
+recordFigure({
+  bench: "updates",
+  name: "writes per changed record",
+  value: writesPerRecord.toFixed(2),
+  target: "≤ 1",
+  met: targetsMet.writes,
+});
+recordFigure({
+  bench: "updates",
+  name: "provider requests, nothing changed",
+  value: String(quiet.cloudflare + quiet.dynu),
+  target: "0",
+  met: targetsMet.quietProviders,
+});
+recordFigure({
+  bench: "updates",
+  name: "echo requests, nothing changed",
+  value: String(quiet.echo),
+  target: "≤ 2",
+  met: targetsMet.quietEcho,
+});
 
 t.ctx.sqlite.close();
 await Promise.all([cf.stop(), dynu.stop(), echo.stop()]);

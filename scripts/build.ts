@@ -8,10 +8,10 @@
 // Each target embeds Bun's runtime for it, which `bun build` fetches once from the npm registry
 // (@oven/bun-linux-x64-baseline and its siblings) into Bun's install cache.
 
-import { $ } from "bun";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { $ } from "bun";
 
 /** The profile scripts/bytecode-order.ts records (`bun run bytecode-order`). */
 export const BYTECODE_ORDER = join(import.meta.dir, "bytecode-order.txt");
@@ -89,7 +89,8 @@ async function main(): Promise<void> {
   } else {
     const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
     const target = option("target");
-    if (target !== undefined && !isReleaseTarget(target)) throw new Error(`--target must be one of ${RELEASE_TARGETS.join(", ")}`);
+    if (target !== undefined && !isReleaseTarget(target))
+      throw new Error(`--target must be one of ${RELEASE_TARGETS.join(", ")}`);
     await compile(option("outfile") ?? "dist/ddnsd", target);
   }
 }

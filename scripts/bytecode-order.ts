@@ -13,7 +13,17 @@ import { seedAppliance, startProviderWorld } from "../bench/lib/fakes";
 import { BYTECODE_ORDER } from "./build";
 
 const DOMAINS = 20;
-const READS = ["/domains", "/metrics/dashboard", "/metrics/provider-stats", "/providers", "/domains/1", "/domains/1/history?limit=20", "/system/status", "/update-keys", "/notifications"];
+const READS = [
+  "/domains",
+  "/metrics/dashboard",
+  "/metrics/provider-stats",
+  "/providers",
+  "/domains/1",
+  "/domains/1/history?limit=20",
+  "/system/status",
+  "/update-keys",
+  "/notifications",
+];
 const PAGES = ["/healthz", "/login", "/assets/styles.css", "/docs"];
 
 async function record(): Promise<void> {
@@ -22,7 +32,11 @@ async function record(): Promise<void> {
   const recorded = join(dir, "order.txt");
   try {
     ensureBinary();
-    const env = { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "5m" };
+    const env = {
+      DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl,
+      DDNS_IPV4_URLS: world.echoV4Url,
+      DDNS_UPDATE_INTERVAL: "5m",
+    };
     const data = join(dir, "data");
     const seeding = await startAppliance(data, env);
     await seedAppliance(seeding.url, await login(seeding.url), world, DOMAINS);

@@ -17,7 +17,9 @@ const DESCRIPTIONS_DIR = resolve(import.meta.dir, "..", "test", "conformance", "
 const RECORDED_INDEX = resolve(import.meta.dir, "..", "test", "recorded", "index.json");
 
 /** The recorded answers (test/recorded/index.json): each file's path below test/recorded/ and its source repository. */
-const recorded: { file: string; repository: string }[] = existsSync(RECORDED_INDEX) ? JSON.parse(readFileSync(RECORDED_INDEX, "utf8")).files : [];
+const recorded: { file: string; repository: string }[] = existsSync(RECORDED_INDEX)
+  ? JSON.parse(readFileSync(RECORDED_INDEX, "utf8")).files
+  : [];
 
 /**
  * What the service's client was checked against, besides its fake: the vendored machine-readable
@@ -35,8 +37,11 @@ function evidence(type: string): string {
   const real = REAL_SERVERS[type];
   if (real !== undefined) return cell(real);
   const path = join(DESCRIPTIONS_DIR, `${type}.json`);
-  const source = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8"))["x-vendored"]?.source as string | undefined) : undefined;
-  const description = source === undefined ? "no vendored description" : `its vendored description, from ${source.split(" (")[0]}`;
+  const source = existsSync(path)
+    ? (JSON.parse(readFileSync(path, "utf8"))["x-vendored"]?.source as string | undefined)
+    : undefined;
+  const description =
+    source === undefined ? "no vendored description" : `its vendored description, from ${source.split(" (")[0]}`;
   const files = recorded.filter((entry) => entry.file.startsWith(`${type}/`));
   const repositories = [...new Set(files.map((entry) => entry.repository))].sort();
   const answers =
@@ -54,7 +59,10 @@ const number = (value: number) => value.toLocaleString("en-US");
 
 /** Markdown table cells: no line breaks, no pipes, and `<` kept from being read as HTML. */
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|").replaceAll("<", "&lt;");
+  return text
+    .replace(/\s*\n\s*/g, " ")
+    .replaceAll("|", "\\|")
+    .replaceAll("<", "&lt;");
 }
 
 function window(limit: RateLimit): string {
@@ -73,12 +81,24 @@ export function generatedPart(service: ServiceDescription): string {
         ? "set by the service (`config.ttl` is refused)"
         : `${number(ttl.min)}–${number(ttl.max)}${ttl.automatic === undefined ? "" : `, or ${ttl.automatic} for automatic`}; empty keeps the record's TTL`,
     ],
-    ["verify", service.canVerify ? "asks the service whether the credentials work" : "answers `{\"ok\": null, …}` without a request"],
+    [
+      "verify",
+      service.canVerify
+        ? "asks the service whether the credentials work"
+        : 'answers `{"ok": null, …}` without a request',
+    ],
     [
       "API base",
-      service.defaultApiUrl === undefined ? "named in the provider's `options`" : `\`${apiUrlSetting(service.type)}\`, default \`${service.defaultApiUrl}\``,
+      service.defaultApiUrl === undefined
+        ? "named in the provider's `options`"
+        : `\`${apiUrlSetting(service.type)}\`, default \`${service.defaultApiUrl}\``,
     ],
-    ["pace", service.rateLimits?.length ? service.rateLimits.map(window).join(", ") : "none beyond `DDNS_UPDATE_CONCURRENCY` requests at a time"],
+    [
+      "pace",
+      service.rateLimits?.length
+        ? service.rateLimits.map(window).join(", ")
+        : "none beyond `DDNS_UPDATE_CONCURRENCY` requests at a time",
+    ],
     ["checked against", evidence(service.type)],
   ];
   if (service.hostname) facts.push(["hostnames", cell(service.hostname.message)]);
@@ -89,13 +109,19 @@ export function generatedPart(service: ServiceDescription): string {
         "credential",
         field.secret ? "secret (stored sealed, answered masked)" : "answered as stored",
         ...(field.optional ? ["optional"] : []),
-        ...(field.aliases?.length ? [`also accepted as ${field.aliases.map((alias) => `\`${alias}\``).join(", ")}`] : []),
+        ...(field.aliases?.length
+          ? [`also accepted as ${field.aliases.map((alias) => `\`${alias}\``).join(", ")}`]
+          : []),
       ].join(", ");
       const where = field.url ? ` Made at [${field.url}](${field.url}).` : "";
       return `| \`${field.key}\` | ${kind} | ${cell(`${field.label}: ${field.help}`)}${cell(where)} |`;
     }),
     ...service.options.map((field) => {
-      const kind = ["option", ...(field.required ? ["required"] : []), ...(field.default === undefined ? [] : [`default \`${field.default}\``])].join(", ");
+      const kind = [
+        "option",
+        ...(field.required ? ["required"] : []),
+        ...(field.default === undefined ? [] : [`default \`${field.default}\``]),
+      ].join(", ");
       return `| \`${field.key}\` | ${kind} | ${cell(`${field.label}: ${field.help}`)} |`;
     }),
   ];
@@ -120,21 +146,34 @@ export function generatedPart(service: ServiceDescription): string {
   ].join("\n");
 }
 
-const INDEX_START = "<!-- Generated from the descriptions in src/dns/services/ by `bun run docs:services`: the table follows the registry. -->";
+const INDEX_START =
+  "<!-- Generated from the descriptions in src/dns/services/ by `bun run docs:services`: the table follows the registry. -->";
 
 /** The services index's table (docs/services/README.md): one row per registered type, in the registry's order. */
 export function indexTable(services: readonly ServiceDescription[] = SERVICES): string {
   const ttl = (service: ServiceDescription) =>
-    service.ttl === null ? "—" : `${number(service.ttl.min)}–${number(service.ttl.max)}${service.ttl.automatic === undefined ? "" : `, ${service.ttl.automatic} = automatic`}`;
+    service.ttl === null
+      ? "—"
+      : `${number(service.ttl.min)}–${number(service.ttl.max)}${service.ttl.automatic === undefined ? "" : `, ${service.ttl.automatic} = automatic`}`;
   const fields = (service: ServiceDescription) =>
-    [...service.credentials.map((field) => field.label), ...service.options.filter((field) => field.required).map((field) => `\`${field.key}\``)].join(", ");
+    [
+      ...service.credentials.map((field) => field.label),
+      ...service.options.filter((field) => field.required).map((field) => `\`${field.key}\``),
+    ].join(", ");
   return [
     INDEX_START,
     "",
     "| type | service | record types | TTL in `config` | verify | credentials |",
     "|---|---|---|---|---|---|",
     ...services.map((service) =>
-      [`[\`${service.type}\`](${service.type}.md)`, service.label, service.recordTypes.join(", "), ttl(service), service.canVerify ? "yes" : "no", fields(service)]
+      [
+        `[\`${service.type}\`](${service.type}.md)`,
+        service.label,
+        service.recordTypes.join(", "),
+        ttl(service),
+        service.canVerify ? "yes" : "no",
+        fields(service),
+      ]
         .map(cell)
         .join(" | ")
         .replace(/^/, "| ")
@@ -177,7 +216,10 @@ if (import.meta.main) {
   const table = currentIndexTable(index);
   if (table === null) throw new Error("docs/services/README.md has no generated table to replace");
   if (table !== indexTable()) {
-    writeFileSync(INDEX_PATH, index.replace(table, () => indexTable()));
+    writeFileSync(
+      INDEX_PATH,
+      index.replace(table, () => indexTable()),
+    );
     console.log("docs/services/README.md: the table written");
   }
 }

@@ -79,7 +79,9 @@ class ImageError extends Error {}
 function run(command: string[]): string {
   const child = Bun.spawnSync(command, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (child.exitCode !== 0) {
-    throw new ImageError(`${command.slice(0, 2).join(" ")} failed (exit ${child.exitCode}):\n${child.stderr.toString().trim()}`);
+    throw new ImageError(
+      `${command.slice(0, 2).join(" ")} failed (exit ${child.exitCode}):\n${child.stderr.toString().trim()}`,
+    );
   }
   return child.stdout.toString();
 }
@@ -94,8 +96,12 @@ function containerEngine(): "podman" | "docker" {
 /** The build context: rootfs/ (copied to / as root's) and volume/data/ (copied to /data as the ddnsd user's). */
 function stageContext(contextDir: string, binary: string, arch: ImageArch): void {
   const glibc = arch.glibcSources.find((dir) => existsSync(join(dir, basename(arch.loader))));
-  if (!glibc) throw new ImageError(`no ${arch.name} glibc in ${arch.glibcSources.join(" or ")} (install ${arch.glibcPackage})`);
-  for (const [path, hint] of [[CA_BUNDLE, "ca-certificates"], [ZONEINFO, "tzdata"]] as const) {
+  if (!glibc)
+    throw new ImageError(`no ${arch.name} glibc in ${arch.glibcSources.join(" or ")} (install ${arch.glibcPackage})`);
+  for (const [path, hint] of [
+    [CA_BUNDLE, "ca-certificates"],
+    [ZONEINFO, "tzdata"],
+  ] as const) {
     if (!existsSync(path)) throw new ImageError(`${path} is missing (install ${hint})`);
   }
   rmSync(contextDir, { recursive: true, force: true });
@@ -115,7 +121,10 @@ function stageContext(contextDir: string, binary: string, arch: ImageArch): void
     filter: (source) => !source.startsWith(join(ZONEINFO, "right")),
   });
   mkdirSync(join(rootfs, "etc"), { recursive: true });
-  writeFileSync(join(rootfs, "etc/passwd"), `root:x:0:0:root:/root:/sbin/nologin\nddnsd:x:${IMAGE_UID}:${IMAGE_UID}:ddnsd:/data:/sbin/nologin\n`);
+  writeFileSync(
+    join(rootfs, "etc/passwd"),
+    `root:x:0:0:root:/root:/sbin/nologin\nddnsd:x:${IMAGE_UID}:${IMAGE_UID}:ddnsd:/data:/sbin/nologin\n`,
+  );
   writeFileSync(join(rootfs, "etc/group"), `root:x:0:\nddnsd:x:${IMAGE_UID}:\n`);
   // Without this file glibc asks DNS before /etc/hosts, which the container runtime writes.
   writeFileSync(join(rootfs, "etc/nsswitch.conf"), "passwd: files\ngroup: files\nhosts: files dns\n");
@@ -181,7 +190,8 @@ async function main(): Promise<void> {
   const outDir = resolve(option("out") ?? join(ROOT, "dist"));
   const only = option("arch");
   const arches = IMAGE_ARCHES.filter((arch) => only === undefined || arch.name === only);
-  if (arches.length === 0) throw new ImageError(`--arch must be ${IMAGE_ARCHES.map((arch) => arch.name).join(" or ")}, got "${only}"`);
+  if (arches.length === 0)
+    throw new ImageError(`--arch must be ${IMAGE_ARCHES.map((arch) => arch.name).join(" or ")}, got "${only}"`);
   const engine = containerEngine();
   mkdirSync(outDir, { recursive: true });
   for (const arch of arches) {

@@ -11,36 +11,36 @@ import { DiskState } from "./db/disk";
 import { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import { ServiceRegistry } from "./dns/registry";
-import { createStore } from "./store";
 import type { ServiceDescription } from "./dns/service";
-import type { Logger } from "./log";
-import { UpdateMetrics } from "./modules/prometheus/service";
-import { outboundFetch } from "./net/outbound";
-import { proxiedFetch } from "./net/proxy";
-import { Notifier } from "./notify/notifier";
-import { SignInThrottle } from "./security/throttle";
-import { fanOut } from "./updater/events";
-import { PropagationTracker } from "./updater/propagation";
-import { Scheduler } from "./updater/scheduler";
-import { createUpdaterState } from "./updater/state";
-import { detectFamily } from "./updater/detect";
-import { runUpdate } from "./updater/update";
 import { loginRoutes, logoutRoutes } from "./http/auth";
-import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bodyScreening } from "./http/screen";
+import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { Revocations, VerifiedTokens } from "./http/verified-tokens";
+import type { Logger } from "./log";
 import { configFileRoutes } from "./modules/config-file";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
 import { notificationRoutes } from "./modules/notifications";
 import { prometheusRoutes } from "./modules/prometheus";
+import { UpdateMetrics } from "./modules/prometheus/service";
 import { providerRoutes } from "./modules/providers";
 import { pushRoutes } from "./modules/push";
-import { updateKeyRoutes } from "./modules/update-keys";
 import { healthRoutes, systemRoutes } from "./modules/system";
+import { updateKeyRoutes } from "./modules/update-keys";
+import { outboundFetch } from "./net/outbound";
+import { proxiedFetch } from "./net/proxy";
+import { Notifier } from "./notify/notifier";
+import { SignInThrottle } from "./security/throttle";
+import { createStore } from "./store";
 import { uiRoutes } from "./ui";
+import { detectFamily } from "./updater/detect";
+import { fanOut } from "./updater/events";
+import { PropagationTracker } from "./updater/propagation";
+import { Scheduler } from "./updater/scheduler";
+import { createUpdaterState } from "./updater/state";
+import { runUpdate } from "./updater/update";
 
 export interface ContextParts {
   settings: Settings;
@@ -57,7 +57,14 @@ export interface ContextParts {
  * and the notifier, the sink that hands them the update path's events, the context that holds them,
  * and last the scheduler over that context, woken by every write to the database.
  */
-export function createContext({ settings, keys, database, log, fetch = globalThis.fetch, services }: ContextParts): Appliance {
+export function createContext({
+  settings,
+  keys,
+  database,
+  log,
+  fetch = globalThis.fetch,
+  services,
+}: ContextParts): Appliance {
   const store = createStore(database.db, database.sqlite);
   const startedAt = Date.now();
   const outbound = outboundFetch(proxiedFetch(fetch, settings.proxy), settings);

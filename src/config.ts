@@ -5,13 +5,13 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseResolvers, resolvConfServers } from "./dns/lookup";
-import { apiUrlSetting, SERVICES } from "./dns/registry";
 import type { ServerAddress } from "./dns/protocols/signed-dns";
-import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, parseNetwork, type Network } from "./ip/detect";
+import { apiUrlSetting, SERVICES } from "./dns/registry";
+import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, type Network, parseNetwork } from "./ip/detect";
 import { DEFAULT_IPV4_DNS, DEFAULT_IPV6_DNS, type DnsQuestion, parseDnsQuestions } from "./ip/dns";
 import { type AddressSource, parseAddressSource, parseUrlList } from "./ip/source";
 import type { LogFormat, LogLevel } from "./log";
-import { parseNoProxy, type ProxySettings } from "./net/proxy";
+import { type ProxySettings, parseNoProxy } from "./net/proxy";
 import { isHttpUrl } from "./util/url";
 
 export interface Settings {
@@ -79,7 +79,12 @@ export function parseDuration(text: string): number | null {
  * The secret settings that may instead be read from a file named by `<NAME>_FILE`, as Docker and
  * Compose secrets (/run/secrets/…) and systemd credentials ($CREDENTIALS_DIRECTORY/…) pass them.
  */
-export const FILE_SETTINGS = ["DDNS_SECRET_KEY", "DDNS_ENCRYPTION_KEY", "DDNS_ADMIN_PASSWORD", "DDNS_METRICS_TOKEN"] as const;
+export const FILE_SETTINGS = [
+  "DDNS_SECRET_KEY",
+  "DDNS_ENCRYPTION_KEY",
+  "DDNS_ADMIN_PASSWORD",
+  "DDNS_METRICS_TOKEN",
+] as const;
 
 class Reader {
   /** Where a file-backed setting's value came from (`DDNS_SECRET_KEY_FILE`), for its error messages. */
@@ -97,7 +102,8 @@ class Reader {
     const fileSetting = `${name}_FILE`;
     const path = this.given(fileSetting);
     if (path === undefined) return this.given(name);
-    if (this.given(name) !== undefined) this.fail(name, `both ${name} and ${fileSetting} are set; set only one of them`);
+    if (this.given(name) !== undefined)
+      this.fail(name, `both ${name} and ${fileSetting} are set; set only one of them`);
     let text: string;
     try {
       text = readFileSync(path, "utf8");
@@ -193,11 +199,15 @@ class Reader {
   networks(name: string): Network[] {
     const text = this.raw(name);
     if (text === undefined) return [];
-    return text.split(",").map((item) => item.trim()).filter(Boolean).map((item) => {
-      const network = parseNetwork(item);
-      if (network === null) this.fail(name, `expected comma-separated IP addresses or CIDR blocks, got "${item}"`);
-      return network;
-    });
+    return text
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .map((item) => {
+        const network = parseNetwork(item);
+        if (network === null) this.fail(name, `expected comma-separated IP addresses or CIDR blocks, got "${item}"`);
+        return network;
+      });
   }
 
   /**
@@ -211,14 +221,19 @@ class Reader {
     if (text === undefined) return null;
     const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
     // The value may carry the proxy's password (user:password@host): it is not repeated in the error.
-    if (!isHttpUrl(url)) this.fail(used, `expected the proxy's http(s) URL, e.g. http://proxy.lan:3128, got "${text.replace(/\/\/[^/@]*@/, "//••••@")}"`);
+    if (!isHttpUrl(url))
+      this.fail(
+        used,
+        `expected the proxy's http(s) URL, e.g. http://proxy.lan:3128, got "${text.replace(/\/\/[^/@]*@/, "//••••@")}"`,
+      );
     return url;
   }
 
   noProxy(): ProxySettings["noProxy"] {
     const used = this.given("no_proxy") !== undefined ? "no_proxy" : "NO_PROXY";
     const { rules, bad } = parseNoProxy(this.given(used) ?? "");
-    if (bad !== null) this.fail(used, `expected comma-separated host names, .domains, IP addresses or CIDR blocks, or *, got "${bad}"`);
+    if (bad !== null)
+      this.fail(used, `expected comma-separated host names, .domains, IP addresses or CIDR blocks, or *, got "${bad}"`);
     return rules;
   }
 
@@ -233,7 +248,11 @@ class Reader {
       }
     }
     const servers = parseResolvers(text);
-    if (typeof servers === "string") this.fail(name, `expected comma-separated IP addresses, each optionally with :port (e.g. 192.0.2.53, [2001:db8::53]:5353), got "${servers}"`);
+    if (typeof servers === "string")
+      this.fail(
+        name,
+        `expected comma-separated IP addresses, each optionally with :port (e.g. 192.0.2.53, [2001:db8::53]:5353), got "${servers}"`,
+      );
     if (servers.length === 0) this.fail(name, "must name at least one resolver");
     return servers;
   }
@@ -250,9 +269,15 @@ export function loadSettings(env: Env = process.env): Settings {
   const tlsCert = read.optional("DDNS_TLS_CERT");
   const tlsKey = read.optional("DDNS_TLS_KEY");
   if ((tlsCert === null) !== (tlsKey === null)) {
-    read.fail(tlsCert === null ? "DDNS_TLS_CERT" : "DDNS_TLS_KEY", "DDNS_TLS_CERT and DDNS_TLS_KEY must be set together");
+    read.fail(
+      tlsCert === null ? "DDNS_TLS_CERT" : "DDNS_TLS_KEY",
+      "DDNS_TLS_CERT and DDNS_TLS_KEY must be set together",
+    );
   }
-  for (const [name, path] of [["DDNS_TLS_CERT", tlsCert], ["DDNS_TLS_KEY", tlsKey]] as const) {
+  for (const [name, path] of [
+    ["DDNS_TLS_CERT", tlsCert],
+    ["DDNS_TLS_KEY", tlsKey],
+  ] as const) {
     if (path === null) continue;
     let text: string;
     try {
@@ -289,7 +314,9 @@ export function loadSettings(env: Env = process.env): Settings {
     maxAnswerBytes: read.integer("DDNS_MAX_ANSWER_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiUrls: Object.fromEntries(
       SERVICES.flatMap((service) =>
-        service.defaultApiUrl === undefined ? [] : [[service.type, read.url(apiUrlSetting(service.type), service.defaultApiUrl)]],
+        service.defaultApiUrl === undefined
+          ? []
+          : [[service.type, read.url(apiUrlSetting(service.type), service.defaultApiUrl)]],
       ),
     ),
     historyRetention: read.integer("DDNS_HISTORY_RETENTION", 1000, 1, 1_000_000),
@@ -342,10 +369,14 @@ function keyFile(dataDir: string, name: string): string {
     try {
       key = readFileSync(path, "utf8").trim();
     } catch (error) {
-      throw new SettingsError(`Invalid setting ${variable}: cannot read the key file ${path}: ${(error as Error).message}`);
+      throw new SettingsError(
+        `Invalid setting ${variable}: cannot read the key file ${path}: ${(error as Error).message}`,
+      );
     }
     if (key.length < 32) {
-      throw new SettingsError(`Invalid setting ${variable}: the key file ${path} holds fewer than 32 characters; restore it from a backup`);
+      throw new SettingsError(
+        `Invalid setting ${variable}: the key file ${path} holds fewer than 32 characters; restore it from a backup`,
+      );
     }
     return key;
   }

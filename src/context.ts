@@ -6,17 +6,17 @@
 
 import type { Keys, Settings } from "./config";
 import type { Db } from "./db";
-import type { NotificationRow } from "./store/rows";
 import type { DiskState } from "./db/disk";
 import type { WatchedDatabase } from "./db/writes";
 import type { Pacer } from "./dns/pacing";
 import type { FetchLike } from "./dns/provider";
 import type { ServiceRegistry } from "./dns/registry";
-import type { Store } from "./store";
 import type { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import type { PublicIpState } from "./ip/public-ip";
 import type { Logger } from "./log";
 import type { SignInThrottle } from "./security/throttle";
+import type { Store } from "./store";
+import type { NotificationRow } from "./store/rows";
 import type { EventSink } from "./updater/events";
 import type { PropagationTracker } from "./updater/propagation";
 import type { SchedulerControl } from "./updater/scheduler";

@@ -8,22 +8,22 @@
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createApp, createContext } from "./app";
-import { loadSettings, resolveKeys, SettingsError, type Settings } from "./config";
+import { loadSettings, resolveKeys, type Settings, SettingsError } from "./config";
 import type { Appliance } from "./context";
-import { MigrationError, openDatabase, type OpenedDatabase } from "./db";
+import { type CommandResult, WRITE_COMMANDS } from "./control/commands";
+import { listenForCommands, sendCommand } from "./control/socket";
+import { MigrationError, type OpenedDatabase, openDatabase } from "./db";
 import { BackupError, backupName, backupStoppedDatabase, backupsDir, publishCopy, restoreDatabase } from "./db/backup";
 import { DataDirInUse, lockDataDir } from "./db/lock";
 import { probeHealth } from "./healthcheck";
-import { setPassword, userCount } from "./security/users";
-import { type CommandResult, WRITE_COMMANDS } from "./control/commands";
-import { listenForCommands, sendCommand } from "./control/socket";
 import { createLogger } from "./log";
 import { MAX_CONFIG_FILE_BYTES } from "./modules/config-file/document";
 import { exportConfig } from "./modules/config-file/service";
-import { generatePassword } from "./security/passwords";
 import { sealSecretOptionsStoredInClear } from "./modules/notifications/service";
 import { sealProviderOptionsStoredInClear, storedCredentialsReadable } from "./modules/providers/service";
-import { startServer, type RunningServer } from "./server";
+import { generatePassword } from "./security/passwords";
+import { setPassword, userCount } from "./security/users";
+import { type RunningServer, startServer } from "./server";
 import { detectFamily } from "./updater/detect";
 import { versionLine } from "./version";
 
@@ -63,7 +63,9 @@ function openContext(settings: Settings): Appliance {
     database = openDatabase(settings.dataDir, log);
   } catch (error) {
     if (error instanceof MigrationError) throw error;
-    throw new SettingsError(`Invalid setting DDNS_DATA_DIR: cannot open the database in ${settings.dataDir}: ${(error as Error).message}`);
+    throw new SettingsError(
+      `Invalid setting DDNS_DATA_DIR: cannot open the database in ${settings.dataDir}: ${(error as Error).message}`,
+    );
   }
   const ctx = createContext({ settings, keys, database, log });
   if (!storedCredentialsReadable(ctx)) {
@@ -103,7 +105,10 @@ function listenError(settings: Settings, error: unknown): SettingsError {
 
 /** Why the data dir's lock could not be taken, as the setting to fix. */
 function lockError(settings: Settings, error: unknown): SettingsError {
-  const why = error instanceof DataDirInUse ? error.message : `cannot write ${join(settings.dataDir, "ddnsd.lock")}: ${(error as Error).message}`;
+  const why =
+    error instanceof DataDirInUse
+      ? error.message
+      : `cannot write ${join(settings.dataDir, "ddnsd.lock")}: ${(error as Error).message}`;
   return new SettingsError(`Invalid setting DDNS_DATA_DIR: ${why}`);
 }
 
@@ -130,7 +135,11 @@ function tryLockData(settings: Settings): { release(): void } | null {
  * Runs a write command (control/commands.ts) in the server holding the data dir, or, when none
  * does, here — holding the lock meanwhile, so no server starts and caches what it is changing.
  */
-async function runWriteCommand(settings: Settings, name: keyof typeof WRITE_COMMANDS, input: Record<string, unknown>): Promise<number> {
+async function runWriteCommand(
+  settings: Settings,
+  name: keyof typeof WRITE_COMMANDS,
+  input: Record<string, unknown>,
+): Promise<number> {
   const lock = tryLockData(settings);
   let result: CommandResult;
   if (lock === null) {
@@ -169,7 +178,9 @@ async function serve(settings: Settings): Promise<void> {
     control = listenForCommands(ctx);
   } catch (error) {
     // A data dir path too long for a socket (108 bytes), say: the service still runs.
-    ctx.log.warn("the CLI's write commands cannot reach this server; stop it to run them", { error: (error as Error).message });
+    ctx.log.warn("the CLI's write commands cannot reach this server; stop it to run them", {
+      error: (error as Error).message,
+    });
   }
   // Only once the port is ours: a start that fails here must not spend the one showing of a
   // generated password. "listening" then means ready to sign in.
@@ -203,8 +214,17 @@ async function adminSetPassword(settings: Settings, username: string | undefined
 }
 
 /** `--flag` present, and `--name value`, from the arguments; anything else is returned as positional. */
-function options(args: string[], flags: string[], values: string[]): { flags: Set<string>; values: Map<string, string>; positional: string[]; unknown: string | null } {
-  const result = { flags: new Set<string>(), values: new Map<string, string>(), positional: [] as string[], unknown: null as string | null };
+function options(
+  args: string[],
+  flags: string[],
+  values: string[],
+): { flags: Set<string>; values: Map<string, string>; positional: string[]; unknown: string | null } {
+  const result = {
+    flags: new Set<string>(),
+    values: new Map<string, string>(),
+    positional: [] as string[],
+    unknown: null as string | null,
+  };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (flags.includes(arg)) result.flags.add(arg);

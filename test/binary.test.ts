@@ -22,7 +22,8 @@ async function waitForListening(stream: ReadableStream<Uint8Array>): Promise<str
   void (async () => {
     const decoder = new TextDecoder();
     const reader = stream.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) stderr += decoder.decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      stderr += decoder.decode(chunk.value);
   })();
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
@@ -34,11 +35,14 @@ async function waitForListening(stream: ReadableStream<Uint8Array>): Promise<str
 }
 
 beforeAll(async () => {
-  const build = Bun.spawnSync(["bun", "run", "build", `--outfile=${binary}`, ...(TARGET ? [`--target=${TARGET}`] : [])], {
-    cwd: root,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const build = Bun.spawnSync(
+    ["bun", "run", "build", `--outfile=${binary}`, ...(TARGET ? [`--target=${TARGET}`] : [])],
+    {
+      cwd: root,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   child = Bun.spawn([binary], {
     cwd: workDir,
@@ -73,18 +77,24 @@ test("serves /docs with its embedded Swagger UI and the OpenAPI document", async
   const page = await (await fetch(`${baseUrl}/docs`)).text();
   expect(page).toContain("/docs/assets/swagger-ui-bundle.js");
   expect((await fetch(`${baseUrl}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
-  const spec = (await (await fetch(`${baseUrl}/docs/json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+  const spec = (await (await fetch(`${baseUrl}/docs/json`)).json()) as {
+    openapi: string;
+    paths: Record<string, unknown>;
+  };
   expect(spec.openapi).toStartWith("3.1");
   expect(Object.keys(spec.paths)).toContain("/api/v1/domains/{domain_id}/update_ip");
 });
 
-test.skipIf(TARGET === null)("the baseline x64 asset names its target in its version line, for version, --version and -v", () => {
-  for (const arg of ["version", "--version", "-v"]) {
-    const run = Bun.spawnSync([binary, arg], { cwd: workDir, stdout: "pipe", stderr: "pipe" });
-    expect(run.exitCode).toBe(0);
-    expect(run.stdout.toString().trim()).toMatch(/^ddnsd \S+ \(linux-x64-baseline, bun \S+, commit \S+\)$/);
-  }
-});
+test.skipIf(TARGET === null)(
+  "the baseline x64 asset names its target in its version line, for version, --version and -v",
+  () => {
+    for (const arg of ["version", "--version", "-v"]) {
+      const run = Bun.spawnSync([binary, arg], { cwd: workDir, stdout: "pipe", stderr: "pipe" });
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout.toString().trim()).toMatch(/^ddnsd \S+ \(linux-x64-baseline, bun \S+, commit \S+\)$/);
+    }
+  },
+);
 
 test("serves the docs embedded in it at /help, with the stylesheet, from a directory without them", async () => {
   expect(existsSync(join(workDir, "docs"))).toBe(false);
@@ -104,7 +114,9 @@ test("logs in the first admin and uses the token", async () => {
   });
   expect(login.status).toBe(200);
   const { access_token } = (await login.json()) as { access_token: string };
-  const status = await fetch(`${baseUrl}/api/v1/system/status`, { headers: { authorization: `Bearer ${access_token}` } });
+  const status = await fetch(`${baseUrl}/api/v1/system/status`, {
+    headers: { authorization: `Bearer ${access_token}` },
+  });
   expect(await status.json()).toMatchObject({ initialized: true, database: "sqlite", scheduler: "running" });
 });
 

@@ -9,12 +9,21 @@
 // without them these tests are skipped with a message saying what to install.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { IMAGE_ARCHES, imageArchive, imageTag, MAX_OVERHEAD, type ImageArch } from "../scripts/image";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "./fakes/cloudflare";
-import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "./fakes/echo";
+import { IMAGE_ARCHES, type ImageArch, imageArchive, imageTag, MAX_OVERHEAD } from "../scripts/image";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "./fakes/cloudflare";
+import { ECHO_DEFAULT_IPV4, type EchoFake, startEchoFake } from "./fakes/echo";
 import { freePort } from "./hardening/appliance";
 
 const ROOT = join(import.meta.dir, "..");
@@ -25,7 +34,8 @@ const HEALTHCHECK = ["/usr/local/bin/ddnsd", "healthcheck"];
 function missing(arch: ImageArch): string | null {
   if (process.getuid?.() !== 0) return "not root (chroot and mount need it)";
   if (!Bun.which("podman")) return "podman is not installed (apt-get install podman)";
-  if (arch === ARM64 && !existsSync(QEMU)) return "qemu-aarch64-static is not installed (apt-get install qemu-user-static)";
+  if (arch === ARM64 && !existsSync(QEMU))
+    return "qemu-aarch64-static is not installed (apt-get install qemu-user-static)";
   if (arch === ARM64 && !existsSync("/usr/aarch64-linux-gnu/lib")) return "libc6-arm64-cross is not installed";
   return null;
 }
@@ -49,13 +59,20 @@ afterAll(async () => {
   await Promise.all(children.map((child) => child.exited));
   // The runs mount /proc and /dev only inside their own mount namespaces (unshare), which end with
   // them; this is the check that nothing is left mounted under the work dir before removing it.
-  const leftover = readFileSync("/proc/self/mounts", "utf8").split("\n").filter((line) => line.includes(workDir));
+  const leftover = readFileSync("/proc/self/mounts", "utf8")
+    .split("\n")
+    .filter((line) => line.includes(workDir));
   for (const line of leftover.reverse()) Bun.spawnSync(["umount", "-l", line.split(" ")[1]!]);
   rmSync(workDir, { recursive: true, force: true });
 });
 
 function podman(...args: string[]): string {
-  const child = Bun.spawnSync(["podman", ...args], { env: podmanEnv, stdout: "pipe", stderr: "pipe", timeout: 120_000 });
+  const child = Bun.spawnSync(["podman", ...args], {
+    env: podmanEnv,
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 120_000,
+  });
   if (child.exitCode !== 0) throw new Error(`podman ${args.join(" ")} failed: ${child.stderr.toString()}`);
   return child.stdout.toString();
 }
@@ -128,11 +145,26 @@ function runInImage(
   const { Config } = image.config;
   const command = options.args ?? [...Config.Entrypoint, ...Config.Cmd];
   const emulator = options.emulator && `/${basename(options.emulator)}`;
-  if (emulator && !existsSync(join(image.rootfs, emulator))) copyFileSync(options.emulator!, join(image.rootfs, emulator));
-  const imageEnv = Object.fromEntries(Config.Env.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+  if (emulator && !existsSync(join(image.rootfs, emulator)))
+    copyFileSync(options.emulator!, join(image.rootfs, emulator));
+  const imageEnv = Object.fromEntries(
+    Config.Env.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
   const script = `${MOUNT} -t proc proc "$0/proc" && ${MOUNT} --rbind /dev "$0/dev" && exec ${CHROOT} --userspec="$1" "$0" "\${@:2}"`;
   const child = Bun.spawn(
-    [UNSHARE!, "--mount", "--propagation=private", "--", BASH!, "-c", script, image.rootfs, options.user ?? Config.User, ...(emulator ? [emulator] : []), ...command],
+    [
+      UNSHARE!,
+      "--mount",
+      "--propagation=private",
+      "--",
+      BASH!,
+      "-c",
+      script,
+      image.rootfs,
+      options.user ?? Config.User,
+      ...(emulator ? [emulator] : []),
+      ...command,
+    ],
     {
       env: { ...imageEnv, ...options.env },
       stdin: new Blob([options.stdin ?? ""]),
@@ -147,7 +179,11 @@ function runInImage(
 }
 
 async function outputOf(child: ImageRun) {
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -156,11 +192,13 @@ async function waitForListening(child: ImageRun, log: { text: string }, deadline
   void (async () => {
     const decoder = new TextDecoder();
     const reader = child.stderr.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) log.text += decoder.decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      log.text += decoder.decode(chunk.value);
   })();
   const deadline = Date.now() + deadlineMs;
   while (!/listening url=/.test(log.text)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`ddnsd did not start in the image:\n${log.text}`);
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`ddnsd did not start in the image:\n${log.text}`);
     await Bun.sleep(50);
   }
 }
@@ -168,7 +206,11 @@ async function waitForListening(child: ImageRun, log: { text: string }, deadline
 test("compose.yaml runs the release's image on port 8001 with /data as a volume, and names the tags `bun run image` loads as", async () => {
   const text = await Bun.file(join(ROOT, "compose.yaml")).text();
   const { services } = Bun.YAML.parse(text) as { services: Record<string, Record<string, unknown>> };
-  expect(services.ddnsd).toMatchObject({ restart: "unless-stopped", ports: ["8001:8001"], volumes: ["ddnsd-data:/data"] });
+  expect(services.ddnsd).toMatchObject({
+    restart: "unless-stopped",
+    ports: ["8001:8001"],
+    volumes: ["ddnsd-data:/data"],
+  });
   expect(text).toContain(imageTag(AMD64, "<version>"));
   expect(text).toContain(imageTag(ARM64, "<version>"));
 });
@@ -230,7 +272,13 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
 
   test("holds the binary, its libraries, certificates, time zones and the ddnsd user, and no shell", () => {
     const at = (path: string) => join(image.rootfs, path);
-    for (const path of ["/usr/local/bin/ddnsd", "/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/libc.so.6", "/etc/ssl/certs/ca-certificates.crt", "/usr/share/zoneinfo/Europe/Berlin"]) {
+    for (const path of [
+      "/usr/local/bin/ddnsd",
+      "/lib64/ld-linux-x86-64.so.2",
+      "/lib/x86_64-linux-gnu/libc.so.6",
+      "/etc/ssl/certs/ca-certificates.crt",
+      "/usr/share/zoneinfo/Europe/Berlin",
+    ]) {
       expect(existsSync(at(path))).toBe(true);
     }
     expect(existsSync(at("/bin/sh"))).toBe(false);
@@ -253,7 +301,9 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   });
 
   test("logs the first admin's generated password once, and it signs in", async () => {
-    const passwords = [...log.text.matchAll(/first admin created: username admin, password (\S+)/g)].map((match) => match[1]!);
+    const passwords = [...log.text.matchAll(/first admin created: username admin, password (\S+)/g)].map(
+      (match) => match[1]!,
+    );
     expect(passwords).toHaveLength(1);
     const login = await fetch(`${base}/api/v1/auth/login`, {
       method: "POST",
@@ -276,7 +326,11 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   test("a forced update writes the detected address to Cloudflare", async () => {
     cloudflare.addZone("example.com");
     cloudflare.addRecord("example.com", { type: "A", name: "home", content: "198.51.100.7" });
-    const provider = await api("POST", "/providers", { name: "Cloudflare", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } });
+    const provider = await api("POST", "/providers", {
+      name: "Cloudflare",
+      type: "cloudflare",
+      credentials: { api_token: CLOUDFLARE_FAKE_TOKEN },
+    });
     expect(provider.status).toBe(200);
     providerId = provider.body.id;
     const domain = await api("POST", "/domains", { provider_id: providerId, domain_name: "home.example.com" });
@@ -287,7 +341,11 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   });
 
   test("TZ sets the time zone of cron schedules", async () => {
-    const domain = await api("POST", "/domains", { provider_id: providerId, domain_name: "cron.example.com", cron_schedule: "0 3 * * *" });
+    const domain = await api("POST", "/domains", {
+      provider_id: providerId,
+      domain_name: "cron.example.com",
+      cron_schedule: "0 3 * * *",
+    });
     expect(domain.status).toBe(200);
     // After an update, the next run is the schedule's.
     expect((await api("POST", `/domains/${domain.body.id}/update_ip`)).status).toBe(200);
@@ -322,14 +380,21 @@ describe.skipIf(missing(AMD64) !== null)("the amd64 image", () => {
   });
 
   test("as another --user, a data folder it cannot write stops the start with a line naming DDNS_DATA_DIR", async () => {
-    const { stdout, stderr, code } = await outputOf(runInImage(image, { env: { DDNS_PORT: String(freePort()) }, user: "1026:100" }));
+    const { stdout, stderr, code } = await outputOf(
+      runInImage(image, { env: { DDNS_PORT: String(freePort()) }, user: "1026:100" }),
+    );
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr).toStartWith("ddnsd: Invalid setting DDNS_DATA_DIR: cannot write /data/ddnsd.lock: ");
   });
 
   test("a one-off `admin set-password` run on the stopped container's volume sets the password", async () => {
-    const { stdout, code } = await outputOf(runInImage(image, { args: [...image.config.Config.Entrypoint, "admin", "set-password", "admin"], stdin: "a-new-long-password\n" }));
+    const { stdout, code } = await outputOf(
+      runInImage(image, {
+        args: [...image.config.Config.Entrypoint, "admin", "set-password", "admin"],
+        stdin: "a-new-long-password\n",
+      }),
+    );
     expect(code).toBe(0);
     expect(stdout.trim()).toBe("Password changed for admin.");
   });

@@ -15,23 +15,42 @@ import path from "node:path";
 const SCRIPT = path.resolve(import.meta.dir, "../install.sh");
 // Each distinct shell once (on Debian `sh` is dash); bash reads a piped script line by line,
 // which is what catches a command that swallows stdin.
-const SHELLS = [...new Map(
-  ["sh", "dash", "bash"].flatMap((shell) => {
-    const found = Bun.which(shell);
-    return found === null ? [] : [[fs.realpathSync(found), shell] as const];
-  }),
-).values()];
+const SHELLS = [
+  ...new Map(
+    ["sh", "dash", "bash"].flatMap((shell) => {
+      const found = Bun.which(shell);
+      return found === null ? [] : [[fs.realpathSync(found), shell] as const];
+    }),
+  ).values(),
+];
 const LIVE_SYSTEM_TOOLS = [
-  "useradd", "adduser", "addgroup", "userdel", "deluser", "groupdel", "delgroup", "chown", "systemctl",
+  "useradd",
+  "adduser",
+  "addgroup",
+  "userdel",
+  "deluser",
+  "groupdel",
+  "delgroup",
+  "chown",
+  "systemctl",
 ];
 const PASSWORD = "correct-horse-battery";
 const SET_PASSWORD_LOG = "fake-set-password.log";
 const BACKUP_LOG = "fake-backup.log";
 const UNIT_DIRECTIVES = [
-  "Type=simple", "User=ddnsd", "Group=ddnsd", "EnvironmentFile=/etc/ddnsd/ddnsd.env",
-  "ExecStart=/usr/local/bin/ddnsd serve", "WorkingDirectory=/var/lib/ddnsd",
-  "After=network-online.target", "Wants=network-online.target", "Restart=on-failure",
-  "RestartSec=5", "TimeoutStopSec=20", "KillSignal=SIGTERM", "WantedBy=multi-user.target",
+  "Type=simple",
+  "User=ddnsd",
+  "Group=ddnsd",
+  "EnvironmentFile=/etc/ddnsd/ddnsd.env",
+  "ExecStart=/usr/local/bin/ddnsd serve",
+  "WorkingDirectory=/var/lib/ddnsd",
+  "After=network-online.target",
+  "Wants=network-online.target",
+  "Restart=on-failure",
+  "RestartSec=5",
+  "TimeoutStopSec=20",
+  "KillSignal=SIGTERM",
+  "WantedBy=multi-user.target",
 ];
 
 const HARDENING = [
@@ -61,7 +80,9 @@ interface Scratch {
 }
 
 function fakeBinary(file: string, version: string): string {
-  fs.writeFileSync(file, `#!/bin/sh
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh
 if [ "$1" = backup ]; then
   # What the real one does with the service stopped: a copy of the database, and who made it.
   cp "$DDNS_DATA_DIR/ddnsd.db" "$2" || exit 1
@@ -89,7 +110,9 @@ if [ "$1" = admin ] && [ "$2" = set-password ]; then
   exit 0
 fi
 echo "ddnsd ${version}"
-`, { mode: 0o755 });
+`,
+    { mode: 0o755 },
+  );
   return file;
 }
 
@@ -116,12 +139,19 @@ interface SetPasswordCall {
 function setPasswordCalls(dataDir: string): SetPasswordCall[] {
   const log = path.join(dataDir, SET_PASSWORD_LOG);
   if (!fs.existsSync(log)) return [];
-  return fs.readFileSync(log, "utf8").trim().split("\n").map((line) =>
-    Object.fromEntries(line.split("|").map((field) => {
-      const at = field.indexOf("=");
-      return [field.slice(0, at), field.slice(at + 1)];
-    })) as unknown as SetPasswordCall
-  );
+  return fs
+    .readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map(
+      (line) =>
+        Object.fromEntries(
+          line.split("|").map((field) => {
+            const at = field.indexOf("=");
+            return [field.slice(0, at), field.slice(at + 1)];
+          }),
+        ) as unknown as SetPasswordCall,
+    );
 }
 
 /** Every file under `dir`, recursively. */
@@ -353,7 +383,13 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
   test("a re-run removes a DDNS_ADMIN_PASSWORD line of an earlier install, says so, and keeps the account", () => {
     expect(install().code).toBe(0);
     const env = read(at(ENV));
-    fs.writeFileSync(at(ENV), env.replace("DDNS_ADMIN_USERNAME='admin'\n", "DDNS_ADMIN_USERNAME='admin'\nDDNS_ADMIN_PASSWORD='stale-old-password'\n"));
+    fs.writeFileSync(
+      at(ENV),
+      env.replace(
+        "DDNS_ADMIN_USERNAME='admin'\n",
+        "DDNS_ADMIN_USERNAME='admin'\nDDNS_ADMIN_PASSWORD='stale-old-password'\n",
+      ),
+    );
 
     const result = run(["--binary", s.binary, "--no-start"]);
     expect(result.code).toBe(0);
@@ -430,7 +466,9 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
 
   test("--reset-admin-password sets a new password with the installed binary and changes nothing else", () => {
     expect(install("--prefix", "/opt/ddnsd").code).toBe(0);
-    const before = filesUnder(s.root).filter((file) => !file.startsWith(at(DATA))).map((file) => [file, read(file)]);
+    const before = filesUnder(s.root)
+      .filter((file) => !file.startsWith(at(DATA)))
+      .map((file) => [file, read(file)]);
     fs.writeFileSync(s.passwordFile, "the-new-password!\n");
 
     const result = run(["--reset-admin-password", "--admin-password-file", s.passwordFile]);
@@ -441,7 +479,9 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(recorded.length).toBe(2);
     expectSetPassword(recorded[1], "the-new-password!");
     expect(recorded[1]!.bin).toBe(at("/opt/ddnsd/bin/ddnsd")); // found through the unit's ExecStart
-    const after = filesUnder(s.root).filter((file) => !file.startsWith(at(DATA))).map((file) => [file, read(file)]);
+    const after = filesUnder(s.root)
+      .filter((file) => !file.startsWith(at(DATA)))
+      .map((file) => [file, read(file)]);
     expect(after).toEqual(before);
     expectStoredNowhere("the-new-password!");
     expect(fs.existsSync(s.callLog)).toBe(false);
@@ -459,9 +499,12 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
 
   test("--reset-admin-password uses DDNS_ADMIN_USERNAME and DDNS_DATA_DIR from the settings file", () => {
     expect(install().code).toBe(0);
-    fs.writeFileSync(at(ENV), read(at(ENV))
-      .replace("DDNS_ADMIN_USERNAME='admin'", "DDNS_ADMIN_USERNAME='root@home'")
-      .replace("DDNS_DATA_DIR='/var/lib/ddnsd'", "DDNS_DATA_DIR='/srv/ddnsd'"));
+    fs.writeFileSync(
+      at(ENV),
+      read(at(ENV))
+        .replace("DDNS_ADMIN_USERNAME='admin'", "DDNS_ADMIN_USERNAME='root@home'")
+        .replace("DDNS_DATA_DIR='/var/lib/ddnsd'", "DDNS_DATA_DIR='/srv/ddnsd'"),
+    );
     const result = run(["--reset-admin-password", "--admin-password-file", s.passwordFile]);
     expect(result.code).toBe(0);
     const [call] = setPasswordCalls(at("/srv/ddnsd"));
@@ -502,8 +545,18 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Usage:");
     for (const option of [
-      "--binary", "--prefix", "--port", "--admin-password-file", "--reset-admin-password", "--no-start", "--uninstall",
-      "--purge", "--upgrade", "--rollback", "DDNS_RELEASE_URL", "DDNS_CPUINFO",
+      "--binary",
+      "--prefix",
+      "--port",
+      "--admin-password-file",
+      "--reset-admin-password",
+      "--no-start",
+      "--uninstall",
+      "--purge",
+      "--upgrade",
+      "--rollback",
+      "DDNS_RELEASE_URL",
+      "DDNS_CPUINFO",
     ]) {
       expect(result.stdout).toContain(option);
     }
@@ -572,8 +625,12 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
 
   describe("downloading the release build for this machine", () => {
     const ASSETS = [
-      "ddnsd-linux-x64-baseline", "ddnsd-linux-x64", "ddnsd-linux-arm64",
-      "ddnsd-linux-x64-baseline-musl", "ddnsd-linux-x64-musl", "ddnsd-linux-arm64-musl",
+      "ddnsd-linux-x64-baseline",
+      "ddnsd-linux-x64",
+      "ddnsd-linux-arm64",
+      "ddnsd-linux-x64-baseline-musl",
+      "ddnsd-linux-x64-musl",
+      "ddnsd-linux-arm64-musl",
     ];
     let release: string;
     let server: ReturnType<typeof Bun.serve>;
@@ -594,7 +651,10 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       stub(s.stubs, "getconf", "64");
       stub(s.stubs, "dpkg", arch === "x86_64" ? "amd64" : "arm64");
       stub(s.stubs, "ldd", options.musl ? "musl libc (x86_64)" : "ldd (Debian GLIBC 2.36-9) 2.36");
-      fs.writeFileSync(cpuinfo, `processor\t: 0\nflags\t\t: fpu sse sse2 ssse3 sse4_1 sse4_2 popcnt aes${options.avx2 ? " avx avx2 bmi2" : ""}\n`);
+      fs.writeFileSync(
+        cpuinfo,
+        `processor\t: 0\nflags\t\t: fpu sse sse2 ssse3 sse4_1 sse4_2 popcnt aes${options.avx2 ? " avx avx2 bmi2" : ""}\n`,
+      );
     }
 
     /**
@@ -604,14 +664,22 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     async function fromRelease(args: string[], piped = false): Promise<Run> {
       const child = Bun.spawn(piped ? [shell, "-s", "--", ...args] : [shell, SCRIPT, ...args], {
         env: {
-          PATH: `${s.stubs}:${process.env.PATH}`, HOME: s.dir, DESTDIR: s.root, LC_ALL: "C",
-          DDNS_RELEASE_URL: `http://127.0.0.1:${server.port}/download/`, DDNS_CPUINFO: cpuinfo,
+          PATH: `${s.stubs}:${process.env.PATH}`,
+          HOME: s.dir,
+          DESTDIR: s.root,
+          LC_ALL: "C",
+          DDNS_RELEASE_URL: `http://127.0.0.1:${server.port}/download/`,
+          DDNS_CPUINFO: cpuinfo,
         },
         stdin: piped ? fs.readFileSync(SCRIPT) : "ignore",
         stdout: "pipe",
         stderr: "pipe",
       });
-      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
       return { code, stdout, stderr };
     }
 
@@ -625,14 +693,22 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
         fetch(request) {
           const name = new URL(request.url).pathname.replace(/^\/download\//, "");
           const file = path.join(release, name);
-          return /^[\w.-]+$/.test(name) && fs.existsSync(file) ? new Response(Bun.file(file)) : new Response("Not Found", { status: 404 });
+          return /^[\w.-]+$/.test(name) && fs.existsSync(file)
+            ? new Response(Bun.file(file))
+            : new Response("Not Found", { status: 404 });
         },
       });
     });
     afterEach(() => server.stop(true));
 
     test.each([
-      ["an x64 CPU without AVX2 (a NAS's Celeron): the baseline build", "x86_64", false, false, "ddnsd-linux-x64-baseline"],
+      [
+        "an x64 CPU without AVX2 (a NAS's Celeron): the baseline build",
+        "x86_64",
+        false,
+        false,
+        "ddnsd-linux-x64-baseline",
+      ],
       ["an x64 CPU with AVX2", "x86_64", true, false, "ddnsd-linux-x64"],
       ["a 64-bit ARM board", "aarch64", false, false, "ddnsd-linux-arm64"],
       ["x64 without AVX2 on musl (Alpine)", "x86_64", false, true, "ddnsd-linux-x64-baseline-musl"],
@@ -671,7 +747,13 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     test("a build SHA256SUMS does not list installs nothing", async () => {
       machine("aarch64", { avx2: false, musl: false });
       const sums = path.join(release, "SHA256SUMS");
-      fs.writeFileSync(sums, read(sums).split("\n").filter((line) => !line.endsWith(" ddnsd-linux-arm64")).join("\n"));
+      fs.writeFileSync(
+        sums,
+        read(sums)
+          .split("\n")
+          .filter((line) => !line.endsWith(" ddnsd-linux-arm64"))
+          .join("\n"),
+      );
       const result = await fromRelease(["--no-start"]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain("SHA256SUMS lists no ddnsd-linux-arm64");

@@ -7,5 +7,6 @@ import { describeViolations, takeAllViolations } from "./fakes/server";
 // in every file that starts such a fake (test/fakes/server.ts).
 afterEach(() => {
   const violations = takeAllViolations();
-  if (violations.length > 0) throw new Error(`requests the service's description forbids:\n${describeViolations(violations)}`);
+  if (violations.length > 0)
+    throw new Error(`requests the service's description forbids:\n${describeViolations(violations)}`);
 });

@@ -8,8 +8,8 @@ import { openDatabase } from "../src/db";
 import type { FetchLike } from "../src/dns/provider";
 import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import type { ServiceDescription } from "../src/dns/service";
-import { setPassword, userCount } from "../src/security/users";
 import { createLogger } from "../src/log";
+import { setPassword, userCount } from "../src/security/users";
 
 export const TEST_PASSWORD = "correct horse battery staple";
 export const SECRET_KEY = "test-secret-key-0123456789abcdef0123456789";
@@ -25,7 +25,11 @@ export interface TestApp {
    * Each request comes from an address of its own (so the sign-in throttle only applies where a test
    * names the client with `peer`), as a socket's address would be seen by the app.
    */
-  request(method: string, path: string, options?: { body?: unknown; token?: string | null; headers?: Record<string, string>; peer?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string | null; headers?: Record<string, string>; peer?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   token(): Promise<string>;
 }
 
@@ -38,11 +42,18 @@ export interface TestAppOptions {
 
 /** Every service's API, and Telegram's, on a closed loopback port unless a test names its fake: no test reaches the internet. */
 const UNREACHABLE_APIS = Object.fromEntries([
-  ...SERVICES.filter((service) => service.defaultApiUrl !== undefined).map((service) => [apiUrlSetting(service.type), `http://127.0.0.1:9/${service.type}`]),
+  ...SERVICES.filter((service) => service.defaultApiUrl !== undefined).map((service) => [
+    apiUrlSetting(service.type),
+    `http://127.0.0.1:9/${service.type}`,
+  ]),
   ["DDNS_TELEGRAM_API_URL", "http://127.0.0.1:9/telegram"],
 ]);
 
-export async function makeTestApp(env: Record<string, string> = {}, dataDir = ":memory:", options: TestAppOptions = {}): Promise<TestApp> {
+export async function makeTestApp(
+  env: Record<string, string> = {},
+  dataDir = ":memory:",
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const logs: string[] = [];
   const settings = loadSettings({
     DDNS_SECRET_KEY: SECRET_KEY,

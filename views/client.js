@@ -115,7 +115,10 @@
     } catch (e) {
       detail = "";
     }
-    if (xhr.status === 404) return (detail || "Not found") + ". It may have been deleted in another tab: reload the page to see the current state.";
+    if (xhr.status === 404)
+      return (
+        (detail || "Not found") + ". It may have been deleted in another tab: reload the page to see the current state."
+      );
     if (xhr.status === 403) return (detail || "Refused") + ". Reload the page and try again.";
     if (xhr.status >= 500) return (detail || "The server failed") + ". Try again; if it persists, look in ddnsd's log.";
     return (detail || "The request was refused") + ".";
@@ -287,7 +290,8 @@
     var note = document.createElement("div");
     note.className = "notice notice-info";
     note.setAttribute("role", "status");
-    note.textContent = "Your session had expired before this form was saved. What you typed is back (passwords excepted): check it, then save.";
+    note.textContent =
+      "Your session had expired before this form was saved. What you typed is back (passwords excepted): check it, then save.";
     form.parentNode.insertBefore(note, form);
   }
 
@@ -333,7 +337,11 @@
       total += entries.length;
     }
     var count = document.querySelector("[data-service-count]");
-    if (count) count.textContent = wanted === "" ? total + " services" : found + (found === 1 ? " service" : " services") + " of " + total + " match";
+    if (count)
+      count.textContent =
+        wanted === ""
+          ? total + " services"
+          : found + (found === 1 ? " service" : " services") + " of " + total + " match";
     var empty = document.querySelector("[data-service-empty]");
     if (empty) empty.hidden = found > 0;
   }
@@ -351,7 +359,8 @@
   }
 
   document.addEventListener("input", function (event) {
-    if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search")) filterServices(event.target);
+    if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search"))
+      filterServices(event.target);
   });
 
   document.addEventListener("keydown", function (event) {

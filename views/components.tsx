@@ -5,8 +5,8 @@
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
 import type { DetectionFailure } from "../src/ip/detect";
-import type { HistoryFailureCause } from "../src/store/rows";
 import type { DomainView } from "../src/modules/domains/service";
+import type { HistoryFailureCause } from "../src/store/rows";
 import { clock, fullTime, relative, toMs } from "./format";
 
 /** What a form submission got wrong: messages per input name, and one for the whole form (404, 409). */
@@ -102,12 +102,11 @@ export const DOMAIN_SORTS: { value: DomainSort; label: string }[] = [
 const STATUS_ORDER: Record<DomainStatusKey, number> = { failed: 0, unchecked: 1, pending: 2, ok: 3, disabled: 4 };
 
 /** The domains in the order asked for; ties (and the name order itself) by hostname, then record type. */
-export function sortDomains<T extends Pick<DomainView, "domain_name" | "record_type" | "is_enabled" | "last_update_status" | "next_run_at">>(
-  domains: readonly T[],
-  sort: DomainSort,
-  conditions: (domain: T) => UpdateConditions = () => UPDATABLE,
-): T[] {
-  const byName = (a: T, b: T) => a.domain_name.localeCompare(b.domain_name) || a.record_type.localeCompare(b.record_type);
+export function sortDomains<
+  T extends Pick<DomainView, "domain_name" | "record_type" | "is_enabled" | "last_update_status" | "next_run_at">,
+>(domains: readonly T[], sort: DomainSort, conditions: (domain: T) => UpdateConditions = () => UPDATABLE): T[] {
+  const byName = (a: T, b: T) =>
+    a.domain_name.localeCompare(b.domain_name) || a.record_type.localeCompare(b.record_type);
   const key = (domain: T): number => {
     if (sort === "status") return STATUS_ORDER[domainStatus(domain, conditions(domain)).key];
     if (sort === "next") {
@@ -164,9 +163,15 @@ export function failureExplained(
   const notRetried = /not retried until the provider or domain is edited/.test(message);
   switch (cause) {
     case "unreachable":
-      return { said: `could not reach ${providerName}: ${words}`, next: "ddnsd tries again on its own; if this lasts, check this machine's connection and the service's address." };
+      return {
+        said: `could not reach ${providerName}: ${words}`,
+        next: "ddnsd tries again on its own; if this lasts, check this machine's connection and the service's address.",
+      };
     case "credentials":
-      return { said: `${providerName} refused the credentials: ${words}`, next: "Correct them in the provider's settings, then Verify." };
+      return {
+        said: `${providerName} refused the credentials: ${words}`,
+        next: "Correct them in the provider's settings, then Verify.",
+      };
     case "refused":
       return {
         said: `${providerName} refused the request: ${words}`,
@@ -175,9 +180,15 @@ export function failureExplained(
           : "Check the domain's name and zone against what the service holds, then Update now.",
       };
     case "throttled":
-      return { said: `${providerName} asked to slow down: ${words}`, next: "It is tried again after the pause the service asked for." };
+      return {
+        said: `${providerName} asked to slow down: ${words}`,
+        next: "It is tried again after the pause the service asked for.",
+      };
     case "detection":
-      return { said: `the public address could not be detected: ${words}`, next: "Check this machine's internet connection; nothing is written until the address is detected again." };
+      return {
+        said: `the public address could not be detected: ${words}`,
+        next: "Check this machine's internet connection; nothing is written until the address is detected again.",
+      };
     case "disabled":
       return { said: words, next: "" };
     default:
@@ -201,7 +212,13 @@ export function DomainStatus({
   explained?: boolean;
 }) {
   const { key, tone, label } = domainStatus(domain, conditions);
-  const why = explained ? null : key === "unchecked" ? "address not detected" : key === "failed" ? causeWords(conditions.lastFailureCause, domain.provider_name) : null;
+  const why = explained
+    ? null
+    : key === "unchecked"
+      ? "address not detected"
+      : key === "failed"
+        ? causeWords(conditions.lastFailureCause, domain.provider_name)
+        : null;
   return (
     <>
       <Badge tone={tone}>{label}</Badge>
@@ -437,11 +454,38 @@ export function TypeSelect({
  * it back), enhanced by htmx to swap `target` in place. Without JavaScript it posts and comes back
  * with a notice. `id` keeps focus on it after the swap.
  */
-export function EnabledSwitch({ url, enabled, label, target, id }: { url: string; enabled: boolean; label: string; target: string; id: string }) {
+export function EnabledSwitch({
+  url,
+  enabled,
+  label,
+  target,
+  id,
+}: {
+  url: string;
+  enabled: boolean;
+  label: string;
+  target: string;
+  id: string;
+}) {
   return (
-    <form method="post" action={url} class="switch-form" hx-post={url} hx-target={target} hx-swap="outerHTML" hx-disabled-elt="find button">
+    <form
+      method="post"
+      action={url}
+      class="switch-form"
+      hx-post={url}
+      hx-target={target}
+      hx-swap="outerHTML"
+      hx-disabled-elt="find button"
+    >
       <input type="hidden" name="is_enabled" value={enabled ? "false" : "true"} />
-      <button type="submit" id={id} class="switch" role="switch" aria-checked={enabled ? "true" : "false"} aria-label={label}>
+      <button
+        type="submit"
+        id={id}
+        class="switch"
+        role="switch"
+        aria-checked={enabled ? "true" : "false"}
+        aria-label={label}
+      >
         <span class="switch-track" aria-hidden="true">
           <span class="switch-thumb" />
         </span>
@@ -463,7 +507,15 @@ export function ActionForm({
   children,
 }: PropsWithChildren<{ url: string; target: string; swap?: string; fields?: Record<string, string> }>) {
   return (
-    <form method="post" action={url} class="action-form" hx-post={url} hx-target={target} hx-swap={swap} hx-disabled-elt="find button">
+    <form
+      method="post"
+      action={url}
+      class="action-form"
+      hx-post={url}
+      hx-target={target}
+      hx-swap={swap}
+      hx-disabled-elt="find button"
+    >
       {Object.entries(fields).map(([name, value]) => (
         <input type="hidden" name={name} value={value} />
       ))}
@@ -478,7 +530,14 @@ export function ActionForm({
  */
 export function Ip({ ip }: { ip: string | null }) {
   if (ip === null) return <span class="muted">—</span>;
-  return <code class="ip">{ip.split(/(?<=[:.])/).map((part) => Html.escapeHtml(part)).join("<wbr>")}</code>;
+  return (
+    <code class="ip">
+      {ip
+        .split(/(?<=[:.])/)
+        .map((part) => Html.escapeHtml(part))
+        .join("<wbr>")}
+    </code>
+  );
 }
 
 /** How often a live list asks for a fresh copy of itself. */
@@ -489,7 +548,13 @@ const LIVE_REFRESH_SECONDS = 10;
  * element with the same id, so new addresses and states show without a reload. It says when its
  * figures are from (client.js marks it when a refresh fails).
  */
-export function LiveRegion({ id, url, now, label, children }: PropsWithChildren<{ id: string; url: string; now: number; label?: string }>) {
+export function LiveRegion({
+  id,
+  url,
+  now,
+  label,
+  children,
+}: PropsWithChildren<{ id: string; url: string; now: number; label?: string }>) {
   return (
     <div
       id={id}

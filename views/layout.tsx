@@ -5,9 +5,17 @@
 
 import { Html, type PropsWithChildren } from "@elysiajs/html";
 import { ASSETS } from "./assets";
-import { Notice, type Flash } from "./components";
+import { type Flash, Notice } from "./components";
 
-export type Section = "dashboard" | "domains" | "providers" | "update-keys" | "notifications" | "about" | "account" | "help";
+export type Section =
+  | "dashboard"
+  | "domains"
+  | "providers"
+  | "update-keys"
+  | "notifications"
+  | "about"
+  | "account"
+  | "help";
 
 export interface LayoutProps {
   title: string;
@@ -90,7 +98,15 @@ function SignOut({ user }: { user: string }) {
   );
 }
 
-export function Layout({ title, user, section, flash, refreshSeconds, wide, children }: PropsWithChildren<LayoutProps>) {
+export function Layout({
+  title,
+  user,
+  section,
+  flash,
+  refreshSeconds,
+  wide,
+  children,
+}: PropsWithChildren<LayoutProps>) {
   return (
     <>
       {"<!doctype html>"}

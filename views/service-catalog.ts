@@ -151,7 +151,10 @@ export function serviceCatalog(services: readonly ServiceDescription[]): Catalog
     entries.push({
       label,
       type: service.type,
-      note: service.type === "dyndns2" ? "the dyndns2 protocol, with an update server you name" : `${service.label}'s own API`,
+      note:
+        service.type === "dyndns2"
+          ? "the dyndns2 protocol, with an update server you name"
+          : `${service.label}'s own API`,
       group: place.group,
       keys: [label, service.type, ...(place.aliases ?? [])].map(searchKey),
     });

@@ -2,7 +2,18 @@
 // and stopping it on a loopback port, logging in, reading a process's memory from /proc, small
 // statistics, and the figures each script hands to the runner's summary.
 
-import { appendFileSync, chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -32,10 +43,16 @@ function newestSource(path: string): number {
 export function ensureBinary(): string {
   const given = process.env.BENCH_BINARY;
   if (given && existsSync(given)) return (binary = given);
-  const inputs = ["src", "views", "migrations", "package.json", "bun.lock"].map((p) => join(ROOT, p)).filter(existsSync);
+  const inputs = ["src", "views", "migrations", "package.json", "bun.lock"]
+    .map((p) => join(ROOT, p))
+    .filter(existsSync);
   const newest = Math.max(...inputs.map(newestSource));
   if (!existsSync(BUILT_BINARY) || statSync(BUILT_BINARY).mtimeMs < newest) {
-    console.log(existsSync(BUILT_BINARY) ? "dist/ddnsd is older than the sources; rebuilding…" : "dist/ddnsd is missing; building…");
+    console.log(
+      existsSync(BUILT_BINARY)
+        ? "dist/ddnsd is older than the sources; rebuilding…"
+        : "dist/ddnsd is missing; building…",
+    );
     const build = Bun.spawnSync(["bun", "run", "build"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
     if (build.exitCode !== 0) throw new Error(`bun run build failed:\n${build.stderr.toString()}`);
   }
@@ -77,7 +94,11 @@ export function removeDir(dir: string): void {
 }
 
 /** The appliance's environment: loopback only, fixed keys, a known admin password. */
-export function applianceEnv(dataDir: string, port: number, extra: Record<string, string> = {}): Record<string, string> {
+export function applianceEnv(
+  dataDir: string,
+  port: number,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: process.env.HOME ?? "/root",
@@ -181,10 +202,19 @@ export async function login(url: string): Promise<string> {
 }
 
 /** A JSON request to the appliance's API; throws on anything but 200. */
-export async function api<T = any>(url: string, token: string, method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T = any>(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${url}/api/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -255,14 +285,18 @@ export async function timeRuns(times: number, work: () => unknown, warmup = 3): 
 }
 
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-export const ms = (value: number) => (value < 1 ? `${value.toFixed(2)} ms` : value < 100 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`);
+export const ms = (value: number) =>
+  value < 1 ? `${value.toFixed(2)} ms` : value < 100 ? `${value.toFixed(1)} ms` : `${Math.round(value)} ms`;
 export const ratio = (value: number) => `${value.toFixed(2)}×`;
 
 /** A plain-text table with a header row; the first `textColumns` columns left-aligned, the rest (figures) right-aligned. */
 export function table(header: string[], rows: string[][], textColumns = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i < textColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+    cells
+      .map((c, i) => (i < textColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -338,20 +372,35 @@ const GNU_TIME = "/usr/bin/time";
  * is the one forked from here. Without /usr/bin/time (Debian: apt-get install time) the inflated
  * rusage is used (bench/run.ts says so).
  */
-export async function measuredRun(cmd: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<MeasuredRun> {
+export async function measuredRun(
+  cmd: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<MeasuredRun> {
   const haveTime = existsSync(GNU_TIME);
   const report = join(mkdtempSync(join(tmpdir(), "ddnsd-bench-time-")), "rusage");
   const argv = haveTime ? [GNU_TIME, "-f", "%U %S %M", "-o", report, ...cmd] : cmd;
   const started = performance.now();
   const child = Bun.spawn(argv, { env, stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   clearTimeout(timer);
   const wallMs = performance.now() - started;
   try {
     if (!haveTime) {
       const usage = child.resourceUsage()!;
-      return { code, stdout, stderr, wallMs, cpuSeconds: Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6, peakRss: usage.maxRSS };
+      return {
+        code,
+        stdout,
+        stderr,
+        wallMs,
+        cpuSeconds: Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6,
+        peakRss: usage.maxRSS,
+      };
     }
     // time appends "Command exited with non-zero status N" before its line when the command failed.
     const [user, system, kb] = readFileSync(report, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number);

@@ -4,8 +4,8 @@
 
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../../test/fakes/cloudflare";
-import { startEchoFake, type EchoFake } from "../../test/fakes/echo";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../../test/fakes/cloudflare";
+import { type EchoFake, startEchoFake } from "../../test/fakes/echo";
 import { api } from "./common";
 
 export const ZONE = "example.com";
@@ -77,9 +77,24 @@ function selfSignedCertificate(dir: string): { certFile: string; keyFile: string
   if (!existsSync(certFile)) {
     const made = Bun.spawnSync(
       [
-        "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-        "-keyout", keyFile, "-out", certFile, "-days", "2", "-subj", "/CN=127.0.0.1",
-        "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        keyFile,
+        "-out",
+        certFile,
+        "-days",
+        "2",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1,DNS:localhost",
       ],
       { stdout: "pipe", stderr: "pipe" },
     );
@@ -110,7 +125,11 @@ export async function seedAppliance(url: string, token: string, world: ProviderW
     credentials: { api_key: "dynu-bench-key-0123456789" },
   });
   for (let i = 1; i <= count; i++) {
-    await api(url, token, "POST", "/domains", { provider_id: cloudflare.id, domain_name: hostname(i), record_type: "A" });
+    await api(url, token, "POST", "/domains", {
+      provider_id: cloudflare.id,
+      domain_name: hostname(i),
+      record_type: "A",
+    });
   }
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -35,7 +35,8 @@ export function loadTool(): "wrk" | "bun" {
 export async function runLoad(options: LoadOptions, serverPid?: number): Promise<LoadResult> {
   const cpuBefore = serverPid === undefined ? 0 : processCpuSeconds(serverPid);
   const result = await (loadTool() === "wrk" ? runWrk(options) : runBunLoad(options));
-  if (serverPid !== undefined) result.serverCpuUs = ((processCpuSeconds(serverPid) - cpuBefore) * 1e6) / result.requests;
+  if (serverPid !== undefined)
+    result.serverCpuUs = ((processCpuSeconds(serverPid) - cpuBefore) * 1e6) / result.requests;
   return result;
 }
 
@@ -50,7 +51,11 @@ async function runWrk(options: LoadOptions): Promise<LoadResult> {
     options.url,
   ];
   const child = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   if (code !== 0) throw new Error(`wrk failed (${code}): ${err}${out}`);
   return parseWrk(out);
 }
@@ -83,7 +88,11 @@ async function runBunLoad(options: LoadOptions): Promise<LoadResult> {
     ["bun", join(import.meta.dir, "loadgen.ts"), JSON.stringify({ ...options, threads: undefined })],
     { stdout: "pipe", stderr: "pipe" },
   );
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   if (code !== 0) throw new Error(`loadgen failed (${code}): ${err}`);
   return JSON.parse(out) as LoadResult;
 }

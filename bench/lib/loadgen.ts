@@ -28,7 +28,8 @@ async function connection(): Promise<void> {
 await Promise.all(Array.from({ length: options.connections }, connection));
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
-const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
+const at = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.max(0, Math.ceil((p / 100) * latencies.length) - 1))] ?? NaN;
 const result: LoadResult = {
   requestsPerSecond: latencies.length / elapsed,
   p50Ms: at(50),

@@ -31,7 +31,8 @@ const PASSWORD_MIN_LENGTH = 8;
 export const WRITE_COMMANDS: Record<string, WriteCommand> = {
   /** `ddnsd admin set-password <user>`: creates the user or replaces its password (every token issued so far is refused). */
   "set-password": async (ctx, { username, password }) => {
-    if (typeof username !== "string" || username === "") return usage("Usage: ddnsd admin set-password <user>   (the password is read from standard input)");
+    if (typeof username !== "string" || username === "")
+      return usage("Usage: ddnsd admin set-password <user>   (the password is read from standard input)");
     if (typeof password !== "string" || password.length < PASSWORD_MIN_LENGTH) {
       return usage(`The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`);
     }
@@ -43,9 +44,14 @@ export const WRITE_COMMANDS: Record<string, WriteCommand> = {
   /** `ddnsd import F [--dry-run] [--prune [--force]]`: the file applied by name, each change printed; a bad file changes nothing. */
   import: async (ctx, { text, source, dryRun, prune, force }) => {
     try {
-      const result = importConfig(ctx, String(text ?? ""), { dryRun: dryRun === true, prune: prune === true, force: force === true });
+      const result = importConfig(ctx, String(text ?? ""), {
+        dryRun: dryRun === true,
+        prune: prune === true,
+        force: force === true,
+      });
       const lines = result.changes.length === 0 ? ["Nothing to change."] : [...result.changes];
-      if (dryRun === true && result.changes.length > 0) lines.push(`Dry run: ${plural(result.changes.length, "change")}, none made.`);
+      if (dryRun === true && result.changes.length > 0)
+        lines.push(`Dry run: ${plural(result.changes.length, "change")}, none made.`);
       return ok(lines.join("\n"));
     } catch (error) {
       if (!(error instanceof ConfigFileError)) throw error;
@@ -73,6 +79,10 @@ export const WRITE_COMMANDS: Record<string, WriteCommand> = {
       return `${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}`;
     });
     if (outcomes.length === 0) lines.push("no enabled domains");
-    return { code: outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0, stdout: lines.join("\n"), stderr: "" };
+    return {
+      code: outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0,
+      stdout: lines.join("\n"),
+      stderr: "",
+    };
   },
 };

@@ -9,7 +9,7 @@ import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Appliance } from "../context";
 import { MAX_CONFIG_FILE_BYTES } from "../modules/config-file/document";
-import { WRITE_COMMANDS, type CommandResult } from "./commands";
+import { type CommandResult, WRITE_COMMANDS } from "./commands";
 
 export function controlSocketPath(dataDir: string): string {
   return join(dataDir, "ddnsd.sock");
@@ -27,7 +27,11 @@ export function listenForCommands(ctx: Appliance): { stop(): void } {
   let server: ReturnType<typeof Bun.serve>;
   try {
     // A command's input is small (an import file is at most MAX_CONFIG_FILE_BYTES, JSON-escaped).
-    server = Bun.serve({ unix: path, maxRequestBodySize: 8 * MAX_CONFIG_FILE_BYTES, fetch: (request) => answer(ctx, request) });
+    server = Bun.serve({
+      unix: path,
+      maxRequestBodySize: 8 * MAX_CONFIG_FILE_BYTES,
+      fetch: (request) => answer(ctx, request),
+    });
   } finally {
     process.umask(umask);
   }
@@ -43,7 +47,8 @@ export function listenForCommands(ctx: Appliance): { stop(): void } {
 async function answer(ctx: Appliance, request: Request): Promise<Response> {
   const name = new URL(request.url).pathname.replace(/^\/commands\//, "");
   const command = Object.hasOwn(WRITE_COMMANDS, name) ? WRITE_COMMANDS[name] : undefined;
-  if (request.method !== "POST" || command === undefined) return Response.json({ code: 2, stdout: "", stderr: `Unknown command ${name}` }, { status: 404 });
+  if (request.method !== "POST" || command === undefined)
+    return Response.json({ code: 2, stdout: "", stderr: `Unknown command ${name}` }, { status: 404 });
   let input: unknown;
   try {
     input = await request.json();
@@ -57,12 +62,20 @@ async function answer(ctx: Appliance, request: Request): Promise<Response> {
     return Response.json(await command(ctx, input as Record<string, unknown>));
   } catch (error) {
     ctx.log.error("command failed", { command: name, error: error instanceof Error ? error.message : String(error) });
-    return Response.json({ code: 1, stdout: "", stderr: `ddnsd: ${name} failed: ${error instanceof Error ? error.message : String(error)}` });
+    return Response.json({
+      code: 1,
+      stdout: "",
+      stderr: `ddnsd: ${name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
 }
 
 /** Runs a write command in the server that holds `dataDir`, through its control socket. */
-export async function sendCommand(dataDir: string, name: string, input: Record<string, unknown>): Promise<CommandResult> {
+export async function sendCommand(
+  dataDir: string,
+  name: string,
+  input: Record<string, unknown>,
+): Promise<CommandResult> {
   const path = controlSocketPath(dataDir);
   let response: Response;
   try {

@@ -64,7 +64,9 @@ export function checkBackupFile(file: string): void {
   try {
     const integrity = sqlite.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check;
     if (integrity !== "ok") throw new BackupError(`${file} is damaged (SQLite's integrity check: ${integrity})`);
-    const migrated = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+    const migrated = sqlite
+      .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+      .get();
     const users = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'users'").get();
     if (migrated === null || users === null) throw new BackupError(`${file} is not a ddnsd database`);
   } catch (error) {

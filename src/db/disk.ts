@@ -5,8 +5,8 @@
 // a record written during the outage is not written again just because its new state was not saved.
 
 import type { Logger } from "../log";
-import type { history } from "./schema";
 import type { DomainRow } from "../store/rows";
+import type { history } from "./schema";
 
 export const DISK_FULL_DETAIL =
   "The data disk is full: nothing was changed; free space on the disk holding DDNS_DATA_DIR and try again";

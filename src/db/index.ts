@@ -2,11 +2,11 @@
 // after a copy of the database is put aside whenever a migration is about to change it.
 
 import type { Database } from "bun:sqlite";
-import { drizzle } from "drizzle-orm/bun-sqlite";
-import { readMigrationFiles } from "drizzle-orm/migrator";
-import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { Logger } from "../log";
 import { backupName, backupsDir, writeBackup } from "./backup";
 import * as schema from "./schema";
@@ -68,9 +68,13 @@ export function openDatabase(location: string, log: Logger, folder = migrationsF
 /** Tags of the migrations not yet applied, by the same rule drizzle's migrator uses (creation time). */
 function pendingMigrations(sqlite: Database, folder: string): string[] {
   const files = readMigrationFiles({ migrationsFolder: folder });
-  const journal = JSON.parse(readFileSync(join(folder, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const journal = JSON.parse(readFileSync(join(folder, "meta/_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
   const table = sqlite
-    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'",
+    )
     .get();
   const lastApplied = table
     ? (sqlite.query<{ at: number | null }, []>("SELECT max(created_at) AS at FROM __drizzle_migrations").get()?.at ?? 0)
@@ -80,7 +84,11 @@ function pendingMigrations(sqlite: Database, folder: string): string[] {
 
 function hasData(sqlite: Database): boolean {
   return (
-    sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").get()!.n > 0
+    sqlite
+      .query<{ n: number }, []>(
+        "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      )
+      .get()!.n > 0
   );
 }
 
@@ -90,6 +98,8 @@ function backupDatabase(sqlite: Database, dataDir: string, beforeTag: string, lo
   const file = join(dir, backupName(`before-${beforeTag}`));
   writeBackup(sqlite, dataDir, file);
   log.info("database backed up before migrating", { backup: file });
-  const backups = readdirSync(dir).filter((name) => /^ddnsd-\d{8}T\d+Z-before-\d{4}_/.test(name)).sort();
+  const backups = readdirSync(dir)
+    .filter((name) => /^ddnsd-\d{8}T\d+Z-before-\d{4}_/.test(name))
+    .sort();
   for (const old of backups.slice(0, Math.max(0, backups.length - BACKUPS_KEPT))) rmSync(join(dir, old));
 }

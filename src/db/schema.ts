@@ -89,7 +89,14 @@ export const domains = sqliteTable(
 );
 
 /** Why an update failed, as a history row keeps it. */
-export const HISTORY_FAILURE_CAUSES = ["detection", "disabled", "unreachable", "credentials", "refused", "throttled"] as const;
+export const HISTORY_FAILURE_CAUSES = [
+  "detection",
+  "disabled",
+  "unreachable",
+  "credentials",
+  "refused",
+  "throttled",
+] as const;
 export type HistoryFailureCause = (typeof HISTORY_FAILURE_CAUSES)[number];
 
 export const history = sqliteTable(
@@ -124,33 +131,43 @@ export const history = sqliteTable(
   (table) => [
     // A domain's newest rows (history reads, retention) and its rows of the last day (provider-stats,
     // which leaves out rows without an address: failed detections are no provider's updates).
-    index("history_domain_timestamp").on(table.domainId, table.timestamp, table.status, table.durationMs, table.ipAddress),
+    index("history_domain_timestamp").on(
+      table.domainId,
+      table.timestamp,
+      table.status,
+      table.durationMs,
+      table.ipAddress,
+    ),
     // Everything of the last day (dashboard), covering so the counts never touch the table.
     index("history_timestamp").on(table.timestamp, table.status, table.ipAddress),
   ],
 );
 
 /** Keys a router sends with its dyndns2 push (docs/api.md, events in and out); only a hash of each key is kept. */
-export const updateKeys = sqliteTable(
-  "update_keys",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    name: text("name").notNull(),
-    /**
-     * SHA-256 (hex) of the key. The key is 256 random bits, so a slow password hash would add nothing
-     * against guessing, and a fast one lets every push find its key with one indexed lookup.
-     */
-    keyHash: text("key_hash").notNull().unique(),
-    /** The key's last four characters, for the masked `••••abcd` (4 of 43 random characters give nothing away). */
-    keyTail: text("key_tail").notNull(),
-    /** The domains the key may push to; null for all of them. */
-    domainIds: text("domain_ids", { mode: "json" }).$type<number[] | null>(),
-    lastUsedAt: integer("last_used_at"),
-    createdAt: integer("created_at").notNull(),
-  },
-);
+export const updateKeys = sqliteTable("update_keys", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  /**
+   * SHA-256 (hex) of the key. The key is 256 random bits, so a slow password hash would add nothing
+   * against guessing, and a fast one lets every push find its key with one indexed lookup.
+   */
+  keyHash: text("key_hash").notNull().unique(),
+  /** The key's last four characters, for the masked `••••abcd` (4 of 43 random characters give nothing away). */
+  keyTail: text("key_tail").notNull(),
+  /** The domains the key may push to; null for all of them. */
+  domainIds: text("domain_ids", { mode: "json" }).$type<number[] | null>(),
+  lastUsedAt: integer("last_used_at"),
+  createdAt: integer("created_at").notNull(),
+});
 
-export const NOTIFICATION_EVENTS = ["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served", "push_stale"] as const;
+export const NOTIFICATION_EVENTS = [
+  "ip_changed",
+  "update_failed",
+  "update_recovered",
+  "detection_failed",
+  "not_served",
+  "push_stale",
+] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** Where ddnsd tells a person about address changes and failures (docs/api.md, events in and out). */
@@ -185,4 +202,3 @@ export const addressSources = sqliteTable("address_sources", {
   urls: text("urls", { mode: "json" }).$type<string[]>(),
   updatedAt: integer("updated_at").notNull(),
 });
-

@@ -19,19 +19,18 @@ export type Exchange =
   | { ok: false; reason: string; cause: "unreachable" | "throttled" };
 
 /** Sends one request and reads its whole body before `timeoutMs` runs out. */
-export async function exchange(
-  fetch: FetchLike,
-  url: string,
-  init: RequestInit,
-  timeoutMs: number,
-): Promise<Exchange> {
+export async function exchange(fetch: FetchLike, url: string, init: RequestInit, timeoutMs: number): Promise<Exchange> {
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     // The deadline covers the body too: a server that sends headers and then stalls is as dead as a silent one.
     const text = await response.text();
     return { ok: true, status: response.status, headers: response.headers, text };
   } catch (error) {
-    return { ok: false, reason: describeFetchError(error, timeoutMs), cause: error instanceof NotSent ? "throttled" : "unreachable" };
+    return {
+      ok: false,
+      reason: describeFetchError(error, timeoutMs),
+      cause: error instanceof NotSent ? "throttled" : "unreachable",
+    };
   }
 }
 
@@ -47,7 +46,13 @@ export interface JsonApi {
  * One request to a JSON API, `path` below its base: `headers` (the credentials) with `Accept`, the
  * client's `User-Agent` and, when there is a body, the body as JSON with its `Content-Type`.
  */
-export function exchangeJson(api: JsonApi, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Exchange> {
+export function exchangeJson(
+  api: JsonApi,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Exchange> {
   return exchange(
     api.fetch,
     api.baseUrl + path,
@@ -106,9 +111,7 @@ export function excerpt(text: string): string {
 }
 
 export function unreadableAnswer(status: number, text: string): string {
-  return text.trim() === ""
-    ? `empty answer (HTTP ${status})`
-    : `unreadable answer (HTTP ${status}): ${excerpt(text)}`;
+  return text.trim() === "" ? `empty answer (HTTP ${status})` : `unreadable answer (HTTP ${status}): ${excerpt(text)}`;
 }
 
 /** `Retry-After` in seconds (the header holds seconds or an HTTP date); `undefined` when absent or unreadable. */
@@ -231,7 +234,8 @@ export async function requestJson(
   if (!answer.ok) return failed(`${service}: ${answer.reason}`, { cause: answer.cause });
   const body = answer.text.trim() === "" ? null : parseJson(answer.text);
   if (answer.status >= 200 && answer.status < 300) {
-    if (body === undefined) return failed(`${service}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
+    if (body === undefined)
+      return failed(`${service}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
     return { ok: true, value: { status: answer.status, headers: answer.headers, body } };
   }
   const error = body === undefined || body === null ? undefined : readError(body, answer.status);
@@ -239,7 +243,13 @@ export async function requestJson(
 }
 
 /** A failure for an answer the service refused: its words, code, status and cause, and a "slow down"'s wait. */
-export function failedAnswer(service: string, status: number, headers: Headers, text: string, error: ServiceError | undefined): StepFailure {
+export function failedAnswer(
+  service: string,
+  status: number,
+  headers: Headers,
+  text: string,
+  error: ServiceError | undefined,
+): StepFailure {
   // A success status with a body that makes no sense is no usable answer, not a refusal.
   const cause = error?.cause ?? (status < 300 ? "unreachable" : causeOfAnswer(status, headers));
   const message =
@@ -267,4 +277,3 @@ export function throttleWait(headers: Headers): { retryAfterSeconds?: number } {
   const seconds = retryAfterSeconds(headers) ?? secondsUntilReset(headers);
   return seconds === undefined ? {} : { retryAfterSeconds: seconds };
 }
-

@@ -10,7 +10,20 @@ import { createSocket } from "node:dgram";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { exchangeTcp, newId, parseServer, type ServerAddress } from "./protocols/signed-dns";
-import { addressText, CLASS, decodeMessage, encodeMessage, type Message, message, OPCODE, RCODE, rcodeName, Reader, TYPE, WireError } from "./protocols/wire";
+import {
+  addressText,
+  CLASS,
+  decodeMessage,
+  encodeMessage,
+  type Message,
+  message,
+  OPCODE,
+  RCODE,
+  Reader,
+  rcodeName,
+  TYPE,
+  WireError,
+} from "./protocols/wire";
 
 /** How long one question waits for its answer, per server. */
 export const QUERY_TIMEOUT_MS = 3_000;
@@ -29,13 +42,19 @@ export interface QueryOptions {
 }
 
 /** The server's address of `family`: itself when it is an address, else its name looked up. */
-async function serverAddress(server: ServerAddress, family: 4 | 6): Promise<{ ok: true; server: ServerAddress } | { ok: false; reason: string }> {
+async function serverAddress(
+  server: ServerAddress,
+  family: 4 | 6,
+): Promise<{ ok: true; server: ServerAddress } | { ok: false; reason: string }> {
   if (isIP(server.host) !== 0) return { ok: true, server };
   try {
     const found = await lookup(server.host, { family });
     return { ok: true, server: { host: found.address, port: server.port } };
   } catch (error) {
-    return { ok: false, reason: `cannot look up ${server.host} over IPv${family} (${(error as NodeJS.ErrnoException).code ?? "error"})` };
+    return {
+      ok: false,
+      reason: `cannot look up ${server.host} over IPv${family} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    };
   }
 }
 
@@ -57,7 +76,10 @@ function exchangeUdp(server: ServerAddress, request: Uint8Array, timeoutMs: numb
     socket.unref();
     socket.on("message", (bytes: Buffer) => finish({ ok: true, bytes: new Uint8Array(bytes) }));
     socket.on("error", (error: Error & { code?: string }) =>
-      finish({ ok: false, reason: error.code === "ECONNREFUSED" ? "connection refused (no name server on this address)" : error.message }),
+      finish({
+        ok: false,
+        reason: error.code === "ECONNREFUSED" ? "connection refused (no name server on this address)" : error.message,
+      }),
     );
     // Connected, so that an ICMP "port unreachable" comes back as ECONNREFUSED instead of a timeout.
     socket.connect(server.port, server.host, () => socket.send(request));
@@ -68,25 +90,45 @@ function exchangeUdp(server: ServerAddress, request: Uint8Array, timeoutMs: numb
 function answers(answer: Message, request: Message): boolean {
   const [asked] = request.questions;
   const [echoed] = answer.questions;
-  return answer.id === request.id && answer.qr && asked !== undefined && echoed !== undefined && echoed.name === asked.name.toLowerCase() && echoed.type === asked.type;
+  return (
+    answer.id === request.id &&
+    answer.qr &&
+    asked !== undefined &&
+    echoed !== undefined &&
+    echoed.name === asked.name.toLowerCase() &&
+    echoed.type === asked.type
+  );
 }
 
 /** Asks `server` one question; the answer as it came (any rcode), or why there is none. */
-export async function query(named: ServerAddress, name: string, type: number, options: QueryOptions): Promise<QueryAnswer> {
+export async function query(
+  named: ServerAddress,
+  name: string,
+  type: number,
+  options: QueryOptions,
+): Promise<QueryAnswer> {
   const resolved = await serverAddress(named, options.family ?? 4);
   if (!resolved.ok) return resolved;
   const server = resolved.server;
   const timeoutMs = options.timeoutMs ?? QUERY_TIMEOUT_MS;
-  const request = message({ id: newId(), opcode: OPCODE.QUERY, rd: options.recursion, questions: [{ name, type, class: options.qclass ?? CLASS.IN }] });
+  const request = message({
+    id: newId(),
+    opcode: OPCODE.QUERY,
+    rd: options.recursion,
+    questions: [{ name, type, class: options.qclass ?? CLASS.IN }],
+  });
   const bytes = encodeMessage(request);
   const read = (received: Received): QueryAnswer => {
     if (!received.ok) return received;
     try {
       const answer = decodeMessage(received.bytes);
-      return answers(answer, request) ? { ok: true, message: answer, bytes: received.bytes } : { ok: false, reason: "the answer does not belong to the question" };
+      return answers(answer, request)
+        ? { ok: true, message: answer, bytes: received.bytes }
+        : { ok: false, reason: "the answer does not belong to the question" };
     } catch (error) {
       // A truncated UDP answer may end mid-record; its header alone says to ask again over TCP.
-      if (error instanceof WireError && received.bytes.length >= 4 && (received.bytes[2]! & 0x02) !== 0) return { ok: true, message: { ...request, tc: true, qr: true }, bytes: received.bytes };
+      if (error instanceof WireError && received.bytes.length >= 4 && (received.bytes[2]! & 0x02) !== 0)
+        return { ok: true, message: { ...request, tc: true, qr: true }, bytes: received.bytes };
       return { ok: false, reason: `unreadable answer (${error instanceof Error ? error.message : String(error)})` };
     }
   };
@@ -98,7 +140,12 @@ export async function query(named: ServerAddress, name: string, type: number, op
 /** The addresses of `type` that `answer` holds for `name`, in their canonical text form. */
 export function addressesIn(answer: Message, name: string, type: number): string[] {
   const owner = name.toLowerCase().replace(/\.$/, "");
-  return answer.answers.filter((record) => record.type === type && record.name === owner && (record.data.length === 4 || record.data.length === 16)).map((record) => addressText(record.data));
+  return answer.answers
+    .filter(
+      (record) =>
+        record.type === type && record.name === owner && (record.data.length === 4 || record.data.length === 16),
+    )
+    .map((record) => addressText(record.data));
 }
 
 /** The `nameserver` lines of a resolv.conf, as servers on port 53 (a scoped IPv6 address keeps its scope). */
@@ -115,7 +162,10 @@ export function resolvConfServers(text: string): ServerAddress[] {
 /** A comma list of resolvers (`host`, `host:port`, `[v6]:port`); the first entry that is not one, as a string. */
 export function parseResolvers(text: string): ServerAddress[] | string {
   const servers: ServerAddress[] = [];
-  for (const item of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const server = parseServer(item);
     if (typeof server === "string" || isIP(server.host) === 0) return item;
     servers.push(server);
@@ -130,7 +180,9 @@ async function resolve(resolvers: readonly ServerAddress[], name: string, type: 
     const answer = await query(resolver, name, type, { recursion: true });
     if (answer.ok && (answer.message.rcode === RCODE.NOERROR || answer.message.rcode === RCODE.NXDOMAIN)) return answer;
     const where = `${resolver.host}${resolver.port === 53 ? "" : `:${resolver.port}`}`;
-    last = answer.ok ? { ok: false, reason: `resolver ${where} answered ${rcodeName(answer.message.rcode)}` } : { ok: false, reason: `resolver ${where}: ${answer.reason}` };
+    last = answer.ok
+      ? { ok: false, reason: `resolver ${where} answered ${rcodeName(answer.message.rcode)}` }
+      : { ok: false, reason: `resolver ${where}: ${answer.reason}` };
   }
   return last;
 }
@@ -156,7 +208,16 @@ export async function findZoneServers(resolvers: readonly ServerAddress[], hostn
     const answer = await resolve(resolvers, name, TYPE.NS);
     if (!answer.ok) return { ok: false, reason: `the NS query for ${name} failed: ${answer.reason}` };
     const nsRecords = answer.message.answers.filter((record) => record.type === TYPE.NS && record.name === name);
-    if (nsRecords.length > 0) return { ok: true, zone: name, servers: await serverAddresses(resolvers, answer.message, nsRecords.map((record) => new Reader(answer.bytes, record.dataOffset ?? 0).name())) };
+    if (nsRecords.length > 0)
+      return {
+        ok: true,
+        zone: name,
+        servers: await serverAddresses(
+          resolvers,
+          answer.message,
+          nsRecords.map((record) => new Reader(answer.bytes, record.dataOffset ?? 0).name()),
+        ),
+      };
     const soa = answer.message.authorities.find((record) => record.type === TYPE.SOA);
     if (soa !== undefined && soa.name !== name && name.endsWith(`.${soa.name}`)) {
       name = soa.name;
@@ -169,13 +230,24 @@ export async function findZoneServers(resolvers: readonly ServerAddress[], hostn
 }
 
 /** Each name server with one address: from the answer's additional section (glue), else asked for. */
-async function serverAddresses(resolvers: readonly ServerAddress[], answer: Message, names: string[]): Promise<NameServerTarget[]> {
+async function serverAddresses(
+  resolvers: readonly ServerAddress[],
+  answer: Message,
+  names: string[],
+): Promise<NameServerTarget[]> {
   const unique = [...new Set(names.filter(Boolean))].sort();
   return Promise.all(
     unique.map(async (name) => {
       for (const type of [TYPE.A, TYPE.AAAA]) {
-        const glue = answer.additionals.filter((record) => record.type === type && record.name === name).map((record) => addressText(record.data));
-        const addresses = glue.length > 0 ? glue : await resolve(resolvers, name, type).then((found) => (found.ok ? addressesIn(found.message, name, type) : []));
+        const glue = answer.additionals
+          .filter((record) => record.type === type && record.name === name)
+          .map((record) => addressText(record.data));
+        const addresses =
+          glue.length > 0
+            ? glue
+            : await resolve(resolvers, name, type).then((found) =>
+                found.ok ? addressesIn(found.message, name, type) : [],
+              );
         if (addresses[0] !== undefined) return { name, server: { host: addresses[0], port: 53 } };
       }
       return { name, server: null };

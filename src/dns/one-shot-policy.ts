@@ -17,8 +17,8 @@ import { isIP } from "node:net";
 import { failed } from "./http";
 import { cannotVerify } from "./one-shot";
 import type { Addresses, DnsProvider, RecordTarget, RecordType, Step, WriteOutcome } from "./provider";
-import { sameAddress } from "./zones";
 import type { ServiceDescription } from "./service";
+import { sameAddress } from "./zones";
 
 /** What a service's answer to one send says. */
 export interface Sent {
@@ -56,7 +56,9 @@ export interface OneShotApi {
  * What a one-shot client takes from its service's description, so each fact has one home: the
  * record types it takes, and why it cannot check credentials.
  */
-export function described(description: Pick<ServiceDescription, "recordTypes" | "verifyUnavailable">): Pick<OneShotApi, "recordTypes" | "verifyUnavailable"> {
+export function described(
+  description: Pick<ServiceDescription, "recordTypes" | "verifyUnavailable">,
+): Pick<OneShotApi, "recordTypes" | "verifyUnavailable"> {
   return { recordTypes: description.recordTypes, verifyUnavailable: description.verifyUnavailable ?? "" };
 }
 
@@ -69,7 +71,11 @@ export function oneShotClient(api: OneShotApi): DnsProvider {
 }
 
 /** The addresses one write of `target` sends: its own, and its sibling's where the request carries both. */
-export function addressesToSend(api: Pick<OneShotApi, "carries" | "recordTypes">, target: RecordTarget, address: string): Addresses {
+export function addressesToSend(
+  api: Pick<OneShotApi, "carries" | "recordTypes">,
+  target: RecordTarget,
+  address: string,
+): Addresses {
   const own = target.recordType === "AAAA" ? "ipv6" : "ipv4";
   const other = own === "ipv4" ? "ipv6" : "ipv4";
   const sibling = target.siblings?.[other];
@@ -82,7 +88,10 @@ export function addressesToSend(api: Pick<OneShotApi, "carries" | "recordTypes">
 
 async function write(api: OneShotApi, target: RecordTarget, address: string): Promise<WriteOutcome> {
   if (!api.recordTypes.includes(target.recordType)) {
-    return failed(`${api.service}: ${api.typeRefusal ?? `takes ${api.recordTypes.join(" and ")} records only`}`, { cause: "refused", stopRetrying: true });
+    return failed(`${api.service}: ${api.typeRefusal ?? `takes ${api.recordTypes.join(" and ")} records only`}`, {
+      cause: "refused",
+      stopRetrying: true,
+    });
   }
   const addresses = addressesToSend(api, target, address);
   const sent = await api.send(target, addresses);
@@ -92,10 +101,13 @@ async function write(api: OneShotApi, target: RecordTarget, address: string): Pr
   }
   const ignored = ignoredBy(sent.value.held, addresses);
   if (ignored !== undefined) {
-    return failed(`${api.service}: answered that ${target.hostname} holds ${ignored}, not what was sent (${describe(addresses)}): the update was ignored`, {
-      cause: "refused",
-      stopRetrying: true,
-    });
+    return failed(
+      `${api.service}: answered that ${target.hostname} holds ${ignored}, not what was sent (${describe(addresses)}): the update was ignored`,
+      {
+        cause: "refused",
+        stopRetrying: true,
+      },
+    );
   }
   return {
     ok: true,

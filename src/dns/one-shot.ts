@@ -14,7 +14,10 @@ import type { DnsProvider, StepFailure } from "./provider";
  */
 export function failedAnswerText(service: string, status: number, headers: Headers, maskedText: string): StepFailure {
   const cause = causeOfAnswer(status, headers);
-  return failed(`${service}: ${unreadableAnswer(status, maskedText)}`, { cause, ...(cause === "throttled" ? throttleWait(headers) : {}) });
+  return failed(`${service}: ${unreadableAnswer(status, maskedText)}`, {
+    cause,
+    ...(cause === "throttled" ? throttleWait(headers) : {}),
+  });
 }
 
 // The scrubber every message passes (security/scrub.ts), for the services that mask before they cut an answer short.

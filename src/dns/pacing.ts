@@ -57,7 +57,12 @@ export class Pacer {
    * has not been sent: after a wait it gets a deadline of its own, counted from when it leaves, or
    * a burst longer than the deadline would fail requests that never left ("no answer within 10s").
    */
-  fetchFor(providerId: number, limits: readonly RateLimit[] | undefined, fetch: FetchLike, timeoutMs: number): FetchLike {
+  fetchFor(
+    providerId: number,
+    limits: readonly RateLimit[] | undefined,
+    fetch: FetchLike,
+    timeoutMs: number,
+  ): FetchLike {
     if (!limits || limits.length === 0) return fetch;
     return async (input, init) => {
       const wait = this.reserve(providerId, limits);

@@ -15,7 +15,10 @@ export interface Page<T> {
  * each page the one before names. After `maxPages` pages the listing is taken as runaway
  * pagination (a service repeating its cursor), not an account, and what was read is kept.
  */
-export async function paginate<T>(read: (next: string | number | undefined) => Promise<Step<Page<T>>>, maxPages = 50): Promise<Step<T[]>> {
+export async function paginate<T>(
+  read: (next: string | number | undefined) => Promise<Step<Page<T>>>,
+  maxPages = 50,
+): Promise<Step<T[]>> {
   const items: T[] = [];
   let next: string | number | undefined;
   for (let page = 1; page <= maxPages; page++) {
@@ -27,4 +30,3 @@ export async function paginate<T>(read: (next: string | number | undefined) => P
   }
   return { ok: true, value: items };
 }
-

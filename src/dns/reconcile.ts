@@ -7,8 +7,25 @@
 // and it leaves a set with several addresses alone. The words the history shows are made here too.
 
 import { failed, notCreatedMessage, writtenDetails } from "./http";
-import type { DnsProvider, RecordConfig, RecordTarget, RecordType, Step, VerifyOutcome, WriteOutcome } from "./provider";
-import { candidateZones, configuredZone, foreignZoneMessage, longestZone, multipleValuesMessage, noZoneMessage, sameAddress, zoneHolds } from "./zones";
+import type {
+  DnsProvider,
+  RecordConfig,
+  RecordTarget,
+  RecordType,
+  Step,
+  VerifyOutcome,
+  WriteOutcome,
+} from "./provider";
+import {
+  candidateZones,
+  configuredZone,
+  foreignZoneMessage,
+  longestZone,
+  multipleValuesMessage,
+  noZoneMessage,
+  sameAddress,
+  zoneHolds,
+} from "./zones";
 
 /** A zone (a domain at the service) that holds records. */
 export interface Zone {
@@ -72,7 +89,12 @@ export interface ZoneApi {
    * earlier write saved (`external_id`): a hint of where to look first, never a record to write
    * through — the set found must still be this name's.
    */
-  readRecordSet(zone: Zone, hostname: string, type: RecordType, savedId: string | null): Promise<Step<RecordSet | null>>;
+  readRecordSet(
+    zone: Zone,
+    hostname: string,
+    type: RecordType,
+    savedId: string | null,
+  ): Promise<Step<RecordSet | null>>;
   /** Makes `current` hold only `address`, with `settings` applied and everything else kept. */
   updateRecordSet(
     zone: Zone,
@@ -82,7 +104,13 @@ export interface ZoneApi {
     address: string,
     settings: DesiredSettings,
   ): Promise<Step<RecordSet>>;
-  createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>>;
+  createRecordSet(
+    zone: Zone,
+    hostname: string,
+    type: RecordType,
+    address: string,
+    settings: DesiredSettings,
+  ): Promise<Step<RecordSet>>;
   /** What the history adds about a written set, e.g. `["ttl auto", "proxied"]`; without it, the TTL. */
   describe?(set: RecordSet): string[];
   /**
@@ -96,7 +124,8 @@ export interface ZoneApi {
 
 /** The client the registry hands the updater for a zone service. */
 export function zoneClient(api: ZoneApi): DnsProvider {
-  if (!api.findZone && !api.listZones && !api.hasZone) throw new Error(`${api.service}: a zone service offers listZones, hasZone or findZone`);
+  if (!api.findZone && !api.listZones && !api.hasZone)
+    throw new Error(`${api.service}: a zone service offers listZones, hasZone or findZone`);
   return {
     verify: () => api.verify(),
     writeRecord: (target, address) => reconcile(api, target, address),
@@ -112,7 +141,10 @@ export function desiredSettings(config: RecordConfig): DesiredSettings {
 }
 
 async function reconcile(api: ZoneApi, target: RecordTarget, address: string): Promise<WriteOutcome> {
-  const configured = typeof target.config.zone_id === "string" && target.config.zone_id.trim() !== "" ? target.config.zone_id.trim() : undefined;
+  const configured =
+    typeof target.config.zone_id === "string" && target.config.zone_id.trim() !== ""
+      ? target.config.zone_id.trim()
+      : undefined;
   const attempt = await writeInZone(api, target, address, configured);
   if (attempt.ok || !attempt.staleZone || configured === undefined) return outcome(attempt);
   // The zone id from the config names nothing any more (the zone was deleted and added again):
@@ -146,7 +178,10 @@ async function writeInZone(
       action,
       externalId: set.id,
       zoneId: zone.id,
-      message: writtenDetails(api.service, `record ${set.id}`, [...(api.describe ?? ttlDetail)(set), ...(zone.note ? [zone.note] : [])]),
+      message: writtenDetails(api.service, `record ${set.id}`, [
+        ...(api.describe ?? ttlDetail)(set),
+        ...(zone.note ? [zone.note] : []),
+      ]),
     },
   });
 
@@ -154,13 +189,15 @@ async function writeInZone(
   if (!read.ok) return read;
   const current = read.value;
   if (current !== null) {
-    if (current.values.length > 1) return failed(multipleValuesMessage(api.service, hostname, recordType, current.values), { cause: "refused" });
+    if (current.values.length > 1)
+      return failed(multipleValuesMessage(api.service, hostname, recordType, current.values), { cause: "refused" });
     if (holds(api, current, address, settings)) return success("unchanged", current);
     const updated = await api.updateRecordSet(zone, hostname, recordType, current, address, settings);
     return updated.ok ? success("updated", updated.value) : updated;
   }
 
-  if (target.config.create_if_missing === false) return failed(notCreatedMessage(api.service, target), { cause: "refused" });
+  if (target.config.create_if_missing === false)
+    return failed(notCreatedMessage(api.service, target), { cause: "refused" });
   // A zone named only by an id from the config is checked to hold the hostname before anything is
   // created in it: a service would put the record under that zone's name, a name nobody asked for.
   // (A zone found by name, or configured by name, was checked by `findZone` already.)
@@ -168,9 +205,12 @@ async function writeInZone(
     const named = await api.zoneName(zone.id);
     if (!named.ok) return named;
     if (!zoneHolds(named.value, hostname)) {
-      return failed(`${api.service}: zone ${zone.id} is ${named.value || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, {
-        cause: "refused",
-      });
+      return failed(
+        `${api.service}: zone ${zone.id} is ${named.value || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
+        {
+          cause: "refused",
+        },
+      );
     }
     zone = { ...zone, name: named.value };
   }
@@ -197,10 +237,16 @@ async function searchZone(api: ZoneApi, hostname: string, configured: string | u
   }
   const listed = await api.listZones();
   if (!listed.ok) return listed;
-  const byName = new Map(listed.value.flatMap((zone) => (zone.name === null ? [] : [[zone.name.toLowerCase().replace(/\.$/, ""), zone] as const])));
+  const byName = new Map(
+    listed.value.flatMap((zone) =>
+      zone.name === null ? [] : [[zone.name.toLowerCase().replace(/\.$/, ""), zone] as const],
+    ),
+  );
   const name = longestZone(hostname, byName.keys());
   const zone = name === undefined ? undefined : byName.get(name);
-  return zone === undefined ? failed(noZoneMessage(api.service, hostname, api.zoneOwner), { cause: "refused" }) : { ok: true, value: { ...zone, name: name! } };
+  return zone === undefined
+    ? failed(noZoneMessage(api.service, hostname, api.zoneOwner), { cause: "refused" })
+    : { ok: true, value: { ...zone, name: name! } };
 }
 
 /** Whether the set already is what the write would make it: the one address, and the settings asked for. */
@@ -229,18 +275,29 @@ function ttlDetail(set: RecordSet): string[] {
  * address in `field` and its TTL: the first record's id and TTL, every record's address, and the
  * first record whole as `raw` (for an update that must send back what the service keeps).
  */
-export function recordSetOf(records: readonly Record<string, unknown>[], field: string, keys: { id?: string; ttl?: string } = {}): RecordSet {
+export function recordSetOf(
+  records: readonly Record<string, unknown>[],
+  field: string,
+  keys: { id?: string; ttl?: string } = {},
+): RecordSet {
   const first = records[0]!;
   const ttl = first[keys.ttl ?? "ttl"];
-  return { id: String(first[keys.id ?? "id"]), values: records.map((record) => String(record[field])), ...(typeof ttl === "number" ? { ttl } : {}), raw: first };
+  return {
+    id: String(first[keys.id ?? "id"]),
+    values: records.map((record) => String(record[field])),
+    ...(typeof ttl === "number" ? { ttl } : {}),
+    raw: first,
+  };
 }
 
 /** Zones whose id is their name, as `listZones` answers them: lowercase, without a trailing dot. */
 export function zonesNamed(names: Iterable<unknown>): Zone[] {
-  return [...names].filter((name): name is string => typeof name === "string" && name !== "").map((name) => {
-    const zone = name.toLowerCase().replace(/\.$/, "");
-    return { id: zone, name: zone };
-  });
+  return [...names]
+    .filter((name): name is string => typeof name === "string" && name !== "")
+    .map((name) => {
+      const zone = name.toLowerCase().replace(/\.$/, "");
+      return { id: zone, name: zone };
+    });
 }
 
 /**

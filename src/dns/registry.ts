@@ -2,6 +2,7 @@
 // type enum, the `DDNS_<TYPE>_API_URL` settings and the admin forms all come from this list.
 
 import { Conflict } from "../errors";
+import type { ServiceDescription } from "./service";
 import { alidns } from "./services/alidns";
 import { azure } from "./services/azure";
 import { baiducloud } from "./services/baiducloud";
@@ -63,7 +64,6 @@ import { transip } from "./services/transip";
 import { vercel } from "./services/vercel";
 import { vultr } from "./services/vultr";
 import { ydns } from "./services/ydns";
-import type { ServiceDescription } from "./service";
 
 /** Every built-in service. Adding one is its module, its fake, its tests and one entry here. */
 export const SERVICES = [
@@ -151,7 +151,8 @@ export class ServiceRegistry {
 
   constructor(readonly services: readonly ServiceDescription[] = SERVICES) {
     for (const service of services) {
-      if (!TYPE_NAME.test(service.type)) throw new Error(`Service type "${service.type}" must be lowercase letters and digits`);
+      if (!TYPE_NAME.test(service.type))
+        throw new Error(`Service type "${service.type}" must be lowercase letters and digits`);
       if (this.byType.has(service.type)) throw new Error(`Service type "${service.type}" is registered twice`);
       this.byType.set(service.type, service);
     }

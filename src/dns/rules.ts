@@ -5,9 +5,9 @@
 import { Invalid } from "../errors";
 import { MAX_VALUE_CHARS } from "../limits";
 import { isObject } from "./http";
+import { parseServer } from "./protocols/signed-dns";
 import type { RecordType } from "./provider";
 import type { OptionField, ServiceDescription } from "./service";
-import { parseServer } from "./protocols/signed-dns";
 
 function checkLength(field: string, value: string, max = MAX_VALUE_CHARS): string {
   if (value.length > max) throw new Invalid(field, `must be at most ${max} characters`);
@@ -26,7 +26,11 @@ export function normaliseCredentials(
 ): Record<string, string> {
   // Keys the service does not use are dropped, but an oversized one is still refused: nothing that
   // large is a credential, and the person should hear that it was not taken.
-  const limits = new Map(service.credentials.flatMap((field) => [field.key, ...(field.aliases ?? [])].map((key) => [key, field.maxChars] as const)));
+  const limits = new Map(
+    service.credentials.flatMap((field) =>
+      [field.key, ...(field.aliases ?? [])].map((key) => [key, field.maxChars] as const),
+    ),
+  );
   for (const [key, value] of Object.entries(input)) {
     if (typeof value === "string") checkLength(`credentials.${key}`, value, limits.get(key));
   }
@@ -59,7 +63,8 @@ function checkOption(option: OptionField, value: unknown): unknown {
     if (!isObject(value)) throw new Invalid(name, "must be an object of header names and values");
     for (const [header, text] of Object.entries(value)) {
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)) throw new Invalid(name, `"${header}" is not a header name`);
-      if (typeof text !== "string" || /[\r\n]/.test(text)) throw new Invalid(`${name}.${header}`, "must be one line of text");
+      if (typeof text !== "string" || /[\r\n]/.test(text))
+        throw new Invalid(`${name}.${header}`, "must be one line of text");
       checkLength(`${name}.${header}`, text);
     }
     return value;
@@ -85,7 +90,8 @@ export function normaliseOptions(service: ServiceDescription, input: Record<stri
   const known = new Map(service.options.map((option) => [option.key, option]));
   const unknown = Object.keys(input).find((key) => !known.has(key));
   if (unknown !== undefined) {
-    const allowed = service.options.length > 0 ? `; known options: ${service.options.map((o) => o.key).join(", ")}` : "";
+    const allowed =
+      service.options.length > 0 ? `; known options: ${service.options.map((o) => o.key).join(", ")}` : "";
     throw new Invalid(`options.${unknown}`, `is not an option of a ${service.label} provider${allowed}`);
   }
   const result: Record<string, unknown> = {};
@@ -101,7 +107,10 @@ export function normaliseOptions(service: ServiceDescription, input: Record<stri
 }
 
 /** The stored options with the description's defaults filled in, as a client receives them. */
-export function optionsWithDefaults(service: ServiceDescription, stored: Record<string, unknown>): Record<string, unknown> {
+export function optionsWithDefaults(
+  service: ServiceDescription,
+  stored: Record<string, unknown>,
+): Record<string, unknown> {
   const defaults = Object.fromEntries(
     service.options.filter((option) => option.default !== undefined).map((option) => [option.key, option.default]),
   );
@@ -123,7 +132,9 @@ export function checkTtl(service: ServiceDescription, ttl: unknown): void {
   const rule = service.ttl;
   if (rule === null) throw new Invalid("config.ttl", `cannot be set: ${service.label} sets the TTL itself`);
   const valid =
-    typeof ttl === "number" && Number.isInteger(ttl) && (ttl === rule.automatic || (ttl >= rule.min && ttl <= rule.max));
+    typeof ttl === "number" &&
+    Number.isInteger(ttl) &&
+    (ttl === rule.automatic || (ttl >= rule.min && ttl <= rule.max));
   if (!valid) {
     const automatic = rule.automatic === undefined ? "" : `${rule.automatic} (automatic) or `;
     throw new Invalid("config.ttl", `must be ${automatic}${rule.min} to ${rule.max} seconds for ${service.label}`);

@@ -144,7 +144,11 @@ export interface ServiceDescription<Type extends string = string> {
    * The client. `credentials` arrive normalised: every non-optional key present under its own name
    * (aliases resolved); `options` validated, with defaults applied.
    */
-  createClient(credentials: Record<string, string>, options: Record<string, unknown>, context: ClientContext): DnsProvider;
+  createClient(
+    credentials: Record<string, string>,
+    options: Record<string, unknown>,
+    context: ClientContext,
+  ): DnsProvider;
 }
 
 /**
@@ -156,6 +160,8 @@ export function cannotCheck(why: string): { canVerify: false; verifyUnavailable:
 }
 
 /** Keeps `type` as a literal, so the registry can derive the `ProviderType` union from its list. */
-export function defineService<const Type extends string>(description: ServiceDescription<Type>): ServiceDescription<Type> {
+export function defineService<const Type extends string>(
+  description: ServiceDescription<Type>,
+): ServiceDescription<Type> {
   return description;
 }

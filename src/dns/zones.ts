@@ -36,7 +36,9 @@ export function relativeName(hostname: string, zone: string, apex = ""): string 
 
 /** The name of a hostname's zone from a domain's config (`config.zone_id`), when one is set. */
 export function configuredZone(zoneId: unknown): string | undefined {
-  return typeof zoneId === "string" && zoneId.trim() !== "" ? zoneId.trim().toLowerCase().replace(/\.$/, "") : undefined;
+  return typeof zoneId === "string" && zoneId.trim() !== ""
+    ? zoneId.trim().toLowerCase().replace(/\.$/, "")
+    : undefined;
 }
 
 /** Why a zone named in the config cannot be used for the hostname. */
@@ -48,7 +50,12 @@ export function foreignZoneMessage(service: string, zone: string, hostname: stri
  * A credentials check that lists what the credentials may see (changing nothing) and says how much:
  * `API key accepted (3 zones)`; the listing's failure, in the service's words, when it fails.
  */
-export async function acceptedCounting(listing: Step<readonly unknown[]> | Promise<Step<readonly unknown[]>>, accepted: string, noun = "zone", after = ""): Promise<VerifyOutcome> {
+export async function acceptedCounting(
+  listing: Step<readonly unknown[]> | Promise<Step<readonly unknown[]>>,
+  accepted: string,
+  noun = "zone",
+  after = "",
+): Promise<VerifyOutcome> {
   const listed = await listing;
   if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
   return { ok: true, detail: `${accepted} (${plural(listed.value.length, noun)}${after})` };
@@ -85,6 +92,11 @@ function expandIPv6(address: string): string {
  * Why a record set with several addresses is left alone: ddnsd keeps one name on one address, and
  * replacing the set would delete the other records (round robin, a second host) it never made.
  */
-export function multipleValuesMessage(service: string, hostname: string, recordType: string, values: readonly string[]): string {
+export function multipleValuesMessage(
+  service: string,
+  hostname: string,
+  recordType: string,
+  values: readonly string[],
+): string {
   return `${service}: ${hostname} ${recordType} holds ${values.length} addresses (${values.join(", ")}); ddnsd changes only a record with one address, so nothing was written — remove the others at ${service} or use another name`;
 }

@@ -2,9 +2,9 @@
 // ./tokens.ts, users, passwords and the sign-in throttle in ../security/.
 
 import { Elysia, t } from "elysia";
+import { errorResponses, Int } from "../modules/shared";
 import { throttledMessage } from "../security/throttle";
 import { attemptSignIn, type SignInDeps } from "../security/users";
-import { errorResponses, Int } from "../modules/shared";
 import { HttpError, unauthorized } from "./errors";
 import { AUTH_MESSAGES, bearerGuard, revokeToken, signAccessToken, type TokenDeps, tokenSigner } from "./tokens";
 
@@ -34,7 +34,9 @@ export function loginRoutes(ctx: AuthDeps) {
     async ({ body, jwt, request }) => {
       const signIn = await attemptSignIn(ctx, request, body.username, body.password);
       if (!signIn.ok) {
-        throw signIn.retryAfterSeconds === null ? unauthorized(AUTH_MESSAGES.wrongLogin) : throttled(signIn.retryAfterSeconds);
+        throw signIn.retryAfterSeconds === null
+          ? unauthorized(AUTH_MESSAGES.wrongLogin)
+          : throttled(signIn.retryAfterSeconds);
       }
       ctx.log.info("login", { user: body.username });
       return {
@@ -70,8 +72,11 @@ export function logoutRoutes(ctx: AuthDeps) {
     },
     {
       response: { 200: t.Object({ message: t.String() }), ...errorResponses(401) },
-      detail: { operationId: "logout", summary: "Sign out", description: "The token used for this request is refused from now on." },
+      detail: {
+        operationId: "logout",
+        summary: "Sign out",
+        description: "The token used for this request is refused from now on.",
+      },
     },
   );
 }
-

@@ -38,17 +38,31 @@ function compress(body: Uint8Array<ArrayBuffer>, encoding: Encoding): Uint8Array
   return new Uint8Array(compressed.buffer as ArrayBuffer, compressed.byteOffset, compressed.byteLength);
 }
 
-function encodedResponse(body: Uint8Array<ArrayBuffer>, encoding: Encoding | null, status: number, headers: Headers): Response {
+function encodedResponse(
+  body: Uint8Array<ArrayBuffer>,
+  encoding: Encoding | null,
+  status: number,
+  headers: Headers,
+): Response {
   headers.append("vary", "Accept-Encoding");
   if (encoding !== null) headers.set("content-encoding", encoding);
   return new Response(body, { status, headers });
 }
 
 /** A response with `body`, compressed when the request allows it and the body is worth it. */
-export function compressedResponse(request: Request, body: string | Uint8Array<ArrayBuffer>, init: { status?: number; headers?: HeadersInit } = {}): Response {
+export function compressedResponse(
+  request: Request,
+  body: string | Uint8Array<ArrayBuffer>,
+  init: { status?: number; headers?: HeadersInit } = {},
+): Response {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   const encoding = bytes.byteLength >= MIN_BYTES ? acceptedEncoding(request.headers.get("accept-encoding")) : null;
-  return encodedResponse(encoding === null ? bytes : compress(bytes, encoding), encoding, init.status ?? 200, new Headers(init.headers));
+  return encodedResponse(
+    encoding === null ? bytes : compress(bytes, encoding),
+    encoding,
+    init.status ?? 200,
+    new Headers(init.headers),
+  );
 }
 
 /**
@@ -79,13 +93,17 @@ export function staticFile(path: string, headers: Record<string, string>): (requ
  * for, and the plain bytes unzipped again for the rare client that accepts neither (curl without
  * `--compressed`). For a large answer that is made once and read seldom (the OpenAPI document).
  */
-export function keptCompressed(body: Uint8Array<ArrayBuffer>, headers: Record<string, string>): (request: Request) => Response {
+export function keptCompressed(
+  body: Uint8Array<ArrayBuffer>,
+  headers: Record<string, string>,
+): (request: Request) => Response {
   const gzip = compress(body, "gzip");
   let brotli: Uint8Array<ArrayBuffer> | undefined;
   return (request) => {
     const encoding = acceptedEncoding(request.headers.get("accept-encoding"));
     if (encoding === "br") brotli ??= compress(Bun.gunzipSync(gzip) as Uint8Array<ArrayBuffer>, "br");
-    const encoded = encoding === "br" ? brotli! : encoding === "gzip" ? gzip : (Bun.gunzipSync(gzip) as Uint8Array<ArrayBuffer>);
+    const encoded =
+      encoding === "br" ? brotli! : encoding === "gzip" ? gzip : (Bun.gunzipSync(gzip) as Uint8Array<ArrayBuffer>);
     return encodedResponse(encoded, encoding, 200, new Headers(headers));
   };
 }

@@ -10,10 +10,10 @@
 
 import { SwaggerUIRender } from "@elysiajs/openapi/swagger";
 import { Elysia } from "elysia";
-import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
-import { VERSION } from "../util/package";
+import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import { SERVICES } from "../dns/registry";
+import { VERSION } from "../util/package";
 import { compressedResponse, keptCompressed, staticFile } from "./compression";
 import { withTypedProviders } from "./typed-providers";
 
@@ -28,7 +28,9 @@ function isObject(value: Json): value is Record<string, Json> {
 
 /** Elysia's coercion of a path or query string: an alternative `{type: "string", format: "integer"}`. */
 function isCoercionVariant(schema: Json): boolean {
-  return isObject(schema) && schema.type === "string" && ["integer", "number", "boolean"].includes(String(schema.format));
+  return (
+    isObject(schema) && schema.type === "string" && ["integer", "number", "boolean"].includes(String(schema.format))
+  );
 }
 
 /** One schema (and everything under it) as JSON Schema 2020-12 says it. */
@@ -40,9 +42,10 @@ function tidySchema(node: Json): Json {
     // A validation message (http/errors.ts reads it from the live schema), not a JSON Schema keyword.
     if (key === "error" && typeof value === "string") continue;
     if (key === "nullable") continue;
-    result[key] = key === "properties" && isObject(value)
-      ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, tidySchema(schema)]))
-      : tidySchema(value);
+    result[key] =
+      key === "properties" && isObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, tidySchema(schema)]))
+        : tidySchema(value);
   }
   if (node.nullable === true) {
     if (typeof result.type === "string") result.type = [result.type, "null"];
@@ -64,10 +67,17 @@ export function openApi31(document: Record<string, Json>): Record<string, Json> 
   const tidy = (node: Json): Json => {
     if (Array.isArray(node)) return node.map(tidy);
     if (!isObject(node)) return node;
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === "schema" || key === "schemas" ? tidyAll(key, value) : tidy(value)]));
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [
+        key,
+        key === "schema" || key === "schemas" ? tidyAll(key, value) : tidy(value),
+      ]),
+    );
   };
   const tidyAll = (key: string, value: Json): Json =>
-    key === "schemas" && isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, tidySchema(schema)])) : tidySchema(value);
+    key === "schemas" && isObject(value)
+      ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, tidySchema(schema)]))
+      : tidySchema(value);
   return { ...(tidy(document) as Record<string, Json>), servers: [{ url: "/", description: "This ddnsd" }] };
 }
 
@@ -197,25 +207,35 @@ export function docsRoutes() {
   // 260 KB of JSON are about 30 KB as gzip, and the objects they came from are let go.
   let document: Promise<(request: Request) => Response> | undefined;
   const routes = new Elysia();
-  return routes
-    .get("/docs", ({ request }) => compressedResponse(request, (page ??= swaggerPage()), { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
-    .get(
-      "/docs/json",
-      async ({ request, path }) => {
-        // One document at one path: the router would also hand `/docs/json/` to this route.
-        if (path !== "/docs/json") return new Response(null, { status: 308, headers: { location: "/docs/json" } });
-        document ??= generateDocument(routes).then(
-          (json) => keptCompressed(new TextEncoder().encode(JSON.stringify(json)), { "content-type": "application/json" }),
-          (error: unknown) => {
-            document = undefined; // the next request tries again
-            throw error;
-          },
-        );
-        return (await document)(request);
-      },
-      { detail: { hide: true } },
-    )
-    // Compressed when the browser accepts it: the bundle is 1.7 MB, ~0.4 MB as brotli.
-    .get(`${ASSETS}/swagger-ui-bundle.js`, ({ request }) => bundle(request), { detail: { hide: true } })
-    .get(`${ASSETS}/swagger-ui.css`, ({ request }) => css(request), { detail: { hide: true } });
+  return (
+    routes
+      .get(
+        "/docs",
+        ({ request }) =>
+          compressedResponse(request, (page ??= swaggerPage()), {
+            headers: { "content-type": "text/html; charset=utf-8" },
+          }),
+        { detail: { hide: true } },
+      )
+      .get(
+        "/docs/json",
+        async ({ request, path }) => {
+          // One document at one path: the router would also hand `/docs/json/` to this route.
+          if (path !== "/docs/json") return new Response(null, { status: 308, headers: { location: "/docs/json" } });
+          document ??= generateDocument(routes).then(
+            (json) =>
+              keptCompressed(new TextEncoder().encode(JSON.stringify(json)), { "content-type": "application/json" }),
+            (error: unknown) => {
+              document = undefined; // the next request tries again
+              throw error;
+            },
+          );
+          return (await document)(request);
+        },
+        { detail: { hide: true } },
+      )
+      // Compressed when the browser accepts it: the bundle is 1.7 MB, ~0.4 MB as brotli.
+      .get(`${ASSETS}/swagger-ui-bundle.js`, ({ request }) => bundle(request), { detail: { hide: true } })
+      .get(`${ASSETS}/swagger-ui.css`, ({ request }) => css(request), { detail: { hide: true } })
+  );
 }

@@ -3,8 +3,17 @@
 // get their status codes here and nowhere else.
 
 import { Elysia } from "elysia";
-import { DISK_FULL_DETAIL, isDiskFull, type DiskState } from "../db/disk";
-import { Conflict, DetectionFailed, DomainError, Invalid, Malformed, NotFound, ProviderFailed, StorageFull } from "../errors";
+import { DISK_FULL_DETAIL, type DiskState, isDiskFull } from "../db/disk";
+import {
+  Conflict,
+  DetectionFailed,
+  DomainError,
+  Invalid,
+  Malformed,
+  NotFound,
+  ProviderFailed,
+  StorageFull,
+} from "../errors";
 import type { Logger } from "../log";
 
 export interface FieldError {
@@ -82,7 +91,9 @@ function fieldErrors(issues: TypeboxIssue[]): FieldError[] {
 
 /** An absent field, whatever its schema's own error text says about a wrong value. */
 function isMissing(issue: TypeboxIssue): boolean {
-  return issue.value === undefined && /is missing|required|found: undefined/i.test(issue.summary ?? issue.message ?? "");
+  return (
+    issue.value === undefined && /is missing|required|found: undefined/i.test(issue.summary ?? issue.message ?? "")
+  );
 }
 
 /** Elysia's sentence, without the value that was sent (it may be a secret). */
@@ -120,7 +131,8 @@ export function errorHandling(log: Logger, disk: DiskState) {
     }
     // The client stopped sending before its body was complete (a cut-off upload, a dropped
     // connection): a refusal like any malformed request, not a fault of ddnsd's to log.
-    if (error instanceof Error && error.name === "AbortError") return jsonResponse(400, { detail: "The request body was cut off" });
+    if (error instanceof Error && error.name === "AbortError")
+      return jsonResponse(400, { detail: "The request body was cut off" });
     switch (code) {
       case "VALIDATION":
         return validationResponse(error);

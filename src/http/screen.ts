@@ -15,7 +15,8 @@ const TOO_DEEP = `The request body is nested deeper than ${MAX_JSON_DEPTH} level
 
 // A DNS name (letters, digits, '-', '_', dots), an IPv4 address, or an IPv6 literal in brackets;
 // then an optional port.
-const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
+const HOST =
+  /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
 
 /** Whether the request names a host the URL parser accepts (Bun builds `request.url` from it). */
 function hasValidHost(request: Request): boolean {

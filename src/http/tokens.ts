@@ -44,10 +44,19 @@ type Signer = { sign(claims: { sub: string; jti: string; exp: number }): Promise
  * every token issued in or before its second; so right after one, signing waits for the next second
  * (at most 1 s) rather than hand out a token that is already dead.
  */
-export async function signAccessToken(ctx: Pick<TokenDeps, "store" | "settings">, signer: Signer, username: string): Promise<string> {
+export async function signAccessToken(
+  ctx: Pick<TokenDeps, "store" | "settings">,
+  signer: Signer,
+  username: string,
+): Promise<string> {
   const validAfter = ctx.store.users.find(username)?.tokensValidAfter ?? null;
-  if (validAfter !== null && Date.now() < (validAfter + 1) * 1000) await Bun.sleep((validAfter + 1) * 1000 - Date.now());
-  return signer.sign({ sub: username, jti: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + ctx.settings.tokenTtlSeconds });
+  if (validAfter !== null && Date.now() < (validAfter + 1) * 1000)
+    await Bun.sleep((validAfter + 1) * 1000 - Date.now());
+  return signer.sign({
+    sub: username,
+    jti: crypto.randomUUID(),
+    exp: Math.floor(Date.now() / 1000) + ctx.settings.tokenTtlSeconds,
+  });
 }
 
 export interface VerifiedToken {
@@ -72,7 +81,8 @@ export async function verifyToken(ctx: TokenCheck, token: string): Promise<Verif
     throw unauthorized(error instanceof joseErrors.JWTExpired ? AUTH_MESSAGES.expired : AUTH_MESSAGES.invalid);
   }
   const { subject, jti, issuedAt, expiresAt } = claims;
-  if (typeof subject !== "string" || typeof jti !== "string" || typeof issuedAt !== "number") throw unauthorized(AUTH_MESSAGES.invalid);
+  if (typeof subject !== "string" || typeof jti !== "string" || typeof issuedAt !== "number")
+    throw unauthorized(AUTH_MESSAGES.invalid);
   // From memory, exact: read again after any write (verified-tokens.ts).
   const state = ctx.revocations.state(jti, subject);
   if (state === null || state.revoked || (state.validAfter !== null && issuedAt <= state.validAfter)) {
@@ -132,6 +142,7 @@ function sameSecret(given: string, expected: string): boolean {
 export function metricsAuthentication(ctx: TokenCheck & { settings: { readonly metricsToken: string | null } }) {
   return async (authorization: string | undefined): Promise<void> => {
     const token = bearerToken(authorization);
-    if (ctx.settings.metricsToken === null || !sameSecret(token, ctx.settings.metricsToken)) await authenticateToken(ctx, token);
+    if (ctx.settings.metricsToken === null || !sameSecret(token, ctx.settings.metricsToken))
+      await authenticateToken(ctx, token);
   };
 }

@@ -21,7 +21,9 @@ function schemaPrefix(type: string): string {
 }
 
 function credentialSchema(field: CredentialField, masked: boolean): Schema {
-  const aliases = field.aliases?.length ? ` Also accepted as ${field.aliases.map((alias) => `\`${alias}\``).join(", ")}.` : "";
+  const aliases = field.aliases?.length
+    ? ` Also accepted as ${field.aliases.map((alias) => `\`${alias}\``).join(", ")}.`
+    : "";
   const shown = masked && field.secret ? " Masked in answers, e.g. `••••3f9a`." : "";
   return { type: "string", title: field.label, description: `${field.help}${aliases}${shown}` };
 }
@@ -62,14 +64,24 @@ function optionsObject(service: ServiceDescription): Schema {
   };
 }
 
-const NAME: Schema = { type: "string", minLength: 1, maxLength: 100, description: "Display name, unique ignoring case" };
+const NAME: Schema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 100,
+  description: "Display name, unique ignoring case",
+};
 const ENABLED: Schema = { type: "boolean" };
 
 /** The named schemas: per service its credentials, masked credentials, options, create body and answer; then the unions. */
 function providerSchemas(services: readonly ServiceDescription[]): Record<string, Schema> {
   const schemas: Record<string, Schema> = {};
-  const mapping = (suffix: string) => Object.fromEntries(services.map((service) => [service.type, ref(`${schemaPrefix(service.type)}${suffix}`).$ref]));
-  const typeOf = (service: ServiceDescription): Schema => ({ type: "string", const: service.type, description: service.summary });
+  const mapping = (suffix: string) =>
+    Object.fromEntries(services.map((service) => [service.type, ref(`${schemaPrefix(service.type)}${suffix}`).$ref]));
+  const typeOf = (service: ServiceDescription): Schema => ({
+    type: "string",
+    const: service.type,
+    description: service.summary,
+  });
   for (const service of services) {
     const prefix = schemaPrefix(service.type);
     schemas[`${prefix}Credentials`] = credentialsObject(service, false);
@@ -101,7 +113,17 @@ function providerSchemas(services: readonly ServiceDescription[]): Record<string
         created_at: { type: "string", format: "date-time" },
         updated_at: { type: "string", format: "date-time" },
       },
-      required: ["id", "name", "type", "is_enabled", "credentials", "options", "domain_count", "created_at", "updated_at"],
+      required: [
+        "id",
+        "name",
+        "type",
+        "is_enabled",
+        "credentials",
+        "options",
+        "domain_count",
+        "created_at",
+        "updated_at",
+      ],
     };
   }
   const union = (suffix: string, description: string): Schema => ({
@@ -109,11 +131,15 @@ function providerSchemas(services: readonly ServiceDescription[]): Record<string
     oneOf: services.map((service) => ref(`${schemaPrefix(service.type)}${suffix}`)),
     discriminator: { propertyName: "type", mapping: mapping(suffix) },
   });
-  schemas.ProviderCreate = union("ProviderCreate", "A new provider; `credentials` and `options` as its `type` takes them");
+  schemas.ProviderCreate = union(
+    "ProviderCreate",
+    "A new provider; `credentials` and `options` as its `type` takes them",
+  );
   schemas.Provider = union("Provider", "A provider; secret credentials masked");
   schemas.ProviderUpdate = {
     type: "object",
-    description: "Any subset of the fields; `credentials` and `options` replace all stored ones and are those of the (new) `type`",
+    description:
+      "Any subset of the fields; `credentials` and `options` replace all stored ones and are those of the (new) `type`",
     properties: {
       name: NAME,
       type: { type: "string", enum: services.map((service) => service.type) },
@@ -143,10 +169,12 @@ function retyped(operation: Json, typed: { body?: Schema; answer?: Schema }): Js
   const withSchema = (content: unknown, schema: Schema) =>
     Object.fromEntries(Object.entries(asJson(content)).map(([type, media]) => [type, { ...asJson(media), schema }]));
   const requestBody = asJson(operation.requestBody);
-  if (typed.body && requestBody.content) replaced.requestBody = { ...requestBody, content: withSchema(requestBody.content, typed.body) };
+  if (typed.body && requestBody.content)
+    replaced.requestBody = { ...requestBody, content: withSchema(requestBody.content, typed.body) };
   const responses = asJson(operation.responses);
   const ok = asJson(responses["200"]);
-  if (typed.answer && ok.content) replaced.responses = { ...responses, 200: { ...ok, content: withSchema(ok.content, typed.answer) } };
+  if (typed.answer && ok.content)
+    replaced.responses = { ...responses, 200: { ...ok, content: withSchema(ok.content, typed.answer) } };
   return replaced;
 }
 
@@ -164,5 +192,9 @@ export function withTypedProviders(document: Json, services: readonly ServiceDes
     ]),
   );
   const components = asJson(document.components);
-  return { ...document, paths, components: { ...components, schemas: { ...asJson(components.schemas), ...providerSchemas(services) } } };
+  return {
+    ...document,
+    paths,
+    components: { ...components, schemas: { ...asJson(components.schemas), ...providerSchemas(services) } },
+  };
 }

@@ -58,8 +58,12 @@ export async function detectPublicIp(family: IpFamily, options: DetectOptions): 
   const said = answers.map(({ url, ip }) => `${url} answered ${ip}`).join(", ");
   if (answers.length === needed) {
     const first = answers[0]!;
-    if (answers.every(({ ip }) => ip === first.ip)) return { ok: true, ip: first.ip, source: answers.map(({ url }) => url).join(", ") };
-    return { ok: false, error: `IPv${family} detection failed: the echo services disagree (${said}); nothing is written until ${needed} agree` };
+    if (answers.every(({ ip }) => ip === first.ip))
+      return { ok: true, ip: first.ip, source: answers.map(({ url }) => url).join(", ") };
+    return {
+      ok: false,
+      error: `IPv${family} detection failed: the echo services disagree (${said}); nothing is written until ${needed} agree`,
+    };
   }
   if (answers.length > 0) {
     return {
@@ -126,7 +130,8 @@ export function isGlobalAddress(ip: string): boolean {
     inPrefix(v6, GLOBAL_UNICAST_IPV6, 128) &&
     !NON_GLOBAL_IPV6.some((prefix) => inPrefix(v6, prefix, 128)) &&
     // 6to4 (2002::/16) carries an IPv4 address in its next 32 bits: global only when that one is.
-    (!inPrefix(v6, SIX_TO_FOUR, 128) || !NON_GLOBAL_IPV4.some((prefix) => inPrefix((v6 >> 80n) & 0xffffffffn, prefix, 32)))
+    (!inPrefix(v6, SIX_TO_FOUR, 128) ||
+      !NON_GLOBAL_IPV4.some((prefix) => inPrefix((v6 >> 80n) & 0xffffffffn, prefix, 32)))
   );
 }
 
@@ -249,7 +254,10 @@ export interface Network {
 export function parseNetwork(text: string): Network | null {
   const [literal = "", bits, ...rest] = text.trim().split("/");
   if (rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return null;
-  for (const [family, width, toValue] of [[4, 32, ipv4Value], [6, 128, ipv6Value]] as const) {
+  for (const [family, width, toValue] of [
+    [4, 32, ipv4Value],
+    [6, 128, ipv6Value],
+  ] as const) {
     const base = toValue(literal);
     if (base === null) continue;
     const length = bits === undefined ? width : Number(bits);
@@ -264,6 +272,8 @@ export function inNetworks(ip: string, networks: readonly Network[]): boolean {
   const v4 = ipv4Value(mapped ?? ip);
   const v6 = v4 === null ? ipv6Value(ip) : null;
   return networks.some((network) =>
-    network.family === 4 ? v4 !== null && inPrefix(v4, network.prefix, 32) : v6 !== null && inPrefix(v6, network.prefix, 128),
+    network.family === 4
+      ? v4 !== null && inPrefix(v4, network.prefix, 32)
+      : v6 !== null && inPrefix(v6, network.prefix, 128),
   );
 }

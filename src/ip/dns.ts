@@ -39,9 +39,11 @@ export function parseDnsQuestion(text: string): DnsQuestion | string {
   const [name = "", type = "", klass = "IN", ...rest] = trimmed.slice(0, at).split("/");
   if (rest.length > 0 || type === "" || !/^[A-Za-z0-9_.-]{1,253}$/.test(name)) return shape;
   const upperType = type.toUpperCase();
-  if (upperType !== "A" && upperType !== "AAAA" && upperType !== "TXT") return `the type must be A, AAAA or TXT, got "${type}" in "${trimmed.slice(0, 80)}"`;
+  if (upperType !== "A" && upperType !== "AAAA" && upperType !== "TXT")
+    return `the type must be A, AAAA or TXT, got "${type}" in "${trimmed.slice(0, 80)}"`;
   const upperClass = klass.toUpperCase();
-  if (upperClass !== "IN" && upperClass !== "CH") return `the class must be IN or CH, got "${klass}" in "${trimmed.slice(0, 80)}"`;
+  if (upperClass !== "IN" && upperClass !== "CH")
+    return `the class must be IN or CH, got "${klass}" in "${trimmed.slice(0, 80)}"`;
   const server = parseServer(trimmed.slice(at + 1));
   if (typeof server === "string") return `the server ${server}, got "${trimmed.slice(at + 1, at + 81)}"`;
   return { name: name.replace(/\.$/, ""), type: upperType, class: upperClass, server };
@@ -49,7 +51,10 @@ export function parseDnsQuestion(text: string): DnsQuestion | string {
 
 /** Entries separated by commas or line breaks; the first wrong one's sentence, or the list. */
 export function parseDnsQuestions(text: string): DnsQuestion[] | string {
-  const items = text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
+  const items = text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (items.length === 0) return "name at least one <name>/<type>[/<class>]@<server>";
   const questions: DnsQuestion[] = [];
   for (const item of items) {
@@ -100,10 +105,14 @@ async function askQuestion(
   const records = answer.message.answers.filter((record) => record.type === TYPE[question.type]);
   if (records.length === 0) return { ok: false, reason: `no ${question.type} record in the answer` };
   // A TXT answer may carry other strings beside the address (Google adds the client subnet).
-  const candidates = records.flatMap((record) => (question.type === "TXT" ? txtStrings(record.data) : [safeAddress(record.data)]));
+  const candidates = records.flatMap((record) =>
+    question.type === "TXT" ? txtStrings(record.data) : [safeAddress(record.data)],
+  );
   const ip = candidates.map((text) => parseIpAddress(text, family)).find((parsed) => parsed !== null) ?? null;
-  if (ip === null) return { ok: false, reason: `not an IPv${family} address: ${JSON.stringify(candidates.join(" ").slice(0, 80))}` };
-  if (!options.allowPrivate && !isGlobalAddress(ip)) return { ok: false, reason: `${ip} is not a globally routable address` };
+  if (ip === null)
+    return { ok: false, reason: `not an IPv${family} address: ${JSON.stringify(candidates.join(" ").slice(0, 80))}` };
+  if (!options.allowPrivate && !isGlobalAddress(ip))
+    return { ok: false, reason: `${ip} is not a globally routable address` };
   return { ok: true, ip };
 }
 

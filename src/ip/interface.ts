@@ -37,7 +37,9 @@ export interface Inet6Entry {
 export function parseIfInet6(text: string): Inet6Entry[] {
   const entries: Inet6Entry[] = [];
   for (const line of text.split("\n")) {
-    const match = /^([0-9a-f]{32})\s+[0-9a-f]+\s+([0-9a-f]{2})\s+([0-9a-f]{2})\s+([0-9a-f]{2,8})\s+(\S+)\s*$/i.exec(line.trim());
+    const match = /^([0-9a-f]{32})\s+[0-9a-f]+\s+([0-9a-f]{2})\s+([0-9a-f]{2})\s+([0-9a-f]{2,8})\s+(\S+)\s*$/i.exec(
+      line.trim(),
+    );
     if (!match) continue;
     entries.push({
       address: ipv6Literal(BigInt(`0x${match[1]}`)),
@@ -60,7 +62,11 @@ export interface InterfaceOptions {
 
 /** Not temporary, deprecated, tentative or failed, not link-local, and global unless private ones are allowed. */
 function usableIpv6(entry: Inet6Entry, allowPrivate: boolean): boolean {
-  return (entry.flags & UNUSABLE) === 0 && !entry.address.startsWith("fe80:") && (allowPrivate || isGlobalAddress(entry.address));
+  return (
+    (entry.flags & UNUSABLE) === 0 &&
+    !entry.address.startsWith("fe80:") &&
+    (allowPrivate || isGlobalAddress(entry.address))
+  );
 }
 
 /**
@@ -82,12 +88,16 @@ export function interfaceAddress(family: IpFamily, name: string, options: Interf
     try {
       text = readFileSync(options.ifInet6Path ?? IF_INET6_PATH, "utf8");
     } catch (error) {
-      return fail(`cannot read ${options.ifInet6Path ?? IF_INET6_PATH} (${(error as NodeJS.ErrnoException).code ?? "error"}); is IPv6 enabled?`);
+      return fail(
+        `cannot read ${options.ifInet6Path ?? IF_INET6_PATH} (${(error as NodeJS.ErrnoException).code ?? "error"}); is IPv6 enabled?`,
+      );
     }
     const entries = parseIfInet6(text);
     if (!entries.some((entry) => entry.name === name)) return fail("no such interface, or it has no IPv6 address");
     const ip = pickIpv6(entries, name, options.allowPrivate);
-    return ip === null ? fail("no stable global IPv6 address (temporary, deprecated and link-local ones are not used)") : { ok: true, ip, source };
+    return ip === null
+      ? fail("no stable global IPv6 address (temporary, deprecated and link-local ones are not used)")
+      : { ok: true, ip, source };
   }
   let table: ReturnType<typeof networkInterfaces>;
   try {
@@ -97,7 +107,9 @@ export function interfaceAddress(family: IpFamily, name: string, options: Interf
   }
   const addresses = table[name];
   if (addresses === undefined) return fail("no such interface");
-  const ip = addresses.find((entry) => entry.family === "IPv4" && (options.allowPrivate || isGlobalAddress(entry.address)))?.address;
+  const ip = addresses.find(
+    (entry) => entry.family === "IPv4" && (options.allowPrivate || isGlobalAddress(entry.address)),
+  )?.address;
   return ip === undefined ? fail("no global IPv4 address") : { ok: true, ip, source };
 }
 
@@ -125,7 +137,8 @@ export function listInterfaces(options: InterfaceOptions): HostInterface[] {
     for (const [name, addresses] of Object.entries((options.interfaces ?? networkInterfaces)())) {
       const item = entry(name);
       for (const address of addresses ?? []) {
-        if (address.family === "IPv4" && (options.allowPrivate || isGlobalAddress(address.address))) item.ipv4.push(address.address);
+        if (address.family === "IPv4" && (options.allowPrivate || isGlobalAddress(address.address)))
+          item.ipv4.push(address.address);
       }
     }
   } catch {

@@ -36,7 +36,8 @@ export function parseDomainSource(text: string, allowPrivate: boolean): DomainSo
     const literal = fixed[1]!.trim();
     const ip = parseIpAddress(literal, 4) ?? parseIpAddress(literal, 6);
     if (ip === null) return `fixed:<address> needs an IPv4 or IPv6 address, got "${literal.slice(0, 60)}"`;
-    if (!allowPrivate && !isGlobalAddress(ip)) return `${ip} is not a globally routable address (DDNS_ALLOW_PRIVATE_IPS allows it)`;
+    if (!allowPrivate && !isGlobalAddress(ip))
+      return `${ip} is not a globally routable address (DDNS_ALLOW_PRIVATE_IPS allows it)`;
     return { kind: "fixed", ip };
   }
   return (
@@ -59,7 +60,10 @@ export function sourceText(source: DomainSource): string {
 
 /** http(s) URLs separated by commas or line breaks; the first one that is not, or the text when none is given. */
 export function parseUrlList(text: string): string[] | string {
-  const list = text.split(/[,\n]/).map((item) => item.trim()).filter(Boolean);
+  const list = text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
   const bad = list.find((item) => !isHttpUrl(item));
   return list.length === 0 || bad !== undefined ? (bad ?? text) : list;
 }

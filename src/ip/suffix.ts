@@ -14,7 +14,10 @@ interface SuffixConfig {
 }
 
 /** What is wrong with the domain's ipv6_* config keys, as `{field, message}`, or null when they are fine. */
-export function ipv6SuffixProblem(config: SuffixConfig, recordType: RecordType): { field: string; message: string } | null {
+export function ipv6SuffixProblem(
+  config: SuffixConfig,
+  recordType: RecordType,
+): { field: string; message: string } | null {
   const { ipv6_suffix: suffix, ipv6_prefix_length: length } = config;
   if (suffix === undefined && length === undefined) return null;
   const field = suffix !== undefined ? "config.ipv6_suffix" : "config.ipv6_prefix_length";
@@ -22,9 +25,11 @@ export function ipv6SuffixProblem(config: SuffixConfig, recordType: RecordType):
   if (length !== undefined && (typeof length !== "number" || !Number.isInteger(length) || length < 1 || length > 127)) {
     return { field: "config.ipv6_prefix_length", message: "must be a whole number of bits from 1 to 127" };
   }
-  if (suffix === undefined) return { field: "config.ipv6_suffix", message: "is required with config.ipv6_prefix_length" };
+  if (suffix === undefined)
+    return { field: "config.ipv6_suffix", message: "is required with config.ipv6_prefix_length" };
   const value = typeof suffix === "string" ? ipv6Value(suffix.trim()) : null;
-  if (value === null) return { field: "config.ipv6_suffix", message: "must be an IPv6 address such as ::1234:5678:9abc:def0" };
+  if (value === null)
+    return { field: "config.ipv6_suffix", message: "must be an IPv6 address such as ::1234:5678:9abc:def0" };
   const bits = (length as number | undefined) ?? DEFAULT_IPV6_PREFIX_LENGTH;
   if (value >> BigInt(128 - bits) !== 0n) {
     return { field: "config.ipv6_suffix", message: `must leave the first ${bits} bits (the prefix) zero` };

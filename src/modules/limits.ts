@@ -12,7 +12,8 @@ function size(value: unknown): number {
 /** Each value of `config` within MAX_VALUE_CHARS (credentials and options: dns/rules.ts), then the whole. */
 export function checkConfigSize(config: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(config)) {
-    if (size(value) > MAX_VALUE_CHARS) throw invalidField(`config.${key}`, `must be at most ${MAX_VALUE_CHARS} characters`);
+    if (size(value) > MAX_VALUE_CHARS)
+      throw invalidField(`config.${key}`, `must be at most ${MAX_VALUE_CHARS} characters`);
   }
   if (new TextEncoder().encode(JSON.stringify(config)).length > MAX_CONFIG_BYTES) {
     throw invalidField("config", `must be at most ${MAX_CONFIG_BYTES / 1024} KiB as JSON`);

@@ -21,7 +21,8 @@ export const NotificationIdParams = t.Object({ notification_id: positiveId("noti
  */
 export function plainIds({ params }: { params?: Record<string, string | undefined> }): void {
   for (const [name, value] of Object.entries(params ?? {})) {
-    if (value !== undefined && !/^[1-9][0-9]{0,15}$/.test(value)) throw invalidField(name, "must be a positive integer");
+    if (value !== undefined && !/^[1-9][0-9]{0,15}$/.test(value))
+      throw invalidField(name, "must be a positive integer");
   }
 }
 
@@ -127,7 +128,8 @@ export function bodyShape({ objects = [], numbers = [] }: BodyShape) {
     }
     for (const path of numbers) {
       const value = path.split(".").reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), body);
-      if (value !== undefined && value !== null && typeof value !== "number") throw invalidField(path, "must be a number");
+      if (value !== undefined && value !== null && typeof value !== "number")
+        throw invalidField(path, "must be a number");
     }
   };
 }

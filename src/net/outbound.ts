@@ -19,7 +19,14 @@ export interface OutboundSettings {
 }
 
 /** Headers that carry no credential: a request holding only these may follow a redirect anywhere. */
-const HARMLESS_HEADERS = new Set(["accept", "accept-encoding", "accept-language", "cache-control", "content-type", "user-agent"]);
+const HARMLESS_HEADERS = new Set([
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "cache-control",
+  "content-type",
+  "user-agent",
+]);
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose answer has no body (a Response built with one throws). */
@@ -43,7 +50,8 @@ export function answerTooLarge(maxBytes: number): string {
 export function outboundFetch(fetch: FetchLike, settings: OutboundSettings): FetchLike {
   return async (input, init = {}) => {
     let url = new URL(input instanceof Request ? input.url : input.toString());
-    let hop: RequestInit = input instanceof Request ? { method: input.method, headers: input.headers, body: input.body, ...init } : init;
+    let hop: RequestInit =
+      input instanceof Request ? { method: input.method, headers: input.headers, body: input.body, ...init } : init;
     for (let redirects = 0; ; redirects++) {
       const response = await fetch(url.href, { ...hop, redirect: "manual" });
       const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
@@ -56,10 +64,13 @@ export function outboundFetch(fetch: FetchLike, settings: OutboundSettings): Fet
       } catch {
         throw new OutboundRefused("redirected to an address that is not a URL");
       }
-      if (next.protocol !== "http:" && next.protocol !== "https:") throw new OutboundRefused("redirected to an address that is not http(s)");
+      if (next.protocol !== "http:" && next.protocol !== "https:")
+        throw new OutboundRefused("redirected to an address that is not http(s)");
       const following = nextHop(hop, response.status);
       if (next.origin !== url.origin && carriesCredentials(url, following)) {
-        throw new OutboundRefused(`redirected to another origin (${next.origin}); not followed, since the request carries credentials`);
+        throw new OutboundRefused(
+          `redirected to another origin (${next.origin}); not followed, since the request carries credentials`,
+        );
       }
       url = next;
       hop = following;
@@ -70,7 +81,13 @@ export function outboundFetch(fetch: FetchLike, settings: OutboundSettings): Fet
 /** The request a redirect asks for: 307/308 repeat it; 303, and 301/302 after a POST, become a GET without body (as browsers do). */
 function nextHop(init: RequestInit, status: number): RequestInit {
   const method = (init.method ?? "GET").toUpperCase();
-  if (status === 307 || status === 308 || ((status === 301 || status === 302) && method !== "POST") || method === "HEAD") return init;
+  if (
+    status === 307 ||
+    status === 308 ||
+    ((status === 301 || status === 302) && method !== "POST") ||
+    method === "HEAD"
+  )
+    return init;
   const headers = new Headers(init.headers);
   headers.delete("content-type");
   headers.delete("content-length");

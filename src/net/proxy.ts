@@ -12,7 +12,7 @@
 
 import { isIP } from "node:net";
 import type { FetchLike } from "../dns/provider";
-import { inNetworks, parseNetwork, type Network } from "../ip/detect";
+import { inNetworks, type Network, parseNetwork } from "../ip/detect";
 
 export type NoProxyRule =
   | { kind: "all" }
@@ -34,7 +34,11 @@ function parseRule(entry: string): NoProxyRule | null {
   if (network !== null) return { kind: "network", network };
   const match = /^(?:\*?\.)?([a-z0-9_.-]+?)(?::(\d{1,5}))?$/i.exec(entry);
   if (!match) return null;
-  return { kind: "name", name: match[1]!.toLowerCase().replace(/\.$/, ""), port: match[2] === undefined ? null : Number(match[2]) };
+  return {
+    kind: "name",
+    name: match[1]!.toLowerCase().replace(/\.$/, ""),
+    port: match[2] === undefined ? null : Number(match[2]),
+  };
 }
 
 /** The entries of a NO_PROXY value; the first that is not one, as the error. */

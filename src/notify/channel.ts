@@ -5,7 +5,7 @@
 // enum, the option checks, the form's fields and the notifier are all derived from it, so adding a
 // channel is its module, its fake, its tests and one registry line.
 
-import { exchange, excerpt, isObject, parseJson, USER_AGENT } from "../dns/http";
+import { excerpt, exchange, isObject, parseJson, USER_AGENT } from "../dns/http";
 import type { FetchLike } from "../dns/provider";
 
 /**
@@ -93,7 +93,9 @@ export interface HeartbeatChannel<Type extends string = string> extends ChannelB
 export type ChannelDescription<Type extends string = string> = MessageChannel<Type> | HeartbeatChannel<Type>;
 
 /** Keeps `type` as a literal, so the registry can derive the `NotificationType` union from its list. */
-export function defineChannel<const Type extends string>(description: ChannelDescription<Type>): ChannelDescription<Type> {
+export function defineChannel<const Type extends string>(
+  description: ChannelDescription<Type>,
+): ChannelDescription<Type> {
   return description;
 }
 

@@ -14,18 +14,18 @@
 // when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
 // "up" goes out at most once a minute per notification; a change between up and down always goes.
 
-import type { NotificationEvent, NotificationRow } from "../store/rows";
 import type { FetchLike } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Logger } from "../log";
-import { openOptions } from "./options";
 import { scrubber } from "../security/scrub";
 import type { Store } from "../store";
+import type { NotificationEvent, NotificationRow } from "../store/rows";
 import type { EventSink, NotServed, RecordedUpdate, StalePush } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
-import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
-import { channelOf, findChannel } from "./registry";
 import { plural } from "../util/plural";
+import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
+import { openOptions } from "./options";
+import { channelOf, findChannel } from "./registry";
 
 const TITLES: Record<NotificationEvent | "test", string> = {
   ip_changed: "ddnsd: address changed",
@@ -131,7 +131,10 @@ export class Notifier implements EventSink {
   }
 
   pushStale(domain: StalePush): void {
-    const since = domain.pushedAt === null ? "it was never pushed since it was added" : `its last push was at ${new Date(domain.pushedAt).toISOString()}`;
+    const since =
+      domain.pushedAt === null
+        ? "it was never pushed since it was added"
+        : `its last push was at ${new Date(domain.pushedAt).toISOString()}`;
     this.emit("push_stale", {
       domain: domain.domainName,
       record_type: domain.recordType,
@@ -226,7 +229,11 @@ export class Notifier implements EventSink {
       const channel = channelOf(row.type);
       if (channel.kind === "heartbeat") {
         // The test message reaches a monitor as a successful check-in that carries its text.
-        error = await channel.beat(options, "event" in content ? { up: true, message: content.message } : content, send);
+        error = await channel.beat(
+          options,
+          "event" in content ? { up: true, message: content.message } : content,
+          send,
+        );
       } else if ("event" in content) {
         error = await channel.send(options, content, send);
       } else {
@@ -235,7 +242,8 @@ export class Notifier implements EventSink {
       // Whatever a channel answers, no secret value leaves in it.
       if (error !== null) error = scrub(error);
     } catch {
-      error = "The notification's stored secrets cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
+      error =
+        "The notification's stored secrets cannot be decrypted (was DDNS_ENCRYPTION_KEY changed?); enter them again";
     }
     this.deps.store.notifications.noteDelivery(row.id, error, Date.now());
     return error;
@@ -244,7 +252,9 @@ export class Notifier implements EventSink {
 
 /** A notification's secret values (a bot token, a push URL and the token in it, a webhook's headers), for the scrubber. */
 function secretOptionValues(options: Record<string, unknown>, row: NotificationRow): unknown[] {
-  return channelOf(row.type).options.filter((option) => option.secret).map((option) => options[option.key]);
+  return channelOf(row.type)
+    .options.filter((option) => option.secret)
+    .map((option) => options[option.key]);
 }
 
 /** A pass as a heartbeat: up unless a record failed, with a line for the monitor's log. */
@@ -254,5 +264,8 @@ function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
   const records = `${plural(outcomes.length, "record")}`;
   if (failed.length === 0) return { up: true, message: `${records} checked, ${changed} changed` };
   const first = failed[0]!;
-  return { up: false, message: `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}` };
+  return {
+    up: false,
+    message: `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}`,
+  };
 }

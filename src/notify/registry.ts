@@ -33,7 +33,8 @@ function isNotificationType(type: string): type is NotificationType {
 
 /** A stored type as the union (it is always a registered one, unless this build dropped the channel: a conflict). */
 export function storedNotificationType(type: string): NotificationType {
-  if (!isNotificationType(type)) throw new Conflict(`This ddnsd has no notification channel of type "${type}"; change the notification's type`);
+  if (!isNotificationType(type))
+    throw new Conflict(`This ddnsd has no notification channel of type "${type}"; change the notification's type`);
   return type;
 }
 

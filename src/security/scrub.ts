@@ -29,7 +29,12 @@ function safeDecode(text: string): string {
 
 /** Every way a value may be written in a message: as is, URL-encoded, form-encoded, inside JSON. */
 function forms(value: string): string[] {
-  return [value, encodeURIComponent(value), new URLSearchParams({ s: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)];
+  return [
+    value,
+    encodeURIComponent(value),
+    new URLSearchParams({ s: value }).toString().slice(2),
+    JSON.stringify(value).slice(1, -1),
+  ];
 }
 
 /** The strings inside a value: itself, or an object's (a headers option's) values. */

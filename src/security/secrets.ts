@@ -40,8 +40,13 @@ export function maskSecret(secret: string): string {
 }
 
 /** Secrets masked; a credential the service calls public (a username, an access key id) shown as it is. */
-export function maskCredentials(credentials: Record<string, string>, isSecret: (key: string) => boolean): Record<string, string> {
-  return Object.fromEntries(Object.entries(credentials).map(([key, value]) => [key, isSecret(key) ? maskSecret(value) : value]));
+export function maskCredentials(
+  credentials: Record<string, string>,
+  isSecret: (key: string) => boolean,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(credentials).map(([key, value]) => [key, isSecret(key) ? maskSecret(value) : value]),
+  );
 }
 
 /** A service option as sealing sees it: options of headers (a custom URL's `headers`) are secrets. */
@@ -56,16 +61,30 @@ const isSealed = (value: unknown): value is string => typeof value === "string" 
  * Options as stored: each option of headers sealed like the credentials (its text in place of the
  * object), since a header often carries a token (`Authorization: Bearer …`).
  */
-export function sealSecretOptions(kinds: readonly OptionKind[], options: Record<string, unknown>, encryptionKey: string): Record<string, unknown> {
+export function sealSecretOptions(
+  kinds: readonly OptionKind[],
+  options: Record<string, unknown>,
+  encryptionKey: string,
+): Record<string, unknown> {
   const headers = new Set(kinds.filter((option) => option.kind === "headers").map((option) => option.key));
   return Object.fromEntries(
-    Object.entries(options).map(([key, value]) => [key, headers.has(key) && typeof value === "object" && value !== null ? sealCredentials(value as Record<string, unknown>, encryptionKey) : value]),
+    Object.entries(options).map(([key, value]) => [
+      key,
+      headers.has(key) && typeof value === "object" && value !== null
+        ? sealCredentials(value as Record<string, unknown>, encryptionKey)
+        : value,
+    ]),
   );
 }
 
 /** Options as a client takes them: sealed ones opened (an older row's headers in clear are taken as they are). */
 export function openSecretOptions(options: Record<string, unknown>, encryptionKey: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, isSealed(value) ? openCredentials(value, encryptionKey) : value]));
+  return Object.fromEntries(
+    Object.entries(options).map(([key, value]) => [
+      key,
+      isSealed(value) ? openCredentials(value, encryptionKey) : value,
+    ]),
+  );
 }
 
 /** Options as an answer shows them: each sealed one as its header names with masked values. */
@@ -74,7 +93,15 @@ export function maskSecretOptions(options: Record<string, unknown>, encryptionKe
     Object.entries(options).map(([key, value]) => {
       if (!isSealed(value)) return [key, value];
       try {
-        return [key, Object.fromEntries(Object.entries(openCredentials(value, encryptionKey)).map(([name, text]) => [name, maskSecret(String(text))]))];
+        return [
+          key,
+          Object.fromEntries(
+            Object.entries(openCredentials(value, encryptionKey)).map(([name, text]) => [
+              name,
+              maskSecret(String(text)),
+            ]),
+          ),
+        ];
       } catch {
         return [key, {}];
       }
@@ -87,12 +114,21 @@ export function maskSecretOptions(options: Record<string, unknown>, encryptionKe
  * it) keeps the stored value, so an edit may change one header and leave the others alone.
  */
 export function keepMaskedHeaders(given: unknown, stored: unknown): unknown {
-  const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === "object" && value !== null && !Array.isArray(value);
   if (!isRecord(given) || !isRecord(stored)) return given;
   return Object.fromEntries(
     Object.entries(given).map(([name, value]) => {
       const before = stored[name];
-      return [name, typeof value === "string" && typeof before === "string" && value.startsWith("••••") && maskSecret(before) === value ? before : value];
+      return [
+        name,
+        typeof value === "string" &&
+        typeof before === "string" &&
+        value.startsWith("••••") &&
+        maskSecret(before) === value
+          ? before
+          : value,
+      ];
     }),
   );
 }

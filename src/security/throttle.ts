@@ -108,7 +108,8 @@ export class SignInThrottle {
     const entry = this.failures.get(client) ?? { count: 0, refusedUntil: 0 };
     this.failures.delete(client); // re-inserted last: the map's order is oldest activity first
     entry.count++;
-    const pause = entry.count < FREE_FAILURES ? 0 : Math.min(FIRST_PAUSE_MS * 2 ** (entry.count - FREE_FAILURES), LONGEST_PAUSE_MS);
+    const pause =
+      entry.count < FREE_FAILURES ? 0 : Math.min(FIRST_PAUSE_MS * 2 ** (entry.count - FREE_FAILURES), LONGEST_PAUSE_MS);
     if (pause > 0) entry.refusedUntil = this.now() + pause;
     this.failures.set(client, entry);
     if (this.failures.size > ADDRESSES_KEPT) this.failures.delete(this.failures.keys().next().value!);

@@ -29,7 +29,11 @@ export function userCount(ctx: Users): number {
  * Checks a username and password in comparable time whether or not the user exists. A hash made with
  * other argon2 parameters (an older release's) is replaced by one made with today's.
  */
-export async function checkLogin(ctx: Omit<SignInDeps, "signIns">, username: string, password: string): Promise<boolean> {
+export async function checkLogin(
+  ctx: Omit<SignInDeps, "signIns">,
+  username: string,
+  password: string,
+): Promise<boolean> {
   const user = findUser(ctx, username);
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (ok && user && needsRehash(user.passwordHash)) {
@@ -52,7 +56,12 @@ export type SignInOutcome = { ok: true } | { ok: false; retryAfterSeconds: numbe
  * A sign-in through the throttle (API login and admin sign-in page alike): refused without a
  * password check while the client's address is paused.
  */
-export async function attemptSignIn(ctx: SignInDeps, request: Request, username: string, password: string): Promise<SignInOutcome> {
+export async function attemptSignIn(
+  ctx: SignInDeps,
+  request: Request,
+  username: string,
+  password: string,
+): Promise<SignInOutcome> {
   const client = ctx.signIns.clientAddress(request);
   const result = await ctx.signIns.attempt(client, () => checkLogin(ctx, username, password));
   if (result.pausedMs > 0) {

@@ -3,8 +3,8 @@
 
 import { eq } from "drizzle-orm";
 import { addressSources } from "../db/schema";
-import type { AddressSourceRow } from "./rows";
 import type { Handle } from "./handle";
+import type { AddressSourceRow } from "./rows";
 
 /** What is stored for a family: the echo services (`urls`) or an interface (`interfaceName`). */
 export type AddressSourceChoice = Omit<AddressSourceRow, "family">;
@@ -24,7 +24,10 @@ export function addressSourceQueries(db: Handle): AddressSourceQueries {
       return db.select().from(addressSources).where(eq(addressSources.family, family)).get();
     },
     choose(family, choice) {
-      db.insert(addressSources).values({ family, ...choice }).onConflictDoUpdate({ target: addressSources.family, set: choice }).run();
+      db.insert(addressSources)
+        .values({ family, ...choice })
+        .onConflictDoUpdate({ target: addressSources.family, set: choice })
+        .run();
     },
     reset(family) {
       db.delete(addressSources).where(eq(addressSources.family, family)).run();

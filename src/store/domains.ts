@@ -2,14 +2,23 @@
 // of its last update.
 
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
-import { domains, providers } from "../db/schema";
-import type { DomainRow, ProviderRow } from "./rows";
 import type { DomainChanges } from "../db/disk";
+import { domains, providers } from "../db/schema";
 import type { Handle } from "./handle";
+import type { DomainRow, ProviderRow } from "./rows";
 
 export type NewDomain = Pick<
   DomainRow,
-  "providerId" | "domainName" | "recordType" | "externalId" | "config" | "cronSchedule" | "isEnabled" | "nextRunAt" | "createdAt" | "updatedAt"
+  | "providerId"
+  | "domainName"
+  | "recordType"
+  | "externalId"
+  | "config"
+  | "cronSchedule"
+  | "isEnabled"
+  | "nextRunAt"
+  | "createdAt"
+  | "updatedAt"
 > &
   Partial<Pick<DomainRow, "addressSource">>;
 
@@ -89,7 +98,10 @@ export function domainQueries(db: Handle): DomainQueries {
   // Prepared at its first use, then kept: building the query costs more than running it.
   let withProvider: ReturnType<typeof prepareWithProvider> | undefined;
   const withProviderName = () =>
-    db.select({ domain: domains, providerName: providers.name }).from(domains).innerJoin(providers, eq(domains.providerId, providers.id));
+    db
+      .select({ domain: domains, providerName: providers.name })
+      .from(domains)
+      .innerJoin(providers, eq(domains.providerId, providers.id));
   return {
     find(id) {
       return db.select().from(domains).where(eq(domains.id, id)).get();
@@ -107,7 +119,14 @@ export function domainQueries(db: Handle): DomainQueries {
       return db
         .select({ id: domains.id })
         .from(domains)
-        .where(and(eq(domains.providerId, providerId), eq(domains.domainName, domainName), eq(domains.recordType, recordType), ne(domains.id, exceptId)))
+        .where(
+          and(
+            eq(domains.providerId, providerId),
+            eq(domains.domainName, domainName),
+            eq(domains.recordType, recordType),
+            ne(domains.id, exceptId),
+          ),
+        )
         .get()?.id;
     },
     create(domain) {
@@ -117,13 +136,22 @@ export function domainQueries(db: Handle): DomainQueries {
       db.update(domains).set(changes).where(eq(domains.id, id)).run();
     },
     updateIfEnabled(id, changes) {
-      db.update(domains).set(changes).where(and(eq(domains.id, id), eq(domains.isEnabled, true))).run();
+      db.update(domains)
+        .set(changes)
+        .where(and(eq(domains.id, id), eq(domains.isEnabled, true)))
+        .run();
     },
     siblings(providerId, domainName, recordType) {
       return db
         .select()
         .from(domains)
-        .where(and(eq(domains.providerId, providerId), eq(domains.domainName, domainName), ne(domains.recordType, recordType)))
+        .where(
+          and(
+            eq(domains.providerId, providerId),
+            eq(domains.domainName, domainName),
+            ne(domains.recordType, recordType),
+          ),
+        )
         .all();
     },
     withProvider(id) {
@@ -132,7 +160,14 @@ export function domainQueries(db: Handle): DomainQueries {
     },
     existingIds(ids) {
       if (ids.length === 0) return new Set();
-      return new Set(db.select({ id: domains.id }).from(domains).where(inArray(domains.id, [...ids])).all().map((row) => row.id));
+      return new Set(
+        db
+          .select({ id: domains.id })
+          .from(domains)
+          .where(inArray(domains.id, [...ids]))
+          .all()
+          .map((row) => row.id),
+      );
     },
     enabledNamed(hostname) {
       return db
@@ -147,13 +182,25 @@ export function domainQueries(db: Handle): DomainQueries {
       return db
         .update(domains)
         .set({ nextRunAt: now })
-        .where(and(eq(domains.recordType, recordType), eq(domains.isEnabled, true), isNotNull(domains.nextRunAt), isNull(domains.addressSource)))
+        .where(
+          and(
+            eq(domains.recordType, recordType),
+            eq(domains.isEnabled, true),
+            isNotNull(domains.nextRunAt),
+            isNull(domains.addressSource),
+          ),
+        )
         .returning({ id: domains.id })
         .all()
         .map((row) => row.id);
     },
     idsOfProvider(providerId) {
-      return db.select({ id: domains.id }).from(domains).where(eq(domains.providerId, providerId)).all().map((row) => row.id);
+      return db
+        .select({ id: domains.id })
+        .from(domains)
+        .where(eq(domains.providerId, providerId))
+        .all()
+        .map((row) => row.id);
     },
     resumeStopped(providerId, now) {
       db.update(domains)
@@ -204,11 +251,20 @@ export function domainQueries(db: Handle): DomainQueries {
     },
     notePush(ids, ip, at) {
       if (ids.length === 0) return;
-      db.update(domains).set({ pushedIp: ip, pushedAt: at }).where(inArray(domains.id, [...ids])).run();
+      db.update(domains)
+        .set({ pushedIp: ip, pushedAt: at })
+        .where(inArray(domains.id, [...ids]))
+        .run();
     },
     pushOnly() {
       return db
-        .select({ id: domains.id, domainName: domains.domainName, recordType: domains.recordType, pushedAt: domains.pushedAt, createdAt: domains.createdAt })
+        .select({
+          id: domains.id,
+          domainName: domains.domainName,
+          recordType: domains.recordType,
+          pushedAt: domains.pushedAt,
+          createdAt: domains.createdAt,
+        })
         .from(domains)
         .innerJoin(providers, eq(domains.providerId, providers.id))
         .where(and(eq(domains.addressSource, "push"), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))

@@ -2,10 +2,10 @@
 // as they are written.
 
 import { and, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
-import { history } from "../db/schema";
-import type { HistoryFailureCause, HistoryRow } from "./rows";
 import type { HistoryInsert } from "../db/disk";
+import { history } from "../db/schema";
 import type { Handle } from "./handle";
+import type { HistoryFailureCause, HistoryRow } from "./rows";
 
 /** One address a record has held: since when (ms) it was written. */
 export interface AddressStart {
@@ -53,7 +53,10 @@ function applyRetention(db: Handle, domainId: number, keep: number): void {
     .where(
       and(
         eq(history.domainId, domainId),
-        or(lt(history.timestamp, boundary.timestamp), and(eq(history.timestamp, boundary.timestamp), lte(history.id, boundary.id))),
+        or(
+          lt(history.timestamp, boundary.timestamp),
+          and(eq(history.timestamp, boundary.timestamp), lte(history.id, boundary.id)),
+        ),
       ),
     )
     .run();
@@ -75,7 +78,10 @@ function repeats(newest: HistoryRow, row: HistoryInsert): boolean {
 export function historyQueries(db: Handle): HistoryQueries {
   return {
     appendToMessage(id, words) {
-      db.update(history).set({ message: sql`${history.message} || ${words}` }).where(eq(history.id, id)).run();
+      db.update(history)
+        .set({ message: sql`${history.message} || ${words}` })
+        .where(eq(history.id, id))
+        .run();
     },
     append(row, keep) {
       return db.transaction((tx) => {
@@ -136,13 +142,25 @@ export function historyQueries(db: Handle): HistoryQueries {
       const rows = db
         .select()
         .from(history)
-        .where(inArray(history.id, db.select({ id: sql<number>`max(${history.id})` }).from(history).groupBy(history.domainId)))
+        .where(
+          inArray(
+            history.id,
+            db
+              .select({ id: sql<number>`max(${history.id})` })
+              .from(history)
+              .groupBy(history.domainId),
+          ),
+        )
         .all();
       return new Map(rows.map((row) => [row.domainId, row]));
     },
     causes(ids) {
       if (ids.length === 0) return new Map();
-      const rows = db.select({ id: history.id, cause: history.failureCause }).from(history).where(inArray(history.id, [...ids])).all();
+      const rows = db
+        .select({ id: history.id, cause: history.failureCause })
+        .from(history)
+        .where(inArray(history.id, [...ids]))
+        .all();
       return new Map(rows.map((row) => [row.id, row.cause]));
     },
   };

@@ -4,16 +4,16 @@
 
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
+import { type AddressSourceQueries, addressSourceQueries } from "./address-sources";
+import { type DomainQueries, domainQueries } from "./domains";
 import type { Handle } from "./handle";
-import { addressSourceQueries, type AddressSourceQueries } from "./address-sources";
-import { domainQueries, type DomainQueries } from "./domains";
-import { historyQueries, type HistoryQueries } from "./history";
-import { metricsQueries, type MetricsQueries } from "./metrics";
-import { notificationQueries, type NotificationQueries } from "./notifications";
-import { providerQueries, type ProviderQueries } from "./providers";
-import { spaceQueries, type SpaceQueries } from "./space";
-import { updateKeyQueries, type UpdateKeyQueries } from "./update-keys";
-import { userQueries, type UserQueries } from "./users";
+import { type HistoryQueries, historyQueries } from "./history";
+import { type MetricsQueries, metricsQueries } from "./metrics";
+import { type NotificationQueries, notificationQueries } from "./notifications";
+import { type ProviderQueries, providerQueries } from "./providers";
+import { type SpaceQueries, spaceQueries } from "./space";
+import { type UpdateKeyQueries, updateKeyQueries } from "./update-keys";
+import { type UserQueries, userQueries } from "./users";
 
 export interface Store {
   providers: ProviderQueries;

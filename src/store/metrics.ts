@@ -80,7 +80,9 @@ export function metricsQueries(sqlite: Database): MetricsQueries {
     },
     providersByType() {
       return sqlite
-        .query<ProviderTypeCount, []>("SELECT type, count(*) AS count, sum(is_enabled) AS active FROM providers GROUP BY type ORDER BY type")
+        .query<ProviderTypeCount, []>(
+          "SELECT type, count(*) AS count, sum(is_enabled) AS active FROM providers GROUP BY type ORDER BY type",
+        )
         .all();
     },
     updatesSince(since) {
@@ -162,13 +164,20 @@ export function metricsQueries(sqlite: Database): MetricsQueries {
         .all();
     },
     providerType(providerId) {
-      return sqlite.query<{ type: string }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type ?? null;
+      return (
+        sqlite.query<{ type: string }, [number]>("SELECT type FROM providers WHERE id = ?").get(providerId)?.type ??
+        null
+      );
     },
     lastCheckedAt() {
       return sqlite.query<{ at: number | null }, []>("SELECT max(last_checked_at) AS at FROM domains").get()!.at;
     },
     databaseSizeBytes() {
-      return sqlite.query<{ bytes: number }, []>("SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()").get()!.bytes;
+      return sqlite
+        .query<{ bytes: number }, []>(
+          "SELECT page_count * page_size AS bytes FROM pragma_page_count(), pragma_page_size()",
+        )
+        .get()!.bytes;
     },
   };
 }

@@ -3,8 +3,8 @@
 
 import { asc, eq } from "drizzle-orm";
 import { notifications } from "../db/schema";
-import type { NotificationRow } from "./rows";
 import type { Handle } from "./handle";
+import type { NotificationRow } from "./rows";
 
 export type NewNotification = Omit<typeof notifications.$inferInsert, "id" | "lastSentAt" | "lastError">;
 export type NotificationChanges = Partial<Omit<NewNotification, "createdAt">>;

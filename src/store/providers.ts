@@ -3,14 +3,22 @@
 
 import { asc, eq, sql } from "drizzle-orm";
 import { domains, providers } from "../db/schema";
-import type { ProviderRow } from "./rows";
 import type { Handle } from "./handle";
+import type { ProviderRow } from "./rows";
 
-export type NewProvider = Pick<ProviderRow, "name" | "type" | "credentials" | "options" | "isEnabled" | "createdAt" | "updatedAt">;
-export type ProviderChanges = Partial<Pick<ProviderRow, "name" | "type" | "credentials" | "options" | "isEnabled" | "updatedAt">>;
+export type NewProvider = Pick<
+  ProviderRow,
+  "name" | "type" | "credentials" | "options" | "isEnabled" | "createdAt" | "updatedAt"
+>;
+export type ProviderChanges = Partial<
+  Pick<ProviderRow, "name" | "type" | "credentials" | "options" | "isEnabled" | "updatedAt">
+>;
 
 /** A provider as the API lists it: without its newest credential check, with how many domains it has. */
-export type ProviderWithCount = Omit<ProviderRow, "lastVerifiedAt" | "lastVerifyOk" | "lastVerifyDetail" | "lastVerifyCause"> & { domainCount: number };
+export type ProviderWithCount = Omit<
+  ProviderRow,
+  "lastVerifiedAt" | "lastVerifyOk" | "lastVerifyDetail" | "lastVerifyCause"
+> & { domainCount: number };
 
 /** A provider's newest credential check. */
 export interface Verification {
@@ -113,7 +121,9 @@ export function providerQueries(db: Handle): ProviderQueries {
       return db.select({ credentials: providers.credentials }).from(providers).limit(1).get()?.credentials;
     },
     pausedUntil(id) {
-      return db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, id)).get()?.until ?? null;
+      return (
+        db.select({ until: providers.pausedUntil }).from(providers).where(eq(providers.id, id)).get()?.until ?? null
+      );
     },
     pause(id, until) {
       const row = db
@@ -129,16 +139,33 @@ export function providerQueries(db: Handle): ProviderQueries {
     },
     noteVerification(id, verification) {
       db.update(providers)
-        .set({ lastVerifiedAt: verification.at, lastVerifyOk: verification.ok, lastVerifyDetail: verification.detail, lastVerifyCause: verification.cause })
+        .set({
+          lastVerifiedAt: verification.at,
+          lastVerifyOk: verification.ok,
+          lastVerifyDetail: verification.detail,
+          lastVerifyCause: verification.cause,
+        })
         .where(eq(providers.id, id))
         .run();
     },
     verifications() {
       const rows = db
-        .select({ id: providers.id, at: providers.lastVerifiedAt, ok: providers.lastVerifyOk, detail: providers.lastVerifyDetail, cause: providers.lastVerifyCause })
+        .select({
+          id: providers.id,
+          at: providers.lastVerifiedAt,
+          ok: providers.lastVerifyOk,
+          detail: providers.lastVerifyDetail,
+          cause: providers.lastVerifyCause,
+        })
         .from(providers)
         .all();
-      return new Map(rows.flatMap((row) => (row.at === null ? [] : [[row.id, { at: row.at, ok: row.ok, detail: row.detail ?? "", cause: row.cause }] as const])));
+      return new Map(
+        rows.flatMap((row) =>
+          row.at === null
+            ? []
+            : [[row.id, { at: row.at, ok: row.ok, detail: row.detail ?? "", cause: row.cause }] as const],
+        ),
+      );
     },
   };
 }

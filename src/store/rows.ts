@@ -3,10 +3,24 @@
 // above the store depends on drizzle's types; the checks at the bottom keep them equal to the tables
 // of db/schema.ts, so a column added there fails the type check until it is added here too.
 
-import type { addressSources, domains, history, notifications, providers, updateKeys, users } from "../db/schema";
-import type { HistoryFailureCause, NotificationEvent } from "../db/schema";
+import type {
+  addressSources,
+  domains,
+  HistoryFailureCause,
+  history,
+  NotificationEvent,
+  notifications,
+  providers,
+  updateKeys,
+  users,
+} from "../db/schema";
 
-export { HISTORY_FAILURE_CAUSES, type HistoryFailureCause, NOTIFICATION_EVENTS, type NotificationEvent } from "../db/schema";
+export {
+  HISTORY_FAILURE_CAUSES,
+  type HistoryFailureCause,
+  NOTIFICATION_EVENTS,
+  type NotificationEvent,
+} from "../db/schema";
 
 /** An admin. Times are epoch milliseconds throughout. */
 export interface UserRow {

@@ -3,8 +3,8 @@
 
 import { asc, eq } from "drizzle-orm";
 import { updateKeys } from "../db/schema";
-import type { UpdateKeyRow } from "./rows";
 import type { Handle } from "./handle";
+import type { UpdateKeyRow } from "./rows";
 
 export interface NewUpdateKey {
   name: string;

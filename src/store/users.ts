@@ -1,11 +1,11 @@
 // The users table (the admins and their password hashes, each with the second before which its
 // tokens are refused) and revoked_tokens (signed-out tokens, kept until they expire).
 
-import { eq, lt } from "drizzle-orm";
 import type { Database } from "bun:sqlite";
+import { eq, lt } from "drizzle-orm";
 import { revokedTokens, users } from "../db/schema";
-import type { UserRow } from "./rows";
 import type { Handle } from "./handle";
+import type { UserRow } from "./rows";
 
 export interface UserQueries {
   find(username: string): UserRow | undefined;

@@ -1,12 +1,12 @@
 // What the pages show of the address sources: the choices of the domain form (with what each gives
 // now) and the dashboard's address card (each source's own newest answer, and since when).
 
+import type { AddressSourceChoices } from "../../views/fragments/address-source-field";
 import type { IpFamily } from "../ip/detect";
 import type { SourceAnswer } from "../ip/public-ip";
 import { sourceText } from "../ip/source";
 import { hostInterfaces } from "../modules/system/address-sources";
 import { effectiveSource, type SourceParts } from "../updater/address-source";
-import type { AddressSourceChoices } from "../../views/fragments/address-source-field";
 
 /** What the pages read: the sources in effect, each source's newest answer, whether private addresses count. */
 export interface AddressSourceView extends SourceParts {
@@ -22,7 +22,12 @@ function systemText(ctx: AddressSourceView, family: IpFamily): string {
 export function addressSourceChoices(ctx: AddressSourceView, pushedIp: string | null): AddressSourceChoices {
   const answers: AddressSourceChoices["answers"] = {};
   for (const [key, answer] of ctx.publicIp.answers) answers[key] = { ip: answer.ip, error: answer.error };
-  return { system: { ipv4: systemText(ctx, 4), ipv6: systemText(ctx, 6) }, answers, interfaces: hostInterfaces(ctx), pushedIp };
+  return {
+    system: { ipv4: systemText(ctx, 4), ipv6: systemText(ctx, 6) },
+    answers,
+    interfaces: hostInterfaces(ctx),
+    pushedIp,
+  };
 }
 
 /** Each source asked so far with its newest answer, the system's sources first, then by family and name. */

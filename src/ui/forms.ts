@@ -3,20 +3,20 @@
 // and the services' own errors turned into messages next to the fields. No rule lives here: the
 // services check everything, exactly as for the API.
 
-import type { DomainInput, DomainView } from "../modules/domains/service";
-import type { ProviderView } from "../modules/providers/service";
-import type { ServiceDescription } from "../dns/service";
-import { Conflict, Invalid, NotFound } from "../errors";
 import type { FormErrors } from "../../views/components";
-import type { DomainFormValues } from "../../views/pages/domain-form";
 import { credentialInput, optionInput, serviceFor } from "../../views/fragments/credential-field";
+import { notificationType } from "../../views/fragments/notification-fields";
+import type { DomainFormValues } from "../../views/pages/domain-form";
+import type { NotificationFormValues } from "../../views/pages/notification-form";
 import type { ProviderFormValues } from "../../views/pages/provider-form";
 import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
-import type { NotificationFormValues } from "../../views/pages/notification-form";
-import { notificationType } from "../../views/fragments/notification-fields";
-import { NOTIFICATION_EVENTS } from "../store/rows";
+import type { ServiceDescription } from "../dns/service";
+import { Conflict, Invalid, NotFound } from "../errors";
+import type { DomainInput, DomainView } from "../modules/domains/service";
 import type { NotificationInput, NotificationView } from "../modules/notifications/service";
+import type { ProviderView } from "../modules/providers/service";
 import { channelOf, isSecretOption } from "../notify/registry";
+import { NOTIFICATION_EVENTS } from "../store/rows";
 
 /** A submitted form or a query string, as Elysia parsed it. */
 export type Submitted = unknown;
@@ -69,7 +69,8 @@ const CONFLICT_FIELDS: [RegExp, string][] = [
 ];
 
 export function formErrors(error: unknown): FormErrors {
-  if (error instanceof Invalid) return { fields: { [inputName(error.field)]: FORM_WORDS[error.reason] ?? error.reason } };
+  if (error instanceof Invalid)
+    return { fields: { [inputName(error.field)]: FORM_WORDS[error.reason] ?? error.reason } };
   if (error instanceof Conflict) {
     const field = CONFLICT_FIELDS.find(([pattern]) => pattern.test(error.message))?.[1];
     if (field !== undefined) return { fields: { [field]: error.message } };
@@ -83,7 +84,9 @@ export function formErrors(error: unknown): FormErrors {
 /** The inputs named `<prefix><key>`, by key. */
 function prefixed(form: Submitted, prefix: string): Record<string, string> {
   const names = typeof form === "object" && form !== null ? Object.keys(form) : [];
-  return Object.fromEntries(names.filter((name) => name.startsWith(prefix)).map((name) => [name.slice(prefix.length), field(form, name)]));
+  return Object.fromEntries(
+    names.filter((name) => name.startsWith(prefix)).map((name) => [name.slice(prefix.length), field(form, name)]),
+  );
 }
 
 export function providerValues(form: Submitted): ProviderFormValues {
@@ -104,7 +107,9 @@ export function onlyChangesType(form: Submitted): boolean {
 /** Header options are edited as "Name: value" lines. */
 function headersText(value: unknown): string {
   if (typeof value !== "object" || value === null) return String(value ?? "");
-  return Object.entries(value).map(([name, text]) => `${name}: ${String(text)}`).join("\n");
+  return Object.entries(value)
+    .map(([name, text]) => `${name}: ${String(text)}`)
+    .join("\n");
 }
 
 /** "Name: value" lines as an object; a line without a colon is passed on as it is, for the service to refuse. */
@@ -137,7 +142,13 @@ export function providerValuesOf(provider: ProviderView): ProviderFormValues {
  * caller asks the service to); on create the service says which are required. Every option of the
  * form is sent (an empty one means "absent"), so an option emptied in the form is removed.
  */
-export function providerInput(values: ProviderFormValues): { name: string; type: string; is_enabled: boolean; credentials?: Record<string, string>; options: Record<string, unknown> } {
+export function providerInput(values: ProviderFormValues): {
+  name: string;
+  type: string;
+  is_enabled: boolean;
+  credentials?: Record<string, string>;
+  options: Record<string, unknown>;
+} {
   const credentials = Object.fromEntries(Object.entries(values.credentials).filter(([, value]) => value.trim() !== ""));
   const options = Object.fromEntries(
     Object.entries(values.options)
@@ -220,7 +231,13 @@ export function domainInput(
   setOrRemove(
     config,
     "proxied",
-    values.proxied === "" || !hasProxy ? undefined : values.proxied === "true" ? true : values.proxied === "false" ? false : values.proxied,
+    values.proxied === "" || !hasProxy
+      ? undefined
+      : values.proxied === "true"
+        ? true
+        : values.proxied === "false"
+          ? false
+          : values.proxied,
   );
   setOrRemove(config, "zone_id", values.zone_id.trim() === "" ? undefined : values.zone_id.trim());
   // Offered only where the service can create a record: elsewhere it is neither shown nor stored.
@@ -231,7 +248,11 @@ export function domainInput(
   const suffix = values.ipv6_suffix.trim();
   const prefixLength = values.ipv6_prefix_length.trim();
   setOrRemove(config, "ipv6_suffix", aaaa && suffix !== "" ? suffix : undefined);
-  setOrRemove(config, "ipv6_prefix_length", aaaa && prefixLength !== "" ? (/^\d+$/.test(prefixLength) ? Number(prefixLength) : prefixLength) : undefined);
+  setOrRemove(
+    config,
+    "ipv6_prefix_length",
+    aaaa && prefixLength !== "" ? (/^\d+$/.test(prefixLength) ? Number(prefixLength) : prefixLength) : undefined,
+  );
   return {
     provider_id: Number(values.provider_id),
     domain_name: values.domain_name,
@@ -240,14 +261,23 @@ export function domainInput(
     config,
     external_id: values.external_id,
     is_enabled: values.is_enabled,
-    address_source: values.address_source === "fixed" ? `fixed:${values.fixed_address.trim()}` : values.address_source === "" ? null : values.address_source,
+    address_source:
+      values.address_source === "fixed"
+        ? `fixed:${values.fixed_address.trim()}`
+        : values.address_source === ""
+          ? null
+          : values.address_source,
   };
 }
 
 // Update keys
 
 export function updateKeyValues(form: Submitted): UpdateKeyFormValues {
-  return { name: field(form, "name"), scope: field(form, "scope") === "chosen" ? "chosen" : "all", domain_ids: fields(form, "domain_ids") };
+  return {
+    name: field(form, "name"),
+    scope: field(form, "scope") === "chosen" ? "chosen" : "all",
+    domain_ids: fields(form, "domain_ids"),
+  };
 }
 
 /**
@@ -256,7 +286,11 @@ export function updateKeyValues(form: Submitted): UpdateKeyFormValues {
  * tampered form sends, counts as not ticked).
  */
 export function updateKeyInput(values: UpdateKeyFormValues): { name: string; domain_ids: number[] | null } {
-  return { name: values.name, domain_ids: values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number) };
+  return {
+    name: values.name,
+    domain_ids:
+      values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number),
+  };
 }
 
 // Notifications
@@ -293,13 +327,17 @@ export function notificationValuesOf(notification: NotificationView): Notificati
  * can't be at fault); an empty one is left out, except an empty secret on edit, which is sent as
  * its stored mask so the service keeps the stored value.
  */
-export function notificationInput(values: NotificationFormValues, stored?: NotificationView): Required<Omit<NotificationInput, "type">> & { type: string } {
+export function notificationInput(
+  values: NotificationFormValues,
+  stored?: NotificationView,
+): Required<Omit<NotificationInput, "type">> & { type: string } {
   const type = notificationType(values.type);
   const options: Record<string, unknown> = {};
   for (const { key, kind, secret } of channelOf(type).options) {
     const typed = (values.options[key] ?? "").trim();
     if (typed !== "") options[key] = kind === "headers" ? headersObject(typed) : typed;
-    else if (secret && stored?.type === values.type && stored.options[key] !== undefined) options[key] = stored.options[key];
+    else if (secret && stored?.type === values.type && stored.options[key] !== undefined)
+      options[key] = stored.options[key];
   }
   return { name: values.name, type: values.type, options, events: values.events, is_enabled: values.is_enabled };
 }

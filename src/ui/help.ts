@@ -70,7 +70,9 @@ export function headingSlug(text: string): string {
  * services' facts tables) has no header row rather than empty header cells.
  */
 function accessible(html: string): string {
-  return html.replace(/<pre>/g, '<pre tabindex="0">').replace(/<thead>\s*<tr>\s*(?:<th[^>]*>\s*<\/th>\s*)+<\/tr>\s*<\/thead>\s*/g, "");
+  return html
+    .replace(/<pre>/g, '<pre tabindex="0">')
+    .replace(/<thead>\s*<tr>\s*(?:<th[^>]*>\s*<\/th>\s*)+<\/tr>\s*<\/thead>\s*/g, "");
 }
 
 function renderPage(file: string, markdown: string): HelpPage {
@@ -94,11 +96,17 @@ function renderPage(file: string, markdown: string): HelpPage {
   const tokens = marked.lexer(markdown);
   const heading = tokens.find((token): token is Tokens.Heading => token.type === "heading");
   const paragraph = tokens.find((token): token is Tokens.Paragraph => token.type === "paragraph");
-  const plain = (text: string) => text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[`*_]/g, "").replace(/\s+/g, " ").trim();
+  const plain = (text: string) =>
+    text
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/[`*_]/g, "")
+      .replace(/\s+/g, " ")
+      .trim();
   return {
     route: helpRoute(file),
     title: heading === undefined ? file : plain(heading.text),
-    summary: paragraph === undefined ? "" : (plain(paragraph.text).match(/^.*?[.:](?=\s|$)/)?.[0] ?? plain(paragraph.text)),
+    summary:
+      paragraph === undefined ? "" : (plain(paragraph.text).match(/^.*?[.:](?=\s|$)/)?.[0] ?? plain(paragraph.text)),
     html: accessible(marked.parse(markdown, { async: false })),
   };
 }

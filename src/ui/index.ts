@@ -19,9 +19,9 @@ import { type AboutDeps, aboutRoutes } from "./routes/about";
 import { accountRoutes } from "./routes/account";
 import { type DashboardDeps, dashboardRoutes } from "./routes/dashboard";
 import { type DomainPageDeps, domainPageRoutes } from "./routes/domains";
-import { type ProviderPageDeps, providerPageRoutes } from "./routes/providers";
-import { notificationPageRoutes } from "./routes/notifications";
 import { helpPageRoutes } from "./routes/help";
+import { notificationPageRoutes } from "./routes/notifications";
+import { type ProviderPageDeps, providerPageRoutes } from "./routes/providers";
 import { signInRoutes } from "./routes/sign-in";
 import { type UpdateKeyPageDeps, updateKeyPageRoutes } from "./routes/update-keys";
 import { assertSameOrigin, type SessionDeps } from "./session";
@@ -30,11 +30,17 @@ function assetRoutes() {
   const assets = new Elysia();
   for (const asset of Object.values(ASSETS)) {
     // The URL pages use carries a content hash, so the file may be cached for good.
-    const serve = staticFile(asset.path, { "content-type": asset.contentType, "cache-control": "public, max-age=31536000, immutable" });
+    const serve = staticFile(asset.path, {
+      "content-type": asset.contentType,
+      "cache-control": "public, max-age=31536000, immutable",
+    });
     assets.get(asset.route, ({ request }) => serve(request));
   }
   // Browsers ask for it whatever the page says.
-  const favicon = staticFile(ASSETS.favicon.path, { "content-type": ASSETS.favicon.contentType, "cache-control": "public, max-age=86400" });
+  const favicon = staticFile(ASSETS.favicon.path, {
+    "content-type": ASSETS.favicon.contentType,
+    "cache-control": "public, max-age=86400",
+  });
   return assets.get("/favicon.ico", ({ request }) => favicon(request));
 }
 
@@ -44,8 +50,15 @@ function looksLikeHtml(value: unknown): value is string {
 }
 
 /** What the pages use, each page's own together, and the app's id (several apps live side by side in tests). */
-export type UiDeps = { id: string } & AuthDeps & SessionDeps & SignInDeps & NotificationDeps &
-  DashboardDeps & ProviderPageDeps & DomainPageDeps & UpdateKeyPageDeps & AboutDeps;
+export type UiDeps = { id: string } & AuthDeps &
+  SessionDeps &
+  SignInDeps &
+  NotificationDeps &
+  DashboardDeps &
+  ProviderPageDeps &
+  DomainPageDeps &
+  UpdateKeyPageDeps &
+  AboutDeps;
 
 export function uiRoutes(ctx: UiDeps) {
   return (
@@ -58,7 +71,8 @@ export function uiRoutes(ctx: UiDeps) {
       .onTransform(plainPageIds)
       // A page (or fragment) goes out compressed, with the headers set above (cookies included).
       .onAfterHandle(({ request, response, set }) => {
-        if (looksLikeHtml(response)) return htmlResponse(request, response, set.headers as Record<string, string | number>);
+        if (looksLikeHtml(response))
+          return htmlResponse(request, response, set.headers as Record<string, string | number>);
       })
       // An error answer ({detail}, from the one error mapping) becomes the error page for a person.
       .mapResponse(async ({ request, responseValue, cookie }) => {

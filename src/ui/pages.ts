@@ -13,18 +13,17 @@
 // - errors thrown as the services' errors: index.ts shows them as the one error page.
 
 import { Elysia } from "elysia";
-import type { Tone } from "../../views/components";
+import type { Tone, UpdateConditions } from "../../views/components";
 import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
-import { plainIds } from "../modules/shared";
-import { type CookieDeps, type Cookies, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
-import type { HistoryFailureCause } from "../store/rows";
 import type { TokenCheck } from "../http/tokens";
 import type { DetectionFailure } from "../ip/detect";
 import type { SourceAnswer } from "../ip/public-ip";
 import type { DomainView } from "../modules/domains/service";
+import { plainIds } from "../modules/shared";
 import type { Store } from "../store";
-import type { UpdateConditions } from "../../views/components";
+import type { HistoryFailureCause } from "../store/rows";
+import { type CookieDeps, type Cookies, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
 
 /** What every page's session and notices use (a page adds what its data needs). */
 export type PageDeps = TokenCheck & CookieDeps;
@@ -46,7 +45,9 @@ export const PAGE_HEADERS = {
 
 /** The signed-in username as `user` for a module's routes; without a session, off to sign in. */
 export function signedIn(ctx: TokenCheck) {
-  return new Elysia().resolve({ as: "scoped" }, async ({ request, cookie }) => ({ user: await requireSession(ctx, request, cookie) }));
+  return new Elysia().resolve({ as: "scoped" }, async ({ request, cookie }) => ({
+    user: await requireSession(ctx, request, cookie),
+  }));
 }
 
 /**
@@ -93,7 +94,12 @@ export interface ActionAnswer {
  * The one answer to an action button (Update now, Verify, a switch): htmx gets the fragment; a
  * plain form post (no JavaScript) gets a 303 back to where it came from, with the notice.
  */
-export function answerAction(ctx: CookieDeps, request: Request, cookies: Cookies, answer: ActionAnswer): JSX.Element | Response {
+export function answerAction(
+  ctx: CookieDeps,
+  request: Request,
+  cookies: Cookies,
+  answer: ActionAnswer,
+): JSX.Element | Response {
   if (isHtmx(request)) return answer.fragment();
   setFlash(ctx, cookies, answer.notice, answer.tone);
   return seeOther(backTo(request, answer.fallback));
@@ -115,8 +121,14 @@ function wantsPage(request: Request): boolean {
  * Turns an error answer (already `{detail}` from the one error mapping) into the error page, for
  * a request a person sees. Redirects and htmx answers pass through unchanged.
  */
-export async function errorPage(ctx: TokenCheck, request: Request, cookies: Cookies, response: Response): Promise<Response | undefined> {
-  if (response.status < 400 || !wantsPage(request) || !(response.headers.get("content-type") ?? "").includes("json")) return undefined;
+export async function errorPage(
+  ctx: TokenCheck,
+  request: Request,
+  cookies: Cookies,
+  response: Response,
+): Promise<Response | undefined> {
+  if (response.status < 400 || !wantsPage(request) || !(response.headers.get("content-type") ?? "").includes("json"))
+    return undefined;
   let detail = "";
   try {
     detail = String(((await response.clone().json()) as { detail?: unknown }).detail ?? "");
@@ -151,7 +163,10 @@ export interface ConditionSources {
 }
 
 /** The failure of the source a domain's address comes from now: its own source's, or its family's system source's. */
-function sourceFailure(ctx: ConditionSources, domain: Pick<DomainView, "record_type"> & Partial<Pick<DomainView, "address_source">>): DetectionFailure | null {
+function sourceFailure(
+  ctx: ConditionSources,
+  domain: Pick<DomainView, "record_type"> & Partial<Pick<DomainView, "address_source">>,
+): DetectionFailure | null {
   const source = domain.address_source ?? null;
   if (source === null) return ctx.publicIp.failures[domain.record_type === "AAAA" ? "ipv6" : "ipv4"];
   // A pushed or fixed address is never detected.
@@ -169,7 +184,9 @@ function sourceFailure(ctx: ConditionSources, domain: Pick<DomainView, "record_t
 export function updateConditions(
   ctx: ConditionSources,
   providers: readonly { id: number; is_enabled: boolean; type: string }[],
-): (domain: Pick<DomainView, "id" | "provider_id" | "record_type"> & Partial<Pick<DomainView, "address_source">>) => UpdateConditions {
+): (
+  domain: Pick<DomainView, "id" | "provider_id" | "record_type"> & Partial<Pick<DomainView, "address_source">>,
+) => UpdateConditions {
   const byId = new Map(providers.map((provider) => [provider.id, provider]));
   const newest = ctx.store.history.newest();
   return (domain) => {
@@ -199,6 +216,9 @@ export function updateConditions(
 }
 
 /** The causes of these history rows, by id (the API's history answer does not carry them). */
-export function historyCauses(ctx: Pick<ConditionSources, "store">, ids: readonly number[]): Map<number, HistoryFailureCause | null> {
+export function historyCauses(
+  ctx: Pick<ConditionSources, "store">,
+  ids: readonly number[],
+): Map<number, HistoryFailureCause | null> {
   return ctx.store.history.causes(ids);
 }

@@ -3,10 +3,17 @@
 // same-origin check on every state-changing request, and the one-time flash notice.
 
 import type { Cookie } from "elysia";
-import { AUTH_MESSAGES, authenticateToken, revokeToken, type TokenCheck, type TokenDeps, verifyToken } from "../http/tokens";
-import { HttpError, jsonResponse } from "../http/errors";
-import type { SignInThrottle } from "../security/throttle";
 import type { Flash, Tone } from "../../views/components";
+import { HttpError, jsonResponse } from "../http/errors";
+import {
+  AUTH_MESSAGES,
+  authenticateToken,
+  revokeToken,
+  type TokenCheck,
+  type TokenDeps,
+  verifyToken,
+} from "../http/tokens";
+import type { SignInThrottle } from "../security/throttle";
 
 const SESSION_COOKIE = "ddnsd_session";
 const FLASH_COOKIE = "ddnsd_flash";
@@ -42,7 +49,10 @@ function cookieAttributes(ctx: CookieDeps, maxAge: number, request?: Request) {
 
 /** A trusted proxy (DDNS_TRUSTED_PROXIES) says the visitor's connection is HTTPS. */
 export function proxiedHttps(ctx: Pick<CookieDeps, "signIns">, request: Request): boolean {
-  return ctx.signIns.viaTrustedProxy(request) && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
+  return (
+    ctx.signIns.viaTrustedProxy(request) &&
+    request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https"
+  );
 }
 
 /**
@@ -53,7 +63,10 @@ export function proxiedHttps(ctx: Pick<CookieDeps, "signIns">, request: Request)
 const COOKIE_OUTLIVES_TOKEN_SECONDS = 7 * 24 * 3600;
 
 export function startSession(ctx: CookieDeps, cookies: Cookies, request: Request, token: string): void {
-  cookies[SESSION_COOKIE]!.set({ value: token, ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds + COOKIE_OUTLIVES_TOKEN_SECONDS, request) });
+  cookies[SESSION_COOKIE]!.set({
+    value: token,
+    ...cookieAttributes(ctx, ctx.settings.tokenTtlSeconds + COOKIE_OUTLIVES_TOKEN_SECONDS, request),
+  });
 }
 
 /** Clears the cookie, and signs its token out when it is still valid (copied elsewhere, it stays dead). */
@@ -79,7 +92,11 @@ function signInRequired(request: Request, expired: boolean): HttpError {
   const htmx = isHtmx(request);
   // An htmx request's own URL is a fragment, and a form post's is its action: come back to the page
   // it was made from (the form, which client.js refills with what was typed).
-  const from = htmx ? request.headers.get("hx-current-url") : request.method === "GET" ? request.url : request.headers.get("referer");
+  const from = htmx
+    ? request.headers.get("hx-current-url")
+    : request.method === "GET"
+      ? request.url
+      : request.headers.get("referer");
   const params = new URLSearchParams();
   if (expired) params.set("expired", "1");
   // A plain form sent without a session (no JavaScript to keep what was typed): the sign-in page says it was not saved.
@@ -88,7 +105,9 @@ function signInRequired(request: Request, expired: boolean): HttpError {
   if (next !== "/") params.set("next", next);
   const location = `/login${params.size > 0 ? `?${params}` : ""}`;
   const detail = expired ? AUTH_MESSAGES.expired : AUTH_MESSAGES.missing;
-  return htmx ? new HttpError(401, detail, undefined, { "HX-Redirect": location }) : new HttpError(303, detail, undefined, { Location: location });
+  return htmx
+    ? new HttpError(401, detail, undefined, { "HX-Redirect": location })
+    : new HttpError(303, detail, undefined, { Location: location });
 }
 
 /** The signed-in username, or the HttpError that sends the visitor to sign in. */

@@ -2,14 +2,14 @@
 // hidden until someone decides how to show it. Secrets appear only as where they come from.
 
 import { join } from "node:path";
-import { apiUrlSetting, SERVICES } from "../dns/registry";
+import type { SettingLine } from "../../views/pages/about";
 import { formatServer, type ServerAddress } from "../dns/protocols/signed-dns";
+import { apiUrlSetting, SERVICES } from "../dns/registry";
 import type { Network } from "../ip/detect";
 import { type DnsQuestion, questionText } from "../ip/dns";
 import { type AddressSource, sourceText } from "../ip/source";
 import type { LogFormat, LogLevel } from "../log";
 import { formatDuration } from "../util/time";
-import type { SettingLine } from "../../views/pages/about";
 
 /** The settings the page lists (the app's settings have them all); the secret ones only say where they come from. */
 export interface ShownSettings {
@@ -50,12 +50,16 @@ function keySource(fromEnvironment: boolean, dataDir: string, file: string): str
 
 /** The `DDNS_<TYPE>_API_URL` settings that differ from their service's default, then one line for the rest. */
 function apiUrlLines(apiUrls: Readonly<Record<string, string>>): [string, string][] {
-  const defaults = new Map<string, string | undefined>(SERVICES.map((service) => [service.type, service.defaultApiUrl]));
+  const defaults = new Map<string, string | undefined>(
+    SERVICES.map((service) => [service.type, service.defaultApiUrl]),
+  );
   const changed = Object.entries(apiUrls).filter(([type, url]) => defaults.get(type) !== url);
   const rest = Object.keys(apiUrls).length - changed.length;
   return [
     ...changed.map(([type, url]): [string, string] => [apiUrlSetting(type), url]),
-    ...(rest > 0 ? [["DDNS_<TYPE>_API_URL", `the services' own addresses (${rest} at their defaults)`] as [string, string]] : []),
+    ...(rest > 0
+      ? [["DDNS_<TYPE>_API_URL", `the services' own addresses (${rest} at their defaults)`] as [string, string]]
+      : []),
   ];
 }
 

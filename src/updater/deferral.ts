@@ -2,9 +2,9 @@
 // domain's new state and its history row — and is stored, in order, once the disk takes writes
 // again; meanwhile the domain is read with its waiting state laid over it.
 
-import { isDiskFull, type DiskState, type DomainChanges, type HistoryInsert } from "../db/disk";
-import type { DomainRow, ProviderRow } from "../store/rows";
+import { type DiskState, type DomainChanges, type HistoryInsert, isDiskFull } from "../db/disk";
 import type { Store } from "../store";
+import type { DomainRow, ProviderRow } from "../store/rows";
 
 /** What deferral reads and writes: the store, the full disk's state, the history retention. */
 export interface DeferralParts {

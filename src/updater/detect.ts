@@ -4,8 +4,15 @@
 // and the pages. A scheduled pass asks each distinct source once for all its domains.
 
 import type { FetchLike, RecordType } from "../dns/provider";
-import { detectPublicIp, type Detection, type DetectionFailure, type IpFamily, isGlobalAddress, parseIpAddress } from "../ip/detect";
-import { detectByDns, type DnsQuestion } from "../ip/dns";
+import {
+  type Detection,
+  type DetectionFailure,
+  detectPublicIp,
+  type IpFamily,
+  isGlobalAddress,
+  parseIpAddress,
+} from "../ip/detect";
+import { type DnsQuestion, detectByDns } from "../ip/dns";
 import { interfaceAddress } from "../ip/interface";
 import type { SourceAnswer } from "../ip/public-ip";
 import { type AddressSource, type DomainSource, sourceText } from "../ip/source";
@@ -47,22 +54,41 @@ function systemSource(ctx: DetectParts, family: IpFamily): { source: AddressSour
 }
 
 /** Asks one source (not `push`: a push brings its own address) for the family's address, as it is configured now. */
-async function ask(ctx: DetectParts, family: IpFamily, source: Exclude<DomainSource, { kind: "push" }>, urls: string[]): Promise<Detection> {
+async function ask(
+  ctx: DetectParts,
+  family: IpFamily,
+  source: Exclude<DomainSource, { kind: "push" }>,
+  urls: string[],
+): Promise<Detection> {
   const allowPrivate = ctx.settings.allowPrivateIps;
   switch (source.kind) {
     case "interface":
       return interfaceAddress(family, source.name, { allowPrivate });
     case "dns":
-      return detectByDns(family, { questions: family === 4 ? ctx.settings.ipv4Dns : ctx.settings.ipv6Dns, timeoutMs: ctx.settings.httpTimeoutMs, allowPrivate });
+      return detectByDns(family, {
+        questions: family === 4 ? ctx.settings.ipv4Dns : ctx.settings.ipv6Dns,
+        timeoutMs: ctx.settings.httpTimeoutMs,
+        allowPrivate,
+      });
     case "fixed":
       // Checked like a detected address: the setting may have changed since it was stored.
-      if (parseIpAddress(source.ip, family) === null) return { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not an IPv${family} address` };
+      if (parseIpAddress(source.ip, family) === null)
+        return { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not an IPv${family} address` };
       if (!allowPrivate && !isGlobalAddress(source.ip)) {
-        return { ok: false, error: `IPv${family} detection failed: fixed:${source.ip} is not a globally routable address (DDNS_ALLOW_PRIVATE_IPS allows it)` };
+        return {
+          ok: false,
+          error: `IPv${family} detection failed: fixed:${source.ip} is not a globally routable address (DDNS_ALLOW_PRIVATE_IPS allows it)`,
+        };
       }
       return { ok: true, ip: source.ip, source: `fixed:${source.ip}` };
     case "web":
-      return detectPublicIp(family, { urls, fetch: ctx.fetch, timeoutMs: ctx.settings.httpTimeoutMs, allowPrivate, agree: ctx.settings.echoAgree });
+      return detectPublicIp(family, {
+        urls,
+        fetch: ctx.fetch,
+        timeoutMs: ctx.settings.httpTimeoutMs,
+        allowPrivate,
+        agree: ctx.settings.echoAgree,
+      });
   }
 }
 
@@ -73,7 +99,15 @@ function remember(ctx: DetectParts, family: IpFamily, text: string, result: Dete
   const ip = result.ok ? result.ip : null;
   const error = result.ok ? null : result.error;
   const same = before !== undefined && before.ip === ip && (before.error === null) === (error === null);
-  ctx.publicIp.answers.set(key, { family, source: text, via: result.ok ? result.source : null, ip, error, since: same ? before.since : now, checkedAt: now });
+  ctx.publicIp.answers.set(key, {
+    family,
+    source: text,
+    via: result.ok ? result.source : null,
+    ip,
+    error,
+    since: same ? before.since : now,
+    checkedAt: now,
+  });
 }
 
 /**
@@ -89,7 +123,11 @@ export function detectFamily(ctx: DetectParts, family: IpFamily): Promise<Detect
  * the address card; the system source's is also the family's public address and, when it fails,
  * the family's failure. Failures are logged and told (notifications, counters).
  */
-export async function detectFrom(ctx: DetectParts, family: IpFamily, source: Exclude<DomainSource, { kind: "push" }> | null): Promise<Detection> {
+export async function detectFrom(
+  ctx: DetectParts,
+  family: IpFamily,
+  source: Exclude<DomainSource, { kind: "push" }> | null,
+): Promise<Detection> {
   const system = systemSource(ctx, family);
   const asked = source ?? system.source;
   const result = await ask(ctx, family, asked, system.urls);
@@ -106,7 +144,12 @@ export async function detectFrom(ctx: DetectParts, family: IpFamily, source: Exc
       ctx.publicIp.failures[key] = { since: ctx.publicIp.failures[key]?.since ?? now, error: result.error };
     }
   }
-  if (!result.ok) ctx.log.warn("public IP detection failed", { family: `IPv${family}`, source: sourceText(asked), reason: result.error });
+  if (!result.ok)
+    ctx.log.warn("public IP detection failed", {
+      family: `IPv${family}`,
+      source: sourceText(asked),
+      reason: result.error,
+    });
   ctx.events.detected(family, result);
   return result;
 }

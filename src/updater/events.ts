@@ -2,9 +2,9 @@
 // outcome is stored. The sink is passed in through the context and must return at once: whatever
 // it does with an event happens off the update path.
 
-import type { DomainRow } from "../store/rows";
 import type { RecordType } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
+import type { DomainRow } from "../store/rows";
 import type { Trigger, UpdateOutcome } from "./outcome";
 
 export interface RecordedUpdate {

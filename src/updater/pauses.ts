@@ -3,11 +3,11 @@
 // ProviderThrottles). It is stored on the provider row, so every update, the client's fetch and the
 // scheduler see it: read before each write, set after a "slow down".
 
-import { isDiskFull, type DiskState } from "../db/disk";
-import type { ProviderRow } from "../store/rows";
+import { type DiskState, isDiskFull } from "../db/disk";
 import { pausing } from "../dns/http";
 import type { WriteOutcome } from "../dns/provider";
 import type { Store } from "../store";
+import type { ProviderRow } from "../store/rows";
 import type { UpdaterState } from "./state";
 
 /** What pausing reads and writes: the store, the throttles kept in memory, the full disk. */
@@ -47,10 +47,16 @@ export function afterAnswer(parts: PauseParts, providerId: number, write: WriteO
   const now = Date.now();
   const pausedMeanwhile = parts.store.providers.pausedUntil(providerId);
   if (pausedMeanwhile !== null && pausedMeanwhile > now) {
-    return { write: { ...write, message: write.message + pausing(Math.ceil((pausedMeanwhile - now) / 1000)) }, pausedUntil: pausedMeanwhile };
+    return {
+      write: { ...write, message: write.message + pausing(Math.ceil((pausedMeanwhile - now) / 1000)) },
+      pausedUntil: pausedMeanwhile,
+    };
   }
   const pause = parts.updater.throttles.pauseSeconds(providerId, write.retryAfterSeconds);
-  return { write: { ...write, message: write.message + pausing(pause) }, pausedUntil: pauseProvider(parts, providerId, now + pause * 1000) };
+  return {
+    write: { ...write, message: write.message + pausing(pause) },
+    pausedUntil: pauseProvider(parts, providerId, now + pause * 1000),
+  };
 }
 
 /**

@@ -13,14 +13,21 @@
 // served again).
 
 import { isIP } from "node:net";
-import type { DomainRow, ProviderRow } from "../store/rows";
-import { addressesIn, findZoneServers, type NameServerTarget, query, type QueryAnswer, type ZoneServers } from "../dns/lookup";
-import type { RecordType } from "../dns/provider";
+import {
+  addressesIn,
+  findZoneServers,
+  type NameServerTarget,
+  type QueryAnswer,
+  query,
+  type ZoneServers,
+} from "../dns/lookup";
 import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import { RCODE, rcodeName, TYPE } from "../dns/protocols/wire";
+import type { RecordType } from "../dns/provider";
 import { sameAddress } from "../dns/zones";
 import type { Logger } from "../log";
 import type { Store } from "../store";
+import type { DomainRow, ProviderRow } from "../store/rows";
 import type { EventSink, RecordedUpdate } from "./events";
 import type { UpdateOutcome } from "./outcome";
 
@@ -60,7 +67,13 @@ export interface Propagation {
   detail: string | null;
 }
 
-export const UNKNOWN: Propagation = { state: "unknown", servers: [], checkedAt: null, servedAfterMs: null, detail: null };
+export const UNKNOWN: Propagation = {
+  state: "unknown",
+  servers: [],
+  checkedAt: null,
+  servedAfterMs: null,
+  detail: null,
+};
 
 /** Asking a name server, and finding a zone's: the real DNS by default, fakes in the unit tests. */
 export interface Lookups {
@@ -150,11 +163,14 @@ export function stateOf(servers: readonly ServerReport[]): Exclude<PropagationSt
 export function servedWords(propagation: Pick<Propagation, "servers" | "detail">): string {
   const { servers } = propagation;
   const served = servers.filter((server) => server.ok).length;
-  const lagging = servers.filter((server) => !server.ok).map((server) => {
-    const who = server.address === null || server.address === server.name ? server.name : `${server.name} (${server.address})`;
-    if (server.error !== null) return `${who} does not answer (${server.error})`;
-    return server.answer.length === 0 ? `${who} answers no address` : `${who} answers ${server.answer.join(", ")}`;
-  });
+  const lagging = servers
+    .filter((server) => !server.ok)
+    .map((server) => {
+      const who =
+        server.address === null || server.address === server.name ? server.name : `${server.name} (${server.address})`;
+      if (server.error !== null) return `${who} does not answer (${server.error})`;
+      return server.answer.length === 0 ? `${who} answers no address` : `${who} answers ${server.answer.join(", ")}`;
+    });
   const words = [`served by ${served} of ${servers.length} name server${servers.length === 1 ? "" : "s"}`, ...lagging];
   if (propagation.detail !== null) words.push(propagation.detail);
   return words.join("; ");
@@ -189,16 +205,41 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   /** A scheduled pass: each record found unchanged is asked for once more (and watched while it is not served). */
   passed(outcomes: readonly UpdateOutcome[]): void {
     for (const outcome of outcomes) {
-      if (outcome.result === "unchanged" && outcome.ip !== null) this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null);
+      if (outcome.result === "unchanged" && outcome.ip !== null)
+        this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null);
     }
   }
 
-  private watch(domainId: number, hostname: string, recordType: RecordType, ip: string, historyId: number | null): void {
+  private watch(
+    domainId: number,
+    hostname: string,
+    recordType: RecordType,
+    ip: string,
+    historyId: number | null,
+  ): void {
     const current = this.watches.get(domainId);
     // A check of an unchanged record while its write is still watched: the write's watch goes on.
-    if (historyId === null && current !== undefined && sameAddress(current.address, ip) && current.hostname === hostname && current.recordType === recordType) return;
+    if (
+      historyId === null &&
+      current !== undefined &&
+      sameAddress(current.address, ip) &&
+      current.hostname === hostname &&
+      current.recordType === recordType
+    )
+      return;
     const now = this.clock.monotonic();
-    this.watches.set(domainId, { domainId, hostname, recordType, address: ip, historyId, startedAt: now, nextAt: now, delayMs: FIRST_DELAY_MS, running: false, targets: null });
+    this.watches.set(domainId, {
+      domainId,
+      hostname,
+      recordType,
+      address: ip,
+      historyId,
+      startedAt: now,
+      nextAt: now,
+      delayMs: FIRST_DELAY_MS,
+      running: false,
+      targets: null,
+    });
     this.onDue();
   }
 
@@ -206,7 +247,10 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   propagationOf(domain: Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp">): Propagation {
     const known = this.known.get(domain.id);
     if (known === undefined || domain.lastKnownIp === null) return UNKNOWN;
-    const same = known.hostname === domain.domainName && known.recordType === domain.recordType && sameAddress(known.address, domain.lastKnownIp);
+    const same =
+      known.hostname === domain.domainName &&
+      known.recordType === domain.recordType &&
+      sameAddress(known.address, domain.lastKnownIp);
     return same ? known.propagation : UNKNOWN;
   }
 
@@ -227,7 +271,10 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       watch.running = true;
       const round = this.round(watch)
         .catch((error: unknown) => {
-          this.parts.log.error("asking the name servers failed", { domain_id: watch.domainId, error: error instanceof Error ? error.message : String(error) });
+          this.parts.log.error("asking the name servers failed", {
+            domain_id: watch.domainId,
+            error: error instanceof Error ? error.message : String(error),
+          });
           this.planNext(watch, this.clock.monotonic());
         })
         .finally(() => {
@@ -255,24 +302,46 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       return;
     }
     // Found once per watch; looked for again at each ask while the resolvers did not answer.
-    if (watch.targets === null || watch.targets.detail !== null) watch.targets = await this.targets(loaded.provider, watch.hostname);
+    if (watch.targets === null || watch.targets.detail !== null)
+      watch.targets = await this.targets(loaded.provider, watch.hostname);
     const type = watch.recordType === "AAAA" ? TYPE.AAAA : TYPE.A;
     const proxied = this.parts.proxied(loaded.provider, domain);
-    const servers = await Promise.all(watch.targets.list.map((target) => this.ask(target, watch.hostname, type, proxied ? null : watch.address)));
+    const servers = await Promise.all(
+      watch.targets.list.map((target) => this.ask(target, watch.hostname, type, proxied ? null : watch.address)),
+    );
     if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile
     const now = this.clock.monotonic();
     const state = stateOf(servers);
     const before = this.known.get(watch.domainId);
-    const sameRecord = before !== undefined && sameAddress(before.address, watch.address) && before.hostname === watch.hostname && before.recordType === watch.recordType;
+    const sameRecord =
+      before !== undefined &&
+      sameAddress(before.address, watch.address) &&
+      before.hostname === watch.hostname &&
+      before.recordType === watch.recordType;
     const servedAfterMs =
-      state !== "served" ? null : watch.historyId !== null ? Math.round(now - watch.startedAt) : sameRecord ? before.propagation.servedAfterMs : null;
+      state !== "served"
+        ? null
+        : watch.historyId !== null
+          ? Math.round(now - watch.startedAt)
+          : sameRecord
+            ? before.propagation.servedAfterMs
+            : null;
     const detail = proxied ? [PROXIED, watch.targets.detail].filter(Boolean).join("; ") : watch.targets.detail;
     const propagation: Propagation = { state, servers, checkedAt: this.clock.wall(), servedAfterMs, detail };
-    this.known.set(watch.domainId, { hostname: watch.hostname, recordType: watch.recordType, address: watch.address, propagation });
+    this.known.set(watch.domainId, {
+      hostname: watch.hostname,
+      recordType: watch.recordType,
+      address: watch.address,
+      propagation,
+    });
     this.changes++;
     if (state === "served") {
       this.notified.delete(watch.domainId);
-      if (watch.historyId !== null) this.conclude(watch, `served by ${servers.length} of ${servers.length} name server${servers.length === 1 ? "" : "s"} after ${spokenDuration(now - watch.startedAt)}`);
+      if (watch.historyId !== null)
+        this.conclude(
+          watch,
+          `served by ${servers.length} of ${servers.length} name server${servers.length === 1 ? "" : "s"} after ${spokenDuration(now - watch.startedAt)}`,
+        );
       this.drop(watch);
       return;
     }
@@ -281,10 +350,23 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       if (watch.historyId !== null) this.conclude(watch, words);
       // Said once per streak (each check watches the record again): at warn with the event, then at debug.
       const first = !this.notified.has(watch.domainId);
-      this.parts.log[first ? "warn" : "debug"]("record not served by every name server", { domain_id: watch.domainId, domain: watch.hostname, type: watch.recordType, state, detail: words });
+      this.parts.log[first ? "warn" : "debug"]("record not served by every name server", {
+        domain_id: watch.domainId,
+        domain: watch.hostname,
+        type: watch.recordType,
+        state,
+        detail: words,
+      });
       if (first) {
         this.notified.add(watch.domainId);
-        this.parts.events.notServed?.({ domainId: watch.domainId, hostname: watch.hostname, recordType: watch.recordType, providerId: domain.providerId, ip: watch.address, message: words });
+        this.parts.events.notServed?.({
+          domainId: watch.domainId,
+          hostname: watch.hostname,
+          recordType: watch.recordType,
+          providerId: domain.providerId,
+          ip: watch.address,
+          message: words,
+        });
       }
       this.drop(watch);
       return;
@@ -310,20 +392,41 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       this.parts.store.history.appendToMessage(watch.historyId, `; ${words}`);
     } catch (error) {
       // A full disk or a closed database: the state is still shown; only the row keeps its words.
-      this.parts.log.warn("the history row could not be completed", { history_id: watch.historyId, error: error instanceof Error ? error.message : String(error) });
+      this.parts.log.warn("the history row could not be completed", {
+        history_id: watch.historyId,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
-    this.parts.log.info("name servers asked", { domain_id: watch.domainId, domain: watch.hostname, type: watch.recordType, result: words });
+    this.parts.log.info("name servers asked", {
+      domain_id: watch.domainId,
+      domain: watch.hostname,
+      type: watch.recordType,
+      result: words,
+    });
   }
 
   /** The zone's name servers and the service's own server, each once. */
-  private async targets(provider: ProviderRow, hostname: string): Promise<{ list: NameServerTarget[]; detail: string | null }> {
+  private async targets(
+    provider: ProviderRow,
+    hostname: string,
+  ): Promise<{ list: NameServerTarget[]; detail: string | null }> {
     const resolvers = this.parts.settings.resolvers;
-    const [zone, configured] = await Promise.all([this.lookups.findZoneServers(resolvers, hostname), this.configuredServer(provider)]);
+    const [zone, configured] = await Promise.all([
+      this.lookups.findZoneServers(resolvers, hostname),
+      this.configuredServer(provider),
+    ]);
     const list = zone.ok ? [...zone.servers] : [];
-    const sameAs = (a: ServerAddress | null, b: ServerAddress | null) => a !== null && b !== null && a.host === b.host && a.port === b.port;
+    const sameAs = (a: ServerAddress | null, b: ServerAddress | null) =>
+      a !== null && b !== null && a.host === b.host && a.port === b.port;
     if (configured !== null && !list.some((target) => sameAs(target.server, configured.server))) list.push(configured);
     if (zone.ok) return { list, detail: null };
-    return { list, detail: list.length > 0 ? `only the service's server was asked: ${zone.reason}` : `the zone's name servers were not found: ${zone.reason}` };
+    return {
+      list,
+      detail:
+        list.length > 0
+          ? `only the service's server was asked: ${zone.reason}`
+          : `the zone's name servers were not found: ${zone.reason}`,
+    };
   }
 
   /** The server the provider's service writes to, its name resolved through the resolvers when it is not an address. */
@@ -344,7 +447,12 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   }
 
   /** Asks one name server for the record, without recursion; `address` null: any address is the record's (a proxied one). */
-  private async ask(target: NameServerTarget, hostname: string, type: number, address: string | null): Promise<ServerReport> {
+  private async ask(
+    target: NameServerTarget,
+    hostname: string,
+    type: number,
+    address: string | null,
+  ): Promise<ServerReport> {
     const report = (fields: Pick<ServerReport, "answer" | "ok" | "error">): ServerReport => ({
       name: target.name,
       address: target.server === null ? null : formatServer(target.server),
@@ -354,7 +462,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     const answer = await this.lookups.query(target.server, hostname, type, { recursion: false });
     if (!answer.ok) return report({ answer: [], ok: false, error: answer.reason });
     const { rcode, aa } = answer.message;
-    if (rcode !== RCODE.NOERROR && rcode !== RCODE.NXDOMAIN) return report({ answer: [], ok: false, error: rcodeName(rcode) });
+    if (rcode !== RCODE.NOERROR && rcode !== RCODE.NXDOMAIN)
+      return report({ answer: [], ok: false, error: rcodeName(rcode) });
     if (!aa) return report({ answer: [], ok: false, error: "not authoritative for the zone" });
     const addresses = addressesIn(answer.message, hostname, type);
     const ok = address === null ? addresses.length > 0 : addresses.some((served) => sameAddress(served, address));
@@ -366,7 +475,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     const records: { domain: string; recordType: RecordType; served: boolean }[] = [];
     for (const domain of this.parts.store.domains.list()) {
       const { state } = this.propagationOf(domain);
-      if (state !== "unknown") records.push({ domain: domain.domainName, recordType: domain.recordType, served: state === "served" });
+      if (state !== "unknown")
+        records.push({ domain: domain.domainName, recordType: domain.recordType, served: state === "served" });
     }
     return records;
   }

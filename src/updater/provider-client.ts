@@ -3,7 +3,6 @@
 // service's rate limit that sends nothing while the service has the provider paused. The update
 // path writes with it; the providers service checks credentials with it.
 
-import type { ProviderRow } from "../store/rows";
 import { NotSent, USER_AGENT } from "../dns/http";
 import type { Pacer } from "../dns/pacing";
 import type { DnsProvider, FetchLike } from "../dns/provider";
@@ -13,6 +12,7 @@ import type { ServiceDescription } from "../dns/service";
 import { scrubber } from "../security/scrub";
 import { openCredentials, openSecretOptions } from "../security/secrets";
 import type { Store } from "../store";
+import type { ProviderRow } from "../store/rows";
 
 /** What making a client takes: the parts of the app's context it reads. */
 export interface ClientParts {
@@ -53,7 +53,11 @@ export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvide
 }
 
 /** A provider's secret values: its secret credentials, and its options of headers (a custom URL's `Authorization`). */
-export function secretValues(service: ServiceDescription, credentials: Record<string, unknown>, options: Record<string, unknown>): unknown[] {
+export function secretValues(
+  service: ServiceDescription,
+  credentials: Record<string, unknown>,
+  options: Record<string, unknown>,
+): unknown[] {
   return [
     ...service.credentials.filter((field) => field.secret).map((field) => credentials[field.key]),
     ...service.options.filter((option) => option.kind === "headers").map((option) => options[option.key]),
@@ -68,7 +72,9 @@ function unlessPaused(parts: ClientParts, providerId: number): FetchLike {
   return (input, init) => {
     const until = parts.store.providers.pausedUntil(providerId);
     if (until !== null && until > Date.now()) {
-      return Promise.reject(new NotSent(`not sent: the provider is paused until ${new Date(until).toISOString()} (rate limited)`));
+      return Promise.reject(
+        new NotSent(`not sent: the provider is paused until ${new Date(until).toISOString()} (rate limited)`),
+      );
     }
     return parts.fetch(input, init);
   };

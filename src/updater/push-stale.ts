@@ -4,14 +4,16 @@
 // otherwise go unnoticed while the record ages. The dashboard and /metrics show it; the scheduler's
 // wake-ups (once a minute at least) tell the notifications once per quiet spell.
 
-import type { DomainRow } from "../store/rows";
 import type { Store } from "../store";
+import type { DomainRow } from "../store/rows";
 import type { EventSink } from "./events";
 
-
-
 /** Whether a push-only record has waited longer than `staleAfterSeconds` for a push. */
-export function isPushStale(domain: Pick<DomainRow, "pushedAt" | "createdAt">, now: number, staleAfterSeconds: number): boolean {
+export function isPushStale(
+  domain: Pick<DomainRow, "pushedAt" | "createdAt">,
+  now: number,
+  staleAfterSeconds: number,
+): boolean {
   return now - (domain.pushedAt ?? domain.createdAt) > staleAfterSeconds * 1000;
 }
 

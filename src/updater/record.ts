@@ -4,10 +4,10 @@
 // disk (./deferral.ts); then the log line and the event for notifications and counters.
 
 import type { DomainChanges, HistoryInsert } from "../db/disk";
-import type { DomainRow } from "../store/rows";
 import type { WriteOutcome } from "../dns/provider";
 import type { Logger } from "../log";
-import { loadDomain, storeOutcome, type DeferralParts } from "./deferral";
+import type { DomainRow } from "../store/rows";
+import { type DeferralParts, loadDomain, storeOutcome } from "./deferral";
 import type { EventSink } from "./events";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { nextScheduledRun, retryDelaySeconds, scheduleGapSeconds } from "./schedule";
@@ -110,15 +110,18 @@ export function record(
   if (historyId === null && !ctx.disk.full) return null;
   const level = succeeded ? "info" : "warn";
   // "written" only when the service was sent a change: a record it already held was checked, no more.
-  ctx.log[level](succeeded ? (outcome.written ? "record updated" : "record already current; nothing written") : "update failed", {
-    domain_id: domain.id,
-    domain: domain.domainName,
-    type: domain.recordType,
-    ip: outcome.ip,
-    trigger,
-    reason: succeeded ? undefined : outcome.message,
-    duration_ms: durationMs,
-  });
+  ctx.log[level](
+    succeeded ? (outcome.written ? "record updated" : "record already current; nothing written") : "update failed",
+    {
+      domain_id: domain.id,
+      domain: domain.domainName,
+      type: domain.recordType,
+      ip: outcome.ip,
+      trigger,
+      reason: succeeded ? undefined : outcome.message,
+      duration_ms: durationMs,
+    },
+  );
   const result = { ...outcome, durationMs, historyId };
   ctx.events.recorded({ before: domain, outcome: result, trigger });
   return result;

@@ -11,7 +11,14 @@ export function cronScheduleProblem(expression: string): string | null {
     if (words) {
       // Plain words ("every 10 minutes"): the expression that says it.
       const n = words[1] ?? "1";
-      const cron = words[2]!.toLowerCase() === "minute" ? (n === "1" ? "* * * * *" : `*/${n} * * * *`) : n === "1" ? "0 * * * *" : `0 */${n} * * *`;
+      const cron =
+        words[2]!.toLowerCase() === "minute"
+          ? n === "1"
+            ? "* * * * *"
+            : `*/${n} * * * *`
+          : n === "1"
+            ? "0 * * * *"
+            : `0 */${n} * * *`;
       return `write the schedule as a cron expression: "${cron}" runs ${expression.trim().toLowerCase()} (5 fields: minute hour day month weekday)`;
     }
     return `expected 5 fields (minute hour day month weekday) or 6 with seconds first, got ${fields.length}; e.g. "*/10 * * * *" for every 10 minutes`;
@@ -41,7 +48,12 @@ export function nextScheduledRun(cronSchedule: string | null, now: number, inter
 }
 
 /** The next few scheduled times, for showing a schedule to a person. */
-export function upcomingRuns(cronSchedule: string | null, now: number, intervalSeconds: number, count: number): number[] {
+export function upcomingRuns(
+  cronSchedule: string | null,
+  now: number,
+  intervalSeconds: number,
+  count: number,
+): number[] {
   const runs: number[] = [];
   let from = now;
   for (let i = 0; i < count; i++) {

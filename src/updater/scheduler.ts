@@ -8,17 +8,17 @@
 // comparing how far the wall clock and the monotonic clock went: when it moved back, stored times
 // far ahead are brought within reach of the corrected clock — at start as well, for a restart.
 
-import type { Detection } from "../ip/detect";
-import { nextScheduledRun } from "./schedule";
 import { isDiskFull } from "../db/disk";
-import type { UpdateOutcome } from "./outcome";
-import { systemClock, WakeUpTimer, type Clock } from "./timer";
+import type { Detection } from "../ip/detect";
+import type { DueDomain } from "../store/domains";
 import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
 import { detectFrom, familyOf } from "./detect";
-import { detectionKey, domainSource, runUpdate, type UpdateParts } from "./update";
-import { PushWatch, type PushWatchParts } from "./push-stale";
-import type { DueDomain } from "../store/domains";
+import type { UpdateOutcome } from "./outcome";
 import type { PropagationRounds } from "./propagation";
+import { PushWatch, type PushWatchParts } from "./push-stale";
+import { nextScheduledRun } from "./schedule";
+import { type Clock, systemClock, WakeUpTimer } from "./timer";
+import { detectionKey, domainSource, runUpdate, type UpdateParts } from "./update";
 
 export interface PassOptions {
   /** Every enabled domain, due or not (`ddnsd check`). */
@@ -138,7 +138,10 @@ export class Scheduler implements SchedulerControl {
 
   private failed(during: string, error: unknown): void {
     if (isDiskFull(error)) this.ctx.disk.noteFull(during);
-    else this.ctx.log.error(`scheduler ${during} failed`, { error: error instanceof Error ? error.message : String(error) });
+    else
+      this.ctx.log.error(`scheduler ${during} failed`, {
+        error: error instanceof Error ? error.message : String(error),
+      });
   }
 
   /** A wake-up: notices a clock jump, stores outcomes kept in memory, runs the due pass, plans the next wake-up. */
@@ -182,7 +185,9 @@ export class Scheduler implements SchedulerControl {
     this.clockOffset = offset;
     if (Math.abs(moved) < CLOCK_JUMP_MS) return;
     const direction = moved < 0 ? "back" : "forward";
-    this.ctx.log.warn(`the clock moved ${direction}; schedules recomputed`, { seconds: Math.round(Math.abs(moved) / 1000) });
+    this.ctx.log.warn(`the clock moved ${direction}; schedules recomputed`, {
+      seconds: Math.round(Math.abs(moved) / 1000),
+    });
     // Forward, stored times are simply past and fall due now; back, they are brought within reach.
     this.guarded("recomputing schedules", () => this.reschedulePastNow(this.clock.wall()));
   }
@@ -270,7 +275,8 @@ export class Scheduler implements SchedulerControl {
       const key = detectionKey(row);
       const source = domainSource(row);
       // Push-only domains are never due; the update path leaves one out should it be edited to push meanwhile.
-      if (!detections.has(key) && source?.kind !== "push") detections.set(key, detectFrom(this.ctx, familyOf(row.recordType), source));
+      if (!detections.has(key) && source?.kind !== "push")
+        detections.set(key, detectFrom(this.ctx, familyOf(row.recordType), source));
     }
     const outcomes = await Promise.all(
       due.map(async (row) => {

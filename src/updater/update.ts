@@ -3,17 +3,17 @@
 // history row and the domain's new state (./record.ts), kept in memory on a full disk
 // (./deferral.ts). The only place that changes a DNS record.
 
-import type { DomainRow, ProviderRow } from "../store/rows";
 import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
 import type { Detection } from "../ip/detect";
 import { type DomainSource, parseDomainSource } from "../ip/source";
 import { addressForRecord } from "../ip/suffix";
+import type { DomainRow, ProviderRow } from "../store/rows";
 import { loadDomain, storeOutcome } from "./deferral";
-import { detectFrom, familyOf, type DetectParts } from "./detect";
+import { type DetectParts, detectFrom, familyOf } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
-import { record, recordRefusal, type RecordParts } from "./record";
+import { type RecordParts, record, recordRefusal } from "./record";
 import { nextScheduledRun } from "./schedule";
-import { writeToProvider, type WriteParts } from "./write";
+import { type WriteParts, writeToProvider } from "./write";
 
 /** What an update takes: what detecting, writing and recording each take (the app's context has it all). */
 export type UpdateParts = DetectParts & WriteParts & RecordParts;
@@ -59,14 +59,17 @@ function detectFor(ctx: UpdateParts, domain: DomainRow): Promise<Detection> {
   const family = familyOf(domain.recordType);
   if (source?.kind === "push") {
     return Promise.resolve(
-      domain.pushedIp === null ? { ok: false, error: NOT_PUSHED_YET } : { ok: true, ip: domain.pushedIp, source: "push" },
+      domain.pushedIp === null
+        ? { ok: false, error: NOT_PUSHED_YET }
+        : { ok: true, ip: domain.pushedIp, source: "push" },
     );
   }
   return detectFrom(ctx, family, source);
 }
 
 /** A forced update of a push-only domain before any push (the 409's sentence). */
-const NOT_PUSHED_YET = "No address was pushed for this domain yet: its address comes only from the router's pushes (address_source push)";
+const NOT_PUSHED_YET =
+  "No address was pushed for this domain yet: its address comes only from the router's pushes (address_source push)";
 
 /**
  * Runs one update of one domain; `null` when the domain or its provider no longer exists, or — for a
@@ -110,7 +113,10 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   // Asked for another family or source than the domain has now: asked again. A push's address stands
   // unless the record's family changed.
   const askedFor = options.detectedFor ?? (options.detection === undefined ? detectionKey(before.domain) : null);
-  const edited = askedFor !== null ? askedFor !== detectionKey(domain) : familyOf(domain.recordType) !== familyOf(before.domain.recordType);
+  const edited =
+    askedFor !== null
+      ? askedFor !== detectionKey(domain)
+      : familyOf(domain.recordType) !== familyOf(before.domain.recordType);
   if (edited) detection = await detectFor(ctx, domain);
   const base = {
     domainId,
@@ -120,9 +126,21 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   };
 
   if (!detection.ok) {
-    const outcome = { ...base, result: "failed", failure: "detection", ip: null, changed: false, written: false, message: detection.error } as const;
+    const outcome = {
+      ...base,
+      result: "failed",
+      failure: "detection",
+      ip: null,
+      changed: false,
+      written: false,
+      message: detection.error,
+    } as const;
     // No request reached the service: the history row's cause is the detection (`record`).
-    return record(ctx, domain, outcome, options.trigger, started, { ok: false, message: detection.error, cause: "unreachable" });
+    return record(ctx, domain, outcome, options.trigger, started, {
+      ok: false,
+      message: detection.error,
+      cause: "unreachable",
+    });
   }
   // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
   const ip = addressForRecord(detection.ip, domain.config);
@@ -136,7 +154,8 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   const changed = written && ip !== domain.lastKnownIp;
   // A push of the address the record holds, and held as ddnsd knew it: the service was asked (it
   // read the record) and holds it; like a scheduled check that finds nothing to change, no row.
-  if (options.trigger === "push" && write.ok && !written && !needsWrite(domain, ip)) return unchangedOutcome(ctx, domain, ip, base);
+  if (options.trigger === "push" && write.ok && !written && !needsWrite(domain, ip))
+    return unchangedOutcome(ctx, domain, ip, base);
   // One sentence: what the updater did, then what only the provider knows (its record id, ttl …).
   const message = write.ok
     ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${ip}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? "" : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
@@ -163,7 +182,10 @@ function unchangedOutcome(
   base: Pick<UpdateOutcome, "domainId" | "hostname" | "recordType" | "previousIp">,
 ): UpdateOutcome {
   const now = Date.now();
-  const checked = { lastCheckedAt: now, nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds) };
+  const checked = {
+    lastCheckedAt: now,
+    nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds),
+  };
   // Only while still enabled: the detection of another family may have taken a while.
   storeOutcome(
     ctx,
@@ -171,7 +193,17 @@ function unchangedOutcome(
     (store, waiting) => store.domains.updateIfEnabled(domain.id, { ...waiting, ...checked }),
     () => ({ row: null, changes: checked, result: undefined }),
   );
-  return { ...base, result: "unchanged", failure: null, ip, changed: false, written: false, message: `${domain.domainName} already points at ${ip}`, durationMs: 0, historyId: null };
+  return {
+    ...base,
+    result: "unchanged",
+    failure: null,
+    ip,
+    changed: false,
+    written: false,
+    message: `${domain.domainName} already points at ${ip}`,
+    durationMs: 0,
+    historyId: null,
+  };
 }
 
 const ACTION_WORDS = { created: "Created", updated: "Updated", unchanged: "Checked" } as const;
@@ -194,7 +226,10 @@ export async function runForcedUpdate(ctx: UpdateParts, domainId: number): Promi
   const outcome = await runUpdate(ctx, domainId, { trigger: "manual", force: true });
   if (!outcome) throw notFound("Domain not found");
   // The provider was called; only its outcome could not be stored (it will be, once space is back).
-  if (outcome.historyId === null) throw new StorageFull(`The data disk is full: ${outcome.message}; the outcome is kept in memory and stored once space is freed in DDNS_DATA_DIR`);
+  if (outcome.historyId === null)
+    throw new StorageFull(
+      `The data disk is full: ${outcome.message}; the outcome is kept in memory and stored once space is freed in DDNS_DATA_DIR`,
+    );
   // Disabled while the address was being detected: refused the same way, its row already written.
   if (outcome.failure === "disabled") throw conflict(outcome.message);
   if (outcome.failure === "detection") throw new DetectionFailed(outcome.message);

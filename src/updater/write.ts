@@ -2,13 +2,13 @@
 // holds it back (./pauses.ts); a client that cannot be made (an unknown type, credentials that no
 // longer open) is a failed attempt like any other.
 
-import type { DomainRow, ProviderRow } from "../store/rows";
 import type { Addresses, DnsProvider } from "../dns/provider";
 import { DomainError } from "../errors";
 import { addressForRecord } from "../ip/suffix";
 import type { Logger } from "../log";
+import type { DomainRow, ProviderRow } from "../store/rows";
 import { afterAnswer, heldBack, type PacedWrite, type PauseParts } from "./pauses";
-import { providerClient, type ClientParts } from "./provider-client";
+import { type ClientParts, providerClient } from "./provider-client";
 import type { UpdaterState } from "./state";
 
 /** The FAILED row's message (and a forced update's 502) when a provider's stored credentials no longer open. */
@@ -28,7 +28,12 @@ export interface WriteParts extends ClientParts, PauseParts {
  * hostname at one provider run one at a time: a Dynu apex keeps its IPv4 and IPv6 addresses on one
  * object that each write sends back whole, so its A and AAAA updates side by side would undo each other.
  */
-export function writeToProvider(ctx: WriteParts, provider: ProviderRow, domain: DomainRow, ip: string): Promise<PacedWrite> {
+export function writeToProvider(
+  ctx: WriteParts,
+  provider: ProviderRow,
+  domain: DomainRow,
+  ip: string,
+): Promise<PacedWrite> {
   return ctx.updater.queue.run(`${provider.id} ${domain.domainName}`, () =>
     ctx.updater.slots.run(provider.id, async () => {
       const held = heldBack(ctx, provider);
@@ -38,7 +43,8 @@ export function writeToProvider(ctx: WriteParts, provider: ProviderRow, domain: 
         client = providerClient(ctx, provider);
       } catch (error) {
         // A type this build has no service for: the reason, as a failed attempt like any other.
-        if (error instanceof DomainError) return { write: { ok: false, message: error.message, cause: "refused" }, pausedUntil: null };
+        if (error instanceof DomainError)
+          return { write: { ok: false, message: error.message, cause: "refused" }, pausedUntil: null };
         // The credentials no longer open (another DDNS_ENCRYPTION_KEY, a damaged row): a failed
         // attempt like any other, with its row and backoff, not a fault that repeats every second.
         ctx.log.error("provider credentials cannot be decrypted", {

@@ -3,12 +3,24 @@
 // happened in plain words nor what to do, so no page, history row or notification shows it.
 
 const PLAIN_WORDS: [RegExp, string][] = [
-  [/^(ECONNREFUSED|ConnectionRefused)$/, "nothing accepts connections at that address and port (is the server running, and on this port?)"],
-  [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNSException)$/, "the server's name could not be resolved (check the address and this machine's DNS)"],
-  [/^(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/, "there is no route to that address (check this machine's network)"],
+  [
+    /^(ECONNREFUSED|ConnectionRefused)$/,
+    "nothing accepts connections at that address and port (is the server running, and on this port?)",
+  ],
+  [
+    /^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|DNSException)$/,
+    "the server's name could not be resolved (check the address and this machine's DNS)",
+  ],
+  [
+    /^(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/,
+    "there is no route to that address (check this machine's network)",
+  ],
   [/^(ECONNRESET|EPIPE|ConnectionClosed|ECONNABORTED)$/, "the connection was cut off before an answer came"],
   [/^(ETIMEDOUT|ETIMEOUT)$/, "the connection timed out"],
-  [/CERT|SSL|TLS|EPROTO|HANDSHAKE/i, "a secure (TLS) connection could not be made: the server's certificate or its TLS failed"],
+  [
+    /CERT|SSL|TLS|EPROTO|HANDSHAKE/i,
+    "a secure (TLS) connection could not be made: the server's certificate or its TLS failed",
+  ],
 ];
 
 /** A connection failure's cause in plain words, from the error's code (the runtime's message is never shown). */

@@ -12,13 +12,23 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 /** Every /api/v1 route other than login, with a request that would succeed (or fail for a non-auth reason). */
 const PROTECTED_ROUTES: { name: string; method: string; path: string; body?: unknown }[] = [
   { name: "list providers", method: "GET", path: "/api/v1/providers" },
-  { name: "create provider", method: "POST", path: "/api/v1/providers", body: { name: "x", type: "dynu", credentials: { api_key: "k" } } },
+  {
+    name: "create provider",
+    method: "POST",
+    path: "/api/v1/providers",
+    body: { name: "x", type: "dynu", credentials: { api_key: "k" } },
+  },
   { name: "get provider", method: "GET", path: "/api/v1/providers/1" },
   { name: "update provider", method: "PUT", path: "/api/v1/providers/1", body: { is_enabled: true } },
   { name: "delete provider", method: "DELETE", path: "/api/v1/providers/999" },
   { name: "verify provider", method: "POST", path: "/api/v1/providers/999/verify" },
   { name: "list domains", method: "GET", path: "/api/v1/domains" },
-  { name: "create domain", method: "POST", path: "/api/v1/domains", body: { provider_id: 1, domain_name: "a.example.com" } },
+  {
+    name: "create domain",
+    method: "POST",
+    path: "/api/v1/domains",
+    body: { provider_id: 1, domain_name: "a.example.com" },
+  },
   { name: "get domain", method: "GET", path: "/api/v1/domains/1" },
   { name: "update domain", method: "PUT", path: "/api/v1/domains/1", body: { is_enabled: true } },
   { name: "delete domain", method: "DELETE", path: "/api/v1/domains/999" },
@@ -34,7 +44,12 @@ const PROTECTED_ROUTES: { name: string; method: string; path: string; body?: unk
 /** Requests that would fail validation — without a token the answer must still be the 401. */
 const INVALID_WITHOUT_TOKEN: { name: string; method: string; path: string; body?: unknown }[] = [
   { name: "create provider, empty body", method: "POST", path: "/api/v1/providers", body: {} },
-  { name: "create provider, wrong types", method: "POST", path: "/api/v1/providers", body: { name: 5, type: [], credentials: "x" } },
+  {
+    name: "create provider, wrong types",
+    method: "POST",
+    path: "/api/v1/providers",
+    body: { name: 5, type: [], credentials: "x" },
+  },
   { name: "get provider, non-integer id", method: "GET", path: "/api/v1/providers/abc" },
   { name: "update provider, non-integer id", method: "PUT", path: "/api/v1/providers/abc", body: {} },
   { name: "delete provider, bad cascade", method: "DELETE", path: "/api/v1/providers/1?cascade=maybe" },
@@ -168,7 +183,10 @@ describe("login", () => {
   });
 
   test("login needs no token, and ignores a bad one", async () => {
-    const response = await t.request("POST", LOGIN, { body: { username: "admin", password: TEST_PASSWORD }, token: "garbage" });
+    const response = await t.request("POST", LOGIN, {
+      body: { username: "admin", password: TEST_PASSWORD },
+      token: "garbage",
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -201,7 +219,10 @@ describe("the bearer check", () => {
   }
 
   test("the scheme name is case-insensitive (RFC 7235)", async () => {
-    const response = await t.request("GET", "/api/v1/providers", { token: null, headers: { authorization: `bearer ${token}` } });
+    const response = await t.request("GET", "/api/v1/providers", {
+      token: null,
+      headers: { authorization: `bearer ${token}` },
+    });
     expect(response.status).toBe(200);
   });
 
@@ -228,15 +249,18 @@ describe("the bearer check", () => {
     },
     {
       name: "alg none",
-      make: () => `${base64url({ alg: "none", typ: "JWT" })}.${base64url({ sub: "admin", iat: now(), exp: now() + 3600, jti: "x" })}.`,
+      make: () =>
+        `${base64url({ alg: "none", typ: "JWT" })}.${base64url({ sub: "admin", iat: now(), exp: now() + 3600, jti: "x" })}.`,
     },
     {
       name: "alg none with a signature part",
-      make: () => `${base64url({ alg: "none" })}.${base64url({ sub: "admin", iat: now(), exp: now() + 3600, jti: "x" })}.c2ln`,
+      make: () =>
+        `${base64url({ alg: "none" })}.${base64url({ sub: "admin", iat: now(), exp: now() + 3600, jti: "x" })}.c2ln`,
     },
     {
       name: "signed with another key",
-      make: () => signToken("another-secret-key-0123456789abcdef0123", { sub: "admin", iat: now(), exp: now() + 3600, jti: "x" }),
+      make: () =>
+        signToken("another-secret-key-0123456789abcdef0123", { sub: "admin", iat: now(), exp: now() + 3600, jti: "x" }),
     },
     {
       name: "token for an unknown user",
@@ -264,7 +288,13 @@ describe("the bearer check", () => {
     },
     {
       name: "expired AND signed with another key (the signature is judged first)",
-      make: () => signToken("another-secret-key-0123456789abcdef0123", { sub: "admin", iat: now() - 7200, exp: now() - 3600, jti: "x" }),
+      make: () =>
+        signToken("another-secret-key-0123456789abcdef0123", {
+          sub: "admin",
+          iat: now() - 7200,
+          exp: now() - 3600,
+          jti: "x",
+        }),
     },
   ];
   for (const { name, make } of BAD_TOKENS) {
@@ -300,7 +330,10 @@ describe("the bearer check", () => {
     const other = await makeTestApp();
     const issued = await other.token();
     other.ctx.db.delete(users).run();
-    expectUnauthorized(await other.request("GET", "/api/v1/providers", { token: issued }), "Could not validate credentials");
+    expectUnauthorized(
+      await other.request("GET", "/api/v1/providers", { token: issued }),
+      "Could not validate credentials",
+    );
     other.ctx.sqlite.close();
   });
 

@@ -6,9 +6,9 @@
 
 import { describe, expect, test } from "bun:test";
 import { parse } from "yaml";
-import { CLOUDFLARE_FAKE_TOKEN } from "../fakes/cloudflare";
 import { importConfig } from "../../src/modules/config-file/service";
 import { openCredentials } from "../../src/security/secrets";
+import { CLOUDFLARE_FAKE_TOKEN } from "../fakes/cloudflare";
 import { makeTestApp, type TestApp } from "../support";
 
 const DYNDNS2_PASSWORD = "dyndns2-password-0123456789";
@@ -22,7 +22,11 @@ async function configured(): Promise<{ t: TestApp; updateKey: string }> {
     expect([path, response.status]).toEqual([path, 200]);
     return response.body;
   };
-  const cloudflare = await ok("POST", "/api/v1/providers", { name: "Cloudflare home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } });
+  const cloudflare = await ok("POST", "/api/v1/providers", {
+    name: "Cloudflare home",
+    type: "cloudflare",
+    credentials: { api_token: CLOUDFLARE_FAKE_TOKEN },
+  });
   const dyndns2 = await ok("POST", "/api/v1/providers", {
     name: "Router DynDNS",
     type: "dyndns2",
@@ -30,13 +34,31 @@ async function configured(): Promise<{ t: TestApp; updateKey: string }> {
     options: { server: "https://members.dyndns.org" },
     is_enabled: false,
   });
-  const home = await ok("POST", "/api/v1/domains", { provider_id: cloudflare.id, domain_name: "home.example.com", config: { ttl: 300, proxied: false } });
-  await ok("POST", "/api/v1/domains", { provider_id: cloudflare.id, domain_name: "v6.example.com", record_type: "AAAA", cron_schedule: "*/10 * * * *" });
+  const home = await ok("POST", "/api/v1/domains", {
+    provider_id: cloudflare.id,
+    domain_name: "home.example.com",
+    config: { ttl: 300, proxied: false },
+  });
+  await ok("POST", "/api/v1/domains", {
+    provider_id: cloudflare.id,
+    domain_name: "v6.example.com",
+    record_type: "AAAA",
+    cron_schedule: "*/10 * * * *",
+  });
   await ok("POST", "/api/v1/domains", { provider_id: dyndns2.id, domain_name: "me.dyndns.org", is_enabled: false });
   const key = await ok("POST", "/api/v1/update-keys", { name: "router", domain_ids: [home.id] });
   await ok("POST", "/api/v1/update-keys", { name: "all", domain_ids: null });
-  await ok("POST", "/api/v1/notifications", { name: "Hook", type: "webhook", options: { url: "http://127.0.0.1:9/hook", secret: WEBHOOK_SECRET, headers: { "X-Home": "lab" } } });
-  await ok("POST", "/api/v1/notifications", { name: "Phone", type: "ntfy", options: { url: "http://127.0.0.1:9/alerts" }, events: ["update_failed"] });
+  await ok("POST", "/api/v1/notifications", {
+    name: "Hook",
+    type: "webhook",
+    options: { url: "http://127.0.0.1:9/hook", secret: WEBHOOK_SECRET, headers: { "X-Home": "lab" } },
+  });
+  await ok("POST", "/api/v1/notifications", {
+    name: "Phone",
+    type: "ntfy",
+    options: { url: "http://127.0.0.1:9/alerts" },
+    events: ["update_failed"],
+  });
   return { t, updateKey: key.key };
 }
 
@@ -53,7 +75,9 @@ function importing(t: TestApp, text: string, query = "", contentType = "applicat
 
 async function counts(t: TestApp) {
   const [providers, domains, keys, notifications] = await Promise.all(
-    ["providers", "domains", "update-keys", "notifications"].map(async (path) => (await t.request("GET", `/api/v1/${path}`)).body.length),
+    ["providers", "domains", "update-keys", "notifications"].map(
+      async (path) => (await t.request("GET", `/api/v1/${path}`)).body.length,
+    ),
   );
   return { providers, domains, keys, notifications };
 }
@@ -72,13 +96,24 @@ describe("export", () => {
     ]);
     expect(file.providers[0].credentials_sealed).toMatch(/^v1:/);
     expect(file.providers[1].options).toEqual({ server: "https://members.dyndns.org" });
-    expect(file.domains).toContainEqual({ provider: "Cloudflare home", name: "home.example.com", record_type: "A", enabled: true, cron_schedule: null, config: { ttl: 300, proxied: false } });
-    expect(file.update_keys.find((key: any) => key.name === "router").domains).toEqual([{ provider: "Cloudflare home", name: "home.example.com", record_type: "A" }]);
+    expect(file.domains).toContainEqual({
+      provider: "Cloudflare home",
+      name: "home.example.com",
+      record_type: "A",
+      enabled: true,
+      cron_schedule: null,
+      config: { ttl: 300, proxied: false },
+    });
+    expect(file.update_keys.find((key: any) => key.name === "router").domains).toEqual([
+      { provider: "Cloudflare home", name: "home.example.com", record_type: "A" },
+    ]);
     const hook = file.notifications.find((n: any) => n.name === "Hook");
     // A webhook's headers are secrets: sealed with the signing secret, never in clear.
     expect(hook.options).toEqual({ url: "http://127.0.0.1:9/hook" });
     expect(hook.secrets_sealed).toMatch(/^v1:/);
-    expect(openCredentials(hook.secrets_sealed, t.ctx.keys.encryptionKey)).toMatchObject({ headers: { "X-Home": "lab" } });
+    expect(openCredentials(hook.secrets_sealed, t.ctx.keys.encryptionKey)).toMatchObject({
+      headers: { "X-Home": "lab" },
+    });
     expect(file.notifications.find((n: any) => n.name === "Phone").secrets_sealed).toBeUndefined();
   });
 
@@ -110,7 +145,11 @@ describe("import", () => {
     expect(await exported(empty)).toBe(first);
     expect((await importing(empty, first)).body.changes).toEqual([]);
     // The router's key works on the new box: only its hash travelled.
-    const push = await empty.request("GET", `/nic/update?hostname=home.example.com&myip=81.2.69.142&password=${updateKey}`, { token: null });
+    const push = await empty.request(
+      "GET",
+      `/nic/update?hostname=home.example.com&myip=81.2.69.142&password=${updateKey}`,
+      { token: null },
+    );
     expect(push.status).toBe(200);
     // The secrets opened: the provider answers with its masked token.
     const providers = (await empty.request("GET", "/api/v1/providers")).body;
@@ -144,7 +183,10 @@ describe("import", () => {
     file.domains = file.domains.filter((domain: any) => domain.name !== "v6.example.com");
     file.notifications[1].events = ["update_failed", "ip_changed"];
     const text = JSON.stringify(file);
-    expect((await importing(t, text)).body.changes).toEqual(['update provider "Router DynDNS": enabled', 'update notification "Phone": events']);
+    expect((await importing(t, text)).body.changes).toEqual([
+      'update provider "Router DynDNS": enabled',
+      'update notification "Phone": events',
+    ]);
     expect((await counts(t)).domains).toBe(3);
     expect((await importing(t, text, "?prune=true")).body.changes).toEqual(["delete domain v6.example.com AAAA"]);
     expect((await counts(t)).domains).toBe(2);
@@ -165,7 +207,11 @@ describe("import", () => {
   test("a file refused halfway logs nothing it would have created", async () => {
     const { t } = await configured();
     const file = parse(await exported(t));
-    file.providers.push({ name: "New one", type: "cloudflare", credentials: { api_token: "another-token-0123456789abcdef" } });
+    file.providers.push({
+      name: "New one",
+      type: "cloudflare",
+      credentials: { api_token: "another-token-0123456789abcdef" },
+    });
     file.domains.push({ provider: "New one", name: "bad..name", record_type: "A" });
     const logsBefore = t.logs.length;
     expect((await importing(t, JSON.stringify(file))).status).toBe(422);
@@ -181,7 +227,9 @@ describe("import", () => {
     const nested = `version: 1\nproviders: ${"[".repeat(40)}${"]".repeat(40)}\n`;
     const deep = await importing(t, nested);
     expect([deep.status, deep.body.detail]).toEqual([422, "Line 1: the file nests deeper than 32 levels"]);
-    expect(() => importConfig(t.ctx, `version: 1\n# ${"x".repeat(300 * 1024)}\n`)).toThrow("Line 1: the file is larger than 256 KiB");
+    expect(() => importConfig(t.ctx, `version: 1\n# ${"x".repeat(300 * 1024)}\n`)).toThrow(
+      "Line 1: the file is larger than 256 KiB",
+    );
   });
 
   test("secrets may be written in clear by hand", async () => {
@@ -200,7 +248,10 @@ describe("import", () => {
       "      url: https://hc-ping.com/eb095278-f28d-448d-87fb-7b75c171a6aa",
     ].join("\n");
     const applied = await importing(t, text);
-    expect(applied.body.changes).toEqual(['create provider "Cloudflare" (cloudflare)', 'create notification "Monitor" (healthchecks)']);
+    expect(applied.body.changes).toEqual([
+      'create provider "Cloudflare" (cloudflare)',
+      'create notification "Monitor" (healthchecks)',
+    ]);
     const exportedText = await exported(t);
     expect(exportedText).not.toContain(CLOUDFLARE_FAKE_TOKEN);
     expect(exportedText).not.toContain("eb095278");
@@ -210,11 +261,22 @@ describe("import", () => {
 describe("mending with a file", () => {
   test("a provider whose stored credentials no longer open (another encryption key) takes the file's credentials", async () => {
     const t = await makeTestApp();
-    const created = await t.request("POST", "/api/v1/providers", { body: { name: "Cloudflare", type: "cloudflare", credentials: { api_token: "old-token-0123456789" } } });
+    const created = await t.request("POST", "/api/v1/providers", {
+      body: { name: "Cloudflare", type: "cloudflare", credentials: { api_token: "old-token-0123456789" } },
+    });
     expect(created.status).toBe(200);
     // What a replaced DDNS_ENCRYPTION_KEY leaves behind: a sealed value this key cannot open.
-    t.ctx.sqlite.query("UPDATE providers SET credentials = ? WHERE id = ?").run("v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", created.body.id);
-    const text = ["version: 1", "providers:", "  - name: Cloudflare", "    type: cloudflare", "    credentials:", `      api_token: ${CLOUDFLARE_FAKE_TOKEN}`].join("\n");
+    t.ctx.sqlite
+      .query("UPDATE providers SET credentials = ? WHERE id = ?")
+      .run("v1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", created.body.id);
+    const text = [
+      "version: 1",
+      "providers:",
+      "  - name: Cloudflare",
+      "    type: cloudflare",
+      "    credentials:",
+      `      api_token: ${CLOUDFLARE_FAKE_TOKEN}`,
+    ].join("\n");
     const applied = await importing(t, text);
     expect(applied.status).toBe(200);
     expect(applied.body.changes).toEqual(['update provider "Cloudflare": credentials']);
@@ -236,9 +298,17 @@ describe("a bad file changes nothing and names its line", () => {
       text: "version: 1\nproviders:\n  - name: X\n    type: nosuch\n    credentials: {}\n",
       detail: /^Line 4: providers\[0\]\.type: must be one of: /,
     },
-    { name: "a misspelt field", text: "version: 1\nproviders:\n  - name: X\n    typ: cloudflare\n", detail: /^Line 4: providers\[0\]\.typ: is not a field here \(use name, type, / },
+    {
+      name: "a misspelt field",
+      text: "version: 1\nproviders:\n  - name: X\n    typ: cloudflare\n",
+      detail: /^Line 4: providers\[0\]\.typ: is not a field here \(use name, type, /,
+    },
     { name: "no version", text: "providers: []\n", detail: "Line 1: version: is required (version: 1)" },
-    { name: "YAML aliases", text: "version: 1\nproviders: &p []\ndomains: *p\n", detail: "Line 1: aliases (&name … *name) are not allowed" },
+    {
+      name: "YAML aliases",
+      text: "version: 1\nproviders: &p []\ndomains: *p\n",
+      detail: "Line 1: aliases (&name … *name) are not allowed",
+    },
     {
       name: "a domain of a provider nobody named",
       text: "version: 1\ndomains:\n  - provider: Nobody\n    name: home.example.com\n",

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadSettings, parseDuration, resolveKeys, SettingsError, type Settings } from "../../src/config";
+import { loadSettings, parseDuration, resolveKeys, type Settings, SettingsError } from "../../src/config";
 import { SERVICES } from "../../src/dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "../../src/ip/detect";
 
@@ -38,7 +38,9 @@ describe("defaults", () => {
     {
       variable: "DDNS_CLOUDFLARE_API_URL (and one per service)",
       field: "apiUrls",
-      value: Object.fromEntries(SERVICES.flatMap((s) => (s.defaultApiUrl === undefined ? [] : [[s.type, s.defaultApiUrl]]))),
+      value: Object.fromEntries(
+        SERVICES.flatMap((s) => (s.defaultApiUrl === undefined ? [] : [[s.type, s.defaultApiUrl]])),
+      ),
     },
     { variable: "DDNS_HISTORY_RETENTION", field: "historyRetention", value: 1000 },
     { variable: "DDNS_LOG_LEVEL", field: "logLevel", value: "info" },
@@ -84,7 +86,9 @@ describe("values", () => {
 
   test("DDNS_HTTP_TIMEOUT is at most 2m: a request waits 255 s at most for its answer", () => {
     expect(loadSettings({ DDNS_HTTP_TIMEOUT: "2m" }).httpTimeoutMs).toBe(120_000);
-    expect(() => loadSettings({ DDNS_HTTP_TIMEOUT: "5m" })).toThrow("Invalid setting DDNS_HTTP_TIMEOUT: must be at most 2m, got 300s");
+    expect(() => loadSettings({ DDNS_HTTP_TIMEOUT: "5m" })).toThrow(
+      "Invalid setting DDNS_HTTP_TIMEOUT: must be at most 2m, got 300s",
+    );
   });
 
   test("DDNS_MAX_ANSWER_BYTES: 1 MiB by default, a whole number of bytes from 1 KiB", () => {
@@ -157,7 +161,10 @@ describe("values", () => {
       { host: "2001:db8::53", port: 5353 },
       { host: "127.0.0.1", port: 5300 },
     ]);
-    const system = Bun.spawnSync(["sh", "-c", "grep -E '^nameserver' /etc/resolv.conf | awk '{print $2}'"]).stdout.toString().split("\n").filter(Boolean);
+    const system = Bun.spawnSync(["sh", "-c", "grep -E '^nameserver' /etc/resolv.conf | awk '{print $2}'"])
+      .stdout.toString()
+      .split("\n")
+      .filter(Boolean);
     expect(loadSettings({}).resolvers.map((server) => server.host)).toEqual(system);
   });
 
@@ -202,7 +209,9 @@ describe("invalid values stop the start with one line naming the variable", () =
     { env: { DDNS_TLS_CERT: "/nonexistent/cert.pem", DDNS_TLS_KEY: "/nonexistent/key.pem" }, names: "DDNS_TLS_CERT" },
   ];
   for (const { env, names } of INVALID) {
-    test(`${Object.entries(env).map(([k, v]) => `${k}=${JSON.stringify(v.length > 20 ? `${v.slice(0, 8)}…` : v)}`).join(" ")} → names ${names}`, () => {
+    test(`${Object.entries(env)
+      .map(([k, v]) => `${k}=${JSON.stringify(v.length > 20 ? `${v.slice(0, 8)}…` : v)}`)
+      .join(" ")} → names ${names}`, () => {
       let caught: unknown;
       try {
         loadSettings(env);
@@ -233,7 +242,9 @@ describe("invalid values stop the start with one line naming the variable", () =
     expect(() => loadSettings({ DDNS_TLS_CERT: join(dir, "junk.pem"), DDNS_TLS_KEY: join(dir, "key.pem") })).toThrow(
       /^Invalid setting DDNS_TLS_CERT: .*junk\.pem is not a PEM file$/,
     );
-    expect(() => loadSettings({ DDNS_TLS_CERT: join(dir, "cert.pem"), DDNS_TLS_KEY: dir })).toThrow(/^Invalid setting DDNS_TLS_KEY: cannot read /);
+    expect(() => loadSettings({ DDNS_TLS_CERT: join(dir, "cert.pem"), DDNS_TLS_KEY: dir })).toThrow(
+      /^Invalid setting DDNS_TLS_KEY: cannot read /,
+    );
     const settings = loadSettings({ DDNS_TLS_CERT: join(dir, "cert.pem"), DDNS_TLS_KEY: join(dir, "key.pem") });
     expect(settings.tlsCert).toBe(join(dir, "cert.pem"));
     expect(settings.tlsKey).toBe(join(dir, "key.pem"));
@@ -264,7 +275,9 @@ describe("resolveKeys", () => {
     const dir = tempDir();
     resolveKeys(loadSettings({ DDNS_DATA_DIR: dir }));
     writeFileSync(join(dir, "encryption.key"), "\n");
-    expect(() => resolveKeys(loadSettings({ DDNS_DATA_DIR: dir }))).toThrow(/^Invalid setting DDNS_ENCRYPTION_KEY: the key file .* holds fewer than 32 characters/);
+    expect(() => resolveKeys(loadSettings({ DDNS_DATA_DIR: dir }))).toThrow(
+      /^Invalid setting DDNS_ENCRYPTION_KEY: the key file .* holds fewer than 32 characters/,
+    );
   });
 
   test("two data dirs get different keys", () => {
@@ -277,9 +290,16 @@ describe("resolveKeys", () => {
   test("prefers the environment's keys and then writes no key file", () => {
     const dir = tempDir();
     const keys = resolveKeys(
-      loadSettings({ DDNS_DATA_DIR: dir, DDNS_SECRET_KEY: "env-secret-key-0123456789abcdef0123", DDNS_ENCRYPTION_KEY: "env-encryption-key-0123456789abcdef01" }),
+      loadSettings({
+        DDNS_DATA_DIR: dir,
+        DDNS_SECRET_KEY: "env-secret-key-0123456789abcdef0123",
+        DDNS_ENCRYPTION_KEY: "env-encryption-key-0123456789abcdef01",
+      }),
     );
-    expect(keys).toEqual({ secretKey: "env-secret-key-0123456789abcdef0123", encryptionKey: "env-encryption-key-0123456789abcdef01" });
+    expect(keys).toEqual({
+      secretKey: "env-secret-key-0123456789abcdef0123",
+      encryptionKey: "env-encryption-key-0123456789abcdef01",
+    });
     expect(existsSync(join(dir, "secret.key"))).toBe(false);
     expect(existsSync(join(dir, "encryption.key"))).toBe(false);
   });
@@ -287,7 +307,9 @@ describe("resolveKeys", () => {
   test("an environment key wins over an existing key file; the other still comes from its file", () => {
     const dir = tempDir();
     const generated = resolveKeys(loadSettings({ DDNS_DATA_DIR: dir }));
-    const mixed = resolveKeys(loadSettings({ DDNS_DATA_DIR: dir, DDNS_SECRET_KEY: "env-secret-key-0123456789abcdef0123" }));
+    const mixed = resolveKeys(
+      loadSettings({ DDNS_DATA_DIR: dir, DDNS_SECRET_KEY: "env-secret-key-0123456789abcdef0123" }),
+    );
     expect(mixed).toEqual({ secretKey: "env-secret-key-0123456789abcdef0123", encryptionKey: generated.encryptionKey });
   });
 });

@@ -88,7 +88,10 @@ describe("/docs", () => {
     const styles = [...html.matchAll(/<link[^>]+href=["']([^"']+)["']/g)].map((m) => m[1]!);
     expect(scripts.length).toBeGreaterThan(0);
     expect(styles.length).toBeGreaterThan(0);
-    for (const [list, type] of [[scripts, "javascript"], [styles, "css"]] as const) {
+    for (const [list, type] of [
+      [scripts, "javascript"],
+      [styles, "css"],
+    ] as const) {
       for (const reference of list) {
         const url = new URL(reference, "http://localhost/docs");
         const response = await t.app.handle(new Request(url));
@@ -114,17 +117,25 @@ describe("/docs", () => {
   });
 
   test("is compressed when the browser accepts it", async () => {
-    const response = await t.app.handle(new Request("http://localhost/docs", { headers: { "accept-encoding": "gzip" } }));
+    const response = await t.app.handle(
+      new Request("http://localhost/docs", { headers: { "accept-encoding": "gzip" } }),
+    );
     expect([response.status, response.headers.get("content-encoding")]).toEqual([200, "gzip"]);
   });
 
   test("the Swagger bundle is the same file with brotli, gzip or no encoding, asked in any order", async () => {
     const bundle = async (encoding: string | null) => {
       const headers: Record<string, string> = encoding === null ? {} : { "accept-encoding": encoding };
-      const response = await t.app.handle(new Request("http://localhost/docs/assets/swagger-ui-bundle.js", { headers }));
+      const response = await t.app.handle(
+        new Request("http://localhost/docs/assets/swagger-ui-bundle.js", { headers }),
+      );
       expect([response.status, response.headers.get("content-encoding")]).toEqual([200, encoding]);
       const bytes = new Uint8Array(await response.arrayBuffer());
-      return encoding === "br" ? brotliDecompressSync(bytes) : encoding === "gzip" ? gunzipSync(bytes) : Buffer.from(bytes);
+      return encoding === "br"
+        ? brotliDecompressSync(bytes)
+        : encoding === "gzip"
+          ? gunzipSync(bytes)
+          : Buffer.from(bytes);
     };
     const plain = await bundle(null);
     expect(plain.byteLength).toBeGreaterThan(1_000_000);
@@ -193,14 +204,26 @@ describe("/docs/json", () => {
     expect(fields("post", "/api/v1/auth/login")).toEqual(["password", "username"]);
     expect(fields("post", "/api/v1/providers")).toEqual(["credentials", "is_enabled", "name", "options", "type"]);
     expect(fields("put", "/api/v1/providers/{}")).toEqual(["credentials", "is_enabled", "name", "options", "type"]);
-    const domainFields = ["address_source", "config", "cron_schedule", "domain_name", "external_id", "is_enabled", "provider_id", "record_type"];
+    const domainFields = [
+      "address_source",
+      "config",
+      "cron_schedule",
+      "domain_name",
+      "external_id",
+      "is_enabled",
+      "provider_id",
+      "record_type",
+    ];
     expect(fields("post", "/api/v1/domains")).toEqual(domainFields);
     expect(fields("put", "/api/v1/domains/{}")).toEqual(domainFields);
   });
 
   test("every operation has the operationId a generated client names its function after", () => {
-    for (const { method, path, operationId } of API_ROUTES) expect([method, path, operation(method, path).operationId]).toEqual([method, path, operationId]);
-    const all = Object.values<any>(spec.paths).flatMap((operations) => Object.values<any>(operations).map((op) => op.operationId));
+    for (const { method, path, operationId } of API_ROUTES)
+      expect([method, path, operation(method, path).operationId]).toEqual([method, path, operationId]);
+    const all = Object.values<any>(spec.paths).flatMap((operations) =>
+      Object.values<any>(operations).map((op) => op.operationId),
+    );
     expect(all.every((id) => /^[a-z]+[A-Za-z0-9]*$/.test(id))).toBe(true);
     expect(new Set(all).size).toBe(all.length);
     expect(spec.paths["/healthz"].get.operationId).toBe("getHealth");
@@ -209,7 +232,9 @@ describe("/docs/json", () => {
   });
 
   test("login also accepts the OAuth2 form", () => {
-    expect(Object.keys(operation("post", "/api/v1/auth/login").requestBody.content)).toContain("application/x-www-form-urlencoded");
+    expect(Object.keys(operation("post", "/api/v1/auth/login").requestBody.content)).toContain(
+      "application/x-www-form-urlencoded",
+    );
   });
 
   test("the history limit is a documented query parameter", () => {
@@ -228,8 +253,14 @@ describe("/docs/json", () => {
   test("is sent compressed to a client that accepts it, the same document either way", async () => {
     const decoders = { br: brotliDecompressSync, gzip: gunzipSync };
     for (const [encoding, decode] of Object.entries(decoders)) {
-      const response = await t.app.handle(new Request("http://localhost/docs/json", { headers: { "accept-encoding": `${encoding}, deflate` } }));
-      expect([response.status, response.headers.get("content-encoding"), response.headers.get("vary")]).toEqual([200, encoding, "Accept-Encoding"]);
+      const response = await t.app.handle(
+        new Request("http://localhost/docs/json", { headers: { "accept-encoding": `${encoding}, deflate` } }),
+      );
+      expect([response.status, response.headers.get("content-encoding"), response.headers.get("vary")]).toEqual([
+        200,
+        encoding,
+        "Accept-Encoding",
+      ]);
       const sent = new Uint8Array(await response.arrayBuffer());
       const document = decode(sent).toString();
       // About a tenth of the JSON: what a Pi on Wi-Fi sends Swagger UI instead of 260 KB.

@@ -6,14 +6,43 @@ import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { domains } from "../../src/db/schema";
 import { makeTestApp, type TestApp } from "../support";
-import { createDomain, createProvider, historyCount, insertHistory, ISO_UTC, resetData } from "./helpers";
+import { createDomain, createProvider, historyCount, ISO_UTC, insertHistory, resetData } from "./helpers";
 
 const DOMAIN_FIELDS = [
-  "address_source", "config", "created_at", "cron_schedule", "domain_name", "external_id", "id", "is_enabled", "last_changed_at",
-  "last_checked_at", "last_known_ip", "last_update_status", "next_run_at", "propagation", "provider_id", "provider_name", "pushed_at", "pushed_ip",
-  "record_type", "updated_at",
+  "address_source",
+  "config",
+  "created_at",
+  "cron_schedule",
+  "domain_name",
+  "external_id",
+  "id",
+  "is_enabled",
+  "last_changed_at",
+  "last_checked_at",
+  "last_known_ip",
+  "last_update_status",
+  "next_run_at",
+  "propagation",
+  "provider_id",
+  "provider_name",
+  "pushed_at",
+  "pushed_ip",
+  "record_type",
+  "updated_at",
 ];
-const HISTORY_FIELDS = ["domain_id", "duration_ms", "first_timestamp", "id", "ip_address", "message", "previous_ip", "repeat_count", "status", "timestamp", "trigger"];
+const HISTORY_FIELDS = [
+  "domain_id",
+  "duration_ms",
+  "first_timestamp",
+  "id",
+  "ip_address",
+  "message",
+  "previous_ip",
+  "repeat_count",
+  "status",
+  "timestamp",
+  "trigger",
+];
 
 let t: TestApp;
 let provider: { id: number; name: string };
@@ -25,7 +54,8 @@ beforeEach(async () => {
   provider = await createProvider(t, { name: "main" });
 });
 
-const post = (body: Record<string, unknown>) => t.request("POST", "/api/v1/domains", { body: { provider_id: provider.id, ...body } });
+const post = (body: Record<string, unknown>) =>
+  t.request("POST", "/api/v1/domains", { body: { provider_id: provider.id, ...body } });
 const put = (id: number | string, body: unknown) => t.request("PUT", `/api/v1/domains/${id}`, { body });
 const get = (id: number | string) => t.request("GET", `/api/v1/domains/${id}`);
 
@@ -38,7 +68,13 @@ function markWritten(id: number): void {
   const now = Date.now();
   t.ctx.db
     .update(domains)
-    .set({ lastKnownIp: "203.0.113.7", lastUpdateStatus: "SUCCESS", externalId: "rec-123", lastCheckedAt: now, lastChangedAt: now })
+    .set({
+      lastKnownIp: "203.0.113.7",
+      lastUpdateStatus: "SUCCESS",
+      externalId: "rec-123",
+      lastCheckedAt: now,
+      lastChangedAt: now,
+    })
     .where(eq(domains.id, id))
     .run();
 }
@@ -132,13 +168,21 @@ describe("create", () => {
   const BAD_FIELDS: { name: string; body: Record<string, unknown>; field: string }[] = [
     { name: "missing domain_name", body: { domain_name: undefined }, field: "domain_name" },
     { name: "domain_name a number", body: { domain_name: 42 }, field: "domain_name" },
-    { name: "missing provider_id", body: { provider_id: undefined, domain_name: "a.example.com" }, field: "provider_id" },
+    {
+      name: "missing provider_id",
+      body: { provider_id: undefined, domain_name: "a.example.com" },
+      field: "provider_id",
+    },
     { name: "provider_id a string", body: { provider_id: "one", domain_name: "a.example.com" }, field: "provider_id" },
     { name: "provider_id zero", body: { provider_id: 0, domain_name: "a.example.com" }, field: "provider_id" },
     { name: "provider_id a fraction", body: { provider_id: 1.5, domain_name: "a.example.com" }, field: "provider_id" },
     { name: "is_enabled a string", body: { domain_name: "a.example.com", is_enabled: "true" }, field: "is_enabled" },
     { name: "record_type a number", body: { domain_name: "a.example.com", record_type: 4 }, field: "record_type" },
-    { name: "cron_schedule a number", body: { domain_name: "a.example.com", cron_schedule: 5 }, field: "cron_schedule" },
+    {
+      name: "cron_schedule a number",
+      body: { domain_name: "a.example.com", cron_schedule: 5 },
+      field: "cron_schedule",
+    },
     { name: "external_id a number", body: { domain_name: "a.example.com", external_id: 12 }, field: "external_id" },
     { name: "config a string", body: { domain_name: "a.example.com", config: "ttl=60" }, field: "config" },
     { name: "config an array", body: { domain_name: "a.example.com", config: [1, 2] }, field: "config" },
@@ -169,7 +213,10 @@ describe("hostnames", () => {
     { input: "1.example.com", stored: "1.example.com" },
     { input: "example.com", stored: "example.com" },
     { input: `${"a".repeat(63)}.example.com`, stored: `${"a".repeat(63)}.example.com` },
-    { input: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(61)}`, stored: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(61)}` },
+    {
+      input: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(61)}`,
+      stored: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(61)}`,
+    },
   ];
   for (const { input, stored } of NORMALISED) {
     test(`"${input.length > 40 ? `${input.slice(0, 20)}…(${input.length})` : input}" is stored as ${stored.length > 40 ? `${stored.length} characters` : stored}`, async () => {
@@ -204,7 +251,10 @@ describe("hostnames", () => {
     { name: "a port", input: "home.example.com:80" },
     { name: "user info", input: "me@home.example.com" },
     { name: "a wildcard", input: "*.example.com" },
-    { name: "more than 253 characters", input: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}` },
+    {
+      name: "more than 253 characters",
+      input: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(63)}`,
+    },
   ];
   for (const { name, input } of INVALID) {
     test(`${name} → 422 naming domain_name`, async () => {
@@ -370,10 +420,25 @@ describe("duplicates", () => {
 });
 
 describe("partial update", () => {
-  const UPDATES: { name: string; change: Record<string, unknown>; expected: Record<string, unknown>; keepsState: boolean }[] = [
+  const UPDATES: {
+    name: string;
+    change: Record<string, unknown>;
+    expected: Record<string, unknown>;
+    keepsState: boolean;
+  }[] = [
     { name: "config only", change: { config: { ttl: 300 } }, expected: { config: { ttl: 300 } }, keepsState: true },
-    { name: "cron_schedule only", change: { cron_schedule: "0 * * * *" }, expected: { cron_schedule: "0 * * * *" }, keepsState: true },
-    { name: "cron_schedule back to null", change: { cron_schedule: null }, expected: { cron_schedule: null }, keepsState: true },
+    {
+      name: "cron_schedule only",
+      change: { cron_schedule: "0 * * * *" },
+      expected: { cron_schedule: "0 * * * *" },
+      keepsState: true,
+    },
+    {
+      name: "cron_schedule back to null",
+      change: { cron_schedule: null },
+      expected: { cron_schedule: null },
+      keepsState: true,
+    },
     {
       name: "external_id only (another record until written)",
       change: { external_id: "rec-999" },
@@ -386,7 +451,12 @@ describe("partial update", () => {
       expected: { external_id: null, last_known_ip: null, last_update_status: null },
       keepsState: false,
     },
-    { name: "is_enabled false", change: { is_enabled: false }, expected: { is_enabled: false, next_run_at: null }, keepsState: true },
+    {
+      name: "is_enabled false",
+      change: { is_enabled: false },
+      expected: { is_enabled: false, next_run_at: null },
+      keepsState: true,
+    },
     {
       name: "domain_name (another record)",
       change: { domain_name: "New.Example.com." },
@@ -414,7 +484,11 @@ describe("partial update", () => {
     for (const change of [{ is_enabled: false }, {}, { cron_schedule: "*/10 * * * *" }]) {
       const response = await put(created.id, change);
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ record_type: "AAAA", external_id: "rec-123", last_known_ip: "203.0.113.7" });
+      expect(response.body).toMatchObject({
+        record_type: "AAAA",
+        external_id: "rec-123",
+        last_known_ip: "203.0.113.7",
+      });
     }
   });
 
@@ -451,7 +525,10 @@ describe("partial update", () => {
   ];
   for (const [type, ttl, accepted] of TTLS) {
     test(`ttl ${ttl} on ${type} → ${accepted ? "200" : "422"}`, async () => {
-      const owner = type === "cloudflare" ? provider : await createProvider(t, { name: "dynu", type: "dynu", credentials: { api_key: "dynu-key-0123456789" } });
+      const owner =
+        type === "cloudflare"
+          ? provider
+          : await createProvider(t, { name: "dynu", type: "dynu", credentials: { api_key: "dynu-key-0123456789" } });
       const response = await post({ provider_id: owner.id, domain_name: "ttl.example.com", config: { ttl } });
       expect(response.status).toBe(accepted ? 200 : 422);
       if (!accepted) expect(fieldsOf(response.body)).toEqual(["config.ttl"]);
@@ -459,7 +536,11 @@ describe("partial update", () => {
   }
 
   test("moving a domain to a provider whose service refuses its TTL → 422, nothing changes", async () => {
-    const dynu = await createProvider(t, { name: "dynu", type: "dynu", credentials: { api_key: "dynu-key-0123456789" } });
+    const dynu = await createProvider(t, {
+      name: "dynu",
+      type: "dynu",
+      credentials: { api_key: "dynu-key-0123456789" },
+    });
     const created = await createDomain(t, dynu.id, { config: { ttl: 30 } });
     const response = await put(created.id, { provider_id: provider.id });
     expect(response.status).toBe(422);
@@ -468,7 +549,10 @@ describe("partial update", () => {
   });
   for (const { name, change, expected, keepsState } of UPDATES) {
     test(name, async () => {
-      const created = await createDomain(t, provider.id, { domain_name: "home.example.com", config: { zone_id: "z1", ttl: 60 } });
+      const created = await createDomain(t, provider.id, {
+        domain_name: "home.example.com",
+        config: { zone_id: "z1", ttl: 60 },
+      });
       markWritten(created.id);
       const before = (await get(created.id)).body;
       await Bun.sleep(5);
@@ -478,7 +562,8 @@ describe("partial update", () => {
       expect(response.body).toMatchObject(expected);
       // Every field not named in the change (or reset by it) is as it was.
       const untouched = DOMAIN_FIELDS.filter(
-        (field) => !(field in change) && !(field in expected) && !["updated_at", "next_run_at", "config"].includes(field),
+        (field) =>
+          !(field in change) && !(field in expected) && !["updated_at", "next_run_at", "config"].includes(field),
       );
       const stateFields = ["last_known_ip", "last_update_status", "external_id", "last_checked_at", "last_changed_at"];
       for (const field of untouched) {
@@ -495,7 +580,10 @@ describe("partial update", () => {
   }
 
   test("a new hostname is due at once and forgets the old record's zone", async () => {
-    const created = await createDomain(t, provider.id, { domain_name: "home.example.com", config: { zone_id: "z1", ttl: 60 } });
+    const created = await createDomain(t, provider.id, {
+      domain_name: "home.example.com",
+      config: { zone_id: "z1", ttl: 60 },
+    });
     markWritten(created.id);
     const started = Date.now();
     const response = await put(created.id, { domain_name: "other.example.org" });
@@ -532,7 +620,11 @@ describe("partial update", () => {
 
   test("a new schedule moves next_run_at to the schedule's next run", async () => {
     const domain = await createDomain(t, provider.id);
-    t.ctx.db.update(domains).set({ nextRunAt: Date.now() + 3_600_000 }).where(eq(domains.id, domain.id)).run();
+    t.ctx.db
+      .update(domains)
+      .set({ nextRunAt: Date.now() + 3_600_000 })
+      .where(eq(domains.id, domain.id))
+      .run();
     const response = await put(domain.id, { cron_schedule: "0 0 1 1 *" }); // midnight on 1 January
     const next = new Date(response.body.next_run_at);
     expect(next.getTime()).toBeGreaterThan(Date.now());
@@ -580,7 +672,9 @@ describe("delete", () => {
     const domain = await createDomain(t, provider.id);
     insertHistory(t, domain.id);
     // A trigger that refuses the domain's removal, after its history rows were already deleted.
-    t.ctx.sqlite.exec(`CREATE TRIGGER refuse_delete BEFORE DELETE ON domains BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    t.ctx.sqlite.exec(
+      `CREATE TRIGGER refuse_delete BEFORE DELETE ON domains BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
     try {
       const response = await t.request("DELETE", `/api/v1/domains/${domain.id}`);
       expect(response.status).toBe(500);
@@ -598,9 +692,31 @@ describe("history", () => {
   test("records have exactly the contract's fields, newest first", async () => {
     const domain = await createDomain(t, provider.id);
     const now = Date.now();
-    const oldest = insertHistory(t, domain.id, { ageMs: 3_000, ip: "203.0.113.1", previousIp: null, trigger: "schedule", durationMs: 120 }, now);
-    const failed = insertHistory(t, domain.id, { ageMs: 2_000, ip: null, status: "FAILED", message: "no answer", trigger: "schedule", durationMs: 2001 }, now);
-    const newest = insertHistory(t, domain.id, { ageMs: 1_000, ip: "203.0.113.2", previousIp: "203.0.113.1", trigger: "manual", durationMs: 80, message: "Updated" }, now);
+    const oldest = insertHistory(
+      t,
+      domain.id,
+      { ageMs: 3_000, ip: "203.0.113.1", previousIp: null, trigger: "schedule", durationMs: 120 },
+      now,
+    );
+    const failed = insertHistory(
+      t,
+      domain.id,
+      { ageMs: 2_000, ip: null, status: "FAILED", message: "no answer", trigger: "schedule", durationMs: 2001 },
+      now,
+    );
+    const newest = insertHistory(
+      t,
+      domain.id,
+      {
+        ageMs: 1_000,
+        ip: "203.0.113.2",
+        previousIp: "203.0.113.1",
+        trigger: "manual",
+        durationMs: 80,
+        message: "Updated",
+      },
+      now,
+    );
     const response = await history(domain.id);
     expect(response.status).toBe(200);
     expect(response.body.map((row: any) => row.id)).toEqual([newest, failed, oldest]);
@@ -618,7 +734,13 @@ describe("history", () => {
       repeat_count: 1,
       first_timestamp: null,
     });
-    expect(response.body[1]).toMatchObject({ ip_address: null, status: "FAILED", message: "no answer", trigger: "schedule", duration_ms: 2001 });
+    expect(response.body[1]).toMatchObject({
+      ip_address: null,
+      status: "FAILED",
+      message: "no answer",
+      trigger: "schedule",
+      duration_ms: 2001,
+    });
     expect(response.body[2].previous_ip).toBeNull();
     for (const row of response.body) expect(row.timestamp).toMatch(ISO_UTC);
   });
@@ -713,7 +835,8 @@ describe("ids", () => {
 });
 
 describe("forced update refusals", () => {
-  const updateIp = (id: number | string, token?: string | null) => t.request("POST", `/api/v1/domains/${id}/update_ip`, { token });
+  const updateIp = (id: number | string, token?: string | null) =>
+    t.request("POST", `/api/v1/domains/${id}/update_ip`, { token });
 
   test("without a token → 401", async () => {
     const domain = await createDomain(t, provider.id);
@@ -742,7 +865,9 @@ describe("forced update refusals", () => {
     expect(typeof response.body.detail).toBe("string");
     expect(response.body.detail).toMatch(/disabled/i);
     const rows = (await t.request("GET", `/api/v1/domains/${domain.id}/history`)).body;
-    expect(rows).toMatchObject([{ status: "FAILED", ip_address: null, trigger: "manual", message: response.body.detail }]);
+    expect(rows).toMatchObject([
+      { status: "FAILED", ip_address: null, trigger: "manual", message: response.body.detail },
+    ]);
     expect((await get(domain.id)).body).toEqual(domain);
   });
 

@@ -29,7 +29,13 @@ describe("malformed bodies", () => {
     { name: "a JSON string, update provider", method: "PUT", path: "/api/v1/providers/1", body: '"x"' },
     { name: "JSON null, create provider", method: "POST", path: "/api/v1/providers", body: "null" },
     { name: "an empty body, create domain", method: "POST", path: "/api/v1/domains", body: "" },
-    { name: "text/plain, create provider", method: "POST", path: "/api/v1/providers", body: "hello", contentType: "text/plain" },
+    {
+      name: "text/plain, create provider",
+      method: "POST",
+      path: "/api/v1/providers",
+      body: "hello",
+      contentType: "text/plain",
+    },
   ];
   for (const { name, method, path, body, contentType } of MALFORMED) {
     test(`${name} → 422 {detail}`, async () => {
@@ -52,9 +58,27 @@ describe("malformed bodies", () => {
 
 describe("wrong-typed fields → 422 with errors: [{field, message}]", () => {
   const WRONG: { name: string; method: string; path: () => string; body: unknown; fields: string[] }[] = [
-    { name: "provider name a number", method: "POST", path: () => "/api/v1/providers", body: { name: 1, type: "dynu", credentials: { token: "k" } }, fields: ["name"] },
-    { name: "provider is_enabled a string", method: "PUT", path: () => `/api/v1/providers/${providerId}`, body: { is_enabled: "false" }, fields: ["is_enabled"] },
-    { name: "provider credentials a list", method: "PUT", path: () => `/api/v1/providers/${providerId}`, body: { credentials: ["k"] }, fields: ["credentials"] },
+    {
+      name: "provider name a number",
+      method: "POST",
+      path: () => "/api/v1/providers",
+      body: { name: 1, type: "dynu", credentials: { token: "k" } },
+      fields: ["name"],
+    },
+    {
+      name: "provider is_enabled a string",
+      method: "PUT",
+      path: () => `/api/v1/providers/${providerId}`,
+      body: { is_enabled: "false" },
+      fields: ["is_enabled"],
+    },
+    {
+      name: "provider credentials a list",
+      method: "PUT",
+      path: () => `/api/v1/providers/${providerId}`,
+      body: { credentials: ["k"] },
+      fields: ["credentials"],
+    },
     {
       name: "several fields at once",
       method: "POST",
@@ -62,12 +86,48 @@ describe("wrong-typed fields → 422 with errors: [{field, message}]", () => {
       body: { name: 1, type: 2, credentials: { token: "k" }, is_enabled: "x" },
       fields: ["name", "type", "is_enabled"],
     },
-    { name: "domain provider_id a word", method: "POST", path: () => "/api/v1/domains", body: { provider_id: "one", domain_name: "a.example.com" }, fields: ["provider_id"] },
-    { name: "domain name a list", method: "POST", path: () => "/api/v1/domains", body: { provider_id: 1, domain_name: ["a.example.com"] }, fields: ["domain_name"] },
-    { name: "nested: config.ttl a word (dotted path)", method: "PUT", path: () => `/api/v1/domains/${domainId}`, body: { config: { ttl: "auto" } }, fields: ["config.ttl"] },
-    { name: "nested: config.proxied a string", method: "PUT", path: () => `/api/v1/domains/${domainId}`, body: { config: { proxied: "yes" } }, fields: ["config.proxied"] },
-    { name: "domain is_enabled null", method: "PUT", path: () => `/api/v1/domains/${domainId}`, body: { is_enabled: null }, fields: ["is_enabled"] },
-    { name: "login username a number", method: "POST", path: () => "/api/v1/auth/login", body: { username: 7, password: "x" }, fields: ["username"] },
+    {
+      name: "domain provider_id a word",
+      method: "POST",
+      path: () => "/api/v1/domains",
+      body: { provider_id: "one", domain_name: "a.example.com" },
+      fields: ["provider_id"],
+    },
+    {
+      name: "domain name a list",
+      method: "POST",
+      path: () => "/api/v1/domains",
+      body: { provider_id: 1, domain_name: ["a.example.com"] },
+      fields: ["domain_name"],
+    },
+    {
+      name: "nested: config.ttl a word (dotted path)",
+      method: "PUT",
+      path: () => `/api/v1/domains/${domainId}`,
+      body: { config: { ttl: "auto" } },
+      fields: ["config.ttl"],
+    },
+    {
+      name: "nested: config.proxied a string",
+      method: "PUT",
+      path: () => `/api/v1/domains/${domainId}`,
+      body: { config: { proxied: "yes" } },
+      fields: ["config.proxied"],
+    },
+    {
+      name: "domain is_enabled null",
+      method: "PUT",
+      path: () => `/api/v1/domains/${domainId}`,
+      body: { is_enabled: null },
+      fields: ["is_enabled"],
+    },
+    {
+      name: "login username a number",
+      method: "POST",
+      path: () => "/api/v1/auth/login",
+      body: { username: 7, password: "x" },
+      fields: ["username"],
+    },
   ];
   for (const { name, method, path, body, fields } of WRONG) {
     test(name, async () => {
@@ -89,7 +149,10 @@ describe("wrong-typed fields → 422 with errors: [{field, message}]", () => {
 
   test("a missing required field is 'is required'", async () => {
     const response = await t.request("POST", "/api/v1/domains", { body: { provider_id: providerId } });
-    expect(response.body).toEqual({ detail: "domain_name: is required", errors: [{ field: "domain_name", message: "is required" }] });
+    expect(response.body).toEqual({
+      detail: "domain_name: is required",
+      errors: [{ field: "domain_name", message: "is required" }],
+    });
   });
 });
 
@@ -122,24 +185,96 @@ describe("unknown paths", () => {
 });
 
 describe("every non-2xx answer is JSON with a string detail", () => {
-  const BAD_REQUESTS: { name: string; method: string; path: () => string; body?: unknown; token?: string | null; status: number }[] = [
+  const BAD_REQUESTS: {
+    name: string;
+    method: string;
+    path: () => string;
+    body?: unknown;
+    token?: string | null;
+    status: number;
+  }[] = [
     { name: "no token", method: "GET", path: () => "/api/v1/domains", token: null, status: 401 },
     { name: "garbage token", method: "GET", path: () => "/api/v1/domains", token: "x.y.z", status: 401 },
-    { name: "wrong login", method: "POST", path: () => "/api/v1/auth/login", body: { username: "admin", password: "no" }, token: null, status: 401 },
+    {
+      name: "wrong login",
+      method: "POST",
+      path: () => "/api/v1/auth/login",
+      body: { username: "admin", password: "no" },
+      token: null,
+      status: 401,
+    },
     { name: "unknown provider", method: "GET", path: () => "/api/v1/providers/4242", status: 404 },
     { name: "unknown domain", method: "PUT", path: () => "/api/v1/domains/4242", body: {}, status: 404 },
     { name: "unknown domain's history", method: "GET", path: () => "/api/v1/domains/4242/history", status: 404 },
-    { name: "domain on an unknown provider", method: "POST", path: () => "/api/v1/domains", body: { provider_id: 4242, domain_name: "a.example.com" }, status: 404 },
-    { name: "duplicate provider", method: "POST", path: () => "/api/v1/providers", body: { name: "P", type: "dynu", credentials: { token: "k" } }, status: 409 },
-    { name: "delete a provider with domains", method: "DELETE", path: () => `/api/v1/providers/${providerId}`, status: 409 },
-    { name: "change the type of a provider with domains", method: "PUT", path: () => `/api/v1/providers/${providerId}`, body: { type: "dynu", credentials: { token: "k" } }, status: 409 },
-    { name: "bad hostname", method: "POST", path: () => "/api/v1/domains", body: { provider_id: 1, domain_name: "nodots" }, status: 422 },
-    { name: "bad cron", method: "PUT", path: () => `/api/v1/domains/${domainId}`, body: { cron_schedule: "every minute" }, status: 422 },
-    { name: "bad record type", method: "PUT", path: () => `/api/v1/domains/${domainId}`, body: { record_type: "SRV" }, status: 422 },
-    { name: "limit out of range", method: "GET", path: () => `/api/v1/domains/${domainId}/history?limit=5000`, status: 422 },
+    {
+      name: "domain on an unknown provider",
+      method: "POST",
+      path: () => "/api/v1/domains",
+      body: { provider_id: 4242, domain_name: "a.example.com" },
+      status: 404,
+    },
+    {
+      name: "duplicate provider",
+      method: "POST",
+      path: () => "/api/v1/providers",
+      body: { name: "P", type: "dynu", credentials: { token: "k" } },
+      status: 409,
+    },
+    {
+      name: "delete a provider with domains",
+      method: "DELETE",
+      path: () => `/api/v1/providers/${providerId}`,
+      status: 409,
+    },
+    {
+      name: "change the type of a provider with domains",
+      method: "PUT",
+      path: () => `/api/v1/providers/${providerId}`,
+      body: { type: "dynu", credentials: { token: "k" } },
+      status: 409,
+    },
+    {
+      name: "bad hostname",
+      method: "POST",
+      path: () => "/api/v1/domains",
+      body: { provider_id: 1, domain_name: "nodots" },
+      status: 422,
+    },
+    {
+      name: "bad cron",
+      method: "PUT",
+      path: () => `/api/v1/domains/${domainId}`,
+      body: { cron_schedule: "every minute" },
+      status: 422,
+    },
+    {
+      name: "bad record type",
+      method: "PUT",
+      path: () => `/api/v1/domains/${domainId}`,
+      body: { record_type: "SRV" },
+      status: 422,
+    },
+    {
+      name: "limit out of range",
+      method: "GET",
+      path: () => `/api/v1/domains/${domainId}/history?limit=5000`,
+      status: 422,
+    },
     { name: "non-integer id", method: "DELETE", path: () => "/api/v1/domains/one", status: 422 },
-    { name: "unknown provider type", method: "POST", path: () => "/api/v1/providers", body: { name: "n", type: "x", credentials: {} }, status: 422 },
-    { name: "missing credential key", method: "POST", path: () => "/api/v1/providers", body: { name: "n", type: "dynu", credentials: {} }, status: 422 },
+    {
+      name: "unknown provider type",
+      method: "POST",
+      path: () => "/api/v1/providers",
+      body: { name: "n", type: "x", credentials: {} },
+      status: 422,
+    },
+    {
+      name: "missing credential key",
+      method: "POST",
+      path: () => "/api/v1/providers",
+      body: { name: "n", type: "dynu", credentials: {} },
+      status: 422,
+    },
     { name: "unknown path", method: "GET", path: () => "/api/v1/what", status: 404 },
   ];
   for (const { name, method, path, body, token, status } of BAD_REQUESTS) {

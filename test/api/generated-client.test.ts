@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@hey-api/openapi-ts";
-import { startServer, type RunningServer } from "../../src/server";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../fakes/duckdns";
-import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
+import { type RunningServer, startServer } from "../../src/server";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { DUCKDNS_FAKE_TOKEN, type DuckDnsFake, startDuckDnsFake } from "../fakes/duckdns";
+import { ECHO_DEFAULT_IPV4, type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -85,10 +85,22 @@ test("a client generated from /docs/json type-checks and runs a whole flow", asy
   const document = await fetch(new URL("/docs/json", running.url));
   expect(document.status).toBe(200);
   await Bun.write(join(dir, "openapi.json"), await document.text());
-  await createClient({ input: join(dir, "openapi.json"), output: join(dir, "client"), plugins: ["@hey-api/client-fetch"], logs: { level: "silent" } });
+  await createClient({
+    input: join(dir, "openapi.json"),
+    output: join(dir, "client"),
+    plugins: ["@hey-api/client-fetch"],
+    logs: { level: "silent" },
+  });
 
   const sdk = await Bun.file(join(dir, "client/sdk.gen.ts")).text();
-  for (const name of ["login", "createProvider", "getDomainHistory", "updateDomainIp", "listUpdateKeys", "testNotification"]) {
+  for (const name of [
+    "login",
+    "createProvider",
+    "getDomainHistory",
+    "updateDomainIp",
+    "listUpdateKeys",
+    "testNotification",
+  ]) {
     expect(sdk).toContain(`export const ${name} =`);
   }
   expect(sdk).not.toContain("getApiV1");
@@ -98,16 +110,34 @@ test("a client generated from /docs/json type-checks and runs a whole flow", asy
   await Bun.write(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", lib: ["ES2022", "DOM", "DOM.Iterable"], skipLibCheck: true, types: [] },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "ES2022",
+        module: "ESNext",
+        moduleResolution: "Bundler",
+        lib: ["ES2022", "DOM", "DOM.Iterable"],
+        skipLibCheck: true,
+        types: [],
+      },
       include: ["flow.ts", "mistake.ts", "client/**/*.ts"],
     }),
   );
-  const tsc = Bun.spawnSync([join(ROOT, "node_modules/.bin/tsc"), "-p", join(dir, "tsconfig.json")], { cwd: dir, timeout: 60_000 });
+  const tsc = Bun.spawnSync([join(ROOT, "node_modules/.bin/tsc"), "-p", join(dir, "tsconfig.json")], {
+    cwd: dir,
+    timeout: 60_000,
+  });
   expect(tsc.stdout.toString() + tsc.stderr.toString()).toBe("");
   expect(tsc.exitCode).toBe(0);
 
   const { flow } = await import(join(dir, "flow.ts"));
-  const result = await flow(running.url.origin, t.ctx.settings.adminUsername, TEST_PASSWORD, CLOUDFLARE_FAKE_TOKEN, DUCKDNS_FAKE_TOKEN);
+  const result = await flow(
+    running.url.origin,
+    t.ctx.settings.adminUsername,
+    TEST_PASSWORD,
+    CLOUDFLARE_FAKE_TOKEN,
+    DUCKDNS_FAKE_TOKEN,
+  );
   expect(result.types).toEqual(["cloudflare", "duckdns"]);
   expect(JSON.stringify(result.credentials)).not.toContain(CLOUDFLARE_FAKE_TOKEN);
   expect(result.update).toEqual({ success: true, ip: ECHO_DEFAULT_IPV4 });

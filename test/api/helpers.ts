@@ -12,7 +12,12 @@ export const DYNU_KEY = "dynu-key-secret-fedcba9876543210";
 
 export async function createProvider(
   t: TestApp,
-  fields: { name?: string; type?: "cloudflare" | "dynu"; credentials?: Record<string, unknown>; is_enabled?: boolean } = {},
+  fields: {
+    name?: string;
+    type?: "cloudflare" | "dynu";
+    credentials?: Record<string, unknown>;
+    is_enabled?: boolean;
+  } = {},
 ): Promise<any> {
   const type = fields.type ?? "cloudflare";
   const body = {
@@ -27,7 +32,11 @@ export async function createProvider(
 }
 
 export async function createDomain(t: TestApp, providerId: number, fields: Record<string, unknown> = {}): Promise<any> {
-  const body = { provider_id: providerId, domain_name: `host-${crypto.randomUUID().slice(0, 8)}.example.com`, ...fields };
+  const body = {
+    provider_id: providerId,
+    domain_name: `host-${crypto.randomUUID().slice(0, 8)}.example.com`,
+    ...fields,
+  };
   const response = await t.request("POST", "/api/v1/domains", { body });
   expect(response.status).toBe(200);
   return response.body;
@@ -66,13 +75,21 @@ export function historyCount(t: TestApp, domainId?: number): number {
   const row =
     domainId === undefined
       ? t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM history").get()
-      : t.ctx.sqlite.query<{ n: number }, [number]>("SELECT count(*) AS n FROM history WHERE domain_id = ?").get(domainId);
+      : t.ctx.sqlite
+          .query<{ n: number }, [number]>("SELECT count(*) AS n FROM history WHERE domain_id = ?")
+          .get(domainId);
   return row!.n;
 }
 
 /** A HS256 token with arbitrary claims, signed with `secret`. */
-export function signToken(secret: string, claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT", ...header }).sign(new TextEncoder().encode(secret));
+export function signToken(
+  secret: string,
+  claims: Record<string, unknown>,
+  header: Record<string, unknown> = {},
+): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256", typ: "JWT", ...header })
+    .sign(new TextEncoder().encode(secret));
 }
 
 export function base64url(value: unknown): string {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTestApp, type TestApp } from "../support";
 import { whileUnchanged } from "../../src/modules/shared";
+import { makeTestApp, type TestApp } from "../support";
 import { createDomain, createProvider } from "./helpers";
 
 const dir = mkdtempSync(join(tmpdir(), "ddnsd-list-"));
@@ -23,7 +23,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const names = async () => ((await t.request("GET", "/api/v1/domains")).body as { domain_name: string }[]).map((d) => d.domain_name);
+const names = async () =>
+  ((await t.request("GET", "/api/v1/domains")).body as { domain_name: string }[]).map((d) => d.domain_name);
 
 test("a write through the API shows in the next list", async () => {
   const provider = await createProvider(t);
@@ -40,14 +41,20 @@ test("a write by any statement on the connection shows in the next list", async 
     )!.last_known_ip;
   expect(await names()).toHaveLength(2);
   // As the updater writes: a prepared statement, a transaction, a plain run.
-  t.ctx.sqlite.query("UPDATE domains SET last_known_ip = ? WHERE domain_name = ?").run("198.51.100.7", "one.example.com");
+  t.ctx.sqlite
+    .query("UPDATE domains SET last_known_ip = ? WHERE domain_name = ?")
+    .run("198.51.100.7", "one.example.com");
   expect(await lastIp()).toBe("198.51.100.7");
-  t.ctx.sqlite.transaction(() => t.ctx.sqlite.query("UPDATE domains SET last_known_ip = '198.51.100.8' WHERE domain_name = 'one.example.com'").run())();
+  t.ctx.sqlite.transaction(() =>
+    t.ctx.sqlite.query("UPDATE domains SET last_known_ip = '198.51.100.8' WHERE domain_name = 'one.example.com'").run(),
+  )();
   expect(await lastIp()).toBe("198.51.100.8");
   t.ctx.sqlite.run("UPDATE domains SET last_known_ip = '198.51.100.9' WHERE domain_name = 'one.example.com'");
   expect(await lastIp()).toBe("198.51.100.9");
   // RETURNING reads through get(): still a write.
-  t.ctx.sqlite.query("UPDATE domains SET last_known_ip = '198.51.100.10' WHERE domain_name = 'one.example.com' RETURNING id").get();
+  t.ctx.sqlite
+    .query("UPDATE domains SET last_known_ip = '198.51.100.10' WHERE domain_name = 'one.example.com' RETURNING id")
+    .get();
   expect(await lastIp()).toBe("198.51.100.10");
 });
 
@@ -62,7 +69,9 @@ test("a provider renamed shows in both lists", async () => {
   const [provider] = (await t.request("GET", "/api/v1/providers")).body as { id: number }[];
   await t.request("PUT", `/api/v1/providers/${provider!.id}`, { body: { name: "renamed" } });
   expect(((await t.request("GET", "/api/v1/providers")).body as { name: string }[])[0]!.name).toBe("renamed");
-  expect(((await t.request("GET", "/api/v1/domains")).body as { provider_name: string }[])[0]!.provider_name).toBe("renamed");
+  expect(((await t.request("GET", "/api/v1/domains")).body as { provider_name: string }[])[0]!.provider_name).toBe(
+    "renamed",
+  );
 });
 
 test("an answer is computed again only after a change, or once its window has passed", async () => {

@@ -4,12 +4,12 @@
 // OpenAPI 3.0's `nullable` — with `servers`, every response described, and the provider types
 // enumerated from the service registry.
 
-import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, test } from "bun:test";
-import { openApi31 } from "../../src/http/docs";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { NOTIFICATION_EVENTS } from "../../src/db/schema";
-import { NOTIFICATION_TYPES } from "../../src/notify/registry";
 import { PROVIDER_TYPES, SERVICES } from "../../src/dns/registry";
+import { openApi31 } from "../../src/http/docs";
+import { NOTIFICATION_TYPES } from "../../src/notify/registry";
 import { makeTestApp } from "../support";
 
 let spec: any;
@@ -44,7 +44,9 @@ describe("the OpenAPI document", () => {
   });
 
   test("a nullable field is a type list", () => {
-    const ok = spec.paths["/api/v1/providers/{provider_id}/verify"].post.responses["200"].content["application/json"].schema.properties.ok;
+    const ok =
+      spec.paths["/api/v1/providers/{provider_id}/verify"].post.responses["200"].content["application/json"].schema
+        .properties.ok;
     expect(ok.type).toEqual(["boolean", "null"]);
   });
 
@@ -62,8 +64,12 @@ describe("the OpenAPI document", () => {
   test("a provider is one of the registered services, told apart by its type, in requests and answers", () => {
     const schemas = spec.components.schemas;
     const create = spec.paths["/api/v1/providers"].post.requestBody.content["application/json"].schema;
-    const answer = spec.paths["/api/v1/providers/{provider_id}"].get.responses["200"].content["application/json"].schema;
-    for (const [schema, name] of [[create, "ProviderCreate"], [answer, "Provider"]] as const) {
+    const answer =
+      spec.paths["/api/v1/providers/{provider_id}"].get.responses["200"].content["application/json"].schema;
+    for (const [schema, name] of [
+      [create, "ProviderCreate"],
+      [answer, "Provider"],
+    ] as const) {
       expect(schema).toEqual({ $ref: `#/components/schemas/${name}` });
       const union = schemas[name];
       expect(union.discriminator.propertyName).toBe("type");
@@ -72,10 +78,14 @@ describe("the OpenAPI document", () => {
       for (const [type, target] of Object.entries<string>(union.discriminator.mapping)) {
         const variant = schemas[target.replace("#/components/schemas/", "")];
         expect(variant.properties.type.const).toBe(type);
-        expect(variant.required).toEqual(expect.arrayContaining(name === "Provider" ? ["type", "credentials", "options"] : ["type", "credentials"]));
+        expect(variant.required).toEqual(
+          expect.arrayContaining(name === "Provider" ? ["type", "credentials", "options"] : ["type", "credentials"]),
+        );
       }
     }
-    expect(spec.paths["/api/v1/providers/{provider_id}"].put.requestBody.content["application/json"].schema.$ref).toBe("#/components/schemas/ProviderUpdate");
+    expect(spec.paths["/api/v1/providers/{provider_id}"].put.requestBody.content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/ProviderUpdate",
+    );
   });
 
   test("each service's credentials and options are typed from its description", () => {
@@ -84,7 +94,9 @@ describe("the OpenAPI document", () => {
       const prefix = service.type.charAt(0).toUpperCase() + service.type.slice(1);
       const credentials = schemas[`${prefix}Credentials`];
       expect(Object.keys(credentials.properties)).toEqual(service.credentials.map((field) => field.key));
-      expect(credentials.required ?? []).toEqual(service.credentials.filter((field) => !field.optional).map((field) => field.key));
+      expect(credentials.required ?? []).toEqual(
+        service.credentials.filter((field) => !field.optional).map((field) => field.key),
+      );
       const options = schemas[`${prefix}Options`];
       expect(Object.keys(options.properties)).toEqual(service.options.map((field) => field.key));
       expect(options.additionalProperties).toBe(false);
@@ -129,6 +141,9 @@ describe("openApi31", () => {
         },
       },
     }) as any;
-    expect(tidy.components.schemas.X.properties).toEqual({ error: { type: ["string", "null"] }, n: { type: ["integer", "null"] } });
+    expect(tidy.components.schemas.X.properties).toEqual({
+      error: { type: ["string", "null"] },
+      n: { type: ["integer", "null"] },
+    });
   });
 });

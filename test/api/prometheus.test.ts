@@ -32,10 +32,12 @@ function parseExposition(text: string): { samples: Sample[]; types: Map<string, 
     const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+]+|\+Inf|NaN)$/.exec(line);
     if (!sample) throw new Error(`not an exposition line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, name, value] of (sample[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[name!] = value!.replace(/\\(.)/g, (_, c) => (c === "n" ? "\n" : c));
+    for (const [, name, value] of (sample[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[name!] = value!.replace(/\\(.)/g, (_, c) => (c === "n" ? "\n" : c));
     const name = sample[1]!;
     const family = name.replace(/_(bucket|sum|count)$/, "");
-    if (!types.has(name) && !(types.get(family) === "histogram")) throw new Error(`${name} has no # TYPE line before it`);
+    if (!types.has(name) && !(types.get(family) === "histogram"))
+      throw new Error(`${name} has no # TYPE line before it`);
     samples.push({ name, labels, value: Number(sample[3]) });
   }
   return { samples, types };
@@ -74,8 +76,12 @@ describe("exposition", () => {
     expect(types.get("ddnsd_update_duration_seconds")).toBe("histogram");
     expect(value(samples, "ddnsd_build_info")).toBe(1);
     expect(samples.find((s) => s.name === "ddnsd_build_info")!.labels.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(value(samples, "ddnsd_updates_total", { provider_type: "cloudflare", result: "success", trigger: "manual" })).toBe(1);
-    expect(value(samples, "ddnsd_updates_total", { provider_type: "cloudflare", result: "failure", trigger: "manual" })).toBe(1);
+    expect(
+      value(samples, "ddnsd_updates_total", { provider_type: "cloudflare", result: "success", trigger: "manual" }),
+    ).toBe(1);
+    expect(
+      value(samples, "ddnsd_updates_total", { provider_type: "cloudflare", result: "failure", trigger: "manual" }),
+    ).toBe(1);
     expect(value(samples, "ddnsd_update_duration_seconds_count", { provider_type: "cloudflare" })).toBe(2);
     expect(value(samples, "ddnsd_update_duration_seconds_bucket", { provider_type: "cloudflare", le: "+Inf" })).toBe(2);
     const buckets = samples.filter((s) => s.name === "ddnsd_update_duration_seconds_bucket").map((s) => s.value);
@@ -86,9 +92,14 @@ describe("exposition", () => {
     expect(value(samples, "ddnsd_domains", { state: "ok" })).toBe(1);
     expect(value(samples, "ddnsd_domains", { state: "failing" })).toBe(1);
     expect(value(samples, "ddnsd_domains", { state: "disabled" })).toBe(1);
-    const lastSuccess = value(samples, "ddnsd_record_last_success_timestamp_seconds", { domain: "home.example.com", record_type: "A" })!;
+    const lastSuccess = value(samples, "ddnsd_record_last_success_timestamp_seconds", {
+      domain: "home.example.com",
+      record_type: "A",
+    })!;
     expect(Math.abs(lastSuccess - Date.now() / 1000)).toBeLessThan(60);
-    expect(value(samples, "ddnsd_record_last_success_timestamp_seconds", { domain: "gone.example.com" })).toBeUndefined();
+    expect(
+      value(samples, "ddnsd_record_last_success_timestamp_seconds", { domain: "gone.example.com" }),
+    ).toBeUndefined();
     expect(value(samples, "process_resident_memory_bytes")).toBeGreaterThan(0);
     expect(value(samples, "process_cpu_seconds_total")).toBeGreaterThan(0);
   });
@@ -98,9 +109,17 @@ describe("exposition", () => {
     rig.cf.addRecord("example.com", { type: "A", name: "home", content: "81.2.69.142" });
     await addDomain(rig.t, (await addProvider(rig.t, "cloudflare")).id, "home.example.com");
     const { key } = (await rig.t.request("POST", "/api/v1/update-keys", { body: { name: "r" } })).body;
-    const before = value(parseExposition((await scrape()).text).samples, "ddnsd_updates_total", { trigger: "push" }) ?? 0;
-    await rig.t.app.handle(new Request(`http://localhost/nic/update?hostname=home.example.com&myip=81.2.69.160&password=${key}`));
-    expect(value(parseExposition((await scrape()).text).samples, "ddnsd_updates_total", { result: "success", trigger: "push" })).toBe(before + 1);
+    const before =
+      value(parseExposition((await scrape()).text).samples, "ddnsd_updates_total", { trigger: "push" }) ?? 0;
+    await rig.t.app.handle(
+      new Request(`http://localhost/nic/update?hostname=home.example.com&myip=81.2.69.160&password=${key}`),
+    );
+    expect(
+      value(parseExposition((await scrape()).text).samples, "ddnsd_updates_total", {
+        result: "success",
+        trigger: "push",
+      }),
+    ).toBe(before + 1);
   });
 });
 

@@ -5,9 +5,28 @@
 import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { openCredentials } from "../../src/security/secrets";
 import { ENCRYPTION_KEY, makeTestApp, type TestApp } from "../support";
-import { CF_TOKEN, createDomain, createProvider, DYNU_KEY, historyCount, insertHistory, ISO_UTC, resetData } from "./helpers";
+import {
+  CF_TOKEN,
+  createDomain,
+  createProvider,
+  DYNU_KEY,
+  historyCount,
+  ISO_UTC,
+  insertHistory,
+  resetData,
+} from "./helpers";
 
-const PROVIDER_FIELDS = ["created_at", "credentials", "domain_count", "id", "is_enabled", "name", "options", "type", "updated_at"];
+const PROVIDER_FIELDS = [
+  "created_at",
+  "credentials",
+  "domain_count",
+  "id",
+  "is_enabled",
+  "name",
+  "options",
+  "type",
+  "updated_at",
+];
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +38,9 @@ const post = (body: unknown) => t.request("POST", "/api/v1/providers", { body })
 const put = (id: number | string, body: unknown) => t.request("PUT", `/api/v1/providers/${id}`, { body });
 
 function storedCredentials(id: number): string {
-  return t.ctx.sqlite.query<{ credentials: string }, [number]>("SELECT credentials FROM providers WHERE id = ?").get(id)!.credentials;
+  return t.ctx.sqlite
+    .query<{ credentials: string }, [number]>("SELECT credentials FROM providers WHERE id = ?")
+    .get(id)!.credentials;
 }
 
 function fieldsOf(body: { errors?: { field: string }[] }): string[] {
@@ -28,7 +49,11 @@ function fieldsOf(body: { errors?: { field: string }[] }): string[] {
 
 describe("create", () => {
   test("defaults: is_enabled true, name trimmed, no domains, every field of the provider object", async () => {
-    const response = await post({ name: "  Home Cloudflare  ", type: "cloudflare", credentials: { api_token: CF_TOKEN } });
+    const response = await post({
+      name: "  Home Cloudflare  ",
+      type: "cloudflare",
+      credentials: { api_token: CF_TOKEN },
+    });
     expect(response.status).toBe(200);
     const provider = response.body;
     expect(Object.keys(provider).sort()).toEqual(PROVIDER_FIELDS);
@@ -49,15 +74,36 @@ describe("create", () => {
   });
 
   test("unknown fields in the body are ignored", async () => {
-    const response = await post({ name: "x", type: "dynu", credentials: { api_key: DYNU_KEY }, colour: "blue", id: 77 });
+    const response = await post({
+      name: "x",
+      type: "dynu",
+      credentials: { api_key: DYNU_KEY },
+      colour: "blue",
+      id: 77,
+    });
     expect(response.status).toBe(200);
     expect(response.body.id).toBe(1);
     expect(response.body).not.toHaveProperty("colour");
   });
 
-  const CREDENTIALS: { name: string; type: "cloudflare" | "dynu"; credentials: Record<string, unknown>; stored: Record<string, string> }[] = [
-    { name: "cloudflare api_token", type: "cloudflare", credentials: { api_token: CF_TOKEN }, stored: { api_token: CF_TOKEN } },
-    { name: "cloudflare token alias", type: "cloudflare", credentials: { token: CF_TOKEN }, stored: { api_token: CF_TOKEN } },
+  const CREDENTIALS: {
+    name: string;
+    type: "cloudflare" | "dynu";
+    credentials: Record<string, unknown>;
+    stored: Record<string, string>;
+  }[] = [
+    {
+      name: "cloudflare api_token",
+      type: "cloudflare",
+      credentials: { api_token: CF_TOKEN },
+      stored: { api_token: CF_TOKEN },
+    },
+    {
+      name: "cloudflare token alias",
+      type: "cloudflare",
+      credentials: { token: CF_TOKEN },
+      stored: { api_token: CF_TOKEN },
+    },
     { name: "dynu api_key", type: "dynu", credentials: { api_key: DYNU_KEY }, stored: { api_key: DYNU_KEY } },
     { name: "dynu token alias", type: "dynu", credentials: { token: DYNU_KEY }, stored: { api_key: DYNU_KEY } },
     {
@@ -85,14 +131,44 @@ describe("create", () => {
 
   const BAD_CREDENTIALS: { name: string; type: string; credentials: unknown; field: string }[] = [
     { name: "cloudflare without api_token", type: "cloudflare", credentials: {}, field: "credentials.api_token" },
-    { name: "cloudflare with an empty api_token", type: "cloudflare", credentials: { api_token: "" }, field: "credentials.api_token" },
-    { name: "cloudflare with a blank api_token", type: "cloudflare", credentials: { api_token: "   " }, field: "credentials.api_token" },
-    { name: "cloudflare with a numeric api_token", type: "cloudflare", credentials: { api_token: 12345 }, field: "credentials.api_token" },
-    { name: "cloudflare with dynu's key", type: "cloudflare", credentials: { api_key: DYNU_KEY }, field: "credentials.api_token" },
-    { name: "cloudflare with an empty token alias", type: "cloudflare", credentials: { token: "" }, field: "credentials.api_token" },
+    {
+      name: "cloudflare with an empty api_token",
+      type: "cloudflare",
+      credentials: { api_token: "" },
+      field: "credentials.api_token",
+    },
+    {
+      name: "cloudflare with a blank api_token",
+      type: "cloudflare",
+      credentials: { api_token: "   " },
+      field: "credentials.api_token",
+    },
+    {
+      name: "cloudflare with a numeric api_token",
+      type: "cloudflare",
+      credentials: { api_token: 12345 },
+      field: "credentials.api_token",
+    },
+    {
+      name: "cloudflare with dynu's key",
+      type: "cloudflare",
+      credentials: { api_key: DYNU_KEY },
+      field: "credentials.api_token",
+    },
+    {
+      name: "cloudflare with an empty token alias",
+      type: "cloudflare",
+      credentials: { token: "" },
+      field: "credentials.api_token",
+    },
     { name: "dynu without api_key", type: "dynu", credentials: {}, field: "credentials.api_key" },
     { name: "dynu with an empty api_key", type: "dynu", credentials: { api_key: "" }, field: "credentials.api_key" },
-    { name: "dynu with cloudflare's key", type: "dynu", credentials: { api_token: CF_TOKEN }, field: "credentials.api_key" },
+    {
+      name: "dynu with cloudflare's key",
+      type: "dynu",
+      credentials: { api_token: CF_TOKEN },
+      field: "credentials.api_key",
+    },
     { name: "dynu with a null api_key", type: "dynu", credentials: { api_key: null }, field: "credentials.api_key" },
     { name: "credentials a string", type: "dynu", credentials: "secret", field: "credentials" },
     { name: "credentials null", type: "dynu", credentials: null, field: "credentials" },
@@ -110,18 +186,34 @@ describe("create", () => {
   }
 
   const BAD_FIELDS: { name: string; body: Record<string, unknown>; field: string }[] = [
-    { name: "unknown type", body: { name: "p", type: "nosuchservice", credentials: { token: CF_TOKEN } }, field: "type" },
-    { name: "type in another case", body: { name: "p", type: "Cloudflare", credentials: { token: CF_TOKEN } }, field: "type" },
+    {
+      name: "unknown type",
+      body: { name: "p", type: "nosuchservice", credentials: { token: CF_TOKEN } },
+      field: "type",
+    },
+    {
+      name: "type in another case",
+      body: { name: "p", type: "Cloudflare", credentials: { token: CF_TOKEN } },
+      field: "type",
+    },
     { name: "empty type", body: { name: "p", type: "", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "type not a string", body: { name: "p", type: 1, credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "missing type", body: { name: "p", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "empty name", body: { name: "", type: "dynu", credentials: { token: DYNU_KEY } }, field: "name" },
     { name: "blank name", body: { name: "    ", type: "dynu", credentials: { token: DYNU_KEY } }, field: "name" },
-    { name: "name of 101 characters", body: { name: "n".repeat(101), type: "dynu", credentials: { token: DYNU_KEY } }, field: "name" },
+    {
+      name: "name of 101 characters",
+      body: { name: "n".repeat(101), type: "dynu", credentials: { token: DYNU_KEY } },
+      field: "name",
+    },
     { name: "name not a string", body: { name: 42, type: "dynu", credentials: { token: DYNU_KEY } }, field: "name" },
     { name: "missing name", body: { type: "dynu", credentials: { token: DYNU_KEY } }, field: "name" },
     { name: "missing credentials", body: { name: "p", type: "dynu" }, field: "credentials" },
-    { name: "is_enabled a string", body: { name: "p", type: "dynu", credentials: { token: DYNU_KEY }, is_enabled: "yes" }, field: "is_enabled" },
+    {
+      name: "is_enabled a string",
+      body: { name: "p", type: "dynu", credentials: { token: DYNU_KEY }, is_enabled: "yes" },
+      field: "is_enabled",
+    },
   ];
   for (const { name, body, field } of BAD_FIELDS) {
     test(`${name} → 422 naming ${field}`, async () => {
@@ -190,14 +282,20 @@ describe("masked credentials", () => {
   }
 
   test("a secret never appears in a response, a log line, or the database", async () => {
-    const secrets = ["cf-PLAINTEXT-secret-token-aaaa1111", "dynu-PLAINTEXT-secret-key-bbbb2222", "cf-PLAINTEXT-replacement-cccc3333"];
+    const secrets = [
+      "cf-PLAINTEXT-secret-token-aaaa1111",
+      "dynu-PLAINTEXT-secret-key-bbbb2222",
+      "cf-PLAINTEXT-replacement-cccc3333",
+    ];
     const bodies: string[] = [];
     const record = async (response: Promise<{ status: number; body: unknown }>) => {
       const { status, body } = await response;
       bodies.push(JSON.stringify(body));
       return { status, body: body as any };
     };
-    const cf = await record(post({ name: "cf", type: "cloudflare", credentials: { api_token: secrets[0], spare: secrets[1] } }));
+    const cf = await record(
+      post({ name: "cf", type: "cloudflare", credentials: { api_token: secrets[0], spare: secrets[1] } }),
+    );
     const dynu = await record(post({ name: "dy", type: "dynu", credentials: { token: secrets[1] } }));
     expect(cf.status).toBe(200);
     expect(dynu.status).toBe(200);
@@ -222,7 +320,9 @@ describe("masked credentials", () => {
     }
     for (const row of rows) expect(row.credentials.startsWith("v1:")).toBe(true);
     // The whole database file's text, not only the column.
-    const dump = t.ctx.sqlite.query<{ sql: string }, []>("SELECT group_concat(credentials) AS sql FROM providers").get()!.sql;
+    const dump = t.ctx.sqlite
+      .query<{ sql: string }, []>("SELECT group_concat(credentials) AS sql FROM providers")
+      .get()!.sql;
     for (const secret of secrets) expect(dump).not.toContain(secret);
   });
 
@@ -271,17 +371,25 @@ describe("partial update", () => {
     {
       name: "name only",
       change: { name: "  New Name " },
-      expect: (before, after) => expect(after).toMatchObject({ name: "New Name", type: before.type, is_enabled: true, credentials: before.credentials }),
+      expect: (before, after) =>
+        expect(after).toMatchObject({
+          name: "New Name",
+          type: before.type,
+          is_enabled: true,
+          credentials: before.credentials,
+        }),
     },
     {
       name: "is_enabled only",
       change: { is_enabled: false },
-      expect: (before, after) => expect(after).toMatchObject({ name: before.name, is_enabled: false, credentials: before.credentials }),
+      expect: (before, after) =>
+        expect(after).toMatchObject({ name: before.name, is_enabled: false, credentials: before.credentials }),
     },
     {
       name: "credentials only",
       change: { credentials: { api_token: "replacement-token-ZZZZ" } },
-      expect: (before, after) => expect(after).toMatchObject({ name: before.name, is_enabled: true, credentials: { api_token: "••••ZZZZ" } }),
+      expect: (before, after) =>
+        expect(after).toMatchObject({ name: before.name, is_enabled: true, credentials: { api_token: "••••ZZZZ" } }),
     },
     {
       name: "credentials by the alias",
@@ -329,9 +437,13 @@ describe("partial update", () => {
     const provider = await createProvider(t);
     await put(provider.id, { credentials: { api_token: "brand-new-secret-token" } });
     expect(storedCredentials(provider.id).startsWith("v1:")).toBe(true);
-    expect(openCredentials(storedCredentials(provider.id), ENCRYPTION_KEY)).toEqual({ api_token: "brand-new-secret-token" });
+    expect(openCredentials(storedCredentials(provider.id), ENCRYPTION_KEY)).toEqual({
+      api_token: "brand-new-secret-token",
+    });
     await put(provider.id, { name: "renamed" });
-    expect(openCredentials(storedCredentials(provider.id), ENCRYPTION_KEY)).toEqual({ api_token: "brand-new-secret-token" });
+    expect(openCredentials(storedCredentials(provider.id), ENCRYPTION_KEY)).toEqual({
+      api_token: "brand-new-secret-token",
+    });
   });
 
   test("renaming to another provider's name (ignoring case) → 409", async () => {
@@ -351,7 +463,10 @@ describe("partial update", () => {
     const response = await put(provider.id, { type: "dynu", credentials: { api_key: DYNU_KEY }, name: "renamed" });
     expect(response.status).toBe(409);
     expect(typeof response.body.detail).toBe("string");
-    expect((await t.request("GET", `/api/v1/providers/${provider.id}`)).body).toMatchObject({ type: "cloudflare", name: provider.name });
+    expect((await t.request("GET", `/api/v1/providers/${provider.id}`)).body).toMatchObject({
+      type: "cloudflare",
+      name: provider.name,
+    });
   });
 
   test("changing the type without credentials → 422 naming the new type's key", async () => {
@@ -366,9 +481,21 @@ describe("partial update", () => {
   });
 
   const BAD_UPDATES: { name: string; change: Record<string, unknown>; field: string }[] = [
-    { name: "credentials missing the type's key", change: { credentials: { api_key: DYNU_KEY } }, field: "credentials.api_token" },
-    { name: "credentials with an empty key", change: { credentials: { api_token: "" } }, field: "credentials.api_token" },
-    { name: "new type's key missing", change: { type: "dynu", credentials: { api_token: CF_TOKEN } }, field: "credentials.api_key" },
+    {
+      name: "credentials missing the type's key",
+      change: { credentials: { api_key: DYNU_KEY } },
+      field: "credentials.api_token",
+    },
+    {
+      name: "credentials with an empty key",
+      change: { credentials: { api_token: "" } },
+      field: "credentials.api_token",
+    },
+    {
+      name: "new type's key missing",
+      change: { type: "dynu", credentials: { api_token: CF_TOKEN } },
+      field: "credentials.api_key",
+    },
     { name: "unknown type", change: { type: "nosuchservice", credentials: { token: CF_TOKEN } }, field: "type" },
     { name: "empty name", change: { name: "" }, field: "name" },
     { name: "blank name", change: { name: "  " }, field: "name" },
@@ -394,7 +521,9 @@ describe("delete", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ message: "Provider deleted", id: provider.id });
     expect((await t.request("GET", `/api/v1/providers/${provider.id}`)).status).toBe(404);
-    expect((await t.request("DELETE", `/api/v1/providers/${provider.id}`)).body).toEqual({ detail: "Provider not found" });
+    expect((await t.request("DELETE", `/api/v1/providers/${provider.id}`)).body).toEqual({
+      detail: "Provider not found",
+    });
   });
 
   for (const query of ["", "?cascade=false"]) {

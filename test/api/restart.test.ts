@@ -44,7 +44,11 @@ describe("restart on the same data dir", () => {
     const first = await start(dir);
     expect(first.logs.some((line) => line.includes("database migrated"))).toBe(true);
     const provider = await createProvider(first, { name: "kept", credentials: { api_token: CF_TOKEN } });
-    const domain = await createDomain(first, provider.id, { domain_name: "home.example.com", cron_schedule: "*/5 * * * *", config: { ttl: 60 } });
+    const domain = await createDomain(first, provider.id, {
+      domain_name: "home.example.com",
+      cron_schedule: "*/5 * * * *",
+      config: { ttl: 60 },
+    });
     insertHistory(first, domain.id, { message: "before the restart" });
     const token = await first.token();
     const before = {
@@ -60,14 +64,21 @@ describe("restart on the same data dir", () => {
     expect(providers.status).toBe(200);
     expect(providers.body).toEqual(before.providers);
     expect((await second.request("GET", "/api/v1/domains", { token })).body).toEqual(before.domains);
-    expect((await second.request("GET", `/api/v1/domains/${domain.id}/history`, { token })).body).toEqual(before.history);
+    expect((await second.request("GET", `/api/v1/domains/${domain.id}/history`, { token })).body).toEqual(
+      before.history,
+    );
     expect(before.domains[0].next_run_at).not.toBeNull();
     // The credentials still open with the same key.
-    const sealed = second.ctx.sqlite.query<{ credentials: string }, []>("SELECT credentials FROM providers").get()!.credentials;
+    const sealed = second.ctx.sqlite
+      .query<{ credentials: string }, []>("SELECT credentials FROM providers")
+      .get()!.credentials;
     expect(openCredentials(sealed, ENCRYPTION_KEY)).toEqual({ api_token: CF_TOKEN });
     // The admin was not created again, and the old password still works.
     expect(second.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM users").get()!.n).toBe(1);
-    const login = await second.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password: TEST_PASSWORD } });
+    const login = await second.request("POST", "/api/v1/auth/login", {
+      token: null,
+      body: { username: "admin", password: TEST_PASSWORD },
+    });
     expect(login.status).toBe(200);
     // New rows carry on from the old ids.
     expect((await createProvider(second, { name: "new" })).id).toBe(provider.id + 1);
@@ -81,7 +92,9 @@ describe("restart on the same data dir", () => {
     const second = await start(dir);
     expect(second.logs.filter((line) => /migrat|backed up/.test(line))).toEqual([]);
     expect(existsSync(join(dir, "backups"))).toBe(false);
-    const applied = second.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations").get()!.n;
+    const applied = second.ctx.sqlite
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM __drizzle_migrations")
+      .get()!.n;
     expect(applied).toBe(readdirSync(migrationsFolder()).filter((name) => name.endsWith(".sql")).length);
   });
 
@@ -124,7 +137,13 @@ describe("restart on the same data dir", () => {
     const journalPath = join(folder, "meta/_journal.json");
     const journal = JSON.parse(readFileSync(journalPath, "utf8"));
     const last = journal.entries.at(-1);
-    journal.entries.push({ idx: last.idx + 1, version: last.version, when: last.when + 1000, tag: "9999_test_extra", breakpoints: true });
+    journal.entries.push({
+      idx: last.idx + 1,
+      version: last.version,
+      when: last.when + 1000,
+      tag: "9999_test_extra",
+      breakpoints: true,
+    });
     writeFileSync(journalPath, JSON.stringify(journal));
     writeFileSync(join(folder, "9999_test_extra.sql"), "CREATE TABLE `test_extra` (`id` integer PRIMARY KEY);");
 

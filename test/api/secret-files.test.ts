@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FILE_SETTINGS, loadSettings, SettingsError, type Settings } from "../../src/config";
+import { FILE_SETTINGS, loadSettings, type Settings, SettingsError } from "../../src/config";
 
 const ROOT = join(import.meta.dir, "../..");
 const tempDirs: string[] = [];
@@ -84,7 +84,9 @@ describe("DDNS_<NAME>_FILE", () => {
   });
 
   test("the value is checked like the variable's, and the error names the _FILE it came from", () => {
-    expect(failure({ DDNS_SECRET_KEY_FILE: secretFile("short\n") })).toBe("Invalid setting DDNS_SECRET_KEY_FILE: must be at least 32 characters long");
+    expect(failure({ DDNS_SECRET_KEY_FILE: secretFile("short\n") })).toBe(
+      "Invalid setting DDNS_SECRET_KEY_FILE: must be at least 32 characters long",
+    );
   });
 
   test("a setting that is not secret has no _FILE form", () => {
@@ -93,10 +95,16 @@ describe("DDNS_<NAME>_FILE", () => {
 
   test("`ddnsd serve` with both set exits 1 with one line naming both", async () => {
     const env: Record<string, string> = {};
-    for (const [key, entry] of Object.entries(process.env)) if (!key.startsWith("DDNS_") && entry !== undefined) env[key] = entry;
+    for (const [key, entry] of Object.entries(process.env))
+      if (!key.startsWith("DDNS_") && entry !== undefined) env[key] = entry;
     const child = Bun.spawn([process.execPath, "run", "src/main.ts", "serve"], {
       cwd: ROOT,
-      env: { ...env, DDNS_DATA_DIR: tempDir(), DDNS_ADMIN_PASSWORD: "long enough", DDNS_ADMIN_PASSWORD_FILE: secretFile("long enough\n") },
+      env: {
+        ...env,
+        DDNS_DATA_DIR: tempDir(),
+        DDNS_ADMIN_PASSWORD: "long enough",
+        DDNS_ADMIN_PASSWORD_FILE: secretFile("long enough\n"),
+      },
       stdout: "pipe",
       stderr: "pipe",
       timeout: 20_000,

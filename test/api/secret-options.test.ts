@@ -19,8 +19,13 @@ afterAll(async () => {
 
 test("a custom URL's headers are sealed, masked, exported sealed, kept and sent", async () => {
   const t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4` });
-  const options = { url: `${fake.url}/update?host={domain}&ip={ip}`, headers: { Authorization: TOKEN, "X-Plain": "visible-enough" } };
-  const created = await t.request("POST", "/api/v1/providers", { body: { name: "Home endpoint", type: "custom", credentials: {}, options } });
+  const options = {
+    url: `${fake.url}/update?host={domain}&ip={ip}`,
+    headers: { Authorization: TOKEN, "X-Plain": "visible-enough" },
+  };
+  const created = await t.request("POST", "/api/v1/providers", {
+    body: { name: "Home endpoint", type: "custom", credentials: {}, options },
+  });
   expect([created.status, created.body.detail]).toEqual([200, undefined]);
   expect(created.body.options.headers).toEqual({ Authorization: "••••4242", "X-Plain": "••••ough" });
   const stored = t.ctx.sqlite.query<{ options: string }, []>("SELECT options FROM providers").get()!.options;
@@ -34,7 +39,9 @@ test("a custom URL's headers are sealed, masked, exported sealed, kept and sent"
   expect(edited.status).toBe(200);
 
   // The endpoint gets the headers in clear.
-  const domain = await t.request("POST", "/api/v1/domains", { body: { provider_id: created.body.id, domain_name: "home.example.com" } });
+  const domain = await t.request("POST", "/api/v1/domains", {
+    body: { provider_id: created.body.id, domain_name: "home.example.com" },
+  });
   expect((await t.request("POST", `/api/v1/domains/${domain.body.id}/update_ip`)).status).toBe(200);
   expect(fake.requests.at(-1)!.headers).toMatchObject({ authorization: TOKEN, "x-plain": "changed" });
 
@@ -42,15 +49,31 @@ test("a custom URL's headers are sealed, masked, exported sealed, kept and sent"
   const text = exportConfig(t.ctx);
   expect(text).not.toContain("custom-header-token-4242");
   expect(parse(text).providers[0].options.headers).toMatch(/^v1:/);
-  expect(parse(exportConfig(t.ctx, { includeSecrets: true })).providers[0].options.headers).toEqual({ Authorization: TOKEN, "X-Plain": "changed" });
-  const again = await t.request("POST", "/api/v1/config/import", { body: text, headers: { "content-type": "application/yaml" } });
+  expect(parse(exportConfig(t.ctx, { includeSecrets: true })).providers[0].options.headers).toEqual({
+    Authorization: TOKEN,
+    "X-Plain": "changed",
+  });
+  const again = await t.request("POST", "/api/v1/config/import", {
+    body: text,
+    headers: { "content-type": "application/yaml" },
+  });
   expect(again.body.changes).toEqual([]);
   expect(exportConfig(t.ctx)).toBe(text);
 
   // Into an empty data dir with the same key: the same provider, headers and all.
   const other = await makeTestApp();
-  expect((await other.request("POST", "/api/v1/config/import", { body: text, headers: { "content-type": "application/yaml" } })).status).toBe(200);
-  expect((await other.request("GET", "/api/v1/providers")).body[0].options.headers).toEqual({ Authorization: "••••4242", "X-Plain": "••••" });
+  expect(
+    (
+      await other.request("POST", "/api/v1/config/import", {
+        body: text,
+        headers: { "content-type": "application/yaml" },
+      })
+    ).status,
+  ).toBe(200);
+  expect((await other.request("GET", "/api/v1/providers")).body[0].options.headers).toEqual({
+    Authorization: "••••4242",
+    "X-Plain": "••••",
+  });
   expect(exportConfig(other.ctx)).toBe(text);
   t.ctx.sqlite.close();
   other.ctx.sqlite.close();
@@ -58,11 +81,19 @@ test("a custom URL's headers are sealed, masked, exported sealed, kept and sent"
 
 test("headers an older release stored in clear are sealed once at start", async () => {
   const t = await makeTestApp();
-  const created = await t.request("POST", "/api/v1/providers", { body: { name: "Old", type: "custom", credentials: {}, options: { url: "http://127.0.0.1:9/u?ip={ip}" } } });
-  t.ctx.sqlite.query("UPDATE providers SET options = ? WHERE id = ?").run(JSON.stringify({ url: "http://127.0.0.1:9/u?ip={ip}", headers: { Authorization: TOKEN } }), created.body.id);
+  const created = await t.request("POST", "/api/v1/providers", {
+    body: { name: "Old", type: "custom", credentials: {}, options: { url: "http://127.0.0.1:9/u?ip={ip}" } },
+  });
+  t.ctx.sqlite
+    .query("UPDATE providers SET options = ? WHERE id = ?")
+    .run(JSON.stringify({ url: "http://127.0.0.1:9/u?ip={ip}", headers: { Authorization: TOKEN } }), created.body.id);
   expect(sealProviderOptionsStoredInClear(t.ctx)).toBe(1);
-  expect(t.ctx.sqlite.query<{ options: string }, []>("SELECT options FROM providers").get()!.options).not.toContain("custom-header-token-4242");
-  expect((await t.request("GET", `/api/v1/providers/${created.body.id}`)).body.options.headers).toEqual({ Authorization: "••••4242" });
+  expect(t.ctx.sqlite.query<{ options: string }, []>("SELECT options FROM providers").get()!.options).not.toContain(
+    "custom-header-token-4242",
+  );
+  expect((await t.request("GET", `/api/v1/providers/${created.body.id}`)).body.options.headers).toEqual({
+    Authorization: "••••4242",
+  });
   expect(sealProviderOptionsStoredInClear(t.ctx)).toBe(0);
   t.ctx.sqlite.close();
 });

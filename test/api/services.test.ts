@@ -5,9 +5,9 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { DnsProvider, RecordTarget, WriteOutcome } from "../../src/dns/provider";
-import { defineService, type ClientContext, type RateLimit } from "../../src/dns/service";
 import { PROVIDER_TYPES, SERVICES } from "../../src/dns/registry";
-import { startEchoFake, type EchoFake } from "../fakes/echo";
+import { type ClientContext, defineService, type RateLimit } from "../../src/dns/service";
+import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
 import { resetData } from "./helpers";
 
@@ -37,8 +37,22 @@ function fakeService(baseUrl: string, rateLimits?: readonly RateLimit[]) {
       { key: "pin", label: "PIN", help: "Only some accounts have one.", secret: true, optional: true },
     ],
     options: [
-      { key: "server", label: "Server", help: "The update server.", kind: "url", required: true, presets: [{ label: "Main", value: "https://main.test" }] },
-      { key: "method", label: "Method", help: "How to call it.", kind: "choice", choices: ["GET", "POST"], default: "GET" },
+      {
+        key: "server",
+        label: "Server",
+        help: "The update server.",
+        kind: "url",
+        required: true,
+        presets: [{ label: "Main", value: "https://main.test" }],
+      },
+      {
+        key: "method",
+        label: "Method",
+        help: "How to call it.",
+        kind: "choice",
+        choices: ["GET", "POST"],
+        default: "GET",
+      },
       { key: "headers", label: "Headers", help: "Extra headers.", kind: "headers" },
     ],
     recordTypes: ["A"],
@@ -71,7 +85,13 @@ const departures: number[] = [];
 beforeAll(async () => {
   echo = startEchoFake();
   t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` }, ":memory:", {
-    services: [...SERVICES, fakeService(echo.url, [{ requests: 1, perSeconds: 0.3 }, { requests: 2, perSeconds: 1 }])],
+    services: [
+      ...SERVICES,
+      fakeService(echo.url, [
+        { requests: 1, perSeconds: 0.3 },
+        { requests: 2, perSeconds: 1 },
+      ]),
+    ],
     // When each request leaves the app (after the pacer let it go), not when the fake got round to it.
     fetch: (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
@@ -94,7 +114,9 @@ const CREDENTIALS = { username: "alice", pass: PASSWORD, extra: "dropped" };
 const OPTIONS = { server: "https://main.test" };
 
 function create(body: Record<string, unknown> = {}) {
-  return t.request("POST", "/api/v1/providers", { body: { name: "Test", type: "testdns", credentials: CREDENTIALS, options: OPTIONS, ...body } });
+  return t.request("POST", "/api/v1/providers", {
+    body: { name: "Test", type: "testdns", credentials: CREDENTIALS, options: OPTIONS, ...body },
+  });
 }
 
 async function provider(): Promise<any> {
@@ -117,16 +139,44 @@ describe("credentials and options", () => {
   });
 
   const refusals: { name: string; body: Record<string, unknown>; field: string }[] = [
-    { name: "a missing required credential", body: { credentials: { username: "alice" } }, field: "credentials.password" },
-    { name: "a credential that is not text", body: { credentials: { ...CREDENTIALS, username: 7 } }, field: "credentials.username" },
+    {
+      name: "a missing required credential",
+      body: { credentials: { username: "alice" } },
+      field: "credentials.password",
+    },
+    {
+      name: "a credential that is not text",
+      body: { credentials: { ...CREDENTIALS, username: 7 } },
+      field: "credentials.username",
+    },
     { name: "an unknown option", body: { options: { ...OPTIONS, colour: "red" } }, field: "options.colour" },
     { name: "a missing required option", body: { options: {} }, field: "options.server" },
-    { name: "a URL option that is not http(s)", body: { options: { server: "ftp://main.test" } }, field: "options.server" },
+    {
+      name: "a URL option that is not http(s)",
+      body: { options: { server: "ftp://main.test" } },
+      field: "options.server",
+    },
     { name: "a URL option that is no URL", body: { options: { server: "main.test" } }, field: "options.server" },
-    { name: "a choice outside its choices", body: { options: { ...OPTIONS, method: "DELETE" } }, field: "options.method" },
-    { name: "headers that are not an object", body: { options: { ...OPTIONS, headers: "X-A: b" } }, field: "options.headers" },
-    { name: "a header value over two lines", body: { options: { ...OPTIONS, headers: { "X-A": "b\r\nX-B: c" } } }, field: "options.headers.X-A" },
-    { name: "an option over 1,024 characters", body: { options: { server: `https://main.test/${"a".repeat(1024)}` } }, field: "options.server" },
+    {
+      name: "a choice outside its choices",
+      body: { options: { ...OPTIONS, method: "DELETE" } },
+      field: "options.method",
+    },
+    {
+      name: "headers that are not an object",
+      body: { options: { ...OPTIONS, headers: "X-A: b" } },
+      field: "options.headers",
+    },
+    {
+      name: "a header value over two lines",
+      body: { options: { ...OPTIONS, headers: { "X-A": "b\r\nX-B: c" } } },
+      field: "options.headers.X-A",
+    },
+    {
+      name: "an option over 1,024 characters",
+      body: { options: { server: `https://main.test/${"a".repeat(1024)}` } },
+      field: "options.server",
+    },
     { name: "options that are not an object", body: { options: ["server"] }, field: "options" },
   ];
   for (const { name, body, field } of refusals) {
@@ -142,7 +192,9 @@ describe("credentials and options", () => {
   test("PUT replaces the options; an unknown one is refused and changes nothing", async () => {
     const created = await provider();
     const headers = { "X-Api-Version": "2" };
-    const updated = await t.request("PUT", `/api/v1/providers/${created.id}`, { body: { options: { server: "http://other.test", headers } } });
+    const updated = await t.request("PUT", `/api/v1/providers/${created.id}`, {
+      body: { options: { server: "http://other.test", headers } },
+    });
     expect(updated.status).toBe(200);
     // Headers are secrets: answered masked, like credentials.
     const masked = { server: "http://other.test", headers: { "X-Api-Version": "••••" } };
@@ -155,7 +207,12 @@ describe("credentials and options", () => {
 
   test("a built-in service has no options: any option is refused", async () => {
     const response = await t.request("POST", "/api/v1/providers", {
-      body: { name: "cf", type: "cloudflare", credentials: { api_token: "x".repeat(20) }, options: { server: "https://x.test" } },
+      body: {
+        name: "cf",
+        type: "cloudflare",
+        credentials: { api_token: "x".repeat(20) },
+        options: { server: "https://x.test" },
+      },
     });
     expect(response.status).toBe(422);
     expect(response.body.detail).toBe("options.server: is not an option of a Cloudflare provider");
@@ -173,7 +230,11 @@ describe("verify", () => {
     const created = await provider();
     const response = await t.request("POST", `/api/v1/providers/${created.id}/verify`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ok: null, detail: "Test DNS has no way to check a password without changing a record", cause: null });
+    expect(response.body).toEqual({
+      ok: null,
+      detail: "Test DNS has no way to check a password without changing a record",
+      cause: null,
+    });
     expect(calls.created).toHaveLength(0);
     expect(calls.verified).toBe(0);
   });
@@ -183,7 +244,9 @@ describe("domains", () => {
   test("the service's record types, TTL and hostname rules give 422s naming the field", async () => {
     const created = await provider();
     const post = (body: Record<string, unknown>) =>
-      t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example", ...body } });
+      t.request("POST", "/api/v1/domains", {
+        body: { provider_id: created.id, domain_name: "home.test.example", ...body },
+      });
     const aaaa = await post({ record_type: "AAAA" });
     expect([aaaa.status, aaaa.body.detail]).toEqual([422, 'record_type: must be "A" for a Test DNS provider']);
     const ttl = await post({ config: { ttl: 300 } });
@@ -197,7 +260,11 @@ describe("domains", () => {
 
   test("the client gets normalised credentials, options with defaults, the default base URL and a User-Agent", async () => {
     const created = await provider();
-    const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
+    const domain = (
+      await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: created.id, domain_name: "home.test.example" },
+      })
+    ).body;
     const response = await t.request("POST", `/api/v1/domains/${domain.id}/update_ip`);
     expect(response.status).toBe(200);
     expect(calls.created).toHaveLength(1);
@@ -213,7 +280,11 @@ describe("domains", () => {
 describe("a failure the service says retrying cannot fix", () => {
   async function stoppedDomain() {
     const created = await provider();
-    const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
+    const domain = (
+      await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: created.id, domain_name: "home.test.example" },
+      })
+    ).body;
     calls.next = { ok: false, message: "Test DNS: nohost", cause: "refused", stopRetrying: true };
     const outcomes = await t.ctx.scheduler.runPass();
     expect(outcomes.map((o) => o.result)).toEqual(["failed"]);
@@ -241,7 +312,11 @@ describe("a failure the service says retrying cannot fix", () => {
 
   test("an edit of its provider (here: enabling it) schedules it again; a disabled domain stays unscheduled", async () => {
     const { created, domain } = await stoppedDomain();
-    const other = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "off.test.example", is_enabled: false } })).body;
+    const other = (
+      await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: created.id, domain_name: "off.test.example", is_enabled: false },
+      })
+    ).body;
     await t.request("PUT", `/api/v1/providers/${created.id}`, { body: { is_enabled: false } });
     await t.request("PUT", `/api/v1/providers/${created.id}`, { body: { is_enabled: true } });
     expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).body.next_run_at).not.toBeNull();
@@ -250,19 +325,29 @@ describe("a failure the service says retrying cannot fix", () => {
 
   test("an ordinary failure is retried with backoff as before", async () => {
     const created = await provider();
-    const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
+    const domain = (
+      await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: created.id, domain_name: "home.test.example" },
+      })
+    ).body;
     calls.next = { ok: false, message: "Test DNS: try later", cause: "unreachable" };
     await t.ctx.scheduler.runPass();
     const after = (await t.request("GET", `/api/v1/domains/${domain.id}`)).body;
     expect(after.next_run_at).not.toBeNull();
-    expect((await t.request("GET", `/api/v1/domains/${domain.id}/history`)).body[0].message).toBe("Test DNS: try later");
+    expect((await t.request("GET", `/api/v1/domains/${domain.id}/history`)).body[0].message).toBe(
+      "Test DNS: try later",
+    );
   });
 });
 
 describe("pacing", () => {
   test("a provider's requests are spaced under every window of its service's limits (here 1 per 0.3 s and 2 per 1 s)", async () => {
     const created = await provider();
-    const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
+    const domain = (
+      await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: created.id, domain_name: "home.test.example" },
+      })
+    ).body;
     calls.requestsPerWrite = 3;
     departures.length = 0;
     expect((await t.request("POST", `/api/v1/domains/${domain.id}/update_ip`)).status).toBe(200);
@@ -278,13 +363,23 @@ describe("pacing", () => {
 describe("a provider whose service this build no longer has", () => {
   test("is still listed (secrets masked); verify is a conflict and an update fails with the reason, never a 500", async () => {
     const created = await provider();
-    const domain = (await t.request("POST", "/api/v1/domains", { body: { provider_id: created.id, domain_name: "home.test.example" } })).body;
+    const domain = (
+      await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: created.id, domain_name: "home.test.example" },
+      })
+    ).body;
     t.ctx.sqlite.query("UPDATE providers SET type = 'gone' WHERE id = ?").run(created.id);
     const shown = await t.request("GET", `/api/v1/providers/${created.id}`);
     expect([shown.status, shown.body.type, shown.body.credentials.username]).toEqual([200, "gone", "••••"]);
     const verify = await t.request("POST", `/api/v1/providers/${created.id}/verify`);
-    expect([verify.status, verify.body.detail]).toEqual([409, 'This ddnsd has no DNS service of type "gone"; change the provider\'s type']);
+    expect([verify.status, verify.body.detail]).toEqual([
+      409,
+      'This ddnsd has no DNS service of type "gone"; change the provider\'s type',
+    ]);
     const update = await t.request("POST", `/api/v1/domains/${domain.id}/update_ip`);
-    expect([update.status, update.body.detail]).toEqual([502, 'This ddnsd has no DNS service of type "gone"; change the provider\'s type']);
+    expect([update.status, update.body.detail]).toEqual([
+      502,
+      'This ddnsd has no DNS service of type "gone"; change the provider\'s type',
+    ]);
   });
 });

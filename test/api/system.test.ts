@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import packageJson from "../../package.json";
 import { domains, users } from "../../src/db/schema";
 import { makeTestApp, type TestApp } from "../support";
-import { createDomain, createProvider, insertHistory, ISO_UTC, resetData } from "./helpers";
+import { createDomain, createProvider, ISO_UTC, insertHistory, resetData } from "./helpers";
 
 const HOUR = 3_600_000;
 
@@ -56,7 +56,11 @@ describe("system status", () => {
     const a = await createDomain(t, provider.id);
     const b = await createDomain(t, provider.id);
     const newest = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
-    t.ctx.db.update(domains).set({ lastCheckedAt: newest - HOUR }).where(eq(domains.id, a.id)).run();
+    t.ctx.db
+      .update(domains)
+      .set({ lastCheckedAt: newest - HOUR })
+      .where(eq(domains.id, a.id))
+      .run();
     t.ctx.db.update(domains).set({ lastCheckedAt: newest }).where(eq(domains.id, b.id)).run();
     t.ctx.publicIp.ipv4 = "203.0.113.9";
     t.ctx.publicIp.ipv6 = "2001:db8::9";
@@ -110,12 +114,21 @@ describe("metrics without history", () => {
     const provider = await createProvider(t, { type: "dynu" });
     await createDomain(t, provider.id);
     const one = (await t.request("GET", "/api/v1/metrics/dashboard")).body;
-    expect(one).toMatchObject({ total_domains: 1, active_domains: 1, total_providers: 1, active_providers: 1, success_rate_24h: null });
+    expect(one).toMatchObject({
+      total_domains: 1,
+      active_domains: 1,
+      total_providers: 1,
+      active_providers: 1,
+      success_rate_24h: null,
+    });
     expect(one.providers_stats).toEqual([{ type: "dynu", count: 1, active: 1 }]);
   });
 
   test("provider-stats: every provider, with null rates", async () => {
-    expect((await t.request("GET", "/api/v1/metrics/provider-stats")).body).toEqual({ providers: [], total_providers: 0 });
+    expect((await t.request("GET", "/api/v1/metrics/provider-stats")).body).toEqual({
+      providers: [],
+      total_providers: 0,
+    });
     const provider = await createProvider(t, { name: "lonely" });
     const response = await t.request("GET", "/api/v1/metrics/provider-stats");
     expect(response.status).toBe(200);
@@ -145,7 +158,12 @@ describe("metrics without history", () => {
     const now = Date.now();
     insertHistory(t, domain.id, { ageMs: 30 * HOUR }, now);
     const dashboard = (await t.request("GET", "/api/v1/metrics/dashboard")).body;
-    expect(dashboard).toMatchObject({ total_updates_24h: 0, failed_updates_24h: 0, success_rate_24h: null, unique_ips_24h: 0 });
+    expect(dashboard).toMatchObject({
+      total_updates_24h: 0,
+      failed_updates_24h: 0,
+      success_rate_24h: null,
+      unique_ips_24h: 0,
+    });
     expect(dashboard.last_update_time).toBe(new Date(now - 30 * HOUR).toISOString());
     const stats = (await t.request("GET", "/api/v1/metrics/provider-stats")).body.providers[0];
     expect(stats).toMatchObject({ updates_24h: 0, success_rate_24h: null, avg_duration_ms_24h: null });
@@ -161,7 +179,16 @@ describe("metrics with history", () => {
    * cf-empty (enabled): no domains
    */
   let now: number;
-  let ids: { cfMain: number; cfOff: number; dynu: number; cfEmpty: number; home: number; lab: number; office: number; vpn: number };
+  let ids: {
+    cfMain: number;
+    cfOff: number;
+    dynu: number;
+    cfEmpty: number;
+    home: number;
+    lab: number;
+    office: number;
+    vpn: number;
+  };
 
   beforeEach(async () => {
     now = Date.now();
@@ -173,7 +200,16 @@ describe("metrics with history", () => {
     const lab = await createDomain(t, cfMain.id, { domain_name: "lab.example.com", is_enabled: false });
     const office = await createDomain(t, cfOff.id, { domain_name: "office.example.com" });
     const vpn = await createDomain(t, dynu.id, { domain_name: "vpn.example.net" });
-    ids = { cfMain: cfMain.id, cfOff: cfOff.id, dynu: dynu.id, cfEmpty: cfEmpty.id, home: home.id, lab: lab.id, office: office.id, vpn: vpn.id };
+    ids = {
+      cfMain: cfMain.id,
+      cfOff: cfOff.id,
+      dynu: dynu.id,
+      cfEmpty: cfEmpty.id,
+      home: home.id,
+      lab: lab.id,
+      office: office.id,
+      vpn: vpn.id,
+    };
 
     // Inside the last 24 hours: 6 rows, of which 5 updates (a failed detection has no address and is
     // no provider's update), 1 failed, 3 distinct addresses.
@@ -186,7 +222,12 @@ describe("metrics with history", () => {
     // Outside: never counted in the 24 h figures.
     insertHistory(t, home.id, { status: "SUCCESS", ip: "192.0.2.50", durationMs: 9000, ageMs: 25 * HOUR }, now);
     insertHistory(t, vpn.id, { status: "FAILED", ip: "192.0.2.51", durationMs: 9000, ageMs: 48 * HOUR }, now);
-    insertHistory(t, office.id, { status: "FAILED", ip: "192.0.2.52", durationMs: 9000, ageMs: 24 * HOUR + 60_000 }, now);
+    insertHistory(
+      t,
+      office.id,
+      { status: "FAILED", ip: "192.0.2.52", durationMs: 9000, ageMs: 24 * HOUR + 60_000 },
+      now,
+    );
   });
 
   test("dashboard", async () => {

@@ -1,8 +1,8 @@
 // docs/router-push.md: /api/v1/update-keys — the key shown once and stored only as a hash, masked
 // everywhere else, domain_ids checked, delete, and the 401/404/422s.
 
-import { createHash } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { makeTestApp, type TestApp } from "../support";
 import { createDomain, createProvider, expectErrorBody, ISO_UTC, resetData } from "./helpers";
 
@@ -21,7 +21,14 @@ describe("create", () => {
   test("the whole key once, at least 32 characters; all domains when domain_ids is absent", async () => {
     const response = await post({ name: "FRITZ!Box" });
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(["created_at", "domain_ids", "id", "key", "last_used_at", "name"]);
+    expect(Object.keys(response.body).sort()).toEqual([
+      "created_at",
+      "domain_ids",
+      "id",
+      "key",
+      "last_used_at",
+      "name",
+    ]);
     expect(response.body).toMatchObject({ name: "FRITZ!Box", domain_ids: null, last_used_at: null });
     expect(response.body.created_at).toMatch(ISO_UTC);
     expect(response.body.key.length).toBeGreaterThanOrEqual(32);
@@ -77,7 +84,10 @@ describe("read and delete", () => {
 
   test("delete → the contract's answer; then 404", async () => {
     const { id } = (await post({ name: "router" })).body;
-    expect(await t.request("DELETE", `/api/v1/update-keys/${id}`)).toMatchObject({ status: 200, body: { message: "Update key deleted", id } });
+    expect(await t.request("DELETE", `/api/v1/update-keys/${id}`)).toMatchObject({
+      status: 200,
+      body: { message: "Update key deleted", id },
+    });
     for (const method of ["GET", "DELETE"]) {
       const response = await t.request(method, `/api/v1/update-keys/${id}`);
       expect(response).toMatchObject({ status: 404, body: { detail: "Update key not found" } });

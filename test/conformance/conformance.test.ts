@@ -7,12 +7,19 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { signRequest } from "../../src/dns/signing/sigv4";
-import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_GROUP, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake } from "../fakes/azure";
+import {
+  AZURE_FAKE_CLIENT_ID,
+  AZURE_FAKE_CLIENT_SECRET,
+  AZURE_FAKE_GROUP,
+  AZURE_FAKE_SUBSCRIPTION,
+  AZURE_FAKE_TENANT,
+  startAzureFake,
+} from "../fakes/azure";
 import { BUNNY_FAKE_API_KEY, startBunnyFake } from "../fakes/bunny";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
 import { checkBotocoreAnswer, openApi } from "../fakes/descriptions";
-import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, startDnsimpleFake } from "../fakes/dnsimple";
 import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake } from "../fakes/digitalocean";
+import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, startDnsimpleFake } from "../fakes/dnsimple";
 import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, startDomeneshopFake } from "../fakes/domeneshop";
 import { DYNV6_FAKE_TOKEN, startDynv6Fake } from "../fakes/dynv6";
 import { HETZNER_FAKE_TOKEN, startHetznerFake } from "../fakes/hetzner";
@@ -23,7 +30,19 @@ import type { FakeServer, Violation } from "../fakes/server";
 import { startVultrFake, VULTR_FAKE_API_KEY } from "../fakes/vultr";
 
 const DIRECTORY = `${import.meta.dir}/descriptions`;
-const OPENAPI = ["cloudflare", "digitalocean", "hetzner", "dynv6", "azure", "linode", "vultr", "domeneshop", "hostinger", "dnsimple", "bunny"] as const;
+const OPENAPI = [
+  "cloudflare",
+  "digitalocean",
+  "hetzner",
+  "dynv6",
+  "azure",
+  "linode",
+  "vultr",
+  "domeneshop",
+  "hostinger",
+  "dnsimple",
+  "bunny",
+] as const;
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -152,14 +171,19 @@ const REFUSALS: Refusals[] = [
         ],
         untouched: () => expect(record.content).toBe("198.51.100.1"),
         // The partial PATCH included.
-        allowed: async () => expect((await call("PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "198.51.100.2" })).status).toBe(200),
+        allowed: async () =>
+          expect(
+            (await call("PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "198.51.100.2" })).status,
+          ).toBe(200),
       };
     },
     status: 400,
     refusal(answer, [, path, body]) {
       expect(answer.body).toMatchObject({ success: false, result: null, messages: [] });
       // 9005 for an address the type cannot hold, 9207 for any other invalid request.
-      expect(answer.body?.errors[0].code).toBe(path.includes("dns_records/") && (body as { content?: string })?.content ? 9005 : 9207);
+      expect(answer.body?.errors[0].code).toBe(
+        path.includes("dns_records/") && (body as { content?: string })?.content ? 9005 : 9207,
+      );
     },
     violations(violations) {
       expect(violations[0]?.problems.join(" ")).toContain("ttl");
@@ -183,7 +207,11 @@ const REFUSALS: Refusals[] = [
           ["GET", "/domains/example.com/records?kind=A"],
         ],
         untouched: () => expect(record.data).toBe("198.51.100.1"),
-        allowed: async () => expect((await call("PATCH", `/domains/example.com/records/${record.id}`, { type: "A", data: "198.51.100.2" })).status).toBe(200),
+        allowed: async () =>
+          expect(
+            (await call("PATCH", `/domains/example.com/records/${record.id}`, { type: "A", data: "198.51.100.2" }))
+              .status,
+          ).toBe(200),
       };
     },
     status: 422,
@@ -239,7 +267,8 @@ const REFUSALS: Refusals[] = [
           expect(zone.ipv4address).toBe("198.51.100.1");
           expect(zone.records).toHaveLength(1);
         },
-        allowed: async () => expect((await call("PATCH", `/zones/${zone.id}`, { ipv4address: "198.51.100.2" })).status).toBe(200),
+        allowed: async () =>
+          expect((await call("PATCH", `/zones/${zone.id}`, { ipv4address: "198.51.100.2" })).status).toBe(200),
       };
     },
     status: 422,
@@ -261,14 +290,24 @@ const REFUSALS: Refusals[] = [
           ["GET", `${AZURE_ZONES}${AZURE_VERSION}&$filter=name`],
           ["PATCH", `${azureSet("A", "home")}${AZURE_VERSION}`, { properties: { ARecords: "198.51.100.2" } }],
           ["PATCH", `${azureSet("A", "home")}${AZURE_VERSION}`, { properties: { TTL: "soon" } }],
-          ["PUT", `${azureSet("A", "new")}${AZURE_VERSION}`, { properties: { ARecords: [{ ipv4Address: ["198.51.100.2"] }] } }],
+          [
+            "PUT",
+            `${azureSet("A", "new")}${AZURE_VERSION}`,
+            { properties: { ARecords: [{ ipv4Address: ["198.51.100.2"] }] } },
+          ],
         ],
         untouched() {
           expect(set.addresses).toEqual(["198.51.100.1"]);
           expect(fake.recordSet("example.com", "new", "A")).toBeUndefined();
         },
         allowed: async () =>
-          expect((await call("PATCH", `${azureSet("A", "home")}${AZURE_VERSION}`, { properties: { ARecords: [{ ipv4Address: "198.51.100.2" }] } })).status).toBe(200),
+          expect(
+            (
+              await call("PATCH", `${azureSet("A", "home")}${AZURE_VERSION}`, {
+                properties: { ARecords: [{ ipv4Address: "198.51.100.2" }] },
+              })
+            ).status,
+          ).toBe(200),
       };
     },
     status: 400,
@@ -300,7 +339,9 @@ const REFUSALS: Refusals[] = [
           expect(fake.record("example.com", "new", "A")).toBeUndefined();
         },
         async allowed() {
-          expect((await call("POST", records, { type: "A", name: "", target: "198.51.100.3", ttl_sec: 0 })).status).toBe(200);
+          expect(
+            (await call("POST", records, { type: "A", name: "", target: "198.51.100.3", ttl_sec: 0 })).status,
+          ).toBe(200);
           expect((await call("PUT", `${records}/${record.id}`, { target: "198.51.100.2" })).status).toBe(200);
         },
       };
@@ -329,7 +370,9 @@ const REFUSALS: Refusals[] = [
         untouched: () => expect(record.data).toBe("198.51.100.1"),
         async allowed() {
           expect((await call("PATCH", `${records}/${record.id}`, { data: "198.51.100.2" })).status).toBe(204);
-          expect((await call("POST", records, { name: "", type: "A", data: "198.51.100.3", ttl: 300 })).status).toBe(201);
+          expect((await call("POST", records, { name: "", type: "A", data: "198.51.100.3", ttl: 300 })).status).toBe(
+            201,
+          );
         },
       };
     },
@@ -342,7 +385,9 @@ const REFUSALS: Refusals[] = [
       const fake = started(startDomeneshopFake());
       const domain = fake.addDomain("example.com");
       const record = fake.addRecord("example.com", { host: "home", type: "A", data: "198.51.100.1" });
-      const call = caller(fake.url, { Authorization: `Basic ${Buffer.from(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`).toString("base64")}` });
+      const call = caller(fake.url, {
+        Authorization: `Basic ${Buffer.from(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`).toString("base64")}`,
+      });
       const records = `/domains/${domain.id}/dns`;
       return {
         fake,
@@ -360,7 +405,10 @@ const REFUSALS: Refusals[] = [
           expect(domain.records).toHaveLength(1);
         },
         allowed: async () =>
-          expect((await call("PUT", `${records}/${record.id}`, { host: "home", type: "A", data: "198.51.100.2", ttl: 3600 })).status).toBe(204),
+          expect(
+            (await call("PUT", `${records}/${record.id}`, { host: "home", type: "A", data: "198.51.100.2", ttl: 3600 }))
+              .status,
+          ).toBe(204),
       };
     },
     status: 400,
@@ -382,16 +430,28 @@ const REFUSALS: Refusals[] = [
           ["PUT", zone, { zone: [{ name: "home", type: "A" }] }],
           ["PUT", zone, { zone: [{ name: "home", type: "SPF", records: [{ content: "v=spf1 -all" }] }] }],
           ["PUT", zone, { zone: [{ name: "home", type: "A", ttl: "soon", records: [{ content: "198.51.100.2" }] }] }],
-          ["PUT", zone, { overwrite: "yes please", zone: [{ name: "home", type: "A", records: [{ content: "198.51.100.2" }] }] }],
+          [
+            "PUT",
+            zone,
+            { overwrite: "yes please", zone: [{ name: "home", type: "A", records: [{ content: "198.51.100.2" }] }] },
+          ],
           ["GET", `${zone}?type=A`],
         ],
         untouched: () => expect(set.records.map((r) => r.content)).toEqual(["198.51.100.1"]),
         allowed: async () =>
-          expect((await call("PUT", zone, { overwrite: true, zone: [{ name: "home", type: "A", ttl: 300, records: [{ content: "198.51.100.2" }] }] })).status).toBe(200),
+          expect(
+            (
+              await call("PUT", zone, {
+                overwrite: true,
+                zone: [{ name: "home", type: "A", ttl: 300, records: [{ content: "198.51.100.2" }] }],
+              })
+            ).status,
+          ).toBe(200),
       };
     },
     status: 422,
-    refusal: (answer) => expect(answer.body).toMatchObject({ message: expect.any(String), correlation_id: expect.any(String) }),
+    refusal: (answer) =>
+      expect(answer.body).toMatchObject({ message: expect.any(String), correlation_id: expect.any(String) }),
   },
   {
     name: "Route 53 (its botocore model)",
@@ -407,15 +467,31 @@ const REFUSALS: Refusals[] = [
         forbidden: [
           ["POST", rrset, route53Change(`<Change><Action>REPLACE</Action>${ROUTE53_SET}</Change>`)],
           ["POST", rrset, route53Change(`<Change>${ROUTE53_SET}</Change>`)],
-          ["POST", rrset, route53Change(`<Change><Action>UPSERT</Action>${ROUTE53_SET.replace("<TTL>300</TTL>", "<TTL>-1</TTL>")}</Change>`)],
+          [
+            "POST",
+            rrset,
+            route53Change(
+              `<Change><Action>UPSERT</Action>${ROUTE53_SET.replace("<TTL>300</TTL>", "<TTL>-1</TTL>")}</Change>`,
+            ),
+          ],
           ["POST", rrset, route53Change("")],
-          ["POST", rrset, route53Change(`<Change><Action>UPSERT</Action>${ROUTE53_SET}</Change>`).replace(' xmlns="https://route53.amazonaws.com/doc/2013-04-01/"', "")],
+          [
+            "POST",
+            rrset,
+            route53Change(`<Change><Action>UPSERT</Action>${ROUTE53_SET}</Change>`).replace(
+              ' xmlns="https://route53.amazonaws.com/doc/2013-04-01/"',
+              "",
+            ),
+          ],
           ["GET", `${rrset}?name=home.example.com.&type=A&identifier=${"x".repeat(200)}`],
           ["GET", `${rrset}?name=home.example.com.&type=ALIAS`],
           ["GET", "/hostedzonesbyname?dnsname=example.com.&limit=1"],
         ],
         untouched: () => expect(fake.set("home.example.com", "A")?.values).toEqual(["198.51.100.1"]),
-        allowed: async () => expect((await call("POST", rrset, route53Change(`<Change><Action>UPSERT</Action>${ROUTE53_SET}</Change>`))).status).toBe(200),
+        allowed: async () =>
+          expect(
+            (await call("POST", rrset, route53Change(`<Change><Action>UPSERT</Action>${ROUTE53_SET}</Change>`))).status,
+          ).toBe(200),
       };
     },
     status: 400,
@@ -447,7 +523,9 @@ const REFUSALS: Refusals[] = [
         },
         async allowed() {
           expect((await call("GET", `${records}?name=home&type=A&page=1&per_page=100`)).status).toBe(200);
-          expect((await call("POST", records, { name: "", type: "A", content: "198.51.100.3", ttl: 3600 })).status).toBe(201);
+          expect(
+            (await call("POST", records, { name: "", type: "A", content: "198.51.100.3", ttl: 3600 })).status,
+          ).toBe(201);
           expect((await call("PATCH", `${records}/${record.id}`, { content: "198.51.100.2" })).status).toBe(200);
         },
       };
@@ -482,12 +560,16 @@ const REFUSALS: Refusals[] = [
         },
         async allowed() {
           expect((await call("PUT", records, { Type: 0, Name: "", Value: "198.51.100.3", Ttl: 300 })).status).toBe(201);
-          expect((await call("POST", `${records}/${record.Id}`, { Type: 0, Name: "home", Value: "198.51.100.2", Ttl: 60 })).status).toBe(204);
+          expect(
+            (await call("POST", `${records}/${record.Id}`, { Type: 0, Name: "home", Value: "198.51.100.2", Ttl: 60 }))
+              .status,
+          ).toBe(204);
         },
       };
     },
     status: 400,
-    refusal: (answer) => expect(answer.body).toMatchObject({ ErrorKey: "validation_error", Message: expect.any(String) }),
+    refusal: (answer) =>
+      expect(answer.body).toMatchObject({ ErrorKey: "validation_error", Message: expect.any(String) }),
   },
 ];
 
@@ -523,7 +605,12 @@ describe("a request the description forbids is refused with the service's error 
 /** One service's fake, what ddnsd sends it, and the answers its description's response schemas must accept. */
 interface Shapes {
   name: string;
-  arrange(): Promise<{ call: Call; base: string; exchanges: [method: string, path: string, status?: number, body?: unknown][]; after?(): Promise<void> }>;
+  arrange(): Promise<{
+    call: Call;
+    base: string;
+    exchanges: [method: string, path: string, status?: number, body?: unknown][];
+    after?(): Promise<void>;
+  }>;
   /** The description's name in ./descriptions and where its paths start. */
   description: [name: string, root: string];
   /** Problems the service's own answers have too, let through with the reason beside them. */
@@ -548,7 +635,12 @@ const SHAPES: Shapes[] = [
           ["GET", `/zones/${zone.id}/dns_records?type=A&name=home.example.com&per_page=100`],
           ["GET", `/zones/${zone.id}/dns_records/${record.id}`],
           ["PATCH", `/zones/${zone.id}/dns_records/${record.id}`, undefined, { content: "198.51.100.2" }],
-          ["POST", `/zones/${zone.id}/dns_records`, undefined, { type: "AAAA", name: "home.example.com", content: "2001:db8::1", ttl: 1, proxied: false }],
+          [
+            "POST",
+            `/zones/${zone.id}/dns_records`,
+            undefined,
+            { type: "AAAA", name: "home.example.com", content: "2001:db8::1", ttl: 1, proxied: false },
+          ],
           ["GET", `/zones/${zone.id}/dns_records/${"0".repeat(32)}`],
         ],
       };
@@ -571,7 +663,12 @@ const SHAPES: Shapes[] = [
           ["GET", "/domains/example.com/records?type=A&name=home.example.com&per_page=200&page=1"],
           ["GET", `/domains/example.com/records/${record.id}`],
           ["PATCH", `/domains/example.com/records/${record.id}`, undefined, { type: "A", data: "198.51.100.2" }],
-          ["POST", "/domains/example.com/records", undefined, { type: "AAAA", name: "home", data: "2001:db8::1", ttl: 1800 }],
+          [
+            "POST",
+            "/domains/example.com/records",
+            undefined,
+            { type: "AAAA", name: "home", data: "2001:db8::1", ttl: 1800 },
+          ],
           ["GET", "/domains/example.com/records/999"],
         ],
       };
@@ -593,16 +690,33 @@ const SHAPES: Shapes[] = [
           ["GET", "/zones?name=example.com"],
           ["GET", "/zones/example.com"],
           ["GET", "/zones/example.com/rrsets/home/A"],
-          ["POST", "/zones/example.com/rrsets/home/A/actions/set_records", undefined, { records: [{ value: "198.51.100.2" }] }],
+          [
+            "POST",
+            "/zones/example.com/rrsets/home/A/actions/set_records",
+            undefined,
+            { records: [{ value: "198.51.100.2" }] },
+          ],
           ["POST", "/zones/example.com/rrsets/home/A/actions/change_ttl", undefined, { ttl: 600 }],
-          ["POST", "/zones/example.com/rrsets", undefined, { name: "home", type: "AAAA", records: [{ value: "2001:db8::1" }] }],
+          [
+            "POST",
+            "/zones/example.com/rrsets",
+            undefined,
+            { name: "home", type: "AAAA", records: [{ value: "2001:db8::1" }] },
+          ],
           ["GET", "/zones/example.com/rrsets/nothing/A"],
         ],
         // The action a write started, polled as the client polls it.
         async after() {
           const action = [...fake.actions.values()][0];
           const polled = await call("GET", `/zones/actions/${action?.id}`);
-          expect(openApi("hetzner", "/v1").checkResponse("GET", `/v1/zones/actions/${action?.id}`, polled.status, polled.body)).toEqual([]);
+          expect(
+            openApi("hetzner", "/v1").checkResponse(
+              "GET",
+              `/v1/zones/actions/${action?.id}`,
+              polled.status,
+              polled.body,
+            ),
+          ).toEqual([]);
         },
       };
     },
@@ -645,8 +759,18 @@ const SHAPES: Shapes[] = [
         exchanges: [
           ["GET", AZURE_ZONES + AZURE_VERSION, 200],
           ["GET", azureSet("A", "home") + AZURE_VERSION, 200],
-          ["PATCH", azureSet("A", "home") + AZURE_VERSION, 200, { properties: { ARecords: [{ ipv4Address: "198.51.100.2" }] } }],
-          ["PUT", azureSet("AAAA", "home") + AZURE_VERSION, 201, { properties: { TTL: 300, AAAARecords: [{ ipv6Address: "2001:db8::1" }] } }],
+          [
+            "PATCH",
+            azureSet("A", "home") + AZURE_VERSION,
+            200,
+            { properties: { ARecords: [{ ipv4Address: "198.51.100.2" }] } },
+          ],
+          [
+            "PUT",
+            azureSet("AAAA", "home") + AZURE_VERSION,
+            201,
+            { properties: { TTL: 300, AAAARecords: [{ ipv6Address: "2001:db8::1" }] } },
+          ],
           ["GET", azureSet("A", "nothing") + AZURE_VERSION, 404],
         ],
         after: async () => expect(set.addresses).toEqual(["198.51.100.2"]),
@@ -711,7 +835,9 @@ const SHAPES: Shapes[] = [
       const record = fake.addRecord("example.com", { host: "home", type: "A", data: "198.51.100.1" });
       const records = `/domains/${domain.id}/dns`;
       return {
-        call: caller(fake.url, { Authorization: `Basic ${Buffer.from(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`).toString("base64")}` }),
+        call: caller(fake.url, {
+          Authorization: `Basic ${Buffer.from(`${DOMENESHOP_FAKE_TOKEN}:${DOMENESHOP_FAKE_SECRET}`).toString("base64")}`,
+        }),
         base: fake.url,
         exchanges: [
           ["GET", "/domains", 200],
@@ -738,8 +864,18 @@ const SHAPES: Shapes[] = [
         exchanges: [
           ["GET", "/api/domains/v1/portfolio", 200],
           ["GET", zone, 200],
-          ["PUT", zone, 200, { overwrite: true, zone: [{ name: "home", type: "A", ttl: 300, records: [{ content: "198.51.100.2" }] }] }],
-          ["PUT", zone, 422, { overwrite: true, zone: [{ name: "home", type: "A", ttl: 5, records: [{ content: "198.51.100.2" }] }] }],
+          [
+            "PUT",
+            zone,
+            200,
+            { overwrite: true, zone: [{ name: "home", type: "A", ttl: 300, records: [{ content: "198.51.100.2" }] }] },
+          ],
+          [
+            "PUT",
+            zone,
+            422,
+            { overwrite: true, zone: [{ name: "home", type: "A", ttl: 5, records: [{ content: "198.51.100.2" }] }] },
+          ],
         ],
       };
     },
@@ -796,18 +932,27 @@ const COMPILES = { timeout: 30_000 };
 
 describe("the fakes answer in the descriptions' own response shapes", () => {
   for (const service of SHAPES) {
-    test(`${service.name}: every operation ddnsd uses`, async () => {
-      const { checkResponse } = openApi(...service.description);
-      const { call, base, exchanges, after } = await service.arrange();
-      for (const [method, path, status, body] of exchanges) {
-        const answer = await call(method, path, body);
-        if (status !== undefined) expect([method, path, answer.status]).toEqual([method, path, status]);
-        // A 204 has no body, which the validator reads as null.
-        const problems = checkResponse(method, new URL(base + path).pathname, answer.status, answer.body ?? null).filter((p) => !service.known?.test(p));
-        expect([method, path, problems]).toEqual([method, path, []]);
-      }
-      await after?.();
-    }, COMPILES);
+    test(
+      `${service.name}: every operation ddnsd uses`,
+      async () => {
+        const { checkResponse } = openApi(...service.description);
+        const { call, base, exchanges, after } = await service.arrange();
+        for (const [method, path, status, body] of exchanges) {
+          const answer = await call(method, path, body);
+          if (status !== undefined) expect([method, path, answer.status]).toEqual([method, path, status]);
+          // A 204 has no body, which the validator reads as null.
+          const problems = checkResponse(
+            method,
+            new URL(base + path).pathname,
+            answer.status,
+            answer.body ?? null,
+          ).filter((p) => !service.known?.test(p));
+          expect([method, path, problems]).toEqual([method, path, []]);
+        }
+        await after?.();
+      },
+      COMPILES,
+    );
   }
 });
 
@@ -846,13 +991,23 @@ describe("the Route 53 fake answers in its model's output shapes", () => {
       ["ListHostedZonesByName", "GET", "/hostedzonesbyname?dnsname=home.example.com.&maxitems=10"],
       ["GetHostedZone", "GET", `/hostedzone/${zone.id}`],
       ["ListResourceRecordSets", "GET", `/hostedzone/${zone.id}/rrset?name=home.example.com.&type=A&maxitems=1`],
-      ["ChangeResourceRecordSets", "POST", `/hostedzone/${zone.id}/rrset`, route53Change(`<Change><Action>UPSERT</Action>${ROUTE53_SET}</Change>`)],
+      [
+        "ChangeResourceRecordSets",
+        "POST",
+        `/hostedzone/${zone.id}/rrset`,
+        route53Change(`<Change><Action>UPSERT</Action>${ROUTE53_SET}</Change>`),
+      ],
     ];
     for (const [operation, method, path, body] of exchanges) {
-      expect([operation, checkBotocoreAnswer("route53", operation, (await call(method, path, body)).text)]).toEqual([operation, []]);
+      expect([operation, checkBotocoreAnswer("route53", operation, (await call(method, path, body)).text)]).toEqual([
+        operation,
+        [],
+      ]);
     }
     // And the check is no formality: an answer missing what the model requires fails it.
-    expect(checkBotocoreAnswer("route53", "GetHostedZone", "<GetHostedZoneResponse><Zone/></GetHostedZoneResponse>")).toEqual([
+    expect(
+      checkBotocoreAnswer("route53", "GetHostedZone", "<GetHostedZoneResponse><Zone/></GetHostedZoneResponse>"),
+    ).toEqual([
       "GetHostedZoneResponse/Zone is not a member of GetHostedZoneResponse",
       "GetHostedZoneResponse/HostedZone is required",
     ]);

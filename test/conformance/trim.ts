@@ -36,7 +36,16 @@ const NAME_MAPS = new Set([
   "variables",
 ]);
 /** Prose and samples, dropped from every object that is not a name map. */
-const DROPPED = new Set(["description", "summary", "example", "examples", "externalDocs", "documentation", "documentationUrl", "tags"]);
+const DROPPED = new Set([
+  "description",
+  "summary",
+  "example",
+  "examples",
+  "externalDocs",
+  "documentation",
+  "documentationUrl",
+  "tags",
+]);
 
 /** `nameMap`: the key of the map `node` is, when it is one. A response keeps an empty `description` (OpenAPI requires one). */
 export function stripProse(node: Json, nameMap?: string, isResponse = false): Json {
@@ -135,7 +144,9 @@ export async function trimOpenApi(file: string, operations: string[], header: Js
     pending.push(...internalRefs(content));
   }
   for (const [group, entries] of Object.entries(components)) {
-    components[group] = Object.fromEntries(Object.entries(entries as JsonObject).sort(([a], [b]) => a.localeCompare(b)));
+    components[group] = Object.fromEntries(
+      Object.entries(entries as JsonObject).sort(([a], [b]) => a.localeCompare(b)),
+    );
   }
   const info = document.info as JsonObject;
   return {
@@ -157,7 +168,12 @@ export async function trimBotocore(file: string, operations: string[], header: J
     const shape = shapes[name];
     if (!isObject(shape)) throw new Error(`no shape ${name}`);
     keptShapes[name] = shape;
-    for (const child of [shape.member, shape.key, shape.value, ...Object.values(isObject(shape.members) ? shape.members : {})]) {
+    for (const child of [
+      shape.member,
+      shape.key,
+      shape.value,
+      ...Object.values(isObject(shape.members) ? shape.members : {}),
+    ]) {
       if (isObject(child) && typeof child.shape === "string") visit(child.shape);
     }
   };
@@ -166,7 +182,11 @@ export async function trimBotocore(file: string, operations: string[], header: J
     const operation = (model.operations as JsonObject)[name];
     if (!isObject(operation)) throw new Error(`no operation ${name}`);
     keptOperations[name] = operation;
-    for (const part of [operation.input, operation.output, ...(Array.isArray(operation.errors) ? operation.errors : [])]) {
+    for (const part of [
+      operation.input,
+      operation.output,
+      ...(Array.isArray(operation.errors) ? operation.errors : []),
+    ]) {
       if (isObject(part) && typeof part.shape === "string") visit(part.shape);
     }
   }
@@ -183,7 +203,8 @@ export async function trimBotocore(file: string, operations: string[], header: J
 if (import.meta.main) {
   const [kind, input = "", output = "", headerFile = "", ...operations] = process.argv.slice(2);
   const header = JSON.parse(await Bun.file(headerFile).text()) as JsonObject;
-  const trimmed = kind === "botocore" ? await trimBotocore(input, operations, header) : await trimOpenApi(input, operations, header);
+  const trimmed =
+    kind === "botocore" ? await trimBotocore(input, operations, header) : await trimOpenApi(input, operations, header);
   await Bun.write(output, `${JSON.stringify(trimmed, null, 1)}\n`);
   console.log(`${output}: ${(await Bun.file(output).text()).length} characters`);
 }

@@ -25,7 +25,9 @@ function addMigration(tag: string, sql: string): void {
 
 function seed(): void {
   const { sqlite } = openDatabase(dir, log(), folder);
-  sqlite.run("INSERT INTO providers (name, type, credentials, is_enabled, created_at, updated_at) VALUES ('cf', 'cloudflare', 'v1:x', 1, 1, 1)");
+  sqlite.run(
+    "INSERT INTO providers (name, type, credentials, is_enabled, created_at, updated_at) VALUES ('cf', 'cloudflare', 'v1:x', 1, 1, 1)",
+  );
   sqlite.run(
     "INSERT INTO domains (provider_id, domain_name, record_type, config, is_enabled, created_at, updated_at) VALUES (1, 'home.example.com', 'A', '{}', 1, 1, 1)",
   );

@@ -4,10 +4,17 @@
 // test/unit/dns/alidns-signature.test.ts; here the fake verifies every request's signature.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createAlidnsApi } from "../../src/dns/services/alidns";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { ALIDNS_FAKE_ACCESS_KEY_ID, ALIDNS_FREE_EDITION_MIN_TTL, ALIDNS_FAKE_SECRET, type AlidnsFake, type AlidnsFault, startAlidnsFake } from "../fakes/alidns";
+import { createAlidnsApi } from "../../src/dns/services/alidns";
+import {
+  ALIDNS_FAKE_ACCESS_KEY_ID,
+  ALIDNS_FAKE_SECRET,
+  ALIDNS_FREE_EDITION_MIN_TTL,
+  type AlidnsFake,
+  type AlidnsFault,
+  startAlidnsFake,
+} from "../fakes/alidns";
 import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -30,7 +37,10 @@ afterEach(async () => {
 function client(options: { secret?: string; keyId?: string; timeoutMs?: number; baseUrl?: string } = {}) {
   return zoneClient(
     createAlidnsApi(
-      { access_key_id: options.keyId ?? ALIDNS_FAKE_ACCESS_KEY_ID, access_key_secret: options.secret ?? ALIDNS_FAKE_SECRET },
+      {
+        access_key_id: options.keyId ?? ALIDNS_FAKE_ACCESS_KEY_ID,
+        access_key_secret: options.secret ?? ALIDNS_FAKE_SECRET,
+      },
       { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     ),
   );
@@ -51,7 +61,13 @@ describe("verify", () => {
     await client().verify();
     await client().verify();
     const [first, second] = fake.requests;
-    expect(first?.query).toMatchObject({ AccessKeyId: ALIDNS_FAKE_ACCESS_KEY_ID, Format: "JSON", Version: "2015-01-09", SignatureMethod: "HMAC-SHA1", SignatureVersion: "1.0" });
+    expect(first?.query).toMatchObject({
+      AccessKeyId: ALIDNS_FAKE_ACCESS_KEY_ID,
+      Format: "JSON",
+      Version: "2015-01-09",
+      SignatureMethod: "HMAC-SHA1",
+      SignatureVersion: "1.0",
+    });
     expect(first?.query.SignatureNonce).not.toBe(second?.query.SignatureNonce);
     expect(JSON.stringify(fake.requests)).not.toContain(ALIDNS_FAKE_SECRET);
   });
@@ -77,8 +93,19 @@ describe("writeRecord on an existing record", () => {
     });
     expect(record).toMatchObject({ Value: NEW_IP, TTL: 1800, Line: "default" });
     expect(actions()).toEqual(["DescribeDomains", "DescribeSubDomainRecords", "UpdateDomainRecord"]);
-    expect(fake.requests[1]?.query).toMatchObject({ DomainName: "example.com", SubDomain: "home.example.com", Type: "A" });
-    expect(fake.requests[2]?.query).toMatchObject({ RecordId: record!.RecordId, RR: "home", Type: "A", Value: NEW_IP, TTL: "1800", Line: "default" });
+    expect(fake.requests[1]?.query).toMatchObject({
+      DomainName: "example.com",
+      SubDomain: "home.example.com",
+      Type: "A",
+    });
+    expect(fake.requests[2]?.query).toMatchObject({
+      RecordId: record!.RecordId,
+      RR: "home",
+      Type: "A",
+      Value: NEW_IP,
+      TTL: "1800",
+      Line: "default",
+    });
   });
 
   test("with the domain known, a change costs two requests", async () => {
@@ -118,7 +145,12 @@ describe("writeRecord on an existing record", () => {
   test("a locked record: Alibaba's words, and no retries until someone unlocks it", async () => {
     fake.addRecord("example.com", { rr: "locked", type: "A", value: OLD_IP, locked: true });
     const outcome = await client().writeRecord(target("locked.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", stopRetrying: true, message: "Alibaba Cloud DNS: The DNS record is locked. (DomainRecordLocked, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: "Alibaba Cloud DNS: The DNS record is locked. (DomainRecordLocked, HTTP 400)",
+    });
   });
 });
 
@@ -127,8 +159,21 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [record] = fake.records("example.com", "new", "A");
     expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "default" });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: record!.RecordId, zoneId: "example.com", message: `Alibaba Cloud DNS record ${record!.RecordId}, ttl 600` });
-    expect(fake.requests.at(-1)?.query).toMatchObject({ Action: "AddDomainRecord", DomainName: "example.com", RR: "new", Type: "A", Value: NEW_IP, TTL: "600" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: record!.RecordId,
+      zoneId: "example.com",
+      message: `Alibaba Cloud DNS record ${record!.RecordId}, ttl 600`,
+    });
+    expect(fake.requests.at(-1)?.query).toMatchObject({
+      Action: "AddDomainRecord",
+      DomainName: "example.com",
+      RR: "new",
+      Type: "A",
+      Value: NEW_IP,
+      TTL: "600",
+    });
   });
 
   test("with the TTL from config", async () => {
@@ -143,7 +188,8 @@ describe("writeRecord on a missing record", () => {
       ok: false,
       cause: "refused",
       stopRetrying: true,
-      message: "Alibaba Cloud DNS: The specified TTL is invalid. A valid TTL must be in the range of 600 to 86400. (QuotaExceeded.TTL, HTTP 400)",
+      message:
+        "Alibaba Cloud DNS: The specified TTL is invalid. A valid TTL must be in the range of 600 to 86400. (QuotaExceeded.TTL, HTTP 400)",
     });
   });
 });
@@ -154,7 +200,11 @@ describe("domain discovery", () => {
     fake.addDomain("zz.org");
     const outcome = await client().writeRecord(target("home.zz.org"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
-    expect(fake.requests.filter((r) => r.query.Action === "DescribeDomains").map((r) => [r.query.PageNumber, r.query.PageSize])).toEqual([
+    expect(
+      fake.requests
+        .filter((r) => r.query.Action === "DescribeDomains")
+        .map((r) => [r.query.PageNumber, r.query.PageSize]),
+    ).toEqual([
       ["1", "100"],
       ["2", "100"],
     ]);
@@ -163,7 +213,12 @@ describe("domain discovery", () => {
   test("a configured domain that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(actions()).toEqual(["DescribeSubDomainRecords", "DescribeDomains", "DescribeSubDomainRecords", "AddDomainRecord"]);
+    expect(actions()).toEqual([
+      "DescribeSubDomainRecords",
+      "DescribeDomains",
+      "DescribeSubDomainRecords",
+      "AddDomainRecord",
+    ]);
     expect(fake.records("example.com", "new.sub", "A")[0]?.Value).toBe(NEW_IP);
   });
 });
@@ -185,30 +240,64 @@ describe("failures keep Alibaba's words and leave the record alone", () => {
       cause: "credentials",
       stopRetrying: true,
     },
-    { name: "wrong secret", secret: "wrong", message: /^Alibaba Cloud DNS: Specified signature is not matched .*\(SignatureDoesNotMatch, HTTP 400\)$/, cause: "credentials", stopRetrying: true },
+    {
+      name: "wrong secret",
+      secret: "wrong",
+      message: /^Alibaba Cloud DNS: Specified signature is not matched .*\(SignatureDoesNotMatch, HTTP 400\)$/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
     {
       name: "RAM user without the DNS permissions",
-      fault: { status: 403, code: "Forbidden.RAM", message: "User not authorized to operate on the specified resource, or this API doesn't support RAM." },
-      message: "Alibaba Cloud DNS: User not authorized to operate on the specified resource, or this API doesn't support RAM. (Forbidden.RAM, HTTP 403)",
+      fault: {
+        status: 403,
+        code: "Forbidden.RAM",
+        message: "User not authorized to operate on the specified resource, or this API doesn't support RAM.",
+      },
+      message:
+        "Alibaba Cloud DNS: User not authorized to operate on the specified resource, or this API doesn't support RAM. (Forbidden.RAM, HTTP 403)",
       cause: "credentials",
       stopRetrying: true,
     },
     // Alibaba's "slow down" names no wait: the updater decides the pause.
-    { name: "Throttling.User", fault: { status: 400, code: "Throttling.User" }, message: "Alibaba Cloud DNS: Request was denied due to user flow control. (Throttling.User, HTTP 400)", cause: "throttled" },
+    {
+      name: "Throttling.User",
+      fault: { status: 400, code: "Throttling.User" },
+      message: "Alibaba Cloud DNS: Request was denied due to user flow control. (Throttling.User, HTTP 400)",
+      cause: "throttled",
+    },
     {
       name: "503 ServiceUnavailable",
-      fault: { status: 503, code: "ServiceUnavailable", message: "The request has failed due to a temporary failure of the server." },
-      message: "Alibaba Cloud DNS: The request has failed due to a temporary failure of the server. (ServiceUnavailable, HTTP 503)",
+      fault: {
+        status: 503,
+        code: "ServiceUnavailable",
+        message: "The request has failed due to a temporary failure of the server.",
+      },
+      message:
+        "Alibaba Cloud DNS: The request has failed due to a temporary failure of the server. (ServiceUnavailable, HTTP 503)",
       cause: "unreachable",
     },
-    { name: "502 HTML page", fault: "html", message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Alibaba Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, keyId, secret, message, cause, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ keyId, secret, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client({ keyId, secret, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
@@ -222,9 +311,18 @@ describe("failures keep Alibaba's words and leave the record alone", () => {
   }
 
   test("a failing update is reported; the record keeps its address and TTL", async () => {
-    fake.fault({ status: 500, code: "InternalError", message: "The request processing has failed due to some unknown error." }, 1, (r) => r.query.Action === "UpdateDomainRecord");
+    fake.fault(
+      { status: 500, code: "InternalError", message: "The request processing has failed due to some unknown error." },
+      1,
+      (r) => r.query.Action === "UpdateDomainRecord",
+    );
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Alibaba Cloud DNS: The request processing has failed due to some unknown error. (InternalError, HTTP 500)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "unreachable",
+      message:
+        "Alibaba Cloud DNS: The request processing has failed due to some unknown error. (InternalError, HTTP 500)",
+    });
     expect(home()[0]).toMatchObject({ Value: OLD_IP, TTL: 1800 });
   });
 });

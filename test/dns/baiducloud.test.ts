@@ -4,9 +4,9 @@
 // fake checks every request's signature with it.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { bceAuthorization, createBaiduCloudApi } from "../../src/dns/services/baiducloud";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
+import { bceAuthorization, createBaiduCloudApi } from "../../src/dns/services/baiducloud";
 import { BAIDU_FAKE_AK, BAIDU_FAKE_SK, type BaiduFake, type BaiduFault, startBaiduFake } from "../fakes/baiducloud";
 import { target } from "./support";
 
@@ -18,7 +18,14 @@ let fake: BaiduFake;
 beforeEach(() => {
   fake = startBaiduFake();
   fake.addZone("example.com");
-  fake.addRecord("example.com", { rr: "home", type: "A", value: OLD_IP, ttl: 1800, description: "home router", line: "ct" });
+  fake.addRecord("example.com", {
+    rr: "home",
+    type: "A",
+    value: OLD_IP,
+    ttl: 1800,
+    description: "home router",
+    line: "ct",
+  });
   fake.addRecord("example.com", { rr: "@", type: "A", value: OLD_IP, ttl: 3600 });
   fake.addRecord("example.com", { rr: "myhome", type: "A", value: "198.51.100.9", ttl: 600 });
 });
@@ -47,11 +54,18 @@ describe("the BCE auth v1 signer", () => {
 
   test("signs host and x-bce-* headers, with the query sorted and empty values kept", () => {
     const authorization = bceAuthorization(
-      { method: "PUT", path: "/v1/bucket/object1", query: { A: null, b: "", C: "d" }, headers: { Host: "bce.baidu.com", abc: "123", "x-bce-meta-key1": "ABC" } },
+      {
+        method: "PUT",
+        path: "/v1/bucket/object1",
+        query: { A: null, b: "", C: "d" },
+        headers: { Host: "bce.baidu.com", abc: "123", "x-bce-meta-key1": "ABC" },
+      },
       keys,
       at,
     );
-    expect(authorization).toBe("bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/host;x-bce-meta-key1/80c9672aca2ea9af4bb40b9a8ff458d72df94e97d550840727f3a929af271d25");
+    expect(authorization).toBe(
+      "bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/host;x-bce-meta-key1/80c9672aca2ea9af4bb40b9a8ff458d72df94e97d550840727f3a929af271d25",
+    );
   });
 
   test("signs the content headers, their values encoded", () => {
@@ -60,13 +74,19 @@ describe("the BCE auth v1 signer", () => {
         method: "DELETE",
         path: "/v1/test-bucket1361199862",
         query: {},
-        headers: { "Content-Type": "application/json; charset=utf-8", "Content-Length": "0", "User-Agent": "This is the user-agent" },
+        headers: {
+          "Content-Type": "application/json; charset=utf-8",
+          "Content-Length": "0",
+          "User-Agent": "This is the user-agent",
+        },
       },
       keys,
       at,
       1800,
     );
-    expect(authorization).toBe("bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/content-length;content-type/c9386b15d585960ae5e6972f73ed92a9a682dc81025480ba5b41206d3e489822");
+    expect(authorization).toBe(
+      "bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/content-length;content-type/c9386b15d585960ae5e6972f73ed92a9a682dc81025480ba5b41206d3e489822",
+    );
   });
 });
 
@@ -82,14 +102,17 @@ describe("verify", () => {
     await client().verify();
     const [request] = fake.requests;
     expect(request?.headers["x-bce-date"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(request?.headers.authorization).toMatch(new RegExp(`^bce-auth-v1/${BAIDU_FAKE_AK}/\\S+/1800/host;x-bce-date/[0-9a-f]{64}$`));
+    expect(request?.headers.authorization).toMatch(
+      new RegExp(`^bce-auth-v1/${BAIDU_FAKE_AK}/\\S+/1800/host;x-bce-date/[0-9a-f]{64}$`),
+    );
     expect(JSON.stringify(fake.requests)).not.toContain(BAIDU_FAKE_SK);
   });
 
   test("a wrong secret key is refused in Baidu's words", async () => {
     expect(await client({ sk: "wrong" }).verify()).toMatchObject({
       ok: false,
-      detail: "Baidu Cloud DNS: The request signature we calculated does not match the signature you provided. (SignatureDoesNotMatch, HTTP 400)",
+      detail:
+        "Baidu Cloud DNS: The request signature we calculated does not match the signature you provided. (SignatureDoesNotMatch, HTTP 400)",
     });
   });
 });
@@ -98,18 +121,37 @@ describe("writeRecord on an existing record", () => {
   test("finds the zone, reads exactly this host record, and PUTs the address with the TTL and description it read", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: record!.id, zoneId: "example.com", message: `Baidu Cloud DNS record ${record!.id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: record!.id,
+      zoneId: "example.com",
+      message: `Baidu Cloud DNS record ${record!.id}, ttl 1800`,
+    });
     expect(record).toMatchObject({ value: NEW_IP, ttl: 1800, description: "home router", line: "ct" });
-    expect(requestLines()).toEqual(["GET /v1/dns/zone", "GET /v1/dns/zone/example.com/record", `PUT /v1/dns/zone/example.com/record/${record!.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /v1/dns/zone",
+      "GET /v1/dns/zone/example.com/record",
+      `PUT /v1/dns/zone/example.com/record/${record!.id}`,
+    ]);
     expect(fake.requests[1]?.query).toEqual({ rr: "home", maxKeys: "1000" });
-    expect(fake.requests[2]?.body).toEqual({ rr: "home", type: "A", value: NEW_IP, ttl: 1800, description: "home router" });
+    expect(fake.requests[2]?.body).toEqual({
+      rr: "home",
+      type: "A",
+      value: NEW_IP,
+      ttl: 1800,
+      description: "home router",
+    });
     // The record whose host record merely contains this one's is untouched.
     expect(fake.records("example.com", "myhome", "A")[0]?.value).toBe("198.51.100.9");
   });
 
   test("with the zone known, a change costs two requests", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(requestLines()).toEqual(["GET /v1/dns/zone/example.com/record", `PUT /v1/dns/zone/example.com/record/${home()[0]!.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /v1/dns/zone/example.com/record",
+      `PUT /v1/dns/zone/example.com/record/${home()[0]!.id}`,
+    ]);
   });
 
   test("the TTL from config is written", async () => {
@@ -131,7 +173,13 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [record] = fake.records("example.com", "new", "A");
     expect(record).toMatchObject({ value: NEW_IP, ttl: 300, line: "default" });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: record!.id, zoneId: "example.com", message: `Baidu Cloud DNS record ${record!.id}, ttl 300` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: record!.id,
+      zoneId: "example.com",
+      message: `Baidu Cloud DNS record ${record!.id}, ttl 300`,
+    });
     const post = fake.requests.find((r) => r.method === "POST");
     expect(post?.body).toEqual({ rr: "new", type: "A", value: NEW_IP, ttl: 300 });
     expect(requestLines().at(-1)).toBe("GET /v1/dns/zone/example.com/record");
@@ -182,16 +230,37 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Baidu's words and leave the record alone", () => {
-  const cases: { name: string; fault?: BaiduFault | "timeout"; ak?: string; sk?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
+  const cases: {
+    name: string;
+    fault?: BaiduFault | "timeout";
+    ak?: string;
+    sk?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+  }[] = [
     {
       name: "unknown AK",
       ak: "ALTAKunknown",
-      message: "Baidu Cloud DNS: The Access Key ID you provided does not exist in our records. (InvalidAccessKeyId, HTTP 403)",
+      message:
+        "Baidu Cloud DNS: The Access Key ID you provided does not exist in our records. (InvalidAccessKeyId, HTTP 403)",
       cause: "credentials",
       stopRetrying: true,
     },
-    { name: "wrong SK", sk: "wrong", message: /\(SignatureDoesNotMatch, HTTP 400\)$/, cause: "credentials", stopRetrying: true },
-    { name: "a user without the DNS permission", fault: { status: 403, code: "AccessDenied", message: "Access denied." }, message: "Baidu Cloud DNS: Access denied. (AccessDenied, HTTP 403)", cause: "credentials", stopRetrying: true },
+    {
+      name: "wrong SK",
+      sk: "wrong",
+      message: /\(SignatureDoesNotMatch, HTTP 400\)$/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a user without the DNS permission",
+      fault: { status: 403, code: "AccessDenied", message: "Access denied." },
+      message: "Baidu Cloud DNS: Access denied. (AccessDenied, HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
     {
       name: "an account without the DNS service",
       fault: { status: 403, code: "OptInRequired", message: "A subscription for the service is required." },
@@ -200,16 +269,39 @@ describe("failures keep Baidu's words and leave the record alone", () => {
       stopRetrying: true,
     },
     // Baidu names no wait: the updater decides the pause.
-    { name: "slow down (429)", fault: { status: 429, code: "RequestRateLimitExceeded" }, message: "Baidu Cloud DNS: Too many requests, please slow down. (RequestRateLimitExceeded, HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500, code: "InternalError" }, message: "Baidu Cloud DNS: We encountered an internal error. Please try again. (InternalError, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Baidu Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Baidu Cloud DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "slow down (429)",
+      fault: { status: 429, code: "RequestRateLimitExceeded" },
+      message: "Baidu Cloud DNS: Too many requests, please slow down. (RequestRateLimitExceeded, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500, code: "InternalError" },
+      message: "Baidu Cloud DNS: We encountered an internal error. Please try again. (InternalError, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Baidu Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Baidu Cloud DNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Baidu Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, ak, sk, message, cause, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ ak, sk, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client({ ak, sk, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);

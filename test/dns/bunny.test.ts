@@ -2,8 +2,8 @@
 // spends, and how every failure bunny.net can give ends up as its own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createBunnyApi } from "../../src/dns/services/bunny";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createBunnyApi } from "../../src/dns/services/bunny";
 import { BUNNY_FAKE_API_KEY, type BunnyFake, type BunnyFault, type BunnyZone, startBunnyFake } from "../fakes/bunny";
 import { type FailureCase, failureTests, target } from "./support";
 
@@ -47,7 +47,10 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in bunny.net's words", async () => {
-    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Bunny: Authorization has been denied for this request. (HTTP 401)" });
+    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Bunny: Authorization has been denied for this request. (HTTP 401)",
+    });
   });
 });
 
@@ -55,9 +58,19 @@ describe("writeRecord on an existing record", () => {
   test("finds the zone, reads it, and POSTs the record with the new address: three requests", async () => {
     const id = String(home()!.Id);
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: String(example.Id), message: `Bunny record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: String(example.Id),
+      message: `Bunny record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject({ Value: NEW_IP, Ttl: 1800, Comment: "the house" });
-    expect(requestLines()).toEqual(["GET /dnszone", `GET /dnszone/${example.Id}`, `POST /dnszone/${example.Id}/records/${id}`]);
+    expect(requestLines()).toEqual([
+      "GET /dnszone",
+      `GET /dnszone/${example.Id}`,
+      `POST /dnszone/${example.Id}/records/${id}`,
+    ]);
     expect(fake.requests[2]?.body).toEqual({ Type: 0, Name: "home", Value: NEW_IP, Ttl: 1800 });
   });
 
@@ -85,12 +98,24 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 300", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.Id), zoneId: String(example.Id), message: `Bunny record ${created!.Id}, ttl 300` });
-    expect(fake.requests.at(-1)).toMatchObject({ method: "PUT", body: { Type: 0, Name: "new", Value: NEW_IP, Ttl: 300 } });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.Id),
+      zoneId: String(example.Id),
+      message: `Bunny record ${created!.Id}, ttl 300`,
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "PUT",
+      body: { Type: 0, Name: "new", Value: NEW_IP, Ttl: 300 },
+    });
   });
 
   test("with the zone id known, the zone's name comes from the zone read; an AAAA at the apex", async () => {
-    const outcome = await client().writeRecord(target("example.com", { ...known(), ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
+    const outcome = await client().writeRecord(
+      target("example.com", { ...known(), ttl: 3600 }, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "created" });
     expect(fake.record("example.com", "", "AAAA")).toMatchObject({ Value: "2001:db8::7", Ttl: 3600 });
   });
@@ -107,7 +132,11 @@ describe("zone discovery", () => {
 
   test("no zone holding the name: a failure naming it, nothing written", async () => {
     fake.addZone("xample.com");
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Bunny: no zone of this account holds host.ample.com" });
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Bunny: no zone of this account holds host.ample.com",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -131,13 +160,51 @@ describe("zone discovery", () => {
 
 describe("failures keep bunny.net's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: BunnyFault | "timeout"; apiKey?: string })[] = [
-    { name: "revoked key", apiKey: "revoked", message: "Bunny: Authorization has been denied for this request. (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "key without the right", fault: { status: 403, errorKey: "forbidden", message: "Access denied" }, message: "Bunny: Access denied (forbidden, HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 25 }, message: "Bunny: Too many requests (error_429, HTTP 429)", retryAfterSeconds: 25, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: /\(error_429, HTTP 429\)$/, cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Bunny: Something went wrong (error_500, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Bunny: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Bunny: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "revoked key",
+      apiKey: "revoked",
+      message: "Bunny: Authorization has been denied for this request. (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "key without the right",
+      fault: { status: 403, errorKey: "forbidden", message: "Access denied" },
+      message: "Bunny: Access denied (forbidden, HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 25 },
+      message: "Bunny: Too many requests (error_429, HTTP 429)",
+      retryAfterSeconds: 25,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: /\(error_429, HTTP 429\)$/,
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Bunny: Something went wrong (error_500, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Bunny: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Bunny: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Bunny: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -153,9 +220,17 @@ describe("failures keep bunny.net's words and leave the record alone", () => {
   );
 
   test("a refused update is reported in bunny.net's words; the record stays", async () => {
-    fake.fault({ status: 400, errorKey: "validation_error", message: "The record is locked" }, 1, (r) => r.method === "POST");
+    fake.fault(
+      { status: 400, errorKey: "validation_error", message: "The record is locked" },
+      1,
+      (r) => r.method === "POST",
+    );
     const outcome = await client().writeRecord(target("home.example.com", known()), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Bunny: The record is locked (validation_error, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Bunny: The record is locked (validation_error, HTTP 400)",
+    });
     expect(home()).toMatchObject({ Value: OLD_IP, Ttl: 1800 });
   });
 });

@@ -20,7 +20,11 @@ const NEW = { A: "203.0.113.7", AAAA: "2001:db8::7" } as const;
 function build(adapter: ServiceAdapter, at: { url: string }): DnsProvider {
   const description = SERVICES.find((service) => service.type === adapter.type)!;
   const fake = at as FakeServer<unknown>;
-  return description.createClient(adapter.credentials, adapter.options(fake) ?? {}, context(Object.values(adapter.env(fake))[0] ?? "", { timeoutMs: 5000 }));
+  return description.createClient(
+    adapter.credentials,
+    adapter.options(fake) ?? {},
+    context(Object.values(adapter.env(fake))[0] ?? "", { timeoutMs: 5000 }),
+  );
 }
 
 for (const adapter of ADAPTERS) {
@@ -56,16 +60,23 @@ for (const adapter of ADAPTERS) {
     }
 
     test("a service that cannot be reached: unreachable, in the service's name, no secret in the words", async () => {
-        // Every address the fake would give (the API's, a token or login endpoint's) is the stopped one.
-        const url = await stoppedUrl(adapter.start);
-        const client = build(adapter, new Proxy({ url }, { get: (_, key) => (typeof key === "string" && /url$/i.test(key) ? url : undefined) }));
-        const outcomes = [await client.writeRecord(target(adapter.hostname), NEW.A), ...(description.canVerify ? [await client.verify()] : [])];
-        for (const outcome of outcomes) {
-          expect(outcome.ok).toBe(false);
-          const words = "message" in outcome ? outcome.message : outcome.detail;
-          expect(words).toMatch(/request failed: /);
-          for (const secret of Object.values(adapter.credentials)) if (secret.length >= 6) expect(words).not.toContain(secret);
-        }
+      // Every address the fake would give (the API's, a token or login endpoint's) is the stopped one.
+      const url = await stoppedUrl(adapter.start);
+      const client = build(
+        adapter,
+        new Proxy({ url }, { get: (_, key) => (typeof key === "string" && /url$/i.test(key) ? url : undefined) }),
+      );
+      const outcomes = [
+        await client.writeRecord(target(adapter.hostname), NEW.A),
+        ...(description.canVerify ? [await client.verify()] : []),
+      ];
+      for (const outcome of outcomes) {
+        expect(outcome.ok).toBe(false);
+        const words = "message" in outcome ? outcome.message : outcome.detail;
+        expect(words).toMatch(/request failed: /);
+        for (const secret of Object.values(adapter.credentials))
+          if (secret.length >= 6) expect(words).not.toContain(secret);
+      }
       expect(outcomes[0]).toMatchObject({ cause: "unreachable" });
     });
   });

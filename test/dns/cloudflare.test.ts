@@ -4,9 +4,9 @@
 // test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createCloudflareApi } from "../../src/dns/services/cloudflare";
-import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { createCloudflareApi } from "../../src/dns/services/cloudflare";
 import {
   CLOUDFLARE_FAKE_TOKEN,
   type CloudflareFake,
@@ -55,7 +55,7 @@ function target(hostname: string, fields: Partial<RecordTarget> = {}, config: Re
 
 /** The state a domain reaches after its first write: zone and record id known, the id saved by that write. */
 function steadyHome(config: RecordConfig = {}): RecordTarget {
-  return target("home.example.com", { externalId: home.id}, { zone_id: zone.id, ...config });
+  return target("home.example.com", { externalId: home.id }, { zone_id: zone.id, ...config });
 }
 
 /** Every field of a record as the fake holds it, to compare before and after byte for byte. */
@@ -124,12 +124,21 @@ describe("writeRecord on an existing record", () => {
   test("steady state (zone known) is two requests: the record read by name, then one PATCH", async () => {
     const outcome = await client().writeRecord(steadyHome(), NEW_IP);
     expect(outcome.ok).toBe(true);
-    expect(requestLines()).toEqual([`GET /zones/${zone.id}/dns_records`, `PATCH /zones/${zone.id}/dns_records/${home.id}`]);
+    expect(requestLines()).toEqual([
+      `GET /zones/${zone.id}/dns_records`,
+      `PATCH /zones/${zone.id}/dns_records/${home.id}`,
+    ]);
   });
 
   test("a record that already holds the address is read, never written", async () => {
     const outcome = await client().writeRecord(steadyHome(), "198.51.100.1");
-    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: home.id, zoneId: zone.id, message: `Cloudflare record ${home.id}, ttl 300, proxied` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "unchanged",
+      externalId: home.id,
+      zoneId: zone.id,
+      message: `Cloudflare record ${home.id}, ttl 300, proxied`,
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -139,15 +148,35 @@ describe("writeRecord on an existing record", () => {
     expect(fake.record("home.example.com", "A")?.proxied).toBe(false);
   });
 
-  const configCases: { name: string; config: RecordConfig; body: Record<string, unknown>; after: Partial<CloudflareRecord> }[] = [
-    { name: "proxied false", config: { proxied: false }, body: { proxied: false }, after: { proxied: false, ttl: 300 } },
+  const configCases: {
+    name: string;
+    config: RecordConfig;
+    body: Record<string, unknown>;
+    after: Partial<CloudflareRecord>;
+  }[] = [
+    {
+      name: "proxied false",
+      config: { proxied: false },
+      body: { proxied: false },
+      after: { proxied: false, ttl: 300 },
+    },
     { name: "ttl 120", config: { ttl: 120 }, body: { ttl: 120 }, after: { proxied: true, ttl: 120 } },
-    { name: "ttl automatic", config: { ttl: 1, proxied: true }, body: { proxied: true, ttl: 1 }, after: { proxied: true, ttl: 1 } },
+    {
+      name: "ttl automatic",
+      config: { ttl: 1, proxied: true },
+      body: { proxied: true, ttl: 1 },
+      after: { proxied: true, ttl: 1 },
+    },
   ];
   for (const { name, config, body, after } of configCases) {
     test(`config decides: ${name}`, async () => {
       expect((await client().writeRecord(steadyHome(config), NEW_IP)).ok).toBe(true);
-      expect(fake.requests.find((r) => r.method === "PATCH")?.body).toEqual({ type: "A", name: "home.example.com", content: NEW_IP, ...body });
+      expect(fake.requests.find((r) => r.method === "PATCH")?.body).toEqual({
+        type: "A",
+        name: "home.example.com",
+        content: NEW_IP,
+        ...body,
+      });
       expect(fake.record("home.example.com", "A")).toMatchObject({ content: NEW_IP, comment: "router", ...after });
     });
   }
@@ -165,7 +194,13 @@ describe("writeRecord on a missing record", () => {
       zoneId: zone.id,
       message: `Cloudflare record ${created?.id}, ttl auto, not proxied`,
     });
-    expect(fake.requests.at(-1)?.body).toEqual({ type: "A", name: "new.example.com", content: NEW_IP, ttl: 1, proxied: false });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      type: "A",
+      name: "new.example.com",
+      content: NEW_IP,
+      ttl: 1,
+      proxied: false,
+    });
   });
 
   test("creates it with proxied and ttl from config", async () => {
@@ -198,9 +233,18 @@ describe("writeRecord on a missing record", () => {
 
 describe("ids", () => {
   test("an external id naming another record is not followed: that record stays byte-identical, this one is found by name", async () => {
-    const other = fake.addRecord("example.com", { type: "A", name: "other", content: "198.51.100.9", ttl: 120, comment: "not mine" });
+    const other = fake.addRecord("example.com", {
+      type: "A",
+      name: "other",
+      content: "198.51.100.9",
+      ttl: 120,
+      comment: "not mine",
+    });
     const before = snapshot(other);
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id}, { zone_id: zone.id }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: other.id }, { zone_id: zone.id }),
+      NEW_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
     expect(snapshot(fake.records.get(other.id))).toBe(before);
     expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
@@ -208,7 +252,10 @@ describe("ids", () => {
 
   test("a stale zone_id from config (7003) is rediscovered once", async () => {
     const stale = "f".repeat(32);
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: home.id}, { zone_id: stale }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: home.id }, { zone_id: stale }),
+      NEW_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: home.id, zoneId: zone.id });
     expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
     expect(requestLines()).toEqual([
@@ -260,8 +307,18 @@ describe("failures keep the provider's reason, say their cause and leave the rec
     cause: string;
     retryAfterSeconds?: number;
   }[] = [
-    { name: "invalid token", token: "revoked", message: "Cloudflare: Invalid access token (code 9109, HTTP 403)", cause: "credentials" },
-    { name: "malformed Authorization header", token: "", message: "Cloudflare: Invalid request headers (code 6003, HTTP 400)", cause: "refused" },
+    {
+      name: "invalid token",
+      token: "revoked",
+      message: "Cloudflare: Invalid access token (code 9109, HTTP 403)",
+      cause: "credentials",
+    },
+    {
+      name: "malformed Authorization header",
+      token: "",
+      message: "Cloudflare: Invalid request headers (code 6003, HTTP 400)",
+      cause: "refused",
+    },
     {
       name: "429 with retry-after",
       fault: { status: 429, retryAfter: 7 },
@@ -272,16 +329,37 @@ describe("failures keep the provider's reason, say their cause and leave the rec
     // The wait is the updater's to decide (a minute, doubling): the client names none it was not told.
     { name: "429 without retry-after", fault: { status: 429 }, message: /\(code 971, HTTP 429\)$/, cause: "throttled" },
     // A day is passed on as named; the updater caps every pause at an hour.
-    { name: "429 naming a day", fault: { status: 429, retryAfter: 86400 }, message: /\(code 971, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 86400 },
-    { name: "500", fault: { status: 500 }, message: "Cloudflare: Internal Server Error (code 500, HTTP 500)", cause: "unreachable" },
+    {
+      name: "429 naming a day",
+      fault: { status: 429, retryAfter: 86400 },
+      message: /\(code 971, HTTP 429\)$/,
+      cause: "throttled",
+      retryAfterSeconds: 86400,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Cloudflare: Internal Server Error (code 500, HTTP 500)",
+      cause: "unreachable",
+    },
     {
       name: "503 with its own code",
       fault: { status: 503, code: 10001, message: "Service unavailable" },
       message: "Cloudflare: Service unavailable (code 10001, HTTP 503)",
       cause: "unreachable",
     },
-    { name: "502 HTML page", fault: "html", message: /^Cloudflare: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Cloudflare: unreadable answer \(HTTP 200\): "\{"success"/, cause: "unreachable" },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Cloudflare: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Cloudflare: unreadable answer \(HTTP 200\): "\{"success"/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Cloudflare: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, token, ip, message, cause, retryAfterSeconds } of faultCases) {
@@ -300,7 +378,11 @@ describe("failures keep the provider's reason, say their cause and leave the rec
 
   test("an address the record type cannot hold is refused by Cloudflare, nothing changed", async () => {
     const outcome = await client().writeRecord(steadyHome(), "2a01:4f8::7");
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)",
+    });
     expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
     // Sent on purpose: Cloudflare's description forbids it, and the fake recorded it.
     expect(fake.takeViolations().map((v) => v.problems.join(" "))).toEqual([expect.stringContaining("ipv4")]);
@@ -309,7 +391,11 @@ describe("failures keep the provider's reason, say their cause and leave the rec
   test("a failure after the lookups (PATCH answered 500) is reported, nothing changed", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PATCH");
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Cloudflare: Internal Server Error (code 500, HTTP 500)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "unreachable",
+      message: "Cloudflare: Internal Server Error (code 500, HTTP 500)",
+    });
     expect(fake.record("home.example.com", "A")?.content).toBe("198.51.100.1");
   });
 

@@ -3,9 +3,16 @@
 // words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cloudns, cloudnsTtl, createCloudnsApi } from "../../src/dns/services/cloudns";
 import { zoneClient } from "../../src/dns/reconcile";
-import { CLOUDNS_FAKE_AUTH_ID, CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, type CloudnsFake, type CloudnsFault, startCloudnsFake } from "../fakes/cloudns";
+import { cloudns, cloudnsTtl, createCloudnsApi } from "../../src/dns/services/cloudns";
+import {
+  CLOUDNS_FAKE_AUTH_ID,
+  CLOUDNS_FAKE_PASSWORD,
+  CLOUDNS_FAKE_SUB_AUTH_ID,
+  type CloudnsFake,
+  type CloudnsFault,
+  startCloudnsFake,
+} from "../fakes/cloudns";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -27,7 +34,11 @@ afterEach(async () => {
 function client(options: { password?: string; sub?: boolean; timeoutMs?: number; baseUrl?: string } = {}) {
   return zoneClient(
     createCloudnsApi(
-      { idKind: options.sub === false ? "auth-id" : "sub-auth-id", authId: options.sub === false ? CLOUDNS_FAKE_AUTH_ID : CLOUDNS_FAKE_SUB_AUTH_ID, password: options.password ?? CLOUDNS_FAKE_PASSWORD },
+      {
+        idKind: options.sub === false ? "auth-id" : "sub-auth-id",
+        authId: options.sub === false ? CLOUDNS_FAKE_AUTH_ID : CLOUDNS_FAKE_SUB_AUTH_ID,
+        password: options.password ?? CLOUDNS_FAKE_PASSWORD,
+      },
       { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     ),
   );
@@ -52,7 +63,11 @@ describe("the description", () => {
   });
 
   test("createClient builds a working client, with auth-id when the option says so", async () => {
-    const built = cloudns.createClient({ auth_id: CLOUDNS_FAKE_AUTH_ID, auth_password: CLOUDNS_FAKE_PASSWORD }, { id_kind: "auth-id" }, { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" });
+    const built = cloudns.createClient(
+      { auth_id: CLOUDNS_FAKE_AUTH_ID, auth_password: CLOUDNS_FAKE_PASSWORD },
+      { id_kind: "auth-id" },
+      { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" },
+    );
     expect((await built.verify()).ok).toBe(true);
     expect(fake.requests[0]?.query["auth-id"]).toBe(CLOUDNS_FAKE_AUTH_ID);
     expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/test");
@@ -65,13 +80,19 @@ describe("the description", () => {
 
 describe("verify", () => {
   test("valid credentials are accepted, read-only", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: `Credentials accepted for sub-auth-id ${CLOUDNS_FAKE_SUB_AUTH_ID}` });
+    expect(await client().verify()).toEqual({
+      ok: true,
+      detail: `Credentials accepted for sub-auth-id ${CLOUDNS_FAKE_SUB_AUTH_ID}`,
+    });
     expect(requestLines()).toEqual(["GET /login/login.json"]);
     expect(fake.writes()).toBe(0);
   });
 
   test("a wrong password is refused in ClouDNS's words", async () => {
-    expect(await client({ password: "wrong" }).verify()).toMatchObject({ ok: false, detail: "ClouDNS: Invalid authentication, incorrect auth-id or auth-password. (HTTP 200)" });
+    expect(await client({ password: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "ClouDNS: Invalid authentication, incorrect auth-id or auth-password. (HTTP 200)",
+    });
   });
 });
 
@@ -79,7 +100,13 @@ describe("writeRecord on an existing record", () => {
   test("finds the zone by asking for the name and its parents, reads the record, and modifies it with the TTL it read", async () => {
     const id = home()!.id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `ClouDNS record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `ClouDNS record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject({ record: NEW_IP, ttl: 1800 });
     expect(requestLines()).toEqual([
       "GET /dns/get-zone-info.json home.example.com",
@@ -117,7 +144,13 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 3600 and keeps the id ClouDNS gives", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     const created = fake.record("example.com", "new", "A")!;
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created.id, zoneId: "example.com", message: `ClouDNS record ${created.id}, ttl 3600` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created.id,
+      zoneId: "example.com",
+      message: `ClouDNS record ${created.id}, ttl 3600`,
+    });
     expect(fake.requests.at(-1)?.query).toMatchObject({ "record-type": "A", host: "new", record: NEW_IP, ttl: "3600" });
   });
 
@@ -125,8 +158,18 @@ describe("writeRecord on a missing record", () => {
     fake.addAnswersId = false;
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     const created = fake.record("example.com", "new", "A")!;
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created.id, zoneId: "example.com", message: `ClouDNS record ${created.id}, ttl 3600` });
-    expect(fake.requests.map((r) => r.path)).toEqual(["/dns/records.json", "/dns/add-record.json", "/dns/records.json"]);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created.id,
+      zoneId: "example.com",
+      message: `ClouDNS record ${created.id}, ttl 3600`,
+    });
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      "/dns/records.json",
+      "/dns/add-record.json",
+      "/dns/records.json",
+    ]);
     const again = await client().writeRecord(target("new.example.com", known), NEW_IP);
     expect(again).toMatchObject({ ok: true, action: "unchanged" });
     expect(fake.zones.get("example.com")!.filter((r) => r.host === "new")).toHaveLength(1);
@@ -149,7 +192,11 @@ describe("zone discovery", () => {
 
   test("a zone outside the sub-user's reach is not found, and nothing is written", async () => {
     fake.subUserZones = new Set(["other.org"]);
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "ClouDNS: no zone of this account holds home.example.com" });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "ClouDNS: no zone of this account holds home.example.com",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -175,12 +222,39 @@ describe("zone discovery", () => {
 
 describe("failures keep ClouDNS's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: CloudnsFault | "timeout"; password?: string })[] = [
-    { name: "wrong password", password: "revoked", message: "ClouDNS: Invalid authentication, incorrect auth-id or auth-password. (HTTP 200)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "ClouDNS: Too many requests. (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "ClouDNS: Too many requests. (HTTP 429)", cause: "throttled" },
+    {
+      name: "wrong password",
+      password: "revoked",
+      message: "ClouDNS: Invalid authentication, incorrect auth-id or auth-password. (HTTP 200)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "ClouDNS: Too many requests. (HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: "ClouDNS: Too many requests. (HTTP 429)",
+      cause: "throttled",
+    },
     { name: "500", fault: { status: 500 }, message: "ClouDNS: Internal error. (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^ClouDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^ClouDNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^ClouDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^ClouDNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "ClouDNS: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(

@@ -4,10 +4,16 @@
 // computed independently with WebCrypto; the fake checks every request's token.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createConstellixApi, securityToken } from "../../src/dns/services/constellix";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { CONSTELLIX_FAKE_API_KEY, CONSTELLIX_FAKE_SECRET, type ConstellixFake, type ConstellixFault, startConstellixFake } from "../fakes/constellix";
+import { createConstellixApi, securityToken } from "../../src/dns/services/constellix";
+import {
+  CONSTELLIX_FAKE_API_KEY,
+  CONSTELLIX_FAKE_SECRET,
+  type ConstellixFake,
+  type ConstellixFault,
+  startConstellixFake,
+} from "../fakes/constellix";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -46,7 +52,13 @@ describe("the security token", () => {
     // The shape lego's TestTokenTransport_RoundTrip asserts: 28 base64 characters, 13 digits.
     expect(token).toMatch(/^api:[^:]{28}:\d{13}$/);
     // The HMAC computed a second way, with WebCrypto, as the API documentation's Postman script does with CryptoJS.
-    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("secret"), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+    const key = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode("secret"),
+      { name: "HMAC", hash: "SHA-1" },
+      false,
+      ["sign"],
+    );
     const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(String(epochMs))));
     expect(token).toBe(`api:${Buffer.from(mac).toString("base64")}:${epochMs}`);
   });
@@ -66,7 +78,10 @@ describe("verify", () => {
   });
 
   test("a wrong secret key is refused in Constellix's words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Constellix: Unable to authenticate token (HTTP 401)" });
+    expect(await client({ secret: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Constellix: Unable to authenticate token (HTTP 401)",
+    });
   });
 });
 
@@ -74,8 +89,18 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain by exact name, reads the record, and PUTs it back with only the address changed", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(record!.id), zoneId: domainId, message: `Constellix record ${record!.id}, ttl 1800` });
-    expect(record).toMatchObject({ ttl: 1800, note: "home router", roundRobin: [{ value: NEW_IP, disableFlag: false }] });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(record!.id),
+      zoneId: domainId,
+      message: `Constellix record ${record!.id}, ttl 1800`,
+    });
+    expect(record).toMatchObject({
+      ttl: 1800,
+      note: "home router",
+      roundRobin: [{ value: NEW_IP, disableFlag: false }],
+    });
     expect(requestLines()).toEqual([
       "GET /domains/search",
       "GET /domains/search",
@@ -84,7 +109,13 @@ describe("writeRecord on an existing record", () => {
       `PUT /domains/${domainId}/records/A/${record!.id}`,
     ]);
     expect(fake.requests.slice(0, 3).map((r) => r.query.exact)).toEqual(["home.example.com", "example.com", "home"]);
-    expect(fake.requests[4]?.body).toMatchObject({ name: "home", ttl: 1800, note: "home router", value: [NEW_IP], roundRobin: [{ value: NEW_IP, disableFlag: false }] });
+    expect(fake.requests[4]?.body).toMatchObject({
+      name: "home",
+      ttl: 1800,
+      note: "home router",
+      value: [NEW_IP],
+      roundRobin: [{ value: NEW_IP, disableFlag: false }],
+    });
   });
 
   test("with the domain known, a change costs four requests: the domain named, the record searched and read, the PUT", async () => {
@@ -114,7 +145,12 @@ describe("writeRecord on an existing record", () => {
   test("a pool record is left alone", async () => {
     fake.addRecord("example.com", { type: "A", name: "pooled", values: [], recordOption: "pools" });
     const outcome = await client().writeRecord(target("pooled.example.com", { zone_id: domainId }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Constellix: pooled.example.com A is a pools record; ddnsd changes only a plain one, so nothing was written" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message:
+        "Constellix: pooled.example.com A is a pools record; ddnsd changes only a plain one, so nothing was written",
+    });
     expect(fake.writes()).toBe(0);
   });
 });
@@ -124,8 +160,18 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [record] = fake.records("example.com", "new", "A");
     expect(record).toMatchObject({ ttl: 3600, roundRobin: [{ value: NEW_IP, disableFlag: false }] });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(record!.id), zoneId: domainId, message: `Constellix record ${record!.id}, ttl 3600` });
-    expect(fake.requests.at(-1)?.body).toEqual({ name: "new", ttl: 3600, roundRobin: [{ value: NEW_IP, disableFlag: false }] });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(record!.id),
+      zoneId: domainId,
+      message: `Constellix record ${record!.id}, ttl 3600`,
+    });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      name: "new",
+      ttl: 3600,
+      roundRobin: [{ value: NEW_IP, disableFlag: false }],
+    });
   });
 
   test("at the apex of a domain without one, with the TTL from config", async () => {
@@ -138,7 +184,11 @@ describe("writeRecord on a missing record", () => {
 
 describe("zone discovery", () => {
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Constellix: no zone of this account holds host.example.org" });
+    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Constellix: no zone of this account holds host.example.org",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -156,22 +206,78 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Constellix's words and leave the record alone", () => {
-  const cases: { name: string; fault?: ConstellixFault | "timeout"; apiKey?: string; secret?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean; retryAfterSeconds?: number }[] = [
-    { name: "unknown API key", apiKey: "unknown", message: "Constellix: Unable to authenticate token (HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "wrong secret key", secret: "wrong", message: "Constellix: Unable to authenticate token (HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "a user without access to the domain", fault: { status: 403, errors: ["Access denied"] }, message: "Constellix: Access denied (HTTP 403)", cause: "credentials", stopRetrying: true },
-    { name: "slow down (429)", fault: { status: 429, errors: ["Too many requests"] }, message: "Constellix: Too many requests (HTTP 429)", cause: "throttled" },
-    { name: "slow down naming a wait", fault: { status: 429, errors: ["Too many requests"], retryAfter: 12 }, message: "Constellix: Too many requests (HTTP 429)", cause: "throttled", retryAfterSeconds: 12 },
-    { name: "500", fault: { status: 500, errors: ["Internal server error"] }, message: "Constellix: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Constellix: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Constellix: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: ConstellixFault | "timeout";
+    apiKey?: string;
+    secret?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "unknown API key",
+      apiKey: "unknown",
+      message: "Constellix: Unable to authenticate token (HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "wrong secret key",
+      secret: "wrong",
+      message: "Constellix: Unable to authenticate token (HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a user without access to the domain",
+      fault: { status: 403, errors: ["Access denied"] },
+      message: "Constellix: Access denied (HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "slow down (429)",
+      fault: { status: 429, errors: ["Too many requests"] },
+      message: "Constellix: Too many requests (HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "slow down naming a wait",
+      fault: { status: 429, errors: ["Too many requests"], retryAfter: 12 },
+      message: "Constellix: Too many requests (HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 12,
+    },
+    {
+      name: "500",
+      fault: { status: 500, errors: ["Internal server error"] },
+      message: "Constellix: Internal server error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Constellix: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Constellix: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Constellix: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,
     async ({ fault, apiKey, secret }) => {
       if (fault) fake.fault(fault);
-      return client({ apiKey, secret, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+      return client({ apiKey, secret, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: domainId }),
+        NEW_IP,
+      );
     },
     () => {
       expect(fake.requests).toHaveLength(1);

@@ -4,9 +4,16 @@
 // never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDd24Client } from "../../src/dns/services/dd24";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
-import { DD24_FAKE_PASSWORD, type Dd24Fake, type Dd24Fault, type Dd24Host, keySystemsResponse, startDd24Fake } from "../fakes/dd24";
+import { createDd24Client } from "../../src/dns/services/dd24";
+import {
+  DD24_FAKE_PASSWORD,
+  type Dd24Fake,
+  type Dd24Fault,
+  type Dd24Host,
+  keySystemsResponse,
+  startDd24Fake,
+} from "../fakes/dd24";
 
 const NEW_V4 = "203.0.113.7";
 
@@ -37,7 +44,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-
 describe("writeRecord", () => {
   test("A: one GET naming the full hostname, the password and the address; the MX stays", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_V4);
@@ -58,7 +64,11 @@ describe("writeRecord", () => {
   test("an empty 200 for a done update is taken as done, so the update is not sent again into DD24's hold", async () => {
     fake.emptyWhenDone = true;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", message: "Domain Discount24 dynamic DNS host home.example.com, empty answer (HTTP 200)" });
+    expect(outcome).toMatchObject({
+      ok: true,
+      action: "updated",
+      message: "Domain Discount24 dynamic DNS host home.example.com, empty answer (HTTP 200)",
+    });
     expect(home).toMatchObject({ ipv4: NEW_V4, updates: 1 });
   });
 
@@ -119,8 +129,18 @@ describe("failures keep DD24's words and never show the password", () => {
       cause: "throttled",
       retryAfterSeconds: 120,
     },
-    { name: "500", fault: { status: 500 }, message: 'Domain Discount24: unreadable answer (HTTP 500): "Error"', cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Domain Discount24: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: 'Domain Discount24: unreadable answer (HTTP 500): "Error"',
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Domain Discount24: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
     {
       name: "garbage echoing the password",
       fault: { body: `bad request password=${DD24_FAKE_PASSWORD}` },
@@ -132,7 +152,10 @@ describe("failures keep DD24's words and never show the password", () => {
   for (const c of cases) {
     test(c.name, async () => {
       if (c.fault) fake.fault(c.fault);
-      const outcome = await client({ password: c.password, timeoutMs: 1000 }).writeRecord(target(c.hostname ?? "home.example.com"), NEW_V4);
+      const outcome = await client({ password: c.password, timeoutMs: 1000 }).writeRecord(
+        target(c.hostname ?? "home.example.com"),
+        NEW_V4,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(c.message);
@@ -157,7 +180,9 @@ describe("failures keep DD24's words and never show the password", () => {
 
 describe("the fake plays DD24's traps", () => {
   test("ip=auto publishes the caller's address; mx= replaces the MX", async () => {
-    const answer = await fetch(`${fake.url}/update.php?hostname=home.example.com&password=${DD24_FAKE_PASSWORD}&ip=auto&mx=192.0.2.9`);
+    const answer = await fetch(
+      `${fake.url}/update.php?hostname=home.example.com&password=${DD24_FAKE_PASSWORD}&ip=auto&mx=192.0.2.9`,
+    );
     expect(await answer.text()).toContain("code = 200");
     expect(home).toMatchObject({ ipv4: "127.0.0.1", mx: "192.0.2.9" });
   });

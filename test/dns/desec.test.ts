@@ -4,10 +4,10 @@
 // history with their cause. The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDesecApi, desec } from "../../src/dns/services/desec";
 import { Pacer } from "../../src/dns/pacing";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createDesecApi, desec } from "../../src/dns/services/desec";
 import { DESEC_FAKE_TOKEN, type DesecFake, type DesecFault, startDesecFake } from "../fakes/desec";
 
 const NEW_IP = "203.0.113.7";
@@ -54,10 +54,15 @@ describe("the service description", () => {
     let now = 0;
     const pacer = new Pacer({ now: () => now, sleep: async (ms) => void (now += ms) });
     const starts: { at: number; write: boolean }[] = [];
-    const paced = pacer.fetchFor(1, desec.rateLimits, async (_input, init) => {
-      starts.push({ at: now, write: init?.method === "PATCH" });
-      return new Response("{}");
-    }, 10_000);
+    const paced = pacer.fetchFor(
+      1,
+      desec.rateLimits,
+      async (_input, init) => {
+        starts.push({ at: now, write: init?.method === "PATCH" });
+        return new Response("{}");
+      },
+      10_000,
+    );
     for (let record = 0; record < 1000; record++) {
       await paced("http://127.0.0.1/read", { method: "GET" });
       await paced("http://127.0.0.1/write", { method: "PATCH" });
@@ -92,7 +97,10 @@ describe("verify", () => {
   });
 
   test("a bad token: deSEC's words, and retrying cannot help", async () => {
-    expect(await client({ token: "revoked" }).verify()).toMatchObject({ ok: false, detail: "deSEC: Invalid token. (HTTP 401)" });
+    expect(await client({ token: "revoked" }).verify()).toMatchObject({
+      ok: false,
+      detail: "deSEC: Invalid token. (HTTP 401)",
+    });
   });
 });
 
@@ -117,20 +125,35 @@ describe("writeRecord on an existing RRset", () => {
   });
 
   test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: "home/A"}, { zone_id: "example.com" }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: "home/A" }, { zone_id: "example.com" }),
+      NEW_IP,
+    );
     expect(outcome.ok).toBe(true);
-    expect(requestLines()).toEqual(["GET /domains/example.com/rrsets/home/A/", "PATCH /domains/example.com/rrsets/home/A/"]);
+    expect(requestLines()).toEqual([
+      "GET /domains/example.com/rrsets/home/A/",
+      "PATCH /domains/example.com/rrsets/home/A/",
+    ]);
   });
 
   test("an RRset that already holds the address is read, never written", async () => {
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: "home/A", zoneId: "example.com", message: "deSEC record home/A, ttl 7200" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "unchanged",
+      externalId: "home/A",
+      zoneId: "example.com",
+      message: "deSEC record home/A, ttl 7200",
+    });
     expect(requestLines()).toEqual(["GET /domains/example.com/rrsets/home/A/"]);
   });
 
   test("IPv6 is compared as an address: another spelling of the one held is not written", async () => {
     fake.addRRset("example.com", { subname: "home", type: "AAAA", records: ["2001:db8::1"] });
-    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:0DB8:0:0::1");
+    const outcome = await client().writeRecord(
+      target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }),
+      "2001:0DB8:0:0::1",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
     expect(fake.writes()).toBe(0);
   });
@@ -138,7 +161,11 @@ describe("writeRecord on an existing RRset", () => {
   test("an RRset of several addresses is left alone: the others are not ddnsd's to delete", async () => {
     fake.rrset("example.com", "home", "A")!.records = [OLD_IP, "198.51.100.9"];
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 2 addresses") });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("holds 2 addresses"),
+    });
     expect(fake.rrset("example.com", "home", "A")?.records).toEqual([OLD_IP, "198.51.100.9"]);
     expect(fake.writes()).toBe(0);
   });
@@ -150,7 +177,10 @@ describe("writeRecord on an existing RRset", () => {
   });
 
   test("the address held with another ttl than the config's: the PATCH sends the ttl, the records stay", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }), OLD_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }),
+      OLD_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", message: "deSEC record home/A, ttl 3600" });
     expect(fake.rrset("example.com", "home", "A")).toMatchObject({ records: [OLD_IP], ttl: 3600 });
   });
@@ -165,8 +195,18 @@ describe("writeRecord on an existing RRset", () => {
 describe("writeRecord on a missing RRset", () => {
   test("creates it with the domain's minimum TTL", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "deSEC record new/A, ttl 3600" });
-    expect(fake.requests.at(-1)).toMatchObject({ method: "POST", path: "/domains/example.com/rrsets/", body: { subname: "new", type: "A", ttl: 3600, records: [NEW_IP] } });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new/A",
+      zoneId: "example.com",
+      message: "deSEC record new/A, ttl 3600",
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/domains/example.com/rrsets/",
+      body: { subname: "new", type: "A", ttl: 3600, records: [NEW_IP] },
+    });
   });
 
   test("a domain with a lower minimum TTL (granted on request) gets it", async () => {
@@ -175,7 +215,7 @@ describe("writeRecord on a missing RRset", () => {
     expect(fake.rrset("low.org", "x", "A")?.ttl).toBe(60);
   });
 
-  test("the apex is created with subname \"\" in the body (deSEC refuses @ there)", async () => {
+  test('the apex is created with subname "" in the body (deSEC refuses @ there)', async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", externalId: "@/A" });
     expect(fake.requests.at(-1)?.body).toMatchObject({ subname: "" });
@@ -190,14 +230,25 @@ describe("writeRecord on a missing RRset", () => {
   });
 
   test("a TTL under the domain's minimum: deSEC's field error", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", {}, { zone_id: "example.com", ttl: 600 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "deSEC: ttl: Ensure this value is greater than or equal to 3600. (HTTP 400)" });
+    const outcome = await client().writeRecord(
+      target("new.example.com", {}, { zone_id: "example.com", ttl: 600 }),
+      NEW_IP,
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "deSEC: ttl: Ensure this value is greater than or equal to 3600. (HTTP 400)",
+    });
   });
 });
 
 describe("domain discovery", () => {
   test("no domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "deSEC: no zone of this account holds home.example.org" });
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "deSEC: no zone of this account holds home.example.org",
+    });
   });
 
   test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
@@ -228,8 +279,19 @@ describe("failures keep deSEC's words, say their cause and leave the RRset alone
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad token", token: "revoked", message: "deSEC: Invalid token. (HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "an address of the wrong family", ip: "2001:db8::7", message: "deSEC: records: Record content for type A malformed: 2001:db8::7 (HTTP 400)", cause: "refused" },
+    {
+      name: "bad token",
+      token: "revoked",
+      message: "deSEC: Invalid token. (HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "an address of the wrong family",
+      ip: "2001:db8::7",
+      message: "deSEC: records: Record content for type A malformed: 2001:db8::7 (HTTP 400)",
+      cause: "refused",
+    },
     {
       name: "429 with a short Retry-After",
       fault: { status: 429, retryAfter: 2 },
@@ -246,16 +308,39 @@ describe("failures keep deSEC's words, say their cause and leave the RRset alone
       retryAfterSeconds: 50_000,
     },
     // No wait named: the client invents none; the updater decides.
-    { name: "429 without Retry-After", fault: { status: 429, detail: "Slow down." }, message: "deSEC: Slow down. (HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "deSEC: A server error occurred. (HTTP 500)", cause: "unreachable" },
-    { name: "502 page", fault: "html", message: /^deSEC: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^deSEC: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "429 without Retry-After",
+      fault: { status: 429, detail: "Slow down." },
+      message: "deSEC: Slow down. (HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "deSEC: A server error occurred. (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 page",
+      fault: "html",
+      message: /^deSEC: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^deSEC: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "no answer", fault: "timeout", message: "deSEC: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, token, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), ip ?? NEW_IP);
+      const outcome = await client({ token, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", {}, { zone_id: "example.com" }),
+        ip ?? NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
@@ -275,7 +360,9 @@ describe("failures keep deSEC's words, say their cause and leave the RRset alone
   test("the per-domain write limit: the second quick write to a domain is told to wait, the first went through", async () => {
     fake.writeLimits = [{ count: 1, perSeconds: 60 }];
     fake.addRRset("example.com", { subname: "nas", type: "A", records: [OLD_IP] });
-    expect((await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP)).ok).toBe(true);
+    expect((await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP)).ok).toBe(
+      true,
+    );
     const second = await client().writeRecord(target("nas.example.com", {}, { zone_id: "example.com" }), NEW_IP);
     expect(second).toMatchObject({ ok: false, cause: "throttled", retryAfterSeconds: 60 });
     expect(fake.rrset("example.com", "nas", "A")?.records).toEqual([OLD_IP]);
@@ -296,14 +383,25 @@ describe("the fake plays deSEC", () => {
   });
 
   test("@ is refused as a subname in a body; a duplicate create is a 400", async () => {
-    expect((await call("POST", "/domains/example.com/rrsets/", { subname: "@", type: "A", ttl: 3600, records: [NEW_IP] })).status).toBe(400);
-    const duplicate = await call("POST", "/domains/example.com/rrsets/", { subname: "home", type: "A", ttl: 3600, records: [NEW_IP] });
+    expect(
+      (await call("POST", "/domains/example.com/rrsets/", { subname: "@", type: "A", ttl: 3600, records: [NEW_IP] }))
+        .status,
+    ).toBe(400);
+    const duplicate = await call("POST", "/domains/example.com/rrsets/", {
+      subname: "home",
+      type: "A",
+      ttl: 3600,
+      records: [NEW_IP],
+    });
     expect(duplicate.status).toBe(400);
   });
 
   test("the apex reads as @ and as ...", async () => {
     fake.addRRset("example.com", { subname: "", type: "A", records: [OLD_IP] });
-    expect((await call("GET", "/domains/example.com/rrsets/@/A/")).body).toMatchObject({ name: "example.com.", subname: "" });
+    expect((await call("GET", "/domains/example.com/rrsets/@/A/")).body).toMatchObject({
+      name: "example.com.",
+      subname: "",
+    });
     expect((await call("GET", "/domains/example.com/rrsets/.../A/")).status).toBe(200);
   });
 
@@ -319,6 +417,13 @@ describe("the fake plays deSEC", () => {
 
   test("PUT needs every field", async () => {
     const answer = await call("PUT", "/domains/example.com/rrsets/home/A/", { records: [NEW_IP] });
-    expect(answer).toEqual({ status: 400, body: { subname: ["This field is required."], type: ["This field is required."], ttl: ["This field is required."] } });
+    expect(answer).toEqual({
+      status: 400,
+      body: {
+        subname: ["This field is required."],
+        type: ["This field is required."],
+        ttl: ["This field is required."],
+      },
+    });
   });
 });

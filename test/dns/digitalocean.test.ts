@@ -4,9 +4,9 @@
 // The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDigitalOceanApi, digitalocean } from "../../src/dns/services/digitalocean";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createDigitalOceanApi, digitalocean } from "../../src/dns/services/digitalocean";
 import {
   DIGITALOCEAN_FAKE_TOKEN,
   type DigitalOceanFake,
@@ -63,7 +63,10 @@ describe("the service description", () => {
 
 describe("verify", () => {
   test("a good token reads the account, with a Bearer header", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted (account owner@example.net, status active)" });
+    expect(await client().verify()).toEqual({
+      ok: true,
+      detail: "Token accepted (account owner@example.net, status active)",
+    });
     expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/account" });
     expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${DIGITALOCEAN_FAKE_TOKEN}`);
     expect(fake.writes()).toBe(0);
@@ -88,27 +91,46 @@ describe("writeRecord on an existing record", () => {
       message: `DigitalOcean record ${home.id}, ttl 300`,
     });
     expect(fake.record("example.com", "home", "A")).toMatchObject({ data: NEW_IP, ttl: 300 });
-    expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /domains",
+      "GET /domains/example.com/records",
+      `PATCH /domains/example.com/records/${home.id}`,
+    ]);
     expect(fake.requests[1]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "200", page: "1" });
     // The description marks `type` required on the PATCH too.
     expect(fake.requests[2]?.body).toEqual({ type: "A", data: NEW_IP });
   });
 
   test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: String(home.id)}, { zone_id: "example.com" }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: String(home.id) }, { zone_id: "example.com" }),
+      NEW_IP,
+    );
     expect(outcome.ok).toBe(true);
-    expect(requestLines()).toEqual(["GET /domains/example.com/records", `PATCH /domains/example.com/records/${home.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /domains/example.com/records",
+      `PATCH /domains/example.com/records/${home.id}`,
+    ]);
   });
 
   test("a record that already holds the address is read, never written", async () => {
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: String(home.id), zoneId: "example.com", message: `DigitalOcean record ${home.id}, ttl 300` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "unchanged",
+      externalId: String(home.id),
+      zoneId: "example.com",
+      message: `DigitalOcean record ${home.id}, ttl 300`,
+    });
     expect(requestLines()).toEqual(["GET /domains/example.com/records"]);
   });
 
   test("IPv6 is compared as an address: another spelling of the one held is not written", async () => {
     fake.addRecord("example.com", { type: "AAAA", name: "home", data: "2001:db8::1" });
-    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:0DB8:0:0::1");
+    const outcome = await client().writeRecord(
+      target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }),
+      "2001:0DB8:0:0::1",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
     expect(fake.writes()).toBe(0);
   });
@@ -120,7 +142,10 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("the address held with another ttl than the config's: the ttl is written, the address kept", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }), OLD_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }),
+      OLD_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", message: `DigitalOcean record ${home.id}, ttl 60` });
     expect(fake.record("example.com", "home", "A")).toMatchObject({ data: OLD_IP, ttl: 60 });
   });
@@ -129,7 +154,10 @@ describe("writeRecord on an existing record", () => {
     test(`an external id of another record is not followed: the record is found by name (${trusted ? "trusted" : "untrusted"})`, async () => {
       const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });
       const before = JSON.stringify(other);
-      const outcome = await client().writeRecord(target("home.example.com", { externalId: String(other.id)}, { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client().writeRecord(
+        target("home.example.com", { externalId: String(other.id) }, { zone_id: "example.com" }),
+        NEW_IP,
+      );
       expect(outcome).toMatchObject({ ok: true, externalId: String(home.id) });
       expect(JSON.stringify(other)).toBe(before);
       expect(home.data).toBe(NEW_IP);
@@ -138,7 +166,10 @@ describe("writeRecord on an existing record", () => {
 
   test("AAAA beside an A of the same name", async () => {
     const six = fake.addRecord("example.com", { type: "AAAA", name: "home", data: "2001:db8::1" });
-    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:db8::7");
+    const outcome = await client().writeRecord(
+      target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }),
+      "2001:db8::7",
+    );
     expect(outcome).toMatchObject({ ok: true, externalId: String(six.id) });
     expect(six.data).toBe("2001:db8::7");
     expect(home.data).toBe(OLD_IP);
@@ -150,8 +181,18 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("example.com", "new", "A");
     expect(created).toMatchObject({ data: NEW_IP, ttl: 1800 });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `DigitalOcean record ${created!.id}, ttl 1800` });
-    expect(fake.requests.at(-1)).toMatchObject({ method: "POST", path: "/domains/example.com/records", body: { type: "A", name: "new", data: NEW_IP, ttl: 1800 } });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.id),
+      zoneId: "example.com",
+      message: `DigitalOcean record ${created!.id}, ttl 1800`,
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/domains/example.com/records",
+      body: { type: "A", name: "new", data: NEW_IP, ttl: 1800 },
+    });
   });
 
   test("the apex is created as @", async () => {
@@ -170,10 +211,18 @@ describe("domain discovery and paging", () => {
   });
 
   test("records on a later page are read too: a round robin of 202 addresses is seen whole and left alone", async () => {
-    for (let i = 0; i < 201; i++) fake.addRecord("example.com", { type: "A", name: "rr", data: `198.51.100.${i % 250}` });
+    for (let i = 0; i < 201; i++)
+      fake.addRecord("example.com", { type: "A", name: "rr", data: `198.51.100.${i % 250}` });
     fake.addRecord("example.com", { type: "A", name: "rr", data: NEW_IP });
-    const outcome = await client().writeRecord(target("rr.example.com", {}, { zone_id: "example.com" }), "203.0.113.99");
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 202 addresses") });
+    const outcome = await client().writeRecord(
+      target("rr.example.com", {}, { zone_id: "example.com" }),
+      "203.0.113.99",
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("holds 202 addresses"),
+    });
     expect(fake.requests.filter((r) => r.method === "GET").map((r) => r.query.page)).toEqual(["1", "2"]);
     expect(fake.writes()).toBe(0);
   });
@@ -191,9 +240,25 @@ describe("failures keep DigitalOcean's words, say their cause and leave the reco
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad token", token: "dop_v1_revoked", message: "DigitalOcean: Unable to authenticate you. (unauthorized, HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "a token without write scopes", readOnly: true, message: "DigitalOcean: You do not have access for the attempted action. (forbidden, HTTP 403)", cause: "credentials" },
-    { name: "an address of the wrong family", ip: "2001:db8::7", message: "DigitalOcean: IP address did not match IPv4 format. (unprocessable_entity, HTTP 422)", cause: "refused" },
+    {
+      name: "bad token",
+      token: "dop_v1_revoked",
+      message: "DigitalOcean: Unable to authenticate you. (unauthorized, HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a token without write scopes",
+      readOnly: true,
+      message: "DigitalOcean: You do not have access for the attempted action. (forbidden, HTTP 403)",
+      cause: "credentials",
+    },
+    {
+      name: "an address of the wrong family",
+      ip: "2001:db8::7",
+      message: "DigitalOcean: IP address did not match IPv4 format. (unprocessable_entity, HTTP 422)",
+      cause: "refused",
+    },
     {
       name: "burst 429 with retry-after",
       fault: { status: 429, retryAfter: 12 },
@@ -202,12 +267,38 @@ describe("failures keep DigitalOcean's words, say their cause and leave the reco
       retryAfterSeconds: 12,
     },
     // No wait named: the client invents none; the updater decides the pause and says it.
-    { name: "429 naming nothing", fault: { status: 429 }, message: /\(too_many_requests, HTTP 429\)$/, cause: "throttled" },
+    {
+      name: "429 naming nothing",
+      fault: { status: 429 },
+      message: /\(too_many_requests, HTTP 429\)$/,
+      cause: "throttled",
+    },
     // Passed on as named; the updater caps every pause at an hour.
-    { name: "429 naming a day", fault: { status: 429, retryAfter: 86400 }, message: /\(too_many_requests, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 86400 },
-    { name: "500", fault: { status: 500 }, message: "DigitalOcean: Server was unable to give you a response. (server_error, HTTP 500)", cause: "unreachable" },
-    { name: "502 page", fault: "html", message: /^DigitalOcean: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^DigitalOcean: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "429 naming a day",
+      fault: { status: 429, retryAfter: 86400 },
+      message: /\(too_many_requests, HTTP 429\)$/,
+      cause: "throttled",
+      retryAfterSeconds: 86400,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "DigitalOcean: Server was unable to give you a response. (server_error, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 page",
+      fault: "html",
+      message: /^DigitalOcean: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^DigitalOcean: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "no answer", fault: "timeout", message: "DigitalOcean: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, token, readOnly, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
@@ -235,7 +326,11 @@ describe("failures keep DigitalOcean's words, say their cause and leave the reco
     const pause = outcome.ok ? 0 : (outcome.retryAfterSeconds ?? 0);
     expect(pause).toBeGreaterThanOrEqual(899);
     expect(pause).toBeLessThanOrEqual(901);
-    expect(outcome).toMatchObject({ ok: false, cause: "throttled", message: expect.stringMatching(/\(too_many_requests, HTTP 429\)$/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "throttled",
+      message: expect.stringMatching(/\(too_many_requests, HTTP 429\)$/),
+    });
   });
 
   test("the fake's own per-minute limit: past it, one request and a pause, no retry loop", async () => {
@@ -258,7 +353,9 @@ describe("the fake plays DigitalOcean", () => {
 
   test("the name filter wants the FQDN: a relative name finds nothing", async () => {
     expect((await call("GET", "/domains/example.com/records?type=A&name=home")).body.domain_records).toEqual([]);
-    expect((await call("GET", "/domains/example.com/records?type=A&name=home.example.com")).body.domain_records).toHaveLength(1);
+    expect(
+      (await call("GET", "/domains/example.com/records?type=A&name=home.example.com")).body.domain_records,
+    ).toHaveLength(1);
   });
 
   test("PUT without ttl resets it (the stricter reading); PATCH keeps it", async () => {
@@ -274,7 +371,12 @@ describe("the fake plays DigitalOcean", () => {
     fake.putResetsTtl = false;
     fake.fault({ status: 500 });
     fake.reset();
-    expect([fake.domains.size, fake.records.size, fake.limit, fake.putResetsTtl] as unknown[]).toEqual([0, 0, null, true]);
+    expect([fake.domains.size, fake.records.size, fake.limit, fake.putResetsTtl] as unknown[]).toEqual([
+      0,
+      0,
+      null,
+      true,
+    ]);
     expect((await call("GET", "/domains")).body.domains).toEqual([]);
     expect(fake.requests).toHaveLength(1);
   });

@@ -2,9 +2,15 @@
 // and how every failure DNSimple can give ends up as DNSimple's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDnsimpleApi } from "../../src/dns/services/dnsimple";
 import { zoneClient } from "../../src/dns/reconcile";
-import { DNSIMPLE_FAKE_ACCOUNT, DNSIMPLE_FAKE_TOKEN, type DnsimpleFake, type DnsimpleFault, startDnsimpleFake } from "../fakes/dnsimple";
+import { createDnsimpleApi } from "../../src/dns/services/dnsimple";
+import {
+  DNSIMPLE_FAKE_ACCOUNT,
+  DNSIMPLE_FAKE_TOKEN,
+  type DnsimpleFake,
+  type DnsimpleFault,
+  startDnsimpleFake,
+} from "../fakes/dnsimple";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -40,15 +46,24 @@ const known = { zone_id: "example.com" };
 describe("verify", () => {
   test("a valid token for the account is accepted, read-only, with the zone count", async () => {
     fake.addZone("other.org");
-    expect(await client().verify()).toEqual({ ok: true, detail: `Token accepted (2 zones in account ${DNSIMPLE_FAKE_ACCOUNT})` });
+    expect(await client().verify()).toEqual({
+      ok: true,
+      detail: `Token accepted (2 zones in account ${DNSIMPLE_FAKE_ACCOUNT})`,
+    });
     expect(requestLines()).toEqual([`GET ${A}/zones`]);
     expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${DNSIMPLE_FAKE_TOKEN}`);
     expect(fake.writes()).toBe(0);
   });
 
   test("a wrong token, and a token for another account, are refused in DNSimple's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "DNSimple: Authentication failed (HTTP 401)" });
-    expect(await client({ accountId: "999" }).verify()).toMatchObject({ ok: false, detail: "DNSimple: Account `999` not found (HTTP 404)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "DNSimple: Authentication failed (HTTP 401)",
+    });
+    expect(await client({ accountId: "999" }).verify()).toMatchObject({
+      ok: false,
+      detail: "DNSimple: Account `999` not found (HTTP 404)",
+    });
   });
 });
 
@@ -56,16 +71,29 @@ describe("writeRecord on an existing record", () => {
   test("finds the zone, reads the name's records, and PATCHes only the address: three requests", async () => {
     const id = String(home()!.id);
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `DNSimple record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `DNSimple record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject({ content: NEW_IP, ttl: 1800 });
-    expect(requestLines()).toEqual([`GET ${A}/zones`, `GET ${A}/zones/example.com/records`, `PATCH ${A}/zones/example.com/records/${id}`]);
+    expect(requestLines()).toEqual([
+      `GET ${A}/zones`,
+      `GET ${A}/zones/example.com/records`,
+      `PATCH ${A}/zones/example.com/records/${id}`,
+    ]);
     expect(fake.requests[1]?.query).toEqual({ name: "home", type: "A", page: "1", per_page: "100" });
     expect(fake.requests[2]?.body).toEqual({ content: NEW_IP });
   });
 
   test("steady state (zone known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual([`GET ${A}/zones/example.com/records`, `PATCH ${A}/zones/example.com/records/${home()!.id}`]);
+    expect(requestLines()).toEqual([
+      `GET ${A}/zones/example.com/records`,
+      `PATCH ${A}/zones/example.com/records/${home()!.id}`,
+    ]);
   });
 
   test("a TTL from config is sent; the same address with another TTL is written", async () => {
@@ -87,7 +115,13 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 3600", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `DNSimple record ${created!.id}, ttl 3600` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.id),
+      zoneId: "example.com",
+      message: `DNSimple record ${created!.id}, ttl 3600`,
+    });
     expect(fake.requests.at(-1)?.body).toEqual({ name: "new", type: "A", content: NEW_IP, ttl: 3600 });
   });
 
@@ -98,7 +132,11 @@ describe("writeRecord on a missing record", () => {
 
   test("a TTL DNSimple refuses is reported in its words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 30 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "DNSimple: Validation failed; ttl: must be greater than or equal to 60 (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "DNSimple: Validation failed; ttl: must be greater than or equal to 60 (HTTP 400)",
+    });
   });
 });
 
@@ -134,13 +172,51 @@ describe("zone discovery", () => {
 
 describe("failures keep DNSimple's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: DnsimpleFault | "timeout"; token?: string })[] = [
-    { name: "revoked token", token: "revoked", message: "DNSimple: Authentication failed (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "token without the right", fault: { status: 403 }, message: "DNSimple: Permission Denied (HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "DNSimple: API rate limit exceeded (HTTP 429)", retryAfterSeconds: 30, cause: "throttled" },
-    { name: "429 with neither header names no wait", fault: { status: 429, reset: false }, message: "DNSimple: API rate limit exceeded (HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "DNSimple: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^DNSimple: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^DNSimple: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "revoked token",
+      token: "revoked",
+      message: "DNSimple: Authentication failed (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "token without the right",
+      fault: { status: 403 },
+      message: "DNSimple: Permission Denied (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 30 },
+      message: "DNSimple: API rate limit exceeded (HTTP 429)",
+      retryAfterSeconds: 30,
+      cause: "throttled",
+    },
+    {
+      name: "429 with neither header names no wait",
+      fault: { status: 429, reset: false },
+      message: "DNSimple: API rate limit exceeded (HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "DNSimple: Internal server error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^DNSimple: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^DNSimple: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "DNSimple: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -158,7 +234,11 @@ describe("failures keep DNSimple's words and leave the record alone", () => {
   test("a 429 naming only the end of its window (X-RateLimit-Reset) pauses until then", async () => {
     fake.fault({ status: 429, resetInSeconds: 1800 });
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "throttled", message: "DNSimple: API rate limit exceeded (HTTP 429)" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "throttled",
+      message: "DNSimple: API rate limit exceeded (HTTP 429)",
+    });
     const wait = outcome.ok ? undefined : outcome.retryAfterSeconds;
     expect(wait).toBeGreaterThanOrEqual(1795);
     expect(wait).toBeLessThanOrEqual(1801);

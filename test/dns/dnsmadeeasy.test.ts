@@ -3,10 +3,16 @@
 // the rate limit's 400, the clock check, and every failure in DNS Made Easy's own words.
 
 import { afterEach, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
-import { createDnsMadeEasyApi, dnsmadeeasy, dnsmeSignature } from "../../src/dns/services/dnsmadeeasy";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { DNSME_FAKE_KEY, DNSME_FAKE_SECRET, type DnsmeFake, type DnsmeFault, startDnsmeFake } from "../fakes/dnsmadeeasy";
+import { createDnsMadeEasyApi, dnsmadeeasy, dnsmeSignature } from "../../src/dns/services/dnsmadeeasy";
+import {
+  DNSME_FAKE_KEY,
+  DNSME_FAKE_SECRET,
+  type DnsmeFake,
+  type DnsmeFault,
+  startDnsmeFake,
+} from "../fakes/dnsmadeeasy";
 import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -18,7 +24,15 @@ let domainId: number;
 beforeEach(() => {
   fake = startDnsmeFake();
   domainId = fake.addDomain("example.com");
-  fake.addRecord("example.com", { name: "home", type: "A", value: OLD_IP, ttl: 600, dynamicDns: true, password: "ddns-pass", monitor: true });
+  fake.addRecord("example.com", {
+    name: "home",
+    type: "A",
+    value: OLD_IP,
+    ttl: 600,
+    dynamicDns: true,
+    password: "ddns-pass",
+    monitor: true,
+  });
   fake.addRecord("example.com", { name: "", type: "A", value: OLD_IP, ttl: 86400 });
   fake.addRecord("example.com", { name: "home", type: "AAAA", value: "2001:db8::1", ttl: 900 });
 });
@@ -37,7 +51,8 @@ function client(options: { key?: string; secret?: string; timeoutMs?: number; ba
   );
 }
 
-const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}${r.query.domainname ? `?domainname=${r.query.domainname}` : ""}`);
+const requestLines = () =>
+  fake.requests.map((r) => `${r.method} ${r.path}${r.query.domainname ? `?domainname=${r.query.domainname}` : ""}`);
 const home = () => fake.records("example.com", "home", "A");
 const known = { zone_id: "example.com" };
 
@@ -78,7 +93,10 @@ describe("verify", () => {
   });
 
   test("a wrong secret is refused in DNS Made Easy's words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toMatchObject({ ok: false, detail: "DNS Made Easy: Invalid HMAC (HTTP 403)" });
+    expect(await client({ secret: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "DNS Made Easy: Invalid HMAC (HTTP 403)",
+    });
   });
 });
 
@@ -86,8 +104,19 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain by name, reads the record and PUTs it back whole with the new value", async () => {
     const id = home()[0]!.id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(id), zoneId: "example.com", message: `DNS Made Easy record ${id}, ttl 600` });
-    expect(requestLines()).toEqual(["GET /dns/managed/name?domainname=home.example.com", "GET /dns/managed/name?domainname=example.com", `GET /dns/managed/${domainId}/records`, `PUT /dns/managed/${domainId}/records/${id}`]);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(id),
+      zoneId: "example.com",
+      message: `DNS Made Easy record ${id}, ttl 600`,
+    });
+    expect(requestLines()).toEqual([
+      "GET /dns/managed/name?domainname=home.example.com",
+      "GET /dns/managed/name?domainname=example.com",
+      `GET /dns/managed/${domainId}/records`,
+      `PUT /dns/managed/${domainId}/records/${id}`,
+    ]);
     expect(fake.requests[2]?.query).toEqual({ recordName: "home", type: "A" });
   });
 
@@ -99,7 +128,11 @@ describe("writeRecord on an existing record", () => {
 
   test("steady state (domain known from config): the id by name, one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["GET /dns/managed/name?domainname=example.com", `GET /dns/managed/${domainId}/records`, `PUT /dns/managed/${domainId}/records/${home()[0]!.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /dns/managed/name?domainname=example.com",
+      `GET /dns/managed/${domainId}/records`,
+      `PUT /dns/managed/${domainId}/records/${home()[0]!.id}`,
+    ]);
   });
 
   test("a TTL from config is sent", async () => {
@@ -114,7 +147,8 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("nothing else in the domain is touched and nothing is deleted", async () => {
-    const others = () => structuredClone(fake.domains.get(domainId)!.records.filter((r) => !(r.name === "home" && r.type === "A")));
+    const others = () =>
+      structuredClone(fake.domains.get(domainId)!.records.filter((r) => !(r.name === "home" && r.type === "A")));
     const before = others();
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(others()).toEqual(before);
@@ -134,7 +168,13 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [created] = fake.records("example.com", "new", "A");
     expect(created).toMatchObject({ value: NEW_IP, ttl: 1800, gtdLocation: "DEFAULT" });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `DNS Made Easy record ${created!.id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.id),
+      zoneId: "example.com",
+      message: `DNS Made Easy record ${created!.id}, ttl 1800`,
+    });
   });
 
   test("creates it with the TTL from config, in the longest managed domain", async () => {
@@ -146,7 +186,11 @@ describe("writeRecord on a missing record", () => {
 
 describe("domain discovery", () => {
   test("no managed domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "DNS Made Easy: no zone of this account holds home.other.org" });
+    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "DNS Made Easy: no zone of this account holds home.other.org",
+    });
   });
 
   test("a configured domain that left the account is looked up afresh, once", async () => {
@@ -156,12 +200,45 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep DNS Made Easy's words and leave the record alone", () => {
-  const cases: { name: string; fault?: DnsmeFault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
-    { name: "unknown key", key: "not-a-key", message: "DNS Made Easy: API key not found (HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "the rate limit (a 400)", fault: { status: 400, error: "Rate limit exceeded" }, message: "DNS Made Easy: Rate limit exceeded (HTTP 400)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "DNS Made Easy: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^DNS Made Easy: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^DNS Made Easy: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: DnsmeFault | "timeout";
+    key?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "unknown key",
+      key: "not-a-key",
+      message: "DNS Made Easy: API key not found (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "the rate limit (a 400)",
+      fault: { status: 400, error: "Rate limit exceeded" },
+      message: "DNS Made Easy: Rate limit exceeded (HTTP 400)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "DNS Made Easy: Internal server error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^DNS Made Easy: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^DNS Made Easy: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "DNS Made Easy: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, key, message, cause, stopRetrying } of cases) {
@@ -179,10 +256,14 @@ describe("failures keep DNS Made Easy's words and leave the record alone", () =>
     });
   }
 
-  test("the real rate limit: past 150 requests in 5 minutes every request is refused as \"slow down\"", async () => {
+  test('the real rate limit: past 150 requests in 5 minutes every request is refused as "slow down"', async () => {
     fake.requestLimit = 2;
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "throttled", message: "DNS Made Easy: Rate limit exceeded (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "throttled",
+      message: "DNS Made Easy: Rate limit exceeded (HTTP 400)",
+    });
     expect(home()).toMatchObject([{ value: OLD_IP }]);
   });
 
@@ -191,7 +272,9 @@ describe("failures keep DNS Made Easy's words and leave the record alone", () =>
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.message).toMatch(/^DNS Made Easy: Request sent with date header too far out of sync\..* \(check this machine's clock\) \(HTTP 403\)$/);
+    expect(outcome.message).toMatch(
+      /^DNS Made Easy: Request sent with date header too far out of sync\..* \(check this machine's clock\) \(HTTP 403\)$/,
+    );
     expect(outcome.cause).toBe("refused");
     expect(outcome.stopRetrying).toBeUndefined();
   });
@@ -199,7 +282,11 @@ describe("failures keep DNS Made Easy's words and leave the record alone", () =>
   test("a refused PUT is reported in DNS Made Easy's words; the record stays", async () => {
     fake.fault({ status: 400, error: "Record is locked by a pending action." }, 1, (r) => r.method === "PUT");
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "DNS Made Easy: Record is locked by a pending action. (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "DNS Made Easy: Record is locked by a pending action. (HTTP 400)",
+    });
     expect(home()).toMatchObject([{ value: OLD_IP, ttl: 600 }]);
   });
 });

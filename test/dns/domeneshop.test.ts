@@ -2,9 +2,16 @@
 // spends, and how each failure Domeneshop can give ends up in Domeneshop's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDomeneshopApi } from "../../src/dns/services/domeneshop";
 import { zoneClient } from "../../src/dns/reconcile";
-import { DOMENESHOP_FAKE_SECRET, DOMENESHOP_FAKE_TOKEN, type DomeneshopDomain, type DomeneshopFake, type DomeneshopFault, startDomeneshopFake } from "../fakes/domeneshop";
+import { createDomeneshopApi } from "../../src/dns/services/domeneshop";
+import {
+  DOMENESHOP_FAKE_SECRET,
+  DOMENESHOP_FAKE_TOKEN,
+  type DomeneshopDomain,
+  type DomeneshopFake,
+  type DomeneshopFault,
+  startDomeneshopFake,
+} from "../fakes/domeneshop";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -35,14 +42,20 @@ function client(options: { token?: string; secret?: string; timeoutMs?: number; 
   );
 }
 
-const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ""}`);
+const requestLines = () =>
+  fake.requests.map(
+    (r) => `${r.method} ${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ""}`,
+  );
 const home = () => fake.records("example.com", "home", "A");
 const known = () => ({ zone_id: String(example.id) });
 
 describe("the description", () => {
   test("verify with a wrong secret is refused in Domeneshop's words", async () => {
     const outcome = await client({ secret: "wrong" }).verify();
-    expect(outcome).toMatchObject({ ok: false, detail: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      detail: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)",
+    });
   });
 });
 
@@ -50,7 +63,13 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the one name and type, and PUTs the whole record back with the new address", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const id = home()[0]!.id;
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(id), zoneId: String(example.id), message: `Domeneshop record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(id),
+      zoneId: String(example.id),
+      message: `Domeneshop record ${id}, ttl 1800`,
+    });
     expect(home()).toEqual([{ id, host: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
     expect(requestLines()).toEqual([
       "GET /domains",
@@ -90,7 +109,13 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 300 and keeps the id Domeneshop gives", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known()), NEW_IP);
     const [created] = fake.records("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: String(example.id), message: `Domeneshop record ${created!.id}, ttl 300` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.id),
+      zoneId: String(example.id),
+      message: `Domeneshop record ${created!.id}, ttl 300`,
+    });
     expect(fake.requests.at(-1)?.body).toEqual({ host: "new", type: "A", data: NEW_IP, ttl: 300 });
   });
 
@@ -133,7 +158,11 @@ describe("domain discovery", () => {
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: "Domeneshop: no zone of this account with Domeneshop's DNS service holds host.ample.com" });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: "Domeneshop: no zone of this account with Domeneshop's DNS service holds host.ample.com",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -152,13 +181,46 @@ describe("domain discovery", () => {
 
 describe("failures keep Domeneshop's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: DomeneshopFault | "timeout"; secret?: string })[] = [
-    { name: "wrong secret", secret: "wrong", message: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "403", fault: { status: 403 }, message: "Domeneshop: These API credentials may not do this (auth:forbidden, HTTP 403)", cause: "credentials", stopRetrying: true },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Domeneshop: Too many requests (rateLimited, HTTP 429)", cause: "throttled", retryAfterSeconds: 40 },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "Domeneshop: Too many requests (rateLimited, HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Domeneshop: A server error occurred (serverError, HTTP 500)", cause: "unreachable" },
+    {
+      name: "wrong secret",
+      secret: "wrong",
+      message: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "403",
+      fault: { status: 403 },
+      message: "Domeneshop: These API credentials may not do this (auth:forbidden, HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "Domeneshop: Too many requests (rateLimited, HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 40,
+    },
+    {
+      name: "429 without Retry-After",
+      fault: { status: 429 },
+      message: "Domeneshop: Too many requests (rateLimited, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Domeneshop: A server error occurred (serverError, HTTP 500)",
+      cause: "unreachable",
+    },
     { name: "HTML page", fault: "html", message: /^Domeneshop: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Domeneshop: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Domeneshop: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Domeneshop: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(

@@ -4,8 +4,8 @@
 // message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDonDominioClient } from "../../src/dns/services/dondominio";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
+import { createDonDominioClient } from "../../src/dns/services/dondominio";
 import {
   DONDOMINIO_FAKE_KEY,
   DONDOMINIO_FAKE_USER,
@@ -46,7 +46,6 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-
 describe("writeRecord", () => {
   test("A: one GET to /json/ with the user, the key as password, the full host and the address", async () => {
     const outcome = await client().writeRecord(target("home.example.es"), NEW_V4);
@@ -59,13 +58,22 @@ describe("writeRecord", () => {
     });
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/json/" });
-    expect(fake.requests[0]?.query).toEqual({ user: DONDOMINIO_FAKE_USER, password: DONDOMINIO_FAKE_KEY, host: "home.example.es", ip: NEW_V4, lang: "en" });
+    expect(fake.requests[0]?.query).toEqual({
+      user: DONDOMINIO_FAKE_USER,
+      password: DONDOMINIO_FAKE_KEY,
+      host: "home.example.es",
+      ip: NEW_V4,
+      lang: "en",
+    });
     expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/1.2.3");
     expect(home).toMatchObject({ ipv4: NEW_V4, updates: 1 });
   });
 
   test("the apex is its own host", async () => {
-    expect(await client().writeRecord(target("example.es"), NEW_V4)).toMatchObject({ ok: true, externalId: "example.es" });
+    expect(await client().writeRecord(target("example.es"), NEW_V4)).toMatchObject({
+      ok: true,
+      externalId: "example.es",
+    });
     expect(apex.ipv4).toBe(NEW_V4);
     expect(home.updates).toBe(0);
   });
@@ -98,7 +106,12 @@ describe("failures keep DonDNS's words and never show the key", () => {
       message: "DonDominio: Invalid username or DonDNS key (code 1001, HTTP 200)",
       cause: "refused",
     },
-    { name: "a wrong username: the same", username: "nobody", message: /^DonDominio: Invalid username or DonDNS key /, cause: "refused" },
+    {
+      name: "a wrong username: the same",
+      username: "nobody",
+      message: /^DonDominio: Invalid username or DonDNS key /,
+      cause: "refused",
+    },
     {
       name: "a host that is not in the account's zones",
       hostname: "shop.example.org",
@@ -111,9 +124,25 @@ describe("failures keep DonDNS's words and never show the key", () => {
       message: "DonDominio: update refused (HTTP 200)",
       cause: "refused",
     },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 120 }, message: 'DonDominio: unreadable answer (HTTP 429): "Too Many Requests"', cause: "throttled", retryAfterSeconds: 120 },
-    { name: "500", fault: { status: 500 }, message: 'DonDominio: unreadable answer (HTTP 500): "Error"', cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^DonDominio: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 120 },
+      message: 'DonDominio: unreadable answer (HTTP 429): "Too Many Requests"',
+      cause: "throttled",
+      retryAfterSeconds: 120,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: 'DonDominio: unreadable answer (HTTP 500): "Error"',
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^DonDominio: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
     { name: "an empty 200", fault: { body: "" }, message: "DonDominio: empty answer (HTTP 200)", cause: "refused" },
     {
       name: "a message echoing the key",
@@ -126,7 +155,10 @@ describe("failures keep DonDNS's words and never show the key", () => {
   for (const c of cases) {
     test(c.name, async () => {
       if (c.fault) fake.fault(c.fault);
-      const outcome = await client({ username: c.username, key: c.key, timeoutMs: 1000 }).writeRecord(target(c.hostname ?? "home.example.es"), NEW_V4);
+      const outcome = await client({ username: c.username, key: c.key, timeoutMs: 1000 }).writeRecord(
+        target(c.hostname ?? "home.example.es"),
+        NEW_V4,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(c.message);
@@ -142,10 +174,14 @@ describe("failures keep DonDNS's words and never show the key", () => {
 
 describe("the fake plays DonDNS's traps", () => {
   test("without ip the caller's address is set; the page's `apikey` name is refused like a wrong key", async () => {
-    const auto = await fetch(`${fake.url}/json/?user=${DONDOMINIO_FAKE_USER}&password=${DONDOMINIO_FAKE_KEY}&host=home.example.es`);
+    const auto = await fetch(
+      `${fake.url}/json/?user=${DONDOMINIO_FAKE_USER}&password=${DONDOMINIO_FAKE_KEY}&host=home.example.es`,
+    );
     expect(await auto.json()).toMatchObject({ success: true });
     expect(home.ipv4).toBe("127.0.0.1");
-    const apikey = await fetch(`${fake.url}/json/?user=${DONDOMINIO_FAKE_USER}&apikey=${DONDOMINIO_FAKE_KEY}&host=home.example.es&ip=${NEW_V4}`);
+    const apikey = await fetch(
+      `${fake.url}/json/?user=${DONDOMINIO_FAKE_USER}&apikey=${DONDOMINIO_FAKE_KEY}&host=home.example.es&ip=${NEW_V4}`,
+    );
     expect(await apikey.json()).toMatchObject({ success: false });
   });
 });

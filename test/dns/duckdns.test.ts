@@ -3,9 +3,15 @@
 // `OK` ending up as a failure with DuckDNS's words, the token never among them.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDuckDnsClient } from "../../src/dns/services/duckdns";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
-import { DUCKDNS_FAKE_TOKEN, type DuckDnsDomain, type DuckDnsFake, type DuckDnsFault, startDuckDnsFake } from "../fakes/duckdns";
+import { createDuckDnsClient } from "../../src/dns/services/duckdns";
+import {
+  DUCKDNS_FAKE_TOKEN,
+  type DuckDnsDomain,
+  type DuckDnsFake,
+  type DuckDnsFault,
+  startDuckDnsFake,
+} from "../fakes/duckdns";
 
 const NEW_V4 = "203.0.113.7";
 const NEW_V6 = "2a01:4f8::7";
@@ -35,7 +41,6 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 function target(hostname: string, recordType: RecordType = "A", config: RecordConfig = {}): RecordTarget {
   return { hostname, recordType, externalId: null, config };
 }
-
 
 describe("writeRecord", () => {
   const cases: {
@@ -74,7 +79,13 @@ describe("writeRecord", () => {
   for (const c of cases) {
     test(c.name, async () => {
       const outcome = await client().writeRecord(target(c.hostname, c.recordType), c.ip);
-      expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home", zoneId: "", message: "DuckDNS domain home" });
+      expect(outcome).toEqual({
+        ok: true,
+        action: "updated",
+        externalId: "home",
+        zoneId: "",
+        message: "DuckDNS domain home",
+      });
       expect(fake.requests).toHaveLength(1);
       expect(fake.requests[0]?.method).toBe("GET");
       expect(fake.requests[0]?.path).toBe("/update");
@@ -99,11 +110,17 @@ describe("writeRecord", () => {
 
   test("a bare OK (no verbose answer) is success", async () => {
     fake.fault({ body: "OK" }, 1);
-    expect(await client().writeRecord(target("home.duckdns.org"), NEW_V4)).toMatchObject({ ok: true, message: "DuckDNS domain home" });
+    expect(await client().writeRecord(target("home.duckdns.org"), NEW_V4)).toMatchObject({
+      ok: true,
+      message: "DuckDNS domain home",
+    });
   });
 
   test("clear=true is never sent, and the record is never emptied", async () => {
-    for (const [type, ip] of [["A", NEW_V4], ["AAAA", NEW_V6]] as const) {
+    for (const [type, ip] of [
+      ["A", NEW_V4],
+      ["AAAA", NEW_V6],
+    ] as const) {
       await client().writeRecord(target("home.duckdns.org", type), ip);
     }
     expect(fake.requests.every((r) => !("clear" in r.query))).toBe(true);
@@ -139,20 +156,46 @@ describe("failures keep DuckDNS's words and never show the token", () => {
       message: /^DuckDNS: KO — .* nothere\.duckdns\.org /,
       stopRetrying: true,
     },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 120 }, message: 'DuckDNS: unreadable answer (HTTP 429): "Too Many Requests"', retryAfterSeconds: 120 },
-    { name: "429 without Retry-After: no wait invented (the updater decides)", fault: { status: 429 }, message: /\(HTTP 429\): "/ },
-    { name: "429 asking for a week: the wait named, which the updater caps", fault: { status: 429, retryAfter: 604800 }, message: /\(HTTP 429\): "/, retryAfterSeconds: 604800 },
-    { name: "503 with Retry-After", fault: { status: 503, retryAfter: 30 }, message: 'DuckDNS: unreadable answer (HTTP 503): "Error"', retryAfterSeconds: 30 },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 120 },
+      message: 'DuckDNS: unreadable answer (HTTP 429): "Too Many Requests"',
+      retryAfterSeconds: 120,
+    },
+    {
+      name: "429 without Retry-After: no wait invented (the updater decides)",
+      fault: { status: 429 },
+      message: /\(HTTP 429\): "/,
+    },
+    {
+      name: "429 asking for a week: the wait named, which the updater caps",
+      fault: { status: 429, retryAfter: 604800 },
+      message: /\(HTTP 429\): "/,
+      retryAfterSeconds: 604800,
+    },
+    {
+      name: "503 with Retry-After",
+      fault: { status: 503, retryAfter: 30 },
+      message: 'DuckDNS: unreadable answer (HTTP 503): "Error"',
+      retryAfterSeconds: 30,
+    },
     { name: "500", fault: { status: 500 }, message: 'DuckDNS: unreadable answer (HTTP 500): "Error"' },
     { name: "502 HTML page", fault: "html", message: /^DuckDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
     { name: "an empty 200", fault: { body: "" }, message: "DuckDNS: empty answer (HTTP 200)" },
-    { name: "garbage echoing the token", fault: { body: `bad request token=${DUCKDNS_FAKE_TOKEN}` }, message: 'DuckDNS: unreadable answer (HTTP 200): "bad request token=••••"' },
+    {
+      name: "garbage echoing the token",
+      fault: { body: `bad request token=${DUCKDNS_FAKE_TOKEN}` },
+      message: 'DuckDNS: unreadable answer (HTTP 200): "bad request token=••••"',
+    },
     { name: "timeout", fault: "timeout", message: "DuckDNS: no answer within 1s" },
   ];
   for (const c of cases) {
     test(c.name, async () => {
       if (c.fault) fake.fault(c.fault);
-      const outcome = await client({ token: c.token, timeoutMs: 1000 }).writeRecord(target(c.hostname ?? "home.duckdns.org"), NEW_V4);
+      const outcome = await client({ token: c.token, timeoutMs: 1000 }).writeRecord(
+        target(c.hostname ?? "home.duckdns.org"),
+        NEW_V4,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(c.message);
@@ -167,7 +210,12 @@ describe("failures keep DuckDNS's words and never show the token", () => {
 
   test("a name outside duckdns.org is refused without a request", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: "DuckDNS: home.example.com is not a name under duckdns.org", cause: "refused", stopRetrying: true });
+    expect(outcome).toEqual({
+      ok: false,
+      message: "DuckDNS: home.example.com is not a name under duckdns.org",
+      cause: "refused",
+      stopRetrying: true,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });
@@ -184,9 +232,17 @@ describe("the fake plays DuckDNS's traps", () => {
 
 describe("a hostname's two addresses, and the answer checked for them", () => {
   test("with an AAAA sibling, an A write names both in one request", async () => {
-    const outcome = await client().writeRecord({ ...target("home.duckdns.org"), siblings: { ipv6: "2001:db8::1" } }, NEW_V4);
+    const outcome = await client().writeRecord(
+      { ...target("home.duckdns.org"), siblings: { ipv6: "2001:db8::1" } },
+      NEW_V4,
+    );
     expect(outcome.ok).toBe(true);
-    expect(fake.requests[0]?.query).toMatchObject({ domains: "home", ip: NEW_V4, ipv6: "2001:db8::1", verbose: "true" });
+    expect(fake.requests[0]?.query).toMatchObject({
+      domains: "home",
+      ip: NEW_V4,
+      ipv6: "2001:db8::1",
+      verbose: "true",
+    });
     expect([home.ipv4, home.ipv6]).toEqual([NEW_V4, "2001:db8::1"]);
   });
 
@@ -208,6 +264,9 @@ describe("a hostname's two addresses, and the answer checked for them", () => {
 
   test("a verbose OK holding the address sent (IPv6 written differently) is a success that changed it", async () => {
     fake.fault({ body: "OK\n198.51.100.1\n2A01:04F8:0:0::7\nUPDATED" }, 1);
-    expect(await client().writeRecord(target("home.duckdns.org", "AAAA"), NEW_V6)).toMatchObject({ ok: true, action: "updated" });
+    expect(await client().writeRecord(target("home.duckdns.org", "AAAA"), NEW_V6)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
   });
 });

@@ -3,8 +3,8 @@
 // status, the codes that mean "fix the configuration" stopping retries, and 911 pausing 30 minutes.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDyndns2Client, dyndns2 } from "../../src/dns/services/dyndns2";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
+import { createDyndns2Client, dyndns2 } from "../../src/dns/services/dyndns2";
 import {
   DYNDNS2_FAKE_PASSWORD,
   DYNDNS2_FAKE_USER,
@@ -35,7 +35,9 @@ afterEach(async () => {
   await fake.stop();
 });
 
-function client(options: { username?: string; password?: string; server?: string; timeoutMs?: number; userAgent?: string } = {}) {
+function client(
+  options: { username?: string; password?: string; server?: string; timeoutMs?: number; userAgent?: string } = {},
+) {
   return createDyndns2Client(
     { username: options.username ?? DYNDNS2_FAKE_USER, password: options.password ?? DYNDNS2_FAKE_PASSWORD },
     options.server ?? fake.url,
@@ -62,7 +64,17 @@ describe("the description", () => {
     });
     const presets = dyndns2.options[0]?.presets ?? [];
     expect(presets.map((p) => p.label)).toEqual(
-      expect.arrayContaining(["No-IP", "Dyn", "dynv6 (IPv4 only)", "OVH DynHost", "Strato", "Infomaniak", "Hurricane Electric", "INWX", "selfHOST"]),
+      expect.arrayContaining([
+        "No-IP",
+        "Dyn",
+        "dynv6 (IPv4 only)",
+        "OVH DynHost",
+        "Strato",
+        "Infomaniak",
+        "Hurricane Electric",
+        "INWX",
+        "selfHOST",
+      ]),
     );
     for (const preset of presets) expect(preset.value).toStartWith("https://");
   });
@@ -77,7 +89,6 @@ describe("the description", () => {
     expect(home.ipv4).toBe(NEW_V4);
   });
 });
-
 
 describe("the request", () => {
   test("GET <server>/nic/update?hostname&myip with Basic auth and ddnsd's User-Agent, nothing else", async () => {
@@ -94,7 +105,12 @@ describe("the request", () => {
   const servers: { name: string; server: (base: string) => string; path: string; query: Record<string, string> }[] = [
     { name: "a base URL with a trailing slash", server: (base) => `${base}/`, path: "/nic/update", query: {} },
     { name: "a base URL with a path", server: (base) => `${base}/dyn`, path: "/dyn/nic/update", query: {} },
-    { name: "a URL that already ends in /nic/update", server: (base) => `${base}/nic/update`, path: "/nic/update", query: {} },
+    {
+      name: "a URL that already ends in /nic/update",
+      server: (base) => `${base}/nic/update`,
+      path: "/nic/update",
+      query: {},
+    },
     {
       name: "OVH's form: /nic/update?system=dyndns keeps its parameter",
       server: (base) => `${base}/nic/update?system=dyndns`,
@@ -113,42 +129,104 @@ describe("the request", () => {
 
   test("a server that is not an http(s) URL is refused without a request", async () => {
     const outcome = await client({ server: "ftp://example.net" }).writeRecord(target("home.example.net"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: 'dyndns2: the server "ftp://example.net" is not an http(s) URL', cause: "refused", stopRetrying: true });
+    expect(outcome).toEqual({
+      ok: false,
+      message: 'dyndns2: the server "ftp://example.net" is not an http(s) URL',
+      cause: "refused",
+      stopRetrying: true,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
   test("a well-known server is named by its label", async () => {
-    const outcome = await createDyndns2Client(
-      { username: "u", password: "p" },
-      "https://dynupdate.no-ip.com",
-      { baseUrl: "", fetch: async () => new Response("badauth", { status: 401 }), timeoutMs: 2000, userAgent: USER_AGENT },
-    ).writeRecord(target("home.example.net"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, message: "No-IP: badauth — the username or password is wrong (HTTP 401)" });
+    const outcome = await createDyndns2Client({ username: "u", password: "p" }, "https://dynupdate.no-ip.com", {
+      baseUrl: "",
+      fetch: async () => new Response("badauth", { status: 401 }),
+      timeoutMs: 2000,
+      userAgent: USER_AGENT,
+    }).writeRecord(target("home.example.net"), NEW_V4);
+    expect(outcome).toMatchObject({
+      ok: false,
+      message: "No-IP: badauth — the username or password is wrong (HTTP 401)",
+    });
   });
 });
 
 describe("success", () => {
-  const cases: { name: string; recordType: RecordType; ip: string; dualStack?: boolean; message: string; after: Partial<Dyndns2Host> }[] = [
-    { name: "A: good", recordType: "A", ip: NEW_V4, message: "answered good", after: { ipv4: NEW_V4, ipv6: "2001:db8::1" } },
-    { name: "AAAA: good", recordType: "AAAA", ip: NEW_V6, message: "answered good", after: { ipv4: "198.51.100.1", ipv6: NEW_V6 } },
-    { name: "A: nochg (nothing changed)", recordType: "A", ip: "198.51.100.1", message: "answered nochg, it already held this address", after: { ipv4: "198.51.100.1" } },
-    { name: "A with a dual-stack answer (good v4,v6)", recordType: "A", ip: NEW_V4, dualStack: true, message: "answered good", after: { ipv4: NEW_V4 } },
-    { name: "AAAA with a dual-stack answer", recordType: "AAAA", ip: NEW_V6, dualStack: true, message: "answered good", after: { ipv6: NEW_V6 } },
+  const cases: {
+    name: string;
+    recordType: RecordType;
+    ip: string;
+    dualStack?: boolean;
+    message: string;
+    after: Partial<Dyndns2Host>;
+  }[] = [
+    {
+      name: "A: good",
+      recordType: "A",
+      ip: NEW_V4,
+      message: "answered good",
+      after: { ipv4: NEW_V4, ipv6: "2001:db8::1" },
+    },
+    {
+      name: "AAAA: good",
+      recordType: "AAAA",
+      ip: NEW_V6,
+      message: "answered good",
+      after: { ipv4: "198.51.100.1", ipv6: NEW_V6 },
+    },
+    {
+      name: "A: nochg (nothing changed)",
+      recordType: "A",
+      ip: "198.51.100.1",
+      message: "answered nochg, it already held this address",
+      after: { ipv4: "198.51.100.1" },
+    },
+    {
+      name: "A with a dual-stack answer (good v4,v6)",
+      recordType: "A",
+      ip: NEW_V4,
+      dualStack: true,
+      message: "answered good",
+      after: { ipv4: NEW_V4 },
+    },
+    {
+      name: "AAAA with a dual-stack answer",
+      recordType: "AAAA",
+      ip: NEW_V6,
+      dualStack: true,
+      message: "answered good",
+      after: { ipv6: NEW_V6 },
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {
       fake.dualStackAnswers = c.dualStack ?? false;
       const outcome = await client().writeRecord(target("home.example.net", c.recordType), c.ip);
       const action = c.message.includes("nochg") ? "unchanged" : "updated";
-      expect(outcome).toEqual({ ok: true, action, externalId: "home.example.net", zoneId: "", message: `${service} ${c.message}` });
+      expect(outcome).toEqual({
+        ok: true,
+        action,
+        externalId: "home.example.net",
+        zoneId: "",
+        message: `${service} ${c.message}`,
+      });
       expect(home).toMatchObject(c.after);
       expect(fake.updates()).toBe(1);
     });
   }
 
   const answers: { name: string; body: string; message: string }[] = [
-    { name: "Infomaniak's successfully_changed", body: `successfully_changed ${NEW_V4}`, message: "answered successfully_changed" },
-    { name: "Infomaniak's no_change", body: `no_change ${NEW_V4}`, message: "answered no_change, it already held this address" },
+    {
+      name: "Infomaniak's successfully_changed",
+      body: `successfully_changed ${NEW_V4}`,
+      message: "answered successfully_changed",
+    },
+    {
+      name: "Infomaniak's no_change",
+      body: `no_change ${NEW_V4}`,
+      message: "answered no_change, it already held this address",
+    },
     { name: "good without an address", body: "good", message: "answered good" },
     { name: "an IPv6 written differently", body: "good 2A01:04F8:0::7", message: "answered good" },
   ];
@@ -174,9 +252,16 @@ describe("success", () => {
   });
 
   test("Dyn's good 127.0.0.1 (request ignored) stops retrying, whichever family was sent", async () => {
-    for (const [type, ip] of [["A", NEW_V4], ["AAAA", NEW_V6]] as const) {
+    for (const [type, ip] of [
+      ["A", NEW_V4],
+      ["AAAA", NEW_V6],
+    ] as const) {
       fake.fault({ body: "good 127.0.0.1" }, 1);
-      expect(await client().writeRecord(target("home.example.net", type), ip)).toMatchObject({ ok: false, cause: "refused", stopRetrying: true });
+      expect(await client().writeRecord(target("home.example.net", type), ip)).toMatchObject({
+        ok: false,
+        cause: "refused",
+        stopRetrying: true,
+      });
     }
   });
 });
@@ -190,18 +275,46 @@ describe("codes that mean the configuration is wrong stop retrying, in every sty
     statuses: Record<Dyndns2Style, number>;
     message: string;
   }[] = [
-    { name: "a wrong password", password: "not-the-Pa55word", statuses: { noip: 401, dyn: 200, desec: 401 }, message: "badauth — the username or password is wrong" },
-    { name: "an unknown host", hostname: "nowhere.example.net", statuses: { noip: 200, dyn: 200, desec: 404 }, message: "nohost — the hostname does not exist in this account" },
-    { name: "another account's host", hostname: "theirs.example.net", statuses: { noip: 200, dyn: 200, desec: 404 }, message: "nohost — the hostname does not exist in this account" },
-    { name: "a bare User-Agent", userAgent: "Bun/1.4.5", statuses: { noip: 200, dyn: 200, desec: 200 }, message: "badagent — the service refuses this client (its User-Agent)" },
+    {
+      name: "a wrong password",
+      password: "not-the-Pa55word",
+      statuses: { noip: 401, dyn: 200, desec: 401 },
+      message: "badauth — the username or password is wrong",
+    },
+    {
+      name: "an unknown host",
+      hostname: "nowhere.example.net",
+      statuses: { noip: 200, dyn: 200, desec: 404 },
+      message: "nohost — the hostname does not exist in this account",
+    },
+    {
+      name: "another account's host",
+      hostname: "theirs.example.net",
+      statuses: { noip: 200, dyn: 200, desec: 404 },
+      message: "nohost — the hostname does not exist in this account",
+    },
+    {
+      name: "a bare User-Agent",
+      userAgent: "Bun/1.4.5",
+      statuses: { noip: 200, dyn: 200, desec: 200 },
+      message: "badagent — the service refuses this client (its User-Agent)",
+    },
   ];
   for (const style of ["noip", "dyn", "desec"] as const) {
     for (const c of cases) {
       test(`${c.name} (${style} style, HTTP ${c.statuses[style]})`, async () => {
         fake.style = style;
-        const outcome = await client({ password: c.password, userAgent: c.userAgent }).writeRecord(target(c.hostname ?? "home.example.net"), NEW_V4);
+        const outcome = await client({ password: c.password, userAgent: c.userAgent }).writeRecord(
+          target(c.hostname ?? "home.example.net"),
+          NEW_V4,
+        );
         const cause = c.message.startsWith("badauth") ? "credentials" : "refused";
-        expect(outcome).toEqual({ ok: false, message: `${service}: ${c.message} (HTTP ${c.statuses[style]})`, cause, stopRetrying: true });
+        expect(outcome).toEqual({
+          ok: false,
+          message: `${service}: ${c.message} (HTTP ${c.statuses[style]})`,
+          cause,
+          stopRetrying: true,
+        });
         expect(outcome.ok || outcome.message).not.toContain(c.password ?? DYNDNS2_FAKE_PASSWORD);
         expect(fake.requests).toHaveLength(1);
         expect(home.ipv4).toBe("198.51.100.1");
@@ -235,7 +348,12 @@ describe("codes that mean the configuration is wrong stop retrying, in every sty
     test(`a bare 401 (${JSON.stringify(body)}, no badauth) is refused credentials and stops retrying, as badauth does`, async () => {
       fake.fault({ body, status: 401 }, 1);
       const outcome = await client().writeRecord(target("home.example.net"), NEW_V4);
-      expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true, message: expect.stringContaining("the username or password is wrong") });
+      expect(outcome).toMatchObject({
+        ok: false,
+        cause: "credentials",
+        stopRetrying: true,
+        message: expect.stringContaining("the username or password is wrong"),
+      });
       expect(fake.requests).toHaveLength(1);
     });
   }
@@ -244,7 +362,11 @@ describe("codes that mean the configuration is wrong stop retrying, in every sty
     fake.nochgBeforeAbuse = 1;
     await client().writeRecord(target("home.example.net"), "198.51.100.1");
     const outcome = await client().writeRecord(target("home.example.net"), "198.51.100.1");
-    expect(outcome).toMatchObject({ ok: false, message: `${service}: abuse — the hostname is blocked for abuse (HTTP 200)`, stopRetrying: true });
+    expect(outcome).toMatchObject({
+      ok: false,
+      message: `${service}: abuse — the hostname is blocked for abuse (HTTP 200)`,
+      stopRetrying: true,
+    });
   });
 });
 
@@ -252,19 +374,70 @@ describe("temporary failures: retried, never inside the client", () => {
   /** 911, dnserr and 429 pause the provider; a server error or silence is "unreachable"; a 200 that says nothing known is a refusal. */
   const causeOf = (name: string) =>
     /^(911|dnserr|429)/.test(name) ? "throttled" : /^(500|502|timeout)/.test(name) ? "unreachable" : "refused";
-  const cases: { name: string; fault: Dyndns2Fault | "timeout"; message: string | RegExp; retryAfterSeconds?: number }[] = [
-    { name: "dnserr: the provider waits 5 minutes", fault: { body: "dnserr" }, message: `dnserr — the service's DNS failed (HTTP 200)`, retryAfterSeconds: 300 },
-    { name: "911: no sooner than 30 minutes", fault: { body: "911" }, message: "911 — the service is down or in maintenance (HTTP 200)", retryAfterSeconds: 1800 },
-    { name: "911 in a 500", fault: { body: "911", status: 500 }, message: "911 — the service is down or in maintenance (HTTP 500)", retryAfterSeconds: 1800 },
-    { name: "911 with a shorter Retry-After still waits 30 minutes", fault: { body: "911", retryAfter: 60 }, message: /^.*911 .*\(HTTP 200\)$/, retryAfterSeconds: 1800 },
-    { name: "911 with a longer Retry-After waits that long (at most an hour)", fault: { body: "911", retryAfter: 86400 }, message: /911/, retryAfterSeconds: 3600 },
-    { name: "429 with Retry-After", fault: { body: "Too Many Requests", status: 429, retryAfter: 300 }, message: 'unreadable answer (HTTP 429): "Too Many Requests"', retryAfterSeconds: 300 },
-    { name: "429 without Retry-After: no wait invented (the updater decides)", fault: { body: "slow down", status: 429 }, message: /\(HTTP 429\): "/ },
+  const cases: {
+    name: string;
+    fault: Dyndns2Fault | "timeout";
+    message: string | RegExp;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "dnserr: the provider waits 5 minutes",
+      fault: { body: "dnserr" },
+      message: `dnserr — the service's DNS failed (HTTP 200)`,
+      retryAfterSeconds: 300,
+    },
+    {
+      name: "911: no sooner than 30 minutes",
+      fault: { body: "911" },
+      message: "911 — the service is down or in maintenance (HTTP 200)",
+      retryAfterSeconds: 1800,
+    },
+    {
+      name: "911 in a 500",
+      fault: { body: "911", status: 500 },
+      message: "911 — the service is down or in maintenance (HTTP 500)",
+      retryAfterSeconds: 1800,
+    },
+    {
+      name: "911 with a shorter Retry-After still waits 30 minutes",
+      fault: { body: "911", retryAfter: 60 },
+      message: /^.*911 .*\(HTTP 200\)$/,
+      retryAfterSeconds: 1800,
+    },
+    {
+      name: "911 with a longer Retry-After waits that long (at most an hour)",
+      fault: { body: "911", retryAfter: 86400 },
+      message: /911/,
+      retryAfterSeconds: 3600,
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { body: "Too Many Requests", status: 429, retryAfter: 300 },
+      message: 'unreadable answer (HTTP 429): "Too Many Requests"',
+      retryAfterSeconds: 300,
+    },
+    {
+      name: "429 without Retry-After: no wait invented (the updater decides)",
+      fault: { body: "slow down", status: 429 },
+      message: /\(HTTP 429\): "/,
+    },
     { name: "500 with an empty body", fault: { body: "", status: 500 }, message: "empty answer (HTTP 500)" },
     { name: "502 HTML page", fault: "html", message: /unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
-    { name: "garbage in a 200", fault: { body: "<html>maintenance</html>" }, message: 'unreadable answer (HTTP 200): "<html>maintenance</html>"' },
-    { name: "a word that only an object's prototype knows", fault: { body: "constructor" }, message: 'unreadable answer (HTTP 200): "constructor"' },
-    { name: "garbage echoing the password", fault: { body: `denied for ${DYNDNS2_FAKE_PASSWORD}` }, message: 'unreadable answer (HTTP 200): "denied for ••••"' },
+    {
+      name: "garbage in a 200",
+      fault: { body: "<html>maintenance</html>" },
+      message: 'unreadable answer (HTTP 200): "<html>maintenance</html>"',
+    },
+    {
+      name: "a word that only an object's prototype knows",
+      fault: { body: "constructor" },
+      message: 'unreadable answer (HTTP 200): "constructor"',
+    },
+    {
+      name: "garbage echoing the password",
+      fault: { body: `denied for ${DYNDNS2_FAKE_PASSWORD}` },
+      message: 'unreadable answer (HTTP 200): "denied for ••••"',
+    },
     { name: "timeout", fault: "timeout", message: "no answer within 1s" },
   ];
   for (const c of cases) {
@@ -287,16 +460,26 @@ describe("temporary failures: retried, never inside the client", () => {
 describe("the fake plays the services' traps", () => {
   test("without myip the caller's address is published", async () => {
     const auth = `Basic ${btoa(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`)}`;
-    const answer = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, { headers: { Authorization: auth, "User-Agent": USER_AGENT } });
+    const answer = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, {
+      headers: { Authorization: auth, "User-Agent": USER_AGENT },
+    });
     expect(await answer.text()).toBe("good 127.0.0.1\n");
     expect(home.ipv4).toBe("127.0.0.1");
   });
 
   test("No-IP sends badauth with 401 and WWW-Authenticate; Dyn with 200", async () => {
-    const noip = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, { headers: { "User-Agent": USER_AGENT } });
-    expect([noip.status, noip.headers.get("www-authenticate"), await noip.text()]).toEqual([401, 'Basic realm="DDNS"', "badauth\n"]);
+    const noip = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, {
+      headers: { "User-Agent": USER_AGENT },
+    });
+    expect([noip.status, noip.headers.get("www-authenticate"), await noip.text()]).toEqual([
+      401,
+      'Basic realm="DDNS"',
+      "badauth\n",
+    ]);
     fake.style = "dyn";
-    const dyn = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, { headers: { "User-Agent": USER_AGENT } });
+    const dyn = await fetch(`${fake.url}/nic/update?hostname=home.example.net`, {
+      headers: { "User-Agent": USER_AGENT },
+    });
     expect([dyn.status, await dyn.text()]).toEqual([200, "badauth\n"]);
   });
 });
@@ -318,37 +501,106 @@ describe("each well-known server in its dialect", () => {
     });
   }
   const SIBLING_V6 = "2001:db8::1";
-  const withSibling = (recordType: RecordType, siblings: RecordTarget["siblings"]): RecordTarget => ({ ...target("home.example.net", recordType), siblings });
+  const withSibling = (recordType: RecordType, siblings: RecordTarget["siblings"]): RecordTarget => ({
+    ...target("home.example.net", recordType),
+    siblings,
+  });
 
-  const cases: { server: string; path: string; alone: Record<string, string>; both: Record<string, string> | null }[] = [
-    { server: "https://members.dyndns.org", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
-    { server: "https://dynupdate.no-ip.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
-    { server: "https://dyndns.variomedia.de", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` } },
-    {
-      server: "https://update.dedyn.io",
-      path: "/nic/update",
-      alone: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: "preserve" },
-      both: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: SIBLING_V6 },
-    },
-    {
-      server: "https://api.dynu.com",
-      path: "/nic/update",
-      alone: { hostname: "home.example.net", myip: NEW_V4, myipv6: "no" },
-      both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 },
-    },
-    { server: "https://dyndns.inwx.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 } },
-    { server: "https://dyndns.kasserver.com", path: "/", alone: { host: "home.example.net", myip: NEW_V4 }, both: { host: "home.example.net", myip: NEW_V4, myip6: SIBLING_V6 } },
-    // One family per request: the other is the service's to keep.
-    { server: "https://dyn.dns.he.net", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
-    { server: "https://dns.eu.ovhapis.com/nic/update?system=dyndns", path: "/nic/update", alone: { system: "dyndns", hostname: "home.example.net", myip: NEW_V4 }, both: null },
-    { server: "https://now-dns.com", path: "/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
-    // IPv4 only: the sibling is never sent.
-    { server: "https://dynv6.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
-    { server: "https://updates.opendns.com", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
-    { server: "https://api.nic.ru", path: "/dyndns/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
-    { server: "https://ipv4.nsupdate.info", path: "/nic/update", alone: { hostname: "home.example.net", myip: NEW_V4 }, both: null },
-    { server: "https://nic.changeip.com", path: "/nic/update", alone: { hostname: "home.example.net", ip: NEW_V4 }, both: null },
-  ];
+  const cases: { server: string; path: string; alone: Record<string, string>; both: Record<string, string> | null }[] =
+    [
+      {
+        server: "https://members.dyndns.org",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` },
+      },
+      {
+        server: "https://dynupdate.no-ip.com",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` },
+      },
+      {
+        server: "https://dyndns.variomedia.de",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: { hostname: "home.example.net", myip: `${NEW_V4},${SIBLING_V6}` },
+      },
+      {
+        server: "https://update.dedyn.io",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: "preserve" },
+        both: { hostname: "home.example.net", myipv4: NEW_V4, myipv6: SIBLING_V6 },
+      },
+      {
+        server: "https://api.dynu.com",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4, myipv6: "no" },
+        both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 },
+      },
+      {
+        server: "https://dyndns.inwx.com",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: { hostname: "home.example.net", myip: NEW_V4, myipv6: SIBLING_V6 },
+      },
+      {
+        server: "https://dyndns.kasserver.com",
+        path: "/",
+        alone: { host: "home.example.net", myip: NEW_V4 },
+        both: { host: "home.example.net", myip: NEW_V4, myip6: SIBLING_V6 },
+      },
+      // One family per request: the other is the service's to keep.
+      {
+        server: "https://dyn.dns.he.net",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: null,
+      },
+      {
+        server: "https://dns.eu.ovhapis.com/nic/update?system=dyndns",
+        path: "/nic/update",
+        alone: { system: "dyndns", hostname: "home.example.net", myip: NEW_V4 },
+        both: null,
+      },
+      {
+        server: "https://now-dns.com",
+        path: "/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: null,
+      },
+      // IPv4 only: the sibling is never sent.
+      {
+        server: "https://dynv6.com",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: null,
+      },
+      {
+        server: "https://updates.opendns.com",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: null,
+      },
+      {
+        server: "https://api.nic.ru",
+        path: "/dyndns/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: null,
+      },
+      {
+        server: "https://ipv4.nsupdate.info",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", myip: NEW_V4 },
+        both: null,
+      },
+      {
+        server: "https://nic.changeip.com",
+        path: "/nic/update",
+        alone: { hostname: "home.example.net", ip: NEW_V4 },
+        both: null,
+      },
+    ];
   for (const c of cases) {
     test(`${c.server}: ${c.path}, ${JSON.stringify(c.alone)}; with an AAAA sibling ${c.both === null ? "the same" : JSON.stringify(c.both)}`, async () => {
       fake.style = "desec"; // answers on any path
@@ -365,14 +617,29 @@ describe("each well-known server in its dialect", () => {
   test("Hurricane Electric: an AAAA write sends its IPv6 address alone in myip, never the A sibling", async () => {
     fake.style = "desec"; // answers on any path
     await clientOf("https://dyn.dns.he.net").writeRecord(withSibling("AAAA", { ipv4: "198.51.100.1" }), NEW_V6);
-    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([["/nic/update", { hostname: "home.example.net", myip: NEW_V6 }]]);
-    expect(fake.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`);
+    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([
+      ["/nic/update", { hostname: "home.example.net", myip: NEW_V6 }],
+    ]);
+    expect(fake.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`,
+    );
   });
 
   test("an IPv4-only server refuses an AAAA record for good, without a request", async () => {
-    for (const server of ["https://dynv6.com", "https://updates.opendns.com", "https://nic.changeip.com", "https://api.nic.ru", "https://ipv4.nsupdate.info"]) {
+    for (const server of [
+      "https://dynv6.com",
+      "https://updates.opendns.com",
+      "https://nic.changeip.com",
+      "https://api.nic.ru",
+      "https://ipv4.nsupdate.info",
+    ]) {
       const outcome = await clientOf(server).writeRecord(target("home.example.net", "AAAA"), NEW_V6);
-      expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("takes A records only on this update server") });
+      expect(outcome).toMatchObject({
+        ok: false,
+        cause: "refused",
+        stopRetrying: true,
+        message: expect.stringContaining("takes A records only on this update server"),
+      });
     }
     expect(fake.requests).toHaveLength(0);
   });
@@ -382,20 +649,63 @@ describe("each well-known server in its dialect", () => {
   test("nsupdate.info's IPv6 host takes an AAAA alone in myip and refuses an A for good, without a request", async () => {
     fake.style = "desec"; // answers on any path
     await clientOf("https://ipv6.nsupdate.info").writeRecord(withSibling("AAAA", { ipv4: "198.51.100.1" }), NEW_V6);
-    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([["/nic/update", { hostname: "home.example.net", myip: NEW_V6 }]]);
+    expect(fake.requests.map((r) => [r.path, r.query])).toEqual([
+      ["/nic/update", { hostname: "home.example.net", myip: NEW_V6 }],
+    ]);
     const outcome = await clientOf("https://ipv6.nsupdate.info").writeRecord(target("home.example.net"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("takes AAAA records only on this update server") });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: expect.stringContaining("takes AAAA records only on this update server"),
+    });
     expect(fake.requests).toHaveLength(1);
   });
 
   describe("selfHOST answers with HTTP statuses", () => {
     const cases: { status: number; outcome: Record<string, unknown> }[] = [
-      { status: 204, outcome: { ok: true, action: "unchanged", message: "selfHOST answered HTTP 204: no change, it already held this address" } },
-      { status: 409, outcome: { ok: false, cause: "refused", stopRetrying: true, message: "selfHOST: HTTP 409 — the account has no zones for this hostname" } },
-      { status: 410, outcome: { ok: false, cause: "refused", stopRetrying: true, message: "selfHOST: HTTP 410 — the account is not active" } },
-      { status: 411, outcome: { ok: false, cause: "refused", message: "selfHOST: HTTP 411 — the address sent is not a valid one" } },
-      { status: 412, outcome: { ok: false, cause: "refused", message: "selfHOST: HTTP 412 — the address sent is a private one" } },
-      { status: 503, outcome: { ok: false, cause: "throttled", message: "selfHOST: HTTP 503 — the last update was too recent (update time too brief)" } },
+      {
+        status: 204,
+        outcome: {
+          ok: true,
+          action: "unchanged",
+          message: "selfHOST answered HTTP 204: no change, it already held this address",
+        },
+      },
+      {
+        status: 409,
+        outcome: {
+          ok: false,
+          cause: "refused",
+          stopRetrying: true,
+          message: "selfHOST: HTTP 409 — the account has no zones for this hostname",
+        },
+      },
+      {
+        status: 410,
+        outcome: {
+          ok: false,
+          cause: "refused",
+          stopRetrying: true,
+          message: "selfHOST: HTTP 410 — the account is not active",
+        },
+      },
+      {
+        status: 411,
+        outcome: { ok: false, cause: "refused", message: "selfHOST: HTTP 411 — the address sent is not a valid one" },
+      },
+      {
+        status: 412,
+        outcome: { ok: false, cause: "refused", message: "selfHOST: HTTP 412 — the address sent is a private one" },
+      },
+      {
+        status: 503,
+        outcome: {
+          ok: false,
+          cause: "throttled",
+          message: "selfHOST: HTTP 503 — the last update was too recent (update time too brief)",
+        },
+      },
       { status: 401, outcome: { ok: false, cause: "credentials", stopRetrying: true } },
     ];
     for (const c of cases) {
@@ -403,7 +713,8 @@ describe("each well-known server in its dialect", () => {
         fake.fault({ body: "", status: c.status }, 1);
         const outcome = await clientOf("https://carol.selfhost.de").writeRecord(target("home.example.net"), NEW_V4);
         expect(outcome).toMatchObject(c.outcome);
-        if (c.status === 411 || c.status === 412 || c.status === 503) expect(outcome).not.toHaveProperty("stopRetrying");
+        if (c.status === 411 || c.status === 412 || c.status === 503)
+          expect(outcome).not.toHaveProperty("stopRetrying");
       });
     }
   });
@@ -417,18 +728,26 @@ describe("each well-known server in its dialect", () => {
     for (const c of cases) {
       test(c.body, async () => {
         fake.fault({ body: c.body }, 1);
-        expect(await clientOf("https://ipv64.net").writeRecord(target("home.example.net"), NEW_V4)).toMatchObject(c.outcome);
+        expect(await clientOf("https://ipv64.net").writeRecord(target("home.example.net"), NEW_V4)).toMatchObject(
+          c.outcome,
+        );
       });
     }
   });
 
   test("Dynu: a name under the account's own domain (config.zone_id) is sent as hostname=<domain>&alias=<name>", async () => {
     fake.style = "desec"; // answers on any path
-    await clientOf("https://api.dynu.com").writeRecord({ ...target("home.example.net"), config: { zone_id: "example.net" } }, NEW_V4);
+    await clientOf("https://api.dynu.com").writeRecord(
+      { ...target("home.example.net"), config: { zone_id: "example.net" } },
+      NEW_V4,
+    );
     expect(fake.requests[0]?.query).toEqual({ hostname: "example.net", alias: "home", myip: NEW_V4, myipv6: "no" });
     fake.clearRequests();
     // Without a domain named, or at the domain itself, the full name is sent as it is.
-    await clientOf("https://api.dynu.com").writeRecord({ ...target("example.net"), config: { zone_id: "example.net" } }, NEW_V4);
+    await clientOf("https://api.dynu.com").writeRecord(
+      { ...target("example.net"), config: { zone_id: "example.net" } },
+      NEW_V4,
+    );
     expect(fake.requests[0]?.query).toEqual({ hostname: "example.net", myip: NEW_V4, myipv6: "no" });
   });
 
@@ -451,7 +770,20 @@ describe("each well-known server in its dialect", () => {
   test("every preset is an https URL whose host the dialect table knows", () => {
     const presets = dyndns2.options[0]?.presets ?? [];
     expect(presets.map((p) => p.label)).toEqual(
-      expect.arrayContaining(["ChangeIP (IPv4 only)", "OpenDNS (IPv4 only)", "Variomedia", "All-Inkl", "DDNSS", "WebSupport", "NIC.RU (IPv4 only)", "Now-DNS", "Dynu (dyndns2)", "PowerDNS-Admin (your server)", "nsupdate.info (IPv4)", "nsupdate.info (IPv6)"]),
+      expect.arrayContaining([
+        "ChangeIP (IPv4 only)",
+        "OpenDNS (IPv4 only)",
+        "Variomedia",
+        "All-Inkl",
+        "DDNSS",
+        "WebSupport",
+        "NIC.RU (IPv4 only)",
+        "Now-DNS",
+        "Dynu (dyndns2)",
+        "PowerDNS-Admin (your server)",
+        "nsupdate.info (IPv4)",
+        "nsupdate.info (IPv6)",
+      ]),
     );
     expect(new Set(presets.map((p) => new URL(p.value).hostname)).size).toBe(presets.length);
   });

@@ -3,9 +3,9 @@
 // shape ends up as Dynu's own reason with its cause. The policy itself is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createDynuApi } from "../../src/dns/services/dynu";
-import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { createDynuApi } from "../../src/dns/services/dynu";
 import {
   DYNU_FAKE_API_KEY,
   type DynuDomain,
@@ -48,7 +48,10 @@ afterEach(async () => {
 
 function client(options: { apiKey?: string; timeoutMs?: number } = {}) {
   return zoneClient(
-    createDynuApi({ api_key: options.apiKey ?? DYNU_FAKE_API_KEY }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd-test" }),
+    createDynuApi(
+      { api_key: options.apiKey ?? DYNU_FAKE_API_KEY },
+      { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd-test" },
+    ),
   );
 }
 
@@ -67,7 +70,11 @@ describe("verify", () => {
 
   const shapes: { name: string; errorShape: "flat" | "nested"; errorsInHttp200?: boolean; detail: string }[] = [
     { name: "flat", errorShape: "flat", detail: "Dynu: Authentication Exception: Failed. (status 401)" },
-    { name: "nested under exception", errorShape: "nested", detail: "Dynu: Authentication Exception: Failed. (status 401)" },
+    {
+      name: "nested under exception",
+      errorShape: "nested",
+      detail: "Dynu: Authentication Exception: Failed. (status 401)",
+    },
     {
       name: "inside HTTP 200",
       errorShape: "flat",
@@ -110,7 +117,11 @@ describe("the domain itself (apex or DDNS hostname)", () => {
       ipv4WildcardAlias: true,
     });
     expect(requestLines()).toEqual(["GET /dns/getroot/example.com", `GET /dns/${apex.id}`, `POST /dns/${apex.id}`]);
-    expect(fake.requests.at(-1)?.body).toMatchObject({ name: "example.com", ipv4Address: NEW_V4, ipv6Address: "2001:db8::1" });
+    expect(fake.requests.at(-1)?.body).toMatchObject({
+      name: "example.com",
+      ipv4Address: NEW_V4,
+      ipv6Address: "2001:db8::1",
+    });
     expect(fake.requests.at(-1)?.headers["content-type"]).toBe("application/json");
   });
 
@@ -134,7 +145,7 @@ describe("the domain itself (apex or DDNS hostname)", () => {
 
   test("domain id known (steady state): the domain its last write saved is read, then sent back", async () => {
     const id = String(apex.id);
-    const outcome = await client().writeRecord(target("example.com", { externalId: id}, { zone_id: id }), NEW_V4);
+    const outcome = await client().writeRecord(target("example.com", { externalId: id }, { zone_id: id }), NEW_V4);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: id, zoneId: id });
     expect(requestLines()).toEqual([`GET /dns/${id}`, `POST /dns/${id}`]);
     expect(fake.domain("example.com")?.ipv4Address).toBe(NEW_V4);
@@ -159,7 +170,13 @@ describe("the domain itself (apex or DDNS hostname)", () => {
   test("the domain already holding the address is read, never written", async () => {
     const id = String(apex.id);
     const outcome = await client().writeRecord(target("example.com", {}, { zone_id: id }), "198.51.100.1");
-    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: id, zoneId: id, message: `Dynu record ${id}, the domain's own address, ttl 90` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "unchanged",
+      externalId: id,
+      zoneId: id,
+      message: `Dynu record ${id}, the domain's own address, ttl 90`,
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -174,7 +191,11 @@ describe("the domain itself (apex or DDNS hostname)", () => {
     Object.assign(ddns, { ipv6Address: NEW_V6, ipv6: false });
     const outcome = await client().writeRecord(target("x.freeddns.org", { recordType: "AAAA" }), NEW_V6);
     expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.domain("x.freeddns.org")).toMatchObject({ ipv6Address: NEW_V6, ipv6: true, ipv4Address: "198.51.100.3" });
+    expect(fake.domain("x.freeddns.org")).toMatchObject({
+      ipv6Address: NEW_V6,
+      ipv6: true,
+      ipv4Address: "198.51.100.3",
+    });
   });
 
   test("a ttl other than the config's is written even when the address is held", async () => {
@@ -194,7 +215,12 @@ describe("a record under a domain", () => {
       zoneId: String(apex.id),
       message: `Dynu record ${www.id}, ttl 600`,
     });
-    expect(fake.record("www.example.com", "A")).toMatchObject({ ipv4Address: NEW_V4, ttl: 600, state: true, group: "web" });
+    expect(fake.record("www.example.com", "A")).toMatchObject({
+      ipv4Address: NEW_V4,
+      ttl: 600,
+      state: true,
+      group: "web",
+    });
     expect(fake.requests.at(-1)?.body).toEqual({
       nodeName: "www",
       recordType: "A",
@@ -224,7 +250,7 @@ describe("a record under a domain", () => {
 
   test("steady state (domain id known) is two requests: the listing, then one POST", async () => {
     const outcome = await client().writeRecord(
-      target("www.example.com", { externalId: String(www.id)}, { zone_id: String(apex.id) }),
+      target("www.example.com", { externalId: String(www.id) }, { zone_id: String(apex.id) }),
       NEW_V4,
     );
     expect(outcome.ok).toBe(true);
@@ -232,23 +258,71 @@ describe("a record under a domain", () => {
   });
 
   test("a record already holding the address is read, never written", async () => {
-    const outcome = await client().writeRecord(target("www.example.com", {}, { zone_id: String(apex.id) }), "198.51.100.2");
-    expect(outcome).toEqual({ ok: true, action: "unchanged", externalId: String(www.id), zoneId: String(apex.id), message: `Dynu record ${www.id}, ttl 600` });
+    const outcome = await client().writeRecord(
+      target("www.example.com", {}, { zone_id: String(apex.id) }),
+      "198.51.100.2",
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      action: "unchanged",
+      externalId: String(www.id),
+      zoneId: String(apex.id),
+      message: `Dynu record ${www.id}, ttl 600`,
+    });
     expect(requestLines()).toEqual([`GET /dns/${apex.id}/record`]);
   });
 
   test("a name with two A records is left alone", async () => {
     fake.addRecord("example.com", { nodeName: "www", recordType: "A", ipv4Address: "198.51.100.9", ttl: 600 });
     const outcome = await client().writeRecord(target("www.example.com"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 2 addresses") });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("holds 2 addresses"),
+    });
     expect(fake.writes()).toBe(0);
   });
 
-  const createCases: { name: string; hostname: string; recordType: "A" | "AAAA"; ip: string; config: RecordConfig; expected: Partial<DynuRecord> }[] = [
-    { name: "A with the default ttl", hostname: "new.example.com", recordType: "A", ip: NEW_V4, config: {}, expected: { ipv4Address: NEW_V4, ttl: 300, state: true } },
-    { name: "A with ttl from config", hostname: "new.example.com", recordType: "A", ip: NEW_V4, config: { ttl: 60 }, expected: { ttl: 60 } },
-    { name: "AAAA beside an existing A", hostname: "www.example.com", recordType: "AAAA", ip: NEW_V6, config: {}, expected: { ipv6Address: NEW_V6 } },
-    { name: "two labels deep", hostname: "a.b.example.com", recordType: "A", ip: NEW_V4, config: {}, expected: { nodeName: "a.b" } },
+  const createCases: {
+    name: string;
+    hostname: string;
+    recordType: "A" | "AAAA";
+    ip: string;
+    config: RecordConfig;
+    expected: Partial<DynuRecord>;
+  }[] = [
+    {
+      name: "A with the default ttl",
+      hostname: "new.example.com",
+      recordType: "A",
+      ip: NEW_V4,
+      config: {},
+      expected: { ipv4Address: NEW_V4, ttl: 300, state: true },
+    },
+    {
+      name: "A with ttl from config",
+      hostname: "new.example.com",
+      recordType: "A",
+      ip: NEW_V4,
+      config: { ttl: 60 },
+      expected: { ttl: 60 },
+    },
+    {
+      name: "AAAA beside an existing A",
+      hostname: "www.example.com",
+      recordType: "AAAA",
+      ip: NEW_V6,
+      config: {},
+      expected: { ipv6Address: NEW_V6 },
+    },
+    {
+      name: "two labels deep",
+      hostname: "a.b.example.com",
+      recordType: "A",
+      ip: NEW_V4,
+      config: {},
+      expected: { nodeName: "a.b" },
+    },
   ];
   for (const { name, hostname, recordType, ip, config, expected } of createCases) {
     test(`a missing record is created: ${name}`, async () => {
@@ -344,12 +418,18 @@ describe("an external id or zone id naming another domain or record is never wri
   for (const c of cases) {
     for (const trusted of [false, true]) {
       test(`${c.name} (${trusted ? "trusted" : "untrusted"})`, async () => {
-        fake.addRecord("example.com", { nodeName: "ftp", recordType: "A", ipv4Address: "198.51.100.21", ttl: 900, group: "files" });
+        fake.addRecord("example.com", {
+          nodeName: "ftp",
+          recordType: "A",
+          ipv4Address: "198.51.100.21",
+          ttl: 900,
+          group: "files",
+        });
         fake.addRecord("example.com", { nodeName: "www", recordType: "AAAA", ipv6Address: "2001:db8::2", ttl: 600 });
         const before = JSON.stringify(c.foreign());
         const { externalId, zoneId } = c.ids();
         const outcome = await client().writeRecord(
-          target(c.hostname, { externalId}, zoneId === undefined ? {} : { zone_id: zoneId }),
+          target(c.hostname, { externalId }, zoneId === undefined ? {} : { zone_id: zoneId }),
           NEW_V4,
         );
         expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(apex.id) });
@@ -367,7 +447,8 @@ describe("domain lookup", () => {
     expect(outcome).toEqual({
       ok: false,
       cause: "refused",
-      message: "Dynu: Argument Exception: Invalid hostname. (status 501) — no domain of this account holds host.unknown.net",
+      message:
+        "Dynu: Argument Exception: Invalid hostname. (status 501) — no domain of this account holds host.unknown.net",
     });
   });
 
@@ -411,7 +492,12 @@ describe("failures keep Dynu's reason, say their cause and leave the records alo
       retryAfterSeconds: 120,
     },
     // Dynu's quota answer names no wait: the updater decides the pause, the client invents none.
-    { name: "503 quota without retry-after", fault: { status: 503 }, message: "Dynu: Quota Exception: Too many requests. (status 503)", cause: "throttled" },
+    {
+      name: "503 quota without retry-after",
+      fault: { status: 503 },
+      message: "Dynu: Quota Exception: Too many requests. (status 503)",
+      cause: "throttled",
+    },
     {
       name: "503 quota inside HTTP 200",
       fault: { status: 503, inHttp200: true },
@@ -424,16 +510,36 @@ describe("failures keep Dynu's reason, say their cause and leave the records alo
       message: "Dynu: Server Exception: Maintenance. (status 503)",
       cause: "unreachable",
     },
-    { name: "500", fault: { status: 500 }, message: "Dynu: Server Exception: An error occurred. (status 500)", cause: "unreachable" },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Dynu: Server Exception: An error occurred. (status 500)",
+      cause: "unreachable",
+    },
     {
       name: "an error inside HTTP 200",
       fault: { status: 505, message: "Invalid TTL.", inHttp200: true },
       message: "Dynu: Validation Exception: Invalid TTL. (status 505, HTTP 200)",
       cause: "refused",
     },
-    { name: "a refused key", fault: { status: 401, message: "Failed." }, message: "Dynu: Authentication Exception: Failed. (status 401)", cause: "credentials" },
-    { name: "malformed JSON", fault: "malformed", message: /^Dynu: unreadable answer \(HTTP 200\): "\{/, cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Dynu: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    {
+      name: "a refused key",
+      fault: { status: 401, message: "Failed." },
+      message: "Dynu: Authentication Exception: Failed. (status 401)",
+      cause: "credentials",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Dynu: unreadable answer \(HTTP 200\): "\{/,
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Dynu: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Dynu: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, message, cause, retryAfterSeconds } of faultCases) {
@@ -456,13 +562,21 @@ describe("failures keep Dynu's reason, say their cause and leave the records alo
   test("a failing final POST is reported and nothing changes", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "POST");
     const outcome = await client().writeRecord(target("example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Dynu: Server Exception: An error occurred. (status 500)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "unreachable",
+      message: "Dynu: Server Exception: An error occurred. (status 500)",
+    });
     expect(fake.domain("example.com")?.ipv4Address).toBe("198.51.100.1");
   });
 
   test("an error inside HTTP 200 on the write is not taken for success", async () => {
     fake.fault({ status: 501, message: "Invalid record.", inHttp200: true }, 1, (r) => r.method === "POST");
     const outcome = await client().writeRecord(target("www.example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Dynu: Argument Exception: Invalid record. (status 501, HTTP 200)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Dynu: Argument Exception: Invalid record. (status 501, HTTP 200)",
+    });
   });
 });

@@ -2,10 +2,16 @@
 // keeps, how it finds the domain, and how easyDNS's answers become failures with their cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createEasydnsApi } from "../../src/dns/services/easydns";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, type EasydnsFake, type EasydnsFault, startEasydnsFake } from "../fakes/easydns";
+import { createEasydnsApi } from "../../src/dns/services/easydns";
+import {
+  EASYDNS_FAKE_KEY,
+  EASYDNS_FAKE_TOKEN,
+  type EasydnsFake,
+  type EasydnsFault,
+  startEasydnsFake,
+} from "../fakes/easydns";
 import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -42,18 +48,36 @@ describe("writeRecord on an existing record", () => {
   test("changes only the address, keeps TTL, priority and id; two requests with basic auth", async () => {
     const before = home()[0]!;
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: before.id, zoneId: "example.com", message: `easyDNS record ${before.id}, ttl 600` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: before.id,
+      zoneId: "example.com",
+      message: `easyDNS record ${before.id}, ttl 600`,
+    });
     expect(home()).toEqual([{ ...before, rdata: NEW_IP }]);
     expect(calls()).toEqual(["GET /zones/records/all/example.com", `POST /zones/records/${before.id}`]);
-    expect(fake.requests[1]!.body).toEqual({ host: "home", ttl: 600, prio: 0, type: "A", rdata: NEW_IP, geozone_id: 0 });
-    expect(fake.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from(`${EASYDNS_FAKE_TOKEN}:${EASYDNS_FAKE_KEY}`).toString("base64")}`);
+    expect(fake.requests[1]!.body).toEqual({
+      host: "home",
+      ttl: 600,
+      prio: 0,
+      type: "A",
+      rdata: NEW_IP,
+      geozone_id: 0,
+    });
+    expect(fake.requests[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${EASYDNS_FAKE_TOKEN}:${EASYDNS_FAKE_KEY}`).toString("base64")}`,
+    );
     expect(fake.requests.every((r) => r.query.format === "json")).toBe(true);
   });
 
   test("nothing is written when the address is already there", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     fake.clearRequests();
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "unchanged",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -63,7 +87,10 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("the apex is host @; the MX beside it stays", async () => {
-    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     expect(fake.records("example.com", "@", "A")[0]!.rdata).toBe(NEW_IP);
     expect(fake.records("example.com", "@", "MX")[0]).toMatchObject({ rdata: "mail.example.com", prio: "10" });
     expect(home()[0]!.rdata).toBe(OLD_IP);
@@ -71,7 +98,10 @@ describe("writeRecord on an existing record", () => {
 
   test("a name with several records of the type is left alone", async () => {
     fake.addRecord("example.com", { host: "home", type: "A", rdata: "198.51.100.2" });
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+    });
     expect(fake.writes()).toBe(0);
   });
 });
@@ -81,9 +111,22 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
     const [created] = fake.records("example.com", "new", "AAAA");
     expect(created).toMatchObject({ rdata: "2001:db8::7", ttl: "300" });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `easyDNS record ${created!.id}, ttl 300` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created!.id,
+      zoneId: "example.com",
+      message: `easyDNS record ${created!.id}, ttl 300`,
+    });
     expect(fake.requests.at(-1)).toMatchObject({ method: "PUT", path: "/zones/records/add/example.com/AAAA" });
-    expect(fake.requests.at(-1)!.body).toEqual({ domain: "example.com", host: "new", ttl: 300, prio: 0, type: "AAAA", rdata: "2001:db8::7" });
+    expect(fake.requests.at(-1)!.body).toEqual({
+      domain: "example.com",
+      host: "new",
+      ttl: 300,
+      prio: 0,
+      type: "AAAA",
+      rdata: "2001:db8::7",
+    });
   });
 });
 
@@ -94,13 +137,21 @@ describe("domain discovery", () => {
       fake.addDomain("example.co.uk");
       const outcome = await client().writeRecord(target("x.y.example.co.uk"), NEW_IP);
       expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.co.uk" });
-      expect(calls().slice(0, 3)).toEqual(["GET /zones/records/all/x.y.example.co.uk", "GET /zones/records/all/y.example.co.uk", "GET /zones/records/all/example.co.uk"]);
+      expect(calls().slice(0, 3)).toEqual([
+        "GET /zones/records/all/x.y.example.co.uk",
+        "GET /zones/records/all/y.example.co.uk",
+        "GET /zones/records/all/example.co.uk",
+      ]);
       expect(fake.records("example.co.uk", "x.y", "A")[0]!.rdata).toBe(NEW_IP);
     });
   }
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "easyDNS: no zone of this account holds host.other.net" });
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "easyDNS: no zone of this account holds host.other.net",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -125,23 +176,53 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep easyDNS's words and leave the record alone", () => {
-  const cases: { name: string; fault?: EasydnsFault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
-    { name: "wrong key", key: "wrong", message: "easyDNS: Unauthorized: the API token or key is wrong (HTTP 401)", cause: "credentials", stopRetrying: true },
+  const cases: {
+    name: string;
+    fault?: EasydnsFault | "timeout";
+    key?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "wrong key",
+      key: "wrong",
+      message: "easyDNS: Unauthorized: the API token or key is wrong (HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
     {
       name: "Enhance Your Calm (420)",
       fault: "calm",
-      message: /^easyDNS: Enhance Your Calm\. Rate limit exceeded .* — easyDNS also answers this to a request without credentials; if it persists, check the token and key \(code 420, HTTP 420\)$/,
+      message:
+        /^easyDNS: Enhance Your Calm\. Rate limit exceeded .* — easyDNS also answers this to a request without credentials; if it persists, check the token and key \(code 420, HTTP 420\)$/,
       cause: "throttled",
     },
     {
       name: "Enhance your calm as a 403",
       fault: "calm403",
-      message: "easyDNS: Enhance your calm — easyDNS also answers this to a request without credentials; if it persists, check the token and key (code 420, HTTP 403)",
+      message:
+        "easyDNS: Enhance your calm — easyDNS also answers this to a request without credentials; if it persists, check the token and key (code 420, HTTP 403)",
       cause: "throttled",
     },
-    { name: "HTTP 500", fault: { status: 500, message: "Internal error" }, message: "easyDNS: Internal error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^easyDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^easyDNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "HTTP 500",
+      fault: { status: 500, message: "Internal error" },
+      message: "easyDNS: Internal error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^easyDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^easyDNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "easyDNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, key, message, cause, stopRetrying } of cases) {
@@ -162,7 +243,11 @@ describe("failures keep easyDNS's words and leave the record alone", () => {
   test("a refused update is reported in easyDNS's words; the record stays", async () => {
     fake.fault({ status: 400, message: "rdata must be an IPv4 address" }, 1, (r) => r.method === "POST");
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "easyDNS: rdata must be an IPv4 address (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "easyDNS: rdata must be an IPv4 address (HTTP 400)",
+    });
     expect(home()[0]!.rdata).toBe(OLD_IP);
   });
 });

@@ -3,11 +3,17 @@
 // its failures in Exoscale's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/services/exoscale";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/services/exoscale";
 import { openApi } from "../fakes/descriptions";
-import { EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, type ExoscaleFake, type ExoscaleFault, startExoscaleFake } from "../fakes/exoscale";
+import {
+  EXOSCALE_FAKE_KEY,
+  EXOSCALE_FAKE_SECRET,
+  type ExoscaleFake,
+  type ExoscaleFault,
+  startExoscaleFake,
+} from "../fakes/exoscale";
 import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -29,7 +35,11 @@ afterEach(async () => {
 
 function client(options: { secret?: string; timeoutMs?: number; now?: () => number } = {}) {
   return zoneClient(
-    createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }, { pauseMs: 5, ...(options.now ? { now: options.now } : {}) }),
+    createExoscaleApi(
+      { api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET },
+      { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+      { pauseMs: 5, ...(options.now ? { now: options.now } : {}) },
+    ),
   );
 }
 
@@ -68,13 +78,24 @@ describe("Exoscale's published description", () => {
     const answers: { method: string; pathname: string; status: number; body: unknown }[] = [];
     const recording = async (input: string | URL | Request, init?: RequestInit) => {
       const response = await fetch(input, init);
-      answers.push({ method: init?.method ?? "GET", pathname: new URL(String(input)).pathname, status: response.status, body: await response.clone().json() });
+      answers.push({
+        method: init?.method ?? "GET",
+        pathname: new URL(String(input)).pathname,
+        status: response.status,
+        body: await response.clone().json(),
+      });
       return response;
     };
     fake.pendingChecks = 1;
-    const api = createExoscaleApi({ api_key: EXOSCALE_FAKE_KEY, api_secret: EXOSCALE_FAKE_SECRET }, { baseUrl: fake.url, fetch: recording, timeoutMs: 2000, userAgent: "ddnsd/test" }, { pauseMs: 5 });
+    const api = createExoscaleApi(
+      { api_key: EXOSCALE_FAKE_KEY, api_secret: EXOSCALE_FAKE_SECRET },
+      { baseUrl: fake.url, fetch: recording, timeoutMs: 2000, userAgent: "ddnsd/test" },
+      { pauseMs: 5 },
+    );
     expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({ ok: true });
-    expect(await zoneClient(api).writeRecord(target("new.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({ ok: true });
+    expect(await zoneClient(api).writeRecord(target("new.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
+      ok: true,
+    });
     const { checkResponse } = openApi("exoscale", "/v2");
     expect(answers.map((a) => `${a.method} ${a.pathname.replace(/[0-9a-f-]{36}/g, "{id}")}`)).toEqual([
       "GET /v2/dns-domain",
@@ -86,16 +107,30 @@ describe("Exoscale's published description", () => {
       "POST /v2/dns-domain/{id}/record",
       "GET /v2/operation/{id}",
     ]);
-    for (const answer of answers) expect(checkResponse(answer.method, answer.pathname, answer.status, answer.body)).toEqual([]);
+    for (const answer of answers)
+      expect(checkResponse(answer.method, answer.pathname, answer.status, answer.body)).toEqual([]);
   });
 
   test("a request the description forbids is refused and recorded", async () => {
     const url = `${fake.url}/dns-domain/${domainId}/record`;
     const body = JSON.stringify({ name: "x", type: "A", content: NEW_IP, ttl: -5 });
-    const authorization = exoscaleAuthorization(EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, "POST", url, body, Math.floor(Date.now() / 1000) + 600);
-    const response = await fetch(url, { method: "POST", headers: { Authorization: authorization, "Content-Type": "application/json" }, body });
+    const authorization = exoscaleAuthorization(
+      EXOSCALE_FAKE_KEY,
+      EXOSCALE_FAKE_SECRET,
+      "POST",
+      url,
+      body,
+      Math.floor(Date.now() / 1000) + 600,
+    );
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { Authorization: authorization, "Content-Type": "application/json" },
+      body,
+    });
     expect(response.status).toBe(400);
-    expect(fake.takeViolations()).toEqual([expect.objectContaining({ description: "Exoscale OpenAPI", problems: [expect.stringContaining("ttl")] })]);
+    expect(fake.takeViolations()).toEqual([
+      expect.objectContaining({ description: "Exoscale OpenAPI", problems: [expect.stringContaining("ttl")] }),
+    ]);
     expect(fake.records("example.com", "x", "A")).toEqual([]);
   });
 });
@@ -116,15 +151,27 @@ describe("writeRecord", () => {
   test("an existing record: a PUT of the content alone, by its id", async () => {
     const id = home()[0]!.id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId, externalId: id, message: expect.stringContaining("ttl 300") });
+    expect(outcome).toMatchObject({
+      ok: true,
+      action: "updated",
+      zoneId: domainId,
+      externalId: id,
+      message: expect.stringContaining("ttl 300"),
+    });
     expect(home()).toMatchObject([{ content: NEW_IP, ttl: 300 }]);
-    expect(requestLines()).toEqual(["GET /dns-domain", `GET /dns-domain/${domainId}/record`, `PUT /dns-domain/${domainId}/record/${id}`]);
+    expect(requestLines()).toEqual([
+      "GET /dns-domain",
+      `GET /dns-domain/${domainId}/record`,
+      `PUT /dns-domain/${domainId}/record/${id}`,
+    ]);
     expect(fake.requests[2]?.body).toEqual({ content: NEW_IP });
   });
 
   test("an address already there is not written; a TTL from config is; the apex is the empty name", async () => {
     const known = { zone_id: domainId };
-    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({ action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({
+      action: "unchanged",
+    });
     expect(fake.writes()).toBe(0);
     await client().writeRecord(target("home.example.com", { ...known, ttl: 60 }), NEW_IP);
     expect(home()).toMatchObject([{ content: NEW_IP, ttl: 60 }]);
@@ -135,16 +182,27 @@ describe("writeRecord", () => {
 
   test("a pending operation is asked again until it succeeds", async () => {
     fake.pendingChecks = 2;
-    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     expect(requestLines().filter((l) => l.startsWith("GET /operation/"))).toHaveLength(2);
   });
 
   test("an operation still pending after five checks is reported unfinished; a failed one in its words", async () => {
     fake.pendingChecks = 10;
-    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({ ok: false, cause: "unreachable", message: expect.stringContaining("still pending after 5 checks") });
+    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "unreachable",
+      message: expect.stringContaining("still pending after 5 checks"),
+    });
     fake.pendingChecks = 0;
     fake.failOperations = "conflict";
-    expect(await client().writeRecord(target("example.com", { zone_id: domainId }), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: operation failure (conflict: The operation could not be completed)" });
+    expect(await client().writeRecord(target("example.com", { zone_id: domainId }), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Exoscale: operation failure (conflict: The operation could not be completed)",
+    });
   });
 
   test("a missing AAAA record is created with the relative name and TTL 3600; its id comes from the operation", async () => {
@@ -164,42 +222,106 @@ describe("writeRecord", () => {
 
   test("the longest domain wins; none is a failure naming the name", async () => {
     const lab = fake.addDomain("lab.example.com");
-    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: lab });
+    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "created",
+      zoneId: lab,
+    });
     expect(fake.records("lab.example.com", "pi", "A")).toHaveLength(1);
-    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Exoscale: no zone of this account holds x.other.net" });
+    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Exoscale: no zone of this account holds x.other.net",
+    });
   });
 
   test("a configured domain that is gone is looked up afresh, once; one that does not hold the name is refused", async () => {
-    expect(await client().writeRecord(target("home.example.com", { zone_id: "00000000-0000-0000-0000-000000000000" }), NEW_IP)).toMatchObject({ ok: true, zoneId: domainId });
+    expect(
+      await client().writeRecord(
+        target("home.example.com", { zone_id: "00000000-0000-0000-0000-000000000000" }),
+        NEW_IP,
+      ),
+    ).toMatchObject({ ok: true, zoneId: domainId });
     const other = fake.addDomain("other.net");
-    expect(await client().writeRecord(target("home.example.com", { zone_id: other }), NEW_IP)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("does not hold home.example.com") });
+    expect(await client().writeRecord(target("home.example.com", { zone_id: other }), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("does not hold home.example.com"),
+    });
   });
 
   test("a signature refused as expired (this machine's clock is behind) is retried later, and says to check the clock", async () => {
-    const outcome = await client({ now: () => Date.now() - 20 * 60_000 }).writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("check this machine's clock") });
+    const outcome = await client({ now: () => Date.now() - 20 * 60_000 }).writeRecord(
+      target("home.example.com"),
+      NEW_IP,
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("check this machine's clock"),
+    });
     expect(outcome).not.toHaveProperty("stopRetrying");
     expect(fake.writes()).toBe(0);
   });
 
   test("a wrong secret is refused in Exoscale's words and stops retries", async () => {
-    expect(await client({ secret: "wrong" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Exoscale: Invalid request signature (HTTP 403)" });
+    expect(await client({ secret: "wrong" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: "Exoscale: Invalid request signature (HTTP 403)",
+    });
   });
 });
 
 describe("failures keep Exoscale's words and leave the record alone", () => {
-  const cases: { name: string; fault: ExoscaleFault | "timeout"; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number }[] = [
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Exoscale: Too many requests (HTTP 429)", cause: "throttled", retryAfterSeconds: 20 },
-    { name: "a refusal", fault: { status: 409, message: "Record conflicts" }, message: "Exoscale: Record conflicts (HTTP 409)", cause: "refused" },
-    { name: "500", fault: { status: 500 }, message: "Exoscale: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Exoscale: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Exoscale: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault: ExoscaleFault | "timeout";
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 20 },
+      message: "Exoscale: Too many requests (HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 20,
+    },
+    {
+      name: "a refusal",
+      fault: { status: 409, message: "Record conflicts" },
+      message: "Exoscale: Record conflicts (HTTP 409)",
+      cause: "refused",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Exoscale: Internal server error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Exoscale: unreadable answer \(HTTP 502\)/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Exoscale: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Exoscale: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, message, cause, retryAfterSeconds } of cases) {
     test(name, async () => {
       fake.fault(fault);
-      const outcome = await client({ timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
+      const outcome = await client({ timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: domainId }),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);

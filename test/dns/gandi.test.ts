@@ -2,8 +2,8 @@
 // requests it spends, and how every failure Gandi can give ends up as Gandi's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGandiApi } from "../../src/dns/services/gandi";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createGandiApi } from "../../src/dns/services/gandi";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, type GandiFake, type GandiFault, startGandiFake } from "../fakes/gandi";
 import { type FailureCase, failureTests, target } from "./support";
 
@@ -24,10 +24,12 @@ afterEach(async () => {
 });
 
 function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return zoneClient(createGandiApi(
-    { token: options.token ?? GANDI_FAKE_TOKEN },
-    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
-  ));
+  return zoneClient(
+    createGandiApi(
+      { token: options.token ?? GANDI_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -61,7 +63,11 @@ describe("writeRecord on an existing record set", () => {
       message: "Gandi record home/A, ttl 1800",
     });
     expect(home()).toEqual({ rrset_name: "home", rrset_type: "A", rrset_ttl: 1800, rrset_values: [NEW_IP] });
-    expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records/home/A", "PUT /domains/example.com/records/home/A"]);
+    expect(requestLines()).toEqual([
+      "GET /domains",
+      "GET /domains/example.com/records/home/A",
+      "PUT /domains/example.com/records/home/A",
+    ]);
     expect(fake.requests[2]?.body).toEqual({ rrset_values: [NEW_IP], rrset_ttl: 1800 });
     expect(fake.requests[2]?.headers["content-type"]).toBe("application/json");
   });
@@ -76,7 +82,10 @@ describe("writeRecord on an existing record set", () => {
 
   test("steady state (domain known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(requestLines()).toEqual(["GET /domains/example.com/records/home/A", "PUT /domains/example.com/records/home/A"]);
+    expect(requestLines()).toEqual([
+      "GET /domains/example.com/records/home/A",
+      "PUT /domains/example.com/records/home/A",
+    ]);
   });
 
   test("a TTL from config replaces the one read; the same address with another TTL is written", async () => {
@@ -105,7 +114,7 @@ describe("writeRecord on an existing record set", () => {
   });
 
   test("an external id (Gandi has none of its own) never redirects the write", async () => {
-    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A"}), NEW_IP);
+    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A" }), NEW_IP);
     expect(home()?.rrset_values).toEqual([NEW_IP]);
     expect(fake.rrset("example.com", "@", "A")?.rrset_values).toEqual([OLD_IP]);
   });
@@ -131,7 +140,11 @@ describe("writeRecord on a missing record set", () => {
 
   test("a TTL below Gandi's minimum is refused in Gandi's words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Gandi: rrset_ttl: 60 is less than minimum value 300 (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Gandi: rrset_ttl: 60 is less than minimum value 300 (HTTP 400)",
+    });
   });
 });
 
@@ -162,7 +175,8 @@ describe("domain discovery", () => {
     expect(outcome).toEqual({
       ok: false,
       cause: "refused",
-      message: "Gandi: domain other.org (config.zone_id) does not hold home.example.com; correct config.zone_id or remove it",
+      message:
+        "Gandi: domain other.org (config.zone_id) does not hold home.example.com; correct config.zone_id or remove it",
     });
     expect(fake.requests).toHaveLength(0);
   });
@@ -182,21 +196,57 @@ describe("domain discovery", () => {
 
 describe("failures keep Gandi's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: GandiFault | "timeout"; token?: string })[] = [
-    { name: "revoked token", token: "revoked", message: /^Gandi: The server could not verify .* \(HTTP 401\)$/, stopRetrying: true, cause: "credentials" },
-    { name: "token without rights on the domain", fault: { status: 403 }, message: "Gandi: Access was denied to this resource. (HTTP 403)", stopRetrying: true, cause: "credentials" },
+    {
+      name: "revoked token",
+      token: "revoked",
+      message: /^Gandi: The server could not verify .* \(HTTP 401\)$/,
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "token without rights on the domain",
+      fault: { status: 403 },
+      message: "Gandi: Access was denied to this resource. (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
     // The wait Gandi names is passed on as it is; the updater decides the pause (an hour at most).
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", retryAfterSeconds: 20, cause: "throttled" },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "Gandi: Too many requests, slow down. (HTTP 429)", cause: "throttled" },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 20 },
+      message: "Gandi: Too many requests, slow down. (HTTP 429)",
+      retryAfterSeconds: 20,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After",
+      fault: { status: 429 },
+      message: "Gandi: Too many requests, slow down. (HTTP 429)",
+      cause: "throttled",
+    },
     { name: "500", fault: { status: 500 }, message: "Gandi: Internal Server Error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Gandi: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Gandi: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Gandi: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Gandi: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Gandi: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,
     async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      return client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      return client({ token, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
     },
     () => {
       // One request, no retry loop, nothing changed.

@@ -4,11 +4,25 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createPrivateKey, createVerify } from "node:crypto";
-import { createGcloudApi, gcloud, parseServiceAccountKey, rs256Signature, signedAssertion } from "../../src/dns/services/gcloud";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { normaliseCredentials } from "../../src/dns/rules";
-import { GCLOUD_FAKE_EMAIL, GCLOUD_FAKE_PROJECT, type GcloudFake, type GcloudFault, newRsaKey, serviceAccountKeyJson, startGcloudFake } from "../fakes/gcloud";
+import {
+  createGcloudApi,
+  gcloud,
+  parseServiceAccountKey,
+  rs256Signature,
+  signedAssertion,
+} from "../../src/dns/services/gcloud";
+import {
+  GCLOUD_FAKE_EMAIL,
+  GCLOUD_FAKE_PROJECT,
+  type GcloudFake,
+  type GcloudFault,
+  newRsaKey,
+  serviceAccountKeyJson,
+  startGcloudFake,
+} from "../fakes/gcloud";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -59,7 +73,9 @@ describe("the description", () => {
     const validate = gcloud.credentials[0]!.validate!;
     expect(validate(serviceAccountKeyJson(key.privatePem))).toBeUndefined();
     expect(validate("not json")).toMatch(/JSON key file/);
-    expect(validate(JSON.stringify({ type: "authorized_user", client_id: "x" }))).toMatch(/service account key is needed/);
+    expect(validate(JSON.stringify({ type: "authorized_user", client_id: "x" }))).toMatch(
+      /service account key is needed/,
+    );
     expect(validate(JSON.stringify({ type: "service_account", client_email: "a@b" }))).toMatch(/no private_key/);
     expect(gcloud.options.map((o) => o.key)).toEqual(["project", "token_url"]);
     expect(gcloud.defaultApiUrl).toBe("https://dns.googleapis.com/dns/v1");
@@ -69,14 +85,27 @@ describe("the description", () => {
     const file = serviceAccountKeyJson(key.privatePem);
     expect(file.length).toBeGreaterThan(2000);
     expect(normaliseCredentials(gcloud, { service_account_key: file })).toEqual({ service_account_key: file });
-    expect(() => normaliseCredentials(gcloud, { service_account_key: `${file}${" ".repeat(4097 - file.length)}` })).toThrow("must be at most 4096 characters");
+    expect(() =>
+      normaliseCredentials(gcloud, { service_account_key: `${file}${" ".repeat(4097 - file.length)}` }),
+    ).toThrow("must be at most 4096 characters");
   });
 
   test("createClient takes the project and the token endpoint from the key unless the options name others", async () => {
     const context = { baseUrl: fake.apiUrl, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" };
-    const fromKey = gcloud.createClient({ service_account_key: serviceAccountKeyJson(key.privatePem, { tokenUri: fake.tokenUrl }) }, {}, context);
-    expect(await fromKey.verify()).toEqual({ ok: true, detail: `Service account accepted (1 public zone in project ${GCLOUD_FAKE_PROJECT})` });
-    const fromOptions = gcloud.createClient({ service_account_key: serviceAccountKeyJson(key.privatePem, { project: "elsewhere" }) }, { project: GCLOUD_FAKE_PROJECT, token_url: fake.tokenUrl }, context);
+    const fromKey = gcloud.createClient(
+      { service_account_key: serviceAccountKeyJson(key.privatePem, { tokenUri: fake.tokenUrl }) },
+      {},
+      context,
+    );
+    expect(await fromKey.verify()).toEqual({
+      ok: true,
+      detail: `Service account accepted (1 public zone in project ${GCLOUD_FAKE_PROJECT})`,
+    });
+    const fromOptions = gcloud.createClient(
+      { service_account_key: serviceAccountKeyJson(key.privatePem, { project: "elsewhere" }) },
+      { project: GCLOUD_FAKE_PROJECT, token_url: fake.tokenUrl },
+      context,
+    );
     expect((await fromOptions.verify()).ok).toBe(true);
     expect(fake.assertions.map((a) => a.claims.aud)).toEqual([fake.tokenUrl, fake.tokenUrl]);
   });
@@ -90,9 +119,15 @@ describe("the token", () => {
     expect(requestLines()).toEqual([TOKEN, `GET ${ZONES}`, `GET ${ZONES}`]);
     const form = new URLSearchParams(String(fake.requests[0]!.body));
     expect(form.get("grant_type")).toBe("urn:ietf:params:oauth:grant-type:jwt-bearer");
-    const [{ header, claims }] = fake.assertions as [{ header: Record<string, unknown>; claims: Record<string, unknown> }];
+    const [{ header, claims }] = fake.assertions as [
+      { header: Record<string, unknown>; claims: Record<string, unknown> },
+    ];
     expect(header).toEqual({ alg: "RS256", typ: "JWT", kid: "4b9e1c0a7d3f2e5b6a8c9d0e1f2a3b4c5d6e7f80" });
-    expect(claims).toMatchObject({ iss: GCLOUD_FAKE_EMAIL, scope: "https://www.googleapis.com/auth/ndev.clouddns.readwrite", aud: fake.tokenUrl });
+    expect(claims).toMatchObject({
+      iss: GCLOUD_FAKE_EMAIL,
+      scope: "https://www.googleapis.com/auth/ndev.clouddns.readwrite",
+      aud: fake.tokenUrl,
+    });
     expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
     expect(fake.requests[1]?.headers.authorization).toStartWith("Bearer ya29.fake");
   });
@@ -113,19 +148,32 @@ describe("the token", () => {
         qi: "IYd7DHOhrWvxkwPQsRM2tOgrjbcrfvtQJipd-DlcxyVuuM9sQLdgjVk2oy26F0EmpScGLq2MowX7fhd_QJQ3ydy5cY7YIBi87w93IKLEdfnbJtoOPLUW0ITrJReOgo1cq9SbsxYawBgfp_gh6A5603k2-ZQwVK0JKSHuLFkuQ3U",
       },
     });
-    const input = "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ";
+    const input =
+      "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ";
     expect(rs256Signature(input, key)).toBe(
       "cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPvkSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi12jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOYEUipUTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGlUPQGe77Rw",
     );
   });
 
   test("the assertion verifies with the key's public half and with nothing else", () => {
-    const assertion = signedAssertion(keyFile(), createPrivateKey(key.privatePem), "https://oauth2.googleapis.com/token", 1_700_000_000);
+    const assertion = signedAssertion(
+      keyFile(),
+      createPrivateKey(key.privatePem),
+      "https://oauth2.googleapis.com/token",
+      1_700_000_000,
+    );
     const [header, claims, signature] = assertion.split(".") as [string, string, string];
-    const verifies = (publicKey: typeof key.publicKey) => createVerify("RSA-SHA256").update(`${header}.${claims}`).verify(publicKey, Buffer.from(signature, "base64url"));
+    const verifies = (publicKey: typeof key.publicKey) =>
+      createVerify("RSA-SHA256").update(`${header}.${claims}`).verify(publicKey, Buffer.from(signature, "base64url"));
     expect(verifies(key.publicKey)).toBe(true);
     expect(verifies(newRsaKey().publicKey)).toBe(false);
-    expect(JSON.parse(Buffer.from(claims, "base64url").toString())).toEqual({ iss: GCLOUD_FAKE_EMAIL, scope: "https://www.googleapis.com/auth/ndev.clouddns.readwrite", aud: "https://oauth2.googleapis.com/token", iat: 1_700_000_000, exp: 1_700_003_600 });
+    expect(JSON.parse(Buffer.from(claims, "base64url").toString())).toEqual({
+      iss: GCLOUD_FAKE_EMAIL,
+      scope: "https://www.googleapis.com/auth/ndev.clouddns.readwrite",
+      aud: "https://oauth2.googleapis.com/token",
+      iat: 1_700_000_000,
+      exp: 1_700_003_600,
+    });
   });
 
   test("is replaced a minute before it expires, and once when Cloud DNS refuses it", async () => {
@@ -147,19 +195,39 @@ describe("the token", () => {
   test("a key whose private key cannot be read is refused before any request, and stops retries", async () => {
     const broken = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
     const outcome = await client({ privatePem: broken }).writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Google Cloud DNS: the key's private_key is not a readable PEM key; download a new JSON key" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: "Google Cloud DNS: the key's private_key is not a readable PEM key; download a new JSON key",
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
   test("a key Google does not know is refused in the token endpoint's words and stops retries", async () => {
-    const outcome = await client({ privatePem: newRsaKey().privatePem }).writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Google Cloud DNS: Invalid JWT Signature. (invalid_grant, HTTP 400)" });
+    const outcome = await client({ privatePem: newRsaKey().privatePem }).writeRecord(
+      target("home.example.com", known),
+      NEW_IP,
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: "Google Cloud DNS: Invalid JWT Signature. (invalid_grant, HTTP 400)",
+    });
     expect(requestLines()).toEqual([TOKEN]);
   });
 
   test("an assertion refused for its times (this machine's clock is off) is retried later, and says to check the clock", async () => {
-    const outcome = await client({ now: () => Date.now() - 2 * 3600_000 }).writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("check this machine's clock") });
+    const outcome = await client({ now: () => Date.now() - 2 * 3600_000 }).writeRecord(
+      target("home.example.com", known),
+      NEW_IP,
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("check this machine's clock"),
+    });
     expect(outcome).not.toHaveProperty("stopRetrying");
     expect(requestLines()).toEqual([TOKEN]);
   });
@@ -168,34 +236,70 @@ describe("the token", () => {
 describe("writeRecord", () => {
   test("an existing set: one change deleting the set as read and adding it with the new address", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example-com", externalId: "home.example.com./A", message: expect.stringContaining("ttl 300") });
+    expect(outcome).toMatchObject({
+      ok: true,
+      action: "updated",
+      zoneId: "example-com",
+      externalId: "home.example.com./A",
+      message: expect.stringContaining("ttl 300"),
+    });
     expect(home()).toMatchObject({ rrdatas: [NEW_IP], ttl: 300 });
-    expect(requestLines()).toEqual([TOKEN, `GET ${ZONES}`, `GET ${ZONES}/example-com/rrsets`, `POST ${ZONES}/example-com/changes`]);
+    expect(requestLines()).toEqual([
+      TOKEN,
+      `GET ${ZONES}`,
+      `GET ${ZONES}/example-com/rrsets`,
+      `POST ${ZONES}/example-com/changes`,
+    ]);
     expect(fake.requests[2]?.query).toEqual({ name: "home.example.com.", type: "A" });
     const read = { kind: "dns#resourceRecordSet", name: "home.example.com.", type: "A", rrdatas: [OLD_IP], ttl: 300 };
     expect(fake.requests[3]?.body).toEqual({ deletions: [read], additions: [{ ...read, rrdatas: [NEW_IP] }] });
   });
 
   test("an address already there is not written; a TTL from config is; the apex is the zone's name", async () => {
-    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({ action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({
+      action: "unchanged",
+    });
     expect(fake.writes()).toBe(1); // the token request
     await client().writeRecord(target("home.example.com", { ...known, ttl: 60 }), NEW_IP);
     expect(home()).toMatchObject({ rrdatas: [NEW_IP], ttl: 60 });
     await client().writeRecord(target("example.com", known), NEW_IP);
     expect(fake.rrset("example-com", "example.com.", "A")).toMatchObject({ rrdatas: [NEW_IP], ttl: 600 });
     // Nothing else in the zone went away.
-    expect(fake.zones.get("example-com")!.rrsets.map((r) => r.name).sort()).toEqual(["example.com.", "home.example.com."]);
+    expect(
+      fake.zones
+        .get("example-com")!
+        .rrsets.map((r) => r.name)
+        .sort(),
+    ).toEqual(["example.com.", "home.example.com."]);
   });
 
   test("fields of the set ddnsd does not know are sent back as read", async () => {
-    fake.addRrset("example-com", { name: "signed.example.com.", type: "A", rrdatas: [OLD_IP], ttl: 120, signatureRrdatas: ["A 8 3 120 …"] });
+    fake.addRrset("example-com", {
+      name: "signed.example.com.",
+      type: "A",
+      rrdatas: [OLD_IP],
+      ttl: 120,
+      signatureRrdatas: ["A 8 3 120 …"],
+    });
     expect(await client().writeRecord(target("signed.example.com", known), NEW_IP)).toMatchObject({ ok: true });
-    expect(fake.rrset("example-com", "signed.example.com.", "A")).toMatchObject({ rrdatas: [NEW_IP], ttl: 120, signatureRrdatas: ["A 8 3 120 …"] });
+    expect(fake.rrset("example-com", "signed.example.com.", "A")).toMatchObject({
+      rrdatas: [NEW_IP],
+      ttl: 120,
+      signatureRrdatas: ["A 8 3 120 …"],
+    });
   });
 
   test("a set changed by someone else meanwhile is not overwritten (412)", async () => {
-    fake.fault({ status: 412, reason: "conditionNotMet", message: "Precondition not met for 'entity.change.deletions[0]'" }, 1, (r) => r.method === "POST" && r.path.endsWith("/changes"));
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Google Cloud DNS: Precondition not met for 'entity.change.deletions[0]' (conditionNotMet, HTTP 412)" });
+    fake.fault(
+      { status: 412, reason: "conditionNotMet", message: "Precondition not met for 'entity.change.deletions[0]'" },
+      1,
+      (r) => r.method === "POST" && r.path.endsWith("/changes"),
+    );
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Google Cloud DNS: Precondition not met for 'entity.change.deletions[0]' (conditionNotMet, HTTP 412)",
+    });
     expect(home()?.rrdatas).toEqual([OLD_IP]);
   });
 
@@ -203,16 +307,38 @@ describe("writeRecord", () => {
     const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
     expect(outcome).toMatchObject({ ok: true, action: "created" });
     expect(fake.rrset("example-com", "new.example.com.", "AAAA")).toMatchObject({ rrdatas: ["2001:db8::7"], ttl: 300 });
-    expect(fake.requests.at(-1)?.body).toEqual({ additions: [{ name: "new.example.com.", type: "AAAA", ttl: 300, rrdatas: ["2001:db8::7"] }] });
-    expect(requestLines().slice(1)).toEqual([`GET ${ZONES}/example-com/rrsets`, `GET ${ZONES}/example-com`, `POST ${ZONES}/example-com/changes`]);
-    expect(await client().writeRecord(target("x.other.net", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("does not hold x.other.net") });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      additions: [{ name: "new.example.com.", type: "AAAA", ttl: 300, rrdatas: ["2001:db8::7"] }],
+    });
+    expect(requestLines().slice(1)).toEqual([
+      `GET ${ZONES}/example-com/rrsets`,
+      `GET ${ZONES}/example-com`,
+      `POST ${ZONES}/example-com/changes`,
+    ]);
+    expect(await client().writeRecord(target("x.other.net", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("does not hold x.other.net"),
+    });
   });
 
   test("a name with several addresses, or a routing policy, is left alone", async () => {
     fake.addRrset("example-com", { name: "rr.example.com.", type: "A", rrdatas: ["198.51.100.1", "198.51.100.2"] });
-    fake.addRrset("example-com", { name: "geo.example.com.", type: "A", rrdatas: [], routingPolicy: { geo: { items: [] } } });
-    expect(await client().writeRecord(target("rr.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
-    expect(await client().writeRecord(target("geo.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("routing policy") });
+    fake.addRrset("example-com", {
+      name: "geo.example.com.",
+      type: "A",
+      rrdatas: [],
+      routingPolicy: { geo: { items: [] } },
+    });
+    expect(await client().writeRecord(target("rr.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+    });
+    expect(await client().writeRecord(target("geo.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("routing policy"),
+    });
     expect(fake.requests.filter((r) => r.path.endsWith("/changes"))).toHaveLength(0);
   });
 
@@ -221,27 +347,87 @@ describe("writeRecord", () => {
     fake.addZone("a-private", "lab.example.com", "private");
     fake.addZone("lab", "lab.example.com");
     fake.addZone("other", "other.net");
-    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "created", zoneId: "lab" });
-    expect(fake.requests.filter((r) => r.path === ZONES).map((r) => r.query.pageToken !== undefined)).toEqual([false, true, true, true]);
+    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "created",
+      zoneId: "lab",
+    });
+    expect(fake.requests.filter((r) => r.path === ZONES).map((r) => r.query.pageToken !== undefined)).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
     expect(fake.rrset("a-private", "pi.lab.example.com.", "A")).toBeUndefined();
-    expect(await client().writeRecord(target("x.nowhere.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: `Google Cloud DNS: no zone of project ${GCLOUD_FAKE_PROJECT} holds x.nowhere.org` });
+    expect(await client().writeRecord(target("x.nowhere.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: `Google Cloud DNS: no zone of project ${GCLOUD_FAKE_PROJECT} holds x.nowhere.org`,
+    });
   });
 
   test("a configured zone that is gone is looked up afresh, once", async () => {
-    expect(await client().writeRecord(target("home.example.com", { zone_id: "deleted-zone" }), NEW_IP)).toMatchObject({ ok: true, zoneId: "example-com" });
+    expect(await client().writeRecord(target("home.example.com", { zone_id: "deleted-zone" }), NEW_IP)).toMatchObject({
+      ok: true,
+      zoneId: "example-com",
+    });
     expect(home()?.rrdatas).toEqual([NEW_IP]);
   });
 });
 
 describe("failures keep Google's words and leave the record alone", () => {
-  const cases: { name: string; fault: GcloudFault | "timeout"; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
-    { name: "no role on the project", fault: { status: 403, reason: "forbidden", message: "Forbidden" }, message: "Google Cloud DNS: Forbidden (forbidden, HTTP 403)", cause: "credentials", stopRetrying: true },
-    { name: "429 quota", fault: { status: 429 }, message: /^Google Cloud DNS: Quota exceeded .* \(rateLimitExceeded, HTTP 429\)$/, cause: "throttled" },
-    { name: "a quota answered as 403", fault: { status: 403, reason: "rateLimitExceeded" }, message: /\(rateLimitExceeded, HTTP 403\)$/, cause: "throttled" },
-    { name: "503 with Retry-After", fault: { status: 503, retryAfter: 30 }, message: "Google Cloud DNS: Internal error encountered. (backendError, HTTP 503)", cause: "throttled", retryAfterSeconds: 30 },
-    { name: "500", fault: { status: 500 }, message: "Google Cloud DNS: Internal error encountered. (backendError, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Google Cloud DNS: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Google Cloud DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault: GcloudFault | "timeout";
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "no role on the project",
+      fault: { status: 403, reason: "forbidden", message: "Forbidden" },
+      message: "Google Cloud DNS: Forbidden (forbidden, HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "429 quota",
+      fault: { status: 429 },
+      message: /^Google Cloud DNS: Quota exceeded .* \(rateLimitExceeded, HTTP 429\)$/,
+      cause: "throttled",
+    },
+    {
+      name: "a quota answered as 403",
+      fault: { status: 403, reason: "rateLimitExceeded" },
+      message: /\(rateLimitExceeded, HTTP 403\)$/,
+      cause: "throttled",
+    },
+    {
+      name: "503 with Retry-After",
+      fault: { status: 503, retryAfter: 30 },
+      message: "Google Cloud DNS: Internal error encountered. (backendError, HTTP 503)",
+      cause: "throttled",
+      retryAfterSeconds: 30,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Google Cloud DNS: Internal error encountered. (backendError, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Google Cloud DNS: unreadable answer \(HTTP 502\)/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Google Cloud DNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Google Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -257,6 +443,10 @@ describe("failures keep Google's words and leave the record alone", () => {
 
   test("an unreachable token endpoint is unreachable, not a credentials problem", async () => {
     fake.fault("timeout", undefined, "/token");
-    expect(await client({ timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP)).toEqual({ ok: false, cause: "unreachable", message: "Google Cloud DNS: no answer within 1s" });
+    expect(await client({ timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
+      ok: false,
+      cause: "unreachable",
+      message: "Google Cloud DNS: no answer within 1s",
+    });
   });
 });

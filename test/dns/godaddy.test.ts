@@ -2,9 +2,15 @@
 // and how every failure GoDaddy can give ends up as GoDaddy's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGodaddyApi, godaddy } from "../../src/dns/services/godaddy";
 import { zoneClient } from "../../src/dns/reconcile";
-import { GODADDY_FAKE_KEY, GODADDY_FAKE_SECRET, type GodaddyFake, type GodaddyFault, startGodaddyFake } from "../fakes/godaddy";
+import { createGodaddyApi, godaddy } from "../../src/dns/services/godaddy";
+import {
+  GODADDY_FAKE_KEY,
+  GODADDY_FAKE_SECRET,
+  type GodaddyFake,
+  type GodaddyFault,
+  startGodaddyFake,
+} from "../fakes/godaddy";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -69,7 +75,8 @@ describe("verify", () => {
   test("a wrong key is refused in GoDaddy's words", async () => {
     expect(await client({ key: "wrongkey_0123456789abcdefghij" }).verify()).toMatchObject({
       ok: false,
-      detail: "GoDaddy: Unable to authenticate user based upon the credentials given (UNABLE_TO_AUTHENTICATE, HTTP 401)",
+      detail:
+        "GoDaddy: Unable to authenticate user based upon the credentials given (UNABLE_TO_AUTHENTICATE, HTTP 401)",
     });
   });
 
@@ -86,22 +93,40 @@ describe("verify", () => {
 describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the set and PUTs it with the TTL it read: three requests", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home/A", zoneId: "example.com", message: "GoDaddy record home/A, ttl 1800" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home/A",
+      zoneId: "example.com",
+      message: "GoDaddy record home/A, ttl 1800",
+    });
     expect(home()).toEqual([{ name: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
-    expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records/A/home", "PUT /domains/example.com/records/A/home"]);
+    expect(requestLines()).toEqual([
+      "GET /domains",
+      "GET /domains/example.com/records/A/home",
+      "PUT /domains/example.com/records/A/home",
+    ]);
     expect(fake.requests[2]?.body).toEqual([{ data: NEW_IP, ttl: 1800 }]);
   });
 
   test("steady state (domain known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["GET /domains/example.com/records/A/home", "PUT /domains/example.com/records/A/home"]);
+    expect(requestLines()).toEqual([
+      "GET /domains/example.com/records/A/home",
+      "PUT /domains/example.com/records/A/home",
+    ]);
   });
 
   test("an AAAA set is changed without touching the A of the same name", async () => {
     fake.addRecord("example.com", { name: "home", type: "AAAA", data: "2001:db8::1", ttl: 3600 });
-    const outcome = await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    const outcome = await client().writeRecord(
+      target("home.example.com", known, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home/AAAA" });
-    expect(fake.records("example.com", "home", "AAAA")).toEqual([{ name: "home", type: "AAAA", data: "2001:db8::7", ttl: 3600 }]);
+    expect(fake.records("example.com", "home", "AAAA")).toEqual([
+      { name: "home", type: "AAAA", data: "2001:db8::7", ttl: 3600 },
+    ]);
     expect(home()[0]?.data).toBe(OLD_IP);
   });
 
@@ -130,7 +155,10 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("nothing else in the domain is touched and nothing is deleted", async () => {
-    const before = fake.domains.get("example.com")!.filter((r) => !(r.name === "home" && r.type === "A")).map((r) => ({ ...r }));
+    const before = fake.domains
+      .get("example.com")!
+      .filter((r) => !(r.name === "home" && r.type === "A"))
+      .map((r) => ({ ...r }));
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(fake.domains.get("example.com")!.filter((r) => !(r.name === "home" && r.type === "A"))).toEqual(before);
     expect(fake.requests.some((r) => r.method === "DELETE")).toBe(false);
@@ -140,13 +168,21 @@ describe("writeRecord on an existing record", () => {
 describe("writeRecord on a missing record", () => {
   test("creates it with TTL 600", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "GoDaddy record new/A, ttl 600" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new/A",
+      zoneId: "example.com",
+      message: "GoDaddy record new/A, ttl 600",
+    });
     expect(fake.records("example.com", "new", "A")).toEqual([{ name: "new", type: "A", data: NEW_IP, ttl: 600 }]);
   });
 
   test("creates it with the TTL from config; an AAAA at the apex", async () => {
     await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "@", "AAAA")).toEqual([{ name: "@", type: "AAAA", data: "2001:db8::7", ttl: 3600 }]);
+    expect(fake.records("example.com", "@", "AAAA")).toEqual([
+      { name: "@", type: "AAAA", data: "2001:db8::7", ttl: 3600 },
+    ]);
     expect(fake.records("example.com", "@", "A")[0]?.data).toBe(OLD_IP);
   });
 });
@@ -183,14 +219,60 @@ describe("domain discovery", () => {
 
 describe("failures keep GoDaddy's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: GodaddyFault | "timeout"; key?: string })[] = [
-    { name: "wrong key", key: "revokedkey_0123456789abcdefghi", message: "GoDaddy: Unable to authenticate user based upon the credentials given (UNABLE_TO_AUTHENTICATE, HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "account kept out of the API", fault: { status: 403 }, message: /^GoDaddy: Authenticated user is not allowed access — .*10 or more domains.* \(ACCESS_DENIED, HTTP 403\)$/, stopRetrying: true, cause: "credentials" },
-    { name: "429 names its wait in the body", fault: { status: 429, retryAfterSec: 30 }, message: "GoDaddy: Too many requests received within interval (TOO_MANY_REQUESTS, HTTP 429)", retryAfterSeconds: 30, cause: "throttled" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "GoDaddy: Too many requests received within interval (TOO_MANY_REQUESTS, HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 naming no wait", fault: { status: 429 }, message: "GoDaddy: Too many requests received within interval (TOO_MANY_REQUESTS, HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "GoDaddy: Internal server error (INTERNAL_SERVER_ERROR, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^GoDaddy: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^GoDaddy: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "wrong key",
+      key: "revokedkey_0123456789abcdefghi",
+      message:
+        "GoDaddy: Unable to authenticate user based upon the credentials given (UNABLE_TO_AUTHENTICATE, HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "account kept out of the API",
+      fault: { status: 403 },
+      message:
+        /^GoDaddy: Authenticated user is not allowed access — .*10 or more domains.* \(ACCESS_DENIED, HTTP 403\)$/,
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 names its wait in the body",
+      fault: { status: 429, retryAfterSec: 30 },
+      message: "GoDaddy: Too many requests received within interval (TOO_MANY_REQUESTS, HTTP 429)",
+      retryAfterSeconds: 30,
+      cause: "throttled",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "GoDaddy: Too many requests received within interval (TOO_MANY_REQUESTS, HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 naming no wait",
+      fault: { status: 429 },
+      message: "GoDaddy: Too many requests received within interval (TOO_MANY_REQUESTS, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "GoDaddy: Internal server error (INTERNAL_SERVER_ERROR, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^GoDaddy: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^GoDaddy: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "GoDaddy: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -206,12 +288,17 @@ describe("failures keep GoDaddy's words and leave the record alone", () => {
   );
 
   test("a refused PUT is reported with GoDaddy's field errors; the record and its TTL stay", async () => {
-    fake.fault({ status: 422, fields: [{ code: "INVALID_VALUE", message: "Record is locked", path: "records[0]" }] }, 1, (r) => r.method === "PUT");
+    fake.fault(
+      { status: 422, fields: [{ code: "INVALID_VALUE", message: "Record is locked", path: "records[0]" }] },
+      1,
+      (r) => r.method === "PUT",
+    );
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
       cause: "refused",
-      message: "GoDaddy: Request body doesn't fulfill schema, see details in `fields`; records[0]: Record is locked (INVALID_BODY, HTTP 422)",
+      message:
+        "GoDaddy: Request body doesn't fulfill schema, see details in `fields`; records[0]: Record is locked (INVALID_BODY, HTTP 422)",
     });
     expect(home()).toEqual([{ name: "home", type: "A", data: OLD_IP, ttl: 1800 }]);
   });

@@ -4,9 +4,16 @@
 // retried, and the password never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createGoipClient } from "../../src/dns/services/goip";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
-import { GOIP_FAKE_PASSWORD, GOIP_FAKE_USERNAME, type GoipFake, type GoipFault, type GoipSubdomain, startGoipFake } from "../fakes/goip";
+import { createGoipClient } from "../../src/dns/services/goip";
+import {
+  GOIP_FAKE_PASSWORD,
+  GOIP_FAKE_USERNAME,
+  type GoipFake,
+  type GoipFault,
+  type GoipSubdomain,
+  startGoipFake,
+} from "../fakes/goip";
 
 const NEW_V4 = "203.0.113.7";
 const NEW_V6 = "2a01:4f8::7";
@@ -38,11 +45,16 @@ function target(hostname: string, recordType: RecordType = "A", siblings?: Recor
   return { hostname, recordType, externalId: null, config: {}, ...(siblings ? { siblings } : {}) };
 }
 
-
 describe("writeRecord", () => {
   test("A: ip= carries the IPv4, with the full subdomain and a one-line answer asked for", async () => {
     const outcome = await client().writeRecord(target("home.goip.de"), NEW_V4);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home.goip.de", zoneId: "", message: "GoIP subdomain home.goip.de" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home.goip.de",
+      zoneId: "",
+      message: "GoIP subdomain home.goip.de",
+    });
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/setip" });
     expect(fake.requests[0]?.query).toEqual({
@@ -73,13 +85,21 @@ describe("writeRecord", () => {
 
   test("a name under goip.it and an uppercase name work the same", async () => {
     fake.addSubdomain("nas.goip.it");
-    expect(await client().writeRecord(target("NAS.goip.it"), NEW_V4)).toMatchObject({ ok: true, externalId: "nas.goip.it" });
+    expect(await client().writeRecord(target("NAS.goip.it"), NEW_V4)).toMatchObject({
+      ok: true,
+      externalId: "nas.goip.it",
+    });
     expect(fake.subdomains.get("nas.goip.it")?.ipv4).toBe(NEW_V4);
   });
 
   test("a name outside goip.de and goip.it is refused without a request", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_V4);
-    expect(outcome).toEqual({ ok: false, message: "GoIP: home.example.com is not a name under goip.de or goip.it", cause: "refused", stopRetrying: true });
+    expect(outcome).toEqual({
+      ok: false,
+      message: "GoIP: home.example.com is not a name under goip.de or goip.it",
+      cause: "refused",
+      stopRetrying: true,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -127,10 +147,31 @@ describe("failures keep GoIP's words and never show the password", () => {
       cause: "credentials",
       stopRetrying: true,
     },
-    { name: "another line: GoIP's words, retried later", fault: { body: "Wartungsarbeiten" }, message: 'GoIP: unreadable answer (HTTP 200): "Wartungsarbeiten"', cause: "refused" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 120 }, message: 'GoIP: unreadable answer (HTTP 429): "Too Many Requests"', cause: "throttled", retryAfterSeconds: 120 },
-    { name: "500", fault: { status: 500 }, message: 'GoIP: unreadable answer (HTTP 500): "Error"', cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^GoIP: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    {
+      name: "another line: GoIP's words, retried later",
+      fault: { body: "Wartungsarbeiten" },
+      message: 'GoIP: unreadable answer (HTTP 200): "Wartungsarbeiten"',
+      cause: "refused",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 120 },
+      message: 'GoIP: unreadable answer (HTTP 429): "Too Many Requests"',
+      cause: "throttled",
+      retryAfterSeconds: 120,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: 'GoIP: unreadable answer (HTTP 500): "Error"',
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^GoIP: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
     { name: "an empty 200", fault: { body: "" }, message: "GoIP: empty answer (HTTP 200)", cause: "refused" },
     {
       name: "garbage echoing the password",
@@ -143,7 +184,10 @@ describe("failures keep GoIP's words and never show the password", () => {
   for (const c of cases) {
     test(c.name, async () => {
       if (c.fault) fake.fault(c.fault);
-      const outcome = await client({ username: c.username, password: c.password, timeoutMs: 1000 }).writeRecord(target(c.hostname ?? "home.goip.de"), NEW_V4);
+      const outcome = await client({ username: c.username, password: c.password, timeoutMs: 1000 }).writeRecord(
+        target(c.hostname ?? "home.goip.de"),
+        NEW_V4,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(c.message);
@@ -159,7 +203,9 @@ describe("failures keep GoIP's words and never show the password", () => {
 
 describe("the fake plays GoIP's traps", () => {
   test("without ip the caller's IPv4 is published, even when ip6 is given", async () => {
-    await fetch(`${fake.url}/setip?username=${GOIP_FAKE_USERNAME}&password=${GOIP_FAKE_PASSWORD}&subdomain=home.goip.de&ip6=${NEW_V6}`);
+    await fetch(
+      `${fake.url}/setip?username=${GOIP_FAKE_USERNAME}&password=${GOIP_FAKE_PASSWORD}&subdomain=home.goip.de&ip6=${NEW_V6}`,
+    );
     expect(home).toMatchObject({ ipv4: "127.0.0.1", ipv6: NEW_V6 });
   });
 });

@@ -2,8 +2,8 @@
 // actions it waits for, how many requests it spends, and how every failure ends up as Hetzner's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createHetznerApi } from "../../src/dns/services/hetzner";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createHetznerApi } from "../../src/dns/services/hetzner";
 import {
   HETZNER_FAKE_TOKEN,
   HETZNER_READONLY_TOKEN,
@@ -116,24 +116,36 @@ describe("writeRecord on an existing record set", () => {
     fake.failNextAction = { code: "action_failed", message: "record could not be set" };
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
     const action = [...fake.actions.values()][0];
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: `Hetzner: action ${action?.id} failed: record could not be set (action_failed)` });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: `Hetzner: action ${action?.id} failed: record could not be set (action_failed)`,
+    });
     expect(home()?.records).toEqual([{ value: OLD_IP, comment: "router" }]);
   });
 
   test("a TTL from config is set with change_ttl, after the records", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 300 }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { zone_id: "example.com", ttl: 300 }),
+      NEW_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, message: "Hetzner record home/A, ttl 300" });
     expect(home()).toMatchObject({ ttl: 300, records: [{ value: NEW_IP }] });
-    expect(fake.requests.filter((r) => r.method === "POST").map((r) => r.path.split("/").at(-1))).toEqual(["set_records", "change_ttl"]);
+    expect(fake.requests.filter((r) => r.method === "POST").map((r) => r.path.split("/").at(-1))).toEqual([
+      "set_records",
+      "change_ttl",
+    ]);
   });
 
   test("only the TTL differs: only change_ttl is sent", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 300 }), OLD_IP);
-    expect(fake.requests.filter((r) => r.method === "POST").map((r) => r.path.split("/").at(-1))).toEqual(["change_ttl"]);
+    expect(fake.requests.filter((r) => r.method === "POST").map((r) => r.path.split("/").at(-1))).toEqual([
+      "change_ttl",
+    ]);
   });
 
   test("an external id never redirects the write: the set is always addressed by name and type", async () => {
-    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A"}), NEW_IP);
+    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A" }), NEW_IP);
     expect(home()?.records[0]?.value).toBe(NEW_IP);
     expect(fake.rrset("example.com", "@", "A")?.records[0]?.value).toBe(OLD_IP);
   });
@@ -148,7 +160,8 @@ describe("writeRecord on an existing record set", () => {
     fake.addRrset("example.com", { name: "rr", type: "A", values: ["198.51.100.1", "198.51.100.2"] });
     const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    if (!outcome.ok) expect(outcome.message).toStartWith("Hetzner: rr.example.com A holds 2 addresses (198.51.100.1, 198.51.100.2)");
+    if (!outcome.ok)
+      expect(outcome.message).toStartWith("Hetzner: rr.example.com A holds 2 addresses (198.51.100.1, 198.51.100.2)");
     expect(fake.writes()).toBe(0);
   });
 
@@ -188,12 +201,19 @@ describe("writeRecord on a missing record set", () => {
       message: "Hetzner record new/A, ttl of the zone",
     });
     expect(fake.rrset("example.com", "new", "A")).toMatchObject({ ttl: null, records: [{ value: NEW_IP }] });
-    expect(fake.requests.find((r) => r.method === "POST")?.body).toEqual({ name: "new", type: "A", records: [{ value: NEW_IP }] });
+    expect(fake.requests.find((r) => r.method === "POST")?.body).toEqual({
+      name: "new",
+      type: "A",
+      records: [{ value: NEW_IP }],
+    });
     expect(requestLines().at(-1)).toStartWith("GET /zones/actions/");
   });
 
   test("creates it with the TTL from config, AAAA beside the A", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { ttl: 120 }, { recordType: "AAAA" }), "2001:db8::7");
+    const outcome = await client().writeRecord(
+      target("home.example.com", { ttl: 120 }, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "created", externalId: "home/AAAA" });
     expect(fake.rrset("example.com", "home", "AAAA")).toMatchObject({ ttl: 120, records: [{ value: "2001:db8::7" }] });
     expect(home()?.records[0]?.value).toBe(OLD_IP);
@@ -248,21 +268,68 @@ describe("failures keep Hetzner's words and leave the record alone", () => {
     retryAfterSeconds?: number | "near 30";
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad token", token: "revoked", message: "Hetzner: unable to authenticate (unauthorized, HTTP 401)", cause: "credentials", stopRetrying: true },
+    {
+      name: "bad token",
+      token: "revoked",
+      message: "Hetzner: unable to authenticate (unauthorized, HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
     // The wait Hetzner names is passed on; the updater decides the pause (an hour at most).
-    { name: "429 with RateLimit-Reset", fault: { status: 429, resetInSeconds: 30 }, message: "Hetzner: limit of 3600 requests per hour reached (rate_limit_exceeded, HTTP 429)", cause: "throttled", retryAfterSeconds: "near 30" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 12 }, message: /rate_limit_exceeded, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 12 },
-    { name: "locked", fault: { status: 423 }, message: /^Hetzner: the item you are trying to access is locked .*\(locked, HTTP 423\)$/, cause: "refused" },
-    { name: "protected: not retried", fault: { status: 403, code: "protected", message: "rrset is protected" }, message: "Hetzner: rrset is protected (protected, HTTP 403)", cause: "credentials", stopRetrying: true },
-    { name: "500", fault: { status: 500 }, message: "Hetzner: an internal server error occurred (server_error, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Hetzner: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Hetzner: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "429 with RateLimit-Reset",
+      fault: { status: 429, resetInSeconds: 30 },
+      message: "Hetzner: limit of 3600 requests per hour reached (rate_limit_exceeded, HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: "near 30",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 12 },
+      message: /rate_limit_exceeded, HTTP 429\)$/,
+      cause: "throttled",
+      retryAfterSeconds: 12,
+    },
+    {
+      name: "locked",
+      fault: { status: 423 },
+      message: /^Hetzner: the item you are trying to access is locked .*\(locked, HTTP 423\)$/,
+      cause: "refused",
+    },
+    {
+      name: "protected: not retried",
+      fault: { status: 403, code: "protected", message: "rrset is protected" },
+      message: "Hetzner: rrset is protected (protected, HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Hetzner: an internal server error occurred (server_error, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Hetzner: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Hetzner: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Hetzner: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client({ token, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
@@ -280,14 +347,26 @@ describe("failures keep Hetzner's words and leave the record alone", () => {
   }
 
   test("a read-only token can read but not write: Hetzner's words, not retried", async () => {
-    const outcome = await client({ token: HETZNER_READONLY_TOKEN }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "credentials", message: "Hetzner: The token is read-only (token_readonly, HTTP 403)", stopRetrying: true });
+    const outcome = await client({ token: HETZNER_READONLY_TOKEN }).writeRecord(
+      target("home.example.com", { zone_id: "example.com" }),
+      NEW_IP,
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "credentials",
+      message: "Hetzner: The token is read-only (token_readonly, HTTP 403)",
+      stopRetrying: true,
+    });
     expect(home()?.records[0]?.value).toBe(OLD_IP);
   });
 
   test("a failing look at the action is reported", async () => {
     fake.fault({ status: 503 }, 1, (r) => r.path.startsWith("/zones/actions/"));
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "unreachable", message: "Hetzner: service unavailable (unavailable, HTTP 503)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "unreachable",
+      message: "Hetzner: service unavailable (unavailable, HTTP 503)",
+    });
   });
 });

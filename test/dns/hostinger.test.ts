@@ -2,9 +2,15 @@
 // spends, and how every failure Hostinger can give ends up as Hostinger's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createHostingerApi, hostinger } from "../../src/dns/services/hostinger";
 import { zoneClient } from "../../src/dns/reconcile";
-import { HOSTINGER_DEFAULT_TTL, HOSTINGER_FAKE_TOKEN, type HostingerFake, type HostingerFault, startHostingerFake } from "../fakes/hostinger";
+import { createHostingerApi, hostinger } from "../../src/dns/services/hostinger";
+import {
+  HOSTINGER_DEFAULT_TTL,
+  HOSTINGER_FAKE_TOKEN,
+  type HostingerFake,
+  type HostingerFault,
+  startHostingerFake,
+} from "../fakes/hostinger";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -17,7 +23,7 @@ beforeEach(() => {
   fake.addZone("example.com");
   fake.addSet("example.com", { name: "home", type: "A", contents: [OLD_IP], ttl: 1800 });
   fake.addSet("example.com", { name: "@", type: "A", contents: [OLD_IP], ttl: 600 });
-  fake.addSet("example.com", { name: "home", type: "TXT", contents: ["\"keep me\""], ttl: 300 });
+  fake.addSet("example.com", { name: "home", type: "TXT", contents: ['"keep me"'], ttl: 300 });
 });
 
 afterEach(async () => {
@@ -26,7 +32,10 @@ afterEach(async () => {
 
 function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
   return zoneClient(
-    createHostingerApi({ api_token: options.token ?? HOSTINGER_FAKE_TOKEN }, { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }),
+    createHostingerApi(
+      { api_token: options.token ?? HOSTINGER_FAKE_TOKEN },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
   );
 }
 
@@ -55,18 +64,35 @@ describe("verify", () => {
   });
 
   test("a wrong token is refused in Hostinger's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Hostinger: Unauthenticated (HTTP 401)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Hostinger: Unauthenticated (HTTP 401)",
+    });
   });
 });
 
 describe("writeRecord on an existing record", () => {
   test("finds the zone by asking for the name and its parents, reads it, and replaces only the set with the TTL it read", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home/A", zoneId: "example.com", message: "Hostinger record home/A, ttl 1800" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home/A",
+      zoneId: "example.com",
+      message: "Hostinger record home/A, ttl 1800",
+    });
     expect(home()).toMatchObject({ ttl: 1800, records: [{ content: NEW_IP }] });
-    expect(requestLines()).toEqual(["GET /api/dns/v1/zones/home.example.com", "GET /api/dns/v1/zones/example.com", "GET /api/dns/v1/zones/example.com", "PUT /api/dns/v1/zones/example.com"]);
-    expect(fake.requests[3]?.body).toEqual({ overwrite: true, zone: [{ name: "home", type: "A", ttl: 1800, records: [{ content: NEW_IP }] }] });
-    expect(fake.set("example.com", "home", "TXT")?.records).toEqual([{ content: "\"keep me\"", is_disabled: false }]);
+    expect(requestLines()).toEqual([
+      "GET /api/dns/v1/zones/home.example.com",
+      "GET /api/dns/v1/zones/example.com",
+      "GET /api/dns/v1/zones/example.com",
+      "PUT /api/dns/v1/zones/example.com",
+    ]);
+    expect(fake.requests[3]?.body).toEqual({
+      overwrite: true,
+      zone: [{ name: "home", type: "A", ttl: 1800, records: [{ content: NEW_IP }] }],
+    });
+    expect(fake.set("example.com", "home", "TXT")?.records).toEqual([{ content: '"keep me"', is_disabled: false }]);
   });
 
   test("a disabled record stays disabled: its address changes, its state is sent back", async () => {
@@ -74,7 +100,10 @@ describe("writeRecord on an existing record", () => {
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home/A" });
     expect(home()?.records).toEqual([{ content: NEW_IP, is_disabled: true }]);
-    expect(fake.requests.at(-1)?.body).toEqual({ overwrite: true, zone: [{ name: "home", type: "A", ttl: 1800, records: [{ content: NEW_IP, is_disabled: true }] }] });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      overwrite: true,
+      zone: [{ name: "home", type: "A", ttl: 1800, records: [{ content: NEW_IP, is_disabled: true }] }],
+    });
   });
 
   test("steady state (zone known from config): one read and one write", async () => {
@@ -93,9 +122,18 @@ describe("writeRecord on an existing record", () => {
 describe("writeRecord on a missing record", () => {
   test("creates it with TTL 14400", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: `Hostinger record new/A, ttl ${HOSTINGER_DEFAULT_TTL}` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new/A",
+      zoneId: "example.com",
+      message: `Hostinger record new/A, ttl ${HOSTINGER_DEFAULT_TTL}`,
+    });
     expect(fake.set("example.com", "new", "A")).toMatchObject({ ttl: 14400, records: [{ content: NEW_IP }] });
-    expect(fake.requests.at(-1)?.body).toEqual({ overwrite: true, zone: [{ name: "new", type: "A", ttl: 14400, records: [{ content: NEW_IP }] }] });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      overwrite: true,
+      zone: [{ name: "new", type: "A", ttl: 14400, records: [{ content: NEW_IP }] }],
+    });
   });
 
   test("creates it with the TTL from config; an AAAA at the apex", async () => {
@@ -114,7 +152,11 @@ describe("zone discovery", () => {
   });
 
   test("no zone holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Hostinger: no zone of this account holds host.ample.com" });
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Hostinger: no zone of this account holds host.ample.com",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -140,12 +182,44 @@ describe("zone discovery", () => {
 
 describe("failures keep Hostinger's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: HostingerFault | "timeout"; token?: string })[] = [
-    { name: "wrong token", token: "revoked", message: "Hostinger: Unauthenticated (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Hostinger: Too Many Attempts. (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "Hostinger: Too Many Attempts. (HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Hostinger: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Hostinger: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Hostinger: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "wrong token",
+      token: "revoked",
+      message: "Hostinger: Unauthenticated (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "Hostinger: Too Many Attempts. (HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: "Hostinger: Too Many Attempts. (HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Hostinger: Internal server error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Hostinger: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Hostinger: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Hostinger: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -161,9 +235,17 @@ describe("failures keep Hostinger's words and leave the record alone", () => {
   );
 
   test("a refused PUT is reported in Hostinger's words with the field's; the record and its TTL stay", async () => {
-    fake.fault({ status: 422, message: "The given data was invalid.", errors: { "zone.0.ttl": ["The zone.0.ttl is invalid."] } }, 1, (r) => r.method === "PUT");
+    fake.fault(
+      { status: 422, message: "The given data was invalid.", errors: { "zone.0.ttl": ["The zone.0.ttl is invalid."] } },
+      1,
+      (r) => r.method === "PUT",
+    );
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Hostinger: The given data was invalid.: The zone.0.ttl is invalid. (HTTP 422)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Hostinger: The given data was invalid.: The zone.0.ttl is invalid. (HTTP 422)",
+    });
     expect(home()).toMatchObject({ ttl: 1800, records: [{ content: OLD_IP }] });
   });
 });

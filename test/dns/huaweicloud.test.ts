@@ -5,10 +5,16 @@
 // request's signature.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createHuaweiCloudApi } from "../../src/dns/services/huaweicloud";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { HUAWEI_FAKE_AK, HUAWEI_FAKE_SK, type HuaweiFake, type HuaweiFault, startHuaweiFake } from "../fakes/huaweicloud";
+import { createHuaweiCloudApi } from "../../src/dns/services/huaweicloud";
+import {
+  HUAWEI_FAKE_AK,
+  HUAWEI_FAKE_SK,
+  type HuaweiFake,
+  type HuaweiFault,
+  startHuaweiFake,
+} from "../fakes/huaweicloud";
 import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -20,7 +26,13 @@ let zoneId: string;
 beforeEach(() => {
   fake = startHuaweiFake();
   zoneId = fake.addZone("example.com").id;
-  fake.addRecordSet("example.com", { name: "home.example.com", type: "A", records: [OLD_IP], ttl: 1800, description: "home router" });
+  fake.addRecordSet("example.com", {
+    name: "home.example.com",
+    type: "A",
+    records: [OLD_IP],
+    ttl: 1800,
+    description: "home router",
+  });
   fake.addRecordSet("example.com", { name: "example.com", type: "A", records: [OLD_IP], ttl: 3600 });
   fake.addRecordSet("example.com", { name: "myhome.example.com", type: "A", records: ["198.51.100.9"], ttl: 600 });
 });
@@ -53,14 +65,17 @@ describe("verify", () => {
     await client().verify();
     const [request] = fake.requests;
     expect(request?.headers["x-sdk-date"]).toMatch(/^\d{8}T\d{6}Z$/);
-    expect(request?.headers.authorization).toStartWith(`SDK-HMAC-SHA256 Access=${HUAWEI_FAKE_AK}, SignedHeaders=host;x-sdk-date, Signature=`);
+    expect(request?.headers.authorization).toStartWith(
+      `SDK-HMAC-SHA256 Access=${HUAWEI_FAKE_AK}, SignedHeaders=host;x-sdk-date, Signature=`,
+    );
     expect(JSON.stringify(fake.requests)).not.toContain(HUAWEI_FAKE_SK);
   });
 
   test("a wrong secret key is refused in the gateway's words", async () => {
     expect(await client({ sk: "wrong" }).verify()).toMatchObject({
       ok: false,
-      detail: "Huawei Cloud DNS: Incorrect IAM authentication information: verify aksk signature fail (APIGW.0301, HTTP 401)",
+      detail:
+        "Huawei Cloud DNS: Incorrect IAM authentication information: verify aksk signature fail (APIGW.0301, HTTP 401)",
     });
   });
 });
@@ -77,8 +92,17 @@ describe("writeRecord on an existing record set", () => {
       message: `Huawei Cloud DNS record ${set!.id}, ttl 1800, pending update`,
     });
     expect(set).toMatchObject({ records: [NEW_IP], ttl: 1800, description: "home router" });
-    expect(requestLines()).toEqual(["GET /v2/zones", "GET /v2/zones/" + zoneId + "/recordsets", `PUT /v2/zones/${zoneId}/recordsets/${set!.id}`]);
-    expect(fake.requests[1]?.query).toEqual({ name: "home.example.com.", type: "A", search_mode: "equal", limit: "100" });
+    expect(requestLines()).toEqual([
+      "GET /v2/zones",
+      "GET /v2/zones/" + zoneId + "/recordsets",
+      `PUT /v2/zones/${zoneId}/recordsets/${set!.id}`,
+    ]);
+    expect(fake.requests[1]?.query).toEqual({
+      name: "home.example.com.",
+      type: "A",
+      search_mode: "equal",
+      limit: "100",
+    });
     expect(fake.requests[2]?.body).toEqual({ name: "home.example.com.", type: "A", records: [NEW_IP], ttl: 1800 });
     // The set whose name merely contains this one's is untouched.
     expect(fake.recordSets("example.com", "myhome.example.com", "A")[0]?.records).toEqual(["198.51.100.9"]);
@@ -86,7 +110,10 @@ describe("writeRecord on an existing record set", () => {
 
   test("with the zone known, a change costs two requests", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: zoneId }), NEW_IP);
-    expect(requestLines()).toEqual([`GET /v2/zones/${zoneId}/recordsets`, `PUT /v2/zones/${zoneId}/recordsets/${home()[0]!.id}`]);
+    expect(requestLines()).toEqual([
+      `GET /v2/zones/${zoneId}/recordsets`,
+      `PUT /v2/zones/${zoneId}/recordsets/${home()[0]!.id}`,
+    ]);
   });
 
   test("nothing is written when the set already holds the address", async () => {
@@ -104,7 +131,10 @@ describe("writeRecord on an existing record set", () => {
     fake.addRecordSet("example.com", { name: "home.example.com", type: "AAAA", records: ["2001:db8::1"], ttl: 900 });
     const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
     expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.recordSets("example.com", "home.example.com", "AAAA")[0]).toMatchObject({ records: ["2001:db8::7"], ttl: 900 });
+    expect(fake.recordSets("example.com", "home.example.com", "AAAA")[0]).toMatchObject({
+      records: ["2001:db8::7"],
+      ttl: 900,
+    });
     expect(home()[0]?.records).toEqual([OLD_IP]);
   });
 
@@ -122,7 +152,13 @@ describe("writeRecord on a missing record set", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [set] = fake.recordSets("example.com", "new.example.com", "A");
     expect(set).toMatchObject({ records: [NEW_IP], ttl: 300 });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: set!.id, zoneId, message: `Huawei Cloud DNS record ${set!.id}, ttl 300, pending create` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: set!.id,
+      zoneId,
+      message: `Huawei Cloud DNS record ${set!.id}, ttl 300, pending create`,
+    });
     expect(fake.requests.at(-1)?.body).toEqual({ name: "new.example.com.", type: "A", records: [NEW_IP], ttl: 300 });
   });
 
@@ -162,7 +198,10 @@ describe("zone discovery", () => {
   });
 
   test("a configured zone that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "ff80808200000000000000000000dead" }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { zone_id: "ff80808200000000000000000000dead" }),
+      NEW_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
     expect(requestLines()).toEqual([
       "GET /v2/zones/ff80808200000000000000000000dead/recordsets",
@@ -186,37 +225,82 @@ describe("failures keep Huawei's words and leave the record alone", () => {
     {
       name: "unknown AK",
       ak: "HPUAUNKNOWN",
-      message: "Huawei Cloud DNS: Incorrect IAM authentication information: ak HPUAUNKNOWN not exist (APIGW.0301, HTTP 401)",
+      message:
+        "Huawei Cloud DNS: Incorrect IAM authentication information: ak HPUAUNKNOWN not exist (APIGW.0301, HTTP 401)",
       cause: "credentials",
       stopRetrying: true,
     },
-    { name: "wrong SK", sk: "wrong", message: /verify aksk signature fail \(APIGW\.0301, HTTP 401\)$/, cause: "credentials", stopRetrying: true },
+    {
+      name: "wrong SK",
+      sk: "wrong",
+      message: /verify aksk signature fail \(APIGW\.0301, HTTP 401\)$/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
     {
       // The gateway takes an X-Sdk-Date at most 15 minutes off its clock: the keys are fine, the clock is not.
       name: "a 401 naming an expired X-Sdk-Date is the clock, retried",
-      fault: { status: 401, gateway: "APIGW.0301", message: "Incorrect IAM authentication information: the request has expired, x-sdk-date differs from the server time" },
+      fault: {
+        status: 401,
+        gateway: "APIGW.0301",
+        message:
+          "Incorrect IAM authentication information: the request has expired, x-sdk-date differs from the server time",
+      },
       message: /x-sdk-date differs from the server time.*check this machine's clock.*\(APIGW\.0301, HTTP 401\)$/,
       cause: "refused",
     },
     {
       name: "a user without DNS permissions",
-      fault: { status: 403, code: "DNS.0013", message: "You do not have the permission to perform this operation using the API." },
-      message: "Huawei Cloud DNS: You do not have the permission to perform this operation using the API. (DNS.0013, HTTP 403)",
+      fault: {
+        status: 403,
+        code: "DNS.0013",
+        message: "You do not have the permission to perform this operation using the API.",
+      },
+      message:
+        "Huawei Cloud DNS: You do not have the permission to perform this operation using the API. (DNS.0013, HTTP 403)",
       cause: "credentials",
       stopRetrying: true,
     },
     // Both "slow down" answers name no wait: the updater decides the pause.
-    { name: "DNS flow control (403)", fault: { status: 403, code: "DNS.0014" }, message: "Huawei Cloud DNS: Request forbidden by flow control. (DNS.0014, HTTP 403)", cause: "throttled" },
-    { name: "gateway throttling (429)", fault: { status: 429, gateway: "APIGW.0308" }, message: /^Huawei Cloud DNS: The throttling threshold has been reached.* \(APIGW\.0308, HTTP 429\)$/, cause: "throttled" },
-    { name: "500", fault: { status: 500, code: "DNS.0001" }, message: "Huawei Cloud DNS: Internal error. (DNS.0001, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Huawei Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Huawei Cloud DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "DNS flow control (403)",
+      fault: { status: 403, code: "DNS.0014" },
+      message: "Huawei Cloud DNS: Request forbidden by flow control. (DNS.0014, HTTP 403)",
+      cause: "throttled",
+    },
+    {
+      name: "gateway throttling (429)",
+      fault: { status: 429, gateway: "APIGW.0308" },
+      message: /^Huawei Cloud DNS: The throttling threshold has been reached.* \(APIGW\.0308, HTTP 429\)$/,
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500, code: "DNS.0001" },
+      message: "Huawei Cloud DNS: Internal error. (DNS.0001, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Huawei Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Huawei Cloud DNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Huawei Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, ak, sk, message, cause, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ ak, sk, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: zoneId }), NEW_IP);
+      const outcome = await client({ ak, sk, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: zoneId }),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
@@ -230,8 +314,17 @@ describe("failures keep Huawei's words and leave the record alone", () => {
   }
 
   test("a full record set quota stops retries without blaming the credentials", async () => {
-    fake.fault({ status: 403, code: "DNS.0403", message: "Insufficient record set quota." }, 1, (r) => r.method === "POST");
+    fake.fault(
+      { status: 403, code: "DNS.0403", message: "Insufficient record set quota." },
+      1,
+      (r) => r.method === "POST",
+    );
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: zoneId }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", stopRetrying: true, message: "Huawei Cloud DNS: Insufficient record set quota. (DNS.0403, HTTP 403)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: "Huawei Cloud DNS: Insufficient record set quota. (DNS.0403, HTTP 403)",
+    });
   });
 });

@@ -2,9 +2,14 @@
 // spends, and how each failure Infomaniak can give ends up in Infomaniak's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createInfomaniakApi } from "../../src/dns/services/infomaniak";
 import { zoneClient } from "../../src/dns/reconcile";
-import { INFOMANIAK_FAKE_TOKEN, type InfomaniakFake, type InfomaniakFault, startInfomaniakFake } from "../fakes/infomaniak";
+import { createInfomaniakApi } from "../../src/dns/services/infomaniak";
+import {
+  INFOMANIAK_FAKE_TOKEN,
+  type InfomaniakFake,
+  type InfomaniakFault,
+  startInfomaniakFake,
+} from "../fakes/infomaniak";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -49,7 +54,13 @@ describe("writeRecord on an existing record", () => {
   test("finds the zone, lists it once, and PUTs the address with the TTL it read", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const id = home()[0]!.id;
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(id), zoneId: "example.com", message: `Infomaniak record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(id),
+      zoneId: "example.com",
+      message: `Infomaniak record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject([{ target: NEW_IP, ttl: 1800 }]);
     // home.example.com is no zone (404), example.com is; its listing is also the read.
     expect(requestLines()).toEqual([
@@ -63,7 +74,10 @@ describe("writeRecord on an existing record", () => {
 
   test("steady state (zone known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(requestLines()).toEqual(["GET /2/zones/example.com/records", `PUT /2/zones/example.com/records/${home()[0]!.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /2/zones/example.com/records",
+      `PUT /2/zones/example.com/records/${home()[0]!.id}`,
+    ]);
   });
 
   test("the apex is the record named @, and the zone's other records stay", async () => {
@@ -87,13 +101,22 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 300, its name relative to the zone", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), NEW_IP);
     const [created] = fake.records("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `Infomaniak record ${created!.id}, ttl 300` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.id),
+      zoneId: "example.com",
+      message: `Infomaniak record ${created!.id}, ttl 300`,
+    });
     expect(fake.requests.at(-1)?.body).toEqual({ source: "new", type: "A", target: NEW_IP, ttl: 300 });
     expect(fake.writes()).toBe(1);
   });
 
   test("an AAAA record for the apex, with the TTL from config", async () => {
-    await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
+    await client().writeRecord(
+      target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ target: "2001:db8::7", ttl: 900 }]);
   });
 
@@ -110,7 +133,11 @@ describe("writeRecord on a missing record", () => {
 describe("zone discovery", () => {
   test("no zone holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Infomaniak: no zone of this account holds host.other.org" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Infomaniak: no zone of this account holds host.other.org",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -126,7 +153,11 @@ describe("zone discovery", () => {
   test("no candidate is a zone and some answered 403: the failure says the token may not see the zone, and is retried", async () => {
     fake.foreignZoneStatus = 403;
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringMatching(/no zone of this account holds host\.other\.org.*403.*dns:read/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringMatching(/no zone of this account holds host\.other\.org.*403.*dns:read/),
+    });
     expect(outcome).not.toHaveProperty("stopRetrying");
   });
 
@@ -145,12 +176,39 @@ describe("zone discovery", () => {
 
 describe("failures keep Infomaniak's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: InfomaniakFault | "timeout"; token?: string })[] = [
-    { name: "unknown token", token: "revoked", message: "Infomaniak: Authorization required (not_authorized, HTTP 401)", cause: "credentials", stopRetrying: true },
+    {
+      name: "unknown token",
+      token: "revoked",
+      message: "Infomaniak: Authorization required (not_authorized, HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
     // A 403 may be a missing scope or a zone the token may not see: not final, unlike a refused token.
-    { name: "token without the DNS scopes", fault: { status: 403 }, message: "Infomaniak: Access denied (forbidden, HTTP 403)", cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)", cause: "throttled", retryAfterSeconds: 30 },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Infomaniak: Internal server error (internal_error, HTTP 500)", cause: "unreachable" },
+    {
+      name: "token without the DNS scopes",
+      fault: { status: 403 },
+      message: "Infomaniak: Access denied (forbidden, HTTP 403)",
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 30 },
+      message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 30,
+    },
+    {
+      name: "429 without Retry-After",
+      fault: { status: 429 },
+      message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Infomaniak: Internal server error (internal_error, HTTP 500)",
+      cause: "unreachable",
+    },
     {
       name: "a 200 whose envelope says error",
       fault: { status: 400, envelopeOnly: true, code: "zone_locked", description: "The zone is being transferred" },
@@ -158,14 +216,22 @@ describe("failures keep Infomaniak's words and leave the record alone", () => {
       cause: "unreachable",
     },
     { name: "HTML page", fault: "html", message: /^Infomaniak: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Infomaniak: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Infomaniak: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Infomaniak: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,
     async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      return client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      return client({ token, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
     },
     () => {
       expect(fake.requests).toHaveLength(1);

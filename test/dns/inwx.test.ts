@@ -3,10 +3,19 @@
 // result codes end up as failures with their cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createInwxApi, inwx, inwxClient } from "../../src/dns/services/inwx";
 import type { FailureCause } from "../../src/dns/provider";
+import { createInwxApi, inwx, inwxClient } from "../../src/dns/services/inwx";
 import { decodeBase32, totp } from "../../src/dns/signing/totp";
-import { INWX_FAKE_PASSWORD, INWX_FAKE_TFA_SECRET, INWX_FAKE_TFA_USER, INWX_FAKE_USER, type InwxFake, type InwxFault, inwxMethod, startInwxFake } from "../fakes/inwx";
+import {
+  INWX_FAKE_PASSWORD,
+  INWX_FAKE_TFA_SECRET,
+  INWX_FAKE_TFA_USER,
+  INWX_FAKE_USER,
+  type InwxFake,
+  type InwxFault,
+  inwxMethod,
+  startInwxFake,
+} from "../fakes/inwx";
 import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -26,10 +35,23 @@ afterEach(async () => {
   await fake.stop();
 });
 
-function client(options: { user?: string; password?: string; secret?: string; timeoutMs?: number; baseUrl?: string; now?: () => number } = {}) {
+function client(
+  options: {
+    user?: string;
+    password?: string;
+    secret?: string;
+    timeoutMs?: number;
+    baseUrl?: string;
+    now?: () => number;
+  } = {},
+) {
   return inwxClient(
     createInwxApi(
-      { username: options.user ?? INWX_FAKE_USER, password: options.password ?? INWX_FAKE_PASSWORD, shared_secret: options.secret ?? "" },
+      {
+        username: options.user ?? INWX_FAKE_USER,
+        password: options.password ?? INWX_FAKE_PASSWORD,
+        shared_secret: options.secret ?? "",
+      },
       { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
       options.now,
     ),
@@ -69,7 +91,9 @@ describe("the description", () => {
       ["password", true, false],
       ["shared_secret", true, true],
     ]);
-    expect(inwx.credentials[2]!.validate!("not base32!")).toBe("must be the base32 secret (letters A–Z and digits 2–7)");
+    expect(inwx.credentials[2]!.validate!("not base32!")).toBe(
+      "must be the base32 secret (letters A–Z and digits 2–7)",
+    );
     expect(inwx.credentials[2]!.validate!(INWX_FAKE_TFA_SECRET)).toBeUndefined();
     expect(inwx.recordTypes).toEqual(["A", "AAAA"]);
     expect(inwx.defaultApiUrl).toBe("https://api.domrobot.com/jsonrpc");
@@ -90,12 +114,18 @@ describe("the session", () => {
     const cookies = fake.requests.slice(1).map((r) => r.headers.cookie);
     expect(new Set(cookies).size).toBe(1);
     expect(cookies[0]).toMatch(/^domrobot=\w+$/);
-    expect(fake.requests.slice(1).every((r) => JSON.stringify(r.body).includes(INWX_FAKE_PASSWORD) === false)).toBe(true);
+    expect(fake.requests.slice(1).every((r) => JSON.stringify(r.body).includes(INWX_FAKE_PASSWORD) === false)).toBe(
+      true,
+    );
     expect(fake.sessions.size).toBe(0);
   });
 
   test("a failed write logs out too", async () => {
-    fake.fault({ code: 2400, msg: "Command failed" }, 1, (r) => (r.body as { method: string }).method === "nameserver.updateRecord");
+    fake.fault(
+      { code: 2400, msg: "Command failed" },
+      1,
+      (r) => (r.body as { method: string }).method === "nameserver.updateRecord",
+    );
     expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false });
     expect(fake.methods().at(-1)).toBe("account.logout");
     expect(fake.sessions.size).toBe(0);
@@ -104,9 +134,18 @@ describe("the session", () => {
   test("two-factor login: the session is unlocked with the current code from the shared secret", async () => {
     const at = 1_764_000_000_000;
     fake.now = () => at;
-    const outcome = await client({ user: INWX_FAKE_TFA_USER, secret: INWX_FAKE_TFA_SECRET, now: () => at }).writeRecord(target("home.example.com", known), NEW_IP);
+    const outcome = await client({ user: INWX_FAKE_TFA_USER, secret: INWX_FAKE_TFA_SECRET, now: () => at }).writeRecord(
+      target("home.example.com", known),
+      NEW_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.methods()).toEqual(["account.login", "account.unlock", "nameserver.info", "nameserver.updateRecord", "account.logout"]);
+    expect(fake.methods()).toEqual([
+      "account.login",
+      "account.unlock",
+      "nameserver.info",
+      "nameserver.updateRecord",
+      "account.logout",
+    ]);
     expect(params(1)).toEqual({ tan: totp(decodeBase32(INWX_FAKE_TFA_SECRET)!, at) });
   });
 
@@ -128,12 +167,20 @@ describe("the session", () => {
       );
     fake.addRecord("example.com", { name: "home.example.com", type: "AAAA", content: "2001:db8::1" });
     // A write per record, each its own client and session: the A and the AAAA of one name.
-    expect(await twoFactor().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(await twoFactor().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     clock += 5_000;
-    const second = await twoFactor().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    const second = await twoFactor().writeRecord(
+      target("home.example.com", known, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(second).toMatchObject({ ok: true, action: "updated" });
     expect(waits).toEqual([25_000]);
-    const tans = fake.requests.filter((r) => inwxMethod(r) === "account.unlock").map((r) => (r.body as { params: { tan: string } }).params.tan);
+    const tans = fake.requests
+      .filter((r) => inwxMethod(r) === "account.unlock")
+      .map((r) => (r.body as { params: { tan: string } }).params.tan);
     expect(tans).toHaveLength(2);
     expect(tans[0]).not.toBe(tans[1]);
     expect(fake.records("example.com", "home.example.com", "AAAA")[0]!.content).toBe("2001:db8::7");
@@ -145,14 +192,23 @@ describe("the session", () => {
       ok: false,
       cause: "credentials",
       stopRetrying: true,
-      message: "INWX: the account asks for a second factor (GOOGLE-AUTH); set the shared secret of its two-factor login, or use an account without one",
+      message:
+        "INWX: the account asks for a second factor (GOOGLE-AUTH); set the shared secret of its two-factor login, or use an account without one",
     });
     expect(fake.changes()).toBe(0);
   });
 
   test("a wrong shared secret: INWX refuses the code, retries stop", async () => {
-    const outcome = await client({ user: INWX_FAKE_TFA_USER, secret: "JBSWY3DPEHPK3PXP" }).writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "INWX: account.unlock: Authentication error: Invalid TAN (code 2200)" });
+    const outcome = await client({ user: INWX_FAKE_TFA_USER, secret: "JBSWY3DPEHPK3PXP" }).writeRecord(
+      target("home.example.com", known),
+      NEW_IP,
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: "INWX: account.unlock: Authentication error: Invalid TAN (code 2200)",
+    });
     expect(home()[0]!.content).toBe(OLD_IP);
   });
 });
@@ -161,7 +217,13 @@ describe("writeRecord on an existing record", () => {
   test("changes only the content; TTL, name and id kept", async () => {
     const before = home()[0]!;
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(before.id), zoneId: "example.com", message: `INWX record ${before.id}, ttl 600` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(before.id),
+      zoneId: "example.com",
+      message: `INWX record ${before.id}, ttl 600`,
+    });
     expect(home()).toEqual([{ ...before, content: NEW_IP }]);
     expect(params(1)).toEqual({ domain: "example.com", name: "home.example.com", type: "A" });
     expect(params(2)).toEqual({ id: before.id, content: NEW_IP });
@@ -170,7 +232,10 @@ describe("writeRecord on an existing record", () => {
   test("nothing is written when the address is already there", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     fake.clearRequests();
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "unchanged",
+    });
     expect(fake.changes()).toBe(0);
   });
 
@@ -180,15 +245,24 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("the apex is the record named like the domain; the MX beside it stays", async () => {
-    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     expect(fake.records("example.com", "example.com", "A")[0]!.content).toBe(NEW_IP);
-    expect(fake.records("example.com", "example.com", "MX")[0]).toMatchObject({ content: "mail.example.com", prio: 10 });
+    expect(fake.records("example.com", "example.com", "MX")[0]).toMatchObject({
+      content: "mail.example.com",
+      prio: 10,
+    });
     expect(home()[0]!.content).toBe(OLD_IP);
   });
 
   test("a name with several records of the type is left alone", async () => {
     fake.addRecord("example.com", { name: "home.example.com", type: "A", content: "198.51.100.2" });
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+    });
     expect(fake.changes()).toBe(0);
   });
 });
@@ -198,13 +272,29 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
     const [created] = fake.records("example.com", "new.example.com", "AAAA");
     expect(created).toMatchObject({ content: "2001:db8::7", ttl: 3600 });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `INWX record ${created!.id}, ttl 3600` });
-    expect(params(2)).toEqual({ domain: "example.com", name: "new.example.com", type: "AAAA", content: "2001:db8::7", ttl: 3600 });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.id),
+      zoneId: "example.com",
+      message: `INWX record ${created!.id}, ttl 3600`,
+    });
+    expect(params(2)).toEqual({
+      domain: "example.com",
+      name: "new.example.com",
+      type: "AAAA",
+      content: "2001:db8::7",
+      ttl: 3600,
+    });
   });
 
   test("create_if_missing false refuses and writes nothing", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "INWX: record new.example.com A does not exist and create_if_missing is false" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "INWX: record new.example.com A does not exist and create_if_missing is false",
+    });
     expect(fake.changes()).toBe(0);
   });
 });
@@ -214,13 +304,19 @@ describe("domain discovery", () => {
     fake.addDomain("example.co.uk");
     const outcome = await client().writeRecord(target("x.y.example.co.uk"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.co.uk" });
-    const asked = fake.requests.filter((r) => (r.body as { method: string }).method === "nameserver.info").map((r) => (r.body as { params: { domain: string } }).params.domain);
+    const asked = fake.requests
+      .filter((r) => (r.body as { method: string }).method === "nameserver.info")
+      .map((r) => (r.body as { params: { domain: string } }).params.domain);
     expect(asked).toEqual(["x.y.example.co.uk", "y.example.co.uk", "example.co.uk", "example.co.uk"]);
     expect(fake.records("example.co.uk", "x.y.example.co.uk", "A")[0]!.content).toBe(NEW_IP);
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "INWX: no zone of this account holds host.other.net" });
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "INWX: no zone of this account holds host.other.net",
+    });
     expect(fake.changes()).toBe(0);
   });
 
@@ -232,21 +328,67 @@ describe("domain discovery", () => {
 });
 
 describe("failures keep INWX's words and leave the record alone", () => {
-  const cases: { name: string; fault?: InwxFault | "timeout"; password?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
-    { name: "wrong password", password: "wrong", message: "INWX: account.login: Authentication error (code 2200)", cause: "credentials", stopRetrying: true },
-    { name: "session limit", fault: { code: 2502, msg: "Session limit exceeded; server closing connection" }, message: "INWX: account.login: Session limit exceeded; server closing connection (code 2502)", cause: "throttled" },
+  const cases: {
+    name: string;
+    fault?: InwxFault | "timeout";
+    password?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "wrong password",
+      password: "wrong",
+      message: "INWX: account.login: Authentication error (code 2200)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "session limit",
+      fault: { code: 2502, msg: "Session limit exceeded; server closing connection" },
+      message: "INWX: account.login: Session limit exceeded; server closing connection (code 2502)",
+      cause: "throttled",
+    },
     // A login INWX could not complete for its own reasons is not a refused password: it is asked again later.
-    { name: "login: command failed", fault: { code: 2400, msg: "Command failed" }, message: "INWX: account.login: Command failed (code 2400)", cause: "refused" },
-    { name: "login: server closing connection", fault: { code: 2500, msg: "Command failed; server closing connection" }, message: "INWX: account.login: Command failed; server closing connection (code 2500)", cause: "refused" },
-    { name: "HTTP 503", fault: { httpStatus: 503 }, message: 'INWX: unreadable answer (HTTP 503): "Service Unavailable"', cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^INWX: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^INWX: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "login: command failed",
+      fault: { code: 2400, msg: "Command failed" },
+      message: "INWX: account.login: Command failed (code 2400)",
+      cause: "refused",
+    },
+    {
+      name: "login: server closing connection",
+      fault: { code: 2500, msg: "Command failed; server closing connection" },
+      message: "INWX: account.login: Command failed; server closing connection (code 2500)",
+      cause: "refused",
+    },
+    {
+      name: "HTTP 503",
+      fault: { httpStatus: 503 },
+      message: 'INWX: unreadable answer (HTTP 503): "Service Unavailable"',
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^INWX: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^INWX: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "INWX: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, password, message, cause, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ password, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
+      const outcome = await client({ password, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", known),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
@@ -260,13 +402,24 @@ describe("failures keep INWX's words and leave the record alone", () => {
 
   test("too many open sessions is a slow down", async () => {
     fake.maxSessions = 0;
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "throttled" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "throttled",
+    });
   });
 
   test("a refused update is reported in INWX's words with its reason; the record stays", async () => {
-    fake.fault({ code: 2304, msg: "Object status prohibits operation", reason: "Domain is locked" }, 1, (r) => (r.body as { method: string }).method === "nameserver.updateRecord");
+    fake.fault(
+      { code: 2304, msg: "Object status prohibits operation", reason: "Domain is locked" },
+      1,
+      (r) => (r.body as { method: string }).method === "nameserver.updateRecord",
+    );
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "INWX: nameserver.updateRecord: Object status prohibits operation: Domain is locked (code 2304)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "INWX: nameserver.updateRecord: Object status prohibits operation: Domain is locked (code 2304)",
+    });
     expect(home()[0]!.content).toBe(OLD_IP);
   });
 });

@@ -2,9 +2,9 @@
 // spends, and how every failure IONOS can give ends up as IONOS's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createIonosApi, ionos } from "../../src/dns/services/ionos";
-import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { createIonosApi, ionos } from "../../src/dns/services/ionos";
 import { IONOS_FAKE_API_KEY, type IonosFake, type IonosFault, startIonosFake } from "../fakes/ionos";
 import { failureTests, target } from "./support";
 
@@ -26,7 +26,12 @@ afterEach(async () => {
 });
 
 function client(options: { apiKey?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return zoneClient(createIonosApi({ api_key: options.apiKey ?? IONOS_FAKE_API_KEY }, { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }));
+  return zoneClient(
+    createIonosApi(
+      { api_key: options.apiKey ?? IONOS_FAKE_API_KEY },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -52,7 +57,10 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in IONOS's words", async () => {
-    expect(await client({ apiKey: "wrong.key" }).verify()).toMatchObject({ ok: false, detail: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)" });
+    expect(await client({ apiKey: "wrong.key" }).verify()).toMatchObject({
+      ok: false,
+      detail: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)",
+    });
   });
 });
 
@@ -60,9 +68,19 @@ describe("writeRecord on an existing record", () => {
   test("lists the zones, reads the name's records, and PUTs the record with what it read", async () => {
     const id = home()!.id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId, message: `IONOS record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId,
+      message: `IONOS record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject({ content: NEW_IP, ttl: 1800, disabled: false });
-    expect(requestLines()).toEqual(["GET /v1/zones", `GET /v1/zones/${zoneId}`, `PUT /v1/zones/${zoneId}/records/${id}`]);
+    expect(requestLines()).toEqual([
+      "GET /v1/zones",
+      `GET /v1/zones/${zoneId}`,
+      `PUT /v1/zones/${zoneId}/records/${id}`,
+    ]);
     expect(fake.requests[1]?.query).toEqual({ recordName: "home.example.com", recordType: "A" });
     expect(fake.requests[2]?.body).toEqual({ content: NEW_IP, ttl: 1800, prio: 0, disabled: false });
   });
@@ -75,7 +93,11 @@ describe("writeRecord on an existing record", () => {
   test("a disabled record stays disabled; a TTL from config replaces the one read", async () => {
     fake.addRecord("example.com", { name: "off.example.com", type: "A", content: OLD_IP, ttl: 3600, disabled: true });
     await client().writeRecord(target("off.example.com", { ...known(), ttl: 900 }), NEW_IP);
-    expect(fake.record("example.com", "off.example.com", "A")).toMatchObject({ content: NEW_IP, ttl: 900, disabled: true });
+    expect(fake.record("example.com", "off.example.com", "A")).toMatchObject({
+      content: NEW_IP,
+      ttl: 900,
+      disabled: true,
+    });
   });
 
   test("an AAAA record is changed without touching the A of the same name; the apex is the zone's name", async () => {
@@ -99,14 +121,26 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 3600", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("example.com", "new.example.com", "A")!;
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created.id, zoneId, message: `IONOS record ${created.id}, ttl 3600` });
-    expect(fake.requests.at(-1)?.body).toEqual([{ name: "new.example.com", type: "A", content: NEW_IP, ttl: 3600, prio: 0, disabled: false }]);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created.id,
+      zoneId,
+      message: `IONOS record ${created.id}, ttl 3600`,
+    });
+    expect(fake.requests.at(-1)?.body).toEqual([
+      { name: "new.example.com", type: "A", content: NEW_IP, ttl: 3600, prio: 0, disabled: false },
+    ]);
   });
 
   test("in a zone known only by its id, its name is checked first", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ...known(), ttl: 300 }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created" });
-    expect(requestLines()).toEqual([`GET /v1/zones/${zoneId}`, `GET /v1/zones/${zoneId}`, `POST /v1/zones/${zoneId}/records`]);
+    expect(requestLines()).toEqual([
+      `GET /v1/zones/${zoneId}`,
+      `GET /v1/zones/${zoneId}`,
+      `POST /v1/zones/${zoneId}/records`,
+    ]);
     expect(fake.record("example.com", "new.example.com", "A")?.ttl).toBe(300);
   });
 
@@ -127,24 +161,71 @@ describe("zone discovery", () => {
   });
 
   test("no zone holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "IONOS: no zone of this account holds host.ample.com" });
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "IONOS: no zone of this account holds host.ample.com",
+    });
     expect(fake.writes()).toBe(0);
   });
 
   test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "00000000-0000-4000-8000-999999999999" }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { zone_id: "00000000-0000-4000-8000-999999999999" }),
+      NEW_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
   });
 });
 
 describe("failures keep IONOS's words and leave the record alone", () => {
-  const cases: { name: string; fault?: IonosFault | "timeout"; apiKey?: string; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
-    { name: "wrong key", apiKey: "revoked.key", message: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "IONOS: Too many requests. (TOO_MANY_REQUESTS, HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "IONOS: Too many requests. (TOO_MANY_REQUESTS, HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "IONOS: Internal server error. (INTERNAL_SERVER_ERROR, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^IONOS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^IONOS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: IonosFault | "timeout";
+    apiKey?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "wrong key",
+      apiKey: "revoked.key",
+      message: "IONOS: The customer is not authorized to do this operation. (UNAUTHORIZED, HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "IONOS: Too many requests. (TOO_MANY_REQUESTS, HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: "IONOS: Too many requests. (TOO_MANY_REQUESTS, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "IONOS: Internal server error. (INTERNAL_SERVER_ERROR, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^IONOS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^IONOS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "IONOS: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -162,7 +243,11 @@ describe("failures keep IONOS's words and leave the record alone", () => {
   test("a refused PUT is reported in IONOS's words; the record and its TTL stay", async () => {
     fake.fault({ status: 400, code: "INVALID_RECORD", message: "Record is invalid." }, 1, (r) => r.method === "PUT");
     const outcome = await client().writeRecord(target("home.example.com", known()), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "IONOS: Record is invalid. (INVALID_RECORD, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "IONOS: Record is invalid. (INVALID_RECORD, HTTP 400)",
+    });
     expect(home()).toMatchObject({ content: OLD_IP, ttl: 1800 });
   });
 });

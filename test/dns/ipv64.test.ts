@@ -2,9 +2,9 @@
 // domain's own update hash only when the address differs, never a delete, and IPv64's refusals.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createIpv64Api, ipv64 } from "../../src/dns/services/ipv64";
 import type { RecordConfig, RecordTarget, RecordType } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createIpv64Api, ipv64 } from "../../src/dns/services/ipv64";
 import { IPV64_FAKE_API_KEY, type Ipv64Fake, startIpv64Fake } from "../fakes/ipv64";
 
 const OLD_V4 = "198.51.100.1";
@@ -75,13 +75,19 @@ describe("writes", () => {
   });
 
   test("a name inside the domain is named by praefix", async () => {
-    expect(await client().writeRecord(target("nas.home.ipv64.net"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });
+    expect(await client().writeRecord(target("nas.home.ipv64.net"), NEW_V4)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     expect(updates()[0]?.query).toEqual({ key: hash(), domain: "home.ipv64.net", praefix: "nas", ip: NEW_V4 });
     expect(fake.recordsOf("home.ipv64.net", "nas", "A")[0]).toMatchObject({ content: NEW_V4, ttl: 300 });
   });
 
   test("an address already there sends no update", async () => {
-    expect(await client().writeRecord(target("home.ipv64.net"), OLD_V4)).toMatchObject({ ok: true, action: "unchanged" });
+    expect(await client().writeRecord(target("home.ipv64.net"), OLD_V4)).toMatchObject({
+      ok: true,
+      action: "unchanged",
+    });
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -89,13 +95,19 @@ describe("writes", () => {
     const outcome = await client().writeRecord(target("pi.home.ipv64.net"), NEW_V4);
     expect(outcome).toMatchObject({ ok: true, action: "created" });
     expect(fake.requests.at(-1)).toMatchObject({ method: "POST", path: "/api" });
-    expect(new URLSearchParams(fake.requests.at(-1)?.body as string).toString()).toBe(`add_record=home.ipv64.net&praefix=pi&type=A&content=${NEW_V4}`);
+    expect(new URLSearchParams(fake.requests.at(-1)?.body as string).toString()).toBe(
+      `add_record=home.ipv64.net&praefix=pi&type=A&content=${NEW_V4}`,
+    );
     expect(fake.recordsOf("home.ipv64.net", "pi", "A")[0]?.content).toBe(NEW_V4);
     expect(fake.requests.some((r) => r.method === "DELETE" || r.query.del_record !== undefined)).toBe(false);
   });
 
   test("a name in no domain of the account is refused", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_V4)).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("no domain") });
+    expect(await client().writeRecord(target("home.example.org"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("no domain"),
+    });
   });
 
   test("the update hash never appears in a message", async () => {
@@ -108,24 +120,40 @@ describe("writes", () => {
 
 describe("failures", () => {
   test("a wrong API key stops retrying", async () => {
-    expect(await client("wrong").writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
+    expect(await client("wrong").writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+    });
     expect(updates()).toHaveLength(0);
   });
 
   test("an update hash the updater refuses stops retrying", async () => {
     fake.fault({ status: 401, body: "Unauthorized" }, 1, "/nic/update");
-    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+    });
   });
 
   test("429 is a slow-down with its wait", async () => {
     fake.fault({ status: 429, retryAfter: 10 });
-    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "throttled", retryAfterSeconds: 10 });
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "throttled",
+      retryAfterSeconds: 10,
+    });
   });
 
   test("get_domains refused inside an HTTP 200 is a refused key, not an account without domains", async () => {
     fake.fault({ status: 200, json: { status: "401 Unauthorized", info: "Unauthorized" } }, 2, "/api");
     expect(await client().verify()).toMatchObject({ ok: false, detail: expect.stringContaining("Unauthorized") });
-    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+    });
     expect(updates()).toHaveLength(0);
   });
 
@@ -141,13 +169,20 @@ describe("failures", () => {
 
   test("an update answer that is neither good nor nochg is no success", async () => {
     fake.fault({ status: 200, text: "911" }, 1, "/nic/update");
-    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "unreachable", message: expect.stringContaining("911") });
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "unreachable",
+      message: expect.stringContaining("911"),
+    });
   });
 
   for (const text of ["success", "no change", '{"info":"success","status":"success"}']) {
     test(`IPv64's own words of success, "${text}", are a success`, async () => {
       fake.fault({ status: 200, text }, 1, "/nic/update");
-      expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });
+      expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({
+        ok: true,
+        action: "updated",
+      });
     });
   }
 
@@ -158,6 +193,9 @@ describe("failures", () => {
 
   test("a gateway's page is no usable answer", async () => {
     fake.fault("html");
-    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({ ok: false, cause: "unreachable" });
+    expect(await client().writeRecord(target("home.ipv64.net"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "unreachable",
+    });
   });
 });

@@ -2,9 +2,17 @@
 // and how every failure Linode can give ends up as Linode's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createLinodeApi, linode, roundedTtl } from "../../src/dns/services/linode";
 import { zoneClient } from "../../src/dns/reconcile";
-import { LINODE_FAKE_READONLY_TOKEN, LINODE_FAKE_TOKEN, linodeTtl, type LinodeDomain, type LinodeFake, type LinodeFault, startLinodeFake } from "../fakes/linode";
+import { createLinodeApi, linode, roundedTtl } from "../../src/dns/services/linode";
+import {
+  LINODE_FAKE_READONLY_TOKEN,
+  LINODE_FAKE_TOKEN,
+  type LinodeDomain,
+  type LinodeFake,
+  type LinodeFault,
+  linodeTtl,
+  startLinodeFake,
+} from "../fakes/linode";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -58,7 +66,10 @@ describe("verify", () => {
   });
 
   test("an unknown token is refused in Linode's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Linode: Invalid Token (HTTP 401)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Linode: Invalid Token (HTTP 401)",
+    });
   });
 });
 
@@ -66,16 +77,30 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the records, and PUTs only the address: three requests", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const id = String(home()!.id);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: String(example.id), message: `Linode record ${id}, ttl 3600` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: String(example.id),
+      message: `Linode record ${id}, ttl 3600`,
+    });
     expect(home()).toMatchObject({ target: NEW_IP, ttl_sec: 3600 });
-    expect(requestLines()).toEqual(["GET /domains", `GET /domains/${example.id}/records`, `PUT /domains/${example.id}/records/${id}`]);
+    expect(requestLines()).toEqual([
+      "GET /domains",
+      `GET /domains/${example.id}/records`,
+      `PUT /domains/${example.id}/records/${id}`,
+    ]);
     expect(fake.requests[2]?.body).toEqual({ target: NEW_IP });
     expect(fake.requests[2]?.headers["content-type"]).toBe("application/json");
   });
 
   test("with the domain id saved: the domain by id, one read, one write", async () => {
     await client().writeRecord(target("home.example.com", known()), NEW_IP);
-    expect(requestLines()).toEqual([`GET /domains/${example.id}`, `GET /domains/${example.id}/records`, `PUT /domains/${example.id}/records/${home()!.id}`]);
+    expect(requestLines()).toEqual([
+      `GET /domains/${example.id}`,
+      `GET /domains/${example.id}/records`,
+      `PUT /domains/${example.id}/records/${home()!.id}`,
+    ]);
   });
 
   test("the TTL is kept; a TTL from config is sent and the same address with another TTL is written", async () => {
@@ -146,7 +171,10 @@ describe("domain discovery", () => {
   test("a disabled domain is used, and the history says it is not served", async () => {
     example.status = "disabled";
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, message: expect.stringContaining("domain example.com is disabled at Linode") });
+    expect(outcome).toMatchObject({
+      ok: true,
+      message: expect.stringContaining("domain example.com is disabled at Linode"),
+    });
   });
 
   test("the domain listing is followed page by page", async () => {
@@ -187,13 +215,46 @@ describe("domain discovery", () => {
 
 describe("failures keep Linode's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: LinodeFault | "timeout"; token?: string })[] = [
-    { name: "revoked token", token: "revoked", message: "Linode: Invalid Token (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "token without the domains scope", fault: { status: 403 }, message: "Linode: Unauthorized (HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 20 }, message: "Linode: Too Many Requests (HTTP 429)", retryAfterSeconds: 20, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "Linode: Too Many Requests (HTTP 429)", cause: "throttled" },
+    {
+      name: "revoked token",
+      token: "revoked",
+      message: "Linode: Invalid Token (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "token without the domains scope",
+      fault: { status: 403 },
+      message: "Linode: Unauthorized (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 20 },
+      message: "Linode: Too Many Requests (HTTP 429)",
+      retryAfterSeconds: 20,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: "Linode: Too Many Requests (HTTP 429)",
+      cause: "throttled",
+    },
     { name: "500", fault: { status: 500 }, message: "Linode: Internal Server Error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Linode: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Linode: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Linode: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Linode: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Linode: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -210,8 +271,16 @@ describe("failures keep Linode's words and leave the record alone", () => {
   );
 
   test("a read-only token can read but its PUT is refused, and not retried", async () => {
-    const outcome = await client({ token: LINODE_FAKE_READONLY_TOKEN }).writeRecord(target("home.example.com", known()), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Linode: Unauthorized (HTTP 403)" });
+    const outcome = await client({ token: LINODE_FAKE_READONLY_TOKEN }).writeRecord(
+      target("home.example.com", known()),
+      NEW_IP,
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: "Linode: Unauthorized (HTTP 403)",
+    });
     expect(home()?.target).toBe(OLD_IP);
   });
 
@@ -244,6 +313,7 @@ describe("TTLs Linode rounds", () => {
   });
 
   test("the client rounds as the fake does", () => {
-    for (const ttl of [0, 1, 30, 74, 75, 90, 200, 301, 1950, 2000, 3600, 100000, 2419200]) expect(roundedTtl(ttl)).toBe(linodeTtl(ttl));
+    for (const ttl of [0, 1, 30, 74, 75, 90, 200, 301, 1950, 2000, 3600, 100000, 2419200])
+      expect(roundedTtl(ttl)).toBe(linodeTtl(ttl));
   });
 });

@@ -24,7 +24,13 @@ function answer(request: Message, overTcp: boolean): Uint8Array {
   const [question] = request.questions;
   const name = question?.name ?? "";
   const addresses = name === "big.example.test" ? MANY : ["192.0.2.99"];
-  const full = { ...request, qr: true, aa: true, id: mode === "wrong id" ? (request.id + 1) & 0xffff : request.id, answers: addresses.map((ip) => ({ name, type: TYPE.A, class: 1, ttl: 60, data: addressData(ip) })) };
+  const full = {
+    ...request,
+    qr: true,
+    aa: true,
+    id: mode === "wrong id" ? (request.id + 1) & 0xffff : request.id,
+    answers: addresses.map((ip) => ({ name, type: TYPE.A, class: 1, ttl: 60, data: addressData(ip) })),
+  };
   const bytes = encodeMessage(full);
   // Over UDP, an answer past 512 bytes is cut to its question with the TC bit (RFC 1035 §4.2.1).
   if (!overTcp && bytes.length > 512) return encodeMessage({ ...full, tc: true, answers: [] });
@@ -76,7 +82,10 @@ test("a truncated answer is asked again over TCP, and read whole", async () => {
 test("an answer to another question (another id) is not taken", async () => {
   mode = "wrong id";
   try {
-    expect(await query({ host: "127.0.0.1", port }, "home.example.test", TYPE.A, { recursion: false })).toEqual({ ok: false, reason: "the answer does not belong to the question" });
+    expect(await query({ host: "127.0.0.1", port }, "home.example.test", TYPE.A, { recursion: false })).toEqual({
+      ok: false,
+      reason: "the answer does not belong to the question",
+    });
   } finally {
     mode = "truthful";
   }
@@ -84,6 +93,9 @@ test("an answer to another question (another id) is not taken", async () => {
 
 test("no name server on the port: connection refused, not a wait for the timeout", async () => {
   const closed = await freePort();
-  const found = await query({ host: "127.0.0.1", port: closed }, "home.example.test", TYPE.A, { recursion: false, timeoutMs: 30_000 });
+  const found = await query({ host: "127.0.0.1", port: closed }, "home.example.test", TYPE.A, {
+    recursion: false,
+    timeoutMs: 30_000,
+  });
   expect(found).toEqual({ ok: false, reason: "connection refused (no name server on this address)" });
 });

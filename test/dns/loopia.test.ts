@@ -2,11 +2,18 @@
 // how many calls it spends, and how Loopia's status words end up as failures with their cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createLoopiaApi, loopia } from "../../src/dns/services/loopia";
+import { decodeMethodCall } from "../../src/dns/protocols/xmlrpc";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { decodeMethodCall } from "../../src/dns/protocols/xmlrpc";
-import { LOOPIA_FAKE_CUSTOMER, LOOPIA_FAKE_PASSWORD, LOOPIA_FAKE_USER, type LoopiaFake, type LoopiaFault, startLoopiaFake } from "../fakes/loopia";
+import { createLoopiaApi, loopia } from "../../src/dns/services/loopia";
+import {
+  LOOPIA_FAKE_CUSTOMER,
+  LOOPIA_FAKE_PASSWORD,
+  LOOPIA_FAKE_USER,
+  type LoopiaFake,
+  type LoopiaFault,
+  startLoopiaFake,
+} from "../fakes/loopia";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -29,7 +36,11 @@ afterEach(async () => {
 function client(options: { password?: string; customer?: string; timeoutMs?: number; baseUrl?: string } = {}) {
   return zoneClient(
     createLoopiaApi(
-      { username: LOOPIA_FAKE_USER, password: options.password ?? LOOPIA_FAKE_PASSWORD, customer_number: options.customer ?? "" },
+      {
+        username: LOOPIA_FAKE_USER,
+        password: options.password ?? LOOPIA_FAKE_PASSWORD,
+        customer_number: options.customer ?? "",
+      },
       { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     ),
   );
@@ -66,7 +77,8 @@ describe("verify", () => {
   test("a wrong password is Loopia's AUTH_ERROR", async () => {
     expect(await client({ password: "wrong" }).verify()).toMatchObject({
       ok: false,
-      detail: "Loopia: getDomains: AUTH_ERROR (the API user's name or password is wrong, or it lacks the permission for this method)",
+      detail:
+        "Loopia: getDomains: AUTH_ERROR (the API user's name or password is wrong, or it lacks the permission for this method)",
     });
   });
 });
@@ -75,10 +87,22 @@ describe("writeRecord on an existing record", () => {
   test("changes only the address, keeps TTL, type and id; two calls", async () => {
     const before = home()[0]!;
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: String(before.record_id), zoneId: "example.com", message: `Loopia record ${before.record_id}, ttl 600` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: String(before.record_id),
+      zoneId: "example.com",
+      message: `Loopia record ${before.record_id}, ttl 600`,
+    });
     expect(home()).toEqual([{ type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
     expect(fake.methods()).toEqual(["getZoneRecords", "updateZoneRecord"]);
-    expect(params(1)).toEqual([LOOPIA_FAKE_USER, LOOPIA_FAKE_PASSWORD, "example.com", "home", { type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
+    expect(params(1)).toEqual([
+      LOOPIA_FAKE_USER,
+      LOOPIA_FAKE_PASSWORD,
+      "example.com",
+      "home",
+      { type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id },
+    ]);
   });
 
   test("padded strings (as Loopia's server sends them) are read trimmed: the record is found, not added again", async () => {
@@ -131,7 +155,10 @@ describe("writeRecord on an existing record", () => {
 
   test("a name with several records of the type is left alone", async () => {
     fake.addRecord("example.com", "home", { type: "A", rdata: "198.51.100.2" });
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+    });
     expect(fake.changes()).toBe(0);
   });
 
@@ -150,12 +177,27 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     const [created] = fake.records("example.com", "new", "A");
     expect(created).toMatchObject({ rdata: NEW_IP, ttl: 3600 });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.record_id), zoneId: "example.com", message: `Loopia record ${created!.record_id}, ttl 3600` });
-    expect(fake.methods()).toEqual(["getZoneRecords", "getSubdomains", "addSubdomain", "addZoneRecord", "getZoneRecords"]);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.record_id),
+      zoneId: "example.com",
+      message: `Loopia record ${created!.record_id}, ttl 3600`,
+    });
+    expect(fake.methods()).toEqual([
+      "getZoneRecords",
+      "getSubdomains",
+      "addSubdomain",
+      "addZoneRecord",
+      "getZoneRecords",
+    ]);
   });
 
   test("a subdomain Loopia knows is not added again; the TTL from the config is used", async () => {
-    await client().writeRecord(target("home.example.com", { ...known, ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
+    await client().writeRecord(
+      target("home.example.com", { ...known, ttl: 900 }, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ rdata: "2001:db8::7", ttl: 900 }]);
     expect(fake.methods()).not.toContain("addSubdomain");
   });
@@ -169,22 +211,82 @@ describe("writeRecord on a missing record", () => {
   test("an API user without permission to add: AUTH_ERROR, retries stop, nothing added", async () => {
     fake.permissions = new Set(["getDomains", "getZoneRecords", "updateZoneRecord", "getSubdomains"]);
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true, message: expect.stringMatching(/^Loopia: addSubdomain: AUTH_ERROR/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: expect.stringMatching(/^Loopia: addSubdomain: AUTH_ERROR/),
+    });
     expect(fake.records("example.com", "new", "A")).toEqual([]);
   });
 });
 
 describe("failures keep Loopia's words and leave the record alone", () => {
-  const cases: { name: string; fault?: LoopiaFault | "timeout"; password?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean; retryAfterSeconds?: number }[] = [
-    { name: "wrong password", password: "wrong", message: /^Loopia: getZoneRecords: AUTH_ERROR/, cause: "credentials", stopRetrying: true },
-    { name: "RATE_LIMITED names no wait", fault: { status: "RATE_LIMITED" }, message: "Loopia: getZoneRecords: RATE_LIMITED (more than 60 calls a minute)", cause: "throttled" },
-    { name: "a rate limit as XML-RPC fault 429", fault: { faultCode: 429, faultString: "Too many requests" }, message: "Loopia: getZoneRecords: Too many requests (fault 429)", cause: "throttled" },
-    { name: "UNKNOWN_ERROR", fault: { status: "UNKNOWN_ERROR" }, message: "Loopia: getZoneRecords: UNKNOWN_ERROR (Loopia could not do it)", cause: "refused" },
-    { name: "another fault", fault: { faultCode: 623, faultString: "Method not allowed" }, message: "Loopia: getZoneRecords: Method not allowed (fault 623)", cause: "refused" },
-    { name: "HTTP 500", fault: { httpStatus: 500 }, message: 'Loopia: unreadable answer (HTTP 500): "Too Many Requests"', cause: "unreachable" },
-    { name: "HTTP 429 with Retry-After", fault: { httpStatus: 429, retryAfter: 30 }, message: /HTTP 429/, cause: "throttled", retryAfterSeconds: 30 },
-    { name: "502 HTML page", fault: "html", message: /^Loopia: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "cut-off XML", fault: "malformed", message: /^Loopia: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: LoopiaFault | "timeout";
+    password?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "wrong password",
+      password: "wrong",
+      message: /^Loopia: getZoneRecords: AUTH_ERROR/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "RATE_LIMITED names no wait",
+      fault: { status: "RATE_LIMITED" },
+      message: "Loopia: getZoneRecords: RATE_LIMITED (more than 60 calls a minute)",
+      cause: "throttled",
+    },
+    {
+      name: "a rate limit as XML-RPC fault 429",
+      fault: { faultCode: 429, faultString: "Too many requests" },
+      message: "Loopia: getZoneRecords: Too many requests (fault 429)",
+      cause: "throttled",
+    },
+    {
+      name: "UNKNOWN_ERROR",
+      fault: { status: "UNKNOWN_ERROR" },
+      message: "Loopia: getZoneRecords: UNKNOWN_ERROR (Loopia could not do it)",
+      cause: "refused",
+    },
+    {
+      name: "another fault",
+      fault: { faultCode: 623, faultString: "Method not allowed" },
+      message: "Loopia: getZoneRecords: Method not allowed (fault 623)",
+      cause: "refused",
+    },
+    {
+      name: "HTTP 500",
+      fault: { httpStatus: 500 },
+      message: 'Loopia: unreadable answer (HTTP 500): "Too Many Requests"',
+      cause: "unreachable",
+    },
+    {
+      name: "HTTP 429 with Retry-After",
+      fault: { httpStatus: 429, retryAfter: 30 },
+      message: /HTTP 429/,
+      cause: "throttled",
+      retryAfterSeconds: 30,
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Loopia: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "cut-off XML",
+      fault: "malformed",
+      message: /^Loopia: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Loopia: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -200,9 +302,15 @@ describe("failures keep Loopia's words and leave the record alone", () => {
   );
 
   test("a refused update is reported with Loopia's word; the record stays", async () => {
-    fake.fault({ status: "BAD_INDATA" }, 1, (r) => (r.body as string).includes("<methodName>updateZoneRecord</methodName>"));
+    fake.fault({ status: "BAD_INDATA" }, 1, (r) =>
+      (r.body as string).includes("<methodName>updateZoneRecord</methodName>"),
+    );
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Loopia: updateZoneRecord: BAD_INDATA (a value was refused)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Loopia: updateZoneRecord: BAD_INDATA (a value was refused)",
+    });
     expect(home()[0]!.rdata).toBe(OLD_IP);
   });
 });

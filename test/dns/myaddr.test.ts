@@ -3,8 +3,8 @@
 // and the key never in a message.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createMyaddrClient } from "../../src/dns/services/myaddr";
 import type { RecordTarget, RecordType } from "../../src/dns/provider";
+import { createMyaddrClient } from "../../src/dns/services/myaddr";
 import { MYADDR_FAKE_KEY, type MyaddrFake, type MyaddrFault, type MyaddrName, startMyaddrFake } from "../fakes/myaddr";
 
 const NEW_V4 = "203.0.113.7";
@@ -36,22 +36,33 @@ function target(hostname: string, recordType: RecordType = "A"): RecordTarget {
   return { hostname, recordType, externalId: null, config: {} };
 }
 
-
 describe("writeRecord", () => {
   test("A: one form POST with the key and the IPv4; the AAAA stays", async () => {
     const outcome = await client().writeRecord(target("home.myaddr.tools"), NEW_V4);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home", zoneId: "", message: "myaddr name home" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home",
+      zoneId: "",
+      message: "myaddr name home",
+    });
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/update", query: {} });
     expect(fake.requests[0]?.headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(fake.requests[0]?.headers["user-agent"]).toBe("ddnsd/1.2.3");
-    expect(Object.fromEntries(new URLSearchParams(fake.requests[0]?.body as string))).toEqual({ key: MYADDR_FAKE_KEY, ip: NEW_V4 });
+    expect(Object.fromEntries(new URLSearchParams(fake.requests[0]?.body as string))).toEqual({
+      key: MYADDR_FAKE_KEY,
+      ip: NEW_V4,
+    });
     expect(home).toMatchObject({ ipv4: NEW_V4, ipv6: "2001:db8::1", updates: 1 });
   });
 
   test("AAAA: the IPv6 in the same ip field; the A stays", async () => {
     expect(await client().writeRecord(target("home.myaddr.tools", "AAAA"), NEW_V6)).toMatchObject({ ok: true });
-    expect(Object.fromEntries(new URLSearchParams(fake.requests[0]?.body as string))).toEqual({ key: MYADDR_FAKE_KEY, ip: NEW_V6 });
+    expect(Object.fromEntries(new URLSearchParams(fake.requests[0]?.body as string))).toEqual({
+      key: MYADDR_FAKE_KEY,
+      ip: NEW_V6,
+    });
     expect(home).toMatchObject({ ipv4: "198.51.100.1", ipv6: NEW_V6 });
   });
 
@@ -105,9 +116,25 @@ describe("failures keep myaddr's words and never show the key", () => {
       cause: "refused",
       stopRetrying: true,
     },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 120 }, message: 'myaddr: unreadable answer (HTTP 429): "Too Many Requests"', cause: "throttled", retryAfterSeconds: 120 },
-    { name: "500", fault: { status: 500 }, message: 'myaddr: unreadable answer (HTTP 500): "Error"', cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^myaddr: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 120 },
+      message: 'myaddr: unreadable answer (HTTP 429): "Too Many Requests"',
+      cause: "throttled",
+      retryAfterSeconds: 120,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: 'myaddr: unreadable answer (HTTP 500): "Error"',
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^myaddr: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
     {
       name: "an error echoing the key",
       fault: { status: 500, body: `failed for key=${MYADDR_FAKE_KEY}` },

@@ -3,10 +3,16 @@
 // Mythic Beasts can give ends up in its own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createMythicBeastsApi } from "../../src/dns/services/mythicbeasts";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { MYTHICBEASTS_FAKE_KEY, MYTHICBEASTS_FAKE_SECRET, type MythicBeastsFake, type MythicBeastsFault, startMythicBeastsFake } from "../fakes/mythicbeasts";
+import { createMythicBeastsApi } from "../../src/dns/services/mythicbeasts";
+import {
+  MYTHICBEASTS_FAKE_KEY,
+  MYTHICBEASTS_FAKE_SECRET,
+  type MythicBeastsFake,
+  type MythicBeastsFault,
+  startMythicBeastsFake,
+} from "../fakes/mythicbeasts";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -48,16 +54,29 @@ describe("verify", () => {
   });
 
   test("a wrong secret is refused in Mythic Beasts' words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Mythic Beasts: Authentication failed (HTTP 401)" });
+    expect(await client({ secret: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Mythic Beasts: Authentication failed (HTTP 401)",
+    });
   });
 });
 
 describe("writeRecord on an existing record", () => {
   test("finds the zone, reads the host's A records and replaces them with the one new record: three requests", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home/A", zoneId: "example.com", message: "Mythic Beasts record home/A, ttl 1800" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home/A",
+      zoneId: "example.com",
+      message: "Mythic Beasts record home/A, ttl 1800",
+    });
     expect(home()).toEqual([{ host: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
-    expect(requestLines()).toEqual(["GET /zones", "GET /zones/example.com/records/home/A", "PUT /zones/example.com/records/home/A"]);
+    expect(requestLines()).toEqual([
+      "GET /zones",
+      "GET /zones/example.com/records/home/A",
+      "PUT /zones/example.com/records/home/A",
+    ]);
     expect(fake.requests[2]?.body).toEqual({ records: [{ host: "home", ttl: 1800, type: "A", data: NEW_IP }] });
   });
 
@@ -72,7 +91,10 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("an AAAA is changed without touching the A of the same name", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    const outcome = await client().writeRecord(
+      target("home.example.com", known, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home/AAAA" });
     expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 900 }]);
     expect(home()).toMatchObject([{ data: OLD_IP, ttl: 1800 }]);
@@ -87,7 +109,8 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("nothing else in the zone is touched and nothing is deleted", async () => {
-    const others = () => structuredClone(fake.zones.get("example.com")!.filter((r) => !(r.host === "home" && r.type === "A")));
+    const others = () =>
+      structuredClone(fake.zones.get("example.com")!.filter((r) => !(r.host === "home" && r.type === "A")));
     const before = others();
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(others()).toEqual(before);
@@ -106,7 +129,13 @@ describe("writeRecord on an existing record", () => {
 describe("writeRecord on a missing record", () => {
   test("creates it with TTL 300", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "Mythic Beasts record new/A, ttl 300" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new/A",
+      zoneId: "example.com",
+      message: "Mythic Beasts record new/A, ttl 300",
+    });
     expect(fake.records("example.com", "new", "A")).toEqual([{ host: "new", type: "A", data: NEW_IP, ttl: 300 }]);
   });
 
@@ -115,7 +144,11 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com", { ...known, ttl: 3600 }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created" });
     expect(fake.records("example.com", "new", "A")).toMatchObject([{ data: NEW_IP, ttl: 3600 }]);
-    expect(requestLines()).toEqual(["GET /zones/example.com/records/new/A", "GET /zones", "PUT /zones/example.com/records/new/A"]);
+    expect(requestLines()).toEqual([
+      "GET /zones/example.com/records/new/A",
+      "GET /zones",
+      "PUT /zones/example.com/records/new/A",
+    ]);
   });
 });
 
@@ -130,7 +163,11 @@ describe("zone discovery", () => {
   test("a zone the key may not use is not offered", async () => {
     fake.addZone("other.org");
     fake.allowedZones = new Set(["example.com"]);
-    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Mythic Beasts: no zone of this account holds home.other.org" });
+    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Mythic Beasts: no zone of this account holds home.other.org",
+    });
   });
 
   test("a configured zone the account no longer holds is looked up afresh, once", async () => {
@@ -147,14 +184,60 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Mythic Beasts' words and leave the record alone", () => {
-  const cases: { name: string; fault?: MythicBeastsFault | "timeout"; secret?: string; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
-    { name: "wrong credentials", secret: "revoked", message: "Mythic Beasts: Authentication failed (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "a key without rights to the record", fault: { status: 403, error: "Permission denied for home A" }, message: "Mythic Beasts: Permission denied for home A (HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Mythic Beasts: Rate limited (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 naming no wait", fault: { status: 429 }, message: "Mythic Beasts: Rate limited (HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Mythic Beasts: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Mythic Beasts: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Mythic Beasts: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: MythicBeastsFault | "timeout";
+    secret?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "wrong credentials",
+      secret: "revoked",
+      message: "Mythic Beasts: Authentication failed (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "a key without rights to the record",
+      fault: { status: 403, error: "Permission denied for home A" },
+      message: "Mythic Beasts: Permission denied for home A (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "Mythic Beasts: Rate limited (HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 naming no wait",
+      fault: { status: 429 },
+      message: "Mythic Beasts: Rate limited (HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Mythic Beasts: Internal server error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Mythic Beasts: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Mythic Beasts: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Mythic Beasts: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -171,7 +254,11 @@ describe("failures keep Mythic Beasts' words and leave the record alone", () => 
 
   test("a refused record names the problems", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { ...known, ttl: 30 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Mythic Beasts: ttl: must be between 60 and 86400 (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Mythic Beasts: ttl: must be between 60 and 86400 (HTTP 400)",
+    });
     expect(home()).toMatchObject([{ data: OLD_IP, ttl: 1800 }]);
   });
 });

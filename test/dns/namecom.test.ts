@@ -2,9 +2,16 @@
 // and how every failure Name.com can give ends up as Name.com's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNamecomApi } from "../../src/dns/services/namecom";
 import { zoneClient } from "../../src/dns/reconcile";
-import { NAMECOM_DEFAULT_TTL, NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, type NamecomFake, type NamecomFault, startNamecomFake } from "../fakes/namecom";
+import { createNamecomApi } from "../../src/dns/services/namecom";
+import {
+  NAMECOM_DEFAULT_TTL,
+  NAMECOM_FAKE_TOKEN,
+  NAMECOM_FAKE_USERNAME,
+  type NamecomFake,
+  type NamecomFault,
+  startNamecomFake,
+} from "../fakes/namecom";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -39,9 +46,14 @@ const known = { zone_id: "example.com" };
 describe("verify", () => {
   test("valid credentials are accepted, read-only, with the domain count", async () => {
     fake.addDomain("other.org");
-    expect(await client().verify()).toEqual({ ok: true, detail: `Token accepted for ${NAMECOM_FAKE_USERNAME} (2 domains)` });
+    expect(await client().verify()).toEqual({
+      ok: true,
+      detail: `Token accepted for ${NAMECOM_FAKE_USERNAME} (2 domains)`,
+    });
     expect(requestLines()).toEqual(["GET /domains"]);
-    expect(fake.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`${NAMECOM_FAKE_USERNAME}:${NAMECOM_FAKE_TOKEN}`).toString("base64")}`);
+    expect(fake.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${NAMECOM_FAKE_USERNAME}:${NAMECOM_FAKE_TOKEN}`).toString("base64")}`,
+    );
     expect(fake.writes()).toBe(0);
   });
 
@@ -57,15 +69,28 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the records, and PUTs the record with the TTL it read: three requests", async () => {
     const id = String(home()!.id);
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `Name.com record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `Name.com record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject({ answer: NEW_IP, ttl: 1800 });
-    expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records", `PUT /domains/example.com/records/${id}`]);
+    expect(requestLines()).toEqual([
+      "GET /domains",
+      "GET /domains/example.com/records",
+      `PUT /domains/example.com/records/${id}`,
+    ]);
     expect(fake.requests[2]?.body).toEqual({ host: "home", type: "A", answer: NEW_IP, ttl: 1800 });
   });
 
   test("steady state (domain known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["GET /domains/example.com/records", `PUT /domains/example.com/records/${home()!.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /domains/example.com/records",
+      `PUT /domains/example.com/records/${home()!.id}`,
+    ]);
   });
 
   test("the TTL survives the PUT that would reset it; a TTL from config replaces it", async () => {
@@ -96,7 +121,13 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 300", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(created!.id), zoneId: "example.com", message: `Name.com record ${created!.id}, ttl 300` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(created!.id),
+      zoneId: "example.com",
+      message: `Name.com record ${created!.id}, ttl 300`,
+    });
     expect(fake.requests.at(-1)?.body).toEqual({ host: "new", type: "A", answer: NEW_IP, ttl: 300 });
   });
 
@@ -126,19 +157,62 @@ describe("domain discovery", () => {
   test("a configured domain that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual(["GET /domains/sub.example.com/records", "GET /domains", "GET /domains/example.com/records", "POST /domains/example.com/records"]);
+    expect(requestLines()).toEqual([
+      "GET /domains/sub.example.com/records",
+      "GET /domains",
+      "GET /domains/example.com/records",
+      "POST /domains/example.com/records",
+    ]);
   });
 });
 
 describe("failures keep Name.com's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: NamecomFault | "timeout"; token?: string })[] = [
-    { name: "wrong token", token: "revoked", message: /^Name\.com: Permission Denied: Authentication Error .* \(HTTP 403\)$/, stopRetrying: true, cause: "credentials" },
-    { name: "unauthenticated", fault: { status: 401 }, message: "Name.com: Unauthenticated (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Name.com: Too Many Requests (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "Name.com: Too Many Requests (HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Name.com: Internal Server Error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Name\.com: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Name\.com: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "wrong token",
+      token: "revoked",
+      message: /^Name\.com: Permission Denied: Authentication Error .* \(HTTP 403\)$/,
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "unauthenticated",
+      fault: { status: 401 },
+      message: "Name.com: Unauthenticated (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "Name.com: Too Many Requests (HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: "Name.com: Too Many Requests (HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Name.com: Internal Server Error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Name\.com: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Name\.com: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Name.com: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -156,7 +230,11 @@ describe("failures keep Name.com's words and leave the record alone", () => {
   test("a refused PUT is reported in Name.com's words; the record and its TTL stay", async () => {
     fake.fault({ status: 400, message: "Invalid Argument", details: "Domain is locked" }, 1, (r) => r.method === "PUT");
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Name.com: Invalid Argument: Domain is locked (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Name.com: Invalid Argument: Domain is locked (HTTP 400)",
+    });
     expect(home()).toMatchObject({ answer: OLD_IP, ttl: 1800 });
   });
 });

@@ -3,9 +3,15 @@
 // NameSilo's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNamesiloApi, namesilo } from "../../src/dns/services/namesilo";
 import { zoneClient } from "../../src/dns/reconcile";
-import { NAMESILO_DEFAULT_TTL, NAMESILO_FAKE_API_KEY, type NamesiloFake, type NamesiloFault, startNamesiloFake } from "../fakes/namesilo";
+import { createNamesiloApi, namesilo } from "../../src/dns/services/namesilo";
+import {
+  NAMESILO_DEFAULT_TTL,
+  NAMESILO_FAKE_API_KEY,
+  type NamesiloFake,
+  type NamesiloFault,
+  startNamesiloFake,
+} from "../fakes/namesilo";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -58,7 +64,10 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in NameSilo's words", async () => {
-    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({ ok: false, detail: "NameSilo: Invalid API Key (code 110, HTTP 200)" });
+    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "NameSilo: Invalid API Key (code 110, HTTP 200)",
+    });
   });
 });
 
@@ -67,9 +76,20 @@ describe("writeRecord on an existing record", () => {
     const id = home()!.record_id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const now = home()!;
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: now.record_id, zoneId: "example.com", message: `NameSilo record ${now.record_id}, ttl 86400` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: now.record_id,
+      zoneId: "example.com",
+      message: `NameSilo record ${now.record_id}, ttl 86400`,
+    });
     expect(now).toMatchObject({ value: NEW_IP, ttl: 86400 });
-    expect(requestLines()).toEqual(["/dnsListRecords home.example.com", "/dnsListRecords example.com", "/dnsListRecords example.com", "/dnsUpdateRecord example.com"]);
+    expect(requestLines()).toEqual([
+      "/dnsListRecords home.example.com",
+      "/dnsListRecords example.com",
+      "/dnsListRecords example.com",
+      "/dnsUpdateRecord example.com",
+    ]);
     expect(fake.requests[3]?.query).toMatchObject({ rrid: id, rrhost: "home", rrvalue: NEW_IP, rrttl: "86400" });
   });
 
@@ -107,7 +127,13 @@ describe("writeRecord on a missing record", () => {
   test("creates it with NameSilo's default TTL", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     const created = fake.record("example.com", "new", "A")!;
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created.record_id, zoneId: "example.com", message: `NameSilo record ${created.record_id}, ttl ${NAMESILO_DEFAULT_TTL}` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created.record_id,
+      zoneId: "example.com",
+      message: `NameSilo record ${created.record_id}, ttl ${NAMESILO_DEFAULT_TTL}`,
+    });
     expect(fake.requests.at(-1)?.query).toMatchObject({ rrtype: "A", rrhost: "new", rrvalue: NEW_IP, rrttl: "7207" });
   });
 
@@ -127,7 +153,11 @@ describe("domain discovery", () => {
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "NameSilo: no zone of this account holds host.ample.com" });
+    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "NameSilo: no zone of this account holds host.ample.com",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -153,15 +183,64 @@ describe("domain discovery", () => {
 
 describe("failures keep NameSilo's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: NamesiloFault | "timeout"; apiKey?: string })[] = [
-    { name: "wrong key", apiKey: "revoked", message: "NameSilo: Invalid API Key (code 110, HTTP 200)", stopRetrying: true, cause: "credentials" },
-    { name: "a sub-account's key", fault: { code: 112 }, message: "NameSilo: API not available to Sub-Accounts (code 112, HTTP 200)", stopRetrying: true, cause: "credentials" },
-    { name: "a key restricted to other addresses", fault: { code: 113 }, message: "NameSilo: This API account cannot be accessed from your IP (code 113, HTTP 200)", stopRetrying: true, cause: "credentials" },
-    { name: "internal error", fault: { code: 201 }, message: "NameSilo: Internal system error (code 201, HTTP 200)", cause: "unreachable" },
-    { name: "general error", fault: { code: 210, detail: "Try again later" }, message: "NameSilo: Try again later (code 210, HTTP 200)", cause: "refused" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "NameSilo: Too many requests (code 429, HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: "NameSilo: Too many requests (code 429, HTTP 429)", cause: "throttled" },
-    { name: "502 HTML page", fault: "html", message: /^NameSilo: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^NameSilo: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "wrong key",
+      apiKey: "revoked",
+      message: "NameSilo: Invalid API Key (code 110, HTTP 200)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "a sub-account's key",
+      fault: { code: 112 },
+      message: "NameSilo: API not available to Sub-Accounts (code 112, HTTP 200)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "a key restricted to other addresses",
+      fault: { code: 113 },
+      message: "NameSilo: This API account cannot be accessed from your IP (code 113, HTTP 200)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "internal error",
+      fault: { code: 201 },
+      message: "NameSilo: Internal system error (code 201, HTTP 200)",
+      cause: "unreachable",
+    },
+    {
+      name: "general error",
+      fault: { code: 210, detail: "Try again later" },
+      message: "NameSilo: Try again later (code 210, HTTP 200)",
+      cause: "refused",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "NameSilo: Too many requests (code 429, HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: "NameSilo: Too many requests (code 429, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^NameSilo: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^NameSilo: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "NameSilo: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -179,7 +258,11 @@ describe("failures keep NameSilo's words and leave the record alone", () => {
   test("a refused update is reported in NameSilo's words; the record and its TTL stay", async () => {
     fake.fault({ code: 280, detail: "DNS modification error: the domain is locked" }, 1, "/dnsUpdateRecord");
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "NameSilo: DNS modification error: the domain is locked (code 280, HTTP 200)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "NameSilo: DNS modification error: the domain is locked (code 280, HTTP 200)",
+    });
     expect(home()).toMatchObject({ value: OLD_IP, ttl: 86400 });
   });
 

@@ -2,10 +2,17 @@
 // keeps, how many requests it spends, and how every failure ends up in Netcup's own words with its cause.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNetcupApi, netcup } from "../../src/dns/services/netcup";
-import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
-import { NETCUP_FAKE_API_KEY, NETCUP_FAKE_API_PASSWORD, NETCUP_FAKE_CUSTOMER, type NetcupFake, type NetcupFault, startNetcupFake } from "../fakes/netcup";
+import { zoneClient } from "../../src/dns/reconcile";
+import { createNetcupApi, netcup } from "../../src/dns/services/netcup";
+import {
+  NETCUP_FAKE_API_KEY,
+  NETCUP_FAKE_API_PASSWORD,
+  NETCUP_FAKE_CUSTOMER,
+  type NetcupFake,
+  type NetcupFault,
+  startNetcupFake,
+} from "../fakes/netcup";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -27,7 +34,11 @@ afterEach(async () => {
 
 function api(options: { password?: string; timeoutMs?: number; baseUrl?: string; now?: () => number } = {}) {
   return createNetcupApi(
-    { customer_number: NETCUP_FAKE_CUSTOMER, api_key: NETCUP_FAKE_API_KEY, api_password: options.password ?? NETCUP_FAKE_API_PASSWORD },
+    {
+      customer_number: NETCUP_FAKE_CUSTOMER,
+      api_key: NETCUP_FAKE_API_KEY,
+      api_password: options.password ?? NETCUP_FAKE_API_PASSWORD,
+    },
     { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     options.now,
   );
@@ -57,18 +68,28 @@ describe("the description", () => {
 
 describe("verify", () => {
   test("valid credentials: one login, nothing changed", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: `API key accepted for customer ${NETCUP_FAKE_CUSTOMER}` });
+    expect(await client().verify()).toEqual({
+      ok: true,
+      detail: `API key accepted for customer ${NETCUP_FAKE_CUSTOMER}`,
+    });
     expect(actions()).toEqual(["login"]);
     expect(fake.requests[0]?.body).toEqual({
       action: "login",
-      param: { customernumber: NETCUP_FAKE_CUSTOMER, apikey: NETCUP_FAKE_API_KEY, apipassword: NETCUP_FAKE_API_PASSWORD },
+      param: {
+        customernumber: NETCUP_FAKE_CUSTOMER,
+        apikey: NETCUP_FAKE_API_KEY,
+        apipassword: NETCUP_FAKE_API_PASSWORD,
+      },
     });
     expect(fake.changes()).toBe(0);
   });
 
   test("a wrong API password is refused in Netcup's words", async () => {
     const outcome = await client({ password: "wrong" }).verify();
-    expect(outcome).toMatchObject({ ok: false, detail: expect.stringMatching(/^Netcup: Validation Error\. The login failed\..* \(statuscode 4013\)$/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^Netcup: Validation Error\. The login failed\..* \(statuscode 4013\)$/),
+    });
   });
 });
 
@@ -81,7 +102,12 @@ describe("the session", () => {
     expect(actions()).toEqual(["login", "infoDnsRecords", "updateDnsRecords", "infoDnsRecords", "updateDnsRecords"]);
     const ids = fake.requests.slice(1).map((r) => (r.body as { param: Record<string, unknown> }).param);
     expect(new Set(ids.map((p) => p.apisessionid)).size).toBe(1);
-    expect(ids.every((p) => p.apipassword === undefined && p.customernumber === NETCUP_FAKE_CUSTOMER && p.apikey === NETCUP_FAKE_API_KEY)).toBe(true);
+    expect(
+      ids.every(
+        (p) =>
+          p.apipassword === undefined && p.customernumber === NETCUP_FAKE_CUSTOMER && p.apikey === NETCUP_FAKE_API_KEY,
+      ),
+    ).toBe(true);
   });
 
   test("one Netcup has ended is replaced by a new login, once, and the action repeated", async () => {
@@ -106,9 +132,17 @@ describe("the session", () => {
   });
 
   test("a session refused twice in a row is a failure, not a loop", async () => {
-    fake.fault({ statuscode: 4001, shortmessage: "The session id is not in a valid format." }, undefined, (r) => (r.body as { action: string }).action !== "login");
+    fake.fault(
+      { statuscode: 4001, shortmessage: "The session id is not in a valid format." },
+      undefined,
+      (r) => (r.body as { action: string }).action !== "login",
+    );
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: The session id is not in a valid format. (statuscode 4001)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Netcup: The session id is not in a valid format. (statuscode 4001)",
+    });
     expect(actions()).toEqual(["login", "infoDnsRecords", "login", "infoDnsRecords"]);
   });
 });
@@ -117,12 +151,20 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the records, and changes only the destination: five requests", async () => {
     const id = home()!.id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `Netcup record ${id}` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `Netcup record ${id}`,
+    });
     expect(home()).toMatchObject({ destination: NEW_IP, priority: "0", state: "yes" });
     expect(actions()).toEqual(["login", "infoDnsZone", "infoDnsZone", "infoDnsRecords", "updateDnsRecords"]);
     expect((fake.requests[4]!.body as { param: Record<string, unknown> }).param).toMatchObject({
       domainname: "example.com",
-      dnsrecordset: { dnsrecords: [{ id, hostname: "home", type: "A", priority: "0", destination: NEW_IP, deleterecord: false }] },
+      dnsrecordset: {
+        dnsrecords: [{ id, hostname: "home", type: "A", priority: "0", destination: NEW_IP, deleterecord: false }],
+      },
     });
   });
 
@@ -147,7 +189,13 @@ describe("writeRecord on a missing record", () => {
   test("creates it without an id, and reports the id Netcup gave it", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     const created = fake.record("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `Netcup record ${created!.id}` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created!.id,
+      zoneId: "example.com",
+      message: `Netcup record ${created!.id}`,
+    });
     expect((fake.requests.at(-1)!.body as { param: { dnsrecordset: unknown } }).param.dnsrecordset).toEqual({
       dnsrecords: [{ hostname: "new", type: "A", destination: NEW_IP, deleterecord: false }],
     });
@@ -160,7 +208,11 @@ describe("writeRecord on a missing record", () => {
   });
 
   test("an empty zone answered with Netcup's 5029 counts as no records", async () => {
-    fake.fault({ statuscode: 5029, shortmessage: "Can not get DNS records for zone.", longmessage: "Domain not found." }, 1, (r) => (r.body as { action: string }).action === "infoDnsRecords");
+    fake.fault(
+      { statuscode: 5029, shortmessage: "Can not get DNS records for zone.", longmessage: "Domain not found." },
+      1,
+      (r) => (r.body as { action: string }).action === "infoDnsRecords",
+    );
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created" });
   });
@@ -172,34 +224,96 @@ describe("domain discovery", () => {
     const outcome = await client().writeRecord(target("x.y.example.co.uk"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.co.uk" });
     expect(fake.record("example.co.uk", "x.y", "A")?.destination).toBe(NEW_IP);
-    const asked = fake.requests.filter((r) => (r.body as { action: string }).action === "infoDnsZone").map((r) => (r.body as { param: { domainname: string } }).param.domainname);
+    const asked = fake.requests
+      .filter((r) => (r.body as { action: string }).action === "infoDnsZone")
+      .map((r) => (r.body as { param: { domainname: string } }).param.domainname);
     expect(asked).toEqual(["x.y.example.co.uk", "y.example.co.uk", "example.co.uk"]);
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Netcup: no zone of this account holds host.other.net" });
+    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Netcup: no zone of this account holds host.other.net",
+    });
     expect(fake.changes()).toBe(0);
   });
 
   test("a domain on CloudDNS (statuscode 5028) is refused for good, naming the type that reaches it", async () => {
     fake.cloudDomains.add("cloud.de");
     const found = await client().writeRecord(target("home.cloud.de"), NEW_IP);
-    expect(found).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("use the Netcup CloudDNS type (netcupcloud)") });
+    expect(found).toMatchObject({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: expect.stringContaining("use the Netcup CloudDNS type (netcupcloud)"),
+    });
     const configured = await client().writeRecord(target("home.cloud.de", { zone_id: "cloud.de" }), NEW_IP);
-    expect(configured).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("(statuscode 5028) — the domain is on Netcup CloudDNS") });
+    expect(configured).toMatchObject({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: expect.stringContaining("(statuscode 5028) — the domain is on Netcup CloudDNS"),
+    });
     expect(fake.changes()).toBe(0);
   });
-
 });
 
 describe("failures keep Netcup's words and leave the record alone", () => {
-  const cases: { name: string; fault?: NetcupFault | "timeout"; password?: string; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean; requests: number }[] = [
-    { name: "wrong API password", password: "revoked", message: /^Netcup: Validation Error\. The login failed\./, stopRetrying: true, cause: "credentials", requests: 1 },
-    { name: "429 with Retry-After", fault: { httpStatus: 429, retryAfter: 40 }, message: "Netcup: Too Many Requests (HTTP 429)", retryAfterSeconds: 40, cause: "throttled", requests: 1 },
-    { name: "429 without Retry-After names no wait", fault: { httpStatus: 429 }, message: "Netcup: Too Many Requests (HTTP 429)", cause: "throttled", requests: 1 },
-    { name: "500", fault: { httpStatus: 500 }, message: "Netcup: Too Many Requests (HTTP 500)", cause: "unreachable", requests: 1 },
-    { name: "502 HTML page", fault: "html", message: /^Netcup: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable", requests: 1 },
-    { name: "malformed JSON", fault: "malformed", message: /^Netcup: unreadable answer \(HTTP 200\)/, cause: "unreachable", requests: 1 },
+  const cases: {
+    name: string;
+    fault?: NetcupFault | "timeout";
+    password?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+    requests: number;
+  }[] = [
+    {
+      name: "wrong API password",
+      password: "revoked",
+      message: /^Netcup: Validation Error\. The login failed\./,
+      stopRetrying: true,
+      cause: "credentials",
+      requests: 1,
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { httpStatus: 429, retryAfter: 40 },
+      message: "Netcup: Too Many Requests (HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+      requests: 1,
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { httpStatus: 429 },
+      message: "Netcup: Too Many Requests (HTTP 429)",
+      cause: "throttled",
+      requests: 1,
+    },
+    {
+      name: "500",
+      fault: { httpStatus: 500 },
+      message: "Netcup: Too Many Requests (HTTP 500)",
+      cause: "unreachable",
+      requests: 1,
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Netcup: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+      requests: 1,
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Netcup: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+      requests: 1,
+    },
     { name: "timeout", fault: "timeout", message: "Netcup: no answer within 1s", cause: "unreachable", requests: 1 },
   ];
   failureTests(
@@ -215,9 +329,17 @@ describe("failures keep Netcup's words and leave the record alone", () => {
   );
 
   test("a refused update is reported in Netcup's words; the record stays", async () => {
-    fake.fault({ statuscode: 4013, shortmessage: "Validation Error.", longmessage: "Domain is locked." }, 1, (r) => (r.body as { action: string }).action === "updateDnsRecords");
+    fake.fault(
+      { statuscode: 4013, shortmessage: "Validation Error.", longmessage: "Domain is locked." },
+      1,
+      (r) => (r.body as { action: string }).action === "updateDnsRecords",
+    );
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup: Validation Error. Domain is locked. (statuscode 4013)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Netcup: Validation Error. Domain is locked. (statuscode 4013)",
+    });
     expect(home()?.destination).toBe(OLD_IP);
   });
 });

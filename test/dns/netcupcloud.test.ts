@@ -3,10 +3,15 @@
 // (a refused key in an HTTP 400, a domain not on CloudDNS) in its own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNetcupCloudApi, netcupcloud } from "../../src/dns/services/netcupcloud";
 import type { FailureCause, RecordConfig, RecordTarget } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
-import { NETCUPCLOUD_FAKE_KEY, type NetcupCloudFake, type NetcupCloudFault, startNetcupCloudFake } from "../fakes/netcupcloud";
+import { createNetcupCloudApi, netcupcloud } from "../../src/dns/services/netcupcloud";
+import {
+  NETCUPCLOUD_FAKE_KEY,
+  type NetcupCloudFake,
+  type NetcupCloudFault,
+  startNetcupCloudFake,
+} from "../fakes/netcupcloud";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -26,7 +31,10 @@ afterEach(async () => {
 
 function client(options: { key?: string; timeoutMs?: number } = {}) {
   return zoneClient(
-    createNetcupCloudApi({ api_key: options.key ?? NETCUPCLOUD_FAKE_KEY }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }),
+    createNetcupCloudApi(
+      { api_key: options.key ?? NETCUPCLOUD_FAKE_KEY },
+      { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
   );
 }
 
@@ -36,7 +44,8 @@ function target(hostname: string, config: RecordConfig = {}, fields: Partial<Rec
 
 const known = { zone_id: "example.com" };
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
-const served = (name: string, type = "A") => fake.served("example.com").filter((r) => r.name === name && r.type === type);
+const served = (name: string, type = "A") =>
+  fake.served("example.com").filter((r) => r.name === name && r.type === type);
 
 describe("the description", () => {
   test("one API key of 64 characters, a legacy key refused with a pointer to the Netcup type", () => {
@@ -57,14 +66,22 @@ describe("verify", () => {
 
   test("a refused key (authenticationError in an HTTP 400) fails in netcup's words", async () => {
     const outcome = await client({ key: "k".repeat(64) }).verify();
-    expect(outcome).toEqual({ ok: false, detail: "Netcup CloudDNS: authenticationError: The API key is invalid or expired. (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      detail: "Netcup CloudDNS: authenticationError: The API key is invalid or expired. (HTTP 400)",
+    });
   });
 });
 
 describe("writeRecord", () => {
   test("finds the domain by name, reads the served revision, and changes the record in one committed changeset", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com", message: expect.stringContaining("ttl 600") });
+    expect(outcome).toMatchObject({
+      ok: true,
+      action: "updated",
+      zoneId: "example.com",
+      message: expect.stringContaining("ttl 600"),
+    });
     expect(served("home")).toEqual([expect.objectContaining({ rdata: NEW_IP, ttl: 600 })]);
     expect(served("@", "MX")).toHaveLength(1);
     const post = fake.requests.find((r) => r.method === "POST");
@@ -83,14 +100,21 @@ describe("writeRecord", () => {
   });
 
   test("a missing record is created with TTL 300, or the config's", async () => {
-    expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "created" });
+    expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "created",
+    });
     expect(served("new")).toEqual([expect.objectContaining({ rdata: NEW_IP, ttl: 300 })]);
-    expect(await client().writeRecord(target("example.com", { ...known, ttl: 120 }, { recordType: "AAAA" }), "2001:db8::7")).toMatchObject({ ok: true, action: "created" });
+    expect(
+      await client().writeRecord(target("example.com", { ...known, ttl: 120 }, { recordType: "AAAA" }), "2001:db8::7"),
+    ).toMatchObject({ ok: true, action: "created" });
     expect(served("@", "AAAA")).toEqual([expect.objectContaining({ rdata: "2001:db8::7", ttl: 120 })]);
   });
 
   test("create_if_missing false refuses and writes nothing", async () => {
-    expect(await client().writeRecord(target("new.example.com", { ...known, create_if_missing: false }), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(
+      await client().writeRecord(target("new.example.com", { ...known, create_if_missing: false }), NEW_IP),
+    ).toMatchObject({ ok: false, cause: "refused" });
     expect(fake.changesets()).toBe(0);
   });
 
@@ -105,21 +129,37 @@ describe("writeRecord", () => {
     fake.perPage = 1;
     for (const name of ["a", "b", "c"]) fake.addRecord("example.com", { name, type: "A", rdata: OLD_IP });
     fake.addRecord("example.com", { name: "late", type: "A", rdata: OLD_IP, ttl: 900 });
-    expect(await client().writeRecord(target("late.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(await client().writeRecord(target("late.example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     expect(served("late")).toEqual([expect.objectContaining({ rdata: NEW_IP, ttl: 900 })]);
   });
 
   test("the longest domain of the account holding the name; a domain not on CloudDNS is refused for good", async () => {
     fake.addDomain("lab.example.com");
     fake.addRecord("lab.example.com", { name: "pi", type: "A", rdata: OLD_IP });
-    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({ ok: true, action: "updated", zoneId: "lab.example.com" });
+    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "updated",
+      zoneId: "lab.example.com",
+    });
     fake.addDomain("legacy.org", { isDnsManaged: false });
     const outcome = await client().writeRecord(target("home.legacy.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("use the Netcup type") });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: expect.stringContaining("use the Netcup type"),
+    });
   });
 
   test("no domain holding the name: a failure naming it", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Netcup CloudDNS: no zone of this account holds home.example.org" });
+    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Netcup CloudDNS: no zone of this account holds home.example.org",
+    });
   });
 
   test("a configured domain that left the account is looked up afresh, once", async () => {
@@ -133,18 +173,56 @@ describe("writeRecord", () => {
 });
 
 describe("failures keep netcup's words and leave the record alone", () => {
-  const cases: { name: string; fault?: NetcupCloudFault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean; retryAfterSeconds?: number }[] = [
-    { name: "refused key", key: "z".repeat(64), message: "Netcup CloudDNS: authenticationError: The API key is invalid or expired. (HTTP 400)", cause: "credentials", stopRetrying: true },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 90 }, message: "Netcup CloudDNS: tooManyRequests: Too many requests. (HTTP 429)", cause: "throttled", retryAfterSeconds: 90 },
-    { name: "500", fault: { status: 500 }, message: "Netcup CloudDNS: internalError: Internal error. (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Netcup CloudDNS: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Netcup CloudDNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: NetcupCloudFault | "timeout";
+    key?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "refused key",
+      key: "z".repeat(64),
+      message: "Netcup CloudDNS: authenticationError: The API key is invalid or expired. (HTTP 400)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 90 },
+      message: "Netcup CloudDNS: tooManyRequests: Too many requests. (HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 90,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Netcup CloudDNS: internalError: Internal error. (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Netcup CloudDNS: unreadable answer \(HTTP 502\)/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Netcup CloudDNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Netcup CloudDNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const c of cases) {
     test(c.name, async () => {
       if (c.fault) fake.fault(c.fault);
-      const outcome = await client({ key: c.key, timeoutMs: 1000 }).writeRecord(target("home.example.com", known), NEW_IP);
+      const outcome = await client({ key: c.key, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", known),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(c.message);
@@ -158,7 +236,11 @@ describe("failures keep netcup's words and leave the record alone", () => {
   test("a refused changeset is reported; the record stays", async () => {
     fake.fault({ status: 422, code: "validationError", message: "The zone is locked." }, 1, (r) => r.method === "POST");
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Netcup CloudDNS: validationError: The zone is locked. (HTTP 422)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Netcup CloudDNS: validationError: The zone is locked. (HTTP 422)",
+    });
     expect(served("home")).toEqual([expect.objectContaining({ rdata: OLD_IP })]);
   });
 });

@@ -2,8 +2,8 @@
 // and how each failure Njalla can give — mostly inside an HTTP 200 — ends up in Njalla's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNjallaApi, njalla, njallaTtl } from "../../src/dns/services/njalla";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createNjallaApi, njalla, njallaTtl } from "../../src/dns/services/njalla";
 import { NJALLA_FAKE_TOKEN, type NjallaFake, type NjallaFault, startNjallaFake } from "../fakes/njalla";
 import { type FailureCase, failureTests, target } from "./support";
 
@@ -35,19 +35,31 @@ function client(options: { token?: string; timeoutMs?: number; baseUrl?: string 
 }
 
 const methods = () => fake.requests.map((r) => (r.body as { method: string }).method);
-const paramsOf = (request: { body: unknown } | undefined) => (request?.body as { params?: unknown } | undefined)?.params;
+const paramsOf = (request: { body: unknown } | undefined) =>
+  (request?.body as { params?: unknown } | undefined)?.params;
 const home = () => fake.records("example.com", "home", "A");
 
 describe("the description", () => {
   test("verify lists the domains with the token in Njalla's own scheme", async () => {
-    const built = njalla.createClient({ token: NJALLA_FAKE_TOKEN }, {}, { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" });
+    const built = njalla.createClient(
+      { token: NJALLA_FAKE_TOKEN },
+      {},
+      { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" },
+    );
     expect(await built.verify()).toEqual({ ok: true, detail: "Token accepted (2 domains)" });
-    expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/", headers: { authorization: `Njalla ${NJALLA_FAKE_TOKEN}` } });
+    expect(fake.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/",
+      headers: { authorization: `Njalla ${NJALLA_FAKE_TOKEN}` },
+    });
     expect(fake.requests[0]?.body).toEqual({ jsonrpc: "2.0", id: "1", method: "list-domains", params: {} });
   });
 
   test("a refused token, answered with HTTP 200, fails verify in Njalla's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Njalla: Invalid token. (code 403)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Njalla: Invalid token. (code 403)",
+    });
   });
 });
 
@@ -59,10 +71,23 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain, lists its records and edits the one record, keeping its name and TTL", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const id = home()[0]!.id;
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `Njalla record ${id}, ttl 900` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `Njalla record ${id}, ttl 900`,
+    });
     expect(home()).toEqual([{ id, name: "home", type: "A", content: NEW_IP, ttl: 900 }]);
     expect(methods()).toEqual(["list-domains", "list-records", "edit-record"]);
-    expect(paramsOf(fake.requests[2])).toEqual({ domain: "example.com", id, name: "home", type: "A", content: NEW_IP, ttl: 900 });
+    expect(paramsOf(fake.requests[2])).toEqual({
+      domain: "example.com",
+      id,
+      name: "home",
+      type: "A",
+      content: NEW_IP,
+      ttl: 900,
+    });
   });
 
   test("steady state (domain known from config): two calls", async () => {
@@ -90,12 +115,27 @@ describe("writeRecord on a missing record", () => {
   test("adds it with TTL 300", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), NEW_IP);
     const [created] = fake.records("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `Njalla record ${created!.id}, ttl 300` });
-    expect(paramsOf(fake.requests.at(-1))).toEqual({ domain: "example.com", name: "new", type: "A", content: NEW_IP, ttl: 300 });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created!.id,
+      zoneId: "example.com",
+      message: `Njalla record ${created!.id}, ttl 300`,
+    });
+    expect(paramsOf(fake.requests.at(-1))).toEqual({
+      domain: "example.com",
+      name: "new",
+      type: "A",
+      content: NEW_IP,
+      ttl: 300,
+    });
   });
 
   test("an AAAA record for the apex with the TTL from config", async () => {
-    await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
+    await client().writeRecord(
+      target("example.com", { zone_id: "example.com", ttl: 3600 }, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 3600 }]);
   });
 
@@ -115,9 +155,13 @@ describe("writeRecord on a missing record", () => {
 });
 
 describe("domain discovery", () => {
-  test("a domain not in the account (403 \"permission denied\") is refused, not taken for a bad token", async () => {
+  test('a domain not in the account (403 "permission denied") is refused, not taken for a bad token', async () => {
     const outcome = await client().writeRecord(target("home.example.org", { zone_id: "example.org" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Njalla: no zone of this account holds home.example.org" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Njalla: no zone of this account holds home.example.org",
+    });
     expect(methods()).toEqual(["list-records", "list-domains"]);
   });
 
@@ -130,20 +174,57 @@ describe("domain discovery", () => {
 
 describe("failures keep Njalla's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: NjallaFault | "timeout"; token?: string })[] = [
-    { name: "refused token (HTTP 200, code 403)", token: "revoked", message: "Njalla: Invalid token. (code 403)", cause: "credentials", stopRetrying: true },
-    { name: "refused token as HTTP 401 without a JSON-RPC error", fault: { status: 401 }, message: /^Njalla: unreadable answer \(HTTP 401\)/, cause: "credentials", stopRetrying: true },
-    { name: "refused token as HTTP 403 without a JSON-RPC error", fault: { status: 403 }, message: /^Njalla: unreadable answer \(HTTP 403\)/, cause: "credentials", stopRetrying: true },
-    { name: "a JSON-RPC error for the call", fault: { code: 500, message: "Internal error." }, message: "Njalla: Internal error. (code 500)", cause: "unreachable" },
-    { name: "HTTP 429 with Retry-After", fault: { status: 429, retryAfter: 45 }, message: /^Njalla: unreadable answer \(HTTP 429\)/, cause: "throttled", retryAfterSeconds: 45 },
+    {
+      name: "refused token (HTTP 200, code 403)",
+      token: "revoked",
+      message: "Njalla: Invalid token. (code 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "refused token as HTTP 401 without a JSON-RPC error",
+      fault: { status: 401 },
+      message: /^Njalla: unreadable answer \(HTTP 401\)/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "refused token as HTTP 403 without a JSON-RPC error",
+      fault: { status: 403 },
+      message: /^Njalla: unreadable answer \(HTTP 403\)/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a JSON-RPC error for the call",
+      fault: { code: 500, message: "Internal error." },
+      message: "Njalla: Internal error. (code 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "HTTP 429 with Retry-After",
+      fault: { status: 429, retryAfter: 45 },
+      message: /^Njalla: unreadable answer \(HTTP 429\)/,
+      cause: "throttled",
+      retryAfterSeconds: 45,
+    },
     { name: "HTML page", fault: "html", message: /^Njalla: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Njalla: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Njalla: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Njalla: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,
     async ({ fault, token }) => {
       if (fault) fake.fault(fault);
-      return client({ token, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      return client({ token, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
     },
     () => {
       expect(fake.requests).toHaveLength(1);
@@ -152,7 +233,11 @@ describe("failures keep Njalla's words and leave the record alone", () => {
   );
 
   test("a failing edit-record is reported and nothing changed", async () => {
-    fake.fault({ code: 500, message: "Internal error." }, 1, (r) => (r.body as { method: string }).method === "edit-record");
+    fake.fault(
+      { code: 500, message: "Internal error." },
+      1,
+      (r) => (r.body as { method: string }).method === "edit-record",
+    );
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
     expect(home()).toMatchObject([{ content: OLD_IP, ttl: 900 }]);

@@ -3,9 +3,9 @@
 // record that links elsewhere left alone; and every failure NS1 can give, in its own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createNs1Api, nextPage, ns1 } from "../../src/dns/services/ns1";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
+import { createNs1Api, nextPage, ns1 } from "../../src/dns/services/ns1";
 import { NS1_FAKE_KEY, NS1_ZONE_DEFAULT_TTL, type Ns1Fake, type Ns1Fault, startNs1Fake } from "../fakes/ns1";
 import { failureTests, target } from "./support";
 
@@ -17,7 +17,14 @@ let fake: Ns1Fake;
 beforeEach(() => {
   fake = startNs1Fake();
   fake.addZone("example.com");
-  fake.addRecord("example.com", { domain: "home.example.com", type: "A", answers: [OLD_IP], ttl: 1800, meta: { note: "the NAS" }, filters: [{ filter: "up", config: {} }] });
+  fake.addRecord("example.com", {
+    domain: "home.example.com",
+    type: "A",
+    answers: [OLD_IP],
+    ttl: 1800,
+    meta: { note: "the NAS" },
+    filters: [{ filter: "up", config: {} }],
+  });
   fake.addRecord("example.com", { domain: "example.com", type: "A", answers: [OLD_IP], ttl: 600 });
   fake.addRecord("example.com", { domain: "home.example.com", type: "AAAA", answers: ["2001:db8::1"], ttl: 900 });
 });
@@ -27,12 +34,18 @@ afterEach(async () => {
 });
 
 function client(options: { key?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return zoneClient(createNs1Api({ api_key: options.key ?? NS1_FAKE_KEY }, { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }));
+  return zoneClient(
+    createNs1Api(
+      { api_key: options.key ?? NS1_FAKE_KEY },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.record("example.com", "home.example.com", "A")!;
-const addresses = (zone: string, domain: string, type: string) => fake.record(zone, domain, type)?.answers.map((a) => a.answer[0]);
+const addresses = (zone: string, domain: string, type: string) =>
+  fake.record(zone, domain, type)?.answers.map((a) => a.answer[0]);
 const known = { zone_id: "example.com" };
 
 describe("the description", () => {
@@ -54,26 +67,46 @@ describe("verify", () => {
   });
 
   test("a wrong key is refused in NS1's words", async () => {
-    expect(await client({ key: "wrong" }).verify()).toMatchObject({ ok: false, detail: "NS1: Unauthorized (HTTP 401)" });
+    expect(await client({ key: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "NS1: Unauthorized (HTTP 401)",
+    });
   });
 });
 
 describe("writeRecord on an existing record", () => {
   test("finds the zone, reads the record and POSTs only its answers: three requests", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home.example.com/A", zoneId: "example.com", message: "NS1 record home.example.com/A, ttl 1800" });
-    expect(requestLines()).toEqual(["GET /zones", "GET /zones/example.com/home.example.com/A", "POST /zones/example.com/home.example.com/A"]);
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home.example.com/A",
+      zoneId: "example.com",
+      message: "NS1 record home.example.com/A, ttl 1800",
+    });
+    expect(requestLines()).toEqual([
+      "GET /zones",
+      "GET /zones/example.com/home.example.com/A",
+      "POST /zones/example.com/home.example.com/A",
+    ]);
     expect(fake.requests[2]?.body).toEqual({ answers: [{ answer: [NEW_IP], meta: { note: "the NAS" } }] });
   });
 
   test("the TTL, the filter chain and the answer's meta stay", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(home()).toMatchObject({ ttl: 1800, filters: [{ filter: "up", config: {} }], answers: [{ answer: [NEW_IP], meta: { note: "the NAS" } }] });
+    expect(home()).toMatchObject({
+      ttl: 1800,
+      filters: [{ filter: "up", config: {} }],
+      answers: [{ answer: [NEW_IP], meta: { note: "the NAS" } }],
+    });
   });
 
   test("steady state (zone known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["GET /zones/example.com/home.example.com/A", "POST /zones/example.com/home.example.com/A"]);
+    expect(requestLines()).toEqual([
+      "GET /zones/example.com/home.example.com/A",
+      "POST /zones/example.com/home.example.com/A",
+    ]);
   });
 
   test("a TTL from config is sent with the answers", async () => {
@@ -83,7 +116,10 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("an AAAA is changed without touching the A of the same name", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+    const outcome = await client().writeRecord(
+      target("home.example.com", known, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated" });
     expect(addresses("example.com", "home.example.com", "AAAA")).toEqual(["2001:db8::7"]);
     expect(addresses("example.com", "home.example.com", "A")).toEqual([OLD_IP]);
@@ -105,13 +141,19 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("a record that links to another one is left alone, and says which", async () => {
-    fake.addRecord("example.com", { domain: "alias.example.com", type: "A", answers: [OLD_IP], link: "home.example.com" });
+    fake.addRecord("example.com", {
+      domain: "alias.example.com",
+      type: "A",
+      answers: [OLD_IP],
+      link: "home.example.com",
+    });
     const outcome = await client().writeRecord(target("alias.example.com", known), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
       cause: "refused",
       stopRetrying: true,
-      message: "NS1: alias.example.com A links to home.example.com, whose answers it serves; ddnsd changes only a record with its own answer — update home.example.com instead",
+      message:
+        "NS1: alias.example.com A links to home.example.com, whose answers it serves; ddnsd changes only a record with its own answer — update home.example.com instead",
     });
     expect(fake.writes()).toBe(0);
   });
@@ -120,14 +162,27 @@ describe("writeRecord on an existing record", () => {
 describe("writeRecord on a missing record", () => {
   test("creates it with a PUT; without a TTL from config it gets the zone's default", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new.example.com/A", zoneId: "example.com", message: `NS1 record new.example.com/A, ttl ${NS1_ZONE_DEFAULT_TTL}` });
-    expect(fake.requests.at(-1)).toMatchObject({ method: "PUT", path: "/zones/example.com/new.example.com/A", body: { zone: "example.com", domain: "new.example.com", type: "A", answers: [{ answer: [NEW_IP] }] } });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new.example.com/A",
+      zoneId: "example.com",
+      message: `NS1 record new.example.com/A, ttl ${NS1_ZONE_DEFAULT_TTL}`,
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "PUT",
+      path: "/zones/example.com/new.example.com/A",
+      body: { zone: "example.com", domain: "new.example.com", type: "A", answers: [{ answer: [NEW_IP] }] },
+    });
     expect(fake.record("example.com", "new.example.com", "A")?.ttl).toBe(NS1_ZONE_DEFAULT_TTL);
   });
 
   test("creates it with the TTL from config", async () => {
     await client().writeRecord(target("new.example.com", { ttl: 300 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.record("example.com", "new.example.com", "AAAA")).toMatchObject({ ttl: 300, answers: [{ answer: ["2001:db8::7"] }] });
+    expect(fake.record("example.com", "new.example.com", "AAAA")).toMatchObject({
+      ttl: 300,
+      answers: [{ answer: ["2001:db8::7"] }],
+    });
   });
 });
 
@@ -147,38 +202,94 @@ describe("zone discovery", () => {
     fake.zonesPerPage = 2;
     const outcome = await client().writeRecord(target("home.zz.org"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "zz.org" });
-    expect(fake.requests.filter((r) => r.path === "/zones").map((r) => r.query.after ?? "")).toEqual(["", "d0.net", "d2.net", "d4.net"]);
+    expect(fake.requests.filter((r) => r.path === "/zones").map((r) => r.query.after ?? "")).toEqual([
+      "",
+      "d0.net",
+      "d2.net",
+      "d4.net",
+    ]);
   });
 
   test("a next page outside the API is never followed with the key", () => {
-    expect(nextPage('<https://api.nsone.net/v1/zones?after=a.com>; rel="next"', "https://api.nsone.net/v1")).toBe("/zones?after=a.com");
-    expect(nextPage('<http://api.nsone.net/v1/zones?after=a.com>; rel="next"', "https://api.nsone.net/v1")).toBe("/zones?after=a.com");
+    expect(nextPage('<https://api.nsone.net/v1/zones?after=a.com>; rel="next"', "https://api.nsone.net/v1")).toBe(
+      "/zones?after=a.com",
+    );
+    expect(nextPage('<http://api.nsone.net/v1/zones?after=a.com>; rel="next"', "https://api.nsone.net/v1")).toBe(
+      "/zones?after=a.com",
+    );
     expect(nextPage('<https://elsewhere.example/v1/zones>; rel="next"', "https://api.nsone.net/v1")).toBeUndefined();
-    expect(nextPage('<https://api.nsone.net/v1/zones?after=a.com>; rel="prev"', "https://api.nsone.net/v1")).toBeUndefined();
+    expect(
+      nextPage('<https://api.nsone.net/v1/zones?after=a.com>; rel="prev"', "https://api.nsone.net/v1"),
+    ).toBeUndefined();
     expect(nextPage(null, "https://api.nsone.net/v1")).toBeUndefined();
   });
 
   test("a key limited to other zones finds none", async () => {
     fake.keys.set("limited", new Set(["other.org"]));
-    expect(await client({ key: "limited" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "NS1: no zone of this account holds home.example.com" });
+    expect(await client({ key: "limited" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "NS1: no zone of this account holds home.example.com",
+    });
   });
 
   test("a configured zone that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual(["GET /zones/sub.example.com/new.sub.example.com/A", "GET /zones", "GET /zones/example.com/new.sub.example.com/A", "PUT /zones/example.com/new.sub.example.com/A"]);
+    expect(requestLines()).toEqual([
+      "GET /zones/sub.example.com/new.sub.example.com/A",
+      "GET /zones",
+      "GET /zones/example.com/new.sub.example.com/A",
+      "PUT /zones/example.com/new.sub.example.com/A",
+    ]);
   });
 });
 
 describe("failures keep NS1's words and leave the record alone", () => {
-  const cases: { name: string; fault?: Ns1Fault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
-    { name: "wrong key", key: "revoked", message: "NS1: Unauthorized (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "a key without the permission", fault: { status: 403, message: "insufficient permissions" }, message: "NS1: insufficient permissions (HTTP 403)", stopRetrying: true, cause: "credentials" },
+  const cases: {
+    name: string;
+    fault?: Ns1Fault | "timeout";
+    key?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "wrong key",
+      key: "revoked",
+      message: "NS1: Unauthorized (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "a key without the permission",
+      fault: { status: 403, message: "insufficient permissions" },
+      message: "NS1: insufficient permissions (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
     { name: "429", fault: { status: 429 }, message: "NS1: rate limit exceeded (HTTP 429)", cause: "throttled" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 30 }, message: "NS1: rate limit exceeded (HTTP 429)", retryAfterSeconds: 30, cause: "throttled" },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 30 },
+      message: "NS1: rate limit exceeded (HTTP 429)",
+      retryAfterSeconds: 30,
+      cause: "throttled",
+    },
     { name: "500", fault: { status: 500 }, message: "NS1: internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^NS1: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^NS1: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^NS1: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^NS1: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "NS1: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(

@@ -6,7 +6,14 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FetchLike } from "../../src/dns/provider";
-import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, type Dyndns2Fake, type Dyndns2Host, type Dyndns2Style, startDyndns2Fake } from "../fakes/dyndns2";
+import {
+  DYNDNS2_FAKE_PASSWORD,
+  DYNDNS2_FAKE_USER,
+  type Dyndns2Fake,
+  type Dyndns2Host,
+  type Dyndns2Style,
+  startDyndns2Fake,
+} from "../fakes/dyndns2";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
 import { duePass, historyOf } from "../updater/harness";
@@ -37,9 +44,16 @@ async function start(style: Dyndns2Style, server: string): Promise<void> {
   fake = startDyndns2Fake({ style });
   // A host long set up at the service, both families in place before ddnsd is installed.
   host = fake.addHost(HOSTNAME, { ipv4: "198.51.100.1", ipv6: "2001:db8::1" });
-  t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` }, ":memory:", { fetch: reroute(server, () => fake.url) });
+  t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` }, ":memory:", {
+    fetch: reroute(server, () => fake.url),
+  });
   const provider = await t.request("POST", "/api/v1/providers", {
-    body: { name: "dyn", type: "dyndns2", credentials: { username: DYNDNS2_FAKE_USER, password: DYNDNS2_FAKE_PASSWORD }, options: { server } },
+    body: {
+      name: "dyn",
+      type: "dyndns2",
+      credentials: { username: DYNDNS2_FAKE_USER, password: DYNDNS2_FAKE_PASSWORD },
+      options: { server },
+    },
   });
   expect(provider.status).toBe(200);
   providerId = provider.body.id;
@@ -48,7 +62,9 @@ async function start(style: Dyndns2Style, server: string): Promise<void> {
 let providerId: number;
 
 async function domain(recordType: "A" | "AAAA"): Promise<number> {
-  const response = await t.request("POST", "/api/v1/domains", { body: { provider_id: providerId, domain_name: HOSTNAME, record_type: recordType } });
+  const response = await t.request("POST", "/api/v1/domains", {
+    body: { provider_id: providerId, domain_name: HOSTNAME, record_type: recordType },
+  });
   expect(response.status).toBe(200);
   return response.body.id;
 }
@@ -70,7 +86,32 @@ describe("Dyn's dialect: both families in myip", () => {
     const setup = fake.requests.length;
 
     // 24 hourly checks: the IPv4 address changes, or the IPv6 prefix, or both, or neither.
-    const changes = ["4", "6", "46", "", "4", "4", "6", "", "46", "6", "4", "", "6", "6", "4", "46", "", "4", "6", "4", "46", "", "6", "4"];
+    const changes = [
+      "4",
+      "6",
+      "46",
+      "",
+      "4",
+      "4",
+      "6",
+      "",
+      "46",
+      "6",
+      "4",
+      "",
+      "6",
+      "6",
+      "4",
+      "46",
+      "",
+      "4",
+      "6",
+      "4",
+      "46",
+      "",
+      "6",
+      "4",
+    ];
     for (const [hour, change] of changes.entries()) {
       if (change.includes("4")) echo.ipv4 = `185.103.110.${20 + hour}`;
       if (change.includes("6")) echo.ipv6 = `2a01:4f8:c17:${(0xb900 + hour).toString(16)}::1`;
@@ -117,7 +158,11 @@ describe("deSEC's dialect: myipv4 and myipv6, preserve for a family ddnsd does n
     await duePass(t);
     echo.ipv6 = "2a01:4f8:c17:b8f::77";
     await duePass(t);
-    expect(fake.requests.at(-1)?.query).toEqual({ hostname: HOSTNAME, myipv4: FIRST.ipv4, myipv6: "2a01:4f8:c17:b8f::77" });
+    expect(fake.requests.at(-1)?.query).toEqual({
+      hostname: HOSTNAME,
+      myipv4: FIRST.ipv4,
+      myipv6: "2a01:4f8:c17:b8f::77",
+    });
     expect([host.ipv4, host.ipv6]).toEqual([FIRST.ipv4, "2a01:4f8:c17:b8f::77"]);
   });
 });

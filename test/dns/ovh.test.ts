@@ -2,10 +2,17 @@
 // server clock it signs with, what it changes and publishes, what it keeps, and its failures.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createOvhApi, ovh, ovhSignature } from "../../src/dns/services/ovh";
-import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
-import { OVH_FAKE_APPLICATION_KEY, OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, type OvhFake, type OvhFault, startOvhFake } from "../fakes/ovh";
+import { zoneClient } from "../../src/dns/reconcile";
+import { createOvhApi, ovh, ovhSignature } from "../../src/dns/services/ovh";
+import {
+  OVH_FAKE_APPLICATION_KEY,
+  OVH_FAKE_APPLICATION_SECRET,
+  OVH_FAKE_CONSUMER_KEY,
+  type OvhFake,
+  type OvhFault,
+  startOvhFake,
+} from "../fakes/ovh";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -27,7 +34,11 @@ afterEach(async () => {
 function client(options: { consumer?: string; timeoutMs?: number; baseUrl?: string } = {}) {
   return zoneClient(
     createOvhApi(
-      { application_key: OVH_FAKE_APPLICATION_KEY, application_secret: OVH_FAKE_APPLICATION_SECRET, consumer_key: options.consumer ?? OVH_FAKE_CONSUMER_KEY },
+      {
+        application_key: OVH_FAKE_APPLICATION_KEY,
+        application_secret: OVH_FAKE_APPLICATION_SECRET,
+        consumer_key: options.consumer ?? OVH_FAKE_CONSUMER_KEY,
+      },
       { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     ),
   );
@@ -40,7 +51,14 @@ const known = { zone_id: "example.com" };
 describe("the signature", () => {
   test("matches the official SDK's (ovh/go-ovh) test vectors", () => {
     const sign = (method: string, body: string) =>
-      ovhSignature(OVH_FAKE_APPLICATION_SECRET, OVH_FAKE_CONSUMER_KEY, method, "https://api.eu.ovhcloud.com/1.0/auth", body, 1457018875);
+      ovhSignature(
+        OVH_FAKE_APPLICATION_SECRET,
+        OVH_FAKE_CONSUMER_KEY,
+        method,
+        "https://api.eu.ovhcloud.com/1.0/auth",
+        body,
+        1457018875,
+      );
     expect(sign("GET", "")).toBe("$1$52992e595b398f6aba591ee5925b379081614ced");
     expect(sign("POST", '{"a":"b","c":"d"}')).toBe("$1$ea0e0d82447373a3ddf5947065f1d519ca0bcaf2");
     expect(sign("PUT", '{"a":"b","c":"d"}')).toBe("$1$0fdc3ed192ffbf3d1be414dbb733bbb7729500ee");
@@ -54,7 +72,10 @@ describe("the signature", () => {
     expect((await built.verify()).ok).toBe(true);
     expect(requestLines()).toEqual(["GET /auth/time", "GET /domain/zone", "GET /domain/zone"]);
     expect(fake.requests[0]?.headers["x-ovh-signature"]).toBeUndefined();
-    expect(fake.requests[1]?.headers).toMatchObject({ "x-ovh-application": OVH_FAKE_APPLICATION_KEY, "x-ovh-consumer": OVH_FAKE_CONSUMER_KEY });
+    expect(fake.requests[1]?.headers).toMatchObject({
+      "x-ovh-application": OVH_FAKE_APPLICATION_KEY,
+      "x-ovh-consumer": OVH_FAKE_CONSUMER_KEY,
+    });
   });
 });
 
@@ -72,7 +93,10 @@ describe("the description", () => {
   });
 
   test("an unknown consumer key is refused in OVH's words", async () => {
-    expect(await client({ consumer: "nope" }).verify()).toMatchObject({ ok: false, detail: "OVH: This credential does not exist (HTTP 403)" });
+    expect(await client({ consumer: "nope" }).verify()).toMatchObject({
+      ok: false,
+      detail: "OVH: This credential does not exist (HTTP 403)",
+    });
   });
 });
 
@@ -80,7 +104,13 @@ describe("writeRecord", () => {
   test("an existing record: only its target is PUT, and the zone is refreshed", async () => {
     const id = String(home()!.id);
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `OVH record ${id}, ttl 3600` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `OVH record ${id}, ttl 3600`,
+    });
     expect(home()).toMatchObject({ target: NEW_IP, ttl: 3600 });
     expect(requestLines()).toEqual([
       "GET /auth/time",
@@ -96,11 +126,13 @@ describe("writeRecord", () => {
   });
 
   test("an address already there: nothing written, nothing refreshed", async () => {
-    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({ action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({
+      action: "unchanged",
+    });
     expect(fake.writes()).toBe(0);
   });
 
-  test("a TTL from config is sent; the apex is subDomain \"\" and keeps the zone default", async () => {
+  test('a TTL from config is sent; the apex is subDomain "" and keeps the zone default', async () => {
     await client().writeRecord(target("home.example.com", { ...known, ttl: 600 }), NEW_IP);
     expect(home()).toMatchObject({ target: NEW_IP, ttl: 600 });
     const outcome = await client().writeRecord(target("example.com", known), NEW_IP);
@@ -111,7 +143,10 @@ describe("writeRecord", () => {
   test("a name with several records is left alone", async () => {
     fake.addRecord("example.com", { subDomain: "rr", fieldType: "A", target: "198.51.100.1" });
     fake.addRecord("example.com", { subDomain: "rr", fieldType: "A", target: "198.51.100.2" });
-    expect(await client().writeRecord(target("rr.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(await client().writeRecord(target("rr.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -130,14 +165,49 @@ describe("writeRecord", () => {
 });
 
 describe("failures keep OVH's words and leave the record alone", () => {
-  const cases: { name: string; fault: OvhFault | "timeout"; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
-    { name: "a call not granted", fault: { status: 403, message: "This call has not been granted" }, message: "OVH: This call has not been granted (HTTP 403)", cause: "credentials", stopRetrying: true },
-    { name: "a bad signature", fault: { status: 400, message: "Invalid signature" }, message: "OVH: Invalid signature (HTTP 400)", cause: "credentials", stopRetrying: true },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "OVH: Too many requests (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 without Retry-After", fault: { status: 429 }, message: "OVH: Too many requests (HTTP 429)", cause: "throttled" },
+  const cases: {
+    name: string;
+    fault: OvhFault | "timeout";
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "a call not granted",
+      fault: { status: 403, message: "This call has not been granted" },
+      message: "OVH: This call has not been granted (HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a bad signature",
+      fault: { status: 400, message: "Invalid signature" },
+      message: "OVH: Invalid signature (HTTP 400)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "OVH: Too many requests (HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After",
+      fault: { status: 429 },
+      message: "OVH: Too many requests (HTTP 429)",
+      cause: "throttled",
+    },
     { name: "500", fault: { status: 500 }, message: "OVH: Internal server error (HTTP 500)", cause: "unreachable" },
     { name: "502 HTML page", fault: "html", message: /^OVH: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^OVH: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^OVH: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "OVH: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -165,13 +235,20 @@ describe("failures keep OVH's words and leave the record alone", () => {
     expect(requestLines().filter((line) => line.startsWith("PUT"))).toEqual([]);
     fake.clearRequests();
     // Published: the pass after that sends no refresh.
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "unchanged",
+    });
     expect(requestLines().some((line) => line.endsWith("/refresh"))).toBe(false);
   });
 
   test("a refused PUT is reported in OVH's words; nothing is refreshed", async () => {
     fake.fault({ status: 400, message: "Invalid target for a A record" }, 1, (r) => r.method === "PUT");
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "OVH: Invalid target for a A record (HTTP 400)" });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "OVH: Invalid target for a A record (HTTP 400)",
+    });
     expect(fake.refreshes.get("example.com")).toBeUndefined();
   });
 });

@@ -3,9 +3,9 @@
 // (and its 503 page) reach the history with their cause. The policy is tested in test/unit/dns/reconcile.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createPorkbunApi, porkbun } from "../../src/dns/services/porkbun";
-import { zoneClient } from "../../src/dns/reconcile";
 import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
+import { createPorkbunApi, porkbun } from "../../src/dns/services/porkbun";
 import {
   PORKBUN_FAKE_API_KEY,
   PORKBUN_FAKE_SECRET,
@@ -50,7 +50,10 @@ const requestLines = () => fake.requests.map((r) => r.path);
 describe("the service description", () => {
   test("credentials, TTL rule and defaults as docs/services/README.md and docs/services/porkbun.md say", () => {
     expect(porkbun.type).toBe("porkbun");
-    expect(porkbun.credentials.map((c) => [c.key, c.secret])).toEqual([["api_key", true], ["secret_api_key", true]]);
+    expect(porkbun.credentials.map((c) => [c.key, c.secret])).toEqual([
+      ["api_key", true],
+      ["secret_api_key", true],
+    ]);
     expect(porkbun.recordTypes).toEqual(["A", "AAAA"]);
     expect(porkbun.ttl).toMatchObject({ min: 600 });
     expect(porkbun.defaultApiUrl).toBe("https://api.porkbun.com/api/json/v3");
@@ -63,7 +66,10 @@ describe("the service description", () => {
 
 describe("verify", () => {
   test("a good key pair pings, as a POST with both keys in the body", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: "API key pair accepted (Porkbun sees this host as 203.0.113.200)" });
+    expect(await client().verify()).toEqual({
+      ok: true,
+      detail: "API key pair accepted (Porkbun sees this host as 203.0.113.200)",
+    });
     const ping = fake.requests[0]!;
     expect([ping.method, ping.path]).toEqual(["POST", "/ping"]);
     expect(ping.body).toEqual({ apikey: PORKBUN_FAKE_API_KEY, secretapikey: PORKBUN_FAKE_SECRET });
@@ -76,7 +82,10 @@ describe("verify", () => {
   ];
   for (const keys of badKeys) {
     test(`${keys.name}: Porkbun's words`, async () => {
-      expect(await client(keys).verify()).toMatchObject({ ok: false, detail: "Porkbun: Invalid API key. (002) (HTTP 400)" });
+      expect(await client(keys).verify()).toMatchObject({
+        ok: false,
+        detail: "Porkbun: Invalid API key. (002) (HTTP 400)",
+      });
     });
   }
 });
@@ -91,13 +100,32 @@ describe("writeRecord on an existing record", () => {
       zoneId: "example.com",
       message: `Porkbun record ${home.id}, ttl 1800`,
     });
-    expect(fake.record("home.example.com", "A")).toMatchObject({ content: NEW_IP, ttl: "1800", notes: "router", prio: "0" });
-    expect(requestLines()).toEqual(["/domain/listAll", "/dns/retrieveByNameType/example.com/A/home", `/dns/edit/example.com/${home.id}`]);
-    expect(fake.requests.at(-1)?.body).toMatchObject({ type: "A", name: "home", content: NEW_IP, ttl: "1800", prio: "0", notes: "router" });
+    expect(fake.record("home.example.com", "A")).toMatchObject({
+      content: NEW_IP,
+      ttl: "1800",
+      notes: "router",
+      prio: "0",
+    });
+    expect(requestLines()).toEqual([
+      "/domain/listAll",
+      "/dns/retrieveByNameType/example.com/A/home",
+      `/dns/edit/example.com/${home.id}`,
+    ]);
+    expect(fake.requests.at(-1)?.body).toMatchObject({
+      type: "A",
+      name: "home",
+      content: NEW_IP,
+      ttl: "1800",
+      prio: "0",
+      notes: "router",
+    });
   });
 
   test("the steady state (domain known from config.zone_id) is one read and one edit", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { externalId: home.id}, { zone_id: "example.com" }), NEW_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", { externalId: home.id }, { zone_id: "example.com" }),
+      NEW_IP,
+    );
     expect(outcome.ok).toBe(true);
     expect(requestLines()).toEqual(["/dns/retrieveByNameType/example.com/A/home", `/dns/edit/example.com/${home.id}`]);
   });
@@ -117,13 +145,19 @@ describe("writeRecord on an existing record", () => {
 
   test("IPv6 is compared as an address: another spelling of the one held is not written", async () => {
     fake.addRecord("example.com", { name: "home", type: "AAAA", content: "2001:db8::1" });
-    const outcome = await client().writeRecord(target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }), "2001:0DB8:0:0::1");
+    const outcome = await client().writeRecord(
+      target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }),
+      "2001:0DB8:0:0::1",
+    );
     expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
     expect(fake.changes()).toBe(0);
   });
 
   test("the address held with another ttl than the config's: the ttl is edited, the rest kept", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }), OLD_IP);
+    const outcome = await client().writeRecord(
+      target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }),
+      OLD_IP,
+    );
     expect(outcome).toMatchObject({ ok: true, action: "updated", message: `Porkbun record ${home.id}, ttl 3600` });
     expect(fake.record("home.example.com", "A")).toMatchObject({ content: OLD_IP, ttl: "3600", notes: "router" });
   });
@@ -131,7 +165,11 @@ describe("writeRecord on an existing record", () => {
   test("a name with two A records is left alone", async () => {
     fake.addRecord("example.com", { name: "home", type: "A", content: "198.51.100.9" });
     const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("holds 2 addresses") });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("holds 2 addresses"),
+    });
     expect(fake.changes()).toBe(0);
   });
 
@@ -155,9 +193,17 @@ describe("writeRecord on an existing record", () => {
 
   for (const trusted of [false, true]) {
     test(`an external id is not followed: the record is found by name, a foreign one stays byte-identical (${trusted ? "trusted" : "untrusted"})`, async () => {
-      const other = fake.addRecord("example.com", { name: "other", type: "A", content: "198.51.100.9", notes: "not mine" });
+      const other = fake.addRecord("example.com", {
+        name: "other",
+        type: "A",
+        content: "198.51.100.9",
+        notes: "not mine",
+      });
       const before = JSON.stringify(other);
-      const outcome = await client().writeRecord(target("home.example.com", { externalId: other.id}, { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client().writeRecord(
+        target("home.example.com", { externalId: other.id }, { zone_id: "example.com" }),
+        NEW_IP,
+      );
       expect(outcome).toMatchObject({ ok: true, externalId: home.id });
       expect(JSON.stringify(fake.record("other.example.com", "A"))).toBe(before);
       expect(fake.record("home.example.com", "A")?.content).toBe(NEW_IP);
@@ -179,8 +225,17 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("new.example.com", "A");
     expect(created).toMatchObject({ content: NEW_IP, ttl: "600" });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `Porkbun record ${created!.id}, ttl 600` });
-    expect(fake.requests.at(-1)).toMatchObject({ path: "/dns/create/example.com", body: { name: "new", type: "A", content: NEW_IP, ttl: "600" } });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created!.id,
+      zoneId: "example.com",
+      message: `Porkbun record ${created!.id}, ttl 600`,
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: "/dns/create/example.com",
+      body: { name: "new", type: "A", content: NEW_IP, ttl: "600" },
+    });
   });
 
   test("the apex of a parked domain: the create fails, and the message names the ALIAS to delete", async () => {
@@ -203,7 +258,9 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("*.example.com"), NEW_IP);
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.message).toEndWith(`its CNAME record (→ ${PORKBUN_PARKING}, Porkbun's parking page) blocks it: delete that record at Porkbun`);
+    expect(outcome.message).toEndWith(
+      `its CNAME record (→ ${PORKBUN_PARKING}, Porkbun's parking page) blocks it: delete that record at Porkbun`,
+    );
     expect(requestLines()[1]).toBe("/dns/retrieveByNameType/example.com/A/*");
   });
 
@@ -246,7 +303,13 @@ describe("failures keep Porkbun's words, say their cause and leave the record al
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "bad key: retrying cannot succeed", apiKey: "pk1_revoked", message: "Porkbun: Invalid API key. (002) (HTTP 400)", cause: "credentials", stopRetrying: true },
+    {
+      name: "bad key: retrying cannot succeed",
+      apiKey: "pk1_revoked",
+      message: "Porkbun: Invalid API key. (002) (HTTP 400)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
     {
       name: "domain not opted in to API access",
       setup: () => {
@@ -255,23 +318,68 @@ describe("failures keep Porkbun's words, say their cause and leave the record al
       message: "Porkbun: Domain is not opted in to API access. (HTTP 400)",
       cause: "refused",
     },
-    { name: "an address of the wrong family", ip: "2001:db8::7", message: "Porkbun: Invalid content for A record. (HTTP 400)", cause: "refused" },
+    {
+      name: "an address of the wrong family",
+      ip: "2001:db8::7",
+      message: "Porkbun: Invalid content for A record. (HTTP 400)",
+      cause: "refused",
+    },
     // Porkbun's "slow down" names no wait: the updater decides the pause (and says so); the client invents none.
-    { name: "the 503 page of a key asking too fast", fault: "throttled", message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)", cause: "throttled" },
-    { name: "a 429 with Retry-After", fault: { status: 429, retryAfter: 5, message: "Too many requests." }, message: "Porkbun: Too many requests. (rate limited, HTTP 429)", cause: "throttled", retryAfterSeconds: 5 },
+    {
+      name: "the 503 page of a key asking too fast",
+      fault: "throttled",
+      message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)",
+      cause: "throttled",
+    },
+    {
+      name: "a 429 with Retry-After",
+      fault: { status: 429, retryAfter: 5, message: "Too many requests." },
+      message: "Porkbun: Too many requests. (rate limited, HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 5,
+    },
     // Passed on as named; the updater caps every pause at an hour.
-    { name: "a 429 naming hours", fault: { status: 429, retryAfter: 86400 }, message: /\(rate limited, HTTP 429\)$/, cause: "throttled", retryAfterSeconds: 86400 },
-    { name: "a JSON 503", fault: { status: 503, message: "Service unavailable." }, message: "Porkbun: Service unavailable. (rate limited, HTTP 503)", cause: "throttled" },
-    { name: "a JSON 500", fault: { status: 500 }, message: "Porkbun: Internal server error. (HTTP 500)", cause: "unreachable" },
-    { name: "a 502 page", fault: "html", message: /^Porkbun: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Porkbun: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "a 429 naming hours",
+      fault: { status: 429, retryAfter: 86400 },
+      message: /\(rate limited, HTTP 429\)$/,
+      cause: "throttled",
+      retryAfterSeconds: 86400,
+    },
+    {
+      name: "a JSON 503",
+      fault: { status: 503, message: "Service unavailable." },
+      message: "Porkbun: Service unavailable. (rate limited, HTTP 503)",
+      cause: "throttled",
+    },
+    {
+      name: "a JSON 500",
+      fault: { status: 500 },
+      message: "Porkbun: Internal server error. (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "a 502 page",
+      fault: "html",
+      message: /^Porkbun: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Porkbun: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "no answer", fault: "timeout", message: "Porkbun: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, setup, fault, apiKey, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {
       setup?.();
       if (fault) fake.fault(fault);
-      const outcome = await client({ apiKey, timeoutMs: 1000 }).writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), ip ?? NEW_IP);
+      const outcome = await client({ apiKey, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", {}, { zone_id: "example.com" }),
+        ip ?? NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
@@ -291,7 +399,11 @@ describe("failures keep Porkbun's words, say their cause and leave the record al
   test("a real burst past the limit gets the 503 page, and the outcome is a throttle (it pauses the provider)", async () => {
     fake.minIntervalMs = 5_000;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "throttled", message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "throttled",
+      message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)",
+    });
     expect(requestLines()).toEqual(["/domain/listAll", "/dns/retrieveByNameType/example.com/A/home"]);
     expect(fake.changes()).toBe(0);
   });
@@ -340,7 +452,12 @@ describe("the fake plays Porkbun", () => {
     fake.fault({ status: 500 });
     fake.reset();
     expect(fake.domains.size).toBe(0);
-    expect([fake.numbers, fake.minIntervalMs, fake.listAllPage, fake.editResetsOmitted] as unknown[]).toEqual(["strings", 0, 1000, true]);
+    expect([fake.numbers, fake.minIntervalMs, fake.listAllPage, fake.editResetsOmitted] as unknown[]).toEqual([
+      "strings",
+      0,
+      1000,
+      true,
+    ]);
     expect(await call("/domain/listAll")).toEqual({ status: 200, body: { status: "SUCCESS", domains: [] } });
     expect(fake.requests).toHaveLength(1);
   });
@@ -348,7 +465,10 @@ describe("the fake plays Porkbun", () => {
   test("two requests closer than the limit: the second gets the openresty page", async () => {
     fake.minIntervalMs = 5_000;
     await call("/ping");
-    const second = await fetch(`${fake.url}/ping`, { method: "POST", body: JSON.stringify({ apikey: PORKBUN_FAKE_API_KEY, secretapikey: PORKBUN_FAKE_SECRET }) });
+    const second = await fetch(`${fake.url}/ping`, {
+      method: "POST",
+      body: JSON.stringify({ apikey: PORKBUN_FAKE_API_KEY, secretapikey: PORKBUN_FAKE_SECRET }),
+    });
     expect(second.status).toBe(503);
     expect(await second.text()).toContain("openresty");
   });

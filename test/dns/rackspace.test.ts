@@ -4,9 +4,16 @@
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause } from "../../src/dns/provider";
-import { createRackspaceApi } from "../../src/dns/services/rackspace";
 import { zoneClient } from "../../src/dns/reconcile";
-import { RACKSPACE_FAKE_KEY, RACKSPACE_FAKE_TENANT, RACKSPACE_FAKE_USER, type RackspaceFake, type RackspaceFault, startRackspaceFake } from "../fakes/rackspace";
+import { createRackspaceApi } from "../../src/dns/services/rackspace";
+import {
+  RACKSPACE_FAKE_KEY,
+  RACKSPACE_FAKE_TENANT,
+  RACKSPACE_FAKE_USER,
+  type RackspaceFake,
+  type RackspaceFault,
+  startRackspaceFake,
+} from "../fakes/rackspace";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -20,7 +27,13 @@ let waits: number[];
 beforeEach(() => {
   fake = startRackspaceFake();
   domainId = fake.addDomain("example.com").id;
-  fake.addRecord("example.com", { name: "home.example.com", type: "A", data: OLD_IP, ttl: 1800, comment: "home router" });
+  fake.addRecord("example.com", {
+    name: "home.example.com",
+    type: "A",
+    data: OLD_IP,
+    ttl: 1800,
+    comment: "home router",
+  });
   fake.addRecord("example.com", { name: "example.com", type: "A", data: OLD_IP, ttl: 600 });
   waits = [];
 });
@@ -47,7 +60,9 @@ describe("the login", () => {
   test("sends the user name and API key, and uses the catalog's Cloud DNS endpoint with the token", async () => {
     await client().verify();
     expect(requestLines()).toEqual(["POST /identity/tokens", `GET ${DNS}/domains`]);
-    expect(fake.requests[0]?.body).toEqual({ auth: { "RAX-KSKEY:apiKeyCredentials": { username: RACKSPACE_FAKE_USER, apiKey: RACKSPACE_FAKE_KEY } } });
+    expect(fake.requests[0]?.body).toEqual({
+      auth: { "RAX-KSKEY:apiKeyCredentials": { username: RACKSPACE_FAKE_USER, apiKey: RACKSPACE_FAKE_KEY } },
+    });
     expect(fake.requests[1]?.headers["x-auth-token"]).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(fake.requests.slice(1))).not.toContain(RACKSPACE_FAKE_KEY);
   });
@@ -62,7 +77,10 @@ describe("the login", () => {
   });
 
   test("a wrong API key is refused in Identity's words", async () => {
-    expect(await client({ key: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)" });
+    expect(await client({ key: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)",
+    });
   });
 });
 
@@ -71,7 +89,13 @@ describe("writeRecord on an existing record", () => {
     fake.pollsUntilDone = 2;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: record!.id, zoneId: domainId, message: `Rackspace Cloud DNS record ${record!.id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: record!.id,
+      zoneId: domainId,
+      message: `Rackspace Cloud DNS record ${record!.id}, ttl 1800`,
+    });
     expect(record).toMatchObject({ data: NEW_IP, ttl: 1800, comment: "home router" });
     const jobPolls = requestLines().filter((l) => l.includes("/status/"));
     expect(requestLines().slice(0, 5)).toEqual([
@@ -82,7 +106,11 @@ describe("writeRecord on an existing record", () => {
       `PUT ${DNS}/domains/${domainId}/records/${record!.id}`,
     ]);
     expect(jobPolls).toHaveLength(3);
-    expect(fake.requests.filter((r) => r.path.includes("/status/")).map((r) => r.query.showDetails)).toEqual(["true", "true", "true"]);
+    expect(fake.requests.filter((r) => r.path.includes("/status/")).map((r) => r.query.showDetails)).toEqual([
+      "true",
+      "true",
+      "true",
+    ]);
     // Waits grow between polls.
     expect(waits).toEqual([250, 500, 1000]);
     expect(fake.requests.slice(1, 3).map((r) => r.query.name)).toEqual(["home.example.com", "example.com"]);
@@ -92,7 +120,11 @@ describe("writeRecord on an existing record", () => {
 
   test("with the domain known, a change costs the domain, the record, the PUT and one poll", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
-    expect(requestLines().filter((l) => !l.includes("tokens")).map((l) => l.replace(/status\/.*/, "status/…"))).toEqual([
+    expect(
+      requestLines()
+        .filter((l) => !l.includes("tokens"))
+        .map((l) => l.replace(/status\/.*/, "status/…")),
+    ).toEqual([
       `GET ${DNS}/domains/${domainId}`,
       `GET ${DNS}/domains/${domainId}/records`,
       `PUT ${DNS}/domains/${domainId}/records/${home()[0]!.id}`,
@@ -119,20 +151,34 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [record] = fake.records("example.com", "new.example.com", "A");
     expect(record).toMatchObject({ data: NEW_IP, ttl: 300 });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: record!.id, zoneId: domainId, message: `Rackspace Cloud DNS record ${record!.id}, ttl 300` });
-    expect(fake.requests.find((r) => r.method === "POST" && dnsOnly(r))?.body).toEqual({ records: [{ name: "new.example.com", type: "A", data: NEW_IP, ttl: 300 }] });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: record!.id,
+      zoneId: domainId,
+      message: `Rackspace Cloud DNS record ${record!.id}, ttl 300`,
+    });
+    expect(fake.requests.find((r) => r.method === "POST" && dnsOnly(r))?.body).toEqual({
+      records: [{ name: "new.example.com", type: "A", data: NEW_IP, ttl: 300 }],
+    });
   });
 
   test("a TTL under 300 is refused at once in Rackspace's words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: TTL must be 300 or greater. (HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Rackspace Cloud DNS: TTL must be 300 or greater. (HTTP 400)",
+    });
   });
 
   test("a job that ends in ERROR is a failure in its words", async () => {
     fake.failNextJob = { code: 409, message: "Record already exists" };
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toMatch(/^Rackspace Cloud DNS: Record already exists \(job [0-9a-f-]+, code 409\)$/);
+    expect(!outcome.ok && outcome.message).toMatch(
+      /^Rackspace Cloud DNS: Record already exists \(job [0-9a-f-]+, code 409\)$/,
+    );
   });
 });
 
@@ -149,9 +195,21 @@ describe("jobs", () => {
 
 describe("callbacks", () => {
   test("a callback away from the DNS endpoint's origin is not followed, so the token goes nowhere else", async () => {
-    fake.fault({ status: 202, body: { status: "RUNNING", jobId: "j-1", callbackUrl: "http://192.0.2.1/v1.0/110011/status/j-1" } }, 1, (r) => r.method === "PUT");
+    fake.fault(
+      {
+        status: 202,
+        body: { status: "RUNNING", jobId: "j-1", callbackUrl: "http://192.0.2.1/v1.0/110011/status/j-1" },
+      },
+      1,
+      (r) => r.method === "PUT",
+    );
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: a job's callback pointed away from the DNS endpoint (http://192.0.2.1); not followed" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message:
+        "Rackspace Cloud DNS: a job's callback pointed away from the DNS endpoint (http://192.0.2.1); not followed",
+    });
   });
 });
 
@@ -164,7 +222,11 @@ describe("zone discovery", () => {
   });
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Rackspace Cloud DNS: no zone of this account holds host.example.org" });
+    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Rackspace Cloud DNS: no zone of this account holds host.example.org",
+    });
   });
 
   test("a configured domain that does not hold the name is refused", async () => {
@@ -181,19 +243,58 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Rackspace's words and leave the record alone", () => {
-  const cases: { name: string; fault?: RackspaceFault | "timeout"; key?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean; retryAfterSeconds?: number }[] = [
-    { name: "wrong API key", key: "wrong", message: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "a user without DNS access (403)", fault: { status: 403, body: { forbidden: { code: 403, message: "Access denied." } } }, message: "Rackspace Cloud DNS: Access denied. (HTTP 403)", cause: "credentials", stopRetrying: true },
+  const cases: {
+    name: string;
+    fault?: RackspaceFault | "timeout";
+    key?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "wrong API key",
+      key: "wrong",
+      message: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a user without DNS access (403)",
+      fault: { status: 403, body: { forbidden: { code: 403, message: "Access denied." } } },
+      message: "Rackspace Cloud DNS: Access denied. (HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
     {
       name: "over the limit (413) with a wait",
-      fault: { status: 413, body: { overLimit: { code: 413, message: "OverLimit Retry...", details: "Error Details..." } }, retryAfter: 30 },
+      fault: {
+        status: 413,
+        body: { overLimit: { code: 413, message: "OverLimit Retry...", details: "Error Details..." } },
+        retryAfter: 30,
+      },
       message: "Rackspace Cloud DNS: OverLimit Retry...; Error Details... (HTTP 413)",
       cause: "throttled",
       retryAfterSeconds: 30,
     },
-    { name: "dnsFault (500)", fault: { status: 500, body: { message: "The DNS service has experienced a fault.", code: 500, details: "" } }, message: "Rackspace Cloud DNS: The DNS service has experienced a fault. (HTTP 500)", cause: "unreachable" },
-    { name: "serviceUnavailable (503) page", fault: "html", message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "dnsFault (500)",
+      fault: { status: 500, body: { message: "The DNS service has experienced a fault.", code: 500, details: "" } },
+      message: "Rackspace Cloud DNS: The DNS service has experienced a fault. (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "serviceUnavailable (503) page",
+      fault: "html",
+      message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 502\)/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Rackspace Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -209,8 +310,18 @@ describe("failures keep Rackspace's words and leave the record alone", () => {
   );
 
   test("a login whose catalog has no Cloud DNS stops retrying", async () => {
-    fake.fault({ status: 200, body: { access: { token: { id: "t", expires: "2999-01-01T00:00:00Z" }, serviceCatalog: [] } } }, 1, (r) => r.path === "/identity/tokens");
+    fake.fault(
+      { status: 200, body: { access: { token: { id: "t", expires: "2999-01-01T00:00:00Z" }, serviceCatalog: [] } } },
+      1,
+      (r) => r.path === "/identity/tokens",
+    );
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "credentials", stopRetrying: true, message: "Rackspace Cloud DNS: the login gave no token or no Cloud DNS endpoint; is Cloud DNS enabled for this account?" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message:
+        "Rackspace Cloud DNS: the login gave no token or no Cloud DNS endpoint; is Cloud DNS enabled for this account?",
+    });
   });
 });

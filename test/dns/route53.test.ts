@@ -3,8 +3,8 @@
 // and every other failure end up as Route 53's own words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { zoneClient } from "../../src/dns/reconcile";
 import type { FailureCause } from "../../src/dns/provider";
+import { zoneClient } from "../../src/dns/reconcile";
 import { createRoute53Api } from "../../src/dns/services/route53";
 import {
   ROUTE53_FAKE_ACCESS_KEY_ID,
@@ -35,11 +35,16 @@ afterEach(async () => {
 });
 
 function client(options: { keyId?: string; secret?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return zoneClient(createRoute53Api(
-    { access_key_id: options.keyId ?? ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: options.secret ?? ROUTE53_FAKE_SECRET },
-    { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
-    BACKOFF,
-  ));
+  return zoneClient(
+    createRoute53Api(
+      {
+        access_key_id: options.keyId ?? ROUTE53_FAKE_ACCESS_KEY_ID,
+        secret_access_key: options.secret ?? ROUTE53_FAKE_SECRET,
+      },
+      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+      BACKOFF,
+    ),
+  );
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -51,7 +56,9 @@ describe("verify", () => {
   test("a signed request with the right keys is accepted, read-only", async () => {
     expect(await client().verify()).toEqual({ ok: true, detail: "Access key accepted (1 hosted zone)" });
     expect(requestLines()).toEqual(["GET /hostedzonecount"]);
-    expect(fake.requests[0]?.headers.authorization).toStartWith(`AWS4-HMAC-SHA256 Credential=${ROUTE53_FAKE_ACCESS_KEY_ID}/`);
+    expect(fake.requests[0]?.headers.authorization).toStartWith(
+      `AWS4-HMAC-SHA256 Credential=${ROUTE53_FAKE_ACCESS_KEY_ID}/`,
+    );
     expect(fake.writes()).toBe(0);
   });
 
@@ -62,7 +69,11 @@ describe("verify", () => {
       detail:
         "Route 53: The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details. (SignatureDoesNotMatch, HTTP 403)",
     },
-    { name: "an unknown key id", keyId: "AKIAUNKNOWN000000000", detail: "Route 53: The security token included in the request is invalid. (InvalidClientTokenId, HTTP 403)" },
+    {
+      name: "an unknown key id",
+      keyId: "AKIAUNKNOWN000000000",
+      detail: "Route 53: The security token included in the request is invalid. (InvalidClientTokenId, HTTP 403)",
+    },
   ];
   for (const { name, keyId, secret, detail } of refusals) {
     test(`${name} is refused in AWS's words`, async () => {
@@ -77,7 +88,9 @@ describe("the secret access key", () => {
     await client({ secret: "wrong" }).verify();
     expect(fake.requests.length).toBeGreaterThan(3);
     for (const request of fake.requests) {
-      expect(JSON.stringify([request.headers, request.query, request.body, request.path])).not.toContain(ROUTE53_FAKE_SECRET);
+      expect(JSON.stringify([request.headers, request.query, request.body, request.path])).not.toContain(
+        ROUTE53_FAKE_SECRET,
+      );
     }
   });
 });
@@ -120,14 +133,17 @@ describe("writeRecord on an existing record set", () => {
   });
 
   test("an external id (record sets have none) never redirects the write", async () => {
-    await client().writeRecord(target("home.example.com", {}, { externalId: "example.com./A"}), NEW_IP);
+    await client().writeRecord(target("home.example.com", {}, { externalId: "example.com./A" }), NEW_IP);
     expect(home()?.values).toEqual([NEW_IP]);
     expect(fake.set("example.com", "A")?.values).toEqual([OLD_IP]);
   });
 
   test("AAAA is its own set; the same address written another way is already there", async () => {
     fake.addSet(zone.id, { name: "home.example.com", type: "AAAA", ttl: 300, values: ["2001:DB8::7"] });
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: zone.id }, { recordType: "AAAA" }), "2001:db8:0::7");
+    const outcome = await client().writeRecord(
+      target("home.example.com", { zone_id: zone.id }, { recordType: "AAAA" }),
+      "2001:db8:0::7",
+    );
     expect(outcome.ok).toBe(true);
     expect(fake.writes()).toBe(0);
   });
@@ -152,17 +168,32 @@ describe("writeRecord on an existing record set", () => {
   const leftAlone: { name: string; add: () => void; message: RegExp }[] = [
     {
       name: "several addresses",
-      add: () => fake.addSet(zone.id, { name: "rr.example.com", type: "A", ttl: 300, values: ["198.51.100.1", "198.51.100.2"] }),
+      add: () =>
+        fake.addSet(zone.id, { name: "rr.example.com", type: "A", ttl: 300, values: ["198.51.100.1", "198.51.100.2"] }),
       message: /^Route 53: rr\.example\.com A holds 2 addresses \(198\.51\.100\.1, 198\.51\.100\.2\)/,
     },
     {
       name: "an alias",
-      add: () => fake.addSet(zone.id, { name: "rr.example.com", type: "A", values: [], aliasTarget: { hostedZoneId: "Z2FDTNDATAQYW2", dnsName: "d111.cloudfront.net." } }),
+      add: () =>
+        fake.addSet(zone.id, {
+          name: "rr.example.com",
+          type: "A",
+          values: [],
+          aliasTarget: { hostedZoneId: "Z2FDTNDATAQYW2", dnsName: "d111.cloudfront.net." },
+        }),
       message: /is an alias or has a routing policy/,
     },
     {
       name: "a weighted set",
-      add: () => fake.addSet(zone.id, { name: "rr.example.com", type: "A", ttl: 60, values: [OLD_IP], setIdentifier: "blue", weight: 10 }),
+      add: () =>
+        fake.addSet(zone.id, {
+          name: "rr.example.com",
+          type: "A",
+          ttl: 60,
+          values: [OLD_IP],
+          setIdentifier: "blue",
+          weight: 10,
+        }),
       message: /is an alias or has a routing policy/,
     },
   ];
@@ -187,12 +218,16 @@ describe("writeRecord on a missing record set", () => {
 
   test("a set created by someone else meanwhile is not overwritten: Route 53's refusal", async () => {
     fake.fault({ delayMs: 0 }, 1, (r) => {
-      if (r.method === "POST") fake.addSet(zone.id, { name: "new.example.com", type: "A", ttl: 60, values: ["198.51.100.50"] });
+      if (r.method === "POST")
+        fake.addSet(zone.id, { name: "new.example.com", type: "A", ttl: 60, values: ["198.51.100.50"] });
       return false;
     });
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: zone.id }), NEW_IP);
     expect(outcome).toMatchObject({ ok: false });
-    if (!outcome.ok) expect(outcome.message).toBe("Route 53: Tried to create resource record set [name='new.example.com.', type='A'] but it already exists (InvalidChangeBatch, HTTP 400)");
+    if (!outcome.ok)
+      expect(outcome.message).toBe(
+        "Route 53: Tried to create resource record set [name='new.example.com.', type='A'] but it already exists (InvalidChangeBatch, HTTP 400)",
+      );
     expect(fake.set("new.example.com", "A")?.values).toEqual(["198.51.100.50"]);
   });
 
@@ -212,7 +247,11 @@ describe("zone discovery", () => {
   test("an answer starting at a neighbour is no match (exact names only)", async () => {
     // Asked for "ample.com.", Route 53 starts at it and answers with example.com.'s neighbours.
     const outcome = await client().writeRecord(target("host.ample.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Route 53: no zone of this account holds host.ample.com" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Route 53: no zone of this account holds host.ample.com",
+    });
     expect(fake.writes()).toBe(0);
   });
 
@@ -228,7 +267,11 @@ describe("throttling and failures", () => {
   test("Throttling is retried with backoff, a bounded number of times, then is a 'slow down' naming no wait", async () => {
     fake.fault({ status: 400, code: "Throttling" });
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: zone.id }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "throttled", message: "Route 53: Rate exceeded (Throttling, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "throttled",
+      message: "Route 53: Rate exceeded (Throttling, HTTP 400)",
+    });
     expect(fake.requests).toHaveLength(3);
     const [first, second, third] = fake.requests.map((r) => r.receivedAt);
     // The second wait is longer than the first: backoff, not a tight loop.
@@ -244,24 +287,70 @@ describe("throttling and failures", () => {
     expect(home()?.values).toEqual([NEW_IP]);
   });
 
-  const cases: { name: string; fault?: Route53Fault | "timeout"; secret?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean }[] = [
+  const cases: {
+    name: string;
+    fault?: Route53Fault | "timeout";
+    secret?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+  }[] = [
     {
       name: "PriorRequestNotComplete: no retry now; a 'slow down' (the updater pauses the provider)",
-      fault: { status: 400, code: "PriorRequestNotComplete", message: "The request was rejected because Route 53 was still processing a prior request." },
-      message: "Route 53: The request was rejected because Route 53 was still processing a prior request. (PriorRequestNotComplete, HTTP 400)",
+      fault: {
+        status: 400,
+        code: "PriorRequestNotComplete",
+        message: "The request was rejected because Route 53 was still processing a prior request.",
+      },
+      message:
+        "Route 53: The request was rejected because Route 53 was still processing a prior request. (PriorRequestNotComplete, HTTP 400)",
       cause: "throttled",
     },
-    { name: "wrong secret", secret: "wrong", message: /\(SignatureDoesNotMatch, HTTP 403\)$/, cause: "credentials", stopRetrying: true },
-    { name: "access denied", fault: { status: 403, code: "AccessDenied", message: "User: arn:aws:iam::1:user/ddnsd is not authorized to perform: route53:ListResourceRecordSets" }, message: /^Route 53: User: .* \(AccessDenied, HTTP 403\)$/, cause: "credentials", stopRetrying: true },
-    { name: "internal error", fault: { status: 500, code: "InternalFailure", message: "An internal error occurred." }, message: "Route 53: An internal error occurred. (InternalFailure, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Route 53: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "cut-off XML", fault: "malformed", message: /^Route 53: unreadable answer \(HTTP 200\): "<\?xml/, cause: "unreachable" },
+    {
+      name: "wrong secret",
+      secret: "wrong",
+      message: /\(SignatureDoesNotMatch, HTTP 403\)$/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "access denied",
+      fault: {
+        status: 403,
+        code: "AccessDenied",
+        message: "User: arn:aws:iam::1:user/ddnsd is not authorized to perform: route53:ListResourceRecordSets",
+      },
+      message: /^Route 53: User: .* \(AccessDenied, HTTP 403\)$/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "internal error",
+      fault: { status: 500, code: "InternalFailure", message: "An internal error occurred." },
+      message: "Route 53: An internal error occurred. (InternalFailure, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Route 53: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "cut-off XML",
+      fault: "malformed",
+      message: /^Route 53: unreadable answer \(HTTP 200\): "<\?xml/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Route 53: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, secret, message, cause, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
-      const outcome = await client({ secret, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: zone.id }), NEW_IP);
+      const outcome = await client({ secret, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: zone.id }),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);

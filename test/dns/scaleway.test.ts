@@ -28,7 +28,12 @@ afterEach(async () => {
 });
 
 function client(options: { secret?: string; timeoutMs?: number } = {}) {
-  return zoneClient(createScalewayApi({ secret_key: options.secret ?? SCALEWAY_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" }));
+  return zoneClient(
+    createScalewayApi(
+      { secret_key: options.secret ?? SCALEWAY_FAKE_SECRET },
+      { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
+    ),
+  );
 }
 
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
@@ -40,10 +45,18 @@ describe("Scaleway's published description", () => {
     const answers: { method: string; pathname: string; status: number; body: unknown }[] = [];
     const recording = async (input: string | URL | Request, init?: RequestInit) => {
       const response = await fetch(input, init);
-      answers.push({ method: init?.method ?? "GET", pathname: new URL(String(input)).pathname, status: response.status, body: await response.clone().json() });
+      answers.push({
+        method: init?.method ?? "GET",
+        pathname: new URL(String(input)).pathname,
+        status: response.status,
+        body: await response.clone().json(),
+      });
       return response;
     };
-    const api = createScalewayApi({ secret_key: SCALEWAY_FAKE_SECRET }, { baseUrl: fake.url, fetch: recording, timeoutMs: 10000, userAgent: "ddnsd/test" });
+    const api = createScalewayApi(
+      { secret_key: SCALEWAY_FAKE_SECRET },
+      { baseUrl: fake.url, fetch: recording, timeoutMs: 10000, userAgent: "ddnsd/test" },
+    );
     expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({ ok: true });
     expect(await zoneClient(api).writeRecord(target("new.example.com", known), NEW_IP)).toMatchObject({ ok: true });
     expect(answers.map((a) => `${a.method} ${a.pathname}`)).toEqual([
@@ -54,13 +67,20 @@ describe("Scaleway's published description", () => {
       `PATCH /domain/v2beta1${RECORDS}`,
     ]);
     const { checkResponse } = openApi("scaleway", "/");
-    for (const answer of answers) expect(checkResponse(answer.method, answer.pathname, answer.status, answer.body)).toEqual([]);
+    for (const answer of answers)
+      expect(checkResponse(answer.method, answer.pathname, answer.status, answer.body)).toEqual([]);
   });
 
   test("a request the description forbids is refused and recorded", async () => {
-    const response = await fetch(`${fake.url}${RECORDS}`, { method: "PATCH", headers: { "X-Auth-Token": SCALEWAY_FAKE_SECRET, "Content-Type": "application/json" }, body: JSON.stringify({ return_all_records: false }) });
+    const response = await fetch(`${fake.url}${RECORDS}`, {
+      method: "PATCH",
+      headers: { "X-Auth-Token": SCALEWAY_FAKE_SECRET, "Content-Type": "application/json" },
+      body: JSON.stringify({ return_all_records: false }),
+    });
     expect(response.status).toBe(400);
-    expect(fake.takeViolations()).toEqual([expect.objectContaining({ description: "Scaleway OpenAPI", problems: [expect.stringContaining("changes")] })]);
+    expect(fake.takeViolations()).toEqual([
+      expect.objectContaining({ description: "Scaleway OpenAPI", problems: [expect.stringContaining("changes")] }),
+    ]);
   });
 });
 
@@ -70,7 +90,11 @@ describe("the description", () => {
     expect(scaleway.credentials[0]!.validate!("SCWABCDEFGHIJKLMNOPQ")).toMatch(/UUID/);
     expect(scaleway.credentials[0]!.validate!(SCALEWAY_FAKE_SECRET)).toBeUndefined();
     expect(scaleway.defaultApiUrl).toBe("https://api.scaleway.com/domain/v2beta1");
-    const built = scaleway.createClient({ secret_key: SCALEWAY_FAKE_SECRET }, {}, { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" });
+    const built = scaleway.createClient(
+      { secret_key: SCALEWAY_FAKE_SECRET },
+      {},
+      { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" },
+    );
     expect(await built.verify()).toEqual({ ok: true, detail: "Secret key accepted (1 DNS zone)" });
     expect(fake.requests[0]?.headers["x-auth-token"]).toBe(SCALEWAY_FAKE_SECRET);
   });
@@ -79,19 +103,33 @@ describe("the description", () => {
 describe("writeRecord", () => {
   test("an existing record: one PATCH whose set names the record read and keeps its TTL and comment", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com", message: expect.stringContaining("ttl 300") });
+    expect(outcome).toMatchObject({
+      ok: true,
+      action: "updated",
+      zoneId: "example.com",
+      message: expect.stringContaining("ttl 300"),
+    });
     expect(home()).toMatchObject([{ data: NEW_IP, ttl: 300, comment: "the router" }]);
     expect(requestLines()).toEqual(["GET /dns-zones", `GET ${RECORDS}`, `PATCH ${RECORDS}`]);
     expect(fake.requests[1]?.query).toEqual({ name: "home", type: "A", page: "1", page_size: "100" });
     expect(fake.requests[2]?.body).toEqual({
-      changes: [{ set: { id_fields: { name: "home", type: "A", data: OLD_IP }, records: [{ name: "home", type: "A", data: NEW_IP, ttl: 300, priority: 0, comment: "the router" }] } }],
+      changes: [
+        {
+          set: {
+            id_fields: { name: "home", type: "A", data: OLD_IP },
+            records: [{ name: "home", type: "A", data: NEW_IP, ttl: 300, priority: 0, comment: "the router" }],
+          },
+        },
+      ],
       return_all_records: false,
       disallow_new_zone_creation: true,
     });
   });
 
   test("an address already there is not written; a TTL from config is; the apex is the empty name", async () => {
-    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({ action: "unchanged" });
+    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({
+      action: "unchanged",
+    });
     expect(fake.writes()).toBe(0);
     await client().writeRecord(target("home.example.com", { ...known, ttl: 60 }), NEW_IP);
     expect(home()).toMatchObject([{ data: NEW_IP, ttl: 60 }]);
@@ -102,17 +140,29 @@ describe("writeRecord", () => {
 
   test("a record changed by someone else meanwhile is not overwritten", async () => {
     // The read sees the old address; the record changes before the write arrives.
-    const api = createScalewayApi({ secret_key: SCALEWAY_FAKE_SECRET }, { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" });
+    const api = createScalewayApi(
+      { secret_key: SCALEWAY_FAKE_SECRET },
+      { baseUrl: fake.url, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" },
+    );
     const zone = { id: "example.com", name: "example.com" };
     const read = await api.readRecordSet(zone, "home.example.com", "A", null);
     if (!read.ok || read.value === null) throw new Error("no record read");
     home()[0]!.data = "192.0.2.99";
-    expect(await api.updateRecordSet(zone, "home.example.com", "A", read.value, NEW_IP, {})).toMatchObject({ ok: false, cause: "refused", message: "Scaleway: record not found (not_found, HTTP 404)" });
+    expect(await api.updateRecordSet(zone, "home.example.com", "A", read.value, NEW_IP, {})).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: "Scaleway: record not found (not_found, HTTP 404)",
+    });
     expect(home()).toMatchObject([{ data: "192.0.2.99" }]);
   });
 
   test("a dynamic record (weighted, geo) is refused, not flattened: its addresses live in its config", async () => {
-    const weighted_config = { weighted_ips: [{ ip: OLD_IP, weight: 1 }, { ip: "198.51.100.2", weight: 3 }] };
+    const weighted_config = {
+      weighted_ips: [
+        { ip: OLD_IP, weight: 1 },
+        { ip: "198.51.100.2", weight: 3 },
+      ],
+    };
     fake.addRecord("example.com", { name: "lb", type: "A", data: OLD_IP, weighted_config });
     const outcome = await client().writeRecord(target("lb.example.com", known), NEW_IP);
     expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("weighted") });
@@ -126,7 +176,10 @@ describe("writeRecord", () => {
     fake.addRecord("example.com", { name: "a", type: "A", data: "198.51.100.10" });
     fake.addRecord("example.com", { name: "b", type: "A", data: "198.51.100.11" });
     fake.addRecord("example.com", { name: "", type: "A", data: OLD_IP });
-    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ ok: true, action: "updated" });
+    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     expect(fake.records("example.com", "", "A")).toMatchObject([{ data: NEW_IP }]);
   });
 
@@ -135,18 +188,27 @@ describe("writeRecord", () => {
     const [created] = fake.records("example.com", "new", "AAAA");
     expect(created).toMatchObject({ data: "2001:db8::7", ttl: 3600 });
     expect(outcome).toMatchObject({ ok: true, action: "created", externalId: created!.id });
-    expect(fake.requests.at(-1)?.body).toEqual({ changes: [{ add: { records: [{ name: "new", type: "AAAA", data: "2001:db8::7", ttl: 3600 }] } }], return_all_records: false, disallow_new_zone_creation: true });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      changes: [{ add: { records: [{ name: "new", type: "AAAA", data: "2001:db8::7", ttl: 3600 }] } }],
+      return_all_records: false,
+      disallow_new_zone_creation: true,
+    });
   });
 
   test("a name with several addresses is left alone", async () => {
     fake.addRecord("example.com", { name: "rr", type: "A", data: "198.51.100.1" });
     fake.addRecord("example.com", { name: "rr", type: "A", data: "198.51.100.2" });
-    expect(await client().writeRecord(target("rr.example.com", known), NEW_IP)).toMatchObject({ ok: false, cause: "refused" });
+    expect(await client().writeRecord(target("rr.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+    });
     expect(fake.writes()).toBe(0);
   });
 
   test("a wrong key is refused in Scaleway's words and stops retries", async () => {
-    expect(await client({ secret: "00000000-0000-0000-0000-000000000000" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({
+    expect(
+      await client({ secret: "00000000-0000-0000-0000-000000000000" }).writeRecord(target("home.example.com"), NEW_IP),
+    ).toEqual({
       ok: false,
       cause: "credentials",
       stopRetrying: true,
@@ -156,12 +218,46 @@ describe("writeRecord", () => {
 });
 
 describe("failures keep Scaleway's words and leave the record alone", () => {
-  const cases: { name: string; fault: ScalewayFault | "timeout"; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
-    { name: "a key without the permission", fault: { status: 403, message: "insufficient permissions", type: "permissions_denied" }, message: "Scaleway: insufficient permissions (permissions_denied, HTTP 403)", cause: "credentials", stopRetrying: true },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 12 }, message: "Scaleway: quota exceeded, too many requests (too_many_requests, HTTP 429)", cause: "throttled", retryAfterSeconds: 12 },
-    { name: "500", fault: { status: 500 }, message: "Scaleway: internal error (internal_error, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Scaleway: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Scaleway: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault: ScalewayFault | "timeout";
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "a key without the permission",
+      fault: { status: 403, message: "insufficient permissions", type: "permissions_denied" },
+      message: "Scaleway: insufficient permissions (permissions_denied, HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 12 },
+      message: "Scaleway: quota exceeded, too many requests (too_many_requests, HTTP 429)",
+      cause: "throttled",
+      retryAfterSeconds: 12,
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Scaleway: internal error (internal_error, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Scaleway: unreadable answer \(HTTP 502\)/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Scaleway: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Scaleway: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -177,6 +273,11 @@ describe("failures keep Scaleway's words and leave the record alone", () => {
 
   test("a refused argument names it", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { ...known, ttl: 30 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Scaleway: invalid argument(s): changes[0].records[0].ttl: must be at least 60 (invalid_arguments, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message:
+        "Scaleway: invalid argument(s): changes[0].records[0].ttl: must be at least 60 (invalid_arguments, HTTP 400)",
+    });
   });
 });

@@ -26,7 +26,13 @@ let zoneId: string;
 beforeEach(() => {
   fake = startSelectelFake();
   zoneId = fake.addZone("example.com").id;
-  fake.addRrset("example.com", { name: "home.example.com", type: "A", contents: [OLD_IP], ttl: 1800, comment: "home router" });
+  fake.addRrset("example.com", {
+    name: "home.example.com",
+    type: "A",
+    contents: [OLD_IP],
+    ttl: 1800,
+    comment: "home router",
+  });
   fake.addRrset("example.com", { name: "example.com", type: "A", contents: [OLD_IP], ttl: 600 });
   fake.addRrset("example.com", { name: "myhome.example.com", type: "A", contents: ["198.51.100.9"], ttl: 600 });
 });
@@ -35,9 +41,16 @@ afterEach(async () => {
   await fake.stop();
 });
 
-function api(options: { password?: string; project?: string; timeoutMs?: number; apiUrl?: string; now?: () => number } = {}) {
+function api(
+  options: { password?: string; project?: string; timeoutMs?: number; apiUrl?: string; now?: () => number } = {},
+) {
   return createSelectelApi(
-    { account_id: SELECTEL_FAKE_ACCOUNT, username: SELECTEL_FAKE_USER, password: options.password ?? SELECTEL_FAKE_PASSWORD, project_id: options.project ?? SELECTEL_FAKE_PROJECT },
+    {
+      account_id: SELECTEL_FAKE_ACCOUNT,
+      username: SELECTEL_FAKE_USER,
+      password: options.password ?? SELECTEL_FAKE_PASSWORD,
+      project_id: options.project ?? SELECTEL_FAKE_PROJECT,
+    },
     fake.identityUrl,
     { baseUrl: options.apiUrl ?? fake.apiUrl, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     options.now,
@@ -52,7 +65,12 @@ const dnsOnly = (r: { path: string }) => r.path.startsWith("/dns");
 describe("the description", () => {
   test("createClient builds a working client with the identity URL from its options", async () => {
     const built = selectel.createClient(
-      { account_id: SELECTEL_FAKE_ACCOUNT, username: SELECTEL_FAKE_USER, password: SELECTEL_FAKE_PASSWORD, project_id: SELECTEL_FAKE_PROJECT },
+      {
+        account_id: SELECTEL_FAKE_ACCOUNT,
+        username: SELECTEL_FAKE_USER,
+        password: SELECTEL_FAKE_PASSWORD,
+        project_id: SELECTEL_FAKE_PROJECT,
+      },
       { identity_url: fake.identityUrl },
       { baseUrl: fake.apiUrl, fetch, timeoutMs: 10000, userAgent: "ddnsd/test" },
     );
@@ -67,7 +85,16 @@ describe("the token", () => {
     expect(requestLines()).toEqual(["POST /identity/auth/tokens", "GET /dns/zones"]);
     expect(fake.requests[0]?.body).toEqual({
       auth: {
-        identity: { methods: ["password"], password: { user: { name: SELECTEL_FAKE_USER, domain: { name: SELECTEL_FAKE_ACCOUNT }, password: SELECTEL_FAKE_PASSWORD } } },
+        identity: {
+          methods: ["password"],
+          password: {
+            user: {
+              name: SELECTEL_FAKE_USER,
+              domain: { name: SELECTEL_FAKE_ACCOUNT },
+              password: SELECTEL_FAKE_PASSWORD,
+            },
+          },
+        },
         scope: { project: { id: SELECTEL_FAKE_PROJECT } },
       },
     });
@@ -91,11 +118,20 @@ describe("the token", () => {
     await selectelApi.verify();
     fake.revokeTokens();
     expect((await selectelApi.verify()).ok).toBe(true);
-    expect(requestLines()).toEqual(["POST /identity/auth/tokens", "GET /dns/zones", "GET /dns/zones", "POST /identity/auth/tokens", "GET /dns/zones"]);
+    expect(requestLines()).toEqual([
+      "POST /identity/auth/tokens",
+      "GET /dns/zones",
+      "GET /dns/zones",
+      "POST /identity/auth/tokens",
+      "GET /dns/zones",
+    ]);
   });
 
   test("a wrong password is refused in Keystone's words", async () => {
-    expect(await client({ password: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Selectel: The request you have made requires authentication. (HTTP 401)" });
+    expect(await client({ password: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Selectel: The request you have made requires authentication. (HTTP 401)",
+    });
   });
 });
 
@@ -103,7 +139,13 @@ describe("writeRecord on an existing record set", () => {
   test("finds the zone by exact name, reads exactly this set, and PATCHes the address with the TTL and comment it had", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [set] = home();
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: set!.id, zoneId, message: `Selectel record ${set!.id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: set!.id,
+      zoneId,
+      message: `Selectel record ${set!.id}, ttl 1800`,
+    });
     expect(set).toMatchObject({ ttl: 1800, comment: "home router", records: [{ content: NEW_IP, disabled: false }] });
     expect(requestLines()).toEqual([
       "POST /identity/auth/tokens",
@@ -114,14 +156,22 @@ describe("writeRecord on an existing record set", () => {
     ]);
     expect(fake.requests.slice(1, 3).map((r) => r.query.filter)).toEqual(["home.example.com", "example.com"]);
     expect(fake.requests[3]?.query).toMatchObject({ name: "home.example.com.", rrset_types: "A" });
-    expect(fake.requests[4]?.body).toEqual({ ttl: 1800, records: [{ content: NEW_IP, disabled: false }], comment: "home router" });
+    expect(fake.requests[4]?.body).toEqual({
+      ttl: 1800,
+      records: [{ content: NEW_IP, disabled: false }],
+      comment: "home router",
+    });
     // The set whose name merely contains this one's is untouched.
     expect(fake.rrsets("example.com", "myhome.example.com", "A")[0]?.records[0]?.content).toBe("198.51.100.9");
   });
 
   test("with the zone known, a change costs two requests after the token", async () => {
     await client().writeRecord(target("home.example.com", { zone_id: zoneId }), NEW_IP);
-    expect(requestLines()).toEqual(["POST /identity/auth/tokens", `GET /dns/zones/${zoneId}/rrset`, `PATCH /dns/zones/${zoneId}/rrset/${home()[0]!.id}`]);
+    expect(requestLines()).toEqual([
+      "POST /identity/auth/tokens",
+      `GET /dns/zones/${zoneId}/rrset`,
+      `PATCH /dns/zones/${zoneId}/rrset/${home()[0]!.id}`,
+    ]);
   });
 
   test("nothing is written when the set already holds the address", async () => {
@@ -139,7 +189,10 @@ describe("writeRecord on an existing record set", () => {
     fake.addRrset("example.com", { name: "home.example.com", type: "AAAA", contents: ["2001:db8::1"], ttl: 900 });
     const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
     expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.rrsets("example.com", "home.example.com", "AAAA")[0]).toMatchObject({ ttl: 900, records: [{ content: "2001:db8::7" }] });
+    expect(fake.rrsets("example.com", "home.example.com", "AAAA")[0]).toMatchObject({
+      ttl: 900,
+      records: [{ content: "2001:db8::7" }],
+    });
     expect(home()[0]?.records[0]?.content).toBe(OLD_IP);
   });
 
@@ -156,8 +209,19 @@ describe("writeRecord on a missing record set", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [set] = fake.rrsets("example.com", "new.example.com", "A");
     expect(set).toMatchObject({ ttl: 3600, records: [{ content: NEW_IP, disabled: false }] });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: set!.id, zoneId, message: `Selectel record ${set!.id}, ttl 3600` });
-    expect(fake.requests.at(-1)?.body).toEqual({ name: "new.example.com.", type: "A", ttl: 3600, records: [{ content: NEW_IP, disabled: false }] });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: set!.id,
+      zoneId,
+      message: `Selectel record ${set!.id}, ttl 3600`,
+    });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      name: "new.example.com.",
+      type: "A",
+      ttl: 3600,
+      records: [{ content: NEW_IP, disabled: false }],
+    });
   });
 
   test("a zone given by id is named first, and must hold the name", async () => {
@@ -170,7 +234,11 @@ describe("writeRecord on a missing record set", () => {
 
   test("a TTL Selectel refuses is a refusal in its words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 30 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Selectel: ttl must be between 60 and 604800 (body.ttl) (bad_request, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Selectel: ttl must be between 60 and 604800 (body.ttl) (bad_request, HTTP 400)",
+    });
   });
 });
 
@@ -180,11 +248,19 @@ describe("zone discovery", () => {
     fake.addZone("example.org");
     const outcome = await client().writeRecord(target("home.example.org"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created" });
-    expect(fake.requests.filter((r) => r.path === "/dns/zones" && r.query.filter === "example.org").map((r) => r.query.offset)).toEqual(["0", "1000"]);
+    expect(
+      fake.requests
+        .filter((r) => r.path === "/dns/zones" && r.query.filter === "example.org")
+        .map((r) => r.query.offset),
+    ).toEqual(["0", "1000"]);
   });
 
   test("no zone holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.net"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Selectel: no zone of this project holds host.example.net" });
+    expect(await client().writeRecord(target("host.example.net"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Selectel: no zone of this project holds host.example.net",
+    });
   });
 
   test("a configured zone that is gone is looked up afresh, once", async () => {
@@ -194,21 +270,71 @@ describe("zone discovery", () => {
 });
 
 describe("failures keep Selectel's words and leave the record alone", () => {
-  const cases: { name: string; fault?: SelectelFault | "timeout"; password?: string; project?: string; message: string | RegExp; cause: FailureCause; stopRetrying?: boolean; retryAfterSeconds?: number }[] = [
-    { name: "wrong password", password: "wrong", message: "Selectel: The request you have made requires authentication. (HTTP 401)", cause: "credentials", stopRetrying: true },
-    { name: "a project the user has no role in", project: "ffffffffffffffffffffffffffffffff", message: /^Selectel: User ddnsd has no access to project f+ \(HTTP 401\)$/, cause: "credentials", stopRetrying: true },
-    { name: "a token without access to the zone (403)", fault: { status: 403, error: "forbidden", description: "access denied" }, message: "Selectel: access denied (forbidden, HTTP 403)", cause: "credentials", stopRetrying: true },
-    { name: "slow down (429)", fault: { status: 429, error: "too_many_requests", description: "rate limit exceeded" }, message: "Selectel: rate limit exceeded (too_many_requests, HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500, error: "internal_error" }, message: "Selectel: internal_error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Selectel: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Selectel: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: SelectelFault | "timeout";
+    password?: string;
+    project?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    stopRetrying?: boolean;
+    retryAfterSeconds?: number;
+  }[] = [
+    {
+      name: "wrong password",
+      password: "wrong",
+      message: "Selectel: The request you have made requires authentication. (HTTP 401)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a project the user has no role in",
+      project: "ffffffffffffffffffffffffffffffff",
+      message: /^Selectel: User ddnsd has no access to project f+ \(HTTP 401\)$/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "a token without access to the zone (403)",
+      fault: { status: 403, error: "forbidden", description: "access denied" },
+      message: "Selectel: access denied (forbidden, HTTP 403)",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "slow down (429)",
+      fault: { status: 429, error: "too_many_requests", description: "rate limit exceeded" },
+      message: "Selectel: rate limit exceeded (too_many_requests, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500, error: "internal_error" },
+      message: "Selectel: internal_error (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Selectel: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Selectel: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Selectel: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,
     async ({ fault, password, project }) => {
       if (fault) fake.fault(fault, undefined, dnsOnly);
-      return client({ password, project, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: zoneId }), NEW_IP);
+      return client({ password, project, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: zoneId }),
+        NEW_IP,
+      );
     },
     () => {
       expect(fake.requests.filter(dnsOnly).length).toBeLessThanOrEqual(1);

@@ -4,7 +4,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createServercowApi } from "../../src/dns/services/servercow";
-import { SERVERCOW_FAKE_PASSWORD, SERVERCOW_FAKE_USERNAME, type ServercowFake, type ServercowFault, startServercowFake } from "../fakes/servercow";
+import {
+  SERVERCOW_FAKE_PASSWORD,
+  SERVERCOW_FAKE_USERNAME,
+  type ServercowFake,
+  type ServercowFault,
+  startServercowFake,
+} from "../fakes/servercow";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -17,7 +23,12 @@ beforeEach(() => {
   fake.addDomain("example.com");
   fake.addRecord("example.com", { name: "home", type: "A", content: OLD_IP, ttl: 600 });
   fake.addRecord("example.com", { name: "", type: "A", content: OLD_IP, ttl: 1200 });
-  fake.addRecord("example.com", { name: "", type: "TXT", content: ["v=spf1 -all", "google-site-verification=x"], ttl: 3600 });
+  fake.addRecord("example.com", {
+    name: "",
+    type: "TXT",
+    content: ["v=spf1 -all", "google-site-verification=x"],
+    ttl: 3600,
+  });
 });
 
 afterEach(async () => {
@@ -47,12 +58,21 @@ describe("the description", () => {
 describe("writeRecord on an existing record", () => {
   test("finds the domain, and POSTs the name and type with the new address and the TTL it read", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home/A", zoneId: "example.com", message: "Servercow record home/A, ttl 600" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home/A",
+      zoneId: "example.com",
+      message: "Servercow record home/A, ttl 600",
+    });
     expect(home()).toEqual([{ name: "home", type: "A", content: NEW_IP, ttl: 600 }]);
     // home.example.com is no domain of the account; example.com's listing is also the read.
     expect(requestLines()).toEqual(["GET /home.example.com", "GET /example.com", "POST /example.com"]);
     expect(fake.requests[2]?.body).toEqual({ type: "A", name: "home", content: NEW_IP, ttl: 600 });
-    expect(fake.requests[2]?.headers).toMatchObject({ "x-auth-username": SERVERCOW_FAKE_USERNAME, "x-auth-password": SERVERCOW_FAKE_PASSWORD });
+    expect(fake.requests[2]?.headers).toMatchObject({
+      "x-auth-username": SERVERCOW_FAKE_USERNAME,
+      "x-auth-password": SERVERCOW_FAKE_PASSWORD,
+    });
   });
 
   test("steady state (domain known from config): one read and one write", async () => {
@@ -73,12 +93,21 @@ describe("writeRecord on an existing record", () => {
 describe("writeRecord on a missing record", () => {
   test("creates it with TTL 300", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "Servercow record new/A, ttl 300" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new/A",
+      zoneId: "example.com",
+      message: "Servercow record new/A, ttl 300",
+    });
     expect(fake.records("example.com", "new", "A")).toEqual([{ name: "new", type: "A", content: NEW_IP, ttl: 300 }]);
   });
 
   test("an AAAA record for the apex with the TTL from config", async () => {
-    await client().writeRecord(target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
+    await client().writeRecord(
+      target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }),
+      "2001:db8::7",
+    );
     expect(fake.records("example.com", "", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 900 }]);
   });
 });
@@ -93,13 +122,21 @@ describe("domain discovery", () => {
 
   test("no domain holding the name: a failure naming it, nothing written", async () => {
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("Servercow: no zone of this account holds host.other.org") });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("Servercow: no zone of this account holds host.other.org"),
+    });
     expect(fake.writes()).toBe(0);
   });
 
   test("every candidate answered 'no such domain in user context': the failure says the credentials or the account may be wrong, and is retried", async () => {
     const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused", message: expect.stringContaining("check the API username and password") });
+    expect(outcome).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("check the API username and password"),
+    });
     expect(outcome).not.toHaveProperty("stopRetrying");
   });
 
@@ -118,21 +155,64 @@ describe("domain discovery", () => {
 
 describe("failures keep Servercow's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: ServercowFault | "timeout"; password?: string })[] = [
-    { name: "refused credentials (HTTP 200)", password: "wrong", message: "Servercow: authentication failed", cause: "credentials", stopRetrying: true },
-    { name: "refused credentials in other words (access denied)", fault: { error: "Access denied" }, message: "Servercow: Access denied", cause: "credentials", stopRetrying: true },
-    { name: "refused credentials in German (Zugangsdaten)", fault: { error: "Zugangsdaten ungültig" }, message: "Servercow: Zugangsdaten ungültig", cause: "credentials", stopRetrying: true },
-    { name: "refused credentials (forbidden)", fault: { error: "forbidden" }, message: "Servercow: forbidden", cause: "credentials", stopRetrying: true },
-    { name: "another error in the body", fault: { error: "domain is locked" }, message: "Servercow: domain is locked", cause: "refused" },
-    { name: "HTTP 429 with Retry-After", fault: { status: 429, retryAfter: 50 }, message: /^Servercow: unreadable answer \(HTTP 429\)/, cause: "throttled", retryAfterSeconds: 50 },
+    {
+      name: "refused credentials (HTTP 200)",
+      password: "wrong",
+      message: "Servercow: authentication failed",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "refused credentials in other words (access denied)",
+      fault: { error: "Access denied" },
+      message: "Servercow: Access denied",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "refused credentials in German (Zugangsdaten)",
+      fault: { error: "Zugangsdaten ungültig" },
+      message: "Servercow: Zugangsdaten ungültig",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "refused credentials (forbidden)",
+      fault: { error: "forbidden" },
+      message: "Servercow: forbidden",
+      cause: "credentials",
+      stopRetrying: true,
+    },
+    {
+      name: "another error in the body",
+      fault: { error: "domain is locked" },
+      message: "Servercow: domain is locked",
+      cause: "refused",
+    },
+    {
+      name: "HTTP 429 with Retry-After",
+      fault: { status: 429, retryAfter: 50 },
+      message: /^Servercow: unreadable answer \(HTTP 429\)/,
+      cause: "throttled",
+      retryAfterSeconds: 50,
+    },
     { name: "HTML page", fault: "html", message: /^Servercow: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Servercow: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Servercow: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Servercow: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,
     async ({ fault, password }) => {
       if (fault) fake.fault(fault);
-      return client({ password, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      return client({ password, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
     },
     () => {
       expect(fake.requests).toHaveLength(1);

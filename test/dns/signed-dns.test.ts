@@ -9,7 +9,11 @@ import { ask, parseServer, type SignedServer } from "../../src/dns/protocols/sig
 import { sign, type TsigKey } from "../../src/dns/protocols/tsig";
 import { CLASS, decodeMessage, encodeMessage, message, RCODE, TYPE, Writer } from "../../src/dns/protocols/wire";
 
-const key: TsigKey = { name: "ddnsd-key", algorithm: "hmac-sha256", secret: Buffer.from("0123456789abcdef0123456789abcdef") };
+const key: TsigKey = {
+  name: "ddnsd-key",
+  algorithm: "hmac-sha256",
+  secret: Buffer.from("0123456789abcdef0123456789abcdef"),
+};
 
 /** How the played server answers a request (its bytes and the MAC it carried). */
 type Responder = (request: Uint8Array, requestMac: Uint8Array) => Uint8Array;
@@ -41,7 +45,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const target = (): SignedServer => ({ server: { host: "127.0.0.1", port }, key, timeoutMs: 2000, label: "DNS server test" });
+const target = (): SignedServer => ({
+  server: { host: "127.0.0.1", port },
+  key,
+  timeoutMs: 2000,
+  label: "DNS server test",
+});
 const query = () => message({ id: 4242, questions: [{ name: "example.test", type: TYPE.SOA, class: CLASS.IN }] });
 /** The answer a server makes to `request`, unsigned: the same id and question, with `rcode`. */
 function reply(request: Uint8Array, rcode: number = RCODE.NOERROR): Uint8Array {
@@ -52,7 +61,15 @@ function reply(request: Uint8Array, rcode: number = RCODE.NOERROR): Uint8Array {
 /** The answer with a TSIG record that reports `error` and has no MAC, as a server answers a request it could not verify (RFC 8945 §5.3.2). */
 function unsignedError(answer: Uint8Array, error: number): Uint8Array {
   const id = (answer[0]! << 8) | answer[1]!;
-  const data = new Writer().name(key.algorithm).u48(Math.floor(Date.now() / 1000)).u16(300).u16(0).u16(id).u16(error).u16(0).done();
+  const data = new Writer()
+    .name(key.algorithm)
+    .u48(Math.floor(Date.now() / 1000))
+    .u16(300)
+    .u16(0)
+    .u16(id)
+    .u16(error)
+    .u16(0)
+    .done();
   const record = new Writer().name(key.name).u16(TYPE.TSIG).u16(CLASS.ANY).u32(0).u16(data.length).raw(data).done();
   const bytes = Uint8Array.from([...answer, ...record]);
   bytes[11] = bytes[11]! + 1;
@@ -74,7 +91,8 @@ describe("a signed exchange", () => {
   });
 
   test("an answer signed ten minutes ago: BADTIME, retried (a clock can be corrected)", async () => {
-    respond = (request, mac) => sign(reply(request), key, { requestMac: mac, now: Math.floor(Date.now() / 1000) - 600 }).bytes;
+    respond = (request, mac) =>
+      sign(reply(request), key, { requestMac: mac, now: Math.floor(Date.now() / 1000) - 600 }).bytes;
     const answer = await ask(target(), query());
     expect(answer).toMatchObject({ ok: false, cause: "refused" });
     expect(answer).not.toHaveProperty("stopRetrying");
@@ -82,7 +100,8 @@ describe("a signed exchange", () => {
   });
 
   test("the server's BADTIME and BADSIG in plain words; BADSIG stops retries", async () => {
-    respond = (request, mac) => sign(reply(request, RCODE.NOTAUTH), key, { requestMac: mac, error: RCODE.BADTIME }).bytes;
+    respond = (request, mac) =>
+      sign(reply(request, RCODE.NOTAUTH), key, { requestMac: mac, error: RCODE.BADTIME }).bytes;
     const late = await ask(target(), query());
     expect(late).toMatchObject({ ok: false, cause: "refused" });
     expect(!late.ok && late.message).toContain("clock");
@@ -118,7 +137,9 @@ describe("a signed exchange", () => {
     await new Promise((resolve) => closed.close(resolve));
     const answer = await ask({ ...target(), server: { host: "127.0.0.1", port: freePort } }, query());
     expect(answer).toMatchObject({ ok: false, cause: "unreachable" });
-    expect(!answer.ok && answer.message).toContain("nothing accepts connections at that address and port (is the server running, and on this port?)");
+    expect(!answer.ok && answer.message).toContain(
+      "nothing accepts connections at that address and port (is the server running, and on this port?)",
+    );
   });
 });
 
@@ -131,7 +152,15 @@ describe("the server option", () => {
   });
 
   test("anything else says what is wrong", () => {
-    for (const bad of ["http://ns1.example.com", "ns1.example.com:0", "ns1.example.com:65536", "[ns1]:53", "a b", "", "ns1..example.com"]) {
+    for (const bad of [
+      "http://ns1.example.com",
+      "ns1.example.com:0",
+      "ns1.example.com:65536",
+      "[ns1]:53",
+      "a b",
+      "",
+      "ns1..example.com",
+    ]) {
       expect(typeof parseServer(bad)).toBe("string");
     }
   });

@@ -7,7 +7,13 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createSpaceshipApi, spaceship } from "../../src/dns/services/spaceship";
-import { SPACESHIP_FAKE_KEY, SPACESHIP_FAKE_SECRET, type SpaceshipFake, type SpaceshipFault, startSpaceshipFake } from "../fakes/spaceship";
+import {
+  SPACESHIP_FAKE_KEY,
+  SPACESHIP_FAKE_SECRET,
+  type SpaceshipFake,
+  type SpaceshipFault,
+  startSpaceshipFake,
+} from "../fakes/spaceship";
 import { failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -66,23 +72,44 @@ describe("verify", () => {
   });
 
   test("a wrong secret is refused in Spaceship's words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Spaceship: Unauthorized (HTTP 401)" });
+    expect(await client({ secret: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Spaceship: Unauthorized (HTTP 401)",
+    });
   });
 });
 
 describe("writeRecord on an existing record", () => {
   test("adds the new record with the old TTL, then deletes exactly the old one", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: "home/A", zoneId: "example.com", message: "Spaceship record home/A, ttl 1800" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: "home/A",
+      zoneId: "example.com",
+      message: "Spaceship record home/A, ttl 1800",
+    });
     expect(home()).toMatchObject([{ address: NEW_IP, ttl: 1800 }]);
-    expect(requestLines()).toEqual(["GET /v1/domains", "GET /v1/dns/records/example.com", "PUT /v1/dns/records/example.com", "DELETE /v1/dns/records/example.com"]);
-    expect(fake.requests[2]?.body).toEqual({ force: false, items: [{ type: "A", name: "home", address: NEW_IP, ttl: 1800 }] });
+    expect(requestLines()).toEqual([
+      "GET /v1/domains",
+      "GET /v1/dns/records/example.com",
+      "PUT /v1/dns/records/example.com",
+      "DELETE /v1/dns/records/example.com",
+    ]);
+    expect(fake.requests[2]?.body).toEqual({
+      force: false,
+      items: [{ type: "A", name: "home", address: NEW_IP, ttl: 1800 }],
+    });
     expect(fake.requests[3]?.body).toEqual([{ type: "A", name: "home", address: OLD_IP }]);
   });
 
   test("steady state (domain known from config): one read, the add and the delete", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["GET /v1/dns/records/example.com", "PUT /v1/dns/records/example.com", "DELETE /v1/dns/records/example.com"]);
+    expect(requestLines()).toEqual([
+      "GET /v1/dns/records/example.com",
+      "PUT /v1/dns/records/example.com",
+      "DELETE /v1/dns/records/example.com",
+    ]);
     expect(fake.requests[0]?.query).toEqual({ take: "500", skip: "0" });
   });
 
@@ -129,7 +156,8 @@ describe("writeRecord on an existing record", () => {
       ok: false,
       cause: "refused",
       stopRetrying: true,
-      message: "Spaceship: go.example.com A belongs to Spaceship's product feature, so ddnsd leaves it alone; change it at Spaceship or use another name",
+      message:
+        "Spaceship: go.example.com A belongs to Spaceship's product feature, so ddnsd leaves it alone; change it at Spaceship or use another name",
     });
     expect(fake.writes()).toBe(0);
   });
@@ -175,7 +203,13 @@ describe("a failure between the add and the delete", () => {
 describe("writeRecord on a missing record", () => {
   test("adds it with TTL 3600", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: "new/A", zoneId: "example.com", message: "Spaceship record new/A, ttl 3600" });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: "new/A",
+      zoneId: "example.com",
+      message: "Spaceship record new/A, ttl 3600",
+    });
     expect(fake.records("example.com", "new", "A")).toMatchObject([{ address: NEW_IP, ttl: 3600 }]);
     expect(fake.requests.some((r) => r.method === "DELETE")).toBe(false);
   });
@@ -199,19 +233,70 @@ describe("domain discovery", () => {
   test("a configured domain that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual(["GET /v1/dns/records/sub.example.com", "GET /v1/domains", "GET /v1/dns/records/example.com", "PUT /v1/dns/records/example.com"]);
+    expect(requestLines()).toEqual([
+      "GET /v1/dns/records/sub.example.com",
+      "GET /v1/domains",
+      "GET /v1/dns/records/example.com",
+      "PUT /v1/dns/records/example.com",
+    ]);
   });
 });
 
 describe("failures keep Spaceship's words and leave the record alone", () => {
-  const cases: { name: string; fault?: SpaceshipFault | "timeout"; secret?: string; message: string | RegExp; cause: FailureCause; retryAfterSeconds?: number; stopRetrying?: boolean }[] = [
-    { name: "wrong credentials", secret: "revoked", message: "Spaceship: Unauthorized (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "a key without the permission", fault: { status: 403 }, message: "Spaceship: Forbidden (HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Spaceship: Too many requests. (HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 naming no wait", fault: { status: 429 }, message: "Spaceship: Too many requests. (HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Spaceship: Internal server error. (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Spaceship: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Spaceship: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+  const cases: {
+    name: string;
+    fault?: SpaceshipFault | "timeout";
+    secret?: string;
+    message: string | RegExp;
+    cause: FailureCause;
+    retryAfterSeconds?: number;
+    stopRetrying?: boolean;
+  }[] = [
+    {
+      name: "wrong credentials",
+      secret: "revoked",
+      message: "Spaceship: Unauthorized (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "a key without the permission",
+      fault: { status: 403 },
+      message: "Spaceship: Forbidden (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "Spaceship: Too many requests. (HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 naming no wait",
+      fault: { status: 429 },
+      message: "Spaceship: Too many requests. (HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Spaceship: Internal server error. (HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Spaceship: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Spaceship: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Spaceship: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
@@ -228,7 +313,11 @@ describe("failures keep Spaceship's words and leave the record alone", () => {
 
   test("a validation answer names the fields", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { ...known, ttl: 7200 }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Spaceship: Validation failed.; ttl: The ttl must be between 60 and 3600. (HTTP 422)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Spaceship: Validation failed.; ttl: The ttl must be between 60 and 3600. (HTTP 422)",
+    });
     expect(home()).toMatchObject([{ address: OLD_IP, ttl: 1800 }]);
   });
 });

@@ -44,7 +44,11 @@ export interface FailureCase {
  * service's words, with its cause, the wait it names and whether retrying stops; `after` checks
  * what the service holds (nothing changed).
  */
-export function failureTests<Case extends FailureCase>(cases: readonly Case[], attempt: (c: Case) => Promise<WriteOutcome>, after?: (c: Case) => void): void {
+export function failureTests<Case extends FailureCase>(
+  cases: readonly Case[],
+  attempt: (c: Case) => Promise<WriteOutcome>,
+  after?: (c: Case) => void,
+): void {
   for (const c of cases) {
     test(c.name, async () => {
       const outcome = await attempt(c);

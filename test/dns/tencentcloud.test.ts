@@ -38,7 +38,10 @@ afterEach(async () => {
 function client(options: { secretId?: string; secretKey?: string; timeoutMs?: number; baseUrl?: string } = {}) {
   return zoneClient(
     createTencentCloudApi(
-      { secret_id: options.secretId ?? TENCENT_FAKE_SECRET_ID, secret_key: options.secretKey ?? TENCENT_FAKE_SECRET_KEY },
+      {
+        secret_id: options.secretId ?? TENCENT_FAKE_SECRET_ID,
+        secret_key: options.secretKey ?? TENCENT_FAKE_SECRET_KEY,
+      },
       { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
     ),
   );
@@ -58,7 +61,11 @@ describe("verify", () => {
   test("each request names its action and version and is signed, never carrying the key", async () => {
     await client().verify();
     const [request] = fake.requests;
-    expect(request?.headers).toMatchObject({ "x-tc-action": "DescribeDomainList", "x-tc-version": "2021-03-23", "content-type": "application/json" });
+    expect(request?.headers).toMatchObject({
+      "x-tc-action": "DescribeDomainList",
+      "x-tc-version": "2021-03-23",
+      "content-type": "application/json",
+    });
     expect(request?.headers.authorization).toStartWith(`TC3-HMAC-SHA256 Credential=${TENCENT_FAKE_SECRET_ID}/`);
     expect(JSON.stringify(fake.requests)).not.toContain(TENCENT_FAKE_SECRET_KEY);
   });
@@ -67,7 +74,8 @@ describe("verify", () => {
     const outcome = await client({ secretKey: "wrong" }).verify();
     expect(outcome).toMatchObject({
       ok: false,
-      detail: "Tencent Cloud DNSPod: The provided credentials could not be validated. Please check your signature is correct. (AuthFailure.SignatureFailure, HTTP 200)",
+      detail:
+        "Tencent Cloud DNSPod: The provided credentials could not be validated. Please check your signature is correct. (AuthFailure.SignatureFailure, HTTP 200)",
     });
   });
 });
@@ -112,10 +120,23 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("a disabled, weighted record on another line keeps its line, weight and status", async () => {
-    fake.addRecord("example.com", { name: "office", type: "A", value: OLD_IP, line: "电信", status: "DISABLE", weight: 30 });
+    fake.addRecord("example.com", {
+      name: "office",
+      type: "A",
+      value: OLD_IP,
+      line: "电信",
+      status: "DISABLE",
+      weight: 30,
+    });
     const outcome = await client().writeRecord(target("office.example.com"), NEW_IP);
     expect(outcome.ok && outcome.message).toEndWith(", ttl 600, line 电信, disabled");
-    expect(fake.records("example.com", "office", "A")[0]).toMatchObject({ Value: NEW_IP, Line: "电信", LineId: "10=0", Status: "DISABLE", Weight: 30 });
+    expect(fake.records("example.com", "office", "A")[0]).toMatchObject({
+      Value: NEW_IP,
+      Line: "电信",
+      LineId: "10=0",
+      Status: "DISABLE",
+      Weight: 30,
+    });
   });
 
   test("a name with records on several lines is left alone, nothing deleted", async () => {
@@ -133,8 +154,21 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [record] = fake.records("example.com", "new", "A");
     expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "默认" });
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: String(record!.RecordId), zoneId: "example.com", message: `Tencent Cloud DNSPod record ${record!.RecordId}, ttl 600` });
-    expect(fake.requests.at(-1)?.body).toEqual({ Domain: "example.com", SubDomain: "new", RecordType: "A", RecordLine: "默认", Value: NEW_IP, TTL: 600 });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: String(record!.RecordId),
+      zoneId: "example.com",
+      message: `Tencent Cloud DNSPod record ${record!.RecordId}, ttl 600`,
+    });
+    expect(fake.requests.at(-1)?.body).toEqual({
+      Domain: "example.com",
+      SubDomain: "new",
+      RecordType: "A",
+      RecordLine: "默认",
+      Value: NEW_IP,
+      TTL: 600,
+    });
   });
 
   test("with the TTL from config", async () => {
@@ -149,7 +183,8 @@ describe("writeRecord on a missing record", () => {
       ok: false,
       cause: "refused",
       stopRetrying: true,
-      message: "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
+      message:
+        "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
     });
   });
 });
@@ -188,38 +223,74 @@ describe("failures keep Tencent's words and leave the record alone", () => {
     {
       name: "unknown SecretId",
       secretId: "AKIDunknown",
-      message: "Tencent Cloud DNSPod: The SecretId is not found, please ensure that your SecretId is correct. (AuthFailure.SecretIdNotFound, HTTP 200)",
+      message:
+        "Tencent Cloud DNSPod: The SecretId is not found, please ensure that your SecretId is correct. (AuthFailure.SecretIdNotFound, HTTP 200)",
       cause: "credentials",
       stopRetrying: true,
     },
-    { name: "wrong SecretKey", secretKey: "wrong", message: /\(AuthFailure\.SignatureFailure, HTTP 200\)$/, cause: "credentials", stopRetrying: true },
+    {
+      name: "wrong SecretKey",
+      secretKey: "wrong",
+      message: /\(AuthFailure\.SignatureFailure, HTTP 200\)$/,
+      cause: "credentials",
+      stopRetrying: true,
+    },
     {
       name: "sub-user without the DNSPod permissions",
       fault: { code: "UnauthorizedOperation", message: "You are not authorized to perform this operation." },
-      message: "Tencent Cloud DNSPod: You are not authorized to perform this operation. (UnauthorizedOperation, HTTP 200)",
+      message:
+        "Tencent Cloud DNSPod: You are not authorized to perform this operation. (UnauthorizedOperation, HTTP 200)",
       cause: "credentials",
       stopRetrying: true,
     },
     // The keys are fine; the clock is not: no stop, it succeeds once the clock is right.
-    { name: "a clock more than five minutes off", skew: 600, message: /^Tencent Cloud DNSPod: Signature expired\. .*\(AuthFailure\.SignatureExpire, HTTP 200\)$/, cause: "refused" },
+    {
+      name: "a clock more than five minutes off",
+      skew: 600,
+      message: /^Tencent Cloud DNSPod: Signature expired\. .*\(AuthFailure\.SignatureExpire, HTTP 200\)$/,
+      cause: "refused",
+    },
     // Tencent's "slow down" names no wait: the updater decides the pause.
-    { name: "RequestLimitExceeded", fault: { code: "RequestLimitExceeded" }, message: /^Tencent Cloud DNSPod: Your current request times .*\(RequestLimitExceeded, HTTP 200\)$/, cause: "throttled" },
+    {
+      name: "RequestLimitExceeded",
+      fault: { code: "RequestLimitExceeded" },
+      message: /^Tencent Cloud DNSPod: Your current request times .*\(RequestLimitExceeded, HTTP 200\)$/,
+      cause: "throttled",
+    },
     {
       name: "FailedOperation.FrequencyLimit",
       fault: { code: "FailedOperation.FrequencyLimit", message: "您操作过于频繁，请稍后重试" },
       message: "Tencent Cloud DNSPod: 您操作过于频繁，请稍后重试 (FailedOperation.FrequencyLimit, HTTP 200)",
       cause: "throttled",
     },
-    { name: "InternalError", fault: { code: "InternalError" }, message: /^Tencent Cloud DNSPod: An internal error has occurred\. .*\(InternalError, HTTP 200\)$/, cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "InternalError",
+      fault: { code: "InternalError" },
+      message: /^Tencent Cloud DNSPod: An internal error has occurred\. .*\(InternalError, HTTP 200\)$/,
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Tencent Cloud DNSPod: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, secretId, secretKey, skew, message, cause, stopRetrying } of cases) {
     test(name, async () => {
       if (fault) fake.fault(fault);
       if (skew) fake.clockSkewSeconds = skew;
-      const outcome = await client({ secretId, secretKey, timeoutMs: 1000 }).writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
+      const outcome = await client({ secretId, secretKey, timeoutMs: 1000 }).writeRecord(
+        target("home.example.com", { zone_id: "example.com" }),
+        NEW_IP,
+      );
       expect(outcome.ok).toBe(false);
       if (outcome.ok) return;
       expect(outcome.message).toMatch(message);
@@ -233,13 +304,18 @@ describe("failures keep Tencent's words and leave the record alone", () => {
   }
 
   test("a failing modification is reported; the record keeps its address and TTL", async () => {
-    fake.fault({ code: "FailedOperation.DomainIsLocked", message: "You cannot perform this operation on a locked domain." }, 1, (r) => r.headers["x-tc-action"] === "ModifyRecord");
+    fake.fault(
+      { code: "FailedOperation.DomainIsLocked", message: "You cannot perform this operation on a locked domain." },
+      1,
+      (r) => r.headers["x-tc-action"] === "ModifyRecord",
+    );
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
     expect(outcome).toEqual({
       ok: false,
       cause: "refused",
       stopRetrying: true,
-      message: "Tencent Cloud DNSPod: You cannot perform this operation on a locked domain. (FailedOperation.DomainIsLocked, HTTP 200)",
+      message:
+        "Tencent Cloud DNSPod: You cannot perform this operation on a locked domain. (FailedOperation.DomainIsLocked, HTTP 200)",
     });
     expect(home()[0]).toMatchObject({ Value: OLD_IP, TTL: 1800 });
   });

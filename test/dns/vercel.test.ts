@@ -5,7 +5,13 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createVercelApi, vercel } from "../../src/dns/services/vercel";
-import { VERCEL_FAKE_TEAM, VERCEL_FAKE_TOKEN, type VercelFake, type VercelFault, startVercelFake } from "../fakes/vercel";
+import {
+  startVercelFake,
+  VERCEL_FAKE_TEAM,
+  VERCEL_FAKE_TOKEN,
+  type VercelFake,
+  type VercelFault,
+} from "../fakes/vercel";
 import { target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -52,8 +58,13 @@ describe("the description", () => {
 
   test("createClient builds a working client; the team option is sent as teamId", async () => {
     const context = { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" };
-    expect(await vercel.createClient({ token: VERCEL_FAKE_TOKEN }, {}, context).verify()).toEqual({ ok: true, detail: "Token accepted" });
-    expect(await vercel.createClient({ token: VERCEL_FAKE_TOKEN }, { team_id: VERCEL_FAKE_TEAM }, context).verify()).toEqual({
+    expect(await vercel.createClient({ token: VERCEL_FAKE_TOKEN }, {}, context).verify()).toEqual({
+      ok: true,
+      detail: "Token accepted",
+    });
+    expect(
+      await vercel.createClient({ token: VERCEL_FAKE_TOKEN }, { team_id: VERCEL_FAKE_TEAM }, context).verify(),
+    ).toEqual({
       ok: true,
       detail: `Token accepted for team ${VERCEL_FAKE_TEAM}`,
     });
@@ -71,11 +82,17 @@ describe("verify", () => {
   });
 
   test("a wrong token is refused in Vercel's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toMatchObject({ ok: false, detail: "Vercel: Not authorized (forbidden, HTTP 403)" });
+    expect(await client({ token: "wrong" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Vercel: Not authorized (forbidden, HTTP 403)",
+    });
   });
 
   test("a team the token cannot act for is refused", async () => {
-    expect(await client({ teamId: "team_someoneElse" }).verify()).toMatchObject({ ok: false, detail: "Vercel: Not authorized (forbidden, HTTP 403)" });
+    expect(await client({ teamId: "team_someoneElse" }).verify()).toMatchObject({
+      ok: false,
+      detail: "Vercel: Not authorized (forbidden, HTTP 403)",
+    });
   });
 });
 
@@ -83,15 +100,28 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the records, and PATCHes only the value: three requests", async () => {
     const id = home()[0]!.id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `Vercel record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `Vercel record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject([{ value: NEW_IP, ttl: 1800, comment: "the NAS" }]);
-    expect(requestLines()).toEqual(["GET /v5/domains", "GET /v5/domains/example.com/records", `PATCH /v1/domains/records/${id}`]);
+    expect(requestLines()).toEqual([
+      "GET /v5/domains",
+      "GET /v5/domains/example.com/records",
+      `PATCH /v1/domains/records/${id}`,
+    ]);
     expect(fake.requests[2]?.body).toEqual({ value: NEW_IP });
   });
 
   test("steady state (domain known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["GET /v5/domains/example.com/records", `PATCH /v1/domains/records/${home()[0]!.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /v5/domains/example.com/records",
+      `PATCH /v1/domains/records/${home()[0]!.id}`,
+    ]);
     expect(fake.requests[0]?.query.limit).toBe("100");
   });
 
@@ -104,7 +134,7 @@ describe("writeRecord on an existing record", () => {
     expect(fake.requests.at(-1)?.body).toEqual({ value: NEW_IP, ttl: 900 });
   });
 
-  test("the apex is the record named \"\"; the apex's other records stay", async () => {
+  test('the apex is the record named ""; the apex\'s other records stay', async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
     expect(fake.records("example.com", "", "A")).toMatchObject([{ value: NEW_IP, ttl: 600 }]);
@@ -146,7 +176,11 @@ describe("writeRecord on an existing record", () => {
   });
 
   test("nothing else in the domain is touched and nothing is deleted", async () => {
-    const others = () => fake.domains.get("example.com")!.records.filter((r) => r.name !== "home").map((r) => ({ ...r }));
+    const others = () =>
+      fake.domains
+        .get("example.com")!
+        .records.filter((r) => r.name !== "home")
+        .map((r) => ({ ...r }));
     const before = others();
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(others()).toEqual(before);
@@ -159,8 +193,18 @@ describe("writeRecord on a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.records("example.com", "new", "A");
     expect(created).toMatchObject([{ value: NEW_IP, ttl: 60 }]);
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created[0]!.id, zoneId: "example.com", message: `Vercel record ${created[0]!.id}, ttl 60` });
-    expect(fake.requests.at(-1)).toMatchObject({ method: "POST", path: "/v2/domains/example.com/records", body: { name: "new", type: "A", value: NEW_IP, ttl: 60 } });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created[0]!.id,
+      zoneId: "example.com",
+      message: `Vercel record ${created[0]!.id}, ttl 60`,
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: "/v2/domains/example.com/records",
+      body: { name: "new", type: "A", value: NEW_IP, ttl: 60 },
+    });
   });
 
   test("creates it with the TTL from config; an AAAA at the apex", async () => {
@@ -181,7 +225,11 @@ describe("domains of a team", () => {
 
   test("without it a team's domain is not the account's", async () => {
     fake.addDomain("team.dev", VERCEL_FAKE_TEAM);
-    expect(await client().writeRecord(target("home.team.dev"), NEW_IP)).toEqual({ ok: false, cause: "refused", message: "Vercel: no zone of this account holds home.team.dev" });
+    expect(await client().writeRecord(target("home.team.dev"), NEW_IP)).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Vercel: no zone of this account holds home.team.dev",
+    });
     expect(fake.writes()).toBe(0);
   });
 });
@@ -205,14 +253,23 @@ describe("domain discovery", () => {
 
   test("a configured domain that does not hold the name is refused without a request", async () => {
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Vercel: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Vercel: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it",
+    });
     expect(fake.requests).toHaveLength(0);
   });
 
   test("a configured domain that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual(["GET /v5/domains/sub.example.com/records", "GET /v5/domains", "GET /v5/domains/example.com/records", "POST /v2/domains/example.com/records"]);
+    expect(requestLines()).toEqual([
+      "GET /v5/domains/sub.example.com/records",
+      "GET /v5/domains",
+      "GET /v5/domains/example.com/records",
+      "POST /v2/domains/example.com/records",
+    ]);
   });
 });
 
@@ -226,13 +283,51 @@ describe("failures keep Vercel's words and leave the record alone", () => {
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    { name: "wrong token", token: "revoked", message: "Vercel: Not authorized (forbidden, HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with the window's reset in the body", fault: { status: 429, resetInSeconds: 45 }, message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)", retryAfterSeconds: 45, cause: "throttled" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 40 }, message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)", retryAfterSeconds: 40, cause: "throttled" },
-    { name: "429 naming no wait", fault: { status: 429 }, message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)", cause: "throttled" },
-    { name: "500", fault: { status: 500 }, message: "Vercel: An unexpected internal error occurred (internal_server_error, HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Vercel: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Vercel: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "wrong token",
+      token: "revoked",
+      message: "Vercel: Not authorized (forbidden, HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with the window's reset in the body",
+      fault: { status: 429, resetInSeconds: 45 },
+      message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)",
+      retryAfterSeconds: 45,
+      cause: "throttled",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 40 },
+      message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)",
+      retryAfterSeconds: 40,
+      cause: "throttled",
+    },
+    {
+      name: "429 naming no wait",
+      fault: { status: 429 },
+      message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)",
+      cause: "throttled",
+    },
+    {
+      name: "500",
+      fault: { status: 500 },
+      message: "Vercel: An unexpected internal error occurred (internal_server_error, HTTP 500)",
+      cause: "unreachable",
+    },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Vercel: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Vercel: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Vercel: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
@@ -253,9 +348,17 @@ describe("failures keep Vercel's words and leave the record alone", () => {
   }
 
   test("a refused PATCH is reported in Vercel's words; the record and its TTL stay", async () => {
-    fake.fault({ status: 400, code: "invalid_value", message: "The record is managed by Vercel and cannot be changed" }, 1, (r) => r.method === "PATCH");
+    fake.fault(
+      { status: 400, code: "invalid_value", message: "The record is managed by Vercel and cannot be changed" },
+      1,
+      (r) => r.method === "PATCH",
+    );
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "Vercel: The record is managed by Vercel and cannot be changed (invalid_value, HTTP 400)" });
+    expect(outcome).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Vercel: The record is managed by Vercel and cannot be changed (invalid_value, HTTP 400)",
+    });
     expect(home()).toMatchObject([{ value: OLD_IP, ttl: 1800 }]);
   });
 });

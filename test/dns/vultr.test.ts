@@ -4,7 +4,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createVultrApi } from "../../src/dns/services/vultr";
-import { startVultrFake, VULTR_FAKE_API_KEY, VULTR_FAKE_FENCED_KEY, type VultrFake, type VultrFault } from "../fakes/vultr";
+import {
+  startVultrFake,
+  VULTR_FAKE_API_KEY,
+  VULTR_FAKE_FENCED_KEY,
+  type VultrFake,
+  type VultrFault,
+} from "../fakes/vultr";
 import { type FailureCase, failureTests, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
@@ -46,7 +52,10 @@ describe("verify", () => {
   });
 
   test("a key from an address its access control does not allow is refused in Vultr's words", async () => {
-    expect(await client({ apiKey: VULTR_FAKE_FENCED_KEY }).verify()).toMatchObject({ ok: false, detail: "Vultr: Unauthorized IP address: 127.0.0.1 (HTTP 401)" });
+    expect(await client({ apiKey: VULTR_FAKE_FENCED_KEY }).verify()).toMatchObject({
+      ok: false,
+      detail: "Vultr: Unauthorized IP address: 127.0.0.1 (HTTP 401)",
+    });
   });
 });
 
@@ -54,15 +63,28 @@ describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the records, and PATCHes only the address: three requests", async () => {
     const id = home()!.id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({ ok: true, action: "updated", externalId: id, zoneId: "example.com", message: `Vultr record ${id}, ttl 1800` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "updated",
+      externalId: id,
+      zoneId: "example.com",
+      message: `Vultr record ${id}, ttl 1800`,
+    });
     expect(home()).toMatchObject({ data: NEW_IP, ttl: 1800 });
-    expect(requestLines()).toEqual(["GET /domains", "GET /domains/example.com/records", `PATCH /domains/example.com/records/${id}`]);
+    expect(requestLines()).toEqual([
+      "GET /domains",
+      "GET /domains/example.com/records",
+      `PATCH /domains/example.com/records/${id}`,
+    ]);
     expect(fake.requests[2]?.body).toEqual({ data: NEW_IP });
   });
 
   test("steady state (domain known from config): one read and one write", async () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["GET /domains/example.com/records", `PATCH /domains/example.com/records/${home()!.id}`]);
+    expect(requestLines()).toEqual([
+      "GET /domains/example.com/records",
+      `PATCH /domains/example.com/records/${home()!.id}`,
+    ]);
   });
 
   test("a TTL from config is sent; the same address with another TTL is written", async () => {
@@ -95,7 +117,13 @@ describe("writeRecord on a missing record", () => {
   test("creates it with TTL 300", async () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("example.com", "new", "A");
-    expect(outcome).toEqual({ ok: true, action: "created", externalId: created!.id, zoneId: "example.com", message: `Vultr record ${created!.id}, ttl 300` });
+    expect(outcome).toEqual({
+      ok: true,
+      action: "created",
+      externalId: created!.id,
+      zoneId: "example.com",
+      message: `Vultr record ${created!.id}, ttl 300`,
+    });
     expect(fake.requests.at(-1)?.body).toEqual({ name: "new", type: "A", data: NEW_IP, ttl: 300 });
   });
 
@@ -117,20 +145,64 @@ describe("domain discovery", () => {
   test("a configured domain that left the account is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual(["GET /domains/sub.example.com/records", "GET /domains", "GET /domains/example.com/records", "POST /domains/example.com/records"]);
+    expect(requestLines()).toEqual([
+      "GET /domains/sub.example.com/records",
+      "GET /domains",
+      "GET /domains/example.com/records",
+      "POST /domains/example.com/records",
+    ]);
   });
 });
 
 describe("failures keep Vultr's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: VultrFault | "timeout"; apiKey?: string })[] = [
-    { name: "revoked key", apiKey: "revoked", message: "Vultr: Invalid API token. (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "address not allowed by the key's access control", apiKey: VULTR_FAKE_FENCED_KEY, message: "Vultr: Unauthorized IP address: 127.0.0.1 (HTTP 401)", stopRetrying: true, cause: "credentials" },
-    { name: "user without the right", fault: { status: 403 }, message: "Vultr: Unauthorized (HTTP 403)", stopRetrying: true, cause: "credentials" },
-    { name: "429 with Retry-After", fault: { status: 429, retryAfter: 15 }, message: /^Vultr: Rate limit reached.* \(HTTP 429\)$/, retryAfterSeconds: 15, cause: "throttled" },
-    { name: "429 without Retry-After names no wait", fault: { status: 429 }, message: /\(HTTP 429\)$/, cause: "throttled" },
+    {
+      name: "revoked key",
+      apiKey: "revoked",
+      message: "Vultr: Invalid API token. (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "address not allowed by the key's access control",
+      apiKey: VULTR_FAKE_FENCED_KEY,
+      message: "Vultr: Unauthorized IP address: 127.0.0.1 (HTTP 401)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "user without the right",
+      fault: { status: 403 },
+      message: "Vultr: Unauthorized (HTTP 403)",
+      stopRetrying: true,
+      cause: "credentials",
+    },
+    {
+      name: "429 with Retry-After",
+      fault: { status: 429, retryAfter: 15 },
+      message: /^Vultr: Rate limit reached.* \(HTTP 429\)$/,
+      retryAfterSeconds: 15,
+      cause: "throttled",
+    },
+    {
+      name: "429 without Retry-After names no wait",
+      fault: { status: 429 },
+      message: /\(HTTP 429\)$/,
+      cause: "throttled",
+    },
     { name: "500", fault: { status: 500 }, message: "Vultr: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^Vultr: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, cause: "unreachable" },
-    { name: "malformed JSON", fault: "malformed", message: /^Vultr: unreadable answer \(HTTP 200\)/, cause: "unreachable" },
+    {
+      name: "502 HTML page",
+      fault: "html",
+      message: /^Vultr: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
+      cause: "unreachable",
+    },
+    {
+      name: "malformed JSON",
+      fault: "malformed",
+      message: /^Vultr: unreadable answer \(HTTP 200\)/,
+      cause: "unreachable",
+    },
     { name: "timeout", fault: "timeout", message: "Vultr: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(

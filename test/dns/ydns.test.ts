@@ -22,7 +22,10 @@ afterEach(async () => {
 });
 
 function client(password = YDNS_FAKE_PASSWORD) {
-  return createYdnsClient({ username: YDNS_FAKE_USER, password }, { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" });
+  return createYdnsClient(
+    { username: YDNS_FAKE_USER, password },
+    { baseUrl: fake.url, fetch, timeoutMs: 2000, userAgent: "ddnsd/test" },
+  );
 }
 
 function target(hostname: string, recordType: RecordType = "A", siblings?: RecordTarget["siblings"]): RecordTarget {
@@ -45,10 +48,21 @@ describe("the description", () => {
 describe("writes", () => {
   test("A: one GET /update/?host&ip with Basic auth; the AAAA record stays", async () => {
     const outcome = await client().writeRecord(target("home.ydns.eu"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home.ydns.eu", message: "YDNS host home.ydns.eu" });
+    expect(outcome).toMatchObject({
+      ok: true,
+      action: "updated",
+      externalId: "home.ydns.eu",
+      message: "YDNS host home.ydns.eu",
+    });
     expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/update/", query: { host: "home.ydns.eu", ip: NEW_V4 } });
-    expect(fake.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from(`${YDNS_FAKE_USER}:${YDNS_FAKE_PASSWORD}`).toString("base64")}`);
+    expect(fake.requests[0]).toMatchObject({
+      method: "GET",
+      path: "/update/",
+      query: { host: "home.ydns.eu", ip: NEW_V4 },
+    });
+    expect(fake.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${YDNS_FAKE_USER}:${YDNS_FAKE_PASSWORD}`).toString("base64")}`,
+    );
     expect(fake.hosts.get("home.ydns.eu")).toEqual({ A: NEW_V4, AAAA: OLD_V6 });
   });
 
@@ -66,23 +80,45 @@ describe("writes", () => {
 
 describe("refusals", () => {
   test("badauth (401) stops retrying", async () => {
-    expect(await client("wrong").writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true, message: expect.stringContaining("badauth") });
+    expect(await client("wrong").writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "credentials",
+      stopRetrying: true,
+      message: expect.stringContaining("badauth"),
+    });
   });
 
   test("a host that is not the account's (404) stops retrying", async () => {
-    expect(await client().writeRecord(target("other.ydns.eu"), NEW_V4)).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: expect.stringContaining("host not found") });
+    expect(await client().writeRecord(target("other.ydns.eu"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: expect.stringContaining("host not found"),
+    });
   });
 
   test("a 400 stops retrying, in YDNS's words", async () => {
     fake.fault({ status: 400, body: "invalid ip address (x)" });
-    expect(await client().writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({ ok: false, cause: "refused", stopRetrying: true, message: "YDNS: invalid ip address (x) (HTTP 400)" });
+    expect(await client().writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      stopRetrying: true,
+      message: "YDNS: invalid ip address (x) (HTTP 400)",
+    });
   });
 
   test("a 429 is a slow-down with its wait; a 5xx is retried", async () => {
     fake.fault({ status: 429, retryAfter: 90 }, 1);
-    expect(await client().writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({ ok: false, cause: "throttled", retryAfterSeconds: 90 });
+    expect(await client().writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "throttled",
+      retryAfterSeconds: 90,
+    });
     fake.fault("html", 1);
-    expect(await client().writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({ ok: false, cause: "unreachable" });
+    expect(await client().writeRecord(target("home.ydns.eu"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "unreachable",
+    });
     expect(JSON.stringify(fake.requests.map((r) => r.query))).not.toContain(YDNS_FAKE_PASSWORD);
   });
 });

@@ -8,7 +8,6 @@ import { effectiveSource } from "../../src/updater/address-source";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { launchChromium } from "./browser";
 
-
 let browser: Browser;
 let app: TestApp;
 let server: ReturnType<typeof Bun.serve>;
@@ -16,7 +15,11 @@ let base: string;
 
 beforeAll(async () => {
   // Saving detects again at once: the environment's echo services are a closed local port, never the internet.
-  app = await makeTestApp({ DDNS_ALLOW_PRIVATE_IPS: "true", DDNS_IPV4_URLS: "http://127.0.0.1:9/v4", DDNS_IPV6_URLS: "http://127.0.0.1:9/v6" });
+  app = await makeTestApp({
+    DDNS_ALLOW_PRIVATE_IPS: "true",
+    DDNS_IPV4_URLS: "http://127.0.0.1:9/v4",
+    DDNS_IPV6_URLS: "http://127.0.0.1:9/v6",
+  });
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.app.handle(request) });
   base = `http://127.0.0.1:${server.port}`;
   browser = await launchChromium();
@@ -31,7 +34,10 @@ afterAll(async () => {
 describe("the About page's address sources", () => {
   for (const javaScript of [true, false]) {
     test(`JavaScript ${javaScript ? "on" : "off"}: pick an interface, a bad URL is refused in place, back to the environment`, async () => {
-      const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, javaScriptEnabled: javaScript });
+      const context = await browser.newContext({
+        viewport: { width: 1366, height: 768 },
+        javaScriptEnabled: javaScript,
+      });
       context.setDefaultTimeout(5_000);
       const page = await context.newPage();
       try {
@@ -47,7 +53,9 @@ describe("the About page's address sources", () => {
         await ipv4.selectOption("interface:lo");
         await page.getByRole("button", { name: "Save address sources" }).click();
         await page.locator("main .notice").getByText("Address sources saved").waitFor();
-        expect(await page.locator(".facts").textContent()).toContain("IPv4: interface:lo (read from the network interface lo; chosen below)");
+        expect(await page.locator(".facts").textContent()).toContain(
+          "IPv4: interface:lo (read from the network interface lo; chosen below)",
+        );
         expect(await page.getByLabel("IPv4 address from").inputValue()).toBe("interface:lo");
         expect(effectiveSource(app.ctx, 4).from).toBe("database");
 

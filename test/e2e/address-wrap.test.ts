@@ -13,7 +13,6 @@ const LAPTOP = { width: 1366, height: 768 };
 const IPV6 = "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d01";
 const IPV4 = "185.103.110.182";
 
-
 let browser: Browser;
 let app: TestApp;
 let server: ReturnType<typeof Bun.serve>;
@@ -26,24 +25,37 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${server.port}`;
   browser = await launchChromium();
   const provider = await app.request("POST", "/api/v1/providers", {
-    body: { name: "The home router's Cloudflare account", type: "cloudflare", credentials: { api_token: "x".repeat(40) } },
+    body: {
+      name: "The home router's Cloudflare account",
+      type: "cloudflare",
+      credentials: { api_token: "x".repeat(40) },
+    },
   });
   const now = Date.now();
   for (const [name, type, ip] of [
     ["a-rather-long-host-name-for-the-nas.living-room.example.com", "AAAA", IPV6],
     ["another-long-host-name.basement.example.com", "A", IPV4],
   ] as const) {
-    const domain = await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: name, record_type: type } });
-    app.ctx.sqlite.run("UPDATE domains SET last_known_ip = ?, last_update_status = 'SUCCESS', last_checked_at = ?, next_run_at = ? WHERE id = ?", [
-      ip,
-      now,
-      now + 3_600_000,
-      domain.body.id,
-    ]);
+    const domain = await app.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.body.id, domain_name: name, record_type: type },
+    });
+    app.ctx.sqlite.run(
+      "UPDATE domains SET last_known_ip = ?, last_update_status = 'SUCCESS', last_checked_at = ?, next_run_at = ? WHERE id = ?",
+      [ip, now, now + 3_600_000, domain.body.id],
+    );
     if (type === "AAAA") sixId = domain.body.id;
   }
-  insertHistory(app, sixId, { ip: "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d00", ageMs: 86_400_000, message: "Record created" });
-  insertHistory(app, sixId, { ip: IPV6, previousIp: "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d00", ageMs: 3_600_000, message: "Record updated from the old address to the new one" });
+  insertHistory(app, sixId, {
+    ip: "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d00",
+    ageMs: 86_400_000,
+    message: "Record created",
+  });
+  insertHistory(app, sixId, {
+    ip: IPV6,
+    previousIp: "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d00",
+    ageMs: 3_600_000,
+    message: "Record updated from the old address to the new one",
+  });
 });
 
 afterAll(async () => {
@@ -93,7 +105,11 @@ function badBreaks(layouts: Layout[]): string[] {
 describe("addresses at 1366×768", () => {
   for (const javaScript of [true, false]) {
     test(`JavaScript ${javaScript ? "on" : "off"}: the domains table and the history timeline never break inside a group`, async () => {
-      const context = await browser.newContext({ viewport: LAPTOP, colorScheme: "light", javaScriptEnabled: javaScript });
+      const context = await browser.newContext({
+        viewport: LAPTOP,
+        colorScheme: "light",
+        javaScriptEnabled: javaScript,
+      });
       context.setDefaultTimeout(5_000);
       const page = await context.newPage();
       try {
@@ -114,7 +130,9 @@ describe("addresses at 1366×768", () => {
         expect(timeline.map((layout) => layout.text)).toContain(IPV6);
         expect(badBreaks(timeline)).toEqual([]);
         // The columns are narrow enough here that the long address does wrap: the test measures wrapping, not a wide screen.
-        expect(Math.max(...table.map((layout) => layout.lines), ...timeline.map((layout) => layout.lines))).toBeGreaterThan(1);
+        expect(
+          Math.max(...table.map((layout) => layout.lines), ...timeline.map((layout) => layout.lines)),
+        ).toBeGreaterThan(1);
       } finally {
         await context.close();
       }

@@ -9,10 +9,10 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./browser";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { ECHO_DEFAULT_IPV4, type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
+import { launchChromium } from "./browser";
 
 const SCREENSHOTS = join(import.meta.dir, "screenshots");
 const LAPTOP = { width: 1280, height: 860 };
@@ -125,7 +125,10 @@ describe("admin pages in a browser", () => {
     await see("every 5 minutes (default)");
     await page.getByLabel("Hostname").fill("home.example.com");
     await page.getByLabel("Schedule").fill("*/10 * * * *");
-    await page.locator("#schedule-preview").getByText(/^next: /).waitFor();
+    await page
+      .locator("#schedule-preview")
+      .getByText(/^next: /)
+      .waitFor();
     expect(await page.locator("#schedule-preview").textContent()).not.toContain("default");
     await shot("domain-form");
     await page.getByRole("button", { name: "Add domain" }).click();
@@ -192,11 +195,17 @@ describe("admin pages in a browser", () => {
   test("edit the schedule", async () => {
     await page.getByLabel("Hostname").fill("home.example.com");
     await page.getByLabel("Schedule").fill("*/15 * * * *");
-    await page.locator("#schedule-preview").getByText(/:(00|15|30|45)/).waitFor();
+    await page
+      .locator("#schedule-preview")
+      .getByText(/:(00|15|30|45)/)
+      .waitFor();
     await page.getByRole("button", { name: "Save changes" }).click();
     await see("home.example.com saved.");
     await see("*/15 * * * *");
-    expect((await app.request("GET", "/api/v1/domains/1")).body).toMatchObject({ cron_schedule: "*/15 * * * *", config: { ttl: 120 } });
+    expect((await app.request("GET", "/api/v1/domains/1")).body).toMatchObject({
+      cron_schedule: "*/15 * * * *",
+      config: { ttl: 120 },
+    });
   });
 
   test("disable, then delete with a confirmation", async () => {
@@ -234,7 +243,10 @@ describe("admin pages in a browser", () => {
       }),
     );
     await page.goto(`${EVIL_ORIGIN}/prize`);
-    const [response] = await Promise.all([page.waitForResponse(`${base}/providers/1/delete`), page.getByRole("button", { name: "Win a prize" }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse(`${base}/providers/1/delete`),
+      page.getByRole("button", { name: "Win a prize" }).click(),
+    ]);
     // A page that says what happened, not raw JSON.
     expect(response.status()).toBe(403);
     await see("Cross-site request refused");
@@ -256,7 +268,9 @@ describe("admin pages in a browser", () => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(SECRET_KEY));
-    await context.addCookies([{ name: "ddnsd_session", value: expired, url: base, httpOnly: true, sameSite: "Strict" }]);
+    await context.addCookies([
+      { name: "ddnsd_session", value: expired, url: base, httpOnly: true, sameSite: "Strict" },
+    ]);
     await page.goto(`${base}/providers`);
     await see("Your session has expired");
     expect(new URL(page.url()).pathname).toBe("/login");

@@ -3,16 +3,26 @@
 // refuses, which slows its start under load.
 
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
 
 export function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}; the browser tests need it (apt-get install -y chromium).`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}; the browser tests need it (apt-get install -y chromium).`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }

@@ -3,8 +3,8 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
+import { type Served, serve } from "../hardening/helpers";
 import { launchChromium } from "./browser";
-import { serve, type Served } from "../hardening/helpers";
 
 let browser: Browser;
 let s: Served;

@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./browser";
 import { eq } from "drizzle-orm";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { domains } from "../../src/db/schema";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
-import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { ECHO_DEFAULT_IPV4, type EchoFake, startEchoFake } from "../fakes/echo";
+import { type NotifyFake, startWebhookReceiver } from "../fakes/notify";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
+import { launchChromium } from "./browser";
 
 const SCREENSHOTS = join(import.meta.dir, "screenshots");
 const LAPTOP = { width: 1366, height: 768 };
@@ -51,9 +51,13 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${server.port}`;
   browser = await launchChromium();
   // A provider and two records of one name, made through the API (the first test file covers the forms).
-  const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
+  const provider = await app.request("POST", "/api/v1/providers", {
+    body: { name: "Home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } },
+  });
   for (const record_type of ["A", "AAAA"]) {
-    await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type } });
+    await app.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type },
+    });
   }
 });
 
@@ -65,14 +69,26 @@ afterAll(async () => {
   await receiver?.stop();
 });
 
-async function open(viewport: { width: number; height: number }, options: { javaScript?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, colorScheme: "light", javaScriptEnabled: options.javaScript ?? true });
+async function open(
+  viewport: { width: number; height: number },
+  options: { javaScript?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport,
+    colorScheme: "light",
+    javaScriptEnabled: options.javaScript ?? true,
+  });
   context.setDefaultTimeout(5_000);
   const page = await context.newPage();
   page.on("dialog", (dialog) => void dialog.accept());
   page.on("response", (response) => {
     const type = response.headers()["content-type"] ?? "";
-    if (response.request().isNavigationRequest() && response.status() !== 303 && !type.startsWith("text/html") && !response.url().includes("/docs")) {
+    if (
+      response.request().isNavigationRequest() &&
+      response.status() !== 303 &&
+      !type.startsWith("text/html") &&
+      !response.url().includes("/docs")
+    ) {
       rawDocuments.push(`${response.status()} ${response.url()} ${type}`);
     }
   });
@@ -129,13 +145,15 @@ describe("on a phone, by keyboard", () => {
   });
 
   test("every control is at least 44 px tall, and a row's actions share lines", async () => {
-    const heights = await page.locator("#domain-1 .cell-actions .button, #domain-1 .switch").evaluateAll((elements) =>
-      elements.map((e) => Math.round(e.getBoundingClientRect().height)),
-    );
+    const heights = await page
+      .locator("#domain-1 .cell-actions .button, #domain-1 .switch")
+      .evaluateAll((elements) => elements.map((e) => Math.round(e.getBoundingClientRect().height)));
     expect(heights.length).toBe(5);
     for (const height of heights) expect(height).toBeGreaterThanOrEqual(44);
     // Four actions in two rows of two: Delete never sits alone on a line.
-    const tops = await page.locator("#domain-1 .cell-actions .button").evaluateAll((elements) => elements.map((e) => Math.round(e.getBoundingClientRect().top)));
+    const tops = await page
+      .locator("#domain-1 .cell-actions .button")
+      .evaluateAll((elements) => elements.map((e) => Math.round(e.getBoundingClientRect().top)));
     expect(new Set(tops).size).toBe(2);
   });
 
@@ -200,7 +218,9 @@ describe("on a laptop, in a tab left open", () => {
     const id = (await row.getAttribute("id"))!.replace("domain-", "");
     await app.request("DELETE", `/api/v1/domains/${id}`);
     await row.getByRole("button", { name: /^Update now/ }).click();
-    await row.getByText("Domain not found. It may have been deleted in another tab: reload the page to see the current state.").waitFor();
+    await row
+      .getByText("Domain not found. It may have been deleted in another tab: reload the page to see the current state.")
+      .waitFor();
     await row.getByRole("switch").click();
     await row.locator(".request-error").nth(1).waitFor();
     expect(await row.locator(".request-error").count()).toBe(2);
@@ -227,17 +247,22 @@ describe("on a laptop, in a tab left open", () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
     expect(await page.locator(".header-user [data-theme-toggle]").textContent()).toContain("Theme: system");
     await page.reload();
-    expect(await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem("ddnsd-theme")])).toEqual([undefined, null]);
+    expect(
+      await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem("ddnsd-theme")]),
+    ).toEqual([undefined, null]);
   });
 
   test("the green badge and the input borders meet WCAG AA contrast", async () => {
     await page.goto(`${base}/providers/new?type=cloudflare`);
     const ratios = await page.evaluate(() => {
       const luminance = (color: string) => {
-        const [r, g, b] = color.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((v) => {
-          const c = Number(v) / 255;
-          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-        }) as [number, number, number];
+        const [r, g, b] = color
+          .match(/\d+(\.\d+)?/g)!
+          .slice(0, 3)
+          .map((v) => {
+            const c = Number(v) / 255;
+            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          }) as [number, number, number];
         return 0.2126 * r + 0.7152 * g + 0.0722 * b;
       };
       const ratio = (a: string, b: string) => {
@@ -280,7 +305,10 @@ describe("the second wave's pages, on a phone", () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await shot(page, "flows-update-key-created-phone");
     await page.goto(`${base}/update-keys`);
-    await page.locator("#update-key-1").getByText(`••••${key.slice(-4)}`).waitFor();
+    await page
+      .locator("#update-key-1")
+      .getByText(`••••${key.slice(-4)}`)
+      .waitFor();
     expect(await page.content()).not.toContain(key);
     await shot(page, "flows-update-keys-phone");
   });
@@ -304,7 +332,9 @@ describe("the second wave's pages, on a phone", () => {
     expect(receiver.delivered[0]!.headers["x-ddnsd-signature"]).toStartWith("sha256=");
     await page.waitForFunction(() => document.activeElement?.id === "notification-test-1");
     expect(await page.content()).not.toContain("a-signing-secret-for-the-browser-test");
-    const heights = await row.locator(".button, .switch").evaluateAll((elements) => elements.map((e) => Math.round(e.getBoundingClientRect().height)));
+    const heights = await row
+      .locator(".button, .switch")
+      .evaluateAll((elements) => elements.map((e) => Math.round(e.getBoundingClientRect().height)));
     expect(heights.length).toBe(4);
     for (const height of heights) expect(height).toBeGreaterThanOrEqual(44);
     await shot(page, "flows-notifications-phone");
@@ -326,7 +356,9 @@ describe("the second wave's pages, on a phone", () => {
     await suffix.fill("::1234:5678:9abc:def0");
     await page.getByRole("button", { name: "Add domain" }).click();
     await page.waitForURL((url) => url.pathname === "/domains");
-    const added = (await app.request("GET", "/api/v1/domains")).body.find((d: { domain_name: string }) => d.domain_name === "nas.example.com");
+    const added = (await app.request("GET", "/api/v1/domains")).body.find(
+      (d: { domain_name: string }) => d.domain_name === "nas.example.com",
+    );
     expect(added.config.ipv6_suffix).toBe("::1234:5678:9abc:def0");
   });
 });
@@ -345,7 +377,9 @@ describe("without JavaScript", () => {
     await page.locator("#update-1").click();
     await page.waitForURL((url) => url.pathname === "/domains");
     await shot(page, "flows-nojs-updated");
-    expect(await page.locator(".notice").textContent()).toMatch(/^home\.example\.com \(A\): (Now points at|Already pointed at) /);
+    expect(await page.locator(".notice").textContent()).toMatch(
+      /^home\.example\.com \(A\): (Now points at|Already pointed at) /,
+    );
     await page.locator("#enabled-1").click();
     await page.getByText("home.example.com (A) disabled: it is not updated.").waitFor();
     expect(await page.locator("#enabled-1").getAttribute("aria-checked")).toBe("false");

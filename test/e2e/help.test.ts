@@ -5,8 +5,8 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
+import { type Served, serve } from "../hardening/helpers";
 import { launchChromium } from "./browser";
-import { serve, type Served } from "../hardening/helpers";
 
 let browser: Browser;
 let s: Served;
@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 test("help pages fit a phone and a laptop, and their links lead to the other page's section", async () => {
-  for (const viewport of [{ width: 390, height: 844 }, { width: 1366, height: 768 }]) {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1366, height: 768 },
+  ]) {
     const context = await browser.newContext({ viewport });
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
@@ -34,7 +37,9 @@ test("help pages fit a phone and a laptop, and their links lead to the other pag
       for (const path of ["/help", "/help/operations", "/help/nas", "/help/services/cloudflare"]) {
         const response = await page.goto(`${s.base}${path}`);
         expect(response?.status()).toBe(200);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        ).toBeLessThanOrEqual(0);
       }
       await page.goto(`${s.base}/help/nas`);
       await page.locator(".help-doc").getByRole("link", { name: "Back up and restore" }).click();

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./browser";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { startEchoFake, type EchoFake } from "../fakes/echo";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
+import { launchChromium } from "./browser";
 
 const AXE_SOURCE = readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
 const LAPTOP = { width: 1366, height: 900 };
@@ -48,7 +48,11 @@ async function open(
   viewport: { width: number; height: number },
   options: { javaScript?: boolean; colorScheme?: "light" | "dark" } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, colorScheme: options.colorScheme ?? "light", javaScriptEnabled: options.javaScript ?? true });
+  const context = await browser.newContext({
+    viewport,
+    colorScheme: options.colorScheme ?? "light",
+    javaScriptEnabled: options.javaScript ?? true,
+  });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   page.on("dialog", (dialog) => void dialog.accept());
@@ -64,9 +68,12 @@ async function open(
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
-    }),
+    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }).axe.run(
+      document,
+      {
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] },
+      },
+    ),
   )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
   return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(" ")}`);
 }
@@ -112,9 +119,16 @@ describe("the service picker", () => {
     try {
       await page.goto(`${base}/providers/new`);
       // Whole names: no entry's name is cut (its box as wide as its text needs), none overflows the screen.
-      const cut = await page.locator(".service-name").evaluateAll((names) =>
-        names.filter((name) => name.scrollWidth > name.clientWidth + 1 || name.getBoundingClientRect().right > window.innerWidth).map((name) => name.textContent),
-      );
+      const cut = await page
+        .locator(".service-name")
+        .evaluateAll((names) =>
+          names
+            .filter(
+              (name) =>
+                name.scrollWidth > name.clientWidth + 1 || name.getBoundingClientRect().right > window.innerWidth,
+            )
+            .map((name) => name.textContent),
+        );
       expect(cut).toEqual([]);
       expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0);
       await page.getByLabel("Find your service").fill("google");
@@ -153,7 +167,8 @@ describe("the service picker", () => {
         try {
           for (const path of ["/providers/new", "/providers/new?q=nsupdate"]) {
             await page.goto(`${base}${path}`);
-            for (const violation of await axeViolations(page)) found.push(`${path} ${viewport.width} ${colorScheme}: ${violation}`);
+            for (const violation of await axeViolations(page))
+              found.push(`${path} ${viewport.width} ${colorScheme}: ${violation}`);
           }
         } finally {
           await context.close();
@@ -185,8 +200,12 @@ describe("/docs", () => {
 
 describe("a failure's cause where people look", () => {
   test("the message after Update now is still there after the list refreshes itself, in the service's words with the next step", async () => {
-    const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Cloudflare (personal)", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
-    const domain = await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "cause.example.com", create_if_missing: false } });
+    const provider = await app.request("POST", "/api/v1/providers", {
+      body: { name: "Cloudflare (personal)", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } },
+    });
+    const domain = await app.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.body.id, domain_name: "cause.example.com", create_if_missing: false },
+    });
     const { context, page } = await open(LAPTOP);
     const row = page.locator(`#domain-${domain.body.id}`);
     try {
@@ -194,17 +213,28 @@ describe("a failure's cause where people look", () => {
       cloudflare.fault({ status: 400, code: 1004, message: "DNS Validation Error" });
       try {
         await row.getByRole("button", { name: /^Update now/ }).click();
-        await row.locator(".update-result").getByText("Cloudflare (personal) refused the request: DNS Validation Error").waitFor();
+        await row
+          .locator(".update-result")
+          .getByText("Cloudflare (personal) refused the request: DNS Validation Error")
+          .waitFor();
       } finally {
         cloudflare.clearFaults();
       }
       const asOf = await page.locator("[data-as-of] time").first().textContent();
       // The dashboard refreshes every 10 s: wait for one refresh, then the message is still there.
-      await page.waitForFunction((before) => document.querySelector("[data-as-of] time")?.textContent !== before, asOf, { timeout: 25_000 });
-      expect(await row.locator(".update-result").textContent()).toContain("Cloudflare (personal) refused the request: DNS Validation Error");
+      await page.waitForFunction(
+        (before) => document.querySelector("[data-as-of] time")?.textContent !== before,
+        asOf,
+        { timeout: 25_000 },
+      );
+      expect(await row.locator(".update-result").textContent()).toContain(
+        "Cloudflare (personal) refused the request: DNS Validation Error",
+      );
       expect(await row.locator(".update-result").textContent()).toContain("Check the domain's name and zone");
       // Failing first: the failing domain is the dashboard's first row.
-      expect(await page.locator("#dashboard-live tbody tr").first().getAttribute("id")).toBe(`domain-${domain.body.id}`);
+      expect(await page.locator("#dashboard-live tbody tr").first().getAttribute("id")).toBe(
+        `domain-${domain.body.id}`,
+      );
     } finally {
       await context.close();
       await app.request("DELETE", `/api/v1/domains/${domain.body.id}`);
@@ -214,12 +244,18 @@ describe("a failure's cause where people look", () => {
 
 describe("the dashboard on a phone", () => {
   test("the charts' labels read at 11 px or more", async () => {
-    const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Charts", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
-    await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "charts.example.com" } });
+    const provider = await app.request("POST", "/api/v1/providers", {
+      body: { name: "Charts", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } },
+    });
+    await app.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.body.id, domain_name: "charts.example.com" },
+    });
     const { context, page } = await open(PHONE);
     try {
       await page.goto(`${base}/`);
-      const sizes = await page.locator(".chart-label").evaluateAll((labels) => labels.map((label) => label.getBoundingClientRect().height));
+      const sizes = await page
+        .locator(".chart-label")
+        .evaluateAll((labels) => labels.map((label) => label.getBoundingClientRect().height));
       expect(sizes.length).toBeGreaterThan(0);
       for (const size of sizes) expect(size).toBeGreaterThanOrEqual(11);
     } finally {
@@ -230,9 +266,17 @@ describe("the dashboard on a phone", () => {
 
 describe("lists that scale", () => {
   test("a domain just added is shown where it lands in a long list, marked, with JavaScript and without", async () => {
-    const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Many", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
+    const provider = await app.request("POST", "/api/v1/providers", {
+      body: { name: "Many", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } },
+    });
     for (let i = 0; i < 30; i++) {
-      await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: `h${String(i).padStart(2, "0")}.example.com`, is_enabled: false } });
+      await app.request("POST", "/api/v1/domains", {
+        body: {
+          provider_id: provider.body.id,
+          domain_name: `h${String(i).padStart(2, "0")}.example.com`,
+          is_enabled: false,
+        },
+      });
     }
     for (const javaScript of [true, false]) {
       const { context, page } = await open(PHONE, { javaScript });

@@ -9,16 +9,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium } from "./browser";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { startEchoFake, type EchoFake } from "../fakes/echo";
-import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { type EchoFake, startEchoFake } from "../fakes/echo";
+import { type NotifyFake, startWebhookReceiver } from "../fakes/notify";
 import { makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
+import { launchChromium } from "./browser";
 
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 const AXE_SOURCE = readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
-
 
 let browser: Browser;
 let app: TestApp;
@@ -43,9 +42,15 @@ beforeAll(async () => {
   server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.app.handle(request) });
   base = `http://127.0.0.1:${server.port}`;
   browser = await launchChromium();
-  const provider = await app.request("POST", "/api/v1/providers", { body: { name: "Home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } } });
-  await app.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type: "A" } });
-  await app.request("POST", "/api/v1/notifications", { body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` }, events: ["update_failed"] } });
+  const provider = await app.request("POST", "/api/v1/providers", {
+    body: { name: "Home", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } },
+  });
+  await app.request("POST", "/api/v1/domains", {
+    body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type: "A" },
+  });
+  await app.request("POST", "/api/v1/notifications", {
+    body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` }, events: ["update_failed"] },
+  });
 });
 
 afterAll(async () => {
@@ -56,8 +61,15 @@ afterAll(async () => {
   await receiver?.stop();
 });
 
-async function open(viewport: { width: number; height: number }, options: { javaScript?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, colorScheme: "light", javaScriptEnabled: options.javaScript ?? true });
+async function open(
+  viewport: { width: number; height: number },
+  options: { javaScript?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport,
+    colorScheme: "light",
+    javaScriptEnabled: options.javaScript ?? true,
+  });
   context.setDefaultTimeout(5_000);
   const page = await context.newPage();
   page.on("dialog", (dialog) => void dialog.accept());
@@ -136,7 +148,10 @@ describe("the dashboard tells the truth", () => {
     echo.fault({ status: 503 });
     try {
       expect((await app.request("POST", "/api/v1/domains/1/update_ip")).status).toBe(503);
-      for (const [viewport, javaScript] of [[PHONE, true], [LAPTOP, false]] as const) {
+      for (const [viewport, javaScript] of [
+        [PHONE, true],
+        [LAPTOP, false],
+      ] as const) {
         const { context, page } = await open(viewport, { javaScript });
         try {
           const card = page.locator(".public-ip");
@@ -148,9 +163,9 @@ describe("the dashboard tells the truth", () => {
           await page.goto(`${base}/domains?status=unchecked`);
           expect(await page.locator("#domain-1").count()).toBe(1);
           await page.goto(`${base}/domains/1/history`);
-          expect(await page.locator("table.history-table tbody tr").first().locator("summary").textContent()).toStartWith(
-            `Failed: the public address could not be detected: ${echo.url}/v4: HTTP 503`,
-          );
+          expect(
+            await page.locator("table.history-table tbody tr").first().locator("summary").textContent(),
+          ).toStartWith(`Failed: the public address could not be detected: ${echo.url}/v4: HTTP 503`);
         } finally {
           await context.close();
         }
@@ -207,26 +222,38 @@ describe("the providers page reads well for any type", () => {
   test("a card per provider: nothing behind a horizontal scroll, labels apart, Verify's answer at full width", async () => {
     const long = "ddns-key-user-with-a-rather-long-name-0123456789abcdefghij";
     const created = await app.request("POST", "/api/v1/providers", {
-      body: { name: "Router dyndns2", type: "dyndns2", credentials: { username: long, password: "s3cret-password-value" }, options: { server: "https://dyn.example.net" } },
+      body: {
+        name: "Router dyndns2",
+        type: "dyndns2",
+        credentials: { username: long, password: "s3cret-password-value" },
+        options: { server: "https://dyn.example.net" },
+      },
     });
     try {
       for (const viewport of [LAPTOP, PHONE]) {
         const { context, page } = await open(viewport);
         try {
           await page.goto(`${base}/providers`);
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
           expect(overflow).toBeLessThanOrEqual(0);
           const card = page.locator(`#provider-${created.body.id}`);
           // Each credential on its own line, its label apart from the value.
           const credentials = await card.locator(".credential").allTextContents();
-          expect(credentials.map((c) => c.replace(/\s+/g, " ").trim())).toEqual([`Username: ${long}`, "Password: ••••alue"]);
+          expect(credentials.map((c) => c.replace(/\s+/g, " ").trim())).toEqual([
+            `Username: ${long}`,
+            "Password: ••••alue",
+          ]);
           for (const name of ["Verify", "Edit", "Delete"]) {
             const box = await card.locator(".actions").getByText(name, { exact: true }).boundingBox();
             expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
           }
           // Nothing in the card runs past its edge (a long username wraps).
           const cardBox = (await card.boundingBox())!;
-          const widest = await card.locator("code").evaluateAll((codes) => Math.max(...codes.map((c) => c.getBoundingClientRect().right)));
+          const widest = await card
+            .locator("code")
+            .evaluateAll((codes) => Math.max(...codes.map((c) => c.getBoundingClientRect().right)));
           expect(widest).toBeLessThanOrEqual(cardBox.x + cardBox.width);
           await page.locator("#provider-1").getByRole("button", { name: "Verify Home" }).click();
           await page.locator("#verify-1 .verify-result").waitFor();
@@ -250,7 +277,9 @@ describe("an expired session", () => {
       .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(SECRET_KEY));
-    await context.addCookies([{ name: "ddnsd_session", value: expired, url: base, httpOnly: true, sameSite: "Strict" }]);
+    await context.addCookies([
+      { name: "ddnsd_session", value: expired, url: base, httpOnly: true, sameSite: "Strict" },
+    ]);
   }
 
   test("the cookie outlives its token, so an expiry is said rather than a bare sign-in page", async () => {
@@ -270,24 +299,32 @@ describe("an expired session", () => {
         await page.goto(`${base}/domains/1/edit`);
         await page.getByLabel("Schedule").fill("*/7 * * * *");
         // With JavaScript the preview of the next runs swaps in below the field: the form settles first.
-        if (javaScript) await page.waitForFunction(() => !(document.querySelector("#schedule-preview")?.textContent ?? "default").includes("default"));
+        if (javaScript)
+          await page.waitForFunction(
+            () => !(document.querySelector("#schedule-preview")?.textContent ?? "default").includes("default"),
+          );
         await page.getByLabel("TTL").fill("300");
         await expireSession(context);
         await page.getByRole("button", { name: "Save changes" }).click();
         await page.getByText("Your session has expired").waitFor();
         expect(new URL(page.url()).pathname).toBe("/login");
         // Without JavaScript nothing can keep what was typed: the page says so rather than nothing.
-        if (!javaScript) expect(await page.locator(".notice").first().textContent()).toContain("The form you sent was not saved");
+        if (!javaScript)
+          expect(await page.locator(".notice").first().textContent()).toContain("The form you sent was not saved");
         await signIn(page, "/domains/1/edit");
         if (javaScript) {
           await page.getByText("What you typed is back").waitFor();
           expect(await page.getByLabel("Schedule").inputValue()).toBe("*/7 * * * *");
           expect(await page.getByLabel("TTL").inputValue()).toBe("300");
           // The schedule's preview follows the schedule put back.
-          await page.waitForFunction(() => !(document.querySelector("#schedule-preview")?.textContent ?? "default").includes("default"));
+          await page.waitForFunction(
+            () => !(document.querySelector("#schedule-preview")?.textContent ?? "default").includes("default"),
+          );
         }
         // Nothing was saved behind the visitor's back.
-        expect(((await app.request("GET", "/api/v1/domains/1")).body as { cron_schedule: string | null }).cron_schedule).toBeNull();
+        expect(
+          ((await app.request("GET", "/api/v1/domains/1")).body as { cron_schedule: string | null }).cron_schedule,
+        ).toBeNull();
       } finally {
         await context.close();
       }
@@ -298,9 +335,15 @@ describe("an expired session", () => {
 describe("the domain form shows and stores only the chosen provider's options", () => {
   test("without JavaScript Continue shows the provider's options; what does not apply is not stored, and the API refuses it", async () => {
     const porkbun = await app.request("POST", "/api/v1/providers", {
-      body: { name: "Pork", type: "porkbun", credentials: { api_key: "pk1_0123456789abcdef", secret_api_key: "sk1_0123456789abcdef" } },
+      body: {
+        name: "Pork",
+        type: "porkbun",
+        credentials: { api_key: "pk1_0123456789abcdef", secret_api_key: "sk1_0123456789abcdef" },
+      },
     });
-    const refused = await app.request("POST", "/api/v1/domains", { body: { provider_id: porkbun.body.id, domain_name: "pork.example.com", config: { proxied: true } } });
+    const refused = await app.request("POST", "/api/v1/domains", {
+      body: { provider_id: porkbun.body.id, domain_name: "pork.example.com", config: { proxied: true } },
+    });
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toContain("Porkbun has no proxy");
     try {
@@ -321,7 +364,10 @@ describe("the domain form shows and stores only the chosen provider's options", 
         });
         await page.getByLabel("Hostname").press("Enter");
         await page.waitForURL((url) => url.pathname === "/domains");
-        const domains = (await app.request("GET", "/api/v1/domains")).body as { domain_name: string; config: Record<string, unknown> }[];
+        const domains = (await app.request("GET", "/api/v1/domains")).body as {
+          domain_name: string;
+          config: Record<string, unknown>;
+        }[];
         expect(domains.find((d) => d.domain_name === "pork.example.com")!.config.proxied).toBeUndefined();
       } finally {
         await context.close();
@@ -344,7 +390,11 @@ describe("failures point at their cause", () => {
           row: "Home refused the credentials: Invalid access token (code 9109, HTTP 403). Correct them in the provider's settings",
           history: "Failed: Home refused the credentials: Invalid access token",
         },
-        { fault: { status: 400, code: 1004, message: "DNS Validation Error" }, row: "Home refused the request: DNS Validation Error", history: "Failed: Home refused the request: DNS Validation Error" },
+        {
+          fault: { status: 400, code: 1004, message: "DNS Validation Error" },
+          row: "Home refused the request: DNS Validation Error",
+          history: "Failed: Home refused the request: DNS Validation Error",
+        },
         { fault: { status: 502 }, row: "Could not reach Home: ", history: "Failed: could not reach Home" },
       ];
       for (const { fault, row: words, history } of cases) {
@@ -357,7 +407,9 @@ describe("failures point at their cause", () => {
           cloudflare.clearFaults();
         }
         await page.goto(`${base}/domains/1/history`);
-        expect(await page.locator("table.history-table tbody tr").first().locator("summary").textContent()).toContain(history);
+        expect(await page.locator("table.history-table tbody tr").first().locator("summary").textContent()).toContain(
+          history,
+        );
         await page.goto(`${base}/domains`);
       }
       // The list says why the domain failed, under its status, in the same words after a reload.
@@ -371,12 +423,13 @@ describe("failures point at their cause", () => {
 
 describe("the smaller things", () => {
   test("a taken name is its field's error, focused, with the typed token kept; the pages' own words; no event, no notification", async () => {
-    const aaaa = await app.request("POST", "/api/v1/domains", { body: { provider_id: 1, domain_name: "six.example.com", record_type: "AAAA" } });
-    app.ctx.sqlite.run("UPDATE domains SET last_known_ip = ?, last_update_status = 'SUCCESS', next_run_at = ? WHERE id = ?", [
-      "2001:db8:85a3:1234:5678:8a2e:370:7334",
-      Date.now() + 3_600_000,
-      aaaa.body.id,
-    ]);
+    const aaaa = await app.request("POST", "/api/v1/domains", {
+      body: { provider_id: 1, domain_name: "six.example.com", record_type: "AAAA" },
+    });
+    app.ctx.sqlite.run(
+      "UPDATE domains SET last_known_ip = ?, last_update_status = 'SUCCESS', next_run_at = ? WHERE id = ?",
+      ["2001:db8:85a3:1234:5678:8a2e:370:7334", Date.now() + 3_600_000, aaaa.body.id],
+    );
     const { context, page } = await open({ width: 1000, height: 768 });
     try {
       // A new IPv6 suffix is written at once, not at the next run an hour away.
@@ -384,7 +437,9 @@ describe("the smaller things", () => {
       await page.getByLabel("Interface id (suffix)").fill("::1234:5678:9abc:def0");
       await page.getByRole("button", { name: "Save changes" }).click();
       await page.waitForURL((url) => url.pathname === "/domains");
-      const saved = (await app.request("GET", `/api/v1/domains/${aaaa.body.id}`)).body as { next_run_at: string | null };
+      const saved = (await app.request("GET", `/api/v1/domains/${aaaa.body.id}`)).body as {
+        next_run_at: string | null;
+      };
       expect(Date.parse(saved.next_run_at!)).toBeLessThanOrEqual(Date.now());
 
       await page.goto(`${base}/providers/new?type=cloudflare`);
@@ -412,7 +467,9 @@ describe("the smaller things", () => {
       for (const box of await page.locator("input[name=events]").all()) await box.uncheck();
       await page.getByRole("button", { name: "Add notification" }).click();
       await page.locator("#f-events").getByText("must name at least one event").waitFor();
-      const api = await app.request("POST", "/api/v1/notifications", { body: { name: "Silent", type: "webhook", options: { url: `${receiver.url}/hook` }, events: [] } });
+      const api = await app.request("POST", "/api/v1/notifications", {
+        body: { name: "Silent", type: "webhook", options: { url: `${receiver.url}/hook` }, events: [] },
+      });
       expect(api.status).toBe(422);
     } finally {
       await context.close();
@@ -423,7 +480,10 @@ describe("the smaller things", () => {
 
 describe("help links to each service's token page", () => {
   test("the credential's help links the page where it is made, in a new tab, with the least privilege to grant", async () => {
-    for (const [viewport, javaScript] of [[PHONE, false], [LAPTOP, true]] as const) {
+    for (const [viewport, javaScript] of [
+      [PHONE, false],
+      [LAPTOP, true],
+    ] as const) {
       const { context, page } = await open(viewport, { javaScript });
       try {
         await page.goto(`${base}/providers/new?type=cloudflare`);
@@ -454,7 +514,9 @@ describe("the log in the page", () => {
       const content = await page.content();
       expect(content).not.toContain(CLOUDFLARE_FAKE_TOKEN);
       // Long lines scroll inside the box, not the page.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBeLessThanOrEqual(0);
     } finally {
       await context.close();
     }
@@ -473,10 +535,20 @@ async function axeViolations(page: Page, colourOnly = false): Promise<string[]> 
     ? { runOnly: ["color-contrast", "link-in-text-block"], resultTypes: ["violations"] }
     : { rules: { "label-content-name-mismatch": { enabled: true } }, resultTypes: ["violations"] };
   const results = (await page.evaluate(
-    (options) => (window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }).axe.run(document, options),
+    (options) =>
+      (window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }).axe.run(
+        document,
+        options,
+      ),
     options,
   )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
-  return results.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  return results.violations.map(
+    (v) =>
+      `${v.id} (${v.nodes.length}): ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join(", ")}`,
+  );
 }
 
 const PAGES = [
@@ -502,7 +574,10 @@ const PAGES = [
 ];
 
 describe("axe-core finds nothing", () => {
-  for (const [name, viewport] of [["phone", PHONE], ["laptop", LAPTOP]] as const) {
+  for (const [name, viewport] of [
+    ["phone", PHONE],
+    ["laptop", LAPTOP],
+  ] as const) {
     test(`on every page, light and dark, on a ${name}`, async () => {
       const { context, page } = await open(viewport);
       const found: string[] = [];
@@ -512,7 +587,8 @@ describe("axe-core finds nothing", () => {
           await page.goto(`${base}${path}`);
           for (const colorScheme of ["light", "dark"] as const) {
             await page.emulateMedia({ colorScheme });
-            for (const violation of await axeViolations(page, colorScheme === "dark")) found.push(`${path} ${colorScheme}: ${violation}`);
+            for (const violation of await axeViolations(page, colorScheme === "dark"))
+              found.push(`${path} ${colorScheme}: ${violation}`);
           }
           await page.emulateMedia({ colorScheme: "light" });
         }
@@ -527,4 +603,3 @@ describe("axe-core finds nothing", () => {
 test("no page broke the Content-Security-Policy", () => {
   expect(cspViolations).toEqual([]);
 });
-

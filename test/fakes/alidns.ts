@@ -54,15 +54,32 @@ export interface AlidnsFake extends FakeServer<AlidnsFault> {
   domains: Map<string, AlidnsRecord[]>;
   addDomain(name: string): void;
   /** `rr` relative to the domain, `@` for the apex. */
-  addRecord(domain: string, record: { rr: string; type: string; value: string; ttl?: number; line?: string; locked?: boolean }): AlidnsRecord;
+  addRecord(
+    domain: string,
+    record: { rr: string; type: string; value: string; ttl?: number; line?: string; locked?: boolean },
+  ): AlidnsRecord;
   records(domain: string, rr: string, type: string): AlidnsRecord[];
   /** Requests whose Action changes something (UpdateDomainRecord, AddDomainRecord). */
   changes(): LoggedRequest[];
   reset(): void;
 }
 
-const WRITE_ACTIONS = new Set(["UpdateDomainRecord", "AddDomainRecord", "DeleteDomainRecord", "DeleteSubDomainRecords", "SetDomainRecordStatus"]);
-const COMMON = ["AccessKeyId", "Signature", "SignatureMethod", "SignatureVersion", "SignatureNonce", "Timestamp", "Version"];
+const WRITE_ACTIONS = new Set([
+  "UpdateDomainRecord",
+  "AddDomainRecord",
+  "DeleteDomainRecord",
+  "DeleteSubDomainRecords",
+  "SetDomainRecordStatus",
+]);
+const COMMON = [
+  "AccessKeyId",
+  "Signature",
+  "SignatureMethod",
+  "SignatureVersion",
+  "SignatureNonce",
+  "Timestamp",
+  "Version",
+];
 
 export function startAlidnsFake(): AlidnsFake {
   const keys = new Map([[ALIDNS_FAKE_ACCESS_KEY_ID, ALIDNS_FAKE_SECRET]]);
@@ -80,7 +97,10 @@ export function startAlidnsFake(): AlidnsFake {
     });
   }
 
-  function addRecord(domain: string, init: { rr: string; type: string; value: string; ttl?: number; line?: string; locked?: boolean }): AlidnsRecord {
+  function addRecord(
+    domain: string,
+    init: { rr: string; type: string; value: string; ttl?: number; line?: string; locked?: boolean },
+  ): AlidnsRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake Alidns: no domain ${domain}`);
     const record: AlidnsRecord = {
@@ -111,13 +131,18 @@ export function startAlidnsFake(): AlidnsFake {
       return error(400, "InvalidRR.Format", `The record value ${value} is invalid for type ${type}.`);
     }
     if (ttl !== undefined && (!/^\d+$/.test(ttl) || Number(ttl) < fake.minTtl || Number(ttl) > 86400)) {
-      return error(400, "QuotaExceeded.TTL", `The specified TTL is invalid. A valid TTL must be in the range of ${fake.minTtl} to 86400.`);
+      return error(
+        400,
+        "QuotaExceeded.TTL",
+        `The specified TTL is invalid. A valid TTL must be in the range of ${fake.minTtl} to 86400.`,
+      );
     }
     return null;
   }
 
   function route(request: LoggedRequest): Response {
-    if (request.method !== "GET" && request.method !== "POST") return error(405, "UnsupportedHTTPMethod", "This http method is not supported.");
+    if (request.method !== "GET" && request.method !== "POST")
+      return error(405, "UnsupportedHTTPMethod", "This http method is not supported.");
     const query = request.query;
     const missing = COMMON.find((name) => query[name] === undefined);
     if (missing) return error(400, `Missing${missing}`, `${missing} is mandatory for this action.`);
@@ -125,11 +150,17 @@ export function startAlidnsFake(): AlidnsFake {
     if (secret === undefined) return error(404, "InvalidAccessKeyId.NotFound", "Specified access key is not found.");
     const { Signature: sent, ...signed } = query;
     if (query.SignatureMethod !== "HMAC-SHA1" || rpcSignature(request.method, signed, secret) !== sent) {
-      return error(400, "SignatureDoesNotMatch", `Specified signature is not matched with our calculation. server string to sign is:${request.method}&%2F&...`);
+      return error(
+        400,
+        "SignatureDoesNotMatch",
+        `Specified signature is not matched with our calculation. server string to sign is:${request.method}&%2F&...`,
+      );
     }
-    if (nonces.has(query.SignatureNonce ?? "")) return error(400, "SignatureNonceUsed", "Specified signature nonce was used already.");
+    if (nonces.has(query.SignatureNonce ?? ""))
+      return error(400, "SignatureNonceUsed", "Specified signature nonce was used already.");
     nonces.add(query.SignatureNonce ?? "");
-    if (query.Version !== "2015-01-09") return error(400, "InvalidVersion", "Specified parameter Version is not valid.");
+    if (query.Version !== "2015-01-09")
+      return error(400, "InvalidVersion", "Specified parameter Version is not valid.");
 
     switch (query.Action) {
       case "DescribeDomains": {
@@ -158,11 +189,20 @@ export function startAlidnsFake(): AlidnsFake {
         // Without DomainName the last two labels are the domain (as documented).
         const domain = (query.DomainName ?? subDomain.split(".").slice(-2).join(".")).toLowerCase();
         const records = domains.get(domain);
-        if (!records) return error(400, "InvalidDomainName.NoExist", "The specified domain name does not exist. Refresh the page and try again.");
-        if (subDomain !== domain && !subDomain.endsWith(`.${domain}`)) return error(400, "InvalidSubDomain.Format", "The subdomain does not belong to the domain.");
+        if (!records)
+          return error(
+            400,
+            "InvalidDomainName.NoExist",
+            "The specified domain name does not exist. Refresh the page and try again.",
+          );
+        if (subDomain !== domain && !subDomain.endsWith(`.${domain}`))
+          return error(400, "InvalidSubDomain.Format", "The subdomain does not belong to the domain.");
         const rr = subDomain === domain ? "@" : subDomain.slice(0, -(domain.length + 1));
         const matching = records.filter(
-          (r) => r.RR === rr && (query.Type === undefined || r.Type === query.Type.toUpperCase()) && (query.Line === undefined || r.Line === query.Line),
+          (r) =>
+            r.RR === rr &&
+            (query.Type === undefined || r.Type === query.Type.toUpperCase()) &&
+            (query.Line === undefined || r.Line === query.Line),
         );
         const shown = page(matching, query);
         return json(200, {
@@ -189,7 +229,13 @@ export function startAlidnsFake(): AlidnsFake {
           return error(400, "DomainRecordDuplicate", "The DNS record already exists.");
         }
         // Fields it is not sent go back to their defaults, as a new record would have them.
-        Object.assign(record, { RR: query.RR, Type: type, Value: query.Value, TTL: Number(query.TTL ?? ALIDNS_DEFAULT_TTL), Line: line });
+        Object.assign(record, {
+          RR: query.RR,
+          Type: type,
+          Value: query.Value,
+          TTL: Number(query.TTL ?? ALIDNS_DEFAULT_TTL),
+          Line: line,
+        });
         return json(200, { RequestId: crypto.randomUUID().toUpperCase(), RecordId: record.RecordId });
       }
       case "AddDomainRecord": {
@@ -198,7 +244,12 @@ export function startAlidnsFake(): AlidnsFake {
         }
         const domain = (query.DomainName ?? "").toLowerCase();
         const records = domains.get(domain);
-        if (!records) return error(400, "InvalidDomainName.NoExist", "The specified domain name does not exist. Refresh the page and try again.");
+        if (!records)
+          return error(
+            400,
+            "InvalidDomainName.NoExist",
+            "The specified domain name does not exist. Refresh the page and try again.",
+          );
         const type = (query.Type ?? "").toUpperCase();
         const invalid = invalidRecord(type, query.Value ?? "", query.TTL);
         if (invalid) return invalid;
@@ -206,7 +257,13 @@ export function startAlidnsFake(): AlidnsFake {
         if (records.some((r) => r.RR === query.RR && r.Type === type && r.Value === query.Value && r.Line === line)) {
           return error(400, "DomainRecordDuplicate", "The DNS record already exists.");
         }
-        const record = addRecord(domain, { rr: query.RR ?? "", type, value: query.Value ?? "", ttl: Number(query.TTL ?? ALIDNS_DEFAULT_TTL), line });
+        const record = addRecord(domain, {
+          rr: query.RR ?? "",
+          type,
+          value: query.Value ?? "",
+          ttl: Number(query.TTL ?? ALIDNS_DEFAULT_TTL),
+          line,
+        });
         return json(200, { RequestId: crypto.randomUUID().toUpperCase(), RecordId: record.RecordId });
       }
       default:
@@ -220,7 +277,14 @@ export function startAlidnsFake(): AlidnsFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return error(mode.status, mode.code, mode.message ?? (mode.code === "Throttling.User" ? "Request was denied due to user flow control." : "The request processing has failed due to some unknown error."));
+      return error(
+        mode.status,
+        mode.code,
+        mode.message ??
+          (mode.code === "Throttling.User"
+            ? "Request was denied due to user flow control."
+            : "The request processing has failed due to some unknown error."),
+      );
     },
   });
 
@@ -230,7 +294,8 @@ export function startAlidnsFake(): AlidnsFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    records: (domain: string, rr: string, type: string) => (domains.get(domain) ?? []).filter((r) => r.RR === rr && r.Type === type),
+    records: (domain: string, rr: string, type: string) =>
+      (domains.get(domain) ?? []).filter((r) => r.RR === rr && r.Type === type),
     changes: () => server.requests.filter((r) => WRITE_ACTIONS.has(r.query.Action ?? "")),
     reset() {
       domains.clear();

@@ -24,7 +24,16 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, type RequestDescription, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  type RequestDescription,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** ARM's published description of Azure DNS, checked against every request under `/arm` (compiled once, at import). */
 const ARM_DESCRIPTION = openApiDescription("azure", {
@@ -55,7 +64,10 @@ export interface AzureRecordSet {
   etag: string;
 }
 
-export type AzureFault = { status: number; code?: string; message?: string; retryAfter?: number } | "malformed" | "html";
+export type AzureFault =
+  | { status: number; code?: string; message?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface AzureFake extends FakeServer<AzureFault> {
   /** The token endpoint's base (`…/login`), the provider's `login_url` option. */
@@ -67,7 +79,10 @@ export interface AzureFake extends FakeServer<AzureFault> {
   /** zone name → its resource group and record sets. */
   zones: Map<string, { group: string; sets: AzureRecordSet[] }>;
   addZone(name: string, group?: string): void;
-  addRecordSet(zone: string, set: { name: string; type: "A" | "AAAA"; addresses: string[]; ttl?: number }): AzureRecordSet;
+  addRecordSet(
+    zone: string,
+    set: { name: string; type: "A" | "AAAA"; addresses: string[]; ttl?: number },
+  ): AzureRecordSet;
   recordSet(zone: string, name: string, type: string): AzureRecordSet | undefined;
   reset(): void;
 }
@@ -78,10 +93,19 @@ export function startAzureFake(): AzureFake {
   const zones = new Map<string, { group: string; sets: AzureRecordSet[] }>();
   let etags = 0;
 
-  function addRecordSet(zone: string, init: { name: string; type: "A" | "AAAA"; addresses: string[]; ttl?: number }): AzureRecordSet {
+  function addRecordSet(
+    zone: string,
+    init: { name: string; type: "A" | "AAAA"; addresses: string[]; ttl?: number },
+  ): AzureRecordSet {
     const held = zones.get(zone);
     if (!held) throw new Error(`fake Azure: no zone ${zone}`);
-    const set = { name: init.name, type: init.type, ttl: init.ttl ?? 3600, addresses: [...init.addresses], etag: `etag-${++etags}` };
+    const set = {
+      name: init.name,
+      type: init.type,
+      ttl: init.ttl ?? 3600,
+      addresses: [...init.addresses],
+      etag: `etag-${++etags}`,
+    };
     held.sets.push(set);
     return set;
   }
@@ -95,17 +119,30 @@ export function startAzureFake(): AzureFake {
       name: set.name,
       type: `Microsoft.Network/dnszones/${set.type}`,
       etag: set.etag,
-      properties: { TTL: set.ttl, fqdn: `${set.name === "@" ? "" : `${set.name}.`}${zone}.`, [key]: set.addresses.map((a) => ({ [field]: a })) },
+      properties: {
+        TTL: set.ttl,
+        fqdn: `${set.name === "@" ? "" : `${set.name}.`}${zone}.`,
+        [key]: set.addresses.map((a) => ({ [field]: a })),
+      },
     };
   }
 
   function token(request: LoggedRequest): Response {
     const form = new URLSearchParams(typeof request.body === "string" ? request.body : "");
-    if (form.get("grant_type") !== "client_credentials" || form.get("scope") !== `${new URL(server.url).origin}/.default`) {
-      return json(400, { error: "invalid_request", error_description: "AADSTS900144: The request body must contain grant_type and scope." });
+    if (
+      form.get("grant_type") !== "client_credentials" ||
+      form.get("scope") !== `${new URL(server.url).origin}/.default`
+    ) {
+      return json(400, {
+        error: "invalid_request",
+        error_description: "AADSTS900144: The request body must contain grant_type and scope.",
+      });
     }
     if (clients.get(form.get("client_id") ?? "") !== form.get("client_secret")) {
-      return json(401, { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided." });
+      return json(401, {
+        error: "invalid_client",
+        error_description: "AADSTS7000215: Invalid client secret provided.",
+      });
     }
     const value = `eyFake${crypto.randomUUID().replaceAll("-", "")}`;
     tokens.add(value);
@@ -115,16 +152,26 @@ export function startAzureFake(): AzureFake {
   function route(request: LoggedRequest): Response {
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] === "login") {
-      return request.method === "POST" && segments[1] === AZURE_FAKE_TENANT && segments.slice(2).join("/") === "oauth2/v2.0/token"
+      return request.method === "POST" &&
+        segments[1] === AZURE_FAKE_TENANT &&
+        segments.slice(2).join("/") === "oauth2/v2.0/token"
         ? token(request)
         : json(400, { error: "invalid_request", error_description: "AADSTS90002: Tenant not found." });
     }
     if (segments[0] !== "arm") return armError(404, "NotFound", "Not found");
-    if (!tokens.has((request.headers.authorization ?? "").replace(/^Bearer /, ""))) return armError(401, "InvalidAuthenticationToken", "The access token is invalid.");
-    if (request.query["api-version"] !== API_VERSION) return armError(400, "InvalidApiVersionParameter", "The api-version is invalid.");
+    if (!tokens.has((request.headers.authorization ?? "").replace(/^Bearer /, "")))
+      return armError(401, "InvalidAuthenticationToken", "The access token is invalid.");
+    if (request.query["api-version"] !== API_VERSION)
+      return armError(400, "InvalidApiVersionParameter", "The api-version is invalid.");
     const path = segments.slice(1);
-    if (path[0] !== "subscriptions" || path[1] !== AZURE_FAKE_SUBSCRIPTION) return armError(403, "AuthorizationFailed", "The client does not have authorization to perform this action.");
-    if (path.length === 5 && path[2] === "providers" && path[4]!.toLowerCase() === "dnszones" && request.method === "GET") {
+    if (path[0] !== "subscriptions" || path[1] !== AZURE_FAKE_SUBSCRIPTION)
+      return armError(403, "AuthorizationFailed", "The client does not have authorization to perform this action.");
+    if (
+      path.length === 5 &&
+      path[2] === "providers" &&
+      path[4]!.toLowerCase() === "dnszones" &&
+      request.method === "GET"
+    ) {
       const all = [...zones.entries()].sort(([a], [b]) => a.localeCompare(b));
       const skip = Number(request.query.skip ?? 0);
       const page = all.slice(skip, skip + 100).map(([name, held]) => ({
@@ -134,19 +181,37 @@ export function startAzureFake(): AzureFake {
         // Required of every zone by the description; Azure DNS zones are global.
         location: "global",
       }));
-      return json(200, { value: page, ...(skip + 100 < all.length ? { nextLink: `${fake.armUrl}/${path.join("/")}?api-version=${API_VERSION}&skip=${skip + 100}` } : {}) });
+      return json(200, {
+        value: page,
+        ...(skip + 100 < all.length
+          ? { nextLink: `${fake.armUrl}/${path.join("/")}?api-version=${API_VERSION}&skip=${skip + 100}` }
+          : {}),
+      });
     }
     // subscriptions/{s}/resourceGroups/{g}/providers/Microsoft.Network/dnsZones/{zone}/{type}/{name}
-    if (path.length !== 10 || path[2] !== "resourceGroups" || path[6]!.toLowerCase() !== "dnszones") return armError(404, "NotFound", "Not found");
+    if (path.length !== 10 || path[2] !== "resourceGroups" || path[6]!.toLowerCase() !== "dnszones")
+      return armError(404, "NotFound", "Not found");
     const zone = path[7]!;
     const held = zones.get(zone);
-    if (!held || held.group !== path[3]) return armError(404, "ParentResourceNotFound", `Can not perform requested operation on nested resource. Parent resource '${zone}' not found.`);
+    if (!held || held.group !== path[3])
+      return armError(
+        404,
+        "ParentResourceNotFound",
+        `Can not perform requested operation on nested resource. Parent resource '${zone}' not found.`,
+      );
     const type = path[8] as "A" | "AAAA";
-    if (type !== "A" && type !== "AAAA") return armError(400, "BadRequest", "The record type is not supported by this fake.");
+    if (type !== "A" && type !== "AAAA")
+      return armError(400, "BadRequest", "The record type is not supported by this fake.");
     const name = path[9]!.toLowerCase();
     const set = held.sets.find((s) => s.name === name && s.type === type);
-    if (request.method === "GET") return set ? json(200, body(zone, set)) : armError(404, "NotFound", `The resource record '${name}' does not exist in resource group '${held.group}'.`);
-    const properties = typeof request.body === "object" && request.body !== null ? ((request.body as { properties?: Record<string, unknown> }).properties ?? {}) : {};
+    if (request.method === "GET")
+      return set
+        ? json(200, body(zone, set))
+        : armError(404, "NotFound", `The resource record '${name}' does not exist in resource group '${held.group}'.`);
+    const properties =
+      typeof request.body === "object" && request.body !== null
+        ? ((request.body as { properties?: Record<string, unknown> }).properties ?? {})
+        : {};
     const key = type === "A" ? "ARecords" : "AAAARecords";
     const field = type === "A" ? "ipv4Address" : "ipv6Address";
     const given = properties[key];
@@ -154,22 +219,31 @@ export function startAzureFake(): AzureFake {
     if (given !== undefined) {
       if (!Array.isArray(given)) return armError(400, "BadRequest", `${key} must be an array.`);
       addresses = given.map((r) => String((r as Record<string, unknown>)?.[field]));
-      if (addresses.some((a) => (type === "A" ? !isIPv4(a) : !isIPv6(a)))) return armError(400, "BadRequest", `An ${field} is not valid.`);
+      if (addresses.some((a) => (type === "A" ? !isIPv4(a) : !isIPv6(a))))
+        return armError(400, "BadRequest", `An ${field} is not valid.`);
     }
-    if (properties.TTL !== undefined && (typeof properties.TTL !== "number" || properties.TTL < 1)) return armError(400, "BadRequest", "TTL is not valid.");
+    if (properties.TTL !== undefined && (typeof properties.TTL !== "number" || properties.TTL < 1))
+      return armError(400, "BadRequest", "TTL is not valid.");
     if (request.method === "PATCH") {
       if (!set) return armError(404, "NotFound", `The resource record '${name}' does not exist.`);
       const match = request.headers["if-match"];
-      if (match !== undefined && match !== set.etag) return armError(412, "PreconditionFailed", "The etag does not match.");
+      if (match !== undefined && match !== set.etag)
+        return armError(412, "PreconditionFailed", "The etag does not match.");
       if (addresses) set.addresses = addresses;
       if (typeof properties.TTL === "number") set.ttl = properties.TTL;
       set.etag = `etag-${++etags}`;
       return json(200, body(zone, set));
     }
     if (request.method === "PUT") {
-      if (set && request.headers["if-none-match"] === "*") return armError(412, "PreconditionFailed", "The record set already exists.");
+      if (set && request.headers["if-none-match"] === "*")
+        return armError(412, "PreconditionFailed", "The record set already exists.");
       if (set) return armError(400, "BadRequest", "This fake only creates with PUT.");
-      const created = addRecordSet(zone, { name, type, addresses: addresses ?? [], ttl: typeof properties.TTL === "number" ? properties.TTL : 3600 });
+      const created = addRecordSet(zone, {
+        name,
+        type,
+        addresses: addresses ?? [],
+        ttl: typeof properties.TTL === "number" ? properties.TTL : 3600,
+      });
       return json(201, body(zone, created));
     }
     return armError(405, "MethodNotAllowed", "Method not allowed");
@@ -182,7 +256,12 @@ export function startAzureFake(): AzureFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return armError(mode.status, mode.code ?? (mode.status === 429 ? "TooManyRequests" : "InternalServerError"), mode.message ?? (mode.status === 429 ? "The request is being throttled." : "An error occurred."), retryAfterHeader(mode.retryAfter));
+      return armError(
+        mode.status,
+        mode.code ?? (mode.status === 429 ? "TooManyRequests" : "InternalServerError"),
+        mode.message ?? (mode.status === 429 ? "The request is being throttled." : "An error occurred."),
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -194,7 +273,8 @@ export function startAzureFake(): AzureFake {
     zones,
     addZone: (name: string, group = AZURE_FAKE_GROUP) => void zones.set(name, { group, sets: [] }),
     addRecordSet,
-    recordSet: (zone: string, name: string, type: string) => zones.get(zone)?.sets.find((s) => s.name === name && s.type === type),
+    recordSet: (zone: string, name: string, type: string) =>
+      zones.get(zone)?.sets.find((s) => s.name === name && s.type === type),
     reset() {
       zones.clear();
       tokens.clear();

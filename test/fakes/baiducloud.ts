@@ -47,7 +47,10 @@ export interface BaiduFake extends FakeServer<BaiduFault> {
   /** The smallest TTL the account's plan accepts. */
   minTtl: number;
   addZone(name: string): void;
-  addRecord(zone: string, record: { rr: string; type: string; value: string; ttl?: number; line?: string; description?: string }): BaiduRecord;
+  addRecord(
+    zone: string,
+    record: { rr: string; type: string; value: string; ttl?: number; line?: string; description?: string },
+  ): BaiduRecord;
   records(zone: string, rr: string, type: string): BaiduRecord[];
   reset(): void;
 }
@@ -64,22 +67,43 @@ export function startBaiduFake(): BaiduFake {
     return json(status, { requestId: crypto.randomUUID(), code, message });
   }
 
-  function addRecord(zone: string, init: { rr: string; type: string; value: string; ttl?: number; line?: string; description?: string }): BaiduRecord {
+  function addRecord(
+    zone: string,
+    init: { rr: string; type: string; value: string; ttl?: number; line?: string; description?: string },
+  ): BaiduRecord {
     const records = zones.get(zone);
     if (!records) throw new Error(`fake Baidu DNS: no zone ${zone}`);
-    const record = { id: `rc-${String(next++).padStart(10, "0")}`, ttl: BAIDU_DEFAULT_TTL, line: "default", description: "", status: "running", ...init };
+    const record = {
+      id: `rc-${String(next++).padStart(10, "0")}`,
+      ttl: BAIDU_DEFAULT_TTL,
+      line: "default",
+      description: "",
+      status: "running",
+      ...init,
+    };
     records.push(record);
     return record;
   }
 
   function authenticate(request: LoggedRequest): Response | null {
     const match = AUTHORIZATION.exec(request.headers.authorization ?? "");
-    if (!match) return error(400, "InvalidHTTPAuthHeader", "The HTTP authorization header is invalid. Consult the service documentation for details.");
+    if (!match)
+      return error(
+        400,
+        "InvalidHTTPAuthHeader",
+        "The HTTP authorization header is invalid. Consult the service documentation for details.",
+      );
     const [, accessKeyId = "", date = "", expires = "", signedHeaders = "", sent = ""] = match;
     const secretAccessKey = keys.get(accessKeyId);
-    if (secretAccessKey === undefined) return error(403, "InvalidAccessKeyId", "The Access Key ID you provided does not exist in our records.");
+    if (secretAccessKey === undefined)
+      return error(403, "InvalidAccessKeyId", "The Access Key ID you provided does not exist in our records.");
     const names = signedHeaders.split(";").filter(Boolean);
-    if (!names.includes("host")) return error(400, "InvalidHTTPAuthHeader", "The HTTP authorization header is invalid. Consult the service documentation for details.");
+    if (!names.includes("host"))
+      return error(
+        400,
+        "InvalidHTTPAuthHeader",
+        "The HTTP authorization header is invalid. Consult the service documentation for details.",
+      );
     const headers = Object.fromEntries(names.map((name) => [name, request.headers[name] ?? ""]));
     const expected = bceAuthorization(
       { method: request.method, path: decodeURIComponent(request.path), query: request.query, headers },
@@ -87,14 +111,27 @@ export function startBaiduFake(): BaiduFake {
       new Date(date),
       Number(expires),
     );
-    if (Date.now() > Date.parse(date) + Number(expires) * 1000) return error(400, "RequestExpired", "Request has expired.");
-    return expected.endsWith(`/${sent}`) ? null : error(400, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.");
+    if (Date.now() > Date.parse(date) + Number(expires) * 1000)
+      return error(400, "RequestExpired", "Request has expired.");
+    return expected.endsWith(`/${sent}`)
+      ? null
+      : error(
+          400,
+          "SignatureDoesNotMatch",
+          "The request signature we calculated does not match the signature you provided.",
+        );
   }
 
   /** Marker paging as Baidu does it: the marker is the id of the first item of the page. */
   function page<T extends { id: string }>(items: T[], request: LoggedRequest, field: string): Response {
     const maxKeys = Math.min(Math.max(Number(request.query.maxKeys ?? PAGE_LIMIT) || PAGE_LIMIT, 1), PAGE_LIMIT);
-    const start = request.query.marker === undefined ? 0 : Math.max(items.findIndex((i) => i.id === request.query.marker), 0);
+    const start =
+      request.query.marker === undefined
+        ? 0
+        : Math.max(
+            items.findIndex((i) => i.id === request.query.marker),
+            0,
+          );
     const slice = items.slice(start, start + maxKeys);
     const truncated = start + maxKeys < items.length;
     return json(200, {
@@ -120,14 +157,23 @@ export function startBaiduFake(): BaiduFake {
     const refused = authenticate(request);
     if (refused) return refused;
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
-    if (segments[0] !== "v1" || segments[1] !== "dns" || segments[2] !== "zone") return error(400, "InvalidURI", "Could not parse the specified URI.");
+    if (segments[0] !== "v1" || segments[1] !== "dns" || segments[2] !== "zone")
+      return error(400, "InvalidURI", "Could not parse the specified URI.");
 
     if (segments.length === 3 && request.method === "GET") {
       const name = request.query.name;
       const listed = [...zones.keys()]
         .filter((zone) => name === undefined || zone.includes(name))
         .sort()
-        .map((zone, i) => ({ id: `zone-${String(i).padStart(6, "0")}`, name: zone, status: "running", productVersion: "free", createTime: "2024-01-01T00:00:00Z", expireTime: null, tags: [] }));
+        .map((zone, i) => ({
+          id: `zone-${String(i).padStart(6, "0")}`,
+          name: zone,
+          status: "running",
+          productVersion: "free",
+          createTime: "2024-01-01T00:00:00Z",
+          expireTime: null,
+          tags: [],
+        }));
       return page(listed, request, "zones");
     }
 
@@ -135,12 +181,19 @@ export function startBaiduFake(): BaiduFake {
     const records = zones.get(zone);
     if (!records) return error(404, "NoSuchZone", `The zone ${zone} does not exist.`);
     if (segments[4] !== "record") return error(400, "InvalidURI", "Could not parse the specified URI.");
-    const fields = typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const fields =
+      typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
 
     if (segments.length === 5 && request.method === "GET") {
       // The rr filter matches part of a host record.
       const rr = request.query.rr;
-      return page(records.filter((r) => rr === undefined || r.rr.includes(rr)), request, "records");
+      return page(
+        records.filter((r) => rr === undefined || r.rr.includes(rr)),
+        request,
+        "records",
+      );
     }
 
     if (segments.length === 5 && request.method === "POST") {
@@ -149,7 +202,8 @@ export function startBaiduFake(): BaiduFake {
       if (rr === "") return error(400, "InappropriateJSON", "rr is required.");
       const refusal = invalid(type, fields.value, fields.ttl);
       if (refusal) return refusal;
-      if (records.some((r) => r.rr === rr && r.type === type && r.value === fields.value)) return error(400, "RecordConflict", "The record already exists.");
+      if (records.some((r) => r.rr === rr && r.type === type && r.value === fields.value))
+        return error(400, "RecordConflict", "The record already exists.");
       addRecord(zone, {
         rr,
         type,
@@ -165,7 +219,8 @@ export function startBaiduFake(): BaiduFake {
       const record = records.find((r) => r.id === segments[5]);
       if (!record) return error(404, "NoSuchRecord", `The record ${segments[5]} does not exist.`);
       const type = String(fields.type ?? "");
-      if (typeof fields.rr !== "string" || fields.rr === "" || type === "") return error(400, "InappropriateJSON", "rr, type and value are required.");
+      if (typeof fields.rr !== "string" || fields.rr === "" || type === "")
+        return error(400, "InappropriateJSON", "rr, type and value are required.");
       const refusal = invalid(type, fields.value, fields.ttl);
       if (refusal) return refusal;
       // The PUT replaces what it names; a TTL it is not sent becomes the plan's default, the line stays.
@@ -187,7 +242,14 @@ export function startBaiduFake(): BaiduFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return error(mode.status, mode.code, mode.message ?? (mode.status === 429 ? "Too many requests, please slow down." : "We encountered an internal error. Please try again."));
+      return error(
+        mode.status,
+        mode.code,
+        mode.message ??
+          (mode.status === 429
+            ? "Too many requests, please slow down."
+            : "We encountered an internal error. Please try again."),
+      );
     },
   });
 
@@ -199,7 +261,8 @@ export function startBaiduFake(): BaiduFake {
       if (!zones.has(name)) zones.set(name, []);
     },
     addRecord,
-    records: (zone: string, rr: string, type: string) => (zones.get(zone) ?? []).filter((r) => r.rr === rr && r.type === type),
+    records: (zone: string, rr: string, type: string) =>
+      (zones.get(zone) ?? []).filter((r) => r.rr === rr && r.type === type),
     reset() {
       zones.clear();
       keys.clear();

@@ -14,7 +14,15 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("bunny", {
@@ -48,7 +56,10 @@ export interface BunnyZone {
  * `{status}` answers with bunny.net's error body for that status (`message` replaces its words,
  * `retryAfter` adds the header); `"malformed"` is a 200 with broken JSON; `"html"` a 502 page.
  */
-export type BunnyFault = { status: number; message?: string; errorKey?: string; retryAfter?: number } | "malformed" | "html";
+export type BunnyFault =
+  | { status: number; message?: string; errorKey?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface BunnyFake extends FakeServer<BunnyFault> {
   /** Keys that authenticate; delete one to revoke it mid-test. */
@@ -56,7 +67,10 @@ export interface BunnyFake extends FakeServer<BunnyFault> {
   zones: Map<number, BunnyZone>;
   addZone(domain: string): BunnyZone;
   /** `name` relative to the zone, `""` for the apex; `type` "A" or "AAAA". */
-  addRecord(domain: string, record: { name: string; type: string; value: string; ttl?: number; comment?: string }): BunnyRecord;
+  addRecord(
+    domain: string,
+    record: { name: string; type: string; value: string; ttl?: number; comment?: string },
+  ): BunnyRecord;
   zone(domain: string): BunnyZone | undefined;
   record(domain: string, name: string, type: string): BunnyRecord | undefined;
   reset(): void;
@@ -71,7 +85,10 @@ export function startBunnyFake(): BunnyFake {
 
   const byDomain = (domain: string) => [...zones.values()].find((z) => z.Domain === domain);
 
-  function addRecord(domain: string, init: { name: string; type: string; value: string; ttl?: number; comment?: string }): BunnyRecord {
+  function addRecord(
+    domain: string,
+    init: { name: string; type: string; value: string; ttl?: number; comment?: string },
+  ): BunnyRecord {
     const zone = byDomain(domain);
     if (!zone) throw new Error(`fake Bunny: no zone ${domain}`);
     const record: BunnyRecord = {
@@ -90,34 +107,56 @@ export function startBunnyFake(): BunnyFake {
     return record;
   }
 
-  const zoneJson = (zone: BunnyZone) => ({ ...zone, Nameserver1: "kiki.bunny.net", Nameserver2: "coco.bunny.net", DnsSecEnabled: false });
+  const zoneJson = (zone: BunnyZone) => ({
+    ...zone,
+    Nameserver1: "kiki.bunny.net",
+    Nameserver2: "coco.bunny.net",
+    DnsSecEnabled: false,
+  });
 
   function route(request: LoggedRequest): Response {
-    if (!keys.has(request.headers.accesskey ?? "")) return json(401, { Message: "Authorization has been denied for this request." });
+    if (!keys.has(request.headers.accesskey ?? ""))
+      return json(401, { Message: "Authorization has been denied for this request." });
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "dnszone") return error(404, "not_found", "Not found");
     if (segments.length === 1) {
       if (request.method !== "GET") return error(405, "method_not_allowed", "Method not allowed");
       const perPage = request.query.perPage === undefined ? 1000 : Number(request.query.perPage);
-      if (!Number.isInteger(perPage) || perPage < 5 || perPage > 1000) return error(400, "validation_error", "perPage must be between 5 and 1000", "perPage");
+      if (!Number.isInteger(perPage) || perPage < 5 || perPage > 1000)
+        return error(400, "validation_error", "perPage must be between 5 and 1000", "perPage");
       const page = request.query.page === undefined ? 1 : Number(request.query.page);
       const all = [...zones.values()].map(zoneJson);
       const items = all.slice((page - 1) * perPage, page * perPage);
-      return json(200, { Items: items, CurrentPage: page, TotalItems: all.length, HasMoreItems: page * perPage < all.length });
+      return json(200, {
+        Items: items,
+        CurrentPage: page,
+        TotalItems: all.length,
+        HasMoreItems: page * perPage < all.length,
+      });
     }
     const zone = zones.get(Number(segments[1]));
     if (!zone) return error(404, "dnszone.zone.not_found", "The requested DNS zone was not found", "Id");
-    if (segments.length === 2) return request.method === "GET" ? json(200, zoneJson(zone)) : error(405, "method_not_allowed", "Method not allowed");
+    if (segments.length === 2)
+      return request.method === "GET"
+        ? json(200, zoneJson(zone))
+        : error(405, "method_not_allowed", "Method not allowed");
     if (segments[2] !== "records" || segments.length > 4) return error(404, "not_found", "Not found");
 
-    const fields = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const fields =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     if (segments.length === 3) {
       if (request.method !== "PUT") return error(405, "method_not_allowed", "Method not allowed");
       const type = Object.entries(TYPES).find(([, n]) => n === fields.Type)?.[0];
-      if (type === undefined) return error(400, "validation_error", "The record type is not supported by this fake", "Type");
+      if (type === undefined)
+        return error(400, "validation_error", "The record type is not supported by this fake", "Type");
       const invalid = checkValue(type, fields.Value) ?? checkTtl(fields.Ttl);
       if (invalid) return invalid;
-      const record = addRecord(zone.Domain, { name: typeof fields.Name === "string" ? fields.Name : "", type, value: fields.Value as string, ttl: fields.Ttl as number | undefined });
+      const record = addRecord(zone.Domain, {
+        name: typeof fields.Name === "string" ? fields.Name : "",
+        type,
+        value: fields.Value as string,
+        ttl: fields.Ttl as number | undefined,
+      });
       return json(201, record);
     }
 
@@ -142,8 +181,15 @@ export function startBunnyFake(): BunnyFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       const headers = retryAfterHeader(mode.retryAfter);
-      if (mode.status === 401) return json(401, { Message: mode.message ?? "Authorization has been denied for this request." }, headers);
-      return error(mode.status, mode.errorKey ?? `error_${mode.status}`, mode.message ?? (mode.status === 429 ? "Too many requests" : "Something went wrong"), undefined, headers);
+      if (mode.status === 401)
+        return json(401, { Message: mode.message ?? "Authorization has been denied for this request." }, headers);
+      return error(
+        mode.status,
+        mode.errorKey ?? `error_${mode.status}`,
+        mode.message ?? (mode.status === 429 ? "Too many requests" : "Something went wrong"),
+        undefined,
+        headers,
+      );
     },
   });
 
@@ -157,7 +203,8 @@ export function startBunnyFake(): BunnyFake {
     },
     addRecord,
     zone: byDomain,
-    record: (domain: string, name: string, type: string) => byDomain(domain)?.Records.find((r) => r.Name === name && r.Type === TYPES[type]),
+    record: (domain: string, name: string, type: string) =>
+      byDomain(domain)?.Records.find((r) => r.Name === name && r.Type === TYPES[type]),
     reset() {
       zones.clear();
       keys.clear();
@@ -171,16 +218,29 @@ export function startBunnyFake(): BunnyFake {
 
 function checkValue(type: string | undefined, value: unknown): Response | undefined {
   if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) {
-    return error(400, "validation_error", `The value is not a valid ${type === "A" ? "IPv4" : "IPv6"} address`, "Value");
+    return error(
+      400,
+      "validation_error",
+      `The value is not a valid ${type === "A" ? "IPv4" : "IPv6"} address`,
+      "Value",
+    );
   }
   return undefined;
 }
 
 function checkTtl(ttl: unknown): Response | undefined {
   if (ttl === undefined) return undefined;
-  return typeof ttl === "number" && Number.isInteger(ttl) && ttl >= 0 ? undefined : error(400, "validation_error", "The TTL is not valid", "Ttl");
+  return typeof ttl === "number" && Number.isInteger(ttl) && ttl >= 0
+    ? undefined
+    : error(400, "validation_error", "The TTL is not valid", "Ttl");
 }
 
-function error(status: number, errorKey: string, message: string, field?: string, headers: Record<string, string> = {}): Response {
+function error(
+  status: number,
+  errorKey: string,
+  message: string,
+  field?: string,
+  headers: Record<string, string> = {},
+): Response {
   return json(status, { ErrorKey: errorKey, Field: field ?? "", Message: message }, headers);
 }

@@ -9,15 +9,8 @@
 // message}` (429 code 971 with a Retry-After of any length), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import {
-  type FakeServer,
-  type LoggedRequest,
-  htmlErrorPage,
-  json,
-  malformedJson,
-  startFakeServer,
-} from "./server";
 import { openApiDescription } from "./descriptions";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("cloudflare", {
@@ -276,7 +269,8 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
       next.tags = fields.tags;
     }
     const others = recordsNamed(next.name, next.type).filter((r) => r.id !== next.id);
-    if (others.some((r) => r.content === next.content)) return failure(400, 81058, "An identical record already exists.");
+    if (others.some((r) => r.content === next.content))
+      return failure(400, 81058, "An identical record already exists.");
     // Stricter than Cloudflare (which allows several A records per name): a client that creates a
     // second record instead of updating the first is exactly the bug these tests hunt.
     if (!base && others.length > 0) return failure(400, 81057, "The record already exists.");
@@ -300,7 +294,12 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
         success: true,
         errors: [],
         messages: [{ code: 10000, message: "This API Token is valid and active", type: null }],
-        result: { id: Bun.hash(bearer[1] ?? "").toString(16).padStart(16, "0"), status: "active" },
+        result: {
+          id: Bun.hash(bearer[1] ?? "")
+            .toString(16)
+            .padStart(16, "0"),
+          status: "active",
+        },
       });
     }
     if (segments[0] !== "zones") return failure(404, 7000, "No route for that URI");
@@ -325,9 +324,10 @@ export function startCloudflareFake(options: { tokens?: string[] } = {}): Cloudf
       if (method === "GET") {
         const { type, content } = request.query;
         const name = request.query.name ?? request.query["name.exact"];
-        const inZone = name !== undefined && type !== undefined
-          ? recordsNamed(fullName(name, zone.name), type)
-          : [...(recordsOfZone.get(zone.id) ?? [])].flatMap((id) => records.get(id) ?? []);
+        const inZone =
+          name !== undefined && type !== undefined
+            ? recordsNamed(fullName(name, zone.name), type)
+            : [...(recordsOfZone.get(zone.id) ?? [])].flatMap((id) => records.get(id) ?? []);
         const matching = inZone.filter(
           (r) =>
             zoneOfRecord.get(r.id) === zone.id &&

@@ -16,7 +16,15 @@
 // traffic lego recorded (providers/dns/cloudns/internal/client_test.go).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const CLOUDNS_FAKE_AUTH_ID = "4321";
 export const CLOUDNS_FAKE_SUB_AUTH_ID = "8765";
@@ -54,45 +62,71 @@ export function startCloudnsFake(): CloudnsFake {
   function addRecord(zone: string, init: { host: string; type: string; record: string; ttl?: number }): CloudnsRecord {
     const records = zones.get(zone);
     if (!records) throw new Error(`fake ClouDNS: no zone ${zone}`);
-    const record: CloudnsRecord = { id: String(++nextId), type: init.type, host: init.host, record: init.record, ttl: init.ttl ?? 3600 };
+    const record: CloudnsRecord = {
+      id: String(++nextId),
+      type: init.type,
+      host: init.host,
+      record: init.record,
+      ttl: init.ttl ?? 3600,
+    };
     records.push(record);
     return record;
   }
 
   const failedAnswer = (words: string) => json(200, { status: "Failed", statusDescription: words });
-  const success = (words: string, extra: Record<string, unknown> = {}) => json(200, { status: "Success", statusDescription: words, ...extra });
+  const success = (words: string, extra: Record<string, unknown> = {}) =>
+    json(200, { status: "Success", statusDescription: words, ...extra });
 
   function route(request: LoggedRequest): Response {
     const q = request.query;
     const password = q["auth-password"];
     const sub = q["sub-auth-id"] !== undefined;
     const id = sub ? q["sub-auth-id"] : q["auth-id"];
-    const known = (sub ? id === CLOUDNS_FAKE_SUB_AUTH_ID : id === CLOUDNS_FAKE_AUTH_ID) && password === CLOUDNS_FAKE_PASSWORD;
+    const known =
+      (sub ? id === CLOUDNS_FAKE_SUB_AUTH_ID : id === CLOUDNS_FAKE_AUTH_ID) && password === CLOUDNS_FAKE_PASSWORD;
     if (!known) return failedAnswer("Invalid authentication, incorrect auth-id or auth-password.");
     if (request.path === "/login/login.json") return success("Success login.");
     const operation = /^\/dns\/([a-z-]+)\.json$/.exec(request.path)?.[1];
     const reads = new Set(["get-zone-info", "records"]);
     const writes = new Set(["mod-record", "add-record"]);
-    if (operation === undefined || (!reads.has(operation) && !writes.has(operation))) return json(404, { status: "Failed", statusDescription: "Not found" });
+    if (operation === undefined || (!reads.has(operation) && !writes.has(operation)))
+      return json(404, { status: "Failed", statusDescription: "Not found" });
     if (writes.has(operation) && request.method !== "POST") return failedAnswer("This function requires POST.");
     const domain = q["domain-name"] ?? "";
     const records = zones.get(domain);
-    if (!records || (sub && fake.subUserZones !== undefined && !fake.subUserZones.has(domain))) return failedAnswer("Missing domain-name");
+    if (!records || (sub && fake.subUserZones !== undefined && !fake.subUserZones.has(domain)))
+      return failedAnswer("Missing domain-name");
 
     if (operation === "get-zone-info") return json(200, { name: domain, type: "master", zone: "domain", status: "1" });
     if (operation === "records") {
-      const listed = records.filter((r) => (q.host === undefined || r.host === q.host) && (q.type === undefined || r.type === q.type));
-      return json(200, listed.length === 0 ? [] : Object.fromEntries(listed.map((r) => [r.id, { ...r, ttl: String(r.ttl), failover: "0", status: 1 }])));
+      const listed = records.filter(
+        (r) => (q.host === undefined || r.host === q.host) && (q.type === undefined || r.type === q.type),
+      );
+      return json(
+        200,
+        listed.length === 0
+          ? []
+          : Object.fromEntries(listed.map((r) => [r.id, { ...r, ttl: String(r.ttl), failover: "0", status: 1 }])),
+      );
     }
     const invalid = check(q, operation === "add-record");
     if (invalid) return failedAnswer(invalid);
     if (operation === "add-record") {
-      const record = addRecord(domain, { host: q.host!, type: q["record-type"]!, record: q.record!, ttl: Number(q.ttl) });
-      return success("The record was added successfully.", fake.addAnswersId ? { data: { id: Number(record.id) } } : {});
+      const record = addRecord(domain, {
+        host: q.host!,
+        type: q["record-type"]!,
+        record: q.record!,
+        ttl: Number(q.ttl),
+      });
+      return success(
+        "The record was added successfully.",
+        fake.addAnswersId ? { data: { id: Number(record.id) } } : {},
+      );
     }
     const record = records.find((r) => r.id === q["record-id"]);
     if (!record) return failedAnswer("Invalid record-id param.");
-    if ((record.type === "A" && !isIPv4(q.record!)) || (record.type === "AAAA" && !isIPv6(q.record!))) return failedAnswer("Invalid IP address.");
+    if ((record.type === "A" && !isIPv4(q.record!)) || (record.type === "AAAA" && !isIPv6(q.record!)))
+      return failedAnswer("Invalid IP address.");
     Object.assign(record, { host: q.host, record: q.record, ttl: Number(q.ttl) });
     return success("The record was modified successfully.");
   }
@@ -104,7 +138,11 @@ export function startCloudnsFake(): CloudnsFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       if ("failed" in mode) return failedAnswer(mode.failed);
-      return json(mode.status, { status: "Failed", statusDescription: mode.status === 429 ? "Too many requests." : "Internal error." }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        { status: "Failed", statusDescription: mode.status === 429 ? "Too many requests." : "Internal error." },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -114,7 +152,8 @@ export function startCloudnsFake(): CloudnsFake {
     addAnswersId: true,
     addZone: (name: string) => void zones.set(name, []),
     addRecord,
-    record: (zone: string, host: string, type: string) => zones.get(zone)?.find((r) => r.host === host && r.type === type),
+    record: (zone: string, host: string, type: string) =>
+      zones.get(zone)?.find((r) => r.host === host && r.type === type),
     reset() {
       zones.clear();
       fake.subUserZones = undefined;
@@ -129,7 +168,8 @@ export function startCloudnsFake(): CloudnsFake {
 function check(q: Record<string, string>, adding: boolean): string | undefined {
   if (q.host === undefined || q.record === undefined) return "Missing host or record.";
   if (!adding && q["record-id"] === undefined) return "Missing record-id.";
-  if (q.ttl === undefined || !TTLS.has(Number(q.ttl))) return "Invalid TTL. Choose from the list of the values we support.";
+  if (q.ttl === undefined || !TTLS.has(Number(q.ttl)))
+    return "Invalid TTL. Choose from the list of the values we support.";
   if (adding) {
     const type = q["record-type"];
     if (type !== "A" && type !== "AAAA") return "Invalid record-type param.";

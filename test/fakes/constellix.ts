@@ -19,7 +19,15 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { securityToken } from "../../src/dns/services/constellix";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const CONSTELLIX_FAKE_API_KEY = "9f1c2b3a-0000-4000-8000-constellixapi";
 export const CONSTELLIX_FAKE_SECRET = "5e6d7c8b-0000-4000-8000-constellixsec";
@@ -50,7 +58,10 @@ export interface ConstellixFake extends FakeServer<ConstellixFault> {
   domains: Map<number, ConstellixDomain>;
   addDomain(name: string): ConstellixDomain;
   domainNamed(name: string): ConstellixDomain | undefined;
-  addRecord(domain: string, record: { type: string; name: string; values: string[]; ttl?: number; note?: string; recordOption?: string }): ConstellixRecord;
+  addRecord(
+    domain: string,
+    record: { type: string; name: string; values: string[]; ttl?: number; note?: string; recordOption?: string },
+  ): ConstellixRecord;
   records(domain: string, name: string, type: string): ConstellixRecord[];
   reset(): void;
 }
@@ -68,7 +79,10 @@ export function startConstellixFake(): ConstellixFake {
   }
   const domainNamed = (name: string) => [...domains.values()].find((d) => d.name === name);
 
-  function addRecord(domainName: string, init: { type: string; name: string; values: string[]; ttl?: number; note?: string; recordOption?: string }): ConstellixRecord {
+  function addRecord(
+    domainName: string,
+    init: { type: string; name: string; values: string[]; ttl?: number; note?: string; recordOption?: string },
+  ): ConstellixRecord {
     const domain = domainNamed(domainName);
     if (!domain) throw new Error(`fake Constellix: no domain ${domainName}`);
     const pool = init.recordOption === "pools";
@@ -103,23 +117,47 @@ export function startConstellixFake(): ConstellixFake {
     value: r.roundRobin.map((v) => v.value),
     roundRobin: r.roundRobin,
   });
-  const domainJson = (d: ConstellixDomain) => ({ id: d.id, name: d.name, typeId: 1, hasGtdRegions: false, hasGeoIP: false, nameserverGroup: 1, nameservers: ["ns11.constellix.com."], status: "ACTIVE", version: 1 });
+  const domainJson = (d: ConstellixDomain) => ({
+    id: d.id,
+    name: d.name,
+    typeId: 1,
+    hasGtdRegions: false,
+    hasGeoIP: false,
+    nameserverGroup: 1,
+    nameservers: ["ns11.constellix.com."],
+    status: "ACTIVE",
+    version: 1,
+  });
 
   function authenticate(request: LoggedRequest): Response | null {
     const [apiKey = "", hmac = "", time = ""] = (request.headers["x-cns-security-token"] ?? "").split(":");
     const secret = keys.get(apiKey);
     const epoch = Number(time);
-    if (secret === undefined || !/^\d{13}$/.test(time) || Math.abs(Date.now() - epoch) > CLOCK_SKEW_MS) return errors(401, "Unable to authenticate token");
-    return securityToken(apiKey, secret, epoch) === `${apiKey}:${hmac}:${time}` ? null : errors(401, "Unable to authenticate token");
+    if (secret === undefined || !/^\d{13}$/.test(time) || Math.abs(Date.now() - epoch) > CLOCK_SKEW_MS)
+      return errors(401, "Unable to authenticate token");
+    return securityToken(apiKey, secret, epoch) === `${apiKey}:${hmac}:${time}`
+      ? null
+      : errors(401, "Unable to authenticate token");
   }
 
-  function roundRobinOf(type: string, body: Record<string, unknown>): { value: string; disableFlag: boolean }[] | Response {
+  function roundRobinOf(
+    type: string,
+    body: Record<string, unknown>,
+  ): { value: string; disableFlag: boolean }[] | Response {
     const list = Array.isArray(body.roundRobin) ? body.roundRobin : [];
-    const values = list.map((v) => (typeof v === "object" && v !== null ? (v as Record<string, unknown>).value : undefined));
-    if (values.length === 0 || !values.every((v) => typeof v === "string" && ((type === "A" && isIPv4(v)) || (type === "AAAA" && isIPv6(v))))) {
+    const values = list.map((v) =>
+      typeof v === "object" && v !== null ? (v as Record<string, unknown>).value : undefined,
+    );
+    if (
+      values.length === 0 ||
+      !values.every((v) => typeof v === "string" && ((type === "A" && isIPv4(v)) || (type === "AAAA" && isIPv6(v))))
+    ) {
       return errors(400, `Invalid ${type} record value`);
     }
-    return list.map((v) => ({ value: (v as { value: string }).value, disableFlag: (v as { disableFlag?: unknown }).disableFlag === true }));
+    return list.map((v) => ({
+      value: (v as { value: string }).value,
+      disableFlag: (v as { disableFlag?: unknown }).disableFlag === true,
+    }));
   }
 
   function route(request: LoggedRequest): Response {
@@ -137,7 +175,10 @@ export function startConstellixFake(): ConstellixFake {
     if (s.length === 2) return request.method === "GET" ? json(200, domainJson(domain)) : errors(400, "Unsupported");
     if (s[2] !== "records" || (s[3] !== "A" && s[3] !== "AAAA")) return errors(404, "Not found");
     const type = s[3];
-    const body = typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
 
     if (s.length === 5 && s[4] === "search" && request.method === "GET") {
       const exact = request.query.exact ?? "";
@@ -145,7 +186,12 @@ export function startConstellixFake(): ConstellixFake {
       // A search answers only the records' ids and names (lego's records-Search.json fixture); the
       // record itself (TTL, note, addresses, pool or round robin) is read by id, as lego and the
       // official dynamic DNS client do.
-      return found.length === 0 ? errors(404, "No record found") : json(200, found.map((r) => ({ id: r.id, name: r.name, recordType: "", type: "" })));
+      return found.length === 0
+        ? errors(404, "No record found")
+        : json(
+            200,
+            found.map((r) => ({ id: r.id, name: r.name, recordType: "", type: "" })),
+          );
     }
 
     if (s.length === 5 && request.method === "GET") {
@@ -157,7 +203,8 @@ export function startConstellixFake(): ConstellixFake {
       const name = typeof body.name === "string" ? body.name : "";
       const roundRobin = roundRobinOf(type, body);
       if (roundRobin instanceof Response) return roundRobin;
-      if (domain.records.some((r) => r.type === type && r.name === name)) return errors(400, `Record with name '${name}' already exists`);
+      if (domain.records.some((r) => r.type === type && r.name === name))
+        return errors(400, `Record with name '${name}' already exists`);
       const record: ConstellixRecord = {
         id: next++,
         type,
@@ -184,7 +231,15 @@ export function startConstellixFake(): ConstellixFake {
         gtdRegion: typeof body.gtdRegion === "number" ? body.gtdRegion : 1,
         roundRobin,
       };
-      if (JSON.stringify(replaced) === JSON.stringify({ ttl: record.ttl, note: record.note, gtdRegion: record.gtdRegion, roundRobin: record.roundRobin })) {
+      if (
+        JSON.stringify(replaced) ===
+        JSON.stringify({
+          ttl: record.ttl,
+          note: record.note,
+          gtdRegion: record.gtdRegion,
+          roundRobin: record.roundRobin,
+        })
+      ) {
         return errors(400, "no changes to save");
       }
       Object.assign(record, replaced);
@@ -209,7 +264,8 @@ export function startConstellixFake(): ConstellixFake {
     addDomain,
     domainNamed,
     addRecord,
-    records: (domain: string, name: string, type: string) => (domainNamed(domain)?.records ?? []).filter((r) => r.name === name && r.type === type),
+    records: (domain: string, name: string, type: string) =>
+      (domainNamed(domain)?.records ?? []).filter((r) => r.name === name && r.type === type),
     reset() {
       domains.clear();
       keys.clear();

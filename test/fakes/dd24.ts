@@ -55,7 +55,15 @@ export interface Dd24Fake extends FakeServer<Dd24Fault> {
 }
 
 export function keySystemsResponse(code: number, description: string): string {
-  return ["[RESPONSE]", `code = ${code}`, `description = ${description}`, "queuetime = 0", "runtime = 0.011", "EOF", ""].join("\n");
+  return [
+    "[RESPONSE]",
+    `code = ${code}`,
+    `description = ${description}`,
+    "queuetime = 0",
+    "runtime = 0.011",
+    "EOF",
+    "",
+  ].join("\n");
 }
 
 export function startDd24Fake(): Dd24Fake {
@@ -64,9 +72,11 @@ export function startDd24Fake(): Dd24Fake {
   function update(query: Record<string, string>): string {
     const host = hosts.get((query.hostname ?? "").toLowerCase());
     // One password per subdomain: an unknown name and a wrong password get the same answer.
-    if (host === undefined || host.password !== (query.password ?? "")) return keySystemsResponse(531, "Authorization failed");
+    if (host === undefined || host.password !== (query.password ?? ""))
+      return keySystemsResponse(531, "Authorization failed");
     const ip = query.ip === undefined || query.ip === "auto" ? DD24_CALLER_IPV4 : query.ip;
-    if (!isIPv4(ip) || (query.mx !== undefined && !isIPv4(query.mx))) return keySystemsResponse(505, "Invalid attribute value syntax");
+    if (!isIPv4(ip) || (query.mx !== undefined && !isIPv4(query.mx)))
+      return keySystemsResponse(505, "Invalid attribute value syntax");
     const now = performance.now();
     if (fake.holdSeconds > 0 && host.updatedAt !== undefined && now - host.updatedAt < fake.holdSeconds * 1000) {
       return keySystemsResponse(549, "Command failed; update denied, try again later");
@@ -87,7 +97,11 @@ export function startDd24Fake(): Dd24Fake {
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
       if ("body" in mode) return plainText(mode.body);
-      return plainText(mode.status === 429 ? "Too Many Requests" : "Error", mode.status, retryAfterHeader(mode.retryAfter));
+      return plainText(
+        mode.status === 429 ? "Too Many Requests" : "Error",
+        mode.status,
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 

@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import addFormats from "ajv-formats";
-import { type Document, type Operation, OpenAPIRouter, OpenAPIValidator } from "openapi-backend";
+import { type Document, OpenAPIRouter, OpenAPIValidator, type Operation } from "openapi-backend";
 import { childrenNamed, parseXml, type XmlElement } from "../../src/dns/protocols/xml";
 import type { RequestDescription } from "./server";
 
@@ -54,18 +54,30 @@ export interface Leniency {
 export function openApi(name: string, apiRoot: string, leniency: Leniency = {}): OpenApiDescription {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const document = withoutTypelessNullable(withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8"))))) as Document;
+  const document = withoutTypelessNullable(
+    withNumericBounds(dereferenced(JSON.parse(readFileSync(`${DIRECTORY}/${name}.json`, "utf8")))),
+  ) as Document;
   for (const [path, method, operation] of Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item ?? {}).map(([method, operation]) => [path, method, operation] as const),
   )) {
     // openapi-backend finds operations by id; a description that gives none (Domeneshop's) is given one.
-    if (method !== "parameters" && typeof operation === "object" && operation !== null && !("operationId" in operation)) {
+    if (
+      method !== "parameters" &&
+      typeof operation === "object" &&
+      operation !== null &&
+      !("operationId" in operation)
+    ) {
       (operation as { operationId?: string }).operationId = `${method.toUpperCase()} ${path}`;
     }
     const body = (operation as { requestBody?: { content?: Record<string, { schema?: unknown }> } }).requestBody;
     const json = body?.content?.["application/json"];
     if (json?.schema) {
-      json.schema = forRequests(json.schema, leniency.partialPatch === true && method === "patch", leniency.assigned ?? [], leniency.emptyAllowed ?? []);
+      json.schema = forRequests(
+        json.schema,
+        leniency.partialPatch === true && method === "patch",
+        leniency.assigned ?? [],
+        leniency.emptyAllowed ?? [],
+      );
     }
   }
   const router = new OpenAPIRouter({ definition: document, apiRoot });
@@ -82,7 +94,10 @@ export function openApi(name: string, apiRoot: string, leniency: Leniency = {}):
     customizeAjv: (ajv) => {
       addFormats(ajv);
       // The unsigned widths protobuf-made descriptions use (Scaleway's), beside ajv-formats' int32/int64.
-      ajv.addFormat("uint32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff });
+      ajv.addFormat("uint32", {
+        type: "number",
+        validate: (n: number) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff,
+      });
       ajv.addFormat("uint64", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= 0 });
       // Linode's own format for an address of either family.
       ajv.addFormat("ip", { type: "string", validate: (value: string) => isIP(value) !== 0 });
@@ -138,7 +153,8 @@ function forRequests(schema: unknown, partial: boolean, assigned: string[], empt
       else if (key === "properties" && typeof value === "object" && value !== null && emptyAllowed.length > 0) {
         out.properties = Object.fromEntries(
           Object.entries(value).map(([name, property]) => {
-            if (!emptyAllowed.includes(name) || typeof property !== "object" || property === null) return [name, rewrite(property)];
+            if (!emptyAllowed.includes(name) || typeof property !== "object" || property === null)
+              return [name, rewrite(property)];
             const { minLength: _, ...rest } = property as Record<string, unknown>;
             return [name, rewrite(rest)];
           }),
@@ -159,8 +175,13 @@ function withNumericBounds(document: unknown): unknown {
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (typeof node !== "object" || node === null) return node;
-    const out: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
-    for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    const out: Record<string, unknown> = Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, rewrite(value)]),
+    );
+    for (const [exclusive, bound] of [
+      ["exclusiveMinimum", "minimum"],
+      ["exclusiveMaximum", "maximum"],
+    ] as const) {
       if (typeof out[exclusive] !== "boolean") continue;
       if (out[exclusive] === true && typeof out[bound] === "number") {
         out[exclusive] = out[bound];
@@ -181,7 +202,9 @@ function withoutTypelessNullable(document: unknown): unknown {
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (typeof node !== "object" || node === null) return node;
-    const out: Record<string, unknown> = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+    const out: Record<string, unknown> = Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [key, rewrite(value)]),
+    );
     if (typeof out.nullable === "boolean" && out.type === undefined) delete out.nullable;
     return out;
   };
@@ -203,7 +226,10 @@ function dereferenced(document: unknown): unknown {
       const target = ref
         .slice(2)
         .split("/")
-        .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")], document);
+        .reduce<unknown>(
+          (at, key) => (at as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")],
+          document,
+        );
       return resolve(target, [...within, ref]);
     }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, within)]));
@@ -220,7 +246,10 @@ export function openApiDescription(
   options: { title: string; apiRoot: string; refuse: RequestDescription["refuse"]; leniency?: Leniency },
 ): RequestDescription {
   const { router, validator } = openApi(name, options.apiRoot, options.leniency);
-  const nextLinkParameters = new Set([...(options.leniency?.nextLinkParameters ?? []), ...(options.leniency?.pagingParameters ?? [])]);
+  const nextLinkParameters = new Set([
+    ...(options.leniency?.nextLinkParameters ?? []),
+    ...(options.leniency?.pagingParameters ?? []),
+  ]);
   return {
     name: options.title,
     refuse: options.refuse,
@@ -231,7 +260,13 @@ export function openApiDescription(
         const previous = query[key];
         query[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
       }
-      const shaped = { method: request.method, path: raw.pathname, query, headers: request.headers, body: request.body };
+      const shaped = {
+        method: request.method,
+        path: raw.pathname,
+        query,
+        headers: request.headers,
+        body: request.body,
+      };
       let operation: Operation | undefined;
       try {
         operation = router.matchOperation(shaped);
@@ -240,7 +275,10 @@ export function openApiDescription(
       }
       if (!operation) return [`the description has no operation ${request.method} ${raw.pathname}`];
       const problems: string[] = [];
-      const json = operation.requestBody && "content" in operation.requestBody && operation.requestBody.content["application/json"];
+      const json =
+        operation.requestBody &&
+        "content" in operation.requestBody &&
+        operation.requestBody.content["application/json"];
       if (request.body !== undefined && json && !/^application\/json\b/.test(request.headers["content-type"] ?? "")) {
         problems.push(`a JSON body sent as ${request.headers["content-type"] ?? "no Content-Type"}`);
       }
@@ -303,7 +341,10 @@ function botocoreModel(name: string): BotocoreModel {
  * and the XML payload element by element (required members, enums, integer ranges, string lengths,
  * list lengths, unknown elements).
  */
-export function botocoreDescription(name: string, options: { title: string; refuse: RequestDescription["refuse"] }): RequestDescription {
+export function botocoreDescription(
+  name: string,
+  options: { title: string; refuse: RequestDescription["refuse"] },
+): RequestDescription {
   const model = botocoreModel(name);
   const routes = Object.values(model.operations).map((operation) => {
     const [uri = "", fixedQuery = ""] = operation.http.requestUri.split("?");
@@ -346,7 +387,8 @@ export function botocoreDescription(name: string, options: { title: string; refu
           problems.push(...checkScalar(model, member.shape, request.headers[key], `header ${key}`, required));
         }
       }
-      for (const key of query.keys()) if (!seenQuery.has(key)) problems.push(`query ${key} is not a parameter of ${operation.name}`);
+      for (const key of query.keys())
+        if (!seenQuery.has(key)) problems.push(`query ${key} is not a parameter of ${operation.name}`);
 
       const bodyMembers = Object.entries(input.members ?? {}).filter(([, member]) => member.location === undefined);
       if (bodyMembers.length === 0) {
@@ -359,7 +401,12 @@ export function botocoreDescription(name: string, options: { title: string; refu
       const rootName = operation.input?.locationName ?? operation.input?.shape ?? "";
       if (root.name !== rootName) problems.push(`the body's root element is <${root.name}>, not <${rootName}>`);
       const namespace = operation.input?.xmlNamespace?.uri;
-      if (namespace && !new RegExp(`^(<\\?xml[^>]*>\\s*)?<${rootName}\\s[^>]*xmlns="${namespace.replaceAll(".", "\\.")}"`).test(request.body.trim())) {
+      if (
+        namespace &&
+        !new RegExp(`^(<\\?xml[^>]*>\\s*)?<${rootName}\\s[^>]*xmlns="${namespace.replaceAll(".", "\\.")}"`).test(
+          request.body.trim(),
+        )
+      ) {
         problems.push(`<${rootName}> is not in the namespace ${namespace}`);
       }
       problems.push(...checkStructure(model, { ...input, members: Object.fromEntries(bodyMembers) }, root, rootName));
@@ -418,21 +465,30 @@ function checkElement(model: BotocoreModel, shapeName: string, element: XmlEleme
       if (item.name !== memberTag) problems.push(`${where}/${item.name}: a list of ${memberTag}`);
       else problems.push(...checkElement(model, shape.member?.shape ?? "", item, `${where}/${memberTag}`));
     }
-    if (shape.min !== undefined && items.length < shape.min) problems.push(`${where} has ${items.length} items, at least ${shape.min} wanted`);
-    if (shape.max !== undefined && items.length > shape.max) problems.push(`${where} has ${items.length} items, at most ${shape.max} allowed`);
+    if (shape.min !== undefined && items.length < shape.min)
+      problems.push(`${where} has ${items.length} items, at least ${shape.min} wanted`);
+    if (shape.max !== undefined && items.length > shape.max)
+      problems.push(`${where} has ${items.length} items, at most ${shape.max} allowed`);
     return problems;
   }
   if (element.children.length > 0) return [`${where} holds elements where ${shape.type} is wanted`];
   return checkScalar(model, shapeName, element.text, where, true);
 }
 
-function checkScalar(model: BotocoreModel, shapeName: string, value: string | undefined, where: string, required: boolean): string[] {
+function checkScalar(
+  model: BotocoreModel,
+  shapeName: string,
+  value: string | undefined,
+  where: string,
+  required: boolean,
+): string[] {
   if (value === undefined) return required ? [`${where} is required`] : [];
   const shape = model.shapes[shapeName];
   if (!shape) return [`${where}: the model has no shape ${shapeName}`];
   switch (shape.type) {
     case "string":
-      if (shape.enum && !shape.enum.includes(value)) return [`${where} is "${value}", not one of ${shape.enum.join(", ")}`];
+      if (shape.enum && !shape.enum.includes(value))
+        return [`${where} is "${value}", not one of ${shape.enum.join(", ")}`];
       if (shape.min !== undefined && value.length < shape.min) return [`${where} is shorter than ${shape.min}`];
       if (shape.max !== undefined && value.length > shape.max) return [`${where} is longer than ${shape.max}`];
       return [];

@@ -17,7 +17,15 @@
 // `minimum_ttl` (a lower TTL is refused).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const DESEC_FAKE_TOKEN = "desec-fake-token-0123456789abcdefXYZ";
 
@@ -77,7 +85,10 @@ export function startDesecFake(): DesecFake {
     return domain;
   }
 
-  function addRRset(domain: string, init: { subname: string; type: string; records: string[]; ttl?: number }): DesecRRset {
+  function addRRset(
+    domain: string,
+    init: { subname: string; type: string; records: string[]; ttl?: number },
+  ): DesecRRset {
     const now = new Date().toISOString();
     const rrset: DesecRRset = {
       domain,
@@ -109,15 +120,19 @@ export function startDesecFake(): DesecFake {
   function invalid(domain: DesecDomain, type: string, fields: Record<string, unknown>): Response | null {
     const errors: Record<string, string[]> = {};
     if (fields.ttl !== undefined) {
-      if (typeof fields.ttl !== "number" || !Number.isInteger(fields.ttl)) errors.ttl = ["A valid integer is required."];
-      else if (fields.ttl < domain.minimum_ttl) errors.ttl = [`Ensure this value is greater than or equal to ${domain.minimum_ttl}.`];
+      if (typeof fields.ttl !== "number" || !Number.isInteger(fields.ttl))
+        errors.ttl = ["A valid integer is required."];
+      else if (fields.ttl < domain.minimum_ttl)
+        errors.ttl = [`Ensure this value is greater than or equal to ${domain.minimum_ttl}.`];
       else if (fields.ttl > 86400) errors.ttl = ["Ensure this value is less than or equal to 86400."];
     }
     if (fields.records !== undefined) {
       const records = fields.records;
       if (!Array.isArray(records)) errors.records = ['Expected a list of items but got type "str".'];
       else {
-        const bad = records.find((r) => typeof r !== "string" || (type === "A" && !isIPv4(r)) || (type === "AAAA" && !isIPv6(r)));
+        const bad = records.find(
+          (r) => typeof r !== "string" || (type === "A" && !isIPv4(r)) || (type === "AAAA" && !isIPv6(r)),
+        );
         if (bad !== undefined) errors.records = [`Record content for type ${type} malformed: ${String(bad)}`];
       }
     }
@@ -133,7 +148,13 @@ export function startDesecFake(): DesecFake {
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     const { method } = request;
     if (segments[0] === "auth" && segments[1] === "account" && segments.length === 2 && method === "GET") {
-      return json(200, { created: "2024-01-02T03:04:05.000000Z", email: "owner@example.net", id: "9a2b0c1d-0000-4000-8000-000000000001", limit_domains: 15, outreach_preference: true });
+      return json(200, {
+        created: "2024-01-02T03:04:05.000000Z",
+        email: "owner@example.net",
+        id: "9a2b0c1d-0000-4000-8000-000000000001",
+        limit_domains: 15,
+        outreach_preference: true,
+      });
     }
     if (segments[0] !== "domains") return json(404, { detail: "Not found." });
 
@@ -153,29 +174,47 @@ export function startDesecFake(): DesecFake {
 
     const domain = domains.get(segments[1] ?? "");
     if (!domain) return json(404, { detail: "Not found." });
-    if (segments.length === 2) return method === "GET" ? json(200, domain) : json(405, { detail: `Method "${method}" not allowed.` });
+    if (segments.length === 2)
+      return method === "GET" ? json(200, domain) : json(405, { detail: `Method "${method}" not allowed.` });
     if (segments[2] !== "rrsets" || segments.length > 5) return json(404, { detail: "Not found." });
 
     if (segments.length === 3) {
-      if (method === "GET") return json(200, [...rrsets.values()].filter((r) => r.domain === domain.name));
+      if (method === "GET")
+        return json(
+          200,
+          [...rrsets.values()].filter((r) => r.domain === domain.name),
+        );
       if (method !== "POST") return json(405, { detail: `Method "${method}" not allowed.` });
-      const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+      const body =
+        typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
       const errors: Record<string, string[]> = {};
-      for (const field of ["type", "ttl", "records"]) if (body[field] === undefined) errors[field] = ["This field is required."];
+      for (const field of ["type", "ttl", "records"])
+        if (body[field] === undefined) errors[field] = ["This field is required."];
       if (Object.keys(errors).length > 0) return json(400, errors);
       const subname = typeof body.subname === "string" ? body.subname : "";
       if (!SUBNAME.test(subname)) {
-        return json(400, { subname: ["Subname can only use (lowercase) a-z, 0-9, ., -, and _, may start with a '*.', or just be '*'. Components may not exceed 63 characters."] });
+        return json(400, {
+          subname: [
+            "Subname can only use (lowercase) a-z, 0-9, ., -, and _, may start with a '*.', or just be '*'. Components may not exceed 63 characters.",
+          ],
+        });
       }
       const type = String(body.type);
       const bad = invalid(domain, type, body);
       if (bad) return bad;
       if (rrsets.has(key(domain.name, subname, type))) {
-        return json(400, { non_field_errors: ["Another RRset with the same subdomain and type exists for this domain. Try modifying it."] });
+        return json(400, {
+          non_field_errors: [
+            "Another RRset with the same subdomain and type exists for this domain. Try modifying it.",
+          ],
+        });
       }
       const wait = throttled(domain.name, request.receivedAt);
       if (wait > 0) return throttledAnswer(wait);
-      return json(201, addRRset(domain.name, { subname, type, records: body.records as string[], ttl: body.ttl as number }));
+      return json(
+        201,
+        addRRset(domain.name, { subname, type, records: body.records as string[], ttl: body.ttl as number }),
+      );
     }
 
     // .../rrsets/{subname}/{type}/ with "@" (or "...") for the apex; .../rrsets/{type}/ would be a list filter.
@@ -189,10 +228,12 @@ export function startDesecFake(): DesecFake {
         return json(200, existing);
       case "PATCH":
       case "PUT": {
-        const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+        const body =
+          typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
         if (method === "PUT") {
           const missing = ["subname", "type", "ttl", "records"].filter((f) => body[f] === undefined);
-          if (missing.length > 0) return json(400, Object.fromEntries(missing.map((f) => [f, ["This field is required."]])));
+          if (missing.length > 0)
+            return json(400, Object.fromEntries(missing.map((f) => [f, ["This field is required."]])));
         }
         const bad = invalid(domain, type, body);
         if (bad) return bad;
@@ -251,6 +292,7 @@ export function startDesecFake(): DesecFake {
 
 /** DRF's throttling answer; without `retryAfter` it has no header (as a proxy in front might send it). */
 function throttledAnswer(retryAfter?: number, detail?: string): Response {
-  const words = detail ?? `Request was throttled. Expected available in ${retryAfter ?? 1} second${retryAfter === 1 ? "" : "s"}.`;
+  const words =
+    detail ?? `Request was throttled. Expected available in ${retryAfter ?? 1} second${retryAfter === 1 ? "" : "s"}.`;
   return json(429, { detail: words }, retryAfterHeader(retryAfter));
 }

@@ -18,7 +18,7 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("digitalocean", {
@@ -101,8 +101,22 @@ export function startDigitalOceanFake(): DigitalOceanFake {
     return domain;
   }
 
-  function addRecord(domain: string, init: { type: string; name: string; data: string; ttl?: number }): DigitalOceanRecord {
-    const record: DigitalOceanRecord = { id: nextId++, type: init.type, name: init.name, data: init.data, priority: null, port: null, ttl: init.ttl ?? 1800, weight: null, flags: null, tag: null };
+  function addRecord(
+    domain: string,
+    init: { type: string; name: string; data: string; ttl?: number },
+  ): DigitalOceanRecord {
+    const record: DigitalOceanRecord = {
+      id: nextId++,
+      type: init.type,
+      name: init.name,
+      data: init.data,
+      priority: null,
+      port: null,
+      ttl: init.ttl ?? 1800,
+      weight: null,
+      flags: null,
+      tag: null,
+    };
     records.set(record.id, record);
     domainOf.set(record.id, domain);
     return record;
@@ -117,11 +131,16 @@ export function startDigitalOceanFake(): DigitalOceanFake {
     const perPage = Math.min(Math.max(Number(request.query.per_page) || 20, 1), 200);
     const number = Math.max(Number(request.query.page) || 1, 1);
     const last = Math.max(Math.ceil(items.length / perPage), 1);
-    const link = (n: number) => `https://api.digitalocean.com/v2${request.path}?${new URLSearchParams({ ...request.query, page: String(n), per_page: String(perPage) })}`;
+    const link = (n: number) =>
+      `https://api.digitalocean.com/v2${request.path}?${new URLSearchParams({ ...request.query, page: String(n), per_page: String(perPage) })}`;
     const pages: Record<string, string> = {};
     if (number < last) Object.assign(pages, { next: link(number + 1), last: link(last) });
     if (number > 1) Object.assign(pages, { first: link(1), prev: link(number - 1) });
-    return json(200, { [key]: items.slice((number - 1) * perPage, number * perPage), links: { pages }, meta: { total: items.length } });
+    return json(200, {
+      [key]: items.slice((number - 1) * perPage, number * perPage),
+      links: { pages },
+      meta: { total: items.length },
+    });
   }
 
   /** Why the fields are not a valid A/AAAA record (422), or null. */
@@ -155,22 +174,48 @@ export function startDigitalOceanFake(): DigitalOceanFake {
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
 
     if (segments[0] === "account" && segments.length === 1 && method === "GET") {
-      return json(200, { account: { droplet_limit: 25, floating_ip_limit: 3, email: "owner@example.net", uuid: "b6fr89dbf6d9156cace5f3c78dc9851d957381ef", email_verified: true, status: "active", status_message: "" } });
+      return json(200, {
+        account: {
+          droplet_limit: 25,
+          floating_ip_limit: 3,
+          email: "owner@example.net",
+          uuid: "b6fr89dbf6d9156cace5f3c78dc9851d957381ef",
+          email_verified: true,
+          status: "active",
+          status_message: "",
+        },
+      });
     }
     if (segments[0] !== "domains") return error(404);
-    if (segments.length === 1) return method === "GET" ? page(request, "domains", [...domains.values()]) : error(405, { id: "method_not_allowed", message: "Method not allowed." });
+    if (segments.length === 1)
+      return method === "GET"
+        ? page(request, "domains", [...domains.values()])
+        : error(405, { id: "method_not_allowed", message: "Method not allowed." });
     const domain = domains.get(segments[1] ?? "");
     if (!domain) return error(404);
-    if (segments.length === 2) return method === "GET" ? json(200, { domain }) : error(405, { id: "method_not_allowed", message: "Method not allowed." });
+    if (segments.length === 2)
+      return method === "GET"
+        ? json(200, { domain })
+        : error(405, { id: "method_not_allowed", message: "Method not allowed." });
     if (segments[2] !== "records" || segments.length > 4) return error(404);
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
 
     if (segments.length === 3) {
       if (method === "GET") {
         // `name` matches the FQDN only: a relative name (or "@") matches nothing, as at DigitalOcean.
         const { type, name } = request.query;
-        const relative = name === undefined ? undefined : name === domain.name ? "@" : name.endsWith(`.${domain.name}`) ? name.slice(0, -(domain.name.length + 1)) : null;
-        const matching = recordsIn(domain.name).filter((r) => (type === undefined || r.type === type) && (relative === undefined || r.name === relative));
+        const relative =
+          name === undefined
+            ? undefined
+            : name === domain.name
+              ? "@"
+              : name.endsWith(`.${domain.name}`)
+                ? name.slice(0, -(domain.name.length + 1))
+                : null;
+        const matching = recordsIn(domain.name).filter(
+          (r) => (type === undefined || r.type === type) && (relative === undefined || r.name === relative),
+        );
         return page(request, "domain_records", matching);
       }
       if (method !== "POST") return error(405, { id: "method_not_allowed", message: "Method not allowed." });
@@ -179,7 +224,12 @@ export function startDigitalOceanFake(): DigitalOceanFake {
       }
       const bad = invalid(String(body.type), body);
       if (bad) return bad;
-      const record = addRecord(domain.name, { type: String(body.type), name: String(body.name), data: String(body.data), ttl: typeof body.ttl === "number" ? body.ttl : 1800 });
+      const record = addRecord(domain.name, {
+        type: String(body.type),
+        name: String(body.name),
+        data: String(body.data),
+        ttl: typeof body.ttl === "number" ? body.ttl : 1800,
+      });
       return json(201, { domain_record: record });
     }
 
@@ -229,7 +279,8 @@ export function startDigitalOceanFake(): DigitalOceanFake {
     putResetsTtl: true,
     addDomain,
     addRecord,
-    record: (domain: string, name: string, type: string) => recordsIn(domain).find((r) => r.name === name && r.type === type),
+    record: (domain: string, name: string, type: string) =>
+      recordsIn(domain).find((r) => r.name === name && r.type === type),
     reset() {
       for (const map of [domains, records, domainOf]) map.clear();
       tokens.clear();
@@ -245,9 +296,17 @@ export function startDigitalOceanFake(): DigitalOceanFake {
   return fake;
 }
 
-function error(status: number, fields: { id?: string; message?: string } = {}, headers: Record<string, string> = {}): Response {
+function error(
+  status: number,
+  fields: { id?: string; message?: string } = {},
+  headers: Record<string, string> = {},
+): Response {
   const [id, message] = ERRORS[status] ?? ["error", "Something went wrong."];
-  return json(status, { id: fields.id ?? id, message: fields.message ?? message, request_id: crypto.randomUUID() }, headers);
+  return json(
+    status,
+    { id: fields.id ?? id, message: fields.message ?? message, request_id: crypto.randomUUID() },
+    headers,
+  );
 }
 
 /** A 429: `retry-after` only for a burst; `ratelimit-reset` (epoch seconds) when `resetIn` is given. */

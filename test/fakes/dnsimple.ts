@@ -17,7 +17,15 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("dnsimple", {
@@ -91,7 +99,10 @@ export function startDnsimpleFake(): DnsimpleFake {
   const zones = new Map<string, DnsimpleZone>();
   let nextId = 100;
 
-  function addRecord(zone: string, init: { name: string; type: string; content: string; ttl?: number }): DnsimpleRecord {
+  function addRecord(
+    zone: string,
+    init: { name: string; type: string; content: string; ttl?: number },
+  ): DnsimpleRecord {
     const held = zones.get(zone);
     if (!held) throw new Error(`fake DNSimple: no zone ${zone}`);
     const record: DnsimpleRecord = {
@@ -141,7 +152,8 @@ export function startDnsimpleFake(): DnsimpleFake {
     const [account, collection] = segments;
     if (account !== owner) return error(404, {}, `Account \`${account}\` not found`);
     if (collection !== "zones") return error(404);
-    if (segments.length === 2) return request.method === "GET" ? page(request, [...zones.values()].map(zoneJson)) : error(405);
+    if (segments.length === 2)
+      return request.method === "GET" ? page(request, [...zones.values()].map(zoneJson)) : error(405);
 
     const key = segments[2] ?? "";
     const zone = zones.get(key) ?? [...zones.values()].find((z) => String(z.id) === key);
@@ -152,7 +164,12 @@ export function startDnsimpleFake(): DnsimpleFake {
     if (segments.length === 4) {
       if (request.method === "GET") {
         const { name, type } = request.query;
-        return page(request, zone.records.filter((r) => (name === undefined || r.name === name) && (type === undefined || r.type === type)).map(recordJson));
+        return page(
+          request,
+          zone.records
+            .filter((r) => (name === undefined || r.name === name) && (type === undefined || r.type === type))
+            .map(recordJson),
+        );
       }
       if (request.method !== "POST") return error(405);
       if (zone.secondary) return error(400, {}, "Records of a secondary zone cannot be changed");
@@ -175,7 +192,8 @@ export function startDnsimpleFake(): DnsimpleFake {
     if (request.method !== "PATCH") return error(405);
     if (zone.secondary) return error(400, {}, "Records of a secondary zone cannot be changed");
     const fields = objectBody(request);
-    const invalid = (fields.content === undefined ? undefined : checkContent(record.type, fields.content)) ?? checkTtl(fields.ttl);
+    const invalid =
+      (fields.content === undefined ? undefined : checkContent(record.type, fields.content)) ?? checkTtl(fields.ttl);
     if (invalid) return invalid;
     // Only what is sent changes.
     if (typeof fields.content === "string") record.content = fields.content;
@@ -195,7 +213,11 @@ export function startDnsimpleFake(): DnsimpleFake {
       // A 429 says when the hourly window resets (Unix seconds), unless the test takes that away.
       if (mode.status === 429 && mode.reset !== false) {
         const reset = Math.ceil(Date.now() / 1000) + (mode.resetInSeconds ?? 1800);
-        Object.assign(headers, { "X-RateLimit-Limit": "2400", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(reset) });
+        Object.assign(headers, {
+          "X-RateLimit-Limit": "2400",
+          "X-RateLimit-Remaining": "0",
+          "X-RateLimit-Reset": String(reset),
+        });
       }
       return error(mode.status, headers, mode.message);
     },
@@ -210,7 +232,8 @@ export function startDnsimpleFake(): DnsimpleFake {
       return zone;
     },
     addRecord,
-    record: (zone: string, name: string, type: string) => zones.get(zone)?.records.find((r) => r.name === name && r.type === type),
+    record: (zone: string, name: string, type: string) =>
+      zones.get(zone)?.records.find((r) => r.name === name && r.type === type),
     reset() {
       zones.clear();
       tokens.clear();
@@ -223,7 +246,9 @@ export function startDnsimpleFake(): DnsimpleFake {
 }
 
 function objectBody(request: LoggedRequest): Record<string, unknown> {
-  return typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+  return typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+    ? (request.body as Record<string, unknown>)
+    : {};
 }
 
 function checkContent(type: unknown, content: unknown): Response | undefined {
@@ -235,7 +260,9 @@ function checkContent(type: unknown, content: unknown): Response | undefined {
 
 function checkTtl(ttl: unknown): Response | undefined {
   if (ttl === undefined) return undefined;
-  return typeof ttl === "number" && Number.isInteger(ttl) && ttl >= 60 ? undefined : validation("ttl", "must be greater than or equal to 60");
+  return typeof ttl === "number" && Number.isInteger(ttl) && ttl >= 60
+    ? undefined
+    : validation("ttl", "must be greater than or equal to 60");
 }
 
 function error(status: number, headers: Record<string, string> = {}, message?: string): Response {

@@ -70,7 +70,10 @@ export function startDnsmeFake(): DnsmeFake {
 
   const byName = (name: string) => [...domains.values()].find((d) => d.name === name);
 
-  function addRecord(domain: string, init: Partial<DnsmeRecord> & { name: string; type: string; value: string }): DnsmeRecord {
+  function addRecord(
+    domain: string,
+    init: Partial<DnsmeRecord> & { name: string; type: string; value: string },
+  ): DnsmeRecord {
     const owner = byName(domain);
     if (!owner) throw new Error(`fake DNS Made Easy: no domain ${domain}`);
     const record: DnsmeRecord = {
@@ -91,9 +94,13 @@ export function startDnsmeFake(): DnsmeFake {
   }
 
   function limitHeaders(): Record<string, string> {
-    return { "x-dnsme-requestLimit": String(fake.requestLimit), "x-dnsme-requestsRemaining": String(Math.max(0, fake.requestLimit - counted.length)) };
+    return {
+      "x-dnsme-requestLimit": String(fake.requestLimit),
+      "x-dnsme-requestsRemaining": String(Math.max(0, fake.requestLimit - counted.length)),
+    };
   }
-  const reply = (status: number, body: unknown) => (body === null ? new Response(null, { status, headers: limitHeaders() }) : json(status, body, limitHeaders()));
+  const reply = (status: number, body: unknown) =>
+    body === null ? new Response(null, { status, headers: limitHeaders() }) : json(status, body, limitHeaders());
   const refuse = (status: number, ...words: string[]) => reply(status, { error: words });
 
   function route(request: LoggedRequest): Response {
@@ -104,9 +111,14 @@ export function startDnsmeFake(): DnsmeFake {
     const secret = keys.get(key);
     if (secret === undefined) return refuse(403, "API key not found");
     const when = Date.parse(date);
-    if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(date) || Number.isNaN(when)) return refuse(400, `Invalid request date header: ${date}`);
+    if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(date) || Number.isNaN(when))
+      return refuse(400, `Invalid request date header: ${date}`);
     const serviceNow = Date.now() + fake.clockOffsetMs;
-    if (Math.abs(when - serviceNow) > MAX_SKEW_MS) return refuse(403, `Request sent with date header too far out of sync.  Difference in times is ${serviceNow - when}, header value is ${when}`);
+    if (Math.abs(when - serviceNow) > MAX_SKEW_MS)
+      return refuse(
+        403,
+        `Request sent with date header too far out of sync.  Difference in times is ${serviceNow - when}, header value is ${when}`,
+      );
     if (hmac !== createHmac("sha1", secret).update(date).digest("hex")) return refuse(403, "Invalid HMAC");
 
     const now = Date.now();
@@ -116,32 +128,52 @@ export function startDnsmeFake(): DnsmeFake {
 
     const segments = request.path.split("/").filter(Boolean);
     if (segments.join("/") === "dns/managed" && request.method === "GET") {
-      const data = [...domains.values()].map(({ id, name }) => ({ id, name, gtdEnabled: false, folderId: 1, processMulti: false, activeThirdParties: [], pendingActionId: 0 }));
+      const data = [...domains.values()].map(({ id, name }) => ({
+        id,
+        name,
+        gtdEnabled: false,
+        folderId: 1,
+        processMulti: false,
+        activeThirdParties: [],
+        pendingActionId: 0,
+      }));
       return reply(200, { data, page: 0, totalPages: 1, totalRecords: data.length });
     }
     if (segments.join("/") === "dns/managed/name" && request.method === "GET") {
       const domain = byName(request.query.domainname ?? "");
-      return domain ? reply(200, { id: domain.id, name: domain.name, gtdEnabled: false, processMulti: false, pendingActionId: 0 }) : refuse(404, "Domain not found");
+      return domain
+        ? reply(200, { id: domain.id, name: domain.name, gtdEnabled: false, processMulti: false, pendingActionId: 0 })
+        : refuse(404, "Domain not found");
     }
     if (segments[0] === "dns" && segments[1] === "managed" && segments[3] === "records") {
       const domain = domains.get(Number(segments[2]));
       if (!domain) return refuse(404, "Domain not found");
       if (segments.length === 4 && request.method === "GET") {
-        const data = domain.records.filter((r) => (request.query.recordName === undefined || r.name === request.query.recordName) && (request.query.type === undefined || r.type === request.query.type));
+        const data = domain.records.filter(
+          (r) =>
+            (request.query.recordName === undefined || r.name === request.query.recordName) &&
+            (request.query.type === undefined || r.type === request.query.type),
+        );
         return reply(200, { data, page: 0, totalPages: 1, totalRecords: data.length });
       }
-      const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+      const body =
+        typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
       if (segments.length === 4 && request.method === "POST") {
         const problems = check(body);
         if (problems.length > 0) return refuse(400, ...problems);
-        if (domain.records.some((r) => r.name === body.name && r.type === body.type && r.value === body.value)) return refuse(400, "Record with this type (A), name, and value already exists.");
+        if (domain.records.some((r) => r.name === body.name && r.type === body.type && r.value === body.value))
+          return refuse(400, "Record with this type (A), name, and value already exists.");
         const { id: _id, sourceId: _source, ...fields } = body;
-        return reply(201, addRecord(domain.name, fields as Partial<DnsmeRecord> & { name: string; type: string; value: string }));
+        return reply(
+          201,
+          addRecord(domain.name, fields as Partial<DnsmeRecord> & { name: string; type: string; value: string }),
+        );
       }
       if (segments.length === 5 && request.method === "PUT") {
         const index = domain.records.findIndex((r) => r.id === Number(segments[4]));
         if (index < 0) return refuse(404, "Record not found");
-        if (body.id !== undefined && body.id !== domain.records[index]!.id) return refuse(400, "Record id does not match");
+        if (body.id !== undefined && body.id !== domain.records[index]!.id)
+          return refuse(400, "Record id does not match");
         const problems = check(body);
         if (problems.length > 0) return refuse(400, ...problems);
         // The record is replaced by what was sent: a field left out falls back to its default.
@@ -186,7 +218,8 @@ export function startDnsmeFake(): DnsmeFake {
       return id;
     },
     addRecord,
-    records: (domain: string, name: string, type: string) => byName(domain)?.records.filter((r) => r.name === name && r.type === type) ?? [],
+    records: (domain: string, name: string, type: string) =>
+      byName(domain)?.records.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
       domains.clear();
       keys.clear();
@@ -206,7 +239,9 @@ function check(body: Record<string, unknown>): string[] {
   const problems: string[] = [];
   if (typeof name !== "string") problems.push("Name is required.");
   if (type !== "A" && type !== "AAAA") problems.push("This fake knows A and AAAA records only.");
-  if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) problems.push(`Value is not a valid ${type === "AAAA" ? "IPv6" : "IPv4"} address.`);
-  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 0)) problems.push("TTL must be a non-negative number.");
+  if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value)))
+    problems.push(`Value is not a valid ${type === "AAAA" ? "IPv6" : "IPv4"} address.`);
+  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 0))
+    problems.push("TTL must be a non-negative number.");
   return problems;
 }

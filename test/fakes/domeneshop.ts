@@ -17,7 +17,15 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("domeneshop", {
@@ -46,7 +54,10 @@ export interface DomeneshopDomain {
   records: DomeneshopRecord[];
 }
 
-export type DomeneshopFault = { status: number; code?: string; help?: string; retryAfter?: number } | "malformed" | "html";
+export type DomeneshopFault =
+  | { status: number; code?: string; help?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface DomeneshopFake extends FakeServer<DomeneshopFault> {
   /** `token:secret` pairs that authenticate. */
@@ -91,7 +102,13 @@ export function startDomeneshopFake(): DomeneshopFake {
   function addRecord(name: string, init: { host: string; type: string; data: string; ttl?: number }): DomeneshopRecord {
     const domain = domainNamed(name);
     if (!domain) throw new Error(`fake Domeneshop: no domain ${name}`);
-    const record = { id: nextRecordId++, host: init.host, type: init.type, data: init.data, ttl: init.ttl ?? DOMENESHOP_DEFAULT_TTL };
+    const record = {
+      id: nextRecordId++,
+      host: init.host,
+      type: init.type,
+      data: init.data,
+      ttl: init.ttl ?? DOMENESHOP_DEFAULT_TTL,
+    };
     domain.records.push(record);
     return record;
   }
@@ -110,11 +127,20 @@ export function startDomeneshopFake(): DomeneshopFake {
     if (typeof body !== "object" || body === null || Array.isArray(body)) return "Invalid JSON body";
     const fields = body as Record<string, unknown>;
     if (typeof fields.host !== "string") return "host is required";
-    if (fields.type !== "A" && fields.type !== "AAAA" && fields.type !== "TXT" && fields.type !== "MX" && fields.type !== "CNAME") return "type is invalid";
+    if (
+      fields.type !== "A" &&
+      fields.type !== "AAAA" &&
+      fields.type !== "TXT" &&
+      fields.type !== "MX" &&
+      fields.type !== "CNAME"
+    )
+      return "type is invalid";
     if (typeof fields.data !== "string") return "data is required";
-    if ((fields.type === "A" && !isIPv4(fields.data)) || (fields.type === "AAAA" && !isIPv6(fields.data))) return `data is not a valid ${fields.type === "A" ? "IPv4" : "IPv6"} address`;
+    if ((fields.type === "A" && !isIPv4(fields.data)) || (fields.type === "AAAA" && !isIPv6(fields.data)))
+      return `data is not a valid ${fields.type === "A" ? "IPv4" : "IPv6"} address`;
     const ttl = fields.ttl ?? DOMENESHOP_DEFAULT_TTL;
-    if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 604800 || ttl % 60 !== 0) return "TTL must be between 60 and 604800 and a multiple of 60";
+    if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 604800 || ttl % 60 !== 0)
+      return "TTL must be between 60 and 604800 and a multiple of 60";
     return { host: fields.host, type: fields.type, data: fields.data, ttl };
   }
 
@@ -137,14 +163,23 @@ export function startDomeneshopFake(): DomeneshopFake {
     if (segments.length === 3) {
       if (request.method === "GET") {
         const { host, type } = request.query;
-        return json(200, domain.records.filter((r) => (host === undefined || r.host === host) && (type === undefined || r.type === type)));
+        return json(
+          200,
+          domain.records.filter(
+            (r) => (host === undefined || r.host === host) && (type === undefined || r.type === type),
+          ),
+        );
       }
       if (request.method !== "POST") return error(405);
       const fields = recordFields(request.body);
       if (typeof fields === "string") return json(400, { code: "dns:validation", help: fields });
       const record = { id: nextRecordId++, ...fields };
       domain.records.push(record);
-      return json(201, { id: record.id }, { Location: `https://api.domeneshop.no/v0/domains/${domain.id}/dns/${record.id}` });
+      return json(
+        201,
+        { id: record.id },
+        { Location: `https://api.domeneshop.no/v0/domains/${domain.id}/dns/${record.id}` },
+      );
     }
 
     const record = domain.records.find((r) => String(r.id) === segments[3]);
@@ -166,7 +201,11 @@ export function startDomeneshopFake(): DomeneshopFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       const known = ERRORS[mode.status] ?? { code: "error", help: "Error" };
-      return json(mode.status, { code: mode.code ?? known.code, help: mode.help ?? known.help }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        { code: mode.code ?? known.code, help: mode.help ?? known.help },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -176,7 +215,8 @@ export function startDomeneshopFake(): DomeneshopFake {
     addDomain,
     domain: domainNamed,
     addRecord,
-    records: (name: string, host: string, type: string) => domainNamed(name)?.records.filter((r) => r.host === host && r.type === type) ?? [],
+    records: (name: string, host: string, type: string) =>
+      domainNamed(name)?.records.filter((r) => r.host === host && r.type === type) ?? [],
     reset() {
       domains.length = 0;
       credentials.clear();

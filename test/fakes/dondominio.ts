@@ -54,7 +54,8 @@ export function startDonDominioFake(): DonDominioFake {
 
   function update(query: Record<string, string>): Response {
     const user = query.user ?? "";
-    if (user === "" || keys.get(user) !== (query.password ?? "")) return refusal(1001, "Invalid username or DonDNS key");
+    if (user === "" || keys.get(user) !== (query.password ?? ""))
+      return refusal(1001, "Invalid username or DonDNS key");
     const record = records.get((query.host ?? "").toLowerCase());
     if (record === undefined || record.user !== user) return refusal(1002, "Host not found in your DNS zones");
     const ip = query.ip === undefined || query.ip === "" ? DONDOMINIO_CALLER_IPV4 : query.ip;
@@ -73,7 +74,11 @@ export function startDonDominioFake(): DonDominioFake {
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
       if ("body" in mode) return plainText(mode.body);
-      return plainText(mode.status === 429 ? "Too Many Requests" : "Error", mode.status, retryAfterHeader(mode.retryAfter));
+      return plainText(
+        mode.status === 429 ? "Too Many Requests" : "Error",
+        mode.status,
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 

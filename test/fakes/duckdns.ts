@@ -52,7 +52,12 @@ export function startDuckDnsFake(): DuckDnsFake {
     // Either the subname or the whole name works; several may be given, comma-separated.
     const names = (query.domains ?? "")
       .split(",")
-      .map((name) => name.trim().toLowerCase().replace(/\.duckdns\.org$/, ""))
+      .map((name) =>
+        name
+          .trim()
+          .toLowerCase()
+          .replace(/\.duckdns\.org$/, ""),
+      )
       .filter((name) => name !== "");
     const targets = names.map((name) => domains.get(name));
     if (names.length === 0 || targets.some((domain) => domain === undefined || domain.token !== token)) return "KO";

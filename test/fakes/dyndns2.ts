@@ -93,14 +93,21 @@ export function startDyndns2Fake(
     // No-IP: "clients without a proper User-Agent risk being blocked"; a bare runtime default is not one.
     if (agent === "" || /^(Bun|curl|Go-http-client|python-requests)\//.test(agent)) return reply("badagent");
     const [scheme, encoded] = (headers.authorization ?? "").split(" ");
-    const [username, ...password] = scheme === "Basic" ? Buffer.from(encoded ?? "", "base64").toString().split(":") : [];
+    const [username, ...password] =
+      scheme === "Basic"
+        ? Buffer.from(encoded ?? "", "base64")
+            .toString()
+            .split(":")
+        : [];
     if (username === undefined || accounts.get(username) !== password.join(":")) return reply("badauth");
 
     const names = (query.hostname ?? "").split(",").filter((n) => n !== "");
     if (names.length === 0) return reply("notfqdn");
     if (names.length > 20) return reply("numhost");
     const desec = fake.style === "desec";
-    const named = [query.myip, desec ? query.myipv4 : undefined, query.myipv6].filter((a): a is string => a !== undefined);
+    const named = [query.myip, desec ? query.myipv4 : undefined, query.myipv6].filter(
+      (a): a is string => a !== undefined,
+    );
     const given = (named.length > 0 ? named.join(",") : DYNDNS2_CALLER_IPV4).split(",").filter((a) => a !== "");
     const preserved = (family: "myipv4" | "myipv6") => desec && query[family] === "preserve";
     const addresses = given.filter((a) => a !== "preserve");

@@ -12,14 +12,7 @@
 // inside an HTTP 200; a PUT/POST of a record that omits its ttl resets it to DYNU_RESET_TTL.
 
 import { isIPv4, isIPv6 } from "node:net";
-import {
-  type FakeServer,
-  type LoggedRequest,
-  htmlErrorPage,
-  json,
-  malformedJson,
-  startFakeServer,
-} from "./server";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 export const DYNU_FAKE_API_KEY = "dynu-fake-key-0123456789abcdef";
 
@@ -256,7 +249,10 @@ export function startDynuFake(
     const fields = body as Record<string, unknown>;
     if (typeof fields.name !== "string" || fields.name === "") return error(501, "Name is required.");
     if (fields.name.toLowerCase() !== domain.name) return error(501, "Invalid domain name.");
-    for (const [field, valid] of [["ipv4Address", isIPv4], ["ipv6Address", isIPv6]] as const) {
+    for (const [field, valid] of [
+      ["ipv4Address", isIPv4],
+      ["ipv6Address", isIPv6],
+    ] as const) {
       const value = fields[field];
       if (value !== undefined && value !== null && value !== "" && (typeof value !== "string" || !valid(value))) {
         return error(505, `Invalid ${field === "ipv4Address" ? "IPv4" : "IPv6"} address.`);

@@ -20,7 +20,16 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, plainText, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  plainText,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("dynv6", {
@@ -74,7 +83,11 @@ export function startDynv6Fake(): Dynv6Fake {
   const zones = new Map<number, Dynv6Zone>();
   let nextId = 4000000;
 
-  const zoneJson = ({ records: _, ...zone }: Dynv6Zone) => ({ ...zone, createdAt: "2024-01-01T00:00:00+01:00", updatedAt: "2024-01-01T00:00:00+01:00" });
+  const zoneJson = ({ records: _, ...zone }: Dynv6Zone) => ({
+    ...zone,
+    createdAt: "2024-01-01T00:00:00+01:00",
+    updatedAt: "2024-01-01T00:00:00+01:00",
+  });
   const zoneNamed = (name: string) => [...zones.values()].find((z) => z.name === name);
 
   function validation(fields: { name: string; message: string }[]): Response {
@@ -90,12 +103,15 @@ export function startDynv6Fake(): Dynv6Fake {
 
   function route(request: LoggedRequest): Response {
     const auth = request.headers.authorization ?? "";
-    if (!auth.startsWith("Bearer ") || !tokens.has(auth.slice("Bearer ".length))) return plainText("Unauthorized\n", 401);
+    if (!auth.startsWith("Bearer ") || !tokens.has(auth.slice("Bearer ".length)))
+      return plainText("Unauthorized\n", 401);
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "zones") return plainText("Not Found\n", 404);
 
     if (segments.length === 1) {
-      return request.method === "GET" ? json(200, [...zones.values()].map(zoneJson)) : plainText("Method Not Allowed\n", 405);
+      return request.method === "GET"
+        ? json(200, [...zones.values()].map(zoneJson))
+        : plainText("Method Not Allowed\n", 405);
     }
     if (segments[1] === "by-name" && segments.length === 3) {
       const zone = zoneNamed(segments[2] ?? "");
@@ -103,16 +119,27 @@ export function startDynv6Fake(): Dynv6Fake {
     }
     const zone = zones.get(Number(segments[1]));
     if (!zone) return plainText("Not Found\n", 404);
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
 
     if (segments.length === 2) {
       if (request.method === "GET") return json(200, zoneJson(zone));
       if (request.method !== "PATCH") return plainText("Method Not Allowed\n", 405);
       const problems: { name: string; message: string }[] = [];
-      if ("ipv4address" in body && typeof body.ipv4address === "string" && body.ipv4address !== "" && !isIPv4(body.ipv4address)) {
+      if (
+        "ipv4address" in body &&
+        typeof body.ipv4address === "string" &&
+        body.ipv4address !== "" &&
+        !isIPv4(body.ipv4address)
+      ) {
         problems.push({ name: "ipv4address", message: "is not a valid IPv4 address" });
       }
-      if ("ipv6prefix" in body && typeof body.ipv6prefix === "string" && body.ipv6prefix !== "" && !isIPv6(body.ipv6prefix.split("/")[0] ?? "")) {
+      if (
+        "ipv6prefix" in body &&
+        typeof body.ipv6prefix === "string" &&
+        body.ipv6prefix !== "" &&
+        !isIPv6(body.ipv6prefix.split("/")[0] ?? "")
+      ) {
         problems.push({ name: "ipv6prefix", message: "is not a valid IPv6 address or prefix" });
       }
       if (problems.length > 0) return validation(problems);
@@ -128,10 +155,17 @@ export function startDynv6Fake(): Dynv6Fake {
       if (request.method !== "POST") return plainText("Method Not Allowed\n", 405);
       const type = typeof body.type === "string" ? body.type : "";
       const problem = addressProblem(type, body.data);
-      if (!["A", "AAAA", "CAA", "CNAME", "MX", "SPF", "SRV", "TXT"].includes(type)) return validation([{ name: "type", message: "is not included in the list" }]);
+      if (!["A", "AAAA", "CAA", "CNAME", "MX", "SPF", "SRV", "TXT"].includes(type))
+        return validation([{ name: "type", message: "is not included in the list" }]);
       if (typeof body.name !== "string") return validation([{ name: "name", message: "can't be blank" }]);
       if (problem) return validation([{ name: "data", message: problem }]);
-      const record = { id: nextId++, zoneID: zone.id, name: body.name === "@" ? "" : body.name, type, data: body.data as string };
+      const record = {
+        id: nextId++,
+        zoneID: zone.id,
+        name: body.name === "@" ? "" : body.name,
+        type,
+        data: body.data as string,
+      };
       zone.records.push(record);
       return json(200, record);
     }
@@ -156,7 +190,11 @@ export function startDynv6Fake(): Dynv6Fake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return json(mode.status, { error: { name: "Error", message: mode.message ?? "Too Many Requests" } }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        { error: { name: "Error", message: mode.message ?? "Too Many Requests" } },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -164,7 +202,13 @@ export function startDynv6Fake(): Dynv6Fake {
     tokens,
     zones,
     addZone(name: string, apex: { ipv4address?: string; ipv6prefix?: string } = {}) {
-      const zone = { id: nextId++, name, ipv4address: apex.ipv4address ?? "", ipv6prefix: apex.ipv6prefix ?? "", records: [] };
+      const zone = {
+        id: nextId++,
+        name,
+        ipv4address: apex.ipv4address ?? "",
+        ipv6prefix: apex.ipv6prefix ?? "",
+        records: [],
+      };
       zones.set(zone.id, zone);
       return zone;
     },
@@ -176,7 +220,8 @@ export function startDynv6Fake(): Dynv6Fake {
       zone.records.push(record);
       return record;
     },
-    recordsOf: (zoneName: string, name: string, type: string) => zoneNamed(zoneName)?.records.filter((r) => r.name === name && r.type === type) ?? [],
+    recordsOf: (zoneName: string, name: string, type: string) =>
+      zoneNamed(zoneName)?.records.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
       zones.clear();
       tokens.clear();

@@ -48,12 +48,16 @@ export interface EasydnsFake extends FakeServer<EasydnsFault> {
   /** The status a domain that is not the account's gets (403 or 404). */
   unknownDomain: 403 | 404;
   addDomain(name: string): void;
-  addRecord(domain: string, record: { host: string; type: string; rdata: string; ttl?: number; prio?: number }): EasydnsRecord;
+  addRecord(
+    domain: string,
+    record: { host: string; type: string; rdata: string; ttl?: number; prio?: number },
+  ): EasydnsRecord;
   records(domain: string, host: string, type: string): EasydnsRecord[];
   reset(): void;
 }
 
-const CALM = "Enhance Your Calm. Rate limit exceeded (too many requests) OR you did NOT provide any credentials with your request!";
+const CALM =
+  "Enhance Your Calm. Rate limit exceeded (too many requests) OR you did NOT provide any credentials with your request!";
 
 function error(status: number, message: string): Response {
   return json(status, { error: { code: status, message } });
@@ -64,7 +68,10 @@ export function startEasydnsFake(): EasydnsFake {
   const domains = new Map<string, EasydnsRecord[]>();
   let nextId = 60898900;
 
-  function addRecord(domain: string, init: { host: string; type: string; rdata: string; ttl?: number; prio?: number }): EasydnsRecord {
+  function addRecord(
+    domain: string,
+    init: { host: string; type: string; rdata: string; ttl?: number; prio?: number },
+  ): EasydnsRecord {
     const list = domains.get(domain);
     if (!list) throw new Error(`fake easyDNS: no domain ${domain}`);
     const record: EasydnsRecord = {
@@ -97,10 +104,17 @@ export function startEasydnsFake(): EasydnsFake {
     if (!request.headers.authorization) return error(420, CALM);
     if (!authorized(request)) return error(401, "Unauthorized: the API token or key is wrong");
     const parts = request.path.split("/").filter(Boolean).map(decodeURIComponent);
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
 
     // GET /zones/records/all/{domain}
-    if (request.method === "GET" && parts.length === 4 && parts[0] === "zones" && parts[1] === "records" && parts[2] === "all") {
+    if (
+      request.method === "GET" &&
+      parts.length === 4 &&
+      parts[0] === "zones" &&
+      parts[1] === "records" &&
+      parts[2] === "all"
+    ) {
       const list = domains.get(parts[3]!.toLowerCase());
       if (!list) return error(fake.unknownDomain, `Domain ${parts[3]} is not in this account`);
       const start = Number(request.query.start ?? 0) || 0;
@@ -109,12 +123,24 @@ export function startEasydnsFake(): EasydnsFake {
       return envelope(200, page, "OK", { count: page.length, total: list.length, start, max });
     }
     // PUT /zones/records/add/{domain}/{type}
-    if (request.method === "PUT" && parts.length === 5 && parts[0] === "zones" && parts[1] === "records" && parts[2] === "add") {
+    if (
+      request.method === "PUT" &&
+      parts.length === 5 &&
+      parts[0] === "zones" &&
+      parts[1] === "records" &&
+      parts[2] === "add"
+    ) {
       const domain = parts[3]!.toLowerCase();
       if (!domains.has(domain)) return error(fake.unknownDomain, `Domain ${parts[3]} is not in this account`);
       const problem = check(body, parts[4]!);
       if (problem) return error(400, problem);
-      const record = addRecord(domain, { host: String(body.host), type: parts[4]!, rdata: String(body.rdata), ttl: Number(body.ttl), prio: Number(body.prio ?? 0) });
+      const record = addRecord(domain, {
+        host: String(body.host),
+        type: parts[4]!,
+        rdata: String(body.rdata),
+        ttl: Number(body.ttl),
+        prio: Number(body.prio ?? 0),
+      });
       return envelope(201, record, "Record added");
     }
     // POST /zones/records/{id}
@@ -155,7 +181,8 @@ export function startEasydnsFake(): EasydnsFake {
     pageSize: 1000,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    records: (domain: string, host: string, type: string) => domains.get(domain)?.filter((r) => r.host === host && r.type === type) ?? [],
+    records: (domain: string, host: string, type: string) =>
+      domains.get(domain)?.filter((r) => r.host === host && r.type === type) ?? [],
     reset() {
       domains.clear();
       credentials.clear();

@@ -23,7 +23,15 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 const PREFIX = "/v2";
 
@@ -69,17 +77,28 @@ export function startExoscaleFake(): ExoscaleFake {
 
   const domainId = (name: string) => [...domains.entries()].find(([, d]) => d.name === name)?.[0];
 
-  function addRecord(domain: string, init: { name: string; type: string; content: string; ttl?: number }): ExoscaleRecord {
+  function addRecord(
+    domain: string,
+    init: { name: string; type: string; content: string; ttl?: number },
+  ): ExoscaleRecord {
     const id = domainId(domain);
     if (id === undefined) throw new Error(`fake Exoscale: no domain ${domain}`);
-    const record = { id: randomUUID(), name: init.name, type: init.type, content: init.content, ttl: init.ttl ?? 3600, priority: 0 };
+    const record = {
+      id: randomUUID(),
+      name: init.name,
+      type: init.type,
+      content: init.content,
+      ttl: init.ttl ?? 3600,
+      priority: 0,
+    };
     domains.get(id)!.records.push(record);
     return record;
   }
 
   function signed(request: LoggedRequest): string | null {
     const header = request.headers.authorization ?? "";
-    const match = /^EXO2-HMAC-SHA256 credential=([^,]+)(?:,signed-query-args=([^,]*))?,expires=(\d+),signature=(.+)$/.exec(header);
+    const match =
+      /^EXO2-HMAC-SHA256 credential=([^,]+)(?:,signed-query-args=([^,]*))?,expires=(\d+),signature=(.+)$/.exec(header);
     if (!match) return "Invalid request signature";
     const [, key, args, expires, signature] = match as unknown as [string, string, string | undefined, string, string];
     const secret = keys.get(key);
@@ -87,20 +106,33 @@ export function startExoscaleFake(): ExoscaleFake {
     if (Number(expires) < Date.now() / 1000) return "Request signature has expired";
     const names = args === undefined || args === "" ? [] : args.split(";");
     const values = names.map((n) => request.query[n] ?? "").join("");
-    const body = request.body === undefined ? "" : typeof request.body === "string" ? request.body : JSON.stringify(request.body);
-    const expected = createHmac("sha256", secret).update([`${request.method} ${PREFIX}${request.path}`, body, values, "", expires].join("\n")).digest("base64");
+    const body =
+      request.body === undefined ? "" : typeof request.body === "string" ? request.body : JSON.stringify(request.body);
+    const expected = createHmac("sha256", secret)
+      .update([`${request.method} ${PREFIX}${request.path}`, body, values, "", expires].join("\n"))
+      .digest("base64");
     return expected === signature ? null : "Invalid request signature";
   }
 
   function operation(reference: string): Response {
     const id = randomUUID();
-    const op = { state: fake.pendingChecks > 0 ? "pending" : fake.failOperations ? "failure" : "success", reads: 0, reference, ...(fake.failOperations ? { reason: fake.failOperations } : {}) };
+    const op = {
+      state: fake.pendingChecks > 0 ? "pending" : fake.failOperations ? "failure" : "success",
+      reads: 0,
+      reference,
+      ...(fake.failOperations ? { reason: fake.failOperations } : {}),
+    };
     operations.set(id, op);
     return json(200, render(id, op));
   }
 
   function render(id: string, op: { state: string; reference: string; reason?: string }) {
-    return { id, state: op.state, reference: { id: op.reference, link: `/v2/dns-domain-record/${op.reference}`, command: "get-dns-domain-record" }, ...(op.reason ? { reason: op.reason, message: "The operation could not be completed" } : {}) };
+    return {
+      id,
+      state: op.state,
+      reference: { id: op.reference, link: `/v2/dns-domain-record/${op.reference}`, command: "get-dns-domain-record" },
+      ...(op.reason ? { reason: op.reason, message: "The operation could not be completed" } : {}),
+    };
   }
 
   function route(request: LoggedRequest): Response {
@@ -115,28 +147,57 @@ export function startExoscaleFake(): ExoscaleFake {
     }
     if (segments[0] !== "dns-domain") return json(404, { message: "Not found" });
     if (segments.length === 1 && request.method === "GET") {
-      return json(200, { "dns-domains": [...domains.entries()].map(([id, d]) => ({ id, "unicode-name": d.name, "created-at": "2024-01-01T00:00:00Z" })) });
+      return json(200, {
+        "dns-domains": [...domains.entries()].map(([id, d]) => ({
+          id,
+          "unicode-name": d.name,
+          "created-at": "2024-01-01T00:00:00Z",
+        })),
+      });
     }
     const domain = domains.get(segments[1]!);
     if (!domain) return json(404, { message: `DNS domain ${segments[1]} not found` });
-    if (segments.length === 2 && request.method === "GET") return json(200, { id: segments[1], "unicode-name": domain.name, "created-at": "2024-01-01T00:00:00Z" });
+    if (segments.length === 2 && request.method === "GET")
+      return json(200, { id: segments[1], "unicode-name": domain.name, "created-at": "2024-01-01T00:00:00Z" });
     if (segments[2] !== "record") return json(404, { message: "Not found" });
-    const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<string, unknown>;
-    const checkContent = (type: string, content: unknown) => typeof content === "string" && (type === "A" ? isIPv4(content) : type === "AAAA" ? isIPv6(content) : true);
-    if (segments.length === 3 && request.method === "GET") return json(200, { "dns-domain-records": domain.records.map((r) => ({ ...r, "created-at": "2024-01-01T00:00:00Z", "updated-at": "2024-01-01T00:00:00Z" })) });
+    const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<
+      string,
+      unknown
+    >;
+    const checkContent = (type: string, content: unknown) =>
+      typeof content === "string" && (type === "A" ? isIPv4(content) : type === "AAAA" ? isIPv6(content) : true);
+    if (segments.length === 3 && request.method === "GET")
+      return json(200, {
+        "dns-domain-records": domain.records.map((r) => ({
+          ...r,
+          "created-at": "2024-01-01T00:00:00Z",
+          "updated-at": "2024-01-01T00:00:00Z",
+        })),
+      });
     if (segments.length === 3 && request.method === "POST") {
       const type = String(body.type);
-      if (typeof body.name !== "string" || !checkContent(type, body.content)) return json(400, { message: "Invalid record: name, type and content are required" });
-      if (body.ttl !== undefined && (typeof body.ttl !== "number" || body.ttl < 1)) return json(400, { message: "Invalid ttl" });
-      const record = { id: randomUUID(), name: body.name, type, content: String(body.content), ttl: typeof body.ttl === "number" ? body.ttl : 3600, priority: 0 };
+      if (typeof body.name !== "string" || !checkContent(type, body.content))
+        return json(400, { message: "Invalid record: name, type and content are required" });
+      if (body.ttl !== undefined && (typeof body.ttl !== "number" || body.ttl < 1))
+        return json(400, { message: "Invalid ttl" });
+      const record = {
+        id: randomUUID(),
+        name: body.name,
+        type,
+        content: String(body.content),
+        ttl: typeof body.ttl === "number" ? body.ttl : 3600,
+        priority: 0,
+      };
       if (fake.failOperations === null) domain.records.push(record);
       return operation(record.id);
     }
     const record = domain.records.find((r) => r.id === segments[3]);
     if (segments.length === 4 && request.method === "PUT") {
       if (!record) return json(404, { message: `DNS record ${segments[3]} not found` });
-      if (body.content !== undefined && !checkContent(record.type, body.content)) return json(400, { message: "Invalid content" });
-      if (body.ttl !== undefined && (typeof body.ttl !== "number" || body.ttl < 1)) return json(400, { message: "Invalid ttl" });
+      if (body.content !== undefined && !checkContent(record.type, body.content))
+        return json(400, { message: "Invalid content" });
+      if (body.ttl !== undefined && (typeof body.ttl !== "number" || body.ttl < 1))
+        return json(400, { message: "Invalid ttl" });
       if (fake.failOperations === null) {
         if (typeof body.content === "string") record.content = body.content;
         if (typeof body.ttl === "number") record.ttl = body.ttl;
@@ -154,7 +215,11 @@ export function startExoscaleFake(): ExoscaleFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return json(mode.status, { message: mode.message ?? (mode.status === 429 ? "Too many requests" : "Internal server error") }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        { message: mode.message ?? (mode.status === 429 ? "Too many requests" : "Internal server error") },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -170,7 +235,8 @@ export function startExoscaleFake(): ExoscaleFake {
     },
     domainId,
     addRecord,
-    records: (domain: string, name: string, type: string) => domains.get(domainId(domain) ?? "")?.records.filter((r) => r.name === name && r.type === type) ?? [],
+    records: (domain: string, name: string, type: string) =>
+      domains.get(domainId(domain) ?? "")?.records.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
       domains.clear();
       operations.clear();

@@ -2,15 +2,21 @@
 // or client tests would pass against behaviour no service has.
 
 import { afterEach, describe, expect, test } from "bun:test";
+import { signRequest } from "../../src/dns/signing/sigv4";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "./cloudflare";
-import { DYNDNS2_CALLER_IPV4, DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, type Dyndns2Fake, startDyndns2Fake } from "./dyndns2";
+import {
+  DYNDNS2_CALLER_IPV4,
+  DYNDNS2_FAKE_PASSWORD,
+  DYNDNS2_FAKE_USER,
+  type Dyndns2Fake,
+  startDyndns2Fake,
+} from "./dyndns2";
 import { DYNU_FAKE_API_KEY, DYNU_RESET_TTL, startDynuFake } from "./dynu";
 import { startEchoFake } from "./echo";
 import { GANDI_DEFAULT_TTL, GANDI_FAKE_TOKEN, startGandiFake } from "./gandi";
 import { HETZNER_FAKE_TOKEN, HETZNER_READONLY_TOKEN, startHetznerFake } from "./hetzner";
 import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake } from "./porkbun";
 import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake } from "./route53";
-import { signRequest } from "../../src/dns/signing/sigv4";
 import { waitFor } from "./server";
 
 const stops: (() => Promise<void>)[] = [];
@@ -22,7 +28,13 @@ function cloudflare() {
   const fake = startCloudflareFake();
   stops.push(fake.stop);
   const zone = fake.addZone("example.com");
-  const record = fake.addRecord("example.com", { type: "A", name: "home", content: "198.51.100.1", ttl: 300, comment: "c" });
+  const record = fake.addRecord("example.com", {
+    type: "A",
+    name: "home",
+    content: "198.51.100.1",
+    ttl: 300,
+    comment: "c",
+  });
   const call = async (method: string, path: string, body?: unknown, token = CLOUDFLARE_FAKE_TOKEN) => {
     const response = await fetch(fake.url + path, {
       method,
@@ -35,13 +47,55 @@ function cloudflare() {
 }
 
 describe("Cloudflare fake", () => {
-  const errorCases: { name: string; method: string; path: (z: string, r: string) => string; body?: unknown; status: number; code: number }[] = [
+  const errorCases: {
+    name: string;
+    method: string;
+    path: (z: string, r: string) => string;
+    body?: unknown;
+    status: number;
+    code: number;
+  }[] = [
     { name: "malformed zone id", method: "GET", path: () => "/zones/nope/dns_records", status: 400, code: 7003 },
-    { name: "malformed record id", method: "PATCH", path: (z) => `/zones/${z}/dns_records/nope`, body: { content: "1.2.3.4" }, status: 400, code: 7003 },
-    { name: "unknown record id", method: "PATCH", path: (z) => `/zones/${z}/dns_records/${"0".repeat(32)}`, body: { content: "1.2.3.4" }, status: 404, code: 81044 },
-    { name: "invalid A content", method: "PATCH", path: (z, r) => `/zones/${z}/dns_records/${r}`, body: { content: "::1" }, status: 400, code: 9005 },
-    { name: "duplicate create", method: "POST", path: (z) => `/zones/${z}/dns_records`, body: { type: "A", name: "home.example.com", content: "198.51.100.2" }, status: 400, code: 81057 },
-    { name: "identical create", method: "POST", path: (z) => `/zones/${z}/dns_records`, body: { type: "A", name: "home.example.com", content: "198.51.100.1" }, status: 400, code: 81058 },
+    {
+      name: "malformed record id",
+      method: "PATCH",
+      path: (z) => `/zones/${z}/dns_records/nope`,
+      body: { content: "1.2.3.4" },
+      status: 400,
+      code: 7003,
+    },
+    {
+      name: "unknown record id",
+      method: "PATCH",
+      path: (z) => `/zones/${z}/dns_records/${"0".repeat(32)}`,
+      body: { content: "1.2.3.4" },
+      status: 404,
+      code: 81044,
+    },
+    {
+      name: "invalid A content",
+      method: "PATCH",
+      path: (z, r) => `/zones/${z}/dns_records/${r}`,
+      body: { content: "::1" },
+      status: 400,
+      code: 9005,
+    },
+    {
+      name: "duplicate create",
+      method: "POST",
+      path: (z) => `/zones/${z}/dns_records`,
+      body: { type: "A", name: "home.example.com", content: "198.51.100.2" },
+      status: 400,
+      code: 81057,
+    },
+    {
+      name: "identical create",
+      method: "POST",
+      path: (z) => `/zones/${z}/dns_records`,
+      body: { type: "A", name: "home.example.com", content: "198.51.100.1" },
+      status: 400,
+      code: 81058,
+    },
   ];
   for (const { name, method, path, body, status, code } of errorCases) {
     test(`${name} → HTTP ${status}, code ${code}, envelope intact`, async () => {
@@ -64,7 +118,11 @@ describe("Cloudflare fake", () => {
     const { zone, record, call } = cloudflare();
     await call("PATCH", `/zones/${zone.id}/dns_records/${record.id}`, { content: "198.51.100.7" });
     expect(record).toMatchObject({ content: "198.51.100.7", ttl: 300, comment: "c" });
-    await call("PUT", `/zones/${zone.id}/dns_records/${record.id}`, { type: "A", name: "home", content: "198.51.100.8" });
+    await call("PUT", `/zones/${zone.id}/dns_records/${record.id}`, {
+      type: "A",
+      name: "home",
+      content: "198.51.100.8",
+    });
     expect(record).toMatchObject({ content: "198.51.100.8", ttl: 1, comment: null, proxied: false });
   });
 
@@ -81,7 +139,12 @@ describe("Dynu fake", () => {
     const fake = startDynuFake();
     stops.push(fake.stop);
     const domain = fake.addDomain("example.com", { ipv4Address: "198.51.100.1" });
-    const record = fake.addRecord("example.com", { nodeName: "www", recordType: "A", ipv4Address: "198.51.100.2", ttl: 600 });
+    const record = fake.addRecord("example.com", {
+      nodeName: "www",
+      recordType: "A",
+      ipv4Address: "198.51.100.2",
+      ttl: 600,
+    });
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(fake.url + path, {
         method,
@@ -95,14 +158,21 @@ describe("Dynu fake", () => {
 
   test("a record update that omits ttl resets it", async () => {
     const { domain, record, call } = dynu();
-    await call("POST", `/dns/${domain.id}/record/${record.id}`, { nodeName: "www", recordType: "A", ipv4Address: "198.51.100.9" });
+    await call("POST", `/dns/${domain.id}/record/${record.id}`, {
+      nodeName: "www",
+      recordType: "A",
+      ipv4Address: "198.51.100.9",
+    });
     expect(record).toMatchObject({ ipv4Address: "198.51.100.9", ttl: DYNU_RESET_TTL });
   });
 
   test("a domain update needs the name and changes only what it sends", async () => {
     const { domain, call } = dynu();
     const nameless = await call("POST", `/dns/${domain.id}`, { ipv4Address: "198.51.100.9" });
-    expect(nameless).toEqual({ status: 501, body: { statusCode: 501, type: "Argument Exception", message: "Name is required." } });
+    expect(nameless).toEqual({
+      status: 501,
+      body: { statusCode: 501, type: "Argument Exception", message: "Name is required." },
+    });
     await call("POST", `/dns/${domain.id}`, { name: "example.com", ipv4Address: "198.51.100.9" });
     expect(domain).toMatchObject({ ipv4Address: "198.51.100.9", ttl: 90, ipv4: true, ipv6: false });
   });
@@ -112,7 +182,13 @@ describe("Dynu fake", () => {
     const listing = await call("GET", `/dns/${domain.id}/record`);
     expect(listing.body.dnsRecords.map((r: { recordType: string }) => r.recordType)).toEqual(["SOA", "NS", "NS", "A"]);
     const root = await call("GET", "/dns/getroot/a.b.example.com");
-    expect(root.body).toEqual({ statusCode: 200, id: domain.id, domainName: "example.com", hostname: "a.b.example.com", node: "a.b" });
+    expect(root.body).toEqual({
+      statusCode: 200,
+      id: domain.id,
+      domainName: "example.com",
+      hostname: "a.b.example.com",
+      node: "a.b",
+    });
     expect((await call("GET", "/dns/getroot/nowhere.net")).status).toBe(501);
   });
 
@@ -152,11 +228,17 @@ describe("Gandi fake", () => {
 
   test("validation errors, 404s and the paginated listing look like Gandi's", async () => {
     const { fake, call } = gandi();
-    expect((await call("PUT", "/domains/example.com/records/home/A", { rrset_values: ["198.51.100.2"], rrset_ttl: 60 })).body).toEqual({
+    expect(
+      (await call("PUT", "/domains/example.com/records/home/A", { rrset_values: ["198.51.100.2"], rrset_ttl: 60 }))
+        .body,
+    ).toEqual({
       status: "error",
       errors: [{ location: "body", name: "rrset_ttl", description: "60 is less than minimum value 300" }],
     });
-    expect((await call("GET", "/domains/example.com/records/nope/A")).body).toMatchObject({ code: 404, cause: "Not Found" });
+    expect((await call("GET", "/domains/example.com/records/nope/A")).body).toMatchObject({
+      code: 404,
+      cause: "Not Found",
+    });
     for (const name of ["a.org", "b.org"]) fake.addDomain(name);
     const page = await call("GET", "/domains?per_page=2&page=2");
     expect(page.headers.get("total-count")).toBe("3");
@@ -184,7 +266,9 @@ describe("Hetzner fake", () => {
   test("set_records answers 201 with a running action that succeeds after the set number of looks", async () => {
     const { fake, call } = hetzner();
     fake.actionLooks = 2;
-    const set = await call("POST", "/zones/example.com/rrsets/home/A/actions/set_records", { records: [{ value: "198.51.100.2" }] });
+    const set = await call("POST", "/zones/example.com/rrsets/home/A/actions/set_records", {
+      records: [{ value: "198.51.100.2" }],
+    });
     expect(set.status).toBe(201);
     expect(set.body.action).toMatchObject({ status: "running", command: "set_rrset_records" });
     const id = set.body.action.id;
@@ -196,9 +280,25 @@ describe("Hetzner fake", () => {
   test("edits need a primary zone, a writing token and a relative name", async () => {
     const { fake, call } = hetzner();
     fake.addZone("sec.org", { mode: "secondary" });
-    expect((await call("POST", "/zones/sec.org/rrsets", { name: "x", type: "A", records: [{ value: "198.51.100.2" }] })).body.error.code).toBe("incorrect_zone_mode");
-    expect((await call("POST", "/zones/example.com/rrsets/home/A/actions/set_records", { records: [{ value: "198.51.100.2" }] }, HETZNER_READONLY_TOKEN)).status).toBe(403);
-    const absolute = await call("POST", "/zones/example.com/rrsets", { name: "x.example.com", type: "A", records: [{ value: "198.51.100.2" }] });
+    expect(
+      (await call("POST", "/zones/sec.org/rrsets", { name: "x", type: "A", records: [{ value: "198.51.100.2" }] })).body
+        .error.code,
+    ).toBe("incorrect_zone_mode");
+    expect(
+      (
+        await call(
+          "POST",
+          "/zones/example.com/rrsets/home/A/actions/set_records",
+          { records: [{ value: "198.51.100.2" }] },
+          HETZNER_READONLY_TOKEN,
+        )
+      ).status,
+    ).toBe(403);
+    const absolute = await call("POST", "/zones/example.com/rrsets", {
+      name: "x.example.com",
+      type: "A",
+      records: [{ value: "198.51.100.2" }],
+    });
     expect([absolute.status, absolute.body.error.code]).toEqual([422, "invalid_input"]);
   });
 });
@@ -245,13 +345,33 @@ describe("Route 53 fake", () => {
       `<ChangeResourceRecordSetsRequest xmlns="https://route53.amazonaws.com/doc/2013-04-01/"><ChangeBatch><Changes>${changes}</Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`;
     const change = (action: string, name: string, value: string) =>
       `<Change><Action>${action}</Action><ResourceRecordSet><Name>${name}</Name><Type>A</Type><TTL>60</TTL><ResourceRecords><ResourceRecord><Value>${value}</Value></ResourceRecord></ResourceRecords></ResourceRecordSet></Change>`;
-    const refused = await call("POST", `/hostedzone/${zone.id}/rrset`, batch(change("CREATE", "a.example.com.", "198.51.100.1") + change("CREATE", "b.other.org.", "198.51.100.1")));
+    const refused = await call(
+      "POST",
+      `/hostedzone/${zone.id}/rrset`,
+      batch(change("CREATE", "a.example.com.", "198.51.100.1") + change("CREATE", "b.other.org.", "198.51.100.1")),
+    );
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain("<Message>RRSet with DNS name b.other.org. is not permitted in zone example.com.</Message>");
+    expect(refused.text).toContain(
+      "<Message>RRSet with DNS name b.other.org. is not permitted in zone example.com.</Message>",
+    );
     expect(fake.set("a.example.com", "A")).toBeUndefined();
-    fake.addSet(zone.id, { name: "c.example.com", type: "A", ttl: 900, values: ["198.51.100.1", "198.51.100.2"], healthCheckId: "hc" });
-    expect((await call("POST", `/hostedzone/${zone.id}/rrset`, batch(change("UPSERT", "c.example.com.", "198.51.100.3")))).status).toBe(200);
-    expect(fake.set("c.example.com", "A")).toEqual({ name: "c.example.com.", type: "A", ttl: 60, values: ["198.51.100.3"] });
+    fake.addSet(zone.id, {
+      name: "c.example.com",
+      type: "A",
+      ttl: 900,
+      values: ["198.51.100.1", "198.51.100.2"],
+      healthCheckId: "hc",
+    });
+    expect(
+      (await call("POST", `/hostedzone/${zone.id}/rrset`, batch(change("UPSERT", "c.example.com.", "198.51.100.3"))))
+        .status,
+    ).toBe(200);
+    expect(fake.set("c.example.com", "A")).toEqual({
+      name: "c.example.com.",
+      type: "A",
+      ttl: 60,
+      values: ["198.51.100.3"],
+    });
   });
 });
 
@@ -330,12 +450,15 @@ describe("fault injection", () => {
 
 describe("dyndns2 fake: one hostname, two address families", () => {
   async function update(fake: Dyndns2Fake, query: Record<string, string>) {
-    const response = await fetch(`${fake.url}/nic/update?${new URLSearchParams({ hostname: "home.example.net", ...query })}`, {
-      headers: {
-        Authorization: `Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`,
-        "User-Agent": "ddnsd-test/1.0 (fakes)",
+    const response = await fetch(
+      `${fake.url}/nic/update?${new URLSearchParams({ hostname: "home.example.net", ...query })}`,
+      {
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`).toString("base64")}`,
+          "User-Agent": "ddnsd-test/1.0 (fakes)",
+        },
       },
-    });
+    );
     return (await response.text()).trim();
   }
   function started(options: Parameters<typeof startDyndns2Fake>[0]) {
@@ -403,7 +526,10 @@ describe("the services' known answers, each switchable", () => {
     stops.push(fake.stop);
     fake.minIntervalMs = 60_000;
     const ping = () =>
-      fetch(`${fake.url}/ping`, { method: "POST", body: JSON.stringify({ apikey: PORKBUN_FAKE_API_KEY, secretapikey: PORKBUN_FAKE_SECRET }) });
+      fetch(`${fake.url}/ping`, {
+        method: "POST",
+        body: JSON.stringify({ apikey: PORKBUN_FAKE_API_KEY, secretapikey: PORKBUN_FAKE_SECRET }),
+      });
     expect((await ping()).status).toBe(200);
     const throttled = await ping();
     expect([throttled.status, throttled.headers.get("retry-after")]).toEqual([503, null]);
@@ -421,7 +547,10 @@ describe("the services' known answers, each switchable", () => {
       headers: { Authorization: `Bearer ${HETZNER_FAKE_TOKEN}`, "Content-Type": "application/json" },
       body: JSON.stringify({ records: [{ value: "198.51.100.2" }] }),
     });
-    expect([response.status, ((await response.json()) as { error: { code: string } }).error.code]).toEqual([423, "protected"]);
+    expect([response.status, ((await response.json()) as { error: { code: string } }).error.code]).toEqual([
+      423,
+      "protected",
+    ]);
     expect(rrset.records).toEqual([{ value: "198.51.100.1" }]);
   });
 
@@ -430,7 +559,9 @@ describe("the services' known answers, each switchable", () => {
     stops.push(fake.stop);
     fake.addZone("example.com", "pending");
     fake.addZone("example.com");
-    const response = await fetch(`${fake.url}/zones?name=example.com`, { headers: { Authorization: `Bearer ${CLOUDFLARE_FAKE_TOKEN}` } });
+    const response = await fetch(`${fake.url}/zones?name=example.com`, {
+      headers: { Authorization: `Bearer ${CLOUDFLARE_FAKE_TOKEN}` },
+    });
     const body = (await response.json()) as { result: { status: string; activated_on: string | null }[] };
     expect(body.result.map((z) => [z.status, z.activated_on === null])).toEqual([
       ["pending", true],

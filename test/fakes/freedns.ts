@@ -19,7 +19,14 @@
 
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, type LoggedRequest, plainText, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  type LoggedRequest,
+  plainText,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const FREEDNS_FAKE_USER = "ddnsd-fake-user";
 export const FREEDNS_FAKE_PASSWORD = "freedns-fake-password-0123";
@@ -45,7 +52,8 @@ export interface FreednsFake extends FakeServer<FreednsFault> {
   reset(): void;
 }
 
-export const freednsLoginHash = (username: string, password: string) => createHash("sha1").update(`${username}|${password}`).digest("hex");
+export const freednsLoginHash = (username: string, password: string) =>
+  createHash("sha1").update(`${username}|${password}`).digest("hex");
 
 export function startFreednsFake(): FreednsFake {
   const initialLogin = freednsLoginHash(FREEDNS_FAKE_USER, FREEDNS_FAKE_PASSWORD);
@@ -59,14 +67,19 @@ export function startFreednsFake(): FreednsFake {
       // v=1 lists A records only.
       const listed = request.query.v === "2" ? records : records.filter((r) => r.type === "A");
       const base = fake.url;
-      return plainText(listed.map((r) => `${r.hostname}|${r.address || "NULL"}|${base}/dynamic/update.php?${r.key}`).join("\n") + (listed.length ? "\n" : ""));
+      return plainText(
+        listed.map((r) => `${r.hostname}|${r.address || "NULL"}|${base}/dynamic/update.php?${r.key}`).join("\n") +
+          (listed.length ? "\n" : ""),
+      );
     }
     if (request.path === "/dynamic/update.php") {
       // The key is the query's first, bare part: `update.php?<key>&address=…`.
       const key = Object.keys(request.query).find((k) => request.query[k] === "");
       const record = records.find((r) => r.key === key);
       if (!record) {
-        return plainText("ERROR: Unable to locate this record (changed password recently? deleted and re-created this dns entry?) (double check username/password are correct)\n");
+        return plainText(
+          "ERROR: Unable to locate this record (changed password recently? deleted and re-created this dns entry?) (double check username/password are correct)\n",
+        );
       }
       const address = request.query.address ?? FREEDNS_CALLER_ADDRESS;
       if (!isIPv4(address) && !isIPv6(address)) return plainText(`ERROR: Invalid address: ${address}\n`);
@@ -91,11 +104,17 @@ export function startFreednsFake(): FreednsFake {
     logins,
     records,
     addRecord(hostname: string, type: "A" | "AAAA", address: string) {
-      const record = { hostname, type, address, key: Buffer.from(`freedns-key-${nextKey++}:${hostname}`).toString("base64url") };
+      const record = {
+        hostname,
+        type,
+        address,
+        key: Buffer.from(`freedns-key-${nextKey++}:${hostname}`).toString("base64url"),
+      };
       records.push(record);
       return record;
     },
-    recordsOf: (hostname: string, type: "A" | "AAAA") => records.filter((r) => r.hostname === hostname && r.type === type),
+    recordsOf: (hostname: string, type: "A" | "AAAA") =>
+      records.filter((r) => r.hostname === hostname && r.type === type),
     reset() {
       records.length = 0;
       logins.clear();

@@ -13,7 +13,15 @@
 // `{status, message, retryAfter}` (429 with Retry-After for the rate limit).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const GANDI_FAKE_TOKEN = "gandi-fake-pat-0123456789abcdef";
 /** What a PUT without `rrset_ttl` leaves in the record set (Gandi's default, reportedly). */
@@ -53,7 +61,8 @@ export interface GandiFake extends FakeServer<GandiFault> {
 
 const ERRORS: Record<number, { message: string; object: string; cause: string }> = {
   401: {
-    message: "The server could not verify that you authorized to access the document you requested. Either you supplied the wrong credentials (e.g., bad api key), or your access token has expired",
+    message:
+      "The server could not verify that you authorized to access the document you requested. Either you supplied the wrong credentials (e.g., bad api key), or your access token has expired",
     object: "HTTPUnauthorized",
     cause: "Unauthorized",
   },
@@ -73,7 +82,12 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
   function addRrset(fqdn: string, init: { name: string; type: string; values: string[]; ttl?: number }): GandiRrset {
     const sets = domains.get(fqdn);
     if (!sets) throw new Error(`fake Gandi: no domain ${fqdn}`);
-    const rrset = { rrset_name: init.name, rrset_type: init.type, rrset_ttl: init.ttl ?? GANDI_DEFAULT_TTL, rrset_values: init.values };
+    const rrset = {
+      rrset_name: init.name,
+      rrset_type: init.type,
+      rrset_ttl: init.ttl ?? GANDI_DEFAULT_TTL,
+      rrset_values: init.values,
+    };
     sets.set(key(init.name, init.type), rrset);
     return rrset;
   }
@@ -111,8 +125,17 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
 
     if (request.method === "GET") {
       const rrset = sets.get(key(name, type));
-      if (!rrset) return json(404, { code: 404, message: `Can't find the DNS record ${name}/${type} in the zone`, object: "dns-record", cause: "Not Found" });
-      return json(200, { ...rrset, rrset_href: `https://api.gandi.net/v5/livedns/domains/${fqdn}/records/${name}/${type}` });
+      if (!rrset)
+        return json(404, {
+          code: 404,
+          message: `Can't find the DNS record ${name}/${type} in the zone`,
+          object: "dns-record",
+          cause: "Not Found",
+        });
+      return json(200, {
+        ...rrset,
+        rrset_href: `https://api.gandi.net/v5/livedns/domains/${fqdn}/records/${name}/${type}`,
+      });
     }
     if (request.method !== "PUT") return error(405);
 
@@ -131,16 +154,24 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
     const existing = sets.get(key(name, type));
     let ttl = fake.omittedTtl === "kept" && existing ? existing.rrset_ttl : GANDI_DEFAULT_TTL;
     if (fields.rrset_ttl !== undefined) {
-      if (typeof fields.rrset_ttl !== "number" || !Number.isInteger(fields.rrset_ttl)) return invalid("rrset_ttl", "Not a valid integer.");
-      if (fields.rrset_ttl < GANDI_MIN_TTL) return invalid("rrset_ttl", `${fields.rrset_ttl} is less than minimum value ${GANDI_MIN_TTL}`);
-      if (fields.rrset_ttl > GANDI_MAX_TTL) return invalid("rrset_ttl", `${fields.rrset_ttl} is greater than maximum value ${GANDI_MAX_TTL}`);
+      if (typeof fields.rrset_ttl !== "number" || !Number.isInteger(fields.rrset_ttl))
+        return invalid("rrset_ttl", "Not a valid integer.");
+      if (fields.rrset_ttl < GANDI_MIN_TTL)
+        return invalid("rrset_ttl", `${fields.rrset_ttl} is less than minimum value ${GANDI_MIN_TTL}`);
+      if (fields.rrset_ttl > GANDI_MAX_TTL)
+        return invalid("rrset_ttl", `${fields.rrset_ttl} is greater than maximum value ${GANDI_MAX_TTL}`);
       ttl = fields.rrset_ttl;
     }
     if (existing) {
       // Changed in place, so a test holding the record set sees what the API did to it.
       Object.assign(existing, { rrset_ttl: ttl, rrset_values: [...(values as string[])] });
     } else {
-      sets.set(key(name, type), { rrset_name: name, rrset_type: type, rrset_ttl: ttl, rrset_values: [...(values as string[])] });
+      sets.set(key(name, type), {
+        rrset_name: name,
+        rrset_type: type,
+        rrset_ttl: ttl,
+        rrset_values: [...(values as string[])],
+      });
     }
     return json(201, { message: "DNS Record Created" });
   }
@@ -176,8 +207,16 @@ export function startGandiFake(options: { tokens?: string[] } = {}): GandiFake {
 }
 
 function error(status: number, headers: Record<string, string> = {}, message?: string): Response {
-  const known = ERRORS[status] ?? { message: "Method Not Allowed", object: "HTTPMethodNotAllowed", cause: "Method Not Allowed" };
-  return json(status, { code: status, message: message ?? known.message, object: known.object, cause: known.cause }, headers);
+  const known = ERRORS[status] ?? {
+    message: "Method Not Allowed",
+    object: "HTTPMethodNotAllowed",
+    cause: "Method Not Allowed",
+  };
+  return json(
+    status,
+    { code: status, message: message ?? known.message, object: known.object, cause: known.cause },
+    headers,
+  );
 }
 
 function invalid(name: string, description: string): Response {

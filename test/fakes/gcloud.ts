@@ -22,7 +22,15 @@
 
 import { createVerify, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const GCLOUD_FAKE_PROJECT = "ddnsd-fake-project";
 export const GCLOUD_FAKE_EMAIL = `ddnsd@${GCLOUD_FAKE_PROJECT}.iam.gserviceaccount.com`;
@@ -35,7 +43,10 @@ export function newRsaKey(): { privatePem: string; publicKey: KeyObject } {
 }
 
 /** A service account key file in Google's shape. */
-export function serviceAccountKeyJson(privatePem: string, fields: { tokenUri?: string; email?: string; project?: string; keyId?: string } = {}): string {
+export function serviceAccountKeyJson(
+  privatePem: string,
+  fields: { tokenUri?: string; email?: string; project?: string; keyId?: string } = {},
+): string {
   return JSON.stringify(
     {
       type: "service_account",
@@ -69,7 +80,10 @@ export interface GcloudRrset {
   [field: string]: unknown;
 }
 
-export type GcloudFault = { status: number; reason?: string; message?: string; retryAfter?: number } | "malformed" | "html";
+export type GcloudFault =
+  | { status: number; reason?: string; message?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface GcloudFake extends FakeServer<GcloudFault> {
   /** The token endpoint, the provider's `token_url` option (or the key's token_uri). */
@@ -85,7 +99,10 @@ export interface GcloudFake extends FakeServer<GcloudFault> {
   /** managed zone name → its DNS name (with the trailing dot), visibility and record sets. */
   zones: Map<string, { dnsName: string; visibility: "public" | "private"; rrsets: GcloudRrset[] }>;
   addZone(name: string, dnsName: string, visibility?: "public" | "private"): void;
-  addRrset(zone: string, rrset: { name: string; type: string; rrdatas: string[]; ttl?: number; [field: string]: unknown }): GcloudRrset;
+  addRrset(
+    zone: string,
+    rrset: { name: string; type: string; rrdatas: string[]; ttl?: number; [field: string]: unknown },
+  ): GcloudRrset;
   rrset(zone: string, name: string, type: string): GcloudRrset | undefined;
   reset(): void;
 }
@@ -99,10 +116,18 @@ export function startGcloudFake(): GcloudFake {
   const assertions: GcloudFake["assertions"] = [];
   const zones: GcloudFake["zones"] = new Map();
 
-  function addRrset(zone: string, init: { name: string; type: string; rrdatas: string[]; ttl?: number; [field: string]: unknown }): GcloudRrset {
+  function addRrset(
+    zone: string,
+    init: { name: string; type: string; rrdatas: string[]; ttl?: number; [field: string]: unknown },
+  ): GcloudRrset {
     const held = zones.get(zone);
     if (!held) throw new Error(`fake Cloud DNS: no zone ${zone}`);
-    const rrset: GcloudRrset = { kind: "dns#resourceRecordSet", ...init, ttl: init.ttl ?? 300, rrdatas: [...init.rrdatas] };
+    const rrset: GcloudRrset = {
+      kind: "dns#resourceRecordSet",
+      ...init,
+      ttl: init.ttl ?? 300,
+      rrdatas: [...init.rrdatas],
+    };
     held.rrsets.push(rrset);
     return rrset;
   }
@@ -119,11 +144,13 @@ export function startGcloudFake(): GcloudFake {
   function token(request: LoggedRequest): Response {
     const form = new URLSearchParams(typeof request.body === "string" ? request.body : "");
     const grantError = (description: string) => json(400, { error: "invalid_grant", error_description: description });
-    if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") return json(400, { error: "unsupported_grant_type", error_description: "Invalid grant_type: " });
+    if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer")
+      return json(400, { error: "unsupported_grant_type", error_description: "Invalid grant_type: " });
     const [headerPart, claimsPart, signature] = (form.get("assertion") ?? "").split(".");
     const header = decode(headerPart);
     const claims = decode(claimsPart);
-    if (!header || !claims || signature === undefined) return json(400, { error: "invalid_request", error_description: "Invalid JWT." });
+    if (!header || !claims || signature === undefined)
+      return json(400, { error: "invalid_request", error_description: "Invalid JWT." });
     if (header.alg !== "RS256") return grantError("Invalid JWT: unsupported algorithm.");
     const publicKey = accounts.get(String(claims.iss));
     if (!publicKey) return grantError("Invalid grant: account not found");
@@ -133,8 +160,15 @@ export function startGcloudFake(): GcloudFake {
     const now = Math.floor(Date.now() / 1000);
     const iat = Number(claims.iat);
     const exp = Number(claims.exp);
-    if (!(Math.abs(iat - now) < 300 && exp > iat && exp - iat <= 3600)) return grantError("Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values and use a clock with skew to account for clock differences between systems.");
-    if (claims.scope !== SCOPE) return json(400, { error: "invalid_scope", error_description: "Invalid OAuth scope or ID token audience provided." });
+    if (!(Math.abs(iat - now) < 300 && exp > iat && exp - iat <= 3600))
+      return grantError(
+        "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values and use a clock with skew to account for clock differences between systems.",
+      );
+    if (claims.scope !== SCOPE)
+      return json(400, {
+        error: "invalid_scope",
+        error_description: "Invalid OAuth scope or ID token audience provided.",
+      });
     assertions.push({ header, claims });
     const value = `ya29.fake${crypto.randomUUID().replaceAll("-", "")}`;
     tokens.add(value);
@@ -146,64 +180,147 @@ export function startGcloudFake(): GcloudFake {
   }
 
   function same(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-    const fields = (r: Record<string, unknown>) => JSON.stringify({ name: String(r.name).toLowerCase(), type: r.type, ttl: r.ttl, rrdatas: r.rrdatas, routingPolicy: r.routingPolicy ?? null, signatureRrdatas: r.signatureRrdatas ?? null });
+    const fields = (r: Record<string, unknown>) =>
+      JSON.stringify({
+        name: String(r.name).toLowerCase(),
+        type: r.type,
+        ttl: r.ttl,
+        rrdatas: r.rrdatas,
+        routingPolicy: r.routingPolicy ?? null,
+        signatureRrdatas: r.signatureRrdatas ?? null,
+      });
     return fields(a) === fields(b);
   }
 
   function changes(zone: string, request: LoggedRequest): Response {
     const held = zones.get(zone)!;
-    const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as { additions?: unknown; deletions?: unknown };
+    const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as {
+      additions?: unknown;
+      deletions?: unknown;
+    };
     const additions = (Array.isArray(body.additions) ? body.additions : []) as Record<string, unknown>[];
     const deletions = (Array.isArray(body.deletions) ? body.deletions : []) as Record<string, unknown>[];
-    if (additions.length + deletions.length === 0) return googleError(400, "required", "The 'entity.change' parameter is required but was missing.");
+    if (additions.length + deletions.length === 0)
+      return googleError(400, "required", "The 'entity.change' parameter is required but was missing.");
     const next = [...held.rrsets];
     for (const [index, deletion] of deletions.entries()) {
-      const at = next.findIndex((r) => r.name.toLowerCase() === String(deletion.name).toLowerCase() && r.type === deletion.type);
-      if (at < 0) return googleError(404, "notFound", `The 'entity.change.deletions[${index}]' resource named '${String(deletion.name)} (${String(deletion.type)})' does not exist.`);
-      if (!same(next[at]!, deletion)) return googleError(412, "conditionNotMet", `Precondition not met for 'entity.change.deletions[${index}]'`);
+      const at = next.findIndex(
+        (r) => r.name.toLowerCase() === String(deletion.name).toLowerCase() && r.type === deletion.type,
+      );
+      if (at < 0)
+        return googleError(
+          404,
+          "notFound",
+          `The 'entity.change.deletions[${index}]' resource named '${String(deletion.name)} (${String(deletion.type)})' does not exist.`,
+        );
+      if (!same(next[at]!, deletion))
+        return googleError(412, "conditionNotMet", `Precondition not met for 'entity.change.deletions[${index}]'`);
       next.splice(at, 1);
     }
     for (const [index, addition] of additions.entries()) {
       const name = String(addition.name ?? "");
-      if (!name.endsWith(".") || !(name.toLowerCase() === held.dnsName || name.toLowerCase().endsWith(`.${held.dnsName}`))) return googleError(400, "invalid", `Invalid value for 'entity.change.additions[${index}].name': '${name}'`);
+      if (
+        !name.endsWith(".") ||
+        !(name.toLowerCase() === held.dnsName || name.toLowerCase().endsWith(`.${held.dnsName}`))
+      )
+        return googleError(400, "invalid", `Invalid value for 'entity.change.additions[${index}].name': '${name}'`);
       const type = String(addition.type);
       const rrdatas = Array.isArray(addition.rrdatas) ? addition.rrdatas.map(String) : [];
-      if (rrdatas.length === 0 || rrdatas.some((d) => (type === "A" ? !isIPv4(d) : type === "AAAA" ? !isIPv6(d) : false))) return googleError(400, "invalid", `Invalid value for 'entity.change.additions[${index}].rrdata'`);
-      if (typeof addition.ttl !== "number" || addition.ttl < 0) return googleError(400, "invalid", `Invalid value for 'entity.change.additions[${index}].ttl'`);
-      if (next.some((r) => r.name.toLowerCase() === name.toLowerCase() && r.type === type)) return googleError(409, "alreadyExists", `The resource 'entity.change.additions[${index}]' named '${name} (${type})' already exists`);
+      if (
+        rrdatas.length === 0 ||
+        rrdatas.some((d) => (type === "A" ? !isIPv4(d) : type === "AAAA" ? !isIPv6(d) : false))
+      )
+        return googleError(400, "invalid", `Invalid value for 'entity.change.additions[${index}].rrdata'`);
+      if (typeof addition.ttl !== "number" || addition.ttl < 0)
+        return googleError(400, "invalid", `Invalid value for 'entity.change.additions[${index}].ttl'`);
+      if (next.some((r) => r.name.toLowerCase() === name.toLowerCase() && r.type === type))
+        return googleError(
+          409,
+          "alreadyExists",
+          `The resource 'entity.change.additions[${index}]' named '${name} (${type})' already exists`,
+        );
       next.push({ ...(addition as GcloudRrset), name, type, ttl: addition.ttl, rrdatas });
     }
     held.rrsets = next;
-    return json(200, { kind: "dns#change", additions, deletions, startTime: new Date().toISOString(), id: String(++changeIds), status: "pending" });
+    return json(200, {
+      kind: "dns#change",
+      additions,
+      deletions,
+      startTime: new Date().toISOString(),
+      id: String(++changeIds),
+      status: "pending",
+    });
   }
 
   let changeIds = 0;
 
   function route(request: LoggedRequest): Response {
-    if (request.path === "/token") return request.method === "POST" ? token(request) : json(405, { error: "invalid_request" });
+    if (request.path === "/token")
+      return request.method === "POST" ? token(request) : json(405, { error: "invalid_request" });
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "dns" || segments[1] !== "v1") return googleError(404, "notFound", "Not Found");
     if (!tokens.has((request.headers.authorization ?? "").replace(/^Bearer /, ""))) {
-      return json(401, { error: { code: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.", status: "UNAUTHENTICATED", errors: [{ message: "Invalid Credentials", domain: "global", reason: "authError", location: "Authorization", locationType: "header" }] } });
+      return json(401, {
+        error: {
+          code: 401,
+          message:
+            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+          status: "UNAUTHENTICATED",
+          errors: [
+            {
+              message: "Invalid Credentials",
+              domain: "global",
+              reason: "authError",
+              location: "Authorization",
+              locationType: "header",
+            },
+          ],
+        },
+      });
     }
     const path = segments.slice(2);
     if (path[0] !== "projects" || path[2] !== "managedZones") return googleError(404, "notFound", "Not Found");
-    if (path[1] !== GCLOUD_FAKE_PROJECT) return googleError(403, "forbidden", `Forbidden: the caller does not have permission on project ${path[1]}`, "PERMISSION_DENIED");
+    if (path[1] !== GCLOUD_FAKE_PROJECT)
+      return googleError(
+        403,
+        "forbidden",
+        `Forbidden: the caller does not have permission on project ${path[1]}`,
+        "PERMISSION_DENIED",
+      );
     if (path.length === 3 && request.method === "GET") {
       const all = [...zones.entries()].sort(([a], [b]) => a.localeCompare(b));
-      const skip = Number(request.query.pageToken === undefined ? 0 : Buffer.from(request.query.pageToken, "base64url").toString());
-      const page = all.slice(skip, skip + fake.maxZonesPerPage).map(([name, held]) => ({ kind: "dns#managedZone", name, dnsName: held.dnsName, id: String(1000 + all.findIndex(([n]) => n === name)), visibility: held.visibility }));
+      const skip = Number(
+        request.query.pageToken === undefined ? 0 : Buffer.from(request.query.pageToken, "base64url").toString(),
+      );
+      const page = all.slice(skip, skip + fake.maxZonesPerPage).map(([name, held]) => ({
+        kind: "dns#managedZone",
+        name,
+        dnsName: held.dnsName,
+        id: String(1000 + all.findIndex(([n]) => n === name)),
+        visibility: held.visibility,
+      }));
       const more = skip + fake.maxZonesPerPage < all.length;
-      return json(200, { kind: "dns#managedZonesListResponse", managedZones: page, ...(more ? { nextPageToken: Buffer.from(String(skip + fake.maxZonesPerPage)).toString("base64url") } : {}) });
+      return json(200, {
+        kind: "dns#managedZonesListResponse",
+        managedZones: page,
+        ...(more ? { nextPageToken: Buffer.from(String(skip + fake.maxZonesPerPage)).toString("base64url") } : {}),
+      });
     }
     const zone = path[3]!;
     const held = zones.get(zone);
-    if (!held) return googleError(404, "notFound", `The 'parameters.managedZone' resource named '${zone}' does not exist.`);
-    if (path.length === 4 && request.method === "GET") return json(200, { kind: "dns#managedZone", name: zone, dnsName: held.dnsName, visibility: held.visibility });
+    if (!held)
+      return googleError(404, "notFound", `The 'parameters.managedZone' resource named '${zone}' does not exist.`);
+    if (path.length === 4 && request.method === "GET")
+      return json(200, { kind: "dns#managedZone", name: zone, dnsName: held.dnsName, visibility: held.visibility });
     if (path.length === 5 && path[4] === "rrsets" && request.method === "GET") {
       const { name, type } = request.query;
-      if (type !== undefined && name === undefined) return googleError(400, "invalid", "The 'parameters.type' parameter requires 'parameters.name'.");
-      const found = held.rrsets.filter((r) => (name === undefined || r.name.toLowerCase() === name.toLowerCase()) && (type === undefined || r.type === type));
+      if (type !== undefined && name === undefined)
+        return googleError(400, "invalid", "The 'parameters.type' parameter requires 'parameters.name'.");
+      const found = held.rrsets.filter(
+        (r) =>
+          (name === undefined || r.name.toLowerCase() === name.toLowerCase()) &&
+          (type === undefined || r.type === type),
+      );
       return json(200, { kind: "dns#resourceRecordSetsListResponse", rrsets: found.map(rrsetOut) });
     }
     if (path.length === 5 && path[4] === "changes" && request.method === "POST") return changes(zone, request);
@@ -217,7 +334,11 @@ export function startGcloudFake(): GcloudFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       const reason = mode.reason ?? (mode.status === 429 ? "rateLimitExceeded" : "backendError");
-      const message = mode.message ?? (mode.status === 429 || reason === "rateLimitExceeded" ? "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute' of service 'dns.googleapis.com'." : "Internal error encountered.");
+      const message =
+        mode.message ??
+        (mode.status === 429 || reason === "rateLimitExceeded"
+          ? "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute' of service 'dns.googleapis.com'."
+          : "Internal error encountered.");
       return googleError(mode.status, reason, message, undefined, retryAfterHeader(mode.retryAfter));
     },
   });
@@ -230,9 +351,11 @@ export function startGcloudFake(): GcloudFake {
     assertions,
     maxZonesPerPage: 100,
     zones,
-    addZone: (name: string, dnsName: string, visibility: "public" | "private" = "public") => void zones.set(name, { dnsName: dnsName.endsWith(".") ? dnsName : `${dnsName}.`, visibility, rrsets: [] }),
+    addZone: (name: string, dnsName: string, visibility: "public" | "private" = "public") =>
+      void zones.set(name, { dnsName: dnsName.endsWith(".") ? dnsName : `${dnsName}.`, visibility, rrsets: [] }),
     addRrset,
-    rrset: (zone: string, name: string, type: string) => zones.get(zone)?.rrsets.find((r) => r.name === name && r.type === type),
+    rrset: (zone: string, name: string, type: string) =>
+      zones.get(zone)?.rrsets.find((r) => r.name === name && r.type === type),
     reset() {
       zones.clear();
       tokens.clear();
@@ -247,8 +370,35 @@ export function startGcloudFake(): GcloudFake {
   return fake;
 }
 
-const STATUS_WORDS: Record<number, string> = { 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 409: "ALREADY_EXISTS", 412: "FAILED_PRECONDITION", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE" };
+const STATUS_WORDS: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  409: "ALREADY_EXISTS",
+  412: "FAILED_PRECONDITION",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  503: "UNAVAILABLE",
+};
 
-function googleError(status: number, reason: string, message: string, statusWord?: string, headers: Record<string, string> = {}): Response {
-  return json(status, { error: { code: status, message, errors: [{ message, domain: "global", reason }], status: statusWord ?? STATUS_WORDS[status] ?? "UNKNOWN" } }, headers);
+function googleError(
+  status: number,
+  reason: string,
+  message: string,
+  statusWord?: string,
+  headers: Record<string, string> = {},
+): Response {
+  return json(
+    status,
+    {
+      error: {
+        code: status,
+        message,
+        errors: [{ message, domain: "global", reason }],
+        status: statusWord ?? STATUS_WORDS[status] ?? "UNKNOWN",
+      },
+    },
+    headers,
+  );
 }

@@ -13,7 +13,15 @@
 // UNSURE: the exact words of each refusal, and the throttle answer (modelled as 429 with Retry-After).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const GCORE_FAKE_TOKEN = "7712$a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 
@@ -36,7 +44,18 @@ export interface GcoreFake extends FakeServer<GcoreFault> {
   /** zone name → its id and record sets (by `name/type`, the name without a trailing dot). */
   zones: Map<string, { id: number; rrsets: Map<string, GcoreRrset> }>;
   addZone(name: string): void;
-  addRrset(zone: string, rrset: { name: string; type: string; contents: string[]; ttl?: number; filters?: unknown[]; pickers?: unknown[]; meta?: Record<string, unknown> }): GcoreRrset;
+  addRrset(
+    zone: string,
+    rrset: {
+      name: string;
+      type: string;
+      contents: string[];
+      ttl?: number;
+      filters?: unknown[];
+      pickers?: unknown[];
+      meta?: Record<string, unknown>;
+    },
+  ): GcoreRrset;
   rrset(zone: string, name: string, type: string): GcoreRrset | undefined;
   reset(): void;
 }
@@ -46,16 +65,40 @@ export function startGcoreFake(): GcoreFake {
   const zones: GcoreFake["zones"] = new Map();
   let ids = 1000;
 
-  function addRrset(zone: string, init: { name: string; type: string; contents: string[]; ttl?: number; filters?: unknown[]; pickers?: unknown[]; meta?: Record<string, unknown> }): GcoreRrset {
+  function addRrset(
+    zone: string,
+    init: {
+      name: string;
+      type: string;
+      contents: string[];
+      ttl?: number;
+      filters?: unknown[];
+      pickers?: unknown[];
+      meta?: Record<string, unknown>;
+    },
+  ): GcoreRrset {
     const held = zones.get(zone);
     if (!held) throw new Error(`fake Gcore: no zone ${zone}`);
-    const rrset: GcoreRrset = { name: init.name, type: init.type, ttl: init.ttl ?? 300, resource_records: init.contents.map((c) => ({ id: ++ids, content: [c], enabled: true, meta: {} })), filters: init.filters ?? null, pickers: init.pickers ?? null, meta: init.meta ?? {} };
+    const rrset: GcoreRrset = {
+      name: init.name,
+      type: init.type,
+      ttl: init.ttl ?? 300,
+      resource_records: init.contents.map((c) => ({ id: ++ids, content: [c], enabled: true, meta: {} })),
+      filters: init.filters ?? null,
+      pickers: init.pickers ?? null,
+      meta: init.meta ?? {},
+    };
     held.rrsets.set(`${init.name}/${init.type}`, rrset);
     return rrset;
   }
 
   function render(rrset: GcoreRrset) {
-    return { ...rrset, name: `${rrset.name}.`, resource_records: rrset.resource_records.map((r) => ({ ...r, content: [...r.content] })), updated_at: 1700000000 };
+    return {
+      ...rrset,
+      name: `${rrset.name}.`,
+      resource_records: rrset.resource_records.map((r) => ({ ...r, content: [...r.content] })),
+      updated_at: 1700000000,
+    };
   }
 
   /** The set a PUT or POST sends, or why Gcore refuses it. */
@@ -67,12 +110,26 @@ export function startGcoreFake(): GcoreFake {
     for (const r of b.resource_records as Record<string, unknown>[]) {
       if (!Array.isArray(r?.content) || r.content.length !== 1) return "resource_records.content: one value per record";
       const value = String(r.content[0]);
-      if ((type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) return `invalid ${type} content: ${value}`;
+      if ((type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value)))
+        return `invalid ${type} content: ${value}`;
       if ("id" in r) return "resource_records.id: read-only";
-      records.push({ id: ++ids, content: [value], enabled: r.enabled !== false, meta: typeof r.meta === "object" && r.meta !== null ? (r.meta as Record<string, unknown>) : {} });
+      records.push({
+        id: ++ids,
+        content: [value],
+        enabled: r.enabled !== false,
+        meta: typeof r.meta === "object" && r.meta !== null ? (r.meta as Record<string, unknown>) : {},
+      });
     }
     if (b.ttl !== undefined && (typeof b.ttl !== "number" || b.ttl < 0)) return "ttl: invalid";
-    return { name, type, ttl: typeof b.ttl === "number" ? b.ttl : 300, resource_records: records, filters: Array.isArray(b.filters) ? b.filters : null, pickers: Array.isArray(b.pickers) ? b.pickers : null, meta: typeof b.meta === "object" && b.meta !== null ? (b.meta as Record<string, unknown>) : {} };
+    return {
+      name,
+      type,
+      ttl: typeof b.ttl === "number" ? b.ttl : 300,
+      resource_records: records,
+      filters: Array.isArray(b.filters) ? b.filters : null,
+      pickers: Array.isArray(b.pickers) ? b.pickers : null,
+      meta: typeof b.meta === "object" && b.meta !== null ? (b.meta as Record<string, unknown>) : {},
+    };
   }
 
   function route(request: LoggedRequest): Response {
@@ -84,16 +141,23 @@ export function startGcoreFake(): GcoreFake {
       const all = [...zones.entries()].sort(([a], [b]) => a.localeCompare(b));
       const offset = Number(request.query.offset ?? 0);
       const limit = Math.min(Number(request.query.limit ?? 10), fake.maxPerPage);
-      return json(200, { zones: all.slice(offset, offset + limit).map(([name, z]) => ({ id: z.id, name, status: "active", enabled: true })), total_amount: all.length });
+      return json(200, {
+        zones: all
+          .slice(offset, offset + limit)
+          .map(([name, z]) => ({ id: z.id, name, status: "active", enabled: true })),
+        total_amount: all.length,
+      });
     }
     const zoneName = segments[2]!;
     const zone = zones.get(zoneName);
     if (!zone) return json(404, { error: `zone ${zoneName} not found` });
-    if (segments.length === 3 && request.method === "GET") return json(200, { id: zone.id, name: zoneName, status: "active", records: [] });
+    if (segments.length === 3 && request.method === "GET")
+      return json(200, { id: zone.id, name: zoneName, status: "active", records: [] });
     if (segments.length !== 5) return json(404, { error: "not found" });
     const name = segments[3]!.replace(/\.$/, "");
     const type = segments[4]!;
-    if (name !== zoneName && !name.endsWith(`.${zoneName}`)) return json(400, { error: `rrset ${name} is outside zone ${zoneName}` });
+    if (name !== zoneName && !name.endsWith(`.${zoneName}`))
+      return json(400, { error: `rrset ${name} is outside zone ${zoneName}` });
     const key = `${name}/${type}`;
     const held = zone.rrsets.get(key);
     if (request.method === "GET") return held ? json(200, render(held)) : json(404, { error: "rrset not found" });
@@ -114,7 +178,11 @@ export function startGcoreFake(): GcoreFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return json(mode.status, { error: mode.error ?? (mode.status === 429 ? "Too Many Requests" : "internal server error") }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        { error: mode.error ?? (mode.status === 429 ? "Too Many Requests" : "internal server error") },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 

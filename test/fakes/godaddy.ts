@@ -17,7 +17,15 @@
 // one gives (modelled as 3600); the fake leaves it out of every test by sending the TTL back.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const GODADDY_FAKE_KEY = "dLP4WKz5PdkS_GuUDNigHcLQFpw4CWNwAQ5";
 export const GODADDY_FAKE_SECRET = "GuUFdVFj8nJ1M79RtdwmkZ";
@@ -33,7 +41,14 @@ export interface GodaddyRecord {
 }
 
 export type GodaddyFault =
-  | { status: number; code?: string; message?: string; fields?: { code: string; message: string; path: string }[]; retryAfterSec?: number; retryAfter?: number }
+  | {
+      status: number;
+      code?: string;
+      message?: string;
+      fields?: { code: string; message: string; path: string }[];
+      retryAfterSec?: number;
+      retryAfter?: number;
+    }
   | "malformed"
   | "html";
 
@@ -66,7 +81,12 @@ export function startGodaddyFake(): GodaddyFake {
   function addRecord(domain: string, init: { name: string; type: string; data: string; ttl?: number }): GodaddyRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake GoDaddy: no domain ${domain}`);
-    const record: GodaddyRecord = { name: init.name, type: init.type, data: init.data, ttl: init.ttl ?? GODADDY_DEFAULT_TTL };
+    const record: GodaddyRecord = {
+      name: init.name,
+      type: init.type,
+      data: init.data,
+      ttl: init.ttl ?? GODADDY_DEFAULT_TTL,
+    };
     records.push(record);
     return record;
   }
@@ -79,13 +99,17 @@ export function startGodaddyFake(): GodaddyFake {
   function listDomains(request: LoggedRequest): Response {
     const limit = request.query.limit === undefined ? 1000 : Number(request.query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      return error(422, {}, undefined, undefined, [{ code: "INVALID_VALUE", message: "limit must be between 1 and 1000", path: "limit" }]);
+      return error(422, {}, undefined, undefined, [
+        { code: "INVALID_VALUE", message: "limit must be between 1 and 1000", path: "limit" },
+      ]);
     }
     const marker = request.query.marker;
     const names = [...domains.keys()].sort().filter((name) => marker === undefined || name > marker);
     return json(
       200,
-      names.slice(0, limit).map((domain, i) => ({ domain, domainId: 1000 + i, status: "ACTIVE", locked: true, renewAuto: true })),
+      names
+        .slice(0, limit)
+        .map((domain, i) => ({ domain, domainId: 1000 + i, status: "ACTIVE", locked: true, renewAuto: true })),
     );
   }
 
@@ -94,10 +118,14 @@ export function startGodaddyFake(): GodaddyFake {
     if (fake.accessDenied) return error(403);
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "domains") return error(404, {}, "NOT_FOUND", "The requested resource was not found");
-    if (segments.length === 1) return request.method === "GET" ? listDomains(request) : error(404, {}, "NOT_FOUND", "The requested resource was not found");
+    if (segments.length === 1)
+      return request.method === "GET"
+        ? listDomains(request)
+        : error(404, {}, "NOT_FOUND", "The requested resource was not found");
     const records = domains.get(segments[1] ?? "");
     if (!records) return error(404);
-    if (segments[2] !== "records" || segments.length !== 5) return error(404, {}, "NOT_FOUND", "The requested resource was not found");
+    if (segments[2] !== "records" || segments.length !== 5)
+      return error(404, {}, "NOT_FOUND", "The requested resource was not found");
     const type = segments[3]!;
     const name = segments[4]!;
     const matching = () => records.filter((r) => r.type === type && r.name === name);
@@ -108,7 +136,8 @@ export function startGodaddyFake(): GodaddyFake {
     if (invalid) return invalid;
     // The PUT replaces every record of this type and name.
     for (const old of matching()) records.splice(records.indexOf(old), 1);
-    for (const item of request.body as { data: string; ttl?: number }[]) addRecord(segments[1]!, { name, type, data: item.data, ttl: item.ttl });
+    for (const item of request.body as { data: string; ttl?: number }[])
+      addRecord(segments[1]!, { name, type, data: item.data, ttl: item.ttl });
     return new Response(null, { status: 200 });
   }
 
@@ -118,7 +147,14 @@ export function startGodaddyFake(): GodaddyFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return error(mode.status, retryAfterHeader(mode.retryAfter), mode.code, mode.message, mode.fields, mode.retryAfterSec);
+      return error(
+        mode.status,
+        retryAfterHeader(mode.retryAfter),
+        mode.code,
+        mode.message,
+        mode.fields,
+        mode.retryAfterSec,
+      );
     },
   });
 
@@ -128,7 +164,8 @@ export function startGodaddyFake(): GodaddyFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    records: (domain: string, name: string, type: string) => domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
+    records: (domain: string, name: string, type: string) =>
+      domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
       domains.clear();
       keys.clear();
@@ -142,7 +179,8 @@ export function startGodaddyFake(): GodaddyFake {
 }
 
 function check(type: string, body: unknown): Response | undefined {
-  const field = (message: string, path: string) => error(422, {}, undefined, undefined, [{ code: "INVALID_VALUE", message, path }]);
+  const field = (message: string, path: string) =>
+    error(422, {}, undefined, undefined, [{ code: "INVALID_VALUE", message, path }]);
   if (type !== "A" && type !== "AAAA") return field("type is not supported by this fake", "type");
   if (!Array.isArray(body) || body.length === 0) return field("must be a non-empty array of records", "records");
   for (const [i, item] of body.entries()) {

@@ -51,8 +51,12 @@ export function startGoipFake(): GoipFake {
       .split(",")
       .map((name) => name.trim().toLowerCase())
       .filter((name) => name !== "");
-    const targets = names.length === 0 ? [...subdomains.values()].filter((s) => s.username === username) : names.map((name) => subdomains.get(name));
-    if (targets.length === 0 || targets.some((target) => target === undefined || target.username !== username)) return "Zugriff verweigert";
+    const targets =
+      names.length === 0
+        ? [...subdomains.values()].filter((s) => s.username === username)
+        : names.map((name) => subdomains.get(name));
+    if (targets.length === 0 || targets.some((target) => target === undefined || target.username !== username))
+      return "Zugriff verweigert";
     const ip = query.ip ?? GOIP_CALLER_IPV4;
     const ip6 = query.ip6;
     if (!isIPv4(ip) || (ip6 !== undefined && !isIPv6(ip6))) return "Ungueltige IP-Adresse";
@@ -77,7 +81,11 @@ export function startGoipFake(): GoipFake {
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
       if ("body" in mode) return plainText(mode.body);
-      return plainText(mode.status === 429 ? "Too Many Requests" : "Error", mode.status, retryAfterHeader(mode.retryAfter));
+      return plainText(
+        mode.status === 429 ? "Too Many Requests" : "Error",
+        mode.status,
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -85,7 +93,14 @@ export function startGoipFake(): GoipFake {
     subdomains,
     logins,
     addSubdomain(name: string, fields: Partial<Omit<GoipSubdomain, "name">> = {}) {
-      const subdomain: GoipSubdomain = { name, username: GOIP_FAKE_USERNAME, ipv4: "", ipv6: "", updates: 0, ...fields };
+      const subdomain: GoipSubdomain = {
+        name,
+        username: GOIP_FAKE_USERNAME,
+        ipv4: "",
+        ipv6: "",
+        updates: 0,
+        ...fields,
+      };
       subdomains.set(name, subdomain);
       return subdomain;
     },

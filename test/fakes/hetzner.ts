@@ -18,7 +18,7 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, type LoggedRequest, htmlErrorPage, json, malformedJson, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("hetzner", {
@@ -39,7 +39,12 @@ export interface HetznerZone {
   labels: Record<string, string>;
   created: string;
   protection: { delete: boolean };
-  authoritative_nameservers: { assigned: string[]; delegated: string[]; delegation_last_check: string | null; delegation_status: string };
+  authoritative_nameservers: {
+    assigned: string[];
+    delegated: string[];
+    delegation_last_check: string | null;
+    delegation_status: string;
+  };
   registrar: "hetzner" | "other" | "unknown";
 }
 
@@ -87,7 +92,10 @@ export interface HetznerFake extends FakeServer<HetznerFault> {
   actions: Map<number, HetznerAction>;
   addZone(name: string, fields?: Partial<Omit<HetznerZone, "id" | "name">>): HetznerZone;
   /** `name` relative to the zone, `@` for the apex. */
-  addRrset(zoneName: string, rrset: { name: string; type: string; values: string[]; ttl?: number | null; comment?: string }): HetznerRrset;
+  addRrset(
+    zoneName: string,
+    rrset: { name: string; type: string; values: string[]; ttl?: number | null; comment?: string },
+  ): HetznerRrset;
   rrset(zoneName: string, name: string, type: string): HetznerRrset | undefined;
   reset(): void;
 }
@@ -104,7 +112,22 @@ const DEFAULT_CODES: Record<number, { code: string; message: string }> = {
   503: { code: "unavailable", message: "service unavailable" },
 };
 const RATE_LIMIT = 3600;
-const RECORD_TYPES = new Set(["A", "AAAA", "CNAME", "TXT", "MX", "NS", "CAA", "SRV", "PTR", "DS", "TLSA", "HINFO", "RP", "SOA"]);
+const RECORD_TYPES = new Set([
+  "A",
+  "AAAA",
+  "CNAME",
+  "TXT",
+  "MX",
+  "NS",
+  "CAA",
+  "SRV",
+  "PTR",
+  "DS",
+  "TLSA",
+  "HINFO",
+  "RP",
+  "SOA",
+]);
 
 export function startHetznerFake(): HetznerFake {
   const tokens = new Map<string, "read_write" | "read_only">();
@@ -127,7 +150,12 @@ export function startHetznerFake(): HetznerFake {
       labels: {},
       created: new Date().toISOString(),
       protection: { delete: false },
-      authoritative_nameservers: { assigned: nameservers, delegated: nameservers, delegation_last_check: null, delegation_status: "valid" },
+      authoritative_nameservers: {
+        assigned: nameservers,
+        delegated: nameservers,
+        delegation_last_check: null,
+        delegation_status: "valid",
+      },
       registrar: "other",
       ...fields,
     };
@@ -189,13 +217,20 @@ export function startHetznerFake(): HetznerFake {
   const pendingErrors = new Map<number, { code: string; message: string } | null>();
 
   function validRecords(type: string, records: unknown): { value: string; comment?: string }[] | Response {
-    if (!Array.isArray(records) || records.length === 0) return error(422, "invalid_input", "invalid input in field 'records'");
+    if (!Array.isArray(records) || records.length === 0)
+      return error(422, "invalid_input", "invalid input in field 'records'");
     const result: { value: string; comment?: string }[] = [];
     for (const record of records) {
-      const value = typeof record === "object" && record !== null ? (record as Record<string, unknown>).value : undefined;
-      const comment = typeof record === "object" && record !== null ? (record as Record<string, unknown>).comment : undefined;
+      const value =
+        typeof record === "object" && record !== null ? (record as Record<string, unknown>).value : undefined;
+      const comment =
+        typeof record === "object" && record !== null ? (record as Record<string, unknown>).comment : undefined;
       if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) {
-        return error(422, "invalid_input", `invalid input in field 'records': '${String(value)}' is not a valid ${type} value`);
+        return error(
+          422,
+          "invalid_input",
+          `invalid input in field 'records': '${String(value)}' is not a valid ${type} value`,
+        );
       }
       result.push(typeof comment === "string" ? { value, comment } : { value });
     }
@@ -214,12 +249,15 @@ export function startHetznerFake(): HetznerFake {
     const auth = request.headers.authorization ?? "";
     const access = auth.startsWith("Bearer ") ? tokens.get(auth.slice("Bearer ".length)) : undefined;
     if (!access) return error(401);
-    if (request.method !== "GET" && access === "read_only") return error(403, "token_readonly", "The token is read-only");
+    if (request.method !== "GET" && access === "read_only")
+      return error(403, "token_readonly", "The token is read-only");
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "zones") return error(404);
 
     if (segments.length === 1 && request.method === "GET") {
-      const listed = [...zones.values()].filter((z) => request.query.name === undefined || z.name === request.query.name);
+      const listed = [...zones.values()].filter(
+        (z) => request.query.name === undefined || z.name === request.query.name,
+      );
       const perPage = Math.min(Math.max(Number(request.query.per_page) || 25, 1), 50);
       const page = Math.max(Number(request.query.page) || 1, 1);
       const lastPage = Math.max(Math.ceil(listed.length / perPage), 1);
@@ -244,7 +282,12 @@ export function startHetznerFake(): HetznerFake {
       looks.set(action.id, left);
       if (action.status === "running" && left <= 0) {
         const failure = pendingErrors.get(action.id) ?? null;
-        Object.assign(action, { status: failure ? "error" : "success", progress: 100, finished: new Date().toISOString(), error: failure });
+        Object.assign(action, {
+          status: failure ? "error" : "success",
+          progress: 100,
+          finished: new Date().toISOString(),
+          error: failure,
+        });
       }
       return json(200, { action });
     }
@@ -252,26 +295,55 @@ export function startHetznerFake(): HetznerFake {
     const zone = zoneNamed(segments[1] ?? "");
     if (!zone) return error(404, "not_found", `zone with ID '${segments[1]}' not found`);
     const sets = rrsets.get(zone.id) ?? new Map<string, HetznerRrset>();
-    if (segments.length === 2) return request.method === "GET" ? json(200, { zone: shown(zone) }) : error(405, "method_not_allowed", "method not allowed");
+    if (segments.length === 2)
+      return request.method === "GET"
+        ? json(200, { zone: shown(zone) })
+        : error(405, "method_not_allowed", "method not allowed");
     if (segments[2] !== "rrsets") return error(404);
-    const editable = () => (zone.mode === "primary" ? null : error(422, "incorrect_zone_mode", "This operation is not supported for this Zone's mode."));
+    const editable = () =>
+      zone.mode === "primary"
+        ? null
+        : error(422, "incorrect_zone_mode", "This operation is not supported for this Zone's mode.");
 
     if (segments.length === 3 && request.method === "POST") {
       const refused = editable();
       if (refused) return refused;
-      const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<
+        string,
+        unknown
+      >;
       const name = typeof body.name === "string" ? body.name : "";
       const type = typeof body.type === "string" ? body.type : "";
-      if (name === "" || name.endsWith(".") || name === zone.name || name.endsWith(`.${zone.name}`) || name !== name.toLowerCase()) {
-        return error(422, "invalid_input", "invalid input in field 'name': must be relative to the zone, lower case, without a trailing dot");
+      if (
+        name === "" ||
+        name.endsWith(".") ||
+        name === zone.name ||
+        name.endsWith(`.${zone.name}`) ||
+        name !== name.toLowerCase()
+      ) {
+        return error(
+          422,
+          "invalid_input",
+          "invalid input in field 'name': must be relative to the zone, lower case, without a trailing dot",
+        );
       }
       if (!RECORD_TYPES.has(type)) return error(422, "invalid_input", "invalid input in field 'type'");
-      if (sets.has(key(name, type))) return error(409, "uniqueness_error", "rrset with the same name and type already exists");
+      if (sets.has(key(name, type)))
+        return error(409, "uniqueness_error", "rrset with the same name and type already exists");
       const records = validRecords(type, body.records);
       if (records instanceof Response) return records;
       const ttl = validTtl(body.ttl);
       if (ttl instanceof Response) return ttl;
-      const rrset: HetznerRrset = { id: `${name}/${type}`, name, type, ttl, records, zone: zone.id, labels: {}, protection: { change: false } };
+      const rrset: HetznerRrset = {
+        id: `${name}/${type}`,
+        name,
+        type,
+        ttl,
+        records,
+        zone: zone.id,
+        labels: {},
+        protection: { change: false },
+      };
       const action = startAction("create_rrset", zone, () => sets.set(key(name, type), rrset));
       return json(201, { rrset, action });
     }
@@ -280,14 +352,19 @@ export function startHetznerFake(): HetznerFake {
     const type = segments[4] ?? "";
     const rrset = sets.get(key(name, type));
     if (segments.length === 5 && request.method === "GET") {
-      return rrset ? json(200, { rrset }) : error(404, "not_found", `rrset with name '${name}' and type '${type}' not found`);
+      return rrset
+        ? json(200, { rrset })
+        : error(404, "not_found", `rrset with name '${name}' and type '${type}' not found`);
     }
     if (segments.length === 7 && segments[5] === "actions" && request.method === "POST") {
       if (!rrset) return error(404, "not_found", `rrset with name '${name}' and type '${type}' not found`);
       const refused = editable();
       if (refused) return refused;
       if (rrset.protection.change) return error(423, "protected", "rrset is protected against changes");
-      const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<
+        string,
+        unknown
+      >;
       if (segments[6] === "set_records") {
         const records = validRecords(type, body.records);
         if (records instanceof Response) return records;

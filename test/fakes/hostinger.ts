@@ -20,7 +20,15 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("hostinger", {
@@ -40,7 +48,10 @@ export interface HostingerSet {
 }
 
 /** `{status}` answers Hostinger's error body for that status (`message`/`errors` replace its words, `retryAfter` adds the header). */
-export type HostingerFault = { status: number; message?: string; errors?: Record<string, string[]>; retryAfter?: number } | "malformed" | "html";
+export type HostingerFault =
+  | { status: number; message?: string; errors?: Record<string, string[]>; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface HostingerFake extends FakeServer<HostingerFault> {
   /** The tokens accepted; delete one to revoke it mid-test. */
@@ -69,15 +80,29 @@ export function startHostingerFake(): HostingerFake {
   function addSet(zone: string, init: { name: string; type: string; contents: string[]; ttl?: number }): HostingerSet {
     const sets = zones.get(zone);
     if (!sets) throw new Error(`fake Hostinger: no zone ${zone}`);
-    const set: HostingerSet = { name: init.name, type: init.type, ttl: init.ttl ?? HOSTINGER_DEFAULT_TTL, records: init.contents.map((content) => ({ content, is_disabled: false })) };
+    const set: HostingerSet = {
+      name: init.name,
+      type: init.type,
+      ttl: init.ttl ?? HOSTINGER_DEFAULT_TTL,
+      records: init.contents.map((content) => ({ content, is_disabled: false })),
+    };
     sets.push(set);
     return set;
   }
 
   function route(request: LoggedRequest): Response {
-    if (request.headers.authorization === undefined || !tokens.has(request.headers.authorization.replace(/^Bearer /, ""))) return error(401);
+    if (
+      request.headers.authorization === undefined ||
+      !tokens.has(request.headers.authorization.replace(/^Bearer /, ""))
+    )
+      return error(401);
     if (request.path === "/api/domains/v1/portfolio") {
-      return request.method === "GET" ? json(200, [...zones.keys()].sort().map((domain, i) => ({ id: i + 1, domain, type: "domain", status: "active" }))) : error(405);
+      return request.method === "GET"
+        ? json(
+            200,
+            [...zones.keys()].sort().map((domain, i) => ({ id: i + 1, domain, type: "domain", status: "active" })),
+          )
+        : error(405);
     }
     const match = /^\/api\/dns\/v1\/zones\/([^/]+)$/.exec(request.path);
     if (!match) return error(404);
@@ -87,9 +112,11 @@ export function startHostingerFake(): HostingerFake {
     if (request.method === "GET") return json(200, sets);
     if (request.method !== "PUT") return error(405);
 
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const given = Array.isArray(body.zone) ? (body.zone as Record<string, unknown>[]) : undefined;
-    if (!given || given.length === 0) return error(422, {}, "The zone field is required.", { zone: ["The zone field is required."] });
+    if (!given || given.length === 0)
+      return error(422, {}, "The zone field is required.", { zone: ["The zone field is required."] });
     for (const item of given) {
       const invalid = check(item);
       if (invalid) return error(422, {}, invalid, { zone: [invalid] });
@@ -97,7 +124,10 @@ export function startHostingerFake(): HostingerFake {
     const overwrite = body.overwrite !== false;
     for (const item of given) {
       // A record sent without is_disabled is enabled, whatever it was before.
-      const contents = (item.records as { content: string; is_disabled?: unknown }[]).map((r) => ({ content: r.content, is_disabled: r.is_disabled === true }));
+      const contents = (item.records as { content: string; is_disabled?: unknown }[]).map((r) => ({
+        content: r.content,
+        is_disabled: r.is_disabled === true,
+      }));
       const existing = sets.find((s) => s.name === item.name && s.type === item.type);
       const ttl = typeof item.ttl === "number" ? item.ttl : HOSTINGER_DEFAULT_TTL;
       if (!existing) sets.push({ name: item.name as string, type: item.type as string, ttl, records: contents });
@@ -141,12 +171,34 @@ function check(item: Record<string, unknown>): string | undefined {
   if (!Array.isArray(item.records) || item.records.length === 0) return "The zone.0.records field is required.";
   for (const record of item.records as unknown[]) {
     const content = (record as { content?: unknown })?.content;
-    if (typeof content !== "string" || (item.type === "A" && !isIPv4(content)) || (item.type === "AAAA" && !isIPv6(content))) return "The zone.0.records.0.content is invalid.";
+    if (
+      typeof content !== "string" ||
+      (item.type === "A" && !isIPv4(content)) ||
+      (item.type === "AAAA" && !isIPv6(content))
+    )
+      return "The zone.0.records.0.content is invalid.";
   }
-  if (item.ttl !== undefined && (typeof item.ttl !== "number" || !Number.isInteger(item.ttl) || item.ttl < 60 || item.ttl > 86400)) return "The zone.0.ttl must be between 60 and 86400.";
+  if (
+    item.ttl !== undefined &&
+    (typeof item.ttl !== "number" || !Number.isInteger(item.ttl) || item.ttl < 60 || item.ttl > 86400)
+  )
+    return "The zone.0.ttl must be between 60 and 86400.";
   return undefined;
 }
 
-function error(status: number, headers: Record<string, string> = {}, message?: string, errors?: Record<string, string[]>): Response {
-  return json(status, { message: message ?? MESSAGES[status] ?? "Error", ...(errors === undefined ? {} : { errors }), correlation_id: "5f2c1d8e-0000-4000-8000-000000000000" }, headers);
+function error(
+  status: number,
+  headers: Record<string, string> = {},
+  message?: string,
+  errors?: Record<string, string[]>,
+): Response {
+  return json(
+    status,
+    {
+      message: message ?? MESSAGES[status] ?? "Error",
+      ...(errors === undefined ? {} : { errors }),
+      correlation_id: "5f2c1d8e-0000-4000-8000-000000000000",
+    },
+    headers,
+  );
 }

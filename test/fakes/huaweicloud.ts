@@ -21,8 +21,8 @@
 // a gateway error (e.g. 429 APIGW.0308), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { canonicalRequest, signature } from "../../src/dns/signing/huaweicloud-signer";
 import { sha256Hex } from "../../src/dns/signing/digest";
+import { canonicalRequest, signature } from "../../src/dns/signing/huaweicloud-signer";
 import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, startFakeServer } from "./server";
 
 export const HUAWEI_FAKE_AK = "HPUAFAKEACCESSKEY0123";
@@ -45,7 +45,11 @@ export interface HuaweiRecordSet {
   status: string;
 }
 
-export type HuaweiFault = { status: number; code: string; message?: string } | { status: number; gateway: string; message?: string } | "malformed" | "html";
+export type HuaweiFault =
+  | { status: number; code: string; message?: string }
+  | { status: number; gateway: string; message?: string }
+  | "malformed"
+  | "html";
 
 export interface HuaweiFake extends FakeServer<HuaweiFault> {
   /** AK → SK; delete one to disable it mid-test. */
@@ -55,7 +59,10 @@ export interface HuaweiFake extends FakeServer<HuaweiFault> {
   addZone(name: string): HuaweiZone;
   zoneNamed(name: string): HuaweiZone | undefined;
   /** `name` the full name without the trailing dot. */
-  addRecordSet(zone: string, set: { name: string; type: string; records: string[]; ttl?: number; description?: string }): HuaweiRecordSet;
+  addRecordSet(
+    zone: string,
+    set: { name: string; type: string; records: string[]; ttl?: number; description?: string },
+  ): HuaweiRecordSet;
   recordSets(zone: string, name: string, type: string): HuaweiRecordSet[];
   reset(): void;
 }
@@ -83,10 +90,21 @@ export function startHuaweiFake(): HuaweiFake {
   }
   const zoneNamed = (name: string) => [...zones.values()].find((z) => z.name === dotted(name));
 
-  function addRecordSet(zoneName: string, init: { name: string; type: string; records: string[]; ttl?: number; description?: string }): HuaweiRecordSet {
+  function addRecordSet(
+    zoneName: string,
+    init: { name: string; type: string; records: string[]; ttl?: number; description?: string },
+  ): HuaweiRecordSet {
     const zone = zoneNamed(zoneName);
     if (!zone) throw new Error(`fake Huawei DNS: no zone ${zoneName}`);
-    const set = { id: newId(), name: dotted(init.name), type: init.type, ttl: init.ttl ?? HUAWEI_DEFAULT_TTL, records: init.records, description: init.description ?? null, status: "ACTIVE" };
+    const set = {
+      id: newId(),
+      name: dotted(init.name),
+      type: init.type,
+      ttl: init.ttl ?? HUAWEI_DEFAULT_TTL,
+      records: init.records,
+      description: init.description ?? null,
+      status: "ACTIVE",
+    };
     zone.recordsets.push(set);
     return set;
   }
@@ -132,26 +150,48 @@ export function startHuaweiFake(): HuaweiFake {
   /** The API gateway's checks: the AK and the signature, before the DNS service sees anything. */
   function authenticate(request: LoggedRequest): Response | null {
     const match = AUTHORIZATION.exec(request.headers.authorization ?? "");
-    if (!match) return gatewayError(401, "APIGW.0301", "Incorrect IAM authentication information: Authorization header is missing or malformed");
+    if (!match)
+      return gatewayError(
+        401,
+        "APIGW.0301",
+        "Incorrect IAM authentication information: Authorization header is missing or malformed",
+      );
     const [, accessKey = "", signedHeaders = "", sent = ""] = match;
     const secretKey = keys.get(accessKey);
-    if (secretKey === undefined) return gatewayError(401, "APIGW.0301", `Incorrect IAM authentication information: ak ${accessKey} not exist`);
+    if (secretKey === undefined)
+      return gatewayError(401, "APIGW.0301", `Incorrect IAM authentication information: ak ${accessKey} not exist`);
     const date = request.headers["x-sdk-date"] ?? "";
     const names = signedHeaders.split(";");
-    if (!names.includes("x-sdk-date")) return gatewayError(401, "APIGW.0301", "Incorrect IAM authentication information: x-sdk-date is not signed");
+    if (!names.includes("x-sdk-date"))
+      return gatewayError(401, "APIGW.0301", "Incorrect IAM authentication information: x-sdk-date is not signed");
     const url = new URL(`http://${request.headers.host}${request.path}`);
     for (const [name, value] of Object.entries(request.query)) url.searchParams.append(name, value);
     const headers = Object.fromEntries(names.map((name) => [name, request.headers[name] ?? ""]));
     const payload = request.body === undefined ? "" : JSON.stringify(request.body);
-    const expected = signature(secretKey, date, canonicalRequest(request.method, url, headers, sha256Hex(payload)).text);
-    return expected === sent ? null : gatewayError(401, "APIGW.0301", "Incorrect IAM authentication information: verify aksk signature fail");
+    const expected = signature(
+      secretKey,
+      date,
+      canonicalRequest(request.method, url, headers, sha256Hex(payload)).text,
+    );
+    return expected === sent
+      ? null
+      : gatewayError(401, "APIGW.0301", "Incorrect IAM authentication information: verify aksk signature fail");
   }
 
   function invalidSet(type: string, records: unknown, ttl: unknown): Response | null {
-    if (!Array.isArray(records) || records.length === 0 || !records.every((r) => typeof r === "string" && ((type === "A" && isIPv4(r)) || (type === "AAAA" && isIPv6(r))))) {
+    if (
+      !Array.isArray(records) ||
+      records.length === 0 ||
+      !records.every((r) => typeof r === "string" && ((type === "A" && isIPv4(r)) || (type === "AAAA" && isIPv6(r))))
+    ) {
       return dnsError(400, "DNS.0308", "Invalid record set value.");
     }
-    if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1 || ttl > 2147483647)) return dnsError(400, "DNS.0319", "The TTL parameter has been out of range. The value ranges from 1 to 2147483647.");
+    if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1 || ttl > 2147483647))
+      return dnsError(
+        400,
+        "DNS.0319",
+        "The TTL parameter has been out of range. The value ranges from 1 to 2147483647.",
+      );
     return null;
   }
 
@@ -178,9 +218,13 @@ export function startHuaweiFake(): HuaweiFake {
 
     const zone = zones.get(segments[2] ?? "");
     if (!zone) return dnsError(404, "DNS.0302", "This zone does not exist.");
-    if (segments.length === 3) return request.method === "GET" ? json(200, zoneJson(zone)) : dnsError(400, "DNS.0002", "Invalid request.");
+    if (segments.length === 3)
+      return request.method === "GET" ? json(200, zoneJson(zone)) : dnsError(400, "DNS.0002", "Invalid request.");
     if (segments[3] !== "recordsets") return dnsError(404, "DNS.0002", "Invalid request.");
-    const fields = typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const fields =
+      typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
 
     if (segments.length === 4 && request.method === "GET") {
       const name = request.query.name?.toLowerCase();
@@ -201,10 +245,12 @@ export function startHuaweiFake(): HuaweiFake {
     if (segments.length === 4 && request.method === "POST") {
       const type = String(fields.type ?? "");
       const name = typeof fields.name === "string" ? dotted(fields.name) : "";
-      if (!name.endsWith(zone.name) || (name !== zone.name && !name.endsWith(`.${zone.name}`))) return dnsError(400, "DNS.0304", "Invalid record set name.");
+      if (!name.endsWith(zone.name) || (name !== zone.name && !name.endsWith(`.${zone.name}`)))
+        return dnsError(400, "DNS.0304", "Invalid record set name.");
       const invalid = invalidSet(type, fields.records, fields.ttl);
       if (invalid) return invalid;
-      if (zone.recordsets.some((s) => s.name === name && s.type === type)) return dnsError(400, "DNS.0312", "This record set already exists.");
+      if (zone.recordsets.some((s) => s.name === name && s.type === type))
+        return dnsError(400, "DNS.0312", "This record set already exists.");
       const set: HuaweiRecordSet = {
         id: newId(),
         name,
@@ -240,9 +286,20 @@ export function startHuaweiFake(): HuaweiFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       if ("gateway" in mode) {
-        return gatewayError(mode.status, mode.gateway, mode.message ?? (mode.gateway === "APIGW.0308" ? "The throttling threshold has been reached: policy user over ratelimit,limit:100,time:1 minute" : "Backend unavailable"));
+        return gatewayError(
+          mode.status,
+          mode.gateway,
+          mode.message ??
+            (mode.gateway === "APIGW.0308"
+              ? "The throttling threshold has been reached: policy user over ratelimit,limit:100,time:1 minute"
+              : "Backend unavailable"),
+        );
       }
-      return dnsError(mode.status, mode.code, mode.message ?? (mode.code === "DNS.0014" ? "Request forbidden by flow control." : "Internal error."));
+      return dnsError(
+        mode.status,
+        mode.code,
+        mode.message ?? (mode.code === "DNS.0014" ? "Request forbidden by flow control." : "Internal error."),
+      );
     },
   });
 
@@ -252,7 +309,8 @@ export function startHuaweiFake(): HuaweiFake {
     addZone,
     zoneNamed,
     addRecordSet,
-    recordSets: (zone: string, name: string, type: string) => (zoneNamed(zone)?.recordsets ?? []).filter((s) => s.name === dotted(name) && s.type === type),
+    recordSets: (zone: string, name: string, type: string) =>
+      (zoneNamed(zone)?.recordsets ?? []).filter((s) => s.name === dotted(name) && s.type === type),
     reset() {
       zones.clear();
       keys.clear();

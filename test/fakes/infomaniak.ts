@@ -15,7 +15,15 @@
 // `envelopeOnly`, a 200 whose envelope says "error", as lego checks for), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const INFOMANIAK_FAKE_TOKEN = "infomaniak-fake-token-0123456789abcdef";
 const INFOMANIAK_MIN_TTL = 60;
@@ -63,7 +71,10 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
   const zones = new Map<string, InfomaniakRecord[]>();
   let nextId = 1000;
 
-  function addRecord(zone: string, init: { source: string; type: string; target: string; ttl?: number }): InfomaniakRecord {
+  function addRecord(
+    zone: string,
+    init: { source: string; type: string; target: string; ttl?: number },
+  ): InfomaniakRecord {
     const records = zones.get(zone);
     if (!records) throw new Error(`fake Infomaniak: no zone ${zone}`);
     const record: InfomaniakRecord = {
@@ -81,14 +92,25 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
 
   function validate(type: string, fields: Record<string, unknown>): { code: string; description: string }[] {
     const problems: { code: string; description: string }[] = [];
-    if (typeof fields.source !== "string") problems.push({ code: "attribute_required", description: "The source attribute is required" });
+    if (typeof fields.source !== "string")
+      problems.push({ code: "attribute_required", description: "The source attribute is required" });
     const target = fields.target;
-    if (typeof target !== "string") problems.push({ code: "attribute_required", description: "The target attribute is required" });
+    if (typeof target !== "string")
+      problems.push({ code: "attribute_required", description: "The target attribute is required" });
     else if ((type === "A" && !isIPv4(target)) || (type === "AAAA" && !isIPv6(target))) {
-      problems.push({ code: "attribute_invalid", description: `The target attribute must be a valid ${type === "A" ? "IPv4" : "IPv6"} address` });
+      problems.push({
+        code: "attribute_invalid",
+        description: `The target attribute must be a valid ${type === "A" ? "IPv4" : "IPv6"} address`,
+      });
     }
-    if (fields.ttl !== undefined && (typeof fields.ttl !== "number" || !Number.isInteger(fields.ttl) || fields.ttl < INFOMANIAK_MIN_TTL)) {
-      problems.push({ code: "attribute_min_value", description: `The ttl attribute must be at least ${INFOMANIAK_MIN_TTL}` });
+    if (
+      fields.ttl !== undefined &&
+      (typeof fields.ttl !== "number" || !Number.isInteger(fields.ttl) || fields.ttl < INFOMANIAK_MIN_TTL)
+    ) {
+      problems.push({
+        code: "attribute_min_value",
+        description: `The ttl attribute must be at least ${INFOMANIAK_MIN_TTL}`,
+      });
     }
     return problems;
   }
@@ -97,11 +119,13 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
     const auth = request.headers.authorization ?? "";
     if (!auth.startsWith("Bearer ") || !tokens.has(auth.slice("Bearer ".length))) return error(401);
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
-    if (segments[0] !== "2" || segments[1] !== "zones" || segments[3] !== "records" || segments.length > 5) return error(404);
+    if (segments[0] !== "2" || segments[1] !== "zones" || segments[3] !== "records" || segments.length > 5)
+      return error(404);
     const zone = segments[2] ?? "";
     const records = zones.get(zone);
     if (!records) {
-      if (fake.foreignZoneStatus === 422) return invalid([{ code: "attribute_invalid", description: "The zone attribute is invalid" }]);
+      if (fake.foreignZoneStatus === 422)
+        return invalid([{ code: "attribute_invalid", description: "The zone attribute is invalid" }]);
       return error(fake.foreignZoneStatus);
     }
 
@@ -113,7 +137,12 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
       const problems = validate(type, fields);
       if (type === "") problems.push({ code: "attribute_required", description: "The type attribute is required" });
       if (problems.length > 0) return invalid(problems);
-      const created = addRecord(zone, { source: fields.source as string, type, target: fields.target as string, ttl: (fields.ttl as number | undefined) ?? 3600 });
+      const created = addRecord(zone, {
+        source: fields.source as string,
+        type,
+        target: fields.target as string,
+        ttl: (fields.ttl as number | undefined) ?? 3600,
+      });
       return success(created);
     }
 
@@ -138,7 +167,10 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       const known = DEFAULT_DESCRIPTIONS[mode.status] ?? { code: "error", description: "Error" };
-      const body = { result: "error", error: { code: mode.code ?? known.code, description: mode.description ?? known.description } };
+      const body = {
+        result: "error",
+        error: { code: mode.code ?? known.code, description: mode.description ?? known.description },
+      };
       return json(mode.envelopeOnly ? 200 : mode.status, body, retryAfterHeader(mode.retryAfter));
     },
   });
@@ -149,7 +181,8 @@ export function startInfomaniakFake(options: { tokens?: string[] } = {}): Infoma
     foreignZoneStatus: 404 as 404 | 403 | 422,
     addZone: (zone: string) => void zones.set(zone, []),
     addRecord,
-    records: (zone: string, source: string, type: string) => zones.get(zone)?.filter((r) => r.source === source && r.type === type) ?? [],
+    records: (zone: string, source: string, type: string) =>
+      zones.get(zone)?.filter((r) => r.source === source && r.type === type) ?? [],
     reset() {
       zones.clear();
       fake.foreignZoneStatus = 404;

@@ -56,7 +56,10 @@ export interface InwxFake extends FakeServer<InwxFault> {
   /** The clock the fake checks TOTP codes against. */
   now: () => number;
   addDomain(name: string): void;
-  addRecord(domain: string, record: { name: string; type: string; content: string; ttl?: number; prio?: number }): InwxRecord;
+  addRecord(
+    domain: string,
+    record: { name: string; type: string; content: string; ttl?: number; prio?: number },
+  ): InwxRecord;
   records(domain: string, name: string, type: string): InwxRecord[];
   methods(): string[];
   changes(): number;
@@ -84,17 +87,34 @@ export function startInwxFake(): InwxFake {
   }
   seedUsers();
 
-  function addRecord(domain: string, init: { name: string; type: string; content: string; ttl?: number; prio?: number }): InwxRecord {
+  function addRecord(
+    domain: string,
+    init: { name: string; type: string; content: string; ttl?: number; prio?: number },
+  ): InwxRecord {
     const list = domains.get(domain);
     if (!list) throw new Error(`fake INWX: no domain ${domain}`);
-    const record: InwxRecord = { id: ++nextId, name: init.name, type: init.type, content: init.content, ttl: init.ttl ?? 3600, prio: init.prio ?? 0 };
+    const record: InwxRecord = {
+      id: ++nextId,
+      name: init.name,
+      type: init.type,
+      content: init.content,
+      ttl: init.ttl ?? 3600,
+      prio: init.prio ?? 0,
+    };
     list.push(record);
     return record;
   }
 
-  const answer = (code: number, msg: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => json(200, { code, msg, ...extra }, headers);
-  const ok = (resData?: Record<string, unknown>, headers: Record<string, string> = {}) => answer(1000, "Command completed successfully", resData ? { resData } : {}, headers);
-  const authError = (reason?: string, reasonCode?: string) => answer(2200, "Authentication error", reason ? { reason, reasonCode } : {});
+  const answer = (
+    code: number,
+    msg: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) => json(200, { code, msg, ...extra }, headers);
+  const ok = (resData?: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    answer(1000, "Command completed successfully", resData ? { resData } : {}, headers);
+  const authError = (reason?: string, reasonCode?: string) =>
+    answer(2200, "Authentication error", reason ? { reason, reasonCode } : {});
   const notExist = () => answer(2303, "Object does not exist");
 
   function sessionOf(request: LoggedRequest): string | undefined {
@@ -104,9 +124,11 @@ export function startInwxFake(): InwxFake {
 
   function route(request: LoggedRequest): Response {
     if (request.method !== "POST" || request.path !== "/") return new Response("Not Found", { status: 404 });
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const method = typeof body.method === "string" ? body.method : "";
-    const params = typeof body.params === "object" && body.params !== null ? (body.params as Record<string, unknown>) : {};
+    const params =
+      typeof body.params === "object" && body.params !== null ? (body.params as Record<string, unknown>) : {};
 
     if (method === "account.login") {
       const user = users.get(String(params.user ?? ""));
@@ -114,7 +136,10 @@ export function startInwxFake(): InwxFake {
       if (sessions.size >= fake.maxSessions) return answer(2502, "Session limit exceeded; server closing connection");
       const id = crypto.randomUUID().replaceAll("-", "");
       sessions.set(id, { user: String(params.user), unlocked: user.tfaSecret === undefined });
-      return ok({ customerId: 12345, accountId: 67890, tfa: user.tfaSecret === undefined ? "0" : "GOOGLE-AUTH" }, { "Set-Cookie": `domrobot=${id}; path=/; secure; HttpOnly` });
+      return ok(
+        { customerId: 12345, accountId: 67890, tfa: user.tfaSecret === undefined ? "0" : "GOOGLE-AUTH" },
+        { "Set-Cookie": `domrobot=${id}; path=/; secure; HttpOnly` },
+      );
     }
 
     const id = sessionOf(request);
@@ -124,11 +149,19 @@ export function startInwxFake(): InwxFake {
     if (method === "account.unlock") {
       const secret = decodeBase32(users.get(session.user)?.tfaSecret ?? "");
       // The code of this step or the one before, as authenticator checks allow for clock drift.
-      const step = secret === undefined ? undefined : [0, -30_000].map((drift) => fake.now() + drift).find((at) => totp(secret, at) === String(params.tan ?? ""));
-      if (step === undefined) return answer(2200, "Authentication error", { reason: "Invalid TAN", reasonCode: "Error_InvalidTan" });
+      const step =
+        secret === undefined
+          ? undefined
+          : [0, -30_000].map((drift) => fake.now() + drift).find((at) => totp(secret, at) === String(params.tan ?? ""));
+      if (step === undefined)
+        return answer(2200, "Authentication error", { reason: "Invalid TAN", reasonCode: "Error_InvalidTan" });
       const used = usedSteps.get(session.user) ?? new Set<number>();
       const counter = Math.floor(step / 30_000);
-      if (used.has(counter)) return answer(2200, "Authentication error", { reason: "The confirmation code is invalid.", reasonCode: "INVALID" });
+      if (used.has(counter))
+        return answer(2200, "Authentication error", {
+          reason: "The confirmation code is invalid.",
+          reasonCode: "INVALID",
+        });
       used.add(counter);
       usedSteps.set(session.user, used);
       session.unlocked = true;
@@ -138,7 +171,8 @@ export function startInwxFake(): InwxFake {
       sessions.delete(id!);
       return answer(1500, "Command completed successfully; ending session");
     }
-    if (!session.unlocked) return authError("You need to unlock your account with your mobile TAN.", "Error_AccountUnlockRequired");
+    if (!session.unlocked)
+      return authError("You need to unlock your account with your mobile TAN.", "Error_AccountUnlockRequired");
 
     switch (method) {
       case "nameserver.info": {
@@ -146,9 +180,17 @@ export function startInwxFake(): InwxFake {
         const list = domains.get(domain);
         if (!list) return notExist();
         const matched = list.filter(
-          (r) => (params.name === undefined || r.name === String(params.name).toLowerCase()) && (params.type === undefined || r.type === params.type),
+          (r) =>
+            (params.name === undefined || r.name === String(params.name).toLowerCase()) &&
+            (params.type === undefined || r.type === params.type),
         );
-        return ok({ roId: 1234, domain, type: "MASTER", count: matched.length, ...(matched.length === 0 ? {} : { record: matched.map((r) => ({ ...r })) }) });
+        return ok({
+          roId: 1234,
+          domain,
+          type: "MASTER",
+          count: matched.length,
+          ...(matched.length === 0 ? {} : { record: matched.map((r) => ({ ...r })) }),
+        });
       }
       case "nameserver.updateRecord": {
         const record = [...domains.values()].flat().find((r) => r.id === Number(params.id));
@@ -164,11 +206,18 @@ export function startInwxFake(): InwxFake {
         const list = domains.get(domain);
         if (!list) return notExist();
         const name = String(params.name ?? "").toLowerCase();
-        if (name !== domain && !name.endsWith(`.${domain}`)) return answer(2005, "Parameter value syntax error", { reason: "name is not in the domain" });
+        if (name !== domain && !name.endsWith(`.${domain}`))
+          return answer(2005, "Parameter value syntax error", { reason: "name is not in the domain" });
         const problem = check(String(params.type), params.content, params.ttl ?? 3600);
         if (problem) return answer(2005, "Parameter value syntax error", { reason: problem });
-        if (list.some((r) => r.name === name && r.type === params.type && r.content === params.content)) return answer(2302, "Object exists");
-        const record = addRecord(domain, { name, type: String(params.type), content: String(params.content), ttl: Number(params.ttl ?? 3600) });
+        if (list.some((r) => r.name === name && r.type === params.type && r.content === params.content))
+          return answer(2302, "Object exists");
+        const record = addRecord(domain, {
+          name,
+          type: String(params.type),
+          content: String(params.content),
+          ttl: Number(params.ttl ?? 3600),
+        });
         return ok({ id: record.id });
       }
       default:
@@ -195,10 +244,16 @@ export function startInwxFake(): InwxFake {
     now: Date.now,
     addDomain(name: string) {
       domains.set(name, []);
-      addRecord(name, { name, type: "SOA", content: `ns.inwx.de. hostmaster.inwx.de. 2026112401 10800 3600 604800 3600`, ttl: 86400 });
+      addRecord(name, {
+        name,
+        type: "SOA",
+        content: `ns.inwx.de. hostmaster.inwx.de. 2026112401 10800 3600 604800 3600`,
+        ttl: 86400,
+      });
     },
     addRecord,
-    records: (domain: string, name: string, type: string) => domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
+    records: (domain: string, name: string, type: string) =>
+      domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
     methods: () => server.requests.map(inwxMethod),
     changes: () => server.requests.filter((r) => CHANGES.has(inwxMethod(r))).length,
     reset() {

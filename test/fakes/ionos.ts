@@ -11,7 +11,15 @@
 // 60–86400), the PUT's answer (the client reads none of it), and whether a 429 names a wait.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const IONOS_FAKE_API_KEY = "0a1b2c3d4e5f.ionosfakesecret0123456789abcdefABCDEF";
 const IONOS_DEFAULT_TTL = 3600;
@@ -26,7 +34,10 @@ export interface IonosRecord {
   disabled: boolean;
 }
 
-export type IonosFault = { status: number; code?: string; message?: string; retryAfter?: number } | "malformed" | "html";
+export type IonosFault =
+  | { status: number; code?: string; message?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface IonosFake extends FakeServer<IonosFault> {
   keys: Set<string>;
@@ -34,7 +45,10 @@ export interface IonosFake extends FakeServer<IonosFault> {
   zones: Map<string, { id: string; records: IonosRecord[] }>;
   addZone(name: string): string;
   /** `name` the full name. */
-  addRecord(zone: string, record: { name: string; type: string; content: string; ttl?: number; disabled?: boolean }): IonosRecord;
+  addRecord(
+    zone: string,
+    record: { name: string; type: string; content: string; ttl?: number; disabled?: boolean },
+  ): IonosRecord;
   record(zone: string, name: string, type: string): IonosRecord | undefined;
   reset(): void;
 }
@@ -54,10 +68,21 @@ export function startIonosFake(): IonosFake {
   let next = 0;
   const uuid = () => `00000000-0000-4000-8000-${String(++next).padStart(12, "0")}`;
 
-  function addRecord(zone: string, init: { name: string; type: string; content: string; ttl?: number; disabled?: boolean }): IonosRecord {
+  function addRecord(
+    zone: string,
+    init: { name: string; type: string; content: string; ttl?: number; disabled?: boolean },
+  ): IonosRecord {
     const found = zones.get(zone);
     if (!found) throw new Error(`fake IONOS: no zone ${zone}`);
-    const record: IonosRecord = { id: uuid(), name: init.name, type: init.type, content: init.content, ttl: init.ttl ?? IONOS_DEFAULT_TTL, prio: 0, disabled: init.disabled ?? false };
+    const record: IonosRecord = {
+      id: uuid(),
+      name: init.name,
+      type: init.type,
+      content: init.content,
+      ttl: init.ttl ?? IONOS_DEFAULT_TTL,
+      prio: 0,
+      disabled: init.disabled ?? false,
+    };
     found.records.push(record);
     return record;
   }
@@ -66,7 +91,13 @@ export function startIonosFake(): IonosFake {
     if (!keys.has(request.headers["x-api-key"] ?? "")) return error(401);
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "v1" || segments[1] !== "zones") return error(404);
-    if (segments.length === 2) return request.method === "GET" ? json(200, [...zones].map(([name, z]) => ({ id: z.id, name, type: "NATIVE" }))) : error(405);
+    if (segments.length === 2)
+      return request.method === "GET"
+        ? json(
+            200,
+            [...zones].map(([name, z]) => ({ id: z.id, name, type: "NATIVE" })),
+          )
+        : error(405);
     const entry = [...zones].find(([, z]) => z.id === segments[2]);
     if (!entry) return error(404);
     const [zoneName, zone] = entry;
@@ -74,8 +105,16 @@ export function startIonosFake(): IonosFake {
       if (request.method !== "GET") return error(405);
       const q = request.query;
       const types = q.recordType?.split(",");
-      const records = zone.records.filter((r) => (q.recordName === undefined || r.name === q.recordName) && (types === undefined || types.includes(r.type)));
-      return json(200, { id: zone.id, name: zoneName, type: "NATIVE", records: records.map((r) => ({ ...r, rootName: zoneName, changeDate: "2026-11-24T10:00:00.000Z" })) });
+      const records = zone.records.filter(
+        (r) =>
+          (q.recordName === undefined || r.name === q.recordName) && (types === undefined || types.includes(r.type)),
+      );
+      return json(200, {
+        id: zone.id,
+        name: zoneName,
+        type: "NATIVE",
+        records: records.map((r) => ({ ...r, rootName: zoneName, changeDate: "2026-11-24T10:00:00.000Z" })),
+      });
     }
     if (segments[3] !== "records") return error(404);
     if (segments.length === 4) {
@@ -84,19 +123,33 @@ export function startIonosFake(): IonosFake {
       const created: IonosRecord[] = [];
       for (const item of request.body as Record<string, unknown>[]) {
         const invalid = check(item.type, item.content, item.ttl);
-        if (invalid || typeof item.name !== "string" || !(item.name === zoneName || item.name.endsWith(`.${zoneName}`))) return error(400, {}, "INVALID_RECORD", invalid ?? "Record name is not in the zone.");
-        created.push(addRecord(zoneName, { name: item.name, type: item.type as string, content: item.content as string, ...(typeof item.ttl === "number" ? { ttl: item.ttl } : {}) }));
+        if (invalid || typeof item.name !== "string" || !(item.name === zoneName || item.name.endsWith(`.${zoneName}`)))
+          return error(400, {}, "INVALID_RECORD", invalid ?? "Record name is not in the zone.");
+        created.push(
+          addRecord(zoneName, {
+            name: item.name,
+            type: item.type as string,
+            content: item.content as string,
+            ...(typeof item.ttl === "number" ? { ttl: item.ttl } : {}),
+          }),
+        );
       }
       return json(201, created);
     }
     const record = zone.records.find((r) => r.id === segments[4]);
     if (!record) return error(404, {}, "RECORD_NOT_FOUND", "Record not found.");
     if (request.method !== "PUT") return error(405);
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const invalid = check(record.type, body.content, body.ttl);
     if (invalid) return error(400, {}, "INVALID_RECORD", invalid);
     // The PUT replaces the record: what is left out goes back to its default.
-    Object.assign(record, { content: body.content, ttl: typeof body.ttl === "number" ? body.ttl : IONOS_DEFAULT_TTL, prio: typeof body.prio === "number" ? body.prio : 0, disabled: body.disabled === true });
+    Object.assign(record, {
+      content: body.content,
+      ttl: typeof body.ttl === "number" ? body.ttl : IONOS_DEFAULT_TTL,
+      prio: typeof body.prio === "number" ? body.prio : 0,
+      disabled: body.disabled === true,
+    });
     return json(200, record);
   }
 
@@ -119,7 +172,8 @@ export function startIonosFake(): IonosFake {
       return id;
     },
     addRecord,
-    record: (zone: string, name: string, type: string) => zones.get(zone)?.records.find((r) => r.name === name && r.type === type),
+    record: (zone: string, name: string, type: string) =>
+      zones.get(zone)?.records.find((r) => r.name === name && r.type === type),
     reset() {
       zones.clear();
       keys.clear();
@@ -133,8 +187,10 @@ export function startIonosFake(): IonosFake {
 
 function check(type: unknown, content: unknown, ttl: unknown): string | undefined {
   if (type !== "A" && type !== "AAAA") return "Record type is not supported by this fake.";
-  if (typeof content !== "string" || (type === "A" && !isIPv4(content)) || (type === "AAAA" && !isIPv6(content))) return "Record content is invalid.";
-  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 86400)) return "TTL must be between 60 and 86400.";
+  if (typeof content !== "string" || (type === "A" && !isIPv4(content)) || (type === "AAAA" && !isIPv6(content)))
+    return "Record content is invalid.";
+  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 86400))
+    return "TTL must be between 60 and 86400.";
   return undefined;
 }
 

@@ -18,7 +18,15 @@
 // default 48 a day).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, plainText, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  plainText,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const IPV64_FAKE_API_KEY = "ipv64fakeapikey0123456789abcdef0";
 
@@ -63,10 +71,21 @@ export function startIpv64Fake(): Ipv64Fake {
 
   const unauthorized = () => json(401, { status: "401 Unauthorized", info: "Unauthorized" });
 
-  function addRecord(domainName: string, init: { praefix: string; type: string; content: string; ttl?: number }): Ipv64Record {
+  function addRecord(
+    domainName: string,
+    init: { praefix: string; type: string; content: string; ttl?: number },
+  ): Ipv64Record {
     const domain = domains.get(domainName);
     if (!domain) throw new Error(`fake IPv64: no domain ${domainName}`);
-    const record = { record_id: nextId++, content: init.content, ttl: init.ttl ?? 60, type: init.type, praefix: init.praefix, last_update: "2023-07-19 13:18:59", record_key: `key${nextId}` };
+    const record = {
+      record_id: nextId++,
+      content: init.content,
+      ttl: init.ttl ?? 60,
+      type: init.type,
+      praefix: init.praefix,
+      last_update: "2023-07-19 13:18:59",
+      record_key: `key${nextId}`,
+    };
     domain.records.push(record);
     return record;
   }
@@ -76,13 +95,19 @@ export function startIpv64Fake(): Ipv64Fake {
       const auth = request.headers.authorization ?? "";
       if (!auth.startsWith("Bearer ") || !apiKeys.has(auth.slice(7))) return unauthorized();
       if (request.method === "GET" && "get_domains" in request.query) {
-        return json(200, { subdomains: Object.fromEntries(domains), info: "success", status: "200 OK", add_domain: "get_domains" });
+        return json(200, {
+          subdomains: Object.fromEntries(domains),
+          info: "success",
+          status: "200 OK",
+          add_domain: "get_domains",
+        });
       }
       if (request.method === "POST" && typeof request.body === "string") {
         const form = new URLSearchParams(request.body);
         const domain = form.get("add_record");
         if (domain !== null) {
-          if (!domains.has(domain)) return json(403, { info: "error", status: "403 Forbidden", add_record: "domain not found" });
+          if (!domains.has(domain))
+            return json(403, { info: "error", status: "403 Forbidden", add_record: "domain not found" });
           const type = form.get("type") ?? "";
           const content = form.get("content") ?? "";
           if ((type === "A" && !isIPv4(content)) || (type === "AAAA" && !isIPv6(content))) {
@@ -101,7 +126,8 @@ export function startIpv64Fake(): Ipv64Fake {
       if (domain.domain_update_hash !== key) return plainText("badauth", 401);
       const address = ip6 ?? ip ?? "";
       const type = ip6 !== undefined ? "AAAA" : "A";
-      if ((type === "A" && !isIPv4(address)) || (type === "AAAA" && !isIPv6(address))) return plainText("badrequest", 400);
+      if ((type === "A" && !isIPv4(address)) || (type === "AAAA" && !isIPv6(address)))
+        return plainText("badrequest", 400);
       const record = domain.records.find((r) => r.praefix === praefix && r.type === type);
       if (!record) return plainText("nohost", 200);
       if (record.content === address) return plainText(`nochg ${address}`);
@@ -119,7 +145,11 @@ export function startIpv64Fake(): Ipv64Fake {
       if (mode === "html") return htmlErrorPage();
       if ("json" in mode) return json(mode.status, mode.json);
       if ("text" in mode) return plainText(mode.text, mode.status);
-      return json(mode.status, { info: mode.body ?? "Too Many Requests", status: `${mode.status} ${mode.body ?? "Too Many Requests"}` }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        { info: mode.body ?? "Too Many Requests", status: `${mode.status} ${mode.body ?? "Too Many Requests"}` },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -127,12 +157,18 @@ export function startIpv64Fake(): Ipv64Fake {
     apiKeys,
     domains,
     addDomain(name: string) {
-      const domain = { updates: 0, wildcard: 1, domain_update_hash: `hash${Buffer.from(name).toString("hex").slice(0, 24)}`, records: [] };
+      const domain = {
+        updates: 0,
+        wildcard: 1,
+        domain_update_hash: `hash${Buffer.from(name).toString("hex").slice(0, 24)}`,
+        records: [],
+      };
       domains.set(name, domain);
       return domain;
     },
     addRecord,
-    recordsOf: (domain: string, praefix: string, type: string) => domains.get(domain)?.records.filter((r) => r.praefix === praefix && r.type === type) ?? [],
+    recordsOf: (domain: string, praefix: string, type: string) =>
+      domains.get(domain)?.records.filter((r) => r.praefix === praefix && r.type === type) ?? [],
     reset() {
       domains.clear();
       apiKeys.clear();

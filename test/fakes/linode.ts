@@ -14,7 +14,15 @@
 
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("linode", {
@@ -31,7 +39,9 @@ export const LINODE_FAKE_TOKEN = "linode-fake-pat-0123456789abcdef0123456789abcd
 /** A token with Domains: Read Only. */
 export const LINODE_FAKE_READONLY_TOKEN = "linode-fake-readonly-0123456789abcdef0123456789";
 /** The values `ttl_sec` is rounded to; 0 means the domain's default. */
-export const LINODE_TTLS = [0, 30, 120, 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200];
+export const LINODE_TTLS = [
+  0, 30, 120, 300, 3600, 7200, 14400, 28800, 57600, 86400, 172800, 345600, 604800, 1209600, 2419200,
+];
 
 export interface LinodeRecord {
   id: number;
@@ -137,13 +147,28 @@ export function startLinodeFake(): LinodeFake {
     const number = request.query.page === undefined ? 1 : Number(request.query.page);
     const pages = Math.max(1, Math.ceil(items.length / pageSize));
     if (!Number.isInteger(number) || number < 1 || number > pages) return invalid("page", `Must be 1-${pages}`);
-    return json(200, { data: items.slice((number - 1) * pageSize, number * pageSize), page: number, pages, results: items.length });
+    return json(200, {
+      data: items.slice((number - 1) * pageSize, number * pageSize),
+      page: number,
+      pages,
+      results: items.length,
+    });
   }
 
   function domainJson(domain: LinodeDomain) {
     const { records: _, ...rest } = domain;
     // No `description` or `group`: unset here, and the description gives neither an empty value.
-    return { ...rest, soa_email: `admin@${domain.domain}`, ttl_sec: 0, refresh_sec: 0, retry_sec: 0, expire_sec: 0, tags: [], master_ips: [], axfr_ips: [] };
+    return {
+      ...rest,
+      soa_email: `admin@${domain.domain}`,
+      ttl_sec: 0,
+      refresh_sec: 0,
+      retry_sec: 0,
+      expire_sec: 0,
+      tags: [],
+      master_ips: [],
+      axfr_ips: [],
+    };
   }
 
   function route(request: LoggedRequest): Response {
@@ -153,7 +178,8 @@ export function startLinodeFake(): LinodeFake {
     if (request.method !== "GET" && scope !== "read_write") return error(403);
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "domains") return error(404);
-    if (segments.length === 1) return request.method === "GET" ? page(request, [...domains.values()].map(domainJson)) : error(405);
+    if (segments.length === 1)
+      return request.method === "GET" ? page(request, [...domains.values()].map(domainJson)) : error(405);
 
     const domain = domains.get(Number(segments[1]));
     if (!domain) return error(404);
@@ -169,7 +195,12 @@ export function startLinodeFake(): LinodeFake {
       const checked = checkTarget(fields.type, fields.target) ?? checkTtl(fields.ttl_sec);
       if (checked) return checked;
       const name = typeof fields.name === "string" ? fields.name : "";
-      const record = addRecord(domain.domain, { name, type: fields.type, target: fields.target as string, ttl: round(Number(fields.ttl_sec ?? 0)) });
+      const record = addRecord(domain.domain, {
+        name,
+        type: fields.type,
+        target: fields.target as string,
+        ttl: round(Number(fields.ttl_sec ?? 0)),
+      });
       return json(200, record);
     }
 
@@ -179,7 +210,8 @@ export function startLinodeFake(): LinodeFake {
     if (request.method !== "PUT") return error(405);
     if (domain.type === "slave") return invalid(null, "You may not edit records on a slave domain");
     const fields = objectBody(request);
-    const checked = (fields.target === undefined ? undefined : checkTarget(record.type, fields.target)) ?? checkTtl(fields.ttl_sec);
+    const checked =
+      (fields.target === undefined ? undefined : checkTarget(record.type, fields.target)) ?? checkTtl(fields.ttl_sec);
     if (checked) return checked;
     // Only what is sent changes; the rest of the record stays as it was.
     if (typeof fields.target === "string") record.target = fields.target;
@@ -203,13 +235,20 @@ export function startLinodeFake(): LinodeFake {
     tokens,
     domains,
     addDomain(name: string, options: { type?: "master" | "slave"; status?: LinodeDomain["status"] } = {}) {
-      const domain: LinodeDomain = { id: ++nextId, domain: name, type: options.type ?? "master", status: options.status ?? "active", records: [] };
+      const domain: LinodeDomain = {
+        id: ++nextId,
+        domain: name,
+        type: options.type ?? "master",
+        status: options.status ?? "active",
+        records: [],
+      };
       domains.set(domain.id, domain);
       return domain;
     },
     addRecord,
     domain: byName,
-    record: (domain: string, name: string, type: string) => byName(domain)?.records.find((r) => r.name === name && r.type === type),
+    record: (domain: string, name: string, type: string) =>
+      byName(domain)?.records.find((r) => r.name === name && r.type === type),
     rounding: "nearest" as "nearest" | "up",
     reset() {
       fake.rounding = "nearest";
@@ -225,7 +264,9 @@ export function startLinodeFake(): LinodeFake {
 }
 
 function objectBody(request: LoggedRequest): Record<string, unknown> {
-  return typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+  return typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+    ? (request.body as Record<string, unknown>)
+    : {};
 }
 
 function checkTarget(type: unknown, target: unknown): Response | undefined {
@@ -237,7 +278,8 @@ function checkTarget(type: unknown, target: unknown): Response | undefined {
 
 function checkTtl(ttl: unknown): Response | undefined {
   if (ttl === undefined) return undefined;
-  if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 0 || ttl > 2419200) return invalid("ttl_sec", "Must be an integer between 0 and 2419200");
+  if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 0 || ttl > 2419200)
+    return invalid("ttl_sec", "Must be an integer between 0 and 2419200");
   return undefined;
 }
 

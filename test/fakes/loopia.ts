@@ -26,7 +26,13 @@
 // the traffic lego recorded (providers/dns/loopia/internal/mock_test.go: `<string>\n  OK\n</string>`).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { decodeMethodCall, encodeFault, encodeMethodResponse, isStruct, type XmlRpcValue } from "../../src/dns/protocols/xmlrpc";
+import {
+  decodeMethodCall,
+  encodeFault,
+  encodeMethodResponse,
+  isStruct,
+  type XmlRpcValue,
+} from "../../src/dns/protocols/xmlrpc";
 import { type FakeServer, htmlErrorPage, type LoggedRequest, retryAfterHeader, startFakeServer } from "./server";
 
 export const LOOPIA_FAKE_USER = "ddnsd@loopiaapi";
@@ -43,7 +49,12 @@ export interface LoopiaRecord {
   record_id: number;
 }
 
-export type LoopiaFault = { status: string } | { faultCode: number; faultString: string } | { httpStatus: number; retryAfter?: number } | "malformed" | "html";
+export type LoopiaFault =
+  | { status: string }
+  | { faultCode: number; faultString: string }
+  | { httpStatus: number; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface LoopiaFake extends FakeServer<LoopiaFault> {
   users: Map<string, string>;
@@ -53,7 +64,12 @@ export interface LoopiaFake extends FakeServer<LoopiaFault> {
   domains: Map<string, Map<string, LoopiaRecord[]>>;
   customerDomains: Map<string, Map<string, LoopiaRecord[]>>;
   addDomain(name: string, account?: "own" | "customer"): void;
-  addRecord(domain: string, subdomain: string, record: { type: string; rdata: string; ttl?: number; priority?: number }, account?: "own" | "customer"): LoopiaRecord;
+  addRecord(
+    domain: string,
+    subdomain: string,
+    record: { type: string; rdata: string; ttl?: number; priority?: number },
+    account?: "own" | "customer",
+  ): LoopiaRecord;
   records(domain: string, subdomain: string, type: string, account?: "own" | "customer"): LoopiaRecord[];
   /** Every string of an answer padded with whitespace, as Loopia's server sends them. */
   padded: boolean;
@@ -64,7 +80,14 @@ export interface LoopiaFake extends FakeServer<LoopiaFault> {
   reset(): void;
 }
 
-const ARITY: Record<string, number> = { getDomains: 0, getSubdomains: 1, getZoneRecords: 2, updateZoneRecord: 3, addZoneRecord: 3, addSubdomain: 2 };
+const ARITY: Record<string, number> = {
+  getDomains: 0,
+  getSubdomains: 1,
+  getZoneRecords: 2,
+  updateZoneRecord: 3,
+  addZoneRecord: 3,
+  addSubdomain: 2,
+};
 const LISTINGS = new Set(["getDomains", "getSubdomains", "getZoneRecords"]);
 export const LOOPIA_CHANGES = new Set(["updateZoneRecord", "addZoneRecord", "addSubdomain"]);
 
@@ -88,13 +111,25 @@ export function startLoopiaFake(): LoopiaFake {
   const customerDomains = new Map<string, Map<string, LoopiaRecord[]>>();
   let nextId = 5000;
 
-  const xml = (body: string, status?: number, headers?: Record<string, string>) => xmlResponse(fake.padded ? pad(body) : body, status, headers);
+  const xml = (body: string, status?: number, headers?: Record<string, string>) =>
+    xmlResponse(fake.padded ? pad(body) : body, status, headers);
   const accountOf = (account: "own" | "customer" = "own") => (account === "own" ? domains : customerDomains);
 
-  function addRecord(domain: string, subdomain: string, init: { type: string; rdata: string; ttl?: number; priority?: number }, account?: "own" | "customer"): LoopiaRecord {
+  function addRecord(
+    domain: string,
+    subdomain: string,
+    init: { type: string; rdata: string; ttl?: number; priority?: number },
+    account?: "own" | "customer",
+  ): LoopiaRecord {
     const zone = accountOf(account).get(domain);
     if (!zone) throw new Error(`fake Loopia: no domain ${domain}`);
-    const record: LoopiaRecord = { type: init.type, ttl: init.ttl ?? LOOPIA_DEFAULT_TTL, priority: init.priority ?? 0, rdata: init.rdata, record_id: ++nextId };
+    const record: LoopiaRecord = {
+      type: init.type,
+      ttl: init.ttl ?? LOOPIA_DEFAULT_TTL,
+      priority: init.priority ?? 0,
+      rdata: init.rdata,
+      record_id: ++nextId,
+    };
     if (!zone.has(subdomain)) zone.set(subdomain, []);
     zone.get(subdomain)!.push(record);
     return record;
@@ -130,7 +165,14 @@ export function startLoopiaFake(): LoopiaFake {
       case "getDomains":
         return xml(
           encodeMethodResponse(
-            [...account.keys()].map((name) => ({ domain: name, paid: 1, registered: 1, renewal_status: "NORMAL", expiration_date: "2027-06-01", reference_no: 0 })),
+            [...account.keys()].map((name) => ({
+              domain: name,
+              paid: 1,
+              registered: 1,
+              renewal_status: "NORMAL",
+              expiration_date: "2027-06-01",
+              reference_no: 0,
+            })),
           ),
         );
       case "getSubdomains":
@@ -151,7 +193,12 @@ export function startLoopiaFake(): LoopiaFake {
         if (!list) return answerStatus(call.method, "UNKNOWN_ERROR");
         const problem = check(record);
         if (problem) return answerStatus(call.method, "BAD_INDATA");
-        const fields = { type: String(record.type), ttl: Number(record.ttl), priority: Number(record.priority ?? 0), rdata: String(record.rdata) };
+        const fields = {
+          type: String(record.type),
+          ttl: Number(record.ttl),
+          priority: Number(record.priority ?? 0),
+          rdata: String(record.rdata),
+        };
         if (call.method === "addZoneRecord") {
           list.push({ ...fields, record_id: ++nextId });
           return answerStatus(call.method, "OK");
@@ -172,7 +219,11 @@ export function startLoopiaFake(): LoopiaFake {
     renderFault(mode, request) {
       if (mode === "malformed") return xml('<?xml version="1.0"?><methodResponse><params><param><value><array><data>');
       if (mode === "html") return htmlErrorPage();
-      if ("httpStatus" in mode) return new Response("Too Many Requests", { status: mode.httpStatus, headers: retryAfterHeader(mode.retryAfter) });
+      if ("httpStatus" in mode)
+        return new Response("Too Many Requests", {
+          status: mode.httpStatus,
+          headers: retryAfterHeader(mode.retryAfter),
+        });
       if ("faultCode" in mode) return xml(encodeFault(mode.faultCode, mode.faultString));
       return answerStatus(loopiaMethod(request), mode.status);
     },

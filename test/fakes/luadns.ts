@@ -41,12 +41,22 @@ export interface LuadnsFake extends FakeServer<LuadnsFault> {
   addZone(name: string): LuadnsZone;
   zoneNamed(name: string): LuadnsZone | undefined;
   /** `hostname` without the trailing dot. */
-  addRecord(zone: string, record: { hostname: string; type: string; content: string; ttl: number; generated?: boolean }): LuadnsRecord;
+  addRecord(
+    zone: string,
+    record: { hostname: string; type: string; content: string; ttl: number; generated?: boolean },
+  ): LuadnsRecord;
   recordsOf(zone: string, hostname: string, type: string): LuadnsRecord[];
   reset(): void;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+};
 
 export function startLuadnsFake(): LuadnsFake {
   const keys = new Set([`${LUADNS_FAKE_EMAIL}:${LUADNS_FAKE_KEY}`]);
@@ -62,44 +72,84 @@ export function startLuadnsFake(): LuadnsFake {
 
   function error(status: number, message?: string, headers: Record<string, string> = {}): Response {
     const text = STATUS_TEXT[status] ?? "Error";
-    return json(status, { status: text, request_id: `apollo.local/fake-${String(++requestNumber).padStart(6, "0")}`, message: message ?? text }, { ...limitHeaders(), ...headers });
+    return json(
+      status,
+      {
+        status: text,
+        request_id: `apollo.local/fake-${String(++requestNumber).padStart(6, "0")}`,
+        message: message ?? text,
+      },
+      { ...limitHeaders(), ...headers },
+    );
   }
 
-  function fieldProblems(type: string, body: Record<string, unknown>): { fieldNames: string[]; message: string; classification?: string }[] {
+  function fieldProblems(
+    type: string,
+    body: Record<string, unknown>,
+  ): { fieldNames: string[]; message: string; classification?: string }[] {
     const problems: { fieldNames: string[]; message: string; classification?: string }[] = [];
     for (const field of ["name", "type", "content"]) {
-      if (typeof body[field] !== "string" || body[field] === "") problems.push({ fieldNames: [field], classification: "RequiredError", message: "Required" });
+      if (typeof body[field] !== "string" || body[field] === "")
+        problems.push({ fieldNames: [field], classification: "RequiredError", message: "Required" });
     }
     const content = body.content;
-    if (typeof content === "string" && type === "A" && !isIPv4(content)) problems.push({ fieldNames: ["content"], message: "invalid IPv4 address" });
-    if (typeof content === "string" && type === "AAAA" && !isIPv6(content)) problems.push({ fieldNames: ["content"], message: "invalid IPv6 address" });
-    if (body.ttl !== undefined && (typeof body.ttl !== "number" || !Number.isInteger(body.ttl) || body.ttl < 0)) problems.push({ fieldNames: ["ttl"], message: "invalid TTL" });
+    if (typeof content === "string" && type === "A" && !isIPv4(content))
+      problems.push({ fieldNames: ["content"], message: "invalid IPv4 address" });
+    if (typeof content === "string" && type === "AAAA" && !isIPv6(content))
+      problems.push({ fieldNames: ["content"], message: "invalid IPv6 address" });
+    if (body.ttl !== undefined && (typeof body.ttl !== "number" || !Number.isInteger(body.ttl) || body.ttl < 0))
+      problems.push({ fieldNames: ["ttl"], message: "invalid TTL" });
     return problems;
   }
 
   function route(request: LoggedRequest): Response {
     const auth = request.headers.authorization ?? "";
     const given = auth.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString() : "";
-    if (!keys.has(given)) return error(401, "Invalid API Key", { "Www-Authenticate": 'Basic realm="Authorization Required"' });
+    if (!keys.has(given))
+      return error(401, "Invalid API Key", { "Www-Authenticate": 'Basic realm="Authorization Required"' });
     if (!(request.headers.accept ?? "").includes("application/json")) return error(403, "Invalid 'Accept' header");
     const segments = request.path.split("/").filter(Boolean);
     if (segments[0] !== "zones") return error(404);
     if (segments.length === 1) {
       if (request.method !== "GET") return error(400);
-      return json(200, [...zones.values()].map(({ records, ...zone }) => ({ ...zone, template_id: 0, synced: false, records_count: records.length, records: null })), limitHeaders());
+      return json(
+        200,
+        [...zones.values()].map(({ records, ...zone }) => ({
+          ...zone,
+          template_id: 0,
+          synced: false,
+          records_count: records.length,
+          records: null,
+        })),
+        limitHeaders(),
+      );
     }
     const zone = zones.get(Number(segments[1]));
     if (!zone) return error(404, "Record not found");
-    if (segments.length === 2) return request.method === "GET" ? json(200, { id: zone.id, name: zone.name, records: zone.records }, limitHeaders()) : error(400);
+    if (segments.length === 2)
+      return request.method === "GET"
+        ? json(200, { id: zone.id, name: zone.name, records: zone.records }, limitHeaders())
+        : error(400);
     if (segments[2] !== "records") return error(404);
-    const body = typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
 
     if (segments.length === 3) {
       if (request.method === "GET") return json(200, zone.records, limitHeaders());
       if (request.method !== "POST") return error(400);
       const problems = fieldProblems(String(body.type ?? ""), body);
       if (problems.length > 0) return json(400, problems, limitHeaders());
-      const record = { id: nextId++, name: body.name as string, type: body.type as string, content: body.content as string, ttl: (body.ttl as number) ?? 3600, zone_id: zone.id, generated: false };
+      const record = {
+        id: nextId++,
+        name: body.name as string,
+        type: body.type as string,
+        content: body.content as string,
+        ttl: (body.ttl as number) ?? 3600,
+        zone_id: zone.id,
+        generated: false,
+      };
       zone.records.push(record);
       return json(200, record, limitHeaders());
     }
@@ -110,7 +160,12 @@ export function startLuadnsFake(): LuadnsFake {
     const problems = fieldProblems(String(body.type ?? ""), body);
     if (problems.length > 0) return json(400, problems, limitHeaders());
     // A PUT replaces the record: a TTL left out is LuaDNS's default again.
-    Object.assign(record, { name: body.name, type: body.type, content: body.content, ttl: typeof body.ttl === "number" ? body.ttl : 3600 });
+    Object.assign(record, {
+      name: body.name,
+      type: body.type,
+      content: body.content,
+      ttl: typeof body.ttl === "number" ? body.ttl : 3600,
+    });
     return json(200, record, limitHeaders());
   }
 
@@ -132,14 +187,26 @@ export function startLuadnsFake(): LuadnsFake {
       return zone;
     },
     zoneNamed,
-    addRecord(zoneName: string, init: { hostname: string; type: string; content: string; ttl: number; generated?: boolean }) {
+    addRecord(
+      zoneName: string,
+      init: { hostname: string; type: string; content: string; ttl: number; generated?: boolean },
+    ) {
       const zone = zoneNamed(zoneName);
       if (!zone) throw new Error(`fake LuaDNS: no zone ${zoneName}`);
-      const record = { id: nextId++, name: `${init.hostname}.`, type: init.type, content: init.content, ttl: init.ttl, zone_id: zone.id, generated: init.generated ?? false };
+      const record = {
+        id: nextId++,
+        name: `${init.hostname}.`,
+        type: init.type,
+        content: init.content,
+        ttl: init.ttl,
+        zone_id: zone.id,
+        generated: init.generated ?? false,
+      };
       zone.records.push(record);
       return record;
     },
-    recordsOf: (zoneName: string, hostname: string, type: string) => zoneNamed(zoneName)?.records.filter((r) => r.name === `${hostname}.` && r.type === type) ?? [],
+    recordsOf: (zoneName: string, hostname: string, type: string) =>
+      zoneNamed(zoneName)?.records.filter((r) => r.name === `${hostname}.` && r.type === type) ?? [],
     reset() {
       zones.clear();
       keys.clear();

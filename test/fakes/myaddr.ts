@@ -59,13 +59,18 @@ export function startMyaddrFake(): MyaddrFake {
   const server = startFakeServer<MyaddrFault>({
     prefix: "",
     route(request) {
-      if (request.path !== "/update" || (request.method !== "POST" && request.method !== "GET")) return plainText("Not Found", 404);
+      if (request.path !== "/update" || (request.method !== "POST" && request.method !== "GET"))
+        return plainText("Not Found", 404);
       const form = typeof request.body === "string" ? Object.fromEntries(new URLSearchParams(request.body)) : {};
       return update({ ...request.query, ...form });
     },
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
-      return plainText(mode.body ?? (mode.status === 429 ? "Too Many Requests" : "Error"), mode.status, retryAfterHeader(mode.retryAfter));
+      return plainText(
+        mode.body ?? (mode.status === 429 ? "Too Many Requests" : "Error"),
+        mode.status,
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 

@@ -19,7 +19,15 @@
 // `{"error": "Authentication failed"}`).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const MYTHICBEASTS_FAKE_KEY = "abcd1234efgh5678";
 export const MYTHICBEASTS_FAKE_SECRET = "mbfakesecret-0123456789ABCDEFGHIJ";
@@ -31,7 +39,10 @@ export interface MythicBeastsRecord {
   data: string;
 }
 
-export type MythicBeastsFault = { status: number; error?: string; message?: string; retryAfter?: number } | "malformed" | "html";
+export type MythicBeastsFault =
+  | { status: number; error?: string; message?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface MythicBeastsFake extends FakeServer<MythicBeastsFault> {
   /** Key id → secret; delete one to revoke it mid-test. */
@@ -50,7 +61,10 @@ export function startMythicBeastsFake(): MythicBeastsFake {
   const keys = new Map([[MYTHICBEASTS_FAKE_KEY, MYTHICBEASTS_FAKE_SECRET]]);
   const zones = new Map<string, MythicBeastsRecord[]>();
 
-  function addRecord(zone: string, init: { host: string; type: string; data: string; ttl?: number }): MythicBeastsRecord {
+  function addRecord(
+    zone: string,
+    init: { host: string; type: string; data: string; ttl?: number },
+  ): MythicBeastsRecord {
     const records = zones.get(zone);
     if (!records) throw new Error(`fake Mythic Beasts: no zone ${zone}`);
     const record = { host: init.host, ttl: init.ttl ?? 300, type: init.type, data: init.data };
@@ -80,7 +94,8 @@ export function startMythicBeastsFake(): MythicBeastsFake {
       if (!may(zone)) return json(403, { error: `Permission denied for zone ${zone}` });
       const selected = records.filter((r) => r.host === host && r.type === type);
       if (request.method === "GET") {
-        if (selected.length === 0 && fake.emptySelection === "404") return json(404, { error: "No matching records found" });
+        if (selected.length === 0 && fake.emptySelection === "404")
+          return json(404, { error: "No matching records found" });
         return json(200, { records: selected });
       }
       if (request.method === "PUT") {
@@ -91,8 +106,17 @@ export function startMythicBeastsFake(): MythicBeastsFake {
         if (problems.length > 0) return json(400, { errors: problems });
         // The selection (this host's records of this type) is replaced by what was sent; nothing else changes.
         const kept = records.filter((r) => !(r.host === host && r.type === type));
-        records.splice(0, records.length, ...kept, ...sent.map((r) => ({ host, ttl: (r.ttl as number | undefined) ?? 300, type, data: r.data as string })));
-        return json(200, { message: `${sent.length} records added, ${selected.length} records removed`, records_added: sent.length, records_removed: selected.length });
+        records.splice(
+          0,
+          records.length,
+          ...kept,
+          ...sent.map((r) => ({ host, ttl: (r.ttl as number | undefined) ?? 300, type, data: r.data as string })),
+        );
+        return json(200, {
+          message: `${sent.length} records added, ${selected.length} records removed`,
+          records_added: sent.length,
+          records_removed: selected.length,
+        });
       }
     }
     return json(404, { error: "Not found" });
@@ -104,8 +128,13 @@ export function startMythicBeastsFake(): MythicBeastsFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      if (mode.status === 429) return json(429, { message: mode.message ?? "Rate limited" }, retryAfterHeader(mode.retryAfter));
-      return json(mode.status, mode.message ? { message: mode.message } : { error: mode.error ?? "Internal server error" }, retryAfterHeader(mode.retryAfter));
+      if (mode.status === 429)
+        return json(429, { message: mode.message ?? "Rate limited" }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        mode.message ? { message: mode.message } : { error: mode.error ?? "Internal server error" },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -116,7 +145,8 @@ export function startMythicBeastsFake(): MythicBeastsFake {
     emptySelection: "empty" as "empty" | "404",
     addZone: (name: string) => void zones.set(name, []),
     addRecord,
-    records: (zone: string, host: string, type: string) => zones.get(zone)?.filter((r) => r.host === host && r.type === type) ?? [],
+    records: (zone: string, host: string, type: string) =>
+      zones.get(zone)?.filter((r) => r.host === host && r.type === type) ?? [],
     reset() {
       zones.clear();
       keys.clear();
@@ -136,8 +166,10 @@ function check(record: Record<string, unknown>, host: string, type: string): str
   if (record.type !== undefined && record.type !== type) problems.push(`type: does not match the URL (${type})`);
   if (type !== "A" && type !== "AAAA") problems.push("type: this fake knows A and AAAA records only");
   const data = record.data;
-  if (typeof data !== "string" || (type === "A" && !isIPv4(data)) || (type === "AAAA" && !isIPv6(data))) problems.push(`data: not a valid ${type === "AAAA" ? "IPv6" : "IPv4"} address`);
+  if (typeof data !== "string" || (type === "A" && !isIPv4(data)) || (type === "AAAA" && !isIPv6(data)))
+    problems.push(`data: not a valid ${type === "AAAA" ? "IPv6" : "IPv4"} address`);
   const ttl = record.ttl;
-  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 86400)) problems.push("ttl: must be between 60 and 86400");
+  if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 86400))
+    problems.push("ttl: must be between 60 and 86400");
   return problems;
 }

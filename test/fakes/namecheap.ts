@@ -59,9 +59,10 @@ export function startNamecheapFake(): NamecheapFake {
 
   function error(kind: keyof typeof ERRORS): Response {
     const { text, number, detail } = ERRORS[kind];
-    const response = number === undefined
-      ? "<ResponseCount>0</ResponseCount>"
-      : `<ResponseCount>1</ResponseCount><responses><response><Description>${text}</Description><ResponseNumber>${number}</ResponseNumber><ResponseString>${detail}</ResponseString></response></responses>`;
+    const response =
+      number === undefined
+        ? "<ResponseCount>0</ResponseCount>"
+        : `<ResponseCount>1</ResponseCount><responses><response><Description>${text}</Description><ResponseNumber>${number}</ResponseNumber><ResponseString>${detail}</ResponseString></response></responses>`;
     return xml(`<ErrCount>1</ErrCount><errors><Err1>${text}</Err1></errors>${response}`);
   }
 
@@ -87,7 +88,10 @@ export function startNamecheapFake(): NamecheapFake {
       if (mode === "html") return htmlErrorPage();
       if ("xml" in mode) return new Response(mode.xml, { headers: { "Content-Type": "text/xml" } });
       const headers = retryAfterHeader(mode.retryAfter);
-      return new Response(mode.status === 429 ? "Too Many Requests" : "Service Unavailable", { status: mode.status, headers });
+      return new Response(mode.status === 429 ? "Too Many Requests" : "Service Unavailable", {
+        status: mode.status,
+        headers,
+      });
     },
   });
 

@@ -11,7 +11,15 @@
 // (modelled as 403 "Permission Denied", as the clients above read it).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const NAMECOM_FAKE_USERNAME = "ddnsd-user";
 export const NAMECOM_FAKE_TOKEN = "namecomfaketoken0123456789abcdef01234567";
@@ -32,7 +40,10 @@ export interface NamecomRecord {
  * `{status}` answers with Name.com's error body for that status (`message`/`details` replace its
  * words, `retryAfter` adds the header); `"malformed"` is a 200 with broken JSON; `"html"` a 502 page.
  */
-export type NamecomFault = { status: number; message?: string; details?: string; retryAfter?: number } | "malformed" | "html";
+export type NamecomFault =
+  | { status: number; message?: string; details?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface NamecomFake extends FakeServer<NamecomFault> {
   /** username → token; delete one to revoke it mid-test. */
@@ -61,7 +72,10 @@ export function startNamecomFake(): NamecomFake {
   const domains = new Map<string, NamecomRecord[]>();
   let nextId = 200;
 
-  function addRecord(domain: string, init: { host: string; type: string; answer: string; ttl?: number }): NamecomRecord {
+  function addRecord(
+    domain: string,
+    init: { host: string; type: string; answer: string; ttl?: number },
+  ): NamecomRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake Name.com: no domain ${domain}`);
     const record: NamecomRecord = {
@@ -79,7 +93,8 @@ export function startNamecomFake(): NamecomFake {
 
   function page(request: LoggedRequest, key: string, items: unknown[]): Response {
     const perPage = request.query.perPage === undefined ? 1000 : Number(request.query.perPage);
-    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 1000) return error(400, {}, undefined, "perPage must be between 1 and 1000");
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 1000)
+      return error(400, {}, undefined, "perPage must be between 1 and 1000");
     const current = request.query.page === undefined ? 1 : Number(request.query.page);
     const lastPage = Math.max(1, Math.ceil(items.length / perPage));
     return json(200, {
@@ -100,19 +115,35 @@ export function startNamecomFake(): NamecomFake {
     if (!authorized(request)) return error(403, {}, undefined, "Authentication Error - Invalid Username Or Api Token");
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "domains") return error(404);
-    if (segments.length === 1) return request.method === "GET" ? page(request, "domains", [...domains.keys()].sort().map((domainName) => ({ domainName, locked: true, autorenewEnabled: true }))) : error(405);
+    if (segments.length === 1)
+      return request.method === "GET"
+        ? page(
+            request,
+            "domains",
+            [...domains.keys()].sort().map((domainName) => ({ domainName, locked: true, autorenewEnabled: true })),
+          )
+        : error(405);
     const domain = segments[1] ?? "";
     const records = domains.get(domain);
     if (!records) return error(404);
     if (segments[2] !== "records" || segments.length > 4) return error(404);
 
-    const fields = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const fields =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     if (segments.length === 3) {
       if (request.method === "GET") return page(request, "records", records);
       if (request.method !== "POST") return error(405);
       const invalid = check(fields);
       if (invalid) return invalid;
-      return json(200, addRecord(domain, { host: fields.host as string, type: fields.type as string, answer: fields.answer as string, ttl: fields.ttl as number | undefined }));
+      return json(
+        200,
+        addRecord(domain, {
+          host: fields.host as string,
+          type: fields.type as string,
+          answer: fields.answer as string,
+          ttl: fields.ttl as number | undefined,
+        }),
+      );
     }
     const record = records.find((r) => r.id === Number(segments[3]));
     if (!record) return error(404);
@@ -146,7 +177,8 @@ export function startNamecomFake(): NamecomFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    record: (domain: string, host: string, type: string) => domains.get(domain)?.find((r) => r.host === host && r.type === type),
+    record: (domain: string, host: string, type: string) =>
+      domains.get(domain)?.find((r) => r.host === host && r.type === type),
     reset() {
       domains.clear();
       accounts.clear();
@@ -160,17 +192,29 @@ export function startNamecomFake(): NamecomFake {
 
 function check(fields: Record<string, unknown>): Response | undefined {
   if (typeof fields.host !== "string") return error(400, {}, undefined, "host is required");
-  if (fields.type !== "A" && fields.type !== "AAAA") return error(400, {}, undefined, "type is not supported by this fake");
+  if (fields.type !== "A" && fields.type !== "AAAA")
+    return error(400, {}, undefined, "type is not supported by this fake");
   const answer = fields.answer;
-  if (typeof answer !== "string" || (fields.type === "A" && !isIPv4(answer)) || (fields.type === "AAAA" && !isIPv6(answer))) {
+  if (
+    typeof answer !== "string" ||
+    (fields.type === "A" && !isIPv4(answer)) ||
+    (fields.type === "AAAA" && !isIPv6(answer))
+  ) {
     return error(400, {}, undefined, `answer is not a valid ${fields.type === "A" ? "IPv4" : "IPv6"} address`);
   }
-  if (fields.ttl !== undefined && (typeof fields.ttl !== "number" || !Number.isInteger(fields.ttl) || fields.ttl < 300)) {
+  if (
+    fields.ttl !== undefined &&
+    (typeof fields.ttl !== "number" || !Number.isInteger(fields.ttl) || fields.ttl < 300)
+  ) {
     return error(400, {}, undefined, "TTL must be at least 300");
   }
   return undefined;
 }
 
 function error(status: number, headers: Record<string, string> = {}, message?: string, details?: string): Response {
-  return json(status, { message: message ?? MESSAGES[status] ?? "Error", ...(details === undefined ? {} : { details }) }, headers);
+  return json(
+    status,
+    { message: message ?? MESSAGES[status] ?? "Error", ...(details === undefined ? {} : { details }) },
+    headers,
+  );
 }

@@ -16,7 +16,15 @@
 // with the envelope, the wait in Retry-After when the fault names one).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const NAMESILO_FAKE_API_KEY = "a1b2c3d4e5f60718293a4b5c";
 /** The TTL a record gets when it is written without one. */
@@ -36,7 +44,11 @@ export interface NamesiloRecord {
  * HTTP error with the envelope (`retryAfter` adds the header); `"malformed"` a 200 with broken JSON;
  * `"html"` a 502 page.
  */
-export type NamesiloFault = { code: number; detail?: string } | { status: number; detail?: string; retryAfter?: number } | "malformed" | "html";
+export type NamesiloFault =
+  | { code: number; detail?: string }
+  | { status: number; detail?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface NamesiloFake extends FakeServer<NamesiloFault> {
   /** The keys accepted; delete one to revoke it mid-test. */
@@ -71,10 +83,19 @@ export function startNamesiloFake(): NamesiloFake {
   const newId = () => (++nextId).toString(16).padStart(32, "0");
   const fullName = (domain: string, host: string) => (host === "" ? domain : `${host}.${domain}`);
 
-  function addRecord(domain: string, init: { host: string; type: string; value: string; ttl?: number }): NamesiloRecord {
+  function addRecord(
+    domain: string,
+    init: { host: string; type: string; value: string; ttl?: number },
+  ): NamesiloRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake NameSilo: no domain ${domain}`);
-    const record: NamesiloRecord = { record_id: newId(), type: init.type, host: fullName(domain, init.host), value: init.value, ttl: init.ttl ?? NAMESILO_DEFAULT_TTL };
+    const record: NamesiloRecord = {
+      record_id: newId(),
+      type: init.type,
+      host: fullName(domain, init.host),
+      value: init.value,
+      ttl: init.ttl ?? NAMESILO_DEFAULT_TTL,
+    };
     records.push(record);
     return record;
   }
@@ -85,28 +106,47 @@ export function startNamesiloFake(): NamesiloFake {
     if (request.method !== "GET") return reply(operation, 100, "Invalid request method");
     if (q.version !== "1" || q.type !== "json") return reply(operation, 104, "Invalid API version or type");
     if (!keys.has(q.key ?? "")) return reply(operation, 110);
-    if (operation === "listDomains") return reply(operation, 300, undefined, { domains: { domain: [...domains.keys()].sort() } });
-    if (!["dnsListRecords", "dnsAddRecord", "dnsUpdateRecord"].includes(operation)) return reply(operation, 101, "Invalid API operation");
+    if (operation === "listDomains")
+      return reply(operation, 300, undefined, { domains: { domain: [...domains.keys()].sort() } });
+    if (!["dnsListRecords", "dnsAddRecord", "dnsUpdateRecord"].includes(operation))
+      return reply(operation, 101, "Invalid API operation");
     const domain = q.domain ?? "";
     const records = domains.get(domain);
     if (!records) return reply(operation, 200);
 
     if (operation === "dnsListRecords") {
       const listed = records.map((r) => ({ ...r, ttl: String(r.ttl), distance: 0 }));
-      return reply(operation, 300, undefined, listed.length === 0 ? {} : { resource_record: listed.length === 1 ? listed[0] : listed }, true);
+      return reply(
+        operation,
+        300,
+        undefined,
+        listed.length === 0 ? {} : { resource_record: listed.length === 1 ? listed[0] : listed },
+        true,
+      );
     }
     const invalid = check(q, operation === "dnsAddRecord");
     if (invalid) return reply(operation, 280, invalid);
     if (operation === "dnsAddRecord") {
-      const record = addRecord(domain, { host: q.rrhost!, type: q.rrtype!, value: q.rrvalue!, ...(q.rrttl === undefined ? {} : { ttl: Number(q.rrttl) }) });
+      const record = addRecord(domain, {
+        host: q.rrhost!,
+        type: q.rrtype!,
+        value: q.rrvalue!,
+        ...(q.rrttl === undefined ? {} : { ttl: Number(q.rrttl) }),
+      });
       return reply(operation, 300, undefined, { record_id: record.record_id });
     }
     const record = records.find((r) => r.record_id === q.rrid);
     if (!record) return reply(operation, 280, "Invalid record ID");
     const value = q.rrvalue!;
-    if ((record.type === "A" && !isIPv4(value)) || (record.type === "AAAA" && !isIPv6(value))) return reply(operation, 280, `Invalid ${record.type} record value`);
+    if ((record.type === "A" && !isIPv4(value)) || (record.type === "AAAA" && !isIPv6(value)))
+      return reply(operation, 280, `Invalid ${record.type} record value`);
     // The update replaces the record under a new id: a TTL left out goes back to the default.
-    Object.assign(record, { record_id: newId(), host: fullName(domain, q.rrhost!), value, ttl: q.rrttl === undefined ? NAMESILO_DEFAULT_TTL : Number(q.rrttl) });
+    Object.assign(record, {
+      record_id: newId(),
+      host: fullName(domain, q.rrhost!),
+      value,
+      ttl: q.rrttl === undefined ? NAMESILO_DEFAULT_TTL : Number(q.rrttl),
+    });
     return reply(operation, 300, undefined, { record_id: record.record_id });
   }
 
@@ -118,7 +158,11 @@ export function startNamesiloFake(): NamesiloFake {
       if (mode === "html") return htmlErrorPage();
       const operation = request.path.replace(/^\//, "");
       if ("code" in mode) return reply(operation, mode.code, mode.detail);
-      return json(mode.status, envelope(operation, String(mode.status), mode.detail ?? "Too many requests"), retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        envelope(operation, String(mode.status), mode.detail ?? "Too many requests"),
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -127,7 +171,8 @@ export function startNamesiloFake(): NamesiloFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    record: (domain: string, host: string, type: string) => domains.get(domain)?.find((r) => r.host === fullName(domain, host) && r.type === type),
+    record: (domain: string, host: string, type: string) =>
+      domains.get(domain)?.find((r) => r.host === fullName(domain, host) && r.type === type),
     writes: () => server.requests.filter((r) => WRITES.has(r.path.replace(/^\//, ""))).length,
     reset() {
       domains.clear();
@@ -146,7 +191,8 @@ function check(q: Record<string, string>, adding: boolean): string | undefined {
   if (!adding && q.rrid === undefined) return "rrid is required";
   if (adding) {
     if (q.rrtype !== "A" && q.rrtype !== "AAAA") return "rrtype is not supported by this fake";
-    if ((q.rrtype === "A" && !isIPv4(q.rrvalue)) || (q.rrtype === "AAAA" && !isIPv6(q.rrvalue))) return `Invalid ${q.rrtype} record value`;
+    if ((q.rrtype === "A" && !isIPv4(q.rrvalue)) || (q.rrtype === "AAAA" && !isIPv6(q.rrvalue)))
+      return `Invalid ${q.rrtype} record value`;
   }
   if (q.rrttl !== undefined) {
     const ttl = Number(q.rrttl);
@@ -160,6 +206,20 @@ function envelope(operation: string, code: number | string, detail: string, extr
 }
 
 /** NameSilo's answer: always HTTP 200; `numeric` sends the code as a number, as its listings do. */
-function reply(operation: string, code: number, detail?: string, extra: Record<string, unknown> = {}, numeric = false): Response {
-  return json(200, envelope(operation, numeric ? code : String(code), detail ?? (code === 300 ? "success" : (DETAILS[code] ?? "Error")), extra));
+function reply(
+  operation: string,
+  code: number,
+  detail?: string,
+  extra: Record<string, unknown> = {},
+  numeric = false,
+): Response {
+  return json(
+    200,
+    envelope(
+      operation,
+      numeric ? code : String(code),
+      detail ?? (code === 300 ? "success" : (DETAILS[code] ?? "Error")),
+      extra,
+    ),
+  );
 }

@@ -22,7 +22,15 @@
 // statuscode 5028 "The zone … could not be found." (acme.sh issue 7188; lego issue 3226).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const NETCUP_FAKE_CUSTOMER = "123456";
 export const NETCUP_FAKE_API_KEY = "netcupFakeApiKey0123456789abcdefABCDEF";
@@ -79,7 +87,9 @@ export interface NetcupFake extends FakeServer<NetcupFault> {
 }
 
 export function startNetcupFake(): NetcupFake {
-  const customers = new Map([[NETCUP_FAKE_CUSTOMER, { apikey: NETCUP_FAKE_API_KEY, apipassword: NETCUP_FAKE_API_PASSWORD }]]);
+  const customers = new Map([
+    [NETCUP_FAKE_CUSTOMER, { apikey: NETCUP_FAKE_API_KEY, apipassword: NETCUP_FAKE_API_PASSWORD }],
+  ]);
   const domains = new Map<string, NetcupZone>();
   const sessions = new Map<string, number>();
   let nextId = 1000;
@@ -88,19 +98,45 @@ export function startNetcupFake(): NetcupFake {
   function addRecord(domain: string, init: { hostname: string; type: string; destination: string }): NetcupRecord {
     const zone = domains.get(domain);
     if (!zone) throw new Error(`fake Netcup: no domain ${domain}`);
-    const record: NetcupRecord = { id: String(++nextId), hostname: init.hostname, type: init.type, priority: "0", destination: init.destination, deleterecord: false, state: "yes" };
+    const record: NetcupRecord = {
+      id: String(++nextId),
+      hostname: init.hostname,
+      type: init.type,
+      priority: "0",
+      destination: init.destination,
+      deleterecord: false,
+      state: "yes",
+    };
     zone.records.push(record);
     return record;
   }
 
-  function envelope(action: string, status: "success" | "error", statuscode: number, shortmessage: string, longmessage: string, responsedata: unknown = ""): Response {
-    return json(200, { serverrequestid: `srv${Date.now().toString(36)}`, clientrequestid: "", action, status, statuscode, shortmessage, longmessage, responsedata });
+  function envelope(
+    action: string,
+    status: "success" | "error",
+    statuscode: number,
+    shortmessage: string,
+    longmessage: string,
+    responsedata: unknown = "",
+  ): Response {
+    return json(200, {
+      serverrequestid: `srv${Date.now().toString(36)}`,
+      clientrequestid: "",
+      action,
+      status,
+      statuscode,
+      shortmessage,
+      longmessage,
+      responsedata,
+    });
   }
   const validation = (action: string, why: string) => envelope(action, "error", 4013, "Validation Error.", why);
 
   function route(request: LoggedRequest): Response {
-    if (request.method !== "POST" || request.path !== "/" || !("JSON" in request.query)) return new Response("Not Found", { status: 404 });
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    if (request.method !== "POST" || request.path !== "/" || !("JSON" in request.query))
+      return new Response("Not Found", { status: 404 });
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const action = typeof body.action === "string" ? body.action : "";
     const param = typeof body.param === "object" && body.param !== null ? (body.param as Record<string, unknown>) : {};
     const customer = customers.get(String(param.customernumber ?? ""));
@@ -113,12 +149,22 @@ export function startNetcupFake(): NetcupFake {
       const id = `sess${crypto.randomUUID().replaceAll("-", "")}`;
       sessions.set(id, performance.now() + NETCUP_SESSION_MS);
       logins++;
-      return envelope(action, "success", 2000, "Login successful", "Session has been created successful.", { apisessionid: id });
+      return envelope(action, "success", 2000, "Login successful", "Session has been created successful.", {
+        apisessionid: id,
+      });
     }
 
-    if (!customer || customer.apikey !== param.apikey) return validation(action, "The API key does not belong to this customer number.");
+    if (!customer || customer.apikey !== param.apikey)
+      return validation(action, "The API key does not belong to this customer number.");
     const session = typeof param.apisessionid === "string" ? sessions.get(param.apisessionid) : undefined;
-    if (session === undefined || session < performance.now()) return envelope(action, "error", 4001, "The session id is not in a valid format.", "The API session is invalid or expired; log in again.");
+    if (session === undefined || session < performance.now())
+      return envelope(
+        action,
+        "error",
+        4001,
+        "The session id is not in a valid format.",
+        "The API session is invalid or expired; log in again.",
+      );
     const domain = String(param.domainname ?? "").toLowerCase();
     const zone = domains.get(domain);
     if (fake.cloudDomains.has(domain) && action !== "logout") {
@@ -131,13 +177,26 @@ export function startNetcupFake(): NetcupFake {
         return envelope(action, "success", 2000, "Logout successful", "Session has been terminated successful.");
       case "infoDnsZone":
         if (!zone) return validation(action, `Domain not found: ${domain}`);
-        return envelope(action, "success", 2000, "DNS zone found", "DNS zone was found.", { name: domain, ttl: String(zone.ttl), serial: "2026112401", refresh: "28800", retry: "7200", expire: "1209600", dnssecstatus: false });
+        return envelope(action, "success", 2000, "DNS zone found", "DNS zone was found.", {
+          name: domain,
+          ttl: String(zone.ttl),
+          serial: "2026112401",
+          refresh: "28800",
+          retry: "7200",
+          expire: "1209600",
+          dnssecstatus: false,
+        });
       case "infoDnsRecords":
         if (!zone) return validation(action, `Domain not found: ${domain}`);
-        return envelope(action, "success", 2000, "DNS records found", "DNS Records for this zone were found.", { dnsrecords: zone.records });
+        return envelope(action, "success", 2000, "DNS records found", "DNS Records for this zone were found.", {
+          dnsrecords: zone.records,
+        });
       case "updateDnsRecords": {
         if (!zone) return validation(action, `Domain not found: ${domain}`);
-        const set = typeof param.dnsrecordset === "object" && param.dnsrecordset !== null ? (param.dnsrecordset as Record<string, unknown>) : {};
+        const set =
+          typeof param.dnsrecordset === "object" && param.dnsrecordset !== null
+            ? (param.dnsrecordset as Record<string, unknown>)
+            : {};
         const given = Array.isArray(set.dnsrecords) ? (set.dnsrecords as Record<string, unknown>[]) : [];
         if (given.length === 0) return validation(action, "dnsrecordset holds no records.");
         // Checked as a whole before anything changes: Netcup applies a set or refuses it.
@@ -147,7 +206,11 @@ export function startNetcupFake(): NetcupFake {
         }
         for (const record of given) {
           if (record.id === undefined || record.id === "") {
-            addRecord(domain, { hostname: String(record.hostname), type: String(record.type), destination: String(record.destination) });
+            addRecord(domain, {
+              hostname: String(record.hostname),
+              type: String(record.type),
+              destination: String(record.destination),
+            });
             continue;
           }
           const index = zone.records.findIndex((r) => r.id === String(record.id));
@@ -155,9 +218,21 @@ export function startNetcupFake(): NetcupFake {
             zone.records.splice(index, 1);
             continue;
           }
-          Object.assign(zone.records[index]!, { hostname: String(record.hostname), type: String(record.type), destination: String(record.destination), ...(typeof record.priority === "string" ? { priority: record.priority } : {}) });
+          Object.assign(zone.records[index]!, {
+            hostname: String(record.hostname),
+            type: String(record.type),
+            destination: String(record.destination),
+            ...(typeof record.priority === "string" ? { priority: record.priority } : {}),
+          });
         }
-        return envelope(action, "success", 2000, "DNS records successful updated", "The given DNS records for this zone were updated.", { dnsrecords: zone.records });
+        return envelope(
+          action,
+          "success",
+          2000,
+          "DNS records successful updated",
+          "The given DNS records for this zone were updated.",
+          { dnsrecords: zone.records },
+        );
       }
       default:
         return envelope(action, "error", 4013, "Validation Error.", `Unknown action ${action}.`);
@@ -170,8 +245,12 @@ export function startNetcupFake(): NetcupFake {
     renderFault(mode, request) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      if ("httpStatus" in mode) return json(mode.httpStatus, { message: "Too Many Requests" }, retryAfterHeader(mode.retryAfter));
-      const action = typeof (request.body as { action?: unknown } | undefined)?.action === "string" ? String((request.body as { action: string }).action) : "";
+      if ("httpStatus" in mode)
+        return json(mode.httpStatus, { message: "Too Many Requests" }, retryAfterHeader(mode.retryAfter));
+      const action =
+        typeof (request.body as { action?: unknown } | undefined)?.action === "string"
+          ? String((request.body as { action: string }).action)
+          : "";
       return envelope(action, "error", mode.statuscode, mode.shortmessage ?? "Error.", mode.longmessage ?? "");
     },
   });
@@ -185,8 +264,10 @@ export function startNetcupFake(): NetcupFake {
     logins: () => logins,
     addDomain: (name: string, ttl = NETCUP_ZONE_TTL) => void domains.set(name, { ttl, records: [] }),
     addRecord,
-    record: (domain: string, hostname: string, type: string) => domains.get(domain)?.records.find((r) => r.hostname === hostname && r.type === type),
-    changes: () => server.requests.filter((r) => (r.body as { action?: unknown } | undefined)?.action === "updateDnsRecords").length,
+    record: (domain: string, hostname: string, type: string) =>
+      domains.get(domain)?.records.find((r) => r.hostname === hostname && r.type === type),
+    changes: () =>
+      server.requests.filter((r) => (r.body as { action?: unknown } | undefined)?.action === "updateDnsRecords").length,
     reset() {
       domains.clear();
       fake.cloudDomains.clear();
@@ -203,12 +284,18 @@ export function startNetcupFake(): NetcupFake {
 
 /** What Netcup's validation says about one record of a set; undefined when it is fine. */
 function check(record: Record<string, unknown>, zone: NetcupZone): string | undefined {
-  if (typeof record.hostname !== "string" || record.hostname === "") return "Value in field hostname does not match requirements of type: hostname.";
+  if (typeof record.hostname !== "string" || record.hostname === "")
+    return "Value in field hostname does not match requirements of type: hostname.";
   if (record.type !== "A" && record.type !== "AAAA") return "The type of this record is not supported by this fake.";
   const destination = record.destination;
-  if (typeof destination !== "string" || (record.type === "A" && !isIPv4(destination)) || (record.type === "AAAA" && !isIPv6(destination))) {
+  if (
+    typeof destination !== "string" ||
+    (record.type === "A" && !isIPv4(destination)) ||
+    (record.type === "AAAA" && !isIPv6(destination))
+  ) {
     return `Value in field destination does not match requirements of type: ${record.type === "A" ? "ipv4" : "ipv6"}.`;
   }
-  if (record.id !== undefined && record.id !== "" && !zone.records.some((r) => r.id === String(record.id))) return `DNS record ${String(record.id)} not found.`;
+  if (record.id !== undefined && record.id !== "" && !zone.records.some((r) => r.id === String(record.id)))
+    return `DNS record ${String(record.id)} not found.`;
   return undefined;
 }

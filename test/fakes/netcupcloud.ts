@@ -21,7 +21,15 @@
 // envelope), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const NETCUPCLOUD_FAKE_KEY = "ncCloudFakeKey0123456789abcdef0123456789ABCDEF0123456789abcdefgh";
 
@@ -49,7 +57,10 @@ export interface NetcupCloudDomain {
   revisions: Revision[];
 }
 
-export type NetcupCloudFault = { status: number; code?: string; message?: string; retryAfter?: number } | "malformed" | "html";
+export type NetcupCloudFault =
+  | { status: number; code?: string; message?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface NetcupCloudFake extends FakeServer<NetcupCloudFault> {
   keys: Set<string>;
@@ -94,7 +105,14 @@ export function startNetcupCloudFake(): NetcupCloudFake {
   function commit(domain: NetcupCloudDomain, records: NetcupCloudRecord[]): Revision {
     const at = stamp();
     const last = served(domain);
-    const revision: Revision = { identifier: `rev-${domain.id}-${domain.revisions.length + 1}`, createdAt: at, modifiedAt: at, state: "committed", serial: last.serial + 1, records };
+    const revision: Revision = {
+      identifier: `rev-${domain.id}-${domain.revisions.length + 1}`,
+      createdAt: at,
+      modifiedAt: at,
+      state: "committed",
+      serial: last.serial + 1,
+      records,
+    };
     domain.revisions.push(revision);
     return revision;
   }
@@ -103,13 +121,16 @@ export function startNetcupCloudFake(): NetcupCloudFake {
     const perPage = Math.min(Number(request.query.perPage ?? fake.perPage) || fake.perPage, fake.perPage);
     const pageNumber = Math.max(1, Number(request.query.page ?? 1) || 1);
     const lastPage = Math.max(1, Math.ceil(rows.length / perPage));
-    return envelope(200, rows.slice((pageNumber - 1) * perPage, pageNumber * perPage), { pagination: { page: pageNumber, perPage, totalEntries: rows.length, lastPage } });
+    return envelope(200, rows.slice((pageNumber - 1) * perPage, pageNumber * perPage), {
+      pagination: { page: pageNumber, perPage, totalEntries: rows.length, lastPage },
+    });
   }
 
   function valid(item: unknown): item is { name: string; type: string; rdata: string; ttl: number } {
     if (typeof item !== "object" || item === null) return false;
     const { name, type, rdata, ttl } = item as Record<string, unknown>;
-    if (typeof name !== "string" || typeof type !== "string" || typeof rdata !== "string" || typeof ttl !== "number") return false;
+    if (typeof name !== "string" || typeof type !== "string" || typeof rdata !== "string" || typeof ttl !== "number")
+      return false;
     if (type === "A" && !isIPv4(rdata)) return false;
     if (type === "AAAA" && !isIPv6(rdata)) return false;
     return ttl >= 60;
@@ -117,7 +138,8 @@ export function startNetcupCloudFake(): NetcupCloudFake {
 
   function route(request: LoggedRequest): Response {
     const auth = request.headers.authorization ?? "";
-    if (!auth.startsWith("Bearer ") || !keys.has(auth.slice("Bearer ".length))) return error(400, "authenticationError", "The API key is invalid or expired.");
+    if (!auth.startsWith("Bearer ") || !keys.has(auth.slice("Bearer ".length)))
+      return error(400, "authenticationError", "The API key is invalid or expired.");
     const parts = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (parts[0] !== "domain") return error(404, "resourceDoesNotExist", "Not found.");
 
@@ -135,27 +157,48 @@ export function startNetcupCloudFake(): NetcupCloudFake {
         domain.revisions.map(({ records: _records, ...revision }) => revision),
       );
     }
-    if (request.method === "GET" && parts[2] === "dns" && parts[3] === "revision" && parts[5] === "record" && parts.length === 6) {
+    if (
+      request.method === "GET" &&
+      parts[2] === "dns" &&
+      parts[3] === "revision" &&
+      parts[5] === "record" &&
+      parts.length === 6
+    ) {
       const revision = domain.revisions.find((r) => r.identifier === parts[4]);
       if (!revision) return error(404, "resourceDoesNotExist", `The revision ${parts[4]} does not exist.`);
-      return page(request, revision.records.map((r) => ({ ...r, immutable: false })));
+      return page(
+        request,
+        revision.records.map((r) => ({ ...r, immutable: false })),
+      );
     }
     if (request.method === "POST" && parts[2] === "changeset" && parts.length === 3) {
-      const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      const body = (typeof request.body === "object" && request.body !== null ? request.body : {}) as Record<
+        string,
+        unknown
+      >;
       const create = Array.isArray(body.create) ? body.create : [];
       const remove = Array.isArray(body.delete) ? body.delete : [];
       if (![...create, ...remove].every(valid)) return error(422, "validationError", "A record is invalid.");
       const records = served(domain).records.map((r) => ({ ...r }));
       for (const item of remove as { name: string; type: string; rdata: string; ttl: number }[]) {
-        const index = records.findIndex((r) => r.name === item.name && r.type === item.type && r.rdata === item.rdata && r.ttl === item.ttl);
+        const index = records.findIndex(
+          (r) => r.name === item.name && r.type === item.type && r.rdata === item.rdata && r.ttl === item.ttl,
+        );
         if (index === -1) {
-          if (body.strict === true) return error(422, "recordDoesNotExist", `No record ${item.name} ${item.type} ${item.rdata} to delete.`);
+          if (body.strict === true)
+            return error(422, "recordDoesNotExist", `No record ${item.name} ${item.type} ${item.rdata} to delete.`);
           continue;
         }
         records.splice(index, 1);
       }
       for (const item of create as { name: string; type: string; rdata: string; ttl: number }[]) {
-        records.push({ identifier: `rec-${nextRecord++}`, name: item.name, type: item.type, rdata: item.rdata, ttl: item.ttl });
+        records.push({
+          identifier: `rec-${nextRecord++}`,
+          name: item.name,
+          type: item.type,
+          rdata: item.rdata,
+          ttl: item.ttl,
+        });
       }
       const revision = commit(domain, records);
       const { records: _records, ...result } = revision;
@@ -170,7 +213,12 @@ export function startNetcupCloudFake(): NetcupCloudFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return error(mode.status, mode.code ?? (mode.status === 429 ? "tooManyRequests" : "internalError"), mode.message ?? (mode.status === 429 ? "Too many requests." : "Internal error."), retryAfterHeader(mode.retryAfter));
+      return error(
+        mode.status,
+        mode.code ?? (mode.status === 429 ? "tooManyRequests" : "internalError"),
+        mode.message ?? (mode.status === 429 ? "Too many requests." : "Internal error."),
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -184,7 +232,16 @@ export function startNetcupCloudFake(): NetcupCloudFake {
         id: nextId++,
         fqdn,
         isDnsManaged: options.isDnsManaged ?? true,
-        revisions: [{ identifier: `rev-${nextId}-1`, createdAt: at, modifiedAt: at, state: "committed", serial: 2026010101, records: [] }],
+        revisions: [
+          {
+            identifier: `rev-${nextId}-1`,
+            createdAt: at,
+            modifiedAt: at,
+            state: "committed",
+            serial: 2026010101,
+            records: [],
+          },
+        ],
       };
       domains.set(fqdn, domain);
       return domain;
@@ -192,7 +249,13 @@ export function startNetcupCloudFake(): NetcupCloudFake {
     addRecord(fqdn: string, init: { name: string; type: string; rdata: string; ttl?: number }) {
       const domain = domains.get(fqdn);
       if (!domain) throw new Error(`fake Netcup CloudDNS: no domain ${fqdn}`);
-      const record: NetcupCloudRecord = { identifier: `rec-${nextRecord++}`, name: init.name, type: init.type, rdata: init.rdata, ttl: init.ttl ?? DEFAULT_TTL };
+      const record: NetcupCloudRecord = {
+        identifier: `rec-${nextRecord++}`,
+        name: init.name,
+        type: init.type,
+        rdata: init.rdata,
+        ttl: init.ttl ?? DEFAULT_TTL,
+      };
       served(domain).records.push(record);
       return record;
     },
@@ -206,7 +269,13 @@ export function startNetcupCloudFake(): NetcupCloudFake {
         modifiedAt: at,
         state: "draft",
         serial: 0,
-        records: records.map((r) => ({ identifier: `rec-${nextRecord++}`, name: r.name, type: r.type, rdata: r.rdata, ttl: r.ttl ?? DEFAULT_TTL })),
+        records: records.map((r) => ({
+          identifier: `rec-${nextRecord++}`,
+          name: r.name,
+          type: r.type,
+          rdata: r.rdata,
+          ttl: r.ttl ?? DEFAULT_TTL,
+        })),
       });
     },
     served: (fqdn: string) => {

@@ -16,7 +16,16 @@
 // HTTP-level answer, e.g. 429 or 502), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, plainText, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  plainText,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const NJALLA_FAKE_TOKEN = "0123456789abcdef0123456789abcdef01234567";
 const TTLS = [60, 300, 900, 3600, 10800, 21600, 86400];
@@ -29,7 +38,11 @@ export interface NjallaRecord {
   ttl: number;
 }
 
-export type NjallaFault = { code: number; message: string } | { status: number; retryAfter?: number } | "malformed" | "html";
+export type NjallaFault =
+  | { code: number; message: string }
+  | { status: number; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface NjallaFake extends FakeServer<NjallaFault> {
   tokens: Set<string>;
@@ -46,37 +59,54 @@ export function startNjallaFake(): NjallaFake {
   const domains = new Map<string, NjallaRecord[]>();
   let nextId = 7000;
 
-  function addRecord(domain: string, init: { name: string; type: string; content: string; ttl?: number }): NjallaRecord {
+  function addRecord(
+    domain: string,
+    init: { name: string; type: string; content: string; ttl?: number },
+  ): NjallaRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake Njalla: no domain ${domain}`);
-    const record = { id: String(nextId++), name: init.name, type: init.type, content: init.content, ttl: init.ttl ?? 10800 };
+    const record = {
+      id: String(nextId++),
+      name: init.name,
+      type: init.type,
+      content: init.content,
+      ttl: init.ttl ?? 10800,
+    };
     records.push(record);
     return record;
   }
 
-  const rpcError = (id: unknown, code: number, message: string) => json(200, { jsonrpc: "2.0", id, error: { code, message } });
+  const rpcError = (id: unknown, code: number, message: string) =>
+    json(200, { jsonrpc: "2.0", id, error: { code, message } });
   const rpcResult = (id: unknown, result: unknown) => json(200, { jsonrpc: "2.0", id, result });
 
   /** What is wrong with a record's fields; undefined when Njalla would take them. */
   function invalid(type: unknown, fields: Record<string, unknown>): string | undefined {
     if (typeof fields.content !== "string") return "missing content";
-    if ((type === "A" && !isIPv4(fields.content)) || (type === "AAAA" && !isIPv6(fields.content))) return "invalid content";
+    if ((type === "A" && !isIPv4(fields.content)) || (type === "AAAA" && !isIPv6(fields.content)))
+      return "invalid content";
     if (fields.ttl !== undefined && !TTLS.includes(fields.ttl as number)) return "invalid ttl";
     return undefined;
   }
 
   function route(request: LoggedRequest): Response {
     if (request.method !== "POST" || request.path !== "/") return plainText("Not Found", 404);
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : undefined;
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : undefined;
     if (!body || typeof body.method !== "string") return rpcError(null, 400, "invalid request");
     const auth = request.headers.authorization ?? "";
-    if (!auth.startsWith("Njalla ") || !tokens.has(auth.slice("Njalla ".length))) return rpcError(body.id, 403, "Invalid token.");
-    const params = typeof body.params === "object" && body.params !== null ? (body.params as Record<string, unknown>) : {};
+    if (!auth.startsWith("Njalla ") || !tokens.has(auth.slice("Njalla ".length)))
+      return rpcError(body.id, 403, "Invalid token.");
+    const params =
+      typeof body.params === "object" && body.params !== null ? (body.params as Record<string, unknown>) : {};
 
     if (body.method === "list-domains") {
-      return rpcResult(body.id, { domains: [...domains.keys()].map((name) => ({ name, status: "active", expiry: "2030-01-01T00:00:00Z" })) });
+      return rpcResult(body.id, {
+        domains: [...domains.keys()].map((name) => ({ name, status: "active", expiry: "2030-01-01T00:00:00Z" })),
+      });
     }
-    if (!["list-records", "add-record", "edit-record"].includes(body.method)) return rpcError(body.id, 400, "unknown method");
+    if (!["list-records", "add-record", "edit-record"].includes(body.method))
+      return rpcError(body.id, 400, "unknown method");
     if (typeof params.domain !== "string") return rpcError(body.id, 400, "missing domain");
     const records = domains.get(params.domain);
     if (!records) return rpcError(body.id, 403, "permission denied");
@@ -88,7 +118,15 @@ export function startNjallaFake(): NjallaFake {
       if (typeof params.type !== "string") return rpcError(body.id, 400, "missing type");
       const problem = invalid(params.type, params);
       if (problem) return rpcError(body.id, 400, problem);
-      return rpcResult(body.id, addRecord(params.domain, { name: params.name, type: params.type, content: params.content as string, ttl: (params.ttl as number | undefined) ?? 10800 }));
+      return rpcResult(
+        body.id,
+        addRecord(params.domain, {
+          name: params.name,
+          type: params.type,
+          content: params.content as string,
+          ttl: (params.ttl as number | undefined) ?? 10800,
+        }),
+      );
     }
 
     if (params.id === undefined) return rpcError(body.id, 400, "missing id");
@@ -109,10 +147,17 @@ export function startNjallaFake(): NjallaFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       if ("code" in mode) {
-        const id = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>).id : null;
+        const id =
+          typeof request.body === "object" && request.body !== null
+            ? (request.body as Record<string, unknown>).id
+            : null;
         return rpcError(id, mode.code, mode.message);
       }
-      return plainText(mode.status === 429 ? "Too Many Requests" : "Error", mode.status, retryAfterHeader(mode.retryAfter));
+      return plainText(
+        mode.status === 429 ? "Too Many Requests" : "Error",
+        mode.status,
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -121,7 +166,8 @@ export function startNjallaFake(): NjallaFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    records: (domain: string, name: string, type: string) => domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
+    records: (domain: string, name: string, type: string) =>
+      domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
       domains.clear();
       tokens.clear();

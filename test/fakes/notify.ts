@@ -25,7 +25,11 @@ export interface NotifyFake extends FakeServer<NotifyFault> {
   delivered: LoggedRequest[];
 }
 
-function fake(prefix: string, route: (request: LoggedRequest) => Response, error: (status: number) => Response): NotifyFake {
+function fake(
+  prefix: string,
+  route: (request: LoggedRequest) => Response,
+  error: (status: number) => Response,
+): NotifyFake {
   const delivered: LoggedRequest[] = [];
   const server = startFakeServer<NotifyFault>({
     prefix,
@@ -39,11 +43,16 @@ function fake(prefix: string, route: (request: LoggedRequest) => Response, error
   return Object.assign(server, { delivered });
 }
 
-const text = (status: number, body: string) => new Response(body, { status, headers: { "Content-Type": "text/plain" } });
+const text = (status: number, body: string) =>
+  new Response(body, { status, headers: { "Content-Type": "text/plain" } });
 
 /** A receiver at `<url>/hook`. */
 export function startWebhookReceiver(): NotifyFake {
-  return fake("", (request) => (request.method === "POST" && request.path === "/hook" ? text(200, "ok") : text(404, "not found")), (status) => text(status, `error ${status}`));
+  return fake(
+    "",
+    (request) => (request.method === "POST" && request.path === "/hook" ? text(200, "ok") : text(404, "not found")),
+    (status) => text(status, `error ${status}`),
+  );
 }
 
 export const NTFY_TOKEN = "tk_fakentfytoken0123456789abc";
@@ -52,16 +61,34 @@ export const NTFY_TOKEN = "tk_fakentfytoken0123456789abc";
 export function startNtfyFake(): NotifyFake {
   const error = (status: number) =>
     status === 401
-      ? json(401, { code: 40101, http: 401, error: "unauthorized", link: "https://ntfy.sh/docs/publish/#authentication" })
+      ? json(401, {
+          code: 40101,
+          http: 401,
+          error: "unauthorized",
+          link: "https://ntfy.sh/docs/publish/#authentication",
+        })
       : status === 429
-        ? json(429, { code: 42901, http: 429, error: "limit reached: too many requests", link: "https://ntfy.sh/docs/publish/#limitations" })
+        ? json(429, {
+            code: 42901,
+            http: 429,
+            error: "limit reached: too many requests",
+            link: "https://ntfy.sh/docs/publish/#limitations",
+          })
         : json(status, { code: status * 100, http: status, error: "server error" });
   return fake(
     "",
     (request) => {
-      if (request.method !== "POST" || !/^\/[-_A-Za-z0-9]{1,64}$/.test(request.path)) return json(404, { code: 40401, http: 404, error: "page not found" });
+      if (request.method !== "POST" || !/^\/[-_A-Za-z0-9]{1,64}$/.test(request.path))
+        return json(404, { code: 40401, http: 404, error: "page not found" });
       if (request.headers.authorization !== `Bearer ${NTFY_TOKEN}`) return error(401);
-      return json(200, { id: "hwQ2YpKdmg", time: Math.floor(Date.now() / 1000), event: "message", topic: request.path.slice(1), title: request.headers.title, message: request.body });
+      return json(200, {
+        id: "hwQ2YpKdmg",
+        time: Math.floor(Date.now() / 1000),
+        event: "message",
+        topic: request.path.slice(1),
+        title: request.headers.title,
+        message: request.body,
+      });
     },
     error,
   );
@@ -74,7 +101,10 @@ export function startGotifyFake(): NotifyFake {
     json(status, {
       error: status === 401 ? "Unauthorized" : status === 400 ? "Bad Request" : "Internal Server Error",
       errorCode: status,
-      errorDescription: status === 401 ? "you need to provide a valid access token or user credentials to access this api" : "something went wrong",
+      errorDescription:
+        status === 401
+          ? "you need to provide a valid access token or user credentials to access this api"
+          : "something went wrong",
     });
   return fake(
     "",
@@ -82,7 +112,14 @@ export function startGotifyFake(): NotifyFake {
       if (request.method !== "POST" || request.path !== "/message") return error(404);
       if (request.headers["x-gotify-key"] !== GOTIFY_TOKEN) return error(401);
       const body = request.body as { title?: string; message?: string; priority?: number };
-      return json(200, { id: 25, appid: 5, message: body.message, title: body.title, priority: body.priority ?? 0, date: new Date().toISOString() });
+      return json(200, {
+        id: 25,
+        appid: 5,
+        message: body.message,
+        title: body.title,
+        priority: body.priority ?? 0,
+        date: new Date().toISOString(),
+      });
     },
     error,
   );
@@ -115,7 +152,15 @@ export const SLACK_WEBHOOK_PATH = "/services/T00000000/B00000000/XXXXXXXXXXXXXXX
 
 export function startSlackFake(): NotifyFake {
   const error = (status: number) =>
-    text(status, ({ 400: "invalid_payload", 403: "action_prohibited", 404: "no_service", 410: "channel_is_archived" } as Record<number, string>)[status] ?? "internal_error");
+    text(
+      status,
+      (
+        { 400: "invalid_payload", 403: "action_prohibited", 404: "no_service", 410: "channel_is_archived" } as Record<
+          number,
+          string
+        >
+      )[status] ?? "internal_error",
+    );
   return fake(
     "",
     (request) => {
@@ -136,18 +181,35 @@ export function startTelegramFake(): NotifyFake {
     json(status, {
       ok: false,
       error_code: status,
-      description: ({ 400: "Bad Request: chat not found", 401: "Unauthorized", 403: "Forbidden: bot was blocked by the user", 429: "Too Many Requests: retry after 5" } as Record<number, string>)[status] ?? "Internal Server Error",
+      description:
+        (
+          {
+            400: "Bad Request: chat not found",
+            401: "Unauthorized",
+            403: "Forbidden: bot was blocked by the user",
+            429: "Too Many Requests: retry after 5",
+          } as Record<number, string>
+        )[status] ?? "Internal Server Error",
       ...(status === 429 ? { parameters: { retry_after: 5 } } : {}),
     });
   return fake(
     "",
     (request) => {
       const match = /^\/bot([^/]+)\/sendMessage$/.exec(request.path);
-      if (request.method !== "POST" || !match) return json(404, { ok: false, error_code: 404, description: "Not Found" });
+      if (request.method !== "POST" || !match)
+        return json(404, { ok: false, error_code: 404, description: "Not Found" });
       if (match[1] !== TELEGRAM_TOKEN) return error(401);
       const body = request.body as { chat_id?: string; text?: string };
       if (String(body.chat_id) !== TELEGRAM_CHAT) return error(400);
-      return json(200, { ok: true, result: { message_id: 42, chat: { id: Number(TELEGRAM_CHAT), type: "channel" }, date: Math.floor(Date.now() / 1000), text: body.text } });
+      return json(200, {
+        ok: true,
+        result: {
+          message_id: 42,
+          chat: { id: Number(TELEGRAM_CHAT), type: "channel" },
+          date: Math.floor(Date.now() / 1000),
+          text: body.text,
+        },
+      });
     },
     error,
   );
@@ -157,7 +219,8 @@ export const HEALTHCHECKS_UUID = "eb095278-f28d-448d-87fb-7b75c171a6aa";
 
 /** A check at `<url>/ping/HEALTHCHECKS_UUID` (as hc-ping.com/<uuid>); any other check is unknown. */
 export function startHealthchecksFake(): NotifyFake {
-  const error = (status: number) => text(status, status === 404 ? "not found" : status === 429 ? "rate limited" : "error");
+  const error = (status: number) =>
+    text(status, status === 404 ? "not found" : status === 429 ? "rate limited" : "error");
   return fake(
     "",
     (request) => {

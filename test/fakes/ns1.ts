@@ -18,7 +18,15 @@
 // "rate limit exceeded").
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const NS1_FAKE_KEY = "qACMD09OJXBxT7XOuRs8";
 export const NS1_ZONE_DEFAULT_TTL = 3600;
@@ -54,7 +62,18 @@ export interface Ns1Fake extends FakeServer<Ns1Fault> {
   /** How many zones one page of GET /zones holds; more are behind `Link: <…>; rel="next"`. */
   zonesPerPage: number;
   addZone(name: string, options?: { secondary?: boolean }): void;
-  addRecord(zone: string, record: { domain: string; type: string; answers: string[]; ttl?: number; meta?: Record<string, unknown>; link?: string; filters?: unknown[] }): Ns1Record;
+  addRecord(
+    zone: string,
+    record: {
+      domain: string;
+      type: string;
+      answers: string[];
+      ttl?: number;
+      meta?: Record<string, unknown>;
+      link?: string;
+      filters?: unknown[];
+    },
+  ): Ns1Record;
   record(zone: string, domain: string, type: string): Ns1Record | undefined;
   reset(): void;
 }
@@ -67,7 +86,18 @@ export function startNs1Fake(): Ns1Fake {
   let nextId = 1;
   const newId = () => (nextId++).toString(16).padStart(24, "0");
 
-  function addRecord(zone: string, init: { domain: string; type: string; answers: string[]; ttl?: number; meta?: Record<string, unknown>; link?: string; filters?: unknown[] }): Ns1Record {
+  function addRecord(
+    zone: string,
+    init: {
+      domain: string;
+      type: string;
+      answers: string[];
+      ttl?: number;
+      meta?: Record<string, unknown>;
+      link?: string;
+      filters?: unknown[];
+    },
+  ): Ns1Record {
     const owner = zones.get(zone);
     if (!owner) throw new Error(`fake NS1: no zone ${zone}`);
     const record: Ns1Record = {
@@ -101,11 +131,26 @@ export function startNs1Fake(): Ns1Fake {
     if (segments.length === 1 && segments[0] === "zones" && request.method === "GET") {
       const all = [...zones.entries()]
         .filter(([name]) => may(name))
-        .map(([name, zone], i) => ({ id: String(i + 1).padStart(24, "0"), zone: name, ttl: NS1_ZONE_DEFAULT_TTL, nx_ttl: 3600, retry: 7200, refresh: 43200, expiry: 1209600, dnssec: false, primary: { enabled: false }, secondary: { enabled: zone.secondary } }));
+        .map(([name, zone], i) => ({
+          id: String(i + 1).padStart(24, "0"),
+          zone: name,
+          ttl: NS1_ZONE_DEFAULT_TTL,
+          nx_ttl: 3600,
+          retry: 7200,
+          refresh: 43200,
+          expiry: 1209600,
+          dnssec: false,
+          primary: { enabled: false },
+          secondary: { enabled: zone.secondary },
+        }));
       const start = request.query.after === undefined ? 0 : all.findIndex((z) => z.zone === request.query.after) + 1;
       const shown = all.slice(start, start + fake.zonesPerPage);
       const more = start + fake.zonesPerPage < all.length;
-      const link: Record<string, string> = more ? { Link: `<${fake.url}/zones?after=${encodeURIComponent(shown.at(-1)!.zone)}&limit=${fake.zonesPerPage}>; rel="next"` } : {};
+      const link: Record<string, string> = more
+        ? {
+            Link: `<${fake.url}/zones?after=${encodeURIComponent(shown.at(-1)!.zone)}&limit=${fake.zonesPerPage}>; rel="next"`,
+          }
+        : {};
       return json(200, shown, { ...RATE_HEADERS, ...link });
     }
     if (segments.length === 4 && segments[0] === "zones") {
@@ -114,13 +159,15 @@ export function startNs1Fake(): Ns1Fake {
       if (!zone) return message(404, "zone not found");
       if (!may(zoneName)) return message(403, "insufficient permissions");
       const record = zone.records.find((r) => r.domain === domain && r.type === type);
-      const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+      const body =
+        typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
       if (request.method === "GET") return record ? reply(200, record) : message(404, "record not found");
       if (request.method === "POST") {
         if (!record) return message(404, "record not found");
         const problem = check(type, body);
         if (problem) return message(400, problem);
-        if (body.answers !== undefined) record.answers = (body.answers as Record<string, unknown>[]).map((a) => ({ ...a, id: newId() }) as Ns1Answer);
+        if (body.answers !== undefined)
+          record.answers = (body.answers as Record<string, unknown>[]).map((a) => ({ ...a, id: newId() }) as Ns1Answer);
         if (body.ttl !== undefined) record.ttl = body.ttl as number;
         return reply(200, record);
       }
@@ -130,7 +177,8 @@ export function startNs1Fake(): Ns1Fake {
         if (!(domain === zoneName || domain.endsWith(`.${zoneName}`))) return message(400, "domain is not in zone");
         const problem = check(type, body);
         if (problem) return message(400, problem);
-        if (!Array.isArray(body.answers) || body.answers.length === 0) return message(400, "record must have at least one answer");
+        if (!Array.isArray(body.answers) || body.answers.length === 0)
+          return message(400, "record must have at least one answer");
         const created = addRecord(zoneName, { domain, type, answers: [], ttl: body.ttl as number | undefined });
         created.answers = (body.answers as Record<string, unknown>[]).map((a) => ({ ...a, id: newId() }) as Ns1Answer);
         return reply(200, created);
@@ -145,8 +193,18 @@ export function startNs1Fake(): Ns1Fake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      const words = mode.message ?? (mode.status === 429 ? "rate limit exceeded" : mode.status >= 500 ? "internal server error" : "bad request");
-      return json(mode.status, { message: words }, { ...RATE_HEADERS, ...(mode.status === 429 ? { "X-Ratelimit-Remaining": "0" } : {}), ...retryAfterHeader(mode.retryAfter) });
+      const words =
+        mode.message ??
+        (mode.status === 429 ? "rate limit exceeded" : mode.status >= 500 ? "internal server error" : "bad request");
+      return json(
+        mode.status,
+        { message: words },
+        {
+          ...RATE_HEADERS,
+          ...(mode.status === 429 ? { "X-Ratelimit-Remaining": "0" } : {}),
+          ...retryAfterHeader(mode.retryAfter),
+        },
+      );
     },
   });
 
@@ -154,9 +212,11 @@ export function startNs1Fake(): Ns1Fake {
     keys,
     zones,
     zonesPerPage: 1000,
-    addZone: (name: string, options: { secondary?: boolean } = {}) => void zones.set(name, { secondary: options.secondary ?? false, records: [] }),
+    addZone: (name: string, options: { secondary?: boolean } = {}) =>
+      void zones.set(name, { secondary: options.secondary ?? false, records: [] }),
     addRecord,
-    record: (zone: string, domain: string, type: string) => zones.get(zone)?.records.find((r) => r.domain === domain && r.type === type),
+    record: (zone: string, domain: string, type: string) =>
+      zones.get(zone)?.records.find((r) => r.domain === domain && r.type === type),
     reset() {
       zones.clear();
       keys.clear();
@@ -176,9 +236,11 @@ function check(type: string, body: Record<string, unknown>): string | undefined 
     if (!Array.isArray(body.answers)) return "answers must be a list";
     for (const answer of body.answers as Record<string, unknown>[]) {
       const rdata = Array.isArray(answer?.answer) ? answer.answer[0] : undefined;
-      if (typeof rdata !== "string" || (type === "A" && !isIPv4(rdata)) || (type === "AAAA" && !isIPv6(rdata))) return `invalid rdata for ${type} answer`;
+      if (typeof rdata !== "string" || (type === "A" && !isIPv4(rdata)) || (type === "AAAA" && !isIPv6(rdata)))
+        return `invalid rdata for ${type} answer`;
     }
   }
-  if (body.ttl !== undefined && (typeof body.ttl !== "number" || !Number.isInteger(body.ttl) || body.ttl < 0)) return "ttl must be a non-negative integer";
+  if (body.ttl !== undefined && (typeof body.ttl !== "number" || !Number.isInteger(body.ttl) || body.ttl < 0))
+    return "ttl must be a non-negative integer";
   return undefined;
 }

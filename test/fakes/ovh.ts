@@ -19,7 +19,15 @@
 
 import { createHash } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const OVH_FAKE_APPLICATION_KEY = "TDPKJdwZwAQPwKX2";
 export const OVH_FAKE_APPLICATION_SECRET = "9ufkBmLaTQ9nz5yMUlg79taH0GNnzDjk";
@@ -52,7 +60,14 @@ export interface OvhFake extends FakeServer<OvhFault> {
   reset(): void;
 }
 
-export function ovhSignature(secret: string, consumer: string, method: string, url: string, body: string, timestamp: string): string {
+export function ovhSignature(
+  secret: string,
+  consumer: string,
+  method: string,
+  url: string,
+  body: string,
+  timestamp: string,
+): string {
   return `$1$${createHash("sha1").update([secret, consumer, method, url, body, timestamp].join("+")).digest("hex")}`;
 }
 
@@ -64,10 +79,20 @@ export function startOvhFake(): OvhFake {
   let nextId = 5000;
   let base = "";
 
-  function addRecord(zone: string, init: { subDomain: string; fieldType: string; target: string; ttl?: number }): OvhRecord {
+  function addRecord(
+    zone: string,
+    init: { subDomain: string; fieldType: string; target: string; ttl?: number },
+  ): OvhRecord {
     const records = zones.get(zone);
     if (!records) throw new Error(`fake OVH: no zone ${zone}`);
-    const record = { id: ++nextId, zone, subDomain: init.subDomain, fieldType: init.fieldType, target: init.target, ttl: init.ttl ?? 0 };
+    const record = {
+      id: ++nextId,
+      zone,
+      subDomain: init.subDomain,
+      fieldType: init.fieldType,
+      target: init.target,
+      ttl: init.ttl ?? 0,
+    };
     records.push(record);
     return record;
   }
@@ -82,18 +107,25 @@ export function startOvhFake(): OvhFake {
     if (consumers.get(consumer) !== key) return error(403, "This credential does not exist");
     const timestamp = request.headers["x-ovh-timestamp"] ?? "";
     if (!/^\d+$/.test(timestamp) || Math.abs(Number(timestamp) - now()) > 180) return error(400, "Query out of time");
-    const body = request.body === undefined ? "" : typeof request.body === "string" ? request.body : JSON.stringify(request.body);
-    if (request.headers["x-ovh-signature"] !== ovhSignature(secret, consumer, request.method, base + target, body, timestamp)) return error(400, "Invalid signature");
+    const body =
+      request.body === undefined ? "" : typeof request.body === "string" ? request.body : JSON.stringify(request.body);
+    if (
+      request.headers["x-ovh-signature"] !==
+      ovhSignature(secret, consumer, request.method, base + target, body, timestamp)
+    )
+      return error(400, "Invalid signature");
     return undefined;
   }
 
   function route(request: LoggedRequest, target: string): Response {
-    if (request.path === "/auth/time") return request.method === "GET" ? json(200, now()) : error(405, "Method not allowed");
+    if (request.path === "/auth/time")
+      return request.method === "GET" ? json(200, now()) : error(405, "Method not allowed");
     const refused = signed(request, target);
     if (refused) return refused;
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "domain" || segments[1] !== "zone") return error(404, "This service does not exist");
-    if (segments.length === 2) return request.method === "GET" ? json(200, [...zones.keys()].sort()) : error(405, "Method not allowed");
+    if (segments.length === 2)
+      return request.method === "GET" ? json(200, [...zones.keys()].sort()) : error(405, "Method not allowed");
     const zone = segments[2]!;
     const records = zones.get(zone);
     if (!records) return error(404, `This service does not exist`);
@@ -103,16 +135,34 @@ export function startOvhFake(): OvhFake {
       return json(200, null);
     }
     if (segments[3] !== "record" || segments.length > 5) return error(404, "Not found");
-    const fields = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const fields =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     if (segments.length === 4) {
       if (request.method === "GET") {
         const { fieldType, subDomain } = request.query;
-        return json(200, records.filter((r) => (fieldType === undefined || r.fieldType === fieldType) && (subDomain === undefined || r.subDomain === subDomain)).map((r) => r.id));
+        return json(
+          200,
+          records
+            .filter(
+              (r) =>
+                (fieldType === undefined || r.fieldType === fieldType) &&
+                (subDomain === undefined || r.subDomain === subDomain),
+            )
+            .map((r) => r.id),
+        );
       }
       if (request.method !== "POST") return error(405, "Method not allowed");
       const invalid = check(String(fields.fieldType), fields);
       if (invalid) return error(400, invalid);
-      return json(200, addRecord(zone, { subDomain: String(fields.subDomain ?? ""), fieldType: String(fields.fieldType), target: String(fields.target), ttl: fields.ttl as number | undefined }));
+      return json(
+        200,
+        addRecord(zone, {
+          subDomain: String(fields.subDomain ?? ""),
+          fieldType: String(fields.fieldType),
+          target: String(fields.target),
+          ttl: fields.ttl as number | undefined,
+        }),
+      );
     }
     const record = records.find((r) => r.id === Number(segments[4]));
     if (!record) return error(404, `The requested object (id = ${segments[4]}) does not exist`);
@@ -136,7 +186,11 @@ export function startOvhFake(): OvhFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return error(mode.status, mode.message ?? (mode.status === 429 ? "Too many requests" : "Internal server error"), retryAfterHeader(mode.retryAfter));
+      return error(
+        mode.status,
+        mode.message ?? (mode.status === 429 ? "Too many requests" : "Internal server error"),
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
   base = server.url;
@@ -149,7 +203,8 @@ export function startOvhFake(): OvhFake {
     refreshes,
     addZone: (name: string) => void zones.set(name, []),
     addRecord,
-    record: (zone: string, subDomain: string, fieldType: string) => zones.get(zone)?.find((r) => r.subDomain === subDomain && r.fieldType === fieldType),
+    record: (zone: string, subDomain: string, fieldType: string) =>
+      zones.get(zone)?.find((r) => r.subDomain === subDomain && r.fieldType === fieldType),
     reset() {
       zones.clear();
       refreshes.clear();
@@ -168,7 +223,11 @@ export function startOvhFake(): OvhFake {
 function check(type: string, fields: Record<string, unknown>): string | undefined {
   if (type !== "A" && type !== "AAAA") return "Invalid field type";
   const target = fields.target;
-  if (target !== undefined && (typeof target !== "string" || (type === "A" && !isIPv4(target)) || (type === "AAAA" && !isIPv6(target)))) return `Invalid target for a ${type} record`;
+  if (
+    target !== undefined &&
+    (typeof target !== "string" || (type === "A" && !isIPv4(target)) || (type === "AAAA" && !isIPv6(target)))
+  )
+    return `Invalid target for a ${type} record`;
   if (fields.ttl !== undefined && (typeof fields.ttl !== "number" || fields.ttl < 0)) return "Invalid TTL";
   return undefined;
 }

@@ -19,7 +19,15 @@
 // domain's `apiAccess` (off: every call refused), and the parked ALIAS @ / CNAME * records.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const PORKBUN_FAKE_API_KEY = "pk1_fake0123456789abcdef0123456789abcdef";
 export const PORKBUN_FAKE_SECRET = "sk1_fake0123456789abcdef0123456789abcdef";
@@ -49,7 +57,11 @@ export interface PorkbunDomain {
  * `{status}`: a Porkbun JSON error (`message` defaults by status); `"throttled"`: the openresty 503
  * page Porkbun sends a key that asks too often; `"malformed"`: a 200 with broken JSON; `"html"`: a 502 page.
  */
-export type PorkbunFault = { status: number; message?: string; retryAfter?: number } | "throttled" | "malformed" | "html";
+export type PorkbunFault =
+  | { status: number; message?: string; retryAfter?: number }
+  | "throttled"
+  | "malformed"
+  | "html";
 
 export interface PorkbunFake extends FakeServer<PorkbunFault> {
   /** API key → its secret; edit to revoke mid-test. */
@@ -66,7 +78,10 @@ export interface PorkbunFake extends FakeServer<PorkbunFault> {
   /** New domains get the parked ALIAS @ and CNAME * unless `parked: false`; API access is on unless `apiAccess: false`. */
   addDomain(name: string, options?: { parked?: boolean; apiAccess?: boolean }): PorkbunDomain;
   /** `name` relative ("" apex, "*" wildcard) or fully qualified. */
-  addRecord(domain: string, record: { name: string; type: string; content: string; ttl?: number; notes?: string }): PorkbunRecord;
+  addRecord(
+    domain: string,
+    record: { name: string; type: string; content: string; ttl?: number; notes?: string },
+  ): PorkbunRecord;
   record(fqdn: string, type: string): PorkbunRecord | undefined;
   /** How many requests created, edited or deleted records. */
   changes(): number;
@@ -140,7 +155,9 @@ export function startPorkbunFake(): PorkbunFake {
   /** An A/AAAA cannot share its name with a CNAME, nor the apex with an ALIAS: Porkbun's parked records do both. */
   function blocked(domain: PorkbunDomain, name: string, type: string): boolean {
     if (type !== "A" && type !== "AAAA") return false;
-    return domain.records.some((r) => r.name === name && (r.type === "CNAME" || (r.type === "ALIAS" && name === domain.domain)));
+    return domain.records.some(
+      (r) => r.name === name && (r.type === "CNAME" || (r.type === "ALIAS" && name === domain.domain)),
+    );
   }
 
   function applyEdit(record: PorkbunRecord, fields: Record<string, unknown>): void {
@@ -155,20 +172,32 @@ export function startPorkbunFake(): PorkbunFake {
 
   function route(request: LoggedRequest): Response {
     if (request.method !== "POST") return error("Invalid request method.", 405);
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const apikey = typeof body.apikey === "string" ? body.apikey : "";
     if (fake.minIntervalMs > 0) {
       const last = lastRequestByKey.get(apikey);
       lastRequestByKey.set(apikey, request.receivedAt);
       if (last !== undefined && request.receivedAt - last < fake.minIntervalMs) return throttledPage();
     }
-    if (keys.get(apikey) === undefined || keys.get(apikey) !== body.secretapikey) return error("Invalid API key. (002)");
+    if (keys.get(apikey) === undefined || keys.get(apikey) !== body.secretapikey)
+      return error("Invalid API key. (002)");
 
     const segments = request.path.split("/").slice(1).map(decodeURIComponent);
     const [group, action, domainName = "", ...rest] = segments;
     if (group === "ping" && segments.length === 1) return success({ yourIp: "203.0.113.200" });
     if (group === "domain" && action === "listAll") {
-      const all = [...domains.values()].map((d) => ({ domain: d.domain, status: d.status, tld: d.tld, createDate: "2024-01-02 03:04:05", expireDate: "2027-01-02 03:04:05", securityLock: "1", whoisPrivacy: "1", autoRenew: "1", notLocal: 0 }));
+      const all = [...domains.values()].map((d) => ({
+        domain: d.domain,
+        status: d.status,
+        tld: d.tld,
+        createDate: "2024-01-02 03:04:05",
+        expireDate: "2027-01-02 03:04:05",
+        securityLock: "1",
+        whoisPrivacy: "1",
+        autoRenew: "1",
+        notLocal: 0,
+      }));
       if (fake.listAllPage === null) return success({ domains: all });
       const start = Number(body.start ?? 0) || 0;
       return success({ domains: all.slice(start, start + fake.listAllPage) });
@@ -186,7 +215,10 @@ export function startPorkbunFake(): PorkbunFake {
       case "retrieveByNameType": {
         const [type = "", sub = ""] = rest;
         const name = fullName(sub, domain.domain);
-        return success({ cloudflare: "enabled", records: domain.records.filter((r) => r.name === name && r.type === type).map(shown) });
+        return success({
+          cloudflare: "enabled",
+          records: domain.records.filter((r) => r.name === name && r.type === type).map(shown),
+        });
       }
       case "create": {
         const type = String(body.type ?? "");

@@ -54,7 +54,10 @@ export async function startProxyFake(): Promise<ProxyFake> {
       // connection would otherwise go to this target unseen. The origin closes after answering.
       const text = head.toString("latin1");
       const end = text.indexOf("\r\n\r\n");
-      const headers = text.slice(0, end).split("\r\n").filter((line) => !/^(proxy-)?connection:/i.test(line));
+      const headers = text
+        .slice(0, end)
+        .split("\r\n")
+        .filter((line) => !/^(proxy-)?connection:/i.test(line));
       const forwarded = Buffer.from(`${[...headers, "Connection: close"].join("\r\n")}${text.slice(end)}`, "latin1");
       pipe(client, url.hostname.replace(/^\[|\]$/g, ""), Number(url.port || 80), forwarded);
     });

@@ -44,7 +44,11 @@ export interface ReplayServer {
   stop(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { json: "application/json", xml: "text/xml; charset=utf-8", txt: "text/plain; charset=utf-8" };
+const TYPES: Record<string, string> = {
+  json: "application/json",
+  xml: "text/xml; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+};
 
 export function recordedAnswer(file: string): string {
   return readFileSync(join(RECORDED_DIR, file), "utf8");
@@ -62,10 +66,17 @@ export function startReplayServer(): ReplayServer {
     async fetch(raw) {
       const url = new URL(raw.url);
       const prefix = `/${service}`;
-      const target = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) + url.search : url.pathname + url.search;
+      const target = url.pathname.startsWith(prefix)
+        ? url.pathname.slice(prefix.length) + url.search
+        : url.pathname + url.search;
       const request: ReplayRequest = { method: raw.method, target, body: await raw.text() };
       requests.push(request);
-      const found = routes.find(({ route, left }) => left > 0 && route.method === raw.method && (typeof route.path === "string" ? target === route.path : route.path.test(target)));
+      const found = routes.find(
+        ({ route, left }) =>
+          left > 0 &&
+          route.method === raw.method &&
+          (typeof route.path === "string" ? target === route.path : route.path.test(target)),
+      );
       if (!found) return new Response("no recorded answer arranged for this request", { status: 599 });
       found.left--;
       request.route = found.route;

@@ -18,17 +18,22 @@
 // throttle: HTTP 400, no Retry-After), private zones (`addZone(name, {private: true})`), `keys`.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { canonicalRequest, signature } from "../../src/dns/signing/sigv4";
+import { child, childrenNamed, escapeXml, parseXml, textAt } from "../../src/dns/protocols/xml";
 import { sha256Hex } from "../../src/dns/signing/digest";
-import { childrenNamed, child, escapeXml, parseXml, textAt } from "../../src/dns/protocols/xml";
+import { canonicalRequest, signature } from "../../src/dns/signing/sigv4";
 import { botocoreDescription } from "./descriptions";
-import { type FakeServer, type LoggedRequest, htmlErrorPage, startFakeServer } from "./server";
+import { type FakeServer, htmlErrorPage, type LoggedRequest, startFakeServer } from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = botocoreDescription("route53", {
   title: "Route 53 model (botocore)",
   // Route 53's answer to input its model refuses: 400 InvalidInput (or MalformedInput for broken XML).
-  refuse: (_request, problems) => errorResponse(400, problems.some((p) => p.includes("XML")) ? "MalformedInput" : "InvalidInput", problems.join("; ")),
+  refuse: (_request, problems) =>
+    errorResponse(
+      400,
+      problems.some((p) => p.includes("XML")) ? "MalformedInput" : "InvalidInput",
+      problems.join("; "),
+    ),
 });
 
 export const ROUTE53_FAKE_ACCESS_KEY_ID = "AKIAFAKE0123456789AB";
@@ -94,8 +99,18 @@ export function startRoute53Fake(): Route53Fake {
       private: options.private ?? false,
       sets: [],
     };
-    zone.sets.push({ name: zone.name, type: "NS", ttl: 172800, values: ["ns-1.awsdns-01.org.", "ns-2.awsdns-02.com."] });
-    zone.sets.push({ name: zone.name, type: "SOA", ttl: 900, values: ["ns-1.awsdns-01.org. awsdns-hostmaster.amazon.com. 1 7200 900 1209600 86400"] });
+    zone.sets.push({
+      name: zone.name,
+      type: "NS",
+      ttl: 172800,
+      values: ["ns-1.awsdns-01.org.", "ns-2.awsdns-02.com."],
+    });
+    zone.sets.push({
+      name: zone.name,
+      type: "SOA",
+      ttl: 900,
+      values: ["ns-1.awsdns-01.org. awsdns-hostmaster.amazon.com. 1 7200 900 1209600 86400"],
+    });
     zones.set(zone.id, zone);
     return zone;
   }
@@ -111,21 +126,31 @@ export function startRoute53Fake(): Route53Fake {
   /** Null when the request is signed with a known key and the right secret; else AWS's 403. */
   function authenticate(request: LoggedRequest): Response | null {
     const header = request.headers.authorization ?? "";
-    const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(header);
+    const match =
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(
+        header,
+      );
     if (!match) return errorResponse(403, "MissingAuthenticationToken", "Missing Authentication Token");
     const [, keyId = "", date = "", region, service, signedHeaders = "", given] = match;
     const secret = keys.get(keyId);
-    if (secret === undefined) return errorResponse(403, "InvalidClientTokenId", "The security token included in the request is invalid.");
+    if (secret === undefined)
+      return errorResponse(403, "InvalidClientTokenId", "The security token included in the request is invalid.");
     const amzDate = request.headers["x-amz-date"] ?? "";
     const names = signedHeaders.split(";");
     if (!names.includes("host") || !names.includes("x-amz-date") || !amzDate.startsWith(date)) {
-      return errorResponse(403, "IncompleteSignature", "Authorization header requires existence of host and x-amz-date headers.");
+      return errorResponse(
+        403,
+        "IncompleteSignature",
+        "Authorization header requires existence of host and x-amz-date headers.",
+      );
     }
-    if (region !== "us-east-1" || service !== "route53") return errorResponse(403, "SignatureDoesNotMatch", SIGNATURE_MISMATCH);
+    if (region !== "us-east-1" || service !== "route53")
+      return errorResponse(403, "SignatureDoesNotMatch", SIGNATURE_MISMATCH);
     const headers = Object.fromEntries(names.map((name) => [name, request.headers[name] ?? ""]));
     const query = new URLSearchParams(request.query).toString();
     const url = new URL(`http://${request.headers.host}${PREFIX}${request.path}${query ? `?${query}` : ""}`);
-    const body = typeof request.body === "string" ? request.body : request.body === undefined ? "" : JSON.stringify(request.body);
+    const body =
+      typeof request.body === "string" ? request.body : request.body === undefined ? "" : JSON.stringify(request.body);
     const canonical = canonicalRequest(request.method, url, headers, sha256Hex(body));
     const expected = signature(secret, amzDate, `${date}/${region}/${service}/aws4_request`, canonical.text);
     return expected === given ? null : errorResponse(403, "SignatureDoesNotMatch", SIGNATURE_MISMATCH);
@@ -137,14 +162,20 @@ export function startRoute53Fake(): Route53Fake {
     const segments = request.path.split("/").filter(Boolean);
 
     if (request.method === "GET" && request.path === "/hostedzonecount") {
-      return xml(200, `<GetHostedZoneCountResponse xmlns="${XMLNS}"><HostedZoneCount>${zones.size}</HostedZoneCount></GetHostedZoneCountResponse>`);
+      return xml(
+        200,
+        `<GetHostedZoneCountResponse xmlns="${XMLNS}"><HostedZoneCount>${zones.size}</HostedZoneCount></GetHostedZoneCountResponse>`,
+      );
     }
     if (request.method === "GET" && request.path === "/hostedzonesbyname") return listZonesByName(request.query);
     if (segments[0] !== "hostedzone" || segments.length < 2) return errorResponse(404, "UnknownOperationException", "");
     const zone = zones.get(segments[1] ?? "");
     if (!zone) return errorResponse(404, "NoSuchHostedZone", `No hosted zone found with ID: ${segments[1]}`);
     if (segments.length === 2 && request.method === "GET") {
-      return xml(200, `<GetHostedZoneResponse xmlns="${XMLNS}">${zoneXml(zone)}<DelegationSet><NameServers><NameServer>ns-1.awsdns-01.org</NameServer></NameServers></DelegationSet></GetHostedZoneResponse>`);
+      return xml(
+        200,
+        `<GetHostedZoneResponse xmlns="${XMLNS}">${zoneXml(zone)}<DelegationSet><NameServers><NameServer>ns-1.awsdns-01.org</NameServer></NameServers></DelegationSet></GetHostedZoneResponse>`,
+      );
     }
     if (segments.length === 3 && segments[2] === "rrset") {
       if (request.method === "GET") return listSets(zone, request.query);
@@ -165,7 +196,9 @@ export function startRoute53Fake(): Route53Fake {
       `<ListHostedZonesByNameResponse xmlns="${XMLNS}"><HostedZones>${page.map(zoneXml).join("")}</HostedZones>` +
         (query.dnsname === undefined ? "" : `<DNSName>${escapeXml(wireName(query.dnsname))}</DNSName>`) +
         `<IsTruncated>${next ? "true" : "false"}</IsTruncated>` +
-        (next ? `<NextDNSName>${escapeXml(next.name)}</NextDNSName><NextHostedZoneId>${next.id}</NextHostedZoneId>` : "") +
+        (next
+          ? `<NextDNSName>${escapeXml(next.name)}</NextDNSName><NextHostedZoneId>${next.id}</NextHostedZoneId>`
+          : "") +
         `<MaxItems>${max}</MaxItems></ListHostedZonesByNameResponse>`,
     );
   }
@@ -187,7 +220,9 @@ export function startRoute53Fake(): Route53Fake {
       200,
       `<ListResourceRecordSetsResponse xmlns="${XMLNS}"><ResourceRecordSets>${page.map(setXml).join("")}</ResourceRecordSets>` +
         `<IsTruncated>${next ? "true" : "false"}</IsTruncated>` +
-        (next ? `<NextRecordName>${escapeXml(next.name)}</NextRecordName><NextRecordType>${next.type}</NextRecordType>` : "") +
+        (next
+          ? `<NextRecordName>${escapeXml(next.name)}</NextRecordName><NextRecordType>${next.type}</NextRecordType>`
+          : "") +
         `<MaxItems>${max}</MaxItems></ListResourceRecordSetsResponse>`,
     );
   }
@@ -196,7 +231,11 @@ export function startRoute53Fake(): Route53Fake {
     const root = parseXml(body);
     const changeList = childrenNamed(child(child(root, "ChangeBatch"), "Changes"), "Change");
     if (root?.name !== "ChangeResourceRecordSetsRequest" || changeList.length === 0) {
-      return errorResponse(400, "InvalidInput", "Invalid XML ; cvc-complex-type.2.4.b: The content of element 'ChangeBatch' is not complete.");
+      return errorResponse(
+        400,
+        "InvalidInput",
+        "Invalid XML ; cvc-complex-type.2.4.b: The content of element 'ChangeBatch' is not complete.",
+      );
     }
     const problems: string[] = [];
     const applied: (() => void)[] = [];
@@ -206,7 +245,9 @@ export function startRoute53Fake(): Route53Fake {
       const name = wireName(textAt(element, "Name") ?? "");
       const type = textAt(element, "Type") ?? "";
       const ttlText = textAt(element, "TTL");
-      const values = childrenNamed(child(element, "ResourceRecords"), "ResourceRecord").map((r) => textAt(r, "Value") ?? "");
+      const values = childrenNamed(child(element, "ResourceRecords"), "ResourceRecord").map(
+        (r) => textAt(r, "Value") ?? "",
+      );
       const setIdentifier = textAt(element, "SetIdentifier");
       const label = `[name='${name}', type='${type}'${setIdentifier ? `, set-identifier='${setIdentifier}'` : ""}]`;
       if (name !== zone.name && !name.endsWith(`.${zone.name}`)) {
@@ -214,11 +255,23 @@ export function startRoute53Fake(): Route53Fake {
         continue;
       }
       if (ttlText === undefined || !/^\d+$/.test(ttlText)) {
-        return errorResponse(400, "InvalidInput", "Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found none in Change with [Action=" + action + ", Name=" + name + ", Type=" + type + "]");
+        return errorResponse(
+          400,
+          "InvalidInput",
+          "Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found none in Change with [Action=" +
+            action +
+            ", Name=" +
+            name +
+            ", Type=" +
+            type +
+            "]",
+        );
       }
       for (const value of values) {
         if ((type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) {
-          problems.push(`Invalid Resource Record: 'FATAL problem: ${type === "A" ? "ARRDATAIllegalIPv4Address (Value is not a valid IPv4 address)" : "AAAARRDATAIllegalIPv6Address (Value is not a valid IPv6 address)"} encountered with '${value}''`);
+          problems.push(
+            `Invalid Resource Record: 'FATAL problem: ${type === "A" ? "ARRDATAIllegalIPv4Address (Value is not a valid IPv4 address)" : "AAAARRDATAIllegalIPv6Address (Value is not a valid IPv6 address)"} encountered with '${value}''`,
+          );
         }
       }
       const index = zone.sets.findIndex((s) => s.name === name && s.type === type && s.setIdentifier === setIdentifier);
@@ -236,17 +289,27 @@ export function startRoute53Fake(): Route53Fake {
         if (index < 0) problems.push(`Tried to delete resource record set ${label} but it was not found`);
         else applied.push(() => zone.sets.splice(index, 1));
       } else {
-        return errorResponse(400, "InvalidInput", `Invalid XML ; Value '${action}' is not facet-valid with respect to enumeration '[CREATE, DELETE, UPSERT]'.`);
+        return errorResponse(
+          400,
+          "InvalidInput",
+          `Invalid XML ; Value '${action}' is not facet-valid with respect to enumeration '[CREATE, DELETE, UPSERT]'.`,
+        );
       }
     }
     if (problems.length > 0) {
       // The whole batch is refused: nothing of it is applied.
-      return xml(400, `<InvalidChangeBatch xmlns="${XMLNS}"><Messages>${problems.map((p) => `<Message>${escapeXml(p)}</Message>`).join("")}</Messages><RequestId>${crypto.randomUUID()}</RequestId></InvalidChangeBatch>`);
+      return xml(
+        400,
+        `<InvalidChangeBatch xmlns="${XMLNS}"><Messages>${problems.map((p) => `<Message>${escapeXml(p)}</Message>`).join("")}</Messages><RequestId>${crypto.randomUUID()}</RequestId></InvalidChangeBatch>`,
+      );
     }
     for (const apply of applied) apply();
     const id = `C${crypto.randomUUID().replaceAll("-", "").slice(0, 20).toUpperCase()}`;
     changes.set(id, "PENDING");
-    return xml(200, `<ChangeResourceRecordSetsResponse xmlns="${XMLNS}"><ChangeInfo><Id>/change/${id}</Id><Status>PENDING</Status><SubmittedAt>${new Date().toISOString()}</SubmittedAt></ChangeInfo></ChangeResourceRecordSetsResponse>`);
+    return xml(
+      200,
+      `<ChangeResourceRecordSetsResponse xmlns="${XMLNS}"><ChangeInfo><Id>/change/${id}</Id><Status>PENDING</Status><SubmittedAt>${new Date().toISOString()}</SubmittedAt></ChangeInfo></ChangeResourceRecordSetsResponse>`,
+    );
   }
 
   const server = startFakeServer<Route53Fault>({
@@ -255,8 +318,16 @@ export function startRoute53Fake(): Route53Fake {
     description: DESCRIPTION,
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
-      if (mode === "malformed") return xml(200, `<?xml version="1.0"?>\n<ListResourceRecordSetsResponse xmlns="${XMLNS}"><ResourceRecordSets><ResourceRecordSet><Name>`);
-      return errorResponse(mode.status, mode.code, mode.message ?? (mode.code === "Throttling" ? "Rate exceeded" : mode.code));
+      if (mode === "malformed")
+        return xml(
+          200,
+          `<?xml version="1.0"?>\n<ListResourceRecordSetsResponse xmlns="${XMLNS}"><ResourceRecordSets><ResourceRecordSet><Name>`,
+        );
+      return errorResponse(
+        mode.status,
+        mode.code,
+        mode.message ?? (mode.code === "Throttling" ? "Rate exceeded" : mode.code),
+      );
     },
   });
 
@@ -317,10 +388,14 @@ function setXml(set: Route53RecordSet): string {
   if (set.setIdentifier) parts.push(`<SetIdentifier>${escapeXml(set.setIdentifier)}</SetIdentifier>`);
   if (set.weight !== undefined) parts.push(`<Weight>${set.weight}</Weight>`);
   if (set.aliasTarget) {
-    parts.push(`<AliasTarget><HostedZoneId>${set.aliasTarget.hostedZoneId}</HostedZoneId><DNSName>${escapeXml(set.aliasTarget.dnsName)}</DNSName><EvaluateTargetHealth>false</EvaluateTargetHealth></AliasTarget>`);
+    parts.push(
+      `<AliasTarget><HostedZoneId>${set.aliasTarget.hostedZoneId}</HostedZoneId><DNSName>${escapeXml(set.aliasTarget.dnsName)}</DNSName><EvaluateTargetHealth>false</EvaluateTargetHealth></AliasTarget>`,
+    );
   } else {
     parts.push(`<TTL>${set.ttl ?? 300}</TTL>`);
-    parts.push(`<ResourceRecords>${set.values.map((v) => `<ResourceRecord><Value>${escapeXml(v)}</Value></ResourceRecord>`).join("")}</ResourceRecords>`);
+    parts.push(
+      `<ResourceRecords>${set.values.map((v) => `<ResourceRecord><Value>${escapeXml(v)}</Value></ResourceRecord>`).join("")}</ResourceRecords>`,
+    );
   }
   if (set.healthCheckId) parts.push(`<HealthCheckId>${set.healthCheckId}</HealthCheckId>`);
   return `<ResourceRecordSet>${parts.join("")}</ResourceRecordSet>`;

@@ -17,7 +17,15 @@
 // `{status, error, description?, retryAfter?}`, "malformed", "html" (match `/dns` paths to spare the login).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const SELECTEL_FAKE_ACCOUNT = "123456";
 export const SELECTEL_FAKE_USER = "ddnsd";
@@ -40,7 +48,10 @@ export interface SelectelZone {
   rrsets: SelectelRrset[];
 }
 
-export type SelectelFault = { status: number; error: string; description?: string; retryAfter?: number } | "malformed" | "html";
+export type SelectelFault =
+  | { status: number; error: string; description?: string; retryAfter?: number }
+  | "malformed"
+  | "html";
 
 export interface SelectelFake extends FakeServer<SelectelFault> {
   identityUrl: string;
@@ -52,7 +63,10 @@ export interface SelectelFake extends FakeServer<SelectelFault> {
   revokeTokens(): void;
   addZone(name: string): SelectelZone;
   zoneNamed(name: string): SelectelZone | undefined;
-  addRrset(zone: string, rrset: { name: string; type: string; contents: string[]; ttl?: number; comment?: string }): SelectelRrset;
+  addRrset(
+    zone: string,
+    rrset: { name: string; type: string; contents: string[]; ttl?: number; comment?: string },
+  ): SelectelRrset;
   rrsets(zone: string, name: string, type: string): SelectelRrset[];
   reset(): void;
 }
@@ -64,7 +78,8 @@ export function startSelectelFake(): SelectelFake {
   const dotted = (name: string) => (name.endsWith(".") ? name : `${name}.`).toLowerCase();
   const dnsError = (status: number, error: string, description?: string, location?: string) =>
     json(status, { error, ...(description ? { description } : {}), ...(location ? { location } : {}) });
-  const keystoneError = (status: number, title: string, message: string) => json(status, { error: { code: status, title, message } });
+  const keystoneError = (status: number, title: string, message: string) =>
+    json(status, { error: { code: status, title, message } });
 
   function addZone(name: string): SelectelZone {
     const zone = { id: crypto.randomUUID(), name: dotted(name), disabled: false, rrsets: [] };
@@ -72,10 +87,20 @@ export function startSelectelFake(): SelectelFake {
     return zone;
   }
   const zoneNamed = (name: string) => [...zones.values()].find((z) => z.name === dotted(name));
-  function addRrset(zoneName: string, init: { name: string; type: string; contents: string[]; ttl?: number; comment?: string }): SelectelRrset {
+  function addRrset(
+    zoneName: string,
+    init: { name: string; type: string; contents: string[]; ttl?: number; comment?: string },
+  ): SelectelRrset {
     const zone = zoneNamed(zoneName);
     if (!zone) throw new Error(`fake Selectel: no zone ${zoneName}`);
-    const rrset = { id: crypto.randomUUID(), name: dotted(init.name), type: init.type, ttl: init.ttl ?? 3600, comment: init.comment ?? null, records: init.contents.map((content) => ({ content, disabled: false })) };
+    const rrset = {
+      id: crypto.randomUUID(),
+      name: dotted(init.name),
+      type: init.type,
+      ttl: init.ttl ?? 3600,
+      comment: init.comment ?? null,
+      records: init.contents.map((content) => ({ content, disabled: false })),
+    };
     zone.rrsets.push(rrset);
     return rrset;
   }
@@ -92,27 +117,63 @@ export function startSelectelFake(): SelectelFake {
     last_delegated_at: null,
     disabled: z.disabled,
   });
-  const rrsetJson = (z: SelectelZone, s: SelectelRrset) => ({ id: s.id, zone_id: z.id, name: s.name, type: s.type, ttl: s.ttl, comment: s.comment, managed_by: null, records: s.records });
+  const rrsetJson = (z: SelectelZone, s: SelectelRrset) => ({
+    id: s.id,
+    zone_id: z.id,
+    name: s.name,
+    type: s.type,
+    ttl: s.ttl,
+    comment: s.comment,
+    managed_by: null,
+    records: s.records,
+  });
 
   function page<T>(items: T[], request: LoggedRequest, render: (item: T) => unknown): Response {
     const limit = Math.min(Math.max(Number(request.query.limit ?? 1000) || 1000, 1), 1000);
     const offset = Math.max(Number(request.query.offset ?? 0) || 0, 0);
     const next = offset + limit < items.length ? offset + limit : null;
-    return json(200, { count: items.length, next_offset: next, result: items.slice(offset, offset + limit).map(render) });
+    return json(200, {
+      count: items.length,
+      next_offset: next,
+      result: items.slice(offset, offset + limit).map(render),
+    });
   }
 
   function login(request: LoggedRequest): Response {
-    const body = request.body as { auth?: { identity?: { methods?: string[]; password?: { user?: { name?: string; domain?: { name?: string }; password?: string } } }; scope?: { project?: { id?: string } } } };
+    const body = request.body as {
+      auth?: {
+        identity?: {
+          methods?: string[];
+          password?: { user?: { name?: string; domain?: { name?: string }; password?: string } };
+        };
+        scope?: { project?: { id?: string } };
+      };
+    };
     const user = body?.auth?.identity?.password?.user;
-    if (!body?.auth?.identity?.methods?.includes("password") || !user) return keystoneError(400, "Bad Request", "Invalid input for field 'identity'");
+    if (!body?.auth?.identity?.methods?.includes("password") || !user)
+      return keystoneError(400, "Bad Request", "Invalid input for field 'identity'");
     const known = users.get(`${user.domain?.name ?? ""}/${user.name ?? ""}`);
-    if (known === undefined || known !== user.password) return keystoneError(401, "Unauthorized", "The request you have made requires authentication.");
+    if (known === undefined || known !== user.password)
+      return keystoneError(401, "Unauthorized", "The request you have made requires authentication.");
     const project = body.auth.scope?.project?.id;
-    if (project !== SELECTEL_FAKE_PROJECT) return keystoneError(401, "Unauthorized", `User ${user.name} has no access to project ${project ?? ""}`);
+    if (project !== SELECTEL_FAKE_PROJECT)
+      return keystoneError(401, "Unauthorized", `User ${user.name} has no access to project ${project ?? ""}`);
     const token = `gAAAAA${crypto.randomUUID().replace(/-/g, "")}`;
     tokens.set(token, project);
     const expires = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
-    return json(201, { token: { expires_at: expires, issued_at: new Date().toISOString(), methods: ["password"], project: { id: project }, user: { name: user.name } } }, { "X-Subject-Token": token });
+    return json(
+      201,
+      {
+        token: {
+          expires_at: expires,
+          issued_at: new Date().toISOString(),
+          methods: ["password"],
+          project: { id: project },
+          user: { name: user.name },
+        },
+      },
+      { "X-Subject-Token": token },
+    );
   }
 
   function validRecords(type: string, records: unknown): { content: string; disabled: boolean }[] | null {
@@ -120,7 +181,8 @@ export function startSelectelFake(): SelectelFake {
     const out: { content: string; disabled: boolean }[] = [];
     for (const r of records) {
       const content = typeof r === "object" && r !== null ? (r as Record<string, unknown>).content : undefined;
-      if (typeof content !== "string" || !((type === "A" && isIPv4(content)) || (type === "AAAA" && isIPv6(content)))) return null;
+      if (typeof content !== "string" || !((type === "A" && isIPv4(content)) || (type === "AAAA" && isIPv6(content))))
+        return null;
       out.push({ content, disabled: (r as Record<string, unknown>).disabled === true });
     }
     return out;
@@ -132,32 +194,49 @@ export function startSelectelFake(): SelectelFake {
     if (token === undefined || !tokens.has(token)) return dnsError(401, "unauthorized", "Invalid token");
     const s = path.split("/").filter(Boolean).map(decodeURIComponent);
     if (s[0] !== "zones") return dnsError(404, "not_found");
-    const body = typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
     if (s.length === 1 && request.method === "GET") {
       const filter = request.query.filter?.toLowerCase();
-      const listed = [...zones.values()].filter((z) => filter === undefined || z.name.includes(filter)).sort((a, b) => a.name.localeCompare(b.name));
+      const listed = [...zones.values()]
+        .filter((z) => filter === undefined || z.name.includes(filter))
+        .sort((a, b) => a.name.localeCompare(b.name));
       return page(listed, request, zoneJson);
     }
     const zone = zones.get(s[1] ?? "");
     if (!zone) return dnsError(404, "not_found", "zone not found");
-    if (s.length === 2) return request.method === "GET" ? json(200, zoneJson(zone)) : dnsError(405, "method_not_allowed");
+    if (s.length === 2)
+      return request.method === "GET" ? json(200, zoneJson(zone)) : dnsError(405, "method_not_allowed");
     if (s[2] !== "rrset") return dnsError(404, "not_found");
     if (s.length === 3 && request.method === "GET") {
       const name = request.query.name?.toLowerCase().replace(/\.$/, "");
       const types = request.query.rrset_types?.split(",");
       // The name filter matches part of a name.
-      const listed = zone.rrsets.filter((r) => (name === undefined || r.name.includes(name)) && (types === undefined || types.includes(r.type)));
+      const listed = zone.rrsets.filter(
+        (r) => (name === undefined || r.name.includes(name)) && (types === undefined || types.includes(r.type)),
+      );
       return page(listed, request, (r) => rrsetJson(zone, r));
     }
     if (s.length === 3 && request.method === "POST") {
       const type = String(body.type ?? "");
       const name = typeof body.name === "string" ? dotted(body.name) : "";
-      if (name !== zone.name && !name.endsWith(`.${zone.name}`)) return dnsError(400, "bad_request", "name is not in the zone", "body.name");
+      if (name !== zone.name && !name.endsWith(`.${zone.name}`))
+        return dnsError(400, "bad_request", "name is not in the zone", "body.name");
       const records = validRecords(type, body.records);
       if (!records) return dnsError(400, "bad_request", "invalid records", "body.records");
       if (ttlInvalid(body.ttl)) return dnsError(400, "bad_request", "ttl must be between 60 and 604800", "body.ttl");
-      if (zone.rrsets.some((r) => r.name === name && r.type === type)) return dnsError(409, "conflict", "rrset already exists");
-      const rrset = { id: crypto.randomUUID(), name, type, ttl: body.ttl as number, comment: typeof body.comment === "string" ? body.comment : null, records };
+      if (zone.rrsets.some((r) => r.name === name && r.type === type))
+        return dnsError(409, "conflict", "rrset already exists");
+      const rrset = {
+        id: crypto.randomUUID(),
+        name,
+        type,
+        ttl: body.ttl as number,
+        comment: typeof body.comment === "string" ? body.comment : null,
+        records,
+      };
       zone.rrsets.push(rrset);
       return json(201, rrsetJson(zone, rrset));
     }
@@ -187,7 +266,11 @@ export function startSelectelFake(): SelectelFake {
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
-      return json(mode.status, { error: mode.error, ...(mode.description ? { description: mode.description } : {}) }, retryAfterHeader(mode.retryAfter));
+      return json(
+        mode.status,
+        { error: mode.error, ...(mode.description ? { description: mode.description } : {}) },
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -200,7 +283,8 @@ export function startSelectelFake(): SelectelFake {
     addZone,
     zoneNamed,
     addRrset,
-    rrsets: (zone: string, name: string, type: string) => (zoneNamed(zone)?.rrsets ?? []).filter((r) => r.name === dotted(name) && r.type === type),
+    rrsets: (zone: string, name: string, type: string) =>
+      (zoneNamed(zone)?.rrsets ?? []).filter((r) => r.name === dotted(name) && r.type === type),
     reset() {
       zones.clear();
       tokens.clear();

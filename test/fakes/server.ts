@@ -92,9 +92,8 @@ interface FakeServerOptions<Fault> {
 }
 
 /** The fakes alive in this process, on globalThis so the shared afterEach sees the same set whatever loaded this module. */
-const LIVE: Set<FakeServer<unknown>> = ((globalThis as Record<symbol, unknown>)[Symbol.for("ddnsd.fakes")] ??= new Set()) as Set<
-  FakeServer<unknown>
->;
+const LIVE: Set<FakeServer<unknown>> = ((globalThis as Record<symbol, unknown>)[Symbol.for("ddnsd.fakes")] ??=
+  new Set()) as Set<FakeServer<unknown>>;
 
 /** Every unclaimed violation of every live fake, claimed now (the shared afterEach fails the test on any). */
 export function takeAllViolations(): Violation[] {
@@ -296,7 +295,8 @@ export function htmlErrorPage(): Response {
 export async function waitFor(check: () => boolean, timeoutMs: number, what = "the condition"): Promise<void> {
   const started = performance.now();
   while (!check()) {
-    if (performance.now() - started > timeoutMs) throw new Error(`waited ${timeoutMs} ms for ${what}; it never happened`);
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`waited ${timeoutMs} ms for ${what}; it never happened`);
     await Bun.sleep(10);
   }
 }

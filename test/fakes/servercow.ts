@@ -16,7 +16,16 @@
 // answer, e.g. 429 or 502), "malformed", "html".
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, plainText, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  plainText,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const SERVERCOW_FAKE_USERNAME = "ddnsd-api-user";
 export const SERVERCOW_FAKE_PASSWORD = "servercow-fake-password-0123456789";
@@ -66,14 +75,18 @@ export function startServercowFake(): ServercowFake {
 
     if (request.method === "GET") return json(200, records);
     if (request.method !== "POST") return error("method not allowed");
-    const body = typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const body =
+      typeof request.body === "object" && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const { type, name, content, ttl } = body;
-    if (typeof type !== "string" || typeof name !== "string" || content === undefined) return error("missing parameters");
+    if (typeof type !== "string" || typeof name !== "string" || content === undefined)
+      return error("missing parameters");
     const values = Array.isArray(content) ? content : [content];
     for (const value of values) {
-      if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value))) return error(`invalid content for type ${type}`);
+      if (typeof value !== "string" || (type === "A" && !isIPv4(value)) || (type === "AAAA" && !isIPv6(value)))
+        return error(`invalid content for type ${type}`);
     }
-    if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1)) return error("invalid ttl");
+    if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1))
+      return error("invalid ttl");
     // The name and type's whole set is replaced by what was sent; the first record is changed in
     // place so a test holding it sees what the API did.
     const existing = records.filter((r) => r.name === name && r.type === type);
@@ -92,7 +105,11 @@ export function startServercowFake(): ServercowFake {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
       if ("error" in mode) return error(mode.error);
-      return plainText(mode.status === 429 ? "Too Many Requests" : "Error", mode.status, retryAfterHeader(mode.retryAfter));
+      return plainText(
+        mode.status === 429 ? "Too Many Requests" : "Error",
+        mode.status,
+        retryAfterHeader(mode.retryAfter),
+      );
     },
   });
 
@@ -101,7 +118,8 @@ export function startServercowFake(): ServercowFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    records: (domain: string, name: string, type: string) => domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
+    records: (domain: string, name: string, type: string) =>
+      domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
       domains.clear();
       credentials.clear();

@@ -20,7 +20,15 @@
 // TTL 60–3600). UNSURE: the exact words of a 401 (modelled as "Unauthorized").
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const SPACESHIP_FAKE_KEY = "JdIS8QYFMZpVKupJtdc3";
 export const SPACESHIP_FAKE_SECRET = "F3brvQluT4s8aDB7PeFBH6qKHfH2xTKTneCjZbq3z2w7rj2vV6n_zhSvvJoQ";
@@ -41,7 +49,10 @@ export interface SpaceshipFake extends FakeServer<SpaceshipFault> {
   /** Domain name → its records, in the order they were made. */
   domains: Map<string, SpaceshipRecord[]>;
   addDomain(name: string): void;
-  addRecord(domain: string, record: { name: string; type: string; address: string; ttl?: number; group?: string }): SpaceshipRecord;
+  addRecord(
+    domain: string,
+    record: { name: string; type: string; address: string; ttl?: number; group?: string },
+  ): SpaceshipRecord;
   records(domain: string, name: string, type: string): SpaceshipRecord[];
   reset(): void;
 }
@@ -74,10 +85,19 @@ export function startSpaceshipFake(): SpaceshipFake {
   const keys = new Map([[SPACESHIP_FAKE_KEY, SPACESHIP_FAKE_SECRET]]);
   const domains = new Map<string, SpaceshipRecord[]>();
 
-  function addRecord(domain: string, init: { name: string; type: string; address: string; ttl?: number; group?: string }): SpaceshipRecord {
+  function addRecord(
+    domain: string,
+    init: { name: string; type: string; address: string; ttl?: number; group?: string },
+  ): SpaceshipRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake Spaceship: no domain ${domain}`);
-    const record = { type: init.type, name: init.name, address: init.address, ttl: init.ttl ?? 3600, group: { type: init.group ?? "custom" } };
+    const record = {
+      type: init.type,
+      name: init.name,
+      address: init.address,
+      ttl: init.ttl ?? 3600,
+      group: { type: init.group ?? "custom" },
+    };
     records.push(record);
     return record;
   }
@@ -87,8 +107,12 @@ export function startSpaceshipFake(): SpaceshipFake {
     const take = Number(request.query.take);
     const skip = Number(request.query.skip);
     const problems = [
-      ...(request.query.take === undefined || !Number.isInteger(take) || take < 1 || take > most ? [{ field: "take", details: `The field take must be between 1 and ${most}.` }] : []),
-      ...(request.query.skip === undefined || !Number.isInteger(skip) || skip < 0 ? [{ field: "skip", details: "The field skip must be between 0 and 2147483647." }] : []),
+      ...(request.query.take === undefined || !Number.isInteger(take) || take < 1 || take > most
+        ? [{ field: "take", details: `The field take must be between 1 and ${most}.` }]
+        : []),
+      ...(request.query.skip === undefined || !Number.isInteger(skip) || skip < 0
+        ? [{ field: "skip", details: "The field skip must be between 0 and 2147483647." }]
+        : []),
     ];
     if (problems.length > 0) return error(400, {}, "One or more validation errors occurred.", problems);
     return json(200, { items: items.slice(skip, skip + take), total: items.length });
@@ -96,12 +120,23 @@ export function startSpaceshipFake(): SpaceshipFake {
 
   function route(request: LoggedRequest): Response {
     const key = request.headers["x-api-key"];
-    if (key === undefined || keys.get(key) === undefined || keys.get(key) !== request.headers["x-api-secret"]) return error(401);
+    if (key === undefined || keys.get(key) === undefined || keys.get(key) !== request.headers["x-api-secret"])
+      return error(401);
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
 
     // GET /v1/domains
     if (segments.length === 2 && segments[0] === "v1" && segments[1] === "domains" && request.method === "GET") {
-      return page(request, [...domains.keys()].map((name) => ({ name, unicodeName: name, isPremium: false, autoRenew: false, lifecycleStatus: "registered" })), 100);
+      return page(
+        request,
+        [...domains.keys()].map((name) => ({
+          name,
+          unicodeName: name,
+          isPremium: false,
+          autoRenew: false,
+          lifecycleStatus: "registered",
+        })),
+        100,
+      );
     }
     // /v1/dns/records/{domain}
     if (segments.length === 4 && segments[0] === "v1" && segments[1] === "dns" && segments[2] === "records") {
@@ -111,7 +146,9 @@ export function startSpaceshipFake(): SpaceshipFake {
       if (request.method === "GET") return page(request, records, 500);
       if (request.method === "PUT") return save(records, request.body);
       if (request.method === "DELETE") {
-        const add = server.requests.findLast((r) => r.method === "PUT" && r.path === request.path && !pairedAdds.has(r) && sameNames(r.body, request.body));
+        const add = server.requests.findLast(
+          (r) => r.method === "PUT" && r.path === request.path && !pairedAdds.has(r) && sameNames(r.body, request.body),
+        );
         if (add) {
           pairedAdds.add(add);
           replacements.add(request);
@@ -137,7 +174,8 @@ export function startSpaceshipFake(): SpaceshipFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    records: (domain: string, name: string, type: string) => domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
+    records: (domain: string, name: string, type: string) =>
+      domains.get(domain)?.filter((r) => r.name === name && r.type === type) ?? [],
     reset() {
       domains.clear();
       keys.clear();
@@ -158,9 +196,14 @@ function sameNames(put: unknown, deleted: unknown): boolean {
 
 /** PUT: adds each item; one with the type, name and address of an existing record changes its TTL. */
 function save(records: SpaceshipRecord[], body: unknown): Response {
-  const items = typeof body === "object" && body !== null && Array.isArray((body as { items?: unknown }).items) ? ((body as { items: unknown[] }).items as Record<string, unknown>[]) : undefined;
+  const items =
+    typeof body === "object" && body !== null && Array.isArray((body as { items?: unknown }).items)
+      ? ((body as { items: unknown[] }).items as Record<string, unknown>[])
+      : undefined;
   if (!items || typeof (body as { force?: unknown }).force !== "boolean") {
-    return error(400, {}, "One or more validation errors occurred.", [{ field: "items", details: "The items field is required." }]);
+    return error(400, {}, "One or more validation errors occurred.", [
+      { field: "items", details: "The items field is required." },
+    ]);
   }
   for (const item of items) {
     const invalid = check(item);
@@ -169,14 +212,24 @@ function save(records: SpaceshipRecord[], body: unknown): Response {
   for (const item of items) {
     const same = records.find((r) => r.type === item.type && r.name === item.name && r.address === item.address);
     if (same) same.ttl = (item.ttl as number | undefined) ?? same.ttl;
-    else records.push({ type: item.type as string, name: item.name as string, address: item.address as string, ttl: (item.ttl as number | undefined) ?? 3600, group: { type: "custom" } });
+    else
+      records.push({
+        type: item.type as string,
+        name: item.name as string,
+        address: item.address as string,
+        ttl: (item.ttl as number | undefined) ?? 3600,
+        group: { type: "custom" },
+      });
   }
   return new Response(null, { status: 204 });
 }
 
 /** DELETE: removes exactly the records named by type, name and address; a record it does not hold is ignored. */
 function remove(records: SpaceshipRecord[], body: unknown): Response {
-  if (!Array.isArray(body)) return error(400, {}, "One or more validation errors occurred.", [{ field: "", details: "A non-empty request body is required." }]);
+  if (!Array.isArray(body))
+    return error(400, {}, "One or more validation errors occurred.", [
+      { field: "", details: "A non-empty request body is required." },
+    ]);
   for (const item of body as Record<string, unknown>[]) {
     const index = records.findIndex((r) => r.type === item.type && r.name === item.name && r.address === item.address);
     if (index >= 0) records.splice(index, 1);
@@ -186,10 +239,16 @@ function remove(records: SpaceshipRecord[], body: unknown): Response {
 
 function check(item: Record<string, unknown>): Response | undefined {
   const { type, name, address, ttl } = item;
-  if (type !== "A" && type !== "AAAA") return error(422, {}, "Validation failed.", [{ field: "type", details: "This fake knows A and AAAA records only." }]);
-  if (typeof name !== "string" || name === "" || name.endsWith(".")) return error(422, {}, "Validation failed.", [{ field: "name", details: "The name is invalid." }]);
+  if (type !== "A" && type !== "AAAA")
+    return error(422, {}, "Validation failed.", [
+      { field: "type", details: "This fake knows A and AAAA records only." },
+    ]);
+  if (typeof name !== "string" || name === "" || name.endsWith("."))
+    return error(422, {}, "Validation failed.", [{ field: "name", details: "The name is invalid." }]);
   if (typeof address !== "string" || (type === "A" && !isIPv4(address)) || (type === "AAAA" && !isIPv6(address))) {
-    return error(422, {}, "Validation failed.", [{ field: "address", details: `The address must be a valid ${type === "A" ? "IPv4" : "IPv6"} address.` }]);
+    return error(422, {}, "Validation failed.", [
+      { field: "address", details: `The address must be a valid ${type === "A" ? "IPv4" : "IPv6"} address.` },
+    ]);
   }
   if (ttl !== undefined && (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 60 || ttl > 3600)) {
     return error(422, {}, "Validation failed.", [{ field: "ttl", details: "The ttl must be between 60 and 3600." }]);
@@ -197,6 +256,11 @@ function check(item: Record<string, unknown>): Response | undefined {
   return undefined;
 }
 
-function error(status: number, headers: Record<string, string> = {}, detail?: string, data?: { field: string; details: string }[]): Response {
+function error(
+  status: number,
+  headers: Record<string, string> = {},
+  detail?: string,
+  data?: { field: string; details: string }[],
+): Response {
   return json(status, { detail: detail ?? DEFAULT_DETAILS[status] ?? "Error.", ...(data ? { data } : {}) }, headers);
 }

@@ -60,7 +60,16 @@ export interface TencentFake extends FakeServer<TencentFault> {
   /** `name` relative to the domain, `@` for the apex. */
   addRecord(
     domain: string,
-    record: { name: string; type: string; value: string; ttl?: number; line?: string; status?: "ENABLE" | "DISABLE"; weight?: number; remark?: string },
+    record: {
+      name: string;
+      type: string;
+      value: string;
+      ttl?: number;
+      line?: string;
+      status?: "ENABLE" | "DISABLE";
+      weight?: number;
+      remark?: string;
+    },
   ): TencentRecord;
   records(domain: string, name: string, type: string): TencentRecord[];
   /** Requests whose action changes something. */
@@ -68,8 +77,15 @@ export interface TencentFake extends FakeServer<TencentFault> {
   reset(): void;
 }
 
-const WRITE_ACTIONS = new Set(["ModifyRecord", "CreateRecord", "DeleteRecord", "ModifyRecordStatus", "ModifyDynamicDNS"]);
-const AUTHORIZATION = /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/([^/]+)\/tc3_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
+const WRITE_ACTIONS = new Set([
+  "ModifyRecord",
+  "CreateRecord",
+  "DeleteRecord",
+  "ModifyRecordStatus",
+  "ModifyDynamicDNS",
+]);
+const AUTHORIZATION =
+  /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/([^/]+)\/tc3_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
 
 export function startTencentFake(): TencentFake {
   const keys = new Map([[TENCENT_FAKE_SECRET_ID, TENCENT_FAKE_SECRET_KEY]]);
@@ -86,7 +102,16 @@ export function startTencentFake(): TencentFake {
 
   function addRecord(
     domain: string,
-    init: { name: string; type: string; value: string; ttl?: number; line?: string; status?: "ENABLE" | "DISABLE"; weight?: number; remark?: string },
+    init: {
+      name: string;
+      type: string;
+      value: string;
+      ttl?: number;
+      line?: string;
+      status?: "ENABLE" | "DISABLE";
+      weight?: number;
+      remark?: string;
+    },
   ): TencentRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake DNSPod: no domain ${domain}`);
@@ -111,22 +136,44 @@ export function startTencentFake(): TencentFake {
   /** The signature, the key and the clock, as Tencent checks them before anything else. */
   function authenticate(request: LoggedRequest): Response | null {
     const match = AUTHORIZATION.exec(request.headers.authorization ?? "");
-    if (!match) return error("AuthFailure.InvalidAuthorization", "Credential is invalid. Please check your Authorization header.");
+    if (!match)
+      return error(
+        "AuthFailure.InvalidAuthorization",
+        "Credential is invalid. Please check your Authorization header.",
+      );
     const [, secretId = "", date = "", service = "", signedHeaders = "", signature = ""] = match;
     const secretKey = keys.get(secretId);
-    if (secretKey === undefined) return error("AuthFailure.SecretIdNotFound", "The SecretId is not found, please ensure that your SecretId is correct.");
+    if (secretKey === undefined)
+      return error(
+        "AuthFailure.SecretIdNotFound",
+        "The SecretId is not found, please ensure that your SecretId is correct.",
+      );
     const timestamp = Number(request.headers["x-tc-timestamp"]);
     if (!Number.isInteger(timestamp) || Math.abs(Date.now() / 1000 + fake.clockSkewSeconds - timestamp) > 300) {
-      return error("AuthFailure.SignatureExpire", `Signature expired. Timestamp date is ${request.headers["x-tc-timestamp"]}, server date is ${Math.floor(Date.now() / 1000 + fake.clockSkewSeconds)}.`);
+      return error(
+        "AuthFailure.SignatureExpire",
+        `Signature expired. Timestamp date is ${request.headers["x-tc-timestamp"]}, server date is ${Math.floor(Date.now() / 1000 + fake.clockSkewSeconds)}.`,
+      );
     }
     const payload = request.body === undefined ? "" : JSON.stringify(request.body);
-    const canonical = canonicalRequest({ method: request.method, host: request.headers.host ?? "", contentType: request.headers["content-type"] ?? "", query: "", payload });
+    const canonical = canonicalRequest({
+      method: request.method,
+      host: request.headers.host ?? "",
+      contentType: request.headers["content-type"] ?? "",
+      query: "",
+      payload,
+    });
     const valid =
       service === "dnspod" &&
       signedHeaders === "content-type;host" &&
       date === scopeDate(timestamp) &&
       tc3Signature(secretKey, date, service, stringToSign(canonical, timestamp, service)) === signature;
-    return valid ? null : error("AuthFailure.SignatureFailure", "The provided credentials could not be validated. Please check your signature is correct.");
+    return valid
+      ? null
+      : error(
+          "AuthFailure.SignatureFailure",
+          "The provided credentials could not be validated. Please check your signature is correct.",
+        );
   }
 
   function invalidRecord(type: string, value: unknown, ttl: unknown): Response | null {
@@ -150,12 +197,17 @@ export function startTencentFake(): TencentFake {
   }
 
   function route(request: LoggedRequest): Response {
-    if (request.method !== "POST" || request.path !== "/") return error("UnsupportedOperation", "The request method or path is not supported.");
+    if (request.method !== "POST" || request.path !== "/")
+      return error("UnsupportedOperation", "The request method or path is not supported.");
     const refused = authenticate(request);
     if (refused) return refused;
     const action = request.headers["x-tc-action"] ?? "";
-    if (request.headers["x-tc-version"] !== "2021-03-23") return error("InvalidParameter", `The value of parameter \`X-TC-Version\` is invalid.`);
-    const fields = typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+    if (request.headers["x-tc-version"] !== "2021-03-23")
+      return error("InvalidParameter", `The value of parameter \`X-TC-Version\` is invalid.`);
+    const fields =
+      typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+        ? (request.body as Record<string, unknown>)
+        : {};
     const missing = (names: string[]) => names.find((n) => fields[n] === undefined);
     const offset = Math.max(Number(fields.Offset ?? 0) || 0, 0);
     const limit = Math.min(Math.max(Number(fields.Limit ?? 0) || 0, 0), 3000);
@@ -165,7 +217,20 @@ export function startTencentFake(): TencentFake {
         const names = [...domains.keys()].sort();
         const shown = names.slice(offset, offset + (limit || 20));
         return answer({
-          DomainCountInfo: { DomainTotal: names.length, AllTotal: names.length, MineTotal: names.length, ShareTotal: 0, VipTotal: 0, PauseTotal: 0, ErrorTotal: 0, LockTotal: 0, SpamTotal: 0, VipExpire: 0, ShareOutTotal: 0, GroupTotal: 0 },
+          DomainCountInfo: {
+            DomainTotal: names.length,
+            AllTotal: names.length,
+            MineTotal: names.length,
+            ShareTotal: 0,
+            VipTotal: 0,
+            PauseTotal: 0,
+            ErrorTotal: 0,
+            LockTotal: 0,
+            SpamTotal: 0,
+            VipExpire: 0,
+            ShareOutTotal: 0,
+            GroupTotal: 0,
+          },
           DomainList: shown.map((name) => ({
             DomainId: 1000 + names.indexOf(name),
             Name: name,
@@ -193,7 +258,11 @@ export function startTencentFake(): TencentFake {
         const absent = missing(["Domain"]);
         if (absent) return error("MissingParameter", `The request is missing a required parameter \`${absent}\`.`);
         const records = domains.get(String(fields.Domain).toLowerCase());
-        if (!records) return error("InvalidParameterValue.DomainNotExists", "The current domain is incorrect. Return to the previous step and try again.");
+        if (!records)
+          return error(
+            "InvalidParameterValue.DomainNotExists",
+            "The current domain is incorrect. Return to the previous step and try again.",
+          );
         const matching = records.filter(
           (r) =>
             (fields.Subdomain === undefined || r.Name === String(fields.Subdomain).toLowerCase()) &&
@@ -204,14 +273,23 @@ export function startTencentFake(): TencentFake {
         const shown = matching.slice(offset, offset + (limit || 100));
         return answer({
           RecordCountInfo: { SubdomainCount: matching.length, ListCount: shown.length, TotalCount: matching.length },
-          RecordList: shown.map((r) => ({ ...r, UpdatedOn: "2024-01-01 00:00:00", MonitorStatus: "", DefaultNS: false })),
+          RecordList: shown.map((r) => ({
+            ...r,
+            UpdatedOn: "2024-01-01 00:00:00",
+            MonitorStatus: "",
+            DefaultNS: false,
+          })),
         });
       }
       case "ModifyRecord": {
         const absent = missing(["Domain", "RecordType", "RecordLine", "Value", "RecordId"]);
         if (absent) return error("MissingParameter", `The request is missing a required parameter \`${absent}\`.`);
         const records = domains.get(String(fields.Domain).toLowerCase());
-        if (!records) return error("InvalidParameterValue.DomainNotExists", "The current domain is incorrect. Return to the previous step and try again.");
+        if (!records)
+          return error(
+            "InvalidParameterValue.DomainNotExists",
+            "The current domain is incorrect. Return to the previous step and try again.",
+          );
         const record = records.find((r) => r.RecordId === fields.RecordId);
         if (!record) return error("InvalidParameter.RecordIdInvalid", "The record number is incorrect.");
         const type = String(fields.RecordType).toUpperCase();
@@ -238,17 +316,32 @@ export function startTencentFake(): TencentFake {
         if (absent) return error("MissingParameter", `The request is missing a required parameter \`${absent}\`.`);
         const domain = String(fields.Domain).toLowerCase();
         const records = domains.get(domain);
-        if (!records) return error("InvalidParameterValue.DomainNotExists", "The current domain is incorrect. Return to the previous step and try again.");
+        if (!records)
+          return error(
+            "InvalidParameterValue.DomainNotExists",
+            "The current domain is incorrect. Return to the previous step and try again.",
+          );
         const type = String(fields.RecordType).toUpperCase();
         const invalid = invalidRecord(type, fields.Value, fields.TTL);
         if (invalid) return invalid;
         const line = lineOf(fields);
         if (!line) return error("InvalidParameter.RecordLineInvalid", "The record split zone is incorrect.");
         const name = typeof fields.SubDomain === "string" ? fields.SubDomain.toLowerCase() : "@";
-        if (records.some((r) => r.Name === name && r.Type === type && r.Line === line.line && r.Value === fields.Value)) {
-          return error("InvalidParameter.DomainRecordExist", "The record already exists and does not need to be added again.");
+        if (
+          records.some((r) => r.Name === name && r.Type === type && r.Line === line.line && r.Value === fields.Value)
+        ) {
+          return error(
+            "InvalidParameter.DomainRecordExist",
+            "The record already exists and does not need to be added again.",
+          );
         }
-        const record = addRecord(domain, { name, type, value: String(fields.Value), ttl: typeof fields.TTL === "number" ? fields.TTL : undefined, line: line.line });
+        const record = addRecord(domain, {
+          name,
+          type,
+          value: String(fields.Value),
+          ttl: typeof fields.TTL === "number" ? fields.TTL : undefined,
+          line: line.line,
+        });
         return answer({ RecordId: record.RecordId });
       }
       default:
@@ -278,7 +371,8 @@ export function startTencentFake(): TencentFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    records: (domain: string, name: string, type: string) => (domains.get(domain) ?? []).filter((r) => r.Name === name && r.Type === type),
+    records: (domain: string, name: string, type: string) =>
+      (domains.get(domain) ?? []).filter((r) => r.Name === name && r.Type === type),
     changes: () => server.requests.filter((r) => WRITE_ACTIONS.has(r.headers["x-tc-action"] ?? "")),
     reset() {
       domains.clear();

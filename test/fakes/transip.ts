@@ -17,7 +17,15 @@
 
 import { createPublicKey, createVerify, type KeyObject } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const TRANSIP_FAKE_LOGIN = "ddnsd-user";
 /** A throwaway 1024-bit key, made for these tests only. */
@@ -64,7 +72,16 @@ export interface TransipFake extends FakeServer<TransipFault> {
   reset(): void;
 }
 
-const ERRORS: Record<number, string> = { 400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 406: "Not acceptable", 409: "Conflict", 429: "Rate limit exceeded", 500: "Internal server error" };
+const ERRORS: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not found",
+  406: "Not acceptable",
+  409: "Conflict",
+  429: "Rate limit exceeded",
+  500: "Internal server error",
+};
 
 export function startTransipFake(): TransipFake {
   const publicKey = () => createPublicKey(TRANSIP_FAKE_PRIVATE_KEY);
@@ -74,10 +91,18 @@ export function startTransipFake(): TransipFake {
   const logins: Record<string, unknown>[] = [];
   const nonces = new Set<string>();
 
-  function addEntry(domain: string, init: { name: string; type: string; content: string; expire?: number }): TransipEntry {
+  function addEntry(
+    domain: string,
+    init: { name: string; type: string; content: string; expire?: number },
+  ): TransipEntry {
     const entries = domains.get(domain);
     if (!entries) throw new Error(`fake TransIP: no domain ${domain}`);
-    const entry = { name: init.name, expire: init.expire ?? TRANSIP_DEFAULT_EXPIRE, type: init.type, content: init.content };
+    const entry = {
+      name: init.name,
+      expire: init.expire ?? TRANSIP_DEFAULT_EXPIRE,
+      type: init.type,
+      content: init.content,
+    };
     entries.push(entry);
     return entry;
   }
@@ -86,9 +111,12 @@ export function startTransipFake(): TransipFake {
     const body = isRecord(request.body) ? request.body : {};
     const key = typeof body.login === "string" ? keys.get(body.login) : undefined;
     const signature = request.headers.signature ?? "";
-    if (!key || signature === "" || !createVerify("sha512").update(raw).verify(key, signature, "base64")) return error(401, "Signature validation failed");
-    if (typeof body.nonce !== "string" || body.nonce.length < 6 || nonces.has(body.nonce)) return error(401, "Nonce is invalid or was used before");
-    if (typeof body.label !== "string" || typeof body.expiration_time !== "string") return error(400, "label and expiration_time are required");
+    if (!key || signature === "" || !createVerify("sha512").update(raw).verify(key, signature, "base64"))
+      return error(401, "Signature validation failed");
+    if (typeof body.nonce !== "string" || body.nonce.length < 6 || nonces.has(body.nonce))
+      return error(401, "Nonce is invalid or was used before");
+    if (typeof body.label !== "string" || typeof body.expiration_time !== "string")
+      return error(400, "label and expiration_time are required");
     nonces.add(body.nonce);
     logins.push(body);
     const token = `tok${crypto.randomUUID().replaceAll("-", "")}`;
@@ -97,21 +125,28 @@ export function startTransipFake(): TransipFake {
   }
 
   function route(request: LoggedRequest, raw: string): Response {
-    if (request.path === "/auth") return request.method === "POST" ? auth(request, raw) : error(405, "Method not allowed");
+    if (request.path === "/auth")
+      return request.method === "POST" ? auth(request, raw) : error(405, "Method not allowed");
     const bearer = (request.headers.authorization ?? "").replace(/^Bearer /, "");
     if (!tokens.has(bearer)) return error(401, "Your access token has expired.");
     const segments = request.path.split("/").filter(Boolean).map(decodeURIComponent);
     if (segments[0] !== "domains" || segments.length < 2 || segments.length > 3) return error(404, "Not found");
     const entries = domains.get(segments[1] ?? "");
     if (!entries) return error(404, "Domain not found");
-    if (segments.length === 2) return request.method === "GET" ? json(200, { domain: { name: segments[1] } }) : error(405, "Method not allowed");
+    if (segments.length === 2)
+      return request.method === "GET" ? json(200, { domain: { name: segments[1] } }) : error(405, "Method not allowed");
     if (segments[2] !== "dns") return error(404, "Not found");
     if (request.method === "GET") return json(200, { dnsEntries: entries });
     const given = isRecord(request.body) && isRecord(request.body.dnsEntry) ? request.body.dnsEntry : {};
     const invalid = check(given);
     if (invalid) return error(406, invalid);
     if (request.method === "POST") {
-      addEntry(segments[1]!, { name: String(given.name), type: String(given.type), content: String(given.content), expire: Number(given.expire) });
+      addEntry(segments[1]!, {
+        name: String(given.name),
+        type: String(given.type),
+        content: String(given.content),
+        expire: Number(given.expire),
+      });
       return new Response(null, { status: 201 });
     }
     if (request.method !== "PATCH") return error(405, "Method not allowed");
@@ -124,7 +159,8 @@ export function startTransipFake(): TransipFake {
 
   const server = startFakeServer<TransipFault>({
     prefix: "/v6",
-    route: (request) => route(request, typeof request.body === "string" ? request.body : JSON.stringify(request.body ?? "")),
+    route: (request) =>
+      route(request, typeof request.body === "string" ? request.body : JSON.stringify(request.body ?? "")),
     renderFault(mode) {
       if (mode === "malformed") return malformedJson();
       if (mode === "html") return htmlErrorPage();
@@ -139,7 +175,8 @@ export function startTransipFake(): TransipFake {
     logins,
     addDomain: (name: string) => void domains.set(name, []),
     addEntry,
-    entry: (domain: string, name: string, type: string) => domains.get(domain)?.find((e) => e.name === name && e.type === type),
+    entry: (domain: string, name: string, type: string) =>
+      domains.get(domain)?.find((e) => e.name === name && e.type === type),
     reset() {
       domains.clear();
       tokens.clear();
@@ -160,9 +197,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function check(entry: Record<string, unknown>): string | undefined {
   if (typeof entry.name !== "string" || entry.name === "") return "dnsEntry.name is required";
   if (entry.type !== "A" && entry.type !== "AAAA") return "dnsEntry.type is not supported by this fake";
-  if (typeof entry.expire !== "number" || !Number.isInteger(entry.expire) || entry.expire < 60 || entry.expire > 86400) return "dnsEntry.expire is invalid";
+  if (typeof entry.expire !== "number" || !Number.isInteger(entry.expire) || entry.expire < 60 || entry.expire > 86400)
+    return "dnsEntry.expire is invalid";
   const content = entry.content;
-  if (typeof content !== "string" || (entry.type === "A" && !isIPv4(content)) || (entry.type === "AAAA" && !isIPv6(content))) return "dnsEntry.content is not a valid address";
+  if (
+    typeof content !== "string" ||
+    (entry.type === "A" && !isIPv4(content)) ||
+    (entry.type === "AAAA" && !isIPv6(content))
+  )
+    return "dnsEntry.content is not a valid address";
   return undefined;
 }
 

@@ -14,7 +14,15 @@
 import { randomUUID } from "node:crypto";
 import { isIPv4, isIPv6 } from "node:net";
 import { openApiDescription } from "./descriptions";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, malformedJson, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 /** The service's own published description, checked against every request (compiled once, at import, so no request waits for it). */
 const DESCRIPTION = openApiDescription("vultr", {
@@ -71,7 +79,14 @@ export function startVultrFake(): VultrFake {
   function addRecord(domain: string, init: { name: string; type: string; data: string; ttl?: number }): VultrRecord {
     const records = domains.get(domain);
     if (!records) throw new Error(`fake Vultr: no domain ${domain}`);
-    const record: VultrRecord = { id: randomUUID(), type: init.type, name: init.name, data: init.data, priority: -1, ttl: init.ttl ?? 300 };
+    const record: VultrRecord = {
+      id: randomUUID(),
+      type: init.type,
+      name: init.name,
+      data: init.data,
+      priority: -1,
+      ttl: init.ttl ?? 300,
+    };
     records.push(record);
     return record;
   }
@@ -80,7 +95,14 @@ export function startVultrFake(): VultrFake {
   function page(request: LoggedRequest, key: string, items: unknown[]): Response {
     const perPage = request.query.per_page === undefined ? 100 : Number(request.query.per_page);
     if (!Number.isInteger(perPage) || perPage < 1 || perPage > 500) return error(400, {}, "Invalid per_page value.");
-    const start = request.query.cursor === undefined ? 0 : Number(Buffer.from(request.query.cursor, "base64").toString().replace(/^next__/, ""));
+    const start =
+      request.query.cursor === undefined
+        ? 0
+        : Number(
+            Buffer.from(request.query.cursor, "base64")
+              .toString()
+              .replace(/^next__/, ""),
+          );
     if (!Number.isInteger(start) || start < 0) return error(400, {}, "Invalid cursor.");
     const end = start + perPage;
     const next = end < items.length ? Buffer.from(`next__${end}`).toString("base64") : "";
@@ -97,12 +119,21 @@ export function startVultrFake(): VultrFake {
     if (segments[0] !== "domains") return error(404);
     if (segments.length === 1) {
       if (request.method !== "GET") return error(405);
-      return page(request, "domains", [...domains.keys()].sort().map((domain) => ({ domain, date_created: "2024-01-01T00:00:00+00:00", dns_sec: "disabled" })));
+      return page(
+        request,
+        "domains",
+        [...domains.keys()]
+          .sort()
+          .map((domain) => ({ domain, date_created: "2024-01-01T00:00:00+00:00", dns_sec: "disabled" })),
+      );
     }
     const name = segments[1] ?? "";
     const records = domains.get(name);
     if (!records) return error(404, {}, "Invalid domain.");
-    if (segments.length === 2) return request.method === "GET" ? json(200, { domain: { domain: name, date_created: "2024-01-01T00:00:00+00:00", dns_sec: "disabled" } }) : error(405);
+    if (segments.length === 2)
+      return request.method === "GET"
+        ? json(200, { domain: { domain: name, date_created: "2024-01-01T00:00:00+00:00", dns_sec: "disabled" } })
+        : error(405);
     if (segments[2] !== "records" || segments.length > 4) return error(404);
 
     if (segments.length === 3) {
@@ -113,7 +144,12 @@ export function startVultrFake(): VultrFake {
       if (fields.type !== "A" && fields.type !== "AAAA") return error(400, {}, "Invalid record type.");
       const invalid = checkData(fields.type, fields.data) ?? checkTtl(fields.ttl);
       if (invalid) return invalid;
-      const record = addRecord(name, { name: fields.name, type: fields.type, data: fields.data as string, ttl: typeof fields.ttl === "number" ? fields.ttl : 300 });
+      const record = addRecord(name, {
+        name: fields.name,
+        type: fields.type,
+        data: fields.data as string,
+        ttl: typeof fields.ttl === "number" ? fields.ttl : 300,
+      });
       return json(201, { record });
     }
 
@@ -122,7 +158,8 @@ export function startVultrFake(): VultrFake {
     if (request.method === "GET") return json(200, { record });
     if (request.method !== "PATCH") return error(405);
     const fields = objectBody(request);
-    const invalid = (fields.data === undefined ? undefined : checkData(record.type, fields.data)) ?? checkTtl(fields.ttl);
+    const invalid =
+      (fields.data === undefined ? undefined : checkData(record.type, fields.data)) ?? checkTtl(fields.ttl);
     if (invalid) return invalid;
     // Only what is sent changes.
     if (typeof fields.data === "string") record.data = fields.data;
@@ -147,7 +184,8 @@ export function startVultrFake(): VultrFake {
     domains,
     addDomain: (name: string) => void domains.set(name, []),
     addRecord,
-    record: (domain: string, name: string, type: string) => domains.get(domain)?.find((r) => r.name === name && r.type === type),
+    record: (domain: string, name: string, type: string) =>
+      domains.get(domain)?.find((r) => r.name === name && r.type === type),
     reset() {
       domains.clear();
       keys.clear();
@@ -160,7 +198,9 @@ export function startVultrFake(): VultrFake {
 }
 
 function objectBody(request: LoggedRequest): Record<string, unknown> {
-  return typeof request.body === "object" && request.body !== null && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+  return typeof request.body === "object" && request.body !== null && !Array.isArray(request.body)
+    ? (request.body as Record<string, unknown>)
+    : {};
 }
 
 function checkData(type: unknown, data: unknown): Response | undefined {

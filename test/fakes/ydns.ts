@@ -12,7 +12,14 @@
 // faults `{status, body, retryAfter}`, `"html"`.
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, type LoggedRequest, plainText, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  type LoggedRequest,
+  plainText,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const YDNS_FAKE_USER = "ydns-fake-api-user";
 export const YDNS_FAKE_PASSWORD = "ydns-fake-api-password-0123";
@@ -38,7 +45,8 @@ export function startYdnsFake(): YdnsFake {
     if (request.path !== "/update/" && request.path !== "/update") return plainText("Not Found", 404);
     const auth = request.headers.authorization ?? "";
     if (!auth.startsWith("Basic ")) return plainText("Missing Authorization header", 400);
-    if (Buffer.from(auth.slice(6), "base64").toString() !== `${YDNS_FAKE_USER}:${YDNS_FAKE_PASSWORD}`) return plainText("badauth", 401);
+    if (Buffer.from(auth.slice(6), "base64").toString() !== `${YDNS_FAKE_USER}:${YDNS_FAKE_PASSWORD}`)
+      return plainText("badauth", 401);
     const name = request.query.host;
     if (name === undefined) return plainText("Missing host parameter", 400);
     const address = request.query.ip || YDNS_CALLER_ADDRESS;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { login, spawnAppliance, untilHealthy, type Appliance } from "./appliance";
+import { type Appliance, login, spawnAppliance, untilHealthy } from "./appliance";
 
 let dir: string;
 const started: Appliance[] = [];
@@ -65,14 +65,18 @@ test("`ddnsd admin set-password` run beside the service revokes the tokens it ha
   const appliance = start();
   await untilHealthy(appliance);
   const token = ((await (await login(appliance)).json()) as { access_token: string }).access_token;
-  const providers = () => fetch(`${appliance.base}/api/v1/providers`, { headers: { authorization: `Bearer ${token}` } });
+  const providers = () =>
+    fetch(`${appliance.base}/api/v1/providers`, { headers: { authorization: `Bearer ${token}` } });
   expect((await providers()).status).toBe(200);
-  const cli = Bun.spawn([process.execPath, "run", join(import.meta.dir, "../../src/main.ts"), "admin", "set-password", "admin"], {
-    env: { PATH: process.env.PATH ?? "", DDNS_DATA_DIR: dir },
-    stdin: new TextEncoder().encode("another-password-5678\n"),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const cli = Bun.spawn(
+    [process.execPath, "run", join(import.meta.dir, "../../src/main.ts"), "admin", "set-password", "admin"],
+    {
+      env: { PATH: process.env.PATH ?? "", DDNS_DATA_DIR: dir },
+      stdin: new TextEncoder().encode("another-password-5678\n"),
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   expect(await cli.exited).toBe(0);
   const refused = await providers();
   expect(refused.status).toBe(401);

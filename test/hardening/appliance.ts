@@ -53,7 +53,13 @@ export function spawnAppliance(dataDir: string, env: Record<string, string> = {}
     }
     if (buffered) lines.push(buffered);
   })();
-  return { base: `http://127.0.0.1:${port}`, lines, exited: child.exited, pid: child.pid, kill: (signal) => child.kill(signal) };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    lines,
+    exited: child.exited,
+    pid: child.pid,
+    kill: (signal) => child.kill(signal),
+  };
 }
 
 /** Asks /healthz every few ms until it answers 200 (at most `timeoutMs`); returns the statuses seen before. */
@@ -61,10 +67,14 @@ export async function untilHealthy(appliance: Appliance, timeoutMs = 15_000): Pr
   const seen: number[] = [];
   const deadline = performance.now() + timeoutMs;
   for (;;) {
-    const status = await fetch(`${appliance.base}/healthz`).then((r) => r.status, () => 0);
+    const status = await fetch(`${appliance.base}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return seen;
     if (seen.at(-1) !== status) seen.push(status);
-    if (performance.now() > deadline) throw new Error(`not healthy within ${timeoutMs} ms:\n${appliance.lines.join("\n")}`);
+    if (performance.now() > deadline)
+      throw new Error(`not healthy within ${timeoutMs} ms:\n${appliance.lines.join("\n")}`);
     await Bun.sleep(2);
   }
 }

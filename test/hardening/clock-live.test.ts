@@ -13,7 +13,10 @@ import { startCloudflareFake } from "../fakes/cloudflare";
 import { startEchoFake } from "../fakes/echo";
 import { login, spawnAppliance, untilHealthy } from "./appliance";
 
-const LIBFAKETIME = ["/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1"].find(existsSync);
+const LIBFAKETIME = [
+  "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+  "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+].find(existsSync);
 const INTERVAL_S = 4;
 const TWO_DAYS_MS = 2 * 86_400_000;
 
@@ -60,18 +63,31 @@ test("a clock set back two days while running: the domain is checked again withi
       expect(response.status).toBe(200);
       return (await response.json()) as any;
     };
-    const provider = await api("POST", "/providers", { name: "cf", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } });
+    const provider = await api("POST", "/providers", {
+      name: "cf",
+      type: "cloudflare",
+      credentials: { api_token: "cf-fake-token-0123456789abcdef" },
+    });
     const domain = await api("POST", "/domains", { provider_id: provider.id, domain_name: "home.example.com" });
-    const checkedAt = async () => Date.parse((await api("GET", `/domains/${domain.id}`)).last_checked_at ?? "1970-01-01T00:00:00Z");
+    const checkedAt = async () =>
+      Date.parse((await api("GET", `/domains/${domain.id}`)).last_checked_at ?? "1970-01-01T00:00:00Z");
 
     // Checked once with the clock two days ahead: its next run is stored two days ahead too.
-    await until(async () => (await checkedAt()) > Date.now() + TWO_DAYS_MS / 2, 10_000, "the first check, two days ahead");
+    await until(
+      async () => (await checkedAt()) > Date.now() + TWO_DAYS_MS / 2,
+      10_000,
+      "the first check, two days ahead",
+    );
 
     writeFileSync(offsetFile, "+0\n"); // NTP corrects the clock
     const correctedAt = Date.now();
     let recheck = 0;
     // A check on the corrected clock: no longer two days ahead.
-    await until(async () => (recheck = await checkedAt()) < correctedAt + TWO_DAYS_MS / 2, (INTERVAL_S + 2) * 1000 + 3_000, "a check after the correction");
+    await until(
+      async () => (recheck = await checkedAt()) < correctedAt + TWO_DAYS_MS / 2,
+      (INTERVAL_S + 2) * 1000 + 3_000,
+      "a check after the correction",
+    );
     expect(recheck - correctedAt).toBeLessThanOrEqual((INTERVAL_S + 2) * 1000);
     expect(appliance.lines.some((line) => line.includes("the clock moved back"))).toBe(true);
   } finally {

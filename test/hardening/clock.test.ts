@@ -66,7 +66,9 @@ test("after the correction an address change is written within the interval", as
   await Bun.sleep(2_100);
   await t.ctx.scheduler.runPass();
   expect(domainState(t, interval.id).last_known_ip).toBe(NEXT_IPV4);
-  expect([...cf.records.values()].some((record) => record.name === "home.example.com" && record.content === NEXT_IPV4)).toBe(true);
+  expect(
+    [...cf.records.values()].some((record) => record.name === "home.example.com" && record.content === NEXT_IPV4),
+  ).toBe(true);
 });
 
 test("a backoff retry already within the interval is left as it is", async () => {

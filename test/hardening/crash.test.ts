@@ -7,8 +7,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { startEchoFake, type EchoFake } from "../fakes/echo";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { login, spawnAppliance, untilHealthy } from "./appliance";
 
 let cf: CloudflareFake;
@@ -47,10 +47,17 @@ test("kill -9 during writes: integrity ok after restart, every write answered 20
   async function writer(n: number) {
     for (let i = 0; !killed; i++) {
       try {
-        const provider = await call("POST", "/api/v1/providers", { name: `p${n}-${i}`, type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } });
+        const provider = await call("POST", "/api/v1/providers", {
+          name: `p${n}-${i}`,
+          type: "cloudflare",
+          credentials: { api_token: CLOUDFLARE_FAKE_TOKEN },
+        });
         if (provider.status !== 200) continue;
         providers.push(provider.body.id);
-        const domain = await call("POST", "/api/v1/domains", { provider_id: provider.body.id, domain_name: `h${n}-${i}.example.com` });
+        const domain = await call("POST", "/api/v1/domains", {
+          provider_id: provider.body.id,
+          domain_name: `h${n}-${i}.example.com`,
+        });
         if (domain.status !== 200) continue;
         domains.push(domain.body.id);
         const update = await call("POST", `/api/v1/domains/${domain.body.id}/update_ip`);
@@ -72,7 +79,9 @@ test("kill -9 during writes: integrity ok after restart, every write answered 20
   try {
     expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
     const have = (table: string, ids: number[]) =>
-      ids.filter((id) => db.query<{ n: number }, [number]>(`SELECT count(*) AS n FROM ${table} WHERE id = ?`).get(id)!.n === 1).length;
+      ids.filter(
+        (id) => db.query<{ n: number }, [number]>(`SELECT count(*) AS n FROM ${table} WHERE id = ?`).get(id)!.n === 1,
+      ).length;
     expect(have("providers", providers)).toBe(providers.length);
     expect(have("domains", domains)).toBe(domains.length);
     expect(have("history", historyIds)).toBe(historyIds.length);

@@ -9,18 +9,39 @@ import { afterEach, beforeEach, describe, expect, setSystemTime, test } from "bu
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { login, spawnAppliance, untilHealthy } from "./appliance";
 import { TEST_PASSWORD, type TestApp } from "../support";
-import { addDomain, addProvider, domainState, duePass, forceUpdate, historyOf, historyRows, makeDue, NEXT_IPV4, useRig } from "../updater/harness";
+import {
+  addDomain,
+  addProvider,
+  domainState,
+  duePass,
+  forceUpdate,
+  historyOf,
+  historyRows,
+  makeDue,
+  NEXT_IPV4,
+  useRig,
+} from "../updater/harness";
+import { login, spawnAppliance, untilHealthy } from "./appliance";
 
 const rig = useRig();
 
 /** The tables a write may touch, each made to need pages the database may not have. */
-const WRITES = [["history", "INSERT"], ["domains", "INSERT"], ["domains", "UPDATE"], ["providers", "INSERT"], ["providers", "UPDATE"], ["providers", "DELETE"], ["users", "UPDATE"]] as const;
+const WRITES = [
+  ["history", "INSERT"],
+  ["domains", "INSERT"],
+  ["domains", "UPDATE"],
+  ["providers", "INSERT"],
+  ["providers", "UPDATE"],
+  ["providers", "DELETE"],
+  ["users", "UPDATE"],
+] as const;
 
 function fillDisk(t: TestApp): void {
   t.ctx.sqlite.exec("CREATE TABLE IF NOT EXISTS filler (x)");
-  const { pages } = t.ctx.sqlite.query<{ pages: number }, []>("SELECT page_count AS pages FROM pragma_page_count()").get()!;
+  const { pages } = t.ctx.sqlite
+    .query<{ pages: number }, []>("SELECT page_count AS pages FROM pragma_page_count()")
+    .get()!;
   t.ctx.sqlite.exec(`PRAGMA max_page_count = ${pages}`);
   for (const [table, operation] of WRITES) {
     t.ctx.sqlite.exec(
@@ -52,7 +73,11 @@ test("API writes answer 507 and change nothing; /healthz 503 degraded until spac
   const provider = await addProvider(t, "cloudflare", { name: "kept" });
   fillDisk(t);
   for (const [method, path, body] of [
-    ["POST", "/api/v1/providers", { name: "new", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } }],
+    [
+      "POST",
+      "/api/v1/providers",
+      { name: "new", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } },
+    ],
     ["PUT", `/api/v1/providers/${provider.id}`, { name: "renamed" }],
     ["POST", "/api/v1/domains", { provider_id: provider.id, domain_name: "home.example.com" }],
   ] as const) {
@@ -143,11 +168,23 @@ test("a sign-in still works on a full disk, even one whose hash is due to be re-
   const old = await Bun.password.hash(TEST_PASSWORD, { algorithm: "argon2id" });
   t.ctx.sqlite.query("UPDATE users SET password_hash = ? WHERE username = 'admin'").run(old);
   fillDisk(t);
-  const response = await t.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password: TEST_PASSWORD } });
+  const response = await t.request("POST", "/api/v1/auth/login", {
+    token: null,
+    body: { username: "admin", password: TEST_PASSWORD },
+  });
   expect(response.status).toBe(200);
   freeDisk(t);
-  expect((await t.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password: TEST_PASSWORD } })).status).toBe(200);
-  expect(t.ctx.sqlite.query<{ h: string }, []>("SELECT password_hash AS h FROM users").get()!.h).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
+  expect(
+    (
+      await t.request("POST", "/api/v1/auth/login", {
+        token: null,
+        body: { username: "admin", password: TEST_PASSWORD },
+      })
+    ).status,
+  ).toBe(200);
+  expect(t.ctx.sqlite.query<{ h: string }, []>("SELECT password_hash AS h FROM users").get()!.h).toStartWith(
+    "$argon2id$v=19$m=19456,t=2,p=1$",
+  );
 });
 
 /** A 3 MB tmpfs for the data dir, when this test may mount one (root on Linux); else null. */
@@ -158,55 +195,72 @@ function smallDisk(): { dir: string; release(): void } | null {
     rmSync(dir, { recursive: true, force: true });
     return null;
   }
-  return { dir, release: () => { Bun.spawnSync(["umount", dir]); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    dir,
+    release: () => {
+      Bun.spawnSync(["umount", dir]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe("on a real full disk (a 3 MB tmpfs)", () => {
   const disk = smallDisk();
-  test.skipIf(disk === null)("a write answers 507, /healthz 503 degraded; both recover once space is freed", async () => {
-    const dataDir = join(disk!.dir, "data");
-    mkdirSync(dataDir);
-    const appliance = spawnAppliance(dataDir);
-    try {
-      await untilHealthy(appliance);
-      const token = ((await (await login(appliance)).json()) as { access_token: string }).access_token;
-      const createProvider = (name: string) =>
-        fetch(`${appliance.base}/api/v1/providers`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify({ name, type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } }),
-        });
-      expect((await createProvider("before")).status).toBe(200);
-      // Fill what is left of the disk.
-      const ballast = join(disk!.dir, "ballast");
-      let size = 0;
-      for (const chunk of [1 << 20, 1 << 16, 1 << 12, 1 << 9]) {
-        for (;;) {
-          try {
-            writeFileSync(ballast, new Uint8Array(chunk), { flag: "a" });
-            size += chunk;
-          } catch {
-            break;
+  test.skipIf(disk === null)(
+    "a write answers 507, /healthz 503 degraded; both recover once space is freed",
+    async () => {
+      const dataDir = join(disk!.dir, "data");
+      mkdirSync(dataDir);
+      const appliance = spawnAppliance(dataDir);
+      try {
+        await untilHealthy(appliance);
+        const token = ((await (await login(appliance)).json()) as { access_token: string }).access_token;
+        const createProvider = (name: string) =>
+          fetch(`${appliance.base}/api/v1/providers`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({
+              name,
+              type: "cloudflare",
+              credentials: { api_token: "cf-fake-token-0123456789abcdef" },
+            }),
+          });
+        expect((await createProvider("before")).status).toBe(200);
+        // Fill what is left of the disk.
+        const ballast = join(disk!.dir, "ballast");
+        let size = 0;
+        for (const chunk of [1 << 20, 1 << 16, 1 << 12, 1 << 9]) {
+          for (;;) {
+            try {
+              writeFileSync(ballast, new Uint8Array(chunk), { flag: "a" });
+              size += chunk;
+            } catch {
+              break;
+            }
           }
         }
+        expect(size).toBeGreaterThan(0);
+        let answer = 0;
+        for (let i = 0; i < 50 && answer !== 507; i++) answer = (await createProvider(`during-${i}`)).status;
+        expect(answer).toBe(507);
+        const degraded = await fetch(`${appliance.base}/healthz`);
+        expect(degraded.status).toBe(503);
+        expect(((await degraded.json()) as { status: string }).status).toBe("degraded");
+        rmSync(ballast);
+        await untilHealthy(appliance, 5_000);
+        expect((await createProvider("after")).status).toBe(200);
+        const names = (
+          (await (
+            await fetch(`${appliance.base}/api/v1/providers`, { headers: { authorization: `Bearer ${token}` } })
+          ).json()) as { name: string }[]
+        ).map((p) => p.name);
+        expect(names[0]).toBe("before");
+        expect(names).toContain("after");
+      } finally {
+        appliance.kill("SIGKILL");
+        await appliance.exited;
+        disk!.release();
       }
-      expect(size).toBeGreaterThan(0);
-      let answer = 0;
-      for (let i = 0; i < 50 && answer !== 507; i++) answer = (await createProvider(`during-${i}`)).status;
-      expect(answer).toBe(507);
-      const degraded = await fetch(`${appliance.base}/healthz`);
-      expect(degraded.status).toBe(503);
-      expect(((await degraded.json()) as { status: string }).status).toBe("degraded");
-      rmSync(ballast);
-      await untilHealthy(appliance, 5_000);
-      expect((await createProvider("after")).status).toBe(200);
-      const names = ((await (await fetch(`${appliance.base}/api/v1/providers`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string }[]).map((p) => p.name);
-      expect(names[0]).toBe("before");
-      expect(names).toContain("after");
-    } finally {
-      appliance.kill("SIGKILL");
-      await appliance.exited;
-      disk!.release();
-    }
-  });
+    },
+  );
 });

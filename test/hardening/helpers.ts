@@ -3,7 +3,7 @@
 // send (a malformed Host, none at all).
 
 import { connect } from "node:net";
-import { startServer, type RunningServer } from "../../src/server";
+import { type RunningServer, startServer } from "../../src/server";
 import { makeTestApp, type TestApp } from "../support";
 
 export interface Served {

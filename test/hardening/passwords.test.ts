@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.ctx.sqlite.close());
 
-const storedHash = () => t.ctx.sqlite.query<{ h: string }, []>("SELECT password_hash AS h FROM users WHERE username = 'admin'").get()!.h;
+const storedHash = () =>
+  t.ctx.sqlite.query<{ h: string }, []>("SELECT password_hash AS h FROM users WHERE username = 'admin'").get()!.h;
 
 test("hashes are argon2id with m=19456 KiB, t=2, p=1", async () => {
   expect(await hashPassword("some password")).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
@@ -22,7 +23,8 @@ test("a hash with Bun's default parameters (64 MiB) is re-hashed at the next suc
   const old = await Bun.password.hash(TEST_PASSWORD, { algorithm: "argon2id" });
   expect(needsRehash(old)).toBe(true);
   t.ctx.sqlite.query("UPDATE users SET password_hash = ? WHERE username = 'admin'").run(old);
-  const login = (password: string) => t.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password } });
+  const login = (password: string) =>
+    t.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password } });
   expect((await login("wrong password")).status).toBe(401);
   expect(storedHash()).toBe(old);
   expect((await login(TEST_PASSWORD)).status).toBe(200);

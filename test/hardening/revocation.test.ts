@@ -13,7 +13,10 @@ beforeAll(async () => {
 afterAll(() => t.ctx.sqlite.close());
 
 async function freshToken(password = TEST_PASSWORD): Promise<string> {
-  const response = await t.request("POST", "/api/v1/auth/login", { token: null, body: { username: "admin", password } });
+  const response = await t.request("POST", "/api/v1/auth/login", {
+    token: null,
+    body: { username: "admin", password },
+  });
   expect(response.status).toBe(200);
   return response.body.access_token;
 }
@@ -47,7 +50,10 @@ test("signing out of the admin pages kills the session's token, wherever it was 
   expect(signedIn.status).toBe(303);
   const session = /ddnsd_session=([^;]+)/.exec(signedIn.headers.get("set-cookie") ?? "")![1]!;
   expect((await t.request("GET", "/api/v1/providers", { token: session })).status).toBe(200);
-  const out = await t.request("POST", "/logout", { token: null, headers: { cookie: `ddnsd_session=${session}`, origin: "http://localhost" } });
+  const out = await t.request("POST", "/logout", {
+    token: null,
+    headers: { cookie: `ddnsd_session=${session}`, origin: "http://localhost" },
+  });
   expect(out.status).toBe(303);
   expect((await t.request("GET", "/api/v1/providers", { token: session })).status).toBe(401);
   const page = await t.request("GET", "/", { token: null, headers: { cookie: `ddnsd_session=${session}` } });

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { resetData } from "../api/helpers";
-import { nested, providerCount, rawRequest, serve, type Served } from "./helpers";
+import { nested, providerCount, rawRequest, type Served, serve } from "./helpers";
 
 let s: Served;
 let token: string;
@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => s.running.stop());
 beforeEach(() => resetData(s.t));
 
-const PROVIDER = JSON.stringify({ name: "home", type: "cloudflare", credentials: { api_token: "cf-token-0123456789abcdef" } });
+const PROVIDER = JSON.stringify({
+  name: "home",
+  type: "cloudflare",
+  credentials: { api_token: "cf-token-0123456789abcdef" },
+});
 
 function post(path: string, body: string, headers: Record<string, string> = {}) {
   return fetch(`${s.base}${path}`, {
@@ -35,14 +39,25 @@ describe("the Host header", () => {
     ["none at all (HTTP/1.0)", null],
   ] as const) {
     test(`${name} → 400, and a POST stores nothing`, async () => {
-      const head = [`POST /api/v1/providers HTTP/1.${hostLine === null ? 0 : 1}`, hostLine, `Authorization: Bearer ${token}`,
-        "Content-Type: application/json", `Content-Length: ${PROVIDER.length}`].filter((line) => line !== null).join("\r\n");
+      const head = [
+        `POST /api/v1/providers HTTP/1.${hostLine === null ? 0 : 1}`,
+        hostLine,
+        `Authorization: Bearer ${token}`,
+        "Content-Type: application/json",
+        `Content-Length: ${PROVIDER.length}`,
+      ]
+        .filter((line) => line !== null)
+        .join("\r\n");
       const answer = await rawRequest(s.port, head, PROVIDER);
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body)).toEqual({ detail: "The request has no valid Host header" });
       expect(providerCount(s.t)).toBe(0);
       // The log line names the method and the path, and no fault was logged.
-      expect(s.t.logs.some((line) => line.includes("POST") && line.includes("/api/v1/providers") && line.includes("status=400"))).toBe(true);
+      expect(
+        s.t.logs.some(
+          (line) => line.includes("POST") && line.includes("/api/v1/providers") && line.includes("status=400"),
+        ),
+      ).toBe(true);
       expect(s.t.logs.some((line) => line.includes("ERROR"))).toBe(false);
     });
   }
@@ -68,14 +83,20 @@ describe("body size", () => {
     const chunk = "x".repeat(16 * 1024);
     const body = `{"name":"big","type":"cloudflare","credentials":{"api_token":"${chunk.repeat(5)}"}}`;
     const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
-    const answer = await rawRequest(s.port,
-      `POST /api/v1/providers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked`, chunked);
+    const answer = await rawRequest(
+      s.port,
+      `POST /api/v1/providers HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked`,
+      chunked,
+    );
     expect(answer.status).toBe(413);
     expect(providerCount(s.t)).toBe(0);
   });
 
   test("a 10 MB credential never gets stored (the body limit comes first)", async () => {
-    const response = await post("/api/v1/providers", JSON.stringify({ name: "huge", type: "cloudflare", credentials: { api_token: "y".repeat(10_000_000) } }));
+    const response = await post(
+      "/api/v1/providers",
+      JSON.stringify({ name: "huge", type: "cloudflare", credentials: { api_token: "y".repeat(10_000_000) } }),
+    );
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ detail: "The request body is larger than 64 KiB" });
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
@@ -85,14 +106,19 @@ describe("body size", () => {
 
 describe("JSON depth", () => {
   test("5,000 levels on the login route → 422, no token needed to get it", async () => {
-    const response = await fetch(`${s.base}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: `{"username":${nested(5000)}}` });
+    const response = await fetch(`${s.base}/api/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `{"username":${nested(5000)}}`,
+    });
     expect(response.status).toBe(422);
     expect((await response.json()).detail).toBe("The request body is nested deeper than 32 levels");
   });
 
   test("a 100,000-deep config is refused (413, it is over 64 KiB; 40 levels within the size → 422); nothing stored", async () => {
     const provider = await (await post("/api/v1/providers", PROVIDER)).json();
-    const body = (levels: number) => `{"provider_id":${provider.id},"domain_name":"deep.example.com","config":{"x":${nested(levels)}}}`;
+    const body = (levels: number) =>
+      `{"provider_id":${provider.id},"domain_name":"deep.example.com","config":{"x":${nested(levels)}}}`;
     expect((await post("/api/v1/domains", body(100_000))).status).toBe(413);
     const response = await post("/api/v1/domains", body(40));
     expect(response.status).toBe(422);
@@ -103,7 +129,8 @@ describe("JSON depth", () => {
   test("32 levels are fine; brackets inside strings do not count", async () => {
     const provider = await (await post("/api/v1/providers", PROVIDER)).json();
     // config (1) + x (31 arrays) = 32 levels below the body object: 33 in all → refused; one less passes.
-    const deep = (levels: number) => `{"provider_id":${provider.id},"domain_name":"d${levels}.example.com","config":{"note":"${"[".repeat(100)}","x":${nested(levels)}}}`;
+    const deep = (levels: number) =>
+      `{"provider_id":${provider.id},"domain_name":"d${levels}.example.com","config":{"note":"${"[".repeat(100)}","x":${nested(levels)}}}`;
     expect((await post("/api/v1/domains", deep(30))).status).toBe(200);
     expect((await post("/api/v1/domains", deep(31))).status).toBe(422);
   });

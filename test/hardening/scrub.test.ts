@@ -10,8 +10,8 @@ import type { TCPSocketListener } from "bun";
 import { Pacer } from "../../src/dns/pacing";
 import { apiUrlSetting, SERVICES } from "../../src/dns/registry";
 import { startEchoFake } from "../fakes/echo";
-import { makeTestApp, type TestApp } from "../support";
 import { ADAPTERS } from "../services/adapters";
+import { makeTestApp, type TestApp } from "../support";
 
 type Mode = "malformed" | "target-first" | "headers-first" | "body-first" | "json-400" | "ok-200";
 let mode: Mode = "malformed";
@@ -30,7 +30,14 @@ function parse(raw: string): Parsed | null {
   const body = raw.slice(end + 4);
   if (Buffer.byteLength(body) < length) return null;
   const boring = /^(host|user-agent|accept|accept-encoding|connection|content-length|content-type):/i;
-  return { target: lines[0]!.split(" ")[1] ?? "", headers: lines.slice(1).filter((line) => !boring.test(line)).map((line) => line.replace(/^[^:]*:\s*/, "")), body };
+  return {
+    target: lines[0]!.split(" ")[1] ?? "",
+    headers: lines
+      .slice(1)
+      .filter((line) => !boring.test(line))
+      .map((line) => line.replace(/^[^:]*:\s*/, "")),
+    body,
+  };
 }
 
 /** What the server answers: broken HTTP, or the request echoed with the part that may hold a secret first. */
@@ -44,7 +51,15 @@ function answer(request: Parsed): string {
     "ok-200": [...request.headers, request.target, request.body],
   }[mode].join(" ");
   if (mode === "json-400") {
-    const words = { message: echo, error: echo, detail: echo, msg: echo, description: echo, errors: [{ message: echo, code: echo }], status: "error" };
+    const words = {
+      message: echo,
+      error: echo,
+      detail: echo,
+      msg: echo,
+      description: echo,
+      errors: [{ message: echo, code: echo }],
+      status: "error",
+    };
     return response(400, "application/json", JSON.stringify(words));
   }
   return response(mode === "ok-200" ? 200 : 500, "text/plain", echo);
@@ -78,9 +93,19 @@ const url = () => `http://127.0.0.1:${server.port}`;
 const pseudoFake = () => new Proxy({}, { get: () => url() }) as never;
 
 beforeAll(async () => {
-  const everyApi = Object.fromEntries(SERVICES.filter((service) => service.defaultApiUrl !== undefined).map((service) => [apiUrlSetting(service.type), url()]));
+  const everyApi = Object.fromEntries(
+    SERVICES.filter((service) => service.defaultApiUrl !== undefined).map((service) => [
+      apiUrlSetting(service.type),
+      url(),
+    ]),
+  );
   const env = Object.assign(everyApi, ...ADAPTERS.map((adapter) => adapter.env(pseudoFake())));
-  t = await makeTestApp({ ...env, DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6`, DDNS_TELEGRAM_API_URL: url() });
+  t = await makeTestApp({
+    ...env,
+    DDNS_IPV4_URLS: `${echo.url}/v4`,
+    DDNS_IPV6_URLS: `${echo.url}/v6`,
+    DDNS_TELEGRAM_API_URL: url(),
+  });
   let now = 0;
   t.ctx.pacer = new Pacer({ now: () => now, sleep: async (ms) => void (now += ms) });
 });
@@ -103,11 +128,36 @@ function setups(): Setup[] {
   return SERVICES.map((service): Setup => {
     const adapter = ADAPTERS.find((a) => a.type === service.type);
     if (adapter) {
-      return { type: service.type, credentials: adapter.credentials, options: adapter.options(pseudoFake()), recordType: adapter.recordTypes[0]!, hostname: adapter.hostname };
+      return {
+        type: service.type,
+        credentials: adapter.credentials,
+        options: adapter.options(pseudoFake()),
+        recordType: adapter.recordTypes[0]!,
+        hostname: adapter.hostname,
+      };
     }
-    if (service.type === "cloudflare") return { type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" }, recordType: "A", hostname: "home.example.com" };
-    if (service.type === "dynu") return { type: "dynu", credentials: { api_key: "dynu-fake-key-0123456789abcdef" }, recordType: "A", hostname: "home.example.com" };
-    if (service.type === "powerdns") return { type: "powerdns", credentials: { api_key: "pdns-api-key-0123456789" }, options: { server: url() }, recordType: "A", hostname: "home.example.com" };
+    if (service.type === "cloudflare")
+      return {
+        type: "cloudflare",
+        credentials: { api_token: "cf-fake-token-0123456789abcdef" },
+        recordType: "A",
+        hostname: "home.example.com",
+      };
+    if (service.type === "dynu")
+      return {
+        type: "dynu",
+        credentials: { api_key: "dynu-fake-key-0123456789abcdef" },
+        recordType: "A",
+        hostname: "home.example.com",
+      };
+    if (service.type === "powerdns")
+      return {
+        type: "powerdns",
+        credentials: { api_key: "pdns-api-key-0123456789" },
+        options: { server: url() },
+        recordType: "A",
+        hostname: "home.example.com",
+      };
     if (service.type === "rfc2136") {
       return {
         type: "rfc2136",
@@ -124,7 +174,9 @@ function setups(): Setup[] {
 /** The secret credential values of a service, each as it could be quoted. */
 function secretsOf(type: string, credentials: Record<string, string>): string[] {
   const service = SERVICES.find((s) => s.type === type)!;
-  return service.credentials.filter((field) => field.secret && (credentials[field.key] ?? "").length >= 6).map((field) => credentials[field.key]!);
+  return service.credentials
+    .filter((field) => field.secret && (credentials[field.key] ?? "").length >= 6)
+    .map((field) => credentials[field.key]!);
 }
 
 describe("no credential in any message, whatever a service answers", () => {
@@ -141,7 +193,12 @@ describe("no credential in any message, whatever a service answers", () => {
         t.ctx.sqlite.exec("DELETE FROM history; DELETE FROM domains; DELETE FROM providers;");
         const logsBefore = t.logs.length;
         const provider = await t.request("POST", "/api/v1/providers", {
-          body: { name: `${setup.type} ${round}`, type: setup.type, credentials: setup.credentials, ...(setup.options ? { options: setup.options } : {}) },
+          body: {
+            name: `${setup.type} ${round}`,
+            type: setup.type,
+            credentials: setup.credentials,
+            ...(setup.options ? { options: setup.options } : {}),
+          },
         });
         expect(provider.status).toBe(200);
         const domain = await t.request("POST", "/api/v1/domains", {
@@ -164,7 +221,8 @@ describe("no credential in any message, whatever a service answers", () => {
       }
       const text = seen.join("\n");
       for (const secret of secrets) {
-        for (const form of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]) expect(text).not.toContain(form);
+        for (const form of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])
+          expect(text).not.toContain(form);
       }
     });
   }
@@ -172,14 +230,26 @@ describe("no credential in any message, whatever a service answers", () => {
 
 describe("no notification secret in last_error, whatever the target answers", () => {
   const channels = () => [
-    { type: "uptime_kuma", options: { url: `${url()}/api/push/KumaPushToken42abc?status=up&msg=OK&ping=` }, secrets: ["KumaPushToken42abc"] },
+    {
+      type: "uptime_kuma",
+      options: { url: `${url()}/api/push/KumaPushToken42abc?status=up&msg=OK&ping=` },
+      secrets: ["KumaPushToken42abc"],
+    },
     { type: "gotify", options: { url: url(), token: "GotifyAppToken42" }, secrets: ["GotifyAppToken42"] },
     {
       type: "webhook",
-      options: { url: `${url()}/hook`, secret: "hook-signing-secret-42", headers: { Authorization: "Bearer hook-bearer-4242" } },
+      options: {
+        url: `${url()}/hook`,
+        secret: "hook-signing-secret-42",
+        headers: { Authorization: "Bearer hook-bearer-4242" },
+      },
       secrets: ["hook-signing-secret-42", "hook-bearer-4242"],
     },
-    { type: "telegram", options: { bot_token: "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr", chat_id: "42" }, secrets: ["123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr"] },
+    {
+      type: "telegram",
+      options: { bot_token: "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr", chat_id: "42" },
+      secrets: ["123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr"],
+    },
   ];
 
   for (const channel of channels()) {
@@ -190,14 +260,17 @@ describe("no notification secret in last_error, whatever the target answers", ()
         t.ctx.sqlite.exec("DELETE FROM notifications");
         const logsBefore = t.logs.length;
         const setup = channels().find((c) => c.type === channel.type)!;
-        const created = await t.request("POST", "/api/v1/notifications", { body: { name: `${channel.type} ${round}`, type: channel.type, options: setup.options } });
+        const created = await t.request("POST", "/api/v1/notifications", {
+          body: { name: `${channel.type} ${round}`, type: channel.type, options: setup.options },
+        });
         expect(created.status).toBe(200);
         const sent = await t.request("POST", `/api/v1/notifications/${created.body.id}/test`);
         const listed = await t.request("GET", "/api/v1/notifications");
         seen.push(JSON.stringify(sent.body), JSON.stringify(listed.body), ...t.logs.slice(logsBefore));
       }
       const text = seen.join("\n");
-      for (const secret of channel.secrets) for (const form of [secret, encodeURIComponent(secret)]) expect(text).not.toContain(form);
+      for (const secret of channel.secrets)
+        for (const form of [secret, encodeURIComponent(secret)]) expect(text).not.toContain(form);
     });
   }
 });

@@ -8,7 +8,7 @@ import { inNetworks, parseNetwork } from "../../src/ip/detect";
 import { settingsInEffect } from "../../src/ui/settings";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { ORIGIN } from "../ui/helpers";
-import { rawRequest, serve, type Served } from "./helpers";
+import { rawRequest, type Served, serve } from "./helpers";
 
 const LOGIN = "/api/v1/auth/login";
 let t: TestApp;
@@ -97,19 +97,28 @@ test("the admin sign-in page shares the count: failures there refuse the API, an
 describe("the client address", () => {
   test("X-Forwarded-For is ignored from an untrusted socket: rotating it does not escape the pause", async () => {
     const peer = "198.51.100.50";
-    for (let i = 0; i < 5; i++) expect((await login(peer, "wrong", { "x-forwarded-for": `203.0.113.${i}` })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await login(peer, "wrong", { "x-forwarded-for": `203.0.113.${i}` })).status).toBe(401);
     expect((await login(peer, TEST_PASSWORD, { "x-forwarded-for": "203.0.113.99" })).status).toBe(429);
   });
 
   test("behind a trusted proxy, the first X-Forwarded-For entry is the client", async () => {
     const proxied = await makeTestApp({ DDNS_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.7" });
     const via = (peer: string, client: string, password: string) =>
-      proxied.request("POST", LOGIN, { token: null, peer, headers: { "x-forwarded-for": `${client}, 10.9.9.9` }, body: { username: "admin", password } });
+      proxied.request("POST", LOGIN, {
+        token: null,
+        peer,
+        headers: { "x-forwarded-for": `${client}, 10.9.9.9` },
+        body: { username: "admin", password },
+      });
     for (let i = 0; i < 5; i++) expect((await via("10.1.2.3", "203.0.113.5", "wrong")).status).toBe(401);
     expect((await via("192.0.2.7", "203.0.113.5", TEST_PASSWORD)).status).toBe(429); // same client via the other proxy
     expect((await via("10.1.2.3", "203.0.113.6", TEST_PASSWORD)).status).toBe(200); // another client, same proxy
     // The About page lists the setting as it was written.
-    expect(settingsInEffect(proxied.ctx.settings)).toContainEqual({ name: "DDNS_TRUSTED_PROXIES", value: "10.0.0.0/8, 192.0.2.7" });
+    expect(settingsInEffect(proxied.ctx.settings)).toContainEqual({
+      name: "DDNS_TRUSTED_PROXIES",
+      value: "10.0.0.0/8, 192.0.2.7",
+    });
     proxied.ctx.sqlite.close();
   });
 
@@ -121,7 +130,8 @@ describe("the client address", () => {
     expect(inNetworks("127.0.0.2", networks)).toBe(false);
     expect(inNetworks("10.255.0.1", networks)).toBe(true);
     expect(inNetworks("unknown", networks)).toBe(false);
-    for (const bad of ["10.0.0.0/33", "::/129", "1.2.3.4/", "1.2.3.4/8/8", "proxy.lan", "010.0.0.1"]) expect(parseNetwork(bad)).toBeNull();
+    for (const bad of ["10.0.0.0/33", "::/129", "1.2.3.4/", "1.2.3.4/8/8", "proxy.lan", "010.0.0.1"])
+      expect(parseNetwork(bad)).toBeNull();
   });
 
   test("DDNS_TRUSTED_PROXIES must be addresses or CIDR blocks", async () => {
@@ -141,7 +151,11 @@ describe("over a real socket", () => {
   test("the socket's address is the client; from a trusted proxy, X-Forwarded-For", async () => {
     const body = JSON.stringify({ username: "admin", password: "wrong" });
     const send = (client: string) =>
-      rawRequest(s.port, `POST ${LOGIN} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nX-Forwarded-For: ${client}`, body);
+      rawRequest(
+        s.port,
+        `POST ${LOGIN} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nX-Forwarded-For: ${client}`,
+        body,
+      );
     for (let i = 0; i < 5; i++) expect((await send("203.0.113.77")).status).toBe(401);
     expect((await send("203.0.113.77")).status).toBe(429);
     expect((await send("203.0.113.78")).status).toBe(401);
@@ -151,8 +165,18 @@ describe("over a real socket", () => {
   test("the session cookie is Secure only when a trusted proxy says the visitor uses HTTPS", async () => {
     const form = `username=admin&password=${encodeURIComponent(TEST_PASSWORD)}`;
     const signIn = (proto: string | null) =>
-      rawRequest(s.port, [`POST /login HTTP/1.1`, "Host: localhost", "Origin: http://localhost", "Content-Type: application/x-www-form-urlencoded",
-        `Content-Length: ${form.length}`, ...(proto ? [`X-Forwarded-Proto: ${proto}`] : [])].join("\r\n"), form);
+      rawRequest(
+        s.port,
+        [
+          `POST /login HTTP/1.1`,
+          "Host: localhost",
+          "Origin: http://localhost",
+          "Content-Type: application/x-www-form-urlencoded",
+          `Content-Length: ${form.length}`,
+          ...(proto ? [`X-Forwarded-Proto: ${proto}`] : []),
+        ].join("\r\n"),
+        form,
+      );
     const secure = await signIn("https");
     expect(secure.status).toBe(303);
     expect(secure.headers["set-cookie"]).toMatch(/ddnsd_session=[^;]+;.*Secure/i);
@@ -165,8 +189,18 @@ test("from an untrusted address, X-Forwarded-Proto does not make the cookie Secu
   const s = await serve();
   try {
     const form = `username=admin&password=${encodeURIComponent(TEST_PASSWORD)}`;
-    const answer = await rawRequest(s.port, ["POST /login HTTP/1.1", "Host: localhost", "Origin: http://localhost",
-      "Content-Type: application/x-www-form-urlencoded", `Content-Length: ${form.length}`, "X-Forwarded-Proto: https"].join("\r\n"), form);
+    const answer = await rawRequest(
+      s.port,
+      [
+        "POST /login HTTP/1.1",
+        "Host: localhost",
+        "Origin: http://localhost",
+        "Content-Type: application/x-www-form-urlencoded",
+        `Content-Length: ${form.length}`,
+        "X-Forwarded-Proto: https",
+      ].join("\r\n"),
+      form,
+    );
     expect(answer.status).toBe(303);
     expect(answer.headers["set-cookie"]).not.toMatch(/Secure/i);
   } finally {
@@ -185,7 +219,11 @@ test("an IPv6 /64 is one client: stepping through its addresses gains no guesses
 test("the current-password check of a password change is throttled with sign-ins", async () => {
   const own = await makeTestApp();
   const signedIn = await own.app.handle(
-    new Request(`${ORIGIN}/login`, { method: "POST", headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: "username=admin&password=" + encodeURIComponent(TEST_PASSWORD) }),
+    new Request(`${ORIGIN}/login`, {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: "username=admin&password=" + encodeURIComponent(TEST_PASSWORD),
+    }),
   );
   const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
   const peer = "203.0.113.77";
@@ -193,7 +231,11 @@ test("the current-password check of a password change is throttled with sign-ins
     const request = new Request(`${ORIGIN}/account/password`, {
       method: "POST",
       headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ current_password: current, new_password: "a-new-password", confirm_password: "a-new-password" }).toString(),
+      body: new URLSearchParams({
+        current_password: current,
+        new_password: "a-new-password",
+        confirm_password: "a-new-password",
+      }).toString(),
     });
     own.ctx.signIns.rememberPeer(request, peer);
     const response = await own.app.handle(request);
@@ -205,6 +247,9 @@ test("the current-password check of a password change is throttled with sign-ins
   expect(refused.retryAfter).toBe("1");
   expect(refused.text).toContain("Too many failed sign-ins; try again in 1 s");
   // Sign-ins from that address are refused too: one count for both.
-  expect((await own.request("POST", LOGIN, { token: null, peer, body: { username: "admin", password: TEST_PASSWORD } })).status).toBe(429);
+  expect(
+    (await own.request("POST", LOGIN, { token: null, peer, body: { username: "admin", password: TEST_PASSWORD } }))
+      .status,
+  ).toBe(429);
   own.ctx.sqlite.close();
 });

@@ -61,7 +61,10 @@ describe("rejections", () => {
 
   test("…unless private addresses are allowed", async () => {
     echo.ipv4 = "192.168.1.10";
-    expect(await detectPublicIp(4, options(["/v4"], { allowPrivate: true }))).toMatchObject({ ok: true, ip: "192.168.1.10" });
+    expect(await detectPublicIp(4, options(["/v4"], { allowPrivate: true }))).toMatchObject({
+      ok: true,
+      ip: "192.168.1.10",
+    });
   });
 
   test("a non-global IPv6 address is refused", async () => {
@@ -111,10 +114,15 @@ describe("several sources", () => {
     const detection = await detectPublicIp(4, { ...options(["/v4"]), urls: [`${echo.url}/v4`, goneUrl] });
     expect(detection.ok).toBe(false);
     if (detection.ok) return;
-    expect(detection.error).toStartWith(`IPv4 detection failed: ${echo.url}/v4: HTTP 500; ${goneUrl}: request failed: `);
+    expect(detection.error).toStartWith(
+      `IPv4 detection failed: ${echo.url}/v4: HTTP 500; ${goneUrl}: request failed: `,
+    );
   });
 
   test("no sources configured", async () => {
-    expect(await detectPublicIp(6, options([]))).toEqual({ ok: false, error: "IPv6 detection failed: no sources configured" });
+    expect(await detectPublicIp(6, options([]))).toEqual({
+      ok: false,
+      error: "IPv6 detection failed: no sources configured",
+    });
   });
 });

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSocket, type Socket } from "node:dgram";
 import { CLASS, decodeMessage, encodeMessage, TYPE } from "../../src/dns/protocols/wire";
-import { detectByDns, parseDnsQuestion, parseDnsQuestions, type DnsQuestion } from "../../src/ip/dns";
-import { type NameServer, missingPrograms, startBind } from "../servers/name-servers";
+import { type DnsQuestion, detectByDns, parseDnsQuestion, parseDnsQuestions } from "../../src/ip/dns";
+import { missingPrograms, type NameServer, startBind } from "../servers/name-servers";
 import { addDomain, addProvider, duePass, historyOf, OLD_IPV4, type Rig, useRig } from "../updater/harness";
 
 const A_ANSWER = "81.2.69.160";
@@ -51,7 +51,11 @@ const options = (questions: DnsQuestion[], allowPrivate = false) => ({ questions
 describe.skipIf(skip)("asking BIND", () => {
   test("an A answer and a TXT answer (other strings beside the address are passed over)", async () => {
     const a = question(`myip.example.test/A@127.0.0.1:${bind.port}`);
-    expect(await detectByDns(4, options([a]))).toEqual({ ok: true, ip: A_ANSWER, source: `dns:myip.example.test/A@127.0.0.1:${bind.port}` });
+    expect(await detectByDns(4, options([a]))).toEqual({
+      ok: true,
+      ip: A_ANSWER,
+      source: `dns:myip.example.test/A@127.0.0.1:${bind.port}`,
+    });
     const txt = question(`whoami.example.test/TXT@127.0.0.1:${bind.port}`);
     expect(await detectByDns(4, options([txt]))).toMatchObject({ ok: true, ip: TXT_ANSWER });
   });
@@ -63,7 +67,12 @@ describe.skipIf(skip)("asking BIND", () => {
 
   test("refusals fall through to the next question, each reason kept: NXDOMAIN, a private address, no address, the wrong family", async () => {
     const at = `@127.0.0.1:${bind.port}`;
-    const questions = ["nothing.example.test/A", "private.example.test/A", "garbage.example.test/TXT", "myip.example.test/A"].map((text) => question(`${text}${at}`));
+    const questions = [
+      "nothing.example.test/A",
+      "private.example.test/A",
+      "garbage.example.test/TXT",
+      "myip.example.test/A",
+    ].map((text) => question(`${text}${at}`));
     expect(await detectByDns(6, options(questions))).toEqual({
       ok: false,
       error:
@@ -75,7 +84,10 @@ describe.skipIf(skip)("asking BIND", () => {
     const v4 = await detectByDns(4, options(questions.slice(0, 2)));
     expect(v4).toMatchObject({ ok: false });
     if (!v4.ok) expect(v4.error).toContain("192.168.1.10 is not a globally routable address");
-    expect(await detectByDns(4, options([question(`private.example.test/A${at}`)], true))).toMatchObject({ ok: true, ip: "192.168.1.10" });
+    expect(await detectByDns(4, options([question(`private.example.test/A${at}`)], true))).toMatchObject({
+      ok: true,
+      ip: "192.168.1.10",
+    });
   });
 });
 
@@ -94,7 +106,9 @@ describe("a class CH question", () => {
         ...query,
         qr: true,
         aa: true,
-        answers: [{ name: q.name, type: TYPE.TXT, class: CLASS.CH, ttl: 0, data: Uint8Array.from([text.length, ...text]) }],
+        answers: [
+          { name: q.name, type: TYPE.TXT, class: CLASS.CH, ttl: 0, data: Uint8Array.from([text.length, ...text]) },
+        ],
       });
       responder.send(answer, from.port, from.address);
     });
@@ -114,7 +128,9 @@ describe("a class CH question", () => {
 
 describe("the setting's shape", () => {
   test("the defaults read; wrong entries name what is wrong", () => {
-    expect(parseDnsQuestions("myip.opendns.com/A@resolver1.opendns.com, whoami.cloudflare/TXT/CH@[2606:4700:4700::1111]:53")).toMatchObject([
+    expect(
+      parseDnsQuestions("myip.opendns.com/A@resolver1.opendns.com, whoami.cloudflare/TXT/CH@[2606:4700:4700::1111]:53"),
+    ).toMatchObject([
       { name: "myip.opendns.com", type: "A", class: "IN", server: { host: "resolver1.opendns.com", port: 53 } },
       { name: "whoami.cloudflare", type: "TXT", class: "CH", server: { host: "2606:4700:4700::1111", port: 53 } },
     ]);

@@ -25,7 +25,10 @@ function makeNamespace(): string | null {
   if (!made.ok) return `the sandbox refuses network namespaces: ${made.output.trim()}`;
   const inNs = (...command: string[]) => run("ip", "netns", "exec", NS, ...command);
   inNs("ip", "link", "set", "lo", "up");
-  for (const [name, address] of [["wan0", WAN0], ["wan1", WAN1]] as const) {
+  for (const [name, address] of [
+    ["wan0", WAN0],
+    ["wan1", WAN1],
+  ] as const) {
     const dummy = inNs("ip", "link", "add", name, "type", "dummy");
     if (!dummy.ok) {
       const veth = inNs("ip", "link", "add", name, "type", "veth", "peer", "name", `${name}-peer`);
@@ -46,26 +49,36 @@ afterAll(() => {
 });
 
 describe("two WANs", () => {
-  test.skipIf(refused !== null)("each domain follows its own interface; the one on the system's source follows the echo services", async () => {
-    const child = Bun.spawn(["ip", "netns", "exec", NS, process.execPath, join(import.meta.dir, "two-wans.scenario.ts"), WAN1_NEXT], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, NODE_ENV: "test" },
-    });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
-    const result = JSON.parse(stdout.trim().split("\n").at(-1)!);
-    expect(result.first).toEqual({ one: WAN0, two: WAN1, web: result.echo });
-    // wan1's new address moves only its own record.
-    expect(result.second).toEqual({ one: WAN0, two: WAN1_NEXT, web: result.echo });
-    // One echo request per pass, for the domain on the system's source only.
-    expect(result.echoHits).toBe(2);
-    expect(result.answers).toEqual(
-      expect.arrayContaining([
-        { source: "interface:wan0", ip: WAN0 },
-        { source: "interface:wan1", ip: WAN1_NEXT },
-        { source: "web", ip: result.echo },
-      ]),
-    );
-  });
+  test.skipIf(refused !== null)(
+    "each domain follows its own interface; the one on the system's source follows the echo services",
+    async () => {
+      const child = Bun.spawn(
+        ["ip", "netns", "exec", NS, process.execPath, join(import.meta.dir, "two-wans.scenario.ts"), WAN1_NEXT],
+        {
+          stdout: "pipe",
+          stderr: "pipe",
+          env: { ...process.env, NODE_ENV: "test" },
+        },
+      );
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
+      expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
+      const result = JSON.parse(stdout.trim().split("\n").at(-1)!);
+      expect(result.first).toEqual({ one: WAN0, two: WAN1, web: result.echo });
+      // wan1's new address moves only its own record.
+      expect(result.second).toEqual({ one: WAN0, two: WAN1_NEXT, web: result.echo });
+      // One echo request per pass, for the domain on the system's source only.
+      expect(result.echoHits).toBe(2);
+      expect(result.answers).toEqual(
+        expect.arrayContaining([
+          { source: "interface:wan0", ip: WAN0 },
+          { source: "interface:wan1", ip: WAN1_NEXT },
+          { source: "web", ip: result.echo },
+        ]),
+      );
+    },
+  );
 });

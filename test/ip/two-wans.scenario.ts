@@ -11,17 +11,32 @@ import { makeTestApp } from "../support";
 const [next1 = ""] = process.argv.slice(2);
 const cf = startCloudflareFake();
 const echo = startEchoFake();
-const t = await makeTestApp({ DDNS_CLOUDFLARE_API_URL: cf.url, DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` });
+const t = await makeTestApp({
+  DDNS_CLOUDFLARE_API_URL: cf.url,
+  DDNS_IPV4_URLS: `${echo.url}/v4`,
+  DDNS_IPV6_URLS: `${echo.url}/v6`,
+});
 try {
   cf.addZone("example.com");
   for (const name of ["one", "two", "web"]) cf.addRecord("example.com", { type: "A", name, content: "198.51.100.1" });
-  const provider = (await t.request("POST", "/api/v1/providers", { body: { name: "cf", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } } })).body;
+  const provider = (
+    await t.request("POST", "/api/v1/providers", {
+      body: { name: "cf", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } },
+    })
+  ).body;
   const add = async (name: string, source: string | null) =>
-    (await t.request("POST", "/api/v1/domains", { body: { provider_id: provider.id, domain_name: `${name}.example.com`, address_source: source } })).body.id as number;
+    (
+      await t.request("POST", "/api/v1/domains", {
+        body: { provider_id: provider.id, domain_name: `${name}.example.com`, address_source: source },
+      })
+    ).body.id as number;
   await add("one", "interface:wan0");
   await add("two", "interface:wan1");
   await add("web", null);
-  const records = () => Object.fromEntries(["one", "two", "web"].map((name) => [name, cf.record(`${name}.example.com`, "A")?.content ?? null]));
+  const records = () =>
+    Object.fromEntries(
+      ["one", "two", "web"].map((name) => [name, cf.record(`${name}.example.com`, "A")?.content ?? null]),
+    );
   const due = () => t.ctx.sqlite.query("UPDATE domains SET next_run_at = ?").run(Date.now());
 
   due();

@@ -21,7 +21,10 @@ function recorder(answer: (request: Request) => Response): { server: Server<unde
     hostname: "127.0.0.1",
     port: 0,
     fetch(request) {
-      seen.push({ path: new URL(request.url).pathname + new URL(request.url).search, headers: Object.fromEntries(request.headers) });
+      seen.push({
+        path: new URL(request.url).pathname + new URL(request.url).search,
+        headers: Object.fromEntries(request.headers),
+      });
       return answer(request);
     },
   });
@@ -50,7 +53,11 @@ describe("redirects", () => {
       {
         name: "hook",
         type: "webhook",
-        options: { url: `${redirector.url}/hook`, secret: "signing-secret-42", headers: { Authorization: "Bearer hook-bearer-99", "X-Custom-Key": "hook-key-77" } },
+        options: {
+          url: `${redirector.url}/hook`,
+          secret: "signing-secret-42",
+          headers: { Authorization: "Bearer hook-bearer-99", "X-Custom-Key": "hook-key-77" },
+        },
       },
     ]) {
       const created = await t.request("POST", "/api/v1/notifications", { body: { ...body, events: ["ip_changed"] } });
@@ -67,7 +74,12 @@ describe("redirects", () => {
     elsewhere.seen.length = 0;
     const t = await makeTestApp();
     const created = await t.request("POST", "/api/v1/providers", {
-      body: { name: "pdns", type: "powerdns", credentials: { api_key: "pdns-api-key-5150" }, options: { server: redirector.url } },
+      body: {
+        name: "pdns",
+        type: "powerdns",
+        credentials: { api_key: "pdns-api-key-5150" },
+        options: { server: redirector.url },
+      },
     });
     expect(created.status).toBe(200);
     const verified = await t.request("POST", `/api/v1/providers/${created.body.id}/verify`);
@@ -89,7 +101,9 @@ describe("redirects", () => {
     expect(elsewhere.seen.map((s) => s.path)).toEqual(["/stolen"]);
     // With a query string (which may hold a key) or a body sent again, it is not followed.
     await expect(fetch(`${redirector.url}/x?token=abc`)).rejects.toThrow("redirected to another origin");
-    await expect(fetch(`${redirector.url}/x`, { method: "POST", body: "password=1" })).rejects.toThrow("redirected to another origin");
+    await expect(fetch(`${redirector.url}/x`, { method: "POST", body: "password=1" })).rejects.toThrow(
+      "redirected to another origin",
+    );
     expect(elsewhere.seen.map((s) => s.path)).toEqual(["/stolen"]);
     // `redirect: "manual"` still hands the redirect back.
     expect((await fetch(`${redirector.url}/x`, { redirect: "manual" })).status).toBe(307);
@@ -145,7 +159,9 @@ describe("the answer bound", () => {
     const fetch = outboundFetch(globalThis.fetch, { maxAnswerBytes: t.ctx.settings.maxAnswerBytes });
     const big = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("x".repeat(4096)) });
     await expect(fetch(`http://127.0.0.1:${big.port}/`)).rejects.toThrow("answer larger than 2 KiB");
-    expect(await (await fetch(`http://127.0.0.1:${flood.port}/`)).text().catch((e: Error) => e.message)).toBe("answer larger than 2 KiB");
+    expect(await (await fetch(`http://127.0.0.1:${flood.port}/`)).text().catch((e: Error) => e.message)).toBe(
+      "answer larger than 2 KiB",
+    );
     expect(cancelled || sent < 50 * MB).toBe(true);
     big.stop(true);
     t.ctx.sqlite.close();

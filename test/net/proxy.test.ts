@@ -9,17 +9,21 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import { loadSettings, SettingsError } from "../../src/config";
 import type { FetchLike } from "../../src/dns/provider";
-import { parseNoProxy, proxyFor, type ProxySettings } from "../../src/net/proxy";
-import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../fakes/duckdns";
+import { type ProxySettings, parseNoProxy, proxyFor } from "../../src/net/proxy";
+import { DUCKDNS_FAKE_TOKEN, type DuckDnsFake, startDuckDnsFake } from "../fakes/duckdns";
 import { ECHO_DEFAULT_IPV4 } from "../fakes/echo";
-import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
-import { startProxyFake, type ProxyFake } from "../fakes/proxy";
+import { type NotifyFake, startWebhookReceiver } from "../fakes/notify";
+import { type ProxyFake, startProxyFake } from "../fakes/proxy";
 import { makeTestApp } from "../support";
 
 const DETECTED = ECHO_DEFAULT_IPV4;
 
 describe("proxyFor", () => {
-  const settings = (noProxy: string): ProxySettings => ({ https: "http://proxy:3128", http: "http://plain-proxy:3128", noProxy: parseNoProxy(noProxy).rules });
+  const settings = (noProxy: string): ProxySettings => ({
+    https: "http://proxy:3128",
+    http: "http://plain-proxy:3128",
+    noProxy: parseNoProxy(noProxy).rules,
+  });
   const CASES: { url: string; noProxy: string; proxy: string | null }[] = [
     { url: "https://api.cloudflare.com/client/v4", noProxy: "", proxy: "http://proxy:3128" },
     { url: "http://router.lan/nic/update", noProxy: "", proxy: "http://plain-proxy:3128" },
@@ -47,7 +51,12 @@ describe("proxyFor", () => {
 
 describe("the settings", () => {
   test("read in either case, the lowercase one first; a bare host:port is an http proxy", () => {
-    const settings = loadSettings({ HTTPS_PROXY: "http://upper:1", https_proxy: "proxy.lan:3128", HTTP_PROXY: "http://plain:8080", NO_PROXY: "lan, 10.0.0.0/8" });
+    const settings = loadSettings({
+      HTTPS_PROXY: "http://upper:1",
+      https_proxy: "proxy.lan:3128",
+      HTTP_PROXY: "http://plain:8080",
+      NO_PROXY: "lan, 10.0.0.0/8",
+    });
     expect(settings.proxy.https).toBe("http://proxy.lan:3128");
     expect(settings.proxy.http).toBe("http://plain:8080");
     expect(settings.proxy.noProxy).toHaveLength(2);
@@ -58,12 +67,20 @@ describe("the settings", () => {
   });
 
   test("a proxy that is not an http(s) URL, or a NO_PROXY entry that is no host, stops the start naming the variable", () => {
-    expect(() => loadSettings({ HTTPS_PROXY: "socks5://proxy:1080" })).toThrow(new SettingsError('Invalid setting HTTPS_PROXY: expected the proxy\'s http(s) URL, e.g. http://proxy.lan:3128, got "socks5://proxy:1080"'));
+    expect(() => loadSettings({ HTTPS_PROXY: "socks5://proxy:1080" })).toThrow(
+      new SettingsError(
+        'Invalid setting HTTPS_PROXY: expected the proxy\'s http(s) URL, e.g. http://proxy.lan:3128, got "socks5://proxy:1080"',
+      ),
+    );
     expect(() => loadSettings({ no_proxy: "good.lan, bad/host" })).toThrow(/^Invalid setting no_proxy: .*"bad\/host"/);
   });
 
   test("the error never repeats a password the refused value carries", () => {
-    expect(() => loadSettings({ HTTPS_PROXY: "socks5://me:s3cret-pw@proxy:1080" })).toThrow(new SettingsError('Invalid setting HTTPS_PROXY: expected the proxy\'s http(s) URL, e.g. http://proxy.lan:3128, got "socks5://••••@proxy:1080"'));
+    expect(() => loadSettings({ HTTPS_PROXY: "socks5://me:s3cret-pw@proxy:1080" })).toThrow(
+      new SettingsError(
+        'Invalid setting HTTPS_PROXY: expected the proxy\'s http(s) URL, e.g. http://proxy.lan:3128, got "socks5://••••@proxy:1080"',
+      ),
+    );
   });
 });
 
@@ -81,14 +98,36 @@ describe("through the app", () => {
     const key = join(dir, "key.pem");
     const cert = join(dir, "cert.pem");
     const openssl = Bun.spawnSync(
-      ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+      [
+        "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+      ],
       { stderr: "pipe" },
     );
     if (openssl.exitCode !== 0) throw new Error(`openssl failed: ${openssl.stderr.toString()}`);
     const ca = readFileSync(cert, "utf8");
     // An echo service over https, as the real ones are. It closes each connection, so every detection
     // opens a tunnel of its own that the proxy sees.
-    echo = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { cert: Bun.file(cert), key: Bun.file(key) }, fetch: () => new Response(DETECTED, { headers: { connection: "close" } }) });
+    echo = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      tls: { cert: Bun.file(cert), key: Bun.file(key) },
+      fetch: () => new Response(DETECTED, { headers: { connection: "close" } }),
+    });
     trusting = (input, init) => fetch(input, { ...init, tls: { ca } });
     duckdns = startDuckDnsFake();
     duckdns.addDomain("home");
@@ -108,9 +147,15 @@ describe("through the app", () => {
       ":memory:",
       { fetch: trusting },
     );
-    const provider = await t.request("POST", "/api/v1/providers", { body: { name: "Duck", type: "duckdns", credentials: { token: DUCKDNS_FAKE_TOKEN } } });
-    const domain = await t.request("POST", "/api/v1/domains", { body: { provider_id: provider.body.id, domain_name: "home.duckdns.org", record_type: "A" } });
-    const notification = await t.request("POST", "/api/v1/notifications", { body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } } });
+    const provider = await t.request("POST", "/api/v1/providers", {
+      body: { name: "Duck", type: "duckdns", credentials: { token: DUCKDNS_FAKE_TOKEN } },
+    });
+    const domain = await t.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.body.id, domain_name: "home.duckdns.org", record_type: "A" },
+    });
+    const notification = await t.request("POST", "/api/v1/notifications", {
+      body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } },
+    });
     return { t, domainId: domain.body.id as number, notificationId: notification.body.id as number };
   }
 
@@ -135,7 +180,11 @@ describe("through the app", () => {
     proxy.requests.length = 0;
     const duckPort = new URL(duckdns.url).port;
     const receiverPort = new URL(receiver.url).port;
-    const { t, domainId, notificationId } = await appWith({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: `127.0.0.1:${duckPort},localhost:${receiverPort}` });
+    const { t, domainId, notificationId } = await appWith({
+      HTTPS_PROXY: proxy.url,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: `127.0.0.1:${duckPort},localhost:${receiverPort}`,
+    });
     const before = duckdns.updates();
     const update = await t.request("POST", `/api/v1/domains/${domainId}/update_ip`);
     expect(update.body.success).toBe(true);

@@ -5,8 +5,9 @@
 // retries with the delays shortened, secrets kept out of last_error, and updates never waiting
 // for a delivery.
 
-import { createHmac } from "node:crypto";
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import { Notifier } from "../../src/notify/notifier";
 import {
   DISCORD_WEBHOOK_PATH,
   GOTIFY_TOKEN,
@@ -22,7 +23,6 @@ import {
   TELEGRAM_TOKEN,
 } from "../fakes/notify";
 import { waitFor } from "../fakes/server";
-import { Notifier } from "../../src/notify/notifier";
 import { addDomain, addProvider, duePass, forceUpdate, type Rig, useRig } from "../updater/harness";
 
 const receiver = startWebhookReceiver();
@@ -52,12 +52,15 @@ afterAll(async () => {
 const SECRET = "webhook-hmac-secret-0123456789";
 
 async function addNotification(type: string, options: Record<string, unknown>, events?: string[]): Promise<any> {
-  const response = await rig.t.request("POST", "/api/v1/notifications", { body: { name: type, type, options, ...(events ? { events } : {}) } });
+  const response = await rig.t.request("POST", "/api/v1/notifications", {
+    body: { name: type, type, options, ...(events ? { events } : {}) },
+  });
   expect(response.status).toBe(200);
   return response.body;
 }
 
-const webhook = (events?: string[]) => addNotification("webhook", { url: `${receiver.url}/hook`, secret: SECRET, headers: { "X-Home": "lab" } }, events);
+const webhook = (events?: string[]) =>
+  addNotification("webhook", { url: `${receiver.url}/hook`, secret: SECRET, headers: { "X-Home": "lab" } }, events);
 
 async function notification(id: number): Promise<any> {
   return (await rig.t.request("GET", `/api/v1/notifications/${id}`)).body;
@@ -80,7 +83,8 @@ describe("each type against its service", () => {
       "webhook",
       () => ({ url: `${receiver.url}/hook`, secret: SECRET }),
       () => receiver,
-      (request) => expect(request.body).toMatchObject({ event: "test", message: expect.stringContaining("test message") }),
+      (request) =>
+        expect(request.body).toMatchObject({ event: "test", message: expect.stringContaining("test message") }),
     ],
     [
       "ntfy",
@@ -91,10 +95,30 @@ describe("each type against its service", () => {
         expect(request.body).toContain("test message from ddnsd");
       },
     ],
-    ["gotify", () => ({ url: gotify.url, token: GOTIFY_TOKEN }), () => gotify, (request) => expect(request.body).toMatchObject({ title: "ddnsd: test message", priority: 5 })],
-    ["discord", () => ({ webhook_url: `${discord.url}${DISCORD_WEBHOOK_PATH}` }), () => discord, (request) => expect(request.body.content).toContain("test message")],
-    ["slack", () => ({ webhook_url: `${slack.url}${SLACK_WEBHOOK_PATH}` }), () => slack, (request) => expect(request.body.text).toContain("test message")],
-    ["telegram", () => ({ bot_token: TELEGRAM_TOKEN, chat_id: TELEGRAM_CHAT }), () => telegram, (request) => expect(request.body).toMatchObject({ chat_id: TELEGRAM_CHAT })],
+    [
+      "gotify",
+      () => ({ url: gotify.url, token: GOTIFY_TOKEN }),
+      () => gotify,
+      (request) => expect(request.body).toMatchObject({ title: "ddnsd: test message", priority: 5 }),
+    ],
+    [
+      "discord",
+      () => ({ webhook_url: `${discord.url}${DISCORD_WEBHOOK_PATH}` }),
+      () => discord,
+      (request) => expect(request.body.content).toContain("test message"),
+    ],
+    [
+      "slack",
+      () => ({ webhook_url: `${slack.url}${SLACK_WEBHOOK_PATH}` }),
+      () => slack,
+      (request) => expect(request.body.text).toContain("test message"),
+    ],
+    [
+      "telegram",
+      () => ({ bot_token: TELEGRAM_TOKEN, chat_id: TELEGRAM_CHAT }),
+      () => telegram,
+      (request) => expect(request.body).toMatchObject({ chat_id: TELEGRAM_CHAT }),
+    ],
   ];
 
   test.each(cases)("%s: the test message arrives; last_sent_at is set", async (type, options, fake, check) => {
@@ -110,11 +134,27 @@ describe("each type against its service", () => {
   });
 
   test.each([
-    ["ntfy", () => ({ url: `${ntfy.url}/home-alerts`, token: "tk_wrongtoken0123456789" }), "ntfy: unauthorized (HTTP 401)"],
-    ["gotify", () => ({ url: gotify.url, token: "wrong-token" }), "Gotify: you need to provide a valid access token or user credentials to access this api (HTTP 401)"],
-    ["discord", () => ({ webhook_url: `${discord.url}/api/webhooks/1234567890123456789/wrong` }), "Discord: Invalid Webhook Token (HTTP 401)"],
+    [
+      "ntfy",
+      () => ({ url: `${ntfy.url}/home-alerts`, token: "tk_wrongtoken0123456789" }),
+      "ntfy: unauthorized (HTTP 401)",
+    ],
+    [
+      "gotify",
+      () => ({ url: gotify.url, token: "wrong-token" }),
+      "Gotify: you need to provide a valid access token or user credentials to access this api (HTTP 401)",
+    ],
+    [
+      "discord",
+      () => ({ webhook_url: `${discord.url}/api/webhooks/1234567890123456789/wrong` }),
+      "Discord: Invalid Webhook Token (HTTP 401)",
+    ],
     ["slack", () => ({ webhook_url: `${slack.url}/services/T0/B0/gone` }), "Slack: no_service (HTTP 404)"],
-    ["telegram", () => ({ bot_token: TELEGRAM_TOKEN, chat_id: "-100999" }), "Telegram: Bad Request: chat not found (HTTP 400)"],
+    [
+      "telegram",
+      () => ({ bot_token: TELEGRAM_TOKEN, chat_id: "-100999" }),
+      "Telegram: Bad Request: chat not found (HTTP 400)",
+    ],
   ])("%s refuses: ok false with the service's own reason, kept as last_error", async (type, options, reason) => {
     const created = await addNotification(type, options());
     const response = await rig.t.request("POST", `/api/v1/notifications/${created.id}/test`);
@@ -124,7 +164,11 @@ describe("each type against its service", () => {
 
   test("a wrong Telegram bot token: the reason never shows the token, which sits in the URL path", async () => {
     // A proxy in front of the API that names the path it could not serve.
-    const proxy = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`Cannot POST ${new URL(request.url).pathname}`, { status: 404 }) });
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (request) => new Response(`Cannot POST ${new URL(request.url).pathname}`, { status: 404 }),
+    });
     const settings = rig.t.ctx.settings;
     const before = settings.telegramApiUrl;
     settings.telegramApiUrl = `http://127.0.0.1:${proxy.port}`;
@@ -157,7 +201,16 @@ describe("events from the update path", () => {
     expect(receiver.delivered).toHaveLength(1);
     const [request] = receiver.delivered;
     const body = request!.body as Record<string, unknown>;
-    expect(Object.keys(body)).toEqual(["event", "domain", "record_type", "provider", "ip", "previous_ip", "message", "timestamp"]);
+    expect(Object.keys(body)).toEqual([
+      "event",
+      "domain",
+      "record_type",
+      "provider",
+      "ip",
+      "previous_ip",
+      "message",
+      "timestamp",
+    ]);
     expect(body).toMatchObject({
       event: "ip_changed",
       domain: "home.example.com",
@@ -169,7 +222,9 @@ describe("events from the update path", () => {
     });
     expect(request!.headers["x-home"]).toBe("lab");
     const raw = JSON.stringify(body);
-    expect(request!.headers["x-ddnsd-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(raw).digest("hex")}`);
+    expect(request!.headers["x-ddnsd-signature"]).toBe(
+      `sha256=${createHmac("sha256", SECRET).update(raw).digest("hex")}`,
+    );
   });
 
   test("a webhook without a secret carries no signature", async () => {
@@ -188,7 +243,9 @@ describe("events from the update path", () => {
     for (let i = 0; i < 3; i++) expect((await forceUpdate(rig.t, domain.id)).status).toBe(502);
     await idle();
     expect(eventsReceived()).toEqual(["update_failed"]);
-    expect((receiver.delivered[0]!.body as { message: string }).message).toStartWith("Updating home.example.com (A) at Cloudflare home failed: ");
+    expect((receiver.delivered[0]!.body as { message: string }).message).toStartWith(
+      "Updating home.example.com (A) at Cloudflare home failed: ",
+    );
     rig.cf.clearFaults();
     await forceUpdate(rig.t, domain.id);
     await forceUpdate(rig.t, domain.id);
@@ -209,7 +266,9 @@ describe("events from the update path", () => {
     await duePass(rig.t);
     await idle();
     expect(eventsReceived()).toEqual(["detection_failed"]);
-    expect((receiver.delivered[0]!.body as { message: string }).message).toStartWith("ddnsd cannot find its public IPv4 address: ");
+    expect((receiver.delivered[0]!.body as { message: string }).message).toStartWith(
+      "ddnsd cannot find its public IPv4 address: ",
+    );
     rig.echo.clearFaults();
     await duePass(rig.t);
     rig.echo.fault({ status: 503 });
@@ -230,7 +289,8 @@ describe("events from the update path", () => {
       recordType: "A",
       providerId,
       ip: "81.2.69.160",
-      message: "not served after 10 min: served by 1 of 2 name servers; ns2.example.com (198.51.100.53) answers 81.2.69.142",
+      message:
+        "not served after 10 min: served by 1 of 2 name servers; ns2.example.com (198.51.100.53) answers 81.2.69.142",
     });
     await idle();
     expect(receiver.delivered.map((request) => request.body)).toEqual([
@@ -241,7 +301,8 @@ describe("events from the update path", () => {
         provider: "Cloudflare home",
         ip: "81.2.69.160",
         previous_ip: null,
-        message: "home.example.com (A) is written but not served after 10 min: served by 1 of 2 name servers; ns2.example.com (198.51.100.53) answers 81.2.69.142",
+        message:
+          "home.example.com (A) is written but not served after 10 min: served by 1 of 2 name servers; ns2.example.com (198.51.100.53) answers 81.2.69.142",
         timestamp: expect.stringMatching(/Z$/),
       },
     ]);

@@ -7,10 +7,16 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Notifier } from "../../src/notify/notifier";
 import { failUrl } from "../../src/notify/channels/healthchecks";
 import { pushUrl } from "../../src/notify/channels/uptime-kuma";
-import { HEALTHCHECKS_UUID, startHealthchecksFake, startUptimeKumaFake, startWebhookReceiver, UPTIME_KUMA_TOKEN } from "../fakes/notify";
+import type { Notifier } from "../../src/notify/notifier";
+import {
+  HEALTHCHECKS_UUID,
+  startHealthchecksFake,
+  startUptimeKumaFake,
+  startWebhookReceiver,
+  UPTIME_KUMA_TOKEN,
+} from "../fakes/notify";
 import { ENCRYPTION_KEY, makeTestApp, SECRET_KEY } from "../support";
 import { addDomain, addProvider, duePass, type Rig, useRig } from "../updater/harness";
 
@@ -52,7 +58,9 @@ async function records(failing = false) {
   rig.cf.addRecord("example.com", { type: "A", name: "home.example.com", content: "81.2.69.142" });
   const provider = await addProvider(rig.t, "cloudflare");
   await addDomain(rig.t, provider.id, "home.example.com");
-  await addDomain(rig.t, provider.id, failing ? "nas.example.org" : "nas.example.com", { config: { create_if_missing: true } });
+  await addDomain(rig.t, provider.id, failing ? "nas.example.org" : "nas.example.com", {
+    config: { create_if_missing: true },
+  });
 }
 
 async function pass() {
@@ -88,7 +96,10 @@ describe("Healthchecks", () => {
     expect(healthchecks.delivered).toHaveLength(1);
     rig.echo.fault({ status: 500 }); // detection fails: every record of the pass fails
     await pass();
-    expect(healthchecks.delivered.map((request) => request.path)).toEqual([`/ping/${HEALTHCHECKS_UUID}`, `/ping/${HEALTHCHECKS_UUID}/fail`]);
+    expect(healthchecks.delivered.map((request) => request.path)).toEqual([
+      `/ping/${HEALTHCHECKS_UUID}`,
+      `/ping/${HEALTHCHECKS_UUID}/fail`,
+    ]);
   });
 
   test("no records due, no pass, no ping: the check notices ddnsd stopped checking", async () => {
@@ -124,7 +135,9 @@ describe("Healthchecks", () => {
   });
 
   test("/fail keeps the query of a ping key URL", () => {
-    expect(failUrl("https://hc-ping.com/key123/my-check?create=1")).toBe("https://hc-ping.com/key123/my-check/fail?create=1");
+    expect(failUrl("https://hc-ping.com/key123/my-check?create=1")).toBe(
+      "https://hc-ping.com/key123/my-check/fail?create=1",
+    );
     expect(failUrl("https://hc-ping.com/uuid/")).toBe("https://hc-ping.com/uuid/fail");
   });
 });
@@ -136,7 +149,12 @@ describe("Uptime Kuma", () => {
     await pass();
     rig.echo.fault({ status: 500 }); // detection fails: every record of the pass fails
     await pass();
-    const pushes = kuma.delivered.map((request) => [request.method, request.query.status, request.query.msg, request.query.ping]);
+    const pushes = kuma.delivered.map((request) => [
+      request.method,
+      request.query.status,
+      request.query.msg,
+      request.query.ping,
+    ]);
     expect(pushes[0]).toEqual(["GET", "up", "2 records checked, 2 changed", undefined]);
     expect(pushes[1]!.slice(0, 2)).toEqual(["GET", "down"]);
     expect(pushes[1]![2]).toStartWith("2 of 2 records failed; ");
@@ -149,7 +167,9 @@ describe("Uptime Kuma", () => {
   });
 
   test("the push URL's example status and message are replaced", () => {
-    expect(pushUrl("https://kuma.lan/api/push/T?status=up&msg=OK&ping=", false, "a b")).toBe("https://kuma.lan/api/push/T?status=down&msg=a+b");
+    expect(pushUrl("https://kuma.lan/api/push/T?status=up&msg=OK&ping=", false, "a b")).toBe(
+      "https://kuma.lan/api/push/T?status=down&msg=a+b",
+    );
   });
 });
 
@@ -160,11 +180,16 @@ describe("heartbeats and events", () => {
     await records();
     await pass();
     expect(healthchecks.delivered).toHaveLength(1);
-    expect(receiver.delivered.map((request) => (request.body as { event: string }).event)).toEqual(["ip_changed", "ip_changed"]);
+    expect(receiver.delivered.map((request) => (request.body as { event: string }).event)).toEqual([
+      "ip_changed",
+      "ip_changed",
+    ]);
   });
 
   test("a heartbeat URL is checked like any URL option", async () => {
-    const response = await rig.t.request("POST", "/api/v1/notifications", { body: { name: "x", type: "uptime_kuma", options: { url: "not a url" } } });
+    const response = await rig.t.request("POST", "/api/v1/notifications", {
+      body: { name: "x", type: "uptime_kuma", options: { url: "not a url" } },
+    });
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual([{ field: "options.url", message: "must be an http(s) URL" }]);
   });
@@ -179,20 +204,32 @@ describe("ddnsd check", () => {
       rig.cf.addRecord("example.com", { type: "A", name: "home.example.com", content: "81.2.69.142" });
       const provider = await addProvider(t, "cloudflare");
       await addDomain(t, provider.id, "home.example.com");
-      await t.request("POST", "/api/v1/notifications", { body: { name: "Monitor", type: "healthchecks", options: { url: PING_URL() } } });
+      await t.request("POST", "/api/v1/notifications", {
+        body: { name: "Monitor", type: "healthchecks", options: { url: PING_URL() } },
+      });
       t.ctx.sqlite.close();
       healthchecks.fault({ delayMs: 300 });
       const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("DDNS_") && value !== undefined) env[key] = value;
+      for (const [key, value] of Object.entries(process.env))
+        if (!key.startsWith("DDNS_") && value !== undefined) env[key] = value;
       const child = Bun.spawn([process.execPath, "run", "src/main.ts", "check"], {
         cwd: join(import.meta.dir, "../.."),
-        env: { ...env, ...rig.env, DDNS_DATA_DIR: dir, DDNS_SECRET_KEY: SECRET_KEY, DDNS_ENCRYPTION_KEY: ENCRYPTION_KEY, DDNS_LOG_LEVEL: "error" },
+        env: {
+          ...env,
+          ...rig.env,
+          DDNS_DATA_DIR: dir,
+          DDNS_SECRET_KEY: SECRET_KEY,
+          DDNS_ENCRYPTION_KEY: ENCRYPTION_KEY,
+          DDNS_LOG_LEVEL: "error",
+        },
         stdout: "pipe",
         stderr: "pipe",
         timeout: 30_000,
       });
       expect(await child.exited).toBe(0);
-      expect(healthchecks.delivered.map((request) => [request.path, request.body])).toEqual([[`/ping/${HEALTHCHECKS_UUID}`, "1 record checked, 1 changed"]]);
+      expect(healthchecks.delivered.map((request) => [request.path, request.body])).toEqual([
+        [`/ping/${HEALTHCHECKS_UUID}`, "1 record checked, 1 changed"],
+      ]);
       // The delivery was waited for: its outcome is stored (it would not be, the database closed first).
       const reopened = await makeTestApp(rig.env, dir);
       const [monitor] = (await reopened.request("GET", "/api/v1/notifications")).body;

@@ -2,9 +2,9 @@
 // sender), and everything that lists channels — the API's enum, the option checks, the form — follows it.
 
 import { describe, expect, test } from "bun:test";
+import { CHANNELS, NOTIFICATION_TYPES } from "../../src/notify/registry";
 import { NO_ERRORS } from "../../views/components";
 import { NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../../views/fragments/notification-fields";
-import { CHANNELS, NOTIFICATION_TYPES } from "../../src/notify/registry";
 import { makeTestApp } from "../support";
 
 describe("the channel registry", () => {
@@ -22,7 +22,9 @@ describe("the channel registry", () => {
     for (const type of ["healthchecks", "uptime_kuma"]) {
       const channel = CHANNELS.find((entry) => entry.type === type)!;
       expect(channel.kind).toBe("heartbeat");
-      expect(channel.options.map((option) => [option.key, option.required, option.secret])).toEqual([["url", true, true]]);
+      expect(channel.options.map((option) => [option.key, option.required, option.secret])).toEqual([
+        ["url", true, true],
+      ]);
     }
   });
 
@@ -34,7 +36,8 @@ describe("the channel registry", () => {
         const input = new RegExp(`<(input|textarea)[^>]*name="option_${option.key}"[^>]*>`).exec(html)?.[0];
         expect([channel.type, option.key, input !== undefined]).toEqual([channel.type, option.key, true]);
         // A secret is never rendered: a password input, or (secret headers) an empty text area.
-        if (option.secret && option.kind === "headers") expect(html).toMatch(new RegExp(`name="option_${option.key}"[^>]*>\\s*</textarea>`));
+        if (option.secret && option.kind === "headers")
+          expect(html).toMatch(new RegExp(`name="option_${option.key}"[^>]*>\\s*</textarea>`));
         else if (option.secret) expect(input).toContain('type="password"');
       }
       expect(html).toContain(channel.summary.slice(0, 30));
@@ -43,7 +46,9 @@ describe("the channel registry", () => {
 
   test("the API takes every registered type and refuses another", async () => {
     const t = await makeTestApp();
-    const refused = await t.request("POST", "/api/v1/notifications", { body: { name: "x", type: "pager", options: {} } });
+    const refused = await t.request("POST", "/api/v1/notifications", {
+      body: { name: "x", type: "pager", options: {} },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].message).toBe(`must be one of: ${NOTIFICATION_TYPES.join(", ")}`);
   });

@@ -5,9 +5,19 @@
 // and /metrics.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
+import { ECHO_DEFAULT_IPV4, type EchoFake, startEchoFake } from "../fakes/echo";
 import { KEY_NAME, KEY_SECRET, type PowerDns, startPowerDns } from "../servers/name-servers";
-import { LAG_ZONE, LIVE_ZONE, loopbackAddresses, POWERDNS_ADDRESS, PRIMARY, SECONDARY, startPrimary, startSecondary, type ZoneServer } from "../servers/zone-pair";
+import {
+  LAG_ZONE,
+  LIVE_ZONE,
+  loopbackAddresses,
+  POWERDNS_ADDRESS,
+  PRIMARY,
+  SECONDARY,
+  startPrimary,
+  startSecondary,
+  type ZoneServer,
+} from "../servers/zone-pair";
 import { makeTestApp, type TestApp } from "../support";
 import { page, signIn } from "../ui/helpers";
 import { historyOf, makeDue, NEXT_IPV4 } from "../updater/harness";
@@ -41,14 +51,21 @@ afterAll(async () => {
 
 async function rfc2136Provider(): Promise<number> {
   const response = await t.request("POST", "/api/v1/providers", {
-    body: { name: `bind ${crypto.randomUUID().slice(0, 6)}`, type: "rfc2136", credentials: { tsig_secret: KEY_SECRET }, options: { server: PRIMARY, tsig_key_name: KEY_NAME } },
+    body: {
+      name: `bind ${crypto.randomUUID().slice(0, 6)}`,
+      type: "rfc2136",
+      credentials: { tsig_secret: KEY_SECRET },
+      options: { server: PRIMARY, tsig_key_name: KEY_NAME },
+    },
   });
   expect(response.status).toBe(200);
   return response.body.id;
 }
 
 async function addDomain(providerId: number, name: string): Promise<number> {
-  const response = await t.request("POST", "/api/v1/domains", { body: { provider_id: providerId, domain_name: name, record_type: "A" } });
+  const response = await t.request("POST", "/api/v1/domains", {
+    body: { provider_id: providerId, domain_name: name, record_type: "A" },
+  });
   expect(response.status).toBe(200);
   return response.body.id;
 }
@@ -59,14 +76,20 @@ async function domain(id: number): Promise<any> {
 }
 
 /** Waits (up to 30 s: a loaded machine) until the domain's propagation is what `done` looks for; returns it. */
-async function propagationWhen(id: number, address: string, done: (propagation: any) => boolean, what: string): Promise<any> {
+async function propagationWhen(
+  id: number,
+  address: string,
+  done: (propagation: any) => boolean,
+  what: string,
+): Promise<any> {
   let latest: any;
   const started = performance.now();
   for (;;) {
     const body = await domain(id);
     latest = body.propagation;
     if (body.last_known_ip === address && done(latest)) return latest;
-    if (performance.now() - started > 30_000) throw new Error(`waited 30 s for ${what}; the domain's propagation: ${JSON.stringify(latest)}`);
+    if (performance.now() - started > 30_000)
+      throw new Error(`waited 30 s for ${what}; the domain's propagation: ${JSON.stringify(latest)}`);
     await Bun.sleep(100);
   }
 }
@@ -74,7 +97,12 @@ async function propagationWhen(id: number, address: string, done: (propagation: 
 describe("a BIND primary and its secondary", () => {
   test("a new address: served by both name servers, the history row says after how long, the pages and /metrics show it", async () => {
     const id = await addDomain(await rfc2136Provider(), `home.${LIVE_ZONE}`);
-    const propagation = await propagationWhen(id, ECHO_DEFAULT_IPV4, (p) => p.state === "served", "both name servers to serve the address");
+    const propagation = await propagationWhen(
+      id,
+      ECHO_DEFAULT_IPV4,
+      (p) => p.state === "served",
+      "both name servers to serve the address",
+    );
     // The configured server is the primary itself: asked once, under its NS name.
     expect(propagation.servers).toEqual([
       { name: `ns1.${LIVE_ZONE}`, address: PRIMARY, answer: [ECHO_DEFAULT_IPV4], ok: true, error: null },
@@ -112,12 +140,24 @@ describe("a BIND primary and its secondary", () => {
 describe("PowerDNS", () => {
   test("the record written through its API is served by the zone's name server, which is also the API's host", async () => {
     const response = await t.request("POST", "/api/v1/providers", {
-      body: { name: "pdns", type: "powerdns", credentials: { api_key: powerDns.apiKey }, options: { server: powerDns.apiUrl } },
+      body: {
+        name: "pdns",
+        type: "powerdns",
+        credentials: { api_key: powerDns.apiKey },
+        options: { server: powerDns.apiUrl },
+      },
     });
     expect(response.status).toBe(200);
     const id = await addDomain(response.body.id, "home.example.test");
-    const propagation = await propagationWhen(id, ECHO_DEFAULT_IPV4, (p) => p.state === "served", "PowerDNS to serve the address");
-    expect(propagation.servers).toEqual([{ name: "ns.example.test", address: POWERDNS_ADDRESS, answer: [ECHO_DEFAULT_IPV4], ok: true, error: null }]);
+    const propagation = await propagationWhen(
+      id,
+      ECHO_DEFAULT_IPV4,
+      (p) => p.state === "served",
+      "PowerDNS to serve the address",
+    );
+    expect(propagation.servers).toEqual([
+      { name: "ns.example.test", address: POWERDNS_ADDRESS, answer: [ECHO_DEFAULT_IPV4], ok: true, error: null },
+    ]);
     expect((await historyOf(t, id))[0].message).toMatch(/; served by 1 of 1 name server after \d+ s$/);
   });
 });
@@ -125,13 +165,29 @@ describe("PowerDNS", () => {
 describe("the secondary stopped", () => {
   test("a new address is unreachable at the secondary: named, never an update failure", async () => {
     const id = await addDomain(await rfc2136Provider(), `away.${LIVE_ZONE}`);
-    await propagationWhen(id, ECHO_DEFAULT_IPV4, (p) => p.state === "served", "both name servers to serve the first address");
+    await propagationWhen(
+      id,
+      ECHO_DEFAULT_IPV4,
+      (p) => p.state === "served",
+      "both name servers to serve the first address",
+    );
     await secondary.stop();
     echo.ipv4 = NEXT_IPV4;
     makeDue(t, [id]);
-    const propagation = await propagationWhen(id, NEXT_IPV4, (p) => p.state !== "served" && p.servers.length === 2 && p.servers[0].ok, "the new address's first answers");
+    const propagation = await propagationWhen(
+      id,
+      NEXT_IPV4,
+      (p) => p.state !== "served" && p.servers.length === 2 && p.servers[0].ok,
+      "the new address's first answers",
+    );
     expect(propagation.state).toBe("unreachable");
-    expect(propagation.servers[1]).toMatchObject({ name: `ns2.${LIVE_ZONE}`, address: SECONDARY, answer: [], ok: false, error: expect.stringContaining("refused") });
+    expect(propagation.servers[1]).toMatchObject({
+      name: `ns2.${LIVE_ZONE}`,
+      address: SECONDARY,
+      answer: [],
+      ok: false,
+      error: expect.stringContaining("refused"),
+    });
     const body = await domain(id);
     expect(body.last_update_status).toBe("SUCCESS");
     expect((await historyOf(t, id)).map((row: any) => row.status)).toEqual(["SUCCESS", "SUCCESS"]);

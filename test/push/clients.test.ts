@@ -30,14 +30,20 @@ async function homeDomain(fields: Record<string, unknown> = {}): Promise<{ id: n
   rig.cf.addZone("example.com");
   rig.cf.addRecord("example.com", { type: "A", name: "home", content: "81.2.69.142" });
   const domain = await addDomain(rig.t, (await addProvider(rig.t, "cloudflare")).id, "home.example.com", fields);
-  const { key } = (await rig.t.request("POST", "/api/v1/update-keys", { body: { name: "router", domain_ids: [domain.id] } })).body;
+  const { key } = (
+    await rig.t.request("POST", "/api/v1/update-keys", { body: { name: "router", domain_ids: [domain.id] } })
+  ).body;
   return { id: domain.id, key };
 }
 
 async function run(command: string[]): Promise<{ code: number; output: string }> {
   const child = Bun.spawn(command, { cwd: dir, stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => child.kill(), 20_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   clearTimeout(timer);
   rmSync(dir, { recursive: true, force: true });
   return { code, output: `${stdout}${stderr}` };
@@ -51,19 +57,41 @@ function configFile(name: string, text: string): string {
 }
 
 describe("ddclient", () => {
-  test.skipIf(Bun.which("ddclient") === null)("pushes its address once: the record follows, ddclient reports success", async () => {
-    const { id, key } = await homeDomain();
-    const file = configFile(
-      "ddclient.conf",
-      [`ssl=no`, `protocol=dyndns2`, `server=127.0.0.1:${server.port}`, `login=router`, `password='${key}'`, `usev4=ipv4, ipv4=${NEW_IP}`, "home.example.com", ""].join("\n"),
-    );
-    const { output } = await run(["ddclient", "-daemon=0", "-foreground", "-force", "-verbose", "-file", file, "-cache", join(dir, "cache")]);
-    expect(output).toContain("SUCCESS");
-    expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
-    const [row] = await historyOf(rig.t, id);
-    expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
-    expect(output).not.toContain(key);
-  });
+  test.skipIf(Bun.which("ddclient") === null)(
+    "pushes its address once: the record follows, ddclient reports success",
+    async () => {
+      const { id, key } = await homeDomain();
+      const file = configFile(
+        "ddclient.conf",
+        [
+          `ssl=no`,
+          `protocol=dyndns2`,
+          `server=127.0.0.1:${server.port}`,
+          `login=router`,
+          `password='${key}'`,
+          `usev4=ipv4, ipv4=${NEW_IP}`,
+          "home.example.com",
+          "",
+        ].join("\n"),
+      );
+      const { output } = await run([
+        "ddclient",
+        "-daemon=0",
+        "-foreground",
+        "-force",
+        "-verbose",
+        "-file",
+        file,
+        "-cache",
+        join(dir, "cache"),
+      ]);
+      expect(output).toContain("SUCCESS");
+      expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+      const [row] = await historyOf(rig.t, id);
+      expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
+      expect(output).not.toContain(key);
+    },
+  );
 });
 
 /**
@@ -85,24 +113,43 @@ function inadynRecipe(key: string, without?: string): string {
 
 describe("inadyn", () => {
   const inadyn = (file: string) =>
-    run(["inadyn", "--once", "--foreground", "--force", "-l", "debug", "-f", file, "--cache-dir", dir, "-P", join(dir, "inadyn.pid")]);
+    run([
+      "inadyn",
+      "--once",
+      "--foreground",
+      "--force",
+      "-l",
+      "debug",
+      "-f",
+      file,
+      "--cache-dir",
+      dir,
+      "-P",
+      join(dir, "inadyn.pid"),
+    ]);
 
-  test.skipIf(Bun.which("inadyn") === null)("the recipe of docs/router-push.md, as written: the record follows", async () => {
-    const { id, key } = await homeDomain();
-    const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key)));
-    expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
-    const [row] = await historyOf(rig.t, id);
-    expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
-    expect(output).not.toContain("badauth");
-  });
+  test.skipIf(Bun.which("inadyn") === null)(
+    "the recipe of docs/router-push.md, as written: the record follows",
+    async () => {
+      const { id, key } = await homeDomain();
+      const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key)));
+      expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+      const [row] = await historyOf(rig.t, id);
+      expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
+      expect(output).not.toContain("badauth");
+    },
+  );
 
-  test.skipIf(Bun.which("inadyn") === null)("without `ssl = false` inadyn tries HTTPS on the plain HTTP port and fails: why the recipe has it", async () => {
-    const { id, key } = await homeDomain();
-    const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key, "ssl")));
-    expect(output).toMatch(/SSL|TLS|handshake/i);
-    expect(rig.cf.record("home.example.com", "A")!.content).toBe("81.2.69.142");
-    expect(await historyOf(rig.t, id)).not.toContainEqual(expect.objectContaining({ trigger: "push" }));
-  });
+  test.skipIf(Bun.which("inadyn") === null)(
+    "without `ssl = false` inadyn tries HTTPS on the plain HTTP port and fails: why the recipe has it",
+    async () => {
+      const { id, key } = await homeDomain();
+      const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key, "ssl")));
+      expect(output).toMatch(/SSL|TLS|handshake/i);
+      expect(rig.cf.record("home.example.com", "A")!.content).toBe("81.2.69.142");
+      expect(await historyOf(rig.t, id)).not.toContainEqual(expect.objectContaining({ trigger: "push" }));
+    },
+  );
 });
 
 /**
@@ -124,37 +171,75 @@ async function expectPushStands(id: number): Promise<void> {
 }
 
 describe("push-only records", () => {
-  test.skipIf(Bun.which("ddclient") === null)("ddclient's address stands through five intervals while the echo services say otherwise", async () => {
-    const { id, key } = await homeDomain({ address_source: "push" });
-    const file = configFile(
-      "ddclient.conf",
-      [`ssl=no`, `protocol=dyndns2`, `server=127.0.0.1:${server.port}`, `login=router`, `password='${key}'`, `usev4=ipv4, ipv4=${NEW_IP}`, "home.example.com", ""].join("\n"),
-    );
-    const { output } = await run(["ddclient", "-daemon=0", "-foreground", "-force", "-verbose", "-file", file, "-cache", join(dir, "cache")]);
-    expect(output).toContain("SUCCESS");
-    await expectPushStands(id);
-  });
+  test.skipIf(Bun.which("ddclient") === null)(
+    "ddclient's address stands through five intervals while the echo services say otherwise",
+    async () => {
+      const { id, key } = await homeDomain({ address_source: "push" });
+      const file = configFile(
+        "ddclient.conf",
+        [
+          `ssl=no`,
+          `protocol=dyndns2`,
+          `server=127.0.0.1:${server.port}`,
+          `login=router`,
+          `password='${key}'`,
+          `usev4=ipv4, ipv4=${NEW_IP}`,
+          "home.example.com",
+          "",
+        ].join("\n"),
+      );
+      const { output } = await run([
+        "ddclient",
+        "-daemon=0",
+        "-foreground",
+        "-force",
+        "-verbose",
+        "-file",
+        file,
+        "-cache",
+        join(dir, "cache"),
+      ]);
+      expect(output).toContain("SUCCESS");
+      await expectPushStands(id);
+    },
+  );
 
-  test.skipIf(Bun.which("inadyn") === null)("inadyn's address stands through five intervals while the echo services say otherwise", async () => {
-    const { id, key } = await homeDomain({ address_source: "push" });
-    const file = configFile(
-      "inadyn.conf",
-      [
-        "period = 60",
-        "custom ddnsd {",
-        `  ssl = false`,
-        `  username = router`,
-        `  password = "${key}"`,
-        `  ddns-server = "127.0.0.1:${server.port}"`,
-        `  ddns-path = "/nic/update?hostname=%h&myip=%i"`,
-        `  checkip-command = "/bin/echo ${NEW_IP}"`,
-        `  hostname = "home.example.com"`,
-        "}",
-        "",
-      ].join("\n"),
-    );
-    const { output } = await run(["inadyn", "--once", "--foreground", "--force", "-l", "debug", "-f", file, "--cache-dir", dir, "-P", join(dir, "inadyn.pid")]);
-    expect(output).not.toContain("badauth");
-    await expectPushStands(id);
-  });
+  test.skipIf(Bun.which("inadyn") === null)(
+    "inadyn's address stands through five intervals while the echo services say otherwise",
+    async () => {
+      const { id, key } = await homeDomain({ address_source: "push" });
+      const file = configFile(
+        "inadyn.conf",
+        [
+          "period = 60",
+          "custom ddnsd {",
+          `  ssl = false`,
+          `  username = router`,
+          `  password = "${key}"`,
+          `  ddns-server = "127.0.0.1:${server.port}"`,
+          `  ddns-path = "/nic/update?hostname=%h&myip=%i"`,
+          `  checkip-command = "/bin/echo ${NEW_IP}"`,
+          `  hostname = "home.example.com"`,
+          "}",
+          "",
+        ].join("\n"),
+      );
+      const { output } = await run([
+        "inadyn",
+        "--once",
+        "--foreground",
+        "--force",
+        "-l",
+        "debug",
+        "-f",
+        file,
+        "--cache-dir",
+        dir,
+        "-P",
+        join(dir, "inadyn.pid"),
+      ]);
+      expect(output).not.toContain("badauth");
+      await expectPushStands(id);
+    },
+  );
 });

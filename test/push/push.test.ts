@@ -17,39 +17,61 @@ const V4_OLD = "81.2.69.142";
 const V6 = "2a01:4f8:c17:b8f::99";
 
 async function newKey(domainIds?: number[] | null): Promise<string> {
-  const response = await rig.t.request("POST", "/api/v1/update-keys", { body: { name: "router", ...(domainIds === undefined ? {} : { domain_ids: domainIds }) } });
+  const response = await rig.t.request("POST", "/api/v1/update-keys", {
+    body: { name: "router", ...(domainIds === undefined ? {} : { domain_ids: domainIds }) },
+  });
   expect(response.status).toBe(200);
   return response.body.key;
 }
 
 /** A push as a router sends it: the key as the Basic auth password (default), or in the query. */
-async function push(query: string, key: string | null, how: "basic" | "query" = "basic", peer = `peer-${crypto.randomUUID()}`) {
+async function push(
+  query: string,
+  key: string | null,
+  how: "basic" | "query" = "basic",
+  peer = `peer-${crypto.randomUUID()}`,
+) {
   const headers: Record<string, string> = { "user-agent": "AVM FRITZ!Box" };
   let path = `/nic/update?${query}`;
-  if (key !== null && how === "basic") headers.authorization = `Basic ${Buffer.from(`fritz:${key}`).toString("base64")}`;
+  if (key !== null && how === "basic")
+    headers.authorization = `Basic ${Buffer.from(`fritz:${key}`).toString("base64")}`;
   if (key !== null && how === "query") path += `&password=${encodeURIComponent(key)}`;
   const request = new Request(`http://localhost${path}`, { headers });
   // Each push comes from an address of its own unless the test names one, as a socket's would be seen.
   rig.t.ctx.signIns.rememberPeer(request, peer);
   const response = await rig.t.app.handle(request);
   const retryAfter = response.headers.get("retry-after");
-  return { status: response.status, type: response.headers.get("content-type"), text: await response.text(), ...(retryAfter === null ? {} : { retryAfter }) };
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    text: await response.text(),
+    ...(retryAfter === null ? {} : { retryAfter }),
+  };
 }
 
-async function cloudflareDomain(hostname: string, recordType: "A" | "AAAA" = "A", content = recordType === "A" ? V4_OLD : "2a01:4f8:c17:b8f::1", config: Record<string, unknown> = {}) {
+async function cloudflareDomain(
+  hostname: string,
+  recordType: "A" | "AAAA" = "A",
+  content = recordType === "A" ? V4_OLD : "2a01:4f8:c17:b8f::1",
+  config: Record<string, unknown> = {},
+) {
   const provider = await addProvider(rig.t, "cloudflare");
   rig.cf.addRecord("example.com", { type: recordType, name: hostname, content });
   return addDomain(rig.t, provider.id, hostname, { record_type: recordType, config });
 }
 
-const cfWrites = () => rig.cf.requests.filter((r) => r.method === "PATCH" || r.method === "POST" || r.method === "PUT").length;
+const cfWrites = () =>
+  rig.cf.requests.filter((r) => r.method === "PATCH" || r.method === "POST" || r.method === "PUT").length;
 const echoRequests = () => rig.echo.requests.length;
 
 describe("authentication", () => {
   test("a missing key, a wrong key and a deleted key → 401 badauth, nothing written", async () => {
     const domain = await cloudflareDomain("home.example.com");
     const key = await newKey();
-    for (const attempt of [await push(`hostname=home.example.com&myip=${V4}`, null), await push(`hostname=home.example.com&myip=${V4}`, `${key}x`)]) {
+    for (const attempt of [
+      await push(`hostname=home.example.com&myip=${V4}`, null),
+      await push(`hostname=home.example.com&myip=${V4}`, `${key}x`),
+    ]) {
       expect(attempt).toMatchObject({ status: 401, text: "badauth" });
       expect(attempt.type).toStartWith("text/plain");
     }
@@ -62,13 +84,19 @@ describe("authentication", () => {
 
   test("an API token is no update key", async () => {
     await cloudflareDomain("home.example.com");
-    expect(await push(`hostname=home.example.com&myip=${V4}`, await rig.t.token())).toMatchObject({ status: 401, text: "badauth" });
+    expect(await push(`hostname=home.example.com&myip=${V4}`, await rig.t.token())).toMatchObject({
+      status: 401,
+      text: "badauth",
+    });
   });
 
   test("the key in the password parameter works like Basic auth, and marks the key used", async () => {
     await cloudflareDomain("home.example.com");
     const key = await newKey();
-    expect(await push(`hostname=home.example.com&myip=${V4}`, key, "query")).toMatchObject({ status: 200, text: `good ${V4}` });
+    expect(await push(`hostname=home.example.com&myip=${V4}`, key, "query")).toMatchObject({
+      status: 200,
+      text: `good ${V4}`,
+    });
     const [listed] = (await rig.t.request("GET", "/api/v1/update-keys")).body;
     expect(listed.last_used_at).not.toBeNull();
   });
@@ -170,7 +198,9 @@ describe("what a key covers", () => {
     const c = await cloudflareDomain("c.example.com");
     await rig.t.request("PUT", `/api/v1/domains/${c.id}`, { body: { is_enabled: false } });
     const key = await newKey([a.id, c.id]);
-    expect((await push(`hostname=a.example.com,b.example.com,c.example.com&myip=${V4}`, key)).text).toBe(`good ${V4}\nnohost\nnohost`);
+    expect((await push(`hostname=a.example.com,b.example.com,c.example.com&myip=${V4}`, key)).text).toBe(
+      `good ${V4}\nnohost\nnohost`,
+    );
     expect(rig.cf.record("b.example.com", "A")!.content).toBe(V4_OLD);
   });
 });
@@ -219,10 +249,13 @@ describe("a key holder or a guesser cannot do more than a router", () => {
   test("wrong keys are throttled like sign-ins: 429 abuse with Retry-After after 5 in a row, an IPv6 /64 counted as one, one log line", async () => {
     await cloudflareDomain("home.example.com");
     const key = await newKey();
-    const logged = () => rig.t.logs.filter((line) => line.includes("a push with a wrong update key was refused")).length;
+    const logged = () =>
+      rig.t.logs.filter((line) => line.includes("a push with a wrong update key was refused")).length;
     const before = logged();
     for (let i = 1; i <= 5; i++) {
-      expect((await push(`hostname=home.example.com&myip=${V4}`, `${key}x`, "basic", `2001:db8:1:2::${i}`)).text).toBe("badauth");
+      expect((await push(`hostname=home.example.com&myip=${V4}`, `${key}x`, "basic", `2001:db8:1:2::${i}`)).text).toBe(
+        "badauth",
+      );
     }
     // The sixth from the same /64, even with the right key: refused without a check.
     const refused = await push(`hostname=home.example.com&myip=${V4}`, key, "basic", "2001:db8:1:2:ffff::9");
@@ -230,7 +263,9 @@ describe("a key holder or a guesser cannot do more than a router", () => {
     expect(Number(refused.retryAfter)).toBeGreaterThan(0);
     expect(cfWrites()).toBe(0);
     // Another /64, and sign-ins from the same one, are not affected.
-    expect((await push(`hostname=home.example.com&myip=${V4}`, key, "basic", "2001:db8:1:3::1")).text).toBe(`good ${V4}`);
+    expect((await push(`hostname=home.example.com&myip=${V4}`, key, "basic", "2001:db8:1:3::1")).text).toBe(
+      `good ${V4}`,
+    );
     expect(logged() - before).toBe(1);
   });
 
@@ -248,7 +283,8 @@ describe("a key holder or a guesser cannot do more than a router", () => {
   test("pushing the same refused or failing address again adds no history row and calls no provider", async () => {
     const domain = await cloudflareDomain("home.example.com");
     const key = await newKey();
-    for (let i = 0; i < 5; i++) expect((await push("hostname=home.example.com&myip=192.168.1.20", key)).text).toBe("911");
+    for (let i = 0; i < 5; i++)
+      expect((await push("hostname=home.example.com&myip=192.168.1.20", key)).text).toBe("911");
     expect(await historyOf(rig.t, domain.id)).toHaveLength(1);
     rig.cf.fault({ status: 500 });
     expect((await push(`hostname=home.example.com&myip=${V4}`, key)).text).toBe("911");

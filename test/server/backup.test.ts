@@ -4,12 +4,12 @@
 // and holds what was written up to then; a restore is refused while the server runs and, once it
 // is stopped, puts the copy back and keeps the database it replaced.
 
-import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { APPLIANCE_PASSWORD, login, spawnAppliance, untilHealthy, type Appliance } from "../hardening/appliance";
+import { APPLIANCE_PASSWORD, type Appliance, login, spawnAppliance, untilHealthy } from "../hardening/appliance";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const work = mkdtempSync(join(tmpdir(), "ddnsd-backup-"));
@@ -39,7 +39,11 @@ async function ddnsd(args: string[]) {
     stderr: "pipe",
     timeout: 30_000,
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -53,7 +57,10 @@ const createProvider = (name: string) =>
 const providerNames = (file: string) => {
   const db = new Database(file, { readonly: true });
   try {
-    return db.query<{ name: string }, []>("SELECT name FROM providers ORDER BY id").all().map((row) => row.name);
+    return db
+      .query<{ name: string }, []>("SELECT name FROM providers ORDER BY id")
+      .all()
+      .map((row) => row.name);
   } finally {
     db.close();
   }
@@ -71,7 +78,9 @@ test("a backup while the server runs is made by the server and holds what was wr
   expect(result.stdout).toContain("encryption.key");
   expect(statSync(backupFile).mode & 0o777).toBe(0o600);
   expect(providerNames(backupFile)).toEqual(["Before the backup"]);
-  expect(appliance.lines.some((line) => line.includes("database backed up") && line.includes('"via":"cli"'))).toBe(true);
+  expect(appliance.lines.some((line) => line.includes("database backed up") && line.includes('"via":"cli"'))).toBe(
+    true,
+  );
   // Nothing is left behind in the data dir's backups folder.
   expect(readdirSync(join(dataDir, "backups"))).toEqual([]);
 });
@@ -94,7 +103,10 @@ test("restore is refused while the server runs, and changes nothing", async () =
   expect(result.code).toBe(1);
   expect(result.stderr).toContain("stop it first");
   const list = await fetch(`${appliance.base}/api/v1/providers`, { headers: { authorization: `Bearer ${token}` } });
-  expect(((await list.json()) as { name: string }[]).map((p) => p.name)).toEqual(["Before the backup", "After the backup"]);
+  expect(((await list.json()) as { name: string }[]).map((p) => p.name)).toEqual([
+    "Before the backup",
+    "After the backup",
+  ]);
 });
 
 test("restore refuses a file that is not a ddnsd database, and changes nothing", async () => {

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { controlSocketPath, sendCommand } from "../../src/control/socket";
 import { startCloudflareFake } from "../fakes/cloudflare";
 import { startEchoFake } from "../fakes/echo";
-import { APPLIANCE_PASSWORD, login, spawnAppliance, untilHealthy, type Appliance } from "../hardening/appliance";
+import { APPLIANCE_PASSWORD, type Appliance, login, spawnAppliance, untilHealthy } from "../hardening/appliance";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const NEW_PASSWORD = "a-new-password-from-the-cli";
@@ -44,7 +44,11 @@ async function ddnsd(args: string[], stdin?: string) {
     stderr: "pipe",
     timeout: 20_000,
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { stdout, stderr, code };
 }
 
@@ -89,10 +93,20 @@ test("a too-short password through the server exits 2 and changes nothing", asyn
 test("`ddnsd check` while the server runs: its outcomes show in the very next list", async () => {
   const token = await tokenFor(NEW_PASSWORD);
   cf.addZone("example.com");
-  const provider = (await (await api(token, "POST", "/providers", { name: "cf", type: "cloudflare", credentials: { api_token: "cf-fake-token-0123456789abcdef" } })).json()) as { id: number };
-  const domain = (await (await api(token, "POST", "/domains", { provider_id: provider.id, domain_name: "home.example.com" })).json()) as { id: number };
+  const provider = (await (
+    await api(token, "POST", "/providers", {
+      name: "cf",
+      type: "cloudflare",
+      credentials: { api_token: "cf-fake-token-0123456789abcdef" },
+    })
+  ).json()) as { id: number };
+  const domain = (await (
+    await api(token, "POST", "/domains", { provider_id: provider.id, domain_name: "home.example.com" })
+  ).json()) as { id: number };
   const checkedAt = async () =>
-    ((await (await api(token, "GET", "/domains")).json()) as { id: number; last_checked_at: string | null }[]).find((d) => d.id === domain.id)!.last_checked_at;
+    ((await (await api(token, "GET", "/domains")).json()) as { id: number; last_checked_at: string | null }[]).find(
+      (d) => d.id === domain.id,
+    )!.last_checked_at;
   // The scheduler checks the new domain at once, and not again for its interval (5 minutes).
   let first: string | null = null;
   for (let i = 0; i < 100 && first === null; i++) {
@@ -111,14 +125,21 @@ test("`ddnsd check` while the server runs: its outcomes show in the very next li
 test("`ddnsd import` while the server runs: applied inside it, seen by the very next request", async () => {
   const token = await tokenFor(NEW_PASSWORD);
   const file = join(work, "setup.yaml");
-  writeFileSync(file, "version: 1\nproviders:\n  - name: Imported\n    type: duckdns\n    credentials: {token: 0123456789abcdef0123456789abcdef}\n");
+  writeFileSync(
+    file,
+    "version: 1\nproviders:\n  - name: Imported\n    type: duckdns\n    credentials: {token: 0123456789abcdef0123456789abcdef}\n",
+  );
   const dry = await ddnsd(["import", file, "--dry-run"]);
   expect(dry).toMatchObject({ code: 0 });
   expect(dry.stdout).toContain('create provider "Imported" (duckdns)');
-  expect(((await (await api(token, "GET", "/providers")).json()) as { name: string }[]).map((p) => p.name)).not.toContain("Imported");
+  expect(
+    ((await (await api(token, "GET", "/providers")).json()) as { name: string }[]).map((p) => p.name),
+  ).not.toContain("Imported");
   const applied = await ddnsd(["import", file]);
   expect(applied).toMatchObject({ code: 0 });
-  expect(((await (await api(token, "GET", "/providers")).json()) as { name: string }[]).map((p) => p.name)).toContain("Imported");
+  expect(((await (await api(token, "GET", "/providers")).json()) as { name: string }[]).map((p) => p.name)).toContain(
+    "Imported",
+  );
 });
 
 test("the socket refuses what is not a command", async () => {
@@ -135,13 +156,21 @@ test("an import through the server is bounded: a huge or deeply nested file is r
   expect(refused.stderr).toContain("the file is larger than 256 KiB");
   // Sent to the socket directly, past the CLI's own check: refused before it is parsed, the server answering meanwhile.
   const nested = await Promise.all([
-    sendCommand(dataDir, "import", { text: `version: 1\nproviders: ${"[".repeat(200_000)}`, source: "nested.yaml", dryRun: true }),
+    sendCommand(dataDir, "import", {
+      text: `version: 1\nproviders: ${"[".repeat(200_000)}`,
+      source: "nested.yaml",
+      dryRun: true,
+    }),
     fetch(`${appliance.base}/healthz`).then((r) => r.status),
   ]);
   expect(nested[0]).toMatchObject({ code: 1 });
   expect(nested[0].stderr).toContain("the file nests deeper than 32 levels");
   expect(nested[1]).toBe(200);
-  const tooBig = await sendCommand(dataDir, "import", { text: "#".repeat(300 * 1024), source: "big.yaml", dryRun: true });
+  const tooBig = await sendCommand(dataDir, "import", {
+    text: "#".repeat(300 * 1024),
+    source: "big.yaml",
+    dryRun: true,
+  });
   expect(tooBig.stderr).toContain("the file is larger than 256 KiB");
 });
 

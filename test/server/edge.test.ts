@@ -4,14 +4,18 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "node:net";
 import { routableRequest } from "../../src/server";
-import { type Appliance, APPLIANCE_PASSWORD, login, spawnAppliance, untilHealthy } from "../hardening/appliance";
+import { APPLIANCE_PASSWORD, type Appliance, login, spawnAppliance, untilHealthy } from "../hardening/appliance";
 
 /** Sends `raw` on a fresh connection and returns everything the server answers until it closes (or `waitMs`). */
-function rawExchange(base: string, raw: string, options: { endAfterWrite?: boolean; waitMs?: number } = {}): Promise<string> {
+function rawExchange(
+  base: string,
+  raw: string,
+  options: { endAfterWrite?: boolean; waitMs?: number } = {},
+): Promise<string> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve) => {
     let answer = "";
@@ -69,24 +73,41 @@ describe("the server's edge", () => {
     const request = (path: string, host: string) =>
       `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
     for (const host of ["a", "ab", "abc", "a:1"]) {
-      expect([host, statusOf(await rawExchange(appliance.base, request("/nic/api/v1/auth/login", host)))]).toEqual([host, 404]);
-      expect([host, statusOf(await rawExchange(appliance.base, request("/xyz/api/v1/auth/login", host)))]).toEqual([host, 404]);
+      expect([host, statusOf(await rawExchange(appliance.base, request("/nic/api/v1/auth/login", host)))]).toEqual([
+        host,
+        404,
+      ]);
+      expect([host, statusOf(await rawExchange(appliance.base, request("/xyz/api/v1/auth/login", host)))]).toEqual([
+        host,
+        404,
+      ]);
       // The request's own path still routes with such a Host.
-      expect([host, statusOf(await rawExchange(appliance.base, request("/api/v1/auth/login", host)))]).toEqual([host, 200]);
+      expect([host, statusOf(await rawExchange(appliance.base, request("/api/v1/auth/login", host)))]).toEqual([
+        host,
+        200,
+      ]);
     }
   });
 
   test("a short origin, http or https, gets a padded URL with the same host, path and query", () => {
-    for (const url of ["http://a/nic/x", "http://ab/nic/x", "http://abc/nic/x", "https://a/nic/x", "https://ab/nic/x", "https://abc/nic/x", "http://a:1/nic/x?q=1"]) {
+    for (const url of [
+      "http://a/nic/x",
+      "http://ab/nic/x",
+      "http://abc/nic/x",
+      "https://a/nic/x",
+      "https://ab/nic/x",
+      "https://abc/nic/x",
+      "http://a:1/nic/x?q=1",
+    ]) {
       const routed = routableRequest(new Request(url));
       const [before, after] = [new URL(url), new URL(routed.url)];
-      expect([url, after.host, after.pathname, after.search, routed.url.indexOf("/", 11) === routed.url.indexOf(after.pathname, 7)]).toEqual([
+      expect([
         url,
-        before.host,
-        before.pathname,
-        before.search,
-        true,
-      ]);
+        after.host,
+        after.pathname,
+        after.search,
+        routed.url.indexOf("/", 11) === routed.url.indexOf(after.pathname, 7),
+      ]).toEqual([url, before.host, before.pathname, before.search, true]);
     }
     const long = new Request("http://abcd/nic/x");
     expect(routableRequest(long)).toBe(long);
@@ -114,7 +135,12 @@ describe("the server's edge", () => {
     const created = await fetch(`${appliance.base}/api/v1/providers`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ name: "slow pdns", type: "powerdns", credentials: { api_key: "pdns-key-0123456789" }, options: { server: `http://127.0.0.1:${slow.port}` } }),
+      body: JSON.stringify({
+        name: "slow pdns",
+        type: "powerdns",
+        credentials: { api_key: "pdns-key-0123456789" },
+        options: { server: `http://127.0.0.1:${slow.port}` },
+      }),
     });
     expect(created.status).toBe(200);
     const { id } = (await created.json()) as { id: number };

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { healthzUrl, probeHealth } from "../../src/healthcheck";
-import { startServer, type RunningServer } from "../../src/server";
+import { type RunningServer, startServer } from "../../src/server";
 import { makeTestApp } from "../support";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -19,7 +19,22 @@ let ddnsdTls: RunningServer;
 
 beforeAll(async () => {
   const openssl = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=nas.example.com", "-keyout", key, "-out", cert],
+    [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=nas.example.com",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
     { stderr: "pipe" },
   );
   if (openssl.exitCode !== 0) throw new Error(`openssl failed: ${openssl.stderr.toString()}`);
@@ -77,7 +92,9 @@ describe("probeHealth", () => {
   });
 
   test("a degraded answer is unhealthy and its detail is the reason", async () => {
-    const port = standIn(() => Response.json({ status: "degraded", detail: "The data disk is full: SQLITE_FULL" }, { status: 503 }));
+    const port = standIn(() =>
+      Response.json({ status: "degraded", detail: "The data disk is full: SQLITE_FULL" }, { status: 503 }),
+    );
     expect(await probeHealth(settings(port))).toEqual({
       healthy: false,
       reason: `http://127.0.0.1:${port}/healthz answered 503: The data disk is full: SQLITE_FULL`,
@@ -86,9 +103,17 @@ describe("probeHealth", () => {
 
   test("a redirect or an HTML page is not health", async () => {
     const redirect = standIn(() => new Response(null, { status: 302, headers: { location: "/login" } }));
-    expect(await probeHealth(settings(redirect))).toEqual({ healthy: false, reason: `http://127.0.0.1:${redirect}/healthz answered 302` });
-    const html = standIn(() => new Response("<h1>Bad gateway</h1>", { status: 502, headers: { "content-type": "text/html" } }));
-    expect(await probeHealth(settings(html))).toEqual({ healthy: false, reason: `http://127.0.0.1:${html}/healthz answered 502` });
+    expect(await probeHealth(settings(redirect))).toEqual({
+      healthy: false,
+      reason: `http://127.0.0.1:${redirect}/healthz answered 302`,
+    });
+    const html = standIn(
+      () => new Response("<h1>Bad gateway</h1>", { status: 502, headers: { "content-type": "text/html" } }),
+    );
+    expect(await probeHealth(settings(html))).toEqual({
+      healthy: false,
+      reason: `http://127.0.0.1:${html}/healthz answered 502`,
+    });
   });
 
   test("nothing listening is unhealthy, naming the URL", async () => {
@@ -129,12 +154,20 @@ describe("ddnsd healthcheck", () => {
       timeout: 20_000,
       killSignal: "SIGKILL",
     });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     return { stdout, stderr, code };
   }
 
   test("exits 0 and prints nothing while ddnsd answers on the wildcard address's loopback", async () => {
-    expect(await run({ DDNS_HOST: "0.0.0.0", DDNS_PORT: String(ddnsd.server.port) })).toEqual({ stdout: "", stderr: "", code: 0 });
+    expect(await run({ DDNS_HOST: "0.0.0.0", DDNS_PORT: String(ddnsd.server.port) })).toEqual({
+      stdout: "",
+      stderr: "",
+      code: 0,
+    });
   });
 
   test("exits 0 over HTTPS when DDNS_TLS_CERT and DDNS_TLS_KEY are set", async () => {

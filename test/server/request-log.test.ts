@@ -2,7 +2,7 @@
 // is logged, the requests that carried it and every later API call are not.
 
 import { afterEach, describe, expect, test } from "bun:test";
-import { startServer, type RunningServer } from "../../src/server";
+import { type RunningServer, startServer } from "../../src/server";
 import { makeTestApp, TEST_PASSWORD } from "../support";
 
 let running: RunningServer | undefined;

@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:te
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { ECHO_DEFAULT_IPV4, startEchoFake, type EchoFake } from "../fakes/echo";
+import { type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { ECHO_DEFAULT_IPV4, type EchoFake, startEchoFake } from "../fakes/echo";
 import type { LoggedRequest } from "../fakes/server";
 
 const MAIN = join(import.meta.dir, "../../src/main.ts");
@@ -113,7 +113,10 @@ async function api(appliance: Appliance, method: string, path: string, token?: s
 }
 
 async function setUp(appliance: Appliance): Promise<{ token: string; domainId: number }> {
-  const login = await api(appliance, "POST", "/api/v1/auth/login", undefined, { username: "admin", password: PASSWORD });
+  const login = await api(appliance, "POST", "/api/v1/auth/login", undefined, {
+    username: "admin",
+    password: PASSWORD,
+  });
   expect(login.status).toBe(200);
   const token = login.body.access_token as string;
   const provider = await api(appliance, "POST", "/api/v1/providers", token, {
@@ -122,14 +125,18 @@ async function setUp(appliance: Appliance): Promise<{ token: string; domainId: n
     credentials: { api_token: "cf-fake-token-0123456789abcdef" },
   });
   expect(provider.status).toBe(200);
-  const domain = await api(appliance, "POST", "/api/v1/domains", token, { provider_id: provider.body.id, domain_name: "home.example.com" });
+  const domain = await api(appliance, "POST", "/api/v1/domains", token, {
+    provider_id: provider.body.id,
+    domain_name: "home.example.com",
+  });
   expect(domain.status).toBe(200);
   return { token, domainId: domain.body.id };
 }
 
 async function waitForWriteInFlight(): Promise<void> {
   const deadline = performance.now() + 5_000;
-  const inFlightWrite = (r: LoggedRequest) => (r.method === "POST" || r.method === "PATCH") && r.answeredAt === undefined;
+  const inFlightWrite = (r: LoggedRequest) =>
+    (r.method === "POST" || r.method === "PATCH") && r.answeredAt === undefined;
   while (!cf.requests.some(inFlightWrite)) {
     if (performance.now() > deadline) throw new Error("no provider write started");
     await Bun.sleep(10);
@@ -139,9 +146,11 @@ async function waitForWriteInFlight(): Promise<void> {
 function historyRows(): { status: string; trigger: string; ip_address: string | null }[] {
   const db = new Database(join(dir, "ddnsd.db"), { readonly: true });
   try {
-    return db.query<{ status: string; trigger: string; ip_address: string | null }, []>(
-      "SELECT status, trigger, ip_address FROM history ORDER BY id",
-    ).all();
+    return db
+      .query<{ status: string; trigger: string; ip_address: string | null }, []>(
+        "SELECT status, trigger, ip_address FROM history ORDER BY id",
+      )
+      .all();
   } finally {
     db.close();
   }
@@ -195,7 +204,12 @@ test("SIGTERM during a forced update over HTTP: the request is answered, its row
 
   const answer = await forced;
   expect(answer.status).toBe(200);
-  expect(answer.body).toMatchObject({ domain_id: domainId, success: true, ip_address: ECHO_DEFAULT_IPV4, changed: false });
+  expect(answer.body).toMatchObject({
+    domain_id: domainId,
+    success: true,
+    ip_address: ECHO_DEFAULT_IPV4,
+    changed: false,
+  });
   expect(await exitWithin(appliance, 8_000)).toBe(0);
   expect(historyRows()).toEqual([
     { status: "SUCCESS", trigger: "schedule", ip_address: ECHO_DEFAULT_IPV4 },

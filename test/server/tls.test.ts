@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "../../src/server";
+import { type RunningServer, startServer } from "../../src/server";
 import { makeTestApp } from "../support";
 
 const dir = mkdtempSync(join(tmpdir(), "ddnsd-tls-"));
@@ -14,7 +14,22 @@ let running: RunningServer;
 
 beforeAll(async () => {
   const openssl = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", key, "-out", cert],
+    [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
     { stderr: "pipe" },
   );
   if (openssl.exitCode !== 0) throw new Error(`openssl failed: ${openssl.stderr.toString()}`);

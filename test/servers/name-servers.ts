@@ -80,7 +80,9 @@ export interface PowerDns extends NameServer {
 
 /** Whether this machine has the programs the tests need (so a missing package fails loudly, once). */
 export function missingPrograms(): string[] {
-  return ["named", "knotd", "pdns_server", "dig"].filter((program) => Bun.which(program, { PATH: `${process.env.PATH}:/usr/sbin` }) === null);
+  return ["named", "knotd", "pdns_server", "dig"].filter(
+    (program) => Bun.which(program, { PATH: `${process.env.PATH}:/usr/sbin` }) === null,
+  );
 }
 
 /** A port nothing listens on right now (TCP; the servers bind UDP on the same number). */
@@ -140,7 +142,10 @@ export function launch(command: string[], dir: string): Started {
   const logFile = join(dir, "server.log");
   const child = Bun.spawn(command, { stdout: Bun.file(logFile), stderr: Bun.file(logFile), stdin: "ignore" });
   return {
-    log: async () => `${command.join(" ")} (exit ${child.exitCode ?? "running"}):\n${await Bun.file(logFile).text().catch(() => "")}`,
+    log: async () =>
+      `${command.join(" ")} (exit ${child.exitCode ?? "running"}):\n${await Bun.file(logFile)
+        .text()
+        .catch(() => "")}`,
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");
@@ -197,7 +202,10 @@ ${zones}
 `,
   );
   work.own();
-  const started = launch(["named", "-g", "-4", "-n", "1", "-c", join(dir, "named.conf"), ...(work.runAs ? ["-u", "bind"] : [])], dir);
+  const started = launch(
+    ["named", "-g", "-4", "-n", "1", "-c", join(dir, "named.conf"), ...(work.runAs ? ["-u", "bind"] : [])],
+    dir,
+  );
   await ready(port, started);
   return { kind: "bind", host: "127.0.0.1", port, address: `127.0.0.1:${port}`, ...started };
 }
@@ -208,7 +216,10 @@ export async function startKnot(options: ServerOptions = {}): Promise<NameServer
   const port = await freePort();
   for (const zone of Object.keys(RECORDS)) writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone, options));
   const zones = Object.keys(RECORDS)
-    .map((zone) => `  - domain: ${zone}\n    file: "${dir}/${zone}.zone"\n    acl: ${zone === LOCKED_ZONE ? "ddnsd_transfer" : "ddnsd_update"}`)
+    .map(
+      (zone) =>
+        `  - domain: ${zone}\n    file: "${dir}/${zone}.zone"\n    acl: ${zone === LOCKED_ZONE ? "ddnsd_transfer" : "ddnsd_update"}`,
+    )
     .join("\n");
   writeFileSync(
     join(dir, "knot.conf"),
@@ -262,7 +273,10 @@ ${zones}
 
 /** The sqlite3 backend's schema, as the Debian package ships it. */
 function powerDnsSchema(): string {
-  for (const path of ["/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql", "/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql"]) {
+  for (const path of [
+    "/usr/share/pdns-backend-sqlite3/schema/schema.sqlite3.sql",
+    "/usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql",
+  ]) {
     try {
       return readFileSync(path, "utf8");
     } catch {
@@ -331,7 +345,12 @@ export async function startPowerDns(options: ServerOptions = {}): Promise<PowerD
     const created = await fetch(`${apiUrl}/api/v1/servers/localhost/zones`, {
       method: "POST",
       headers: { "X-API-Key": POWERDNS_API_KEY, "Content-Type": "application/json" },
-      body: JSON.stringify({ name: `${zone}.`, kind: "Native", nameservers: [], rrsets: powerDnsRrsets(zone, options) }),
+      body: JSON.stringify({
+        name: `${zone}.`,
+        kind: "Native",
+        nameservers: [],
+        rrsets: powerDnsRrsets(zone, options),
+      }),
     });
     if (!created.ok) throw new Error(`PowerDNS refused zone ${zone}: ${await created.text()}`);
   }
@@ -341,7 +360,10 @@ export async function startPowerDns(options: ServerOptions = {}): Promise<PowerD
 
 /** The zone's records as PowerDNS API RRsets, `www`'s A with a comment that an update must keep. */
 function powerDnsRrsets(zone: string, options: ServerOptions): unknown[] {
-  const sets = new Map<string, { name: string; type: string; ttl: number; records: { content: string; disabled: boolean }[]; comments: unknown[] }>();
+  const sets = new Map<
+    string,
+    { name: string; type: string; ttl: number; records: { content: string; disabled: boolean }[]; comments: unknown[] }
+  >();
   for (const line of zoneLines(zone, options)) {
     const [owner = "", ttl = "", , type = "", ...rest] = line.split(" ");
     const name = owner === "@" ? `${zone}.` : `${owner}.${zone}.`;
@@ -362,10 +384,27 @@ export interface DigAnswer {
 
 /** What the server answers for `name type`, read with dig over TCP (independent of ddnsd's own DNS code). */
 export async function dig(port: number, name: string, type: string, host = "127.0.0.1"): Promise<DigAnswer> {
-  const child = Bun.spawn(["dig", `@${host}`, "-p", String(port), "+tcp", "+norecurse", "+time=2", "+tries=1", "+noall", "+comments", "+answer", name, type], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const child = Bun.spawn(
+    [
+      "dig",
+      `@${host}`,
+      "-p",
+      String(port),
+      "+tcp",
+      "+norecurse",
+      "+time=2",
+      "+tries=1",
+      "+noall",
+      "+comments",
+      "+answer",
+      name,
+      type,
+    ],
+    {
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const text = await new Response(child.stdout).text();
   await child.exited;
   const status = /status: ([A-Z]+)/.exec(text)?.[1] ?? "no answer";

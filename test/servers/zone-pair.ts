@@ -33,7 +33,10 @@ export function loopbackAddresses(addresses: readonly string[]): () => void {
     const shown = Bun.spawnSync(["ip", "-4", "addr", "show", "dev", "lo"]).stdout.toString();
     if (shown.includes(`inet ${address}/`)) continue;
     const result = Bun.spawnSync(["ip", "addr", "add", `${address}/32`, "dev", "lo"]);
-    if (result.exitCode !== 0) throw new Error(`Cannot add ${address} to the loopback interface (the test needs root): ${result.stderr.toString()}`);
+    if (result.exitCode !== 0)
+      throw new Error(
+        `Cannot add ${address} to the loopback interface (the test needs root): ${result.stderr.toString()}`,
+      );
     added.push(address);
   }
   return () => {
@@ -83,7 +86,10 @@ async function startNamed(address: string, zones: (dir: string) => string): Prom
   writeFileSync(join(dir, "named.conf"), namedConf(dir, address, zones(dir)));
   for (const zone of [LIVE_ZONE, LAG_ZONE]) writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone));
   work.own();
-  const started = launch(["named", "-g", "-4", "-n", "1", "-c", join(dir, "named.conf"), ...(work.runAs ? ["-u", "bind"] : [])], dir);
+  const started = launch(
+    ["named", "-g", "-4", "-n", "1", "-c", join(dir, "named.conf"), ...(work.runAs ? ["-u", "bind"] : [])],
+    dir,
+  );
   for (const zone of [LIVE_ZONE, LAG_ZONE]) await ready(53, started, zone, address);
   return { address, ...started };
 }
@@ -102,7 +108,10 @@ export function startPrimary(): Promise<ZoneServer> {
 export function startSecondary(): Promise<ZoneServer> {
   return startNamed(SECONDARY, (dir) =>
     [LIVE_ZONE, LAG_ZONE]
-      .map((zone) => `zone "${zone}" { type secondary; file "${dir}/${zone}.copy"; primaries { ${PRIMARY}; }; allow-notify { ${PRIMARY}; }; };`)
+      .map(
+        (zone) =>
+          `zone "${zone}" { type secondary; file "${dir}/${zone}.copy"; primaries { ${PRIMARY}; }; allow-notify { ${PRIMARY}; }; };`,
+      )
       .join("\n"),
   );
 }

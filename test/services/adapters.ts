@@ -12,7 +12,8 @@ const loaded: ServiceAdapter[] = [];
 for (const file of readdirSync(DIR).filter((name) => name.endsWith(".ts"))) {
   const module = (await import(join(DIR, file))) as { adapter?: ServiceAdapter };
   if (!module.adapter) throw new Error(`test/services/adapters/${file} exports no adapter`);
-  if (`${module.adapter.type}.ts` !== file) throw new Error(`test/services/adapters/${file} holds the adapter of "${module.adapter.type}"`);
+  if (`${module.adapter.type}.ts` !== file)
+    throw new Error(`test/services/adapters/${file} holds the adapter of "${module.adapter.type}"`);
   loaded.push(module.adapter);
 }
 
@@ -20,4 +21,3 @@ const order = (adapter: ServiceAdapter) => PROVIDER_TYPES.indexOf(adapter.type a
 
 /** Every adapter, in the order of `SERVICES`. */
 export const ADAPTERS: readonly ServiceAdapter[] = loaded.sort((a, b) => order(a) - order(b));
-

@@ -7,11 +7,11 @@
 // documented limit, a "slow down" reaching requests that wait their turn, and dyndns2's return codes.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { RecordType } from "../../src/dns/provider";
 import { Pacer } from "../../src/dns/pacing";
+import type { RecordType } from "../../src/dns/provider";
 import { SERVICES } from "../../src/dns/registry";
-import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, startEchoFake, type EchoFake } from "../fakes/echo";
 import type { Dyndns2Fake } from "../fakes/dyndns2";
+import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, type EchoFake, startEchoFake } from "../fakes/echo";
 import type { FakeServer } from "../fakes/server";
 import { makeTestApp, type TestApp } from "../support";
 import {
@@ -26,7 +26,7 @@ import {
   OLD_IPV4,
   OLD_IPV6,
 } from "../updater/harness";
-import { ZONE, type ServiceAdapter } from "./adapter";
+import { type ServiceAdapter, ZONE } from "./adapter";
 import { ADAPTERS } from "./adapters";
 import { adapter as desec } from "./adapters/desec";
 import { adapter as digitalocean } from "./adapters/digitalocean";
@@ -59,7 +59,11 @@ function useServiceRig<Fake extends FakeServer<any>>(adapter: ServiceAdapter<Fak
   beforeAll(async () => {
     const fake = adapter.start();
     const echo = startEchoFake();
-    const t = await makeTestApp({ ...adapter.env(fake), DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` });
+    const t = await makeTestApp({
+      ...adapter.env(fake),
+      DDNS_IPV4_URLS: `${echo.url}/v4`,
+      DDNS_IPV6_URLS: `${echo.url}/v6`,
+    });
     await t.token();
     rig = { fake, echo, t };
   });
@@ -94,7 +98,13 @@ async function createProvider<Fake extends FakeServer<any>>(
   return response.body.id;
 }
 
-async function createDomain(t: TestApp, providerId: number, hostname: string, type: RecordType, fields: Record<string, unknown> = {}): Promise<number> {
+async function createDomain(
+  t: TestApp,
+  providerId: number,
+  hostname: string,
+  type: RecordType,
+  fields: Record<string, unknown> = {},
+): Promise<number> {
   const response = await t.request("POST", "/api/v1/domains", {
     body: { provider_id: providerId, domain_name: hostname, record_type: type, ...fields },
   });
@@ -107,7 +117,9 @@ function writesTo(adapter: ServiceAdapter, fake: FakeServer<any>): number {
 }
 
 function pausedUntil(t: TestApp, providerId: number): number | null {
-  return t.ctx.sqlite.query<{ paused_until: number | null }, [number]>("SELECT paused_until FROM providers WHERE id = ?").get(providerId)!.paused_until;
+  return t.ctx.sqlite
+    .query<{ paused_until: number | null }, [number]>("SELECT paused_until FROM providers WHERE id = ?")
+    .get(providerId)!.paused_until;
 }
 
 for (const adapter of ADAPTERS) {
@@ -129,7 +141,12 @@ for (const adapter of ADAPTERS) {
         expect(adapter.address(fake, adapter.hostname, type)).toBe(DETECTED[type]);
         expect(writesTo(adapter, fake)).toBe(1);
         const [row] = await historyOf(t, id);
-        expect(row).toMatchObject({ status: "SUCCESS", trigger: "manual", ip_address: DETECTED[type], previous_ip: null });
+        expect(row).toMatchObject({
+          status: "SUCCESS",
+          trigger: "manual",
+          ip_address: DETECTED[type],
+          previous_ip: null,
+        });
         expect(row.message).toStartWith(`Updated ${adapter.hostname} ${type} → ${DETECTED[type]}`);
         // A service without zones finds none, and nothing is stored as one.
         const stored = (await t.request("GET", `/api/v1/domains/${id}`)).body;
@@ -145,11 +162,18 @@ for (const adapter of ADAPTERS) {
         if (type === "A") echo.ipv4 = NEXT.A;
         else echo.ipv6 = NEXT.AAAA;
         const scheduled = await duePass(t);
-        expect(scheduled).toEqual([expect.objectContaining({ domainId: id, result: "updated", ip: NEXT[type], changed: true })]);
+        expect(scheduled).toEqual([
+          expect.objectContaining({ domainId: id, result: "updated", ip: NEXT[type], changed: true }),
+        ]);
         expect(adapter.address(fake, adapter.hostname, type)).toBe(NEXT[type]);
         expect(writesTo(adapter, fake)).toBe(1);
         const rows = await historyOf(t, id);
-        expect(rows[0]).toMatchObject({ status: "SUCCESS", trigger: "schedule", ip_address: NEXT[type], previous_ip: DETECTED[type] });
+        expect(rows[0]).toMatchObject({
+          status: "SUCCESS",
+          trigger: "schedule",
+          ip_address: NEXT[type],
+          previous_ip: DETECTED[type],
+        });
         expect(rows).toHaveLength(2);
       });
     }
@@ -226,7 +250,9 @@ for (const adapter of ADAPTERS) {
         expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
         expect(fake.requests).toHaveLength(0);
 
-        const edited = await t.request("PUT", `/api/v1/providers/${providerId}`, { body: { credentials: adapter.credentials } });
+        const edited = await t.request("PUT", `/api/v1/providers/${providerId}`, {
+          body: { credentials: adapter.credentials },
+        });
         expect(edited.status).toBe(200);
         expect(domainState(t, id).next_run_at).not.toBeNull();
       } else {
@@ -235,7 +261,7 @@ for (const adapter of ADAPTERS) {
       expect(adapter.address(fake, adapter.hostname, "A")).toBe(held);
     });
 
-    test("\"slow down\" pauses the provider, the history says so, and the next pass does not call it", async () => {
+    test('"slow down" pauses the provider, the history says so, and the next pass does not call it', async () => {
       const rig = current();
       const { fake, t } = rig;
       adapter.seed(fake, adapter.hostname, "A", OLD.A);
@@ -264,7 +290,9 @@ for (const adapter of ADAPTERS) {
       expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
       const forced = await forceUpdate(t, id);
       expect(forced.status).toBe(502);
-      expect(forced.body.detail).toBe(`${adapter.type} account asked to wait until ${new Date(until!).toISOString()} (rate limited); not called`);
+      expect(forced.body.detail).toBe(
+        `${adapter.type} account asked to wait until ${new Date(until!).toISOString()} (rate limited); not called`,
+      );
       expect(fake.requests).toHaveLength(0);
       expect(await historyOf(t, id)).toHaveLength(2);
     });
@@ -278,7 +306,9 @@ for (const adapter of ADAPTERS) {
           body: { provider_id: providerId, domain_name: adapter.hostname, record_type: type },
         });
         expect(response.status).toBe(422);
-        expect(response.body.detail).toBe(`record_type: must be "${adapter.recordTypes.join('" or "')}" for a ${description.label} provider`);
+        expect(response.body.detail).toBe(
+          `record_type: must be "${adapter.recordTypes.join('" or "')}" for a ${description.label} provider`,
+        );
         expect((await rig.t.request("GET", "/api/v1/domains")).body).toHaveLength(0);
       });
     }
@@ -318,7 +348,12 @@ for (const adapter of ADAPTERS) {
         // With the same options (a token endpoint, a server) as the good one: only the credentials differ.
         const options = adapter.options(rig.fake);
         const bad = await rig.t.request("POST", "/api/v1/providers", {
-          body: { name: "wrong", type: adapter.type, credentials: adapter.badCredentials, ...(options ? { options } : {}) },
+          body: {
+            name: "wrong",
+            type: adapter.type,
+            credentials: adapter.badCredentials,
+            ...(options ? { options } : {}),
+          },
         });
         const refused = await rig.t.request("POST", `/api/v1/providers/${bad.body.id}/verify`);
         expect(refused.status).toBe(200);
@@ -351,7 +386,13 @@ for (const adapter of ADAPTERS) {
         const kept = await createDomain(t, providerId, "kept.example.com", "A");
         // A service whose records have no TTL of their own (Netcup's zone TTL) is asked for none.
         const ttl = description.ttl === null ? undefined : description.ttl.min + 60;
-        const set = await createDomain(t, providerId, "set.example.com", "AAAA", ttl === undefined ? {} : { config: { ttl } });
+        const set = await createDomain(
+          t,
+          providerId,
+          "set.example.com",
+          "AAAA",
+          ttl === undefined ? {} : { config: { ttl } },
+        );
         zone.addRecord(fake, ZONE, "set.example.com", "AAAA", OLD.AAAA, zone.ttl);
 
         const outcomes = await duePass(t);
@@ -360,7 +401,10 @@ for (const adapter of ADAPTERS) {
         expect((await historyOf(t, created))[0].message).toStartWith(`Created new.example.com A → ${DETECTED.A}`);
         expect(zone.read(fake, ZONE, "kept.example.com", "A")).toEqual({ ip: DETECTED.A, ttl: zone.ttl });
         expect((await historyOf(t, kept))[0].message).toStartWith(`Updated kept.example.com A → ${DETECTED.A}`);
-        expect(zone.read(fake, ZONE, "set.example.com", "AAAA")).toEqual({ ip: DETECTED.AAAA, ttl: ttl === undefined ? zone.ttl : (zone.storedTtl?.(ttl) ?? ttl) });
+        expect(zone.read(fake, ZONE, "set.example.com", "AAAA")).toEqual({
+          ip: DETECTED.AAAA,
+          ttl: ttl === undefined ? zone.ttl : (zone.storedTtl?.(ttl) ?? ttl),
+        });
         expect((await historyOf(t, set))[0].status).toBe("SUCCESS");
       });
 
@@ -368,7 +412,9 @@ for (const adapter of ADAPTERS) {
         const rig = current();
         const { fake, t } = rig;
         zone.addZone(fake, ZONE);
-        const id = await createDomain(t, await createProvider(rig, adapter), "absent.example.com", "A", { config: { create_if_missing: false } });
+        const id = await createDomain(t, await createProvider(rig, adapter), "absent.example.com", "A", {
+          config: { create_if_missing: false },
+        });
         await duePass(t);
         expect(zone.read(fake, ZONE, "absent.example.com", "A")).toBeUndefined();
         expect(writesTo(adapter, fake)).toBe(0);
@@ -410,7 +456,10 @@ for (const adapter of ADAPTERS) {
 
         expect((await duePass(t)).map((o) => o.result)).toEqual(["updated", "updated"]);
         expect(zone.read(fake, ZONE, ZONE, "A")).toEqual({ ip: DETECTED.A, ttl: zone.ttl });
-        expect(zone.read(fake, "lab.example.com", "pi.lab.example.com", "A")).toEqual({ ip: DETECTED.A, ttl: zone.ttl });
+        expect(zone.read(fake, "lab.example.com", "pi.lab.example.com", "A")).toEqual({
+          ip: DETECTED.A,
+          ttl: zone.ttl,
+        });
         expect(zone.read(fake, ZONE, "pi.lab.example.com", "A")).toBeUndefined();
         expect((await historyOf(t, apex))[0].status).toBe("SUCCESS");
         expect((await historyOf(t, delegated))[0].status).toBe("SUCCESS");
@@ -444,62 +493,76 @@ describe("pacing: a burst after an address change stays under each service's doc
     describe(`${description.label}: ${limits.map((l) => `${l.requests} per ${l.perSeconds} s`).join(", ")}`, () => {
       const current = useServiceRig(adapter);
 
-      test(`${count} domains, every record written, in no window more requests than it allows`, async () => {
-        const rig = current();
-        const { fake, echo, t } = rig;
-        const names = Array.from({ length: count }, (_, i) => `host${i}.example.com`);
-        for (const name of names) adapter.seed(fake, name, "A", OLD.A);
-        const providerId = await createProvider(rig, adapter);
-        for (const name of names) await createDomain(t, providerId, name, "A");
-        await duePass(t);
-        for (const name of names) expect(adapter.address(fake, name, "A")).toBe(DETECTED.A);
+      test(
+        `${count} domains, every record written, in no window more requests than it allows`,
+        async () => {
+          const rig = current();
+          const { fake, echo, t } = rig;
+          const names = Array.from({ length: count }, (_, i) => `host${i}.example.com`);
+          for (const name of names) adapter.seed(fake, name, "A", OLD.A);
+          const providerId = await createProvider(rig, adapter);
+          for (const name of names) await createDomain(t, providerId, name, "A");
+          await duePass(t);
+          for (const name of names) expect(adapter.address(fake, name, "A")).toBe(DETECTED.A);
 
-        // The real pacer (its real clock) from here on.
-        t.ctx.pacer = new Pacer();
-        echo.ipv4 = NEXT.A;
-        fake.clearRequests();
-        const outcomes = await duePass(t);
-        expect(outcomes.map((o) => o.result)).toEqual(names.map(() => "updated"));
-        for (const name of names) expect(adapter.address(fake, name, "A")).toBe(NEXT.A);
-        expect(writesTo(adapter, fake)).toBe(count);
+          // The real pacer (its real clock) from here on.
+          t.ctx.pacer = new Pacer();
+          echo.ipv4 = NEXT.A;
+          fake.clearRequests();
+          const outcomes = await duePass(t);
+          expect(outcomes.map((o) => o.result)).toEqual(names.map(() => "updated"));
+          for (const name of names) expect(adapter.address(fake, name, "A")).toBe(NEXT.A);
+          expect(writesTo(adapter, fake)).toBe(count);
 
-        const arrivals = fake.requests.map((r) => r.receivedAt).sort((a, b) => a - b);
-        expect(arrivals.length).toBeGreaterThan(shortest!.requests);
-        for (const limit of limits) {
-          for (let i = 0; i + limit.requests < arrivals.length; i++) {
-            expect(arrivals[i + limit.requests]! - arrivals[i]!).toBeGreaterThanOrEqual(limit.perSeconds * 1000 - TRANSIT_MS);
+          const arrivals = fake.requests.map((r) => r.receivedAt).sort((a, b) => a - b);
+          expect(arrivals.length).toBeGreaterThan(shortest!.requests);
+          for (const limit of limits) {
+            for (let i = 0; i + limit.requests < arrivals.length; i++) {
+              expect(arrivals[i + limit.requests]! - arrivals[i]!).toBeGreaterThanOrEqual(
+                limit.perSeconds * 1000 - TRANSIT_MS,
+              );
+            }
           }
-        }
-        expect(pausedUntil(t, providerId)).toBeNull();
-      }, PACED_TEST_TIMEOUT_MS);
+          expect(pausedUntil(t, providerId)).toBeNull();
+        },
+        PACED_TEST_TIMEOUT_MS,
+      );
     });
   }
 });
 
-describe("a \"slow down\" while a burst waits its turn", () => {
+describe('a "slow down" while a burst waits its turn', () => {
   const current = useServiceRig(porkbun);
 
-  test("the requests still waiting in the pacer are not sent once the provider is paused", async () => {
-    const rig = current();
-    const { fake, t } = rig;
-    const names = ["a.example.com", "b.example.com", "c.example.com"];
-    for (const name of names) porkbun.seed(fake, name, "A", OLD.A);
-    const providerId = await createProvider(rig, porkbun);
-    for (const name of names) await createDomain(t, providerId, name, "A");
-    t.ctx.pacer = new Pacer();
-    porkbun.throttle.arrange(fake);
+  test(
+    "the requests still waiting in the pacer are not sent once the provider is paused",
+    async () => {
+      const rig = current();
+      const { fake, t } = rig;
+      const names = ["a.example.com", "b.example.com", "c.example.com"];
+      for (const name of names) porkbun.seed(fake, name, "A", OLD.A);
+      const providerId = await createProvider(rig, porkbun);
+      for (const name of names) await createDomain(t, providerId, name, "A");
+      t.ctx.pacer = new Pacer();
+      porkbun.throttle.arrange(fake);
 
-    const outcomes = await duePass(t);
-    expect(outcomes.map((o) => o.result)).toEqual(["failed", "failed", "failed"]);
-    // The first request was told to slow down; the two that waited behind it never left.
-    expect(fake.requests).toHaveLength(1);
-    const until = new Date(pausedUntil(t, providerId)!).toISOString();
-    const messages = outcomes.map((o) => o.message).sort();
-    expect(messages.filter((m) => porkbun.throttle.words.test(m))).toHaveLength(1);
-    // Held back by the same "slow down": counted as it, with the pause in force.
-    expect(messages.filter((m) => m.startsWith(`Porkbun: not sent: the provider is paused until ${until} (rate limited); pausing `))).toHaveLength(2);
-    for (const name of names) expect(porkbun.address(fake, name, "A")).toBe(OLD.A);
-  }, PACED_TEST_TIMEOUT_MS);
+      const outcomes = await duePass(t);
+      expect(outcomes.map((o) => o.result)).toEqual(["failed", "failed", "failed"]);
+      // The first request was told to slow down; the two that waited behind it never left.
+      expect(fake.requests).toHaveLength(1);
+      const until = new Date(pausedUntil(t, providerId)!).toISOString();
+      const messages = outcomes.map((o) => o.message).sort();
+      expect(messages.filter((m) => porkbun.throttle.words.test(m))).toHaveLength(1);
+      // Held back by the same "slow down": counted as it, with the pause in force.
+      expect(
+        messages.filter((m) =>
+          m.startsWith(`Porkbun: not sent: the provider is paused until ${until} (rate limited); pausing `),
+        ),
+      ).toHaveLength(2);
+      for (const name of names) expect(porkbun.address(fake, name, "A")).toBe(OLD.A);
+    },
+    PACED_TEST_TIMEOUT_MS,
+  );
 });
 
 describe("dyndns2 answers through the appliance (docs/services/README.md)", () => {
@@ -511,7 +574,18 @@ describe("dyndns2 answers through the appliance (docs/services/README.md)", () =
     return createDomain(rig.t, await createProvider(rig, dyndns2), hostname, "A");
   }
 
-  const stopCodes = ["badauth", "!donator", "notfqdn", "nohost", "numhost", "abuse", "badagent", "badsys", "!yours", "!active"];
+  const stopCodes = [
+    "badauth",
+    "!donator",
+    "notfqdn",
+    "nohost",
+    "numhost",
+    "abuse",
+    "badagent",
+    "badsys",
+    "!yours",
+    "!active",
+  ];
   for (const code of stopCodes) {
     test(`"${code}": failed, not retried until the domain is edited, then written`, async () => {
       const rig = current();
@@ -522,7 +596,11 @@ describe("dyndns2 answers through the appliance (docs/services/README.md)", () =
       await duePass(t);
       const [row] = await historyOf(t, id);
       expect(row.status).toBe("FAILED");
-      expect(row.message).toMatch(new RegExp(`^dyndns2 127\\.0\\.0\\.1:\\d+: ${code} — .+ \\(HTTP 200\\) — not retried until the provider or domain is edited$`));
+      expect(row.message).toMatch(
+        new RegExp(
+          `^dyndns2 127\\.0\\.0\\.1:\\d+: ${code} — .+ \\(HTTP 200\\) — not retried until the provider or domain is edited$`,
+        ),
+      );
       expect(domainState(t, id).next_run_at).toBeNull();
       expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
       expect(fake.updates()).toBe(1);
@@ -558,7 +636,9 @@ describe("dyndns2 answers through the appliance (docs/services/README.md)", () =
     const providerId = (await rig.t.request("GET", `/api/v1/domains/${id}`)).body.provider_id;
     expectDelay(pausedUntil(rig.t, providerId), started, 300);
     expect(domainState(rig.t, id).next_run_at!).toBeGreaterThanOrEqual(pausedUntil(rig.t, providerId)!);
-    expect((await historyOf(rig.t, id))[0].message).toMatch(/dnserr — the service's DNS failed \(HTTP 200\); pausing 300 s$/);
+    expect((await historyOf(rig.t, id))[0].message).toMatch(
+      /dnserr — the service's DNS failed \(HTTP 200\); pausing 300 s$/,
+    );
   });
 
   test("911 pauses the provider for 30 minutes at least, even when Retry-After asks for less", async () => {

@@ -14,12 +14,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Pacer } from "../../src/dns/pacing";
 import { apiUrlSetting, SERVICES } from "../../src/dns/registry";
-import { startEchoFake, type EchoFake } from "../fakes/echo";
+import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { RECORDED_DIR, type ReplayRoute, type ReplayServer, startReplayServer } from "../fakes/replay";
+import index from "../recorded/index.json";
 import { makeTestApp, type TestApp } from "../support";
 import { forceUpdate, historyOf } from "../updater/harness";
 import { ADAPTERS } from "./adapters";
-import index from "../recorded/index.json";
 
 type Conclusion = "held" | "written" | "created" | "refused" | "credentials" | "slow down";
 
@@ -57,7 +57,9 @@ const CASES: RecordedCase[] = [
     hostname: "hosta.example.com",
     ip: "1.2.3.4",
     config: { zone_id: "example.com" },
-    routes: [{ method: "GET", path: /^\/zones\/records\/all\/example\.com\?format=json/, file: "easydns/list-zone.json" }],
+    routes: [
+      { method: "GET", path: /^\/zones\/records\/all\/example\.com\?format=json/, file: "easydns/list-zone.json" },
+    ],
     concludes: "held",
   },
   {
@@ -72,7 +74,7 @@ const CASES: RecordedCase[] = [
   },
   {
     type: "easydns",
-    name: "\"Enhance your calm\" in a 403",
+    name: '"Enhance your calm" in a 403',
     hostname: "hosta.example.com",
     ip: "1.2.3.5",
     config: { zone_id: "example.com" },
@@ -93,7 +95,7 @@ const CASES: RecordedCase[] = [
   },
   {
     type: "njalla",
-    name: "\"Invalid token.\" (code 403, in `Error`)",
+    name: '"Invalid token." (code 403, in `Error`)',
     hostname: "test01.example.com",
     ip: "185.103.110.7",
     config: { zone_id: "example.com" },
@@ -163,7 +165,14 @@ const CASES: RecordedCase[] = [
     name: "getroot refuses an unknown name: 501 Argument Exception",
     hostname: "test.lego.freeddns.org",
     ip: "185.103.110.7",
-    routes: [{ method: "GET", path: "/dns/getroot/test.lego.freeddns.org", status: 501, file: "dynu/get_root_domain_invalid.json" }],
+    routes: [
+      {
+        method: "GET",
+        path: "/dns/getroot/test.lego.freeddns.org",
+        status: 501,
+        file: "dynu/get_root_domain_invalid.json",
+      },
+    ],
     concludes: "refused",
     words: /Invalid\./,
   },
@@ -255,7 +264,11 @@ const CASES: RecordedCase[] = [
     ip: "185.103.110.7",
     config: { create_if_missing: false },
     routes: [
-      { method: "GET", path: /^\/domains\/search\?exact=(home\.)?example\.com$/, file: "constellix/domains-Search.json" },
+      {
+        method: "GET",
+        path: /^\/domains\/search\?exact=(home\.)?example\.com$/,
+        file: "constellix/domains-Search.json",
+      },
       { method: "GET", path: /^\/domains\/273302\/records\/A/, file: "constellix/records-Search.json" },
     ],
     concludes: "refused",
@@ -269,7 +282,11 @@ const CASES: RecordedCase[] = [
     routes: [
       { method: "GET", path: /^\/domains\/\?owns_qname=/, file: "desec/domains_responsible.json" },
       { method: "GET", path: "/domains/example.com/rrsets/home/A/", file: "desec/records_get.json" },
-      { method: "PATCH", path: "/domains/example.com/rrsets/home/A/", body: ok({ subname: "home", type: "A", ttl: 300, records: ["185.103.110.7"] }) },
+      {
+        method: "PATCH",
+        path: "/domains/example.com/rrsets/home/A/",
+        body: ok({ subname: "home", type: "A", ttl: 300, records: ["185.103.110.7"] }),
+      },
     ],
     concludes: "written",
   },
@@ -280,7 +297,9 @@ const CASES: RecordedCase[] = [
     hostname: "home.example.com",
     ip: "185.103.110.7",
     config: { zone_id: "example.com" },
-    routes: [{ method: "GET", path: /^\/domains\/example\.com\/records\/A\/home/, status: 422, file: "godaddy/errors.json" }],
+    routes: [
+      { method: "GET", path: /^\/domains\/example\.com\/records\/A\/home/, status: 422, file: "godaddy/errors.json" },
+    ],
     concludes: "refused",
     words: /INVALID_BODY|fulfill schema/,
   },
@@ -292,7 +311,11 @@ const CASES: RecordedCase[] = [
     hostname: "home.example.com",
     ip: "185.103.110.7",
     routes: [
-      { method: "GET", path: /^\/hostedzonesbyname\?dnsname=(home\.)?example\.com\./, file: "route53/listHostedZonesByNameResponse.xml" },
+      {
+        method: "GET",
+        path: /^\/hostedzonesbyname\?dnsname=(home\.)?example\.com\./,
+        file: "route53/listHostedZonesByNameResponse.xml",
+      },
       {
         method: "GET",
         path: /^\/hostedzone\/ABCDEFG\/rrset\?/,
@@ -321,7 +344,17 @@ const CASES: RecordedCase[] = [
     hostname: "home.example.com",
     ip: "185.103.110.7",
     routes: [
-      { method: "GET", path: /^\/zones\?name=home\.example\.com/, body: ok({ success: true, errors: [], messages: [], result: [], result_info: { page: 1, per_page: 50, count: 0, total_count: 0 } }) },
+      {
+        method: "GET",
+        path: /^\/zones\?name=home\.example\.com/,
+        body: ok({
+          success: true,
+          errors: [],
+          messages: [],
+          result: [],
+          result_info: { page: 1, per_page: 50, count: 0, total_count: 0 },
+        }),
+      },
       { method: "GET", path: /^\/zones\?name=example\.com/, file: "cloudflare/zones.json" },
     ],
     words: /no active zone found/,
@@ -367,7 +400,11 @@ const CASES: RecordedCase[] = [
     ip: "185.103.110.7",
     config: { create_if_missing: false },
     routes: [
-      { method: "GET", path: /^\/dns\/managed\/name\?domainname=(home\.)?example\.com/, body: ok({ id: 123, name: "example.com" }) },
+      {
+        method: "GET",
+        path: /^\/dns\/managed\/name\?domainname=(home\.)?example\.com/,
+        body: ok({ id: 123, name: "example.com" }),
+      },
       { method: "GET", path: /^\/dns\/managed\/123\/records\?/, file: "dnsmadeeasy/get_records.json" },
     ],
     concludes: "refused",
@@ -375,7 +412,7 @@ const CASES: RecordedCase[] = [
   // ── myaddr: lego's recorded refusal of a key
   {
     type: "myaddr",
-    name: "invalid value for \"key\" (HTTP 400): the key is wrong",
+    name: 'invalid value for "key" (HTTP 400): the key is wrong',
     hostname: "home.myaddr.tools",
     ip: "185.103.110.7",
     routes: [{ method: "POST", path: "/update", status: 400, file: "myaddr/error.txt" }],
@@ -390,7 +427,11 @@ const CASES: RecordedCase[] = [
     routes: [
       { method: "GET", path: "/zones", file: "luadns/list_zones.json" },
       { method: "GET", path: "/zones/1/records", body: ok([]) },
-      { method: "POST", path: "/zones/1/records", body: ok({ id: 100, name: "home.example.com.", type: "A", content: "185.103.110.7", ttl: 300, zone_id: 1 }) },
+      {
+        method: "POST",
+        path: "/zones/1/records",
+        body: ok({ id: 100, name: "home.example.com.", type: "A", content: "185.103.110.7", ttl: 300, zone_id: 1 }),
+      },
     ],
     concludes: "created",
   },
@@ -401,7 +442,9 @@ const CASES: RecordedCase[] = [
     hostname: "home.example.com",
     ip: "185.103.110.7",
     config: { zone_id: "example.com" },
-    routes: [{ method: "GET", path: /^\/2\/zones\/example\.com\/records/, status: 422, file: "infomaniak/errors.json" }],
+    routes: [
+      { method: "GET", path: /^\/2\/zones\/example\.com\/records/, status: 422, file: "infomaniak/errors.json" },
+    ],
     concludes: "refused",
     words: /Validation failed|attribute is required/,
   },
@@ -413,7 +456,11 @@ const CASES: RecordedCase[] = [
     ip: "185.103.110.7",
     config: { zone_id: "example.com" },
     routes: [
-      { method: "GET", path: /^\/v5\/domains\/example\.com\/records/, body: ok({ records: [], pagination: { count: 0, next: null, prev: null } }) },
+      {
+        method: "GET",
+        path: /^\/v5\/domains\/example\.com\/records/,
+        body: ok({ records: [], pagination: { count: 0, next: null, prev: null } }),
+      },
       { method: "POST", path: "/v2/domains/example.com/records", file: "vercel/create_record.json" },
     ],
     concludes: "created",
@@ -425,7 +472,14 @@ const CASES: RecordedCase[] = [
     hostname: "home.example.com",
     ip: "185.103.110.7",
     config: { zone_id: "example.com" },
-    routes: [{ method: "GET", path: "/zones/example.com/rrsets/home/A", status: 400, file: "hetzner/error-invalid_input.json" }],
+    routes: [
+      {
+        method: "GET",
+        path: "/zones/example.com/rrsets/home/A",
+        status: 400,
+        file: "hetzner/error-invalid_input.json",
+      },
+    ],
     concludes: "refused",
     words: /is too long/,
   },
@@ -449,7 +503,11 @@ const CASES: RecordedCase[] = [
     routes: [
       { method: "GET", path: /^\/domains\?page=1/, file: "linode/domains.json" },
       { method: "GET", path: /^\/domains\/1065421\/records\?/, file: "linode/records.json" },
-      { method: "PUT", path: "/domains/1065421/records/9295232", body: ok({ id: 9295232, name: "localhost", type: "A", target: "185.103.110.7", ttl_sec: 0 }) },
+      {
+        method: "PUT",
+        path: "/domains/1065421/records/9295232",
+        body: ok({ id: 9295232, name: "localhost", type: "A", target: "185.103.110.7", ttl_sec: 0 }),
+      },
     ],
     concludes: "written",
   },
@@ -469,13 +527,29 @@ const CASES: RecordedCase[] = [
   // ── NS1: dns-lexicon's recorded zone and "record not found"
   {
     type: "ns1",
-    name: "the name's record answered 404 \"record not found\": created",
+    name: 'the name\'s record answered 404 "record not found": created',
     hostname: "home.lexicon-example.com",
     ip: "185.103.110.7",
     config: { zone_id: "lexicon-example.com" },
     routes: [
-      { method: "GET", path: "/zones/lexicon-example.com/home.lexicon-example.com/A", status: 404, file: "ns1/record_not_found.json" },
-      { method: "PUT", path: "/zones/lexicon-example.com/home.lexicon-example.com/A", body: ok({ domain: "home.lexicon-example.com", zone: "lexicon-example.com", type: "A", id: "5ab7b7480c13a400014ee199", ttl: 3600, answers: [{ answer: ["185.103.110.7"], id: "5ab7b7480c13a400014ee198" }] }) },
+      {
+        method: "GET",
+        path: "/zones/lexicon-example.com/home.lexicon-example.com/A",
+        status: 404,
+        file: "ns1/record_not_found.json",
+      },
+      {
+        method: "PUT",
+        path: "/zones/lexicon-example.com/home.lexicon-example.com/A",
+        body: ok({
+          domain: "home.lexicon-example.com",
+          zone: "lexicon-example.com",
+          type: "A",
+          id: "5ab7b7480c13a400014ee199",
+          ttl: 3600,
+          answers: [{ answer: ["185.103.110.7"], id: "5ab7b7480c13a400014ee198" }],
+        }),
+      },
     ],
     concludes: "created",
   },
@@ -488,7 +562,19 @@ const CASES: RecordedCase[] = [
     routes: [
       { method: "GET", path: /^\/domains\?/, file: "namecom/domains.json" },
       { method: "GET", path: /^\/domains\/mim\.pw\/records\?/, file: "namecom/records.json" },
-      { method: "PUT", path: "/domains/mim.pw/records/178073536", body: ok({ id: 178073536, domainName: "mim.pw", host: "localhost", fqdn: "localhost.mim.pw.", type: "A", answer: "185.103.110.7", ttl: 3600 }) },
+      {
+        method: "PUT",
+        path: "/domains/mim.pw/records/178073536",
+        body: ok({
+          id: 178073536,
+          domainName: "mim.pw",
+          host: "localhost",
+          fqdn: "localhost.mim.pw.",
+          type: "A",
+          answer: "185.103.110.7",
+          ttl: 3600,
+        }),
+      },
     ],
     concludes: "written",
   },
@@ -510,21 +596,38 @@ const CASES: RecordedCase[] = [
     ip: "185.103.110.7",
     config: { zone_id: "foxwoodswebsites.com" },
     routes: [
-      { method: "GET", path: /^\/domains\/foxwoodswebsites\.com\/records\?.*page=1(&|$)/, file: "digitalocean/records-page1.json" },
-      { method: "GET", path: /^\/domains\/foxwoodswebsites\.com\/records\?.*page=2(&|$)/, file: "digitalocean/records-page2.json" },
-      { method: "PATCH", path: /^\/domains\/foxwoodswebsites\.com\/records\/\d+$/, body: ok({ domain_record: { id: 1, type: "A", name: "localhost", data: "185.103.110.7", ttl: 1800 } }) },
+      {
+        method: "GET",
+        path: /^\/domains\/foxwoodswebsites\.com\/records\?.*page=1(&|$)/,
+        file: "digitalocean/records-page1.json",
+      },
+      {
+        method: "GET",
+        path: /^\/domains\/foxwoodswebsites\.com\/records\?.*page=2(&|$)/,
+        file: "digitalocean/records-page2.json",
+      },
+      {
+        method: "PATCH",
+        path: /^\/domains\/foxwoodswebsites\.com\/records\/\d+$/,
+        body: ok({ domain_record: { id: 1, type: "A", name: "localhost", data: "185.103.110.7", ttl: 1800 } }),
+      },
     ],
     concludes: "written",
   },
   // ── Gandi LiveDNS: dns-lexicon's recorded domain, "Can't find the DNS record" and "DNS Record Created"
   {
     type: "gandi",
-    name: "the domain found; the record set 404: created, answered 201 \"DNS Record Created\"",
+    name: 'the domain found; the record set 404: created, answered 201 "DNS Record Created"',
     hostname: "home.t18s.fr",
     ip: "185.103.110.7",
     config: { zone_id: "t18s.fr" },
     routes: [
-      { method: "GET", path: /^\/domains\/home\.t18s\.fr$/, status: 404, body: ok({ code: 404, message: "Domain not found", object: "domain", cause: "Not Found" }) },
+      {
+        method: "GET",
+        path: /^\/domains\/home\.t18s\.fr$/,
+        status: 404,
+        body: ok({ code: 404, message: "Domain not found", object: "domain", cause: "Not Found" }),
+      },
       { method: "GET", path: "/domains/t18s.fr", file: "gandi/domain.json" },
       { method: "GET", path: "/domains/t18s.fr/records/home/A", status: 404, file: "gandi/record_not_found.json" },
       { method: "PUT", path: "/domains/t18s.fr/records/home/A", status: 201, file: "gandi/record_created.json" },
@@ -559,11 +662,33 @@ const CASES: RecordedCase[] = [
     hostname: "home.foo.com",
     ip: "185.103.110.7",
     routes: [
-      { method: "GET", path: /^\/dns\/get-zone-info\.json\?.*domain-name=home\.foo\.com/, body: ok({ status: "Failed", statusDescription: "Missing domain-name" }) },
-      { method: "GET", path: /^\/dns\/get-zone-info\.json\?.*domain-name=foo\.com/, file: "cloudns/get-zone-info.json" },
+      {
+        method: "GET",
+        path: /^\/dns\/get-zone-info\.json\?.*domain-name=home\.foo\.com/,
+        body: ok({ status: "Failed", statusDescription: "Missing domain-name" }),
+      },
+      {
+        method: "GET",
+        path: /^\/dns\/get-zone-info\.json\?.*domain-name=foo\.com/,
+        file: "cloudns/get-zone-info.json",
+      },
       { method: "GET", path: /^\/dns\/records\.json\?/, body: "[]", times: 1 },
       { method: "POST", path: /^\/dns\/add-record\.json\?/, file: "cloudns/add-record.json" },
-      { method: "GET", path: /^\/dns\/records\.json\?/, body: ok({ "5769300": { id: "5769300", type: "A", host: "home", record: "185.103.110.7", failover: "0", ttl: "3600", status: 1 } }) },
+      {
+        method: "GET",
+        path: /^\/dns\/records\.json\?/,
+        body: ok({
+          "5769300": {
+            id: "5769300",
+            type: "A",
+            host: "home",
+            record: "185.103.110.7",
+            failover: "0",
+            ttl: "3600",
+            status: 1,
+          },
+        }),
+      },
     ],
     concludes: "created",
   },
@@ -614,7 +739,23 @@ const CASES: RecordedCase[] = [
     config: { zone_id: "example.com" },
     routes: [
       { method: "GET", path: /^\/dns-zones\/example\.com\/records\?/, file: "scaleway/records.json" },
-      { method: "PATCH", path: "/dns-zones/example.com/records", body: ok({ records: [{ id: "b9f9b9a6-0000-4000-8000-000000000001", data: "185.103.110.7", name: "localhost", priority: 0, ttl: 3600, type: "A", comment: null }] }) },
+      {
+        method: "PATCH",
+        path: "/dns-zones/example.com/records",
+        body: ok({
+          records: [
+            {
+              id: "b9f9b9a6-0000-4000-8000-000000000001",
+              data: "185.103.110.7",
+              name: "localhost",
+              priority: 0,
+              ttl: 3600,
+              type: "A",
+              comment: null,
+            },
+          ],
+        }),
+      },
     ],
     concludes: "written",
   },
@@ -628,13 +769,27 @@ const CASES: RecordedCase[] = [
     options: (replay) => ({ login_url: `${replay.url}/azure/login` }),
     routes: [
       { method: "POST", path: /^\/login\/[^/]+\/oauth2\/v2\.0\/token$/, file: "azure/token.json" },
-      { method: "GET", path: /^\/subscriptions\/[^/]+\/providers\/Microsoft\.Network\/dnszones\?/, file: "azure/zones.json" },
-      { method: "GET", path: /\/resourceGroups\/dns-test\/providers\/Microsoft\.Network\/dnsZones\/full4ir\.tk\/A\/home\?/, status: 404, body: ok({ error: { code: "NotFound", message: "The resource record 'home' does not exist." } }) },
+      {
+        method: "GET",
+        path: /^\/subscriptions\/[^/]+\/providers\/Microsoft\.Network\/dnszones\?/,
+        file: "azure/zones.json",
+      },
+      {
+        method: "GET",
+        path: /\/resourceGroups\/dns-test\/providers\/Microsoft\.Network\/dnsZones\/full4ir\.tk\/A\/home\?/,
+        status: 404,
+        body: ok({ error: { code: "NotFound", message: "The resource record 'home' does not exist." } }),
+      },
       {
         method: "PUT",
         path: /\/resourceGroups\/dns-test\/providers\/Microsoft\.Network\/dnsZones\/full4ir\.tk\/A\/home\?/,
         status: 201,
-        body: ok({ name: "home", type: "Microsoft.Network/dnszones/A", etag: "e1", properties: { TTL: 3600, fqdn: "home.full4ir.tk.", ARecords: [{ ipv4Address: "185.103.110.7" }] } }),
+        body: ok({
+          name: "home",
+          type: "Microsoft.Network/dnszones/A",
+          etag: "e1",
+          properties: { TTL: 3600, fqdn: "home.full4ir.tk.", ARecords: [{ ipv4Address: "185.103.110.7" }] },
+        }),
       },
     ],
     concludes: "created",
@@ -665,7 +820,12 @@ const CASES: RecordedCase[] = [
     routes: [
       { method: "GET", path: /^\/[^/]+\/zones\?/, file: "dnsimple/listZones.json" },
       { method: "GET", path: /^\/[^/]+\/zones\/example-alpha\.com\/records\?/, file: "dnsimple/listZoneRecords.json" },
-      { method: "POST", path: /^\/[^/]+\/zones\/example-alpha\.com\/records$/, status: 201, file: "dnsimple/createZoneRecord.json" },
+      {
+        method: "POST",
+        path: /^\/[^/]+\/zones\/example-alpha\.com\/records$/,
+        status: 201,
+        file: "dnsimple/createZoneRecord.json",
+      },
     ],
     concludes: "created",
   },
@@ -693,7 +853,12 @@ let t: TestApp;
 beforeAll(async () => {
   replay = startReplayServer();
   echo = startEchoFake();
-  const urls = Object.fromEntries(SERVICES.filter((s) => s.defaultApiUrl !== undefined).map((s) => [apiUrlSetting(s.type), `${replay.url}/${s.type}`]));
+  const urls = Object.fromEntries(
+    SERVICES.filter((s) => s.defaultApiUrl !== undefined).map((s) => [
+      apiUrlSetting(s.type),
+      `${replay.url}/${s.type}`,
+    ]),
+  );
   t = await makeTestApp({ ...urls, DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6` });
   await t.token();
 });
@@ -715,16 +880,30 @@ async function run(c: RecordedCase) {
   const adapter = ADAPTERS.find((a) => a.type === c.type);
   const options = c.options?.(replay);
   const provider = await t.request("POST", "/api/v1/providers", {
-    body: { name: `${c.type} (recorded)`, type: c.type, credentials: c.credentials ?? CREDENTIALS[c.type] ?? adapter!.credentials, ...(options ? { options } : {}) },
+    body: {
+      name: `${c.type} (recorded)`,
+      type: c.type,
+      credentials: c.credentials ?? CREDENTIALS[c.type] ?? adapter!.credentials,
+      ...(options ? { options } : {}),
+    },
   });
   expect(provider.status).toBe(200);
   const domain = await t.request("POST", "/api/v1/domains", {
-    body: { provider_id: provider.body.id, domain_name: c.hostname, record_type: type, ...(c.config ? { config: c.config } : {}) },
+    body: {
+      provider_id: provider.body.id,
+      domain_name: c.hostname,
+      record_type: type,
+      ...(c.config ? { config: c.config } : {}),
+    },
   });
   expect(domain.status).toBe(200);
   await forceUpdate(t, domain.body.id);
   const [row] = await historyOf(t, domain.body.id);
-  const cause = t.ctx.sqlite.query<{ failure_cause: string | null }, [number]>("SELECT failure_cause FROM history WHERE domain_id = ? ORDER BY id DESC LIMIT 1").get(domain.body.id)?.failure_cause;
+  const cause = t.ctx.sqlite
+    .query<{ failure_cause: string | null }, [number]>(
+      "SELECT failure_cause FROM history WHERE domain_id = ? ORDER BY id DESC LIMIT 1",
+    )
+    .get(domain.body.id)?.failure_cause;
   return { row, cause };
 }
 
@@ -733,7 +912,12 @@ describe("recorded answers, served through the appliance", () => {
     test(`${c.type}: ${c.name} → ${c.concludes}`, async () => {
       const { row, cause } = await run(c);
       const expected = EXPECTED_HISTORY[c.concludes];
-      const seen = { status: row?.status, message: row?.message, cause, unmatched: replay.unmatched().map((r) => `${r.method} ${r.target} ${r.body}`) };
+      const seen = {
+        status: row?.status,
+        message: row?.message,
+        cause,
+        unmatched: replay.unmatched().map((r) => `${r.method} ${r.target} ${r.body}`),
+      };
       expect(seen).toMatchObject({ status: expected.status, unmatched: [] });
       if (expected.cause && seen.cause !== expected.cause) expect(seen).toEqual({ ...seen, cause: expected.cause });
       if (expected.words) expect(seen.message).toMatch(expected.words);

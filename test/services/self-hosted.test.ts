@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { RecordType } from "../../src/dns/provider";
 import { createRfc2136Api, rfc2136Options } from "../../src/dns/services/rfc2136";
-import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, startEchoFake, type EchoFake } from "../fakes/echo";
+import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6, type EchoFake, startEchoFake } from "../fakes/echo";
 import {
   dig,
   freePort,
@@ -18,10 +18,10 @@ import {
   type NameServer,
   OTHER_SECRET,
   type PowerDns,
+  SUB_ZONE,
   startBind,
   startKnot,
   startPowerDns,
-  SUB_ZONE,
   ZONE,
 } from "../servers/name-servers";
 import { makeTestApp, type TestApp } from "../support";
@@ -64,13 +64,22 @@ function useRig<Server extends NameServer>(start: () => Promise<Server>): () => 
 }
 
 let providers = 0;
-async function createProvider(t: TestApp, body: { type: string; credentials: Record<string, string>; options: Record<string, unknown> }): Promise<number> {
+async function createProvider(
+  t: TestApp,
+  body: { type: string; credentials: Record<string, string>; options: Record<string, unknown> },
+): Promise<number> {
   const response = await t.request("POST", "/api/v1/providers", { body: { name: `server ${++providers}`, ...body } });
   expect(response.status).toBe(200);
   return response.body.id;
 }
 
-async function createDomain(t: TestApp, providerId: number, hostname: string, type: RecordType, config?: Record<string, unknown>): Promise<number> {
+async function createDomain(
+  t: TestApp,
+  providerId: number,
+  hostname: string,
+  type: RecordType,
+  config?: Record<string, unknown>,
+): Promise<number> {
   const response = await t.request("POST", "/api/v1/domains", {
     body: { provider_id: providerId, domain_name: hostname, record_type: type, ...(config ? { config } : {}) },
   });
@@ -93,7 +102,10 @@ async function serial(server: NameServer, zone: string): Promise<number> {
 }
 
 /** What every self-hosted server must do the same way, whichever protocol reaches it. */
-function commonCases<Server extends NameServer>(current: () => Rig<Server>, provider: (server: Server) => Parameters<typeof createProvider>[1]) {
+function commonCases<Server extends NameServer>(
+  current: () => Rig<Server>,
+  provider: (server: Server) => Parameters<typeof createProvider>[1],
+) {
   test("A and AAAA: each replaces only its own record set, keeps its TTL, and leaves the name's other records alone", async () => {
     const { server, t } = current();
     const providerId = await createProvider(t, provider(server));
@@ -107,7 +119,9 @@ function commonCases<Server extends NameServer>(current: () => Rig<Server>, prov
     const [row] = await historyOf(t, a);
     expect(row).toMatchObject({ status: "SUCCESS", ip_address: DETECTED.A });
     expect(row.message).toContain("ttl 1234");
-    expect((await t.request("GET", `/api/v1/domains/${a}`)).body.config.zone_id).toBe(server.kind === "powerdns" ? `${ZONE}.` : ZONE);
+    expect((await t.request("GET", `/api/v1/domains/${a}`)).body.config.zone_id).toBe(
+      server.kind === "powerdns" ? `${ZONE}.` : ZONE,
+    );
 
     const aaaa = await createDomain(t, providerId, `www.${ZONE}`, "AAAA");
     expect((await forceUpdate(t, aaaa)).status).toBe(200);
@@ -137,7 +151,10 @@ function commonCases<Server extends NameServer>(current: () => Rig<Server>, prov
     const apex = await createDomain(t, providerId, ZONE, "A");
     const delegated = await createDomain(t, providerId, `host.${SUB_ZONE}`, "A");
     const outcomes = await duePass(t);
-    expect(outcomes.map((outcome) => outcome.result), JSON.stringify(outcomes)).toEqual(["updated", "updated"]);
+    expect(
+      outcomes.map((outcome) => outcome.result),
+      JSON.stringify(outcomes),
+    ).toEqual(["updated", "updated"]);
     expect(await published(server, ZONE, "A")).toBe(`${DETECTED.A} 600`);
     expect(await published(server, ZONE, "NS")).toBe(`ns.${ZONE}. 3600`);
     expect(await published(server, `host.${SUB_ZONE}`, "A")).toBe(`${DETECTED.A} 900`);
@@ -231,14 +248,18 @@ for (const [name, start] of [
       expect(forced.status).toBe(502);
       const [row] = await historyOf(t, id);
       expect(row.status).toBe("FAILED");
-      expect(row.message).toMatch(/(the secret does not match|does not accept key).*(BADSIG|BADKEY)|(BADSIG|BADKEY).*(secret|key)/);
+      expect(row.message).toMatch(
+        /(the secret does not match|does not accept key).*(BADSIG|BADKEY)|(BADSIG|BADKEY).*(secret|key)/,
+      );
       expect(row.message).not.toContain(OTHER_SECRET);
       expect(row.message).toEndWith("not retried until the provider or domain is edited");
       expect(domainState(t, id).next_run_at).toBeNull();
       expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
       expect(await published(server, `home.${ZONE}`, "A")).toBe(before);
 
-      const edited = await t.request("PUT", `/api/v1/providers/${providerId}`, { body: { credentials: { tsig_secret: KEY_SECRET } } });
+      const edited = await t.request("PUT", `/api/v1/providers/${providerId}`, {
+        body: { credentials: { tsig_secret: KEY_SECRET } },
+      });
       expect(edited.status).toBe(200);
       expect(domainState(t, id).next_run_at).not.toBeNull();
     });
@@ -249,7 +270,11 @@ for (const [name, start] of [
       const forced = await forceUpdate(t, id);
       expect(forced.status).toBe(502);
       // BIND refuses the update (REFUSED); Knot refuses a key its zone's ACL does not name for updates (NOTAUTH, BADKEY).
-      expect(forced.body.detail).toMatch(server.kind === "bind" ? /REFUSED.*policy does not let key "ddnsd-key" update/ : /BADKEY.*ACL \(Knot\) names this key/);
+      expect(forced.body.detail).toMatch(
+        server.kind === "bind"
+          ? /REFUSED.*policy does not let key "ddnsd-key" update/
+          : /BADKEY.*ACL \(Knot\) names this key/,
+      );
       expect(forced.body.detail).toEndWith("not retried until the provider or domain is edited");
       expect(domainState(t, id).next_run_at).toBeNull();
       expect(await published(server, `home.${LOCKED_ZONE}`, "A")).toBe("192.0.2.30 600");
@@ -257,7 +282,9 @@ for (const [name, start] of [
 
     test("a zone_id that no longer holds the name (a sub-zone delegated since) gives way to the zone the server names", async () => {
       const { server, t } = current();
-      const id = await createDomain(t, await createProvider(t, rfc2136Provider(server)), `host.${SUB_ZONE}`, "AAAA", { zone_id: ZONE });
+      const id = await createDomain(t, await createProvider(t, rfc2136Provider(server)), `host.${SUB_ZONE}`, "AAAA", {
+        zone_id: ZONE,
+      });
       expect((await forceUpdate(t, id)).status).toBe(200);
       expect(await published(server, `host.${SUB_ZONE}`, "AAAA")).toBe(`${DETECTED.AAAA} 300`);
       expect((await t.request("GET", `/api/v1/domains/${id}`)).body.config.zone_id).toBe(SUB_ZONE);
@@ -265,7 +292,12 @@ for (const [name, start] of [
 
     test("a zone option that is not the name's zone: refused before anything is written there", async () => {
       const { server, t } = current();
-      const id = await createDomain(t, await createProvider(t, rfc2136Provider(server, { options: { zone: ZONE } })), `host.${SUB_ZONE}`, "A");
+      const id = await createDomain(
+        t,
+        await createProvider(t, rfc2136Provider(server, { options: { zone: ZONE } })),
+        `host.${SUB_ZONE}`,
+        "A",
+      );
       const before = await published(server, `host.${SUB_ZONE}`, "A");
       current().echo.ipv4 = NEXT_IPV4;
       const forced = await forceUpdate(t, id);
@@ -276,14 +308,18 @@ for (const [name, start] of [
 
     test("a write made on a stale read is refused by the server itself (prerequisites), and nothing changes", async () => {
       const { server } = current();
-      const api = createRfc2136Api(rfc2136Options({ tsig_secret: KEY_SECRET }, { server: server.address, tsig_key_name: KEY_NAME }, 5_000));
+      const api = createRfc2136Api(
+        rfc2136Options({ tsig_secret: KEY_SECRET }, { server: server.address, tsig_key_name: KEY_NAME }, 5_000),
+      );
       const zone = { id: ZONE, name: ZONE };
       const read = await api.readRecordSet(zone, `race.${ZONE}`, "A", null);
       if (!read.ok || !read.value) throw new Error(`race.${ZONE} A was not read: ${JSON.stringify(read)}`);
       // Someone else writes between ddnsd's read and its write.
       expect((await api.updateRecordSet(zone, `race.${ZONE}`, "A", read.value, "192.0.2.41", {})).ok).toBe(true);
       const stale = await api.updateRecordSet(zone, `race.${ZONE}`, "A", read.value, "192.0.2.42", {});
-      expect(stale.ok ? "written" : stale.message).toContain(`race.${ZONE} A changed at the server after ddnsd read it (NXRRSET), so nothing was written`);
+      expect(stale.ok ? "written" : stale.message).toContain(
+        `race.${ZONE} A changed at the server after ddnsd read it (NXRRSET), so nothing was written`,
+      );
       const created = await api.createRecordSet(zone, `race.${ZONE}`, "A", "192.0.2.43", {});
       expect(created.ok ? "written" : created.message).toContain("(YXRRSET)");
       expect(await published(server, `race.${ZONE}`, "A")).toBe("192.0.2.41 300");
@@ -292,7 +328,15 @@ for (const [name, start] of [
     test("a server that is down: a failure that is retried", async () => {
       const { t } = current();
       const port = await freePort();
-      await downCase(t, { type: "rfc2136", credentials: { tsig_secret: KEY_SECRET }, options: { server: `127.0.0.1:${port}`, tsig_key_name: KEY_NAME } }, /nothing accepts connections at that address and port/);
+      await downCase(
+        t,
+        {
+          type: "rfc2136",
+          credentials: { tsig_secret: KEY_SECRET },
+          options: { server: `127.0.0.1:${port}`, tsig_key_name: KEY_NAME },
+        },
+        /nothing accepts connections at that address and port/,
+      );
     });
   });
 }
@@ -305,14 +349,36 @@ describe("rfc2136: what the provider form refuses", () => {
   afterAll(() => t.ctx.sqlite.close());
 
   for (const [field, credentials, options, words] of [
-    ["options.server", { tsig_secret: KEY_SECRET }, { server: "ns1.example.com:99999", tsig_key_name: KEY_NAME }, /port from 1 to 65535/],
-    ["options.server", { tsig_secret: KEY_SECRET }, { server: "http://ns1.example.com", tsig_key_name: KEY_NAME }, /host name or IP address/],
-    ["credentials.tsig_secret", { tsig_secret: "not base64!" }, { server: "127.0.0.1", tsig_key_name: KEY_NAME }, /base64/],
-    ["options.tsig_algorithm", { tsig_secret: KEY_SECRET }, { server: "127.0.0.1", tsig_key_name: KEY_NAME, tsig_algorithm: "hmac-md5" }, /hmac-sha256/],
+    [
+      "options.server",
+      { tsig_secret: KEY_SECRET },
+      { server: "ns1.example.com:99999", tsig_key_name: KEY_NAME },
+      /port from 1 to 65535/,
+    ],
+    [
+      "options.server",
+      { tsig_secret: KEY_SECRET },
+      { server: "http://ns1.example.com", tsig_key_name: KEY_NAME },
+      /host name or IP address/,
+    ],
+    [
+      "credentials.tsig_secret",
+      { tsig_secret: "not base64!" },
+      { server: "127.0.0.1", tsig_key_name: KEY_NAME },
+      /base64/,
+    ],
+    [
+      "options.tsig_algorithm",
+      { tsig_secret: KEY_SECRET },
+      { server: "127.0.0.1", tsig_key_name: KEY_NAME, tsig_algorithm: "hmac-md5" },
+      /hmac-sha256/,
+    ],
     ["options.tsig_key_name", { tsig_secret: KEY_SECRET }, { server: "127.0.0.1" }, /required/],
   ] as const) {
     test(`${field}: ${JSON.stringify(field.startsWith("credentials") ? credentials : options)}`, async () => {
-      const response = await t.request("POST", "/api/v1/providers", { body: { name: "ns", type: "rfc2136", credentials, options } });
+      const response = await t.request("POST", "/api/v1/providers", {
+        body: { name: "ns", type: "rfc2136", credentials, options },
+      });
       expect(response.status).toBe(422);
       expect(response.body.errors).toEqual([expect.objectContaining({ field })]);
       expect(response.body.detail).toMatch(words);
@@ -323,11 +389,17 @@ describe("rfc2136: what the provider form refuses", () => {
 
 describe("powerdns against PowerDNS", () => {
   const current = useRig(startPowerDns);
-  const provider = (server: PowerDns, apiKey = server.apiKey) => ({ type: "powerdns", credentials: { api_key: apiKey }, options: { server: server.apiUrl } });
+  const provider = (server: PowerDns, apiKey = server.apiKey) => ({
+    type: "powerdns",
+    credentials: { api_key: apiKey },
+    options: { server: server.apiUrl },
+  });
   commonCases(current, (server) => provider(server));
 
   async function rrset(server: PowerDns, name: string, type: string): Promise<any> {
-    const zone = await fetch(`${server.apiUrl}/api/v1/servers/localhost/zones/${ZONE}.`, { headers: { "X-API-Key": server.apiKey } });
+    const zone = await fetch(`${server.apiUrl}/api/v1/servers/localhost/zones/${ZONE}.`, {
+      headers: { "X-API-Key": server.apiKey },
+    });
     return ((await zone.json()) as any).rrsets.find((set: any) => set.name === `${name}.` && set.type === type);
   }
 
@@ -362,6 +434,10 @@ describe("powerdns against PowerDNS", () => {
   test("a server that is down: a failure that is retried", async () => {
     const { t } = current();
     const port = await freePort();
-    await downCase(t, { type: "powerdns", credentials: { api_key: "key" }, options: { server: `http://127.0.0.1:${port}` } }, /PowerDNS: request failed|Unable to connect|ECONNREFUSED/);
+    await downCase(
+      t,
+      { type: "powerdns", credentials: { api_key: "key" }, options: { server: `http://127.0.0.1:${port}` } },
+      /PowerDNS: request failed|Unable to connect|ECONNREFUSED/,
+    );
   });
 });

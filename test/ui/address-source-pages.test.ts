@@ -17,7 +17,11 @@ let echo: EchoFake;
 beforeAll(async () => {
   echo = startEchoFake();
   // The echo services answer, and fail, as the test says; interfaces are whatever this machine has.
-  t = await makeTestApp({ DDNS_IPV4_URLS: `${echo.url}/v4`, DDNS_IPV6_URLS: `${echo.url}/v6`, DDNS_PUSH_STALE_AFTER: "1h" });
+  t = await makeTestApp({
+    DDNS_IPV4_URLS: `${echo.url}/v4`,
+    DDNS_IPV6_URLS: `${echo.url}/v6`,
+    DDNS_PUSH_STALE_AFTER: "1h",
+  });
   cookie = await signIn(t);
 });
 beforeEach(() => {
@@ -43,7 +47,10 @@ describe("the domain form", () => {
     expect(form.text).toContain("Echo services on the web — not asked yet");
     expect(form.text).toContain("Router pushes only — none pushed yet");
 
-    const saved = await page(t, "/domains/new", { cookie, form: domainForm(provider.id, { address_source: "fixed", fixed_address: "81.2.69.160" }) });
+    const saved = await page(t, "/domains/new", {
+      cookie,
+      form: domainForm(provider.id, { address_source: "fixed", fixed_address: "81.2.69.160" }),
+    });
     expect(saved.status).toBe(303);
     const [domain] = (await t.request("GET", "/api/v1/domains")).body;
     expect(domain.address_source).toBe("fixed:81.2.69.160");
@@ -59,7 +66,10 @@ describe("the domain form", () => {
     const form = await page(t, `/domains/${domain.id}/edit`, { cookie });
     expect(form.text).toContain(`Echo services on the web — now ${echo.ipv4}`);
     expect(form.text).toContain(`The system&#x27;s source (web) — now ${echo.ipv4}`);
-    const refused = await page(t, `/domains/${domain.id}/edit`, { cookie, form: domainForm(provider.id, { address_source: "fixed", fixed_address: "192.168.1.1" }) });
+    const refused = await page(t, `/domains/${domain.id}/edit`, {
+      cookie,
+      form: domainForm(provider.id, { address_source: "fixed", fixed_address: "192.168.1.1" }),
+    });
     expect(refused.status).toBe(200);
     expect(refused.text).toContain('id="f-address_source-error">192.168.1.1 is not a globally routable address');
     expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).body.address_source).toBeNull();
@@ -85,11 +95,15 @@ describe("the dashboard", () => {
   test("a detection outage marks only the records that depend on the failing source: a fixed one stays checked", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const system = await createDomain(t, provider.id, { domain_name: "sys.example.com" });
-    const fixed = await createDomain(t, provider.id, { domain_name: "fixed.example.com", address_source: "fixed:81.2.69.160" });
+    const fixed = await createDomain(t, provider.id, {
+      domain_name: "fixed.example.com",
+      address_source: "fixed:81.2.69.160",
+    });
     echo.fault({ status: 503 });
     await t.ctx.scheduler.runPass({ all: true });
     const html = (await page(t, "/", { cookie })).text;
-    const row = (id: number) => html.slice(html.indexOf(`<tr id="domain-${id}">`), html.indexOf("</tr>", html.indexOf(`<tr id="domain-${id}">`)));
+    const row = (id: number) =>
+      html.slice(html.indexOf(`<tr id="domain-${id}">`), html.indexOf("</tr>", html.indexOf(`<tr id="domain-${id}">`)));
     expect(row(system.id)).toContain("Not checked");
     expect(row(fixed.id)).not.toContain("Not checked");
   });
@@ -100,7 +114,9 @@ describe("the dashboard", () => {
     await waitFor(() => t.ctx.publicIp.answers.size >= 2, 10_000, "both families asked");
     const answered = await page(t, "/", { cookie });
     expect(answered.text).toContain('data-source="4 web"');
-    expect(answered.text.replaceAll("<wbr>", "")).toContain(`<code class="ip">${echo.ipv4}</code> <span class="muted">since`);
+    expect(answered.text.replaceAll("<wbr>", "")).toContain(
+      `<code class="ip">${echo.ipv4}</code> <span class="muted">since`,
+    );
 
     resetData(t);
     t.ctx.publicIp.answers.clear();

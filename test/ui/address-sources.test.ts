@@ -12,7 +12,12 @@ let cookie: string;
 
 beforeAll(async () => {
   // Saving detects again at once: every echo service named here is a closed local port, never the internet.
-  t = await makeTestApp({ DDNS_IPV6_SOURCE: "interface:ppp7", DDNS_ALLOW_PRIVATE_IPS: "true", DDNS_IPV4_URLS: CLOSED_V4, DDNS_IPV6_URLS: CLOSED_V6 });
+  t = await makeTestApp({
+    DDNS_IPV6_SOURCE: "interface:ppp7",
+    DDNS_ALLOW_PRIVATE_IPS: "true",
+    DDNS_IPV4_URLS: CLOSED_V4,
+    DDNS_IPV6_URLS: CLOSED_V6,
+  });
   cookie = await signIn(t);
 });
 
@@ -33,39 +38,78 @@ describe.each([
     const about = await page(t, "/about", { cookie });
     expect(about.status).toBe(200);
     expect(about.text).toContain('<option value="environment" selected>The environment&#x27;s setting (web)</option>');
-    expect(about.text).toContain('<option value="environment" selected>The environment&#x27;s setting (interface:ppp7)</option>');
+    expect(about.text).toContain(
+      '<option value="environment" selected>The environment&#x27;s setting (interface:ppp7)</option>',
+    );
     // lo is on every Linux host; private addresses are allowed here, so its 127.0.0.1 is listed.
     expect(about.text).toMatch(/<option value="interface:lo">Interface lo — 127\.0\.0\.1[^<]*<\/option>/);
     expect(about.text).toContain("IPv6: <code>interface:ppp7</code>");
   });
 
   test("a choice is stored, wins over the environment, is shown, and the environment's setting resets it", async () => {
-    const saved = await page(t, "/about/address-sources", { cookie, htmx, form: form(["interface:lo", ""], ["web", "http://127.0.0.1:9/a\n http://[::1]:9/b"]) });
+    const saved = await page(t, "/about/address-sources", {
+      cookie,
+      htmx,
+      form: form(["interface:lo", ""], ["web", "http://127.0.0.1:9/a\n http://[::1]:9/b"]),
+    });
     expect(saved.status).toBe(303);
     expect(saved.headers.get("location")).toBe("/about");
     expect(effectiveSource(t.ctx, 4)).toMatchObject({ source: { kind: "interface", name: "lo" }, from: "database" });
-    expect(effectiveSource(t.ctx, 6)).toEqual({ source: { kind: "web" }, urls: ["http://127.0.0.1:9/a", "http://[::1]:9/b"], from: "database" });
+    expect(effectiveSource(t.ctx, 6)).toEqual({
+      source: { kind: "web" },
+      urls: ["http://127.0.0.1:9/a", "http://[::1]:9/b"],
+      from: "database",
+    });
 
     const about = await page(t, "/about", { cookie: `${cookie}; ${saved.headers.get("set-cookie")!.split(";")[0]}` });
     expect(about.text).toContain("Address sources saved");
     expect(about.text).toMatch(/<option value="interface:lo" selected>/);
     expect(about.text).toContain('<option value="web" selected>');
     expect(about.text).toContain("http://127.0.0.1:9/a\nhttp://[::1]:9/b</textarea>");
-    expect(about.text).toContain("IPv4: <code>interface:lo</code> <span class=\"muted\">(read from the network interface lo; chosen below)</span>");
+    expect(about.text).toContain(
+      'IPv4: <code>interface:lo</code> <span class="muted">(read from the network interface lo; chosen below)</span>',
+    );
 
-    const reset = await page(t, "/about/address-sources", { cookie, htmx, form: form(["environment", ""], ["environment", CLOSED_V6]) });
+    const reset = await page(t, "/about/address-sources", {
+      cookie,
+      htmx,
+      form: form(["environment", ""], ["environment", CLOSED_V6]),
+    });
     expect(reset.status).toBe(303);
     expect(effectiveSource(t.ctx, 4).from).toBe("environment");
-    expect(effectiveSource(t.ctx, 6)).toMatchObject({ source: { kind: "interface", name: "ppp7" }, from: "environment" });
+    expect(effectiveSource(t.ctx, 6)).toMatchObject({
+      source: { kind: "interface", name: "ppp7" },
+      from: "environment",
+    });
   });
 
   test("a bad value comes back next to its field, what was typed kept, and nothing is stored", async () => {
     for (const [fields, name, words, kept] of [
-      [form(["web", "ftp://example.net/ip"], ["environment", ""]), "ipv4_urls", "expected http(s) URLs, one a line, got &quot;ftp://example.net/ip&quot;", "ftp://example.net/ip</textarea>"],
-      [form(["web", "  "], ["environment", ""]), "ipv4_urls", "name at least one http(s) URL of an echo service", '<option value="web" selected>'],
-      [form(["interface:lo", ""], ["interface:no/such", ""]), "ipv6_source", "expected web, dns or interface:&lt;name&gt;", "Interface no/such — not found on this machine now"],
+      [
+        form(["web", "ftp://example.net/ip"], ["environment", ""]),
+        "ipv4_urls",
+        "expected http(s) URLs, one a line, got &quot;ftp://example.net/ip&quot;",
+        "ftp://example.net/ip</textarea>",
+      ],
+      [
+        form(["web", "  "], ["environment", ""]),
+        "ipv4_urls",
+        "name at least one http(s) URL of an echo service",
+        '<option value="web" selected>',
+      ],
+      [
+        form(["interface:lo", ""], ["interface:no/such", ""]),
+        "ipv6_source",
+        "expected web, dns or interface:&lt;name&gt;",
+        "Interface no/such — not found on this machine now",
+      ],
       // An interface that cannot give an address is refused, never saved with a green notice.
-      [form(["environment", ""], ["interface:nosuch0", ""]), "ipv6_source", "this machine has no interface named nosuch0 now", "Interface nosuch0 — not found on this machine now"],
+      [
+        form(["environment", ""], ["interface:nosuch0", ""]),
+        "ipv6_source",
+        "this machine has no interface named nosuch0 now",
+        "Interface nosuch0 — not found on this machine now",
+      ],
     ] as const) {
       const response = await page(t, "/about/address-sources", { cookie, htmx, form: fields });
       expect(response.status).toBe(200);
@@ -89,7 +133,11 @@ test("posting needs a session and the same origin", async () => {
   const anonymous = await page(t, "/about/address-sources", { form: form(["interface:lo", ""], ["environment", ""]) });
   expect(anonymous.status).toBe(303);
   expect(anonymous.headers.get("location")).toStartWith("/login");
-  const foreign = await page(t, "/about/address-sources", { cookie, form: form(["interface:lo", ""], ["environment", ""]), headers: { origin: "https://evil.example" } });
+  const foreign = await page(t, "/about/address-sources", {
+    cookie,
+    form: form(["interface:lo", ""], ["environment", ""]),
+    headers: { origin: "https://evil.example" },
+  });
   expect(foreign.status).toBe(403);
   expect(effectiveSource(t.ctx, 4).from).toBe("environment");
 });

@@ -23,18 +23,41 @@ beforeEach(() => resetData(t));
 /** A failed attempt of a domain as the updater records it (a repeat is counted on the newest row), and the domain marked failed. */
 function fail(domainId: number, cause: HistoryInsert["failureCause"], message: string, at = Date.now()): void {
   t.ctx.store.history.append(
-    { domainId, ipAddress: null, previousIp: null, status: "FAILED", failureCause: cause, message, trigger: "schedule", durationMs: 40, timestamp: at },
+    {
+      domainId,
+      ipAddress: null,
+      previousIp: null,
+      status: "FAILED",
+      failureCause: cause,
+      message,
+      trigger: "schedule",
+      durationMs: 40,
+      timestamp: at,
+    },
     100,
   );
-  if (cause !== "detection") t.ctx.sqlite.run("UPDATE domains SET last_update_status = 'FAILED' WHERE id = ?", [domainId]);
+  if (cause !== "detection")
+    t.ctx.sqlite.run("UPDATE domains SET last_update_status = 'FAILED' WHERE id = ?", [domainId]);
 }
 
 function succeed(domainId: number): void {
   t.ctx.store.history.append(
-    { domainId, ipAddress: "203.0.113.7", previousIp: null, status: "SUCCESS", failureCause: null, message: "ok", trigger: "schedule", durationMs: 40, timestamp: Date.now() },
+    {
+      domainId,
+      ipAddress: "203.0.113.7",
+      previousIp: null,
+      status: "SUCCESS",
+      failureCause: null,
+      message: "ok",
+      trigger: "schedule",
+      durationMs: 40,
+      timestamp: Date.now(),
+    },
     100,
   );
-  t.ctx.sqlite.run("UPDATE domains SET last_update_status = 'SUCCESS', last_known_ip = '203.0.113.7' WHERE id = ?", [domainId]);
+  t.ctx.sqlite.run("UPDATE domains SET last_update_status = 'SUCCESS', last_known_ip = '203.0.113.7' WHERE id = ?", [
+    domainId,
+  ]);
 }
 
 /** The hostnames of the list's rows, in order. */
@@ -68,7 +91,10 @@ describe("a failure's cause where people look", () => {
       expect(html).toContain(
         "Cloudflare (personal) refused the request: no active zone found for home.example.com. Check the domain&#x27;s name and zone against what the service holds, then Update now.",
       );
-      expect(attributeValues(html, `#domain-${domain.id} .update-result a`, "href")).toEqual([`/domains/${domain.id}/edit`, `/domains/${domain.id}/history`]);
+      expect(attributeValues(html, `#domain-${domain.id} .update-result a`, "href")).toEqual([
+        `/domains/${domain.id}/edit`,
+        `/domains/${domain.id}/history`,
+      ]);
     }
   });
 
@@ -79,19 +105,30 @@ describe("a failure's cause where people look", () => {
     fail(a.id, "unreachable", "Cloudflare: request failed: nothing accepts connections at that address and port");
     fail(b.id, "credentials", "Cloudflare: Invalid API Token (code 1000, HTTP 401)");
     const html = (await page(t, "/domains", { cookie })).text;
-    expect(html).toContain("Could not reach Home: request failed: nothing accepts connections at that address and port. ddnsd tries again on its own");
-    expect(html).toContain("Home refused the credentials: Invalid API Token (code 1000, HTTP 401). Correct them in the provider&#x27;s settings");
-    expect(attributeValues(html, `#domain-${b.id} .update-result a`, "href")).toContain(`/providers/${provider.id}/edit`);
+    expect(html).toContain(
+      "Could not reach Home: request failed: nothing accepts connections at that address and port. ddnsd tries again on its own",
+    );
+    expect(html).toContain(
+      "Home refused the credentials: Invalid API Token (code 1000, HTTP 401). Correct them in the provider&#x27;s settings",
+    );
+    expect(attributeValues(html, `#domain-${b.id} .update-result a`, "href")).toContain(
+      `/providers/${provider.id}/edit`,
+    );
   });
 
   test("the same failure nine times is one history row, with the count and since when", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
     const start = Date.now() - 14 * 60_000;
-    for (let i = 0; i < 9; i++) fail(domain.id, "refused", "Cloudflare: no active zone found for home.example.com", start + i * 100_000);
+    for (let i = 0; i < 9; i++)
+      fail(domain.id, "refused", "Cloudflare: no active zone found for home.example.com", start + i * 100_000);
     const api = await t.request("GET", `/api/v1/domains/${domain.id}/history`);
     expect(api.body.length).toBe(1);
-    expect(api.body[0]).toMatchObject({ repeat_count: 9, first_timestamp: new Date(start).toISOString(), timestamp: new Date(start + 800_000).toISOString() });
+    expect(api.body[0]).toMatchObject({
+      repeat_count: 9,
+      first_timestamp: new Date(start).toISOString(),
+      timestamp: new Date(start + 800_000).toISOString(),
+    });
     const history = (await page(t, `/domains/${domain.id}/history`, { cookie })).text;
     expect(history).toContain("9 times since");
     expect(history).toContain("Failed: Home refused the request: no active zone found for home.example.com.");
@@ -103,7 +140,17 @@ describe("a failure's cause where people look", () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
     t.ctx.store.history.append(
-      { domainId: domain.id, ipAddress: "203.0.113.7", previousIp: "198.51.100.2", status: "SUCCESS", failureCause: null, message: "Updated", trigger: "manual", durationMs: 80, timestamp: Date.now() },
+      {
+        domainId: domain.id,
+        ipAddress: "203.0.113.7",
+        previousIp: "198.51.100.2",
+        status: "SUCCESS",
+        failureCause: null,
+        message: "Updated",
+        trigger: "manual",
+        durationMs: 80,
+        timestamp: Date.now(),
+      },
       100,
     );
     expect((await page(t, "/", { cookie })).text).toContain("Now points at 203.0.113.7 (was 198.51.100.2).");
@@ -118,21 +165,41 @@ describe("lists that scale", () => {
     const dynu = await createProvider(t, { name: "Dynu", type: "dynu" });
     const names = ["mango.example.com", "apple.example.com", "kiwi.example.org", "banana.example.com"];
     const ids: Record<string, number> = {};
-    for (const [i, name] of names.entries()) ids[name] = (await createDomain(t, i % 2 === 0 ? cf.id : dynu.id, { domain_name: name })).id;
+    for (const [i, name] of names.entries())
+      ids[name] = (await createDomain(t, i % 2 === 0 ? cf.id : dynu.id, { domain_name: name })).id;
     succeed(ids["apple.example.com"]!);
     succeed(ids["mango.example.com"]!);
     fail(ids["kiwi.example.org"]!, "refused", "Cloudflare: no active zone found for kiwi.example.org");
-    t.ctx.sqlite.run("UPDATE domains SET next_run_at = ? WHERE id = ?", [Date.now() + 60_000, ids["banana.example.com"]!]);
-    t.ctx.sqlite.run("UPDATE domains SET next_run_at = ? WHERE id != ?", [Date.now() + 600_000, ids["banana.example.com"]!]);
+    t.ctx.sqlite.run("UPDATE domains SET next_run_at = ? WHERE id = ?", [
+      Date.now() + 60_000,
+      ids["banana.example.com"]!,
+    ]);
+    t.ctx.sqlite.run("UPDATE domains SET next_run_at = ? WHERE id != ?", [
+      Date.now() + 600_000,
+      ids["banana.example.com"]!,
+    ]);
     return { cf, dynu, ids };
   }
 
   test("/domains?q=… finds by hostname or provider; ?sort= orders by name, status or next run, all without JavaScript", async () => {
     const { ids } = await seed();
-    expect(rowNames((await page(t, "/domains", { cookie })).text)).toEqual(["apple.example.com", "banana.example.com", "kiwi.example.org", "mango.example.com"]);
+    expect(rowNames((await page(t, "/domains", { cookie })).text)).toEqual([
+      "apple.example.com",
+      "banana.example.com",
+      "kiwi.example.org",
+      "mango.example.com",
+    ]);
     expect(rowNames((await page(t, "/domains?q=example.org", { cookie })).text)).toEqual(["kiwi.example.org"]);
-    expect(rowNames((await page(t, "/domains?q=DYNU", { cookie })).text)).toEqual(["apple.example.com", "banana.example.com"]);
-    expect(rowNames((await page(t, "/domains?sort=status", { cookie })).text)).toEqual(["kiwi.example.org", "banana.example.com", "apple.example.com", "mango.example.com"]);
+    expect(rowNames((await page(t, "/domains?q=DYNU", { cookie })).text)).toEqual([
+      "apple.example.com",
+      "banana.example.com",
+    ]);
+    expect(rowNames((await page(t, "/domains?sort=status", { cookie })).text)).toEqual([
+      "kiwi.example.org",
+      "banana.example.com",
+      "apple.example.com",
+      "mango.example.com",
+    ]);
     expect(rowNames((await page(t, "/domains?sort=next", { cookie })).text)[0]).toBe("banana.example.com");
     // The list's refresh keeps the search and the order.
     const searched = (await page(t, "/domains?q=example.com&sort=status", { cookie })).text;
@@ -152,10 +219,15 @@ describe("lists that scale", () => {
 
   test("a domain just added lands on the list at its own row, marked", async () => {
     const { cf } = await seed();
-    const response = await page(t, "/domains/new", { cookie, form: domainForm(cf.id, { domain_name: "cherry.example.com" }) });
+    const response = await page(t, "/domains/new", {
+      cookie,
+      form: domainForm(cf.id, { domain_name: "cherry.example.com" }),
+    });
     expect(response.status).toBe(303);
     const location = response.headers.get("location")!;
-    const id = (await t.request("GET", "/api/v1/domains")).body.find((d: { domain_name: string }) => d.domain_name === "cherry.example.com").id;
+    const id = (await t.request("GET", "/api/v1/domains")).body.find(
+      (d: { domain_name: string }) => d.domain_name === "cherry.example.com",
+    ).id;
     expect(location).toBe(`/domains?landed=${id}#domain-${id}`);
     const list = (await page(t, location.split("#")[0]!, { cookie })).text;
     expect(attributeValues(list, "tr.row-landed", "id")).toEqual([`domain-${id}`]);
@@ -168,14 +240,22 @@ describe("deleting from the list", () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "gone.example.com" });
     const list = (await page(t, "/domains", { cookie })).text;
-    expect(attributeValues(list, `#domain-${domain.id} form[hx-post="/domains/${domain.id}/delete"] input[name=in_place]`, "value")).toEqual(["row"]);
+    expect(
+      attributeValues(
+        list,
+        `#domain-${domain.id} form[hx-post="/domains/${domain.id}/delete"] input[name=in_place]`,
+        "value",
+      ),
+    ).toEqual(["row"]);
     const plain = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" } });
     expect([plain.status, plain.headers.get("location")]).toEqual([303, `/domains/${domain.id}/delete`]);
     const inPlace = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" }, htmx: true });
     expect(inPlace.status).toBe(200);
     expect(inPlace.text).toStartWith(`<tr id="domain-${domain.id}" class="row-deleted">`);
     expect(attributeValues(inPlace.text, "p[role=status]", "id")).toEqual([`delete-${domain.id}`]);
-    expect(inPlace.text).toContain("gone.example.com (A) deleted, with its history; the record at Home is left as it is.");
+    expect(inPlace.text).toContain(
+      "gone.example.com (A) deleted, with its history; the record at Home is left as it is.",
+    );
     expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).status).toBe(404);
   });
 });
@@ -201,7 +281,9 @@ describe("provider cards show the provider's own health", () => {
     fail(domain.id, "unreachable", "Cloudflare: request failed: nothing accepts connections at that address and port");
     const html = (await page(t, "/providers", { cookie })).text;
     expect(attributeValues(html, "li.card-failing", "id")).toEqual([`provider-${provider.id}`]);
-    expect(html).toContain("Could not reach Home: request failed: nothing accepts connections at that address and port.");
+    expect(html).toContain(
+      "Could not reach Home: request failed: nothing accepts connections at that address and port.",
+    );
   });
 
   test("Verify from the list brings the whole card back, so its health shows this check", async () => {

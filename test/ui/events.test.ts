@@ -9,9 +9,9 @@ import { notifications, updateKeys } from "../../src/db/schema";
 import { signature } from "../../src/notify/channels/webhook";
 import { openOptions } from "../../src/notify/options";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
-import { startWebhookReceiver, type NotifyFake } from "../fakes/notify";
+import { type NotifyFake, startWebhookReceiver } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
-import { attributeValues, count, elementCount, ORIGIN, page, signIn, domainForm, type PageOptions } from "./helpers";
+import { attributeValues, count, domainForm, elementCount, ORIGIN, type PageOptions, page, signIn } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -47,7 +47,11 @@ function browser(path: string, options: PageOptions & { from?: string } = {}) {
 
 /** The notice the next page shows, from the flash cookie a redirect set. */
 async function noticeAfter(response: { headers: Headers }, path: string): Promise<string> {
-  const flash = response.headers.get("set-cookie")!.split(", ").find((c) => c.startsWith("ddnsd_flash="))!.split(";")[0]!;
+  const flash = response.headers
+    .get("set-cookie")!
+    .split(", ")
+    .find((c) => c.startsWith("ddnsd_flash="))!
+    .split(";")[0]!;
   const next = await page(t, path, { cookie: `${cookie}; ${flash}` });
   const match = /<div class="notice (notice-\w+)" role="\w+"><span>([^<]*)<\/span>/.exec(next.text);
   return match ? `${match[1]}: ${match[2]}` : "(no notice)";
@@ -62,7 +66,9 @@ describe("update keys", () => {
     expect(response.text).toContain("Copy it now: it is shown only this once.");
     expect(attributeValues(response.text, "button[data-copy]", "data-copy")).toEqual(["new-key"]);
     // It works: a push with it is accepted (no domain of that name: nohost, not badauth).
-    const push = await t.app.handle(new Request(`${ORIGIN}/nic/update?hostname=home.example.com&myip=81.2.69.160&password=${key}`));
+    const push = await t.app.handle(
+      new Request(`${ORIGIN}/nic/update?hostname=home.example.com&myip=81.2.69.160&password=${key}`),
+    );
     expect([push.status, await push.text()]).toEqual([200, "nohost"]);
     // Never again: the list shows its tail only, and when it was last used.
     const list = await browser("/update-keys");
@@ -78,9 +84,18 @@ describe("update keys", () => {
     const a = await createDomain(t, provider.id, { domain_name: "a.example.com" });
     await createDomain(t, provider.id, { domain_name: "b.example.com" });
     const c = await createDomain(t, provider.id, { domain_name: "c.example.com", record_type: "AAAA" });
-    const body = new URLSearchParams([["name", "Router"], ["scope", "chosen"], ["domain_ids", String(a.id)], ["domain_ids", String(c.id)]]);
+    const body = new URLSearchParams([
+      ["name", "Router"],
+      ["scope", "chosen"],
+      ["domain_ids", String(a.id)],
+      ["domain_ids", String(c.id)],
+    ]);
     const response = await t.app.handle(
-      new Request(`${ORIGIN}/update-keys`, { method: "POST", body, headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" } }),
+      new Request(`${ORIGIN}/update-keys`, {
+        method: "POST",
+        body,
+        headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      }),
     );
     expect(response.status).toBe(200);
     expect((await t.request("GET", "/api/v1/update-keys")).body[0].domain_ids).toEqual([a.id, c.id]);
@@ -115,7 +130,9 @@ describe("update keys", () => {
     const proxied = await makeTestApp({ DDNS_TRUSTED_PROXIES: "192.0.2.7" });
     const session = await signIn(proxied);
     const settingsFrom = async (peer: string) => {
-      const request = new Request(`${ORIGIN}/update-keys`, { headers: { cookie: session, "x-forwarded-proto": "https" } });
+      const request = new Request(`${ORIGIN}/update-keys`, {
+        headers: { cookie: session, "x-forwarded-proto": "https" },
+      });
       proxied.ctx.signIns.rememberPeer(request, peer);
       const html = await (await proxied.app.handle(request)).text();
       return /push their address to <code>([^<]*)<\/code>/.exec(html)?.[1];
@@ -131,10 +148,14 @@ describe("update keys", () => {
     expect([unconfirmed.status, unconfirmed.headers.get("location")]).toEqual([303, "/update-keys/1/delete"]);
     const confirm = await browser("/update-keys/1/delete");
     expect(confirm.text).toContain("A router still using it gets &quot;badauth&quot; from then on.");
-    expect(attributeValues(confirm.text, 'form[action="/update-keys/1/delete"] input[name=confirm]', "value")).toEqual(["yes"]);
+    expect(attributeValues(confirm.text, 'form[action="/update-keys/1/delete"] input[name=confirm]', "value")).toEqual([
+      "yes",
+    ]);
     const confirmed = await browser("/update-keys/1/delete", { form: { confirm: "yes" } });
     expect(confirmed.headers.get("location")).toBe("/update-keys");
-    expect(await noticeAfter(confirmed, "/update-keys")).toBe("notice-ok: Update key “Old router” deleted; a router still using it is refused from now on.");
+    expect(await noticeAfter(confirmed, "/update-keys")).toBe(
+      "notice-ok: Update key “Old router” deleted; a router still using it is refused from now on.",
+    );
     const htmx = await page(t, "/update-keys/2/delete", { cookie, form: {}, htmx: true });
     expect(htmx.status).toBe(303);
     expect((await t.request("GET", "/api/v1/update-keys")).body).toEqual([]);
@@ -163,8 +184,17 @@ describe("notifications", () => {
   test("the add form starts with every event ticked and the first type's fields", async () => {
     const response = await browser("/notifications/new");
     expect(response.status).toBe(200);
-    expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual(["ip_changed", "update_failed", "update_recovered", "detection_failed", "not_served", "push_stale"]);
-    expect(attributeValues(response.text, "#notification-fields input, #notification-fields textarea", "name")).toEqual(["option_url", "option_secret", "option_headers"]);
+    expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual([
+      "ip_changed",
+      "update_failed",
+      "update_recovered",
+      "detection_failed",
+      "not_served",
+      "push_stale",
+    ]);
+    expect(attributeValues(response.text, "#notification-fields input, #notification-fields textarea", "name")).toEqual(
+      ["option_url", "option_secret", "option_headers"],
+    );
     expect(attributeValues(response.text, "#f-option_secret", "type")).toEqual(["password"]);
     expect(attributeValues(response.text, "#notification-form", "action")).toEqual(["/notifications/new"]);
   });
@@ -172,11 +202,23 @@ describe("notifications", () => {
   test("added: stored as the API would, the secret sealed and never in a page", async () => {
     const response = await browser("/notifications/new", { form: webhookForm() });
     expect([response.status, response.headers.get("location")]).toEqual([303, "/notifications"]);
-    expect(await noticeAfter(response, "/notifications")).toBe("notice-ok: Notification “Home hook” added; use Send test to check it arrives.");
+    expect(await noticeAfter(response, "/notifications")).toBe(
+      "notice-ok: Notification “Home hook” added; use Send test to check it arrives.",
+    );
     const stored = (await t.request("GET", "/api/v1/notifications/1")).body;
-    expect(stored).toMatchObject({ name: "Home hook", type: "webhook", events: ["ip_changed"], is_enabled: true, options: { url: `${receiver.url}/hook`, headers: { "X-Home": "••••" } } });
+    expect(stored).toMatchObject({
+      name: "Home hook",
+      type: "webhook",
+      events: ["ip_changed"],
+      is_enabled: true,
+      options: { url: `${receiver.url}/hook`, headers: { "X-Home": "••••" } },
+    });
     expect(stored.options.secret).toBe(`••••${WEBHOOK_SECRET.slice(-4)}`);
-    for (const path of ["/notifications", "/notifications/1/edit", "/notifications/fields?type=webhook&notification=1"]) {
+    for (const path of [
+      "/notifications",
+      "/notifications/1/edit",
+      "/notifications/fields?type=webhook&notification=1",
+    ]) {
       const html = (await browser(path)).text;
       expect([path, html.includes(WEBHOOK_SECRET)]).toEqual([path, false]);
     }
@@ -187,13 +229,19 @@ describe("notifications", () => {
     // The headers are secret too: their names with masked values, the text area empty; saved as it is, they are kept.
     expect(edit.text).toContain("Stored: <code>X-Home: ••••</code>. Leave empty to keep it.");
     expect(edit.text).toMatch(/name="option_headers"[^>]*>\s*<\/textarea>/);
-    const saved = await browser("/notifications/1/edit", { form: webhookForm({ option_secret: "", option_headers: "" }) });
+    const saved = await browser("/notifications/1/edit", {
+      form: webhookForm({ option_secret: "", option_headers: "" }),
+    });
     expect(saved.status).toBe(303);
-    expect(openOptions(t.ctx.store.notifications.find(1)!, t.ctx.keys.encryptionKey).headers).toEqual({ "X-Home": "yes" });
+    expect(openOptions(t.ctx.store.notifications.find(1)!, t.ctx.keys.encryptionKey).headers).toEqual({
+      "X-Home": "yes",
+    });
   });
 
   test("a validation error sits next to its field, keeps what was typed but the secret, and stores nothing", async () => {
-    const response = await browser("/notifications/new", { form: webhookForm({ option_url: "ftp://example.com/hook" }) });
+    const response = await browser("/notifications/new", {
+      form: webhookForm({ option_url: "ftp://example.com/hook" }),
+    });
     expect(response.status).toBe(200);
     expect(response.text).toContain('id="f-option_url-error">must be an http(s) URL</p>');
     expect(attributeValues(response.text, "#f-option_url", "aria-invalid")).toEqual(["true"]);
@@ -201,7 +249,9 @@ describe("notifications", () => {
     expect(attributeValues(response.text, "#f-name", "value")).toEqual(["Home hook"]);
     expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual(["ip_changed"]);
     expect(response.text).not.toContain(WEBHOOK_SECRET);
-    const missing = await browser("/notifications/new", { form: { name: "Bot", type: "telegram", option_bot_token: "123:abc", option_chat_id: "", events: "ip_changed" } });
+    const missing = await browser("/notifications/new", {
+      form: { name: "Bot", type: "telegram", option_bot_token: "123:abc", option_chat_id: "", events: "ip_changed" },
+    });
     expect(missing.text).toContain('id="f-option_chat_id-error">is required for a telegram notification</p>');
     expect((await t.request("GET", "/api/v1/notifications")).body).toEqual([]);
   });
@@ -221,7 +271,9 @@ describe("notifications", () => {
 
   test("editing with an empty secret keeps the stored one; the mask shows only for the stored type", async () => {
     await browser("/notifications/new", { form: webhookForm() });
-    const response = await browser("/notifications/1/edit", { form: webhookForm({ name: "Renamed", option_secret: "" }) });
+    const response = await browser("/notifications/1/edit", {
+      form: webhookForm({ name: "Renamed", option_secret: "" }),
+    });
     expect(response.status).toBe(303);
     const stored = (await t.request("GET", "/api/v1/notifications/1")).body;
     expect(stored.name).toBe("Renamed");
@@ -250,7 +302,9 @@ describe("notifications", () => {
     receiver.fault({ status: 500 });
     const inPlace = await page(t, "/notifications/1/test", { cookie, form: {}, htmx: true });
     expect(inPlace.text).toContain('<span class="badge badge-fail">Test failed</span>');
-    expect(inPlace.text).toContain("Could not reach Webhook: its server answered with an error: &quot;error 500&quot; (HTTP 500). It is tried again with the next message; send a test later.");
+    expect(inPlace.text).toContain(
+      "Could not reach Webhook: its server answered with an error: &quot;error 500&quot; (HTTP 500). It is tried again with the next message; send a test later.",
+    );
     expect(inPlace.text).toContain('<tr id="notification-1" class="row-failing">');
     const plain = await browser("/notifications/1/test", { form: {}, from: "/notifications" });
     expect([plain.status, plain.headers.get("location")]).toEqual([303, "/notifications"]);
@@ -261,15 +315,23 @@ describe("notifications", () => {
     expect(list.text).toContain(
       '<td data-label="Last error" class="cell-message"><span>Could not reach Webhook: its server answered with an error: &quot;error 500&quot; (HTTP 500).</span>',
     );
-    expect(list.text).toContain('<td data-label="Events"><ul class="plain-list small"><li>A record now holds a new address</li></ul></td>');
+    expect(list.text).toContain(
+      '<td data-label="Events"><ul class="plain-list small"><li>A record now holds a new address</li></ul></td>',
+    );
   });
 
   test("a receiver nobody answers at: could not reach it, in plain words, never the runtime's text", async () => {
-    await t.request("POST", "/api/v1/notifications", { body: { name: "Gone", type: "webhook", options: { url: "http://127.0.0.1:9/hook" } } });
+    await t.request("POST", "/api/v1/notifications", {
+      body: { name: "Gone", type: "webhook", options: { url: "http://127.0.0.1:9/hook" } },
+    });
     const inPlace = await page(t, "/notifications/1/test", { cookie, form: {}, htmx: true });
-    expect(inPlace.text).toContain("Could not reach Webhook: request failed: nothing accepts connections at that address and port");
+    expect(inPlace.text).toContain(
+      "Could not reach Webhook: request failed: nothing accepts connections at that address and port",
+    );
     const list = (await browser("/notifications")).text;
-    expect(list).toContain("Could not reach Webhook: request failed: nothing accepts connections at that address and port");
+    expect(list).toContain(
+      "Could not reach Webhook: request failed: nothing accepts connections at that address and port",
+    );
     for (const raw of ["ECONNREFUSED", "Is the computer able", "Unable to connect"]) {
       expect(inPlace.text).not.toContain(raw);
       expect(list).not.toContain(raw);
@@ -277,7 +339,9 @@ describe("notifications", () => {
   });
 
   test("all four events are listed as All events", async () => {
-    await t.request("POST", "/api/v1/notifications", { body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } } });
+    await t.request("POST", "/api/v1/notifications", {
+      body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } },
+    });
     expect((await browser("/notifications")).text).toContain('<td data-label="Events"><span>All events</span></td>');
   });
 
@@ -287,7 +351,9 @@ describe("notifications", () => {
     expect(attributeValues(off.text, "button[role=switch]", "aria-checked")).toEqual(["false"]);
     expect((await t.request("GET", "/api/v1/notifications/1")).body.is_enabled).toBe(false);
     const on = await browser("/notifications/1/enabled", { form: { is_enabled: "true" }, from: "/notifications" });
-    expect(await noticeAfter(on, "/notifications")).toBe("notice-ok: Notification “Home hook” enabled: it sends messages again.");
+    expect(await noticeAfter(on, "/notifications")).toBe(
+      "notice-ok: Notification “Home hook” enabled: it sends messages again.",
+    );
   });
 
   test("delete: through a confirmation page without JavaScript", async () => {
@@ -318,10 +384,13 @@ describe("the domain form's IPv6 suffix", () => {
     providerId = (await createProvider(t, { name: "Home" })).id;
   });
 
-  const form = (fields: Record<string, string> = {}) => domainForm(providerId, { domain_name: "nas.example.com", record_type: "AAAA", ...fields });
+  const form = (fields: Record<string, string> = {}) =>
+    domainForm(providerId, { domain_name: "nas.example.com", record_type: "AAAA", ...fields });
 
   test("stored for an AAAA record, shown again on edit", async () => {
-    const response = await browser("/domains/new", { form: form({ ipv6_suffix: " ::1234:5678:9abc:def0 ", ipv6_prefix_length: "56" }) });
+    const response = await browser("/domains/new", {
+      form: form({ ipv6_suffix: " ::1234:5678:9abc:def0 ", ipv6_prefix_length: "56" }),
+    });
     expect(response.status).toBe(303);
     const domain = (await t.request("GET", "/api/v1/domains/1")).body;
     expect(domain.config).toMatchObject({ ipv6_suffix: "::1234:5678:9abc:def0", ipv6_prefix_length: 56 });
@@ -332,11 +401,36 @@ describe("the domain form's IPv6 suffix", () => {
   });
 
   const INVALID: [string, Record<string, string>, string, string][] = [
-    ["a suffix that is no IPv6 address", { ipv6_suffix: "1234" }, "ipv6_suffix", "must be an IPv6 address such as ::1234:5678:9abc:def0"],
-    ["a suffix reaching into the prefix", { ipv6_suffix: "2001:db8::1" }, "ipv6_suffix", "must leave the first 64 bits (the prefix) zero"],
-    ["a prefix length that is no number", { ipv6_suffix: "::1", ipv6_prefix_length: "sixty" }, "ipv6_prefix_length", "must be a whole number of bits from 1 to 127"],
-    ["a prefix length out of range", { ipv6_suffix: "::1", ipv6_prefix_length: "128" }, "ipv6_prefix_length", "must be a whole number of bits from 1 to 127"],
-    ["a prefix length without a suffix", { ipv6_prefix_length: "56" }, "ipv6_suffix", "is required with config.ipv6_prefix_length"],
+    [
+      "a suffix that is no IPv6 address",
+      { ipv6_suffix: "1234" },
+      "ipv6_suffix",
+      "must be an IPv6 address such as ::1234:5678:9abc:def0",
+    ],
+    [
+      "a suffix reaching into the prefix",
+      { ipv6_suffix: "2001:db8::1" },
+      "ipv6_suffix",
+      "must leave the first 64 bits (the prefix) zero",
+    ],
+    [
+      "a prefix length that is no number",
+      { ipv6_suffix: "::1", ipv6_prefix_length: "sixty" },
+      "ipv6_prefix_length",
+      "must be a whole number of bits from 1 to 127",
+    ],
+    [
+      "a prefix length out of range",
+      { ipv6_suffix: "::1", ipv6_prefix_length: "128" },
+      "ipv6_prefix_length",
+      "must be a whole number of bits from 1 to 127",
+    ],
+    [
+      "a prefix length without a suffix",
+      { ipv6_prefix_length: "56" },
+      "ipv6_suffix",
+      "is required with config.ipv6_prefix_length",
+    ],
   ];
   for (const [name, fields, input, message] of INVALID) {
     test(`refused next to its field: ${name}`, async () => {
@@ -344,7 +438,8 @@ describe("the domain form's IPv6 suffix", () => {
       expect(response.status).toBe(200);
       expect(response.text).toContain(`id="f-${input}-error">${message}</p>`);
       expect(attributeValues(response.text, `#f-${input}`, "aria-invalid")).toEqual(["true"]);
-      for (const [key, value] of Object.entries(fields)) expect(attributeValues(response.text, `#f-${key}`, "value")).toEqual([value]);
+      for (const [key, value] of Object.entries(fields))
+        expect(attributeValues(response.text, `#f-${key}`, "value")).toEqual([value]);
       expect((await t.request("GET", "/api/v1/domains")).body).toEqual([]);
     });
   }
@@ -354,7 +449,9 @@ describe("the domain form's IPv6 suffix", () => {
     expect(a.status).toBe(303);
     expect((await t.request("GET", "/api/v1/domains/1")).body.config.ipv6_suffix).toBeUndefined();
     await browser("/domains/new", { form: form({ domain_name: "pc.example.com", ipv6_suffix: "::1" }) });
-    const changed = await browser("/domains/2/edit", { form: form({ domain_name: "pc.example.com", record_type: "A", ipv6_suffix: "::1" }) });
+    const changed = await browser("/domains/2/edit", {
+      form: form({ domain_name: "pc.example.com", record_type: "A", ipv6_suffix: "::1" }),
+    });
     expect(changed.status).toBe(303);
     const domain = (await t.request("GET", "/api/v1/domains/2")).body;
     expect([domain.record_type, domain.config.ipv6_suffix]).toEqual(["A", undefined]);
@@ -366,7 +463,7 @@ describe("About and History", () => {
     const response = await browser("/about");
     expect(response.text).toContain("IPv4: <code>web</code>");
     expect(response.text).toContain("IPv6: <code>interface:eth0</code>");
-    expect(response.text).toContain("<code>DDNS_IPV6_SOURCE</code></th><td class=\"cell-setting\">interface:eth0</td>");
+    expect(response.text).toContain('<code>DDNS_IPV6_SOURCE</code></th><td class="cell-setting">interface:eth0</td>');
   });
 
   test("a pushed update is labelled Router push, not Schedule", async () => {
@@ -386,11 +483,22 @@ describe("page ids are plain decimal digits, like the API's", () => {
   test("/domains/0x1/edit is no address of domain 1: an error page, and nothing changes", async () => {
     const provider = await createProvider(t, { name: "Home" });
     await createDomain(t, provider.id);
-    await t.request("POST", "/api/v1/notifications", { body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } } });
+    await t.request("POST", "/api/v1/notifications", {
+      body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } },
+    });
     for (const id of ["0x1", "1e0", "+1", "01", "1.0", "%201"]) {
-      for (const path of [`/domains/${id}/edit`, `/providers/${id}/edit`, `/notifications/${id}/edit`, `/domains/${id}/history`]) {
+      for (const path of [
+        `/domains/${id}/edit`,
+        `/providers/${id}/edit`,
+        `/notifications/${id}/edit`,
+        `/domains/${id}/history`,
+      ]) {
         const response = await browser(path);
-        expect([path, response.status, response.headers.get("content-type")]).toEqual([path, 422, "text/html; charset=utf-8"]);
+        expect([path, response.status, response.headers.get("content-type")]).toEqual([
+          path,
+          422,
+          "text/html; charset=utf-8",
+        ]);
         expect(response.text).toContain("This address names nothing: the number in it is not one ddnsd gives.");
       }
       const post = await browser(`/domains/${id}/delete`, { form: { confirm: "yes" } });
@@ -406,7 +514,9 @@ describe("names from the user are text", () => {
   test("a hostile key or notification name is escaped in the lists, the rows, the confirmations and the notices", async () => {
     const hostile = `<img src=x onerror=alert(1)>"'`;
     await t.request("POST", "/api/v1/update-keys", { body: { name: hostile } });
-    await t.request("POST", "/api/v1/notifications", { body: { name: hostile, type: "webhook", options: { url: `${receiver.url}/hook` } } });
+    await t.request("POST", "/api/v1/notifications", {
+      body: { name: hostile, type: "webhook", options: { url: `${receiver.url}/hook` } },
+    });
     const pages = [
       await browser("/update-keys"),
       await browser("/update-keys/1/delete"),
@@ -425,6 +535,8 @@ describe("names from the user are text", () => {
     expect(pages[0]!.text).toContain("&lt;img src=x onerror=alert(1)&gt;");
     const deleted = await browser("/notifications/1/delete", { form: { confirm: "yes" } });
     expect(await noticeAfter(deleted, "/notifications")).toContain("&lt;img src=x");
-    expect(attributeValues(pages[0]!.text, "#update-key-1 button", "aria-label")).toEqual([`Delete update key ${hostile}`]);
+    expect(attributeValues(pages[0]!.text, "#update-key-1 button", "aria-label")).toEqual([
+      `Delete update key ${hostile}`,
+    ]);
   });
 });

@@ -6,13 +6,13 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { checkLogin } from "../../src/security/users";
 import { jsonResponse } from "../../src/http/errors";
+import { checkLogin } from "../../src/security/users";
 import { errorPage } from "../../src/ui/pages";
 import { CF_TOKEN, createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
-import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
+import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
-import { attributeValues, ORIGIN, page, signIn, type PageOptions } from "./helpers";
+import { attributeValues, ORIGIN, type PageOptions, page, signIn } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -40,7 +40,11 @@ function browser(path: string, options: PageOptions & { from?: string } = {}) {
 
 /** The notice the next page shows, from the flash cookie a redirect set. */
 async function noticeAfter(response: { headers: Headers }, path = "/domains"): Promise<string> {
-  const flash = response.headers.get("set-cookie")!.split(", ").find((c) => c.startsWith("ddnsd_flash="))!.split(";")[0]!;
+  const flash = response.headers
+    .get("set-cookie")!
+    .split(", ")
+    .find((c) => c.startsWith("ddnsd_flash="))!
+    .split(";")[0]!;
   const next = await page(t, path, { cookie: `${cookie}; ${flash}` });
   const match = /<div class="notice (notice-\w+)" role="\w+"><span>([^<]*)<\/span>/.exec(next.text);
   return match ? `${match[1]}: ${match[2]}` : "(no notice)";
@@ -50,12 +54,18 @@ describe("errors a person sees are pages, never JSON", () => {
   test("an unknown id and an unknown path: a 404 page inside the layout, with a way back", async () => {
     for (const path of ["/domains/999/history", "/domains/999/edit", "/providers/999/edit", "/no-such-page"]) {
       const response = await browser(path);
-      expect([path, response.status, response.headers.get("content-type")]).toEqual([path, 404, "text/html; charset=utf-8"]);
+      expect([path, response.status, response.headers.get("content-type")]).toEqual([
+        path,
+        404,
+        "text/html; charset=utf-8",
+      ]);
       expect(response.text).toContain("<h1>Not found</h1>");
       expect(response.text).toContain('<nav class="nav-inline" aria-label="Main">');
       expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     }
-    expect((await browser("/domains/999/history")).text).toContain('<a class="button button-primary" href="/domains">All domains</a>');
+    expect((await browser("/domains/999/history")).text).toContain(
+      '<a class="button button-primary" href="/domains">All domains</a>',
+    );
     expect((await browser("/domains/999/history")).text).toContain("Domain not found");
   });
 
@@ -74,7 +84,12 @@ describe("errors a person sees are pages, never JSON", () => {
 
   test("a server fault is a page naming the request id to look for in the log", async () => {
     const request = new Request(`${ORIGIN}/domains`, { headers: BROWSER });
-    const answer = await errorPage(t.ctx, request, {}, jsonResponse(500, { detail: "Internal server error (request id 1a2b3c4d)" }));
+    const answer = await errorPage(
+      t.ctx,
+      request,
+      {},
+      jsonResponse(500, { detail: "Internal server error (request id 1a2b3c4d)" }),
+    );
     expect(answer!.status).toBe(500);
     const text = await answer!.text();
     expect(text).toContain("Internal server error (request id 1a2b3c4d)");
@@ -100,7 +115,9 @@ describe("a rejected form keeps an address that reloads to the form", () => {
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
     const form = await browser(`/domains/${domain.id}/edit`);
     expect(attributeValues(form.text, "#domain-form", "action")).toEqual([`/domains/${domain.id}/edit`]);
-    const rejected = await browser(`/domains/${domain.id}/edit`, { form: { provider_id: String(provider.id), domain_name: "not a hostname" } });
+    const rejected = await browser(`/domains/${domain.id}/edit`, {
+      form: { provider_id: String(provider.id), domain_name: "not a hostname" },
+    });
     expect(rejected.status).toBe(200);
     expect(rejected.text).toContain('id="f-domain_name-error"');
     expect(attributeValues((await browser("/domains/new")).text, "#domain-form", "action")).toEqual(["/domains/new"]);
@@ -108,14 +125,24 @@ describe("a rejected form keeps an address that reloads to the form", () => {
 
   test("the provider form posts to its own page's URL too", async () => {
     const provider = await createProvider(t, { name: "Home" });
-    expect(attributeValues((await browser("/providers/new?type=cloudflare")).text, "#provider-form", "action")).toEqual(["/providers/new"]);
+    expect(attributeValues((await browser("/providers/new?type=cloudflare")).text, "#provider-form", "action")).toEqual(
+      ["/providers/new"],
+    );
     const form = await browser(`/providers/${provider.id}/edit`);
     expect(attributeValues(form.text, "#provider-form", "action")).toEqual([`/providers/${provider.id}/edit`]);
-    const rejected = await page(t, `/providers/${provider.id}/edit`, { cookie, htmx: true, headers: { "hx-boosted": "true" }, form: { name: "", type: "cloudflare" } });
+    const rejected = await page(t, `/providers/${provider.id}/edit`, {
+      cookie,
+      htmx: true,
+      headers: { "hx-boosted": "true" },
+      form: { name: "", type: "cloudflare" },
+    });
     expect([rejected.status, rejected.headers.get("hx-replace-url")]).toEqual([200, null]);
     expect(rejected.text).toContain('id="f-name-error"');
     // The list's address takes no form any more.
-    expect((await browser("/providers", { form: { name: "Other", type: "cloudflare", credential_api_token: CF_TOKEN } })).status).toBe(404);
+    expect(
+      (await browser("/providers", { form: { name: "Other", type: "cloudflare", credential_api_token: CF_TOKEN } }))
+        .status,
+    ).toBe(404);
     expect((await t.request("GET", "/api/v1/providers")).body).toHaveLength(1);
   });
 
@@ -137,8 +164,13 @@ describe("every action works without JavaScript", () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
     const list = await browser("/domains");
-    expect(attributeValues(list.text, `form[action="/domains/${domain.id}/enabled"] input[name=is_enabled]`, "value")).toEqual(["false"]);
-    const response = await browser(`/domains/${domain.id}/enabled`, { form: { is_enabled: "false" }, from: "/domains?status=ok" });
+    expect(
+      attributeValues(list.text, `form[action="/domains/${domain.id}/enabled"] input[name=is_enabled]`, "value"),
+    ).toEqual(["false"]);
+    const response = await browser(`/domains/${domain.id}/enabled`, {
+      form: { is_enabled: "false" },
+      from: "/domains?status=ok",
+    });
     expect([response.status, response.headers.get("location")]).toEqual([303, "/domains?status=ok"]);
     expect(await noticeAfter(response)).toBe("notice-ok: home.example.com (A) disabled: it is not updated.");
     expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).body.is_enabled).toBe(false);
@@ -164,10 +196,17 @@ describe("every action works without JavaScript", () => {
   test("Verify saved credentials on the edit page: a real form, back to the form with the outcome", async () => {
     const provider = await createProvider(t, { name: "Home", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } });
     const form = await browser(`/providers/${provider.id}/edit`);
-    expect(attributeValues(form.text, `form[action="/providers/${provider.id}/verify"] button`, "id")).toEqual(["verify-saved"]);
-    const response = await browser(`/providers/${provider.id}/verify`, { form: {}, from: `/providers/${provider.id}/edit` });
+    expect(attributeValues(form.text, `form[action="/providers/${provider.id}/verify"] button`, "id")).toEqual([
+      "verify-saved",
+    ]);
+    const response = await browser(`/providers/${provider.id}/verify`, {
+      form: {},
+      from: `/providers/${provider.id}/edit`,
+    });
     expect([response.status, response.headers.get("location")]).toEqual([303, `/providers/${provider.id}/edit`]);
-    expect(await noticeAfter(response, `/providers/${provider.id}/edit`)).toStartWith("notice-ok: “Home”: the service accepted its credentials");
+    expect(await noticeAfter(response, `/providers/${provider.id}/edit`)).toStartWith(
+      "notice-ok: “Home”: the service accepted its credentials",
+    );
     const inPlace = await page(t, `/providers/${provider.id}/verify`, { cookie, form: {}, htmx: true });
     expect(inPlace.text).toContain('<span class="badge badge-ok">Verified</span>');
   });
@@ -176,7 +215,9 @@ describe("every action works without JavaScript", () => {
     const provider = await createProvider(t, { name: "Home", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } });
     const response = await browser(`/providers/${provider.id}/verify`, { form: {}, from: "/providers" });
     expect(response.status).toBe(303);
-    expect(await noticeAfter(response, "/providers")).toStartWith("notice-ok: “Home”: the service accepted its credentials");
+    expect(await noticeAfter(response, "/providers")).toStartWith(
+      "notice-ok: “Home”: the service accepted its credentials",
+    );
     // The result stays after a reload.
     expect((await browser("/providers")).text).toMatch(/<span title="[^"]*valid[^"]*">Verified<\/span>/);
   });
@@ -185,7 +226,10 @@ describe("every action works without JavaScript", () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
     for (const [action, question] of [
-      [`/domains/${domain.id}/delete`, "Its settings and update history are deleted. The DNS record at Home is left as it is."],
+      [
+        `/domains/${domain.id}/delete`,
+        "Its settings and update history are deleted. The DNS record at Home is left as it is.",
+      ],
       [`/providers/${provider.id}/delete`, "Its 1 domain and its history will be deleted too"],
     ] as const) {
       const unconfirmed = await browser(action, { form: {} });
@@ -210,14 +254,23 @@ describe("every action works without JavaScript", () => {
 
 describe("providers: checked on save, and their health in the list", () => {
   test("saved either way; working credentials say so, refused ones are a warning with what to do", async () => {
-    const good = await browser("/providers/new", { form: { name: "Good", type: "cloudflare", credential_api_token: CLOUDFLARE_FAKE_TOKEN, is_enabled: "on" } });
+    const good = await browser("/providers/new", {
+      form: { name: "Good", type: "cloudflare", credential_api_token: CLOUDFLARE_FAKE_TOKEN, is_enabled: "on" },
+    });
     expect(good.headers.get("location")).toBe("/providers");
-    expect(await noticeAfter(good, "/providers")).toStartWith("notice-ok: Provider “Good” added; the service accepted its credentials (");
-    const bad = await browser("/providers/new", { form: { name: "Bad", type: "cloudflare", credential_api_token: CF_TOKEN, is_enabled: "on" } });
+    expect(await noticeAfter(good, "/providers")).toStartWith(
+      "notice-ok: Provider “Good” added; the service accepted its credentials (",
+    );
+    const bad = await browser("/providers/new", {
+      form: { name: "Bad", type: "cloudflare", credential_api_token: CF_TOKEN, is_enabled: "on" },
+    });
     expect(await noticeAfter(bad, "/providers")).toBe(
       "notice-warn: Provider “Bad” added; Bad refused the credentials: Invalid API Token (code 1000, HTTP 401); correct them with Edit, then Verify again.",
     );
-    expect((await t.request("GET", "/api/v1/providers")).body.map((p: { name: string }) => p.name)).toEqual(["Good", "Bad"]);
+    expect((await t.request("GET", "/api/v1/providers")).body.map((p: { name: string }) => p.name)).toEqual([
+      "Good",
+      "Bad",
+    ]);
   });
 
   test("the list marks a provider whose credentials were refused or whose updates failed", async () => {
@@ -241,20 +294,33 @@ describe("changing the password", () => {
     // An app of its own: the change revokes every token issued before it, the other tests' too.
     const own = await makeTestApp();
     const session = await signIn(own);
-    const change = (form: Record<string, string>) => page(own, "/account/password", { cookie: session, headers: BROWSER, form });
+    const change = (form: Record<string, string>) =>
+      page(own, "/account/password", { cookie: session, headers: BROWSER, form });
     const form = await page(own, "/account/password", { cookie: session, headers: BROWSER });
     expect(form.text).toContain('autocomplete="current-password"');
-    const wrong = await change({ current_password: "nope", new_password: "a-new-password", confirm_password: "a-new-password" });
+    const wrong = await change({
+      current_password: "nope",
+      new_password: "a-new-password",
+      confirm_password: "a-new-password",
+    });
     expect(wrong.status).toBe(200);
     expect(wrong.text).toContain("This is not your current password.");
     expect(wrong.text).not.toContain("a-new-password");
-    const differ = await change({ current_password: TEST_PASSWORD, new_password: "a-new-password", confirm_password: "another" });
+    const differ = await change({
+      current_password: TEST_PASSWORD,
+      new_password: "a-new-password",
+      confirm_password: "another",
+    });
     expect(differ.text).toContain("The two new passwords differ.");
     const short = await change({ current_password: TEST_PASSWORD, new_password: "short", confirm_password: "short" });
     expect(short.text).toContain("Use at least 8 characters.");
     expect(await checkLogin(own.ctx, "admin", TEST_PASSWORD)).toBe(true);
 
-    const done = await change({ current_password: TEST_PASSWORD, new_password: "a-new-password", confirm_password: "a-new-password" });
+    const done = await change({
+      current_password: TEST_PASSWORD,
+      new_password: "a-new-password",
+      confirm_password: "a-new-password",
+    });
     expect([done.status, done.headers.get("location")]).toEqual([303, "/login?password_changed=1"]);
     expect(done.headers.get("set-cookie")).toContain("ddnsd_session=;");
     expect(await checkLogin(own.ctx, "admin", "a-new-password")).toBe(true);
@@ -262,7 +328,9 @@ describe("changing the password", () => {
     expect((await page(own, "/login?password_changed=1")).text).toContain("Your password was changed.");
     // The session the change was made in is dead, even if the browser kept its cookie.
     expect((await page(own, "/account/password", { cookie: session, headers: BROWSER })).status).toBe(303);
-    expect((await page(own, "/account/password", { cookie: await signIn(own, "a-new-password"), headers: BROWSER })).status).toBe(200);
+    expect(
+      (await page(own, "/account/password", { cookie: await signIn(own, "a-new-password"), headers: BROWSER })).status,
+    ).toBe(200);
   });
 
   test("the sign-in page says how to reset a forgotten password", async () => {
@@ -285,7 +353,9 @@ describe("pages that keep themselves current", () => {
     // Without JavaScript the dashboard reloads itself.
     expect(dashboard).toContain('<noscript><meta http-equiv="refresh" content="60"/></noscript>');
     const list = (await browser(`/domains?provider=${provider.id}&status=pending`)).text;
-    expect(attributeValues(list, "#domain-list", "hx-get")).toEqual([`/domains?provider=${provider.id}&status=pending`]);
+    expect(attributeValues(list, "#domain-list", "hx-get")).toEqual([
+      `/domains?provider=${provider.id}&status=pending`,
+    ]);
     // Relative times carry their instant, for the script that keeps them true.
     expect(list).toMatch(/<time datetime="[^"]+" title="[^"]+" data-relative>/);
   });
@@ -317,7 +387,9 @@ describe("compression", () => {
       ["gzip, deflate, br, zstd", "br", brotliDecompressSync],
       ["gzip", "gzip", gunzipSync],
     ] as const) {
-      const response = await t.app.handle(new Request(`${ORIGIN}/domains`, { headers: { ...BROWSER, cookie, "accept-encoding": accept } }));
+      const response = await t.app.handle(
+        new Request(`${ORIGIN}/domains`, { headers: { ...BROWSER, cookie, "accept-encoding": accept } }),
+      );
       expect(response.headers.get("content-encoding")).toBe(encoding);
       expect(response.headers.get("vary")).toContain("Accept-Encoding");
       const body = decode(Buffer.from(await response.arrayBuffer())).toString();
@@ -325,10 +397,14 @@ describe("compression", () => {
       expect(body.replace(/As of .*?<\/time>/, "")).toBe(plain.text.replace(/As of .*?<\/time>/, ""));
     }
     expect(plain.headers.get("content-encoding")).toBeNull();
-    const refused = await t.app.handle(new Request(`${ORIGIN}/login`, { headers: { "accept-encoding": "br;q=0, gzip;q=0" } }));
+    const refused = await t.app.handle(
+      new Request(`${ORIGIN}/login`, { headers: { "accept-encoding": "br;q=0, gzip;q=0" } }),
+    );
     expect(refused.headers.get("content-encoding")).toBeNull();
 
-    const bundle = await t.app.handle(new Request(`${ORIGIN}/docs/assets/swagger-ui-bundle.js`, { headers: { "accept-encoding": "br" } }));
+    const bundle = await t.app.handle(
+      new Request(`${ORIGIN}/docs/assets/swagger-ui-bundle.js`, { headers: { "accept-encoding": "br" } }),
+    );
     const compressed = Buffer.from(await bundle.arrayBuffer());
     const original = await (await t.app.handle(new Request(`${ORIGIN}/docs/assets/swagger-ui-bundle.js`))).text();
     expect(compressed.length).toBeLessThan(original.length / 2);

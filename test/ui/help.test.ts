@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Glob } from "bun";
+import { headingSlug, helpAddresses, helpHref } from "../../src/ui/help";
 import { ASSETS } from "../../views/assets";
-import { helpAddresses, helpHref, headingSlug } from "../../src/ui/help";
 import { makeTestApp, type TestApp } from "../support";
 import { attributeValues, page, signIn } from "./helpers";
 
@@ -39,7 +39,14 @@ describe("/help", () => {
     expect(response.headers.get("content-type")).toContain("text/html");
     expect(response.text).toContain(ASSETS.styles.url);
     const links = attributeValues(response.text, ".help-index a", "href");
-    for (const route of ["/help/operations", "/help/router-push", "/help/nas", "/help/services", "/help/api", "/help/admin-pages"]) {
+    for (const route of [
+      "/help/operations",
+      "/help/router-push",
+      "/help/nas",
+      "/help/services",
+      "/help/api",
+      "/help/admin-pages",
+    ]) {
       expect(links).toContain(route);
     }
     // No session: no navigation, but the way to sign in.
@@ -125,7 +132,12 @@ describe("pointers to the docs", () => {
         if (!match[0].includes("${")) pointers.add(match[0]);
       }
     }
-    for (const expected of ["/help/router-push", "/help/operations#troubleshooting", "/help/operations#settings", "/help/services/dyndns2"]) {
+    for (const expected of [
+      "/help/router-push",
+      "/help/operations#troubleshooting",
+      "/help/operations#settings",
+      "/help/services/dyndns2",
+    ]) {
       expect(pointers).toContain(expected);
     }
     const problems = (await Promise.all([...pointers].map(problemWith))).filter((problem) => problem !== null);
@@ -134,7 +146,9 @@ describe("pointers to the docs", () => {
 
   test("none names a docs/ file or the README, which a binary or container user does not have", () => {
     // help.ts itself maps the docs' files (a README.md is its folder's index) to their addresses.
-    const offending = codeLines().filter(({ file, line }) => file !== "src/ui/help.ts" && /\bdocs\/[\w/-]*\.md\b|README/.test(line));
+    const offending = codeLines().filter(
+      ({ file, line }) => file !== "src/ui/help.ts" && /\bdocs\/[\w/-]*\.md\b|README/.test(line),
+    );
     expect(offending).toEqual([]);
   });
 
@@ -142,7 +156,9 @@ describe("pointers to the docs", () => {
     const cookie = await signIn(t);
     for (const type of ["cloudflare", "dyndns2", "netcupcloud"]) {
       const response = await page(t, `/providers/new?type=${type}`, { cookie });
-      const link = attributeValues(response.text, "#service-fields a", "href").find((href) => href.startsWith("/help/"));
+      const link = attributeValues(response.text, "#service-fields a", "href").find((href) =>
+        href.startsWith("/help/"),
+      );
       expect(link).toBe(`/help/services/${type}`);
       expect(await problemWith(link!)).toBeNull();
     }

@@ -53,7 +53,12 @@ describe("IP changes per day", () => {
   test("7 local days, today last, counting successful writes of a new address", () => {
     insertHistory(t, domainId, { ip: "203.0.113.7", previousIp: null, ageMs: HOUR }, NOW); // first address: a change
     insertHistory(t, domainId, { ip: "203.0.113.7", previousIp: "203.0.113.7", ageMs: 30 * 60_000 }, NOW); // same: no change
-    insertHistory(t, domainId, { status: "FAILED", ip: "203.0.113.8", previousIp: "203.0.113.7", ageMs: 20 * 60_000 }, NOW); // failed: no change
+    insertHistory(
+      t,
+      domainId,
+      { status: "FAILED", ip: "203.0.113.8", previousIp: "203.0.113.7", ageMs: 20 * 60_000 },
+      NOW,
+    ); // failed: no change
     insertHistory(t, domainId, { ip: "198.51.100.2", previousIp: "203.0.113.9", ageMs: 2 * DAY }, NOW);
     insertHistory(t, domainId, { ip: "198.51.100.3", previousIp: "198.51.100.2", ageMs: 7 * DAY }, NOW); // too old
     const days = ipChangesPerDay(t.ctx, NOW);
@@ -75,8 +80,16 @@ describe("address timeline", () => {
     insertHistory(t, domainId, { ip: "198.51.100.2", ageMs: 30 * 60_000 }, now);
     expect(ipTimeline(t.ctx, domainId)).toEqual([
       { ip: "198.51.100.2", from: new Date(now - 30 * 60_000).toISOString(), until: null },
-      { ip: "203.0.113.7", from: new Date(now - 2 * HOUR).toISOString(), until: new Date(now - 30 * 60_000).toISOString() },
-      { ip: "198.51.100.2", from: new Date(now - 5 * HOUR).toISOString(), until: new Date(now - 2 * HOUR).toISOString() },
+      {
+        ip: "203.0.113.7",
+        from: new Date(now - 2 * HOUR).toISOString(),
+        until: new Date(now - 30 * 60_000).toISOString(),
+      },
+      {
+        ip: "198.51.100.2",
+        from: new Date(now - 5 * HOUR).toISOString(),
+        until: new Date(now - 2 * HOUR).toISOString(),
+      },
     ]);
   });
 

@@ -11,7 +11,7 @@ import { PROVIDER_TYPES } from "../../src/dns/registry";
 import { ASSETS } from "../../views/assets";
 import { CF_TOKEN, createDomain, createProvider, expectErrorBody, insertHistory, resetData } from "../api/helpers";
 import { ENCRYPTION_KEY, makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
-import { attributeValues, count, elementCount, ORIGIN, page, signIn, domainForm } from "./helpers";
+import { attributeValues, count, domainForm, elementCount, ORIGIN, page, signIn } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -62,13 +62,46 @@ describe("without a session", () => {
 
   test("every state-changing route redirects too, and changes nothing", async () => {
     await seedPages();
-    const before = JSON.stringify([(await t.request("GET", "/api/v1/providers")).body, (await t.request("GET", "/api/v1/domains")).body]);
-    const posts = ["/providers/new", "/providers/1/edit", "/providers/1/verify", "/providers/1/enabled", "/providers/1/delete", "/domains", "/domains/1", "/domains/1/enabled", "/domains/1/update", "/domains/1/delete", "/update-keys", "/update-keys/1/delete", "/notifications/new", "/notifications/1/edit", "/notifications/1/test", "/notifications/1/enabled", "/notifications/1/delete"];
+    const before = JSON.stringify([
+      (await t.request("GET", "/api/v1/providers")).body,
+      (await t.request("GET", "/api/v1/domains")).body,
+    ]);
+    const posts = [
+      "/providers/new",
+      "/providers/1/edit",
+      "/providers/1/verify",
+      "/providers/1/enabled",
+      "/providers/1/delete",
+      "/domains",
+      "/domains/1",
+      "/domains/1/enabled",
+      "/domains/1/update",
+      "/domains/1/delete",
+      "/update-keys",
+      "/update-keys/1/delete",
+      "/notifications/new",
+      "/notifications/1/edit",
+      "/notifications/1/test",
+      "/notifications/1/enabled",
+      "/notifications/1/delete",
+    ];
     for (const path of posts) {
-      const response = await page(t, path, { form: { name: "x", type: "dynu", credential_api_key: "k", is_enabled: "false", domain_name: "a.example.com", provider_id: "1" } });
+      const response = await page(t, path, {
+        form: {
+          name: "x",
+          type: "dynu",
+          credential_api_key: "k",
+          is_enabled: "false",
+          domain_name: "a.example.com",
+          provider_id: "1",
+        },
+      });
       expect([path, response.status, response.headers.get("location")]).toEqual([path, 303, "/login"]);
     }
-    const after = JSON.stringify([(await t.request("GET", "/api/v1/providers")).body, (await t.request("GET", "/api/v1/domains")).body]);
+    const after = JSON.stringify([
+      (await t.request("GET", "/api/v1/providers")).body,
+      (await t.request("GET", "/api/v1/domains")).body,
+    ]);
     expect(after).toBe(before);
   });
 
@@ -91,7 +124,8 @@ describe("without a session", () => {
     // some replacements there decode to the very same bytes.
     const token = cookie.split("=")[1]!;
     const signatureStart = token.lastIndexOf(".") + 1;
-    const forged = token.slice(0, signatureStart) + (token[signatureStart] === "A" ? "B" : "A") + token.slice(signatureStart + 1);
+    const forged =
+      token.slice(0, signatureStart) + (token[signatureStart] === "A" ? "B" : "A") + token.slice(signatureStart + 1);
     for (const value of ["not-a-jwt", forged]) {
       const response = await page(t, "/", { cookie: `ddnsd_session=${value}` });
       expect(response.status).toBe(303);
@@ -102,7 +136,9 @@ describe("without a session", () => {
 
 describe("signing in and out", () => {
   test("signing in sets the session cookie: HttpOnly, SameSite=Strict, outliving the token (so its expiry can be told)", async () => {
-    const response = await page(t, "/login", { form: { username: "admin", password: TEST_PASSWORD, next: "/providers" } });
+    const response = await page(t, "/login", {
+      form: { username: "admin", password: TEST_PASSWORD, next: "/providers" },
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/providers");
     const setCookie = response.headers.get("set-cookie")!;
@@ -212,7 +248,11 @@ describe("cross-site requests", () => {
 
   test("a same-site Referer is enough when the browser sends no Origin", async () => {
     await createProvider(t, { name: "Home" });
-    const response = await page(t, "/providers/1/enabled", { form: { is_enabled: "false" }, cookie, headers: { origin: "", referer: `${ORIGIN}/providers` } });
+    const response = await page(t, "/providers/1/enabled", {
+      form: { is_enabled: "false" },
+      cookie,
+      headers: { origin: "", referer: `${ORIGIN}/providers` },
+    });
     expect([response.status, response.headers.get("location")]).toEqual([303, "/providers"]);
     expect((await t.request("GET", "/api/v1/providers/1")).body.is_enabled).toBe(false);
   });
@@ -220,7 +260,10 @@ describe("cross-site requests", () => {
 
 describe("providers", () => {
   test("adding one redirects to the list with a notice; the list shows it masked", async () => {
-    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "cloudflare", credential_api_token: CF_TOKEN, is_enabled: "on" } });
+    const response = await page(t, "/providers/new", {
+      cookie,
+      form: { name: "Home", type: "cloudflare", credential_api_token: CF_TOKEN, is_enabled: "on" },
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/providers");
     const flash = response.headers.get("set-cookie")!.split(";")[0]!;
@@ -237,11 +280,18 @@ describe("providers", () => {
   });
 
   test("a validation error comes back next to its field, with everything typed kept", async () => {
-    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "dynu", credential_api_key: "   " } });
+    const response = await page(t, "/providers/new", {
+      cookie,
+      form: { name: "Home", type: "dynu", credential_api_key: "   " },
+    });
     expect(response.status).toBe(200);
     expect(attributeValues(response.text, "#f-credential_api_key", "aria-invalid")).toEqual(["true"]);
-    expect(attributeValues(response.text, "#f-credential_api_key", "aria-describedby")).toEqual(["f-credential_api_key-help f-credential_api_key-error"]);
-    expect(response.text).toContain('<p class="field-error" id="f-credential_api_key-error">is required for a Dynu provider</p>');
+    expect(attributeValues(response.text, "#f-credential_api_key", "aria-describedby")).toEqual([
+      "f-credential_api_key-help f-credential_api_key-error",
+    ]);
+    expect(response.text).toContain(
+      '<p class="field-error" id="f-credential_api_key-error">is required for a Dynu provider</p>',
+    );
     expect(attributeValues(response.text, "#f-name", "value")).toEqual(["Home"]);
     expect(response.text).toContain('<input type="hidden" name="type" value="dynu"/>');
     expect(attributeValues(response.text, "#f-is_enabled", "checked")).toEqual([]);
@@ -249,7 +299,10 @@ describe("providers", () => {
   });
 
   test("without JavaScript, Continue shows the chosen type's fields and saves nothing", async () => {
-    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "dynu", credential_api_token: "typed", continue: "type" } });
+    const response = await page(t, "/providers/new", {
+      cookie,
+      form: { name: "Home", type: "dynu", credential_api_token: "typed", continue: "type" },
+    });
     expect(response.status).toBe(200);
     expect(response.text).toContain('<input type="hidden" name="type" value="dynu"/>');
     expect(attributeValues(response.text, "#f-credential_api_key", "name")).toEqual(["credential_api_key"]);
@@ -259,13 +312,19 @@ describe("providers", () => {
   });
 
   test("an unknown type is refused by the same rule as the API", async () => {
-    const response = await page(t, "/providers/new", { cookie, form: { name: "Home", type: "nosuchservice", credential_token: "x" } });
+    const response = await page(t, "/providers/new", {
+      cookie,
+      form: { name: "Home", type: "nosuchservice", credential_token: "x" },
+    });
     expect(response.text).toContain(`id="f-type-error">must be one of: ${PROVIDER_TYPES.join(", ")}</p>`);
   });
 
   test("a duplicate name is shown above the form", async () => {
     await createProvider(t, { name: "Home" });
-    const response = await page(t, "/providers/new", { cookie, form: { name: "home", type: "cloudflare", credential_api_token: CF_TOKEN } });
+    const response = await page(t, "/providers/new", {
+      cookie,
+      form: { name: "home", type: "cloudflare", credential_api_token: CF_TOKEN },
+    });
     expect(response.status).toBe(200);
     expect(response.text).toContain("A provider named &quot;Home&quot; already exists");
     expect(response.text).not.toContain(CF_TOKEN);
@@ -274,23 +333,36 @@ describe("providers", () => {
   test("editing with an empty credential keeps the stored one", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const sealed = t.ctx.db.select({ credentials: providers.credentials }).from(providers).get()!.credentials;
-    const response = await page(t, `/providers/${provider.id}/edit`, { cookie, form: { name: "Home renamed", type: "cloudflare", credential_api_token: "", is_enabled: "on" } });
+    const response = await page(t, `/providers/${provider.id}/edit`, {
+      cookie,
+      form: { name: "Home renamed", type: "cloudflare", credential_api_token: "", is_enabled: "on" },
+    });
     expect(response.status).toBe(303);
     expect(t.ctx.db.select({ credentials: providers.credentials }).from(providers).get()!.credentials).toBe(sealed);
-    expect((await t.request("GET", `/api/v1/providers/${provider.id}`)).body).toMatchObject({ name: "Home renamed", credentials: provider.credentials });
+    expect((await t.request("GET", `/api/v1/providers/${provider.id}`)).body).toMatchObject({
+      name: "Home renamed",
+      credentials: provider.credentials,
+    });
   });
 
   test("changing the type while it has domains is a conflict shown on the form", async () => {
     const provider = await createProvider(t, { name: "Home" });
     await createDomain(t, provider.id);
-    const response = await page(t, `/providers/${provider.id}/edit`, { cookie, form: { name: "Home", type: "dynu", credential_api_key: "new-key", is_enabled: "on" } });
+    const response = await page(t, `/providers/${provider.id}/edit`, {
+      cookie,
+      form: { name: "Home", type: "dynu", credential_api_key: "new-key", is_enabled: "on" },
+    });
     expect(response.status).toBe(200);
     expect(response.text).toContain("The provider&#x27;s type cannot change while it has domains");
   });
 
   test("the switch posts the state it sets and answers with the row", async () => {
     const provider = await createProvider(t, { name: "Home" });
-    const response = await page(t, `/providers/${provider.id}/enabled`, { cookie, form: { is_enabled: "false" }, htmx: true });
+    const response = await page(t, `/providers/${provider.id}/enabled`, {
+      cookie,
+      form: { is_enabled: "false" },
+      htmx: true,
+    });
     expect(response.status).toBe(200);
     expect(response.text).toStartWith(`<li id="provider-${provider.id}" class="card provider-card"`);
     expect(attributeValues(response.text, "button[role=switch]", "aria-checked")).toEqual(["false"]);
@@ -322,10 +394,14 @@ describe("providers", () => {
     await createDomain(t, provider.id);
     await createDomain(t, provider.id);
     const list = await page(t, "/providers", { cookie });
-    expect(attributeValues(list.text, "form[hx-confirm]", "hx-confirm")[0]).toContain("Its 2 domains and their history will be deleted too");
+    expect(attributeValues(list.text, "form[hx-confirm]", "hx-confirm")[0]).toContain(
+      "Its 2 domains and their history will be deleted too",
+    );
     const response = await page(t, `/providers/${provider.id}/delete`, { cookie, form: { confirm: "yes" } });
     expect(response.status).toBe(303);
-    expect(decodeURIComponent(response.headers.get("set-cookie")!)).toContain("Provider “Home” deleted, with its 2 domains.");
+    expect(decodeURIComponent(response.headers.get("set-cookie")!)).toContain(
+      "Provider “Home” deleted, with its 2 domains.",
+    );
     expect((await t.request("GET", "/api/v1/domains")).body).toEqual([]);
   });
 });
@@ -339,7 +415,10 @@ describe("domains", () => {
   const form = (fields: Record<string, string> = {}) => domainForm(providerId, { ...fields });
 
   test("adding one stores what the form said", async () => {
-    const response = await page(t, "/domains", { cookie, form: form({ domain_name: "Home.Example.com.", cron_schedule: "*/10 * * * *", ttl: "300", proxied: "true" }) });
+    const response = await page(t, "/domains", {
+      cookie,
+      form: form({ domain_name: "Home.Example.com.", cron_schedule: "*/10 * * * *", ttl: "300", proxied: "true" }),
+    });
     expect(response.status).toBe(303);
     expect((await t.request("GET", "/api/v1/domains/1")).body).toMatchObject({
       domain_name: "home.example.com",
@@ -350,11 +429,26 @@ describe("domains", () => {
   });
 
   const INVALID: { name: string; fields: Record<string, string>; field: string; message: string }[] = [
-    { name: "a hostname that isn't one", fields: { domain_name: "not a hostname" }, field: "domain_name", message: "is not a valid hostname" },
-    { name: "an IP address for a hostname", fields: { domain_name: "192.0.2.1" }, field: "domain_name", message: "not an IP address" },
+    {
+      name: "a hostname that isn't one",
+      fields: { domain_name: "not a hostname" },
+      field: "domain_name",
+      message: "is not a valid hostname",
+    },
+    {
+      name: "an IP address for a hostname",
+      fields: { domain_name: "192.0.2.1" },
+      field: "domain_name",
+      message: "not an IP address",
+    },
     { name: "a TTL that isn't a number", fields: { ttl: "soon" }, field: "ttl", message: "must be 1 (automatic)" },
     { name: "a TTL out of range", fields: { ttl: "5" }, field: "ttl", message: "60 to 86400 seconds for Cloudflare" },
-    { name: "a record type the API refuses", fields: { record_type: "MX" }, field: "record_type", message: 'must be &quot;A&quot;' },
+    {
+      name: "a record type the API refuses",
+      fields: { record_type: "MX" },
+      field: "record_type",
+      message: "must be &quot;A&quot;",
+    },
   ];
   for (const { name, fields, field, message } of INVALID) {
     test(`a validation error next to its field: ${name}`, async () => {
@@ -389,22 +483,36 @@ describe("domains", () => {
   test("the schedule preview answers as the user types", async () => {
     const empty = await page(t, "/domains/schedule-preview?cron_schedule=", { cookie, htmx: true });
     expect(empty.text).toContain("every 5 minutes (default)");
-    const cron = await page(t, `/domains/schedule-preview?cron_schedule=${encodeURIComponent("0 3 * * *")}`, { cookie, htmx: true });
+    const cron = await page(t, `/domains/schedule-preview?cron_schedule=${encodeURIComponent("0 3 * * *")}`, {
+      cookie,
+      htmx: true,
+    });
     expect(cron.text).toMatch(/next: (\w{3} )?03:00, \w{3} 03:00, \w{3} 03:00/);
     const bad = await page(t, "/domains/schedule-preview?cron_schedule=61+*+*+*+*", { cookie, htmx: true });
     expect(bad.text).toContain('class="field-error"');
   });
 
   test("editing keeps config keys the form doesn't show, and a new hostname forgets the old record", async () => {
-    const domain = await createDomain(t, providerId, { domain_name: "home.example.com", external_id: "rec-1", config: { zone_id: "zone-1", ttl: 60, note: "mine" } });
+    const domain = await createDomain(t, providerId, {
+      domain_name: "home.example.com",
+      external_id: "rec-1",
+      config: { zone_id: "zone-1", ttl: 60, note: "mine" },
+    });
     const edit = await page(t, `/domains/${domain.id}/edit`, { cookie });
     expect(attributeValues(edit.text, "#f-zone_id", "value")).toEqual(["zone-1"]);
     expect(attributeValues(edit.text, "#f-external_id", "value")).toEqual(["rec-1"]);
     // The form sends everything back, ids included, as they were shown.
-    const response = await page(t, `/domains/${domain.id}`, { cookie, form: form({ domain_name: "nas.example.com", ttl: "60", zone_id: "zone-1", external_id: "rec-1" }) });
+    const response = await page(t, `/domains/${domain.id}`, {
+      cookie,
+      form: form({ domain_name: "nas.example.com", ttl: "60", zone_id: "zone-1", external_id: "rec-1" }),
+    });
     expect(response.status).toBe(303);
     const saved = (await t.request("GET", `/api/v1/domains/${domain.id}`)).body;
-    expect(saved).toMatchObject({ domain_name: "nas.example.com", external_id: null, config: { ttl: 60, note: "mine", create_if_missing: true } });
+    expect(saved).toMatchObject({
+      domain_name: "nas.example.com",
+      external_id: null,
+      config: { ttl: 60, note: "mine", create_if_missing: true },
+    });
     expect(saved.config.zone_id).toBeUndefined();
   });
 
@@ -414,7 +522,9 @@ describe("domains", () => {
     const response = await page(t, `/domains/${domain.id}/update`, { cookie, form: { view: "dashboard" }, htmx: true });
     expect(response.status).toBe(200);
     expect(response.text).toStartWith(`<tr id="domain-${domain.id}">`);
-    expect(response.text).toContain("The public address could not be detected. Check this machine&#x27;s internet connection; nothing is written until the address is detected again.");
+    expect(response.text).toContain(
+      "The public address could not be detected. Check this machine&#x27;s internet connection; nothing is written until the address is detected again.",
+    );
     // No attempt reached the record, and it is not called current while its address is unknown.
     expect(response.text).toContain('<span class="badge badge-warn">Not checked</span>');
     // The dashboard's row layout: no Edit link.
@@ -460,14 +570,20 @@ describe("domains", () => {
   test("history pages, newest first, with the addresses held", async () => {
     const domain = await createDomain(t, providerId);
     const now = Date.now();
-    for (let i = 0; i < 30; i++) insertHistory(t, domain.id, { ip: i < 20 ? "198.51.100.2" : "203.0.113.7", ageMs: (30 - i) * 60_000, message: `row ${i}` }, now);
+    for (let i = 0; i < 30; i++)
+      insertHistory(
+        t,
+        domain.id,
+        { ip: i < 20 ? "198.51.100.2" : "203.0.113.7", ageMs: (30 - i) * 60_000, message: `row ${i}` },
+        now,
+      );
     const first = await page(t, `/domains/${domain.id}/history`, { cookie });
-    expect(count(first.text, "<tr><td data-label=\"When\"")).toBe(25);
+    expect(count(first.text, '<tr><td data-label="When"')).toBe(25);
     expect(first.text.indexOf("row 29")).toBeLessThan(first.text.indexOf("row 28"));
     expect(first.text).toContain("Page 1 of 2");
     expect(attributeValues(first.text, ".timeline-ip", "class")).toHaveLength(2);
     const second = await page(t, `/domains/${domain.id}/history?page=2`, { cookie });
-    expect(count(second.text, "<tr><td data-label=\"When\"")).toBe(5);
+    expect(count(second.text, '<tr><td data-label="When"')).toBe(5);
     expect(second.text).toContain("row 0");
   });
 
@@ -507,7 +623,15 @@ describe("never a secret", () => {
   test("no page holds a credential, the sealed value, a key or a password", async () => {
     const paths = await seedPages();
     const sealed = t.ctx.db.select({ credentials: providers.credentials }).from(providers).get()!.credentials;
-    const secrets = [CF_TOKEN, sealed, sealed.slice(3, 40), SECRET_KEY, ENCRYPTION_KEY, ADMIN_PASSWORD_SETTING, TEST_PASSWORD];
+    const secrets = [
+      CF_TOKEN,
+      sealed,
+      sealed.slice(3, 40),
+      SECRET_KEY,
+      ENCRYPTION_KEY,
+      ADMIN_PASSWORD_SETTING,
+      TEST_PASSWORD,
+    ];
     for (const path of paths) {
       const response = await page(t, path, { cookie });
       expect([path, response.status]).toEqual([path, 200]);
@@ -543,7 +667,8 @@ describe("plumbing", () => {
   test("the OpenAPI document lists only the API, /healthz, the router push and /metrics", async () => {
     const paths = Object.keys((await t.request("GET", "/docs/json", { token: null })).body.paths);
     expect(paths.length).toBeGreaterThan(5);
-    for (const path of paths) expect(["/healthz", "/nic/update", "/metrics"].includes(path) || path.startsWith("/api/v1/")).toBe(true);
+    for (const path of paths)
+      expect(["/healthz", "/nic/update", "/metrics"].includes(path) || path.startsWith("/api/v1/")).toBe(true);
   });
 
   test("the API is untouched by the pages: its errors stay JSON, its guard stays bearer", async () => {

@@ -4,7 +4,7 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { SERVICES } from "../../src/dns/registry";
-import { isPlaced, serviceCatalog, searchCatalog, SERVICE_GROUPS } from "../../views/service-catalog";
+import { isPlaced, SERVICE_GROUPS, searchCatalog, serviceCatalog } from "../../views/service-catalog";
 import { makeTestApp, type TestApp } from "../support";
 import { attributeValues, page, signIn } from "./helpers";
 
@@ -123,7 +123,9 @@ describe("GET /providers/new", () => {
 
   test("?q=nsupdate finds the name server and both nsupdate.info servers", async () => {
     const response = await page(t, "/providers/new?q=nsupdate", { cookie });
-    expect(shown(response.text).names.sort()).toEqual(["nsupdate.info (IPv4)", "nsupdate.info (IPv6)", "RFC 2136 (DNS UPDATE)"].sort());
+    expect(shown(response.text).names.sort()).toEqual(
+      ["nsupdate.info (IPv4)", "nsupdate.info (IPv6)", "RFC 2136 (DNS UPDATE)"].sort(),
+    );
   });
 
   test("a search that finds nothing says what to use instead", async () => {

@@ -324,7 +324,9 @@ describe("the service descriptions", () => {
       ["password", true],
       ["project_id", false],
     ]);
-    expect(selectel.options.map((o) => [o.key, o.default])).toEqual([["identity_url", "https://cloud.api.selcloud.ru/identity/v3"]]);
+    expect(selectel.options.map((o) => [o.key, o.default])).toEqual([
+      ["identity_url", "https://cloud.api.selcloud.ru/identity/v3"],
+    ]);
     expect(selectel.defaultApiUrl).toBe("https://api.selectel.ru/domains/v2");
     expect(selectel.recordTypes).toEqual(["A", "AAAA"]);
   });

@@ -10,7 +10,9 @@ import { Glob } from "bun";
 const ROOT = resolve(import.meta.dir, "..", "..");
 
 function sources(): string[] {
-  return ["src", "views"].flatMap((dir) => [...new Glob("**/*.{ts,tsx}").scanSync({ cwd: join(ROOT, dir) })].map((file) => join(ROOT, dir, file)));
+  return ["src", "views"].flatMap((dir) =>
+    [...new Glob("**/*.{ts,tsx}").scanSync({ cwd: join(ROOT, dir) })].map((file) => join(ROOT, dir, file)),
+  );
 }
 
 /** The local files a module imports (packages and assets left out). */
@@ -21,7 +23,9 @@ function importsOf(file: string): string[] {
     .filter((specifier) => specifier.startsWith("."))
     .map((specifier) => {
       const base = resolve(dirname(file), specifier);
-      return [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => existsSync(candidate) && /\.tsx?$/.test(candidate));
+      return [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find(
+        (candidate) => existsSync(candidate) && /\.tsx?$/.test(candidate),
+      );
     })
     .filter((path): path is string => path !== undefined);
 }
@@ -35,7 +39,8 @@ function cycles(graph: Map<string, string[]>): string[] {
     state.set(node, "open");
     stack.push(node);
     for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === "open") found.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(ROOT, f)).join(" → "));
+      if (state.get(next) === "open")
+        found.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(ROOT, f)).join(" → "));
       else if (!state.has(next)) visit(next);
     }
     stack.pop();
@@ -91,7 +96,8 @@ function layerViolations(graph: Map<string, string[]>): { unplaced: string[]; up
   for (const [file, imported] of graph) {
     for (const target of [file, ...imported]) if (layerOf(partOf(target)) < 0) unplaced.add(partOf(target));
     for (const target of imported) {
-      if (layerOf(partOf(target)) > layerOf(partOf(file))) upward.add(`${relative(ROOT, file)} → ${relative(ROOT, target)}`);
+      if (layerOf(partOf(target)) > layerOf(partOf(file)))
+        upward.add(`${relative(ROOT, file)} → ${relative(ROOT, target)}`);
     }
   }
   return { unplaced: [...unplaced].sort(), upward: [...upward].sort() };
@@ -115,7 +121,11 @@ function dnsViolations(graph: Map<string, string[]>): string[] {
       const wrong =
         (to === "services" && from === "services") ||
         (to === "services" && relative(ROOT, file) !== "src/dns/registry.ts") ||
-        ((from === "protocols" || from === "signing") && (to === "services" || target.endsWith("reconcile.ts") || target.endsWith("one-shot-policy.ts") || target.endsWith("registry.ts")));
+        ((from === "protocols" || from === "signing") &&
+          (to === "services" ||
+            target.endsWith("reconcile.ts") ||
+            target.endsWith("one-shot-policy.ts") ||
+            target.endsWith("registry.ts")));
       if (wrong) found.push(`${relative(ROOT, file)} → ${relative(ROOT, target)}`);
     }
   }
@@ -132,7 +142,15 @@ describe("imports", () => {
 
   test("the check sees a cycle when there is one", () => {
     const [a, b, c] = ["a.ts", "b.ts", "c.ts"].map((name) => join(ROOT, name)) as [string, string, string];
-    expect(cycles(new Map([[a, [b]], [b, [c]], [c, [b]]]))).toEqual(["b.ts → c.ts → b.ts"]);
+    expect(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, [b]],
+        ]),
+      ),
+    ).toEqual(["b.ts → c.ts → b.ts"]);
   });
 
   test("every folder of src/ has its place in the layer table", () => {
@@ -151,28 +169,28 @@ describe("imports", () => {
   });
 
   test("the dns/ check sees a service importing another and a signer importing a policy", () => {
-    const [registry, a, b, signer, policy] = ["registry.ts", "services/a.ts", "services/b.ts", "signing/s.ts", "reconcile.ts"].map((name) => join(ROOT, "src", "dns", name)) as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [registry, a, b, signer, policy] = [
+      "registry.ts",
+      "services/a.ts",
+      "services/b.ts",
+      "signing/s.ts",
+      "reconcile.ts",
+    ].map((name) => join(ROOT, "src", "dns", name)) as [string, string, string, string, string];
     const graph = new Map([
       [registry, [a, b]],
       [a, [b, policy]],
       [signer, [policy]],
     ]);
-    expect(dnsViolations(graph)).toEqual(["src/dns/services/a.ts → src/dns/services/b.ts", "src/dns/signing/s.ts → src/dns/reconcile.ts"]);
+    expect(dnsViolations(graph)).toEqual([
+      "src/dns/services/a.ts → src/dns/services/b.ts",
+      "src/dns/signing/s.ts → src/dns/reconcile.ts",
+    ]);
   });
 
   test("the layer check sees an upward import and a folder with no place", () => {
-    const [store, dns, modules, odd] = ["src/db/a.ts", "src/dns/b.ts", "src/modules/c.ts", "src/odd/d.ts"].map((name) => join(ROOT, name)) as [
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [store, dns, modules, odd] = ["src/db/a.ts", "src/dns/b.ts", "src/modules/c.ts", "src/odd/d.ts"].map((name) =>
+      join(ROOT, name),
+    ) as [string, string, string, string];
     const graph = new Map([
       [modules, [dns, store]],
       [dns, [modules]],

@@ -14,7 +14,9 @@ describe("logger", () => {
   test("text lines carry time, level, message and fields", () => {
     const { lines, log } = collect("text");
     log.info("request", { method: "GET", path: "/api/v1/domains", status: 200, duration_ms: 1.5 });
-    expect(lines).toEqual(["2026-11-21T13:05:09.123Z INFO  request method=GET path=/api/v1/domains status=200 duration_ms=1.5"]);
+    expect(lines).toEqual([
+      "2026-11-21T13:05:09.123Z INFO  request method=GET path=/api/v1/domains status=200 duration_ms=1.5",
+    ]);
   });
 
   test("text values with spaces or quotes are quoted", () => {
@@ -26,7 +28,12 @@ describe("logger", () => {
   test("JSON lines are one object each", () => {
     const { lines, log } = collect("json");
     log.error("unexpected error", { request_id: "abc" });
-    expect(JSON.parse(lines[0]!)).toEqual({ time: "2026-11-21T13:05:09.123Z", level: "error", msg: "unexpected error", request_id: "abc" });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: "2026-11-21T13:05:09.123Z",
+      level: "error",
+      msg: "unexpected error",
+      request_id: "abc",
+    });
   });
 
   test.each([

@@ -3,8 +3,8 @@
 // read at each scrape.
 
 import { describe, expect, test } from "bun:test";
+import { type MetricsSources, UpdateMetrics } from "../../src/modules/prometheus/service";
 import type { DomainRow } from "../../src/store/rows";
-import { UpdateMetrics, type MetricsSources } from "../../src/modules/prometheus/service";
 import type { RecordedUpdate } from "../../src/updater/events";
 import type { UpdateOutcome } from "../../src/updater/outcome";
 
@@ -80,7 +80,9 @@ describe("UpdateMetrics from its sources alone", () => {
     expect(text).toContain('ddnsd_domains{state="ok"} 2');
     expect(text).toContain('ddnsd_domains{state="failing"} 1');
     expect(text).toContain('ddnsd_domains{state="pending"} 0');
-    expect(text).toContain('ddnsd_record_last_success_timestamp_seconds{domain="home.example.com",record_type="A"} 1700000000');
+    expect(text).toContain(
+      'ddnsd_record_last_success_timestamp_seconds{domain="home.example.com",record_type="A"} 1700000000',
+    );
     expect(text.some((line) => line.includes("never.example.com"))).toBe(false);
     expect(text).toContain("process_start_time_seconds 1700000123");
   });

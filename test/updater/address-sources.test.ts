@@ -5,7 +5,19 @@
 
 import { afterAll, afterEach, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
-import { addDomain, addProvider, duePass, forceUpdate, getDomain, historyOf, makeDue, NEXT_IPV4, OLD_IPV4, type Rig, useRig } from "./harness";
+import {
+  addDomain,
+  addProvider,
+  duePass,
+  forceUpdate,
+  getDomain,
+  historyOf,
+  makeDue,
+  NEXT_IPV4,
+  OLD_IPV4,
+  type Rig,
+  useRig,
+} from "./harness";
 
 const PUSHED = "81.2.69.180";
 const FIXED = "81.2.69.160";
@@ -17,13 +29,17 @@ function cloudflareRecord(rig: Rig, name: string, content = OLD_IPV4): void {
 
 async function push(rig: Rig, query: string, key: string): Promise<string> {
   const response = await rig.t.app.handle(
-    new Request(`http://localhost/nic/update?${query}`, { headers: { Authorization: `Basic ${btoa(`router:${key}`)}` } }),
+    new Request(`http://localhost/nic/update?${query}`, {
+      headers: { Authorization: `Basic ${btoa(`router:${key}`)}` },
+    }),
   );
   return (await response.text()).trim();
 }
 
 async function newKey(rig: Rig): Promise<string> {
-  return (await rig.t.request("POST", "/api/v1/update-keys", { body: { name: `router-${crypto.randomUUID().slice(0, 6)}` } })).body.key;
+  return (
+    await rig.t.request("POST", "/api/v1/update-keys", { body: { name: `router-${crypto.randomUUID().slice(0, 6)}` } })
+  ).body.key;
 }
 
 describe("address_source in the API", () => {
@@ -44,12 +60,17 @@ describe("address_source in the API", () => {
       ["fixed:2A01:4F8:0:0::5", "AAAA", "fixed:2a01:4f8::5"],
     ];
     for (const [index, [given, type, stored]] of cases.entries()) {
-      const domain = await addDomain(rig.t, provider.id, `h${index}.example.com`, { record_type: type, address_source: given });
+      const domain = await addDomain(rig.t, provider.id, `h${index}.example.com`, {
+        record_type: type,
+        address_source: given,
+      });
       expect((await getDomain(rig.t, domain.id)).address_source).toBe(stored);
     }
     const plain = await addDomain(rig.t, provider.id, "plain.example.com");
     expect((await getDomain(rig.t, plain.id)).address_source).toBeNull();
-    const changed = await rig.t.request("PUT", `/api/v1/domains/${plain.id}`, { body: { address_source: "interface:wan1" } });
+    const changed = await rig.t.request("PUT", `/api/v1/domains/${plain.id}`, {
+      body: { address_source: "interface:wan1" },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.address_source).toBe("interface:wan1");
     const reset = await rig.t.request("PUT", `/api/v1/domains/${plain.id}`, { body: { address_source: null } });
@@ -75,7 +96,9 @@ describe("address_source in the API", () => {
     }
     expect((await rig.t.request("GET", "/api/v1/domains")).body).toEqual([]);
     const domain = await addDomain(rig.t, provider.id, "ok.example.com");
-    const refused = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { address_source: "fixed:10.0.0.1" } });
+    const refused = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, {
+      body: { address_source: "fixed:10.0.0.1" },
+    });
     expect(refused.status).toBe(422);
     expect((await getDomain(rig.t, domain.id)).address_source).toBeNull();
   });
@@ -84,7 +107,9 @@ describe("address_source in the API", () => {
     const provider = await addProvider(rig.t, "cloudflare", { name: "home" });
     const domain = await addDomain(rig.t, provider.id, "wan.example.com", { address_source: "interface:wan1" });
     const exported = await rig.t.app.handle(
-      new Request("http://localhost/api/v1/config/export", { headers: { Authorization: `Bearer ${await rig.t.token()}` } }),
+      new Request("http://localhost/api/v1/config/export", {
+        headers: { Authorization: `Bearer ${await rig.t.token()}` },
+      }),
     );
     const text = await exported.text();
     expect(text).toContain("address_source: interface:wan1");
@@ -195,10 +220,20 @@ describe("fixed and push-only records", () => {
       const key = await newKey(rig);
       await push(rig, `hostname=home.example.com&myip=${PUSHED}`, key);
       const made = await rig.t.request("POST", "/api/v1/notifications", {
-        body: { name: "hook", type: "webhook", options: { url: `http://127.0.0.1:${hook.port}/` }, events: ["push_stale"] },
+        body: {
+          name: "hook",
+          type: "webhook",
+          options: { url: `http://127.0.0.1:${hook.port}/` },
+          events: ["push_stale"],
+        },
       });
       expect(made.status).toBe(200);
-      const metrics = async () => (await rig.t.app.handle(new Request("http://localhost/metrics", { headers: { Authorization: `Bearer ${await rig.t.token()}` } }))).text();
+      const metrics = async () =>
+        (
+          await rig.t.app.handle(
+            new Request("http://localhost/metrics", { headers: { Authorization: `Bearer ${await rig.t.token()}` } }),
+          )
+        ).text();
       expect(await metrics()).toContain('ddnsd_push_stale{domain="home.example.com",record_type="A"} 0');
 
       setSystemTime(new Date(Date.now() + 25 * 3600_000));
@@ -290,7 +325,9 @@ describe("two echo services must agree", () => {
 });
 
 describe("DDNS_ECHO_AGREE=1", () => {
-  const current = useRig({ env: ({ echo }) => ({ DDNS_IPV4_URLS: `${echo.url}/v4,${echo.url}/json`, DDNS_ECHO_AGREE: "1" }) });
+  const current = useRig({
+    env: ({ echo }) => ({ DDNS_IPV4_URLS: `${echo.url}/v4,${echo.url}/json`, DDNS_ECHO_AGREE: "1" }),
+  });
 
   test("the first answer is enough, as before", async () => {
     const rig = current();
@@ -316,9 +353,17 @@ describe("a detection outage is the detection's", () => {
     await duePass(rig.t);
     await duePass(rig.t);
     // The two identical detection failures are one history row with a count.
-    expect((await historyOf(rig.t, domain.id)).map((row) => [row.status, row.repeat_count])).toEqual([["FAILED", 2], ["SUCCESS", 1]]);
+    expect((await historyOf(rig.t, domain.id)).map((row) => [row.status, row.repeat_count])).toEqual([
+      ["FAILED", 2],
+      ["SUCCESS", 1],
+    ]);
     const stats = (await rig.t.request("GET", "/api/v1/metrics/provider-stats")).body.providers[0];
-    expect(stats).toMatchObject({ updates_24h: 1, successful_updates_24h: 1, failed_updates_24h: 0, success_rate_24h: 100 });
+    expect(stats).toMatchObject({
+      updates_24h: 1,
+      successful_updates_24h: 1,
+      failed_updates_24h: 0,
+      success_rate_24h: 100,
+    });
     const dashboard = (await rig.t.request("GET", "/api/v1/metrics/dashboard")).body;
     expect(dashboard).toMatchObject({ total_updates_24h: 1, failed_updates_24h: 0, success_rate_24h: 100 });
   });

@@ -50,7 +50,9 @@ describe("backoff after failures", () => {
         expectDelay(state.next_run_at, before, seconds);
       }
       // The same failure every pass: one history row that counts them.
-      expect((await historyOf(rig.t, domain.id)).map((row: { repeat_count: number }) => row.repeat_count)).toEqual([s.delays.length]);
+      expect((await historyOf(rig.t, domain.id)).map((row: { repeat_count: number }) => row.repeat_count)).toEqual([
+        s.delays.length,
+      ]);
 
       rig.cf.clearFaults();
       const before = Date.now();
@@ -155,7 +157,11 @@ describe("a provider's 429 Retry-After", () => {
     rig.t.ctx.sqlite.query("UPDATE providers SET paused_until = ? WHERE id = ?").run(Date.now() - 1, cloudflare.id);
     makeDue(rig.t);
     const after = await rig.t.ctx.scheduler.runPass();
-    expect(after.filter((o) => o.hostname.endsWith(".example.com")).map((o) => o.result)).toEqual(["updated", "updated", "updated"]);
+    expect(after.filter((o) => o.hostname.endsWith(".example.com")).map((o) => o.result)).toEqual([
+      "updated",
+      "updated",
+      "updated",
+    ]);
   });
 
   test("a 429 without Retry-After still pauses Cloudflare for a minute", async () => {
@@ -168,7 +174,7 @@ describe("a provider's 429 Retry-After", () => {
   });
 });
 
-describe("one burst of \"slow down\" answers", () => {
+describe('one burst of "slow down" answers', () => {
   const current = useRig();
   let rig: Rig;
   beforeEach(() => {
@@ -188,4 +194,3 @@ describe("one burst of \"slow down\" answers", () => {
     for (const outcome of outcomes) expect(outcome.message).toMatch(/; pausing (59|60) s$/);
   });
 });
-

@@ -108,7 +108,9 @@ describe("ddnsd check", () => {
       const db = new Database(join(dir, "ddnsd.db"), { readonly: true });
       try {
         const row = db
-          .query<{ status: string; message: string }, [number]>("SELECT status, message FROM history WHERE domain_id = ? ORDER BY id DESC")
+          .query<{ status: string; message: string }, [number]>(
+            "SELECT status, message FROM history WHERE domain_id = ? ORDER BY id DESC",
+          )
           .get(ids.fresh!);
         expect(row).toEqual({ status: "FAILED", message: "Cloudflare: Invalid access token (code 9109, HTTP 403)" });
       } finally {

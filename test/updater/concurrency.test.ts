@@ -31,7 +31,10 @@ describe("updates of one record never overlap", () => {
     const zone = rig.cf.addZone("example.com");
     const record = rig.cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
     const provider = await addProvider(rig.t, "cloudflare");
-    const domain = await addDomain(rig.t, provider.id, "home.example.com", { external_id: record.id, config: { zone_id: zone.id } });
+    const domain = await addDomain(rig.t, provider.id, "home.example.com", {
+      external_id: record.id,
+      config: { zone_id: zone.id },
+    });
     rig.cf.fault({ delayMs: 300 }, undefined, (r) => r.method === "PATCH");
 
     const [a, b] = await Promise.all([forceUpdate(rig.t, domain.id), forceUpdate(rig.t, domain.id)]);
@@ -106,7 +109,11 @@ describe("updates of one record never overlap", () => {
 
     const outcomes = await rig.t.ctx.scheduler.runPass();
     expect(outcomes.map((o) => o.result)).toEqual(["updated", "updated"]);
-    expect(rig.dynu.domain("example.org")).toMatchObject({ ipv4Address: ECHO_DEFAULT_IPV4, ipv6Address: ECHO_DEFAULT_IPV6, ttl: 90 });
+    expect(rig.dynu.domain("example.org")).toMatchObject({
+      ipv4Address: ECHO_DEFAULT_IPV4,
+      ipv6Address: ECHO_DEFAULT_IPV6,
+      ttl: 90,
+    });
 
     // And again when only IPv4 changes later on.
     rig.echo.ipv4 = NEXT_IPV4;
@@ -213,7 +220,9 @@ describe("history retention", () => {
     const provider = await addProvider(rig.t, "cloudflare");
     const domain = await addDomain(rig.t, provider.id, "home.example.com");
     for (let i = 0; i < 2; i++) expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
-    expect((await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { is_enabled: false } })).status).toBe(200);
+    expect((await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { is_enabled: false } })).status).toBe(
+      200,
+    );
     for (let i = 0; i < 3; i++) expect((await forceUpdate(rig.t, domain.id)).status).toBe(409);
     const rows = await historyOf(rig.t, domain.id);
     expect(rows.map((r) => [r.status, r.message, r.repeat_count])).toEqual([
@@ -311,7 +320,12 @@ describe("edits made while an update is in flight", () => {
     expect((await historyOf(rig.t, domainId))[0].message).toContain("home.example.com");
 
     const domain = await rig.t.request("GET", `/api/v1/domains/${domainId}`);
-    expect(domain.body).toMatchObject({ domain_name: "renamed.example.com", last_update_status: null, last_known_ip: null, external_id: null });
+    expect(domain.body).toMatchObject({
+      domain_name: "renamed.example.com",
+      last_update_status: null,
+      last_known_ip: null,
+      external_id: null,
+    });
     const [outcome] = await rig.t.ctx.scheduler.runPass();
     expect(outcome).toMatchObject({ hostname: "renamed.example.com", result: "updated" });
     expect(rig.cf.record("renamed.example.com", "A")?.content).toBe(ECHO_DEFAULT_IPV4);
@@ -325,8 +339,16 @@ describe("edits made while the public IP is being detected", () => {
   const row = (rig: Rig, id: number) => rig.t.ctx.sqlite.query("SELECT * FROM domains WHERE id = ?").get(id);
 
   const disablers = [
-    { what: "the domain", disable: (rig: Rig, ids: { domain: number; provider: number }) => rig.t.request("PUT", `/api/v1/domains/${ids.domain}`, { body: { is_enabled: false } }) },
-    { what: "its provider", disable: (rig: Rig, ids: { domain: number; provider: number }) => rig.t.request("PUT", `/api/v1/providers/${ids.provider}`, { body: { is_enabled: false } }) },
+    {
+      what: "the domain",
+      disable: (rig: Rig, ids: { domain: number; provider: number }) =>
+        rig.t.request("PUT", `/api/v1/domains/${ids.domain}`, { body: { is_enabled: false } }),
+    },
+    {
+      what: "its provider",
+      disable: (rig: Rig, ids: { domain: number; provider: number }) =>
+        rig.t.request("PUT", `/api/v1/providers/${ids.provider}`, { body: { is_enabled: false } }),
+    },
   ];
 
   for (const { what, disable } of disablers) {
@@ -377,7 +399,14 @@ describe("edits made while the public IP is being detected", () => {
       const rows = await historyOf(rig.t, domain.id);
       expect(rows.map((r) => r.repeat_count)).toEqual([2]);
       for (const r of rows) {
-        expect(r).toMatchObject({ status: "FAILED", ip_address: null, previous_ip: null, trigger: "manual", duration_ms: 0, message: response.body.detail });
+        expect(r).toMatchObject({
+          status: "FAILED",
+          ip_address: null,
+          previous_ip: null,
+          trigger: "manual",
+          duration_ms: 0,
+          message: response.body.detail,
+        });
       }
       expect(row(rig, domain.id)).toEqual(before);
     });
@@ -395,13 +424,19 @@ describe("edits made while the public IP is being detected", () => {
     rig.echo.fault({ delayMs: 300 }, 1, "/v4");
     const pass = rig.t.ctx.scheduler.runPass();
     await untilInFlight(rig.echo, "the echo service (the pass's detection)");
-    const renamed = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { domain_name: "renamed.example.com" } });
+    const renamed = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, {
+      body: { domain_name: "renamed.example.com" },
+    });
     expect(renamed.status).toBe(200);
     await pass;
 
     // Checked as the renamed domain it now is: never written, so written — not "unchanged" under the old name's state.
     expect(rig.cf.record("renamed.example.com", "A")?.content).toBe(ECHO_DEFAULT_IPV4);
     const after = await rig.t.request("GET", `/api/v1/domains/${domain.id}`);
-    expect(after.body).toMatchObject({ domain_name: "renamed.example.com", last_update_status: "SUCCESS", last_known_ip: ECHO_DEFAULT_IPV4 });
+    expect(after.body).toMatchObject({
+      domain_name: "renamed.example.com",
+      last_update_status: "SUCCESS",
+      last_known_ip: ECHO_DEFAULT_IPV4,
+    });
   });
 });

@@ -3,10 +3,10 @@
 // and the record at the provider exactly as it was.
 
 import { beforeEach, describe, expect, test } from "bun:test";
+import { CREDENTIALS_UNREADABLE } from "../../src/updater/write";
 import type { CloudflareFault } from "../fakes/cloudflare";
 import type { DynuFault } from "../fakes/dynu";
 import { ECHO_DEFAULT_IPV4 } from "../fakes/echo";
-import { CREDENTIALS_UNREADABLE } from "../../src/updater/write";
 import {
   addDomain,
   addProvider,
@@ -56,12 +56,17 @@ const cases: FaultCase[] = [
     arrange(rig) {
       const zone = rig.cf.zones.values().next().value!;
       cloudflareFault(
-        { status: 400, code: 7003, message: `Could not route to /zones/${zone.id}/dns_records, perhaps your object identifier is invalid?` },
+        {
+          status: 400,
+          code: 7003,
+          message: `Could not route to /zones/${zone.id}/dns_records, perhaps your object identifier is invalid?`,
+        },
         (path) => path.includes("/dns_records"),
       )(rig);
       return { config: { zone_id: zone.id } };
     },
-    reason: /^Cloudflare: Could not route to \/zones\/[0-9a-f]{32}\/dns_records, perhaps your object identifier is invalid\? \(code 7003, HTTP 400\)$/,
+    reason:
+      /^Cloudflare: Could not route to \/zones\/[0-9a-f]{32}\/dns_records, perhaps your object identifier is invalid\? \(code 7003, HTTP 400\)$/,
   },
   {
     name: "Cloudflare 404 code 81044 (record does not exist)",
@@ -199,7 +204,11 @@ describe("provider failures", () => {
     describe(trigger === "manual" ? "forced (update_ip → 502)" : "scheduled pass", () => {
       for (const c of cases) {
         test(c.name, async () => {
-          const provider = await addProvider(rig.t, c.provider, c.credential === undefined ? {} : { credential: c.credential });
+          const provider = await addProvider(
+            rig.t,
+            c.provider,
+            c.credential === undefined ? {} : { credential: c.credential },
+          );
           const hostname = c.provider === "cloudflare" ? "home.example.com" : "www.example.org";
           const extra = c.arrange(rig) ?? {};
           const domain = await addDomain(rig.t, provider.id, hostname, extra);
@@ -224,8 +233,17 @@ describe("provider failures", () => {
 
           const rows = await historyOf(rig.t, domain.id);
           expect(rows).toHaveLength(1);
-          expect(rows[0]).toMatchObject({ status: "FAILED", trigger, ip_address: ECHO_DEFAULT_IPV4, previous_ip: null, message });
-          expect(await getDomain(rig.t, domain.id)).toMatchObject({ last_update_status: "FAILED", last_known_ip: null });
+          expect(rows[0]).toMatchObject({
+            status: "FAILED",
+            trigger,
+            ip_address: ECHO_DEFAULT_IPV4,
+            previous_ip: null,
+            message,
+          });
+          expect(await getDomain(rig.t, domain.id)).toMatchObject({
+            last_update_status: "FAILED",
+            last_known_ip: null,
+          });
           expect(recordSnapshot(rig, c.provider)).toBe(before);
 
           const paused = rig.t.ctx.sqlite
@@ -246,7 +264,13 @@ describe("provider failures", () => {
 
 describe("detection failures", () => {
   // One answer is enough here (DDNS_ECHO_AGREE=1): these tests are about sources failing, not disagreeing.
-  const current = useRig({ env: ({ echo }) => ({ DDNS_IPV4_URLS: `${echo.url}/v4,${echo.url}/json`, DDNS_HTTP_TIMEOUT: "1s", DDNS_ECHO_AGREE: "1" }) });
+  const current = useRig({
+    env: ({ echo }) => ({
+      DDNS_IPV4_URLS: `${echo.url}/v4,${echo.url}/json`,
+      DDNS_HTTP_TIMEOUT: "1s",
+      DDNS_ECHO_AGREE: "1",
+    }),
+  });
   let rig: Rig;
   beforeEach(() => {
     rig = current();
@@ -270,7 +294,12 @@ describe("detection failures", () => {
     expect(rig.cf.requests).toHaveLength(0);
     const rows = await historyOf(rig.t, domain.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: "FAILED", ip_address: null, trigger: "manual", message: response.body.detail });
+    expect(rows[0]).toMatchObject({
+      status: "FAILED",
+      ip_address: null,
+      trigger: "manual",
+      message: response.body.detail,
+    });
     expect(rig.cf.record("home.example.com", "A")?.content).toBe(OLD_IPV4);
   });
 
@@ -333,7 +362,12 @@ describe("credentials that cannot be decrypted (DDNS_ENCRYPTION_KEY changed or l
       const started = Date.now();
       const outcomes = await rig.t.ctx.scheduler.runPass();
       expect(outcomes).toHaveLength(1);
-      expect(outcomes[0]).toMatchObject({ result: "failed", failure: "provider", ip: ECHO_DEFAULT_IPV4, message: CREDENTIALS_UNREADABLE });
+      expect(outcomes[0]).toMatchObject({
+        result: "failed",
+        failure: "provider",
+        ip: ECHO_DEFAULT_IPV4,
+        message: CREDENTIALS_UNREADABLE,
+      });
       const state = domainState(rig.t, domain.id);
       expect(state).toMatchObject({ failure_count: 1, last_update_status: "FAILED" });
       expectDelay(state.next_run_at, started, 30);
@@ -343,7 +377,12 @@ describe("credentials that cannot be decrypted (DDNS_ENCRYPTION_KEY changed or l
     expect(rig.cf.requests).toHaveLength(0);
     const rows = await historyOf(rig.t, domain.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: "FAILED", trigger: "schedule", ip_address: ECHO_DEFAULT_IPV4, message: CREDENTIALS_UNREADABLE });
+    expect(rows[0]).toMatchObject({
+      status: "FAILED",
+      trigger: "schedule",
+      ip_address: ECHO_DEFAULT_IPV4,
+      message: CREDENTIALS_UNREADABLE,
+    });
     expect(rig.t.logs.some((line) => line.includes("scheduler pass failed"))).toBe(false);
     expect(rig.cf.record("home.example.com", "A")?.content).toBe(OLD_IPV4);
   });
@@ -358,7 +397,11 @@ describe("credentials that cannot be decrypted (DDNS_ENCRYPTION_KEY changed or l
       expect(response.body).toEqual({ detail: CREDENTIALS_UNREADABLE });
     });
     expect(rig.dynu.requests).toHaveLength(0);
-    expect((await historyOf(rig.t, domain.id))[0]).toMatchObject({ status: "FAILED", trigger: "manual", message: CREDENTIALS_UNREADABLE });
+    expect((await historyOf(rig.t, domain.id))[0]).toMatchObject({
+      status: "FAILED",
+      trigger: "manual",
+      message: CREDENTIALS_UNREADABLE,
+    });
     expect(rig.dynu.domain("x.freeddns.org")?.ipv4Address).toBe(OLD_IPV4);
     // With the right key back, the next attempt works.
     expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);

@@ -3,8 +3,8 @@
 // row and the domain's new state.
 
 import { beforeEach, describe, expect, test } from "bun:test";
-import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6 } from "../fakes/echo";
 import { ISO_UTC } from "../api/helpers";
+import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6 } from "../fakes/echo";
 import {
   addDomain,
   addProvider,
@@ -54,10 +54,22 @@ const cases: WriteCase[] = [
     recordType: "A",
     setup({ cf }) {
       cf.addZone("example.com");
-      cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4, proxied: true, ttl: 300, comment: "keep me" });
+      cf.addRecord("example.com", {
+        type: "A",
+        name: "home",
+        content: OLD_IPV4,
+        proxied: true,
+        ttl: 300,
+        comment: "keep me",
+      });
     },
     verify({ cf }, ip) {
-      expect(cf.record("home.example.com", "A")).toMatchObject({ content: ip, proxied: true, ttl: 300, comment: "keep me" });
+      expect(cf.record("home.example.com", "A")).toMatchObject({
+        content: ip,
+        proxied: true,
+        ttl: 300,
+        comment: "keep me",
+      });
     },
     requests: 4, // zone lookup (host, then parent), record lookup, PATCH
   },
@@ -115,7 +127,13 @@ const cases: WriteCase[] = [
     setup({ cf }) {
       const zone = cf.addZone("example.com");
       cf.addRecord("example.com", { type: "A", name: "home", content: OLD_IPV4 });
-      const other = cf.addRecord("example.com", { type: "A", name: "other", content: OLD_IPV4, ttl: 120, comment: "not mine" });
+      const other = cf.addRecord("example.com", {
+        type: "A",
+        name: "other",
+        content: OLD_IPV4,
+        ttl: 120,
+        comment: "not mine",
+      });
       otherSnapshot = JSON.stringify(other);
       return { external_id: other.id, config: { zone_id: zone.id } };
     },
@@ -146,10 +164,23 @@ const cases: WriteCase[] = [
     hostname: "example.org",
     recordType: "A",
     setup({ dynu }) {
-      dynu.addDomain("example.org", { ipv4Address: OLD_IPV4, ipv6Address: OLD_IPV6, ipv6: true, ttl: 90, group: "home" });
+      dynu.addDomain("example.org", {
+        ipv4Address: OLD_IPV4,
+        ipv6Address: OLD_IPV6,
+        ipv6: true,
+        ttl: 90,
+        group: "home",
+      });
     },
     verify({ dynu }, ip) {
-      expect(dynu.domain("example.org")).toMatchObject({ ipv4Address: ip, ipv6Address: OLD_IPV6, ipv4: true, ipv6: true, ttl: 90, group: "home" });
+      expect(dynu.domain("example.org")).toMatchObject({
+        ipv4Address: ip,
+        ipv6Address: OLD_IPV6,
+        ipv4: true,
+        ipv6: true,
+        ttl: 90,
+        group: "home",
+      });
     },
     requests: 3, // getroot, GET /dns/{id}, POST /dns/{id}
   },
@@ -162,7 +193,13 @@ const cases: WriteCase[] = [
       dynu.addDomain("example.org", { ipv4Address: OLD_IPV4, ipv6Address: OLD_IPV6, ipv6: true, ttl: 90 });
     },
     verify({ dynu }, ip) {
-      expect(dynu.domain("example.org")).toMatchObject({ ipv4Address: OLD_IPV4, ipv6Address: ip, ipv4: true, ipv6: true, ttl: 90 });
+      expect(dynu.domain("example.org")).toMatchObject({
+        ipv4Address: OLD_IPV4,
+        ipv6Address: ip,
+        ipv4: true,
+        ipv6: true,
+        ttl: 90,
+      });
     },
     requests: 3,
   },
@@ -186,11 +223,22 @@ const cases: WriteCase[] = [
     recordType: "A",
     setup({ dynu }) {
       dynu.addDomain("example.org", { ipv4Address: OLD_IPV4 });
-      dynu.addRecord("example.org", { nodeName: "www", recordType: "A", ipv4Address: OLD_IPV4, ttl: 600, group: "web" });
+      dynu.addRecord("example.org", {
+        nodeName: "www",
+        recordType: "A",
+        ipv4Address: OLD_IPV4,
+        ttl: 600,
+        group: "web",
+      });
       dynu.addRecord("example.org", { nodeName: "www", recordType: "AAAA", ipv6Address: OLD_IPV6, ttl: 600 });
     },
     verify({ dynu }, ip) {
-      expect(dynu.record("www.example.org", "A")).toMatchObject({ ipv4Address: ip, ttl: 600, group: "web", state: true });
+      expect(dynu.record("www.example.org", "A")).toMatchObject({
+        ipv4Address: ip,
+        ttl: 600,
+        group: "web",
+        state: true,
+      });
       expect(dynu.record("www.example.org", "AAAA")).toMatchObject({ ipv6Address: OLD_IPV6, ttl: 600 });
       expect(dynu.domain("example.org")?.ipv4Address).toBe(OLD_IPV4);
     },
@@ -238,12 +286,27 @@ describe("a forced update writes the record and answers as docs/api.md, domains 
 
       const first = await forceUpdate(rig.t, domain.id);
       expect(first.status).toBe(200);
-      expect(Object.keys(first.body).sort()).toEqual(
-        ["changed", "domain_id", "duration_ms", "history_id", "ip_address", "message", "previous_ip", "success"],
-      );
-      expect(first.body).toMatchObject({ domain_id: domain.id, success: true, ip_address: ip, previous_ip: null, changed: true });
+      expect(Object.keys(first.body).sort()).toEqual([
+        "changed",
+        "domain_id",
+        "duration_ms",
+        "history_id",
+        "ip_address",
+        "message",
+        "previous_ip",
+        "success",
+      ]);
+      expect(first.body).toMatchObject({
+        domain_id: domain.id,
+        success: true,
+        ip_address: ip,
+        previous_ip: null,
+        changed: true,
+      });
       // One sentence: the updater's part, then only what the provider adds (never the name twice).
-      expect(first.body.message).toStartWith(`${c.created ? "Created" : "Updated"} ${c.hostname} ${c.recordType} → ${ip}; ${c.provider === "cloudflare" ? "Cloudflare record" : "Dynu "}`);
+      expect(first.body.message).toStartWith(
+        `${c.created ? "Created" : "Updated"} ${c.hostname} ${c.recordType} → ${ip}; ${c.provider === "cloudflare" ? "Cloudflare record" : "Dynu "}`,
+      );
       expect(first.body.message.split(c.hostname)).toHaveLength(2);
       expect(first.body.message.split(ip)).toHaveLength(2);
       expect(first.body.duration_ms).toBeGreaterThanOrEqual(0);
@@ -283,7 +346,9 @@ describe("a forced update writes the record and answers as docs/api.md, domains 
       const second = await forceUpdate(rig.t, domain.id);
       expect(second.status).toBe(200);
       expect(second.body).toMatchObject({ success: true, ip_address: ip, previous_ip: ip, changed: false });
-      expect(second.body.message).toStartWith(`Checked ${c.hostname} ${c.recordType} → ${ip} (already held at the service; nothing written); `);
+      expect(second.body.message).toStartWith(
+        `Checked ${c.hostname} ${c.recordType} → ${ip} (already held at the service; nothing written); `,
+      );
       expect(second.body.history_id).toBeGreaterThan(first.body.history_id);
       expect(fake.writes()).toBe(0);
       expect(fake.requests).toHaveLength(1);
@@ -356,7 +421,9 @@ describe("forced updates that are refused before any call", () => {
     const provider = await addProvider(rig.t, "cloudflare", { name: "Cloudflare home" });
     const domain = await addDomain(rig.t, provider.id, "home.example.com");
     expect((await forceUpdate(rig.t, domain.id)).status).toBe(200);
-    expect((await rig.t.request("PUT", `/api/v1/providers/${provider.id}`, { body: { is_enabled: false } })).status).toBe(200);
+    expect(
+      (await rig.t.request("PUT", `/api/v1/providers/${provider.id}`, { body: { is_enabled: false } })).status,
+    ).toBe(200);
     const before = await getDomain(rig.t, domain.id);
     const stateBefore = domainState(rig.t, domain.id);
     rig.cf.clearRequests();
@@ -364,7 +431,9 @@ describe("forced updates that are refused before any call", () => {
 
     const response = await forceUpdate(rig.t, domain.id);
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ detail: 'The provider "Cloudflare home" is disabled; enable it to update this domain' });
+    expect(response.body).toEqual({
+      detail: 'The provider "Cloudflare home" is disabled; enable it to update this domain',
+    });
     expect(rig.cf.requests).toHaveLength(0);
     expect(rig.echo.requests).toHaveLength(0);
     const rows = await historyOf(rig.t, domain.id);
@@ -402,10 +471,28 @@ describe("forced updates that are refused before any call", () => {
 
 describe("verify checks credentials and never changes a record", () => {
   const verifyCases = [
-    { name: "Cloudflare, valid token", type: "cloudflare", credential: undefined, ok: true, detail: "This API Token is valid and active" },
-    { name: "Cloudflare, revoked token", type: "cloudflare", credential: "cf-revoked-token-000000000000", ok: false, detail: "Cloudflare: Invalid API Token (code 1000, HTTP 401)" },
+    {
+      name: "Cloudflare, valid token",
+      type: "cloudflare",
+      credential: undefined,
+      ok: true,
+      detail: "This API Token is valid and active",
+    },
+    {
+      name: "Cloudflare, revoked token",
+      type: "cloudflare",
+      credential: "cf-revoked-token-000000000000",
+      ok: false,
+      detail: "Cloudflare: Invalid API Token (code 1000, HTTP 401)",
+    },
     { name: "Dynu, valid key", type: "dynu", credential: undefined, ok: true, detail: "API key accepted (1 domain)" },
-    { name: "Dynu, wrong key", type: "dynu", credential: "dynu-wrong-key-00000000000000", ok: false, detail: "Dynu: Authentication Exception: Failed. (status 401)" },
+    {
+      name: "Dynu, wrong key",
+      type: "dynu",
+      credential: "dynu-wrong-key-00000000000000",
+      ok: false,
+      detail: "Dynu: Authentication Exception: Failed. (status 401)",
+    },
   ] as const;
 
   for (const c of verifyCases) {

@@ -2,13 +2,12 @@
 // to add providers and domains through the API, make domains due, and read what happened.
 
 import { afterAll, beforeAll, beforeEach, expect } from "bun:test";
-import { startCloudflareFake, type CloudflareFake } from "../fakes/cloudflare";
-import { startDynuFake, type DynuFake } from "../fakes/dynu";
-import { startEchoFake, type EchoFake } from "../fakes/echo";
+import { type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
+import { type DynuFake, startDynuFake } from "../fakes/dynu";
+import { type EchoFake, startEchoFake } from "../fakes/echo";
 import type { FakeServer } from "../fakes/server";
-import { makeTestApp, type TestApp } from "../support";
-
 import { waitFor } from "../fakes/server";
+import { makeTestApp, type TestApp } from "../support";
 
 export { waitFor };
 
@@ -33,7 +32,9 @@ export interface Rig {
 
 export interface RigOptions {
   /** Extra settings; a function sees the fakes (for URLs of other echo paths). */
-  env?: Record<string, string> | ((fakes: { cf: CloudflareFake; dynu: DynuFake; echo: EchoFake }) => Record<string, string>);
+  env?:
+    | Record<string, string>
+    | ((fakes: { cf: CloudflareFake; dynu: DynuFake; echo: EchoFake }) => Record<string, string>);
   dataDir?: string;
   dynu?: Parameters<typeof startDynuFake>[0];
   cloudflare?: Parameters<typeof startCloudflareFake>[0];
@@ -99,7 +100,8 @@ export async function addProvider(
   type: "cloudflare" | "dynu",
   fields: { name?: string; credential?: string; is_enabled?: boolean } = {},
 ): Promise<{ id: number; name: string }> {
-  const credential = fields.credential ?? (type === "cloudflare" ? "cf-fake-token-0123456789abcdef" : "dynu-fake-key-0123456789abcdef");
+  const credential =
+    fields.credential ?? (type === "cloudflare" ? "cf-fake-token-0123456789abcdef" : "dynu-fake-key-0123456789abcdef");
   const response = await t.request("POST", "/api/v1/providers", {
     body: {
       name: fields.name ?? `${type}-${crypto.randomUUID().slice(0, 6)}`,
@@ -156,16 +158,24 @@ export function duePass(t: TestApp) {
 
 export function domainState(t: TestApp, id: number) {
   return t.ctx.sqlite
-    .query<{ next_run_at: number | null; failure_count: number; last_update_status: string | null; last_known_ip: string | null; last_checked_at: number | null }, [number]>(
-      "SELECT next_run_at, failure_count, last_update_status, last_known_ip, last_checked_at FROM domains WHERE id = ?",
-    )
+    .query<
+      {
+        next_run_at: number | null;
+        failure_count: number;
+        last_update_status: string | null;
+        last_known_ip: string | null;
+        last_checked_at: number | null;
+      },
+      [number]
+    >("SELECT next_run_at, failure_count, last_update_status, last_known_ip, last_checked_at FROM domains WHERE id = ?")
     .get(id)!;
 }
 
 export function historyRows(t: TestApp, id?: number): number {
-  const row = id === undefined
-    ? t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM history").get()
-    : t.ctx.sqlite.query<{ n: number }, [number]>("SELECT count(*) AS n FROM history WHERE domain_id = ?").get(id);
+  const row =
+    id === undefined
+      ? t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM history").get()
+      : t.ctx.sqlite.query<{ n: number }, [number]>("SELECT count(*) AS n FROM history WHERE domain_id = ?").get(id);
   return row!.n;
 }
 

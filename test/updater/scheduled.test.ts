@@ -49,7 +49,8 @@ async function eightDomains(rig: Rig) {
     [dynuProvider.id, "www.example.org", "AAAA"],
   ] as const;
   const domains = [];
-  for (const [providerId, name, type] of specs) domains.push(await addDomain(t, providerId, name, { record_type: type }));
+  for (const [providerId, name, type] of specs)
+    domains.push(await addDomain(t, providerId, name, { record_type: type }));
   return { domains, cloudflare, dynu: dynuProvider };
 }
 
@@ -120,7 +121,10 @@ describe("scheduled passes", () => {
     // Only IPv4 domains due: the IPv6 echo is not asked at all.
     rig.echo.clearRequests();
     const v4Only = rig.t.ctx.sqlite.query<{ id: number }, []>("SELECT id FROM domains WHERE record_type = 'A'").all();
-    makeDue(rig.t, v4Only.map((d) => d.id));
+    makeDue(
+      rig.t,
+      v4Only.map((d) => d.id),
+    );
     const outcomes = await rig.t.ctx.scheduler.runPass();
     expect(outcomes).toHaveLength(4);
     expect(rig.echo.requests.map((r) => r.path)).toEqual(["/v4"]);
@@ -180,7 +184,12 @@ describe("scheduled passes", () => {
     for (const domain of domains.filter((d) => d.record_type === "A")) {
       const rows = await historyOf(rig.t, domain.id);
       expect(rows).toHaveLength(2);
-      expect(rows[0]).toMatchObject({ status: "SUCCESS", trigger: "schedule", ip_address: NEXT_IPV4, previous_ip: ECHO_DEFAULT_IPV4 });
+      expect(rows[0]).toMatchObject({
+        status: "SUCCESS",
+        trigger: "schedule",
+        ip_address: NEXT_IPV4,
+        previous_ip: ECHO_DEFAULT_IPV4,
+      });
       expect((await getDomain(rig.t, domain.id)).last_known_ip).toBe(NEXT_IPV4);
     }
     for (const domain of domains.filter((d) => d.record_type === "AAAA")) {
@@ -309,7 +318,10 @@ describe("schedules survive a restart", () => {
       expect(rig.cf.record("due.example.com", "A")?.content).toBe(NEXT_IPV4);
       expect(rig.cf.record("later.example.com", "A")?.content).toBe(ECHO_DEFAULT_IPV4);
       expect(rig.dynu.requests).toHaveLength(0); // its provider is still paused after the restart
-      expect((await historyOf(reopened, due.id))[0]).toMatchObject({ previous_ip: ECHO_DEFAULT_IPV4, ip_address: NEXT_IPV4 });
+      expect((await historyOf(reopened, due.id))[0]).toMatchObject({
+        previous_ip: ECHO_DEFAULT_IPV4,
+        ip_address: NEXT_IPV4,
+      });
     } finally {
       await rig.stop();
     }

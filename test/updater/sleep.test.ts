@@ -144,7 +144,11 @@ test("the clock moved forward: the next wake-up says so, and what is now past is
   clock.wallMs += 3_600_000;
   clock.advance(SAFETY_WAKE_UP_MS);
   expect(logs().some((line) => line.includes("the clock moved forward") && line.includes("seconds=3600"))).toBe(true);
-  await waitFor(() => domainState(t, domain.id).last_checked_at !== null, 5_000, "the check of the domain now past due");
+  await waitFor(
+    () => domainState(t, domain.id).last_checked_at !== null,
+    5_000,
+    "the check of the domain now past due",
+  );
 });
 
 test("small drifts between the two clocks are no jump", async () => {
@@ -159,7 +163,8 @@ test("small drifts between the two clocks are no jump", async () => {
 test("a pass that fails on the database (not a full disk) is not started again at once: no loop of service calls", async () => {
   const { t } = rig();
   const { domain } = await domainDueAt(clock.wallMs - 1_000);
-  const dueAt = (at: number) => t.ctx.sqlite.query("UPDATE domains SET next_run_at = ? WHERE id = ?").run(at, domain.id);
+  const dueAt = (at: number) =>
+    t.ctx.sqlite.query("UPDATE domains SET next_run_at = ? WHERE id = ?").run(at, domain.id);
   let passes = 0;
   // A pass that holds its domain while it runs (as a real one claims it), then cannot store its
   // outcome — a card remounted read-only — so the domain is due again when the pass ends.

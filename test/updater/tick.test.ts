@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
 import { ECHO_DEFAULT_IPV4, ECHO_DEFAULT_IPV6 } from "../fakes/echo";
-import { addDomain, addProvider, NEXT_IPV4, NEXT_IPV6, OLD_IPV4, OLD_IPV6, type Rig, startRig, waitFor } from "./harness";
+import {
+  addDomain,
+  addProvider,
+  NEXT_IPV4,
+  NEXT_IPV6,
+  OLD_IPV4,
+  OLD_IPV6,
+  type Rig,
+  startRig,
+  waitFor,
+} from "./harness";
 
 const INTERVAL_MS = 2_000;
 /**
@@ -99,7 +109,8 @@ test("every record follows an IP change within one interval plus one second", as
   // Each record written once for the change, no more.
   expect(cf.writes() + dynu.writes() - writes).toBe(8);
   // The fake holds the address as soon as it answers; the history row follows once the updater has the answer.
-  const rows = () => t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM history WHERE trigger = 'schedule'").get()!.n;
+  const rows = () =>
+    t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM history WHERE trigger = 'schedule'").get()!.n;
   await waitFor(() => rows() >= 16, 2_000, "the history rows of the last writes");
   expect(rows()).toBe(16);
 });

@@ -31,7 +31,17 @@ function givesNow(choices: AddressSourceChoices, family: 4 | 6, source: string):
   return answer.ip !== null ? `now ${answer.ip}` : "failing now";
 }
 
-export function AddressSourceField({ values, errors, recordType, choices }: { values: AddressSourceValues; errors: FormErrors; recordType: string; choices: AddressSourceChoices }) {
+export function AddressSourceField({
+  values,
+  errors,
+  recordType,
+  choices,
+}: {
+  values: AddressSourceValues;
+  errors: FormErrors;
+  recordType: string;
+  choices: AddressSourceChoices;
+}) {
   const family = recordType === "AAAA" ? 6 : 4;
   const key = family === 4 ? "ipv4" : "ipv6";
   const system = choices.system[key];
@@ -40,8 +50,14 @@ export function AddressSourceField({ values, errors, recordType, choices }: { va
     label: `Interface ${item.name} — ${item[key].length > 0 ? item[key].join(", ") : `no usable IPv${family} address now`}`,
   }));
   // A chosen interface that is gone (unplugged, renamed, a PPP link that is down) stays selectable, saying so.
-  if (values.address_source.startsWith("interface:") && !interfaces.some((option) => option.value === values.address_source)) {
-    interfaces.push({ value: values.address_source, label: `Interface ${values.address_source.slice("interface:".length)} — not found on this machine now` });
+  if (
+    values.address_source.startsWith("interface:") &&
+    !interfaces.some((option) => option.value === values.address_source)
+  ) {
+    interfaces.push({
+      value: values.address_source,
+      label: `Interface ${values.address_source.slice("interface:".length)} — not found on this machine now`,
+    });
   }
   return (
     <fieldset class="field address-source" aria-describedby="address-source-help">
@@ -54,15 +70,31 @@ export function AddressSourceField({ values, errors, recordType, choices }: { va
               { value: "web", label: `Echo services on the web — ${givesNow(choices, family, "web")}` },
               { value: "dns", label: `DNS resolvers — ${givesNow(choices, family, "dns")}` },
               ...interfaces,
-              { value: "push", label: `Router pushes only — ${choices.pushedIp === null ? "none pushed yet" : `last pushed ${choices.pushedIp}`}` },
+              {
+                value: "push",
+                label: `Router pushes only — ${choices.pushedIp === null ? "none pushed yet" : `last pushed ${choices.pushedIp}`}`,
+              },
               { value: "fixed", label: "A fixed address (below)" },
             ]}
             selected={values.address_source}
           />
         </select>
       </Field>
-      <Field name="fixed_address" label="Fixed address" errors={errors} help={<>Only with “A fixed address”: the IPv{String(family)} address the record always holds.</>}>
-        <input type="text" value={values.fixed_address} autocomplete="off" autocapitalize="none" spellcheck="false" class="mono" {...controlAttrs("fixed_address", errors, true)} />
+      <Field
+        name="fixed_address"
+        label="Fixed address"
+        errors={errors}
+        help={<>Only with “A fixed address”: the IPv{String(family)} address the record always holds.</>}
+      >
+        <input
+          type="text"
+          value={values.fixed_address}
+          autocomplete="off"
+          autocapitalize="none"
+          spellcheck="false"
+          class="mono"
+          {...controlAttrs("fixed_address", errors, true)}
+        />
       </Field>
       <ul class="help" id="address-source-help">
         <li>
@@ -75,12 +107,12 @@ export function AddressSourceField({ values, errors, recordType, choices }: { va
           <strong>DNS resolvers</strong>: for networks that block the echo services but not DNS.
         </li>
         <li>
-          <strong>An interface</strong>: this machine holds the public address itself (PPPoE, a routed prefix); with several WANs, one interface per
-          name.
+          <strong>An interface</strong>: this machine holds the public address itself (PPPoE, a routed prefix); with
+          several WANs, one interface per name.
         </li>
         <li>
-          <strong>Router pushes only</strong>: the router's /nic/update alone sets it (behind a proxy or VPN, where detection sees another address);
-          the schedule never writes it.
+          <strong>Router pushes only</strong>: the router's /nic/update alone sets it (behind a proxy or VPN, where
+          detection sees another address); the schedule never writes it.
         </li>
         <li>
           <strong>A fixed address</strong>: a static address that never changes.

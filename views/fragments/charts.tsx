@@ -47,7 +47,13 @@ function BarChart({ id, summary, bars }: { id: string; summary: string; bars: Ba
     >
       <title id={`${id}-title`}>{summary}</title>
       <line class="chart-grid" x1={PLOT_LEFT} x2={PLOT_RIGHT} y1={PLOT_TOP} y2={PLOT_TOP} />
-      <line class="chart-grid" x1={PLOT_LEFT} x2={PLOT_RIGHT} y1={(PLOT_TOP + PLOT_BOTTOM) / 2} y2={(PLOT_TOP + PLOT_BOTTOM) / 2} />
+      <line
+        class="chart-grid"
+        x1={PLOT_LEFT}
+        x2={PLOT_RIGHT}
+        y1={(PLOT_TOP + PLOT_BOTTOM) / 2}
+        y2={(PLOT_TOP + PLOT_BOTTOM) / 2}
+      />
       <line class="chart-axis" x1={PLOT_LEFT} x2={PLOT_RIGHT} y1={PLOT_BOTTOM} y2={PLOT_BOTTOM} />
       <text class="chart-label" x={PLOT_LEFT - 6} y={PLOT_TOP + 4} text-anchor="end">
         {top}
@@ -62,11 +68,26 @@ function BarChart({ id, summary, bars }: { id: string; summary: string; bars: Ba
           <g class="bar">
             <title>{bar.label}</title>
             {/* A transparent full-height rect makes the whole slot hoverable for the tooltip. */}
-            <rect class="bar-hit" x={(PLOT_LEFT + i * slot).toFixed(1)} y={PLOT_TOP} width={slot.toFixed(1)} height={plotHeight} />
+            <rect
+              class="bar-hit"
+              x={(PLOT_LEFT + i * slot).toFixed(1)}
+              y={PLOT_TOP}
+              width={slot.toFixed(1)}
+              height={plotHeight}
+            />
             {bar.parts.map(([cls, value]) => {
               const height = y(value);
               base -= height;
-              return <rect class={cls} x={x.toFixed(1)} y={base.toFixed(1)} width={barWidth.toFixed(1)} height={height.toFixed(1)} rx="1.5" />;
+              return (
+                <rect
+                  class={cls}
+                  x={x.toFixed(1)}
+                  y={base.toFixed(1)}
+                  width={barWidth.toFixed(1)}
+                  height={height.toFixed(1)}
+                  rx="1.5"
+                />
+              );
             })}
             {bar.tick ? (
               <text class="chart-label" x={(x + barWidth / 2).toFixed(1)} y={HEIGHT - 6} text-anchor="middle">
@@ -96,7 +117,11 @@ export function UpdatesChart({ hours }: { hours: HourlyUpdates[] }) {
   }));
   return (
     <figure class="chart-figure">
-      <BarChart id="chart-updates" summary={`Updates per hour over the last 24 hours: ${ok} succeeded, ${failed} failed`} bars={bars} />
+      <BarChart
+        id="chart-updates"
+        summary={`Updates per hour over the last 24 hours: ${ok} succeeded, ${failed} failed`}
+        bars={bars}
+      />
       <figcaption class="chart-legend">
         <span class="legend legend-ok">Succeeded</span>
         <span class="legend legend-fail">Failed</span>

@@ -8,7 +8,7 @@ import { Html } from "@elysiajs/html";
 import { SERVICES } from "../../src/dns/registry";
 import type { CredentialField, OptionField, ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { controlAttrs, Field, fieldId, HelpText, Options, type FormErrors } from "../components";
+import { controlAttrs, Field, type FormErrors, fieldId, HelpText, Options } from "../components";
 
 /** The service of a type among `services`; an unknown one (a tampered form) shows the first one's fields. */
 export function serviceFor(type: string, services: readonly ServiceDescription[] = SERVICES): ServiceDescription {
@@ -116,7 +116,14 @@ function CredentialInput({
           {...controlAttrs(name, errors, true)}
         />
       ) : (
-        <input type="text" autocomplete="off" spellcheck="false" value={value || stored || ""} required={!field.optional} {...controlAttrs(name, errors, true)} />
+        <input
+          type="text"
+          autocomplete="off"
+          spellcheck="false"
+          value={value || stored || ""}
+          required={!field.optional}
+          {...controlAttrs(name, errors, true)}
+        />
       )}
     </Field>
   );
@@ -125,13 +132,18 @@ function CredentialInput({
 function OptionInput({ option, value, errors }: { option: OptionField; value: string; errors: FormErrors }) {
   const name = optionInput(option.key);
   const label = option.required ? option.label : `${option.label} (optional)`;
-  const help = <HelpText text={option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`} />;
+  const help = (
+    <HelpText text={option.default === undefined ? option.help : `${option.help} Default: ${option.default}.`} />
+  );
   if (option.kind === "choice") {
     const choices = (option.choices ?? []).map((choice) => ({ value: choice, label: choice }));
     return (
       <Field name={name} label={label} errors={errors} help={help}>
         <select {...controlAttrs(name, errors, true)}>
-          <Options options={option.required ? choices : [{ value: "", label: "Default" }, ...choices]} selected={value} />
+          <Options
+            options={option.required ? choices : [{ value: "", label: "Default" }, ...choices]}
+            selected={value}
+          />
         </select>
       </Field>
     );
@@ -183,7 +195,13 @@ export function ServiceFields({ service, values, errors, stored }: ServiceFields
         </a>
       </p>
       {service.credentials.map((field) => (
-        <CredentialInput field={field} serviceName={service.label} value={values.credentials[field.key] ?? ""} stored={same ? stored.credentials[field.key] : undefined} errors={errors} />
+        <CredentialInput
+          field={field}
+          serviceName={service.label}
+          value={values.credentials[field.key] ?? ""}
+          stored={same ? stored.credentials[field.key] : undefined}
+          errors={errors}
+        />
       ))}
       {service.options.map((option) => (
         <OptionInput option={option} value={values.options[option.key] ?? ""} errors={errors} />

@@ -5,13 +5,24 @@
 // name says which domain and record type it acts on, and its id keeps focus on it after a swap.
 
 import { Html } from "@elysiajs/html";
-import { SourceMark, type SourceMarkContext } from "./source-mark";
-import type { HistoryFailureCause } from "../../src/store/rows";
 import type { DomainView } from "../../src/modules/domains/service";
-import { ActionForm, Badge, DomainStatus, EnabledSwitch, failureExplained, Ip, sentence, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
-import { serviceLabel } from "./credential-field";
+import type { HistoryFailureCause } from "../../src/store/rows";
+import {
+  ActionForm,
+  Badge,
+  DomainStatus,
+  EnabledSwitch,
+  failureExplained,
+  Ip,
+  sentence,
+  TimeAgo,
+  UPDATABLE,
+  type UpdateConditions,
+} from "../components";
 import { every, millis } from "../format";
+import { serviceLabel } from "./credential-field";
 import { PropagationMark } from "./propagation-mark";
+import { SourceMark, type SourceMarkContext } from "./source-mark";
 
 export type DomainRowView = "dashboard" | "list";
 
@@ -38,12 +49,22 @@ const MANUAL_RESULT_KEPT_MS = 15 * 60_000;
  * list's refresh shows what "Update now" showed: a failure's cause and next step until the next
  * attempt, and a manual update's outcome for a while. Nothing for a disabled domain.
  */
-export function attemptResult(domain: Pick<DomainView, "is_enabled">, conditions: UpdateConditions, now: number): UpdateResult | null {
+export function attemptResult(
+  domain: Pick<DomainView, "is_enabled">,
+  conditions: UpdateConditions,
+  now: number,
+): UpdateResult | null {
   const latest = conditions.latest;
   if (!latest || !domain.is_enabled || !conditions.providerEnabled) return null;
   if (latest.ok) {
     if (latest.trigger !== "manual" || now - latest.at > MANUAL_RESULT_KEPT_MS) return null;
-    return { ok: true, changed: latest.previousIp !== latest.ip, ip: latest.ip, previousIp: latest.previousIp, durationMs: latest.durationMs };
+    return {
+      ok: true,
+      changed: latest.previousIp !== latest.ip,
+      ip: latest.ip,
+      previousIp: latest.previousIp,
+      durationMs: latest.durationMs,
+    };
   }
   if (latest.cause === "disabled") return null;
   return {
@@ -90,7 +111,8 @@ export function updateSentence(result: UpdateResult, providerName: string, servi
     return `Already pointed at ${result.ip}; nothing to change.`;
   }
   // The echo services' own answers are on the dashboard's address card, not in every row.
-  if (result.failure === "detection") return `The public address could not be detected. ${failureExplained("detection", providerName, "").next}`;
+  if (result.failure === "detection")
+    return `The public address could not be detected. ${failureExplained("detection", providerName, "").next}`;
   if (result.failure === "provider") {
     const { said, next } = failureExplained(result.cause, providerName, result.detail, serviceLabel);
     return `${sentence(said, providerName)}. ${next}`.trim();
@@ -103,7 +125,15 @@ export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; 
   return <code safe>{cron}</code>;
 }
 
-function UpdateButton({ domain, view, providerEnabled }: { domain: DomainView; view: DomainRowView; providerEnabled: boolean }) {
+function UpdateButton({
+  domain,
+  view,
+  providerEnabled,
+}: {
+  domain: DomainView;
+  view: DomainRowView;
+  providerEnabled: boolean;
+}) {
   const updatable = domain.is_enabled && providerEnabled;
   return (
     <ActionForm url={`/domains/${domain.id}/update`} target={`#${domainRowId(domain.id)}`} fields={{ view }}>
@@ -113,7 +143,13 @@ function UpdateButton({ domain, view, providerEnabled }: { domain: DomainView; v
         class="button button-small"
         disabled={!updatable}
         aria-label={`Update now: ${recordName(domain)}`}
-        title={updatable ? "Detect the public IP and write it now" : domain.is_enabled ? "Enable its provider to update it" : "Enable the domain to update it"}
+        title={
+          updatable
+            ? "Detect the public IP and write it now"
+            : domain.is_enabled
+              ? "Enable its provider to update it"
+              : "Enable the domain to update it"
+        }
       >
         Update now
       </button>
@@ -121,7 +157,17 @@ function UpdateButton({ domain, view, providerEnabled }: { domain: DomainView; v
   );
 }
 
-function Result({ result, domain, now, serviceLabel }: { result: UpdateResult; domain: DomainView; now: number; serviceLabel?: string }) {
+function Result({
+  result,
+  domain,
+  now,
+  serviceLabel,
+}: {
+  result: UpdateResult;
+  domain: DomainView;
+  now: number;
+  serviceLabel?: string;
+}) {
   const repeated = !result.ok && result.count !== undefined && result.count > 1;
   return (
     <p class={["update-result", result.ok ? "update-result-ok" : "update-result-fail"]} role="status">
@@ -177,7 +223,17 @@ function Result({ result, domain, now, serviceLabel }: { result: UpdateResult; d
 }
 
 /** When the domain is next updated: never while it or its provider is disabled, whatever time is stored. */
-export function NextRun({ domain, conditions, now, prefix = "" }: { domain: DomainView; conditions: UpdateConditions; now: number; prefix?: string }) {
+export function NextRun({
+  domain,
+  conditions,
+  now,
+  prefix = "",
+}: {
+  domain: DomainView;
+  conditions: UpdateConditions;
+  now: number;
+  prefix?: string;
+}) {
   if (!domain.is_enabled) return <span class="muted">not scheduled (disabled)</span>;
   if (!conditions.providerEnabled) return <span class="muted">not scheduled (provider disabled)</span>;
   return (
@@ -188,7 +244,16 @@ export function NextRun({ domain, conditions, now, prefix = "" }: { domain: Doma
   );
 }
 
-export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPDATABLE, result, sources, landed = false }: DomainRowProps) {
+export function DomainRow({
+  domain,
+  view,
+  now,
+  intervalSeconds,
+  conditions = UPDATABLE,
+  result,
+  sources,
+  landed = false,
+}: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
       <a href={`/domains/${domain.id}/history`} class="domain-link" safe>
@@ -271,7 +336,11 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
           <a class="button button-small button-quiet" href={`/domains/${domain.id}/edit`} aria-label={`Edit ${record}`}>
             Edit
           </a>
-          <a class="button button-small button-quiet" href={`/domains/${domain.id}/history`} aria-label={`History of ${record}`}>
+          <a
+            class="button button-small button-quiet"
+            href={`/domains/${domain.id}/history`}
+            aria-label={`History of ${record}`}
+          >
             History
           </a>
           {/* With JavaScript the row is taken out in place and focus stays where it was; without, a confirmation page. */}
@@ -284,7 +353,12 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
             hx-confirm={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
           >
             <input type="hidden" name="in_place" value="row" />
-            <button type="submit" id={`delete-${domain.id}`} class="button button-small button-danger" aria-label={`Delete ${record}`}>
+            <button
+              type="submit"
+              id={`delete-${domain.id}`}
+              class="button button-small button-danger"
+              aria-label={`Delete ${record}`}
+            >
               Delete
             </button>
           </form>
@@ -295,7 +369,11 @@ export function DomainRow({ domain, view, now, intervalSeconds, conditions = UPD
 }
 
 /** What takes a deleted domain's row in place (focus lands on it, where the row was) until the list refreshes. */
-export function DeletedRow({ domain }: { domain: Pick<DomainView, "id" | "domain_name" | "record_type" | "provider_name"> }) {
+export function DeletedRow({
+  domain,
+}: {
+  domain: Pick<DomainView, "id" | "domain_name" | "record_type" | "provider_name">;
+}) {
   return (
     <tr id={domainRowId(domain.id)} class="row-deleted">
       <td colspan="7">

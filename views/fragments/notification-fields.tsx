@@ -5,17 +5,16 @@
 // an empty input keeps it.
 
 import { Html } from "@elysiajs/html";
-import type { NotificationEvent } from "../../src/store/rows";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { CHANNELS, channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType } from "../../src/notify/registry";
-import { controlAttrs, Field, HelpText, type FormErrors } from "../components";
+import type { NotificationEvent } from "../../src/store/rows";
+import { controlAttrs, Field, type FormErrors, HelpText } from "../components";
 import { optionInput } from "./credential-field";
 
 /** Each type's name for people, e.g. `uptime_kuma` → "Uptime Kuma". */
-export const NOTIFICATION_TEXT = Object.fromEntries(CHANNELS.map((channel) => [channel.type, { label: channel.label }])) as Record<
-  NotificationType,
-  { label: string }
->;
+export const NOTIFICATION_TEXT = Object.fromEntries(
+  CHANNELS.map((channel) => [channel.type, { label: channel.label }]),
+) as Record<NotificationType, { label: string }>;
 
 export const EVENT_LABELS: Record<NotificationEvent, string> = {
   ip_changed: "A record now holds a new address",
@@ -36,7 +35,9 @@ export const NOTIFICATION_TYPE_OPTIONS = CHANNELS.map((channel) => ({ value: cha
 /** A stored secret's mask as the form shows it: `••••3f9a`, or secret headers as `Name: ••••3f9a` lines. */
 function maskText(value: unknown): string {
   if (typeof value !== "object" || value === null) return String(value);
-  return Object.entries(value).map(([name, text]) => `${name}: ${String(text)}`).join("; ");
+  return Object.entries(value)
+    .map(([name, text]) => `${name}: ${String(text)}`)
+    .join("; ");
 }
 
 export interface NotificationFieldsProps {
@@ -80,7 +81,13 @@ export function NotificationFields({ type, values, errors, stored }: Notificatio
         return (
           <Field name={name} label={label} errors={errors} help={help}>
             {option.kind === "headers" ? (
-              <textarea rows="3" spellcheck="false" placeholder={keep ? "unchanged" : undefined} {...controlAttrs(name, errors, true)} safe>
+              <textarea
+                rows="3"
+                spellcheck="false"
+                placeholder={keep ? "unchanged" : undefined}
+                {...controlAttrs(name, errors, true)}
+                safe
+              >
                 {secret ? "" : (values[key] ?? "")}
               </textarea>
             ) : secret ? (

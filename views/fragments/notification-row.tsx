@@ -4,8 +4,8 @@
 // JavaScript, a confirmation page without).
 
 import { Html } from "@elysiajs/html";
-import { NOTIFICATION_EVENTS } from "../../src/store/rows";
 import type { NotificationView } from "../../src/modules/notifications/service";
+import { NOTIFICATION_EVENTS } from "../../src/store/rows";
 import { ActionForm, Badge, EnabledSwitch, TimeAgo } from "../components";
 import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";
 
@@ -32,11 +32,26 @@ export function deliveryProblem(error: string): { said: string; next: string } {
   const [, service = "", why = error] = /^([^:]{1,40}): (.*)$/s.exec(error) ?? [];
   const status = Number(/\(HTTP (\d{3})\)$/.exec(why)?.[1] ?? 0);
   if (status === 0 && /^(request failed: |no answer within )/.test(why)) {
-    return { said: `Could not reach ${service}: ${why}`, next: "Check its address and this machine's connection, then send a test again." };
+    return {
+      said: `Could not reach ${service}: ${why}`,
+      next: "Check its address and this machine's connection, then send a test again.",
+    };
   }
-  if (status >= 500) return { said: `Could not reach ${service}: its server answered with an error: ${why}`, next: "It is tried again with the next message; send a test later." };
-  if (status === 401 || status === 403) return { said: `${service} refused the credentials: ${why}`, next: "Correct the token or URL with Edit, then send a test again." };
-  if (status >= 400) return { said: `${service} refused the message: ${why}`, next: "Check the settings with Edit, then send a test again." };
+  if (status >= 500)
+    return {
+      said: `Could not reach ${service}: its server answered with an error: ${why}`,
+      next: "It is tried again with the next message; send a test later.",
+    };
+  if (status === 401 || status === 403)
+    return {
+      said: `${service} refused the credentials: ${why}`,
+      next: "Correct the token or URL with Edit, then send a test again.",
+    };
+  if (status >= 400)
+    return {
+      said: `${service} refused the message: ${why}`,
+      next: "Check the settings with Edit, then send a test again.",
+    };
   return { said: error.replace(/[.!?]$/, ""), next: "Check the settings with Edit, then send a test again." };
 }
 
@@ -44,7 +59,10 @@ export function deliveryProblem(error: string): { said: string; next: string } {
 function TestResult({ outcome }: { outcome: TestOutcome }) {
   const problem = outcome.ok ? null : deliveryProblem(outcome.detail);
   return (
-    <p class={["update-result", outcome.ok ? "update-result-ok" : "update-result-fail"]} role={outcome.ok ? "status" : "alert"}>
+    <p
+      class={["update-result", outcome.ok ? "update-result-ok" : "update-result-fail"]}
+      role={outcome.ok ? "status" : "alert"}
+    >
       <Badge tone={outcome.ok ? "ok" : "fail"}>{outcome.ok ? "Test sent" : "Test failed"}</Badge>{" "}
       <span safe>{problem === null ? `${outcome.detail}.` : `${problem.said}. ${problem.next}`}</span>
     </p>
@@ -63,7 +81,15 @@ function Events({ events }: { events: NotificationView["events"] }) {
   );
 }
 
-export function NotificationRow({ notification, now, test }: { notification: NotificationView; now: number; test?: TestOutcome | null }) {
+export function NotificationRow({
+  notification,
+  now,
+  test,
+}: {
+  notification: NotificationView;
+  now: number;
+  test?: TestOutcome | null;
+}) {
   const id = notification.id;
   return (
     <tr id={notificationRowId(id)} class={notification.last_error !== null ? "row-failing" : undefined}>
@@ -91,19 +117,36 @@ export function NotificationRow({ notification, now, test }: { notification: Not
         <TimeAgo at={notification.last_sent_at} now={now} />
       </td>
       <td data-label="Last error" class="cell-message">
-        {notification.last_error === null ? <span class="muted">—</span> : <span safe>{`${deliveryProblem(notification.last_error).said}.`}</span>}
+        {notification.last_error === null ? (
+          <span class="muted">—</span>
+        ) : (
+          <span safe>{`${deliveryProblem(notification.last_error).said}.`}</span>
+        )}
       </td>
       <td class="cell-actions" data-error-slot>
         <div class="actions">
           <ActionForm url={`/notifications/${id}/test`} target={`#${notificationRowId(id)}`}>
-            <button type="submit" id={`notification-test-${id}`} class="button button-small" aria-label={`Send test: ${notification.name}`}>
+            <button
+              type="submit"
+              id={`notification-test-${id}`}
+              class="button button-small"
+              aria-label={`Send test: ${notification.name}`}
+            >
               Send test
             </button>
           </ActionForm>
-          <a class="button button-small button-quiet" href={`/notifications/${id}/edit`} aria-label={`Edit ${notification.name}`}>
+          <a
+            class="button button-small button-quiet"
+            href={`/notifications/${id}/edit`}
+            aria-label={`Edit ${notification.name}`}
+          >
             Edit
           </a>
-          <form method="post" action={`/notifications/${id}/delete`} hx-confirm={deleteNotificationQuestion(notification)}>
+          <form
+            method="post"
+            action={`/notifications/${id}/delete`}
+            hx-confirm={deleteNotificationQuestion(notification)}
+          >
             <button type="submit" class="button button-small button-danger" aria-label={`Delete ${notification.name}`}>
               Delete
             </button>

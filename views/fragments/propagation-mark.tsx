@@ -22,7 +22,9 @@ export function laggingWords(propagation: Propagation): string {
   return lagging
     .map((server) => {
       if (server.error !== null) return `${server.name} does not answer (${server.error})`;
-      return server.answer.length === 0 ? `${server.name} has no address yet` : `${server.name} still answers ${server.answer.join(", ")}`;
+      return server.answer.length === 0
+        ? `${server.name} has no address yet`
+        : `${server.name} still answers ${server.answer.join(", ")}`;
     })
     .join("; ");
 }
@@ -33,9 +35,12 @@ export function PropagationMark({ propagation, full = false }: { propagation: Pr
   const { tone, label } = MARKS[propagation.state];
   const served = propagation.servers.filter((server) => server.ok).length;
   const title = `${label}: ${served} of ${propagation.servers.length} name servers answer the record's address`;
-  const after = propagation.served_after_ms === null ? "" : `, ${Math.round(propagation.served_after_ms / 1000)} s after the write`;
+  const after =
+    propagation.served_after_ms === null ? "" : `, ${Math.round(propagation.served_after_ms / 1000)} s after the write`;
   const count =
-    propagation.state === "served" ? `by ${served} of ${propagation.servers.length} name servers${after}` : `(served by ${served} of ${propagation.servers.length} name servers)`;
+    propagation.state === "served"
+      ? `by ${served} of ${propagation.servers.length} name servers${after}`
+      : `(served by ${served} of ${propagation.servers.length} name servers)`;
   return (
     <div class="propagation" data-propagation={propagation.state}>
       <span title={title}>

@@ -5,7 +5,7 @@
 
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
-import { CheckField, controlAttrs, Field, Options, type FormErrors } from "../components";
+import { CheckField, controlAttrs, Field, type FormErrors, Options } from "../components";
 import { serviceFor } from "./credential-field";
 
 export interface ProviderOptionValues {
@@ -42,7 +42,13 @@ export function ProviderOptions({ service, values, errors }: ProviderOptionsProp
       )}
       {ttl ? (
         <Field name="ttl" label="TTL" errors={errors} help={ttl.help}>
-          <input type="text" inputmode="numeric" value={values.ttl} placeholder="keep" {...controlAttrs("ttl", errors, true)} />
+          <input
+            type="text"
+            inputmode="numeric"
+            value={values.ttl}
+            placeholder="keep"
+            {...controlAttrs("ttl", errors, true)}
+          />
         </Field>
       ) : (
         ""
@@ -66,7 +72,12 @@ export function ProviderOptions({ service, values, errors }: ProviderOptionsProp
       {service?.createsRecords === false ? (
         ""
       ) : (
-        <CheckField name="create_if_missing" label="Create the record if it doesn't exist" checked={values.create_if_missing} errors={errors} />
+        <CheckField
+          name="create_if_missing"
+          label="Create the record if it doesn't exist"
+          checked={values.create_if_missing}
+          errors={errors}
+        />
       )}
     </div>
   );

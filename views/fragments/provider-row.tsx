@@ -48,7 +48,11 @@ export interface VerifyAnswer {
 const PROVIDER_WIDE: readonly (HistoryFailureCause | null)[] = ["unreachable", "credentials", "throttled"];
 
 /** A check's or a failure's answer said plainly, with what to do: for Verify's notice and its answer in place. */
-export function verifyWords(outcome: VerifyAnswer, providerName: string, label?: string): { tone: Tone; words: string } {
+export function verifyWords(
+  outcome: VerifyAnswer,
+  providerName: string,
+  label?: string,
+): { tone: Tone; words: string } {
   if (outcome.ok === true) return { tone: "ok", words: `the service accepted its credentials (${outcome.detail})` };
   if (outcome.ok === null) return { tone: "info", words: outcome.detail.replace(/\.$/, "") };
   const said = failureExplained(outcome.cause ?? "credentials", providerName, outcome.detail, label).said;
@@ -90,11 +94,22 @@ function verifyBadge(ok: boolean | null, cause?: HistoryFailureCause | null): { 
 }
 
 /** Verify's answer in place: a badge for its outcome, and the outcome said plainly with what to do. */
-export function VerifyResult({ outcome, providerName, type }: { outcome: VerifyAnswer; providerName: string; type: string }) {
+export function VerifyResult({
+  outcome,
+  providerName,
+  type,
+}: {
+  outcome: VerifyAnswer;
+  providerName: string;
+  type: string;
+}) {
   const badge = verifyBadge(outcome.ok, outcome.cause);
   const words = verifyWords(outcome, providerName, serviceLabel(type)).words;
   return (
-    <span class={["verify-result", outcome.ok === null ? "verify-unknown" : outcome.ok ? "verify-ok" : "verify-fail"]} role="status">
+    <span
+      class={["verify-result", outcome.ok === null ? "verify-unknown" : outcome.ok ? "verify-ok" : "verify-fail"]}
+      role="status"
+    >
       <Badge tone={badge.tone}>{badge.label}</Badge> <span safe>{`${sentence(words, providerName)}.`}</span>
     </span>
   );
@@ -186,7 +201,11 @@ export function ProviderRow({ provider, stats, verification, now, problems = [],
   const failing = verification?.ok === false || problems.some((problem) => PROVIDER_WIDE.includes(problem.cause));
   const titleId = `${providerRowId(provider.id)}-name`;
   return (
-    <li id={providerRowId(provider.id)} class={["card provider-card", failing && "card-failing"]} aria-labelledby={titleId}>
+    <li
+      id={providerRowId(provider.id)}
+      class={["card provider-card", failing && "card-failing"]}
+      aria-labelledby={titleId}
+    >
       <div class="provider-card-header">
         <h2 class="card-title" id={titleId}>
           <a href={`/providers/${provider.id}/edit`} safe>
@@ -225,12 +244,25 @@ export function ProviderRow({ provider, stats, verification, now, problems = [],
       <div class="provider-card-actions" data-error-slot>
         <div class="actions">
           {/* The whole card comes back, so its health shows this check too. */}
-          <ActionForm url={`/providers/${provider.id}/verify`} target={`#${providerRowId(provider.id)}`} fields={{ view: "card" }}>
-            <button type="submit" id={`verify-button-${provider.id}`} class="button button-small" aria-label={`Verify ${provider.name}`}>
+          <ActionForm
+            url={`/providers/${provider.id}/verify`}
+            target={`#${providerRowId(provider.id)}`}
+            fields={{ view: "card" }}
+          >
+            <button
+              type="submit"
+              id={`verify-button-${provider.id}`}
+              class="button button-small"
+              aria-label={`Verify ${provider.name}`}
+            >
               Verify
             </button>
           </ActionForm>
-          <a class="button button-small button-quiet" href={`/providers/${provider.id}/edit`} aria-label={`Edit ${provider.name}`}>
+          <a
+            class="button button-small button-quiet"
+            href={`/providers/${provider.id}/edit`}
+            aria-label={`Edit ${provider.name}`}
+          >
             Edit
           </a>
           <form method="post" action={`/providers/${provider.id}/delete`} hx-confirm={deleteProviderQuestion(provider)}>

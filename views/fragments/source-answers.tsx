@@ -14,14 +14,20 @@ export function SourceAnswers({ answers, now }: { answers: ShownAnswer[]; now: n
   return (
     <ul class="source-answers small" aria-label="What each address source answered">
       {answers.map((answer) => (
-        <li class={["source-answer", answer.error !== null && "source-answer-failing"]} data-source={`${answer.family} ${answer.source}`}>
+        <li
+          class={["source-answer", answer.error !== null && "source-answer-failing"]}
+          data-source={`${answer.family} ${answer.source}`}
+        >
           <span class="muted">IPv{String(answer.family)} · </span>
           <code safe>{answer.source}</code>
           {answer.system ? <span class="muted"> (the system's source)</span> : ""}
           {": "}
           {answer.ip !== null ? (
             <>
-              <Ip ip={answer.ip} /> <span class="muted">since <TimeAgo at={answer.since} now={now} /></span>
+              <Ip ip={answer.ip} />{" "}
+              <span class="muted">
+                since <TimeAgo at={answer.since} now={now} />
+              </span>
               {answer.via !== null && answer.via !== answer.source ? (
                 <div class="muted" safe>
                   asked: {answer.via}
@@ -32,7 +38,10 @@ export function SourceAnswers({ answers, now }: { answers: ShownAnswer[]; now: n
             </>
           ) : (
             <>
-              <strong>failing</strong> <span class="muted">since <TimeAgo at={answer.since} now={now} /></span>
+              <strong>failing</strong>{" "}
+              <span class="muted">
+                since <TimeAgo at={answer.since} now={now} />
+              </span>
               <div safe>{answer.error}</div>
             </>
           )}

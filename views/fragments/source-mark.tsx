@@ -26,15 +26,30 @@ function words(source: string): string {
 }
 
 /** Whether a push-only domain waits longer for a push than allowed. */
-function pushIsStale(domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at">, context: SourceMarkContext): boolean {
+function pushIsStale(
+  domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at">,
+  context: SourceMarkContext,
+): boolean {
   if (domain.address_source !== "push") return false;
-  const times = { pushedAt: domain.pushed_at === null ? null : Date.parse(domain.pushed_at), createdAt: Date.parse(domain.created_at) };
+  const times = {
+    pushedAt: domain.pushed_at === null ? null : Date.parse(domain.pushed_at),
+    createdAt: Date.parse(domain.created_at),
+  };
   return isPushStale(times, context.now, context.pushStaleAfterSeconds);
 }
 
-export function SourceMark({ domain, context }: { domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at" | "record_type">; context: SourceMarkContext }) {
+export function SourceMark({
+  domain,
+  context,
+}: {
+  domain: Pick<DomainView, "address_source" | "pushed_at" | "created_at" | "record_type">;
+  context: SourceMarkContext;
+}) {
   const system = domain.record_type === "AAAA" ? context.system.ipv6 : context.system.ipv4;
-  const text = domain.address_source === null ? `from ${words(system)} (the system's source)` : `from ${words(domain.address_source)}`;
+  const text =
+    domain.address_source === null
+      ? `from ${words(system)} (the system's source)`
+      : `from ${words(domain.address_source)}`;
   return (
     <div class="source-mark muted small" data-source={domain.address_source ?? "system"}>
       <span safe>{text}</span>

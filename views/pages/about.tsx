@@ -2,7 +2,7 @@
 // comes already filtered: secrets appear only as "set" or where their file is, never as values.
 
 import { Html } from "@elysiajs/html";
-import { controlAttrs, Field, LiveRegion, Options, type Flash, type FormErrors } from "../components";
+import { controlAttrs, Field, type Flash, type FormErrors, LiveRegion, Options } from "../components";
 import { bytes, duration } from "../format";
 import { Layout, PageHeader } from "../layout";
 
@@ -65,7 +65,10 @@ function AddressSourceWords({ family, source }: { family: string; source: Source
   const who = source.from === "database" ? "chosen below" : "the environment's setting";
   return (
     <>
-      {family}: <code safe>{source.source}</code> <span class="muted" safe>({words}; {who})</span>
+      {family}: <code safe>{source.source}</code>{" "}
+      <span class="muted" safe>
+        ({words}; {who})
+      </span>
     </>
   );
 }
@@ -76,11 +79,17 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
   const values = form.values[family];
   const listed = form.interfaces.map((item) => {
     const addresses = item[family];
-    return { value: `interface:${item.name}`, label: `Interface ${item.name} — ${addresses.length > 0 ? addresses.join(", ") : `no usable ${label} address now`}` };
+    return {
+      value: `interface:${item.name}`,
+      label: `Interface ${item.name} — ${addresses.length > 0 ? addresses.join(", ") : `no usable ${label} address now`}`,
+    };
   });
   // A stored interface that is gone (unplugged, renamed) stays selectable, saying so.
   if (values.source.startsWith("interface:") && !listed.some((option) => option.value === values.source)) {
-    listed.push({ value: values.source, label: `Interface ${values.source.slice("interface:".length)} — not found on this machine now` });
+    listed.push({
+      value: values.source,
+      label: `Interface ${values.source.slice("interface:".length)} — not found on this machine now`,
+    });
   }
   const sourceName = `${family}_source`;
   const urlsName = `${family}_urls`;
@@ -102,8 +111,25 @@ function FamilySourceFields({ family, form }: { family: "ipv4" | "ipv6"; form: A
       </Field>
       {/* Only "Web services" uses the URLs: shown only while it is chosen (styles.css, no script needed). */}
       <div class="echo-urls">
-        <Field name={urlsName} label={`${label} echo services`} errors={form.errors} help={<>Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one answers.</>}>
-          <textarea rows="3" spellcheck="false" autocapitalize="none" class="mono" {...controlAttrs(urlsName, form.errors, true)} safe>
+        <Field
+          name={urlsName}
+          label={`${label} echo services`}
+          errors={form.errors}
+          help={
+            <>
+              Used with “Web services”: http(s) URLs answering the address, one a line, asked in order until one
+              answers.
+            </>
+          }
+        >
+          <textarea
+            rows="3"
+            spellcheck="false"
+            autocapitalize="none"
+            class="mono"
+            {...controlAttrs(urlsName, form.errors, true)}
+            safe
+          >
             {values.urls}
           </textarea>
         </Field>
@@ -143,7 +169,11 @@ export function AboutPage(props: AboutPageProps) {
             <dt>Database</dt>
             <dd>
               {bytes(props.databaseBytes)}{" "}
-              {props.databasePath === null ? <span class="muted">(in memory)</span> : <code safe>{props.databasePath}</code>}
+              {props.databasePath === null ? (
+                <span class="muted">(in memory)</span>
+              ) : (
+                <code safe>{props.databasePath}</code>
+              )}
             </dd>
           </div>
           <div>
@@ -165,8 +195,9 @@ export function AboutPage(props: AboutPageProps) {
           Public address sources
         </h2>
         <p class="muted small">
-          Where each family's address is detected: the environment's setting (DDNS_IPV4_SOURCE, DDNS_IPV4_URLS and their IPv6 twins), or a choice
-          kept here that wins over it until you choose the environment's setting again. A change is detected at once.
+          Where each family's address is detected: the environment's setting (DDNS_IPV4_SOURCE, DDNS_IPV4_URLS and their
+          IPv6 twins), or a choice kept here that wins over it until you choose the environment's setting again. A
+          change is detected at once.
         </p>
         <form method="post" action="/about/address-sources" class="stack">
           {props.sourceForm.errors.form ? (
@@ -218,7 +249,10 @@ export function AboutPage(props: AboutPageProps) {
           <h2 id="log-title" class="card-title">
             Recent log
           </h2>
-          <p class="muted small">The newest lines of ddnsd's log since it started, newest first; the full log goes to its standard error (journalctl -u ddnsd).</p>
+          <p class="muted small">
+            The newest lines of ddnsd's log since it started, newest first; the full log goes to its standard error
+            (journalctl -u ddnsd).
+          </p>
           {props.logLines.length === 0 ? (
             <p class="empty">Nothing logged yet.</p>
           ) : (

@@ -3,11 +3,20 @@
 // Everything below the heading refreshes itself (LiveRegion), with the time it is from.
 
 import { Html } from "@elysiajs/html";
-import type { PublicIpState } from "../../src/ip/public-ip";
 import type { DetectionFailure } from "../../src/ip/detect";
+import type { PublicIpState } from "../../src/ip/public-ip";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { DailyIpChanges, DashboardMetrics, HourlyUpdates } from "../../src/modules/metrics/service";
-import { domainStatus, Ip, LiveRegion, sortDomains, TimeAgo, UPDATABLE, type Flash, type UpdateConditions } from "../components";
+import {
+  domainStatus,
+  type Flash,
+  Ip,
+  LiveRegion,
+  sortDomains,
+  TimeAgo,
+  UPDATABLE,
+  type UpdateConditions,
+} from "../components";
 import { plural } from "../format";
 import { IpChangesChart, UpdatesChart } from "../fragments/charts";
 import { DomainRow } from "../fragments/domain-row";
@@ -38,7 +47,17 @@ export interface DashboardPageProps {
   sources?: SourceMarkContext;
 }
 
-function Stat({ label, value, detail, tone }: { label: string; value: string; detail?: JSX.Element; tone?: "ok" | "fail" }) {
+function Stat({
+  label,
+  value,
+  detail,
+  tone,
+}: {
+  label: string;
+  value: string;
+  detail?: JSX.Element;
+  tone?: "ok" | "fail";
+}) {
   return (
     <div class={["card stat", tone && `stat-${tone}`]}>
       <div class="stat-label">{label}</div>
@@ -48,7 +67,17 @@ function Stat({ label, value, detail, tone }: { label: string; value: string; de
   );
 }
 
-function Address({ family, ip, checked, failure }: { family: string; ip: string | null; checked: boolean; failure: DetectionFailure | null }) {
+function Address({
+  family,
+  ip,
+  checked,
+  failure,
+}: {
+  family: string;
+  ip: string | null;
+  checked: boolean;
+  failure: DetectionFailure | null;
+}) {
   return (
     <div class={["address", failure && "address-failing"]}>
       <span class="address-family">{family}</span>
@@ -127,7 +156,8 @@ export function DashboardPage(props: DashboardPageProps) {
   const empty = props.domains.length === 0;
   const checked = props.publicIp.checkedAt !== null;
   const { failures } = props.publicIp;
-  const needed = (family: "A" | "AAAA", ip: string | null) => ip !== null || props.domains.some((d) => d.record_type === family && d.is_enabled);
+  const needed = (family: "A" | "AAAA", ip: string | null) =>
+    ip !== null || props.domains.some((d) => d.record_type === family && d.is_enabled);
   const v4Failure = failures.ipv4 !== null && needed("A", props.publicIp.ipv4) ? failures.ipv4 : null;
   const v6Failure = failures.ipv6 !== null && needed("AAAA", props.publicIp.ipv6) ? failures.ipv6 : null;
   const conditions = props.conditions ?? (() => UPDATABLE);
@@ -135,7 +165,13 @@ export function DashboardPage(props: DashboardPageProps) {
   const domains = sortDomains(props.domains, "status", conditions);
   const failingNow = domains.filter((domain) => domainStatus(domain, conditions(domain)).key === "failed").length;
   return (
-    <Layout title="Dashboard" user={props.user} section="dashboard" flash={props.flash} refreshSeconds={NO_SCRIPT_REFRESH_SECONDS}>
+    <Layout
+      title="Dashboard"
+      user={props.user}
+      section="dashboard"
+      flash={props.flash}
+      refreshSeconds={NO_SCRIPT_REFRESH_SECONDS}
+    >
       <PageHeader title="Dashboard" />
       {empty ? <FirstSteps providers={metrics.total_providers} /> : ""}
 
@@ -145,7 +181,12 @@ export function DashboardPage(props: DashboardPageProps) {
             Public address
           </h2>
           <div class="addresses">
-            <Address family="IPv4" ip={props.publicIp.ipv4} checked={checked} failure={v4Failure ?? (props.publicIp.ipv4 === null ? failures.ipv4 : null)} />
+            <Address
+              family="IPv4"
+              ip={props.publicIp.ipv4}
+              checked={checked}
+              failure={v4Failure ?? (props.publicIp.ipv4 === null ? failures.ipv4 : null)}
+            />
             <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} failure={v6Failure} />
           </div>
           {v4Failure ? <DetectionProblem family="IPv4" failure={v4Failure} now={now} /> : ""}
@@ -180,7 +221,11 @@ export function DashboardPage(props: DashboardPageProps) {
                   ) : undefined
                 }
               />
-              <Stat label="Active providers" value={String(metrics.active_providers)} detail={`of ${metrics.total_providers}`} />
+              <Stat
+                label="Active providers"
+                value={String(metrics.active_providers)}
+                detail={`of ${metrics.total_providers}`}
+              />
               <Stat
                 label="Scheduler"
                 value={props.scheduler === "running" ? "Running" : "Stopped"}
@@ -229,7 +274,14 @@ export function DashboardPage(props: DashboardPageProps) {
                   </thead>
                   <tbody>
                     {domains.map((domain) => (
-                      <DomainRow domain={domain} view="dashboard" now={now} intervalSeconds={props.intervalSeconds} conditions={conditions(domain)} sources={props.sources} />
+                      <DomainRow
+                        domain={domain}
+                        view="dashboard"
+                        now={now}
+                        intervalSeconds={props.intervalSeconds}
+                        conditions={conditions(domain)}
+                        sources={props.sources}
+                      />
                     ))}
                   </tbody>
                 </table>

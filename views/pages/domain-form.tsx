@@ -4,11 +4,30 @@
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { CheckField, controlAttrs, DefaultSubmit, Field, fieldId, FormProblem, Options, TypeSelect, type FormErrors } from "../components";
-import { AddressSourceField, type AddressSourceChoices, type AddressSourceValues } from "../fragments/address-source-field";
+import {
+  CheckField,
+  controlAttrs,
+  DefaultSubmit,
+  Field,
+  type FormErrors,
+  FormProblem,
+  fieldId,
+  Options,
+  TypeSelect,
+} from "../components";
+import {
+  type AddressSourceChoices,
+  AddressSourceField,
+  type AddressSourceValues,
+} from "../fragments/address-source-field";
 import { serviceFor, serviceLabel } from "../fragments/credential-field";
 import { ProviderOptions, type ProviderOptionValues } from "../fragments/provider-options";
-import { SCHEDULE_ERROR_ID, SCHEDULE_HELP_ID, SchedulePreview, type SchedulePreviewData } from "../fragments/schedule-preview";
+import {
+  SCHEDULE_ERROR_ID,
+  SCHEDULE_HELP_ID,
+  SchedulePreview,
+  type SchedulePreviewData,
+} from "../fragments/schedule-preview";
 import { Layout, PageHeader } from "../layout";
 
 export interface DomainFormValues extends ProviderOptionValues, AddressSourceValues {
@@ -45,11 +64,20 @@ function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors
     <fieldset class="field ipv6-suffix" aria-describedby="ipv6-suffix-help">
       <legend>IPv6 of a host on your network (AAAA only)</legend>
       <p class="help" id="ipv6-suffix-help">
-        For a device behind the router rather than this machine: the record gets this machine's detected prefix followed by the device's own
-        interface id. Leave empty to use the detected address itself.
+        For a device behind the router rather than this machine: the record gets this machine's detected prefix followed
+        by the device's own interface id. Leave empty to use the detected address itself.
       </p>
       <div class="form-grid">
-        <Field name="ipv6_suffix" label="Interface id (suffix)" errors={errors} help={<>The device's address with the prefix zeroed, e.g. <code>::1234:5678:9abc:def0</code>.</>}>
+        <Field
+          name="ipv6_suffix"
+          label="Interface id (suffix)"
+          errors={errors}
+          help={
+            <>
+              The device's address with the prefix zeroed, e.g. <code>::1234:5678:9abc:def0</code>.
+            </>
+          }
+        >
           <input
             type="text"
             value={values.ipv6_suffix}
@@ -61,8 +89,20 @@ function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors
             {...controlAttrs("ipv6_suffix", errors, true)}
           />
         </Field>
-        <Field name="ipv6_prefix_length" label="Prefix length" errors={errors} help="Bits taken from the detected address (1 to 127); empty: 64.">
-          <input type="text" inputmode="numeric" value={values.ipv6_prefix_length} autocomplete="off" placeholder="64" {...controlAttrs("ipv6_prefix_length", errors, true)} />
+        <Field
+          name="ipv6_prefix_length"
+          label="Prefix length"
+          errors={errors}
+          help="Bits taken from the detected address (1 to 127); empty: 64."
+        >
+          <input
+            type="text"
+            inputmode="numeric"
+            value={values.ipv6_prefix_length}
+            autocomplete="off"
+            placeholder="64"
+            {...controlAttrs("ipv6_prefix_length", errors, true)}
+          />
         </Field>
       </div>
     </fieldset>
@@ -73,7 +113,11 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
   const title = domain ? "Edit domain" : "Add domain";
   const provider = providers.find((p) => String(p.id) === values.provider_id);
   const scheduleError = errors.fields.cron_schedule !== undefined;
-  const hasAdvanced = values.zone_id !== "" || values.external_id !== "" || errors.fields.zone_id !== undefined || errors.fields.external_id !== undefined;
+  const hasAdvanced =
+    values.zone_id !== "" ||
+    values.external_id !== "" ||
+    errors.fields.zone_id !== undefined ||
+    errors.fields.external_id !== undefined;
   return (
     <Layout title={title} user={user} section="domains">
       <PageHeader title={title}>
@@ -90,9 +134,19 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
       ) : (
         <section class="card form-card">
           <FormProblem errors={errors} />
-          <form method="post" action={domain ? `/domains/${domain.id}/edit` : "/domains/new"} class="stack" id="domain-form">
+          <form
+            method="post"
+            action={domain ? `/domains/${domain.id}/edit` : "/domains/new"}
+            class="stack"
+            id="domain-form"
+          >
             <DefaultSubmit label={domain ? "Save changes" : "Add domain"} />
-            <Field name="provider_id" label="Provider" errors={errors} help="Its service decides the options below (TTL, proxy).">
+            <Field
+              name="provider_id"
+              label="Provider"
+              errors={errors}
+              help="Its service decides the options below (TTL, proxy)."
+            >
               <TypeSelect
                 name="provider_id"
                 include="closest form"
@@ -107,7 +161,12 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
               />
             </Field>
             <div class="form-grid">
-              <Field name="domain_name" label="Hostname" errors={errors} help="The full name of the record, e.g. home.example.com.">
+              <Field
+                name="domain_name"
+                label="Hostname"
+                errors={errors}
+                help="The full name of the record, e.g. home.example.com."
+              >
                 <input
                   type="text"
                   value={values.domain_name}
@@ -151,8 +210,8 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
                 hx-swap="outerHTML"
               />
               <p class="help" id="f-cron_schedule-hint">
-                Cron: 5 fields (minute hour day month weekday), or 6 with seconds first — e.g. <code>*/10 * * * *</code> for every ten
-                minutes. Leave empty for the default interval.
+                Cron: 5 fields (minute hour day month weekday), or 6 with seconds first — e.g. <code>*/10 * * * *</code>{" "}
+                for every ten minutes. Leave empty for the default interval.
               </p>
               {/* The preview shows the schedule's problem itself, so the field error isn't repeated. */}
               <SchedulePreview preview={schedule} />
@@ -160,16 +219,38 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
             <AddressSourceField values={values} errors={errors} recordType={values.record_type} choices={sources} />
             <Ipv6SuffixFields values={values} errors={errors} />
             <ProviderOptions service={provider ? serviceFor(provider.type) : null} values={values} errors={errors} />
-            <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled domain is never updated." />
+            <CheckField
+              name="is_enabled"
+              label="Enabled"
+              checked={values.is_enabled}
+              errors={errors}
+              help="A disabled domain is never updated."
+            />
             <details class="advanced" open={hasAdvanced}>
               <summary>Advanced</summary>
-              <p class="help">Both are found and saved on the first update; set them only to pin a particular zone or record.</p>
+              <p class="help">
+                Both are found and saved on the first update; set them only to pin a particular zone or record.
+              </p>
               <div class="form-grid">
                 <Field name="zone_id" label="Zone (or domain) at the provider" errors={errors}>
-                  <input type="text" value={values.zone_id} autocomplete="off" spellcheck="false" class="mono" {...controlAttrs("zone_id", errors)} />
+                  <input
+                    type="text"
+                    value={values.zone_id}
+                    autocomplete="off"
+                    spellcheck="false"
+                    class="mono"
+                    {...controlAttrs("zone_id", errors)}
+                  />
                 </Field>
                 <Field name="external_id" label="Record id at the provider" errors={errors}>
-                  <input type="text" value={values.external_id} autocomplete="off" spellcheck="false" class="mono" {...controlAttrs("external_id", errors)} />
+                  <input
+                    type="text"
+                    value={values.external_id}
+                    autocomplete="off"
+                    spellcheck="false"
+                    class="mono"
+                    {...controlAttrs("external_id", errors)}
+                  />
                 </Field>
               </div>
             </details>

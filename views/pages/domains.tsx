@@ -5,9 +5,17 @@
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { DOMAIN_SORTS, DOMAIN_STATUS_FILTERS, LiveRegion, Options, type DomainSort, type Flash, type UpdateConditions } from "../components";
-import { DomainRow } from "../fragments/domain-row";
+import {
+  DOMAIN_SORTS,
+  DOMAIN_STATUS_FILTERS,
+  type DomainSort,
+  type Flash,
+  LiveRegion,
+  Options,
+  type UpdateConditions,
+} from "../components";
 import { plural } from "../format";
+import { DomainRow } from "../fragments/domain-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface DomainFilters {
@@ -39,7 +47,9 @@ export interface DomainsPageProps {
 
 /** The list's own address with its filters and order, for bookmarks and for its refreshes (the default order left out). */
 function listUrl(filters: DomainFilters): string {
-  const params = new URLSearchParams(Object.entries(filters).filter(([name, value]) => value !== "" && !(name === "sort" && value === "name")));
+  const params = new URLSearchParams(
+    Object.entries(filters).filter(([name, value]) => value !== "" && !(name === "sort" && value === "name")),
+  );
   return params.size > 0 ? `/domains?${params}` : "/domains";
 }
 
@@ -69,13 +79,23 @@ export function DomainsPage(props: DomainsPageProps) {
       >
         <div class="field field-inline">
           <label for="filter-q">Search</label>
-          <input type="search" id="filter-q" name="q" value={filters.q} autocomplete="off" placeholder="name or provider" />
+          <input
+            type="search"
+            id="filter-q"
+            name="q"
+            value={filters.q}
+            autocomplete="off"
+            placeholder="name or provider"
+          />
         </div>
         <div class="field field-inline">
           <label for="filter-provider">Provider</label>
           <select id="filter-provider" name="provider">
             <Options
-              options={[{ value: "", label: "All providers" }, ...props.providers.map((p) => ({ value: String(p.id), label: p.name }))]}
+              options={[
+                { value: "", label: "All providers" },
+                ...props.providers.map((p) => ({ value: String(p.id), label: p.name })),
+              ]}
               selected={filters.provider}
             />
           </select>
@@ -83,7 +103,10 @@ export function DomainsPage(props: DomainsPageProps) {
         <div class="field field-inline">
           <label for="filter-status">Status</label>
           <select id="filter-status" name="status">
-            <Options options={[{ value: "", label: "Any status" }, ...DOMAIN_STATUS_FILTERS]} selected={filters.status} />
+            <Options
+              options={[{ value: "", label: "Any status" }, ...DOMAIN_STATUS_FILTERS]}
+              selected={filters.status}
+            />
           </select>
         </div>
         <div class="field field-inline">
@@ -97,60 +120,60 @@ export function DomainsPage(props: DomainsPageProps) {
         </button>
       </form>
       <LiveRegion id="domain-list" url={listUrl(filters)} now={props.now} label="Domain list">
-      <section class="card">
-        {props.domains.length === 0 ? (
-          <p class="empty">
-            {props.total === 0 ? (
-              <>
-                No domains yet. <a href="/domains/new">Add the first one</a>.
-              </>
-            ) : (
-              <>
-                No domain matches these filters. <a href="/domains">Show all {plural(props.total, "domain")}</a>.
-              </>
-            )}
-          </p>
-        ) : (
-          <>
-            {filtered ? (
-              <p class="muted small">
-                Showing {props.domains.length} of {plural(props.total, "domain")}.
-              </p>
-            ) : (
-              ""
-            )}
-            <div class="table-wrap">
-              <table class="table responsive">
-                <thead>
-                  <tr>
-                    <th scope="col">Domain</th>
-                    <th scope="col">Provider</th>
-                    <th scope="col">IP address</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Schedule</th>
-                    <th scope="col">Enabled</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {props.domains.map((domain) => (
-                    <DomainRow
-                      domain={domain}
-                      view="list"
-                      now={props.now}
-                      intervalSeconds={props.intervalSeconds}
-                      conditions={props.conditions?.(domain)}
-                      landed={domain.id === props.landed}
-                    />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
-        )}
-      </section>
+        <section class="card">
+          {props.domains.length === 0 ? (
+            <p class="empty">
+              {props.total === 0 ? (
+                <>
+                  No domains yet. <a href="/domains/new">Add the first one</a>.
+                </>
+              ) : (
+                <>
+                  No domain matches these filters. <a href="/domains">Show all {plural(props.total, "domain")}</a>.
+                </>
+              )}
+            </p>
+          ) : (
+            <>
+              {filtered ? (
+                <p class="muted small">
+                  Showing {props.domains.length} of {plural(props.total, "domain")}.
+                </p>
+              ) : (
+                ""
+              )}
+              <div class="table-wrap">
+                <table class="table responsive">
+                  <thead>
+                    <tr>
+                      <th scope="col">Domain</th>
+                      <th scope="col">Provider</th>
+                      <th scope="col">IP address</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Schedule</th>
+                      <th scope="col">Enabled</th>
+                      <th scope="col">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {props.domains.map((domain) => (
+                      <DomainRow
+                        domain={domain}
+                        view="list"
+                        now={props.now}
+                        intervalSeconds={props.intervalSeconds}
+                        conditions={props.conditions?.(domain)}
+                        landed={domain.id === props.landed}
+                      />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          )}
+        </section>
       </LiveRegion>
     </Layout>
   );

@@ -22,17 +22,35 @@ interface Explanation {
 
 function explain(status: number): Explanation {
   if (status === 404) {
-    return { title: "Not found", advice: "It may have been deleted, perhaps in another tab, or the address is mistyped." };
+    return {
+      title: "Not found",
+      advice: "It may have been deleted, perhaps in another tab, or the address is mistyped.",
+    };
   }
   if (status === 403) {
-    return { title: "Refused", advice: "The form was not sent from ddnsd's own pages. Open the page again and send it from there." };
+    return {
+      title: "Refused",
+      advice: "The form was not sent from ddnsd's own pages. Open the page again and send it from there.",
+    };
   }
-  if (status === 409) return { title: "Not possible right now", advice: "Something changed meanwhile. Open the page again to see the current state." };
+  if (status === 409)
+    return {
+      title: "Not possible right now",
+      advice: "Something changed meanwhile. Open the page again to see the current state.",
+    };
   if (status === 413) return { title: "Too much data", advice: "Send less at once and try again." };
   if (status === 429) return { title: "Too many attempts", advice: "Wait the time given above, then try again." };
-  if (status === 422 || status === 400) return { title: "That request was not understood", advice: "Go back, check what you entered and try again." };
-  if (status === 507) return { title: "The data disk is full", advice: "Free some space on the disk that holds ddnsd's data; nothing stored is lost." };
-  return { title: "Something went wrong", advice: "Try again in a moment. If it keeps happening, look in ddnsd's log for the request id above." };
+  if (status === 422 || status === 400)
+    return { title: "That request was not understood", advice: "Go back, check what you entered and try again." };
+  if (status === 507)
+    return {
+      title: "The data disk is full",
+      advice: "Free some space on the disk that holds ddnsd's data; nothing stored is lost.",
+    };
+  return {
+    title: "Something went wrong",
+    advice: "Try again in a moment. If it keeps happening, look in ddnsd's log for the request id above.",
+  };
 }
 
 /** The list a failed path belongs to (`/domains/7/history` → the domain list). */
@@ -47,7 +65,9 @@ function listOf(path: string): { href: string; label: string } | null {
  * number is not one (`/domains/abc/edit`) is an address that names nothing.
  */
 function pageWords(detail: string): string {
-  return /^\w*id: must be a positive integer$/.test(detail) ? "This address names nothing: the number in it is not one ddnsd gives." : detail;
+  return /^\w*id: must be a positive integer$/.test(detail)
+    ? "This address names nothing: the number in it is not one ddnsd gives."
+    : detail;
 }
 
 export function ErrorPage({ user, status, detail: apiDetail, path }: ErrorPageProps) {

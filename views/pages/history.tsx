@@ -2,13 +2,13 @@
 // record has held.
 
 import { Html } from "@elysiajs/html";
-import type { HistoryFailureCause } from "../../src/store/rows";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
+import type { HistoryFailureCause } from "../../src/store/rows";
 import { Badge, DomainStatus, failureExplained, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { serviceLabel } from "../fragments/credential-field";
 import { NextRun, ScheduleWords } from "../fragments/domain-row";
 import { PropagationMark } from "../fragments/propagation-mark";
-import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { Layout, PageHeader } from "../layout";
 
 /** A history row with its failure's cause (kept for the pages; the API's answer has none). */
@@ -30,7 +30,11 @@ export interface HistoryPageProps {
 }
 
 /** What started an update, in words: a router pushing its address is not the schedule. */
-const TRIGGER_LABELS: Record<HistoryView["trigger"], string> = { manual: "Manual", schedule: "Schedule", push: "Router push" };
+const TRIGGER_LABELS: Record<HistoryView["trigger"], string> = {
+  manual: "Manual",
+  schedule: "Schedule",
+  push: "Router push",
+};
 
 function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {
   if (periods.length === 0) return <p class="empty">No address written yet.</p>;
@@ -69,7 +73,8 @@ function historySentence(
   serviceLabel?: string,
 ): string {
   if (row.status === "FAILED") {
-    if (row.failure_cause !== null) return `Failed: ${failureExplained(row.failure_cause, providerName, row.message, serviceLabel).said}.`;
+    if (row.failure_cause !== null)
+      return `Failed: ${failureExplained(row.failure_cause, providerName, row.message, serviceLabel).said}.`;
     // A row from before causes were kept.
     if (row.ip_address === null) return "Failed: the public address could not be detected, or the update was refused.";
     return "Failed: the provider did not accept the update.";
@@ -178,7 +183,9 @@ export function HistoryPage(props: HistoryPageProps) {
             <span class="muted small">{plural(props.total, "update")}, newest first</span>
           </div>
           {props.rows.length === 0 ? (
-            <p class="empty">No updates yet. The first one runs shortly after the domain is added, or use “Update now”.</p>
+            <p class="empty">
+              No updates yet. The first one runs shortly after the domain is added, or use “Update now”.
+            </p>
           ) : (
             <div class="table-wrap">
               <table class="table responsive history-table">
@@ -212,7 +219,9 @@ export function HistoryPage(props: HistoryPageProps) {
                         )}
                       </td>
                       <td data-label="Status">
-                        <Badge tone={row.status === "SUCCESS" ? "ok" : "fail"}>{row.status === "SUCCESS" ? "Success" : "Failed"}</Badge>
+                        <Badge tone={row.status === "SUCCESS" ? "ok" : "fail"}>
+                          {row.status === "SUCCESS" ? "Success" : "Failed"}
+                        </Badge>
                       </td>
                       <td data-label="IP address">
                         <Ip ip={row.ip_address} />
@@ -221,10 +230,20 @@ export function HistoryPage(props: HistoryPageProps) {
                         <Ip ip={row.previous_ip} />
                       </td>
                       <td data-label="Trigger">{TRIGGER_LABELS[row.trigger]}</td>
-                      <td data-label="Took" class="nowrap">{millis(row.duration_ms)}</td>
+                      <td data-label="Took" class="nowrap">
+                        {millis(row.duration_ms)}
+                      </td>
                       <td data-label="What happened" class="cell-message">
                         <details>
-                          <summary safe>{historySentence(row, domain.provider_name, props.conditions?.providerType === undefined ? undefined : serviceLabel(props.conditions.providerType))}</summary>
+                          <summary safe>
+                            {historySentence(
+                              row,
+                              domain.provider_name,
+                              props.conditions?.providerType === undefined
+                                ? undefined
+                                : serviceLabel(props.conditions.providerType),
+                            )}
+                          </summary>
                           <p class="muted small" safe>
                             {row.message}
                           </p>

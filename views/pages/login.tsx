@@ -79,9 +79,10 @@ export function LoginPage({ username, next, error, notice }: LoginPageProps) {
           <summary>Forgot the password?</summary>
           <p class="small">
             It cannot be reset from here. On the machine ddnsd runs on, where you installed it, run{" "}
-            <code>sudo sh install.sh --reset-admin-password</code>: it asks for a new password, and ddnsd needs no restart. Without the
-            installer, <code>ddnsd admin set-password admin</code> (run as the service's user) reads a new one from standard input.{" "}
-            <a href="/help/operations#troubleshooting">Troubleshooting</a> has the details.
+            <code>sudo sh install.sh --reset-admin-password</code>: it asks for a new password, and ddnsd needs no
+            restart. Without the installer, <code>ddnsd admin set-password admin</code> (run as the service's user)
+            reads a new one from standard input. <a href="/help/operations#troubleshooting">Troubleshooting</a> has the
+            details.
           </p>
         </details>
       </section>

@@ -4,8 +4,18 @@
 
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
-import { CheckField, controlAttrs, DefaultSubmit, Field, FieldError, fieldId, FormProblem, TypeSelect, type FormErrors } from "../components";
 import { NOTIFICATION_EVENTS } from "../../src/store/rows";
+import {
+  CheckField,
+  controlAttrs,
+  DefaultSubmit,
+  Field,
+  FieldError,
+  type FormErrors,
+  FormProblem,
+  fieldId,
+  TypeSelect,
+} from "../components";
 import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
 import { deleteNotificationQuestion, notificationRowId } from "../fragments/notification-row";
 import { Layout, PageHeader } from "../layout";
@@ -42,7 +52,14 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
         <form method="post" action={action} class="stack" id="notification-form">
           <DefaultSubmit label={notification ? "Save changes" : "Add notification"} />
           <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Phone (ntfy)”.">
-            <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
+            <input
+              type="text"
+              value={values.name}
+              required
+              maxlength="100"
+              autocomplete="off"
+              {...controlAttrs("name", errors, true)}
+            />
           </Field>
           <Field name="type" label="Type" errors={errors} help="Where the messages go.">
             <TypeSelect
@@ -56,17 +73,32 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
           </Field>
           <NotificationFields type={values.type} values={values.options} errors={errors} stored={notification} />
           {/* A heartbeat channel pings after every pass whatever happened: its events are hidden (styles.css). */}
-          <fieldset class={["field", "choices", "event-choices", errors.fields.events !== undefined && "has-error"]} id={fieldId("events")}>
+          <fieldset
+            class={["field", "choices", "event-choices", errors.fields.events !== undefined && "has-error"]}
+            id={fieldId("events")}
+          >
             <legend>Send a message when</legend>
             {NOTIFICATION_EVENTS.map((event) => (
               <div class="field-check">
-                <input type="checkbox" id={`event-${event}`} name="events" value={event} checked={values.events.includes(event)} />
+                <input
+                  type="checkbox"
+                  id={`event-${event}`}
+                  name="events"
+                  value={event}
+                  checked={values.events.includes(event)}
+                />
                 <label for={`event-${event}`}>{EVENT_LABELS[event]}</label>
               </div>
             ))}
             <FieldError name="events" errors={errors} />
           </fieldset>
-          <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled notification sends nothing (Send test still works)." />
+          <CheckField
+            name="is_enabled"
+            label="Enabled"
+            checked={values.is_enabled}
+            errors={errors}
+            help="A disabled notification sends nothing (Send test still works)."
+          />
           <div class="form-actions">
             <button type="submit" class="button button-primary">
               {notification ? "Save changes" : "Add notification"}
@@ -81,14 +113,19 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
         <section class="card form-card">
           <h2 class="card-title">Remove</h2>
           <div class="actions">
-            <form method="post" action={`/notifications/${notification.id}/delete`} hx-confirm={deleteNotificationQuestion(notification)}>
+            <form
+              method="post"
+              action={`/notifications/${notification.id}/delete`}
+              hx-confirm={deleteNotificationQuestion(notification)}
+            >
               <button type="submit" class="button button-danger">
                 Delete notification
               </button>
             </form>
           </div>
           <p class="help">
-            Send a test from the <a href={`/notifications#${notificationRowId(notification.id)}`}>list</a>, where its last delivery shows.
+            Send a test from the <a href={`/notifications#${notificationRowId(notification.id)}`}>list</a>, where its
+            last delivery shows.
           </p>
         </section>
       ) : (

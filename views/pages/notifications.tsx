@@ -21,7 +21,10 @@ export function NotificationsPage({ user, flash, now, notifications }: Notificat
           Add notification
         </a>
       </PageHeader>
-      <p class="lead muted">Where ddnsd tells you when an address changes or updates fail: a webhook, ntfy, Gotify, Discord, Slack or Telegram.</p>
+      <p class="lead muted">
+        Where ddnsd tells you when an address changes or updates fail: a webhook, ntfy, Gotify, Discord, Slack or
+        Telegram.
+      </p>
       <section class="card">
         {notifications.length === 0 ? (
           <p class="empty">

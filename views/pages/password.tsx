@@ -19,10 +19,21 @@ export function PasswordPage({ user, errors }: PasswordPageProps) {
           {/* Tells password managers whose password this is. */}
           <input type="text" name="username" value={user} autocomplete="username" hidden />
           <Field name="current_password" label="Current password" errors={errors}>
-            <input type="password" autocomplete="current-password" required {...controlAttrs("current_password", errors)} />
+            <input
+              type="password"
+              autocomplete="current-password"
+              required
+              {...controlAttrs("current_password", errors)}
+            />
           </Field>
           <Field name="new_password" label="New password" errors={errors} help="At least 8 characters.">
-            <input type="password" autocomplete="new-password" required minlength="8" {...controlAttrs("new_password", errors, true)} />
+            <input
+              type="password"
+              autocomplete="new-password"
+              required
+              minlength="8"
+              {...controlAttrs("new_password", errors, true)}
+            />
           </Field>
           <Field name="confirm_password" label="New password again" errors={errors}>
             <input type="password" autocomplete="new-password" required {...controlAttrs("confirm_password", errors)} />

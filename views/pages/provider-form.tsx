@@ -5,10 +5,21 @@
 import { Html } from "@elysiajs/html";
 import type { ServiceDescription } from "../../src/dns/service";
 import type { ProviderView } from "../../src/modules/providers/service";
-import { ActionForm, CheckField, controlAttrs, DefaultSubmit, Field, FieldError, FormProblem, TypeSelect, type Flash, type FormErrors } from "../components";
-import { serviceFor, ServiceFields, type ServiceFieldValues } from "../fragments/credential-field";
-import { deleteProviderQuestion } from "../fragments/provider-row";
+import {
+  ActionForm,
+  CheckField,
+  controlAttrs,
+  DefaultSubmit,
+  Field,
+  FieldError,
+  type Flash,
+  type FormErrors,
+  FormProblem,
+  TypeSelect,
+} from "../components";
 import { plural } from "../format";
+import { ServiceFields, type ServiceFieldValues, serviceFor } from "../fragments/credential-field";
+import { deleteProviderQuestion } from "../fragments/provider-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface ProviderFormValues extends ServiceFieldValues {
@@ -42,23 +53,41 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
       </PageHeader>
       <section class="card form-card">
         <FormProblem errors={errors} />
-        <form method="post" action={provider ? `/providers/${provider.id}/edit` : "/providers/new"} class="stack" id="provider-form">
+        <form
+          method="post"
+          action={provider ? `/providers/${provider.id}/edit` : "/providers/new"}
+          class="stack"
+          id="provider-form"
+        >
           <DefaultSubmit label={provider ? "Save changes" : "Add provider"} />
           <Field name="name" label="Name" errors={errors} help="A name you'll recognise, e.g. “Cloudflare (personal)”.">
-            <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
+            <input
+              type="text"
+              value={values.name}
+              required
+              maxlength="100"
+              autocomplete="off"
+              {...controlAttrs("name", errors, true)}
+            />
           </Field>
           {provider ? (
             <Field
               name="type"
               label="Type"
               errors={errors}
-              help={typeLocked ? `Can't change while it has ${plural(provider.domain_count, "domain")}.` : "The DNS service your domains are hosted at."}
+              help={
+                typeLocked
+                  ? `Can't change while it has ${plural(provider.domain_count, "domain")}.`
+                  : "The DNS service your domains are hosted at."
+              }
             >
               <TypeSelect
                 fieldsUrl="/providers/credential-field"
                 fieldsTarget="#service-fields"
                 vals={{ provider: provider.id }}
-                options={[...services].sort((a, b) => a.label.localeCompare(b.label, "en", { sensitivity: "base" })).map((service) => ({ value: service.type, label: service.label }))}
+                options={[...services]
+                  .sort((a, b) => a.label.localeCompare(b.label, "en", { sensitivity: "base" }))
+                  .map((service) => ({ value: service.type, label: service.label }))}
                 selected={values.type}
                 errors={errors}
                 locked={typeLocked}
@@ -68,15 +97,27 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
             // A new provider's service was chosen in the picker (/providers/new); going back there changes it.
             <div class={["field", errors.fields.type !== undefined && "has-error"]}>
               <p class="chosen-service">
-                <span class="field-label">Service</span> <strong safe>{services.find((service) => service.type === values.type)?.label ?? values.type}</strong>{" "}
+                <span class="field-label">Service</span>{" "}
+                <strong safe>{services.find((service) => service.type === values.type)?.label ?? values.type}</strong>{" "}
                 <a href="/providers/new">Choose another service</a>
               </p>
               <input type="hidden" name="type" value={values.type} />
               <FieldError name="type" errors={errors} />
             </div>
           )}
-          <ServiceFields service={serviceFor(values.type, services)} values={values} errors={errors} stored={provider} />
-          <CheckField name="is_enabled" label="Enabled" checked={values.is_enabled} errors={errors} help="A disabled provider's domains are not updated." />
+          <ServiceFields
+            service={serviceFor(values.type, services)}
+            values={values}
+            errors={errors}
+            stored={provider}
+          />
+          <CheckField
+            name="is_enabled"
+            label="Enabled"
+            checked={values.is_enabled}
+            errors={errors}
+            help="A disabled provider's domains are not updated."
+          />
           <div class="form-actions">
             <button type="submit" class="button button-primary">
               {provider ? "Save changes" : "Add provider"}
@@ -97,7 +138,11 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
                 Verify saved credentials
               </button>
             </ActionForm>
-            <form method="post" action={`/providers/${provider.id}/delete`} hx-confirm={deleteProviderQuestion(provider)}>
+            <form
+              method="post"
+              action={`/providers/${provider.id}/delete`}
+              hx-confirm={deleteProviderQuestion(provider)}
+            >
               <button type="submit" class="button button-danger">
                 Delete provider
               </button>

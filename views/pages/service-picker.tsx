@@ -4,9 +4,9 @@
 // also narrows as one types (client.js, by the entries' data-search keys).
 
 import { Html } from "@elysiajs/html";
-import { entryHref, type CatalogEntry, type CatalogGroup } from "../service-catalog";
-import { Layout, PageHeader } from "../layout";
 import { plural } from "../format";
+import { Layout, PageHeader } from "../layout";
+import { type CatalogEntry, type CatalogGroup, entryHref } from "../service-catalog";
 
 export interface ServicePickerPageProps {
   user: string;
@@ -41,11 +41,22 @@ export function ServicePickerPage({ user, query, groups }: ServicePickerPageProp
           Back to providers
         </a>
       </PageHeader>
-      <p class="lead muted">Choose the DNS service that holds your records. Search by its name or another one it goes by (e.g. “noip”, “he.net”, “gcp”, “bind”).</p>
+      <p class="lead muted">
+        Choose the DNS service that holds your records. Search by its name or another one it goes by (e.g. “noip”,
+        “he.net”, “gcp”, “bind”).
+      </p>
       <form method="get" action="/providers/new" role="search" class="service-search">
         <label for="f-q">Find your service</label>
         <div class="inline-control">
-          <input type="search" id="f-q" name="q" value={query} autocomplete="off" aria-describedby="service-count" data-service-search />
+          <input
+            type="search"
+            id="f-q"
+            name="q"
+            value={query}
+            autocomplete="off"
+            aria-describedby="service-count"
+            data-service-search
+          />
           <button type="submit" class="button no-js-only">
             Search
           </button>
@@ -56,7 +67,12 @@ export function ServicePickerPage({ user, query, groups }: ServicePickerPageProp
       </p>
       <div id="service-list" class="service-groups">
         {groups.map((group) => (
-          <section class="service-group" aria-labelledby={`group-${group.key}`} data-service-group hidden={!group.entries.some((entry) => entry.found)}>
+          <section
+            class="service-group"
+            aria-labelledby={`group-${group.key}`}
+            data-service-group
+            hidden={!group.entries.some((entry) => entry.found)}
+          >
             <h2 class="card-title" id={`group-${group.key}`}>
               {group.label}
             </h2>

@@ -6,7 +6,16 @@
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
 import type { UpdateKeyView } from "../../src/modules/update-keys/service";
-import { controlAttrs, Field, FieldError, fieldId, FormProblem, TimeAgo, type Flash, type FormErrors } from "../components";
+import {
+  controlAttrs,
+  Field,
+  FieldError,
+  type Flash,
+  type FormErrors,
+  FormProblem,
+  fieldId,
+  TimeAgo,
+} from "../components";
 import { Layout, PageHeader } from "../layout";
 
 export interface UpdateKeyFormValues {
@@ -61,12 +70,21 @@ function CreatedKey({ created }: { created: UpdateKeyView }) {
         {`Update key “${created.name}” created`}
       </h2>
       <p>
-        <strong>Copy it now: it is shown only this once.</strong> ddnsd keeps only a hash of it; if it is lost, delete the key and create another.
+        <strong>Copy it now: it is shown only this once.</strong> ddnsd keeps only a hash of it; if it is lost, delete
+        the key and create another.
       </p>
       <div class="field">
         <label for="new-key">The key (the router's password)</label>
         <div class="inline-control">
-          <input type="text" id="new-key" class="mono" value={created.key} readonly autocomplete="off" spellcheck="false" />
+          <input
+            type="text"
+            id="new-key"
+            class="mono"
+            value={created.key}
+            readonly
+            autocomplete="off"
+            spellcheck="false"
+          />
           {/* Shown by client.js; without JavaScript the key is selectable text. */}
           <button type="button" class="button" data-copy="new-key" hidden>
             Copy key
@@ -85,8 +103,8 @@ function RouterSettings({ pushUrl }: { pushUrl: string }) {
         Router settings
       </h2>
       <p>
-        Routers push their address to <code safe>{pushUrl}</code> with the dyndns2 protocol (often called “custom” or “user-defined”): any username,
-        and an update key as the password.
+        Routers push their address to <code safe>{pushUrl}</code> with the dyndns2 protocol (often called “custom” or
+        “user-defined”): any username, and an update key as the password.
       </p>
       <dl class="facts router-examples">
         <div>
@@ -110,7 +128,8 @@ function RouterSettings({ pushUrl }: { pushUrl: string }) {
       </dl>
       <p class="muted small">
         Step by step for FRITZ!Box, UniFi, OpenWrt, pfSense, ddclient and inadyn, and the answers a router gets:{" "}
-        <a href="/help/router-push">Router push (dyndns2)</a>. Use https when the router reaches ddnsd over anything but your LAN: the key travels with every push.
+        <a href="/help/router-push">Router push (dyndns2)</a>. Use https when the router reaches ddnsd over anything but
+        your LAN: the key travels with every push.
       </p>
     </section>
   );
@@ -126,9 +145,19 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
       <FormProblem errors={errors} />
       <form method="post" action="/update-keys" class="stack" id="update-key-form">
         <Field name="name" label="Name" errors={errors} help="What the key is for, e.g. the router's name.">
-          <input type="text" value={values.name} required maxlength="100" autocomplete="off" {...controlAttrs("name", errors, true)} />
+          <input
+            type="text"
+            value={values.name}
+            required
+            maxlength="100"
+            autocomplete="off"
+            {...controlAttrs("name", errors, true)}
+          />
         </Field>
-        <fieldset class={["field", "choices", errors.fields.domain_ids !== undefined && "has-error"]} id={fieldId("domain_ids")}>
+        <fieldset
+          class={["field", "choices", errors.fields.domain_ids !== undefined && "has-error"]}
+          id={fieldId("domain_ids")}
+        >
           <legend>Domains it may update</legend>
           <div class="field-check">
             <input type="radio" id="scope-all" name="scope" value="all" checked={values.scope === "all"} />
@@ -144,7 +173,13 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
             <ul class="plain-list choice-list">
               {domains.map((domain) => (
                 <li class="field-check">
-                  <input type="checkbox" id={`key-domain-${domain.id}`} name="domain_ids" value={String(domain.id)} checked={chosen.has(String(domain.id))} />
+                  <input
+                    type="checkbox"
+                    id={`key-domain-${domain.id}`}
+                    name="domain_ids"
+                    value={String(domain.id)}
+                    checked={chosen.has(String(domain.id))}
+                  />
                   <label for={`key-domain-${domain.id}`} safe>
                     {domainLabel(domain)}
                   </label>
@@ -164,7 +199,17 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
   );
 }
 
-export function UpdateKeysPage({ user, flash, now, keys, domains, values, errors, created, pushUrl }: UpdateKeysPageProps) {
+export function UpdateKeysPage({
+  user,
+  flash,
+  now,
+  keys,
+  domains,
+  values,
+  errors,
+  created,
+  pushUrl,
+}: UpdateKeysPageProps) {
   return (
     <Layout title="Update keys" user={user} section="update-keys" flash={flash}>
       <PageHeader title="Update keys" />
@@ -204,12 +249,24 @@ export function UpdateKeysPage({ user, flash, now, keys, domains, values, errors
                       <TimeAgo at={key.created_at} now={now} />
                     </td>
                     <td data-label="Last used">
-                      {key.last_used_at === null ? <span class="muted">never</span> : <TimeAgo at={key.last_used_at} now={now} />}
+                      {key.last_used_at === null ? (
+                        <span class="muted">never</span>
+                      ) : (
+                        <TimeAgo at={key.last_used_at} now={now} />
+                      )}
                     </td>
                     <td class="cell-actions">
                       <div class="actions">
-                        <form method="post" action={`/update-keys/${key.id}/delete`} hx-confirm={deleteKeyQuestion(key)}>
-                          <button type="submit" class="button button-small button-danger" aria-label={`Delete update key ${key.name}`}>
+                        <form
+                          method="post"
+                          action={`/update-keys/${key.id}/delete`}
+                          hx-confirm={deleteKeyQuestion(key)}
+                        >
+                          <button
+                            type="submit"
+                            class="button button-small button-danger"
+                            aria-label={`Delete update key ${key.name}`}
+                          >
                             Delete
                           </button>
                         </form>

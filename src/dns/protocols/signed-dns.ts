@@ -20,7 +20,8 @@ export const DNS_PORT = 53;
 /** `host`, `host:port`, `[v6]:port` or a bare IPv6 address; a string saying what is wrong otherwise. */
 export function parseServer(text: string): ServerAddress | string {
   const trimmed = text.trim();
-  const problem = "must be a host name or IP address, optionally followed by :port (e.g. ns1.example.com, 192.0.2.53:5353 or [2001:db8::53]:53)";
+  const problem =
+    "must be a host name or IP address, optionally followed by :port (e.g. ns1.example.com, 192.0.2.53:5353 or [2001:db8::53]:53)";
   let host = trimmed;
   let portText: string | undefined;
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(trimmed);
@@ -36,13 +37,15 @@ export function parseServer(text: string): ServerAddress | string {
     host = parts[0] ?? "";
     portText = parts[1];
     if (portText !== undefined && !/^\d+$/.test(portText)) return problem;
-    const hostname = /^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
+    const hostname =
+      /^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
     if (isIP(host) !== 4 && !hostname.test(host)) return problem;
   }
   let port = DNS_PORT;
   if (portText !== undefined) {
     port = Number(portText);
-    if (!/^\d{1,5}$/.test(portText) || port < 1 || port > 65535) return "must name a port from 1 to 65535 after the colon";
+    if (!/^\d{1,5}$/.test(portText) || port < 1 || port > 65535)
+      return "must name a port from 1 to 65535 after the colon";
   }
   return { host, port };
 }
@@ -114,10 +117,18 @@ function tsigErrorWords(error: number, key: TsigKey): { words: string; cause: Fa
     };
   }
   if (error === RCODE.BADSIG) {
-    return { words: `the server rejected the signature of key "${key.name}" (BADSIG): the secret does not match the server's`, cause: "credentials", stop: true };
+    return {
+      words: `the server rejected the signature of key "${key.name}" (BADSIG): the secret does not match the server's`,
+      cause: "credentials",
+      stop: true,
+    };
   }
   if (error === RCODE.BADTIME) {
-    return { words: "the server's clock and ours differ by more than 5 minutes (BADTIME): correct the time on one of them", cause: "refused", stop: false };
+    return {
+      words: "the server's clock and ours differ by more than 5 minutes (BADTIME): correct the time on one of them",
+      cause: "refused",
+      stop: false,
+    };
   }
   return { words: `the server refused the signature (${rcodeName(error)})`, cause: "credentials", stop: true };
 }
@@ -139,7 +150,8 @@ export async function ask(target: SignedServer, request: Message): Promise<Answe
     return fail(`${target.label}: unreadable answer (${why})`, "unreachable");
   }
   const answer = check.message;
-  if (answer.id !== request.id || !answer.qr) return fail(`${target.label}: the answer does not belong to our request`, "unreachable");
+  if (answer.id !== request.id || !answer.qr)
+    return fail(`${target.label}: the answer does not belong to our request`, "unreachable");
   switch (check.status) {
     case "valid":
       return { ok: true, message: answer, signed: true };
@@ -150,17 +162,25 @@ export async function ask(target: SignedServer, request: Message): Promise<Answe
     case "unsigned": {
       // An unsigned answer is never taken as a success. Its failure is: a server outside its zones
       // (Knot) cannot sign, and a refusal it forged would only stop a write.
-      if (answer.rcode === RCODE.NOTAUTH) return fail(`${target.label}: ${tsigErrorWords(RCODE.BADKEY, target.key).words}`, "credentials", true);
-      if (answer.rcode !== RCODE.NOERROR && answer.rcode !== RCODE.NXDOMAIN) return { ok: true, message: answer, signed: false };
+      if (answer.rcode === RCODE.NOTAUTH)
+        return fail(`${target.label}: ${tsigErrorWords(RCODE.BADKEY, target.key).words}`, "credentials", true);
+      if (answer.rcode !== RCODE.NOERROR && answer.rcode !== RCODE.NXDOMAIN)
+        return { ok: true, message: answer, signed: false };
       return fail(
         `${target.label}: the answer (${rcodeName(answer.rcode)}) was not signed, so it cannot be trusted; does this server know TSIG key "${target.key.name}"?`,
         "unreachable",
       );
     }
     case "badtime":
-      return fail(`${target.label}: the answer was signed more than ${check.tsig.fudge} seconds from our clock (BADTIME): correct the time on one of them`, "refused");
+      return fail(
+        `${target.label}: the answer was signed more than ${check.tsig.fudge} seconds from our clock (BADTIME): correct the time on one of them`,
+        "refused",
+      );
     default:
-      return fail(`${target.label}: the answer's signature does not verify with key "${target.key.name}" (${check.status.toUpperCase()})`, "unreachable");
+      return fail(
+        `${target.label}: the answer's signature does not verify with key "${target.key.name}" (${check.status.toUpperCase()})`,
+        "unreachable",
+      );
   }
 }
 

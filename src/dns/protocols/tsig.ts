@@ -78,7 +78,12 @@ function variables(tsig: Omit<TsigRecord, "mac" | "originalId">): Uint8Array {
     .done();
 }
 
-function mac(key: TsigKey, unsigned: Uint8Array, tsig: Omit<TsigRecord, "mac" | "originalId">, requestMac?: Uint8Array): Uint8Array {
+function mac(
+  key: TsigKey,
+  unsigned: Uint8Array,
+  tsig: Omit<TsigRecord, "mac" | "originalId">,
+  requestMac?: Uint8Array,
+): Uint8Array {
   const hmac = createHmac(DIGEST[key.algorithm].hash, key.secret);
   if (requestMac !== undefined) hmac.update(new Writer().u16(requestMac.length).raw(requestMac).done());
   hmac.update(unsigned);
@@ -98,7 +103,11 @@ export interface SignOptions {
 }
 
 /** The message with its TSIG record appended, and the MAC (an answer to it must cover this MAC). */
-export function sign(unsigned: Uint8Array, key: TsigKey, options: SignOptions = {}): { bytes: Uint8Array; mac: Uint8Array } {
+export function sign(
+  unsigned: Uint8Array,
+  key: TsigKey,
+  options: SignOptions = {},
+): { bytes: Uint8Array; mac: Uint8Array } {
   const tsig = {
     keyName: key.name,
     algorithm: key.algorithm,
@@ -120,7 +129,14 @@ export function sign(unsigned: Uint8Array, key: TsigKey, options: SignOptions = 
     .u16(tsig.other.length)
     .raw(tsig.other)
     .done();
-  const record = new Writer().name(canonical(key.name)).u16(TYPE.TSIG).u16(CLASS.ANY).u32(0).u16(data.length).raw(data).done();
+  const record = new Writer()
+    .name(canonical(key.name))
+    .u16(TYPE.TSIG)
+    .u16(CLASS.ANY)
+    .u32(0)
+    .u16(data.length)
+    .raw(data)
+    .done();
   const bytes = new Uint8Array(unsigned.length + record.length);
   bytes.set(unsigned);
   bytes.set(record, unsigned.length);
@@ -146,7 +162,11 @@ export type TsigCheck =
   | { status: "server-error" | "badkey" | "badsig" | "badtime"; message: Message; tsig: TsigRecord; error: number };
 
 /** Checks a signed message (an answer to our request, with the request's MAC; or a request, without). */
-export function verify(bytes: Uint8Array, key: TsigKey, options: { requestMac?: Uint8Array; now?: number } = {}): TsigCheck {
+export function verify(
+  bytes: Uint8Array,
+  key: TsigKey,
+  options: { requestMac?: Uint8Array; now?: number } = {},
+): TsigCheck {
   const message = decodeMessage(bytes);
   const record = message.additionals.at(-1);
   if (record === undefined || record.type !== TYPE.TSIG) return { status: "unsigned", message };

@@ -73,7 +73,19 @@ export class WireError extends Error {}
 
 /** A new message with empty sections. */
 export function message(fields: Partial<Message> & { id: number }): Message {
-  return { qr: false, opcode: OPCODE.QUERY, aa: false, tc: false, rd: false, rcode: 0, questions: [], answers: [], authorities: [], additionals: [], ...fields };
+  return {
+    qr: false,
+    opcode: OPCODE.QUERY,
+    aa: false,
+    tc: false,
+    rd: false,
+    rcode: 0,
+    questions: [],
+    answers: [],
+    authorities: [],
+    additionals: [],
+    ...fields,
+  };
 }
 
 /** A domain name as labels, uncompressed: `home.example.com` → 4home7example3com0. Case is kept. */
@@ -83,7 +95,8 @@ export function encodeName(name: string): Uint8Array {
   const bytes: number[] = [];
   for (const label of labels) {
     const encoded = new TextEncoder().encode(label);
-    if (encoded.length === 0 || encoded.length > 63) throw new WireError(`"${name}" has a label that is empty or longer than 63 bytes`);
+    if (encoded.length === 0 || encoded.length > 63)
+      throw new WireError(`"${name}" has a label that is empty or longer than 63 bytes`);
     bytes.push(encoded.length, ...encoded);
   }
   bytes.push(0);
@@ -146,8 +159,19 @@ function writeRecord(writer: Writer, record: ResourceRecord): void {
 export function encodeMessage(msg: Message): Uint8Array {
   const writer = new Writer();
   const flags =
-    (msg.qr ? 0x8000 : 0) | ((msg.opcode & 0xf) << 11) | (msg.aa ? 0x0400 : 0) | (msg.tc ? 0x0200 : 0) | (msg.rd ? 0x0100 : 0) | (msg.rcode & 0xf);
-  writer.u16(msg.id).u16(flags).u16(msg.questions.length).u16(msg.answers.length).u16(msg.authorities.length).u16(msg.additionals.length);
+    (msg.qr ? 0x8000 : 0) |
+    ((msg.opcode & 0xf) << 11) |
+    (msg.aa ? 0x0400 : 0) |
+    (msg.tc ? 0x0200 : 0) |
+    (msg.rd ? 0x0100 : 0) |
+    (msg.rcode & 0xf);
+  writer
+    .u16(msg.id)
+    .u16(flags)
+    .u16(msg.questions.length)
+    .u16(msg.answers.length)
+    .u16(msg.authorities.length)
+    .u16(msg.additionals.length);
   for (const question of msg.questions) writer.name(question.name).u16(question.type).u16(question.class);
   for (const record of [...msg.answers, ...msg.authorities, ...msg.additionals]) writeRecord(writer, record);
   return writer.done();
@@ -313,5 +337,13 @@ export interface Soa {
 export function soaData(record: ResourceRecord, message: Uint8Array): Soa {
   const reader = new Reader(message, record.dataOffset ?? 0);
   if (record.dataOffset === undefined) return soaData({ ...record, dataOffset: 0 }, record.data);
-  return { mname: reader.name(), rname: reader.name(), serial: reader.u32(), refresh: reader.u32(), retry: reader.u32(), expire: reader.u32(), minimum: reader.u32() };
+  return {
+    mname: reader.name(),
+    rname: reader.name(),
+    serial: reader.u32(),
+    refresh: reader.u32(),
+    retry: reader.u32(),
+    expire: reader.u32(),
+    minimum: reader.u32(),
+  };
 }

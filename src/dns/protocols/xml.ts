@@ -35,7 +35,8 @@ export function parseXml(text: string): XmlElement | undefined {
       const element: XmlElement = { name: localName(match[1] ?? ""), children: [], text: "" };
       const parent = stack.at(-1);
       if (parent) parent.children.push(element);
-      else if (root) return undefined; // a second root
+      else if (root)
+        return undefined; // a second root
       else root = element;
       if (match[2] !== "/") stack.push(element);
     } else {

@@ -65,9 +65,12 @@ export function isStruct(value: XmlRpcValue | undefined): value is { [member: st
 function encodeValue(value: XmlRpcValue): string {
   if (typeof value === "string") return `<value><string>${escapeXml(value)}</string></value>`;
   if (typeof value === "boolean") return `<value><boolean>${value ? 1 : 0}</boolean></value>`;
-  if (typeof value === "number") return Number.isInteger(value) ? `<value><int>${value}</int></value>` : `<value><double>${value}</double></value>`;
+  if (typeof value === "number")
+    return Number.isInteger(value) ? `<value><int>${value}</int></value>` : `<value><double>${value}</double></value>`;
   if (Array.isArray(value)) return `<value><array><data>${value.map(encodeValue).join("")}</data></array></value>`;
-  const members = Object.entries(value).map(([name, member]) => `<member><name>${escapeXml(name)}</name>${encodeValue(member)}</member>`);
+  const members = Object.entries(value).map(
+    ([name, member]) => `<member><name>${escapeXml(name)}</name>${encodeValue(member)}</member>`,
+  );
   return `<value><struct>${members.join("")}</struct></value>`;
 }
 

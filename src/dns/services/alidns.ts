@@ -22,13 +22,13 @@
 // mechanism, DescribeDomains, DescribeSubDomainRecords, UpdateDomainRecord, AddDomainRecord, error
 // codes); jeessy2/ddns-go dns/alidns.go and util/aliyun_signer.go; go-acme/lego providers/dns/alidns.
 
-import { signedQuery } from "../signing/alidns-signature";
+import { plural } from "../../util/plural";
 import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
+import { signedQuery } from "../signing/alidns-signature";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Alibaba Cloud DNS";
 const API_VERSION = "2015-01-09";
@@ -45,9 +45,16 @@ interface Kept {
   line: string;
 }
 
-export function createAlidnsApi(credentials: { access_key_id: string; access_key_secret: string }, context: ClientContext): ZoneApi {
+export function createAlidnsApi(
+  credentials: { access_key_id: string; access_key_secret: string },
+  context: ClientContext,
+): ZoneApi {
   function call(parameters: Record<string, string>): Promise<Step<JsonAnswer>> {
-    const query = signedQuery(parameters, { accessKeyId: credentials.access_key_id, accessKeySecret: credentials.access_key_secret }, API_VERSION);
+    const query = signedQuery(
+      parameters,
+      { accessKeyId: credentials.access_key_id, accessKeySecret: credentials.access_key_secret },
+      API_VERSION,
+    );
     return requestJson(context, SERVICE, { method: "GET", path: `/?${query}`, headers: {} }, readError);
   }
 
@@ -55,7 +62,8 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
     const listed = await call({ Action: "DescribeDomains", PageSize: String(pageSize), PageNumber: String(page) });
     if (!listed.ok) return listed;
     const body = isObject(listed.value.body) ? listed.value.body : {};
-    const domains = isObject(body.Domains) && Array.isArray(body.Domains.Domain) ? body.Domains.Domain.filter(isObject) : [];
+    const domains =
+      isObject(body.Domains) && Array.isArray(body.Domains.Domain) ? body.Domains.Domain.filter(isObject) : [];
     const names = domains.map((d) => d.DomainName).filter((n): n is string => typeof n === "string");
     return { ok: true, value: { names, total: Number(body.TotalCount ?? Number.NaN) } };
   }
@@ -71,7 +79,10 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
       const listed = await listDomains(1, 1);
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.total;
-      return { ok: true, detail: Number.isInteger(count) ? `AccessKey accepted (${plural(count, "domain")})` : "AccessKey accepted" };
+      return {
+        ok: true,
+        detail: Number.isInteger(count) ? `AccessKey accepted (${plural(count, "domain")})` : "AccessKey accepted",
+      };
     },
 
     async listZones() {
@@ -87,27 +98,46 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
 
     async readRecordSet(zone, hostname, type) {
       // With DomainName given, SubDomain is split at it: the domain itself reads its `@` records.
-      const read = await call({ Action: "DescribeSubDomainRecords", DomainName: zone.id, SubDomain: hostname, Type: type, PageSize: String(PAGE_SIZE) });
+      const read = await call({
+        Action: "DescribeSubDomainRecords",
+        DomainName: zone.id,
+        SubDomain: hostname,
+        Type: type,
+        PageSize: String(PAGE_SIZE),
+      });
       if (!read.ok) return read;
       const body = isObject(read.value.body) ? read.value.body : {};
       const rr = relativeName(hostname, zone.id, "@");
-      const records = (isObject(body.DomainRecords) && Array.isArray(body.DomainRecords.Record) ? body.DomainRecords.Record.filter(isObject) : []).filter(
-        (r) => String(r.RR ?? "").toLowerCase() === rr && r.Type === type,
-      );
+      const records = (
+        isObject(body.DomainRecords) && Array.isArray(body.DomainRecords.Record)
+          ? body.DomainRecords.Record.filter(isObject)
+          : []
+      ).filter((r) => String(r.RR ?? "").toLowerCase() === rr && r.Type === type);
       const [first] = records;
       if (first === undefined) return { ok: true, value: null };
       const ttl = typeof first.TTL === "number" ? first.TTL : undefined;
       const kept: Kept = { rr: String(first.RR), line: typeof first.Line === "string" ? first.Line : "default" };
       // One record per resolution line: several lines are several addresses, which the reconciler leaves alone.
       const values = records.map((r) => String(r.Value ?? ""));
-      return { ok: true, value: { id: String(first.RecordId ?? ""), values, ...(ttl === undefined ? {} : { ttl }), raw: kept } };
+      return {
+        ok: true,
+        value: { id: String(first.RecordId ?? ""), values, ...(ttl === undefined ? {} : { ttl }), raw: kept },
+      };
     },
 
     async updateRecordSet(_zone, _hostname, type, current, address, settings) {
       const kept = current.raw as Kept;
       // Left out, the TTL and the line would be reset to 600 and "default": both are sent back as read.
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      const updated = await call({ Action: "UpdateDomainRecord", RecordId: current.id, RR: kept.rr, Type: type, Value: address, TTL: String(ttl), Line: kept.line });
+      const updated = await call({
+        Action: "UpdateDomainRecord",
+        RecordId: current.id,
+        RR: kept.rr,
+        Type: type,
+        Value: address,
+        TTL: String(ttl),
+        Line: kept.line,
+      });
       if (!updated.ok) return updated;
       const body = isObject(updated.value.body) ? updated.value.body : {};
       return { ok: true, value: recordSet({ RecordId: body.RecordId ?? current.id }, address, ttl, kept) };
@@ -116,7 +146,14 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
       const kept: Kept = { rr: relativeName(hostname, zone.id, "@"), line: "default" };
-      const created = await call({ Action: "AddDomainRecord", DomainName: zone.id, RR: kept.rr, Type: type, Value: address, TTL: String(ttl) });
+      const created = await call({
+        Action: "AddDomainRecord",
+        DomainName: zone.id,
+        RR: kept.rr,
+        Type: type,
+        Value: address,
+        TTL: String(ttl),
+      });
       if (!created.ok) return created;
       const body = isObject(created.value.body) ? created.value.body : {};
       return { ok: true, value: recordSet(body, address, ttl, kept) };
@@ -124,14 +161,23 @@ export function createAlidnsApi(credentials: { access_key_id: string; access_key
 
     describe(set) {
       const kept = set.raw as Kept | undefined;
-      return [...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]), ...(kept && kept.line !== "default" ? [`line ${kept.line}`] : [])];
+      return [
+        ...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]),
+        ...(kept && kept.line !== "default" ? [`line ${kept.line}`] : []),
+      ];
     },
   };
 }
 
 /** Codes after which only another AccessKey (or more RAM permissions) helps. */
 function refusesCredentials(code: string): boolean {
-  return code.startsWith("InvalidAccessKey") || code === "SignatureDoesNotMatch" || code === "IncompleteSignature" || code.startsWith("Forbidden") || code === "NoPermission";
+  return (
+    code.startsWith("InvalidAccessKey") ||
+    code === "SignatureDoesNotMatch" ||
+    code === "IncompleteSignature" ||
+    code.startsWith("Forbidden") ||
+    code === "NoPermission"
+  );
 }
 
 /** Codes that name a domain this account does not hold: a configured one is looked up afresh. */
@@ -148,7 +194,8 @@ function readError(body: unknown): ServiceError | undefined {
   if (code === "DomainRecordLocked") return { words, code, cause: "refused", stopRetrying: true };
   // A TTL the account's edition does not take is refused the same way on every retry: only a
   // changed config.ttl (or edition) helps.
-  if (code === "QuotaExceeded.TTL" || code.startsWith("DomainRecordTTL")) return { words, code, cause: "refused", stopRetrying: true };
+  if (code === "QuotaExceeded.TTL" || code.startsWith("DomainRecordTTL"))
+    return { words, code, cause: "refused", stopRetrying: true };
   if (UNKNOWN_DOMAIN_CODES.has(code)) return { words, code, cause: "refused", staleZone: true };
   return { words, code };
 }
@@ -163,8 +210,7 @@ export const alidns = defineService({
       key: "access_key_id",
       url: "https://ram.console.aliyun.com/users",
       label: "AccessKey ID",
-      help:
-        "In the RAM console create a user with \"Using permanent AccessKey to access\" (OpenAPI access only), give it a custom policy allowing alidns:DescribeDomains, alidns:DescribeSubDomainRecords, alidns:UpdateDomainRecord and alidns:AddDomainRecord (or the system policy AliyunDNSFullAccess), and create its AccessKey. Do not use the account's own AccessKey. The AccessKey ID is not a secret.",
+      help: 'In the RAM console create a user with "Using permanent AccessKey to access" (OpenAPI access only), give it a custom policy allowing alidns:DescribeDomains, alidns:DescribeSubDomainRecords, alidns:UpdateDomainRecord and alidns:AddDomainRecord (or the system policy AliyunDNSFullAccess), and create its AccessKey. Do not use the account\'s own AccessKey. The AccessKey ID is not a secret.',
       secret: false,
     },
     {
@@ -176,7 +222,11 @@ export const alidns = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 86400, help: "1–86400 seconds (the free edition accepts 600 and above); empty keeps the record's TTL (600 for a new record)" },
+  ttl: {
+    min: 1,
+    max: 86400,
+    help: "1–86400 seconds (the free edition accepts 600 and above); empty keeps the record's TTL (600 for a new record)",
+  },
   canVerify: true,
   defaultApiUrl: "https://alidns.aliyuncs.com",
   // Alibaba's API quotas are per account and action (UpdateDomainRecord and AddDomainRecord 60 a
@@ -184,5 +234,10 @@ export const alidns = defineService({
   // (Throttling.User): ddnsd stays far below both.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createAlidnsApi({ access_key_id: credentials.access_key_id ?? "", access_key_secret: credentials.access_key_secret ?? "" }, context)),
+    zoneClient(
+      createAlidnsApi(
+        { access_key_id: credentials.access_key_id ?? "", access_key_secret: credentials.access_key_secret ?? "" },
+        context,
+      ),
+    ),
 });

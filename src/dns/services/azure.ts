@@ -13,10 +13,19 @@
 // Sources: learn.microsoft.com (Azure DNS REST: Record Sets, Zones; the OAuth 2.0 client credentials
 // flow); Azure/azure-rest-api-specs specification/dns; lego azuredns and libdns/azure.
 
-import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import {
+  exchange,
+  failed,
+  failedAnswer,
+  isObject,
+  type JsonAnswer,
+  parseJson,
+  requestJson,
+  type ServiceError,
+} from "../http";
 import type { RecordType, Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
 import { acceptedCounting, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Azure DNS";
@@ -56,17 +65,35 @@ export function tokenScope(resourceManagerUrl: string): string {
   return `${origin}/.default`;
 }
 
-export function createAzureApi(credentials: Credentials, loginUrl: string, context: ClientContext, now: () => number = Date.now): ZoneApi {
+export function createAzureApi(
+  credentials: Credentials,
+  loginUrl: string,
+  context: ClientContext,
+  now: () => number = Date.now,
+): ZoneApi {
   let token: { value: string; until: number } | undefined;
   const scope = tokenScope(context.baseUrl);
 
   async function obtainToken(): Promise<Step<string>> {
-    const form = new URLSearchParams({ grant_type: "client_credentials", client_id: credentials.client_id, client_secret: credentials.client_secret, scope });
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: credentials.client_id,
+      client_secret: credentials.client_secret,
+      scope,
+    });
     const url = `${loginUrl.replace(/\/+$/, "")}/${encodeURIComponent(credentials.tenant_id)}/oauth2/v2.0/token`;
     const answer = await exchange(
       context.fetch,
       url,
-      { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json", "User-Agent": context.userAgent }, body: form.toString() },
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Accept: "application/json",
+          "User-Agent": context.userAgent,
+        },
+        body: form.toString(),
+      },
       context.timeoutMs,
     );
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: "unreachable" });
@@ -77,18 +104,42 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
       return { ok: true, value: body.access_token };
     }
     // The identity platform's 400/401 (`invalid_client`, an unknown tenant) is about the credentials.
-    const words = isObject(body) && typeof body.error === "string" ? { words: typeof body.error_description === "string" ? body.error_description.split("\r\n")[0]! : body.error, code: body.error } : undefined;
+    const words =
+      isObject(body) && typeof body.error === "string"
+        ? {
+            words: typeof body.error_description === "string" ? body.error_description.split("\r\n")[0]! : body.error,
+            code: body.error,
+          }
+        : undefined;
     const failure = failedAnswer(SERVICE, answer.status, answer.headers, answer.text, words);
-    return answer.status === 400 || answer.status === 401 ? { ...failure, cause: "credentials", stopRetrying: true } : failure;
+    return answer.status === 400 || answer.status === 401
+      ? { ...failure, cause: "credentials", stopRetrying: true }
+      : failure;
   }
 
   /** An ARM call with the bearer token: one is obtained when there is none, and once more when ARM refuses it (401). */
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Step<JsonAnswer>> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Step<JsonAnswer>> {
     for (let attempt = 0; ; attempt++) {
-      const bearer = token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
+      const bearer =
+        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
       if (!bearer.ok) return bearer;
       const separator = path.includes("?") ? "&" : "?";
-      const answer = await requestJson(context, SERVICE, { method, path: `${path}${separator}api-version=${API_VERSION}`, headers: { ...headers, Authorization: `Bearer ${bearer.value}` }, body }, readError);
+      const answer = await requestJson(
+        context,
+        SERVICE,
+        {
+          method,
+          path: `${path}${separator}api-version=${API_VERSION}`,
+          headers: { ...headers, Authorization: `Bearer ${bearer.value}` },
+          body,
+        },
+        readError,
+      );
       if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
       token = undefined;
     }
@@ -136,10 +187,14 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
   function written(answer: Step<JsonAnswer>, type: RecordType): Step<RecordSet> {
     if (!answer.ok) return answer;
     const set = recordSet(answer.value.body, type);
-    return set === null ? failed(`${SERVICE}: the written record set came back unreadable`, { cause: "unreachable" }) : { ok: true, value: set };
+    return set === null
+      ? failed(`${SERVICE}: the written record set came back unreadable`, { cause: "unreachable" })
+      : { ok: true, value: set };
   }
 
-  const addresses = (type: RecordType, address: string) => ({ [FIELDS[type].key]: [{ [FIELDS[type].field]: address }] });
+  const addresses = (type: RecordType, address: string) => ({
+    [FIELDS[type].key]: [{ [FIELDS[type].field]: address }],
+  });
 
   return {
     service: SERVICE,
@@ -150,15 +205,27 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
       const given = typeof configured === "string" ? configured.trim().toLowerCase() : "";
       if (given !== "") {
         const [group, zone] = given.split("/");
-        if (!group || !zone) return failed(`${SERVICE}: config.zone_id must be "resource group/zone", e.g. "dns-rg/example.com"`, { cause: "refused" });
-        if (!zoneHolds(zone, hostname)) return failed(`${SERVICE}: config.zone_id ${given} does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
+        if (!group || !zone)
+          return failed(`${SERVICE}: config.zone_id must be "resource group/zone", e.g. "dns-rg/example.com"`, {
+            cause: "refused",
+          });
+        if (!zoneHolds(zone, hostname))
+          return failed(
+            `${SERVICE}: config.zone_id ${given} does not hold ${hostname}; correct config.zone_id or remove it`,
+            { cause: "refused" },
+          );
         return { ok: true, value: { id: `${group}/${zone}`, name: zone } };
       }
       const listed = await listZones();
       if (!listed.ok) return listed;
-      const name = longestZone(hostname, listed.value.map((z) => z.name));
+      const name = longestZone(
+        hostname,
+        listed.value.map((z) => z.name),
+      );
       const zone = listed.value.find((z) => z.name === name);
-      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: `${zone.group}/${zone.name}`, name: zone.name } };
+      return zone === undefined
+        ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" })
+        : { ok: true, value: { id: `${zone.group}/${zone.name}`, name: zone.name } };
     },
 
     async readRecordSet(zone, hostname, type) {
@@ -166,7 +233,9 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
       if (!answer.ok) {
         if (answer.status !== 404) return answer;
         // A missing record set is "none"; a missing zone or group means config.zone_id is stale.
-        return /ParentResourceNotFound|ResourceGroupNotFound/.test(answer.message) ? { ...answer, staleZone: true } : { ok: true, value: null };
+        return /ParentResourceNotFound|ResourceGroupNotFound/.test(answer.message)
+          ? { ...answer, staleZone: true }
+          : { ok: true, value: null };
       }
       const set = recordSet(answer.value.body, type);
       return { ok: true, value: set === null || set.values.length === 0 ? null : set };
@@ -175,12 +244,28 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       const etag = isObject(current.raw) && typeof current.raw.etag === "string" ? current.raw.etag : undefined;
       const properties = { ...addresses(type, address), ...(settings.ttl === undefined ? {} : { TTL: settings.ttl }) };
-      return written(await call("PATCH", setPath(zone.id, type, relativeName(hostname, zone.name!, "@")), { properties }, etag === undefined ? {} : { "If-Match": etag }), type);
+      return written(
+        await call(
+          "PATCH",
+          setPath(zone.id, type, relativeName(hostname, zone.name!, "@")),
+          { properties },
+          etag === undefined ? {} : { "If-Match": etag },
+        ),
+        type,
+      );
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const properties = { TTL: settings.ttl ?? NEW_SET_TTL, ...addresses(type, address) };
-      return written(await call("PUT", setPath(zone.id, type, relativeName(hostname, zone.name!, "@")), { properties }, { "If-None-Match": "*" }), type);
+      return written(
+        await call(
+          "PUT",
+          setPath(zone.id, type, relativeName(hostname, zone.name!, "@")),
+          { properties },
+          { "If-None-Match": "*" },
+        ),
+        type,
+      );
     },
   };
 }
@@ -189,29 +274,55 @@ export function createAzureApi(credentials: Credentials, loginUrl: string, conte
 function readError(body: unknown, status: number): ServiceError | undefined {
   const error = isObject(body) && isObject(body.error) ? body.error : undefined;
   if (!error || typeof error.message !== "string") return undefined;
-  return { words: error.message, ...(typeof error.code === "string" ? { code: error.code } : {}), ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
+  return {
+    words: error.message,
+    ...(typeof error.code === "string" ? { code: error.code } : {}),
+    ...(status === 401 || status === 403 ? { stopRetrying: true } : {}),
+  };
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const guid = (value: string) => (GUID.test(value.trim()) ? undefined : "must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)");
+const guid = (value: string) =>
+  GUID.test(value.trim()) ? undefined : "must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)";
 
 /** Everything ddnsd knows about Azure DNS (docs/services/azure.md). */
 export const azure = defineService({
   type: "azure",
   label: "Azure DNS",
-  summary: "Public zones in Azure DNS, through Azure Resource Manager with a service principal (tenant, client id and secret) and the subscription.",
+  summary:
+    "Public zones in Azure DNS, through Azure Resource Manager with a service principal (tenant, client id and secret) and the subscription.",
   credentials: [
-    { key: "tenant_id", label: "Tenant ID", help: "Microsoft Entra ID → Overview: Tenant ID.", url: "https://portal.azure.com/#view/Microsoft_AAD_IAMAUX/ActiveDirectoryMenuBlade/~/Overview", secret: false, validate: guid },
+    {
+      key: "tenant_id",
+      label: "Tenant ID",
+      help: "Microsoft Entra ID → Overview: Tenant ID.",
+      url: "https://portal.azure.com/#view/Microsoft_AAD_IAMAUX/ActiveDirectoryMenuBlade/~/Overview",
+      secret: false,
+      validate: guid,
+    },
     {
       key: "client_id",
       label: "Client ID",
-      help: "App registrations → New registration (a name such as ddnsd): its Application (client) ID. Then give it the role \"DNS Zone Contributor\" on the zone (or its resource group) only: the zone's Access control (IAM) → Add role assignment.",
+      help: 'App registrations → New registration (a name such as ddnsd): its Application (client) ID. Then give it the role "DNS Zone Contributor" on the zone (or its resource group) only: the zone\'s Access control (IAM) → Add role assignment.',
       url: "https://portal.azure.com/#view/Microsoft_AAD_RegisteredApps/ApplicationsListBlade",
       secret: false,
       validate: guid,
     },
-    { key: "client_secret", label: "Client secret", help: "The app registration's Certificates & secrets → New client secret: its Value (shown once). Secrets expire: note the date.", url: "https://portal.azure.com/#view/Microsoft_AAD_RegisteredApps/ApplicationsListBlade", secret: true },
-    { key: "subscription_id", label: "Subscription ID", help: "Subscriptions: the ID of the subscription that holds the zone.", url: "https://portal.azure.com/#view/Microsoft_Azure_Billing/SubscriptionsBlade", secret: false, validate: guid },
+    {
+      key: "client_secret",
+      label: "Client secret",
+      help: "The app registration's Certificates & secrets → New client secret: its Value (shown once). Secrets expire: note the date.",
+      url: "https://portal.azure.com/#view/Microsoft_AAD_RegisteredApps/ApplicationsListBlade",
+      secret: true,
+    },
+    {
+      key: "subscription_id",
+      label: "Subscription ID",
+      help: "Subscriptions: the ID of the subscription that holds the zone.",
+      url: "https://portal.azure.com/#view/Microsoft_Azure_Billing/SubscriptionsBlade",
+      secret: false,
+      validate: guid,
+    },
   ],
   options: [
     {
@@ -234,7 +345,12 @@ export const azure = defineService({
   createClient: (credentials, options, context) =>
     zoneClient(
       createAzureApi(
-        { tenant_id: (credentials.tenant_id ?? "").trim(), client_id: (credentials.client_id ?? "").trim(), client_secret: credentials.client_secret ?? "", subscription_id: (credentials.subscription_id ?? "").trim() },
+        {
+          tenant_id: (credentials.tenant_id ?? "").trim(),
+          client_id: (credentials.client_id ?? "").trim(),
+          client_secret: credentials.client_secret ?? "",
+          subscription_id: (credentials.subscription_id ?? "").trim(),
+        },
         typeof options.login_url === "string" ? options.login_url : "https://login.microsoftonline.com",
         context,
       ),

@@ -24,10 +24,10 @@
 // auth/signer.go; jeessy2/ddns-go util/baidu_signer.go (the same signer, for Baidu's registrar API).
 
 import { createHmac } from "node:crypto";
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { acceptedCounting, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Baidu Cloud DNS";
@@ -44,7 +44,10 @@ const SIGNATURE_LIFETIME = 1800;
 
 /** RFC 3986 encoding as BCE signs it: unreserved characters kept, `/` kept only where asked. */
 function bceEncode(value: string, keepSlash = false): string {
-  const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return keepSlash ? encoded.replace(/%2F/g, "/") : encoded;
 }
 
@@ -77,32 +80,60 @@ export function bceAuthorization(
     .map(([name, value]) => `${bceEncode(name)}=${bceEncode(value ?? "")}`)
     .sort()
     .join("&");
-  const lowered = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const lowered = Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   const names = signedHeaderNames(lowered);
-  const headers = names.map((name) => `${bceEncode(name)}:${bceEncode(String(lowered[name] ?? "").trim())}`).sort().join("\n");
-  const signature = createHmac("sha256", signingKey).update([request.method, path, query, headers].join("\n")).digest("hex");
+  const headers = names
+    .map((name) => `${bceEncode(name)}:${bceEncode(String(lowered[name] ?? "").trim())}`)
+    .sort()
+    .join("\n");
+  const signature = createHmac("sha256", signingKey)
+    .update([request.method, path, query, headers].join("\n"))
+    .digest("hex");
   return `${prefix}/${names.join(";")}/${signature}`;
 }
 
-export function createBaiduCloudApi(credentials: { access_key_id: string; secret_access_key: string }, context: ClientContext): ZoneApi {
+export function createBaiduCloudApi(
+  credentials: { access_key_id: string; secret_access_key: string },
+  context: ClientContext,
+): ZoneApi {
   const keys = { accessKeyId: credentials.access_key_id.trim(), secretAccessKey: credentials.secret_access_key };
 
-  function call(method: string, path: string, query: Record<string, string> = {}, body?: unknown): Promise<Step<JsonAnswer>> {
+  function call(
+    method: string,
+    path: string,
+    query: Record<string, string> = {},
+    body?: unknown,
+  ): Promise<Step<JsonAnswer>> {
     const search = new URLSearchParams(query).toString();
     const url = new URL(context.baseUrl + path);
     const now = new Date();
     const signed = { host: url.host, "x-bce-date": now.toISOString().replace(/\.\d{3}Z$/, "Z") };
-    const authorization = bceAuthorization({ method, path: decodeURIComponent(url.pathname), query, headers: signed }, keys, now);
+    const authorization = bceAuthorization(
+      { method, path: decodeURIComponent(url.pathname), query, headers: signed },
+      keys,
+      now,
+    );
     return requestJson(
       context,
       SERVICE,
-      { method, path: search === "" ? path : `${path}?${search}`, headers: { "x-bce-date": signed["x-bce-date"], Authorization: authorization }, body },
+      {
+        method,
+        path: search === "" ? path : `${path}?${search}`,
+        headers: { "x-bce-date": signed["x-bce-date"], Authorization: authorization },
+        body,
+      },
       readError,
     );
   }
 
   /** Every item of a marker-paged listing, under `field`. */
-  async function listAll(path: string, field: string, query: Record<string, string> = {}): Promise<Step<Record<string, unknown>[]>> {
+  async function listAll(
+    path: string,
+    field: string,
+    query: Record<string, string> = {},
+  ): Promise<Step<Record<string, unknown>[]>> {
     const items: Record<string, unknown>[] = [];
     let marker: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -123,7 +154,12 @@ export function createBaiduCloudApi(credentials: { access_key_id: string; secret
     const rr = relativeName(hostname, zone.id, APEX);
     const listed = await listAll(recordsPath(zone.id), "records", { rr });
     if (!listed.ok) return staleOn404(listed);
-    return { ok: true, value: listed.value.filter((r) => r.type === type && typeof r.id === "string" && String(r.rr ?? "").toLowerCase() === rr) };
+    return {
+      ok: true,
+      value: listed.value.filter(
+        (r) => r.type === type && typeof r.id === "string" && String(r.rr ?? "").toLowerCase() === rr,
+      ),
+    };
   }
 
   function recordSet(found: Record<string, unknown>[]): RecordSet {
@@ -158,27 +194,48 @@ export function createBaiduCloudApi(credentials: { access_key_id: string; secret
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
       const record = isObject(current.raw) ? current.raw : {};
       const ttl = settings.ttl ?? current.ttl;
-      const put = await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {}, {
-        rr: String(record.rr ?? ""),
-        type,
-        value: address,
-        ...(ttl === undefined ? {} : { ttl }),
-        ...(typeof record.description === "string" && record.description !== "" ? { description: record.description } : {}),
-      });
+      const put = await call(
+        "PUT",
+        `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`,
+        {},
+        {
+          rr: String(record.rr ?? ""),
+          type,
+          value: address,
+          ...(ttl === undefined ? {} : { ttl }),
+          ...(typeof record.description === "string" && record.description !== ""
+            ? { description: record.description }
+            : {}),
+        },
+      );
       if (!put.ok) return staleOn404(put);
-      return { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }), raw: { ...record, value: address } } };
+      return {
+        ok: true,
+        value: {
+          id: current.id,
+          values: [address],
+          ...(ttl === undefined ? {} : { ttl }),
+          raw: { ...record, value: address },
+        },
+      };
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const post = await call("POST", recordsPath(zone.id), {}, { rr: relativeName(hostname, zone.id, APEX), type, value: address, ttl });
+      const post = await call(
+        "POST",
+        recordsPath(zone.id),
+        {},
+        { rr: relativeName(hostname, zone.id, APEX), type, value: address, ttl },
+      );
       if (!post.ok) return staleOn404(post);
       // The answer has no body: the new record's id is read back.
       const found = await records(zone, hostname, type);
       if (!found.ok) return found;
       // Baidu may write an IPv6 address in another form than it was sent.
       const created = found.value.find((r) => sameAddress(String(r.value), address));
-      if (created === undefined) return failed(`${SERVICE}: the created record did not show in the zone's records`, { cause: "unreachable" });
+      if (created === undefined)
+        return failed(`${SERVICE}: the created record did not show in the zone's records`, { cause: "unreachable" });
       return { ok: true, value: recordSet([created]) };
     },
   };
@@ -194,7 +251,14 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   const words = (typeof body.message === "string" && body.message) || code || "request failed";
   const named = code === undefined ? {} : { code };
   if (status === 429) return { words, ...named, cause: "throttled" };
-  if (code === "InvalidAccessKeyId" || code === "SignatureDoesNotMatch" || code === "AccessDenied" || code === "OptInRequired" || status === 401 || status === 403) {
+  if (
+    code === "InvalidAccessKeyId" ||
+    code === "SignatureDoesNotMatch" ||
+    code === "AccessDenied" ||
+    code === "OptInRequired" ||
+    status === 401 ||
+    status === 403
+  ) {
     return { words, ...named, cause: "credentials", stopRetrying: true };
   }
   // A record ddnsd built that Baidu finds inappropriate (a TTL under the plan's minimum) is refused
@@ -207,7 +271,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const baiducloud = defineService({
   type: "baiducloud",
   label: "Baidu AI Cloud DNS",
-  summary: "Zones hosted at Baidu AI Cloud DNS (dns.baidubce.com), through its API with an access key signed with BCE auth v1.",
+  summary:
+    "Zones hosted at Baidu AI Cloud DNS (dns.baidubce.com), through its API with an access key signed with BCE auth v1.",
   credentials: [
     {
       key: "access_key_id",
@@ -228,11 +293,20 @@ export const baiducloud = defineService({
   options: [],
   recordTypes: ["A", "AAAA"],
   // Baidu documents the TTL only as a positive whole number of seconds, with a plan minimum.
-  ttl: { min: 1, max: 2147483647, help: "Seconds; the free plan refuses below 300. Empty keeps the record's TTL (300 for a new record)." },
+  ttl: {
+    min: 1,
+    max: 2147483647,
+    help: "Seconds; the free plan refuses below 300. Empty keeps the record's TTL (300 for a new record).",
+  },
   canVerify: true,
   defaultApiUrl: "https://dns.baidubce.com",
   // Baidu publishes no per-account figure for its DNS API: ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createBaiduCloudApi({ access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" }, context)),
+    zoneClient(
+      createBaiduCloudApi(
+        { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
+        context,
+      ),
+    ),
 });

@@ -13,12 +13,12 @@
 // publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
-import type { RecordType, Step } from "../provider";
-import { zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import type { RecordType, Step } from "../provider";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Bunny";
 /** Bunny's numbers for the record types ddnsd writes. */
@@ -32,7 +32,12 @@ const NEW_RECORD_TTL = 300;
 
 export function createBunnyApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { AccessKey: credentials.api_key }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { AccessKey: credentials.api_key }, body },
+      readError,
+    );
   }
 
   /** The zone with its name and records; a 404 means the zone id names nothing (any more). */
@@ -78,9 +83,13 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
         if (body.HasMoreItems !== true || items.length === 0) break;
       }
       const usable = zones.filter((z) => typeof z.Domain === "string" && typeof z.Id === "number");
-      const name = longestZone(hostname, usable.map((z) => z.Domain as string));
+      const name = longestZone(
+        hostname,
+        usable.map((z) => z.Domain as string),
+      );
       const found = usable.find((z) => (z.Domain as string).toLowerCase() === name);
-      if (name === undefined || found === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+      if (name === undefined || found === undefined)
+        return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: { id: String(found.Id), name } };
     },
 
@@ -93,13 +102,17 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       const held = await zone(known.id);
       if (!held.ok) return held;
       if (!zoneHolds(held.value.name, hostname)) {
-        return failed(`${SERVICE}: zone ${known.id} is ${held.value.name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, {
-          cause: "refused",
-        });
+        return failed(
+          `${SERVICE}: zone ${known.id} is ${held.value.name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
+          {
+            cause: "refused",
+          },
+        );
       }
       const relative = relativeName(hostname, held.value.name);
       const records = held.value.records.filter(
-        (r) => r.Type === TYPE_NUMBER[type] && typeof r.Id === "number" && String(r.Name ?? "").toLowerCase() === relative,
+        (r) =>
+          r.Type === TYPE_NUMBER[type] && typeof r.Id === "number" && String(r.Name ?? "").toLowerCase() === relative,
       );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
@@ -107,14 +120,20 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     async updateRecordSet(known, _hostname, type, current, address, settings) {
       const record = isObject(current.raw) ? current.raw : {};
       const ttl = settings.ttl ?? current.ttl;
-      const posted = await call("POST", `/dnszone/${encodeURIComponent(known.id)}/records/${encodeURIComponent(current.id)}`, {
-        Type: TYPE_NUMBER[type],
-        Name: typeof record.Name === "string" ? record.Name : "",
-        Value: address,
-        ...(ttl === undefined ? {} : { Ttl: ttl }),
-      });
+      const posted = await call(
+        "POST",
+        `/dnszone/${encodeURIComponent(known.id)}/records/${encodeURIComponent(current.id)}`,
+        {
+          Type: TYPE_NUMBER[type],
+          Name: typeof record.Name === "string" ? record.Name : "",
+          Value: address,
+          ...(ttl === undefined ? {} : { Ttl: ttl }),
+        },
+      );
       // 204 without a body: the record is what was sent over what was read.
-      return posted.ok ? { ok: true, value: { ...current, values: [address], ...(ttl === undefined ? {} : { ttl }) } } : posted;
+      return posted.ok
+        ? { ok: true, value: { ...current, values: [address], ...(ttl === undefined ? {} : { ttl }) } }
+        : posted;
     },
 
     async createRecordSet(known, hostname, type, address, settings) {
@@ -126,7 +145,8 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       });
       if (!added.ok) return added;
       const record = added.value.body;
-      if (!isObject(record) || typeof record.Id !== "number") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      if (!isObject(record) || typeof record.Id !== "number")
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([record]) };
     },
   };
@@ -170,5 +190,6 @@ export const bunny = defineService({
   defaultApiUrl: "https://api.bunny.net",
   // bunny.net publishes no limit for its API; ddnsd keeps to a modest 2 requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createBunnyApi({ api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createBunnyApi({ api_key: credentials.api_key ?? "" }, context)),
 });

@@ -4,8 +4,8 @@
 
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
-import { zoneClient, type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
 import { candidateZones } from "../zones";
 
 const SERVICE = "Cloudflare";
@@ -22,12 +22,20 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
   }
 
   async function envelope(method: string, path: string, body?: unknown): Promise<Step<Record<string, unknown>>> {
-    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.api_token}` }, body }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `Bearer ${credentials.api_token}` }, body },
+      readError,
+    );
     if (!answer.ok) return answer;
     const envelope = answer.value.body;
     if (isObject(envelope) && envelope.success === true) return { ok: true, value: envelope };
     const error = readError(envelope, answer.value.status);
-    return failed(`${SERVICE}: ${error?.words ?? "the answer did not say it succeeded"} (HTTP ${answer.value.status})`, { cause: error?.cause ?? "refused" });
+    return failed(
+      `${SERVICE}: ${error?.words ?? "the answer did not say it succeeded"} (HTTP ${answer.value.status})`,
+      { cause: error?.cause ?? "refused" },
+    );
   }
 
   const recordsPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/dns_records`;
@@ -53,7 +61,9 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
       const { result, messages } = answer.value;
       const status = isObject(result) ? result.status : undefined;
       if (status !== "active") return { ok: false, detail: `${SERVICE}: the token is ${String(status)}, not active` };
-      const said = listOf(messages).map((m) => m.message).find((m) => typeof m === "string");
+      const said = listOf(messages)
+        .map((m) => m.message)
+        .find((m) => typeof m === "string");
       return { ok: true, detail: typeof said === "string" ? said : "The API token is active" };
     },
 
@@ -64,9 +74,14 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
       for (const name of candidateZones(hostname)) {
         const zones = await call("GET", `/zones?${new URLSearchParams({ name, per_page: "50" })}`);
         if (!zones.ok) return zones;
-        const zone = listOf(zones.value).find((z) => z.name === name && typeof z.id === "string" && (z.status === "active" || z.status === "pending"));
+        const zone = listOf(zones.value).find(
+          (z) => z.name === name && typeof z.id === "string" && (z.status === "active" || z.status === "pending"),
+        );
         if (zone) {
-          const note = zone.status === "pending" ? `zone ${name} is still pending at Cloudflare (its name servers are not switched yet), so the record is not served until it is active` : undefined;
+          const note =
+            zone.status === "pending"
+              ? `zone ${name} is still pending at Cloudflare (its name servers are not switched yet), so the record is not served until it is active`
+              : undefined;
           return { ok: true, value: { id: zone.id as string, name, ...(note ? { note } : {}) } };
         }
       }
@@ -76,14 +91,19 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
     async zoneName(zoneId) {
       const zone = await call("GET", `/zones/${encodeURIComponent(zoneId)}`);
       if (!zone.ok) return zone;
-      return { ok: true, value: isObject(zone.value) && typeof zone.value.name === "string" ? zone.value.name.toLowerCase() : "" };
+      return {
+        ok: true,
+        value: isObject(zone.value) && typeof zone.value.name === "string" ? zone.value.name.toLowerCase() : "",
+      };
     },
 
     async readRecordSet(zone, hostname, type) {
       const query = new URLSearchParams({ type, name: hostname, per_page: "100" });
       const listed = await call("GET", `${recordsPath(zone.id)}?${query}`);
       if (!listed.ok) return listed;
-      const records = listOf(listed.value).filter((r) => r.name === hostname && r.type === type && typeof r.id === "string");
+      const records = listOf(listed.value).filter(
+        (r) => r.name === hostname && r.type === type && typeof r.id === "string",
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -105,7 +125,8 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
         ttl: settings.ttl ?? 1,
         proxied: settings.proxied ?? false,
       });
-      if (created.ok && isObject(created.value) && typeof created.value.id === "string") return { ok: true, value: recordSet([created.value]) };
+      if (created.ok && isObject(created.value) && typeof created.value.id === "string")
+        return { ok: true, value: recordSet([created.value]) };
       return written(created);
     },
 
@@ -133,7 +154,11 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
   const codes = errors.map((e) => e.code).filter((c): c is number => typeof c === "number");
-  const words = errors.map((e) => String(e.message ?? "")).filter(Boolean).join("; ") || "request failed";
+  const words =
+    errors
+      .map((e) => String(e.message ?? ""))
+      .filter(Boolean)
+      .join("; ") || "request failed";
   return {
     words,
     ...(codes.length > 0 ? { code: `code ${codes.join(", ")}` } : {}),
@@ -176,5 +201,6 @@ export const cloudflare = defineService({
   defaultApiUrl: "https://api.cloudflare.com/client/v4",
   // 1200 requests per 5 minutes per token; beyond it every call is refused for 5 minutes.
   rateLimits: [{ requests: 1200, perSeconds: 300 }],
-  createClient: (credentials, _options, context) => zoneClient(createCloudflareApi({ api_token: credentials.api_token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createCloudflareApi({ api_token: credentials.api_token ?? "" }, context)),
 });

@@ -15,10 +15,10 @@
 // auth-id or sub-auth-id, `records.json` keyed by id or `[]`, `status`/`statusDescription`, the
 // TTL list).
 
-import { failed, failedAnswer, isObject, requestJson, type JsonAnswer } from "../http";
+import { failed, failedAnswer, isObject, type JsonAnswer, requestJson } from "../http";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName, sameAddress } from "../zones";
 
 const SERVICE = "ClouDNS";
@@ -38,9 +38,22 @@ export function createCloudnsApi(
   context: ClientContext,
 ): ZoneApi {
   /** One operation; a refusal (`status` Failed) is a failure in ClouDNS's words, `refusedAuth` when it names the credentials. */
-  async function call(method: "GET" | "POST", operation: string, params: Record<string, string>): Promise<Step<unknown> & { refusedAuth?: boolean }> {
-    const query = new URLSearchParams({ [credentials.idKind]: credentials.authId, "auth-password": credentials.password, ...params });
-    const answer = await requestJson(context, SERVICE, { method, path: `/${operation}.json?${query}`, headers: {} }, readError);
+  async function call(
+    method: "GET" | "POST",
+    operation: string,
+    params: Record<string, string>,
+  ): Promise<Step<unknown> & { refusedAuth?: boolean }> {
+    const query = new URLSearchParams({
+      [credentials.idKind]: credentials.authId,
+      "auth-password": credentials.password,
+      ...params,
+    });
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method, path: `/${operation}.json?${query}`, headers: {} },
+      readError,
+    );
     if (!answer.ok) return answer;
     return refusal(answer.value) ?? { ok: true, value: answer.value.body };
   }
@@ -48,7 +61,11 @@ export function createCloudnsApi(
   function recordSet(records: Record<string, unknown>[]): RecordSet {
     const first = records[0]!;
     const ttl = Number(first.ttl);
-    return { id: String(first.id), values: records.map((r) => String(r.record)), ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}) };
+    return {
+      id: String(first.id),
+      values: records.map((r) => String(r.record)),
+      ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}),
+    };
   }
 
   /** The name's records of one type, as one set; null when there are none. */
@@ -70,7 +87,9 @@ export function createCloudnsApi(
     async verify() {
       // ClouDNS's own credential check: changes nothing.
       const answer = await call("GET", "login/login", {});
-      return answer.ok ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` } : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok
+        ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` }
+        : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     // The zone is the longest of the hostname and its parents that ClouDNS describes.
@@ -78,7 +97,10 @@ export function createCloudnsApi(
       const info = await call("GET", "dns/get-zone-info", { "domain-name": name });
       // Refused credentials, or no usable answer: asking for the next name would fare no better.
       if (!info.ok && (info.refusedAuth || info.cause !== "refused")) return info;
-      return { ok: true, value: info.ok && isObject(info.value) && String(info.value.name ?? "").toLowerCase() === name };
+      return {
+        ok: true,
+        value: info.ok && isObject(info.value) && String(info.value.name ?? "").toLowerCase() === name,
+      };
     },
 
     readRecordSet: (zone, hostname, type) => readRecords(zone.id, hostname, type),
@@ -98,7 +120,13 @@ export function createCloudnsApi(
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = cloudnsTtl(settings.ttl ?? NEW_RECORD_TTL);
-      const answer = await call("POST", "dns/add-record", { "domain-name": zone.id, "record-type": type, host: relativeName(hostname, zone.id), record: address, ttl: String(ttl) });
+      const answer = await call("POST", "dns/add-record", {
+        "domain-name": zone.id,
+        "record-type": type,
+        host: relativeName(hostname, zone.id),
+        record: address,
+        ttl: String(ttl),
+      });
       if (!answer.ok) return answer;
       const data = isObject(answer.value) && isObject(answer.value.data) ? answer.value.data : {};
       if (data.id !== undefined) return { ok: true, value: { id: String(data.id), values: [address], ttl } };
@@ -122,22 +150,30 @@ const AUTH_WORDS = /auth|password|api access|not allowed/i;
 function refusal(answer: JsonAnswer): (StepFailure & { refusedAuth?: boolean }) | undefined {
   const body = answer.body;
   if (!isObject(body) || body.status !== "Failed") return undefined;
-  const words = typeof body.statusDescription === "string" && body.statusDescription !== "" ? body.statusDescription : "Failed";
+  const words =
+    typeof body.statusDescription === "string" && body.statusDescription !== "" ? body.statusDescription : "Failed";
   const auth = AUTH_WORDS.test(words);
-  const failure = failedAnswer(SERVICE, answer.status, answer.headers, "", { words, cause: auth ? "credentials" : "refused", ...(auth ? { stopRetrying: true } : {}) });
+  const failure = failedAnswer(SERVICE, answer.status, answer.headers, "", {
+    words,
+    cause: auth ? "credentials" : "refused",
+    ...(auth ? { stopRetrying: true } : {}),
+  });
   return auth ? { ...failure, refusedAuth: true } : failure;
 }
 
 /** The same body on an HTTP error (a gateway's, a 429). */
 function readError(body: unknown) {
-  return isObject(body) && typeof body.statusDescription === "string" && body.statusDescription !== "" ? { words: body.statusDescription } : undefined;
+  return isObject(body) && typeof body.statusDescription === "string" && body.statusDescription !== ""
+    ? { words: body.statusDescription }
+    : undefined;
 }
 
 /** Everything ddnsd knows about ClouDNS (docs/services/cloudns.md). */
 export const cloudns = defineService({
   type: "cloudns",
   label: "ClouDNS",
-  summary: "DNS zones at ClouDNS, through its HTTP API with an API user (auth-id) or API sub-user (sub-auth-id) and its password.",
+  summary:
+    "DNS zones at ClouDNS, through its HTTP API with an API user (auth-id) or API sub-user (sub-auth-id) and its password.",
   credentials: [
     {
       key: "auth_id",
@@ -168,7 +204,11 @@ export const cloudns = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 2592000, help: "60–2592000 seconds, rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …); empty keeps the record's TTL" },
+  ttl: {
+    min: 60,
+    max: 2592000,
+    help: "60–2592000 seconds, rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …); empty keeps the record's TTL",
+  },
   canVerify: true,
   defaultApiUrl: "https://api.cloudns.net",
   // ClouDNS's documentation names no request limit ddnsd could find; ddnsd keeps to two requests a second.
@@ -176,7 +216,11 @@ export const cloudns = defineService({
   createClient: (credentials, options, context) =>
     zoneClient(
       createCloudnsApi(
-        { idKind: options.id_kind === "auth-id" ? "auth-id" : "sub-auth-id", authId: (credentials.auth_id ?? "").trim(), password: credentials.auth_password ?? "" },
+        {
+          idKind: options.id_kind === "auth-id" ? "auth-id" : "sub-auth-id",
+          authId: (credentials.auth_id ?? "").trim(),
+          password: credentials.auth_password ?? "",
+        },
         context,
       ),
     ),

@@ -22,10 +22,10 @@
 // nothing answering 404); octodns/octodns-constellix.
 
 import { createHmac } from "node:crypto";
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { candidateZones, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Constellix";
@@ -38,7 +38,10 @@ export function securityToken(apiKey: string, secretKey: string, epochMs: number
   return `${apiKey}:${createHmac("sha1", secretKey).update(time).digest("base64")}:${time}`;
 }
 
-export function createConstellixApi(credentials: { api_key: string; secret_key: string }, context: ClientContext): ZoneApi {
+export function createConstellixApi(
+  credentials: { api_key: string; secret_key: string },
+  context: ClientContext,
+): ZoneApi {
   const apiKey = credentials.api_key.trim();
 
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
@@ -56,8 +59,15 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
   const recordsPath = (domainId: string, type: string) => `/domains/${encodeURIComponent(domainId)}/records/${type}`;
 
   function recordSet(record: Record<string, unknown>): RecordSet {
-    const values = Array.isArray(record.roundRobin) ? record.roundRobin.filter(isObject).map((v) => String(v.value)) : [];
-    return { id: String(record.id), values, ...(typeof record.ttl === "number" ? { ttl: record.ttl } : {}), raw: record };
+    const values = Array.isArray(record.roundRobin)
+      ? record.roundRobin.filter(isObject).map((v) => String(v.value))
+      : [];
+    return {
+      id: String(record.id),
+      values,
+      ...(typeof record.ttl === "number" ? { ttl: record.ttl } : {}),
+      raw: record,
+    };
   }
 
   return {
@@ -67,23 +77,37 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
       // Lists the account's domains: the same access the writes need; changes nothing. (The listing
       // may be a first page only, so its length is not reported as the number of domains.)
       const listed = await call("GET", "/domains");
-      return listed.ok ? { ok: true, detail: "API key accepted" } : { ok: false, detail: listed.message, cause: listed.cause };
+      return listed.ok
+        ? { ok: true, detail: "API key accepted" }
+        : { ok: false, detail: listed.message, cause: listed.cause };
     },
 
     async findZone(hostname, configured) {
       if (configured !== undefined) {
-        if (!/^\d+$/.test(configured)) return failed(`${SERVICE}: config.zone_id ${configured} is not a Constellix domain id (a number); correct it or remove it`, { cause: "refused" });
+        if (!/^\d+$/.test(configured))
+          return failed(
+            `${SERVICE}: config.zone_id ${configured} is not a Constellix domain id (a number); correct it or remove it`,
+            { cause: "refused" },
+          );
         const found = await call("GET", `/domains/${configured}`);
         if (!found.ok) return staleOn404(found);
-        const name = isObject(found.value.body) && typeof found.value.body.name === "string" ? found.value.body.name.toLowerCase().replace(/\.$/, "") : "";
-        if (!zoneHolds(name, hostname)) return failed(foreignZoneMessage(SERVICE, `${configured} (${name || "unnamed"})`, hostname), { cause: "refused" });
+        const name =
+          isObject(found.value.body) && typeof found.value.body.name === "string"
+            ? found.value.body.name.toLowerCase().replace(/\.$/, "")
+            : "";
+        if (!zoneHolds(name, hostname))
+          return failed(foreignZoneMessage(SERVICE, `${configured} (${name || "unnamed"})`, hostname), {
+            cause: "refused",
+          });
         return { ok: true, value: { id: configured, name } };
       }
       // The longest domain holding the name: its own name first, then each parent.
       for (const candidate of candidateZones(hostname)) {
         const found = await search(`/domains/search?${new URLSearchParams({ exact: candidate })}`);
         if (!found.ok) return found;
-        const domain = found.value.find((d) => typeof d.id === "number" && String(d.name ?? "").toLowerCase() === candidate);
+        const domain = found.value.find(
+          (d) => typeof d.id === "number" && String(d.name ?? "").toLowerCase() === candidate,
+        );
         if (domain) return { ok: true, value: { id: String(domain.id), name: candidate } };
       }
       return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
@@ -96,7 +120,9 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
       // The search names only ids and names: each record is read by id for its TTL, note, addresses
       // and kind, which the PUT must send back whole.
       const records: Record<string, unknown>[] = [];
-      for (const stub of found.value.filter((r) => typeof r.id === "number" && String(r.name ?? "").toLowerCase() === name)) {
+      for (const stub of found.value.filter(
+        (r) => typeof r.id === "number" && String(r.name ?? "").toLowerCase() === name,
+      )) {
         const read = await call("GET", `${recordsPath(zone.id, type)}/${stub.id}`);
         if (!read.ok) return staleOn404(read);
         if (isObject(read.value.body)) records.push(read.value.body);
@@ -105,9 +131,13 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
       if (record === undefined) return { ok: true, value: null };
       // Pools and failover hand out addresses by rules ddnsd knows nothing of.
       if (typeof record.recordOption === "string" && record.recordOption !== "roundRobin") {
-        return failed(`${SERVICE}: ${hostname} ${type} is a ${record.recordOption} record; ddnsd changes only a plain one, so nothing was written`, { cause: "refused" });
+        return failed(
+          `${SERVICE}: ${hostname} ${type} is a ${record.recordOption} record; ddnsd changes only a plain one, so nothing was written`,
+          { cause: "refused" },
+        );
       }
-      if (records.length > 1) return { ok: true, value: { ...recordSet(record), values: records.flatMap((r) => recordSet(r).values) } };
+      if (records.length > 1)
+        return { ok: true, value: { ...recordSet(record), values: records.flatMap((r) => recordSet(r).values) } };
       return { ok: true, value: recordSet(record) };
     },
 
@@ -133,7 +163,8 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
       });
       if (!post.ok) return staleOn404(post);
       const [created] = Array.isArray(post.value.body) ? post.value.body.filter(isObject) : [];
-      if (created === undefined || typeof created.id !== "number") return failed(`${SERVICE}: the created record came back without an id`, { cause: "unreachable" });
+      if (created === undefined || typeof created.id !== "number")
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "unreachable" });
       return { ok: true, value: recordSet(created) };
     },
   };
@@ -145,7 +176,11 @@ export function createConstellixApi(credentials: { api_key: string; secret_key: 
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || !Array.isArray(body.errors)) return undefined;
-  const words = body.errors.map(String).filter((w) => w !== "").join("; ") || "request failed";
+  const words =
+    body.errors
+      .map(String)
+      .filter((w) => w !== "")
+      .join("; ") || "request failed";
   return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
 }
 
@@ -178,5 +213,8 @@ export const constellix = defineService({
   defaultApiUrl: "https://api.dns.constellix.com/v1",
   // Constellix publishes no figure for the v1 API (its own clients offer a delay between requests): ddnsd keeps to one a second.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createConstellixApi({ api_key: credentials.api_key ?? "", secret_key: credentials.secret_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(
+      createConstellixApi({ api_key: credentials.api_key ?? "", secret_key: credentials.secret_key ?? "" }, context),
+    ),
 });

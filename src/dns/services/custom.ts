@@ -13,7 +13,7 @@ import { causeOfAnswer, excerpt, exchange, failed, throttleWait } from "../http"
 import { maskSecrets } from "../one-shot";
 import { described, oneShotClient } from "../one-shot-policy";
 import type { DnsProvider } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
@@ -50,7 +50,10 @@ export const custom = defineService({
       help: "The http(s) URL to call, e.g. https://dyn.example.net/update?host={domain}&ip={ip}&key={secret}. {ip}, {domain}, {record_type} and {secret} are replaced (URL-encoded).",
       kind: "template",
       required: true,
-      validate: (template) => (parseHttpUrl(fill(template, SAMPLE_VALUES, encodeURIComponent)) === undefined ? "must be an http:// or https:// URL" : undefined),
+      validate: (template) =>
+        parseHttpUrl(fill(template, SAMPLE_VALUES, encodeURIComponent)) === undefined
+          ? "must be an http:// or https:// URL"
+          : undefined,
     },
     {
       key: "method",
@@ -78,7 +81,8 @@ export const custom = defineService({
   ...cannotCheck(CANNOT_VERIFY),
   createsRecords: false,
   // Every request goes to the provider's own `url` option; the setting has nothing to point at.
-  createClient: (credentials, options, context) => createCustomClient(credentials.secret ?? "", requestOptions(options), context),
+  createClient: (credentials, options, context) =>
+    createCustomClient(credentials.secret ?? "", requestOptions(options), context),
 });
 
 /** The validated options in the client's shape (the registry has checked kinds and choices already). */
@@ -109,7 +113,10 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
       const values = { ip, domain: target.hostname, record_type: target.recordType, secret };
       const url = parseHttpUrl(fill(request.url, values, encodeURIComponent));
       if (url === undefined) {
-        return failed(`Custom URL: ${mask(JSON.stringify(request.url))} is not an http(s) URL once filled in`, { cause: "refused", stopRetrying: true });
+        return failed(`Custom URL: ${mask(JSON.stringify(request.url))} is not an http(s) URL once filled in`, {
+          cause: "refused",
+          stopRetrying: true,
+        });
       }
       const service = `Custom URL ${mask(url.host)}`;
       const headers: Record<string, string> = { "User-Agent": context.userAgent };
@@ -124,10 +131,18 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
         headers[name] = fill(template, values, (value) => value);
       }
 
-      const answer = await exchange(context.fetch, url.toString(), { method: request.method, headers, body, redirect: "manual" }, context.timeoutMs);
+      const answer = await exchange(
+        context.fetch,
+        url.toString(),
+        { method: request.method, headers, body, redirect: "manual" },
+        context.timeoutMs,
+      );
       if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: answer.cause });
       if (answer.status >= 200 && answer.status < 300) {
-        return { ok: true, value: { held: [], externalId: target.hostname, detail: `${service} answered HTTP ${answer.status}` } };
+        return {
+          ok: true,
+          value: { held: [], externalId: target.hostname, detail: `${service} answered HTTP ${answer.status}` },
+        };
       }
       const location = answer.status >= 300 && answer.status < 400 ? answer.headers.get("location") : null;
       const said = [
@@ -164,4 +179,3 @@ function isJson(text: string): boolean {
     return false;
   }
 }
-

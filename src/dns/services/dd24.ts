@@ -18,7 +18,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 const SERVICE = "Domain Discount24";
 const CANNOT_VERIFY =
@@ -88,17 +88,29 @@ function readAnswer(
   // for success; its documentation shows only the code block). Calling it a failure would have the
   // update sent again, which DD24 refuses for 30 minutes after a success: so it is taken as done.
   if (status === 200 && text.trim() === "") {
-    return { ok: true, value: { held: [], externalId: hostname, detail: `${SERVICE} dynamic DNS host ${hostname}, empty answer (HTTP 200)` } };
+    return {
+      ok: true,
+      value: {
+        held: [],
+        externalId: hostname,
+        detail: `${SERVICE} dynamic DNS host ${hostname}, empty answer (HTTP 200)`,
+      },
+    };
   }
-  if (status !== 200 || code === undefined || !/^\d{3}$/.test(code)) return failedAnswerText(SERVICE, status, headers, mask(text));
+  if (status !== 200 || code === undefined || !/^\d{3}$/.test(code))
+    return failedAnswerText(SERVICE, status, headers, mask(text));
   // The answer names no address: what was sent is what DD24 now publishes.
-  if (code === "200") return { ok: true, value: { held: [], externalId: hostname, detail: `${SERVICE} dynamic DNS host ${hostname}` } };
+  if (code === "200")
+    return { ok: true, value: { held: [], externalId: hostname, detail: `${SERVICE} dynamic DNS host ${hostname}` } };
   const description = mask(fields.get("description") ?? "no description");
   if (/authori[sz]ation failed/i.test(description)) {
-    return failed(`${SERVICE}: ${description} — the password is wrong or ${hostname} is not one of its dynamic DNS subdomains (code ${code})`, {
-      cause: "credentials",
-      stopRetrying: true,
-    });
+    return failed(
+      `${SERVICE}: ${description} — the password is wrong or ${hostname} is not one of its dynamic DNS subdomains (code ${code})`,
+      {
+        cause: "credentials",
+        stopRetrying: true,
+      },
+    );
   }
   // Anything else (the 30-minute hold among them) may pass: retried later, never at once.
   return failed(`${SERVICE}: ${description} (code ${code})`, { cause: "refused" });

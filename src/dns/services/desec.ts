@@ -37,18 +37,31 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
     if (!answer.ok) return { ok: false, failure: failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause }) };
     const json = answer.text === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
-      if (json === undefined) return { ok: false, failure: failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" }) };
+      if (json === undefined)
+        return {
+          ok: false,
+          failure: failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" }),
+        };
       return { ok: true, body: json };
     }
     // A token deSEC does not know (revoked, expired, mistyped) only comes right when the provider is edited.
-    const error = json === undefined ? undefined : { words: errorText(json), ...(answer.status === 401 ? { stopRetrying: true } : {}) };
-    return { ok: false, failure: failedAnswer(SERVICE, answer.status, answer.headers, answer.text, error), status: answer.status };
+    const error =
+      json === undefined
+        ? undefined
+        : { words: errorText(json), ...(answer.status === 401 ? { stopRetrying: true } : {}) };
+    return {
+      ok: false,
+      failure: failedAnswer(SERVICE, answer.status, answer.headers, answer.text, error),
+      status: answer.status,
+    };
   }
 
   // The apex is "@" in a URL path ("//" would be normalised away) but "" in a body. Hostnames are
   // validated DNS names (letters, digits, "-", "_", ".", a leading "*"), so nothing needs escaping.
-  const rrsetId = (domain: string, hostname: string, type: RecordType) => `${relativeName(hostname, domain) || "@"}/${type}`;
-  const rrsetPath = (domain: string, hostname: string, type: RecordType) => `/domains/${domain}/rrsets/${rrsetId(domain, hostname, type)}/`;
+  const rrsetId = (domain: string, hostname: string, type: RecordType) =>
+    `${relativeName(hostname, domain) || "@"}/${type}`;
+  const rrsetPath = (domain: string, hostname: string, type: RecordType) =>
+    `/domains/${domain}/rrsets/${rrsetId(domain, hostname, type)}/`;
 
   function rrsetOf(id: string, rrset: unknown): RecordSet {
     const body = isObject(rrset) ? rrset : {};
@@ -62,7 +75,8 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
     async verify() {
       const answer = await call("GET", "/auth/account/");
       if (!answer.ok) return { ok: false, detail: answer.failure.message, cause: answer.failure.cause };
-      const email = isObject(answer.body) && typeof answer.body.email === "string" ? ` (account ${answer.body.email})` : "";
+      const email =
+        isObject(answer.body) && typeof answer.body.email === "string" ? ` (account ${answer.body.email})` : "";
       return { ok: true, detail: `Token accepted${email}` };
     },
 
@@ -91,7 +105,10 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       const patch = { records: [address], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
       const patched = await call("PATCH", rrsetPath(zone.id, hostname, type), patch);
       if (!patched.ok) return patched.failure;
-      return { ok: true, value: rrsetOf(current.id, isObject(patched.body) ? patched.body : { ...(current.raw as object), ...patch }) };
+      return {
+        ok: true,
+        value: rrsetOf(current.id, isObject(patched.body) ? patched.body : { ...(current.raw as object), ...patch }),
+      };
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
@@ -99,7 +116,10 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       const rrset = { subname: relativeName(hostname, zone.id), type, ttl, records: [address] };
       const created = await call("POST", `/domains/${zone.id}/rrsets/`, rrset);
       if (!created.ok) return created.failure;
-      return { ok: true, value: rrsetOf(rrsetId(zone.id, hostname, type), isObject(created.body) ? created.body : rrset) };
+      return {
+        ok: true,
+        value: rrsetOf(rrsetId(zone.id, hostname, type), isObject(created.body) ? created.body : rrset),
+      };
     },
   };
 }
@@ -137,13 +157,18 @@ export const desec = defineService({
     { requests: 200, perSeconds: 3600 },
     { requests: 600, perSeconds: 86_400 },
   ],
-  createClient: (credentials, _options, context) => zoneClient(createDesecApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createDesecApi({ token: credentials.token ?? "" }, context)),
 });
 
 /** deSEC's error body in one line: `{"detail": …}`, field errors `{"ttl": ["…"]}`, or a list of either. */
 function errorText(body: unknown): string {
   if (typeof body === "string") return body;
-  if (Array.isArray(body)) return body.map(errorText).filter((t) => t !== "").join("; ");
+  if (Array.isArray(body))
+    return body
+      .map(errorText)
+      .filter((t) => t !== "")
+      .join("; ");
   if (!isObject(body)) return "request failed";
   if (typeof body.detail === "string") return body.detail;
   const parts = Object.entries(body).map(([field, value]) => {

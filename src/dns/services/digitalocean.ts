@@ -30,9 +30,16 @@ const MAX_PAGES = 50;
 export function createDigitalOceanApi(credentials: { token: string }, context: ClientContext): ZoneApi {
   /** One call's JSON object. A "slow down" 429 names its wait in retry-after (a burst) or only in ratelimit-reset (the hourly window). */
   async function call(method: string, path: string, body?: unknown): Promise<Step<Record<string, unknown>>> {
-    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
+      readError,
+    );
     if (!answer.ok) return answer;
-    return isObject(answer.value.body) ? { ok: true, value: answer.value.body } : failed(`${SERVICE}: the answer was not a JSON object (HTTP ${answer.value.status})`, { cause: "unreachable" });
+    return isObject(answer.value.body)
+      ? { ok: true, value: answer.value.body }
+      : failed(`${SERVICE}: the answer was not a JSON object (HTTP ${answer.value.status})`, { cause: "unreachable" });
   }
 
   /** Every item of a paged listing (`key` in each page), page by page until no next page is named. */
@@ -66,8 +73,9 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
       const answer = await call("GET", "/account");
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const account = isObject(answer.value.account) ? answer.value.account : {};
-      const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined]
-        .filter((f): f is string => typeof f === "string");
+      const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined].filter(
+        (f): f is string => typeof f === "string",
+      );
       return { ok: true, detail: `Token accepted${facts.length > 0 ? ` (account ${facts.join(", ")})` : ""}` };
     },
 
@@ -79,9 +87,14 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
     async readRecordSet(zone, hostname, type) {
       // The filter wants the FQDN; the answer names records relative to the domain (tolerating an FQDN too).
       const relative = relativeName(hostname, zone.id, "@");
-      const listed = await listAll(`${recordsPath(zone.id)}?${new URLSearchParams({ type, name: hostname })}`, "domain_records");
+      const listed = await listAll(
+        `${recordsPath(zone.id)}?${new URLSearchParams({ type, name: hostname })}`,
+        "domain_records",
+      );
       if (!listed.ok) return listed;
-      const records = listed.value.filter((r) => r.type === type && (r.name === relative || r.name === hostname) && idOf(r) !== "");
+      const records = listed.value.filter(
+        (r) => r.type === type && (r.name === relative || r.name === hostname) && idOf(r) !== "",
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -152,7 +165,8 @@ export const digitalocean = defineService({
   // minute and 5,000 per hour. A burst of 200 a minute would be allowed too, but its 429s for bursts
   // are not documented beyond "per minute", so requests stay spread out.
   rateLimits: [{ requests: 4, perSeconds: 3 }],
-  createClient: (credentials, _options, context) => zoneClient(createDigitalOceanApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createDigitalOceanApi({ token: credentials.token ?? "" }, context)),
 });
 
 function idOf(record: Record<string, unknown>): string {

@@ -13,12 +13,12 @@
 // errors, rate limiting); libdns/dnsimple provider.go (records by name, PATCH of content and TTL,
 // 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
 
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { FetchLike, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
@@ -33,14 +33,22 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
   const api = { ...context, fetch: resetAsRetryAfter(context.fetch) };
 
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(api, SERVICE, { method, path: account + path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    return requestJson(
+      api,
+      SERVICE,
+      { method, path: account + path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
+      readError,
+    );
   }
 
   /** Every item of a paged listing, page by page until the last page DNSimple names. */
   async function listAll(path: string, query: Record<string, string> = {}): Promise<Step<Record<string, unknown>[]>> {
     const items: Record<string, unknown>[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const listed = await call("GET", `${path}?${new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) })}`);
+      const listed = await call(
+        "GET",
+        `${path}?${new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) })}`,
+      );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const data = Array.isArray(body.data) ? body.data.filter(isObject) : [];
@@ -60,7 +68,8 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
     if (!answer.ok) return answer;
     const record = isObject(answer.value.body) ? answer.value.body.data : undefined;
-    if (!isObject(record) || typeof record.id !== "number") return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    if (!isObject(record) || typeof record.id !== "number")
+      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: recordSet([record]) };
   }
 
@@ -74,14 +83,20 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
       if (typeof total !== "number") return { ok: true, detail: "Token accepted" };
-      return { ok: true, detail: `Token accepted (${plural(total, "zone")} in account ${credentials.account_id.trim()})` };
+      return {
+        ok: true,
+        detail: `Token accepted (${plural(total, "zone")} in account ${credentials.account_id.trim()})`,
+      };
     },
 
     async listZones() {
       const listed = await listAll("/zones");
       if (!listed.ok) return listed;
       // A secondary zone is a copy of another server's: its records are not DNSimple's to change.
-      const names = listed.value.filter((z) => z.secondary !== true).map((z) => z.name).filter((n): n is string => typeof n === "string");
+      const names = listed.value
+        .filter((z) => z.secondary !== true)
+        .map((z) => z.name)
+        .filter((n): n is string => typeof n === "string");
       return { ok: true, value: zonesNamed(names) };
     },
 
@@ -91,7 +106,9 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       // A zone in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
       // The filters are applied again here: the apex's empty name must not match every record.
-      const records = listed.value.filter((r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative);
+      const records = listed.value.filter(
+        (r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative,
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -106,7 +123,12 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
 
     async createRecordSet(zone, hostname, type, address, settings) {
       return written(
-        await call("POST", recordsPath(zone.id), { name: relativeName(hostname, zone.id), type, content: address, ttl: settings.ttl ?? NEW_RECORD_TTL }),
+        await call("POST", recordsPath(zone.id), {
+          name: relativeName(hostname, zone.id),
+          type,
+          content: address,
+          ttl: settings.ttl ?? NEW_RECORD_TTL,
+        }),
       );
     },
   };
@@ -121,7 +143,8 @@ function resetAsRetryAfter(fetch: FetchLike): FetchLike {
   return async (input, init) => {
     const response = await fetch(input, init);
     const reset = Number(response.headers.get("x-ratelimit-reset") ?? Number.NaN);
-    if (response.status !== 429 || response.headers.has("retry-after") || !Number.isFinite(reset) || reset <= 0) return response;
+    if (response.status !== 429 || response.headers.has("retry-after") || !Number.isFinite(reset) || reset <= 0)
+      return response;
     const headers = new Headers(response.headers);
     headers.set("Retry-After", String(Math.max(0, Math.ceil(reset - Date.now() / 1000))));
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
@@ -135,7 +158,9 @@ function resetAsRetryAfter(fetch: FetchLike): FetchLike {
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string") return undefined;
   const fields = isObject(body.errors)
-    ? Object.entries(body.errors).map(([field, words]) => `${field}: ${Array.isArray(words) ? words.join(", ") : String(words)}`)
+    ? Object.entries(body.errors).map(
+        ([field, words]) => `${field}: ${Array.isArray(words) ? words.join(", ") : String(words)}`,
+      )
     : [];
   const words = [body.message, ...fields].filter((w) => w !== "").join("; ") || "request failed";
   return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
@@ -171,5 +196,7 @@ export const dnsimple = defineService({
   // DNSimple allows 2,400 requests an hour per token; ddnsd spreads them at 35 a minute (2,100 an hour).
   rateLimits: [{ requests: 35, perSeconds: 60 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createDnsimpleApi({ account_id: credentials.account_id ?? "", token: credentials.token ?? "" }, context)),
+    zoneClient(
+      createDnsimpleApi({ account_id: credentials.account_id ?? "", token: credentials.token ?? "" }, context),
+    ),
 });

@@ -19,12 +19,12 @@
 // checks' words).
 
 import { createHmac } from "node:crypto";
+import { plural } from "../../util/plural";
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "DNS Made Easy";
 /** A new record's TTL when the domain's config names none (DNS Made Easy's default). */
@@ -35,7 +35,10 @@ export function dnsmeSignature(secret: string, requestDate: string): string {
   return createHmac("sha1", secret).update(requestDate).digest("hex");
 }
 
-export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key: string }, context: ClientContext): ZoneApi {
+export function createDnsMadeEasyApi(
+  credentials: { api_key: string; secret_key: string },
+  context: ClientContext,
+): ZoneApi {
   /** Managed domains' ids by name, learned from lookups; a 404 under one forgets it. */
   const ids = new Map<string, number>();
 
@@ -65,7 +68,9 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
   async function zoneId(zone: Zone): Promise<Step<number>> {
     const id = await domainId(zone.id);
     if (!id.ok) return id;
-    return id.value === null ? failed(`${SERVICE}: no managed domain ${zone.id} in this account`, { cause: "refused", staleZone: true }) : { ok: true, value: id.value };
+    return id.value === null
+      ? failed(`${SERVICE}: no managed domain ${zone.id} in this account`, { cause: "refused", staleZone: true })
+      : { ok: true, value: id.value };
   }
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
@@ -80,7 +85,10 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
       const listed = await call("GET", "/dns/managed");
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const total = isObject(listed.value.body) ? listed.value.body.totalRecords : undefined;
-      return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
+      return {
+        ok: true,
+        detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted",
+      };
     },
 
     async hasZone(name) {
@@ -99,8 +107,13 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
         if (listed.status === 404) ids.delete(zone.id);
         return listed.status === 404 ? { ...listed, staleZone: true } : listed;
       }
-      const data = isObject(listed.value.body) && Array.isArray(listed.value.body.data) ? listed.value.body.data.filter(isObject) : [];
-      const records = data.filter((r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === name);
+      const data =
+        isObject(listed.value.body) && Array.isArray(listed.value.body.data)
+          ? listed.value.body.data.filter(isObject)
+          : [];
+      const records = data.filter(
+        (r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === name,
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -108,7 +121,11 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
       const id = await zoneId(zone);
       if (!id.ok) return id;
       // The PUT replaces the whole record: everything read is sent back, with only the value (and a configured TTL) changed.
-      const record = { ...(isObject(current.raw) ? current.raw : {}), value: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+      const record = {
+        ...(isObject(current.raw) ? current.raw : {}),
+        value: address,
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      };
       const put = await call("PUT", `/dns/managed/${id.value}/records/${encodeURIComponent(current.id)}`, record);
       if (!put.ok) return put;
       return { ok: true, value: recordSet([record]) };
@@ -118,11 +135,21 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
       const id = await zoneId(zone);
       if (!id.ok) return id;
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const posted = await call("POST", `/dns/managed/${id.value}/records`, { name: relativeName(hostname, zone.id), type, value: address, ttl, gtdLocation: "DEFAULT" });
+      const posted = await call("POST", `/dns/managed/${id.value}/records`, {
+        name: relativeName(hostname, zone.id),
+        type,
+        value: address,
+        ttl,
+        gtdLocation: "DEFAULT",
+      });
       if (!posted.ok) return posted;
       const record = isObject(posted.value.body) ? posted.value.body : {};
-      if (typeof record.id !== "number") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
-      return { ok: true, value: recordSet([{ ...record, value: address, ttl: typeof record.ttl === "number" ? record.ttl : ttl }]) };
+      if (typeof record.id !== "number")
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      return {
+        ok: true,
+        value: recordSet([{ ...record, value: address, ttl: typeof record.ttl === "number" ? record.ttl : ttl }]),
+      };
     },
   };
 }
@@ -134,7 +161,9 @@ export function createDnsMadeEasyApi(credentials: { api_key: string; secret_key:
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
-  const words = (Array.isArray(body.error) ? body.error.map(String) : typeof body.error === "string" ? [body.error] : []).join("; ");
+  const words = (
+    Array.isArray(body.error) ? body.error.map(String) : typeof body.error === "string" ? [body.error] : []
+  ).join("; ");
   if (words === "") return undefined;
   if (/rate limit exceeded/i.test(words)) return { words, cause: "throttled" };
   if (/date header/i.test(words)) return { words: `${words} (check this machine's clock)`, cause: "refused" };
@@ -166,5 +195,7 @@ export const dnsmadeeasy = defineService({
   // DNS Made Easy allows 150 requests in any 5 minutes; ddnsd stays at 120.
   rateLimits: [{ requests: 120, perSeconds: 300 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createDnsMadeEasyApi({ api_key: credentials.api_key ?? "", secret_key: credentials.secret_key ?? "" }, context)),
+    zoneClient(
+      createDnsMadeEasyApi({ api_key: credentials.api_key ?? "", secret_key: credentials.secret_key ?? "" }, context),
+    ),
 });

@@ -15,12 +15,12 @@
 // (the official client: Basic auth, PUT with host/data/ttl/type, errors as {code, help}); go-acme/lego
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
-import type { Step } from "../provider";
-import { zoneClient, type RecordSet, recordSetOf, type Zone, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Domeneshop";
 const APEX = "@";
@@ -53,7 +53,10 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
   function zoneOf(domain: Row): Zone | undefined {
     if (typeof domain.domain !== "string" || domain.id === undefined) return undefined;
     const name = domain.domain.toLowerCase();
-    const note = isObject(domain.services) && domain.services.dns === false ? `Domeneshop's DNS service is not on for ${name}, so the record is not served` : undefined;
+    const note =
+      isObject(domain.services) && domain.services.dns === false
+        ? `Domeneshop's DNS service is not on for ${name}, so the record is not served`
+        : undefined;
     return { id: String(domain.id), name, ...(note ? { note } : {}) };
   }
 
@@ -64,16 +67,26 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const answer = await call("GET", "/domains");
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
+      return {
+        ok: true,
+        detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})`,
+      };
     },
 
     async findZone(hostname, configured) {
       if (configured !== undefined) {
-        if (!/^\d+$/.test(configured)) return failed(`${SERVICE}: config.zone_id ${configured} is not a Domeneshop domain id (a number); correct it or remove it`, { cause: "refused" });
+        if (!/^\d+$/.test(configured))
+          return failed(
+            `${SERVICE}: config.zone_id ${configured} is not a Domeneshop domain id (a number); correct it or remove it`,
+            { cause: "refused" },
+          );
         const found = staleOn404(await call("GET", `/domains/${configured}`));
         if (!found.ok) return found;
         const zone = isObject(found.value.body) ? zoneOf(found.value.body) : undefined;
-        if (zone === undefined || !zoneHolds(zone.name!, hostname)) return failed(foreignZoneMessage(SERVICE, `${configured} (${zone?.name ?? "unnamed"})`, hostname), { cause: "refused" });
+        if (zone === undefined || !zoneHolds(zone.name!, hostname))
+          return failed(foreignZoneMessage(SERVICE, `${configured} (${zone?.name ?? "unnamed"})`, hostname), {
+            cause: "refused",
+          });
         return { ok: true, value: zone };
       }
       const listed = await call("GET", "/domains");
@@ -83,9 +96,14 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
         .filter((d) => !(isObject(d.services) && d.services.dns === false))
         .map(zoneOf)
         .filter((z): z is Zone => z !== undefined);
-      const name = longestZone(hostname, zones.map((z) => z.name!));
+      const name = longestZone(
+        hostname,
+        zones.map((z) => z.name!),
+      );
       const zone = zones.find((z) => z.name === name);
-      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname, "this account with Domeneshop's DNS service"), { cause: "refused" }) : { ok: true, value: zone };
+      return zone === undefined
+        ? failed(noZoneMessage(SERVICE, hostname, "this account with Domeneshop's DNS service"), { cause: "refused" })
+        : { ok: true, value: zone };
     },
 
     async readRecordSet(zone, hostname, type) {
@@ -113,13 +131,19 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const sent: Row = { host: relativeName(hostname, zone.name ?? hostname, APEX), type, data: address, ttl: domeneshopTtl(settings.ttl ?? NEW_RECORD_TTL) };
+      const sent: Row = {
+        host: relativeName(hostname, zone.name ?? hostname, APEX),
+        type,
+        data: address,
+        ttl: domeneshopTtl(settings.ttl ?? NEW_RECORD_TTL),
+      };
       const post = await call("POST", recordsPath(zone.id), sent);
       if (!post.ok) return post;
       // The new id is in the body, and at the end of the Location header the official client reads.
       const body = isObject(post.value.body) ? post.value.body : {};
       const id = body.id ?? post.value.headers.get("location")?.split("/").pop();
-      if (id === undefined || id === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      if (id === undefined || id === "")
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([{ ...sent, id }]) };
     },
 
@@ -165,7 +189,11 @@ export const domeneshop = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 604800, help: "60–604800 seconds, sent as the nearest multiple of 60 (the only TTLs Domeneshop takes); empty keeps the record's TTL (300 for a new record)" },
+  ttl: {
+    min: 60,
+    max: 604800,
+    help: "60–604800 seconds, sent as the nearest multiple of 60 (the only TTLs Domeneshop takes); empty keeps the record's TTL (300 for a new record)",
+  },
   canVerify: true,
   defaultApiUrl: "https://api.domeneshop.no/v0",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

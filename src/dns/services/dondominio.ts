@@ -19,10 +19,11 @@ import { exchange, failed, isObject, parseJson } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 const SERVICE = "DonDominio";
-const CANNOT_VERIFY = "DonDNS cannot check a DonDNS key without updating a record; the first update shows whether it works.";
+const CANNOT_VERIFY =
+  "DonDNS cannot check a DonDNS key without updating a record; the first update shows whether it works.";
 
 export const dondominio = defineService({
   type: "dondominio",
@@ -53,7 +54,8 @@ export const dondominio = defineService({
   createsRecords: false,
   defaultApiUrl: "https://dondns.dondominio.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
-  createClient: (credentials, _options, context) => createDonDominioClient(credentials.username ?? "", credentials.key ?? "", context),
+  createClient: (credentials, _options, context) =>
+    createDonDominioClient(credentials.username ?? "", credentials.key ?? "", context),
 });
 
 export function createDonDominioClient(username: string, key: string, context: ClientContext): DnsProvider {
@@ -85,10 +87,17 @@ function readAnswer(
 ): Step<Sent> {
   const body = parseJson(text);
   // A "slow down" or a server's failure keeps its meaning even when it comes as DonDNS JSON.
-  if (status === 429 || status >= 500 || !isObject(body) || typeof body.success !== "boolean") return failedAnswerText(SERVICE, status, headers, mask(text));
+  if (status === 429 || status >= 500 || !isObject(body) || typeof body.success !== "boolean")
+    return failedAnswerText(SERVICE, status, headers, mask(text));
   // The answer names no address: what was sent is what the record now holds.
-  if (body.success) return { ok: true, value: { held: [], externalId: hostname, detail: `${SERVICE} DonDNS host ${hostname}` } };
-  const messages = Array.isArray(body.messages) ? body.messages.filter((m): m is string => typeof m === "string" && m.trim() !== "") : [];
-  const code = typeof body.errorCode === "number" || typeof body.errorCode === "string" ? `code ${body.errorCode}, ` : "";
-  return failed(`${SERVICE}: ${mask(messages.join("; ") || "update refused")} (${code}HTTP ${status})`, { cause: "refused" });
+  if (body.success)
+    return { ok: true, value: { held: [], externalId: hostname, detail: `${SERVICE} DonDNS host ${hostname}` } };
+  const messages = Array.isArray(body.messages)
+    ? body.messages.filter((m): m is string => typeof m === "string" && m.trim() !== "")
+    : [];
+  const code =
+    typeof body.errorCode === "number" || typeof body.errorCode === "string" ? `code ${body.errorCode}, ` : "";
+  return failed(`${SERVICE}: ${mask(messages.join("; ") || "update refused")} (${code}HTTP ${status})`, {
+    cause: "refused",
+  });
 }

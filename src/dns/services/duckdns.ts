@@ -17,7 +17,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 const SERVICE = "DuckDNS";
 const SUFFIX = ".duckdns.org";
@@ -60,7 +60,10 @@ export function createDuckDnsClient(token: string, context: ClientContext): DnsP
     async send(target, addresses) {
       const name = subdomainOf(target);
       if (name === undefined) {
-        return failed(`${SERVICE}: ${target.hostname} is not a name under duckdns.org`, { cause: "refused", stopRetrying: true });
+        return failed(`${SERVICE}: ${target.hostname} is not a name under duckdns.org`, {
+          cause: "refused",
+          stopRetrying: true,
+        });
       }
       const query = new URLSearchParams({ domains: name, token });
       if (addresses.ipv4 !== undefined) query.set("ip", addresses.ipv4);
@@ -89,7 +92,13 @@ function subdomainOf(target: RecordTarget): string | undefined {
   return name === undefined || name === "" ? undefined : name;
 }
 
-function readAnswer(status: number, headers: Headers, text: string, name: string, mask: (text: string) => string): Step<Sent> {
+function readAnswer(
+  status: number,
+  headers: Headers,
+  text: string,
+  name: string,
+  mask: (text: string) => string,
+): Step<Sent> {
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   const verdict = lines[0] ?? "";
   const http = `HTTP ${status}`;
@@ -99,15 +108,26 @@ function readAnswer(status: number, headers: Headers, text: string, name: string
     const held = [lines[1] ?? "", lines[2] ?? ""].filter((a) => isIP(a) !== 0);
     const change = lines[3] === "NOCHANGE" ? "unchanged" : lines[3] === "UPDATED" ? "changed" : undefined;
     const facts = change === "unchanged" ? ["it already held this address"] : [];
-    return { ok: true, value: { held, ...(change ? { change } : {}), externalId: name, detail: [`${SERVICE} domain ${name}`, ...facts].join(", ") } };
+    return {
+      ok: true,
+      value: {
+        held,
+        ...(change ? { change } : {}),
+        externalId: name,
+        detail: [`${SERVICE} domain ${name}`, ...facts].join(", "),
+      },
+    };
   }
   if (verdict === "KO") {
     // A wrong token and a subdomain that is not the account's get the same answer; neither
     // changes by asking again, and DuckDNS blocks clients that keep sending bad updates.
-    return failed(`${SERVICE}: KO — the token is wrong or ${name}.duckdns.org is not a subdomain of its account (${http})`, {
-      cause: "credentials",
-      stopRetrying: true,
-    });
+    return failed(
+      `${SERVICE}: KO — the token is wrong or ${name}.duckdns.org is not a subdomain of its account (${http})`,
+      {
+        cause: "credentials",
+        stopRetrying: true,
+      },
+    );
   }
   return failedAnswerText(SERVICE, status, headers, mask(text));
 }

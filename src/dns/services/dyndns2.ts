@@ -20,10 +20,10 @@
 import { isIP } from "node:net";
 import { exchange, failed, pauseSeconds, retryAfterSeconds, throttleWait, unreadableAnswer } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
+import type { Sent } from "../one-shot-policy";
 import { type OneShotApi, oneShotClient } from "../one-shot-policy";
 import type { Addresses, DnsProvider, RecordType, Step } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
-import type { Sent } from "../one-shot-policy";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 /**
  * How one service speaks the protocol.
@@ -89,7 +89,11 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   { label: "dynv6 (IPv4 only)", value: "https://dynv6.com", dialect: { style: "one", recordTypes: IPV4 } },
   // OVH refuses updates without `system=dyndns` (`badsys`): the parameter travels in the server URL.
   // A DynHost record per type (help.ovhcloud.com DynHost guide; ddns-updater ovh sends one family).
-  { label: "OVH DynHost", value: "https://dns.eu.ovhapis.com/nic/update?system=dyndns", dialect: { style: "one", recordTypes: BOTH } },
+  {
+    label: "OVH DynHost",
+    value: "https://dns.eu.ovhapis.com/nic/update?system=dyndns",
+    dialect: { style: "one", recordTypes: BOTH },
+  },
   // strato.de FAQ on DynDNS (`myip=<v4>,<v6>`); ddclient dyndns2.
   { label: "Strato", value: "https://dyndns.strato.com", dialect: { style: "list", recordTypes: BOTH } },
   // faq.infomaniak.com/2376; ddns-updater infomaniak (one family per request).
@@ -97,7 +101,11 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   // dns.he.net dynamic DNS help (a key per record; the address in `myip`); ddns-updater he.
   { label: "Hurricane Electric", value: "https://dyn.dns.he.net", dialect: { style: "one", recordTypes: BOTH } },
   // kb.inwx.com DynDNS (`myip=` and `myipv6=`); ddclient dyndns2.
-  { label: "INWX", value: "https://dyndns.inwx.com", dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6" } },
+  {
+    label: "INWX",
+    value: "https://dyndns.inwx.com",
+    dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6" },
+  },
   // selfhost.de DynDNS help; ddns-updater selfhostde (one family per request).
   // Its API sheet answers with HTTP statuses (ddns-updater selfhostde reads them the same way).
   {
@@ -127,7 +135,15 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   {
     label: "ipv64",
     value: "https://ipv64.net",
-    dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6", success: /\bsuccess\b/i, unchanged: /\bno change\b/i, throttle: /overcommit/i },
+    dialect: {
+      style: "pair",
+      recordTypes: BOTH,
+      ipv4Param: "myip",
+      ipv6Param: "myipv6",
+      success: /\bsuccess\b/i,
+      unchanged: /\bno change\b/i,
+      throttle: /overcommit/i,
+    },
   },
   // desec.readthedocs.io dynDNS update API: a family not named is deleted, "always specify both … use
   // preserve"; desec-stack's own tests. ddns-updater desec.
@@ -151,14 +167,25 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   {
     label: "All-Inkl",
     value: "https://dyndns.kasserver.com",
-    dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myip6", hostnameParam: "host", path: "/" },
+    dialect: {
+      style: "pair",
+      recordTypes: BOTH,
+      ipv4Param: "myip",
+      ipv6Param: "myip6",
+      hostnameParam: "host",
+      path: "/",
+    },
   },
   // ddnss.de FAQ (ddclient with protocol=dyndns2 and server=ddnss.de); ddns-updater ddnss.
   { label: "DDNSS", value: "https://ddnss.de", dialect: DEFAULT_DIALECT },
   // websupport.sk DynDNS help (dyndns.websupport.sk/nic/update); ddclient dyndns2.
   { label: "WebSupport", value: "https://dyndns.websupport.sk", dialect: DEFAULT_DIALECT },
   // nic.ru "Dynamic DNS" help (api.nic.ru/dyndns/update, IPv4); ddclient dyndns2 with that path.
-  { label: "NIC.RU (IPv4 only)", value: "https://api.nic.ru", dialect: { style: "one", recordTypes: IPV4, path: "/dyndns/update" } },
+  {
+    label: "NIC.RU (IPv4 only)",
+    value: "https://api.nic.ru",
+    dialect: { style: "one", recordTypes: IPV4, path: "/dyndns/update" },
+  },
   // now-dns.com client docs (`/update?hostname=&myip=`); ddns-updater nowdns.
   { label: "Now-DNS", value: "https://now-dns.com", dialect: { style: "one", recordTypes: BOTH, path: "/update" } },
   // dynu.com IP update protocol ("myip=no" / "myipv6=no" leave a family as it is; a name under your
@@ -166,7 +193,14 @@ const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
   {
     label: "Dynu (dyndns2)",
     value: "https://api.dynu.com",
-    dialect: { style: "pair", recordTypes: BOTH, ipv4Param: "myip", ipv6Param: "myipv6", keep: "no", aliasParam: "alias" },
+    dialect: {
+      style: "pair",
+      recordTypes: BOTH,
+      ipv4Param: "myip",
+      ipv6Param: "myipv6",
+      keep: "no",
+      aliasParam: "alias",
+    },
   },
   // nsupdate.info's docs (user.rst: "IP v4 and v6 addresses work completely independently … send 2
   // updates", and its router help naming the IPv4-only host for A and the IPv6-only host for AAAA);
@@ -194,18 +228,20 @@ const CHANGED = new Set(["good", "successfully_changed"]);
 const UNCHANGED = new Set(["nochg", "no_change"]);
 
 /** Answers that say the configuration is wrong: asking again cannot succeed and gets clients blocked. */
-const STOP_CODES = new Map<string, string>(Object.entries({
-  badauth: "the username or password is wrong",
-  "!donator": "the request uses a feature of paid accounts only",
-  notfqdn: "the hostname is not a fully qualified domain name",
-  nohost: "the hostname does not exist in this account",
-  numhost: "too many hosts in one request, or the name is a round-robin record",
-  abuse: "the hostname is blocked for abuse",
-  badagent: "the service refuses this client (its User-Agent)",
-  badsys: "the service refuses the system parameter",
-  "!yours": "the hostname belongs to another account",
-  "!active": "the hostname's domain is not activated",
-}));
+const STOP_CODES = new Map<string, string>(
+  Object.entries({
+    badauth: "the username or password is wrong",
+    "!donator": "the request uses a feature of paid accounts only",
+    notfqdn: "the hostname is not a fully qualified domain name",
+    nohost: "the hostname does not exist in this account",
+    numhost: "too many hosts in one request, or the name is a round-robin record",
+    abuse: "the hostname is blocked for abuse",
+    badagent: "the service refuses this client (its User-Agent)",
+    badsys: "the service refuses the system parameter",
+    "!yours": "the hostname belongs to another account",
+    "!active": "the hostname's domain is not activated",
+  }),
+);
 
 export const dyndns2 = defineService({
   type: "dyndns2",
@@ -275,7 +311,10 @@ export function createDyndns2Client(
     typeRefusal: `takes ${dialect.recordTypes.join(" and ")} records only on this update server`,
     async send(target, addresses) {
       if (updateUrl === undefined) {
-        return failed(`dyndns2: the server ${JSON.stringify(server)} is not an http(s) URL`, { cause: "refused", stopRetrying: true });
+        return failed(`dyndns2: the server ${JSON.stringify(server)} is not an http(s) URL`, {
+          cause: "refused",
+          stopRetrying: true,
+        });
       }
       const url = new URL(updateUrl);
       const alias = aliasOf(dialect, target.hostname, target.config.zone_id);
@@ -361,7 +400,11 @@ function readAnswer(
   mask: (text: string) => string,
 ): Step<Sent> {
   // One line per hostname; ddnsd sends one hostname, so the first line is its answer.
-  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== "") ?? "";
+  const line =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? "";
   const [word = "", ...rest] = line.split(/\s+/);
   const code = word.toLowerCase();
   const http = `HTTP ${status}`;
@@ -369,7 +412,10 @@ function readAnswer(
   if (CHANGED.has(code) || UNCHANGED.has(code)) {
     // A success line may carry the addresses the host holds now (`good 1.2.3.4,2001:db8::1`); the
     // policy checks them against what was sent.
-    const held = rest.join(" ").split(/[\s,]+/).filter((a) => isIP(a) !== 0);
+    const held = rest
+      .join(" ")
+      .split(/[\s,]+/)
+      .filter((a) => isIP(a) !== 0);
     const unchanged = UNCHANGED.has(code);
     return {
       ok: true,
@@ -388,15 +434,26 @@ function readAnswer(
     const unchanged = dialect.unchanged?.test(line) === true;
     return {
       ok: true,
-      value: { ...(unchanged ? { change: "unchanged" as const } : {}), held: [], externalId: hostname, detail: `${service} answered "${mask(line)}"` },
+      value: {
+        ...(unchanged ? { change: "unchanged" as const } : {}),
+        held: [],
+        externalId: hostname,
+        detail: `${service} answered "${mask(line)}"`,
+      },
     };
   }
   const stopReason = STOP_CODES.get(code);
   if (stopReason !== undefined) {
-    return failed(`${service}: ${code} — ${stopReason} (${http})`, { cause: code === "badauth" ? "credentials" : "refused", stopRetrying: true });
+    return failed(`${service}: ${code} — ${stopReason} (${http})`, {
+      cause: code === "badauth" ? "credentials" : "refused",
+      stopRetrying: true,
+    });
   }
   if (code === "dnserr") {
-    return failed(`${service}: dnserr — the service's DNS failed (${http})`, { cause: "throttled", retryAfterSeconds: DNSERR_WAIT_SECONDS });
+    return failed(`${service}: dnserr — the service's DNS failed (${http})`, {
+      cause: "throttled",
+      retryAfterSeconds: DNSERR_WAIT_SECONDS,
+    });
   }
   if (code === "911") {
     return failed(`${service}: 911 — the service is down or in maintenance (${http})`, {
@@ -407,7 +464,15 @@ function readAnswer(
   const meaning = dialect.statuses?.[status];
   if (meaning !== undefined) {
     if ("unchanged" in meaning) {
-      return { ok: true, value: { change: "unchanged", held: [], externalId: hostname, detail: `${service} answered ${http}: no change, it already held this address` } };
+      return {
+        ok: true,
+        value: {
+          change: "unchanged",
+          held: [],
+          externalId: hostname,
+          detail: `${service} answered ${http}: no change, it already held this address`,
+        },
+      };
     }
     return failed(`${service}: ${http} — ${meaning.why}`, {
       cause: meaning.cause,
@@ -418,7 +483,10 @@ function readAnswer(
   // A 401 without a word of the protocol is as final as `badauth`: the server refused the
   // credentials, and asking again with them gets clients blocked.
   if (status === 401) {
-    return failed(`${service}: ${unreadableAnswer(status, mask(text))} — the username or password is wrong`, { cause: "credentials", stopRetrying: true });
+    return failed(`${service}: ${unreadableAnswer(status, mask(text))} — the username or password is wrong`, {
+      cause: "credentials",
+      stopRetrying: true,
+    });
   }
   return failedAnswerText(service, status, headers, mask(text));
 }

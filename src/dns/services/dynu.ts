@@ -10,12 +10,12 @@
 // Without an id, GET /dns/getroot/{hostname} names the domain and the node first (+1), and then the
 // domain's own address needs no listing.
 
+import { plural } from "../../util/plural";
 import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "../http";
 import type { FailureCause, RecordType, Step, StepFailure } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
 import { relativeName, zoneHolds } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Dynu";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -35,7 +35,9 @@ const DOMAIN_FIELDS = [
 ] as const;
 
 /** A record set's `raw`: which of Dynu's two objects holds the name's address. */
-type Held = { kind: "domain"; domain: Record<string, unknown> } | { kind: "node"; node: string; record: Record<string, unknown> };
+type Held =
+  | { kind: "domain"; domain: Record<string, unknown> }
+  | { kind: "node"; node: string; record: Record<string, unknown> };
 
 /** A call's body, or its failure with Dynu's own status code (it answers an unknown domain or hostname with 501). */
 type Call = { ok: true; body: Record<string, unknown> } | { ok: false; failure: StepFailure; statusCode?: number };
@@ -59,14 +61,23 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
     // inside an HTTP 200, so the body's statusCode decides, not the HTTP status alone.
     const error = isObject(json.exception) ? json.exception : json;
     const statusCode =
-      typeof error.statusCode === "number" ? error.statusCode : typeof json.statusCode === "number" ? json.statusCode : answer.status;
-    if (answer.status < 400 && statusCode >= 200 && statusCode < 300 && !isObject(json.exception)) return { ok: true, body: json };
+      typeof error.statusCode === "number"
+        ? error.statusCode
+        : typeof json.statusCode === "number"
+          ? json.statusCode
+          : answer.status;
+    if (answer.status < 400 && statusCode >= 200 && statusCode < 300 && !isObject(json.exception))
+      return { ok: true, body: json };
     const type = typeof error.type === "string" ? error.type : "";
     const reason = [type, error.message].filter((p) => typeof p === "string" && p !== "").join(": ");
     const http = answer.status === statusCode ? "" : `, HTTP ${answer.status}`;
     const cause = causeOf(statusCode, type);
     const message = `${SERVICE}: ${reason || "request failed"} (status ${statusCode}${http})`;
-    return { ok: false, failure: failed(message, { cause, ...(cause === "throttled" ? throttleWait(answer.headers) : {}) }), statusCode };
+    return {
+      ok: false,
+      failure: failed(message, { cause, ...(cause === "throttled" ? throttleWait(answer.headers) : {}) }),
+      statusCode,
+    };
   }
 
   /** The domain object; an id naming no domain (Dynu's 404 or 501) marks the configured zone stale. */
@@ -98,7 +109,6 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
     };
   }
 
-
   return {
     service: SERVICE,
 
@@ -110,11 +120,14 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
     },
 
     async findZone(hostname, configured) {
-      if (configured !== undefined) return { ok: true, value: { id: configured, name: domainNames.get(configured) ?? null } };
+      if (configured !== undefined)
+        return { ok: true, value: { id: configured, name: domainNames.get(configured) ?? null } };
       const root = await call("GET", `/dns/getroot/${encodeURIComponent(hostname)}`);
       if (!root.ok) {
         // Dynu answers a hostname no domain of the account holds with 501 Argument Exception.
-        return root.statusCode === 501 ? { ...root.failure, message: `${root.failure.message} — no domain of this account holds ${hostname}` } : root.failure;
+        return root.statusCode === 501
+          ? { ...root.failure, message: `${root.failure.message} — no domain of this account holds ${hostname}` }
+          : root.failure;
       }
       const name = lower(root.body.domainName);
       if ((typeof root.body.id !== "number" && typeof root.body.id !== "string") || !zoneHolds(name, hostname)) {
@@ -156,10 +169,16 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
         return domain.ok ? { ok: true, value: domainSet(zone.id, domain.value, type) } : domain;
       }
       if (!zoneHolds(name, hostname)) {
-        return failed(`${SERVICE}: domain ${zone.id} is ${name}, which does not hold ${hostname}`, { cause: "refused", staleZone: true });
+        return failed(`${SERVICE}: domain ${zone.id} is ${name}, which does not hold ${hostname}`, {
+          cause: "refused",
+          staleZone: true,
+        });
       }
       const node = relativeName(hostname, name);
-      const matching = records.filter((r) => r.recordType === type && lower(r.nodeName) === node && (typeof r.id === "number" || typeof r.id === "string"));
+      const matching = records.filter(
+        (r) =>
+          r.recordType === type && lower(r.nodeName) === node && (typeof r.id === "number" || typeof r.id === "string"),
+      );
       return { ok: true, value: matching.length === 0 ? null : nodeSet(node, matching, type) };
     },
 
@@ -186,7 +205,11 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
         state: held.record.state ?? true,
         group: held.record.group ?? "",
       };
-      const posted = await call("POST", `/dns/${encodeURIComponent(zone.id)}/record/${encodeURIComponent(current.id)}`, record);
+      const posted = await call(
+        "POST",
+        `/dns/${encodeURIComponent(zone.id)}/record/${encodeURIComponent(current.id)}`,
+        record,
+      );
       if (!posted.ok) return posted.failure;
       return { ok: true, value: nodeSet(held.node, [{ ...held.record, ...record, id: current.id }], type) };
     },
@@ -244,7 +267,8 @@ function lower(value: unknown): string {
 export const dynu = defineService({
   type: "dynu",
   label: "Dynu",
-  summary: "A Dynu domain (your own, or a free name such as x.freeddns.org) or a record under it, changed through Dynu's API v2.",
+  summary:
+    "A Dynu domain (your own, or a free name such as x.freeddns.org) or a record under it, changed through Dynu's API v2.",
   credentials: [
     {
       key: "api_key",
@@ -264,5 +288,6 @@ export const dynu = defineService({
   },
   canVerify: true,
   defaultApiUrl: "https://api.dynu.com/v2",
-  createClient: (credentials, _options, context) => zoneClient(createDynuApi({ api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createDynuApi({ api_key: credentials.api_key ?? "" }, context)),
 });

@@ -20,10 +20,10 @@
 // libdns/dynv6 provider.go (zone by name, record list, update of a found record).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { RecordType, Step } from "../provider";
-import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
 import { acceptedCounting, longestZone, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 
 const SERVICE = "dynv6";
@@ -34,7 +34,12 @@ const apexId = (type: RecordType) => `zone/${APEX_FIELD[type]}`;
 
 export function createDynv6Api(credentials: { token: string }, context: ClientContext): ZoneApi {
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
+      readError,
+    );
     // A refused token is refused for good, whether or not the answer says more in JSON.
     return !answer.ok && (answer.status === 401 || answer.status === 403) ? { ...answer, stopRetrying: true } : answer;
   }
@@ -45,11 +50,14 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
   async function readZone(zoneId: string): Promise<Step<Record<string, unknown>>> {
     const read = staleOn404(await call("GET", zonePath(zoneId)));
     if (!read.ok) return read;
-    return isObject(read.value.body) ? { ok: true, value: read.value.body } : failed(`${SERVICE}: zone ${zoneId} came back empty`, { cause: "unreachable" });
+    return isObject(read.value.body)
+      ? { ok: true, value: read.value.body }
+      : failed(`${SERVICE}: zone ${zoneId} came back empty`, { cause: "unreachable" });
   }
 
   /** The zone's name, lowercase, as a zone object gives it. */
-  const nameIn = (zone: Record<string, unknown>) => (typeof zone.name === "string" ? zone.name.toLowerCase().replace(/\.$/, "") : "");
+  const nameIn = (zone: Record<string, unknown>) =>
+    typeof zone.name === "string" ? zone.name.toLowerCase().replace(/\.$/, "") : "";
 
   function recordOf(record: Record<string, unknown>): RecordSet {
     return { id: String(record.id), values: [String(record.data)] };
@@ -64,7 +72,10 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
   function written(answer: Step<JsonAnswer>, address: string, knownId?: string): Step<RecordSet> {
     if (!answer.ok) return answer;
     const record = answer.value.body;
-    const id = isObject(record) && (typeof record.id === "number" || typeof record.id === "string") ? String(record.id) : knownId;
+    const id =
+      isObject(record) && (typeof record.id === "number" || typeof record.id === "string")
+        ? String(record.id)
+        : knownId;
     if (id === undefined) return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: { id, values: [address] } };
   }
@@ -74,7 +85,10 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", "/zones");
-      return acceptedCounting(answer.ok ? { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body : [] } : answer, "Token accepted");
+      return acceptedCounting(
+        answer.ok ? { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body : [] } : answer,
+        "Token accepted",
+      );
     },
 
     async findZone(hostname, configured) {
@@ -86,18 +100,29 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
           if (!read.ok) return read;
           const name = nameIn(read.value);
           if (!zoneHolds(name, hostname)) {
-            return failed(`${SERVICE}: zone ${configured} is ${name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
+            return failed(
+              `${SERVICE}: zone ${configured} is ${name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
+              { cause: "refused" },
+            );
           }
           return { ok: true, value: { id: configured, name } };
         }
         const given = configured.toLowerCase().replace(/\.$/, "");
         if (!zoneHolds(given, hostname)) {
-          return failed(`${SERVICE}: zone ${given} (config.zone_id) does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
+          return failed(
+            `${SERVICE}: zone ${given} (config.zone_id) does not hold ${hostname}; correct config.zone_id or remove it`,
+            { cause: "refused" },
+          );
         }
         const found = await call("GET", `/zones/by-name/${encodeURIComponent(given)}`);
-        if (!found.ok) return found.status === 404 ? failed(`${SERVICE}: no zone ${given} (config.zone_id) in this account`, { cause: "refused" }) : found;
+        if (!found.ok)
+          return found.status === 404
+            ? failed(`${SERVICE}: no zone ${given} (config.zone_id) in this account`, { cause: "refused" })
+            : found;
         const id = isObject(found.value.body) ? found.value.body.id : undefined;
-        return id === undefined ? failed(`${SERVICE}: zone ${given} came back without an id`, { cause: "unreachable" }) : { ok: true, value: { id: String(id), name: given } };
+        return id === undefined
+          ? failed(`${SERVICE}: zone ${given} came back without an id`, { cause: "unreachable" })
+          : { ok: true, value: { id: String(id), name: given } };
       }
       const listed = await call("GET", "/zones");
       if (!listed.ok) return listed;
@@ -105,7 +130,8 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
       const names = zones.map((z) => z.name).filter((n): n is string => typeof n === "string");
       const name = longestZone(hostname, names);
       const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase().replace(/\.$/, "") === name);
-      if (name === undefined || zone === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+      if (name === undefined || zone === undefined)
+        return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: { id: String(zone.id), name } };
     },
 
@@ -137,28 +163,51 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
       const following = records.find((r) => {
         const data = String(r.data ?? "");
         const expanded = typeof r.expandedData === "string" && r.expandedData !== "" ? r.expandedData : undefined;
-        return !(type === "AAAA" ? isIPv6(data) : isIPv4(data)) || (expanded !== undefined && !sameAddress(expanded, data));
+        return (
+          !(type === "AAAA" ? isIPv6(data) : isIPv4(data)) || (expanded !== undefined && !sameAddress(expanded, data))
+        );
       });
       if (following !== undefined) {
-        const expanded = typeof following.expandedData === "string" && following.expandedData !== "" ? ` (now ${following.expandedData})` : "";
+        const expanded =
+          typeof following.expandedData === "string" && following.expandedData !== ""
+            ? ` (now ${following.expandedData})`
+            : "";
         return failed(
           `${SERVICE}: ${hostname} ${type} holds ${String(following.data)}${expanded}, which dynv6 builds on the zone's IPv6 prefix and keeps following it; ddnsd writes only a fixed address, so nothing was written — use another name for ddnsd, or give this record an address at dynv6`,
           { cause: "refused", stopRetrying: true },
         );
       }
-      return { ok: true, value: { ...recordOf(records[0]!), values: records.map((r) => String(r.expandedData ?? r.data)) } };
+      return {
+        ok: true,
+        value: { ...recordOf(records[0]!), values: records.map((r) => String(r.expandedData ?? r.data)) },
+      };
     },
 
     async updateRecordSet(zone, _hostname, type, current, address) {
       if (current.id === apexId(type)) return writeApex(zone, type, address);
       // A PATCH names only what changes: the record keeps its name and type.
-      return written(staleOn404(await call("PATCH", `${zonePath(zone.id)}/records/${encodeURIComponent(current.id)}`, { data: address })), address, current.id);
+      return written(
+        staleOn404(
+          await call("PATCH", `${zonePath(zone.id)}/records/${encodeURIComponent(current.id)}`, { data: address }),
+        ),
+        address,
+        current.id,
+      );
     },
 
     async createRecordSet(zone, hostname, type, address) {
       const zoneName = zone.name ?? "";
       if (hostname === zoneName) return writeApex(zone, type, address);
-      return written(staleOn404(await call("POST", `${zonePath(zone.id)}/records`, { name: relativeName(hostname, zoneName), type, data: address })), address);
+      return written(
+        staleOn404(
+          await call("POST", `${zonePath(zone.id)}/records`, {
+            name: relativeName(hostname, zoneName),
+            type,
+            data: address,
+          }),
+        ),
+        address,
+      );
     },
   };
 }
@@ -172,7 +221,9 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   const error = isObject(body) && isObject(body.error) ? body.error : isObject(body) ? body : undefined;
   if (error === undefined) return undefined;
   const fields = Array.isArray(error.fields) ? error.fields.filter(isObject) : [];
-  const details = fields.map((f) => [f.name, f.message].filter((p) => typeof p === "string" && p !== "").join(" ")).filter(Boolean);
+  const details = fields
+    .map((f) => [f.name, f.message].filter((p) => typeof p === "string" && p !== "").join(" "))
+    .filter(Boolean);
   const message = typeof error.message === "string" && error.message !== "" ? error.message : undefined;
   const words = [message, details.length > 0 ? details.join("; ") : undefined].filter(Boolean).join(": ");
   return words === "" ? undefined : { words, ...stop };
@@ -199,5 +250,6 @@ export const dynv6 = defineService({
   canVerify: true,
   defaultApiUrl: "https://dynv6.com/api/v2",
   // dynv6 documents no request limit; the updater writes only when an address changed.
-  createClient: (credentials, _options, context) => zoneClient(createDynv6Api({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createDynv6Api({ token: credentials.token ?? "" }, context)),
 });

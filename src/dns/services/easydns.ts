@@ -21,10 +21,10 @@
 // fixtures: the 420 error), libdns/easydns provider.go (update by POST, add by PUT answering 201)
 // and octodns-easydns (401 the credentials, 403/404 a domain not the account's, `@` the apex).
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { cannotCheck, defineService, type ClientContext } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 import { relativeName } from "../zones";
 
 const SERVICE = "easyDNS";
@@ -36,13 +36,19 @@ const ENHANCE_YOUR_CALM = 420;
 const PAGE_SIZE = 1000;
 /** A bound on the pages of one listing, so a service that miscounts cannot keep ddnsd asking. */
 const MAX_PAGES = 20;
-const VERIFY_UNAVAILABLE = "easyDNS has no request that checks the API token and key without naming a domain; the first update shows whether they work";
+const VERIFY_UNAVAILABLE =
+  "easyDNS has no request that checks the API token and key without naming a domain; the first update shows whether they work";
 
 export function createEasydnsApi(credentials: { token: string; key: string }, context: ClientContext): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.token}:${credentials.key}`).toString("base64")}`;
 
   function call(method: string, path: string, body?: unknown, query = ""): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path: `${path}?format=json${query}`, headers: { Authorization: authorization }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path: `${path}?format=json${query}`, headers: { Authorization: authorization }, body },
+      readError,
+    );
   }
 
   async function listing(zone: string): Promise<Step<Record<string, unknown>[]>> {
@@ -70,7 +76,12 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
   function recordSet(found: Record<string, unknown>[]): RecordSet {
     const [first] = found;
     const ttl = Number(first!.ttl);
-    return { id: String(first!.id), values: found.map((r) => String(r.rdata)), ...(Number.isFinite(ttl) && first!.ttl !== "" ? { ttl } : {}), raw: first };
+    return {
+      id: String(first!.id),
+      values: found.map((r) => String(r.rdata)),
+      ...(Number.isFinite(ttl) && first!.ttl !== "" ? { ttl } : {}),
+      raw: first,
+    };
   }
 
   return {
@@ -91,7 +102,9 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
       const records = await listing(zone.id);
       if (!records.ok) return notTheAccounts(records) ? { ...records, staleZone: true } : records;
       const host = hostIn(hostname, zone.id);
-      const found = records.value.filter((r) => String(r.type).toUpperCase() === type && String(r.host ?? "").toLowerCase() === host);
+      const found = records.value.filter(
+        (r) => String(r.type).toUpperCase() === type && String(r.host ?? "").toLowerCase() === host,
+      );
       return { ok: true, value: found.length === 0 ? null : recordSet(found) };
     },
 
@@ -109,7 +122,10 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
       };
       const answer = await call("POST", `/zones/records/${encodeURIComponent(current.id)}`, body);
       if (!answer.ok) return answer;
-      return { ok: true, value: { id: current.id, values: [address], ttl, raw: { ...record, ...body, ttl: String(ttl) } } };
+      return {
+        ok: true,
+        value: { id: current.id, values: [address], ttl, raw: { ...record, ...body, ttl: String(ttl) } },
+      };
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
@@ -125,10 +141,10 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
       if (!answer.ok) return answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const data = isObject(body.data) ? body.data : {};
-      if (data.id === undefined || data.id === "") return failed(`${SERVICE}: the added record's id is not in the answer`, { cause: "unreachable" });
+      if (data.id === undefined || data.id === "")
+        return failed(`${SERVICE}: the added record's id is not in the answer`, { cause: "unreachable" });
       return { ok: true, value: { id: String(data.id), values: [address], ttl, raw: data } };
     },
-
   };
 }
 
@@ -151,7 +167,11 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   if (words === undefined) return undefined;
   const code = Number(error.code ?? error.status);
   if (status === ENHANCE_YOUR_CALM || code === ENHANCE_YOUR_CALM || /enhance your calm/i.test(words)) {
-    return { words: `${words} — easyDNS also answers this to a request without credentials; if it persists, check the token and key`, code: `code ${ENHANCE_YOUR_CALM}`, cause: "throttled" };
+    return {
+      words: `${words} — easyDNS also answers this to a request without credentials; if it persists, check the token and key`,
+      code: `code ${ENHANCE_YOUR_CALM}`,
+      cause: "throttled",
+    };
   }
   // 403 is a domain that is not the account's, not the credentials (see notTheAccounts).
   if (status === 401) return { words, cause: "credentials", stopRetrying: true };
@@ -163,13 +183,13 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const easydns = defineService({
   type: "easydns",
   label: "easyDNS",
-  summary: "Domains whose DNS is at easyDNS, through its REST API with an API token and key: ddnsd changes the address and keeps the rest of the record.",
+  summary:
+    "Domains whose DNS is at easyDNS, through its REST API with an API token and key: ddnsd changes the address and keeps the rest of the record.",
   credentials: [
     {
       key: "token",
       label: "API token",
-      help:
-        "In easyDNS's control panel under Security (cp.easydns.com/manage/security/): the REST API token and key (easyDNS grants REST access on request). The token and key give access to every domain of the account: use them for ddnsd alone.",
+      help: "In easyDNS's control panel under Security (cp.easydns.com/manage/security/): the REST API token and key (easyDNS grants REST access on request). The token and key give access to every domain of the account: use them for ddnsd alone.",
       url: "https://cp.easydns.com/manage/security/",
       secret: true,
     },
@@ -188,5 +208,6 @@ export const easydns = defineService({
   defaultApiUrl: "https://rest.easydns.net",
   // easyDNS documents no number, only its "Enhance Your Calm" answer: ddnsd keeps a gentle pace.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createEasydnsApi({ token: (credentials.token ?? "").trim(), key: credentials.key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createEasydnsApi({ token: (credentials.token ?? "").trim(), key: credentials.key ?? "" }, context)),
 });

@@ -15,12 +15,12 @@
 // (its signature test vectors); lego providers/dns/exoscale and octodns-exoscale.
 
 import { createHmac } from "node:crypto";
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
-import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Exoscale";
 /** How long a signature stays valid: the SDKs' ten minutes. */
@@ -35,13 +35,27 @@ const OPERATION_PAUSE_MS = 1000;
  * The `Authorization` header for one request: the official SDKs' algorithm. Only query parameters
  * holding exactly one value are signed, by name in order, their values joined without separator.
  */
-export function exoscaleAuthorization(key: string, secret: string, method: string, url: string, body: string, expires: number): string {
+export function exoscaleAuthorization(
+  key: string,
+  secret: string,
+  method: string,
+  url: string,
+  body: string,
+  expires: number,
+): string {
   const parsed = new URL(url);
-  const names = [...new Set(parsed.searchParams.keys())].filter((name) => parsed.searchParams.getAll(name).length === 1).sort();
+  const names = [...new Set(parsed.searchParams.keys())]
+    .filter((name) => parsed.searchParams.getAll(name).length === 1)
+    .sort();
   const values = names.map((name) => parsed.searchParams.get(name)).join("");
   const message = [`${method} ${parsed.pathname}`, body, values, "", String(expires)].join("\n");
   const signature = createHmac("sha256", secret).update(message).digest("base64");
-  return [`EXO2-HMAC-SHA256 credential=${key}`, ...(names.length > 0 ? [`signed-query-args=${names.join(";")}`] : []), `expires=${expires}`, `signature=${signature}`].join(",");
+  return [
+    `EXO2-HMAC-SHA256 credential=${key}`,
+    ...(names.length > 0 ? [`signed-query-args=${names.join(";")}`] : []),
+    `expires=${expires}`,
+    `signature=${signature}`,
+  ].join(",");
 }
 
 interface Credentials {
@@ -59,7 +73,14 @@ export function createExoscaleApi(
 
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     const expires = Math.floor(now() / 1000) + EXPIRES_SECONDS;
-    const authorization = exoscaleAuthorization(credentials.api_key, credentials.api_secret, method, context.baseUrl + path, body === undefined ? "" : JSON.stringify(body), expires);
+    const authorization = exoscaleAuthorization(
+      credentials.api_key,
+      credentials.api_secret,
+      method,
+      context.baseUrl + path,
+      body === undefined ? "" : JSON.stringify(body),
+      expires,
+    );
     return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
   }
 
@@ -76,18 +97,33 @@ export function createExoscaleApi(
       operation = isObject(asked.value.body) ? asked.value.body : {};
     }
     if (operation.state === "success") {
-      const reference = isObject(operation.reference) && typeof operation.reference.id === "string" ? operation.reference.id : record.id;
+      const reference =
+        isObject(operation.reference) && typeof operation.reference.id === "string"
+          ? operation.reference.id
+          : record.id;
       return { ok: true, value: { ...record, id: reference } };
     }
-    if (operation.state === "pending") return failed(`${SERVICE}: operation ${String(operation.id)} still pending after ${OPERATION_CHECKS} checks; the next attempt reads the record again`, { cause: "unreachable" });
-    const words = [operation.reason, operation.message].filter((part) => typeof part === "string" && part !== "").join(": ");
-    return failed(`${SERVICE}: operation ${String(operation.state ?? "unknown")}${words === "" ? "" : ` (${words})`}`, { cause: "refused" });
+    if (operation.state === "pending")
+      return failed(
+        `${SERVICE}: operation ${String(operation.id)} still pending after ${OPERATION_CHECKS} checks; the next attempt reads the record again`,
+        { cause: "unreachable" },
+      );
+    const words = [operation.reason, operation.message]
+      .filter((part) => typeof part === "string" && part !== "")
+      .join(": ");
+    return failed(`${SERVICE}: operation ${String(operation.state ?? "unknown")}${words === "" ? "" : ` (${words})`}`, {
+      cause: "refused",
+    });
   }
 
   function recordSet(records: Record<string, unknown>[]): RecordSet | null {
     if (records.length === 0) return null;
     const [first] = records as [Record<string, unknown>];
-    return { id: String(first.id), values: records.map((r) => String(r.content)), ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}) };
+    return {
+      id: String(first.id),
+      values: records.map((r) => String(r.content)),
+      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+    };
   }
 
   return {
@@ -107,17 +143,29 @@ export function createExoscaleApi(
         const domain = staleOn404(await call("GET", `/dns-domain/${encodeURIComponent(configured)}`));
         if (!domain.ok) return domain;
         const body = isObject(domain.value.body) ? domain.value.body : {};
-        const name = typeof body["unicode-name"] === "string" ? body["unicode-name"].toLowerCase().replace(/\.$/, "") : "";
-        if (name === "" || !zoneHolds(name, hostname)) return failed(`${SERVICE}: config.zone_id ${configured} is domain ${name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
+        const name =
+          typeof body["unicode-name"] === "string" ? body["unicode-name"].toLowerCase().replace(/\.$/, "") : "";
+        if (name === "" || !zoneHolds(name, hostname))
+          return failed(
+            `${SERVICE}: config.zone_id ${configured} is domain ${name || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
+            { cause: "refused" },
+          );
         return { ok: true, value: { id: configured, name } };
       }
       const listed = await call("GET", "/dns-domain");
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
-      const domains = (Array.isArray(body["dns-domains"]) ? body["dns-domains"].filter(isObject) : []).filter((d) => typeof d.id === "string" && typeof d["unicode-name"] === "string");
-      const zone = longestZone(hostname, domains.map((d) => String(d["unicode-name"])));
+      const domains = (Array.isArray(body["dns-domains"]) ? body["dns-domains"].filter(isObject) : []).filter(
+        (d) => typeof d.id === "string" && typeof d["unicode-name"] === "string",
+      );
+      const zone = longestZone(
+        hostname,
+        domains.map((d) => String(d["unicode-name"])),
+      );
       const domain = domains.find((d) => String(d["unicode-name"]).toLowerCase().replace(/\.$/, "") === zone);
-      return domain === undefined || zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: String(domain.id), name: zone } };
+      return domain === undefined || zone === undefined
+        ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" })
+        : { ok: true, value: { id: String(domain.id), name: zone } };
     },
 
     async readRecordSet(zone, hostname, type) {
@@ -125,7 +173,9 @@ export function createExoscaleApi(
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const name = relativeName(hostname, zone.name!);
-      const records = (Array.isArray(body["dns-domain-records"]) ? body["dns-domain-records"].filter(isObject) : []).filter((r) => String(r.name ?? "").toLowerCase() === name && r.type === type);
+      const records = (
+        Array.isArray(body["dns-domain-records"]) ? body["dns-domain-records"].filter(isObject) : []
+      ).filter((r) => String(r.name ?? "").toLowerCase() === name && r.type === type);
       return { ok: true, value: recordSet(records) };
     },
 
@@ -133,12 +183,23 @@ export function createExoscaleApi(
       // Only the content (and a configured TTL): the record's other fields stay as they are.
       const change = { content: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
       const put = staleOn404(await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, change));
-      return settled(put, { id: current.id, values: [address], ...((settings.ttl ?? current.ttl) === undefined ? {} : { ttl: settings.ttl ?? current.ttl }) });
+      return settled(put, {
+        id: current.id,
+        values: [address],
+        ...((settings.ttl ?? current.ttl) === undefined ? {} : { ttl: settings.ttl ?? current.ttl }),
+      });
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const post = staleOn404(await call("POST", recordsPath(zone.id), { name: relativeName(hostname, zone.name!), type, content: address, ttl }));
+      const post = staleOn404(
+        await call("POST", recordsPath(zone.id), {
+          name: relativeName(hostname, zone.name!),
+          type,
+          content: address,
+          ttl,
+        }),
+      );
       return settled(post, { id: "", values: [address], ttl });
     },
   };
@@ -152,7 +213,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
   // A signature refused as expired is this machine's clock (more than the signature's ten minutes
   // behind): it comes right by itself, so retries go on.
-  if ((status === 401 || status === 403) && /expire|clock|skew/i.test(body.message)) return { words: `${body.message} (check this machine's clock)`, cause: "refused" };
+  if ((status === 401 || status === 403) && /expire|clock|skew/i.test(body.message))
+    return { words: `${body.message} (check this machine's clock)`, cause: "refused" };
   return { words: body.message, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
 }
 
@@ -165,12 +227,19 @@ export const exoscale = defineService({
     {
       key: "api_key",
       label: "API key",
-      help: "Exoscale portal → IAM → Roles → Add: a role whose policy allows only the \"dns\" service; then IAM → Keys → Add with that role. The key starts with EXO.",
+      help: 'Exoscale portal → IAM → Roles → Add: a role whose policy allows only the "dns" service; then IAM → Keys → Add with that role. The key starts with EXO.',
       url: "https://portal.exoscale.com/iam/api-keys",
       secret: false,
-      validate: (value) => (/^EXO[0-9a-z]{8,}$/i.test(value.trim()) ? undefined : "must be an Exoscale API key: it starts with EXO"),
+      validate: (value) =>
+        /^EXO[0-9a-z]{8,}$/i.test(value.trim()) ? undefined : "must be an Exoscale API key: it starts with EXO",
     },
-    { key: "api_secret", label: "API secret", help: "The secret shown once when the key is made.", url: "https://portal.exoscale.com/iam/api-keys", secret: true },
+    {
+      key: "api_secret",
+      label: "API secret",
+      help: "The secret shown once when the key is made.",
+      url: "https://portal.exoscale.com/iam/api-keys",
+      secret: true,
+    },
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
@@ -179,5 +248,11 @@ export const exoscale = defineService({
   defaultApiUrl: "https://api-ch-gva-2.exoscale.com/v2",
   // Exoscale publishes no request rate for its API; ddnsd keeps to a modest pace.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createExoscaleApi({ api_key: (credentials.api_key ?? "").trim(), api_secret: credentials.api_secret ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(
+      createExoscaleApi(
+        { api_key: (credentials.api_key ?? "").trim(), api_secret: credentials.api_secret ?? "" },
+        context,
+      ),
+    ),
 });

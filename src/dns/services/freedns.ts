@@ -20,12 +20,12 @@
 
 import { createHash } from "node:crypto";
 import { isIP, isIPv4, isIPv6 } from "node:net";
-import { exchange, excerpt, failed } from "../http";
+import { excerpt, exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { RecordType, Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { acceptedCounting, sameAddress } from "../zones";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
+import { acceptedCounting, sameAddress } from "../zones";
 
 const SERVICE = "FreeDNS";
 
@@ -44,7 +44,12 @@ export function createFreednsApi(credentials: { username: string; password: stri
   const mask = (text: string) => maskSecrets(text, [...keys]);
 
   async function get(url: string): Promise<Step<{ status: number; headers: Headers; text: string }>> {
-    const answer = await exchange(context.fetch, url, { method: "GET", headers: { "User-Agent": context.userAgent } }, context.timeoutMs);
+    const answer = await exchange(
+      context.fetch,
+      url,
+      { method: "GET", headers: { "User-Agent": context.userAgent } },
+      context.timeoutMs,
+    );
     if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
     return { ok: true, value: answer };
   }
@@ -57,13 +62,17 @@ export function createFreednsApi(credentials: { username: string; password: stri
     const records: Listed[] = [];
     for (const line of text.split(/\r?\n/)) {
       const [hostname, address, updateUrl] = line.trim().split("|");
-      if (hostname === undefined || address === undefined || updateUrl === undefined || !/^https?:\/\//.test(updateUrl)) continue;
+      if (hostname === undefined || address === undefined || updateUrl === undefined || !/^https?:\/\//.test(updateUrl))
+        continue;
       records.push({ hostname: hostname.toLowerCase(), address: address === "NULL" ? "" : address, updateUrl });
       keys.add(updateUrl.slice(updateUrl.indexOf("?") + 1));
     }
     if (records.length === 0 && /^\s*ERROR/i.test(text)) {
       // A wrong username or password (the listing is the login): only editing the provider helps.
-      return failed(`${SERVICE}: ${mask(text.trim().split(/\r?\n/)[0] ?? "")} — the username or password is wrong`, { cause: "credentials", stopRetrying: true });
+      return failed(`${SERVICE}: ${mask(text.trim().split(/\r?\n/)[0] ?? "")} — the username or password is wrong`, {
+        cause: "credentials",
+        stopRetrying: true,
+      });
     }
     return { ok: true, value: records };
   }
@@ -111,7 +120,9 @@ export function createFreednsApi(credentials: { username: string; password: stri
 
     async updateRecordSet(_zone, hostname, type, current, address) {
       const updateUrl = typeof current.raw === "string" ? current.raw : "";
-      const answer = await get(`${updateUrl}${updateUrl.includes("?") ? "&" : "?"}address=${encodeURIComponent(address)}`);
+      const answer = await get(
+        `${updateUrl}${updateUrl.includes("?") ? "&" : "?"}address=${encodeURIComponent(address)}`,
+      );
       if (!answer.ok) return answer;
       const { status, headers, text } = answer.value;
       // Read as FreeDNS sent it; masked only for the messages (a secret that happens to occur in
@@ -128,7 +139,10 @@ export function createFreednsApi(credentials: { username: string; password: stri
         // password changed, since the listing. Not final: the next write lists the records afresh
         // and takes the new update URL (and a changed password fails there, as a refused login).
         if (/^ERROR/i.test(said)) return failed(`${SERVICE}: ${line}`, { cause: "refused" });
-        return failed(`${SERVICE}: the update answered ${excerpt(line)}, which does not say ${hostname} holds ${address}`, { cause: "unreachable" });
+        return failed(
+          `${SERVICE}: the update answered ${excerpt(line)}, which does not say ${hostname} holds ${address}`,
+          { cause: "unreachable" },
+        );
       }
       return failedAnswerText(SERVICE, status, headers, mask(text));
     },
@@ -178,5 +192,7 @@ export const freedns = defineService({
   defaultApiUrl: "https://freedns.afraid.org",
   // FreeDNS documents no request limit; the updater writes only when an address changed.
   createClient: (credentials, _options, context) =>
-    zoneClient(createFreednsApi({ username: credentials.username ?? "", password: credentials.password ?? "" }, context)),
+    zoneClient(
+      createFreednsApi({ username: credentials.username ?? "", password: credentials.password ?? "" }, context),
+    ),
 });

@@ -14,12 +14,12 @@
 // Sources: docs/services/gandi.md; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
-import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Gandi";
 /** TTL of a record set this client creates when the domain's config names none: Gandi's minimum. */
@@ -30,7 +30,12 @@ const MAX_DOMAIN_PAGES = 50;
 
 export function createGandiApi(credentials: { token: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
+      readError,
+    );
   }
 
   const setPath = (zone: string, hostname: string, type: string) =>
@@ -47,7 +52,8 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
       const answer = await call("GET", `/domains?per_page=1`);
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Number(answer.value.headers.get("total-count"));
-      if (!answer.value.headers.has("total-count") || !Number.isInteger(count)) return { ok: true, detail: "Token accepted" };
+      if (!answer.value.headers.has("total-count") || !Number.isInteger(count))
+        return { ok: true, detail: "Token accepted" };
       return { ok: true, detail: `Token accepted (${plural(count, "domain")})` };
     },
 
@@ -55,7 +61,10 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
       if (configured !== undefined) {
         const given = configured.toLowerCase().replace(/\.$/, "");
         if (!zoneHolds(given, hostname)) {
-          return failed(`${SERVICE}: domain ${given} (config.zone_id) does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
+          return failed(
+            `${SERVICE}: domain ${given} (config.zone_id) does not hold ${hostname}; correct config.zone_id or remove it`,
+            { cause: "refused" },
+          );
         }
         // Checked to be in the account only before a record set is created in it (zoneName).
         return { ok: true, value: { id: given, name: null } };
@@ -63,7 +72,10 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
       // Every domain of the account (as far as the token sees), page by page; the longest holding the name wins.
       const names: string[] = [];
       for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
-        const listed = await call("GET", `/domains?${new URLSearchParams({ per_page: String(DOMAINS_PER_PAGE), page: String(page) })}`);
+        const listed = await call(
+          "GET",
+          `/domains?${new URLSearchParams({ per_page: String(DOMAINS_PER_PAGE), page: String(page) })}`,
+        );
         if (!listed.ok) return listed;
         const domains = Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [];
         names.push(...domains.map((d) => d.fqdn).filter((n): n is string => typeof n === "string"));
@@ -71,7 +83,9 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
         if (domains.length < DOMAINS_PER_PAGE || names.length >= total) break;
       }
       const zone = longestZone(hostname, names);
-      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" }) : { ok: true, value: { id: zone, name: zone } };
+      return zone === undefined
+        ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" })
+        : { ok: true, value: { id: zone, name: zone } };
     },
 
     // A record set's 404 is also what an unknown domain gives: a configured domain is checked to be
@@ -94,7 +108,11 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
       // The PUT replaces the whole set and, without `rrset_ttl`, reportedly resets the TTL to Gandi's
       // default: the TTL read is always sent back. It answers 201 even for an update.
       const ttl = settings.ttl ?? current.ttl;
-      const put = await call("PUT", setPath(zone.id, hostname, type), ttl === undefined ? { rrset_values: [address] } : { rrset_values: [address], rrset_ttl: ttl });
+      const put = await call(
+        "PUT",
+        setPath(zone.id, hostname, type),
+        ttl === undefined ? { rrset_values: [address] } : { rrset_values: [address], rrset_ttl: ttl },
+      );
       return put.ok ? { ok: true, value: recordSet(zone.id, hostname, type, [address], ttl) } : put;
     },
 
@@ -135,8 +153,7 @@ export const gandi = defineService({
       key: "token",
       url: "https://admin.gandi.net/organizations/account/pat",
       label: "Personal access token",
-      help:
-        "In Gandi's admin (admin.gandi.net) open Organizations → your organization → Sharing → Personal Access Token (PAT) → Create a token; limit it to the domains ddnsd updates and give it only \"Manage domain name technical configurations\". PATs expire: set a reminder to renew it. The deprecated API key is not accepted.",
+      help: 'In Gandi\'s admin (admin.gandi.net) open Organizations → your organization → Sharing → Personal Access Token (PAT) → Create a token; limit it to the domains ddnsd updates and give it only "Manage domain name technical configurations". PATs expire: set a reminder to renew it. The deprecated API key is not accepted.',
       secret: true,
     },
   ],
@@ -147,5 +164,6 @@ export const gandi = defineService({
   defaultApiUrl: "https://api.gandi.net/v5/livedns",
   // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.
   rateLimits: [{ requests: 900, perSeconds: 60 }],
-  createClient: (credentials, _options, context) => zoneClient(createGandiApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createGandiApi({ token: credentials.token ?? "" }, context)),
 });

@@ -15,10 +15,19 @@
 // providers/dns/gcloud and libdns/googleclouddns (changes with deletions + additions).
 
 import { createPrivateKey, createSign, type KeyObject } from "node:crypto";
-import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import {
+  exchange,
+  failed,
+  failedAnswer,
+  isObject,
+  type JsonAnswer,
+  parseJson,
+  requestJson,
+  type ServiceError,
+} from "../http";
 import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
 import { acceptedCounting, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Google Cloud DNS";
@@ -43,14 +52,29 @@ export interface ServiceAccountKey {
 }
 
 /** The key's fields, or why the text is not a service account key. */
-export function parseServiceAccountKey(text: string): { ok: true; key: ServiceAccountKey } | { ok: false; problem: string } {
+export function parseServiceAccountKey(
+  text: string,
+): { ok: true; key: ServiceAccountKey } | { ok: false; problem: string } {
   const parsed = parseJson(text.trim());
   if (!isObject(parsed)) return { ok: false, problem: "must be the service account's JSON key file, as downloaded" };
-  if (parsed.type !== undefined && parsed.type !== "service_account") return { ok: false, problem: `is a key of type "${String(parsed.type)}"; a service account key is needed` };
-  if (typeof parsed.client_email !== "string" || parsed.client_email === "") return { ok: false, problem: "has no client_email: use the service account's JSON key file" };
-  if (typeof parsed.private_key !== "string" || !parsed.private_key.includes("PRIVATE KEY")) return { ok: false, problem: "has no private_key: use the service account's JSON key file" };
-  const text_ = (field: string) => (typeof parsed[field] === "string" && parsed[field] !== "" ? { [field]: parsed[field] as string } : {});
-  return { ok: true, key: { client_email: parsed.client_email, private_key: parsed.private_key, ...text_("private_key_id"), ...text_("project_id"), ...text_("token_uri") } };
+  if (parsed.type !== undefined && parsed.type !== "service_account")
+    return { ok: false, problem: `is a key of type "${String(parsed.type)}"; a service account key is needed` };
+  if (typeof parsed.client_email !== "string" || parsed.client_email === "")
+    return { ok: false, problem: "has no client_email: use the service account's JSON key file" };
+  if (typeof parsed.private_key !== "string" || !parsed.private_key.includes("PRIVATE KEY"))
+    return { ok: false, problem: "has no private_key: use the service account's JSON key file" };
+  const text_ = (field: string) =>
+    typeof parsed[field] === "string" && parsed[field] !== "" ? { [field]: parsed[field] as string } : {};
+  return {
+    ok: true,
+    key: {
+      client_email: parsed.client_email,
+      private_key: parsed.private_key,
+      ...text_("private_key_id"),
+      ...text_("project_id"),
+      ...text_("token_uri"),
+    },
+  };
 }
 
 const base64url = (data: string | Buffer) => Buffer.from(data).toString("base64url");
@@ -59,9 +83,20 @@ const base64url = (data: string | Buffer) => Buffer.from(data).toString("base64u
  * The signed JWT a service account trades for a token: header `{alg: RS256, typ: JWT, kid}`, claims
  * `{iss, scope, aud, iat, exp}`, signed with RSASSA-PKCS1-v1_5 over SHA-256 (RFC 7518 §3.3).
  */
-export function signedAssertion(key: ServiceAccountKey, privateKey: KeyObject, audience: string, nowSeconds: number): string {
+export function signedAssertion(
+  key: ServiceAccountKey,
+  privateKey: KeyObject,
+  audience: string,
+  nowSeconds: number,
+): string {
   const header = { alg: "RS256", typ: "JWT", ...(key.private_key_id === undefined ? {} : { kid: key.private_key_id }) };
-  const claims = { iss: key.client_email, scope: GCLOUD_SCOPE, aud: audience, iat: nowSeconds, exp: nowSeconds + ASSERTION_SECONDS };
+  const claims = {
+    iss: key.client_email,
+    scope: GCLOUD_SCOPE,
+    aud: audience,
+    iat: nowSeconds,
+    exp: nowSeconds + ASSERTION_SECONDS,
+  };
   const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;
   return `${input}.${rs256Signature(input, privateKey)}`;
 }
@@ -94,7 +129,10 @@ export function createGcloudApi(
       try {
         privateKey = createPrivateKey(key.private_key);
       } catch {
-        return failed(`${SERVICE}: the key's private_key is not a readable PEM key; download a new JSON key`, { cause: "credentials", stopRetrying: true });
+        return failed(`${SERVICE}: the key's private_key is not a readable PEM key; download a new JSON key`, {
+          cause: "credentials",
+          stopRetrying: true,
+        });
       }
     }
     const assertion = signedAssertion(key, privateKey, tokenUrl, Math.floor(now() / 1000));
@@ -103,7 +141,11 @@ export function createGcloudApi(
       tokenUrl,
       {
         method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json", "User-Agent": context.userAgent },
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Accept: "application/json",
+          "User-Agent": context.userAgent,
+        },
         body: new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }).toString(),
       },
       context.timeoutMs,
@@ -116,21 +158,42 @@ export function createGcloudApi(
       return { ok: true, value: body.access_token };
     }
     // The token endpoint's 400/401 (`invalid_grant`: a deleted key, a bad signature) is about the key.
-    const words = isObject(body) && typeof body.error === "string" ? { words: typeof body.error_description === "string" && body.error_description !== "" ? body.error_description : body.error, code: body.error } : undefined;
+    const words =
+      isObject(body) && typeof body.error === "string"
+        ? {
+            words:
+              typeof body.error_description === "string" && body.error_description !== ""
+                ? body.error_description
+                : body.error,
+            code: body.error,
+          }
+        : undefined;
     // Except when it names the assertion's times: that is this machine's clock, which comes right by itself.
     if (words !== undefined && /\biat\b|\bexp\b|timeframe|clock/i.test(words.words)) {
-      return failedAnswer(SERVICE, answer.status, answer.headers, answer.text, { ...words, words: `${words.words} (check this machine's clock)`, cause: "refused" });
+      return failedAnswer(SERVICE, answer.status, answer.headers, answer.text, {
+        ...words,
+        words: `${words.words} (check this machine's clock)`,
+        cause: "refused",
+      });
     }
     const failure = failedAnswer(SERVICE, answer.status, answer.headers, answer.text, words);
-    return answer.status === 400 || answer.status === 401 ? { ...failure, cause: "credentials", stopRetrying: true } : failure;
+    return answer.status === 400 || answer.status === 401
+      ? { ...failure, cause: "credentials", stopRetrying: true }
+      : failure;
   }
 
   /** A Cloud DNS call with the bearer token: one is obtained when there is none, and once more when it is refused (401). */
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     for (let attempt = 0; ; attempt++) {
-      const bearer = token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
+      const bearer =
+        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
       if (!bearer.ok) return bearer;
-      const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body }, readError);
+      const answer = await requestJson(
+        context,
+        SERVICE,
+        { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body },
+        readError,
+      );
       if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
       token = undefined;
     }
@@ -139,19 +202,24 @@ export function createGcloudApi(
   const zonesPath = `/projects/${encodeURIComponent(project)}/managedZones`;
   const zonePath = (zone: string) => `${zonesPath}/${encodeURIComponent(zone)}`;
   /** A 404 under a managed zone's name means the zone is gone (or another project's). */
-  const staleOnZone404 = <T>(step: Step<T>): Step<T> => (!step.ok && step.status === 404 ? { ...step, staleZone: true } : step);
+  const staleOnZone404 = <T>(step: Step<T>): Step<T> =>
+    !step.ok && step.status === 404 ? { ...step, staleZone: true } : step;
 
   async function listZones(): Promise<Step<{ name: string; dnsName: string }[]>> {
     const zones: { name: string; dnsName: string }[] = [];
     let pageToken: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await call("GET", pageToken === undefined ? zonesPath : `${zonesPath}?${new URLSearchParams({ pageToken })}`);
+      const answer = await call(
+        "GET",
+        pageToken === undefined ? zonesPath : `${zonesPath}?${new URLSearchParams({ pageToken })}`,
+      );
       if (!answer.ok) return answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
       for (const zone of Array.isArray(body.managedZones) ? body.managedZones.filter(isObject) : []) {
         // A private zone answers only inside its VPC networks: the public name is never there.
         if (zone.visibility === "private") continue;
-        if (typeof zone.name === "string" && typeof zone.dnsName === "string") zones.push({ name: zone.name, dnsName: zone.dnsName.toLowerCase().replace(/\.$/, "") });
+        if (typeof zone.name === "string" && typeof zone.dnsName === "string")
+          zones.push({ name: zone.name, dnsName: zone.dnsName.toLowerCase().replace(/\.$/, "") });
       }
       if (typeof body.nextPageToken !== "string" || body.nextPageToken === "") break;
       pageToken = body.nextPageToken;
@@ -160,12 +228,22 @@ export function createGcloudApi(
   }
 
   function recordSet(rrset: GoogleRrset): RecordSet {
-    return { id: `${rrset.name}/${rrset.type}`, values: rrset.rrdatas ?? [], ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset };
+    return {
+      id: `${rrset.name}/${rrset.type}`,
+      values: rrset.rrdatas ?? [],
+      ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}),
+      raw: rrset,
+    };
   }
 
   /** One change of the zone: Cloud DNS applies its deletions and additions together, or none of them. */
   async function change(zoneId: string, deletions: GoogleRrset[], addition: GoogleRrset): Promise<Step<RecordSet>> {
-    const answer = staleOnZone404(await call("POST", `${zonePath(zoneId)}/changes`, { ...(deletions.length > 0 ? { deletions } : {}), additions: [addition] }));
+    const answer = staleOnZone404(
+      await call("POST", `${zonePath(zoneId)}/changes`, {
+        ...(deletions.length > 0 ? { deletions } : {}),
+        additions: [addition],
+      }),
+    );
     return answer.ok ? { ok: true, value: recordSet(addition) } : answer;
   }
 
@@ -178,16 +256,23 @@ export function createGcloudApi(
       if (configured !== undefined) return { ok: true, value: { id: configured, name: null } };
       const listed = await listZones();
       if (!listed.ok) return listed;
-      const name = longestZone(hostname, listed.value.map((z) => z.dnsName));
+      const name = longestZone(
+        hostname,
+        listed.value.map((z) => z.dnsName),
+      );
       const zone = listed.value.find((z) => z.dnsName === name);
-      return zone === undefined ? failed(noZoneMessage(SERVICE, hostname, `project ${project}`), { cause: "refused" }) : { ok: true, value: { id: zone.name, name: zone.dnsName } };
+      return zone === undefined
+        ? failed(noZoneMessage(SERVICE, hostname, `project ${project}`), { cause: "refused" })
+        : { ok: true, value: { id: zone.name, name: zone.dnsName } };
     },
 
     async zoneName(zoneId) {
       const answer = staleOnZone404(await call("GET", zonePath(zoneId)));
       if (!answer.ok) return answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
-      return typeof body.dnsName === "string" ? { ok: true, value: body.dnsName.toLowerCase().replace(/\.$/, "") } : failed(`${SERVICE}: managed zone ${zoneId} came back without its DNS name`, { cause: "unreachable" });
+      return typeof body.dnsName === "string"
+        ? { ok: true, value: body.dnsName.toLowerCase().replace(/\.$/, "") }
+        : failed(`${SERVICE}: managed zone ${zoneId} came back without its DNS name`, { cause: "unreachable" });
     },
 
     async readRecordSet(zone, hostname, type) {
@@ -196,17 +281,27 @@ export function createGcloudApi(
       if (!answer.ok) return answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const rrsets = (Array.isArray(body.rrsets) ? body.rrsets.filter(isObject) : []) as GoogleRrset[];
-      const rrset = rrsets.find((r) => typeof r.name === "string" && r.name.toLowerCase() === `${hostname}.` && r.type === type);
+      const rrset = rrsets.find(
+        (r) => typeof r.name === "string" && r.name.toLowerCase() === `${hostname}.` && r.type === type,
+      );
       if (rrset === undefined) return { ok: true, value: null };
       // A set with a routing policy (geo, weighted, failover) holds its addresses in the policy, not in rrdatas.
-      if (rrset.routingPolicy !== undefined) return failed(`${SERVICE}: ${hostname} ${type} has a routing policy; ddnsd changes only a plain record set, so nothing was written`, { cause: "refused" });
+      if (rrset.routingPolicy !== undefined)
+        return failed(
+          `${SERVICE}: ${hostname} ${type} has a routing policy; ddnsd changes only a plain record set, so nothing was written`,
+          { cause: "refused" },
+        );
       return { ok: true, value: recordSet(rrset) };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       const read = current.raw as GoogleRrset;
       // The addition is the set as read, with only the address (and a configured TTL) changed.
-      const replacement: GoogleRrset = { ...read, rrdatas: [address], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+      const replacement: GoogleRrset = {
+        ...read,
+        rrdatas: [address],
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      };
       return change(zone.id, [read], replacement);
     },
 
@@ -216,7 +311,12 @@ export function createGcloudApi(
   };
 }
 
-const THROTTLE_REASONS = new Set(["rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded", "RATE_LIMIT_EXCEEDED"]);
+const THROTTLE_REASONS = new Set([
+  "rateLimitExceeded",
+  "userRateLimitExceeded",
+  "quotaExceeded",
+  "RATE_LIMIT_EXCEEDED",
+]);
 
 /**
  * Google's error body: `{"error": {code, message, status, errors: [{reason, message}]}}`. A quota
@@ -229,8 +329,13 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   const first = Array.isArray(error.errors) ? error.errors.find(isObject) : undefined;
   const reason = first !== undefined && typeof first.reason === "string" ? first.reason : undefined;
   const code = reason ?? (typeof error.status === "string" ? error.status : undefined);
-  if (reason !== undefined && THROTTLE_REASONS.has(reason)) return { words: error.message, code: reason, cause: "throttled" };
-  return { words: error.message, ...(code === undefined ? {} : { code }), ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
+  if (reason !== undefined && THROTTLE_REASONS.has(reason))
+    return { words: error.message, code: reason, cause: "throttled" };
+  return {
+    words: error.message,
+    ...(code === undefined ? {} : { code }),
+    ...(status === 401 || status === 403 ? { stopRetrying: true } : {}),
+  };
 }
 
 /** Everything ddnsd knows about Google Cloud DNS (docs/services/gcloud.md). */
@@ -242,7 +347,7 @@ export const gcloud = defineService({
     {
       key: "service_account_key",
       label: "Service account key (JSON)",
-      help: "IAM & Admin → Service Accounts → Create service account (e.g. ddnsd), with the role \"DNS Administrator\" (roles/dns.admin) granted on the project, or better on the managed zone only; then its Keys → Add key → Create new key → JSON. Paste the whole downloaded file.",
+      help: 'IAM & Admin → Service Accounts → Create service account (e.g. ddnsd), with the role "DNS Administrator" (roles/dns.admin) granted on the project, or better on the managed zone only; then its Keys → Add key → Create new key → JSON. Paste the whole downloaded file.',
       url: "https://console.cloud.google.com/iam-admin/serviceaccounts",
       secret: true,
       // The downloaded file is about 2,400 characters: its private key alone is over 1,600.
@@ -254,8 +359,20 @@ export const gcloud = defineService({
     },
   ],
   options: [
-    { key: "project", label: "Project ID", help: "The project that holds the managed zones. Empty: the key's own project (its project_id).", kind: "text", validate: (value) => (/^[a-z0-9][a-z0-9.:-]*$/.test(value.trim()) ? undefined : "must be a project ID such as my-project-123") },
-    { key: "token_url", label: "Token endpoint", help: "Where the key's tokens come from. Empty: the key's token_uri (https://oauth2.googleapis.com/token).", kind: "url" },
+    {
+      key: "project",
+      label: "Project ID",
+      help: "The project that holds the managed zones. Empty: the key's own project (its project_id).",
+      kind: "text",
+      validate: (value) =>
+        /^[a-z0-9][a-z0-9.:-]*$/.test(value.trim()) ? undefined : "must be a project ID such as my-project-123",
+    },
+    {
+      key: "token_url",
+      label: "Token endpoint",
+      help: "Where the key's tokens come from. Empty: the key's token_uri (https://oauth2.googleapis.com/token).",
+      kind: "url",
+    },
   ],
   recordTypes: ["A", "AAAA"],
   ttl: { min: 0, max: 2147483647, help: "0–2147483647 seconds; empty keeps the record set's TTL (300 for a new one)" },
@@ -270,10 +387,19 @@ export const gcloud = defineService({
     const parsed = parseServiceAccountKey(credentials.service_account_key ?? "");
     if (!parsed.ok) {
       const problem = `${SERVICE}: the service account key ${parsed.problem}`;
-      return { verify: async () => ({ ok: false, detail: problem }), writeRecord: async () => failed(problem, { cause: "credentials", stopRetrying: true }) };
+      return {
+        verify: async () => ({ ok: false, detail: problem }),
+        writeRecord: async () => failed(problem, { cause: "credentials", stopRetrying: true }),
+      };
     }
-    const project = typeof options.project === "string" && options.project.trim() !== "" ? options.project.trim() : (parsed.key.project_id ?? "");
-    const tokenUrl = typeof options.token_url === "string" && options.token_url !== "" ? options.token_url : (parsed.key.token_uri ?? GOOGLE_TOKEN_URI);
+    const project =
+      typeof options.project === "string" && options.project.trim() !== ""
+        ? options.project.trim()
+        : (parsed.key.project_id ?? "");
+    const tokenUrl =
+      typeof options.token_url === "string" && options.token_url !== ""
+        ? options.token_url
+        : (parsed.key.token_uri ?? GOOGLE_TOKEN_URI);
     return zoneClient(createGcloudApi({ key: parsed.key, project }, tokenUrl, context));
   },
 });

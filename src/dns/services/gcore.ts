@@ -13,11 +13,11 @@
 // G-Core/gcore-dns-sdk-go (paths, `APIKey` header, error body); lego providers/dns/gcore and
 // octodns-gcore (resource_records with content arrays, filters kept).
 
+import { plural } from "../../util/plural";
 import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { plural } from "../../util/plural";
+import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "Gcore";
 /** A new set's TTL when the config names none: the Gcore portal's default. */
@@ -28,15 +28,26 @@ const MAX_PAGES = 10;
 
 export function createGcoreApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: `APIKey ${credentials.api_token}` }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `APIKey ${credentials.api_token}` }, body },
+      readError,
+    );
   }
 
-  const setPath = (zone: string, hostname: string, type: string) => `/v2/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
+  const setPath = (zone: string, hostname: string, type: string) =>
+    `/v2/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
 
   function recordSet(hostname: string, type: string, rrset: Record<string, unknown>): RecordSet {
     const records = Array.isArray(rrset.resource_records) ? rrset.resource_records.filter(isObject) : [];
     const values = records.flatMap((r) => (Array.isArray(r.content) ? r.content.map(String) : []));
-    return { id: `${hostname}/${type}`, values, ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset };
+    return {
+      id: `${hostname}/${type}`,
+      values,
+      ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}),
+      raw: rrset,
+    };
   }
 
   return {
@@ -47,14 +58,20 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
-      return { ok: true, detail: count === undefined ? "API token accepted" : `API token accepted (${plural(count, "zone")})` };
+      return {
+        ok: true,
+        detail: count === undefined ? "API token accepted" : `API token accepted (${plural(count, "zone")})`,
+      };
     },
 
     async listZones() {
       // Every zone of the account, a thousand a page (the official SDK's paging).
       const names: string[] = [];
       for (let page = 0; page < MAX_PAGES; page++) {
-        const listed = await call("GET", `/v2/zones?${new URLSearchParams({ limit: String(PER_PAGE), offset: String(names.length) })}`);
+        const listed = await call(
+          "GET",
+          `/v2/zones?${new URLSearchParams({ limit: String(PER_PAGE), offset: String(names.length) })}`,
+        );
         if (!listed.ok) return listed;
         const body = isObject(listed.value.body) ? listed.value.body : {};
         const zones = Array.isArray(body.zones) ? body.zones.filter(isObject) : [];
@@ -121,7 +138,7 @@ export const gcore = defineService({
     {
       key: "api_token",
       label: "Permanent API token",
-      help: "Gcore portal → Profile → API tokens → Create token: give it an expiry date and the least role that can edit DNS records (\"Engineers\" for a user-scoped token); copy the token shown once.",
+      help: 'Gcore portal → Profile → API tokens → Create token: give it an expiry date and the least role that can edit DNS records ("Engineers" for a user-scoped token); copy the token shown once.',
       url: "https://portal.gcore.com/accounts/profile/api-tokens",
       secret: true,
     },
@@ -134,5 +151,6 @@ export const gcore = defineService({
   // Gcore limits requests per account and product without naming the DNS API's number; the one it
   // names (about 4 a second, for its Streaming API) is kept under.
   rateLimits: [{ requests: 3, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createGcoreApi({ api_token: (credentials.api_token ?? "").trim() }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createGcoreApi({ api_token: (credentials.api_token ?? "").trim() }, context)),
 });

@@ -22,7 +22,7 @@
 import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
 
 const SERVICE = "GoDaddy";
@@ -39,11 +39,22 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     // A 429's body names its wait (`retryAfterSec`) where other services use a header.
     let namedWait: number | undefined;
-    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, (error, status) => {
-      if (isObject(error) && typeof error.retryAfterSec === "number" && error.retryAfterSec >= 0) namedWait = error.retryAfterSec;
-      return readError(error, status);
-    });
-    if (!answer.ok && answer.cause === "throttled" && answer.retryAfterSeconds === undefined && namedWait !== undefined) {
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: authorization }, body },
+      (error, status) => {
+        if (isObject(error) && typeof error.retryAfterSec === "number" && error.retryAfterSec >= 0)
+          namedWait = error.retryAfterSec;
+        return readError(error, status);
+      },
+    );
+    if (
+      !answer.ok &&
+      answer.cause === "throttled" &&
+      answer.retryAfterSeconds === undefined &&
+      namedWait !== undefined
+    ) {
       return { ...answer, retryAfterSeconds: namedWait };
     }
     return answer;
@@ -53,10 +64,20 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
     `/domains/${encodeURIComponent(domain)}/records/${type}/${encodeURIComponent(relativeName(hostname, domain, "@"))}`;
 
   function recordSet(domain: string, hostname: string, type: string, values: string[], ttl: unknown): RecordSet {
-    return { id: `${relativeName(hostname, domain, "@")}/${type}`, values, ...(typeof ttl === "number" ? { ttl } : {}) };
+    return {
+      id: `${relativeName(hostname, domain, "@")}/${type}`,
+      values,
+      ...(typeof ttl === "number" ? { ttl } : {}),
+    };
   }
 
-  async function replaceSet(domain: string, hostname: string, type: string, address: string, ttl: number): Promise<Step<RecordSet>> {
+  async function replaceSet(
+    domain: string,
+    hostname: string,
+    type: string,
+    address: string,
+    ttl: number,
+  ): Promise<Step<RecordSet>> {
     const put = await call("PUT", setPath(domain, hostname, type), [{ data: address, ttl }]);
     return put.ok ? { ok: true, value: recordSet(domain, hostname, type, [address], ttl) } : put;
   }
@@ -67,14 +88,19 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
     async verify() {
       // The listing the writes start from; changes nothing. Refused for accounts GoDaddy keeps out of its API.
       const answer = await call("GET", "/domains?limit=1");
-      return answer.ok ? { ok: true, detail: "Key accepted" } : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok
+        ? { ok: true, detail: "Key accepted" }
+        : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async listZones() {
       const names: string[] = [];
       let marker: string | undefined;
       for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
-        const query = new URLSearchParams({ limit: String(DOMAINS_PER_PAGE), ...(marker === undefined ? {} : { marker }) });
+        const query = new URLSearchParams({
+          limit: String(DOMAINS_PER_PAGE),
+          ...(marker === undefined ? {} : { marker }),
+        });
         const listed = await call("GET", `/domains?${query}`);
         if (!listed.ok) return listed;
         const found = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [])
@@ -91,9 +117,20 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
       const read = await call("GET", setPath(zone.id, hostname, type));
       // 404 is an unknown domain (a missing record set is an empty list): one that left the account is looked up afresh.
       if (!read.ok) return staleOn404(read);
-      const records = (Array.isArray(read.value.body) ? read.value.body.filter(isObject) : []).filter((r) => r.type === undefined || r.type === type);
+      const records = (Array.isArray(read.value.body) ? read.value.body.filter(isObject) : []).filter(
+        (r) => r.type === undefined || r.type === type,
+      );
       if (records.length === 0) return { ok: true, value: null };
-      return { ok: true, value: recordSet(zone.id, hostname, type, records.map((r) => String(r.data)), records[0]!.ttl) };
+      return {
+        ok: true,
+        value: recordSet(
+          zone.id,
+          hostname,
+          type,
+          records.map((r) => String(r.data)),
+          records[0]!.ttl,
+        ),
+      };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
@@ -123,7 +160,9 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   const code = typeof body.code === "string" && body.code !== "" ? body.code : undefined;
   const accessDenied = status === 403 && code === "ACCESS_DENIED";
   return {
-    words: accessDenied ? `${words} — GoDaddy opens its DNS API only to accounts with 10 or more domains or a Discount Domain Club plan` : words,
+    words: accessDenied
+      ? `${words} — GoDaddy opens its DNS API only to accounts with 10 or more domains or a Discount Domain Club plan`
+      : words,
     ...(code === undefined ? {} : { code }),
     ...(status === 401 || status === 403 ? { stopRetrying: true } : {}),
   };
@@ -143,7 +182,7 @@ export const godaddy = defineService({
       help:
         "At developer.godaddy.com/keys choose Create New API Key with the environment Production (an OTE test key does not work on your real domains). " +
         "GoDaddy keys are not scoped: a key can do everything the account can, so make one for ddnsd alone. " +
-        "GoDaddy now answers only accounts with 10 or more domains or an active Discount Domain Club plan; others get \"Authenticated user is not allowed access\".",
+        'GoDaddy now answers only accounts with 10 or more domains or an active Discount Domain Club plan; others get "Authenticated user is not allowed access".',
       secret: false,
     },
     {

@@ -19,12 +19,13 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 const SERVICE = "GoIP";
 /** GoIP's two zones: a subdomain is a name under one of them. */
 const ZONES = [".goip.de", ".goip.it"];
-const CANNOT_VERIFY = "GoIP cannot check a router login without updating a record; the first update shows whether it works.";
+const CANNOT_VERIFY =
+  "GoIP cannot check a router login without updating a record; the first update shows whether it works.";
 
 export const goip = defineService({
   type: "goip",
@@ -55,7 +56,8 @@ export const goip = defineService({
   createsRecords: false,
   defaultApiUrl: "https://www.goip.de",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
-  createClient: (credentials, _options, context) => createGoipClient(credentials.username ?? "", credentials.password ?? "", context),
+  createClient: (credentials, _options, context) =>
+    createGoipClient(credentials.username ?? "", credentials.password ?? "", context),
 });
 
 export function createGoipClient(username: string, password: string, context: ClientContext): DnsProvider {
@@ -68,7 +70,10 @@ export function createGoipClient(username: string, password: string, context: Cl
     async send(target, addresses) {
       const hostname = target.hostname.toLowerCase();
       if (!ZONES.some((zone) => hostname.endsWith(zone))) {
-        return failed(`${SERVICE}: ${target.hostname} is not a name under goip.de or goip.it`, { cause: "refused", stopRetrying: true });
+        return failed(`${SERVICE}: ${target.hostname} is not a name under goip.de or goip.it`, {
+          cause: "refused",
+          stopRetrying: true,
+        });
       }
       const query = new URLSearchParams({ username, password, subdomain: hostname });
       if (addresses.ipv4 !== undefined) query.set("ip", addresses.ipv4);
@@ -98,10 +103,13 @@ function readAnswer(
     return { ok: true, value: { held, externalId: hostname, detail: `${SERVICE} subdomain ${hostname}` } };
   }
   if (/^zugriff verweigert/i.test(line)) {
-    return failed(`${SERVICE}: ${mask(line)} — the router login is wrong or may not update ${hostname} (HTTP ${status})`, {
-      cause: "credentials",
-      stopRetrying: true,
-    });
+    return failed(
+      `${SERVICE}: ${mask(line)} — the router login is wrong or may not update ${hostname} (HTTP ${status})`,
+      {
+        cause: "credentials",
+        stopRetrying: true,
+      },
+    );
   }
   return failedAnswerText(SERVICE, status, headers, mask(text));
 }

@@ -16,12 +16,12 @@
 // errors); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go,
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 
-import { failed, failedAnswer, exchangeJson, isObject, parseJson, type ServiceError } from "../http";
-import type { Step, StepFailure } from "../provider";
-import { zoneClient, type RecordSet, type Zone, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { candidateZones, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
+import { exchangeJson, failed, failedAnswer, isObject, parseJson, type ServiceError } from "../http";
+import type { Step, StepFailure } from "../provider";
+import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { candidateZones, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 
 const SERVICE = "Hetzner";
 /** Answers after which only the user can help: a bad or read-only token, a zone not in primary mode, a protected record set. */
@@ -41,7 +41,11 @@ const DEFAULT_POLLING: ActionPolling = { intervalMs: 500, maxPolls: 20 };
 type Failure = StepFailure & { code?: string };
 type Call = { ok: true; body: Record<string, unknown> } | Failure;
 
-export function createHetznerApi(credentials: { token: string }, context: ClientContext, polling: ActionPolling = DEFAULT_POLLING): ZoneApi {
+export function createHetznerApi(
+  credentials: { token: string },
+  context: ClientContext,
+  polling: ActionPolling = DEFAULT_POLLING,
+): ZoneApi {
   async function call(method: string, path: string, body?: unknown): Promise<Call> {
     const answer = await exchangeJson(context, method, path, { Authorization: `Bearer ${credentials.token}` }, body);
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
@@ -61,12 +65,18 @@ export function createHetznerApi(credentials: { token: string }, context: Client
       if (current.status === "error") {
         const error = isObject(current.error) ? current.error : {};
         const code = typeof error.code === "string" ? ` (${error.code})` : "";
-        return failed(`${SERVICE}: action ${String(current.id)} failed: ${String(error.message ?? "no reason given")}${code}`, { cause: "refused" });
+        return failed(
+          `${SERVICE}: action ${String(current.id)} failed: ${String(error.message ?? "no reason given")}${code}`,
+          { cause: "refused" },
+        );
       }
       if (look >= polling.maxPolls) {
-        return failed(`${SERVICE}: action ${String(current.id)} still running after ${polling.maxPolls} checks; the next update will see how it ended`, {
-          cause: "unreachable",
-        });
+        return failed(
+          `${SERVICE}: action ${String(current.id)} still running after ${polling.maxPolls} checks; the next update will see how it ended`,
+          {
+            cause: "unreachable",
+          },
+        );
       }
       await Bun.sleep(polling.intervalMs);
       const polled = await call("GET", `/zones/actions/${encodeURIComponent(String(current.id))}`);
@@ -94,12 +104,22 @@ export function createHetznerApi(credentials: { token: string }, context: Client
   const setPath = (zone: string, hostname: string, type: string) =>
     `/zones/${encodeURIComponent(zone)}/rrsets/${encodeURIComponent(relativeName(hostname, zone, "@"))}/${type}`;
 
-  function recordSet(hostname: string, zone: string, type: string, values: string[], ttl: unknown, comment: unknown): RecordSet {
+  function recordSet(
+    hostname: string,
+    zone: string,
+    type: string,
+    values: string[],
+    ttl: unknown,
+    comment: unknown,
+  ): RecordSet {
     return {
       id: `${relativeName(hostname, zone, "@")}/${type}`,
       values,
       ...(typeof ttl === "number" ? { ttl } : {}),
-      raw: { comment: typeof comment === "string" && comment !== "" ? comment : undefined, ttl: typeof ttl === "number" ? ttl : null },
+      raw: {
+        comment: typeof comment === "string" && comment !== "" ? comment : undefined,
+        ttl: typeof ttl === "number" ? ttl : null,
+      },
     };
   }
 
@@ -109,7 +129,8 @@ export function createHetznerApi(credentials: { token: string }, context: Client
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const meta = isObject(answer.body.meta) && isObject(answer.body.meta.pagination) ? answer.body.meta.pagination : {};
+      const meta =
+        isObject(answer.body.meta) && isObject(answer.body.meta.pagination) ? answer.body.meta.pagination : {};
       const count = typeof meta.total_entries === "number" ? meta.total_entries : undefined;
       return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "zone")})` };
     },
@@ -123,9 +144,12 @@ export function createHetznerApi(credentials: { token: string }, context: Client
         const found = await lookUpZone(configured);
         if (!found.ok) return found;
         if (!zoneHolds(found.value, hostname)) {
-          return failed(`${SERVICE}: zone ${configured} is ${found.value || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`, {
-            cause: "refused",
-          });
+          return failed(
+            `${SERVICE}: zone ${configured} is ${found.value || "unnamed"}, which does not hold ${hostname}; correct config.zone_id or remove it`,
+            {
+              cause: "refused",
+            },
+          );
         }
         return { ok: true, value: { id: found.value, name: found.value } };
       }
@@ -149,7 +173,17 @@ export function createHetznerApi(credentials: { token: string }, context: Client
       if (!read.ok) return read.code === "not_found" ? { ok: true, value: null } : read;
       const rrset = isObject(read.body.rrset) ? read.body.rrset : {};
       const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
-      return { ok: true, value: recordSet(hostname, zone.id, type, records.map((r) => String(r.value)), rrset.ttl, records[0]?.comment) };
+      return {
+        ok: true,
+        value: recordSet(
+          hostname,
+          zone.id,
+          type,
+          records.map((r) => String(r.value)),
+          rrset.ttl,
+          records[0]?.comment,
+        ),
+      };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
@@ -166,13 +200,23 @@ export function createHetznerApi(credentials: { token: string }, context: Client
         const changed = await act(`${path}/actions/change_ttl`, { ttl: settings.ttl });
         if (changed) return changed;
       }
-      return { ok: true, value: recordSet(hostname, zone.id, type, [address], settings.ttl ?? current.ttl, kept.comment) };
+      return {
+        ok: true,
+        value: recordSet(hostname, zone.id, type, [address], settings.ttl ?? current.ttl, kept.comment),
+      };
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const body = { name: relativeName(hostname, zone.id, "@"), type, records: [{ value: address }], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
+      const body = {
+        name: relativeName(hostname, zone.id, "@"),
+        type,
+        records: [{ value: address }],
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      };
       const created = await act(`/zones/${encodeURIComponent(zone.id)}/rrsets`, body);
-      return created ?? { ok: true, value: recordSet(hostname, zone.id, type, [address], settings.ttl ?? null, undefined) };
+      return (
+        created ?? { ok: true, value: recordSet(hostname, zone.id, type, [address], settings.ttl ?? null, undefined) }
+      );
     },
 
     describe(set) {
@@ -184,14 +228,18 @@ export function createHetznerApi(credentials: { token: string }, context: Client
 /** A zone that is not primary takes no edits: final until the user acts. */
 function notPrimary(name: string, mode: unknown): StepFailure | null {
   if (mode === undefined || mode === "primary") return null;
-  return failed(`${SERVICE}: zone ${name} is in ${String(mode)} mode; only a primary zone's records can be changed`, { cause: "refused", stopRetrying: true });
+  return failed(`${SERVICE}: zone ${name} is in ${String(mode)} mode; only a primary zone's records can be changed`, {
+    cause: "refused",
+    stopRetrying: true,
+  });
 }
 
 /** Hetzner's error object: its message and code, and which codes no retry can fix. */
 function readError(body: Record<string, unknown>): (ServiceError & { code?: string }) | undefined {
   if (!isObject(body.error)) return undefined;
   const code = typeof body.error.code === "string" ? body.error.code : "";
-  const words = typeof body.error.message === "string" && body.error.message !== "" ? body.error.message : "request failed";
+  const words =
+    typeof body.error.message === "string" && body.error.message !== "" ? body.error.message : "request failed";
   return {
     words,
     ...(code ? { code } : {}),
@@ -210,17 +258,21 @@ export const hetzner = defineService({
       key: "token",
       url: "https://console.hetzner.com/projects",
       label: "Cloud API token",
-      help:
-        "In the Hetzner Console (console.hetzner.com) open the project that holds your DNS zones → Security → API tokens → Generate API token, with Read & Write permission (a read-only token can only verify). Tokens of the old DNS console (dns.hetzner.com) no longer work.",
+      help: "In the Hetzner Console (console.hetzner.com) open the project that holds your DNS zones → Security → API tokens → Generate API token, with Read & Write permission (a read-only token can only verify). Tokens of the old DNS console (dns.hetzner.com) no longer work.",
       secret: true,
     },
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 2147483647, help: "60–2147483647 seconds; empty keeps the record's TTL (the zone's default for a new record)" },
+  ttl: {
+    min: 60,
+    max: 2147483647,
+    help: "60–2147483647 seconds; empty keeps the record's TTL (the zone's default for a new record)",
+  },
   canVerify: true,
   defaultApiUrl: "https://api.hetzner.cloud/v1",
   // Hetzner Cloud allows 3600 requests an hour per project; ddnsd stays under it.
   rateLimits: [{ requests: 3000, perSeconds: 3600 }],
-  createClient: (credentials, _options, context) => zoneClient(createHetznerApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createHetznerApi({ token: credentials.token ?? "" }, context)),
 });

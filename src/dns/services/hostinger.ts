@@ -17,12 +17,12 @@
 // (providers/dns/hostinger: Bearer token, the record set shape, `overwrite`, the
 // `{message, errors, correlation_id}` error body).
 
-import { isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Hostinger";
 /** A new record's TTL when the domain's config names none: the TTL Hostinger's own records carry. */
@@ -44,9 +44,19 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
   }
 
   /** Makes the set `name type` hold only `address` with `ttl`: Hostinger replaces that set and nothing else. */
-  async function putSet(domain: string, name: string, type: string, address: string, ttl: number, disabled = false): Promise<Step<RecordSet>> {
+  async function putSet(
+    domain: string,
+    name: string,
+    type: string,
+    address: string,
+    ttl: number,
+    disabled = false,
+  ): Promise<Step<RecordSet>> {
     const record = { content: address, ...(disabled ? { is_disabled: true } : {}) };
-    const answer = await call("PUT", zonePath(domain), { overwrite: true, zone: [{ name, type, ttl, records: [record] }] });
+    const answer = await call("PUT", zonePath(domain), {
+      overwrite: true,
+      zone: [{ name, type, ttl, records: [record] }],
+    });
     if (!answer.ok) return answer;
     return { ok: true, value: { id: `${name}/${type}`, values: [address], ttl } };
   }
@@ -59,7 +69,10 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
       const answer = await call("GET", "/api/domains/v1/portfolio");
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})` };
+      return {
+        ok: true,
+        detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})`,
+      };
     },
 
     async hasZone(name) {
@@ -89,7 +102,14 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       // The set is replaced whole: its TTL is sent back unless the config names one.
       const disabled = Array.isArray(current.raw) && current.raw.some((r) => isObject(r) && r.is_disabled === true);
-      return putSet(zone.id, relativeName(hostname, zone.id, "@"), type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, disabled);
+      return putSet(
+        zone.id,
+        relativeName(hostname, zone.id, "@"),
+        type,
+        address,
+        settings.ttl ?? current.ttl ?? NEW_RECORD_TTL,
+        disabled,
+      );
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
@@ -136,5 +156,6 @@ export const hostinger = defineService({
   defaultApiUrl: "https://developers.hostinger.com",
   // Hostinger publishes no general limit for its API; ddnsd keeps to one request a second.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createHostingerApi({ api_token: credentials.api_token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createHostingerApi({ api_token: credentials.api_token ?? "" }, context)),
 });

@@ -22,13 +22,13 @@
 // ListPublicZones, ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, error
 // codes) and API Gateway error codes; jeessy2/ddns-go dns/huawei.go; go-acme/lego providers/dns/huaweicloud.
 
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
-import { signRequest } from "../signing/huaweicloud-signer";
-import type { Step } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { longestZone, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { signRequest } from "../signing/huaweicloud-signer";
+import { longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Huawei Cloud DNS";
 /** TTL of a record set this client creates when the domain's config names none: Huawei's default. */
@@ -37,7 +37,10 @@ const ZONES_PER_PAGE = 500;
 /** 25,000 zones: past this the listing is taken as runaway pagination, not an account. */
 const MAX_ZONE_PAGES = 50;
 
-export function createHuaweiCloudApi(credentials: { access_key_id: string; secret_access_key: string }, context: ClientContext): ZoneApi {
+export function createHuaweiCloudApi(
+  credentials: { access_key_id: string; secret_access_key: string },
+  context: ClientContext,
+): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     const url = new URL(context.baseUrl + path);
     const signed = signRequest(
@@ -48,7 +51,10 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
   }
 
   const absolute = (name: string) => `${name}.`;
-  const bare = (name: unknown) => String(name ?? "").toLowerCase().replace(/\.$/, "");
+  const bare = (name: unknown) =>
+    String(name ?? "")
+      .toLowerCase()
+      .replace(/\.$/, "");
 
   return {
     service: SERVICE,
@@ -58,7 +64,12 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
-      return { ok: true, detail: Number.isInteger(count) ? `Access key accepted (${plural(count, "public zone")})` : "Access key accepted" };
+      return {
+        ok: true,
+        detail: Number.isInteger(count)
+          ? `Access key accepted (${plural(count, "public zone")})`
+          : "Access key accepted",
+      };
     },
 
     async findZone(hostname, configured) {
@@ -67,7 +78,10 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
       if (configured !== undefined) return { ok: true, value: { id: configured, name: null } };
       const zones = new Map<string, string>();
       for (let page = 0; page < MAX_ZONE_PAGES; page++) {
-        const listed = await call("GET", `/v2/zones?${new URLSearchParams({ type: "public", limit: String(ZONES_PER_PAGE), offset: String(page * ZONES_PER_PAGE) })}`);
+        const listed = await call(
+          "GET",
+          `/v2/zones?${new URLSearchParams({ type: "public", limit: String(ZONES_PER_PAGE), offset: String(page * ZONES_PER_PAGE) })}`,
+        );
         if (!listed.ok) return listed;
         const body = isObject(listed.value.body) ? listed.value.body : {};
         const found = Array.isArray(body.zones) ? body.zones.filter(isObject) : [];
@@ -94,7 +108,9 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
       if (!read.ok) return staleOn404(read);
       const body = isObject(read.value.body) ? read.value.body : {};
       // The name filter may match loosely: only sets of exactly this name and type count.
-      const sets = (Array.isArray(body.recordsets) ? body.recordsets.filter(isObject) : []).filter((s) => bare(s.name) === hostname && s.type === type);
+      const sets = (Array.isArray(body.recordsets) ? body.recordsets.filter(isObject) : []).filter(
+        (s) => bare(s.name) === hostname && s.type === type,
+      );
       const [first] = sets;
       if (first === undefined) return { ok: true, value: null };
       const set: RecordSet = {
@@ -109,16 +125,28 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       const ttl = settings.ttl ?? current.ttl;
       const body = { name: absolute(hostname), type, records: [address], ...(ttl === undefined ? {} : { ttl }) };
-      const put = await call("PUT", `/v2/zones/${encodeURIComponent(zone.id)}/recordsets/${encodeURIComponent(current.id)}`, body);
+      const put = await call(
+        "PUT",
+        `/v2/zones/${encodeURIComponent(zone.id)}/recordsets/${encodeURIComponent(current.id)}`,
+        body,
+      );
       if (!put.ok) return staleOn404(put);
       const written = isObject(put.value.body) ? put.value.body : {};
       const kept = typeof written.ttl === "number" ? written.ttl : ttl;
-      return { ok: true, value: { id: current.id, values: [address], ...(kept === undefined ? {} : { ttl: kept }), raw: written.status } };
+      return {
+        ok: true,
+        value: { id: current.id, values: [address], ...(kept === undefined ? {} : { ttl: kept }), raw: written.status },
+      };
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const post = await call("POST", `/v2/zones/${encodeURIComponent(zone.id)}/recordsets`, { name: absolute(hostname), type, records: [address], ttl });
+      const post = await call("POST", `/v2/zones/${encodeURIComponent(zone.id)}/recordsets`, {
+        name: absolute(hostname),
+        type,
+        records: [address],
+        ttl,
+      });
       if (!post.ok) return staleOn404(post);
       const written = isObject(post.value.body) ? post.value.body : {};
       return { ok: true, value: { id: String(written.id ?? ""), values: [address], ttl, raw: written.status } };
@@ -134,8 +162,10 @@ export function createHuaweiCloudApi(credentials: { access_key_id: string; secre
 /** Huawei's own words: the DNS service's `{code, message}` or the API gateway's `{error_code, error_msg}`. */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
-  const code = typeof body.code === "string" ? body.code : typeof body.error_code === "string" ? body.error_code : undefined;
-  const message = typeof body.message === "string" ? body.message : typeof body.error_msg === "string" ? body.error_msg : undefined;
+  const code =
+    typeof body.code === "string" ? body.code : typeof body.error_code === "string" ? body.error_code : undefined;
+  const message =
+    typeof body.message === "string" ? body.message : typeof body.error_msg === "string" ? body.error_msg : undefined;
   if (code === undefined && message === undefined) return undefined;
   const words = message || code || "request failed";
   const named = code === undefined ? {} : { code };
@@ -147,7 +177,11 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   // as a wrong key. When its words name the date or an expiry, the keys are fine and the clock is
   // not: retried, since fixing the clock fixes it without editing the provider.
   if (status === 401 && CLOCK_WORDS.test(words)) {
-    return { words: `${words} — check this machine's clock (Huawei takes a request signed at most 15 minutes off)`, ...named, cause: "refused" };
+    return {
+      words: `${words} — check this machine's clock (Huawei takes a request signed at most 15 minutes off)`,
+      ...named,
+      cause: "refused",
+    };
   }
   if (status === 401 || status === 403) return { words, ...named, cause: "credentials", stopRetrying: true };
   return { words, ...named };
@@ -159,14 +193,14 @@ const CLOCK_WORDS = /expire|\bdate\b|time ?stamp|clock|skew|server time/i;
 export const huaweicloud = defineService({
   type: "huaweicloud",
   label: "Huawei Cloud DNS",
-  summary: "Huawei Cloud DNS public zones: ddnsd updates the address of the record set, keeping its TTL and description; a missing record set is created.",
+  summary:
+    "Huawei Cloud DNS public zones: ddnsd updates the address of the record set, keeping its TTL and description; a missing record set is created.",
   credentials: [
     {
       key: "access_key_id",
       url: "https://console.huaweicloud.com/iam/#/mine/accessKey",
       label: "Access key ID (AK)",
-      help:
-        "In the IAM console create a user with programmatic access only, add it to a group granted \"DNS FullAccess\" (or a custom policy allowing dns:zone:list, dns:zone:get, dns:recordset:list, dns:recordset:update and dns:recordset:create), then under My Credentials → Access Keys create its access key. The AK is not a secret.",
+      help: 'In the IAM console create a user with programmatic access only, add it to a group granted "DNS FullAccess" (or a custom policy allowing dns:zone:list, dns:zone:get, dns:recordset:list, dns:recordset:update and dns:recordset:create), then under My Credentials → Access Keys create its access key. The AK is not a secret.',
       secret: false,
     },
     {
@@ -184,5 +218,10 @@ export const huaweicloud = defineService({
   // Huawei's API gateway throttles per account (APIGW.0308); ddnsd stays well under it.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createHuaweiCloudApi({ access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" }, context)),
+    zoneClient(
+      createHuaweiCloudApi(
+        { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
+        context,
+      ),
+    ),
 });

@@ -21,11 +21,11 @@
 // PUT /2/zones/{zone}/records/{record}); libdns/infomaniak client.go (v2, scopes domain:read,
 // dns:read, dns:write); go-acme/lego providers/dns/infomaniak (v2 client, error fixtures).
 
-import { failedAnswer, failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
-import { namedZone, zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
-import { cannotCheck, defineService, type ClientContext } from "../service";
+import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Infomaniak";
@@ -40,11 +40,22 @@ type RecordRow = Record<string, unknown>;
 
 export function createInfomaniakApi(credentials: { token: string }, context: ClientContext): ZoneApi {
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
+      readError,
+    );
     // The envelope, not only the status, says whether it worked.
     if (answer.ok && isObject(answer.value.body) && answer.value.body.result !== "success") {
       const text = JSON.stringify(answer.value.body);
-      return failedAnswer(SERVICE, answer.value.status, answer.value.headers, text, readError(answer.value.body, answer.value.status));
+      return failedAnswer(
+        SERVICE,
+        answer.value.status,
+        answer.value.headers,
+        text,
+        readError(answer.value.body, answer.value.status),
+      );
     }
     return answer;
   }
@@ -63,7 +74,8 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
   let foundListing: { zone: string; records: RecordRow[] } | undefined;
 
   function nameOf(record: RecordRow, zone: string): string {
-    if (typeof record.source_idn === "string" && record.source_idn !== "") return record.source_idn.toLowerCase().replace(/\.$/, "");
+    if (typeof record.source_idn === "string" && record.source_idn !== "")
+      return record.source_idn.toLowerCase().replace(/\.$/, "");
     const source = typeof record.source === "string" ? record.source.toLowerCase() : "";
     return source === APEX || source === "." || source === "" ? zone : `${source}.${zone}`;
   }
@@ -76,8 +88,13 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     if (!answer.ok) return answer;
     const data = isObject(answer.value.body) ? answer.value.body.data : undefined;
     // The answer is the record as stored; an id alone (older answers) is completed with what was sent.
-    const record = isObject(data) ? data : typeof data === "number" || typeof data === "string" ? { ...sent, id: data } : undefined;
-    if (record === undefined || record.id === undefined) return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    const record = isObject(data)
+      ? data
+      : typeof data === "number" || typeof data === "string"
+        ? { ...sent, id: data }
+        : undefined;
+    if (record === undefined || record.id === undefined)
+      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: recordSet([{ ...sent, ...record }]) };
   }
 
@@ -100,7 +117,11 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
           foundListing = { zone, records: listed.value };
           return { ok: true, value: { id: zone, name: zone } };
         }
-        const notAZone = listed.status === 404 || listed.status === 403 || listed.status === 422 || listed.message.includes("(object_not_found,");
+        const notAZone =
+          listed.status === 404 ||
+          listed.status === 403 ||
+          listed.status === 422 ||
+          listed.message.includes("(object_not_found,");
         if (!notAZone) return listed;
         if (listed.status === 403) forbidden = true;
       }
@@ -140,7 +161,12 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const sent: RecordRow = { source: relativeName(hostname, zone.name ?? zone.id, APEX), type, target: address, ttl: settings.ttl ?? NEW_RECORD_TTL };
+      const sent: RecordRow = {
+        source: relativeName(hostname, zone.name ?? zone.id, APEX),
+        type,
+        target: address,
+        ttl: settings.ttl ?? NEW_RECORD_TTL,
+      };
       return written(await call("POST", recordsPath(zone.id), sent), sent);
     },
   };
@@ -172,14 +198,14 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const infomaniak = defineService({
   type: "infomaniak",
   label: "Infomaniak (API)",
-  summary: "Records in a zone hosted at Infomaniak, through its API with a token (beside the DynDNS preset of dyndns2).",
+  summary:
+    "Records in a zone hosted at Infomaniak, through its API with a token (beside the DynDNS preset of dyndns2).",
   credentials: [
     {
       key: "token",
       url: "https://manager.infomaniak.com/v3/infomaniak-api",
       label: "API token",
-      help:
-        "In Infomaniak's Manager open Developer → API (manager.infomaniak.com/v3/infomaniak-api) → Create a token; give it only the scopes dns:read and dns:write (domain:read too, if the form asks for it) and an expiry you will remember to renew.",
+      help: "In Infomaniak's Manager open Developer → API (manager.infomaniak.com/v3/infomaniak-api) → Create a token; give it only the scopes dns:read and dns:write (domain:read too, if the form asks for it) and an expiry you will remember to renew.",
       secret: true,
     },
   ],
@@ -190,5 +216,6 @@ export const infomaniak = defineService({
   defaultApiUrl: "https://api.infomaniak.com",
   // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.
   rateLimits: [{ requests: 50, perSeconds: 60 }],
-  createClient: (credentials, _options, context) => zoneClient(createInfomaniakApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createInfomaniakApi({ token: credentials.token ?? "" }, context)),
 });

@@ -24,7 +24,7 @@
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
 
 const SERVICE = "INWX";
@@ -83,18 +83,31 @@ export function createInwxApi(
   /** One call as it came back; a failure only when no answer in INWX's form came back. */
   async function post(method: string, params: Record<string, unknown>): Promise<Step<Answer>> {
     const headers: Record<string, string> = session === undefined ? {} : { Cookie: `domrobot=${session}` };
-    const answer = await requestJson(context, SERVICE, { method: "POST", path: "/", headers, body: { method, params } }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method: "POST", path: "/", headers, body: { method, params } },
+      readError,
+    );
     if (!answer.ok) return answer;
     const body = answer.value.body;
-    if (!isObject(body) || typeof body.code !== "number") return failed(`${SERVICE}: unreadable answer to ${method} (HTTP ${answer.value.status})`, { cause: "unreachable" });
+    if (!isObject(body) || typeof body.code !== "number")
+      return failed(`${SERVICE}: unreadable answer to ${method} (HTTP ${answer.value.status})`, {
+        cause: "unreachable",
+      });
     const cookie = /(?:^|[,;]\s*)domrobot=([^;,\s]+)/.exec(answer.value.headers.get("set-cookie") ?? "");
     if (cookie?.[1]) session = cookie[1];
-    if (body.code >= 1000 && body.code < 1500) return { ok: true, value: { ok: true, data: isObject(body.resData) ? body.resData : {} } };
+    if (body.code >= 1000 && body.code < 1500)
+      return { ok: true, value: { ok: true, data: isObject(body.resData) ? body.resData : {} } };
     return { ok: true, value: { ok: false, code: body.code, words: wordsOf(body) } };
   }
 
-  const refusal = (method: string, answer: { code: number; words: string }, cause: FailureCause, stopRetrying = false) =>
-    failed(`${SERVICE}: ${method}: ${answer.words} (code ${answer.code})`, { cause, stopRetrying });
+  const refusal = (
+    method: string,
+    answer: { code: number; words: string },
+    cause: FailureCause,
+    stopRetrying = false,
+  ) => failed(`${SERVICE}: ${method}: ${answer.words} (code ${answer.code})`, { cause, stopRetrying });
 
   /** The cause of a refusal after the login: the session not accepted, a "slow down", or a refusal. */
   function causeOf(code: number): FailureCause {
@@ -113,16 +126,20 @@ export function createInwxApi(
       const cause = isAuthenticationError(answer.value.code) ? "credentials" : causeOf(answer.value.code);
       return refusal("account.login", answer.value, cause, cause === "credentials");
     }
-    if (session === undefined) return failed(`${SERVICE}: the login answered no session cookie`, { cause: "unreachable" });
+    if (session === undefined)
+      return failed(`${SERVICE}: the login answered no session cookie`, { cause: "unreachable" });
     const tfa = answer.value.data.tfa;
     if (tfa === undefined || tfa === "0" || tfa === 0 || tfa === "") return { ok: true, value: true };
     // Two-factor login: the session works only once unlocked with a current code.
     const secret = decodeBase32(credentials.shared_secret);
     if (secret === undefined) {
-      return failed(`${SERVICE}: the account asks for a second factor (${String(tfa)}); set the shared secret of its two-factor login, or use an account without one`, {
-        cause: "credentials",
-        stopRetrying: true,
-      });
+      return failed(
+        `${SERVICE}: the account asks for a second factor (${String(tfa)}); set the shared secret of its two-factor login, or use an account without one`,
+        {
+          cause: "credentials",
+          stopRetrying: true,
+        },
+      );
     }
     // A code used before is refused: when this step's was, wait for the next step.
     const step = reserveUnlockStep(`${context.baseUrl}\n${credentials.username.toLowerCase()}`, now());
@@ -174,7 +191,9 @@ export function createInwxApi(
       // A login (and the unlock, with two-factor login) checks every credential; nothing changes.
       const opened = await login();
       await logout();
-      return opened.ok ? { ok: true, detail: `Login accepted for ${credentials.username}` } : { ok: false, detail: opened.message, cause: opened.cause };
+      return opened.ok
+        ? { ok: true, detail: `Login accepted for ${credentials.username}` }
+        : { ok: false, detail: opened.message, cause: opened.cause };
     },
 
     logout,
@@ -212,12 +231,18 @@ export function createInwxApi(
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const answer = await succeed("nameserver.createRecord", { domain: zone.id, name: hostname, type, content: address, ttl });
+      const answer = await succeed("nameserver.createRecord", {
+        domain: zone.id,
+        name: hostname,
+        type,
+        content: address,
+        ttl,
+      });
       if (!answer.ok) return answer;
-      if (answer.value.id === undefined) return failed(`${SERVICE}: the new record's id is not in the answer`, { cause: "unreachable" });
+      if (answer.value.id === undefined)
+        return failed(`${SERVICE}: the new record's id is not in the answer`, { cause: "unreachable" });
       return { ok: true, value: { id: String(answer.value.id), values: [address], ttl } };
     },
-
   };
 }
 
@@ -255,13 +280,13 @@ function readError(body: unknown): ServiceError | undefined {
 export const inwx = defineService({
   type: "inwx",
   label: "INWX",
-  summary: "Domains whose DNS is at INWX, through its DomRobot API with an account login: ddnsd changes the address of the record and keeps the rest; a missing record is created.",
+  summary:
+    "Domains whose DNS is at INWX, through its DomRobot API with an account login: ddnsd changes the address of the record and keeps the rest; a missing record is created.",
   credentials: [
     {
       key: "username",
       label: "Username",
-      help:
-        "The login of an INWX account. Best an extra account access made for ddnsd alone, allowed only to edit nameserver records and without two-factor login.",
+      help: "The login of an INWX account. Best an extra account access made for ddnsd alone, allowed only to edit nameserver records and without two-factor login.",
       url: "https://www.inwx.com/en/",
       secret: false,
     },
@@ -275,11 +300,13 @@ export const inwx = defineService({
     {
       key: "shared_secret",
       label: "Two-factor shared secret",
-      help:
-        "Only for an account with two-factor login: the secret (base32, e.g. EELTWFL55ESIHPTJ…) shown as text beside the QR code when two-factor login was set up. ddnsd makes the six-digit codes from it. Leave empty for an account without two-factor login.",
+      help: "Only for an account with two-factor login: the secret (base32, e.g. EELTWFL55ESIHPTJ…) shown as text beside the QR code when two-factor login was set up. ddnsd makes the six-digit codes from it. Leave empty for an account without two-factor login.",
       secret: true,
       optional: true,
-      validate: (value) => (value.trim() === "" || decodeBase32(value) !== undefined ? undefined : "must be the base32 secret (letters A–Z and digits 2–7)"),
+      validate: (value) =>
+        value.trim() === "" || decodeBase32(value) !== undefined
+          ? undefined
+          : "must be the base32 secret (letters A–Z and digits 2–7)",
     },
   ],
   options: [],
@@ -292,7 +319,11 @@ export const inwx = defineService({
   createClient: (credentials, _options, context) =>
     inwxClient(
       createInwxApi(
-        { username: (credentials.username ?? "").trim(), password: credentials.password ?? "", shared_secret: (credentials.shared_secret ?? "").trim() },
+        {
+          username: (credentials.username ?? "").trim(),
+          password: credentials.password ?? "",
+          shared_secret: (credentials.shared_secret ?? "").trim(),
+        },
         context,
       ),
     ),

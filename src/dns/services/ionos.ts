@@ -14,12 +14,12 @@
 // X-API-Key, zone and record shapes, the `recordName`/`recordType` filters, `[{code, message}]`
 // errors).
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
-import type { Step } from "../provider";
-import { zoneClient, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { configuredZone, longestZone, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { configuredZone, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "IONOS";
 /** A new record's TTL when the domain's config names none: the TTL IONOS recommends. */
@@ -27,7 +27,12 @@ const NEW_RECORD_TTL = 3600;
 
 export function createIonosApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { "X-API-Key": credentials.api_key }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { "X-API-Key": credentials.api_key }, body },
+      readError,
+    );
   }
 
   const zonePath = (id: string) => `/v1/zones/${encodeURIComponent(id)}`;
@@ -53,8 +58,16 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       const listed = await call("GET", "/v1/zones");
       if (!listed.ok) return listed;
       const zones = (Array.isArray(listed.value.body) ? listed.value.body : []).filter(isObject);
-      const name = longestZone(hostname, zones.map((z) => String(z.name ?? "")));
-      const zone = zones.find((z) => String(z.name ?? "").toLowerCase().replace(/\.$/, "") === name);
+      const name = longestZone(
+        hostname,
+        zones.map((z) => String(z.name ?? "")),
+      );
+      const zone = zones.find(
+        (z) =>
+          String(z.name ?? "")
+            .toLowerCase()
+            .replace(/\.$/, "") === name,
+      );
       return zone === undefined || name === undefined
         ? failed(noZoneMessage(SERVICE, hostname), { cause: "refused" })
         : { ok: true, value: { id: String(zone.id), name } };
@@ -64,11 +77,16 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       const answer = await call("GET", `${zonePath(zoneId)}?recordType=SOA`);
       if (!answer.ok) return answer;
       const name = isObject(answer.value.body) ? answer.value.body.name : undefined;
-      return typeof name === "string" ? { ok: true, value: name.toLowerCase() } : failed(`${SERVICE}: zone ${zoneId} came back without a name`, { cause: "refused" });
+      return typeof name === "string"
+        ? { ok: true, value: name.toLowerCase() }
+        : failed(`${SERVICE}: zone ${zoneId} came back without a name`, { cause: "refused" });
     },
 
     async readRecordSet(zone, hostname, type) {
-      const answer = await call("GET", `${zonePath(zone.id)}?${new URLSearchParams({ recordName: hostname, recordType: type })}`);
+      const answer = await call(
+        "GET",
+        `${zonePath(zone.id)}?${new URLSearchParams({ recordName: hostname, recordType: type })}`,
+      );
       // A zone in the config that left the account: looked up afresh, once.
       if (!answer.ok) return answer.status === 404 ? { ...answer, staleZone: true } : answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
@@ -93,10 +111,13 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const answer = await call("POST", `${zonePath(zone.id)}/records`, [{ name: hostname, type, content: address, ttl, prio: 0, disabled: false }]);
+      const answer = await call("POST", `${zonePath(zone.id)}/records`, [
+        { name: hostname, type, content: address, ttl, prio: 0, disabled: false },
+      ]);
       if (!answer.ok) return answer;
       const created = Array.isArray(answer.value.body) ? answer.value.body.filter(isObject)[0] : undefined;
-      if (created?.id === undefined) return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      if (created?.id === undefined)
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: { id: String(created.id), values: [address], ttl } };
     },
   };
@@ -106,7 +127,11 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
 function readError(body: unknown, status: number): ServiceError | undefined {
   const first = (Array.isArray(body) ? body : [body]).find(isObject);
   if (first === undefined || typeof first.message !== "string" || first.message === "") return undefined;
-  return { words: first.message, ...(typeof first.code === "string" ? { code: first.code } : {}), ...(status === 401 ? { stopRetrying: true } : {}) };
+  return {
+    words: first.message,
+    ...(typeof first.code === "string" ? { code: first.code } : {}),
+    ...(status === 401 ? { stopRetrying: true } : {}),
+  };
 }
 
 /** Everything ddnsd knows about IONOS (docs/services/ionos.md). */
@@ -123,7 +148,10 @@ export const ionos = defineService({
         "a key can change every zone of the account, so make one for ddnsd alone and delete it when you stop using ddnsd.",
       url: "https://developer.hosting.ionos.com/keys",
       secret: true,
-      validate: (value) => (/^[^.\s]+\.[^.\s]+$/.test(value.trim()) ? undefined : "must be prefix.secret: the key's two parts joined by a dot"),
+      validate: (value) =>
+        /^[^.\s]+\.[^.\s]+$/.test(value.trim())
+          ? undefined
+          : "must be prefix.secret: the key's two parts joined by a dot",
     },
   ],
   options: [],
@@ -133,5 +161,6 @@ export const ionos = defineService({
   defaultApiUrl: "https://api.hosting.ionos.com/dns",
   // IONOS's documentation names no request limit for this API that ddnsd could find; ddnsd keeps to two requests a second.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createIonosApi({ api_key: (credentials.api_key ?? "").trim() }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createIonosApi({ api_key: (credentials.api_key ?? "").trim() }, context)),
 });

@@ -18,13 +18,23 @@
 // authentication, get_domains); go-acme/lego providers/dns/ipv64 (get_domains/add_record fixtures,
 // `{status, info}` errors); qdm12/ddns-updater providers/ipv64 (key + domain + ip/ip6, 200 or 401).
 
-import { exchange, excerpt, failed, failedAnswer, isObject, parseJson, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import {
+  excerpt,
+  exchange,
+  failed,
+  failedAnswer,
+  isObject,
+  type JsonAnswer,
+  parseJson,
+  requestJson,
+  type ServiceError,
+} from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { Step } from "../provider";
-import { zoneClient, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
 import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "IPv64";
 
@@ -42,11 +52,24 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
 
   async function api(method: string, path: string, form?: Record<string, string>): Promise<Step<JsonAnswer>> {
     if (form === undefined) {
-      const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.apiKey}` } }, readError);
+      const answer = await requestJson(
+        context,
+        SERVICE,
+        { method, path, headers: { Authorization: `Bearer ${credentials.apiKey}` } },
+        readError,
+      );
       if (!answer.ok) return answer;
       // IPv64 may refuse inside an HTTP 200 (`{"status": "401 Unauthorized"}`): that is no listing.
       const refused = readError(answer.value.body, answer.value.status);
-      return refused === undefined ? answer : failedAnswer(SERVICE, answer.value.status, answer.value.headers, mask(JSON.stringify(answer.value.body)), refused);
+      return refused === undefined
+        ? answer
+        : failedAnswer(
+            SERVICE,
+            answer.value.status,
+            answer.value.headers,
+            mask(JSON.stringify(answer.value.body)),
+            refused,
+          );
     }
     // add_record takes a form, as the service's own examples and lego send it.
     const answer = await exchange(
@@ -54,7 +77,12 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
       `${context.baseUrl}${path}`,
       {
         method,
-        headers: { Authorization: `Bearer ${credentials.apiKey}`, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded", "User-Agent": context.userAgent },
+        headers: {
+          Authorization: `Bearer ${credentials.apiKey}`,
+          Accept: "application/json",
+          "Content-Type": "application/x-www-form-urlencoded",
+          "User-Agent": context.userAgent,
+        },
         body: new URLSearchParams(form).toString(),
       },
       context.timeoutMs,
@@ -78,7 +106,10 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
         if (!isObject(value)) continue;
         const updateHash = typeof value.domain_update_hash === "string" ? value.domain_update_hash : "";
         if (updateHash !== "") hashes.add(updateHash);
-        domains.set(name.toLowerCase().replace(/\.$/, ""), { updateHash, records: Array.isArray(value.records) ? value.records.filter(isObject) : [] });
+        domains.set(name.toLowerCase().replace(/\.$/, ""), {
+          updateHash,
+          records: Array.isArray(value.records) ? value.records.filter(isObject) : [],
+        });
       }
       return { ok: true, value: domains };
     })();
@@ -97,12 +128,16 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
 
     async findZone(hostname, configured) {
       const given = configuredZone(configured);
-      if (given !== undefined && !zoneHolds(given, hostname)) return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
+      if (given !== undefined && !zoneHolds(given, hostname))
+        return failed(foreignZoneMessage(SERVICE, given, hostname), { cause: "refused" });
       const listed = await list();
       if (!listed.ok) return listed;
       const domain = given ?? longestZone(hostname, listed.value.keys());
       if (domain === undefined || !listed.value.has(domain)) {
-        return failed(`${SERVICE}: no domain of this account ${given ? `is named ${given}` : `holds ${hostname}`}; add it at ipv64.net first`, { cause: "refused" });
+        return failed(
+          `${SERVICE}: no domain of this account ${given ? `is named ${given}` : `holds ${hostname}`}; add it at ipv64.net first`,
+          { cause: "refused" },
+        );
       }
       return { ok: true, value: { id: domain, name: domain } };
     },
@@ -113,13 +148,18 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
       const domain = listed.value.get(zone.id);
       if (domain === undefined) return { ok: true, value: null };
       const praefix = relativeName(hostname, zone.id);
-      const records = domain.records.filter((r) => r.type === type && String(r.praefix ?? "").toLowerCase() === praefix);
+      const records = domain.records.filter(
+        (r) => r.type === type && String(r.praefix ?? "").toLowerCase() === praefix,
+      );
       if (records.length === 0) return { ok: true, value: null };
       const first = records[0]!;
       return {
         ok: true,
         value: {
-          id: typeof first.record_id === "number" || typeof first.record_id === "string" ? String(first.record_id) : `${praefix || "@"}/${type}`,
+          id:
+            typeof first.record_id === "number" || typeof first.record_id === "string"
+              ? String(first.record_id)
+              : `${praefix || "@"}/${type}`,
           values: records.map((r) => String(r.content)),
           ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
           raw: domain.updateHash,
@@ -130,8 +170,18 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
     async updateRecordSet(zone, hostname, type, current, address) {
       const key = typeof current.raw === "string" ? current.raw : "";
       const praefix = relativeName(hostname, zone.id);
-      const query = new URLSearchParams({ key, domain: zone.id, ...(praefix === "" ? {} : { praefix }), [type === "AAAA" ? "ip6" : "ip"]: address });
-      const answer = await exchange(context.fetch, `${context.baseUrl}/nic/update?${query}`, { method: "GET", headers: { "User-Agent": context.userAgent } }, context.timeoutMs);
+      const query = new URLSearchParams({
+        key,
+        domain: zone.id,
+        ...(praefix === "" ? {} : { praefix }),
+        [type === "AAAA" ? "ip6" : "ip"]: address,
+      });
+      const answer = await exchange(
+        context.fetch,
+        `${context.baseUrl}/nic/update?${query}`,
+        { method: "GET", headers: { "User-Agent": context.userAgent } },
+        context.timeoutMs,
+      );
       listing = undefined;
       if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
       const refusal = updateRefusal(answer.status, answer.headers, mask(answer.text));
@@ -139,7 +189,12 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
     },
 
     async createRecordSet(zone, hostname, type, address) {
-      const added = await api("POST", "/api", { add_record: zone.id, praefix: relativeName(hostname, zone.id), type, content: address });
+      const added = await api("POST", "/api", {
+        add_record: zone.id,
+        praefix: relativeName(hostname, zone.id),
+        type,
+        content: address,
+      });
       listing = undefined;
       if (!added.ok) return added;
       return { ok: true, value: { id: `${relativeName(hostname, zone.id) || "@"}/${type}`, values: [address] } };
@@ -170,20 +225,27 @@ function updateRefusal(status: number, headers: Headers, text: string): Step<nev
   const line = text.trim().split(/\r?\n/)[0] ?? "";
   const word = line.split(/\s+/)[0]?.toLowerCase() ?? "";
   if (status === 401 || word === "badauth") {
-    return failed(`${SERVICE}: ${line || "Unauthorized"} — the domain's update hash was refused (HTTP ${status})`, { cause: "credentials", stopRetrying: true });
+    return failed(`${SERVICE}: ${line || "Unauthorized"} — the domain's update hash was refused (HTTP ${status})`, {
+      cause: "credentials",
+      stopRetrying: true,
+    });
   }
   // Over the call limit (3 in 10 s) or the account's daily limit (48 a day by default): words the
   // updater page does not spell out, so any naming a limit or an overcommitted account is a slow-down.
   if (status === 429 || /429 Too Many Requests/i.test(text) || /overcommit|limit/i.test(line)) {
     return failed(`${SERVICE}: ${line || "429 Too Many Requests"} (HTTP ${status})`, { cause: "throttled" });
   }
-  if (["nohost", "notfqdn", "abuse"].includes(word)) return failed(`${SERVICE}: ${line} (HTTP ${status})`, { cause: "refused", stopRetrying: true });
+  if (["nohost", "notfqdn", "abuse"].includes(word))
+    return failed(`${SERVICE}: ${line} (HTTP ${status})`, { cause: "refused", stopRetrying: true });
   if (status < 200 || status >= 300) return failedAnswerText(SERVICE, status, headers, text);
   // Only words of success say the address was taken: the DynDNS2 ones, or IPv64's own ("success",
   // and "no change" for an address already there), which its updater answers as the text or inside
   // a JSON body (`{"info": "success", …}`).
   if (word === "good" || word === "nochg" || /\b(success|no change)\b/i.test(text)) return undefined;
-  return failed(`${SERVICE}: the update answered ${excerpt(line) || "nothing"} (HTTP ${status}), which does not say the address was taken`, { cause: "unreachable" });
+  return failed(
+    `${SERVICE}: the update answered ${excerpt(line) || "nothing"} (HTTP ${status}), which does not say the address was taken`,
+    { cause: "unreachable" },
+  );
 }
 
 export const ipv64 = defineService({
@@ -211,5 +273,6 @@ export const ipv64 = defineService({
   // API reads too, and ddnsd calls the updater only when an address changed; an over-limit answer
   // pauses the provider instead.
   rateLimits: [{ requests: 2, perSeconds: 10 }],
-  createClient: (credentials, _options, context) => zoneClient(createIpv64Api({ apiKey: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createIpv64Api({ apiKey: credentials.api_key ?? "" }, context)),
 });

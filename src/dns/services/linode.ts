@@ -13,12 +13,12 @@
 // Linode publishes the API as an OpenAPI description, linode/linode-api-docs openapi.yaml);
 // qdm12/ddns-updater providers/linode/provider.go; libdns/linode; lego "Linode (v4)".
 
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
-import type { Step } from "../provider";
-import { zoneClient, type RecordSet, recordSetOf, type Zone, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import type { Step } from "../provider";
+import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Linode";
 /** The most items Linode gives in one page. */
@@ -44,7 +44,12 @@ export function roundedTtl(ttl: number): number {
 
 export function createLinodeApi(credentials: { token: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
+      readError,
+    );
   }
 
   /** Every item of a paged listing, page by page until the last page Linode names. */
@@ -71,15 +76,18 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
     if (!answer.ok) return answer;
     const record = answer.value.body;
-    if (!isObject(record) || typeof record.id !== "number") return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    if (!isObject(record) || typeof record.id !== "number")
+      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: recordSet([record]) };
   }
 
   function zoneOf(domain: Record<string, unknown>, name: string): Zone {
-    const note = domain.status === "disabled" ? `domain ${name} is disabled at Linode, so the record is not served until it is enabled` : undefined;
+    const note =
+      domain.status === "disabled"
+        ? `domain ${name} is disabled at Linode, so the record is not served until it is enabled`
+        : undefined;
     return { id: String(domain.id), name, ...(note ? { note } : {}) };
   }
-
 
   return {
     service: SERVICE,
@@ -96,21 +104,34 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     async findZone(hostname, configured) {
       if (configured !== undefined) {
         // The id a first write saved (or a person typed): one request names it, and it must hold the name.
-        if (!/^\d+$/.test(configured)) return failed(`${SERVICE}: config.zone_id ${configured} is not a Linode domain id (a number); correct it or remove it`, { cause: "refused" });
+        if (!/^\d+$/.test(configured))
+          return failed(
+            `${SERVICE}: config.zone_id ${configured} is not a Linode domain id (a number); correct it or remove it`,
+            { cause: "refused" },
+          );
         const found = await call("GET", `/domains/${configured}`);
         if (!found.ok) return staleOn404(found);
         const domain = isObject(found.value.body) ? found.value.body : {};
         const name = typeof domain.domain === "string" ? domain.domain.toLowerCase() : "";
-        if (!zoneHolds(name, hostname)) return failed(foreignZoneMessage(SERVICE, `${configured} (${name || "unnamed"})`, hostname), { cause: "refused" });
+        if (!zoneHolds(name, hostname))
+          return failed(foreignZoneMessage(SERVICE, `${configured} (${name || "unnamed"})`, hostname), {
+            cause: "refused",
+          });
         return { ok: true, value: zoneOf(domain, name) };
       }
       const listed = await listAll("/domains");
       if (!listed.ok) return listed;
       // Secondary domains are copies of another server's zone: Linode does not let their records change.
-      const primaries = listed.value.filter((d) => d.type !== "slave" && typeof d.domain === "string" && typeof d.id === "number");
-      const name = longestZone(hostname, primaries.map((d) => d.domain as string));
+      const primaries = listed.value.filter(
+        (d) => d.type !== "slave" && typeof d.domain === "string" && typeof d.id === "number",
+      );
+      const name = longestZone(
+        hostname,
+        primaries.map((d) => d.domain as string),
+      );
       const domain = primaries.find((d) => (d.domain as string).toLowerCase() === name);
-      if (name === undefined || domain === undefined) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
+      if (name === undefined || domain === undefined)
+        return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
       return { ok: true, value: zoneOf(domain, name) };
     },
 
@@ -118,7 +139,9 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
       const listed = staleOn404(await listAll(recordsPath(zone.id)));
       if (!listed.ok) return listed;
       const relative = relativeName(hostname, zone.name ?? hostname);
-      const records = listed.value.filter((r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative);
+      const records = listed.value.filter(
+        (r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative,
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -185,13 +208,13 @@ export const linode = defineService({
     min: 30,
     max: 2419200,
     automatic: 0,
-    help:
-      `0 (the domain's default), or 30–2419200 seconds, which Linode rounds to the nearest of ${LINODE_TTLS.slice(1).join(", ")}. Empty keeps the record's TTL (the domain's default for a new record).`,
+    help: `0 (the domain's default), or 30–2419200 seconds, which Linode rounds to the nearest of ${LINODE_TTLS.slice(1).join(", ")}. Empty keeps the record's TTL (the domain's default for a new record).`,
   },
   canVerify: true,
   defaultApiUrl: "https://api.linode.com/v4",
   // Linode allows 200 a minute for listings (the paginated GETs) and more for the rest, per user:
   // ddnsd stays under the stricter one for all of its requests.
   rateLimits: [{ requests: 180, perSeconds: 60 }],
-  createClient: (credentials, _options, context) => zoneClient(createLinodeApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createLinodeApi({ token: credentials.token ?? "" }, context)),
 });

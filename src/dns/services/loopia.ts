@@ -15,13 +15,13 @@
 // updateZoneRecord, addZoneRecord, addSubdomain, getSubdomains, record_obj, Felkoder); lego
 // providers/dns/loopia/internal and DNSControl providers/loopia (client.go).
 
+import { plural } from "../../util/plural";
 import { causeOfAnswer, exchange, failed, throttleWait, unreadableAnswer } from "../http";
+import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "../protocols/xmlrpc";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
-import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "../protocols/xmlrpc";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Loopia";
 /** A new record's TTL when the domain's config names none: LoopiaDNS's own default (record_obj). */
@@ -38,7 +38,11 @@ interface Credentials {
 
 /** What one status word means; an unknown word is a refusal that may pass. */
 const STATUSES: Record<string, { cause: FailureCause; stopRetrying?: boolean; why: string }> = {
-  AUTH_ERROR: { cause: "credentials", stopRetrying: true, why: "the API user's name or password is wrong, or it lacks the permission for this method" },
+  AUTH_ERROR: {
+    cause: "credentials",
+    stopRetrying: true,
+    why: "the API user's name or password is wrong, or it lacks the permission for this method",
+  },
   RATE_LIMITED: { cause: "throttled", why: "more than 60 calls a minute" },
   BAD_INDATA: { cause: "refused", why: "a value was refused" },
   UNKNOWN_ERROR: { cause: "refused", why: "Loopia could not do it" },
@@ -63,13 +67,19 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     if (answer.status !== 200) {
       const cause = causeOfAnswer(answer.status, answer.headers);
-      return failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause, ...(cause === "throttled" ? throttleWait(answer.headers) : {}) });
+      return failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, {
+        cause,
+        ...(cause === "throttled" ? throttleWait(answer.headers) : {}),
+      });
     }
     const decoded = decodeMethodResponse(answer.text);
-    if (!decoded) return failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
+    if (!decoded)
+      return failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
     if (!decoded.ok) {
       const cause = decoded.faultCode === FAULT_RATE_LIMITED ? "throttled" : "refused";
-      return failed(`${SERVICE}: ${method}: ${decoded.faultString.trim() || "fault"} (fault ${decoded.faultCode})`, { cause });
+      return failed(`${SERVICE}: ${method}: ${decoded.faultString.trim() || "fault"} (fault ${decoded.faultCode})`, {
+        cause,
+      });
     }
     const value = decoded.value;
     // A bare word is a status; a listing of one word is a refusal only when the word is a status
@@ -84,14 +94,17 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
   async function change(method: string, params: XmlRpcValue[]): Promise<Step<true>> {
     const answer = await call(method, params);
     if (!answer.ok) return answer;
-    return typeof answer.value === "string" ? { ok: true, value: true } : failed(`${SERVICE}: ${method}: unexpected answer`, { cause: "unreachable" });
+    return typeof answer.value === "string"
+      ? { ok: true, value: true }
+      : failed(`${SERVICE}: ${method}: unexpected answer`, { cause: "unreachable" });
   }
 
   /** The name's records of one type, as Loopia lists them. */
   async function records(zone: string, hostname: string, type: string): Promise<Step<Record<string, XmlRpcValue>[]>> {
     const answer = await call("getZoneRecords", [zone, subdomainOf(hostname, zone)]);
     if (!answer.ok) return answer;
-    if (!Array.isArray(answer.value)) return failed(`${SERVICE}: getZoneRecords: unexpected answer`, { cause: "unreachable" });
+    if (!Array.isArray(answer.value))
+      return failed(`${SERVICE}: getZoneRecords: unexpected answer`, { cause: "unreachable" });
     return { ok: true, value: answer.value.filter(isStruct).filter((r) => String(r.type).toUpperCase() === type) };
   }
 
@@ -119,7 +132,9 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
     async listZones() {
       const answer = await call("getDomains", []);
       if (!answer.ok) return answer;
-      const names = (Array.isArray(answer.value) ? answer.value : []).filter(isStruct).map((d) => String(d.domain ?? ""));
+      const names = (Array.isArray(answer.value) ? answer.value : [])
+        .filter(isStruct)
+        .map((d) => String(d.domain ?? ""));
       return { ok: true, value: zonesNamed(names) };
     },
 
@@ -151,15 +166,20 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
         }
       }
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const added = await change("addZoneRecord", [zone.id, subdomain, { type, ttl, priority: 0, rdata: address, record_id: 0 }]);
+      const added = await change("addZoneRecord", [
+        zone.id,
+        subdomain,
+        { type, ttl, priority: 0, rdata: address, record_id: 0 },
+      ]);
       if (!added.ok) return added;
       // Loopia answers no id to an add: the record is found by reading the name back.
       const found = await records(zone.id, hostname, type);
       if (!found.ok) return found;
       const written = found.value.filter((r) => String(r.rdata) === address);
-      return written.length === 0 ? failed(`${SERVICE}: the added record is not listed`, { cause: "refused" }) : { ok: true, value: recordSet(written) };
+      return written.length === 0
+        ? failed(`${SERVICE}: the added record is not listed`, { cause: "refused" })
+        : { ok: true, value: recordSet(written) };
     },
-
   };
 }
 
@@ -170,20 +190,23 @@ function subdomainOf(hostname: string, zone: string): string {
 
 function refusal(method: string, word: string): Step<never> {
   const known = STATUSES[word];
-  return failed(`${SERVICE}: ${method}: ${word}${known ? ` (${known.why})` : ""}`, { cause: known?.cause ?? "refused", stopRetrying: known?.stopRetrying });
+  return failed(`${SERVICE}: ${method}: ${word}${known ? ` (${known.why})` : ""}`, {
+    cause: known?.cause ?? "refused",
+    stopRetrying: known?.stopRetrying,
+  });
 }
 
 /** Everything ddnsd knows about Loopia (docs/services/loopia.md). */
 export const loopia = defineService({
   type: "loopia",
   label: "Loopia",
-  summary: "Domains whose DNS is at Loopia, through the Loopia API (XML-RPC) with an API user: ddnsd changes the address and keeps the rest of the record.",
+  summary:
+    "Domains whose DNS is at Loopia, through the Loopia API (XML-RPC) with an API user: ddnsd changes the address and keeps the rest of the record.",
   credentials: [
     {
       key: "username",
       label: "API user",
-      help:
-        "In Loopia's customer zone: Account settings → LoopiaAPI → create an API user (its name ends in @loopiaapi). Give it only getDomains, getZoneRecords and updateZoneRecord; add getSubdomains, addSubdomain and addZoneRecord only if ddnsd should create records.",
+      help: "In Loopia's customer zone: Account settings → LoopiaAPI → create an API user (its name ends in @loopiaapi). Give it only getDomains, getZoneRecords and updateZoneRecord; add getSubdomains, addSubdomain and addZoneRecord only if ddnsd should create records.",
       url: "https://customerzone.loopia.com/",
       secret: false,
       validate: (value) => (value.includes("@") ? undefined : "must be the API user's full name, e.g. name@loopiaapi"),
@@ -213,7 +236,11 @@ export const loopia = defineService({
   createClient: (credentials, _options, context) =>
     zoneClient(
       createLoopiaApi(
-        { username: (credentials.username ?? "").trim(), password: credentials.password ?? "", customer_number: (credentials.customer_number ?? "").trim() },
+        {
+          username: (credentials.username ?? "").trim(),
+          password: credentials.password ?? "",
+          customer_number: (credentials.customer_number ?? "").trim(),
+        },
         context,
       ),
     ),

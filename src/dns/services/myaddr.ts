@@ -16,12 +16,13 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 const SERVICE = "myaddr";
 /** The zones every claimed name resolves under, alike. */
 const ZONES = [".myaddr.tools", ".myaddr.dev", ".myaddr.io"];
-const CANNOT_VERIFY = "myaddr cannot check a key without updating the name's address; the first update shows whether it works.";
+const CANNOT_VERIFY =
+  "myaddr cannot check a key without updating the name's address; the first update shows whether it works.";
 
 export const myaddr = defineService({
   type: "myaddr",
@@ -58,7 +59,10 @@ export function createMyaddrClient(key: string, context: ClientContext): DnsProv
     async send(target, { ipv4, ipv6 }) {
       const name = claimedName(target);
       if (name === undefined) {
-        return failed(`${SERVICE}: ${target.hostname} is not a name under myaddr.tools, myaddr.dev or myaddr.io`, { cause: "refused", stopRetrying: true });
+        return failed(`${SERVICE}: ${target.hostname} is not a name under myaddr.tools, myaddr.dev or myaddr.io`, {
+          cause: "refused",
+          stopRetrying: true,
+        });
       }
       const answer = await exchange(
         context.fetch,
@@ -85,16 +89,24 @@ function claimedName(target: RecordTarget): string | undefined {
   return name === undefined || name === "" ? undefined : name;
 }
 
-function readAnswer({ status, headers, text }: { status: number; headers: Headers; text: string }, name: string, mask: (text: string) => string): Step<Sent> {
+function readAnswer(
+  { status, headers, text }: { status: number; headers: Headers; text: string },
+  name: string,
+  mask: (text: string) => string,
+): Step<Sent> {
   const words = mask(text.trim().split(/\r?\n/)[0] ?? "").trim();
   // The answer names no address: what was sent is what myaddr now publishes.
   if (status === 200) return { ok: true, value: { held: [], externalId: name, detail: `${SERVICE} name ${name}` } };
   if (status === 404 || (status === 400 && /\bkey\b/i.test(words))) {
-    return failed(`${SERVICE}: ${words || "not found"} — the key is wrong or ${name}'s claim is gone (HTTP ${status})`, {
-      cause: "credentials",
-      stopRetrying: true,
-    });
+    return failed(
+      `${SERVICE}: ${words || "not found"} — the key is wrong or ${name}'s claim is gone (HTTP ${status})`,
+      {
+        cause: "credentials",
+        stopRetrying: true,
+      },
+    );
   }
-  if (status === 400 && words !== "") return failed(`${SERVICE}: ${words} (HTTP 400)`, { cause: "refused", stopRetrying: true });
+  if (status === 400 && words !== "")
+    return failed(`${SERVICE}: ${words} (HTTP 400)`, { cause: "refused", stopRetrying: true });
   return failedAnswerText(SERVICE, status, headers, mask(text));
 }

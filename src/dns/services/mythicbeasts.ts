@@ -19,14 +19,17 @@
 import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Mythic Beasts";
 /** A new record's TTL when the domain's config names none (the TTL of Mythic Beasts' own examples). */
 const NEW_RECORD_TTL = 300;
 
-export function createMythicBeastsApi(credentials: { key_id: string; secret: string }, context: ClientContext): ZoneApi {
+export function createMythicBeastsApi(
+  credentials: { key_id: string; secret: string },
+  context: ClientContext,
+): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.key_id}:${credentials.secret}`).toString("base64")}`;
 
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
@@ -36,7 +39,12 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
   async function listZones(): Promise<Step<Zone[]>> {
     const listed = await call("GET", "/zones");
     if (!listed.ok) return listed;
-    return { ok: true, value: zonesNamed(isObject(listed.value.body) && Array.isArray(listed.value.body.zones) ? listed.value.body.zones : []) };
+    return {
+      ok: true,
+      value: zonesNamed(
+        isObject(listed.value.body) && Array.isArray(listed.value.body.zones) ? listed.value.body.zones : [],
+      ),
+    };
   }
 
   const selection = (zone: Zone, hostname: string, type: string) =>
@@ -63,24 +71,40 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
         if (!zones.ok) return zones;
         return zones.value.some((z) => z.id === zone.id) ? { ok: true, value: null } : { ...read, staleZone: true };
       }
-      const records = isObject(read.value.body) && Array.isArray(read.value.body.records) ? read.value.body.records.filter(isObject) : [];
+      const records =
+        isObject(read.value.body) && Array.isArray(read.value.body.records)
+          ? read.value.body.records.filter(isObject)
+          : [];
       const host = relativeName(hostname, zone.id, "@");
-      const mine = records.filter((r) => r.type === type && String(r.host ?? "").toLowerCase() === host && typeof r.data === "string");
+      const mine = records.filter(
+        (r) => r.type === type && String(r.host ?? "").toLowerCase() === host && typeof r.data === "string",
+      );
       if (mine.length === 0) return { ok: true, value: null };
       const ttl = mine[0]!.ttl;
-      return { ok: true, value: { id: `${host}/${type}`, values: mine.map((r) => String(r.data)), ...(typeof ttl === "number" ? { ttl } : {}) } };
+      return {
+        ok: true,
+        value: {
+          id: `${host}/${type}`,
+          values: mine.map((r) => String(r.data)),
+          ...(typeof ttl === "number" ? { ttl } : {}),
+        },
+      };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       // The PUT replaces this host's records of this type, which hold the one address being replaced.
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      const put = await call("PUT", selection(zone, hostname, type), { records: [{ host: relativeName(hostname, zone.id, "@"), ttl, type, data: address }] });
+      const put = await call("PUT", selection(zone, hostname, type), {
+        records: [{ host: relativeName(hostname, zone.id, "@"), ttl, type, data: address }],
+      });
       return put.ok ? written(hostname, zone, type, address, ttl) : put;
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const put = await call("PUT", selection(zone, hostname, type), { records: [{ host: relativeName(hostname, zone.id, "@"), ttl, type, data: address }] });
+      const put = await call("PUT", selection(zone, hostname, type), {
+        records: [{ host: relativeName(hostname, zone.id, "@"), ttl, type, data: address }],
+      });
       return put.ok ? written(hostname, zone, type, address, ttl) : put;
     },
   };
@@ -94,7 +118,13 @@ export function createMythicBeastsApi(credentials: { key_id: string; secret: str
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const errors = Array.isArray(body.errors) ? body.errors.map(String) : [];
-  const words = [typeof body.error === "string" ? body.error : "", ...errors, typeof body.message === "string" ? body.message : ""].filter((w) => w !== "").join("; ");
+  const words = [
+    typeof body.error === "string" ? body.error : "",
+    ...errors,
+    typeof body.message === "string" ? body.message : "",
+  ]
+    .filter((w) => w !== "")
+    .join("; ");
   if (words === "") return undefined;
   return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
 }

@@ -19,7 +19,7 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step, StepFailure } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 import { configuredZone } from "../zones";
 
 const SERVICE = "Namecheap";
@@ -32,13 +32,13 @@ export const namecheap = defineService({
   type: "namecheap",
   label: "Namecheap",
   summary:
-    "Domains registered at Namecheap that use its Dynamic DNS. ddnsd sets the address of an existing \"A + Dynamic DNS Record\"; Namecheap's Dynamic DNS cannot create records or set IPv6 addresses.",
+    'Domains registered at Namecheap that use its Dynamic DNS. ddnsd sets the address of an existing "A + Dynamic DNS Record"; Namecheap\'s Dynamic DNS cannot create records or set IPv6 addresses.',
   credentials: [
     {
       key: "password",
       url: "https://ap.www.namecheap.com/domains/list/",
       label: "Dynamic DNS password",
-      help: "Namecheap: Domain List → Manage (the domain) → Advanced DNS → Dynamic DNS: switch it on and copy the Dynamic DNS Password shown there. It belongs to that one domain and can only update its Dynamic DNS records; it is not your account password. Add an \"A + Dynamic DNS Record\" for each host on the same page.",
+      help: 'Namecheap: Domain List → Manage (the domain) → Advanced DNS → Dynamic DNS: switch it on and copy the Dynamic DNS Password shown there. It belongs to that one domain and can only update its Dynamic DNS records; it is not your account password. Add an "A + Dynamic DNS Record" for each host on the same page.',
       secret: true,
     },
   ],
@@ -88,12 +88,18 @@ async function splitHostname(target: RecordTarget): Promise<Split | StepFailure>
     const { parse } = await import("tldts");
     domain = parse(hostname).domain ?? "";
     if (domain === "") {
-      return failed(`${SERVICE}: ${hostname} is not under a registrable domain (Public Suffix List)`, { cause: "refused", stopRetrying: true });
+      return failed(`${SERVICE}: ${hostname} is not under a registrable domain (Public Suffix List)`, {
+        cause: "refused",
+        stopRetrying: true,
+      });
     }
   }
   if (hostname === domain) return { ok: true, host: "@", domain };
   if (hostname.endsWith(`.${domain}`)) return { ok: true, host: hostname.slice(0, -(domain.length + 1)), domain };
-  return failed(`${SERVICE}: config.zone_id ${configured} does not hold ${hostname}; correct it or remove it`, { cause: "refused", stopRetrying: true });
+  return failed(`${SERVICE}: config.zone_id ${configured} does not hold ${hostname}; correct it or remove it`, {
+    cause: "refused",
+    stopRetrying: true,
+  });
 }
 
 function readAnswer(
@@ -112,14 +118,24 @@ function readAnswer(
     const held = element(text, "IP");
     return {
       ok: true,
-      value: { held: held ? [held] : [], externalId: hostname, zoneId: split.domain, detail: `${SERVICE} host ${split.host} of ${split.domain}` },
+      value: {
+        held: held ? [held] : [],
+        externalId: hostname,
+        zoneId: split.domain,
+        detail: `${SERVICE} host ${split.host} of ${split.domain}`,
+      },
     };
   }
   // Errors are numbered <Err1>, <Err2> …; each <response> adds its ResponseNumber.
-  const reasons = [...text.matchAll(/<Err\d+>([\s\S]*?)<\/Err\d+>/g)].map((m) => decodeXml(m[1] ?? "").trim()).filter(Boolean);
+  const reasons = [...text.matchAll(/<Err\d+>([\s\S]*?)<\/Err\d+>/g)]
+    .map((m) => decodeXml(m[1] ?? "").trim())
+    .filter(Boolean);
   const reason = reasons.join("; ") || "request failed";
   const number = element(text, "ResponseNumber");
-  const details = [number ? `response ${number}` : "", `${errCount === "1" ? "" : `${errCount} errors, `}${http}`].filter(Boolean);
+  const details = [
+    number ? `response ${number}` : "",
+    `${errCount === "1" ? "" : `${errCount} errors, `}${http}`,
+  ].filter(Boolean);
   const permanent = PERMANENT_ERRORS.some((pattern) => pattern.test(reason));
   return failed(`${SERVICE}: ${mask(reason)} (${details.join(", ")})`, {
     cause: /password/i.test(reason) ? "credentials" : "refused",

@@ -12,13 +12,13 @@
 // qdm12/ddns-updater providers/namecom (getrecord.go, updaterecord.go, response.go: `{message,
 // details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
 
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
@@ -43,10 +43,16 @@ export function createNamecomApi(credentials: { username: string; token: string 
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
-      return { ok: true, value: { items, next: typeof body.nextPage === "number" && body.nextPage > page && items.length > 0 ? body.nextPage : undefined } };
+      return {
+        ok: true,
+        value: {
+          items,
+          next:
+            typeof body.nextPage === "number" && body.nextPage > page && items.length > 0 ? body.nextPage : undefined,
+        },
+      };
     }, MAX_PAGES);
   }
-
 
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
 
@@ -57,7 +63,8 @@ export function createNamecomApi(credentials: { username: string; token: string 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
     if (!answer.ok) return answer;
     const record = answer.value.body;
-    if (!isObject(record) || typeof record.id !== "number") return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    if (!isObject(record) || typeof record.id !== "number")
+      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: recordSet([record]) };
   }
 
@@ -85,7 +92,9 @@ export function createNamecomApi(credentials: { username: string; token: string 
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
       const relative = relativeName(hostname, zone.id);
-      const records = listed.value.filter((r) => r.type === type && typeof r.id === "number" && String(r.host ?? "").toLowerCase() === relative);
+      const records = listed.value.filter(
+        (r) => r.type === type && typeof r.id === "number" && String(r.host ?? "").toLowerCase() === relative,
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -103,7 +112,14 @@ export function createNamecomApi(credentials: { username: string; token: string 
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      return written(await call("POST", recordsPath(zone.id), { host: relativeName(hostname, zone.id), type, answer: address, ttl: settings.ttl ?? NEW_RECORD_TTL }));
+      return written(
+        await call("POST", recordsPath(zone.id), {
+          host: relativeName(hostname, zone.id),
+          type,
+          answer: address,
+          ttl: settings.ttl ?? NEW_RECORD_TTL,
+        }),
+      );
     },
   };
 }
@@ -114,7 +130,8 @@ export function createNamecomApi(credentials: { username: string; token: string 
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
-  const words = typeof body.details === "string" && body.details !== "" ? `${body.message}: ${body.details}` : body.message;
+  const words =
+    typeof body.details === "string" && body.details !== "" ? `${body.message}: ${body.details}` : body.message;
   return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
 }
 
@@ -122,7 +139,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const namecom = defineService({
   type: "namecom",
   label: "Name.com",
-  summary: "Domains registered at Name.com that use its DNS, through the Name.com API v4 with the account's username and an API token.",
+  summary:
+    "Domains registered at Name.com that use its DNS, through the Name.com API v4 with the account's username and an API token.",
   credentials: [
     {
       key: "username",

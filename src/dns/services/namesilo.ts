@@ -17,10 +17,10 @@
 // (client.go, models.go: `resource_record` sent as a bare object when there is one record, `ttl`
 // as a string).
 
-import { failed, failedAnswer, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
 
 const SERVICE = "NameSilo";
@@ -43,9 +43,17 @@ const CODES: Record<number, Pick<ServiceError, "cause" | "stopRetrying">> = {
 
 export function createNamesiloApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   /** One operation; a 300 answer's `reply` is the value, any other code a failure in NameSilo's words. */
-  async function call(operation: string, params: Record<string, string>): Promise<Step<Record<string, unknown>> & { code?: number }> {
+  async function call(
+    operation: string,
+    params: Record<string, string>,
+  ): Promise<Step<Record<string, unknown>> & { code?: number }> {
     const query = new URLSearchParams({ version: "1", type: "json", key: credentials.api_key, ...params });
-    const answer = await requestJson(context, SERVICE, { method: "GET", path: `/${operation}?${query}`, headers: {} }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method: "GET", path: `/${operation}?${query}`, headers: {} },
+      readError,
+    );
     if (!answer.ok) return answer;
     return replyOf(answer.value);
   }
@@ -62,13 +70,23 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
   function recordSet(records: Record<string, unknown>[]): RecordSet {
     const first = records[0]!;
     const ttl = Number(first.ttl);
-    return { id: String(first.record_id), values: records.map((r) => String(r.value)), ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}) };
+    return {
+      id: String(first.record_id),
+      values: records.map((r) => String(r.value)),
+      ...(Number.isInteger(ttl) && ttl > 0 ? { ttl } : {}),
+    };
   }
 
   /** The record a write left: NameSilo answers its id (UNSURE whether an update always gives a new one). */
-  function written(answer: Step<Record<string, unknown>>, fallbackId: string | undefined, address: string, ttl: number): Step<RecordSet> {
+  function written(
+    answer: Step<Record<string, unknown>>,
+    fallbackId: string | undefined,
+    address: string,
+    ttl: number,
+  ): Step<RecordSet> {
     if (!answer.ok) return answer;
-    const id = typeof answer.value.record_id === "string" && answer.value.record_id !== "" ? answer.value.record_id : fallbackId;
+    const id =
+      typeof answer.value.record_id === "string" && answer.value.record_id !== "" ? answer.value.record_id : fallbackId;
     if (id === undefined) return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: { id, values: [address], ttl } };
   }
@@ -79,7 +97,9 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
     async verify() {
       // The account's domains: read-only, and answered only to a working key.
       const answer = await call("listDomains", {});
-      return answer.ok ? { ok: true, detail: "API key accepted" } : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok
+        ? { ok: true, detail: "API key accepted" }
+        : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async hasZone(name) {
@@ -92,7 +112,12 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return listed.code === NOT_THIS_ACCOUNTS ? { ...listed, staleZone: true } : listed;
       const records = listed.value.filter(
-        (r) => r.type === type && r.record_id !== undefined && String(r.host ?? "").toLowerCase().replace(/\.$/, "") === hostname,
+        (r) =>
+          r.type === type &&
+          r.record_id !== undefined &&
+          String(r.host ?? "")
+            .toLowerCase()
+            .replace(/\.$/, "") === hostname,
       );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
@@ -111,7 +136,13 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const answer = await call("dnsAddRecord", { domain: zone.id, rrtype: type, rrhost: relativeName(hostname, zone.id), rrvalue: address, rrttl: String(ttl) });
+      const answer = await call("dnsAddRecord", {
+        domain: zone.id,
+        rrtype: type,
+        rrhost: relativeName(hostname, zone.id),
+        rrvalue: address,
+        rrttl: String(ttl),
+      });
       return written(answer, undefined, address, ttl);
     },
   };
@@ -123,7 +154,10 @@ function replyOf(answer: JsonAnswer): Step<Record<string, unknown>> & { code?: n
   const code = Number(reply?.code);
   if (reply !== undefined && code === SUCCESS) return { ok: true, value: reply };
   const error = reply === undefined ? undefined : readError(answer.body, answer.status);
-  return { ...failedAnswer(SERVICE, answer.status, answer.headers, JSON.stringify(answer.body), error), ...(Number.isInteger(code) ? { code } : {}) };
+  return {
+    ...failedAnswer(SERVICE, answer.status, answer.headers, JSON.stringify(answer.body), error),
+    ...(Number.isInteger(code) ? { code } : {}),
+  };
 }
 
 /**
@@ -136,7 +170,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   const code = Number(reply.code);
   const words = typeof reply.detail === "string" && reply.detail !== "" ? reply.detail : "no detail given";
   if (!Number.isInteger(code)) return { words };
-  const meaning: { cause?: FailureCause; stopRetrying?: boolean } = status >= 300 ? {} : (CODES[code] ?? { cause: "refused" });
+  const meaning: { cause?: FailureCause; stopRetrying?: boolean } =
+    status >= 300 ? {} : (CODES[code] ?? { cause: "refused" });
   return { words, code: `code ${code}`, ...meaning };
 }
 
@@ -163,5 +198,6 @@ export const namesilo = defineService({
   defaultApiUrl: "https://www.namesilo.com/api",
   // NameSilo publishes no limit for its API; ddnsd keeps to one request a second.
   rateLimits: [{ requests: 1, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createNamesiloApi({ api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createNamesiloApi({ api_key: credentials.api_key ?? "" }, context)),
 });

@@ -19,7 +19,7 @@
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup";
@@ -37,7 +37,8 @@ const NO_RECORDS = 5029;
  * the CloudDNS backend (acme.sh issue 7188, lego issue 3226): such a domain needs the REST API.
  */
 const CLOUDDNS_ZONE = 5028;
-const CLOUDDNS_HINT = "the domain is on Netcup CloudDNS, which this API does not reach: use the Netcup CloudDNS type (netcupcloud) with a CloudDNS API key";
+const CLOUDDNS_HINT =
+  "the domain is on Netcup CloudDNS, which this API does not reach: use the Netcup CloudDNS type (netcupcloud) with a CloudDNS API key";
 
 interface Credentials {
   customer_number: string;
@@ -48,25 +49,46 @@ interface Credentials {
 /** What Netcup answered to one action: its envelope's responsedata, or why it refused. */
 type Envelope = { ok: true; data: unknown } | { ok: false; statuscode: number; words: string };
 
-export function createNetcupApi(credentials: Credentials, context: ClientContext, now: () => number = Date.now): ZoneApi {
+export function createNetcupApi(
+  credentials: Credentials,
+  context: ClientContext,
+  now: () => number = Date.now,
+): ZoneApi {
   let session: { id: string; until: number } | undefined;
 
   /** One action, as it came back; a failure only when no envelope came back at all. */
   async function post(action: string, param: Record<string, unknown>): Promise<Step<Envelope>> {
-    const answer = await requestJson(context, SERVICE, { method: "POST", path: "?JSON", headers: {}, body: { action, param } }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method: "POST", path: "?JSON", headers: {}, body: { action, param } },
+      readError,
+    );
     if (!answer.ok) return answer;
     const body = answer.value.body;
-    if (!isObject(body) || typeof body.status !== "string") return failed(`${SERVICE}: unreadable answer to ${action} (HTTP ${answer.value.status})`, { cause: "unreachable" });
+    if (!isObject(body) || typeof body.status !== "string")
+      return failed(`${SERVICE}: unreadable answer to ${action} (HTTP ${answer.value.status})`, {
+        cause: "unreachable",
+      });
     if (body.status === "success") return { ok: true, value: { ok: true, data: body.responsedata } };
-    const words = [body.shortmessage, body.longmessage].filter((w): w is string => typeof w === "string" && w.trim() !== "").join(" ");
-    return { ok: true, value: { ok: false, statuscode: Number(body.statuscode), words: words || `status ${String(body.status)}` } };
+    const words = [body.shortmessage, body.longmessage]
+      .filter((w): w is string => typeof w === "string" && w.trim() !== "")
+      .join(" ");
+    return {
+      ok: true,
+      value: { ok: false, statuscode: Number(body.statuscode), words: words || `status ${String(body.status)}` },
+    };
   }
 
   const refusal = (envelope: { statuscode: number; words: string }) =>
     `${SERVICE}: ${envelope.words} (statuscode ${envelope.statuscode})${envelope.statuscode === CLOUDDNS_ZONE ? ` — ${CLOUDDNS_HINT}` : ""}`;
 
   async function login(): Promise<Step<string>> {
-    const answer = await post("login", { customernumber: credentials.customer_number, apikey: credentials.api_key, apipassword: credentials.api_password });
+    const answer = await post("login", {
+      customernumber: credentials.customer_number,
+      apikey: credentials.api_key,
+      apipassword: credentials.api_password,
+    });
     if (!answer.ok) return answer;
     // Every refused login is about the three credentials; only an edit of the provider changes them.
     if (!answer.value.ok) return failed(refusal(answer.value), { cause: "credentials", stopRetrying: true });
@@ -81,9 +103,15 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
   /** An action in a session: logs in when there is no live session, and once more when Netcup has ended it. */
   async function call(action: string, param: Record<string, unknown>): Promise<Step<Envelope>> {
     for (let attempt = 0; ; attempt++) {
-      const id = session !== undefined && session.until > now() ? { ok: true as const, value: session.id } : await login();
+      const id =
+        session !== undefined && session.until > now() ? { ok: true as const, value: session.id } : await login();
       if (!id.ok) return id;
-      const answer = await post(action, { customernumber: credentials.customer_number, apikey: credentials.api_key, apisessionid: id.value, ...param });
+      const answer = await post(action, {
+        customernumber: credentials.customer_number,
+        apikey: credentials.api_key,
+        apisessionid: id.value,
+        ...param,
+      });
       if (!answer.ok || answer.value.ok || attempt > 0 || !sessionEnded(answer.value)) return answer;
       session = undefined;
     }
@@ -109,11 +137,17 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
     return { id: String(records[0]!.id), values: records.map((r) => String(r.destination)), raw: records[0] };
   }
 
-  async function write(zone: string, record: Record<string, unknown>, find: (written: Record<string, unknown>) => boolean): Promise<Step<RecordSet>> {
+  async function write(
+    zone: string,
+    record: Record<string, unknown>,
+    find: (written: Record<string, unknown>) => boolean,
+  ): Promise<Step<RecordSet>> {
     const answer = await succeed("updateDnsRecords", { domainname: zone, dnsrecordset: { dnsrecords: [record] } });
     if (!answer.ok) return answer;
     const found = recordsOf(answer.value).find(find);
-    return found === undefined ? failed(`${SERVICE}: the written record is not in the answer`, { cause: "refused" }) : { ok: true, value: recordSet([found]) };
+    return found === undefined
+      ? failed(`${SERVICE}: the written record is not in the answer`, { cause: "refused" })
+      : { ok: true, value: recordSet([found]) };
   }
 
   return {
@@ -122,7 +156,9 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
     async verify() {
       // A login checks all three credentials and changes nothing.
       const answer = await login();
-      return answer.ok ? { ok: true, detail: `API key accepted for customer ${credentials.customer_number}` } : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok
+        ? { ok: true, detail: `API key accepted for customer ${credentials.customer_number}` }
+        : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async findZone(hostname, configured) {
@@ -147,7 +183,10 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
       if (!answer.value.ok) {
         if (answer.value.statuscode === NO_RECORDS) return { ok: true, value: null };
         // A domain on CloudDNS stays there: retrying through this API cannot succeed.
-        return failed(refusal(answer.value), { cause: "refused", ...(answer.value.statuscode === CLOUDDNS_ZONE ? { stopRetrying: true } : {}) });
+        return failed(refusal(answer.value), {
+          cause: "refused",
+          ...(answer.value.statuscode === CLOUDDNS_ZONE ? { stopRetrying: true } : {}),
+        });
       }
       const host = hostnameIn(hostname, zone.id);
       const records = recordsOf(answer.value.data).filter((r) => matches(r, host, type) && r.id !== undefined);
@@ -157,12 +196,20 @@ export function createNetcupApi(credentials: Credentials, context: ClientContext
     async updateRecordSet(zone, _hostname, _type, current, address) {
       const record = isObject(current.raw) ? current.raw : {};
       // The record as read, with only its destination changed (its priority and hostname kept).
-      return write(zone.id, { ...record, id: current.id, destination: address, deleterecord: false }, (r) => String(r.id) === current.id);
+      return write(
+        zone.id,
+        { ...record, id: current.id, destination: address, deleterecord: false },
+        (r) => String(r.id) === current.id,
+      );
     },
 
     async createRecordSet(zone, hostname, type, address) {
       const host = hostnameIn(hostname, zone.id);
-      return write(zone.id, { hostname: host, type, destination: address, deleterecord: false }, (r) => matches(r, host, type) && r.destination === address);
+      return write(
+        zone.id,
+        { hostname: host, type, destination: address, deleterecord: false },
+        (r) => matches(r, host, type) && r.destination === address,
+      );
     },
   };
 }
@@ -174,14 +221,17 @@ function sessionEnded(envelope: { statuscode: number; words: string }): boolean 
 
 /** An HTTP error (Netcup's own errors come as HTTP 200): a JSON body's `message`, if it has one. */
 function readError(body: unknown): ServiceError | undefined {
-  return isObject(body) && typeof body.message === "string" && body.message !== "" ? { words: body.message } : undefined;
+  return isObject(body) && typeof body.message === "string" && body.message !== ""
+    ? { words: body.message }
+    : undefined;
 }
 
 /** Everything ddnsd knows about Netcup (docs/services/netcup.md). */
 export const netcup = defineService({
   type: "netcup",
   label: "Netcup",
-  summary: "Domains whose DNS is at Netcup, through the CCP DNS API with the customer number, an API key and the API password.",
+  summary:
+    "Domains whose DNS is at Netcup, through the CCP DNS API with the customer number, an API key and the API password.",
   credentials: [
     {
       key: "customer_number",
@@ -219,7 +269,11 @@ export const netcup = defineService({
   createClient: (credentials, _options, context) =>
     zoneClient(
       createNetcupApi(
-        { customer_number: (credentials.customer_number ?? "").trim(), api_key: credentials.api_key ?? "", api_password: credentials.api_password ?? "" },
+        {
+          customer_number: (credentials.customer_number ?? "").trim(),
+          api_key: credentials.api_key ?? "",
+          api_password: credentials.api_password ?? "",
+        },
         context,
       ),
     ),

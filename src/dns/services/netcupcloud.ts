@@ -22,10 +22,10 @@
 // (changesets, revisions, the envelope) and aellwein/netcup-dns-api pkg/rest/v1 (error codes:
 // authenticationError with HTTP 400, resourceDoesNotExist); go-acme/lego issue 3226.
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup CloudDNS";
@@ -80,14 +80,24 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     // Not in the account: `resourceDoesNotExist` (marked staleZone by readError, whatever the status), or a bare 404.
     if (!answer.ok) return answer.staleZone || answer.status === 404 ? { ok: true, value: null } : answer;
     const domains = Array.isArray(answer.value.result) ? answer.value.result.filter(isObject) : [];
-    return { ok: true, value: domains.find((d) => String(d.fqdn ?? "").toLowerCase().replace(/\.$/, "") === fqdn) ?? null };
+    return {
+      ok: true,
+      value:
+        domains.find(
+          (d) =>
+            String(d.fqdn ?? "")
+              .toLowerCase()
+              .replace(/\.$/, "") === fqdn,
+        ) ?? null,
+    };
   }
 
   /** The numeric id of a zone known by name: looked up on each write (the saved zone is its name). */
   async function zoneId(zone: string): Promise<Step<string>> {
     const found = await domainNamed(zone);
     if (!found.ok) return found;
-    if (found.value === null) return failed(`${SERVICE}: ${zone} is not a domain of this account`, { cause: "refused", staleZone: true });
+    if (found.value === null)
+      return failed(`${SERVICE}: ${zone} is not a domain of this account`, { cause: "refused", staleZone: true });
     if (found.value.isDnsManaged === false) return notManaged(zone);
     return { ok: true, value: String(found.value.id) };
   }
@@ -98,7 +108,9 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     if (!revisions.ok) return revisions;
     const newest = newestRevision(revisions.value);
     if (newest === undefined) return { ok: true, value: [] };
-    return listAll(`/domain/${encodeURIComponent(id)}/dns/revision/${encodeURIComponent(String(newest.identifier))}/record`);
+    return listAll(
+      `/domain/${encodeURIComponent(id)}/dns/revision/${encodeURIComponent(String(newest.identifier))}/record`,
+    );
   }
 
   /** The record's name as this zone writes it: the relative name, `@` for the apex. */
@@ -106,7 +118,9 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
 
   /** Whether a listed record is `hostname`'s, whichever way the listing names it (relative or full). */
   function named(record: Row, hostname: string, zone: string): boolean {
-    const name = String(record.name ?? "").toLowerCase().replace(/\.$/, "");
+    const name = String(record.name ?? "")
+      .toLowerCase()
+      .replace(/\.$/, "");
     const relative = nameIn(hostname, zone);
     if (name === relative || name === hostname) return true;
     return hostname === zone && (name === "" || name === "@");
@@ -115,7 +129,11 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
   async function changeset(zone: string, change: { create: Row[]; delete?: Row[] }): Promise<Step<null>> {
     const id = await zoneId(zone);
     if (!id.ok) return id;
-    const answer = await call("POST", `/domain/${encodeURIComponent(id.value)}/changeset`, { autoCommit: true, strict: true, ...change });
+    const answer = await call("POST", `/domain/${encodeURIComponent(id.value)}/changeset`, {
+      autoCommit: true,
+      strict: true,
+      ...change,
+    });
     return answer.ok ? { ok: true, value: null } : answer;
   }
 
@@ -153,7 +171,12 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
       const ttl = Number(first.ttl);
       return {
         ok: true,
-        value: { id: String(first.identifier ?? `${nameIn(hostname, zone.id)}/${type}`), values: found.map((r) => String(r.rdata)), ...(Number.isInteger(ttl) ? { ttl } : {}), raw: first },
+        value: {
+          id: String(first.identifier ?? `${nameIn(hostname, zone.id)}/${type}`),
+          values: found.map((r) => String(r.rdata)),
+          ...(Number.isInteger(ttl) ? { ttl } : {}),
+          raw: first,
+        },
       };
     },
 
@@ -184,7 +207,10 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
 function newestRevision(revisions: Row[]): Row | undefined {
   const served = revisions.filter((r) => !/draft|open|pending|uncommitted/i.test(String(r.state ?? "")));
   const time = (r: Row) => Date.parse(String(r.createdAt ?? "")) || 0;
-  return served.reduce<Row | undefined>((newest, r) => (newest === undefined || time(r) >= time(newest) ? r : newest), undefined);
+  return served.reduce<Row | undefined>(
+    (newest, r) => (newest === undefined || time(r) >= time(newest) ? r : newest),
+    undefined,
+  );
 }
 
 function notManaged(zone: string): Step<never> {
@@ -206,10 +232,14 @@ function codeOf(body: Row): string | undefined {
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
-  const words = errors.map((e) => [e.code, e.message].filter((w) => typeof w === "string" && w !== "").join(": ")).filter((w) => w !== "").join("; ");
+  const words = errors
+    .map((e) => [e.code, e.message].filter((w) => typeof w === "string" && w !== "").join(": "))
+    .filter((w) => w !== "")
+    .join("; ");
   if (words === "") return undefined;
   const code = codeOf(body);
-  if (code === REFUSED_KEY || status === 401 || status === 403) return { words, cause: "credentials", stopRetrying: true };
+  if (code === REFUSED_KEY || status === 401 || status === 403)
+    return { words, cause: "credentials", stopRetrying: true };
   if (status === 429) return { words, cause: "throttled" };
   // Not in the account: the caller decides what that means (another candidate, or a zone to look up afresh).
   return { words, ...(code === NOT_FOUND ? { cause: "refused" as const, staleZone: true } : {}) };
@@ -226,12 +256,14 @@ export const netcupcloud = defineService({
       key: "api_key",
       label: "API key",
       help:
-        "In the customer control panel: Master Data → API, the \"API Keys\" section (not \"Legacy API Keys\"): create a key (64 characters). " +
+        'In the customer control panel: Master Data → API, the "API Keys" section (not "Legacy API Keys"): create a key (64 characters). ' +
         "Netcup API keys are not scoped: one can change every domain of the account, so make one for ddnsd alone and delete it when you stop using ddnsd.",
       url: "https://www.customercontrolpanel.de/daten_aendern.php?sprung=api",
       secret: true,
       validate: (value) =>
-        value.trim().length === NETCUP_CLOUD_KEY_LENGTH ? undefined : `must be a CloudDNS API key (${NETCUP_CLOUD_KEY_LENGTH} characters); a legacy key (50) goes with the Netcup type`,
+        value.trim().length === NETCUP_CLOUD_KEY_LENGTH
+          ? undefined
+          : `must be a CloudDNS API key (${NETCUP_CLOUD_KEY_LENGTH} characters); a legacy key (50) goes with the Netcup type`,
     },
   ],
   options: [],
@@ -241,5 +273,6 @@ export const netcupcloud = defineService({
   defaultApiUrl: "https://api.netcup.com/v1",
   // netcup documents no request limit; ddnsd keeps to a gentle pace of its own.
   rateLimits: [{ requests: 2, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createNetcupCloudApi({ api_key: (credentials.api_key ?? "").trim() }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createNetcupCloudApi({ api_key: (credentials.api_key ?? "").trim() }, context)),
 });

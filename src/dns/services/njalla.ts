@@ -18,12 +18,12 @@
 // libdns/njalla (record fields, edit-record with the whole record); Sighery/gonjalla (the TTLs
 // Njalla takes, numeric record ids where lego reads strings: both are read here).
 
-import { failed, isObject, requestJson, type JsonAnswer } from "../http";
-import type { FailureCause, Step } from "../provider";
-import { zoneClient, zonesNamed, type RecordSet, recordSetOf, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { relativeName } from "../zones";
 import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson } from "../http";
+import type { FailureCause, Step } from "../provider";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { relativeName } from "../zones";
 
 const SERVICE = "Njalla";
 const APEX = "@";
@@ -60,8 +60,16 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     const answer: Step<JsonAnswer> = await requestJson(
       context,
       SERVICE,
-      { method: "POST", path: "/", headers: { Authorization: `Njalla ${credentials.token}` }, body: { jsonrpc: "2.0", id: "1", method, params } },
-      (body) => (isObject(body) && isObject(body.error) && typeof body.error.message === "string" ? { words: body.error.message } : undefined),
+      {
+        method: "POST",
+        path: "/",
+        headers: { Authorization: `Njalla ${credentials.token}` },
+        body: { jsonrpc: "2.0", id: "1", method, params },
+      },
+      (body) =>
+        isObject(body) && isObject(body.error) && typeof body.error.message === "string"
+          ? { words: body.error.message }
+          : undefined,
     );
     // A token refused at the HTTP level (401/403 without a JSON-RPC error) is as final as one
     // refused in the JSON-RPC answer: only editing the provider helps.
@@ -71,12 +79,17 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     const error = isObject(body.error) ? body.error : isObject(body.Error) ? body.Error : undefined;
     if (error !== undefined) {
       const code = typeof error.code === "number" ? error.code : 0;
-      const words = typeof error.message === "string" && error.message !== "" ? error.message : "error without a message";
+      const words =
+        typeof error.message === "string" && error.message !== "" ? error.message : "error without a message";
       const cause = causeOfCode(code, words);
       // A refused token stays refused until the provider is edited.
-      return { ...failed(`${SERVICE}: ${words} (code ${code})`, { cause, stopRetrying: cause === "credentials" }), code };
+      return {
+        ...failed(`${SERVICE}: ${words} (code ${code})`, { cause, stopRetrying: cause === "credentials" }),
+        code,
+      };
     }
-    if (!isObject(body.result)) return failed(`${SERVICE}: ${method} answered without a result`, { cause: "unreachable" });
+    if (!isObject(body.result))
+      return failed(`${SERVICE}: ${method} answered without a result`, { cause: "unreachable" });
     return { ok: true, value: body.result };
   }
 
@@ -85,7 +98,9 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     if (!listed.ok) {
       // An unknown domain (deleted, or moved to another account; 403 "permission denied", or 404):
       // look the domain up afresh.
-      return listed.code === 404 || (listed.code === 403 && listed.cause === "refused") ? { ...listed, staleZone: true } : listed;
+      return listed.code === 404 || (listed.code === 403 && listed.cause === "refused")
+        ? { ...listed, staleZone: true }
+        : listed;
     }
     return { ok: true, value: Array.isArray(listed.value.records) ? listed.value.records.filter(isObject) : [] };
   }
@@ -98,7 +113,8 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     if (!answer.ok) return answer;
     // The answer is the record as stored; what was sent fills in whatever it leaves out.
     const record = { ...sent, ...answer.value };
-    if (record.id === undefined) return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
+    if (record.id === undefined)
+      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
     return { ok: true, value: recordSet([record]) };
   }
 
@@ -109,20 +125,30 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
       const listed = await rpc("list-domains", {});
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const domains = Array.isArray(listed.value.domains) ? listed.value.domains.length : undefined;
-      return { ok: true, detail: domains === undefined ? "Token accepted" : `Token accepted (${plural(domains, "domain")})` };
+      return {
+        ok: true,
+        detail: domains === undefined ? "Token accepted" : `Token accepted (${plural(domains, "domain")})`,
+      };
     },
 
     async listZones() {
       const listed = await rpc("list-domains", {});
       if (!listed.ok) return listed;
-      return { ok: true, value: zonesNamed((Array.isArray(listed.value.domains) ? listed.value.domains.filter(isObject) : []).map((d) => d.name)) };
+      return {
+        ok: true,
+        value: zonesNamed(
+          (Array.isArray(listed.value.domains) ? listed.value.domains.filter(isObject) : []).map((d) => d.name),
+        ),
+      };
     },
 
     async readRecordSet(zone, hostname, type) {
       const listed = await listRecords(zone.id);
       if (!listed.ok) return listed;
       const name = relativeName(hostname, zone.id, APEX);
-      const records = listed.value.filter((r) => r.type === type && r.id !== undefined && String(r.name ?? "").toLowerCase() === name);
+      const records = listed.value.filter(
+        (r) => r.type === type && r.id !== undefined && String(r.name ?? "").toLowerCase() === name,
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -135,13 +161,23 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
         name: typeof raw.name === "string" ? raw.name : relativeName(hostname, zone.id, APEX),
         type,
         content: address,
-        ...(settings.ttl !== undefined ? { ttl: njallaTtl(settings.ttl) } : current.ttl !== undefined ? { ttl: current.ttl } : {}),
+        ...(settings.ttl !== undefined
+          ? { ttl: njallaTtl(settings.ttl) }
+          : current.ttl !== undefined
+            ? { ttl: current.ttl }
+            : {}),
       };
       return written(await rpc("edit-record", sent), { ...raw, ...sent });
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const sent: Row = { domain: zone.id, name: relativeName(hostname, zone.id, APEX), type, content: address, ttl: njallaTtl(settings.ttl ?? NEW_RECORD_TTL) };
+      const sent: Row = {
+        domain: zone.id,
+        name: relativeName(hostname, zone.id, APEX),
+        type,
+        content: address,
+        ttl: njallaTtl(settings.ttl ?? NEW_RECORD_TTL),
+      };
       return written(await rpc("add-record", sent), sent);
     },
 
@@ -159,8 +195,7 @@ export const njalla = defineService({
       key: "token",
       url: "https://njal.la/settings/api/",
       label: "API token",
-      help:
-        "In Njalla open Settings → API (njal.la/settings/api) → Add token; if the form offers it, limit the token to the address ddnsd calls from. Njalla's tokens reach every domain of the account. This is not the per-record dynamic key of Njalla's Dynamic records.",
+      help: "In Njalla open Settings → API (njal.la/settings/api) → Add token; if the form offers it, limit the token to the address ddnsd calls from. Njalla's tokens reach every domain of the account. This is not the per-record dynamic key of Njalla's Dynamic records.",
       secret: true,
     },
   ],
@@ -174,5 +209,6 @@ export const njalla = defineService({
   canVerify: true,
   defaultApiUrl: "https://njal.la/api/1",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
-  createClient: (credentials, _options, context) => zoneClient(createNjallaApi({ token: credentials.token ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createNjallaApi({ token: credentials.token ?? "" }, context)),
 });

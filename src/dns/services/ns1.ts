@@ -21,7 +21,7 @@ import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } fro
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { acceptedCounting } from "../zones";
 
 const SERVICE = "NS1";
@@ -30,7 +30,12 @@ const MAX_PAGES = 50;
 
 export function createNs1Api(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { "X-NSONE-Key": credentials.api_key }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { "X-NSONE-Key": credentials.api_key }, body },
+      readError,
+    );
   }
 
   /**
@@ -41,14 +46,25 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     const listed = await paginate<Record<string, unknown>>(async (next) => {
       const answer = await call("GET", next === undefined ? "/zones" : String(next));
       if (!answer.ok) return answer;
-      return { ok: true, value: { items: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [], next: nextPage(answer.value.headers.get("link"), context.baseUrl) } };
+      return {
+        ok: true,
+        value: {
+          items: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [],
+          next: nextPage(answer.value.headers.get("link"), context.baseUrl),
+        },
+      };
     }, MAX_PAGES);
     if (!listed.ok) return listed;
-    return { ok: true, value: zonesNamed(listed.value.filter((z) => !(isObject(z.secondary) && z.secondary.enabled === true)).map((z) => z.zone)) };
+    return {
+      ok: true,
+      value: zonesNamed(
+        listed.value.filter((z) => !(isObject(z.secondary) && z.secondary.enabled === true)).map((z) => z.zone),
+      ),
+    };
   }
 
-
-  const recordPath = (zone: string, hostname: string, type: string) => `/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
+  const recordPath = (zone: string, hostname: string, type: string) =>
+    `/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
 
   function recordSet(hostname: string, type: string, record: Record<string, unknown>): RecordSet {
     const answers = Array.isArray(record.answers) ? record.answers.filter(isObject) : [];
@@ -60,10 +76,23 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     };
   }
 
-  function written(hostname: string, type: string, answer: Step<JsonAnswer>, address: string, ttl: number | undefined): Step<RecordSet> {
+  function written(
+    hostname: string,
+    type: string,
+    answer: Step<JsonAnswer>,
+    address: string,
+    ttl: number | undefined,
+  ): Step<RecordSet> {
     if (!answer.ok) return answer;
     const record = isObject(answer.value.body) ? answer.value.body : {};
-    return { ok: true, value: { ...recordSet(hostname, type, record), values: [address], ...(typeof record.ttl === "number" ? { ttl: record.ttl } : ttl === undefined ? {} : { ttl }) } };
+    return {
+      ok: true,
+      value: {
+        ...recordSet(hostname, type, record),
+        values: [address],
+        ...(typeof record.ttl === "number" ? { ttl: record.ttl } : ttl === undefined ? {} : { ttl }),
+      },
+    };
   }
 
   return {
@@ -88,15 +117,25 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       const record = isObject(current.raw) ? current.raw : {};
       if (typeof record.link === "string" && record.link !== "") {
-        return failed(`${SERVICE}: ${hostname} ${type} links to ${record.link}, whose answers it serves; ddnsd changes only a record with its own answer — update ${record.link} instead`, {
-          cause: "refused",
-          stopRetrying: true,
-        });
+        return failed(
+          `${SERVICE}: ${hostname} ${type} links to ${record.link}, whose answers it serves; ddnsd changes only a record with its own answer — update ${record.link} instead`,
+          {
+            cause: "refused",
+            stopRetrying: true,
+          },
+        );
       }
       const [old] = Array.isArray(record.answers) ? record.answers.filter(isObject) : [];
       // The answer keeps its meta (notes, up/down, weights) and region; only its address changes.
-      const answer = { answer: [address], ...(old && isObject(old.meta) ? { meta: old.meta } : {}), ...(old && typeof old.region === "string" ? { region: old.region } : {}) };
-      const posted = await call("POST", recordPath(zone.id, hostname, type), { answers: [answer], ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) });
+      const answer = {
+        answer: [address],
+        ...(old && isObject(old.meta) ? { meta: old.meta } : {}),
+        ...(old && typeof old.region === "string" ? { region: old.region } : {}),
+      };
+      const posted = await call("POST", recordPath(zone.id, hostname, type), {
+        answers: [answer],
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      });
       return written(hostname, type, posted, address, settings.ttl ?? current.ttl);
     },
 
@@ -156,17 +195,22 @@ export const ns1 = defineService({
       url: "https://my.nsone.net/#/account/settings",
       label: "API key",
       help:
-        "In the NS1 portal: Account settings → Users & teams → API keys → Add key. Under DNS give it only \"View zones\" and " +
-        "\"Manage zones\", limited to the zones ddnsd updates; leave every other permission off.",
+        'In the NS1 portal: Account settings → Users & teams → API keys → Add key. Under DNS give it only "View zones" and ' +
+        '"Manage zones", limited to the zones ddnsd updates; leave every other permission off.',
       secret: true,
     },
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record's TTL (the zone's default TTL for a new record)" },
+  ttl: {
+    min: 1,
+    max: 2147483647,
+    help: "Seconds; empty keeps the record's TTL (the zone's default TTL for a new record)",
+  },
   canVerify: true,
   defaultApiUrl: "https://api.nsone.net/v1",
   // NS1 counts tokens per route: a GET about 900 per 300 s, a POST or PUT about 300 per 300 s; ddnsd stays at 250.
   rateLimits: [{ requests: 250, perSeconds: 300 }],
-  createClient: (credentials, _options, context) => zoneClient(createNs1Api({ api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createNs1Api({ api_key: credentials.api_key ?? "" }, context)),
 });

@@ -17,12 +17,12 @@
 // SDK ovh/go-ovh (the signer and its test vectors); qdm12/ddns-updater providers/ovh; lego ovh.
 
 import { createHash } from "node:crypto";
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "OVH";
 
@@ -33,8 +33,17 @@ interface Credentials {
 }
 
 /** OVH's request signature (the official SDKs' algorithm). */
-export function ovhSignature(secret: string, consumerKey: string, method: string, url: string, body: string, timestamp: number): string {
-  return `$1$${createHash("sha1").update([secret, consumerKey, method, url, body, String(timestamp)].join("+")).digest("hex")}`;
+export function ovhSignature(
+  secret: string,
+  consumerKey: string,
+  method: string,
+  url: string,
+  body: string,
+  timestamp: number,
+): string {
+  return `$1$${createHash("sha1")
+    .update([secret, consumerKey, method, url, body, String(timestamp)].join("+"))
+    .digest("hex")}`;
 }
 
 /**
@@ -44,7 +53,9 @@ export function ovhSignature(secret: string, consumerKey: string, method: string
 const unpublished = new Set<string>();
 
 export function createOvhApi(credentials: Credentials, context: ClientContext): ZoneApi {
-  const account = createHash("sha256").update([context.baseUrl, credentials.application_key, credentials.consumer_key].join("\n")).digest("hex");
+  const account = createHash("sha256")
+    .update([context.baseUrl, credentials.application_key, credentials.consumer_key].join("\n"))
+    .digest("hex");
   const pendingKey = (zone: string) => `${account} ${zone}`;
   /** OVH's clock minus this machine's, in seconds: signatures carry OVH's time. */
   let clockDelta: number | undefined;
@@ -53,7 +64,8 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     if (clockDelta !== undefined) return { ok: true, value: clockDelta };
     const answer = await requestJson(context, SERVICE, { method: "GET", path: "/auth/time", headers: {} }, readError);
     if (!answer.ok) return answer;
-    if (typeof answer.value.body !== "number") return failed(`${SERVICE}: /auth/time answered no time`, { cause: "unreachable" });
+    if (typeof answer.value.body !== "number")
+      return failed(`${SERVICE}: /auth/time answered no time`, { cause: "unreachable" });
     clockDelta = answer.value.body - Math.floor(Date.now() / 1000);
     return { ok: true, value: clockDelta };
   }
@@ -62,7 +74,14 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     const delta = await serverClock();
     if (!delta.ok) return delta;
     const timestamp = Math.floor(Date.now() / 1000) + delta.value;
-    const signature = ovhSignature(credentials.application_secret, credentials.consumer_key, method, context.baseUrl + path, body === undefined ? "" : JSON.stringify(body), timestamp);
+    const signature = ovhSignature(
+      credentials.application_secret,
+      credentials.consumer_key,
+      method,
+      context.baseUrl + path,
+      body === undefined ? "" : JSON.stringify(body),
+      timestamp,
+    );
     const headers = {
       "X-Ovh-Application": credentials.application_key,
       "X-Ovh-Consumer": credentials.consumer_key,
@@ -83,7 +102,10 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     const answer = await call("POST", `${zonePath(zone)}/refresh`);
     if (!answer.ok) {
       unpublished.add(pendingKey(zone));
-      return { ...answer, message: `${answer.message}; the change is written but not published: the zone is refreshed again on the next attempt` };
+      return {
+        ...answer,
+        message: `${answer.message}; the change is written but not published: the zone is refreshed again on the next attempt`,
+      };
     }
     unpublished.delete(pendingKey(zone));
     return { ok: true, value: null };
@@ -102,7 +124,9 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     async listZones() {
       const listed = await call("GET", "/domain/zone");
       if (!listed.ok) return listed;
-      const names = Array.isArray(listed.value.body) ? listed.value.body.filter((n): n is string => typeof n === "string") : [];
+      const names = Array.isArray(listed.value.body)
+        ? listed.value.body.filter((n): n is string => typeof n === "string")
+        : [];
       return { ok: true, value: zonesNamed(names) };
     },
 
@@ -123,14 +147,18 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
         if (!read.ok) return read;
         const record = read.value.body;
         // Checked here too: whether OVH filters `subDomain=` for the apex is not documented.
-        if (isObject(record) && record.fieldType === type && String(record.subDomain ?? "").toLowerCase() === subDomain) records.push(record);
+        if (isObject(record) && record.fieldType === type && String(record.subDomain ?? "").toLowerCase() === subDomain)
+          records.push(record);
       }
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       // Only what changes is sent: OVH keeps the rest (the TTL, unless the config names one).
-      const put = await call("PUT", `${zonePath(zone.id)}/record/${encodeURIComponent(current.id)}`, { target: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) });
+      const put = await call("PUT", `${zonePath(zone.id)}/record/${encodeURIComponent(current.id)}`, {
+        target: address,
+        ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+      });
       if (!put.ok) return put;
       const published = await refresh(zone.id);
       if (!published.ok) return published;
@@ -139,10 +167,16 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const created = await call("POST", `${zonePath(zone.id)}/record`, { fieldType: type, subDomain: relativeName(hostname, zone.id), target: address, ttl: settings.ttl ?? 0 });
+      const created = await call("POST", `${zonePath(zone.id)}/record`, {
+        fieldType: type,
+        subDomain: relativeName(hostname, zone.id),
+        target: address,
+        ttl: settings.ttl ?? 0,
+      });
       if (!created.ok) return created;
       const record = created.value.body;
-      if (!isObject(record) || record.id === undefined) return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      if (!isObject(record) || record.id === undefined)
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       const published = await refresh(zone.id);
       return published.ok ? { ok: true, value: recordSet([record]) } : published;
     },
@@ -160,7 +194,8 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
-  const keys = status === 401 || status === 403 || /invalid signature|invalid application key|credential/i.test(body.message);
+  const keys =
+    status === 401 || status === 403 || /invalid signature|invalid application key|credential/i.test(body.message);
   return { words: body.message, ...(keys ? { cause: "credentials" as const, stopRetrying: true } : {}) };
 }
 
@@ -168,7 +203,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const ovh = defineService({
   type: "ovh",
   label: "OVHcloud",
-  summary: "Zones in OVHcloud's DNS, through the OVHcloud API v1 with an application key and secret and a consumer key.",
+  summary:
+    "Zones in OVHcloud's DNS, through the OVHcloud API v1 with an application key and secret and a consumer key.",
   credentials: [
     {
       key: "application_key",
@@ -179,12 +215,29 @@ export const ovh = defineService({
       url: "https://eu.api.ovh.com/createToken/",
       secret: false,
     },
-    { key: "application_secret", label: "Application secret", help: "Shown beside the application key when the keys are made.", url: "https://eu.api.ovh.com/createToken/", secret: true },
-    { key: "consumer_key", label: "Consumer key", help: "Shown with the other two; it carries the rights chosen for it.", url: "https://eu.api.ovh.com/createToken/", secret: true },
+    {
+      key: "application_secret",
+      label: "Application secret",
+      help: "Shown beside the application key when the keys are made.",
+      url: "https://eu.api.ovh.com/createToken/",
+      secret: true,
+    },
+    {
+      key: "consumer_key",
+      label: "Consumer key",
+      help: "Shown with the other two; it carries the rights chosen for it.",
+      url: "https://eu.api.ovh.com/createToken/",
+      secret: true,
+    },
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, automatic: 0, help: "0 (the zone's default) or 60–86400 seconds; empty keeps the record's TTL" },
+  ttl: {
+    min: 60,
+    max: 86400,
+    automatic: 0,
+    help: "0 (the zone's default) or 60–86400 seconds; empty keeps the record's TTL",
+  },
   canVerify: true,
   defaultApiUrl: "https://eu.api.ovh.com/1.0",
   // OVH documents no request limit for these calls; ddnsd keeps to a gentle pace of its own.
@@ -192,7 +245,11 @@ export const ovh = defineService({
   createClient: (credentials, _options, context) =>
     zoneClient(
       createOvhApi(
-        { application_key: credentials.application_key ?? "", application_secret: credentials.application_secret ?? "", consumer_key: credentials.consumer_key ?? "" },
+        {
+          application_key: credentials.application_key ?? "",
+          application_secret: credentials.application_secret ?? "",
+          consumer_key: credentials.consumer_key ?? "",
+        },
         context,
       ),
     ),

@@ -25,7 +25,10 @@ const LIST_ALL_PAGE = 1000;
 /** A bound on listAll pages, in case a server ignores `start` and repeats the first page. */
 const LIST_ALL_MAX_PAGES = 20;
 
-export function createPorkbunApi(credentials: { api_key: string; secret_api_key: string }, context: ClientContext): ZoneApi {
+export function createPorkbunApi(
+  credentials: { api_key: string; secret_api_key: string },
+  context: ClientContext,
+): ZoneApi {
   async function call(path: string, fields: Record<string, unknown> = {}): Promise<Step<Record<string, unknown>>> {
     const keys = { apikey: credentials.api_key, secretapikey: credentials.secret_api_key };
     const answer = await exchangeJson(context, "POST", path, {}, { ...keys, ...fields });
@@ -57,7 +60,8 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
   }
 
   /** A raw "*" for the wildcard, an empty last segment for the apex, as Porkbun's reference shows. */
-  const byNameType = (domain: string, type: string, sub: string) => `/dns/retrieveByNameType/${domain}/${type}/${encodeURIComponent(sub)}`;
+  const byNameType = (domain: string, type: string, sub: string) =>
+    `/dns/retrieveByNameType/${domain}/${type}/${encodeURIComponent(sub)}`;
 
   /** When a create failed: the parked ALIAS (apex) or CNAME (any other name) that blocks it, if there is one. */
   async function blockingAlias(domain: string, sub: string): Promise<string> {
@@ -76,7 +80,8 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
     async verify() {
       const answer = await call("/ping");
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const seenFrom = typeof answer.value.yourIp === "string" ? ` (Porkbun sees this host as ${answer.value.yourIp})` : "";
+      const seenFrom =
+        typeof answer.value.yourIp === "string" ? ` (Porkbun sees this host as ${answer.value.yourIp})` : "";
       return { ok: true, detail: `API key pair accepted${seenFrom}` };
     },
 
@@ -85,7 +90,9 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
       for (let page = 0; page < LIST_ALL_MAX_PAGES; page++) {
         const listed = await call("/domain/listAll", { start: String(page * LIST_ALL_PAGE) });
         if (!listed.ok) return listed;
-        const domains = recordsOf(listed.value.domains).map((d) => lower(d.domain)).filter((d) => d !== "");
+        const domains = recordsOf(listed.value.domains)
+          .map((d) => lower(d.domain))
+          .filter((d) => d !== "");
         const known = names.size;
         for (const domain of domains) names.add(domain);
         if (domains.length < LIST_ALL_PAGE || names.size === known) break;
@@ -96,7 +103,9 @@ export function createPorkbunApi(credentials: { api_key: string; secret_api_key:
     async readRecordSet(zone, hostname, type) {
       const read = await call(byNameType(zone.id, type, relativeName(hostname, zone.id)));
       if (!read.ok) return read;
-      const records = recordsOf(read.value.records).filter((r) => r.type === type && lower(r.name) === hostname && idOf(r) !== "");
+      const records = recordsOf(read.value.records).filter(
+        (r) => r.type === type && lower(r.name) === hostname && idOf(r) !== "",
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -174,7 +183,12 @@ export const porkbun = defineService({
   // About one request a second per key; beyond it Porkbun answers 503 pages.
   rateLimits: [{ requests: 1, perSeconds: 1.25 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createPorkbunApi({ api_key: credentials.api_key ?? "", secret_api_key: credentials.secret_api_key ?? "" }, context)),
+    zoneClient(
+      createPorkbunApi(
+        { api_key: credentials.api_key ?? "", secret_api_key: credentials.secret_api_key ?? "" },
+        context,
+      ),
+    ),
 });
 
 /** Porkbun writes ids as strings or numbers. */

@@ -5,17 +5,25 @@
 // but the address changes. Sources: PowerDNS docs, http-api/zone.html ("Modifying a zone"),
 // http-api/server.html, and the API's OpenAPI spec (authoritative-api-swagger.yaml).
 
-import { exchangeJson, failed, failedAnswer, isObject, type JsonApi, parseJson, type ServiceError, unreadableAnswer } from "../http";
-import { type ClientContext, defineService } from "../service";
+import { plural } from "../../util/plural";
+import {
+  exchangeJson,
+  failed,
+  failedAnswer,
+  isObject,
+  type JsonApi,
+  parseJson,
+  type ServiceError,
+  unreadableAnswer,
+} from "../http";
 import type { RecordType, Step, VerifyOutcome } from "../provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
 import { longestZone, noZoneMessage } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "PowerDNS";
 /** The TTL of a record set ddnsd creates when the domain's config names none. */
 export const DEFAULT_TTL = 300;
-
 
 interface PdnsRecord {
   content: string;
@@ -28,7 +36,6 @@ interface PdnsRrset {
   records: PdnsRecord[];
   comments?: unknown[];
 }
-
 
 export interface PowerDnsOptions {
   /** The webserver's base URL, without a trailing slash. */
@@ -63,17 +70,32 @@ function absolute(name: string): string {
 }
 
 function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): ZoneApi {
-  const api: JsonApi = { fetch: context.fetch, baseUrl: `${options.server}/api/v1/servers/${encodeURIComponent(options.serverId)}`, timeoutMs: context.timeoutMs, userAgent: context.userAgent };
+  const api: JsonApi = {
+    fetch: context.fetch,
+    baseUrl: `${options.server}/api/v1/servers/${encodeURIComponent(options.serverId)}`,
+    timeoutMs: context.timeoutMs,
+    userAgent: context.userAgent,
+  };
 
   async function call(method: string, path: string, body?: unknown): Promise<Step<unknown>> {
-    const answer = await oneAtATime(options.server, () => exchangeJson(api, method, path, { "X-API-Key": options.apiKey }, body));
+    const answer = await oneAtATime(options.server, () =>
+      exchangeJson(api, method, path, { "X-API-Key": options.apiKey }, body),
+    );
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const json = answer.text.trim() === "" ? null : parseJson(answer.text);
     if (answer.status >= 200 && answer.status < 300) {
-      return json === undefined ? failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" }) : { ok: true, value: json };
+      return json === undefined
+        ? failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" })
+        : { ok: true, value: json };
     }
     // PowerDNS answers a refused key with a plain-text "Unauthorized", other errors with JSON.
-    return failedAnswer(SERVICE, answer.status, answer.headers, answer.text, readError(json ?? answer.text.trim(), answer.status));
+    return failedAnswer(
+      SERVICE,
+      answer.status,
+      answer.headers,
+      answer.text,
+      readError(json ?? answer.text.trim(), answer.status),
+    );
   }
 
   function zonePath(zone: Zone): string {
@@ -82,15 +104,29 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
 
   function rrsetOf(value: unknown, hostname: string, type: RecordType): PdnsRrset | undefined {
     const rrsets = isObject(value) && Array.isArray(value.rrsets) ? value.rrsets.filter(isObject) : [];
-    const found = rrsets.find((set) => typeof set.name === "string" && set.name.toLowerCase() === absolute(hostname) && set.type === type);
+    const found = rrsets.find(
+      (set) => typeof set.name === "string" && set.name.toLowerCase() === absolute(hostname) && set.type === type,
+    );
     return found as PdnsRrset | undefined;
   }
 
   function recordSet(hostname: string, rrset: PdnsRrset): RecordSet {
-    return { id: hostname, values: rrset.records.map((record) => record.content), ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset };
+    return {
+      id: hostname,
+      values: rrset.records.map((record) => record.content),
+      ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}),
+      raw: rrset,
+    };
   }
 
-  async function replace(zone: Zone, hostname: string, type: RecordType, address: string, ttl: number, comments: unknown[] | undefined): Promise<Step<RecordSet>> {
+  async function replace(
+    zone: Zone,
+    hostname: string,
+    type: RecordType,
+    address: string,
+    ttl: number,
+    comments: unknown[] | undefined,
+  ): Promise<Step<RecordSet>> {
     const rrset: PdnsRrset & { changetype: string } = {
       name: absolute(hostname),
       type,
@@ -111,7 +147,8 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
     async verify(): Promise<VerifyOutcome> {
       const answer = await call("GET", "");
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const version = isObject(answer.value) && typeof answer.value.version === "string" ? ` ${answer.value.version}` : "";
+      const version =
+        isObject(answer.value) && typeof answer.value.version === "string" ? ` ${answer.value.version}` : "";
       return { ok: true, detail: `The API key is accepted by PowerDNS${version} (server ${options.serverId})` };
     },
 
@@ -125,10 +162,12 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
       const zones = Array.isArray(listed.value) ? listed.value.filter(isObject) : [];
       const ids = new Map<string, string>();
       for (const zone of zones) {
-        if (typeof zone.name === "string") ids.set(zone.name.toLowerCase().replace(/\.$/, ""), typeof zone.id === "string" ? zone.id : zone.name);
+        if (typeof zone.name === "string")
+          ids.set(zone.name.toLowerCase().replace(/\.$/, ""), typeof zone.id === "string" ? zone.id : zone.name);
       }
       const name = longestZone(hostname, ids.keys());
-      if (name === undefined) return { ok: false, message: noZoneMessage(SERVICE, hostname, `server ${options.serverId}`), cause: "refused" };
+      if (name === undefined)
+        return { ok: false, message: noZoneMessage(SERVICE, hostname, `server ${options.serverId}`), cause: "refused" };
       return { ok: true, value: { id: ids.get(name) ?? absolute(name), name } };
     },
 
@@ -141,18 +180,34 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
       return { ok: true, value: rrset === undefined || rrset.records.length === 0 ? null : recordSet(hostname, rrset) };
     },
 
-    updateRecordSet(zone: Zone, hostname: string, type: RecordType, current: RecordSet, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
+    updateRecordSet(
+      zone: Zone,
+      hostname: string,
+      type: RecordType,
+      current: RecordSet,
+      address: string,
+      settings: DesiredSettings,
+    ): Promise<Step<RecordSet>> {
       const raw = current.raw as PdnsRrset | undefined;
       return replace(zone, hostname, type, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL, raw?.comments);
     },
 
-    createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
+    createRecordSet(
+      zone: Zone,
+      hostname: string,
+      type: RecordType,
+      address: string,
+      settings: DesiredSettings,
+    ): Promise<Step<RecordSet>> {
       return replace(zone, hostname, type, address, settings.ttl ?? DEFAULT_TTL, undefined);
     },
 
     describe(set: RecordSet): string[] {
       const comments = (set.raw as PdnsRrset | undefined)?.comments?.length ?? 0;
-      return [...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]), ...(comments > 0 ? [`${plural(comments, "comment")} kept`] : [])];
+      return [
+        ...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]),
+        ...(comments > 0 ? [`${plural(comments, "comment")} kept`] : []),
+      ];
     },
   };
 }
@@ -205,7 +260,11 @@ export const powerdns = defineService({
     zoneClient(
       createPowerDnsApi(
         // The base URL as people copy it: with or without a trailing slash or the API's own path.
-        { server: String(options.server ?? "").replace(/(\/api(\/v1)?)?\/*$/, ""), serverId: String(options.server_id ?? "localhost"), apiKey: credentials.api_key ?? "" },
+        {
+          server: String(options.server ?? "").replace(/(\/api(\/v1)?)?\/*$/, ""),
+          serverId: String(options.server_id ?? "localhost"),
+          apiKey: credentials.api_key ?? "",
+        },
         context,
       ),
     ),
@@ -216,9 +275,14 @@ export const powerdns = defineService({
  * stays refused until the provider is edited; a 404 names a zone that is gone (looked up afresh).
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
-  const words = isObject(body) && typeof body.error === "string" ? body.error : typeof body === "string" ? body : undefined;
+  const words =
+    isObject(body) && typeof body.error === "string" ? body.error : typeof body === "string" ? body : undefined;
   if (status === 401 || status === 403) {
-    return { words: `the API key was refused: ${words ?? "Unauthorized"}; check api-key (and webserver-allow-from) in the server's configuration`, cause: "credentials", stopRetrying: true };
+    return {
+      words: `the API key was refused: ${words ?? "Unauthorized"}; check api-key (and webserver-allow-from) in the server's configuration`,
+      cause: "credentials",
+      stopRetrying: true,
+    };
   }
   if (words === undefined) return undefined;
   return status === 404 ? { words, staleZone: true } : { words };

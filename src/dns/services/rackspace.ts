@@ -19,12 +19,22 @@
 // synchronous and asynchronous responses, limits, faults); go-acme/lego providers/dns/rackspace
 // (identity request and service catalog, domains by name, records by type and name, its fixtures).
 
-import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import {
+  exchange,
+  failed,
+  failedAnswer,
+  isObject,
+  type JsonAnswer,
+  parseJson,
+  requestJson,
+  type ServiceError,
+  staleOn404,
+} from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { candidateZones, noZoneMessage, zoneHolds } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Rackspace Cloud DNS";
 /** A new record's TTL when the domain's config names none: Rackspace's minimum and a common choice. */
@@ -48,44 +58,79 @@ export interface RackspaceTiming {
 
 const realTiming: RackspaceTiming = { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
-export function createRackspaceApi(credentials: { username: string; api_key: string }, context: ClientContext, timing: RackspaceTiming = realTiming): ZoneApi {
+export function createRackspaceApi(
+  credentials: { username: string; api_key: string },
+  context: ClientContext,
+  timing: RackspaceTiming = realTiming,
+): ZoneApi {
   let session: { token: string; endpoint: string; until: number } | undefined;
 
   async function login(): Promise<Step<{ token: string; endpoint: string }>> {
-    const body = { auth: { "RAX-KSKEY:apiKeyCredentials": { username: credentials.username, apiKey: credentials.api_key } } };
+    const body = {
+      auth: { "RAX-KSKEY:apiKeyCredentials": { username: credentials.username, apiKey: credentials.api_key } },
+    };
     const answer = await exchange(
       context.fetch,
       `${context.baseUrl}/tokens`,
-      { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": context.userAgent }, body: JSON.stringify(body) },
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": context.userAgent },
+        body: JSON.stringify(body),
+      },
       context.timeoutMs,
     );
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const parsed = parseJson(answer.text);
     if (answer.status !== 200 || !isObject(parsed) || !isObject(parsed.access)) {
-      const failure = failedAnswer(SERVICE, answer.status, answer.headers, answer.text, parsed === undefined ? undefined : readError(parsed, answer.status));
+      const failure = failedAnswer(
+        SERVICE,
+        answer.status,
+        answer.headers,
+        answer.text,
+        parsed === undefined ? undefined : readError(parsed, answer.status),
+      );
       // Identity's 400/401 (an unknown user, a wrong or disabled key) and 403 need an edit of the provider.
-      return answer.status === 400 || answer.status === 401 || answer.status === 403 ? { ...failure, cause: "credentials", stopRetrying: true } : failure;
+      return answer.status === 400 || answer.status === 401 || answer.status === 403
+        ? { ...failure, cause: "credentials", stopRetrying: true }
+        : failure;
     }
     const token = isObject(parsed.access.token) ? parsed.access.token : {};
     const catalog = Array.isArray(parsed.access.serviceCatalog) ? parsed.access.serviceCatalog.filter(isObject) : [];
     const dns = catalog.find((s) => s.name === "cloudDNS" || s.type === "rax:dns");
     const [endpoint] = dns && Array.isArray(dns.endpoints) ? dns.endpoints.filter(isObject) : [];
     if (typeof token.id !== "string" || endpoint === undefined || typeof endpoint.publicURL !== "string") {
-      return failed(`${SERVICE}: the login gave no token or no Cloud DNS endpoint; is Cloud DNS enabled for this account?`, { cause: "credentials", stopRetrying: true });
+      return failed(
+        `${SERVICE}: the login gave no token or no Cloud DNS endpoint; is Cloud DNS enabled for this account?`,
+        { cause: "credentials", stopRetrying: true },
+      );
     }
     const expires = Date.parse(String(token.expires ?? ""));
-    session = { token: token.id, endpoint: endpoint.publicURL.replace(/\/+$/, ""), until: Number.isFinite(expires) ? expires - TOKEN_MARGIN_MS : timing.now() + DEFAULT_TOKEN_USE_MS };
+    session = {
+      token: token.id,
+      endpoint: endpoint.publicURL.replace(/\/+$/, ""),
+      until: Number.isFinite(expires) ? expires - TOKEN_MARGIN_MS : timing.now() + DEFAULT_TOKEN_USE_MS,
+    };
     return { ok: true, value: session };
   }
 
   /** A DNS call (`path` below the endpoint, or a callback URL on its origin) with the token; logs in again once on a 401. */
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     for (let attempt = 0; ; attempt++) {
-      const live = session !== undefined && session.until > timing.now() ? { ok: true as const, value: session } : await login();
+      const live =
+        session !== undefined && session.until > timing.now() ? { ok: true as const, value: session } : await login();
       if (!live.ok) return live;
       const url = path.startsWith("/") ? live.value.endpoint + path : path;
-      if (new URL(url).origin !== new URL(live.value.endpoint).origin) return failed(`${SERVICE}: a job's callback pointed away from the DNS endpoint (${new URL(url).origin}); not followed`, { cause: "refused" });
-      const answer = await requestJson({ ...context, baseUrl: "" }, SERVICE, { method, path: url, headers: { "X-Auth-Token": live.value.token }, body }, readError);
+      if (new URL(url).origin !== new URL(live.value.endpoint).origin)
+        return failed(
+          `${SERVICE}: a job's callback pointed away from the DNS endpoint (${new URL(url).origin}); not followed`,
+          { cause: "refused" },
+        );
+      const answer = await requestJson(
+        { ...context, baseUrl: "" },
+        SERVICE,
+        { method, path: url, headers: { "X-Auth-Token": live.value.token }, body },
+        readError,
+      );
       if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
       session = undefined;
     }
@@ -100,27 +145,44 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
       if (job.status === "ERROR") {
         const error = isObject(job.error) ? readError(job.error, Number(job.error.code) || 400) : undefined;
         const code = isObject(job.error) ? Number(job.error.code) : Number.NaN;
-        return failed(`${SERVICE}: ${error?.words ?? "the change failed"}${Number.isFinite(code) ? ` (job ${String(job.jobId ?? "")}, code ${code})` : ""}`, {
-          cause: code >= 400 && code < 500 ? "refused" : "unreachable",
-          ...(code === 404 ? { staleZone: true } : {}),
-        });
+        return failed(
+          `${SERVICE}: ${error?.words ?? "the change failed"}${Number.isFinite(code) ? ` (job ${String(job.jobId ?? "")}, code ${code})` : ""}`,
+          {
+            cause: code >= 400 && code < 500 ? "refused" : "unreachable",
+            ...(code === 404 ? { staleZone: true } : {}),
+          },
+        );
       }
-      if (typeof job.callbackUrl !== "string") return failed(`${SERVICE}: the change was accepted without a job to follow`, { cause: "unreachable" });
+      if (typeof job.callbackUrl !== "string")
+        return failed(`${SERVICE}: the change was accepted without a job to follow`, { cause: "unreachable" });
       if (poll >= MAX_POLLS) {
-        return failed(`${SERVICE}: the change was accepted (job ${String(job.jobId ?? "")}) but had not finished after ${MAX_POLLS} checks; the next pass reads the record again`, { cause: "unreachable" });
+        return failed(
+          `${SERVICE}: the change was accepted (job ${String(job.jobId ?? "")}) but had not finished after ${MAX_POLLS} checks; the next pass reads the record again`,
+          { cause: "unreachable" },
+        );
       }
       await timing.sleep(Math.min(FIRST_POLL_MS * 2 ** poll, LONGEST_POLL_MS));
-      const status = await call("GET", `${job.callbackUrl}${job.callbackUrl.includes("?") ? "&" : "?"}showDetails=true`);
+      const status = await call(
+        "GET",
+        `${job.callbackUrl}${job.callbackUrl.includes("?") ? "&" : "?"}showDetails=true`,
+      );
       if (!status.ok) return status;
       job = isObject(status.value.body) ? status.value.body : {};
     }
   }
 
   /** Every item under `field` of a listing, 100 a page until `totalEntries`. */
-  async function listAll(path: string, field: string, query: Record<string, string>): Promise<Step<Record<string, unknown>[]>> {
+  async function listAll(
+    path: string,
+    field: string,
+    query: Record<string, string>,
+  ): Promise<Step<Record<string, unknown>[]>> {
     const items: Record<string, unknown>[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
-      const listed = await call("GET", `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(page * PAGE_SIZE) })}`);
+      const listed = await call(
+        "GET",
+        `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(page * PAGE_SIZE) })}`,
+      );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const found = Array.isArray(body[field]) ? (body[field] as unknown[]).filter(isObject) : [];
@@ -131,7 +193,10 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
   }
 
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/records`;
-  const lower = (name: unknown) => String(name ?? "").toLowerCase().replace(/\.$/, "");
+  const lower = (name: unknown) =>
+    String(name ?? "")
+      .toLowerCase()
+      .replace(/\.$/, "");
 
   function recordSet(records: Record<string, unknown>[]): RecordSet {
     return recordSetOf(records, "data");
@@ -144,16 +209,26 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
       const listed = await call("GET", "/domains?limit=1");
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const total = isObject(listed.value.body) ? listed.value.body.totalEntries : undefined;
-      return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
+      return {
+        ok: true,
+        detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted",
+      };
     },
 
     async findZone(hostname, configured) {
       if (configured !== undefined) {
         // The configured domain is named (it must hold the hostname): records are addressed by full name.
-        const found = await call("GET", `/domains/${encodeURIComponent(configured)}?showRecords=false&showSubdomains=false`);
+        const found = await call(
+          "GET",
+          `/domains/${encodeURIComponent(configured)}?showRecords=false&showSubdomains=false`,
+        );
         if (!found.ok) return staleOn404(found);
         const name = lower(isObject(found.value.body) ? found.value.body.name : "");
-        if (!zoneHolds(name, hostname)) return failed(`${SERVICE}: config.zone_id ${configured} (${name || "unnamed"}) does not hold ${hostname}; correct config.zone_id or remove it`, { cause: "refused" });
+        if (!zoneHolds(name, hostname))
+          return failed(
+            `${SERVICE}: config.zone_id ${configured} (${name || "unnamed"}) does not hold ${hostname}; correct config.zone_id or remove it`,
+            { cause: "refused" },
+          );
         return { ok: true, value: { id: configured, name } };
       }
       for (const candidate of candidateZones(hostname)) {
@@ -175,7 +250,11 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
 
     async updateRecordSet(zone, hostname, _type, current, address, settings) {
       const done = await finished(
-        await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, { name: hostname, data: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) }),
+        await call("PUT", `${recordsPath(zone.id)}/${encodeURIComponent(current.id)}`, {
+          name: hostname,
+          data: address,
+          ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
+        }),
       );
       if (!done.ok) return done;
       const ttl = settings.ttl ?? current.ttl;
@@ -183,10 +262,16 @@ export function createRackspaceApi(credentials: { username: string; api_key: str
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const done = await finished(await call("POST", recordsPath(zone.id), { records: [{ name: hostname, type, data: address, ttl: settings.ttl ?? NEW_RECORD_TTL }] }));
+      const done = await finished(
+        await call("POST", recordsPath(zone.id), {
+          records: [{ name: hostname, type, data: address, ttl: settings.ttl ?? NEW_RECORD_TTL }],
+        }),
+      );
       if (!done.ok) return done;
-      const [created] = isObject(done.value) && Array.isArray(done.value.records) ? done.value.records.filter(isObject) : [];
-      if (created === undefined || created.id === undefined) return failed(`${SERVICE}: the finished job named no created record`, { cause: "unreachable" });
+      const [created] =
+        isObject(done.value) && Array.isArray(done.value.records) ? done.value.records.filter(isObject) : [];
+      if (created === undefined || created.id === undefined)
+        return failed(`${SERVICE}: the finished job named no created record`, { cause: "unreachable" });
       return { ok: true, value: recordSet([created]) };
     },
   };
@@ -200,9 +285,19 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const keys = Object.keys(body);
   const fault = keys.length === 1 && isObject(body[keys[0]!]) ? (body[keys[0]!] as Record<string, unknown>) : body;
-  const validation = isObject(fault.validationErrors) && Array.isArray(fault.validationErrors.messages) ? fault.validationErrors.messages.map(String) : [];
-  const details = typeof fault.details === "string" && fault.details !== "" && !/^See errors list/.test(fault.details) ? fault.details : undefined;
-  const words = [...validation, ...(typeof fault.message === "string" ? [fault.message] : []), ...(details ? [details] : [])].join("; ");
+  const validation =
+    isObject(fault.validationErrors) && Array.isArray(fault.validationErrors.messages)
+      ? fault.validationErrors.messages.map(String)
+      : [];
+  const details =
+    typeof fault.details === "string" && fault.details !== "" && !/^See errors list/.test(fault.details)
+      ? fault.details
+      : undefined;
+  const words = [
+    ...validation,
+    ...(typeof fault.message === "string" ? [fault.message] : []),
+    ...(details ? [details] : []),
+  ].join("; ");
   if (words === "") return undefined;
   // Rackspace's rate limiter answers 413 overLimit: "slow down", not a refusal.
   if (status === 413 || keys[0] === "overLimit") return { words, cause: "throttled" };
@@ -213,7 +308,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const rackspace = defineService({
   type: "rackspace",
   label: "Rackspace Cloud DNS",
-  summary: "Domains in Rackspace Cloud DNS, through its API v1.0 with a user's name and API key (the DNS endpoint comes from the login's service catalog).",
+  summary:
+    "Domains in Rackspace Cloud DNS, through its API v1.0 with a user's name and API key (the DNS endpoint comes from the login's service catalog).",
   credentials: [
     {
       key: "username",
@@ -221,7 +317,7 @@ export const rackspace = defineService({
       label: "User name",
       help:
         "In the Cloud Control Panel, Account → User Management → Create User: a user for ddnsd alone with product access to DNS only " +
-        "(role \"DNS: Admin\"; no access to servers, files or billing). Its user name goes here.",
+        '(role "DNS: Admin"; no access to servers, files or billing). Its user name goes here.',
       secret: false,
     },
     {
@@ -240,5 +336,11 @@ export const rackspace = defineService({
   // Rackspace allows, per account and minute, 75 POSTs, 150 PUTs and 300 GETs of domains (status checks 15 a
   // second): ddnsd keeps all its requests under the strictest, at one a second.
   rateLimits: [{ requests: 60, perSeconds: 60 }],
-  createClient: (credentials, _options, context) => zoneClient(createRackspaceApi({ username: (credentials.username ?? "").trim(), api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(
+      createRackspaceApi(
+        { username: (credentials.username ?? "").trim(), api_key: credentials.api_key ?? "" },
+        context,
+      ),
+    ),
 });

@@ -15,13 +15,33 @@
 // prerequisite (it changes nothing), and one the server does not hold is taken as missing, so
 // `create_if_missing` decides, rather than ddnsd "replacing" what is only the wildcard.
 
+import {
+  type Answer,
+  ask,
+  fail,
+  formatServer,
+  newId,
+  parseServer,
+  type ServerAddress,
+  type SignedServer,
+} from "../protocols/signed-dns";
+import { isTsigAlgorithm, TSIG_ALGORITHMS, type TsigAlgorithm } from "../protocols/tsig";
+import {
+  addressData,
+  addressText,
+  CLASS,
+  type Message,
+  message,
+  OPCODE,
+  RCODE,
+  type ResourceRecord,
+  rcodeName,
+  TYPE,
+} from "../protocols/wire";
 import type { RecordType, Step, StepFailure, VerifyOutcome } from "../provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService } from "../service";
 import { candidateZones, zoneHolds } from "../zones";
-import { type Answer, ask, fail, formatServer, newId, parseServer, type ServerAddress, type SignedServer } from "../protocols/signed-dns";
-import { isTsigAlgorithm, TSIG_ALGORITHMS, type TsigAlgorithm } from "../protocols/tsig";
-import { addressData, addressText, CLASS, type Message, message, OPCODE, RCODE, rcodeName, type ResourceRecord, TYPE } from "../protocols/wire";
 
 /** The TTL of a record set ddnsd creates when the domain's config names none: a dynamic address changes, so caches should let go soon. */
 export const DEFAULT_TTL = 300;
@@ -46,18 +66,23 @@ function normaliseName(name: string): string {
   return name.trim().toLowerCase().replace(/\.$/, "");
 }
 
-const DNS_NAME = /^(?=.{1,253}\.?$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+const DNS_NAME =
+  /^(?=.{1,253}\.?$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
 
 /** Why a key or zone name is not a DNS name; undefined when it is one. */
 function dnsNameProblem(text: string): string | undefined {
-  return DNS_NAME.test(text.trim()) ? undefined : "must be a DNS name (letters, digits, hyphens and dots), e.g. ddnsd-key or example.com";
+  return DNS_NAME.test(text.trim())
+    ? undefined
+    : "must be a DNS name (letters, digits, hyphens and dots), e.g. ddnsd-key or example.com";
 }
 
 /** Why a TSIG secret is not one; undefined when it is base64 of at least one byte. */
 function secretProblem(text: string): string | undefined {
   const compact = text.replace(/\s+/g, "");
   const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/;
-  return base64.test(compact) ? undefined : "must be the key's secret in base64, as in the server's key file (e.g. from tsig-keygen or keymgr)";
+  return base64.test(compact)
+    ? undefined
+    : "must be the key's secret in base64, as in the server's key file (e.g. from tsig-keygen or keymgr)";
 }
 
 export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
@@ -77,9 +102,13 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
   function queryFailure(answer: Message, name: string): StepFailure | null {
     if (answer.rcode === RCODE.NOERROR || answer.rcode === RCODE.NXDOMAIN) return null;
     if (answer.rcode === RCODE.REFUSED || answer.rcode === RCODE.NOTAUTH) {
-      return fail(`${label}: refused the query for ${name} (${rcodeName(answer.rcode)}): it serves no zone that holds this name; set the zone option, or check that the server is authoritative for it`, "refused");
+      return fail(
+        `${label}: refused the query for ${name} (${rcodeName(answer.rcode)}): it serves no zone that holds this name; set the zone option, or check that the server is authoritative for it`,
+        "refused",
+      );
     }
-    if (answer.rcode === RCODE.SERVFAIL) return fail(`${label}: could not answer for ${name} (SERVFAIL): the zone may have failed to load`, "unreachable");
+    if (answer.rcode === RCODE.SERVFAIL)
+      return fail(`${label}: could not answer for ${name} (SERVFAIL): the zone may have failed to load`, "unreachable");
     return fail(`${label}: answered the query for ${name} with ${rcodeName(answer.rcode)}`, "refused");
   }
 
@@ -88,7 +117,11 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
     if (answer.aa) return null;
     const delegation = answer.authorities.find((record) => record.type === TYPE.NS);
     if (!delegation) return null;
-    return fail(`${label}: ${name} lies in ${delegation.name}, which is delegated to other servers; point ddnsd at the server that holds ${delegation.name}`, "refused", true);
+    return fail(
+      `${label}: ${name} lies in ${delegation.name}, which is delegated to other servers; point ddnsd at the server that holds ${delegation.name}`,
+      "refused",
+      true,
+    );
   }
 
   /** The words for an UPDATE's rcode other than NOERROR. */
@@ -96,19 +129,47 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
     const what = `${hostname} ${type}`;
     switch (rcode) {
       case RCODE.REFUSED:
-        return fail(`${label}: refused to change ${what} in zone ${zone} (REFUSED): the server's policy does not let key "${options.keyName}" update this name and type (BIND update-policy, Knot acl)`, "refused", true);
+        return fail(
+          `${label}: refused to change ${what} in zone ${zone} (REFUSED): the server's policy does not let key "${options.keyName}" update this name and type (BIND update-policy, Knot acl)`,
+          "refused",
+          true,
+        );
       case RCODE.NOTAUTH:
-        return stale(fail(`${label}: is not authoritative for zone ${zone} (NOTAUTH): check the zone option or the server's zones`, "refused", true));
+        return stale(
+          fail(
+            `${label}: is not authoritative for zone ${zone} (NOTAUTH): check the zone option or the server's zones`,
+            "refused",
+            true,
+          ),
+        );
       case RCODE.NOTZONE:
-        return stale(fail(`${label}: ${hostname} is not inside zone ${zone} (NOTZONE): correct the zone option or config.zone_id`, "refused", true));
+        return stale(
+          fail(
+            `${label}: ${hostname} is not inside zone ${zone} (NOTZONE): correct the zone option or config.zone_id`,
+            "refused",
+            true,
+          ),
+        );
       case RCODE.NXDOMAIN:
-        return fail(`${label}: a condition of the update failed: a name that must exist does not (NXDOMAIN)`, "refused");
+        return fail(
+          `${label}: a condition of the update failed: a name that must exist does not (NXDOMAIN)`,
+          "refused",
+        );
       case RCODE.YXDOMAIN:
-        return fail(`${label}: a condition of the update failed: a name that must not exist does (YXDOMAIN)`, "refused");
+        return fail(
+          `${label}: a condition of the update failed: a name that must not exist does (YXDOMAIN)`,
+          "refused",
+        );
       case RCODE.YXRRSET:
-        return fail(`${label}: a condition of the update failed: a record set that must not exist does (YXRRSET)`, "refused");
+        return fail(
+          `${label}: a condition of the update failed: a record set that must not exist does (YXRRSET)`,
+          "refused",
+        );
       case RCODE.NXRRSET:
-        return fail(`${label}: a condition of the update failed: a record set that must exist does not (NXRRSET)`, "refused");
+        return fail(
+          `${label}: a condition of the update failed: a record set that must exist does not (NXRRSET)`,
+          "refused",
+        );
       case RCODE.NOTIMP:
         return fail(`${label}: does not accept dynamic updates (NOTIMP)`, "refused", true);
       case RCODE.FORMERR:
@@ -122,7 +183,13 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
 
   /** The prerequisite that `hostname type` holds exactly `values` (RFC 2136 §2.4.2: class IN, TTL 0, each record's data). */
   function holdsExactly(hostname: string, type: RecordType, values: readonly string[]): ResourceRecord[] {
-    return values.map((value) => ({ name: hostname, type: TYPE[type], class: CLASS.IN, ttl: 0, data: addressData(value) }));
+    return values.map((value) => ({
+      name: hostname,
+      type: TYPE[type],
+      class: CLASS.IN,
+      ttl: 0,
+      data: addressData(value),
+    }));
   }
 
   /** The prerequisite that `hostname` has no record set of `type` (RFC 2136 §2.4.3: class NONE, TTL 0, no data). */
@@ -132,7 +199,16 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
 
   /** One UPDATE to `zone`: the prerequisites (the answer section of an UPDATE), then the changes. */
   function update(zone: string, prerequisites: ResourceRecord[], changes: ResourceRecord[]): Promise<Answer> {
-    return ask(target, message({ id: newId(), opcode: OPCODE.UPDATE, questions: [{ name: zone, type: TYPE.SOA, class: CLASS.IN }], answers: prerequisites, authorities: changes }));
+    return ask(
+      target,
+      message({
+        id: newId(),
+        opcode: OPCODE.UPDATE,
+        questions: [{ name: zone, type: TYPE.SOA, class: CLASS.IN }],
+        answers: prerequisites,
+        authorities: changes,
+      }),
+    );
   }
 
   /**
@@ -140,7 +216,12 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
    * with only that prerequisite, which the server checks and then has nothing to apply. NXRRSET: the
    * values came from a wildcard (or changed since the query).
    */
-  async function confirm(zone: string, hostname: string, type: RecordType, values: readonly string[]): Promise<Step<boolean>> {
+  async function confirm(
+    zone: string,
+    hostname: string,
+    type: RecordType,
+    values: readonly string[],
+  ): Promise<Step<boolean>> {
     const answer = await update(zone, holdsExactly(hostname, type, values), []);
     if (!answer.ok) return answer;
     if (answer.message.rcode === RCODE.NOERROR) return { ok: true, value: true };
@@ -152,19 +233,33 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
    * One UPDATE: this name's record set of this type deleted and the address added, atomically, on
    * condition that the set is still what was read (`current`), or still absent (null).
    */
-  async function replace(zone: string, hostname: string, type: RecordType, current: RecordSet | null, address: string, ttl: number): Promise<Step<RecordSet>> {
+  async function replace(
+    zone: string,
+    hostname: string,
+    type: RecordType,
+    current: RecordSet | null,
+    address: string,
+    ttl: number,
+  ): Promise<Step<RecordSet>> {
     const rrtype = TYPE[type];
-    const answer = await update(zone, current ? holdsExactly(hostname, type, current.values) : holdsNone(hostname, type), [
-      // RFC 2136 §2.5.2: class ANY, TTL 0, no data deletes the RRset; §2.5.1: class IN adds a record.
-      { name: hostname, type: rrtype, class: CLASS.ANY, ttl: 0, data: new Uint8Array() },
-      { name: hostname, type: rrtype, class: CLASS.IN, ttl, data: addressData(address) },
-    ]);
+    const answer = await update(
+      zone,
+      current ? holdsExactly(hostname, type, current.values) : holdsNone(hostname, type),
+      [
+        // RFC 2136 §2.5.2: class ANY, TTL 0, no data deletes the RRset; §2.5.1: class IN adds a record.
+        { name: hostname, type: rrtype, class: CLASS.ANY, ttl: 0, data: new Uint8Array() },
+        { name: hostname, type: rrtype, class: CLASS.IN, ttl, data: addressData(address) },
+      ],
+    );
     if (!answer.ok) return answer;
     const { rcode } = answer.message;
     if (rcode === RCODE.NXRRSET || rcode === RCODE.YXRRSET) {
       // Someone else changed the name between ddnsd's read and its write: nothing was written, and
       // the next attempt reads it afresh.
-      return fail(`${label}: ${hostname} ${type} changed at the server after ddnsd read it (${rcodeName(rcode)}), so nothing was written; it is read again on the next attempt`, "refused");
+      return fail(
+        `${label}: ${hostname} ${type} changed at the server after ddnsd read it (${rcodeName(rcode)}), so nothing was written; it is read again on the next attempt`,
+        "refused",
+      );
     }
     if (rcode !== RCODE.NOERROR) return updateFailure(rcode, zone, hostname, type);
     return { ok: true, value: { id: hostname, values: [address], ttl } };
@@ -181,7 +276,11 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const { rcode } = answer.message;
       if (options.zone === undefined) {
-        if (answer.signed) return { ok: true, detail: `${label} accepts key "${options.keyName}" (${options.algorithm}); the zone of each name is found when it is updated` };
+        if (answer.signed)
+          return {
+            ok: true,
+            detail: `${label} accepts key "${options.keyName}" (${options.algorithm}); the zone of each name is found when it is updated`,
+          };
         return {
           ok: false,
           detail: `${label} answered ${rcodeName(rcode)} without a signature, so the key could not be checked (servers such as Knot check keys only within their zones): set the zone option to a zone this key may update`,
@@ -189,16 +288,32 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       }
       const soa = answer.message.answers.find((record) => record.type === TYPE.SOA && record.name === zone);
       if (rcode === RCODE.NOERROR && soa && answer.message.aa) {
-        return { ok: true, detail: `${label} accepts key "${options.keyName}" (${options.algorithm}) and serves zone ${zone}` };
+        return {
+          ok: true,
+          detail: `${label} accepts key "${options.keyName}" (${options.algorithm}) and serves zone ${zone}`,
+        };
       }
-      if (rcode === RCODE.NOERROR || rcode === RCODE.NXDOMAIN) return { ok: false, cause: "refused", detail: `${label} accepts the key but does not serve zone ${zone} (no SOA record for it)` };
-      return { ok: false, cause: "refused", detail: `${label} accepts the key but answers ${rcodeName(rcode)} for zone ${zone}: it is not authoritative for it` };
+      if (rcode === RCODE.NOERROR || rcode === RCODE.NXDOMAIN)
+        return {
+          ok: false,
+          cause: "refused",
+          detail: `${label} accepts the key but does not serve zone ${zone} (no SOA record for it)`,
+        };
+      return {
+        ok: false,
+        cause: "refused",
+        detail: `${label} accepts the key but answers ${rcodeName(rcode)} for zone ${zone}: it is not authoritative for it`,
+      };
     },
 
     async findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>> {
       const given = configured === undefined ? options.zone : normaliseName(configured);
       if (given !== undefined && !zoneHolds(given, hostname)) {
-        return fail(`${label}: zone ${given} does not hold ${hostname}; correct the zone option or config.zone_id`, "refused", true);
+        return fail(
+          `${label}: zone ${given} does not hold ${hostname}; correct the zone option or config.zone_id`,
+          "refused",
+          true,
+        );
       }
       const zone = (name: string): Step<Zone> => ({ ok: true, value: { id: name, name } });
       // Asked before every write, even with a zone given: BIND and Knot accept an update of a name
@@ -207,13 +322,24 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       if (!answer.ok) return answer;
       const problem = queryFailure(answer.message, hostname) ?? referral(answer.message, hostname);
       // A server that answers no queries from ddnsd (allow-query) may still take its updates: a zone given stands.
-      if (problem) return given !== undefined && problem.cause === "refused" && !problem.stopRetrying ? zone(given) : problem;
+      if (problem)
+        return given !== undefined && problem.cause === "refused" && !problem.stopRetrying ? zone(given) : problem;
       const soa = [...answer.message.answers, ...answer.message.authorities].find(
         (record) => record.type === TYPE.SOA && candidateZones(hostname).includes(record.name),
       );
-      if (!soa) return given !== undefined ? zone(given) : fail(`${label}: found no zone that holds ${hostname} (its answer names no SOA record); set the zone option`, "refused");
+      if (!soa)
+        return given !== undefined
+          ? zone(given)
+          : fail(
+              `${label}: found no zone that holds ${hostname} (its answer names no SOA record); set the zone option`,
+              "refused",
+            );
       if (options.zone !== undefined && soa.name !== options.zone) {
-        return fail(`${label}: serves ${hostname} in zone ${soa.name}, not in ${options.zone}; correct the zone option (or leave it empty)`, "refused", true);
+        return fail(
+          `${label}: serves ${hostname} in zone ${soa.name}, not in ${options.zone}; correct the zone option (or leave it empty)`,
+          "refused",
+          true,
+        );
       }
       // A config.zone_id saved before the name's zone changed (a sub-zone delegated since) gives way to the server's answer.
       return zone(soa.name);
@@ -226,7 +352,11 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       if (problem) return problem;
       const owned = answer.message.answers.filter((record) => record.name === hostname);
       if (owned.some((record) => record.type === TYPE.CNAME)) {
-        return fail(`${label}: ${hostname} is an alias (CNAME), which cannot also hold an ${type} record; use the name it points to`, "refused", true);
+        return fail(
+          `${label}: ${hostname} is an alias (CNAME), which cannot also hold an ${type} record; use the name it points to`,
+          "refused",
+          true,
+        );
       }
       const records = owned.filter((record) => record.type === TYPE[type] && record.class === CLASS.IN);
       if (records.length === 0) return { ok: true, value: null };
@@ -237,18 +367,42 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       return { ok: true, value: { id: hostname, values, ttl: Math.min(...records.map((record) => record.ttl)) } };
     },
 
-    updateRecordSet(zone: Zone, hostname: string, type: RecordType, current: RecordSet, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
-      return replace(zone.name ?? zone.id, hostname, type, current, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL);
+    updateRecordSet(
+      zone: Zone,
+      hostname: string,
+      type: RecordType,
+      current: RecordSet,
+      address: string,
+      settings: DesiredSettings,
+    ): Promise<Step<RecordSet>> {
+      return replace(
+        zone.name ?? zone.id,
+        hostname,
+        type,
+        current,
+        address,
+        settings.ttl ?? current.ttl ?? DEFAULT_TTL,
+      );
     },
 
-    createRecordSet(zone: Zone, hostname: string, type: RecordType, address: string, settings: DesiredSettings): Promise<Step<RecordSet>> {
+    createRecordSet(
+      zone: Zone,
+      hostname: string,
+      type: RecordType,
+      address: string,
+      settings: DesiredSettings,
+    ): Promise<Step<RecordSet>> {
       return replace(zone.name ?? zone.id, hostname, type, null, address, settings.ttl ?? DEFAULT_TTL);
     },
   };
 }
 
 /** The client's options from a provider's stored credentials and options (validated by the rules already). */
-export function rfc2136Options(credentials: Record<string, string>, stored: Record<string, unknown>, timeoutMs: number): Rfc2136Options {
+export function rfc2136Options(
+  credentials: Record<string, string>,
+  stored: Record<string, unknown>,
+  timeoutMs: number,
+): Rfc2136Options {
   const server = parseServer(String(stored.server ?? ""));
   const algorithm = String(stored.tsig_algorithm ?? TSIG_ALGORITHMS[0]);
   return {
@@ -286,7 +440,7 @@ export const rfc2136 = defineService({
     {
       key: "tsig_key_name",
       label: "TSIG key name",
-      help: "The key's name as the server knows it (BIND `key \"ddnsd-key\"`, Knot `key: - id: ddnsd-key`).",
+      help: 'The key\'s name as the server knows it (BIND `key "ddnsd-key"`, Knot `key: - id: ddnsd-key`).',
       kind: "text",
       required: true,
       validate: dnsNameProblem,
@@ -316,5 +470,6 @@ export const rfc2136 = defineService({
   canVerify: true,
   nameServer: (options) => (typeof options.server === "string" ? options.server : null),
   // The server is the user's own: nothing to pace beyond one update per change.
-  createClient: (credentials, options, context) => zoneClient(createRfc2136Api(rfc2136Options(credentials, options, context.timeoutMs))),
+  createClient: (credentials, options, context) =>
+    zoneClient(createRfc2136Api(rfc2136Options(credentials, options, context.timeoutMs))),
 });

@@ -25,14 +25,14 @@
 // ChangeResourceRecordSets, GetHostedZoneCount, Common Errors); DeveloperGuide "throttling-api-requests",
 // "DNSDomainNameFormat" (octal escapes); qdm12/ddns-updater providers/route53/{api,provider,signer}.go.
 
-import { exchange, failed, unreadableAnswer } from "../http";
-import type { Step, StepFailure } from "../provider";
-import { zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
-import { signRequest } from "../signing/sigv4";
-import { type XmlElement, child, childrenNamed, escapeXml, parseXml, textAt } from "../protocols/xml";
-import { candidateZones, noZoneMessage } from "../zones";
 import { plural } from "../../util/plural";
+import { exchange, failed, unreadableAnswer } from "../http";
+import { child, childrenNamed, escapeXml, parseXml, textAt, type XmlElement } from "../protocols/xml";
+import type { Step, StepFailure } from "../provider";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService } from "../service";
+import { signRequest } from "../signing/sigv4";
+import { candidateZones, noZoneMessage } from "../zones";
 
 const SERVICE = "Route 53";
 const SIGNING_SCOPE = { region: "us-east-1", service: "route53" };
@@ -42,7 +42,12 @@ const NEW_RECORD_TTL = 300;
 /** Zones of one name (a public zone and its private twins) seen in one answer. */
 const ZONES_PER_NAME = 10;
 /** Answers after which only new keys or permissions help. */
-const CREDENTIAL_ERROR_CODES = new Set(["InvalidClientTokenId", "SignatureDoesNotMatch", "AccessDenied", "OptInRequired"]);
+const CREDENTIAL_ERROR_CODES = new Set([
+  "InvalidClientTokenId",
+  "SignatureDoesNotMatch",
+  "AccessDenied",
+  "OptInRequired",
+]);
 /** "Slow down": the account's request rate, or a change to the zone still being applied. */
 const SLOW_DOWN_CODES = new Set(["Throttling", "PriorRequestNotComplete"]);
 
@@ -77,7 +82,12 @@ export function createRoute53Api(
       { accessKeyId: credentials.access_key_id, secretAccessKey: credentials.secret_access_key },
       SIGNING_SCOPE,
     );
-    const answer = await exchange(context.fetch, url.toString(), { method, headers: { ...headers, "user-agent": context.userAgent }, body }, context.timeoutMs);
+    const answer = await exchange(
+      context.fetch,
+      url.toString(),
+      { method, headers: { ...headers, "user-agent": context.userAgent }, body },
+      context.timeoutMs,
+    );
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const root = parseXml(answer.text);
     if (!root) return failed(`${SERVICE}: ${unreadableAnswer(answer.status, answer.text)}`, { cause: "unreachable" });
@@ -86,13 +96,26 @@ export function createRoute53Api(
     // `<ErrorResponse><Error><Code/><Message/>`, or for a refused change batch
     // `<InvalidChangeBatch><Messages><Message/>…` with the code as the root's name.
     const code = textAt(root, "Error", "Code") ?? (root.name === "ErrorResponse" ? "" : root.name);
-    const messages = root.name === "InvalidChangeBatch"
-      ? childrenNamed(child(root, "Messages"), "Message").map((m) => m.text.trim())
-      : [textAt(root, "Error", "Message") ?? ""];
+    const messages =
+      root.name === "InvalidChangeBatch"
+        ? childrenNamed(child(root, "Messages"), "Message").map((m) => m.text.trim())
+        : [textAt(root, "Error", "Message") ?? ""];
     const text = messages.filter(Boolean).join("; ") || "request failed";
     const credentialsRefused = CREDENTIAL_ERROR_CODES.has(code);
-    const cause = credentialsRefused ? "credentials" : SLOW_DOWN_CODES.has(code) ? "throttled" : answer.status >= 500 ? "unreachable" : "refused";
-    return { ...failed(`${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`, { cause, stopRetrying: credentialsRefused }), code };
+    const cause = credentialsRefused
+      ? "credentials"
+      : SLOW_DOWN_CODES.has(code)
+        ? "throttled"
+        : answer.status >= 500
+          ? "unreachable"
+          : "refused";
+    return {
+      ...failed(`${SERVICE}: ${text} (${code ? `${code}, ` : ""}HTTP ${answer.status})`, {
+        cause,
+        stopRetrying: credentialsRefused,
+      }),
+      code,
+    };
   }
 
   /** One request, retried (bounded, with exponential backoff) only while Route 53 says "Throttling". */
@@ -111,7 +134,11 @@ export function createRoute53Api(
     return { ok: true, value: dnsName(textAt(zone.root, "HostedZone", "Name")) };
   }
 
-  async function change(zoneId: string, action: "UPSERT" | "CREATE", set: Written & { type: string; ttl: number; value: string }): Promise<Step<RecordSet>> {
+  async function change(
+    zoneId: string,
+    action: "UPSERT" | "CREATE",
+    set: Written & { type: string; ttl: number; value: string },
+  ): Promise<Step<RecordSet>> {
     const healthCheck = set.healthCheckId ? `<HealthCheckId>${escapeXml(set.healthCheckId)}</HealthCheckId>` : "";
     const body =
       `<?xml version="1.0" encoding="UTF-8"?>\n` +
@@ -123,8 +150,15 @@ export function createRoute53Api(
     if (!changed.ok) return changed;
     const changeId = textAt(changed.root, "ChangeInfo", "Id")?.replace(/^\/change\//, "") ?? "(no id)";
     const status = textAt(changed.root, "ChangeInfo", "Status")?.toLowerCase() ?? "submitted";
-    const written: Written = { name: set.name, healthCheckId: set.healthCheckId, change: `change ${changeId} ${status}` };
-    return { ok: true, value: { id: `${dnsName(set.name)}./${set.type}`, values: [set.value], ttl: set.ttl, raw: written } };
+    const written: Written = {
+      name: set.name,
+      healthCheckId: set.healthCheckId,
+      change: `change ${changeId} ${status}`,
+    };
+    return {
+      ok: true,
+      value: { id: `${dnsName(set.name)}./${set.type}`, values: [set.value], ttl: set.ttl, raw: written },
+    };
   }
 
   return {
@@ -136,7 +170,9 @@ export function createRoute53Api(
       const count = Number(textAt(answer.root, "HostedZoneCount"));
       return {
         ok: true,
-        detail: Number.isInteger(count) ? `Access key accepted (${plural(count, "hosted zone")})` : "Access key accepted",
+        detail: Number.isInteger(count)
+          ? `Access key accepted (${plural(count, "hosted zone")})`
+          : "Access key accepted",
       };
     },
 
@@ -177,7 +213,10 @@ export function createRoute53Api(
         );
       }
       const ttl = Number(textAt(set, "TTL"));
-      const written: Written = { name: textAt(set, "Name") ?? `${hostname}.`, healthCheckId: textAt(set, "HealthCheckId") };
+      const written: Written = {
+        name: textAt(set, "Name") ?? `${hostname}.`,
+        healthCheckId: textAt(set, "HealthCheckId"),
+      };
       return {
         ok: true,
         value: {
@@ -192,12 +231,22 @@ export function createRoute53Api(
     updateRecordSet(zone, _hostname, type, current, address, settings) {
       const kept = current.raw as Written;
       // The TTL read (and a health check) are sent back: UPSERT replaces the whole set.
-      return change(zone.id, "UPSERT", { ...kept, type, ttl: settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, value: address });
+      return change(zone.id, "UPSERT", {
+        ...kept,
+        type,
+        ttl: settings.ttl ?? current.ttl ?? NEW_RECORD_TTL,
+        value: address,
+      });
     },
 
     // CREATE fails rather than overwrite a set someone else created in the meantime.
     createRecordSet(zone, hostname, type, address, settings) {
-      return change(zone.id, "CREATE", { name: `${hostname}.`, type, ttl: settings.ttl ?? NEW_RECORD_TTL, value: address });
+      return change(zone.id, "CREATE", {
+        name: `${hostname}.`,
+        type,
+        ttl: settings.ttl ?? NEW_RECORD_TTL,
+        value: address,
+      });
     },
 
     describe(set) {
@@ -230,8 +279,7 @@ export const route53 = defineService({
       key: "access_key_id",
       url: "https://console.aws.amazon.com/iam/home#/users",
       label: "Access key ID",
-      help:
-        "In the AWS console open IAM → Users → Create user (no console access), attach an inline policy allowing route53:GetHostedZoneCount, route53:ListHostedZonesByName and route53:GetHostedZone on \"*\", and route53:ListResourceRecordSets and route53:ChangeResourceRecordSets on arn:aws:route53:::hostedzone/<your zone id>; then Security credentials → Create access key (\"Application running outside AWS\"). The key id (AKIA…) is not a secret.",
+      help: 'In the AWS console open IAM → Users → Create user (no console access), attach an inline policy allowing route53:GetHostedZoneCount, route53:ListHostedZonesByName and route53:GetHostedZone on "*", and route53:ListResourceRecordSets and route53:ChangeResourceRecordSets on arn:aws:route53:::hostedzone/<your zone id>; then Security credentials → Create access key ("Application running outside AWS"). The key id (AKIA…) is not a secret.',
       secret: false,
     },
     {
@@ -250,6 +298,9 @@ export const route53 = defineService({
   rateLimits: [{ requests: 4, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
     zoneClient(
-      createRoute53Api({ access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" }, context),
+      createRoute53Api(
+        { access_key_id: credentials.access_key_id ?? "", secret_access_key: credentials.secret_access_key ?? "" },
+        context,
+      ),
     ),
 });

@@ -20,7 +20,7 @@
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Scaleway";
@@ -42,7 +42,12 @@ const DYNAMIC_CONFIGS: Record<string, string> = {
 
 export function createScalewayApi(credentials: { secret_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { "X-Auth-Token": credentials.secret_key }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { "X-Auth-Token": credentials.secret_key }, body },
+      readError,
+    );
   }
 
   const recordsPath = (zone: string) => `/dns-zones/${encodeURIComponent(zone)}/records`;
@@ -50,14 +55,21 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
   async function listZones(): Promise<Step<string[]>> {
     const names: string[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const listed = await call("GET", `/dns-zones?${new URLSearchParams({ domain: "", page: String(page), page_size: String(PAGE_SIZE) })}`);
+      const listed = await call(
+        "GET",
+        `/dns-zones?${new URLSearchParams({ domain: "", page: String(page), page_size: String(PAGE_SIZE) })}`,
+      );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const zones = Array.isArray(body.dns_zones) ? body.dns_zones.filter(isObject) : [];
       // A zone is its domain, or a sub-zone of it: `subdomain` + `domain`.
       for (const zone of zones) {
         if (typeof zone.domain !== "string") continue;
-        names.push(typeof zone.subdomain === "string" && zone.subdomain !== "" ? `${zone.subdomain}.${zone.domain}` : zone.domain);
+        names.push(
+          typeof zone.subdomain === "string" && zone.subdomain !== ""
+            ? `${zone.subdomain}.${zone.domain}`
+            : zone.domain,
+        );
       }
       const total = typeof body.total_count === "number" ? body.total_count : names.length;
       if (zones.length === 0 || names.length >= total) break;
@@ -68,14 +80,23 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
   function recordSet(records: Record<string, unknown>[]): RecordSet | null {
     if (records.length === 0) return null;
     const [first] = records as [Record<string, unknown>];
-    return { id: String(first.id ?? ""), values: records.map((r) => String(r.data)), ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}), raw: first };
+    return {
+      id: String(first.id ?? ""),
+      values: records.map((r) => String(r.data)),
+      ...(typeof first.ttl === "number" ? { ttl: first.ttl } : {}),
+      raw: first,
+    };
   }
 
   /** The record the PATCH answered with, or the one it was sent. */
   function written(answer: Step<JsonAnswer>, sent: Record<string, unknown>): Step<RecordSet> {
     if (!answer.ok) return answer;
     const body = isObject(answer.value.body) ? answer.value.body : {};
-    const records = Array.isArray(body.records) ? body.records.filter(isObject).filter((r) => r.name === sent.name && r.type === sent.type && r.data === sent.data) : [];
+    const records = Array.isArray(body.records)
+      ? body.records
+          .filter(isObject)
+          .filter((r) => r.name === sent.name && r.type === sent.type && r.data === sent.data)
+      : [];
     return { ok: true, value: recordSet(records.length > 0 ? records.slice(0, 1) : [sent])! };
   }
 
@@ -111,7 +132,10 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
       const dynamic = records.flatMap((r) => Object.keys(DYNAMIC_CONFIGS).filter((config) => isObject(r[config])));
       if (dynamic.length > 0) {
         const kind = DYNAMIC_CONFIGS[dynamic[0]!];
-        return failed(`${SERVICE}: ${hostname} ${type} is a ${kind} record whose addresses live in its ${kind} configuration; ddnsd changes only a plain record, so nothing was written`, { cause: "refused" });
+        return failed(
+          `${SERVICE}: ${hostname} ${type} is a ${kind} record whose addresses live in its ${kind} configuration; ddnsd changes only a plain record, so nothing was written`,
+          { cause: "refused" },
+        );
       }
       return { ok: true, value: recordSet(records) };
     },
@@ -121,18 +145,48 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
       const name = relativeName(hostname, zone.name!);
       const record = recordFields(name, type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, read);
       const change = { set: { id_fields: { name, type, data: current.values[0] }, records: [record] } };
-      return written(staleOn404(await call("PATCH", recordsPath(zone.id), { changes: [change], return_all_records: false, disallow_new_zone_creation: true })), record);
+      return written(
+        staleOn404(
+          await call("PATCH", recordsPath(zone.id), {
+            changes: [change],
+            return_all_records: false,
+            disallow_new_zone_creation: true,
+          }),
+        ),
+        record,
+      );
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const record = recordFields(relativeName(hostname, zone.name!), type, address, settings.ttl ?? NEW_RECORD_TTL, {});
-      return written(staleOn404(await call("PATCH", recordsPath(zone.id), { changes: [{ add: { records: [record] } }], return_all_records: false, disallow_new_zone_creation: true })), record);
+      const record = recordFields(
+        relativeName(hostname, zone.name!),
+        type,
+        address,
+        settings.ttl ?? NEW_RECORD_TTL,
+        {},
+      );
+      return written(
+        staleOn404(
+          await call("PATCH", recordsPath(zone.id), {
+            changes: [{ add: { records: [record] } }],
+            return_all_records: false,
+            disallow_new_zone_creation: true,
+          }),
+        ),
+        record,
+      );
     },
   };
 }
 
 /** A record as a change sends it: the new data and TTL, and the comment and priority the read one had. */
-function recordFields(name: string, type: RecordType, data: string, ttl: number, read: Record<string, unknown>): Record<string, unknown> {
+function recordFields(
+  name: string,
+  type: RecordType,
+  data: string,
+  ttl: number,
+  read: Record<string, unknown>,
+): Record<string, unknown> {
   return {
     name,
     type,
@@ -150,10 +204,16 @@ function recordFields(name: string, type: RecordType, data: string, ttl: number,
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
   const details = (Array.isArray(body.details) ? body.details.filter(isObject) : [])
-    .map((d) => [d.argument_name, d.help_message ?? d.reason].filter((p) => typeof p === "string" && p !== "").join(": "))
+    .map((d) =>
+      [d.argument_name, d.help_message ?? d.reason].filter((p) => typeof p === "string" && p !== "").join(": "),
+    )
     .filter(Boolean);
   const words = details.length > 0 ? `${body.message}: ${details.join("; ")}` : body.message;
-  return { words, ...(typeof body.type === "string" ? { code: body.type } : {}), ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
+  return {
+    words,
+    ...(typeof body.type === "string" ? { code: body.type } : {}),
+    ...(status === 401 || status === 403 ? { stopRetrying: true } : {}),
+  };
 }
 
 /** Everything ddnsd knows about Scaleway Domains and DNS (docs/services/scaleway.md). */
@@ -168,7 +228,10 @@ export const scaleway = defineService({
       help: "Scaleway console → IAM → Applications → Create application (e.g. ddnsd) with a policy granting only DomainsDNSFullAccess on the project that holds the zone; then its API keys → Generate an API key. Paste the secret key (a UUID, shown once).",
       url: "https://console.scaleway.com/iam/applications",
       secret: true,
-      validate: (value) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.trim()) ? undefined : "must be the secret key: a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), not the access key SCW…"),
+      validate: (value) =>
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.trim())
+          ? undefined
+          : "must be the secret key: a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx), not the access key SCW…",
     },
   ],
   options: [],
@@ -178,5 +241,6 @@ export const scaleway = defineService({
   defaultApiUrl: "https://api.scaleway.com/domain/v2beta1",
   // Scaleway publishes no request rate for the Domains and DNS API; ddnsd keeps to a modest pace.
   rateLimits: [{ requests: 5, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createScalewayApi({ secret_key: (credentials.secret_key ?? "").trim() }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createScalewayApi({ secret_key: (credentials.secret_key ?? "").trim() }, context)),
 });

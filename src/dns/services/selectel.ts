@@ -15,12 +15,22 @@
 // errors `{"error", "description"}`); go-acme/lego providers/dns/selectelv2 (the token, the zone
 // search by `filter`, the exact-name match after the rrset search).
 
-import { exchange, failed, failedAnswer, isObject, parseJson, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import {
+  exchange,
+  failed,
+  failedAnswer,
+  isObject,
+  type JsonAnswer,
+  parseJson,
+  requestJson,
+  type ServiceError,
+  staleOn404,
+} from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { candidateZones, noZoneMessage } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Selectel";
 const SELECTEL_IDENTITY_URL = "https://cloud.api.selcloud.ru/identity/v3";
@@ -40,7 +50,12 @@ interface Credentials {
   project_id: string;
 }
 
-export function createSelectelApi(credentials: Credentials, identityUrl: string, context: ClientContext, now: () => number = Date.now): ZoneApi {
+export function createSelectelApi(
+  credentials: Credentials,
+  identityUrl: string,
+  context: ClientContext,
+  now: () => number = Date.now,
+): ZoneApi {
   let token: { value: string; until: number } | undefined;
 
   async function obtainToken(): Promise<Step<string>> {
@@ -48,7 +63,13 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
       auth: {
         identity: {
           methods: ["password"],
-          password: { user: { name: credentials.username, domain: { name: credentials.account_id }, password: credentials.password } },
+          password: {
+            user: {
+              name: credentials.username,
+              domain: { name: credentials.account_id },
+              password: credentials.password,
+            },
+          },
         },
         scope: { project: { id: credentials.project_id } },
       },
@@ -56,29 +77,45 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
     const answer = await exchange(
       context.fetch,
       `${identityUrl.replace(/\/+$/, "")}/auth/tokens`,
-      { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": context.userAgent }, body: JSON.stringify(body) },
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "User-Agent": context.userAgent },
+        body: JSON.stringify(body),
+      },
       context.timeoutMs,
     );
     if (!answer.ok) return failed(`${SERVICE}: ${answer.reason}`, { cause: answer.cause });
     const given = answer.headers.get("x-subject-token");
     if (answer.status >= 200 && answer.status < 300 && given) {
       const parsed = parseJson(answer.text);
-      const expires = isObject(parsed) && isObject(parsed.token) ? Date.parse(String(parsed.token.expires_at ?? "")) : Number.NaN;
-      token = { value: given, until: Number.isFinite(expires) ? expires - TOKEN_MARGIN_MS : now() + DEFAULT_TOKEN_USE_MS };
+      const expires =
+        isObject(parsed) && isObject(parsed.token) ? Date.parse(String(parsed.token.expires_at ?? "")) : Number.NaN;
+      token = {
+        value: given,
+        until: Number.isFinite(expires) ? expires - TOKEN_MARGIN_MS : now() + DEFAULT_TOKEN_USE_MS,
+      };
       return { ok: true, value: given };
     }
     const parsed = parseJson(answer.text);
     const failure = failedAnswer(SERVICE, answer.status, answer.headers, answer.text, readKeystoneError(parsed));
     // Keystone's 401 (a wrong name, password or account) and 403/404 (no role in, or no such, project) need an edit.
-    return answer.status === 401 || answer.status === 403 || answer.status === 404 ? { ...failure, cause: "credentials", stopRetrying: true } : failure;
+    return answer.status === 401 || answer.status === 403 || answer.status === 404
+      ? { ...failure, cause: "credentials", stopRetrying: true }
+      : failure;
   }
 
   /** A DNS API call with the token: one is obtained when there is none, and once more when the API refuses it (401). */
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     for (let attempt = 0; ; attempt++) {
-      const live = token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
+      const live =
+        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
       if (!live.ok) return live;
-      const answer = await requestJson(context, SERVICE, { method, path, headers: { "X-Auth-Token": live.value }, body }, readError);
+      const answer = await requestJson(
+        context,
+        SERVICE,
+        { method, path, headers: { "X-Auth-Token": live.value }, body },
+        readError,
+      );
       if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
       token = undefined;
     }
@@ -89,7 +126,10 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
     const items: Record<string, unknown>[] = [];
     let offset = 0;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const listed = await call("GET", `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(offset) })}`);
+      const listed = await call(
+        "GET",
+        `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(offset) })}`,
+      );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       items.push(...(Array.isArray(body.result) ? body.result.filter(isObject) : []));
@@ -100,12 +140,20 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
   }
 
   const idOf = (item: Record<string, unknown>) => String(item.id ?? item.uuid ?? "");
-  const bare = (name: unknown) => String(name ?? "").toLowerCase().replace(/\.$/, "");
+  const bare = (name: unknown) =>
+    String(name ?? "")
+      .toLowerCase()
+      .replace(/\.$/, "");
   const rrsetPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/rrset`;
 
   function recordSet(rrset: Record<string, unknown>): RecordSet {
     const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
-    return { id: idOf(rrset), values: records.map((r) => String(r.content)), ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}), raw: rrset };
+    return {
+      id: idOf(rrset),
+      values: records.map((r) => String(r.content)),
+      ...(typeof rrset.ttl === "number" ? { ttl: rrset.ttl } : {}),
+      raw: rrset,
+    };
   }
 
   return {
@@ -115,7 +163,13 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
       const listed = await call("GET", "/zones?limit=1");
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = isObject(listed.value.body) ? listed.value.body.count : undefined;
-      return { ok: true, detail: typeof count === "number" ? `Service user accepted (${plural(count, "zone")} in the project)` : "Service user accepted" };
+      return {
+        ok: true,
+        detail:
+          typeof count === "number"
+            ? `Service user accepted (${plural(count, "zone")} in the project)`
+            : "Service user accepted",
+      };
     },
 
     async findZone(hostname, configured) {
@@ -126,7 +180,17 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
         if (!listed.ok) return listed;
         // The filter matches part of a name: only the zone of exactly this name counts.
         const zone = listed.value.find((z) => bare(z.name) === candidate);
-        if (zone) return { ok: true, value: { id: idOf(zone), name: candidate, ...(zone.disabled === true ? { note: `zone ${candidate} is disabled at Selectel, so the record is not served until it is enabled` } : {}) } };
+        if (zone)
+          return {
+            ok: true,
+            value: {
+              id: idOf(zone),
+              name: candidate,
+              ...(zone.disabled === true
+                ? { note: `zone ${candidate} is disabled at Selectel, so the record is not served until it is enabled` }
+                : {}),
+            },
+          };
       }
       return failed(noZoneMessage(SERVICE, hostname, "this project"), { cause: "refused" });
     },
@@ -160,10 +224,16 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const post = await call("POST", rrsetPath(zone.id), { name: `${hostname}.`, type, ttl, records: [{ content: address, disabled: false }] });
+      const post = await call("POST", rrsetPath(zone.id), {
+        name: `${hostname}.`,
+        type,
+        ttl,
+        records: [{ content: address, disabled: false }],
+      });
       if (!post.ok) return staleOn404(post);
       const created = isObject(post.value.body) ? post.value.body : {};
-      if (idOf(created) === "") return failed(`${SERVICE}: the created record set came back without an id`, { cause: "unreachable" });
+      if (idOf(created) === "")
+        return failed(`${SERVICE}: the created record set came back without an id`, { cause: "unreachable" });
       return { ok: true, value: recordSet(created) };
     },
   };
@@ -172,7 +242,12 @@ export function createSelectelApi(credentials: Credentials, identityUrl: string,
 /** Keystone's error body: `{"error": {"code", "title", "message"}}`. */
 function readKeystoneError(body: unknown): ServiceError | undefined {
   if (!isObject(body) || !isObject(body.error)) return undefined;
-  const words = typeof body.error.message === "string" ? body.error.message : typeof body.error.title === "string" ? body.error.title : undefined;
+  const words =
+    typeof body.error.message === "string"
+      ? body.error.message
+      : typeof body.error.title === "string"
+        ? body.error.title
+        : undefined;
   return words === undefined ? undefined : { words };
 }
 
@@ -183,15 +258,22 @@ function readKeystoneError(body: unknown): ServiceError | undefined {
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.error !== "string") return undefined;
   const described = typeof body.description === "string" && body.description !== "" ? body.description : undefined;
-  const words = [described ?? body.error, typeof body.location === "string" ? `(${body.location})` : ""].filter(Boolean).join(" ");
-  return { words, ...(described === undefined ? {} : { code: body.error }), ...(status === 403 ? { stopRetrying: true } : {}) };
+  const words = [described ?? body.error, typeof body.location === "string" ? `(${body.location})` : ""]
+    .filter(Boolean)
+    .join(" ");
+  return {
+    words,
+    ...(described === undefined ? {} : { code: body.error }),
+    ...(status === 403 ? { stopRetrying: true } : {}),
+  };
 }
 
 /** Everything ddnsd knows about Selectel's DNS hosting (docs/services/selectel.md). */
 export const selectel = defineService({
   type: "selectel",
   label: "Selectel DNS",
-  summary: "Zones in Selectel's DNS hosting (API v2), through a service user's Keystone token scoped to the zones' project.",
+  summary:
+    "Zones in Selectel's DNS hosting (API v2), through a service user's Keystone token scoped to the zones' project.",
   credentials: [
     {
       key: "account_id",
@@ -205,7 +287,7 @@ export const selectel = defineService({
       label: "Service user name",
       help:
         "In the control panel, Identity and access management → Service users → Add: a service user for ddnsd alone with the role " +
-        "\"member\" in the one project that holds the zones (no account-wide role).",
+        '"member" in the one project that holds the zones (no account-wide role).',
       secret: false,
     },
     { key: "password", label: "Service user password", help: "The password given to that service user.", secret: true },

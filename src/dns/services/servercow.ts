@@ -17,11 +17,11 @@
 // qdm12/ddns-updater providers/servercow (POST body, `"message": "ok"`); acme.sh dns_servercow
 // (the `no such domain in user context` answer it uses to find the domain).
 
-import { failed, isObject, requestJson, type JsonAnswer, type ServiceError } from "../http";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
-import { namedZone, zoneClient, type RecordSet, type ZoneApi } from "../reconcile";
-import { cannotCheck, defineService, type ClientContext } from "../service";
+import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Servercow";
@@ -30,7 +30,8 @@ const NEW_RECORD_TTL = 300;
 /** What Servercow answers for a domain that is not in the account. */
 const NO_SUCH_DOMAIN = "no such domain in user context";
 /** Servercow has no request that only checks credentials: every one names a domain. */
-const CANNOT_VERIFY = "Servercow's API cannot check credentials without a domain to look at; the first update checks them";
+const CANNOT_VERIFY =
+  "Servercow's API cannot check credentials without a domain to look at; the first update checks them";
 /**
  * Servercow publishes no wording for refused credentials (its API answers in English, its control
  * panel also in German): an error naming a login, a user, a password, access or permission is taken
@@ -55,23 +56,42 @@ function serviceError(words: string, status: number): StepFailure & { noSuchDoma
 
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.error !== "string" || body.error === "") return undefined;
-  return { words: body.error, ...(status === 401 || status === 403 || CREDENTIALS_WORDS.test(body.error) ? { stopRetrying: true, cause: "credentials" as const } : {}) };
+  return {
+    words: body.error,
+    ...(status === 401 || status === 403 || CREDENTIALS_WORDS.test(body.error)
+      ? { stopRetrying: true, cause: "credentials" as const }
+      : {}),
+  };
 }
 
-export function createServercowApi(credentials: { username: string; password: string }, context: ClientContext): ZoneApi {
+export function createServercowApi(
+  credentials: { username: string; password: string },
+  context: ClientContext,
+): ZoneApi {
   const headers = { "X-Auth-Username": credentials.username, "X-Auth-Password": credentials.password };
 
   /** One request; a 200 whose body is `{"error"}` is the failure it names. */
-  async function call(method: string, domain: string, body?: unknown): Promise<Step<JsonAnswer> | (StepFailure & { noSuchDomain: boolean })> {
-    const answer = await requestJson(context, SERVICE, { method, path: `/${encodeURIComponent(domain)}`, headers, body }, readError);
-    if (answer.ok && isObject(answer.value.body) && typeof answer.value.body.error === "string") return serviceError(answer.value.body.error, answer.value.status);
+  async function call(
+    method: string,
+    domain: string,
+    body?: unknown,
+  ): Promise<Step<JsonAnswer> | (StepFailure & { noSuchDomain: boolean })> {
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method, path: `/${encodeURIComponent(domain)}`, headers, body },
+      readError,
+    );
+    if (answer.ok && isObject(answer.value.body) && typeof answer.value.body.error === "string")
+      return serviceError(answer.value.body.error, answer.value.status);
     return answer;
   }
 
   async function listRecords(domain: string): Promise<Step<Row[]> | (StepFailure & { noSuchDomain: boolean })> {
     const listed = await call("GET", domain);
     if (!listed.ok) return listed;
-    if (!Array.isArray(listed.value.body)) return failed(`${SERVICE}: the records of ${domain} came back in an unknown shape`, { cause: "unreachable" });
+    if (!Array.isArray(listed.value.body))
+      return failed(`${SERVICE}: the records of ${domain} came back in an unknown shape`, { cause: "unreachable" });
     return { ok: true, value: listed.value.body.filter(isObject) };
   }
 
@@ -79,14 +99,18 @@ export function createServercowApi(credentials: { username: string; password: st
   let foundListing: { zone: string; records: Row[] } | undefined;
 
   const setId = (name: string, type: string) => `${name === "" ? "@" : name}/${type}`;
-  const contents = (content: unknown) => (Array.isArray(content) ? content.map(String) : content === undefined || content === null ? [] : [String(content)]);
+  const contents = (content: unknown) =>
+    Array.isArray(content) ? content.map(String) : content === undefined || content === null ? [] : [String(content)];
 
   /** POSTs the name and type with one address; Servercow replaces whatever that set held. */
   async function put(zone: string, name: string, type: string, address: string, ttl: number): Promise<Step<RecordSet>> {
     const posted = await call("POST", zone, { type, name, content: address, ttl });
     if (!posted.ok) return posted;
     const body = isObject(posted.value.body) ? posted.value.body : {};
-    if (body.message !== "ok") return failed(`${SERVICE}: the write was not confirmed (${JSON.stringify(posted.value.body)})`, { cause: "unreachable" });
+    if (body.message !== "ok")
+      return failed(`${SERVICE}: the write was not confirmed (${JSON.stringify(posted.value.body)})`, {
+        cause: "unreachable",
+      });
     return { ok: true, value: { id: setId(name, type), values: [address], ttl } };
   }
 
@@ -122,7 +146,8 @@ export function createServercowApi(credentials: { username: string; password: st
       else {
         const listed = await listRecords(zone.id);
         // A domain that left the account: look it up afresh.
-        if (!listed.ok) return "noSuchDomain" in listed && listed.noSuchDomain ? { ...listed, staleZone: true } : listed;
+        if (!listed.ok)
+          return "noSuchDomain" in listed && listed.noSuchDomain ? { ...listed, staleZone: true } : listed;
         records = listed.value;
       }
       foundListing = undefined;
@@ -130,12 +155,25 @@ export function createServercowApi(credentials: { username: string; password: st
       const matching = records.filter((r) => r.type === type && String(r.name ?? "").toLowerCase() === name);
       if (matching.length === 0) return { ok: true, value: null };
       const ttl = matching.find((r) => typeof r.ttl === "number")?.ttl as number | undefined;
-      return { ok: true, value: { id: setId(name, type), values: matching.flatMap((r) => contents(r.content)), ...(ttl === undefined ? {} : { ttl }) } };
+      return {
+        ok: true,
+        value: {
+          id: setId(name, type),
+          values: matching.flatMap((r) => contents(r.content)),
+          ...(ttl === undefined ? {} : { ttl }),
+        },
+      };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       // The POST replaces the set with what it is sent: the TTL read goes back with the new address.
-      return put(zone.id, relativeName(hostname, zone.id), type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL);
+      return put(
+        zone.id,
+        relativeName(hostname, zone.id),
+        type,
+        address,
+        settings.ttl ?? current.ttl ?? NEW_RECORD_TTL,
+      );
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
@@ -171,5 +209,7 @@ export const servercow = defineService({
   defaultApiUrl: "https://api.servercow.de/dns/v1/domains",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) =>
-    zoneClient(createServercowApi({ username: credentials.username ?? "", password: credentials.password ?? "" }, context)),
+    zoneClient(
+      createServercowApi({ username: credentials.username ?? "", password: credentials.password ?? "" }, context),
+    ),
 });

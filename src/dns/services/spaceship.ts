@@ -20,12 +20,12 @@
 // then add, `take` 500, `group`); namecheap/terraform-provider-spaceship internal/client/dns.go and
 // docs/resources/dns_record.md (paging by `total`, TTL 60–3600, no in-place update, 429 Retry-After).
 
+import { plural } from "../../util/plural";
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName, sameAddress } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Spaceship";
 /** The most records Spaceship gives in one page of a domain's records. */
@@ -48,7 +48,10 @@ interface SpaceshipRecord {
   group?: string;
 }
 
-export function createSpaceshipApi(credentials: { api_key: string; api_secret: string }, context: ClientContext): ZoneApi {
+export function createSpaceshipApi(
+  credentials: { api_key: string; api_secret: string },
+  context: ClientContext,
+): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     return requestJson(
       context,
@@ -62,7 +65,10 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
   async function listAll(path: string, perPage: number): Promise<Step<Record<string, unknown>[]>> {
     const items: Record<string, unknown>[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
-      const listed = await call("GET", `${path}?${new URLSearchParams({ take: String(perPage), skip: String(items.length) })}`);
+      const listed = await call(
+        "GET",
+        `${path}?${new URLSearchParams({ take: String(perPage), skip: String(items.length) })}`,
+      );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const found = Array.isArray(body.items) ? body.items.filter(isObject) : [];
@@ -80,7 +86,12 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
 
   function recordSet(name: string, type: string, records: SpaceshipRecord[]): RecordSet {
     const ttl = records[0]?.ttl;
-    return { id: `${name}/${type}`, values: records.map((r) => r.address), ...(ttl === undefined ? {} : { ttl }), raw: records };
+    return {
+      id: `${name}/${type}`,
+      values: records.map((r) => r.address),
+      ...(ttl === undefined ? {} : { ttl }),
+      raw: records,
+    };
   }
 
   return {
@@ -91,7 +102,10 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
       const answer = await call("GET", `/v1/domains?${new URLSearchParams({ take: "1", skip: "0" })}`);
       if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
       const total = isObject(answer.value.body) ? answer.value.body.total : undefined;
-      return { ok: true, detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted" };
+      return {
+        ok: true,
+        detail: typeof total === "number" ? `API key accepted (${plural(total, "domain")})` : "API key accepted",
+      };
     },
 
     async listZones() {
@@ -121,13 +135,19 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
       const old = (current.raw as SpaceshipRecord[] | undefined)?.[0];
       if (!old) return failed(`${SERVICE}: the record to replace was not read`, { cause: "refused" });
       if (old.group !== undefined && old.group !== CUSTOM_GROUP) {
-        return failed(`${SERVICE}: ${hostname} ${type} belongs to Spaceship's ${old.group} feature, so ddnsd leaves it alone; change it at Spaceship or use another name`, {
-          cause: "refused",
-          stopRetrying: true,
-        });
+        return failed(
+          `${SERVICE}: ${hostname} ${type} belongs to Spaceship's ${old.group} feature, so ddnsd leaves it alone; change it at Spaceship or use another name`,
+          {
+            cause: "refused",
+            stopRetrying: true,
+          },
+        );
       }
       const ttl = settings.ttl ?? old.ttl ?? NEW_RECORD_TTL;
-      const added = await call("PUT", recordsPath(zone.id), { force: false, items: [{ type, name: old.name, address, ttl }] });
+      const added = await call("PUT", recordsPath(zone.id), {
+        force: false,
+        items: [{ type, name: old.name, address, ttl }],
+      });
       if (!added.ok) return added;
       // Only the TTL changed: Spaceship changed that record in place, and there is nothing to delete.
       if (sameAddress(old.address, address)) return { ok: true, value: recordSet(old.name, type, [{ ...old, ttl }]) };
@@ -158,7 +178,11 @@ export function createSpaceshipApi(credentials: { api_key: string; api_secret: s
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.detail !== "string") return undefined;
   const fields = Array.isArray(body.data)
-    ? body.data.filter(isObject).map((d) => [typeof d.field === "string" && d.field !== "" ? `${d.field}: ` : "", String(d.details ?? "")].join(""))
+    ? body.data
+        .filter(isObject)
+        .map((d) =>
+          [typeof d.field === "string" && d.field !== "" ? `${d.field}: ` : "", String(d.details ?? "")].join(""),
+        )
     : [];
   const words = [body.detail, ...fields].filter((w) => w !== "").join("; ") || "request failed";
   return { words, ...(status === 401 || status === 403 ? { stopRetrying: true } : {}) };
@@ -194,5 +218,7 @@ export const spaceship = defineService({
   // Spaceship allows 300 requests per user (and per domain for DNS records) in 300 seconds; ddnsd stays at 250.
   rateLimits: [{ requests: 250, perSeconds: 300 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createSpaceshipApi({ api_key: credentials.api_key ?? "", api_secret: credentials.api_secret ?? "" }, context)),
+    zoneClient(
+      createSpaceshipApi({ api_key: credentials.api_key ?? "", api_secret: credentials.api_secret ?? "" }, context),
+    ),
 });

@@ -21,13 +21,13 @@
 // DescribeRecordList, ModifyRecord, CreateRecord, error codes); jeessy2/ddns-go dns/tencent_cloud.go;
 // TencentCloud/tencentcloud-sdk-go dnspod/v20210323 (models and error codes).
 
+import { plural } from "../../util/plural";
 import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { tc3Authorization } from "../signing/tc3";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Tencent Cloud DNSPod";
 const API_VERSION = "2021-03-23";
@@ -52,11 +52,17 @@ interface Kept {
   remark?: string;
 }
 
-export function createTencentCloudApi(credentials: { secret_id: string; secret_key: string }, context: ClientContext): ZoneApi {
+export function createTencentCloudApi(
+  credentials: { secret_id: string; secret_key: string },
+  context: ClientContext,
+): ZoneApi {
   const host = new URL(context.baseUrl).host;
 
   /** One action: its `Response` object, or the failure its `Response.Error` names. */
-  async function call(action: string, body: Record<string, unknown>): Promise<Step<Record<string, unknown>> & { code?: string }> {
+  async function call(
+    action: string,
+    body: Record<string, unknown>,
+  ): Promise<Step<Record<string, unknown>> & { code?: string }> {
     const timestamp = Math.floor(Date.now() / 1000);
     const authorization = tc3Authorization(
       { method: "POST", host, contentType: "application/json", query: "", payload: JSON.stringify(body) },
@@ -71,12 +77,20 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
       "X-TC-Timestamp": String(timestamp),
       "X-TC-Language": "en-US",
     };
-    const answer: Step<JsonAnswer> = await requestJson(context, SERVICE, { method: "POST", path: "/", headers, body }, readError);
+    const answer: Step<JsonAnswer> = await requestJson(
+      context,
+      SERVICE,
+      { method: "POST", path: "/", headers, body },
+      readError,
+    );
     if (!answer.ok) return answer;
-    const response = isObject(answer.value.body) && isObject(answer.value.body.Response) ? answer.value.body.Response : undefined;
-    if (response === undefined) return failed(`${SERVICE}: an answer without a Response (HTTP ${answer.value.status})`, { cause: "unreachable" });
+    const response =
+      isObject(answer.value.body) && isObject(answer.value.body.Response) ? answer.value.body.Response : undefined;
+    if (response === undefined)
+      return failed(`${SERVICE}: an answer without a Response (HTTP ${answer.value.status})`, { cause: "unreachable" });
     const error = readError(answer.value.body);
-    if (error !== undefined) return { ...failedAnswer(SERVICE, answer.value.status, answer.value.headers, "", error), code: error.code };
+    if (error !== undefined)
+      return { ...failedAnswer(SERVICE, answer.value.status, answer.value.headers, "", error), code: error.code };
     return { ok: true, value: response };
   }
 
@@ -96,7 +110,10 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
       const listed = await listDomains(1, 0);
       if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
       const count = listed.value.total;
-      return { ok: true, detail: Number.isInteger(count) ? `Secret key accepted (${plural(count, "domain")})` : "Secret key accepted" };
+      return {
+        ok: true,
+        detail: Number.isInteger(count) ? `Secret key accepted (${plural(count, "domain")})` : "Secret key accepted",
+      };
     },
 
     async listZones() {
@@ -112,7 +129,12 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
 
     async readRecordSet(zone, hostname, type) {
       const name = relativeName(hostname, zone.id, "@");
-      const read = await call("DescribeRecordList", { Domain: zone.id, Subdomain: name, RecordType: type, Limit: PAGE_SIZE });
+      const read = await call("DescribeRecordList", {
+        Domain: zone.id,
+        Subdomain: name,
+        RecordType: type,
+        Limit: PAGE_SIZE,
+      });
       // No record of that name and type is an error here, not an empty list.
       if (!read.ok) return read.code === "ResourceNotFound.NoDataOfRecord" ? { ok: true, value: null } : read;
       const records = (Array.isArray(read.value.RecordList) ? read.value.RecordList.filter(isObject) : []).filter(
@@ -156,13 +178,23 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
         ...(kept.remark === undefined ? {} : { Remark: kept.remark }),
       });
       if (!modified.ok) return modified;
-      return { ok: true, value: { id: String(modified.value.RecordId ?? current.id), values: [address], ttl, raw: kept } };
+      return {
+        ok: true,
+        value: { id: String(modified.value.RecordId ?? current.id), values: [address], ttl, raw: kept },
+      };
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
       const kept: Kept = { name: relativeName(hostname, zone.id, "@"), line: DEFAULT_LINE };
-      const created = await call("CreateRecord", { Domain: zone.id, SubDomain: kept.name, RecordType: type, RecordLine: kept.line, Value: address, TTL: ttl });
+      const created = await call("CreateRecord", {
+        Domain: zone.id,
+        SubDomain: kept.name,
+        RecordType: type,
+        RecordLine: kept.line,
+        Value: address,
+        TTL: ttl,
+      });
       if (!created.ok) return created;
       return { ok: true, value: { id: String(created.value.RecordId ?? ""), values: [address], ttl, raw: kept } };
     },
@@ -179,26 +211,35 @@ export function createTencentCloudApi(credentials: { secret_id: string; secret_k
 }
 
 /** Codes that name a domain this account does not hold: a configured one is looked up afresh. */
-const UNKNOWN_DOMAIN_CODES = new Set(["InvalidParameterValue.DomainNotExists", "InvalidParameter.DomainInvalid", "FailedOperation.NotDomainOwner"]);
+const UNKNOWN_DOMAIN_CODES = new Set([
+  "InvalidParameterValue.DomainNotExists",
+  "InvalidParameter.DomainInvalid",
+  "FailedOperation.NotDomainOwner",
+]);
 
 /** Tencent's own words: `{Response: {Error: {Code, Message}}}`, with the cause and consequences the code means. */
 function readError(body: unknown): ServiceError | undefined {
-  const error = isObject(body) && isObject(body.Response) && isObject(body.Response.Error) ? body.Response.Error : undefined;
+  const error =
+    isObject(body) && isObject(body.Response) && isObject(body.Response.Error) ? body.Response.Error : undefined;
   if (error === undefined || typeof error.Code !== "string") return undefined;
   const code = error.Code;
   const words = typeof error.Message === "string" && error.Message !== "" ? error.Message : code;
   // A clock far off is refused as AuthFailure.SignatureExpire: the keys are fine, so retrying helps once the clock is.
   if (code === "AuthFailure.SignatureExpire") return { words, code, cause: "refused" };
-  if (code.startsWith("AuthFailure") || code.startsWith("UnauthorizedOperation")) return { words, code, cause: "credentials", stopRetrying: true };
+  if (code.startsWith("AuthFailure") || code.startsWith("UnauthorizedOperation"))
+    return { words, code, cause: "credentials", stopRetrying: true };
   // DNSPod says "slow down" two ways: the API gateway's RequestLimitExceeded[.*] and DNSPod's own
   // FailedOperation.FrequencyLimit ("operations too frequent"); neither names a wait.
-  if (code.startsWith("RequestLimitExceeded") || code === "FailedOperation.FrequencyLimit") return { words, code, cause: "throttled" };
-  if (code.startsWith("InternalError") || code === "FailedOperation.UnknowError") return { words, code, cause: "unreachable" };
+  if (code.startsWith("RequestLimitExceeded") || code === "FailedOperation.FrequencyLimit")
+    return { words, code, cause: "throttled" };
+  if (code.startsWith("InternalError") || code === "FailedOperation.UnknowError")
+    return { words, code, cause: "unreachable" };
   // A locked domain stays locked until someone unlocks it.
   if (code === "FailedOperation.DomainIsLocked") return { words, code, cause: "refused", stopRetrying: true };
   // A TTL the plan does not take is refused the same way on every retry: only a changed
   // config.ttl (or plan) helps.
-  if (code === "LimitExceeded.RecordTtlLimit" || code === "InvalidParameter.RecordTtlInvalid") return { words, code, cause: "refused", stopRetrying: true };
+  if (code === "LimitExceeded.RecordTtlLimit" || code === "InvalidParameter.RecordTtlInvalid")
+    return { words, code, cause: "refused", stopRetrying: true };
   if (UNKNOWN_DOMAIN_CODES.has(code)) return { words, code, cause: "refused", staleZone: true };
   return { words, code, cause: "refused" };
 }
@@ -213,8 +254,7 @@ export const tencentcloud = defineService({
       key: "secret_id",
       url: "https://console.cloud.tencent.com/cam",
       label: "SecretId",
-      help:
-        "In the CAM console create a sub-user with programmatic access only, grant it a custom policy allowing dnspod:DescribeDomainList, dnspod:DescribeRecordList, dnspod:ModifyRecord and dnspod:CreateRecord (or the preset QcloudDNSPodFullAccess), and copy its SecretId and SecretKey. Do not use the root account's API key. The SecretId (AKID…) is not a secret.",
+      help: "In the CAM console create a sub-user with programmatic access only, grant it a custom policy allowing dnspod:DescribeDomainList, dnspod:DescribeRecordList, dnspod:ModifyRecord and dnspod:CreateRecord (or the preset QcloudDNSPodFullAccess), and copy its SecretId and SecretKey. Do not use the root account's API key. The SecretId (AKID…) is not a secret.",
       secret: false,
     },
     {
@@ -226,11 +266,20 @@ export const tencentcloud = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 604800, help: "1–604800 seconds (the free plan accepts 600 and above); empty keeps the record's TTL (600 for a new record)" },
+  ttl: {
+    min: 1,
+    max: 604800,
+    help: "1–604800 seconds (the free plan accepts 600 and above); empty keeps the record's TTL (600 for a new record)",
+  },
   canVerify: true,
   defaultApiUrl: "https://dnspod.tencentcloudapi.com",
   // DNSPod allows 20 requests a second per API by default; ddnsd stays well under it.
   rateLimits: [{ requests: 10, perSeconds: 1 }],
   createClient: (credentials, _options, context) =>
-    zoneClient(createTencentCloudApi({ secret_id: credentials.secret_id ?? "", secret_key: credentials.secret_key ?? "" }, context)),
+    zoneClient(
+      createTencentCloudApi(
+        { secret_id: credentials.secret_id ?? "", secret_key: credentials.secret_key ?? "" },
+        context,
+      ),
+    ),
 });

@@ -16,7 +16,7 @@ import { createPrivateKey, createSign, randomBytes } from "node:crypto";
 import { failed, isObject, requestJson, type ServiceError } from "../http";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
 
 const SERVICE = "TransIP";
@@ -41,7 +41,11 @@ function privateKeyProblem(value: string): string | undefined {
   }
 }
 
-export function createTransipApi(credentials: { login: string; private_key: string }, context: ClientContext, now: () => number = Date.now): ZoneApi {
+export function createTransipApi(
+  credentials: { login: string; private_key: string },
+  context: ClientContext,
+  now: () => number = Date.now,
+): ZoneApi {
   let token: { value: string; until: number } | undefined;
 
   async function login(): Promise<Step<string>> {
@@ -59,15 +63,26 @@ export function createTransipApi(credentials: { login: string; private_key: stri
     try {
       signature = transipSignature(JSON.stringify(body), credentials.private_key);
     } catch {
-      return failed(`${SERVICE}: the private key cannot be read; paste the whole key TransIP gave`, { cause: "credentials", stopRetrying: true });
+      return failed(`${SERVICE}: the private key cannot be read; paste the whole key TransIP gave`, {
+        cause: "credentials",
+        stopRetrying: true,
+      });
     }
-    const answer = await requestJson(context, SERVICE, { method: "POST", path: "/auth", headers: { Signature: signature }, body }, readError);
+    const answer = await requestJson(
+      context,
+      SERVICE,
+      { method: "POST", path: "/auth", headers: { Signature: signature }, body },
+      readError,
+    );
     if (!answer.ok) {
       // A refused login is the login name or the key: only an edit of the provider changes them.
-      return answer.cause === "credentials" || answer.status === 400 || answer.status === 404 ? { ...answer, cause: "credentials", stopRetrying: true } : answer;
+      return answer.cause === "credentials" || answer.status === 400 || answer.status === 404
+        ? { ...answer, cause: "credentials", stopRetrying: true }
+        : answer;
     }
     const given = isObject(answer.value.body) ? answer.value.body.token : undefined;
-    if (typeof given !== "string" || given === "") return failed(`${SERVICE}: the login answered no token`, { cause: "unreachable" });
+    if (typeof given !== "string" || given === "")
+      return failed(`${SERVICE}: the login answered no token`, { cause: "unreachable" });
     token = { value: given, until: now() + TOKEN_USE_MS };
     return { ok: true, value: given };
   }
@@ -75,9 +90,15 @@ export function createTransipApi(credentials: { login: string; private_key: stri
   /** A call with the bearer token: logs in when there is none, and once more when TransIP refuses it (401). */
   async function call(method: string, path: string, body?: unknown) {
     for (let attempt = 0; ; attempt++) {
-      const bearer = token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await login();
+      const bearer =
+        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await login();
       if (!bearer.ok) return bearer;
-      const answer = await requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body }, readError);
+      const answer = await requestJson(
+        context,
+        SERVICE,
+        { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body },
+        readError,
+      );
       if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
       token = undefined;
     }
@@ -104,7 +125,9 @@ export function createTransipApi(credentials: { login: string; private_key: stri
 
     async verify() {
       const answer = await login();
-      return answer.ok ? { ok: true, detail: `Key pair accepted for ${credentials.login}` } : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok
+        ? { ok: true, detail: `Key pair accepted for ${credentials.login}` }
+        : { ok: false, detail: answer.message, cause: answer.cause };
     },
 
     async hasZone(name) {
@@ -117,7 +140,9 @@ export function createTransipApi(credentials: { login: string; private_key: stri
       const answer = await call("GET", dnsPath(zone.id));
       if (!answer.ok) return answer.status === 404 ? { ...answer, staleZone: true } : answer;
       const name = relativeName(hostname, zone.id, "@");
-      const entries = entriesOf(answer.value.body).filter((e) => e.type === type && String(e.name ?? "").toLowerCase() === name);
+      const entries = entriesOf(answer.value.body).filter(
+        (e) => e.type === type && String(e.name ?? "").toLowerCase() === name,
+      );
       return { ok: true, value: entries.length === 0 ? null : recordSet(entries) };
     },
 
@@ -151,7 +176,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const transip = defineService({
   type: "transip",
   label: "TransIP",
-  summary: "Domains whose DNS is at TransIP, through the REST API v6 with the account's login name and an API key pair's private key.",
+  summary:
+    "Domains whose DNS is at TransIP, through the REST API v6 with the account's login name and an API key pair's private key.",
   credentials: [
     {
       key: "login",
@@ -164,7 +190,7 @@ export const transip = defineService({
       key: "private_key",
       label: "Private key",
       help:
-        "In the control panel: Account → API → Key pairs: turn the API on, add a key pair WITHOUT \"Only accept IP addresses from the whitelist\" " +
+        'In the control panel: Account → API → Key pairs: turn the API on, add a key pair WITHOUT "Only accept IP addresses from the whitelist" ' +
         "(a dynamic address cannot be whitelisted), and paste the whole private key shown once. TransIP keys are not scoped: the key can do " +
         "everything the account can, so make one for ddnsd alone and delete it when you stop using ddnsd.",
       url: "https://www.transip.nl/cp/account/api/",
@@ -180,5 +206,8 @@ export const transip = defineService({
   defaultApiUrl: "https://api.transip.nl/v6",
   // TransIP allows about 1,000 requests a minute per account (UNSURE); ddnsd stays well under.
   rateLimits: [{ requests: 10, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createTransipApi({ login: credentials.login ?? "", private_key: credentials.private_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(
+      createTransipApi({ login: credentials.login ?? "", private_key: credentials.private_key ?? "" }, context),
+    ),
 });

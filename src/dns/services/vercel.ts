@@ -19,7 +19,7 @@
 import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Vercel";
@@ -32,14 +32,24 @@ const NEW_RECORD_TTL = 60;
 const TEAM_ID = /^[A-Za-z0-9_-]+$/;
 
 export function createVercelApi(options: { token: string; teamId?: string }, context: ClientContext): ZoneApi {
-  async function call(method: string, path: string, query: Record<string, string>, body?: unknown): Promise<Step<JsonAnswer>> {
+  async function call(
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    body?: unknown,
+  ): Promise<Step<JsonAnswer>> {
     const search = new URLSearchParams({ ...query, ...(options.teamId ? { teamId: options.teamId } : {}) }).toString();
     // A 429's body names when the window opens again (`error.limit.reset`, Unix seconds).
     let resetAt: number | undefined;
     const answer = await requestJson(
       context,
       SERVICE,
-      { method, path: search === "" ? path : `${path}?${search}`, headers: { Authorization: `Bearer ${options.token}` }, body },
+      {
+        method,
+        path: search === "" ? path : `${path}?${search}`,
+        headers: { Authorization: `Bearer ${options.token}` },
+        body,
+      },
       (error, status) => {
         resetAt = limitReset(error);
         return readError(error, status);
@@ -105,7 +115,10 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
       if (named) return named;
       const listed = await listAll("/v5/domains", "domains");
       if (!listed.ok) return listed;
-      const zone = longestZone(hostname, listed.value.map((d) => d.name).filter((n): n is string => typeof n === "string"));
+      const zone = longestZone(
+        hostname,
+        listed.value.map((d) => d.name).filter((n): n is string => typeof n === "string"),
+      );
       return zone === undefined
         ? failed(noZoneMessage(SERVICE, hostname, options.teamId ? "this team" : undefined), { cause: "refused" })
         : { ok: true, value: { id: zone, name: zone } };
@@ -116,13 +129,20 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
       const relative = relativeName(hostname, zone.id);
-      const records = listed.value.filter((r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative);
+      const records = listed.value.filter(
+        (r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
     async updateRecordSet(_zone, _hostname, _type, current, address, settings) {
       // Only what changes is sent: the record keeps its TTL (unless the config names one) and comment.
-      const patched = await call("PATCH", `/v1/domains/records/${encodeURIComponent(current.id)}`, {}, { value: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) });
+      const patched = await call(
+        "PATCH",
+        `/v1/domains/records/${encodeURIComponent(current.id)}`,
+        {},
+        { value: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) },
+      );
       if (!patched.ok) return patched;
       const record = isObject(patched.value.body) ? patched.value.body : {};
       const ttl = typeof record.ttl === "number" ? record.ttl : (settings.ttl ?? current.ttl);
@@ -131,10 +151,16 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
 
     async createRecordSet(zone, hostname, type, address, settings) {
       const ttl = settings.ttl ?? NEW_RECORD_TTL;
-      const created = await call("POST", `/v2/domains/${encodeURIComponent(zone.id)}/records`, {}, { name: relativeName(hostname, zone.id), type, value: address, ttl });
+      const created = await call(
+        "POST",
+        `/v2/domains/${encodeURIComponent(zone.id)}/records`,
+        {},
+        { name: relativeName(hostname, zone.id), type, value: address, ttl },
+      );
       if (!created.ok) return created;
       const uid = isObject(created.value.body) ? created.value.body.uid : undefined;
-      if (typeof uid !== "string" || uid === "") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      if (typeof uid !== "string" || uid === "")
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: { id: uid, values: [address], ttl } };
     },
   };
@@ -164,7 +190,8 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 export const vercel = defineService({
   type: "vercel",
   label: "Vercel",
-  summary: "Domains that use Vercel's DNS (its name servers), through the Vercel REST API with an access token; a team's domains with its team ID.",
+  summary:
+    "Domains that use Vercel's DNS (its name servers), through the Vercel REST API with an access token; a team's domains with its team ID.",
   credentials: [
     {
       key: "token",
@@ -196,7 +223,10 @@ export const vercel = defineService({
   createClient: (credentials, options, context) =>
     zoneClient(
       createVercelApi(
-        { token: credentials.token ?? "", ...(typeof options.team_id === "string" && options.team_id !== "" ? { teamId: options.team_id } : {}) },
+        {
+          token: credentials.token ?? "",
+          ...(typeof options.team_id === "string" && options.team_id !== "" ? { teamId: options.team_id } : {}),
+        },
         context,
       ),
     ),

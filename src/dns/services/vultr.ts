@@ -13,13 +13,13 @@
 // qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go: PATCH answers 204; errors as
 // `{"error", "status"}`); libdns/vultr; lego "Vultr".
 
-import { failed, isObject, requestJson, staleOn404, type JsonAnswer, type ServiceError } from "../http";
+import { plural } from "../../util/plural";
+import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { defineService, type ClientContext } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
-import { plural } from "../../util/plural";
 
 const SERVICE = "Vultr";
 /** The most items Vultr gives in one page. */
@@ -31,22 +31,35 @@ const NEW_RECORD_TTL = 300;
 
 export function createVultrApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: `Bearer ${credentials.api_key}` }, body }, readError);
+    return requestJson(
+      context,
+      SERVICE,
+      { method, path, headers: { Authorization: `Bearer ${credentials.api_key}` }, body },
+      readError,
+    );
   }
 
   /** Every item of a cursor-paged listing (`key` in each page), until Vultr names no next page. */
   function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
     return paginate(async (cursor) => {
-      const query = new URLSearchParams({ per_page: String(PER_PAGE), ...(cursor === undefined ? {} : { cursor: String(cursor) }) });
+      const query = new URLSearchParams({
+        per_page: String(PER_PAGE),
+        ...(cursor === undefined ? {} : { cursor: String(cursor) }),
+      });
       const listed = await call("GET", `${path}?${query}`);
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
       const links = isObject(body.meta) && isObject(body.meta.links) ? body.meta.links : {};
-      return { ok: true, value: { items, next: typeof links.next === "string" && links.next !== "" && items.length > 0 ? links.next : undefined } };
+      return {
+        ok: true,
+        value: {
+          items,
+          next: typeof links.next === "string" && links.next !== "" && items.length > 0 ? links.next : undefined,
+        },
+      };
     }, MAX_PAGES);
   }
-
 
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;
 
@@ -78,7 +91,9 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
       const relative = relativeName(hostname, zone.id);
-      const records = listed.value.filter((r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative);
+      const records = listed.value.filter(
+        (r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
+      );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
@@ -89,7 +104,9 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
         ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
       });
       // 204 without a body: the record is what was sent over what was read.
-      return patched.ok ? { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }) } } : patched;
+      return patched.ok
+        ? { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }) } }
+        : patched;
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
@@ -101,7 +118,8 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       });
       if (!created.ok) return created;
       const record = isObject(created.value.body) ? created.value.body.record : undefined;
-      if (!isObject(record) || typeof record.id !== "string") return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
+      if (!isObject(record) || typeof record.id !== "string")
+        return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return { ok: true, value: recordSet([record]) };
     },
   };
@@ -141,5 +159,6 @@ export const vultr = defineService({
   defaultApiUrl: "https://api.vultr.com/v2",
   // Vultr allows 30 requests a second per address and answers 429 past it; ddnsd stays under it.
   rateLimits: [{ requests: 20, perSeconds: 1 }],
-  createClient: (credentials, _options, context) => zoneClient(createVultrApi({ api_key: credentials.api_key ?? "" }, context)),
+  createClient: (credentials, _options, context) =>
+    zoneClient(createVultrApi({ api_key: credentials.api_key ?? "" }, context)),
 });

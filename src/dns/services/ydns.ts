@@ -18,15 +18,17 @@ import { exchange, failed } from "../http";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { cannotCheck, type ClientContext, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService } from "../service";
 
 const SERVICE = "YDNS";
-const CANNOT_VERIFY = "YDNS cannot check credentials without updating a record; the first update shows whether they work.";
+const CANNOT_VERIFY =
+  "YDNS cannot check credentials without updating a record; the first update shows whether they work.";
 
 export const ydns = defineService({
   type: "ydns",
   label: "YDNS",
-  summary: "Hostnames at YDNS (ydns.io): ddnsd sets the A or AAAA address of one of your YDNS hosts with its update API; the host must already exist in your account.",
+  summary:
+    "Hostnames at YDNS (ydns.io): ddnsd sets the A or AAAA address of one of your YDNS hosts with its update API; the host must already exist in your account.",
   credentials: [
     {
       key: "username",
@@ -50,10 +52,14 @@ export const ydns = defineService({
   createsRecords: false,
   defaultApiUrl: "https://ydns.io/api/v1",
   // YDNS documents no request limit: the updater writes only when an address changed.
-  createClient: (credentials, _options, context) => createYdnsClient({ username: credentials.username ?? "", password: credentials.password ?? "" }, context),
+  createClient: (credentials, _options, context) =>
+    createYdnsClient({ username: credentials.username ?? "", password: credentials.password ?? "" }, context),
 });
 
-export function createYdnsClient(credentials: { username: string; password: string }, context: ClientContext): DnsProvider {
+export function createYdnsClient(
+  credentials: { username: string; password: string },
+  context: ClientContext,
+): DnsProvider {
   const mask = (text: string) => maskSecrets(text, [credentials.password]);
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`;
   return oneShotClient({
@@ -84,14 +90,25 @@ function readAnswer(status: number, headers: Headers, text: string, hostname: st
     const unchanged = word === "nochg";
     return {
       ok: true,
-      value: { held: [], change: unchanged ? "unchanged" : "changed", externalId: hostname, detail: [`${SERVICE} host ${hostname}`, ...(unchanged ? ["it already held this address"] : [])].join(", ") },
+      value: {
+        held: [],
+        change: unchanged ? "unchanged" : "changed",
+        externalId: hostname,
+        detail: [`${SERVICE} host ${hostname}`, ...(unchanged ? ["it already held this address"] : [])].join(", "),
+      },
     };
   }
   if (word === "badauth" || status === 401) {
-    return failed(`${SERVICE}: ${line || "badauth"} — the API username or password is wrong (${http})`, { cause: "credentials", stopRetrying: true });
+    return failed(`${SERVICE}: ${line || "badauth"} — the API username or password is wrong (${http})`, {
+      cause: "credentials",
+      stopRetrying: true,
+    });
   }
   if (word === "nohost" || status === 404) {
-    return failed(`${SERVICE}: ${line || "nohost"} — ${hostname} is not a host of this account (${http})`, { cause: "refused", stopRetrying: true });
+    return failed(`${SERVICE}: ${line || "nohost"} — ${hostname} is not a host of this account (${http})`, {
+      cause: "refused",
+      stopRetrying: true,
+    });
   }
   if (status === 400) {
     // A request YDNS cannot take (a malformed address or host) is refused the same way every time.

@@ -22,7 +22,10 @@ export interface HuaweiRequest {
 
 /** `20060102T150405Z`: the X-Sdk-Date form of a moment, in UTC. */
 export function sdkDate(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 /** RFC 3986 encoding: only `A-Z a-z 0-9 - _ . ~` stay literal. */
@@ -31,7 +34,12 @@ function escape(text: string): string {
 }
 
 /** The canonical request over exactly `headers` (their names lowercased), and the list of their names. */
-export function canonicalRequest(method: string, url: URL, headers: Record<string, string>, payloadHash: string): { text: string; signedHeaders: string } {
+export function canonicalRequest(
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  payloadHash: string,
+): { text: string; signedHeaders: string } {
   const segments = url.pathname.split("/").map((segment) => escape(decodeURIComponent(segment)));
   const path = segments.join("/").endsWith("/") ? segments.join("/") : `${segments.join("/")}/`;
   const byName = new Map<string, string[]>();
@@ -40,11 +48,16 @@ export function canonicalRequest(method: string, url: URL, headers: Record<strin
     .sort()
     .flatMap((name) => (byName.get(name) ?? []).sort().map((value) => `${escape(name)}=${escape(value)}`))
     .join("&");
-  const lowered = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value.trim()]));
+  const lowered = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value.trim()]),
+  );
   const names = Object.keys(lowered).sort();
   const canonicalHeaders = `${names.map((name) => `${name}:${lowered[name]}`).join("\n")}\n`;
   const signedHeaders = names.join(";");
-  return { text: [method.toUpperCase(), path, query, canonicalHeaders, signedHeaders, payloadHash].join("\n"), signedHeaders };
+  return {
+    text: [method.toUpperCase(), path, query, canonicalHeaders, signedHeaders, payloadHash].join("\n"),
+    signedHeaders,
+  };
 }
 
 /** The hex signature of a canonical request made at `date` (the X-Sdk-Date value). */
@@ -60,7 +73,12 @@ export function signRequest(
   now: Date = new Date(),
 ): { "X-Sdk-Date": string; Authorization: string } {
   const date = sdkDate(now);
-  const canonical = canonicalRequest(request.method, request.url, { ...request.headers, "X-Sdk-Date": date }, sha256Hex(request.body));
+  const canonical = canonicalRequest(
+    request.method,
+    request.url,
+    { ...request.headers, "X-Sdk-Date": date },
+    sha256Hex(request.body),
+  );
   return {
     "X-Sdk-Date": date,
     Authorization: `${SDK_ALGORITHM} Access=${credentials.accessKey}, SignedHeaders=${canonical.signedHeaders}, Signature=${signature(credentials.secretKey, date, canonical.text)}`,

@@ -36,8 +36,15 @@ export function signRequest(
   scope: AwsScope,
   now: Date = new Date(),
 ): Record<string, string> {
-  const amzDate = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
-  const signed: Record<string, string> = { ...lowercaseKeys(request.headers), host: request.url.host, "x-amz-date": amzDate };
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
+  const signed: Record<string, string> = {
+    ...lowercaseKeys(request.headers),
+    host: request.url.host,
+    "x-amz-date": amzDate,
+  };
   const canonical = canonicalRequest(request.method, request.url, signed, sha256Hex(request.body));
   const credentialScope = `${amzDate.slice(0, 8)}/${scope.region}/${scope.service}/aws4_request`;
   const signatureHex = signature(credentials.secretAccessKey, amzDate, credentialScope, canonical.text);
@@ -55,21 +62,34 @@ export function canonicalRequest(
   headers: Record<string, string>,
   payloadHash: string,
 ): { text: string; signedHeaders: string } {
-  const names = Object.keys(headers).map((n) => n.toLowerCase()).sort();
+  const names = Object.keys(headers)
+    .map((n) => n.toLowerCase())
+    .sort();
   const values = lowercaseKeys(headers);
-  const path = url.pathname.split("/").map((segment) => uriEncode(decodeURIComponent(segment))).join("/") || "/";
+  const path =
+    url.pathname
+      .split("/")
+      .map((segment) => uriEncode(decodeURIComponent(segment)))
+      .join("/") || "/";
   const query = [...url.searchParams]
     .map(([key, value]) => [uriEncode(key), uriEncode(value)] as const)
     .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
     .map(([key, value]) => `${key}=${value}`)
     .join("&");
-  const canonicalHeaders = names.map((name) => `${name}:${(values[name] ?? "").trim().replace(/\s+/g, " ")}\n`).join("");
+  const canonicalHeaders = names
+    .map((name) => `${name}:${(values[name] ?? "").trim().replace(/\s+/g, " ")}\n`)
+    .join("");
   const signedHeaders = names.join(";");
   return { text: [method, path, query, canonicalHeaders, signedHeaders, payloadHash].join("\n"), signedHeaders };
 }
 
 /** The hex signature of a canonical request under `credentialScope` (`date/region/service/aws4_request`). */
-export function signature(secretAccessKey: string, amzDate: string, credentialScope: string, canonicalRequestText: string): string {
+export function signature(
+  secretAccessKey: string,
+  amzDate: string,
+  credentialScope: string,
+  canonicalRequestText: string,
+): string {
   const stringToSign = [ALGORITHM, amzDate, credentialScope, sha256Hex(canonicalRequestText)].join("\n");
   const key = credentialScope.split("/").reduce<Buffer | string>((k, part) => hmac(k, part), `AWS4${secretAccessKey}`);
   return createHmac("sha256", key).update(stringToSign).digest("hex");

@@ -25,7 +25,14 @@ export interface Tc3Request {
 /** The canonical request over `content-type` and `host`, the two headers Tencent requires to be signed. */
 export function canonicalRequest(request: Tc3Request): string {
   const headers = `content-type:${request.contentType.trim().toLowerCase()}\nhost:${request.host.trim().toLowerCase()}\n`;
-  return [request.method.toUpperCase(), "/", request.query, headers, "content-type;host", sha256Hex(request.payload)].join("\n");
+  return [
+    request.method.toUpperCase(),
+    "/",
+    request.query,
+    headers,
+    "content-type;host",
+    sha256Hex(request.payload),
+  ].join("\n");
 }
 
 /** `YYYY-MM-DD` in UTC of a Unix timestamp in seconds: the scope's date (never the local one). */
@@ -34,7 +41,12 @@ export function scopeDate(timestamp: number): string {
 }
 
 export function stringToSign(canonical: string, timestamp: number, service: string): string {
-  return [TC3_ALGORITHM, String(timestamp), `${scopeDate(timestamp)}/${service}/tc3_request`, sha256Hex(canonical)].join("\n");
+  return [
+    TC3_ALGORITHM,
+    String(timestamp),
+    `${scopeDate(timestamp)}/${service}/tc3_request`,
+    sha256Hex(canonical),
+  ].join("\n");
 }
 
 /** The hex signature of a string to sign, under the key derived from the SecretKey, date and service. */
@@ -52,6 +64,11 @@ export function tc3Authorization(
   service: string,
   timestamp: number,
 ): string {
-  const signature = tc3Signature(credentials.secretKey, scopeDate(timestamp), service, stringToSign(canonicalRequest(request), timestamp, service));
+  const signature = tc3Signature(
+    credentials.secretKey,
+    scopeDate(timestamp),
+    service,
+    stringToSign(canonicalRequest(request), timestamp, service),
+  );
   return `${TC3_ALGORITHM} Credential=${credentials.secretId}/${scopeDate(timestamp)}/${service}/tc3_request, SignedHeaders=content-type;host, Signature=${signature}`;
 }

@@ -7,9 +7,9 @@
 // The `yaml` library (eemeli/yaml): YAML 1.2 with positions for every node and comments kept, no
 // dependencies, maintained; hand-written YAML would be the larger and riskier code.
 
-import { Document, isMap, isScalar, LineCounter, parseDocument, type Node } from "yaml";
-import { NOTIFICATION_EVENTS } from "../../store/rows";
+import { Document, isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import { Malformed } from "../../errors";
+import { NOTIFICATION_EVENTS } from "../../store/rows";
 
 /** A path into the file: keys and list positions, e.g. `["providers", 1, "credentials", "api_token"]`. */
 export type FilePath = (string | number)[];
@@ -69,7 +69,7 @@ const HEADER = [
   " ddnsd configuration: providers, domains, update keys and notifications, each known by its name.",
   " Apply it with `ddnsd import <file>` or POST /api/v1/config/import (see /help/operations#configuration-as-a-file on ddnsd).",
   " Sealed secrets open only with the encryption key of the ddnsd that wrote them (DDNS_ENCRYPTION_KEY",
-  " or <data dir>/encryption.key)."
+  " or <data dir>/encryption.key).",
 ].join("\n");
 
 /** The file's text: the header, then the entries in the order given. */
@@ -97,7 +97,8 @@ export interface ParsedConfigFile {
 
 type Plain = Record<string, unknown>;
 
-const isPlainObject = (value: unknown): value is Plain => typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Plain =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The largest file read, and how deep its `[`/`{` collections may nest: it is parsed on the server's
@@ -128,8 +129,10 @@ function flowDeeperThan(text: string, limit: number): boolean {
 
 /** Reads the file's text; a syntax error or a shape that is not the file's is refused with its line. */
 export function parseConfigFile(text: string): ParsedConfigFile {
-  if (Buffer.byteLength(text) > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(`Line 1: the file is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB`);
-  if (flowDeeperThan(text, MAX_FLOW_DEPTH)) throw new ConfigFileError(`Line 1: the file nests deeper than ${MAX_FLOW_DEPTH} levels`);
+  if (Buffer.byteLength(text) > MAX_CONFIG_FILE_BYTES)
+    throw new ConfigFileError(`Line 1: the file is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB`);
+  if (flowDeeperThan(text, MAX_FLOW_DEPTH))
+    throw new ConfigFileError(`Line 1: the file nests deeper than ${MAX_FLOW_DEPTH} levels`);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const lineAt = (offset: number) => lines.linePos(offset).line;
@@ -161,7 +164,9 @@ export function parseConfigFile(text: string): ParsedConfigFile {
     contents = document.toJS({ maxAliasCount: 0 });
   } catch (cause) {
     const alias = /alias/i.test((cause as Error).message);
-    throw new ConfigFileError(`Line 1: ${alias ? "aliases (&name … *name) are not allowed" : `the file cannot be read: ${(cause as Error).message}`}`);
+    throw new ConfigFileError(
+      `Line 1: ${alias ? "aliases (&name … *name) are not allowed" : `the file cannot be read: ${(cause as Error).message}`}`,
+    );
   }
   return { file: readFile(contents, error), lineOf, error };
 }
@@ -187,7 +192,8 @@ class Entry {
   string(key: string, fallback?: string): string {
     const value = this.take(key);
     if (value === undefined && fallback !== undefined) return fallback;
-    if (typeof value !== "string" || value.trim() === "") throw this.error([...this.path, key], value === undefined ? "is required" : "must be a non-empty string");
+    if (typeof value !== "string" || value.trim() === "")
+      throw this.error([...this.path, key], value === undefined ? "is required" : "must be a non-empty string");
     return value;
   }
 
@@ -227,7 +233,6 @@ class Entry {
     if (!Array.isArray(value)) throw this.error([...this.path, key], "must be a list");
     return value;
   }
-
 }
 
 function entries(top: Plain, key: string, error: ErrorAt): { value: Plain; path: FilePath }[] {
@@ -243,7 +248,11 @@ function entries(top: Plain, key: string, error: ErrorAt): { value: Plain; path:
 function domainRef(value: unknown, path: FilePath, error: ErrorAt): DomainRef {
   if (!isPlainObject(value)) throw error(path, "must be a mapping with provider, name and record_type");
   const entry = new Entry(value, path, error, ["provider", "name", "record_type"]);
-  const ref = { provider: entry.string("provider"), name: entry.string("name"), record_type: entry.string("record_type", "A") };
+  const ref = {
+    provider: entry.string("provider"),
+    name: entry.string("name"),
+    record_type: entry.string("record_type", "A"),
+  };
   return ref;
 }
 
@@ -251,14 +260,26 @@ const SECTIONS = ["version", "providers", "domains", "update_keys", "notificatio
 
 function readFile(top: unknown, error: ErrorAt): ConfigFile {
   if (top === null || top === undefined) throw error([], "the file is empty");
-  if (!isPlainObject(top)) throw error([], "must be a mapping with version, providers, domains, update_keys and notifications");
+  if (!isPlainObject(top))
+    throw error([], "must be a mapping with version, providers, domains, update_keys and notifications");
   const unknown = Object.keys(top).find((key) => !SECTIONS.includes(key));
   if (unknown !== undefined) throw error([unknown], `is not a section of the file (use ${SECTIONS.join(", ")})`);
   const version = top.version;
-  if (version !== 1) throw error(["version"], version === undefined ? "is required (version: 1)" : "must be 1, the only version there is");
+  if (version !== 1)
+    throw error(
+      ["version"],
+      version === undefined ? "is required (version: 1)" : "must be 1, the only version there is",
+    );
 
   const providers = entries(top, "providers", error).map(({ value, path }) => {
-    const entry = new Entry(value, path, error, ["name", "type", "enabled", "credentials", "credentials_sealed", "options"]);
+    const entry = new Entry(value, path, error, [
+      "name",
+      "type",
+      "enabled",
+      "credentials",
+      "credentials_sealed",
+      "options",
+    ]);
     const provider: ProviderEntry = {
       name: entry.string("name"),
       type: entry.string("type"),
@@ -267,14 +288,23 @@ function readFile(top: unknown, error: ErrorAt): ConfigFile {
     };
     const credentials = entry.strings("credentials");
     const sealed = entry.optionalString("credentials_sealed");
-    if (credentials !== undefined && sealed !== null) throw error([...path, "credentials_sealed"], "give credentials or credentials_sealed, not both");
+    if (credentials !== undefined && sealed !== null)
+      throw error([...path, "credentials_sealed"], "give credentials or credentials_sealed, not both");
     if (credentials !== undefined) provider.credentials = credentials;
     if (sealed !== null) provider.credentials_sealed = sealed;
     return provider;
   });
 
   const domains = entries(top, "domains", error).map(({ value, path }) => {
-    const entry = new Entry(value, path, error, ["provider", "name", "record_type", "enabled", "cron_schedule", "address_source", "config"]);
+    const entry = new Entry(value, path, error, [
+      "provider",
+      "name",
+      "record_type",
+      "enabled",
+      "cron_schedule",
+      "address_source",
+      "config",
+    ]);
     const domain: DomainEntry = {
       provider: entry.string("provider"),
       name: entry.string("name"),
@@ -295,10 +325,13 @@ function readFile(top: unknown, error: ErrorAt): ConfigFile {
       key_tail: entry.string("key_tail"),
       domains: null,
     };
-    if (!/^[0-9a-f]{64}$/.test(key.key_sha256)) throw error([...path, "key_sha256"], "must be 64 lowercase hexadecimal digits");
-    if (!/^[A-Za-z0-9_-]{4}$/.test(key.key_tail)) throw error([...path, "key_tail"], "must be the key's last 4 characters");
+    if (!/^[0-9a-f]{64}$/.test(key.key_sha256))
+      throw error([...path, "key_sha256"], "must be 64 lowercase hexadecimal digits");
+    if (!/^[A-Za-z0-9_-]{4}$/.test(key.key_tail))
+      throw error([...path, "key_tail"], "must be the key's last 4 characters");
     const scope = entry.list("domains");
-    if (scope !== undefined && scope !== null) key.domains = scope.map((ref, index) => domainRef(ref, [...path, "domains", index], error));
+    if (scope !== undefined && scope !== null)
+      key.domains = scope.map((ref, index) => domainRef(ref, [...path, "domains", index], error));
     return key;
   });
 

@@ -15,7 +15,12 @@ import type { LogFields, Logger } from "../../log";
 import { openCredentials, openSecretOptions } from "../../security/secrets";
 import type { Store } from "../../store";
 import { createDomain, type DomainDeps, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
-import { createNotification, deleteNotification, type NotificationDeps, updateNotification } from "../notifications/service";
+import {
+  createNotification,
+  deleteNotification,
+  type NotificationDeps,
+  updateNotification,
+} from "../notifications/service";
 import { createProvider, deleteProvider, type ProviderDeps, updateProvider } from "../providers/service";
 import { deleteUpdateKey, type UpdateKeyDeps } from "../update-keys/service";
 import {
@@ -26,8 +31,8 @@ import {
   type FilePath,
   type NotificationEntry,
   type ParsedConfigFile,
-  parseConfigFile,
   type ProviderEntry,
+  parseConfigFile,
   renderConfigFile,
   type UpdateKeyEntry,
 } from "./document";
@@ -46,7 +51,10 @@ export type ConfigFileDeps = ProviderDeps & DomainDeps & NotificationDeps & Upda
 
 /** Names compare as the API compares them: NFC, ignoring case in any script. */
 const nameKey = (name: string) => name.normalize("NFC").trim().toLocaleLowerCase("und");
-const byName = <T>(name: (item: T) => string) => (a: T, b: T) => nameKey(name(a)).localeCompare(nameKey(name(b))) || name(a).localeCompare(name(b));
+const byName =
+  <T>(name: (item: T) => string) =>
+  (a: T, b: T) =>
+    nameKey(name(a)).localeCompare(nameKey(name(b))) || name(a).localeCompare(name(b));
 
 /** The file of this data dir's configuration; secrets sealed unless `includeSecrets`. */
 export function exportConfig(ctx: ExportDeps, options: { includeSecrets?: boolean } = {}): string {
@@ -56,33 +64,77 @@ export function exportConfig(ctx: ExportDeps, options: { includeSecrets?: boolea
   const providerName = new Map(providerRows.map((row) => [row.id, row.name]));
   const providerEntries: ProviderEntry[] = providerRows.map((row) => {
     // Secret options (a custom URL's headers) are stored sealed: written so, or opened with the credentials.
-    const entry: ProviderEntry = { name: row.name, type: row.type, enabled: row.isEnabled, options: includeSecrets ? openSecretOptions(row.options, key) : row.options };
+    const entry: ProviderEntry = {
+      name: row.name,
+      type: row.type,
+      enabled: row.isEnabled,
+      options: includeSecrets ? openSecretOptions(row.options, key) : row.options,
+    };
     if (includeSecrets) entry.credentials = openCredentials(row.credentials, key);
     else entry.credentials_sealed = row.credentials;
     // Listed in this order in the file: name, type, enabled, credentials, options.
-    return { name: entry.name, type: entry.type, enabled: entry.enabled, ...withoutUndefined({ credentials: entry.credentials, credentials_sealed: entry.credentials_sealed }), options: entry.options };
+    return {
+      name: entry.name,
+      type: entry.type,
+      enabled: entry.enabled,
+      ...withoutUndefined({ credentials: entry.credentials, credentials_sealed: entry.credentials_sealed }),
+      options: entry.options,
+    };
   });
   const domainRows = ctx.store.domains.list();
-  const refOf = new Map(domainRows.map((row) => [row.id, { provider: providerName.get(row.providerId)!, name: row.domainName, record_type: row.recordType }]));
+  const refOf = new Map(
+    domainRows.map((row) => [
+      row.id,
+      { provider: providerName.get(row.providerId)!, name: row.domainName, record_type: row.recordType },
+    ]),
+  );
   const domainEntries: DomainEntry[] = domainRows
     // address_source only where a domain has its own: a file of domains that follow the system's source reads as before.
-    .map((row) => ({ ...refOf.get(row.id)!, enabled: row.isEnabled, cron_schedule: row.cronSchedule, ...(row.addressSource === null ? {} : { address_source: row.addressSource }), config: row.config }))
-    .sort((a, b) => byName<DomainEntry>((entry) => entry.provider)(a, b) || a.name.localeCompare(b.name) || a.record_type.localeCompare(b.record_type));
+    .map((row) => ({
+      ...refOf.get(row.id)!,
+      enabled: row.isEnabled,
+      cron_schedule: row.cronSchedule,
+      ...(row.addressSource === null ? {} : { address_source: row.addressSource }),
+      config: row.config,
+    }))
+    .sort(
+      (a, b) =>
+        byName<DomainEntry>((entry) => entry.provider)(a, b) ||
+        a.name.localeCompare(b.name) ||
+        a.record_type.localeCompare(b.record_type),
+    );
   const keyEntries: UpdateKeyEntry[] = ctx.store.updateKeys
     .list()
     .sort(byName((row) => row.name))
-    .map((row) => ({ name: row.name, key_sha256: row.keyHash, key_tail: row.keyTail, domains: row.domainIds === null ? null : row.domainIds.map((id) => refOf.get(id)!).filter(Boolean) }));
+    .map((row) => ({
+      name: row.name,
+      key_sha256: row.keyHash,
+      key_tail: row.keyTail,
+      domains: row.domainIds === null ? null : row.domainIds.map((id) => refOf.get(id)!).filter(Boolean),
+    }));
   const notificationEntries: NotificationEntry[] = ctx.store.notifications
     .list()
     .sort(byName((row) => row.name))
     .map((row) => {
-      const entry: NotificationEntry = { name: row.name, type: row.type, enabled: row.isEnabled, events: row.events, options: row.options };
+      const entry: NotificationEntry = {
+        name: row.name,
+        type: row.type,
+        enabled: row.isEnabled,
+        events: row.events,
+        options: row.options,
+      };
       if (includeSecrets) return { ...entry, options: { ...row.options, ...openCredentials(row.secrets, key) } };
       // A channel without secret options stores an empty sealed object: nothing to write.
       if (!holdsSecrets(row.secrets, key)) return entry;
       return { ...entry, secrets_sealed: row.secrets };
     });
-  const file: ConfigFile = { version: 1, providers: providerEntries, domains: domainEntries, update_keys: keyEntries, notifications: notificationEntries };
+  const file: ConfigFile = {
+    version: 1,
+    providers: providerEntries,
+    domains: domainEntries,
+    update_keys: keyEntries,
+    notifications: notificationEntries,
+  };
   return renderConfigFile(file);
 }
 
@@ -99,8 +151,14 @@ function holdsSecrets(sealed: string, key: string): boolean {
  * After a create or update from a sealed secret: the stored text becomes the file's own when it holds
  * exactly what the service stored, so exporting again writes the same file.
  */
-function keepSealed(ctx: Pick<ExportDeps, "keys">, storedNow: string, sealed: string, store: (text: string) => void): void {
-  if (same(openCredentials(storedNow, ctx.keys.encryptionKey), openCredentials(sealed, ctx.keys.encryptionKey))) store(sealed);
+function keepSealed(
+  ctx: Pick<ExportDeps, "keys">,
+  storedNow: string,
+  sealed: string,
+  store: (text: string) => void,
+): void {
+  if (same(openCredentials(storedNow, ctx.keys.encryptionKey), openCredentials(sealed, ctx.keys.encryptionKey)))
+    store(sealed);
 }
 
 function withoutUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
@@ -120,17 +178,31 @@ class RolledBack extends Error {}
  * Applies the file's text: all or nothing. A refusal (a ConfigFileError, a 422) names the line.
  * `prune` also deletes what the file does not name.
  */
-export function importConfig(ctx: ConfigFileDeps, text: string, options: { dryRun?: boolean; prune?: boolean; force?: boolean } = {}): ImportResult {
+export function importConfig(
+  ctx: ConfigFileDeps,
+  text: string,
+  options: { dryRun?: boolean; prune?: boolean; force?: boolean } = {},
+): ImportResult {
   const parsed = parseConfigFile(text);
   // A file holding only `version: 1` (an empty export, a truncated copy) would delete everything.
   if (options.prune && !options.force && parsed.file.providers.length === 0 && parsed.file.domains.length === 0) {
-    throw parsed.error([], "names no providers and no domains: pruning with it would delete every one; add --force (?force=true) if that is what you want");
+    throw parsed.error(
+      [],
+      "names no providers and no domains: pruning with it would delete every one; add --force (?force=true) if that is what you want",
+    );
   }
   // What the services log is kept until the transaction commits: a file refused halfway (or a dry
   // run) changed nothing, so nothing it "created" may be logged.
   const held: (() => void)[] = [];
-  const holding = (level: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) => void held.push(() => ctx.log[level](message, fields));
-  const log: Logger = { debug: holding("debug"), info: holding("info"), warn: holding("warn"), error: holding("error"), recent: () => ctx.log.recent() };
+  const holding = (level: "debug" | "info" | "warn" | "error") => (message: string, fields?: LogFields) =>
+    void held.push(() => ctx.log[level](message, fields));
+  const log: Logger = {
+    debug: holding("debug"),
+    info: holding("info"),
+    warn: holding("warn"),
+    error: holding("error"),
+    recent: () => ctx.log.recent(),
+  };
   const changes: string[] = [];
   try {
     // Every service called below queries through the transaction's store, so all of it is one transaction.
@@ -147,7 +219,12 @@ export function importConfig(ctx: ConfigFileDeps, text: string, options: { dryRu
 }
 
 /** Runs a service call for the entry at `path`; its refusal is placed on the line of the field it names. */
-function at<T>(parsed: ParsedConfigFile, path: FilePath, call: () => T, fieldPath: (field: string) => FilePath = (field) => [...path, ...field.split(".")]): T {
+function at<T>(
+  parsed: ParsedConfigFile,
+  path: FilePath,
+  call: () => T,
+  fieldPath: (field: string) => FilePath = (field) => [...path, ...field.split(".")],
+): T {
   try {
     return call();
   } catch (error) {
@@ -158,7 +235,8 @@ function at<T>(parsed: ParsedConfigFile, path: FilePath, call: () => T, fieldPat
   }
 }
 
-const isSealedText = (value: unknown): value is string => typeof value === "string" && /^v1:[A-Za-z0-9+/=]+$/.test(value);
+const isSealedText = (value: unknown): value is string =>
+  typeof value === "string" && /^v1:[A-Za-z0-9+/=]+$/.test(value);
 
 /** A provider's stored options with the sealed ones opened; as stored when they do not open (another key). */
 function openedOptions(ctx: Pick<ExportDeps, "keys">, options: Record<string, unknown>): Record<string, unknown> {
@@ -169,11 +247,19 @@ function openedOptions(ctx: Pick<ExportDeps, "keys">, options: Record<string, un
   }
 }
 
-function openSealed(ctx: ConfigFileDeps, parsed: ParsedConfigFile, sealed: string, path: FilePath): Record<string, string> {
+function openSealed(
+  ctx: ConfigFileDeps,
+  parsed: ParsedConfigFile,
+  sealed: string,
+  path: FilePath,
+): Record<string, string> {
   try {
     return openCredentials(sealed, ctx.keys.encryptionKey);
   } catch {
-    throw parsed.error(path, "cannot be opened with this ddnsd's encryption key (export with the same DDNS_ENCRYPTION_KEY, or with --include-secrets)");
+    throw parsed.error(
+      path,
+      "cannot be opened with this ddnsd's encryption key (export with the same DDNS_ENCRYPTION_KEY, or with --include-secrets)",
+    );
   }
 }
 
@@ -181,7 +267,11 @@ function ensureUniqueNames<T>(parsed: ParsedConfigFile, section: string, list: T
   const seen = new Map<string, number>();
   list.forEach((item, index) => {
     const name = key(item);
-    if (seen.has(name)) throw parsed.error([section, index], `${section.replace(/s$/, "").replace("_", " ")} ${JSON.stringify(name)} is already listed above (line ${parsed.lineOf([section, seen.get(name)!])})`);
+    if (seen.has(name))
+      throw parsed.error(
+        [section, index],
+        `${section.replace(/s$/, "").replace("_", " ")} ${JSON.stringify(name)} is already listed above (line ${parsed.lineOf([section, seen.get(name)!])})`,
+      );
     seen.set(name, index);
   });
 }
@@ -191,13 +281,23 @@ const same = (a: unknown, b: unknown) => isDeepStrictEqual(sortKeys(a), sortKeys
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([key, item]) => [key, sortKeys(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, item]) => [key, sortKeys(item)]),
+  );
 }
 
 function applyFile(ctx: ConfigFileDeps, parsed: ParsedConfigFile, prune: boolean, changes: string[]): void {
   const { file } = parsed;
   ensureUniqueNames(parsed, "providers", file.providers, (entry) => nameKey(entry.name));
-  ensureUniqueNames(parsed, "domains", file.domains, (entry) => `${nameKey(entry.provider)} ${entry.name.toLowerCase().replace(/\.$/, "")} ${entry.record_type.toUpperCase()}`);
+  ensureUniqueNames(
+    parsed,
+    "domains",
+    file.domains,
+    (entry) =>
+      `${nameKey(entry.provider)} ${entry.name.toLowerCase().replace(/\.$/, "")} ${entry.record_type.toUpperCase()}`,
+  );
   ensureUniqueNames(parsed, "update_keys", file.update_keys, (entry) => nameKey(entry.name));
   ensureUniqueNames(parsed, "notifications", file.notifications, (entry) => nameKey(entry.name));
 
@@ -214,12 +314,23 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
   for (const row of rows) ids.set(nameKey(row.name), row.id);
   parsed.file.providers.forEach((entry, index) => {
     const path: FilePath = ["providers", index];
-    const credentials = entry.credentials ?? (entry.credentials_sealed !== undefined ? openSealed(ctx, parsed, entry.credentials_sealed, [...path, "credentials_sealed"]) : {});
+    const credentials =
+      entry.credentials ??
+      (entry.credentials_sealed !== undefined
+        ? openSealed(ctx, parsed, entry.credentials_sealed, [...path, "credentials_sealed"])
+        : {});
     const credentialPath = (field: string): FilePath =>
-      field.startsWith("credentials.") && entry.credentials === undefined ? [...path, "credentials_sealed"] : [...path, ...field.split(".")];
+      field.startsWith("credentials.") && entry.credentials === undefined
+        ? [...path, "credentials_sealed"]
+        : [...path, ...field.split(".")];
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
     // A sealed option (a custom URL's headers, as an export writes them) is opened like sealed credentials.
-    const headerKeys = new Set(ctx.services.find(entry.type)?.options.filter((option) => option.kind === "headers").map((option) => option.key));
+    const headerKeys = new Set(
+      ctx.services
+        .find(entry.type)
+        ?.options.filter((option) => option.kind === "headers")
+        .map((option) => option.key),
+    );
     const options = Object.fromEntries(
       Object.entries(entry.options ?? {}).map(([key, value]) => [
         key,
@@ -256,12 +367,16 @@ function applyProviders(ctx: ConfigFileDeps, parsed: ParsedConfigFile, changes: 
     }
     if (entry.credentials_sealed !== undefined) {
       const storedNow = ctx.store.providers.find(id)!.credentials;
-      keepSealed(ctx, storedNow, entry.credentials_sealed, (text) => ctx.store.providers.update(id, { credentials: text }));
+      keepSealed(ctx, storedNow, entry.credentials_sealed, (text) =>
+        ctx.store.providers.update(id, { credentials: text }),
+      );
     }
     for (const [key, value] of Object.entries(entry.options ?? {})) {
       const storedNow = ctx.store.providers.find(id)!.options;
       if (!isSealedText(value) || !isSealedText(storedNow[key])) continue;
-      keepSealed(ctx, storedNow[key], value, (text) => ctx.store.providers.update(id, { options: { ...storedNow, [key]: text } }));
+      keepSealed(ctx, storedNow[key], value, (text) =>
+        ctx.store.providers.update(id, { options: { ...storedNow, [key]: text } }),
+      );
     }
     ids.set(nameKey(entry.name), id);
   });
@@ -273,21 +388,40 @@ function domainKey(providerId: number, name: string, recordType: string): string
 }
 
 /** The key of the domain a reference names: its provider's id, hostname and record type. */
-function resolveRef(parsed: ParsedConfigFile, providerIds: Map<string, number>, ref: DomainRef, path: FilePath): { providerId: number; key: string } {
+function resolveRef(
+  parsed: ParsedConfigFile,
+  providerIds: Map<string, number>,
+  ref: DomainRef,
+  path: FilePath,
+): { providerId: number; key: string } {
   const providerId = providerIds.get(nameKey(ref.provider));
-  if (providerId === undefined) throw parsed.error([...path, "provider"], `no provider is named ${JSON.stringify(ref.provider)}`);
-  const name = at(parsed, path, () => normaliseHostname(ref.name), () => [...path, "name"]);
+  if (providerId === undefined)
+    throw parsed.error([...path, "provider"], `no provider is named ${JSON.stringify(ref.provider)}`);
+  const name = at(
+    parsed,
+    path,
+    () => normaliseHostname(ref.name),
+    () => [...path, "name"],
+  );
   return { providerId, key: domainKey(providerId, name, ref.record_type.trim().toUpperCase()) };
 }
 
-function applyDomains(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds: Map<string, number>, changes: string[]): Map<string, number> {
+function applyDomains(
+  ctx: ConfigFileDeps,
+  parsed: ParsedConfigFile,
+  providerIds: Map<string, number>,
+  changes: string[],
+): Map<string, number> {
   const ids = new Map<string, number>();
   const rows = ctx.store.domains.list();
   for (const row of rows) ids.set(domainKey(row.providerId, row.domainName, row.recordType), row.id);
   parsed.file.domains.forEach((entry, index) => {
     const path: FilePath = ["domains", index];
     const { providerId, key } = resolveRef(parsed, providerIds, entry, path);
-    const addressSource = entry.address_source === undefined || entry.address_source === null || entry.address_source.trim() === "" ? null : entry.address_source.trim();
+    const addressSource =
+      entry.address_source === undefined || entry.address_source === null || entry.address_source.trim() === ""
+        ? null
+        : entry.address_source.trim();
     const input = {
       provider_id: providerId,
       domain_name: entry.name,
@@ -297,7 +431,10 @@ function applyDomains(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds
       config: entry.config,
       is_enabled: entry.enabled,
     };
-    const fieldPath = (field: string): FilePath => [...path, ...(field === "domain_name" ? ["name"] : field.split("."))];
+    const fieldPath = (field: string): FilePath => [
+      ...path,
+      ...(field === "domain_name" ? ["name"] : field.split(".")),
+    ];
     const label = `${entry.name} ${entry.record_type.toUpperCase()} at ${JSON.stringify(entry.provider)}`;
     const existing = ids.get(key);
     if (existing === undefined) {
@@ -307,7 +444,10 @@ function applyDomains(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds
       return;
     }
     const row = rows.find((candidate) => candidate.id === existing)!;
-    const cron = entry.cron_schedule === null || entry.cron_schedule.trim() === "" ? null : entry.cron_schedule.trim().replace(/\s+/g, " ");
+    const cron =
+      entry.cron_schedule === null || entry.cron_schedule.trim() === ""
+        ? null
+        : entry.cron_schedule.trim().replace(/\s+/g, " ");
     const differs = [
       row.isEnabled !== entry.enabled && "enabled",
       row.cronSchedule !== cron && "cron_schedule",
@@ -321,7 +461,12 @@ function applyDomains(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds
   return ids;
 }
 
-function applyUpdateKeys(ctx: ConfigFileDeps, parsed: ParsedConfigFile, domainIds: Map<string, number>, changes: string[]): void {
+function applyUpdateKeys(
+  ctx: ConfigFileDeps,
+  parsed: ParsedConfigFile,
+  domainIds: Map<string, number>,
+  changes: string[],
+): void {
   const rows = ctx.store.updateKeys.list();
   const providerIds = new Map(ctx.store.providers.names().map((row) => [nameKey(row.name), row.id]));
   parsed.file.update_keys.forEach((entry, index) => {
@@ -334,12 +479,17 @@ function applyUpdateKeys(ctx: ConfigFileDeps, parsed: ParsedConfigFile, domainId
               entry.domains.map((ref, position) => {
                 const refPath: FilePath = [...path, "domains", position];
                 const id = domainIds.get(resolveRef(parsed, providerIds, ref, refPath).key);
-                if (id === undefined) throw parsed.error(refPath, `no domain ${ref.name} ${ref.record_type} at ${JSON.stringify(ref.provider)}`);
+                if (id === undefined)
+                  throw parsed.error(
+                    refPath,
+                    `no domain ${ref.name} ${ref.record_type} at ${JSON.stringify(ref.provider)}`,
+                  );
                 return id;
               }),
             ),
           ].sort((a, b) => a - b);
-    if (scope !== null && scope.length === 0) throw parsed.error([...path, "domains"], "must name at least one domain; leave it out (or null) for all domains");
+    if (scope !== null && scope.length === 0)
+      throw parsed.error([...path, "domains"], "must name at least one domain; leave it out (or null) for all domains");
     const name = at(parsed, path, () => {
       const trimmed = entry.name.normalize("NFC").trim();
       if (trimmed.length > 100) throw new Invalid("name", "must be 1 to 100 characters");
@@ -347,9 +497,16 @@ function applyUpdateKeys(ctx: ConfigFileDeps, parsed: ParsedConfigFile, domainId
     });
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
     const clash = ctx.store.updateKeys.findByHash(entry.key_sha256);
-    if (clash !== undefined && clash.id !== row?.id) throw parsed.error([...path, "key_sha256"], `is already the key named ${JSON.stringify(clash.name)}`);
+    if (clash !== undefined && clash.id !== row?.id)
+      throw parsed.error([...path, "key_sha256"], `is already the key named ${JSON.stringify(clash.name)}`);
     if (row === undefined) {
-      ctx.store.updateKeys.create({ name, keyHash: entry.key_sha256, keyTail: entry.key_tail, domainIds: scope, createdAt: Date.now() });
+      ctx.store.updateKeys.create({
+        name,
+        keyHash: entry.key_sha256,
+        keyTail: entry.key_tail,
+        domainIds: scope,
+        createdAt: Date.now(),
+      });
       changes.push(`create update key ${JSON.stringify(name)}`);
       return;
     }
@@ -368,7 +525,10 @@ function applyNotifications(ctx: ConfigFileDeps, parsed: ParsedConfigFile, chang
   const rows = ctx.store.notifications.list();
   parsed.file.notifications.forEach((entry, index) => {
     const path: FilePath = ["notifications", index];
-    const secrets = entry.secrets_sealed === undefined ? {} : openSealed(ctx, parsed, entry.secrets_sealed, [...path, "secrets_sealed"]);
+    const secrets =
+      entry.secrets_sealed === undefined
+        ? {}
+        : openSealed(ctx, parsed, entry.secrets_sealed, [...path, "secrets_sealed"]);
     const options = { ...entry.options, ...secrets };
     const input = { name: entry.name, type: entry.type, options, events: entry.events, is_enabled: entry.enabled };
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
@@ -402,9 +562,17 @@ function applyNotifications(ctx: ConfigFileDeps, parsed: ParsedConfigFile, chang
   });
 }
 
-function pruneUnlisted(ctx: ConfigFileDeps, parsed: ParsedConfigFile, providerIds: Map<string, number>, domainIds: Map<string, number>, changes: string[]): void {
+function pruneUnlisted(
+  ctx: ConfigFileDeps,
+  parsed: ParsedConfigFile,
+  providerIds: Map<string, number>,
+  domainIds: Map<string, number>,
+  changes: string[],
+): void {
   const { file } = parsed;
-  const listedDomains = new Set(file.domains.map((entry) => domainIds.get(resolveRef(parsed, providerIds, entry, []).key)));
+  const listedDomains = new Set(
+    file.domains.map((entry) => domainIds.get(resolveRef(parsed, providerIds, entry, []).key)),
+  );
   for (const row of ctx.store.domains.list()) {
     if (listedDomains.has(row.id)) continue;
     deleteDomain(ctx, row.id);

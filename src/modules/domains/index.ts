@@ -2,24 +2,59 @@
 
 import { Elysia, t } from "elysia";
 import type { UpdateParts } from "../../updater/update";
-import { bodyShape, DeletedBody, DomainIdParams, errorResponses, plainIds, plainQueryNumbers, whileUnchanged, type WriteCount } from "../shared";
+import {
+  bodyShape,
+  DeletedBody,
+  DomainIdParams,
+  errorResponses,
+  plainIds,
+  plainQueryNumbers,
+  type WriteCount,
+  whileUnchanged,
+} from "../shared";
 import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
-import { createDomain, type DomainDeps, deleteDomain, domainHistory, forceUpdate, getDomain, listDomains, updateDomain } from "./service";
+import {
+  createDomain,
+  type DomainDeps,
+  deleteDomain,
+  domainHistory,
+  forceUpdate,
+  getDomain,
+  listDomains,
+  updateDomain,
+} from "./service";
 
 export function domainRoutes(ctx: DomainDeps & UpdateParts & WriteCount) {
   // The list is served again until the next write or the next answer of a name server.
-  const changes: WriteCount = { sqlite: { get writes() { return ctx.sqlite.writes + ctx.propagation.changes; } } };
+  const changes: WriteCount = {
+    sqlite: {
+      get writes() {
+        return ctx.sqlite.writes + ctx.propagation.changes;
+      },
+    },
+  };
   return new Elysia({ prefix: "/domains", tags: ["domains"] })
     .onTransform(plainIds)
-    .get("", whileUnchanged(changes, () => listDomains(ctx)), {
-      response: { 200: t.Array(Domain), ...errorResponses(401) },
-      detail: { operationId: "listDomains", summary: "List domains" },
-    })
+    .get(
+      "",
+      whileUnchanged(changes, () => listDomains(ctx)),
+      {
+        response: { 200: t.Array(Domain), ...errorResponses(401) },
+        detail: { operationId: "listDomains", summary: "List domains" },
+      },
+    )
     .post("", ({ body }) => createDomain(ctx, body), {
       body: DomainCreate,
-      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"] }),
+      transform: bodyShape({
+        objects: ["config"],
+        numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"],
+      }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
-      detail: { operationId: "createDomain", summary: "Create a domain", description: "The new domain is checked at once, then on its schedule." },
+      detail: {
+        operationId: "createDomain",
+        summary: "Create a domain",
+        description: "The new domain is checked at once, then on its schedule.",
+      },
     })
     .get("/:domain_id", ({ params }) => getDomain(ctx, params.domain_id), {
       params: DomainIdParams,
@@ -29,7 +64,10 @@ export function domainRoutes(ctx: DomainDeps & UpdateParts & WriteCount) {
     .put("/:domain_id", ({ params, body }) => updateDomain(ctx, params.domain_id, body), {
       params: DomainIdParams,
       body: DomainUpdate,
-      transform: bodyShape({ objects: ["config"], numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"] }),
+      transform: bodyShape({
+        objects: ["config"],
+        numbers: ["provider_id", "config.ttl", "config.ipv6_prefix_length"],
+      }),
       response: { 200: Domain, ...errorResponses(401, 404, 409, 422) },
       detail: { operationId: "updateDomain", summary: "Update a domain (partial)" },
     })
@@ -42,7 +80,11 @@ export function domainRoutes(ctx: DomainDeps & UpdateParts & WriteCount) {
       {
         params: DomainIdParams,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 422) },
-        detail: { operationId: "deleteDomain", summary: "Delete a domain", description: "Removes its history; the DNS record at the provider stays." },
+        detail: {
+          operationId: "deleteDomain",
+          summary: "Delete a domain",
+          description: "Removes its history; the DNS record at the provider stays.",
+        },
       },
     )
     .get("/:domain_id/history", ({ params, query }) => domainHistory(ctx, params.domain_id, query.limit ?? 20), {

@@ -5,20 +5,35 @@ import { Int, OptionalTimestamp } from "../shared";
 
 const DomainConfig = t.Object(
   {
-    zone_id: t.Optional(t.String({ description: "The zone (or domain) at the service that holds the record; discovered when absent" })),
-    proxied: t.Optional(t.Boolean({ description: "Proxying, where the service has a proxy (Cloudflare); default: keep the record's current value" })),
+    zone_id: t.Optional(
+      t.String({ description: "The zone (or domain) at the service that holds the record; discovered when absent" }),
+    ),
+    proxied: t.Optional(
+      t.Boolean({
+        description: "Proxying, where the service has a proxy (Cloudflare); default: keep the record's current value",
+      }),
+    ),
     ttl: t.Optional(
       t.Integer({
-        description: "Seconds, in the range the provider's service accepts (Cloudflare: 1 = automatic); default: keep the current value",
+        description:
+          "Seconds, in the range the provider's service accepts (Cloudflare: 1 = automatic); default: keep the current value",
         error: "must be a whole number of seconds",
       }),
     ),
-    create_if_missing: t.Optional(t.Boolean({ description: "Create the record when it does not exist (default true)" })),
+    create_if_missing: t.Optional(
+      t.Boolean({ description: "Create the record when it does not exist (default true)" }),
+    ),
     ipv6_suffix: t.Optional(
-      t.String({ description: "AAAA only: the host part of a LAN host's address, e.g. `::1234:5678:9abc:def0`; the record gets the detected prefix followed by it" }),
+      t.String({
+        description:
+          "AAAA only: the host part of a LAN host's address, e.g. `::1234:5678:9abc:def0`; the record gets the detected prefix followed by it",
+      }),
     ),
     ipv6_prefix_length: t.Optional(
-      t.Integer({ description: "AAAA only: bits of the detected address kept as the prefix (default 64)", error: "must be a whole number of bits from 1 to 127" }),
+      t.Integer({
+        description: "AAAA only: bits of the detected address kept as the prefix (default 64)",
+        error: "must be a whole number of bits from 1 to 127",
+      }),
     ),
   },
   { additionalProperties: true, description: "Provider options; unknown keys are kept as given" },
@@ -27,7 +42,10 @@ const DomainConfig = t.Object(
 const fields = {
   provider_id: t.Integer({ minimum: 1, error: "must be a positive integer" }),
   domain_name: t.String({ description: "Fully qualified hostname; IDN accepted", examples: ["home.example.com"] }),
-  record_type: t.String({ enum: ["A", "AAAA"], description: "`A` (IPv4) or `AAAA` (IPv6), any case; `A` when a new domain leaves it out" }),
+  record_type: t.String({
+    enum: ["A", "AAAA"],
+    description: "`A` (IPv4) or `AAAA` (IPv6), any case; `A` when a new domain leaves it out",
+  }),
   external_id: t.Nullable(t.String({ description: "The provider's id of the record; discovered on first update" })),
   config: DomainConfig,
   cron_schedule: t.Nullable(
@@ -56,7 +74,6 @@ export const DomainCreate = t.Object({
 
 export const DomainUpdate = t.Partial(t.Object(fields), { description: "Any subset of the create fields" });
 
-
 const RecordTypeName = t.UnionEnum(["A", "AAAA"]);
 const Status = t.UnionEnum(["SUCCESS", "FAILED"]);
 
@@ -68,18 +85,38 @@ const Propagation = t.Object(
     }),
     servers: t.Array(
       t.Object({
-        name: t.String({ description: "The name server's name (the zone's NS set), or the service's own server as configured" }),
-        address: t.Nullable(t.String({ description: "Where it was asked: an address, with `:port` off port 53; null when none was found" })),
+        name: t.String({
+          description: "The name server's name (the zone's NS set), or the service's own server as configured",
+        }),
+        address: t.Nullable(
+          t.String({
+            description: "Where it was asked: an address, with `:port` off port 53; null when none was found",
+          }),
+        ),
         answer: t.Array(t.String(), { description: "The record's addresses it answers with" }),
         ok: t.Boolean({ description: "Whether it answers the record's address" }),
-        error: t.Nullable(t.String({ description: "Why it gave no usable answer (refused, timed out, not authoritative); null when it answered" })),
+        error: t.Nullable(
+          t.String({
+            description: "Why it gave no usable answer (refused, timed out, not authoritative); null when it answered",
+          }),
+        ),
       }),
     ),
     checked_at: OptionalTimestamp,
-    served_after_ms: t.Nullable(Int({ description: "How long after the write every name server answered the address" })),
-    detail: t.Nullable(t.String({ description: "What kept the check short of the zone's whole NS set (resolvers that did not answer), or that the record is proxied (its name servers answer the proxy's addresses)" })),
+    served_after_ms: t.Nullable(
+      Int({ description: "How long after the write every name server answered the address" }),
+    ),
+    detail: t.Nullable(
+      t.String({
+        description:
+          "What kept the check short of the zone's whole NS set (resolvers that did not answer), or that the record is proxied (its name servers answer the proxy's addresses)",
+      }),
+    ),
   },
-  { description: "Whether the zone's own name servers serve the record's address, asked directly after each write and check" },
+  {
+    description:
+      "Whether the zone's own name servers serve the record's address, asked directly after each write and check",
+  },
 );
 
 export const Domain = t.Object({
@@ -107,7 +144,14 @@ export const Domain = t.Object({
 
 export const HistoryQuery = t.Object({
   limit: t.Optional(
-    t.Integer({ title: "limit", minimum: 1, maximum: 1000, default: 20, description: "Rows to return, 1-1000", error: "must be a whole number from 1 to 1000" }),
+    t.Integer({
+      title: "limit",
+      minimum: 1,
+      maximum: 1000,
+      default: 20,
+      description: "Rows to return, 1-1000",
+      error: "must be a whole number from 1 to 1000",
+    }),
   ),
 });
 
@@ -120,11 +164,17 @@ export const HistoryRecord = t.Object({
   message: t.String(),
   trigger: t.UnionEnum(["manual", "schedule", "push"], { description: "`push` is a router's /nic/update" }),
   duration_ms: Int(),
-  timestamp: t.String({ format: "date-time", description: "When it happened; for a row standing for repeated failures, when the last of them happened" }),
-  repeat_count: Int({
-    description: "How many attempts in a row this row stands for: the same failure again (status, cause, message, addresses, trigger) is counted on the newest row instead of written anew",
+  timestamp: t.String({
+    format: "date-time",
+    description: "When it happened; for a row standing for repeated failures, when the last of them happened",
   }),
-  first_timestamp: t.Nullable(t.String({ format: "date-time" }), { description: "When the first of the repeated attempts happened; null when the row stands for one" }),
+  repeat_count: Int({
+    description:
+      "How many attempts in a row this row stands for: the same failure again (status, cause, message, addresses, trigger) is counted on the newest row instead of written anew",
+  }),
+  first_timestamp: t.Nullable(t.String({ format: "date-time" }), {
+    description: "When the first of the repeated attempts happened; null when the row stands for one",
+  }),
 });
 
 export const UpdateResult = t.Object({

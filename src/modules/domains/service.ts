@@ -3,7 +3,6 @@
 
 import { domainToASCII } from "node:url";
 import type { DomainChanges } from "../../db/disk";
-import type { DomainRow, HistoryRow } from "../../store/rows";
 import type { RecordType } from "../../dns/provider";
 import type { ServiceRegistry } from "../../dns/registry";
 import { checkHostnameRule, checkRecordType as checkServiceRecordType, checkTtl } from "../../dns/rules";
@@ -11,13 +10,14 @@ import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import { parseDomainSource, sourceText } from "../../ip/source";
 import { ipv6SuffixProblem } from "../../ip/suffix";
+import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
+import type { DomainRow, HistoryRow } from "../../store/rows";
 import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
 import { iso } from "../../util/time";
-import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
 import { checkConfigSize } from "../limits";
 import { findProviderRow } from "../providers/service";
 import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
@@ -60,9 +60,14 @@ export function normaliseHostname(input: string): string {
   if (trimmed === "") throw invalidField("domain_name", "is required");
   // An address pasted from the browser's bar: say what to keep.
   const url = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]+)/i.exec(trimmed);
-  if (url) throw invalidField("domain_name", `"${input}" is an address, not a hostname: drop the "${trimmed.slice(0, trimmed.indexOf("//") + 2)}" and anything after the name, e.g. ${url[1]}`);
+  if (url)
+    throw invalidField(
+      "domain_name",
+      `"${input}" is an address, not a hostname: drop the "${trimmed.slice(0, trimmed.indexOf("//") + 2)}" and anything after the name, e.g. ${url[1]}`,
+    );
   // domainToASCII parses a URL's host: it would drop a "/path", "?query", tabs and %-escapes.
-  if (/[^a-z0-9_.\-\u0080-\u{10ffff}]/iu.test(trimmed)) throw invalidField("domain_name", `"${input}" is not a valid hostname`);
+  if (/[^a-z0-9_.\-\u0080-\u{10ffff}]/iu.test(trimmed))
+    throw invalidField("domain_name", `"${input}" is not a valid hostname`);
   const ascii = domainToASCII(trimmed.toLowerCase());
   if (ascii === "") throw invalidField("domain_name", `"${input}" is not a valid hostname`);
   if (ascii.length > 253) throw invalidField("domain_name", "must be at most 253 characters");
@@ -102,11 +107,15 @@ function checkConfig(config: Record<string, unknown>, service: ServiceDescriptio
   if (zone_id !== undefined && (typeof zone_id !== "string" || zone_id.trim() === "")) {
     throw invalidField("config.zone_id", "must be a non-empty string");
   }
-  for (const [key, value] of [["proxied", proxied], ["create_if_missing", create_if_missing]] as const) {
+  for (const [key, value] of [
+    ["proxied", proxied],
+    ["create_if_missing", create_if_missing],
+  ] as const) {
     if (value !== undefined && typeof value !== "boolean") throw invalidField(`config.${key}`, "must be true or false");
   }
   if (ttl !== undefined) checkTtl(service, ttl);
-  if (proxied !== undefined && service.proxy === undefined) throw invalidField("config.proxied", `cannot be set: ${service.label} has no proxy`);
+  if (proxied !== undefined && service.proxy === undefined)
+    throw invalidField("config.proxied", `cannot be set: ${service.label} has no proxy`);
   return config;
 }
 
@@ -116,7 +125,11 @@ function checkConfig(config: Record<string, unknown>, service: ServiceDescriptio
  */
 function applicableConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
   const { proxied, ttl, ...rest } = config;
-  return { ...rest, ...(proxied !== undefined && service.proxy ? { proxied } : {}), ...(ttl !== undefined && service.ttl ? { ttl } : {}) };
+  return {
+    ...rest,
+    ...(proxied !== undefined && service.proxy ? { proxied } : {}),
+    ...(ttl !== undefined && service.ttl ? { ttl } : {}),
+  };
 }
 
 /** The ipv6_suffix / ipv6_prefix_length keys, which only an AAAA record can use. */
@@ -141,14 +154,18 @@ export function checkAddressSource(input: string | null, recordType: RecordType,
   const source = parseDomainSource(input, allowPrivate);
   if (typeof source === "string") throw invalidField("address_source", source);
   if (source.kind === "fixed" && source.ip.includes(":") !== (recordType === "AAAA")) {
-    throw invalidField("address_source", `an ${recordType} record needs an IPv${recordType === "AAAA" ? 6 : 4} address, got ${source.ip}`);
+    throw invalidField(
+      "address_source",
+      `an ${recordType} record needs an IPv${recordType === "AAAA" ? 6 : 4} address, got ${source.ip}`,
+    );
   }
   return sourceText(source);
 }
 
 function checkExternalId(input: string | null): string | null {
   if (input === null || input.trim() === "") return null;
-  if (input.length > MAX_EXTERNAL_ID_CHARS) throw invalidField("external_id", `must be at most ${MAX_EXTERNAL_ID_CHARS} characters`);
+  if (input.length > MAX_EXTERNAL_ID_CHARS)
+    throw invalidField("external_id", `must be at most ${MAX_EXTERNAL_ID_CHARS} characters`);
   return input.trim();
 }
 
@@ -189,9 +206,7 @@ function toView(ctx: DomainReader, row: DomainRow, providerName: string): Domain
 }
 
 export function listDomains(ctx: DomainReader): DomainView[] {
-  return ctx.store.domains
-    .listWithProviderName()
-    .map((row) => toView(ctx, row.domain, row.providerName));
+  return ctx.store.domains.listWithProviderName().map((row) => toView(ctx, row.domain, row.providerName));
 }
 
 function findDomainRow(ctx: DomainReader, id: number): DomainRow {
@@ -206,12 +221,22 @@ export function getDomain(ctx: DomainReader, id: number): DomainView {
   return toView(ctx, row.domain, row.providerName);
 }
 
-function ensureUnique(ctx: DomainDeps, providerId: number, domainName: string, recordType: RecordType, exceptId = 0): void {
+function ensureUnique(
+  ctx: DomainDeps,
+  providerId: number,
+  domainName: string,
+  recordType: RecordType,
+  exceptId = 0,
+): void {
   const clash = ctx.store.domains.sameRecord(providerId, domainName, recordType, exceptId);
-  if (clash !== undefined) throw conflict(`${domainName} ${recordType} is already configured on this provider: edit that domain instead`);
+  if (clash !== undefined)
+    throw conflict(`${domainName} ${recordType} is already configured on this provider: edit that domain instead`);
 }
 
-export function createDomain(ctx: DomainDeps, input: DomainInput & { provider_id: number; domain_name: string }): DomainView {
+export function createDomain(
+  ctx: DomainDeps,
+  input: DomainInput & { provider_id: number; domain_name: string },
+): DomainView {
   const domainName = normaliseHostname(input.domain_name);
   const recordType = checkRecordType(input.record_type ?? "A");
   const cronSchedule = checkCronSchedule(input.cron_schedule ?? null);
@@ -262,7 +287,11 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
   const addressSource =
     input.address_source === undefined && recordType === row.recordType
       ? row.addressSource
-      : checkAddressSource(input.address_source === undefined ? row.addressSource : input.address_source, recordType, ctx.settings.allowPrivateIps);
+      : checkAddressSource(
+          input.address_source === undefined ? row.addressSource : input.address_source,
+          recordType,
+          ctx.settings.allowPrivateIps,
+        );
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();
@@ -367,7 +396,11 @@ export interface IpPeriod {
 export function ipTimeline(ctx: DomainReader, id: number): IpPeriod[] {
   findDomainRow(ctx, id);
   const starts = ctx.store.history.addressStarts(id, TIMELINE_PERIODS);
-  return starts.map((start, i) => ({ ip: start.ip, from: iso(start.at), until: i === 0 ? null : iso(starts[i - 1]!.at) }));
+  return starts.map((start, i) => ({
+    ip: start.ip,
+    from: iso(start.at),
+    until: i === 0 ? null : iso(starts[i - 1]!.at),
+  }));
 }
 
 /** `POST /domains/{id}/update_ip`: writes now, answering as docs/api.md, domains says (refusals are thrown). */

@@ -2,7 +2,7 @@
 
 import { Elysia, t } from "elysia";
 import { PROVIDER_TYPES } from "../../dns/registry";
-import { errorResponses, Int, OptionalTimestamp, whileUnchanged, type WriteCount } from "../shared";
+import { errorResponses, Int, OptionalTimestamp, type WriteCount, whileUnchanged } from "../shared";
 import { dashboardMetrics, type MetricsReader, providerStats } from "./service";
 
 const Rate = t.Nullable(t.Number({ description: "Percentage with one decimal; null when there is nothing to rate" }));
@@ -45,12 +45,28 @@ const FIGURES_FRESH_MS = 1000;
 /** The figures, served again while the database is unwritten (its write count). */
 export function metricsRoutes(ctx: MetricsReader & WriteCount) {
   return new Elysia({ prefix: "/metrics", tags: ["metrics"] })
-    .get("/dashboard", whileUnchanged(ctx, () => dashboardMetrics(ctx), FIGURES_FRESH_MS), {
-      response: { 200: Dashboard, ...errorResponses(401) },
-      detail: { operationId: "getDashboardMetrics", summary: "Dashboard figures", description: "Counts, and the last 24 hours of updates." },
-    })
-    .get("/provider-stats", whileUnchanged(ctx, () => providerStats(ctx), FIGURES_FRESH_MS), {
-      response: { 200: ProviderStats, ...errorResponses(401) },
-      detail: { operationId: "getProviderStats", summary: "Success rates per provider", description: "Every provider, also those without domains." },
-    });
+    .get(
+      "/dashboard",
+      whileUnchanged(ctx, () => dashboardMetrics(ctx), FIGURES_FRESH_MS),
+      {
+        response: { 200: Dashboard, ...errorResponses(401) },
+        detail: {
+          operationId: "getDashboardMetrics",
+          summary: "Dashboard figures",
+          description: "Counts, and the last 24 hours of updates.",
+        },
+      },
+    )
+    .get(
+      "/provider-stats",
+      whileUnchanged(ctx, () => providerStats(ctx), FIGURES_FRESH_MS),
+      {
+        response: { 200: ProviderStats, ...errorResponses(401) },
+        detail: {
+          operationId: "getProviderStats",
+          summary: "Success rates per provider",
+          description: "Every provider, also those without domains.",
+        },
+      },
+    );
 }

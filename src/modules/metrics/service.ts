@@ -130,6 +130,9 @@ export function ipChangesPerDay(ctx: MetricsReader, now = Date.now()): DailyIpCh
   return Array.from({ length: 7 }, (_, i) => {
     const day = new Date(first);
     day.setDate(day.getDate() + i);
-    return { start: day.getTime(), changes: ctx.store.metrics.ipChangesBetween(first + i * DAY_MS, first + (i + 1) * DAY_MS) };
+    return {
+      start: day.getTime(),
+      changes: ctx.store.metrics.ipChangesBetween(first + i * DAY_MS, first + (i + 1) * DAY_MS),
+    };
   });
 }

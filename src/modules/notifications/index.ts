@@ -8,9 +8,9 @@ import {
   deleteNotification,
   getNotification,
   listNotifications,
+  type NotificationDeps,
   testNotification,
   updateNotification,
-  type NotificationDeps,
 } from "./service";
 
 export function notificationRoutes(ctx: NotificationDeps) {
@@ -53,6 +53,10 @@ export function notificationRoutes(ctx: NotificationDeps) {
     .post("/:notification_id/test", ({ params }) => testNotification(ctx, params.notification_id), {
       params: NotificationIdParams,
       response: { 200: TestResult, ...errorResponses(401, 404, 422) },
-      detail: { operationId: "testNotification", summary: "Send a test message", description: "Sends once, without retries; `ok` says whether the service took it." },
+      detail: {
+        operationId: "testNotification",
+        summary: "Send a test message",
+        description: "Sends once, without retries; `ok` says whether the service took it.",
+      },
     });
 }

@@ -1,17 +1,31 @@
 // Request and response schemas of /api/v1/notifications (docs/api.md, notifications).
 
 import { t } from "elysia";
-import { NOTIFICATION_EVENTS } from "../../store/rows";
 import { CHANNELS, NOTIFICATION_TYPES } from "../../notify/registry";
+import { NOTIFICATION_EVENTS } from "../../store/rows";
 import { Int, OptionalTimestamp } from "../shared";
 
-const Name = t.String({ minLength: 1, maxLength: 100, description: "Display name", error: "must be 1 to 100 characters" });
+const Name = t.String({
+  minLength: 1,
+  maxLength: 100,
+  description: "Display name",
+  error: "must be 1 to 100 characters",
+});
 const Type = t.String({ enum: [...NOTIFICATION_TYPES], description: "The channel", examples: ["ntfy"] });
 const Options = t.Record(t.String(), t.Unknown(), {
   description:
-    CHANNELS.map((channel) => `${channel.type} \`{${channel.options.map((option) => `${option.key}${option.required ? "" : "?"}`).join(", ")}}\``).join("; ") +
+    CHANNELS.map(
+      (channel) =>
+        `${channel.type} \`{${channel.options.map((option) => `${option.key}${option.required ? "" : "?"}`).join(", ")}}\``,
+    ).join("; ") +
     ". Secret options (" +
-    [...new Set(CHANNELS.flatMap((channel) => channel.options.filter((option) => option.secret).map((option) => `${channel.type}.${option.key}`)))].join(", ") +
+    [
+      ...new Set(
+        CHANNELS.flatMap((channel) =>
+          channel.options.filter((option) => option.secret).map((option) => `${channel.type}.${option.key}`),
+        ),
+      ),
+    ].join(", ") +
     ") are stored encrypted and shown masked; sending a masked value back keeps the stored one.",
   error: "must be an object",
 });

@@ -2,17 +2,23 @@
 // secret options sealed like provider credentials and masked in answers, the events, and the test
 // message. Delivery itself is the notifier's (src/notify/notifier.ts).
 
-import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../store/rows";
-import type { Logger } from "../../log";
-import type { Store } from "../../store";
-import type { NotificationChanges } from "../../store/notifications";
-import type { Notifier } from "../../notify/notifier";
 import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
 import { MAX_VALUE_CHARS } from "../../limits";
+import type { Logger } from "../../log";
 import type { ChannelOption } from "../../notify/channel";
-import { channelOf, findChannel, NOTIFICATION_TYPES, type NotificationType, storedNotificationType } from "../../notify/registry";
+import type { Notifier } from "../../notify/notifier";
+import {
+  channelOf,
+  findChannel,
+  NOTIFICATION_TYPES,
+  type NotificationType,
+  storedNotificationType,
+} from "../../notify/registry";
 import { keepMaskedHeaders, maskSecret, openCredentials, sealCredentials } from "../../security/secrets";
+import type { Store } from "../../store";
+import type { NotificationChanges } from "../../store/notifications";
+import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../store/rows";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
 
@@ -53,7 +59,8 @@ function checkType(type: string): NotificationType {
 function checkEvents(events: string[] | undefined): NotificationEvent[] {
   if (events === undefined) return [...NOTIFICATION_EVENTS];
   const unknown = events.find((event) => !(NOTIFICATION_EVENTS as readonly string[]).includes(event));
-  if (unknown !== undefined) throw invalidField("events", `"${unknown.slice(0, 40)}" is not an event; use ${NOTIFICATION_EVENTS.join(", ")}`);
+  if (unknown !== undefined)
+    throw invalidField("events", `"${unknown.slice(0, 40)}" is not an event; use ${NOTIFICATION_EVENTS.join(", ")}`);
   // A notification that sends nothing is a mistake, not a setting (disable it instead).
   if (events.length === 0) throw invalidField("events", "must name at least one event");
   return NOTIFICATION_EVENTS.filter((event) => events.includes(event));
@@ -68,7 +75,8 @@ function urlProblem(value: string, httpsOnly: boolean): string | null {
     return "must be an http(s) URL";
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must be an http(s) URL";
-  const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  const loopback =
+    url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
   if (httpsOnly && url.protocol !== "https:" && !loopback) return "must be an https URL";
   return null;
 }
@@ -77,7 +85,8 @@ function checkOptionValue(field: string, rule: ChannelOption, value: unknown): u
   if (rule.kind === "headers") {
     if (!isObject(value)) throw invalidField(field, "must be an object of header names and values");
     for (const [name, header] of Object.entries(value)) {
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(name)) throw invalidField(`${field}.${name.slice(0, 40)}`, "is not a valid header name");
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/.test(name))
+        throw invalidField(`${field}.${name.slice(0, 40)}`, "is not a valid header name");
       if (typeof header !== "string" || header.length > MAX_VALUE_CHARS || /[\r\n]/.test(header)) {
         throw invalidField(`${field}.${name}`, `must be a single-line string of at most ${MAX_VALUE_CHARS} characters`);
       }
@@ -112,7 +121,10 @@ function checkOptions(
   const secrets: Record<string, unknown> = {};
   for (const key of Object.keys(options)) {
     if (!rules.some((rule) => rule.key === key)) {
-      throw invalidField(`options.${key.slice(0, 40)}`, `is not an option of a ${type} notification (use ${rules.map((rule) => rule.key).join(", ")})`);
+      throw invalidField(
+        `options.${key.slice(0, 40)}`,
+        `is not an option of a ${type} notification (use ${rules.map((rule) => rule.key).join(", ")})`,
+      );
     }
   }
   for (const rule of rules) {
@@ -123,8 +135,19 @@ function checkOptions(
       if (rule.required) throw invalidField(field, `is required for a ${type} notification`);
       continue;
     }
-    const keep = rule.secret && typeof given === "string" && given.startsWith("••••") && typeof kept[key] === "string" && maskSecret(kept[key]) === given;
-    const value = keep ? kept[key] : checkOptionValue(field, rule, rule.secret && rule.kind === "headers" ? keepMaskedHeaders(given, kept[key]) : given);
+    const keep =
+      rule.secret &&
+      typeof given === "string" &&
+      given.startsWith("••••") &&
+      typeof kept[key] === "string" &&
+      maskSecret(kept[key]) === given;
+    const value = keep
+      ? kept[key]
+      : checkOptionValue(
+          field,
+          rule,
+          rule.secret && rule.kind === "headers" ? keepMaskedHeaders(given, kept[key]) : given,
+        );
     if (rule.secret) secrets[key] = value;
     else plain[key] = value;
   }
@@ -133,7 +156,8 @@ function checkOptions(
 
 /** A secret as an answer shows it: `••••3f9a`, and for headers their names with each value so masked. */
 function maskedSecret(value: unknown): unknown {
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([name, text]) => [name, maskSecret(String(text))]));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([name, text]) => [name, maskSecret(String(text))]));
   return maskSecret(String(value));
 }
 
@@ -184,15 +208,15 @@ export function createNotification(
   const events = checkEvents(input.events);
   const now = Date.now();
   const created = ctx.store.notifications.create({
-      name,
-      type,
-      options: plain,
-      secrets: sealCredentials(secrets, ctx.keys.encryptionKey),
-      events,
-      isEnabled: input.is_enabled ?? true,
-      createdAt: now,
-      updatedAt: now,
-    });
+    name,
+    type,
+    options: plain,
+    secrets: sealCredentials(secrets, ctx.keys.encryptionKey),
+    events,
+    isEnabled: input.is_enabled ?? true,
+    createdAt: now,
+    updatedAt: now,
+  });
   ctx.log.info("notification created", { notification_id: created, type });
   return getNotification(ctx, created);
 }
@@ -231,7 +255,9 @@ export function updateNotification(ctx: NotificationDeps, id: number, input: Not
 export function sealSecretOptionsStoredInClear(ctx: Pick<NotificationDeps, "store" | "keys">): number {
   let sealed = 0;
   for (const row of ctx.store.notifications.list()) {
-    const inClear = (findChannel(row.type)?.options ?? []).filter((option) => option.secret && row.options[option.key] !== undefined);
+    const inClear = (findChannel(row.type)?.options ?? []).filter(
+      (option) => option.secret && row.options[option.key] !== undefined,
+    );
     if (inClear.length === 0) continue;
     let secrets: Record<string, unknown>;
     try {

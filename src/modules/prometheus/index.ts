@@ -16,7 +16,9 @@ export function prometheusRoutes({ metrics, authenticate }: PrometheusRouteDeps)
     "/metrics",
     async ({ headers }) => {
       await authenticate(headers.authorization);
-      return new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+      return new Response(metrics.render(), {
+        headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+      });
     },
     {
       response: { 200: t.String({ description: "Prometheus text exposition format 0.0.4" }), ...errorResponses(401) },

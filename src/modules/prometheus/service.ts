@@ -7,8 +7,8 @@
 import type { IpFamily } from "../../ip/detect";
 import type { DomainQueries } from "../../store/domains";
 import type { MetricsQueries } from "../../store/metrics";
-import { isPushStale } from "../../updater/push-stale";
 import type { EventSink, RecordedUpdate } from "../../updater/events";
+import { isPushStale } from "../../updater/push-stale";
 import { VERSION } from "../../util/package";
 
 /** Seconds; a provider call takes from tens of milliseconds to the whole DDNS_HTTP_TIMEOUT. */
@@ -49,7 +49,11 @@ export interface MetricsSources {
 /** The counters the update path feeds (an EventSink), and the exposition of everything. */
 export class UpdateMetrics implements EventSink {
   private readonly updates = new Series(() => ({ n: 0 }));
-  private readonly durations = new Series<Histogram>(() => ({ buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 }));
+  private readonly durations = new Series<Histogram>(() => ({
+    buckets: DURATION_BUCKETS.map(() => 0),
+    sum: 0,
+    count: 0,
+  }));
   private readonly ipChanges = new Series(() => ({ n: 0 }));
   private readonly detectionFailures = new Series(() => ({ n: 0 }));
   constructor(private readonly sources: MetricsSources) {
@@ -68,7 +72,11 @@ export class UpdateMetrics implements EventSink {
     // A detection failure (or a refused pushed address) is no update of the record.
     if (outcome.failure === "detection" || outcome.failure === "disabled") return;
     const providerType = this.providerType(before.providerId);
-    this.updates.at({ provider_type: providerType, result: outcome.result === "updated" ? "success" : "failure", trigger }).n++;
+    this.updates.at({
+      provider_type: providerType,
+      result: outcome.result === "updated" ? "success" : "failure",
+      trigger,
+    }).n++;
     const histogram = this.durations.at({ provider_type: providerType });
     const seconds = outcome.durationMs / 1000;
     DURATION_BUCKETS.forEach((bound, i) => {
@@ -87,25 +95,40 @@ export class UpdateMetrics implements EventSink {
   /** The whole exposition. */
   render(): string {
     const lines: string[] = [];
-    const family = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    const family = (name: string, type: string, help: string) =>
+      lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
 
     family("ddnsd_build_info", "gauge", "The running ddnsd build; always 1.");
     lines.push(`ddnsd_build_info${renderLabels({ version: VERSION })} 1`);
 
-    family("ddnsd_domains", "gauge", "Domains by state: ok (last write succeeded), failing, pending (never written), disabled (it or its provider).");
+    family(
+      "ddnsd_domains",
+      "gauge",
+      "Domains by state: ok (last write succeeded), failing, pending (never written), disabled (it or its provider).",
+    );
     const states = { ok: 0, failing: 0, pending: 0, disabled: 0 };
     for (const row of this.sources.queries.domainStates()) {
       states[row.state] = row.n;
     }
     for (const [state, n] of Object.entries(states)) lines.push(`ddnsd_domains${renderLabels({ state })} ${n}`);
 
-    family("ddnsd_updates_total", "counter", "Writes to DNS services since start, by provider type, result (success, failure) and trigger (schedule, manual, push).");
+    family(
+      "ddnsd_updates_total",
+      "counter",
+      "Writes to DNS services since start, by provider type, result (success, failure) and trigger (schedule, manual, push).",
+    );
     for (const [labels, { n }] of this.updates.values) lines.push(`ddnsd_updates_total${labels} ${n}`);
 
-    family("ddnsd_update_duration_seconds", "histogram", "Time an update took, detection and the provider's answer included.");
+    family(
+      "ddnsd_update_duration_seconds",
+      "histogram",
+      "Time an update took, detection and the provider's answer included.",
+    );
     for (const [labels, histogram] of this.durations.values) {
       const inner = labels.slice(1, -1);
-      DURATION_BUCKETS.forEach((bound, i) => lines.push(`ddnsd_update_duration_seconds_bucket{${inner},le="${bound}"} ${histogram.buckets[i]}`));
+      DURATION_BUCKETS.forEach((bound, i) =>
+        lines.push(`ddnsd_update_duration_seconds_bucket{${inner},le="${bound}"} ${histogram.buckets[i]}`),
+      );
       lines.push(`ddnsd_update_duration_seconds_bucket{${inner},le="+Inf"} ${histogram.count}`);
       lines.push(`ddnsd_update_duration_seconds_sum${labels} ${histogram.sum}`);
       lines.push(`ddnsd_update_duration_seconds_count${labels} ${histogram.count}`);
@@ -115,19 +138,37 @@ export class UpdateMetrics implements EventSink {
     for (const [labels, { n }] of this.ipChanges.values) lines.push(`ddnsd_ip_changes_total${labels} ${n}`);
 
     family("ddnsd_detection_failures_total", "counter", "Failed detections of the public address, by family.");
-    for (const [labels, { n }] of this.detectionFailures.values) lines.push(`ddnsd_detection_failures_total${labels} ${n}`);
+    for (const [labels, { n }] of this.detectionFailures.values)
+      lines.push(`ddnsd_detection_failures_total${labels} ${n}`);
 
-    family("ddnsd_record_last_success_timestamp_seconds", "gauge", "When each record was last written successfully (Unix seconds), within the kept history.");
+    family(
+      "ddnsd_record_last_success_timestamp_seconds",
+      "gauge",
+      "When each record was last written successfully (Unix seconds), within the kept history.",
+    );
     for (const row of this.sources.queries.lastSuccesses()) {
-      if (row.at !== null) lines.push(`ddnsd_record_last_success_timestamp_seconds${renderLabels({ domain: row.domain, record_type: row.record_type })} ${row.at / 1000}`);
+      if (row.at !== null)
+        lines.push(
+          `ddnsd_record_last_success_timestamp_seconds${renderLabels({ domain: row.domain, record_type: row.record_type })} ${row.at / 1000}`,
+        );
     }
 
-    family("ddnsd_record_served", "gauge", "1 when every name server of the record's zone answers its address, 0 while one lags or does not answer; absent until its name servers were asked.");
+    family(
+      "ddnsd_record_served",
+      "gauge",
+      "1 when every name server of the record's zone answers its address, 0 while one lags or does not answer; absent until its name servers were asked.",
+    );
     for (const row of this.sources.served?.() ?? []) {
-      lines.push(`ddnsd_record_served${renderLabels({ domain: row.domain, record_type: row.recordType })} ${row.served ? 1 : 0}`);
+      lines.push(
+        `ddnsd_record_served${renderLabels({ domain: row.domain, record_type: row.recordType })} ${row.served ? 1 : 0}`,
+      );
     }
 
-    family("ddnsd_push_stale", "gauge", "Push-only records (address_source push): 1 when no push came for DDNS_PUSH_STALE_AFTER, else 0.");
+    family(
+      "ddnsd_push_stale",
+      "gauge",
+      "Push-only records (address_source push): 1 when no push came for DDNS_PUSH_STALE_AFTER, else 0.",
+    );
     const pushes = this.sources.pushes;
     const now = Date.now();
     for (const row of pushes?.domains.pushOnly() ?? []) {

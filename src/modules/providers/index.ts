@@ -1,7 +1,15 @@
 // Routes of /api/v1/providers.
 
 import { Elysia, t } from "elysia";
-import { bodyShape, DeletedBody, errorResponses, plainIds, ProviderIdParams, whileUnchanged, type WriteCount } from "../shared";
+import {
+  bodyShape,
+  DeletedBody,
+  errorResponses,
+  ProviderIdParams,
+  plainIds,
+  type WriteCount,
+  whileUnchanged,
+} from "../shared";
 import { DeleteQuery, Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 import {
   createProvider,
@@ -16,10 +24,14 @@ import {
 export function providerRoutes(ctx: ProviderDeps & WriteCount) {
   return new Elysia({ prefix: "/providers", tags: ["providers"] })
     .onTransform(plainIds)
-    .get("", whileUnchanged(ctx, () => listProviders(ctx)), {
-      response: { 200: t.Array(Provider), ...errorResponses(401) },
-      detail: { operationId: "listProviders", summary: "List providers" },
-    })
+    .get(
+      "",
+      whileUnchanged(ctx, () => listProviders(ctx)),
+      {
+        response: { 200: t.Array(Provider), ...errorResponses(401) },
+        detail: { operationId: "listProviders", summary: "List providers" },
+      },
+    )
     .post("", ({ body }) => createProvider(ctx, body), {
       body: ProviderCreate,
       transform: bodyShape({ objects: ["credentials", "options"] }),
@@ -48,12 +60,20 @@ export function providerRoutes(ctx: ProviderDeps & WriteCount) {
         params: ProviderIdParams,
         query: DeleteQuery,
         response: { 200: DeletedBody, ...errorResponses(401, 404, 409, 422) },
-        detail: { operationId: "deleteProvider", summary: "Delete a provider", description: "409 while domains use it, unless `?cascade=true`." },
+        detail: {
+          operationId: "deleteProvider",
+          summary: "Delete a provider",
+          description: "409 while domains use it, unless `?cascade=true`.",
+        },
       },
     )
     .post("/:provider_id/verify", ({ params }) => verifyProvider(ctx, params.provider_id), {
       params: ProviderIdParams,
       response: { 200: VerifyResult, ...errorResponses(401, 404, 422) },
-      detail: { operationId: "verifyProvider", summary: "Check the provider's credentials", description: "Never changes a record." },
+      detail: {
+        operationId: "verifyProvider",
+        summary: "Check the provider's credentials",
+        description: "Never changes a record.",
+      },
     });
 }

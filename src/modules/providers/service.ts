@@ -2,19 +2,27 @@
 // options as its description demands, unique names, sealed credentials, the 409s, and checking
 // the credentials with the provider's DNS service (through the updater's client of a provider row).
 
-import type { ProviderRow } from "../../store/rows";
 import type { ServiceRegistry } from "../../dns/registry";
 import { normaliseCredentials, normaliseOptions } from "../../dns/rules";
 import type { ServiceDescription } from "../../dns/service";
 import { conflict, invalidField, notFound } from "../../errors";
 import type { Logger } from "../../log";
-import { keepMaskedHeaders, maskCredentials, maskSecretOptions, openCredentials, openSecretOptions, sealCredentials, sealSecretOptions } from "../../security/secrets";
+import {
+  keepMaskedHeaders,
+  maskCredentials,
+  maskSecretOptions,
+  openCredentials,
+  openSecretOptions,
+  sealCredentials,
+  sealSecretOptions,
+} from "../../security/secrets";
 import type { Store } from "../../store";
 import type { ProviderChanges, ProviderWithCount, Verification } from "../../store/providers";
+import type { ProviderRow } from "../../store/rows";
 import { type ClientParts, providerClient } from "../../updater/provider-client";
+import { plural } from "../../util/plural";
 import { iso } from "../../util/time";
 import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
-import { plural } from "../../util/plural";
 
 /**
  * What the providers' rules use: the rows (a provider deleted with its domains and their history),
@@ -81,7 +89,10 @@ function toView(ctx: ProviderReader, row: ProviderWithCount): ProviderView {
     name: row.name,
     type: row.type,
     is_enabled: row.isEnabled,
-    credentials: maskCredentials(openCredentials(row.credentials, ctx.keys.encryptionKey), (key) => !shownAsIs.has(key)),
+    credentials: maskCredentials(
+      openCredentials(row.credentials, ctx.keys.encryptionKey),
+      (key) => !shownAsIs.has(key),
+    ),
     options: maskSecretOptions(row.options, ctx.keys.encryptionKey),
     domain_count: row.domainCount,
     created_at: iso(row.createdAt),
@@ -109,7 +120,11 @@ export function createProvider(ctx: ProviderDeps, input: typeof ProviderCreate.s
   const name = checkName(input.name);
   const service = serviceOfType(ctx, input.type);
   const credentials = normaliseCredentials(service, input.credentials);
-  const options = sealSecretOptions(service.options, normaliseOptions(service, input.options ?? {}), ctx.keys.encryptionKey);
+  const options = sealSecretOptions(
+    service.options,
+    normaliseOptions(service, input.options ?? {}),
+    ctx.keys.encryptionKey,
+  );
   ensureNameFree(ctx, name);
   const now = Date.now();
   const id = ctx.store.providers.create({
@@ -125,7 +140,12 @@ export function createProvider(ctx: ProviderDeps, input: typeof ProviderCreate.s
   return getProvider(ctx, id);
 }
 
-export function updateProvider(ctx: ProviderDeps, id: number, input: ProviderInput, how: UpdateProviderOptions = {}): ProviderView {
+export function updateProvider(
+  ctx: ProviderDeps,
+  id: number,
+  input: ProviderInput,
+  how: UpdateProviderOptions = {},
+): ProviderView {
   const row = findProviderRow(ctx, id);
   const changes: ProviderChanges = {};
   if (input.name !== undefined) {
@@ -135,22 +155,30 @@ export function updateProvider(ctx: ProviderDeps, id: number, input: ProviderInp
   const service = serviceOfType(ctx, input.type ?? row.type);
   const typeChanged = service.type !== row.type;
   if (typeChanged) {
-    if (ctx.store.providers.domainCount(id) > 0) throw conflict("The provider's type cannot change while it has domains");
+    if (ctx.store.providers.domainCount(id) > 0)
+      throw conflict("The provider's type cannot change while it has domains");
     if (input.credentials === undefined) {
       const first = service.credentials.find((field) => !field.optional)?.key;
-      if (first !== undefined) throw invalidField(`credentials.${first}`, `is required when changing the type to ${service.type}`);
+      if (first !== undefined)
+        throw invalidField(`credentials.${first}`, `is required when changing the type to ${service.type}`);
     }
     changes.type = service.type;
   }
   if (input.credentials !== undefined || typeChanged) {
-    const stored = how.keepStoredCredentials && !typeChanged ? openCredentials(row.credentials, ctx.keys.encryptionKey) : {};
-    changes.credentials = sealCredentials(normaliseCredentials(service, input.credentials ?? {}, stored), ctx.keys.encryptionKey);
+    const stored =
+      how.keepStoredCredentials && !typeChanged ? openCredentials(row.credentials, ctx.keys.encryptionKey) : {};
+    changes.credentials = sealCredentials(
+      normaliseCredentials(service, input.credentials ?? {}, stored),
+      ctx.keys.encryptionKey,
+    );
   }
   // Another service's options mean nothing to this one, so a new type starts from the options sent.
   if (input.options !== undefined || typeChanged) {
     // Secret headers sent back as an answer shows them keep their stored values.
     const stored = typeChanged ? {} : openSecretOptions(row.options, ctx.keys.encryptionKey);
-    const given = Object.fromEntries(Object.entries(input.options ?? {}).map(([key, value]) => [key, keepMaskedHeaders(value, stored[key])]));
+    const given = Object.fromEntries(
+      Object.entries(input.options ?? {}).map(([key, value]) => [key, keepMaskedHeaders(value, stored[key])]),
+    );
     changes.options = sealSecretOptions(service.options, normaliseOptions(service, given), ctx.keys.encryptionKey);
   }
   if (input.is_enabled !== undefined) changes.isEnabled = input.is_enabled;
@@ -203,7 +231,10 @@ export async function verifyProvider(ctx: ProviderDeps, id: number): Promise<typ
   const service = ctx.services.get(row.type);
   const checked = service.canVerify
     ? await providerClient(ctx, row).verify()
-    : { ok: null, detail: service.verifyUnavailable ?? `${service.label} cannot check credentials without changing a record` };
+    : {
+        ok: null,
+        detail: service.verifyUnavailable ?? `${service.label} cannot check credentials without changing a record`,
+      };
   // A failed check names its cause; one that names none is about the credentials it checks.
   const cause = checked.ok === false ? (("cause" in checked ? checked.cause : undefined) ?? "credentials") : null;
   const outcome = { ok: checked.ok, detail: checked.detail, cause };

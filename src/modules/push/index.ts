@@ -2,7 +2,7 @@
 // expect (docs/router-push.md). The key is the Basic auth password (any username) or `password=`.
 
 import { Elysia, t } from "elysia";
-import { push, type PushDeps } from "./service";
+import { type PushDeps, push } from "./service";
 
 const text = (body: string, status = 200, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
@@ -30,15 +30,12 @@ export function pushRoutes(ctx: PushDeps) {
     "/nic/update",
     async ({ request }) => {
       const params = new URL(request.url).searchParams;
-      const lines = await push(
-        ctx,
-        {
-          key: basicPassword(request.headers.get("authorization")) ?? params.get("password"),
-          hostnames: listParam(params, "hostname"),
-          addresses: [...listParam(params, "myip"), ...listParam(params, "myipv6")],
-          client: ctx.signIns.clientAddress(request),
-        },
-      );
+      const lines = await push(ctx, {
+        key: basicPassword(request.headers.get("authorization")) ?? params.get("password"),
+        hostnames: listParam(params, "hostname"),
+        addresses: [...listParam(params, "myip"), ...listParam(params, "myipv6")],
+        client: ctx.signIns.clientAddress(request),
+      });
       if (lines === null) return text("badauth", 401, { "WWW-Authenticate": 'Basic realm="ddnsd", charset="UTF-8"' });
       // dyndns2's word for a client that must stop for a while.
       if ("retryAfterSeconds" in lines) return text("abuse", 429, { "Retry-After": String(lines.retryAfterSeconds) });

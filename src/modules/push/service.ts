@@ -5,13 +5,13 @@
 // Protocol: https://help.dyn.com/remote-access-api/perform-update/ and …/return-codes/ (the
 // dyndns2 API that these clients speak), as docs/services/dyndns2.md describes for the dyndns2 service.
 
-import type { UpdateKeyRow } from "../../store/rows";
-import type { SignInThrottle } from "../../security/throttle";
-import { isGlobalAddress, parseIpAddress, type Detection, type IpFamily } from "../../ip/detect";
+import { type Detection, type IpFamily, isGlobalAddress, parseIpAddress } from "../../ip/detect";
 import { addressForRecord } from "../../ip/suffix";
+import type { SignInThrottle } from "../../security/throttle";
 import type { Store } from "../../store";
-import type { UpdateOutcome } from "../../updater/outcome";
+import type { UpdateKeyRow } from "../../store/rows";
 import { familyOf } from "../../updater/detect";
+import type { UpdateOutcome } from "../../updater/outcome";
 import type { UpdateOptions } from "../../updater/update";
 import { normaliseHostname } from "../domains/service";
 import { type UpdateKeyDeps, useUpdateKey } from "../update-keys/service";
@@ -62,14 +62,19 @@ function planAddresses(addresses: string[], allowPrivate: boolean): FamilyPlan |
       continue;
     }
     const ip = parseIpAddress(text, family)!;
-    if (!allowPrivate && !isGlobalAddress(ip)) refuse(family, `The router pushed ${ip}, which is not a globally routable address`);
+    if (!allowPrivate && !isGlobalAddress(ip))
+      refuse(family, `The router pushed ${ip}, which is not a globally routable address`);
     else plan.set(family, { ok: true, ip, source: "push" });
   }
   return plan;
 }
 
 /** The enabled domains of enabled providers named `hostname` that the key covers. */
-function coveredDomains(ctx: Pick<PushDeps, "store">, key: UpdateKeyRow, hostname: string): { id: number; recordType: "A" | "AAAA" }[] {
+function coveredDomains(
+  ctx: Pick<PushDeps, "store">,
+  key: UpdateKeyRow,
+  hostname: string,
+): { id: number; recordType: "A" | "AAAA" }[] {
   return ctx.store.domains
     .enabledNamed(hostname)
     .filter((domain) => key.domainIds === null || key.domainIds.includes(domain.id));
@@ -104,13 +109,21 @@ function answerLine(outcomes: UpdateOutcome[], addresses: string[]): string {
  * wrong keys in a row it is refused as a sign-in would be. The first wrong key of a streak is
  * logged, not each one.
  */
-async function checkKey(ctx: PushDeps, request: PushRequest): Promise<UpdateKeyRow | null | { retryAfterSeconds: number }> {
+async function checkKey(
+  ctx: PushDeps,
+  request: PushRequest,
+): Promise<UpdateKeyRow | null | { retryAfterSeconds: number }> {
   const given = request.key;
   if (given === null || given === "") return null;
   let key: UpdateKeyRow | null = null;
-  const result = await ctx.signIns.attempt(request.client, async () => (key = useUpdateKey(ctx, given)) !== null, "update key");
+  const result = await ctx.signIns.attempt(
+    request.client,
+    async () => (key = useUpdateKey(ctx, given)) !== null,
+    "update key",
+  );
   if (result.refused !== null) return { retryAfterSeconds: result.refused };
-  if (!result.ok && result.failures === 1) ctx.log.warn("a push with a wrong update key was refused", { client: request.client });
+  if (!result.ok && result.failures === 1)
+    ctx.log.warn("a push with a wrong update key was refused", { client: request.client });
   return key;
 }
 
@@ -118,7 +131,10 @@ async function checkKey(ctx: PushDeps, request: PushRequest): Promise<UpdateKeyR
  * The push's answer: null for a wrong or missing key (the 401 `badauth`), the wait of a client
  * refused for its wrong keys (429 `abuse`), else one line per hostname.
  */
-export async function push(ctx: PushDeps, request: PushRequest): Promise<string[] | null | { retryAfterSeconds: number }> {
+export async function push(
+  ctx: PushDeps,
+  request: PushRequest,
+): Promise<string[] | null | { retryAfterSeconds: number }> {
   const key = await checkKey(ctx, request);
   if (key === null || "retryAfterSeconds" in key) return key;
   if (request.hostnames.length === 0) return ["notfqdn"];
@@ -177,13 +193,19 @@ export async function push(ctx: PushDeps, request: PushRequest): Promise<string[
       // The service is asked (it reads the record), so `nochg` says what it holds, not what ddnsd remembers.
       const results = await Promise.all(
         planned.map(async ({ domain, detection }) =>
-          repeatsFailedPush(ctx, domain.id, await detection) ? "repeated" : ctx.update(domain.id, { trigger: "push", force: true, detection }),
+          repeatsFailedPush(ctx, domain.id, await detection)
+            ? "repeated"
+            : ctx.update(domain.id, { trigger: "push", force: true, detection }),
         ),
       );
       if (results.includes("repeated")) return "911";
-      const outcomes = results.filter((outcome): outcome is UpdateOutcome => outcome !== null && outcome !== "repeated");
+      const outcomes = results.filter(
+        (outcome): outcome is UpdateOutcome => outcome !== null && outcome !== "repeated",
+      );
       const families = [...new Set(planned.map(({ domain }) => familyOf(domain.recordType)))].sort();
-      const addresses = (await Promise.all(families.map((family) => detectionOf(family)!))).flatMap((detection) => (detection.ok ? [detection.ip] : []));
+      const addresses = (await Promise.all(families.map((family) => detectionOf(family)!))).flatMap((detection) =>
+        detection.ok ? [detection.ip] : [],
+      );
       return answerLine(outcomes, addresses);
     }),
   );

@@ -3,10 +3,10 @@
 // IPv6 twins) gives the default; a choice made in the admin pages or through the API is stored in
 // the database and wins over it until it is reset. See docs/operations.md.
 
-import { type AddressSource, parseAddressSource, parseUrlList, sourceText } from "../../ip/source";
 import { invalidField } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
-import { listInterfaces, type HostInterface } from "../../ip/interface";
+import { type HostInterface, listInterfaces } from "../../ip/interface";
+import { type AddressSource, parseAddressSource, parseUrlList, sourceText } from "../../ip/source";
 import { effectiveSource } from "../../updater/address-source";
 import { type DetectParts, detectFamily } from "../../updater/detect";
 
@@ -32,10 +32,17 @@ export function familyKey(family: IpFamily): "ipv4" | "ipv6" {
 }
 
 /** Checks a choice the way the environment's values are checked; throws Invalid naming `<ipvN>.source` or `<ipvN>.urls`. */
-function validated(family: IpFamily, choice: NonNullable<SourceChoice>): { source: AddressSource; urls: string[] | null } {
+function validated(
+  family: IpFamily,
+  choice: NonNullable<SourceChoice>,
+): { source: AddressSource; urls: string[] | null } {
   const key = familyKey(family);
   const source = parseAddressSource(choice.source);
-  if (source === null) throw invalidField(`${key}.source`, `expected web, dns or interface:<name> (e.g. interface:eth0), got "${choice.source}"`);
+  if (source === null)
+    throw invalidField(
+      `${key}.source`,
+      `expected web, dns or interface:<name> (e.g. interface:eth0), got "${choice.source}"`,
+    );
   if (source.kind !== "web") return { source, urls: null };
   const text = typeof choice.urls === "string" ? choice.urls : (choice.urls ?? []).join("\n");
   if (text.trim() === "") throw invalidField(`${key}.urls`, "name at least one http(s) URL of an echo service");
@@ -54,7 +61,8 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
     return { family, value: choice === null ? null : validated(family, choice) };
   });
   // Written well first, then usable: a chosen interface must have an address of its family now.
-  for (const { family, value } of checked) if (value?.source.kind === "interface") refuseUnusableInterface(ctx, family, value.source.name);
+  for (const { family, value } of checked)
+    if (value?.source.kind === "interface") refuseUnusableInterface(ctx, family, value.source.name);
   const now = Date.now();
   for (const { family, value } of checked) {
     const before = effectiveSource(ctx, family);
@@ -70,7 +78,11 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
     }
     const after = effectiveSource(ctx, family);
     if (JSON.stringify([before.source, before.urls]) === JSON.stringify([after.source, after.urls])) continue;
-    ctx.log.info("address source changed", { family: `IPv${family}`, source: sourceText(after.source), from: after.from });
+    ctx.log.info("address source changed", {
+      family: `IPv${family}`,
+      source: sourceText(after.source),
+      from: after.from,
+    });
     detectSoon(ctx, family);
   }
 }
@@ -79,15 +91,25 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
  * An interface with no usable address of the family is refused: chosen, it would stop every record
  * of the family. The refusal says what the interface has (or that it is not there).
  */
-function refuseUnusableInterface(ctx: { settings: { readonly allowPrivateIps: boolean } }, family: IpFamily, name: string): void {
+function refuseUnusableInterface(
+  ctx: { settings: { readonly allowPrivateIps: boolean } },
+  family: IpFamily,
+  name: string,
+): void {
   const key = familyKey(family);
   const found = hostInterfaces(ctx).find((item) => item.name === name);
   if (found === undefined) throw invalidField(`${key}.source`, `this machine has no interface named ${name} now`);
   if (found[key].length > 0) return;
   const other = found[familyKey(family === 4 ? 6 : 4)];
-  const has = other.length > 0 ? `it has only IPv${family === 4 ? 6 : 4} (${other.join(", ")})` : "it has no usable address at all";
+  const has =
+    other.length > 0
+      ? `it has only IPv${family === 4 ? 6 : 4} (${other.join(", ")})`
+      : "it has no usable address at all";
   const usable = ctx.settings.allowPrivateIps ? "usable" : "public (global)";
-  throw invalidField(`${key}.source`, `interface ${name} has no ${usable} IPv${family} address now: ${has}; choose another source`);
+  throw invalidField(
+    `${key}.source`,
+    `interface ${name} has no ${usable} IPv${family} address now: ${has}; choose another source`,
+  );
 }
 
 /**
@@ -109,7 +131,10 @@ const idleDetections = new WeakMap<object, Set<IpFamily>>();
  * nothing (not even why a first start without internet finds none): the system's source of such a
  * family is asked in the background when its newest answer is older than the update interval.
  */
-export function detectWhileIdle(ctx: AddressSourceDeps & { settings: { readonly updateIntervalSeconds: number } }, now: number): void {
+export function detectWhileIdle(
+  ctx: AddressSourceDeps & { settings: { readonly updateIntervalSeconds: number } },
+  now: number,
+): void {
   const running = idleDetections.get(ctx) ?? new Set<IpFamily>();
   idleDetections.set(ctx, running);
   for (const family of FAMILIES) {

@@ -1,10 +1,10 @@
 // Routes of /api/v1/system, and the unauthenticated /healthz probe.
 
 import { Elysia, t } from "elysia";
-import { bodyShape, errorResponses, Int } from "../shared";
-import { effectiveSource, environmentSource } from "../../updater/address-source";
-import { type AddressSourceDeps, FAMILIES, familyKey, hostInterfaces, setAddressSources } from "./address-sources";
 import { sourceText } from "../../ip/source";
+import { effectiveSource, environmentSource } from "../../updater/address-source";
+import { bodyShape, errorResponses, Int } from "../shared";
+import { type AddressSourceDeps, FAMILIES, familyKey, hostInterfaces, setAddressSources } from "./address-sources";
 import { healthProblem, type SystemSources, systemStatus } from "./service";
 
 const SystemStatus = t.Object({
@@ -31,10 +31,9 @@ const FamilySource = t.Object({
 const AddressSources = t.Object({
   ipv4: FamilySource,
   ipv6: FamilySource,
-  interfaces: t.Array(
-    t.Object({ name: t.String(), ipv4: t.Array(t.String()), ipv6: t.Array(t.String()) }),
-    { description: "This host's interfaces and the addresses each could give" },
-  ),
+  interfaces: t.Array(t.Object({ name: t.String(), ipv4: t.Array(t.String()), ipv6: t.Array(t.String()) }), {
+    description: "This host's interfaces and the addresses each could give",
+  }),
 });
 
 const SourceChoice = t.Nullable(
@@ -71,7 +70,15 @@ export function systemRoutes(ctx: SystemSources & AddressSourceDeps) {
     .put(
       "/address-sources",
       ({ body }) => {
-        setAddressSources(ctx, Object.fromEntries(FAMILIES.filter((family) => body[familyKey(family)] !== undefined).map((family) => [family, body[familyKey(family)]])));
+        setAddressSources(
+          ctx,
+          Object.fromEntries(
+            FAMILIES.filter((family) => body[familyKey(family)] !== undefined).map((family) => [
+              family,
+              body[familyKey(family)],
+            ]),
+          ),
+        );
         return addressSourcesView(ctx);
       },
       {

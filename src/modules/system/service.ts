@@ -43,7 +43,8 @@ export function healthProblem(ctx: SystemSources, scheduled: boolean): HealthPro
   }
   if (ctx.disk.full) return { status: "degraded", detail: DISK_FULL_HEALTH };
   if (admins === 0) return { status: "starting", detail: "Starting: the first admin is being created" };
-  if (scheduled && !ctx.scheduler.running) return { status: "starting", detail: "Starting: the scheduler is not running yet" };
+  if (scheduled && !ctx.scheduler.running)
+    return { status: "starting", detail: "Starting: the scheduler is not running yet" };
   return null;
 }
 

@@ -16,7 +16,11 @@ export function updateKeyRoutes(ctx: UpdateKeyDeps) {
       body: UpdateKeyCreate,
       transform: bodyShape({}),
       response: { 200: UpdateKey, ...errorResponses(401, 422) },
-      detail: { operationId: "createUpdateKey", summary: "Create an update key", description: "The answer is the only place the whole key is ever shown." },
+      detail: {
+        operationId: "createUpdateKey",
+        summary: "Create an update key",
+        description: "The answer is the only place the whole key is ever shown.",
+      },
     })
     .get("/:update_key_id", ({ params }) => getUpdateKey(ctx, params.update_key_id), {
       params: UpdateKeyIdParams,

@@ -4,7 +4,12 @@ import { t } from "elysia";
 import { Int, OptionalTimestamp } from "../shared";
 
 export const UpdateKeyCreate = t.Object({
-  name: t.String({ minLength: 1, maxLength: 100, description: "What the key is for, e.g. the router's name", error: "must be 1 to 100 characters" }),
+  name: t.String({
+    minLength: 1,
+    maxLength: 100,
+    description: "What the key is for, e.g. the router's name",
+    error: "must be 1 to 100 characters",
+  }),
   domain_ids: t.Optional(
     t.Nullable(
       t.Array(t.Integer({ minimum: 1 }), {

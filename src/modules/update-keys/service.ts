@@ -3,10 +3,10 @@
 // hash would only cost every push time; one indexed lookup of the hash finds the key.
 
 import { createHash, randomBytes } from "node:crypto";
-import type { UpdateKeyRow } from "../../store/rows";
 import { invalidField, notFound } from "../../errors";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
+import type { UpdateKeyRow } from "../../store/rows";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
 
@@ -52,13 +52,25 @@ function checkDomainIds(ctx: UpdateKeyDeps, ids: number[] | null | undefined): n
   return unique;
 }
 
-export function createUpdateKey(ctx: UpdateKeyDeps, input: { name: string; domain_ids?: number[] | null }): UpdateKeyView {
+export function createUpdateKey(
+  ctx: UpdateKeyDeps,
+  input: { name: string; domain_ids?: number[] | null },
+): UpdateKeyView {
   const name = checkDisplayName(input.name);
   const domainIds = checkDomainIds(ctx, input.domain_ids);
   // 32 random bytes as base64url: 43 characters that survive a URL, a form field and Basic auth as they are.
   const key = randomBytes(32).toString("base64url");
-  const row = ctx.store.updateKeys.create({ name, keyHash: hashKey(key), keyTail: key.slice(-4), domainIds, createdAt: Date.now() });
-  ctx.log.info("update key created", { update_key_id: row.id, domains: domainIds === null ? "all" : domainIds.join(",") });
+  const row = ctx.store.updateKeys.create({
+    name,
+    keyHash: hashKey(key),
+    keyTail: key.slice(-4),
+    domainIds,
+    createdAt: Date.now(),
+  });
+  ctx.log.info("update key created", {
+    update_key_id: row.id,
+    domains: domainIds === null ? "all" : domainIds.join(","),
+  });
   return toView(row, key);
 }
 

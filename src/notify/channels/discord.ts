@@ -22,6 +22,8 @@ export const discord = defineChannel({
   ],
   send(options, message, deps) {
     const body = JSON.stringify({ content: `**${message.title}**\n${message.message}` });
-    return deliver(deps, "Discord", options.webhook_url as string, { headers: JSON_HEADERS, body }, (_, text) => jsonField(text, "message"));
+    return deliver(deps, "Discord", options.webhook_url as string, { headers: JSON_HEADERS, body }, (_, text) =>
+      jsonField(text, "message"),
+    );
   },
 });

@@ -19,7 +19,14 @@ export const gotify = defineChannel({
       required: true,
       secret: false,
     },
-    { key: "token", label: "Application token", help: "In Gotify: Apps → Create Application, then its token.", kind: "text", required: true, secret: true },
+    {
+      key: "token",
+      label: "Application token",
+      help: "In Gotify: Apps → Create Application, then its token.",
+      kind: "text",
+      required: true,
+      secret: true,
+    },
   ],
   send(options, message, deps) {
     const url = `${(options.url as string).replace(/\/+$/, "")}/message`;

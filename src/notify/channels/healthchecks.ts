@@ -32,6 +32,9 @@ export const healthchecks = defineChannel({
   ],
   beat(options, beat, deps) {
     const url = options.url as string;
-    return deliver(deps, "Healthchecks", beat.up ? url : failUrl(url), { headers: { "Content-Type": "text/plain; charset=utf-8" }, body: beat.message });
+    return deliver(deps, "Healthchecks", beat.up ? url : failUrl(url), {
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      body: beat.message,
+    });
   },
 });

@@ -19,11 +19,23 @@ export const ntfy = defineChannel({
       required: true,
       secret: false,
     },
-    { key: "token", label: "Access token", help: "For a protected topic: a token (tk_…) from the ntfy account's Access tokens.", kind: "text", required: false, secret: true },
+    {
+      key: "token",
+      label: "Access token",
+      help: "For a protected topic: a token (tk_…) from the ntfy account's Access tokens.",
+      kind: "text",
+      required: false,
+      secret: true,
+    },
   ],
   send(options, message, deps) {
-    const headers: Record<string, string> = { Title: message.title, Tags: message.event === "ip_changed" ? "globe_with_meridians" : "warning" };
+    const headers: Record<string, string> = {
+      Title: message.title,
+      Tags: message.event === "ip_changed" ? "globe_with_meridians" : "warning",
+    };
     if (typeof options.token === "string") headers.Authorization = `Bearer ${options.token}`;
-    return deliver(deps, "ntfy", options.url as string, { headers, body: message.message }, (_, text) => jsonField(text, "error"));
+    return deliver(deps, "ntfy", options.url as string, { headers, body: message.message }, (_, text) =>
+      jsonField(text, "error"),
+    );
   },
 });

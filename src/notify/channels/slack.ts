@@ -20,6 +20,8 @@ export const slack = defineChannel({
   ],
   send(options, message, deps) {
     const body = JSON.stringify({ text: `*${message.title}*\n${message.message}` });
-    return deliver(deps, "Slack", options.webhook_url as string, { headers: JSON_HEADERS, body }, (_, text) => (text.trim() === "" ? null : text.trim().slice(0, 100)));
+    return deliver(deps, "Slack", options.webhook_url as string, { headers: JSON_HEADERS, body }, (_, text) =>
+      text.trim() === "" ? null : text.trim().slice(0, 100),
+    );
   },
 });

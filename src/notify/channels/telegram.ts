@@ -11,7 +11,14 @@ export const telegram = defineChannel({
   label: "Telegram",
   summary: "A message from your Telegram bot to a chat, group or channel.",
   options: [
-    { key: "bot_token", label: "Bot token", help: "From @BotFather: /newbot gives it (123456789:AA…).", kind: "text", required: true, secret: true },
+    {
+      key: "bot_token",
+      label: "Bot token",
+      help: "From @BotFather: /newbot gives it (123456789:AA…).",
+      kind: "text",
+      required: true,
+      secret: true,
+    },
     {
       key: "chat_id",
       label: "Chat id",

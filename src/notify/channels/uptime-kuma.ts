@@ -32,6 +32,12 @@ export const uptimeKuma = defineChannel({
     },
   ],
   beat(options, beat, deps) {
-    return deliver(deps, "Uptime Kuma", pushUrl(options.url as string, beat.up, beat.message), { method: "GET" }, (_, text) => jsonField(text, "msg"));
+    return deliver(
+      deps,
+      "Uptime Kuma",
+      pushUrl(options.url as string, beat.up, beat.message),
+      { method: "GET" },
+      (_, text) => jsonField(text, "msg"),
+    );
   },
 });

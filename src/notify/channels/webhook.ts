@@ -18,7 +18,8 @@ export const webhook = defineChannel({
   type: "webhook",
   kind: "message",
   label: "Webhook",
-  summary: "ddnsd POSTs a JSON body (event, domain, record type, provider, ip, previous ip, message, timestamp) to a URL of yours.",
+  summary:
+    "ddnsd POSTs a JSON body (event, domain, record type, provider, ip, previous ip, message, timestamp) to a URL of yours.",
   options: [
     {
       key: "url",
@@ -38,11 +39,21 @@ export const webhook = defineChannel({
       secret: true,
     },
     // Secret: the help itself suggests a bearer token here.
-    { key: "headers", label: "Extra headers", help: "One per line, as Name: value (e.g. Authorization: Bearer …). Kept encrypted; only the names show.", kind: "headers", required: false, secret: true },
+    {
+      key: "headers",
+      label: "Extra headers",
+      help: "One per line, as Name: value (e.g. Authorization: Bearer …). Kept encrypted; only the names show.",
+      kind: "headers",
+      required: false,
+      secret: true,
+    },
   ],
   send(options, message, deps) {
     const body = webhookBody(message);
-    const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined), ...JSON_HEADERS };
+    const headers: Record<string, string> = {
+      ...(options.headers as Record<string, string> | undefined),
+      ...JSON_HEADERS,
+    };
     if (typeof options.secret === "string") headers["X-Ddnsd-Signature"] = signature(body, options.secret);
     return deliver(deps, "Webhook", options.url as string, { headers, body });
   },

@@ -2,6 +2,8 @@
 // family's public address comes from (stored, winning over the environment's setting).
 
 import { Elysia } from "elysia";
+import type { Flash, FormErrors } from "../../../views/components";
+import { AboutPage, type AddressSourceValues } from "../../../views/pages/about";
 import { Invalid } from "../../errors";
 import type { IpFamily } from "../../ip/detect";
 import { sourceText } from "../../ip/source";
@@ -11,29 +13,29 @@ import {
   FAMILIES,
   familyKey,
   hostInterfaces,
-  setAddressSources,
   type SourceChoice,
+  setAddressSources,
 } from "../../modules/system/address-sources";
-import { effectiveSource, environmentSource } from "../../updater/address-source";
 import { databaseSizeBytes, type SystemSources } from "../../modules/system/service";
-import type { Flash, FormErrors } from "../../../views/components";
-import { AboutPage, type AddressSourceValues } from "../../../views/pages/about";
+import { effectiveSource, environmentSource } from "../../updater/address-source";
+import { VERSION } from "../../util/package";
 import { field, type Submitted } from "../forms";
 import { type PageDeps, signedIn } from "../pages";
 import { seeOther, setFlash, takeFlash } from "../session";
-import { settingsInEffect, type ShownSettings } from "../settings";
-import { VERSION } from "../../util/package";
+import { type ShownSettings, settingsInEffect } from "../settings";
 
 /** The newest log lines the page shows, newest first. */
 const LOG_LINES_SHOWN = 30;
 
 /** What the About page shows and changes: the settings and the data dir, uptime, the database, the log's tail, the address sources. */
-export type AboutDeps = PageDeps & AddressSourceDeps & Pick<SystemSources, "store" | "startedAt"> & {
-  settings: ShownSettings;
-  /** The database file, or null for an in-memory database. */
-  databasePath: string | null;
-  log: Logger;
-};
+export type AboutDeps = PageDeps &
+  AddressSourceDeps &
+  Pick<SystemSources, "store" | "startedAt"> & {
+    settings: ShownSettings;
+    /** The database file, or null for an in-memory database. */
+    databasePath: string | null;
+    log: Logger;
+  };
 
 type FamilyValues = { ipv4: AddressSourceValues; ipv6: AddressSourceValues };
 
@@ -70,7 +72,10 @@ export function aboutRoutes(ctx: AboutDeps) {
       addressSources: { ipv4: inEffect(4), ipv6: inEffect(6) },
       sourceForm: {
         values: state.values ?? { ipv4: storedValues(ctx, 4), ipv6: storedValues(ctx, 6) },
-        environment: { ipv4: sourceText(environmentSource(ctx, 4).source), ipv6: sourceText(environmentSource(ctx, 6).source) },
+        environment: {
+          ipv4: sourceText(environmentSource(ctx, 4).source),
+          ipv6: sourceText(environmentSource(ctx, 6).source),
+        },
         interfaces: hostInterfaces(ctx),
         errors: state.errors ?? { fields: {} },
       },
@@ -86,7 +91,10 @@ export function aboutRoutes(ctx: AboutDeps) {
     .post("/about/address-sources", ({ user, body, cookie }) => {
       const values = { ipv4: submittedValues(body, 4), ipv6: submittedValues(body, 6) };
       try {
-        setAddressSources(ctx, Object.fromEntries(FAMILIES.map((family) => [family, choiceOf(values[familyKey(family)])])));
+        setAddressSources(
+          ctx,
+          Object.fromEntries(FAMILIES.map((family) => [family, choiceOf(values[familyKey(family)])])),
+        );
       } catch (error) {
         if (!(error instanceof Invalid)) throw error;
         // `ipv4.urls` → the `ipv4_urls` field; the page comes back as the other forms' do, what was typed kept.

@@ -4,10 +4,10 @@
 // the user before), and the session ends so the next sign-in uses the new password.
 
 import { Elysia } from "elysia";
-import { throttledMessage } from "../../security/throttle";
-import { attemptSignIn, setPassword, type SignInDeps } from "../../security/users";
 import type { FormErrors } from "../../../views/components";
 import { PasswordPage } from "../../../views/pages/password";
+import { throttledMessage } from "../../security/throttle";
+import { attemptSignIn, type SignInDeps, setPassword } from "../../security/users";
 import { field } from "../forms";
 import { signedIn } from "../pages";
 import { endSession, type SessionDeps, seeOther } from "../session";
@@ -30,8 +30,10 @@ export function accountRoutes(ctx: SessionDeps & SignInDeps) {
         set.headers["retry-after"] = String(checked.retryAfterSeconds);
         errors.fields.current_password = throttledMessage(checked.retryAfterSeconds);
       } else if (!checked.ok) errors.fields.current_password = "This is not your current password.";
-      if (next.length < MIN_PASSWORD_LENGTH) errors.fields.new_password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
-      else if (next !== field(body, "confirm_password")) errors.fields.confirm_password = "The two new passwords differ.";
+      if (next.length < MIN_PASSWORD_LENGTH)
+        errors.fields.new_password = `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+      else if (next !== field(body, "confirm_password"))
+        errors.fields.confirm_password = "The two new passwords differ.";
       if (Object.keys(errors.fields).length > 0) return PasswordPage({ user, errors });
       await setPassword(ctx, user, next);
       ctx.log.info("password changed", { user, via: "pages" });

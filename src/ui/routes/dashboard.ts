@@ -2,19 +2,19 @@
 // both the first view and each refresh.
 
 import { Elysia } from "elysia";
+import { DashboardPage } from "../../../views/pages/dashboard";
 import type { PublicIpState } from "../../ip/public-ip";
+import { sourceText } from "../../ip/source";
 import { type DomainReader, listDomains } from "../../modules/domains/service";
 import { dashboardMetrics, ipChangesPerDay, type MetricsReader, updatesPerHour } from "../../modules/metrics/service";
 import { listProviders, type ProviderReader } from "../../modules/providers/service";
+import { detectWhileIdle } from "../../modules/system/address-sources";
 import { type SystemSources, systemStatus } from "../../modules/system/service";
-import { DashboardPage } from "../../../views/pages/dashboard";
+import { effectiveSource } from "../../updater/address-source";
+import type { DetectParts } from "../../updater/detect";
+import { type AddressSourceView, sourceAnswers } from "../address-sources";
 import { type ConditionSources, type PageDeps, signedIn, updateConditions } from "../pages";
 import { takeFlash } from "../session";
-import { type AddressSourceView, sourceAnswers } from "../address-sources";
-import { detectWhileIdle } from "../../modules/system/address-sources";
-import type { DetectParts } from "../../updater/detect";
-import { effectiveSource } from "../../updater/address-source";
-import { sourceText } from "../../ip/source";
 
 /** What the dashboard shows: the status, the counters, the domains and providers with their state, the addresses found. */
 export type DashboardDeps = PageDeps &

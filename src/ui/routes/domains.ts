@@ -3,6 +3,21 @@
 // confirmation, and each domain's history.
 
 import { Elysia } from "elysia";
+import { DOMAIN_SORTS, domainStatus, type FormErrors, NO_ERRORS, sortDomains } from "../../../views/components";
+import { serviceFor } from "../../../views/fragments/credential-field";
+import {
+  DeletedRow,
+  DomainRow,
+  type DomainRowView,
+  type UpdateResult,
+  updateSentence,
+} from "../../../views/fragments/domain-row";
+import { ProviderOptions } from "../../../views/fragments/provider-options";
+import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
+import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
+import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
+import { DomainsPage } from "../../../views/pages/domains";
+import { HistoryPage } from "../../../views/pages/history";
 import { Conflict, DetectionFailed, ProviderFailed, StorageFull } from "../../errors";
 import {
   createDomain,
@@ -20,18 +35,16 @@ import { listProviders, type ProviderReader } from "../../modules/providers/serv
 import { IdParams } from "../../modules/shared";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
 import type { UpdateParts } from "../../updater/update";
-import { DOMAIN_SORTS, domainStatus, NO_ERRORS, sortDomains, type FormErrors } from "../../../views/components";
-import { DeletedRow, DomainRow, updateSentence, type DomainRowView, type UpdateResult } from "../../../views/fragments/domain-row";
-import { serviceFor } from "../../../views/fragments/credential-field";
-import { ProviderOptions } from "../../../views/fragments/provider-options";
-import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
-import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
-import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
-import { DomainsPage } from "../../../views/pages/domains";
-import { HistoryPage } from "../../../views/pages/history";
 import { addressSourceChoices } from "../address-sources";
 import { domainInput, domainValues, domainValuesOf, field, formErrors, onlyChangesType } from "../forms";
-import { answerAction, type ConditionSources, historyCauses, signedIn, updateConditions, type PageDeps } from "../pages";
+import {
+  answerAction,
+  type ConditionSources,
+  historyCauses,
+  type PageDeps,
+  signedIn,
+  updateConditions,
+} from "../pages";
 import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
@@ -54,7 +67,13 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
   function schedulePreview(input: string, now: number): SchedulePreviewData {
     const expression = input.trim();
     if (expression === "") {
-      return { kind: "runs", defaultInterval: interval, runs: upcomingRuns(null, now, interval, 3), seconds: interval % 60 !== 0, now };
+      return {
+        kind: "runs",
+        defaultInterval: interval,
+        runs: upcomingRuns(null, now, interval, 3),
+        seconds: interval % 60 !== 0,
+        now,
+      };
     }
     const problem = cronScheduleProblem(expression);
     if (problem !== null) return { kind: "invalid", problem };
@@ -78,13 +97,23 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
   /** A page of the domain's history, each row with its failure's cause. */
   function historyRows(id: number, page: number) {
     const rows = domainHistory(ctx, id, HISTORY_PAGE_SIZE, (page - 1) * HISTORY_PAGE_SIZE);
-    const causes = historyCauses(ctx, rows.map((r) => r.id));
+    const causes = historyCauses(
+      ctx,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => ({ ...r, failure_cause: causes.get(r.id) ?? null }));
   }
 
   function row(id: number, view: DomainRowView, result: UpdateResult | null = null) {
     const domain = getDomain(ctx, id);
-    return DomainRow({ domain, view, now: Date.now(), intervalSeconds: interval, conditions: updateConditions(ctx, listProviders(ctx))(domain), result });
+    return DomainRow({
+      domain,
+      view,
+      now: Date.now(),
+      intervalSeconds: interval,
+      conditions: updateConditions(ctx, listProviders(ctx))(domain),
+      result,
+    });
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
@@ -99,7 +128,13 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
         id === undefined
           ? createDomain(ctx, domainInput(values, {}, service))
           : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config, service));
-      setFlash(ctx, cookie, id === undefined ? `${domain.domain_name} added; its first update runs within a second or two.` : `${domain.domain_name} saved.`);
+      setFlash(
+        ctx,
+        cookie,
+        id === undefined
+          ? `${domain.domain_name} added; its first update runs within a second or two.`
+          : `${domain.domain_name} saved.`,
+      );
       // Back to the list at the domain's own row, marked, wherever the list's order puts it.
       return seeOther(`/domains?landed=${domain.id}#domain-${domain.id}`);
     } catch (error) {
@@ -112,13 +147,20 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
       .use(signedIn(ctx))
       .get("/domains", ({ user, cookie, query }) => {
         const sort = DOMAIN_SORTS.find((s) => s.value === field(query, "sort"))?.value ?? "name";
-        const filters = { q: field(query, "q").trim(), provider: field(query, "provider"), status: field(query, "status"), sort };
+        const filters = {
+          q: field(query, "q").trim(),
+          provider: field(query, "provider"),
+          status: field(query, "status"),
+          sort,
+        };
         const all = listDomains(ctx);
         const conditions = updateConditions(ctx, listProviders(ctx));
         const wanted = filters.q.toLowerCase();
         const domains = all.filter(
           (d) =>
-            (wanted === "" || d.domain_name.toLowerCase().includes(wanted) || d.provider_name.toLowerCase().includes(wanted)) &&
+            (wanted === "" ||
+              d.domain_name.toLowerCase().includes(wanted) ||
+              d.provider_name.toLowerCase().includes(wanted)) &&
             (filters.provider === "" || String(d.provider_id) === filters.provider) &&
             (filters.status === "" || domainStatus(d, conditions(d)).key === filters.status),
         );
@@ -139,21 +181,35 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
       .get("/domains/new", ({ user, query }) => {
         const providers = listProviders(ctx);
         const chosen = field(query, "provider") || String(providers[0]?.id ?? "");
-        return form(user, { ...domainValues({}), provider_id: chosen, create_if_missing: true, is_enabled: true }, NO_ERRORS);
+        return form(
+          user,
+          { ...domainValues({}), provider_id: chosen, create_if_missing: true, is_enabled: true },
+          NO_ERRORS,
+        );
       })
       .post("/domains/new", ({ user, body, cookie }) => submit(user, body, cookie))
       .post("/domains", ({ user, body, cookie }) => submit(user, body, cookie))
       // The schedule's next runs, as the user types it.
-      .get("/domains/schedule-preview", ({ query }) => SchedulePreview({ preview: schedulePreview(field(query, "cron_schedule"), Date.now()) }))
+      .get("/domains/schedule-preview", ({ query }) =>
+        SchedulePreview({ preview: schedulePreview(field(query, "cron_schedule"), Date.now()) }),
+      )
       // The options of the chosen provider's type (the domain form's provider select swaps them in).
       .get("/domains/provider-options", ({ query }) => {
         const provider = listProviders(ctx).find((p) => String(p.id) === field(query, "provider_id"));
         const service = provider ? serviceFor(provider.type, ctx.services.services) : null;
         return ProviderOptions({ service, values: domainValues(query), errors: NO_ERRORS });
       })
-      .get("/domains/:id/edit", ({ user, params }) => form(user, domainValuesOf(getDomain(ctx, params.id)), NO_ERRORS, params.id), { params: IdParams })
-      .post("/domains/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
-      .post("/domains/:id", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
+      .get(
+        "/domains/:id/edit",
+        ({ user, params }) => form(user, domainValuesOf(getDomain(ctx, params.id)), NO_ERRORS, params.id),
+        { params: IdParams },
+      )
+      .post("/domains/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), {
+        params: IdParams,
+      })
+      .post("/domains/:id", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), {
+        params: IdParams,
+      })
       // The address an older form posted to: reloading it lands on the form.
       .get("/domains/:id", ({ params }) => seeOther(`/domains/${params.id}/edit`), { params: IdParams })
       .post(
@@ -161,7 +217,12 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
         ({ params, body, request, cookie }) => {
           const domain = updateDomain(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
           const notice = `${domain.domain_name} (${domain.record_type}) ${domain.is_enabled ? "enabled: it is updated again" : "disabled: it is not updated"}.`;
-          return answerAction(ctx, request, cookie, { fragment: () => row(params.id, "list"), notice, tone: "ok", fallback: "/domains" });
+          return answerAction(ctx, request, cookie, {
+            fragment: () => row(params.id, "list"),
+            notice,
+            tone: "ok",
+            fallback: "/domains",
+          });
         },
         { params: IdParams },
       )
@@ -172,7 +233,13 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
           let result: UpdateResult;
           try {
             const outcome = await forceUpdate(ctx, params.id);
-            result = { ok: true, changed: outcome.changed, ip: outcome.ip_address, previousIp: outcome.previous_ip, durationMs: outcome.duration_ms };
+            result = {
+              ok: true,
+              changed: outcome.changed,
+              ip: outcome.ip_address,
+              previousIp: outcome.previous_ip,
+              durationMs: outcome.duration_ms,
+            };
           } catch (error) {
             // Refused (disabled), or the detection or the provider failed: said in the row. A
             // vanished domain is a 404 like any other.
@@ -184,10 +251,17 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
             result = { ok: false, failure, cause, detail: (error as Error).message };
           }
           const view: DomainRowView = field(body, "view") === "dashboard" ? "dashboard" : "list";
-          const serviceLabel = ctx.services.services.find((s) => s.type === listProviders(ctx).find((p) => p.id === before.provider_id)?.type)?.label;
+          const serviceLabel = ctx.services.services.find(
+            (s) => s.type === listProviders(ctx).find((p) => p.id === before.provider_id)?.type,
+          )?.label;
           return answerAction(ctx, request, cookie, {
             // A failure the history row keeps is shown from that row (with how often it repeated), as the list's refresh shows it.
-            fragment: () => row(params.id, view, !result.ok && (result.failure === "provider" || result.failure === "detection") ? null : result),
+            fragment: () =>
+              row(
+                params.id,
+                view,
+                !result.ok && (result.failure === "provider" || result.failure === "detection") ? null : result,
+              ),
             notice: `${before.domain_name} (${before.record_type}): ${updateSentence(result, before.provider_name, serviceLabel)}`,
             tone: result.ok ? "ok" : "fail",
             fallback: view === "dashboard" ? "/" : "/domains",

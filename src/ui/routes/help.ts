@@ -12,12 +12,24 @@ export function helpPageRoutes(ctx: TokenCheck) {
   const show = async (route: string, request: Request, cookie: Parameters<typeof currentUser>[2]) => {
     const page = helpPage(route);
     if (page === null) throw new NotFoundError();
-    return HelpPage({ user: await currentUser(ctx, request, cookie), title: page.title, html: page.html, index: false });
+    return HelpPage({
+      user: await currentUser(ctx, request, cookie),
+      title: page.title,
+      html: page.html,
+      index: false,
+    });
   };
   return new Elysia()
     .get("/help", async ({ request, cookie }) =>
-      HelpPage({ user: await currentUser(ctx, request, cookie), title: "Help", html: helpIndexHtml(helpIndex()), index: true }),
+      HelpPage({
+        user: await currentUser(ctx, request, cookie),
+        title: "Help",
+        html: helpIndexHtml(helpIndex()),
+        index: true,
+      }),
     )
     .get("/help/:page", ({ params, request, cookie }) => show(`/help/${params.page}`, request, cookie))
-    .get("/help/services/:type", ({ params, request, cookie }) => show(`/help/services/${params.type}`, request, cookie));
+    .get("/help/services/:type", ({ params, request, cookie }) =>
+      show(`/help/services/${params.type}`, request, cookie),
+    );
 }

@@ -3,29 +3,47 @@
 // a notice without JavaScript), the on/off switch, and delete through a confirmation.
 
 import { Elysia } from "elysia";
+import { type FormErrors, NO_ERRORS } from "../../../views/components";
+import { NotificationFields } from "../../../views/fragments/notification-fields";
+import {
+  deleteNotificationQuestion,
+  deliveryProblem,
+  NotificationRow,
+  type TestOutcome,
+} from "../../../views/fragments/notification-row";
+import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
+import { NotificationFormPage, type NotificationFormValues } from "../../../views/pages/notification-form";
+import { NotificationsPage } from "../../../views/pages/notifications";
 import {
   createNotification,
   deleteNotification,
   getNotification,
   listNotifications,
+  type NotificationDeps,
   testNotification,
   updateNotification,
-  type NotificationDeps,
 } from "../../modules/notifications/service";
 import { IdParams } from "../../modules/shared";
-import { NO_ERRORS, type FormErrors } from "../../../views/components";
-import { NotificationFields } from "../../../views/fragments/notification-fields";
-import { deleteNotificationQuestion, NotificationRow, type TestOutcome, deliveryProblem } from "../../../views/fragments/notification-row";
-import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
-import { NotificationFormPage, type NotificationFormValues } from "../../../views/pages/notification-form";
-import { NotificationsPage } from "../../../views/pages/notifications";
-import { field, formErrors, newNotificationValues, notificationInput, notificationValues, notificationValuesOf, onlyChangesType } from "../forms";
-import { answerAction, signedIn, type PageDeps } from "../pages";
+import {
+  field,
+  formErrors,
+  newNotificationValues,
+  notificationInput,
+  notificationValues,
+  notificationValuesOf,
+  onlyChangesType,
+} from "../forms";
+import { answerAction, type PageDeps, signedIn } from "../pages";
 import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
   function form(user: string, values: NotificationFormValues, errors: FormErrors, id?: number) {
-    return NotificationFormPage({ user, notification: id === undefined ? undefined : getNotification(ctx, id), values, errors });
+    return NotificationFormPage({
+      user,
+      notification: id === undefined ? undefined : getNotification(ctx, id),
+      values,
+      errors,
+    });
   }
 
   function row(id: number, test: TestOutcome | null = null) {
@@ -42,72 +60,112 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
         id === undefined
           ? createNotification(ctx, notificationInput(values))
           : updateNotification(ctx, id, notificationInput(values, getNotification(ctx, id)));
-      setFlash(ctx, cookie, `Notification “${saved.name}” ${id === undefined ? "added" : "saved"}; use Send test to check it arrives.`);
+      setFlash(
+        ctx,
+        cookie,
+        `Notification “${saved.name}” ${id === undefined ? "added" : "saved"}; use Send test to check it arrives.`,
+      );
       return seeOther("/notifications");
     } catch (error) {
       return form(user, values, formErrors(error), id);
     }
   }
 
-  return new Elysia()
-    .use(signedIn(ctx))
-    .get("/notifications", ({ user, cookie }) => NotificationsPage({ user, flash: takeFlash(ctx, cookie), now: Date.now(), notifications: listNotifications(ctx) }))
-    .get("/notifications/new", ({ user, query }) => form(user, newNotificationValues(field(query, "type")), NO_ERRORS))
-    .post("/notifications/new", ({ user, body, cookie }) => submit(user, body, cookie))
-    // The option inputs of the chosen type (the form's type select swaps them in).
-    .get("/notifications/fields", ({ query }) => {
-      const id = field(query, "notification");
-      const stored = /^[1-9]\d{0,15}$/.test(id) ? getNotification(ctx, Number(id)) : undefined;
-      const type = field(query, "type");
-      return NotificationFields({ type, values: stored && stored.type === type ? notificationValuesOf(stored).options : {}, errors: NO_ERRORS, stored });
-    })
-    .get("/notifications/:id/edit", ({ user, params }) => form(user, notificationValuesOf(getNotification(ctx, params.id)), NO_ERRORS, params.id), { params: IdParams })
-    .post("/notifications/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
-    .post(
-      "/notifications/:id/test",
-      async ({ params, request, cookie }) => {
-        const notification = getNotification(ctx, params.id);
-        const outcome = await testNotification(ctx, params.id);
-        const problem = outcome.ok ? null : deliveryProblem(outcome.detail);
-        const notice = problem === null ? `“${notification.name}”: test message sent.` : `“${notification.name}”: the test message was not delivered. ${problem.said}. ${problem.next}`;
-        return answerAction(ctx, request, cookie, { fragment: () => row(params.id, outcome), notice, tone: outcome.ok ? "ok" : "fail", fallback: "/notifications" });
-      },
-      { params: IdParams },
-    )
-    .post(
-      "/notifications/:id/enabled",
-      ({ params, body, request, cookie }) => {
-        const notification = updateNotification(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
-        const notice = `Notification “${notification.name}” ${notification.is_enabled ? "enabled: it sends messages again" : "disabled: it sends nothing"}.`;
-        return answerAction(ctx, request, cookie, { fragment: () => row(params.id), notice, tone: "ok", fallback: "/notifications" });
-      },
-      { params: IdParams },
-    )
-    .get(
-      "/notifications/:id/delete",
-      ({ user, params }) => {
-        const notification = getNotification(ctx, params.id);
-        return ConfirmDeletePage({
+  return (
+    new Elysia()
+      .use(signedIn(ctx))
+      .get("/notifications", ({ user, cookie }) =>
+        NotificationsPage({
           user,
-          section: "notifications",
-          title: `Delete notification “${notification.name}”?`,
-          question: deleteNotificationQuestion(notification),
-          action: `/notifications/${notification.id}/delete`,
-          cancel: "/notifications",
+          flash: takeFlash(ctx, cookie),
+          now: Date.now(),
+          notifications: listNotifications(ctx),
+        }),
+      )
+      .get("/notifications/new", ({ user, query }) =>
+        form(user, newNotificationValues(field(query, "type")), NO_ERRORS),
+      )
+      .post("/notifications/new", ({ user, body, cookie }) => submit(user, body, cookie))
+      // The option inputs of the chosen type (the form's type select swaps them in).
+      .get("/notifications/fields", ({ query }) => {
+        const id = field(query, "notification");
+        const stored = /^[1-9]\d{0,15}$/.test(id) ? getNotification(ctx, Number(id)) : undefined;
+        const type = field(query, "type");
+        return NotificationFields({
+          type,
+          values: stored && stored.type === type ? notificationValuesOf(stored).options : {},
+          errors: NO_ERRORS,
+          stored,
         });
-      },
-      { params: IdParams },
-    )
-    .post(
-      "/notifications/:id/delete",
-      ({ params, body, request, cookie }) => {
-        // htmx asked first (hx-confirm); a plain form goes through the confirmation page.
-        if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/notifications/${params.id}/delete`);
-        const notification = getNotification(ctx, params.id);
-        deleteNotification(ctx, params.id);
-        setFlash(ctx, cookie, `Notification “${notification.name}” deleted.`);
-        return seeOther("/notifications");
-      },
-      { params: IdParams },
-    );
+      })
+      .get(
+        "/notifications/:id/edit",
+        ({ user, params }) => form(user, notificationValuesOf(getNotification(ctx, params.id)), NO_ERRORS, params.id),
+        { params: IdParams },
+      )
+      .post("/notifications/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), {
+        params: IdParams,
+      })
+      .post(
+        "/notifications/:id/test",
+        async ({ params, request, cookie }) => {
+          const notification = getNotification(ctx, params.id);
+          const outcome = await testNotification(ctx, params.id);
+          const problem = outcome.ok ? null : deliveryProblem(outcome.detail);
+          const notice =
+            problem === null
+              ? `“${notification.name}”: test message sent.`
+              : `“${notification.name}”: the test message was not delivered. ${problem.said}. ${problem.next}`;
+          return answerAction(ctx, request, cookie, {
+            fragment: () => row(params.id, outcome),
+            notice,
+            tone: outcome.ok ? "ok" : "fail",
+            fallback: "/notifications",
+          });
+        },
+        { params: IdParams },
+      )
+      .post(
+        "/notifications/:id/enabled",
+        ({ params, body, request, cookie }) => {
+          const notification = updateNotification(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
+          const notice = `Notification “${notification.name}” ${notification.is_enabled ? "enabled: it sends messages again" : "disabled: it sends nothing"}.`;
+          return answerAction(ctx, request, cookie, {
+            fragment: () => row(params.id),
+            notice,
+            tone: "ok",
+            fallback: "/notifications",
+          });
+        },
+        { params: IdParams },
+      )
+      .get(
+        "/notifications/:id/delete",
+        ({ user, params }) => {
+          const notification = getNotification(ctx, params.id);
+          return ConfirmDeletePage({
+            user,
+            section: "notifications",
+            title: `Delete notification “${notification.name}”?`,
+            question: deleteNotificationQuestion(notification),
+            action: `/notifications/${notification.id}/delete`,
+            cancel: "/notifications",
+          });
+        },
+        { params: IdParams },
+      )
+      .post(
+        "/notifications/:id/delete",
+        ({ params, body, request, cookie }) => {
+          // htmx asked first (hx-confirm); a plain form goes through the confirmation page.
+          if (!isHtmx(request) && field(body, "confirm") !== "yes")
+            return seeOther(`/notifications/${params.id}/delete`);
+          const notification = getNotification(ctx, params.id);
+          deleteNotification(ctx, params.id);
+          setFlash(ctx, cookie, `Notification “${notification.name}” deleted.`);
+          return seeOther("/notifications");
+        },
+        { params: IdParams },
+      )
+  );
 }

@@ -4,6 +4,23 @@
 // to the form.
 
 import { Elysia } from "elysia";
+import { type Flash, type FormErrors, NO_ERRORS, type Tone } from "../../../views/components";
+import { plural } from "../../../views/format";
+import { ServiceFields, serviceFor, serviceLabel } from "../../../views/fragments/credential-field";
+import {
+  type DomainProblem,
+  deleteProviderQuestion,
+  ProviderRow,
+  type VerifyAnswer,
+  VerifyResult,
+  verifyWords,
+} from "../../../views/fragments/provider-row";
+import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
+import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/provider-form";
+import { ProvidersPage } from "../../../views/pages/providers";
+import { ServicePickerPage } from "../../../views/pages/service-picker";
+import { searchCatalog, serviceCatalog } from "../../../views/service-catalog";
+import { type DomainReader, listDomains } from "../../modules/domains/service";
 import { type MetricsReader, providerStats } from "../../modules/metrics/service";
 import {
   createProvider,
@@ -12,24 +29,13 @@ import {
   lastVerifications,
   listProviders,
   type ProviderDeps,
+  type ProviderView,
   updateProvider,
   verifyProvider,
-  type ProviderView,
 } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
-import { NO_ERRORS, type Flash, type FormErrors, type Tone } from "../../../views/components";
-import { serviceFor, ServiceFields, serviceLabel } from "../../../views/fragments/credential-field";
-import { type DomainProblem, ProviderRow, type VerifyAnswer, VerifyResult, verifyWords } from "../../../views/fragments/provider-row";
-import { type DomainReader, listDomains } from "../../modules/domains/service";
-import { plural } from "../../../views/format";
-import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
-import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/provider-form";
-import { ProvidersPage } from "../../../views/pages/providers";
-import { ServicePickerPage } from "../../../views/pages/service-picker";
-import { searchCatalog, serviceCatalog } from "../../../views/service-catalog";
-import { deleteProviderQuestion } from "../../../views/fragments/provider-row";
 import { field, formErrors, onlyChangesType, providerInput, providerValues, providerValuesOf } from "../forms";
-import { answerAction, signedIn, type PageDeps } from "../pages";
+import { answerAction, type PageDeps, signedIn } from "../pages";
 import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 /** What the provider pages use: the providers' rules, and each provider's counters for its row. */
@@ -50,9 +56,21 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
     const found = new Map<number, DomainProblem[]>();
     for (const domain of listDomains(ctx)) {
       const latest = newest.get(domain.id);
-      if (!domain.is_enabled || domain.last_update_status !== "FAILED" || latest === undefined || latest.status !== "FAILED") continue;
+      if (
+        !domain.is_enabled ||
+        domain.last_update_status !== "FAILED" ||
+        latest === undefined ||
+        latest.status !== "FAILED"
+      )
+        continue;
       if (latest.failureCause === "detection" || latest.failureCause === "disabled") continue;
-      const problem = { id: domain.id, name: domain.domain_name, recordType: domain.record_type, cause: latest.failureCause, message: latest.message };
+      const problem = {
+        id: domain.id,
+        name: domain.domain_name,
+        recordType: domain.record_type,
+        cause: latest.failureCause,
+        message: latest.message,
+      };
       found.set(domain.provider_id, [...(found.get(domain.provider_id) ?? []), problem]);
     }
     return found;
@@ -60,7 +78,14 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
 
   function row(id: number, result?: VerifyAnswer) {
     const stats = providerStats(ctx).providers.find((s) => s.provider_id === id);
-    return ProviderRow({ provider: getProvider(ctx, id), stats, verification: lastVerifications(ctx).get(id), now: Date.now(), problems: problems().get(id), result });
+    return ProviderRow({
+      provider: getProvider(ctx, id),
+      stats,
+      verification: lastVerifications(ctx).get(id),
+      now: Date.now(),
+      problems: problems().get(id),
+      result,
+    });
   }
 
   /** After a save: the credentials checked with the service, the outcome as the list's notice. */
@@ -130,16 +155,20 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
       .get("/providers/credential-field", ({ query }) => {
         const id = Number(field(query, "provider"));
         const stored = Number.isInteger(id) && id > 0 ? getProvider(ctx, id) : undefined;
-        const values = stored && stored.type === field(query, "type") ? providerValuesOf(stored) : { credentials: {}, options: {} };
+        const values =
+          stored && stored.type === field(query, "type") ? providerValuesOf(stored) : { credentials: {}, options: {} };
         const service = serviceFor(field(query, "type"), ctx.services.services);
         return ServiceFields({ service, values, errors: NO_ERRORS, stored });
       })
       .get(
         "/providers/:id/edit",
-        ({ user, params, cookie }) => form(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id, takeFlash(ctx, cookie)),
+        ({ user, params, cookie }) =>
+          form(user, providerValuesOf(getProvider(ctx, params.id)), NO_ERRORS, params.id, takeFlash(ctx, cookie)),
         { params: IdParams },
       )
-      .post("/providers/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), { params: IdParams })
+      .post("/providers/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), {
+        params: IdParams,
+      })
       // The address an older form posted to (in a browser's history): it lands on the form.
       .get("/providers/:id", ({ params }) => seeOther(`/providers/${params.id}/edit`), { params: IdParams })
       .post(
@@ -151,7 +180,9 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
           const notice = `“${provider.name}”: ${check.words}.`;
           // The list's card comes back whole (its health shows this check); the edit page's slot gets the answer alone.
           const fragment = () =>
-            field(body, "view") === "card" ? row(params.id, outcome) : VerifyResult({ outcome, providerName: provider.name, type: provider.type });
+            field(body, "view") === "card"
+              ? row(params.id, outcome)
+              : VerifyResult({ outcome, providerName: provider.name, type: provider.type });
           return answerAction(ctx, request, cookie, { fragment, notice, tone: check.tone, fallback: "/providers" });
         },
         { params: IdParams },
@@ -161,7 +192,12 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
         ({ params, body, request, cookie }) => {
           const provider = updateProvider(ctx, params.id, { is_enabled: field(body, "is_enabled") === "true" });
           const notice = `Provider “${provider.name}” ${provider.is_enabled ? "enabled: its domains are updated again" : "disabled: its domains are not updated"}.`;
-          return answerAction(ctx, request, cookie, { fragment: () => row(params.id), notice, tone: "ok", fallback: "/providers" });
+          return answerAction(ctx, request, cookie, {
+            fragment: () => row(params.id),
+            notice,
+            tone: "ok",
+            fallback: "/providers",
+          });
         },
         { params: IdParams },
       )

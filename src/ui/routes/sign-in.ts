@@ -2,11 +2,11 @@
 // the cookie.
 
 import { Elysia } from "elysia";
+import { LoginPage } from "../../../views/pages/login";
 import type { AuthDeps } from "../../http/auth";
 import { AUTH_MESSAGES, signAccessToken, tokenSigner } from "../../http/tokens";
-import { attemptSignIn } from "../../security/users";
 import { throttledMessage } from "../../security/throttle";
-import { LoginPage } from "../../../views/pages/login";
+import { attemptSignIn } from "../../security/users";
 import { field } from "../forms";
 import { type CookieDeps, endSession, localPath, SESSION_EXPIRED, seeOther, startSession } from "../session";
 
@@ -17,7 +17,15 @@ export function signInRoutes(ctx: AuthDeps & CookieDeps) {
       LoginPage({
         username: "",
         next: localPath(query.next),
-        notice: query.expired ? (query.unsent ? `${SESSION_EXPIRED} The form you sent was not saved: after signing in, enter it again.` : SESSION_EXPIRED) : query.signed_out ? "You have signed out." : query.password_changed ? "Your password was changed. Sign in with the new one." : null,
+        notice: query.expired
+          ? query.unsent
+            ? `${SESSION_EXPIRED} The form you sent was not saved: after signing in, enter it again.`
+            : SESSION_EXPIRED
+          : query.signed_out
+            ? "You have signed out."
+            : query.password_changed
+              ? "Your password was changed. Sign in with the new one."
+              : null,
       }),
     )
     .post("/login", async ({ body, cookie, jwt, request, set }) => {

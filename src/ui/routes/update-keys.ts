@@ -2,16 +2,27 @@
 // with the page itself, where the new key is shown that once), and delete through a confirmation.
 
 import { Elysia } from "elysia";
-import { type DomainReader, listDomains } from "../../modules/domains/service";
-import { createUpdateKey, deleteUpdateKey, getUpdateKey, listUpdateKeys, type UpdateKeyDeps, type UpdateKeyView } from "../../modules/update-keys/service";
-import { IdParams } from "../../modules/shared";
-import { NO_ERRORS, type Flash, type FormErrors } from "../../../views/components";
+import { type Flash, type FormErrors, NO_ERRORS } from "../../../views/components";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
-import { deleteKeyQuestion, NO_KEY_VALUES, UpdateKeysPage, type UpdateKeyFormValues } from "../../../views/pages/update-keys";
+import {
+  deleteKeyQuestion,
+  NO_KEY_VALUES,
+  type UpdateKeyFormValues,
+  UpdateKeysPage,
+} from "../../../views/pages/update-keys";
+import { type DomainReader, listDomains } from "../../modules/domains/service";
+import { IdParams } from "../../modules/shared";
+import {
+  createUpdateKey,
+  deleteUpdateKey,
+  getUpdateKey,
+  listUpdateKeys,
+  type UpdateKeyDeps,
+  type UpdateKeyView,
+} from "../../modules/update-keys/service";
 import { field, formErrors, updateKeyInput, updateKeyValues } from "../forms";
 import { type PageDeps, signedIn } from "../pages";
 import { isHtmx, proxiedHttps, seeOther, setFlash, takeFlash } from "../session";
-
 
 /** What the keys page uses: the keys' rules, and the domains a key may be limited to. */
 export type UpdateKeyPageDeps = PageDeps & UpdateKeyDeps & DomainReader;
@@ -23,7 +34,11 @@ export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
     return `${proxiedHttps(ctx, request) ? "https:" : url.protocol}//${url.host}/nic/update`;
   }
 
-  function keysPage(request: Request, user: string, state: { flash?: Flash | null; values?: UpdateKeyFormValues; errors?: FormErrors; created?: UpdateKeyView }) {
+  function keysPage(
+    request: Request,
+    user: string,
+    state: { flash?: Flash | null; values?: UpdateKeyFormValues; errors?: FormErrors; created?: UpdateKeyView },
+  ) {
     return UpdateKeysPage({
       user,
       flash: state.flash,
@@ -55,14 +70,14 @@ export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
       "/update-keys/:id/delete",
       ({ user, params }) => {
         const key = getUpdateKey(ctx, params.id);
-      return ConfirmDeletePage({
-        user,
-        section: "update-keys",
-        title: `Delete update key “${key.name}”?`,
-        question: deleteKeyQuestion(key),
-        action: `/update-keys/${key.id}/delete`,
-        cancel: "/update-keys",
-      });
+        return ConfirmDeletePage({
+          user,
+          section: "update-keys",
+          title: `Delete update key “${key.name}”?`,
+          question: deleteKeyQuestion(key),
+          action: `/update-keys/${key.id}/delete`,
+          cancel: "/update-keys",
+        });
       },
       { params: IdParams },
     )

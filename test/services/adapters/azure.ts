@@ -1,12 +1,20 @@
 import { apiUrlSetting } from "../../../src/dns/registry";
-import { AZURE_FAKE_CLIENT_ID, AZURE_FAKE_CLIENT_SECRET, AZURE_FAKE_SUBSCRIPTION, AZURE_FAKE_TENANT, startAzureFake, type AzureFake } from "../../fakes/azure";
+import {
+  AZURE_FAKE_CLIENT_ID,
+  AZURE_FAKE_CLIENT_SECRET,
+  AZURE_FAKE_SUBSCRIPTION,
+  AZURE_FAKE_TENANT,
+  type AzureFake,
+  startAzureFake,
+} from "../../fakes/azure";
 import { define, inZone, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const azureZone: ZoneAccess<AzureFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecordSet(zone, { name: relative(hostname, zone, "@"), type, addresses: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecordSet(zone, { name: relative(hostname, zone, "@"), type, addresses: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const set = fake.recordSet(zone, relative(hostname, zone, "@"), type);
     return set && set.addresses.length === 1 ? { ip: set.addresses[0]!, ttl: set.ttl } : undefined;
@@ -20,8 +28,18 @@ export const adapter = define<AzureFake>({
   reset: (fake) => fake.reset(),
   env: (fake) => ({ [apiUrlSetting("azure")]: fake.armUrl }),
   options: (fake) => ({ login_url: fake.loginUrl }),
-  credentials: { tenant_id: AZURE_FAKE_TENANT, client_id: AZURE_FAKE_CLIENT_ID, client_secret: AZURE_FAKE_CLIENT_SECRET, subscription_id: AZURE_FAKE_SUBSCRIPTION },
-  badCredentials: { tenant_id: AZURE_FAKE_TENANT, client_id: AZURE_FAKE_CLIENT_ID, client_secret: "azureWrongClientSecret~0123456789abcd", subscription_id: AZURE_FAKE_SUBSCRIPTION },
+  credentials: {
+    tenant_id: AZURE_FAKE_TENANT,
+    client_id: AZURE_FAKE_CLIENT_ID,
+    client_secret: AZURE_FAKE_CLIENT_SECRET,
+    subscription_id: AZURE_FAKE_SUBSCRIPTION,
+  },
+  badCredentials: {
+    tenant_id: AZURE_FAKE_TENANT,
+    client_id: AZURE_FAKE_CLIENT_ID,
+    client_secret: "azureWrongClientSecret~0123456789abcd",
+    subscription_id: AZURE_FAKE_SUBSCRIPTION,
+  },
   badCredentialsWords: /^Azure DNS: AADSTS7000215: Invalid client secret provided\./,
   stopsOnBadCredentials: true,
   recordTypes: ["A", "AAAA"],
@@ -29,7 +47,19 @@ export const adapter = define<AzureFake>({
   ...inZone(azureZone),
   // The token request is a POST that changes nothing.
   isWrite: (request) => writeMethod(request) && request.path.startsWith("/arm"),
-  failure: { arrange: (fake) => fake.fault({ status: 409, code: "Conflict", message: "The zone is locked." }, undefined, (r) => r.path.startsWith("/arm") && r.method !== "GET"), words: /^Azure DNS: The zone is locked\. \(Conflict, HTTP 409\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }, undefined, (r) => r.path.startsWith("/arm")), words: /^Azure DNS: The request is being throttled\. \(TooManyRequests, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  failure: {
+    arrange: (fake) =>
+      fake.fault(
+        { status: 409, code: "Conflict", message: "The zone is locked." },
+        undefined,
+        (r) => r.path.startsWith("/arm") && r.method !== "GET",
+      ),
+    words: /^Azure DNS: The zone is locked\. \(Conflict, HTTP 409\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }, undefined, (r) => r.path.startsWith("/arm")),
+    words: /^Azure DNS: The request is being throttled\. \(TooManyRequests, HTTP 429\); pausing 85 s$/,
+    pauseSeconds: 85,
+  },
   verifyRefusal: /^Azure DNS: AADSTS7000215/,
 });

@@ -3,7 +3,8 @@ import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAcce
 
 const baiduZone: ZoneAccess<BaiduFake> = {
   addZone: (fake, zone) => fake.addZone(zone),
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { rr: relative(hostname, zone, "@"), type, value: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { rr: relative(hostname, zone, "@"), type, value: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
@@ -19,7 +20,8 @@ export const adapter = define<BaiduFake>({
   options: noOptions,
   credentials: { access_key_id: BAIDU_FAKE_AK, secret_access_key: BAIDU_FAKE_SK },
   badCredentials: { access_key_id: BAIDU_FAKE_AK, secret_access_key: "wrongSecretKey0123456789abcdef012" },
-  badCredentialsWords: /^Baidu Cloud DNS: The request signature we calculated does not match the signature you provided\. \(SignatureDoesNotMatch, HTTP 400\)/,
+  badCredentialsWords:
+    /^Baidu Cloud DNS: The request signature we calculated does not match the signature you provided\. \(SignatureDoesNotMatch, HTTP 400\)/,
   stopsOnBadCredentials: true,
   recordTypes: ["A", "AAAA"],
   hostname: "home.example.com",
@@ -32,7 +34,8 @@ export const adapter = define<BaiduFake>({
   // Baidu names no wait: the first pause is the updater's minute.
   throttle: {
     arrange: (fake) => fake.fault({ status: 429, code: "RequestRateLimitExceeded" }),
-    words: /^Baidu Cloud DNS: Too many requests, please slow down\. \(RequestRateLimitExceeded, HTTP 429\); pausing 60 s$/,
+    words:
+      /^Baidu Cloud DNS: Too many requests, please slow down\. \(RequestRateLimitExceeded, HTTP 429\); pausing 60 s$/,
     pauseSeconds: 60,
   },
   verifyRefusal: /^Baidu Cloud DNS: .*SignatureDoesNotMatch/,

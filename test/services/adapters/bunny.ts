@@ -1,13 +1,17 @@
-import { BUNNY_FAKE_API_KEY, startBunnyFake, type BunnyFake } from "../../fakes/bunny";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { BUNNY_FAKE_API_KEY, type BunnyFake, startBunnyFake } from "../../fakes/bunny";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const bunnyZone: ZoneAccess<BunnyFake> = {
   addZone(fake, zone) {
     if (!fake.zone(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, value: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, value: ip, ttl }),
   read(fake, zone, hostname, type) {
-    const records = fake.zone(zone)?.Records.filter((r) => r.Name === relative(hostname, zone, "") && r.Type === (type === "A" ? 0 : 1)) ?? [];
+    const records =
+      fake
+        .zone(zone)
+        ?.Records.filter((r) => r.Name === relative(hostname, zone, "") && r.Type === (type === "A" ? 0 : 1)) ?? [];
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.Ttl } : undefined;
   },
   ttl: 1800,
@@ -27,7 +31,15 @@ export const adapter = define<BunnyFake>({
   hostname: "home.example.com",
   ...inZone(bunnyZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 500, errorKey: "dnszone.unavailable", message: "DNS is under maintenance" }), words: /^Bunny: DNS is under maintenance \(dnszone\.unavailable, HTTP 500\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }), words: /^Bunny: .*\(error_429, HTTP 429\); pausing 75 s$/, pauseSeconds: 75 },
+  failure: {
+    arrange: (fake) =>
+      fake.fault({ status: 500, errorKey: "dnszone.unavailable", message: "DNS is under maintenance" }),
+    words: /^Bunny: DNS is under maintenance \(dnszone\.unavailable, HTTP 500\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }),
+    words: /^Bunny: .*\(error_429, HTTP 429\); pausing 75 s$/,
+    pauseSeconds: 75,
+  },
   verifyRefusal: /^Bunny: Authorization has been denied/,
 });

@@ -1,14 +1,21 @@
 import { cloudnsTtl } from "../../../src/dns/services/cloudns";
-import { CLOUDNS_FAKE_PASSWORD, CLOUDNS_FAKE_SUB_AUTH_ID, startCloudnsFake, type CloudnsFake } from "../../fakes/cloudns";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import {
+  CLOUDNS_FAKE_PASSWORD,
+  CLOUDNS_FAKE_SUB_AUTH_ID,
+  type CloudnsFake,
+  startCloudnsFake,
+} from "../../fakes/cloudns";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const cloudnsZone: ZoneAccess<CloudnsFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, record: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, record: ip, ttl }),
   read(fake, zone, hostname, type) {
-    const records = fake.zones.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];
+    const records =
+      fake.zones.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.record, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
@@ -30,7 +37,14 @@ export const adapter = define<CloudnsFake>({
   ...inZone(cloudnsZone),
   isWrite: writeMethod,
   // While it looks for the zone, a refusal means "not this zone": the failure is arranged for the writes.
-  failure: { arrange: (fake) => fake.fault({ failed: "The record is locked." }, undefined, (r) => r.method === "POST"), words: /^ClouDNS: The record is locked\. \(HTTP 200\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^ClouDNS: Too many requests\. \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  failure: {
+    arrange: (fake) => fake.fault({ failed: "The record is locked." }, undefined, (r) => r.method === "POST"),
+    words: /^ClouDNS: The record is locked\. \(HTTP 200\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }),
+    words: /^ClouDNS: Too many requests\. \(HTTP 429\); pausing 85 s$/,
+    pauseSeconds: 85,
+  },
   verifyRefusal: /^ClouDNS: Invalid authentication/,
 });

@@ -1,6 +1,6 @@
-import { startCustomFake, type CustomFake } from "../../fakes/custom";
+import { type CustomFake, startCustomFake } from "../../fakes/custom";
 import type { LoggedRequest } from "../../fakes/server";
-import { define, everyRequest, clear } from "../adapter";
+import { clear, define, everyRequest } from "../adapter";
 
 const CUSTOM_SECRET = "custom-secret-0123456789";
 /** The requests a custom endpoint answered with an error: what they said was not taken. */
@@ -20,7 +20,11 @@ export const adapter = define<CustomFake>({
     fake.answer = { status: 200, body: "ok" };
     clear(fake);
     // The endpoint checks the key it is given, as a real one would.
-    fake.fault({ status: 401, body: "wrong key" }, Infinity, refusing((request) => request.query.key !== CUSTOM_SECRET));
+    fake.fault(
+      { status: 401, body: "wrong key" },
+      Infinity,
+      refusing((request) => request.query.key !== CUSTOM_SECRET),
+    );
   },
   env: () => ({}),
   options: (fake) => ({ url: `${fake.url}/update?host={domain}&type={record_type}&ip={ip}&key={secret}` }),
@@ -39,7 +43,24 @@ export const adapter = define<CustomFake>({
   },
   findsZone: false,
   isWrite: everyRequest,
-  failure: { arrange: (fake) => fake.fault({ status: 500, body: "database is locked" }, Infinity, refusing(() => true)), words: /^Custom URL 127\.0\.0\.1:\d+: HTTP 500 "database is locked"/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }, Infinity, refusing(() => true)), words: /^Custom URL 127\.0\.0\.1:\d+: HTTP 429/, pauseSeconds: 120 },
+  failure: {
+    arrange: (fake) =>
+      fake.fault(
+        { status: 500, body: "database is locked" },
+        Infinity,
+        refusing(() => true),
+      ),
+    words: /^Custom URL 127\.0\.0\.1:\d+: HTTP 500 "database is locked"/,
+  },
+  throttle: {
+    arrange: (fake) =>
+      fake.fault(
+        { status: 429, retryAfter: 120 },
+        Infinity,
+        refusing(() => true),
+      ),
+    words: /^Custom URL 127\.0\.0\.1:\d+: HTTP 429/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

@@ -28,6 +28,10 @@ export const adapter = define<Dd24Fake>({
     arrange: (fake) => fake.fault({ body: keySystemsResponse(549, "Command failed; update denied, try again later") }),
     words: /^Domain Discount24: Command failed; update denied, try again later \(code 549\)/,
   },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }), words: /^Domain Discount24: .*HTTP 429/, pauseSeconds: 120 },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }),
+    words: /^Domain Discount24: .*HTTP 429/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

@@ -1,11 +1,12 @@
-import { DESEC_FAKE_TOKEN, startDesecFake, type DesecFake } from "../../fakes/desec";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { DESEC_FAKE_TOKEN, type DesecFake, startDesecFake } from "../../fakes/desec";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const desecZone: ZoneAccess<DesecFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRRset(zone, { subname: relative(hostname, zone, ""), type, records: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRRset(zone, { subname: relative(hostname, zone, ""), type, records: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, relative(hostname, zone, ""), type);
     return rrset && rrset.records.length === 1 ? { ip: rrset.records[0]!, ttl: rrset.ttl } : undefined;
@@ -27,7 +28,14 @@ export const adapter = define<DesecFake>({
   hostname: "home.example.com",
   ...inZone(desecZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 500, detail: "The database is being migrated." }), words: /^deSEC: The database is being migrated\./ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 90 }), words: /^deSEC: .*\(HTTP 429\); pausing 90 s$/, pauseSeconds: 90 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 500, detail: "The database is being migrated." }),
+    words: /^deSEC: The database is being migrated\./,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 90 }),
+    words: /^deSEC: .*\(HTTP 429\); pausing 90 s$/,
+    pauseSeconds: 90,
+  },
   verifyRefusal: /^deSEC: Invalid token/,
 });

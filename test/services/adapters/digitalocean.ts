@@ -1,11 +1,12 @@
-import { DIGITALOCEAN_FAKE_TOKEN, startDigitalOceanFake, type DigitalOceanFake } from "../../fakes/digitalocean";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { DIGITALOCEAN_FAKE_TOKEN, type DigitalOceanFake, startDigitalOceanFake } from "../../fakes/digitalocean";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const digitalOceanZone: ZoneAccess<DigitalOceanFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { type, name: relative(hostname, zone, "@"), data: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { type, name: relative(hostname, zone, "@"), data: ip, ttl }),
   read(fake, zone, hostname, type) {
     const record = fake.record(zone, relative(hostname, zone, "@"), type);
     return record && { ip: record.data, ttl: record.ttl };
@@ -28,9 +29,14 @@ export const adapter = define<DigitalOceanFake>({
   ...inZone(digitalOceanZone),
   isWrite: writeMethod,
   failure: {
-    arrange: (fake) => fake.fault({ status: 500, id: "server_error", message: "Server was unable to give you a response." }),
+    arrange: (fake) =>
+      fake.fault({ status: 500, id: "server_error", message: "Server was unable to give you a response." }),
     words: /^DigitalOcean: Server was unable to give you a response\./,
   },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }), words: /^DigitalOcean: .*\(too_many_requests, HTTP 429\); pausing 75 s$/, pauseSeconds: 75 },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }),
+    words: /^DigitalOcean: .*\(too_many_requests, HTTP 429\); pausing 75 s$/,
+    pauseSeconds: 75,
+  },
   verifyRefusal: /^DigitalOcean: Unable to authenticate you/,
 });

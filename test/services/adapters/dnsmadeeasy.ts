@@ -5,7 +5,8 @@ const dnsmeZone: ZoneAccess<DnsmeFake> = {
   addZone(fake, zone) {
     if (![...fake.domains.values()].some((d) => d.name === zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, value: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, value: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, ""), type);
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;

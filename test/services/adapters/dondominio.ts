@@ -1,4 +1,9 @@
-import { DONDOMINIO_FAKE_KEY, DONDOMINIO_FAKE_USER, type DonDominioFake, startDonDominioFake } from "../../fakes/dondominio";
+import {
+  DONDOMINIO_FAKE_KEY,
+  DONDOMINIO_FAKE_USER,
+  type DonDominioFake,
+  startDonDominioFake,
+} from "../../fakes/dondominio";
 import { apiUrl, clear, define, everyRequest, noOptions } from "../adapter";
 
 export const adapter = define<DonDominioFake>({
@@ -24,7 +29,14 @@ export const adapter = define<DonDominioFake>({
   address: (fake, hostname) => fake.records.get(hostname)?.ipv4 || undefined,
   findsZone: false,
   isWrite: everyRequest,
-  failure: { arrange: (fake) => fake.fault({ body: '{"success": false, "messages": ["Temporary error"]}' }), words: /^DonDominio: Temporary error \(HTTP 200\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }), words: /^DonDominio: .*HTTP 429/, pauseSeconds: 120 },
+  failure: {
+    arrange: (fake) => fake.fault({ body: '{"success": false, "messages": ["Temporary error"]}' }),
+    words: /^DonDominio: Temporary error \(HTTP 200\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }),
+    words: /^DonDominio: .*HTTP 429/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

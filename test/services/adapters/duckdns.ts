@@ -1,5 +1,5 @@
-import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake, type DuckDnsFake } from "../../fakes/duckdns";
-import { define, apiUrl, noOptions, everyRequest, clear } from "../adapter";
+import { DUCKDNS_FAKE_TOKEN, type DuckDnsFake, startDuckDnsFake } from "../../fakes/duckdns";
+import { apiUrl, clear, define, everyRequest, noOptions } from "../adapter";
 
 export const adapter = define<DuckDnsFake>({
   type: "duckdns",
@@ -27,6 +27,10 @@ export const adapter = define<DuckDnsFake>({
   findsZone: false,
   isWrite: everyRequest,
   failure: { arrange: (fake) => fake.fault("html"), words: /^DuckDNS: unreadable answer \(HTTP 502\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }), words: /^DuckDNS: .*HTTP 429/, pauseSeconds: 120 },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }),
+    words: /^DuckDNS: .*HTTP 429/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

@@ -1,5 +1,5 @@
-import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, startDyndns2Fake, type Dyndns2Fake } from "../../fakes/dyndns2";
-import { define, everyRequest, clear } from "../adapter";
+import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, type Dyndns2Fake, startDyndns2Fake } from "../../fakes/dyndns2";
+import { clear, define, everyRequest } from "../adapter";
 
 export const adapter = define<Dyndns2Fake>({
   type: "dyndns2",
@@ -26,8 +26,15 @@ export const adapter = define<Dyndns2Fake>({
   findsZone: false,
   isWrite: everyRequest,
   // (`dnserr` pauses the provider: see the dyndns2 answers in end-to-end.test.ts.)
-  failure: { arrange: (fake) => fake.fault({ body: "maintenance", status: 500 }), words: /: unreadable answer \(HTTP 500\): "maintenance"/ },
+  failure: {
+    arrange: (fake) => fake.fault({ body: "maintenance", status: 500 }),
+    words: /: unreadable answer \(HTTP 500\): "maintenance"/,
+  },
   // `911`: the service is down; no sooner than 30 minutes (docs/services/README.md).
-  throttle: { arrange: (fake) => fake.fault({ body: "911" }), words: /: 911 — the service is down or in maintenance/, pauseSeconds: 1800 },
+  throttle: {
+    arrange: (fake) => fake.fault({ body: "911" }),
+    words: /: 911 — the service is down or in maintenance/,
+    pauseSeconds: 1800,
+  },
   verifyRefusal: null,
 });

@@ -1,5 +1,5 @@
-import { DYNV6_FAKE_TOKEN, startDynv6Fake, type Dynv6Fake } from "../../fakes/dynv6";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { DYNV6_FAKE_TOKEN, type Dynv6Fake, startDynv6Fake } from "../../fakes/dynv6";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 /** dynv6 records carry no TTL of their own: this stands for the one dynv6 serves them with. */
 const SERVED_TTL = 60;
@@ -39,7 +39,14 @@ export const adapter = define<Dynv6Fake>({
   hostname: "home.example.com",
   ...inZone(dynv6Zone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 422, message: "Validation failed" }), words: /^dynv6: Validation failed \(HTTP 422\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }), words: /^dynv6: Too Many Requests \(HTTP 429\); pausing 75 s$/, pauseSeconds: 75 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 422, message: "Validation failed" }),
+    words: /^dynv6: Validation failed \(HTTP 422\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }),
+    words: /^dynv6: Too Many Requests \(HTTP 429\); pausing 75 s$/,
+    pauseSeconds: 75,
+  },
   verifyRefusal: /^dynv6: .*\(HTTP 401\)/,
 });

@@ -1,11 +1,12 @@
-import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, startEasydnsFake, type EasydnsFake } from "../../fakes/easydns";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, type EasydnsFake, startEasydnsFake } from "../../fakes/easydns";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const easydnsZone: ZoneAccess<EasydnsFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, "@"), type, rdata: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { host: relative(hostname, zone, "@"), type, rdata: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.rdata, ttl: Number(records[0]!.ttl) } : undefined;
@@ -27,8 +28,15 @@ export const adapter = define<EasydnsFake>({
   hostname: "home.example.com",
   ...inZone(easydnsZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 500, message: "Backend unavailable" }), words: /^easyDNS: Backend unavailable \(HTTP 500\)/ },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 500, message: "Backend unavailable" }),
+    words: /^easyDNS: Backend unavailable \(HTTP 500\)/,
+  },
   // easyDNS names no wait: the default first pause.
-  throttle: { arrange: (fake) => fake.fault("calm"), words: /^easyDNS: Enhance Your Calm\..*\(code 420, HTTP 420\); pausing 60 s$/, pauseSeconds: 60 },
+  throttle: {
+    arrange: (fake) => fake.fault("calm"),
+    words: /^easyDNS: Enhance Your Calm\..*\(code 420, HTTP 420\); pausing 60 s$/,
+    pauseSeconds: 60,
+  },
   verifyRefusal: null,
 });

@@ -5,7 +5,8 @@ const exoscaleZone: ZoneAccess<ExoscaleFake> = {
   addZone(fake, zone) {
     if (fake.domainId(zone) === undefined) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, ""), type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
@@ -27,7 +28,19 @@ export const adapter = define<ExoscaleFake>({
   hostname: "home.example.com",
   ...inZone(exoscaleZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 409, message: "Record conflicts with an existing one" }, undefined, (r) => r.method !== "GET"), words: /^Exoscale: Record conflicts with an existing one \(HTTP 409\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 33 }), words: /^Exoscale: Too many requests \(HTTP 429\); pausing 33 s$/, pauseSeconds: 33 },
+  failure: {
+    arrange: (fake) =>
+      fake.fault(
+        { status: 409, message: "Record conflicts with an existing one" },
+        undefined,
+        (r) => r.method !== "GET",
+      ),
+    words: /^Exoscale: Record conflicts with an existing one \(HTTP 409\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 33 }),
+    words: /^Exoscale: Too many requests \(HTTP 429\); pausing 33 s$/,
+    pauseSeconds: 33,
+  },
   verifyRefusal: /^Exoscale: Invalid request signature/,
 });

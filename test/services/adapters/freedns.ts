@@ -1,5 +1,5 @@
-import { FREEDNS_FAKE_PASSWORD, FREEDNS_FAKE_USER, startFreednsFake, type FreednsFake } from "../../fakes/freedns";
-import { define, apiUrl, noOptions } from "../adapter";
+import { FREEDNS_FAKE_PASSWORD, FREEDNS_FAKE_USER, type FreednsFake, startFreednsFake } from "../../fakes/freedns";
+import { apiUrl, define, noOptions } from "../adapter";
 
 export const adapter = define<FreednsFake>({
   type: "freedns",
@@ -27,6 +27,10 @@ export const adapter = define<FreednsFake>({
     arrange: (fake) => fake.fault({ status: 503, body: "The server is temporarily unable to service your request" }),
     words: /^FreeDNS: unreadable answer \(HTTP 503\): "The server is temporarily unable/,
   },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 150 }), words: /^FreeDNS: unreadable answer \(HTTP 429\): "Too Many Requests"; pausing 150 s$/, pauseSeconds: 150 },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 150 }),
+    words: /^FreeDNS: unreadable answer \(HTTP 429\): "Too Many Requests"; pausing 150 s$/,
+    pauseSeconds: 150,
+  },
   verifyRefusal: /^FreeDNS: ERROR: Could not authenticate\./,
 });

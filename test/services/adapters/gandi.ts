@@ -1,11 +1,12 @@
-import { GANDI_FAKE_TOKEN, startGandiFake, type GandiFake } from "../../fakes/gandi";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { GANDI_FAKE_TOKEN, type GandiFake, startGandiFake } from "../../fakes/gandi";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const gandiZone: ZoneAccess<GandiFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, relative(hostname, zone, "@"), type);
     return rrset && rrset.rrset_values.length === 1 ? { ip: rrset.rrset_values[0]!, ttl: rrset.rrset_ttl } : undefined;
@@ -27,7 +28,14 @@ export const adapter = define<GandiFake>({
   hostname: "home.example.com",
   ...inZone(gandiZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 500, message: "LiveDNS backend unavailable" }), words: /^Gandi: LiveDNS backend unavailable/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 80 }), words: /^Gandi: .*\(HTTP 429\); pausing 80 s$/, pauseSeconds: 80 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 500, message: "LiveDNS backend unavailable" }),
+    words: /^Gandi: LiveDNS backend unavailable/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 80 }),
+    words: /^Gandi: .*\(HTTP 429\); pausing 80 s$/,
+    pauseSeconds: 80,
+  },
   verifyRefusal: /^Gandi: .*\(HTTP 401\)/,
 });

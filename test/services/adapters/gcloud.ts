@@ -1,12 +1,20 @@
 import { apiUrlSetting } from "../../../src/dns/registry";
-import { GCLOUD_FAKE_KEY, GCLOUD_FAKE_WRONG_KEY, type GcloudFake, serviceAccountKeyJson, startGcloudFake, zoneNameFor } from "../../fakes/gcloud";
+import {
+  GCLOUD_FAKE_KEY,
+  GCLOUD_FAKE_WRONG_KEY,
+  type GcloudFake,
+  serviceAccountKeyJson,
+  startGcloudFake,
+  zoneNameFor,
+} from "../../fakes/gcloud";
 import { define, inZone, writeMethod, type ZoneAccess } from "../adapter";
 
 const gcloudZone: ZoneAccess<GcloudFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zoneNameFor(zone))) fake.addZone(zoneNameFor(zone), zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRrset(zoneNameFor(zone), { name: `${hostname}.`, type, rrdatas: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRrset(zoneNameFor(zone), { name: `${hostname}.`, type, rrdatas: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zoneNameFor(zone), `${hostname}.`, type);
     return rrset && rrset.rrdatas.length === 1 ? { ip: rrset.rrdatas[0]!, ttl: rrset.ttl } : undefined;
@@ -31,7 +39,12 @@ export const adapter = define<GcloudFake>({
   // The token request is a POST that changes nothing.
   isWrite: (request) => writeMethod(request) && request.path.startsWith("/dns/v1"),
   failure: {
-    arrange: (fake) => fake.fault({ status: 409, reason: "conflict", message: "The change conflicts with a change in progress." }, undefined, (r) => r.path.endsWith("/changes")),
+    arrange: (fake) =>
+      fake.fault(
+        { status: 409, reason: "conflict", message: "The change conflicts with a change in progress." },
+        undefined,
+        (r) => r.path.endsWith("/changes"),
+      ),
     words: /^Google Cloud DNS: The change conflicts with a change in progress\. \(conflict, HTTP 409\)/,
   },
   throttle: {

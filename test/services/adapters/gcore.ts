@@ -5,10 +5,13 @@ const gcoreZone: ZoneAccess<GcoreFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, hostname, type);
-    return rrset && rrset.resource_records.length === 1 ? { ip: rrset.resource_records[0]!.content[0]!, ttl: rrset.ttl } : undefined;
+    return rrset && rrset.resource_records.length === 1
+      ? { ip: rrset.resource_records[0]!.content[0]!, ttl: rrset.ttl }
+      : undefined;
   },
   ttl: 300,
 };
@@ -27,7 +30,14 @@ export const adapter = define<GcoreFake>({
   hostname: "home.example.com",
   ...inZone(gcoreZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 400, error: "rrset is locked" }, undefined, (r) => r.method !== "GET"), words: /^Gcore: rrset is locked \(HTTP 400\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 25 }), words: /^Gcore: Too Many Requests \(HTTP 429\); pausing 25 s$/, pauseSeconds: 25 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 400, error: "rrset is locked" }, undefined, (r) => r.method !== "GET"),
+    words: /^Gcore: rrset is locked \(HTTP 400\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 25 }),
+    words: /^Gcore: Too Many Requests \(HTTP 429\); pausing 25 s$/,
+    pauseSeconds: 25,
+  },
   verifyRefusal: /^Gcore: Invalid authentication credentials/,
 });

@@ -5,7 +5,8 @@ const godaddyZone: ZoneAccess<GodaddyFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, data: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, data: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
@@ -28,8 +29,10 @@ export const adapter = define<GodaddyFake>({
   ...inZone(godaddyZone),
   isWrite: writeMethod,
   failure: {
-    arrange: (fake) => fake.fault({ status: 422, fields: [{ code: "INVALID_VALUE", message: "Record is locked", path: "records[0]" }] }),
-    words: /^GoDaddy: Request body doesn't fulfill schema, see details in `fields`; records\[0\]: Record is locked \(INVALID_BODY, HTTP 422\)/,
+    arrange: (fake) =>
+      fake.fault({ status: 422, fields: [{ code: "INVALID_VALUE", message: "Record is locked", path: "records[0]" }] }),
+    words:
+      /^GoDaddy: Request body doesn't fulfill schema, see details in `fields`; records\[0\]: Record is locked \(INVALID_BODY, HTTP 422\)/,
   },
   throttle: {
     arrange: (fake) => fake.fault({ status: 429, retryAfterSec: 85 }),

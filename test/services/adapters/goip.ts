@@ -23,7 +23,14 @@ export const adapter = define<GoipFake>({
   address: (fake, hostname, type) => fake.subdomains.get(hostname)?.[type === "A" ? "ipv4" : "ipv6"] || undefined,
   findsZone: false,
   isWrite: everyRequest,
-  failure: { arrange: (fake) => fake.fault({ body: "Wartungsarbeiten" }), words: /^GoIP: unreadable answer \(HTTP 200\): "Wartungsarbeiten"/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }), words: /^GoIP: .*HTTP 429/, pauseSeconds: 120 },
+  failure: {
+    arrange: (fake) => fake.fault({ body: "Wartungsarbeiten" }),
+    words: /^GoIP: unreadable answer \(HTTP 200\): "Wartungsarbeiten"/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }),
+    words: /^GoIP: .*HTTP 429/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

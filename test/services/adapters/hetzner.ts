@@ -1,11 +1,12 @@
-import { HETZNER_FAKE_TOKEN, startHetznerFake, type HetznerFake } from "../../fakes/hetzner";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { HETZNER_FAKE_TOKEN, type HetznerFake, startHetznerFake } from "../../fakes/hetzner";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const hetznerZone: ZoneAccess<HetznerFake> = {
   addZone(fake, zone) {
     if (![...fake.zones.values()].some((z) => z.name === zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, relative(hostname, zone, "@"), type);
     return rrset && rrset.records.length === 1 ? { ip: rrset.records[0]!.value, ttl: rrset.ttl } : undefined;
@@ -35,9 +36,19 @@ export const adapter = define<HetznerFake>({
   hostname: "home.example.com",
   ...inZone(hetznerZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 503, code: "maintenance", message: "cannot perform operation due to maintenance" }), words: /^Hetzner: cannot perform operation due to maintenance \(maintenance, HTTP 503\)/ },
+  failure: {
+    arrange: (fake) =>
+      fake.fault({ status: 503, code: "maintenance", message: "cannot perform operation due to maintenance" }),
+    words: /^Hetzner: cannot perform operation due to maintenance \(maintenance, HTTP 503\)/,
+  },
   throttle: {
-    arrange: (fake) => fake.fault({ status: 429, code: "rate_limit_exceeded", message: "limit of 3600 requests per hour reached", resetInSeconds: 300 }),
+    arrange: (fake) =>
+      fake.fault({
+        status: 429,
+        code: "rate_limit_exceeded",
+        message: "limit of 3600 requests per hour reached",
+        resetInSeconds: 300,
+      }),
     words: /^Hetzner: limit of 3600 requests per hour reached \(rate_limit_exceeded, HTTP 429\); pausing (29\d|300) s$/,
     pauseSeconds: 250,
   },

@@ -1,11 +1,12 @@
-import { HOSTINGER_FAKE_TOKEN, startHostingerFake, type HostingerFake } from "../../fakes/hostinger";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { HOSTINGER_FAKE_TOKEN, type HostingerFake, startHostingerFake } from "../../fakes/hostinger";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const hostingerZone: ZoneAccess<HostingerFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addSet(zone, { name: relative(hostname, zone, "@"), type, contents: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addSet(zone, { name: relative(hostname, zone, "@"), type, contents: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const set = fake.set(zone, relative(hostname, zone, "@"), type);
     return set?.records.length === 1 ? { ip: set.records[0]!.content, ttl: set.ttl } : undefined;
@@ -27,7 +28,14 @@ export const adapter = define<HostingerFake>({
   hostname: "home.example.com",
   ...inZone(hostingerZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 422, message: "The given data was invalid." }), words: /^Hostinger: The given data was invalid\. \(HTTP 422\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^Hostinger: Too Many Attempts\. \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 422, message: "The given data was invalid." }),
+    words: /^Hostinger: The given data was invalid\. \(HTTP 422\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }),
+    words: /^Hostinger: Too Many Attempts\. \(HTTP 429\); pausing 85 s$/,
+    pauseSeconds: 85,
+  },
   verifyRefusal: /^Hostinger: Unauthenticated/,
 });

@@ -1,14 +1,17 @@
-import { HUAWEI_FAKE_AK, HUAWEI_FAKE_SK, startHuaweiFake, type HuaweiFake } from "../../fakes/huaweicloud";
-import { define, inZone, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { HUAWEI_FAKE_AK, HUAWEI_FAKE_SK, type HuaweiFake, startHuaweiFake } from "../../fakes/huaweicloud";
+import { apiUrl, define, inZone, noOptions, writeMethod, type ZoneAccess } from "../adapter";
 
 const huaweiZone: ZoneAccess<HuaweiFake> = {
   addZone(fake, zone) {
     if (!fake.zoneNamed(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecordSet(zone, { name: hostname, type, records: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecordSet(zone, { name: hostname, type, records: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const sets = fake.recordSets(zone, hostname, type);
-    return sets.length === 1 && sets[0]!.records.length === 1 ? { ip: sets[0]!.records[0]!, ttl: sets[0]!.ttl } : undefined;
+    return sets.length === 1 && sets[0]!.records.length === 1
+      ? { ip: sets[0]!.records[0]!, ttl: sets[0]!.ttl }
+      : undefined;
   },
   ttl: 1800,
 };
@@ -21,7 +24,8 @@ export const adapter = define<HuaweiFake>({
   options: noOptions,
   credentials: { access_key_id: HUAWEI_FAKE_AK, secret_access_key: HUAWEI_FAKE_SK },
   badCredentials: { access_key_id: HUAWEI_FAKE_AK, secret_access_key: "wrongSecretKey0123456789abcdefghijklmnop" },
-  badCredentialsWords: /^Huawei Cloud DNS: Incorrect IAM authentication information: verify aksk signature fail \(APIGW\.0301, HTTP 401\)/,
+  badCredentialsWords:
+    /^Huawei Cloud DNS: Incorrect IAM authentication information: verify aksk signature fail \(APIGW\.0301, HTTP 401\)/,
   stopsOnBadCredentials: true,
   recordTypes: ["A", "AAAA"],
   hostname: "home.example.com",

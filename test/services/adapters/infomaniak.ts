@@ -1,11 +1,12 @@
-import { INFOMANIAK_FAKE_TOKEN, startInfomaniakFake, type InfomaniakFake } from "../../fakes/infomaniak";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { INFOMANIAK_FAKE_TOKEN, type InfomaniakFake, startInfomaniakFake } from "../../fakes/infomaniak";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const infomaniakZone: ZoneAccess<InfomaniakFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { source: relative(hostname, zone, "@"), type, target: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { source: relative(hostname, zone, "@"), type, target: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl } : undefined;

@@ -1,12 +1,13 @@
-import { INWX_FAKE_PASSWORD, INWX_FAKE_USER, inwxMethod, startInwxFake, type InwxFake } from "../../fakes/inwx";
-import { define, inZone, apiUrl, noOptions, type ZoneAccess } from "../adapter";
+import { INWX_FAKE_PASSWORD, INWX_FAKE_USER, type InwxFake, inwxMethod, startInwxFake } from "../../fakes/inwx";
+import { apiUrl, define, inZone, noOptions, type ZoneAccess } from "../adapter";
 
 const inwxZone: ZoneAccess<InwxFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
   // INWX names records by their full host name.
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, hostname, type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
@@ -32,10 +33,19 @@ export const adapter = define<InwxFake>({
   // Every INWX call is a POST to one address; only these change anything.
   isWrite: (request) => WRITES.has(inwxMethod(request)),
   failure: {
-    arrange: (fake) => fake.fault({ code: 2400, msg: "Command failed", reason: "Zone is being transferred" }, undefined, (r) => inwxMethod(r) === "nameserver.updateRecord"),
+    arrange: (fake) =>
+      fake.fault(
+        { code: 2400, msg: "Command failed", reason: "Zone is being transferred" },
+        undefined,
+        (r) => inwxMethod(r) === "nameserver.updateRecord",
+      ),
     words: /^INWX: nameserver\.updateRecord: Command failed: Zone is being transferred \(code 2400\)/,
   },
   // INWX names no wait: the default first pause.
-  throttle: { arrange: (fake) => fake.fault({ code: 2502, msg: "Session limit exceeded" }), words: /^INWX: account\.login: Session limit exceeded \(code 2502\); pausing 60 s$/, pauseSeconds: 60 },
+  throttle: {
+    arrange: (fake) => fake.fault({ code: 2502, msg: "Session limit exceeded" }),
+    words: /^INWX: account\.login: Session limit exceeded \(code 2502\); pausing 60 s$/,
+    pauseSeconds: 60,
+  },
   verifyRefusal: /^INWX: account\.login: Authentication error \(code 2200\)/,
 });

@@ -1,11 +1,12 @@
-import { IONOS_FAKE_API_KEY, startIonosFake, type IonosFake } from "../../fakes/ionos";
-import { define, inZone, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { IONOS_FAKE_API_KEY, type IonosFake, startIonosFake } from "../../fakes/ionos";
+import { apiUrl, define, inZone, noOptions, writeMethod, type ZoneAccess } from "../adapter";
 
 const ionosZone: ZoneAccess<IonosFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: hostname, type, content: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.zones.get(zone)?.records.filter((r) => r.name === hostname && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
@@ -27,7 +28,14 @@ export const adapter = define<IonosFake>({
   hostname: "home.example.com",
   ...inZone(ionosZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 400, code: "INVALID_RECORD", message: "Record is invalid." }), words: /^IONOS: Record is invalid\. \(INVALID_RECORD, HTTP 400\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^IONOS: Too many requests\. \(TOO_MANY_REQUESTS, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 400, code: "INVALID_RECORD", message: "Record is invalid." }),
+    words: /^IONOS: Record is invalid\. \(INVALID_RECORD, HTTP 400\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }),
+    words: /^IONOS: Too many requests\. \(TOO_MANY_REQUESTS, HTTP 429\); pausing 85 s$/,
+    pauseSeconds: 85,
+  },
   verifyRefusal: /^IONOS: The customer is not authorized/,
 });

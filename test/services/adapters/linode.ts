@@ -1,13 +1,15 @@
-import { LINODE_FAKE_TOKEN, linodeTtl, startLinodeFake, type LinodeFake } from "../../fakes/linode";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { LINODE_FAKE_TOKEN, type LinodeFake, linodeTtl, startLinodeFake } from "../../fakes/linode";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const linodeZone: ZoneAccess<LinodeFake> = {
   addZone(fake, zone) {
     if (!fake.domain(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, target: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, target: ip, ttl }),
   read(fake, zone, hostname, type) {
-    const records = fake.domain(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    const records =
+      fake.domain(zone)?.records.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.target, ttl: records[0]!.ttl_sec } : undefined;
   },
   // One of Linode's own values: others are rounded.
@@ -29,7 +31,14 @@ export const adapter = define<LinodeFake>({
   hostname: "home.example.com",
   ...inZone(linodeZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 400, reason: "Domain is in edit mode" }), words: /^Linode: Domain is in edit mode \(HTTP 400\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 70 }), words: /^Linode: Too Many Requests \(HTTP 429\); pausing 70 s$/, pauseSeconds: 70 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 400, reason: "Domain is in edit mode" }),
+    words: /^Linode: Domain is in edit mode \(HTTP 400\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 70 }),
+    words: /^Linode: Too Many Requests \(HTTP 429\); pausing 70 s$/,
+    pauseSeconds: 70,
+  },
   verifyRefusal: /^Linode: Invalid Token/,
 });

@@ -1,5 +1,5 @@
-import { LUADNS_FAKE_EMAIL, LUADNS_FAKE_KEY, startLuadnsFake, type LuadnsFake } from "../../fakes/luadns";
-import { define, inZone, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { LUADNS_FAKE_EMAIL, LUADNS_FAKE_KEY, type LuadnsFake, startLuadnsFake } from "../../fakes/luadns";
+import { apiUrl, define, inZone, noOptions, writeMethod, type ZoneAccess } from "../adapter";
 
 const luadnsZone: ZoneAccess<LuadnsFake> = {
   addZone(fake, zone) {
@@ -27,7 +27,14 @@ export const adapter = define<LuadnsFake>({
   hostname: "home.example.com",
   ...inZone(luadnsZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 500, message: "Internal Server Error" }), words: /^LuaDNS: Internal Server Error \(HTTP 500\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 300 }), words: /^LuaDNS: Too Many Requests \(HTTP 429\); pausing 300 s$/, pauseSeconds: 300 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 500, message: "Internal Server Error" }),
+    words: /^LuaDNS: Internal Server Error \(HTTP 500\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 300 }),
+    words: /^LuaDNS: Too Many Requests \(HTTP 429\); pausing 300 s$/,
+    pauseSeconds: 300,
+  },
   verifyRefusal: /^LuaDNS: Invalid API Key \(HTTP 401\)/,
 });

@@ -2,7 +2,11 @@ import { MYADDR_FAKE_KEY, type MyaddrFake, startMyaddrFake } from "../../fakes/m
 import { apiUrl, clear, define, everyRequest, noOptions } from "../adapter";
 
 /** `home` for `home.myaddr.tools`. */
-const nameOf = (hostname: string) => hostname.replace(/\.myaddr\.(tools|dev|io)$/, "").split(".").at(-1) ?? "";
+const nameOf = (hostname: string) =>
+  hostname
+    .replace(/\.myaddr\.(tools|dev|io)$/, "")
+    .split(".")
+    .at(-1) ?? "";
 
 export const adapter = define<MyaddrFake>({
   type: "myaddr",
@@ -26,7 +30,14 @@ export const adapter = define<MyaddrFake>({
   address: (fake, hostname, type) => fake.names.get(nameOf(hostname))?.[type === "A" ? "ipv4" : "ipv6"] || undefined,
   findsZone: false,
   isWrite: everyRequest,
-  failure: { arrange: (fake) => fake.fault({ status: 500, body: "internal error" }), words: /^myaddr: unreadable answer \(HTTP 500\): "internal error"/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }), words: /^myaddr: .*HTTP 429/, pauseSeconds: 120 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 500, body: "internal error" }),
+    words: /^myaddr: unreadable answer \(HTTP 500\): "internal error"/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }),
+    words: /^myaddr: .*HTTP 429/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

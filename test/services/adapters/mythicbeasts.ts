@@ -1,11 +1,17 @@
-import { MYTHICBEASTS_FAKE_KEY, MYTHICBEASTS_FAKE_SECRET, type MythicBeastsFake, startMythicBeastsFake } from "../../fakes/mythicbeasts";
+import {
+  MYTHICBEASTS_FAKE_KEY,
+  MYTHICBEASTS_FAKE_SECRET,
+  type MythicBeastsFake,
+  startMythicBeastsFake,
+} from "../../fakes/mythicbeasts";
 import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const mythicBeastsZone: ZoneAccess<MythicBeastsFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, "@"), type, data: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { host: relative(hostname, zone, "@"), type, data: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;

@@ -1,5 +1,5 @@
-import { NAMECHEAP_FAKE_PASSWORD, startNamecheapFake, type NamecheapFake } from "../../fakes/namecheap";
-import { ZONE, define, relative, apiUrl, noOptions, everyRequest, clear } from "../adapter";
+import { NAMECHEAP_FAKE_PASSWORD, type NamecheapFake, startNamecheapFake } from "../../fakes/namecheap";
+import { apiUrl, clear, define, everyRequest, noOptions, relative, ZONE } from "../adapter";
 
 export const adapter = define<NamecheapFake>({
   type: "namecheap",
@@ -30,6 +30,10 @@ export const adapter = define<NamecheapFake>({
       }),
     words: /^Namecheap: Service is temporarily unavailable/,
   },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }), words: /^Namecheap: .*HTTP 429/, pauseSeconds: 120 },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }),
+    words: /^Namecheap: .*HTTP 429/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

@@ -1,13 +1,15 @@
-import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, startNamecomFake, type NamecomFake } from "../../fakes/namecom";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { NAMECOM_FAKE_TOKEN, NAMECOM_FAKE_USERNAME, type NamecomFake, startNamecomFake } from "../../fakes/namecom";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const namecomZone: ZoneAccess<NamecomFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, answer: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, answer: ip, ttl }),
   read(fake, zone, hostname, type) {
-    const records = fake.domains.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];
+    const records =
+      fake.domains.get(zone)?.filter((r) => r.host === relative(hostname, zone, "") && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.answer, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
@@ -27,7 +29,14 @@ export const adapter = define<NamecomFake>({
   hostname: "home.example.com",
   ...inZone(namecomZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Invalid Argument", details: "Domain is locked" }), words: /^Name\.com: Invalid Argument: Domain is locked \(HTTP 400\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^Name\.com: Too Many Requests \(HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 400, message: "Invalid Argument", details: "Domain is locked" }),
+    words: /^Name\.com: Invalid Argument: Domain is locked \(HTTP 400\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }),
+    words: /^Name\.com: Too Many Requests \(HTTP 429\); pausing 85 s$/,
+    pauseSeconds: 85,
+  },
   verifyRefusal: /^Name\.com: Permission Denied/,
 });

@@ -1,11 +1,12 @@
-import { NAMESILO_FAKE_API_KEY, startNamesiloFake, type NamesiloFake } from "../../fakes/namesilo";
-import { define, inZone, relative, apiUrl, noOptions, type ZoneAccess } from "../adapter";
+import { NAMESILO_FAKE_API_KEY, type NamesiloFake, startNamesiloFake } from "../../fakes/namesilo";
+import { apiUrl, define, inZone, noOptions, relative, type ZoneAccess } from "../adapter";
 
 const namesiloZone: ZoneAccess<NamesiloFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, value: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { host: relative(hostname, zone, ""), type, value: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.domains.get(zone)?.filter((r) => r.host === hostname && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
@@ -28,7 +29,14 @@ export const adapter = define<NamesiloFake>({
   ...inZone(namesiloZone),
   // Every NameSilo operation is a GET: the writes are the operations that change records.
   isWrite: (request) => /^\/dns(Add|Update|Delete)Record$/.test(request.path),
-  failure: { arrange: (fake) => fake.fault({ code: 280, detail: "DNS modification error" }), words: /^NameSilo: DNS modification error \(code 280, HTTP 200\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^NameSilo: Too many requests \(code 429, HTTP 429\); pausing 85 s$/, pauseSeconds: 85 },
+  failure: {
+    arrange: (fake) => fake.fault({ code: 280, detail: "DNS modification error" }),
+    words: /^NameSilo: DNS modification error \(code 280, HTTP 200\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }),
+    words: /^NameSilo: Too many requests \(code 429, HTTP 429\); pausing 85 s$/,
+    pauseSeconds: 85,
+  },
   verifyRefusal: /^NameSilo: Invalid API Key/,
 });

@@ -1,11 +1,12 @@
-import { NETCUPCLOUD_FAKE_KEY, startNetcupCloudFake, type NetcupCloudFake } from "../../fakes/netcupcloud";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { NETCUPCLOUD_FAKE_KEY, type NetcupCloudFake, startNetcupCloudFake } from "../../fakes/netcupcloud";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const netcupCloudZone: ZoneAccess<NetcupCloudFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, rdata: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, rdata: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.served(zone).filter((r) => r.name === relative(hostname, zone, "@") && r.type === type);
     return records.length === 1 ? { ip: records[0]!.rdata, ttl: records[0]!.ttl } : undefined;
@@ -28,9 +29,18 @@ export const adapter = define<NetcupCloudFake>({
   ...inZone(netcupCloudZone),
   isWrite: writeMethod,
   failure: {
-    arrange: (fake) => fake.fault({ status: 422, code: "validationError", message: "The zone is locked." }, undefined, (r) => r.method === "POST"),
+    arrange: (fake) =>
+      fake.fault(
+        { status: 422, code: "validationError", message: "The zone is locked." },
+        undefined,
+        (r) => r.method === "POST",
+      ),
     words: /^Netcup CloudDNS: validationError: The zone is locked\. \(HTTP 422\)/,
   },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }), words: /^Netcup CloudDNS: .*\(HTTP 429\); pausing 75 s$/, pauseSeconds: 75 },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 75 }),
+    words: /^Netcup CloudDNS: .*\(HTTP 429\); pausing 75 s$/,
+    pauseSeconds: 75,
+  },
   verifyRefusal: /^Netcup CloudDNS: authenticationError: /,
 });

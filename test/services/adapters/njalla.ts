@@ -1,12 +1,13 @@
-import { NJALLA_FAKE_TOKEN, startNjallaFake, type NjallaFake } from "../../fakes/njalla";
 import { njallaTtl } from "../../../src/dns/services/njalla";
-import { define, inZone, relative, apiUrl, noOptions, type ZoneAccess } from "../adapter";
+import { NJALLA_FAKE_TOKEN, type NjallaFake, startNjallaFake } from "../../fakes/njalla";
+import { apiUrl, define, inZone, noOptions, relative, type ZoneAccess } from "../adapter";
 
 const njallaZone: ZoneAccess<NjallaFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, content: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, content: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
@@ -34,7 +35,14 @@ export const adapter = define<NjallaFake>({
     const method = (request.body as { method?: unknown } | undefined)?.method;
     return method === "add-record" || method === "edit-record" || method === "remove-record";
   },
-  failure: { arrange: (fake) => fake.fault({ code: 500, message: "Backend unavailable, try again later." }), words: /^Njalla: Backend unavailable, try again later\. \(code 500\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 65 }), words: /^Njalla: unreadable answer \(HTTP 429\).*; pausing 65 s$/, pauseSeconds: 65 },
+  failure: {
+    arrange: (fake) => fake.fault({ code: 500, message: "Backend unavailable, try again later." }),
+    words: /^Njalla: Backend unavailable, try again later\. \(code 500\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 65 }),
+    words: /^Njalla: unreadable answer \(HTTP 429\).*; pausing 65 s$/,
+    pauseSeconds: 65,
+  },
   verifyRefusal: /^Njalla: Invalid token\./,
 });

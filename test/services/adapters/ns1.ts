@@ -5,7 +5,8 @@ const ns1Zone: ZoneAccess<Ns1Fake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { domain: hostname, type, answers: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { domain: hostname, type, answers: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const record = fake.record(zone, hostname, type);
     const [only] = record?.answers ?? [];

@@ -1,11 +1,12 @@
-import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, startPorkbunFake, type PorkbunFake } from "../../fakes/porkbun";
-import { define, inZone, relative, apiUrl, noOptions, type ZoneAccess } from "../adapter";
+import { PORKBUN_FAKE_API_KEY, PORKBUN_FAKE_SECRET, type PorkbunFake, startPorkbunFake } from "../../fakes/porkbun";
+import { apiUrl, define, inZone, noOptions, relative, type ZoneAccess } from "../adapter";
 
 const porkbunZone: ZoneAccess<PorkbunFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone, { parked: false });
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
   read(fake, zone, hostname, type) {
     const record = fake.domains.get(zone)?.records.find((r) => r.name === hostname && r.type === type);
     return record && { ip: record.content, ttl: Number(record.ttl) };
@@ -28,8 +29,15 @@ export const adapter = define<PorkbunFake>({
   ...inZone(porkbunZone),
   // Every Porkbun call is a POST; only these change anything.
   isWrite: (request) => /^\/dns\/(edit|create)/.test(request.path),
-  failure: { arrange: (fake) => fake.fault({ status: 400, message: "Domain is locked for maintenance." }), words: /^Porkbun: Domain is locked for maintenance\./ },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 400, message: "Domain is locked for maintenance." }),
+    words: /^Porkbun: Domain is locked for maintenance\./,
+  },
   // Porkbun's "slow down" is a 503 HTML page, not a 429 (docs/services/README.md).
-  throttle: { arrange: (fake) => fake.fault("throttled"), words: /^Porkbun: 503 Service Temporarily Unavailable \(rate limited, HTTP 503\); pausing 60 s$/, pauseSeconds: 60 },
+  throttle: {
+    arrange: (fake) => fake.fault("throttled"),
+    words: /^Porkbun: 503 Service Temporarily Unavailable \(rate limited, HTTP 503\); pausing 60 s$/,
+    pauseSeconds: 60,
+  },
   verifyRefusal: /^Porkbun: Invalid API key/,
 });

@@ -6,7 +6,8 @@ const rackspaceZone: ZoneAccess<RackspaceFake> = {
   addZone(fake, zone) {
     if (!fake.domainNamed(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: hostname, type, data: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: hostname, type, data: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, hostname, type);
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
@@ -33,12 +34,25 @@ export const adapter = define<RackspaceFake>({
   // The login is a POST that changes nothing.
   isWrite: (request) => writeMethod(request) && dnsRequest(request),
   failure: {
-    arrange: (fake) => fake.fault({ status: 500, body: { message: "The DNS service has experienced a fault.", code: 500, details: "" } }, undefined, dnsRequest),
+    arrange: (fake) =>
+      fake.fault(
+        { status: 500, body: { message: "The DNS service has experienced a fault.", code: 500, details: "" } },
+        undefined,
+        dnsRequest,
+      ),
     words: /^Rackspace Cloud DNS: The DNS service has experienced a fault\. \(HTTP 500\)/,
   },
   throttle: {
     arrange: (fake) =>
-      fake.fault({ status: 413, body: { overLimit: { code: 413, message: "OverLimit Retry...", details: "Error Details..." } }, retryAfter: 45 }, undefined, dnsRequest),
+      fake.fault(
+        {
+          status: 413,
+          body: { overLimit: { code: 413, message: "OverLimit Retry...", details: "Error Details..." } },
+          retryAfter: 45,
+        },
+        undefined,
+        dnsRequest,
+      ),
     words: /^Rackspace Cloud DNS: OverLimit Retry\.\.\.; Error Details\.\.\. \(HTTP 413\); pausing 45 s$/,
     pauseSeconds: 45,
   },

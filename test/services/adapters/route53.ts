@@ -1,5 +1,10 @@
-import { ROUTE53_FAKE_ACCESS_KEY_ID, ROUTE53_FAKE_SECRET, startRoute53Fake, type Route53Fake } from "../../fakes/route53";
-import { define, inZone, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import {
+  ROUTE53_FAKE_ACCESS_KEY_ID,
+  ROUTE53_FAKE_SECRET,
+  type Route53Fake,
+  startRoute53Fake,
+} from "../../fakes/route53";
+import { apiUrl, define, inZone, noOptions, writeMethod, type ZoneAccess } from "../adapter";
 
 const route53Zone: ZoneAccess<Route53Fake> = {
   addZone(fake, zone) {
@@ -24,7 +29,10 @@ export const adapter = define<Route53Fake>({
   env: apiUrl("route53"),
   options: noOptions,
   credentials: { access_key_id: ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: ROUTE53_FAKE_SECRET },
-  badCredentials: { access_key_id: ROUTE53_FAKE_ACCESS_KEY_ID, secret_access_key: "fake/Wrong+Key0123456789abcdefghijklmnopq" },
+  badCredentials: {
+    access_key_id: ROUTE53_FAKE_ACCESS_KEY_ID,
+    secret_access_key: "fake/Wrong+Key0123456789abcdefghijklmnopq",
+  },
   badCredentialsWords: /^Route 53: .*SignatureDoesNotMatch/,
   stopsOnBadCredentials: true,
   recordTypes: ["A", "AAAA"],
@@ -32,10 +40,15 @@ export const adapter = define<Route53Fake>({
   ...inZone(route53Zone),
   isWrite: writeMethod,
   failure: {
-    arrange: (fake) => fake.fault({ status: 400, code: "InvalidInput", message: "The request is being processed elsewhere" }),
+    arrange: (fake) =>
+      fake.fault({ status: 400, code: "InvalidInput", message: "The request is being processed elsewhere" }),
     words: /^Route 53: The request is being processed elsewhere \(InvalidInput, HTTP 400\)/,
   },
   // Route 53's "slow down" is HTTP 400 Throttling without Retry-After; retried twice in the call, then a pause.
-  throttle: { arrange: (fake) => fake.fault({ status: 400, code: "Throttling" }), words: /^Route 53: Rate exceeded \(Throttling, HTTP 400\); pausing 60 s$/, pauseSeconds: 60 },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 400, code: "Throttling" }),
+    words: /^Route 53: Rate exceeded \(Throttling, HTTP 400\); pausing 60 s$/,
+    pauseSeconds: 60,
+  },
   verifyRefusal: /^Route 53: .*SignatureDoesNotMatch/,
 });

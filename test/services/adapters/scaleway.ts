@@ -5,7 +5,8 @@ const scalewayZone: ZoneAccess<ScalewayFake> = {
   addZone(fake, zone) {
     if (!fake.zones.has(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, data: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, data: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, ""), type);
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
@@ -27,7 +28,19 @@ export const adapter = define<ScalewayFake>({
   hostname: "home.example.com",
   ...inZone(scalewayZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 409, message: "the DNS zone is locked", type: "conflict" }, undefined, (r) => r.method === "PATCH"), words: /^Scaleway: the DNS zone is locked \(conflict, HTTP 409\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 45 }), words: /^Scaleway: quota exceeded, too many requests \(too_many_requests, HTTP 429\); pausing 45 s$/, pauseSeconds: 45 },
+  failure: {
+    arrange: (fake) =>
+      fake.fault(
+        { status: 409, message: "the DNS zone is locked", type: "conflict" },
+        undefined,
+        (r) => r.method === "PATCH",
+      ),
+    words: /^Scaleway: the DNS zone is locked \(conflict, HTTP 409\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 45 }),
+    words: /^Scaleway: quota exceeded, too many requests \(too_many_requests, HTTP 429\); pausing 45 s$/,
+    pauseSeconds: 45,
+  },
   verifyRefusal: /^Scaleway: authentication is denied/,
 });

@@ -13,10 +13,13 @@ const selectelZone: ZoneAccess<SelectelFake> = {
   addZone(fake, zone) {
     if (!fake.zoneNamed(zone)) fake.addZone(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
   read(fake, zone, hostname, type) {
     const sets = fake.rrsets(zone, hostname, type);
-    return sets.length === 1 && sets[0]!.records.length === 1 ? { ip: sets[0]!.records[0]!.content, ttl: sets[0]!.ttl } : undefined;
+    return sets.length === 1 && sets[0]!.records.length === 1
+      ? { ip: sets[0]!.records[0]!.content, ttl: sets[0]!.ttl }
+      : undefined;
   },
   ttl: 600,
 };
@@ -29,8 +32,18 @@ export const adapter = define<SelectelFake>({
   reset: (fake) => fake.reset(),
   env: (fake) => ({ [apiUrlSetting("selectel")]: fake.apiUrl }),
   options: (fake) => ({ identity_url: fake.identityUrl }),
-  credentials: { account_id: SELECTEL_FAKE_ACCOUNT, username: SELECTEL_FAKE_USER, password: SELECTEL_FAKE_PASSWORD, project_id: SELECTEL_FAKE_PROJECT },
-  badCredentials: { account_id: SELECTEL_FAKE_ACCOUNT, username: SELECTEL_FAKE_USER, password: "selectel-wrong-password-9876543210", project_id: SELECTEL_FAKE_PROJECT },
+  credentials: {
+    account_id: SELECTEL_FAKE_ACCOUNT,
+    username: SELECTEL_FAKE_USER,
+    password: SELECTEL_FAKE_PASSWORD,
+    project_id: SELECTEL_FAKE_PROJECT,
+  },
+  badCredentials: {
+    account_id: SELECTEL_FAKE_ACCOUNT,
+    username: SELECTEL_FAKE_USER,
+    password: "selectel-wrong-password-9876543210",
+    project_id: SELECTEL_FAKE_PROJECT,
+  },
   badCredentialsWords: /^Selectel: The request you have made requires authentication\. \(HTTP 401\)/,
   stopsOnBadCredentials: true,
   recordTypes: ["A", "AAAA"],
@@ -39,12 +52,18 @@ export const adapter = define<SelectelFake>({
   // The token request is a POST that changes nothing.
   isWrite: (request) => writeMethod(request) && dnsRequest(request),
   failure: {
-    arrange: (fake) => fake.fault({ status: 500, error: "internal_error", description: "temporary failure" }, undefined, dnsRequest),
+    arrange: (fake) =>
+      fake.fault({ status: 500, error: "internal_error", description: "temporary failure" }, undefined, dnsRequest),
     words: /^Selectel: temporary failure \(internal_error, HTTP 500\)/,
   },
   // Selectel documents no wait for a 429: the first pause is the updater's minute.
   throttle: {
-    arrange: (fake) => fake.fault({ status: 429, error: "too_many_requests", description: "rate limit exceeded" }, undefined, dnsRequest),
+    arrange: (fake) =>
+      fake.fault(
+        { status: 429, error: "too_many_requests", description: "rate limit exceeded" },
+        undefined,
+        dnsRequest,
+      ),
     words: /^Selectel: rate limit exceeded \(too_many_requests, HTTP 429\); pausing 60 s$/,
     pauseSeconds: 60,
   },

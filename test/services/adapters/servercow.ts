@@ -1,11 +1,17 @@
-import { SERVERCOW_FAKE_PASSWORD, SERVERCOW_FAKE_USERNAME, startServercowFake, type ServercowFake } from "../../fakes/servercow";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import {
+  SERVERCOW_FAKE_PASSWORD,
+  SERVERCOW_FAKE_USERNAME,
+  type ServercowFake,
+  startServercowFake,
+} from "../../fakes/servercow";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const servercowZone: ZoneAccess<ServercowFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, content: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, ""), type);
     const content = records[0]?.content;
@@ -28,7 +34,14 @@ export const adapter = define<ServercowFake>({
   hostname: "home.example.com",
   ...inZone(servercowZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ error: "DNS cluster not reachable" }), words: /^Servercow: DNS cluster not reachable/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }), words: /^Servercow: unreadable answer \(HTTP 429\).*; pausing 85 s$/, pauseSeconds: 85 },
+  failure: {
+    arrange: (fake) => fake.fault({ error: "DNS cluster not reachable" }),
+    words: /^Servercow: DNS cluster not reachable/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 85 }),
+    words: /^Servercow: unreadable answer \(HTTP 429\).*; pausing 85 s$/,
+    pauseSeconds: 85,
+  },
   verifyRefusal: null,
 });

@@ -1,11 +1,18 @@
-import { completesReplacement, SPACESHIP_FAKE_KEY, SPACESHIP_FAKE_SECRET, type SpaceshipFake, startSpaceshipFake } from "../../fakes/spaceship";
+import {
+  completesReplacement,
+  SPACESHIP_FAKE_KEY,
+  SPACESHIP_FAKE_SECRET,
+  type SpaceshipFake,
+  startSpaceshipFake,
+} from "../../fakes/spaceship";
 import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const spaceshipZone: ZoneAccess<SpaceshipFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, address: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, address: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.address, ttl: records[0]!.ttl } : undefined;

@@ -1,11 +1,17 @@
-import { startTencentFake, TENCENT_FAKE_SECRET_ID, TENCENT_FAKE_SECRET_KEY, type TencentFake } from "../../fakes/tencentcloud";
-import { define, inZone, relative, apiUrl, noOptions, type ZoneAccess } from "../adapter";
+import {
+  startTencentFake,
+  TENCENT_FAKE_SECRET_ID,
+  TENCENT_FAKE_SECRET_KEY,
+  type TencentFake,
+} from "../../fakes/tencentcloud";
+import { apiUrl, define, inZone, noOptions, relative, type ZoneAccess } from "../adapter";
 
 const tencentZone: ZoneAccess<TencentFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, value: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, "@"), type, value: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, "@"), type);
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.TTL } : undefined;
@@ -23,7 +29,8 @@ export const adapter = define<TencentFake>({
   options: noOptions,
   credentials: { secret_id: TENCENT_FAKE_SECRET_ID, secret_key: TENCENT_FAKE_SECRET_KEY },
   badCredentials: { secret_id: TENCENT_FAKE_SECRET_ID, secret_key: "wrongSecretKey0123456789abcdEXAMPLE" },
-  badCredentialsWords: /^Tencent Cloud DNSPod: The provided credentials could not be validated\..*\(AuthFailure\.SignatureFailure, HTTP 200\)/,
+  badCredentialsWords:
+    /^Tencent Cloud DNSPod: The provided credentials could not be validated\..*\(AuthFailure\.SignatureFailure, HTTP 200\)/,
   stopsOnBadCredentials: true,
   recordTypes: ["A", "AAAA"],
   hostname: "home.example.com",

@@ -5,7 +5,8 @@ const vercelZone: ZoneAccess<VercelFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, value: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, value: ip, ttl }),
   read(fake, zone, hostname, type) {
     const records = fake.records(zone, relative(hostname, zone, ""), type);
     return records.length === 1 ? { ip: records[0]!.value, ttl: records[0]!.ttl } : undefined;
@@ -28,7 +29,12 @@ export const adapter = define<VercelFake>({
   ...inZone(vercelZone),
   isWrite: writeMethod,
   failure: {
-    arrange: (fake) => fake.fault({ status: 400, code: "invalid_value", message: "The record is managed by Vercel and cannot be changed" }),
+    arrange: (fake) =>
+      fake.fault({
+        status: 400,
+        code: "invalid_value",
+        message: "The record is managed by Vercel and cannot be changed",
+      }),
     words: /^Vercel: The record is managed by Vercel and cannot be changed \(invalid_value, HTTP 400\)/,
   },
   throttle: {

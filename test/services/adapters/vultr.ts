@@ -1,13 +1,15 @@
 import { startVultrFake, VULTR_FAKE_API_KEY, type VultrFake } from "../../fakes/vultr";
-import { define, inZone, relative, apiUrl, noOptions, writeMethod, type ZoneAccess } from "../adapter";
+import { apiUrl, define, inZone, noOptions, relative, writeMethod, type ZoneAccess } from "../adapter";
 
 const vultrZone: ZoneAccess<VultrFake> = {
   addZone(fake, zone) {
     if (!fake.domains.has(zone)) fake.addDomain(zone);
   },
-  addRecord: (fake, zone, hostname, type, ip, ttl) => void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, data: ip, ttl }),
+  addRecord: (fake, zone, hostname, type, ip, ttl) =>
+    void fake.addRecord(zone, { name: relative(hostname, zone, ""), type, data: ip, ttl }),
   read(fake, zone, hostname, type) {
-    const records = fake.domains.get(zone)?.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
+    const records =
+      fake.domains.get(zone)?.filter((r) => r.name === relative(hostname, zone, "") && r.type === type) ?? [];
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
@@ -27,7 +29,14 @@ export const adapter = define<VultrFake>({
   hostname: "home.example.com",
   ...inZone(vultrZone),
   isWrite: writeMethod,
-  failure: { arrange: (fake) => fake.fault({ status: 500, error: "DNS backend unavailable" }), words: /^Vultr: DNS backend unavailable \(HTTP 500\)/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 65 }), words: /^Vultr: .*\(HTTP 429\); pausing 65 s$/, pauseSeconds: 65 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 500, error: "DNS backend unavailable" }),
+    words: /^Vultr: DNS backend unavailable \(HTTP 500\)/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 65 }),
+    words: /^Vultr: .*\(HTTP 429\); pausing 65 s$/,
+    pauseSeconds: 65,
+  },
   verifyRefusal: /^Vultr: Invalid API token/,
 });

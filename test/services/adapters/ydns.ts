@@ -1,5 +1,5 @@
 import { startYdnsFake, YDNS_FAKE_PASSWORD, YDNS_FAKE_USER, type YdnsFake } from "../../fakes/ydns";
-import { define, apiUrl, noOptions, everyRequest } from "../adapter";
+import { apiUrl, define, everyRequest, noOptions } from "../adapter";
 
 export const adapter = define<YdnsFake>({
   type: "ydns",
@@ -21,7 +21,14 @@ export const adapter = define<YdnsFake>({
   address: (fake, hostname, type) => fake.hosts.get(hostname)?.[type],
   findsZone: false,
   isWrite: everyRequest,
-  failure: { arrange: (fake) => fake.fault({ status: 500, body: "Internal Server Error" }), words: /^YDNS: unreadable answer \(HTTP 500\): "Internal Server Error"/ },
-  throttle: { arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }), words: /^YDNS: unreadable answer \(HTTP 429\): "Too Many Requests"; pausing 120 s$/, pauseSeconds: 120 },
+  failure: {
+    arrange: (fake) => fake.fault({ status: 500, body: "Internal Server Error" }),
+    words: /^YDNS: unreadable answer \(HTTP 500\): "Internal Server Error"/,
+  },
+  throttle: {
+    arrange: (fake) => fake.fault({ status: 429, retryAfter: 120 }),
+    words: /^YDNS: unreadable answer \(HTTP 429\): "Too Many Requests"; pausing 120 s$/,
+    pauseSeconds: 120,
+  },
   verifyRefusal: null,
 });

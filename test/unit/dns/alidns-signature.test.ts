@@ -2,10 +2,16 @@
 // these hold, the parameter order, the double encoding and the `secret&` key are all right.
 
 import { describe, expect, test } from "bun:test";
-import { canonicalQuery, percentEncode, rpcSignature, signedQuery, stringToSign } from "../../../src/dns/signing/alidns-signature";
+import {
+  canonicalQuery,
+  percentEncode,
+  rpcSignature,
+  signedQuery,
+  stringToSign,
+} from "../../../src/dns/signing/alidns-signature";
 
 describe("Alibaba Cloud's published examples", () => {
-  test("Alibaba Cloud DNS, DescribeDomainRecords (the DNS API reference, \"Signature mechanism\")", () => {
+  test('Alibaba Cloud DNS, DescribeDomainRecords (the DNS API reference, "Signature mechanism")', () => {
     // alibabacloud.com/help/doc-detail/29747.htm: AccessKeyId testid, AccessKeySecret testsecret.
     const parameters = {
       Format: "XML",
@@ -30,7 +36,7 @@ describe("Alibaba Cloud's published examples", () => {
     expect(rpcSignature("GET", parameters, "testsecret")).toBe("uRpHwaSEt3J+6KQD//svCh/x+pI=");
   });
 
-  test("ECS DescribeRegions (the RPC \"Request signatures\" page of the Alibaba Cloud API documentation)", () => {
+  test('ECS DescribeRegions (the RPC "Request signatures" page of the Alibaba Cloud API documentation)', () => {
     const parameters = {
       Timestamp: "2016-02-23T12:46:24Z",
       Format: "XML",

@@ -7,7 +7,16 @@ import { addressesIn, parseResolvers, resolvConfServers } from "../../../src/dns
 import { addressData, message, TYPE } from "../../../src/dns/protocols/wire";
 
 test("resolv.conf: each nameserver line, on port 53; comments, options and other lines are not resolvers", () => {
-  const text = ["# written by the DHCP client", "search lan", "nameserver 192.0.2.1", "nameserver  2001:db8::1 ", "; nameserver 192.0.2.9", "nameserver not-an-address", "options edns0", "nameserver fe80::1%eth0"].join("\n");
+  const text = [
+    "# written by the DHCP client",
+    "search lan",
+    "nameserver 192.0.2.1",
+    "nameserver  2001:db8::1 ",
+    "; nameserver 192.0.2.9",
+    "nameserver not-an-address",
+    "options edns0",
+    "nameserver fe80::1%eth0",
+  ].join("\n");
   expect(resolvConfServers(text)).toEqual([
     { host: "192.0.2.1", port: 53 },
     { host: "2001:db8::1", port: 53 },
@@ -27,6 +36,13 @@ test("DDNS_RESOLVERS: addresses with optional ports; a host name or a bad port i
 
 test("an answer's addresses for the name and type asked, in their shortest form; other owners and types are not", () => {
   const record = (name: string, type: number, ip: string) => ({ name, type, class: 1, ttl: 60, data: addressData(ip) });
-  const answer = message({ id: 1, answers: [record("home.example.com", TYPE.AAAA, "2001:0db8:0:0::1"), record("other.example.com", TYPE.AAAA, "2001:db8::2"), record("home.example.com", TYPE.A, "192.0.2.1")] });
+  const answer = message({
+    id: 1,
+    answers: [
+      record("home.example.com", TYPE.AAAA, "2001:0db8:0:0::1"),
+      record("other.example.com", TYPE.AAAA, "2001:db8::2"),
+      record("home.example.com", TYPE.A, "192.0.2.1"),
+    ],
+  });
   expect(addressesIn(answer, "Home.Example.com.", TYPE.AAAA)).toEqual(["2001:db8::1"]);
 });

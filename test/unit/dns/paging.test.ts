@@ -30,6 +30,13 @@ test("a cursor named again, or more pages than the bound, ends the listing with 
 test("a page's failure is the listing's, with nothing of what was read", async () => {
   let calls = 0;
   const failing = async (): Promise<Step<Page<string>>> =>
-    ++calls === 1 ? { ok: true, value: { items: ["a"], next: 2 } } : { ok: false, cause: "throttled", message: "Slow: 429", retryAfterSeconds: 30 };
-  expect(await paginate(failing)).toEqual({ ok: false, cause: "throttled", message: "Slow: 429", retryAfterSeconds: 30 });
+    ++calls === 1
+      ? { ok: true, value: { items: ["a"], next: 2 } }
+      : { ok: false, cause: "throttled", message: "Slow: 429", retryAfterSeconds: 30 };
+  expect(await paginate(failing)).toEqual({
+    ok: false,
+    cause: "throttled",
+    message: "Slow: 429",
+    retryAfterSeconds: 30,
+  });
 });

@@ -5,7 +5,14 @@
 
 import { describe, expect, test } from "bun:test";
 import type { RecordConfig, RecordTarget, RecordType, Step } from "../../../src/dns/provider";
-import { zoneClient, zonesNamed, type DesiredSettings, type RecordSet, type Zone, type ZoneApi } from "../../../src/dns/reconcile";
+import {
+  type DesiredSettings,
+  type RecordSet,
+  type Zone,
+  type ZoneApi,
+  zoneClient,
+  zonesNamed,
+} from "../../../src/dns/reconcile";
 
 interface StoredSet {
   id: string;
@@ -31,7 +38,9 @@ function memoryService(zones: Record<string, string>, sets: Record<string, Store
       const best = Object.entries(zones)
         .filter(([, name]) => hostname === name || hostname.endsWith(`.${name}`))
         .sort(([, a], [, b]) => b.length - a.length)[0];
-      return best ? { ok: true, value: { id: best[0], name: best[1] } } : { ok: false, cause: "refused", message: `Memory: no zone for ${hostname}` };
+      return best
+        ? { ok: true, value: { id: best[0], name: best[1] } }
+        : { ok: false, cause: "refused", message: `Memory: no zone for ${hostname}` };
     },
     async zoneName(zoneId) {
       calls.push(`zoneName ${zoneId}`);
@@ -43,7 +52,14 @@ function memoryService(zones: Record<string, string>, sets: Record<string, Store
       const set = stored.get(`${hostname} ${type}`);
       return { ok: true, value: set ? { id: set.id, values: set.values, ttl: set.ttl } : null };
     },
-    async updateRecordSet(_zone, hostname, type, current, address, settings: DesiredSettings): Promise<Step<RecordSet>> {
+    async updateRecordSet(
+      _zone,
+      hostname,
+      type,
+      current,
+      address,
+      settings: DesiredSettings,
+    ): Promise<Step<RecordSet>> {
       calls.push(`update ${hostname} ${type}`);
       const set = { id: current.id, values: [address], ttl: settings.ttl ?? current.ttl ?? 3600 };
       stored.set(`${hostname} ${type}`, set);
@@ -66,7 +82,10 @@ function target(hostname: string, config: RecordConfig = {}, recordType: RecordT
 
 describe("the zone reconciler", () => {
   test("a set already holding the address is read and left alone", async () => {
-    const { client, calls } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
+    const { client, calls } = memoryService(
+      { z1: "example.com" },
+      { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } },
+    );
     expect(await client.writeRecord(target("home.example.com"), "192.0.2.1")).toEqual({
       ok: true,
       action: "unchanged",
@@ -78,25 +97,47 @@ describe("the zone reconciler", () => {
   });
 
   test("IPv6 addresses are compared as addresses, however they are written", async () => {
-    const { client, calls } = memoryService({ z1: "example.com" }, { "home.example.com AAAA": { id: "r9", values: ["2001:0DB8:0:0::1"], ttl: 300 } });
-    expect(await client.writeRecord(target("home.example.com", {}, "AAAA"), "2001:db8::1")).toMatchObject({ ok: true, action: "unchanged" });
+    const { client, calls } = memoryService(
+      { z1: "example.com" },
+      { "home.example.com AAAA": { id: "r9", values: ["2001:0DB8:0:0::1"], ttl: 300 } },
+    );
+    expect(await client.writeRecord(target("home.example.com", {}, "AAAA"), "2001:db8::1")).toMatchObject({
+      ok: true,
+      action: "unchanged",
+    });
     expect(calls.filter((c) => c.startsWith("update"))).toEqual([]);
   });
 
   test("a set with another address is updated, keeping its TTL", async () => {
-    const { client, stored } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
-    expect(await client.writeRecord(target("home.example.com"), "192.0.2.2")).toMatchObject({ ok: true, action: "updated", externalId: "r9" });
+    const { client, stored } = memoryService(
+      { z1: "example.com" },
+      { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } },
+    );
+    expect(await client.writeRecord(target("home.example.com"), "192.0.2.2")).toMatchObject({
+      ok: true,
+      action: "updated",
+      externalId: "r9",
+    });
     expect(stored.get("home.example.com A")).toEqual({ id: "r9", values: ["192.0.2.2"], ttl: 300 });
   });
 
   test("the right address with a TTL the config does not ask for is updated", async () => {
-    const { client, stored } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
-    expect(await client.writeRecord(target("home.example.com", { ttl: 60 }), "192.0.2.1")).toMatchObject({ ok: true, action: "updated" });
+    const { client, stored } = memoryService(
+      { z1: "example.com" },
+      { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } },
+    );
+    expect(await client.writeRecord(target("home.example.com", { ttl: 60 }), "192.0.2.1")).toMatchObject({
+      ok: true,
+      action: "updated",
+    });
     expect(stored.get("home.example.com A")?.ttl).toBe(60);
   });
 
   test("a set of several addresses is left alone, with the reason", async () => {
-    const { client, calls } = memoryService({ z1: "example.com" }, { "www.example.com A": { id: "r9", values: ["192.0.2.1", "192.0.2.9"], ttl: 300 } });
+    const { client, calls } = memoryService(
+      { z1: "example.com" },
+      { "www.example.com A": { id: "r9", values: ["192.0.2.1", "192.0.2.9"], ttl: 300 } },
+    );
     const outcome = await client.writeRecord(target("www.example.com"), "192.0.2.2");
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
     expect(!outcome.ok && outcome.message).toContain("holds 2 addresses (192.0.2.1, 192.0.2.9)");
@@ -136,9 +177,22 @@ describe("the zone reconciler", () => {
   });
 
   test("a stale configured zone is looked up again, once", async () => {
-    const { client, calls, stored } = memoryService({ z1: "example.com" }, { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } });
-    expect(await client.writeRecord(target("home.example.com", { zone_id: "gone" }), "192.0.2.2")).toMatchObject({ ok: true, action: "updated", zoneId: "z1" });
-    expect(calls).toEqual(["findZone gone", "read home.example.com A", "findZone", "read home.example.com A", "update home.example.com A"]);
+    const { client, calls, stored } = memoryService(
+      { z1: "example.com" },
+      { "home.example.com A": { id: "r9", values: ["192.0.2.1"], ttl: 300 } },
+    );
+    expect(await client.writeRecord(target("home.example.com", { zone_id: "gone" }), "192.0.2.2")).toMatchObject({
+      ok: true,
+      action: "updated",
+      zoneId: "z1",
+    });
+    expect(calls).toEqual([
+      "findZone gone",
+      "read home.example.com A",
+      "findZone",
+      "read home.example.com A",
+      "update home.example.com A",
+    ]);
     expect(stored.get("home.example.com A")?.values).toEqual(["192.0.2.2"]);
   });
 
@@ -180,7 +234,11 @@ function listingService(names: string[], zoneOwner?: string) {
 describe("the zone search over a service's zone listing", () => {
   test("the longest listed zone holding the name wins, compared lowercase without a trailing dot", async () => {
     const { client, calls, written } = listingService(["Example.com.", "b.example.com", "example.org"]);
-    expect(await client.writeRecord(target("a.b.example.com"), "192.0.2.3")).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
+    expect(await client.writeRecord(target("a.b.example.com"), "192.0.2.3")).toMatchObject({
+      ok: true,
+      action: "created",
+      zoneId: "b.example.com",
+    });
     expect(calls).toEqual(["list", "read b.example.com a.b.example.com A"]);
     expect(written).toEqual(["b.example.com a.b.example.com"]);
   });
@@ -196,12 +254,16 @@ describe("the zone search over a service's zone listing", () => {
 
   test("the refusal names whose zones were searched when the service says", async () => {
     const { client } = listingService([], "this project");
-    expect(await client.writeRecord(target("home.example.com"), "192.0.2.3")).toMatchObject({ message: "Listing: no zone of this project holds home.example.com" });
+    expect(await client.writeRecord(target("home.example.com"), "192.0.2.3")).toMatchObject({
+      message: "Listing: no zone of this project holds home.example.com",
+    });
   });
 
   test("a configured zone is used without listing, and one that does not hold the name is refused", async () => {
     const { client, calls } = listingService(["example.com"]);
-    expect(await client.writeRecord(target("home.example.com", { zone_id: " Example.com " }), "192.0.2.3")).toMatchObject({ ok: true, zoneId: "example.com" });
+    expect(
+      await client.writeRecord(target("home.example.com", { zone_id: " Example.com " }), "192.0.2.3"),
+    ).toMatchObject({ ok: true, zoneId: "example.com" });
     expect(calls).toEqual(["read example.com home.example.com A"]);
     expect(await client.writeRecord(target("home.example.com", { zone_id: "other.org" }), "192.0.2.3")).toEqual({
       ok: false,
@@ -212,7 +274,9 @@ describe("the zone search over a service's zone listing", () => {
 
   test("a service offering no zone listing, no zone probe and no search of its own is refused when its client is built", () => {
     const { listZones: _, ...bare } = listingService([]).api;
-    expect(() => zoneClient({ ...bare, service: "None" })).toThrow("None: a zone service offers listZones, hasZone or findZone");
+    expect(() => zoneClient({ ...bare, service: "None" })).toThrow(
+      "None: a zone service offers listZones, hasZone or findZone",
+    );
   });
 });
 
@@ -229,14 +293,20 @@ describe("the zone search over a service that answers for one name at a time", (
       },
       readRecordSet: async () => ({ ok: true, value: null }),
       updateRecordSet: async () => ({ ok: false, cause: "refused", message: "not here" }),
-      createRecordSet: async (_zone, _hostname, _type, address) => ({ ok: true, value: { id: "r1", values: [address] } }),
+      createRecordSet: async (_zone, _hostname, _type, address) => ({
+        ok: true,
+        value: { id: "r1", values: [address] },
+      }),
     };
     return { client: zoneClient(api), asked };
   }
 
   test("the hostname and each parent are asked, longest first, until one is the account's", async () => {
     const { client, asked } = probingService(["example.com", "b.example.com"]);
-    expect(await client.writeRecord(target("a.b.example.com"), "192.0.2.3")).toMatchObject({ ok: true, zoneId: "b.example.com" });
+    expect(await client.writeRecord(target("a.b.example.com"), "192.0.2.3")).toMatchObject({
+      ok: true,
+      zoneId: "b.example.com",
+    });
     expect(asked).toEqual(["a.b.example.com", "b.example.com"]);
   });
 
@@ -249,7 +319,11 @@ describe("the zone search over a service that answers for one name at a time", (
     });
     expect(none.asked).toEqual(["home.example.com", "example.com"]);
     const refused = probingService(["example.com"], "home.example.com");
-    expect(await refused.client.writeRecord(target("home.example.com"), "192.0.2.3")).toEqual({ ok: false, cause: "credentials", message: "Probe: key refused" });
+    expect(await refused.client.writeRecord(target("home.example.com"), "192.0.2.3")).toEqual({
+      ok: false,
+      cause: "credentials",
+      message: "Probe: key refused",
+    });
     expect(refused.asked).toEqual(["home.example.com"]);
   });
 });

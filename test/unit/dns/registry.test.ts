@@ -15,9 +15,13 @@ describe("every registered service", () => {
       expect(service.type).toMatch(/^[a-z][a-z0-9]*$/);
       expect(service.label.length).toBeGreaterThan(0);
       expect(service.summary.length).toBeGreaterThan(0);
-      const keys = [...service.credentials.flatMap((c) => [c.key, ...(c.aliases ?? [])]), ...service.options.map((o) => o.key)];
+      const keys = [
+        ...service.credentials.flatMap((c) => [c.key, ...(c.aliases ?? [])]),
+        ...service.options.map((o) => o.key),
+      ];
       expect(new Set(keys).size).toBe(keys.length);
-      for (const field of [...service.credentials, ...service.options]) expect([field.key, field.label.length > 0, field.help.length > 0]).toEqual([field.key, true, true]);
+      for (const field of [...service.credentials, ...service.options])
+        expect([field.key, field.label.length > 0, field.help.length > 0]).toEqual([field.key, true, true]);
       for (const option of service.options) {
         if (option.kind === "choice") expect(option.choices?.length ?? 0).toBeGreaterThan(0);
         if (option.default !== undefined && option.choices) expect(option.choices).toContain(option.default);
@@ -30,14 +34,17 @@ describe("every registered service", () => {
       if (!service.canVerify) expect(service.verifyUnavailable?.length ?? 0).toBeGreaterThan(0);
       if (service.defaultApiUrl === undefined) {
         // Its address is one of its options: a required URL (or name server) option says where to send updates.
-        expect(service.options.some((option) => option.required && ["url", "template", "host"].includes(option.kind))).toBe(true);
+        expect(
+          service.options.some((option) => option.required && ["url", "template", "host"].includes(option.kind)),
+        ).toBe(true);
       } else {
         expect(service.defaultApiUrl).toMatch(/^https:\/\/[^/]+/);
         expect(service.defaultApiUrl).not.toEndWith("/");
         // A hosted service's form links the page of its own where the credentials are made.
         expect(service.credentials.some((field) => field.url?.startsWith("https://"))).toBe(true);
       }
-      for (const limit of service.rateLimits ?? []) expect([limit.requests > 0, limit.perSeconds > 0]).toEqual([true, true]);
+      for (const limit of service.rateLimits ?? [])
+        expect([limit.requests > 0, limit.perSeconds > 0]).toEqual([true, true]);
     });
   }
 
@@ -57,8 +64,10 @@ describe("every registered service", () => {
 describe("ServiceRegistry", () => {
   const base = SERVICES[0];
   test("refuses a type registered twice, or one no setting name can hold", () => {
-    expect(() => new ServiceRegistry([base, base])).toThrow('registered twice');
-    expect(() => new ServiceRegistry([defineService({ ...base, type: "my-dns" })])).toThrow("lowercase letters and digits");
+    expect(() => new ServiceRegistry([base, base])).toThrow("registered twice");
+    expect(() => new ServiceRegistry([defineService({ ...base, type: "my-dns" })])).toThrow(
+      "lowercase letters and digits",
+    );
   });
 
   test("find answers undefined for an unknown type; get (for stored rows) throws", () => {
@@ -79,7 +88,9 @@ describe("DDNS_<TYPE>_API_URL", () => {
   test("an invalid one stops the start, naming it", () => {
     for (const service of SERVICES.filter((s) => s.defaultApiUrl !== undefined)) {
       const variable = apiUrlSetting(service.type);
-      expect(() => loadSettings({ [variable]: "not a url" })).toThrow(new SettingsError(`Invalid setting ${variable}: expected an http(s) URL, got "not a url"`));
+      expect(() => loadSettings({ [variable]: "not a url" })).toThrow(
+        new SettingsError(`Invalid setting ${variable}: expected an http(s) URL, got "not a url"`),
+      );
     }
   });
 });
@@ -114,7 +125,15 @@ describe("Pacer", () => {
 
   test("every window holds at once: the long one binds after the short one allows", async () => {
     const { clock, pacer } = fakeClock(true);
-    const fetch = pacer.fetchFor(1, [{ requests: 2, perSeconds: 1 }, { requests: 3, perSeconds: 10 }], fetched, 10_000);
+    const fetch = pacer.fetchFor(
+      1,
+      [
+        { requests: 2, perSeconds: 1 },
+        { requests: 3, perSeconds: 10 },
+      ],
+      fetched,
+      10_000,
+    );
     for (let i = 0; i < 6; i++) await fetch("http://127.0.0.1/");
     // Two at 0 s; the 3rd waits for the 1 s window; the 4th, which the 1 s window lets go at 1 s,
     // waits until the 10 s window frees at 10 s; the 5th goes with it; the 6th finds both full until 11 s.
@@ -123,11 +142,16 @@ describe("Pacer", () => {
 
   test("a long window counts the requests the short one already let go", async () => {
     const { clock, pacer } = fakeClock(false);
-    const limits = [{ requests: 1, perSeconds: 2.5 }, { requests: 200, perSeconds: 3600 }, { requests: 600, perSeconds: 86_400 }];
+    const limits = [
+      { requests: 1, perSeconds: 2.5 },
+      { requests: 200, perSeconds: 3600 },
+      { requests: 600, perSeconds: 86_400 },
+    ];
     const fetch = pacer.fetchFor(1, limits, fetched, 10_000);
     await Promise.all(Array.from({ length: 1000 }, () => fetch("http://127.0.0.1/")));
     const starts = [0, ...clock.wakes];
-    const mostWithin = (ms: number) => Math.max(...starts.map((start) => starts.filter((s) => s >= start && s < start + ms).length));
+    const mostWithin = (ms: number) =>
+      Math.max(...starts.map((start) => starts.filter((s) => s >= start && s < start + ms).length));
     expect([mostWithin(2500), mostWithin(3_600_000), mostWithin(86_400_000)]).toEqual([1, 200, 600]);
     // First come, first served, and nothing later than the windows make it: the 601st starts the second day.
     expect(starts).toEqual([...starts].sort((a, b) => a - b));
@@ -136,7 +160,10 @@ describe("Pacer", () => {
 
   test("forgetting a provider drops its reservations in every window", async () => {
     const { clock, pacer } = fakeClock(false);
-    const limits = [{ requests: 1, perSeconds: 1 }, { requests: 2, perSeconds: 60 }];
+    const limits = [
+      { requests: 1, perSeconds: 1 },
+      { requests: 2, perSeconds: 60 },
+    ];
     const fetch = pacer.fetchFor(1, limits, fetched, 10_000);
     await fetch("a");
     await fetch("b");
@@ -157,10 +184,15 @@ describe("Pacer", () => {
   test("a request that waited its turn has its whole deadline from when it leaves, not from the call", async () => {
     const { pacer } = fakeClock(true);
     const signals: (AbortSignal | null | undefined)[] = [];
-    const fetch = pacer.fetchFor(1, [{ requests: 1, perSeconds: 5 }], async (_input, init) => {
-      signals.push(init?.signal);
-      return new Response("ok");
-    }, 10_000);
+    const fetch = pacer.fetchFor(
+      1,
+      [{ requests: 1, perSeconds: 5 }],
+      async (_input, init) => {
+        signals.push(init?.signal);
+        return new Response("ok");
+      },
+      10_000,
+    );
     const callersDeadline = AbortSignal.timeout(10_000);
     await fetch("http://127.0.0.1/a", { signal: callersDeadline });
     // The caller's deadline ran out while the second request waited for its turn.

@@ -4,8 +4,8 @@
 // HMAC are all right.
 
 import { describe, expect, test } from "bun:test";
-import { canonicalRequest, signRequest } from "../../../src/dns/signing/sigv4";
 import { sha256Hex } from "../../../src/dns/signing/digest";
+import { canonicalRequest, signRequest } from "../../../src/dns/signing/sigv4";
 
 const CREDENTIALS = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const SCOPE = { region: "us-east-1", service: "service" };
@@ -14,12 +14,42 @@ const CREDENTIAL = "AKIDEXAMPLE/20150830/us-east-1/service/aws4_request";
 
 describe("AWS SigV4 test suite", () => {
   const vectors: { name: string; method: string; url: string; signature: string }[] = [
-    { name: "get-vanilla", method: "GET", url: "https://example.amazonaws.com/", signature: "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31" },
-    { name: "get-vanilla-query-order-key-case", method: "GET", url: "https://example.amazonaws.com/?Param2=value2&Param1=value1", signature: "b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500" },
-    { name: "get-vanilla-empty-query-key", method: "GET", url: "https://example.amazonaws.com/?Param1=value1", signature: "a67d582fa61cc504c4bae71f336f98b97f1ea3c7a6bfe1b6e45aec72011b9aeb" },
-    { name: "get-utf8", method: "GET", url: "https://example.amazonaws.com/ሴ", signature: "8318018e0b0f223aa2bbf98705b62bb787dc9c0e678f255a891fd03141be5d85" },
-    { name: "post-vanilla", method: "POST", url: "https://example.amazonaws.com/", signature: "5da7c1a2acd57cee7505fc6676e4e544621c30862966e37dddb68e92efbe5d6b" },
-    { name: "post-vanilla-query", method: "POST", url: "https://example.amazonaws.com/?Param1=value1", signature: "28038455d6de14eafc1f9222cf5aa6f1a96197d7deb8263271d420d138af7f11" },
+    {
+      name: "get-vanilla",
+      method: "GET",
+      url: "https://example.amazonaws.com/",
+      signature: "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31",
+    },
+    {
+      name: "get-vanilla-query-order-key-case",
+      method: "GET",
+      url: "https://example.amazonaws.com/?Param2=value2&Param1=value1",
+      signature: "b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500",
+    },
+    {
+      name: "get-vanilla-empty-query-key",
+      method: "GET",
+      url: "https://example.amazonaws.com/?Param1=value1",
+      signature: "a67d582fa61cc504c4bae71f336f98b97f1ea3c7a6bfe1b6e45aec72011b9aeb",
+    },
+    {
+      name: "get-utf8",
+      method: "GET",
+      url: "https://example.amazonaws.com/ሴ",
+      signature: "8318018e0b0f223aa2bbf98705b62bb787dc9c0e678f255a891fd03141be5d85",
+    },
+    {
+      name: "post-vanilla",
+      method: "POST",
+      url: "https://example.amazonaws.com/",
+      signature: "5da7c1a2acd57cee7505fc6676e4e544621c30862966e37dddb68e92efbe5d6b",
+    },
+    {
+      name: "post-vanilla-query",
+      method: "POST",
+      url: "https://example.amazonaws.com/?Param1=value1",
+      signature: "28038455d6de14eafc1f9222cf5aa6f1a96197d7deb8263271d420d138af7f11",
+    },
   ];
   for (const { name, method, url, signature } of vectors) {
     test(name, () => {
@@ -45,15 +75,27 @@ describe("AWS SigV4 test suite", () => {
 
   test("a body and a content type are signed; the host carries the port", () => {
     const headers = signRequest(
-      { method: "POST", url: new URL("http://127.0.0.1:8080/2013-04-01/hostedzone/Z1/rrset"), headers: { "Content-Type": "text/xml" }, body: "<x/>" },
+      {
+        method: "POST",
+        url: new URL("http://127.0.0.1:8080/2013-04-01/hostedzone/Z1/rrset"),
+        headers: { "Content-Type": "text/xml" },
+        body: "<x/>",
+      },
       CREDENTIALS,
       { region: "us-east-1", service: "route53" },
       WHEN,
     );
     expect(headers["content-type"]).toBe("text/xml");
-    expect(headers.authorization).toContain("/20150830/us-east-1/route53/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=");
+    expect(headers.authorization).toContain(
+      "/20150830/us-east-1/route53/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=",
+    );
     const other = signRequest(
-      { method: "POST", url: new URL("http://127.0.0.1:8081/2013-04-01/hostedzone/Z1/rrset"), headers: { "Content-Type": "text/xml" }, body: "<x/>" },
+      {
+        method: "POST",
+        url: new URL("http://127.0.0.1:8081/2013-04-01/hostedzone/Z1/rrset"),
+        headers: { "Content-Type": "text/xml" },
+        body: "<x/>",
+      },
       CREDENTIALS,
       { region: "us-east-1", service: "route53" },
       WHEN,

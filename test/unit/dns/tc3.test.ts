@@ -3,8 +3,14 @@
 // Gu5t9xGARNpq86cd98joQYCN3EXAMPLE): each intermediate value the page prints, then the signature.
 
 import { describe, expect, test } from "bun:test";
-import { canonicalRequest, scopeDate, stringToSign, tc3Authorization, tc3Signature } from "../../../src/dns/signing/tc3";
 import { sha256Hex } from "../../../src/dns/signing/digest";
+import {
+  canonicalRequest,
+  scopeDate,
+  stringToSign,
+  tc3Authorization,
+  tc3Signature,
+} from "../../../src/dns/signing/tc3";
 
 const EXAMPLE = {
   method: "POST",
@@ -33,8 +39,17 @@ describe("Tencent Cloud's published TC3 example", () => {
   });
 
   test("the signature and the Authorization header", () => {
-    expect(tc3Signature(SECRET_KEY, "2019-02-25", "cvm", stringToSign(canonicalRequest(EXAMPLE), TIMESTAMP, "cvm"))).toBe(SIGNATURE);
-    expect(tc3Authorization(EXAMPLE, { secretId: "AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE", secretKey: SECRET_KEY }, "cvm", TIMESTAMP)).toBe(
+    expect(
+      tc3Signature(SECRET_KEY, "2019-02-25", "cvm", stringToSign(canonicalRequest(EXAMPLE), TIMESTAMP, "cvm")),
+    ).toBe(SIGNATURE);
+    expect(
+      tc3Authorization(
+        EXAMPLE,
+        { secretId: "AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE", secretKey: SECRET_KEY },
+        "cvm",
+        TIMESTAMP,
+      ),
+    ).toBe(
       `TC3-HMAC-SHA256 Credential=AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE/2019-02-25/cvm/tc3_request, SignedHeaders=content-type;host, Signature=${SIGNATURE}`,
     );
   });

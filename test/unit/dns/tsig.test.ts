@@ -39,8 +39,18 @@ describe("the wire format", () => {
   });
 
   test("writes what it reads", () => {
-    const query = message({ id: 7, rd: true, questions: [{ name: "Home.Example.test", type: TYPE.AAAA, class: CLASS.IN }] });
-    query.answers.push({ name: "home.example.test", type: TYPE.AAAA, class: CLASS.IN, ttl: 60, data: addressData("2001:db8::1") });
+    const query = message({
+      id: 7,
+      rd: true,
+      questions: [{ name: "Home.Example.test", type: TYPE.AAAA, class: CLASS.IN }],
+    });
+    query.answers.push({
+      name: "home.example.test",
+      type: TYPE.AAAA,
+      class: CLASS.IN,
+      ttl: 60,
+      data: addressData("2001:db8::1"),
+    });
     const read = decodeMessage(encodeMessage(query));
     expect(read.questions[0]?.name).toBe("home.example.test");
     expect(read.rd).toBe(true);
@@ -104,11 +114,16 @@ describe("TSIG", () => {
   });
 
   test("a server's unsigned BADKEY is reported as the server's, an answer without TSIG as unsigned", () => {
-    const refused = sign(encodeMessage(message({ id: 2, qr: true, rcode: RCODE.NOTAUTH })), key, { error: RCODE.BADKEY });
+    const refused = sign(encodeMessage(message({ id: 2, qr: true, rcode: RCODE.NOTAUTH })), key, {
+      error: RCODE.BADKEY,
+    });
     // A server that does not know the key cannot sign: the MAC is empty.
     const bytes = refused.bytes;
     const record = decodeMessage(bytes).additionals[0]!;
-    const withoutMac = Uint8Array.from([...bytes.subarray(0, record.start!), ...unsignedTsig(bytes, record.start!, record.dataOffset!)]);
+    const withoutMac = Uint8Array.from([
+      ...bytes.subarray(0, record.start!),
+      ...unsignedTsig(bytes, record.start!, record.dataOffset!),
+    ]);
     const check = verify(withoutMac, key);
     expect(check.status).toBe("server-error");
     expect(check.status !== "unsigned" && check.status !== "valid" ? check.error : 0).toBe(RCODE.BADKEY);

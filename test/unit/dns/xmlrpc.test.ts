@@ -3,15 +3,33 @@
 // that is not a method response read as nothing rather than guessed at.
 
 import { describe, expect, test } from "bun:test";
-import { decodeMethodCall, decodeMethodResponse, encodeFault, encodeMethodCall, encodeMethodResponse } from "../../../src/dns/protocols/xmlrpc";
+import {
+  decodeMethodCall,
+  decodeMethodResponse,
+  encodeFault,
+  encodeMethodCall,
+  encodeMethodResponse,
+} from "../../../src/dns/protocols/xmlrpc";
 
 describe("a method call", () => {
   test("is written with its parameters in order, text escaped, and reads back the same", () => {
-    const params = ["user@loopiaapi", `p<a>s&s"'`, 42, true, 1.5, ["a", 1], { type: "A", ttl: 300, rdata: "203.0.113.7" }];
+    const params = [
+      "user@loopiaapi",
+      `p<a>s&s"'`,
+      42,
+      true,
+      1.5,
+      ["a", 1],
+      { type: "A", ttl: 300, rdata: "203.0.113.7" },
+    ];
     const text = encodeMethodCall("updateZoneRecord", params);
-    expect(text).toStartWith('<?xml version="1.0" encoding="UTF-8"?>\n<methodCall><methodName>updateZoneRecord</methodName>');
+    expect(text).toStartWith(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<methodCall><methodName>updateZoneRecord</methodName>',
+    );
     expect(text).toContain("<value><string>p&lt;a&gt;s&amp;s&quot;&apos;</string></value>");
-    expect(text).toContain("<param><value><int>42</int></value></param><param><value><boolean>1</boolean></value></param><param><value><double>1.5</double></value></param>");
+    expect(text).toContain(
+      "<param><value><int>42</int></value></param><param><value><boolean>1</boolean></value></param><param><value><double>1.5</double></value></param>",
+    );
     expect(decodeMethodCall(text)).toEqual({ method: "updateZoneRecord", params });
   });
 });
@@ -35,18 +53,29 @@ describe("a method response", () => {
     </param>
   </params>
 </methodResponse>`;
-    expect(decodeMethodResponse(text)).toEqual({ ok: true, value: [{ type: "A", ttl: 3600, rdata: "198.51.100.1", note: "" }] });
+    expect(decodeMethodResponse(text)).toEqual({
+      ok: true,
+      value: [{ type: "A", ttl: 3600, rdata: "198.51.100.1", note: "" }],
+    });
   });
 
   test("a status string, and a fault", () => {
     expect(decodeMethodResponse(encodeMethodResponse("AUTH_ERROR"))).toEqual({ ok: true, value: "AUTH_ERROR" });
-    expect(decodeMethodResponse(encodeFault(429, "Too many requests"))).toEqual({ ok: false, faultCode: 429, faultString: "Too many requests" });
+    expect(decodeMethodResponse(encodeFault(429, "Too many requests"))).toEqual({
+      ok: false,
+      faultCode: 429,
+      faultString: "Too many requests",
+    });
   });
 
   test("what is no method response reads as nothing", () => {
     expect(decodeMethodResponse("<html><body>502 Bad Gateway</body></html>")).toBeUndefined();
-    expect(decodeMethodResponse('<methodResponse><params><param><value><array><data>')).toBeUndefined();
-    expect(decodeMethodResponse("<methodResponse><params><param><value><dateTime>x</dateTime></value></param></params></methodResponse>")).toBeUndefined();
+    expect(decodeMethodResponse("<methodResponse><params><param><value><array><data>")).toBeUndefined();
+    expect(
+      decodeMethodResponse(
+        "<methodResponse><params><param><value><dateTime>x</dateTime></value></param></params></methodResponse>",
+      ),
+    ).toBeUndefined();
     expect(decodeMethodResponse('<!DOCTYPE x [<!ENTITY a "b">]><methodResponse/>')).toBeUndefined();
   });
 });

@@ -46,7 +46,12 @@ describe("relativeName and configuredZone", () => {
 
 describe("candidate zones and the apex", () => {
   test("candidates run from the hostname to its registrable parent, never the bare TLD", () => {
-    expect(candidateZones("a.b.example.co.uk")).toEqual(["a.b.example.co.uk", "b.example.co.uk", "example.co.uk", "co.uk"]);
+    expect(candidateZones("a.b.example.co.uk")).toEqual([
+      "a.b.example.co.uk",
+      "b.example.co.uk",
+      "example.co.uk",
+      "co.uk",
+    ]);
     expect(candidateZones("example.com")).toEqual(["example.com"]);
   });
 

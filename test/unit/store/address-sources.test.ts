@@ -11,7 +11,13 @@ describe("store: address sources", () => {
     const { store } = memoryStore();
     store.addressSources.choose(4, { kind: "web", interfaceName: null, urls: ["http://127.0.0.1:9/ip"], updatedAt: 1 });
     store.addressSources.choose(4, { kind: "interface", interfaceName: "eth0", urls: null, updatedAt: 2 });
-    expect(store.addressSources.find(4)).toEqual({ family: 4, kind: "interface", interfaceName: "eth0", urls: null, updatedAt: 2 });
+    expect(store.addressSources.find(4)).toEqual({
+      family: 4,
+      kind: "interface",
+      interfaceName: "eth0",
+      urls: null,
+      updatedAt: 2,
+    });
     expect(store.addressSources.find(6)).toBeUndefined();
   });
 

@@ -48,7 +48,9 @@ describe("store: domains", () => {
     database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
     database.sqlite.run("UPDATE domains SET next_run_at = NULL WHERE id = ?", [stopped]);
     expect(store.domains.makeDueOfType("A", 1000)).toEqual([a]);
-    const nextRuns = database.sqlite.query<{ id: number; next: number | null }, []>("SELECT id, next_run_at AS next FROM domains ORDER BY id").all();
+    const nextRuns = database.sqlite
+      .query<{ id: number; next: number | null }, []>("SELECT id, next_run_at AS next FROM domains ORDER BY id")
+      .all();
     expect(nextRuns).toEqual([
       { id: a, next: 1000 },
       { id: aaaa, next: 5000 },
@@ -70,7 +72,9 @@ describe("store: domains", () => {
     database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
     expect(store.domains.idsOfProvider(p).sort()).toEqual([stopped, scheduled, disabled].sort());
     store.domains.resumeStopped(p, 1000);
-    const nextRuns = database.sqlite.query<{ next: number | null }, []>("SELECT next_run_at AS next FROM domains ORDER BY id").all();
+    const nextRuns = database.sqlite
+      .query<{ next: number | null }, []>("SELECT next_run_at AS next FROM domains ORDER BY id")
+      .all();
     expect(nextRuns.map((row) => row.next)).toEqual([1000, 9000, null, null]);
     store.domains.delete(stopped);
     expect(store.domains.existingIds([stopped, elsewhere])).toEqual(new Set([elsewhere]));
@@ -79,19 +83,42 @@ describe("store: domains", () => {
   test("create, find, update, list oldest first; with the provider's name", () => {
     const { store, provider } = memoryStore();
     const p = provider("home");
-    const fields = { providerId: p, externalId: null, config: { ttl: 60 }, cronSchedule: null, isEnabled: true, nextRunAt: 5, createdAt: 1, updatedAt: 1 };
+    const fields = {
+      providerId: p,
+      externalId: null,
+      config: { ttl: 60 },
+      cronSchedule: null,
+      isEnabled: true,
+      nextRunAt: 5,
+      createdAt: 1,
+      updatedAt: 1,
+    };
     const a = store.domains.create({ ...fields, domainName: "a.example.com", recordType: "A" });
     const b = store.domains.create({ ...fields, domainName: "b.example.com", recordType: "AAAA" });
-    expect(store.domains.find(a)).toMatchObject({ id: a, domainName: "a.example.com", config: { ttl: 60 }, lastKnownIp: null, failureCount: 0 });
+    expect(store.domains.find(a)).toMatchObject({
+      id: a,
+      domainName: "a.example.com",
+      config: { ttl: 60 },
+      lastKnownIp: null,
+      failureCount: 0,
+    });
     store.domains.update(a, { lastKnownIp: "192.0.2.1", failureCount: 2, config: {} });
-    expect(store.domains.find(a)).toMatchObject({ lastKnownIp: "192.0.2.1", failureCount: 2, config: {}, domainName: "a.example.com" });
+    expect(store.domains.find(a)).toMatchObject({
+      lastKnownIp: "192.0.2.1",
+      failureCount: 2,
+      config: {},
+      domainName: "a.example.com",
+    });
     expect(store.domains.find(b + 1)).toBeUndefined();
     expect(store.domains.list().map((row) => row.id)).toEqual([a, b]);
     expect(store.domains.listWithProviderName().map((row) => [row.domain.id, row.providerName])).toEqual([
       [a, "home"],
       [b, "home"],
     ]);
-    expect(store.domains.findWithProviderName(b)).toMatchObject({ domain: { id: b, recordType: "AAAA" }, providerName: "home" });
+    expect(store.domains.findWithProviderName(b)).toMatchObject({
+      domain: { id: b, recordType: "AAAA" },
+      providerName: "home",
+    });
     expect(store.domains.findWithProviderName(b + 1)).toBeUndefined();
   });
 

@@ -3,7 +3,17 @@ import type { HistoryInsert } from "../../../src/db/disk";
 import { memoryStore } from "./support";
 
 function row(domainId: number, timestamp: number, fields: Partial<HistoryInsert> = {}): HistoryInsert {
-  return { domainId, ipAddress: "192.0.2.1", previousIp: null, status: "SUCCESS", message: "ok", trigger: "schedule", durationMs: 5, timestamp, ...fields };
+  return {
+    domainId,
+    ipAddress: "192.0.2.1",
+    previousIp: null,
+    status: "SUCCESS",
+    message: "ok",
+    trigger: "schedule",
+    durationMs: 5,
+    timestamp,
+    ...fields,
+  };
 }
 
 describe("store: history", () => {
@@ -27,21 +37,35 @@ describe("store: history", () => {
     const second = store.history.append(row(a, 2000, { message: "Updated b" }), 10);
     store.history.appendToMessage(first, "; served by 2 of 2 name servers after 3 s");
     store.history.appendToMessage(second + 100, "; nothing");
-    expect(store.history.list(a, 10).map((r) => r.message)).toEqual(["Updated b", "Updated a; served by 2 of 2 name servers after 3 s"]);
+    expect(store.history.list(a, 10).map((r) => r.message)).toEqual([
+      "Updated b",
+      "Updated a; served by 2 of 2 name servers after 3 s",
+    ]);
   });
 
   test("the same failure again is counted on the newest row, with the time of the last; any difference is a row of its own", () => {
     const { store, provider, domain } = memoryStore();
     const a = domain(provider());
-    const failure = { status: "FAILED", failureCause: "refused", message: "Cloudflare: no active zone found for home.example.com" } as const;
+    const failure = {
+      status: "FAILED",
+      failureCause: "refused",
+      message: "Cloudflare: no active zone found for home.example.com",
+    } as const;
     const first = store.history.append(row(a, 1000, failure), 10);
     expect(store.history.append(row(a, 2000, failure), 10)).toBe(first);
     expect(store.history.append(row(a, 3000, { ...failure, durationMs: 9 }), 10)).toBe(first);
-    expect(store.history.list(a, 10)).toMatchObject([{ id: first, repeatCount: 3, firstTimestamp: 1000, timestamp: 3000, durationMs: 9 }]);
+    expect(store.history.list(a, 10)).toMatchObject([
+      { id: first, repeatCount: 3, firstTimestamp: 1000, timestamp: 3000, durationMs: 9 },
+    ]);
     // Another message, another cause, a success, or a push: each a row of its own.
     const other = store.history.append(row(a, 4000, { ...failure, message: "Cloudflare: another reason" }), 10);
     expect(other).not.toBe(first);
-    expect(store.history.append(row(a, 5000, { ...failure, message: "Cloudflare: another reason", failureCause: "unreachable" }), 10)).not.toBe(other);
+    expect(
+      store.history.append(
+        row(a, 5000, { ...failure, message: "Cloudflare: another reason", failureCause: "unreachable" }),
+        10,
+      ),
+    ).not.toBe(other);
     const ok = store.history.append(row(a, 6000), 10);
     expect(store.history.append(row(a, 7000), 10)).not.toBe(ok); // successes are never folded
     const scheduled = store.history.append(row(a, 8000, failure), 10);
@@ -95,8 +119,16 @@ describe("store: history", () => {
     const ok = store.history.append(row(a, 2), 10);
     store.history.append(row(b, 1, { status: "FAILED", failureCause: "detection" }), 10);
     const newest = store.history.newest();
-    expect([...newest.entries()].map(([id, r]) => [id, r.id, r.failureCause])).toEqual([[a, ok, null], [b, newest.get(b)!.id, "detection"]]);
-    expect(store.history.causes([failed, ok])).toEqual(new Map([[failed, "refused"], [ok, null]]));
+    expect([...newest.entries()].map(([id, r]) => [id, r.id, r.failureCause])).toEqual([
+      [a, ok, null],
+      [b, newest.get(b)!.id, "detection"],
+    ]);
+    expect(store.history.causes([failed, ok])).toEqual(
+      new Map([
+        [failed, "refused"],
+        [ok, null],
+      ]),
+    );
     expect(store.history.causes([])).toEqual(new Map());
   });
 

@@ -3,7 +3,17 @@ import type { HistoryInsert } from "../../../src/db/disk";
 import { memoryStore } from "./support";
 
 function row(domainId: number, timestamp: number, fields: Partial<HistoryInsert> = {}): HistoryInsert {
-  return { domainId, ipAddress: "192.0.2.1", previousIp: null, status: "SUCCESS", message: "ok", trigger: "schedule", durationMs: 10, timestamp, ...fields };
+  return {
+    domainId,
+    ipAddress: "192.0.2.1",
+    previousIp: null,
+    status: "SUCCESS",
+    message: "ok",
+    trigger: "schedule",
+    durationMs: 10,
+    timestamp,
+    ...fields,
+  };
 }
 
 describe("store: metrics", () => {
@@ -32,7 +42,13 @@ describe("store: metrics", () => {
     expect(store.metrics.providerType(home)).toBe("duckdns");
     expect(store.metrics.providerType(999)).toBeNull();
     expect(store.metrics.lastCheckedAt()).toBe(77);
-    expect(new Map(store.metrics.domainStates().map((s) => [s.state, s.n]))).toEqual(new Map([["pending", 1], ["ok", 1], ["disabled", 1]]));
+    expect(new Map(store.metrics.domainStates().map((s) => [s.state, s.n]))).toEqual(
+      new Map([
+        ["pending", 1],
+        ["ok", 1],
+        ["disabled", 1],
+      ]),
+    );
   });
 
   test("history aggregates: since a time, per provider, per range, address changes, last successes", () => {
@@ -56,8 +72,22 @@ describe("store: metrics", () => {
       { domain: "b.example.com", record_type: "AAAA", at: 400 },
     ]);
     const [stats] = store.metrics.providerStats(150);
-    expect(stats).toMatchObject({ id: p, name: "home", type: "duckdns", is_enabled: 1, total_domains: 2, updates: 3, successful: 2, last_at: 400 });
+    expect(stats).toMatchObject({
+      id: p,
+      name: "home",
+      type: "duckdns",
+      is_enabled: 1,
+      total_domains: 2,
+      updates: 3,
+      successful: 2,
+      last_at: 400,
+    });
     expect(stats!.avg_ms).toBeCloseTo(50 / 3);
-    expect(store.metrics.providerStats(1000)[0]).toMatchObject({ updates: null, successful: null, avg_ms: null, last_at: 400 });
+    expect(store.metrics.providerStats(1000)[0]).toMatchObject({
+      updates: null,
+      successful: null,
+      avg_ms: null,
+      last_at: 400,
+    });
   });
 });

@@ -22,7 +22,12 @@ describe("store: notifications", () => {
     expect(store.notifications.list().map((row) => row.id)).toEqual([first, second]);
     expect(store.notifications.enabled().map((row) => row.id)).toEqual([first]);
     store.notifications.update(second, { isEnabled: true, events: ["ip_changed"], updatedAt: 20 });
-    expect(store.notifications.find(second)).toMatchObject({ isEnabled: true, events: ["ip_changed"], updatedAt: 20, createdAt: 10 });
+    expect(store.notifications.find(second)).toMatchObject({
+      isEnabled: true,
+      events: ["ip_changed"],
+      updatedAt: 20,
+      createdAt: 10,
+    });
     store.notifications.delete(first);
     expect(store.notifications.find(first)).toBeUndefined();
     expect(store.notifications.list().map((row) => row.name)).toEqual(["mail"]);

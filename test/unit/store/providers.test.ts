@@ -14,7 +14,14 @@ describe("store: providers", () => {
   test("create, find, update, names, all, delete", () => {
     const { store } = memoryStore();
     const id = store.providers.create({ ...NEW, name: "home" });
-    expect(store.providers.find(id)).toMatchObject({ id, name: "home", type: "duckdns", options: { a: 1 }, isEnabled: true, pausedUntil: null });
+    expect(store.providers.find(id)).toMatchObject({
+      id,
+      name: "home",
+      type: "duckdns",
+      options: { a: 1 },
+      isEnabled: true,
+      pausedUntil: null,
+    });
     store.providers.update(id, { name: "Home", isEnabled: false, updatedAt: 2 });
     expect(store.providers.find(id)).toMatchObject({ name: "Home", isEnabled: false, updatedAt: 2, options: { a: 1 } });
     const other = store.providers.create({ ...NEW, name: "other" });
@@ -73,6 +80,8 @@ describe("store: providers", () => {
     store.providers.noteVerification(a, { at: 1, ok: false, detail: "bad key", cause: "credentials" });
     expect(store.providers.verifications().get(a)?.cause).toBe("credentials");
     store.providers.noteVerification(a, { at: 2, ok: null, detail: "cannot check", cause: null });
-    expect(store.providers.verifications()).toEqual(new Map([[a, { at: 2, ok: null, detail: "cannot check", cause: null }]]));
+    expect(store.providers.verifications()).toEqual(
+      new Map([[a, { at: 2, ok: null, detail: "cannot check", cause: null }]]),
+    );
   });
 });

@@ -4,7 +4,10 @@ import { memoryStore } from "./support";
 describe("store: space", () => {
   test("probe writes and leaves nothing behind", () => {
     const { store, database } = memoryStore();
-    const tables = () => database.sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    const tables = () =>
+      database.sqlite
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all();
     const before = tables();
     store.space.probe();
     expect(tables()).toEqual(before);

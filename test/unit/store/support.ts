@@ -2,7 +2,7 @@
 // tests need (a provider and its domains), written the plain way so the store under test is not
 // used to set itself up.
 
-import { openDatabase, type OpenedDatabase } from "../../../src/db";
+import { type OpenedDatabase, openDatabase } from "../../../src/db";
 import { createLogger } from "../../../src/log";
 import { createStore, type Store } from "../../../src/store";
 

@@ -8,7 +8,12 @@ describe("store: users and signed-out tokens", () => {
     expect(store.users.find("admin")).toBeUndefined();
     store.users.create("admin", "hash-1", 1_000);
     expect(store.users.count()).toBe(1);
-    expect(store.users.find("admin")).toMatchObject({ username: "admin", passwordHash: "hash-1", tokensValidAfter: null, createdAt: 1_000 });
+    expect(store.users.find("admin")).toMatchObject({
+      username: "admin",
+      passwordHash: "hash-1",
+      tokensValidAfter: null,
+      createdAt: 1_000,
+    });
   });
 
   test("a re-hash keeps the tokens valid; a password replaced refuses those of its second and before", () => {
@@ -30,6 +35,11 @@ describe("store: users and signed-out tokens", () => {
     expect(store.users.revokedTokens(900).sort()).toEqual(["new", "old"]);
     expect(store.users.revokedTokens(2_000)).toEqual(["new"]);
     store.users.revokeToken("later", 10_000, 2_000);
-    expect(database.sqlite.query<{ jti: string }, []>("SELECT jti FROM revoked_tokens ORDER BY jti").all().map((r) => r.jti)).toEqual(["later", "new"]);
+    expect(
+      database.sqlite
+        .query<{ jti: string }, []>("SELECT jti FROM revoked_tokens ORDER BY jti")
+        .all()
+        .map((r) => r.jti),
+    ).toEqual(["later", "new"]);
   });
 });

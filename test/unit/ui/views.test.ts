@@ -3,20 +3,20 @@
 // small formatting helpers.
 
 import { describe, expect, test } from "bun:test";
+import { SERVICES } from "../../../src/dns/registry";
+import { defineService, type ServiceDescription } from "../../../src/dns/service";
 import type { DomainView } from "../../../src/modules/domains/service";
 import type { DashboardMetrics, HourlyUpdates } from "../../../src/modules/metrics/service";
 import type { ProviderView } from "../../../src/modules/providers/service";
 import { upcomingRuns } from "../../../src/updater/schedule";
 import { NO_ERRORS } from "../../../views/components";
+import { bytes, duration, every, relative, shortTime } from "../../../views/format";
 import { IpChangesChart, UpdatesChart } from "../../../views/fragments/charts";
-import { serviceFor, ServiceFields } from "../../../views/fragments/credential-field";
-import { SERVICES } from "../../../src/dns/registry";
-import { defineService, type ServiceDescription } from "../../../src/dns/service";
+import { ServiceFields, serviceFor } from "../../../views/fragments/credential-field";
 import { DomainRow, type UpdateResult } from "../../../views/fragments/domain-row";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
 import { ProviderRow, VerifyResult } from "../../../views/fragments/provider-row";
 import { SchedulePreview } from "../../../views/fragments/schedule-preview";
-import { bytes, duration, every, relative, shortTime } from "../../../views/format";
 import { AboutPage } from "../../../views/pages/about";
 import { DashboardPage } from "../../../views/pages/dashboard";
 import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
@@ -125,7 +125,15 @@ const DAYS = Array.from({ length: 7 }, (_, i) => ({ start: NOW - (6 - i) * 86_40
 
 describe("escaping", () => {
   test("a hostile provider name is text everywhere it appears, attributes included", () => {
-    const html = String(ProvidersPage({ user: "admin", now: NOW, providers: [provider({ name: HOSTILE })], stats: [], verifications: new Map() }));
+    const html = String(
+      ProvidersPage({
+        user: "admin",
+        now: NOW,
+        providers: [provider({ name: HOSTILE })],
+        stats: [],
+        verifications: new Map(),
+      }),
+    );
     // The only script elements are the app's own two.
     expect(elementCount(html, "script")).toBe(2);
     expect(html).toContain(`<a href="/providers/1/edit">${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt;</a>`);
@@ -135,7 +143,15 @@ describe("escaping", () => {
   });
 
   test("hostile domain, provider and message text in a row, the history and a flash", () => {
-    const row = String(DomainRow({ domain: domain({ provider_name: HOSTILE, last_known_ip: HOSTILE }), view: "list", now: NOW, intervalSeconds: 300, result: { ok: false, failure: "refused", detail: HOSTILE } }));
+    const row = String(
+      DomainRow({
+        domain: domain({ provider_name: HOSTILE, last_known_ip: HOSTILE }),
+        view: "list",
+        now: NOW,
+        intervalSeconds: 300,
+        result: { ok: false, failure: "refused", detail: HOSTILE },
+      }),
+    );
     expect(elementCount(row, "script")).toBe(0);
     // Provider name, address and message as text.
     expect(count(row, ESCAPED)).toBe(3);
@@ -155,7 +171,17 @@ describe("escaping", () => {
       timestamp: new Date(NOW - 60_000).toISOString(),
     };
     const history = String(
-      HistoryPage({ user: HOSTILE, now: NOW, intervalSeconds: 300, domain: domain({ cron_schedule: HOSTILE }), rows: [historyRow], timeline: [], page: 1, pages: 1, total: 1 }),
+      HistoryPage({
+        user: HOSTILE,
+        now: NOW,
+        intervalSeconds: 300,
+        domain: domain({ cron_schedule: HOSTILE }),
+        rows: [historyRow],
+        timeline: [],
+        page: 1,
+        pages: 1,
+        total: 1,
+      }),
     );
     expect(elementCount(history, "script")).toBe(2);
     expect(history).toContain(`<p class="muted small">${ESCAPED}`);
@@ -165,7 +191,13 @@ describe("escaping", () => {
         user: "admin",
         flash: { tone: "ok", text: HOSTILE },
         now: NOW,
-        publicIp: { ipv4: "203.0.113.7", ipv6: null, checkedAt: NOW, failures: { ipv4: null, ipv6: null }, answers: new Map() },
+        publicIp: {
+          ipv4: "203.0.113.7",
+          ipv6: null,
+          checkedAt: NOW,
+          failures: { ipv4: null, ipv6: null },
+          answers: new Map(),
+        },
         metrics: METRICS,
         scheduler: "running",
         lastCheckAt: null,
@@ -198,13 +230,21 @@ describe("escaping", () => {
 describe("providers", () => {
   test("the domain form's provider options follow the service: its hostname rule, its TTL rule or none", () => {
     const values = { ttl: "", proxied: "", create_if_missing: true };
-    const options = (service: ServiceDescription | null) => String(ProviderOptions({ service, values, errors: NO_ERRORS }));
+    const options = (service: ServiceDescription | null) =>
+      String(ProviderOptions({ service, values, errors: NO_ERRORS }));
     expect(options(serviceFor("cloudflare"))).toContain("Seconds (60–86400), or 1 for automatic.");
     expect(options(serviceFor("dynu"))).toContain("Seconds (30–86400).");
     // The proxy switch where the service has a proxy, with the service's own words.
     expect(options(serviceFor("cloudflare"))).toContain('<label for="f-proxied">Cloudflare proxy</label>');
     expect(options(serviceFor("dynu"))).not.toContain('name="proxied"');
-    const duck = defineService({ ...SERVICES[0], type: "duck", label: "Duck", ttl: null, proxy: undefined, hostname: { suffix: ".duck.test", message: "must end in .duck.test" } });
+    const duck = defineService({
+      ...SERVICES[0],
+      type: "duck",
+      label: "Duck",
+      ttl: null,
+      proxy: undefined,
+      hostname: { suffix: ".duck.test", message: "must end in .duck.test" },
+    });
     const html = options(duck);
     expect(html).toContain("Duck: the hostname must end in .duck.test.");
     expect(html).toContain("Duck sets the TTL itself.");
@@ -216,7 +256,13 @@ describe("providers", () => {
   });
 
   test("a verify result the service could not check says so, neither verified nor refused", () => {
-    const html = String(VerifyResult({ outcome: { ok: null, detail: "DuckDNS has no way to check a token" }, providerName: "Duck", type: "duckdns" }));
+    const html = String(
+      VerifyResult({
+        outcome: { ok: null, detail: "DuckDNS has no way to check a token" },
+        providerName: "Duck",
+        type: "duckdns",
+      }),
+    );
     expect(html).toContain('<span class="badge badge-info">Not checkable</span>');
     expect(html).toContain("DuckDNS has no way to check a token");
   });
@@ -252,8 +298,22 @@ describe("providers", () => {
         { key: "password", label: "Password", help: "The account's password.", secret: true },
       ],
       options: [
-        { key: "server", label: "Update server", help: "Where updates go.", kind: "url", required: true, presets: [{ label: "No-IP", value: "https://dynupdate.no-ip.com" }] },
-        { key: "method", label: "Method", help: "HTTP method.", kind: "choice", choices: ["GET", "POST"], default: "GET" },
+        {
+          key: "server",
+          label: "Update server",
+          help: "Where updates go.",
+          kind: "url",
+          required: true,
+          presets: [{ label: "No-IP", value: "https://dynupdate.no-ip.com" }],
+        },
+        {
+          key: "method",
+          label: "Method",
+          help: "HTTP method.",
+          kind: "choice",
+          choices: ["GET", "POST"],
+          default: "GET",
+        },
       ],
     });
     const html = String(
@@ -267,8 +327,12 @@ describe("providers", () => {
     expect(html).toMatch(/<input type="text"[^>]*value="alice"[^>]*name="credential_username"/);
     expect(html).toMatch(/<input type="password"[^>]*placeholder="unchanged"[^>]*name="credential_password"/);
     expect(html).toContain("Stored: <code>••••3f9a</code>");
-    expect(html).toMatch(/<input type="url"[^>]*value="https:\/\/members.dyndns.org" list="f-option_server-presets"[^>]*name="option_server"/);
-    expect(html).toContain('<datalist id="f-option_server-presets"><option value="https://dynupdate.no-ip.com">No-IP</option></datalist>');
+    expect(html).toMatch(
+      /<input type="url"[^>]*value="https:\/\/members.dyndns.org" list="f-option_server-presets"[^>]*name="option_server"/,
+    );
+    expect(html).toContain(
+      '<datalist id="f-option_server-presets"><option value="https://dynupdate.no-ip.com">No-IP</option></datalist>',
+    );
     expect(html).toContain('<option value="POST" selected>POST</option>');
     expect(html).toContain("Method (optional)");
     expect(html).toContain("Default: GET.");
@@ -276,7 +340,13 @@ describe("providers", () => {
 
   test("on edit the stored credential shows masked and may be left empty", () => {
     const html = String(
-      ProviderFormPage({ user: "admin", services: SERVICES, provider: provider(), values: { name: "Home Cloudflare", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: NO_ERRORS }),
+      ProviderFormPage({
+        user: "admin",
+        services: SERVICES,
+        provider: provider(),
+        values: { name: "Home Cloudflare", type: "cloudflare", credentials: {}, options: {}, is_enabled: true },
+        errors: NO_ERRORS,
+      }),
     );
     expect(html).toContain("Stored: <code>••••3f9a</code>. Leave empty to keep it.");
     expect(html).not.toMatch(/<input type="password"[^>]*required/);
@@ -288,11 +358,19 @@ describe("providers", () => {
       ProviderFormPage({
         user: "admin",
         services: SERVICES,
-        values: { name: "x".repeat(120), type: "dynu", credentials: { api_key: "typed-key" }, options: {}, is_enabled: false },
+        values: {
+          name: "x".repeat(120),
+          type: "dynu",
+          credentials: { api_key: "typed-key" },
+          options: {},
+          is_enabled: false,
+        },
         errors: { fields: { name: "must be 1 to 100 characters" } },
       }),
     );
-    expect(html).toMatch(/<input [^>]*value="x{120}"[^>]*id="f-name" name="name" aria-invalid="true" aria-describedby="f-name-help f-name-error" autofocus/);
+    expect(html).toMatch(
+      /<input [^>]*value="x{120}"[^>]*id="f-name" name="name" aria-invalid="true" aria-describedby="f-name-help f-name-error" autofocus/,
+    );
     expect(html).toContain('<p class="field-error" id="f-name-error">must be 1 to 100 characters</p>');
     expect(html).toContain('<input type="hidden" name="type" value="dynu"/>');
     expect(html).not.toContain("typed-key"); // a secret never comes back, even one just typed
@@ -301,22 +379,47 @@ describe("providers", () => {
 
   test("a conflict is shown above the form", () => {
     const html = String(
-      ProviderFormPage({ user: "admin", services: SERVICES, values: { name: "a", type: "cloudflare", credentials: {}, options: {}, is_enabled: true }, errors: { fields: {}, form: 'A provider named "a" already exists' } }),
+      ProviderFormPage({
+        user: "admin",
+        services: SERVICES,
+        values: { name: "a", type: "cloudflare", credentials: {}, options: {}, is_enabled: true },
+        errors: { fields: {}, form: 'A provider named "a" already exists' },
+      }),
     );
-    expect(html).toContain('<div class="notice notice-fail" role="alert"><span>A provider named &quot;a&quot; already exists</span></div>');
+    expect(html).toContain(
+      '<div class="notice notice-fail" role="alert"><span>A provider named &quot;a&quot; already exists</span></div>',
+    );
   });
 });
 
 describe("domains", () => {
   const STATUSES: { name: string; fields: Partial<DomainView>; badge: string }[] = [
-    { name: "last update succeeded", fields: { last_update_status: "SUCCESS" }, badge: '<span class="badge badge-ok">OK</span>' },
-    { name: "last update failed", fields: { last_update_status: "FAILED" }, badge: '<span class="badge badge-fail">Failed</span>' },
-    { name: "never updated", fields: { last_update_status: null }, badge: '<span class="badge badge-info">Pending</span>' },
-    { name: "disabled", fields: { is_enabled: false, last_update_status: "SUCCESS" }, badge: '<span class="badge badge-idle">Disabled</span>' },
+    {
+      name: "last update succeeded",
+      fields: { last_update_status: "SUCCESS" },
+      badge: '<span class="badge badge-ok">OK</span>',
+    },
+    {
+      name: "last update failed",
+      fields: { last_update_status: "FAILED" },
+      badge: '<span class="badge badge-fail">Failed</span>',
+    },
+    {
+      name: "never updated",
+      fields: { last_update_status: null },
+      badge: '<span class="badge badge-info">Pending</span>',
+    },
+    {
+      name: "disabled",
+      fields: { is_enabled: false, last_update_status: "SUCCESS" },
+      badge: '<span class="badge badge-idle">Disabled</span>',
+    },
   ];
   for (const { name, fields, badge } of STATUSES) {
     test(`status badge: ${name}`, () => {
-      expect(String(DomainRow({ domain: domain(fields), view: "dashboard", now: NOW, intervalSeconds: 300 }))).toContain(badge);
+      expect(
+        String(DomainRow({ domain: domain(fields), view: "dashboard", now: NOW, intervalSeconds: 300 })),
+      ).toContain(badge);
     });
   }
 
@@ -333,14 +436,45 @@ describe("domains", () => {
   });
 
   test("whether the record is live: served, not yet served naming the lagging name server, unreachable naming the silent one; nothing before it was asked", () => {
-    const server = (name: string, fields: { answer?: string[]; ok?: boolean; error?: string | null } = {}) => ({ name, address: "192.0.2.53", answer: ["203.0.113.7"], ok: true, error: null, ...fields });
+    const server = (name: string, fields: { answer?: string[]; ok?: boolean; error?: string | null } = {}) => ({
+      name,
+      address: "192.0.2.53",
+      answer: ["203.0.113.7"],
+      ok: true,
+      error: null,
+      ...fields,
+    });
     const row = (propagation: Partial<DomainView["propagation"]>) =>
-      String(DomainRow({ domain: domain({ propagation: { state: "served", servers: [], checked_at: null, served_after_ms: null, detail: null, ...propagation } }), view: "dashboard", now: NOW, intervalSeconds: 300 }));
-    expect(row({ state: "served", servers: [server("ns1.example.com"), server("ns2.example.com")] })).toContain('<span class="badge badge-ok">Served</span>');
-    const pending = row({ state: "pending", servers: [server("ns1.example.com"), server("ns2.example.com", { answer: ["203.0.113.1"], ok: false })] });
+      String(
+        DomainRow({
+          domain: domain({
+            propagation: {
+              state: "served",
+              servers: [],
+              checked_at: null,
+              served_after_ms: null,
+              detail: null,
+              ...propagation,
+            },
+          }),
+          view: "dashboard",
+          now: NOW,
+          intervalSeconds: 300,
+        }),
+      );
+    expect(row({ state: "served", servers: [server("ns1.example.com"), server("ns2.example.com")] })).toContain(
+      '<span class="badge badge-ok">Served</span>',
+    );
+    const pending = row({
+      state: "pending",
+      servers: [server("ns1.example.com"), server("ns2.example.com", { answer: ["203.0.113.1"], ok: false })],
+    });
     expect(pending).toContain('<span class="badge badge-warn">Not yet served</span>');
     expect(pending).toContain("ns2.example.com still answers 203.0.113.1");
-    const unreachable = row({ state: "unreachable", servers: [server("ns1.example.com"), server(HOSTILE, { answer: [], ok: false, error: "REFUSED" })] });
+    const unreachable = row({
+      state: "unreachable",
+      servers: [server("ns1.example.com"), server(HOSTILE, { answer: [], ok: false, error: "REFUSED" })],
+    });
     expect(unreachable).toContain('<span class="badge badge-fail">Unreachable</span>');
     expect(unreachable).toContain(`${ESCAPED}alert(&quot;x&quot;)&lt;/script&gt; does not answer (REFUSED)`);
     expect(unreachable).not.toContain(HOSTILE);
@@ -348,30 +482,59 @@ describe("domains", () => {
   });
 
   test("a disabled domain can't be updated now", () => {
-    const html = String(DomainRow({ domain: domain({ is_enabled: false }), view: "list", now: NOW, intervalSeconds: 300 }));
+    const html = String(
+      DomainRow({ domain: domain({ is_enabled: false }), view: "list", now: NOW, intervalSeconds: 300 }),
+    );
     expect(html).toMatch(/id="update-7"[^>]*disabled/);
     expect(html).toContain('aria-checked="false"');
   });
 
   test("the update's outcome shows in the row", () => {
-    const result = (r: UpdateResult) => String(DomainRow({ domain: domain(), view: "list", now: NOW, intervalSeconds: 300, result: r }));
-    expect(result({ ok: true, changed: true, ip: "203.0.113.7", previousIp: "198.51.100.2", durationMs: 84 })).toContain(
+    const result = (r: UpdateResult) =>
+      String(DomainRow({ domain: domain(), view: "list", now: NOW, intervalSeconds: 300, result: r }));
+    expect(
+      result({ ok: true, changed: true, ip: "203.0.113.7", previousIp: "198.51.100.2", durationMs: 84 }),
+    ).toContain(
       '<p class="update-result update-result-ok" role="status"><span>Now points at 203.0.113.7 (was 198.51.100.2).</span><span class="muted"> (84 ms)</span>',
     );
-    expect(result({ ok: true, changed: false, ip: "203.0.113.7", previousIp: "203.0.113.7", durationMs: 84 })).toContain("Already pointed at 203.0.113.7; nothing to change.");
+    expect(
+      result({ ok: true, changed: false, ip: "203.0.113.7", previousIp: "203.0.113.7", durationMs: 84 }),
+    ).toContain("Already pointed at 203.0.113.7; nothing to change.");
     // The cause in the service's own words, what to do, and a link to the history.
-    const failed = result({ ok: false, failure: "provider", detail: "Cloudflare: Authentication error (code 10000, status 403)" });
-    expect(failed).toContain("Home Cloudflare did not accept the update: Cloudflare: Authentication error (code 10000, status 403). Its history has the details.");
-    expect(failed).toContain('<a href="/domains/7/history" aria-label="History of home.example.com (A)">See the history</a>');
-    expect(result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" })).toContain("The domain is disabled; enable it to update it.");
+    const failed = result({
+      ok: false,
+      failure: "provider",
+      detail: "Cloudflare: Authentication error (code 10000, status 403)",
+    });
+    expect(failed).toContain(
+      "Home Cloudflare did not accept the update: Cloudflare: Authentication error (code 10000, status 403). Its history has the details.",
+    );
+    expect(failed).toContain(
+      '<a href="/domains/7/history" aria-label="History of home.example.com (A)">See the history</a>',
+    );
+    expect(
+      result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" }),
+    ).toContain("The domain is disabled; enable it to update it.");
   });
 
   test("the schedule preview in plain words", () => {
     const runs = upcomingRuns(null, NOW, 300, 3);
-    const preview = String(SchedulePreview({ preview: { kind: "runs", defaultInterval: 300, runs, seconds: false, now: NOW } }));
+    const preview = String(
+      SchedulePreview({ preview: { kind: "runs", defaultInterval: 300, runs, seconds: false, now: NOW } }),
+    );
     expect(preview).toContain("every 5 minutes (default)");
     expect(preview).toContain("next: 14:05, 14:10, 14:15");
-    const cron = String(SchedulePreview({ preview: { kind: "runs", defaultInterval: null, runs: upcomingRuns("*/10 * * * *", NOW, 300, 3), seconds: false, now: NOW } }));
+    const cron = String(
+      SchedulePreview({
+        preview: {
+          kind: "runs",
+          defaultInterval: null,
+          runs: upcomingRuns("*/10 * * * *", NOW, 300, 3),
+          seconds: false,
+          now: NOW,
+        },
+      }),
+    );
     expect(cron).toContain("next: 14:10, 14:20, 14:30");
     expect(cron).not.toContain("default");
     const invalid = String(SchedulePreview({ preview: { kind: "invalid", problem: "expected 5 fields" } }));
@@ -390,19 +553,39 @@ describe("domains", () => {
       }),
     );
     expect(cloudflare).toContain("Cloudflare proxy");
-    expect(cloudflare).toMatch(/value="abc"[^>]*id="f-ttl" name="ttl" aria-invalid="true" aria-describedby="f-ttl-help f-ttl-error"/);
+    expect(cloudflare).toMatch(
+      /value="abc"[^>]*id="f-ttl" name="ttl" aria-invalid="true" aria-describedby="f-ttl-help f-ttl-error"/,
+    );
     expect(cloudflare).toContain('id="f-ttl-error">must be 1 (automatic)');
     expect(cloudflare).toContain('value="every day"');
 
-    const dynu = String(DomainFormPage({ user: "admin", providers: [provider({ type: "dynu" })], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" }, sources: SOURCES }));
+    const dynu = String(
+      DomainFormPage({
+        user: "admin",
+        providers: [provider({ type: "dynu" })],
+        values: formValues(),
+        errors: NO_ERRORS,
+        schedule: { kind: "invalid", problem: "x" },
+        sources: SOURCES,
+      }),
+    );
     expect(dynu).not.toContain("Cloudflare proxy");
     expect(dynu).toContain("Dynu's default for a new record");
   });
 
   test("without providers the form points to adding one", () => {
-    const html = String(DomainFormPage({ user: "admin", providers: [], values: formValues(), errors: NO_ERRORS, schedule: { kind: "invalid", problem: "x" }, sources: SOURCES }));
+    const html = String(
+      DomainFormPage({
+        user: "admin",
+        providers: [],
+        values: formValues(),
+        errors: NO_ERRORS,
+        schedule: { kind: "invalid", problem: "x" },
+        sources: SOURCES,
+      }),
+    );
     expect(html).toContain('<a href="/providers/new">Add a provider</a> first');
-    expect(html).not.toContain("<form method=\"post\" action=\"/domains\"");
+    expect(html).not.toContain('<form method="post" action="/domains"');
   });
 });
 
@@ -410,7 +593,13 @@ describe("dashboard", () => {
   const props = {
     user: "admin",
     now: NOW,
-    publicIp: { ipv4: "203.0.113.7", ipv6: "2001:db8::7", checkedAt: NOW - 30_000, failures: { ipv4: null, ipv6: null }, answers: new Map() },
+    publicIp: {
+      ipv4: "203.0.113.7",
+      ipv6: "2001:db8::7",
+      checkedAt: NOW - 30_000,
+      failures: { ipv4: null, ipv6: null },
+      answers: new Map(),
+    },
     metrics: METRICS,
     scheduler: "running" as const,
     lastCheckAt: new Date(NOW - 2_000).toISOString(),
@@ -435,13 +624,21 @@ describe("dashboard", () => {
   });
 
   test("the hourly chart: 24 bars, each a success and a failure part, scaled to the busiest hour", () => {
-    const html = String(UpdatesChart({ hours: hours([[3, 1], [0, 0], [1, 0]]) }));
+    const html = String(
+      UpdatesChart({
+        hours: hours([
+          [3, 1],
+          [0, 0],
+          [1, 0],
+        ]),
+      }),
+    );
     expect(count(html, '<g class="bar">')).toBe(24);
     expect(count(html, 'class="bar-ok"')).toBe(24);
     expect(count(html, 'class="bar-fail"')).toBe(24);
     // The busiest hour has 4 updates, so the scale tops at 5 and a plot of 115 units gives 23 per
     // update: 3 successes stacked under 1 failure.
-    expect(html).toContain('>5</text>');
+    expect(html).toContain(">5</text>");
     expect(html).toContain('class="bar-ok" x="30.8" y="56.0" width="13.1" height="69.0"');
     expect(html).toContain('class="bar-fail" x="30.8" y="33.0" width="13.1" height="23.0"');
     expect(html).toContain("Updates per hour over the last 24 hours: 4 succeeded, 1 failed");
@@ -455,7 +652,15 @@ describe("dashboard", () => {
   });
 
   test("nothing to show yet", () => {
-    const html = String(DashboardPage({ ...props, domains: [], publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null }, answers: new Map() }, metrics: { ...METRICS, success_rate_24h: null }, hourly: hours() }));
+    const html = String(
+      DashboardPage({
+        ...props,
+        domains: [],
+        publicIp: { ipv4: null, ipv6: null, checkedAt: null, failures: { ipv4: null, ipv6: null }, answers: new Map() },
+        metrics: { ...METRICS, success_rate_24h: null },
+        hourly: hours(),
+      }),
+    );
     expect(html).toContain("detecting…");
     // First steps come first, and no empty figures or charts below them.
     expect(html.indexOf("First steps")).toBeLessThan(html.indexOf("Public address"));
@@ -476,14 +681,20 @@ describe("history, about, sign in", () => {
         rows: [],
         timeline: [
           { ip: "203.0.113.7", from: new Date(NOW - 3_600_000).toISOString(), until: null },
-          { ip: "198.51.100.2", from: new Date(NOW - 5 * 3_600_000).toISOString(), until: new Date(NOW - 3_600_000).toISOString() },
+          {
+            ip: "198.51.100.2",
+            from: new Date(NOW - 5 * 3_600_000).toISOString(),
+            until: new Date(NOW - 3_600_000).toISOString(),
+          },
         ],
         page: 2,
         pages: 3,
         total: 60,
       }),
     );
-    expect(html.indexOf("203.<wbr>0.<wbr>113.<wbr>7</code>")).toBeLessThan(html.indexOf("198.<wbr>51.<wbr>100.<wbr>2</code>"));
+    expect(html.indexOf("203.<wbr>0.<wbr>113.<wbr>7</code>")).toBeLessThan(
+      html.indexOf("198.<wbr>51.<wbr>100.<wbr>2</code>"),
+    );
     expect(html).toContain("13:00</time> → now");
     expect(html).toContain("09:00</time> → 13:00");
     expect(html).toContain("4 h");
@@ -494,7 +705,31 @@ describe("history, about, sign in", () => {
 
   test("about shows what it is given and links the API reference", () => {
     const html = String(
-      AboutPage({ user: "admin", version: "1.2.3", uptimeSeconds: 93_784, dataDir: "/var/lib/ddnsd", databasePath: "/var/lib/ddnsd/ddnsd.db", databaseBytes: 120_000, timeZone: "Europe/Amsterdam", addressSources: { ipv4: { source: "web", from: "environment" }, ipv6: { source: "interface:eth0", from: "database" } }, sourceForm: { values: { ipv4: { source: "environment", urls: "https://a.example/\nhttps://b.example/" }, ipv6: { source: "interface:eth0", urls: "" } }, environment: { ipv4: "web", ipv6: "web" }, interfaces: [{ name: "lo", ipv4: ["127.0.0.1"], ipv6: [] }], errors: { fields: { ipv6_urls: "expected http(s) URLs" } } }, settings: [{ name: "DDNS_PORT", value: "8001" }], now: NOW, logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"] }),
+      AboutPage({
+        user: "admin",
+        version: "1.2.3",
+        uptimeSeconds: 93_784,
+        dataDir: "/var/lib/ddnsd",
+        databasePath: "/var/lib/ddnsd/ddnsd.db",
+        databaseBytes: 120_000,
+        timeZone: "Europe/Amsterdam",
+        addressSources: {
+          ipv4: { source: "web", from: "environment" },
+          ipv6: { source: "interface:eth0", from: "database" },
+        },
+        sourceForm: {
+          values: {
+            ipv4: { source: "environment", urls: "https://a.example/\nhttps://b.example/" },
+            ipv6: { source: "interface:eth0", urls: "" },
+          },
+          environment: { ipv4: "web", ipv6: "web" },
+          interfaces: [{ name: "lo", ipv4: ["127.0.0.1"], ipv6: [] }],
+          errors: { fields: { ipv6_urls: "expected http(s) URLs" } },
+        },
+        settings: [{ name: "DDNS_PORT", value: "8001" }],
+        now: NOW,
+        logLines: ["2026-01-01T00:00:00.000Z INFO  record updated <b>"],
+      }),
     );
     expect(html).toContain("<code>1.2.3</code>");
     // The recent log, its lines as text.
@@ -503,18 +738,31 @@ describe("history, about, sign in", () => {
     expect(html).toContain("117 KB");
     expect(html).toContain('href="/docs"');
     expect(html).toContain("<code>DDNS_PORT</code>");
-    expect(html).toContain("IPv4: <code>web</code> <span class=\"muted\">(asked of the echo services on the web; the environment&#x27;s setting)</span>");
-    expect(html).toContain("IPv6: <code>interface:eth0</code> <span class=\"muted\">(read from the network interface eth0; chosen below)</span>");
+    expect(html).toContain(
+      'IPv4: <code>web</code> <span class="muted">(asked of the echo services on the web; the environment&#x27;s setting)</span>',
+    );
+    expect(html).toContain(
+      'IPv6: <code>interface:eth0</code> <span class="muted">(read from the network interface eth0; chosen below)</span>',
+    );
     // The source form: the environment's setting named, each interface with its addresses, a stored one that is gone kept.
     expect(html).toContain('<option value="environment" selected>The environment&#x27;s setting (web)</option>');
     expect(html).toContain('<option value="interface:lo">Interface lo — 127.0.0.1</option>');
-    expect(html).toContain('<option value="interface:eth0" selected>Interface eth0 — not found on this machine now</option>');
+    expect(html).toContain(
+      '<option value="interface:eth0" selected>Interface eth0 — not found on this machine now</option>',
+    );
     expect(html).toContain("https://a.example/\nhttps://b.example/</textarea>");
     expect(html).toContain('<p class="field-error" id="f-ipv6_urls-error">expected http(s) URLs</p>');
   });
 
   test("sign in: the notice, the error, the username kept", () => {
-    const html = String(LoginPage({ username: "admin", next: "/domains", error: "Incorrect username or password", notice: "Your session has expired. Please sign in again." }));
+    const html = String(
+      LoginPage({
+        username: "admin",
+        next: "/domains",
+        error: "Incorrect username or password",
+        notice: "Your session has expired. Please sign in again.",
+      }),
+    );
     expect(html).toContain("Your session has expired");
     expect(html).toContain('role="alert"');
     expect(html).toContain('value="admin"');

@@ -7,7 +7,7 @@ import { NotSent } from "../../../src/dns/http";
 import { Pacer } from "../../../src/dns/pacing";
 import type { DnsProvider, FetchLike } from "../../../src/dns/provider";
 import { ServiceRegistry } from "../../../src/dns/registry";
-import { defineService, type ClientContext } from "../../../src/dns/service";
+import { type ClientContext, defineService } from "../../../src/dns/service";
 import { Conflict } from "../../../src/errors";
 import { sealCredentials } from "../../../src/security/secrets";
 import { providerClient } from "../../../src/updater/provider-client";
@@ -22,7 +22,16 @@ function rig(apiUrls: Record<string, string> = {}) {
     label: "Test DNS",
     summary: "A service that exists only in this test.",
     credentials: [{ key: "token", label: "Token", help: "The token.", secret: true }],
-    options: [{ key: "method", label: "Method", help: "How to call it.", kind: "choice", choices: ["GET", "POST"], default: "GET" }],
+    options: [
+      {
+        key: "method",
+        label: "Method",
+        help: "How to call it.",
+        kind: "choice",
+        choices: ["GET", "POST"],
+        default: "GET",
+      },
+    ],
     recordTypes: ["A"],
     ttl: null,
     canVerify: true,
@@ -39,7 +48,10 @@ function rig(apiUrls: Record<string, string> = {}) {
   };
   const memory = memoryStore();
   const id = memory.provider("home");
-  memory.database.sqlite.run("UPDATE providers SET type = 'testdns', credentials = ?, options = '{}' WHERE id = ?", [sealCredentials({ token: "t0ken" }, KEY), id]);
+  memory.database.sqlite.run("UPDATE providers SET type = 'testdns', credentials = ?, options = '{}' WHERE id = ?", [
+    sealCredentials({ token: "t0ken" }, KEY),
+    id,
+  ]);
   const parts = {
     services: new ServiceRegistry([service]),
     keys: { encryptionKey: KEY },
