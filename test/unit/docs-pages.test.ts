@@ -8,7 +8,14 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { Glob } from "bun";
-import { currentIndexTable, currentPart, generatedPart, INDEX_PATH, indexTable, SERVICES_DIR } from "../../scripts/docs-services";
+import {
+  currentIndexTable,
+  currentPart,
+  generatedPart,
+  INDEX_PATH,
+  indexTable,
+  SERVICES_DIR,
+} from "../../scripts/docs-services";
 import { SERVICES } from "../../src/dns/registry";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
@@ -86,7 +93,8 @@ describe("documentation", () => {
       }
       for (const heading of ["## Credentials", "## What ddnsd changes", "## What ddnsd never changes"]) {
         const section = text.split(`\n${heading}\n`)[1];
-        if (section === undefined || section.split(/\n## /)[0]!.trim() === "") problems.push(`${name} has no "${heading}" section`);
+        if (section === undefined || section.split(/\n## /)[0]!.trim() === "")
+          problems.push(`${name} has no "${heading}" section`);
       }
     }
     expect(problems).toEqual([]);
@@ -119,7 +127,13 @@ describe("documentation", () => {
     const steps = readFileSync(join(ROOT, ".ci", "run"), "utf8")
       .split("\n")
       .filter((line) => line !== "" && !line.startsWith("#") && !/^(set|cd|export) /.test(line));
-    expect(steps).toEqual([testCommand!.replace(/ && bun test --timeout 60000$/, ""), "bun run typecheck", "bun run lint", "bun test --timeout 60000"]);
+    expect(steps).toEqual([
+      testCommand!.replace(/ && bun test --timeout 60000$/, ""),
+      "bun run typecheck",
+      "bun run lint",
+      "bun run format:check",
+      "bun test --timeout 60000",
+    ]);
   });
 
   test("the link check sees a missing file and a missing heading, and skips code and web links", () => {
@@ -153,7 +167,9 @@ describe("documentation", () => {
     // repository leaves a maintainer who clones it nothing to follow.
     const outside = /\b(CONTRACT|PROVIDERS|DESIGN|SPEC)\.md\b|\bCONTRACT §|\bPROVIDERS §|\.\.\/shared\//;
     const files = ["src", "test", "views", "bench", "scripts", "docs", "deploy"].flatMap((dir) =>
-      [...new Glob("**/*.{ts,tsx,js,css,md,yaml,sh}").scanSync({ cwd: join(ROOT, dir) })].map((file) => join(dir, file)),
+      [...new Glob("**/*.{ts,tsx,js,css,md,yaml,sh}").scanSync({ cwd: join(ROOT, dir) })].map((file) =>
+        join(dir, file),
+      ),
     );
     expect(files.length).toBeGreaterThan(100);
     const citing = [...files, "README.md", "install.sh", "package.json"].filter((file) => {
