@@ -67,6 +67,7 @@ export function oneShotClient(api: OneShotApi): DnsProvider {
   return {
     verify: cannotVerify(api.verifyUnavailable),
     writeRecord: (target, address) => write(api, target, address),
+    writesBlind: true,
   };
 }
 

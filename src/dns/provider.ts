@@ -116,4 +116,9 @@ export interface DnsProvider {
   verify(): Promise<VerifyOutcome>;
   /** Points the record at `ip`, creating it when missing unless `create_if_missing` is false. Never deletes. */
   writeRecord(target: RecordTarget, ip: string): Promise<WriteOutcome>;
+  /**
+   * Every call is a write: the service cannot be read (the one-shot services), so asking whether it
+   * holds an address means sending the address again, which such services may count as abuse.
+   */
+  writesBlind?: true;
 }

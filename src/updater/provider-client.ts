@@ -49,6 +49,7 @@ export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvide
       const outcome = await client.writeRecord(target, ip);
       return { ...outcome, message: scrub(outcome.message) };
     },
+    ...(client.writesBlind ? { writesBlind: true } : {}),
   };
 }
 

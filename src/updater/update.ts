@@ -148,7 +148,10 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
     return unchangedOutcome(ctx, domain, ip, base);
   }
 
-  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip);
+  // A push asks the service whether it holds the address (a zone service reads the record), except a
+  // service that can only be asked by writing: there the last successful write of this address stands.
+  const knownHeld = options.trigger === "push" && !needsWrite(domain, ip);
+  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld });
   // A record the service already held at this address did not change, whatever ddnsd last knew.
   const written = write.ok && write.action !== "unchanged";
   const changed = written && ip !== domain.lastKnownIp;

@@ -33,6 +33,13 @@ export function writeToProvider(
   provider: ProviderRow,
   domain: DomainRow,
   ip: string,
+  options: {
+    /**
+     * The record is known to hold `ip` already: a service that can only be asked by writing
+     * (`writesBlind`) is not asked, and the write counts as unchanged.
+     */
+    knownHeld?: boolean;
+  } = {},
 ): Promise<PacedWrite> {
   return ctx.updater.queue.run(`${provider.id} ${domain.domainName}`, () =>
     ctx.updater.slots.run(provider.id, async () => {
@@ -53,6 +60,11 @@ export function writeToProvider(
         });
         return { write: { ok: false, message: CREDENTIALS_UNREADABLE, cause: "credentials" }, pausedUntil: null };
       }
+      if (options.knownHeld && client.writesBlind)
+        return {
+          write: { ok: true, action: "unchanged", externalId: domain.externalId ?? "", zoneId: "", message: "" },
+          pausedUntil: null,
+        };
       const write = await client.writeRecord(
         {
           hostname: domain.domainName,

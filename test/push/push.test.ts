@@ -2,7 +2,8 @@
 // echo fakes: the answer lines, what reaches the provider (nothing when the record already holds
 // the address), the history rows, and that no echo service is asked when the router names its address.
 
-import { beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { DUCKDNS_FAKE_TOKEN, startDuckDnsFake } from "../fakes/duckdns";
 import { addDomain, addProvider, domainState, historyOf, type Rig, useRig } from "../updater/harness";
 
 const current = useRig();
@@ -126,6 +127,31 @@ describe("writing", () => {
     expect(rig.cf.requests.every((request) => request.method === "GET")).toBe(true);
     expect(echoRequests()).toBe(0);
     expect(await historyOf(rig.t, domain.id)).toHaveLength(1);
+  });
+
+  describe("at a service that can only be asked by writing (DuckDNS)", () => {
+    const duck = startDuckDnsFake();
+    const duckRig = useRig({ env: { DDNS_DUCKDNS_API_URL: duck.url } });
+    afterAll(() => duck.stop());
+
+    test("the address last written, pushed again: nochg with no request, since such a service counts repeats against the sender; a new address is sent", async () => {
+      rig = duckRig();
+      duck.addDomain("home");
+      const provider = await rig.t.request("POST", "/api/v1/providers", {
+        body: { name: "duck", type: "duckdns", credentials: { token: DUCKDNS_FAKE_TOKEN } },
+      });
+      expect(provider.status).toBe(200);
+      const domain = await addDomain(rig.t, provider.body.id, "home.duckdns.org");
+      const key = await newKey();
+      expect((await push(`hostname=home.duckdns.org&myip=${V4}`, key)).text).toBe(`good ${V4}`);
+      expect(duck.updates()).toBe(1);
+      expect((await push(`hostname=home.duckdns.org&myip=${V4}`, key)).text).toBe(`nochg ${V4}`);
+      expect(duck.updates()).toBe(1);
+      expect(await historyOf(rig.t, domain.id)).toHaveLength(1);
+      expect((await push(`hostname=home.duckdns.org&myip=81.2.69.161`, key)).text).toBe("good 81.2.69.161");
+      expect(duck.updates()).toBe(2);
+      expect(duck.domains.get("home")!.ipv4).toBe("81.2.69.161");
+    });
   });
 
   test("another writer changed the record: the same push is good again and the record follows (nochg is never answered from memory)", async () => {
