@@ -114,6 +114,8 @@ export function applianceEnv(
     DDNS_IPV6_URLS: "http://127.0.0.1:9/v6",
     DDNS_CLOUDFLARE_API_URL: "http://127.0.0.1:9/client/v4",
     DDNS_DYNU_API_URL: "http://127.0.0.1:9/v2",
+    // The name servers asked whether a record is served are found through these resolvers.
+    DDNS_RESOLVERS: "127.0.0.1:9",
     DDNS_ALLOW_PRIVATE_IPS: "false",
     ...extra,
     // Runtime settings to compare (e.g. BENCH_ENV='{"BUN_JSC_useDFGJIT":"0"}'), as a JSON object.

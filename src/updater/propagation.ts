@@ -37,6 +37,12 @@ export const WATCH_MS = 10 * 60_000;
 export const FIRST_DELAY_MS = 2_000;
 /** The longest wait between two asks. */
 export const LONGEST_DELAY_MS = 2 * 60_000;
+/**
+ * Waits this long or longer end on a shared beat (a multiple of it on the monotonic clock), so the
+ * records being watched are asked together, a few wake-ups a minute, rather than each at its own
+ * moment; a wait is only ever lengthened by it, never shortened.
+ */
+export const BEAT_MS = 15_000;
 /** Records whose name servers are asked at once; the rest wait for the next wake-up. */
 const ROUNDS_AT_ONCE = 8;
 
@@ -377,7 +383,9 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   /** The next ask after the backoff, and the last one at the end of the 10 minutes. */
   private planNext(watch: Watch, now: number): void {
     const end = watch.startedAt + WATCH_MS;
-    watch.nextAt = Math.min(now + watch.delayMs, end);
+    const due = now + watch.delayMs;
+    const onBeat = watch.delayMs >= BEAT_MS ? Math.ceil(due / BEAT_MS) * BEAT_MS : due;
+    watch.nextAt = Math.min(onBeat, end);
     watch.delayMs = Math.min(watch.delayMs * 2, LONGEST_DELAY_MS);
   }
 
