@@ -9,6 +9,7 @@
 import { createSocket } from "node:dgram";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { connectionProblem } from "../util/connection-problem";
 import { exchangeTcp, newId, parseServer, type ServerAddress } from "./protocols/signed-dns";
 import {
   addressText,
@@ -78,7 +79,11 @@ function exchangeUdp(server: ServerAddress, request: Uint8Array, timeoutMs: numb
     socket.on("error", (error: Error & { code?: string }) =>
       finish({
         ok: false,
-        reason: error.code === "ECONNREFUSED" ? "connection refused (no name server on this address)" : error.message,
+        // Any other failure in the words every connection failure gets, never the runtime's own text.
+        reason:
+          error.code === "ECONNREFUSED"
+            ? "connection refused (no name server on this address)"
+            : connectionProblem(error),
       }),
     );
     // Connected, so that an ICMP "port unreachable" comes back as ECONNREFUSED instead of a timeout.
