@@ -152,7 +152,6 @@
   // request is under way any more, since the control's own swap, coming after the refresh's,
   // replaces the row (and the focus given back) once more.
   var owedFocus = null;
-  var requestsUnderWay = 0;
 
   // A rejected form comes back from the server with its password inputs empty (a secret is never
   // sent back to the browser). What was typed in them is kept here, in memory only, for the time
@@ -191,28 +190,44 @@
   // on again until the next refresh) and take the focus given back with it. A refresh due while a
   // request is under way is skipped (the next one comes a few seconds later); one under way when a
   // control is used is dropped.
-  var liveUnderWay = [];
+  //
+  // Requests are known by their XMLHttpRequest, never by their element: a request's element is
+  // often gone by the time it ends (its swap replaced it), and htmx then reports the end on an
+  // ancestor instead.
+  var requestsUnderWay = [];
+  var refreshesUnderWay = [];
+
+  function isRefresh(elt) {
+    return elt.hasAttribute && elt.hasAttribute("data-live");
+  }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    if (elt.hasAttribute && elt.hasAttribute("data-live")) {
-      if (requestsUnderWay > liveUnderWay.length) return event.preventDefault();
-      liveUnderWay.push(elt);
+    if (isRefresh(elt)) {
+      if (requestsUnderWay.length > refreshesUnderWay.length) return event.preventDefault();
+      refreshesUnderWay.push(event.detail.xhr);
     } else {
-      for (var i = 0; i < liveUnderWay.length; i++) htmx.trigger(liveUnderWay[i], "htmx:abort");
+      // Aborting ends the refresh at once (htmx:afterRequest below takes it off both lists).
+      var refreshes = refreshesUnderWay.slice();
+      for (var i = 0; i < refreshes.length; i++) refreshes[i].abort();
     }
-    if (event.detail.boosted) keepTypedSecrets(event.detail.elt);
+    if (event.detail.boosted) keepTypedSecrets(elt);
     var active = document.activeElement;
     if (active && active !== document.body && active.id) owedFocus = active.id;
-    requestsUnderWay++;
-    clearFailure(event.detail.elt);
+    requestsUnderWay.push(event.detail.xhr);
+    clearFailure(elt);
   });
 
-  // Fired for every request htmx sent, answered or not, before its swap.
+  function forget(list, xhr) {
+    var at = list.indexOf(xhr);
+    if (at !== -1) list.splice(at, 1);
+  }
+
+  // Fired once for every request htmx sent, whatever its end; for one answered, after its swap and
+  // before its settle.
   document.addEventListener("htmx:afterRequest", function (event) {
-    requestsUnderWay = Math.max(0, requestsUnderWay - 1);
-    var at = liveUnderWay.indexOf(event.detail.elt);
-    if (at !== -1) liveUnderWay.splice(at, 1);
+    forget(requestsUnderWay, event.detail.xhr);
+    forget(refreshesUnderWay, event.detail.xhr);
   });
 
   // Focus the person moves elsewhere is theirs: nothing is owed any more.
@@ -227,7 +242,7 @@
       var next = document.getElementById(owedFocus);
       if (next && !next.disabled) next.focus();
     }
-    if (requestsUnderWay === 0) owedFocus = null;
+    if (requestsUnderWay.length === 0) owedFocus = null;
     refreshTimes();
     showTheme();
     showCopyButtons();
@@ -297,12 +312,12 @@
 
   document.addEventListener("htmx:responseError", function (event) {
     // A polling refresh that fails keeps the last good content and says so in its "as of" line.
-    if (event.detail.elt.hasAttribute("data-live")) return markStale(event.detail.elt);
+    if (isRefresh(event.detail.elt)) return markStale(event.detail.elt);
     showFailure(event.detail.elt, failureText(event.detail.xhr));
   });
 
   document.addEventListener("htmx:sendError", function (event) {
-    if (event.detail.elt.hasAttribute("data-live")) return markStale(event.detail.elt);
+    if (isRefresh(event.detail.elt)) return markStale(event.detail.elt);
     showFailure(event.detail.elt, failureText(null));
   });
 

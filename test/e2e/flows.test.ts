@@ -187,6 +187,53 @@ describe("on a phone, by keyboard", () => {
   });
 });
 
+describe("a list left open while its controls are used", () => {
+  test("a refresh of the list never runs beside a switch's request, after refreshes have come and gone", async () => {
+    // The page's clock is driven by the test, so the refreshes come exactly when it says.
+    const { context, page } = await open(LAPTOP);
+    await page.clock.install();
+    await page.goto(`${base}/domains`);
+    await page.evaluate(() => {
+      const counter = window as unknown as { liveSent: number };
+      counter.liveSent = 0;
+      document.addEventListener("htmx:beforeSend", (event) => {
+        if ((event as CustomEvent).detail.elt.hasAttribute("data-live")) counter.liveSent++;
+      });
+    });
+    const liveSent = () => page.evaluate(() => (window as unknown as { liveSent: number }).liveSent);
+    // Two refreshes come and go (each replaces the list, so the request's element is gone when it ends).
+    for (const refresh of [1, 2]) {
+      await page.evaluate(() => document.getElementById("domain-list")?.setAttribute("data-seen", ""));
+      await page.clock.fastForward(10_000);
+      expect(await liveSent()).toBe(refresh);
+      await page.locator("#domain-list:not([data-seen])").waitFor();
+    }
+    // The switch's request is held in the browser while the next refresh falls due.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/domains/1/enabled", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.locator("#enabled-1").focus();
+    const sent = page.waitForRequest("**/domains/1/enabled");
+    await page.keyboard.press("Space");
+    await sent;
+    await page.clock.fastForward(10_000);
+    expect(await liveSent()).toBe(2);
+    release();
+    await page.locator("#enabled-1[aria-checked=false]").waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === "enabled-1", undefined, { timeout: 15_000 });
+    // Back on, as the other tests expect it.
+    await page.unroute("**/domains/1/enabled");
+    await page.keyboard.press("Space");
+    await page.locator("#enabled-1[aria-checked=true]").waitFor();
+    await context.close();
+  });
+});
+
 describe("on a laptop, in a tab left open", () => {
   let context: BrowserContext;
   let page: Page;
