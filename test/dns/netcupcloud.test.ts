@@ -91,6 +91,9 @@ describe("writeRecord", () => {
       delete: [{ name: "home", type: "A", rdata: OLD_IP, ttl: 600 }],
       create: [{ name: "home", type: "A", rdata: NEW_IP, ttl: 600 }],
     });
+    // Each name is asked once (home.example.com, then example.com): the read and the write use the id found.
+    expect(requestLines().filter((line) => line === "GET /domain")).toHaveLength(2);
+    expect(fake.requests).toHaveLength(5);
   });
 
   test("the address already there: nothing written", async () => {

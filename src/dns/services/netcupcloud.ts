@@ -92,13 +92,19 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     };
   }
 
-  /** The numeric id of a zone known by name: looked up on each write (the saved zone is its name). */
+  /** Zone ids this client has looked up: a read and the write after it ask once. */
+  const zoneIds = new Map<string, string>();
+
+  /** The numeric id of a zone known by name (the saved zone is its name), asked once per client. */
   async function zoneId(zone: string): Promise<Step<string>> {
+    const known = zoneIds.get(zone);
+    if (known !== undefined) return { ok: true, value: known };
     const found = await domainNamed(zone);
     if (!found.ok) return found;
     if (found.value === null)
       return failed(`${SERVICE}: ${zone} is not a domain of this account`, { cause: "refused", staleZone: true });
     if (found.value.isDnsManaged === false) return notManaged(zone);
+    zoneIds.set(zone, String(found.value.id));
     return { ok: true, value: String(found.value.id) };
   }
 
@@ -155,6 +161,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
         if (!found.ok) return found;
         if (found.value === null) continue;
         if (found.value.isDnsManaged === false) return notManaged(candidate);
+        zoneIds.set(candidate, String(found.value.id));
         return { ok: true, value: { id: candidate, name: candidate } };
       }
       return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
