@@ -44,10 +44,17 @@ export function routableRequest(request: Request): Request {
 }
 
 /**
- * How long a request may wait on its answer: Bun's idle timeout (10 s by default) also runs while
- * a handler waits on a DNS service, so a forced update or a credential check against a slow service
- * (each call bounded by DDNS_HTTP_TIMEOUT, several in a row) lost its connection. A request being
- * handled gets Bun's longest idle timeout; a connection that sends nothing keeps the short default.
+ * How long a connection may send nothing before it is closed (Bun's default, named). Also once its
+ * answer is made: a kept-alive connection left open keeps the runtime's HTTP server waking the
+ * process about once a second, so an idle appliance must not hold one for long.
+ */
+export const IDLE_SECONDS = 10;
+
+/**
+ * How long a request may wait on its answer: the idle timeout also runs while a handler waits on a
+ * DNS service, so a forced update or a credential check against a slow service (each call bounded
+ * by DDNS_HTTP_TIMEOUT, several in a row) lost its connection. A request being handled gets Bun's
+ * longest idle timeout, and its connection gets IDLE_SECONDS back with the answer.
  */
 export const REQUEST_IDLE_SECONDS = 255;
 
@@ -63,6 +70,7 @@ export function startServer(ctx: Appliance, app: App): RunningServer {
     hostname: host,
     port,
     tls: tlsCert && tlsKey ? { cert: Bun.file(tlsCert), key: Bun.file(tlsKey) } : undefined,
+    idleTimeout: IDLE_SECONDS,
     async fetch(received, server) {
       const started = performance.now();
       const request = routableRequest(received);
@@ -75,6 +83,7 @@ export function startServer(ctx: Appliance, app: App): RunningServer {
       } catch (error) {
         response = internalError(ctx.log, request, error);
       }
+      server.timeout(received, IDLE_SECONDS);
       addSecurityHeaders(path, response);
       // At debug only: a line per request would fill a Pi's journal (and writing it cost a fifth of
       // a small API answer's time); at info the log keeps what happened — changes, failures,

@@ -1,21 +1,25 @@
 // The real server's edge, as a child process: a short Host shifts no routing, files in a data dir
 // made beforehand with mode 0755 are still 0600, a request that waits on a slow service gets its
-// answer, and a cut-off body from someone not signed in is a clean refusal without a logged trace.
+// answer, a kept-alive connection is closed once idle after its answer, and a cut-off body from
+// someone not signed in is a clean refusal without a logged trace.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { routableRequest } from "../../src/server";
+import { IDLE_SECONDS, REQUEST_IDLE_SECONDS, routableRequest } from "../../src/server";
 import { APPLIANCE_PASSWORD, type Appliance, login, spawnAppliance, untilHealthy } from "../hardening/appliance";
 
-/** Sends `raw` on a fresh connection and returns everything the server answers until it closes (or `waitMs`). */
-function rawExchange(
+/**
+ * Sends `raw` on a fresh connection and returns everything the server answers until it closes (or
+ * `waitMs`, and then `closedByServer` is false).
+ */
+function rawConversation(
   base: string,
   raw: string,
   options: { endAfterWrite?: boolean; waitMs?: number } = {},
-): Promise<string> {
+): Promise<{ answer: string; closedByServer: boolean }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve) => {
     let answer = "";
@@ -23,17 +27,25 @@ function rawExchange(
       socket.write(raw);
       if (options.endAfterWrite) socket.end();
     });
-    const done = () => resolve(answer);
+    const done = (closedByServer: boolean) => resolve({ answer, closedByServer });
     socket.on("data", (chunk) => {
       answer += chunk.toString("latin1");
     });
-    socket.on("close", done);
-    socket.on("error", done);
+    socket.on("close", () => done(true));
+    socket.on("error", () => done(true));
     setTimeout(() => {
       socket.destroy();
-      done();
+      done(false);
     }, options.waitMs ?? 5_000).unref();
   });
+}
+
+async function rawExchange(
+  base: string,
+  raw: string,
+  options: { endAfterWrite?: boolean; waitMs?: number } = {},
+): Promise<string> {
+  return (await rawConversation(base, raw, options)).answer;
 }
 
 function statusOf(answer: string): number {
@@ -148,6 +160,19 @@ describe("the server's edge", () => {
     expect(verified.status).toBe(200);
     expect(((await verified.json()) as { ok: boolean }).ok).toBe(true);
   }, 60_000);
+
+  // A kept-alive connection left open keeps the runtime waking the idle appliance about once a
+  // second, so the long wait a request gets while it is handled must not outlive its answer.
+  test("a kept-alive connection that sends nothing after its answer is closed by the short idle timeout", async () => {
+    const { answer, closedByServer } = await rawConversation(
+      appliance.base,
+      "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n",
+      // Well past the short timeout (the server checks its timeouts every few seconds), well short of the long one.
+      { waitMs: (IDLE_SECONDS * 1000 + REQUEST_IDLE_SECONDS * 1000) / 2 },
+    );
+    expect(statusOf(answer)).toBe(200);
+    expect(closedByServer).toBe(true);
+  }, 180_000);
 
   test("a cut-off body from someone not signed in: a clean refusal, no ERROR with a stack trace", async () => {
     const before = appliance.lines.length;
