@@ -524,6 +524,57 @@ export function ActionForm({
   );
 }
 
+/** A list deleted from in place: what it says, and the row whose Delete takes focus (null: the list's heading). */
+export interface ListDeletion {
+  text: string;
+  focusId: number | null;
+}
+
+/** The row that takes a deleted row's place in `rows` (listed before the delete): the next one, null after the last. */
+export function rowAfter(rows: { id: number }[], id: number): number | null {
+  const at = rows.findIndex((row) => row.id === id);
+  return at === -1 ? null : (rows[at + 1]?.id ?? null);
+}
+
+/**
+ * A row's Delete. With JavaScript it asks first (a dialog) and the answer is the list again, swapped
+ * into `list` (an element id) with focus on the next row's Delete or the list's heading, so a person
+ * keeps their place; without, the post leads to a confirmation page.
+ */
+export function DeleteForm({
+  url,
+  list,
+  question,
+  label,
+  autofocus = false,
+}: {
+  url: string;
+  list: string;
+  question: string;
+  label: string;
+  autofocus?: boolean;
+}) {
+  return (
+    <form method="post" action={url} hx-post={url} hx-target={`#${list}`} hx-swap="outerHTML" hx-confirm={question}>
+      <input type="hidden" name="in_place" value="list" />
+      <button type="submit" class="button button-small button-danger" aria-label={label} autofocus={autofocus}>
+        Delete
+      </button>
+    </form>
+  );
+}
+
+/** A list's heading: where focus lands after an in-place delete leaves no row after the deleted one. */
+export function ListHeading({ id, text, deletion }: { id: string; text: string; deletion?: ListDeletion | null }) {
+  // htmx focuses an element marked autofocus once it is swapped in (the types know the attribute on controls only).
+  const focus: Record<string, boolean> = { autofocus: deletion != null && deletion.focusId === null };
+  return (
+    <h2 id={id} class="card-title" tabindex="-1" {...focus}>
+      {text}
+    </h2>
+  );
+}
+
 /**
  * An IP address that wraps only between groups on a narrow screen (after a `:` or a `.`), never
  * in the middle of one.

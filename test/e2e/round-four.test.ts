@@ -299,3 +299,67 @@ describe("lists that scale", () => {
     }
   });
 });
+
+describe("a delete keeps one's place", () => {
+  /** The accessible name of the focused element, as the test reads it: a control's label or a heading's text. */
+  function focused(page: Page): Promise<string> {
+    return page.evaluate(() => {
+      const active = document.activeElement;
+      return active === null || active === document.body
+        ? "(the page)"
+        : (active.getAttribute("aria-label") ?? active.textContent ?? "").trim();
+    });
+  }
+
+  for (const list of [
+    {
+      path: "/notifications",
+      heading: "Your notifications",
+      add: (name: string) =>
+        app.request("POST", "/api/v1/notifications", {
+          body: { name, type: "webhook", options: { url: "http://127.0.0.1:9/hook" }, events: ["update_failed"] },
+        }),
+      deleteLabel: (name: string) => `Delete ${name}`,
+      said: (name: string) => `Notification “${name}” deleted.`,
+    },
+    {
+      path: "/update-keys",
+      heading: "Your update keys",
+      add: (name: string) => app.request("POST", "/api/v1/update-keys", { body: { name } }),
+      deleteLabel: (name: string) => `Delete update key ${name}`,
+      said: (name: string) => `Update key “${name}” deleted; a router still using it is refused from now on.`,
+    },
+  ]) {
+    test(`${list.path}: deleted in place, focus on the next row's Delete, then on the list's heading`, async () => {
+      for (const name of ["First", "Second", "Third"]) expect((await list.add(name)).status).toBe(200);
+      const { context, page } = await open(PHONE);
+      try {
+        await page.goto(`${base}${list.path}`);
+        // A mark on the window: a page load would clear it.
+        await page.evaluate(() => Object.assign(window, { samePage: true }));
+        await page.getByRole("button", { name: list.deleteLabel("First") }).focus();
+        await page.keyboard.press("Enter");
+        await page.getByText(list.said("First")).waitFor();
+        await page.waitForFunction(
+          (label) => document.activeElement?.getAttribute("aria-label") === label,
+          list.deleteLabel("Second"),
+        );
+        expect(await page.getByRole("button", { name: list.deleteLabel("First") }).count()).toBe(0);
+        // The last row: nothing comes after it, so focus lands on the list's heading, in view.
+        await page.getByRole("button", { name: list.deleteLabel("Third") }).focus();
+        await page.keyboard.press("Enter");
+        await page.getByText(list.said("Third")).waitFor();
+        await page.waitForFunction((heading) => document.activeElement?.textContent === heading, list.heading);
+        expect(await focused(page)).toBe(list.heading);
+        expect(await page.getByRole("heading", { name: list.heading }).isVisible()).toBe(true);
+        expect(await page.evaluate(() => "samePage" in window)).toBe(true);
+        expect(new URL(page.url()).pathname).toBe(list.path);
+        // Tab goes on from the list, not from the page's top.
+        await page.keyboard.press("Tab");
+        expect(await focused(page)).not.toBe("Skip to content");
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

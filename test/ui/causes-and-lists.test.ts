@@ -260,6 +260,48 @@ describe("deleting from the list", () => {
   });
 });
 
+describe("deleting from the notifications and the update keys", () => {
+  for (const list of [
+    {
+      path: "/notifications",
+      id: "notification-list",
+      add: (name: string) =>
+        t.request("POST", "/api/v1/notifications", {
+          body: { name, type: "webhook", options: { url: "http://127.0.0.1:9/hook" }, events: ["update_failed"] },
+        }),
+      said: "Notification “Old” deleted.",
+    },
+    {
+      path: "/update-keys",
+      id: "update-key-list",
+      add: (name: string) => t.request("POST", "/api/v1/update-keys", { body: { name } }),
+      said: "Update key “Old” deleted; a router still using it is refused from now on.",
+    },
+  ]) {
+    test(`${list.path}: with htmx the list comes back saying so, the next row's Delete (or the heading) marked to take focus; a plain post goes through the confirmation`, async () => {
+      const old = (await list.add("Old")).body.id as number;
+      const next = (await list.add("Next")).body.id as number;
+      const url = (id: number) => `${list.path}/${id}/delete`;
+      const listed = (await page(t, list.path, { cookie })).text;
+      expect(attributeValues(listed, `#${list.id} form[hx-post="${url(old)}"] input[name=in_place]`, "value")).toEqual([
+        "list",
+      ]);
+      const plain = await page(t, url(old), { cookie, form: { in_place: "list" } });
+      expect([plain.status, plain.headers.get("location")]).toEqual([303, url(old)]);
+      const inPlace = await page(t, url(old), { cookie, form: { in_place: "list" }, htmx: true });
+      expect(inPlace.status).toBe(200);
+      expect(inPlace.text).toStartWith(`<section id="${list.id}"`);
+      expect(inPlace.text).toContain(list.said);
+      expect(attributeValues(inPlace.text, "[autofocus]", "aria-label")).toEqual([
+        `Delete ${list.path === "/update-keys" ? "update key " : ""}Next`,
+      ]);
+      const last = await page(t, url(next), { cookie, form: { in_place: "list" }, htmx: true });
+      expect(attributeValues(last.text, "[autofocus]", "id")).toEqual([`${list.id}-title`]);
+      expect(attributeValues((await page(t, list.path, { cookie })).text, "[autofocus]", "id")).toEqual([]);
+    });
+  }
+});
+
 describe("provider cards show the provider's own health", () => {
   test("one domain with a wrong zone is that domain's problem, listed; a detection failure is nobody's at the service", async () => {
     const provider = await createProvider(t, { name: "Home" });

@@ -1,12 +1,12 @@
 // One notification as a table row: type, events, on/off switch, when it last delivered and why
 // the newest attempt failed, and its actions. "Send test" and the switch are real forms that htmx
 // enhances (the answer is the row, with the test's outcome in it); delete asks first (a dialog with
-// JavaScript, a confirmation page without).
+// JavaScript, the list then answered in place; a confirmation page without).
 
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { NOTIFICATION_EVENTS } from "../../src/store/rows";
-import { ActionForm, Badge, EnabledSwitch, TimeAgo } from "../components";
+import { ActionForm, Badge, DeleteForm, EnabledSwitch, TimeAgo } from "../components";
 import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";
 
 /** A test message's outcome: `ok` whether the service took it, `detail` its words. */
@@ -14,6 +14,9 @@ export interface TestOutcome {
   ok: boolean;
   detail: string;
 }
+
+/** The list's element, which an in-place Delete answers with. */
+export const NOTIFICATION_LIST_ID = "notification-list";
 
 export function notificationRowId(id: number): string {
   return `notification-${id}`;
@@ -85,10 +88,13 @@ export function NotificationRow({
   notification,
   now,
   test,
+  focusDelete = false,
 }: {
   notification: NotificationView;
   now: number;
   test?: TestOutcome | null;
+  /** Its Delete takes focus: the row after one just deleted in place. */
+  focusDelete?: boolean;
 }) {
   const id = notification.id;
   return (
@@ -142,15 +148,13 @@ export function NotificationRow({
           >
             Edit
           </a>
-          <form
-            method="post"
-            action={`/notifications/${id}/delete`}
-            hx-confirm={deleteNotificationQuestion(notification)}
-          >
-            <button type="submit" class="button button-small button-danger" aria-label={`Delete ${notification.name}`}>
-              Delete
-            </button>
-          </form>
+          <DeleteForm
+            url={`/notifications/${id}/delete`}
+            list={NOTIFICATION_LIST_ID}
+            question={deleteNotificationQuestion(notification)}
+            label={`Delete ${notification.name}`}
+            autofocus={focusDelete}
+          />
         </div>
         {test ? <TestResult outcome={test} /> : ""}
       </td>
