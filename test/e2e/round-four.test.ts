@@ -363,3 +363,75 @@ describe("a delete keeps one's place", () => {
     });
   }
 });
+
+describe("42 domains on a phone", () => {
+  test("the dashboard lists the failing ones and sums up the rest; the domain list's rows are compact", async () => {
+    for (const domain of (await app.request("GET", "/api/v1/domains")).body as { id: number }[])
+      await app.request("DELETE", `/api/v1/domains/${domain.id}`);
+    const ids: number[] = [];
+    for (let p = 0; p < 3; p++) {
+      const provider = await app.request("POST", "/api/v1/providers", {
+        body: { name: `Cloudflare ${p + 1}`, type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } },
+      });
+      for (let i = 0; i < 14; i++) {
+        // Two of them in a zone the account does not hold: they fail.
+        const zone = p === 0 && i < 2 ? "example.org" : "example.com";
+        const domain = await app.request("POST", "/api/v1/domains", {
+          body: {
+            provider_id: provider.body.id,
+            domain_name: `host${p}-${i}.${zone}`,
+            record_type: i % 3 === 0 ? "AAAA" : "A",
+          },
+        });
+        ids.push(domain.body.id);
+      }
+    }
+    for (const id of ids) await app.request("POST", `/api/v1/domains/${id}/update_ip`);
+
+    const { context, page } = await open(PHONE);
+    try {
+      await page.goto(`${base}/`);
+      const rows = page.locator("#dashboard-live tbody tr");
+      expect(await rows.count()).toBe(2);
+      expect(await rows.locator("a.domain-link").allTextContents()).toEqual([
+        "host0-0.example.org",
+        "host0-1.example.org",
+      ]);
+      const summary = page.locator(".folded-summary");
+      expect((await summary.textContent())?.replace(/\s+/g, " ")).toBe(
+        "40 more domains: 40 OK. See all 42 on the Domains page",
+      );
+      expect(await summary.getByRole("link").getAttribute("href")).toBe("/domains");
+      const dashboardHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+      // The address, the figures and the charts (about 1,700 px), then the two failing rows (it was
+      // 15,000 px with every domain listed).
+      expect(dashboardHeight).toBeLessThan(1800 + 250 * 2);
+
+      await page.goto(`${base}/domains`);
+      const listRows = page.locator("#domain-list tbody tr");
+      expect(await listRows.count()).toBe(42);
+      const healthy = await listRows.evaluateAll((all) =>
+        all
+          .filter((row) => row.querySelector(".update-result-fail") === null)
+          .map((row) => row.getBoundingClientRect().height)
+          .sort((a, b) => a - b),
+      );
+      expect(healthy.length).toBe(40);
+      // A healthy row is its name and switch, provider and address, schedule and status, and the
+      // actions on one line: about 170 px, 200 px with a name that wraps (it was 397 px, a line per field).
+      expect(healthy.at(-1)!).toBeLessThanOrEqual(200);
+      const listHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+      expect(listHeight).toBeLessThan(1000 + 180 * 42);
+      // The four actions side by side, each a thumb's target.
+      const actions = await listRows
+        .first()
+        .locator(".cell-actions .button")
+        .evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect()));
+      expect(new Set(actions.map((box) => Math.round(box.top))).size).toBe(1);
+      for (const box of actions) expect(box.height).toBeGreaterThanOrEqual(44);
+      expect(Math.max(...actions.map((box) => box.right))).toBeLessThanOrEqual(PHONE.width);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});

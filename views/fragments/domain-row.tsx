@@ -121,7 +121,13 @@ export function updateSentence(result: UpdateResult, providerName: string, servi
 }
 
 export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; intervalSeconds: number }) {
-  if (cron === null) return <span class="muted">{every(intervalSeconds)} (default)</span>;
+  if (cron === null)
+    return (
+      <span class="muted">
+        {every(intervalSeconds)}
+        <span class="schedule-default"> (default)</span>
+      </span>
+    );
   return <code safe>{cron}</code>;
 }
 
@@ -162,15 +168,21 @@ function Result({
   domain,
   now,
   serviceLabel,
+  fresh,
 }: {
   result: UpdateResult;
   domain: DomainView;
   now: number;
   serviceLabel?: string;
+  /** The answer to "Update now" just pressed, not the newest attempt read back (a phone hides that one when it went well). */
+  fresh: boolean;
 }) {
   const repeated = !result.ok && result.count !== undefined && result.count > 1;
   return (
-    <p class={["update-result", result.ok ? "update-result-ok" : "update-result-fail"]} role="status">
+    <p
+      class={["update-result", result.ok ? "update-result-ok" : "update-result-fail", !fresh && "update-result-past"]}
+      role="status"
+    >
       <span safe>{updateSentence(result, domain.provider_name, serviceLabel)}</span>
       {result.ok ? <span class="muted"> ({millis(result.durationMs)})</span> : ""}
       {repeated ? (
@@ -283,7 +295,7 @@ export function DomainRow({
     <td data-label="Status" class="cell-status">
       <DomainStatus domain={domain} conditions={conditions} explained={shown !== null && !shown.ok} />
       <PropagationMark propagation={domain.propagation} />
-      {shown ? <Result result={shown} domain={domain} now={now} serviceLabel={label} /> : ""}
+      {shown ? <Result result={shown} domain={domain} now={now} serviceLabel={label} fresh={result != null} /> : ""}
     </td>
   );
 
@@ -293,10 +305,10 @@ export function DomainRow({
         {name}
         {address}
         {status}
-        <td data-label="Last change">
+        <td data-label="Last change" class="cell-last">
           <TimeAgo at={domain.last_changed_at} now={now} />
         </td>
-        <td data-label="Next run">
+        <td data-label="Next run" class="cell-next">
           <NextRun domain={domain} conditions={conditions} now={now} />
         </td>
         <td class="cell-actions">
@@ -310,7 +322,7 @@ export function DomainRow({
   return (
     <tr id={domainRowId(domain.id)} class={landed ? "row-landed" : undefined} data-landed={landed ? "" : undefined}>
       {name}
-      <td data-label="Provider" safe>
+      <td data-label="Provider" class="cell-provider" safe>
         {domain.provider_name}
       </td>
       {address}
@@ -321,7 +333,7 @@ export function DomainRow({
           <NextRun domain={domain} conditions={conditions} now={now} prefix="next " />
         </div>
       </td>
-      <td data-label="Enabled">
+      <td data-label="Enabled" class="cell-enabled">
         <EnabledSwitch
           url={`/domains/${domain.id}/enabled`}
           enabled={domain.is_enabled}

@@ -143,7 +143,7 @@ export function DomainsPage(props: DomainsPageProps) {
                 ""
               )}
               <div class="table-wrap">
-                <table class="table responsive">
+                <table class="table responsive domain-table">
                   <thead>
                     <tr>
                       <th scope="col">Domain</th>
