@@ -537,27 +537,43 @@ export function rowAfter(rows: { id: number }[], id: number): number | null {
 }
 
 /**
- * A row's Delete. With JavaScript it asks first (a dialog) and the answer is the list again, swapped
- * into `list` (an element id) with focus on the next row's Delete or the list's heading, so a person
- * keeps their place; without, the post leads to a confirmation page.
+ * A row's Delete. With JavaScript it asks first (a dialog) and the answer is the list again (`list`,
+ * an element id; a whole page's answer is cut to it), saying what was deleted, with focus on the next
+ * row's Delete or the list's heading, so a person keeps their place; without, the post leads to a
+ * confirmation page.
  */
 export function DeleteForm({
   url,
   list,
   question,
   label,
+  id,
   autofocus = false,
+  include,
 }: {
   url: string;
   list: string;
   question: string;
   label: string;
+  /** The button's id, so focus given to it survives the list's own refresh. */
+  id: string;
   autofocus?: boolean;
+  /** A form whose fields go along (the list's filters and order, so the list comes back as it was). */
+  include?: string;
 }) {
   return (
-    <form method="post" action={url} hx-post={url} hx-target={`#${list}`} hx-swap="outerHTML" hx-confirm={question}>
+    <form
+      method="post"
+      action={url}
+      hx-post={url}
+      hx-target={`#${list}`}
+      hx-select={`#${list}`}
+      hx-swap="outerHTML"
+      hx-include={include === undefined ? undefined : `#${include}`}
+      hx-confirm={question}
+    >
       <input type="hidden" name="in_place" value="list" />
-      <button type="submit" class="button button-small button-danger" aria-label={label} autofocus={autofocus}>
+      <button type="submit" id={id} class="button button-small button-danger" aria-label={label} autofocus={autofocus}>
         Delete
       </button>
     </form>

@@ -236,27 +236,38 @@ describe("lists that scale", () => {
 });
 
 describe("deleting from the list", () => {
-  test("with htmx the row says so in place and keeps the focus's place (its id); a plain post goes through the confirmation", async () => {
+  test("with htmx the list comes back with its filters, saying so, the next row's Delete marked to take focus; a plain post goes through the confirmation", async () => {
     const provider = await createProvider(t, { name: "Home" });
-    const domain = await createDomain(t, provider.id, { domain_name: "gone.example.com" });
-    const list = (await page(t, "/domains", { cookie })).text;
-    expect(
-      attributeValues(
-        list,
-        `#domain-${domain.id} form[hx-post="/domains/${domain.id}/delete"] input[name=in_place]`,
-        "value",
-      ),
-    ).toEqual(["row"]);
-    const plain = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" } });
-    expect([plain.status, plain.headers.get("location")]).toEqual([303, `/domains/${domain.id}/delete`]);
-    const inPlace = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" }, htmx: true });
+    const a = await createDomain(t, provider.id, { domain_name: "a-gone.example.com" });
+    await createDomain(t, provider.id, { domain_name: "b-kept.example.com" });
+    const c = await createDomain(t, provider.id, { domain_name: "c-gone.example.com" });
+    const list = (await page(t, "/domains?q=gone", { cookie })).text;
+    const form = `#domain-${a.id} form[hx-post="/domains/${a.id}/delete"]`;
+    expect(attributeValues(list, `${form} input[name=in_place]`, "value")).toEqual(["list"]);
+    // The filters' form goes along, so the list comes back as it was filtered and sorted.
+    expect(attributeValues(list, form, "hx-include")).toEqual(["#domain-filters"]);
+    expect(attributeValues(list, "form#domain-filters input[name=q]", "value")).toEqual(["gone"]);
+    const plain = await page(t, `/domains/${a.id}/delete`, { cookie, form: { in_place: "list" } });
+    expect([plain.status, plain.headers.get("location")]).toEqual([303, `/domains/${a.id}/delete`]);
+    const inPlace = await page(t, `/domains/${a.id}/delete`, {
+      cookie,
+      form: { in_place: "list", q: "gone", sort: "name" },
+      htmx: true,
+    });
     expect(inPlace.status).toBe(200);
-    expect(inPlace.text).toStartWith(`<tr id="domain-${domain.id}" class="row-deleted">`);
-    expect(attributeValues(inPlace.text, "p[role=status]", "id")).toEqual([`delete-${domain.id}`]);
     expect(inPlace.text).toContain(
-      "gone.example.com (A) deleted, with its history; the record at Home is left as it is.",
+      "a-gone.example.com (A) deleted, with its history; the record at Home is left as it is.",
     );
-    expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).status).toBe(404);
+    expect(attributeValues(inPlace.text, "#domain-list tbody tr", "id")).toEqual([`domain-${c.id}`]);
+    expect(attributeValues(inPlace.text, "[autofocus]", "id")).toEqual([`delete-${c.id}`]);
+    expect((await t.request("GET", `/api/v1/domains/${a.id}`)).status).toBe(404);
+    // The last row of the filtered list: focus goes to the list's heading.
+    const last = await page(t, `/domains/${c.id}/delete`, {
+      cookie,
+      form: { in_place: "list", q: "gone" },
+      htmx: true,
+    });
+    expect(attributeValues(last.text, "[autofocus]", "id")).toEqual(["domain-list-title"]);
   });
 });
 

@@ -10,6 +10,7 @@ import type { HistoryFailureCause } from "../../src/store/rows";
 import {
   ActionForm,
   Badge,
+  DeleteForm,
   DomainStatus,
   EnabledSwitch,
   failureExplained,
@@ -89,7 +90,13 @@ export interface DomainRowProps {
   sources?: SourceMarkContext;
   /** Just added or saved: marked, and scrolled to (client.js; without it the address's #fragment). */
   landed?: boolean;
+  /** Its Delete takes focus: the row after one just deleted in place. */
+  focusDelete?: boolean;
 }
+
+/** The domain list's element (a Delete answers with it) and its filters' form (a Delete carries them along). */
+export const DOMAIN_LIST_ID = "domain-list";
+export const DOMAIN_FILTERS_ID = "domain-filters";
 
 function domainRowId(id: number): string {
   return `domain-${id}`;
@@ -265,6 +272,7 @@ export function DomainRow({
   result,
   sources,
   landed = false,
+  focusDelete = false,
 }: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
@@ -355,43 +363,16 @@ export function DomainRow({
           >
             History
           </a>
-          {/* With JavaScript the row is taken out in place and focus stays where it was; without, a confirmation page. */}
-          <form
-            method="post"
-            action={`/domains/${domain.id}/delete`}
-            hx-post={`/domains/${domain.id}/delete`}
-            hx-target={`#${domainRowId(domain.id)}`}
-            hx-swap="outerHTML"
-            hx-confirm={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
-          >
-            <input type="hidden" name="in_place" value="row" />
-            <button
-              type="submit"
-              id={`delete-${domain.id}`}
-              class="button button-small button-danger"
-              aria-label={`Delete ${record}`}
-            >
-              Delete
-            </button>
-          </form>
+          <DeleteForm
+            url={`/domains/${domain.id}/delete`}
+            list={DOMAIN_LIST_ID}
+            include={DOMAIN_FILTERS_ID}
+            question={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
+            label={`Delete ${record}`}
+            id={`delete-${domain.id}`}
+            autofocus={focusDelete}
+          />
         </div>
-      </td>
-    </tr>
-  );
-}
-
-/** What takes a deleted domain's row in place (focus lands on it, where the row was) until the list refreshes. */
-export function DeletedRow({
-  domain,
-}: {
-  domain: Pick<DomainView, "id" | "domain_name" | "record_type" | "provider_name">;
-}) {
-  return (
-    <tr id={domainRowId(domain.id)} class="row-deleted">
-      <td colspan="7">
-        <p id={`delete-${domain.id}`} tabindex="-1" role="status" safe>
-          {`${recordName(domain)} deleted, with its history; the record at ${domain.provider_name} is left as it is.`}
-        </p>
       </td>
     </tr>
   );

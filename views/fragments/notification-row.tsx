@@ -153,6 +153,7 @@ export function NotificationRow({
             list={NOTIFICATION_LIST_ID}
             question={deleteNotificationQuestion(notification)}
             label={`Delete ${notification.name}`}
+            id={`notification-delete-${id}`}
             autofocus={focusDelete}
           />
         </div>

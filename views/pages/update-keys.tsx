@@ -269,6 +269,7 @@ export function KeyList({
                         list={KEY_LIST_ID}
                         question={deleteKeyQuestion(key)}
                         label={`Delete update key ${key.name}`}
+                        id={`update-key-delete-${key.id}`}
                         autofocus={deletion?.focusId === key.id}
                       />
                     </div>
