@@ -472,3 +472,41 @@ describe("42 domains on a phone", () => {
     }
   }, 120_000);
 });
+
+describe("the smaller things, on a phone", () => {
+  test("a key's domain list shows only for “Only these”; a notification's actions share a line; a heartbeat names no events", async () => {
+    await app.request("POST", "/api/v1/notifications", {
+      body: { name: "Beat", type: "healthchecks", options: { url: "http://127.0.0.1:9/ping" } },
+    });
+    const provider = await app.request("POST", "/api/v1/providers", {
+      body: { name: "Keys", type: "cloudflare", credentials: { api_token: CLOUDFLARE_FAKE_TOKEN } },
+    });
+    await app.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.body.id, domain_name: "keyed.example.com", is_enabled: false },
+    });
+    const { context, page } = await open(PHONE);
+    try {
+      await page.goto(`${base}/update-keys`);
+      const choices = page.locator("input[name=domain_ids]");
+      expect(await choices.count()).toBeGreaterThan(0);
+      expect(await choices.first().isVisible()).toBe(false);
+      await page.getByLabel("Only these:").check();
+      await choices.first().waitFor();
+      await page.getByLabel("All domains, including ones added later").check();
+      await choices.first().waitFor({ state: "hidden" });
+
+      await page.goto(`${base}/notifications`);
+      const row = page.locator("tr", { has: page.getByRole("link", { name: "Beat" }) });
+      expect((await row.locator("td[data-label=Events]").textContent())?.trim()).toBe(
+        "A ping after each scheduled check",
+      );
+      const tops = await row
+        .locator(".cell-actions .button")
+        .evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().top)));
+      expect(tops.length).toBe(3);
+      expect(new Set(tops).size).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+});

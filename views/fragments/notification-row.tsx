@@ -72,7 +72,10 @@ function TestResult({ outcome }: { outcome: TestOutcome }) {
   );
 }
 
-function Events({ events }: { events: NotificationView["events"] }) {
+function Events({ notification }: { notification: NotificationView }) {
+  // A heartbeat's events do not apply: it pings after every scheduled check.
+  if (NOTIFICATION_TEXT[notification.type].kind === "heartbeat") return <span>A ping after each scheduled check</span>;
+  const { events } = notification;
   if (events.length === 0) return <span class="muted">none</span>;
   if (events.length === NOTIFICATION_EVENTS.length) return <span>All events</span>;
   return (
@@ -108,7 +111,7 @@ export function NotificationRow({
         <Badge tone="idle">{NOTIFICATION_TEXT[notification.type].label}</Badge>
       </td>
       <td data-label="Events">
-        <Events events={notification.events} />
+        <Events notification={notification} />
       </td>
       <td data-label="Enabled">
         <EnabledSwitch

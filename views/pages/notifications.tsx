@@ -23,7 +23,7 @@ export function NotificationsPage({ user, flash, now, notifications }: Notificat
       </PageHeader>
       <p class="lead muted">
         Where ddnsd tells you when an address changes or updates fail: a webhook, ntfy, Gotify, Discord, Slack or
-        Telegram.
+        Telegram; or a heartbeat after each check to Healthchecks or Uptime Kuma.
       </p>
       <NotificationList notifications={notifications} now={now} />
     </Layout>
