@@ -98,6 +98,17 @@ describe("a failure's cause where people look", () => {
     }
   });
 
+  test("the history page's status says it too, in the service's words with the next step", async () => {
+    const provider = await createProvider(t, { name: "Cloudflare (personal)" });
+    const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
+    fail(domain.id, "refused", "Cloudflare: no active zone found for home.example.com");
+    const html = (await page(t, `/domains/${domain.id}/history`, { cookie })).text;
+    const summary = html.slice(html.indexOf('<section class="card summary">'), html.indexOf("</section>"));
+    expect(summary).toContain(
+      "Cloudflare (personal) refused the request: no active zone found for home.example.com. Check the domain&#x27;s name and zone against what the service holds, then Update now.",
+    );
+  });
+
   test("could not reach, refused credentials: each said plainly, with what to do", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const a = await createDomain(t, provider.id, { domain_name: "a.example.com" });
@@ -119,7 +130,9 @@ describe("a failure's cause where people look", () => {
   test("the same failure nine times is one history row, with the count and since when", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
-    const start = Date.now() - 14 * 60_000;
+    // Fourteen minutes within one clock hour (a row folds one hour's repeats), all in the past.
+    const hour = 3_600_000;
+    const start = Math.floor((Date.now() - 14 * 60_000) / hour) * hour;
     for (let i = 0; i < 9; i++)
       fail(domain.id, "refused", "Cloudflare: no active zone found for home.example.com", start + i * 100_000);
     const api = await t.request("GET", `/api/v1/domains/${domain.id}/history`);
