@@ -467,6 +467,16 @@ describe("42 domains on a phone", () => {
       expect(new Set(actions.map((box) => Math.round(box.top))).size).toBe(1);
       for (const box of actions) expect(box.height).toBeGreaterThanOrEqual(44);
       expect(Math.max(...actions.map((box) => box.right))).toBeLessThanOrEqual(PHONE.width);
+
+      // A tablet: the same cards, nothing behind a sideways scroll (the seven columns did not fit).
+      await page.setViewportSize({ width: 820, height: 1180 });
+      for (const path of ["/", "/domains"]) {
+        await page.goto(`${base}${path}`);
+        const hidden = await page
+          .locator(".table-wrap")
+          .evaluateAll((wraps) => wraps.map((wrap) => wrap.scrollWidth - wrap.clientWidth));
+        expect(hidden.every((px) => px <= 0)).toBe(true);
+      }
     } finally {
       await context.close();
     }
