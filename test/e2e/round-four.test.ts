@@ -364,6 +364,7 @@ describe("a delete keeps one's place", () => {
         await page.getByRole("button", { name: list.deleteLabel("First") }).focus();
         await page.keyboard.press("Enter");
         await page.getByText(list.said("First")).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
         await page.waitForFunction(
           (label) => document.activeElement?.getAttribute("aria-label") === label,
           list.deleteLabel("Second"),
@@ -440,12 +441,24 @@ describe("42 domains on a phone", () => {
       );
       expect(await summary.getByRole("link").getAttribute("href")).toBe("/domains");
       const dashboardHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+      const found: string[] = [];
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        for (const violation of await axeViolations(page)) found.push(`/ ${colorScheme}: ${violation}`);
+      }
+      await page.emulateMedia({ colorScheme: "light" });
       // The address, the figures and the charts (about 1,700 px), then the two failing rows (it was
       // 15,000 px with every domain listed).
       expect(dashboardHeight).toBeLessThan(1800 + 250 * 2);
 
       await page.goto(`${base}/domains`);
       const listRows = page.locator("#domain-list tbody tr");
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme });
+        for (const violation of await axeViolations(page)) found.push(`/domains ${colorScheme}: ${violation}`);
+      }
+      await page.emulateMedia({ colorScheme: "light" });
+      expect(found).toEqual([]);
       expect(await listRows.count()).toBe(42);
       const healthy = await listRows.evaluateAll((all) =>
         all

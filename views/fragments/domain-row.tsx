@@ -220,7 +220,7 @@ function Result({
       {!result.ok && result.failure === "provider" && result.cause === "refused" ? (
         <>
           {" "}
-          <a href={`/domains/${domain.id}/edit`} aria-label={`Edit ${recordName(domain)}`}>
+          <a href={`/domains/${domain.id}/edit`} aria-label={`Edit the domain ${recordName(domain)}`}>
             Edit the domain
           </a>
         </>
@@ -230,7 +230,7 @@ function Result({
       {!result.ok && (result.failure === "provider" || result.failure === "detection") ? (
         <>
           {" "}
-          <a href={`/domains/${domain.id}/history`} aria-label={`History of ${recordName(domain)}`}>
+          <a href={`/domains/${domain.id}/history`} aria-label={`See the history of ${recordName(domain)}`}>
             See the history
           </a>
         </>
