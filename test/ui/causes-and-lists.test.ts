@@ -230,6 +230,31 @@ describe("lists that scale", () => {
     expect(rowNames((await page(t, "/domains?status=failed", { cookie })).text)).toEqual(["kiwi.example.org"]);
   });
 
+  test("beyond 10 domains the dashboard lists those that need a person and sums up the rest; up to 10, all of them", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++)
+      ids.push((await createDomain(t, provider.id, { domain_name: `h${i}.example.com` })).id);
+    for (const id of ids) succeed(id);
+    let html = (await page(t, "/", { cookie })).text;
+    expect(rowNames(html).length).toBe(10);
+    expect(html).not.toContain("folded-summary");
+    for (let i = 10; i < 12; i++)
+      ids.push((await createDomain(t, provider.id, { domain_name: `h${i}.example.com` })).id);
+    succeed(ids[10]!);
+    await t.request("PUT", `/api/v1/domains/${ids[11]}`, { body: { is_enabled: false } });
+    html = (await page(t, "/", { cookie })).text;
+    // All fine or switched off: no table, the line alone.
+    expect(rowNames(html)).toEqual([]);
+    expect(html).not.toContain("<table");
+    expect(html).toContain("12 domains, none needing you: 11 OK, 1 switched off. ");
+    expect(attributeValues(html, ".folded-summary a", "href")).toEqual(["/domains"]);
+    fail(ids[3]!, "refused", "Cloudflare: no active zone found for h3.example.com");
+    html = (await page(t, "/", { cookie })).text;
+    expect(rowNames(html)).toEqual(["h3.example.com"]);
+    expect(html).toContain("11 more domains: 10 OK, 1 switched off. ");
+  });
+
   test("a domain just added lands on the list at its own row, marked", async () => {
     const { cf } = await seed();
     const response = await page(t, "/domains/new", {

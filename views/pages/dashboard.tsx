@@ -302,34 +302,38 @@ export function DashboardPage(props: DashboardPageProps) {
                   Add domain
                 </a>
               </div>
-              <div class="table-wrap">
-                <table class="table responsive domain-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Domain</th>
-                      <th scope="col">IP address</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Last change</th>
-                      <th scope="col">Next run</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {shown.map((domain) => (
-                      <DomainRow
-                        domain={domain}
-                        view="dashboard"
-                        now={now}
-                        intervalSeconds={props.intervalSeconds}
-                        conditions={conditions(domain)}
-                        sources={props.sources}
-                      />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              {shown.length === 0 ? (
+                ""
+              ) : (
+                <div class="table-wrap">
+                  <table class="table responsive domain-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Domain</th>
+                        <th scope="col">IP address</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Last change</th>
+                        <th scope="col">Next run</th>
+                        <th scope="col">
+                          <span class="visually-hidden">Actions</span>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {shown.map((domain) => (
+                        <DomainRow
+                          domain={domain}
+                          view="dashboard"
+                          now={now}
+                          intervalSeconds={props.intervalSeconds}
+                          conditions={conditions(domain)}
+                          sources={props.sources}
+                        />
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
               {folded.total > 0 ? <FoldedSummary folded={folded} all={domains.length} shown={shown.length} /> : ""}
             </section>
           </>
