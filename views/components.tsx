@@ -580,14 +580,26 @@ export function DeleteForm({
   );
 }
 
-/** A list's heading: where focus lands after an in-place delete leaves no row after the deleted one. */
+/**
+ * A list's heading, and what was just deleted from it in place: the heading is where focus lands
+ * when no row came after the deleted one.
+ */
 export function ListHeading({ id, text, deletion }: { id: string; text: string; deletion?: ListDeletion | null }) {
   // htmx focuses an element marked autofocus once it is swapped in (the types know the attribute on controls only).
   const focus: Record<string, boolean> = { autofocus: deletion != null && deletion.focusId === null };
   return (
-    <h2 id={id} class="card-title" tabindex="-1" {...focus}>
-      {text}
-    </h2>
+    <>
+      <h2 id={id} class="card-title" tabindex="-1" {...focus}>
+        {text}
+      </h2>
+      {deletion ? (
+        <Notice tone="ok">
+          <span safe>{deletion.text}</span>
+        </Notice>
+      ) : (
+        ""
+      )}
+    </>
   );
 }
 

@@ -13,7 +13,6 @@ import {
   type ListDeletion,
   ListHeading,
   LiveRegion,
-  Notice,
   Options,
   type UpdateConditions,
 } from "../components";
@@ -128,13 +127,6 @@ export function DomainsPage(props: DomainsPageProps) {
       <LiveRegion id={DOMAIN_LIST_ID} url={listUrl(filters)} now={props.now} label="Domain list">
         <section class="card" aria-labelledby="domain-list-title">
           <ListHeading id="domain-list-title" text="Your domains" deletion={props.deletion} />
-          {props.deletion ? (
-            <Notice tone="ok">
-              <span safe>{props.deletion.text}</span>
-            </Notice>
-          ) : (
-            ""
-          )}
           {props.domains.length === 0 ? (
             <p class="empty">
               {props.total === 0 ? (

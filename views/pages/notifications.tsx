@@ -2,7 +2,7 @@
 
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
-import { type Flash, type ListDeletion, ListHeading, Notice } from "../components";
+import { type Flash, type ListDeletion, ListHeading } from "../components";
 import { NOTIFICATION_LIST_ID, NotificationRow } from "../fragments/notification-row";
 import { Layout, PageHeader } from "../layout";
 
@@ -43,13 +43,6 @@ export function NotificationList({
   return (
     <section id={NOTIFICATION_LIST_ID} class="card" aria-labelledby="notification-list-title">
       <ListHeading id="notification-list-title" text="Your notifications" deletion={deletion} />
-      {deletion ? (
-        <Notice tone="ok">
-          <span safe>{deletion.text}</span>
-        </Notice>
-      ) : (
-        ""
-      )}
       {notifications.length === 0 ? (
         <p class="empty">
           No notifications yet. <a href="/notifications/new">Add one</a> to hear about address changes and failures.

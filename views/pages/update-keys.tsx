@@ -17,7 +17,6 @@ import {
   fieldId,
   type ListDeletion,
   ListHeading,
-  Notice,
   TimeAgo,
 } from "../components";
 import { Layout, PageHeader } from "../layout";
@@ -216,13 +215,6 @@ export function KeyList({
   return (
     <section id={KEY_LIST_ID} class="card" aria-labelledby="update-key-list-title">
       <ListHeading id="update-key-list-title" text="Your update keys" deletion={deletion} />
-      {deletion ? (
-        <Notice tone="ok">
-          <span safe>{deletion.text}</span>
-        </Notice>
-      ) : (
-        ""
-      )}
       {keys.length === 0 ? (
         <p class="empty">No update keys yet. Create one below for each router that should push its address.</p>
       ) : (
