@@ -524,6 +524,85 @@ export function ActionForm({
   );
 }
 
+/** A list deleted from in place: what it says, and the row whose Delete takes focus (null: the list's heading). */
+export interface ListDeletion {
+  text: string;
+  focusId: number | null;
+}
+
+/** The row that takes a deleted row's place in `rows` (listed before the delete): the next one, null after the last. */
+export function rowAfter(rows: { id: number }[], id: number): number | null {
+  const at = rows.findIndex((row) => row.id === id);
+  return at === -1 ? null : (rows[at + 1]?.id ?? null);
+}
+
+/**
+ * A row's Delete. With JavaScript it asks first (a dialog) and the answer is the list again (`list`,
+ * an element id; a whole page's answer is cut to it), saying what was deleted, with focus on the next
+ * row's Delete or the list's heading, so a person keeps their place; without, the post leads to a
+ * confirmation page.
+ */
+export function DeleteForm({
+  url,
+  list,
+  question,
+  label,
+  id,
+  autofocus = false,
+  include,
+}: {
+  url: string;
+  list: string;
+  question: string;
+  label: string;
+  /** The button's id, so focus given to it survives the list's own refresh. */
+  id: string;
+  autofocus?: boolean;
+  /** A form whose fields go along (the list's filters and order, so the list comes back as it was). */
+  include?: string;
+}) {
+  return (
+    <form
+      method="post"
+      action={url}
+      hx-post={url}
+      hx-target={`#${list}`}
+      hx-select={`#${list}`}
+      hx-swap="outerHTML"
+      hx-include={include === undefined ? undefined : `#${include}`}
+      hx-confirm={question}
+    >
+      <input type="hidden" name="in_place" value="list" />
+      <button type="submit" id={id} class="button button-small button-danger" aria-label={label} autofocus={autofocus}>
+        Delete
+      </button>
+    </form>
+  );
+}
+
+/**
+ * A list's heading, and what was just deleted from it in place: the heading is where focus lands
+ * when no row came after the deleted one.
+ */
+export function ListHeading({ id, text, deletion }: { id: string; text: string; deletion?: ListDeletion | null }) {
+  // htmx focuses an element marked autofocus once it is swapped in (the types know the attribute on controls only).
+  const focus: Record<string, boolean> = { autofocus: deletion != null && deletion.focusId === null };
+  return (
+    <>
+      <h2 id={id} class="card-title" tabindex="-1" {...focus}>
+        {text}
+      </h2>
+      {deletion ? (
+        <Notice tone="ok">
+          <span safe>{deletion.text}</span>
+        </Notice>
+      ) : (
+        ""
+      )}
+    </>
+  );
+}
+
 /**
  * An IP address that wraps only between groups on a narrow screen (after a `:` or a `.`), never
  * in the middle of one.

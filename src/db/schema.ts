@@ -121,8 +121,8 @@ export const history = sqliteTable(
     failureCause: text("failure_cause", { enum: HISTORY_FAILURE_CAUSES }),
     /**
      * How many attempts in a row this row stands for: a failure that repeats the newest row exactly
-     * (status, cause, message, addresses, trigger) is folded into it, `timestamp` becoming the
-     * last one's, rather than written again every pass.
+     * (status, cause, message, addresses, trigger) within the clock hour of its first attempt is
+     * folded into it, `timestamp` becoming the last one's, rather than written again every pass.
      */
     repeatCount: integer("repeat_count").notNull().default(1),
     /** When the first of the folded attempts happened; null for a row that stands for one attempt. */
@@ -137,9 +137,10 @@ export const history = sqliteTable(
       table.status,
       table.durationMs,
       table.ipAddress,
+      table.repeatCount,
     ),
     // Everything of the last day (dashboard), covering so the counts never touch the table.
-    index("history_timestamp").on(table.timestamp, table.status, table.ipAddress),
+    index("history_timestamp").on(table.timestamp, table.status, table.ipAddress, table.repeatCount),
   ],
 );
 

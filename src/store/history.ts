@@ -17,7 +17,8 @@ export interface HistoryQueries {
   /**
    * The one way a row is written: inserted, then the domain's rows cut to the newest `keep`; its id.
    * A failure that repeats the domain's newest row exactly (status, cause, message, addresses,
-   * trigger) is folded into that row instead: its count goes up and its time becomes this one's.
+   * trigger) within the clock hour of that row's first attempt is folded into it instead: its count
+   * goes up and its time becomes this one's.
    */
   append(row: HistoryInsert, keep: number): number;
   /** Adds words to the end of a row's message (what followed the write: the name servers' answers); nothing when the row is gone. */
@@ -62,9 +63,16 @@ function applyRetention(db: Handle, domainId: number, keep: number): void {
     .run();
 }
 
-/** Whether `row` is the same failure as `newest` again, to be counted on it rather than written anew. */
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Whether `row` is the same failure as `newest` again, to be counted on it rather than written anew.
+ * Only within the clock hour of the row's first attempt: the figures count a row's attempts at its
+ * time, so a row never stands for attempts of more than one hour of the charts and the 24-hour counts.
+ */
 function repeats(newest: HistoryRow, row: HistoryInsert): boolean {
   return (
+    Math.floor((newest.firstTimestamp ?? newest.timestamp) / HOUR_MS) === Math.floor(row.timestamp / HOUR_MS) &&
     row.status === "FAILED" &&
     newest.status === "FAILED" &&
     newest.message === row.message &&

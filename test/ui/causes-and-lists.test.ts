@@ -98,6 +98,17 @@ describe("a failure's cause where people look", () => {
     }
   });
 
+  test("the history page's status says it too, in the service's words with the next step", async () => {
+    const provider = await createProvider(t, { name: "Cloudflare (personal)" });
+    const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
+    fail(domain.id, "refused", "Cloudflare: no active zone found for home.example.com");
+    const html = (await page(t, `/domains/${domain.id}/history`, { cookie })).text;
+    const summary = html.slice(html.indexOf('<section class="card summary">'), html.indexOf("</section>"));
+    expect(summary).toContain(
+      "Cloudflare (personal) refused the request: no active zone found for home.example.com. Check the domain&#x27;s name and zone against what the service holds, then Update now.",
+    );
+  });
+
   test("could not reach, refused credentials: each said plainly, with what to do", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const a = await createDomain(t, provider.id, { domain_name: "a.example.com" });
@@ -119,7 +130,9 @@ describe("a failure's cause where people look", () => {
   test("the same failure nine times is one history row, with the count and since when", async () => {
     const provider = await createProvider(t, { name: "Home" });
     const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
-    const start = Date.now() - 14 * 60_000;
+    // Fourteen minutes within one clock hour (a row folds one hour's repeats), all in the past.
+    const hour = 3_600_000;
+    const start = Math.floor((Date.now() - 14 * 60_000) / hour) * hour;
     for (let i = 0; i < 9; i++)
       fail(domain.id, "refused", "Cloudflare: no active zone found for home.example.com", start + i * 100_000);
     const api = await t.request("GET", `/api/v1/domains/${domain.id}/history`);
@@ -217,6 +230,31 @@ describe("lists that scale", () => {
     expect(rowNames((await page(t, "/domains?status=failed", { cookie })).text)).toEqual(["kiwi.example.org"]);
   });
 
+  test("beyond 10 domains the dashboard lists those that need a person and sums up the rest; up to 10, all of them", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++)
+      ids.push((await createDomain(t, provider.id, { domain_name: `h${i}.example.com` })).id);
+    for (const id of ids) succeed(id);
+    let html = (await page(t, "/", { cookie })).text;
+    expect(rowNames(html).length).toBe(10);
+    expect(html).not.toContain("folded-summary");
+    for (let i = 10; i < 12; i++)
+      ids.push((await createDomain(t, provider.id, { domain_name: `h${i}.example.com` })).id);
+    succeed(ids[10]!);
+    await t.request("PUT", `/api/v1/domains/${ids[11]}`, { body: { is_enabled: false } });
+    html = (await page(t, "/", { cookie })).text;
+    // All fine or switched off: no table, the line alone.
+    expect(rowNames(html)).toEqual([]);
+    expect(html).not.toContain("<table");
+    expect(html).toContain("12 domains, none needing you: 11 OK, 1 switched off. ");
+    expect(attributeValues(html, ".folded-summary a", "href")).toEqual(["/domains"]);
+    fail(ids[3]!, "refused", "Cloudflare: no active zone found for h3.example.com");
+    html = (await page(t, "/", { cookie })).text;
+    expect(rowNames(html)).toEqual(["h3.example.com"]);
+    expect(html).toContain("11 more domains: 10 OK, 1 switched off. ");
+  });
+
   test("a domain just added lands on the list at its own row, marked", async () => {
     const { cf } = await seed();
     const response = await page(t, "/domains/new", {
@@ -236,28 +274,81 @@ describe("lists that scale", () => {
 });
 
 describe("deleting from the list", () => {
-  test("with htmx the row says so in place and keeps the focus's place (its id); a plain post goes through the confirmation", async () => {
+  test("with htmx the list comes back with its filters, saying so, the next row's Delete marked to take focus; a plain post goes through the confirmation", async () => {
     const provider = await createProvider(t, { name: "Home" });
-    const domain = await createDomain(t, provider.id, { domain_name: "gone.example.com" });
-    const list = (await page(t, "/domains", { cookie })).text;
-    expect(
-      attributeValues(
-        list,
-        `#domain-${domain.id} form[hx-post="/domains/${domain.id}/delete"] input[name=in_place]`,
-        "value",
-      ),
-    ).toEqual(["row"]);
-    const plain = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" } });
-    expect([plain.status, plain.headers.get("location")]).toEqual([303, `/domains/${domain.id}/delete`]);
-    const inPlace = await page(t, `/domains/${domain.id}/delete`, { cookie, form: { in_place: "row" }, htmx: true });
+    const a = await createDomain(t, provider.id, { domain_name: "a-gone.example.com" });
+    await createDomain(t, provider.id, { domain_name: "b-kept.example.com" });
+    const c = await createDomain(t, provider.id, { domain_name: "c-gone.example.com" });
+    const list = (await page(t, "/domains?q=gone", { cookie })).text;
+    const form = `#domain-${a.id} form[hx-post="/domains/${a.id}/delete"]`;
+    expect(attributeValues(list, `${form} input[name=in_place]`, "value")).toEqual(["list"]);
+    // The filters' form goes along, so the list comes back as it was filtered and sorted.
+    expect(attributeValues(list, form, "hx-include")).toEqual(["#domain-filters"]);
+    expect(attributeValues(list, "form#domain-filters input[name=q]", "value")).toEqual(["gone"]);
+    const plain = await page(t, `/domains/${a.id}/delete`, { cookie, form: { in_place: "list" } });
+    expect([plain.status, plain.headers.get("location")]).toEqual([303, `/domains/${a.id}/delete`]);
+    const inPlace = await page(t, `/domains/${a.id}/delete`, {
+      cookie,
+      form: { in_place: "list", q: "gone", sort: "name" },
+      htmx: true,
+    });
     expect(inPlace.status).toBe(200);
-    expect(inPlace.text).toStartWith(`<tr id="domain-${domain.id}" class="row-deleted">`);
-    expect(attributeValues(inPlace.text, "p[role=status]", "id")).toEqual([`delete-${domain.id}`]);
     expect(inPlace.text).toContain(
-      "gone.example.com (A) deleted, with its history; the record at Home is left as it is.",
+      "a-gone.example.com (A) deleted, with its history; the record at Home is left as it is.",
     );
-    expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).status).toBe(404);
+    expect(attributeValues(inPlace.text, "#domain-list tbody tr", "id")).toEqual([`domain-${c.id}`]);
+    expect(attributeValues(inPlace.text, "[autofocus]", "id")).toEqual([`delete-${c.id}`]);
+    expect((await t.request("GET", `/api/v1/domains/${a.id}`)).status).toBe(404);
+    // The last row of the filtered list: focus goes to the list's heading.
+    const last = await page(t, `/domains/${c.id}/delete`, {
+      cookie,
+      form: { in_place: "list", q: "gone" },
+      htmx: true,
+    });
+    expect(attributeValues(last.text, "[autofocus]", "id")).toEqual(["domain-list-title"]);
   });
+});
+
+describe("deleting from the notifications and the update keys", () => {
+  for (const list of [
+    {
+      path: "/notifications",
+      id: "notification-list",
+      add: (name: string) =>
+        t.request("POST", "/api/v1/notifications", {
+          body: { name, type: "webhook", options: { url: "http://127.0.0.1:9/hook" }, events: ["update_failed"] },
+        }),
+      said: "Notification “Old” deleted.",
+    },
+    {
+      path: "/update-keys",
+      id: "update-key-list",
+      add: (name: string) => t.request("POST", "/api/v1/update-keys", { body: { name } }),
+      said: "Update key “Old” deleted; a router still using it is refused from now on.",
+    },
+  ]) {
+    test(`${list.path}: with htmx the list comes back saying so, the next row's Delete (or the heading) marked to take focus; a plain post goes through the confirmation`, async () => {
+      const old = (await list.add("Old")).body.id as number;
+      const next = (await list.add("Next")).body.id as number;
+      const url = (id: number) => `${list.path}/${id}/delete`;
+      const listed = (await page(t, list.path, { cookie })).text;
+      expect(attributeValues(listed, `#${list.id} form[hx-post="${url(old)}"] input[name=in_place]`, "value")).toEqual([
+        "list",
+      ]);
+      const plain = await page(t, url(old), { cookie, form: { in_place: "list" } });
+      expect([plain.status, plain.headers.get("location")]).toEqual([303, url(old)]);
+      const inPlace = await page(t, url(old), { cookie, form: { in_place: "list" }, htmx: true });
+      expect(inPlace.status).toBe(200);
+      expect(inPlace.text).toStartWith(`<section id="${list.id}"`);
+      expect(inPlace.text).toContain(list.said);
+      expect(attributeValues(inPlace.text, "[autofocus]", "aria-label")).toEqual([
+        `Delete ${list.path === "/update-keys" ? "update key " : ""}Next`,
+      ]);
+      const last = await page(t, url(next), { cookie, form: { in_place: "list" }, htmx: true });
+      expect(attributeValues(last.text, "[autofocus]", "id")).toEqual([`${list.id}-title`]);
+      expect(attributeValues((await page(t, list.path, { cookie })).text, "[autofocus]", "id")).toEqual([]);
+    });
+  }
 });
 
 describe("provider cards show the provider's own health", () => {

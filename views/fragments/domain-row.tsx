@@ -10,6 +10,7 @@ import type { HistoryFailureCause } from "../../src/store/rows";
 import {
   ActionForm,
   Badge,
+  DeleteForm,
   DomainStatus,
   EnabledSwitch,
   failureExplained,
@@ -89,7 +90,13 @@ export interface DomainRowProps {
   sources?: SourceMarkContext;
   /** Just added or saved: marked, and scrolled to (client.js; without it the address's #fragment). */
   landed?: boolean;
+  /** Its Delete takes focus: the row after one just deleted in place. */
+  focusDelete?: boolean;
 }
+
+/** The domain list's element (a Delete answers with it) and its filters' form (a Delete carries them along). */
+export const DOMAIN_LIST_ID = "domain-list";
+export const DOMAIN_FILTERS_ID = "domain-filters";
 
 function domainRowId(id: number): string {
   return `domain-${id}`;
@@ -121,7 +128,13 @@ export function updateSentence(result: UpdateResult, providerName: string, servi
 }
 
 export function ScheduleWords({ cron, intervalSeconds }: { cron: string | null; intervalSeconds: number }) {
-  if (cron === null) return <span class="muted">{every(intervalSeconds)} (default)</span>;
+  if (cron === null)
+    return (
+      <span class="muted">
+        {every(intervalSeconds)}
+        <span class="schedule-default"> (default)</span>
+      </span>
+    );
   return <code safe>{cron}</code>;
 }
 
@@ -162,15 +175,21 @@ function Result({
   domain,
   now,
   serviceLabel,
+  fresh,
 }: {
   result: UpdateResult;
   domain: DomainView;
   now: number;
   serviceLabel?: string;
+  /** The answer to "Update now" just pressed, not the newest attempt read back (a phone hides that one when it went well). */
+  fresh: boolean;
 }) {
   const repeated = !result.ok && result.count !== undefined && result.count > 1;
   return (
-    <p class={["update-result", result.ok ? "update-result-ok" : "update-result-fail"]} role="status">
+    <p
+      class={["update-result", result.ok ? "update-result-ok" : "update-result-fail", !fresh && "update-result-past"]}
+      role="status"
+    >
       <span safe>{updateSentence(result, domain.provider_name, serviceLabel)}</span>
       {result.ok ? <span class="muted"> ({millis(result.durationMs)})</span> : ""}
       {repeated ? (
@@ -201,7 +220,7 @@ function Result({
       {!result.ok && result.failure === "provider" && result.cause === "refused" ? (
         <>
           {" "}
-          <a href={`/domains/${domain.id}/edit`} aria-label={`Edit ${recordName(domain)}`}>
+          <a href={`/domains/${domain.id}/edit`} aria-label={`Edit the domain ${recordName(domain)}`}>
             Edit the domain
           </a>
         </>
@@ -211,7 +230,7 @@ function Result({
       {!result.ok && (result.failure === "provider" || result.failure === "detection") ? (
         <>
           {" "}
-          <a href={`/domains/${domain.id}/history`} aria-label={`History of ${recordName(domain)}`}>
+          <a href={`/domains/${domain.id}/history`} aria-label={`See the history of ${recordName(domain)}`}>
             See the history
           </a>
         </>
@@ -253,6 +272,7 @@ export function DomainRow({
   result,
   sources,
   landed = false,
+  focusDelete = false,
 }: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
@@ -283,7 +303,7 @@ export function DomainRow({
     <td data-label="Status" class="cell-status">
       <DomainStatus domain={domain} conditions={conditions} explained={shown !== null && !shown.ok} />
       <PropagationMark propagation={domain.propagation} />
-      {shown ? <Result result={shown} domain={domain} now={now} serviceLabel={label} /> : ""}
+      {shown ? <Result result={shown} domain={domain} now={now} serviceLabel={label} fresh={result != null} /> : ""}
     </td>
   );
 
@@ -293,10 +313,10 @@ export function DomainRow({
         {name}
         {address}
         {status}
-        <td data-label="Last change">
+        <td data-label="Last change" class="cell-last">
           <TimeAgo at={domain.last_changed_at} now={now} />
         </td>
-        <td data-label="Next run">
+        <td data-label="Next run" class="cell-next">
           <NextRun domain={domain} conditions={conditions} now={now} />
         </td>
         <td class="cell-actions">
@@ -310,7 +330,7 @@ export function DomainRow({
   return (
     <tr id={domainRowId(domain.id)} class={landed ? "row-landed" : undefined} data-landed={landed ? "" : undefined}>
       {name}
-      <td data-label="Provider" safe>
+      <td data-label="Provider" class="cell-provider" safe>
         {domain.provider_name}
       </td>
       {address}
@@ -321,7 +341,7 @@ export function DomainRow({
           <NextRun domain={domain} conditions={conditions} now={now} prefix="next " />
         </div>
       </td>
-      <td data-label="Enabled">
+      <td data-label="Enabled" class="cell-enabled">
         <EnabledSwitch
           url={`/domains/${domain.id}/enabled`}
           enabled={domain.is_enabled}
@@ -343,43 +363,16 @@ export function DomainRow({
           >
             History
           </a>
-          {/* With JavaScript the row is taken out in place and focus stays where it was; without, a confirmation page. */}
-          <form
-            method="post"
-            action={`/domains/${domain.id}/delete`}
-            hx-post={`/domains/${domain.id}/delete`}
-            hx-target={`#${domainRowId(domain.id)}`}
-            hx-swap="outerHTML"
-            hx-confirm={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
-          >
-            <input type="hidden" name="in_place" value="row" />
-            <button
-              type="submit"
-              id={`delete-${domain.id}`}
-              class="button button-small button-danger"
-              aria-label={`Delete ${record}`}
-            >
-              Delete
-            </button>
-          </form>
+          <DeleteForm
+            url={`/domains/${domain.id}/delete`}
+            list={DOMAIN_LIST_ID}
+            include={DOMAIN_FILTERS_ID}
+            question={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
+            label={`Delete ${record}`}
+            id={`delete-${domain.id}`}
+            autofocus={focusDelete}
+          />
         </div>
-      </td>
-    </tr>
-  );
-}
-
-/** What takes a deleted domain's row in place (focus lands on it, where the row was) until the list refreshes. */
-export function DeletedRow({
-  domain,
-}: {
-  domain: Pick<DomainView, "id" | "domain_name" | "record_type" | "provider_name">;
-}) {
-  return (
-    <tr id={domainRowId(domain.id)} class="row-deleted">
-      <td colspan="7">
-        <p id={`delete-${domain.id}`} tabindex="-1" role="status" safe>
-          {`${recordName(domain)} deleted, with its history; the record at ${domain.provider_name} is left as it is.`}
-        </p>
       </td>
     </tr>
   );

@@ -11,10 +11,10 @@ import type { NotificationEvent } from "../../src/store/rows";
 import { controlAttrs, Field, type FormErrors, HelpText } from "../components";
 import { optionInput } from "./credential-field";
 
-/** Each type's name for people, e.g. `uptime_kuma` → "Uptime Kuma". */
+/** Each type's name for people, e.g. `uptime_kuma` → "Uptime Kuma", and whether it sends messages or a heartbeat. */
 export const NOTIFICATION_TEXT = Object.fromEntries(
-  CHANNELS.map((channel) => [channel.type, { label: channel.label }]),
-) as Record<NotificationType, { label: string }>;
+  CHANNELS.map((channel) => [channel.type, { label: channel.label, kind: channel.kind }]),
+) as Record<NotificationType, { label: string; kind: "message" | "heartbeat" }>;
 
 export const EVENT_LABELS: Record<NotificationEvent, string> = {
   ip_changed: "A record now holds a new address",

@@ -1,12 +1,12 @@
 // One notification as a table row: type, events, on/off switch, when it last delivered and why
 // the newest attempt failed, and its actions. "Send test" and the switch are real forms that htmx
 // enhances (the answer is the row, with the test's outcome in it); delete asks first (a dialog with
-// JavaScript, a confirmation page without).
+// JavaScript, the list then answered in place; a confirmation page without).
 
 import { Html } from "@elysiajs/html";
 import type { NotificationView } from "../../src/modules/notifications/service";
 import { NOTIFICATION_EVENTS } from "../../src/store/rows";
-import { ActionForm, Badge, EnabledSwitch, TimeAgo } from "../components";
+import { ActionForm, Badge, DeleteForm, EnabledSwitch, TimeAgo } from "../components";
 import { EVENT_LABELS, NOTIFICATION_TEXT } from "./notification-fields";
 
 /** A test message's outcome: `ok` whether the service took it, `detail` its words. */
@@ -14,6 +14,9 @@ export interface TestOutcome {
   ok: boolean;
   detail: string;
 }
+
+/** The list's element, which an in-place Delete answers with. */
+export const NOTIFICATION_LIST_ID = "notification-list";
 
 export function notificationRowId(id: number): string {
   return `notification-${id}`;
@@ -69,7 +72,10 @@ function TestResult({ outcome }: { outcome: TestOutcome }) {
   );
 }
 
-function Events({ events }: { events: NotificationView["events"] }) {
+function Events({ notification }: { notification: NotificationView }) {
+  // A heartbeat's events do not apply: it pings after every scheduled check.
+  if (NOTIFICATION_TEXT[notification.type].kind === "heartbeat") return <span>A ping after each scheduled check</span>;
+  const { events } = notification;
   if (events.length === 0) return <span class="muted">none</span>;
   if (events.length === NOTIFICATION_EVENTS.length) return <span>All events</span>;
   return (
@@ -85,10 +91,13 @@ export function NotificationRow({
   notification,
   now,
   test,
+  focusDelete = false,
 }: {
   notification: NotificationView;
   now: number;
   test?: TestOutcome | null;
+  /** Its Delete takes focus: the row after one just deleted in place. */
+  focusDelete?: boolean;
 }) {
   const id = notification.id;
   return (
@@ -102,7 +111,7 @@ export function NotificationRow({
         <Badge tone="idle">{NOTIFICATION_TEXT[notification.type].label}</Badge>
       </td>
       <td data-label="Events">
-        <Events events={notification.events} />
+        <Events notification={notification} />
       </td>
       <td data-label="Enabled">
         <EnabledSwitch
@@ -142,15 +151,14 @@ export function NotificationRow({
           >
             Edit
           </a>
-          <form
-            method="post"
-            action={`/notifications/${id}/delete`}
-            hx-confirm={deleteNotificationQuestion(notification)}
-          >
-            <button type="submit" class="button button-small button-danger" aria-label={`Delete ${notification.name}`}>
-              Delete
-            </button>
-          </form>
+          <DeleteForm
+            url={`/notifications/${id}/delete`}
+            list={NOTIFICATION_LIST_ID}
+            question={deleteNotificationQuestion(notification)}
+            label={`Delete ${notification.name}`}
+            id={`notification-delete-${id}`}
+            autofocus={focusDelete}
+          />
         </div>
         {test ? <TestResult outcome={test} /> : ""}
       </td>

@@ -150,6 +150,49 @@ function FirstSteps({ providers }: { providers: number }) {
   );
 }
 
+/** Up to this many domains the dashboard lists them all; beyond, only those that need a person. */
+const DASHBOARD_LISTS_ALL_UP_TO = 10;
+
+/**
+ * The domains the dashboard lists, and how many of the others it sums up: a long list keeps only
+ * the domains that need a person (failing, not checked, never tried), so the page stays short on a
+ * phone; the fine and the switched-off ones are a line leading to the Domains page.
+ */
+function foldHealthy(
+  domains: DomainView[],
+  conditions: (domain: DomainView) => UpdateConditions,
+): { shown: DomainView[]; folded: { total: number; ok: number; disabled: number } } {
+  if (domains.length <= DASHBOARD_LISTS_ALL_UP_TO) return { shown: domains, folded: { total: 0, ok: 0, disabled: 0 } };
+  const shown: DomainView[] = [];
+  const folded = { total: 0, ok: 0, disabled: 0 };
+  for (const domain of domains) {
+    const key = domainStatus(domain, conditions(domain)).key;
+    if (key === "ok" || key === "disabled") {
+      folded[key]++;
+      folded.total++;
+    } else shown.push(domain);
+  }
+  return { shown, folded };
+}
+
+function FoldedSummary({
+  folded,
+  all,
+  shown,
+}: {
+  folded: { total: number; ok: number; disabled: number };
+  all: number;
+  shown: number;
+}) {
+  const parts = [folded.ok > 0 ? `${folded.ok} OK` : "", folded.disabled > 0 ? `${folded.disabled} switched off` : ""];
+  return (
+    <p class="folded-summary">
+      {`${shown === 0 ? `${plural(all, "domain")}, none needing you` : plural(folded.total, "more domain")}: ${parts.filter(Boolean).join(", ")}. `}
+      <a href="/domains">See all {all} on the Domains page</a>
+    </p>
+  );
+}
+
 export function DashboardPage(props: DashboardPageProps) {
   const { metrics, now } = props;
   const rate = metrics.success_rate_24h;
@@ -164,6 +207,7 @@ export function DashboardPage(props: DashboardPageProps) {
   // Failing first: what needs a person is at the top however many domains there are.
   const domains = sortDomains(props.domains, "status", conditions);
   const failingNow = domains.filter((domain) => domainStatus(domain, conditions(domain)).key === "failed").length;
+  const { shown, folded } = foldHealthy(domains, conditions);
   return (
     <Layout
       title="Dashboard"
@@ -258,34 +302,39 @@ export function DashboardPage(props: DashboardPageProps) {
                   Add domain
                 </a>
               </div>
-              <div class="table-wrap">
-                <table class="table responsive">
-                  <thead>
-                    <tr>
-                      <th scope="col">Domain</th>
-                      <th scope="col">IP address</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Last change</th>
-                      <th scope="col">Next run</th>
-                      <th scope="col">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {domains.map((domain) => (
-                      <DomainRow
-                        domain={domain}
-                        view="dashboard"
-                        now={now}
-                        intervalSeconds={props.intervalSeconds}
-                        conditions={conditions(domain)}
-                        sources={props.sources}
-                      />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              {shown.length === 0 ? (
+                ""
+              ) : (
+                <div class="table-wrap">
+                  <table class="table responsive domain-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Domain</th>
+                        <th scope="col">IP address</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Last change</th>
+                        <th scope="col">Next run</th>
+                        <th scope="col">
+                          <span class="visually-hidden">Actions</span>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {shown.map((domain) => (
+                        <DomainRow
+                          domain={domain}
+                          view="dashboard"
+                          now={now}
+                          intervalSeconds={props.intervalSeconds}
+                          conditions={conditions(domain)}
+                          sources={props.sources}
+                        />
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {folded.total > 0 ? <FoldedSummary folded={folded} all={domains.length} shown={shown.length} /> : ""}
             </section>
           </>
         )}

@@ -10,12 +10,14 @@ import {
   DOMAIN_STATUS_FILTERS,
   type DomainSort,
   type Flash,
+  type ListDeletion,
+  ListHeading,
   LiveRegion,
   Options,
   type UpdateConditions,
 } from "../components";
 import { plural } from "../format";
-import { DomainRow } from "../fragments/domain-row";
+import { DOMAIN_FILTERS_ID, DOMAIN_LIST_ID, DomainRow } from "../fragments/domain-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface DomainFilters {
@@ -43,6 +45,8 @@ export interface DomainsPageProps {
   conditions?: (domain: DomainView) => UpdateConditions;
   /** The domain just added or saved: its row is marked and scrolled to. */
   landed?: number | null;
+  /** A domain just deleted from the list in place: said above it, focus on the next row's Delete. */
+  deletion?: ListDeletion | null;
 }
 
 /** The list's own address with its filters and order, for bookmarks and for its refreshes (the default order left out). */
@@ -64,6 +68,7 @@ export function DomainsPage(props: DomainsPageProps) {
         </a>
       </PageHeader>
       <form
+        id={DOMAIN_FILTERS_ID}
         method="get"
         action="/domains"
         class="filters"
@@ -72,8 +77,8 @@ export function DomainsPage(props: DomainsPageProps) {
         hx-get="/domains"
         hx-trigger="change, input changed delay:400ms from:#filter-q"
         hx-sync="this:replace"
-        hx-target="#domain-list"
-        hx-select="#domain-list"
+        hx-target={`#${DOMAIN_LIST_ID}`}
+        hx-select={`#${DOMAIN_LIST_ID}`}
         hx-swap="outerHTML"
         hx-push-url="true"
       >
@@ -119,8 +124,9 @@ export function DomainsPage(props: DomainsPageProps) {
           Filter
         </button>
       </form>
-      <LiveRegion id="domain-list" url={listUrl(filters)} now={props.now} label="Domain list">
-        <section class="card">
+      <LiveRegion id={DOMAIN_LIST_ID} url={listUrl(filters)} now={props.now} label="Domain list">
+        <section class="card" aria-labelledby="domain-list-title">
+          <ListHeading id="domain-list-title" text="Your domains" deletion={props.deletion} />
           {props.domains.length === 0 ? (
             <p class="empty">
               {props.total === 0 ? (
@@ -143,7 +149,7 @@ export function DomainsPage(props: DomainsPageProps) {
                 ""
               )}
               <div class="table-wrap">
-                <table class="table responsive">
+                <table class="table responsive domain-table">
                   <thead>
                     <tr>
                       <th scope="col">Domain</th>
@@ -166,6 +172,7 @@ export function DomainsPage(props: DomainsPageProps) {
                         intervalSeconds={props.intervalSeconds}
                         conditions={props.conditions?.(domain)}
                         landed={domain.id === props.landed}
+                        focusDelete={props.deletion?.focusId === domain.id}
                       />
                     ))}
                   </tbody>

@@ -7,7 +7,7 @@ import type { HistoryFailureCause } from "../../src/store/rows";
 import { Badge, DomainStatus, failureExplained, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
 import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { serviceLabel } from "../fragments/credential-field";
-import { NextRun, ScheduleWords } from "../fragments/domain-row";
+import { attemptResult, NextRun, ScheduleWords, updateSentence } from "../fragments/domain-row";
 import { PropagationMark } from "../fragments/propagation-mark";
 import { Layout, PageHeader } from "../layout";
 
@@ -112,6 +112,10 @@ function Pager({ domainId, page, pages }: { domainId: number; page: number; page
 
 export function HistoryPage(props: HistoryPageProps) {
   const { domain, now } = props;
+  const conditions = props.conditions ?? UPDATABLE;
+  // A failure's cause in the service's words and the next step, as the domain's row says it.
+  const attempt = attemptResult(domain, conditions, now);
+  const failure = attempt !== null && !attempt.ok ? attempt : null;
   return (
     <Layout title={`History of ${domain.domain_name}`} user={props.user} section="domains">
       <PageHeader title={domain.domain_name}>
@@ -145,7 +149,18 @@ export function HistoryPage(props: HistoryPageProps) {
           <div>
             <dt>Status</dt>
             <dd>
-              <DomainStatus domain={domain} conditions={props.conditions ?? UPDATABLE} />
+              <DomainStatus domain={domain} conditions={conditions} explained={failure !== null} />
+              {failure ? (
+                <p class="update-result update-result-fail" safe>
+                  {updateSentence(
+                    failure,
+                    domain.provider_name,
+                    conditions.providerType === undefined ? undefined : serviceLabel(conditions.providerType),
+                  )}
+                </p>
+              ) : (
+                ""
+              )}
             </dd>
           </div>
           <div>

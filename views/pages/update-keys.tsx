@@ -8,12 +8,15 @@ import type { DomainView } from "../../src/modules/domains/service";
 import type { UpdateKeyView } from "../../src/modules/update-keys/service";
 import {
   controlAttrs,
+  DeleteForm,
   Field,
   FieldError,
   type Flash,
   type FormErrors,
   FormProblem,
   fieldId,
+  type ListDeletion,
+  ListHeading,
   TimeAgo,
 } from "../components";
 import { Layout, PageHeader } from "../layout";
@@ -199,6 +202,80 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
   );
 }
 
+/** The list's element, which an in-place Delete answers with. */
+const KEY_LIST_ID = "update-key-list";
+
+/** The keys (their own element: a Delete with JavaScript answers with it, saying what was deleted). */
+export function KeyList({
+  keys,
+  domains,
+  now,
+  deletion,
+}: Pick<UpdateKeysPageProps, "keys" | "domains" | "now"> & { deletion?: ListDeletion | null }) {
+  return (
+    <section id={KEY_LIST_ID} class="card" aria-labelledby="update-key-list-title">
+      <ListHeading id="update-key-list-title" text="Your update keys" deletion={deletion} />
+      {keys.length === 0 ? (
+        <p class="empty">No update keys yet. Create one below for each router that should push its address.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="table responsive">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Domains</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr id={`update-key-${key.id}`}>
+                  <td data-label="Name" class="cell-name" safe>
+                    {key.name}
+                  </td>
+                  <td data-label="Domains">
+                    <Covered ids={key.domain_ids} domains={domains} />
+                  </td>
+                  <td data-label="Key">
+                    <code safe>{key.key}</code>
+                  </td>
+                  <td data-label="Created">
+                    <TimeAgo at={key.created_at} now={now} />
+                  </td>
+                  <td data-label="Last used">
+                    {key.last_used_at === null ? (
+                      <span class="muted">never</span>
+                    ) : (
+                      <TimeAgo at={key.last_used_at} now={now} />
+                    )}
+                  </td>
+                  <td class="cell-actions">
+                    <div class="actions">
+                      <DeleteForm
+                        url={`/update-keys/${key.id}/delete`}
+                        list={KEY_LIST_ID}
+                        question={deleteKeyQuestion(key)}
+                        label={`Delete update key ${key.name}`}
+                        id={`update-key-delete-${key.id}`}
+                        autofocus={deletion?.focusId === key.id}
+                      />
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
 export function UpdateKeysPage({
   user,
   flash,
@@ -215,70 +292,7 @@ export function UpdateKeysPage({
       <PageHeader title="Update keys" />
       <p class="lead muted">Keys your router uses to tell ddnsd its new address the moment it changes.</p>
       {created ? <CreatedKey created={created} /> : ""}
-      <section class="card">
-        {keys.length === 0 ? (
-          <p class="empty">No update keys yet. Create one below for each router that should push its address.</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="table responsive">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Domains</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((key) => (
-                  <tr id={`update-key-${key.id}`}>
-                    <td data-label="Name" class="cell-name" safe>
-                      {key.name}
-                    </td>
-                    <td data-label="Domains">
-                      <Covered ids={key.domain_ids} domains={domains} />
-                    </td>
-                    <td data-label="Key">
-                      <code safe>{key.key}</code>
-                    </td>
-                    <td data-label="Created">
-                      <TimeAgo at={key.created_at} now={now} />
-                    </td>
-                    <td data-label="Last used">
-                      {key.last_used_at === null ? (
-                        <span class="muted">never</span>
-                      ) : (
-                        <TimeAgo at={key.last_used_at} now={now} />
-                      )}
-                    </td>
-                    <td class="cell-actions">
-                      <div class="actions">
-                        <form
-                          method="post"
-                          action={`/update-keys/${key.id}/delete`}
-                          hx-confirm={deleteKeyQuestion(key)}
-                        >
-                          <button
-                            type="submit"
-                            class="button button-small button-danger"
-                            aria-label={`Delete update key ${key.name}`}
-                          >
-                            Delete
-                          </button>
-                        </form>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <KeyList keys={keys} domains={domains} now={now} />
       <CreateForm domains={domains} values={values} errors={errors} />
       <RouterSettings pushUrl={pushUrl} />
     </Layout>

@@ -3,20 +3,21 @@
 // confirmation, and each domain's history.
 
 import { Elysia } from "elysia";
-import { DOMAIN_SORTS, domainStatus, type FormErrors, NO_ERRORS, sortDomains } from "../../../views/components";
-import { serviceFor } from "../../../views/fragments/credential-field";
 import {
-  DeletedRow,
-  DomainRow,
-  type DomainRowView,
-  type UpdateResult,
-  updateSentence,
-} from "../../../views/fragments/domain-row";
+  DOMAIN_SORTS,
+  domainStatus,
+  type FormErrors,
+  NO_ERRORS,
+  rowAfter,
+  sortDomains,
+} from "../../../views/components";
+import { serviceFor } from "../../../views/fragments/credential-field";
+import { DomainRow, type DomainRowView, type UpdateResult, updateSentence } from "../../../views/fragments/domain-row";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
 import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
-import { DomainsPage } from "../../../views/pages/domains";
+import { DomainsPage, type DomainsPageProps } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
 import { Conflict, DetectionFailed, ProviderFailed, StorageFull } from "../../errors";
 import {
@@ -142,39 +143,47 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
     }
   }
 
+  /** The domains the list shows with the filters and order `source` names (a query, or the filters a Delete carried along). */
+  function listed(source: unknown) {
+    const sort = DOMAIN_SORTS.find((s) => s.value === field(source, "sort"))?.value ?? "name";
+    const filters = {
+      q: field(source, "q").trim(),
+      provider: field(source, "provider"),
+      status: field(source, "status"),
+      sort,
+    };
+    const all = listDomains(ctx);
+    const conditions = updateConditions(ctx, listProviders(ctx));
+    const wanted = filters.q.toLowerCase();
+    const domains = all.filter(
+      (d) =>
+        (wanted === "" ||
+          d.domain_name.toLowerCase().includes(wanted) ||
+          d.provider_name.toLowerCase().includes(wanted)) &&
+        (filters.provider === "" || String(d.provider_id) === filters.provider) &&
+        (filters.status === "" || domainStatus(d, conditions(d)).key === filters.status),
+    );
+    return { filters, conditions, domains: sortDomains(domains, sort, conditions), total: all.length };
+  }
+
+  function listPage(user: string, source: unknown, extra: Pick<DomainsPageProps, "flash" | "landed" | "deletion">) {
+    return DomainsPage({
+      user,
+      now: Date.now(),
+      intervalSeconds: interval,
+      providers: listProviders(ctx),
+      ...listed(source),
+      ...extra,
+    });
+  }
+
   return (
     new Elysia()
       .use(signedIn(ctx))
       .get("/domains", ({ user, cookie, query }) => {
-        const sort = DOMAIN_SORTS.find((s) => s.value === field(query, "sort"))?.value ?? "name";
-        const filters = {
-          q: field(query, "q").trim(),
-          provider: field(query, "provider"),
-          status: field(query, "status"),
-          sort,
-        };
-        const all = listDomains(ctx);
-        const conditions = updateConditions(ctx, listProviders(ctx));
-        const wanted = filters.q.toLowerCase();
-        const domains = all.filter(
-          (d) =>
-            (wanted === "" ||
-              d.domain_name.toLowerCase().includes(wanted) ||
-              d.provider_name.toLowerCase().includes(wanted)) &&
-            (filters.provider === "" || String(d.provider_id) === filters.provider) &&
-            (filters.status === "" || domainStatus(d, conditions(d)).key === filters.status),
-        );
         const landed = Number(field(query, "landed"));
-        return DomainsPage({
-          user,
+        return listPage(user, query, {
           flash: takeFlash(ctx, cookie),
-          now: Date.now(),
-          intervalSeconds: interval,
-          domains: sortDomains(domains, sort, conditions),
-          total: all.length,
-          providers: listProviders(ctx),
-          filters,
-          conditions,
           landed: Number.isInteger(landed) && landed > 0 ? landed : null,
         });
       })
@@ -286,13 +295,21 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
       )
       .post(
         "/domains/:id/delete",
-        ({ params, body, request, cookie }) => {
+        ({ user, params, body, request, cookie }) => {
           // htmx asked first (hx-confirm); a plain form goes through the confirmation page.
           if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/domains/${params.id}/delete`);
           const domain = getDomain(ctx, params.id);
+          const before = listed(body).domains;
           deleteDomain(ctx, params.id);
-          // The list's own Delete with htmx: the row says so in place, and focus stays there.
-          if (isHtmx(request) && field(body, "in_place") === "row") return DeletedRow({ domain });
+          // The list's own Delete with htmx (carrying the list's filters): the list again, in place,
+          // saying so, with focus on the next row's Delete.
+          if (isHtmx(request) && field(body, "in_place") === "list")
+            return listPage(user, body, {
+              deletion: {
+                text: `${domain.domain_name} (${domain.record_type}) deleted, with its history; the record at ${domain.provider_name} is left as it is.`,
+                focusId: rowAfter(before, params.id),
+              },
+            });
           setFlash(ctx, cookie, `${domain.domain_name} (${domain.record_type}) deleted.`);
           return seeOther("/domains");
         },

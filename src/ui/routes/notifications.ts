@@ -1,9 +1,10 @@
 // The notification pages: list (with the last delivery and its error), add and edit (posting to
 // their own page's URL; the type select swaps the fields), Send test (the outcome in the row, or as
-// a notice without JavaScript), the on/off switch, and delete through a confirmation.
+// a notice without JavaScript), the on/off switch, and delete (in place with JavaScript, else through a
+// confirmation).
 
 import { Elysia } from "elysia";
-import { type FormErrors, NO_ERRORS } from "../../../views/components";
+import { type FormErrors, NO_ERRORS, rowAfter } from "../../../views/components";
 import { NotificationFields } from "../../../views/fragments/notification-fields";
 import {
   deleteNotificationQuestion,
@@ -13,7 +14,7 @@ import {
 } from "../../../views/fragments/notification-row";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { NotificationFormPage, type NotificationFormValues } from "../../../views/pages/notification-form";
-import { NotificationsPage } from "../../../views/pages/notifications";
+import { NotificationList, NotificationsPage } from "../../../views/pages/notifications";
 import {
   createNotification,
   deleteNotification,
@@ -161,8 +162,17 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
           if (!isHtmx(request) && field(body, "confirm") !== "yes")
             return seeOther(`/notifications/${params.id}/delete`);
           const notification = getNotification(ctx, params.id);
+          const before = listNotifications(ctx);
           deleteNotification(ctx, params.id);
-          setFlash(ctx, cookie, `Notification “${notification.name}” deleted.`);
+          const said = `Notification “${notification.name}” deleted.`;
+          // The list's own Delete with htmx: the list again, in place, with focus where the row was.
+          if (isHtmx(request) && field(body, "in_place") === "list")
+            return NotificationList({
+              notifications: listNotifications(ctx),
+              now: Date.now(),
+              deletion: { text: said, focusId: rowAfter(before, params.id) },
+            });
+          setFlash(ctx, cookie, said);
           return seeOther("/notifications");
         },
         { params: IdParams },

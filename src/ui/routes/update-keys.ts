@@ -1,11 +1,13 @@
 // The update keys page: the list, the create form (posting to the page's own URL and answering
-// with the page itself, where the new key is shown that once), and delete through a confirmation.
+// with the page itself, where the new key is shown that once), and delete (in place with JavaScript,
+// else through a confirmation).
 
 import { Elysia } from "elysia";
-import { type Flash, type FormErrors, NO_ERRORS } from "../../../views/components";
+import { type Flash, type FormErrors, NO_ERRORS, rowAfter } from "../../../views/components";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import {
   deleteKeyQuestion,
+  KeyList,
   NO_KEY_VALUES,
   type UpdateKeyFormValues,
   UpdateKeysPage,
@@ -87,8 +89,18 @@ export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
         // htmx asked first (hx-confirm); a plain form goes through the confirmation page.
         if (!isHtmx(request) && field(body, "confirm") !== "yes") return seeOther(`/update-keys/${params.id}/delete`);
         const key = getUpdateKey(ctx, params.id);
+        const before = listUpdateKeys(ctx);
         deleteUpdateKey(ctx, params.id);
-        setFlash(ctx, cookie, `Update key “${key.name}” deleted; a router still using it is refused from now on.`);
+        const said = `Update key “${key.name}” deleted; a router still using it is refused from now on.`;
+        // The list's own Delete with htmx: the list again, in place, with focus where the row was.
+        if (isHtmx(request) && field(body, "in_place") === "list")
+          return KeyList({
+            keys: listUpdateKeys(ctx),
+            domains: listDomains(ctx),
+            now: Date.now(),
+            deletion: { text: said, focusId: rowAfter(before, params.id) },
+          });
+        setFlash(ctx, cookie, said);
         return seeOther("/update-keys");
       },
       { params: IdParams },

@@ -74,6 +74,22 @@ describe("store: history", () => {
     expect(store.history.list(a, 10).filter((r) => r.repeatCount > 1).length).toBe(1);
   });
 
+  test("a repeat folds only within the clock hour of the row's first attempt, so a row's attempts are one hour's", () => {
+    const { store, provider, domain } = memoryStore();
+    const a = domain(provider());
+    const failure = { status: "FAILED", failureCause: "refused", message: "Cloudflare: no zone" } as const;
+    const hour = 3_600_000;
+    const first = store.history.append(row(a, 5 * hour + 1000, failure), 10);
+    expect(store.history.append(row(a, 5 * hour + 59 * 60_000, failure), 10)).toBe(first);
+    const next = store.history.append(row(a, 6 * hour + 1000, failure), 10);
+    expect(next).not.toBe(first);
+    expect(store.history.append(row(a, 6 * hour + 2000, failure), 10)).toBe(next);
+    expect(store.history.list(a, 10).map((r) => [r.repeatCount, r.firstTimestamp, r.timestamp])).toEqual([
+      [2, 6 * hour + 1000, 6 * hour + 2000],
+      [2, 5 * hour + 1000, 5 * hour + 59 * 60_000],
+    ]);
+  });
+
   test("rows of the same time are cut oldest id first", () => {
     const { store, provider, domain } = memoryStore();
     const a = domain(provider());

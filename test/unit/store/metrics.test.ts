@@ -90,4 +90,19 @@ describe("store: metrics", () => {
       last_at: 400,
     });
   });
+
+  test("a row of folded repeats counts each attempt; a failed detection (no address) none", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const refused = { ipAddress: "192.0.2.2", status: "FAILED", failureCause: "refused", durationMs: 20 } as const;
+    const undetected = { ipAddress: null, status: "FAILED", failureCause: "detection", message: "no answer" } as const;
+    for (const at of [1000, 2000, 3000]) store.history.append(row(a, at, refused), 50);
+    for (const at of [4000, 5000]) store.history.append(row(a, at, undetected), 50);
+    store.history.append(row(a, 6000, { durationMs: 60 }), 50);
+    expect(store.history.count(a)).toBe(3);
+    expect(store.metrics.updatesSince(0)).toEqual({ total: 4, failed: 3, ips: 2 });
+    expect(store.metrics.outcomesBetween(0, 10_000)).toEqual({ success: 1, failed: 3 });
+    expect(store.metrics.providerStats(0)[0]).toMatchObject({ updates: 4, successful: 1, avg_ms: 30 });
+  });
 });

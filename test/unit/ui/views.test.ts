@@ -510,7 +510,7 @@ describe("domains", () => {
       "Home Cloudflare did not accept the update: Cloudflare: Authentication error (code 10000, status 403). Its history has the details.",
     );
     expect(failed).toContain(
-      '<a href="/domains/7/history" aria-label="History of home.example.com (A)">See the history</a>',
+      '<a href="/domains/7/history" aria-label="See the history of home.example.com (A)">See the history</a>',
     );
     expect(
       result({ ok: false, failure: "refused", detail: "The domain is disabled; enable it to update it" }),
