@@ -26,3 +26,11 @@ export function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * Resolves once the wall clock has left `second` (Unix seconds): a page's "As of" time is to the
+ * second, so a refresh moved on by `page.clock` shows another time only after that.
+ */
+export async function untilSecondAfter(second: number): Promise<void> {
+  while (Math.floor(Date.now() / 1000) <= second) await Bun.sleep(20);
+}
