@@ -137,14 +137,6 @@ describe("writeRecord on an existing record set", () => {
     });
     expect(home()[0]?.records).toEqual([OLD_IP]);
   });
-
-  test("a set with several addresses is left alone", async () => {
-    fake.addRecordSet("example.com", { name: "rr.example.com", type: "A", records: ["198.51.100.1", "198.51.100.2"] });
-    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: zoneId }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses");
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("writeRecord on a missing record set", () => {
@@ -188,15 +180,6 @@ describe("zone discovery", () => {
     ]);
   });
 
-  test("no zone holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Huawei Cloud DNS: no zone of this account holds host.example.org",
-    });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a configured zone that is gone is looked up afresh, once", async () => {
     const outcome = await client().writeRecord(
       target("home.example.com", { zone_id: "ff80808200000000000000000000dead" }),
@@ -215,7 +198,7 @@ describe("zone discovery", () => {
 describe("failures keep Huawei's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: HuaweiFault | "timeout";
+    fault?: HuaweiFault;
     ak?: string;
     sk?: string;
     message: string | RegExp;
@@ -292,7 +275,6 @@ describe("failures keep Huawei's words and leave the record alone", () => {
       message: /^Huawei Cloud DNS: unreadable answer \(HTTP 200\)/,
       cause: "unreachable",
     },
-    { name: "timeout", fault: "timeout", message: "Huawei Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, ak, sk, message, cause, stopRetrying } of cases) {
     test(name, async () => {

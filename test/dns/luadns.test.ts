@@ -136,15 +136,6 @@ describe("writes", () => {
     });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a name with two addresses is left alone", async () => {
-    fake.addRecord("example.org", { hostname: "home.example.org", type: "A", content: "192.0.2.9", ttl: 600 });
-    expect(await client().writeRecord(target("home.example.org"), NEW_V4)).toMatchObject({
-      ok: false,
-      cause: "refused",
-    });
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("failures", () => {

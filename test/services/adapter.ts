@@ -19,6 +19,8 @@ export interface ZoneAccess<Fake> {
   addZone(fake: Fake, zone: string): void;
   /** `hostname` is the full name; the adapter turns it into the service's name inside `zone`. */
   addRecord(fake: Fake, zone: string, hostname: string, type: RecordType, ip: string, ttl: number): void;
+  /** For a service that keeps a name's addresses as one set (an rrset): puts a set of several there. */
+  addSet?(fake: Fake, zone: string, hostname: string, type: RecordType, ips: readonly string[], ttl: number): void;
   /** The record's one address and TTL as the fake holds it; undefined when there is none. */
   read(fake: Fake, zone: string, hostname: string, type: RecordType): { ip: string; ttl: number | null } | undefined;
   /** A TTL the service accepts, for records the test puts there (deSEC's domains refuse below 3600). */
