@@ -248,18 +248,6 @@ describe("failures keep Azure's words and leave the record alone", () => {
       message: "Azure DNS: An error occurred. (InternalServerError, HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Azure DNS: unreadable answer \(HTTP 502\)/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Azure DNS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -175,18 +175,6 @@ describe("failures keep bunny.net's words and leave the record alone", () => {
       message: "Bunny: Something went wrong (error_500, HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Bunny: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Bunny: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

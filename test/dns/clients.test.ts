@@ -79,6 +79,28 @@ for (const adapter of ADAPTERS) {
       if (adapter.zone) expect(adapter.address(fake, adapter.hostname, "A")).toBe("198.51.100.1");
     });
 
+    // Answers no service means to give: a gateway's error page in a 502, and (from the zone services,
+    // which answer JSON or XML) a 200 whose body cannot be read. Both are the service being unwell.
+    const unreadable: [string, string, RegExp][] = [
+      ["a gateway's HTML page (502)", "html", /HTTP 502\)?:? "<!DOCTYPE html>/],
+      ...(adapter.zone
+        ? [["a 200 that cannot be read", "malformed", /: unreadable answer \(HTTP 200\)/] as [string, string, RegExp]]
+        : []),
+    ];
+    for (const [name, fault, words] of unreadable) {
+      test(`${name}: unreachable, in the service's name, quoting what came`, async () => {
+        adapter.reset(fake);
+        adapter.seed(fake, adapter.hostname, "A", "198.51.100.1");
+        fake.fault(fault);
+        const outcome = await build(adapter, fake).writeRecord(target(adapter.hostname), NEW.A);
+        fake.clearFaults();
+        expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+        expect(!outcome.ok && outcome.message).toMatch(words);
+        expect(!outcome.ok && outcome.message).toMatch(/^\S/);
+        if (adapter.zone) expect(adapter.address(fake, adapter.hostname, "A")).toBe("198.51.100.1");
+      });
+    }
+
     const zone = adapter.zone;
     if (zone) {
       test("a name holding several addresses is read as one set and left alone: refused, nothing written", async () => {

@@ -239,18 +239,6 @@ describe("failures keep Constellix's words and leave the record alone", () => {
       message: "Constellix: Internal server error (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Constellix: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Constellix: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -136,12 +136,6 @@ describe("failures keep DD24's words and never show the password", () => {
       cause: "unreachable",
     },
     {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Domain Discount24: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
       name: "garbage echoing the password",
       fault: { body: `bad request password=${DD24_FAKE_PASSWORD}` },
       message: 'Domain Discount24: unreadable answer (HTTP 200): "bad request password=••••"',

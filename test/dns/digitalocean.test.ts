@@ -287,18 +287,6 @@ describe("failures keep DigitalOcean's words, say their cause and leave the reco
       message: "DigitalOcean: Server was unable to give you a response. (server_error, HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 page",
-      fault: "html",
-      message: /^DigitalOcean: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^DigitalOcean: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   for (const { name, fault, token, readOnly, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {

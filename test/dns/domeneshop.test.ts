@@ -199,13 +199,6 @@ describe("failures keep Domeneshop's words and leave the record alone", () => {
       message: "Domeneshop: A server error occurred (serverError, HTTP 500)",
       cause: "unreachable",
     },
-    { name: "HTML page", fault: "html", message: /^Domeneshop: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Domeneshop: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -294,18 +294,6 @@ describe("failures keep Exoscale's words and leave the record alone", () => {
       message: "Exoscale: Internal server error (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Exoscale: unreadable answer \(HTTP 502\)/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Exoscale: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   for (const { name, fault, message, cause, retryAfterSeconds } of cases) {
     test(name, async () => {

@@ -184,18 +184,6 @@ describe("failures keep Hostinger's words and leave the record alone", () => {
       message: "Hostinger: Internal server error (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Hostinger: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Hostinger: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -197,13 +197,6 @@ describe("failures keep Infomaniak's words and leave the record alone", () => {
       message: "Infomaniak: The zone is being transferred (zone_locked, HTTP 200)",
       cause: "unreachable",
     },
-    { name: "HTML page", fault: "html", message: /^Infomaniak: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Infomaniak: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -190,18 +190,6 @@ describe("failures keep IONOS's words and leave the record alone", () => {
       message: "IONOS: Internal server error. (INTERNAL_SERVER_ERROR, HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^IONOS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^IONOS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -224,18 +224,6 @@ describe("failures keep Linode's words and leave the record alone", () => {
       cause: "throttled",
     },
     { name: "500", fault: { status: 500 }, message: "Linode: Internal Server Error (HTTP 500)", cause: "unreachable" },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Linode: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Linode: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

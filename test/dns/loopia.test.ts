@@ -266,18 +266,6 @@ describe("failures keep Loopia's words and leave the record alone", () => {
       cause: "throttled",
       retryAfterSeconds: 30,
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Loopia: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "cut-off XML",
-      fault: "malformed",
-      message: /^Loopia: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -211,18 +211,6 @@ describe("failures keep Mythic Beasts' words and leave the record alone", () => 
       message: "Mythic Beasts: Internal server error (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Mythic Beasts: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Mythic Beasts: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

@@ -254,7 +254,6 @@ describe("failures keep Namecheap's words and never show the password", () => {
       retryAfterSeconds: 45,
     },
     { name: "503", fault: { status: 503 }, message: 'Namecheap: unreadable answer (HTTP 503): "Service Unavailable"' },
-    { name: "502 HTML page", fault: "html", message: /^Namecheap: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
     {
       name: "XML without ErrCount",
       fault: { xml: "<interface-response><Done>true</Done></interface-response>" },

@@ -283,20 +283,6 @@ describe("failures keep Netcup's words and leave the record alone", () => {
       cause: "unreachable",
       requests: 1,
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Netcup: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-      requests: 1,
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Netcup: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-      requests: 1,
-    },
   ];
   failureTests(
     cases,

@@ -191,13 +191,6 @@ describe("failures keep OVH's words and leave the record alone", () => {
       cause: "throttled",
     },
     { name: "500", fault: { status: 500 }, message: "OVH: Internal server error (HTTP 500)", cause: "unreachable" },
-    { name: "502 HTML page", fault: "html", message: /^OVH: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^OVH: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

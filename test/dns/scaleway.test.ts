@@ -236,18 +236,6 @@ describe("failures keep Scaleway's words and leave the record alone", () => {
       message: "Scaleway: internal error (internal_error, HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Scaleway: unreadable answer \(HTTP 502\)/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Scaleway: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,

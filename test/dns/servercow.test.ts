@@ -177,13 +177,6 @@ describe("failures keep Servercow's words and leave the record alone", () => {
       cause: "throttled",
       retryAfterSeconds: 50,
     },
-    { name: "HTML page", fault: "html", message: /^Servercow: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Servercow: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
   ];
   failureTests(
     cases,
