@@ -236,13 +236,6 @@ describe("failures keep Azure's words and leave the record alone", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "Azure DNS: The request is being throttled. (TooManyRequests, HTTP 429)",
-      retryAfterSeconds: 40,
-      cause: "throttled",
-    },
-    {
       name: "500",
       fault: { status: 500 },
       message: "Azure DNS: An error occurred. (InternalServerError, HTTP 500)",

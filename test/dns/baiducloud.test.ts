@@ -107,14 +107,6 @@ describe("verify", () => {
     );
     expect(JSON.stringify(fake.requests)).not.toContain(BAIDU_FAKE_SK);
   });
-
-  test("a wrong secret key is refused in Baidu's words", async () => {
-    expect(await client({ sk: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail:
-        "Baidu Cloud DNS: The request signature we calculated does not match the signature you provided. (SignatureDoesNotMatch, HTTP 400)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -274,12 +266,6 @@ describe("failures keep Baidu's words and leave the record alone", () => {
       fault: { status: 429, code: "RequestRateLimitExceeded" },
       message: "Baidu Cloud DNS: Too many requests, please slow down. (RequestRateLimitExceeded, HTTP 429)",
       cause: "throttled",
-    },
-    {
-      name: "500",
-      fault: { status: 500, code: "InternalError" },
-      message: "Baidu Cloud DNS: We encountered an internal error. Please try again. (InternalError, HTTP 500)",
-      cause: "unreachable",
     },
   ];
   for (const { name, fault, ak, sk, message, cause, stopRetrying } of cases) {

@@ -45,13 +45,6 @@ describe("verify", () => {
     expect(fake.requests[0]?.headers.accesskey).toBe(BUNNY_FAKE_API_KEY);
     expect(fake.writes()).toBe(0);
   });
-
-  test("a wrong key is refused in bunny.net's words", async () => {
-    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail: "Bunny: Authorization has been denied for this request. (HTTP 401)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -143,13 +136,6 @@ describe("zone discovery", () => {
 describe("failures keep bunny.net's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: BunnyFault; apiKey?: string })[] = [
     {
-      name: "revoked key",
-      apiKey: "revoked",
-      message: "Bunny: Authorization has been denied for this request. (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "key without the right",
       fault: { status: 403, errorKey: "forbidden", message: "Access denied" },
       message: "Bunny: Access denied (forbidden, HTTP 403)",
@@ -157,23 +143,10 @@ describe("failures keep bunny.net's words and leave the record alone", () => {
       cause: "credentials",
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 25 },
-      message: "Bunny: Too many requests (error_429, HTTP 429)",
-      retryAfterSeconds: 25,
-      cause: "throttled",
-    },
-    {
       name: "429 without Retry-After names no wait",
       fault: { status: 429 },
       message: /\(error_429, HTTP 429\)$/,
       cause: "throttled",
-    },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: "Bunny: Something went wrong (error_500, HTTP 500)",
-      cause: "unreachable",
     },
   ];
   failureTests(

@@ -123,13 +123,6 @@ describe("failures keep DD24's words and never show the password", () => {
       cause: "refused",
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 120 },
-      message: 'Domain Discount24: unreadable answer (HTTP 429): "Too Many Requests"',
-      cause: "throttled",
-      retryAfterSeconds: 120,
-    },
-    {
       name: "500",
       fault: { status: 500 },
       message: 'Domain Discount24: unreadable answer (HTTP 500): "Error"',

@@ -260,13 +260,6 @@ describe("failures keep deSEC's words, say their cause and leave the RRset alone
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "bad token",
-      token: "revoked",
-      message: "deSEC: Invalid token. (HTTP 401)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    {
       name: "an address of the wrong family",
       ip: "2001:db8::7",
       message: "deSEC: records: Record content for type A malformed: 2001:db8::7 (HTTP 400)",
@@ -293,12 +286,6 @@ describe("failures keep deSEC's words, say their cause and leave the RRset alone
       fault: { status: 429, detail: "Slow down." },
       message: "deSEC: Slow down. (HTTP 429)",
       cause: "throttled",
-    },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: "deSEC: A server error occurred. (HTTP 500)",
-      cause: "unreachable",
     },
   ];
   for (const { name, fault, token, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {

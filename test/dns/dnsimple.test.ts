@@ -165,25 +165,11 @@ describe("zone discovery", () => {
 describe("failures keep DNSimple's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: DnsimpleFault; token?: string })[] = [
     {
-      name: "revoked token",
-      token: "revoked",
-      message: "DNSimple: Authentication failed (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "token without the right",
       fault: { status: 403 },
       message: "DNSimple: Permission Denied (HTTP 403)",
       stopRetrying: true,
       cause: "credentials",
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 30 },
-      message: "DNSimple: API rate limit exceeded (HTTP 429)",
-      retryAfterSeconds: 30,
-      cause: "throttled",
     },
     {
       name: "429 with neither header names no wait",

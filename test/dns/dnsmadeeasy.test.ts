@@ -194,13 +194,6 @@ describe("failures keep DNS Made Easy's words and leave the record alone", () =>
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "unknown key",
-      key: "not-a-key",
-      message: "DNS Made Easy: API key not found (HTTP 403)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "the rate limit (a 400)",
       fault: { status: 400, error: "Rate limit exceeded" },
       message: "DNS Made Easy: Rate limit exceeded (HTTP 400)",

@@ -125,13 +125,6 @@ describe("failures keep DonDNS's words and never show the key", () => {
       cause: "refused",
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 120 },
-      message: 'DonDominio: unreadable answer (HTTP 429): "Too Many Requests"',
-      cause: "throttled",
-      retryAfterSeconds: 120,
-    },
-    {
       name: "500",
       fault: { status: 500 },
       message: 'DonDominio: unreadable answer (HTTP 500): "Error"',

@@ -167,13 +167,6 @@ describe("failures keep easyDNS's words and leave the record alone", () => {
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "wrong key",
-      key: "wrong",
-      message: "easyDNS: Unauthorized: the API token or key is wrong (HTTP 401)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    {
       name: "Enhance Your Calm (420)",
       fault: "calm",
       message:

@@ -276,13 +276,6 @@ describe("failures keep Exoscale's words and leave the record alone", () => {
     retryAfterSeconds?: number;
   }[] = [
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 20 },
-      message: "Exoscale: Too many requests (HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 20,
-    },
-    {
       name: "a refusal",
       fault: { status: 409, message: "Record conflicts" },
       message: "Exoscale: Record conflicts (HTTP 409)",

@@ -175,13 +175,6 @@ describe("domain discovery", () => {
 describe("failures keep Gandi's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: GandiFault; token?: string })[] = [
     {
-      name: "revoked token",
-      token: "revoked",
-      message: /^Gandi: The server could not verify .* \(HTTP 401\)$/,
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "token without rights on the domain",
       fault: { status: 403 },
       message: "Gandi: Access was denied to this resource. (HTTP 403)",
@@ -190,19 +183,11 @@ describe("failures keep Gandi's words and leave the record alone", () => {
     },
     // The wait Gandi names is passed on as it is; the updater decides the pause (an hour at most).
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 20 },
-      message: "Gandi: Too many requests, slow down. (HTTP 429)",
-      retryAfterSeconds: 20,
-      cause: "throttled",
-    },
-    {
       name: "429 without Retry-After",
       fault: { status: 429 },
       message: "Gandi: Too many requests, slow down. (HTTP 429)",
       cause: "throttled",
     },
-    { name: "500", fault: { status: 500 }, message: "Gandi: Internal Server Error (HTTP 500)", cause: "unreachable" },
   ];
   failureTests(
     cases,

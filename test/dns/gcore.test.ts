@@ -181,13 +181,6 @@ describe("failures keep Gcore's words and leave the record alone", () => {
     retryAfterSeconds?: number;
   }[] = [
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 15 },
-      message: "Gcore: Too Many Requests (HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 15,
-    },
-    {
       name: "a refusal",
       fault: { status: 400, error: "ttl: invalid" },
       message: "Gcore: ttl: invalid (HTTP 400)",

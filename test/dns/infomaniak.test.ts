@@ -158,13 +158,6 @@ describe("zone discovery", () => {
 
 describe("failures keep Infomaniak's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: InfomaniakFault; token?: string })[] = [
-    {
-      name: "unknown token",
-      token: "revoked",
-      message: "Infomaniak: Authorization required (not_authorized, HTTP 401)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
     // A 403 may be a missing scope or a zone the token may not see: not final, unlike a refused token.
     {
       name: "token without the DNS scopes",
@@ -173,23 +166,10 @@ describe("failures keep Infomaniak's words and leave the record alone", () => {
       cause: "credentials",
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 30 },
-      message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 30,
-    },
-    {
       name: "429 without Retry-After",
       fault: { status: 429 },
       message: "Infomaniak: Too many requests (too_many_requests, HTTP 429)",
       cause: "throttled",
-    },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: "Infomaniak: Internal server error (internal_error, HTTP 500)",
-      cause: "unreachable",
     },
     {
       name: "a 200 whose envelope says error",

@@ -319,13 +319,6 @@ describe("failures keep INWX's words and leave the record alone", () => {
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "wrong password",
-      password: "wrong",
-      message: "INWX: account.login: Authentication error (code 2200)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    {
       name: "session limit",
       fault: { code: 2502, msg: "Session limit exceeded; server closing connection" },
       message: "INWX: account.login: Session limit exceeded; server closing connection (code 2502)",

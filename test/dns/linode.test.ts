@@ -197,25 +197,11 @@ describe("domain discovery", () => {
 describe("failures keep Linode's words and leave the record alone", () => {
   const cases: (FailureCase & { fault?: LinodeFault; token?: string })[] = [
     {
-      name: "revoked token",
-      token: "revoked",
-      message: "Linode: Invalid Token (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "token without the domains scope",
       fault: { status: 403 },
       message: "Linode: Unauthorized (HTTP 403)",
       stopRetrying: true,
       cause: "credentials",
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 20 },
-      message: "Linode: Too Many Requests (HTTP 429)",
-      retryAfterSeconds: 20,
-      cause: "throttled",
     },
     {
       name: "429 without Retry-After names no wait",

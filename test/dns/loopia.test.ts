@@ -223,13 +223,6 @@ describe("failures keep Loopia's words and leave the record alone", () => {
     retryAfterSeconds?: number;
   }[] = [
     {
-      name: "wrong password",
-      password: "wrong",
-      message: /^Loopia: getZoneRecords: AUTH_ERROR/,
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    {
       name: "RATE_LIMITED names no wait",
       fault: { status: "RATE_LIMITED" },
       message: "Loopia: getZoneRecords: RATE_LIMITED (more than 60 calls a minute)",

@@ -117,19 +117,6 @@ describe("failures keep myaddr's words and never show the key", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 120 },
-      message: 'myaddr: unreadable answer (HTTP 429): "Too Many Requests"',
-      cause: "throttled",
-      retryAfterSeconds: 120,
-    },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: 'myaddr: unreadable answer (HTTP 500): "Error"',
-      cause: "unreachable",
-    },
-    {
       name: "an error echoing the key",
       fault: { status: 500, body: `failed for key=${MYADDR_FAKE_KEY}` },
       message: 'myaddr: unreadable answer (HTTP 500): "failed for key=••••"',

@@ -179,25 +179,11 @@ describe("failures keep Mythic Beasts' words and leave the record alone", () => 
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "wrong credentials",
-      secret: "revoked",
-      message: "Mythic Beasts: Authentication failed (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "a key without rights to the record",
       fault: { status: 403, error: "Permission denied for home A" },
       message: "Mythic Beasts: Permission denied for home A (HTTP 403)",
       stopRetrying: true,
       cause: "credentials",
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "Mythic Beasts: Rate limited (HTTP 429)",
-      retryAfterSeconds: 40,
-      cause: "throttled",
     },
     {
       name: "429 naming no wait",

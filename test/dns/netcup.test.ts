@@ -83,14 +83,6 @@ describe("verify", () => {
     });
     expect(fake.changes()).toBe(0);
   });
-
-  test("a wrong API password is refused in Netcup's words", async () => {
-    const outcome = await client({ password: "wrong" }).verify();
-    expect(outcome).toMatchObject({
-      ok: false,
-      detail: expect.stringMatching(/^Netcup: Validation Error\. The login failed\..* \(statuscode 4013\)$/),
-    });
-  });
 });
 
 describe("the session", () => {
@@ -259,14 +251,6 @@ describe("failures keep Netcup's words and leave the record alone", () => {
       message: /^Netcup: Validation Error\. The login failed\./,
       stopRetrying: true,
       cause: "credentials",
-      requests: 1,
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { httpStatus: 429, retryAfter: 40 },
-      message: "Netcup: Too Many Requests (HTTP 429)",
-      retryAfterSeconds: 40,
-      cause: "throttled",
       requests: 1,
     },
     {

@@ -182,13 +182,6 @@ describe("failures keep netcup's words and leave the record alone", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 90 },
-      message: "Netcup CloudDNS: tooManyRequests: Too many requests. (HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 90,
-    },
-    {
       name: "500",
       fault: { status: 500 },
       message: "Netcup CloudDNS: internalError: Internal error. (HTTP 500)",

@@ -178,13 +178,6 @@ describe("failures keep OVH's words and leave the record alone", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "OVH: Too many requests (HTTP 429)",
-      retryAfterSeconds: 40,
-      cause: "throttled",
-    },
-    {
       name: "429 without Retry-After",
       fault: { status: 429 },
       message: "OVH: Too many requests (HTTP 429)",

@@ -307,13 +307,6 @@ describe("throttling and failures", () => {
       cause: "throttled",
     },
     {
-      name: "wrong secret",
-      secret: "wrong",
-      message: /\(SignatureDoesNotMatch, HTTP 403\)$/,
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    {
       name: "access denied",
       fault: {
         status: 403,

@@ -224,13 +224,6 @@ describe("failures keep Scaleway's words and leave the record alone", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 12 },
-      message: "Scaleway: quota exceeded, too many requests (too_many_requests, HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 12,
-    },
-    {
       name: "500",
       fault: { status: 500 },
       message: "Scaleway: internal error (internal_error, HTTP 500)",

@@ -187,13 +187,6 @@ describe("failures keep TransIP's words and leave the entry alone", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "TransIP: Rate limit exceeded (HTTP 429)",
-      retryAfterSeconds: 40,
-      cause: "throttled",
-    },
-    {
       name: "429 without Retry-After names no wait",
       fault: { status: 429 },
       message: "TransIP: Rate limit exceeded (HTTP 429)",
