@@ -278,16 +278,6 @@ describe("writeRecord on a missing record", () => {
       ttl: 3600,
     });
   });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "INWX: record new.example.com A does not exist and create_if_missing is false",
-    });
-    expect(fake.changes()).toBe(0);
-  });
 });
 
 describe("domain discovery", () => {

@@ -111,13 +111,6 @@ describe("writeRecord", () => {
     expect(served("@", "AAAA")).toEqual([expect.objectContaining({ rdata: "2001:db8::7", ttl: 120 })]);
   });
 
-  test("create_if_missing false refuses and writes nothing", async () => {
-    expect(
-      await client().writeRecord(target("new.example.com", { ...known, create_if_missing: false }), NEW_IP),
-    ).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.changesets()).toBe(0);
-  });
-
   test("a draft revision someone staged by hand is not what is served: the committed one is read", async () => {
     fake.addDraft("example.com", [{ name: "home", type: "A", rdata: NEW_IP }]);
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
