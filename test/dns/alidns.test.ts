@@ -202,18 +202,6 @@ describe("domain discovery", () => {
       ["2", "100"],
     ]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(actions()).toEqual([
-      "DescribeSubDomainRecords",
-      "DescribeDomains",
-      "DescribeSubDomainRecords",
-      "AddDomainRecord",
-    ]);
-    expect(fake.records("example.com", "new.sub", "A")[0]?.Value).toBe(NEW_IP);
-  });
 });
 
 describe("failures keep Alibaba's words and leave the record alone", () => {

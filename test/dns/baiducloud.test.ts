@@ -205,20 +205,6 @@ describe("zone discovery", () => {
     const listings = fake.requests.filter((r) => r.path === "/v1/dns/zone");
     expect(listings.map((r) => r.query.marker)).toEqual([undefined, "zone-001000"]);
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    fake.addZone("home.example.com");
-    fake.addRecord("home.example.com", { rr: "@", type: "A", value: OLD_IP });
-    fake.zones.delete("home.example.com");
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /v1/dns/zone/home.example.com/record",
-      "GET /v1/dns/zone",
-      "GET /v1/dns/zone/example.com/record",
-      `PUT /v1/dns/zone/example.com/record/${home()[0]!.id}`,
-    ]);
-  });
 });
 
 describe("failures keep Baidu's words and leave the record alone", () => {

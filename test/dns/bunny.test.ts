@@ -125,12 +125,6 @@ describe("zone discovery", () => {
     });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a configured zone that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "999999" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.Id) });
-    expect(requestLines().slice(0, 2)).toEqual(["GET /dnszone/999999", "GET /dnszone"]);
-  });
 });
 
 describe("failures keep bunny.net's words and leave the record alone", () => {

@@ -115,6 +115,17 @@ for (const adapter of ADAPTERS) {
         expect(fake.requests.filter((request) => adapter.isWrite(request))).toEqual([]);
       });
 
+      const gone = zone.goneZoneId === undefined ? `gone.${ZONE}` : zone.goneZoneId;
+      if (gone !== null)
+        test("a saved zone id that names no zone any more is looked up afresh, and the record written there", async () => {
+          adapter.reset(fake);
+          zone.addZone(fake, ZONE);
+          const outcome = await build(adapter, fake).writeRecord(target(`new.gone.${ZONE}`, { zone_id: gone }), NEW.A);
+          expect(outcome).toMatchObject({ ok: true, action: "created" });
+          expect(outcome.ok && outcome.zoneId).not.toBe(gone);
+          expect(zone.read(fake, ZONE, `new.gone.${ZONE}`, "A")?.ip).toBe(NEW.A);
+        });
+
       test("a name no zone of the account holds: refused, naming it, nothing written", async () => {
         adapter.reset(fake);
         zone.addZone(fake, ZONE);

@@ -182,19 +182,6 @@ describe("zone discovery", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
     expect(fake.requests).toHaveLength(1);
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /dns/records.json sub.example.com",
-      "GET /dns/get-zone-info.json new.sub.example.com",
-      "GET /dns/get-zone-info.json sub.example.com",
-      "GET /dns/get-zone-info.json example.com",
-      "GET /dns/records.json example.com",
-      "POST /dns/add-record.json example.com",
-    ]);
-  });
 });
 
 describe("failures keep ClouDNS's words and leave the record alone", () => {

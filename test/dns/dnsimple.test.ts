@@ -149,17 +149,6 @@ describe("zone discovery", () => {
     expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
     expect(fake.requests.filter((r) => r.path === `${A}/zones`).map((r) => r.query.page)).toEqual(["1", "2"]);
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      `GET ${A}/zones/sub.example.com/records`,
-      `GET ${A}/zones`,
-      `GET ${A}/zones/example.com/records`,
-      `POST ${A}/zones/example.com/records`,
-    ]);
-  });
 });
 
 describe("failures keep DNSimple's words and leave the record alone", () => {

@@ -177,13 +177,6 @@ describe("writeRecord on a missing record", () => {
   });
 });
 
-describe("domain discovery", () => {
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-  });
-});
-
 describe("failures keep DNS Made Easy's words and leave the record alone", () => {
   const cases: {
     name: string;

@@ -147,11 +147,6 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a saved domain id that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "1" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.id) });
-  });
 });
 
 describe("failures keep Domeneshop's words and leave the record alone", () => {

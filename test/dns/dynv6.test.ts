@@ -194,10 +194,4 @@ describe("failures", () => {
       cause: "unreachable",
     });
   });
-
-  test("a saved zone id that is gone is looked up afresh by name", async () => {
-    const outcome = await client().writeRecord(target("nas.home.dynv6.net", "A", { zone_id: "1" }), NEW_V4);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(zone().id) });
-    expect(lines().slice(0, 2)).toEqual(["GET /zones/1", "GET /zones"]);
-  });
 });

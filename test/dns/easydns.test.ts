@@ -148,13 +148,6 @@ describe("domain discovery", () => {
     const pages = fake.requests.filter((r) => r.method === "GET").map((r) => r.query.start ?? "0");
     expect(pages.length).toBeGreaterThan(1);
   });
-
-  test("a configured domain that left the account is looked up afresh", async () => {
-    fake.addRecord("example.com", { host: "pi.lab", type: "A", rdata: OLD_IP });
-    const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "lab.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.records("example.com", "pi.lab", "A")[0]!.rdata).toBe(NEW_IP);
-  });
 });
 
 describe("failures keep easyDNS's words and leave the record alone", () => {

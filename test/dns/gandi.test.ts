@@ -158,18 +158,6 @@ describe("domain discovery", () => {
     });
     expect(fake.requests).toHaveLength(0);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com", externalId: "new.sub/A" });
-    expect(requestLines()).toEqual([
-      "GET /domains/sub.example.com/records/new/A",
-      "GET /domains/sub.example.com",
-      "GET /domains",
-      "GET /domains/example.com/records/new.sub/A",
-      "PUT /domains/example.com/records/new.sub/A",
-    ]);
-  });
 });
 
 describe("failures keep Gandi's words and leave the record alone", () => {

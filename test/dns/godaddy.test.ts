@@ -179,17 +179,6 @@ describe("domain discovery", () => {
     const listings = fake.requests.filter((r) => r.path === "/domains");
     expect(listings.map((r) => r.query.marker)).toEqual([undefined, "d0999.net"]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /domains/sub.example.com/records/A/new",
-      "GET /domains",
-      "GET /domains/example.com/records/A/new.sub",
-      "PUT /domains/example.com/records/A/new.sub",
-    ]);
-  });
 });
 
 describe("failures keep GoDaddy's words and leave the record alone", () => {

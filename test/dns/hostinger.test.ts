@@ -134,19 +134,6 @@ describe("zone discovery", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
     expect(fake.requests).toHaveLength(1);
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /api/dns/v1/zones/sub.example.com",
-      "GET /api/dns/v1/zones/new.sub.example.com",
-      "GET /api/dns/v1/zones/sub.example.com",
-      "GET /api/dns/v1/zones/example.com",
-      "GET /api/dns/v1/zones/example.com",
-      "PUT /api/dns/v1/zones/example.com",
-    ]);
-  });
 });
 
 describe("failures keep Hostinger's words and leave the record alone", () => {

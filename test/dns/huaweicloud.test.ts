@@ -179,20 +179,6 @@ describe("zone discovery", () => {
       ["500", "500"],
     ]);
   });
-
-  test("a configured zone that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", { zone_id: "ff80808200000000000000000000dead" }),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
-    expect(requestLines()).toEqual([
-      "GET /v2/zones/ff80808200000000000000000000dead/recordsets",
-      "GET /v2/zones",
-      `GET /v2/zones/${zoneId}/recordsets`,
-      `PUT /v2/zones/${zoneId}/recordsets/${home()[0]!.id}`,
-    ]);
-  });
 });
 
 describe("failures keep Huawei's words and leave the record alone", () => {

@@ -291,12 +291,6 @@ describe("domain discovery", () => {
     expect(asked).toEqual(["x.y.example.co.uk", "y.example.co.uk", "example.co.uk", "example.co.uk"]);
     expect(fake.records("example.co.uk", "x.y.example.co.uk", "A")[0]!.content).toBe(NEW_IP);
   });
-
-  test("a configured domain the account no longer has is looked up afresh", async () => {
-    fake.addRecord("example.com", { name: "pi.lab.example.com", type: "A", content: OLD_IP });
-    const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "lab.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-  });
 });
 
 describe("failures keep INWX's words and leave the record alone", () => {

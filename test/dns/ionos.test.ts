@@ -137,16 +137,6 @@ describe("writeRecord on a missing record", () => {
   });
 });
 
-describe("zone discovery", () => {
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", { zone_id: "00000000-0000-4000-8000-999999999999" }),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
-  });
-});
-
 describe("failures keep IONOS's words and leave the record alone", () => {
   const cases: {
     name: string;

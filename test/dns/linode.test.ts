@@ -186,12 +186,6 @@ describe("domain discovery", () => {
     });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a configured domain that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "999999" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.id) });
-    expect(requestLines().slice(0, 2)).toEqual(["GET /domains/999999", "GET /domains"]);
-  });
 });
 
 describe("failures keep Linode's words and leave the record alone", () => {

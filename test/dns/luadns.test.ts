@@ -158,13 +158,6 @@ describe("failures", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "refused", message: "LuaDNS: ttl invalid TTL (HTTP 400)" });
   });
 
-  test("a saved zone id that is gone is looked up afresh", async () => {
-    expect(await client().writeRecord(target("home.example.org", "A", { zone_id: "7" }), NEW_V4)).toMatchObject({
-      ok: true,
-      zoneId: String(zoneId()),
-    });
-  });
-
   test("a gateway's page is no usable answer", async () => {
     fake.fault("html");
     expect(await client().writeRecord(target("home.example.org"), NEW_V4)).toMatchObject({

@@ -130,17 +130,6 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
     expect(fake.requests.filter((r) => r.path === "/domains").map((r) => r.query.page)).toEqual(["1", "2"]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /domains/sub.example.com/records",
-      "GET /domains",
-      "GET /domains/example.com/records",
-      "POST /domains/example.com/records",
-    ]);
-  });
 });
 
 describe("failures keep Name.com's words and leave the record alone", () => {

@@ -134,19 +134,6 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
     expect(fake.requests).toHaveLength(1);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "/dnsListRecords sub.example.com",
-      "/dnsListRecords new.sub.example.com",
-      "/dnsListRecords sub.example.com",
-      "/dnsListRecords example.com",
-      "/dnsListRecords example.com",
-      "/dnsAddRecord example.com",
-    ]);
-  });
 });
 
 describe("failures keep NameSilo's words and leave the record alone", () => {

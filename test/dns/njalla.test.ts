@@ -156,12 +156,6 @@ describe("domain discovery", () => {
     });
     expect(methods()).toEqual(["list-records", "list-domains"]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(methods()).toEqual(["list-records", "list-domains", "list-records", "edit-record"]);
-  });
 });
 
 describe("failures keep Njalla's words and leave the record alone", () => {

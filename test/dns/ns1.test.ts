@@ -218,17 +218,6 @@ describe("zone discovery", () => {
       message: "NS1: no zone of this account holds home.example.com",
     });
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /zones/sub.example.com/new.sub.example.com/A",
-      "GET /zones",
-      "GET /zones/example.com/new.sub.example.com/A",
-      "PUT /zones/example.com/new.sub.example.com/A",
-    ]);
-  });
 });
 
 describe("failures keep NS1's words and leave the record alone", () => {

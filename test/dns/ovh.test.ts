@@ -147,11 +147,6 @@ describe("writeRecord", () => {
     expect(fake.requests.at(-2)?.body).toEqual({ fieldType: "A", subDomain: "new", target: NEW_IP, ttl: 0 });
     expect(fake.refreshes.get("example.com")).toBe(1);
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-  });
 });
 
 describe("failures keep OVH's words and leave the record alone", () => {

@@ -126,12 +126,6 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
     expect(fake.requests).toHaveLength(0);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(home()).toMatchObject([{ content: NEW_IP }]);
-  });
 });
 
 describe("failures keep Servercow's words and leave the record alone", () => {

@@ -215,17 +215,6 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "zz.org" });
     expect(fake.requests.filter((r) => r.path === "/v1/domains").map((r) => r.query.skip)).toEqual(["0", "100"]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /v1/dns/records/sub.example.com",
-      "GET /v1/domains",
-      "GET /v1/dns/records/example.com",
-      "PUT /v1/dns/records/example.com",
-    ]);
-  });
 });
 
 describe("failures keep Spaceship's words and leave the record alone", () => {

@@ -191,13 +191,6 @@ describe("domain discovery", () => {
       { Type: "ALL", Offset: 100, Limit: 100 },
     ]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(actions()).toEqual(["DescribeRecordList", "DescribeDomainList", "DescribeRecordList", "CreateRecord"]);
-    expect(fake.records("example.com", "new.sub", "A")[0]?.Value).toBe(NEW_IP);
-  });
 });
 
 describe("failures keep Tencent's words and leave the record alone", () => {

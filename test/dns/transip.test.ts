@@ -163,11 +163,6 @@ describe("writeRecord", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
     expect(fake.requests).toHaveLength(0);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-  });
 });
 
 describe("failures keep TransIP's words and leave the entry alone", () => {

@@ -237,17 +237,6 @@ describe("domain discovery", () => {
     });
     expect(fake.requests).toHaveLength(0);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /v5/domains/sub.example.com/records",
-      "GET /v5/domains",
-      "GET /v5/domains/example.com/records",
-      "POST /v2/domains/example.com/records",
-    ]);
-  });
 });
 
 describe("failures keep Vercel's words and leave the record alone", () => {

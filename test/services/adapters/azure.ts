@@ -22,6 +22,7 @@ const azureZone: ZoneAccess<AzureFake> = {
     return set && set.addresses.length === 1 ? { ip: set.addresses[0]!, ttl: set.ttl } : undefined;
   },
   ttl: 300,
+  goneZoneId: "old-rg/example.com",
 };
 
 export const adapter = define<AzureFake>({

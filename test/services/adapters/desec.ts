@@ -14,6 +14,7 @@ const desecZone: ZoneAccess<DesecFake> = {
     return rrset && rrset.records.length === 1 ? { ip: rrset.records[0]!, ttl: rrset.ttl } : undefined;
   },
   ttl: 3600,
+  goneZoneId: null,
 };
 
 export const adapter = define<DesecFake>({
