@@ -169,11 +169,6 @@ describe("writeRecord on a missing record", () => {
     });
   });
 
-  test("with the TTL from config", async () => {
-    await client().writeRecord(target("new.example.com", { ttl: 7200 }), NEW_IP);
-    expect(fake.records("example.com", "new", "A")[0]?.TTL).toBe(7200);
-  });
-
   test("a TTL below the edition's floor is refused in Alibaba's words, and not retried until the config changes", async () => {
     fake.minTtl = ALIDNS_FREE_EDITION_MIN_TTL;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);

@@ -146,11 +146,6 @@ describe("writeRecord on an existing record", () => {
     ]);
   });
 
-  test("the TTL from config is written", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 600 }), NEW_IP);
-    expect(home()[0]).toMatchObject({ value: NEW_IP, ttl: 600 });
-  });
-
   test("a name with a record on each of two lines is left alone", async () => {
     fake.addRecord("example.com", { rr: "home", type: "A", value: "198.51.100.2", line: "cnc" });
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);

@@ -167,15 +167,6 @@ describe("writeRecord on a missing record", () => {
   });
 });
 
-describe("zone discovery", () => {
-  test("a configured domain that does not hold the name is refused", async () => {
-    const other = fake.addDomain("other.org").id;
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: String(other) }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toContain("does not hold home.example.com");
-  });
-});
-
 describe("failures keep Constellix's words and leave the record alone", () => {
   const cases: {
     name: string;

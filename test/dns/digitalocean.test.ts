@@ -113,34 +113,6 @@ describe("writeRecord on an existing record", () => {
     ]);
   });
 
-  test("a record that already holds the address is read, never written", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "unchanged",
-      externalId: String(home.id),
-      zoneId: "example.com",
-      message: `DigitalOcean record ${home.id}, ttl 300`,
-    });
-    expect(requestLines()).toEqual(["GET /domains/example.com/records"]);
-  });
-
-  test("IPv6 is compared as an address: another spelling of the one held is not written", async () => {
-    fake.addRecord("example.com", { type: "AAAA", name: "home", data: "2001:db8::1" });
-    const outcome = await client().writeRecord(
-      target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }),
-      "2001:0DB8:0:0::1",
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("a ttl from the config is sent", async () => {
-    await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }), NEW_IP);
-    expect(fake.requests.at(-1)?.body).toEqual({ type: "A", data: NEW_IP, ttl: 60 });
-    expect(fake.record("example.com", "home", "A")?.ttl).toBe(60);
-  });
-
   test("the address held with another ttl than the config's: the ttl is written, the address kept", async () => {
     const outcome = await client().writeRecord(
       target("home.example.com", {}, { zone_id: "example.com", ttl: 60 }),
@@ -163,17 +135,6 @@ describe("writeRecord on an existing record", () => {
       expect(home.data).toBe(NEW_IP);
     });
   }
-
-  test("AAAA beside an A of the same name", async () => {
-    const six = fake.addRecord("example.com", { type: "AAAA", name: "home", data: "2001:db8::1" });
-    const outcome = await client().writeRecord(
-      target("home.example.com", { recordType: "AAAA" }, { zone_id: "example.com" }),
-      "2001:db8::7",
-    );
-    expect(outcome).toMatchObject({ ok: true, externalId: String(six.id) });
-    expect(six.data).toBe("2001:db8::7");
-    expect(home.data).toBe(OLD_IP);
-  });
 });
 
 describe("writeRecord on a missing record", () => {

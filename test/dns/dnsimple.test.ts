@@ -117,11 +117,6 @@ describe("writeRecord on a missing record", () => {
     expect(fake.requests.at(-1)?.body).toEqual({ name: "new", type: "A", content: NEW_IP, ttl: 3600 });
   });
 
-  test("creates it with the TTL from config; an AAAA at the apex", async () => {
-    await client().writeRecord(target("example.com", { ttl: 300 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.record("example.com", "", "AAAA")).toMatchObject({ content: "2001:db8::7", ttl: 300 });
-  });
-
   test("a TTL DNSimple refuses is reported in its words", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 30 }), NEW_IP);
     expect(outcome).toEqual({

@@ -140,12 +140,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()).toMatchObject([{ value: NEW_IP, ttl: 60, dynamicDns: true }]);
   });
 
-  test("an AAAA is changed without touching the A of the same name", async () => {
-    await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ value: "2001:db8::7", ttl: 900 }]);
-    expect(home()).toMatchObject([{ value: OLD_IP }]);
-  });
-
   test("nothing else in the domain is touched and nothing is deleted", async () => {
     const others = () =>
       structuredClone(fake.domains.get(domainId)!.records.filter((r) => !(r.name === "home" && r.type === "A")));

@@ -101,11 +101,6 @@ describe("writeRecord on a missing record", () => {
     expect(fake.requests.at(-1)?.body).toEqual({ host: "new", type: "A", data: NEW_IP, ttl: 300 });
   });
 
-  test("an AAAA record for the apex with the TTL from config", async () => {
-    await client().writeRecord(target("example.com", { ...known(), ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 900 }]);
-  });
-
   test("a TTL that is no multiple of 60 is sent as the nearest multiple Domeneshop takes", async () => {
     const outcome = await client().writeRecord(target("new.example.com", { ...known(), ttl: 90 }), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created" });

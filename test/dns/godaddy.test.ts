@@ -160,14 +160,6 @@ describe("writeRecord on a missing record", () => {
     });
     expect(fake.records("example.com", "new", "A")).toEqual([{ name: "new", type: "A", data: NEW_IP, ttl: 600 }]);
   });
-
-  test("creates it with the TTL from config; an AAAA at the apex", async () => {
-    await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "@", "AAAA")).toEqual([
-      { name: "@", type: "AAAA", data: "2001:db8::7", ttl: 3600 },
-    ]);
-    expect(fake.records("example.com", "@", "A")[0]?.data).toBe(OLD_IP);
-  });
 });
 
 describe("domain discovery", () => {

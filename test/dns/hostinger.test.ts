@@ -121,11 +121,6 @@ describe("writeRecord on a missing record", () => {
       zone: [{ name: "new", type: "A", ttl: 14400, records: [{ content: NEW_IP }] }],
     });
   });
-
-  test("creates it with the TTL from config; an AAAA at the apex", async () => {
-    await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.set("example.com", "@", "AAAA")).toMatchObject({ ttl: 3600, records: [{ content: "2001:db8::7" }] });
-  });
 });
 
 describe("zone discovery", () => {

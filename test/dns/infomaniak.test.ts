@@ -142,12 +142,6 @@ describe("zone discovery", () => {
     });
     expect(outcome).not.toHaveProperty("stopRetrying");
   });
-
-  test("a configured zone that does not hold the name is refused without a request", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.requests).toHaveLength(0);
-  });
 });
 
 describe("failures keep Infomaniak's words and leave the record alone", () => {

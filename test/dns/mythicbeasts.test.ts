@@ -90,16 +90,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()).toMatchObject([{ data: NEW_IP, ttl: 120 }]);
   });
 
-  test("an AAAA is changed without touching the A of the same name", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", known, { recordType: "AAAA" }),
-      "2001:db8::7",
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home/AAAA" });
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 900 }]);
-    expect(home()).toMatchObject([{ data: OLD_IP, ttl: 1800 }]);
-  });
-
   test("the apex is the host @; the apex's MX stays", async () => {
     const outcome = await client().writeRecord(target("example.com", known), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "@/A" });

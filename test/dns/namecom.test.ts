@@ -115,11 +115,6 @@ describe("writeRecord on a missing record", () => {
     });
     expect(fake.requests.at(-1)?.body).toEqual({ host: "new", type: "A", answer: NEW_IP, ttl: 300 });
   });
-
-  test("creates it with the TTL from config; an AAAA at the apex", async () => {
-    await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.record("example.com", "", "AAAA")).toMatchObject({ answer: "2001:db8::7", ttl: 3600 });
-  });
 });
 
 describe("domain discovery", () => {

@@ -121,11 +121,6 @@ describe("writeRecord on a missing record", () => {
     });
     expect(fake.requests.at(-1)?.query).toMatchObject({ rrtype: "A", rrhost: "new", rrvalue: NEW_IP, rrttl: "7207" });
   });
-
-  test("creates it with the TTL from config; an AAAA at the apex", async () => {
-    await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.record("example.com", "", "AAAA")).toMatchObject({ value: "2001:db8::7", ttl: 3600 });
-  });
 });
 
 describe("domain discovery", () => {

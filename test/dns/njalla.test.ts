@@ -123,14 +123,6 @@ describe("writeRecord on a missing record", () => {
     });
   });
 
-  test("an AAAA record for the apex with the TTL from config", async () => {
-    await client().writeRecord(
-      target("example.com", { zone_id: "example.com", ttl: 3600 }, { recordType: "AAAA" }),
-      "2001:db8::7",
-    );
-    expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 3600 }]);
-  });
-
   test("a TTL between the ones Njalla takes is sent as the nearest, and then counts as already right", async () => {
     await client().writeRecord(target("new.example.com", { zone_id: "example.com", ttl: 1200 }), NEW_IP);
     expect(fake.records("example.com", "new", "A")).toMatchObject([{ ttl: 900 }]);

@@ -108,16 +108,6 @@ describe("writeRecord on an existing record", () => {
     expect(home().ttl).toBe(60);
   });
 
-  test("an AAAA is changed without touching the A of the same name", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", known, { recordType: "AAAA" }),
-      "2001:db8::7",
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(addresses("example.com", "home.example.com", "AAAA")).toEqual(["2001:db8::7"]);
-    expect(addresses("example.com", "home.example.com", "A")).toEqual([OLD_IP]);
-  });
-
   test("nothing else in the zone is touched and nothing is deleted", async () => {
     const others = () => structuredClone(fake.zones.get("example.com")!.records.filter((r) => r !== home()));
     const before = others();
@@ -161,14 +151,6 @@ describe("writeRecord on a missing record", () => {
       body: { zone: "example.com", domain: "new.example.com", type: "A", answers: [{ answer: [NEW_IP] }] },
     });
     expect(fake.record("example.com", "new.example.com", "A")?.ttl).toBe(NS1_ZONE_DEFAULT_TTL);
-  });
-
-  test("creates it with the TTL from config", async () => {
-    await client().writeRecord(target("new.example.com", { ttl: 300 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.record("example.com", "new.example.com", "AAAA")).toMatchObject({
-      ttl: 300,
-      answers: [{ answer: ["2001:db8::7"] }],
-    });
   });
 });
 

@@ -166,28 +166,6 @@ describe("writeRecord on an existing record set", () => {
       `PATCH /dns/zones/${zoneId}/rrset/${home()[0]!.id}`,
     ]);
   });
-
-  test("nothing is written when the set already holds the address", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: zoneId }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.requests.filter((r) => dnsOnly(r) && r.method !== "GET")).toHaveLength(0);
-  });
-
-  test("the TTL from config is written", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: zoneId, ttl: 300 }), NEW_IP);
-    expect(home()[0]).toMatchObject({ ttl: 300, comment: "home router" });
-  });
-
-  test("AAAA is its own set beside the A", async () => {
-    fake.addRrset("example.com", { name: "home.example.com", type: "AAAA", contents: ["2001:db8::1"], ttl: 900 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.rrsets("example.com", "home.example.com", "AAAA")[0]).toMatchObject({
-      ttl: 900,
-      records: [{ content: "2001:db8::7" }],
-    });
-    expect(home()[0]?.records[0]?.content).toBe(OLD_IP);
-  });
 });
 
 describe("writeRecord on a missing record set", () => {

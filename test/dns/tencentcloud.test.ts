@@ -162,11 +162,6 @@ describe("writeRecord on a missing record", () => {
     });
   });
 
-  test("with the TTL from config", async () => {
-    await client().writeRecord(target("new.example.com", { ttl: 7200 }), NEW_IP);
-    expect(fake.records("example.com", "new", "A")[0]?.TTL).toBe(7200);
-  });
-
   test("a TTL below the plan's floor is refused in Tencent's words, and not retried until the config changes", async () => {
     fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
