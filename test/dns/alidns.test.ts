@@ -71,13 +71,6 @@ describe("verify", () => {
     expect(first?.query.SignatureNonce).not.toBe(second?.query.SignatureNonce);
     expect(JSON.stringify(fake.requests)).not.toContain(ALIDNS_FAKE_SECRET);
   });
-
-  test("a wrong secret is refused in Alibaba's words", async () => {
-    const outcome = await client({ secret: "wrong" }).verify();
-    expect(outcome.ok).toBe(false);
-    expect(outcome.detail).toStartWith("Alibaba Cloud DNS: Specified signature is not matched with our calculation.");
-    expect(outcome.detail).toEndWith("(SignatureDoesNotMatch, HTTP 400)");
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -176,11 +169,6 @@ describe("writeRecord on a missing record", () => {
     });
   });
 
-  test("with the TTL from config", async () => {
-    await client().writeRecord(target("new.example.com", { ttl: 7200 }), NEW_IP);
-    expect(fake.records("example.com", "new", "A")[0]?.TTL).toBe(7200);
-  });
-
   test("a TTL below the edition's floor is refused in Alibaba's words, and not retried until the config changes", async () => {
     fake.minTtl = ALIDNS_FREE_EDITION_MIN_TTL;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
@@ -209,24 +197,12 @@ describe("domain discovery", () => {
       ["2", "100"],
     ]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(actions()).toEqual([
-      "DescribeSubDomainRecords",
-      "DescribeDomains",
-      "DescribeSubDomainRecords",
-      "AddDomainRecord",
-    ]);
-    expect(fake.records("example.com", "new.sub", "A")[0]?.Value).toBe(NEW_IP);
-  });
 });
 
 describe("failures keep Alibaba's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: AlidnsFault | "timeout";
+    fault?: AlidnsFault;
     keyId?: string;
     secret?: string;
     message: string | RegExp;
@@ -237,13 +213,6 @@ describe("failures keep Alibaba's words and leave the record alone", () => {
       name: "unknown AccessKey ID",
       keyId: "LTAI5tUnknown",
       message: "Alibaba Cloud DNS: Specified access key is not found. (InvalidAccessKeyId.NotFound, HTTP 404)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    {
-      name: "wrong secret",
-      secret: "wrong",
-      message: /^Alibaba Cloud DNS: Specified signature is not matched .*\(SignatureDoesNotMatch, HTTP 400\)$/,
       cause: "credentials",
       stopRetrying: true,
     },
@@ -277,19 +246,6 @@ describe("failures keep Alibaba's words and leave the record alone", () => {
         "Alibaba Cloud DNS: The request has failed due to a temporary failure of the server. (ServiceUnavailable, HTTP 503)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Alibaba Cloud DNS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Alibaba Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, keyId, secret, message, cause, stopRetrying } of cases) {
     test(name, async () => {

@@ -107,14 +107,6 @@ describe("verify", () => {
     );
     expect(JSON.stringify(fake.requests)).not.toContain(BAIDU_FAKE_SK);
   });
-
-  test("a wrong secret key is refused in Baidu's words", async () => {
-    expect(await client({ sk: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail:
-        "Baidu Cloud DNS: The request signature we calculated does not match the signature you provided. (SignatureDoesNotMatch, HTTP 400)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -152,11 +144,6 @@ describe("writeRecord on an existing record", () => {
       "GET /v1/dns/zone/example.com/record",
       `PUT /v1/dns/zone/example.com/record/${home()[0]!.id}`,
     ]);
-  });
-
-  test("the TTL from config is written", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 600 }), NEW_IP);
-    expect(home()[0]).toMatchObject({ value: NEW_IP, ttl: 600 });
   });
 
   test("a name with a record on each of two lines is left alone", async () => {
@@ -213,26 +200,12 @@ describe("zone discovery", () => {
     const listings = fake.requests.filter((r) => r.path === "/v1/dns/zone");
     expect(listings.map((r) => r.query.marker)).toEqual([undefined, "zone-001000"]);
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    fake.addZone("home.example.com");
-    fake.addRecord("home.example.com", { rr: "@", type: "A", value: OLD_IP });
-    fake.zones.delete("home.example.com");
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /v1/dns/zone/home.example.com/record",
-      "GET /v1/dns/zone",
-      "GET /v1/dns/zone/example.com/record",
-      `PUT /v1/dns/zone/example.com/record/${home()[0]!.id}`,
-    ]);
-  });
 });
 
 describe("failures keep Baidu's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: BaiduFault | "timeout";
+    fault?: BaiduFault;
     ak?: string;
     sk?: string;
     message: string | RegExp;
@@ -275,25 +248,6 @@ describe("failures keep Baidu's words and leave the record alone", () => {
       message: "Baidu Cloud DNS: Too many requests, please slow down. (RequestRateLimitExceeded, HTTP 429)",
       cause: "throttled",
     },
-    {
-      name: "500",
-      fault: { status: 500, code: "InternalError" },
-      message: "Baidu Cloud DNS: We encountered an internal error. Please try again. (InternalError, HTTP 500)",
-      cause: "unreachable",
-    },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Baidu Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Baidu Cloud DNS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Baidu Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, ak, sk, message, cause, stopRetrying } of cases) {
     test(name, async () => {

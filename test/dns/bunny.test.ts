@@ -45,13 +45,6 @@ describe("verify", () => {
     expect(fake.requests[0]?.headers.accesskey).toBe(BUNNY_FAKE_API_KEY);
     expect(fake.writes()).toBe(0);
   });
-
-  test("a wrong key is refused in bunny.net's words", async () => {
-    expect(await client({ apiKey: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail: "Bunny: Authorization has been denied for this request. (HTTP 401)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -83,14 +76,6 @@ describe("writeRecord on an existing record", () => {
     await client().writeRecord(target("home.example.com", { ...known(), ttl: 900 }), OLD_IP);
     expect(home()).toMatchObject({ Value: OLD_IP, Ttl: 900 });
     expect(fake.writes()).toBe(1);
-  });
-
-  test("a name with several records is left alone", async () => {
-    fake.addRecord("example.com", { name: "rr", type: "A", value: "198.51.100.1" });
-    fake.addRecord("example.com", { name: "rr", type: "A", value: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("rr.example.com", known()), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 });
 
@@ -130,16 +115,6 @@ describe("zone discovery", () => {
     expect(fake.requests.filter((r) => r.path === "/dnszone").map((r) => r.query.page)).toEqual(["1", "2"]);
   });
 
-  test("no zone holding the name: a failure naming it, nothing written", async () => {
-    fake.addZone("xample.com");
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Bunny: no zone of this account holds host.ample.com",
-    });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a configured zone that does not hold the name is refused before any write", async () => {
     const other = fake.addZone("other.org");
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: String(other.Id) }), NEW_IP);
@@ -150,23 +125,10 @@ describe("zone discovery", () => {
     });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a configured zone that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "999999" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.Id) });
-    expect(requestLines().slice(0, 2)).toEqual(["GET /dnszone/999999", "GET /dnszone"]);
-  });
 });
 
 describe("failures keep bunny.net's words and leave the record alone", () => {
-  const cases: (FailureCase & { fault?: BunnyFault | "timeout"; apiKey?: string })[] = [
-    {
-      name: "revoked key",
-      apiKey: "revoked",
-      message: "Bunny: Authorization has been denied for this request. (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
+  const cases: (FailureCase & { fault?: BunnyFault; apiKey?: string })[] = [
     {
       name: "key without the right",
       fault: { status: 403, errorKey: "forbidden", message: "Access denied" },
@@ -175,37 +137,11 @@ describe("failures keep bunny.net's words and leave the record alone", () => {
       cause: "credentials",
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 25 },
-      message: "Bunny: Too many requests (error_429, HTTP 429)",
-      retryAfterSeconds: 25,
-      cause: "throttled",
-    },
-    {
       name: "429 without Retry-After names no wait",
       fault: { status: 429 },
       message: /\(error_429, HTTP 429\)$/,
       cause: "throttled",
     },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: "Bunny: Something went wrong (error_500, HTTP 500)",
-      cause: "unreachable",
-    },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Bunny: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Bunny: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Bunny: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

@@ -10,20 +10,28 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { DnsProvider } from "../../src/dns/provider";
 import { SERVICES } from "../../src/dns/registry";
 import type { FakeServer } from "../fakes/server";
-import type { ServiceAdapter } from "../services/adapter";
+import { type ServiceAdapter, ZONE } from "../services/adapter";
 import { ADAPTERS } from "../services/adapters";
 import { context, stoppedUrl, target, USER_AGENT } from "./support";
 
 const NEW = { A: "203.0.113.7", AAAA: "2001:db8::7" } as const;
+/** Two addresses of one name: a round-robin set someone made by hand. */
+const SEVERAL = ["198.51.100.1", "198.51.100.2"];
+
+/**
+ * How long the "does not answer" row waits: its fake never answers, so however busy the machine the
+ * only outcome is this deadline passing; it is short so that the table's 56 rows do not wait a second each.
+ */
+const NO_ANSWER_MS = 50;
 
 /** The client a provider row of this service would get, its address (setting or options) the fake at `at`. */
-function build(adapter: ServiceAdapter, at: { url: string }): DnsProvider {
+function build(adapter: ServiceAdapter, at: { url: string }, timeoutMs = 5000): DnsProvider {
   const description = SERVICES.find((service) => service.type === adapter.type)!;
   const fake = at as FakeServer<unknown>;
   return description.createClient(
     adapter.credentials,
     adapter.options(fake) ?? {},
-    context(Object.values(adapter.env(fake))[0] ?? "", { timeoutMs: 5000 }),
+    context(Object.values(adapter.env(fake))[0] ?? "", { timeoutMs }),
   );
 }
 
@@ -56,6 +64,76 @@ for (const adapter of ADAPTERS) {
         fake.clearRequests();
         expect(await build(adapter, fake).verify()).toEqual({ ok: false, detail: description.verifyUnavailable! });
         expect(fake.requests).toHaveLength(0);
+      });
+    }
+
+    test("a service that does not answer: unreachable, saying how long it was waited for", async () => {
+      adapter.reset(fake);
+      adapter.seed(fake, adapter.hostname, "A", "198.51.100.1");
+      fake.fault("timeout");
+      const outcome = await build(adapter, fake, NO_ANSWER_MS).writeRecord(target(adapter.hostname), NEW.A);
+      fake.clearFaults();
+      expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+      expect(!outcome.ok && outcome.message).toMatch(new RegExp(`^\\S.*: no answer within ${NO_ANSWER_MS}ms$`));
+      // A zone service had only been asked to read; a one-shot request may have been acted on unanswered.
+      if (adapter.zone) expect(adapter.address(fake, adapter.hostname, "A")).toBe("198.51.100.1");
+    });
+
+    // Answers no service means to give: a gateway's error page in a 502, and (from the zone services,
+    // which answer JSON or XML) a 200 whose body cannot be read. Both are the service being unwell.
+    const unreadable: [string, string, RegExp][] = [
+      ["a gateway's HTML page (502)", "html", /HTTP 502\)?:? "<!DOCTYPE html>/],
+      ...(adapter.zone
+        ? [["a 200 that cannot be read", "malformed", /: unreadable answer \(HTTP 200\)/] as [string, string, RegExp]]
+        : []),
+    ];
+    for (const [name, fault, words] of unreadable) {
+      test(`${name}: unreachable, in the service's name, quoting what came`, async () => {
+        adapter.reset(fake);
+        adapter.seed(fake, adapter.hostname, "A", "198.51.100.1");
+        fake.fault(fault);
+        const outcome = await build(adapter, fake).writeRecord(target(adapter.hostname), NEW.A);
+        fake.clearFaults();
+        expect(outcome).toMatchObject({ ok: false, cause: "unreachable" });
+        expect(!outcome.ok && outcome.message).toMatch(words);
+        expect(!outcome.ok && outcome.message).toMatch(/^\S/);
+        if (adapter.zone) expect(adapter.address(fake, adapter.hostname, "A")).toBe("198.51.100.1");
+      });
+    }
+
+    const zone = adapter.zone;
+    if (zone) {
+      test("a name holding several addresses is read as one set and left alone: refused, nothing written", async () => {
+        adapter.reset(fake);
+        zone.addZone(fake, ZONE);
+        if (zone.addSet) zone.addSet(fake, ZONE, `multi.${ZONE}`, "A", SEVERAL, zone.ttl);
+        else for (const ip of SEVERAL) zone.addRecord(fake, ZONE, `multi.${ZONE}`, "A", ip, zone.ttl);
+        fake.clearRequests();
+        const outcome = await build(adapter, fake).writeRecord(target(`multi.${ZONE}`), NEW.A);
+        expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+        expect(!outcome.ok && outcome.message).toContain(`multi.${ZONE} A holds 2 addresses`);
+        expect(fake.requests.filter((request) => adapter.isWrite(request))).toEqual([]);
+      });
+
+      const gone = zone.goneZoneId === undefined ? `gone.${ZONE}` : zone.goneZoneId;
+      if (gone !== null)
+        test("a saved zone id that names no zone any more is looked up afresh, and the record written there", async () => {
+          adapter.reset(fake);
+          zone.addZone(fake, ZONE);
+          const outcome = await build(adapter, fake).writeRecord(target(`new.gone.${ZONE}`, { zone_id: gone }), NEW.A);
+          expect(outcome).toMatchObject({ ok: true, action: "created" });
+          expect(outcome.ok && outcome.zoneId).not.toBe(gone);
+          expect(zone.read(fake, ZONE, `new.gone.${ZONE}`, "A")?.ip).toBe(NEW.A);
+        });
+
+      test("a name no zone of the account holds: refused, naming it, nothing written", async () => {
+        adapter.reset(fake);
+        zone.addZone(fake, ZONE);
+        fake.clearRequests();
+        const outcome = await build(adapter, fake).writeRecord(target("home.elsewhere.test"), NEW.A);
+        expect(outcome).toMatchObject({ ok: false, cause: "refused" });
+        expect(!outcome.ok && outcome.message).toContain("holds home.elsewhere.test");
+        expect(fake.requests.filter((request) => adapter.isWrite(request))).toEqual([]);
       });
     }
 

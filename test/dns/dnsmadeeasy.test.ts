@@ -140,12 +140,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()).toMatchObject([{ value: NEW_IP, ttl: 60, dynamicDns: true }]);
   });
 
-  test("an AAAA is changed without touching the A of the same name", async () => {
-    await client().writeRecord(target("home.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ value: "2001:db8::7", ttl: 900 }]);
-    expect(home()).toMatchObject([{ value: OLD_IP }]);
-  });
-
   test("nothing else in the domain is touched and nothing is deleted", async () => {
     const others = () =>
       structuredClone(fake.domains.get(domainId)!.records.filter((r) => !(r.name === "home" && r.type === "A")));
@@ -153,13 +147,6 @@ describe("writeRecord on an existing record", () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(others()).toEqual(before);
     expect(fake.requests.some((r) => r.method === "DELETE")).toBe(false);
-  });
-
-  test("a name with several records is left alone", async () => {
-    fake.addRecord("example.com", { name: "home", type: "A", value: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 });
 
@@ -184,37 +171,15 @@ describe("writeRecord on a missing record", () => {
   });
 });
 
-describe("domain discovery", () => {
-  test("no managed domain holds the name", async () => {
-    expect(await client().writeRecord(target("home.other.org"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "DNS Made Easy: no zone of this account holds home.other.org",
-    });
-  });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-  });
-});
-
 describe("failures keep DNS Made Easy's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: DnsmeFault | "timeout";
+    fault?: DnsmeFault;
     key?: string;
     message: string | RegExp;
     cause: FailureCause;
     stopRetrying?: boolean;
   }[] = [
-    {
-      name: "unknown key",
-      key: "not-a-key",
-      message: "DNS Made Easy: API key not found (HTTP 403)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
     {
       name: "the rate limit (a 400)",
       fault: { status: 400, error: "Rate limit exceeded" },
@@ -227,19 +192,6 @@ describe("failures keep DNS Made Easy's words and leave the record alone", () =>
       message: "DNS Made Easy: Internal server error (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^DNS Made Easy: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^DNS Made Easy: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "DNS Made Easy: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, key, message, cause, stopRetrying } of cases) {
     test(name, async () => {

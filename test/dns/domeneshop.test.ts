@@ -49,16 +49,6 @@ const requestLines = () =>
 const home = () => fake.records("example.com", "home", "A");
 const known = () => ({ zone_id: String(example.id) });
 
-describe("the description", () => {
-  test("verify with a wrong secret is refused in Domeneshop's words", async () => {
-    const outcome = await client({ secret: "wrong" }).verify();
-    expect(outcome).toMatchObject({
-      ok: false,
-      detail: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)",
-    });
-  });
-});
-
 describe("writeRecord on an existing record", () => {
   test("finds the domain, reads the one name and type, and PUTs the whole record back with the new address", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
@@ -95,14 +85,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "@", "MX")).toMatchObject([{ data: "mail.example.com" }]);
     expect(example.records).toHaveLength(3);
   });
-
-  test("a name with several addresses is left alone", async () => {
-    fake.addRecord("example.com", { host: "rr", type: "A", data: "198.51.100.2" });
-    fake.addRecord("example.com", { host: "rr", type: "A", data: "198.51.100.3" });
-    const outcome = await client().writeRecord(target("rr.example.com", known()), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("writeRecord on a missing record", () => {
@@ -117,11 +99,6 @@ describe("writeRecord on a missing record", () => {
       message: `Domeneshop record ${created!.id}, ttl 300`,
     });
     expect(fake.requests.at(-1)?.body).toEqual({ host: "new", type: "A", data: NEW_IP, ttl: 300 });
-  });
-
-  test("an AAAA record for the apex with the TTL from config", async () => {
-    await client().writeRecord(target("example.com", { ...known(), ttl: 900 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 900 }]);
   });
 
   test("a TTL that is no multiple of 60 is sent as the nearest multiple Domeneshop takes", async () => {
@@ -142,13 +119,6 @@ describe("writeRecord on a missing record", () => {
 });
 
 describe("domain discovery", () => {
-  test("the longest domain holding the name wins", async () => {
-    const sub = fake.addDomain("b.example.com");
-    const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: String(sub.id) });
-    expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
-  });
-
   test("a domain without Domeneshop's DNS service is passed over", async () => {
     fake.addDomain("b.example.com", { dns: false });
     const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
@@ -172,22 +142,10 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: false, cause: "refused" });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a saved domain id that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "1" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.id) });
-  });
 });
 
 describe("failures keep Domeneshop's words and leave the record alone", () => {
-  const cases: (FailureCase & { fault?: DomeneshopFault | "timeout"; secret?: string })[] = [
-    {
-      name: "wrong secret",
-      secret: "wrong",
-      message: "Domeneshop: Invalid API credentials (auth:invalid, HTTP 401)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
+  const cases: (FailureCase & { fault?: DomeneshopFault; secret?: string })[] = [
     {
       name: "403",
       fault: { status: 403 },
@@ -196,32 +154,11 @@ describe("failures keep Domeneshop's words and leave the record alone", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "Domeneshop: Too many requests (rateLimited, HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 40,
-    },
-    {
       name: "429 without Retry-After",
       fault: { status: 429 },
       message: "Domeneshop: Too many requests (rateLimited, HTTP 429)",
       cause: "throttled",
     },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: "Domeneshop: A server error occurred (serverError, HTTP 500)",
-      cause: "unreachable",
-    },
-    { name: "HTML page", fault: "html", message: /^Domeneshop: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Domeneshop: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Domeneshop: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

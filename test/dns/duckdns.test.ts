@@ -133,7 +133,7 @@ describe("failures keep DuckDNS's words and never show the token", () => {
     name: string;
     token?: string;
     hostname?: string;
-    fault?: DuckDnsFault | "timeout";
+    fault?: DuckDnsFault;
     message: string | RegExp;
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
@@ -180,14 +180,12 @@ describe("failures keep DuckDNS's words and never show the token", () => {
       retryAfterSeconds: 30,
     },
     { name: "500", fault: { status: 500 }, message: 'DuckDNS: unreadable answer (HTTP 500): "Error"' },
-    { name: "502 HTML page", fault: "html", message: /^DuckDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/ },
     { name: "an empty 200", fault: { body: "" }, message: "DuckDNS: empty answer (HTTP 200)" },
     {
       name: "garbage echoing the token",
       fault: { body: `bad request token=${DUCKDNS_FAKE_TOKEN}` },
       message: 'DuckDNS: unreadable answer (HTTP 200): "bad request token=••••"',
     },
-    { name: "timeout", fault: "timeout", message: "DuckDNS: no answer within 1s" },
   ];
   for (const c of cases) {
     test(c.name, async () => {

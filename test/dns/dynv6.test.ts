@@ -43,12 +43,6 @@ describe("verify", () => {
     expect(lines()).toEqual(["GET /zones"]);
     expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${DYNV6_FAKE_TOKEN}`);
   });
-
-  test("a wrong token is refused", async () => {
-    const outcome = await client("wrong").verify();
-    expect(outcome.ok).toBe(false);
-    expect(outcome.detail).toContain("HTTP 401");
-  });
 });
 
 describe("a record in the zone", () => {
@@ -98,13 +92,6 @@ describe("a record in the zone", () => {
     expect(fake.requests.some((r) => r.method === "DELETE")).toBe(false);
   });
 
-  test("a name with two addresses is left alone", async () => {
-    fake.addRecord("home.dynv6.net", { name: "nas", type: "A", data: "192.0.2.9" });
-    const outcome = await client().writeRecord(target("nas.home.dynv6.net"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
-  });
-
   // dynv6 expands an AAAA record's `data` behind the zone's IPv6 prefix when it is a MAC address or
   // an interface id, and lists the result as `expandedData` (api-spec models/record.yml).
   for (const [kind, data] of [
@@ -124,14 +111,6 @@ describe("a record in the zone", () => {
       expect(fake.recordsOf("home.dynv6.net", "tv", "AAAA")[0]?.data).toBe(data);
     });
   }
-
-  test("a name in no zone of the account is refused", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_V4)).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("no zone"),
-    });
-  });
 });
 
 describe("the apex: the zone's own field", () => {
@@ -214,11 +193,5 @@ describe("failures", () => {
       ok: false,
       cause: "unreachable",
     });
-  });
-
-  test("a saved zone id that is gone is looked up afresh by name", async () => {
-    const outcome = await client().writeRecord(target("nas.home.dynv6.net", "A", { zone_id: "1" }), NEW_V4);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(zone().id) });
-    expect(lines().slice(0, 2)).toEqual(["GET /zones/1", "GET /zones"]);
   });
 });

@@ -95,15 +95,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "@", "MX")[0]).toMatchObject({ rdata: "mail.example.com", prio: "10" });
     expect(home()[0]!.rdata).toBe(OLD_IP);
   });
-
-  test("a name with several records of the type is left alone", async () => {
-    fake.addRecord("example.com", { host: "home", type: "A", rdata: "198.51.100.2" });
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
-      ok: false,
-      cause: "refused",
-    });
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("writeRecord on a missing record", () => {
@@ -146,15 +137,6 @@ describe("domain discovery", () => {
     });
   }
 
-  test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "easyDNS: no zone of this account holds host.other.net",
-    });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a listing that pages is read to its end: a record on the second page is found and updated, not added", async () => {
     fake.pageSize = 2;
     for (const host of ["a", "b", "c"]) fake.addRecord("example.com", { host, type: "A", rdata: OLD_IP });
@@ -166,31 +148,17 @@ describe("domain discovery", () => {
     const pages = fake.requests.filter((r) => r.method === "GET").map((r) => r.query.start ?? "0");
     expect(pages.length).toBeGreaterThan(1);
   });
-
-  test("a configured domain that left the account is looked up afresh", async () => {
-    fake.addRecord("example.com", { host: "pi.lab", type: "A", rdata: OLD_IP });
-    const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "lab.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(fake.records("example.com", "pi.lab", "A")[0]!.rdata).toBe(NEW_IP);
-  });
 });
 
 describe("failures keep easyDNS's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: EasydnsFault | "timeout";
+    fault?: EasydnsFault;
     key?: string;
     message: string | RegExp;
     cause: FailureCause;
     stopRetrying?: boolean;
   }[] = [
-    {
-      name: "wrong key",
-      key: "wrong",
-      message: "easyDNS: Unauthorized: the API token or key is wrong (HTTP 401)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
     {
       name: "Enhance Your Calm (420)",
       fault: "calm",
@@ -211,19 +179,6 @@ describe("failures keep easyDNS's words and leave the record alone", () => {
       message: "easyDNS: Internal error (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^easyDNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^easyDNS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "easyDNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, key, message, cause, stopRetrying } of cases) {
     test(name, async () => {

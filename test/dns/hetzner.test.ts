@@ -156,15 +156,6 @@ describe("writeRecord on an existing record set", () => {
     expect(fake.rrset("example.com", "@", "A")).toMatchObject({ ttl: null, records: [{ value: NEW_IP }] });
   });
 
-  test("a set with several addresses is left alone", async () => {
-    fake.addRrset("example.com", { name: "rr", type: "A", values: ["198.51.100.1", "198.51.100.2"] });
-    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    if (!outcome.ok)
-      expect(outcome.message).toStartWith("Hetzner: rr.example.com A holds 2 addresses (198.51.100.1, 198.51.100.2)");
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a secondary zone is refused before any write, and not retried", async () => {
     fake.addZone("sec.org", { mode: "secondary" });
     const outcome = await client().writeRecord(target("home.sec.org"), NEW_IP);
@@ -261,20 +252,13 @@ describe("zone discovery and configured zones", () => {
 describe("failures keep Hetzner's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: HetznerFault | "timeout";
+    fault?: HetznerFault;
     token?: string;
     message: string | RegExp;
     cause: string;
     retryAfterSeconds?: number | "near 30";
     stopRetrying?: boolean;
   }[] = [
-    {
-      name: "bad token",
-      token: "revoked",
-      message: "Hetzner: unable to authenticate (unauthorized, HTTP 401)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
     // The wait Hetzner names is passed on; the updater decides the pause (an hour at most).
     {
       name: "429 with RateLimit-Reset",
@@ -282,13 +266,6 @@ describe("failures keep Hetzner's words and leave the record alone", () => {
       message: "Hetzner: limit of 3600 requests per hour reached (rate_limit_exceeded, HTTP 429)",
       cause: "throttled",
       retryAfterSeconds: "near 30",
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 12 },
-      message: /rate_limit_exceeded, HTTP 429\)$/,
-      cause: "throttled",
-      retryAfterSeconds: 12,
     },
     {
       name: "locked",
@@ -303,25 +280,6 @@ describe("failures keep Hetzner's words and leave the record alone", () => {
       cause: "credentials",
       stopRetrying: true,
     },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: "Hetzner: an internal server error occurred (server_error, HTTP 500)",
-      cause: "unreachable",
-    },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Hetzner: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Hetzner: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Hetzner: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {

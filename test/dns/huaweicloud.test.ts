@@ -115,36 +115,6 @@ describe("writeRecord on an existing record set", () => {
       `PUT /v2/zones/${zoneId}/recordsets/${home()[0]!.id}`,
     ]);
   });
-
-  test("nothing is written when the set already holds the address", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: zoneId }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("the TTL from config is written", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: zoneId, ttl: 60 }), NEW_IP);
-    expect(home()[0]).toMatchObject({ records: [NEW_IP], ttl: 60 });
-  });
-
-  test("AAAA is its own set beside the A", async () => {
-    fake.addRecordSet("example.com", { name: "home.example.com", type: "AAAA", records: ["2001:db8::1"], ttl: 900 });
-    const outcome = await client().writeRecord(target("home.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.recordSets("example.com", "home.example.com", "AAAA")[0]).toMatchObject({
-      records: ["2001:db8::7"],
-      ttl: 900,
-    });
-    expect(home()[0]?.records).toEqual([OLD_IP]);
-  });
-
-  test("a set with several addresses is left alone", async () => {
-    fake.addRecordSet("example.com", { name: "rr.example.com", type: "A", records: ["198.51.100.1", "198.51.100.2"] });
-    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: zoneId }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses");
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("writeRecord on a missing record set", () => {
@@ -160,11 +130,6 @@ describe("writeRecord on a missing record set", () => {
       message: `Huawei Cloud DNS record ${set!.id}, ttl 300, pending create`,
     });
     expect(fake.requests.at(-1)?.body).toEqual({ name: "new.example.com.", type: "A", records: [NEW_IP], ttl: 300 });
-  });
-
-  test("with the TTL from config", async () => {
-    await client().writeRecord(target("new.example.com", { ttl: 7200 }), NEW_IP);
-    expect(fake.recordSets("example.com", "new.example.com", "A")[0]?.ttl).toBe(7200);
   });
 
   test("a zone given by id is named before a set is created in it, and must hold the name", async () => {
@@ -187,35 +152,12 @@ describe("zone discovery", () => {
       ["500", "500"],
     ]);
   });
-
-  test("no zone holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Huawei Cloud DNS: no zone of this account holds host.example.org",
-    });
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("a configured zone that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", { zone_id: "ff80808200000000000000000000dead" }),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId });
-    expect(requestLines()).toEqual([
-      "GET /v2/zones/ff80808200000000000000000000dead/recordsets",
-      "GET /v2/zones",
-      `GET /v2/zones/${zoneId}/recordsets`,
-      `PUT /v2/zones/${zoneId}/recordsets/${home()[0]!.id}`,
-    ]);
-  });
 });
 
 describe("failures keep Huawei's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: HuaweiFault | "timeout";
+    fault?: HuaweiFault;
     ak?: string;
     sk?: string;
     message: string | RegExp;
@@ -274,25 +216,6 @@ describe("failures keep Huawei's words and leave the record alone", () => {
       message: /^Huawei Cloud DNS: The throttling threshold has been reached.* \(APIGW\.0308, HTTP 429\)$/,
       cause: "throttled",
     },
-    {
-      name: "500",
-      fault: { status: 500, code: "DNS.0001" },
-      message: "Huawei Cloud DNS: Internal error. (DNS.0001, HTTP 500)",
-      cause: "unreachable",
-    },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Huawei Cloud DNS: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Huawei Cloud DNS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Huawei Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, ak, sk, message, cause, stopRetrying } of cases) {
     test(name, async () => {

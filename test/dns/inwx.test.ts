@@ -229,21 +229,6 @@ describe("writeRecord on an existing record", () => {
     expect(params(2)).toEqual({ id: before.id, content: NEW_IP });
   });
 
-  test("nothing is written when the address is already there", async () => {
-    await client().writeRecord(target("home.example.com", known), NEW_IP);
-    fake.clearRequests();
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "unchanged",
-    });
-    expect(fake.changes()).toBe(0);
-  });
-
-  test("a TTL from the config is sent", async () => {
-    await client().writeRecord(target("home.example.com", { ...known, ttl: 300 }), NEW_IP);
-    expect(home()[0]).toMatchObject({ content: NEW_IP, ttl: 300 });
-  });
-
   test("the apex is the record named like the domain; the MX beside it stays", async () => {
     expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({
       ok: true,
@@ -255,15 +240,6 @@ describe("writeRecord on an existing record", () => {
       prio: 10,
     });
     expect(home()[0]!.content).toBe(OLD_IP);
-  });
-
-  test("a name with several records of the type is left alone", async () => {
-    fake.addRecord("example.com", { name: "home.example.com", type: "A", content: "198.51.100.2" });
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
-      ok: false,
-      cause: "refused",
-    });
-    expect(fake.changes()).toBe(0);
   });
 });
 
@@ -287,16 +263,6 @@ describe("writeRecord on a missing record", () => {
       ttl: 3600,
     });
   });
-
-  test("create_if_missing false refuses and writes nothing", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", { create_if_missing: false }), NEW_IP);
-    expect(outcome).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "INWX: record new.example.com A does not exist and create_if_missing is false",
-    });
-    expect(fake.changes()).toBe(0);
-  });
 });
 
 describe("domain discovery", () => {
@@ -310,39 +276,17 @@ describe("domain discovery", () => {
     expect(asked).toEqual(["x.y.example.co.uk", "y.example.co.uk", "example.co.uk", "example.co.uk"]);
     expect(fake.records("example.co.uk", "x.y.example.co.uk", "A")[0]!.content).toBe(NEW_IP);
   });
-
-  test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.other.net"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "INWX: no zone of this account holds host.other.net",
-    });
-    expect(fake.changes()).toBe(0);
-  });
-
-  test("a configured domain the account no longer has is looked up afresh", async () => {
-    fake.addRecord("example.com", { name: "pi.lab.example.com", type: "A", content: OLD_IP });
-    const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "lab.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-  });
 });
 
 describe("failures keep INWX's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: InwxFault | "timeout";
+    fault?: InwxFault;
     password?: string;
     message: string | RegExp;
     cause: FailureCause;
     stopRetrying?: boolean;
   }[] = [
-    {
-      name: "wrong password",
-      password: "wrong",
-      message: "INWX: account.login: Authentication error (code 2200)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
     {
       name: "session limit",
       fault: { code: 2502, msg: "Session limit exceeded; server closing connection" },
@@ -368,19 +312,6 @@ describe("failures keep INWX's words and leave the record alone", () => {
       message: 'INWX: unreadable answer (HTTP 503): "Service Unavailable"',
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^INWX: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^INWX: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "INWX: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, password, message, cause, stopRetrying } of cases) {
     test(name, async () => {

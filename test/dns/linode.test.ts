@@ -110,15 +110,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.writes()).toBe(1);
   });
 
-  test("a name with several records is left alone", async () => {
-    fake.addRecord("example.com", { name: "rr", type: "A", target: "198.51.100.1" });
-    fake.addRecord("example.com", { name: "rr", type: "A", target: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("rr.example.com", known()), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(outcome.ok ? "" : outcome.message).toStartWith("Linode: rr.example.com A holds 2 addresses");
-    expect(fake.writes()).toBe(0);
-  });
-
   test("the records are read page by page", async () => {
     for (let i = 0; i < 600; i++) fake.addRecord("example.com", { name: `h${i}`, type: "A", target: OLD_IP });
     fake.addRecord("example.com", { name: "last", type: "A", target: OLD_IP });
@@ -185,16 +176,6 @@ describe("domain discovery", () => {
     expect(fake.requests.filter((r) => r.path === "/domains").map((r) => r.query.page)).toEqual(["1", "2"]);
   });
 
-  test("no domain holding the name: a failure naming it, nothing written", async () => {
-    fake.addDomain("xample.com");
-    expect(await client().writeRecord(target("host.ample.com"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Linode: no zone of this account holds host.ample.com",
-    });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("a configured domain that does not hold the name is refused before any write", async () => {
     const other = fake.addDomain("other.org");
     const outcome = await client().writeRecord(target("home.example.com", { zone_id: String(other.id) }), NEW_IP);
@@ -205,23 +186,10 @@ describe("domain discovery", () => {
     });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a configured domain that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "999999" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: String(example.id) });
-    expect(requestLines().slice(0, 2)).toEqual(["GET /domains/999999", "GET /domains"]);
-  });
 });
 
 describe("failures keep Linode's words and leave the record alone", () => {
-  const cases: (FailureCase & { fault?: LinodeFault | "timeout"; token?: string })[] = [
-    {
-      name: "revoked token",
-      token: "revoked",
-      message: "Linode: Invalid Token (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
+  const cases: (FailureCase & { fault?: LinodeFault; token?: string })[] = [
     {
       name: "token without the domains scope",
       fault: { status: 403 },
@@ -230,32 +198,12 @@ describe("failures keep Linode's words and leave the record alone", () => {
       cause: "credentials",
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 20 },
-      message: "Linode: Too Many Requests (HTTP 429)",
-      retryAfterSeconds: 20,
-      cause: "throttled",
-    },
-    {
       name: "429 without Retry-After names no wait",
       fault: { status: 429 },
       message: "Linode: Too Many Requests (HTTP 429)",
       cause: "throttled",
     },
     { name: "500", fault: { status: 500 }, message: "Linode: Internal Server Error (HTTP 500)", cause: "unreachable" },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Linode: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Linode: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Linode: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

@@ -89,7 +89,7 @@ describe("failures keep myaddr's words and never show the key", () => {
   const cases: {
     name: string;
     key?: string;
-    fault?: MyaddrFault | "timeout";
+    fault?: MyaddrFault;
     message: string | RegExp;
     cause: string;
     retryAfterSeconds?: number;
@@ -117,31 +117,11 @@ describe("failures keep myaddr's words and never show the key", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 120 },
-      message: 'myaddr: unreadable answer (HTTP 429): "Too Many Requests"',
-      cause: "throttled",
-      retryAfterSeconds: 120,
-    },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: 'myaddr: unreadable answer (HTTP 500): "Error"',
-      cause: "unreachable",
-    },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^myaddr: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
       name: "an error echoing the key",
       fault: { status: 500, body: `failed for key=${MYADDR_FAKE_KEY}` },
       message: 'myaddr: unreadable answer (HTTP 500): "failed for key=••••"',
       cause: "unreachable",
     },
-    { name: "timeout", fault: "timeout", message: "myaddr: no answer within 1s", cause: "unreachable" },
   ];
   for (const c of cases) {
     test(c.name, async () => {

@@ -90,16 +90,6 @@ describe("writeRecord on an existing record", () => {
     expect(home()).toMatchObject([{ data: NEW_IP, ttl: 120 }]);
   });
 
-  test("an AAAA is changed without touching the A of the same name", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", known, { recordType: "AAAA" }),
-      "2001:db8::7",
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "home/AAAA" });
-    expect(fake.records("example.com", "home", "AAAA")).toMatchObject([{ data: "2001:db8::7", ttl: 900 }]);
-    expect(home()).toMatchObject([{ data: OLD_IP, ttl: 1800 }]);
-  });
-
   test("the apex is the host @; the apex's MX stays", async () => {
     const outcome = await client().writeRecord(target("example.com", known), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: "@/A" });
@@ -115,14 +105,6 @@ describe("writeRecord on an existing record", () => {
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(others()).toEqual(before);
     expect(fake.requests.some((r) => r.method === "DELETE")).toBe(false);
-  });
-
-  test("a host with several addresses is left alone", async () => {
-    fake.addRecord("example.com", { host: "home", type: "A", data: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
-    expect(home()).toHaveLength(2);
   });
 });
 
@@ -153,13 +135,6 @@ describe("writeRecord on a missing record", () => {
 });
 
 describe("zone discovery", () => {
-  test("the longest zone the key may use that holds the name wins", async () => {
-    fake.addZone("sub.example.com");
-    const outcome = await client().writeRecord(target("a.sub.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "sub.example.com" });
-    expect(fake.records("sub.example.com", "a", "A")[0]?.data).toBe(NEW_IP);
-  });
-
   test("a zone the key may not use is not offered", async () => {
     fake.addZone("other.org");
     fake.allowedZones = new Set(["example.com"]);
@@ -169,24 +144,12 @@ describe("zone discovery", () => {
       message: "Mythic Beasts: no zone of this account holds home.other.org",
     });
   });
-
-  test("a configured zone the account no longer holds is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /zones/sub.example.com/records/new/A",
-      "GET /zones",
-      "GET /zones",
-      "GET /zones/example.com/records/new.sub/A",
-      "PUT /zones/example.com/records/new.sub/A",
-    ]);
-  });
 });
 
 describe("failures keep Mythic Beasts' words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: MythicBeastsFault | "timeout";
+    fault?: MythicBeastsFault;
     secret?: string;
     message: string | RegExp;
     cause: FailureCause;
@@ -194,25 +157,11 @@ describe("failures keep Mythic Beasts' words and leave the record alone", () => 
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "wrong credentials",
-      secret: "revoked",
-      message: "Mythic Beasts: Authentication failed (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "a key without rights to the record",
       fault: { status: 403, error: "Permission denied for home A" },
       message: "Mythic Beasts: Permission denied for home A (HTTP 403)",
       stopRetrying: true,
       cause: "credentials",
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "Mythic Beasts: Rate limited (HTTP 429)",
-      retryAfterSeconds: 40,
-      cause: "throttled",
     },
     {
       name: "429 naming no wait",
@@ -226,19 +175,6 @@ describe("failures keep Mythic Beasts' words and leave the record alone", () => 
       message: "Mythic Beasts: Internal server error (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Mythic Beasts: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Mythic Beasts: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Mythic Beasts: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

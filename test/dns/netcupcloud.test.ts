@@ -114,13 +114,6 @@ describe("writeRecord", () => {
     expect(served("@", "AAAA")).toEqual([expect.objectContaining({ rdata: "2001:db8::7", ttl: 120 })]);
   });
 
-  test("create_if_missing false refuses and writes nothing", async () => {
-    expect(
-      await client().writeRecord(target("new.example.com", { ...known, create_if_missing: false }), NEW_IP),
-    ).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.changesets()).toBe(0);
-  });
-
   test("a draft revision someone staged by hand is not what is served: the committed one is read", async () => {
     fake.addDraft("example.com", [{ name: "home", type: "A", rdata: NEW_IP }]);
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
@@ -156,29 +149,12 @@ describe("writeRecord", () => {
       message: expect.stringContaining("use the Netcup type"),
     });
   });
-
-  test("no domain holding the name: a failure naming it", async () => {
-    expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Netcup CloudDNS: no zone of this account holds home.example.org",
-    });
-  });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    fake.addDomain("lab.example.com");
-    fake.addRecord("lab.example.com", { name: "pi", type: "A", rdata: OLD_IP });
-    fake.domains.delete("example.com");
-    fake.addDomain("example.com");
-    const outcome = await client().writeRecord(target("pi.lab.example.com", { zone_id: "pi.lab.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, zoneId: "lab.example.com" });
-  });
 });
 
 describe("failures keep netcup's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: NetcupCloudFault | "timeout";
+    fault?: NetcupCloudFault;
     key?: string;
     message: string | RegExp;
     cause: FailureCause;
@@ -193,31 +169,11 @@ describe("failures keep netcup's words and leave the record alone", () => {
       stopRetrying: true,
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 90 },
-      message: "Netcup CloudDNS: tooManyRequests: Too many requests. (HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 90,
-    },
-    {
       name: "500",
       fault: { status: 500 },
       message: "Netcup CloudDNS: internalError: Internal error. (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Netcup CloudDNS: unreadable answer \(HTTP 502\)/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Netcup CloudDNS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Netcup CloudDNS: no answer within 1s", cause: "unreachable" },
   ];
   for (const c of cases) {
     test(c.name, async () => {

@@ -101,14 +101,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "@", "TXT")).toMatchObject([{ content: "v=spf1 -all" }]);
     expect(fake.domains.get("example.com")).toHaveLength(3);
   });
-
-  test("a name with several addresses is left alone", async () => {
-    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2" });
-    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.3" });
-    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(methods()).toEqual(["list-records"]);
-  });
 });
 
 describe("writeRecord on a missing record", () => {
@@ -129,14 +121,6 @@ describe("writeRecord on a missing record", () => {
       content: NEW_IP,
       ttl: 300,
     });
-  });
-
-  test("an AAAA record for the apex with the TTL from config", async () => {
-    await client().writeRecord(
-      target("example.com", { zone_id: "example.com", ttl: 3600 }, { recordType: "AAAA" }),
-      "2001:db8::7",
-    );
-    expect(fake.records("example.com", "@", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 3600 }]);
   });
 
   test("a TTL between the ones Njalla takes is sent as the nearest, and then counts as already right", async () => {
@@ -164,16 +148,10 @@ describe("domain discovery", () => {
     });
     expect(methods()).toEqual(["list-records", "list-domains"]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(methods()).toEqual(["list-records", "list-domains", "list-records", "edit-record"]);
-  });
 });
 
 describe("failures keep Njalla's words and leave the record alone", () => {
-  const cases: (FailureCase & { fault?: NjallaFault | "timeout"; token?: string })[] = [
+  const cases: (FailureCase & { fault?: NjallaFault; token?: string })[] = [
     {
       name: "refused token (HTTP 200, code 403)",
       token: "revoked",
@@ -208,14 +186,6 @@ describe("failures keep Njalla's words and leave the record alone", () => {
       cause: "throttled",
       retryAfterSeconds: 45,
     },
-    { name: "HTML page", fault: "html", message: /^Njalla: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Njalla: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Njalla: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

@@ -65,13 +65,6 @@ describe("verify", () => {
     expect(requestLines()).toEqual(["GET /zones"]);
     expect(fake.writes()).toBe(0);
   });
-
-  test("a wrong key is refused in NS1's words", async () => {
-    expect(await client({ key: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail: "NS1: Unauthorized (HTTP 401)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -115,29 +108,12 @@ describe("writeRecord on an existing record", () => {
     expect(home().ttl).toBe(60);
   });
 
-  test("an AAAA is changed without touching the A of the same name", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", known, { recordType: "AAAA" }),
-      "2001:db8::7",
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
-    expect(addresses("example.com", "home.example.com", "AAAA")).toEqual(["2001:db8::7"]);
-    expect(addresses("example.com", "home.example.com", "A")).toEqual([OLD_IP]);
-  });
-
   test("nothing else in the zone is touched and nothing is deleted", async () => {
     const others = () => structuredClone(fake.zones.get("example.com")!.records.filter((r) => r !== home()));
     const before = others();
     await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(others()).toEqual(before);
     expect(fake.requests.some((r) => r.method === "DELETE")).toBe(false);
-  });
-
-  test("a record with several answers is left alone", async () => {
-    fake.addRecord("example.com", { domain: "rr.example.com", type: "A", answers: [OLD_IP, "198.51.100.2"] });
-    const outcome = await client().writeRecord(target("rr.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 
   test("a record that links to another one is left alone, and says which", async () => {
@@ -175,14 +151,6 @@ describe("writeRecord on a missing record", () => {
       body: { zone: "example.com", domain: "new.example.com", type: "A", answers: [{ answer: [NEW_IP] }] },
     });
     expect(fake.record("example.com", "new.example.com", "A")?.ttl).toBe(NS1_ZONE_DEFAULT_TTL);
-  });
-
-  test("creates it with the TTL from config", async () => {
-    await client().writeRecord(target("new.example.com", { ttl: 300 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.record("example.com", "new.example.com", "AAAA")).toMatchObject({
-      ttl: 300,
-      answers: [{ answer: ["2001:db8::7"] }],
-    });
   });
 });
 
@@ -232,36 +200,18 @@ describe("zone discovery", () => {
       message: "NS1: no zone of this account holds home.example.com",
     });
   });
-
-  test("a configured zone that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /zones/sub.example.com/new.sub.example.com/A",
-      "GET /zones",
-      "GET /zones/example.com/new.sub.example.com/A",
-      "PUT /zones/example.com/new.sub.example.com/A",
-    ]);
-  });
 });
 
 describe("failures keep NS1's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: Ns1Fault | "timeout";
+    fault?: Ns1Fault;
     key?: string;
     message: string | RegExp;
     cause: FailureCause;
     retryAfterSeconds?: number;
     stopRetrying?: boolean;
   }[] = [
-    {
-      name: "wrong key",
-      key: "revoked",
-      message: "NS1: Unauthorized (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
     {
       name: "a key without the permission",
       fault: { status: 403, message: "insufficient permissions" },
@@ -270,27 +220,7 @@ describe("failures keep NS1's words and leave the record alone", () => {
       cause: "credentials",
     },
     { name: "429", fault: { status: 429 }, message: "NS1: rate limit exceeded (HTTP 429)", cause: "throttled" },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 30 },
-      message: "NS1: rate limit exceeded (HTTP 429)",
-      retryAfterSeconds: 30,
-      cause: "throttled",
-    },
     { name: "500", fault: { status: 500 }, message: "NS1: internal server error (HTTP 500)", cause: "unreachable" },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^NS1: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^NS1: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "NS1: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

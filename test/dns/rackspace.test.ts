@@ -75,13 +75,6 @@ describe("the login", () => {
     expect((await rackspaceApi.verify()).ok).toBe(true);
     expect(requestLines().filter((l) => l.includes("tokens"))).toHaveLength(2);
   });
-
-  test("a wrong API key is refused in Identity's words", async () => {
-    expect(await client({ key: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail: "Rackspace Cloud DNS: Username or api key is invalid. (HTTP 401)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -130,19 +123,6 @@ describe("writeRecord on an existing record", () => {
       `PUT ${DNS}/domains/${domainId}/records/${home()[0]!.id}`,
       `GET ${DNS}/status/…`,
     ]);
-  });
-
-  test("the TTL from config is written", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: domainId, ttl: 900 }), NEW_IP);
-    expect(home()[0]).toMatchObject({ data: NEW_IP, ttl: 900, comment: "home router" });
-  });
-
-  test("a name with two A records is left alone", async () => {
-    fake.addRecord("example.com", { name: "home.example.com", type: "A", data: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses");
-    expect(fake.requests.filter((r) => dnsOnly(r) && r.method !== "GET")).toHaveLength(0);
   });
 });
 
@@ -220,32 +200,12 @@ describe("zone discovery", () => {
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: sub });
     expect(fake.records("b.example.com", "x.b.example.com", "A")).toHaveLength(1);
   });
-
-  test("no domain holding the name: a failure naming it, nothing written", async () => {
-    expect(await client().writeRecord(target("host.example.org"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Rackspace Cloud DNS: no zone of this account holds host.example.org",
-    });
-  });
-
-  test("a configured domain that does not hold the name is refused", async () => {
-    const other = fake.addDomain("other.org").id;
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: other }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toContain("does not hold home.example.com");
-  });
-
-  test("a configured domain that is gone is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "999" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: domainId });
-  });
 });
 
 describe("failures keep Rackspace's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: RackspaceFault | "timeout";
+    fault?: RackspaceFault;
     key?: string;
     message: string | RegExp;
     cause: FailureCause;
@@ -283,19 +243,6 @@ describe("failures keep Rackspace's words and leave the record alone", () => {
       message: "Rackspace Cloud DNS: The DNS service has experienced a fault. (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "serviceUnavailable (503) page",
-      fault: "html",
-      message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 502\)/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Rackspace Cloud DNS: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Rackspace Cloud DNS: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

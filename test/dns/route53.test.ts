@@ -289,7 +289,7 @@ describe("throttling and failures", () => {
 
   const cases: {
     name: string;
-    fault?: Route53Fault | "timeout";
+    fault?: Route53Fault;
     secret?: string;
     message: string | RegExp;
     cause: FailureCause;
@@ -305,13 +305,6 @@ describe("throttling and failures", () => {
       message:
         "Route 53: The request was rejected because Route 53 was still processing a prior request. (PriorRequestNotComplete, HTTP 400)",
       cause: "throttled",
-    },
-    {
-      name: "wrong secret",
-      secret: "wrong",
-      message: /\(SignatureDoesNotMatch, HTTP 403\)$/,
-      cause: "credentials",
-      stopRetrying: true,
     },
     {
       name: "access denied",
@@ -330,19 +323,6 @@ describe("throttling and failures", () => {
       message: "Route 53: An internal error occurred. (InternalFailure, HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Route 53: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "cut-off XML",
-      fault: "malformed",
-      message: /^Route 53: unreadable answer \(HTTP 200\): "<\?xml/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Route 53: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, secret, message, cause, stopRetrying } of cases) {
     test(name, async () => {

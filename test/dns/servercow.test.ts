@@ -79,15 +79,6 @@ describe("writeRecord on an existing record", () => {
     await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
     expect(requestLines()).toEqual(["GET /example.com", "POST /example.com"]);
   });
-
-  test("a name with several addresses is left alone (a POST would replace them all)", async () => {
-    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.2", ttl: 300 });
-    fake.addRecord("example.com", { name: "rr", type: "A", content: "198.51.100.3", ttl: 300 });
-    const outcome = await client().writeRecord(target("rr.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
-    expect(fake.records("example.com", "rr", "A")).toHaveLength(2);
-  });
 });
 
 describe("writeRecord on a missing record", () => {
@@ -102,14 +93,6 @@ describe("writeRecord on a missing record", () => {
     });
     expect(fake.records("example.com", "new", "A")).toEqual([{ name: "new", type: "A", content: NEW_IP, ttl: 300 }]);
   });
-
-  test("an AAAA record for the apex with the TTL from config", async () => {
-    await client().writeRecord(
-      target("example.com", { zone_id: "example.com", ttl: 900 }, { recordType: "AAAA" }),
-      "2001:db8::7",
-    );
-    expect(fake.records("example.com", "", "AAAA")).toMatchObject([{ content: "2001:db8::7", ttl: 900 }]);
-  });
 });
 
 describe("domain discovery", () => {
@@ -118,16 +101,6 @@ describe("domain discovery", () => {
     const outcome = await client().writeRecord(target("x.b.example.com"), NEW_IP);
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "b.example.com" });
     expect(fake.records("b.example.com", "x", "A")).toHaveLength(1);
-  });
-
-  test("no domain holding the name: a failure naming it, nothing written", async () => {
-    const outcome = await client().writeRecord(target("host.other.org"), NEW_IP);
-    expect(outcome).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("Servercow: no zone of this account holds host.other.org"),
-    });
-    expect(fake.writes()).toBe(0);
   });
 
   test("every candidate answered 'no such domain in user context': the failure says the credentials or the account may be wrong, and is retried", async () => {
@@ -139,22 +112,10 @@ describe("domain discovery", () => {
     });
     expect(outcome).not.toHaveProperty("stopRetrying");
   });
-
-  test("a configured domain that does not hold the name is refused without a request", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "example.com" });
-    expect(home()).toMatchObject([{ content: NEW_IP }]);
-  });
 });
 
 describe("failures keep Servercow's words and leave the record alone", () => {
-  const cases: (FailureCase & { fault?: ServercowFault | "timeout"; password?: string })[] = [
+  const cases: (FailureCase & { fault?: ServercowFault; password?: string })[] = [
     {
       name: "refused credentials (HTTP 200)",
       password: "wrong",
@@ -196,14 +157,6 @@ describe("failures keep Servercow's words and leave the record alone", () => {
       cause: "throttled",
       retryAfterSeconds: 50,
     },
-    { name: "HTML page", fault: "html", message: /^Servercow: unreadable answer \(HTTP 502\)/, cause: "unreachable" },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Servercow: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Servercow: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

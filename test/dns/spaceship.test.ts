@@ -70,13 +70,6 @@ describe("verify", () => {
     expect(fake.requests[0]?.query).toEqual({ take: "1", skip: "0" });
     expect(fake.writes()).toBe(0);
   });
-
-  test("a wrong secret is refused in Spaceship's words", async () => {
-    expect(await client({ secret: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail: "Spaceship: Unauthorized (HTTP 401)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -140,13 +133,6 @@ describe("writeRecord on an existing record", () => {
     expect(others()).toEqual(before);
     const deletes = fake.requests.filter((r) => r.method === "DELETE");
     expect(deletes.map((r) => r.body)).toEqual([[{ type: "A", name: "home", address: OLD_IP }]]);
-  });
-
-  test("a name with several addresses is left alone", async () => {
-    fake.addRecord("example.com", { name: "home", type: "A", address: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 
   test("a record of one of Spaceship's own features is not replaced", async () => {
@@ -229,23 +215,12 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "zz.org" });
     expect(fake.requests.filter((r) => r.path === "/v1/domains").map((r) => r.query.skip)).toEqual(["0", "100"]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /v1/dns/records/sub.example.com",
-      "GET /v1/domains",
-      "GET /v1/dns/records/example.com",
-      "PUT /v1/dns/records/example.com",
-    ]);
-  });
 });
 
 describe("failures keep Spaceship's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: SpaceshipFault | "timeout";
+    fault?: SpaceshipFault;
     secret?: string;
     message: string | RegExp;
     cause: FailureCause;
@@ -253,25 +228,11 @@ describe("failures keep Spaceship's words and leave the record alone", () => {
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "wrong credentials",
-      secret: "revoked",
-      message: "Spaceship: Unauthorized (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "a key without the permission",
       fault: { status: 403 },
       message: "Spaceship: Forbidden (HTTP 403)",
       stopRetrying: true,
       cause: "credentials",
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "Spaceship: Too many requests. (HTTP 429)",
-      retryAfterSeconds: 40,
-      cause: "throttled",
     },
     {
       name: "429 naming no wait",
@@ -285,19 +246,6 @@ describe("failures keep Spaceship's words and leave the record alone", () => {
       message: "Spaceship: Internal server error. (HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Spaceship: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Spaceship: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Spaceship: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

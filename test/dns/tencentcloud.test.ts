@@ -69,15 +69,6 @@ describe("verify", () => {
     expect(request?.headers.authorization).toStartWith(`TC3-HMAC-SHA256 Credential=${TENCENT_FAKE_SECRET_ID}/`);
     expect(JSON.stringify(fake.requests)).not.toContain(TENCENT_FAKE_SECRET_KEY);
   });
-
-  test("a wrong key is refused in Tencent's words", async () => {
-    const outcome = await client({ secretKey: "wrong" }).verify();
-    expect(outcome).toMatchObject({
-      ok: false,
-      detail:
-        "Tencent Cloud DNSPod: The provided credentials could not be validated. Please check your signature is correct. (AuthFailure.SignatureFailure, HTTP 200)",
-    });
-  });
 });
 
 describe("writeRecord on an existing record", () => {
@@ -171,11 +162,6 @@ describe("writeRecord on a missing record", () => {
     });
   });
 
-  test("with the TTL from config", async () => {
-    await client().writeRecord(target("new.example.com", { ttl: 7200 }), NEW_IP);
-    expect(fake.records("example.com", "new", "A")[0]?.TTL).toBe(7200);
-  });
-
   test("a TTL below the plan's floor is refused in Tencent's words, and not retried until the config changes", async () => {
     fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
     const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
@@ -200,19 +186,12 @@ describe("domain discovery", () => {
       { Type: "ALL", Offset: 100, Limit: 100 },
     ]);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(actions()).toEqual(["DescribeRecordList", "DescribeDomainList", "DescribeRecordList", "CreateRecord"]);
-    expect(fake.records("example.com", "new.sub", "A")[0]?.Value).toBe(NEW_IP);
-  });
 });
 
 describe("failures keep Tencent's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: TencentFault | "timeout";
+    fault?: TencentFault;
     secretId?: string;
     secretKey?: string;
     skew?: number;
@@ -269,19 +248,6 @@ describe("failures keep Tencent's words and leave the record alone", () => {
       message: /^Tencent Cloud DNSPod: An internal error has occurred\. .*\(InternalError, HTTP 200\)$/,
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Tencent Cloud DNSPod: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Tencent Cloud DNSPod: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, secretId, secretKey, skew, message, cause, stopRetrying } of cases) {
     test(name, async () => {

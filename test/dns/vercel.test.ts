@@ -81,13 +81,6 @@ describe("verify", () => {
     expect(fake.writes()).toBe(0);
   });
 
-  test("a wrong token is refused in Vercel's words", async () => {
-    expect(await client({ token: "wrong" }).verify()).toMatchObject({
-      ok: false,
-      detail: "Vercel: Not authorized (forbidden, HTTP 403)",
-    });
-  });
-
   test("a team the token cannot act for is refused", async () => {
     expect(await client({ teamId: "team_someoneElse" }).verify()).toMatchObject({
       ok: false,
@@ -140,14 +133,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.records("example.com", "", "A")).toMatchObject([{ value: NEW_IP, ttl: 600 }]);
     expect(fake.records("example.com", "", "MX")).toMatchObject([{ value: "mail.example.com" }]);
     expect(home()[0]?.value).toBe(OLD_IP);
-  });
-
-  test("a name with several records is left alone", async () => {
-    fake.addRecord("example.com", { name: "rr", type: "A", value: "198.51.100.1" });
-    fake.addRecord("example.com", { name: "rr", type: "A", value: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("rr.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
   });
 
   test("the records are read page by page, each page before the last one's timestamp", async () => {
@@ -206,11 +191,6 @@ describe("writeRecord on a missing record", () => {
       body: { name: "new", type: "A", value: NEW_IP, ttl: 60 },
     });
   });
-
-  test("creates it with the TTL from config; an AAAA at the apex", async () => {
-    await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "", "AAAA")).toMatchObject([{ value: "2001:db8::7", ttl: 3600 }]);
-  });
 });
 
 describe("domains of a team", () => {
@@ -235,14 +215,6 @@ describe("domains of a team", () => {
 });
 
 describe("domain discovery", () => {
-  test("the longest domain of the account that holds the name wins", async () => {
-    fake.addDomain("ample.com");
-    fake.addDomain("example.co.uk");
-    const outcome = await client().writeRecord(target("x.y.example.co.uk"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.co.uk" });
-    expect(fake.records("example.co.uk", "x.y", "A")[0]?.value).toBe(NEW_IP);
-  });
-
   test("the domain listing is followed page by page", async () => {
     fake.addDomain("zz.org");
     for (let i = 0; i < 120; i++) fake.addDomain(`d${i}.net`);
@@ -250,33 +222,12 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
     expect(fake.requests.filter((r) => r.path === "/v5/domains")).toHaveLength(2);
   });
-
-  test("a configured domain that does not hold the name is refused without a request", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "other.org" }), NEW_IP);
-    expect(outcome).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Vercel: config.zone_id other.org does not hold home.example.com; correct config.zone_id or remove it",
-    });
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /v5/domains/sub.example.com/records",
-      "GET /v5/domains",
-      "GET /v5/domains/example.com/records",
-      "POST /v2/domains/example.com/records",
-    ]);
-  });
 });
 
 describe("failures keep Vercel's words and leave the record alone", () => {
   const cases: {
     name: string;
-    fault?: VercelFault | "timeout";
+    fault?: VercelFault;
     token?: string;
     message: string | RegExp;
     cause: FailureCause;
@@ -284,24 +235,10 @@ describe("failures keep Vercel's words and leave the record alone", () => {
     stopRetrying?: boolean;
   }[] = [
     {
-      name: "wrong token",
-      token: "revoked",
-      message: "Vercel: Not authorized (forbidden, HTTP 403)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
-    {
       name: "429 with the window's reset in the body",
       fault: { status: 429, resetInSeconds: 45 },
       message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)",
       retryAfterSeconds: 45,
-      cause: "throttled",
-    },
-    {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 40 },
-      message: "Vercel: Rate limit exceeded (rate_limited, HTTP 429)",
-      retryAfterSeconds: 40,
       cause: "throttled",
     },
     {
@@ -316,19 +253,6 @@ describe("failures keep Vercel's words and leave the record alone", () => {
       message: "Vercel: An unexpected internal error occurred (internal_server_error, HTTP 500)",
       cause: "unreachable",
     },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Vercel: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Vercel: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Vercel: no answer within 1s", cause: "unreachable" },
   ];
   for (const { name, fault, token, message, cause, retryAfterSeconds, stopRetrying } of cases) {
     test(name, async () => {

@@ -93,14 +93,6 @@ describe("writeRecord on an existing record", () => {
     expect(fake.requests.at(-1)?.body).toEqual({ data: OLD_IP, ttl: 900 });
   });
 
-  test("a name with several records is left alone", async () => {
-    fake.addRecord("example.com", { name: "rr", type: "A", data: "198.51.100.1" });
-    fake.addRecord("example.com", { name: "rr", type: "A", data: "198.51.100.2" });
-    const outcome = await client().writeRecord(target("rr.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(fake.writes()).toBe(0);
-  });
-
   test("the records are read page by page, following the cursor", async () => {
     for (let i = 0; i < 600; i++) fake.addRecord("example.com", { name: `h${i}`, type: "A", data: OLD_IP });
     fake.addRecord("example.com", { name: "last", type: "A", data: OLD_IP });
@@ -126,11 +118,6 @@ describe("writeRecord on a missing record", () => {
     });
     expect(fake.requests.at(-1)?.body).toEqual({ name: "new", type: "A", data: NEW_IP, ttl: 300 });
   });
-
-  test("creates it with the TTL from config; an AAAA at the apex", async () => {
-    await client().writeRecord(target("example.com", { ttl: 3600 }, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.record("example.com", "", "AAAA")).toMatchObject({ data: "2001:db8::7", ttl: 3600 });
-  });
 });
 
 describe("domain discovery", () => {
@@ -141,28 +128,10 @@ describe("domain discovery", () => {
     expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
     expect(fake.requests.filter((r) => r.path === "/domains")).toHaveLength(2);
   });
-
-  test("a configured domain that left the account is looked up afresh, once", async () => {
-    const outcome = await client().writeRecord(target("new.sub.example.com", { zone_id: "sub.example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", zoneId: "example.com" });
-    expect(requestLines()).toEqual([
-      "GET /domains/sub.example.com/records",
-      "GET /domains",
-      "GET /domains/example.com/records",
-      "POST /domains/example.com/records",
-    ]);
-  });
 });
 
 describe("failures keep Vultr's words and leave the record alone", () => {
-  const cases: (FailureCase & { fault?: VultrFault | "timeout"; apiKey?: string })[] = [
-    {
-      name: "revoked key",
-      apiKey: "revoked",
-      message: "Vultr: Invalid API token. (HTTP 401)",
-      stopRetrying: true,
-      cause: "credentials",
-    },
+  const cases: (FailureCase & { fault?: VultrFault; apiKey?: string })[] = [
     {
       name: "address not allowed by the key's access control",
       apiKey: VULTR_FAKE_FENCED_KEY,
@@ -178,32 +147,11 @@ describe("failures keep Vultr's words and leave the record alone", () => {
       cause: "credentials",
     },
     {
-      name: "429 with Retry-After",
-      fault: { status: 429, retryAfter: 15 },
-      message: /^Vultr: Rate limit reached.* \(HTTP 429\)$/,
-      retryAfterSeconds: 15,
-      cause: "throttled",
-    },
-    {
       name: "429 without Retry-After names no wait",
       fault: { status: 429 },
       message: /\(HTTP 429\)$/,
       cause: "throttled",
     },
-    { name: "500", fault: { status: 500 }, message: "Vultr: Internal server error (HTTP 500)", cause: "unreachable" },
-    {
-      name: "502 HTML page",
-      fault: "html",
-      message: /^Vultr: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/,
-      cause: "unreachable",
-    },
-    {
-      name: "malformed JSON",
-      fault: "malformed",
-      message: /^Vultr: unreadable answer \(HTTP 200\)/,
-      cause: "unreachable",
-    },
-    { name: "timeout", fault: "timeout", message: "Vultr: no answer within 1s", cause: "unreachable" },
   ];
   failureTests(
     cases,

@@ -50,6 +50,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: LAPTOP, colorScheme: "light" });
   context.setDefaultTimeout(5_000);
+  // The pages' timers run on a clock that keeps time but that a test can move on (a list's refresh).
+  await context.clock.install();
   page = await context.newPage();
   page.on("request", (request) => requested.push(request.url()));
   page.on("console", (message) => {

@@ -13,7 +13,8 @@
 //
 // Quirk switches: faults `{status, body, retryAfter}` (429 "Too Many Requests": the updater takes at
 // most 3 requests in 10 s), `{status, json}` and `{status, text}` (an exact answer: the API's refusal
-// inside an HTTP 200, an update answer such as the account's daily limit), `"html"`. UNSURE: the
+// inside an HTTP 200, an update answer such as the account's daily limit), `"html"`, `"malformed"` (a
+// 200 with broken JSON). UNSURE: the
 // words of the updater's over-limit answer are not documented (the updater page documents the limit,
 // default 48 a day).
 
@@ -23,6 +24,7 @@ import {
   htmlErrorPage,
   json,
   type LoggedRequest,
+  malformedJson,
   plainText,
   retryAfterHeader,
   startFakeServer,
@@ -53,7 +55,8 @@ export type Ipv64Fault =
   | { status: number; json: unknown }
   /** That exact plain-text body, e.g. an update answer. */
   | { status: number; text: string }
-  | "html";
+  | "html"
+  | "malformed";
 
 export interface Ipv64Fake extends FakeServer<Ipv64Fault> {
   apiKeys: Set<string>;
@@ -143,6 +146,7 @@ export function startIpv64Fake(): Ipv64Fake {
     route,
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
+      if (mode === "malformed") return malformedJson();
       if ("json" in mode) return json(mode.status, mode.json);
       if ("text" in mode) return plainText(mode.text, mode.status);
       return json(

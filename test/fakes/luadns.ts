@@ -9,10 +9,19 @@
 // (users/me err-bad-key, err-bad-accept, err-too-many; zones.index; zones/5/records.*); qdm12/ddns-updater
 // providers/luadns (GET records, PUT the whole record back).
 //
-// Quirk switches: faults `{status, message, retryAfter}` (429 also sets X-Ratelimit-Reset), `"html"`.
+// Quirk switches: faults `{status, message, retryAfter}` (429 also sets X-Ratelimit-Reset), `"html"`,
+// `"malformed"` (a 200 with broken JSON).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { type FakeServer, htmlErrorPage, json, type LoggedRequest, retryAfterHeader, startFakeServer } from "./server";
+import {
+  type FakeServer,
+  htmlErrorPage,
+  json,
+  type LoggedRequest,
+  malformedJson,
+  retryAfterHeader,
+  startFakeServer,
+} from "./server";
 
 export const LUADNS_FAKE_EMAIL = "joe@example.net";
 export const LUADNS_FAKE_KEY = "luadns-fake-api-key-0123456789abcdef";
@@ -33,7 +42,7 @@ export interface LuadnsZone {
   records: LuadnsRecord[];
 }
 
-export type LuadnsFault = { status: number; message?: string; retryAfter?: number } | "html";
+export type LuadnsFault = { status: number; message?: string; retryAfter?: number } | "html" | "malformed";
 
 export interface LuadnsFake extends FakeServer<LuadnsFault> {
   keys: Set<string>;
@@ -174,6 +183,7 @@ export function startLuadnsFake(): LuadnsFake {
     route,
     renderFault(mode) {
       if (mode === "html") return htmlErrorPage();
+      if (mode === "malformed") return malformedJson();
       return error(mode.status, mode.message, retryAfterHeader(mode.retryAfter));
     },
   });

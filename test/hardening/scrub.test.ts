@@ -65,6 +65,24 @@ function answer(request: Parsed): string {
   return response(mode === "ok-200" ? 200 : 500, "text/plain", echo);
 }
 
+function answerHttp(raw: string): string | null {
+  const request = parse(raw);
+  return request === null ? null : answer(request);
+}
+
+/**
+ * RFC 2136 speaks DNS over TCP here, which never ends in a blank line: once a whole message has come
+ * (its two-byte length first), the broken HTTP is the answer in the "malformed" round and the message
+ * itself, echoed back with its TSIG record, in the others. Without it each exchange would wait out the
+ * client's timeout and only that would be checked.
+ */
+function dnsReply(raw: string): Buffer | null {
+  if (raw.length < 2 || /^[A-Z]/.test(raw)) return null;
+  const length = (raw.charCodeAt(0) << 8) | raw.charCodeAt(1);
+  if (raw.length < 2 + length) return null;
+  return Buffer.from(mode === "malformed" ? "HTTP/1.1 abc\r\n\r\n" : raw.slice(0, 2 + length), "latin1");
+}
+
 function response(status: number, type: string, body: string): string {
   return `HTTP/1.1 ${status} X\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
@@ -78,9 +96,9 @@ const server: TCPSocketListener<{ raw: string }> = Bun.listen<{ raw: string }>({
     },
     data(socket, chunk) {
       socket.data.raw += chunk.toString("latin1");
-      const request = parse(socket.data.raw);
-      if (request === null) return;
-      socket.write(answer(request));
+      const reply = dnsReply(socket.data.raw) ?? answerHttp(socket.data.raw);
+      if (reply === null) return;
+      socket.write(reply);
       socket.end();
     },
   },

@@ -19,8 +19,16 @@ export interface ZoneAccess<Fake> {
   addZone(fake: Fake, zone: string): void;
   /** `hostname` is the full name; the adapter turns it into the service's name inside `zone`. */
   addRecord(fake: Fake, zone: string, hostname: string, type: RecordType, ip: string, ttl: number): void;
+  /** For a service that keeps a name's addresses as one set (an rrset): puts a set of several there. */
+  addSet?(fake: Fake, zone: string, hostname: string, type: RecordType, ips: readonly string[], ttl: number): void;
   /** The record's one address and TTL as the fake holds it; undefined when there is none. */
   read(fake: Fake, zone: string, hostname: string, type: RecordType): { ip: string; ttl: number | null } | undefined;
+  /**
+   * A zone id in the service's own form that names no zone of the account any more (a zone deleted
+   * since it was saved), where the zone's name is not its id: what `config.zone_id` holds when it has
+   * gone stale. Null where a zone id the service does not know is refused, not looked up afresh.
+   */
+  goneZoneId?: string | null;
   /** A TTL the service accepts, for records the test puts there (deSEC's domains refuse below 3600). */
   ttl: number;
   /** The TTL the service keeps when it is sent `ttl`, where it does not keep every value (Linode rounds). */

@@ -15,11 +15,14 @@ const azureZone: ZoneAccess<AzureFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecordSet(zone, { name: relative(hostname, zone, "@"), type, addresses: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addRecordSet(zone, { name: relative(hostname, zone, "@"), type, addresses: [...ips], ttl }),
   read(fake, zone, hostname, type) {
     const set = fake.recordSet(zone, relative(hostname, zone, "@"), type);
     return set && set.addresses.length === 1 ? { ip: set.addresses[0]!, ttl: set.ttl } : undefined;
   },
   ttl: 300,
+  goneZoneId: "old-rg/example.com",
 };
 
 export const adapter = define<AzureFake>({

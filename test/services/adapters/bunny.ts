@@ -15,6 +15,7 @@ const bunnyZone: ZoneAccess<BunnyFake> = {
     return records.length === 1 ? { ip: records[0]!.Value, ttl: records[0]!.Ttl } : undefined;
   },
   ttl: 1800,
+  goneZoneId: "999999",
 };
 
 export const adapter = define<BunnyFake>({

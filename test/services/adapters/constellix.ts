@@ -19,6 +19,7 @@ const constellixZone: ZoneAccess<ConstellixFake> = {
       : undefined;
   },
   ttl: 600,
+  goneZoneId: "999",
 };
 
 export const adapter = define<ConstellixFake>({

@@ -7,11 +7,14 @@ const desecZone: ZoneAccess<DesecFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRRset(zone, { subname: relative(hostname, zone, ""), type, records: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addRRset(zone, { subname: relative(hostname, zone, ""), type, records: [...ips], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, relative(hostname, zone, ""), type);
     return rrset && rrset.records.length === 1 ? { ip: rrset.records[0]!, ttl: rrset.ttl } : undefined;
   },
   ttl: 3600,
+  goneZoneId: null,
 };
 
 export const adapter = define<DesecFake>({

@@ -12,6 +12,7 @@ const digitalOceanZone: ZoneAccess<DigitalOceanFake> = {
     return record && { ip: record.data, ttl: record.ttl };
   },
   ttl: 1800,
+  goneZoneId: null,
 };
 
 export const adapter = define<DigitalOceanFake>({

@@ -17,6 +17,7 @@ const domeneshopZone: ZoneAccess<DomeneshopFake> = {
     return records.length === 1 ? { ip: records[0]!.data, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 1800,
+  goneZoneId: "999999",
 };
 
 export const adapter = define<DomeneshopFake>({

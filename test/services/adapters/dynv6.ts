@@ -23,6 +23,7 @@ const dynv6Zone: ZoneAccess<Dynv6Fake> = {
     return records.length === 1 ? { ip: records[0]!.data, ttl: SERVED_TTL } : undefined;
   },
   ttl: SERVED_TTL,
+  goneZoneId: "999999",
 };
 
 export const adapter = define<Dynv6Fake>({

@@ -12,6 +12,7 @@ const exoscaleZone: ZoneAccess<ExoscaleFake> = {
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 300,
+  goneZoneId: "00000000-0000-0000-0000-000000000000",
 };
 
 export const adapter = define<ExoscaleFake>({

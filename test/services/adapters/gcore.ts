@@ -7,6 +7,8 @@ const gcoreZone: ZoneAccess<GcoreFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addRrset(zone, { name: hostname, type, contents: [...ips], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, hostname, type);
     return rrset && rrset.resource_records.length === 1

@@ -7,6 +7,8 @@ const hetznerZone: ZoneAccess<HetznerFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addRrset(zone, { name: relative(hostname, zone, "@"), type, values: [...ips], ttl }),
   read(fake, zone, hostname, type) {
     const rrset = fake.rrset(zone, relative(hostname, zone, "@"), type);
     return rrset && rrset.records.length === 1 ? { ip: rrset.records[0]!.value, ttl: rrset.ttl } : undefined;

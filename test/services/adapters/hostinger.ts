@@ -7,6 +7,8 @@ const hostingerZone: ZoneAccess<HostingerFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addSet(zone, { name: relative(hostname, zone, "@"), type, contents: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addSet(zone, { name: relative(hostname, zone, "@"), type, contents: [...ips], ttl }),
   read(fake, zone, hostname, type) {
     const set = fake.set(zone, relative(hostname, zone, "@"), type);
     return set?.records.length === 1 ? { ip: set.records[0]!.content, ttl: set.ttl } : undefined;

@@ -12,6 +12,7 @@ const ipv64Zone: ZoneAccess<Ipv64Fake> = {
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 60,
+  goneZoneId: null,
 };
 
 export const adapter = define<Ipv64Fake>({

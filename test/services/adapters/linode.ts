@@ -14,6 +14,7 @@ const linodeZone: ZoneAccess<LinodeFake> = {
   },
   // One of Linode's own values: others are rounded.
   ttl: 3600,
+  goneZoneId: "999999",
   storedTtl: linodeTtl,
 };
 

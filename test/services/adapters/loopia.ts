@@ -19,6 +19,7 @@ const loopiaZone: ZoneAccess<LoopiaFake> = {
     return records.length === 1 ? { ip: records[0]!.rdata, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 3600,
+  goneZoneId: null,
 };
 
 export const adapter = define<LoopiaFake>({

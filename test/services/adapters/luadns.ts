@@ -11,6 +11,7 @@ const luadnsZone: ZoneAccess<LuadnsFake> = {
     return records.length === 1 ? { ip: records[0]!.content, ttl: records[0]!.ttl } : undefined;
   },
   ttl: 600,
+  goneZoneId: "999999",
 };
 
 export const adapter = define<LuadnsFake>({

@@ -22,6 +22,7 @@ const netcupZone: ZoneAccess<NetcupFake> = {
     return records.length === 1 ? { ip: records[0]!.destination, ttl: domain!.ttl } : undefined;
   },
   ttl: NETCUP_ZONE_TTL,
+  goneZoneId: null,
 };
 
 export const adapter = define<NetcupFake>({

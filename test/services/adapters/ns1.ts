@@ -7,6 +7,8 @@ const ns1Zone: ZoneAccess<Ns1Fake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRecord(zone, { domain: hostname, type, answers: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addRecord(zone, { domain: hostname, type, answers: [...ips], ttl }),
   read(fake, zone, hostname, type) {
     const record = fake.record(zone, hostname, type);
     const [only] = record?.answers ?? [];

@@ -12,6 +12,7 @@ const porkbunZone: ZoneAccess<PorkbunFake> = {
     return record && { ip: record.content, ttl: Number(record.ttl) };
   },
   ttl: 1800,
+  goneZoneId: null,
 };
 
 export const adapter = define<PorkbunFake>({

@@ -14,6 +14,10 @@ const route53Zone: ZoneAccess<Route53Fake> = {
     const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone)!;
     fake.addSet(hosted.id, { name: hostname, type, ttl, values: [ip] });
   },
+  addSet(fake, zone, hostname, type, ips, ttl) {
+    const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone)!;
+    fake.addSet(hosted.id, { name: hostname, type, ttl, values: [...ips] });
+  },
   read(fake, zone, hostname, type) {
     const hosted = [...fake.zones.values()].find((z) => z.name.replace(/\.$/, "") === zone);
     const set = hosted?.sets.find((s) => s.name.replace(/\.$/, "") === hostname && s.type === type && !s.setIdentifier);

@@ -15,6 +15,8 @@ const selectelZone: ZoneAccess<SelectelFake> = {
   },
   addRecord: (fake, zone, hostname, type, ip, ttl) =>
     void fake.addRrset(zone, { name: hostname, type, contents: [ip], ttl }),
+  addSet: (fake, zone, hostname, type, ips, ttl) =>
+    void fake.addRrset(zone, { name: hostname, type, contents: [...ips], ttl }),
   read(fake, zone, hostname, type) {
     const sets = fake.rrsets(zone, hostname, type);
     return sets.length === 1 && sets[0]!.records.length === 1
