@@ -14,7 +14,7 @@
 // against the client as abuse, so retries stop until the provider or domain is edited.
 
 import { isIP } from "node:net";
-import { failed } from "./http";
+import { failed } from "./answers";
 import { cannotVerify } from "./one-shot";
 import type { Addresses, DnsProvider, RecordTarget, RecordType, Step, WriteOutcome } from "./provider";
 import type { ServiceDescription } from "./service";

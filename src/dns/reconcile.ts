@@ -6,7 +6,7 @@
 // keeps whatever the domain's config does not decide (TTL, proxying, comments); it never deletes;
 // and it leaves a set with several addresses alone. The words the history shows are made here too.
 
-import { failed, notCreatedMessage, writtenDetails } from "./http";
+import { failed } from "./answers";
 import type {
   DnsProvider,
   RecordConfig,
@@ -310,4 +310,18 @@ export function namedZone(service: string, zoneId: unknown, hostname: string): S
   if (named === undefined) return undefined;
   if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(service, named, hostname), { cause: "refused" });
   return { ok: true, value: { id: named, name: named } };
+}
+
+/**
+ * A successful outcome's message: which object at the service holds the address now and what it
+ * kept, e.g. "Cloudflare record 3f9a…, ttl auto, proxied". The updater puts it after its own
+ * "Updated home.example.com A → 203.0.113.7", so it never repeats the name, type, address or action.
+ */
+function writtenDetails(service: string, object: string, facts: string[]): string {
+  return [`${service} ${object}`, ...facts].join(", ");
+}
+
+/** Why a missing record was left missing. */
+function notCreatedMessage(service: string, target: RecordTarget): string {
+  return `${service}: record ${target.hostname} ${target.recordType} does not exist and create_if_missing is false`;
 }

@@ -4,7 +4,8 @@
 // and the labels are all derived from it, so adding a service touches only its own module, its
 // fake, its tests and one registry line.
 
-import type { DnsProvider, FetchLike, RecordType } from "./provider";
+import type { FetchLike } from "../net/outbound";
+import type { DnsProvider, RecordType } from "./provider";
 
 /** One key of a provider's `credentials` object. Every credential is sealed at rest. */
 export interface CredentialField {

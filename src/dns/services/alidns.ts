@@ -22,8 +22,9 @@
 // mechanism, DescribeDomains, DescribeSubDomainRecords, UpdateDomainRecord, AddDomainRecord, error
 // codes); jeessy2/ddns-go dns/alidns.go and util/aliyun_signer.go; go-acme/lego providers/dns/alidns.
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

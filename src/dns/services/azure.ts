@@ -13,16 +13,9 @@
 // Sources: learn.microsoft.com (Azure DNS REST: Record Sets, Zones; the OAuth 2.0 client credentials
 // flow); Azure/azure-rest-api-specs specification/dns; lego azuredns and libdns/azure.
 
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-} from "../http";
+import { exchange } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -24,7 +24,8 @@
 // auth/signer.go; jeessy2/ddns-go util/baidu_signer.go (the same signer, for Baidu's registrar API).
 
 import { createHmac } from "node:crypto";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -13,8 +13,9 @@
 // publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -2,7 +2,8 @@
 // envelope (`{success, errors, messages, result}`). The reconciler decides what to write; this
 // module only knows how Cloudflare names zones and records and how it says no.
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

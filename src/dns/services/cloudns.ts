@@ -15,7 +15,8 @@
 // auth-id or sub-auth-id, `records.json` keyed by id or `[]`, `status`/`statusDescription`, the
 // TTL list).
 
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson } from "../http";
+import { isObject } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -9,7 +9,8 @@
 // Redirects are not followed: the request may carry the secret in its headers, and a redirect would
 // hand them to another host unasked.
 
-import { causeOfAnswer, excerpt, exchange, failed, throttleWait } from "../http";
+import { excerpt, exchange } from "../../net/http";
+import { causeOfAnswer, failed, throttleWait } from "../answers";
 import { maskSecrets } from "../one-shot";
 import { described, oneShotClient } from "../one-shot-policy";
 import type { DnsProvider } from "../provider";

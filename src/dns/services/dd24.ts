@@ -14,7 +14,8 @@
 // something. DD24 refuses a second update within 30 minutes of a successful one, so writes are paced
 // to one per 30 minutes and any other refusal is retried later.
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";

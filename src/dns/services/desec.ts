@@ -14,7 +14,9 @@
 // docs/auth/tokens.rst; libdns/desec provider.go (Retry-After, the 3600 clamp); DNSControl#1204
 // (a cut-off for daily-limit waits).
 
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, unreadableAnswer } from "../http";
+import { exchangeJson, unreadableAnswer } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
+import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

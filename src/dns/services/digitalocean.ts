@@ -12,7 +12,8 @@
 // ratelimit-* headers); docs.digitalocean.com "API token scopes" (domain:read/create/update,
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

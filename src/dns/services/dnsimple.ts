@@ -13,9 +13,11 @@
 // errors, rate limiting); libdns/dnsimple provider.go (records by name, PATCH of content and TTL,
 // 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
 
+import type { FetchLike } from "../../net/outbound";
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
-import type { FetchLike, Step } from "../provider";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";

@@ -15,8 +15,9 @@
 // (the official client: Basic auth, PUT with host/data/ttl/type, errors as {code, help}); go-acme/lego
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -15,7 +15,9 @@
 // final (a wrong user or key, a host missing from the zone) and which may pass, so its words are kept
 // and the update is retried with the updater's backoff rather than given up.
 
-import { exchange, failed, isObject, parseJson } from "../http";
+import { exchange } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";

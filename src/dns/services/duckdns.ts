@@ -13,7 +13,8 @@
 // records hold now, which must be the ones sent; a bare `OK` is accepted too.
 
 import { isIP } from "node:net";
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";

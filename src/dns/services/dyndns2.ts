@@ -18,7 +18,8 @@
 // policy: every such failure is fatal until the user intervenes).
 
 import { isIP } from "node:net";
-import { exchange, failed, pauseSeconds, retryAfterSeconds, throttleWait, unreadableAnswer } from "../http";
+import { exchange, retryAfterSeconds, unreadableAnswer } from "../../net/http";
+import { failed, throttleWait } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { Sent } from "../one-shot-policy";
 import { type OneShotApi, oneShotClient } from "../one-shot-policy";
@@ -458,7 +459,7 @@ function readAnswer(
   if (code === "911") {
     return failed(`${service}: 911 — the service is down or in maintenance (${http})`, {
       cause: "throttled",
-      retryAfterSeconds: pauseSeconds(Math.max(retryAfterSeconds(headers) ?? 0, OUTAGE_WAIT_SECONDS)),
+      retryAfterSeconds: Math.max(retryAfterSeconds(headers) ?? 0, OUTAGE_WAIT_SECONDS),
     });
   }
   const meaning = dialect.statuses?.[status];

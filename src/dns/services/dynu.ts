@@ -10,8 +10,10 @@
 // Without an id, GET /dns/getroot/{hostname} names the domain and the node first (+1), and then the
 // domain's own address needs no listing.
 
+import { exchangeJson, unreadableAnswer } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "../http";
+import { failed, failedAnswer, throttleWait } from "../answers";
 import type { FailureCause, RecordType, Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -21,7 +21,8 @@
 // fixtures: the 420 error), libdns/easydns provider.go (update by POST, add by PUT answering 201)
 // and octodns-easydns (401 the credentials, 403/404 a domain not the account's, `@` the apex).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, cannotCheck, defineService } from "../service";

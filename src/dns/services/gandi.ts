@@ -14,8 +14,9 @@
 // Sources: docs/services/gandi.md; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

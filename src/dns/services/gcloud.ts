@@ -15,16 +15,9 @@
 // providers/dns/gcloud and libdns/googleclouddns (changes with deletions + additions).
 
 import { createPrivateKey, createSign, type KeyObject } from "node:crypto";
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-} from "../http";
+import { exchange } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

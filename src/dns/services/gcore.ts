@@ -13,8 +13,9 @@
 // G-Core/gcore-dns-sdk-go (paths, `APIKey` header, error body); lego providers/dns/gcore and
 // octodns-gcore (resource_records with content arrays, filters kept).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

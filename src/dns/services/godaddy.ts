@@ -19,7 +19,8 @@
 // providers/dns/godaddy/internal (client.go, types.go: `{code, message, fields}` errors);
 // qdm12/ddns-updater providers/godaddy (PUT of `[{data}]`, the ACCESS_DENIED hint).
 
-import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject } from "../../util/json";
+import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -15,7 +15,8 @@
 // login may not update) stays until the user edits something. GoIP documents no request limit.
 
 import { isIP } from "node:net";
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";

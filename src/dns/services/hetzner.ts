@@ -16,8 +16,10 @@
 // errors); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go,
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 
+import { exchangeJson } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, type ServiceError } from "../http";
+import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

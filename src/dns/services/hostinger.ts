@@ -17,8 +17,9 @@
 // (providers/dns/hostinger: Bearer token, the record set shape, `overwrite`, the
 // `{message, errors, correlation_id}` error body).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -22,8 +22,9 @@
 // ListPublicZones, ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, error
 // codes) and API Gateway error codes; jeessy2/ddns-go dns/huawei.go; go-acme/lego providers/dns/huaweicloud.
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -21,7 +21,8 @@
 // PUT /2/zones/{zone}/records/{record}); libdns/infomaniak client.go (v2, scopes domain:read,
 // dns:read, dns:write); go-acme/lego providers/dns/infomaniak (v2 client, error fixtures).
 
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";

@@ -21,7 +21,8 @@
 // 2200 body with reasonCode), lego providers/dns/inwx and nrdcg/goinwx (FQDN record names, the
 // GOOGLE-AUTH unlock, success codes 1000–1500).
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -14,8 +14,9 @@
 // X-API-Key, zone and record shapes, the `recordName`/`recordType` filters, `[{code, message}]`
 // errors).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -18,18 +18,10 @@
 // authentication, get_domains); go-acme/lego providers/dns/ipv64 (get_domains/add_record fixtures,
 // `{status, info}` errors); qdm12/ddns-updater providers/ipv64 (key + domain + ip/ip6, 200 or 401).
 
+import { excerpt, exchange } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  excerpt,
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-} from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { Step } from "../provider";
 import { type ZoneApi, zoneClient } from "../reconcile";

@@ -13,8 +13,9 @@
 // Linode publishes the API as an OpenAPI description, linode/linode-api-docs openapi.yaml);
 // qdm12/ddns-updater providers/linode/provider.go; libdns/linode; lego "Linode (v4)".
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -15,8 +15,9 @@
 // updateZoneRecord, addZoneRecord, addSubdomain, getSubdomains, record_obj, Felkoder); lego
 // providers/dns/loopia/internal and DNSControl providers/loopia (client.go).
 
+import { exchange, unreadableAnswer } from "../../net/http";
 import { plural } from "../../util/plural";
-import { causeOfAnswer, exchange, failed, throttleWait, unreadableAnswer } from "../http";
+import { causeOfAnswer, failed, throttleWait } from "../answers";
 import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "../protocols/xmlrpc";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";

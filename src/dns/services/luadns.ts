@@ -14,7 +14,8 @@
 // Retry-After and X-Ratelimit-Reset); qdm12/ddns-updater providers/luadns (list, then PUT the record
 // found); lego "LuaDNS" (e-mail + API token).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

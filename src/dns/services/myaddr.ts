@@ -12,7 +12,8 @@
 // A 200 is done. 404 means no name has this key, and a 400 naming the key a malformed one: neither
 // changes by asking again. Any other 400 refuses what was sent, which would be refused again.
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";

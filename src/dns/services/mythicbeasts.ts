@@ -16,7 +16,8 @@
 // libdns/mythicbeasts (PUT per host and type, `{error}` / `{errors: [...]}` bodies); stalwartlabs/dns-update
 // mythicbeasts.rs (GET and PUT of a host's type, `@` apex) and its issue #70 (429 `{"message": "Rate limited"}`).
 
-import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -15,7 +15,8 @@
 // `encoding="utf-16"` while the body is plain ASCII/UTF-8, so the answer is read as text and its
 // elements picked out, never handed to a strict XML parser.
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step, StepFailure } from "../provider";

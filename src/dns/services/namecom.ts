@@ -12,8 +12,9 @@
 // qdm12/ddns-updater providers/namecom (getrecord.go, updaterecord.go, response.go: `{message,
 // details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";

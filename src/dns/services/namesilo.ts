@@ -17,7 +17,8 @@
 // (client.go, models.go: `resource_record` sent as a bare object when there is one record, `ttl`
 // as a string).
 
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

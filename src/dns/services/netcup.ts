@@ -16,7 +16,8 @@
 // Sources: ccp.netcup.net/run/webservice/servers/endpoint.php (the web service's description) and the
 // netcup-wiki DNS API page; qdm12/ddns-updater providers/netcup and lego providers/dns/netcup.
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

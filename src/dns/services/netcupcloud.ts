@@ -22,7 +22,8 @@
 // (changesets, revisions, the envelope) and aellwein/netcup-dns-api pkg/rest/v1 (error codes:
 // authenticationError with HTTP 400, resourceDoesNotExist); go-acme/lego issue 3226.
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

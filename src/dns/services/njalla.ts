@@ -18,8 +18,9 @@
 // libdns/njalla (record fields, edit-record with the whole record); Sighery/gonjalla (the TTLs
 // Njalla takes, numeric record ids where lego reads strings: both are read here).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson } from "../http";
+import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -17,7 +17,8 @@
 // "zone not found"), rest/model/dns/record.go and answer.go; go-acme/lego providers/dns/ns1 (the
 // zone found by its name, answers replaced on the record).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";

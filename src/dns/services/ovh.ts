@@ -17,8 +17,9 @@
 // SDK ovh/go-ovh (the signer and its test vectors); qdm12/ddns-updater providers/ovh; lego ovh.
 
 import { createHash } from "node:crypto";
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

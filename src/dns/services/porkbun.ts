@@ -10,7 +10,9 @@
 // providers/porkbun and docs/porkbun.md ("Conflicting default records"), its issues #546 ("Create
 // error: We were unable to create the DNS record." under a parked CNAME) and #774.
 
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "../http";
+import { exchangeJson, unreadableAnswer } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
+import { failed, failedAnswer, throttleWait } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -5,17 +5,10 @@
 // but the address changes. Sources: PowerDNS docs, http-api/zone.html ("Modifying a zone"),
 // http-api/server.html, and the API's OpenAPI spec (authoritative-api-swagger.yaml).
 
+import { exchangeJson, type JsonApi, unreadableAnswer } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  exchangeJson,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonApi,
-  parseJson,
-  type ServiceError,
-  unreadableAnswer,
-} from "../http";
+import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { RecordType, Step, VerifyOutcome } from "../provider";
 import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

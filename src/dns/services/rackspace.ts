@@ -19,18 +19,10 @@
 // synchronous and asynchronous responses, limits, faults); go-acme/lego providers/dns/rackspace
 // (identity request and service catalog, domains by name, records by type and name, its fixtures).
 
+import { exchange } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-  staleOn404,
-} from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

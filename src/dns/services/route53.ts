@@ -25,8 +25,9 @@
 // ChangeResourceRecordSets, GetHostedZoneCount, Common Errors); DeveloperGuide "throttling-api-requests",
 // "DNSDomainNameFormat" (octal escapes); qdm12/ddns-updater providers/route53/{api,provider,signer}.go.
 
+import { exchange, unreadableAnswer } from "../../net/http";
 import { plural } from "../../util/plural";
-import { exchange, failed, unreadableAnswer } from "../http";
+import { failed } from "../answers";
 import { child, childrenNamed, escapeXml, parseXml, textAt, type XmlElement } from "../protocols/xml";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";

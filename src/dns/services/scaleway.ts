@@ -17,7 +17,8 @@
 // keys documentation; the official SDK scaleway/scaleway-sdk-go api/domain/v2beta1; lego
 // providers/dns/scaleway and libdns/scaleway (set with id_fields, add).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

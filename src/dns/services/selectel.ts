@@ -15,18 +15,10 @@
 // errors `{"error", "description"}`); go-acme/lego providers/dns/selectelv2 (the token, the zone
 // search by `filter`, the exact-name match after the rrset search).
 
+import { exchange } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-  staleOn404,
-} from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

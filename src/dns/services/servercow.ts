@@ -17,7 +17,8 @@
 // qdm12/ddns-updater providers/servercow (POST body, `"message": "ok"`); acme.sh dns_servercow
 // (the `no such domain in user context` answer it uses to find the domain).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";

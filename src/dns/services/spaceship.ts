@@ -20,8 +20,9 @@
 // then add, `take` 500, `group`); namecheap/terraform-provider-spaceship internal/client/dns.go and
 // docs/resources/dns_record.md (paging by `total`, TTL 60–3600, no in-place update, 429 Retry-After).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

@@ -21,8 +21,9 @@
 // DescribeRecordList, ModifyRecord, CreateRecord, error codes); jeessy2/ddns-go dns/tencent_cloud.go;
 // TencentCloud/tencentcloud-sdk-go dnspod/v20210323 (models and error codes).
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

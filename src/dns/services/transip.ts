@@ -13,7 +13,8 @@
 // StackExchange/dnscontrol's and lego's TransIP providers (via transip/gotransip).
 
 import { createPrivateKey, createSign, randomBytes } from "node:crypto";
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

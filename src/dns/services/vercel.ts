@@ -16,7 +16,8 @@
 // jeessy2/ddns-go dns/vercel.go (list, POST, PATCH by id, teamId); go-acme/lego providers/dns/vercel
 // (`{error: {code, message}}`); stalwartlabs/dns-update providers/vercel.rs (`limit`/`until` paging).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";

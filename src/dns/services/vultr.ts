@@ -13,8 +13,9 @@
 // qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go: PATCH answers 204; errors as
 // `{"error", "status"}`); libdns/vultr; lego "Vultr".
 
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";

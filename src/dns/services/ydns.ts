@@ -14,7 +14,8 @@
 // Sources: ydns.io/api/v1 (update resource, parameters, return codes); YDNS's published server code
 // and official updater (github.com/ydns/bash-updater: api/v1/views.py, updater.sh).
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import { described, oneShotClient, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";

@@ -1,0 +1,16 @@
+// Reading JSON that came from elsewhere (a service's answer, a stored document, a request's body)
+// without trusting its shape.
+
+/** The parsed text, or `undefined` when it is not JSON (an HTML error page, a truncated answer). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a parsed value is a plain object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
