@@ -123,7 +123,8 @@ export interface ServiceDescription<Type extends string = string> {
   /**
    * False for a service that only updates a name it already holds (one request to its update URL:
    * DuckDNS, dyndns2 …): a domain's `create_if_missing` means nothing there, and the form does not
-   * offer it. Absent: the service can create a missing record.
+   * offer it. Absent: the service can create a missing record. Never written by hand: a one-shot
+   * service's description takes it from its policy (`oneShotService`, one-shot-policy.ts).
    */
   createsRecords?: false;
   /** Why verify cannot check (only when `canVerify` is false). */

@@ -12,9 +12,9 @@
 import { excerpt, exchange } from "../../net/http";
 import { causeOfAnswer, failed, throttleWait } from "../answers";
 import { maskSecrets } from "../one-shot";
-import { described, oneShotClient } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService } from "../one-shot-policy";
 import type { DnsProvider } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
@@ -79,8 +79,7 @@ export const custom = defineService({
   ],
   recordTypes: ["A", "AAAA"],
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   // Every request goes to the provider's own `url` option; the setting has nothing to point at.
   createClient: (credentials, options, context) =>
     createCustomClient(credentials.secret ?? "", requestOptions(options), context),
