@@ -3,7 +3,7 @@
 // wait a "slow down" names, and a 404 under a zone's id read as a stale zone.
 
 import { exchangeJson, type JsonApi, retryAfterSeconds, secondsUntilReset, unreadableAnswer } from "../net/http";
-import { parseJson } from "../util/json";
+import { objectsIn, parseJson } from "../util/json";
 import type { FailureCause, Step, StepFailure } from "./provider";
 
 /**
@@ -79,6 +79,24 @@ export async function requestJson(
   }
   const error = body === undefined || body === null ? undefined : readError(body, answer.status);
   return failedAnswer(service, answer.status, answer.headers, answer.text, error);
+}
+
+/**
+ * The requests of a JSON API whose credentials are fixed headers, each a step as `requestJson`
+ * makes it: `call(method, path, body?)`.
+ */
+export function jsonCalls(
+  api: JsonApi,
+  service: string,
+  headers: Record<string, string>,
+  readError: (body: unknown, status: number) => ServiceError | undefined,
+): (method: string, path: string, body?: unknown) => Promise<Step<JsonAnswer>> {
+  return (method, path, body) => requestJson(api, service, { method, path, headers, body }, readError);
+}
+
+/** The objects of a JSON answer whose body is a list (none when it is not one), or the answer's failure. */
+export function listedObjects(answer: Step<JsonAnswer>): Step<Record<string, unknown>[]> {
+  return answer.ok ? { ok: true, value: objectsIn(answer.value.body) } : answer;
 }
 
 /** A failure for an answer the service refused: its words, code, status and cause, and a "slow down"'s wait. */

@@ -14,3 +14,8 @@ export function parseJson(text: string): unknown {
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** The objects of a parsed list (what is not an object left out); none when the value is not a list. */
+export function objectsIn(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}

@@ -22,7 +22,7 @@
 // mechanism, DescribeDomains, DescribeSubDomainRecords, UpdateDomainRecord, AddDomainRecord, error
 // codes); jeessy2/ddns-go dns/alidns.go and util/aliyun_signer.go; go-acme/lego providers/dns/alidns.
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
@@ -63,8 +63,7 @@ export function createAlidnsApi(
     const listed = await call({ Action: "DescribeDomains", PageSize: String(pageSize), PageNumber: String(page) });
     if (!listed.ok) return listed;
     const body = isObject(listed.value.body) ? listed.value.body : {};
-    const domains =
-      isObject(body.Domains) && Array.isArray(body.Domains.Domain) ? body.Domains.Domain.filter(isObject) : [];
+    const domains = isObject(body.Domains) ? objectsIn(body.Domains.Domain) : [];
     const names = domains.map((d) => d.DomainName).filter((n): n is string => typeof n === "string");
     return { ok: true, value: { names, total: Number(body.TotalCount ?? Number.NaN) } };
   }

@@ -13,9 +13,9 @@
 // publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -32,14 +32,7 @@ const MAX_PAGES = 50;
 const NEW_RECORD_TTL = 300;
 
 export function createBunnyApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { AccessKey: credentials.api_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { AccessKey: credentials.api_key }, readError);
 
   /** The zone with its name and records; a 404 means the zone id names nothing (any more). */
   async function zone(zoneId: string): Promise<Step<{ name: string; records: Record<string, unknown>[] }>> {
@@ -50,7 +43,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       ok: true,
       value: {
         name: typeof body.Domain === "string" ? body.Domain.toLowerCase() : "",
-        records: Array.isArray(body.Records) ? body.Records.filter(isObject) : [],
+        records: objectsIn(body.Records),
       },
     };
   }
@@ -79,7 +72,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
         const listed = await call("GET", `/dnszone?page=${page}&perPage=${PER_PAGE}`);
         if (!listed.ok) return listed;
         const body = isObject(listed.value.body) ? listed.value.body : {};
-        const items = Array.isArray(body.Items) ? body.Items.filter(isObject) : [];
+        const items = objectsIn(body.Items);
         zones.push(...items);
         if (body.HasMoreItems !== true || items.length === 0) break;
       }

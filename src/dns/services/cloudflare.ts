@@ -2,7 +2,7 @@
 // envelope (`{success, errors, messages, result}`). The reconciler decides what to write; this
 // module only knows how Cloudflare names zones and records and how it says no.
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
@@ -153,7 +153,7 @@ function written(answer: Step<unknown>): Step<RecordSet> {
 /** Cloudflare's error envelope: its messages and codes, and what the codes mean. */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
-  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const errors = objectsIn(body.errors);
   const codes = errors.map((e) => e.code).filter((c): c is number => typeof c === "number");
   const words =
     errors
@@ -169,7 +169,7 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 }
 
 function listOf(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result.filter(isObject) : [];
+  return objectsIn(result);
 }
 
 /** Everything ddnsd knows about Cloudflare (docs/services/cloudflare.md). */

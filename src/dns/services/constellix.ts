@@ -22,7 +22,7 @@
 // nothing answering 404); octodns/octodns-constellix.
 
 import { createHmac } from "node:crypto";
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -54,7 +54,7 @@ export function createConstellixApi(
   async function search(path: string): Promise<Step<Record<string, unknown>[]>> {
     const found = await call("GET", path);
     if (!found.ok) return found.status === 404 ? { ok: true, value: [] } : found;
-    return { ok: true, value: Array.isArray(found.value.body) ? found.value.body.filter(isObject) : [] };
+    return { ok: true, value: objectsIn(found.value.body) };
   }
 
   const recordsPath = (domainId: string, type: string) => `/domains/${encodeURIComponent(domainId)}/records/${type}`;
@@ -144,7 +144,7 @@ export function createConstellixApi(
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
       const read = isObject(current.raw) ? current.raw : {};
-      const [first] = Array.isArray(read.roundRobin) ? read.roundRobin.filter(isObject) : [];
+      const [first] = objectsIn(read.roundRobin);
       const record = {
         ...read,
         ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
@@ -163,7 +163,7 @@ export function createConstellixApi(
         roundRobin: [{ value: address, disableFlag: false }],
       });
       if (!post.ok) return staleOn404(post);
-      const [created] = Array.isArray(post.value.body) ? post.value.body.filter(isObject) : [];
+      const [created] = objectsIn(post.value.body);
       if (created === undefined || typeof created.id !== "number")
         return failed(`${SERVICE}: the created record came back without an id`, { cause: "unreachable" });
       return { ok: true, value: recordSet(created) };

@@ -15,7 +15,7 @@
 // (a cut-off for daily-limit waits).
 
 import { exchangeJson, unreadableAnswer } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -87,7 +87,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       if (named) return named;
       const found = await call("GET", `/domains/?${new URLSearchParams({ owns_qname: hostname })}`);
       if (!found.ok) return found.failure;
-      const domain = (Array.isArray(found.body) ? found.body.filter(isObject) : []).find(
+      const domain = objectsIn(found.body).find(
         (d) => typeof d.name === "string" && zoneHolds(d.name.toLowerCase(), hostname),
       );
       if (!domain) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });

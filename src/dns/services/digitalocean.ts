@@ -13,7 +13,7 @@
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
 import { isObject } from "../../util/json";
-import { failed, requestJson, type ServiceError } from "../answers";
+import { failed, jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -30,13 +30,10 @@ const MAX_PAGES = 50;
 
 export function createDigitalOceanApi(credentials: { token: string }, context: ClientContext): ZoneApi {
   /** One call's JSON object. A "slow down" 429 names its wait in retry-after (a burst) or only in ratelimit-reset (the hourly window). */
+  const send = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
+
   async function call(method: string, path: string, body?: unknown): Promise<Step<Record<string, unknown>>> {
-    const answer = await requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
+    const answer = await send(method, path, body);
     if (!answer.ok) return answer;
     return isObject(answer.value.body)
       ? { ok: true, value: answer.value.body }

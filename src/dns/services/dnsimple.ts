@@ -14,7 +14,7 @@
 // 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
 
 import type { FetchLike } from "../../net/outbound";
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -53,7 +53,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
-      const data = Array.isArray(body.data) ? body.data.filter(isObject) : [];
+      const data = objectsIn(body.data);
       items.push(...data);
       const pages = isObject(body.pagination) ? body.pagination.total_pages : undefined;
       if (typeof pages !== "number" || page >= pages || data.length === 0) break;

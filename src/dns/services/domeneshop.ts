@@ -15,10 +15,9 @@
 // (the official client: Basic auth, PUT with host/data/ttl/type, errors as {code, help}); go-acme/lego
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
-import type { Step } from "../provider";
+import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
@@ -41,9 +40,7 @@ type Row = Record<string, unknown>;
 export function createDomeneshopApi(credentials: { token: string; secret: string }, context: ClientContext): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.token}:${credentials.secret}`).toString("base64")}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/dns`;
 
@@ -93,7 +90,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const listed = await call("GET", "/domains");
       if (!listed.ok) return listed;
       // Domains without Domeneshop's DNS service have no records to change.
-      const zones = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [])
+      const zones = objectsIn(listed.value.body)
         .filter((d) => !(isObject(d.services) && d.services.dns === false))
         .map(zoneOf)
         .filter((z): z is Zone => z !== undefined);
@@ -112,7 +109,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const listed = staleOn404(await call("GET", `${recordsPath(zone.id)}?${new URLSearchParams({ host, type })}`));
       if (!listed.ok) return listed;
       // The filter is the service's; the exact name and type are checked here again.
-      const records = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : []).filter(
+      const records = objectsIn(listed.value.body).filter(
         (r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host,
       );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };

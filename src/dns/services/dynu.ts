@@ -11,7 +11,7 @@
 // domain's own address needs no listing.
 
 import { exchangeJson, unreadableAnswer } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, throttleWait } from "../answers";
 import type { FailureCause, RecordType, Step, StepFailure } from "../provider";
@@ -157,7 +157,7 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
       }
       const listing = await call("GET", `/dns/${encodeURIComponent(zone.id)}/record`);
       if (!listing.ok) return stale(listing);
-      const records = Array.isArray(listing.body.dnsRecords) ? listing.body.dnsRecords.filter(isObject) : [];
+      const records = objectsIn(listing.body.dnsRecords);
       // Each record names its domain; a zone known only by its id is named by them (or, in an empty listing, by the domain).
       let name = zone.name ?? lower(records.find((r) => typeof r.domainName === "string")?.domainName);
       if (name === "") {

@@ -14,10 +14,9 @@
 // Sources: docs/services/gandi.md; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
-import type { Step } from "../provider";
+import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
@@ -30,14 +29,7 @@ const DOMAINS_PER_PAGE = 100;
 const MAX_DOMAIN_PAGES = 50;
 
 export function createGandiApi(credentials: { token: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   const setPath = (zone: string, hostname: string, type: string) =>
     `/domains/${encodeURIComponent(zone)}/records/${encodeURIComponent(relativeName(hostname, zone, "@"))}/${type}`;
@@ -78,7 +70,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
           `/domains?${new URLSearchParams({ per_page: String(DOMAINS_PER_PAGE), page: String(page) })}`,
         );
         if (!listed.ok) return listed;
-        const domains = Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [];
+        const domains = objectsIn(listed.value.body);
         names.push(...domains.map((d) => d.fqdn).filter((n): n is string => typeof n === "string"));
         const total = Number(listed.value.headers.get("total-count") ?? Number.NaN);
         if (domains.length < DOMAINS_PER_PAGE || names.length >= total) break;
@@ -132,7 +124,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const stop = status === 401 || status === 403 ? { stopRetrying: true } : {};
-  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const errors = objectsIn(body.errors);
   const details = errors
     .map((e) => [e.name, e.description].filter((p) => typeof p === "string" && p !== "").join(": "))
     .filter(Boolean);

@@ -16,7 +16,7 @@
 
 import { createPrivateKey, createSign, type KeyObject } from "node:crypto";
 import { exchange } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -208,7 +208,7 @@ export function createGcloudApi(
       );
       if (!answer.ok) return answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
-      for (const zone of Array.isArray(body.managedZones) ? body.managedZones.filter(isObject) : []) {
+      for (const zone of objectsIn(body.managedZones)) {
         // A private zone answers only inside its VPC networks: the public name is never there.
         if (zone.visibility === "private") continue;
         if (typeof zone.name === "string" && typeof zone.dnsName === "string")
@@ -273,7 +273,7 @@ export function createGcloudApi(
       const answer = staleOnZone404(await call("GET", `${zonePath(zone.id)}/rrsets?${query}`));
       if (!answer.ok) return answer;
       const body = isObject(answer.value.body) ? answer.value.body : {};
-      const rrsets = (Array.isArray(body.rrsets) ? body.rrsets.filter(isObject) : []) as GoogleRrset[];
+      const rrsets = objectsIn(body.rrsets) as GoogleRrset[];
       const rrset = rrsets.find(
         (r) => typeof r.name === "string" && r.name.toLowerCase() === `${hostname}.` && r.type === type,
       );

@@ -13,10 +13,9 @@
 // G-Core/gcore-dns-sdk-go (paths, `APIKey` header, error body); lego providers/dns/gcore and
 // octodns-gcore (resource_records with content arrays, filters kept).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
-import type { Step } from "../provider";
+import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 
@@ -28,14 +27,7 @@ const PER_PAGE = 1000;
 const MAX_PAGES = 10;
 
 export function createGcoreApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `APIKey ${credentials.api_token}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `APIKey ${credentials.api_token}` }, readError);
 
   const setPath = (zone: string, hostname: string, type: string) =>
     `/v2/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
@@ -75,7 +67,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
         );
         if (!listed.ok) return listed;
         const body = isObject(listed.value.body) ? listed.value.body : {};
-        const zones = Array.isArray(body.zones) ? body.zones.filter(isObject) : [];
+        const zones = objectsIn(body.zones);
         names.push(...zones.map((z) => z.name).filter((n): n is string => typeof n === "string"));
         const total = typeof body.total_amount === "number" ? body.total_amount : names.length;
         // A page shorter than asked for is not the end: the total says when every zone is in.

@@ -19,7 +19,7 @@
 // providers/dns/godaddy/internal (client.go, types.go: `{code, message, fields}` errors);
 // qdm12/ddns-updater providers/godaddy (PUT of `[{data}]`, the ACCESS_DENIED hint).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
@@ -104,7 +104,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
         });
         const listed = await call("GET", `/domains?${query}`);
         if (!listed.ok) return listed;
-        const found = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [])
+        const found = objectsIn(listed.value.body)
           .map((d) => d.domain)
           .filter((n): n is string => typeof n === "string");
         names.push(...found);
@@ -118,9 +118,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
       const read = await call("GET", setPath(zone.id, hostname, type));
       // 404 is an unknown domain (a missing record set is an empty list): one that left the account is looked up afresh.
       if (!read.ok) return staleOn404(read);
-      const records = (Array.isArray(read.value.body) ? read.value.body.filter(isObject) : []).filter(
-        (r) => r.type === undefined || r.type === type,
-      );
+      const records = objectsIn(read.value.body).filter((r) => r.type === undefined || r.type === type);
       if (records.length === 0) return { ok: true, value: null };
       return {
         ok: true,
@@ -153,7 +151,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const message = typeof body.message === "string" && body.message !== "" ? body.message : undefined;
-  const fields = (Array.isArray(body.fields) ? body.fields.filter(isObject) : [])
+  const fields = objectsIn(body.fields)
     .map((f) => [f.path, f.message].filter((p) => typeof p === "string" && p !== "").join(": "))
     .filter(Boolean);
   const words = [message, ...fields].filter((w): w is string => w !== undefined).join("; ");

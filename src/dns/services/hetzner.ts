@@ -17,7 +17,7 @@
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 
 import { exchangeJson } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
@@ -159,7 +159,7 @@ export function createHetznerApi(
       for (const candidate of candidateZones(hostname)) {
         const listed = await call("GET", `/zones?${new URLSearchParams({ name: candidate })}`);
         if (!listed.ok) return listed;
-        const zones = Array.isArray(listed.body.zones) ? listed.body.zones.filter(isObject) : [];
+        const zones = objectsIn(listed.body.zones);
         const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase() === candidate);
         if (zone) return notPrimary(candidate, zone.mode) ?? { ok: true, value: { id: candidate, name: candidate } };
       }
@@ -174,7 +174,7 @@ export function createHetznerApi(
       const read = await call("GET", setPath(zone.id, hostname, type));
       if (!read.ok) return read.code === "not_found" ? { ok: true, value: null } : read;
       const rrset = isObject(read.body.rrset) ? read.body.rrset : {};
-      const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
+      const records = objectsIn(rrset.records);
       return {
         ok: true,
         value: recordSet(

@@ -17,9 +17,9 @@
 // (providers/dns/hostinger: Bearer token, the record set shape, `overwrite`, the
 // `{message, errors, correlation_id}` error body).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -32,16 +32,14 @@ const NEW_RECORD_TTL = 14400;
 export function createHostingerApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
   const authorization = `Bearer ${credentials.api_token}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   const zonePath = (domain: string) => `/api/dns/v1/zones/${encodeURIComponent(domain)}`;
 
   async function readZone(domain: string): Promise<Step<Record<string, unknown>[]> & { status?: number }> {
     const answer = await call("GET", zonePath(domain));
     if (!answer.ok) return answer;
-    return { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [] };
+    return { ok: true, value: objectsIn(answer.value.body) };
   }
 
   /** Makes the set `name type` hold only `address` with `ttl`: Hostinger replaces that set and nothing else. */
@@ -88,7 +86,7 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
       const name = relativeName(hostname, zone.id, "@");
       const set = read.value.find((s) => s.type === type && String(s.name ?? "").toLowerCase() === name);
       if (set === undefined) return { ok: true, value: null };
-      const records = Array.isArray(set.records) ? set.records.filter(isObject) : [];
+      const records = objectsIn(set.records);
       return {
         ok: true,
         value: {

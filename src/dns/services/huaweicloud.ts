@@ -22,7 +22,7 @@
 // ListPublicZones, ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, error
 // codes) and API Gateway error codes; jeessy2/ddns-go dns/huawei.go; go-acme/lego providers/dns/huaweicloud.
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -85,7 +85,7 @@ export function createHuaweiCloudApi(
         );
         if (!listed.ok) return listed;
         const body = isObject(listed.value.body) ? listed.value.body : {};
-        const found = Array.isArray(body.zones) ? body.zones.filter(isObject) : [];
+        const found = objectsIn(body.zones);
         for (const zone of found) if (typeof zone.id === "string") zones.set(bare(zone.name), zone.id);
         const total = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
         if (found.length < ZONES_PER_PAGE || zones.size >= total) break;
@@ -109,9 +109,7 @@ export function createHuaweiCloudApi(
       if (!read.ok) return staleOn404(read);
       const body = isObject(read.value.body) ? read.value.body : {};
       // The name filter may match loosely: only sets of exactly this name and type count.
-      const sets = (Array.isArray(body.recordsets) ? body.recordsets.filter(isObject) : []).filter(
-        (s) => bare(s.name) === hostname && s.type === type,
-      );
+      const sets = objectsIn(body.recordsets).filter((s) => bare(s.name) === hostname && s.type === type);
       const [first] = sets;
       if (first === undefined) return { ok: true, value: null };
       const set: RecordSet = {

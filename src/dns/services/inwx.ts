@@ -21,7 +21,7 @@
 // 2200 body with reasonCode), lego providers/dns/inwx and nrdcg/goinwx (FQDN record names, the
 // GOOGLE-AUTH unlock, success codes 1000–1500).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -215,7 +215,7 @@ export function createInwxApi(
         // A configured domain the account no longer has: look it up afresh.
         return answer.value.code === OBJECT_DOES_NOT_EXIST ? { ...failure, staleZone: true } : failure;
       }
-      const records = Array.isArray(answer.value.data.record) ? answer.value.data.record.filter(isObject) : [];
+      const records = objectsIn(answer.value.data.record);
       const found = records.filter((r) => r.type === type && String(r.name ?? "").toLowerCase() === hostname);
       return { ok: true, value: found.length === 0 ? null : recordSet(found) };
     },

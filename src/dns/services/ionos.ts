@@ -14,10 +14,9 @@
 // X-API-Key, zone and record shapes, the `recordName`/`recordType` filters, `[{code, message}]`
 // errors).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
-import type { Step } from "../provider";
+import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { configuredZone, longestZone, noZoneMessage } from "../zones";
@@ -27,14 +26,7 @@ const SERVICE = "IONOS";
 const NEW_RECORD_TTL = 3600;
 
 export function createIonosApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-API-Key": credentials.api_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { "X-API-Key": credentials.api_key }, readError);
 
   const zonePath = (id: string) => `/v1/zones/${encodeURIComponent(id)}`;
 
@@ -58,7 +50,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       if (given !== undefined) return { ok: true, value: { id: given, name: null } };
       const listed = await call("GET", "/v1/zones");
       if (!listed.ok) return listed;
-      const zones = (Array.isArray(listed.value.body) ? listed.value.body : []).filter(isObject);
+      const zones = objectsIn(listed.value.body);
       const name = longestZone(
         hostname,
         zones.map((z) => String(z.name ?? "")),

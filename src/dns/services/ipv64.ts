@@ -19,7 +19,7 @@
 // `{status, info}` errors); qdm12/ddns-updater providers/ipv64 (key + domain + ip/ip6, 200 or 401).
 
 import { excerpt, exchange } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
@@ -100,7 +100,7 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
         if (updateHash !== "") hashes.add(updateHash);
         domains.set(name.toLowerCase().replace(/\.$/, ""), {
           updateHash,
-          records: Array.isArray(value.records) ? value.records.filter(isObject) : [],
+          records: objectsIn(value.records),
         });
       }
       return { ok: true, value: domains };

@@ -13,9 +13,9 @@
 // Linode publishes the API as an OpenAPI description, linode/linode-api-docs openapi.yaml);
 // qdm12/ddns-updater providers/linode/provider.go; libdns/linode; lego "Linode (v4)".
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -44,14 +44,7 @@ export function roundedTtl(ttl: number): number {
 }
 
 export function createLinodeApi(credentials: { token: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   /** Every item of a paged listing, page by page until the last page Linode names. */
   async function listAll(path: string): Promise<Step<Record<string, unknown>[]>> {
@@ -60,7 +53,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
       const listed = await call("GET", `${path}?page=${page}&page_size=${PAGE_SIZE}`);
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
-      const data = Array.isArray(body.data) ? body.data.filter(isObject) : [];
+      const data = objectsIn(body.data);
       items.push(...data);
       if (typeof body.pages !== "number" || page >= body.pages || data.length === 0) break;
     }

@@ -14,8 +14,8 @@
 // Retry-After and X-Ratelimit-Reset); qdm12/ddns-updater providers/luadns (list, then PUT the record
 // found); lego "LuaDNS" (e-mail + API token).
 
-import { isObject } from "../../util/json";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -28,9 +28,7 @@ const NEW_RECORD_TTL = 300;
 export function createLuadnsApi(credentials: { email: string; apiKey: string }, context: ClientContext): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.email}:${credentials.apiKey}`).toString("base64")}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   const recordsPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/records`;
   const fqdn = (hostname: string) => `${hostname}.`;
@@ -52,17 +50,14 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
 
     async verify() {
       const answer = await call("GET", "/zones");
-      return acceptedCounting(
-        answer.ok ? { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body : [] } : answer,
-        `API key accepted for ${credentials.email}`,
-      );
+      return acceptedCounting(listedObjects(answer), `API key accepted for ${credentials.email}`);
     },
 
     async findZone(hostname, configured) {
       const listed = async () => {
         const answer = await call("GET", "/zones");
         if (!answer.ok) return answer;
-        return { ok: true as const, value: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [] };
+        return { ok: true as const, value: objectsIn(answer.value.body) };
       };
       if (configured !== undefined && /^\d+$/.test(configured)) {
         // The zone's id, saved by an earlier write: its records carry full names, so its own name is
@@ -99,7 +94,7 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
       const listed = staleOn404(await call("GET", recordsPath(zone.id)));
       if (!listed.ok) return listed;
       const name = fqdn(hostname);
-      const records = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : []).filter(
+      const records = objectsIn(listed.value.body).filter(
         (r) => r.type === type && typeof r.name === "string" && r.name.toLowerCase() === name && r.id !== undefined,
       );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };

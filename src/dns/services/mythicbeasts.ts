@@ -17,7 +17,7 @@
 // mythicbeasts.rs (GET and PUT of a host's type, `@` apex) and its issue #70 (429 `{"message": "Rate limited"}`).
 
 import { isObject } from "../../util/json";
-import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -33,9 +33,7 @@ export function createMythicBeastsApi(
 ): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.key_id}:${credentials.secret}`).toString("base64")}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   async function listZones(): Promise<Step<Zone[]>> {
     const listed = await call("GET", "/zones");

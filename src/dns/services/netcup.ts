@@ -16,7 +16,7 @@
 // Sources: ccp.netcup.net/run/webservice/servers/endpoint.php (the web service's description) and the
 // netcup-wiki DNS API page; qdm12/ddns-updater providers/netcup and lego providers/dns/netcup.
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -127,7 +127,7 @@ export function createNetcupApi(
   }
 
   function recordsOf(data: unknown): Record<string, unknown>[] {
-    return isObject(data) && Array.isArray(data.dnsrecords) ? data.dnsrecords.filter(isObject) : [];
+    return isObject(data) ? objectsIn(data.dnsrecords) : [];
   }
 
   const hostnameIn = (hostname: string, zone: string) => relativeName(hostname, zone, "@");

@@ -22,7 +22,7 @@
 // (changesets, revisions, the envelope) and aellwein/netcup-dns-api pkg/rest/v1 (error codes:
 // authenticationError with HTTP 400, resourceDoesNotExist); go-acme/lego issue 3226.
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
@@ -65,7 +65,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
       if (!answer.ok) return answer;
-      const result = Array.isArray(answer.value.result) ? answer.value.result.filter(isObject) : [];
+      const result = objectsIn(answer.value.result);
       rows.push(...result);
       const meta = answer.value.meta;
       const pagination = isObject(meta) && isObject(meta.pagination) ? meta.pagination : {};
@@ -80,7 +80,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     const answer = await call("GET", `/domain?fqdn=${encodeURIComponent(fqdn)}`);
     // Not in the account: `resourceDoesNotExist` (marked staleZone by readError, whatever the status), or a bare 404.
     if (!answer.ok) return answer.staleZone || answer.status === 404 ? { ok: true, value: null } : answer;
-    const domains = Array.isArray(answer.value.result) ? answer.value.result.filter(isObject) : [];
+    const domains = objectsIn(answer.value.result);
     return {
       ok: true,
       value:
@@ -222,7 +222,7 @@ function notManaged(zone: string): Step<never> {
 }
 
 function codeOf(body: Row): string | undefined {
-  const [first] = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const [first] = objectsIn(body.errors);
   return typeof first?.code === "string" ? first.code : undefined;
 }
 
@@ -232,7 +232,7 @@ function codeOf(body: Row): string | undefined {
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
-  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const errors = objectsIn(body.errors);
   const words = errors
     .map((e) => [e.code, e.message].filter((w) => typeof w === "string" && w !== "").join(": "))
     .filter((w) => w !== "")

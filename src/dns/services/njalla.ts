@@ -18,7 +18,7 @@
 // libdns/njalla (record fields, edit-record with the whole record); Sighery/gonjalla (the TTLs
 // Njalla takes, numeric record ids where lego reads strings: both are read here).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
@@ -103,7 +103,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
         ? { ...listed, staleZone: true }
         : listed;
     }
-    return { ok: true, value: Array.isArray(listed.value.records) ? listed.value.records.filter(isObject) : [] };
+    return { ok: true, value: objectsIn(listed.value.records) };
   }
 
   function recordSet(records: Row[]): RecordSet {
@@ -137,9 +137,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
       if (!listed.ok) return listed;
       return {
         ok: true,
-        value: zonesNamed(
-          (Array.isArray(listed.value.domains) ? listed.value.domains.filter(isObject) : []).map((d) => d.name),
-        ),
+        value: zonesNamed(objectsIn(listed.value.domains).map((d) => d.name)),
       };
     },
 

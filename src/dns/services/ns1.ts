@@ -17,8 +17,8 @@
 // "zone not found"), rest/model/dns/record.go and answer.go; go-acme/lego providers/dns/ns1 (the
 // zone found by its name, answers replaced on the record).
 
-import { isObject } from "../../util/json";
-import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, jsonCalls, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
@@ -30,14 +30,7 @@ const SERVICE = "NS1";
 const MAX_PAGES = 50;
 
 export function createNs1Api(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-NSONE-Key": credentials.api_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { "X-NSONE-Key": credentials.api_key }, readError);
 
   /**
    * The zones this key may use, without secondary zones (copies of another server's, not NS1's to
@@ -50,7 +43,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
       return {
         ok: true,
         value: {
-          items: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [],
+          items: objectsIn(answer.value.body),
           next: nextPage(answer.value.headers.get("link"), context.baseUrl),
         },
       };
@@ -68,7 +61,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     `/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
 
   function recordSet(hostname: string, type: string, record: Record<string, unknown>): RecordSet {
-    const answers = Array.isArray(record.answers) ? record.answers.filter(isObject) : [];
+    const answers = objectsIn(record.answers);
     return {
       id: `${hostname}/${type}`,
       values: answers.map((a) => (Array.isArray(a.answer) ? String(a.answer[0] ?? "") : "")),
@@ -126,7 +119,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
           },
         );
       }
-      const [old] = Array.isArray(record.answers) ? record.answers.filter(isObject) : [];
+      const [old] = objectsIn(record.answers);
       // The answer keeps its meta (notes, up/down, weights) and region; only its address changes.
       const answer = {
         answer: [address],

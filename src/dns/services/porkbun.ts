@@ -11,7 +11,7 @@
 // error: We were unable to create the DNS record." under a parked CNAME) and #774.
 
 import { exchangeJson, unreadableAnswer } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, throttleWait } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
@@ -199,7 +199,7 @@ function idOf(record: Record<string, unknown>): string {
 }
 
 function recordsOf(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter(isObject) : [];
+  return objectsIn(value);
 }
 
 function lower(value: unknown): string {

@@ -20,7 +20,7 @@
 // (identity request and service catalog, domains by name, records by type and name, its fixtures).
 
 import { exchange } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -87,9 +87,9 @@ export function createRackspaceApi(
         : failure;
     }
     const token = isObject(parsed.access.token) ? parsed.access.token : {};
-    const catalog = Array.isArray(parsed.access.serviceCatalog) ? parsed.access.serviceCatalog.filter(isObject) : [];
+    const catalog = objectsIn(parsed.access.serviceCatalog);
     const dns = catalog.find((s) => s.name === "cloudDNS" || s.type === "rax:dns");
-    const [endpoint] = dns && Array.isArray(dns.endpoints) ? dns.endpoints.filter(isObject) : [];
+    const [endpoint] = dns ? objectsIn(dns.endpoints) : [];
     if (typeof token.id !== "string" || endpoint === undefined || typeof endpoint.publicURL !== "string") {
       return failed(
         `${SERVICE}: the login gave no token or no Cloud DNS endpoint; is Cloud DNS enabled for this account?`,
@@ -260,8 +260,7 @@ export function createRackspaceApi(
         }),
       );
       if (!done.ok) return done;
-      const [created] =
-        isObject(done.value) && Array.isArray(done.value.records) ? done.value.records.filter(isObject) : [];
+      const [created] = isObject(done.value) ? objectsIn(done.value.records) : [];
       if (created === undefined || created.id === undefined)
         return failed(`${SERVICE}: the finished job named no created record`, { cause: "unreachable" });
       return { ok: true, value: recordSet([created]) };

@@ -17,8 +17,8 @@
 // keys documentation; the official SDK scaleway/scaleway-sdk-go api/domain/v2beta1; lego
 // providers/dns/scaleway and libdns/scaleway (set with id_fields, add).
 
-import { isObject } from "../../util/json";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -42,14 +42,7 @@ const DYNAMIC_CONFIGS: Record<string, string> = {
 };
 
 export function createScalewayApi(credentials: { secret_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-Auth-Token": credentials.secret_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { "X-Auth-Token": credentials.secret_key }, readError);
 
   const recordsPath = (zone: string) => `/dns-zones/${encodeURIComponent(zone)}/records`;
 
@@ -124,7 +117,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
         const answer = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
         if (!answer.ok) return answer;
         const body = isObject(answer.value.body) ? answer.value.body : {};
-        const found = Array.isArray(body.records) ? body.records.filter(isObject) : [];
+        const found = objectsIn(body.records);
         listed.push(...found);
         const total = typeof body.total_count === "number" ? body.total_count : listed.length;
         if (found.length === 0 || listed.length >= total) break;
@@ -204,7 +197,7 @@ function recordFields(
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
-  const details = (Array.isArray(body.details) ? body.details.filter(isObject) : [])
+  const details = objectsIn(body.details)
     .map((d) =>
       [d.argument_name, d.help_message ?? d.reason].filter((p) => typeof p === "string" && p !== "").join(": "),
     )

@@ -16,7 +16,7 @@
 // search by `filter`, the exact-name match after the rrset search).
 
 import { exchange } from "../../net/http";
-import { isObject, parseJson } from "../../util/json";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -124,7 +124,7 @@ export function createSelectelApi(
       );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
-      items.push(...(Array.isArray(body.result) ? body.result.filter(isObject) : []));
+      items.push(...objectsIn(body.result));
       if (typeof body.next_offset !== "number" || body.next_offset <= offset) break;
       offset = body.next_offset;
     }
@@ -139,7 +139,7 @@ export function createSelectelApi(
   const rrsetPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/rrset`;
 
   function recordSet(rrset: Record<string, unknown>): RecordSet {
-    const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
+    const records = objectsIn(rrset.records);
     return {
       id: idOf(rrset),
       values: records.map((r) => String(r.content)),
@@ -202,7 +202,7 @@ export function createSelectelApi(
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       const read = isObject(current.raw) ? current.raw : {};
-      const [first] = Array.isArray(read.records) ? read.records.filter(isObject) : [];
+      const [first] = objectsIn(read.records);
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       // The PATCH form replaces the records and TTL; the comment is sent back so it stays.
       const patch = await call("PATCH", `${rrsetPath(zone.id)}/${encodeURIComponent(current.id)}`, {

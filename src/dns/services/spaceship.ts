@@ -20,9 +20,9 @@
 // then add, `take` 500, `group`); namecheap/terraform-provider-spaceship internal/client/dns.go and
 // docs/resources/dns_record.md (paging by `total`, TTL 60–3600, no in-place update, 429 Retry-After).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -53,14 +53,12 @@ export function createSpaceshipApi(
   credentials: { api_key: string; api_secret: string },
   context: ClientContext,
 ): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-API-Key": credentials.api_key, "X-API-Secret": credentials.api_secret }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(
+    context,
+    SERVICE,
+    { "X-API-Key": credentials.api_key, "X-API-Secret": credentials.api_secret },
+    readError,
+  );
 
   /** Every item of a listing paged with `take`/`skip`, until `total` items are read or a page comes back empty. */
   async function listAll(path: string, perPage: number): Promise<Step<Record<string, unknown>[]>> {
@@ -72,7 +70,7 @@ export function createSpaceshipApi(
       );
       if (!listed.ok) return listed;
       const body = isObject(listed.value.body) ? listed.value.body : {};
-      const found = Array.isArray(body.items) ? body.items.filter(isObject) : [];
+      const found = objectsIn(body.items);
       items.push(...found);
       const total = typeof body.total === "number" ? body.total : items.length;
       if (found.length === 0 || items.length >= total) break;

@@ -21,7 +21,7 @@
 // DescribeRecordList, ModifyRecord, CreateRecord, error codes); jeessy2/ddns-go dns/tencent_cloud.go;
 // TencentCloud/tencentcloud-sdk-go dnspod/v20210323 (models and error codes).
 
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
@@ -98,7 +98,7 @@ export function createTencentCloudApi(
   async function listDomains(limit: number, offset: number): Promise<Step<{ names: string[]; total: number }>> {
     const listed = await call("DescribeDomainList", { Type: "ALL", Offset: offset, Limit: limit });
     if (!listed.ok) return listed;
-    const domains = Array.isArray(listed.value.DomainList) ? listed.value.DomainList.filter(isObject) : [];
+    const domains = objectsIn(listed.value.DomainList);
     const counts = isObject(listed.value.DomainCountInfo) ? listed.value.DomainCountInfo : {};
     const names = domains.map((d) => d.Name).filter((n): n is string => typeof n === "string");
     return { ok: true, value: { names, total: Number(counts.AllTotal ?? counts.DomainTotal ?? Number.NaN) } };
@@ -138,7 +138,7 @@ export function createTencentCloudApi(
       });
       // No record of that name and type is an error here, not an empty list.
       if (!read.ok) return read.code === "ResourceNotFound.NoDataOfRecord" ? { ok: true, value: null } : read;
-      const records = (Array.isArray(read.value.RecordList) ? read.value.RecordList.filter(isObject) : []).filter(
+      const records = objectsIn(read.value.RecordList).filter(
         (r) => String(r.Name ?? "").toLowerCase() === name && r.Type === type,
       );
       const [first] = records;

@@ -13,7 +13,7 @@
 // StackExchange/dnscontrol's and lego's TransIP providers (via transip/gotransip).
 
 import { createPrivateKey, createSign, randomBytes } from "node:crypto";
-import { isObject } from "../../util/json";
+import { isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -108,7 +108,7 @@ export function createTransipApi(
   const dnsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/dns`;
 
   function entriesOf(body: unknown): Record<string, unknown>[] {
-    return isObject(body) && Array.isArray(body.dnsEntries) ? body.dnsEntries.filter(isObject) : [];
+    return isObject(body) ? objectsIn(body.dnsEntries) : [];
   }
 
   function recordSet(entries: Record<string, unknown>[]): RecordSet {

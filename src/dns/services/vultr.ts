@@ -15,7 +15,7 @@
 
 import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
@@ -31,14 +31,7 @@ const MAX_PAGES = 50;
 const NEW_RECORD_TTL = 300;
 
 export function createVultrApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.api_key}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.api_key}` }, readError);
 
   /** Every item of a cursor-paged listing (`key` in each page), until Vultr names no next page. */
   function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
