@@ -6,6 +6,7 @@
 // keeps whatever the domain's config does not decide (TTL, proxying, comments); it never deletes;
 // and it leaves a set with several addresses alone. The words the history shows are made here too.
 
+import { isObject } from "../util/json";
 import { failed } from "./answers";
 import type {
   DnsProvider,
@@ -288,6 +289,39 @@ export function recordSetOf(
     ...(typeof ttl === "number" ? { ttl } : {}),
     raw: first,
   };
+}
+
+/**
+ * The record set of one name and type in a listing of records that name themselves relative to
+ * their zone (`relative`: "" for the apex), each with an id; null when there is none. The filter is
+ * applied here even where the service was asked to filter: the apex's empty name must not match
+ * every record.
+ */
+export function recordSetNamed(
+  records: readonly Record<string, unknown>[],
+  relative: string,
+  type: RecordType,
+  toSet: (records: Record<string, unknown>[]) => RecordSet,
+): RecordSet | null {
+  const named = records.filter(
+    (r) => r.type === type && r.id !== undefined && r.id !== null && String(r.name ?? "").toLowerCase() === relative,
+  );
+  return named.length === 0 ? null : toSet(named);
+}
+
+/**
+ * The record a write answered with, as a record set: `record` is what the service's answer holds.
+ * One without an id is no answer to rely on: the service took the write but says nothing of what it
+ * keeps, so the write is refused rather than guessed at.
+ */
+export function writtenSet(
+  service: string,
+  record: unknown,
+  toSet: (records: Record<string, unknown>[]) => RecordSet,
+): Step<RecordSet> {
+  if (!isObject(record) || record.id === undefined || record.id === null)
+    return failed(`${service}: the written record came back without an id`, { cause: "refused" });
+  return { ok: true, value: toSet([record]) };
 }
 
 /** Zones whose id is their name, as `listZones` answers them: lowercase, without a trailing dot. */

@@ -16,9 +16,17 @@
 import type { FetchLike } from "../../net/outbound";
 import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import {
+  type RecordSet,
+  recordSetNamed,
+  recordSetOf,
+  writtenSet,
+  type ZoneApi,
+  zoneClient,
+  zonesNamed,
+} from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
 
@@ -69,10 +77,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
     if (!answer.ok) return answer;
-    const record = isObject(answer.value.body) ? answer.value.body.data : undefined;
-    if (!isObject(record) || typeof record.id !== "number")
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return writtenSet(SERVICE, isObject(answer.value.body) ? answer.value.body.data : undefined, recordSet);
   }
 
   return {
@@ -107,11 +112,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       const listed = await listAll(recordsPath(zone.id), { name: relative, type });
       // A zone in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
-      // The filters are applied again here: the apex's empty name must not match every record.
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return { ok: true, value: recordSetNamed(listed.value, relative, type, recordSet) };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {

@@ -17,7 +17,15 @@ import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import {
+  type RecordSet,
+  recordSetNamed,
+  recordSetOf,
+  writtenSet,
+  type Zone,
+  type ZoneApi,
+  zoneClient,
+} from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
@@ -68,11 +76,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
 
   /** A written record as Linode answered it, or a failure saying what was missing. */
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
-    if (!answer.ok) return answer;
-    const record = answer.value.body;
-    if (!isObject(record) || typeof record.id !== "number")
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : answer;
   }
 
   function zoneOf(domain: Record<string, unknown>, name: string): Zone {
@@ -132,11 +136,10 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     async readRecordSet(zone, hostname, type) {
       const listed = staleOn404(await listAll(recordsPath(zone.id)));
       if (!listed.ok) return listed;
-      const relative = relativeName(hostname, zone.name ?? hostname);
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return {
+        ok: true,
+        value: recordSetNamed(listed.value, relativeName(hostname, zone.name ?? hostname), type, recordSet),
+      };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {

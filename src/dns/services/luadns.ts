@@ -17,7 +17,7 @@
 import { isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { acceptedCounting, configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
 
@@ -38,11 +38,7 @@ export function createLuadnsApi(credentials: { email: string; apiKey: string }, 
   }
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
-    if (!answer.ok) return staleOn404(answer);
-    const record = answer.value.body;
-    if (!isObject(record) || record.id === undefined)
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : staleOn404(answer);
   }
 
   return {

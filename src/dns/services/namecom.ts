@@ -14,10 +14,10 @@
 
 import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
+import { type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
 
@@ -60,11 +60,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
   }
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
-    if (!answer.ok) return answer;
-    const record = answer.value.body;
-    if (!isObject(record) || typeof record.id !== "number")
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : answer;
   }
 
   return {

@@ -22,7 +22,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
 
@@ -113,10 +113,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
   function written(answer: Step<Row>, sent: Row): Step<RecordSet> {
     if (!answer.ok) return answer;
     // The answer is the record as stored; what was sent fills in whatever it leaves out.
-    const record = { ...sent, ...answer.value };
-    if (record.id === undefined)
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return writtenSet(SERVICE, { ...sent, ...answer.value }, recordSet);
   }
 
   return {

@@ -19,7 +19,7 @@
 import { isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { namedZone, type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { longestZone, noZoneMessage, relativeName } from "../zones";
 
@@ -129,11 +129,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
       const listed = await listAll(recordsPath(zone.id), "records");
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
-      const relative = relativeName(hostname, zone.id);
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return { ok: true, value: recordSetNamed(listed.value, relativeName(hostname, zone.id), type, recordSet) };
     },
 
     async updateRecordSet(_zone, _hostname, _type, current, address, settings) {

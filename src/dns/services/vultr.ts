@@ -18,7 +18,7 @@ import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { relativeName } from "../zones";
 
@@ -84,11 +84,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       const listed = await listAll(recordsPath(zone.id), "records");
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
-      const relative = relativeName(hostname, zone.id);
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return { ok: true, value: recordSetNamed(listed.value, relativeName(hostname, zone.id), type, recordSet) };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
