@@ -94,6 +94,40 @@ export function jsonCalls(
   return (method, path, body) => requestJson(api, service, { method, path, headers, body }, readError);
 }
 
+/** A short-lived bearer token, and until when (ms since the epoch) it may be used. */
+export interface BearerToken {
+  value: string;
+  until: number;
+}
+
+/**
+ * The requests of a JSON API that takes a short-lived bearer token: `obtain` gets one (a login, a
+ * signed assertion). It is kept in memory until its time is up, and obtained afresh once when a
+ * request is refused with 401 (revoked, or ended early at the service).
+ */
+export function bearerCalls(
+  api: JsonApi,
+  service: string,
+  obtain: () => Promise<Step<BearerToken>>,
+  readError: (body: unknown, status: number) => ServiceError | undefined,
+  now: () => number,
+): (method: string, path: string, body?: unknown) => Promise<Step<JsonAnswer>> {
+  let held: BearerToken | undefined;
+  return async (method, path, body) => {
+    for (let attempt = 0; ; attempt++) {
+      if (held === undefined || held.until <= now()) {
+        const obtained = await obtain();
+        if (!obtained.ok) return obtained;
+        held = obtained.value;
+      }
+      const headers = { Authorization: `Bearer ${held.value}` };
+      const answer = await requestJson(api, service, { method, path, headers, body }, readError);
+      if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
+      held = undefined;
+    }
+  };
+}
+
 /** The objects of a JSON answer whose body is a list (none when it is not one), or the answer's failure. */
 export function listedObjects(answer: Step<JsonAnswer>): Step<Record<string, unknown>[]> {
   return answer.ok ? { ok: true, value: objectsIn(answer.value.body) } : answer;

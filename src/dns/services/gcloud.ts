@@ -17,7 +17,7 @@
 import { createPrivateKey, createSign, type KeyObject } from "node:crypto";
 import { exchange } from "../../net/http";
 import { isObject, objectsIn, parseJson } from "../../util/json";
-import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { type BearerToken, bearerCalls, failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -114,10 +114,9 @@ export function createGcloudApi(
   now: () => number = Date.now,
 ): ZoneApi {
   const { key, project } = credentials;
-  let token: { value: string; until: number } | undefined;
   let privateKey: KeyObject | undefined;
 
-  async function obtainToken(): Promise<Step<string>> {
+  async function obtainToken(): Promise<Step<BearerToken>> {
     if (privateKey === undefined) {
       try {
         privateKey = createPrivateKey(key.private_key);
@@ -147,8 +146,8 @@ export function createGcloudApi(
     const body = parseJson(answer.text);
     if (answer.status === 200 && isObject(body) && typeof body.access_token === "string") {
       const seconds = typeof body.expires_in === "number" ? body.expires_in : Number(body.expires_in ?? 0);
-      token = { value: body.access_token, until: now() + Math.max(0, seconds * 1000 - TOKEN_MARGIN_MS) };
-      return { ok: true, value: body.access_token };
+      const until = now() + Math.max(0, seconds * 1000 - TOKEN_MARGIN_MS);
+      return { ok: true, value: { value: body.access_token, until } };
     }
     // The token endpoint's 400/401 (`invalid_grant`: a deleted key, a bad signature) is about the key.
     const words =
@@ -176,21 +175,7 @@ export function createGcloudApi(
   }
 
   /** A Cloud DNS call with the bearer token: one is obtained when there is none, and once more when it is refused (401). */
-  async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    for (let attempt = 0; ; attempt++) {
-      const bearer =
-        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
-      if (!bearer.ok) return bearer;
-      const answer = await requestJson(
-        context,
-        SERVICE,
-        { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body },
-        readError,
-      );
-      if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
-      token = undefined;
-    }
-  }
+  const call = bearerCalls(context, SERVICE, obtainToken, readError, now);
 
   const zonesPath = `/projects/${encodeURIComponent(project)}/managedZones`;
   const zonePath = (zone: string) => `${zonesPath}/${encodeURIComponent(zone)}`;

@@ -14,7 +14,7 @@
 
 import { createPrivateKey, createSign, randomBytes } from "node:crypto";
 import { isObject, objectsIn } from "../../util/json";
-import { failed, requestJson, type ServiceError } from "../answers";
+import { type BearerToken, bearerCalls, failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -47,9 +47,7 @@ export function createTransipApi(
   context: ClientContext,
   now: () => number = Date.now,
 ): ZoneApi {
-  let token: { value: string; until: number } | undefined;
-
-  async function login(): Promise<Step<string>> {
+  async function login(): Promise<Step<BearerToken>> {
     const body = {
       login: credentials.login,
       nonce: randomBytes(16).toString("hex"),
@@ -84,26 +82,11 @@ export function createTransipApi(
     const given = isObject(answer.value.body) ? answer.value.body.token : undefined;
     if (typeof given !== "string" || given === "")
       return failed(`${SERVICE}: the login answered no token`, { cause: "unreachable" });
-    token = { value: given, until: now() + TOKEN_USE_MS };
-    return { ok: true, value: given };
+    return { ok: true, value: { value: given, until: now() + TOKEN_USE_MS } };
   }
 
   /** A call with the bearer token: logs in when there is none, and once more when TransIP refuses it (401). */
-  async function call(method: string, path: string, body?: unknown) {
-    for (let attempt = 0; ; attempt++) {
-      const bearer =
-        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await login();
-      if (!bearer.ok) return bearer;
-      const answer = await requestJson(
-        context,
-        SERVICE,
-        { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body },
-        readError,
-      );
-      if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
-      token = undefined;
-    }
-  }
+  const call = bearerCalls(context, SERVICE, login, readError, now);
 
   const dnsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/dns`;
 
