@@ -19,7 +19,7 @@ import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Bunny";
 /** Bunny's numbers for the record types ddnsd writes. */
@@ -58,7 +58,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     async verify() {
       // The zone listing the writes start from, one zone long; changes nothing.
       const answer = await call("GET", "/dnszone?page=1&perPage=5");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const total = isObject(answer.value.body) ? answer.value.body.TotalItems : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
       return { ok: true, detail: `API key accepted (${plural(total, "DNS zone")})` };

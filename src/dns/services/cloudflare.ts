@@ -7,7 +7,7 @@ import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones } from "../zones";
+import { candidateZones, failedCheck } from "../zones";
 
 const SERVICE = "Cloudflare";
 /** Codes meaning the token itself is refused (an invalid, expired or revoked token). */
@@ -58,7 +58,7 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
 
     async verify() {
       const answer = await envelope("GET", "/user/tokens/verify");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const { result, messages } = answer.value;
       const status = isObject(result) ? result.status : undefined;
       if (status !== "active") return { ok: false, detail: `${SERVICE}: the token is ${String(status)}, not active` };

@@ -20,7 +20,7 @@ import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName, sameAddress } from "../zones";
+import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "ClouDNS";
 /** The TTLs ClouDNS keeps. */
@@ -90,7 +90,7 @@ export function createCloudnsApi(
       const answer = await call("GET", "login/login", {});
       return answer.ok
         ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+        : failedCheck(answer);
     },
 
     // The zone is the longest of the hostname and its parents that ClouDNS describes.

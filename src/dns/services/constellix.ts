@@ -27,7 +27,7 @@ import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } f
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { candidateZones, failedCheck, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Constellix";
 /** A new record's TTL when the domain's config names none (Constellix's form default). */
@@ -78,9 +78,7 @@ export function createConstellixApi(
       // Lists the account's domains: the same access the writes need; changes nothing. (The listing
       // may be a first page only, so its length is not reported as the number of domains.)
       const listed = await call("GET", "/domains");
-      return listed.ok
-        ? { ok: true, detail: "API key accepted" }
-        : { ok: false, detail: listed.message, cause: listed.cause };
+      return listed.ok ? { ok: true, detail: "API key accepted" } : failedCheck(listed);
     },
 
     async findZone(hostname, configured) {

@@ -20,7 +20,7 @@ import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { failedCheck, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "deSEC";
 /** deSEC's usual `minimum_ttl` of a domain (lower only on request); the TTL of a new RRset when nothing says otherwise. */
@@ -76,7 +76,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", "/auth/account/");
-      if (!answer.ok) return { ok: false, detail: answer.failure.message, cause: answer.failure.cause };
+      if (!answer.ok) return failedCheck(answer.failure);
       const email =
         isObject(answer.body) && typeof answer.body.email === "string" ? ` (account ${answer.body.email})` : "";
       return { ok: true, detail: `Token accepted${email}` };

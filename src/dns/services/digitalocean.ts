@@ -17,7 +17,7 @@ import { failed, jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DigitalOcean";
 /** The TTL DigitalOcean's own examples give a new record; used when the config names none. */
@@ -69,7 +69,7 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
 
     async verify() {
       const answer = await call("GET", "/account");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const account = isObject(answer.value.account) ? answer.value.account : {};
       const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined].filter(
         (f): f is string => typeof f === "string",

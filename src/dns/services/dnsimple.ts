@@ -28,7 +28,7 @@ import {
   zonesNamed,
 } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
@@ -86,7 +86,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
     async verify() {
       // Checks the token and the account id together; changes nothing.
       const answer = await call("GET", "/zones?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
       if (typeof total !== "number") return { ok: true, detail: "Token accepted" };

@@ -25,7 +25,7 @@ import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answ
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNS Made Easy";
 /** A new record's TTL when the domain's config names none (DNS Made Easy's default). */
@@ -84,7 +84,7 @@ export function createDnsMadeEasyApi(
     async verify() {
       // The account's managed domains; changes nothing.
       const listed = await call("GET", "/dns/managed");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const total = isObject(listed.value.body) ? listed.value.body.totalRecords : undefined;
       return {
         ok: true,

@@ -17,7 +17,7 @@ import { failed, failedAnswer, throttleWait } from "../answers";
 import type { FailureCause, RecordType, Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName, zoneHolds } from "../zones";
+import { failedCheck, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Dynu";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -116,7 +116,7 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
 
     async verify() {
       const answer = await call("GET", "/dns");
-      if (!answer.ok) return { ok: false, detail: answer.failure.message, cause: answer.failure.cause };
+      if (!answer.ok) return failedCheck(answer.failure);
       const count = Array.isArray(answer.body.domains) ? answer.body.domains.length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },

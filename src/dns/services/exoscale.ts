@@ -21,7 +21,7 @@ import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } f
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Exoscale";
 /** How long a signature stays valid: the SDKs' ten minutes. */
@@ -132,7 +132,7 @@ export function createExoscaleApi(
 
     async verify() {
       const listed = await call("GET", "/dns-domain");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = Array.isArray(body["dns-domains"]) ? body["dns-domains"].length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };

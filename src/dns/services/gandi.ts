@@ -19,7 +19,7 @@ import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Gandi";
 /** TTL of a record set this client creates when the domain's config names none: Gandi's minimum. */
@@ -43,7 +43,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", `/domains?per_page=1`);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Number(answer.value.headers.get("total-count"));
       if (!answer.value.headers.has("total-count") || !Number.isInteger(count))
         return { ok: true, detail: "Token accepted" };

@@ -18,6 +18,7 @@ import { plural } from "../../util/plural";
 import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
+import { failedCheck } from "../zones";
 
 const SERVICE = "Gcore";
 /** A new set's TTL when the config names none: the Gcore portal's default. */
@@ -48,7 +49,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
 
     async verify() {
       const listed = await call("GET", "/v2/zones?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
       return {

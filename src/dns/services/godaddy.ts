@@ -24,7 +24,7 @@ import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "GoDaddy";
 /** The most domains GoDaddy lists in one page. */
@@ -89,9 +89,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
     async verify() {
       // The listing the writes start from; changes nothing. Refused for accounts GoDaddy keeps out of its API.
       const answer = await call("GET", "/domains?limit=1");
-      return answer.ok
-        ? { ok: true, detail: "Key accepted" }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok ? { ok: true, detail: "Key accepted" } : failedCheck(answer);
     },
 
     async listZones() {

@@ -23,7 +23,7 @@ import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 
 const SERVICE = "Hetzner";
 /** Answers after which only the user can help: a bad or read-only token, a zone not in primary mode, a protected record set. */
@@ -130,7 +130,7 @@ export function createHetznerApi(
 
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const meta =
         isObject(answer.body.meta) && isObject(answer.body.meta.pagination) ? answer.body.meta.pagination : {};
       const count = typeof meta.total_entries === "number" ? meta.total_entries : undefined;

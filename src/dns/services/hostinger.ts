@@ -23,7 +23,7 @@ import { jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Hostinger";
 /** A new record's TTL when the domain's config names none: the TTL Hostinger's own records carry. */
@@ -66,7 +66,7 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
     async verify() {
       // The account's domains: read-only, and answered only to a working token.
       const answer = await call("GET", "/api/domains/v1/portfolio");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
       return {
         ok: true,

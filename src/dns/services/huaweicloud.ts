@@ -29,7 +29,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { signRequest } from "../signing/huaweicloud-signer";
-import { longestZone, noZoneMessage } from "../zones";
+import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Huawei Cloud DNS";
 /** TTL of a record set this client creates when the domain's config names none: Huawei's default. */
@@ -62,7 +62,7 @@ export function createHuaweiCloudApi(
 
     async verify() {
       const listed = await call("GET", "/v2/zones?type=public&limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const body = isObject(listed.value.body) ? listed.value.body : {};
       const count = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
       return {

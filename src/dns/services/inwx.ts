@@ -27,6 +27,7 @@ import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
+import { failedCheck } from "../zones";
 
 const SERVICE = "INWX";
 /** A new record's TTL when the domain's config names none: INWX's default. */
@@ -192,9 +193,7 @@ export function createInwxApi(
       // A login (and the unlock, with two-factor login) checks every credential; nothing changes.
       const opened = await login();
       await logout();
-      return opened.ok
-        ? { ok: true, detail: `Login accepted for ${credentials.username}` }
-        : { ok: false, detail: opened.message, cause: opened.cause };
+      return opened.ok ? { ok: true, detail: `Login accepted for ${credentials.username}` } : failedCheck(opened);
     },
 
     logout,

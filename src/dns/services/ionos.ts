@@ -19,7 +19,7 @@ import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { configuredZone, longestZone, noZoneMessage } from "../zones";
+import { configuredZone, failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "IONOS";
 /** A new record's TTL when the domain's config names none: the TTL IONOS recommends. */
@@ -39,7 +39,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
 
     async verify() {
       const answer = await call("GET", "/v1/zones");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
     },

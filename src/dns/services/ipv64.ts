@@ -26,7 +26,7 @@ import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { Step } from "../provider";
 import { type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { configuredZone, failedCheck, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "IPv64";
 
@@ -113,7 +113,7 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
 
     async verify() {
       const listed = await list();
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const count = listed.value.size;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },

@@ -27,7 +27,7 @@ import {
   zoneClient,
 } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Linode";
 /** The most items Linode gives in one page. */
@@ -93,7 +93,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     async verify() {
       // Needs the same `domains` scope the writes need; changes nothing.
       const answer = await call("GET", "/domains?page=1&page_size=25");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const results = isObject(answer.value.body) ? answer.value.body.results : undefined;
       if (typeof results !== "number") return { ok: true, detail: "Token accepted" };
       return { ok: true, detail: `Token accepted (${plural(results, "domain")})` };

@@ -22,7 +22,7 @@ import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } fr
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Loopia";
 /** A new record's TTL when the domain's config names none: LoopiaDNS's own default (record_obj). */
@@ -125,7 +125,7 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
     async verify() {
       // A listing checks the name, the password and the permission for getDomains; it changes nothing.
       const answer = await call("getDomains", []);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Array.isArray(answer.value) ? answer.value.length : 0;
       return { ok: true, detail: `API user accepted (${plural(count, "domain")})` };
     },

@@ -19,7 +19,7 @@ import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
@@ -69,7 +69,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?perPage=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = body.totalCount;
       if (typeof total !== "number") return { ok: true, detail: `Token accepted for ${credentials.username}` };

@@ -22,7 +22,7 @@ import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError }
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "NameSilo";
 /** The code of every successful answer. */
@@ -98,9 +98,7 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
     async verify() {
       // The account's domains: read-only, and answered only to a working key.
       const answer = await call("listDomains", {});
-      return answer.ok
-        ? { ok: true, detail: "API key accepted" }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok ? { ok: true, detail: "API key accepted" } : failedCheck(answer);
     },
 
     async hasZone(name) {

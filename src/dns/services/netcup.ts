@@ -21,7 +21,7 @@ import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup";
 /**
@@ -159,7 +159,7 @@ export function createNetcupApi(
       const answer = await login();
       return answer.ok
         ? { ok: true, detail: `API key accepted for customer ${credentials.customer_number}` }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+        : failedCheck(answer);
     },
 
     async findZone(hostname, configured) {

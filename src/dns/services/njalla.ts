@@ -24,7 +24,7 @@ import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Njalla";
 const APEX = "@";
@@ -121,7 +121,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
 
     async verify() {
       const listed = await rpc("list-domains", {});
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const domains = Array.isArray(listed.value.domains) ? listed.value.domains.length : undefined;
       return {
         ok: true,

@@ -23,7 +23,7 @@ import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answ
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "OVH";
 
@@ -117,7 +117,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
 
     async verify() {
       const answer = await call("GET", "/domain/zone");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `Keys accepted (${plural(count, "zone")})` };
     },

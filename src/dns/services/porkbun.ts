@@ -16,7 +16,7 @@ import { failed, failedAnswer, throttleWait } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Porkbun";
 /** Porkbun's minimum and default TTL. */
@@ -81,7 +81,7 @@ export function createPorkbunApi(
 
     async verify() {
       const answer = await call("/ping");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const seenFrom =
         typeof answer.value.yourIp === "string" ? ` (Porkbun sees this host as ${answer.value.yourIp})` : "";
       return { ok: true, detail: `API key pair accepted${seenFrom}` };

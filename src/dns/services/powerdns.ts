@@ -12,7 +12,7 @@ import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage } from "../zones";
+import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "PowerDNS";
 /** The TTL of a record set ddnsd creates when the domain's config names none. */
@@ -139,7 +139,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
 
     async verify() {
       const answer = await call("GET", "");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const version =
         isObject(answer.value) && typeof answer.value.version === "string" ? ` ${answer.value.version}` : "";
       return { ok: true, detail: `The API key is accepted by PowerDNS${version} (server ${options.serverId})` };

@@ -26,7 +26,7 @@ import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, 
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage, zoneHolds } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage, zoneHolds } from "../zones";
 
 const SERVICE = "Rackspace Cloud DNS";
 /** A new record's TTL when the domain's config names none: Rackspace's minimum and a common choice. */
@@ -199,7 +199,7 @@ export function createRackspaceApi(
 
     async verify() {
       const listed = await call("GET", "/domains?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const total = isObject(listed.value.body) ? listed.value.body.totalEntries : undefined;
       return {
         ok: true,

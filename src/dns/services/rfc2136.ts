@@ -41,7 +41,7 @@ import {
 import type { RecordType, Step, StepFailure } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService } from "../service";
-import { candidateZones, zoneHolds } from "../zones";
+import { candidateZones, failedCheck, zoneHolds } from "../zones";
 
 /** The TTL of a record set ddnsd creates when the domain's config names none: a dynamic address changes, so caches should let go soon. */
 export const DEFAULT_TTL = 300;
@@ -273,7 +273,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       // proves that it knows the key and accepts our signature.
       const zone = options.zone ?? "";
       const answer = await query(zone, TYPE.SOA);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const { rcode } = answer.message;
       if (options.zone === undefined) {
         if (answer.signed)

@@ -33,7 +33,7 @@ import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { signRequest } from "../signing/sigv4";
-import { candidateZones, noZoneMessage } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
 const SERVICE = "Route 53";
 const SIGNING_SCOPE = { region: "us-east-1", service: "route53" };
@@ -167,7 +167,7 @@ export function createRoute53Api(
 
     async verify() {
       const answer = await call("GET", "/hostedzonecount");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Number(textAt(answer.root, "HostedZoneCount"));
       return {
         ok: true,

@@ -22,7 +22,7 @@ import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, 
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
 const SERVICE = "Selectel";
 const SELECTEL_IDENTITY_URL = "https://cloud.api.selcloud.ru/identity/v3";
@@ -153,7 +153,7 @@ export function createSelectelApi(
 
     async verify() {
       const listed = await call("GET", "/zones?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const count = isObject(listed.value.body) ? listed.value.body.count : undefined;
       return {
         ok: true,

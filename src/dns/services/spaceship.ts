@@ -26,7 +26,7 @@ import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName, sameAddress } from "../zones";
+import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Spaceship";
 /** The most records Spaceship gives in one page of a domain's records. */
@@ -99,7 +99,7 @@ export function createSpaceshipApi(
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", `/v1/domains?${new URLSearchParams({ take: "1", skip: "0" })}`);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const total = isObject(answer.value.body) ? answer.value.body.total : undefined;
       return {
         ok: true,

@@ -28,7 +28,7 @@ import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { tc3Authorization } from "../signing/tc3";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Tencent Cloud DNSPod";
 const API_VERSION = "2021-03-23";
@@ -109,7 +109,7 @@ export function createTencentCloudApi(
 
     async verify() {
       const listed = await listDomains(1, 0);
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const count = listed.value.total;
       return {
         ok: true,

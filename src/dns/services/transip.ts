@@ -18,7 +18,7 @@ import { type BearerToken, bearerCalls, failed, requestJson, type ServiceError }
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "TransIP";
 /** What the login asks for; the token is used for 25 minutes of it, so it never runs out mid-write. */
@@ -109,9 +109,7 @@ export function createTransipApi(
 
     async verify() {
       const answer = await login();
-      return answer.ok
-        ? { ok: true, detail: `Key pair accepted for ${credentials.login}` }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok ? { ok: true, detail: `Key pair accepted for ${credentials.login}` } : failedCheck(answer);
     },
 
     async hasZone(name) {

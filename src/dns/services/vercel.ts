@@ -21,7 +21,7 @@ import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } f
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName } from "../zones";
+import { failedCheck, longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Vercel";
 /** The most items Vercel gives in one page. */
@@ -107,7 +107,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/v5/domains", { limit: "1" });
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       return { ok: true, detail: options.teamId ? `Token accepted for team ${options.teamId}` : "Token accepted" };
     },
 

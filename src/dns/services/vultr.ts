@@ -20,7 +20,7 @@ import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Vultr";
 /** The most items Vultr gives in one page. */
@@ -67,7 +67,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
     async verify() {
       // The same listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const body = isObject(answer.value.body) ? answer.value.body : {};
       const total = isObject(body.meta) ? body.meta.total : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
