@@ -154,6 +154,30 @@ export interface ServiceDescription<Type extends string = string> {
 }
 
 /**
+ * A TTL rule whose help is worded from its range, the same way for every service: "60–86400
+ * seconds; empty keeps the record's TTL (300 for a new record)". `newRecord`: what a record ddnsd
+ * creates gets when the domain names no TTL (seconds, or words such as "the zone's default");
+ * `note`: what the service does with a TTL inside the range (rounds it, refuses some on a plan);
+ * `automatic`: a value beside the range that leaves the TTL to the service, and what it means.
+ */
+export function ttlRange(
+  min: number,
+  max: number,
+  newRecord?: number | string,
+  said: { note?: string; automatic?: { value: number; meaning: string } } = {},
+): TtlRule {
+  const automatic = said.automatic === undefined ? "" : `${said.automatic.value} (${said.automatic.meaning}) or `;
+  const note = said.note === undefined ? "" : `, ${said.note}`;
+  const created = newRecord === undefined ? "" : ` (${newRecord} for a new record)`;
+  return {
+    min,
+    max,
+    ...(said.automatic === undefined ? {} : { automatic: said.automatic.value }),
+    help: `${automatic}${min}–${max} seconds${note}; empty keeps the record's TTL${created}`,
+  };
+}
+
+/**
  * A description's answer for a service that cannot check credentials without writing a record: the
  * two facts go together (`canVerify` false, and why), so they are written as one.
  */

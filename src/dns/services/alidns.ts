@@ -27,7 +27,7 @@ import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { signedQuery } from "../signing/alidns-signature";
 import { failedCheck, relativeName } from "../zones";
 
@@ -222,11 +222,7 @@ export const alidns = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 86400,
-    help: "1–86400 seconds (the free edition accepts 600 and above); empty keeps the record's TTL (600 for a new record)",
-  },
+  ttl: ttlRange(1, 86400, 600, { note: "the free edition accepts 600 and above" }),
   canVerify: true,
   defaultApiUrl: "https://alidns.aliyuncs.com",
   // Alibaba's API quotas are per account and action (UpdateDomainRecord and AddDomainRecord 60 a

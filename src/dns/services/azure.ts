@@ -18,7 +18,7 @@ import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Azure DNS";
@@ -327,7 +327,7 @@ export const azure = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "1–2147483647 seconds; empty keeps the record set's TTL (3600 for a new one)" },
+  ttl: ttlRange(1, 2147483647, 3600),
   canVerify: true,
   defaultApiUrl: "https://management.azure.com",
   // ARM allows 12,000 reads and 1,200 writes an hour per principal and subscription; ddnsd stays under both.

@@ -18,7 +18,7 @@ import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Bunny";
@@ -179,7 +179,7 @@ export const bunny = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.bunny.net",
   // bunny.net publishes no limit for its API; ddnsd keeps to a modest 2 requests a second.

@@ -19,7 +19,7 @@ import { isObject } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "ClouDNS";
@@ -205,11 +205,9 @@ export const cloudns = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 2592000,
-    help: "60–2592000 seconds, rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …); empty keeps the record's TTL",
-  },
+  ttl: ttlRange(60, 2592000, undefined, {
+    note: "rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …)",
+  }),
   canVerify: true,
   defaultApiUrl: "https://api.cloudns.net",
   // ClouDNS's documentation names no request limit ddnsd could find; ddnsd keeps to two requests a second.

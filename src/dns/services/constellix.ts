@@ -26,7 +26,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { candidateZones, failedCheck, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Constellix";
@@ -207,7 +207,7 @@ export const constellix = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record's TTL (3600 for a new record)." },
+  ttl: ttlRange(1, 2147483647, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.dns.constellix.com/v1",
   // Constellix publishes no figure for the v1 API (its own clients offer a delay between requests): ddnsd keeps to one a second.

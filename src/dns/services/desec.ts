@@ -19,7 +19,7 @@ import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "deSEC";
@@ -141,11 +141,9 @@ export const desec = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: DEFAULT_MINIMUM_TTL,
-    max: MAX_TTL,
-    help: `${DEFAULT_MINIMUM_TTL}–${MAX_TTL} seconds (the domain's minimum, normally ${DEFAULT_MINIMUM_TTL}); empty keeps the RRset's TTL (a new one gets the domain's minimum)`,
-  },
+  ttl: ttlRange(DEFAULT_MINIMUM_TTL, MAX_TTL, "the domain's minimum", {
+    note: `the lower bound being the domain's minimum, normally ${DEFAULT_MINIMUM_TTL}`,
+  }),
   canVerify: true,
   defaultApiUrl: "https://desec.io/api/v1",
   // deSEC enforces all its windows at once (docs/services/desec.md). Each RRset write is preceded by its read,

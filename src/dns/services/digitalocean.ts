@@ -16,7 +16,7 @@ import { isObject } from "../../util/json";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DigitalOcean";
@@ -152,11 +152,7 @@ export const digitalocean = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: MIN_TTL,
-    max: MAX_TTL,
-    help: `${MIN_TTL}–${MAX_TTL} seconds; empty keeps the record's TTL (a new record gets ${DEFAULT_NEW_RECORD_TTL})`,
-  },
+  ttl: ttlRange(MIN_TTL, MAX_TTL, DEFAULT_NEW_RECORD_TTL),
   canVerify: true,
   defaultApiUrl: "https://api.digitalocean.com/v2",
   // One window keeps both of DigitalOcean's limits: 80 a minute and 4,800 an hour, under its 250 per

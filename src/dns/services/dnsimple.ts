@@ -27,7 +27,7 @@ import {
   zoneClient,
   zonesNamed,
 } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNSimple";
@@ -193,7 +193,7 @@ export const dnsimple = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.dnsimple.com/v2",
   // DNSimple allows 2,400 requests an hour per token; ddnsd spreads them at 35 a minute (2,100 an hour).

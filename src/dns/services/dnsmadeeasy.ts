@@ -24,7 +24,7 @@ import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNS Made Easy";
@@ -190,7 +190,7 @@ export const dnsmadeeasy = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record's TTL (1800 for a new record)" },
+  ttl: ttlRange(1, 2147483647, 1800),
   canVerify: true,
   defaultApiUrl: "https://api.dnsmadeeasy.com/V2.0",
   // DNS Made Easy allows 150 requests in any 5 minutes; ddnsd stays at 120.

@@ -19,7 +19,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Domeneshop";
@@ -187,11 +187,7 @@ export const domeneshop = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 604800,
-    help: "60–604800 seconds, sent as the nearest multiple of 60 (the only TTLs Domeneshop takes); empty keeps the record's TTL (300 for a new record)",
-  },
+  ttl: ttlRange(60, 604800, 300, { note: "sent as the nearest multiple of 60 (the only TTLs Domeneshop takes)" }),
   canVerify: true,
   defaultApiUrl: "https://api.domeneshop.no/v0",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

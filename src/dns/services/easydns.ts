@@ -25,7 +25,7 @@ import { isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { relativeName } from "../zones";
 
 const SERVICE = "easyDNS";
@@ -204,7 +204,7 @@ export const easydns = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(300, 86400, 300),
   ...cannotCheck(VERIFY_UNAVAILABLE),
   defaultApiUrl: "https://rest.easydns.net",
   // easyDNS documents no number, only its "Enhance Your Calm" answer: ddnsd keeps a gentle pace.

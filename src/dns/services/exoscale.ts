@@ -20,7 +20,7 @@ import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Exoscale";
@@ -244,7 +244,7 @@ export const exoscale = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2592000, help: "1–2592000 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(1, 2592000, 3600),
   canVerify: true,
   defaultApiUrl: "https://api-ch-gva-2.exoscale.com/v2",
   // Exoscale publishes no request rate for its API; ddnsd keeps to a modest pace.

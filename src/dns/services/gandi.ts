@@ -18,7 +18,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Gandi";
@@ -152,7 +152,7 @@ export const gandi = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 2592000, help: "300–2592000 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(300, 2592000, 300),
   canVerify: true,
   defaultApiUrl: "https://api.gandi.net/v5/livedns",
   // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.

@@ -20,7 +20,7 @@ import { isObject, objectsIn, parseJson } from "../../util/json";
 import { type BearerToken, bearerCalls, failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Google Cloud DNS";
@@ -353,7 +353,7 @@ export const gcloud = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 0, max: 2147483647, help: "0–2147483647 seconds; empty keeps the record set's TTL (300 for a new one)" },
+  ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://dns.googleapis.com/dns/v1",
   // Cloud DNS counts API requests per minute per project (the quota the console shows); ddnsd stays far below.

@@ -17,7 +17,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck } from "../zones";
 
 const SERVICE = "Gcore";
@@ -139,7 +139,7 @@ export const gcore = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record set's TTL (300 for a new one)" },
+  ttl: ttlRange(1, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://api.gcore.com/dns",
   // Gcore limits requests per account and product without naming the DNS API's number; the one it

@@ -23,7 +23,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "GoDaddy";
@@ -191,7 +191,7 @@ export const godaddy = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 600, max: 604800, help: "600–604800 seconds; empty keeps the record's TTL (600 for a new record)" },
+  ttl: ttlRange(600, 604800, 600),
   canVerify: true,
   defaultApiUrl: "https://api.godaddy.com/v1",
   // GoDaddy allows 60 requests a minute per endpoint; ddnsd stays under it for all of them together.

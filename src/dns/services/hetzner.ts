@@ -22,7 +22,7 @@ import { plural } from "../../util/plural";
 import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { candidateZones, failedCheck, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
 
 const SERVICE = "Hetzner";
@@ -266,11 +266,7 @@ export const hetzner = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 2147483647,
-    help: "60–2147483647 seconds; empty keeps the record's TTL (the zone's default for a new record)",
-  },
+  ttl: ttlRange(60, 2147483647, "the zone's default"),
   canVerify: true,
   defaultApiUrl: "https://api.hetzner.cloud/v1",
   // Hetzner Cloud allows 3600 requests an hour per project; ddnsd stays under it.

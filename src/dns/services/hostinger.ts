@@ -22,7 +22,7 @@ import { plural } from "../../util/plural";
 import { jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Hostinger";
@@ -150,7 +150,7 @@ export const hostinger = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (14400 for a new record)" },
+  ttl: ttlRange(60, 86400, 14400),
   canVerify: true,
   defaultApiUrl: "https://developers.hostinger.com",
   // Hostinger publishes no general limit for its API; ddnsd keeps to one request a second.

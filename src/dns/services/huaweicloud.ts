@@ -27,7 +27,7 @@ import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { signRequest } from "../signing/huaweicloud-signer";
 import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
@@ -211,7 +211,7 @@ export const huaweicloud = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "1–2147483647 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(1, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://dns.myhuaweicloud.com",
   // Huawei's API gateway throttles per account (APIGW.0308); ddnsd stays well under it.

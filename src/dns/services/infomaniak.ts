@@ -26,7 +26,7 @@ import { failed, failedAnswer, type JsonAnswer, jsonCalls, type ServiceError, st
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Infomaniak";
@@ -209,7 +209,7 @@ export const infomaniak = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://api.infomaniak.com",
   // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.

@@ -25,7 +25,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
 import { failedCheck } from "../zones";
 
@@ -311,7 +311,7 @@ export const inwx = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(300, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.domrobot.com/jsonrpc",
   // INWX documents no request limit; ddnsd keeps a gentle pace (a write is up to five calls).

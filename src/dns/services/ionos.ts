@@ -18,7 +18,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { configuredZone, failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "IONOS";
@@ -149,7 +149,7 @@ export const ionos = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.hosting.ionos.com/dns",
   // IONOS's documentation names no request limit for this API that ddnsd could find; ddnsd keeps to two requests a second.

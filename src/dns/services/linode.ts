@@ -26,7 +26,7 @@ import {
   type ZoneApi,
   zoneClient,
 } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Linode";
@@ -201,12 +201,10 @@ export const linode = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 30,
-    max: 2419200,
-    automatic: 0,
-    help: `0 (the domain's default), or 30–2419200 seconds, which Linode rounds to the nearest of ${LINODE_TTLS.slice(1).join(", ")}. Empty keeps the record's TTL (the domain's default for a new record).`,
-  },
+  ttl: ttlRange(30, 2419200, "the domain's default", {
+    automatic: { value: 0, meaning: "the domain's default" },
+    note: `which Linode rounds to the nearest of ${LINODE_TTLS.slice(1).join(", ")}`,
+  }),
   canVerify: true,
   defaultApiUrl: "https://api.linode.com/v4",
   // Linode allows 200 a minute for listings (the paginated GETs) and more for the rest, per user:

@@ -21,7 +21,7 @@ import { causeOfAnswer, failed, throttleWait } from "../answers";
 import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "../protocols/xmlrpc";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Loopia";
@@ -229,7 +229,7 @@ export const loopia = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(300, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.loopia.se/RPCSERV",
   // Loopia allows 60 calls a minute; ddnsd stays a little under it.

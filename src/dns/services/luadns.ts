@@ -18,7 +18,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, configuredZone, foreignZoneMessage, longestZone, zoneHolds } from "../zones";
 
 const SERVICE = "LuaDNS";
@@ -182,7 +182,7 @@ export const luadns = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.luadns.com/v1",
   // LuaDNS allows 1200 requests every 5 minutes; ddnsd stays under it.

@@ -20,7 +20,7 @@ import { isObject } from "../../util/json";
 import { jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Mythic Beasts";
@@ -147,7 +147,7 @@ export const mythicbeasts = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.mythic-beasts.com/dns/v2",
   createClient: (credentials, _options, context) =>

@@ -18,7 +18,7 @@ import { type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../an
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Name.com";
@@ -155,7 +155,7 @@ export const namecom = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(300, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.name.com/v4",
   // Name.com allows 20 requests a second and 3,000 an hour per account; ddnsd stays under both.

@@ -21,7 +21,7 @@ import { isObject } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "NameSilo";
@@ -192,7 +192,7 @@ export const namesilo = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 3600, max: 2592000, help: "3600–2592000 seconds; empty keeps the record's TTL (7207 for a new record)" },
+  ttl: ttlRange(3600, 2592000, 7207),
   canVerify: true,
   defaultApiUrl: "https://www.namesilo.com/api",
   // NameSilo publishes no limit for its API; ddnsd keeps to one request a second.

@@ -23,7 +23,7 @@ import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Njalla";
@@ -197,11 +197,9 @@ export const njalla = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 86400,
-    help: `60–86400 seconds, sent as the nearest of ${NJALLA_TTLS.join(", ")} (the only ones Njalla takes); empty keeps the record's TTL (300 for a new record)`,
-  },
+  ttl: ttlRange(60, 86400, 300, {
+    note: `sent as the nearest of ${NJALLA_TTLS.join(", ")} (the only ones Njalla takes)`,
+  }),
   canVerify: true,
   defaultApiUrl: "https://njal.la/api/1",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

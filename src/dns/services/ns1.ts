@@ -22,7 +22,7 @@ import { failed, type JsonAnswer, jsonCalls, type ServiceError } from "../answer
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting } from "../zones";
 
 const SERVICE = "NS1";
@@ -196,11 +196,7 @@ export const ns1 = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 2147483647,
-    help: "Seconds; empty keeps the record's TTL (the zone's default TTL for a new record)",
-  },
+  ttl: ttlRange(1, 2147483647, "the zone's default TTL"),
   canVerify: true,
   defaultApiUrl: "https://api.nsone.net/v1",
   // NS1 counts tokens per route: a GET about 900 per 300 s, a POST or PUT about 300 per 300 s; ddnsd stays at 250.

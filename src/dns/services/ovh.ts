@@ -22,7 +22,7 @@ import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "OVH";
@@ -233,12 +233,7 @@ export const ovh = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 86400,
-    automatic: 0,
-    help: "0 (the zone's default) or 60–86400 seconds; empty keeps the record's TTL",
-  },
+  ttl: ttlRange(60, 86400, undefined, { automatic: { value: 0, meaning: "the zone's default" } }),
   canVerify: true,
   defaultApiUrl: "https://eu.api.ovh.com/1.0",
   // OVH documents no request limit for these calls; ddnsd keeps to a gentle pace of its own.

@@ -15,7 +15,7 @@ import { isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, throttleWait } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Porkbun";
@@ -175,11 +175,7 @@ export const porkbun = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: MIN_TTL,
-    max: MAX_TTL,
-    help: `${MIN_TTL}–${MAX_TTL} seconds; empty keeps the record's TTL (a new record gets ${MIN_TTL})`,
-  },
+  ttl: ttlRange(MIN_TTL, MAX_TTL, MIN_TTL),
   canVerify: true,
   defaultApiUrl: "https://api.porkbun.com/api/json/v3",
   // About one request a second per key; beyond it Porkbun answers 503 pages.

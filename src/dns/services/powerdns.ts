@@ -11,7 +11,7 @@ import { plural } from "../../util/plural";
 import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "PowerDNS";
@@ -222,11 +222,7 @@ export const powerdns = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 2_147_483_647,
-    help: `Seconds; empty keeps the record set's TTL (a new one gets ${DEFAULT_TTL}).`,
-  },
+  ttl: ttlRange(1, 2_147_483_647, DEFAULT_TTL),
   canVerify: true,
   // The API's host also answers DNS, on port 53 unless the server says otherwise (local-port).
   nameServer: (options) => {

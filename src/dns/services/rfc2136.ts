@@ -40,7 +40,7 @@ import {
 } from "../protocols/wire";
 import type { RecordType, Step, StepFailure } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService } from "../service";
+import { defineService, ttlRange } from "../service";
 import { candidateZones, failedCheck, zoneHolds } from "../zones";
 
 /** The TTL of a record set ddnsd creates when the domain's config names none: a dynamic address changes, so caches should let go soon. */
@@ -449,11 +449,7 @@ export const rfc2136 = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 2_147_483_647,
-    help: `Seconds; empty keeps the record's TTL (a new record gets ${DEFAULT_TTL}).`,
-  },
+  ttl: ttlRange(1, 2_147_483_647, DEFAULT_TTL),
   canVerify: true,
   nameServer: (options) => (typeof options.server === "string" ? options.server : null),
   // The server is the user's own: nothing to pace beyond one update per change.

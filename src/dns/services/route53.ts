@@ -31,7 +31,7 @@ import { failed } from "../answers";
 import { child, childrenNamed, escapeXml, parseXml, textAt, type XmlElement } from "../protocols/xml";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { signRequest } from "../signing/sigv4";
 import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
@@ -292,7 +292,7 @@ export const route53 = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 0, max: 2147483647, help: "0–2147483647 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://route53.amazonaws.com/2013-04-01",
   // Route 53 allows 5 API requests a second per account (an UPSERT counts twice); ddnsd stays under it.

@@ -21,7 +21,7 @@ import { isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Scaleway";
@@ -230,7 +230,7 @@ export const scaleway = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 2592000, help: "60–2592000 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 2592000, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.scaleway.com/domain/v2beta1",
   // Scaleway publishes no request rate for the Domains and DNS API; ddnsd keeps to a modest pace.

@@ -21,7 +21,7 @@ import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
 const SERVICE = "Selectel";
@@ -300,7 +300,7 @@ export const selectel = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 604800, help: "60–604800 seconds; empty keeps the record set's TTL (3600 for a new one)." },
+  ttl: ttlRange(60, 604800, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.selectel.ru/domains/v2",
   // Selectel publishes no request limit for its DNS API: ddnsd keeps to two requests a second.

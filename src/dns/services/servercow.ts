@@ -22,7 +22,7 @@ import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answ
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Servercow";
@@ -205,7 +205,7 @@ export const servercow = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 20, max: 86400, help: "20–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(20, 86400, 300),
   ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://api.servercow.de/dns/v1/domains",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

@@ -25,7 +25,7 @@ import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Spaceship";
@@ -211,7 +211,7 @@ export const spaceship = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 3600, help: "60–3600 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 3600, 3600),
   canVerify: true,
   defaultApiUrl: "https://spaceship.dev/api",
   // Spaceship allows 300 requests per user (and per domain for DNS records) in 300 seconds; ddnsd stays at 250.

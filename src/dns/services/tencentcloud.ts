@@ -26,7 +26,7 @@ import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { tc3Authorization } from "../signing/tc3";
 import { failedCheck, relativeName } from "../zones";
 
@@ -267,11 +267,7 @@ export const tencentcloud = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 604800,
-    help: "1–604800 seconds (the free plan accepts 600 and above); empty keeps the record's TTL (600 for a new record)",
-  },
+  ttl: ttlRange(1, 604800, 600, { note: "the free plan accepts 600 and above" }),
   canVerify: true,
   defaultApiUrl: "https://dnspod.tencentcloudapi.com",
   // DNSPod allows 20 requests a second per API by default; ddnsd stays well under it.

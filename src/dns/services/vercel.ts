@@ -20,7 +20,7 @@ import { isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Vercel";
@@ -210,7 +210,7 @@ export const vercel = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 2147483647, help: "60–2147483647 seconds; empty keeps the record's TTL (60 for a new record)" },
+  ttl: ttlRange(60, 2147483647, 60),
   canVerify: true,
   defaultApiUrl: "https://api.vercel.com",
   // Vercel publishes no limit for its DNS endpoints, only that limits are per endpoint and a 429

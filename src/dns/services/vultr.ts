@@ -19,7 +19,7 @@ import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Vultr";
@@ -144,7 +144,7 @@ export const vultr = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.vultr.com/v2",
   // Vultr allows 30 requests a second per address and answers 429 past it; ddnsd stays under it.
