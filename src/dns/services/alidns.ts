@@ -22,7 +22,7 @@
 // mechanism, DescribeDomains, DescribeSubDomainRecords, UpdateDomainRecord, AddDomainRecord, error
 // codes); jeessy2/ddns-go dns/alidns.go and util/aliyun_signer.go; go-acme/lego providers/dns/alidns.
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
@@ -62,7 +62,7 @@ export function createAlidnsApi(
   async function listDomains(pageSize: number, page: number): Promise<Step<{ names: string[]; total: number }>> {
     const listed = await call({ Action: "DescribeDomains", PageSize: String(pageSize), PageNumber: String(page) });
     if (!listed.ok) return listed;
-    const body = isObject(listed.value.body) ? listed.value.body : {};
+    const body = asObject(listed.value.body);
     const domains = isObject(body.Domains) ? objectsIn(body.Domains.Domain) : [];
     const names = domains.map((d) => d.DomainName).filter((n): n is string => typeof n === "string");
     return { ok: true, value: { names, total: Number(body.TotalCount ?? Number.NaN) } };
@@ -106,7 +106,7 @@ export function createAlidnsApi(
         PageSize: String(PAGE_SIZE),
       });
       if (!read.ok) return read;
-      const body = isObject(read.value.body) ? read.value.body : {};
+      const body = asObject(read.value.body);
       const rr = relativeName(hostname, zone.id, "@");
       const records = (
         isObject(body.DomainRecords) && Array.isArray(body.DomainRecords.Record)
@@ -139,7 +139,7 @@ export function createAlidnsApi(
         Line: kept.line,
       });
       if (!updated.ok) return updated;
-      const body = isObject(updated.value.body) ? updated.value.body : {};
+      const body = asObject(updated.value.body);
       return { ok: true, value: recordSet({ RecordId: body.RecordId ?? current.id }, address, ttl, kept) };
     },
 
@@ -155,7 +155,7 @@ export function createAlidnsApi(
         TTL: String(ttl),
       });
       if (!created.ok) return created;
-      const body = isObject(created.value.body) ? created.value.body : {};
+      const body = asObject(created.value.body);
       return { ok: true, value: recordSet(body, address, ttl, kept) };
     },
 

@@ -14,7 +14,7 @@
 // flow); Azure/azure-rest-api-specs specification/dns; lego azuredns and libdns/azure.
 
 import { exchange } from "../../net/http";
-import { isObject, objectsIn, parseJson } from "../../util/json";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -151,7 +151,7 @@ export function createAzureApi(
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await call("GET", path);
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       for (const zone of objectsIn(body.value)) {
         const group = /\/resourceGroups\/([^/]+)\//i.exec(String(zone.id ?? ""))?.[1];
         if (group !== undefined && typeof zone.name === "string") zones.push({ group, name: zone.name.toLowerCase() });

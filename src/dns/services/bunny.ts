@@ -13,7 +13,7 @@
 // publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
@@ -38,7 +38,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
   async function zone(zoneId: string): Promise<Step<{ name: string; records: Record<string, unknown>[] }>> {
     const answer = await call("GET", `/dnszone/${encodeURIComponent(zoneId)}`);
     if (!answer.ok) return staleOn404(answer);
-    const body = isObject(answer.value.body) ? answer.value.body : {};
+    const body = asObject(answer.value.body);
     return {
       ok: true,
       value: {
@@ -71,7 +71,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       for (let page = 1; page <= MAX_PAGES; page++) {
         const listed = await call("GET", `/dnszone?page=${page}&perPage=${PER_PAGE}`);
         if (!listed.ok) return listed;
-        const body = isObject(listed.value.body) ? listed.value.body : {};
+        const body = asObject(listed.value.body);
         const items = objectsIn(body.Items);
         zones.push(...items);
         if (body.HasMoreItems !== true || items.length === 0) break;
@@ -112,7 +112,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     },
 
     async updateRecordSet(known, _hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       const ttl = settings.ttl ?? current.ttl;
       const posted = await call(
         "POST",

@@ -2,7 +2,7 @@
 // envelope (`{success, errors, messages, result}`). The reconciler decides what to write; this
 // module only knows how Cloudflare names zones and records and how it says no.
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
@@ -132,7 +132,7 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
     },
 
     describe(set) {
-      const record = isObject(set.raw) ? set.raw : {};
+      const record = asObject(set.raw);
       const facts: string[] = [];
       if (typeof record.ttl === "number") facts.push(record.ttl === 1 ? "ttl auto" : `ttl ${record.ttl}`);
       if (typeof record.proxied === "boolean") facts.push(record.proxied ? "proxied" : "not proxied");

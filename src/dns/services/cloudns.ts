@@ -15,7 +15,7 @@
 // auth-id or sub-auth-id, `records.json` keyed by id or `[]`, `status`/`statusDescription`, the
 // TTL list).
 
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -129,7 +129,7 @@ export function createCloudnsApi(
         ttl: String(ttl),
       });
       if (!answer.ok) return answer;
-      const data = isObject(answer.value) && isObject(answer.value.data) ? answer.value.data : {};
+      const data = asObject(asObject(answer.value).data);
       if (data.id !== undefined) return { ok: true, value: { id: String(data.id), values: [address], ttl } };
       // The record was added, but the answer names no id (as in the traffic lego recorded: status and
       // statusDescription only): read it back rather than report a failure and add it again next pass.

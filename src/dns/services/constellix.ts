@@ -22,7 +22,7 @@
 // nothing answering 404); octodns/octodns-constellix.
 
 import { createHmac } from "node:crypto";
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -141,7 +141,7 @@ export function createConstellixApi(
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
+      const read = asObject(current.raw);
       const [first] = objectsIn(read.roundRobin);
       const record = {
         ...read,

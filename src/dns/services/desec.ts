@@ -15,7 +15,7 @@
 // (a cut-off for daily-limit waits).
 
 import { exchangeJson, unreadableAnswer } from "../../net/http";
-import { isObject, objectsIn, parseJson } from "../../util/json";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -66,7 +66,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
     `/domains/${domain}/rrsets/${rrsetId(domain, hostname, type)}/`;
 
   function rrsetOf(id: string, rrset: unknown): RecordSet {
-    const body = isObject(rrset) ? rrset : {};
+    const body = asObject(rrset);
     const records = Array.isArray(body.records) ? body.records.map(String) : [];
     return { id, values: records, ...(typeof body.ttl === "number" ? { ttl: body.ttl } : {}), raw: body };
   }

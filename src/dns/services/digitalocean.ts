@@ -12,7 +12,7 @@
 // ratelimit-* headers); docs.digitalocean.com "API token scopes" (domain:read/create/update,
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
@@ -49,7 +49,7 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
       if (!listed.ok) return listed;
       const found = listed.value[key];
       if (Array.isArray(found)) items.push(...found.filter(isObject));
-      const pages = isObject(listed.value.links) && isObject(listed.value.links.pages) ? listed.value.links.pages : {};
+      const pages = asObject(asObject(listed.value.links).pages);
       if (typeof pages.next !== "string" || !Array.isArray(found) || found.length === 0) break;
     }
     return { ok: true, value: items };
@@ -70,7 +70,7 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
     async verify() {
       const answer = await call("GET", "/account");
       if (!answer.ok) return failedCheck(answer);
-      const account = isObject(answer.value.account) ? answer.value.account : {};
+      const account = asObject(answer.value.account);
       const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined].filter(
         (f): f is string => typeof f === "string",
       );

@@ -14,7 +14,7 @@
 // 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
 
 import type { FetchLike } from "../../net/outbound";
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -60,7 +60,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
         `${path}?${new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const data = objectsIn(body.data);
       items.push(...data);
       const pages = isObject(body.pagination) ? body.pagination.total_pages : undefined;
@@ -87,7 +87,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       // Checks the token and the account id together; changes nothing.
       const answer = await call("GET", "/zones?per_page=1");
       if (!answer.ok) return failedCheck(answer);
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
       if (typeof total !== "number") return { ok: true, detail: "Token accepted" };
       return {

@@ -19,7 +19,7 @@
 // checks' words).
 
 import { createHmac } from "node:crypto";
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
@@ -123,7 +123,7 @@ export function createDnsMadeEasyApi(
       if (!id.ok) return id;
       // The PUT replaces the whole record: everything read is sent back, with only the value (and a configured TTL) changed.
       const record = {
-        ...(isObject(current.raw) ? current.raw : {}),
+        ...asObject(current.raw),
         value: address,
         ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
       };
@@ -144,7 +144,7 @@ export function createDnsMadeEasyApi(
         gtdLocation: "DEFAULT",
       });
       if (!posted.ok) return posted;
-      const record = isObject(posted.value.body) ? posted.value.body : {};
+      const record = asObject(posted.value.body);
       if (typeof record.id !== "number")
         return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return {

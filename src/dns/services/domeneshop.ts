@@ -15,7 +15,7 @@
 // (the official client: Basic auth, PUT with host/data/ttl/type, errors as {code, help}); go-acme/lego
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
@@ -116,7 +116,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       // The PUT replaces the record (a TTL left out would become 3600): everything read goes back.
       const sent: Row = {
         host: typeof raw.host === "string" ? raw.host : relativeName(hostname, zone.name ?? hostname, APEX),
@@ -138,7 +138,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const post = await call("POST", recordsPath(zone.id), sent);
       if (!post.ok) return post;
       // The new id is in the body, and at the end of the Location header the official client reads.
-      const body = isObject(post.value.body) ? post.value.body : {};
+      const body = asObject(post.value.body);
       const id = body.id ?? post.value.headers.get("location")?.split("/").pop();
       if (id === undefined || id === "")
         return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });

@@ -21,7 +21,7 @@
 // fixtures: the 420 error), libdns/easydns provider.go (update by POST, add by PUT answering 201)
 // and octodns-easydns (401 the credentials, 403/404 a domain not the account's, `@` the apex).
 
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -59,7 +59,7 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
       const query = page === 0 ? "" : `&start=${next}&max=${PAGE_SIZE}`;
       const answer = await call("GET", `/zones/records/all/${encodeURIComponent(zone)}`, undefined, query);
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       // The documentation shows one object where the service sends an array: either is read.
       const data = (Array.isArray(body.data) ? body.data : isObject(body.data) ? [body.data] : []).filter(isObject);
       const before = records.size;
@@ -110,7 +110,7 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       // What the record has, sent back with the new address (and the TTL the config names).
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       const body = {
@@ -140,8 +140,8 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
         rdata: address,
       });
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
-      const data = isObject(body.data) ? body.data : {};
+      const body = asObject(answer.value.body);
+      const data = asObject(body.data);
       if (data.id === undefined || data.id === "")
         return failed(`${SERVICE}: the added record's id is not in the answer`, { cause: "unreachable" });
       return { ok: true, value: { id: String(data.id), values: [address], ttl, raw: data } };

@@ -15,7 +15,7 @@
 // (its signature test vectors); lego providers/dns/exoscale and octodns-exoscale.
 
 import { createHmac } from "node:crypto";
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -90,12 +90,12 @@ export function createExoscaleApi(
   /** The written record once its operation succeeded: asked again while pending, a few times. */
   async function settled(answer: Step<JsonAnswer>, record: RecordSet): Promise<Step<RecordSet>> {
     if (!answer.ok) return answer;
-    let operation = isObject(answer.value.body) ? answer.value.body : {};
+    let operation = asObject(answer.value.body);
     for (let check = 0; operation.state === "pending" && check < OPERATION_CHECKS; check++) {
       await Bun.sleep(pauseMs);
       const asked = await call("GET", `/operation/${encodeURIComponent(String(operation.id))}`);
       if (!asked.ok) return asked;
-      operation = isObject(asked.value.body) ? asked.value.body : {};
+      operation = asObject(asked.value.body);
     }
     if (operation.state === "success") {
       const reference =
@@ -133,7 +133,7 @@ export function createExoscaleApi(
     async verify() {
       const listed = await call("GET", "/dns-domain");
       if (!listed.ok) return failedCheck(listed);
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const count = Array.isArray(body["dns-domains"]) ? body["dns-domains"].length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },
@@ -143,7 +143,7 @@ export function createExoscaleApi(
         // Record names are relative to the domain: its name is needed before anything is read.
         const domain = staleOn404(await call("GET", `/dns-domain/${encodeURIComponent(configured)}`));
         if (!domain.ok) return domain;
-        const body = isObject(domain.value.body) ? domain.value.body : {};
+        const body = asObject(domain.value.body);
         const name =
           typeof body["unicode-name"] === "string" ? body["unicode-name"].toLowerCase().replace(/\.$/, "") : "";
         if (name === "" || !zoneHolds(name, hostname))
@@ -155,7 +155,7 @@ export function createExoscaleApi(
       }
       const listed = await call("GET", "/dns-domain");
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const domains = (Array.isArray(body["dns-domains"]) ? body["dns-domains"].filter(isObject) : []).filter(
         (d) => typeof d.id === "string" && typeof d["unicode-name"] === "string",
       );
@@ -172,7 +172,7 @@ export function createExoscaleApi(
     async readRecordSet(zone, hostname, type) {
       const listed = staleOn404(await call("GET", recordsPath(zone.id)));
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const name = relativeName(hostname, zone.name!);
       const records = (
         Array.isArray(body["dns-domain-records"]) ? body["dns-domain-records"].filter(isObject) : []

@@ -14,7 +14,7 @@
 // Sources: docs/services/gandi.md; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -92,7 +92,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
     async readRecordSet(zone, hostname, type) {
       const read = await call("GET", setPath(zone.id, hostname, type));
       if (!read.ok) return read.status === 404 ? { ok: true, value: null } : read;
-      const rrset = isObject(read.value.body) ? read.value.body : {};
+      const rrset = asObject(read.value.body);
       const values = Array.isArray(rrset.rrset_values) ? rrset.rrset_values.map(String) : [];
       return { ok: true, value: recordSet(zone.id, hostname, type, values, rrset.rrset_ttl) };
     },

@@ -16,7 +16,7 @@
 
 import { createPrivateKey, createSign, type KeyObject } from "node:crypto";
 import { exchange } from "../../net/http";
-import { isObject, objectsIn, parseJson } from "../../util/json";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { type BearerToken, bearerCalls, failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -192,7 +192,7 @@ export function createGcloudApi(
         pageToken === undefined ? zonesPath : `${zonesPath}?${new URLSearchParams({ pageToken })}`,
       );
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       for (const zone of objectsIn(body.managedZones)) {
         // A private zone answers only inside its VPC networks: the public name is never there.
         if (zone.visibility === "private") continue;
@@ -247,7 +247,7 @@ export function createGcloudApi(
     async zoneName(zoneId) {
       const answer = staleOnZone404(await call("GET", zonePath(zoneId)));
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       return typeof body.dnsName === "string"
         ? { ok: true, value: body.dnsName.toLowerCase().replace(/\.$/, "") }
         : failed(`${SERVICE}: managed zone ${zoneId} came back without its DNS name`, { cause: "unreachable" });
@@ -257,7 +257,7 @@ export function createGcloudApi(
       const query = new URLSearchParams({ name: `${hostname}.`, type });
       const answer = staleOnZone404(await call("GET", `${zonePath(zone.id)}/rrsets?${query}`));
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const rrsets = objectsIn(body.rrsets) as GoogleRrset[];
       const rrset = rrsets.find(
         (r) => typeof r.name === "string" && r.name.toLowerCase() === `${hostname}.` && r.type === type,

@@ -13,7 +13,7 @@
 // G-Core/gcore-dns-sdk-go (paths, `APIKey` header, error body); lego providers/dns/gcore and
 // octodns-gcore (resource_records with content arrays, filters kept).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
@@ -50,7 +50,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
     async verify() {
       const listed = await call("GET", "/v2/zones?limit=1");
       if (!listed.ok) return failedCheck(listed);
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
       return {
         ok: true,
@@ -67,7 +67,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
           `/v2/zones?${new URLSearchParams({ limit: String(PER_PAGE), offset: String(names.length) })}`,
         );
         if (!listed.ok) return listed;
-        const body = isObject(listed.value.body) ? listed.value.body : {};
+        const body = asObject(listed.value.body);
         const zones = objectsIn(body.zones);
         names.push(...zones.map((z) => z.name).filter((n): n is string => typeof n === "string"));
         const total = typeof body.total_amount === "number" ? body.total_amount : names.length;
@@ -85,12 +85,12 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
         const held = staleOn404(await call("GET", `/v2/zones/${encodeURIComponent(zone.id)}`));
         return held.ok ? { ok: true, value: null } : held;
       }
-      const set = recordSet(hostname, type, isObject(read.value.body) ? read.value.body : {});
+      const set = recordSet(hostname, type, asObject(read.value.body));
       return { ok: true, value: set.values.length === 0 ? null : set };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
+      const read = asObject(current.raw);
       const [first = {}] = Array.isArray(read.resource_records) ? read.resource_records.filter(isObject) : [];
       // The record keeps its flags and meta; the server's own fields (ids, names, dates) are not sent back.
       const { id: _id, ...kept } = first;

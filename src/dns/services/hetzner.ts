@@ -17,7 +17,7 @@
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 
 import { exchangeJson } from "../../net/http";
-import { isObject, objectsIn, parseJson } from "../../util/json";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
@@ -65,7 +65,7 @@ export function createHetznerApi(
       if (!isObject(current)) return failed(`${SERVICE}: the answer named no action`, { cause: "unreachable" });
       if (current.status === "success") return null;
       if (current.status === "error") {
-        const error = isObject(current.error) ? current.error : {};
+        const error = asObject(current.error);
         const code = typeof error.code === "string" ? ` (${error.code})` : "";
         return failed(
           `${SERVICE}: action ${String(current.id)} failed: ${String(error.message ?? "no reason given")}${code}`,
@@ -98,7 +98,7 @@ export function createHetznerApi(
   async function lookUpZone(idOrName: string): Promise<Step<string>> {
     const answer = await call("GET", `/zones/${encodeURIComponent(idOrName)}`);
     if (!answer.ok) return answer.code === "not_found" ? { ...answer, staleZone: true } : answer;
-    const zone = isObject(answer.body.zone) ? answer.body.zone : {};
+    const zone = asObject(answer.body.zone);
     const name = String(zone.name ?? "").toLowerCase();
     return notPrimary(name, zone.mode) ?? { ok: true, value: name };
   }
@@ -131,8 +131,7 @@ export function createHetznerApi(
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
       if (!answer.ok) return failedCheck(answer);
-      const meta =
-        isObject(answer.body.meta) && isObject(answer.body.meta.pagination) ? answer.body.meta.pagination : {};
+      const meta = asObject(asObject(answer.body.meta).pagination);
       const count = typeof meta.total_entries === "number" ? meta.total_entries : undefined;
       return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "zone")})` };
     },
@@ -173,7 +172,7 @@ export function createHetznerApi(
     async readRecordSet(zone, hostname, type) {
       const read = await call("GET", setPath(zone.id, hostname, type));
       if (!read.ok) return read.code === "not_found" ? { ok: true, value: null } : read;
-      const rrset = isObject(read.body.rrset) ? read.body.rrset : {};
+      const rrset = asObject(read.body.rrset);
       const records = objectsIn(rrset.records);
       return {
         ok: true,
@@ -190,7 +189,7 @@ export function createHetznerApi(
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       const path = setPath(zone.id, hostname, type);
-      const kept = isObject(current.raw) ? current.raw : {};
+      const kept = asObject(current.raw);
       const [held] = current.values;
       if (current.values.length !== 1 || held === undefined || !sameAddress(held, address)) {
         // set_records leaves the TTL alone; each record's comment is sent back.

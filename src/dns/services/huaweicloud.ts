@@ -22,7 +22,7 @@
 // ListPublicZones, ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, error
 // codes) and API Gateway error codes; jeessy2/ddns-go dns/huawei.go; go-acme/lego providers/dns/huaweicloud.
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -63,7 +63,7 @@ export function createHuaweiCloudApi(
     async verify() {
       const listed = await call("GET", "/v2/zones?type=public&limit=1");
       if (!listed.ok) return failedCheck(listed);
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const count = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
       return {
         ok: true,
@@ -84,7 +84,7 @@ export function createHuaweiCloudApi(
           `/v2/zones?${new URLSearchParams({ type: "public", limit: String(ZONES_PER_PAGE), offset: String(page * ZONES_PER_PAGE) })}`,
         );
         if (!listed.ok) return listed;
-        const body = isObject(listed.value.body) ? listed.value.body : {};
+        const body = asObject(listed.value.body);
         const found = objectsIn(body.zones);
         for (const zone of found) if (typeof zone.id === "string") zones.set(bare(zone.name), zone.id);
         const total = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
@@ -107,7 +107,7 @@ export function createHuaweiCloudApi(
       const query = new URLSearchParams({ name: absolute(hostname), type, search_mode: "equal", limit: "100" });
       const read = await call("GET", `/v2/zones/${encodeURIComponent(zone.id)}/recordsets?${query}`);
       if (!read.ok) return staleOn404(read);
-      const body = isObject(read.value.body) ? read.value.body : {};
+      const body = asObject(read.value.body);
       // The name filter may match loosely: only sets of exactly this name and type count.
       const sets = objectsIn(body.recordsets).filter((s) => bare(s.name) === hostname && s.type === type);
       const [first] = sets;
@@ -130,7 +130,7 @@ export function createHuaweiCloudApi(
         body,
       );
       if (!put.ok) return staleOn404(put);
-      const written = isObject(put.value.body) ? put.value.body : {};
+      const written = asObject(put.value.body);
       const kept = typeof written.ttl === "number" ? written.ttl : ttl;
       return {
         ok: true,
@@ -147,7 +147,7 @@ export function createHuaweiCloudApi(
         ttl,
       });
       if (!post.ok) return staleOn404(post);
-      const written = isObject(post.value.body) ? post.value.body : {};
+      const written = asObject(post.value.body);
       return { ok: true, value: { id: String(written.id ?? ""), values: [address], ttl, raw: written.status } };
     },
 

@@ -21,7 +21,7 @@
 // PUT /2/zones/{zone}/records/{record}); libdns/infomaniak client.go (v2, scopes domain:read,
 // dns:read, dns:write); go-acme/lego providers/dns/infomaniak (v2 client, error fixtures).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
@@ -146,7 +146,7 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       // The record as read, with the new address: its name, type and TTL are sent back unchanged.
       const sent: RecordRow = {
         source: typeof raw.source === "string" ? raw.source : APEX,

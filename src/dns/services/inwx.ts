@@ -21,7 +21,7 @@
 // 2200 body with reasonCode), lego providers/dns/inwx and nrdcg/goinwx (FQDN record names, the
 // GOOGLE-AUTH unlock, success codes 1000–1500).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -99,8 +99,7 @@ export function createInwxApi(
       });
     const cookie = /(?:^|[,;]\s*)domrobot=([^;,\s]+)/.exec(answer.value.headers.get("set-cookie") ?? "");
     if (cookie?.[1]) session = cookie[1];
-    if (body.code >= 1000 && body.code < 1500)
-      return { ok: true, value: { ok: true, data: isObject(body.resData) ? body.resData : {} } };
+    if (body.code >= 1000 && body.code < 1500) return { ok: true, value: { ok: true, data: asObject(body.resData) } };
     return { ok: true, value: { ok: false, code: body.code, words: wordsOf(body) } };
   }
 
@@ -224,7 +223,7 @@ export function createInwxApi(
       const changes = { content: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
       const answer = await succeed("nameserver.updateRecord", { id: Number(current.id), ...changes });
       if (!answer.ok) return answer;
-      const raw = { ...(isObject(current.raw) ? current.raw : {}), ...changes };
+      const raw = { ...asObject(current.raw), ...changes };
       const ttl = settings.ttl ?? current.ttl;
       return { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }), raw } };
     },

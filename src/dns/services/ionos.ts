@@ -14,7 +14,7 @@
 // X-API-Key, zone and record shapes, the `recordName`/`recordType` filters, `[{code, message}]`
 // errors).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
@@ -82,7 +82,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       );
       // A zone in the config that left the account: looked up afresh, once.
       if (!answer.ok) return answer.status === 404 ? { ...answer, staleZone: true } : answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const records = (Array.isArray(body.records) ? body.records : [])
         .filter(isObject)
         .filter((r) => r.type === type && r.id !== undefined && String(r.name ?? "").toLowerCase() === hostname);
@@ -91,7 +91,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       // The PUT replaces the record: its TTL, priority and state are sent back as they were read.
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       const answer = await call("PUT", `${zonePath(zone.id)}/records/${encodeURIComponent(current.id)}`, {
         content: address,

@@ -19,7 +19,7 @@
 // `{status, info}` errors); qdm12/ddns-updater providers/ipv64 (key + domain + ip/ip6, 200 or 401).
 
 import { excerpt, exchange } from "../../net/http";
-import { isObject, objectsIn, parseJson } from "../../util/json";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
@@ -92,9 +92,9 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
     listing ??= (async () => {
       const answer = await api("GET", "/api?get_domains");
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const domains = new Map<string, Domain>();
-      for (const [name, value] of Object.entries(isObject(body.subdomains) ? body.subdomains : {})) {
+      for (const [name, value] of Object.entries(asObject(body.subdomains))) {
         if (!isObject(value)) continue;
         const updateHash = typeof value.domain_update_hash === "string" ? value.domain_update_hash : "";
         if (updateHash !== "") hashes.add(updateHash);

@@ -13,7 +13,7 @@
 // Linode publishes the API as an OpenAPI description, linode/linode-api-docs openapi.yaml);
 // qdm12/ddns-updater providers/linode/provider.go; libdns/linode; lego "Linode (v4)".
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -60,7 +60,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     for (let page = 1; page <= MAX_PAGES; page++) {
       const listed = await call("GET", `${path}?page=${page}&page_size=${PAGE_SIZE}`);
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const data = objectsIn(body.data);
       items.push(...data);
       if (typeof body.pages !== "number" || page >= body.pages || data.length === 0) break;
@@ -109,7 +109,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
           );
         const found = await call("GET", `/domains/${configured}`);
         if (!found.ok) return staleOn404(found);
-        const domain = isObject(found.value.body) ? found.value.body : {};
+        const domain = asObject(found.value.body);
         const name = typeof domain.domain === "string" ? domain.domain.toLowerCase() : "";
         if (!zoneHolds(name, hostname))
           return failed(foreignZoneMessage(SERVICE, `${configured} (${name || "unnamed"})`, hostname), {

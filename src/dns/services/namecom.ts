@@ -12,7 +12,7 @@
 // qdm12/ddns-updater providers/namecom (getrecord.go, updaterecord.go, response.go: `{message,
 // details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
 
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
 import { type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
@@ -40,7 +40,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
       const page = Number(next ?? 1);
       const listed = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
       return {
         ok: true,
@@ -70,7 +70,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?perPage=1");
       if (!answer.ok) return failedCheck(answer);
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const total = body.totalCount;
       if (typeof total !== "number") return { ok: true, detail: `Token accepted for ${credentials.username}` };
       return { ok: true, detail: `Token accepted for ${credentials.username} (${plural(total, "domain")})` };

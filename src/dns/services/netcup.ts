@@ -16,7 +16,7 @@
 // Sources: ccp.netcup.net/run/webservice/servers/endpoint.php (the web service's description) and the
 // netcup-wiki DNS API page; qdm12/ddns-updater providers/netcup and lego providers/dns/netcup.
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -195,7 +195,7 @@ export function createNetcupApi(
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       // The record as read, with only its destination changed (its priority and hostname kept).
       return write(
         zone.id,

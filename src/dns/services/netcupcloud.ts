@@ -22,7 +22,7 @@
 // (changesets, revisions, the envelope) and aellwein/netcup-dns-api pkg/rest/v1 (error codes:
 // authenticationError with HTTP 400, resourceDoesNotExist); go-acme/lego issue 3226.
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
@@ -49,7 +49,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
   async function call(method: string, path: string, body?: unknown): Promise<Step<Row>> {
     const answer: Step<JsonAnswer> = await requestJson(context, SERVICE, { method, path, headers, body }, readError);
     if (!answer.ok) return answer;
-    const envelope = isObject(answer.value.body) ? answer.value.body : {};
+    const envelope = asObject(answer.value.body);
     if (envelope.success !== false) return { ok: true, value: envelope };
     const error = readError(envelope, answer.value.status);
     return failed(`${SERVICE}: ${error?.words ?? "success: false"} (HTTP ${answer.value.status})`, {
@@ -68,7 +68,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
       const result = objectsIn(answer.value.result);
       rows.push(...result);
       const meta = answer.value.meta;
-      const pagination = isObject(meta) && isObject(meta.pagination) ? meta.pagination : {};
+      const pagination = asObject(asObject(meta).pagination);
       const lastPage = Number(pagination.lastPage);
       if (result.length === 0 || !Number.isFinite(lastPage) || page >= lastPage) break;
     }
@@ -182,7 +182,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       const name = typeof record.name === "string" ? record.name : nameIn(hostname, zone.id);
       // The record as read goes, the one with the new address comes, in one committed changeset.

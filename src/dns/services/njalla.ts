@@ -18,7 +18,7 @@
 // libdns/njalla (record fields, edit-record with the whole record); Sighery/gonjalla (the TTLs
 // Njalla takes, numeric record ids where lego reads strings: both are read here).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
@@ -75,7 +75,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     // A token refused at the HTTP level (401/403 without a JSON-RPC error) is as final as one
     // refused in the JSON-RPC answer: only editing the provider helps.
     if (!answer.ok) return answer.status === 401 || answer.status === 403 ? { ...answer, stopRetrying: true } : answer;
-    const body = isObject(answer.value.body) ? answer.value.body : {};
+    const body = asObject(answer.value.body);
     // `error` as JSON-RPC names it; lego's recorded answers spell it `Error` (Go reads either).
     const error = isObject(body.error) ? body.error : isObject(body.Error) ? body.Error : undefined;
     if (error !== undefined) {
@@ -149,7 +149,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       // The record as read with the new content: its name, type and TTL go back as they were.
       const sent: Row = {
         domain: zone.id,

@@ -17,7 +17,7 @@
 // "zone not found"), rest/model/dns/record.go and answer.go; go-acme/lego providers/dns/ns1 (the
 // zone found by its name, answers replaced on the record).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
@@ -78,7 +78,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     ttl: number | undefined,
   ): Step<RecordSet> {
     if (!answer.ok) return answer;
-    const record = isObject(answer.value.body) ? answer.value.body : {};
+    const record = asObject(answer.value.body);
     return {
       ok: true,
       value: {
@@ -104,12 +104,12 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
         // "record not found" is a missing record; "zone not found" a zone to look up afresh.
         return /zone not found/i.test(read.message) ? { ...read, staleZone: true } : { ok: true, value: null };
       }
-      const record = isObject(read.value.body) ? read.value.body : {};
+      const record = asObject(read.value.body);
       return { ok: true, value: recordSet(hostname, type, record) };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       if (typeof record.link === "string" && record.link !== "") {
         return failed(
           `${SERVICE}: ${hostname} ${type} links to ${record.link}, whose answers it serves; ddnsd changes only a record with its own answer — update ${record.link} instead`,

@@ -20,7 +20,7 @@
 // (identity request and service catalog, domains by name, records by type and name, its fixtures).
 
 import { exchange } from "../../net/http";
-import { isObject, objectsIn, parseJson } from "../../util/json";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -86,7 +86,7 @@ export function createRackspaceApi(
         ? { ...failure, cause: "credentials", stopRetrying: true }
         : failure;
     }
-    const token = isObject(parsed.access.token) ? parsed.access.token : {};
+    const token = asObject(parsed.access.token);
     const catalog = objectsIn(parsed.access.serviceCatalog);
     const dns = catalog.find((s) => s.name === "cloudDNS" || s.type === "rax:dns");
     const [endpoint] = dns ? objectsIn(dns.endpoints) : [];
@@ -131,7 +131,7 @@ export function createRackspaceApi(
   /** A write's job, polled until it ends: its `response` when COMPLETED, Rackspace's words when ERROR. */
   async function finished(accepted: Step<JsonAnswer>): Promise<Step<unknown>> {
     if (!accepted.ok) return staleOn404(accepted);
-    let job = isObject(accepted.value.body) ? accepted.value.body : {};
+    let job = asObject(accepted.value.body);
     for (let poll = 0; ; poll++) {
       if (job.status === "COMPLETED") return { ok: true, value: job.response };
       if (job.status === "ERROR") {
@@ -159,7 +159,7 @@ export function createRackspaceApi(
         `${job.callbackUrl}${job.callbackUrl.includes("?") ? "&" : "?"}showDetails=true`,
       );
       if (!status.ok) return status;
-      job = isObject(status.value.body) ? status.value.body : {};
+      job = asObject(status.value.body);
     }
   }
 
@@ -176,7 +176,7 @@ export function createRackspaceApi(
         `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(page * PAGE_SIZE) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const found = Array.isArray(body[field]) ? (body[field] as unknown[]).filter(isObject) : [];
       items.push(...found);
       if (found.length < PAGE_SIZE || typeof body.totalEntries !== "number" || items.length >= body.totalEntries) break;

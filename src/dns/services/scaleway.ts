@@ -17,7 +17,7 @@
 // keys documentation; the official SDK scaleway/scaleway-sdk-go api/domain/v2beta1; lego
 // providers/dns/scaleway and libdns/scaleway (set with id_fields, add).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
@@ -54,7 +54,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
         `/dns-zones?${new URLSearchParams({ domain: "", page: String(page), page_size: String(PAGE_SIZE) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const zones = Array.isArray(body.dns_zones) ? body.dns_zones.filter(isObject) : [];
       // A zone is its domain, or a sub-zone of it: `subdomain` + `domain`.
       for (const zone of zones) {
@@ -85,7 +85,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
   /** The record the PATCH answered with, or the one it was sent. */
   function written(answer: Step<JsonAnswer>, sent: Record<string, unknown>): Step<RecordSet> {
     if (!answer.ok) return answer;
-    const body = isObject(answer.value.body) ? answer.value.body : {};
+    const body = asObject(answer.value.body);
     const records = Array.isArray(body.records)
       ? body.records
           .filter(isObject)
@@ -116,7 +116,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
         const query = new URLSearchParams({ name, type, page: String(page), page_size: String(PAGE_SIZE) });
         const answer = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
         if (!answer.ok) return answer;
-        const body = isObject(answer.value.body) ? answer.value.body : {};
+        const body = asObject(answer.value.body);
         const found = objectsIn(body.records);
         listed.push(...found);
         const total = typeof body.total_count === "number" ? body.total_count : listed.length;
@@ -135,7 +135,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
+      const read = asObject(current.raw);
       const name = relativeName(hostname, zone.name!);
       const record = recordFields(name, type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, read);
       const change = { set: { id_fields: { name, type, data: current.values[0] }, records: [record] } };

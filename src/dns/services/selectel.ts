@@ -16,7 +16,7 @@
 // search by `filter`, the exact-name match after the rrset search).
 
 import { exchange } from "../../net/http";
-import { isObject, objectsIn, parseJson } from "../../util/json";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -123,7 +123,7 @@ export function createSelectelApi(
         `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(offset) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       items.push(...objectsIn(body.result));
       if (typeof body.next_offset !== "number" || body.next_offset <= offset) break;
       offset = body.next_offset;
@@ -201,7 +201,7 @@ export function createSelectelApi(
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
+      const read = asObject(current.raw);
       const [first] = objectsIn(read.records);
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       // The PATCH form replaces the records and TTL; the comment is sent back so it stays.
@@ -223,7 +223,7 @@ export function createSelectelApi(
         records: [{ content: address, disabled: false }],
       });
       if (!post.ok) return staleOn404(post);
-      const created = isObject(post.value.body) ? post.value.body : {};
+      const created = asObject(post.value.body);
       if (idOf(created) === "")
         return failed(`${SERVICE}: the created record set came back without an id`, { cause: "unreachable" });
       return { ok: true, value: recordSet(created) };

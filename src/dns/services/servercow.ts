@@ -17,7 +17,7 @@
 // qdm12/ddns-updater providers/servercow (POST body, `"message": "ok"`); acme.sh dns_servercow
 // (the `no such domain in user context` answer it uses to find the domain).
 
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
@@ -107,7 +107,7 @@ export function createServercowApi(
   async function put(zone: string, name: string, type: string, address: string, ttl: number): Promise<Step<RecordSet>> {
     const posted = await call("POST", zone, { type, name, content: address, ttl });
     if (!posted.ok) return posted;
-    const body = isObject(posted.value.body) ? posted.value.body : {};
+    const body = asObject(posted.value.body);
     if (body.message !== "ok")
       return failed(`${SERVICE}: the write was not confirmed (${JSON.stringify(posted.value.body)})`, {
         cause: "unreachable",

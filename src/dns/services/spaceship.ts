@@ -20,7 +20,7 @@
 // then add, `take` 500, `group`); namecheap/terraform-provider-spaceship internal/client/dns.go and
 // docs/resources/dns_record.md (paging by `total`, TTL 60–3600, no in-place update, 429 Retry-After).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
@@ -69,7 +69,7 @@ export function createSpaceshipApi(
         `${path}?${new URLSearchParams({ take: String(perPage), skip: String(items.length) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const found = objectsIn(body.items);
       items.push(...found);
       const total = typeof body.total === "number" ? body.total : items.length;

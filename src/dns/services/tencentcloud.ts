@@ -21,7 +21,7 @@
 // DescribeRecordList, ModifyRecord, CreateRecord, error codes); jeessy2/ddns-go dns/tencent_cloud.go;
 // TencentCloud/tencentcloud-sdk-go dnspod/v20210323 (models and error codes).
 
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
@@ -99,7 +99,7 @@ export function createTencentCloudApi(
     const listed = await call("DescribeDomainList", { Type: "ALL", Offset: offset, Limit: limit });
     if (!listed.ok) return listed;
     const domains = objectsIn(listed.value.DomainList);
-    const counts = isObject(listed.value.DomainCountInfo) ? listed.value.DomainCountInfo : {};
+    const counts = asObject(listed.value.DomainCountInfo);
     const names = domains.map((d) => d.Name).filter((n): n is string => typeof n === "string");
     return { ok: true, value: { names, total: Number(counts.AllTotal ?? counts.DomainTotal ?? Number.NaN) } };
   }

@@ -13,7 +13,7 @@
 // StackExchange/dnscontrol's and lego's TransIP providers (via transip/gotransip).
 
 import { createPrivateKey, createSign, randomBytes } from "node:crypto";
-import { isObject, objectsIn } from "../../util/json";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { type BearerToken, bearerCalls, failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
@@ -129,7 +129,7 @@ export function createTransipApi(
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address) {
-      const entry = isObject(current.raw) ? current.raw : {};
+      const entry = asObject(current.raw);
       // The entry is named by its name, expire and type: all three go back as read.
       const changed = { name: entry.name, expire: entry.expire, type: entry.type, content: address };
       const answer = await call("PATCH", dnsPath(zone.id), { dnsEntry: changed });

@@ -16,7 +16,7 @@
 // jeessy2/ddns-go dns/vercel.go (list, POST, PATCH by id, teamId); go-acme/lego providers/dns/vercel
 // (`{error: {code, message}}`); stalwartlabs/dns-update providers/vercel.rs (`limit`/`until` paging).
 
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
@@ -77,7 +77,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
     for (let page = 1; page <= MAX_PAGES; page++) {
       const listed = await call("GET", path, { limit: String(PER_PAGE), ...(until === undefined ? {} : { until }) });
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const found = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
       let added = 0;
       for (const item of found) {
@@ -141,7 +141,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
         { value: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) },
       );
       if (!patched.ok) return patched;
-      const record = isObject(patched.value.body) ? patched.value.body : {};
+      const record = asObject(patched.value.body);
       const ttl = typeof record.ttl === "number" ? record.ttl : (settings.ttl ?? current.ttl);
       return { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }) } };
     },

@@ -13,7 +13,7 @@
 // qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go: PATCH answers 204; errors as
 // `{"error", "status"}`); libdns/vultr; lego "Vultr".
 
-import { isObject } from "../../util/json";
+import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
@@ -42,9 +42,9 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       });
       const listed = await call("GET", `${path}?${query}`);
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
-      const links = isObject(body.meta) && isObject(body.meta.links) ? body.meta.links : {};
+      const links = asObject(asObject(body.meta).links);
       return {
         ok: true,
         value: {
@@ -68,7 +68,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       // The same listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?per_page=1");
       if (!answer.ok) return failedCheck(answer);
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const total = isObject(body.meta) ? body.meta.total : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
       return { ok: true, detail: `API key accepted (${plural(total, "domain")})` };
