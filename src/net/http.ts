@@ -63,10 +63,15 @@ export function exchangeJson(
         ...(api.userAgent === undefined ? {} : { "User-Agent": api.userAgent }),
         ...(body === undefined ? {} : { "Content-Type": "application/json" }),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : sentJson(body),
     },
     api.timeoutMs,
   );
+}
+
+/** The text `exchangeJson` sends for a body ("" for none): what a signature over the body must cover. */
+export function sentJson(body: unknown): string {
+  return body === undefined ? "" : JSON.stringify(body);
 }
 
 /**

@@ -15,6 +15,7 @@
 // (its signature test vectors); lego providers/dns/exoscale and octodns-exoscale.
 
 import { createHmac } from "node:crypto";
+import { sentJson } from "../../net/http";
 import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
@@ -79,7 +80,7 @@ export function createExoscaleApi(
       credentials.api_secret,
       method,
       context.baseUrl + path,
-      body === undefined ? "" : JSON.stringify(body),
+      sentJson(body),
       expires,
     );
     return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);

@@ -22,6 +22,7 @@
 // ListPublicZones, ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, error
 // codes) and API Gateway error codes; jeessy2/ddns-go dns/huawei.go; go-acme/lego providers/dns/huaweicloud.
 
+import { sentJson } from "../../net/http";
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
@@ -45,7 +46,7 @@ export function createHuaweiCloudApi(
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     const url = new URL(context.baseUrl + path);
     const signed = signRequest(
-      { method, url, headers: { host: url.host }, body: body === undefined ? "" : JSON.stringify(body) },
+      { method, url, headers: { host: url.host }, body: sentJson(body) },
       { accessKey: credentials.access_key_id, secretKey: credentials.secret_access_key },
     );
     return requestJson(context, SERVICE, { method, path, headers: signed, body }, readError);

@@ -17,6 +17,7 @@
 // SDK ovh/go-ovh (the signer and its test vectors); qdm12/ddns-updater providers/ovh; lego ovh.
 
 import { createHash } from "node:crypto";
+import { sentJson } from "../../net/http";
 import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
@@ -80,7 +81,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
       credentials.consumer_key,
       method,
       context.baseUrl + path,
-      body === undefined ? "" : JSON.stringify(body),
+      sentJson(body),
       timestamp,
     );
     const headers = {
