@@ -63,7 +63,15 @@ export async function acceptedCounting(
 ): Promise<VerifyOutcome> {
   const listed = await listing;
   if (!listed.ok) return failedCheck(listed);
-  return { ok: true, detail: `${accepted} (${plural(listed.value.length, noun)}${after})` };
+  return acceptedWithCount(accepted, listed.value.length, noun, after);
+}
+
+/**
+ * A credentials check whose answer may say how many zones (or domains) the credentials see:
+ * `Token accepted (12 zones)`; just `Token accepted` when `count` is not a number.
+ */
+export function acceptedWithCount(accepted: string, count: unknown, noun = "zone", after = ""): VerifyOutcome {
+  return { ok: true, detail: typeof count === "number" ? `${accepted} (${plural(count, noun)}${after})` : accepted };
 }
 
 /** Why no zone was found for a hostname, in the one wording every zone service uses: whose zones were searched, and the name. */

@@ -14,12 +14,11 @@
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { acceptedWithCount, failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Bunny";
 /** Bunny's numbers for the record types ddnsd writes. */
@@ -59,9 +58,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       // The zone listing the writes start from, one zone long; changes nothing.
       const answer = await call("GET", "/dnszone?page=1&perPage=5");
       if (!answer.ok) return failedCheck(answer);
-      const total = isObject(answer.value.body) ? answer.value.body.TotalItems : undefined;
-      if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
-      return { ok: true, detail: `API key accepted (${plural(total, "DNS zone")})` };
+      return acceptedWithCount("API key accepted", asObject(answer.value.body).TotalItems, "DNS zone");
     },
 
     async findZone(hostname, configured) {

@@ -15,7 +15,6 @@
 
 import type { FetchLike } from "../../net/outbound";
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import {
@@ -28,7 +27,7 @@ import {
   zonesNamed,
 } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { failedCheck, relativeName } from "../zones";
+import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
@@ -87,13 +86,8 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       // Checks the token and the account id together; changes nothing.
       const answer = await call("GET", "/zones?per_page=1");
       if (!answer.ok) return failedCheck(answer);
-      const body = asObject(answer.value.body);
-      const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
-      if (typeof total !== "number") return { ok: true, detail: "Token accepted" };
-      return {
-        ok: true,
-        detail: `Token accepted (${plural(total, "zone")} in account ${credentials.account_id.trim()})`,
-      };
+      const total = asObject(asObject(answer.value.body).pagination).total_entries;
+      return acceptedWithCount("Token accepted", total, "zone", ` in account ${credentials.account_id.trim()}`);
     },
 
     async listZones() {

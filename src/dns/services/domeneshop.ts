@@ -16,11 +16,10 @@
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { plural } from "../../util/plural";
-import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
+import { failed, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { acceptedCounting, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Domeneshop";
 const APEX = "@";
@@ -62,13 +61,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
     service: SERVICE,
 
     async verify() {
-      const answer = await call("GET", "/domains");
-      if (!answer.ok) return failedCheck(answer);
-      const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return {
-        ok: true,
-        detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})`,
-      };
+      return acceptedCounting(listedObjects(await call("GET", "/domains")), "Token accepted", "domain");
     },
 
     async findZone(hostname, configured) {

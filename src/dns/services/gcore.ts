@@ -14,11 +14,10 @@
 // octodns-gcore (resource_records with content arrays, filters kept).
 
 import { asObject, isObject, objectsIn } from "../../util/json";
-import { plural } from "../../util/plural";
 import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { failedCheck } from "../zones";
+import { acceptedWithCount, failedCheck } from "../zones";
 
 const SERVICE = "Gcore";
 /** A new set's TTL when the config names none: the Gcore portal's default. */
@@ -50,12 +49,7 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
     async verify() {
       const listed = await call("GET", "/v2/zones?limit=1");
       if (!listed.ok) return failedCheck(listed);
-      const body = asObject(listed.value.body);
-      const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
-      return {
-        ok: true,
-        detail: count === undefined ? "API token accepted" : `API token accepted (${plural(count, "zone")})`,
-      };
+      return acceptedWithCount("API token accepted", asObject(listed.value.body).total_amount);
     },
 
     async listZones() {

@@ -18,12 +18,19 @@
 
 import { exchangeJson } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
-import { plural } from "../../util/plural";
 import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { candidateZones, failedCheck, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
+import {
+  acceptedWithCount,
+  candidateZones,
+  failedCheck,
+  noZoneMessage,
+  relativeName,
+  sameAddress,
+  zoneHolds,
+} from "../zones";
 
 const SERVICE = "Hetzner";
 /** Answers after which only the user can help: a bad or read-only token, a zone not in primary mode, a protected record set. */
@@ -131,9 +138,7 @@ export function createHetznerApi(
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
       if (!answer.ok) return failedCheck(answer);
-      const meta = asObject(asObject(answer.body.meta).pagination);
-      const count = typeof meta.total_entries === "number" ? meta.total_entries : undefined;
-      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "zone")})` };
+      return acceptedWithCount("Token accepted", asObject(asObject(answer.body.meta).pagination).total_entries);
     },
 
     async findZone(hostname, configured): Promise<Step<Zone>> {

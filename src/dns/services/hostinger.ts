@@ -18,12 +18,11 @@
 // `{message, errors, correlation_id}` error body).
 
 import { isObject, objectsIn } from "../../util/json";
-import { plural } from "../../util/plural";
-import { jsonCalls, type ServiceError } from "../answers";
+import { jsonCalls, listedObjects, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { failedCheck, relativeName } from "../zones";
+import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Hostinger";
 /** A new record's TTL when the domain's config names none: the TTL Hostinger's own records carry. */
@@ -65,13 +64,11 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
 
     async verify() {
       // The account's domains: read-only, and answered only to a working token.
-      const answer = await call("GET", "/api/domains/v1/portfolio");
-      if (!answer.ok) return failedCheck(answer);
-      const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return {
-        ok: true,
-        detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})`,
-      };
+      return acceptedCounting(
+        listedObjects(await call("GET", "/api/domains/v1/portfolio")),
+        "Token accepted",
+        "domain",
+      );
     },
 
     async hasZone(name) {

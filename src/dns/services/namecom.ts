@@ -13,13 +13,12 @@
 // details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
 
 import { asObject, isObject } from "../../util/json";
-import { plural } from "../../util/plural";
 import { type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
-import { failedCheck, relativeName } from "../zones";
+import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
@@ -70,10 +69,11 @@ export function createNamecomApi(credentials: { username: string; token: string 
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?perPage=1");
       if (!answer.ok) return failedCheck(answer);
-      const body = asObject(answer.value.body);
-      const total = body.totalCount;
-      if (typeof total !== "number") return { ok: true, detail: `Token accepted for ${credentials.username}` };
-      return { ok: true, detail: `Token accepted for ${credentials.username} (${plural(total, "domain")})` };
+      return acceptedWithCount(
+        `Token accepted for ${credentials.username}`,
+        asObject(answer.value.body).totalCount,
+        "domain",
+      );
     },
 
     async listZones() {
