@@ -5,10 +5,10 @@ import { createApp, createContext } from "../src/app";
 import { loadSettings } from "../src/config";
 import type { Appliance } from "../src/context";
 import { openDatabase } from "../src/db";
-import type { FetchLike } from "../src/dns/provider";
 import { apiUrlSetting, SERVICES } from "../src/dns/registry";
 import type { ServiceDescription } from "../src/dns/service";
 import { createLogger } from "../src/log";
+import type { FetchLike } from "../src/net/outbound";
 import { setPassword, userCount } from "../src/security/users";
 
 export const TEST_PASSWORD = "correct horse battery staple";

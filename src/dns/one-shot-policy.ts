@@ -14,10 +14,10 @@
 // against the client as abuse, so retries stop until the provider or domain is edited.
 
 import { isIP } from "node:net";
-import { failed } from "./http";
+import { failed } from "./answers";
 import { cannotVerify } from "./one-shot";
 import type { Addresses, DnsProvider, RecordTarget, RecordType, Step, WriteOutcome } from "./provider";
-import type { ServiceDescription } from "./service";
+import { cannotCheck, type ServiceDescription } from "./service";
 import { sameAddress } from "./zones";
 
 /** What a service's answer to one send says. */
@@ -50,6 +50,18 @@ export interface OneShotApi {
   readonly typeRefusal?: string;
   /** Sends the hostname's addresses in one request and reads the answer. */
   send(target: RecordTarget, addresses: Addresses): Promise<Step<Sent>>;
+}
+
+/**
+ * What this policy says in a one-shot service's description, so the description and the client
+ * (`oneShotClient`) say it from one place: the service cannot check credentials without sending an
+ * update (`why`: in the service's words), and it never creates a record, so the domain form does not
+ * offer `create_if_missing`.
+ */
+export function oneShotService(
+  why: string,
+): Pick<ServiceDescription, "canVerify" | "verifyUnavailable" | "createsRecords"> {
+  return { ...cannotCheck(why), createsRecords: false };
 }
 
 /**

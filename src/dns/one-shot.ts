@@ -4,7 +4,8 @@
 // password, custom's `{secret}`) out of every message, since a service may echo the request back in
 // an error page.
 
-import { causeOfAnswer, failed, throttleWait, unreadableAnswer } from "./http";
+import { unreadableAnswer } from "../net/http";
+import { causeOfAnswer, failed, throttleWait } from "./answers";
 import type { DnsProvider, StepFailure } from "./provider";
 
 /**

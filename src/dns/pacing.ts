@@ -6,7 +6,7 @@
 // served), and it is counted in every window. Bursts below every limit are not slowed at all. One
 // Pacer lives as long as the app (built with the context).
 
-import type { FetchLike } from "./provider";
+import type { FetchLike } from "../net/outbound";
 import type { RateLimit } from "./service";
 
 export interface PacerClock {

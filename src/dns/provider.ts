@@ -3,9 +3,6 @@
 
 export type RecordType = "A" | "AAAA";
 
-/** The `fetch` a client uses; tests hand in the global one pointed at a fake on 127.0.0.1. */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
 /** A domain's settings as they matter to the provider (docs/api.md, domains `config`). */
 export interface RecordConfig {
   /** Cloudflare zone id, or the id of the Dynu domain that holds the record. */

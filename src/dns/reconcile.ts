@@ -6,7 +6,8 @@
 // keeps whatever the domain's config does not decide (TTL, proxying, comments); it never deletes;
 // and it leaves a set with several addresses alone. The words the history shows are made here too.
 
-import { failed, notCreatedMessage, writtenDetails } from "./http";
+import { isObject } from "../util/json";
+import { failed } from "./answers";
 import type {
   DnsProvider,
   RecordConfig,
@@ -290,6 +291,39 @@ export function recordSetOf(
   };
 }
 
+/**
+ * The record set of one name and type in a listing of records that name themselves relative to
+ * their zone (`relative`: "" for the apex), each with an id; null when there is none. The filter is
+ * applied here even where the service was asked to filter: the apex's empty name must not match
+ * every record.
+ */
+export function recordSetNamed(
+  records: readonly Record<string, unknown>[],
+  relative: string,
+  type: RecordType,
+  toSet: (records: Record<string, unknown>[]) => RecordSet,
+): RecordSet | null {
+  const named = records.filter(
+    (r) => r.type === type && r.id !== undefined && r.id !== null && String(r.name ?? "").toLowerCase() === relative,
+  );
+  return named.length === 0 ? null : toSet(named);
+}
+
+/**
+ * The record a write answered with, as a record set: `record` is what the service's answer holds.
+ * One without an id is no answer to rely on: the service took the write but says nothing of what it
+ * keeps, so the write is refused rather than guessed at.
+ */
+export function writtenSet(
+  service: string,
+  record: unknown,
+  toSet: (records: Record<string, unknown>[]) => RecordSet,
+): Step<RecordSet> {
+  if (!isObject(record) || record.id === undefined || record.id === null)
+    return failed(`${service}: the written record came back without an id`, { cause: "refused" });
+  return { ok: true, value: toSet([record]) };
+}
+
 /** Zones whose id is their name, as `listZones` answers them: lowercase, without a trailing dot. */
 export function zonesNamed(names: Iterable<unknown>): Zone[] {
   return [...names]
@@ -310,4 +344,18 @@ export function namedZone(service: string, zoneId: unknown, hostname: string): S
   if (named === undefined) return undefined;
   if (!zoneHolds(named, hostname)) return failed(foreignZoneMessage(service, named, hostname), { cause: "refused" });
   return { ok: true, value: { id: named, name: named } };
+}
+
+/**
+ * A successful outcome's message: which object at the service holds the address now and what it
+ * kept, e.g. "Cloudflare record 3f9a…, ttl auto, proxied". The updater puts it after its own
+ * "Updated home.example.com A → 203.0.113.7", so it never repeats the name, type, address or action.
+ */
+function writtenDetails(service: string, object: string, facts: string[]): string {
+  return [`${service} ${object}`, ...facts].join(", ");
+}
+
+/** Why a missing record was left missing. */
+function notCreatedMessage(service: string, target: RecordTarget): string {
+  return `${service}: record ${target.hostname} ${target.recordType} does not exist and create_if_missing is false`;
 }

@@ -4,7 +4,7 @@
 
 import { Invalid } from "../errors";
 import { MAX_VALUE_CHARS } from "../limits";
-import { isObject } from "./http";
+import { isObject } from "../util/json";
 import { parseServer } from "./protocols/signed-dns";
 import type { RecordType } from "./provider";
 import type { OptionField, ServiceDescription } from "./service";

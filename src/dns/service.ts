@@ -4,7 +4,8 @@
 // and the labels are all derived from it, so adding a service touches only its own module, its
 // fake, its tests and one registry line.
 
-import type { DnsProvider, FetchLike, RecordType } from "./provider";
+import type { FetchLike } from "../net/outbound";
+import type { DnsProvider, RecordType } from "./provider";
 
 /** One key of a provider's `credentials` object. Every credential is sealed at rest. */
 export interface CredentialField {
@@ -122,7 +123,8 @@ export interface ServiceDescription<Type extends string = string> {
   /**
    * False for a service that only updates a name it already holds (one request to its update URL:
    * DuckDNS, dyndns2 …): a domain's `create_if_missing` means nothing there, and the form does not
-   * offer it. Absent: the service can create a missing record.
+   * offer it. Absent: the service can create a missing record. Never written by hand: a one-shot
+   * service's description takes it from its policy (`oneShotService`, one-shot-policy.ts).
    */
   createsRecords?: false;
   /** Why verify cannot check (only when `canVerify` is false). */
@@ -149,6 +151,30 @@ export interface ServiceDescription<Type extends string = string> {
     options: Record<string, unknown>,
     context: ClientContext,
   ): DnsProvider;
+}
+
+/**
+ * A TTL rule whose help is worded from its range, the same way for every service: "60–86400
+ * seconds; empty keeps the record's TTL (300 for a new record)". `newRecord`: what a record ddnsd
+ * creates gets when the domain names no TTL (seconds, or words such as "the zone's default");
+ * `note`: what the service does with a TTL inside the range (rounds it, refuses some on a plan);
+ * `automatic`: a value beside the range that leaves the TTL to the service, and what it means.
+ */
+export function ttlRange(
+  min: number,
+  max: number,
+  newRecord?: number | string,
+  said: { note?: string; automatic?: { value: number; meaning: string } } = {},
+): TtlRule {
+  const automatic = said.automatic === undefined ? "" : `${said.automatic.value} (${said.automatic.meaning}) or `;
+  const note = said.note === undefined ? "" : `, ${said.note}`;
+  const created = newRecord === undefined ? "" : ` (${newRecord} for a new record)`;
+  return {
+    min,
+    max,
+    ...(said.automatic === undefined ? {} : { automatic: said.automatic.value }),
+    help: `${automatic}${min}–${max} seconds${note}; empty keeps the record's TTL${created}`,
+  };
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { isIPv6 } from "node:net";
 import { plural } from "../util/plural";
-import type { Step, VerifyOutcome } from "./provider";
+import type { FailureCause, Step, VerifyOutcome } from "./provider";
 
 /** The hostname and each parent, longest first, without the bare TLD: the zones that could hold it. */
 export function candidateZones(hostname: string): string[] {
@@ -46,6 +46,11 @@ export function foreignZoneMessage(service: string, zone: string, hostname: stri
   return `${service}: config.zone_id ${zone} does not hold ${hostname}; correct config.zone_id or remove it`;
 }
 
+/** A credentials check that failed, in the failure's words and with its cause. */
+export function failedCheck(failure: { message: string; cause: FailureCause }): VerifyOutcome {
+  return { ok: false, detail: failure.message, cause: failure.cause };
+}
+
 /**
  * A credentials check that lists what the credentials may see (changing nothing) and says how much:
  * `API key accepted (3 zones)`; the listing's failure, in the service's words, when it fails.
@@ -57,8 +62,16 @@ export async function acceptedCounting(
   after = "",
 ): Promise<VerifyOutcome> {
   const listed = await listing;
-  if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
-  return { ok: true, detail: `${accepted} (${plural(listed.value.length, noun)}${after})` };
+  if (!listed.ok) return failedCheck(listed);
+  return acceptedWithCount(accepted, listed.value.length, noun, after);
+}
+
+/**
+ * A credentials check whose answer may say how many zones (or domains) the credentials see:
+ * `Token accepted (12 zones)`; just `Token accepted` when `count` is not a number.
+ */
+export function acceptedWithCount(accepted: string, count: unknown, noun = "zone", after = ""): VerifyOutcome {
+  return { ok: true, detail: typeof count === "number" ? `${accepted} (${plural(count, noun)}${after})` : accepted };
 }
 
 /** Why no zone was found for a hostname, in the one wording every zone service uses: whose zones were searched, and the name. */

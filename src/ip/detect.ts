@@ -1,8 +1,8 @@
 // Public IP detection: asks echo services, in order, for this host's address of one family and
 // accepts the first answer that is a well-formed, globally routable address of that family.
 
-import { excerpt, exchange, USER_AGENT } from "../dns/http";
-import type { FetchLike } from "../dns/provider";
+import { excerpt, exchange, USER_AGENT } from "../net/http";
+import type { FetchLike } from "../net/outbound";
 
 export const DEFAULT_IPV4_URLS: readonly string[] = [
   "https://api.ipify.org",

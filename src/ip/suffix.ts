@@ -2,7 +2,6 @@
 // keeps the interface-identifier bits of that host, and the detected (or pushed) address gives
 // the prefix the ISP delegated, which changes; the AAAA record gets the two joined.
 
-import type { RecordType } from "../dns/provider";
 import { ipv6Literal, ipv6Value } from "./detect";
 
 const DEFAULT_IPV6_PREFIX_LENGTH = 64;
@@ -13,11 +12,11 @@ interface SuffixConfig {
   ipv6_prefix_length?: unknown;
 }
 
-/** What is wrong with the domain's ipv6_* config keys, as `{field, message}`, or null when they are fine. */
-export function ipv6SuffixProblem(
-  config: SuffixConfig,
-  recordType: RecordType,
-): { field: string; message: string } | null {
+/**
+ * What is wrong with the domain's ipv6_* config keys, as `{field, message}`, or null when they are
+ * fine; `recordType` is the domain's ("A", "AAAA"): the keys apply to AAAA records only.
+ */
+export function ipv6SuffixProblem(config: SuffixConfig, recordType: string): { field: string; message: string } | null {
   const { ipv6_suffix: suffix, ipv6_prefix_length: length } = config;
   if (suffix === undefined && length === undefined) return null;
   const field = suffix !== undefined ? "config.ipv6_suffix" : "config.ipv6_prefix_length";

@@ -3,8 +3,8 @@
 
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { isObject } from "../dns/http";
 import { invalidField, Malformed } from "../errors";
+import { isObject } from "../util/json";
 
 // `title` names the field in a 422: Elysia reports some path-parameter issues without a path.
 const positiveId = (name: string) =>

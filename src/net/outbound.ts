@@ -11,7 +11,11 @@
 //   that cancels the transfer the moment it passes the bound, so memory never follows an answer's
 //   size (a declared `Content-Length` over the bound fails before a byte is read).
 
-import type { FetchLike } from "../dns/provider";
+/**
+ * The `fetch` every outbound caller is handed (this module's, over the proxy's); tests hand in the
+ * global one pointed at a fake on 127.0.0.1.
+ */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface OutboundSettings {
   /** The largest answer body read, in bytes (after decompression). */

@@ -11,8 +11,8 @@
 // listed.
 
 import { isIP } from "node:net";
-import type { FetchLike } from "../dns/provider";
 import { inNetworks, type Network, parseNetwork } from "../ip/detect";
+import type { FetchLike } from "./outbound";
 
 export type NoProxyRule =
   | { kind: "all" }

@@ -5,8 +5,9 @@
 // enum, the option checks, the form's fields and the notifier are all derived from it, so adding a
 // channel is its module, its fake, its tests and one registry line.
 
-import { excerpt, exchange, isObject, parseJson, USER_AGENT } from "../dns/http";
-import type { FetchLike } from "../dns/provider";
+import { excerpt, exchange, USER_AGENT } from "../net/http";
+import type { FetchLike } from "../net/outbound";
+import { isObject, parseJson } from "../util/json";
 
 /**
  * `url`: an http(s) URL; `https_url`: https only (but for this host itself); `text`: one line;

@@ -14,9 +14,9 @@
 // when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
 // "up" goes out at most once a minute per notification; a change between up and down always goes.
 
-import type { FetchLike } from "../dns/provider";
 import type { Detection, IpFamily } from "../ip/detect";
 import type { Logger } from "../log";
+import type { FetchLike } from "../net/outbound";
 import { scrubber } from "../security/scrub";
 import type { Store } from "../store";
 import type { NotificationEvent, NotificationRow } from "../store/rows";

@@ -94,6 +94,11 @@ function prepareWithProvider(db: Handle) {
  */
 const scheduled = or(isNull(domains.addressSource), ne(domains.addressSource, "push"));
 
+/** The domains of one name at one provider, whatever their record type. */
+function sameName(providerId: number, domainName: string) {
+  return and(eq(domains.providerId, providerId), eq(domains.domainName, domainName));
+}
+
 export function domainQueries(db: Handle): DomainQueries {
   // Prepared at its first use, then kept: building the query costs more than running it.
   let withProvider: ReturnType<typeof prepareWithProvider> | undefined;
@@ -119,14 +124,7 @@ export function domainQueries(db: Handle): DomainQueries {
       return db
         .select({ id: domains.id })
         .from(domains)
-        .where(
-          and(
-            eq(domains.providerId, providerId),
-            eq(domains.domainName, domainName),
-            eq(domains.recordType, recordType),
-            ne(domains.id, exceptId),
-          ),
-        )
+        .where(and(sameName(providerId, domainName), eq(domains.recordType, recordType), ne(domains.id, exceptId)))
         .get()?.id;
     },
     create(domain) {
@@ -145,13 +143,7 @@ export function domainQueries(db: Handle): DomainQueries {
       return db
         .select()
         .from(domains)
-        .where(
-          and(
-            eq(domains.providerId, providerId),
-            eq(domains.domainName, domainName),
-            ne(domains.recordType, recordType),
-          ),
-        )
+        .where(and(sameName(providerId, domainName), ne(domains.recordType, recordType)))
         .all();
     },
     withProvider(id) {

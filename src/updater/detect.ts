@@ -3,7 +3,7 @@
 // DDNS_IPV4_SOURCE / DDNS_IPV6_SOURCE) — and remembers each source's answer for the status endpoint
 // and the pages. A scheduled pass asks each distinct source once for all its domains.
 
-import type { FetchLike, RecordType } from "../dns/provider";
+import type { RecordType } from "../dns/provider";
 import {
   type Detection,
   type DetectionFailure,
@@ -17,6 +17,7 @@ import { interfaceAddress } from "../ip/interface";
 import type { SourceAnswer } from "../ip/public-ip";
 import { type AddressSource, type DomainSource, sourceText } from "../ip/source";
 import type { Logger } from "../log";
+import type { FetchLike } from "../net/outbound";
 import { effectiveSource, type SourceParts } from "./address-source";
 import type { EventSink } from "./events";
 

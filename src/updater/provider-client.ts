@@ -3,12 +3,13 @@
 // service's rate limit that sends nothing while the service has the provider paused. The update
 // path writes with it; the providers service checks credentials with it.
 
-import { NotSent, USER_AGENT } from "../dns/http";
 import type { Pacer } from "../dns/pacing";
-import type { DnsProvider, FetchLike } from "../dns/provider";
+import type { DnsProvider } from "../dns/provider";
 import type { ServiceRegistry } from "../dns/registry";
 import { optionsWithDefaults } from "../dns/rules";
 import type { ServiceDescription } from "../dns/service";
+import { NotSent, USER_AGENT } from "../net/http";
+import type { FetchLike } from "../net/outbound";
 import { scrubber } from "../security/scrub";
 import { openCredentials, openSecretOptions } from "../security/secrets";
 import type { Store } from "../store";

@@ -2,7 +2,7 @@
 // writes to one name at one service) apart, each provider's concurrency slots and its pauses. Built
 // with the context (app.ts), never module-level.
 
-import { DEFAULT_PAUSE_SECONDS, pauseSeconds } from "../dns/http";
+import { ProviderThrottles } from "./pauses";
 
 /** Work under one key runs one after another, never side by side. */
 class KeyedQueue {
@@ -44,28 +44,6 @@ class ProviderSlots {
       if (next) next();
       else current.active--;
     }
-  }
-}
-
-/**
- * How long each provider is paused for a "slow down": the wait the service named, else a minute
- * doubled for each "slow down" in a row, never more than an hour either way. The streak ends with
- * any other answer; it lives in memory, since a restart is a fresh start for the service too.
- */
-export class ProviderThrottles {
-  private readonly streaks = new Map<number, number>();
-
-  /** Counts one more "slow down" of the provider and says how long to pause it, in seconds. */
-  pauseSeconds(providerId: number, named: number | undefined): number {
-    const streak = (this.streaks.get(providerId) ?? 0) + 1;
-    this.streaks.set(providerId, streak);
-    // 2^12 minutes is far past the cap already; the exponent stops there so it never overflows.
-    return pauseSeconds(named, DEFAULT_PAUSE_SECONDS * 2 ** Math.min(streak - 1, 12));
-  }
-
-  /** Any answer but "slow down" ends the provider's streak. */
-  settle(providerId: number): void {
-    this.streaks.delete(providerId);
   }
 }
 

@@ -405,10 +405,10 @@ describe("temporary failures: retried, never inside the client", () => {
       retryAfterSeconds: 1800,
     },
     {
-      name: "911 with a longer Retry-After waits that long (at most an hour)",
+      name: "911 with a longer Retry-After names that wait (the updater caps the pause)",
       fault: { body: "911", retryAfter: 86400 },
       message: /911/,
-      retryAfterSeconds: 3600,
+      retryAfterSeconds: 86400,
     },
     {
       name: "429 with Retry-After",

@@ -5,7 +5,7 @@
 // well-known servers are reached on loopback: the app's fetch sends their requests to the fakes.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FetchLike } from "../../src/dns/provider";
+import type { FetchLike } from "../../src/net/outbound";
 import {
   DYNDNS2_FAKE_PASSWORD,
   DYNDNS2_FAKE_USER,

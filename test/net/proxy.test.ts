@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Server } from "bun";
 import { loadSettings, SettingsError } from "../../src/config";
-import type { FetchLike } from "../../src/dns/provider";
+import type { FetchLike } from "../../src/net/outbound";
 import { type ProxySettings, parseNoProxy, proxyFor } from "../../src/net/proxy";
 import { DUCKDNS_FAKE_TOKEN, type DuckDnsFake, startDuckDnsFake } from "../fakes/duckdns";
 import { ECHO_DEFAULT_IPV4 } from "../fakes/echo";

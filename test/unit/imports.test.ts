@@ -132,6 +132,38 @@ function dnsViolations(graph: Map<string, string[]>): string[] {
   return found.sort();
 }
 
+/**
+ * Folders that share a layer but must not know each other: the generic HTTP (`net/`) knows nothing
+ * of the DNS services or the updater; address detection and notifications need no DNS service (ip/
+ * asks resolvers over plain DNS: it may use the DNS protocol, `dns/lookup.ts` and `dns/protocols/`,
+ * nothing else of `dns/`).
+ */
+const APART: { from: string; to: string; except?: string[] }[] = [
+  { from: "net", to: "dns" },
+  { from: "net", to: "updater" },
+  { from: "notify", to: "dns" },
+  { from: "ip", to: "dns", except: ["dns/lookup.ts", "dns/protocols/"] },
+];
+
+/** Every import that crosses one of the `APART` lines, as "from → to". */
+function apartViolations(graph: Map<string, string[]>): string[] {
+  const SRC = join(ROOT, "src");
+  const found: string[] = [];
+  for (const [file, imported] of graph) {
+    for (const target of imported) {
+      const [from, to] = [relative(SRC, file), relative(SRC, target)];
+      const crosses = APART.some(
+        (rule) =>
+          from.startsWith(`${rule.from}/`) &&
+          to.startsWith(`${rule.to}/`) &&
+          !(rule.except ?? []).some((allowed) => to === allowed || (allowed.endsWith("/") && to.startsWith(allowed))),
+      );
+      if (crosses) found.push(`${relative(ROOT, file)} → ${relative(ROOT, target)}`);
+    }
+  }
+  return found.sort();
+}
+
 describe("imports", () => {
   test("src/ and views/ have no import cycle", () => {
     const files = sources();
@@ -166,6 +198,33 @@ describe("imports", () => {
   test("services, protocols and signers stand apart inside dns/", () => {
     const graph = new Map(sources().map((file) => [file, importsOf(file)]));
     expect(dnsViolations(graph)).toEqual([]);
+  });
+
+  test("net/, ip/ and notify/ know nothing of the DNS services, and net/ nothing of the updater", () => {
+    const graph = new Map(sources().map((file) => [file, importsOf(file)]));
+    expect(apartViolations(graph)).toEqual([]);
+  });
+
+  test("the apart check sees notifications importing a DNS service and spares ip/'s DNS protocol", () => {
+    const [channel, ip, lookup, wire, provider, http, state] = [
+      "notify/channel.ts",
+      "ip/dns.ts",
+      "dns/lookup.ts",
+      "dns/protocols/wire.ts",
+      "dns/provider.ts",
+      "net/http.ts",
+      "updater/state.ts",
+    ].map((name) => join(ROOT, "src", name)) as [string, string, string, string, string, string, string];
+    const graph = new Map([
+      [channel, [provider, http]],
+      [ip, [lookup, wire, provider]],
+      [http, [state]],
+    ]);
+    expect(apartViolations(graph)).toEqual([
+      "src/ip/dns.ts → src/dns/provider.ts",
+      "src/net/http.ts → src/updater/state.ts",
+      "src/notify/channel.ts → src/dns/provider.ts",
+    ]);
   });
 
   test("the dns/ check sees a service importing another and a signer importing a policy", () => {

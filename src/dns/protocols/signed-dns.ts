@@ -5,7 +5,7 @@
 
 import { createConnection, isIP } from "node:net";
 import { connectionProblem } from "../../util/connection-problem";
-import { failed } from "../http";
+import { failed } from "../answers";
 import type { FailureCause, StepFailure } from "../provider";
 import { sign, type TsigKey, verify } from "./tsig";
 import { encodeMessage, type Message, RCODE, rcodeName, WireError } from "./wire";

@@ -22,13 +22,14 @@
 // mechanism, DescribeDomains, DescribeSubDomainRecords, UpdateDomainRecord, AddDomainRecord, error
 // codes); jeessy2/ddns-go dns/alidns.go and util/aliyun_signer.go; go-acme/lego providers/dns/alidns.
 
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { signedQuery } from "../signing/alidns-signature";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Alibaba Cloud DNS";
 const API_VERSION = "2015-01-09";
@@ -61,9 +62,8 @@ export function createAlidnsApi(
   async function listDomains(pageSize: number, page: number): Promise<Step<{ names: string[]; total: number }>> {
     const listed = await call({ Action: "DescribeDomains", PageSize: String(pageSize), PageNumber: String(page) });
     if (!listed.ok) return listed;
-    const body = isObject(listed.value.body) ? listed.value.body : {};
-    const domains =
-      isObject(body.Domains) && Array.isArray(body.Domains.Domain) ? body.Domains.Domain.filter(isObject) : [];
+    const body = asObject(listed.value.body);
+    const domains = isObject(body.Domains) ? objectsIn(body.Domains.Domain) : [];
     const names = domains.map((d) => d.DomainName).filter((n): n is string => typeof n === "string");
     return { ok: true, value: { names, total: Number(body.TotalCount ?? Number.NaN) } };
   }
@@ -77,7 +77,7 @@ export function createAlidnsApi(
 
     async verify() {
       const listed = await listDomains(1, 1);
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const count = listed.value.total;
       return {
         ok: true,
@@ -106,7 +106,7 @@ export function createAlidnsApi(
         PageSize: String(PAGE_SIZE),
       });
       if (!read.ok) return read;
-      const body = isObject(read.value.body) ? read.value.body : {};
+      const body = asObject(read.value.body);
       const rr = relativeName(hostname, zone.id, "@");
       const records = (
         isObject(body.DomainRecords) && Array.isArray(body.DomainRecords.Record)
@@ -139,7 +139,7 @@ export function createAlidnsApi(
         Line: kept.line,
       });
       if (!updated.ok) return updated;
-      const body = isObject(updated.value.body) ? updated.value.body : {};
+      const body = asObject(updated.value.body);
       return { ok: true, value: recordSet({ RecordId: body.RecordId ?? current.id }, address, ttl, kept) };
     },
 
@@ -155,7 +155,7 @@ export function createAlidnsApi(
         TTL: String(ttl),
       });
       if (!created.ok) return created;
-      const body = isObject(created.value.body) ? created.value.body : {};
+      const body = asObject(created.value.body);
       return { ok: true, value: recordSet(body, address, ttl, kept) };
     },
 
@@ -222,11 +222,7 @@ export const alidns = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 86400,
-    help: "1–86400 seconds (the free edition accepts 600 and above); empty keeps the record's TTL (600 for a new record)",
-  },
+  ttl: ttlRange(1, 86400, 600, { note: "the free edition accepts 600 and above" }),
   canVerify: true,
   defaultApiUrl: "https://alidns.aliyuncs.com",
   // Alibaba's API quotas are per account and action (UpdateDomainRecord and AddDomainRecord 60 a

@@ -13,19 +13,12 @@
 // Sources: learn.microsoft.com (Azure DNS REST: Record Sets, Zones; the OAuth 2.0 client credentials
 // flow); Azure/azure-rest-api-specs specification/dns; lego azuredns and libdns/azure.
 
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-} from "../http";
+import { exchange } from "../../net/http";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Azure DNS";
@@ -158,8 +151,8 @@ export function createAzureApi(
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await call("GET", path);
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
-      for (const zone of Array.isArray(body.value) ? body.value.filter(isObject) : []) {
+      const body = asObject(answer.value.body);
+      for (const zone of objectsIn(body.value)) {
         const group = /\/resourceGroups\/([^/]+)\//i.exec(String(zone.id ?? ""))?.[1];
         if (group !== undefined && typeof zone.name === "string") zones.push({ group, name: zone.name.toLowerCase() });
       }
@@ -334,7 +327,7 @@ export const azure = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "1–2147483647 seconds; empty keeps the record set's TTL (3600 for a new one)" },
+  ttl: ttlRange(1, 2147483647, 3600),
   canVerify: true,
   defaultApiUrl: "https://management.azure.com",
   // ARM allows 12,000 reads and 1,200 writes an hour per principal and subscription; ddnsd stays under both.

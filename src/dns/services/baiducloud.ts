@@ -24,7 +24,8 @@
 // auth/signer.go; jeessy2/ddns-go util/baidu_signer.go (the same signer, for Baidu's registrar API).
 
 import { createHmac } from "node:crypto";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { asObject, isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -139,7 +140,7 @@ export function createBaiduCloudApi(
     for (let page = 0; page < MAX_PAGES; page++) {
       const listed = await call("GET", path, { ...query, maxKeys: String(MAX_KEYS), ...(marker ? { marker } : {}) });
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       items.push(...(Array.isArray(body[field]) ? (body[field] as unknown[]).filter(isObject) : []));
       if (body.isTruncated !== true || typeof body.nextMarker !== "string" || body.nextMarker === "") break;
       marker = body.nextMarker;
@@ -192,7 +193,7 @@ export function createBaiduCloudApi(
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       const ttl = settings.ttl ?? current.ttl;
       const put = await call(
         "PUT",

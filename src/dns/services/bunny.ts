@@ -13,12 +13,12 @@
 // publishes the API as an OpenAPI description, bunny.net/docs/openapi); libdns/bunny client.go
 // (AccessKey header, numeric record types, PUT to add, POST to update); lego "Bunny".
 
-import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { acceptedWithCount, failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Bunny";
 /** Bunny's numbers for the record types ddnsd writes. */
@@ -31,25 +31,18 @@ const MAX_PAGES = 50;
 const NEW_RECORD_TTL = 300;
 
 export function createBunnyApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { AccessKey: credentials.api_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { AccessKey: credentials.api_key }, readError);
 
   /** The zone with its name and records; a 404 means the zone id names nothing (any more). */
   async function zone(zoneId: string): Promise<Step<{ name: string; records: Record<string, unknown>[] }>> {
     const answer = await call("GET", `/dnszone/${encodeURIComponent(zoneId)}`);
     if (!answer.ok) return staleOn404(answer);
-    const body = isObject(answer.value.body) ? answer.value.body : {};
+    const body = asObject(answer.value.body);
     return {
       ok: true,
       value: {
         name: typeof body.Domain === "string" ? body.Domain.toLowerCase() : "",
-        records: Array.isArray(body.Records) ? body.Records.filter(isObject) : [],
+        records: objectsIn(body.Records),
       },
     };
   }
@@ -64,10 +57,8 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     async verify() {
       // The zone listing the writes start from, one zone long; changes nothing.
       const answer = await call("GET", "/dnszone?page=1&perPage=5");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const total = isObject(answer.value.body) ? answer.value.body.TotalItems : undefined;
-      if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
-      return { ok: true, detail: `API key accepted (${plural(total, "DNS zone")})` };
+      if (!answer.ok) return failedCheck(answer);
+      return acceptedWithCount("API key accepted", asObject(answer.value.body).TotalItems, "DNS zone");
     },
 
     async findZone(hostname, configured) {
@@ -77,8 +68,8 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
       for (let page = 1; page <= MAX_PAGES; page++) {
         const listed = await call("GET", `/dnszone?page=${page}&perPage=${PER_PAGE}`);
         if (!listed.ok) return listed;
-        const body = isObject(listed.value.body) ? listed.value.body : {};
-        const items = Array.isArray(body.Items) ? body.Items.filter(isObject) : [];
+        const body = asObject(listed.value.body);
+        const items = objectsIn(body.Items);
         zones.push(...items);
         if (body.HasMoreItems !== true || items.length === 0) break;
       }
@@ -118,7 +109,7 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     },
 
     async updateRecordSet(known, _hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       const ttl = settings.ttl ?? current.ttl;
       const posted = await call(
         "POST",
@@ -185,7 +176,7 @@ export const bunny = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.bunny.net",
   // bunny.net publishes no limit for its API; ddnsd keeps to a modest 2 requests a second.

@@ -2,11 +2,12 @@
 // envelope (`{success, errors, messages, result}`). The reconciler decides what to write; this
 // module only knows how Cloudflare names zones and records and how it says no.
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones } from "../zones";
+import { candidateZones, failedCheck } from "../zones";
 
 const SERVICE = "Cloudflare";
 /** Codes meaning the token itself is refused (an invalid, expired or revoked token). */
@@ -57,7 +58,7 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
 
     async verify() {
       const answer = await envelope("GET", "/user/tokens/verify");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const { result, messages } = answer.value;
       const status = isObject(result) ? result.status : undefined;
       if (status !== "active") return { ok: false, detail: `${SERVICE}: the token is ${String(status)}, not active` };
@@ -131,7 +132,7 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
     },
 
     describe(set) {
-      const record = isObject(set.raw) ? set.raw : {};
+      const record = asObject(set.raw);
       const facts: string[] = [];
       if (typeof record.ttl === "number") facts.push(record.ttl === 1 ? "ttl auto" : `ttl ${record.ttl}`);
       if (typeof record.proxied === "boolean") facts.push(record.proxied ? "proxied" : "not proxied");
@@ -152,7 +153,7 @@ function written(answer: Step<unknown>): Step<RecordSet> {
 /** Cloudflare's error envelope: its messages and codes, and what the codes mean. */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
-  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const errors = objectsIn(body.errors);
   const codes = errors.map((e) => e.code).filter((c): c is number => typeof c === "number");
   const words =
     errors
@@ -168,7 +169,7 @@ function readError(body: unknown, status: number): ServiceError | undefined {
 }
 
 function listOf(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result.filter(isObject) : [];
+  return objectsIn(result);
 }
 
 /** Everything ddnsd knows about Cloudflare (docs/services/cloudflare.md). */

@@ -15,11 +15,12 @@
 // auth-id or sub-auth-id, `records.json` keyed by id or `[]`, `status`/`statusDescription`, the
 // TTL list).
 
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson } from "../http";
+import { asObject, isObject } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName, sameAddress } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "ClouDNS";
 /** The TTLs ClouDNS keeps. */
@@ -89,7 +90,7 @@ export function createCloudnsApi(
       const answer = await call("GET", "login/login", {});
       return answer.ok
         ? { ok: true, detail: `Credentials accepted for ${credentials.idKind} ${credentials.authId}` }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+        : failedCheck(answer);
     },
 
     // The zone is the longest of the hostname and its parents that ClouDNS describes.
@@ -128,7 +129,7 @@ export function createCloudnsApi(
         ttl: String(ttl),
       });
       if (!answer.ok) return answer;
-      const data = isObject(answer.value) && isObject(answer.value.data) ? answer.value.data : {};
+      const data = asObject(asObject(answer.value).data);
       if (data.id !== undefined) return { ok: true, value: { id: String(data.id), values: [address], ttl } };
       // The record was added, but the answer names no id (as in the traffic lego recorded: status and
       // statusDescription only): read it back rather than report a failure and add it again next pass.
@@ -204,11 +205,9 @@ export const cloudns = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 2592000,
-    help: "60–2592000 seconds, rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …); empty keeps the record's TTL",
-  },
+  ttl: ttlRange(60, 2592000, undefined, {
+    note: "rounded up to a TTL ClouDNS keeps (60, 300, 900, 1800, 3600, 21600, …)",
+  }),
   canVerify: true,
   defaultApiUrl: "https://api.cloudns.net",
   // ClouDNS's documentation names no request limit ddnsd could find; ddnsd keeps to two requests a second.

@@ -22,11 +22,12 @@
 // nothing answering 404); octodns/octodns-constellix.
 
 import { createHmac } from "node:crypto";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { candidateZones, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { candidateZones, failedCheck, foreignZoneMessage, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Constellix";
 /** A new record's TTL when the domain's config names none (Constellix's form default). */
@@ -53,7 +54,7 @@ export function createConstellixApi(
   async function search(path: string): Promise<Step<Record<string, unknown>[]>> {
     const found = await call("GET", path);
     if (!found.ok) return found.status === 404 ? { ok: true, value: [] } : found;
-    return { ok: true, value: Array.isArray(found.value.body) ? found.value.body.filter(isObject) : [] };
+    return { ok: true, value: objectsIn(found.value.body) };
   }
 
   const recordsPath = (domainId: string, type: string) => `/domains/${encodeURIComponent(domainId)}/records/${type}`;
@@ -77,9 +78,7 @@ export function createConstellixApi(
       // Lists the account's domains: the same access the writes need; changes nothing. (The listing
       // may be a first page only, so its length is not reported as the number of domains.)
       const listed = await call("GET", "/domains");
-      return listed.ok
-        ? { ok: true, detail: "API key accepted" }
-        : { ok: false, detail: listed.message, cause: listed.cause };
+      return listed.ok ? { ok: true, detail: "API key accepted" } : failedCheck(listed);
     },
 
     async findZone(hostname, configured) {
@@ -142,8 +141,8 @@ export function createConstellixApi(
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
-      const [first] = Array.isArray(read.roundRobin) ? read.roundRobin.filter(isObject) : [];
+      const read = asObject(current.raw);
+      const [first] = objectsIn(read.roundRobin);
       const record = {
         ...read,
         ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
@@ -162,7 +161,7 @@ export function createConstellixApi(
         roundRobin: [{ value: address, disableFlag: false }],
       });
       if (!post.ok) return staleOn404(post);
-      const [created] = Array.isArray(post.value.body) ? post.value.body.filter(isObject) : [];
+      const [created] = objectsIn(post.value.body);
       if (created === undefined || typeof created.id !== "number")
         return failed(`${SERVICE}: the created record came back without an id`, { cause: "unreachable" });
       return { ok: true, value: recordSet(created) };
@@ -208,7 +207,7 @@ export const constellix = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record's TTL (3600 for a new record)." },
+  ttl: ttlRange(1, 2147483647, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.dns.constellix.com/v1",
   // Constellix publishes no figure for the v1 API (its own clients offer a delay between requests): ddnsd keeps to one a second.

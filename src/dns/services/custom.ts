@@ -9,11 +9,12 @@
 // Redirects are not followed: the request may carry the secret in its headers, and a redirect would
 // hand them to another host unasked.
 
-import { causeOfAnswer, excerpt, exchange, failed, throttleWait } from "../http";
+import { excerpt, exchange } from "../../net/http";
+import { causeOfAnswer, failed, throttleWait } from "../answers";
 import { maskSecrets } from "../one-shot";
-import { described, oneShotClient } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService } from "../one-shot-policy";
 import type { DnsProvider } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const CUSTOM_METHODS = ["GET", "POST", "PUT"] as const;
 const PLACEHOLDERS = /\{(ip|domain|record_type|secret)\}/g;
@@ -78,8 +79,7 @@ export const custom = defineService({
   ],
   recordTypes: ["A", "AAAA"],
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   // Every request goes to the provider's own `url` option; the setting has nothing to point at.
   createClient: (credentials, options, context) =>
     createCustomClient(credentials.secret ?? "", requestOptions(options), context),

@@ -14,11 +14,12 @@
 // something. DD24 refuses a second update within 30 minutes of a successful one, so writes are paced
 // to one per 30 minutes and any other refusal is retried later.
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { described, oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "Domain Discount24";
 const CANNOT_VERIFY =
@@ -42,8 +43,7 @@ export const dd24 = defineService({
   recordTypes: ["A"],
   // The dynamic DNS update names no TTL and the service documents none.
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   defaultApiUrl: "https://dynamicdns.key-systems.net",
   // "Once a dynamic ip address was successfully updated, subsequent update requests will be denied
   // … wait at least 30 minutes" (DD24's support article). A password serves one subdomain, so one

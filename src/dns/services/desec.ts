@@ -14,11 +14,13 @@
 // docs/auth/tokens.rst; libdns/desec provider.go (Retry-After, the 3600 clamp); DNSControl#1204
 // (a cut-off for daily-limit waits).
 
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, unreadableAnswer } from "../http";
+import { exchangeJson, unreadableAnswer } from "../../net/http";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
+import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "deSEC";
 /** deSEC's usual `minimum_ttl` of a domain (lower only on request); the TTL of a new RRset when nothing says otherwise. */
@@ -64,7 +66,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
     `/domains/${domain}/rrsets/${rrsetId(domain, hostname, type)}/`;
 
   function rrsetOf(id: string, rrset: unknown): RecordSet {
-    const body = isObject(rrset) ? rrset : {};
+    const body = asObject(rrset);
     const records = Array.isArray(body.records) ? body.records.map(String) : [];
     return { id, values: records, ...(typeof body.ttl === "number" ? { ttl: body.ttl } : {}), raw: body };
   }
@@ -74,7 +76,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", "/auth/account/");
-      if (!answer.ok) return { ok: false, detail: answer.failure.message, cause: answer.failure.cause };
+      if (!answer.ok) return failedCheck(answer.failure);
       const email =
         isObject(answer.body) && typeof answer.body.email === "string" ? ` (account ${answer.body.email})` : "";
       return { ok: true, detail: `Token accepted${email}` };
@@ -85,7 +87,7 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
       if (named) return named;
       const found = await call("GET", `/domains/?${new URLSearchParams({ owns_qname: hostname })}`);
       if (!found.ok) return found.failure;
-      const domain = (Array.isArray(found.body) ? found.body.filter(isObject) : []).find(
+      const domain = objectsIn(found.body).find(
         (d) => typeof d.name === "string" && zoneHolds(d.name.toLowerCase(), hostname),
       );
       if (!domain) return failed(noZoneMessage(SERVICE, hostname), { cause: "refused" });
@@ -139,11 +141,9 @@ export const desec = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: DEFAULT_MINIMUM_TTL,
-    max: MAX_TTL,
-    help: `${DEFAULT_MINIMUM_TTL}–${MAX_TTL} seconds (the domain's minimum, normally ${DEFAULT_MINIMUM_TTL}); empty keeps the RRset's TTL (a new one gets the domain's minimum)`,
-  },
+  ttl: ttlRange(DEFAULT_MINIMUM_TTL, MAX_TTL, "the domain's minimum", {
+    note: `the lower bound being the domain's minimum, normally ${DEFAULT_MINIMUM_TTL}`,
+  }),
   canVerify: true,
   defaultApiUrl: "https://desec.io/api/v1",
   // deSEC enforces all its windows at once (docs/services/desec.md). Each RRset write is preceded by its read,

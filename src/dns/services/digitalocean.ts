@@ -12,11 +12,12 @@
 // ratelimit-* headers); docs.digitalocean.com "API token scopes" (domain:read/create/update,
 // account:read); qdm12/ddns-updater providers/digitalocean.
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { asObject, isObject } from "../../util/json";
+import { failed, jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DigitalOcean";
 /** The TTL DigitalOcean's own examples give a new record; used when the config names none. */
@@ -29,13 +30,10 @@ const MAX_PAGES = 50;
 
 export function createDigitalOceanApi(credentials: { token: string }, context: ClientContext): ZoneApi {
   /** One call's JSON object. A "slow down" 429 names its wait in retry-after (a burst) or only in ratelimit-reset (the hourly window). */
+  const send = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
+
   async function call(method: string, path: string, body?: unknown): Promise<Step<Record<string, unknown>>> {
-    const answer = await requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
+    const answer = await send(method, path, body);
     if (!answer.ok) return answer;
     return isObject(answer.value.body)
       ? { ok: true, value: answer.value.body }
@@ -51,7 +49,7 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
       if (!listed.ok) return listed;
       const found = listed.value[key];
       if (Array.isArray(found)) items.push(...found.filter(isObject));
-      const pages = isObject(listed.value.links) && isObject(listed.value.links.pages) ? listed.value.links.pages : {};
+      const pages = asObject(asObject(listed.value.links).pages);
       if (typeof pages.next !== "string" || !Array.isArray(found) || found.length === 0) break;
     }
     return { ok: true, value: items };
@@ -71,8 +69,8 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
 
     async verify() {
       const answer = await call("GET", "/account");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const account = isObject(answer.value.account) ? answer.value.account : {};
+      if (!answer.ok) return failedCheck(answer);
+      const account = asObject(answer.value.account);
       const facts = [account.email, typeof account.status === "string" ? `status ${account.status}` : undefined].filter(
         (f): f is string => typeof f === "string",
       );
@@ -154,11 +152,7 @@ export const digitalocean = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: MIN_TTL,
-    max: MAX_TTL,
-    help: `${MIN_TTL}–${MAX_TTL} seconds; empty keeps the record's TTL (a new record gets ${DEFAULT_NEW_RECORD_TTL})`,
-  },
+  ttl: ttlRange(MIN_TTL, MAX_TTL, DEFAULT_NEW_RECORD_TTL),
   canVerify: true,
   defaultApiUrl: "https://api.digitalocean.com/v2",
   // One window keeps both of DigitalOcean's limits: 80 a minute and 4,800 an hour, under its 250 per

@@ -13,12 +13,21 @@
 // errors, rate limiting); libdns/dnsimple provider.go (records by name, PATCH of content and TTL,
 // 201 on create); dnsimple/dnsimple-go zones_records.go; lego "DNSimple".
 
-import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
-import type { FetchLike, Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import type { FetchLike } from "../../net/outbound";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import type { Step } from "../provider";
+import {
+  type RecordSet,
+  recordSetNamed,
+  recordSetOf,
+  writtenSet,
+  type ZoneApi,
+  zoneClient,
+  zonesNamed,
+} from "../reconcile";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
@@ -50,8 +59,8 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
         `${path}?${new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
-      const data = Array.isArray(body.data) ? body.data.filter(isObject) : [];
+      const body = asObject(listed.value.body);
+      const data = objectsIn(body.data);
       items.push(...data);
       const pages = isObject(body.pagination) ? body.pagination.total_pages : undefined;
       if (typeof pages !== "number" || page >= pages || data.length === 0) break;
@@ -67,10 +76,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
     if (!answer.ok) return answer;
-    const record = isObject(answer.value.body) ? answer.value.body.data : undefined;
-    if (!isObject(record) || typeof record.id !== "number")
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return writtenSet(SERVICE, isObject(answer.value.body) ? answer.value.body.data : undefined, recordSet);
   }
 
   return {
@@ -79,14 +85,9 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
     async verify() {
       // Checks the token and the account id together; changes nothing.
       const answer = await call("GET", "/zones?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const body = isObject(answer.value.body) ? answer.value.body : {};
-      const total = isObject(body.pagination) ? body.pagination.total_entries : undefined;
-      if (typeof total !== "number") return { ok: true, detail: "Token accepted" };
-      return {
-        ok: true,
-        detail: `Token accepted (${plural(total, "zone")} in account ${credentials.account_id.trim()})`,
-      };
+      if (!answer.ok) return failedCheck(answer);
+      const total = asObject(asObject(answer.value.body).pagination).total_entries;
+      return acceptedWithCount("Token accepted", total, "zone", ` in account ${credentials.account_id.trim()}`);
     },
 
     async listZones() {
@@ -105,11 +106,7 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       const listed = await listAll(recordsPath(zone.id), { name: relative, type });
       // A zone in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
-      // The filters are applied again here: the apex's empty name must not match every record.
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return { ok: true, value: recordSetNamed(listed.value, relative, type, recordSet) };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
@@ -190,7 +187,7 @@ export const dnsimple = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.dnsimple.com/v2",
   // DNSimple allows 2,400 requests an hour per token; ddnsd spreads them at 35 a minute (2,100 an hour).

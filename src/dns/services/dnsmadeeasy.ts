@@ -19,12 +19,13 @@
 // checks' words).
 
 import { createHmac } from "node:crypto";
+import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "DNS Made Easy";
 /** A new record's TTL when the domain's config names none (DNS Made Easy's default). */
@@ -83,7 +84,7 @@ export function createDnsMadeEasyApi(
     async verify() {
       // The account's managed domains; changes nothing.
       const listed = await call("GET", "/dns/managed");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const total = isObject(listed.value.body) ? listed.value.body.totalRecords : undefined;
       return {
         ok: true,
@@ -122,7 +123,7 @@ export function createDnsMadeEasyApi(
       if (!id.ok) return id;
       // The PUT replaces the whole record: everything read is sent back, with only the value (and a configured TTL) changed.
       const record = {
-        ...(isObject(current.raw) ? current.raw : {}),
+        ...asObject(current.raw),
         value: address,
         ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }),
       };
@@ -143,7 +144,7 @@ export function createDnsMadeEasyApi(
         gtdLocation: "DEFAULT",
       });
       if (!posted.ok) return posted;
-      const record = isObject(posted.value.body) ? posted.value.body : {};
+      const record = asObject(posted.value.body);
       if (typeof record.id !== "number")
         return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
       return {
@@ -189,7 +190,7 @@ export const dnsmadeeasy = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record's TTL (1800 for a new record)" },
+  ttl: ttlRange(1, 2147483647, 1800),
   canVerify: true,
   defaultApiUrl: "https://api.dnsmadeeasy.com/V2.0",
   // DNS Made Easy allows 150 requests in any 5 minutes; ddnsd stays at 120.

@@ -15,12 +15,11 @@
 // (the official client: Basic auth, PUT with host/data/ttl/type, errors as {code, help}); go-acme/lego
 // providers/dns/domeneshop (domains without the DNS service skipped).
 
-import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
-import type { Step } from "../provider";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { acceptedCounting, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Domeneshop";
 const APEX = "@";
@@ -40,9 +39,7 @@ type Row = Record<string, unknown>;
 export function createDomeneshopApi(credentials: { token: string; secret: string }, context: ClientContext): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.token}:${credentials.secret}`).toString("base64")}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/dns`;
 
@@ -64,13 +61,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
     service: SERVICE,
 
     async verify() {
-      const answer = await call("GET", "/domains");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return {
-        ok: true,
-        detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})`,
-      };
+      return acceptedCounting(listedObjects(await call("GET", "/domains")), "Token accepted", "domain");
     },
 
     async findZone(hostname, configured) {
@@ -92,7 +83,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const listed = await call("GET", "/domains");
       if (!listed.ok) return listed;
       // Domains without Domeneshop's DNS service have no records to change.
-      const zones = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [])
+      const zones = objectsIn(listed.value.body)
         .filter((d) => !(isObject(d.services) && d.services.dns === false))
         .map(zoneOf)
         .filter((z): z is Zone => z !== undefined);
@@ -111,14 +102,14 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const listed = staleOn404(await call("GET", `${recordsPath(zone.id)}?${new URLSearchParams({ host, type })}`));
       if (!listed.ok) return listed;
       // The filter is the service's; the exact name and type are checked here again.
-      const records = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : []).filter(
+      const records = objectsIn(listed.value.body).filter(
         (r) => r.type === type && r.id !== undefined && String(r.host ?? "").toLowerCase() === host,
       );
       return { ok: true, value: records.length === 0 ? null : recordSet(records) };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       // The PUT replaces the record (a TTL left out would become 3600): everything read goes back.
       const sent: Row = {
         host: typeof raw.host === "string" ? raw.host : relativeName(hostname, zone.name ?? hostname, APEX),
@@ -140,7 +131,7 @@ export function createDomeneshopApi(credentials: { token: string; secret: string
       const post = await call("POST", recordsPath(zone.id), sent);
       if (!post.ok) return post;
       // The new id is in the body, and at the end of the Location header the official client reads.
-      const body = isObject(post.value.body) ? post.value.body : {};
+      const body = asObject(post.value.body);
       const id = body.id ?? post.value.headers.get("location")?.split("/").pop();
       if (id === undefined || id === "")
         return failed(`${SERVICE}: the created record came back without an id`, { cause: "refused" });
@@ -189,11 +180,7 @@ export const domeneshop = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 604800,
-    help: "60–604800 seconds, sent as the nearest multiple of 60 (the only TTLs Domeneshop takes); empty keeps the record's TTL (300 for a new record)",
-  },
+  ttl: ttlRange(60, 604800, 300, { note: "sent as the nearest multiple of 60 (the only TTLs Domeneshop takes)" }),
   canVerify: true,
   defaultApiUrl: "https://api.domeneshop.no/v0",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

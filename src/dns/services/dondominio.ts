@@ -15,11 +15,13 @@
 // final (a wrong user or key, a host missing from the zone) and which may pass, so its words are kept
 // and the update is retried with the updater's backoff rather than given up.
 
-import { exchange, failed, isObject, parseJson } from "../http";
+import { exchange } from "../../net/http";
+import { isObject, parseJson } from "../../util/json";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { described, oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "DonDominio";
 const CANNOT_VERIFY =
@@ -50,8 +52,7 @@ export const dondominio = defineService({
   recordTypes: ["A"],
   // The TTL is the zone record's own; the DonDNS update cannot change it.
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   defaultApiUrl: "https://dondns.dondominio.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) =>

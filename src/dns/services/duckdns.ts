@@ -13,11 +13,12 @@
 // records hold now, which must be the ones sent; a bare `OK` is accepted too.
 
 import { isIP } from "node:net";
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { described, oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "DuckDNS";
 const SUFFIX = ".duckdns.org";
@@ -43,8 +44,7 @@ export const duckdns = defineService({
   // DuckDNS sets the TTL itself (60 s, undocumented) and has no way to change it.
   ttl: null,
   hostname: { suffix: SUFFIX, message: "must end in .duckdns.org" },
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   defaultApiUrl: "https://www.duckdns.org",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createDuckDnsClient(credentials.token ?? "", context),

@@ -18,12 +18,12 @@
 // policy: every such failure is fatal until the user intervenes).
 
 import { isIP } from "node:net";
-import { exchange, failed, pauseSeconds, retryAfterSeconds, throttleWait, unreadableAnswer } from "../http";
+import { exchange, retryAfterSeconds, unreadableAnswer } from "../../net/http";
+import { failed, throttleWait } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import type { Sent } from "../one-shot-policy";
-import { type OneShotApi, oneShotClient } from "../one-shot-policy";
+import { type OneShotApi, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { Addresses, DnsProvider, RecordType, Step } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 /**
  * How one service speaks the protocol.
@@ -275,8 +275,7 @@ export const dyndns2 = defineService({
   recordTypes: ["A", "AAAA"],
   // The protocol has no TTL: each service sets its own (OVH DynHost 60 s).
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   // Every request goes to the provider's own `server` option; the setting has nothing to point at.
   createClient: (credentials, options, context) =>
     createDyndns2Client(
@@ -458,7 +457,7 @@ function readAnswer(
   if (code === "911") {
     return failed(`${service}: 911 — the service is down or in maintenance (${http})`, {
       cause: "throttled",
-      retryAfterSeconds: pauseSeconds(Math.max(retryAfterSeconds(headers) ?? 0, OUTAGE_WAIT_SECONDS)),
+      retryAfterSeconds: Math.max(retryAfterSeconds(headers) ?? 0, OUTAGE_WAIT_SECONDS),
     });
   }
   const meaning = dialect.statuses?.[status];

@@ -10,12 +10,14 @@
 // Without an id, GET /dns/getroot/{hostname} names the domain and the node first (+1), and then the
 // domain's own address needs no listing.
 
+import { exchangeJson, unreadableAnswer } from "../../net/http";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "../http";
+import { failed, failedAnswer, throttleWait } from "../answers";
 import type { FailureCause, RecordType, Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName, zoneHolds } from "../zones";
+import { failedCheck, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Dynu";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -114,7 +116,7 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
 
     async verify() {
       const answer = await call("GET", "/dns");
-      if (!answer.ok) return { ok: false, detail: answer.failure.message, cause: answer.failure.cause };
+      if (!answer.ok) return failedCheck(answer.failure);
       const count = Array.isArray(answer.body.domains) ? answer.body.domains.length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },
@@ -155,7 +157,7 @@ export function createDynuApi(credentials: { api_key: string }, context: ClientC
       }
       const listing = await call("GET", `/dns/${encodeURIComponent(zone.id)}/record`);
       if (!listing.ok) return stale(listing);
-      const records = Array.isArray(listing.body.dnsRecords) ? listing.body.dnsRecords.filter(isObject) : [];
+      const records = objectsIn(listing.body.dnsRecords);
       // Each record names its domain; a zone known only by its id is named by them (or, in an empty listing, by the domain).
       let name = zone.name ?? lower(records.find((r) => typeof r.domainName === "string")?.domainName);
       if (name === "") {

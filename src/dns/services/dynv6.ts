@@ -20,7 +20,8 @@
 // libdns/dynv6 provider.go (zone by name, record list, update of a found record).
 
 import { isIPv4, isIPv6 } from "node:net";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, jsonCalls, listedObjects, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -33,13 +34,10 @@ const APEX_FIELD = { A: "ipv4address", AAAA: "ipv6prefix" } as const satisfies R
 const apexId = (type: RecordType) => `zone/${APEX_FIELD[type]}`;
 
 export function createDynv6Api(credentials: { token: string }, context: ClientContext): ZoneApi {
+  const send = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
+
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    const answer = await requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
+    const answer = await send(method, path, body);
     // A refused token is refused for good, whether or not the answer says more in JSON.
     return !answer.ok && (answer.status === 401 || answer.status === 403) ? { ...answer, stopRetrying: true } : answer;
   }
@@ -85,10 +83,7 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", "/zones");
-      return acceptedCounting(
-        answer.ok ? { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body : [] } : answer,
-        "Token accepted",
-      );
+      return acceptedCounting(listedObjects(answer), "Token accepted");
     },
 
     async findZone(hostname, configured) {
@@ -126,7 +121,7 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
       }
       const listed = await call("GET", "/zones");
       if (!listed.ok) return listed;
-      const zones = Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [];
+      const zones = objectsIn(listed.value.body);
       const names = zones.map((z) => z.name).filter((n): n is string => typeof n === "string");
       const name = longestZone(hostname, names);
       const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase().replace(/\.$/, "") === name);
@@ -153,7 +148,7 @@ export function createDynv6Api(credentials: { token: string }, context: ClientCo
       const listed = staleOn404(await call("GET", `${zonePath(zone.id)}/records`));
       if (!listed.ok) return listed;
       const relative = relativeName(hostname, zoneName);
-      const records = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : []).filter(
+      const records = objectsIn(listed.value.body).filter(
         (r) => r.type === type && String(r.name ?? "").toLowerCase() === relative && r.id !== undefined,
       );
       if (records.length === 0) return { ok: true, value: null };
@@ -220,7 +215,7 @@ function readError(body: unknown, status: number): ServiceError | undefined {
   const stop = status === 401 || status === 403 ? { stopRetrying: true } : {};
   const error = isObject(body) && isObject(body.error) ? body.error : isObject(body) ? body : undefined;
   if (error === undefined) return undefined;
-  const fields = Array.isArray(error.fields) ? error.fields.filter(isObject) : [];
+  const fields = objectsIn(error.fields);
   const details = fields
     .map((f) => [f.name, f.message].filter((p) => typeof p === "string" && p !== "").join(" "))
     .filter(Boolean);

@@ -21,10 +21,11 @@
 // fixtures: the 420 error), libdns/easydns provider.go (update by POST, add by PUT answering 201)
 // and octodns-easydns (401 the credentials, 403/404 a domain not the account's, `@` the apex).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { asObject, isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { relativeName } from "../zones";
 
 const SERVICE = "easyDNS";
@@ -58,7 +59,7 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
       const query = page === 0 ? "" : `&start=${next}&max=${PAGE_SIZE}`;
       const answer = await call("GET", `/zones/records/all/${encodeURIComponent(zone)}`, undefined, query);
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       // The documentation shows one object where the service sends an array: either is read.
       const data = (Array.isArray(body.data) ? body.data : isObject(body.data) ? [body.data] : []).filter(isObject);
       const before = records.size;
@@ -109,7 +110,7 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       // What the record has, sent back with the new address (and the TTL the config names).
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       const body = {
@@ -139,8 +140,8 @@ export function createEasydnsApi(credentials: { token: string; key: string }, co
         rdata: address,
       });
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
-      const data = isObject(body.data) ? body.data : {};
+      const body = asObject(answer.value.body);
+      const data = asObject(body.data);
       if (data.id === undefined || data.id === "")
         return failed(`${SERVICE}: the added record's id is not in the answer`, { cause: "unreachable" });
       return { ok: true, value: { id: String(data.id), values: [address], ttl, raw: data } };
@@ -203,7 +204,7 @@ export const easydns = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(300, 86400, 300),
   ...cannotCheck(VERIFY_UNAVAILABLE),
   defaultApiUrl: "https://rest.easydns.net",
   // easyDNS documents no number, only its "Enhance Your Calm" answer: ddnsd keeps a gentle pace.

@@ -15,12 +15,14 @@
 // (its signature test vectors); lego providers/dns/exoscale and octodns-exoscale.
 
 import { createHmac } from "node:crypto";
+import { sentJson } from "../../net/http";
+import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Exoscale";
 /** How long a signature stays valid: the SDKs' ten minutes. */
@@ -78,7 +80,7 @@ export function createExoscaleApi(
       credentials.api_secret,
       method,
       context.baseUrl + path,
-      body === undefined ? "" : JSON.stringify(body),
+      sentJson(body),
       expires,
     );
     return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
@@ -89,12 +91,12 @@ export function createExoscaleApi(
   /** The written record once its operation succeeded: asked again while pending, a few times. */
   async function settled(answer: Step<JsonAnswer>, record: RecordSet): Promise<Step<RecordSet>> {
     if (!answer.ok) return answer;
-    let operation = isObject(answer.value.body) ? answer.value.body : {};
+    let operation = asObject(answer.value.body);
     for (let check = 0; operation.state === "pending" && check < OPERATION_CHECKS; check++) {
       await Bun.sleep(pauseMs);
       const asked = await call("GET", `/operation/${encodeURIComponent(String(operation.id))}`);
       if (!asked.ok) return asked;
-      operation = isObject(asked.value.body) ? asked.value.body : {};
+      operation = asObject(asked.value.body);
     }
     if (operation.state === "success") {
       const reference =
@@ -131,8 +133,8 @@ export function createExoscaleApi(
 
     async verify() {
       const listed = await call("GET", "/dns-domain");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      if (!listed.ok) return failedCheck(listed);
+      const body = asObject(listed.value.body);
       const count = Array.isArray(body["dns-domains"]) ? body["dns-domains"].length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },
@@ -142,7 +144,7 @@ export function createExoscaleApi(
         // Record names are relative to the domain: its name is needed before anything is read.
         const domain = staleOn404(await call("GET", `/dns-domain/${encodeURIComponent(configured)}`));
         if (!domain.ok) return domain;
-        const body = isObject(domain.value.body) ? domain.value.body : {};
+        const body = asObject(domain.value.body);
         const name =
           typeof body["unicode-name"] === "string" ? body["unicode-name"].toLowerCase().replace(/\.$/, "") : "";
         if (name === "" || !zoneHolds(name, hostname))
@@ -154,7 +156,7 @@ export function createExoscaleApi(
       }
       const listed = await call("GET", "/dns-domain");
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const domains = (Array.isArray(body["dns-domains"]) ? body["dns-domains"].filter(isObject) : []).filter(
         (d) => typeof d.id === "string" && typeof d["unicode-name"] === "string",
       );
@@ -171,7 +173,7 @@ export function createExoscaleApi(
     async readRecordSet(zone, hostname, type) {
       const listed = staleOn404(await call("GET", recordsPath(zone.id)));
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const name = relativeName(hostname, zone.name!);
       const records = (
         Array.isArray(body["dns-domain-records"]) ? body["dns-domain-records"].filter(isObject) : []
@@ -243,7 +245,7 @@ export const exoscale = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2592000, help: "1–2592000 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(1, 2592000, 3600),
   canVerify: true,
   defaultApiUrl: "https://api-ch-gva-2.exoscale.com/v2",
   // Exoscale publishes no request rate for its API; ddnsd keeps to a modest pace.

@@ -20,7 +20,8 @@
 
 import { createHash } from "node:crypto";
 import { isIP, isIPv4, isIPv6 } from "node:net";
-import { excerpt, exchange, failed } from "../http";
+import { excerpt, exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";

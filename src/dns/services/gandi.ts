@@ -14,12 +14,12 @@
 // Sources: docs/services/gandi.md; api.gandi.net/docs/livedns and /docs/authentication; qdm12/ddns-updater
 // providers/gandi/provider.go; libdns/gandi client.go; lego "Gandi Live DNS (v5)" (PAT vs deprecated key).
 
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
-import type { Step } from "../provider";
+import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Gandi";
 /** TTL of a record set this client creates when the domain's config names none: Gandi's minimum. */
@@ -29,14 +29,7 @@ const DOMAINS_PER_PAGE = 100;
 const MAX_DOMAIN_PAGES = 50;
 
 export function createGandiApi(credentials: { token: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   const setPath = (zone: string, hostname: string, type: string) =>
     `/domains/${encodeURIComponent(zone)}/records/${encodeURIComponent(relativeName(hostname, zone, "@"))}/${type}`;
@@ -50,7 +43,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
 
     async verify() {
       const answer = await call("GET", `/domains?per_page=1`);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Number(answer.value.headers.get("total-count"));
       if (!answer.value.headers.has("total-count") || !Number.isInteger(count))
         return { ok: true, detail: "Token accepted" };
@@ -77,7 +70,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
           `/domains?${new URLSearchParams({ per_page: String(DOMAINS_PER_PAGE), page: String(page) })}`,
         );
         if (!listed.ok) return listed;
-        const domains = Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [];
+        const domains = objectsIn(listed.value.body);
         names.push(...domains.map((d) => d.fqdn).filter((n): n is string => typeof n === "string"));
         const total = Number(listed.value.headers.get("total-count") ?? Number.NaN);
         if (domains.length < DOMAINS_PER_PAGE || names.length >= total) break;
@@ -99,7 +92,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
     async readRecordSet(zone, hostname, type) {
       const read = await call("GET", setPath(zone.id, hostname, type));
       if (!read.ok) return read.status === 404 ? { ok: true, value: null } : read;
-      const rrset = isObject(read.value.body) ? read.value.body : {};
+      const rrset = asObject(read.value.body);
       const values = Array.isArray(rrset.rrset_values) ? rrset.rrset_values.map(String) : [];
       return { ok: true, value: recordSet(zone.id, hostname, type, values, rrset.rrset_ttl) };
     },
@@ -131,7 +124,7 @@ export function createGandiApi(credentials: { token: string }, context: ClientCo
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const stop = status === 401 || status === 403 ? { stopRetrying: true } : {};
-  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const errors = objectsIn(body.errors);
   const details = errors
     .map((e) => [e.name, e.description].filter((p) => typeof p === "string" && p !== "").join(": "))
     .filter(Boolean);
@@ -159,7 +152,7 @@ export const gandi = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 2592000, help: "300–2592000 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(300, 2592000, 300),
   canVerify: true,
   defaultApiUrl: "https://api.gandi.net/v5/livedns",
   // Gandi allows about 1000 requests a minute per address; ddnsd stays under it.

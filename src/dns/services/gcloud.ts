@@ -15,19 +15,12 @@
 // providers/dns/gcloud and libdns/googleclouddns (changes with deletions + additions).
 
 import { createPrivateKey, createSign, type KeyObject } from "node:crypto";
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-} from "../http";
+import { exchange } from "../../net/http";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
+import { type BearerToken, bearerCalls, failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Google Cloud DNS";
@@ -121,10 +114,9 @@ export function createGcloudApi(
   now: () => number = Date.now,
 ): ZoneApi {
   const { key, project } = credentials;
-  let token: { value: string; until: number } | undefined;
   let privateKey: KeyObject | undefined;
 
-  async function obtainToken(): Promise<Step<string>> {
+  async function obtainToken(): Promise<Step<BearerToken>> {
     if (privateKey === undefined) {
       try {
         privateKey = createPrivateKey(key.private_key);
@@ -154,8 +146,8 @@ export function createGcloudApi(
     const body = parseJson(answer.text);
     if (answer.status === 200 && isObject(body) && typeof body.access_token === "string") {
       const seconds = typeof body.expires_in === "number" ? body.expires_in : Number(body.expires_in ?? 0);
-      token = { value: body.access_token, until: now() + Math.max(0, seconds * 1000 - TOKEN_MARGIN_MS) };
-      return { ok: true, value: body.access_token };
+      const until = now() + Math.max(0, seconds * 1000 - TOKEN_MARGIN_MS);
+      return { ok: true, value: { value: body.access_token, until } };
     }
     // The token endpoint's 400/401 (`invalid_grant`: a deleted key, a bad signature) is about the key.
     const words =
@@ -183,21 +175,7 @@ export function createGcloudApi(
   }
 
   /** A Cloud DNS call with the bearer token: one is obtained when there is none, and once more when it is refused (401). */
-  async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    for (let attempt = 0; ; attempt++) {
-      const bearer =
-        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await obtainToken();
-      if (!bearer.ok) return bearer;
-      const answer = await requestJson(
-        context,
-        SERVICE,
-        { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body },
-        readError,
-      );
-      if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
-      token = undefined;
-    }
-  }
+  const call = bearerCalls(context, SERVICE, obtainToken, readError, now);
 
   const zonesPath = `/projects/${encodeURIComponent(project)}/managedZones`;
   const zonePath = (zone: string) => `${zonesPath}/${encodeURIComponent(zone)}`;
@@ -214,8 +192,8 @@ export function createGcloudApi(
         pageToken === undefined ? zonesPath : `${zonesPath}?${new URLSearchParams({ pageToken })}`,
       );
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
-      for (const zone of Array.isArray(body.managedZones) ? body.managedZones.filter(isObject) : []) {
+      const body = asObject(answer.value.body);
+      for (const zone of objectsIn(body.managedZones)) {
         // A private zone answers only inside its VPC networks: the public name is never there.
         if (zone.visibility === "private") continue;
         if (typeof zone.name === "string" && typeof zone.dnsName === "string")
@@ -269,7 +247,7 @@ export function createGcloudApi(
     async zoneName(zoneId) {
       const answer = staleOnZone404(await call("GET", zonePath(zoneId)));
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       return typeof body.dnsName === "string"
         ? { ok: true, value: body.dnsName.toLowerCase().replace(/\.$/, "") }
         : failed(`${SERVICE}: managed zone ${zoneId} came back without its DNS name`, { cause: "unreachable" });
@@ -279,8 +257,8 @@ export function createGcloudApi(
       const query = new URLSearchParams({ name: `${hostname}.`, type });
       const answer = staleOnZone404(await call("GET", `${zonePath(zone.id)}/rrsets?${query}`));
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
-      const rrsets = (Array.isArray(body.rrsets) ? body.rrsets.filter(isObject) : []) as GoogleRrset[];
+      const body = asObject(answer.value.body);
+      const rrsets = objectsIn(body.rrsets) as GoogleRrset[];
       const rrset = rrsets.find(
         (r) => typeof r.name === "string" && r.name.toLowerCase() === `${hostname}.` && r.type === type,
       );
@@ -375,7 +353,7 @@ export const gcloud = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 0, max: 2147483647, help: "0–2147483647 seconds; empty keeps the record set's TTL (300 for a new one)" },
+  ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://dns.googleapis.com/dns/v1",
   // Cloud DNS counts API requests per minute per project (the quota the console shows); ddnsd stays far below.

@@ -13,11 +13,11 @@
 // G-Core/gcore-dns-sdk-go (paths, `APIKey` header, error body); lego providers/dns/gcore and
 // octodns-gcore (resource_records with content arrays, filters kept).
 
-import { plural } from "../../util/plural";
-import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
-import type { Step } from "../provider";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { acceptedWithCount, failedCheck } from "../zones";
 
 const SERVICE = "Gcore";
 /** A new set's TTL when the config names none: the Gcore portal's default. */
@@ -27,14 +27,7 @@ const PER_PAGE = 1000;
 const MAX_PAGES = 10;
 
 export function createGcoreApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `APIKey ${credentials.api_token}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `APIKey ${credentials.api_token}` }, readError);
 
   const setPath = (zone: string, hostname: string, type: string) =>
     `/v2/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
@@ -55,13 +48,8 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
 
     async verify() {
       const listed = await call("GET", "/v2/zones?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
-      const body = isObject(listed.value.body) ? listed.value.body : {};
-      const count = typeof body.total_amount === "number" ? body.total_amount : undefined;
-      return {
-        ok: true,
-        detail: count === undefined ? "API token accepted" : `API token accepted (${plural(count, "zone")})`,
-      };
+      if (!listed.ok) return failedCheck(listed);
+      return acceptedWithCount("API token accepted", asObject(listed.value.body).total_amount);
     },
 
     async listZones() {
@@ -73,8 +61,8 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
           `/v2/zones?${new URLSearchParams({ limit: String(PER_PAGE), offset: String(names.length) })}`,
         );
         if (!listed.ok) return listed;
-        const body = isObject(listed.value.body) ? listed.value.body : {};
-        const zones = Array.isArray(body.zones) ? body.zones.filter(isObject) : [];
+        const body = asObject(listed.value.body);
+        const zones = objectsIn(body.zones);
         names.push(...zones.map((z) => z.name).filter((n): n is string => typeof n === "string"));
         const total = typeof body.total_amount === "number" ? body.total_amount : names.length;
         // A page shorter than asked for is not the end: the total says when every zone is in.
@@ -91,12 +79,12 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
         const held = staleOn404(await call("GET", `/v2/zones/${encodeURIComponent(zone.id)}`));
         return held.ok ? { ok: true, value: null } : held;
       }
-      const set = recordSet(hostname, type, isObject(read.value.body) ? read.value.body : {});
+      const set = recordSet(hostname, type, asObject(read.value.body));
       return { ok: true, value: set.values.length === 0 ? null : set };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
+      const read = asObject(current.raw);
       const [first = {}] = Array.isArray(read.resource_records) ? read.resource_records.filter(isObject) : [];
       // The record keeps its flags and meta; the server's own fields (ids, names, dates) are not sent back.
       const { id: _id, ...kept } = first;
@@ -145,7 +133,7 @@ export const gcore = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "Seconds; empty keeps the record set's TTL (300 for a new one)" },
+  ttl: ttlRange(1, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://api.gcore.com/dns",
   // Gcore limits requests per account and product without naming the DNS API's number; the one it

@@ -19,11 +19,12 @@
 // providers/dns/godaddy/internal (client.go, types.go: `{code, message, fields}` errors);
 // qdm12/ddns-updater providers/godaddy (PUT of `[{data}]`, the ACCESS_DENIED hint).
 
-import { isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { isObject, objectsIn } from "../../util/json";
+import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "GoDaddy";
 /** The most domains GoDaddy lists in one page. */
@@ -88,9 +89,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
     async verify() {
       // The listing the writes start from; changes nothing. Refused for accounts GoDaddy keeps out of its API.
       const answer = await call("GET", "/domains?limit=1");
-      return answer.ok
-        ? { ok: true, detail: "Key accepted" }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok ? { ok: true, detail: "Key accepted" } : failedCheck(answer);
     },
 
     async listZones() {
@@ -103,7 +102,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
         });
         const listed = await call("GET", `/domains?${query}`);
         if (!listed.ok) return listed;
-        const found = (Array.isArray(listed.value.body) ? listed.value.body.filter(isObject) : [])
+        const found = objectsIn(listed.value.body)
           .map((d) => d.domain)
           .filter((n): n is string => typeof n === "string");
         names.push(...found);
@@ -117,9 +116,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
       const read = await call("GET", setPath(zone.id, hostname, type));
       // 404 is an unknown domain (a missing record set is an empty list): one that left the account is looked up afresh.
       if (!read.ok) return staleOn404(read);
-      const records = (Array.isArray(read.value.body) ? read.value.body.filter(isObject) : []).filter(
-        (r) => r.type === undefined || r.type === type,
-      );
+      const records = objectsIn(read.value.body).filter((r) => r.type === undefined || r.type === type);
       if (records.length === 0) return { ok: true, value: null };
       return {
         ok: true,
@@ -152,7 +149,7 @@ export function createGodaddyApi(credentials: { key: string; secret: string }, c
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
   const message = typeof body.message === "string" && body.message !== "" ? body.message : undefined;
-  const fields = (Array.isArray(body.fields) ? body.fields.filter(isObject) : [])
+  const fields = objectsIn(body.fields)
     .map((f) => [f.path, f.message].filter((p) => typeof p === "string" && p !== "").join(": "))
     .filter(Boolean);
   const words = [message, ...fields].filter((w): w is string => w !== undefined).join("; ");
@@ -194,7 +191,7 @@ export const godaddy = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 600, max: 604800, help: "600–604800 seconds; empty keeps the record's TTL (600 for a new record)" },
+  ttl: ttlRange(600, 604800, 600),
   canVerify: true,
   defaultApiUrl: "https://api.godaddy.com/v1",
   // GoDaddy allows 60 requests a minute per endpoint; ddnsd stays under it for all of them together.

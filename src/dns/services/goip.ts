@@ -15,11 +15,12 @@
 // login may not update) stays until the user edits something. GoIP documents no request limit.
 
 import { isIP } from "node:net";
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { described, oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "GoIP";
 /** GoIP's two zones: a subdomain is a name under one of them. */
@@ -52,8 +53,7 @@ export const goip = defineService({
   recordTypes: ["A", "AAAA"],
   // GoIP sets the TTL itself and the update URL cannot change it.
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   defaultApiUrl: "https://www.goip.de",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) =>

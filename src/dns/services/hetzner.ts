@@ -16,12 +16,21 @@
 // errors); hetznercloud/hcloud-go hcloud/schema/zone_rrset.go, hcloud/error.go,
 // client_handler_rate_limit.go; qdm12/ddns-updater providers/hetznercloud/{setrecord,createrrset,waitaction}.go.
 
-import { plural } from "../../util/plural";
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, type ServiceError } from "../http";
+import { exchangeJson } from "../../net/http";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
+import { failed, failedAnswer, type ServiceError } from "../answers";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage, relativeName, sameAddress, zoneHolds } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import {
+  acceptedWithCount,
+  candidateZones,
+  failedCheck,
+  noZoneMessage,
+  relativeName,
+  sameAddress,
+  zoneHolds,
+} from "../zones";
 
 const SERVICE = "Hetzner";
 /** Answers after which only the user can help: a bad or read-only token, a zone not in primary mode, a protected record set. */
@@ -63,7 +72,7 @@ export function createHetznerApi(
       if (!isObject(current)) return failed(`${SERVICE}: the answer named no action`, { cause: "unreachable" });
       if (current.status === "success") return null;
       if (current.status === "error") {
-        const error = isObject(current.error) ? current.error : {};
+        const error = asObject(current.error);
         const code = typeof error.code === "string" ? ` (${error.code})` : "";
         return failed(
           `${SERVICE}: action ${String(current.id)} failed: ${String(error.message ?? "no reason given")}${code}`,
@@ -96,7 +105,7 @@ export function createHetznerApi(
   async function lookUpZone(idOrName: string): Promise<Step<string>> {
     const answer = await call("GET", `/zones/${encodeURIComponent(idOrName)}`);
     if (!answer.ok) return answer.code === "not_found" ? { ...answer, staleZone: true } : answer;
-    const zone = isObject(answer.body.zone) ? answer.body.zone : {};
+    const zone = asObject(answer.body.zone);
     const name = String(zone.name ?? "").toLowerCase();
     return notPrimary(name, zone.mode) ?? { ok: true, value: name };
   }
@@ -128,11 +137,8 @@ export function createHetznerApi(
 
     async verify() {
       const answer = await call("GET", "/zones?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const meta =
-        isObject(answer.body.meta) && isObject(answer.body.meta.pagination) ? answer.body.meta.pagination : {};
-      const count = typeof meta.total_entries === "number" ? meta.total_entries : undefined;
-      return { ok: true, detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "zone")})` };
+      if (!answer.ok) return failedCheck(answer);
+      return acceptedWithCount("Token accepted", asObject(asObject(answer.body.meta).pagination).total_entries);
     },
 
     async findZone(hostname, configured): Promise<Step<Zone>> {
@@ -157,7 +163,7 @@ export function createHetznerApi(
       for (const candidate of candidateZones(hostname)) {
         const listed = await call("GET", `/zones?${new URLSearchParams({ name: candidate })}`);
         if (!listed.ok) return listed;
-        const zones = Array.isArray(listed.body.zones) ? listed.body.zones.filter(isObject) : [];
+        const zones = objectsIn(listed.body.zones);
         const zone = zones.find((z) => typeof z.name === "string" && z.name.toLowerCase() === candidate);
         if (zone) return notPrimary(candidate, zone.mode) ?? { ok: true, value: { id: candidate, name: candidate } };
       }
@@ -171,8 +177,8 @@ export function createHetznerApi(
     async readRecordSet(zone, hostname, type) {
       const read = await call("GET", setPath(zone.id, hostname, type));
       if (!read.ok) return read.code === "not_found" ? { ok: true, value: null } : read;
-      const rrset = isObject(read.body.rrset) ? read.body.rrset : {};
-      const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
+      const rrset = asObject(read.body.rrset);
+      const records = objectsIn(rrset.records);
       return {
         ok: true,
         value: recordSet(
@@ -188,7 +194,7 @@ export function createHetznerApi(
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
       const path = setPath(zone.id, hostname, type);
-      const kept = isObject(current.raw) ? current.raw : {};
+      const kept = asObject(current.raw);
       const [held] = current.values;
       if (current.values.length !== 1 || held === undefined || !sameAddress(held, address)) {
         // set_records leaves the TTL alone; each record's comment is sent back.
@@ -264,11 +270,7 @@ export const hetzner = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 2147483647,
-    help: "60–2147483647 seconds; empty keeps the record's TTL (the zone's default for a new record)",
-  },
+  ttl: ttlRange(60, 2147483647, "the zone's default"),
   canVerify: true,
   defaultApiUrl: "https://api.hetzner.cloud/v1",
   // Hetzner Cloud allows 3600 requests an hour per project; ddnsd stays under it.

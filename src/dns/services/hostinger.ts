@@ -17,12 +17,12 @@
 // (providers/dns/hostinger: Bearer token, the record set shape, `overwrite`, the
 // `{message, errors, correlation_id}` error body).
 
-import { plural } from "../../util/plural";
-import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject, objectsIn } from "../../util/json";
+import { jsonCalls, listedObjects, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Hostinger";
 /** A new record's TTL when the domain's config names none: the TTL Hostinger's own records carry. */
@@ -31,16 +31,14 @@ const NEW_RECORD_TTL = 14400;
 export function createHostingerApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
   const authorization = `Bearer ${credentials.api_token}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   const zonePath = (domain: string) => `/api/dns/v1/zones/${encodeURIComponent(domain)}`;
 
   async function readZone(domain: string): Promise<Step<Record<string, unknown>[]> & { status?: number }> {
     const answer = await call("GET", zonePath(domain));
     if (!answer.ok) return answer;
-    return { ok: true, value: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [] };
+    return { ok: true, value: objectsIn(answer.value.body) };
   }
 
   /** Makes the set `name type` hold only `address` with `ttl`: Hostinger replaces that set and nothing else. */
@@ -66,13 +64,11 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
 
     async verify() {
       // The account's domains: read-only, and answered only to a working token.
-      const answer = await call("GET", "/api/domains/v1/portfolio");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const count = Array.isArray(answer.value.body) ? answer.value.body.length : undefined;
-      return {
-        ok: true,
-        detail: count === undefined ? "Token accepted" : `Token accepted (${plural(count, "domain")})`,
-      };
+      return acceptedCounting(
+        listedObjects(await call("GET", "/api/domains/v1/portfolio")),
+        "Token accepted",
+        "domain",
+      );
     },
 
     async hasZone(name) {
@@ -87,7 +83,7 @@ export function createHostingerApi(credentials: { api_token: string }, context: 
       const name = relativeName(hostname, zone.id, "@");
       const set = read.value.find((s) => s.type === type && String(s.name ?? "").toLowerCase() === name);
       if (set === undefined) return { ok: true, value: null };
-      const records = Array.isArray(set.records) ? set.records.filter(isObject) : [];
+      const records = objectsIn(set.records);
       return {
         ok: true,
         value: {
@@ -151,7 +147,7 @@ export const hostinger = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (14400 for a new record)" },
+  ttl: ttlRange(60, 86400, 14400),
   canVerify: true,
   defaultApiUrl: "https://developers.hostinger.com",
   // Hostinger publishes no general limit for its API; ddnsd keeps to one request a second.

@@ -22,13 +22,15 @@
 // ListPublicZones, ShowPublicZone, ListRecordSetsByZone, UpdateRecordSet, CreateRecordSet, error
 // codes) and API Gateway error codes; jeessy2/ddns-go dns/huawei.go; go-acme/lego providers/dns/huaweicloud.
 
+import { sentJson } from "../../net/http";
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { signRequest } from "../signing/huaweicloud-signer";
-import { longestZone, noZoneMessage } from "../zones";
+import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "Huawei Cloud DNS";
 /** TTL of a record set this client creates when the domain's config names none: Huawei's default. */
@@ -44,7 +46,7 @@ export function createHuaweiCloudApi(
   function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
     const url = new URL(context.baseUrl + path);
     const signed = signRequest(
-      { method, url, headers: { host: url.host }, body: body === undefined ? "" : JSON.stringify(body) },
+      { method, url, headers: { host: url.host }, body: sentJson(body) },
       { accessKey: credentials.access_key_id, secretKey: credentials.secret_access_key },
     );
     return requestJson(context, SERVICE, { method, path, headers: signed, body }, readError);
@@ -61,8 +63,8 @@ export function createHuaweiCloudApi(
 
     async verify() {
       const listed = await call("GET", "/v2/zones?type=public&limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      if (!listed.ok) return failedCheck(listed);
+      const body = asObject(listed.value.body);
       const count = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
       return {
         ok: true,
@@ -83,8 +85,8 @@ export function createHuaweiCloudApi(
           `/v2/zones?${new URLSearchParams({ type: "public", limit: String(ZONES_PER_PAGE), offset: String(page * ZONES_PER_PAGE) })}`,
         );
         if (!listed.ok) return listed;
-        const body = isObject(listed.value.body) ? listed.value.body : {};
-        const found = Array.isArray(body.zones) ? body.zones.filter(isObject) : [];
+        const body = asObject(listed.value.body);
+        const found = objectsIn(body.zones);
         for (const zone of found) if (typeof zone.id === "string") zones.set(bare(zone.name), zone.id);
         const total = Number(isObject(body.metadata) ? body.metadata.total_count : Number.NaN);
         if (found.length < ZONES_PER_PAGE || zones.size >= total) break;
@@ -106,11 +108,9 @@ export function createHuaweiCloudApi(
       const query = new URLSearchParams({ name: absolute(hostname), type, search_mode: "equal", limit: "100" });
       const read = await call("GET", `/v2/zones/${encodeURIComponent(zone.id)}/recordsets?${query}`);
       if (!read.ok) return staleOn404(read);
-      const body = isObject(read.value.body) ? read.value.body : {};
+      const body = asObject(read.value.body);
       // The name filter may match loosely: only sets of exactly this name and type count.
-      const sets = (Array.isArray(body.recordsets) ? body.recordsets.filter(isObject) : []).filter(
-        (s) => bare(s.name) === hostname && s.type === type,
-      );
+      const sets = objectsIn(body.recordsets).filter((s) => bare(s.name) === hostname && s.type === type);
       const [first] = sets;
       if (first === undefined) return { ok: true, value: null };
       const set: RecordSet = {
@@ -131,7 +131,7 @@ export function createHuaweiCloudApi(
         body,
       );
       if (!put.ok) return staleOn404(put);
-      const written = isObject(put.value.body) ? put.value.body : {};
+      const written = asObject(put.value.body);
       const kept = typeof written.ttl === "number" ? written.ttl : ttl;
       return {
         ok: true,
@@ -148,7 +148,7 @@ export function createHuaweiCloudApi(
         ttl,
       });
       if (!post.ok) return staleOn404(post);
-      const written = isObject(post.value.body) ? post.value.body : {};
+      const written = asObject(post.value.body);
       return { ok: true, value: { id: String(written.id ?? ""), values: [address], ttl, raw: written.status } };
     },
 
@@ -212,7 +212,7 @@ export const huaweicloud = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 1, max: 2147483647, help: "1–2147483647 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(1, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://dns.myhuaweicloud.com",
   // Huawei's API gateway throttles per account (APIGW.0308); ddnsd stays well under it.

@@ -21,11 +21,12 @@
 // PUT /2/zones/{zone}/records/{record}); libdns/infomaniak client.go (v2, scopes domain:read,
 // dns:read, dns:write); go-acme/lego providers/dns/infomaniak (v2 client, error fixtures).
 
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Infomaniak";
@@ -39,13 +40,10 @@ const CANNOT_VERIFY = "Infomaniak's API cannot check a token without a zone to l
 type RecordRow = Record<string, unknown>;
 
 export function createInfomaniakApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+  const send = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
+
   async function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    const answer = await requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
+    const answer = await send(method, path, body);
     // The envelope, not only the status, says whether it worked.
     if (answer.ok && isObject(answer.value.body) && answer.value.body.result !== "success") {
       const text = JSON.stringify(answer.value.body);
@@ -67,7 +65,7 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     const listed = await call("GET", recordsPath(zone));
     if (!listed.ok) return listed;
     const data = isObject(listed.value.body) ? listed.value.body.data : undefined;
-    return { ok: true, value: Array.isArray(data) ? data.filter(isObject) : [] };
+    return { ok: true, value: objectsIn(data) };
   }
 
   // The listing that found the zone is also the read that follows it, within one write.
@@ -148,7 +146,7 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     },
 
     async updateRecordSet(zone, _hostname, type, current, address, settings) {
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       // The record as read, with the new address: its name, type and TTL are sent back unchanged.
       const sent: RecordRow = {
         source: typeof raw.source === "string" ? raw.source : APEX,
@@ -181,7 +179,7 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || !isObject(body.error)) return undefined;
   const error = body.error;
-  const details = (Array.isArray(error.errors) ? error.errors.filter(isObject) : [])
+  const details = objectsIn(error.errors)
     .map((e) => e.description)
     .filter((d): d is string => typeof d === "string" && d !== "");
   const head = typeof error.description === "string" && error.description !== "" ? error.description : undefined;
@@ -211,7 +209,7 @@ export const infomaniak = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://api.infomaniak.com",
   // Infomaniak's API is reported to allow about 60 requests a minute per token; ddnsd stays under it.

@@ -21,11 +21,13 @@
 // 2200 body with reasonCode), lego providers/dns/inwx and nrdcg/goinwx (FQDN record names, the
 // GOOGLE-AUTH unlock, success codes 1000–1500).
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { DnsProvider, FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { decodeBase32, TOTP_STEP_MS, totp } from "../signing/totp";
+import { failedCheck } from "../zones";
 
 const SERVICE = "INWX";
 /** A new record's TTL when the domain's config names none: INWX's default. */
@@ -97,8 +99,7 @@ export function createInwxApi(
       });
     const cookie = /(?:^|[,;]\s*)domrobot=([^;,\s]+)/.exec(answer.value.headers.get("set-cookie") ?? "");
     if (cookie?.[1]) session = cookie[1];
-    if (body.code >= 1000 && body.code < 1500)
-      return { ok: true, value: { ok: true, data: isObject(body.resData) ? body.resData : {} } };
+    if (body.code >= 1000 && body.code < 1500) return { ok: true, value: { ok: true, data: asObject(body.resData) } };
     return { ok: true, value: { ok: false, code: body.code, words: wordsOf(body) } };
   }
 
@@ -191,9 +192,7 @@ export function createInwxApi(
       // A login (and the unlock, with two-factor login) checks every credential; nothing changes.
       const opened = await login();
       await logout();
-      return opened.ok
-        ? { ok: true, detail: `Login accepted for ${credentials.username}` }
-        : { ok: false, detail: opened.message, cause: opened.cause };
+      return opened.ok ? { ok: true, detail: `Login accepted for ${credentials.username}` } : failedCheck(opened);
     },
 
     logout,
@@ -214,7 +213,7 @@ export function createInwxApi(
         // A configured domain the account no longer has: look it up afresh.
         return answer.value.code === OBJECT_DOES_NOT_EXIST ? { ...failure, staleZone: true } : failure;
       }
-      const records = Array.isArray(answer.value.data.record) ? answer.value.data.record.filter(isObject) : [];
+      const records = objectsIn(answer.value.data.record);
       const found = records.filter((r) => r.type === type && String(r.name ?? "").toLowerCase() === hostname);
       return { ok: true, value: found.length === 0 ? null : recordSet(found) };
     },
@@ -224,7 +223,7 @@ export function createInwxApi(
       const changes = { content: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) };
       const answer = await succeed("nameserver.updateRecord", { id: Number(current.id), ...changes });
       if (!answer.ok) return answer;
-      const raw = { ...(isObject(current.raw) ? current.raw : {}), ...changes };
+      const raw = { ...asObject(current.raw), ...changes };
       const ttl = settings.ttl ?? current.ttl;
       return { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }), raw } };
     },
@@ -311,7 +310,7 @@ export const inwx = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(300, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.domrobot.com/jsonrpc",
   // INWX documents no request limit; ddnsd keeps a gentle pace (a write is up to five calls).

@@ -14,26 +14,19 @@
 // X-API-Key, zone and record shapes, the `recordName`/`recordType` filters, `[{code, message}]`
 // errors).
 
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
-import type { Step } from "../provider";
+import { failed, jsonCalls, type ServiceError } from "../answers";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { configuredZone, longestZone, noZoneMessage } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { configuredZone, failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "IONOS";
 /** A new record's TTL when the domain's config names none: the TTL IONOS recommends. */
 const NEW_RECORD_TTL = 3600;
 
 export function createIonosApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-API-Key": credentials.api_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { "X-API-Key": credentials.api_key }, readError);
 
   const zonePath = (id: string) => `/v1/zones/${encodeURIComponent(id)}`;
 
@@ -46,7 +39,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
 
     async verify() {
       const answer = await call("GET", "/v1/zones");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `API key accepted (${plural(count, "zone")})` };
     },
@@ -57,7 +50,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       if (given !== undefined) return { ok: true, value: { id: given, name: null } };
       const listed = await call("GET", "/v1/zones");
       if (!listed.ok) return listed;
-      const zones = (Array.isArray(listed.value.body) ? listed.value.body : []).filter(isObject);
+      const zones = objectsIn(listed.value.body);
       const name = longestZone(
         hostname,
         zones.map((z) => String(z.name ?? "")),
@@ -89,7 +82,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
       );
       // A zone in the config that left the account: looked up afresh, once.
       if (!answer.ok) return answer.status === 404 ? { ...answer, staleZone: true } : answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const records = (Array.isArray(body.records) ? body.records : [])
         .filter(isObject)
         .filter((r) => r.type === type && r.id !== undefined && String(r.name ?? "").toLowerCase() === hostname);
@@ -98,7 +91,7 @@ export function createIonosApi(credentials: { api_key: string }, context: Client
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
       // The PUT replaces the record: its TTL, priority and state are sent back as they were read.
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       const answer = await call("PUT", `${zonePath(zone.id)}/records/${encodeURIComponent(current.id)}`, {
         content: address,
@@ -156,7 +149,7 @@ export const ionos = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.hosting.ionos.com/dns",
   // IONOS's documentation names no request limit for this API that ddnsd could find; ddnsd keeps to two requests a second.

@@ -18,23 +18,15 @@
 // authentication, get_domains); go-acme/lego providers/dns/ipv64 (get_domains/add_record fixtures,
 // `{status, info}` errors); qdm12/ddns-updater providers/ipv64 (key + domain + ip/ip6, 200 or 401).
 
+import { excerpt, exchange } from "../../net/http";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  excerpt,
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-} from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
 import type { Step } from "../provider";
 import { type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { configuredZone, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
+import { configuredZone, failedCheck, foreignZoneMessage, longestZone, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "IPv64";
 
@@ -100,15 +92,15 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
     listing ??= (async () => {
       const answer = await api("GET", "/api?get_domains");
       if (!answer.ok) return answer;
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      const body = asObject(answer.value.body);
       const domains = new Map<string, Domain>();
-      for (const [name, value] of Object.entries(isObject(body.subdomains) ? body.subdomains : {})) {
+      for (const [name, value] of Object.entries(asObject(body.subdomains))) {
         if (!isObject(value)) continue;
         const updateHash = typeof value.domain_update_hash === "string" ? value.domain_update_hash : "";
         if (updateHash !== "") hashes.add(updateHash);
         domains.set(name.toLowerCase().replace(/\.$/, ""), {
           updateHash,
-          records: Array.isArray(value.records) ? value.records.filter(isObject) : [],
+          records: objectsIn(value.records),
         });
       }
       return { ok: true, value: domains };
@@ -121,7 +113,7 @@ export function createIpv64Api(credentials: { apiKey: string }, context: ClientC
 
     async verify() {
       const listed = await list();
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const count = listed.value.size;
       return { ok: true, detail: `API key accepted (${plural(count, "domain")})` };
     },

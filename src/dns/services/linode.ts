@@ -13,12 +13,21 @@
 // Linode publishes the API as an OpenAPI description, linode/linode-api-docs openapi.yaml);
 // qdm12/ddns-updater providers/linode/provider.go; libdns/linode; lego "Linode (v4)".
 
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
+import {
+  type RecordSet,
+  recordSetNamed,
+  recordSetOf,
+  writtenSet,
+  type Zone,
+  type ZoneApi,
+  zoneClient,
+} from "../reconcile";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
 const SERVICE = "Linode";
 /** The most items Linode gives in one page. */
@@ -43,14 +52,7 @@ export function roundedTtl(ttl: number): number {
 }
 
 export function createLinodeApi(credentials: { token: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.token}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   /** Every item of a paged listing, page by page until the last page Linode names. */
   async function listAll(path: string): Promise<Step<Record<string, unknown>[]>> {
@@ -58,8 +60,8 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     for (let page = 1; page <= MAX_PAGES; page++) {
       const listed = await call("GET", `${path}?page=${page}&page_size=${PAGE_SIZE}`);
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
-      const data = Array.isArray(body.data) ? body.data.filter(isObject) : [];
+      const body = asObject(listed.value.body);
+      const data = objectsIn(body.data);
       items.push(...data);
       if (typeof body.pages !== "number" || page >= body.pages || data.length === 0) break;
     }
@@ -74,11 +76,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
 
   /** A written record as Linode answered it, or a failure saying what was missing. */
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
-    if (!answer.ok) return answer;
-    const record = answer.value.body;
-    if (!isObject(record) || typeof record.id !== "number")
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : answer;
   }
 
   function zoneOf(domain: Record<string, unknown>, name: string): Zone {
@@ -95,7 +93,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     async verify() {
       // Needs the same `domains` scope the writes need; changes nothing.
       const answer = await call("GET", "/domains?page=1&page_size=25");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const results = isObject(answer.value.body) ? answer.value.body.results : undefined;
       if (typeof results !== "number") return { ok: true, detail: "Token accepted" };
       return { ok: true, detail: `Token accepted (${plural(results, "domain")})` };
@@ -111,7 +109,7 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
           );
         const found = await call("GET", `/domains/${configured}`);
         if (!found.ok) return staleOn404(found);
-        const domain = isObject(found.value.body) ? found.value.body : {};
+        const domain = asObject(found.value.body);
         const name = typeof domain.domain === "string" ? domain.domain.toLowerCase() : "";
         if (!zoneHolds(name, hostname))
           return failed(foreignZoneMessage(SERVICE, `${configured} (${name || "unnamed"})`, hostname), {
@@ -138,11 +136,10 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
     async readRecordSet(zone, hostname, type) {
       const listed = staleOn404(await listAll(recordsPath(zone.id)));
       if (!listed.ok) return listed;
-      const relative = relativeName(hostname, zone.name ?? hostname);
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "number" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return {
+        ok: true,
+        value: recordSetNamed(listed.value, relativeName(hostname, zone.name ?? hostname), type, recordSet),
+      };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
@@ -204,12 +201,10 @@ export const linode = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 30,
-    max: 2419200,
-    automatic: 0,
-    help: `0 (the domain's default), or 30–2419200 seconds, which Linode rounds to the nearest of ${LINODE_TTLS.slice(1).join(", ")}. Empty keeps the record's TTL (the domain's default for a new record).`,
-  },
+  ttl: ttlRange(30, 2419200, "the domain's default", {
+    automatic: { value: 0, meaning: "the domain's default" },
+    note: `which Linode rounds to the nearest of ${LINODE_TTLS.slice(1).join(", ")}`,
+  }),
   canVerify: true,
   defaultApiUrl: "https://api.linode.com/v4",
   // Linode allows 200 a minute for listings (the paginated GETs) and more for the rest, per user:

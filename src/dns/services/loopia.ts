@@ -15,13 +15,14 @@
 // updateZoneRecord, addZoneRecord, addSubdomain, getSubdomains, record_obj, Felkoder); lego
 // providers/dns/loopia/internal and DNSControl providers/loopia (client.go).
 
+import { exchange, unreadableAnswer } from "../../net/http";
 import { plural } from "../../util/plural";
-import { causeOfAnswer, exchange, failed, throttleWait, unreadableAnswer } from "../http";
+import { causeOfAnswer, failed, throttleWait } from "../answers";
 import { decodeMethodResponse, encodeMethodCall, isStruct, type XmlRpcValue } from "../protocols/xmlrpc";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Loopia";
 /** A new record's TTL when the domain's config names none: LoopiaDNS's own default (record_obj). */
@@ -124,7 +125,7 @@ export function createLoopiaApi(credentials: Credentials, context: ClientContext
     async verify() {
       // A listing checks the name, the password and the permission for getDomains; it changes nothing.
       const answer = await call("getDomains", []);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Array.isArray(answer.value) ? answer.value.length : 0;
       return { ok: true, detail: `API user accepted (${plural(count, "domain")})` };
     },
@@ -228,7 +229,7 @@ export const loopia = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(300, 86400, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.loopia.se/RPCSERV",
   // Loopia allows 60 calls a minute; ddnsd stays a little under it.

@@ -12,11 +12,12 @@
 // A 200 is done. 404 means no name has this key, and a 400 naming the key a malformed one: neither
 // changes by asking again. Any other 400 refuses what was sent, which would be refused again.
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { described, oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "myaddr";
 /** The zones every claimed name resolves under, alike. */
@@ -42,8 +43,7 @@ export const myaddr = defineService({
   recordTypes: ["A", "AAAA"],
   // myaddr sets the TTL itself and the update cannot change it.
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   defaultApiUrl: "https://myaddr.tools",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createMyaddrClient(credentials.key ?? "", context),

@@ -16,10 +16,11 @@
 // libdns/mythicbeasts (PUT per host and type, `{error}` / `{errors: [...]}` bodies); stalwartlabs/dns-update
 // mythicbeasts.rs (GET and PUT of a host's type, `@` apex) and its issue #70 (429 `{"message": "Rate limited"}`).
 
-import { isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { jsonCalls, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Mythic Beasts";
@@ -32,9 +33,7 @@ export function createMythicBeastsApi(
 ): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.key_id}:${credentials.secret}`).toString("base64")}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   async function listZones(): Promise<Step<Zone[]>> {
     const listed = await call("GET", "/zones");
@@ -148,7 +147,7 @@ export const mythicbeasts = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.mythic-beasts.com/dns/v2",
   createClient: (credentials, _options, context) =>

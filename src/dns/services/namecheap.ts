@@ -15,11 +15,12 @@
 // `encoding="utf-16"` while the body is plain ASCII/UTF-8, so the answer is read as text and its
 // elements picked out, never handed to a strict XML parser.
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { described, oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step, StepFailure } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 import { configuredZone } from "../zones";
 
 const SERVICE = "Namecheap";
@@ -46,8 +47,7 @@ export const namecheap = defineService({
   recordTypes: ["A"],
   // The TTL is set per record in Namecheap's web UI; the Dynamic DNS update cannot change it.
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   defaultApiUrl: "https://dynamicdns.park-your-domain.com",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.
   createClient: (credentials, _options, context) => createNamecheapClient(credentials.password ?? "", context),

@@ -12,13 +12,13 @@
 // qdm12/ddns-updater providers/namecom (getrecord.go, updaterecord.go, response.go: `{message,
 // details}` errors, PUT by record id); lego "Name.com" (namedotcom, username + API token).
 
-import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { asObject, isObject } from "../../util/json";
+import { type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
@@ -31,9 +31,7 @@ const NEW_RECORD_TTL = 300;
 export function createNamecomApi(credentials: { username: string; token: string }, context: ClientContext): ZoneApi {
   const authorization = `Basic ${Buffer.from(`${credentials.username}:${credentials.token}`).toString("base64")}`;
 
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(context, SERVICE, { method, path, headers: { Authorization: authorization }, body }, readError);
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: authorization }, readError);
 
   /** Every item of a paged listing (`key` in each page), page by page until no next page is named. */
   function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
@@ -41,7 +39,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
       const page = Number(next ?? 1);
       const listed = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
       return {
         ok: true,
@@ -61,11 +59,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
   }
 
   function written(answer: Step<JsonAnswer>): Step<RecordSet> {
-    if (!answer.ok) return answer;
-    const record = answer.value.body;
-    if (!isObject(record) || typeof record.id !== "number")
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return answer.ok ? writtenSet(SERVICE, answer.value.body, recordSet) : answer;
   }
 
   return {
@@ -74,11 +68,12 @@ export function createNamecomApi(credentials: { username: string; token: string 
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?perPage=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const body = isObject(answer.value.body) ? answer.value.body : {};
-      const total = body.totalCount;
-      if (typeof total !== "number") return { ok: true, detail: `Token accepted for ${credentials.username}` };
-      return { ok: true, detail: `Token accepted for ${credentials.username} (${plural(total, "domain")})` };
+      if (!answer.ok) return failedCheck(answer);
+      return acceptedWithCount(
+        `Token accepted for ${credentials.username}`,
+        asObject(answer.value.body).totalCount,
+        "domain",
+      );
     },
 
     async listZones() {
@@ -160,7 +155,7 @@ export const namecom = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 300, max: 86400, help: "300–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(300, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.name.com/v4",
   // Name.com allows 20 requests a second and 3,000 an hour per account; ddnsd stays under both.

@@ -17,11 +17,12 @@
 // (client.go, models.go: `resource_record` sent as a bare object when there is one record, `ttl`
 // as a string).
 
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { isObject } from "../../util/json";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { FailureCause, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "NameSilo";
 /** The code of every successful answer. */
@@ -97,9 +98,7 @@ export function createNamesiloApi(credentials: { api_key: string }, context: Cli
     async verify() {
       // The account's domains: read-only, and answered only to a working key.
       const answer = await call("listDomains", {});
-      return answer.ok
-        ? { ok: true, detail: "API key accepted" }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok ? { ok: true, detail: "API key accepted" } : failedCheck(answer);
     },
 
     async hasZone(name) {
@@ -193,7 +192,7 @@ export const namesilo = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 3600, max: 2592000, help: "3600–2592000 seconds; empty keeps the record's TTL (7207 for a new record)" },
+  ttl: ttlRange(3600, 2592000, 7207),
   canVerify: true,
   defaultApiUrl: "https://www.namesilo.com/api",
   // NameSilo publishes no limit for its API; ddnsd keeps to one request a second.

@@ -16,11 +16,12 @@
 // Sources: ccp.netcup.net/run/webservice/servers/endpoint.php (the web service's description) and the
 // netcup-wiki DNS API page; qdm12/ddns-updater providers/netcup and lego providers/dns/netcup.
 
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup";
 /**
@@ -126,7 +127,7 @@ export function createNetcupApi(
   }
 
   function recordsOf(data: unknown): Record<string, unknown>[] {
-    return isObject(data) && Array.isArray(data.dnsrecords) ? data.dnsrecords.filter(isObject) : [];
+    return isObject(data) ? objectsIn(data.dnsrecords) : [];
   }
 
   const hostnameIn = (hostname: string, zone: string) => relativeName(hostname, zone, "@");
@@ -158,7 +159,7 @@ export function createNetcupApi(
       const answer = await login();
       return answer.ok
         ? { ok: true, detail: `API key accepted for customer ${credentials.customer_number}` }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+        : failedCheck(answer);
     },
 
     async findZone(hostname, configured) {
@@ -194,7 +195,7 @@ export function createNetcupApi(
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       // The record as read, with only its destination changed (its priority and hostname kept).
       return write(
         zone.id,

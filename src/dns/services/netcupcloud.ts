@@ -22,10 +22,11 @@
 // (changesets, revisions, the envelope) and aellwein/netcup-dns-api pkg/rest/v1 (error codes:
 // authenticationError with HTTP 400, resourceDoesNotExist); go-acme/lego issue 3226.
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Netcup CloudDNS";
@@ -48,7 +49,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
   async function call(method: string, path: string, body?: unknown): Promise<Step<Row>> {
     const answer: Step<JsonAnswer> = await requestJson(context, SERVICE, { method, path, headers, body }, readError);
     if (!answer.ok) return answer;
-    const envelope = isObject(answer.value.body) ? answer.value.body : {};
+    const envelope = asObject(answer.value.body);
     if (envelope.success !== false) return { ok: true, value: envelope };
     const error = readError(envelope, answer.value.status);
     return failed(`${SERVICE}: ${error?.words ?? "success: false"} (HTTP ${answer.value.status})`, {
@@ -64,10 +65,10 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
       if (!answer.ok) return answer;
-      const result = Array.isArray(answer.value.result) ? answer.value.result.filter(isObject) : [];
+      const result = objectsIn(answer.value.result);
       rows.push(...result);
       const meta = answer.value.meta;
-      const pagination = isObject(meta) && isObject(meta.pagination) ? meta.pagination : {};
+      const pagination = asObject(asObject(meta).pagination);
       const lastPage = Number(pagination.lastPage);
       if (result.length === 0 || !Number.isFinite(lastPage) || page >= lastPage) break;
     }
@@ -79,7 +80,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     const answer = await call("GET", `/domain?fqdn=${encodeURIComponent(fqdn)}`);
     // Not in the account: `resourceDoesNotExist` (marked staleZone by readError, whatever the status), or a bare 404.
     if (!answer.ok) return answer.staleZone || answer.status === 404 ? { ok: true, value: null } : answer;
-    const domains = Array.isArray(answer.value.result) ? answer.value.result.filter(isObject) : [];
+    const domains = objectsIn(answer.value.result);
     return {
       ok: true,
       value:
@@ -188,7 +189,7 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       const name = typeof record.name === "string" ? record.name : nameIn(hostname, zone.id);
       // The record as read goes, the one with the new address comes, in one committed changeset.
@@ -228,7 +229,7 @@ function notManaged(zone: string): Step<never> {
 }
 
 function codeOf(body: Row): string | undefined {
-  const [first] = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const [first] = objectsIn(body.errors);
   return typeof first?.code === "string" ? first.code : undefined;
 }
 
@@ -238,7 +239,7 @@ function codeOf(body: Row): string | undefined {
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body)) return undefined;
-  const errors = Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const errors = objectsIn(body.errors);
   const words = errors
     .map((e) => [e.code, e.message].filter((w) => typeof w === "string" && w !== "").join(": "))
     .filter((w) => w !== "")
@@ -275,7 +276,7 @@ export const netcupcloud = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.netcup.com/v1",
   // netcup documents no request limit; ddnsd keeps to a gentle pace of its own.

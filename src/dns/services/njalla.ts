@@ -18,12 +18,13 @@
 // libdns/njalla (record fields, edit-record with the whole record); Sighery/gonjalla (the TTLs
 // Njalla takes, numeric record ids where lego reads strings: both are read here).
 
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson } from "../http";
+import { failed, type JsonAnswer, requestJson } from "../answers";
 import type { FailureCause, Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type RecordSet, recordSetOf, writtenSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Njalla";
 const APEX = "@";
@@ -74,7 +75,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     // A token refused at the HTTP level (401/403 without a JSON-RPC error) is as final as one
     // refused in the JSON-RPC answer: only editing the provider helps.
     if (!answer.ok) return answer.status === 401 || answer.status === 403 ? { ...answer, stopRetrying: true } : answer;
-    const body = isObject(answer.value.body) ? answer.value.body : {};
+    const body = asObject(answer.value.body);
     // `error` as JSON-RPC names it; lego's recorded answers spell it `Error` (Go reads either).
     const error = isObject(body.error) ? body.error : isObject(body.Error) ? body.Error : undefined;
     if (error !== undefined) {
@@ -102,7 +103,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
         ? { ...listed, staleZone: true }
         : listed;
     }
-    return { ok: true, value: Array.isArray(listed.value.records) ? listed.value.records.filter(isObject) : [] };
+    return { ok: true, value: objectsIn(listed.value.records) };
   }
 
   function recordSet(records: Row[]): RecordSet {
@@ -112,10 +113,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
   function written(answer: Step<Row>, sent: Row): Step<RecordSet> {
     if (!answer.ok) return answer;
     // The answer is the record as stored; what was sent fills in whatever it leaves out.
-    const record = { ...sent, ...answer.value };
-    if (record.id === undefined)
-      return failed(`${SERVICE}: the written record came back without an id`, { cause: "refused" });
-    return { ok: true, value: recordSet([record]) };
+    return writtenSet(SERVICE, { ...sent, ...answer.value }, recordSet);
   }
 
   return {
@@ -123,7 +121,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
 
     async verify() {
       const listed = await rpc("list-domains", {});
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const domains = Array.isArray(listed.value.domains) ? listed.value.domains.length : undefined;
       return {
         ok: true,
@@ -136,9 +134,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
       if (!listed.ok) return listed;
       return {
         ok: true,
-        value: zonesNamed(
-          (Array.isArray(listed.value.domains) ? listed.value.domains.filter(isObject) : []).map((d) => d.name),
-        ),
+        value: zonesNamed(objectsIn(listed.value.domains).map((d) => d.name)),
       };
     },
 
@@ -153,7 +149,7 @@ export function createNjallaApi(credentials: { token: string }, context: ClientC
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const raw = isObject(current.raw) ? current.raw : {};
+      const raw = asObject(current.raw);
       // The record as read with the new content: its name, type and TTL go back as they were.
       const sent: Row = {
         domain: zone.id,
@@ -201,11 +197,9 @@ export const njalla = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 86400,
-    help: `60–86400 seconds, sent as the nearest of ${NJALLA_TTLS.join(", ")} (the only ones Njalla takes); empty keeps the record's TTL (300 for a new record)`,
-  },
+  ttl: ttlRange(60, 86400, 300, {
+    note: `sent as the nearest of ${NJALLA_TTLS.join(", ")} (the only ones Njalla takes)`,
+  }),
   canVerify: true,
   defaultApiUrl: "https://njal.la/api/1",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

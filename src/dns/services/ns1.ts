@@ -17,11 +17,12 @@
 // "zone not found"), rest/model/dns/record.go and answer.go; go-acme/lego providers/dns/ns1 (the
 // zone found by its name, answers replaced on the record).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, jsonCalls, type ServiceError } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting } from "../zones";
 
 const SERVICE = "NS1";
@@ -29,14 +30,7 @@ const SERVICE = "NS1";
 const MAX_PAGES = 50;
 
 export function createNs1Api(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-NSONE-Key": credentials.api_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { "X-NSONE-Key": credentials.api_key }, readError);
 
   /**
    * The zones this key may use, without secondary zones (copies of another server's, not NS1's to
@@ -49,7 +43,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
       return {
         ok: true,
         value: {
-          items: Array.isArray(answer.value.body) ? answer.value.body.filter(isObject) : [],
+          items: objectsIn(answer.value.body),
           next: nextPage(answer.value.headers.get("link"), context.baseUrl),
         },
       };
@@ -67,7 +61,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     `/zones/${encodeURIComponent(zone)}/${encodeURIComponent(hostname)}/${type}`;
 
   function recordSet(hostname: string, type: string, record: Record<string, unknown>): RecordSet {
-    const answers = Array.isArray(record.answers) ? record.answers.filter(isObject) : [];
+    const answers = objectsIn(record.answers);
     return {
       id: `${hostname}/${type}`,
       values: answers.map((a) => (Array.isArray(a.answer) ? String(a.answer[0] ?? "") : "")),
@@ -84,7 +78,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
     ttl: number | undefined,
   ): Step<RecordSet> {
     if (!answer.ok) return answer;
-    const record = isObject(answer.value.body) ? answer.value.body : {};
+    const record = asObject(answer.value.body);
     return {
       ok: true,
       value: {
@@ -110,12 +104,12 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
         // "record not found" is a missing record; "zone not found" a zone to look up afresh.
         return /zone not found/i.test(read.message) ? { ...read, staleZone: true } : { ok: true, value: null };
       }
-      const record = isObject(read.value.body) ? read.value.body : {};
+      const record = asObject(read.value.body);
       return { ok: true, value: recordSet(hostname, type, record) };
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const record = isObject(current.raw) ? current.raw : {};
+      const record = asObject(current.raw);
       if (typeof record.link === "string" && record.link !== "") {
         return failed(
           `${SERVICE}: ${hostname} ${type} links to ${record.link}, whose answers it serves; ddnsd changes only a record with its own answer — update ${record.link} instead`,
@@ -125,7 +119,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
           },
         );
       }
-      const [old] = Array.isArray(record.answers) ? record.answers.filter(isObject) : [];
+      const [old] = objectsIn(record.answers);
       // The answer keeps its meta (notes, up/down, weights) and region; only its address changes.
       const answer = {
         answer: [address],
@@ -202,11 +196,7 @@ export const ns1 = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 2147483647,
-    help: "Seconds; empty keeps the record's TTL (the zone's default TTL for a new record)",
-  },
+  ttl: ttlRange(1, 2147483647, "the zone's default TTL"),
   canVerify: true,
   defaultApiUrl: "https://api.nsone.net/v1",
   // NS1 counts tokens per route: a GET about 900 per 300 s, a POST or PUT about 300 per 300 s; ddnsd stays at 250.

@@ -17,12 +17,14 @@
 // SDK ovh/go-ovh (the signer and its test vectors); qdm12/ddns-updater providers/ovh; lego ovh.
 
 import { createHash } from "node:crypto";
+import { sentJson } from "../../net/http";
+import { isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "OVH";
 
@@ -79,7 +81,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
       credentials.consumer_key,
       method,
       context.baseUrl + path,
-      body === undefined ? "" : JSON.stringify(body),
+      sentJson(body),
       timestamp,
     );
     const headers = {
@@ -116,7 +118,7 @@ export function createOvhApi(credentials: Credentials, context: ClientContext): 
 
     async verify() {
       const answer = await call("GET", "/domain/zone");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Array.isArray(answer.value.body) ? answer.value.body.length : 0;
       return { ok: true, detail: `Keys accepted (${plural(count, "zone")})` };
     },
@@ -232,12 +234,7 @@ export const ovh = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 60,
-    max: 86400,
-    automatic: 0,
-    help: "0 (the zone's default) or 60–86400 seconds; empty keeps the record's TTL",
-  },
+  ttl: ttlRange(60, 86400, undefined, { automatic: { value: 0, meaning: "the zone's default" } }),
   canVerify: true,
   defaultApiUrl: "https://eu.api.ovh.com/1.0",
   // OVH documents no request limit for these calls; ddnsd keeps to a gentle pace of its own.

@@ -10,11 +10,13 @@
 // providers/porkbun and docs/porkbun.md ("Conflicting default records"), its issues #546 ("Create
 // error: We were unable to create the DNS record." under a parked CNAME) and #774.
 
-import { exchangeJson, failed, failedAnswer, isObject, parseJson, throttleWait, unreadableAnswer } from "../http";
+import { exchangeJson, unreadableAnswer } from "../../net/http";
+import { isObject, objectsIn, parseJson } from "../../util/json";
+import { failed, failedAnswer, throttleWait } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Porkbun";
 /** Porkbun's minimum and default TTL. */
@@ -79,7 +81,7 @@ export function createPorkbunApi(
 
     async verify() {
       const answer = await call("/ping");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const seenFrom =
         typeof answer.value.yourIp === "string" ? ` (Porkbun sees this host as ${answer.value.yourIp})` : "";
       return { ok: true, detail: `API key pair accepted${seenFrom}` };
@@ -173,11 +175,7 @@ export const porkbun = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: MIN_TTL,
-    max: MAX_TTL,
-    help: `${MIN_TTL}–${MAX_TTL} seconds; empty keeps the record's TTL (a new record gets ${MIN_TTL})`,
-  },
+  ttl: ttlRange(MIN_TTL, MAX_TTL, MIN_TTL),
   canVerify: true,
   defaultApiUrl: "https://api.porkbun.com/api/json/v3",
   // About one request a second per key; beyond it Porkbun answers 503 pages.
@@ -197,7 +195,7 @@ function idOf(record: Record<string, unknown>): string {
 }
 
 function recordsOf(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter(isObject) : [];
+  return objectsIn(value);
 }
 
 function lower(value: unknown): string {

@@ -5,21 +5,14 @@
 // but the address changes. Sources: PowerDNS docs, http-api/zone.html ("Modifying a zone"),
 // http-api/server.html, and the API's OpenAPI spec (authoritative-api-swagger.yaml).
 
+import { exchangeJson, type JsonApi, unreadableAnswer } from "../../net/http";
+import { isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  exchangeJson,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonApi,
-  parseJson,
-  type ServiceError,
-  unreadableAnswer,
-} from "../http";
-import type { RecordType, Step, VerifyOutcome } from "../provider";
-import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage } from "../zones";
+import { failed, failedAnswer, type ServiceError } from "../answers";
+import type { RecordType, Step } from "../provider";
+import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, longestZone, noZoneMessage } from "../zones";
 
 const SERVICE = "PowerDNS";
 /** The TTL of a record set ddnsd creates when the domain's config names none. */
@@ -103,7 +96,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
   }
 
   function rrsetOf(value: unknown, hostname: string, type: RecordType): PdnsRrset | undefined {
-    const rrsets = isObject(value) && Array.isArray(value.rrsets) ? value.rrsets.filter(isObject) : [];
+    const rrsets = isObject(value) ? objectsIn(value.rrsets) : [];
     const found = rrsets.find(
       (set) => typeof set.name === "string" && set.name.toLowerCase() === absolute(hostname) && set.type === type,
     );
@@ -144,22 +137,22 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
   return {
     service: SERVICE,
 
-    async verify(): Promise<VerifyOutcome> {
+    async verify() {
       const answer = await call("GET", "");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const version =
         isObject(answer.value) && typeof answer.value.version === "string" ? ` ${answer.value.version}` : "";
       return { ok: true, detail: `The API key is accepted by PowerDNS${version} (server ${options.serverId})` };
     },
 
-    async findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>> {
+    async findZone(hostname, configured) {
       if (configured !== undefined) {
         const name = configured.toLowerCase().replace(/\.$/, "");
         return { ok: true, value: { id: absolute(name), name } };
       }
       const listed = await call("GET", "/zones");
       if (!listed.ok) return listed;
-      const zones = Array.isArray(listed.value) ? listed.value.filter(isObject) : [];
+      const zones = objectsIn(listed.value);
       const ids = new Map<string, string>();
       for (const zone of zones) {
         if (typeof zone.name === "string")
@@ -171,7 +164,7 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
       return { ok: true, value: { id: ids.get(name) ?? absolute(name), name } };
     },
 
-    async readRecordSet(zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>> {
+    async readRecordSet(zone, hostname, type) {
       // Newer servers return only this set when asked so; older ones ignore the filter and send the zone.
       const query = new URLSearchParams({ rrset_name: absolute(hostname), rrset_type: type });
       const read = await call("GET", `${zonePath(zone)}?${query}`);
@@ -180,29 +173,16 @@ function createPowerDnsApi(options: PowerDnsOptions, context: ClientContext): Zo
       return { ok: true, value: rrset === undefined || rrset.records.length === 0 ? null : recordSet(hostname, rrset) };
     },
 
-    updateRecordSet(
-      zone: Zone,
-      hostname: string,
-      type: RecordType,
-      current: RecordSet,
-      address: string,
-      settings: DesiredSettings,
-    ): Promise<Step<RecordSet>> {
+    updateRecordSet(zone, hostname, type, current, address, settings) {
       const raw = current.raw as PdnsRrset | undefined;
       return replace(zone, hostname, type, address, settings.ttl ?? current.ttl ?? DEFAULT_TTL, raw?.comments);
     },
 
-    createRecordSet(
-      zone: Zone,
-      hostname: string,
-      type: RecordType,
-      address: string,
-      settings: DesiredSettings,
-    ): Promise<Step<RecordSet>> {
+    createRecordSet(zone, hostname, type, address, settings) {
       return replace(zone, hostname, type, address, settings.ttl ?? DEFAULT_TTL, undefined);
     },
 
-    describe(set: RecordSet): string[] {
+    describe(set) {
       const comments = (set.raw as PdnsRrset | undefined)?.comments?.length ?? 0;
       return [
         ...(set.ttl === undefined ? [] : [`ttl ${set.ttl}`]),
@@ -242,11 +222,7 @@ export const powerdns = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 2_147_483_647,
-    help: `Seconds; empty keeps the record set's TTL (a new one gets ${DEFAULT_TTL}).`,
-  },
+  ttl: ttlRange(1, 2_147_483_647, DEFAULT_TTL),
   canVerify: true,
   // The API's host also answers DNS, on port 53 unless the server says otherwise (local-port).
   nameServer: (options) => {

@@ -19,22 +19,14 @@
 // synchronous and asynchronous responses, limits, faults); go-acme/lego providers/dns/rackspace
 // (identity request and service catalog, domains by name, records by type and name, its fixtures).
 
+import { exchange } from "../../net/http";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-  staleOn404,
-} from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage, zoneHolds } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage, zoneHolds } from "../zones";
 
 const SERVICE = "Rackspace Cloud DNS";
 /** A new record's TTL when the domain's config names none: Rackspace's minimum and a common choice. */
@@ -94,10 +86,10 @@ export function createRackspaceApi(
         ? { ...failure, cause: "credentials", stopRetrying: true }
         : failure;
     }
-    const token = isObject(parsed.access.token) ? parsed.access.token : {};
-    const catalog = Array.isArray(parsed.access.serviceCatalog) ? parsed.access.serviceCatalog.filter(isObject) : [];
+    const token = asObject(parsed.access.token);
+    const catalog = objectsIn(parsed.access.serviceCatalog);
     const dns = catalog.find((s) => s.name === "cloudDNS" || s.type === "rax:dns");
-    const [endpoint] = dns && Array.isArray(dns.endpoints) ? dns.endpoints.filter(isObject) : [];
+    const [endpoint] = dns ? objectsIn(dns.endpoints) : [];
     if (typeof token.id !== "string" || endpoint === undefined || typeof endpoint.publicURL !== "string") {
       return failed(
         `${SERVICE}: the login gave no token or no Cloud DNS endpoint; is Cloud DNS enabled for this account?`,
@@ -139,7 +131,7 @@ export function createRackspaceApi(
   /** A write's job, polled until it ends: its `response` when COMPLETED, Rackspace's words when ERROR. */
   async function finished(accepted: Step<JsonAnswer>): Promise<Step<unknown>> {
     if (!accepted.ok) return staleOn404(accepted);
-    let job = isObject(accepted.value.body) ? accepted.value.body : {};
+    let job = asObject(accepted.value.body);
     for (let poll = 0; ; poll++) {
       if (job.status === "COMPLETED") return { ok: true, value: job.response };
       if (job.status === "ERROR") {
@@ -167,7 +159,7 @@ export function createRackspaceApi(
         `${job.callbackUrl}${job.callbackUrl.includes("?") ? "&" : "?"}showDetails=true`,
       );
       if (!status.ok) return status;
-      job = isObject(status.value.body) ? status.value.body : {};
+      job = asObject(status.value.body);
     }
   }
 
@@ -184,7 +176,7 @@ export function createRackspaceApi(
         `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(page * PAGE_SIZE) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const found = Array.isArray(body[field]) ? (body[field] as unknown[]).filter(isObject) : [];
       items.push(...found);
       if (found.length < PAGE_SIZE || typeof body.totalEntries !== "number" || items.length >= body.totalEntries) break;
@@ -207,7 +199,7 @@ export function createRackspaceApi(
 
     async verify() {
       const listed = await call("GET", "/domains?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const total = isObject(listed.value.body) ? listed.value.body.totalEntries : undefined;
       return {
         ok: true,
@@ -268,8 +260,7 @@ export function createRackspaceApi(
         }),
       );
       if (!done.ok) return done;
-      const [created] =
-        isObject(done.value) && Array.isArray(done.value.records) ? done.value.records.filter(isObject) : [];
+      const [created] = isObject(done.value) ? objectsIn(done.value.records) : [];
       if (created === undefined || created.id === undefined)
         return failed(`${SERVICE}: the finished job named no created record`, { cause: "unreachable" });
       return { ok: true, value: recordSet([created]) };

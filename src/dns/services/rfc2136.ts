@@ -38,10 +38,10 @@ import {
   rcodeName,
   TYPE,
 } from "../protocols/wire";
-import type { RecordType, Step, StepFailure, VerifyOutcome } from "../provider";
-import { type DesiredSettings, type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
-import { defineService } from "../service";
-import { candidateZones, zoneHolds } from "../zones";
+import type { RecordType, Step, StepFailure } from "../provider";
+import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { defineService, ttlRange } from "../service";
+import { candidateZones, failedCheck, zoneHolds } from "../zones";
 
 /** The TTL of a record set ddnsd creates when the domain's config names none: a dynamic address changes, so caches should let go soon. */
 export const DEFAULT_TTL = 300;
@@ -268,12 +268,12 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
   return {
     service: label,
 
-    async verify(): Promise<VerifyOutcome> {
+    async verify() {
       // Without a zone, the root's SOA: a server that serves no root still signs its REFUSED, which
       // proves that it knows the key and accepts our signature.
       const zone = options.zone ?? "";
       const answer = await query(zone, TYPE.SOA);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const { rcode } = answer.message;
       if (options.zone === undefined) {
         if (answer.signed)
@@ -306,7 +306,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       };
     },
 
-    async findZone(hostname: string, configured: string | undefined): Promise<Step<Zone>> {
+    async findZone(hostname, configured) {
       const given = configured === undefined ? options.zone : normaliseName(configured);
       if (given !== undefined && !zoneHolds(given, hostname)) {
         return fail(
@@ -345,7 +345,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       return zone(soa.name);
     },
 
-    async readRecordSet(zone: Zone, hostname: string, type: RecordType): Promise<Step<RecordSet | null>> {
+    async readRecordSet(zone, hostname, type) {
       const answer = await query(hostname, TYPE[type]);
       if (!answer.ok) return answer;
       const problem = queryFailure(answer.message, hostname) ?? referral(answer.message, hostname);
@@ -367,14 +367,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       return { ok: true, value: { id: hostname, values, ttl: Math.min(...records.map((record) => record.ttl)) } };
     },
 
-    updateRecordSet(
-      zone: Zone,
-      hostname: string,
-      type: RecordType,
-      current: RecordSet,
-      address: string,
-      settings: DesiredSettings,
-    ): Promise<Step<RecordSet>> {
+    updateRecordSet(zone, hostname, type, current, address, settings) {
       return replace(
         zone.name ?? zone.id,
         hostname,
@@ -385,13 +378,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       );
     },
 
-    createRecordSet(
-      zone: Zone,
-      hostname: string,
-      type: RecordType,
-      address: string,
-      settings: DesiredSettings,
-    ): Promise<Step<RecordSet>> {
+    createRecordSet(zone, hostname, type, address, settings) {
       return replace(zone.name ?? zone.id, hostname, type, null, address, settings.ttl ?? DEFAULT_TTL);
     },
   };
@@ -462,11 +449,7 @@ export const rfc2136 = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 2_147_483_647,
-    help: `Seconds; empty keeps the record's TTL (a new record gets ${DEFAULT_TTL}).`,
-  },
+  ttl: ttlRange(1, 2_147_483_647, DEFAULT_TTL),
   canVerify: true,
   nameServer: (options) => (typeof options.server === "string" ? options.server : null),
   // The server is the user's own: nothing to pace beyond one update per change.

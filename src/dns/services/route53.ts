@@ -25,14 +25,15 @@
 // ChangeResourceRecordSets, GetHostedZoneCount, Common Errors); DeveloperGuide "throttling-api-requests",
 // "DNSDomainNameFormat" (octal escapes); qdm12/ddns-updater providers/route53/{api,provider,signer}.go.
 
+import { exchange, unreadableAnswer } from "../../net/http";
 import { plural } from "../../util/plural";
-import { exchange, failed, unreadableAnswer } from "../http";
+import { failed } from "../answers";
 import { child, childrenNamed, escapeXml, parseXml, textAt, type XmlElement } from "../protocols/xml";
 import type { Step, StepFailure } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { signRequest } from "../signing/sigv4";
-import { candidateZones, noZoneMessage } from "../zones";
+import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
 const SERVICE = "Route 53";
 const SIGNING_SCOPE = { region: "us-east-1", service: "route53" };
@@ -166,7 +167,7 @@ export function createRoute53Api(
 
     async verify() {
       const answer = await call("GET", "/hostedzonecount");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const count = Number(textAt(answer.root, "HostedZoneCount"));
       return {
         ok: true,
@@ -291,7 +292,7 @@ export const route53 = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 0, max: 2147483647, help: "0–2147483647 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(0, 2147483647, 300),
   canVerify: true,
   defaultApiUrl: "https://route53.amazonaws.com/2013-04-01",
   // Route 53 allows 5 API requests a second per account (an UPSERT counts twice); ddnsd stays under it.

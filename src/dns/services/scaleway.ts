@@ -17,10 +17,11 @@
 // keys documentation; the official SDK scaleway/scaleway-sdk-go api/domain/v2beta1; lego
 // providers/dns/scaleway and libdns/scaleway (set with id_fields, add).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting, relativeName } from "../zones";
 
 const SERVICE = "Scaleway";
@@ -41,14 +42,7 @@ const DYNAMIC_CONFIGS: Record<string, string> = {
 };
 
 export function createScalewayApi(credentials: { secret_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-Auth-Token": credentials.secret_key }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { "X-Auth-Token": credentials.secret_key }, readError);
 
   const recordsPath = (zone: string) => `/dns-zones/${encodeURIComponent(zone)}/records`;
 
@@ -60,7 +54,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
         `/dns-zones?${new URLSearchParams({ domain: "", page: String(page), page_size: String(PAGE_SIZE) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const zones = Array.isArray(body.dns_zones) ? body.dns_zones.filter(isObject) : [];
       // A zone is its domain, or a sub-zone of it: `subdomain` + `domain`.
       for (const zone of zones) {
@@ -91,7 +85,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
   /** The record the PATCH answered with, or the one it was sent. */
   function written(answer: Step<JsonAnswer>, sent: Record<string, unknown>): Step<RecordSet> {
     if (!answer.ok) return answer;
-    const body = isObject(answer.value.body) ? answer.value.body : {};
+    const body = asObject(answer.value.body);
     const records = Array.isArray(body.records)
       ? body.records
           .filter(isObject)
@@ -122,8 +116,8 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
         const query = new URLSearchParams({ name, type, page: String(page), page_size: String(PAGE_SIZE) });
         const answer = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
         if (!answer.ok) return answer;
-        const body = isObject(answer.value.body) ? answer.value.body : {};
-        const found = Array.isArray(body.records) ? body.records.filter(isObject) : [];
+        const body = asObject(answer.value.body);
+        const found = objectsIn(body.records);
         listed.push(...found);
         const total = typeof body.total_count === "number" ? body.total_count : listed.length;
         if (found.length === 0 || listed.length >= total) break;
@@ -141,7 +135,7 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
     },
 
     async updateRecordSet(zone, hostname, type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
+      const read = asObject(current.raw);
       const name = relativeName(hostname, zone.name!);
       const record = recordFields(name, type, address, settings.ttl ?? current.ttl ?? NEW_RECORD_TTL, read);
       const change = { set: { id_fields: { name, type, data: current.values[0] }, records: [record] } };
@@ -203,7 +197,7 @@ function recordFields(
  */
 function readError(body: unknown, status: number): ServiceError | undefined {
   if (!isObject(body) || typeof body.message !== "string" || body.message === "") return undefined;
-  const details = (Array.isArray(body.details) ? body.details.filter(isObject) : [])
+  const details = objectsIn(body.details)
     .map((d) =>
       [d.argument_name, d.help_message ?? d.reason].filter((p) => typeof p === "string" && p !== "").join(": "),
     )
@@ -236,7 +230,7 @@ export const scaleway = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 2592000, help: "60–2592000 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 2592000, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.scaleway.com/domain/v2beta1",
   // Scaleway publishes no request rate for the Domains and DNS API; ddnsd keeps to a modest pace.

@@ -15,22 +15,14 @@
 // errors `{"error", "description"}`); go-acme/lego providers/dns/selectelv2 (the token, the zone
 // search by `filter`, the exact-name match after the rrset search).
 
+import { exchange } from "../../net/http";
+import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
-import {
-  exchange,
-  failed,
-  failedAnswer,
-  isObject,
-  type JsonAnswer,
-  parseJson,
-  requestJson,
-  type ServiceError,
-  staleOn404,
-} from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { candidateZones, noZoneMessage } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { candidateZones, failedCheck, noZoneMessage } from "../zones";
 
 const SERVICE = "Selectel";
 const SELECTEL_IDENTITY_URL = "https://cloud.api.selcloud.ru/identity/v3";
@@ -131,8 +123,8 @@ export function createSelectelApi(
         `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(offset) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
-      items.push(...(Array.isArray(body.result) ? body.result.filter(isObject) : []));
+      const body = asObject(listed.value.body);
+      items.push(...objectsIn(body.result));
       if (typeof body.next_offset !== "number" || body.next_offset <= offset) break;
       offset = body.next_offset;
     }
@@ -147,7 +139,7 @@ export function createSelectelApi(
   const rrsetPath = (zoneId: string) => `/zones/${encodeURIComponent(zoneId)}/rrset`;
 
   function recordSet(rrset: Record<string, unknown>): RecordSet {
-    const records = Array.isArray(rrset.records) ? rrset.records.filter(isObject) : [];
+    const records = objectsIn(rrset.records);
     return {
       id: idOf(rrset),
       values: records.map((r) => String(r.content)),
@@ -161,7 +153,7 @@ export function createSelectelApi(
 
     async verify() {
       const listed = await call("GET", "/zones?limit=1");
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const count = isObject(listed.value.body) ? listed.value.body.count : undefined;
       return {
         ok: true,
@@ -209,8 +201,8 @@ export function createSelectelApi(
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
-      const read = isObject(current.raw) ? current.raw : {};
-      const [first] = Array.isArray(read.records) ? read.records.filter(isObject) : [];
+      const read = asObject(current.raw);
+      const [first] = objectsIn(read.records);
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
       // The PATCH form replaces the records and TTL; the comment is sent back so it stays.
       const patch = await call("PATCH", `${rrsetPath(zone.id)}/${encodeURIComponent(current.id)}`, {
@@ -231,7 +223,7 @@ export function createSelectelApi(
         records: [{ content: address, disabled: false }],
       });
       if (!post.ok) return staleOn404(post);
-      const created = isObject(post.value.body) ? post.value.body : {};
+      const created = asObject(post.value.body);
       if (idOf(created) === "")
         return failed(`${SERVICE}: the created record set came back without an id`, { cause: "unreachable" });
       return { ok: true, value: recordSet(created) };
@@ -308,7 +300,7 @@ export const selectel = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 604800, help: "60–604800 seconds; empty keeps the record set's TTL (3600 for a new one)." },
+  ttl: ttlRange(60, 604800, 3600),
   canVerify: true,
   defaultApiUrl: "https://api.selectel.ru/domains/v2",
   // Selectel publishes no request limit for its DNS API: ddnsd keeps to two requests a second.

@@ -17,11 +17,12 @@
 // qdm12/ddns-updater providers/servercow (POST body, `"message": "ok"`); acme.sh dns_servercow
 // (the `no such domain in user context` answer it uses to find the domain).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { asObject, isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
 import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
 import { candidateZones, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Servercow";
@@ -106,7 +107,7 @@ export function createServercowApi(
   async function put(zone: string, name: string, type: string, address: string, ttl: number): Promise<Step<RecordSet>> {
     const posted = await call("POST", zone, { type, name, content: address, ttl });
     if (!posted.ok) return posted;
-    const body = isObject(posted.value.body) ? posted.value.body : {};
+    const body = asObject(posted.value.body);
     if (body.message !== "ok")
       return failed(`${SERVICE}: the write was not confirmed (${JSON.stringify(posted.value.body)})`, {
         cause: "unreachable",
@@ -204,7 +205,7 @@ export const servercow = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 20, max: 86400, help: "20–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(20, 86400, 300),
   ...cannotCheck(CANNOT_VERIFY),
   defaultApiUrl: "https://api.servercow.de/dns/v1/domains",
   // No documented request limit: the updater's own pacing (one write per changed address) is all it asks.

@@ -20,12 +20,13 @@
 // then add, `take` 500, `group`); namecheap/terraform-provider-spaceship internal/client/dns.go and
 // docs/resources/dns_record.md (paging by `total`, TTL 60–3600, no in-place update, 429 Retry-After).
 
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName, sameAddress } from "../zones";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName, sameAddress } from "../zones";
 
 const SERVICE = "Spaceship";
 /** The most records Spaceship gives in one page of a domain's records. */
@@ -52,14 +53,12 @@ export function createSpaceshipApi(
   credentials: { api_key: string; api_secret: string },
   context: ClientContext,
 ): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { "X-API-Key": credentials.api_key, "X-API-Secret": credentials.api_secret }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(
+    context,
+    SERVICE,
+    { "X-API-Key": credentials.api_key, "X-API-Secret": credentials.api_secret },
+    readError,
+  );
 
   /** Every item of a listing paged with `take`/`skip`, until `total` items are read or a page comes back empty. */
   async function listAll(path: string, perPage: number): Promise<Step<Record<string, unknown>[]>> {
@@ -70,8 +69,8 @@ export function createSpaceshipApi(
         `${path}?${new URLSearchParams({ take: String(perPage), skip: String(items.length) })}`,
       );
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
-      const found = Array.isArray(body.items) ? body.items.filter(isObject) : [];
+      const body = asObject(listed.value.body);
+      const found = objectsIn(body.items);
       items.push(...found);
       const total = typeof body.total === "number" ? body.total : items.length;
       if (found.length === 0 || items.length >= total) break;
@@ -100,7 +99,7 @@ export function createSpaceshipApi(
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", `/v1/domains?${new URLSearchParams({ take: "1", skip: "0" })}`);
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       const total = isObject(answer.value.body) ? answer.value.body.total : undefined;
       return {
         ok: true,
@@ -212,7 +211,7 @@ export const spaceship = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 3600, help: "60–3600 seconds; empty keeps the record's TTL (3600 for a new record)" },
+  ttl: ttlRange(60, 3600, 3600),
   canVerify: true,
   defaultApiUrl: "https://spaceship.dev/api",
   // Spaceship allows 300 requests per user (and per domain for DNS records) in 300 seconds; ddnsd stays at 250.

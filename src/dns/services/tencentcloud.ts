@@ -21,13 +21,14 @@
 // DescribeRecordList, ModifyRecord, CreateRecord, error codes); jeessy2/ddns-go dns/tencent_cloud.go;
 // TencentCloud/tencentcloud-sdk-go dnspod/v20210323 (models and error codes).
 
+import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, failedAnswer, isObject, type JsonAnswer, requestJson, type ServiceError } from "../http";
+import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
+import { type ClientContext, defineService, ttlRange } from "../service";
 import { tc3Authorization } from "../signing/tc3";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Tencent Cloud DNSPod";
 const API_VERSION = "2021-03-23";
@@ -97,8 +98,8 @@ export function createTencentCloudApi(
   async function listDomains(limit: number, offset: number): Promise<Step<{ names: string[]; total: number }>> {
     const listed = await call("DescribeDomainList", { Type: "ALL", Offset: offset, Limit: limit });
     if (!listed.ok) return listed;
-    const domains = Array.isArray(listed.value.DomainList) ? listed.value.DomainList.filter(isObject) : [];
-    const counts = isObject(listed.value.DomainCountInfo) ? listed.value.DomainCountInfo : {};
+    const domains = objectsIn(listed.value.DomainList);
+    const counts = asObject(listed.value.DomainCountInfo);
     const names = domains.map((d) => d.Name).filter((n): n is string => typeof n === "string");
     return { ok: true, value: { names, total: Number(counts.AllTotal ?? counts.DomainTotal ?? Number.NaN) } };
   }
@@ -108,7 +109,7 @@ export function createTencentCloudApi(
 
     async verify() {
       const listed = await listDomains(1, 0);
-      if (!listed.ok) return { ok: false, detail: listed.message, cause: listed.cause };
+      if (!listed.ok) return failedCheck(listed);
       const count = listed.value.total;
       return {
         ok: true,
@@ -137,7 +138,7 @@ export function createTencentCloudApi(
       });
       // No record of that name and type is an error here, not an empty list.
       if (!read.ok) return read.code === "ResourceNotFound.NoDataOfRecord" ? { ok: true, value: null } : read;
-      const records = (Array.isArray(read.value.RecordList) ? read.value.RecordList.filter(isObject) : []).filter(
+      const records = objectsIn(read.value.RecordList).filter(
         (r) => String(r.Name ?? "").toLowerCase() === name && r.Type === type,
       );
       const [first] = records;
@@ -266,11 +267,7 @@ export const tencentcloud = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: {
-    min: 1,
-    max: 604800,
-    help: "1–604800 seconds (the free plan accepts 600 and above); empty keeps the record's TTL (600 for a new record)",
-  },
+  ttl: ttlRange(1, 604800, 600, { note: "the free plan accepts 600 and above" }),
   canVerify: true,
   defaultApiUrl: "https://dnspod.tencentcloudapi.com",
   // DNSPod allows 20 requests a second per API by default; ddnsd stays well under it.

@@ -13,11 +13,12 @@
 // StackExchange/dnscontrol's and lego's TransIP providers (via transip/gotransip).
 
 import { createPrivateKey, createSign, randomBytes } from "node:crypto";
-import { failed, isObject, requestJson, type ServiceError } from "../http";
+import { asObject, isObject, objectsIn } from "../../util/json";
+import { type BearerToken, bearerCalls, failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "TransIP";
 /** What the login asks for; the token is used for 25 minutes of it, so it never runs out mid-write. */
@@ -46,9 +47,7 @@ export function createTransipApi(
   context: ClientContext,
   now: () => number = Date.now,
 ): ZoneApi {
-  let token: { value: string; until: number } | undefined;
-
-  async function login(): Promise<Step<string>> {
+  async function login(): Promise<Step<BearerToken>> {
     const body = {
       login: credentials.login,
       nonce: randomBytes(16).toString("hex"),
@@ -83,31 +82,16 @@ export function createTransipApi(
     const given = isObject(answer.value.body) ? answer.value.body.token : undefined;
     if (typeof given !== "string" || given === "")
       return failed(`${SERVICE}: the login answered no token`, { cause: "unreachable" });
-    token = { value: given, until: now() + TOKEN_USE_MS };
-    return { ok: true, value: given };
+    return { ok: true, value: { value: given, until: now() + TOKEN_USE_MS } };
   }
 
   /** A call with the bearer token: logs in when there is none, and once more when TransIP refuses it (401). */
-  async function call(method: string, path: string, body?: unknown) {
-    for (let attempt = 0; ; attempt++) {
-      const bearer =
-        token !== undefined && token.until > now() ? { ok: true as const, value: token.value } : await login();
-      if (!bearer.ok) return bearer;
-      const answer = await requestJson(
-        context,
-        SERVICE,
-        { method, path, headers: { Authorization: `Bearer ${bearer.value}` }, body },
-        readError,
-      );
-      if (answer.ok || answer.status !== 401 || attempt > 0) return answer;
-      token = undefined;
-    }
-  }
+  const call = bearerCalls(context, SERVICE, login, readError, now);
 
   const dnsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/dns`;
 
   function entriesOf(body: unknown): Record<string, unknown>[] {
-    return isObject(body) && Array.isArray(body.dnsEntries) ? body.dnsEntries.filter(isObject) : [];
+    return isObject(body) ? objectsIn(body.dnsEntries) : [];
   }
 
   function recordSet(entries: Record<string, unknown>[]): RecordSet {
@@ -125,9 +109,7 @@ export function createTransipApi(
 
     async verify() {
       const answer = await login();
-      return answer.ok
-        ? { ok: true, detail: `Key pair accepted for ${credentials.login}` }
-        : { ok: false, detail: answer.message, cause: answer.cause };
+      return answer.ok ? { ok: true, detail: `Key pair accepted for ${credentials.login}` } : failedCheck(answer);
     },
 
     async hasZone(name) {
@@ -147,7 +129,7 @@ export function createTransipApi(
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address) {
-      const entry = isObject(current.raw) ? current.raw : {};
+      const entry = asObject(current.raw);
       // The entry is named by its name, expire and type: all three go back as read.
       const changed = { name: entry.name, expire: entry.expire, type: entry.type, content: address };
       const answer = await call("PATCH", dnsPath(zone.id), { dnsEntry: changed });

@@ -16,11 +16,12 @@
 // jeessy2/ddns-go dns/vercel.go (list, POST, PATCH by id, teamId); go-acme/lego providers/dns/vercel
 // (`{error: {code, message}}`); stalwartlabs/dns-update providers/vercel.rs (`limit`/`until` paging).
 
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { asObject, isObject } from "../../util/json";
+import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { longestZone, noZoneMessage, relativeName } from "../zones";
+import { namedZone, type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, longestZone, noZoneMessage, relativeName } from "../zones";
 
 const SERVICE = "Vercel";
 /** The most items Vercel gives in one page. */
@@ -76,7 +77,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
     for (let page = 1; page <= MAX_PAGES; page++) {
       const listed = await call("GET", path, { limit: String(PER_PAGE), ...(until === undefined ? {} : { until }) });
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const found = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
       let added = 0;
       for (const item of found) {
@@ -106,7 +107,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
     async verify() {
       // The listing the writes start from; changes nothing.
       const answer = await call("GET", "/v5/domains", { limit: "1" });
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
+      if (!answer.ok) return failedCheck(answer);
       return { ok: true, detail: options.teamId ? `Token accepted for team ${options.teamId}` : "Token accepted" };
     },
 
@@ -128,11 +129,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
       const listed = await listAll(recordsPath(zone.id), "records");
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
-      const relative = relativeName(hostname, zone.id);
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return { ok: true, value: recordSetNamed(listed.value, relativeName(hostname, zone.id), type, recordSet) };
     },
 
     async updateRecordSet(_zone, _hostname, _type, current, address, settings) {
@@ -144,7 +141,7 @@ export function createVercelApi(options: { token: string; teamId?: string }, con
         { value: address, ...(settings.ttl === undefined ? {} : { ttl: settings.ttl }) },
       );
       if (!patched.ok) return patched;
-      const record = isObject(patched.value.body) ? patched.value.body : {};
+      const record = asObject(patched.value.body);
       const ttl = typeof record.ttl === "number" ? record.ttl : (settings.ttl ?? current.ttl);
       return { ok: true, value: { id: current.id, values: [address], ...(ttl === undefined ? {} : { ttl }) } };
     },
@@ -213,7 +210,7 @@ export const vercel = defineService({
     },
   ],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 2147483647, help: "60–2147483647 seconds; empty keeps the record's TTL (60 for a new record)" },
+  ttl: ttlRange(60, 2147483647, 60),
   canVerify: true,
   defaultApiUrl: "https://api.vercel.com",
   // Vercel publishes no limit for its DNS endpoints, only that limits are per endpoint and a 429

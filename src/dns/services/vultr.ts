@@ -13,13 +13,14 @@
 // qdm12/ddns-updater providers/vultr (getrecord.go, updaterecord.go: PATCH answers 204; errors as
 // `{"error", "status"}`); libdns/vultr; lego "Vultr".
 
+import { asObject, isObject } from "../../util/json";
 import { plural } from "../../util/plural";
-import { failed, isObject, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../http";
+import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { paginate } from "../paging";
 import type { Step } from "../provider";
-import { type RecordSet, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
-import { type ClientContext, defineService } from "../service";
-import { relativeName } from "../zones";
+import { type RecordSet, recordSetNamed, recordSetOf, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
+import { type ClientContext, defineService, ttlRange } from "../service";
+import { failedCheck, relativeName } from "../zones";
 
 const SERVICE = "Vultr";
 /** The most items Vultr gives in one page. */
@@ -30,14 +31,7 @@ const MAX_PAGES = 50;
 const NEW_RECORD_TTL = 300;
 
 export function createVultrApi(credentials: { api_key: string }, context: ClientContext): ZoneApi {
-  function call(method: string, path: string, body?: unknown): Promise<Step<JsonAnswer>> {
-    return requestJson(
-      context,
-      SERVICE,
-      { method, path, headers: { Authorization: `Bearer ${credentials.api_key}` }, body },
-      readError,
-    );
-  }
+  const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.api_key}` }, readError);
 
   /** Every item of a cursor-paged listing (`key` in each page), until Vultr names no next page. */
   function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
@@ -48,9 +42,9 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       });
       const listed = await call("GET", `${path}?${query}`);
       if (!listed.ok) return listed;
-      const body = isObject(listed.value.body) ? listed.value.body : {};
+      const body = asObject(listed.value.body);
       const items = Array.isArray(body[key]) ? (body[key] as unknown[]).filter(isObject) : [];
-      const links = isObject(body.meta) && isObject(body.meta.links) ? body.meta.links : {};
+      const links = asObject(asObject(body.meta).links);
       return {
         ok: true,
         value: {
@@ -73,8 +67,8 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
     async verify() {
       // The same listing the writes start from; changes nothing.
       const answer = await call("GET", "/domains?per_page=1");
-      if (!answer.ok) return { ok: false, detail: answer.message, cause: answer.cause };
-      const body = isObject(answer.value.body) ? answer.value.body : {};
+      if (!answer.ok) return failedCheck(answer);
+      const body = asObject(answer.value.body);
       const total = isObject(body.meta) ? body.meta.total : undefined;
       if (typeof total !== "number") return { ok: true, detail: "API key accepted" };
       return { ok: true, detail: `API key accepted (${plural(total, "domain")})` };
@@ -90,11 +84,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
       const listed = await listAll(recordsPath(zone.id), "records");
       // A domain in the config that left the account: looked up afresh, once.
       if (!listed.ok) return staleOn404(listed);
-      const relative = relativeName(hostname, zone.id);
-      const records = listed.value.filter(
-        (r) => r.type === type && typeof r.id === "string" && String(r.name ?? "").toLowerCase() === relative,
-      );
-      return { ok: true, value: records.length === 0 ? null : recordSet(records) };
+      return { ok: true, value: recordSetNamed(listed.value, relativeName(hostname, zone.id), type, recordSet) };
     },
 
     async updateRecordSet(zone, _hostname, _type, current, address, settings) {
@@ -154,7 +144,7 @@ export const vultr = defineService({
   ],
   options: [],
   recordTypes: ["A", "AAAA"],
-  ttl: { min: 60, max: 86400, help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)" },
+  ttl: ttlRange(60, 86400, 300),
   canVerify: true,
   defaultApiUrl: "https://api.vultr.com/v2",
   // Vultr allows 30 requests a second per address and answers 429 past it; ddnsd stays under it.

@@ -14,11 +14,12 @@
 // Sources: ydns.io/api/v1 (update resource, parameters, return codes); YDNS's published server code
 // and official updater (github.com/ydns/bash-updater: api/v1/views.py, updater.sh).
 
-import { exchange, failed } from "../http";
+import { exchange } from "../../net/http";
+import { failed } from "../answers";
 import { failedAnswerText, maskSecrets } from "../one-shot";
-import { described, oneShotClient, type Sent } from "../one-shot-policy";
+import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
-import { type ClientContext, cannotCheck, defineService } from "../service";
+import { type ClientContext, defineService } from "../service";
 
 const SERVICE = "YDNS";
 const CANNOT_VERIFY =
@@ -48,8 +49,7 @@ export const ydns = defineService({
   recordTypes: ["A", "AAAA"],
   // The update API takes only the address: the TTL is YDNS's.
   ttl: null,
-  ...cannotCheck(CANNOT_VERIFY),
-  createsRecords: false,
+  ...oneShotService(CANNOT_VERIFY),
   defaultApiUrl: "https://ydns.io/api/v1",
   // YDNS documents no request limit: the updater writes only when an address changed.
   createClient: (credentials, _options, context) =>

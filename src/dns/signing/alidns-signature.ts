@@ -9,11 +9,7 @@
 // and the RPC "Request signatures" page of the Alibaba Cloud API documentation.
 
 import { createHmac } from "node:crypto";
-
-/** RFC 3986 encoding as Alibaba wants it: only `A-Z a-z 0-9 - _ . ~` stay literal; a space is `%20`. */
-export function percentEncode(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
+import { percentEncode } from "./digest";
 
 /** `name=value` pairs sorted by name (byte order), each part percent-encoded, joined with `&`. */
 export function canonicalQuery(parameters: Record<string, string>): string {

@@ -8,7 +8,7 @@
 // API signing); huaweicloud/huaweicloud-sdk-go-v3 core/auth/signer/signer.go and signer_test.go.
 
 import { createHmac } from "node:crypto";
-import { sha256Hex } from "./digest";
+import { canonicalHeaders, percentEncode, sha256Hex } from "./digest";
 
 const SDK_ALGORITHM = "SDK-HMAC-SHA256";
 
@@ -28,34 +28,19 @@ export function sdkDate(now: Date): string {
     .replace(/\.\d{3}/, "");
 }
 
-/** RFC 3986 encoding: only `A-Z a-z 0-9 - _ . ~` stay literal. */
-function escape(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
 /** The canonical request over exactly `headers` (their names lowercased), and the list of their names. */
-export function canonicalRequest(
-  method: string,
-  url: URL,
-  headers: Record<string, string>,
-  payloadHash: string,
-): { text: string; signedHeaders: string } {
-  const segments = url.pathname.split("/").map((segment) => escape(decodeURIComponent(segment)));
+export function canonicalRequest(method: string, url: URL, headers: Record<string, string>, payloadHash: string) {
+  const segments = url.pathname.split("/").map((segment) => percentEncode(decodeURIComponent(segment)));
   const path = segments.join("/").endsWith("/") ? segments.join("/") : `${segments.join("/")}/`;
   const byName = new Map<string, string[]>();
   for (const [name, value] of url.searchParams) byName.set(name, [...(byName.get(name) ?? []), value]);
   const query = [...byName.keys()]
     .sort()
-    .flatMap((name) => (byName.get(name) ?? []).sort().map((value) => `${escape(name)}=${escape(value)}`))
+    .flatMap((name) => (byName.get(name) ?? []).sort().map((value) => `${percentEncode(name)}=${percentEncode(value)}`))
     .join("&");
-  const lowered = Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value.trim()]),
-  );
-  const names = Object.keys(lowered).sort();
-  const canonicalHeaders = `${names.map((name) => `${name}:${lowered[name]}`).join("\n")}\n`;
-  const signedHeaders = names.join(";");
+  const { text: canonical, signedHeaders } = canonicalHeaders(headers, (value) => value.trim());
   return {
-    text: [method.toUpperCase(), path, query, canonicalHeaders, signedHeaders, payloadHash].join("\n"),
+    text: [method.toUpperCase(), path, query, canonical, signedHeaders, payloadHash].join("\n"),
     signedHeaders,
   };
 }

@@ -7,7 +7,7 @@
 // canonical request, string to sign and signing key); the aws-sig-v4-test-suite vectors.
 
 import { createHmac } from "node:crypto";
-import { sha256Hex } from "./digest";
+import { canonicalHeaders, percentEncode, sha256Hex } from "./digest";
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -56,31 +56,20 @@ export function signRequest(
 }
 
 /** The canonical request over exactly `headers` (names lowercase), and the list of their names. */
-export function canonicalRequest(
-  method: string,
-  url: URL,
-  headers: Record<string, string>,
-  payloadHash: string,
-): { text: string; signedHeaders: string } {
-  const names = Object.keys(headers)
-    .map((n) => n.toLowerCase())
-    .sort();
-  const values = lowercaseKeys(headers);
+export function canonicalRequest(method: string, url: URL, headers: Record<string, string>, payloadHash: string) {
   const path =
     url.pathname
       .split("/")
-      .map((segment) => uriEncode(decodeURIComponent(segment)))
+      .map((segment) => percentEncode(decodeURIComponent(segment)))
       .join("/") || "/";
   const query = [...url.searchParams]
-    .map(([key, value]) => [uriEncode(key), uriEncode(value)] as const)
+    .map(([key, value]) => [percentEncode(key), percentEncode(value)] as const)
     .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0))
     .map(([key, value]) => `${key}=${value}`)
     .join("&");
-  const canonicalHeaders = names
-    .map((name) => `${name}:${(values[name] ?? "").trim().replace(/\s+/g, " ")}\n`)
-    .join("");
-  const signedHeaders = names.join(";");
-  return { text: [method, path, query, canonicalHeaders, signedHeaders, payloadHash].join("\n"), signedHeaders };
+  // SigV4 folds a value's inner runs of spaces into one.
+  const { text: canonical, signedHeaders } = canonicalHeaders(headers, (value) => value.trim().replace(/\s+/g, " "));
+  return { text: [method, path, query, canonical, signedHeaders, payloadHash].join("\n"), signedHeaders };
 }
 
 /** The hex signature of a canonical request under `credentialScope` (`date/region/service/aws4_request`). */
@@ -97,11 +86,6 @@ export function signature(
 
 function hmac(key: Buffer | string, data: string): Buffer {
   return createHmac("sha256", key).update(data).digest();
-}
-
-/** RFC 3986 encoding, as SigV4 wants it: everything but `A-Z a-z 0-9 - _ . ~` percent-encoded. */
-function uriEncode(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function lowercaseKeys(headers: Record<string, string>): Record<string, string> {

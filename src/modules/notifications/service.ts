@@ -2,7 +2,6 @@
 // secret options sealed like provider credentials and masked in answers, the events, and the test
 // message. Delivery itself is the notifier's (src/notify/notifier.ts).
 
-import { isObject } from "../../dns/http";
 import { invalidField, notFound } from "../../errors";
 import { MAX_VALUE_CHARS } from "../../limits";
 import type { Logger } from "../../log";
@@ -19,6 +18,7 @@ import { keepMaskedHeaders, maskSecret, openCredentials, sealCredentials } from 
 import type { Store } from "../../store";
 import type { NotificationChanges } from "../../store/notifications";
 import { NOTIFICATION_EVENTS, type NotificationEvent, type NotificationRow } from "../../store/rows";
+import { isObject } from "../../util/json";
 import { iso } from "../../util/time";
 import { checkDisplayName } from "../shared";
 

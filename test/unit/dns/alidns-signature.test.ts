@@ -2,13 +2,8 @@
 // these hold, the parameter order, the double encoding and the `secret&` key are all right.
 
 import { describe, expect, test } from "bun:test";
-import {
-  canonicalQuery,
-  percentEncode,
-  rpcSignature,
-  signedQuery,
-  stringToSign,
-} from "../../../src/dns/signing/alidns-signature";
+import { canonicalQuery, rpcSignature, signedQuery, stringToSign } from "../../../src/dns/signing/alidns-signature";
+import { percentEncode } from "../../../src/dns/signing/digest";
 
 describe("Alibaba Cloud's published examples", () => {
   test('Alibaba Cloud DNS, DescribeDomainRecords (the DNS API reference, "Signature mechanism")', () => {

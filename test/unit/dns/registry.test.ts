@@ -59,6 +59,18 @@ describe("every registered service", () => {
     expect(registry.get("cloudflare").ttl?.help).toContain("60–86400");
     expect(registry.get("dynu").ttl).toMatchObject({ min: 30, max: 86400 });
   });
+
+  test("a TTL rule's help is worded from its own range, so the two cannot disagree", () => {
+    const registry = new ServiceRegistry();
+    expect(registry.get("vultr").ttl).toEqual({
+      min: 60,
+      max: 86400,
+      help: "60–86400 seconds; empty keeps the record's TTL (300 for a new record)",
+    });
+    expect(registry.get("hetzner").ttl?.help).toBe(
+      "60–2147483647 seconds; empty keeps the record's TTL (the zone's default for a new record)",
+    );
+  });
 });
 
 describe("ServiceRegistry", () => {

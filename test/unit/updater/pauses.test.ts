@@ -5,8 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { DiskState } from "../../../src/db/disk";
 import { createLogger } from "../../../src/log";
-import { afterAnswer, heldBack } from "../../../src/updater/pauses";
-import { ProviderThrottles } from "../../../src/updater/state";
+import { afterAnswer, heldBack, ProviderThrottles } from "../../../src/updater/pauses";
 import { memoryStore } from "../store/support";
 
 function rig() {

@@ -3,12 +3,13 @@
 // the service's default, and no request sent while the service has the provider paused.
 
 import { describe, expect, test } from "bun:test";
-import { NotSent } from "../../../src/dns/http";
 import { Pacer } from "../../../src/dns/pacing";
-import type { DnsProvider, FetchLike } from "../../../src/dns/provider";
+import type { DnsProvider } from "../../../src/dns/provider";
 import { ServiceRegistry } from "../../../src/dns/registry";
 import { type ClientContext, defineService } from "../../../src/dns/service";
 import { Conflict } from "../../../src/errors";
+import { NotSent } from "../../../src/net/http";
+import type { FetchLike } from "../../../src/net/outbound";
 import { sealCredentials } from "../../../src/security/secrets";
 import { providerClient } from "../../../src/updater/provider-client";
 import { memoryStore } from "../store/support";

@@ -2,7 +2,7 @@
 // each "slow down" in a row, never more than an hour; any other answer ends the streak.
 
 import { describe, expect, test } from "bun:test";
-import { ProviderThrottles } from "../../../src/updater/state";
+import { ProviderThrottles } from "../../../src/updater/pauses";
 
 describe("provider pauses", () => {
   test("no named wait: 60 s, doubling for each one in a row, capped at an hour", () => {

@@ -1,0 +1,52 @@
+// A one-shot service (one request to an update URL; its client writes blind) never creates a
+// record, so the domain form never offers to; every zone service does. The client and the form each
+// take this from the one-shot policy, and this checks the two agree for every registered service.
+
+import { describe, expect, test } from "bun:test";
+import { SERVICES } from "../../../src/dns/registry";
+import { optionsWithDefaults } from "../../../src/dns/rules";
+import type { OptionField, ServiceDescription } from "../../../src/dns/service";
+import { NO_ERRORS } from "../../../views/components";
+import { ProviderOptions } from "../../../views/fragments/provider-options";
+
+const CREATE_OFFER = "Create the record if it doesn't exist";
+
+/** A value of the option's kind: the client is only built, never called. */
+function sample(field: OptionField): unknown {
+  if (field.kind === "choice") return field.choices?.[0];
+  if (field.kind === "headers") return {};
+  if (field.kind === "url") return "http://127.0.0.1:9/update?hostname={hostname}&ip={ip}";
+  if (field.kind === "host") return "127.0.0.1";
+  return field.default ?? "example";
+}
+
+/** Whether the service's client writes blind: the one-shot policy's mark on every client it makes. */
+function writesBlind(service: ServiceDescription): boolean {
+  const credentials = Object.fromEntries(service.credentials.map((field) => [field.key, "c2VjcmV0"]));
+  const options = optionsWithDefaults(
+    service,
+    Object.fromEntries(service.options.filter((field) => field.required).map((field) => [field.key, sample(field)])),
+  );
+  const context = { baseUrl: "http://127.0.0.1:9", fetch, timeoutMs: 1000, userAgent: "ddnsd-test" };
+  return service.createClient(credentials, options, context).writesBlind === true;
+}
+
+function domainForm(service: ServiceDescription): string {
+  return String(
+    ProviderOptions({ service, values: { ttl: "", proxied: "", create_if_missing: true }, errors: NO_ERRORS }),
+  );
+}
+
+describe("one-shot services and creating a missing record", () => {
+  test("a one-shot service never offers to create the record; every zone service does", () => {
+    const oneShot: string[] = SERVICES.filter(writesBlind).map((service) => service.type);
+    // The nine services that send one request to an update URL (dyndns2's presets are its options).
+    expect(oneShot.sort()).toEqual(
+      ["custom", "dd24", "dondominio", "duckdns", "dyndns2", "goip", "myaddr", "namecheap", "ydns"].sort(),
+    );
+    const offering = SERVICES.filter((service) => domainForm(service).includes(CREATE_OFFER)).map((s) => s.type);
+    expect(offering.length).toBeGreaterThan(0);
+    expect(offering.filter((type) => oneShot.includes(type))).toEqual([]);
+    expect(SERVICES.length - offering.length).toBe(oneShot.length);
+  });
+});
