@@ -150,8 +150,15 @@
   // whichever swap: the live list's refresh may start and settle while the control's own request is
   // under way, and then replaces the row that request was to swap. The debt is kept until no
   // request is under way any more, since the control's own swap, coming after the refresh's,
-  // replaces the row (and the focus given back) once more.
+  // replaces the row (and the focus given back) once more; then it is paid (a request that failed
+  // swaps nothing: focus goes back to the control itself) and forgotten.
   var owedFocus = null;
+
+  function giveFocusBack() {
+    if (!owedFocus || (document.activeElement !== document.body && document.activeElement !== null)) return;
+    var next = document.getElementById(owedFocus);
+    if (next && !next.disabled) next.focus();
+  }
 
   // A rejected form comes back from the server with its password inputs empty (a secret is never
   // sent back to the browser). What was typed in them is kept here, in memory only, for the time
@@ -224,10 +231,14 @@
   }
 
   // Fired once for every request htmx sent, whatever its end; for one answered, after its swap and
-  // before its settle.
+  // its settle (the layout sets no settle delay).
   document.addEventListener("htmx:afterRequest", function (event) {
     forget(requestsUnderWay, event.detail.xhr);
     forget(refreshesUnderWay, event.detail.xhr);
+    if (requestsUnderWay.length === 0) {
+      giveFocusBack();
+      owedFocus = null;
+    }
   });
 
   // Focus the person moves elsewhere is theirs: nothing is owed any more.
@@ -238,10 +249,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     restoreTypedSecrets();
     restoreUnsentForm();
-    if (owedFocus && (document.activeElement === document.body || document.activeElement === null)) {
-      var next = document.getElementById(owedFocus);
-      if (next && !next.disabled) next.focus();
-    }
+    giveFocusBack();
     if (requestsUnderWay.length === 0) owedFocus = null;
     refreshTimes();
     showTheme();

@@ -44,6 +44,10 @@ const NAV: { section: Section; href: string; label: string }[] = [
 // htmx's own injected <style> would need the CSP to allow inline styles, so styles.css has it. A
 // boosted link or form (a new page) starts at the new page's top, as a plain navigation would.
 const HTMX_CONFIG = JSON.stringify({
+  // Content swapped in gets its behaviour when htmx settles it; with htmx's default delay (20 ms,
+  // for transitions the styles do not use) a control already focused in it and pressed at once
+  // sent its form the plain way, as without JavaScript, and the page was reloaded.
+  defaultSettleDelay: 0,
   historyCacheSize: 0,
   refreshOnHistoryMiss: true,
   scrollIntoViewOnBoost: true,

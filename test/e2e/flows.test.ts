@@ -107,6 +107,11 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
+/** Until no htmx request is under way and every swap has settled: the next key goes to a list at rest. */
+function settled(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling") === null);
+}
+
 /** The id of the focused element ("" for <body>). */
 function focusedId(page: Page): Promise<string> {
   return page.evaluate(() => (document.activeElement === document.body ? "" : (document.activeElement?.id ?? "")));
@@ -129,6 +134,7 @@ describe("on a phone, by keyboard", () => {
     await page.locator("#domain-1").getByText(`Now points at ${ECHO_DEFAULT_IPV4}`).waitFor();
     await page.waitForFunction(() => document.activeElement?.id === "update-1", undefined, { timeout: 15_000 });
     expect(await focusedId(page)).toBe("update-1");
+    await settled(page);
 
     const toggle = page.locator("#enabled-2");
     await toggle.focus();
@@ -136,6 +142,7 @@ describe("on a phone, by keyboard", () => {
     await page.locator("#domain-2").getByText("Disabled", { exact: true }).waitFor();
     await page.waitForFunction(() => document.activeElement?.id === "enabled-2", undefined, { timeout: 15_000 });
     expect(await page.locator("#enabled-2").getAttribute("aria-checked")).toBe("false");
+    await settled(page);
     await page.keyboard.press("Space");
     await page.locator("#enabled-2[aria-checked=true]").waitFor();
     // Focus comes back once htmx has settled the swap (a few ms later).
@@ -189,6 +196,27 @@ describe("on a phone, by keyboard", () => {
 });
 
 describe("a list left open while its controls are used", () => {
+  test("a control swapped in works at once: pressed the moment its row comes back, it answers in place", async () => {
+    const { context, page } = await open(LAPTOP);
+    await page.goto(`${base}/domains`);
+    await page.evaluate(() => {
+      (window as unknown as { samePage: boolean }).samePage = true;
+      // The moment the switch's answer is swapped in, its new switch is pressed (as fast as no person can).
+      document.addEventListener(
+        "htmx:afterSwap",
+        () => queueMicrotask(() => (document.getElementById("enabled-1") as HTMLButtonElement).click()),
+        { once: true },
+      );
+    });
+    await page.locator("#enabled-1").click();
+    await page.locator("#enabled-1[aria-checked=true]").waitFor();
+    await settled(page);
+    // Answered in place both times: the page was never reloaded by a plain form's post.
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    expect((await app.request("GET", "/api/v1/domains/1")).body.is_enabled).toBe(true);
+    await context.close();
+  });
+
   test("a refresh of the list never runs beside a switch's request, after refreshes have come and gone", async () => {
     // The page's clock is driven by the test, so the refreshes come exactly when it says.
     const { context, page } = await open(LAPTOP);
@@ -229,6 +257,7 @@ describe("a list left open while its controls are used", () => {
     await page.waitForFunction(() => document.activeElement?.id === "enabled-1", undefined, { timeout: 15_000 });
     // Back on, as the other tests expect it.
     await page.unroute("**/domains/1/enabled");
+    await settled(page);
     await page.keyboard.press("Space");
     await page.locator("#enabled-1[aria-checked=true]").waitFor();
     await context.close();
