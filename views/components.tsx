@@ -627,13 +627,7 @@ const LIVE_REFRESH_SECONDS = 10;
  * element with the same id, so new addresses and states show without a reload. It says when its
  * figures are from (client.js marks it when a refresh fails).
  */
-export function LiveRegion({
-  id,
-  url,
-  now,
-  label,
-  children,
-}: PropsWithChildren<{ id: string; url: string; now: number; label?: string }>) {
+export function LiveRegion({ id, url, now, children }: PropsWithChildren<{ id: string; url: string; now: number }>) {
   return (
     <div
       id={id}
@@ -645,7 +639,6 @@ export function LiveRegion({
       hx-swap="outerHTML"
       // Its links and forms must not inherit the refresh's target and selection.
       hx-disinherit="hx-select hx-swap hx-trigger"
-      aria-label={label}
     >
       <p class="as-of muted small" data-as-of>
         As of{" "}

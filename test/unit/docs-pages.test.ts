@@ -122,17 +122,17 @@ describe("documentation", () => {
   test("CI runs the README's test command, with the type check and the linter after its installs", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const commands = [...readme.matchAll(/^```sh\n(.+)\n```$/gm)].map((m) => m[1]!);
-    const testCommand = commands.find((command) => command.endsWith("&& bun test --timeout 60000"));
+    const testCommand = commands.find((command) => command.endsWith("&& bun test --timeout 60000 --parallel=2"));
     expect(testCommand).toBeDefined();
     const steps = readFileSync(join(ROOT, ".ci", "run"), "utf8")
       .split("\n")
       .filter((line) => line !== "" && !line.startsWith("#") && !/^(set|cd|export) /.test(line));
     expect(steps).toEqual([
-      testCommand!.replace(/ && bun test --timeout 60000$/, ""),
+      testCommand!.replace(/ && bun test --timeout 60000 --parallel=2$/, ""),
       "bun run typecheck",
       "bun run lint",
       "bun run format:check",
-      "bun test --timeout 60000",
+      "bun test --timeout 60000 --parallel=2",
     ]);
   });
 

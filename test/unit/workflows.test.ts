@@ -51,7 +51,7 @@ describe("workflows", () => {
       .split("\n")
       .filter((line) => line !== "" && !line.startsWith("#") && !/^(set|cd|export) /.test(line));
     expect(runs(ci)).toEqual(lines);
-    expect(runs(ci)).toContain("bun test --timeout 60000");
+    expect(runs(ci)).toContain("bun test --timeout 60000 --parallel=2");
   });
 
   test("a v* tag builds the binaries, SHA256SUMS and the images, and attaches them with install.sh", () => {

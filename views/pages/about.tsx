@@ -244,7 +244,7 @@ export function AboutPage(props: AboutPageProps) {
           </table>
         </div>
       </section>
-      <LiveRegion id="recent-log" url="/about" now={props.now} label="Recent log">
+      <LiveRegion id="recent-log" url="/about" now={props.now}>
         <section class="card" aria-labelledby="log-title">
           <h2 id="log-title" class="card-title">
             Recent log

@@ -219,7 +219,7 @@ export function DashboardPage(props: DashboardPageProps) {
       <PageHeader title="Dashboard" />
       {empty ? <FirstSteps providers={metrics.total_providers} /> : ""}
 
-      <LiveRegion id="dashboard-live" url="/" now={now} label="Current state">
+      <LiveRegion id="dashboard-live" url="/" now={now}>
         <section class="card public-ip" aria-labelledby="public-ip-title">
           <h2 id="public-ip-title" class="card-title">
             Public address

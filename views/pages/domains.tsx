@@ -124,7 +124,7 @@ export function DomainsPage(props: DomainsPageProps) {
           Filter
         </button>
       </form>
-      <LiveRegion id={DOMAIN_LIST_ID} url={listUrl(filters)} now={props.now} label="Domain list">
+      <LiveRegion id={DOMAIN_LIST_ID} url={listUrl(filters)} now={props.now}>
         <section class="card" aria-labelledby="domain-list-title">
           <ListHeading id="domain-list-title" text="Your domains" deletion={props.deletion} />
           {props.domains.length === 0 ? (
