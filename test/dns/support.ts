@@ -1,11 +1,13 @@
-// What the client tests share: the record a test writes (`target`), the context a client is built
-// with against a fake (`context`), a fake's address once it has stopped (`stoppedUrl`), and the table
-// of a service's failures (`failureTests`). Each service's fake is built on test/fakes/server.ts
+// What the client tests share: the fake a file's tests use afresh (`useFake`), the client a provider
+// row of a service gets (`serviceClient`), the record a test writes (`target`), the context a client
+// is built with against a fake (`context`), a fake's address once it has stopped (`stoppedUrl`), and
+// the table of a service's failures (`failureTests`, one row each from `fails`). Each service's fake is built on test/fakes/server.ts
 // (the mock-server builder: request log, faults, the service's published description checked on
 // every request).
 
-import { expect, test } from "bun:test";
-import type { FailureCause, RecordConfig, RecordTarget, WriteOutcome } from "../../src/dns/provider";
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import type { DnsProvider, FailureCause, RecordConfig, RecordTarget, WriteOutcome } from "../../src/dns/provider";
+import { SERVICES } from "../../src/dns/registry";
 import type { ClientContext } from "../../src/dns/service";
 import type { FakeServer } from "../fakes/server";
 
@@ -22,6 +24,50 @@ export function context(baseUrl: string, fields: Partial<ClientContext> = {}): C
   return { baseUrl, fetch, timeoutMs: 2000, userAgent: USER_AGENT, ...fields };
 }
 
+/**
+ * The fake every test of a file uses: started (and `seed`ed) afresh before each test and stopped after
+ * it. The object returned stands for the fake of the test running, so a file writes `fake.url` and
+ * `fake.requests` as it would with a variable of its own.
+ */
+export function useFake<Fake extends object & { stop(): unknown }>(
+  start: () => Fake,
+  seed?: (fake: Fake) => void,
+): Fake {
+  let current: Fake | undefined;
+  beforeEach(() => {
+    current = start();
+    seed?.(current);
+  });
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  return new Proxy({} as Fake, {
+    get(_, key) {
+      if (!current) throw new Error("the fake is used outside a test");
+      const value = Reflect.get(current, key);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
+}
+
+/**
+ * The client a provider row of service `type` gets (its description's createClient) from
+ * `credentials` and `options`, talking to `baseUrl`: what the appliance builds, so a test needs no
+ * client factory of its own.
+ */
+export function serviceClient(
+  type: string,
+  baseUrl: string,
+  credentials: Record<string, string>,
+  options: Record<string, unknown> = {},
+  fields: Partial<ClientContext> = {},
+): DnsProvider {
+  const description = SERVICES.find((service) => service.type === type);
+  if (!description) throw new Error(`no service of type ${type}`);
+  return description.createClient(credentials, options, context(baseUrl, fields));
+}
+
 /** The url of a fake started and stopped again: nothing answers there. */
 export async function stoppedUrl(start: () => FakeServer<unknown>): Promise<string> {
   const gone = start();
@@ -32,6 +78,7 @@ export async function stoppedUrl(start: () => FakeServer<unknown>): Promise<stri
 
 /** A failure a service gives, and what the client must make of it: its words, its cause, the pause it names. */
 export interface FailureCase {
+  /** The test's name; a row made by `fails` is named by its cause and words. */
   name: string;
   message: string | RegExp;
   cause: FailureCause;
@@ -61,4 +108,30 @@ export function failureTests<Case extends FailureCase>(
       after?.(c);
     });
   }
+}
+
+/** The pause a failure row names: the wait the service asked for, or that retrying stops. */
+export interface Pause {
+  retryAfterSeconds?: number;
+  stopRetrying?: boolean;
+}
+
+/** A failure row whose retrying stops until the provider is edited. */
+export const STOP: Pause = { stopRetrying: true };
+
+/** A failure row that names the wait the service asked for. */
+export const waits = (retryAfterSeconds: number): Pause => ({ retryAfterSeconds });
+
+/**
+ * One row of a failure table on one line: what the test arranges (a fault, credentials, …, as the
+ * file's `attempt` reads it), the words and cause the outcome must carry, and its pause. The row's
+ * test is named by its cause and words.
+ */
+export function fails<Arrange>(
+  arrange: Arrange,
+  message: string | RegExp,
+  cause: FailureCause,
+  pause: Pause = {},
+): FailureCase & { arrange: Arrange } {
+  return { name: `${cause}: ${String(message)}`, arrange, message, cause, ...pause };
 }
