@@ -74,7 +74,7 @@ export interface DomainQueries {
   /** Keeps the address a router pushed for these domains, and when. */
   notePush(ids: readonly number[], ip: string, at: number): void;
   /** The enabled push-only domains of enabled providers, by id. */
-  pushOnly(): Pick<DomainRow, "id" | "domainName" | "recordType" | "pushedAt" | "createdAt">[];
+  pushOnly(): Pick<DomainRow, "id" | "domainName" | "recordType" | "pushedAt" | "createdAt" | "lastKnownIp">[];
   /** Deletes the domain row alone (its history goes first: it references the domain). */
   delete(id: number): void;
 }
@@ -256,6 +256,7 @@ export function domainQueries(db: Handle): DomainQueries {
           recordType: domains.recordType,
           pushedAt: domains.pushedAt,
           createdAt: domains.createdAt,
+          lastKnownIp: domains.lastKnownIp,
         })
         .from(domains)
         .innerJoin(providers, eq(domains.providerId, providers.id))

@@ -120,7 +120,12 @@ export interface PropagationRounds {
   runDue(): void;
   /** Resolves once no ask is under way. */
   idle(): Promise<void>;
+  /** Records known to hold an address that no write or scheduled check asks about: each is asked for as an unchanged record is. */
+  held(records: readonly HeldRecord[]): void;
 }
+
+/** A domain's record and the address it is known to hold. */
+export type HeldRecord = Pick<DomainRow, "id" | "domainName" | "recordType" | "lastKnownIp">;
 
 interface Watch {
   domainId: number;
@@ -213,6 +218,13 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     for (const outcome of outcomes) {
       if (outcome.result === "unchanged" && outcome.ip !== null)
         this.watch(outcome.domainId, outcome.hostname, outcome.recordType, outcome.ip, null);
+    }
+  }
+
+  held(records: readonly HeldRecord[]): void {
+    for (const record of records) {
+      if (record.lastKnownIp !== null)
+        this.watch(record.id, record.domainName, record.recordType, record.lastKnownIp, null);
     }
   }
 

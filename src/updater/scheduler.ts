@@ -110,6 +110,9 @@ export class Scheduler implements SchedulerControl {
     this.timed = options.timer ?? false;
     this.clockOffset = this.clock.wall() - this.clock.monotonic();
     this.guarded("recomputing schedules", () => this.reschedulePastNow(this.clock.wall()));
+    // Nothing is known after a start of what the name servers serve. No scheduled check asks about
+    // a push-only record, and a router may push only when its address changes: they are asked now.
+    this.guarded("asking name servers", () => this.ctx.propagation.held(this.ctx.store.domains.pushOnly()));
     this.plan();
   }
 

@@ -129,6 +129,23 @@ describe("writing", () => {
     expect(await historyOf(rig.t, domain.id)).toHaveLength(1);
   });
 
+  test("a push that finds the record holding the address ddnsd knows asks the zone's name servers about it, as a scheduled check does", async () => {
+    const domain = await cloudflareDomain("home.example.com", "A", V4);
+    // Known from before a restart: nothing is being asked about the record.
+    rig.t.ctx.sqlite.query("UPDATE domains SET last_known_ip = ? WHERE id = ?").run(V4, domain.id);
+    const propagation = async () => (await rig.t.request("GET", `/api/v1/domains/${domain.id}`)).body.propagation;
+    expect((await propagation()).state).toBe("unknown");
+    expect((await push(`hostname=home.example.com&myip=${V4}`, await newKey())).text).toBe(`nochg ${V4}`);
+    expect(cfWrites()).toBe(0);
+    rig.t.ctx.propagation.runDue();
+    await rig.t.ctx.propagation.idle();
+    // The tests' resolvers never answer, so the zone's name servers cannot be found: asked, and said so.
+    expect(await propagation()).toMatchObject({
+      state: "unreachable",
+      detail: expect.stringContaining("home.example.com"),
+    });
+  });
+
   describe("at a service that can only be asked by writing (DuckDNS)", () => {
     const duck = startDuckDnsFake();
     const duckRig = useRig({ env: { DDNS_DUCKDNS_API_URL: duck.url } });

@@ -377,3 +377,15 @@ test("an AAAA record's addresses compare as addresses", async () => {
     servers: [{ answer: ["2001:db8::1"], ok: true }, { ok: true }],
   });
 });
+
+test("a record known to hold its address (a push-only record at start) is asked about as an unchanged one; one that holds none is not", async () => {
+  const providerId = memory.provider("p-pushed");
+  const held = memory.domain(providerId, "pushed.example.com");
+  const never = memory.domain(providerId, "never.example.com");
+  memory.store.domains.update(held, { lastKnownIp: NEW });
+  tracker.held([memory.store.domains.find(held)!, memory.store.domains.find(never)!]);
+  await runFor(0);
+  expect(asked).toEqual([NS1.host, NS2.host]);
+  expect(stateOf(held)).toMatchObject({ state: "served", servedAfterMs: null });
+  expect(stateOf(never).state).toBe("unknown");
+});

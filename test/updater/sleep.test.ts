@@ -208,6 +208,7 @@ test("the asks of written records' name servers run on its wake-ups: it sleeps u
       dueAt = null;
     },
     idle: async () => {},
+    held: () => {},
   };
   scheduler = new Scheduler({ ...t.ctx, propagation: asks }, clock);
   t.ctx.scheduler = scheduler;
@@ -218,6 +219,27 @@ test("the asks of written records' name servers run on its wake-ups: it sleeps u
   expect(askedAt).toEqual([]);
   clock.advance(1);
   expect(askedAt).toEqual([started + 7_000]);
+});
+
+test("at its start, the push-only records are asked about, since no scheduled check asks about them", async () => {
+  const { t } = rig();
+  const provider = await addProvider(t, "cloudflare");
+  await addDomain(t, provider.id, "pushed.example.com", { address_source: "push" });
+  await addDomain(t, provider.id, "scheduled.example.com");
+  t.ctx.sqlite.query("UPDATE domains SET last_known_ip = '203.0.113.7'").run();
+  const held: string[] = [];
+  const asks = {
+    msUntilDue: () => null,
+    runDue: () => {},
+    idle: async () => {},
+    held: (records: readonly { domainName: string; lastKnownIp: string | null }[]) => {
+      for (const record of records) held.push(`${record.domainName} ${record.lastKnownIp}`);
+    },
+  };
+  scheduler = new Scheduler({ ...t.ctx, propagation: asks }, clock);
+  t.ctx.scheduler = scheduler;
+  scheduler.start({ timer: true });
+  expect(held).toEqual(["pushed.example.com 203.0.113.7"]);
 });
 
 test("stopped, it sleeps no more", async () => {
