@@ -10,7 +10,7 @@
 // served by some case.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Pacer } from "../../src/dns/pacing";
 import { apiUrlSetting, SERVICES } from "../../src/dns/registry";
@@ -930,7 +930,7 @@ describe("recorded answers, served through the appliance", () => {
 
   test("every recorded file is listed in the index with its source, and served by some case", () => {
     const onDisk = readdirSync(RECORDED_DIR)
-      .filter((entry) => statSync(join(RECORDED_DIR, entry)).isDirectory())
+      .filter((entry) => entry !== "licences" && statSync(join(RECORDED_DIR, entry)).isDirectory())
       .flatMap((dir) => readdirSync(join(RECORDED_DIR, dir)).map((file) => `${dir}/${file}`))
       .sort();
     expect(index.files.map((f) => f.file)).toEqual(onDisk);
@@ -940,6 +940,16 @@ describe("recorded answers, served through the appliance", () => {
       expect(["MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause"]).toContain(entry.licence);
     }
     expect([...replay.served].sort()).toEqual(onDisk);
+  });
+
+  test("each source project's licence, with its copyright notice, is kept beside the answers copied from it", () => {
+    const licences: Record<string, string> = index.licences;
+    expect(Object.keys(licences).sort()).toEqual([...new Set(index.files.map((f) => f.repository))].sort());
+    for (const file of Object.values(licences)) {
+      const text = readFileSync(join(RECORDED_DIR, file), "utf8");
+      expect(text).toMatch(/^Copyright \(c\) \d{4}/m);
+      expect(text).toContain("The above copyright notice and this permission notice shall be included");
+    }
   });
 
   test("at least 30 services replay recorded answers", () => {
