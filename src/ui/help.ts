@@ -2,9 +2,9 @@
 // repository they link to (OUTSIDE_DOCS), embedded in the compiled binary and served at /help,
 // /help/<page> and /help/services/<type>, so that every pointer to the docs (the CLI's help, the
 // pages, the log) and every link between them works on a box with no internet access and without
-// the repository. Markdown is rendered with marked, another file is served as
-// it is (text). Links are rewritten to their /help addresses; headings get GitHub's anchors, so
-// `operations#upgrade` works in both places. Each page is rendered once, on its first request.
+// the repository. Markdown is rendered with marked, another file is served as it is (text). Links
+// are rewritten to their /help addresses; headings get GitHub's anchors, so `operations#upgrade`
+// works in both places. Each page is rendered once, on its first request.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
