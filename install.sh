@@ -460,8 +460,14 @@ password_hint() {
 
 # ---- binary selection ------------------------------------------------------------------------
 
+# Whether the system's C library is musl. ldd says which it belongs to; glibc's settles it even
+# where musl's loader is installed beside it (Debian's musl package), whose builds would want
+# musl's C++ runtime, which such a system does not have. Without an ldd, a musl loader decides.
 is_musl() {
-	if ldd --version 2>&1 | grep -qi musl; then return 0; fi
+	case $(ldd --version 2>&1) in
+	*musl*) return 0 ;;
+	*GLIBC* | *"GNU libc"* | *"GNU C Library"*) return 1 ;;
+	esac
 	for loader in /lib/ld-musl-*; do
 		if [ -e "$loader" ]; then return 0; fi
 	done
@@ -824,12 +830,24 @@ else
 	stage_file "$DESTDIR$bin_path" 0755 "$source_binary"
 	probe_binary=$pending_tmp
 fi
-if command -v timeout >/dev/null 2>&1; then
-	version=$(timeout 10 "$probe_binary" version </dev/null 2>/dev/null | head -n 1) || version=
-else
-	version=$("$probe_binary" version </dev/null 2>/dev/null | head -n 1) || version=
-fi
+# `ddnsd version` of the staged binary, bounded where timeout exists.
+probe_version() {
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 10 "$probe_binary" version </dev/null
+	else
+		"$probe_binary" version </dev/null
+	fi
+}
+version=$(probe_version 2>/dev/null | head -n 1) || version=
 binary_runs=1
+# What is missing when the loader says so: the -musl builds need the C++ runtime, which a bare
+# Alpine lacks (libstdc++.so.6).
+missing=
+if [ -z "$version" ]; then
+	case $(probe_version 2>&1 | head -n 3) in
+	*libstdc++*) missing=" (it needs the C++ runtime libstdc++: on Alpine, apk add libstdc++)" ;;
+	esac
+fi
 if [ -z "$version" ]; then
 	if [ -z "$DESTDIR" ]; then
 		if userland_is_32bit; then
@@ -838,6 +856,7 @@ if [ -z "$version" ]; then
 			*) die_32bit arm64 ;;
 			esac
 		fi
+		if [ -n "$missing" ]; then die "$source_binary does not run on this machine$missing"; fi
 		die "$source_binary does not run on this machine ('ddnsd version' failed: wrong architecture or C library?)"
 	fi
 	binary_runs=0
@@ -875,7 +894,7 @@ elif [ "$db_exists" = 0 ]; then
 	if [ "$binary_runs" = 1 ]; then choose_password; fi
 fi
 if [ "$set_admin" = 1 ] && [ "$binary_runs" = 0 ]; then
-	warn "the admin password is not set: $source_binary does not run on this machine; on the target run: sh install.sh --reset-admin-password"
+	warn "the admin password is not set: $source_binary does not run on this machine$missing; on the target run: sh install.sh --reset-admin-password"
 	set_admin=0
 	password=
 	password_source=not-set

@@ -19,3 +19,11 @@ declare module "*.svg" {
   const path: string;
   export default path;
 }
+declare module "*.yaml" {
+  const path: string;
+  export default path;
+}
+declare module "*.md" {
+  const path: string;
+  export default path;
+}

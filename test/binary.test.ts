@@ -96,7 +96,7 @@ test.skipIf(TARGET === null)(
   },
 );
 
-test("serves the docs embedded in it at /help, with the stylesheet, from a directory without them", async () => {
+test("serves the docs embedded in it at /help, with the stylesheet and the files they link to, from a directory without them", async () => {
   expect(existsSync(join(workDir, "docs"))).toBe(false);
   const index = await fetch(`${baseUrl}/help`);
   expect(index.status).toBe(200);
@@ -104,6 +104,11 @@ test("serves the docs embedded in it at /help, with the stylesheet, from a direc
   expect(page).toContain('id="back-up-and-restore"');
   expect(page).toContain("/assets/styles.css");
   expect((await fetch(`${baseUrl}/help/services/cloudflare`)).status).toBe(200);
+  // src/README.md and compose.yaml, which the docs link to, are embedded too.
+  expect(await (await fetch(`${baseUrl}/help/src`)).text()).toContain('id="why-each-part-sits-where-it-does"');
+  const compose = await fetch(`${baseUrl}/help/compose.yaml`);
+  expect(compose.status).toBe(200);
+  expect(await compose.text()).toContain("image: ghcr.io/ddnsd/ddnsd:latest");
 });
 
 test("logs in the first admin and uses the token", async () => {

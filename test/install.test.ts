@@ -533,6 +533,22 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(read(at(ENV))).not.toMatch(/^\s*DDNS_ADMIN_PASSWORD=/m);
   });
 
+  test("a -musl build on a musl system without the C++ runtime: the warning says what to install", () => {
+    // What musl's loader says for a -musl build on a bare Alpine.
+    const musl = path.join(s.dir, "ddnsd-linux-x64-musl");
+    fs.writeFileSync(
+      musl,
+      '#!/bin/sh\necho "Error loading shared library libstdc++.so.6: No such file or directory (needed by $0)" >&2\nexit 127\n',
+      { mode: 0o755 },
+    );
+    const result = run(["--binary", musl, "--no-start", "--admin-password-file", s.passwordFile]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      "does not run on this machine (it needs the C++ runtime libstdc++: on Alpine, apk add libstdc++)",
+    );
+    expect(calls()).toEqual([]);
+  });
+
   test("a port below 1024 gets CAP_NET_BIND_SERVICE", () => {
     expect(install("--port", "443").code).toBe(0);
     const unit = read(at(UNIT)).split("\n");
@@ -723,6 +739,14 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       expect(result.stdout).toContain(`checksum: ${asset} matches SHA256SUMS`);
       expect(read(at(BIN))).toBe(read(path.join(release, asset)));
       expect(result.stdout).toContain(`done: ddnsd 2.0.0 ${asset} installed`);
+    });
+
+    test("a glibc system with musl's loader installed beside it (Debian's musl package): the glibc build", async () => {
+      // ldd names glibc; /lib/ld-musl-* may exist too (it does where the musl package is installed).
+      machine("x86_64", { avx2: true, musl: false });
+      const result = await fromRelease(["--no-start", "--admin-password-file", s.passwordFile]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("done: ddnsd 2.0.0 ddnsd-linux-x64 installed");
     });
 
     test("piped into the shell (curl … | sudo sh), it downloads without eating its own script", async () => {

@@ -1,15 +1,16 @@
-// The documentation inside the appliance: the Markdown pages of docs/, embedded in the compiled
-// binary (scripts/build.ts: `--asset=./docs`) and rendered with marked at /help, /help/<page> and
-// /help/services/<type>, so that every pointer to the docs (the CLI's help, the pages, the log)
-// works on a box with no internet access and without the repository. Links between the pages are
-// rewritten to their /help addresses; a link to another file of the repository (compose.yaml)
-// goes to the project's repository. Headings get GitHub's anchors, so `operations#upgrade` works
-// in both places. Each page is rendered once, on its first request.
+// The documentation inside the appliance: the Markdown pages of docs/ and the few files of the
+// repository they link to (OUTSIDE_DOCS), embedded in the compiled binary and served at /help,
+// /help/<page> and /help/services/<type>, so that every pointer to the docs (the CLI's help, the
+// pages, the log) and every link between them works on a box with no internet access and without
+// the repository. Markdown is rendered with marked, another file is served as it is (text). Links
+// are rewritten to their /help addresses; headings get GitHub's anchors, so `operations#upgrade`
+// works in both places. Each page is rendered once, on its first request.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import { Marked, type Tokens } from "marked";
-import packageJson from "../../package.json";
+import composePath from "../../compose.yaml" with { type: "file" };
+import sourceReadmePath from "../README.md" with { type: "file" };
 
 /** A page of the docs: its address under /help, its title and the rendered HTML. */
 export interface HelpPage {
@@ -20,11 +21,17 @@ export interface HelpPage {
   html: string;
 }
 
-const REPOSITORY = `${packageJson.homepage}/blob/main`;
+/**
+ * The files outside docs/ that the docs link to, by their path in the repository: embedded (file
+ * imports) and served like the docs, so that no link leaves the appliance for the project's own
+ * files. A link to a file of the repository missing here answers 404, which the help tests catch.
+ */
+const OUTSIDE_DOCS: Record<string, string> = { "compose.yaml": composePath, "src/README.md": sourceReadmePath };
 
 /**
- * docs/ embedded in the compiled binary (beside the bundle, under /$bunfs), else beside the
- * sources. The embedded copy is asked first: from the bundle, ../../docs is a path of the host.
+ * docs/ embedded in the compiled binary (scripts/build.ts: `--asset=./docs`, beside the bundle,
+ * under /$bunfs), else beside the sources. The embedded copy is asked first: from the bundle,
+ * ../../docs is a path of the host.
  */
 function docsFolder(): string {
   const candidates = [join(import.meta.dir, "docs"), join(import.meta.dir, "../../docs")];
@@ -33,26 +40,29 @@ function docsFolder(): string {
   return found;
 }
 
-/** The /help address of a docs file (a path relative to docs/, e.g. `services/cloudflare.md`). */
+/**
+ * The /help address of a file of the repository (its path, e.g. `docs/services/cloudflare.md`):
+ * a docs page is named by its path in docs/, any other file by its path in the repository; a
+ * Markdown file loses `.md` (a README is its folder's page), another file keeps its name.
+ */
 export function helpRoute(file: string): string {
-  const page = file.replace(/\.md$/, "").replace(/(^|\/)README$/, "");
+  const page = file
+    .replace(/^docs\//, "")
+    .replace(/\.md$/, "")
+    .replace(/(^|\/)README$/, "");
   return page === "" ? "/help" : `/help/${page}`;
 }
 
 /**
- * Where a link in the docs file `from` points once it is served: another docs page → its /help
- * address (with the anchor), a file of the repository outside docs/ → the repository; absolute
- * URLs and anchors within the page are left alone.
+ * Where a link in the repository's file `from` points once it is served: a file of the repository
+ * → its /help address (with the anchor); absolute URLs and anchors within the page are left alone.
  */
 export function helpHref(href: string, from: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith("#") || href.startsWith("/")) return href;
   const hashAt = href.indexOf("#");
   const path = hashAt < 0 ? href : href.slice(0, hashAt);
   const hash = hashAt < 0 ? "" : href.slice(hashAt);
-  const resolved = posix.normalize(posix.join(posix.dirname(from), path));
-  if (resolved.startsWith("../")) return `${REPOSITORY}/${resolved.slice(3)}${hash}`;
-  if (resolved.endsWith(".md")) return `${helpRoute(resolved)}${hash}`;
-  return `${REPOSITORY}/docs/${resolved}${hash}`;
+  return `${helpRoute(posix.normalize(posix.join(posix.dirname(from), path)))}${hash}`;
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, each space a dash. */
@@ -112,36 +122,50 @@ function renderPage(file: string, markdown: string): HelpPage {
 }
 
 const folder = docsFolder();
-/** The docs files by their /help address. */
+/** The docs' files and OUTSIDE_DOCS: their path in the repository and where to read them, by their /help address. */
 const FILES = new Map(
-  readdirSync(folder, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => name.split("\\").join("/"))
-    .sort()
-    .map((name) => [helpRoute(name), name] as const),
+  [
+    ...readdirSync(folder, { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => name.split("\\").join("/"))
+      .map((name): [string, string] => [`docs/${name}`, join(folder, name)]),
+    ...Object.entries(OUTSIDE_DOCS),
+  ]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([file, path]) => [helpRoute(file), { file, path }] as const),
 );
 const rendered = new Map<string, HelpPage>();
 
-/** The page at `route` (`/help/operations`), or null when there is none. */
+/** The page at `route` (`/help/operations`), or null when there is none (or it is not Markdown). */
 export function helpPage(route: string): HelpPage | null {
   const cached = rendered.get(route);
   if (cached !== undefined) return cached;
-  const file = FILES.get(route);
-  if (file === undefined) return null;
-  const page = renderPage(file, readFileSync(join(folder, file), "utf8"));
+  const found = FILES.get(route);
+  if (found === undefined || !found.file.endsWith(".md")) return null;
+  const page = renderPage(found.file, readFileSync(found.path, "utf8"));
   rendered.set(route, page);
   return page;
 }
 
-/** The top-level pages (not each DNS service's), for the index: the services' own index is one of them. */
+/** The text of the file at `route` that is not Markdown (`/help/compose.yaml`), or null when there is none. */
+export function helpFile(route: string): string | null {
+  const found = FILES.get(route);
+  if (found === undefined || found.file.endsWith(".md")) return null;
+  return readFileSync(found.path, "utf8");
+}
+
+/**
+ * The top-level pages of docs/ (not each DNS service's, nor the files outside docs/), for the
+ * index: the services' own index is one of them.
+ */
 export function helpIndex(): HelpPage[] {
-  return [...FILES.keys()]
-    .filter((route) => route.split("/").length === 3)
-    .map((route) => helpPage(route)!)
+  return [...FILES]
+    .filter(([route, { file }]) => file.startsWith("docs/") && route.split("/").length === 3)
+    .map(([route]) => helpPage(route)!)
     .sort((a, b) => a.title.localeCompare(b.title));
 }
 
-/** Every /help address there is (the index, each page). */
+/** Every /help address there is (the index, each page, each file). */
 export function helpAddresses(): string[] {
   return ["/help", ...FILES.keys()];
 }

@@ -1,5 +1,6 @@
 // Real dyndns2 clients against the push endpoint on loopback: Debian's ddclient and inadyn (with
-// the very section docs/router-push.md gives), one run each with a config file in a temporary directory, talking to the real app (served by
+// the very section docs/router-push.md gives, and with its UniFi form's settings over HTTPS), one
+// run each with a config file in a temporary directory, talking to the real app (served by
 // Bun.serve) backed by the Cloudflare fake. Each run is bounded (killed after 20 s); a machine
 // without the package skips its test.
 
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type RunningServer, startServer } from "../../src/server";
 import { addDomain, addProvider, historyOf, makeDue, NEXT_IPV4, type Rig, useRig } from "../updater/harness";
 
 const current = useRig();
@@ -111,23 +113,24 @@ function inadynRecipe(key: string, without?: string): string {
   return [...lines.slice(0, -1), `    checkip-command = "/bin/echo ${NEW_IP}"`, "}", ""].join("\n");
 }
 
-describe("inadyn", () => {
-  const inadyn = (file: string) =>
-    run([
-      "inadyn",
-      "--once",
-      "--foreground",
-      "--force",
-      "-l",
-      "debug",
-      "-f",
-      file,
-      "--cache-dir",
-      dir,
-      "-P",
-      join(dir, "inadyn.pid"),
-    ]);
+/** One run of inadyn with `file`: an update now, in the foreground, its cache and pid file in the test's directory. */
+const inadyn = (file: string) =>
+  run([
+    "inadyn",
+    "--once",
+    "--foreground",
+    "--force",
+    "-l",
+    "debug",
+    "-f",
+    file,
+    "--cache-dir",
+    dir,
+    "-P",
+    join(dir, "inadyn.pid"),
+  ]);
 
+describe("inadyn", () => {
   test.skipIf(Bun.which("inadyn") === null)(
     "the recipe of docs/router-push.md, as written: the record follows",
     async () => {
@@ -150,6 +153,105 @@ describe("inadyn", () => {
       expect(await historyOf(rig.t, id)).not.toContainEqual(expect.objectContaining({ trigger: "push" }));
     },
   );
+});
+
+/**
+ * The UniFi form of docs/router-push.md as UniFi turns it into an inadyn section: a `custom`
+ * provider with the form's fields, its Server split at the first "/" into ddns-server and
+ * ddns-path, no `ssl` line (the form has none, so inadyn's default, HTTPS) and the public address
+ * from a command. `server` replaces the recipe's `ddnsd.lan:8443`; `trust` (a CA file) is the only
+ * other change, standing for the certificate a gateway trusts.
+ */
+function unifiConfig(key: string, server: string, trust: string | null): string {
+  const doc = readFileSync(join(import.meta.dir, "../../docs/router-push.md"), "utf8");
+  const form = doc.slice(doc.indexOf("**UniFi**"), doc.indexOf("**OpenWrt**"));
+  const field = (name: string) => {
+    const value = new RegExp(`${name}: \`([^\`]*)\``).exec(form)?.[1];
+    if (value === undefined) throw new Error(`docs/router-push.md's UniFi recipe has no ${name}`);
+    return value;
+  };
+  expect(field("Service")).toBe("custom");
+  expect(form).toContain("Password: the key");
+  const address = field("Server");
+  expect(address.startsWith("ddnsd.lan:8443/")).toBe(true);
+  const slash = address.indexOf("/");
+  return [
+    ...(trust === null ? [] : [`ca-trust-file = ${trust}`]),
+    "custom unifi {",
+    `    username = "${field("Username")}"`,
+    `    password = "${key}"`,
+    `    ddns-server = "${server}"`,
+    `    ddns-path = "${address.slice(slash)}"`,
+    `    hostname = "${field("Hostname")}"`,
+    `    checkip-command = "/bin/echo ${NEW_IP}"`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+describe("UniFi (inadyn with the form's settings, over HTTPS)", () => {
+  let https: RunningServer;
+  let tls: string;
+  beforeAll(() => {
+    // A throwaway self-signed certificate for 127.0.0.1, and ddnsd serving HTTPS with it
+    // (DDNS_TLS_CERT, DDNS_TLS_KEY) as the recipe says.
+    tls = mkdtempSync(join(tmpdir(), "ddnsd-unifi-tls-"));
+    const openssl = Bun.spawnSync(
+      // biome-ignore format: the openssl command line reads best as one
+      ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+        "-subj", "/CN=ddnsd test", "-addext", "subjectAltName=IP:127.0.0.1",
+        "-keyout", join(tls, "key.pem"), "-out", join(tls, "cert.pem")],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    if (openssl.exitCode !== 0) throw new Error(`openssl failed: ${openssl.stderr.toString()}`);
+    const ctx = current().t.ctx;
+    const settings = {
+      ...ctx.settings,
+      host: "127.0.0.1",
+      port: 0,
+      tlsCert: join(tls, "cert.pem"),
+      tlsKey: join(tls, "key.pem"),
+    };
+    https = startServer({ ...ctx, settings }, current().t.app);
+  });
+  afterAll(async () => {
+    // Only the listener: the app and its database belong to the rig.
+    await https.server.stop(true);
+    rmSync(tls, { recursive: true, force: true });
+  });
+  const skip = Bun.which("inadyn") === null || Bun.which("openssl") === null;
+
+  test.skipIf(skip)(
+    "the recipe against ddnsd's HTTPS port, with a certificate inadyn trusts: the record follows",
+    async () => {
+      const { id, key } = await homeDomain();
+      const config = unifiConfig(key, `127.0.0.1:${https.server.port}`, join(tls, "cert.pem"));
+      const { output } = await inadyn(configFile("inadyn.conf", config));
+      expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+      const [row] = await historyOf(rig.t, id);
+      expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
+      expect(output).not.toContain("badauth");
+    },
+  );
+
+  test.skipIf(skip)("a certificate the gateway does not trust: inadyn sends nothing", async () => {
+    const { id, key } = await homeDomain();
+    const { output } = await inadyn(
+      configFile("inadyn.conf", unifiConfig(key, `127.0.0.1:${https.server.port}`, null)),
+    );
+    expect(output).toMatch(/certificate|verif/i);
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe("81.2.69.142");
+    expect(await historyOf(rig.t, id)).not.toContainEqual(expect.objectContaining({ trigger: "push" }));
+  });
+
+  test.skipIf(skip)("the plain HTTP port, which the form cannot ask for: SSL handshake failed", async () => {
+    const { id, key } = await homeDomain();
+    const config = unifiConfig(key, `127.0.0.1:${server.port}`, join(tls, "cert.pem"));
+    const { output } = await inadyn(configFile("inadyn.conf", config));
+    expect(output).toMatch(/SSL|TLS|handshake/i);
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe("81.2.69.142");
+    expect(await historyOf(rig.t, id)).not.toContainEqual(expect.objectContaining({ trigger: "push" }));
+  });
 });
 
 /**

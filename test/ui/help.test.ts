@@ -1,12 +1,14 @@
 // The documentation inside the appliance: docs/ rendered at /help, /help/<page> and
-// /help/services/<type> without signing in, in the admin pages' frame; every link between the
-// pages and every pointer to the docs that ddnsd shows (the CLI's help, the pages, the log, the
-// exported file's header) names a /help address that answers, with its anchor on the page.
+// /help/services/<type> without signing in, in the admin pages' frame, with the repository's files
+// the docs link to; every link between the pages and every pointer to the docs that ddnsd shows
+// (the CLI's help, the pages, the log, the exported file's header) names a /help address that
+// answers, with its anchor on the page.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Glob } from "bun";
+import packageJson from "../../package.json";
 import { headingSlug, helpAddresses, helpHref } from "../../src/ui/help";
 import { ASSETS } from "../../views/assets";
 import { makeTestApp, type TestApp } from "../support";
@@ -81,11 +83,17 @@ describe("/help", () => {
     }
   });
 
-  test("every link between the docs pages answers, with its anchor on the page", async () => {
+  test("every page and file is reached from the index, and every link to the project's own pages and files answers from ddnsd itself", async () => {
+    // A crawl from the index, as a reader offline would click: links to other websites (a DNS
+    // service's own docs) may stay external, none may leave for the project's repository.
+    const repository = packageJson.homepage;
     const problems: string[] = [];
-    for (const route of helpAddresses()) {
+    const reached = new Set(["/help"]);
+    const queue = ["/help"];
+    for (let route = queue.shift(); route !== undefined; route = queue.shift()) {
       const response = await page(t, route);
       expect(response.status).toBe(200);
+      if (!response.headers.get("content-type")?.includes("text/html")) continue;
       const own = ids(response.text);
       for (const href of attributeValues(response.text, ".help-doc a", "href")) {
         if (href.startsWith("#")) {
@@ -93,21 +101,44 @@ describe("/help", () => {
         } else if (href.startsWith("/")) {
           const problem = await problemWith(href);
           if (problem !== null) problems.push(`${route}: ${problem}`);
+          const target = href.split("#")[0]!;
+          if (target.startsWith("/help") && !reached.has(target)) {
+            reached.add(target);
+            queue.push(target);
+          }
+        } else if (href.startsWith(repository)) {
+          problems.push(`${route}: ${href} leaves for the repository`);
         } else if (!/^(https?|mailto):/.test(href)) {
           problems.push(`${route}: ${href} is neither a /help address nor a URL`);
         }
       }
     }
     expect(problems).toEqual([]);
+    expect([...reached].sort()).toEqual(helpAddresses().sort());
   });
 
-  test("links are rewritten to /help addresses; files outside docs/ go to the repository", () => {
-    expect(helpHref("api.md#limits", "operations.md")).toBe("/help/api#limits");
-    expect(helpHref("services/README.md", "operations.md")).toBe("/help/services");
-    expect(helpHref("../operations.md#upgrade", "services/cloudflare.md")).toBe("/help/operations#upgrade");
-    expect(helpHref("cloudflare.md", "services/README.md")).toBe("/help/services/cloudflare");
-    expect(helpHref("../compose.yaml", "nas.md")).toBe("https://github.com/ddnsd/ddnsd/blob/main/compose.yaml");
-    expect(helpHref("https://example.com/x.md", "api.md")).toBe("https://example.com/x.md");
+  test("the files the docs link to are served too: src/README.md as a page, compose.yaml as it is", async () => {
+    const source = await page(t, "/help/src");
+    expect(source.status).toBe(200);
+    expect(ids(source.text)).toContain("the-scheduler-asleep-until-something-is-due");
+    expect(attributeValues(source.text, ".help-doc a", "href")).toContain("/help/architecture#layers");
+    const compose = await page(t, "/help/compose.yaml");
+    expect(compose.status).toBe(200);
+    expect(compose.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(compose.text).toBe(readFileSync(join(ROOT, "compose.yaml"), "utf8"));
+    // Only docs/ makes the index.
+    expect(attributeValues((await page(t, "/help")).text, ".help-index a", "href")).not.toContain("/help/src");
+  });
+
+  test("links are rewritten to /help addresses, files outside docs/ included", () => {
+    expect(helpHref("api.md#limits", "docs/operations.md")).toBe("/help/api#limits");
+    expect(helpHref("services/README.md", "docs/operations.md")).toBe("/help/services");
+    expect(helpHref("../operations.md#upgrade", "docs/services/cloudflare.md")).toBe("/help/operations#upgrade");
+    expect(helpHref("cloudflare.md", "docs/services/README.md")).toBe("/help/services/cloudflare");
+    expect(helpHref("../compose.yaml", "docs/nas.md")).toBe("/help/compose.yaml");
+    expect(helpHref("../src/README.md#layers", "docs/architecture.md")).toBe("/help/src#layers");
+    expect(helpHref("../docs/nas.md", "src/README.md")).toBe("/help/nas");
+    expect(helpHref("https://example.com/x.md", "docs/api.md")).toBe("https://example.com/x.md");
     expect(headingSlug("Install on a Raspberry Pi / NAS")).toBe("install-on-a-raspberry-pi--nas");
   });
 });

@@ -1,11 +1,12 @@
 // The documentation at /help, /help/<page> and /help/services/<type> (../help.ts): open to anyone
 // who can reach ddnsd, signed in or not (it is the project's public documentation), with the
-// navigation when a session exists.
+// navigation when a session exists. A file that is not Markdown (/help/compose.yaml) is served as
+// plain text, for the browser to show and for curl to save.
 
 import { Elysia, NotFoundError } from "elysia";
 import { HelpPage, helpIndexHtml } from "../../../views/pages/help";
 import type { TokenCheck } from "../../http/tokens";
-import { helpIndex, helpPage } from "../help";
+import { helpFile, helpIndex, helpPage } from "../help";
 import { currentUser } from "../pages";
 
 export function helpPageRoutes(ctx: TokenCheck) {
@@ -28,7 +29,11 @@ export function helpPageRoutes(ctx: TokenCheck) {
         index: true,
       }),
     )
-    .get("/help/:page", ({ params, request, cookie }) => show(`/help/${params.page}`, request, cookie))
+    .get("/help/:page", ({ params, request, cookie }) => {
+      const text = helpFile(`/help/${params.page}`);
+      if (text === null) return show(`/help/${params.page}`, request, cookie);
+      return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8" } });
+    })
     .get("/help/services/:type", ({ params, request, cookie }) =>
       show(`/help/services/${params.type}`, request, cookie),
     );
