@@ -114,7 +114,7 @@ function remember(ctx: DetectParts, family: IpFamily, text: string, result: Dete
 }
 
 /** How long a source's answer is shown again, rather than the source asked anew, when it is asked only to be shown. */
-export const SHOWN_ANSWER_MAX_AGE_MS = 60_000;
+const SHOWN_ANSWER_MAX_AGE_MS = 60_000;
 
 /** The questions asked only to be shown and not answered yet, per app (its answers map), by `<family> <source>`. */
 const beingShown = new WeakMap<object, Map<string, Promise<SourceAnswer>>>();
