@@ -1,7 +1,7 @@
 // What the pages show of the address sources: the choices of the domain form (with what each gives
 // now) and the dashboard's address card (each source's own newest answer, and since when).
 
-import type { AddressSourceChoices } from "../../views/fragments/address-source-field";
+import type { AddressSourceChoices, AskedAnswer } from "../../views/fragments/address-source-field";
 import type { IpFamily } from "../ip/detect";
 import type { SourceAnswer } from "../ip/public-ip";
 import { sourceText } from "../ip/source";
@@ -18,8 +18,15 @@ function systemText(ctx: AddressSourceView, family: IpFamily): string {
   return sourceText(effectiveSource(ctx, family).source);
 }
 
-/** The domain form's choices: the system's source per family, each source's newest answer, the interfaces, the domain's last push. */
-export function addressSourceChoices(ctx: AddressSourceView, pushedIp: string | null): AddressSourceChoices {
+/**
+ * The domain form's choices: the system's source per family, each source's newest answer, the
+ * interfaces, the domain's last push, and what an "Ask now" just asked.
+ */
+export function addressSourceChoices(
+  ctx: AddressSourceView,
+  pushedIp: string | null,
+  asked: AskedAnswer | null = null,
+): AddressSourceChoices {
   const answers: AddressSourceChoices["answers"] = {};
   for (const [key, answer] of ctx.publicIp.answers) answers[key] = { ip: answer.ip, error: answer.error };
   return {
@@ -27,6 +34,8 @@ export function addressSourceChoices(ctx: AddressSourceView, pushedIp: string | 
     answers,
     interfaces: hostInterfaces(ctx),
     pushedIp,
+    asked,
+    now: Date.now(),
   };
 }
 

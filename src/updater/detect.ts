@@ -94,13 +94,13 @@ async function ask(
 }
 
 /** Keeps a source's answer for the address card: the address or the failure, and since when it says so. */
-function remember(ctx: DetectParts, family: IpFamily, text: string, result: Detection, now: number): void {
+function remember(ctx: DetectParts, family: IpFamily, text: string, result: Detection, now: number): SourceAnswer {
   const key = `${family} ${text}`;
   const before = ctx.publicIp.answers.get(key);
   const ip = result.ok ? result.ip : null;
   const error = result.ok ? null : result.error;
   const same = before !== undefined && before.ip === ip && (before.error === null) === (error === null);
-  ctx.publicIp.answers.set(key, {
+  const answer: SourceAnswer = {
     family,
     source: text,
     via: result.ok ? result.source : null,
@@ -108,7 +108,38 @@ function remember(ctx: DetectParts, family: IpFamily, text: string, result: Dete
     error,
     since: same ? before.since : now,
     checkedAt: now,
-  });
+  };
+  ctx.publicIp.answers.set(key, answer);
+  return answer;
+}
+
+/** How long a source's answer is shown again, rather than the source asked anew, when it is asked only to be shown. */
+const SHOWN_ANSWER_MAX_AGE_MS = 60_000;
+
+/** The questions asked only to be shown and not answered yet, per app (its answers map), by `<family> <source>`. */
+const beingShown = new WeakMap<object, Map<string, Promise<SourceAnswer>>>();
+
+/**
+ * What a source gives now, only to be shown (the domain form's "Ask now"): its newest answer when it
+ * is younger than a minute, else the source asked once (forms asking at the same time share the
+ * question), so that looking again and again does not hammer the echo services or the resolvers.
+ * The answer is kept like any other (the address card lists it), but no record depends on it: it
+ * is not the family's public address, and it is neither logged, told nor counted as a detection.
+ */
+export function askToShow(ctx: DetectParts, family: IpFamily, source: AddressSource): Promise<SourceAnswer> {
+  const text = sourceText(source);
+  const key = `${family} ${text}`;
+  const known = ctx.publicIp.answers.get(key);
+  if (known !== undefined && Date.now() - known.checkedAt < SHOWN_ANSWER_MAX_AGE_MS) return Promise.resolve(known);
+  let asking = beingShown.get(ctx.publicIp.answers);
+  if (asking === undefined) beingShown.set(ctx.publicIp.answers, (asking = new Map()));
+  const pending = asking.get(key);
+  if (pending !== undefined) return pending;
+  const question = ask(ctx, family, source, systemSource(ctx, family).urls)
+    .then((result) => remember(ctx, family, text, result, Date.now()))
+    .finally(() => asking.delete(key));
+  asking.set(key, question);
+  return question;
 }
 
 /**

@@ -5,19 +5,17 @@
 // nothing on any page in either theme. Few page loads, each asserting several things.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { SignJWT } from "jose";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { type NotifyFake, startWebhookReceiver } from "../fakes/notify";
 import { makeTestApp, SECRET_KEY, TEST_PASSWORD, type TestApp } from "../support";
+import { axeViolations } from "./axe";
 import { launchChromium } from "./browser";
 
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
-const AXE_SOURCE = readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
 
 let browser: Browser;
 let app: TestApp;
@@ -522,34 +520,6 @@ describe("the log in the page", () => {
     }
   });
 });
-
-/**
- * axe-core's violations on the page as it is (rule id, count and the first nodes), with its
- * experimental rule that a control's name starts with its visible text turned on. `colourOnly`
- * runs just the rules a theme changes.
- */
-async function axeViolations(page: Page, colourOnly = false): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the pages' CSP does not govern.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-  const options = colourOnly
-    ? { runOnly: ["color-contrast", "link-in-text-block"], resultTypes: ["violations"] }
-    : { rules: { "label-content-name-mismatch": { enabled: true } }, resultTypes: ["violations"] };
-  const results = (await page.evaluate(
-    (options) =>
-      (window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }).axe.run(
-        document,
-        options,
-      ),
-    options,
-  )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
-  return results.violations.map(
-    (v) =>
-      `${v.id} (${v.nodes.length}): ${v.nodes
-        .slice(0, 3)
-        .map((n) => n.target.join(" "))
-        .join(", ")}`,
-  );
-}
 
 const PAGES = [
   "/",

@@ -3,13 +3,13 @@
 // answer is too large for UDP (so the address arrives only over TCP after the truncated UDP answer),
 // and refusals as the echo services' answers are refused. Then through the whole app: a domain whose
 // address_source is `dns`, and the system's source set to `dns`, with DDNS_IPV4_DNS pointing at BIND.
-// A class CH question (Cloudflare's whoami.cloudflare) is answered by a small UDP responder, as
-// BIND serves class IN zones here.
+// A class CH question (Cloudflare's whoami.cloudflare) is answered by the "who am I" fake
+// (test/fakes/whoami-dns.ts), as BIND serves class IN zones here.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createSocket, type Socket } from "node:dgram";
-import { CLASS, decodeMessage, encodeMessage, TYPE } from "../../src/dns/protocols/wire";
+import { CLASS, TYPE } from "../../src/dns/protocols/wire";
 import { type DnsQuestion, detectByDns, parseDnsQuestion, parseDnsQuestions } from "../../src/ip/dns";
+import { startWhoamiDnsFake, type WhoamiDnsFake } from "../fakes/whoami-dns";
 import { missingPrograms, type NameServer, startBind } from "../servers/name-servers";
 import { addDomain, addProvider, duePass, historyOf, OLD_IPV4, type Rig, useRig } from "../updater/harness";
 
@@ -92,37 +92,19 @@ describe.skipIf(skip)("asking BIND", () => {
 });
 
 describe("a class CH question", () => {
-  let responder: Socket;
-  let port: number;
-  const asked: { name: string; type: number; class: number }[] = [];
+  let whoami: WhoamiDnsFake;
   beforeAll(async () => {
-    responder = createSocket("udp4");
-    responder.on("message", (bytes, from) => {
-      const query = decodeMessage(new Uint8Array(bytes));
-      const q = query.questions[0]!;
-      asked.push(q);
-      const text = new TextEncoder().encode(TXT_ANSWER);
-      const answer = encodeMessage({
-        ...query,
-        qr: true,
-        aa: true,
-        answers: [
-          { name: q.name, type: TYPE.TXT, class: CLASS.CH, ttl: 0, data: Uint8Array.from([text.length, ...text]) },
-        ],
-      });
-      responder.send(answer, from.port, from.address);
-    });
-    await new Promise<void>((resolve) => responder.bind(0, "127.0.0.1", resolve));
-    port = responder.address().port;
+    whoami = await startWhoamiDnsFake();
+    whoami.ipv4 = TXT_ANSWER;
   });
-  afterAll(() => {
-    responder.close();
+  afterAll(async () => {
+    await whoami.stop();
   });
 
   test("whoami.cloudflare/TXT/CH is asked in class CH and its TXT answer read", async () => {
-    const ch = question(`whoami.cloudflare/TXT/CH@127.0.0.1:${port}`);
+    const ch = question(`whoami.cloudflare/TXT/CH@${whoami.server}`);
     expect(await detectByDns(4, options([ch]))).toMatchObject({ ok: true, ip: TXT_ANSWER });
-    expect(asked).toEqual([{ name: "whoami.cloudflare", type: TYPE.TXT, class: CLASS.CH }]);
+    expect(whoami.asked).toEqual([{ name: "whoami.cloudflare", type: TYPE.TXT, class: CLASS.CH }]);
   });
 });
 

@@ -3,23 +3,28 @@
 // dashboard row saying where its address comes from (a stale push marked), and the address card
 // with each source's own answer — and the real cause when nothing is found, even with no domain.
 
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { createDomain, createProvider, resetData } from "../api/helpers";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { waitFor } from "../fakes/server";
+import { startWhoamiDnsFake, type WhoamiDnsFake } from "../fakes/whoami-dns";
 import { makeTestApp, type TestApp } from "../support";
 import { attributeValues, domainForm, page, signIn } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
 let echo: EchoFake;
+let whoami: WhoamiDnsFake;
 
 beforeAll(async () => {
   echo = startEchoFake();
-  // The echo services answer, and fail, as the test says; interfaces are whatever this machine has.
+  whoami = await startWhoamiDnsFake();
+  // The echo services and the resolvers answer, and fail, as the test says; interfaces are whatever this machine has.
   t = await makeTestApp({
     DDNS_IPV4_URLS: `${echo.url}/v4`,
     DDNS_IPV6_URLS: `${echo.url}/v6`,
+    DDNS_IPV4_DNS: `myip.example.test/A@${whoami.server}`,
+    DDNS_IPV6_DNS: `myip.example.test/AAAA@${whoami.server}`,
     DDNS_PUSH_STALE_AFTER: "1h",
   });
   cookie = await signIn(t);
@@ -27,12 +32,14 @@ beforeAll(async () => {
 beforeEach(() => {
   resetData(t);
   echo.reset();
+  whoami.reset();
   t.ctx.publicIp.answers.clear();
   t.ctx.publicIp.failures.ipv4 = t.ctx.publicIp.failures.ipv6 = null;
   t.ctx.publicIp.ipv4 = t.ctx.publicIp.ipv6 = t.ctx.publicIp.checkedAt = null;
 });
 afterAll(async () => {
   await echo.stop();
+  await whoami.stop();
 });
 
 describe("the domain form", () => {
@@ -73,6 +80,95 @@ describe("the domain form", () => {
     expect(refused.status).toBe(200);
     expect(refused.text).toContain('id="f-address_source-error">192.168.1.1 is not a globally routable address');
     expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).body.address_source).toBeNull();
+  });
+});
+
+describe("the domain form's Ask now", () => {
+  afterEach(() => {
+    setSystemTime();
+  });
+
+  /** The text of the option whose value is `value`. */
+  function optionText(html: string, value: string): string {
+    const at = html.indexOf(`<option value="${value}"`);
+    return html.slice(html.indexOf(">", at) + 1, html.indexOf("</option>", at)).replaceAll("&#x27;", "'");
+  }
+
+  test("without JavaScript: the form comes back as it was sent, nothing saved, with the echo services' answer; asked again only after a minute, once for forms asking together", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const fresh = await page(t, "/domains/new", { cookie });
+    expect(optionText(fresh.text, "web")).toBe("Echo services on the web — not asked yet");
+    expect(attributeValues(fresh.text, 'button[name="ask_source"]', "value")).toEqual(["web", "dns"]);
+
+    const sent = domainForm(provider.id, {
+      domain_name: "typed.example.com",
+      address_source: "dns",
+      ask_source: "web",
+    });
+    const asked = await page(t, "/domains/new", { cookie, form: sent });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain(`The echo services give <code class="ip">${echo.ipv4}</code> (asked just now).`);
+    expect(optionText(asked.text, "web")).toBe(`Echo services on the web — now ${echo.ipv4}`);
+    expect(optionText(asked.text, "")).toBe(`The system's source (web) — now ${echo.ipv4}`);
+    expect(attributeValues(asked.text, "#f-address_source option[selected]", "value")).toEqual(["dns"]);
+    expect(attributeValues(asked.text, "#f-domain_name", "value")).toEqual(["typed.example.com"]);
+    expect((await t.request("GET", "/api/v1/domains")).body).toEqual([]);
+    expect(echo.hits("/v4")).toBe(1);
+
+    // Asked again within the minute: the same answer, said to be as old as it is; no new request.
+    setSystemTime(new Date(Date.now() + 30_000));
+    const again = await page(t, "/domains/new", { cookie, form: sent });
+    expect(again.text).toContain(`The echo services give <code class="ip">${echo.ipv4}</code> (asked 30 s ago).`);
+    expect(echo.hits("/v4")).toBe(1);
+
+    setSystemTime(new Date(Date.now() + 61_000));
+    echo.ipv4 = "185.103.110.199";
+    const later = await page(t, "/domains/new", { cookie, form: sent });
+    expect(later.text).toContain('The echo services give <code class="ip">185.103.110.199</code> (asked just now).');
+    expect(echo.hits("/v4")).toBe(2);
+
+    // Two forms asking while the echo service is slow to answer share its one answer.
+    setSystemTime(new Date(Date.now() + 61_000));
+    echo.fault({ delayMs: 300 });
+    const both = await Promise.all([1, 2].map(() => page(t, "/domains/new", { cookie, form: sent })));
+    for (const answer of both)
+      expect(answer.text).toContain('<code class="ip">185.103.110.199</code> (asked just now)');
+    expect(echo.hits("/v4")).toBe(3);
+  });
+
+  test("with htmx: only the answer and the choices (swapped out of band, the choice kept); a failure in plain words; the record type's family", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const domain = await createDomain(t, provider.id, { domain_name: "home.example.com", address_source: "push" });
+    t.ctx.sqlite.query("UPDATE domains SET pushed_ip = '81.2.69.180' WHERE id = ?").run(domain.id);
+    whoami.refusing = true;
+    const failing = await page(t, `/domains/${domain.id}/edit`, {
+      cookie,
+      htmx: true,
+      form: domainForm(provider.id, { address_source: "push", ask_source: "dns" }),
+    });
+    expect(failing.status).toBe(200);
+    expect(failing.text).not.toContain("<form");
+    expect(failing.text).toStartWith('<p class="help source-ask-failing" data-asked="dns">');
+    expect(failing.text).toContain(
+      `The DNS resolvers give no IPv4 address (asked just now): <span>IPv4 detection failed: dns:myip.example.test/A@${whoami.server}: REFUSED</span>`,
+    );
+    expect(attributeValues(failing.text, "select", "hx-swap-oob")).toEqual(["true"]);
+    expect(optionText(failing.text, "dns")).toBe("DNS resolvers — failing now");
+    expect(optionText(failing.text, "push")).toBe("Router pushes only — last pushed 81.2.69.180");
+    expect(attributeValues(failing.text, "#f-address_source option[selected]", "value")).toEqual(["push"]);
+    expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).body.address_source).toBe("push");
+
+    whoami.refusing = false;
+    const v6 = await page(t, `/domains/${domain.id}/edit`, {
+      cookie,
+      htmx: true,
+      form: domainForm(provider.id, { record_type: "AAAA", address_source: "", ask_source: "dns" }),
+    });
+    expect(v6.text).toContain(`The DNS resolvers give <code class="ip">${whoami.ipv6}</code>`);
+    expect(optionText(v6.text, "dns")).toBe(`DNS resolvers — now ${whoami.ipv6}`);
+    expect(whoami.asked.map((question) => question.type)).toEqual([1, 28]);
+    // What was asked shows on the dashboard's address card like any answer.
+    expect(t.ctx.publicIp.answers.get("6 dns")?.ip).toBe(whoami.ipv6);
   });
 });
 

@@ -1,10 +1,14 @@
 // Each domain's own address source (docs/operations.md, address sources) through the whole app:
 // the field in the API with its refusals, a fixed address, push-only records that the schedule never
 // writes (and their forced update, and going stale), two echo services that must agree, one question
-// per distinct source in a pass, and failed detections kept out of every provider's figures.
+// per distinct source in a pass, a domain's own web or dns source beside a system source of the other
+// kind (each row saying where its address came from), and failed detections kept out of every
+// provider's figures.
 
-import { afterAll, afterEach, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
+import { startWhoamiDnsFake, type WhoamiDnsFake } from "../fakes/whoami-dns";
+import { page, signIn } from "../ui/helpers";
 import {
   addDomain,
   addProvider,
@@ -272,6 +276,79 @@ describe("several sources in one pass", () => {
     expect(rig.cf.record("a.example.com", "A")!.content).toBe(rig.echo.ipv4);
     expect(rig.cf.record("b.example.com", "A")!.content).toBe(rig.echo.ipv4);
     expect(rig.cf.record("c.example.com", "A")!.content).toBe(FIXED);
+  });
+});
+
+describe("a domain's own source beside another system source", () => {
+  // Started before the rig, whose settings name it.
+  let whoami: WhoamiDnsFake;
+  beforeAll(async () => {
+    whoami = await startWhoamiDnsFake();
+  });
+  const current = useRig({
+    env: () => ({ DDNS_IPV4_SOURCE: "dns", DDNS_IPV4_DNS: `myip.example.test/A@${whoami.server}` }),
+  });
+  let rig: Rig;
+  let cookie: string;
+  beforeEach(async () => {
+    rig = current();
+    whoami.reset();
+    cookie ??= await signIn(rig.t);
+  });
+  afterAll(async () => {
+    await whoami.stop();
+  });
+
+  /** What the dashboard's row of a domain says about where its address came from. */
+  async function sourceMarks(ids: number[]): Promise<string[]> {
+    const html = (await page(rig.t, "/", { cookie })).text;
+    return ids.map((id) => {
+      const row = html.slice(html.indexOf(`<tr id="domain-${id}">`));
+      const mark = row.slice(row.indexOf('<div class="source-mark'));
+      return mark.slice(mark.indexOf("<span>") + "<span>".length, mark.indexOf("</span>")).replaceAll("&#x27;", "'");
+    });
+  }
+
+  test("the system's source is dns: a web domain gets the echo services' address, a domain without its own source the resolvers'", async () => {
+    for (const name of ["viaweb", "sys"]) cloudflareRecord(rig, name);
+    const provider = await addProvider(rig.t, "cloudflare");
+    const web = await addDomain(rig.t, provider.id, "viaweb.example.com", { address_source: "web" });
+    const sys = await addDomain(rig.t, provider.id, "sys.example.com");
+    await duePass(rig.t);
+    expect(rig.cf.record("viaweb.example.com", "A")!.content).toBe(rig.echo.ipv4);
+    expect(rig.cf.record("sys.example.com", "A")!.content).toBe(whoami.ipv4);
+    expect(rig.echo.hits("/v4")).toBe(1);
+    expect(whoami.asked).toHaveLength(1);
+    expect((await historyOf(rig.t, web.id))[0]).toMatchObject({ status: "SUCCESS", ip_address: rig.echo.ipv4 });
+    expect((await historyOf(rig.t, sys.id))[0]).toMatchObject({ status: "SUCCESS", ip_address: whoami.ipv4 });
+    expect(await sourceMarks([web.id, sys.id])).toEqual([
+      "from echo services",
+      "from DNS resolvers (the system's source)",
+    ]);
+  });
+
+  test("the system's source is web: a dns domain gets the resolvers' address, a domain without its own source the echo services'", async () => {
+    for (const name of ["viadns", "sys"]) cloudflareRecord(rig, name);
+    const chosen = await rig.t.request("PUT", "/api/v1/system/address-sources", {
+      body: { ipv4: { source: "web", urls: [`${rig.echo.url}/v4`] } },
+    });
+    expect(chosen.status).toBe(200);
+    try {
+      const provider = await addProvider(rig.t, "cloudflare");
+      const dns = await addDomain(rig.t, provider.id, "viadns.example.com", { address_source: "dns" });
+      const sys = await addDomain(rig.t, provider.id, "sys.example.com");
+      await duePass(rig.t);
+      expect(rig.cf.record("viadns.example.com", "A")!.content).toBe(whoami.ipv4);
+      expect(rig.cf.record("sys.example.com", "A")!.content).toBe(rig.echo.ipv4);
+      expect((await historyOf(rig.t, dns.id))[0]).toMatchObject({ status: "SUCCESS", ip_address: whoami.ipv4 });
+      expect((await historyOf(rig.t, sys.id))[0]).toMatchObject({ status: "SUCCESS", ip_address: rig.echo.ipv4 });
+      expect(await sourceMarks([dns.id, sys.id])).toEqual([
+        "from DNS resolvers",
+        "from echo services (the system's source)",
+      ]);
+    } finally {
+      await rig.t.request("PUT", "/api/v1/system/address-sources", { body: { ipv4: null } });
+    }
   });
 });
 

@@ -111,6 +111,7 @@ function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors
 
 export function DomainFormPage({ user, domain, providers, values, errors, schedule, sources }: DomainFormPageProps) {
   const title = domain ? "Edit domain" : "Add domain";
+  const action = domain ? `/domains/${domain.id}/edit` : "/domains/new";
   const provider = providers.find((p) => String(p.id) === values.provider_id);
   const scheduleError = errors.fields.cron_schedule !== undefined;
   const hasAdvanced =
@@ -134,12 +135,7 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
       ) : (
         <section class="card form-card">
           <FormProblem errors={errors} />
-          <form
-            method="post"
-            action={domain ? `/domains/${domain.id}/edit` : "/domains/new"}
-            class="stack"
-            id="domain-form"
-          >
+          <form method="post" action={action} class="stack" id="domain-form">
             <DefaultSubmit label={domain ? "Save changes" : "Add domain"} />
             <Field
               name="provider_id"
@@ -216,7 +212,13 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
               {/* The preview shows the schedule's problem itself, so the field error isn't repeated. */}
               <SchedulePreview preview={schedule} />
             </div>
-            <AddressSourceField values={values} errors={errors} recordType={values.record_type} choices={sources} />
+            <AddressSourceField
+              values={values}
+              errors={errors}
+              recordType={values.record_type}
+              choices={sources}
+              action={action}
+            />
             <Ipv6SuffixFields values={values} errors={errors} />
             <ProviderOptions service={provider ? serviceFor(provider.type) : null} values={values} errors={errors} />
             <CheckField

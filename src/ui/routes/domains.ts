@@ -11,6 +11,12 @@ import {
   rowAfter,
   sortDomains,
 } from "../../../views/components";
+import {
+  ASKABLE_SOURCES,
+  type AskableSource,
+  type AskedAnswer,
+  AskNowAnswer,
+} from "../../../views/fragments/address-source-field";
 import { serviceFor } from "../../../views/fragments/credential-field";
 import { DomainRow, type DomainRowView, type UpdateResult, updateSentence } from "../../../views/fragments/domain-row";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
@@ -34,6 +40,7 @@ import {
 } from "../../modules/domains/service";
 import { listProviders, type ProviderReader } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
+import { askToShow } from "../../updater/detect";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
 import type { UpdateParts } from "../../updater/update";
 import { addressSourceChoices } from "../address-sources";
@@ -82,7 +89,7 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
     return { kind: "runs", defaultInterval: null, runs: upcomingRuns(expression, now, interval, 3), seconds, now };
   }
 
-  function form(user: string, values: DomainFormValues, errors: FormErrors, id?: number) {
+  function form(user: string, values: DomainFormValues, errors: FormErrors, id?: number, asked?: AskedAnswer) {
     const domain = id === undefined ? undefined : getDomain(ctx, id);
     return DomainFormPage({
       user,
@@ -91,8 +98,22 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
       values,
       errors,
       schedule: schedulePreview(values.cron_schedule, Date.now()),
-      sources: addressSourceChoices(ctx, domain?.pushed_ip ?? null),
+      sources: addressSourceChoices(ctx, domain?.pushed_ip ?? null, asked),
     });
+  }
+
+  /**
+   * The form's "Ask now" (the echo services or the resolvers, for the family of the record type
+   * chosen): with htmx the answer for the field's live region and its choices again (swapped out of
+   * band, the choice made kept); else the whole form again as it was sent, with the answer.
+   */
+  async function askNow(user: string, request: Request, source: AskableSource, values: DomainFormValues, id?: number) {
+    const answer = await askToShow(ctx, values.record_type === "AAAA" ? 6 : 4, { kind: source });
+    const asked = { source, ip: answer.ip, error: answer.error, checkedAt: answer.checkedAt };
+    if (!isHtmx(request) || request.headers.get("hx-boosted") === "true")
+      return form(user, values, NO_ERRORS, id, asked);
+    const choices = addressSourceChoices(ctx, id === undefined ? null : getDomain(ctx, id).pushed_ip, asked);
+    return AskNowAnswer({ values, recordType: values.record_type, choices });
   }
 
   /** A page of the domain's history, each row with its failure's cause. */
@@ -118,10 +139,13 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
-  function submit(user: string, body: unknown, cookie: Cookies, id?: number) {
+  function submit(user: string, request: Request, body: unknown, cookie: Cookies, id?: number) {
     const values = domainValues(body);
     // The provider select's "Continue" (no JavaScript): the form again, with that service's options.
     if (onlyChangesType(body)) return form(user, values, NO_ERRORS, id);
+    // An "Ask now" of the address field: nothing is saved.
+    const ask = ASKABLE_SOURCES.find((source) => source === field(body, "ask_source"));
+    if (ask !== undefined) return askNow(user, request, ask, values, id);
     const provider = listProviders(ctx).find((p) => String(p.id) === values.provider_id);
     const service = provider ? serviceFor(provider.type, ctx.services.services) : undefined;
     try {
@@ -196,8 +220,8 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
           NO_ERRORS,
         );
       })
-      .post("/domains/new", ({ user, body, cookie }) => submit(user, body, cookie))
-      .post("/domains", ({ user, body, cookie }) => submit(user, body, cookie))
+      .post("/domains/new", ({ user, request, body, cookie }) => submit(user, request, body, cookie))
+      .post("/domains", ({ user, request, body, cookie }) => submit(user, request, body, cookie))
       // The schedule's next runs, as the user types it.
       .get("/domains/schedule-preview", ({ query }) =>
         SchedulePreview({ preview: schedulePreview(field(query, "cron_schedule"), Date.now()) }),
@@ -213,12 +237,20 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
         ({ user, params }) => form(user, domainValuesOf(getDomain(ctx, params.id)), NO_ERRORS, params.id),
         { params: IdParams },
       )
-      .post("/domains/:id/edit", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), {
-        params: IdParams,
-      })
-      .post("/domains/:id", ({ user, params, body, cookie }) => submit(user, body, cookie, params.id), {
-        params: IdParams,
-      })
+      .post(
+        "/domains/:id/edit",
+        ({ user, params, request, body, cookie }) => submit(user, request, body, cookie, params.id),
+        {
+          params: IdParams,
+        },
+      )
+      .post(
+        "/domains/:id",
+        ({ user, params, request, body, cookie }) => submit(user, request, body, cookie, params.id),
+        {
+          params: IdParams,
+        },
+      )
       // The address an older form posted to: reloading it lands on the form.
       .get("/domains/:id", ({ params }) => seeOther(`/domains/${params.id}/edit`), { params: IdParams })
       .post(

@@ -78,6 +78,8 @@ const SOURCES = {
   answers: { "4 web": { ip: "81.2.69.160", error: null } },
   interfaces: [{ name: "wan0", ipv4: ["81.2.69.10"], ipv6: [] }],
   pushedIp: null,
+  asked: null,
+  now: NOW,
 };
 
 function formValues(fields: Partial<DomainFormValues> = {}): DomainFormValues {
