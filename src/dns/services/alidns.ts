@@ -25,6 +25,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -37,8 +38,6 @@ const API_VERSION = "2015-01-09";
 const NEW_RECORD_TTL = 600;
 /** The largest page DescribeDomains and DescribeSubDomainRecords give. */
 const PAGE_SIZE = 100;
-/** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
-const MAX_DOMAIN_PAGES = 50;
 
 /** What an update must send back so the record keeps it. */
 interface Kept {
@@ -86,14 +85,15 @@ export function createAlidnsApi(
     },
 
     async listZones() {
-      const names: string[] = [];
-      for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
+      const names = await paginate(async (next) => {
+        const page = Number(next ?? 1);
         const listed = await listDomains(PAGE_SIZE, page);
         if (!listed.ok) return listed;
-        names.push(...listed.value.names);
-        if (listed.value.names.length < PAGE_SIZE || names.length >= listed.value.total) break;
-      }
-      return { ok: true, value: zonesNamed(names) };
+        // Every page before this one was full: a full page short of the total has more after it.
+        const more = listed.value.names.length === PAGE_SIZE && page * PAGE_SIZE < listed.value.total;
+        return { ok: true, value: { items: listed.value.names, next: more ? page + 1 : undefined } };
+      });
+      return names.ok ? { ok: true, value: zonesNamed(names.value) } : names;
     },
 
     async readRecordSet(zone, hostname, type) {
