@@ -67,8 +67,23 @@ export function createAlidnsApi(
     return { ok: true, value: { names, total: Number(body.TotalCount ?? Number.NaN) } };
   }
 
-  function recordSet(record: Record<string, unknown>, value: string, ttl: number | undefined, kept: Kept): RecordSet {
-    return { id: String(record.RecordId ?? ""), values: [value], ...(ttl === undefined ? {} : { ttl }), raw: kept };
+  /**
+   * Writes one record: `which` names the action and the record (its id, and the line it keeps) or
+   * the domain it is added to; the host record, type, address and TTL go with it. The answer's
+   * RecordId names the set written (`id` where it names none).
+   */
+  async function writeRecord(
+    which: Record<string, string>,
+    type: string,
+    address: string,
+    ttl: number,
+    kept: Kept,
+    id = "",
+  ): Promise<Step<RecordSet>> {
+    const written = await call({ ...which, RR: kept.rr, Type: type, Value: address, TTL: String(ttl) });
+    if (!written.ok) return written;
+    const body = asObject(written.value.body);
+    return { ok: true, value: { id: String(body.RecordId ?? id), values: [address], ttl, raw: kept } };
   }
 
   return {
@@ -129,34 +144,14 @@ export function createAlidnsApi(
       const kept = current.raw as Kept;
       // Left out, the TTL and the line would be reset to 600 and "default": both are sent back as read.
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      const updated = await call({
-        Action: "UpdateDomainRecord",
-        RecordId: current.id,
-        RR: kept.rr,
-        Type: type,
-        Value: address,
-        TTL: String(ttl),
-        Line: kept.line,
-      });
-      if (!updated.ok) return updated;
-      const body = asObject(updated.value.body);
-      return { ok: true, value: recordSet({ RecordId: body.RecordId ?? current.id }, address, ttl, kept) };
+      const which = { Action: "UpdateDomainRecord", RecordId: current.id, Line: kept.line };
+      return writeRecord(which, type, address, ttl, kept, current.id);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const ttl = settings.ttl ?? NEW_RECORD_TTL;
       const kept: Kept = { rr: relativeName(hostname, zone.id, "@"), line: "default" };
-      const created = await call({
-        Action: "AddDomainRecord",
-        DomainName: zone.id,
-        RR: kept.rr,
-        Type: type,
-        Value: address,
-        TTL: String(ttl),
-      });
-      if (!created.ok) return created;
-      const body = asObject(created.value.body);
-      return { ok: true, value: recordSet(body, address, ttl, kept) };
+      const which = { Action: "AddDomainRecord", DomainName: zone.id };
+      return writeRecord(which, type, address, settings.ttl ?? NEW_RECORD_TTL, kept);
     },
 
     describe(set) {
