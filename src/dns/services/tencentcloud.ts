@@ -24,6 +24,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -39,8 +40,6 @@ const DEFAULT_LINE = "默认";
 /** TTL of a record this client creates when the domain's config names none: DNSPod's default. */
 const NEW_RECORD_TTL = 600;
 const PAGE_SIZE = 100;
-/** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
-const MAX_DOMAIN_PAGES = 50;
 
 /** What ModifyRecord must be sent back so the record keeps it. */
 interface Kept {
@@ -118,14 +117,15 @@ export function createTencentCloudApi(
     },
 
     async listZones() {
-      const names: string[] = [];
-      for (let page = 0; page < MAX_DOMAIN_PAGES; page++) {
-        const listed = await listDomains(PAGE_SIZE, page * PAGE_SIZE);
+      const names = await paginate(async (next) => {
+        const offset = Number(next ?? 0);
+        const listed = await listDomains(PAGE_SIZE, offset);
         if (!listed.ok) return listed;
-        names.push(...listed.value.names);
-        if (listed.value.names.length < PAGE_SIZE || names.length >= listed.value.total) break;
-      }
-      return { ok: true, value: zonesNamed(names) };
+        // Every page before this one was full: a full page short of the total has more after it.
+        const more = listed.value.names.length === PAGE_SIZE && offset + PAGE_SIZE < listed.value.total;
+        return { ok: true, value: { items: listed.value.names, next: more ? offset + PAGE_SIZE : undefined } };
+      });
+      return names.ok ? { ok: true, value: zonesNamed(names.value) } : names;
     },
 
     async readRecordSet(zone, hostname, type) {
