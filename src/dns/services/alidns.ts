@@ -100,15 +100,16 @@ export function createAlidnsApi(
     },
 
     async listZones() {
-      const names = await paginate(async (next) => {
+      const domains = await paginate(async (next, count) => {
         const page = Number(next ?? 1);
         const listed = await listDomains(PAGE_SIZE, page);
         if (!listed.ok) return listed;
-        // Every page before this one was full: a full page short of the total has more after it.
-        const more = listed.value.names.length === PAGE_SIZE && page * PAGE_SIZE < listed.value.total;
-        return { ok: true, value: { items: listed.value.names, next: more ? page + 1 : undefined } };
+        const { names, total } = listed.value;
+        // A short page is the last, and so is one that reaches the total (an unknown total ends nothing).
+        const last = names.length < PAGE_SIZE || count + names.length >= total;
+        return { ok: true, value: { items: names, next: last ? undefined : page + 1 } };
       });
-      return names.ok ? { ok: true, value: zonesNamed(names.value) } : names;
+      return domains.ok ? { ok: true, value: zonesNamed(domains.value) } : domains;
     },
 
     async readRecordSet(zone, hostname, type) {

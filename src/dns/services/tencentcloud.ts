@@ -117,15 +117,16 @@ export function createTencentCloudApi(
     },
 
     async listZones() {
-      const names = await paginate(async (next) => {
+      const domains = await paginate(async (next, count) => {
         const offset = Number(next ?? 0);
         const listed = await listDomains(PAGE_SIZE, offset);
         if (!listed.ok) return listed;
-        // Every page before this one was full: a full page short of the total has more after it.
-        const more = listed.value.names.length === PAGE_SIZE && offset + PAGE_SIZE < listed.value.total;
-        return { ok: true, value: { items: listed.value.names, next: more ? offset + PAGE_SIZE : undefined } };
+        const { names, total } = listed.value;
+        // A short page is the last, and so is one that reaches the total (an unknown total ends nothing).
+        const last = names.length < PAGE_SIZE || count + names.length >= total;
+        return { ok: true, value: { items: names, next: last ? undefined : offset + PAGE_SIZE } };
       });
-      return names.ok ? { ok: true, value: zonesNamed(names.value) } : names;
+      return domains.ok ? { ok: true, value: zonesNamed(domains.value) } : domains;
     },
 
     async readRecordSet(zone, hostname, type) {
