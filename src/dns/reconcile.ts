@@ -79,6 +79,11 @@ export interface ZoneApi {
   /** Whose zones were searched, for the refusal when none holds the name ("this project"); "this account" unset. */
   readonly zoneOwner?: string;
   /**
+   * What the refusal adds when none of the names `hasZone` was asked about is a zone: why the
+   * service's answers may have hidden it (credentials that may not see it), in the service's words.
+   */
+  noZoneHint?(hostname: string): string;
+  /**
    * The zone that holds `hostname`: the longest of the account's zones that is the name or one of
    * its parents, or the one `configured` (`config.zone_id`, set by a person or an earlier write).
    */
@@ -234,7 +239,9 @@ async function searchZone(api: ZoneApi, hostname: string, configured: string | u
       if (!held.ok) return held;
       if (held.value) return { ok: true, value: { id: candidate, name: candidate } };
     }
-    return failed(noZoneMessage(api.service, hostname, api.zoneOwner), { cause: "refused" });
+    return failed(`${noZoneMessage(api.service, hostname, api.zoneOwner)}${api.noZoneHint?.(hostname) ?? ""}`, {
+      cause: "refused",
+    });
   }
   const listed = await api.listZones();
   if (!listed.ok) return listed;

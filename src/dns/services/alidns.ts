@@ -25,6 +25,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -37,8 +38,6 @@ const API_VERSION = "2015-01-09";
 const NEW_RECORD_TTL = 600;
 /** The largest page DescribeDomains and DescribeSubDomainRecords give. */
 const PAGE_SIZE = 100;
-/** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
-const MAX_DOMAIN_PAGES = 50;
 
 /** What an update must send back so the record keeps it. */
 interface Kept {
@@ -68,8 +67,23 @@ export function createAlidnsApi(
     return { ok: true, value: { names, total: Number(body.TotalCount ?? Number.NaN) } };
   }
 
-  function recordSet(record: Record<string, unknown>, value: string, ttl: number | undefined, kept: Kept): RecordSet {
-    return { id: String(record.RecordId ?? ""), values: [value], ...(ttl === undefined ? {} : { ttl }), raw: kept };
+  /**
+   * Writes one record: `which` names the action and the record (its id, and the line it keeps) or
+   * the domain it is added to; the host record, type, address and TTL go with it. The answer's
+   * RecordId names the set written (`id` where it names none).
+   */
+  async function writeRecord(
+    which: Record<string, string>,
+    type: string,
+    address: string,
+    ttl: number,
+    kept: Kept,
+    id = "",
+  ): Promise<Step<RecordSet>> {
+    const written = await call({ ...which, RR: kept.rr, Type: type, Value: address, TTL: String(ttl) });
+    if (!written.ok) return written;
+    const body = asObject(written.value.body);
+    return { ok: true, value: { id: String(body.RecordId ?? id), values: [address], ttl, raw: kept } };
   }
 
   return {
@@ -86,14 +100,16 @@ export function createAlidnsApi(
     },
 
     async listZones() {
-      const names: string[] = [];
-      for (let page = 1; page <= MAX_DOMAIN_PAGES; page++) {
+      const domains = await paginate(async (next, count) => {
+        const page = Number(next ?? 1);
         const listed = await listDomains(PAGE_SIZE, page);
         if (!listed.ok) return listed;
-        names.push(...listed.value.names);
-        if (listed.value.names.length < PAGE_SIZE || names.length >= listed.value.total) break;
-      }
-      return { ok: true, value: zonesNamed(names) };
+        const { names, total } = listed.value;
+        // A short page is the last, and so is one that reaches the total (an unknown total ends nothing).
+        const last = names.length < PAGE_SIZE || count + names.length >= total;
+        return { ok: true, value: { items: names, next: last ? undefined : page + 1 } };
+      });
+      return domains.ok ? { ok: true, value: zonesNamed(domains.value) } : domains;
     },
 
     async readRecordSet(zone, hostname, type) {
@@ -129,34 +145,14 @@ export function createAlidnsApi(
       const kept = current.raw as Kept;
       // Left out, the TTL and the line would be reset to 600 and "default": both are sent back as read.
       const ttl = settings.ttl ?? current.ttl ?? NEW_RECORD_TTL;
-      const updated = await call({
-        Action: "UpdateDomainRecord",
-        RecordId: current.id,
-        RR: kept.rr,
-        Type: type,
-        Value: address,
-        TTL: String(ttl),
-        Line: kept.line,
-      });
-      if (!updated.ok) return updated;
-      const body = asObject(updated.value.body);
-      return { ok: true, value: recordSet({ RecordId: body.RecordId ?? current.id }, address, ttl, kept) };
+      const which = { Action: "UpdateDomainRecord", RecordId: current.id, Line: kept.line };
+      return writeRecord(which, type, address, ttl, kept, current.id);
     },
 
     async createRecordSet(zone, hostname, type, address, settings) {
-      const ttl = settings.ttl ?? NEW_RECORD_TTL;
       const kept: Kept = { rr: relativeName(hostname, zone.id, "@"), line: "default" };
-      const created = await call({
-        Action: "AddDomainRecord",
-        DomainName: zone.id,
-        RR: kept.rr,
-        Type: type,
-        Value: address,
-        TTL: String(ttl),
-      });
-      if (!created.ok) return created;
-      const body = asObject(created.value.body);
-      return { ok: true, value: recordSet(body, address, ttl, kept) };
+      const which = { Action: "AddDomainRecord", DomainName: zone.id };
+      return writeRecord(which, type, address, settings.ttl ?? NEW_RECORD_TTL, kept);
     },
 
     describe(set) {

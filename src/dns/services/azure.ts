@@ -16,6 +16,7 @@
 import { exchange } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -27,7 +28,6 @@ const API_VERSION = "2018-05-01";
 const TOKEN_MARGIN_MS = 60_000;
 /** A new record set's TTL when the config names none: Azure's portal default. */
 const NEW_SET_TTL = 3600;
-const MAX_PAGES = 50;
 
 interface Credentials {
   tenant_id: string;
@@ -145,24 +145,26 @@ export function createAzureApi(
     return `${subscription}/resourceGroups/${encodeURIComponent(group)}/providers/Microsoft.Network/dnsZones/${encodeURIComponent(zone)}/${type}/${encodeURIComponent(name)}`;
   }
 
-  async function listZones(): Promise<Step<{ group: string; name: string }[]>> {
-    const zones: { group: string; name: string }[] = [];
-    let path = `${subscription}/providers/Microsoft.Network/dnszones`;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await call("GET", path);
+  function listZones(): Promise<Step<{ group: string; name: string }[]>> {
+    return paginate(async (path = `${subscription}/providers/Microsoft.Network/dnszones`) => {
+      const answer = await call("GET", String(path));
       if (!answer.ok) return answer;
       const body = asObject(answer.value.body);
+      const zones: { group: string; name: string }[] = [];
       for (const zone of objectsIn(body.value)) {
         const group = /\/resourceGroups\/([^/]+)\//i.exec(String(zone.id ?? ""))?.[1];
         if (group !== undefined && typeof zone.name === "string") zones.push({ group, name: zone.name.toLowerCase() });
       }
-      if (typeof body.nextLink !== "string") break;
       // nextLink is absolute; only its path and query below the API base are followed.
-      const next = body.nextLink.startsWith(context.baseUrl) ? body.nextLink.slice(context.baseUrl.length) : undefined;
-      if (next === undefined) break;
-      path = next.replace(/[?&]api-version=[^&]*/, "").replace(/^([^?&]*)&/, "$1?");
-    }
-    return { ok: true, value: zones };
+      const next =
+        typeof body.nextLink === "string" && body.nextLink.startsWith(context.baseUrl)
+          ? body.nextLink
+              .slice(context.baseUrl.length)
+              .replace(/[?&]api-version=[^&]*/, "")
+              .replace(/^([^?&]*)&/, "$1?")
+          : undefined;
+      return { ok: true, value: { items: zones, next } };
+    });
   }
 
   function recordSet(body: unknown, type: RecordType): RecordSet | null {

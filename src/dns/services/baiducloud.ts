@@ -26,6 +26,7 @@
 import { createHmac } from "node:crypto";
 import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type Zone, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -38,8 +39,6 @@ const APEX = "@";
 const NEW_RECORD_TTL = 300;
 /** The most items Baidu gives in one page. */
 const MAX_KEYS = 1000;
-/** 50,000 items: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 /** How long a signature stays valid, in seconds (the SDKs' default). */
 const SIGNATURE_LIFETIME = 1800;
 
@@ -130,22 +129,23 @@ export function createBaiduCloudApi(
   }
 
   /** Every item of a marker-paged listing, under `field`. */
-  async function listAll(
+  function listAll(
     path: string,
     field: string,
     query: Record<string, string> = {},
   ): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    let marker: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const listed = await call("GET", path, { ...query, maxKeys: String(MAX_KEYS), ...(marker ? { marker } : {}) });
+    return paginate(async (marker) => {
+      const listed = await call("GET", path, {
+        ...query,
+        maxKeys: String(MAX_KEYS),
+        ...(marker ? { marker: String(marker) } : {}),
+      });
       if (!listed.ok) return listed;
       const body = asObject(listed.value.body);
-      items.push(...(Array.isArray(body[field]) ? (body[field] as unknown[]).filter(isObject) : []));
-      if (body.isTruncated !== true || typeof body.nextMarker !== "string" || body.nextMarker === "") break;
-      marker = body.nextMarker;
-    }
-    return { ok: true, value: items };
+      const items = Array.isArray(body[field]) ? (body[field] as unknown[]).filter(isObject) : [];
+      const more = body.isTruncated === true && typeof body.nextMarker === "string" && body.nextMarker !== "";
+      return { ok: true, value: { items, next: more ? String(body.nextMarker) : undefined } };
+    });
   }
 
   const recordsPath = (zone: string) => `/v1/dns/zone/${encodeURIComponent(zone)}/record`;

@@ -15,6 +15,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -25,8 +26,6 @@ const SERVICE = "Bunny";
 const TYPE_NUMBER: Record<RecordType, number> = { A: 0, AAAA: 1 };
 /** The most zones Bunny gives in one page. */
 const PER_PAGE = 1000;
-/** 50,000 zones: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 /** A new record's TTL when the domain's config names none (what Bunny's own panel proposes). */
 const NEW_RECORD_TTL = 300;
 
@@ -64,16 +63,17 @@ export function createBunnyApi(credentials: { api_key: string }, context: Client
     async findZone(hostname, configured) {
       // A configured id is checked to hold the name when its records are read (one request for both).
       if (configured !== undefined) return { ok: true, value: { id: configured, name: null } };
-      const zones: Record<string, unknown>[] = [];
-      for (let page = 1; page <= MAX_PAGES; page++) {
+      const zones = await paginate(async (next) => {
+        const page = Number(next ?? 1);
         const listed = await call("GET", `/dnszone?page=${page}&perPage=${PER_PAGE}`);
         if (!listed.ok) return listed;
         const body = asObject(listed.value.body);
         const items = objectsIn(body.Items);
-        zones.push(...items);
-        if (body.HasMoreItems !== true || items.length === 0) break;
-      }
-      const usable = zones.filter((z) => typeof z.Domain === "string" && typeof z.Id === "number");
+        const last = body.HasMoreItems !== true || items.length === 0;
+        return { ok: true, value: { items, next: last ? undefined : page + 1 } };
+      });
+      if (!zones.ok) return zones;
+      const usable = zones.value.filter((z) => typeof z.Domain === "string" && typeof z.Id === "number");
       const name = longestZone(
         hostname,
         usable.map((z) => z.Domain as string),

@@ -9,9 +9,9 @@
 // Redirects are not followed: the request may carry the secret in its headers, and a redirect would
 // hand them to another host unasked.
 
-import { excerpt, exchange } from "../../net/http";
+import { excerpt } from "../../net/http";
 import { causeOfAnswer, failed, throttleWait } from "../answers";
-import { maskSecrets } from "../one-shot";
+import { maskSecrets, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService } from "../one-shot-policy";
 import type { DnsProvider } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -131,13 +131,14 @@ export function createCustomClient(secret: string, request: CustomRequestOptions
         headers[name] = fill(template, values, (value) => value);
       }
 
-      const answer = await exchange(
-        context.fetch,
-        url.toString(),
-        { method: request.method, headers, body, redirect: "manual" },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: answer.cause });
+      const sent = await oneShotRequest(context, service, mask, url.toString(), {
+        method: request.method,
+        headers,
+        body,
+        redirect: "manual",
+      });
+      if (!sent.ok) return sent;
+      const answer = sent.value;
       if (answer.status >= 200 && answer.status < 300) {
         return {
           ok: true,

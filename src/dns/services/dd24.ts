@@ -14,9 +14,8 @@
 // something. DD24 refuses a second update within 30 minutes of a successful one, so writes are paced
 // to one per 30 minutes and any other refusal is retried later.
 
-import { exchange } from "../../net/http";
 import { failed } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, type OneShotAnswer, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -61,20 +60,17 @@ export function createDd24Client(password: string, context: ClientContext): DnsP
     typeRefusal: "Dynamic DNS sets IPv4 (A) addresses only",
     async send(target, { ipv4 }) {
       const query = new URLSearchParams({ hostname: target.hostname, password, ip: ipv4 ?? "" });
-      const answer = await exchange(
-        context.fetch,
-        `${context.baseUrl}/update.php?${query}`,
-        { method: "GET", headers: { "User-Agent": context.userAgent } },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(answer, target.hostname, mask);
+      const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/update.php?${query}`, {
+        method: "GET",
+        headers: { "User-Agent": context.userAgent },
+      });
+      return answer.ok ? readAnswer(answer.value, target.hostname, mask) : answer;
     },
   });
 }
 
 function readAnswer(
-  { status, headers, text }: { status: number; headers: Headers; text: string },
+  { status, headers, text }: OneShotAnswer,
   hostname: string,
   mask: (text: string) => string,
 ): Step<Sent> {

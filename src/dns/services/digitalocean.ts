@@ -14,6 +14,7 @@
 
 import { asObject, isObject } from "../../util/json";
 import { failed, jsonCalls, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -25,8 +26,6 @@ const DEFAULT_NEW_RECORD_TTL = 1800;
 const MIN_TTL = 30;
 const MAX_TTL = 86400;
 const PER_PAGE = 200;
-/** A bound on pages read, in case a server keeps pointing at a next page. */
-const MAX_PAGES = 50;
 
 export function createDigitalOceanApi(credentials: { token: string }, context: ClientContext): ZoneApi {
   /** One call's JSON object. A "slow down" 429 names its wait in retry-after (a burst) or only in ratelimit-reset (the hourly window). */
@@ -41,18 +40,20 @@ export function createDigitalOceanApi(credentials: { token: string }, context: C
   }
 
   /** Every item of a paged listing (`key` in each page), page by page until no next page is named. */
-  async function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
+  function listAll(path: string, key: string): Promise<Step<Record<string, unknown>[]>> {
     const separator = path.includes("?") ? "&" : "?";
-    for (let page = 1; page <= MAX_PAGES; page++) {
+    return paginate(async (next) => {
+      const page = Number(next ?? 1);
       const listed = await call("GET", `${path}${separator}per_page=${PER_PAGE}&page=${page}`);
       if (!listed.ok) return listed;
       const found = listed.value[key];
-      if (Array.isArray(found)) items.push(...found.filter(isObject));
       const pages = asObject(asObject(listed.value.links).pages);
-      if (typeof pages.next !== "string" || !Array.isArray(found) || found.length === 0) break;
-    }
-    return { ok: true, value: items };
+      const more = typeof pages.next === "string" && Array.isArray(found) && found.length > 0;
+      return {
+        ok: true,
+        value: { items: Array.isArray(found) ? found.filter(isObject) : [], next: more ? page + 1 : undefined },
+      };
+    });
   }
 
   const recordsPath = (domain: string) => `/domains/${domain}/records`;

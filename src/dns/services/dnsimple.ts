@@ -16,6 +16,7 @@
 import type { FetchLike } from "../../net/outbound";
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import {
   type RecordSet,
@@ -32,8 +33,6 @@ import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 const SERVICE = "DNSimple";
 /** The most items DNSimple gives in one page. */
 const PER_PAGE = 100;
-/** 5,000 items: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 /** A new record's TTL when the domain's config names none (DNSimple's own default). */
 const NEW_RECORD_TTL = 3600;
 
@@ -51,9 +50,9 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
   }
 
   /** Every item of a paged listing, page by page until the last page DNSimple names. */
-  async function listAll(path: string, query: Record<string, string> = {}): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
+  function listAll(path: string, query: Record<string, string> = {}): Promise<Step<Record<string, unknown>[]>> {
+    return paginate(async (next) => {
+      const page = Number(next ?? 1);
       const listed = await call(
         "GET",
         `${path}?${new URLSearchParams({ ...query, page: String(page), per_page: String(PER_PAGE) })}`,
@@ -61,11 +60,10 @@ export function createDnsimpleApi(credentials: { account_id: string; token: stri
       if (!listed.ok) return listed;
       const body = asObject(listed.value.body);
       const data = objectsIn(body.data);
-      items.push(...data);
       const pages = isObject(body.pagination) ? body.pagination.total_pages : undefined;
-      if (typeof pages !== "number" || page >= pages || data.length === 0) break;
-    }
-    return { ok: true, value: items };
+      const more = typeof pages === "number" && page < pages && data.length > 0;
+      return { ok: true, value: { items: data, next: more ? page + 1 : undefined } };
+    });
   }
 
   const recordsPath = (zone: string) => `/zones/${encodeURIComponent(zone)}/records`;

@@ -15,10 +15,9 @@
 // final (a wrong user or key, a host missing from the zone) and which may pass, so its words are kept
 // and the update is retried with the updater's backoff rather than given up.
 
-import { exchange } from "../../net/http";
 import { isObject, parseJson } from "../../util/json";
 import { failed } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, type OneShotAnswer, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -69,20 +68,17 @@ export function createDonDominioClient(username: string, key: string, context: C
     async send(target, { ipv4 }) {
       const hostname = target.hostname.toLowerCase();
       const query = new URLSearchParams({ user: username, password: key, host: hostname, ip: ipv4 ?? "", lang: "en" });
-      const answer = await exchange(
-        context.fetch,
-        `${context.baseUrl}/json/?${query}`,
-        { method: "GET", headers: { "User-Agent": context.userAgent, Accept: "application/json" } },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(answer, hostname, mask);
+      const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/json/?${query}`, {
+        method: "GET",
+        headers: { "User-Agent": context.userAgent, Accept: "application/json" },
+      });
+      return answer.ok ? readAnswer(answer.value, hostname, mask) : answer;
     },
   });
 }
 
 function readAnswer(
-  { status, headers, text }: { status: number; headers: Headers; text: string },
+  { status, headers, text }: OneShotAnswer,
   hostname: string,
   mask: (text: string) => string,
 ): Step<Sent> {

@@ -13,9 +13,8 @@
 // records hold now, which must be the ones sent; a bare `OK` is accepted too.
 
 import { isIP } from "node:net";
-import { exchange } from "../../net/http";
 import { failed } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -69,14 +68,11 @@ export function createDuckDnsClient(token: string, context: ClientContext): DnsP
       if (addresses.ipv4 !== undefined) query.set("ip", addresses.ipv4);
       if (addresses.ipv6 !== undefined) query.set("ipv6", addresses.ipv6);
       query.set("verbose", "true");
-      const answer = await exchange(
-        context.fetch,
-        `${context.baseUrl}/update?${query}`,
-        { method: "GET", headers: { "User-Agent": context.userAgent } },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(answer.status, answer.headers, answer.text, name, mask);
+      const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/update?${query}`, {
+        method: "GET",
+        headers: { "User-Agent": context.userAgent },
+      });
+      return answer.ok ? readAnswer(answer.value.status, answer.value.headers, answer.value.text, name, mask) : answer;
     },
   });
 }

@@ -18,9 +18,9 @@
 // policy: every such failure is fatal until the user intervenes).
 
 import { isIP } from "node:net";
-import { exchange, retryAfterSeconds, unreadableAnswer } from "../../net/http";
+import { retryAfterSeconds, unreadableAnswer } from "../../net/http";
 import { failed, throttleWait } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, type OneShotAnswer, oneShotRequest } from "../one-shot";
 import { type OneShotApi, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { Addresses, DnsProvider, RecordType, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -320,14 +320,11 @@ export function createDyndns2Client(
       url.searchParams.set(dialect.hostnameParam ?? "hostname", alias?.domain ?? target.hostname);
       if (alias) url.searchParams.set(dialect.aliasParam!, alias.name);
       for (const [name, value] of Object.entries(addressParams(dialect, addresses))) url.searchParams.set(name, value);
-      const answer = await exchange(
-        context.fetch,
-        url.toString(),
-        { method: "GET", headers: { Authorization: authorization, "User-Agent": context.userAgent } },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${service}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(service, dialect, answer, target.hostname, mask);
+      const answer = await oneShotRequest(context, service, mask, url.toString(), {
+        method: "GET",
+        headers: { Authorization: authorization, "User-Agent": context.userAgent },
+      });
+      return answer.ok ? readAnswer(service, dialect, answer.value, target.hostname, mask) : answer;
     },
   };
   return oneShotClient(api);
@@ -394,7 +391,7 @@ function serviceName(server: string): string {
 function readAnswer(
   service: string,
   dialect: Dialect,
-  { status, headers, text }: { status: number; headers: Headers; text: string },
+  { status, headers, text }: OneShotAnswer,
   hostname: string,
   mask: (text: string) => string,
 ): Step<Sent> {

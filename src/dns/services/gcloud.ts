@@ -18,6 +18,7 @@ import { createPrivateKey, createSign, type KeyObject } from "node:crypto";
 import { exchange } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { type BearerToken, bearerCalls, failed, failedAnswer, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -33,7 +34,6 @@ const ASSERTION_SECONDS = 3600;
 const TOKEN_MARGIN_MS = 60_000;
 /** A new record set's TTL when the config names none: the Cloud Console's default. */
 const NEW_SET_TTL = 300;
-const MAX_PAGES = 50;
 
 /** What ddnsd uses of a service account's JSON key. */
 export interface ServiceAccountKey {
@@ -183,26 +183,24 @@ export function createGcloudApi(
   const staleOnZone404 = <T>(step: Step<T>): Step<T> =>
     !step.ok && step.status === 404 ? { ...step, staleZone: true } : step;
 
-  async function listZones(): Promise<Step<{ name: string; dnsName: string }[]>> {
-    const zones: { name: string; dnsName: string }[] = [];
-    let pageToken: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+  function listZones(): Promise<Step<{ name: string; dnsName: string }[]>> {
+    return paginate(async (pageToken) => {
       const answer = await call(
         "GET",
-        pageToken === undefined ? zonesPath : `${zonesPath}?${new URLSearchParams({ pageToken })}`,
+        pageToken === undefined ? zonesPath : `${zonesPath}?${new URLSearchParams({ pageToken: String(pageToken) })}`,
       );
       if (!answer.ok) return answer;
       const body = asObject(answer.value.body);
+      const zones: { name: string; dnsName: string }[] = [];
       for (const zone of objectsIn(body.managedZones)) {
         // A private zone answers only inside its VPC networks: the public name is never there.
         if (zone.visibility === "private") continue;
         if (typeof zone.name === "string" && typeof zone.dnsName === "string")
           zones.push({ name: zone.name, dnsName: zone.dnsName.toLowerCase().replace(/\.$/, "") });
       }
-      if (typeof body.nextPageToken !== "string" || body.nextPageToken === "") break;
-      pageToken = body.nextPageToken;
-    }
-    return { ok: true, value: zones };
+      const next = typeof body.nextPageToken === "string" && body.nextPageToken !== "" ? body.nextPageToken : undefined;
+      return { ok: true, value: { items: zones, next } };
+    });
   }
 
   function recordSet(rrset: GoogleRrset): RecordSet {

@@ -15,6 +15,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { jsonCalls, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedWithCount, failedCheck } from "../zones";
@@ -54,21 +55,21 @@ export function createGcoreApi(credentials: { api_token: string }, context: Clie
 
     async listZones() {
       // Every zone of the account, a thousand a page (the official SDK's paging).
-      const names: string[] = [];
-      for (let page = 0; page < MAX_PAGES; page++) {
+      const names = await paginate(async (_, count) => {
         const listed = await call(
           "GET",
-          `/v2/zones?${new URLSearchParams({ limit: String(PER_PAGE), offset: String(names.length) })}`,
+          `/v2/zones?${new URLSearchParams({ limit: String(PER_PAGE), offset: String(count) })}`,
         );
         if (!listed.ok) return listed;
         const body = asObject(listed.value.body);
         const zones = objectsIn(body.zones);
-        names.push(...zones.map((z) => z.name).filter((n): n is string => typeof n === "string"));
-        const total = typeof body.total_amount === "number" ? body.total_amount : names.length;
+        const items = zones.map((z) => z.name).filter((n): n is string => typeof n === "string");
         // A page shorter than asked for is not the end: the total says when every zone is in.
-        if (zones.length === 0 || names.length >= total) break;
-      }
-      return { ok: true, value: zonesNamed(names) };
+        const last =
+          zones.length === 0 || typeof body.total_amount !== "number" || count + items.length >= body.total_amount;
+        return { ok: true, value: { items, next: last ? undefined : count + items.length } };
+      }, MAX_PAGES);
+      return names.ok ? { ok: true, value: zonesNamed(names.value) } : names;
     },
 
     async readRecordSet(zone, hostname, type) {

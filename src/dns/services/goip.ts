@@ -15,9 +15,8 @@
 // login may not update) stays until the user edits something. GoIP documents no request limit.
 
 import { isIP } from "node:net";
-import { exchange } from "../../net/http";
 import { failed } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, type OneShotAnswer, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -79,20 +78,17 @@ export function createGoipClient(username: string, password: string, context: Cl
       if (addresses.ipv4 !== undefined) query.set("ip", addresses.ipv4);
       if (addresses.ipv6 !== undefined) query.set("ip6", addresses.ipv6);
       query.set("shortResponse", "true");
-      const answer = await exchange(
-        context.fetch,
-        `${context.baseUrl}/setip?${query}`,
-        { method: "GET", headers: { "User-Agent": context.userAgent } },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(answer, hostname, mask);
+      const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/setip?${query}`, {
+        method: "GET",
+        headers: { "User-Agent": context.userAgent },
+      });
+      return answer.ok ? readAnswer(answer.value, hostname, mask) : answer;
     },
   });
 }
 
 function readAnswer(
-  { status, headers, text }: { status: number; headers: Headers; text: string },
+  { status, headers, text }: OneShotAnswer,
   hostname: string,
   mask: (text: string) => string,
 ): Step<Sent> {

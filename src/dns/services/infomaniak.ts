@@ -25,9 +25,9 @@ import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, failedAnswer, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step } from "../provider";
-import { namedZone, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { candidateZones, relativeName } from "../zones";
 
 const SERVICE = "Infomaniak";
 /** The name the API gives the zone's own records. */
@@ -70,6 +70,8 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
 
   // The listing that found the zone is also the read that follows it, within one write.
   let foundListing: { zone: string; records: RecordRow[] } | undefined;
+  // The names whose last listing was refused with 403, for the refusal when no name is a zone.
+  const forbidden = new Set<string>();
 
   function nameOf(record: RecordRow, zone: string): string {
     if (typeof record.source_idn === "string" && record.source_idn !== "")
@@ -102,33 +104,31 @@ export function createInfomaniakApi(credentials: { token: string }, context: Cli
     // Not called by the appliance (canVerify is false); a direct call says why, without a request.
     verify: cannotVerify(CANNOT_VERIFY),
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      // The name and each parent, longest first: the first that lists is the zone (a delegated sub-zone wins).
-      // A name that is no zone of the account may be answered 404 (object_not_found), 403 or 422:
-      // each only says "not this one", so the search goes on.
-      let forbidden = false;
-      for (const zone of candidateZones(hostname)) {
-        const listed = await listRecords(zone);
-        if (listed.ok) {
-          foundListing = { zone, records: listed.value };
-          return { ok: true, value: { id: zone, name: zone } };
-        }
-        const notAZone =
-          listed.status === 404 ||
-          listed.status === 403 ||
-          listed.status === 422 ||
-          listed.message.includes("(object_not_found,");
-        if (!notAZone) return listed;
-        if (listed.status === 403) forbidden = true;
+    // A name is a zone when its records list (the reconciler asks for the name and each parent,
+    // longest first, so a delegated sub-zone wins). A name that is no zone of the account may be
+    // answered 404 (object_not_found), 403 or 422: each only says "not this one".
+    async hasZone(name) {
+      const listed = await listRecords(name);
+      forbidden.delete(name);
+      if (listed.ok) {
+        foundListing = { zone: name, records: listed.value };
+        return { ok: true, value: true };
       }
-      // Not final: the zone may be added to the account, or the token given the scopes, later.
-      return failed(
-        `${noZoneMessage(SERVICE, hostname)}${forbidden ? " (some names were refused with 403: the token may lack the domain:read, dns:read and dns:write scopes, or may not see the zone)" : ""}`,
-        { cause: "refused" },
-      );
+      const notAZone =
+        listed.status === 404 ||
+        listed.status === 403 ||
+        listed.status === 422 ||
+        listed.message.includes("(object_not_found,");
+      if (!notAZone) return listed;
+      if (listed.status === 403) forbidden.add(name);
+      return { ok: true, value: false };
     },
+
+    // The refusal is not final: the zone may be added to the account, or the token given the scopes, later.
+    noZoneHint: (hostname) =>
+      candidateZones(hostname).some((name) => forbidden.has(name))
+        ? " (some names were refused with 403: the token may lack the domain:read, dns:read and dns:write scopes, or may not see the zone)"
+        : "",
 
     async readRecordSet(zone, hostname, type) {
       let records: RecordRow[];

@@ -16,6 +16,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import {
   type RecordSet,
@@ -32,8 +33,6 @@ import { failedCheck, foreignZoneMessage, longestZone, noZoneMessage, relativeNa
 const SERVICE = "Linode";
 /** The most items Linode gives in one page. */
 const PAGE_SIZE = 500;
-/** 25,000 items: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 /** A new record's `ttl_sec` when the domain's config names none: the domain's default. */
 const DOMAIN_DEFAULT_TTL = 0;
 /**
@@ -55,17 +54,16 @@ export function createLinodeApi(credentials: { token: string }, context: ClientC
   const call = jsonCalls(context, SERVICE, { Authorization: `Bearer ${credentials.token}` }, readError);
 
   /** Every item of a paged listing, page by page until the last page Linode names. */
-  async function listAll(path: string): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
+  function listAll(path: string): Promise<Step<Record<string, unknown>[]>> {
+    return paginate(async (next) => {
+      const page = Number(next ?? 1);
       const listed = await call("GET", `${path}?page=${page}&page_size=${PAGE_SIZE}`);
       if (!listed.ok) return listed;
       const body = asObject(listed.value.body);
       const data = objectsIn(body.data);
-      items.push(...data);
-      if (typeof body.pages !== "number" || page >= body.pages || data.length === 0) break;
-    }
-    return { ok: true, value: items };
+      const more = typeof body.pages === "number" && page < body.pages && data.length > 0;
+      return { ok: true, value: { items: data, next: more ? page + 1 : undefined } };
+    });
   }
 
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/records`;

@@ -12,9 +12,8 @@
 // A 200 is done. 404 means no name has this key, and a 400 naming the key a malformed one: neither
 // changes by asking again. Any other 400 refuses what was sent, which would be refused again.
 
-import { exchange } from "../../net/http";
 import { failed } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, type OneShotAnswer, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -64,18 +63,12 @@ export function createMyaddrClient(key: string, context: ClientContext): DnsProv
           stopRetrying: true,
         });
       }
-      const answer = await exchange(
-        context.fetch,
-        `${context.baseUrl}/update`,
-        {
-          method: "POST",
-          headers: { "User-Agent": context.userAgent, "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ key, ip: ipv4 ?? ipv6 ?? "" }).toString(),
-        },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(answer, name, mask);
+      const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/update`, {
+        method: "POST",
+        headers: { "User-Agent": context.userAgent, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ key, ip: ipv4 ?? ipv6 ?? "" }).toString(),
+      });
+      return answer.ok ? readAnswer(answer.value, name, mask) : answer;
     },
   });
 }
@@ -90,7 +83,7 @@ function claimedName(target: RecordTarget): string | undefined {
 }
 
 function readAnswer(
-  { status, headers, text }: { status: number; headers: Headers; text: string },
+  { status, headers, text }: OneShotAnswer,
   name: string,
   mask: (text: string) => string,
 ): Step<Sent> {

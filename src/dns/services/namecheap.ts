@@ -15,9 +15,8 @@
 // `encoding="utf-16"` while the body is plain ASCII/UTF-8, so the answer is read as text and its
 // elements picked out, never handed to a strict XML parser.
 
-import { exchange } from "../../net/http";
 import { failed } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, type OneShotAnswer, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, RecordTarget, Step, StepFailure } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -65,14 +64,11 @@ export function createNamecheapClient(password: string, context: ClientContext):
       const split = await splitHostname(target);
       if (!split.ok) return split;
       const query = new URLSearchParams({ host: split.host, domain: split.domain, password, ip: ipv4 ?? "" });
-      const answer = await exchange(
-        context.fetch,
-        `${context.baseUrl}/update?${query}`,
-        { method: "GET", headers: { "User-Agent": context.userAgent, Accept: "application/xml" } },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(answer, split, target.hostname, mask);
+      const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/update?${query}`, {
+        method: "GET",
+        headers: { "User-Agent": context.userAgent, Accept: "application/xml" },
+      });
+      return answer.ok ? readAnswer(answer.value, split, target.hostname, mask) : answer;
     },
   });
 }
@@ -103,7 +99,7 @@ async function splitHostname(target: RecordTarget): Promise<Split | StepFailure>
 }
 
 function readAnswer(
-  { status, headers, text }: { status: number; headers: Headers; text: string },
+  { status, headers, text }: OneShotAnswer,
   split: Split,
   hostname: string,
   mask: (text: string) => string,

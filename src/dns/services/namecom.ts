@@ -23,8 +23,6 @@ import { acceptedWithCount, failedCheck, relativeName } from "../zones";
 const SERVICE = "Name.com";
 /** The most items Name.com gives in one page. */
 const PER_PAGE = 1000;
-/** 50,000 items: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 /** A new record's TTL when the domain's config names none: Name.com's minimum and default. */
 const NEW_RECORD_TTL = 300;
 
@@ -49,7 +47,7 @@ export function createNamecomApi(credentials: { username: string; token: string 
             typeof body.nextPage === "number" && body.nextPage > page && items.length > 0 ? body.nextPage : undefined,
         },
       };
-    }, MAX_PAGES);
+    });
   }
 
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;

@@ -24,6 +24,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { namedZone, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -60,19 +61,16 @@ export function createNetcupCloudApi(credentials: { api_key: string }, context: 
   }
 
   /** Every row of a paged listing. */
-  async function listAll(path: string): Promise<Step<Row[]>> {
-    const rows: Row[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
+  function listAll(path: string): Promise<Step<Row[]>> {
+    return paginate(async (next) => {
+      const page = Number(next ?? 1);
       const answer = await call("GET", `${path}?page=${page}&perPage=${PER_PAGE}`);
       if (!answer.ok) return answer;
       const result = objectsIn(answer.value.result);
-      rows.push(...result);
-      const meta = answer.value.meta;
-      const pagination = asObject(asObject(meta).pagination);
-      const lastPage = Number(pagination.lastPage);
-      if (result.length === 0 || !Number.isFinite(lastPage) || page >= lastPage) break;
-    }
-    return { ok: true, value: rows };
+      const lastPage = Number(asObject(asObject(answer.value.meta).pagination).lastPage);
+      const last = result.length === 0 || !Number.isFinite(lastPage) || page >= lastPage;
+      return { ok: true, value: { items: result, next: last ? undefined : page + 1 } };
+    }, MAX_PAGES);
   }
 
   /** The account's domain of that exact name, or null when it is not in the account. */

@@ -26,8 +26,6 @@ import { type ClientContext, defineService, ttlRange } from "../service";
 import { acceptedCounting } from "../zones";
 
 const SERVICE = "NS1";
-/** Pages of zones followed at most: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 
 export function createNs1Api(credentials: { api_key: string }, context: ClientContext): ZoneApi {
   const call = jsonCalls(context, SERVICE, { "X-NSONE-Key": credentials.api_key }, readError);
@@ -47,7 +45,7 @@ export function createNs1Api(credentials: { api_key: string }, context: ClientCo
           next: nextPage(answer.value.headers.get("link"), context.baseUrl),
         },
       };
-    }, MAX_PAGES);
+    });
     if (!listed.ok) return listed;
     return {
       ok: true,

@@ -23,6 +23,7 @@ import { exchange } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -169,8 +170,8 @@ export function createRackspaceApi(
     field: string,
     query: Record<string, string>,
   ): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    for (let page = 0; page < MAX_PAGES; page++) {
+    return paginate(async (next, count) => {
+      const page = Number(next ?? 0);
       const listed = await call(
         "GET",
         `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(page * PAGE_SIZE) })}`,
@@ -178,10 +179,10 @@ export function createRackspaceApi(
       if (!listed.ok) return listed;
       const body = asObject(listed.value.body);
       const found = Array.isArray(body[field]) ? (body[field] as unknown[]).filter(isObject) : [];
-      items.push(...found);
-      if (found.length < PAGE_SIZE || typeof body.totalEntries !== "number" || items.length >= body.totalEntries) break;
-    }
-    return { ok: true, value: items };
+      const last =
+        found.length < PAGE_SIZE || typeof body.totalEntries !== "number" || count + found.length >= body.totalEntries;
+      return { ok: true, value: { items: found, next: last ? undefined : page + 1 } };
+    }, MAX_PAGES);
   }
 
   const recordsPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/records`;

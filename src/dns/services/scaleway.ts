@@ -19,6 +19,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, type JsonAnswer, jsonCalls, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { RecordType, Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -28,8 +29,6 @@ const SERVICE = "Scaleway";
 /** A new record's TTL when the config names none: the console's default. */
 const NEW_RECORD_TTL = 3600;
 const PAGE_SIZE = 100;
-/** 5,000 zones: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 /**
  * A dynamic record's answers live in its config (geo rules, weighted or health-checked addresses,
  * views), its `data` being only the fallback; a `set` that does not send the config drops it.
@@ -46,28 +45,36 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
 
   const recordsPath = (zone: string) => `/dns-zones/${encodeURIComponent(zone)}/records`;
 
-  async function listZones(): Promise<Step<string[]>> {
-    const names: string[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
+  /** Every item (`key`) of a listing paged by number, until a page comes back empty or `total_count` items are in. */
+  function listAll(path: string, query: Record<string, string>, key: string): Promise<Step<Record<string, unknown>[]>> {
+    return paginate(async (next, count) => {
+      const page = Number(next ?? 1);
       const listed = await call(
         "GET",
-        `/dns-zones?${new URLSearchParams({ domain: "", page: String(page), page_size: String(PAGE_SIZE) })}`,
+        `${path}?${new URLSearchParams({ ...query, page: String(page), page_size: String(PAGE_SIZE) })}`,
       );
       if (!listed.ok) return listed;
       const body = asObject(listed.value.body);
-      const zones = Array.isArray(body.dns_zones) ? body.dns_zones.filter(isObject) : [];
-      // A zone is its domain, or a sub-zone of it: `subdomain` + `domain`.
-      for (const zone of zones) {
-        if (typeof zone.domain !== "string") continue;
-        names.push(
-          typeof zone.subdomain === "string" && zone.subdomain !== ""
-            ? `${zone.subdomain}.${zone.domain}`
-            : zone.domain,
-        );
-      }
-      const total = typeof body.total_count === "number" ? body.total_count : names.length;
-      if (zones.length === 0 || names.length >= total) break;
-    }
+      const found = objectsIn(body[key]);
+      const last =
+        found.length === 0 || typeof body.total_count !== "number" || count + found.length >= body.total_count;
+      return { ok: true, value: { items: found, next: last ? undefined : page + 1 } };
+    });
+  }
+
+  async function listZones(): Promise<Step<string[]>> {
+    const zones = await listAll("/dns-zones", { domain: "" }, "dns_zones");
+    if (!zones.ok) return zones;
+    // A zone is its domain, or a sub-zone of it: `subdomain` + `domain`.
+    const names = zones.value.flatMap((zone) =>
+      typeof zone.domain !== "string"
+        ? []
+        : [
+            typeof zone.subdomain === "string" && zone.subdomain !== ""
+              ? `${zone.subdomain}.${zone.domain}`
+              : zone.domain,
+          ],
+    );
     return { ok: true, value: names };
   }
 
@@ -111,18 +118,9 @@ export function createScalewayApi(credentials: { secret_key: string }, context: 
       const name = relativeName(hostname, zone.name!);
       // The name filter is not relied on to be exact (an empty one, the apex's, filters nothing, so
       // the apex's record may be pages away): every page is read and each record is checked.
-      const listed: Record<string, unknown>[] = [];
-      for (let page = 1; page <= MAX_PAGES; page++) {
-        const query = new URLSearchParams({ name, type, page: String(page), page_size: String(PAGE_SIZE) });
-        const answer = staleOn404(await call("GET", `${recordsPath(zone.id)}?${query}`));
-        if (!answer.ok) return answer;
-        const body = asObject(answer.value.body);
-        const found = objectsIn(body.records);
-        listed.push(...found);
-        const total = typeof body.total_count === "number" ? body.total_count : listed.length;
-        if (found.length === 0 || listed.length >= total) break;
-      }
-      const records = listed.filter((r) => r.name === name && r.type === type);
+      const listed = staleOn404(await listAll(recordsPath(zone.id), { name, type }, "records"));
+      if (!listed.ok) return listed;
+      const records = listed.value.filter((r) => r.name === name && r.type === type);
       const dynamic = records.flatMap((r) => Object.keys(DYNAMIC_CONFIGS).filter((config) => isObject(r[config])));
       if (dynamic.length > 0) {
         const kind = DYNAMIC_CONFIGS[dynamic[0]!];

@@ -19,6 +19,7 @@ import { exchange } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -115,20 +116,17 @@ export function createSelectelApi(
 
   /** Every item of a listing, following `next_offset`. */
   async function listAll(path: string, query: Record<string, string>): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    let offset = 0;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    return paginate(async (next) => {
+      const offset = Number(next ?? 0);
       const listed = await call(
         "GET",
         `${path}?${new URLSearchParams({ ...query, limit: String(PAGE_SIZE), offset: String(offset) })}`,
       );
       if (!listed.ok) return listed;
       const body = asObject(listed.value.body);
-      items.push(...objectsIn(body.result));
-      if (typeof body.next_offset !== "number" || body.next_offset <= offset) break;
-      offset = body.next_offset;
-    }
-    return { ok: true, value: items };
+      const more = typeof body.next_offset === "number" && body.next_offset > offset;
+      return { ok: true, value: { items: objectsIn(body.result), next: more ? Number(body.next_offset) : undefined } };
+    }, MAX_PAGES);
   }
 
   const idOf = (item: Record<string, unknown>) => String(item.id ?? item.uuid ?? "");

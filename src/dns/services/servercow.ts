@@ -21,9 +21,9 @@ import { asObject, isObject } from "../../util/json";
 import { failed, type JsonAnswer, requestJson, type ServiceError } from "../answers";
 import { cannotVerify } from "../one-shot";
 import type { Step, StepFailure } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, cannotCheck, defineService, ttlRange } from "../service";
-import { candidateZones, noZoneMessage, relativeName } from "../zones";
+import { relativeName } from "../zones";
 
 const SERVICE = "Servercow";
 /** TTL of a record this client creates when the domain's config names none. */
@@ -121,25 +121,22 @@ export function createServercowApi(
     // Not called by the appliance (canVerify is false); a direct call says why, without a request.
     verify: cannotVerify(CANNOT_VERIFY),
 
-    async findZone(hostname, configured) {
-      const named = namedZone(SERVICE, configured, hostname);
-      if (named) return named;
-      for (const zone of candidateZones(hostname)) {
-        const listed = await listRecords(zone);
-        if (listed.ok) {
-          foundListing = { zone, records: listed.value };
-          return { ok: true, value: { id: zone, name: zone } };
-        }
-        if (!("noSuchDomain" in listed) || !listed.noSuchDomain) return listed;
+    // A domain is a name whose records list (the reconciler asks for the name and each parent,
+    // longest first); Servercow answers "no such domain" for the others.
+    async hasZone(name) {
+      const listed = await listRecords(name);
+      if (listed.ok) {
+        foundListing = { zone: name, records: listed.value };
+        return { ok: true, value: true };
       }
-      // Servercow gives this same answer to an API user that may not see the domain (and perhaps
-      // to an unknown user): the credentials are as likely the cause as the domain. A domain added
-      // to the account later makes the next try succeed, so this is not final.
-      return failed(
-        `${noZoneMessage(SERVICE, hostname)} (Servercow answered "${NO_SUCH_DOMAIN}" for each of its parents) — check the API username and password, and that the API user may manage the domain`,
-        { cause: "refused" },
-      );
+      return "noSuchDomain" in listed && listed.noSuchDomain ? { ok: true, value: false } : listed;
     },
+
+    // Servercow gives this same answer to an API user that may not see the domain (and perhaps
+    // to an unknown user): the credentials are as likely the cause as the domain. A domain added
+    // to the account later makes the next try succeed, so this is not final.
+    noZoneHint: () =>
+      ` (Servercow answered "${NO_SUCH_DOMAIN}" for each of its parents) — check the API username and password, and that the API user may manage the domain`,
 
     async readRecordSet(zone, hostname, type) {
       let records: Row[];

@@ -23,6 +23,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, jsonCalls, type ServiceError, staleOn404 } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -62,20 +63,17 @@ export function createSpaceshipApi(
 
   /** Every item of a listing paged with `take`/`skip`, until `total` items are read or a page comes back empty. */
   async function listAll(path: string, perPage: number): Promise<Step<Record<string, unknown>[]>> {
-    const items: Record<string, unknown>[] = [];
-    for (let page = 0; page < MAX_PAGES; page++) {
+    return paginate(async (_, count) => {
       const listed = await call(
         "GET",
-        `${path}?${new URLSearchParams({ take: String(perPage), skip: String(items.length) })}`,
+        `${path}?${new URLSearchParams({ take: String(perPage), skip: String(count) })}`,
       );
       if (!listed.ok) return listed;
       const body = asObject(listed.value.body);
       const found = objectsIn(body.items);
-      items.push(...found);
-      const total = typeof body.total === "number" ? body.total : items.length;
-      if (found.length === 0 || items.length >= total) break;
-    }
-    return { ok: true, value: items };
+      const last = found.length === 0 || typeof body.total !== "number" || count + found.length >= body.total;
+      return { ok: true, value: { items: found, next: last ? undefined : count + found.length } };
+    }, MAX_PAGES);
   }
 
   const recordsPath = (domain: string) => `/v1/dns/records/${encodeURIComponent(domain)}`;

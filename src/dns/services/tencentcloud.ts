@@ -24,6 +24,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { plural } from "../../util/plural";
 import { failed, failedAnswer, type JsonAnswer, requestJson, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type RecordSet, type ZoneApi, zoneClient, zonesNamed } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
@@ -39,8 +40,6 @@ const DEFAULT_LINE = "默认";
 /** TTL of a record this client creates when the domain's config names none: DNSPod's default. */
 const NEW_RECORD_TTL = 600;
 const PAGE_SIZE = 100;
-/** 5,000 domains: past this the listing is taken as runaway pagination, not an account. */
-const MAX_DOMAIN_PAGES = 50;
 
 /** What ModifyRecord must be sent back so the record keeps it. */
 interface Kept {
@@ -118,14 +117,16 @@ export function createTencentCloudApi(
     },
 
     async listZones() {
-      const names: string[] = [];
-      for (let page = 0; page < MAX_DOMAIN_PAGES; page++) {
-        const listed = await listDomains(PAGE_SIZE, page * PAGE_SIZE);
+      const domains = await paginate(async (next, count) => {
+        const offset = Number(next ?? 0);
+        const listed = await listDomains(PAGE_SIZE, offset);
         if (!listed.ok) return listed;
-        names.push(...listed.value.names);
-        if (listed.value.names.length < PAGE_SIZE || names.length >= listed.value.total) break;
-      }
-      return { ok: true, value: zonesNamed(names) };
+        const { names, total } = listed.value;
+        // A short page is the last, and so is one that reaches the total (an unknown total ends nothing).
+        const last = names.length < PAGE_SIZE || count + names.length >= total;
+        return { ok: true, value: { items: names, next: last ? undefined : offset + PAGE_SIZE } };
+      });
+      return domains.ok ? { ok: true, value: zonesNamed(domains.value) } : domains;
     },
 
     async readRecordSet(zone, hostname, type) {

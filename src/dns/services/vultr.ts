@@ -25,8 +25,6 @@ import { failedCheck, relativeName } from "../zones";
 const SERVICE = "Vultr";
 /** The most items Vultr gives in one page. */
 const PER_PAGE = 500;
-/** 25,000 items: past this the listing is taken as runaway pagination, not an account. */
-const MAX_PAGES = 50;
 /** A new record's TTL when the domain's config names none (what Vultr's own panel proposes). */
 const NEW_RECORD_TTL = 300;
 
@@ -52,7 +50,7 @@ export function createVultrApi(credentials: { api_key: string }, context: Client
           next: typeof links.next === "string" && links.next !== "" && items.length > 0 ? links.next : undefined,
         },
       };
-    }, MAX_PAGES);
+    });
   }
 
   const recordsPath = (domain: string) => `/domains/${encodeURIComponent(domain)}/records`;

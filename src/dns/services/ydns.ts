@@ -14,9 +14,8 @@
 // Sources: ydns.io/api/v1 (update resource, parameters, return codes); YDNS's published server code
 // and official updater (github.com/ydns/bash-updater: api/v1/views.py, updater.sh).
 
-import { exchange } from "../../net/http";
 import { failed } from "../answers";
-import { failedAnswerText, maskSecrets } from "../one-shot";
+import { failedAnswerText, maskSecrets, oneShotRequest } from "../one-shot";
 import { described, oneShotClient, oneShotService, type Sent } from "../one-shot-policy";
 import type { DnsProvider, Step } from "../provider";
 import { type ClientContext, defineService } from "../service";
@@ -70,14 +69,13 @@ export function createYdnsClient(
     async send(target, addresses) {
       const address = addresses.ipv4 ?? addresses.ipv6 ?? "";
       const query = new URLSearchParams({ host: target.hostname, ip: address });
-      const answer = await exchange(
-        context.fetch,
-        `${context.baseUrl}/update/?${query}`,
-        { method: "GET", headers: { Authorization: authorization, "User-Agent": context.userAgent } },
-        context.timeoutMs,
-      );
-      if (!answer.ok) return failed(`${SERVICE}: ${mask(answer.reason)}`, { cause: answer.cause });
-      return readAnswer(answer.status, answer.headers, mask(answer.text), target.hostname);
+      const answer = await oneShotRequest(context, SERVICE, mask, `${context.baseUrl}/update/?${query}`, {
+        method: "GET",
+        headers: { Authorization: authorization, "User-Agent": context.userAgent },
+      });
+      return answer.ok
+        ? readAnswer(answer.value.status, answer.value.headers, mask(answer.value.text), target.hostname)
+        : answer;
     },
   });
 }

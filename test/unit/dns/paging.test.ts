@@ -27,6 +27,18 @@ test("a cursor named again, or more pages than the bound, ends the listing with 
   expect(await paginate(endless.read, 3)).toEqual({ ok: true, value: ["0", "1", "2"] });
 });
 
+test("each page is told how many items the pages before it held", async () => {
+  const counts: number[] = [];
+  const pages = [["a", "b"], ["c"], []];
+  const read = async (next: string | number | undefined, count: number): Promise<Step<Page<string>>> => {
+    counts.push(count);
+    const index = Number(next ?? 0);
+    return { ok: true, value: { items: pages[index] ?? [], next: index + 1 < pages.length ? index + 1 : undefined } };
+  };
+  expect(await paginate(read)).toEqual({ ok: true, value: ["a", "b", "c"] });
+  expect(counts).toEqual([0, 2, 3]);
+});
+
 test("a page's failure is the listing's, with nothing of what was read", async () => {
   let calls = 0;
   const failing = async (): Promise<Step<Page<string>>> =>

@@ -281,10 +281,11 @@ describe("the zone search over a service's zone listing", () => {
 });
 
 describe("the zone search over a service that answers for one name at a time", () => {
-  function probingService(zones: string[], failOn?: string) {
+  function probingService(zones: string[], failOn?: string, noZoneHint?: ZoneApi["noZoneHint"]) {
     const asked: string[] = [];
     const api: ZoneApi = {
       service: "Probe",
+      ...(noZoneHint ? { noZoneHint } : {}),
       verify: async () => ({ ok: true, detail: "fine" }),
       async hasZone(name) {
         asked.push(name);
@@ -325,5 +326,14 @@ describe("the zone search over a service that answers for one name at a time", (
       message: "Probe: key refused",
     });
     expect(refused.asked).toEqual(["home.example.com"]);
+  });
+
+  test("the service's hint for the names it was asked about follows the refusal", async () => {
+    const { client } = probingService([], undefined, (hostname) => ` (asked about ${hostname} and its parents)`);
+    expect(await client.writeRecord(target("home.example.com"), "192.0.2.3")).toEqual({
+      ok: false,
+      cause: "refused",
+      message: "Probe: no zone of this account holds home.example.com (asked about home.example.com and its parents)",
+    });
   });
 });
