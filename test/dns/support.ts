@@ -26,8 +26,8 @@ export function context(baseUrl: string, fields: Partial<ClientContext> = {}): C
 
 /**
  * The fake every test of a file uses: started (and `seed`ed) afresh before each test and stopped after
- * it. The object returned stands for the fake of the test running, so a file writes `fake.url` and
- * `fake.requests` as it would with a variable of its own.
+ * it. The object returned stands for the fake of the test running, so a file reads `fake.url` and
+ * sets `fake.style` as it would with a variable of its own.
  */
 export function useFake<Fake extends object & { stop(): unknown }>(
   start: () => Fake,
@@ -47,6 +47,11 @@ export function useFake<Fake extends object & { stop(): unknown }>(
       if (!current) throw new Error("the fake is used outside a test");
       const value = Reflect.get(current, key);
       return typeof value === "function" ? value.bind(current) : value;
+    },
+    // A field a test sets (a fake's dialect, a count) is set on the fake itself.
+    set(_, key, value) {
+      if (!current) throw new Error("the fake is used outside a test");
+      return Reflect.set(current, key, value);
     },
   });
 }
