@@ -102,36 +102,31 @@ describe("writeRecord on an existing record", () => {
   });
 });
 
-describe("writeRecord on a missing record", () => {
-  test("the empty list (ResourceNotFound.NoDataOfRecord) means none: it is created with TTL 600 on the default line", async () => {
-    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    const [record] = fake.records("example.com", "new", "A");
-    expect(outcome).toMatchObject({
-      action: "created",
-      externalId: String(record!.RecordId),
-      message: `Tencent Cloud DNSPod record ${record!.RecordId}, ttl 600`,
-    });
-    expect(fake.requests.at(-1)?.body).toEqual({
-      Domain: "example.com",
-      SubDomain: "new",
-      RecordType: "A",
-      RecordLine: "默认",
-      Value: NEW_IP,
-      TTL: 600,
-    });
-    expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "默认" });
+test("a missing record: a TTL below the plan's floor is refused in Tencent's words, not retried until the config changes; without one, the empty list (ResourceNotFound.NoDataOfRecord) means none and it is created with TTL 600 on the default line", async () => {
+  fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
+  expect(await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP)).toEqual({
+    ok: false,
+    cause: "refused",
+    stopRetrying: true,
+    message:
+      "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
   });
-
-  test("a TTL below the plan's floor is refused in Tencent's words, and not retried until the config changes", async () => {
-    fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
-    expect(await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      stopRetrying: true,
-      message:
-        "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
-    });
+  const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+  const [record] = fake.records("example.com", "new", "A");
+  expect(outcome).toMatchObject({
+    action: "created",
+    externalId: String(record!.RecordId),
+    message: `Tencent Cloud DNSPod record ${record!.RecordId}, ttl 600`,
   });
+  expect(fake.requests.at(-1)?.body).toEqual({
+    Domain: "example.com",
+    SubDomain: "new",
+    RecordType: "A",
+    RecordLine: "默认",
+    Value: NEW_IP,
+    TTL: 600,
+  });
+  expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "默认" });
 });
 
 test("the domain listing is followed page by page until AllTotal is reached", async () => {
