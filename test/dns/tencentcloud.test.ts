@@ -4,10 +4,7 @@
 // checked against Tencent's published example in test/unit/dns/tc3.test.ts; here the fake verifies
 // every request's signature.
 
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FailureCause } from "../../src/dns/provider";
-import { zoneClient } from "../../src/dns/reconcile";
-import { createTencentCloudApi } from "../../src/dns/services/tencentcloud";
+import { describe, expect, test } from "bun:test";
 import {
   startTencentFake,
   TENCENT_FAKE_SECRET_ID,
@@ -16,63 +13,40 @@ import {
   type TencentFake,
   type TencentFault,
 } from "../fakes/tencentcloud";
-import { target } from "./support";
+import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
+/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
 let fake: TencentFake;
-
-beforeEach(() => {
-  fake = startTencentFake();
+useFake(startTencentFake, (started) => {
+  fake = started;
   fake.addDomain("example.com");
   fake.addRecord("example.com", { name: "home", type: "A", value: OLD_IP, ttl: 1800, remark: "home router" });
   fake.addRecord("example.com", { name: "@", type: "A", value: OLD_IP, ttl: 3600 });
   fake.addRecord("example.com", { name: "home", type: "TXT", value: "keep me", ttl: 600 });
 });
-
-afterEach(async () => {
-  await fake.stop();
-});
-
-function client(options: { secretId?: string; secretKey?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return zoneClient(
-    createTencentCloudApi(
-      {
-        secret_id: options.secretId ?? TENCENT_FAKE_SECRET_ID,
-        secret_key: options.secretKey ?? TENCENT_FAKE_SECRET_KEY,
-      },
-      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
-    ),
-  );
-}
-
+const client = (secretId = TENCENT_FAKE_SECRET_ID) =>
+  serviceClient("tencentcloud", fake.url, { secret_id: secretId, secret_key: TENCENT_FAKE_SECRET_KEY });
 const actions = () => fake.requests.map((r) => r.headers["x-tc-action"]);
 const home = () => fake.records("example.com", "home", "A");
+const known = { zone_id: "example.com" };
 
-describe("verify", () => {
-  test("a valid key is accepted, read-only, with the number of domains", async () => {
-    fake.addDomain("other.org");
-    expect(await client().verify()).toEqual({ ok: true, detail: "Secret key accepted (2 domains)" });
-    expect(actions()).toEqual(["DescribeDomainList"]);
-    expect(fake.changes()).toHaveLength(0);
+test("verify: a valid key is accepted with one read; the request names its action and version, signed, never carrying the key", async () => {
+  fake.addDomain("other.org");
+  expect(await client().verify()).toEqual({ ok: true, detail: "Secret key accepted (2 domains)" });
+  expect(actions()).toEqual(["DescribeDomainList"]);
+  expect(fake.requests[0]?.headers).toMatchObject({
+    "x-tc-version": "2021-03-23",
+    "content-type": "application/json",
   });
-
-  test("each request names its action and version and is signed, never carrying the key", async () => {
-    await client().verify();
-    const [request] = fake.requests;
-    expect(request?.headers).toMatchObject({
-      "x-tc-action": "DescribeDomainList",
-      "x-tc-version": "2021-03-23",
-      "content-type": "application/json",
-    });
-    expect(request?.headers.authorization).toStartWith(`TC3-HMAC-SHA256 Credential=${TENCENT_FAKE_SECRET_ID}/`);
-    expect(JSON.stringify(fake.requests)).not.toContain(TENCENT_FAKE_SECRET_KEY);
-  });
+  expect(fake.requests[0]?.headers.authorization).toStartWith(`TC3-HMAC-SHA256 Credential=${TENCENT_FAKE_SECRET_ID}/`);
+  expect(JSON.stringify(fake.requests)).not.toContain(TENCENT_FAKE_SECRET_KEY);
 });
 
 describe("writeRecord on an existing record", () => {
-  test("finds the domain, reads the record, and modifies it sending back its line, TTL, status and remark", async () => {
+  test("finds the domain, reads the record, modifies it sending back its line, TTL, status and remark; then two requests", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
     expect(outcome).toEqual({
@@ -83,7 +57,7 @@ describe("writeRecord on an existing record", () => {
       message: `Tencent Cloud DNSPod record ${record!.RecordId}, ttl 1800`,
     });
     expect(record).toMatchObject({ Value: NEW_IP, TTL: 1800, Line: "默认", Status: "ENABLE", Remark: "home router" });
-    expect(actions()).toEqual(["DescribeDomainList", "DescribeRecordList", "ModifyRecord"]);
+    expect(fake.records("example.com", "home", "TXT")[0]).toMatchObject({ Value: "keep me", TTL: 600 });
     expect(fake.requests[1]?.body).toMatchObject({ Domain: "example.com", Subdomain: "home", RecordType: "A" });
     expect(fake.requests[2]?.body).toEqual({
       Domain: "example.com",
@@ -97,17 +71,14 @@ describe("writeRecord on an existing record", () => {
       Status: "ENABLE",
       Remark: "home router",
     });
-  });
-
-  test("with the domain known, a change costs two requests", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(actions()).toEqual(["DescribeRecordList", "ModifyRecord"]);
-  });
-
-  test("the TTL from config is written; the name's other records are untouched", async () => {
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com", ttl: 120 }), NEW_IP);
-    expect(home()[0]).toMatchObject({ Value: NEW_IP, TTL: 120 });
-    expect(fake.records("example.com", "home", "TXT")[0]).toMatchObject({ Value: "keep me", TTL: 600 });
+    await client().writeRecord(target("home.example.com", known), OLD_IP);
+    expect(actions()).toEqual([
+      "DescribeDomainList",
+      "DescribeRecordList",
+      "ModifyRecord",
+      "DescribeRecordList",
+      "ModifyRecord",
+    ]);
   });
 
   test("a disabled, weighted record on another line keeps its line, weight and status", async () => {
@@ -129,145 +100,86 @@ describe("writeRecord on an existing record", () => {
       Weight: 30,
     });
   });
-
-  test("a name with records on several lines is left alone, nothing deleted", async () => {
-    fake.addRecord("example.com", { name: "home", type: "A", value: "198.51.100.2", line: "联通" });
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses");
-    expect(home().map((r) => r.Value)).toEqual([OLD_IP, "198.51.100.2"]);
-    expect(fake.changes()).toHaveLength(0);
-  });
 });
 
-describe("writeRecord on a missing record", () => {
-  test("the empty list (ResourceNotFound.NoDataOfRecord) means none: it is created with TTL 600 on the default line", async () => {
-    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    const [record] = fake.records("example.com", "new", "A");
-    expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "默认" });
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: String(record!.RecordId),
-      zoneId: "example.com",
-      message: `Tencent Cloud DNSPod record ${record!.RecordId}, ttl 600`,
-    });
-    expect(fake.requests.at(-1)?.body).toEqual({
-      Domain: "example.com",
-      SubDomain: "new",
-      RecordType: "A",
-      RecordLine: "默认",
-      Value: NEW_IP,
-      TTL: 600,
-    });
+test("a missing record: a TTL below the plan's floor is refused in Tencent's words, not retried until the config changes; without one, the empty list (ResourceNotFound.NoDataOfRecord) means none and it is created with TTL 600 on the default line", async () => {
+  fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
+  expect(await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP)).toEqual({
+    ok: false,
+    cause: "refused",
+    stopRetrying: true,
+    message:
+      "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
   });
-
-  test("a TTL below the plan's floor is refused in Tencent's words, and not retried until the config changes", async () => {
-    fake.minTtl = TENCENT_FREE_PLAN_MIN_TTL;
-    const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({
-      ok: false,
-      cause: "refused",
-      stopRetrying: true,
-      message:
-        "Tencent Cloud DNSPod: The TTL value of the record exceeds the limit. (LimitExceeded.RecordTtlLimit, HTTP 200)",
-    });
+  const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
+  const [record] = fake.records("example.com", "new", "A");
+  expect(outcome).toMatchObject({
+    action: "created",
+    externalId: String(record!.RecordId),
+    message: `Tencent Cloud DNSPod record ${record!.RecordId}, ttl 600`,
   });
+  expect(fake.requests.at(-1)?.body).toEqual({
+    Domain: "example.com",
+    SubDomain: "new",
+    RecordType: "A",
+    RecordLine: "默认",
+    Value: NEW_IP,
+    TTL: 600,
+  });
+  expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "默认" });
 });
 
-describe("domain discovery", () => {
-  test("the listing is followed page by page until AllTotal is reached", async () => {
-    for (let i = 0; i < 150; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
-    fake.addDomain("zz.org");
-    const outcome = await client().writeRecord(target("home.zz.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, zoneId: "zz.org" });
-    expect(fake.requests.filter((r) => r.headers["x-tc-action"] === "DescribeDomainList").map((r) => r.body)).toEqual([
-      { Type: "ALL", Offset: 0, Limit: 100 },
-      { Type: "ALL", Offset: 100, Limit: 100 },
-    ]);
-  });
+test("the domain listing is followed page by page until AllTotal is reached", async () => {
+  for (let i = 0; i < 150; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
+  fake.addDomain("zz.org");
+  expect(await client().writeRecord(target("home.zz.org"), NEW_IP)).toMatchObject({ ok: true, zoneId: "zz.org" });
+  expect(fake.requests.filter((r) => r.headers["x-tc-action"] === "DescribeDomainList").map((r) => r.body)).toEqual([
+    { Type: "ALL", Offset: 0, Limit: 100 },
+    { Type: "ALL", Offset: 100, Limit: 100 },
+  ]);
 });
 
 describe("failures keep Tencent's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault?: TencentFault;
-    secretId?: string;
-    secretKey?: string;
-    skew?: number;
-    message: string | RegExp;
-    cause: FailureCause;
-    stopRetrying?: boolean;
-  }[] = [
-    {
-      name: "unknown SecretId",
-      secretId: "AKIDunknown",
-      message:
-        "Tencent Cloud DNSPod: The SecretId is not found, please ensure that your SecretId is correct. (AuthFailure.SecretIdNotFound, HTTP 200)",
-      cause: "credentials",
-      stopRetrying: true,
+  const SERVICE = "Tencent Cloud DNSPod";
+  failureTests<FailureCase & { arrange: { fault?: TencentFault; secretId?: string; skew?: number } }>(
+    [
+      fails(
+        { secretId: "AKIDunknown" },
+        `${SERVICE}: The SecretId is not found, please ensure that your SecretId is correct. (AuthFailure.SecretIdNotFound, HTTP 200)`,
+        "credentials",
+        STOP,
+      ),
+      // A sub-user without the DNSPod permissions.
+      fails(
+        { fault: { code: "UnauthorizedOperation", message: "You are not authorized to perform this operation." } },
+        `${SERVICE}: You are not authorized to perform this operation. (UnauthorizedOperation, HTTP 200)`,
+        "credentials",
+        STOP,
+      ),
+      // The keys are fine; the clock is more than five minutes off: no stop, it succeeds once the clock is right.
+      fails(
+        { skew: 600 },
+        /^Tencent Cloud DNSPod: Signature expired\. .*\(AuthFailure\.SignatureExpire, HTTP 200\)$/,
+        "refused",
+      ),
+      // Tencent's other "slow down" names no wait either: the updater decides the pause.
+      fails(
+        { fault: { code: "FailedOperation.FrequencyLimit", message: "您操作过于频繁，请稍后重试" } },
+        `${SERVICE}: 您操作过于频繁，请稍后重试 (FailedOperation.FrequencyLimit, HTTP 200)`,
+        "throttled",
+      ),
+    ],
+    ({ arrange }) => {
+      if (arrange.fault) fake.fault(arrange.fault);
+      if (arrange.skew) fake.clockSkewSeconds = arrange.skew;
+      return client(arrange.secretId).writeRecord(target("home.example.com", known), NEW_IP);
     },
-    {
-      name: "wrong SecretKey",
-      secretKey: "wrong",
-      message: /\(AuthFailure\.SignatureFailure, HTTP 200\)$/,
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    {
-      name: "sub-user without the DNSPod permissions",
-      fault: { code: "UnauthorizedOperation", message: "You are not authorized to perform this operation." },
-      message:
-        "Tencent Cloud DNSPod: You are not authorized to perform this operation. (UnauthorizedOperation, HTTP 200)",
-      cause: "credentials",
-      stopRetrying: true,
-    },
-    // The keys are fine; the clock is not: no stop, it succeeds once the clock is right.
-    {
-      name: "a clock more than five minutes off",
-      skew: 600,
-      message: /^Tencent Cloud DNSPod: Signature expired\. .*\(AuthFailure\.SignatureExpire, HTTP 200\)$/,
-      cause: "refused",
-    },
-    // Tencent's "slow down" names no wait: the updater decides the pause.
-    {
-      name: "RequestLimitExceeded",
-      fault: { code: "RequestLimitExceeded" },
-      message: /^Tencent Cloud DNSPod: Your current request times .*\(RequestLimitExceeded, HTTP 200\)$/,
-      cause: "throttled",
-    },
-    {
-      name: "FailedOperation.FrequencyLimit",
-      fault: { code: "FailedOperation.FrequencyLimit", message: "您操作过于频繁，请稍后重试" },
-      message: "Tencent Cloud DNSPod: 您操作过于频繁，请稍后重试 (FailedOperation.FrequencyLimit, HTTP 200)",
-      cause: "throttled",
-    },
-    {
-      name: "InternalError",
-      fault: { code: "InternalError" },
-      message: /^Tencent Cloud DNSPod: An internal error has occurred\. .*\(InternalError, HTTP 200\)$/,
-      cause: "unreachable",
-    },
-  ];
-  for (const { name, fault, secretId, secretKey, skew, message, cause, stopRetrying } of cases) {
-    test(name, async () => {
-      if (fault) fake.fault(fault);
-      if (skew) fake.clockSkewSeconds = skew;
-      const outcome = await client({ secretId, secretKey, timeoutMs: 1000 }).writeRecord(
-        target("home.example.com", { zone_id: "example.com" }),
-        NEW_IP,
-      );
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBeUndefined();
-      expect(outcome.stopRetrying).toBe(stopRetrying);
-      expect(outcome.cause).toBe(cause);
+    () => {
       // One request, no retry loop, nothing changed.
       expect(fake.requests).toHaveLength(1);
       expect(home()[0]).toMatchObject({ Value: OLD_IP, TTL: 1800 });
-    });
-  }
+    },
+  );
 
   test("a failing modification is reported; the record keeps its address and TTL", async () => {
     fake.fault(
@@ -275,13 +187,11 @@ describe("failures keep Tencent's words and leave the record alone", () => {
       1,
       (r) => r.headers["x-tc-action"] === "ModifyRecord",
     );
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toEqual({
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
       ok: false,
       cause: "refused",
       stopRetrying: true,
-      message:
-        "Tencent Cloud DNSPod: You cannot perform this operation on a locked domain. (FailedOperation.DomainIsLocked, HTTP 200)",
+      message: `${SERVICE}: You cannot perform this operation on a locked domain. (FailedOperation.DomainIsLocked, HTTP 200)`,
     });
     expect(home()[0]).toMatchObject({ Value: OLD_IP, TTL: 1800 });
   });
