@@ -139,6 +139,15 @@ test("the domain listing is followed page by page until AllTotal is reached", as
   ]);
 });
 
+test("a domain listing without its counts is followed until a page comes back short", async () => {
+  fake.countsLeftOut = true;
+  for (let i = 0; i < 250; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
+  fake.addDomain("zz.org");
+  expect(await client().writeRecord(target("home.zz.org"), NEW_IP)).toMatchObject({ ok: true, zoneId: "zz.org" });
+  const offsets = fake.requests.filter((r) => r.headers["x-tc-action"] === "DescribeDomainList");
+  expect(offsets.map((r) => (r.body as { Offset: number }).Offset)).toEqual([0, 100, 200]);
+});
+
 describe("failures keep Tencent's words and leave the record alone", () => {
   const SERVICE = "Tencent Cloud DNSPod";
   failureTests<FailureCase & { arrange: { fault?: TencentFault; secretId?: string; skew?: number } }>(

@@ -53,6 +53,8 @@ export interface TencentFake extends FakeServer<TencentFault> {
   minTtl: number;
   /** How far the fake's clock is ahead of the client's, in seconds (more than 300 and signatures expire). */
   clockSkewSeconds: number;
+  /** Whether the domain listing leaves out its counts (DomainCountInfo), so a client cannot know the total. */
+  countsLeftOut: boolean;
   /** SecretId → SecretKey; delete one to disable it mid-test. */
   keys: Map<string, string>;
   domains: Map<string, TencentRecord[]>;
@@ -217,20 +219,22 @@ export function startTencentFake(): TencentFake {
         const names = [...domains.keys()].sort();
         const shown = names.slice(offset, offset + (limit || 20));
         return answer({
-          DomainCountInfo: {
-            DomainTotal: names.length,
-            AllTotal: names.length,
-            MineTotal: names.length,
-            ShareTotal: 0,
-            VipTotal: 0,
-            PauseTotal: 0,
-            ErrorTotal: 0,
-            LockTotal: 0,
-            SpamTotal: 0,
-            VipExpire: 0,
-            ShareOutTotal: 0,
-            GroupTotal: 0,
-          },
+          DomainCountInfo: fake.countsLeftOut
+            ? undefined
+            : {
+                DomainTotal: names.length,
+                AllTotal: names.length,
+                MineTotal: names.length,
+                ShareTotal: 0,
+                VipTotal: 0,
+                PauseTotal: 0,
+                ErrorTotal: 0,
+                LockTotal: 0,
+                SpamTotal: 0,
+                VipExpire: 0,
+                ShareOutTotal: 0,
+                GroupTotal: 0,
+              },
           DomainList: shown.map((name) => ({
             DomainId: 1000 + names.indexOf(name),
             Name: name,
@@ -367,6 +371,7 @@ export function startTencentFake(): TencentFake {
   const fake: TencentFake = Object.assign(server, {
     minTtl: 1,
     clockSkewSeconds: 0,
+    countsLeftOut: false,
     keys,
     domains,
     addDomain: (name: string) => void domains.set(name, []),
