@@ -11,7 +11,7 @@ import {
   type AlidnsFault,
   startAlidnsFake,
 } from "../fakes/alidns";
-import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
+import { type FailureCase, failed, fails, failureTests, STOP, serviceClient, target, useFake, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -50,13 +50,9 @@ describe("an existing record", () => {
   test("finds the domain, reads the record, updates it with the TTL and line it had, the MX beside it kept; then two requests", async () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: record!.RecordId,
-      zoneId: "example.com",
-      message: `Alibaba Cloud DNS record ${record!.RecordId}, ttl 1800`,
-    });
+    expect(outcome).toEqual(
+      wrote("updated", record!.RecordId, "example.com", `Alibaba Cloud DNS record ${record!.RecordId}, ttl 1800`),
+    );
     expect(record).toMatchObject({ Value: NEW_IP, TTL: 1800, Line: "default" });
     expect(fake.records("example.com", "home", "MX")[0]).toMatchObject({ Value: "mail.example.com", TTL: 600 });
     expect(fake.requests[1]?.query).toMatchObject({
@@ -92,12 +88,9 @@ describe("an existing record", () => {
 
   test("a locked record: Alibaba's words, and no retries until someone unlocks it", async () => {
     fake.addRecord("example.com", { rr: "locked", type: "A", value: OLD_IP, locked: true });
-    expect(await client().writeRecord(target("locked.example.com", known), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      stopRetrying: true,
-      message: "Alibaba Cloud DNS: The DNS record is locked. (DomainRecordLocked, HTTP 400)",
-    });
+    expect(await client().writeRecord(target("locked.example.com", known), NEW_IP)).toEqual(
+      failed("refused", "Alibaba Cloud DNS: The DNS record is locked. (DomainRecordLocked, HTTP 400)", STOP),
+    );
   });
 });
 
@@ -106,13 +99,9 @@ describe("a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const [record] = fake.records("example.com", "new", "A");
     expect(record).toMatchObject({ Value: NEW_IP, TTL: 600, Line: "default" });
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: record!.RecordId,
-      zoneId: "example.com",
-      message: `Alibaba Cloud DNS record ${record!.RecordId}, ttl 600`,
-    });
+    expect(outcome).toEqual(
+      wrote("created", record!.RecordId, "example.com", `Alibaba Cloud DNS record ${record!.RecordId}, ttl 600`),
+    );
     expect(fake.requests.at(-1)?.query).toMatchObject({
       Action: "AddDomainRecord",
       DomainName: "example.com",
@@ -180,11 +169,9 @@ describe("failures keep Alibaba's words and leave the record alone", () => {
       1,
       (r) => r.query.Action === "UpdateDomainRecord",
     );
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
-      ok: false,
-      cause: "unreachable",
-      message: `Alibaba Cloud DNS: ${unknown} (InternalError, HTTP 500)`,
-    });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual(
+      failed("unreachable", `Alibaba Cloud DNS: ${unknown} (InternalError, HTTP 500)`),
+    );
     expect(home()[0]).toMatchObject({ Value: OLD_IP, TTL: 1800 });
   });
 });

@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { BUNNY_FAKE_API_KEY, type BunnyFault, startBunnyFake } from "../fakes/bunny";
-import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
+import { type FailureCase, failed, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -99,11 +99,9 @@ describe("failures keep bunny.net's words and leave the record alone", () => {
   test("a refused update is reported in bunny.net's words; the record stays", async () => {
     const locked = { status: 400, errorKey: "validation_error", message: "The record is locked" };
     fake.fault(locked, 1, (r) => r.method === "POST");
-    expect(await client().writeRecord(target("home.example.com", known()), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Bunny: The record is locked (validation_error, HTTP 400)",
-    });
+    expect(await client().writeRecord(target("home.example.com", known()), NEW_IP)).toEqual(
+      failed("refused", "Bunny: The record is locked (validation_error, HTTP 400)"),
+    );
     expect(home()).toMatchObject({ Value: OLD_IP, Ttl: 1800 });
   });
 });

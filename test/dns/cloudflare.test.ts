@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import type { RecordConfig } from "../../src/dns/provider";
 import { CLOUDFLARE_FAKE_TOKEN, startCloudflareFake } from "../fakes/cloudflare";
-import { serviceClient, stoppedUrl, target, useFake } from "./support";
+import { failed, serviceClient, stoppedUrl, target, useFake, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -56,13 +56,9 @@ describe("verify", () => {
 describe("an existing record", () => {
   test("zone by suffix, then the record by name, then a PATCH of the content alone; then two requests", async () => {
     const { id } = home();
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: id,
-      zoneId: zoneId(),
-      message: `Cloudflare record ${id}, ttl 300, proxied`,
-    });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+      wrote("updated", id, zoneId(), `Cloudflare record ${id}, ttl 300, proxied`),
+    );
     expect(home()).toMatchObject({ content: NEW_IP, proxied: true, ttl: 300, comment: "router", tags: ["owner:me"] });
     const patch = fake.requests[3]!;
     expect(patch.body).toEqual({ type: "A", name: "home.example.com", content: NEW_IP });
@@ -112,13 +108,9 @@ test("a missing record is created with automatic ttl, not proxied; or with proxi
   const outcome = await client().writeRecord(target("new.example.com", { zone_id: zoneId() }), NEW_IP);
   const created = fake.record("new.example.com", "A")!;
   expect(created).toMatchObject({ content: NEW_IP, ttl: 1, proxied: false });
-  expect(outcome).toEqual({
-    ok: true,
-    action: "created",
-    externalId: created.id,
-    zoneId: zoneId(),
-    message: `Cloudflare record ${created.id}, ttl auto, not proxied`,
-  });
+  expect(outcome).toEqual(
+    wrote("created", created.id, zoneId(), `Cloudflare record ${created.id}, ttl auto, not proxied`),
+  );
   expect(fake.requests.at(-1)?.body).toEqual({
     type: "A",
     name: "new.example.com",
@@ -138,31 +130,25 @@ test("a pending zone is used, and the history says it is not served yet; a moved
   expect(fake.record("host.pending.org", "A")?.content).toBe(NEW_IP);
   fake.addZone("moved.org", "moved");
   fake.clearRequests();
-  expect(await client().writeRecord(target("host.moved.org"), NEW_IP)).toEqual({
-    ok: false,
-    cause: "refused",
-    message: "Cloudflare: no active zone found for host.moved.org",
-  });
+  expect(await client().writeRecord(target("host.moved.org"), NEW_IP)).toEqual(
+    failed("refused", "Cloudflare: no active zone found for host.moved.org"),
+  );
   expect(fake.requests.map((r) => r.query.name)).toEqual(["host.moved.org", "moved.org"]);
 });
 
 describe("failures keep the provider's reason, say their cause and leave the record alone", () => {
   test("a malformed Authorization header is refused, not taken for a wrong token", async () => {
-    expect(await client("").writeRecord(steadyHome(), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Cloudflare: Invalid request headers (code 6003, HTTP 400)",
-    });
+    expect(await client("").writeRecord(steadyHome(), NEW_IP)).toEqual(
+      failed("refused", "Cloudflare: Invalid request headers (code 6003, HTTP 400)"),
+    );
     expect(fake.requests).toHaveLength(1);
     expect(home().content).toBe(OLD_IP);
   });
 
   test("an address the record type cannot hold is refused by Cloudflare, nothing changed", async () => {
-    expect(await client().writeRecord(steadyHome(), "2a01:4f8::7")).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)",
-    });
+    expect(await client().writeRecord(steadyHome(), "2a01:4f8::7")).toEqual(
+      failed("refused", "Cloudflare: Content for A record must be a valid IPv4 address. (code 9005, HTTP 400)"),
+    );
     expect(home().content).toBe(OLD_IP);
     // Sent on purpose: Cloudflare's description forbids it, and the fake recorded it.
     expect(fake.takeViolations().map((v) => v.problems.join(" "))).toEqual([expect.stringContaining("ipv4")]);
@@ -170,11 +156,9 @@ describe("failures keep the provider's reason, say their cause and leave the rec
 
   test("a failure after the lookups (PATCH answered 500) is reported, nothing changed", async () => {
     fake.fault({ status: 500 }, 1, (r) => r.method === "PATCH");
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "unreachable",
-      message: "Cloudflare: Internal Server Error (code 500, HTTP 500)",
-    });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+      failed("unreachable", "Cloudflare: Internal Server Error (code 500, HTTP 500)"),
+    );
     expect(home().content).toBe(OLD_IP);
   });
 

@@ -11,7 +11,18 @@ import {
   type ConstellixFault,
   startConstellixFake,
 } from "../fakes/constellix";
-import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake, waits } from "./support";
+import {
+  type FailureCase,
+  failed,
+  fails,
+  failureTests,
+  STOP,
+  serviceClient,
+  target,
+  useFake,
+  waits,
+  wrote,
+} from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -57,13 +68,7 @@ describe("an existing record", () => {
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const [record] = home();
     const id = domainId();
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: String(record!.id),
-      zoneId: id,
-      message: `Constellix record ${record!.id}, ttl 1800`,
-    });
+    expect(outcome).toEqual(wrote("updated", String(record!.id), id, `Constellix record ${record!.id}, ttl 1800`));
     expect(record).toMatchObject({
       ttl: 1800,
       note: "home router",
@@ -109,13 +114,9 @@ test("a missing record is created with TTL 3600, its id from the answer", async 
   const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
   const [record] = fake.records("example.com", "new", "A");
   expect(record).toMatchObject({ ttl: 3600, roundRobin: [{ value: NEW_IP, disableFlag: false }] });
-  expect(outcome).toEqual({
-    ok: true,
-    action: "created",
-    externalId: String(record!.id),
-    zoneId: domainId(),
-    message: `Constellix record ${record!.id}, ttl 3600`,
-  });
+  expect(outcome).toEqual(
+    wrote("created", String(record!.id), domainId(), `Constellix record ${record!.id}, ttl 3600`),
+  );
   expect(fake.requests.at(-1)?.body).toEqual({
     name: "new",
     ttl: 3600,
@@ -146,10 +147,8 @@ describe("failures keep Constellix's words and leave the record alone", () => {
 
   test("a value Constellix refuses is a refusal in its words", async () => {
     fake.fault({ status: 400, errors: ["Invalid A record value"] }, 1, (r) => r.method === "PUT");
-    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId() }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Constellix: Invalid A record value (HTTP 400)",
-    });
+    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId() }), NEW_IP)).toEqual(
+      failed("refused", "Constellix: Invalid A record value (HTTP 400)"),
+    );
   });
 });

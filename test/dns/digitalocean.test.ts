@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { digitalocean } from "../../src/dns/services/digitalocean";
 import { DIGITALOCEAN_FAKE_TOKEN, type DigitalOceanFault, startDigitalOceanFake } from "../fakes/digitalocean";
-import { type FailureCase, fails, failureTests, serviceClient, target, useFake, waits } from "./support";
+import { type FailureCase, fails, failureTests, serviceClient, target, useFake, waits, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -44,13 +44,9 @@ test("verify: a good token reads the account, with a Bearer header", async () =>
 describe("an existing record", () => {
   test("lists domains, reads the record by FQDN, PATCHes only type and data, the ttl kept; then one read and one PATCH", async () => {
     const { id } = home();
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: String(id),
-      zoneId: "example.com",
-      message: `DigitalOcean record ${id}, ttl 300`,
-    });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+      wrote("updated", String(id), "example.com", `DigitalOcean record ${id}, ttl 300`),
+    );
     expect(home()).toMatchObject({ data: NEW_IP, ttl: 300 });
     expect(fake.requests[1]?.query).toEqual({ type: "A", name: "home.example.com", per_page: "200", page: "1" });
     // The description marks `type` required on the PATCH too.
@@ -88,13 +84,9 @@ test("a missing record is created (201) with the relative name and ttl 1800", as
   const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
   const created = fake.record("example.com", "new", "A")!;
   expect(created).toMatchObject({ data: NEW_IP, ttl: 1800 });
-  expect(outcome).toEqual({
-    ok: true,
-    action: "created",
-    externalId: String(created.id),
-    zoneId: "example.com",
-    message: `DigitalOcean record ${created.id}, ttl 1800`,
-  });
+  expect(outcome).toEqual(
+    wrote("created", String(created.id), "example.com", `DigitalOcean record ${created.id}, ttl 1800`),
+  );
   expect(fake.requests.at(-1)).toMatchObject({
     method: "POST",
     path: "/domains/example.com/records",

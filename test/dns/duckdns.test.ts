@@ -5,7 +5,18 @@
 import { describe, expect, test } from "bun:test";
 import type { RecordTarget } from "../../src/dns/provider";
 import { DUCKDNS_FAKE_TOKEN, type DuckDnsFault, startDuckDnsFake } from "../fakes/duckdns";
-import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake, waits } from "./support";
+import {
+  type FailureCase,
+  failed,
+  fails,
+  failureTests,
+  STOP,
+  serviceClient,
+  target,
+  useFake,
+  waits,
+  wrote,
+} from "./support";
 
 const NEW_V4 = "203.0.113.7";
 const NEW_V6 = "2a01:4f8::7";
@@ -44,13 +55,7 @@ describe("writeRecord", () => {
   ];
   for (const [name, record, ip, query] of cases) {
     test(name, async () => {
-      expect(await client().writeRecord(record, ip)).toEqual({
-        ok: true,
-        action: "updated",
-        externalId: "home",
-        zoneId: "",
-        message: "DuckDNS domain home",
-      });
+      expect(await client().writeRecord(record, ip)).toEqual(wrote("updated", "home", "", "DuckDNS domain home"));
       expect(fake.requests).toHaveLength(1);
       expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/update" });
       expect(fake.requests[0]?.query).toEqual({
@@ -64,13 +69,9 @@ describe("writeRecord", () => {
   }
 
   test("an address DuckDNS already holds: success that says nothing changed, still one request", async () => {
-    expect(await client().writeRecord(target("home.duckdns.org"), OLD_V4)).toEqual({
-      ok: true,
-      action: "unchanged",
-      externalId: "home",
-      zoneId: "",
-      message: "DuckDNS domain home, it already held this address",
-    });
+    expect(await client().writeRecord(target("home.duckdns.org"), OLD_V4)).toEqual(
+      wrote("unchanged", "home", "", "DuckDNS domain home, it already held this address"),
+    );
     expect(home().changes).toBe(0);
     expect(fake.updates()).toBe(1);
   });
@@ -143,12 +144,9 @@ describe("failures keep DuckDNS's words and never show the token", () => {
   );
 
   test("a name outside duckdns.org is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com"), NEW_V4)).toEqual({
-      ok: false,
-      message: "DuckDNS: home.example.com is not a name under duckdns.org",
-      cause: "refused",
-      stopRetrying: true,
-    });
+    expect(await client().writeRecord(target("home.example.com"), NEW_V4)).toEqual(
+      failed("refused", "DuckDNS: home.example.com is not a name under duckdns.org", STOP),
+    );
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -9,7 +9,7 @@ import {
   type HostingerFault,
   startHostingerFake,
 } from "../fakes/hostinger";
-import { type FailureCase, fails, failureTests, serviceClient, target, useFake } from "./support";
+import { type FailureCase, failed, fails, failureTests, serviceClient, target, useFake, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -41,13 +41,9 @@ test("verify: a valid token is accepted, read-only, with the domain count", asyn
 
 describe("an existing record", () => {
   test("finds the zone by asking for the name and its parents, reads it, replaces only the set with the TTL it read; then one read and one write", async () => {
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: "home/A",
-      zoneId: "example.com",
-      message: "Hostinger record home/A, ttl 1800",
-    });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+      wrote("updated", "home/A", "example.com", "Hostinger record home/A, ttl 1800"),
+    );
     expect(home()).toMatchObject({ ttl: 1800, records: [{ content: NEW_IP }] });
     expect(fake.requests[3]?.body).toEqual({
       overwrite: true,
@@ -81,13 +77,9 @@ describe("an existing record", () => {
 });
 
 test("a missing record is created with TTL 14400", async () => {
-  expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toEqual({
-    ok: true,
-    action: "created",
-    externalId: "new/A",
-    zoneId: "example.com",
-    message: `Hostinger record new/A, ttl ${HOSTINGER_DEFAULT_TTL}`,
-  });
+  expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toEqual(
+    wrote("created", "new/A", "example.com", `Hostinger record new/A, ttl ${HOSTINGER_DEFAULT_TTL}`),
+  );
   expect(fake.set("example.com", "new", "A")).toMatchObject({ ttl: 14400, records: [{ content: NEW_IP }] });
   expect(fake.requests.at(-1)?.body).toEqual({
     overwrite: true,
@@ -115,11 +107,9 @@ describe("failures keep Hostinger's words and leave the record alone", () => {
   test("a refused PUT is reported in Hostinger's words with the field's; the record and its TTL stay", async () => {
     const errors = { "zone.0.ttl": ["The zone.0.ttl is invalid."] };
     fake.fault({ status: 422, message: "The given data was invalid.", errors }, 1, (r) => r.method === "PUT");
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Hostinger: The given data was invalid.: The zone.0.ttl is invalid. (HTTP 422)",
-    });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual(
+      failed("refused", "Hostinger: The given data was invalid.: The zone.0.ttl is invalid. (HTTP 422)"),
+    );
     expect(home()).toMatchObject({ ttl: 1800, records: [{ content: OLD_IP }] });
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { namesilo } from "../../src/dns/services/namesilo";
 import { NAMESILO_DEFAULT_TTL, NAMESILO_FAKE_API_KEY, type NamesiloFault, startNamesiloFake } from "../fakes/namesilo";
-import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
+import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -39,13 +39,9 @@ describe("an existing record", () => {
     const id = home()!.record_id;
     const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
     const now = home()!;
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: now.record_id,
-      zoneId: "example.com",
-      message: `NameSilo record ${now.record_id}, ttl 86400`,
-    });
+    expect(outcome).toEqual(
+      wrote("updated", now.record_id, "example.com", `NameSilo record ${now.record_id}, ttl 86400`),
+    );
     expect(now).toMatchObject({ value: NEW_IP, ttl: 86400 });
     expect(fake.requests[3]?.query).toMatchObject({ rrid: id, rrhost: "home", rrvalue: NEW_IP, rrttl: "86400" });
     await client().writeRecord(target("home.example.com", known), OLD_IP);
@@ -74,13 +70,14 @@ describe("an existing record", () => {
 test("a missing record is created with NameSilo's default TTL", async () => {
   const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
   const created = fake.record("example.com", "new", "A")!;
-  expect(outcome).toEqual({
-    ok: true,
-    action: "created",
-    externalId: created.record_id,
-    zoneId: "example.com",
-    message: `NameSilo record ${created.record_id}, ttl ${NAMESILO_DEFAULT_TTL}`,
-  });
+  expect(outcome).toEqual(
+    wrote(
+      "created",
+      created.record_id,
+      "example.com",
+      `NameSilo record ${created.record_id}, ttl ${NAMESILO_DEFAULT_TTL}`,
+    ),
+  );
   expect(fake.requests.at(-1)?.query).toMatchObject({ rrtype: "A", rrhost: "new", rrvalue: NEW_IP, rrttl: "7207" });
 });
 

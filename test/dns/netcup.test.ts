@@ -10,7 +10,7 @@ import {
   type NetcupFault,
   startNetcupFake,
 } from "../fakes/netcup";
-import { type FailureCase, fails, failureTests, serviceClient, target, useFake } from "./support";
+import { type FailureCase, failed, fails, failureTests, serviceClient, target, useFake, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -105,24 +105,18 @@ describe("the session", () => {
       undefined,
       (r) => !onAction("login")(r),
     );
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Netcup: The session id is not in a valid format. (statuscode 4001)",
-    });
+    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual(
+      failed("refused", "Netcup: The session id is not in a valid format. (statuscode 4001)"),
+    );
     expect(actions()).toEqual(["login", "infoDnsRecords", "login", "infoDnsRecords"]);
   });
 });
 
 test("an existing record: finds the domain, reads the records, and sends only its destination: five requests", async () => {
   const id = home()!.id;
-  expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-    ok: true,
-    action: "updated",
-    externalId: id,
-    zoneId: "example.com",
-    message: `Netcup record ${id}`,
-  });
+  expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+    wrote("updated", id, "example.com", `Netcup record ${id}`),
+  );
   expect(home()).toMatchObject({ destination: NEW_IP, priority: "0", state: "yes" });
   expect(actions()).toEqual(["login", "infoDnsZone", "infoDnsZone", "infoDnsRecords", "updateDnsRecords"]);
   expect((fake.requests[4]!.body as { param: Record<string, unknown> }).param).toMatchObject({
@@ -137,13 +131,7 @@ describe("a missing record", () => {
   test("is created without an id, and reported with the id Netcup gave it", async () => {
     const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
     const created = fake.record("example.com", "new", "A")!;
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: created.id,
-      zoneId: "example.com",
-      message: `Netcup record ${created.id}`,
-    });
+    expect(outcome).toEqual(wrote("created", created.id, "example.com", `Netcup record ${created.id}`));
     expect((fake.requests.at(-1)!.body as { param: { dnsrecordset: unknown } }).param.dnsrecordset).toEqual({
       dnsrecords: [{ hostname: "new", type: "A", destination: NEW_IP, deleterecord: false }],
     });

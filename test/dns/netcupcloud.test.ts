@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { netcupcloud } from "../../src/dns/services/netcupcloud";
 import { NETCUPCLOUD_FAKE_KEY, startNetcupCloudFake } from "../fakes/netcupcloud";
-import { serviceClient, target, useFake } from "./support";
+import { failed, serviceClient, target, useFake } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -96,10 +96,8 @@ describe("writeRecord", () => {
 
 test("a 500 keeps netcup's words and leaves the record alone", async () => {
   fake.fault({ status: 500 });
-  expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
-    ok: false,
-    cause: "unreachable",
-    message: "Netcup CloudDNS: internalError: Internal error. (HTTP 500)",
-  });
+  expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual(
+    failed("unreachable", "Netcup CloudDNS: internalError: Internal error. (HTTP 500)"),
+  );
   expect(served("home")).toEqual([expect.objectContaining({ rdata: OLD_IP })]);
 });

@@ -11,7 +11,7 @@ import {
   type PorkbunFault,
   startPorkbunFake,
 } from "../fakes/porkbun";
-import { type FailureCase, fails, failureTests, serviceClient, target, useFake, waits } from "./support";
+import { type FailureCase, failed, fails, failureTests, serviceClient, target, useFake, waits, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -52,13 +52,9 @@ test("verify: a good key pair pings, as a POST with both keys in the body", asyn
 describe("an existing record", () => {
   test("edits the content by id, sending ttl, prio and notes back as they were; then one read and one edit", async () => {
     const id = home().id;
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: id,
-      zoneId: "example.com",
-      message: `Porkbun record ${id}, ttl 1800`,
-    });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+      wrote("updated", id, "example.com", `Porkbun record ${id}, ttl 1800`),
+    );
     expect(home()).toMatchObject({ content: NEW_IP, ttl: "1800", notes: "router", prio: "0" });
     expect(fake.requests[2]?.body).toMatchObject({
       type: "A",
@@ -116,13 +112,7 @@ describe("a missing record", () => {
     const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
     const created = fake.record("new.example.com", "A")!;
     expect(created).toMatchObject({ content: NEW_IP, ttl: "600" });
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: created.id,
-      zoneId: "example.com",
-      message: `Porkbun record ${created.id}, ttl 600`,
-    });
+    expect(outcome).toEqual(wrote("created", created.id, "example.com", `Porkbun record ${created.id}, ttl 600`));
     expect(fake.requests.at(-1)).toMatchObject({
       path: "/dns/create/example.com",
       body: { name: "new", type: "A", content: NEW_IP, ttl: "600" },
@@ -131,11 +121,12 @@ describe("a missing record", () => {
 
   test("the apex of a parked domain: the create fails, and the message names the ALIAS to delete", async () => {
     const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toEqual({
-      ok: false,
-      cause: "refused",
-      message: `Porkbun: Create error: We were unable to create the DNS record. (HTTP 400) — its ALIAS record (→ ${PORKBUN_PARKING}, Porkbun's parking page) blocks it: delete that record at Porkbun`,
-    });
+    expect(outcome).toEqual(
+      failed(
+        "refused",
+        `Porkbun: Create error: We were unable to create the DNS record. (HTTP 400) — its ALIAS record (→ ${PORKBUN_PARKING}, Porkbun's parking page) blocks it: delete that record at Porkbun`,
+      ),
+    );
     expect(requestLines()).toEqual([
       "/domain/listAll",
       "/dns/retrieveByNameType/example.com/A/",
@@ -211,11 +202,9 @@ describe("failures keep Porkbun's words, say their cause and leave the record al
 
   test("a real burst past the limit gets the 503 page, and the outcome is a throttle (it pauses the provider)", async () => {
     fake.minIntervalMs = 5_000;
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "throttled",
-      message: "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)",
-    });
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+      failed("throttled", "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)"),
+    );
     expect(requestLines()).toEqual(["/domain/listAll", "/dns/retrieveByNameType/example.com/A/home"]);
     expect(fake.changes()).toBe(0);
   });

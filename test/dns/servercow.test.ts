@@ -8,7 +8,7 @@ import {
   type ServercowFault,
   startServercowFake,
 } from "../fakes/servercow";
-import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
+import { type FailureCase, failed, fails, failureTests, STOP, serviceClient, target, useFake, wrote } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
@@ -31,13 +31,9 @@ const home = () => fake.records("example.com", "home", "A");
 const known = { zone_id: "example.com" };
 
 test("an existing record: finds the domain, POSTs the name and type with the new address and the TTL it read; then one read and one write", async () => {
-  expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-    ok: true,
-    action: "updated",
-    externalId: "home/A",
-    zoneId: "example.com",
-    message: "Servercow record home/A, ttl 600",
-  });
+  expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
+    wrote("updated", "home/A", "example.com", "Servercow record home/A, ttl 600"),
+  );
   expect(home()).toEqual([{ name: "home", type: "A", content: NEW_IP, ttl: 600 }]);
   expect(fake.requests[2]?.body).toEqual({ type: "A", name: "home", content: NEW_IP, ttl: 600 });
   expect(fake.requests[2]?.headers).toMatchObject({
@@ -56,13 +52,9 @@ test("an existing record: finds the domain, POSTs the name and type with the new
 });
 
 test("a missing record is created with TTL 300", async () => {
-  expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toEqual({
-    ok: true,
-    action: "created",
-    externalId: "new/A",
-    zoneId: "example.com",
-    message: "Servercow record new/A, ttl 300",
-  });
+  expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toEqual(
+    wrote("created", "new/A", "example.com", "Servercow record new/A, ttl 300"),
+  );
   expect(fake.records("example.com", "new", "A")).toEqual([{ name: "new", type: "A", content: NEW_IP, ttl: 300 }]);
 });
 
@@ -96,11 +88,9 @@ describe("failures keep Servercow's words and leave the record alone", () => {
   );
 
   test("a refused address comes back in Servercow's words", async () => {
-    expect(await client().writeRecord(target("new.example.com", known), "not-an-address")).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Servercow: invalid content for type A",
-    });
+    expect(await client().writeRecord(target("new.example.com", known), "not-an-address")).toEqual(
+      failed("refused", "Servercow: invalid content for type A"),
+    );
   });
 
   test("a failing POST is reported and nothing changed", async () => {
