@@ -86,7 +86,6 @@ describe("an existing record", () => {
   const configCases: [RecordConfig, string, Record<string, unknown>, Record<string, unknown>][] = [
     // The address already held, but not the proxying the config asks for: written.
     [{ proxied: false }, OLD_IP, { proxied: false }, { proxied: false, ttl: 300 }],
-    [{ proxied: false }, NEW_IP, { proxied: false }, { proxied: false, ttl: 300 }],
     [{ ttl: 120 }, NEW_IP, { ttl: 120 }, { proxied: true, ttl: 120 }],
     [{ ttl: 1, proxied: true }, NEW_IP, { proxied: true, ttl: 1 }, { proxied: true, ttl: 1 }],
   ];
