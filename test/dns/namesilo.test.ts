@@ -58,10 +58,8 @@ describe("an existing record", () => {
   test("a domain with one record, listed as a bare object, is read", async () => {
     fake.addDomain("solo.org");
     fake.addRecord("solo.org", { host: "home", type: "A", value: OLD_IP, ttl: 3600 });
-    expect(await client().writeRecord(target("home.solo.org", { zone_id: "solo.org" }), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "updated",
-    });
+    const outcome = await client().writeRecord(target("home.solo.org", { zone_id: "solo.org" }), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
     expect(fake.domains.get("solo.org")).toHaveLength(1);
     expect(fake.record("solo.org", "home", "A")?.value).toBe(NEW_IP);
   });

@@ -72,10 +72,8 @@ describe("the session", () => {
     expect(params.some((p) => "apipassword" in p)).toBe(false);
     fake.expireSessions();
     fake.clearRequests();
-    expect(await built.writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({
-      ok: true,
-      action: "updated",
-    });
+    const outcome = await built.writeRecord(target("home.example.com", known), OLD_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
     expect(actions()).toEqual(["infoDnsRecords", "login", "infoDnsRecords", "updateDnsRecords"]);
     expect(fake.logins()).toBe(2);
   });
@@ -139,10 +137,8 @@ describe("a missing record", () => {
       longmessage: "Domain not found.",
     };
     fake.fault(empty, 1, onAction("infoDnsRecords"));
-    expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "created",
-    });
+    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created" });
   });
 });
 

@@ -56,19 +56,15 @@ describe("writeRecord", () => {
   });
 
   test("a missing record is created with TTL 300", async () => {
-    expect(await client().writeRecord(target("new.example.com", known), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "created",
-    });
+    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "created" });
     expect(served("new")).toEqual([expect.objectContaining({ rdata: NEW_IP, ttl: 300 })]);
   });
 
   test("a draft revision someone staged by hand is not what is served: the committed one is read", async () => {
     fake.addDraft("example.com", [{ name: "home", type: "A", rdata: NEW_IP }]);
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "updated",
-    });
+    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
     expect(served("home")).toEqual([expect.objectContaining({ rdata: NEW_IP })]);
   });
 
@@ -76,10 +72,8 @@ describe("writeRecord", () => {
     fake.perPage = 1;
     for (const name of ["a", "b", "c"]) fake.addRecord("example.com", { name, type: "A", rdata: OLD_IP });
     fake.addRecord("example.com", { name: "late", type: "A", rdata: OLD_IP, ttl: 900 });
-    expect(await client().writeRecord(target("late.example.com", known), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "updated",
-    });
+    const outcome = await client().writeRecord(target("late.example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
     expect(served("late")).toEqual([expect.objectContaining({ rdata: NEW_IP, ttl: 900 })]);
   });
 

@@ -122,10 +122,8 @@ describe("writeRecord", () => {
     fake.addRecord("example.com", { name: "a", type: "A", data: "198.51.100.10" });
     fake.addRecord("example.com", { name: "b", type: "A", data: "198.51.100.11" });
     fake.addRecord("example.com", { name: "", type: "A", data: OLD_IP });
-    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "updated",
-    });
+    const outcome = await client().writeRecord(target("example.com", known), NEW_IP);
+    expect(outcome).toMatchObject({ ok: true, action: "updated" });
     expect(fake.records("example.com", "", "A")).toMatchObject([{ data: NEW_IP }]);
   });
 });
