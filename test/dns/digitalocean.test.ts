@@ -61,12 +61,6 @@ describe("an existing record", () => {
     ]);
   });
 
-  test("the address held with another ttl than the config's: the ttl is written, the address kept", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { ...known, ttl: 60 }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", message: `DigitalOcean record ${home().id}, ttl 60` });
-    expect(home()).toMatchObject({ data: OLD_IP, ttl: 60 });
-  });
-
   test("an external id of another record is not followed: the record is found by name", async () => {
     const other = fake.addRecord("example.com", { type: "A", name: "other", data: "198.51.100.9" });
     const before = JSON.stringify(other);

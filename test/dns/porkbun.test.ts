@@ -74,12 +74,6 @@ describe("an existing record", () => {
     ]);
   });
 
-  test("the address held with another ttl than the config's: the ttl is edited, the rest kept", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", { ...known, ttl: 3600 }), OLD_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", message: `Porkbun record ${home().id}, ttl 3600` });
-    expect(home()).toMatchObject({ content: OLD_IP, ttl: "3600", notes: "router" });
-  });
-
   test("ids and ttls answered as numbers are read the same", async () => {
     fake.numbers = "numbers";
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
