@@ -19,6 +19,8 @@ const client = (token = DIGITALOCEAN_FAKE_TOKEN) => serviceClient("digitalocean"
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.record("example.com", "home", "A")!;
 const known = { zone_id: "example.com" };
+/** How DigitalOcean's 429 ends, whichever wait it names. */
+const SLOW_DOWN = /\(too_many_requests, HTTP 429\)$/;
 
 test("the description: one secret token, TTL from 30, paced under both documented limits", () => {
   expect(digitalocean.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
@@ -117,14 +119,9 @@ describe("failures keep DigitalOcean's words, say their cause and leave the reco
         "refused",
       ),
       // No wait named: the client invents none; the updater decides the pause and says it.
-      fails({ fault: { status: 429 } }, /\(too_many_requests, HTTP 429\)$/, "throttled"),
+      fails({ fault: { status: 429 } }, SLOW_DOWN, "throttled"),
       // Passed on as named; the updater caps every pause at an hour.
-      fails(
-        { fault: { status: 429, retryAfter: 86400 } },
-        /\(too_many_requests, HTTP 429\)$/,
-        "throttled",
-        waits(86400),
-      ),
+      fails({ fault: { status: 429, retryAfter: 86400 } }, SLOW_DOWN, "throttled", waits(86400)),
     ],
     async ({ arrange }) => {
       if (arrange.fault) fake.fault(arrange.fault);
@@ -145,7 +142,7 @@ describe("failures keep DigitalOcean's words, say their cause and leave the reco
     expect(outcome).toMatchObject({
       ok: false,
       cause: "throttled",
-      message: expect.stringMatching(/\(too_many_requests, HTTP 429\)$/),
+      message: expect.stringMatching(SLOW_DOWN),
     });
   });
 

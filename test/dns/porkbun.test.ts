@@ -25,6 +25,8 @@ const client = () =>
 const requestLines = () => fake.requests.map((r) => r.path);
 const home = () => fake.record("home.example.com", "A")!;
 const known = { zone_id: "example.com" };
+/** What Porkbun's "slow down" (its openresty 503 page) becomes. */
+const THROTTLED = "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)";
 
 test("the description: two secret keys, TTL at least 600, paced under one request a second", () => {
   expect(porkbun.credentials.map((c) => [c.key, c.secret])).toEqual([
@@ -150,16 +152,8 @@ describe("failures keep Porkbun's words, say their cause and leave the record al
       fails({ ip: "2001:db8::7" }, "Porkbun: Invalid content for A record. (HTTP 400)", "refused"),
       // Porkbun's "slow down" names no wait: the updater decides the pause (and says so); the client
       // invents none, and does not retry inside the write.
-      fails(
-        { fault: "throttled" },
-        "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)",
-        "throttled",
-      ),
-      fails(
-        { fault: "throttled", on: "/dns/edit/" },
-        "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)",
-        "throttled",
-      ),
+      fails({ fault: "throttled" }, THROTTLED, "throttled"),
+      fails({ fault: "throttled", on: "/dns/edit/" }, THROTTLED, "throttled"),
       // The wait named is passed on however long; the updater caps every pause at an hour.
       fails(
         { fault: { status: 429, retryAfter: 86400, message: "Too many requests." } },
@@ -188,9 +182,7 @@ describe("failures keep Porkbun's words, say their cause and leave the record al
 
   test("a real burst past the limit gets the 503 page, and the outcome is a throttle (it pauses the provider)", async () => {
     fake.minIntervalMs = 5_000;
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(
-      failed("throttled", "Porkbun: 503 Service Temporarily Unavailable (rate limited, HTTP 503)"),
-    );
+    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual(failed("throttled", THROTTLED));
     expect(requestLines()).toEqual(["/domain/listAll", "/dns/retrieveByNameType/example.com/A/home"]);
     expect(fake.changes()).toBe(0);
   });
