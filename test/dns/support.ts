@@ -140,3 +140,21 @@ export function fails<Arrange>(
 ): FailureCase & { arrange: Arrange } {
   return { name: `${cause}: ${String(message)}`, arrange, message, cause, ...pause };
 }
+
+/**
+ * The outcome of a write that succeeded: what was done to the record `externalId` of zone `zoneId`,
+ * and the message naming the record as the service now holds it.
+ */
+export function wrote(
+  action: "updated" | "created" | "unchanged",
+  externalId: string,
+  zoneId: string,
+  message: string,
+): WriteOutcome {
+  return { ok: true, action, externalId, zoneId, message };
+}
+
+/** The outcome of a write that failed: the service's words, their cause and the pause they name. */
+export function failed(cause: FailureCause, message: string, pause: Pause = {}): WriteOutcome {
+  return { ok: false, cause, message, ...pause };
+}
