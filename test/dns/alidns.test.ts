@@ -135,6 +135,15 @@ test("the domain listing is followed page by page until TotalCount is reached", 
   ]);
 });
 
+test("a domain listing without TotalCount is followed until a page comes back short", async () => {
+  fake.totalLeftOut = true;
+  for (let i = 0; i < 250; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
+  fake.addDomain("zz.org");
+  expect(await client().writeRecord(target("home.zz.org"), NEW_IP)).toMatchObject({ ok: true, zoneId: "zz.org" });
+  const listings = fake.requests.filter((r) => r.query.Action === "DescribeDomains");
+  expect(listings.map((r) => r.query.PageNumber)).toEqual(["1", "2", "3"]);
+});
+
 describe("failures keep Alibaba's words and leave the record alone", () => {
   const ram = "User not authorized to operate on the specified resource, or this API doesn't support RAM.";
   failureTests<FailureCase & { arrange: { fault?: AlidnsFault; keyId?: string } }>(

@@ -48,6 +48,8 @@ export type AlidnsFault = { status: number; code: string; message?: string } | "
 export interface AlidnsFake extends FakeServer<AlidnsFault> {
   /** The lowest TTL the account's edition accepts: 1 (paid editions) until a test sets the free edition's 600. */
   minTtl: number;
+  /** Whether the domain listing leaves out TotalCount, so a client cannot know the total. */
+  totalLeftOut: boolean;
   /** AccessKey ID → secret; delete one to disable it mid-test. */
   keys: Map<string, string>;
   /** Domain name → its records. */
@@ -168,7 +170,7 @@ export function startAlidnsFake(): AlidnsFake {
         const shown = page(names, query);
         return json(200, {
           RequestId: crypto.randomUUID().toUpperCase(),
-          TotalCount: names.length,
+          TotalCount: fake.totalLeftOut ? undefined : names.length,
           PageNumber: shown.number,
           PageSize: shown.size,
           Domains: {
@@ -290,6 +292,7 @@ export function startAlidnsFake(): AlidnsFake {
 
   const fake: AlidnsFake = Object.assign(server, {
     minTtl: 1,
+    totalLeftOut: false,
     keys,
     domains,
     addDomain: (name: string) => void domains.set(name, []),
