@@ -121,14 +121,6 @@ describe("writeRecord on an existing record", () => {
       `PUT /v1/dns/zone/example.com/record/${record!.id}`,
     ]);
   });
-
-  test("a name with a record on each of two lines is left alone", async () => {
-    fake.addRecord("example.com", { rr: "home", type: "A", value: "198.51.100.2", line: "cnc" });
-    const outcome = await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), NEW_IP);
-    expect(outcome).toMatchObject({ ok: false, cause: "refused" });
-    expect(!outcome.ok && outcome.message).toContain("holds 2 addresses");
-    expect(fake.writes()).toBe(0);
-  });
 });
 
 describe("writeRecord on a missing record", () => {

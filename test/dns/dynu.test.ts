@@ -35,6 +35,14 @@ function seed(fake: DynuFake) {
     ttl: 600,
     group: "web",
   });
+  fake.addRecord("example.com", { nodeName: "www", recordType: "AAAA", ipv6Address: "2001:db8::2", ttl: 600 });
+  fake.addRecord("example.com", {
+    nodeName: "ftp",
+    recordType: "A",
+    ipv4Address: "198.51.100.21",
+    ttl: 900,
+    group: "files",
+  });
   fake.addDomain("x.freeddns.org", { ipv4Address: "198.51.100.3", ttl: 60 });
 }
 const fake = useFake(startDynuFake, seed);
@@ -116,8 +124,9 @@ describe("the domain itself (apex or DDNS hostname)", () => {
     expect(fake.domain("example.com")?.ipv4Address).toBe(NEW_V4);
   });
 
-  test("AAAA: sets ipv6Address and switches IPv6 on, IPv4 untouched", async () => {
-    await client().writeRecord(target("x.freeddns.org", {}, { recordType: "AAAA" }), NEW_V6);
+  test("AAAA: sets ipv6Address and switches IPv6 on, IPv4 untouched; an address held but not published (ipv6 off) is switched on", async () => {
+    const ddns = target("x.freeddns.org", {}, { recordType: "AAAA" });
+    await client().writeRecord(ddns, NEW_V6);
     expect(fake.domain("x.freeddns.org")).toMatchObject({
       ipv6Address: NEW_V6,
       ipv6: true,
@@ -125,12 +134,8 @@ describe("the domain itself (apex or DDNS hostname)", () => {
       ipv4: true,
       ttl: 60,
     });
-  });
-
-  test("an address held but not published (ipv6 off) is switched on", async () => {
-    Object.assign(fake.domain("x.freeddns.org")!, { ipv6Address: NEW_V6, ipv6: false });
-    const outcome = await client().writeRecord(target("x.freeddns.org", {}, { recordType: "AAAA" }), NEW_V6);
-    expect(outcome).toMatchObject({ ok: true, action: "updated" });
+    fake.domain("x.freeddns.org")!.ipv6 = false;
+    expect(await client().writeRecord(ddns, NEW_V6)).toMatchObject({ ok: true, action: "updated" });
     expect(fake.domain("x.freeddns.org")).toMatchObject({
       ipv6Address: NEW_V6,
       ipv6: true,
@@ -232,14 +237,6 @@ describe("an external id or zone id naming another domain or record is never wri
   ];
   for (const [name, hostname, foreign, zone] of cases) {
     test(name, async () => {
-      fake.addRecord("example.com", {
-        nodeName: "ftp",
-        recordType: "A",
-        ipv4Address: "198.51.100.21",
-        ttl: 900,
-        group: "files",
-      });
-      fake.addRecord("example.com", { nodeName: "www", recordType: "AAAA", ipv6Address: "2001:db8::2", ttl: 600 });
       const before = JSON.stringify(foreign());
       const id = String(foreign()!.id);
       const config = zone === null ? {} : { zone_id: zone === "apex" ? String(apex.id) : id };

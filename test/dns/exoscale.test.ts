@@ -35,7 +35,6 @@ const timedApi = (now = Date.now, fetched: FetchLike = fetch) =>
   createExoscaleApi(credentials, context(fake.url, { fetch: fetched }), { pauseMs: 5, now });
 const timed = (now?: () => number) => zoneClient(timedApi(now));
 
-const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home", "A");
 
 describe("the signature", () => {
@@ -63,7 +62,7 @@ describe("the signature", () => {
 });
 
 describe("Exoscale's published description", () => {
-  test("every answer the fake gives a write is in the description's own shapes", async () => {
+  test("an existing record: a PUT of the content alone, by its id, its pending operation asked again until it succeeds; a missing AAAA created with the relative name and TTL 3600, its id from the operation; every answer in the description's own shapes", async () => {
     const answers: { method: string; pathname: string; status: number; body: unknown }[] = [];
     const recording = async (input: string | URL | Request, init?: RequestInit) => {
       const response = await fetch(input, init);
@@ -75,21 +74,36 @@ describe("Exoscale's published description", () => {
       });
       return response;
     };
-    fake.pendingChecks = 1;
+    fake.pendingChecks = 2;
     const api = timedApi(Date.now, recording);
-    expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({ ok: true });
-    expect(await zoneClient(api).writeRecord(target("new.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
+    const id = home()[0]!.id;
+    expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({
       ok: true,
+      action: "updated",
+      zoneId: domainId,
+      externalId: id,
+      message: expect.stringContaining("ttl 300"),
     });
+    expect(home()).toMatchObject([{ content: NEW_IP, ttl: 300 }]);
+    expect(fake.requests[2]?.body).toEqual({ content: NEW_IP });
+    const aaaa = target("new.example.com", { zone_id: domainId }, { recordType: "AAAA" });
+    const created = await zoneClient(api).writeRecord(aaaa, "2001:db8::7");
+    const [record] = fake.records("example.com", "new", "AAAA");
+    expect(record).toMatchObject({ content: "2001:db8::7", ttl: 3600 });
+    expect(created).toMatchObject({ ok: true, action: "created", externalId: record!.id });
+    const post = fake.requests.find((r) => r.method === "POST");
+    expect(post?.body).toEqual({ name: "new", type: "AAAA", content: "2001:db8::7", ttl: 3600 });
     const { checkResponse } = openApi("exoscale", "/v2");
     expect(answers.map((a) => `${a.method} ${a.pathname.replace(/[0-9a-f-]{36}/g, "{id}")}`)).toEqual([
       "GET /v2/dns-domain",
       "GET /v2/dns-domain/{id}/record",
       "PUT /v2/dns-domain/{id}/record/{id}",
       "GET /v2/operation/{id}",
+      "GET /v2/operation/{id}",
       "GET /v2/dns-domain/{id}",
       "GET /v2/dns-domain/{id}/record",
       "POST /v2/dns-domain/{id}/record",
+      "GET /v2/operation/{id}",
       "GET /v2/operation/{id}",
     ]);
     for (const answer of answers)
@@ -131,28 +145,6 @@ test("the description names the key, the secret and the real service", () => {
 });
 
 describe("writeRecord", () => {
-  test("an existing record: a PUT of the content alone, by its id; a pending operation is asked again until it succeeds", async () => {
-    const id = home()[0]!.id;
-    fake.pendingChecks = 2;
-    const outcome = await timed().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({
-      ok: true,
-      action: "updated",
-      zoneId: domainId,
-      externalId: id,
-      message: expect.stringContaining("ttl 300"),
-    });
-    expect(home()).toMatchObject([{ content: NEW_IP, ttl: 300 }]);
-    expect(requestLines().map((l) => l.replace(/operation\/.*/, "operation/{id}"))).toEqual([
-      "GET /dns-domain",
-      `GET /dns-domain/${domainId}/record`,
-      `PUT /dns-domain/${domainId}/record/${id}`,
-      "GET /operation/{id}",
-      "GET /operation/{id}",
-    ]);
-    expect(fake.requests[2]?.body).toEqual({ content: NEW_IP });
-  });
-
   test("an operation still pending after five checks is reported unfinished; a failed one in its words", async () => {
     fake.pendingChecks = 10;
     expect(await timed().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
@@ -167,14 +159,6 @@ describe("writeRecord", () => {
       cause: "refused",
       message: "Exoscale: operation failure (conflict: The operation could not be completed)",
     });
-  });
-
-  test("a missing AAAA record is created with the relative name and TTL 3600; its id comes from the operation", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    const [created] = fake.records("example.com", "new", "AAAA");
-    expect(created).toMatchObject({ content: "2001:db8::7", ttl: 3600 });
-    expect(outcome).toMatchObject({ ok: true, action: "created", externalId: created!.id });
-    expect(fake.requests.at(-1)?.body).toEqual({ name: "new", type: "AAAA", content: "2001:db8::7", ttl: 3600 });
   });
 
   test("a signature refused as expired (this machine's clock is behind) is retried later, and says to check the clock", async () => {

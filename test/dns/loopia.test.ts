@@ -66,7 +66,9 @@ describe("verify", () => {
 });
 
 describe("writeRecord on an existing record", () => {
-  test("changes only the address, keeps TTL, type and id; two calls", async () => {
+  // Loopia's server pads every string of an answer with newlines and indentation: read trimmed.
+  test("changes only the address, keeps TTL, type and id, in two calls, reading padded strings trimmed; then only a read", async () => {
+    fake.padded = true;
     const before = home()[0]!;
     const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(outcome).toEqual({
@@ -77,7 +79,6 @@ describe("writeRecord on an existing record", () => {
       message: `Loopia record ${before.record_id}, ttl 600`,
     });
     expect(home()).toEqual([{ type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
-    expect(fake.methods()).toEqual(["getZoneRecords", "updateZoneRecord"]);
     expect(params(1)).toEqual([
       LOOPIA_FAKE_USER,
       LOOPIA_FAKE_PASSWORD,
@@ -85,14 +86,6 @@ describe("writeRecord on an existing record", () => {
       "home",
       { type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id },
     ]);
-  });
-
-  test("padded strings (as Loopia's server sends them) are read trimmed: the record is found, not added again", async () => {
-    fake.padded = true;
-    const before = home()[0]!;
-    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: String(before.record_id) });
-    expect(home()).toEqual([{ type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
     const again = await client().writeRecord(target("home.example.com", known), NEW_IP);
     expect(again).toMatchObject({ ok: true, action: "unchanged" });
     expect(fake.methods()).toEqual(["getZoneRecords", "updateZoneRecord", "getZoneRecords"]);
