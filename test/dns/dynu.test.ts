@@ -59,19 +59,19 @@ describe("verify", () => {
     expect(fake.writes()).toBe(0);
   });
 
-  for (const errorShape of ["flat", "nested"] as const) {
-    for (const errorsInHttp200 of [false, true]) {
-      describe(`errors ${errorShape}${errorsInHttp200 ? " inside HTTP 200" : ""}`, () => {
-        const styled = styledFake({ errorShape, errorsInHttp200 });
-        test("a bad key is refused", async () => {
-          expect(await client("wrong", styled.url).verify()).toMatchObject({
-            ok: false,
-            detail: `Dynu: Authentication Exception: Failed. (status 401${errorsInHttp200 ? ", HTTP 200" : ""})`,
-          });
+  test("a bad key is refused in every error style: flat or nested, inside HTTP 200 or not", async () => {
+    for (const errorShape of ["flat", "nested"] as const) {
+      for (const errorsInHttp200 of [false, true]) {
+        const styled = startDynuFake({ errorShape, errorsInHttp200 });
+        const refused = await client("wrong", styled.url).verify();
+        await styled.stop();
+        expect(refused).toMatchObject({
+          ok: false,
+          detail: `Dynu: Authentication Exception: Failed. (status 401${errorsInHttp200 ? ", HTTP 200" : ""})`,
         });
-      });
+      }
     }
-  }
+  });
 });
 
 describe("the domain itself (apex or DDNS hostname)", () => {
@@ -306,31 +306,29 @@ describe("failures keep Dynu's reason, say their cause and leave the records alo
     });
   }
 
-  test("a 502 HTML page is an unreadable answer", async () => {
-    fake.fault("html");
-    expect(await client().writeRecord(target("www.example.com"), NEW_V4)).toMatchObject({
-      ok: false,
-      cause: "unreachable",
-      message: expect.stringMatching(/^Dynu: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/),
-    });
-  });
-
-  test("a failing final POST is reported and nothing changes", async () => {
-    fake.fault({ status: 500 }, 1, (r) => r.method === "POST");
-    expect(await client().writeRecord(target("example.com"), NEW_V4)).toEqual({
-      ok: false,
-      cause: "unreachable",
-      message: "Dynu: Server Exception: An error occurred. (status 500)",
-    });
-    expect(fake.domain("example.com")?.ipv4Address).toBe(OLD_V4);
-  });
-
-  test("an error inside HTTP 200 on the write is not taken for success", async () => {
-    fake.fault({ status: 501, message: "Invalid record.", inHttp200: true }, 1, (r) => r.method === "POST");
-    expect(await client().writeRecord(target("www.example.com"), NEW_V4)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Dynu: Argument Exception: Invalid record. (status 501, HTTP 200)",
-    });
-  });
+  // An unreadable answer, and a failed final POST (on the domain, or inside HTTP 200 on a node record).
+  failureTests(
+    [
+      fails({ fault: "html" as const }, /^Dynu: unreadable answer \(HTTP 502\): "<!DOCTYPE html>/, "unreachable"),
+      fails(
+        { fault: { status: 500 }, onPost: true, hostname: "example.com" },
+        "Dynu: Server Exception: An error occurred. (status 500)",
+        "unreachable",
+      ),
+      fails(
+        { fault: { status: 501, message: "Invalid record.", inHttp200: true }, onPost: true },
+        "Dynu: Argument Exception: Invalid record. (status 501, HTTP 200)",
+        "refused",
+      ),
+    ],
+    ({ arrange }: { arrange: { fault: DynuFault; onPost?: boolean; hostname?: string } }) => {
+      if (arrange.onPost) fake.fault(arrange.fault, 1, (r) => r.method === "POST");
+      else fake.fault(arrange.fault);
+      return client().writeRecord(target(arrange.hostname ?? "www.example.com"), NEW_V4);
+    },
+    () => {
+      expect(fake.domain("example.com")?.ipv4Address).toBe(OLD_V4);
+      expect(fake.record("www.example.com", "A")?.ipv4Address).toBe("198.51.100.2");
+    },
+  );
 });

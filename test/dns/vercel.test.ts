@@ -33,24 +33,19 @@ test("the description names the token, the team option, the record types, the TT
   expect(vercel.defaultApiUrl).toBe("https://api.vercel.com");
 });
 
-describe("verify", () => {
-  test("a valid token is accepted, read-only; the team option is sent as teamId", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted" });
-    expect(await client(VERCEL_FAKE_TEAM).verify()).toEqual({
-      ok: true,
-      detail: `Token accepted for team ${VERCEL_FAKE_TEAM}`,
-    });
-    expect(requestLines()).toEqual(["GET /v5/domains", "GET /v5/domains"]);
-    expect(fake.requests.map((r) => r.query.teamId)).toEqual([undefined, VERCEL_FAKE_TEAM]);
-    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${VERCEL_FAKE_TOKEN}`);
-    expect(fake.writes()).toBe(0);
+test("verify: a valid token is accepted, read-only; the team option is sent as teamId; a team the token cannot act for is refused", async () => {
+  expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted" });
+  expect(await client(VERCEL_FAKE_TEAM).verify()).toEqual({
+    ok: true,
+    detail: `Token accepted for team ${VERCEL_FAKE_TEAM}`,
   });
-
-  test("a team the token cannot act for is refused", async () => {
-    expect(await client("team_someoneElse").verify()).toMatchObject({
-      ok: false,
-      detail: "Vercel: Not authorized (forbidden, HTTP 403)",
-    });
+  expect(requestLines()).toEqual(["GET /v5/domains", "GET /v5/domains"]);
+  expect(fake.requests.map((r) => r.query.teamId)).toEqual([undefined, VERCEL_FAKE_TEAM]);
+  expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${VERCEL_FAKE_TOKEN}`);
+  expect(fake.writes()).toBe(0);
+  expect(await client("team_someoneElse").verify()).toMatchObject({
+    ok: false,
+    detail: "Vercel: Not authorized (forbidden, HTTP 403)",
   });
 });
 
@@ -124,25 +119,20 @@ test("a missing record is created with TTL 60 and the id Vercel gives it is save
   });
 });
 
-describe("domains of a team", () => {
-  test("with the team ID every request names the team, and the team's domain is written", async () => {
-    fake.addDomain("team.dev", VERCEL_FAKE_TEAM);
-    fake.addRecord("team.dev", { name: "home", type: "A", value: OLD_IP, ttl: 300 });
-    const outcome = await client(VERCEL_FAKE_TEAM).writeRecord(target("home.team.dev"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "team.dev" });
-    expect(fake.records("team.dev", "home", "A")).toMatchObject([{ value: NEW_IP, ttl: 300 }]);
-    expect(fake.requests.every((r) => r.query.teamId === VERCEL_FAKE_TEAM)).toBe(true);
+test("a team's domain is not the account's; with the team ID every request names the team, and its domain is written", async () => {
+  fake.addDomain("team.dev", VERCEL_FAKE_TEAM);
+  fake.addRecord("team.dev", { name: "home", type: "A", value: OLD_IP, ttl: 300 });
+  expect(await client().writeRecord(target("home.team.dev"), NEW_IP)).toEqual({
+    ok: false,
+    cause: "refused",
+    message: "Vercel: no zone of this account holds home.team.dev",
   });
-
-  test("without it a team's domain is not the account's", async () => {
-    fake.addDomain("team.dev", VERCEL_FAKE_TEAM);
-    expect(await client().writeRecord(target("home.team.dev"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Vercel: no zone of this account holds home.team.dev",
-    });
-    expect(fake.writes()).toBe(0);
-  });
+  expect(fake.writes()).toBe(0);
+  fake.clearRequests();
+  const outcome = await client(VERCEL_FAKE_TEAM).writeRecord(target("home.team.dev"), NEW_IP);
+  expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "team.dev" });
+  expect(fake.records("team.dev", "home", "A")).toMatchObject([{ value: NEW_IP, ttl: 300 }]);
+  expect(fake.requests.every((r) => r.query.teamId === VERCEL_FAKE_TEAM)).toBe(true);
 });
 
 describe("failures keep Vercel's words and leave the record alone", () => {
