@@ -37,45 +37,43 @@ const client = (access_key_id = BAIDU_FAKE_AK) =>
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home", "A");
 
-describe("the BCE auth v1 signer", () => {
-  // The vectors of the official JavaScript SDK's test (baidubce/bce-sdk-js, test/sdk/auth.spec.js,
-  // "generateAuthorization"): AK my_ak, SK my_sk, timestamp 1402639056.
-  const keys = { accessKeyId: "my_ak", secretAccessKey: "my_sk" };
-  const at = new Date(1402639056 * 1000);
+// The vectors of the official JavaScript SDK's test (baidubce/bce-sdk-js, test/sdk/auth.spec.js,
+// "generateAuthorization"): AK my_ak, SK my_sk, timestamp 1402639056.
+const keys = { accessKeyId: "my_ak", secretAccessKey: "my_sk" };
+const at = new Date(1402639056 * 1000);
 
-  test("signs host and x-bce-* headers, the query sorted and empty values kept; the content headers, their values encoded", () => {
-    const first = bceAuthorization(
-      {
-        method: "PUT",
-        path: "/v1/bucket/object1",
-        query: { A: null, b: "", C: "d" },
-        headers: { Host: "bce.baidu.com", abc: "123", "x-bce-meta-key1": "ABC" },
+test("the BCE auth v1 signer signs host and x-bce-* headers, the query sorted and empty values kept; the content headers, their values encoded", () => {
+  const first = bceAuthorization(
+    {
+      method: "PUT",
+      path: "/v1/bucket/object1",
+      query: { A: null, b: "", C: "d" },
+      headers: { Host: "bce.baidu.com", abc: "123", "x-bce-meta-key1": "ABC" },
+    },
+    keys,
+    at,
+  );
+  expect(first).toBe(
+    "bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/host;x-bce-meta-key1/80c9672aca2ea9af4bb40b9a8ff458d72df94e97d550840727f3a929af271d25",
+  );
+  const second = bceAuthorization(
+    {
+      method: "DELETE",
+      path: "/v1/test-bucket1361199862",
+      query: {},
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Length": "0",
+        "User-Agent": "This is the user-agent",
       },
-      keys,
-      at,
-    );
-    expect(first).toBe(
-      "bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/host;x-bce-meta-key1/80c9672aca2ea9af4bb40b9a8ff458d72df94e97d550840727f3a929af271d25",
-    );
-    const second = bceAuthorization(
-      {
-        method: "DELETE",
-        path: "/v1/test-bucket1361199862",
-        query: {},
-        headers: {
-          "Content-Type": "application/json; charset=utf-8",
-          "Content-Length": "0",
-          "User-Agent": "This is the user-agent",
-        },
-      },
-      keys,
-      at,
-      1800,
-    );
-    expect(second).toBe(
-      "bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/content-length;content-type/c9386b15d585960ae5e6972f73ed92a9a682dc81025480ba5b41206d3e489822",
-    );
-  });
+    },
+    keys,
+    at,
+    1800,
+  );
+  expect(second).toBe(
+    "bce-auth-v1/my_ak/2014-06-13T05:57:36Z/1800/content-length;content-type/c9386b15d585960ae5e6972f73ed92a9a682dc81025480ba5b41206d3e489822",
+  );
 });
 
 test("verify: a valid access key is accepted, read-only, with the number of zones; signed over host and x-bce-date, never carrying the secret key", async () => {
@@ -90,71 +88,67 @@ test("verify: a valid access key is accepted, read-only, with the number of zone
   expect(JSON.stringify(fake.requests)).not.toContain(BAIDU_FAKE_SK);
 });
 
-describe("writeRecord on an existing record", () => {
-  test("finds the zone, reads exactly this host record, and PUTs the address with the TTL and description it read; with the zone known, two requests", async () => {
-    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    const [record] = home();
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: record!.id,
-      zoneId: "example.com",
-      message: `Baidu Cloud DNS record ${record!.id}, ttl 1800`,
-    });
-    expect(record).toMatchObject({ value: NEW_IP, ttl: 1800, description: "home router", line: "ct" });
-    expect(fake.requests[1]?.query).toEqual({ rr: "home", maxKeys: "1000" });
-    expect(fake.requests[2]?.body).toEqual({
-      rr: "home",
-      type: "A",
-      value: NEW_IP,
-      ttl: 1800,
-      description: "home router",
-    });
-    // The record whose host record merely contains this one's is untouched.
-    expect(fake.records("example.com", "myhome", "A")[0]?.value).toBe("198.51.100.9");
-    await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
-    expect(requestLines()).toEqual([
-      "GET /v1/dns/zone",
-      "GET /v1/dns/zone/example.com/record",
-      `PUT /v1/dns/zone/example.com/record/${record!.id}`,
-      "GET /v1/dns/zone/example.com/record",
-      `PUT /v1/dns/zone/example.com/record/${record!.id}`,
-    ]);
+test("an existing record: finds the zone, reads exactly this host record, and PUTs the address with the TTL and description it read; with the zone known, two requests", async () => {
+  const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+  const [record] = home();
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: record!.id,
+    zoneId: "example.com",
+    message: `Baidu Cloud DNS record ${record!.id}, ttl 1800`,
   });
+  expect(record).toMatchObject({ value: NEW_IP, ttl: 1800, description: "home router", line: "ct" });
+  expect(fake.requests[1]?.query).toEqual({ rr: "home", maxKeys: "1000" });
+  expect(fake.requests[2]?.body).toEqual({
+    rr: "home",
+    type: "A",
+    value: NEW_IP,
+    ttl: 1800,
+    description: "home router",
+  });
+  // The record whose host record merely contains this one's is untouched.
+  expect(fake.records("example.com", "myhome", "A")[0]?.value).toBe("198.51.100.9");
+  await client().writeRecord(target("home.example.com", { zone_id: "example.com" }), OLD_IP);
+  expect(requestLines()).toEqual([
+    "GET /v1/dns/zone",
+    "GET /v1/dns/zone/example.com/record",
+    `PUT /v1/dns/zone/example.com/record/${record!.id}`,
+    "GET /v1/dns/zone/example.com/record",
+    `PUT /v1/dns/zone/example.com/record/${record!.id}`,
+  ]);
 });
 
-describe("writeRecord on a missing record", () => {
-  test("the zone listing is followed marker by marker; the record is created with TTL 300 and its id read back", async () => {
-    for (let i = 0; i < 1200; i++) fake.addZone(`d${String(i).padStart(4, "0")}.net`);
-    fake.addZone("zz.org");
-    const outcome = await client().writeRecord(target("new.zz.org"), NEW_IP);
-    const [record] = fake.records("zz.org", "new", "A");
-    expect(record).toMatchObject({ value: NEW_IP, ttl: 300, line: "default" });
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: record!.id,
-      zoneId: "zz.org",
-      message: `Baidu Cloud DNS record ${record!.id}, ttl 300`,
-    });
-    const listings = fake.requests.filter((r) => r.path === "/v1/dns/zone");
-    expect(listings.map((r) => r.query.marker)).toEqual([undefined, "zone-001000"]);
-    const post = fake.requests.find((r) => r.method === "POST");
-    expect(post?.body).toEqual({ rr: "new", type: "A", value: NEW_IP, ttl: 300 });
-    expect(requestLines().at(-1)).toBe("GET /v1/dns/zone/zz.org/record");
+test("a missing record: the zone listing is followed marker by marker; the record is created with TTL 300 and its id read back", async () => {
+  for (let i = 0; i < 1200; i++) fake.addZone(`d${String(i).padStart(4, "0")}.net`);
+  fake.addZone("zz.org");
+  const outcome = await client().writeRecord(target("new.zz.org"), NEW_IP);
+  const [record] = fake.records("zz.org", "new", "A");
+  expect(record).toMatchObject({ value: NEW_IP, ttl: 300, line: "default" });
+  expect(outcome).toEqual({
+    ok: true,
+    action: "created",
+    externalId: record!.id,
+    zoneId: "zz.org",
+    message: `Baidu Cloud DNS record ${record!.id}, ttl 300`,
   });
+  const listings = fake.requests.filter((r) => r.path === "/v1/dns/zone");
+  expect(listings.map((r) => r.query.marker)).toEqual([undefined, "zone-001000"]);
+  const post = fake.requests.find((r) => r.method === "POST");
+  expect(post?.body).toEqual({ rr: "new", type: "A", value: NEW_IP, ttl: 300 });
+  expect(requestLines().at(-1)).toBe("GET /v1/dns/zone/zz.org/record");
+});
 
-  test("a TTL under the plan's minimum is refused in Baidu's words, and not asked again until the config changes", async () => {
-    fake.minTtl = 300;
-    const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
-    expect(outcome).toEqual({
-      ok: false,
-      cause: "refused",
-      stopRetrying: true,
-      message: "Baidu Cloud DNS: The ttl must be an integer no less than 300. (InappropriateJSON, HTTP 400)",
-    });
-    expect(fake.records("example.com", "new", "A")).toEqual([]);
+test("a missing record: a TTL under the plan's minimum is refused in Baidu's words, and not asked again until the config changes", async () => {
+  fake.minTtl = 300;
+  const outcome = await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP);
+  expect(outcome).toEqual({
+    ok: false,
+    cause: "refused",
+    stopRetrying: true,
+    message: "Baidu Cloud DNS: The ttl must be an integer no less than 300. (InappropriateJSON, HTTP 400)",
   });
+  expect(fake.records("example.com", "new", "A")).toEqual([]);
 });
 
 describe("failures keep Baidu's words and leave the record alone", () => {

@@ -30,39 +30,37 @@ const requestLines = () =>
 const home = () => fake.records("example.com", "home", "A");
 const known = (fields = {}) => ({ zone_id: String(example.id), ...fields });
 
-describe("writeRecord on an existing record", () => {
-  test("finds the domain, reads the one name and type, and PUTs the whole record back; with the domain id saved, its name is checked, then one read and one write", async () => {
-    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    const id = home()[0]!.id;
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: String(id),
-      zoneId: String(example.id),
-      message: `Domeneshop record ${id}, ttl 1800`,
-    });
-    expect(home()).toEqual([{ id, host: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
-    expect(fake.requests[2]?.body).toEqual({ host: "home", type: "A", data: NEW_IP, ttl: 1800 });
-    await client().writeRecord(target("home.example.com", known()), OLD_IP);
-    expect(requestLines()).toEqual([
-      "GET /domains",
-      `GET /domains/${example.id}/dns?host=home&type=A`,
-      `PUT /domains/${example.id}/dns/${id}`,
-      `GET /domains/${example.id}`,
-      `GET /domains/${example.id}/dns?host=home&type=A`,
-      `PUT /domains/${example.id}/dns/${id}`,
-    ]);
+test("an existing record: finds the domain, reads the one name and type, and PUTs the whole record back; with the domain id saved, its name is checked, then one read and one write", async () => {
+  const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+  const id = home()[0]!.id;
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: String(id),
+    zoneId: String(example.id),
+    message: `Domeneshop record ${id}, ttl 1800`,
   });
+  expect(home()).toEqual([{ id, host: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
+  expect(fake.requests[2]?.body).toEqual({ host: "home", type: "A", data: NEW_IP, ttl: 1800 });
+  await client().writeRecord(target("home.example.com", known()), OLD_IP);
+  expect(requestLines()).toEqual([
+    "GET /domains",
+    `GET /domains/${example.id}/dns?host=home&type=A`,
+    `PUT /domains/${example.id}/dns/${id}`,
+    `GET /domains/${example.id}`,
+    `GET /domains/${example.id}/dns?host=home&type=A`,
+    `PUT /domains/${example.id}/dns/${id}`,
+  ]);
+});
 
-  test("an update with a TTL that is no multiple of 60 rounds it, and the rounded TTL counts as already there", async () => {
-    const updated = await client().writeRecord(target("home.example.com", known({ ttl: 100 })), NEW_IP);
-    expect(updated).toMatchObject({ ok: true, action: "updated" });
-    expect(home()).toMatchObject([{ data: NEW_IP, ttl: 120 }]);
-    const writes = fake.writes();
-    const again = await client().writeRecord(target("home.example.com", known({ ttl: 100 })), NEW_IP);
-    expect(again).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.writes()).toBe(writes);
-  });
+test("an existing record: an update with a TTL that is no multiple of 60 rounds it, and the rounded TTL counts as already there", async () => {
+  const updated = await client().writeRecord(target("home.example.com", known({ ttl: 100 })), NEW_IP);
+  expect(updated).toMatchObject({ ok: true, action: "updated" });
+  expect(home()).toMatchObject([{ data: NEW_IP, ttl: 120 }]);
+  const writes = fake.writes();
+  const again = await client().writeRecord(target("home.example.com", known({ ttl: 100 })), NEW_IP);
+  expect(again).toMatchObject({ ok: true, action: "unchanged" });
+  expect(fake.writes()).toBe(writes);
 });
 
 test("a missing record is created with TTL 300 and the id Domeneshop gives; a TTL that is no multiple of 60 is sent as the nearest multiple Domeneshop takes", async () => {

@@ -26,43 +26,41 @@ const fake = useFake(startDonDominioFake, (fake) => {
 const client = (username = DONDOMINIO_FAKE_USER) =>
   serviceClient("dondominio", fake.url, { username, key: DONDOMINIO_FAKE_KEY });
 
-describe("writeRecord", () => {
-  test("A: one GET to /json/ with the user, the key as password, the full host and the address; the apex is its own host", async () => {
-    const outcome = await client().writeRecord(target("home.example.es"), NEW_V4);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: "home.example.es",
-      zoneId: "",
-      message: "DonDominio DonDNS host home.example.es",
-    });
-    expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/json/" });
-    expect(fake.requests[0]?.query).toEqual({
-      user: DONDOMINIO_FAKE_USER,
-      password: DONDOMINIO_FAKE_KEY,
-      host: "home.example.es",
-      ip: NEW_V4,
-      lang: "en",
-    });
-    expect(home).toMatchObject({ ipv4: NEW_V4, updates: 1 });
-    expect(await client().writeRecord(target("example.es"), NEW_V4)).toMatchObject({
-      ok: true,
-      externalId: "example.es",
-    });
-    expect(apex.ipv4).toBe(NEW_V4);
-    expect(home.updates).toBe(1);
+test("A: one GET to /json/ with the user, the key as password, the full host and the address; the apex is its own host", async () => {
+  const outcome = await client().writeRecord(target("home.example.es"), NEW_V4);
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: "home.example.es",
+    zoneId: "",
+    message: "DonDominio DonDNS host home.example.es",
   });
+  expect(fake.requests).toHaveLength(1);
+  expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/json/" });
+  expect(fake.requests[0]?.query).toEqual({
+    user: DONDOMINIO_FAKE_USER,
+    password: DONDOMINIO_FAKE_KEY,
+    host: "home.example.es",
+    ip: NEW_V4,
+    lang: "en",
+  });
+  expect(home).toMatchObject({ ipv4: NEW_V4, updates: 1 });
+  expect(await client().writeRecord(target("example.es"), NEW_V4)).toMatchObject({
+    ok: true,
+    externalId: "example.es",
+  });
+  expect(apex.ipv4).toBe(NEW_V4);
+  expect(home.updates).toBe(1);
+});
 
-  test("AAAA is refused for good without a request", async () => {
-    expect(await client().writeRecord(target("home.example.es", {}, { recordType: "AAAA" }), "2001:db8::7")).toEqual({
-      ok: false,
-      message: "DonDominio: DonDNS sets IPv4 (A) records only",
-      cause: "refused",
-      stopRetrying: true,
-    });
-    expect(fake.requests).toHaveLength(0);
+test("AAAA is refused for good without a request", async () => {
+  expect(await client().writeRecord(target("home.example.es", {}, { recordType: "AAAA" }), "2001:db8::7")).toEqual({
+    ok: false,
+    message: "DonDominio: DonDNS sets IPv4 (A) records only",
+    cause: "refused",
+    stopRetrying: true,
   });
+  expect(fake.requests).toHaveLength(0);
 });
 
 describe("failures keep DonDNS's words and never show the key", () => {

@@ -52,26 +52,24 @@ const styledFake = (style: { errorShape: "flat" | "nested"; errorsInHttp200?: bo
 const client = (apiKey = DYNU_FAKE_API_KEY, url = fake.url) => serviceClient("dynu", url, { api_key: apiKey });
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 
-describe("verify", () => {
-  test("a good key is accepted and the domains counted", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (2 domains)" });
-    expect(fake.requests[0]?.headers).toMatchObject({ "api-key": DYNU_FAKE_API_KEY, accept: "application/json" });
-    expect(fake.writes()).toBe(0);
-  });
+test("verify: a good key is accepted and the domains counted", async () => {
+  expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (2 domains)" });
+  expect(fake.requests[0]?.headers).toMatchObject({ "api-key": DYNU_FAKE_API_KEY, accept: "application/json" });
+  expect(fake.writes()).toBe(0);
+});
 
-  test("a bad key is refused in every error style: flat or nested, inside HTTP 200 or not", async () => {
-    for (const errorShape of ["flat", "nested"] as const) {
-      for (const errorsInHttp200 of [false, true]) {
-        const styled = startDynuFake({ errorShape, errorsInHttp200 });
-        const refused = await client("wrong", styled.url).verify();
-        await styled.stop();
-        expect(refused).toMatchObject({
-          ok: false,
-          detail: `Dynu: Authentication Exception: Failed. (status 401${errorsInHttp200 ? ", HTTP 200" : ""})`,
-        });
-      }
+test("verify: a bad key is refused in every error style: flat or nested, inside HTTP 200 or not", async () => {
+  for (const errorShape of ["flat", "nested"] as const) {
+    for (const errorsInHttp200 of [false, true]) {
+      const styled = startDynuFake({ errorShape, errorsInHttp200 });
+      const refused = await client("wrong", styled.url).verify();
+      await styled.stop();
+      expect(refused).toMatchObject({
+        ok: false,
+        detail: `Dynu: Authentication Exception: Failed. (status 401${errorsInHttp200 ? ", HTTP 200" : ""})`,
+      });
     }
-  });
+  }
 });
 
 describe("the domain itself (apex or DDNS hostname)", () => {
@@ -250,25 +248,23 @@ describe("an external id or zone id naming another domain or record is never wri
   }
 });
 
-describe("domain lookup", () => {
-  test("an unknown hostname (501) is a failure with Dynu's reason", async () => {
-    expect(await client().writeRecord(target("host.unknown.net"), NEW_V4)).toEqual({
-      ok: false,
-      cause: "refused",
-      message:
-        "Dynu: Argument Exception: Invalid hostname. (status 501) — no domain of this account holds host.unknown.net",
-    });
+test("an unknown hostname (501) is a failure with Dynu's reason", async () => {
+  expect(await client().writeRecord(target("host.unknown.net"), NEW_V4)).toEqual({
+    ok: false,
+    cause: "refused",
+    message:
+      "Dynu: Argument Exception: Invalid hostname. (status 501) — no domain of this account holds host.unknown.net",
   });
+});
 
-  test("a stale zone_id that names no domain (501) is rediscovered once", async () => {
-    const outcome = await client().writeRecord(
-      target("www.example.com", { zone_id: "424242" }, { externalId: String(www.id) }),
-      NEW_V4,
-    );
-    expect(outcome).toMatchObject({ ok: true, externalId: String(www.id), zoneId: String(apex.id) });
-    expect(fake.record("www.example.com", "A")?.ipv4Address).toBe(NEW_V4);
-    expect(fake.requests.filter((r) => r.path.startsWith("/dns/getroot/"))).toHaveLength(1);
-  });
+test("a stale zone_id that names no domain (501) is rediscovered once", async () => {
+  const outcome = await client().writeRecord(
+    target("www.example.com", { zone_id: "424242" }, { externalId: String(www.id) }),
+    NEW_V4,
+  );
+  expect(outcome).toMatchObject({ ok: true, externalId: String(www.id), zoneId: String(apex.id) });
+  expect(fake.record("www.example.com", "A")?.ipv4Address).toBe(NEW_V4);
+  expect(fake.requests.filter((r) => r.path.startsWith("/dns/getroot/"))).toHaveLength(1);
 });
 
 describe("failures keep Dynu's reason, say their cause and leave the records alone", () => {

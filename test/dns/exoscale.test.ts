@@ -37,28 +37,26 @@ const timed = (now?: () => number) => zoneClient(timedApi(now));
 
 const home = () => fake.records("example.com", "home", "A");
 
-describe("the signature", () => {
-  // exoscale/requests-exoscale-auth tests/test_auth.py: the official Python signer's vectors.
-  const KEY = "EXOxxxxxxxxxxxxxxxxxxxxxxxx";
-  const SECRET = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
-  const EXPIRES = Date.UTC(2077, 0, 1) / 1000;
+// exoscale/requests-exoscale-auth tests/test_auth.py: the official Python signer's vectors.
+const KEY = "EXOxxxxxxxxxxxxxxxxxxxxxxxx";
+const SECRET = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const EXPIRES = Date.UTC(2077, 0, 1) / 1000;
 
-  test("matches the official signer without a query, and with query parameters, which it names", () => {
-    expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone", "", EXPIRES)).toBe(
-      `EXO2-HMAC-SHA256 credential=${KEY},expires=${EXPIRES},signature=Ntbq/p0HVmA3Zg1HHY+Lq1vjFGi7HeMrrgXDS5jRNlY=`,
-    );
-    expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone?k2=v2&k1=v1", "", EXPIRES)).toBe(
-      `EXO2-HMAC-SHA256 credential=${KEY},signed-query-args=k1;k2,expires=${EXPIRES},signature=iqOBz13+44L5j0uJclE8hmUhQQcvtCSoPEOXYK6liqY=`,
-    );
-  });
+test("the signature matches the official signer without a query, and with query parameters, which it names", () => {
+  expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone", "", EXPIRES)).toBe(
+    `EXO2-HMAC-SHA256 credential=${KEY},expires=${EXPIRES},signature=Ntbq/p0HVmA3Zg1HHY+Lq1vjFGi7HeMrrgXDS5jRNlY=`,
+  );
+  expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone?k2=v2&k1=v1", "", EXPIRES)).toBe(
+    `EXO2-HMAC-SHA256 credential=${KEY},signed-query-args=k1;k2,expires=${EXPIRES},signature=iqOBz13+44L5j0uJclE8hmUhQQcvtCSoPEOXYK6liqY=`,
+  );
+});
 
-  test("every request carries one the service accepts, expiring ten minutes ahead", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
-    const header = fake.requests[0]!.headers.authorization!;
-    const expires = Number(/expires=(\d+)/.exec(header)?.[1]);
-    expect(expires - Date.now() / 1000).toBeGreaterThan(590);
-    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(600);
-  });
+test("the signature every request carries one the service accepts, expiring ten minutes ahead", async () => {
+  expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
+  const header = fake.requests[0]!.headers.authorization!;
+  const expires = Number(/expires=(\d+)/.exec(header)?.[1]);
+  expect(expires - Date.now() / 1000).toBeGreaterThan(590);
+  expect(expires - Date.now() / 1000).toBeLessThanOrEqual(600);
 });
 
 describe("Exoscale's published description", () => {
@@ -144,41 +142,39 @@ test("the description names the key, the secret and the real service", () => {
   expect(exoscale.defaultApiUrl).toBe("https://api-ch-gva-2.exoscale.com/v2");
 });
 
-describe("writeRecord", () => {
-  test("an operation still pending after five checks is reported unfinished; a failed one in its words", async () => {
-    fake.pendingChecks = 10;
-    expect(await timed().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
-      ok: false,
-      cause: "unreachable",
-      message: expect.stringContaining("still pending after 5 checks"),
-    });
-    fake.pendingChecks = 0;
-    fake.failOperations = "conflict";
-    expect(await client().writeRecord(target("example.com", { zone_id: domainId }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Exoscale: operation failure (conflict: The operation could not be completed)",
-    });
+test("an operation still pending after five checks is reported unfinished; a failed one in its words", async () => {
+  fake.pendingChecks = 10;
+  expect(await timed().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
+    ok: false,
+    cause: "unreachable",
+    message: expect.stringContaining("still pending after 5 checks"),
   });
+  fake.pendingChecks = 0;
+  fake.failOperations = "conflict";
+  expect(await client().writeRecord(target("example.com", { zone_id: domainId }), NEW_IP)).toEqual({
+    ok: false,
+    cause: "refused",
+    message: "Exoscale: operation failure (conflict: The operation could not be completed)",
+  });
+});
 
-  test("a signature refused as expired (this machine's clock is behind) is retried later, and says to check the clock", async () => {
-    const outcome = await timed(() => Date.now() - 20 * 60_000).writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("check this machine's clock"),
-    });
-    expect(outcome).not.toHaveProperty("stopRetrying");
-    expect(fake.writes()).toBe(0);
+test("a signature refused as expired (this machine's clock is behind) is retried later, and says to check the clock", async () => {
+  const outcome = await timed(() => Date.now() - 20 * 60_000).writeRecord(target("home.example.com"), NEW_IP);
+  expect(outcome).toMatchObject({
+    ok: false,
+    cause: "refused",
+    message: expect.stringContaining("check this machine's clock"),
   });
+  expect(outcome).not.toHaveProperty("stopRetrying");
+  expect(fake.writes()).toBe(0);
+});
 
-  test("a 500 keeps Exoscale's words and leaves the record alone", async () => {
-    fake.fault({ status: 500 });
-    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "unreachable",
-      message: "Exoscale: Internal server error (HTTP 500)",
-    });
-    expect(home()[0]?.content).toBe(OLD_IP);
+test("a 500 keeps Exoscale's words and leaves the record alone", async () => {
+  fake.fault({ status: 500 });
+  expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toEqual({
+    ok: false,
+    cause: "unreachable",
+    message: "Exoscale: Internal server error (HTTP 500)",
   });
+  expect(home()[0]?.content).toBe(OLD_IP);
 });

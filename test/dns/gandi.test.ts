@@ -27,61 +27,57 @@ test("verify: a valid token is accepted, read-only, with the domain count from t
   expect(fake.writes()).toBe(0);
 });
 
-describe("writeRecord on an existing record set", () => {
-  // The fake resets a set's TTL on a PUT without one, as Gandi may: the TTL read is always sent back.
-  test("discovers the domain, reads the set, and PUTs the address with the TTL it read; with the domain known, one read and one write", async () => {
-    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: "home/A",
-      zoneId: "example.com",
-      message: "Gandi record home/A, ttl 1800",
-    });
-    expect(home()).toEqual({ rrset_name: "home", rrset_type: "A", rrset_ttl: 1800, rrset_values: [NEW_IP] });
-    expect(fake.requests[2]?.body).toEqual({ rrset_values: [NEW_IP], rrset_ttl: 1800 });
-    expect(fake.requests[2]?.headers["content-type"]).toBe("application/json");
-    await client().writeRecord(target("home.example.com", known), OLD_IP);
-    expect(requestLines()).toEqual([
-      "GET /domains",
-      "GET /domains/example.com/records/home/A",
-      "PUT /domains/example.com/records/home/A",
-      "GET /domains/example.com/records/home/A",
-      "PUT /domains/example.com/records/home/A",
-    ]);
+// The fake resets a set's TTL on a PUT without one, as Gandi may: the TTL read is always sent back.
+test("an existing record set: discovers the domain, reads the set, and PUTs the address with the TTL it read; with the domain known, one read and one write", async () => {
+  const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: "home/A",
+    zoneId: "example.com",
+    message: "Gandi record home/A, ttl 1800",
   });
-
-  test("an external id (Gandi has none of its own) never redirects the write", async () => {
-    await client().writeRecord(target("home.example.com", {}, { externalId: "@/A" }), NEW_IP);
-    expect(home()?.rrset_values).toEqual([NEW_IP]);
-    expect(fake.rrset("example.com", "@", "A")?.rrset_values).toEqual([OLD_IP]);
-  });
+  expect(home()).toEqual({ rrset_name: "home", rrset_type: "A", rrset_ttl: 1800, rrset_values: [NEW_IP] });
+  expect(fake.requests[2]?.body).toEqual({ rrset_values: [NEW_IP], rrset_ttl: 1800 });
+  expect(fake.requests[2]?.headers["content-type"]).toBe("application/json");
+  await client().writeRecord(target("home.example.com", known), OLD_IP);
+  expect(requestLines()).toEqual([
+    "GET /domains",
+    "GET /domains/example.com/records/home/A",
+    "PUT /domains/example.com/records/home/A",
+    "GET /domains/example.com/records/home/A",
+    "PUT /domains/example.com/records/home/A",
+  ]);
 });
 
-describe("writeRecord on a missing record set", () => {
-  test("the domain listing is followed page by page until total-count is reached; the set created with TTL 300", async () => {
-    for (let i = 0; i < 150; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
-    fake.addDomain("zz.org");
-    expect(await client().writeRecord(target("new.zz.org"), NEW_IP)).toEqual({
-      ok: true,
-      action: "created",
-      externalId: "new/A",
-      zoneId: "zz.org",
-      message: "Gandi record new/A, ttl 300",
-    });
-    expect(fake.rrset("zz.org", "new", "A")).toMatchObject({ rrset_values: [NEW_IP], rrset_ttl: 300 });
-    expect(fake.requests.filter((r) => r.path === "/domains").map((r) => r.query)).toEqual([
-      { per_page: "100", page: "1" },
-      { per_page: "100", page: "2" },
-    ]);
-  });
+test("an existing record set: an external id (Gandi has none of its own) never redirects the write", async () => {
+  await client().writeRecord(target("home.example.com", {}, { externalId: "@/A" }), NEW_IP);
+  expect(home()?.rrset_values).toEqual([NEW_IP]);
+  expect(fake.rrset("example.com", "@", "A")?.rrset_values).toEqual([OLD_IP]);
+});
 
-  test("a TTL below Gandi's minimum is refused in Gandi's words", async () => {
-    expect(await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Gandi: rrset_ttl: 60 is less than minimum value 300 (HTTP 400)",
-    });
+test("a missing record set: the domain listing is followed page by page until total-count is reached; the set created with TTL 300", async () => {
+  for (let i = 0; i < 150; i++) fake.addDomain(`d${String(i).padStart(3, "0")}.net`);
+  fake.addDomain("zz.org");
+  expect(await client().writeRecord(target("new.zz.org"), NEW_IP)).toEqual({
+    ok: true,
+    action: "created",
+    externalId: "new/A",
+    zoneId: "zz.org",
+    message: "Gandi record new/A, ttl 300",
+  });
+  expect(fake.rrset("zz.org", "new", "A")).toMatchObject({ rrset_values: [NEW_IP], rrset_ttl: 300 });
+  expect(fake.requests.filter((r) => r.path === "/domains").map((r) => r.query)).toEqual([
+    { per_page: "100", page: "1" },
+    { per_page: "100", page: "2" },
+  ]);
+});
+
+test("a missing record set: a TTL below Gandi's minimum is refused in Gandi's words", async () => {
+  expect(await client().writeRecord(target("new.example.com", { ttl: 60 }), NEW_IP)).toEqual({
+    ok: false,
+    cause: "refused",
+    message: "Gandi: rrset_ttl: 60 is less than minimum value 300 (HTTP 400)",
   });
 });
 

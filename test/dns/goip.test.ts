@@ -24,67 +24,65 @@ const fake = useFake(startGoipFake, (fake) => {
 });
 const client = () => serviceClient("goip", fake.url, { username: GOIP_FAKE_USERNAME, password: GOIP_FAKE_PASSWORD });
 
-describe("writeRecord", () => {
-  test("A: ip= carries the IPv4, with the full subdomain and a one-line answer asked for", async () => {
-    const outcome = await client().writeRecord(target("home.goip.de"), NEW_V4);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: "home.goip.de",
-      zoneId: "",
-      message: "GoIP subdomain home.goip.de",
-    });
-    expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/setip" });
-    expect(fake.requests[0]?.query).toEqual({
-      username: GOIP_FAKE_USERNAME,
-      password: GOIP_FAKE_PASSWORD,
-      subdomain: "home.goip.de",
-      ip: NEW_V4,
-      shortResponse: "true",
-    });
-    expect(home).toMatchObject({ ipv4: NEW_V4, ipv6: "2001:db8::1", updates: 1 });
+test("A: ip= carries the IPv4, with the full subdomain and a one-line answer asked for", async () => {
+  const outcome = await client().writeRecord(target("home.goip.de"), NEW_V4);
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: "home.goip.de",
+    zoneId: "",
+    message: "GoIP subdomain home.goip.de",
   });
-
-  test("AAAA alone: ip6= carries the IPv6; with an A sibling, both addresses in one request, so the A is not replaced by the caller's", async () => {
-    expect(await client().writeRecord(target("home.goip.de", {}, { recordType: "AAAA" }), NEW_V6)).toMatchObject({
-      ok: true,
-    });
-    expect(fake.requests[0]?.query).toMatchObject({ ip6: NEW_V6 });
-    expect(fake.requests[0]?.query.ip).toBeUndefined();
-    const withSibling = target("home.goip.de", {}, { recordType: "AAAA", siblings: { ipv4: "198.51.100.1" } });
-    expect(await client().writeRecord(withSibling, "2001:db8::7")).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.requests[1]?.query).toMatchObject({ ip: "198.51.100.1", ip6: "2001:db8::7" });
-    expect(home).toMatchObject({ ipv4: "198.51.100.1", ipv6: "2001:db8::7" });
+  expect(fake.requests).toHaveLength(1);
+  expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/setip" });
+  expect(fake.requests[0]?.query).toEqual({
+    username: GOIP_FAKE_USERNAME,
+    password: GOIP_FAKE_PASSWORD,
+    subdomain: "home.goip.de",
+    ip: NEW_V4,
+    shortResponse: "true",
   });
+  expect(home).toMatchObject({ ipv4: NEW_V4, ipv6: "2001:db8::1", updates: 1 });
+});
 
-  test("a name under goip.it and an uppercase name work the same", async () => {
-    fake.addSubdomain("nas.goip.it");
-    expect(await client().writeRecord(target("NAS.goip.it"), NEW_V4)).toMatchObject({
-      ok: true,
-      externalId: "nas.goip.it",
-    });
-    expect(fake.subdomains.get("nas.goip.it")?.ipv4).toBe(NEW_V4);
+test("AAAA alone: ip6= carries the IPv6; with an A sibling, both addresses in one request, so the A is not replaced by the caller's", async () => {
+  expect(await client().writeRecord(target("home.goip.de", {}, { recordType: "AAAA" }), NEW_V6)).toMatchObject({
+    ok: true,
   });
+  expect(fake.requests[0]?.query).toMatchObject({ ip6: NEW_V6 });
+  expect(fake.requests[0]?.query.ip).toBeUndefined();
+  const withSibling = target("home.goip.de", {}, { recordType: "AAAA", siblings: { ipv4: "198.51.100.1" } });
+  expect(await client().writeRecord(withSibling, "2001:db8::7")).toMatchObject({ ok: true, action: "updated" });
+  expect(fake.requests[1]?.query).toMatchObject({ ip: "198.51.100.1", ip6: "2001:db8::7" });
+  expect(home).toMatchObject({ ipv4: "198.51.100.1", ipv6: "2001:db8::7" });
+});
 
-  test("a name outside goip.de and goip.it is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com"), NEW_V4)).toEqual({
-      ok: false,
-      message: "GoIP: home.example.com is not a name under goip.de or goip.it",
-      cause: "refused",
-      stopRetrying: true,
-    });
-    expect(fake.requests).toHaveLength(0);
+test("a name under goip.it and an uppercase name work the same", async () => {
+  fake.addSubdomain("nas.goip.it");
+  expect(await client().writeRecord(target("NAS.goip.it"), NEW_V4)).toMatchObject({
+    ok: true,
+    externalId: "nas.goip.it",
   });
+  expect(fake.subdomains.get("nas.goip.it")?.ipv4).toBe(NEW_V4);
+});
 
-  test("an answer naming another address than the one sent: the update was ignored, not retried", async () => {
-    fake.fault({ body: "home.goip.de (192.0.2.55) erfolgreich aktualisiert" }, 1);
-    expect(await client().writeRecord(target("home.goip.de"), NEW_V4)).toEqual({
-      ok: false,
-      message: `GoIP: answered that home.goip.de holds 192.0.2.55, not what was sent (${NEW_V4}): the update was ignored`,
-      cause: "refused",
-      stopRetrying: true,
-    });
+test("a name outside goip.de and goip.it is refused without a request", async () => {
+  expect(await client().writeRecord(target("home.example.com"), NEW_V4)).toEqual({
+    ok: false,
+    message: "GoIP: home.example.com is not a name under goip.de or goip.it",
+    cause: "refused",
+    stopRetrying: true,
+  });
+  expect(fake.requests).toHaveLength(0);
+});
+
+test("an answer naming another address than the one sent: the update was ignored, not retried", async () => {
+  fake.fault({ body: "home.goip.de (192.0.2.55) erfolgreich aktualisiert" }, 1);
+  expect(await client().writeRecord(target("home.goip.de"), NEW_V4)).toEqual({
+    ok: false,
+    message: `GoIP: answered that home.goip.de holds 192.0.2.55, not what was sent (${NEW_V4}): the update was ignored`,
+    cause: "refused",
+    stopRetrying: true,
   });
 });
 

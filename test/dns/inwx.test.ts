@@ -41,25 +41,23 @@ const paramsOf = (method: string) =>
     .filter((r) => inwxMethod(r) === method)
     .map((r) => (r.body as { params: Record<string, unknown> }).params);
 
-describe("TOTP codes for two-factor login", () => {
-  // RFC 6238 Appendix B: the SHA-1 seed "12345678901234567890"; its 8-digit codes end in the 6-digit ones.
-  const seed = decodeBase32(INWX_FAKE_TFA_SECRET)!;
-  test("the shared secret decodes to the RFC's seed", () => {
-    expect(seed.toString()).toBe("12345678901234567890");
-    expect(decodeBase32("gezd gnbv-gy3t qojq gezd gnbv gy3t qojq")!.toString()).toBe("12345678901234567890");
-    expect(decodeBase32("not base32!")).toBeUndefined();
-  });
-  test("the RFC's codes, 8 digits and 6", () => {
-    for (const [seconds, code] of [
-      [59, "94287082"],
-      [1111111109, "07081804"],
-      [1234567890, "89005924"],
-      [20000000000, "65353130"],
-    ] as const) {
-      expect(totp(seed, seconds * 1000, 8)).toBe(code);
-      expect(totp(seed, seconds * 1000)).toBe(code.slice(2));
-    }
-  });
+// RFC 6238 Appendix B: the SHA-1 seed "12345678901234567890"; its 8-digit codes end in the 6-digit ones.
+const seed = decodeBase32(INWX_FAKE_TFA_SECRET)!;
+test("TOTP codes for two-factor login: the shared secret decodes to the RFC's seed", () => {
+  expect(seed.toString()).toBe("12345678901234567890");
+  expect(decodeBase32("gezd gnbv-gy3t qojq gezd gnbv gy3t qojq")!.toString()).toBe("12345678901234567890");
+  expect(decodeBase32("not base32!")).toBeUndefined();
+});
+test("TOTP codes for two-factor login: the RFC's codes, 8 digits and 6", () => {
+  for (const [seconds, code] of [
+    [59, "94287082"],
+    [1111111109, "07081804"],
+    [1234567890, "89005924"],
+    [20000000000, "65353130"],
+  ] as const) {
+    expect(totp(seed, seconds * 1000, 8)).toBe(code);
+    expect(totp(seed, seconds * 1000)).toBe(code.slice(2));
+  }
 });
 
 test("the description names the login, the optional two-factor secret and the real service", () => {
@@ -75,74 +73,72 @@ test("the description names the login, the optional two-factor secret and the re
   expect(inwx.defaultApiUrl).toBe("https://api.domrobot.com/jsonrpc");
 });
 
-describe("the session", () => {
-  test("verify logs in and out, and changes nothing", async () => {
-    expect(await client().verify()).toMatchObject({ ok: true });
-    expect(fake.methods()).toEqual(["account.login", "account.logout"]);
-    expect(params(0)).toEqual({ user: INWX_FAKE_USER, pass: INWX_FAKE_PASSWORD, lang: "en" });
-    expect(fake.sessions.size).toBe(0);
-  });
+test("verify logs in and out, and changes nothing", async () => {
+  expect(await client().verify()).toMatchObject({ ok: true });
+  expect(fake.methods()).toEqual(["account.login", "account.logout"]);
+  expect(params(0)).toEqual({ user: INWX_FAKE_USER, pass: INWX_FAKE_PASSWORD, lang: "en" });
+  expect(fake.sessions.size).toBe(0);
+});
 
-  test("a write changes only the content (TTL, name and id kept), carries the session cookie, sends the password only to log in, and logs out", async () => {
-    const before = home()[0]!;
-    expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: String(before.id),
-      zoneId: "example.com",
-      message: `INWX record ${before.id}, ttl 600`,
-    });
-    expect(home()).toEqual([{ ...before, content: NEW_IP }]);
-    expect(fake.methods()).toEqual(["account.login", "nameserver.info", "nameserver.updateRecord", "account.logout"]);
-    expect(params(1)).toEqual({ domain: "example.com", name: "home.example.com", type: "A" });
-    expect(params(2)).toEqual({ id: before.id, content: NEW_IP });
-    const cookies = fake.requests.slice(1).map((r) => r.headers.cookie);
-    expect(new Set(cookies).size).toBe(1);
-    expect(cookies[0]).toMatch(/^domrobot=\w+$/);
-    expect(fake.requests.slice(1).some((r) => JSON.stringify(r.body).includes(INWX_FAKE_PASSWORD))).toBe(false);
-    expect(fake.sessions.size).toBe(0);
+test("a write changes only the content (TTL, name and id kept), carries the session cookie, sends the password only to log in, and logs out", async () => {
+  const before = home()[0]!;
+  expect(await client().writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: String(before.id),
+    zoneId: "example.com",
+    message: `INWX record ${before.id}, ttl 600`,
   });
+  expect(home()).toEqual([{ ...before, content: NEW_IP }]);
+  expect(fake.methods()).toEqual(["account.login", "nameserver.info", "nameserver.updateRecord", "account.logout"]);
+  expect(params(1)).toEqual({ domain: "example.com", name: "home.example.com", type: "A" });
+  expect(params(2)).toEqual({ id: before.id, content: NEW_IP });
+  const cookies = fake.requests.slice(1).map((r) => r.headers.cookie);
+  expect(new Set(cookies).size).toBe(1);
+  expect(cookies[0]).toMatch(/^domrobot=\w+$/);
+  expect(fake.requests.slice(1).some((r) => JSON.stringify(r.body).includes(INWX_FAKE_PASSWORD))).toBe(false);
+  expect(fake.sessions.size).toBe(0);
+});
 
-  test("two-factor login: the session is unlocked with the current code; a second write within the same 30 seconds waits for the next code, as INWX refuses one used before", async () => {
-    let clock = 1_764_000_000_000;
-    const waits: number[] = [];
-    fake.now = () => clock;
-    const twoFactor = () =>
-      inwxClient(
-        createInwxApi(
-          { username: INWX_FAKE_TFA_USER, password: INWX_FAKE_PASSWORD, shared_secret: INWX_FAKE_TFA_SECRET },
-          context(fake.url),
-          () => clock,
-          async (ms) => {
-            waits.push(ms);
-            clock += ms;
-          },
-        ),
-      );
-    fake.addRecord("example.com", { name: "home.example.com", type: "AAAA", content: "2001:db8::1" });
-    // A write per record, each its own client and session: the A and the AAAA of one name.
-    const first = await twoFactor().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(first).toMatchObject({ ok: true, action: "updated" });
-    expect(fake.methods()).toEqual([
-      "account.login",
-      "account.unlock",
-      "nameserver.info",
-      "nameserver.updateRecord",
-      "account.logout",
-    ]);
-    expect(params(1)).toEqual({ tan: totp(decodeBase32(INWX_FAKE_TFA_SECRET)!, clock) });
-    clock += 5_000;
-    const second = await twoFactor().writeRecord(
-      target("home.example.com", known, { recordType: "AAAA" }),
-      "2001:db8::7",
+test("two-factor login: the session is unlocked with the current code; a second write within the same 30 seconds waits for the next code, as INWX refuses one used before", async () => {
+  let clock = 1_764_000_000_000;
+  const waits: number[] = [];
+  fake.now = () => clock;
+  const twoFactor = () =>
+    inwxClient(
+      createInwxApi(
+        { username: INWX_FAKE_TFA_USER, password: INWX_FAKE_PASSWORD, shared_secret: INWX_FAKE_TFA_SECRET },
+        context(fake.url),
+        () => clock,
+        async (ms) => {
+          waits.push(ms);
+          clock += ms;
+        },
+      ),
     );
-    expect(second).toMatchObject({ ok: true, action: "updated" });
-    expect(waits).toEqual([25_000]);
-    const tans = paramsOf("account.unlock").map((p) => p.tan);
-    expect(tans).toHaveLength(2);
-    expect(tans[0]).not.toBe(tans[1]);
-    expect(fake.records("example.com", "home.example.com", "AAAA")[0]!.content).toBe("2001:db8::7");
-  });
+  fake.addRecord("example.com", { name: "home.example.com", type: "AAAA", content: "2001:db8::1" });
+  // A write per record, each its own client and session: the A and the AAAA of one name.
+  const first = await twoFactor().writeRecord(target("home.example.com", known), NEW_IP);
+  expect(first).toMatchObject({ ok: true, action: "updated" });
+  expect(fake.methods()).toEqual([
+    "account.login",
+    "account.unlock",
+    "nameserver.info",
+    "nameserver.updateRecord",
+    "account.logout",
+  ]);
+  expect(params(1)).toEqual({ tan: totp(decodeBase32(INWX_FAKE_TFA_SECRET)!, clock) });
+  clock += 5_000;
+  const second = await twoFactor().writeRecord(
+    target("home.example.com", known, { recordType: "AAAA" }),
+    "2001:db8::7",
+  );
+  expect(second).toMatchObject({ ok: true, action: "updated" });
+  expect(waits).toEqual([25_000]);
+  const tans = paramsOf("account.unlock").map((p) => p.tan);
+  expect(tans).toHaveLength(2);
+  expect(tans[0]).not.toBe(tans[1]);
+  expect(fake.records("example.com", "home.example.com", "AAAA")[0]!.content).toBe("2001:db8::7");
 });
 
 test("a missing record: each parent asked for, longest first (2303 means not this one); created with the full name, INWX's id kept", async () => {

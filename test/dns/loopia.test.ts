@@ -60,89 +60,85 @@ test("verify lists the domains with the API user and changes nothing; a wrong pa
   });
 });
 
-describe("writeRecord on an existing record", () => {
-  // Loopia's server pads every string of an answer with newlines and indentation: read trimmed.
-  test("changes only the address, keeps TTL, type and id, in two calls, reading padded strings trimmed; then only a read", async () => {
-    fake.padded = true;
-    const before = home()[0]!;
-    const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: String(before.record_id),
-      zoneId: "example.com",
-      message: `Loopia record ${before.record_id}, ttl 600`,
-    });
-    expect(home()).toEqual([{ type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
-    expect(params(1)).toEqual([
-      LOOPIA_FAKE_USER,
-      LOOPIA_FAKE_PASSWORD,
-      "example.com",
-      "home",
-      { type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id },
-    ]);
-    const again = await client().writeRecord(target("home.example.com", known), NEW_IP);
-    expect(again).toMatchObject({ ok: true, action: "unchanged" });
-    expect(fake.methods()).toEqual(["getZoneRecords", "updateZoneRecord", "getZoneRecords"]);
+// Loopia's server pads every string of an answer with newlines and indentation: read trimmed.
+test("an existing record: changes only the address, keeps TTL, type and id, in two calls, reading padded strings trimmed; then only a read", async () => {
+  fake.padded = true;
+  const before = home()[0]!;
+  const outcome = await client().writeRecord(target("home.example.com", known), NEW_IP);
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: String(before.record_id),
+    zoneId: "example.com",
+    message: `Loopia record ${before.record_id}, ttl 600`,
   });
-
-  test("a reseller's API user works in the customer's account with the customer number", async () => {
-    fake.addDomain("customer.se", "customer");
-    fake.addRecord("customer.se", "www", { type: "A", rdata: OLD_IP }, "customer");
-    const outcome = await client(LOOPIA_FAKE_PASSWORD, LOOPIA_FAKE_CUSTOMER).writeRecord(
-      target("www.customer.se"),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "customer.se" });
-    expect(fake.records("customer.se", "www", "A", "customer")[0]!.rdata).toBe(NEW_IP);
-    expect(params(0)).toEqual([LOOPIA_FAKE_USER, LOOPIA_FAKE_PASSWORD, LOOPIA_FAKE_CUSTOMER]);
-  });
+  expect(home()).toEqual([{ type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id }]);
+  expect(params(1)).toEqual([
+    LOOPIA_FAKE_USER,
+    LOOPIA_FAKE_PASSWORD,
+    "example.com",
+    "home",
+    { type: "A", ttl: 600, priority: 0, rdata: NEW_IP, record_id: before.record_id },
+  ]);
+  const again = await client().writeRecord(target("home.example.com", known), NEW_IP);
+  expect(again).toMatchObject({ ok: true, action: "unchanged" });
+  expect(fake.methods()).toEqual(["getZoneRecords", "updateZoneRecord", "getZoneRecords"]);
 });
 
-describe("writeRecord on a missing record", () => {
-  test("adds the subdomain, then the record, and reports the id read back; a subdomain Loopia knows is not added again, and the apex needs none", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
-    const [created] = fake.records("example.com", "new", "A");
-    expect(created).toMatchObject({ rdata: NEW_IP, ttl: 3600 });
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: String(created!.record_id),
-      zoneId: "example.com",
-      message: `Loopia record ${created!.record_id}, ttl 3600`,
-    });
-    await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "new", "AAAA")).toMatchObject([{ rdata: "2001:db8::7" }]);
-    // At the apex (the subdomain @) there is no subdomain to look for.
-    await client().writeRecord(target("example.com", known, { recordType: "AAAA" }), "2001:db8::7");
-    expect(fake.records("example.com", "@", "AAAA")[0]!.rdata).toBe("2001:db8::7");
-    expect(fake.methods()).toEqual([
-      "getZoneRecords",
-      "getSubdomains",
-      "addSubdomain",
-      "addZoneRecord",
-      "getZoneRecords",
-      "getZoneRecords",
-      "getSubdomains",
-      "addZoneRecord",
-      "getZoneRecords",
-      "getZoneRecords",
-      "addZoneRecord",
-      "getZoneRecords",
-    ]);
-  });
+test("an existing record: a reseller's API user works in the customer's account with the customer number", async () => {
+  fake.addDomain("customer.se", "customer");
+  fake.addRecord("customer.se", "www", { type: "A", rdata: OLD_IP }, "customer");
+  const outcome = await client(LOOPIA_FAKE_PASSWORD, LOOPIA_FAKE_CUSTOMER).writeRecord(
+    target("www.customer.se"),
+    NEW_IP,
+  );
+  expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "customer.se" });
+  expect(fake.records("customer.se", "www", "A", "customer")[0]!.rdata).toBe(NEW_IP);
+  expect(params(0)).toEqual([LOOPIA_FAKE_USER, LOOPIA_FAKE_PASSWORD, LOOPIA_FAKE_CUSTOMER]);
+});
 
-  test("an API user without permission to add: AUTH_ERROR, retries stop, nothing added", async () => {
-    fake.permissions = new Set(["getDomains", "getZoneRecords", "updateZoneRecord", "getSubdomains"]);
-    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({
-      ok: false,
-      cause: "credentials",
-      stopRetrying: true,
-      message: expect.stringMatching(/^Loopia: addSubdomain: AUTH_ERROR/),
-    });
-    expect(fake.records("example.com", "new", "A")).toEqual([]);
+test("a missing record: adds the subdomain, then the record, and reports the id read back; a subdomain Loopia knows is not added again, and the apex needs none", async () => {
+  const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+  const [created] = fake.records("example.com", "new", "A");
+  expect(created).toMatchObject({ rdata: NEW_IP, ttl: 3600 });
+  expect(outcome).toEqual({
+    ok: true,
+    action: "created",
+    externalId: String(created!.record_id),
+    zoneId: "example.com",
+    message: `Loopia record ${created!.record_id}, ttl 3600`,
   });
+  await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+  expect(fake.records("example.com", "new", "AAAA")).toMatchObject([{ rdata: "2001:db8::7" }]);
+  // At the apex (the subdomain @) there is no subdomain to look for.
+  await client().writeRecord(target("example.com", known, { recordType: "AAAA" }), "2001:db8::7");
+  expect(fake.records("example.com", "@", "AAAA")[0]!.rdata).toBe("2001:db8::7");
+  expect(fake.methods()).toEqual([
+    "getZoneRecords",
+    "getSubdomains",
+    "addSubdomain",
+    "addZoneRecord",
+    "getZoneRecords",
+    "getZoneRecords",
+    "getSubdomains",
+    "addZoneRecord",
+    "getZoneRecords",
+    "getZoneRecords",
+    "addZoneRecord",
+    "getZoneRecords",
+  ]);
+});
+
+test("a missing record: an API user without permission to add: AUTH_ERROR, retries stop, nothing added", async () => {
+  fake.permissions = new Set(["getDomains", "getZoneRecords", "updateZoneRecord", "getSubdomains"]);
+  const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+  expect(outcome).toMatchObject({
+    ok: false,
+    cause: "credentials",
+    stopRetrying: true,
+    message: expect.stringMatching(/^Loopia: addSubdomain: AUTH_ERROR/),
+  });
+  expect(fake.records("example.com", "new", "A")).toEqual([]);
 });
 
 describe("failures keep Loopia's words and leave the record alone", () => {

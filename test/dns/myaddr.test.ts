@@ -17,44 +17,42 @@ const fake = useFake(startMyaddrFake, (fake) => {
 const client = (key = MYADDR_FAKE_KEY) => serviceClient("myaddr", fake.url, { key });
 const form = (index: number) => Object.fromEntries(new URLSearchParams(fake.requests[index]?.body as string));
 
-describe("writeRecord", () => {
-  test("A: one form POST with the key and the IPv4, the AAAA kept; AAAA: the IPv6 in the same ip field, the A kept", async () => {
-    const outcome = await client().writeRecord(target("home.myaddr.tools"), NEW_V4);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: "home",
-      zoneId: "",
-      message: "myaddr name home",
-    });
-    expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/update", query: {} });
-    expect(fake.requests[0]?.headers["content-type"]).toBe("application/x-www-form-urlencoded");
-    expect(form(0)).toEqual({ key: MYADDR_FAKE_KEY, ip: NEW_V4 });
-    expect(home).toMatchObject({ ipv4: NEW_V4, ipv6: "2001:db8::1", updates: 1 });
-    expect(await client().writeRecord(target("home.myaddr.tools", {}, { recordType: "AAAA" }), NEW_V6)).toMatchObject({
-      ok: true,
-    });
-    expect(form(1)).toEqual({ key: MYADDR_FAKE_KEY, ip: NEW_V6 });
-    expect(home).toMatchObject({ ipv4: NEW_V4, ipv6: NEW_V6 });
+test("A: one form POST with the key and the IPv4, the AAAA kept; AAAA: the IPv6 in the same ip field, the A kept", async () => {
+  const outcome = await client().writeRecord(target("home.myaddr.tools"), NEW_V4);
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: "home",
+    zoneId: "",
+    message: "myaddr name home",
   });
+  expect(fake.requests).toHaveLength(1);
+  expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/update", query: {} });
+  expect(fake.requests[0]?.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+  expect(form(0)).toEqual({ key: MYADDR_FAKE_KEY, ip: NEW_V4 });
+  expect(home).toMatchObject({ ipv4: NEW_V4, ipv6: "2001:db8::1", updates: 1 });
+  expect(await client().writeRecord(target("home.myaddr.tools", {}, { recordType: "AAAA" }), NEW_V6)).toMatchObject({
+    ok: true,
+  });
+  expect(form(1)).toEqual({ key: MYADDR_FAKE_KEY, ip: NEW_V6 });
+  expect(home).toMatchObject({ ipv4: NEW_V4, ipv6: NEW_V6 });
+});
 
-  test("the name under myaddr.dev or myaddr.io, and a name below it, use the same key", async () => {
-    for (const hostname of ["home.myaddr.dev", "www.home.myaddr.io"]) {
-      expect(await client().writeRecord(target(hostname), NEW_V4)).toMatchObject({ ok: true, externalId: "home" });
-    }
-    expect(home.updates).toBe(2);
-  });
+test("the name under myaddr.dev or myaddr.io, and a name below it, use the same key", async () => {
+  for (const hostname of ["home.myaddr.dev", "www.home.myaddr.io"]) {
+    expect(await client().writeRecord(target(hostname), NEW_V4)).toMatchObject({ ok: true, externalId: "home" });
+  }
+  expect(home.updates).toBe(2);
+});
 
-  test("a name outside myaddr's zones is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com"), NEW_V4)).toEqual({
-      ok: false,
-      message: "myaddr: home.example.com is not a name under myaddr.tools, myaddr.dev or myaddr.io",
-      cause: "refused",
-      stopRetrying: true,
-    });
-    expect(fake.requests).toHaveLength(0);
+test("a name outside myaddr's zones is refused without a request", async () => {
+  expect(await client().writeRecord(target("home.example.com"), NEW_V4)).toEqual({
+    ok: false,
+    message: "myaddr: home.example.com is not a name under myaddr.tools, myaddr.dev or myaddr.io",
+    cause: "refused",
+    stopRetrying: true,
   });
+  expect(fake.requests).toHaveLength(0);
 });
 
 describe("failures keep myaddr's words and never show the key", () => {

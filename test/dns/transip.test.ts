@@ -21,15 +21,13 @@ const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.entry("example.com", "home", "A");
 const known = { zone_id: "example.com" };
 
-describe("the login signature", () => {
-  test("is the body signed with RSA SHA-512, base64: the vector openssl (the official SDK's signer) gives", () => {
-    // openssl dgst -sha512 -sign key.pem body.json | base64, with the fake's throwaway key.
-    const body =
-      '{"login":"ddnsd-user","nonce":"0123456789abcdef0123456789abcdef","read_only":false,"expiration_time":"30 minutes","label":"ddnsd 1","global_key":true}';
-    expect(transipSignature(body, TRANSIP_FAKE_PRIVATE_KEY)).toBe(
-      "Z3slosGrrCTpfDqiYBzs9nCvU4VRx1qJY6F/1sTJtZHg5OoM2ioB6amzvYECTgk0grUEGm7WwcnWN6SZTDj8w/8DhRAmHI5TDap5JZspe5I5137cA+qt5c/deJb5bWUlpREvPylRiMzRHXswHLcOzD9OeZcXxZie5V622BtfiM4=",
-    );
-  });
+test("the login signature is the body signed with RSA SHA-512, base64: the vector openssl (the official SDK's signer) gives", () => {
+  // openssl dgst -sha512 -sign key.pem body.json | base64, with the fake's throwaway key.
+  const body =
+    '{"login":"ddnsd-user","nonce":"0123456789abcdef0123456789abcdef","read_only":false,"expiration_time":"30 minutes","label":"ddnsd 1","global_key":true}';
+  expect(transipSignature(body, TRANSIP_FAKE_PRIVATE_KEY)).toBe(
+    "Z3slosGrrCTpfDqiYBzs9nCvU4VRx1qJY6F/1sTJtZHg5OoM2ioB6amzvYECTgk0grUEGm7WwcnWN6SZTDj8w/8DhRAmHI5TDap5JZspe5I5137cA+qt5c/deJb5bWUlpREvPylRiMzRHXswHLcOzD9OeZcXxZie5V622BtfiM4=",
+  );
 });
 
 test("the description names the credentials, the record types, no TTL setting and the real service", () => {
@@ -44,59 +42,57 @@ test("the description names the credentials, the record types, no TTL setting an
   expect(transip.defaultApiUrl).toBe("https://api.transip.nl/v6");
 });
 
-describe("verify and the token", () => {
-  test("a signed login with a fresh nonce and label, not limited to the whitelist; nothing changed", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: `Key pair accepted for ${TRANSIP_FAKE_LOGIN}` });
-    expect(requestLines()).toEqual(["POST /auth"]);
-    expect(fake.logins[0]).toMatchObject({
-      login: TRANSIP_FAKE_LOGIN,
-      read_only: false,
-      expiration_time: "30 minutes",
-      global_key: true,
-    });
-    await client().verify();
-    expect(fake.logins[1]!.nonce).not.toBe(fake.logins[0]!.nonce);
-    expect(fake.logins[1]!.label).not.toBe(fake.logins[0]!.label);
+test("a signed login with a fresh nonce and label, not limited to the whitelist; nothing changed", async () => {
+  expect(await client().verify()).toEqual({ ok: true, detail: `Key pair accepted for ${TRANSIP_FAKE_LOGIN}` });
+  expect(requestLines()).toEqual(["POST /auth"]);
+  expect(fake.logins[0]).toMatchObject({
+    login: TRANSIP_FAKE_LOGIN,
+    read_only: false,
+    expiration_time: "30 minutes",
+    global_key: true,
   });
+  await client().verify();
+  expect(fake.logins[1]!.nonce).not.toBe(fake.logins[0]!.nonce);
+  expect(fake.logins[1]!.label).not.toBe(fake.logins[0]!.label);
+});
 
-  test("a key that cannot be read fails without a request", async () => {
-    const outcome = await client("-----BEGIN PRIVATE KEY-----\nnonsense\n-----END PRIVATE KEY-----").writeRecord(
-      target("home.example.com", known),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
-    expect(fake.requests).toHaveLength(0);
-  });
+test("a key that cannot be read fails without a request", async () => {
+  const outcome = await client("-----BEGIN PRIVATE KEY-----\nnonsense\n-----END PRIVATE KEY-----").writeRecord(
+    target("home.example.com", known),
+    NEW_IP,
+  );
+  expect(outcome).toMatchObject({ ok: false, cause: "credentials", stopRetrying: true });
+  expect(fake.requests).toHaveLength(0);
+});
 
-  test("the token is reused within its life, replaced once when TransIP refuses it, and not used past 25 minutes", async () => {
-    let clock = 1_000_000;
-    const built = zoneClient(
-      createTransipApi(
-        { login: TRANSIP_FAKE_LOGIN, private_key: TRANSIP_FAKE_PRIVATE_KEY },
-        context(fake.url),
-        () => clock,
-      ),
-    );
-    await built.writeRecord(target("home.example.com", known), OLD_IP);
-    await built.writeRecord(target("home.example.com", known), OLD_IP);
-    expect(requestLines()).toEqual(["POST /auth", "GET /domains/example.com/dns", "GET /domains/example.com/dns"]);
-    fake.tokens.clear();
-    fake.clearRequests();
-    expect(await built.writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "updated",
-    });
-    expect(requestLines()).toEqual([
-      "GET /domains/example.com/dns",
-      "POST /auth",
-      "GET /domains/example.com/dns",
-      "PATCH /domains/example.com/dns",
-    ]);
-    clock += 25 * 60 * 1000 + 1;
-    fake.clearRequests();
-    await built.writeRecord(target("home.example.com", known), NEW_IP);
-    expect(requestLines()).toEqual(["POST /auth", "GET /domains/example.com/dns"]);
+test("the token is reused within its life, replaced once when TransIP refuses it, and not used past 25 minutes", async () => {
+  let clock = 1_000_000;
+  const built = zoneClient(
+    createTransipApi(
+      { login: TRANSIP_FAKE_LOGIN, private_key: TRANSIP_FAKE_PRIVATE_KEY },
+      context(fake.url),
+      () => clock,
+    ),
+  );
+  await built.writeRecord(target("home.example.com", known), OLD_IP);
+  await built.writeRecord(target("home.example.com", known), OLD_IP);
+  expect(requestLines()).toEqual(["POST /auth", "GET /domains/example.com/dns", "GET /domains/example.com/dns"]);
+  fake.tokens.clear();
+  fake.clearRequests();
+  expect(await built.writeRecord(target("home.example.com", known), NEW_IP)).toMatchObject({
+    ok: true,
+    action: "updated",
   });
+  expect(requestLines()).toEqual([
+    "GET /domains/example.com/dns",
+    "POST /auth",
+    "GET /domains/example.com/dns",
+    "PATCH /domains/example.com/dns",
+  ]);
+  clock += 25 * 60 * 1000 + 1;
+  fake.clearRequests();
+  await built.writeRecord(target("home.example.com", known), NEW_IP);
+  expect(requestLines()).toEqual(["POST /auth", "GET /domains/example.com/dns"]);
 });
 
 test("an existing entry: its content changed, its name, type and expire sent back as read", async () => {

@@ -49,57 +49,55 @@ test("verify: a valid token is accepted, read-only; the team option is sent as t
   });
 });
 
-describe("writeRecord on an existing record", () => {
-  test("finds the domain, reads the records, and PATCHes only the value: three requests; then one read and one write", async () => {
-    const id = home()[0]!.id;
-    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: id,
-      zoneId: "example.com",
-      message: `Vercel record ${id}, ttl 1800`,
-    });
-    expect(home()).toMatchObject([{ value: NEW_IP, ttl: 1800, comment: "the NAS" }]);
-    expect(fake.requests[2]?.body).toEqual({ value: NEW_IP });
-    await client().writeRecord(target("home.example.com", known), OLD_IP);
-    expect(requestLines()).toEqual([
-      "GET /v5/domains",
-      "GET /v5/domains/example.com/records",
-      `PATCH /v1/domains/records/${id}`,
-      "GET /v5/domains/example.com/records",
-      `PATCH /v1/domains/records/${id}`,
-    ]);
-    expect(fake.requests[3]?.query.limit).toBe("100");
+test("an existing record: finds the domain, reads the records, and PATCHes only the value: three requests; then one read and one write", async () => {
+  const id = home()[0]!.id;
+  const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
+  expect(outcome).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: id,
+    zoneId: "example.com",
+    message: `Vercel record ${id}, ttl 1800`,
   });
+  expect(home()).toMatchObject([{ value: NEW_IP, ttl: 1800, comment: "the NAS" }]);
+  expect(fake.requests[2]?.body).toEqual({ value: NEW_IP });
+  await client().writeRecord(target("home.example.com", known), OLD_IP);
+  expect(requestLines()).toEqual([
+    "GET /v5/domains",
+    "GET /v5/domains/example.com/records",
+    `PATCH /v1/domains/records/${id}`,
+    "GET /v5/domains/example.com/records",
+    `PATCH /v1/domains/records/${id}`,
+  ]);
+  expect(fake.requests[3]?.query.limit).toBe("100");
+});
 
-  test("the domains are listed page by page, the records each page before the last one's timestamp", async () => {
-    fake.addDomain("zz.org");
-    for (let i = 0; i < 120; i++) fake.addDomain(`d${i}.net`);
-    // The oldest record is on the last page: the listing is newest first.
-    const oldest = fake.addRecord("zz.org", { name: "first", type: "A", value: OLD_IP });
-    oldest.createdAt = 1;
-    for (let i = 0; i < 150; i++) fake.addRecord("zz.org", { name: `h${i}`, type: "A", value: OLD_IP });
-    const outcome = await client().writeRecord(target("first.zz.org"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "zz.org", externalId: oldest.id });
-    expect(fake.requests.filter((r) => r.path === "/v5/domains")).toHaveLength(2);
-    const reads = fake.requests.filter((r) => r.path.endsWith("/records"));
-    expect(reads).toHaveLength(2);
-    expect(reads[0]?.query.until).toBeUndefined();
-    expect(Number(reads[1]?.query.until)).toBeGreaterThan(0);
-  });
+test("an existing record: the domains are listed page by page, the records each page before the last one's timestamp", async () => {
+  fake.addDomain("zz.org");
+  for (let i = 0; i < 120; i++) fake.addDomain(`d${i}.net`);
+  // The oldest record is on the last page: the listing is newest first.
+  const oldest = fake.addRecord("zz.org", { name: "first", type: "A", value: OLD_IP });
+  oldest.createdAt = 1;
+  for (let i = 0; i < 150; i++) fake.addRecord("zz.org", { name: `h${i}`, type: "A", value: OLD_IP });
+  const outcome = await client().writeRecord(target("first.zz.org"), NEW_IP);
+  expect(outcome).toMatchObject({ ok: true, action: "updated", zoneId: "zz.org", externalId: oldest.id });
+  expect(fake.requests.filter((r) => r.path === "/v5/domains")).toHaveLength(2);
+  const reads = fake.requests.filter((r) => r.path.endsWith("/records"));
+  expect(reads).toHaveLength(2);
+  expect(reads[0]?.query.until).toBeUndefined();
+  expect(Number(reads[1]?.query.until)).toBeGreaterThan(0);
+});
 
-  test("a record created in the same millisecond as the last of a page is still found, so no second one is created", async () => {
-    // Vercel pages by creation time ("created before `until`"): two records of one millisecond can
-    // straddle a page boundary.
-    const boundary = fake.addRecord("example.com", { name: "boundary", type: "A", value: OLD_IP });
-    const twin = fake.addRecord("example.com", { name: "twin", type: "A", value: OLD_IP });
-    twin.createdAt = boundary.createdAt;
-    for (let i = 0; i < 99; i++) fake.addRecord("example.com", { name: `n${i}`, type: "A", value: OLD_IP });
-    const outcome = await client().writeRecord(target("twin.example.com", known), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: twin.id });
-    expect(fake.records("example.com", "twin", "A")).toMatchObject([{ id: twin.id, value: NEW_IP }]);
-  });
+test("an existing record: a record created in the same millisecond as the last of a page is still found, so no second one is created", async () => {
+  // Vercel pages by creation time ("created before `until`"): two records of one millisecond can
+  // straddle a page boundary.
+  const boundary = fake.addRecord("example.com", { name: "boundary", type: "A", value: OLD_IP });
+  const twin = fake.addRecord("example.com", { name: "twin", type: "A", value: OLD_IP });
+  twin.createdAt = boundary.createdAt;
+  for (let i = 0; i < 99; i++) fake.addRecord("example.com", { name: `n${i}`, type: "A", value: OLD_IP });
+  const outcome = await client().writeRecord(target("twin.example.com", known), NEW_IP);
+  expect(outcome).toMatchObject({ ok: true, action: "updated", externalId: twin.id });
+  expect(fake.records("example.com", "twin", "A")).toMatchObject([{ id: twin.id, value: NEW_IP }]);
 });
 
 test("a missing record is created with TTL 60 and the id Vercel gives it is saved", async () => {
