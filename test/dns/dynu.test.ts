@@ -194,17 +194,28 @@ describe("a record under a domain", () => {
     ]);
   });
 
-  test("a missing record is created with the default ttl 300, two labels deep as node a.b", async () => {
-    const outcome = await client().writeRecord(target("a.b.example.com"), NEW_V4);
+  // A node record created with Dynu's default ttl (300): test/updater/forced.test.ts.
+  test("a missing record is created with the config's ttl, two labels deep as node a.b", async () => {
+    const outcome = await client().writeRecord(target("a.b.example.com", { ttl: 60 }), NEW_V4);
     const created = fake.record("a.b.example.com", "A");
-    expect(created).toMatchObject({ nodeName: "a.b", ipv4Address: NEW_V4, ttl: 300, state: true });
+    expect(created).toMatchObject({ nodeName: "a.b", ipv4Address: NEW_V4, ttl: 60, state: true });
     expect(outcome).toMatchObject({
       ok: true,
       action: "created",
       externalId: String(created?.id),
       zoneId: String(apex.id),
-      message: `Dynu record ${created?.id}, ttl 300`,
+      message: `Dynu record ${created?.id}, ttl 60`,
     });
+  });
+
+  test("a name with two A records is read as one set and left alone", async () => {
+    fake.addRecord("example.com", { nodeName: "www", recordType: "A", ipv4Address: "198.51.100.9", ttl: 600 });
+    expect(await client().writeRecord(target("www.example.com"), NEW_V4)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("holds 2 addresses"),
+    });
+    expect(fake.writes()).toBe(0);
   });
 });
 

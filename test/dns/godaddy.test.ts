@@ -20,7 +20,6 @@ const home = () => fake.records("example.com", "home", "A");
 const known = { zone_id: "example.com" };
 
 test("the description names the credentials, the record types, the TTL range, the pace and the real service, and warns who GoDaddy opens its API to", () => {
-  expect(godaddy.type).toBe("godaddy");
   expect(godaddy.credentials.map((c) => [c.key, c.secret])).toEqual([
     ["key", false],
     ["secret", true],

@@ -35,7 +35,6 @@ const client = (username = INWX_FAKE_USER, shared_secret = "") =>
   serviceClient("inwx", fake.url, { username, password: INWX_FAKE_PASSWORD, shared_secret });
 const known = { zone_id: "example.com" };
 const home = () => fake.records("example.com", "home.example.com", "A");
-const params = (index: number) => (fake.requests[index]!.body as { params: Record<string, unknown> }).params;
 const paramsOf = (method: string) =>
   fake.requests
     .filter((r) => inwxMethod(r) === method)
@@ -43,12 +42,10 @@ const paramsOf = (method: string) =>
 
 // RFC 6238 Appendix B: the SHA-1 seed "12345678901234567890"; its 8-digit codes end in the 6-digit ones.
 const seed = decodeBase32(INWX_FAKE_TFA_SECRET)!;
-test("TOTP codes for two-factor login: the shared secret decodes to the RFC's seed", () => {
+test("TOTP codes for two-factor login: the shared secret decodes to the RFC's seed, which gives the RFC's codes, 8 digits and 6", () => {
   expect(seed.toString()).toBe("12345678901234567890");
   expect(decodeBase32("gezd gnbv-gy3t qojq gezd gnbv gy3t qojq")!.toString()).toBe("12345678901234567890");
   expect(decodeBase32("not base32!")).toBeUndefined();
-});
-test("TOTP codes for two-factor login: the RFC's codes, 8 digits and 6", () => {
   for (const [seconds, code] of [
     [59, "94287082"],
     [1111111109, "07081804"],
@@ -61,7 +58,6 @@ test("TOTP codes for two-factor login: the RFC's codes, 8 digits and 6", () => {
 });
 
 test("the description names the login, the optional two-factor secret and the real service", () => {
-  expect(inwx.type).toBe("inwx");
   expect(inwx.credentials.map((c) => [c.key, c.secret, c.optional ?? false])).toEqual([
     ["username", false, false],
     ["password", true, false],
@@ -76,7 +72,7 @@ test("the description names the login, the optional two-factor secret and the re
 test("verify logs in and out, and changes nothing", async () => {
   expect(await client().verify()).toMatchObject({ ok: true });
   expect(fake.methods()).toEqual(["account.login", "account.logout"]);
-  expect(params(0)).toEqual({ user: INWX_FAKE_USER, pass: INWX_FAKE_PASSWORD, lang: "en" });
+  expect(paramsOf("account.login")).toEqual([{ user: INWX_FAKE_USER, pass: INWX_FAKE_PASSWORD, lang: "en" }]);
   expect(fake.sessions.size).toBe(0);
 });
 
@@ -91,8 +87,8 @@ test("a write changes only the content (TTL, name and id kept), carries the sess
   });
   expect(home()).toEqual([{ ...before, content: NEW_IP }]);
   expect(fake.methods()).toEqual(["account.login", "nameserver.info", "nameserver.updateRecord", "account.logout"]);
-  expect(params(1)).toEqual({ domain: "example.com", name: "home.example.com", type: "A" });
-  expect(params(2)).toEqual({ id: before.id, content: NEW_IP });
+  expect(paramsOf("nameserver.info")).toEqual([{ domain: "example.com", name: "home.example.com", type: "A" }]);
+  expect(paramsOf("nameserver.updateRecord")).toEqual([{ id: before.id, content: NEW_IP }]);
   const cookies = fake.requests.slice(1).map((r) => r.headers.cookie);
   expect(new Set(cookies).size).toBe(1);
   expect(cookies[0]).toMatch(/^domrobot=\w+$/);
@@ -127,7 +123,7 @@ test("two-factor login: the session is unlocked with the current code; a second 
     "nameserver.updateRecord",
     "account.logout",
   ]);
-  expect(params(1)).toEqual({ tan: totp(decodeBase32(INWX_FAKE_TFA_SECRET)!, clock) });
+  expect(paramsOf("account.unlock")).toEqual([{ tan: totp(seed, clock) }]);
   clock += 5_000;
   const second = await twoFactor().writeRecord(
     target("home.example.com", known, { recordType: "AAAA" }),

@@ -35,7 +35,6 @@ const home = () => fake.records("example.com", "home", "A");
 const params = (index: number) => decodeMethodCall(fake.requests[index]!.body as string)!.params;
 
 test("the description names the API user, its password, the optional customer number and the real service", () => {
-  expect(loopia.type).toBe("loopia");
   expect(loopia.credentials.map((c) => [c.key, c.secret, c.optional ?? false])).toEqual([
     ["username", false, false],
     ["password", true, false],

@@ -31,7 +31,6 @@ test("the login signature is the body signed with RSA SHA-512, base64: the vecto
 });
 
 test("the description names the credentials, the record types, no TTL setting and the real service", () => {
-  expect(transip.type).toBe("transip");
   expect(transip.credentials.map((c) => [c.key, c.secret])).toEqual([
     ["login", false],
     ["private_key", true],

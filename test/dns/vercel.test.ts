@@ -23,7 +23,6 @@ const home = () => fake.records("example.com", "home", "A");
 const known = { zone_id: "example.com" };
 
 test("the description names the token, the team option, the record types, the TTL range and the real service", () => {
-  expect(vercel.type).toBe("vercel");
   expect(vercel.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
   expect(vercel.options.map((o) => [o.key, o.required ?? false])).toEqual([["team_id", false]]);
   expect(vercel.options[0]?.validate?.("team_abc123")).toBeUndefined();
