@@ -51,7 +51,7 @@ test("the signature matches the official signer without a query, and with query 
   );
 });
 
-test("the signature every request carries one the service accepts, expiring ten minutes ahead", async () => {
+test("every request carries a signature the service accepts, expiring ten minutes ahead", async () => {
   expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
   const header = fake.requests[0]!.headers.authorization!;
   const expires = Number(/expires=(\d+)/.exec(header)?.[1]);
