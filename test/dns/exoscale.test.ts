@@ -3,22 +3,17 @@
 // its failures in Exoscale's words.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { FailureCause } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createExoscaleApi, exoscale, exoscaleAuthorization } from "../../src/dns/services/exoscale";
+import type { FetchLike } from "../../src/net/outbound";
 import { openApi } from "../fakes/descriptions";
-import {
-  EXOSCALE_FAKE_KEY,
-  EXOSCALE_FAKE_SECRET,
-  type ExoscaleFake,
-  type ExoscaleFault,
-  startExoscaleFake,
-} from "../fakes/exoscale";
-import { target } from "./support";
+import { EXOSCALE_FAKE_KEY, EXOSCALE_FAKE_SECRET, type ExoscaleFake, startExoscaleFake } from "../fakes/exoscale";
+import { context, serviceClient, target } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
+// Not useFake: tests set the fake's operation quirks, fields of the fake itself.
 let fake: ExoscaleFake;
 let domainId: string;
 
@@ -33,48 +28,39 @@ afterEach(async () => {
   await fake.stop();
 });
 
-function client(options: { secret?: string; timeoutMs?: number; now?: () => number } = {}) {
-  return zoneClient(
-    createExoscaleApi(
-      { api_key: EXOSCALE_FAKE_KEY, api_secret: options.secret ?? EXOSCALE_FAKE_SECRET },
-      { baseUrl: fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
-      { pauseMs: 5, ...(options.now ? { now: options.now } : {}) },
-    ),
-  );
-}
+const credentials = { api_key: EXOSCALE_FAKE_KEY, api_secret: EXOSCALE_FAKE_SECRET };
+const client = () => serviceClient("exoscale", fake.url, credentials);
+/** A client whose operation checks follow each other at once, on the clock given. */
+const timedApi = (now = Date.now, fetched: FetchLike = fetch) =>
+  createExoscaleApi(credentials, context(fake.url, { fetch: fetched }), { pauseMs: 5, now });
+const timed = (now?: () => number) => zoneClient(timedApi(now));
 
-const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
 const home = () => fake.records("example.com", "home", "A");
 
-describe("the signature", () => {
-  // exoscale/requests-exoscale-auth tests/test_auth.py: the official Python signer's vectors.
-  const KEY = "EXOxxxxxxxxxxxxxxxxxxxxxxxx";
-  const SECRET = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
-  const EXPIRES = Date.UTC(2077, 0, 1) / 1000;
+// exoscale/requests-exoscale-auth tests/test_auth.py: the official Python signer's vectors.
+const KEY = "EXOxxxxxxxxxxxxxxxxxxxxxxxx";
+const SECRET = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX";
+const EXPIRES = Date.UTC(2077, 0, 1) / 1000;
 
-  test("matches the official signer without a query", () => {
-    expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone", "", EXPIRES)).toBe(
-      `EXO2-HMAC-SHA256 credential=${KEY},expires=${EXPIRES},signature=Ntbq/p0HVmA3Zg1HHY+Lq1vjFGi7HeMrrgXDS5jRNlY=`,
-    );
-  });
+test("the signature matches the official signer without a query, and with query parameters, which it names", () => {
+  expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone", "", EXPIRES)).toBe(
+    `EXO2-HMAC-SHA256 credential=${KEY},expires=${EXPIRES},signature=Ntbq/p0HVmA3Zg1HHY+Lq1vjFGi7HeMrrgXDS5jRNlY=`,
+  );
+  expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone?k2=v2&k1=v1", "", EXPIRES)).toBe(
+    `EXO2-HMAC-SHA256 credential=${KEY},signed-query-args=k1;k2,expires=${EXPIRES},signature=iqOBz13+44L5j0uJclE8hmUhQQcvtCSoPEOXYK6liqY=`,
+  );
+});
 
-  test("matches the official signer with query parameters, which it names", () => {
-    expect(exoscaleAuthorization(KEY, SECRET, "GET", "https://api.exoscale.com/v2/zone?k2=v2&k1=v1", "", EXPIRES)).toBe(
-      `EXO2-HMAC-SHA256 credential=${KEY},signed-query-args=k1;k2,expires=${EXPIRES},signature=iqOBz13+44L5j0uJclE8hmUhQQcvtCSoPEOXYK6liqY=`,
-    );
-  });
-
-  test("every request carries one the service accepts, expiring ten minutes ahead", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
-    const header = fake.requests[0]!.headers.authorization!;
-    const expires = Number(/expires=(\d+)/.exec(header)?.[1]);
-    expect(expires - Date.now() / 1000).toBeGreaterThan(590);
-    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(600);
-  });
+test("every request carries a signature the service accepts, expiring ten minutes ahead", async () => {
+  expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
+  const header = fake.requests[0]!.headers.authorization!;
+  const expires = Number(/expires=(\d+)/.exec(header)?.[1]);
+  expect(expires - Date.now() / 1000).toBeGreaterThan(590);
+  expect(expires - Date.now() / 1000).toBeLessThanOrEqual(600);
 });
 
 describe("Exoscale's published description", () => {
-  test("every answer the fake gives a write is in the description's own shapes", async () => {
+  test("an existing record: a PUT of the content alone, by its id, its pending operation asked again until it succeeds; a missing AAAA created with the relative name and TTL 3600, its id from the operation; every answer in the description's own shapes", async () => {
     const answers: { method: string; pathname: string; status: number; body: unknown }[] = [];
     const recording = async (input: string | URL | Request, init?: RequestInit) => {
       const response = await fetch(input, init);
@@ -86,25 +72,36 @@ describe("Exoscale's published description", () => {
       });
       return response;
     };
-    fake.pendingChecks = 1;
-    const api = createExoscaleApi(
-      { api_key: EXOSCALE_FAKE_KEY, api_secret: EXOSCALE_FAKE_SECRET },
-      { baseUrl: fake.url, fetch: recording, timeoutMs: 2000, userAgent: "ddnsd/test" },
-      { pauseMs: 5 },
-    );
-    expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({ ok: true });
-    expect(await zoneClient(api).writeRecord(target("new.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
+    fake.pendingChecks = 2;
+    const api = timedApi(Date.now, recording);
+    const id = home()[0]!.id;
+    expect(await zoneClient(api).writeRecord(target("home.example.com"), NEW_IP)).toMatchObject({
       ok: true,
+      action: "updated",
+      zoneId: domainId,
+      externalId: id,
+      message: expect.stringContaining("ttl 300"),
     });
+    expect(home()).toMatchObject([{ content: NEW_IP, ttl: 300 }]);
+    expect(fake.requests[2]?.body).toEqual({ content: NEW_IP });
+    const aaaa = target("new.example.com", { zone_id: domainId }, { recordType: "AAAA" });
+    const created = await zoneClient(api).writeRecord(aaaa, "2001:db8::7");
+    const [record] = fake.records("example.com", "new", "AAAA");
+    expect(record).toMatchObject({ content: "2001:db8::7", ttl: 3600 });
+    expect(created).toMatchObject({ ok: true, action: "created", externalId: record!.id });
+    const post = fake.requests.find((r) => r.method === "POST");
+    expect(post?.body).toEqual({ name: "new", type: "AAAA", content: "2001:db8::7", ttl: 3600 });
     const { checkResponse } = openApi("exoscale", "/v2");
     expect(answers.map((a) => `${a.method} ${a.pathname.replace(/[0-9a-f-]{36}/g, "{id}")}`)).toEqual([
       "GET /v2/dns-domain",
       "GET /v2/dns-domain/{id}/record",
       "PUT /v2/dns-domain/{id}/record/{id}",
       "GET /v2/operation/{id}",
+      "GET /v2/operation/{id}",
       "GET /v2/dns-domain/{id}",
       "GET /v2/dns-domain/{id}/record",
       "POST /v2/dns-domain/{id}/record",
+      "GET /v2/operation/{id}",
       "GET /v2/operation/{id}",
     ]);
     for (const answer of answers)
@@ -135,172 +132,49 @@ describe("Exoscale's published description", () => {
   });
 });
 
-describe("the description", () => {
-  test("names the key, the secret and the real service", () => {
-    expect(exoscale.credentials.map((c) => [c.key, c.secret])).toEqual([
-      ["api_key", false],
-      ["api_secret", true],
-    ]);
-    expect(exoscale.credentials[0]!.validate!("nope")).toMatch(/EXO/);
-    expect(exoscale.credentials[0]!.validate!(EXOSCALE_FAKE_KEY)).toBeUndefined();
-    expect(exoscale.defaultApiUrl).toBe("https://api-ch-gva-2.exoscale.com/v2");
+test("the description names the key, the secret and the real service", () => {
+  expect(exoscale.credentials.map((c) => [c.key, c.secret])).toEqual([
+    ["api_key", false],
+    ["api_secret", true],
+  ]);
+  expect(exoscale.credentials[0]!.validate!("nope")).toMatch(/EXO/);
+  expect(exoscale.credentials[0]!.validate!(EXOSCALE_FAKE_KEY)).toBeUndefined();
+  expect(exoscale.defaultApiUrl).toBe("https://api-ch-gva-2.exoscale.com/v2");
+});
+
+test("an operation still pending after five checks is reported unfinished; a failed one in its words", async () => {
+  fake.pendingChecks = 10;
+  expect(await timed().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
+    ok: false,
+    cause: "unreachable",
+    message: expect.stringContaining("still pending after 5 checks"),
+  });
+  fake.pendingChecks = 0;
+  fake.failOperations = "conflict";
+  expect(await client().writeRecord(target("example.com", { zone_id: domainId }), NEW_IP)).toEqual({
+    ok: false,
+    cause: "refused",
+    message: "Exoscale: operation failure (conflict: The operation could not be completed)",
   });
 });
 
-describe("writeRecord", () => {
-  test("an existing record: a PUT of the content alone, by its id", async () => {
-    const id = home()[0]!.id;
-    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({
-      ok: true,
-      action: "updated",
-      zoneId: domainId,
-      externalId: id,
-      message: expect.stringContaining("ttl 300"),
-    });
-    expect(home()).toMatchObject([{ content: NEW_IP, ttl: 300 }]);
-    expect(requestLines()).toEqual([
-      "GET /dns-domain",
-      `GET /dns-domain/${domainId}/record`,
-      `PUT /dns-domain/${domainId}/record/${id}`,
-    ]);
-    expect(fake.requests[2]?.body).toEqual({ content: NEW_IP });
+test("a signature refused as expired (this machine's clock is behind) is retried later, and says to check the clock", async () => {
+  const outcome = await timed(() => Date.now() - 20 * 60_000).writeRecord(target("home.example.com"), NEW_IP);
+  expect(outcome).toMatchObject({
+    ok: false,
+    cause: "refused",
+    message: expect.stringContaining("check this machine's clock"),
   });
-
-  test("an address already there is not written; a TTL from config is; the apex is the empty name", async () => {
-    const known = { zone_id: domainId };
-    expect(await client().writeRecord(target("home.example.com", known), OLD_IP)).toMatchObject({
-      action: "unchanged",
-    });
-    expect(fake.writes()).toBe(0);
-    await client().writeRecord(target("home.example.com", { ...known, ttl: 60 }), NEW_IP);
-    expect(home()).toMatchObject([{ content: NEW_IP, ttl: 60 }]);
-    await client().writeRecord(target("example.com", known), NEW_IP);
-    expect(fake.records("example.com", "", "A")).toMatchObject([{ content: NEW_IP, ttl: 600 }]);
-    expect(fake.domains.get(domainId)!.records).toHaveLength(2);
-  });
-
-  test("a pending operation is asked again until it succeeds", async () => {
-    fake.pendingChecks = 2;
-    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "updated",
-    });
-    expect(requestLines().filter((l) => l.startsWith("GET /operation/"))).toHaveLength(2);
-  });
-
-  test("an operation still pending after five checks is reported unfinished; a failed one in its words", async () => {
-    fake.pendingChecks = 10;
-    expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toMatchObject({
-      ok: false,
-      cause: "unreachable",
-      message: expect.stringContaining("still pending after 5 checks"),
-    });
-    fake.pendingChecks = 0;
-    fake.failOperations = "conflict";
-    expect(await client().writeRecord(target("example.com", { zone_id: domainId }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Exoscale: operation failure (conflict: The operation could not be completed)",
-    });
-  });
-
-  test("a missing AAAA record is created with the relative name and TTL 3600; its id comes from the operation", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
-    const [created] = fake.records("example.com", "new", "AAAA");
-    expect(created).toMatchObject({ content: "2001:db8::7", ttl: 3600 });
-    expect(outcome).toMatchObject({ ok: true, action: "created", externalId: created!.id });
-    expect(fake.requests.at(-1)?.body).toEqual({ name: "new", type: "AAAA", content: "2001:db8::7", ttl: 3600 });
-  });
-
-  test("the longest domain wins; none is a failure naming the name", async () => {
-    const lab = fake.addDomain("lab.example.com");
-    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({
-      ok: true,
-      action: "created",
-      zoneId: lab,
-    });
-    expect(fake.records("lab.example.com", "pi", "A")).toHaveLength(1);
-    expect(await client().writeRecord(target("x.other.net"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "Exoscale: no zone of this account holds x.other.net",
-    });
-  });
-
-  test("a configured domain that is gone is looked up afresh, once; one that does not hold the name is refused", async () => {
-    expect(
-      await client().writeRecord(
-        target("home.example.com", { zone_id: "00000000-0000-0000-0000-000000000000" }),
-        NEW_IP,
-      ),
-    ).toMatchObject({ ok: true, zoneId: domainId });
-    const other = fake.addDomain("other.net");
-    expect(await client().writeRecord(target("home.example.com", { zone_id: other }), NEW_IP)).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("does not hold home.example.com"),
-    });
-  });
-
-  test("a signature refused as expired (this machine's clock is behind) is retried later, and says to check the clock", async () => {
-    const outcome = await client({ now: () => Date.now() - 20 * 60_000 }).writeRecord(
-      target("home.example.com"),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("check this machine's clock"),
-    });
-    expect(outcome).not.toHaveProperty("stopRetrying");
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("a wrong secret is refused in Exoscale's words and stops retries", async () => {
-    expect(await client({ secret: "wrong" }).writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: false,
-      cause: "credentials",
-      stopRetrying: true,
-      message: "Exoscale: Invalid request signature (HTTP 403)",
-    });
-  });
+  expect(outcome).not.toHaveProperty("stopRetrying");
+  expect(fake.writes()).toBe(0);
 });
 
-describe("failures keep Exoscale's words and leave the record alone", () => {
-  const cases: {
-    name: string;
-    fault: ExoscaleFault;
-    message: string | RegExp;
-    cause: FailureCause;
-    retryAfterSeconds?: number;
-  }[] = [
-    {
-      name: "a refusal",
-      fault: { status: 409, message: "Record conflicts" },
-      message: "Exoscale: Record conflicts (HTTP 409)",
-      cause: "refused",
-    },
-    {
-      name: "500",
-      fault: { status: 500 },
-      message: "Exoscale: Internal server error (HTTP 500)",
-      cause: "unreachable",
-    },
-  ];
-  for (const { name, fault, message, cause, retryAfterSeconds } of cases) {
-    test(name, async () => {
-      fake.fault(fault);
-      const outcome = await client({ timeoutMs: 1000 }).writeRecord(
-        target("home.example.com", { zone_id: domainId }),
-        NEW_IP,
-      );
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.cause).toBe(cause);
-      expect(home()[0]?.content).toBe(OLD_IP);
-    });
-  }
+test("a 500 keeps Exoscale's words and leaves the record alone", async () => {
+  fake.fault({ status: 500 });
+  expect(await client().writeRecord(target("home.example.com", { zone_id: domainId }), NEW_IP)).toEqual({
+    ok: false,
+    cause: "unreachable",
+    message: "Exoscale: Internal server error (HTTP 500)",
+  });
+  expect(home()[0]?.content).toBe(OLD_IP);
 });
