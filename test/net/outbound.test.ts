@@ -1,13 +1,15 @@
 // The one outbound path (src/net/outbound.ts) through the real app: a redirect to another origin
 // never carries a credential away (a Gotify key, a webhook's own headers and signature, PowerDNS's
 // X-API-Key), a bare request (an echo service) still follows one, and an answer is read to
-// DDNS_MAX_ANSWER_BYTES with the transfer stopped there, whatever the answer's size.
+// DDNS_MAX_ANSWER_BYTES with the transfer stopped there, whatever the answer's size and whoever
+// reads it (an echo service, a DNS service's client, a notification's delivery).
 
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { outboundFetch } from "../../src/net/outbound";
 import { detectFamily } from "../../src/updater/detect";
-import { makeTestApp } from "../support";
+import { startEchoFake } from "../fakes/echo";
+import { makeTestApp, type TestApp } from "../support";
 
 interface Seen {
   path: string;
@@ -114,11 +116,14 @@ describe("the answer bound", () => {
   const MB = 1024 * 1024;
   let sent = 0;
   let cancelled = false;
+  /** The method of each request that reached the flood: a write would be a PUT, PATCH, POST or DELETE. */
+  const methods: string[] = [];
   /** Streams 50 MB of digits in 64 KiB pieces, as fast as it is read, counting what left. */
   const flood = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch() {
+    fetch(request) {
+      methods.push(request.method);
       sent = 0;
       cancelled = false;
       const piece = new Uint8Array(64 * 1024).fill(0x37);
@@ -137,22 +142,76 @@ describe("the answer bound", () => {
       );
     },
   });
-  afterAll(() => flood.stop(true));
-
-  test("an echo service's 50 MB answer fails at 1 MiB, and the transfer stops there", async () => {
-    const t = await makeTestApp({ DDNS_IPV4_URLS: `http://127.0.0.1:${flood.port}/`, DDNS_HTTP_TIMEOUT: "30s" });
-    Bun.gc(true);
-    const before = process.memoryUsage().rss;
-    const detection = await detectFamily(t.ctx, 4);
-    expect(detection.ok).toBe(false);
-    expect(detection.ok ? "" : detection.error).toContain("answer larger than 1 MiB");
-    // The server stopped well short of its 50 MB: the socket's buffers hold a few MB at most.
-    await Bun.sleep(100);
-    expect(sent).toBeLessThan(20 * MB);
-    Bun.gc(true);
-    expect(process.memoryUsage().rss - before).toBeLessThan(40 * MB);
-    t.ctx.sqlite.close();
+  const floodUrl = `http://127.0.0.1:${flood.port}`;
+  const echo = startEchoFake();
+  afterAll(async () => {
+    flood.stop(true);
+    await echo.stop();
   });
+
+  /** Each caller of the outbound path, made to read the flood: what it reports (a DNS service's client, having written nothing). */
+  const callers: [string, Record<string, string>, (t: TestApp) => Promise<string>][] = [
+    [
+      "an echo service's",
+      { DDNS_IPV4_URLS: `${floodUrl}/` },
+      async (t) => {
+        const detection = await detectFamily(t.ctx, 4);
+        return detection.ok ? "" : detection.error;
+      },
+    ],
+    [
+      "a DNS service's",
+      { DDNS_IPV4_URLS: `${echo.url}/v4` },
+      async (t) => {
+        const provider = await t.request("POST", "/api/v1/providers", {
+          body: {
+            name: "pdns",
+            type: "powerdns",
+            credentials: { api_key: "pdns-api-key-77" },
+            options: { server: floodUrl },
+          },
+        });
+        const domain = await t.request("POST", "/api/v1/domains", {
+          body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type: "A" },
+        });
+        const forced = await t.request("POST", `/api/v1/domains/${domain.body.id}/update_ip`);
+        expect(forced.status).toBe(502);
+        // Only reads reached the service: an answer it could not read is no ground for a write.
+        expect(methods.filter((method) => method !== "GET")).toEqual([]);
+        const history = await t.request("GET", `/api/v1/domains/${domain.body.id}/history`);
+        expect(history.body.map((row: { status: string }) => row.status)).toEqual(["FAILED"]);
+        return forced.body.detail;
+      },
+    ],
+    [
+      "a notification target's",
+      {},
+      async (t) => {
+        const created = await t.request("POST", "/api/v1/notifications", {
+          body: { name: "hook", type: "webhook", options: { url: `${floodUrl}/hook` } },
+        });
+        const sent = await t.request("POST", `/api/v1/notifications/${created.body.id}/test`);
+        expect(sent.body.ok).toBe(false);
+        return sent.body.detail;
+      },
+    ],
+  ];
+
+  for (const [who, env, call] of callers) {
+    test(`${who} 50 MB answer fails at 1 MiB, and the transfer stops there`, async () => {
+      const t = await makeTestApp({ ...env, DDNS_HTTP_TIMEOUT: "30s" });
+      methods.length = 0;
+      Bun.gc(true);
+      const before = process.memoryUsage().rss;
+      expect(await call(t)).toContain("answer larger than 1 MiB");
+      // The server stopped well short of its 50 MB: the socket's buffers hold a few MB at most.
+      await Bun.sleep(100);
+      expect(sent).toBeLessThan(20 * MB);
+      Bun.gc(true);
+      expect(process.memoryUsage().rss - before).toBeLessThan(40 * MB);
+      t.ctx.sqlite.close();
+    });
+  }
 
   test("the bound is a setting, and a declared length over it fails before reading", async () => {
     const t = await makeTestApp({ DDNS_MAX_ANSWER_BYTES: "2048" });
