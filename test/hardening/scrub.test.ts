@@ -8,7 +8,6 @@
 // answer, the line logged when a delivery is given up, the API, the Notifications page or About.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { TCPSocketListener } from "bun";
 import { Pacer } from "../../src/dns/pacing";
 import { apiUrlSetting, SERVICES } from "../../src/dns/registry";
 import type { ChannelDescription } from "../../src/notify/channel";
@@ -19,6 +18,7 @@ import { startEchoFake } from "../fakes/echo";
 import { ADAPTERS } from "../services/adapters";
 import { makeTestApp, type TestApp } from "../support";
 import { page, signIn } from "../ui/helpers";
+import { expectNowhere, rawServer } from "./helpers";
 
 type Mode = "malformed" | "target-first" | "headers-first" | "body-first" | "json-400" | "ok-200";
 let mode: Mode = "malformed";
@@ -94,22 +94,7 @@ function response(status: number, type: string, body: string): string {
   return `HTTP/1.1 ${status} X\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
-const server: TCPSocketListener<{ raw: string }> = Bun.listen<{ raw: string }>({
-  hostname: "127.0.0.1",
-  port: 0,
-  socket: {
-    open(socket) {
-      socket.data = { raw: "" };
-    },
-    data(socket, chunk) {
-      socket.data.raw += chunk.toString("latin1");
-      const reply = dnsReply(socket.data.raw) ?? answerHttp(socket.data.raw);
-      if (reply === null) return;
-      socket.write(reply);
-      socket.end();
-    },
-  },
-});
+const server = rawServer((raw) => dnsReply(raw) ?? answerHttp(raw));
 const echo = startEchoFake();
 let t: TestApp;
 /** The admin's session, for the pages. */
@@ -149,18 +134,6 @@ async function pages(...paths: string[]): Promise<string[]> {
   );
 }
 
-/** Every way a secret could be written in a JSON answer, a log line or a page. */
-function expectNowhere(text: string, secrets: readonly string[]): void {
-  for (const secret of secrets) {
-    for (const form of new Set([
-      secret,
-      encodeURIComponent(secret),
-      JSON.stringify(secret).slice(1, -1),
-      Bun.escapeHTML(secret),
-    ]))
-      expect(text).not.toContain(form);
-  }
-}
 afterAll(async () => {
   t.ctx.sqlite.close();
   server.stop(true);
