@@ -279,13 +279,13 @@ const FINDINGS: { finding: number; what: string; probe: () => Promise<void>; tim
   },
   {
     finding: 4,
-    what: "webhook headers and a custom URL's headers show in clear nowhere: GET /notifications, the edit form, the export",
+    what: "webhook headers and a custom URL's headers show in clear nowhere: the API, the lists and edit forms, the export (sealed)",
     async probe() {
       const webhook = await addNotification("webhook", {
         url: `${brokenUrl}/hook`,
         headers: { Authorization: "Bearer probe-webhook-bearer-4242" },
       });
-      await addProvider(
+      const custom = await addProvider(
         "custom",
         {},
         {
@@ -293,12 +293,18 @@ const FINDINGS: { finding: number; what: string; probe: () => Promise<void>; tim
           headers: { Authorization: "Bearer probe-custom-bearer-4242" },
         },
       );
+      const exported = (await api("GET", "/config/export")).text;
+      // Sealed: they open only with this ddnsd's encryption key.
+      expect(exported).toMatch(/^ {6}headers: v1:/m);
+      expect(exported).toMatch(/^ {4}secrets_sealed: v1:/m);
       const shown = [
         (await api("GET", "/notifications")).text,
         (await api("GET", `/notifications/${webhook.id}`)).text,
+        await pageHtml("/notifications"),
         await pageHtml(`/notifications/${webhook.id}/edit`),
         (await api("GET", "/providers")).text,
-        (await api("GET", "/config/export")).text,
+        await pageHtml(`/providers/${custom.id}/edit`),
+        exported,
       ].join("\n");
       expect(shown).toContain("Authorization");
       expectNowhere(shown, ["probe-webhook-bearer-4242", "probe-custom-bearer-4242"]);
