@@ -249,32 +249,50 @@ const FINDINGS: { finding: number; what: string; probe: () => Promise<void>; tim
   },
   {
     finding: 3,
-    what: "a huge answer from a DNS service or a notification target fails at 1 MiB and memory does not follow",
+    what: "a huge answer from a DNS service, an echo service or a notification target fails at 1 MiB and memory does not follow",
     async probe() {
       const powerdns = await addProvider("powerdns", { api_key: "probe-pdns-api-key-3" }, { server: flood.url });
       const domain = await addDomain(powerdns.id);
-      // Not told of the failed update below, so that only the DNS service's own requests reach the flood then.
+      // Not told of the failed updates below, so that only the DNS service's own requests reach the flood then.
       const webhook = await addNotification("webhook", { url: `${flood.url}/hook` }, ["ip_changed"]);
-      for (const [who, call] of [
-        ["a DNS service", () => api("POST", `/domains/${domain.id}/update_ip`)],
-        ["a notification target", () => api("POST", `/notifications/${webhook.id}/test`)],
-      ] as const) {
+      const rows: [string, () => Promise<string>][] = [
+        [
+          "a DNS service",
+          async () => {
+            const forced = await api("POST", `/domains/${domain.id}/update_ip`);
+            // Nothing is written on an answer that was not read.
+            expect(flood.seen.filter(({ method }) => method !== "GET")).toEqual([]);
+            const history = await api("GET", `/domains/${domain.id}/history`);
+            // The forced update's row (and a scheduled pass's, when the new record fell due meanwhile).
+            expect(history.body.length).toBeGreaterThan(0);
+            for (const row of history.body as { status: string; message: string }[])
+              expect(row).toMatchObject({ status: "FAILED", message: "PowerDNS: answer larger than 1 MiB" });
+            return forced.body.detail;
+          },
+        ],
+        [
+          "an echo service",
+          async () => {
+            const chosen = await api("PUT", "/system/address-sources", {
+              ipv4: { source: "web", urls: [`${flood.url}/ip`] },
+            });
+            expect(chosen.status).toBe(200);
+            const forced = await api("POST", `/domains/${domain.id}/update_ip`);
+            expect((await api("PUT", "/system/address-sources", { ipv4: null })).status).toBe(200);
+            return forced.body.detail;
+          },
+        ],
+        ["a notification target", async () => (await api("POST", `/notifications/${webhook.id}/test`)).body.detail],
+      ];
+      for (const [who, call] of rows) {
         flood.seen.length = 0;
         const before = rss();
-        const answer = await call();
-        expect([who, answer.body.detail]).toEqual([who, expect.stringContaining("answer larger than 1 MiB")]);
+        expect([who, await call()]).toEqual([who, expect.stringContaining("answer larger than 1 MiB")]);
         // The transfer stopped well short of the answer's size, and the memory with it.
         await Bun.sleep(100);
         expect([who, flooded < 20 * MB]).toEqual([who, true]);
         expect([who, rss() - before < 48 * MB]).toEqual([who, true]);
-        // Nothing is written on an answer that was not read.
-        if (who === "a DNS service") expect(flood.seen.filter(({ method }) => method !== "GET")).toEqual([]);
       }
-      const history = await api("GET", `/domains/${domain.id}/history`);
-      // The forced update's row (and a scheduled pass's, when the new record fell due meanwhile).
-      expect(history.body.length).toBeGreaterThan(0);
-      for (const row of history.body as { status: string; message: string }[])
-        expect(row).toMatchObject({ status: "FAILED", message: "PowerDNS: answer larger than 1 MiB" });
     },
   },
   {
