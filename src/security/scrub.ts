@@ -44,9 +44,19 @@ function strings(value: unknown): string[] {
   return [];
 }
 
+/** Where an excerpt of an answer is cut short (`excerpt` in net/http.ts). */
+const CUT = "…";
+/**
+ * The fewest of a secret's first characters that are taken out where an excerpt ends: fewer say no
+ * more of it than its masked form (`••••3f9a`) does, and hiding them would eat ordinary words.
+ */
+const SHORTEST_CUT = 4;
+
 /**
  * A function that takes every form of every secret value (strings, or objects of them: headers)
- * out of a text, longest first so that a secret holding another is not half-replaced.
+ * out of a text, longest first so that a secret holding another is not half-replaced. A secret cut
+ * short where an excerpt of an answer ends (a service quoting the request: `Bearer cf-fake-toke…`)
+ * goes too: a client cuts the answer before its words reach the scrubber.
  */
 export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
   const values = [...secrets].flatMap(strings).filter((value) => value !== "");
@@ -54,9 +64,15 @@ export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
     .filter((needle) => needle !== "")
     .sort((a, b) => b.length - a.length);
   if (needles.length === 0) return (text) => text;
+  const replace = (text: string, needle: string, by: string) =>
+    text.includes(needle) ? text.split(needle).join(by) : text;
   return (text) => {
     let scrubbed = text;
-    for (const needle of needles) if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(SCRUBBED);
+    for (const needle of needles) scrubbed = replace(scrubbed, needle, SCRUBBED);
+    if (!scrubbed.includes(CUT)) return scrubbed;
+    for (const needle of needles)
+      for (let length = needle.length - 1; length >= SHORTEST_CUT; length--)
+        scrubbed = replace(scrubbed, needle.slice(0, length) + CUT, SCRUBBED + CUT);
     return scrubbed;
   };
 }

@@ -82,7 +82,10 @@ export function rawServer(reply: (raw: string) => string | Uint8Array | null): T
   });
 }
 
-/** Each secret, as it is or as a URL, JSON or HTML would write it, appears nowhere in `text`. */
+/**
+ * Each secret, as it is or as a URL, JSON or HTML would write it, appears nowhere in `text`: neither
+ * whole nor cut short where an answer's excerpt ends (its first 4 characters or more, then "…").
+ */
 export function expectNowhere(text: string, secrets: readonly string[]): void {
   for (const secret of secrets) {
     for (const form of new Set([
@@ -90,7 +93,9 @@ export function expectNowhere(text: string, secrets: readonly string[]): void {
       encodeURIComponent(secret),
       JSON.stringify(secret).slice(1, -1),
       Bun.escapeHTML(secret),
-    ]))
+    ])) {
       expect(text).not.toContain(form);
+      for (let length = 4; length < form.length; length++) expect(text).not.toContain(`${form.slice(0, length)}…`);
+    }
   }
 }
