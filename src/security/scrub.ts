@@ -44,6 +44,19 @@ function strings(value: unknown): string[] {
   return [];
 }
 
+/**
+ * An `Authorization: Basic …` value, as a service quoting the request writes it (as is, URL- or
+ * form-encoded): a user name and password in base64, the password readable by anyone who decodes it.
+ */
+const BASIC = /\b(Basic(?:\s+|%20|\+))([A-Za-z0-9+/=%]{4,})/gi;
+
+/** Whether a quoted Basic credential (whole, or cut short) holds a password: its decoded text has the colon. */
+function holdsPassword(token: string): boolean {
+  const base64 = safeDecode(token).replace(/=+$/, "");
+  const whole = base64.slice(0, base64.length - (base64.length % 4));
+  return Buffer.from(whole, "base64").toString("latin1").includes(":");
+}
+
 /** Where an excerpt of an answer is cut short (`excerpt` in net/http.ts). */
 const CUT = "…";
 /**
@@ -56,7 +69,8 @@ const SHORTEST_CUT = 4;
  * A function that takes every form of every secret value (strings, or objects of them: headers)
  * out of a text, longest first so that a secret holding another is not half-replaced. A secret cut
  * short where an excerpt of an answer ends (a service quoting the request: `Bearer cf-fake-toke…`)
- * goes too: a client cuts the answer before its words reach the scrubber.
+ * goes too: a client cuts the answer before its words reach the scrubber. So does a quoted Basic
+ * credential, whose password is there only in base64.
  */
 export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
   const values = [...secrets].flatMap(strings).filter((value) => value !== "");
@@ -69,6 +83,9 @@ export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
   return (text) => {
     let scrubbed = text;
     for (const needle of needles) scrubbed = replace(scrubbed, needle, SCRUBBED);
+    scrubbed = scrubbed.replace(BASIC, (whole, scheme: string, token: string) =>
+      holdsPassword(token) ? scheme + SCRUBBED : whole,
+    );
     if (!scrubbed.includes(CUT)) return scrubbed;
     for (const needle of needles)
       for (let length = needle.length - 1; length >= SHORTEST_CUT; length--)

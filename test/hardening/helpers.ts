@@ -99,3 +99,15 @@ export function expectNowhere(text: string, secrets: readonly string[]): void {
     }
   }
 }
+
+/**
+ * No `Basic` credential quoted in `text` holds a password: an `Authorization: Basic …` a service
+ * echoes is a user name and password in base64, the password readable by anyone who decodes it.
+ */
+export function expectNoBasicCredential(text: string): void {
+  for (const [, token] of text.matchAll(/\bBasic(?:\s+|%20|\+)([A-Za-z0-9+/=%]{4,})/gi)) {
+    const base64 = decodeURIComponent(token!).replace(/=+$/, "");
+    const decoded = Buffer.from(base64.slice(0, base64.length - (base64.length % 4)), "base64").toString("latin1");
+    expect([token, decoded.includes(":")]).toEqual([token, false]);
+  }
+}

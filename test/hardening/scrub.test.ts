@@ -18,7 +18,7 @@ import { startEchoFake } from "../fakes/echo";
 import { ADAPTERS } from "../services/adapters";
 import { makeTestApp, type TestApp } from "../support";
 import { page, signIn } from "../ui/helpers";
-import { expectNowhere, rawServer } from "./helpers";
+import { expectNoBasicCredential, expectNowhere, rawServer } from "./helpers";
 
 type Mode = "malformed" | "target-first" | "headers-first" | "body-first" | "json-400" | "ok-200";
 let mode: Mode = "malformed";
@@ -246,6 +246,7 @@ describe("no credential in any message, whatever a service answers", () => {
         );
       }
       expectNowhere(seen.join("\n"), secrets);
+      expectNoBasicCredential(seen.join("\n"));
     });
   }
 });

@@ -1,5 +1,6 @@
 // The one scrubber (src/security/scrub.ts): a secret value leaves a message in every form it may be
-// written in, whole or cut short by an answer's excerpt, and nothing else in the message changes.
+// written in, whole or cut short by an answer's excerpt, a quoted Basic credential with it, and
+// nothing else in the message changes.
 
 import { describe, expect, test } from "bun:test";
 import { excerpt } from "../../../src/net/http";
@@ -31,7 +32,23 @@ describe("scrubbing a message", () => {
     expect(maskSecrets(`key=${encoded.slice(0, 12)}…`, ["fake/Secret+Key0123456789"])).toBe(`key=${SCRUBBED}…`);
   });
 
+  test("a quoted Basic credential, whole, encoded or cut short: its password is there in base64", () => {
+    const basic = btoa("ddns-user:k3y-pa55word-0123456789");
+    for (const [quoted, scrubbed] of [
+      [`401: Authorization: Basic ${basic}`, `401: Authorization: Basic ${SCRUBBED}`],
+      [`echo: Authorization=Basic%20${encodeURIComponent(basic)}&x=1`, `echo: Authorization=Basic%20${SCRUBBED}&x=1`],
+      [`"GET /nic/update Basic ${basic.slice(0, 18)}…"`, `"GET /nic/update Basic ${SCRUBBED}…"`],
+    ])
+      expect(maskSecrets(quoted!, ["k3y-pa55word-0123456789"])).toBe(scrubbed!);
+    // Cut before the password begins, it holds the user name only.
+    const userOnly = `"GET /nic/update Basic ${basic.slice(0, 8)}…"`;
+    expect(maskSecrets(userOnly, ["k3y-pa55word-0123456789"])).toBe(userOnly);
+  });
+
   test("what is no secret stays as it was", () => {
+    expect(maskSecrets("Basic authentication failed (HTTP 401)", [TOKEN])).toBe(
+      "Basic authentication failed (HTTP 401)",
+    );
     const message = 'Cloudflare: unreadable answer (HTTP 500): "zone home.example.com: cf-f is not the token…"';
     // Fewer than 4 of the secret's first characters before the cut is no part of it worth hiding.
     expect(maskSecrets('"see c…"', [TOKEN])).toBe('"see c…"');
