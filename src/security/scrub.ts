@@ -27,13 +27,15 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Every way a value may be written in a message: as is, URL-encoded, form-encoded, inside JSON. */
+/** Every way a value may be written in a message: as is, URL-encoded, form-encoded, inside JSON, in base64. */
 function forms(value: string): string[] {
   return [
     value,
     encodeURIComponent(value),
     new URLSearchParams({ s: value }).toString().slice(2),
     JSON.stringify(value).slice(1, -1),
+    Buffer.from(value).toString("base64"),
+    Buffer.from(value).toString("base64").replace(/=+$/, ""),
   ];
 }
 
@@ -46,15 +48,19 @@ function strings(value: unknown): string[] {
 
 /**
  * An `Authorization: Basic …` value, as a service quoting the request writes it (as is, URL- or
- * form-encoded): a user name and password in base64, the password readable by anyone who decodes it.
+ * form-encoded): a user name and password in base64, readable by anyone who decodes it (and the
+ * user name is the secret token of some services: easyDNS's).
  */
 const BASIC = /\b(Basic(?:\s+|%20|\+))([A-Za-z0-9+/=%]{4,})/gi;
 
-/** Whether a quoted Basic credential (whole, or cut short) holds a password: its decoded text has the colon. */
-function holdsPassword(token: string): boolean {
+/**
+ * Whether a word after `Basic` is a credential (whole, or cut short): it decodes to printable text.
+ * An English word does not ("Basic authentication failed" decodes to bytes above 0x7e).
+ */
+function isCredential(token: string): boolean {
   const base64 = safeDecode(token).replace(/=+$/, "");
   const whole = base64.slice(0, base64.length - (base64.length % 4));
-  return Buffer.from(whole, "base64").toString("latin1").includes(":");
+  return whole !== "" && /^[\x20-\x7e]+$/.test(Buffer.from(whole, "base64").toString("latin1"));
 }
 
 /** Where an excerpt of an answer is cut short (`excerpt` in net/http.ts). */
@@ -70,7 +76,7 @@ const SHORTEST_CUT = 4;
  * out of a text, longest first so that a secret holding another is not half-replaced. A secret cut
  * short where an excerpt of an answer ends (a service quoting the request: `Bearer cf-fake-toke…`)
  * goes too: a client cuts the answer before its words reach the scrubber. So does a quoted Basic
- * credential, whose password is there only in base64.
+ * credential, whose password is there only in base64, whichever secret is in it.
  */
 export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
   const values = [...secrets].flatMap(strings).filter((value) => value !== "");
@@ -84,7 +90,7 @@ export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
     let scrubbed = text;
     for (const needle of needles) scrubbed = replace(scrubbed, needle, SCRUBBED);
     scrubbed = scrubbed.replace(BASIC, (whole, scheme: string, token: string) =>
-      holdsPassword(token) ? scheme + SCRUBBED : whole,
+      isCredential(token) ? scheme + SCRUBBED : whole,
     );
     if (!scrubbed.includes(CUT)) return scrubbed;
     for (const needle of needles)

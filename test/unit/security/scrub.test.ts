@@ -9,13 +9,14 @@ import { maskSecrets, SCRUBBED } from "../../../src/security/scrub";
 const TOKEN = "cf-fake-token-0123456789abcdef";
 
 describe("scrubbing a message", () => {
-  test("a secret as it is, URL-encoded, form-encoded or inside JSON", () => {
+  test("a secret as it is, URL-encoded, form-encoded, inside JSON or in base64", () => {
     const secret = 'p@ss word/+42 "quoted"';
     for (const form of [
       secret,
       encodeURIComponent(secret),
       new URLSearchParams({ s: secret }).toString().slice(2),
       JSON.stringify(secret).slice(1, -1),
+      btoa(secret),
     ])
       expect(maskSecrets(`refused: ${form} (HTTP 401)`, [secret])).toBe(`refused: ${SCRUBBED} (HTTP 401)`);
   });
@@ -40,9 +41,10 @@ describe("scrubbing a message", () => {
       [`"GET /nic/update Basic ${basic.slice(0, 18)}…"`, `"GET /nic/update Basic ${SCRUBBED}…"`],
     ])
       expect(maskSecrets(quoted!, ["k3y-pa55word-0123456789"])).toBe(scrubbed!);
-    // Cut before the password begins, it holds the user name only.
-    const userOnly = `"GET /nic/update Basic ${basic.slice(0, 8)}…"`;
-    expect(maskSecrets(userOnly, ["k3y-pa55word-0123456789"])).toBe(userOnly);
+    // Cut before the password begins, it holds the user name, which is the secret token of some services.
+    expect(maskSecrets(`"GET /nic/update Basic ${basic.slice(0, 8)}…"`, ["k3y-pa55word-0123456789"])).toBe(
+      `"GET /nic/update Basic ${SCRUBBED}…"`,
+    );
   });
 
   test("what is no secret stays as it was", () => {
