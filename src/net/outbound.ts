@@ -106,6 +106,31 @@ function carriesCredentials(url: URL, init: RequestInit): boolean {
   return false;
 }
 
+/**
+ * Headers named as credentials (`Authorization`, `Cookie`, `X-Auth-Token`, `X-API-Key`, a signature):
+ * not an `X-TC-Action` or a date, whose values a message may well name.
+ */
+const CREDENTIAL_HEADER = /auth|cookie|token|key|session|secret|signature|password|hmac/i;
+/** Shorter values are not taken for credentials. */
+const SHORTEST_CREDENTIAL = 8;
+
+/**
+ * The values of a request's headers named as credentials: each whole, an `Authorization`'s token
+ * without its scheme, a `Cookie`'s values. A client's session token (an OAuth access token, a login
+ * cookie) is one only the client knows; its messages are scrubbed of what it sent.
+ */
+export function credentialHeaderValues(input: string | URL | Request, init: RequestInit = {}): string[] {
+  const headers = new Headers(input instanceof Request ? input.headers : undefined);
+  for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
+  const values: string[] = [];
+  for (const [name, value] of headers) {
+    if (!CREDENTIAL_HEADER.test(name)) continue;
+    values.push(value, ...value.split(/\s+/).slice(1));
+    if (name === "cookie") values.push(...value.split(/;\s*/).map((pair) => pair.slice(pair.indexOf("=") + 1)));
+  }
+  return values.filter((value) => value.length >= SHORTEST_CREDENTIAL);
+}
+
 /** The response with a body that fails (`answer larger than …`) once it passes `maxBytes`, and stops the transfer. */
 function bounded(response: Response, maxBytes: number): Response {
   if (response.body === null || NO_BODY.has(response.status)) return response;

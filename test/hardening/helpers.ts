@@ -84,7 +84,8 @@ export function rawServer(reply: (raw: string) => string | Uint8Array | null): T
 
 /**
  * Each secret, as it is or as a URL, JSON or HTML would write it, appears nowhere in `text`: neither
- * whole nor cut short where an answer's excerpt ends (its first 4 characters or more, then "…").
+ * whole nor cut short where an answer's excerpt ends (its first 6 characters or more, then "…": fewer may be
+ * another service's words, cut there).
  */
 export function expectNowhere(text: string, secrets: readonly string[]): void {
   for (const secret of secrets) {
@@ -96,7 +97,7 @@ export function expectNowhere(text: string, secrets: readonly string[]): void {
       Buffer.from(secret).toString("base64").replace(/=+$/, ""),
     ])) {
       expect(text).not.toContain(form);
-      for (let length = 4; length < form.length; length++) expect(text).not.toContain(`${form.slice(0, length)}…`);
+      for (let length = 6; length < form.length; length++) expect(text).not.toContain(`${form.slice(0, length)}…`);
     }
   }
 }

@@ -1,9 +1,10 @@
 // No credential reaches a history row, an API answer, a page or the log, whatever a service answers:
 // every registered DNS service, pointed at a server that answers broken HTTP (Bun's error text
 // quotes the URL) or echoes the whole request back (a path, a query, a header, a body holding the
-// secret) in a 500, a 400 of JSON, a 200, is forced to update and verified; no secret credential
-// value may appear in the outcome, the history, the verify result, the log, or the pages that show
-// them (the domain's history, Providers, About with its log tail). Every registered notification
+// secret) in a 500, a 400 of JSON, a 200, or signs it in and echoes the session token it then
+// sends, is forced to update and verified; no secret credential value (nor a session token it
+// derived) may appear in the outcome, the history, the verify result, the log, or the pages that
+// show them (the domain's history, Providers, About with its log tail). Every registered notification
 // channel the same way, a secret in each of its secret options: not in `last_error`, the test's
 // answer, the line logged when a delivery is given up, the API, the Notifications page or About.
 
@@ -20,8 +21,36 @@ import { makeTestApp, type TestApp } from "../support";
 import { page, signIn } from "../ui/helpers";
 import { expectNoBasicCredential, expectNowhere, rawServer } from "./helpers";
 
-type Mode = "malformed" | "target-first" | "headers-first" | "body-first" | "json-400" | "ok-200";
+type Mode = "malformed" | "target-first" | "headers-first" | "body-first" | "json-400" | "ok-200" | "session";
 let mode: Mode = "malformed";
+
+/**
+ * The "session" round: a sign-in (a path or body that names auth, token, login, session) is answered
+ * with a session token in every shape the services use (an OAuth access token, TransIP's and
+ * Selectel's tokens, Netcup's session id, INWX's cookie), and every other request is echoed. A client
+ * that signs in sends the token back as its credential: it is a secret like those it was given.
+ */
+const SESSION = "SessionTok3n-0123456789abcdefXYZ";
+/** Whether a request carried the session token back (then it must show nowhere). */
+let sessionSent = false;
+
+function sessionAnswer(request: Parsed): string {
+  if (request.headers.some((value) => value.includes(SESSION)) || request.body.includes(SESSION)) sessionSent = true;
+  if (!/auth|token|login|session|oauth/i.test(request.target + request.body))
+    return response(500, "text/plain", [...request.headers, request.body, request.target].join(" "));
+  const body = JSON.stringify({
+    token: SESSION,
+    access_token: SESSION,
+    token_type: "Bearer",
+    expires_in: 3600,
+    status: "success",
+    statuscode: 2000,
+    responsedata: { apisessionid: SESSION },
+    access: { token: { id: SESSION, expires: "2099-01-01T00:00:00Z" }, serviceCatalog: [] },
+    code: 1000,
+  });
+  return `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Subject-Token: ${SESSION}\r\nSet-Cookie: domrobot=${SESSION}; path=/\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
 
 interface Parsed {
   target: string;
@@ -50,6 +79,7 @@ function parse(raw: string): Parsed | null {
 /** What the server answers: broken HTTP, or the request echoed with the part that may hold a secret first. */
 function answer(request: Parsed): string {
   if (mode === "malformed") return "HTTP/1.1 abc\r\n\r\n";
+  if (mode === "session") return sessionAnswer(request);
   const echo = {
     "target-first": [decodeURIComponent(request.target), ...request.headers, request.body],
     "headers-first": [...request.headers, request.body, request.target],
@@ -213,7 +243,18 @@ describe("no credential in any message, whatever a service answers", () => {
     test(`${setup.type}`, async () => {
       const secrets = secretsOf(setup.type, setup.credentials);
       const seen: string[] = [];
-      for (const round of ["malformed", "target-first", "headers-first", "body-first", "json-400", "ok-200"] as const) {
+      /** What the session round showed, but for About (whose log tail holds other services' lines). */
+      const sessionSeen: string[] = [];
+      sessionSent = false;
+      for (const round of [
+        "malformed",
+        "target-first",
+        "headers-first",
+        "body-first",
+        "json-400",
+        "ok-200",
+        "session",
+      ] as const) {
         mode = round;
         t.ctx.sqlite.exec("DELETE FROM history; DELETE FROM domains; DELETE FROM providers;");
         const logsBefore = t.logs.length;
@@ -235,18 +276,21 @@ describe("no credential in any message, whatever a service answers", () => {
         const history = await t.request("GET", `/api/v1/domains/${domain.body.id}/history?limit=100`);
         const providerAfter = await t.request("GET", `/api/v1/providers/${provider.body.id}`);
         const domainAfter = await t.request("GET", `/api/v1/domains/${domain.body.id}`);
-        seen.push(
+        const shown = [
           JSON.stringify(forced.body),
           JSON.stringify(verified.body),
           JSON.stringify(history.body),
           JSON.stringify(providerAfter.body),
           JSON.stringify(domainAfter.body),
           ...t.logs.slice(logsBefore),
-          ...(await pages(`/domains/${domain.body.id}/history`, "/providers", "/about")),
-        );
+          ...(await pages(`/domains/${domain.body.id}/history`, "/providers")),
+        ];
+        seen.push(...shown, ...(await pages("/about")));
+        if (round === "session") sessionSeen.push(...shown);
       }
       expectNowhere(seen.join("\n"), secrets);
       expectNoBasicCredential(seen.join("\n"));
+      if (sessionSent) expectNowhere(sessionSeen.join("\n"), [SESSION]);
     });
   }
 });

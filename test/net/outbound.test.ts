@@ -7,7 +7,7 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { outboundFetch } from "../../src/net/outbound";
+import { credentialHeaderValues, outboundFetch } from "../../src/net/outbound";
 import { detectFamily } from "../../src/updater/detect";
 import { startEchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
@@ -70,6 +70,29 @@ describe("redirects", () => {
     // `redirect: "manual"` still hands the redirect back.
     expect((await fetch(`${redirector.url}/x`, { redirect: "manual" })).status).toBe(307);
   });
+});
+
+test("the credentials a request carries in its headers, for the scrubber: a session token a client derived among them", () => {
+  const request = new Request("http://127.0.0.1/zones", { headers: { "X-Auth-Token": "keystone-token-0123" } });
+  expect(
+    credentialHeaderValues(request, {
+      headers: {
+        Authorization: "Bearer oauth-access-token-42",
+        Cookie: "domrobot=inwx-session-0123; lang=en",
+        "X-TC-Action": "DescribeRecordList",
+        "Content-Type": "application/json",
+        "X-API-Key": "short",
+      },
+    }).sort(),
+  ).toEqual(
+    [
+      "keystone-token-0123",
+      "Bearer oauth-access-token-42",
+      "oauth-access-token-42",
+      "domrobot=inwx-session-0123; lang=en",
+      "inwx-session-0123",
+    ].sort(),
+  );
 });
 
 describe("the answer bound", () => {
