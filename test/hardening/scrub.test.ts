@@ -36,7 +36,7 @@ let sessionSent = false;
 
 function sessionAnswer(request: Parsed): string {
   if (request.headers.some((value) => value.includes(SESSION)) || request.body.includes(SESSION)) sessionSent = true;
-  if (!/auth|token|login|session|oauth/i.test(request.target + request.body))
+  if (!/auth|token|login|oauth/i.test(request.target) && !/login|grant_type/i.test(request.body))
     return response(500, "text/plain", [...request.headers, request.body, request.target].join(" "));
   const body = JSON.stringify({
     token: SESSION,
