@@ -25,10 +25,11 @@ type Mode = "malformed" | "target-first" | "headers-first" | "body-first" | "jso
 let mode: Mode = "malformed";
 
 /**
- * The "session" round: a sign-in (a path or body that names auth, token, login, session) is answered
- * with a session token in every shape the services use (an OAuth access token, TransIP's and
- * Selectel's tokens, Netcup's session id, INWX's cookie), and every other request is echoed. A client
- * that signs in sends the token back as its credential: it is a secret like those it was given.
+ * The "session" round: a sign-in (a path naming auth, token, login or oauth, a body with a login or an
+ * OAuth grant) is answered with a session token in every shape the services use (an OAuth access
+ * token, TransIP's and Selectel's tokens, Netcup's session id, INWX's cookie), and every other request
+ * is echoed. A client that signs in sends the token back as its credential: it is a secret like those
+ * it was given.
  */
 const SESSION = "SessionTok3n-0123456789abcdefXYZ";
 /** Whether a request carried the session token back (then it must show nowhere). */
