@@ -9,7 +9,7 @@ import type { ServiceRegistry } from "../dns/registry";
 import { optionsWithDefaults } from "../dns/rules";
 import type { ServiceDescription } from "../dns/service";
 import { NotSent, USER_AGENT } from "../net/http";
-import { credentialHeaderValues, type FetchLike } from "../net/outbound";
+import { type FetchLike, sentCredentials } from "../net/outbound";
 import { scrubber } from "../security/scrub";
 import { openCredentials, openSecretOptions } from "../security/secrets";
 import type { Store } from "../store";
@@ -40,13 +40,14 @@ export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvide
     unlessPaused(parts, row.id),
     parts.settings.httpTimeoutMs,
   );
-  // A session token the client derives (an OAuth access token, a login cookie) is as secret as what
-  // it was given, and only the client knows it: what the client sends in its headers is scrubbed too.
+  // A session token the client derives (an OAuth access token, a login cookie, a session id) is as
+  // secret as what it was given, and only the client knows it: what it sends as a credential is
+  // scrubbed too.
   const sent = new Set<string>();
   const client = service.createClient(credentials, options, {
     baseUrl: parts.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
     fetch: (input, init) => {
-      for (const value of credentialHeaderValues(input, init)) sent.add(value);
+      for (const value of sentCredentials(input, init)) sent.add(value);
       return paced(input, init);
     },
     timeoutMs: parts.settings.httpTimeoutMs,

@@ -38,7 +38,7 @@ let sessionSent = false;
 function sessionAnswer(request: Parsed): string {
   if (request.headers.some((value) => value.includes(SESSION)) || request.body.includes(SESSION)) sessionSent = true;
   if (!/auth|token|login|oauth/i.test(request.target) && !/login|grant_type/i.test(request.body))
-    return response(500, "text/plain", [...request.headers, request.body, request.target].join(" "));
+    return echoed([...request.headers, request.body, request.target].join(" "));
   const body = JSON.stringify({
     token: SESSION,
     access_token: SESSION,
@@ -88,19 +88,24 @@ function answer(request: Parsed): string {
     "json-400": [request.target, ...request.headers, request.body],
     "ok-200": [...request.headers, request.target, request.body],
   }[mode].join(" ");
-  if (mode === "json-400") {
-    const words = {
-      message: echo,
-      error: echo,
-      detail: echo,
-      msg: echo,
-      description: echo,
-      errors: [{ message: echo, code: echo }],
-      status: "error",
-    };
-    return response(400, "application/json", JSON.stringify(words));
-  }
+  if (mode === "json-400") return echoed(echo);
   return response(mode === "ok-200" ? 200 : 500, "text/plain", echo);
+}
+
+/** A 400 of JSON with the echo in every field a service words an error in, which clients quote whole. */
+function echoed(echo: string): string {
+  const words = {
+    message: echo,
+    error: echo,
+    detail: echo,
+    msg: echo,
+    description: echo,
+    shortmessage: echo,
+    longmessage: echo,
+    errors: [{ message: echo, code: echo }],
+    status: "error",
+  };
+  return response(400, "application/json", JSON.stringify(words));
 }
 
 function answerHttp(raw: string): string | null {

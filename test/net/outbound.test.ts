@@ -7,7 +7,7 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { credentialHeaderValues, outboundFetch } from "../../src/net/outbound";
+import { outboundFetch, sentCredentials } from "../../src/net/outbound";
 import { detectFamily } from "../../src/updater/detect";
 import { startEchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
@@ -72,10 +72,12 @@ describe("redirects", () => {
   });
 });
 
-test("the credentials a request carries in its headers, for the scrubber: a session token a client derived among them", () => {
-  const request = new Request("http://127.0.0.1/zones", { headers: { "X-Auth-Token": "keystone-token-0123" } });
+test("the credentials a request carries, for the scrubber: a session token a client derived among them", () => {
+  const request = new Request("http://127.0.0.1/zones?session=query-session-0123&name=home.example.com", {
+    headers: { "X-Auth-Token": "keystone-token-0123" },
+  });
   expect(
-    credentialHeaderValues(request, {
+    sentCredentials(request, {
       headers: {
         Authorization: "Bearer oauth-access-token-42",
         Cookie: "domrobot=inwx-session-0123; lang=en",
@@ -83,6 +85,10 @@ test("the credentials a request carries in its headers, for the scrubber: a sess
         "Content-Type": "application/json",
         "X-API-Key": "short",
       },
+      body: JSON.stringify({
+        action: "infoDnsZone",
+        param: { domainname: "example.com", apisessionid: "netcup-session-0123" },
+      }),
     }).sort(),
   ).toEqual(
     [
@@ -91,8 +97,13 @@ test("the credentials a request carries in its headers, for the scrubber: a sess
       "oauth-access-token-42",
       "domrobot=inwx-session-0123; lang=en",
       "inwx-session-0123",
+      "query-session-0123",
+      "netcup-session-0123",
     ].sort(),
   );
+  expect(sentCredentials("http://127.0.0.1/", { body: "grant_type=refresh&refresh_token=form-refresh-0123" })).toEqual([
+    "form-refresh-0123",
+  ]);
 });
 
 describe("the answer bound", () => {
