@@ -108,10 +108,10 @@ function carriesCredentials(url: URL, init: RequestInit): boolean {
 
 /**
  * Names of credentials, in headers (`Authorization`, `Cookie`, `X-Auth-Token`, `X-API-Key`), query
- * parameters and body fields (Netcup's `apisessionid`): not an `X-TC-Action` or a date, whose values
- * a message may well name.
+ * parameters and body fields (Netcup's `apisessionid`, an OAuth grant's signed `assertion`): not an
+ * `X-TC-Action` or a date, whose values a message may well name.
  */
-const CREDENTIAL_NAME = /auth|cookie|token|key|session|secret|signature|password|hmac/i;
+const CREDENTIAL_NAME = /auth|cookie|token|key|session|secret|signature|password|hmac|assertion/i;
 /** Shorter values are not taken for credentials. */
 const SHORTEST_CREDENTIAL = 8;
 

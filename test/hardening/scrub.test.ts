@@ -108,9 +108,18 @@ function echoed(echo: string): string {
   return response(400, "application/json", JSON.stringify(words));
 }
 
+/**
+ * The signed assertions clients exchanged for an access token (Google Cloud's service account, an
+ * OAuth JWT grant): each is a credential while it lives, so none may show either.
+ */
+const assertions = new Set<string>();
+
 function answerHttp(raw: string): string | null {
   const request = parse(raw);
-  return request === null ? null : answer(request);
+  if (request === null) return null;
+  const assertion = /(?:^|&)assertion=([^&]+)/.exec(request.body)?.[1];
+  if (assertion !== undefined) assertions.add(decodeURIComponent(assertion));
+  return answer(request);
 }
 
 /**
@@ -252,6 +261,7 @@ describe("no credential in any message, whatever a service answers", () => {
       /** What the session round showed, but for About (whose log tail holds other services' lines). */
       const sessionSeen: string[] = [];
       sessionSent = false;
+      assertions.clear();
       for (const round of [
         "malformed",
         "target-first",
@@ -297,6 +307,7 @@ describe("no credential in any message, whatever a service answers", () => {
       expectNowhere(seen.join("\n"), secrets);
       expectNoBasicCredential(seen.join("\n"));
       if (sessionSent) expectNowhere(sessionSeen.join("\n"), [SESSION]);
+      expectNowhere(seen.join("\n"), [...assertions]);
     });
   }
 });

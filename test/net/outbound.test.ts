@@ -101,9 +101,9 @@ test("the credentials a request carries, for the scrubber: a session token a cli
       "netcup-session-0123",
     ].sort(),
   );
-  expect(sentCredentials("http://127.0.0.1/", { body: "grant_type=refresh&refresh_token=form-refresh-0123" })).toEqual([
-    "form-refresh-0123",
-  ]);
+  expect(
+    sentCredentials("http://127.0.0.1/", { body: "grant_type=jwt-bearer&assertion=eyJhbGciOi.eyJpc3Mi.c2lnbmF0" }),
+  ).toEqual(["eyJhbGciOi.eyJpc3Mi.c2lnbmF0"]);
 });
 
 describe("the answer bound", () => {
