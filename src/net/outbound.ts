@@ -106,6 +106,56 @@ function carriesCredentials(url: URL, init: RequestInit): boolean {
   return false;
 }
 
+/**
+ * Names of credentials, in headers (`Authorization`, `Cookie`, `X-Auth-Token`, `X-API-Key`), query
+ * parameters and body fields (Netcup's `apisessionid`, an OAuth grant's signed `assertion`): not an
+ * `X-TC-Action` or a date, whose values a message may well name.
+ */
+const CREDENTIAL_NAME = /auth|cookie|token|key|session|secret|signature|password|hmac|assertion/i;
+/** Shorter values are not taken for credentials. */
+const SHORTEST_CREDENTIAL = 8;
+
+/**
+ * The values a request carries under credential names: in its headers (each whole, an
+ * `Authorization`'s token without its scheme, a `Cookie`'s values), its query and its body (JSON or
+ * a form). A client's session token (an OAuth access token, a login cookie, a session id) is one only
+ * the client knows; its messages are scrubbed of what it sent.
+ */
+export function sentCredentials(input: string | URL | Request, init: RequestInit = {}): string[] {
+  const headers = new Headers(input instanceof Request ? input.headers : undefined);
+  for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
+  const values: string[] = [];
+  for (const [name, value] of headers) {
+    if (!CREDENTIAL_NAME.test(name)) continue;
+    values.push(value, ...value.split(/\s+/).slice(1));
+    if (name === "cookie") values.push(...value.split(/;\s*/).map((pair) => pair.slice(pair.indexOf("=") + 1)));
+  }
+  const url = URL.parse(input instanceof Request ? input.url : input.toString());
+  for (const [name, value] of url?.searchParams ?? []) if (CREDENTIAL_NAME.test(name)) values.push(value);
+  if (typeof init.body === "string") values.push(...bodyCredentials(init.body));
+  return values.filter((value) => value.length >= SHORTEST_CREDENTIAL);
+}
+
+/** The string values under credential names in a JSON body (at any depth) or a form. */
+function bodyCredentials(body: string): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown, name: string) => {
+    if (typeof value === "string") {
+      if (CREDENTIAL_NAME.test(name)) found.push(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) walk(item, name);
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) walk(item, key);
+    }
+  };
+  try {
+    walk(JSON.parse(body), "");
+  } catch {
+    for (const [name, value] of new URLSearchParams(body)) walk(value, name);
+  }
+  return found;
+}
+
 /** The response with a body that fails (`answer larger than …`) once it passes `maxBytes`, and stops the transfer. */
 function bounded(response: Response, maxBytes: number): Response {
   if (response.body === null || NO_BODY.has(response.status)) return response;

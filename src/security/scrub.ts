@@ -27,13 +27,15 @@ function safeDecode(text: string): string {
   }
 }
 
-/** Every way a value may be written in a message: as is, URL-encoded, form-encoded, inside JSON. */
+/** Every way a value may be written in a message: as is, URL-encoded, form-encoded, inside JSON, in base64. */
 function forms(value: string): string[] {
   return [
     value,
     encodeURIComponent(value),
     new URLSearchParams({ s: value }).toString().slice(2),
     JSON.stringify(value).slice(1, -1),
+    Buffer.from(value).toString("base64"),
+    Buffer.from(value).toString("base64").replace(/=+$/, ""),
   ];
 }
 
@@ -45,8 +47,36 @@ function strings(value: unknown): string[] {
 }
 
 /**
+ * An `Authorization: Basic …` value, as a service quoting the request writes it (as is, URL- or
+ * form-encoded): a user name and password in base64, readable by anyone who decodes it (and the
+ * user name is the secret token of some services: easyDNS's).
+ */
+const BASIC = /\b(Basic(?:\s+|%20|\+))([A-Za-z0-9+/=%]{4,})/gi;
+
+/**
+ * Whether a word after `Basic` is a credential (whole, or cut short): it decodes to printable text.
+ * An English word does not ("Basic authentication failed" decodes to bytes above 0x7e).
+ */
+function isCredential(token: string): boolean {
+  const base64 = safeDecode(token).replace(/=+$/, "");
+  const whole = base64.slice(0, base64.length - (base64.length % 4));
+  return whole !== "" && /^[\x20-\x7e]+$/.test(Buffer.from(whole, "base64").toString("latin1"));
+}
+
+/** Where an excerpt of an answer is cut short (`excerpt` in net/http.ts). */
+const CUT = "…";
+/**
+ * The fewest of a secret's first characters that are taken out where an excerpt ends: fewer say no
+ * more of it than its masked form (`••••3f9a`) does, and hiding them would eat ordinary words.
+ */
+const SHORTEST_CUT = 4;
+
+/**
  * A function that takes every form of every secret value (strings, or objects of them: headers)
- * out of a text, longest first so that a secret holding another is not half-replaced.
+ * out of a text, longest first so that a secret holding another is not half-replaced. A secret cut
+ * short where an excerpt of an answer ends (a service quoting the request: `Bearer cf-fake-toke…`)
+ * goes too: a client cuts the answer before its words reach the scrubber. So does a quoted Basic
+ * credential, whose password is there only in base64, whichever secret is in it.
  */
 export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
   const values = [...secrets].flatMap(strings).filter((value) => value !== "");
@@ -54,9 +84,18 @@ export function scrubber(secrets: Iterable<unknown>): (text: string) => string {
     .filter((needle) => needle !== "")
     .sort((a, b) => b.length - a.length);
   if (needles.length === 0) return (text) => text;
+  const replace = (text: string, needle: string, by: string) =>
+    text.includes(needle) ? text.split(needle).join(by) : text;
   return (text) => {
     let scrubbed = text;
-    for (const needle of needles) if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(SCRUBBED);
+    for (const needle of needles) scrubbed = replace(scrubbed, needle, SCRUBBED);
+    scrubbed = scrubbed.replace(BASIC, (whole, scheme: string, token: string) =>
+      isCredential(token) ? scheme + SCRUBBED : whole,
+    );
+    if (!scrubbed.includes(CUT)) return scrubbed;
+    for (const needle of needles)
+      for (let length = needle.length - 1; length >= SHORTEST_CUT; length--)
+        scrubbed = replace(scrubbed, needle.slice(0, length) + CUT, SCRUBBED + CUT);
     return scrubbed;
   };
 }

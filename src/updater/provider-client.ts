@@ -9,7 +9,7 @@ import type { ServiceRegistry } from "../dns/registry";
 import { optionsWithDefaults } from "../dns/rules";
 import type { ServiceDescription } from "../dns/service";
 import { NotSent, USER_AGENT } from "../net/http";
-import type { FetchLike } from "../net/outbound";
+import { type FetchLike, sentCredentials } from "../net/outbound";
 import { scrubber } from "../security/scrub";
 import { openCredentials, openSecretOptions } from "../security/secrets";
 import type { Store } from "../store";
@@ -34,13 +34,27 @@ export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvide
   const service = parts.services.get(row.type);
   const credentials = openCredentials(row.credentials, parts.keys.encryptionKey);
   const options = optionsWithDefaults(service, openSecretOptions(row.options, parts.keys.encryptionKey));
+  const paced = parts.pacer.fetchFor(
+    row.id,
+    service.rateLimits,
+    unlessPaused(parts, row.id),
+    parts.settings.httpTimeoutMs,
+  );
+  // A session token the client derives (an OAuth access token, a login cookie, a session id) is as
+  // secret as what it was given, and only the client knows it: what it sends as a credential is
+  // scrubbed too.
+  const sent = new Set<string>();
   const client = service.createClient(credentials, options, {
     baseUrl: parts.settings.apiUrls[service.type] ?? service.defaultApiUrl ?? "",
-    fetch: parts.pacer.fetchFor(row.id, service.rateLimits, unlessPaused(parts, row.id), parts.settings.httpTimeoutMs),
+    fetch: (input, init) => {
+      for (const value of sentCredentials(input, init)) sent.add(value);
+      return paced(input, init);
+    },
     timeoutMs: parts.settings.httpTimeoutMs,
     userAgent: USER_AGENT,
   });
-  const scrub = scrubber(secretValues(service, credentials, options));
+  const given = secretValues(service, credentials, options);
+  const scrub = (text: string) => scrubber([...given, ...sent])(text);
   return {
     async verify() {
       const outcome = await client.verify();

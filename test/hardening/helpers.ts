@@ -1,8 +1,11 @@
 // What the hardening suites share: the real app served on 127.0.0.1 port 0 (startServer, so requests
-// go through the socket-level screening), and raw HTTP/1.x over a socket for requests fetch will not
-// send (a malformed Host, none at all).
+// go through the socket-level screening), raw HTTP/1.x over a socket for requests fetch will not
+// send (a malformed Host, none at all), a raw server for answers fetch-based fakes cannot give (broken
+// HTTP), and the check that a secret shows nowhere.
 
+import { expect } from "bun:test";
 import { connect } from "node:net";
+import type { TCPSocketListener } from "bun";
 import { type RunningServer, startServer } from "../../src/server";
 import { makeTestApp, type TestApp } from "../support";
 
@@ -54,4 +57,60 @@ export function nested(depth: number): string {
 
 export function providerCount(t: TestApp): number {
   return t.ctx.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM providers").get()!.n;
+}
+
+/**
+ * A server on 127.0.0.1 that collects what each connection sends and, once `reply` makes an answer of
+ * it (null: not yet), writes that answer as it is and closes: broken HTTP, which no fetch-based fake sends.
+ */
+export function rawServer(reply: (raw: string) => string | Uint8Array | null): TCPSocketListener<{ raw: string }> {
+  return Bun.listen<{ raw: string }>({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(socket) {
+        socket.data = { raw: "" };
+      },
+      data(socket, chunk) {
+        socket.data.raw += chunk.toString("latin1");
+        const answer = reply(socket.data.raw);
+        if (answer === null) return;
+        socket.write(answer);
+        socket.end();
+      },
+    },
+  });
+}
+
+/**
+ * Each secret, as it is or as a URL, JSON or HTML would write it, appears nowhere in `text`: neither
+ * whole nor cut short where an answer's excerpt ends (its first 6 characters or more, then "…": fewer may be
+ * another service's words, cut there).
+ */
+export function expectNowhere(text: string, secrets: readonly string[]): void {
+  for (const secret of secrets) {
+    for (const form of new Set([
+      secret,
+      encodeURIComponent(secret),
+      JSON.stringify(secret).slice(1, -1),
+      Bun.escapeHTML(secret),
+      Buffer.from(secret).toString("base64").replace(/=+$/, ""),
+    ])) {
+      expect(text).not.toContain(form);
+      for (let length = 6; length < form.length; length++) expect(text).not.toContain(`${form.slice(0, length)}…`);
+    }
+  }
+}
+
+/**
+ * No `Basic` credential quoted in `text` holds a password: an `Authorization: Basic …` a service
+ * echoes is a user name and password in base64, the password readable by anyone who decodes it (a
+ * user name alone, cut short before the colon, is checked as a secret by `expectNowhere` where it is one).
+ */
+export function expectNoBasicCredential(text: string): void {
+  for (const [, token] of text.matchAll(/\bBasic(?:\s+|%20|\+)([A-Za-z0-9+/=%]{4,})/gi)) {
+    const base64 = decodeURIComponent(token!).replace(/=+$/, "");
+    const decoded = Buffer.from(base64.slice(0, base64.length - (base64.length % 4)), "base64").toString("latin1");
+    expect([token, decoded.includes(":")]).toEqual([token, false]);
+  }
 }

@@ -1,13 +1,16 @@
-// The one outbound path (src/net/outbound.ts) through the real app: a redirect to another origin
-// never carries a credential away (a Gotify key, a webhook's own headers and signature, PowerDNS's
-// X-API-Key), a bare request (an echo service) still follows one, and an answer is read to
-// DDNS_MAX_ANSWER_BYTES with the transfer stopped there, whatever the answer's size.
+// The one outbound path (src/net/outbound.ts): a redirect to another origin is not followed with a
+// header, a query or a body that may hold a credential, a bare request (an echo service) still follows one
+// (a Gotify key, a webhook's own headers and signature, PowerDNS's X-API-Key carried to another
+// origin are the hostile probe's first finding: test/hardening/probe.test.ts), and an answer is read to
+// DDNS_MAX_ANSWER_BYTES with the transfer stopped there, whatever the answer's size and whoever
+// reads it (an echo service, a DNS service's client, a notification's delivery).
 
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { outboundFetch } from "../../src/net/outbound";
+import { outboundFetch, sentCredentials } from "../../src/net/outbound";
 import { detectFamily } from "../../src/updater/detect";
-import { makeTestApp } from "../support";
+import { startEchoFake } from "../fakes/echo";
+import { makeTestApp, type TestApp } from "../support";
 
 interface Seen {
   path: string;
@@ -45,50 +48,6 @@ afterAll(() => {
 });
 
 describe("redirects", () => {
-  test("a notification's key and headers never follow a redirect to another origin", async () => {
-    elsewhere.seen.length = 0;
-    const t = await makeTestApp();
-    for (const body of [
-      { name: "gotify", type: "gotify", options: { url: redirector.url, token: "AppTokenSecret123" } },
-      {
-        name: "hook",
-        type: "webhook",
-        options: {
-          url: `${redirector.url}/hook`,
-          secret: "signing-secret-42",
-          headers: { Authorization: "Bearer hook-bearer-99", "X-Custom-Key": "hook-key-77" },
-        },
-      },
-    ]) {
-      const created = await t.request("POST", "/api/v1/notifications", { body: { ...body, events: ["ip_changed"] } });
-      expect(created.status).toBe(200);
-      const sent = await t.request("POST", `/api/v1/notifications/${created.body.id}/test`);
-      expect(sent.body.ok).toBe(false);
-      expect(sent.body.detail).toContain(`redirected to another origin (${elsewhere.url})`);
-    }
-    expect(elsewhere.seen).toEqual([]);
-    t.ctx.sqlite.close();
-  });
-
-  test("a provider's X-API-Key never follows a redirect to another origin", async () => {
-    elsewhere.seen.length = 0;
-    const t = await makeTestApp();
-    const created = await t.request("POST", "/api/v1/providers", {
-      body: {
-        name: "pdns",
-        type: "powerdns",
-        credentials: { api_key: "pdns-api-key-5150" },
-        options: { server: redirector.url },
-      },
-    });
-    expect(created.status).toBe(200);
-    const verified = await t.request("POST", `/api/v1/providers/${created.body.id}/verify`);
-    expect(verified.body.ok).toBe(false);
-    expect(verified.body.detail).toContain("redirected to another origin");
-    expect(elsewhere.seen).toEqual([]);
-    t.ctx.sqlite.close();
-  });
-
   test("a same-origin redirect keeps the request's headers; a bare request follows one anywhere", async () => {
     redirector.seen.length = 0;
     elsewhere.seen.length = 0;
@@ -99,7 +58,10 @@ describe("redirects", () => {
     const bare = await fetch(`${redirector.url}/echo`, { headers: { "User-Agent": "ddnsd-test" } });
     expect(bare.status).toBe(200);
     expect(elsewhere.seen.map((s) => s.path)).toEqual(["/stolen"]);
-    // With a query string (which may hold a key) or a body sent again, it is not followed.
+    // With a credential header, a query string (which may hold a key) or a body sent again, it is not followed.
+    await expect(fetch(`${redirector.url}/x`, { headers: { "X-API-Key": "k" } })).rejects.toThrow(
+      "redirected to another origin",
+    );
     await expect(fetch(`${redirector.url}/x?token=abc`)).rejects.toThrow("redirected to another origin");
     await expect(fetch(`${redirector.url}/x`, { method: "POST", body: "password=1" })).rejects.toThrow(
       "redirected to another origin",
@@ -110,15 +72,52 @@ describe("redirects", () => {
   });
 });
 
+test("the credentials a request carries, for the scrubber: a session token a client derived among them", () => {
+  const request = new Request("http://127.0.0.1/zones?session=query-session-0123&name=home.example.com", {
+    headers: { "X-Auth-Token": "keystone-token-0123" },
+  });
+  expect(
+    sentCredentials(request, {
+      headers: {
+        Authorization: "Bearer oauth-access-token-42",
+        Cookie: "domrobot=inwx-session-0123; lang=en",
+        "X-TC-Action": "DescribeRecordList",
+        "Content-Type": "application/json",
+        "X-API-Key": "short",
+      },
+      body: JSON.stringify({
+        action: "infoDnsZone",
+        param: { domainname: "example.com", apisessionid: "netcup-session-0123" },
+      }),
+    }).sort(),
+  ).toEqual(
+    [
+      "keystone-token-0123",
+      "Bearer oauth-access-token-42",
+      "oauth-access-token-42",
+      "domrobot=inwx-session-0123; lang=en",
+      "inwx-session-0123",
+      "query-session-0123",
+      "netcup-session-0123",
+    ].sort(),
+  );
+  expect(
+    sentCredentials("http://127.0.0.1/", { body: "grant_type=jwt-bearer&assertion=eyJhbGciOi.eyJpc3Mi.c2lnbmF0" }),
+  ).toEqual(["eyJhbGciOi.eyJpc3Mi.c2lnbmF0"]);
+});
+
 describe("the answer bound", () => {
   const MB = 1024 * 1024;
   let sent = 0;
   let cancelled = false;
+  /** The method of each request that reached the flood: a write would be a PUT, PATCH, POST or DELETE. */
+  const methods: string[] = [];
   /** Streams 50 MB of digits in 64 KiB pieces, as fast as it is read, counting what left. */
   const flood = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch() {
+    fetch(request) {
+      methods.push(request.method);
       sent = 0;
       cancelled = false;
       const piece = new Uint8Array(64 * 1024).fill(0x37);
@@ -137,22 +136,76 @@ describe("the answer bound", () => {
       );
     },
   });
-  afterAll(() => flood.stop(true));
-
-  test("an echo service's 50 MB answer fails at 1 MiB, and the transfer stops there", async () => {
-    const t = await makeTestApp({ DDNS_IPV4_URLS: `http://127.0.0.1:${flood.port}/`, DDNS_HTTP_TIMEOUT: "30s" });
-    Bun.gc(true);
-    const before = process.memoryUsage().rss;
-    const detection = await detectFamily(t.ctx, 4);
-    expect(detection.ok).toBe(false);
-    expect(detection.ok ? "" : detection.error).toContain("answer larger than 1 MiB");
-    // The server stopped well short of its 50 MB: the socket's buffers hold a few MB at most.
-    await Bun.sleep(100);
-    expect(sent).toBeLessThan(20 * MB);
-    Bun.gc(true);
-    expect(process.memoryUsage().rss - before).toBeLessThan(40 * MB);
-    t.ctx.sqlite.close();
+  const floodUrl = `http://127.0.0.1:${flood.port}`;
+  const echo = startEchoFake();
+  afterAll(async () => {
+    flood.stop(true);
+    await echo.stop();
   });
+
+  /** Each caller of the outbound path, made to read the flood: what it reports (a DNS service's client, having written nothing). */
+  const callers: [string, Record<string, string>, (t: TestApp) => Promise<string>][] = [
+    [
+      "an echo service's",
+      { DDNS_IPV4_URLS: `${floodUrl}/` },
+      async (t) => {
+        const detection = await detectFamily(t.ctx, 4);
+        return detection.ok ? "" : detection.error;
+      },
+    ],
+    [
+      "a DNS service's",
+      { DDNS_IPV4_URLS: `${echo.url}/v4` },
+      async (t) => {
+        const provider = await t.request("POST", "/api/v1/providers", {
+          body: {
+            name: "pdns",
+            type: "powerdns",
+            credentials: { api_key: "pdns-api-key-77" },
+            options: { server: floodUrl },
+          },
+        });
+        const domain = await t.request("POST", "/api/v1/domains", {
+          body: { provider_id: provider.body.id, domain_name: "home.example.com", record_type: "A" },
+        });
+        const forced = await t.request("POST", `/api/v1/domains/${domain.body.id}/update_ip`);
+        expect(forced.status).toBe(502);
+        // Only reads reached the service: an answer it could not read is no ground for a write.
+        expect(methods.filter((method) => method !== "GET")).toEqual([]);
+        const history = await t.request("GET", `/api/v1/domains/${domain.body.id}/history`);
+        expect(history.body.map((row: { status: string }) => row.status)).toEqual(["FAILED"]);
+        return forced.body.detail;
+      },
+    ],
+    [
+      "a notification target's",
+      {},
+      async (t) => {
+        const created = await t.request("POST", "/api/v1/notifications", {
+          body: { name: "hook", type: "webhook", options: { url: `${floodUrl}/hook` } },
+        });
+        const sent = await t.request("POST", `/api/v1/notifications/${created.body.id}/test`);
+        expect(sent.body.ok).toBe(false);
+        return sent.body.detail;
+      },
+    ],
+  ];
+
+  for (const [who, env, call] of callers) {
+    test(`${who} 50 MB answer fails at 1 MiB, and the transfer stops there`, async () => {
+      const t = await makeTestApp({ ...env, DDNS_HTTP_TIMEOUT: "30s" });
+      methods.length = 0;
+      Bun.gc(true);
+      const before = process.memoryUsage().rss;
+      expect(await call(t)).toContain("answer larger than 1 MiB");
+      // The server stopped well short of its 50 MB: the socket's buffers hold a few MB at most.
+      await Bun.sleep(100);
+      expect(sent).toBeLessThan(20 * MB);
+      Bun.gc(true);
+      expect(process.memoryUsage().rss - before).toBeLessThan(40 * MB);
+      t.ctx.sqlite.close();
+    });
+  }
 
   test("the bound is a setting, and a declared length over it fails before reading", async () => {
     const t = await makeTestApp({ DDNS_MAX_ANSWER_BYTES: "2048" });
