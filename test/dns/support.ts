@@ -48,6 +48,11 @@ export function useFake<Fake extends object & { stop(): unknown }>(
       const value = Reflect.get(current, key);
       return typeof value === "function" ? value.bind(current) : value;
     },
+    // A test's setting (`fake.pageSize = 1`) goes to the fake of the test running.
+    set(_, key, value) {
+      if (!current) throw new Error("the fake is used outside a test");
+      return Reflect.set(current, key, value);
+    },
   });
 }
 
