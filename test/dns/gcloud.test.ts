@@ -312,7 +312,7 @@ describe("failures keep Google's words and leave the record alone", () => {
         "refused",
       ),
     ],
-    async ({ arrange }: { arrange: GcloudFault }) => {
+    async ({ arrange }: { arrange: Exclude<GcloudFault, string> }) => {
       fake.fault(arrange, undefined, (r) => (arrange.status === 412 ? onChanges(r) : r.path.startsWith("/dns/v1")));
       return client().writeRecord(target("home.example.com", known), NEW_IP);
     },
