@@ -165,7 +165,7 @@ describe("failures keep deSEC's words, say their cause and leave the RRset alone
         arrange.ip ?? NEW_IP,
       );
     },
-    ({ arrange }) => {
+    ({ arrange }: { arrange: Arrange }) => {
       expect(fake.rrset("example.com", "home", "A")?.records).toEqual([OLD_IP]);
       expect(fake.rrset("example.com", "new", "A")).toBeUndefined();
       // Throttled: a single request, no retry inside the client.
