@@ -3,7 +3,6 @@
 // spends, and how every failure ends up as Selectel's own words.
 
 import { describe, expect, test } from "bun:test";
-import { zoneClient } from "../../src/dns/reconcile";
 import { createSelectelApi } from "../../src/dns/services/selectel";
 import {
   SELECTEL_FAKE_ACCOUNT,
