@@ -16,7 +16,7 @@ import {
 } from "../fakes/dyndns2";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
-import { duePass, historyOf } from "../updater/harness";
+import { addDomain, duePass, historyOf } from "../updater/harness";
 
 const HOSTNAME = "home.example.net";
 const FIRST = { ipv4: "185.103.110.10", ipv6: "2a01:4f8:c17:b8f::10" };
@@ -60,13 +60,8 @@ async function start(style: Dyndns2Style, server: string): Promise<void> {
   providerId = provider.body.id;
 }
 
-async function domain(recordType: "A" | "AAAA"): Promise<number> {
-  const response = await t.request("POST", "/api/v1/domains", {
-    body: { provider_id: providerId, domain_name: HOSTNAME, record_type: recordType },
-  });
-  expect(response.status).toBe(200);
-  return response.body.id;
-}
+const domain = async (recordType: "A" | "AAAA") =>
+  (await addDomain(t, providerId, HOSTNAME, { record_type: recordType })).id;
 
 afterEach(async () => {
   t.ctx.sqlite.close();
