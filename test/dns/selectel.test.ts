@@ -48,11 +48,7 @@ test("the token: a password login scoped to the project, sent as X-Auth-Token, n
       identity: {
         methods: ["password"],
         password: {
-          user: {
-            name: SELECTEL_FAKE_USER,
-            domain: { name: SELECTEL_FAKE_ACCOUNT },
-            password: SELECTEL_FAKE_PASSWORD,
-          },
+          user: { name: SELECTEL_FAKE_USER, domain: { name: SELECTEL_FAKE_ACCOUNT }, password: SELECTEL_FAKE_PASSWORD },
         },
       },
       scope: { project: { id: SELECTEL_FAKE_PROJECT } },
