@@ -4,6 +4,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { createPrivateKey } from "node:crypto";
+import type { DnsProvider } from "../../src/dns/provider";
 import { zoneClient } from "../../src/dns/reconcile";
 import { normaliseCredentials } from "../../src/dns/rules";
 import { createGcloudApi, gcloud, parseServiceAccountKey, rs256Signature } from "../../src/dns/services/gcloud";
@@ -93,8 +94,9 @@ describe("the description", () => {
 });
 
 describe("the token", () => {
-  test("is bought with an RS256 JWT signed by the key, then reused", async () => {
-    const built = client();
+  test("is bought with an RS256 JWT signed by the key, then reused; replaced a minute before it expires, and once when Cloud DNS refuses it", async () => {
+    let clock = Date.now();
+    const built = clockedClient(() => clock);
     await built.verify();
     await built.verify();
     expect(requestLines()).toEqual([TOKEN, `GET ${ZONES}`, `GET ${ZONES}`]);
@@ -111,6 +113,16 @@ describe("the token", () => {
     });
     expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
     expect(fake.requests[1]?.headers.authorization).toStartWith("Bearer ya29.fake");
+    clock += 3599_000 - 60_000 + 1;
+    fake.clearRequests();
+    await built.verify();
+    // A new token is asked for (the fake, on the real clock, refuses an assertion made an hour ahead).
+    expect(requestLines()).toEqual([TOKEN]);
+    clock = Date.now();
+    fake.tokens.clear();
+    fake.clearRequests();
+    expect((await built.verify()).ok).toBe(true);
+    expect(requestLines()).toEqual([`GET ${ZONES}`, TOKEN, `GET ${ZONES}`]);
   });
 
   test("the RS256 signer reproduces the published example of RFC 7515, Appendix A.2", () => {
@@ -136,46 +148,38 @@ describe("the token", () => {
     );
   });
 
-  test("is replaced a minute before it expires, and once when Cloud DNS refuses it", async () => {
-    let clock = Date.now();
-    const built = clockedClient(() => clock);
-    await built.verify();
-    clock += 3599_000 - 60_000 + 1;
-    fake.clearRequests();
-    await built.verify();
-    // A new token is asked for (the fake, on the real clock, refuses an assertion made an hour ahead).
-    expect(requestLines()).toEqual([TOKEN]);
-    clock = Date.now();
-    fake.tokens.clear();
-    fake.clearRequests();
-    expect((await built.verify()).ok).toBe(true);
-    expect(requestLines()).toEqual([`GET ${ZONES}`, TOKEN, `GET ${ZONES}`]);
-  });
-
-  test("a key whose private key cannot be read is refused before any request, and stops retries", async () => {
-    const broken = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
-    expect(await client(broken).writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
-      ok: false,
-      cause: "credentials",
-      stopRetrying: true,
-      message: "Google Cloud DNS: the key's private_key is not a readable PEM key; download a new JSON key",
-    });
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  test("an assertion refused for its times (this machine's clock is off) is retried later, and says to check the clock", async () => {
-    const outcome = await clockedClient(() => Date.now() - 2 * 3600_000).writeRecord(
-      target("home.example.com", known),
-      NEW_IP,
-    );
-    expect(outcome).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("check this machine's clock"),
-    });
-    expect(outcome).not.toHaveProperty("stopRetrying");
-    expect(requestLines()).toEqual([TOKEN]);
-  });
+  const broken = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n";
+  type Arrange = { build: () => DnsProvider; sent: string[]; timeout?: boolean };
+  failureTests(
+    [
+      // A key whose private key cannot be read is refused before any request.
+      fails<Arrange>(
+        { build: () => client(broken), sent: [] },
+        "Google Cloud DNS: the key's private_key is not a readable PEM key; download a new JSON key",
+        "credentials",
+        STOP,
+      ),
+      // An assertion refused for its times (this machine's clock is off) is retried later.
+      fails<Arrange>(
+        { build: () => clockedClient(() => Date.now() - 2 * 3600_000), sent: [TOKEN] },
+        /check this machine's clock/,
+        "refused",
+      ),
+      // An unreachable token endpoint is unreachable, not a credentials problem.
+      fails<Arrange>(
+        { build: () => client(key.privatePem, 1000), sent: [TOKEN], timeout: true },
+        "Google Cloud DNS: no answer within 1s",
+        "unreachable",
+      ),
+    ],
+    ({ arrange }) => {
+      if (arrange.timeout) fake.fault("timeout", undefined, "/token");
+      return arrange.build().writeRecord(target("home.example.com", known), NEW_IP);
+    },
+    ({ arrange }) => {
+      expect(requestLines()).toEqual(arrange.sent);
+    },
+  );
 });
 
 describe("writeRecord", () => {
@@ -282,13 +286,4 @@ describe("failures keep Google's words and leave the record alone", () => {
       expect(home()?.rrdatas).toEqual([OLD_IP]);
     },
   );
-
-  test("an unreachable token endpoint is unreachable, not a credentials problem", async () => {
-    fake.fault("timeout", undefined, "/token");
-    expect(await client(key.privatePem, 1000).writeRecord(target("home.example.com", known), NEW_IP)).toEqual({
-      ok: false,
-      cause: "unreachable",
-      message: "Google Cloud DNS: no answer within 1s",
-    });
-  });
 });
