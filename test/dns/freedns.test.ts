@@ -3,7 +3,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { FREEDNS_FAKE_PASSWORD, FREEDNS_FAKE_USER, freednsLoginHash, startFreednsFake } from "../fakes/freedns";
-import { serviceClient, target, useFake } from "./support";
+import { fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
 
 const OLD_V4 = "198.51.100.1";
 const NEW_V4 = "203.0.113.7";
@@ -62,29 +62,6 @@ describe("writes", () => {
     expect(address("dual.mooo.com", "AAAA")).toBe("");
   });
 
-  test("a missing record is never created, and says where to make it", async () => {
-    expect(await client().writeRecord(target("absent.mooo.com"), NEW_V4)).toMatchObject({
-      ok: false,
-      cause: "refused",
-      stopRetrying: true,
-      message: expect.stringContaining("Subdomains"),
-    });
-    expect(updates()).toHaveLength(0);
-  });
-
-  test("a name with two records without an address is left alone, saying which is unclear, and retried", async () => {
-    fake.addRecord("blank.mooo.com", "A", "");
-    fake.addRecord("blank.mooo.com", "AAAA", "");
-    const outcome = await client().writeRecord(target("blank.mooo.com"), NEW_V4);
-    expect(outcome).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("2 records without an address"),
-    });
-    expect(outcome).not.toHaveProperty("stopRetrying");
-    expect(updates()).toHaveLength(0);
-  });
-
   test("no message carries the record's update key or the login hash", async () => {
     const key = fake.recordsOf("home.mooo.com", "A")[0]!.key;
     const hash = freednsLoginHash(FREEDNS_FAKE_USER, FREEDNS_FAKE_PASSWORD);
@@ -96,7 +73,31 @@ describe("writes", () => {
   });
 });
 
-describe("answers to the update", () => {
+describe("refusals, and answers to the update", () => {
+  type Arrange = { hostname?: string; blanks?: boolean; answer?: string };
+  failureTests(
+    [
+      // A missing record is never created: the words say where to make it.
+      fails({ hostname: "absent.mooo.com" }, /Subdomains/, "refused", STOP),
+      // Two records without an address: which is meant is unclear; retried.
+      fails({ hostname: "blank.mooo.com", blanks: true }, /2 records without an address/, "refused"),
+      // An answer naming a longer address that merely starts with the one sent is no success.
+      fails(
+        { answer: `Updated 1 host(s) home.mooo.com to ${NEW_V4}0 in 0.123 seconds\n` },
+        `which does not say home.mooo.com holds ${NEW_V4}`,
+        "unreachable",
+      ),
+    ],
+    async ({ arrange }: { arrange: Arrange }) => {
+      if (arrange.blanks) for (const type of ["A", "AAAA"] as const) fake.addRecord("blank.mooo.com", type, "");
+      if (arrange.answer) answerUpdate(arrange.answer);
+      return client().writeRecord(target(arrange.hostname ?? "home.mooo.com"), NEW_V4);
+    },
+    ({ arrange }: { arrange: Arrange }) => {
+      if (!arrange.answer) expect(updates()).toHaveLength(0);
+    },
+  );
+
   test("'has not changed' means the record holds the address: a success", async () => {
     answerUpdate(`ERROR: Address ${NEW_V4} has not changed.\n`);
     expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({ ok: true });
@@ -115,13 +116,5 @@ describe("answers to the update", () => {
     expect(refused).not.toHaveProperty("stopRetrying");
     expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({ ok: true, action: "updated" });
     expect(address("home.mooo.com")).toBe(NEW_V4);
-  });
-
-  test("an answer naming a longer address that merely starts with the one sent is no success", async () => {
-    answerUpdate(`Updated 1 host(s) home.mooo.com to ${NEW_V4}0 in 0.123 seconds\n`);
-    expect(await client().writeRecord(target("home.mooo.com"), NEW_V4)).toMatchObject({
-      ok: false,
-      cause: "unreachable",
-    });
   });
 });
