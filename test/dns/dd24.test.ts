@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from "bun:test";
 import { DD24_FAKE_PASSWORD, type Dd24Fault, startDd24Fake } from "../fakes/dd24";
-import { fails, failureTests, STOP, serviceClient, target, USER_AGENT, useFake } from "./support";
+import { fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
 
 const NEW_V4 = "203.0.113.7";
 
@@ -17,7 +17,7 @@ const client = (password = DD24_FAKE_PASSWORD) => serviceClient("dd24", fake.url
 const home = () => fake.hosts.get("home.example.com");
 
 describe("writeRecord", () => {
-  test("A: one GET naming the full hostname, the password and the address; the MX stays", async () => {
+  test("A: one GET naming the full hostname, the password and the address; the MX stays; the apex of a domain is its own host", async () => {
     expect(await client().writeRecord(target("home.example.com"), NEW_V4)).toEqual({
       ok: true,
       action: "updated",
@@ -28,8 +28,10 @@ describe("writeRecord", () => {
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/update.php" });
     expect(fake.requests[0]?.query).toEqual({ hostname: "home.example.com", password: DD24_FAKE_PASSWORD, ip: NEW_V4 });
-    expect(fake.requests[0]?.headers["user-agent"]).toBe(USER_AGENT);
     expect(home()).toMatchObject({ ipv4: NEW_V4, mx: "198.51.100.25", updates: 1 });
+    const apex = await client("apex-password-1234").writeRecord(target("example.net"), NEW_V4);
+    expect(apex).toMatchObject({ ok: true, externalId: "example.net" });
+    expect(fake.hosts.get("example.net")?.ipv4).toBe(NEW_V4);
   });
 
   test("an empty 200 for a done update is taken as done, so the update is not sent again into DD24's hold", async () => {
@@ -40,12 +42,6 @@ describe("writeRecord", () => {
       message: "Domain Discount24 dynamic DNS host home.example.com, empty answer (HTTP 200)",
     });
     expect(home()).toMatchObject({ ipv4: NEW_V4, updates: 1 });
-  });
-
-  test("the apex of a domain is its own dynamic DNS host", async () => {
-    const outcome = await client("apex-password-1234").writeRecord(target("example.net"), NEW_V4);
-    expect(outcome).toMatchObject({ ok: true, externalId: "example.net" });
-    expect(fake.hosts.get("example.net")?.ipv4).toBe(NEW_V4);
   });
 });
 

@@ -7,7 +7,6 @@ import { startYdnsFake, YDNS_FAKE_PASSWORD, YDNS_FAKE_USER, type YdnsFault } fro
 import { fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
 
 const NEW_V4 = "203.0.113.7";
-const NEW_V6 = "2001:db8::7";
 const OLD_V6 = "2001:db8::1";
 
 const fake = useFake(startYdnsFake, (fake) => fake.hosts.set("home.ydns.eu", { A: "198.51.100.1", AAAA: OLD_V6 }));
@@ -40,15 +39,6 @@ describe("writes", () => {
       `Basic ${Buffer.from(`${YDNS_FAKE_USER}:${YDNS_FAKE_PASSWORD}`).toString("base64")}`,
     );
     expect(fake.hosts.get("home.ydns.eu")).toEqual({ A: NEW_V4, AAAA: OLD_V6 });
-  });
-
-  test("AAAA names only its own address, even with an A sibling", async () => {
-    await client().writeRecord(
-      target("home.ydns.eu", {}, { recordType: "AAAA", siblings: { ipv4: "192.0.2.1" } }),
-      NEW_V6,
-    );
-    expect(fake.requests[0]?.query).toEqual({ host: "home.ydns.eu", ip: NEW_V6 });
-    expect(fake.hosts.get("home.ydns.eu")?.AAAA).toBe(NEW_V6);
   });
 
   test("the published server's `ok` is a success too", async () => {
