@@ -23,20 +23,9 @@ const requestLines = () =>
 const home = () => fake.records("example.com", "home", "A");
 const known = { zone_id: "example.com" };
 
-describe("the signature", () => {
-  test("matches the vector in go-acme/lego's DNS Made Easy client tests (providers/dns/dnsmadeeasy/internal/client_test.go)", () => {
-    // Secret "secret", the date 2015-06-02 02:36:07 UTC as Go's RFC1123 writes it.
-    expect(dnsmeSignature("secret", "Tue, 02 Jun 2015 02:36:07 UTC")).toBe("6b6c8432119c31e1d3776eb4cd3abd92fae4a71c");
-  });
-
-  test("every request carries the key, the current time as an HTTP date and that date's signature", async () => {
-    setSystemTime(new Date("2026-11-25T13:30:00Z"));
-    await client().verify();
-    const headers = fake.requests[0]!.headers;
-    expect(headers["x-dnsme-apikey"]).toBe(DNSME_FAKE_KEY);
-    expect(headers["x-dnsme-requestdate"]).toBe("Wed, 25 Nov 2026 13:30:00 GMT");
-    expect(headers["x-dnsme-hmac"]).toBe(dnsmeSignature(DNSME_FAKE_SECRET, "Wed, 25 Nov 2026 13:30:00 GMT"));
-  });
+test("the signature matches the vector in go-acme/lego's DNS Made Easy client tests (providers/dns/dnsmadeeasy/internal/client_test.go)", () => {
+  // Secret "secret", the date 2015-06-02 02:36:07 UTC as Go's RFC1123 writes it.
+  expect(dnsmeSignature("secret", "Tue, 02 Jun 2015 02:36:07 UTC")).toBe("6b6c8432119c31e1d3776eb4cd3abd92fae4a71c");
 });
 
 test("the description names the key and sealed secret, the record types, a pace under 150 per 5 minutes and the real service", () => {
@@ -49,9 +38,14 @@ test("the description names the key and sealed secret, the record types, a pace 
   for (const limit of dnsmadeeasy.rateLimits ?? []) expect(limit.requests / limit.perSeconds).toBeLessThan(150 / 300);
 });
 
-test("verify: valid keys are accepted, read-only", async () => {
+test("verify: valid keys are accepted, read-only; every request carries the key, the current time as an HTTP date and that date's signature", async () => {
+  setSystemTime(new Date("2026-11-25T13:30:00Z"));
   expect(await client().verify()).toEqual({ ok: true, detail: "API key accepted (1 domain)" });
   expect(requestLines()).toEqual(["GET /dns/managed"]);
+  const headers = fake.requests[0]!.headers;
+  expect(headers["x-dnsme-apikey"]).toBe(DNSME_FAKE_KEY);
+  expect(headers["x-dnsme-requestdate"]).toBe("Wed, 25 Nov 2026 13:30:00 GMT");
+  expect(headers["x-dnsme-hmac"]).toBe(dnsmeSignature(DNSME_FAKE_SECRET, "Wed, 25 Nov 2026 13:30:00 GMT"));
 });
 
 test("an existing record: the domain found by name, the record read with filters and PUT back whole (TTL, dynamic DNS, its password, monitoring) with the new value; then (domain known) the id by name, one read and one write", async () => {
