@@ -31,32 +31,28 @@ test("verify: a valid key is accepted, read-only", async () => {
   expect(requestLines()).toEqual(["GET /zones"]);
 });
 
-describe("writeRecord on an existing record", () => {
-  test("finds the zone, reads the host's A records and replaces them with the one new record; then (zone known) one read and one write", async () => {
-    expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: "home/A",
-      zoneId: "example.com",
-      message: "Mythic Beasts record home/A, ttl 1800",
-    });
-    expect(home()).toEqual([{ host: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
-    expect(fake.requests[2]?.body).toEqual({ records: [{ host: "home", ttl: 1800, type: "A", data: NEW_IP }] });
-    await client().writeRecord(target("home.example.com", known), OLD_IP);
-    expect(requestLines()).toEqual([
-      "GET /zones",
-      "GET /zones/example.com/records/home/A",
-      "PUT /zones/example.com/records/home/A",
-      "GET /zones/example.com/records/home/A",
-      "PUT /zones/example.com/records/home/A",
-    ]);
+test("writeRecord on an existing record: finds the zone, reads the host's A records and replaces them with the one new record; then (zone known) one read and one write; the apex is @", async () => {
+  expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: "home/A",
+    zoneId: "example.com",
+    message: "Mythic Beasts record home/A, ttl 1800",
   });
-
-  test("the apex is the host @, escaped in the path", async () => {
-    expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ externalId: "@/A" });
-    expect(fake.records("example.com", "@", "A")).toMatchObject([{ data: NEW_IP, ttl: 600 }]);
-    expect(fake.requests.at(-1)?.path).toBe("/zones/example.com/records/%40/A");
-  });
+  expect(home()).toEqual([{ host: "home", type: "A", data: NEW_IP, ttl: 1800 }]);
+  expect(fake.requests[2]?.body).toEqual({ records: [{ host: "home", ttl: 1800, type: "A", data: NEW_IP }] });
+  await client().writeRecord(target("home.example.com", known), OLD_IP);
+  expect(requestLines()).toEqual([
+    "GET /zones",
+    "GET /zones/example.com/records/home/A",
+    "PUT /zones/example.com/records/home/A",
+    "GET /zones/example.com/records/home/A",
+    "PUT /zones/example.com/records/home/A",
+  ]);
+  // The apex is the host @, escaped in the path.
+  expect(await client().writeRecord(target("example.com", known), NEW_IP)).toMatchObject({ externalId: "@/A" });
+  expect(fake.records("example.com", "@", "A")).toMatchObject([{ data: NEW_IP, ttl: 600 }]);
+  expect(fake.requests.at(-1)?.path).toBe("/zones/example.com/records/%40/A");
 });
 
 describe("writeRecord on a missing record", () => {

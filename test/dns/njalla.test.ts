@@ -59,32 +59,30 @@ test("an existing record: finds the domain, lists its records and edits the one 
   expect(methods()).toEqual(["list-domains", "list-records", "edit-record", "list-records", "edit-record"]);
 });
 
-describe("writeRecord on a missing record", () => {
-  test("adds it with TTL 300; a TTL between the ones Njalla takes as the nearest, then already right", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
-    const [created] = fake.records("example.com", "new", "A");
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: created!.id,
-      zoneId: "example.com",
-      message: `Njalla record ${created!.id}, ttl 300`,
-    });
-    expect(paramsOf(fake.requests.at(-1))).toEqual({
-      domain: "example.com",
-      name: "new",
-      type: "A",
-      content: NEW_IP,
-      ttl: 300,
-    });
-    // A TTL between the ones Njalla takes is sent as the nearest, and then counts as already right.
-    await client().writeRecord(target("near.example.com", { ...known, ttl: 1200 }), NEW_IP);
-    expect(fake.records("example.com", "near", "A")).toMatchObject([{ ttl: 900 }]);
-    fake.clearRequests();
-    const again = await client().writeRecord(target("near.example.com", { ...known, ttl: 1200 }), NEW_IP);
-    expect(again).toMatchObject({ ok: true, action: "unchanged" });
-    expect(methods()).toEqual(["list-records"]);
+test("writeRecord on a missing record: adds it with TTL 300; a TTL between the ones Njalla takes as the nearest, then already right", async () => {
+  const outcome = await client().writeRecord(target("new.example.com", known), NEW_IP);
+  const [created] = fake.records("example.com", "new", "A");
+  expect(outcome).toEqual({
+    ok: true,
+    action: "created",
+    externalId: created!.id,
+    zoneId: "example.com",
+    message: `Njalla record ${created!.id}, ttl 300`,
   });
+  expect(paramsOf(fake.requests.at(-1))).toEqual({
+    domain: "example.com",
+    name: "new",
+    type: "A",
+    content: NEW_IP,
+    ttl: 300,
+  });
+  // A TTL between the ones Njalla takes is sent as the nearest, and then counts as already right.
+  await client().writeRecord(target("near.example.com", { ...known, ttl: 1200 }), NEW_IP);
+  expect(fake.records("example.com", "near", "A")).toMatchObject([{ ttl: 900 }]);
+  fake.clearRequests();
+  const again = await client().writeRecord(target("near.example.com", { ...known, ttl: 1200 }), NEW_IP);
+  expect(again).toMatchObject({ ok: true, action: "unchanged" });
+  expect(methods()).toEqual(["list-records"]);
 });
 
 test('a domain not in the account (403 "permission denied") is refused, not taken for a bad token', async () => {
