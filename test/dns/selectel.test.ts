@@ -98,31 +98,26 @@ test("an existing set: finds the zone by exact name, reads exactly this set, PAT
   ]);
 });
 
-test("a missing set is created with TTL 3600", async () => {
-  const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-  const [set] = fake.rrsets("example.com", "new.example.com", "A");
+test("the zone listing is followed by next_offset; a missing set is created there with TTL 3600", async () => {
+  for (let i = 0; i < 1100; i++) fake.addZone(`d${String(i).padStart(4, "0")}.example.org`);
+  const zone = fake.addZone("example.org");
+  const outcome = await client().writeRecord(target("home.example.org"), NEW_IP);
+  const listed = fake.requests.filter((r) => r.path === "/dns/zones" && r.query.filter === "example.org");
+  expect(listed.map((r) => r.query.offset)).toEqual(["0", "1000"]);
+  const [set] = fake.rrsets("example.org", "home.example.org", "A");
   expect(outcome).toEqual({
     ok: true,
     action: "created",
     externalId: set!.id,
-    zoneId: zoneId(),
+    zoneId: zone.id,
     message: `Selectel record ${set!.id}, ttl 3600`,
   });
   expect(fake.requests.at(-1)?.body).toEqual({
-    name: "new.example.com.",
+    name: "home.example.org.",
     type: "A",
     ttl: 3600,
     records: [{ content: NEW_IP, disabled: false }],
   });
-});
-
-test("the zone listing is followed by next_offset", async () => {
-  for (let i = 0; i < 1100; i++) fake.addZone(`d${String(i).padStart(4, "0")}.example.org`);
-  fake.addZone("example.org");
-  expect(await client().writeRecord(target("home.example.org"), NEW_IP)).toMatchObject({ ok: true, action: "created" });
-  expect(
-    fake.requests.filter((r) => r.path === "/dns/zones" && r.query.filter === "example.org").map((r) => r.query.offset),
-  ).toEqual(["0", "1000"]);
 });
 
 describe("failures keep Selectel's words and leave the record alone", () => {
