@@ -101,19 +101,12 @@ describe("writeRecord", () => {
     expect(fake.requests[3]?.headers["if-match"]).toBe(etag);
   });
 
-  test("a missing AAAA set is created with PUT, If-None-Match and TTL 3600", async () => {
-    const outcome = await client().writeRecord(target("new.example.com", known, { recordType: "AAAA" }), "2001:db8::7");
-    expect(outcome).toMatchObject({ ok: true, action: "created" });
-    expect(fake.recordSet("example.com", "new", "AAAA")).toMatchObject({ addresses: ["2001:db8::7"], ttl: 3600 });
-    expect(fake.requests.at(-1)?.headers["if-none-match"]).toBe("*");
-  });
-
-  test("a zone's id names its resource group; a configured zone without one is refused", async () => {
+  test("a missing AAAA set is created with PUT, If-None-Match and TTL 3600; a zone's id names its resource group; a configured zone without one is refused", async () => {
     fake.addZone("lab.example.com", "lab-rg");
-    expect(await client().writeRecord(target("pi.lab.example.com"), NEW_IP)).toMatchObject({
-      ok: true,
-      zoneId: "lab-rg/lab.example.com",
-    });
+    const created = await client().writeRecord(target("pi.lab.example.com", {}, { recordType: "AAAA" }), "2001:db8::7");
+    expect(created).toMatchObject({ ok: true, action: "created", zoneId: "lab-rg/lab.example.com" });
+    expect(fake.recordSet("lab.example.com", "pi", "AAAA")).toMatchObject({ addresses: ["2001:db8::7"], ttl: 3600 });
+    expect(fake.requests.at(-1)).toMatchObject({ method: "PUT", headers: { "if-none-match": "*" } });
     expect(await client().writeRecord(target("new.example.com", { zone_id: "example.com" }), NEW_IP)).toMatchObject({
       ok: false,
       cause: "refused",
