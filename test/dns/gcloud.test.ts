@@ -204,11 +204,19 @@ describe("writeRecord", () => {
     expect(fake.requests[3]?.body).toEqual({ deletions: [read], additions: [{ ...read, rrdatas: [NEW_IP] }] });
   });
 
-  test("fields of the set ddnsd does not know are sent back as read", async () => {
+  test("fields of the set ddnsd does not know are sent back as read; a set with a routing policy is left alone", async () => {
     const signed = { name: "signed.example.com.", type: "A", ttl: 120, signatureRrdatas: ["A 8 3 120 …"] };
     fake.addRrset("example-com", { ...signed, rrdatas: [OLD_IP] });
+    const geo = { name: "geo.example.com.", type: "A", rrdatas: [], routingPolicy: { geo: { items: [] } } };
+    fake.addRrset("example-com", geo);
     expect(await client().writeRecord(target("signed.example.com", known), NEW_IP)).toMatchObject({ ok: true });
     expect(fake.rrset("example-com", "signed.example.com.", "A")).toMatchObject({ ...signed, rrdatas: [NEW_IP] });
+    expect(await client().writeRecord(target("geo.example.com", known), NEW_IP)).toMatchObject({
+      ok: false,
+      cause: "refused",
+      message: expect.stringContaining("routing policy"),
+    });
+    expect(fake.requests.filter((r) => r.path.endsWith("/changes"))).toHaveLength(1);
   });
 
   test("a missing AAAA set is created with an addition alone, TTL 300, after the configured zone's name is checked", async () => {
@@ -223,17 +231,6 @@ describe("writeRecord", () => {
       `GET ${ZONES}/example-com`,
       `POST ${ZONES}/example-com/changes`,
     ]);
-  });
-
-  test("a set with a routing policy is left alone", async () => {
-    const geo = { name: "geo.example.com.", type: "A", rrdatas: [], routingPolicy: { geo: { items: [] } } };
-    fake.addRrset("example-com", geo);
-    expect(await client().writeRecord(target("geo.example.com", known), NEW_IP)).toMatchObject({
-      ok: false,
-      cause: "refused",
-      message: expect.stringContaining("routing policy"),
-    });
-    expect(fake.requests.filter((r) => r.path.endsWith("/changes"))).toHaveLength(0);
   });
 
   test("the zone list is read page by page; a private zone is skipped", async () => {
