@@ -94,34 +94,30 @@ test("an existing RRset: finds the domain with owns_qname, reads the RRset, PATC
   ]);
 });
 
-describe("a missing RRset is created", () => {
-  test("with the domain's minimum TTL, and a lower minimum (granted on request) where the domain has one", async () => {
-    expect(await client().writeRecord(target("new.example.com"), NEW_IP)).toEqual({
-      ok: true,
-      action: "created",
-      externalId: "new/A",
-      zoneId: "example.com",
-      message: "deSEC record new/A, ttl 3600",
-    });
-    expect(fake.requests.at(-1)).toMatchObject({
-      method: "POST",
-      path: "/domains/example.com/rrsets/",
-      body: { subname: "new", type: "A", ttl: 3600, records: [NEW_IP] },
-    });
-    fake.addDomain("low.org", 60);
-    await client().writeRecord(target("x.low.org"), NEW_IP);
-    expect(fake.rrset("low.org", "x", "A")?.ttl).toBe(60);
+test('a missing RRset is created with the domain\'s minimum TTL, and a lower minimum (granted on request) where the domain has one; the apex as subname "", the wildcard as *', async () => {
+  expect(await client().writeRecord(target("new.example.com"), NEW_IP)).toEqual({
+    ok: true,
+    action: "created",
+    externalId: "new/A",
+    zoneId: "example.com",
+    message: "deSEC record new/A, ttl 3600",
   });
-
-  test('the apex with subname "" in the body (deSEC refuses @ there); the wildcard as * in the URL and the body', async () => {
-    expect(await client().writeRecord(target("example.com"), NEW_IP)).toMatchObject({ ok: true, externalId: "@/A" });
-    expect(fake.requests.at(-1)?.body).toMatchObject({ subname: "" });
-    expect(fake.rrset("example.com", "", "A")?.records).toEqual([NEW_IP]);
-    fake.clearRequests();
-    expect(await client().writeRecord(target("*.example.com"), NEW_IP)).toMatchObject({ ok: true, externalId: "*/A" });
-    expect(requestLines()[1]).toBe("GET /domains/example.com/rrsets/*/A/");
-    expect(fake.rrset("example.com", "*", "A")?.records).toEqual([NEW_IP]);
+  expect(fake.requests.at(-1)).toMatchObject({
+    method: "POST",
+    path: "/domains/example.com/rrsets/",
+    body: { subname: "new", type: "A", ttl: 3600, records: [NEW_IP] },
   });
+  fake.addDomain("low.org", 60);
+  await client().writeRecord(target("x.low.org"), NEW_IP);
+  expect(fake.rrset("low.org", "x", "A")?.ttl).toBe(60);
+  // The apex with subname "" in the body (deSEC refuses @ there); the wildcard as * in the URL and the body.
+  expect(await client().writeRecord(target("example.com"), NEW_IP)).toMatchObject({ ok: true, externalId: "@/A" });
+  expect(fake.requests.at(-1)?.body).toMatchObject({ subname: "" });
+  expect(fake.rrset("example.com", "", "A")?.records).toEqual([NEW_IP]);
+  fake.clearRequests();
+  expect(await client().writeRecord(target("*.example.com"), NEW_IP)).toMatchObject({ ok: true, externalId: "*/A" });
+  expect(requestLines()[1]).toBe("GET /domains/example.com/rrsets/*/A/");
+  expect(fake.rrset("example.com", "*", "A")?.records).toEqual([NEW_IP]);
 });
 
 describe("failures keep deSEC's words, say their cause and leave the RRset alone", () => {
