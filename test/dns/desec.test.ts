@@ -3,46 +3,25 @@
 // spelled two ways, and how deSEC's errors and throttling (waits that may be hours) reach the
 // history with their cause. The policy is tested in test/unit/dns/reconcile.test.ts.
 
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Pacer } from "../../src/dns/pacing";
-import type { RecordConfig, RecordTarget } from "../../src/dns/provider";
-import { zoneClient } from "../../src/dns/reconcile";
-import { createDesecApi, desec } from "../../src/dns/services/desec";
-import { DESEC_FAKE_TOKEN, type DesecFake, type DesecFault, startDesecFake } from "../fakes/desec";
+import { desec } from "../../src/dns/services/desec";
+import { DESEC_FAKE_TOKEN, type DesecFault, startDesecFake } from "../fakes/desec";
+import { fails, failureTests, serviceClient, target, useFake, waits } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
-let fake: DesecFake;
-
-beforeEach(() => {
-  fake = startDesecFake();
+const fake = useFake(startDesecFake, (fake) => {
   fake.addDomain("example.com");
   fake.addRRset("example.com", { subname: "home", type: "A", records: [OLD_IP], ttl: 7200 });
 });
-
-afterEach(async () => {
-  await fake.stop();
-});
-
-function client(options: { token?: string; timeoutMs?: number; baseUrl?: string } = {}) {
-  return zoneClient(
-    createDesecApi(
-      { token: options.token ?? DESEC_FAKE_TOKEN },
-      { baseUrl: options.baseUrl ?? fake.url, fetch, timeoutMs: options.timeoutMs ?? 2000, userAgent: "ddnsd/test" },
-    ),
-  );
-}
-
-function target(hostname: string, fields: Partial<RecordTarget> = {}, config: RecordConfig = {}): RecordTarget {
-  return { hostname, recordType: "A", externalId: null, config, ...fields };
-}
-
+const client = () => serviceClient("desec", fake.url, { token: DESEC_FAKE_TOKEN });
 const requestLines = () => fake.requests.map((r) => `${r.method} ${r.path}`);
+const known = { zone_id: "example.com" };
 
 describe("the service description", () => {
   test("credentials, TTL rule and defaults as docs/services/README.md and docs/services/desec.md say", () => {
-    expect(desec.type).toBe("desec");
     expect(desec.credentials.map((c) => [c.key, c.secret])).toEqual([["token", true]]);
     expect(desec.recordTypes).toEqual(["A", "AAAA"]);
     expect(desec.ttl).toMatchObject({ min: 3600, max: 86400 });
@@ -88,214 +67,109 @@ describe("the service description", () => {
   });
 });
 
-describe("verify", () => {
-  test("a good token reads the account, with Authorization: Token", async () => {
-    expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted (account owner@example.net)" });
-    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/auth/account/" });
-    expect(fake.requests[0]?.headers.authorization).toBe(`Token ${DESEC_FAKE_TOKEN}`);
-    expect(fake.writes()).toBe(0);
-  });
-
-  test("a bad token: deSEC's words, and retrying cannot help", async () => {
-    expect(await client({ token: "revoked" }).verify()).toMatchObject({
-      ok: false,
-      detail: "deSEC: Invalid token. (HTTP 401)",
-    });
-  });
+test("verify: a good token reads the account, with Authorization: Token", async () => {
+  expect(await client().verify()).toEqual({ ok: true, detail: "Token accepted (account owner@example.net)" });
+  expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/auth/account/" });
+  expect(fake.requests[0]?.headers.authorization).toBe(`Token ${DESEC_FAKE_TOKEN}`);
 });
 
-describe("writeRecord on an existing RRset", () => {
-  test("finds the domain with owns_qname, reads the RRset, PATCHes only its records; the TTL stays", async () => {
-    const outcome = await client().writeRecord(target("home.example.com"), NEW_IP);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "updated",
-      externalId: "home/A",
-      zoneId: "example.com",
-      message: "deSEC record home/A, ttl 7200",
-    });
-    expect(fake.rrset("example.com", "home", "A")).toMatchObject({ records: [NEW_IP], ttl: 7200 });
-    expect(requestLines()).toEqual([
-      "GET /domains/",
-      "GET /domains/example.com/rrsets/home/A/",
-      "PATCH /domains/example.com/rrsets/home/A/",
-    ]);
-    expect(fake.requests[0]?.query).toEqual({ owns_qname: "home.example.com" });
-    expect(fake.requests[2]?.body).toEqual({ records: [NEW_IP] });
+test("an existing RRset: finds the domain with owns_qname, reads the RRset, PATCHes only its records; the TTL stays; then one read and one PATCH", async () => {
+  expect(await client().writeRecord(target("home.example.com"), NEW_IP)).toEqual({
+    ok: true,
+    action: "updated",
+    externalId: "home/A",
+    zoneId: "example.com",
+    message: "deSEC record home/A, ttl 7200",
   });
-
-  test("the steady state (domain from config.zone_id) is one read and one PATCH", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", { externalId: "home/A" }, { zone_id: "example.com" }),
-      NEW_IP,
-    );
-    expect(outcome.ok).toBe(true);
-    expect(requestLines()).toEqual([
-      "GET /domains/example.com/rrsets/home/A/",
-      "PATCH /domains/example.com/rrsets/home/A/",
-    ]);
-  });
-
-  test("an RRset that already holds the address is read, never written", async () => {
-    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), OLD_IP);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "unchanged",
-      externalId: "home/A",
-      zoneId: "example.com",
-      message: "deSEC record home/A, ttl 7200",
-    });
-    expect(requestLines()).toEqual(["GET /domains/example.com/rrsets/home/A/"]);
-  });
-
-  test("the address held with another ttl than the config's: the PATCH sends the ttl, the records stay", async () => {
-    const outcome = await client().writeRecord(
-      target("home.example.com", {}, { zone_id: "example.com", ttl: 3600 }),
-      OLD_IP,
-    );
-    expect(outcome).toMatchObject({ ok: true, action: "updated", message: "deSEC record home/A, ttl 3600" });
-    expect(fake.rrset("example.com", "home", "A")).toMatchObject({ records: [OLD_IP], ttl: 3600 });
-  });
+  expect(fake.rrset("example.com", "home", "A")).toMatchObject({ records: [NEW_IP], ttl: 7200 });
+  expect(fake.requests[0]?.query).toEqual({ owns_qname: "home.example.com" });
+  expect(fake.requests[2]?.body).toEqual({ records: [NEW_IP] });
+  await client().writeRecord(target("home.example.com", known, { externalId: "home/A" }), OLD_IP);
+  expect(requestLines()).toEqual([
+    "GET /domains/",
+    "GET /domains/example.com/rrsets/home/A/",
+    "PATCH /domains/example.com/rrsets/home/A/",
+    "GET /domains/example.com/rrsets/home/A/",
+    "PATCH /domains/example.com/rrsets/home/A/",
+  ]);
 });
 
-describe("writeRecord on a missing RRset", () => {
-  test("creates it with the domain's minimum TTL", async () => {
-    const outcome = await client().writeRecord(target("new.example.com"), NEW_IP);
-    expect(outcome).toEqual({
-      ok: true,
-      action: "created",
-      externalId: "new/A",
-      zoneId: "example.com",
-      message: "deSEC record new/A, ttl 3600",
-    });
-    expect(fake.requests.at(-1)).toMatchObject({
-      method: "POST",
-      path: "/domains/example.com/rrsets/",
-      body: { subname: "new", type: "A", ttl: 3600, records: [NEW_IP] },
-    });
+test('a missing RRset is created with the domain\'s minimum TTL, and a lower minimum (granted on request) where the domain has one; the apex as subname "", the wildcard as *', async () => {
+  expect(await client().writeRecord(target("new.example.com"), NEW_IP)).toEqual({
+    ok: true,
+    action: "created",
+    externalId: "new/A",
+    zoneId: "example.com",
+    message: "deSEC record new/A, ttl 3600",
   });
-
-  test("a domain with a lower minimum TTL (granted on request) gets it", async () => {
-    fake.addDomain("low.org", 60);
-    await client().writeRecord(target("x.low.org"), NEW_IP);
-    expect(fake.rrset("low.org", "x", "A")?.ttl).toBe(60);
+  expect(fake.requests.at(-1)).toMatchObject({
+    method: "POST",
+    path: "/domains/example.com/rrsets/",
+    body: { subname: "new", type: "A", ttl: 3600, records: [NEW_IP] },
   });
-
-  test('the apex is created with subname "" in the body (deSEC refuses @ there)', async () => {
-    const outcome = await client().writeRecord(target("example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", externalId: "@/A" });
-    expect(fake.requests.at(-1)?.body).toMatchObject({ subname: "" });
-    expect(fake.rrset("example.com", "", "A")?.records).toEqual([NEW_IP]);
-  });
-
-  test("the wildcard is * in the URL and in the body", async () => {
-    const outcome = await client().writeRecord(target("*.example.com"), NEW_IP);
-    expect(outcome).toMatchObject({ ok: true, action: "created", externalId: "*/A" });
-    expect(requestLines()[1]).toBe("GET /domains/example.com/rrsets/*/A/");
-    expect(fake.rrset("example.com", "*", "A")?.records).toEqual([NEW_IP]);
-  });
-
-  test("a TTL under the domain's minimum: deSEC's field error", async () => {
-    const outcome = await client().writeRecord(
-      target("new.example.com", {}, { zone_id: "example.com", ttl: 600 }),
-      NEW_IP,
-    );
-    expect(outcome).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "deSEC: ttl: Ensure this value is greater than or equal to 3600. (HTTP 400)",
-    });
-  });
-});
-
-describe("domain discovery", () => {
-  test("a config.zone_id that does not hold the hostname is refused without a request", async () => {
-    expect(await client().writeRecord(target("home.example.com", {}, { zone_id: "example.org" }), NEW_IP)).toEqual({
-      ok: false,
-      cause: "refused",
-      message: "deSEC: config.zone_id example.org does not hold home.example.com; correct config.zone_id or remove it",
-    });
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  test("a config.zone_id the account does not have: deSEC's 404, nothing created", async () => {
-    fake.addDomain("home.example.com");
-    fake.domains.delete("home.example.com");
-    const outcome = await client().writeRecord(target("home.example.com", {}, { zone_id: "home.example.com" }), NEW_IP);
-    expect(outcome).toEqual({ ok: false, cause: "refused", message: "deSEC: Not found. (HTTP 404)" });
-  });
+  fake.addDomain("low.org", 60);
+  await client().writeRecord(target("x.low.org"), NEW_IP);
+  expect(fake.rrset("low.org", "x", "A")?.ttl).toBe(60);
+  // The apex with subname "" in the body (deSEC refuses @ there); the wildcard as * in the URL and the body.
+  expect(await client().writeRecord(target("example.com"), NEW_IP)).toMatchObject({ ok: true, externalId: "@/A" });
+  expect(fake.requests.at(-1)?.body).toMatchObject({ subname: "" });
+  expect(fake.rrset("example.com", "", "A")?.records).toEqual([NEW_IP]);
+  fake.clearRequests();
+  expect(await client().writeRecord(target("*.example.com"), NEW_IP)).toMatchObject({ ok: true, externalId: "*/A" });
+  expect(requestLines()[1]).toBe("GET /domains/example.com/rrsets/*/A/");
+  expect(fake.rrset("example.com", "*", "A")?.records).toEqual([NEW_IP]);
 });
 
 describe("failures keep deSEC's words, say their cause and leave the RRset alone", () => {
-  const cases: {
-    name: string;
-    fault?: DesecFault;
-    token?: string;
-    ip?: string;
-    message: string | RegExp;
-    cause: string;
-    retryAfterSeconds?: number;
-    stopRetrying?: boolean;
-  }[] = [
-    {
-      name: "an address of the wrong family",
-      ip: "2001:db8::7",
-      message: "deSEC: records: Record content for type A malformed: 2001:db8::7 (HTTP 400)",
-      cause: "refused",
-    },
-    {
-      name: "429 with a short Retry-After",
-      fault: { status: 429, retryAfter: 2 },
-      message: "deSEC: Request was throttled. Expected available in 2 seconds. (HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 2,
-    },
-    // Passed on as deSEC named it: the updater caps the pause at an hour and says so.
-    {
-      name: "429 of a daily limit",
-      fault: { status: 429, retryAfter: 50_000 },
-      message: "deSEC: Request was throttled. Expected available in 50000 seconds. (HTTP 429)",
-      cause: "throttled",
-      retryAfterSeconds: 50_000,
-    },
-    // No wait named: the client invents none; the updater decides.
-    {
-      name: "429 without Retry-After",
-      fault: { status: 429, detail: "Slow down." },
-      message: "deSEC: Slow down. (HTTP 429)",
-      cause: "throttled",
-    },
-  ];
-  for (const { name, fault, token, ip, message, cause, retryAfterSeconds, stopRetrying } of cases) {
-    test(name, async () => {
-      if (fault) fake.fault(fault);
-      const outcome = await client({ token, timeoutMs: 1000 }).writeRecord(
-        target("home.example.com", {}, { zone_id: "example.com" }),
-        ip ?? NEW_IP,
+  type Arrange = { fault?: DesecFault; ip?: string; hostname?: string; config?: { zone_id: string; ttl?: number } };
+  failureTests(
+    [
+      fails(
+        { ip: "2001:db8::7" },
+        "deSEC: records: Record content for type A malformed: 2001:db8::7 (HTTP 400)",
+        "refused",
+      ),
+      fails(
+        { hostname: "new.example.com", config: { ...known, ttl: 600 } },
+        "deSEC: ttl: Ensure this value is greater than or equal to 3600. (HTTP 400)",
+        "refused",
+      ),
+      // A zone_id the account does not have: deSEC's 404, nothing created.
+      fails(
+        { hostname: "x.home.example.com", config: { zone_id: "home.example.com" } },
+        "deSEC: Not found. (HTTP 404)",
+        "refused",
+      ),
+      // Passed on as deSEC named it: the updater caps the pause at an hour and says so.
+      fails(
+        { fault: { status: 429, retryAfter: 50_000 } },
+        "deSEC: Request was throttled. Expected available in 50000 seconds. (HTTP 429)",
+        "throttled",
+        waits(50_000),
+      ),
+      // No wait named: the client invents none; the updater decides.
+      fails({ fault: { status: 429, detail: "Slow down." } }, "deSEC: Slow down. (HTTP 429)", "throttled"),
+    ],
+    async ({ arrange }: { arrange: Arrange }) => {
+      if (arrange.fault) fake.fault(arrange.fault);
+      return client().writeRecord(
+        target(arrange.hostname ?? "home.example.com", arrange.config ?? known),
+        arrange.ip ?? NEW_IP,
       );
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.message).toMatch(message);
-      expect(outcome.cause).toBe(cause as never);
-      expect(outcome.retryAfterSeconds).toBe(retryAfterSeconds);
-      expect(outcome.stopRetrying).toBe(stopRetrying);
+    },
+    ({ arrange }: { arrange: Arrange }) => {
       expect(fake.rrset("example.com", "home", "A")?.records).toEqual([OLD_IP]);
-    });
-  }
-
-  test("throttled: a single request, no retry inside the client", async () => {
-    fake.fault({ status: 429, retryAfter: 30 });
-    await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP);
-    expect(fake.requests).toHaveLength(1);
-  });
+      expect(fake.rrset("example.com", "new", "A")).toBeUndefined();
+      // Throttled: a single request, no retry inside the client.
+      if (arrange.fault) expect(fake.requests).toHaveLength(1);
+    },
+  );
 
   test("the per-domain write limit: the second quick write to a domain is told to wait, the first went through", async () => {
     fake.writeLimits = [{ count: 1, perSeconds: 60 }];
     fake.addRRset("example.com", { subname: "nas", type: "A", records: [OLD_IP] });
-    expect((await client().writeRecord(target("home.example.com", {}, { zone_id: "example.com" }), NEW_IP)).ok).toBe(
-      true,
-    );
-    const second = await client().writeRecord(target("nas.example.com", {}, { zone_id: "example.com" }), NEW_IP);
+    expect((await client().writeRecord(target("home.example.com", known), NEW_IP)).ok).toBe(true);
+    const second = await client().writeRecord(target("nas.example.com", known), NEW_IP);
     expect(second).toMatchObject({ ok: false, cause: "throttled", retryAfterSeconds: 60 });
     expect(fake.rrset("example.com", "nas", "A")?.records).toEqual([OLD_IP]);
   });
@@ -314,48 +188,21 @@ describe("the fake plays deSEC", () => {
     expect(fake.rrset("example.com", "home", "A")).toBeUndefined();
   });
 
-  test("@ is refused as a subname in a body; a duplicate create is a 400", async () => {
-    expect(
-      (await call("POST", "/domains/example.com/rrsets/", { subname: "@", type: "A", ttl: 3600, records: [NEW_IP] }))
-        .status,
-    ).toBe(400);
-    const duplicate = await call("POST", "/domains/example.com/rrsets/", {
-      subname: "home",
-      type: "A",
-      ttl: 3600,
-      records: [NEW_IP],
+  test("@ is refused as a subname in a body, a duplicate create is a 400, PUT needs every field; the apex reads as @ and as ...", async () => {
+    const required = ["This field is required."];
+    const create = (subname: string) =>
+      call("POST", "/domains/example.com/rrsets/", { subname, type: "A", ttl: 3600, records: [NEW_IP] });
+    expect((await create("@")).status).toBe(400);
+    expect((await create("home")).status).toBe(400);
+    expect(await call("PUT", "/domains/example.com/rrsets/home/A/", { records: [NEW_IP] })).toEqual({
+      status: 400,
+      body: { subname: required, type: required, ttl: required },
     });
-    expect(duplicate.status).toBe(400);
-  });
-
-  test("the apex reads as @ and as ...", async () => {
     fake.addRRset("example.com", { subname: "", type: "A", records: [OLD_IP] });
     expect((await call("GET", "/domains/example.com/rrsets/@/A/")).body).toMatchObject({
       name: "example.com.",
       subname: "",
     });
     expect((await call("GET", "/domains/example.com/rrsets/.../A/")).status).toBe(200);
-  });
-
-  test("reset() empties the service and restores the token and limits, on the same URL", async () => {
-    fake.tokens.clear();
-    fake.writeLimits = [{ count: 1, perSeconds: 60 }];
-    fake.fault({ status: 500 });
-    fake.reset();
-    expect([fake.domains.size, fake.rrsets.size, fake.writeLimits.length]).toEqual([0, 0, 0]);
-    expect(await call("GET", "/domains/")).toEqual({ status: 200, body: [] });
-    expect(fake.requests).toHaveLength(1);
-  });
-
-  test("PUT needs every field", async () => {
-    const answer = await call("PUT", "/domains/example.com/rrsets/home/A/", { records: [NEW_IP] });
-    expect(answer).toEqual({
-      status: 400,
-      body: {
-        subname: ["This field is required."],
-        type: ["This field is required."],
-        ttl: ["This field is required."],
-      },
-    });
   });
 });

@@ -16,7 +16,7 @@ import {
 } from "../fakes/dyndns2";
 import { type EchoFake, startEchoFake } from "../fakes/echo";
 import { makeTestApp, type TestApp } from "../support";
-import { duePass, historyOf } from "../updater/harness";
+import { addDomain, duePass, historyOf } from "../updater/harness";
 
 const HOSTNAME = "home.example.net";
 const FIRST = { ipv4: "185.103.110.10", ipv6: "2a01:4f8:c17:b8f::10" };
@@ -25,6 +25,7 @@ let echo: EchoFake;
 let fake: Dyndns2Fake;
 let t: TestApp;
 let host: Dyndns2Host;
+let providerId: number;
 
 /** The app's fetch: requests to `server`'s host go to the fake (path and query kept), the rest as they are. */
 function reroute(server: string, to: () => string): FetchLike {
@@ -59,15 +60,8 @@ async function start(style: Dyndns2Style, server: string): Promise<void> {
   providerId = provider.body.id;
 }
 
-let providerId: number;
-
-async function domain(recordType: "A" | "AAAA"): Promise<number> {
-  const response = await t.request("POST", "/api/v1/domains", {
-    body: { provider_id: providerId, domain_name: HOSTNAME, record_type: recordType },
-  });
-  expect(response.status).toBe(200);
-  return response.body.id;
-}
+const domain = async (recordType: "A" | "AAAA") =>
+  (await addDomain(t, providerId, HOSTNAME, { record_type: recordType })).id;
 
 afterEach(async () => {
   t.ctx.sqlite.close();
@@ -85,33 +79,8 @@ describe("Dyn's dialect: both families in myip", () => {
     expect([host.ipv4, host.ipv6]).toEqual([FIRST.ipv4, FIRST.ipv6]);
     const setup = fake.requests.length;
 
-    // 24 hourly checks: the IPv4 address changes, or the IPv6 prefix, or both, or neither.
-    const changes = [
-      "4",
-      "6",
-      "46",
-      "",
-      "4",
-      "4",
-      "6",
-      "",
-      "46",
-      "6",
-      "4",
-      "",
-      "6",
-      "6",
-      "4",
-      "46",
-      "",
-      "4",
-      "6",
-      "4",
-      "46",
-      "",
-      "6",
-      "4",
-    ];
+    // 24 hourly checks: the IPv4 address changes (4), or the IPv6 prefix (6), or both, or neither (-).
+    const changes = "4 6 46 - 4 4 6 - 46 6 4 - 6 6 4 46 - 4 6 4 46 - 6 4".split(" ");
     for (const [hour, change] of changes.entries()) {
       if (change.includes("4")) echo.ipv4 = `185.103.110.${20 + hour}`;
       if (change.includes("6")) echo.ipv6 = `2a01:4f8:c17:${(0xb900 + hour).toString(16)}::1`;
