@@ -326,20 +326,7 @@ describe("push-only records", () => {
           "",
         ].join("\n"),
       );
-      const { output } = await run([
-        "inadyn",
-        "--once",
-        "--foreground",
-        "--force",
-        "-l",
-        "debug",
-        "-f",
-        file,
-        "--cache-dir",
-        dir,
-        "-P",
-        join(dir, "inadyn.pid"),
-      ]);
+      const { output } = await inadyn(file);
       expect(output).not.toContain("badauth");
       await expectPushStands(id);
     },
