@@ -4,7 +4,7 @@
 // in a message, even when the endpoint echoes the request back.
 
 import { describe, expect, test } from "bun:test";
-import { type CustomFake, type CustomFault, startCustomFake } from "../fakes/custom";
+import { type CustomFault, startCustomFake } from "../fakes/custom";
 import { makeTestApp } from "../support";
 import { fails, failureTests, serviceClient, target, useFake, waits } from "./support";
 
@@ -14,11 +14,7 @@ const NEW_V6 = "2a01:4f8::7";
 /** Characters that must be encoded in a URL and kept as they are elsewhere. */
 const SECRET = "s3cr&t/+ key=1";
 
-/** The fake of the test running: a variable, as tests set its answer, which `useFake`'s stand-in does not pass on. */
-let fake: CustomFake;
-useFake(startCustomFake, (started) => {
-  fake = started;
-});
+const fake = useFake(startCustomFake);
 /** How messages name the endpoint: `Custom URL 127.0.0.1:<port>`. */
 const service = () => `Custom URL ${new URL(fake.url).host}`;
 /** A provider row's client: the request its options describe (a GET of the URL below unless given), the secret (null: none). */

@@ -9,7 +9,6 @@ import { dyndns2 } from "../../src/dns/services/dyndns2";
 import {
   DYNDNS2_FAKE_PASSWORD,
   DYNDNS2_FAKE_USER,
-  type Dyndns2Fake,
   type Dyndns2Fault,
   type Dyndns2Host,
   type Dyndns2Style,
@@ -36,10 +35,7 @@ const BADAUTH = "badauth — the username or password is wrong";
 const NOHOST = "nohost — the hostname does not exist in this account";
 const BASIC = `Basic ${btoa(`${DYNDNS2_FAKE_USER}:${DYNDNS2_FAKE_PASSWORD}`)}`;
 
-/** The fake of the test running: a variable, as its fields are set (`fake.style = …`), which `useFake`'s stand-in does not pass on. */
-let fake: Dyndns2Fake;
-useFake(startDyndns2Fake, (started) => {
-  fake = started;
+const fake = useFake(startDyndns2Fake, (fake) => {
   fake.addHost(HOST, { ipv4: OLD_V4, ipv6: OLD_V6 });
   fake.addHost("theirs.example.net", { username: "someone-else", ipv4: "198.51.100.9" });
 });

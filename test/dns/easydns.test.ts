@@ -2,16 +2,13 @@
 // keeps, how it finds the domain, and how easyDNS's answers become failures with their cause.
 
 import { describe, expect, test } from "bun:test";
-import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, type EasydnsFake, startEasydnsFake } from "../fakes/easydns";
+import { EASYDNS_FAKE_KEY, EASYDNS_FAKE_TOKEN, startEasydnsFake } from "../fakes/easydns";
 import { serviceClient, target, useFake } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
-/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
-let fake: EasydnsFake;
-useFake(startEasydnsFake, (started) => {
-  fake = started;
+const fake = useFake(startEasydnsFake, (fake) => {
   fake.addDomain("example.com");
   fake.addRecord("example.com", { host: "home", type: "A", rdata: OLD_IP, ttl: 600 });
   fake.addRecord("example.com", { host: "@", type: "A", rdata: OLD_IP });

@@ -4,22 +4,13 @@
 import { describe, expect, test } from "bun:test";
 import { zoneClient } from "../../src/dns/reconcile";
 import { createHetznerApi } from "../../src/dns/services/hetzner";
-import {
-  HETZNER_FAKE_TOKEN,
-  HETZNER_READONLY_TOKEN,
-  type HetznerFake,
-  type HetznerFault,
-  startHetznerFake,
-} from "../fakes/hetzner";
+import { HETZNER_FAKE_TOKEN, HETZNER_READONLY_TOKEN, type HetznerFault, startHetznerFake } from "../fakes/hetzner";
 import { context, type FailureCase, fails, failureTests, STOP, target, useFake } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
-/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
-let fake: HetznerFake;
-useFake(startHetznerFake, (started) => {
-  fake = started;
+const fake = useFake(startHetznerFake, (fake) => {
   fake.addZone("example.com");
   fake.addRrset("example.com", { name: "home", type: "A", values: [OLD_IP], ttl: 1800, comment: "router" });
   fake.addRrset("example.com", { name: "@", type: "A", values: [OLD_IP], ttl: null });

@@ -7,7 +7,6 @@ import {
   LINODE_FAKE_READONLY_TOKEN,
   LINODE_FAKE_TOKEN,
   type LinodeDomain,
-  type LinodeFake,
   type LinodeFault,
   linodeTtl,
   startLinodeFake,
@@ -17,11 +16,8 @@ import { type FailureCase, fails, failureTests, STOP, serviceClient, target, use
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
-/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
-let fake: LinodeFake;
 let example: LinodeDomain;
-useFake(startLinodeFake, (started) => {
-  fake = started;
+const fake = useFake(startLinodeFake, (fake) => {
   example = fake.addDomain("example.com");
   fake.addRecord("example.com", { name: "home", type: "A", target: OLD_IP, ttl: 3600 });
   fake.addRecord("example.com", { name: "", type: "A", target: OLD_IP, ttl: 300 });

@@ -4,16 +4,13 @@
 
 import { describe, expect, test } from "bun:test";
 import { nextPage, ns1 } from "../../src/dns/services/ns1";
-import { NS1_FAKE_KEY, NS1_ZONE_DEFAULT_TTL, type Ns1Fake, type Ns1Fault, startNs1Fake } from "../fakes/ns1";
+import { NS1_FAKE_KEY, NS1_ZONE_DEFAULT_TTL, type Ns1Fault, startNs1Fake } from "../fakes/ns1";
 import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
 
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
-/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
-let fake: Ns1Fake;
-useFake(startNs1Fake, (started) => {
-  fake = started;
+const fake = useFake(startNs1Fake, (fake) => {
   fake.addZone("example.com");
   fake.addRecord("example.com", {
     domain: "home.example.com",

@@ -7,7 +7,6 @@ import {
   OVH_FAKE_APPLICATION_KEY,
   OVH_FAKE_APPLICATION_SECRET,
   OVH_FAKE_CONSUMER_KEY,
-  type OvhFake,
   type OvhFault,
   startOvhFake,
 } from "../fakes/ovh";
@@ -17,10 +16,7 @@ import { type FailureCase, fails, failureTests, STOP, serviceClient, target, use
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
-/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
-let fake: OvhFake;
-useFake(startOvhFake, (started) => {
-  fake = started;
+const fake = useFake(startOvhFake, (fake) => {
   fake.addZone("example.com");
   fake.addRecord("example.com", { subDomain: "home", fieldType: "A", target: OLD_IP, ttl: 3600 });
   fake.addRecord("example.com", { subDomain: "", fieldType: "A", target: OLD_IP });

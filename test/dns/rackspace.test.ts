@@ -9,7 +9,6 @@ import {
   RACKSPACE_FAKE_KEY,
   RACKSPACE_FAKE_TENANT,
   RACKSPACE_FAKE_USER,
-  type RackspaceFake,
   type RackspaceFault,
   startRackspaceFake,
 } from "../fakes/rackspace";
@@ -19,13 +18,10 @@ const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 const DNS = `/dns/v1.0/${RACKSPACE_FAKE_TENANT}`;
 
-/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
-let fake: RackspaceFake;
 let domainId: string;
 /** The waits between a job's polls, recorded instead of slept. */
 let waits: number[];
-useFake(startRackspaceFake, (started) => {
-  fake = started;
+const fake = useFake(startRackspaceFake, (fake) => {
   domainId = fake.addDomain("example.com").id;
   fake.addRecord("example.com", {
     name: "home.example.com",

@@ -10,7 +10,6 @@ import {
   TENCENT_FAKE_SECRET_ID,
   TENCENT_FAKE_SECRET_KEY,
   TENCENT_FREE_PLAN_MIN_TTL,
-  type TencentFake,
   type TencentFault,
 } from "../fakes/tencentcloud";
 import { type FailureCase, fails, failureTests, STOP, serviceClient, target, useFake } from "./support";
@@ -18,10 +17,7 @@ import { type FailureCase, fails, failureTests, STOP, serviceClient, target, use
 const NEW_IP = "203.0.113.7";
 const OLD_IP = "198.51.100.1";
 
-/** The fake of the test running: a variable, as tests set its fields, which `useFake`'s stand-in does not pass on. */
-let fake: TencentFake;
-useFake(startTencentFake, (started) => {
-  fake = started;
+const fake = useFake(startTencentFake, (fake) => {
   fake.addDomain("example.com");
   fake.addRecord("example.com", { name: "home", type: "A", value: OLD_IP, ttl: 1800, remark: "home router" });
   fake.addRecord("example.com", { name: "@", type: "A", value: OLD_IP, ttl: 3600 });
