@@ -23,7 +23,16 @@ import type { DomainView } from "../modules/domains/service";
 import { plainIds } from "../modules/shared";
 import type { Store } from "../store";
 import type { HistoryFailureCause } from "../store/rows";
-import { type CookieDeps, type Cookies, isHtmx, localPath, requireSession, seeOther, setFlash } from "./session";
+import {
+  type CookieDeps,
+  type Cookies,
+  isBoosted,
+  isHtmx,
+  localPath,
+  requireSession,
+  seeOther,
+  setFlash,
+} from "./session";
 
 /** What every page's session and notices use (a page adds what its data needs). */
 export type PageDeps = TokenCheck & CookieDeps;
@@ -113,7 +122,7 @@ export function answerAction(
 function wantsPage(request: Request): boolean {
   const path = new URL(request.url).pathname;
   if (/^\/(api|docs|healthz|metrics|nic)(\/|$)/.test(path)) return false;
-  if (request.headers.get("hx-boosted") === "true") return true;
+  if (isBoosted(request)) return true;
   return !isHtmx(request) && (request.headers.get("accept") ?? "").includes("text/html");
 }
 

@@ -83,6 +83,11 @@ export function isHtmx(request: Request): boolean {
   return request.headers.get("hx-request") === "true";
 }
 
+/** Whether htmx sent it for a boosted link or form: a page change, answered with the whole page. */
+export function isBoosted(request: Request): boolean {
+  return request.headers.get("hx-boosted") === "true";
+}
+
 /**
  * The answer to a request without a valid session: a 303 to the sign-in page (which brings the
  * visitor back afterwards), or for an htmx request an `HX-Redirect` so the whole page goes there

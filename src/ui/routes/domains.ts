@@ -53,7 +53,7 @@ import {
   signedIn,
   updateConditions,
 } from "../pages";
-import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
+import { type Cookies, isBoosted, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
 
@@ -110,8 +110,7 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
   async function askNow(user: string, request: Request, source: AskableSource, values: DomainFormValues, id?: number) {
     const answer = await askToShow(ctx, values.record_type === "AAAA" ? 6 : 4, { kind: source });
     const asked = { source, ip: answer.ip, error: answer.error, checkedAt: answer.checkedAt };
-    if (!isHtmx(request) || request.headers.get("hx-boosted") === "true")
-      return form(user, values, NO_ERRORS, id, asked);
+    if (!isHtmx(request) || isBoosted(request)) return form(user, values, NO_ERRORS, id, asked);
     const choices = addressSourceChoices(ctx, id === undefined ? null : getDomain(ctx, id).pushed_ip, asked);
     return AskNowAnswer({ values, recordType: values.record_type, choices });
   }
