@@ -2,13 +2,15 @@
 // the very section docs/router-push.md gives, and with its UniFi form's settings over HTTPS), one
 // run each with a config file in a temporary directory, talking to the real app (served by
 // Bun.serve) backed by the Cloudflare fake. Each run is bounded (killed after 20 s); a machine
-// without the package skips its test.
+// without the package skips its test (under CI, where the README's test command installs both, it
+// fails instead).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningServer, startServer } from "../../src/server";
+import { lacks } from "../tools";
 import { addDomain, addProvider, historyOf, makeDue, NEXT_IPV4, type Rig, useRig } from "../updater/harness";
 
 const current = useRig();
@@ -59,41 +61,38 @@ function configFile(name: string, text: string): string {
 }
 
 describe("ddclient", () => {
-  test.skipIf(Bun.which("ddclient") === null)(
-    "pushes its address once: the record follows, ddclient reports success",
-    async () => {
-      const { id, key } = await homeDomain();
-      const file = configFile(
-        "ddclient.conf",
-        [
-          `ssl=no`,
-          `protocol=dyndns2`,
-          `server=127.0.0.1:${server.port}`,
-          `login=router`,
-          `password='${key}'`,
-          `usev4=ipv4, ipv4=${NEW_IP}`,
-          "home.example.com",
-          "",
-        ].join("\n"),
-      );
-      const { output } = await run([
-        "ddclient",
-        "-daemon=0",
-        "-foreground",
-        "-force",
-        "-verbose",
-        "-file",
-        file,
-        "-cache",
-        join(dir, "cache"),
-      ]);
-      expect(output).toContain("SUCCESS");
-      expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
-      const [row] = await historyOf(rig.t, id);
-      expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
-      expect(output).not.toContain(key);
-    },
-  );
+  test.skipIf(lacks("ddclient"))("pushes its address once: the record follows, ddclient reports success", async () => {
+    const { id, key } = await homeDomain();
+    const file = configFile(
+      "ddclient.conf",
+      [
+        `ssl=no`,
+        `protocol=dyndns2`,
+        `server=127.0.0.1:${server.port}`,
+        `login=router`,
+        `password='${key}'`,
+        `usev4=ipv4, ipv4=${NEW_IP}`,
+        "home.example.com",
+        "",
+      ].join("\n"),
+    );
+    const { output } = await run([
+      "ddclient",
+      "-daemon=0",
+      "-foreground",
+      "-force",
+      "-verbose",
+      "-file",
+      file,
+      "-cache",
+      join(dir, "cache"),
+    ]);
+    expect(output).toContain("SUCCESS");
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+    const [row] = await historyOf(rig.t, id);
+    expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
+    expect(output).not.toContain(key);
+  });
 });
 
 /**
@@ -131,19 +130,16 @@ const inadyn = (file: string) =>
   ]);
 
 describe("inadyn", () => {
-  test.skipIf(Bun.which("inadyn") === null)(
-    "the recipe of docs/router-push.md, as written: the record follows",
-    async () => {
-      const { id, key } = await homeDomain();
-      const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key)));
-      expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
-      const [row] = await historyOf(rig.t, id);
-      expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
-      expect(output).not.toContain("badauth");
-    },
-  );
+  test.skipIf(lacks("inadyn"))("the recipe of docs/router-push.md, as written: the record follows", async () => {
+    const { id, key } = await homeDomain();
+    const { output } = await inadyn(configFile("inadyn.conf", inadynRecipe(key)));
+    expect(rig.cf.record("home.example.com", "A")!.content).toBe(NEW_IP);
+    const [row] = await historyOf(rig.t, id);
+    expect(row).toMatchObject({ trigger: "push", status: "SUCCESS", ip_address: NEW_IP });
+    expect(output).not.toContain("badauth");
+  });
 
-  test.skipIf(Bun.which("inadyn") === null)(
+  test.skipIf(lacks("inadyn"))(
     "without `ssl = false` inadyn tries HTTPS on the plain HTTP port and fails: why the recipe has it",
     async () => {
       const { id, key } = await homeDomain();
@@ -219,7 +215,7 @@ describe("UniFi (inadyn with the form's settings, over HTTPS)", () => {
     await https.server.stop(true);
     rmSync(tls, { recursive: true, force: true });
   });
-  const skip = Bun.which("inadyn") === null || Bun.which("openssl") === null;
+  const skip = lacks("inadyn") || lacks("openssl");
 
   test.skipIf(skip)(
     "the recipe against ddnsd's HTTPS port, with a certificate inadyn trusts: the record follows",
@@ -273,7 +269,7 @@ async function expectPushStands(id: number): Promise<void> {
 }
 
 describe("push-only records", () => {
-  test.skipIf(Bun.which("ddclient") === null)(
+  test.skipIf(lacks("ddclient"))(
     "ddclient's address stands through five intervals while the echo services say otherwise",
     async () => {
       const { id, key } = await homeDomain({ address_source: "push" });
@@ -306,7 +302,7 @@ describe("push-only records", () => {
     },
   );
 
-  test.skipIf(Bun.which("inadyn") === null)(
+  test.skipIf(lacks("inadyn"))(
     "inadyn's address stands through five intervals while the echo services say otherwise",
     async () => {
       const { id, key } = await homeDomain({ address_source: "push" });

@@ -18,6 +18,7 @@ import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { lacking } from "../tools";
 
 export const ZONE = "example.test";
 export const SUB_ZONE = "sub.example.test";
@@ -78,11 +79,9 @@ export interface PowerDns extends NameServer {
   apiKey: string;
 }
 
-/** Whether this machine has the programs the tests need (so a missing package fails loudly, once). */
+/** The name-server programs this machine lacks (under CI, where every one is installed, it throws). */
 export function missingPrograms(): string[] {
-  return ["named", "knotd", "pdns_server", "dig"].filter(
-    (program) => Bun.which(program, { PATH: `${process.env.PATH}:/usr/sbin` }) === null,
-  );
+  return lacking("named", "knotd", "pdns_server", "dig");
 }
 
 /** A port nothing listens on right now (TCP; the servers bind UDP on the same number). */
