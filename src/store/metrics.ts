@@ -55,7 +55,10 @@ export interface MetricsQueries {
   providerStats(since: number): ProviderStatsRow[];
   /** Successful and failed updates (attempts of history rows with an address) in [from, to). */
   outcomesBetween(from: number, to: number): { success: number; failed: number };
-  /** Successful writes in [from, to) that pointed a record at another address than before. */
+  /**
+   * The addresses records were moved to in [from, to): one network change that moves 40 records to
+   * one address is one change, not 40; a repair of a record changed outside ddnsd is none.
+   */
   ipChangesBetween(from: number, to: number): number;
   /** How many domains are in each state: ok (last write succeeded), failing, pending (never written), disabled (it or its provider). */
   domainStates(): { state: DomainState; n: number }[];
@@ -142,8 +145,9 @@ export function metricsQueries(sqlite: Database): MetricsQueries {
     ipChangesBetween(from, to) {
       return sqlite
         .query<{ changes: number }, [number, number]>(
-          `SELECT count(*) AS changes FROM history
-           WHERE timestamp >= ?1 AND timestamp < ?2 AND status = 'SUCCESS' AND ip_address IS NOT previous_ip`,
+          `SELECT count(DISTINCT ip_address) AS changes FROM history
+           WHERE timestamp >= ?1 AND timestamp < ?2 AND status = 'SUCCESS' AND ip_address IS NOT previous_ip
+             AND "trigger" <> 'repair'`,
         )
         .get(from, to)!.changes;
     },

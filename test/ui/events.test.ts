@@ -11,7 +11,17 @@ import { openOptions } from "../../src/notify/options";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
 import { type NotifyFake, startWebhookReceiver } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
-import { attributeValues, count, domainForm, elementCount, ORIGIN, type PageOptions, page, signIn } from "./helpers";
+import {
+  attributeValues,
+  count,
+  domainForm,
+  elementCount,
+  noticeShown,
+  ORIGIN,
+  type PageOptions,
+  page,
+  signIn,
+} from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -46,16 +56,7 @@ function browser(path: string, options: PageOptions & { from?: string } = {}) {
 }
 
 /** The notice the next page shows, from the flash cookie a redirect set. */
-async function noticeAfter(response: { headers: Headers }, path: string): Promise<string> {
-  const flash = response.headers
-    .get("set-cookie")!
-    .split(", ")
-    .find((c) => c.startsWith("ddnsd_flash="))!
-    .split(";")[0]!;
-  const next = await page(t, path, { cookie: `${cookie}; ${flash}` });
-  const match = /<div class="notice (notice-\w+)" role="\w+"><span>([^<]*)<\/span>/.exec(next.text);
-  return match ? `${match[1]}: ${match[2]}` : "(no notice)";
-}
+const noticeAfter = (response: { headers: Headers }, path: string) => noticeShown(t, cookie, response, path);
 
 describe("update keys", () => {
   test("created: the whole key shown once, in the answer; masked everywhere after", async () => {

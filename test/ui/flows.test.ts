@@ -12,7 +12,7 @@ import { errorPage } from "../../src/ui/pages";
 import { CF_TOKEN, createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
 import { CLOUDFLARE_FAKE_TOKEN, type CloudflareFake, startCloudflareFake } from "../fakes/cloudflare";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
-import { attributeValues, ORIGIN, type PageOptions, page, signIn } from "./helpers";
+import { attributeValues, noticeShown, ORIGIN, type PageOptions, page, signIn } from "./helpers";
 
 let t: TestApp;
 let cookie: string;
@@ -39,16 +39,8 @@ function browser(path: string, options: PageOptions & { from?: string } = {}) {
 }
 
 /** The notice the next page shows, from the flash cookie a redirect set. */
-async function noticeAfter(response: { headers: Headers }, path = "/domains"): Promise<string> {
-  const flash = response.headers
-    .get("set-cookie")!
-    .split(", ")
-    .find((c) => c.startsWith("ddnsd_flash="))!
-    .split(";")[0]!;
-  const next = await page(t, path, { cookie: `${cookie}; ${flash}` });
-  const match = /<div class="notice (notice-\w+)" role="\w+"><span>([^<]*)<\/span>/.exec(next.text);
-  return match ? `${match[1]}: ${match[2]}` : "(no notice)";
-}
+const noticeAfter = (response: { headers: Headers }, path: string = "/domains") =>
+  noticeShown(t, cookie, response, path);
 
 describe("errors a person sees are pages, never JSON", () => {
   test("an unknown id and an unknown path: a 404 page inside the layout, with a way back", async () => {

@@ -46,6 +46,23 @@ export async function signIn(t: TestApp, password = TEST_PASSWORD): Promise<stri
   return cookie.split(";")[0]!;
 }
 
+/** The notice the next page at `path` shows, from the flash cookie a redirect set: "notice-<tone>: <text>". */
+export async function noticeShown(
+  t: TestApp,
+  cookie: string,
+  response: { headers: Headers },
+  path: string,
+): Promise<string> {
+  const flash = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith("ddnsd_flash="));
+  if (flash === undefined) return "(no notice)";
+  const next = await page(t, path, { cookie: `${cookie}; ${flash}` });
+  const match = /<div class="notice (notice-\w+)" role="\w+"><span>([^<]*)<\/span>/.exec(next.text);
+  return match ? `${match[1]}: ${match[2]}` : "(no notice)";
+}
+
 /** How often `needle` occurs in `haystack`. */
 export function count(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;

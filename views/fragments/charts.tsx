@@ -141,7 +141,7 @@ export function IpChangesChart({ days }: { days: DailyIpChanges[] }) {
     <figure class="chart-figure">
       <BarChart id="chart-changes" summary={`IP changes per day over the last 7 days: ${total} in all`} bars={bars} />
       <figcaption class="chart-legend">
-        <span class="legend legend-info">Records pointed at a new address</span>
+        <span class="legend legend-info">New addresses the records were moved to</span>
       </figcaption>
     </figure>
   );

@@ -196,6 +196,40 @@ function Health({
   );
 }
 
+/**
+ * The provider's failing domains on its edit form, each with what failed and the service's words:
+ * the form reached from a failure shows that failure beside the fields that fix it.
+ */
+export function FailingDomains({
+  provider,
+  problems,
+}: {
+  provider: Pick<ProviderView, "name" | "type">;
+  problems: DomainProblem[];
+}) {
+  if (problems.length === 0) return "";
+  return (
+    <section class="notice notice-warn failing-domains" aria-labelledby="failing-domains-title">
+      <h2 id="failing-domains-title" class="notice-title">
+        {problems.length === 1
+          ? "1 domain is failing at this provider"
+          : `${problems.length} domains are failing at this provider`}
+      </h2>
+      <ul>
+        {problems.map((problem) => (
+          <li>
+            <a href={`/domains/${problem.id}/history`} safe>{`${problem.name} (${problem.recordType})`}</a>
+            <span
+              safe
+            >{`: ${failureExplained(problem.cause, provider.name, problem.message, serviceLabel(provider.type)).said}.`}</span>
+          </li>
+        ))}
+      </ul>
+      <p class="small">Saving credentials the service accepts tries these domains again at once.</p>
+    </section>
+  );
+}
+
 export function ProviderRow({ provider, stats, verification, now, problems = [], result }: ProviderRowProps) {
   // Red only for what is the provider's own: a failed check of its credentials, or a failure all its domains share.
   const failing = verification?.ok === false || problems.some((problem) => PROVIDER_WIDE.includes(problem.cause));

@@ -1,5 +1,6 @@
-// The dashboard: first steps while there is nothing to watch; then the public address, the
-// figures of the last day, two charts and every domain with its state and an "Update now" button.
+// The dashboard: first steps while there is nothing to watch; then the answer to "is everything
+// OK?", the public address, the figures of the last day, two charts and every domain with its state
+// and an "Update now" button.
 // Everything below the heading refreshes itself (LiveRegion), with the time it is from.
 
 import { Html } from "@elysiajs/html";
@@ -150,6 +151,52 @@ function FirstSteps({ providers }: { providers: number }) {
   );
 }
 
+/**
+ * The answer to "is everything OK?", first on the page: how many records are OK of those ddnsd
+ * keeps, and how many need a person (failing), leading to them; records waiting for an address or
+ * a first update are said apart, as they need no one yet.
+ */
+function AtAGlance({
+  domains,
+  conditions,
+}: {
+  domains: DomainView[];
+  conditions: (domain: DomainView) => UpdateConditions;
+}) {
+  const counts = { ok: 0, failed: 0, waiting: 0, kept: 0 };
+  for (const domain of domains) {
+    const key = domainStatus(domain, conditions(domain)).key;
+    if (key === "disabled") continue;
+    counts.kept++;
+    if (key === "ok") counts.ok++;
+    else if (key === "failed") counts.failed++;
+    else counts.waiting++;
+  }
+  const tone = counts.failed > 0 ? "fail" : counts.waiting > 0 ? "info" : "ok";
+  const headline =
+    counts.kept === 0
+      ? "No record is switched on"
+      : counts.ok === counts.kept
+        ? counts.kept === 1
+          ? "The record is OK"
+          : `All ${counts.kept} records OK`
+        : `${counts.ok} of ${plural(counts.kept, "record")} OK`;
+  return (
+    <p class={["at-a-glance", `at-a-glance-${tone}`]} id="at-a-glance">
+      <strong>{headline}</strong>
+      {counts.failed > 0 ? (
+        <>
+          {" · "}
+          <a href="/domains?status=failed">{`${counts.failed} ${counts.failed === 1 ? "needs" : "need"} you`}</a>
+        </>
+      ) : (
+        ""
+      )}
+      {counts.waiting > 0 ? ` · ${counts.waiting} waiting` : ""}
+    </p>
+  );
+}
+
 /** Up to this many domains the dashboard lists them all; beyond, only those that need a person. */
 const DASHBOARD_LISTS_ALL_UP_TO = 10;
 
@@ -220,6 +267,7 @@ export function DashboardPage(props: DashboardPageProps) {
       {empty ? <FirstSteps providers={metrics.total_providers} /> : ""}
 
       <LiveRegion id="dashboard-live" url="/" now={now}>
+        {empty ? "" : <AtAGlance domains={domains} conditions={conditions} />}
         <section class="card public-ip" aria-labelledby="public-ip-title">
           <h2 id="public-ip-title" class="card-title">
             Public address
@@ -248,10 +296,11 @@ export function DashboardPage(props: DashboardPageProps) {
             <section class="stats" aria-label="Figures">
               <Stat label="Domains" value={String(metrics.total_domains)} detail={`${metrics.active_domains} active`} />
               <Stat
-                label="Success rate (24 h)"
+                label="Attempts OK (24 h)"
                 value={rate === null ? "—" : `${rate}%`}
-                detail={plural(metrics.total_updates_24h, "update")}
-                tone={rate === null ? undefined : rate >= 95 ? "ok" : "fail"}
+                detail={`${metrics.total_updates_24h - metrics.failed_updates_24h} of ${plural(metrics.total_updates_24h, "attempt")}, retries included`}
+                // Retries that later succeeded lower the rate without anything failing now: red only when a domain is failing.
+                tone={rate === null ? undefined : rate >= 95 ? "ok" : failingNow > 0 ? "fail" : undefined}
               />
               <Stat
                 label="Failed updates (24 h)"

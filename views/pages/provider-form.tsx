@@ -19,7 +19,7 @@ import {
 } from "../components";
 import { plural } from "../format";
 import { ServiceFields, type ServiceFieldValues, serviceFor } from "../fragments/credential-field";
-import { deleteProviderQuestion } from "../fragments/provider-row";
+import { type DomainProblem, deleteProviderQuestion, FailingDomains } from "../fragments/provider-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface ProviderFormValues extends ServiceFieldValues {
@@ -38,9 +38,19 @@ export interface ProviderFormPageProps {
   services: readonly ServiceDescription[];
   /** The outcome of "Verify saved credentials" sent without JavaScript. */
   flash?: Flash | null;
+  /** The provider's domains whose newest update failed at the service. */
+  problems?: DomainProblem[];
 }
 
-export function ProviderFormPage({ user, provider, values, errors, services, flash }: ProviderFormPageProps) {
+export function ProviderFormPage({
+  user,
+  provider,
+  values,
+  errors,
+  services,
+  flash,
+  problems = [],
+}: ProviderFormPageProps) {
   const title = provider ? "Edit provider" : "Add provider";
   // The service API refuses another type while domains use the provider; the form doesn't offer it.
   const typeLocked = provider !== undefined && provider.domain_count > 0;
@@ -51,6 +61,7 @@ export function ProviderFormPage({ user, provider, values, errors, services, fla
           Back to providers
         </a>
       </PageHeader>
+      {provider ? <FailingDomains provider={provider} problems={problems} /> : ""}
       <section class="card form-card">
         <FormProblem errors={errors} />
         <form

@@ -25,10 +25,10 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
 import { DomainsPage, type DomainsPageProps } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
-import { Conflict, DetectionFailed, ProviderFailed, StorageFull } from "../../errors";
 import {
   createDomain,
   type DomainDeps,
+  type DomainView,
   deleteDomain,
   domainHistory,
   forceUpdate,
@@ -53,19 +53,13 @@ import {
   signedIn,
   updateConditions,
 } from "../pages";
+import { retriedWords, retryFailing, UPDATE_FAILURES } from "../retry";
 import { type Cookies, isBoosted, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 const HISTORY_PAGE_SIZE = 25;
 
 /** The statuses a forced update is refused or fails with, which the row explains in its own words. */
 /** The forced update's refusals a row shows in words; anything else (a vanished domain) is an error page. */
-const UPDATE_FAILURES = [
-  [Conflict, "refused"],
-  [DetectionFailed, "detection"],
-  [ProviderFailed, "provider"],
-  [StorageFull, "storage"],
-] as const;
-
 /** What the domain pages use: the domains' rules, the forced update's parts, the providers to choose from, each domain's state. */
 export type DomainPageDeps = PageDeps & DomainDeps & UpdateParts & ProviderReader & ConditionSources;
 
@@ -138,7 +132,7 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
-  function submit(user: string, request: Request, body: unknown, cookie: Cookies, id?: number) {
+  async function submit(user: string, request: Request, body: unknown, cookie: Cookies, id?: number) {
     const values = domainValues(body);
     // The provider select's "Continue" (no JavaScript): the form again, with that service's options.
     if (onlyChangesType(body)) return form(user, values, NO_ERRORS, id);
@@ -147,23 +141,29 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
     if (ask !== undefined) return askNow(user, request, ask, values, id);
     const provider = listProviders(ctx).find((p) => String(p.id) === values.provider_id);
     const service = provider ? serviceFor(provider.type, ctx.services.services) : undefined;
+    let domain: DomainView;
     try {
-      const domain =
+      domain =
         id === undefined
           ? createDomain(ctx, domainInput(values, {}, service))
           : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config, service));
-      setFlash(
-        ctx,
-        cookie,
-        id === undefined
-          ? `${domain.domain_name} added; its first update runs within a second or two.`
-          : `${domain.domain_name} saved.`,
-      );
-      // Back to the list at the domain's own row, marked, wherever the list's order puts it.
-      return seeOther(`/domains?landed=${domain.id}#domain-${domain.id}`);
     } catch (error) {
       return form(user, values, formErrors(error), id);
     }
+    if (id === undefined)
+      setFlash(ctx, cookie, `${domain.domain_name} added; its first update runs within a second or two.`);
+    else {
+      // An edit of a failing domain may be its fix: it is tried again now, and the notice says how it went.
+      const retried = await retryFailing(ctx, [domain]);
+      setFlash(
+        ctx,
+        cookie,
+        `${domain.domain_name} saved.${retriedWords(retried)}`,
+        retried.failing.length > 0 ? "warn" : "ok",
+      );
+    }
+    // Back to the list at the domain's own row, marked, wherever the list's order puts it.
+    return seeOther(`/domains?landed=${domain.id}#domain-${domain.id}`);
   }
 
   /** The domains the list shows with the filters and order `source` names (a query, or the filters a Delete carried along). */

@@ -34,17 +34,29 @@ import {
   verifyProvider,
 } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
+import type { UpdateParts } from "../../updater/update";
 import { field, formErrors, onlyChangesType, providerInput, providerValues, providerValuesOf } from "../forms";
 import { answerAction, type PageDeps, signedIn } from "../pages";
+import { isFailing, retriedWords, retryFailing } from "../retry";
 import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
-/** What the provider pages use: the providers' rules, and each provider's counters for its row. */
-export type ProviderPageDeps = PageDeps & ProviderDeps & MetricsReader & DomainReader;
+/** What the provider pages use: the providers' rules, each provider's counters for its row, and the updates a save retries. */
+export type ProviderPageDeps = PageDeps & ProviderDeps & MetricsReader & DomainReader & UpdateParts;
 
 export function providerPageRoutes(ctx: ProviderPageDeps) {
   function form(user: string, values: ProviderFormValues, errors: FormErrors, id?: number, flash: Flash | null = null) {
     const provider = id === undefined ? undefined : getProvider(ctx, id);
-    return ProviderFormPage({ user, provider, values, errors, services: ctx.services.services, flash });
+    // Reached from a failure (a domain's row, a provider card): the form says what failed, as the card does.
+    const failures = id === undefined ? [] : (problems().get(id) ?? []);
+    return ProviderFormPage({
+      user,
+      provider,
+      values,
+      errors,
+      services: ctx.services.services,
+      flash,
+      problems: failures,
+    });
   }
 
   /**
@@ -117,7 +129,11 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
       return form(user, values, formErrors(error), id);
     }
     const notice = await savedNotice(provider, `Provider “${provider.name}” ${id === undefined ? "added" : "saved"}`);
-    setFlash(ctx, cookie, notice.text, notice.tone);
+    // Credentials the service accepted may be the fix: the provider's failing domains are tried again now.
+    const failing =
+      notice.tone !== "warn" ? listDomains(ctx).filter((d) => d.provider_id === provider.id && isFailing(d)) : [];
+    const retried = await retryFailing(ctx, failing);
+    setFlash(ctx, cookie, `${notice.text}${retriedWords(retried)}`, retried.failing.length > 0 ? "warn" : notice.tone);
     return seeOther("/providers");
   }
 

@@ -91,6 +91,18 @@ describe("store: metrics", () => {
     });
   });
 
+  test("address changes: one network change that moves several records to one address is one", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const b = domain(p, "b.example.com");
+    store.history.append(row(a, 100, { ipAddress: "192.0.2.9", previousIp: "192.0.2.1" }), 50);
+    store.history.append(row(b, 110, { ipAddress: "192.0.2.9", previousIp: "192.0.2.1" }), 50);
+    expect(store.metrics.ipChangesBetween(0, 1000)).toBe(1);
+    store.history.append(row(a, 200, { ipAddress: "192.0.2.10", previousIp: "192.0.2.9" }), 50);
+    expect(store.metrics.ipChangesBetween(0, 1000)).toBe(2);
+  });
+
   test("a row of folded repeats counts each attempt; a failed detection (no address) none", () => {
     const { store, provider, domain } = memoryStore();
     const p = provider();

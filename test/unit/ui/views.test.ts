@@ -618,11 +618,47 @@ describe("dashboard", () => {
     expect(html).toContain('<code class="ip">2001:<wbr>db8:<wbr>:<wbr>7</code>');
     expect(html).toContain("Checked <time");
     expect(html).toContain('<div class="stat-value">90%</div>');
-    expect(html).toContain("40 updates");
+    // The rate says what it counts: attempts, retries among them.
+    expect(html).toContain("Attempts OK (24 h)");
+    expect(html).toContain("36 of 40 attempts, retries included");
     expect(html).toContain('<div class="stat-value">4</div>');
     expect(html).toContain('<div class="stat-value">Running</div>');
     expect(count(html, '<svg class="chart"')).toBe(2);
     expect(count(html, '<tr id="domain-')).toBe(2);
+  });
+
+  test("the first line answers whether everything is OK, leading to what needs a person", () => {
+    const failing = String(DashboardPage(props));
+    // Before the address card: the first thing a phone shows.
+    expect(failing.indexOf('id="at-a-glance"')).toBeLessThan(failing.indexOf("Public address"));
+    expect(failing).toContain('<strong>1 of 2 records OK</strong> · <a href="/domains?status=failed">1 needs you</a>');
+    const fine = String(
+      DashboardPage({ ...props, domains: [domain(), domain({ id: 8, domain_name: "nas.example.com" })] }),
+    );
+    expect(fine).toContain('class="at-a-glance at-a-glance-ok"');
+    expect(fine).toContain("<strong>All 2 records OK</strong>");
+    expect(fine).not.toContain("need");
+    // A switched-off record is not one ddnsd keeps; one never updated is waiting, not failing.
+    const mixed = String(
+      DashboardPage({
+        ...props,
+        domains: [
+          domain(),
+          domain({ id: 8, domain_name: "nas.example.com", is_enabled: false }),
+          domain({ id: 9, domain_name: "new.example.com", last_update_status: null }),
+        ],
+      }),
+    );
+    expect(mixed).toContain("<strong>1 of 2 records OK</strong> · 1 waiting");
+  });
+
+  test("a low rate of attempts is red only while a domain is failing: retries that succeeded are not a failure now", () => {
+    const recovered = String(DashboardPage({ ...props, domains: [domain()] }));
+    expect(recovered).toContain(
+      '<div class="card stat"><div class="stat-label">Attempts OK (24 h)</div><div class="stat-value">90%</div>',
+    );
+    const failing = String(DashboardPage(props));
+    expect(failing).toContain('<div class="card stat stat-fail"><div class="stat-label">Attempts OK (24 h)</div>');
   });
 
   test("the hourly chart: 24 bars, each a success and a failure part, scaled to the busiest hour", () => {
@@ -668,7 +704,8 @@ describe("dashboard", () => {
     expect(html.indexOf("First steps")).toBeLessThan(html.indexOf("Public address"));
     expect(html).toContain('<a href="/domains/new">Add a domain</a>');
     expect(html).not.toContain('<svg class="chart"');
-    expect(html).not.toContain("Success rate");
+    expect(html).not.toContain("Attempts OK");
+    expect(html).not.toContain('id="at-a-glance"');
   });
 });
 
