@@ -149,6 +149,25 @@ export function serviceWords(message: string, serviceLabel?: string): string {
 }
 
 /**
+ * What to do when a detection failed, by the source that failed (named in its words, e.g.
+ * "IPv4 detection failed: interface:eth0: no global IPv4 address"): an interface without its
+ * address is no matter of the internet connection, nor a fixed address that cannot be used.
+ */
+export function detectionAdvice(message: string): string {
+  const written = "nothing is written until the address is detected again.";
+  const iface = /\binterface:([^\s:]+)/.exec(message);
+  if (iface)
+    return `Check that interface ${iface[1]} is up and has its public address (a WAN that is down, or an interface renamed); ${written}`;
+  if (/\bfixed:/.test(message))
+    return "Correct the fixed address in the domain's settings; nothing is written until then.";
+  if (/\bdns:/.test(message))
+    return `Check that this machine reaches the DNS resolvers its address is asked from; ${written}`;
+  if (/echo services disagree/.test(message))
+    return `The echo services give different addresses (a VPN or a proxy on some routes?); ${written}`;
+  return `Check this machine's internet connection; ${written}`;
+}
+
+/**
  * A failure said plainly, by cause — could not reach the service, it refused the credentials, it
  * refused the request (each in the service's own words) — and what to do next. `said` starts in
  * lower case unless it starts with the provider's name (capitalise it for a sentence of its own).
@@ -185,10 +204,7 @@ export function failureExplained(
         next: "It is tried again after the pause the service asked for.",
       };
     case "detection":
-      return {
-        said: `the public address could not be detected: ${words}`,
-        next: "Check this machine's internet connection; nothing is written until the address is detected again.",
-      };
+      return { said: `the public address could not be detected: ${words}`, next: detectionAdvice(message) };
     case "disabled":
       return { said: words, next: "" };
     default:

@@ -12,6 +12,7 @@ import {
   Badge,
   DeleteForm,
   DomainStatus,
+  detectionAdvice,
   EnabledSwitch,
   failureExplained,
   Ip,
@@ -119,7 +120,7 @@ export function updateSentence(result: UpdateResult, providerName: string, servi
   }
   // The echo services' own answers are on the dashboard's address card, not in every row.
   if (result.failure === "detection")
-    return `The public address could not be detected. ${failureExplained("detection", providerName, "").next}`;
+    return `The public address could not be detected. ${detectionAdvice(result.detail)}`;
   if (result.failure === "provider") {
     const { said, next } = failureExplained(result.cause, providerName, result.detail, serviceLabel);
     return `${sentence(said, providerName)}. ${next}`.trim();

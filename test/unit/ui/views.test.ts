@@ -13,7 +13,7 @@ import { NO_ERRORS } from "../../../views/components";
 import { bytes, duration, every, relative, shortTime } from "../../../views/format";
 import { IpChangesChart, UpdatesChart } from "../../../views/fragments/charts";
 import { ServiceFields, serviceFor } from "../../../views/fragments/credential-field";
-import { DomainRow, type UpdateResult } from "../../../views/fragments/domain-row";
+import { DomainRow, type UpdateResult, updateSentence } from "../../../views/fragments/domain-row";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
 import { ProviderRow, VerifyResult } from "../../../views/fragments/provider-row";
 import { SchedulePreview } from "../../../views/fragments/schedule-preview";
@@ -588,6 +588,29 @@ describe("domains", () => {
     );
     expect(html).toContain('<a href="/providers/new">Add a provider</a> first');
     expect(html).not.toContain('<form method="post" action="/domains"');
+  });
+});
+
+describe("what to do when the address is not detected", () => {
+  const advice = (detail: string) =>
+    updateSentence({ ok: false, failure: "detection", detail }, "Home").replace(
+      "The public address could not be detected. ",
+      "",
+    );
+
+  test("by the source that failed: an interface, a fixed address and the DNS resolvers are no matter of the internet connection", () => {
+    expect(advice("IPv4 detection failed: interface:eth0: no global IPv4 address")).toBe(
+      "Check that interface eth0 is up and has its public address (a WAN that is down, or an interface renamed); nothing is written until the address is detected again.",
+    );
+    expect(advice("IPv4 detection failed: fixed:2001:db8::1 is not an IPv4 address")).toBe(
+      "Correct the fixed address in the domain's settings; nothing is written until then.",
+    );
+    expect(advice("IPv4 detection failed: dns:myip.example.test/A@127.0.0.1:53: REFUSED")).toStartWith(
+      "Check that this machine reaches the DNS resolvers",
+    );
+    expect(advice("IPv4 detection failed: http://echo.example/v4: HTTP 503")).toBe(
+      "Check this machine's internet connection; nothing is written until the address is detected again.",
+    );
   });
 });
 
