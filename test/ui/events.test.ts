@@ -127,6 +127,42 @@ describe("update keys", () => {
     expect(response.text).toContain(`<a href="/help/router-push">Router push (dyndns2)</a>`);
   });
 
+  test("the key just made fills in the router's settings, the FRITZ!Box field by field in English and German", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const a = await createDomain(t, provider.id, { domain_name: "nas.example.com" });
+    const made = await browser("/update-keys", {
+      form: { name: "FRITZ!Box", scope: "chosen", domain_ids: String(a.id) },
+    });
+    const [key] = attributeValues(made.text, "#new-key", "value");
+    // Right after the key, while it is on the screen.
+    expect(made.text.indexOf('id="router-title"')).toBeLessThan(made.text.indexOf("Your update keys"));
+    expect(made.text).toContain(
+      `<dt>Password <span class="muted small" lang="de">(Kennwort)</span></dt><dd><code>${key}</code></dd>`,
+    );
+    expect(made.text).toContain(
+      '<dt>Domain name <span class="muted small" lang="de">(Domainname)</span></dt><dd><code>nas.example.com</code></dd>',
+    );
+    // An A record alone: no IPv6 placeholder for the box to push to nothing.
+    expect(made.text).toContain(
+      `<code>${ORIGIN}/nic/update?hostname=&lt;domain&gt;&amp;myip=&lt;ipaddr&gt;&amp;password=&lt;pass&gt;</code>`,
+    );
+    expect(made.text).toContain("Internet → Freigaben → DynDNS");
+    expect(made.text).toContain(
+      `<code>${ORIGIN}/nic/update?hostname=nas.example.com&amp;myip=&lt;address&gt;&amp;password=${key}</code>`,
+    );
+    // The list's page afterwards shows the template again, never the key.
+    expect((await browser("/update-keys")).text).not.toContain(key!);
+  });
+
+  test("a page opened as this machine itself warns that a router cannot reach ddnsd there", async () => {
+    const local = await browser("/update-keys");
+    expect(local.text).toContain("which is this machine itself: a router cannot reach ddnsd there");
+    const lan = await t.app.handle(new Request("http://ddnsd.lan:8001/update-keys", { headers: { cookie } }));
+    const text = await lan.text();
+    expect(text).toContain("<code>http://ddnsd.lan:8001/nic/update</code>");
+    expect(text).not.toContain("router-unreachable");
+  });
+
   test("behind a trusted proxy that says https, the push URL is https; anyone else's say-so is ignored", async () => {
     const proxied = await makeTestApp({ DDNS_TRUSTED_PROXIES: "192.0.2.7" });
     const session = await signIn(proxied);

@@ -98,22 +98,101 @@ function CreatedKey({ created }: { created: UpdateKeyView }) {
   );
 }
 
-function RouterSettings({ pushUrl }: { pushUrl: string }) {
+/** Hosts a router cannot reach ddnsd by: this machine's own loopback names, as the browser on it used them. */
+export function unreachableByRouter(pushUrl: string): boolean {
+  const host = new URL(pushUrl).hostname.replace(/^\[|\]$/g, "");
+  return (
+    host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host) || host === "0.0.0.0"
+  );
+}
+
+/** The domains the key just made covers, in the page's order (none without a key). */
+function coveredDomains(created: UpdateKeyView | undefined, domains: UpdateKeysPageProps["domains"]) {
+  if (created === undefined) return [];
+  return domains.filter((d) => created.domain_ids === null || created.domain_ids.includes(d.id));
+}
+
+const coveredName = (created: UpdateKeyView | undefined, domains: UpdateKeysPageProps["domains"]) =>
+  coveredDomains(created, domains)[0]?.domain_name;
+
+/**
+ * The FRITZ!Box's DynDNS form field by field, in its English and German names: the one a home
+ * user meets most, filled in with the key just made (and a domain it covers) when there is one.
+ */
+function FritzBoxFields({ pushUrl, created, domains }: Pick<UpdateKeysPageProps, "pushUrl" | "created" | "domains">) {
+  const covered = coveredDomains(created, domains);
+  const domainName = covered[0]?.domain_name ?? "home.example.com";
+  const families = new Set(covered.filter((d) => d.domain_name === domainName).map((d) => d.record_type));
+  // A name with no AAAA record gets no IPv6 placeholder, or the box would push its IPv6 to nothing.
+  const myip = families.size > 0 && !families.has("AAAA") ? "<ipaddr>" : "<ipaddr>,<ip6addr>";
+  const password = created?.key ?? "<pass>";
+  const rows: [string, string, string][] = [
+    ["Update URL", "Update-URL", `${pushUrl}?hostname=<domain>&myip=${myip}&password=<pass>`],
+    ["Domain name", "Domainname", domainName],
+    ["Username", "Benutzername", "fritzbox (any name)"],
+    ["Password", "Kennwort", password],
+  ];
+  return (
+    <div class="fritzbox">
+      <h3 class="card-subtitle">FRITZ!Box</h3>
+      <p class="small">
+        Internet → Permit Access → DynDNS (German: Internet → Freigaben → DynDNS): tick “Use DynDNS”, provider
+        “User-defined” (“Benutzerdefiniert”), then:
+      </p>
+      <dl class="facts">
+        {rows.map(([english, german, value]) => (
+          <div>
+            <dt>
+              {english}{" "}
+              <span class="muted small" lang="de">
+                ({german})
+              </span>
+            </dt>
+            <dd>
+              <code safe>{value}</code>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p class="muted small">
+        The box fills in &lt;domain&gt;, &lt;ipaddr&gt;, &lt;ip6addr&gt; and &lt;pass&gt; itself from the fields below
+        the URL.
+      </p>
+    </div>
+  );
+}
+
+function RouterSettings({ pushUrl, created, domains }: Pick<UpdateKeysPageProps, "pushUrl" | "created" | "domains">) {
   const host = pushUrl.replace(/^https?:\/\//, "");
   return (
     <section class="card" aria-labelledby="router-title">
       <h2 id="router-title" class="card-title">
         Router settings
       </h2>
+      {unreachableByRouter(pushUrl) ? (
+        <p class="notice notice-warn router-unreachable" role="note">
+          <span
+            safe
+          >{`This page was opened as ${new URL(pushUrl).host}, which is this machine itself: a router cannot reach ddnsd there.`}</span>{" "}
+          Use this machine's address on your network instead (e.g. <code>192.168.178.20:8001</code> or its name, such as{" "}
+          <code>ddnsd.lan</code>), or open this page by that address to see the settings with it.
+        </p>
+      ) : (
+        ""
+      )}
       <p>
         Routers push their address to <code safe>{pushUrl}</code> with the dyndns2 protocol (often called “custom” or
         “user-defined”): any username, and an update key as the password.
+        {created ? " The settings below carry the key just created." : ""}
       </p>
+      <FritzBoxFields pushUrl={pushUrl} created={created} domains={domains} />
       <dl class="facts router-examples">
         <div>
-          <dt>FRITZ!Box (User-defined)</dt>
+          <dt>Any other router or a script: one URL</dt>
           <dd>
-            <code safe>{`${pushUrl}?hostname=<domain>&myip=<ipaddr>,<ip6addr>&password=<pass>`}</code>
+            <code
+              safe
+            >{`${pushUrl}?hostname=${coveredName(created, domains) ?? "<domain>"}&myip=<address>&password=${created?.key ?? "<key>"}`}</code>
           </dd>
         </div>
         <div>
@@ -292,9 +371,11 @@ export function UpdateKeysPage({
       <PageHeader title="Update keys" />
       <p class="lead muted">Keys your router uses to tell ddnsd its new address the moment it changes.</p>
       {created ? <CreatedKey created={created} /> : ""}
+      {/* Just made: the router's settings with the key come next, while it is on the screen. */}
+      {created ? <RouterSettings pushUrl={pushUrl} created={created} domains={domains} /> : ""}
       <KeyList keys={keys} domains={domains} now={now} />
       <CreateForm domains={domains} values={values} errors={errors} />
-      <RouterSettings pushUrl={pushUrl} />
+      {created ? "" : <RouterSettings pushUrl={pushUrl} domains={domains} />}
     </Layout>
   );
 }
