@@ -625,6 +625,14 @@ export function ListHeading({ id, text, deletion }: { id: string; text: string; 
  */
 export function Ip({ ip }: { ip: string | null }) {
   if (ip === null) return <span class="muted">—</span>;
+  // An IPv4 address (15 characters at most) fits anywhere and is never broken; an IPv6 one may
+  // break after a ":" (never inside a group) where its column is narrow.
+  if (!ip.includes(":"))
+    return (
+      <code class="ip ip4" safe>
+        {ip}
+      </code>
+    );
   return (
     <code class="ip">
       {ip

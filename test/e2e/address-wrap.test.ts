@@ -10,6 +10,7 @@ import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { launchChromium } from "./browser";
 
 const LAPTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
 const IPV6 = "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d01";
 const IPV4 = "185.103.110.182";
 
@@ -18,6 +19,7 @@ let app: TestApp;
 let server: ReturnType<typeof Bun.serve>;
 let base: string;
 let sixId: number;
+let fourId: number;
 
 beforeAll(async () => {
   app = await makeTestApp();
@@ -44,6 +46,7 @@ beforeAll(async () => {
       [ip, now, now + 3_600_000, domain.body.id],
     );
     if (type === "AAAA") sixId = domain.body.id;
+    else fourId = domain.body.id;
   }
   insertHistory(app, sixId, {
     ip: "2a01:4f8:c17:b8f:5c3a:1e2f:fe4b:9d00",
@@ -56,6 +59,16 @@ beforeAll(async () => {
     ageMs: 3_600_000,
     message: "Record updated from the old address to the new one",
   });
+  for (const [ip, previousIp, ageMs] of [
+    ["185.103.110.181", null, 7_200_000],
+    [IPV4, "185.103.110.181", 3_600_000],
+  ] as const)
+    insertHistory(app, fourId, {
+      ip,
+      previousIp,
+      ageMs,
+      message: "Record updated from the old address to the new one",
+    });
 });
 
 afterAll(async () => {
@@ -102,23 +115,24 @@ function badBreaks(layouts: Layout[]): string[] {
   return layouts.flatMap((layout) => layout.breaksAfter.filter((at) => !/[:.]\|/.test(at)));
 }
 
+/** A fresh browser context of that size, signed in, on the dashboard. */
+async function signedIn(viewport: { width: number; height: number }, javaScript: boolean) {
+  const context = await browser.newContext({ viewport, colorScheme: "light", javaScriptEnabled: javaScript });
+  context.setDefaultTimeout(5_000);
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${base}/`);
+  return { context, page };
+}
+
 describe("addresses at 1366×768", () => {
   for (const javaScript of [true, false]) {
     test(`JavaScript ${javaScript ? "on" : "off"}: an IPv4 address on one line, and no break inside a group`, async () => {
-      const context = await browser.newContext({
-        viewport: LAPTOP,
-        colorScheme: "light",
-        javaScriptEnabled: javaScript,
-      });
-      context.setDefaultTimeout(5_000);
-      const page = await context.newPage();
+      const { context, page } = await signedIn(LAPTOP, javaScript);
       try {
-        await page.goto(`${base}/login`);
-        await page.getByLabel("Username").fill("admin");
-        await page.getByLabel("Password").fill(TEST_PASSWORD);
-        await page.getByRole("button", { name: "Sign in" }).click();
-        await page.waitForURL(`${base}/`);
-
         await page.goto(`${base}/domains`);
         const table = await addressLayouts(page, "main table .cell-ip");
         expect(table.map((layout) => layout.text)).toContain(IPV6);
@@ -140,4 +154,30 @@ describe("addresses at 1366×768", () => {
       }
     });
   }
+});
+
+describe("IPv4 addresses are never broken", () => {
+  test("in a domain's history table on a laptop, and on a phone's dashboard, which does not scroll sideways", async () => {
+    const laptop = await signedIn(LAPTOP, true);
+    try {
+      await laptop.page.goto(`${base}/domains/${fourId}/history`);
+      const rows = await addressLayouts(laptop.page, "main table code.ip");
+      expect(rows.filter((layout) => layout.text.startsWith("185.")).length).toBeGreaterThan(1);
+      expect(rows.filter((layout) => layout.lines > 1)).toEqual([]);
+    } finally {
+      await laptop.context.close();
+    }
+    const phone = await signedIn(PHONE, true);
+    try {
+      const dashboard = await addressLayouts(phone.page, "main .cell-ip code.ip");
+      expect(dashboard.filter((layout) => layout.text === IPV4).map((layout) => layout.lines)).toEqual([1]);
+      const widths = await phone.page.evaluate(() => ({
+        content: document.documentElement.scrollWidth,
+        screen: window.innerWidth,
+      }));
+      expect(widths.content).toBeLessThanOrEqual(widths.screen);
+    } finally {
+      await phone.context.close();
+    }
+  });
 });

@@ -188,6 +188,9 @@ function Health({
             </span>{" "}
             <TimeAgo at={verification.at} now={now} />
           </>
+        ) : stats && stats.updates_24h > 0 && failed === 0 ? (
+          // Its updates are the proof: "never verified" beside "6 updates, all OK" read as a doubt.
+          "credentials in use: its updates succeed"
         ) : (
           "never verified"
         )}

@@ -279,6 +279,28 @@ describe("providers", () => {
     expect(html).toContain("Its 2 domains and their history will be deleted too");
   });
 
+  test("a provider never verified whose updates succeed says its credentials are in use, not that they were never checked", () => {
+    const stats = (updates: number, failed: number) => ({
+      provider_id: 3,
+      provider_name: "Home",
+      provider_type: "cloudflare",
+      is_enabled: true,
+      total_domains: 2,
+      updates_24h: updates,
+      successful_updates_24h: updates - failed,
+      failed_updates_24h: failed,
+      success_rate_24h: null,
+      avg_duration_ms_24h: null,
+      last_update_time: null,
+    });
+    const working = String(ProviderRow({ provider: provider(), now: NOW, stats: stats(6, 0) }));
+    expect(working).toContain("6 updates, all OK");
+    expect(working).toContain("credentials in use: its updates succeed");
+    expect(working).not.toContain("never verified");
+    expect(String(ProviderRow({ provider: provider(), now: NOW, stats: stats(6, 2) }))).toContain("never verified");
+    expect(String(ProviderRow({ provider: provider(), now: NOW }))).toContain("never verified");
+  });
+
   test("the credential field follows the type, with help on where to find the secret", () => {
     const none = { credentials: {}, options: {} };
     const cloudflare = String(ServiceFields({ service: serviceFor("cloudflare"), values: none, errors: NO_ERRORS }));
@@ -428,7 +450,7 @@ describe("domains", () => {
   test("a dashboard row: address, last change, next run and Update now", () => {
     const html = String(DomainRow({ domain: domain(), view: "dashboard", now: NOW, intervalSeconds: 300 }));
     expect(html).toContain('<tr id="domain-7">');
-    expect(html).toContain('<code class="ip">203.<wbr>0.<wbr>113.<wbr>7</code>');
+    expect(html).toContain('<code class="ip ip4">203.0.113.7</code>');
     expect(html).toContain(">3 h ago</time>");
     expect(html).toContain(">in 4 min</time>");
     // A real form (works without JavaScript) that htmx posts and swaps the row with.
@@ -636,7 +658,7 @@ describe("dashboard", () => {
 
   test("addresses, cards, charts and one row per domain", () => {
     const html = String(DashboardPage(props));
-    expect(html).toContain('<span class="address-value"><code class="ip">203.<wbr>0.<wbr>113.<wbr>7</code></span>');
+    expect(html).toContain('<span class="address-value"><code class="ip ip4">203.0.113.7</code></span>');
     // IPv6 breaks only between groups on a narrow screen.
     expect(html).toContain('<code class="ip">2001:<wbr>db8:<wbr>:<wbr>7</code>');
     expect(html).toContain("Checked <time");
@@ -754,9 +776,7 @@ describe("history, about, sign in", () => {
         total: 60,
       }),
     );
-    expect(html.indexOf("203.<wbr>0.<wbr>113.<wbr>7</code>")).toBeLessThan(
-      html.indexOf("198.<wbr>51.<wbr>100.<wbr>2</code>"),
-    );
+    expect(html.indexOf("203.0.113.7</code>")).toBeLessThan(html.indexOf("198.51.100.2</code>"));
     expect(html).toContain("13:00</time> → now");
     expect(html).toContain("09:00</time> → 13:00");
     expect(html).toContain("4 h");
