@@ -414,7 +414,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
           : null,
     };
     this.known.set(watch.domainId, known);
-    if (!proxied) await this.weigh(watch, known, servers);
+    await this.weigh(watch, known, servers, proxied);
     this.changes++;
     if (state === "served") {
       this.notified.delete(watch.domainId);
@@ -459,7 +459,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
    * Whether the answers show the record changed outside ddnsd, or (no name server answered) its
    * DDNS_VERIFY_EVERY read is due: either asks the update path for a repair, once per watch.
    */
-  private async weigh(watch: Watch, known: Known, servers: readonly ServerReport[]): Promise<void> {
+  private async weigh(watch: Watch, known: Known, servers: readonly ServerReport[], proxied: boolean): Promise<void> {
     const repair = this.parts.repair;
     if (repair === undefined || watch.repairAsked || watch.targets === null) return;
     const targets = watch.targets.list;
@@ -474,6 +474,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       this.askRepair(watch, known, repair, { domainId: watch.domainId, address: watch.address, seen: null }, []);
       return;
     }
+    // A proxied record's name servers answer the proxy's addresses: they tell nothing of its own.
+    if (proxied) return;
     // Only while some name server answers another address: the zone's serial at each that answers.
     const serials = await Promise.all(
       servers.map((server, i) => (server.error === null ? this.serialAt(targets[i]!, watch.hostname) : null)),
