@@ -40,7 +40,7 @@ import { fanOut } from "./updater/events";
 import { PropagationTracker } from "./updater/propagation";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
-import { runUpdate } from "./updater/update";
+import { runRepair, runUpdate } from "./updater/update";
 
 export interface ContextParts {
   settings: Settings;
@@ -78,6 +78,8 @@ export function createContext({
     nameServerOf: (provider) => registry.find(provider.type)?.nameServer?.(provider.options) ?? null,
     proxied: (provider, domain) => registry.find(provider.type)?.proxy !== undefined && domain.config.proxied === true,
     events: { notServed: (report) => events.notServed?.(report) },
+    // A record changed outside ddnsd, or due for its DDNS_VERIFY_EVERY read: through the one update path.
+    repair: (request) => runRepair(ctx, request),
   });
   const metrics = new UpdateMetrics({
     queries: store.metrics,

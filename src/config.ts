@@ -36,6 +36,8 @@ export interface Settings {
   echoAgree: number;
   /** How long a push-only domain may go without a push before it is shown stale (DDNS_PUSH_STALE_AFTER). */
   pushStaleAfterSeconds: number;
+  /** How often a record no name server answers for is read at its service (DDNS_VERIFY_EVERY); 0: never. */
+  verifyEverySeconds: number;
   allowPrivateIps: boolean;
   httpTimeoutMs: number;
   /** The largest answer read from a service, echo service or notification target (DDNS_MAX_ANSWER_BYTES). */
@@ -145,6 +147,11 @@ class Reader {
     if (seconds === null) this.fail(name, `expected a duration like 30s, 5m, 12h or 7d, got "${text}"`);
     if (seconds < 1) this.fail(name, `must be at least 1s, got "${text}"`);
     return seconds;
+  }
+
+  /** A duration setting that `0` turns off (returned as 0). */
+  durationOrOff(name: string, fallback: string): number {
+    return this.raw(name)?.trim() === "0" ? 0 : this.duration(name, fallback);
   }
 
   boolean(name: string, fallback: boolean): boolean {
@@ -309,6 +316,7 @@ export function loadSettings(env: Env = process.env): Settings {
     ipv6Dns: read.dnsQuestions("DDNS_IPV6_DNS", DEFAULT_IPV6_DNS),
     echoAgree: read.integer("DDNS_ECHO_AGREE", 2, 1, 10),
     pushStaleAfterSeconds: read.duration("DDNS_PUSH_STALE_AFTER", "24h"),
+    verifyEverySeconds: read.durationOrOff("DDNS_VERIFY_EVERY", "24h"),
     allowPrivateIps: read.boolean("DDNS_ALLOW_PRIVATE_IPS", false),
     httpTimeoutMs: httpTimeoutSeconds(read) * 1000,
     maxAnswerBytes: read.integer("DDNS_MAX_ANSWER_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),

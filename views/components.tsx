@@ -53,7 +53,7 @@ export interface LatestAttempt {
   message: string;
   ip: string | null;
   previousIp: string | null;
-  trigger: "manual" | "schedule" | "push";
+  trigger: "manual" | "schedule" | "push" | "repair";
   /** When it happened (ms); the last of them when it repeated. */
   at: number;
   durationMs: number;

@@ -110,7 +110,7 @@ export const history = sqliteTable(
     previousIp: text("previous_ip"),
     status: text("status", { enum: ["SUCCESS", "FAILED"] }).notNull(),
     message: text("message").notNull(),
-    trigger: text("trigger", { enum: ["manual", "schedule", "push"] }).notNull(),
+    trigger: text("trigger", { enum: ["manual", "schedule", "push", "repair"] }).notNull(),
     durationMs: integer("duration_ms").notNull(),
     timestamp: integer("timestamp").notNull(),
     /**

@@ -66,6 +66,12 @@ export type WriteOutcome =
        * proxied". Never repeats the hostname, type, address or action.
        */
       message: string;
+      /**
+       * The addresses the record held before this call, as the service was read ([] when the name had
+       * none); absent where the service cannot be read (the one-shot services). A record changed
+       * outside ddnsd shows here: the updater's `previous_ip` and `changed` follow it.
+       */
+      held?: readonly string[];
     }
   | {
       ok: false;

@@ -177,11 +177,12 @@ async function writeInZone(
     zone = found.value;
   }
   const settings = desiredSettings(target.config);
-  const success = (action: "updated" | "created" | "unchanged", set: RecordSet) => ({
+  const success = (action: "updated" | "created" | "unchanged", set: RecordSet, held: readonly string[]) => ({
     ok: true as const,
     value: {
       ok: true as const,
       action,
+      held,
       externalId: set.id,
       zoneId: zone.id,
       message: writtenDetails(api.service, `record ${set.id}`, [
@@ -197,9 +198,9 @@ async function writeInZone(
   if (current !== null) {
     if (current.values.length > 1)
       return failed(multipleValuesMessage(api.service, hostname, recordType, current.values), { cause: "refused" });
-    if (holds(api, current, address, settings)) return success("unchanged", current);
+    if (holds(api, current, address, settings)) return success("unchanged", current, current.values);
     const updated = await api.updateRecordSet(zone, hostname, recordType, current, address, settings);
-    return updated.ok ? success("updated", updated.value) : updated;
+    return updated.ok ? success("updated", updated.value, current.values) : updated;
   }
 
   if (target.config.create_if_missing === false)
@@ -221,7 +222,7 @@ async function writeInZone(
     zone = { ...zone, name: named.value };
   }
   const created = await api.createRecordSet(zone, hostname, recordType, address, settings);
-  return created.ok ? success("created", created.value) : created;
+  return created.ok ? success("created", created.value, []) : created;
 }
 
 /**

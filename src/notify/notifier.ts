@@ -47,7 +47,7 @@ function describeUpdate(event: UpdateEvent, update: RecordedUpdate, providerName
   const { hostname, recordType, ip, previousIp, message } = update.outcome;
   switch (event) {
     case "ip_changed":
-      return `${hostname} now points at ${ip}${previousIp ? ` (was ${previousIp})` : ""}`;
+      return `${hostname} now points at ${ip}${previousIp ? ` (was ${previousIp})` : ""}${update.trigger === "repair" ? "; it had been changed outside ddnsd" : ""}`;
     case "update_failed":
       return `Updating ${hostname} (${recordType}) at ${providerName} failed: ${message}`;
     case "update_recovered":

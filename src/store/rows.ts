@@ -87,7 +87,7 @@ export interface HistoryRow {
   previousIp: string | null;
   status: "SUCCESS" | "FAILED";
   message: string;
-  trigger: "manual" | "schedule" | "push";
+  trigger: "manual" | "schedule" | "push" | "repair";
   durationMs: number;
   failureCause: HistoryFailureCause | null;
   /** How many attempts in a row this row stands for (an identical failure is folded into it). */

@@ -3,8 +3,11 @@
 
 import type { RecordType } from "../dns/provider";
 
-/** What started an update: the forced endpoint, the schedule, or a router's push (/nic/update). */
-export type Trigger = "manual" | "schedule" | "push";
+/**
+ * What started an update: the forced endpoint, the schedule, a router's push (/nic/update), or the
+ * live check finding the record changed outside ddnsd (`repair`, ./propagation.ts).
+ */
+export type Trigger = "manual" | "schedule" | "push" | "repair";
 
 export interface UpdateOutcome {
   domainId: number;

@@ -11,6 +11,15 @@
 // record is "unknown" until its next check); a write's history row gets the outcome's words at the
 // end, and a record still not served after the 10 minutes is a `not_served` event (once, until it is
 // served again).
+//
+// The answers also tell a record changed outside ddnsd (drift) from a name server that is merely
+// behind (lag): a server answering another address whose zone serial (SOA) is older than the one
+// seen serving the record's address is behind; any other is drift, and the update path is asked to
+// repair (`repair`: it reads the record at the service and writes the intended address back where
+// the service holds another one too; a service that holds the right one was lag after all, and the
+// serials it was seen at count as behind from then on). Where no name server answers at all, the
+// record is read at the service that way at most once per DDNS_VERIFY_EVERY. At most one such
+// request per watch, none while the answers agree: no API request otherwise.
 
 import { isIP } from "node:net";
 import {
@@ -22,7 +31,7 @@ import {
   type ZoneServers,
 } from "../dns/lookup";
 import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
-import { RCODE, rcodeName, TYPE } from "../dns/protocols/wire";
+import { RCODE, rcodeName, soaData, TYPE } from "../dns/protocols/wire";
 import type { RecordType } from "../dns/provider";
 import { sameAddress } from "../dns/zones";
 import type { Logger } from "../log";
@@ -94,6 +103,25 @@ export interface PropagationClock {
   wall(): number;
 }
 
+/** What the live check saw that asks the update path for a repair (updater/update.ts, `runRepair`). */
+export interface RepairRequest {
+  domainId: number;
+  /** The address the record was asked for: a repair writes only while it is still the intended one. */
+  address: string;
+  /**
+   * What the name servers that are not behind answer instead ([]: no address); null when no name
+   * server answered (DDNS_VERIFY_EVERY's read).
+   */
+  seen: readonly string[] | null;
+}
+
+/**
+ * What a repair came to: the intended address written back (`repaired`), the service found holding it
+ * (`held`: the name servers lag), the write failed (`failed`, its row written), or nothing asked
+ * (`skipped`: the domain is disabled, failing, paused or meant to hold another address by now).
+ */
+export type RepairResult = "repaired" | "held" | "failed" | "skipped";
+
 /** What the tracker reads: the domains, providers and history rows, each provider's service, the resolvers. */
 export interface PropagationParts {
   store: Pick<Store, "domains" | "history">;
@@ -104,10 +132,13 @@ export interface PropagationParts {
    * name servers then answer the proxy's addresses, never the record's, and any address is served.
    */
   proxied(provider: ProviderRow, domain: DomainRow): boolean;
-  settings: { readonly resolvers: readonly ServerAddress[] };
+  /** `verifyEverySeconds`: DDNS_VERIFY_EVERY, 0 for never. */
+  settings: { readonly resolvers: readonly ServerAddress[]; readonly verifyEverySeconds: number };
   log: Logger;
   /** Where `not_served` goes (the notifier). */
   events: Pick<EventSink, "notServed">;
+  /** Reads the record at its service and writes the intended address back where it holds another (the update path). */
+  repair?(request: RepairRequest): Promise<RepairResult>;
   clock?: PropagationClock;
   lookups?: Lookups;
 }
@@ -141,6 +172,8 @@ interface Watch {
   running: boolean;
   /** Found at the first ask and kept for the watch (unless the zone's name servers were not found). */
   targets: { list: NameServerTarget[]; detail: string | null } | null;
+  /** Whether this watch asked for a repair already: one at most, so a lasting difference costs one read per check. */
+  repairAsked: boolean;
 }
 
 interface Known {
@@ -148,6 +181,12 @@ interface Known {
   recordType: RecordType;
   address: string;
   propagation: Propagation;
+  /** When (monotonic) the write of this address began whose serving is awaited; null when none was seen. */
+  writtenAt: number | null;
+  /** The newest zone serial seen at a name server answering the address: older ones are behind. */
+  servedSerial: number | null;
+  /** The newest serial a name server answered another address at while the service held this one: lag, until served. */
+  behindUpTo: number | null;
 }
 
 /** The detail of a proxied record's propagation. */
@@ -161,6 +200,11 @@ export function spokenDuration(ms: number): string {
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.floor(seconds / 60);
   return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+}
+
+/** Whether zone serial `a` is newer than `b`, in serial number arithmetic (RFC 1982: serials wrap at 2^32). */
+export function newerSerial(a: number, b: number): boolean {
+  return a !== b && (a - b) >>> 0 < 0x8000_0000;
 }
 
 /** served: every name server answers the address; pending: one that answers lags; unreachable: one gives no answer. */
@@ -193,6 +237,10 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   /** Domains whose `not_served` went out, until they are served again. */
   private readonly notified = new Set<number>();
   private readonly rounds = new Set<Promise<void>>();
+  /** Repairs asked for and not finished. */
+  private readonly repairs = new Set<Promise<void>>();
+  /** When (monotonic) each domain's record was last read at its service: its last write, or a DDNS_VERIFY_EVERY read. */
+  private readonly readAt = new Map<number, number>();
   private readonly clock: PropagationClock;
   private readonly lookups: Lookups;
   /** Counts every change to what is known, so answers served again until a write also see these. */
@@ -210,6 +258,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   /** A write succeeded: its record is watched from now, and its history row gets the outcome. */
   recorded({ before, outcome }: RecordedUpdate): void {
     if (outcome.result !== "updated" || outcome.ip === null) return;
+    // The write read the record at its service: DDNS_VERIFY_EVERY counts from here.
+    this.readAt.set(before.id, this.clock.monotonic());
     this.watch(before.id, outcome.hostname, outcome.recordType, outcome.ip, outcome.historyId);
   }
 
@@ -257,6 +307,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       delayMs: FIRST_DELAY_MS,
       running: false,
       targets: null,
+      repairAsked: false,
     });
     this.onDue();
   }
@@ -304,9 +355,9 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     }
   }
 
-  /** Resolves once no ask is under way. */
+  /** Resolves once no ask (nor a repair it asked for) is under way. */
   async idle(): Promise<void> {
-    while (this.rounds.size > 0) await Promise.allSettled([...this.rounds]);
+    while (this.rounds.size + this.repairs.size > 0) await Promise.allSettled([...this.rounds, ...this.repairs]);
   }
 
   /** One ask of every name server of the watched record, and what follows from the answers. */
@@ -336,22 +387,34 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       sameAddress(before.address, watch.address) &&
       before.hostname === watch.hostname &&
       before.recordType === watch.recordType;
+    // How long after the write every name server answered: kept from the write until it is served,
+    // also when that takes longer than the write's watch.
+    const writtenAt = watch.historyId !== null ? watch.startedAt : sameRecord ? before.writtenAt : null;
     const servedAfterMs =
       state !== "served"
         ? null
-        : watch.historyId !== null
-          ? Math.round(now - watch.startedAt)
-          : sameRecord
-            ? before.propagation.servedAfterMs
+        : watch.historyId === null && sameRecord && before.propagation.servedAfterMs !== null
+          ? before.propagation.servedAfterMs
+          : writtenAt !== null
+            ? Math.round(now - writtenAt)
             : null;
     const detail = proxied ? [PROXIED, watch.targets.detail].filter(Boolean).join("; ") : watch.targets.detail;
     const propagation: Propagation = { state, servers, checkedAt: this.clock.wall(), servedAfterMs, detail };
-    this.known.set(watch.domainId, {
+    const known: Known = {
       hostname: watch.hostname,
       recordType: watch.recordType,
       address: watch.address,
       propagation,
-    });
+      writtenAt,
+      servedSerial: sameRecord ? before.servedSerial : null,
+      // A write makes every earlier serial old (from its first ask on); once served, none lags any more.
+      behindUpTo:
+        sameRecord && state !== "served" && (watch.historyId === null || before.writtenAt === watch.startedAt)
+          ? before.behindUpTo
+          : null,
+    };
+    this.known.set(watch.domainId, known);
+    await this.weigh(watch, known, servers, proxied);
     this.changes++;
     if (state === "served") {
       this.notified.delete(watch.domainId);
@@ -390,6 +453,96 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       return;
     }
     this.planNext(watch, now);
+  }
+
+  /**
+   * Whether the answers show the record changed outside ddnsd, or (no name server answered) its
+   * DDNS_VERIFY_EVERY read is due: either asks the update path for a repair, once per watch.
+   */
+  private async weigh(watch: Watch, known: Known, servers: readonly ServerReport[], proxied: boolean): Promise<void> {
+    const repair = this.parts.repair;
+    if (repair === undefined || watch.repairAsked || watch.targets === null) return;
+    const targets = watch.targets.list;
+    const others = servers.flatMap((server, i) => (!server.ok && server.error === null ? [i] : []));
+    if (others.length === 0) {
+      const verifyMs = this.parts.settings.verifyEverySeconds * 1000;
+      const last = this.readAt.get(watch.domainId);
+      const now = this.clock.monotonic();
+      if (verifyMs === 0 || servers.some((server) => server.error === null)) return;
+      if (last !== undefined && now - last < verifyMs) return;
+      this.readAt.set(watch.domainId, now);
+      this.askRepair(watch, known, repair, { domainId: watch.domainId, address: watch.address, seen: null }, []);
+      return;
+    }
+    // A proxied record's name servers answer the proxy's addresses: they tell nothing of its own.
+    if (proxied) return;
+    // Only while some name server answers another address: the zone's serial at each that answers.
+    const serials = await Promise.all(
+      servers.map((server, i) => (server.error === null ? this.serialAt(targets[i]!, watch.hostname) : null)),
+    );
+    if (this.watches.get(watch.domainId) !== watch) return;
+    for (const [i, server] of servers.entries()) {
+      const serial = serials[i];
+      if (server.ok && serial != null && (known.servedSerial === null || newerSerial(serial, known.servedSerial)))
+        known.servedSerial = serial;
+    }
+    const behind = (serial: number | null | undefined) =>
+      serial != null &&
+      ((known.servedSerial !== null && newerSerial(known.servedSerial, serial)) ||
+        (known.behindUpTo !== null && !newerSerial(serial, known.behindUpTo)));
+    const drifted = others.filter((i) => !behind(serials[i]));
+    if (drifted.length === 0) return;
+    const seen = [...new Set(drifted.flatMap((i) => servers[i]!.answer))];
+    const at = drifted.map((i) => serials[i] ?? null);
+    this.askRepair(watch, known, repair, { domainId: watch.domainId, address: watch.address, seen }, at);
+  }
+
+  /** Asks for the repair; where the service holds the address, the serials the differing answers came at are lag. */
+  private askRepair(
+    watch: Watch,
+    known: Known,
+    repair: NonNullable<PropagationParts["repair"]>,
+    request: RepairRequest,
+    serials: readonly (number | null)[],
+  ): void {
+    watch.repairAsked = true;
+    this.parts.log.info(request.seen === null ? "reading the record at its service" : "record changed outside ddnsd", {
+      domain_id: watch.domainId,
+      domain: watch.hostname,
+      type: watch.recordType,
+      expected: watch.address,
+      answered: request.seen === null ? undefined : request.seen.join(", ") || "no address",
+    });
+    const asked = repair(request)
+      .then((result) => {
+        if (result !== "held" || this.known.get(watch.domainId) !== known) return;
+        for (const serial of serials) {
+          if (serial !== null && (known.behindUpTo === null || newerSerial(serial, known.behindUpTo)))
+            known.behindUpTo = serial;
+        }
+      })
+      .catch((error: unknown) => {
+        this.parts.log.error("repairing the record failed", {
+          domain_id: watch.domainId,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      })
+      .finally(() => this.repairs.delete(asked));
+    this.repairs.add(asked);
+  }
+
+  /** The zone's SOA serial as one name server answers it (the hostname's own SOA, or its zone's in the authority section); null when it gives none. */
+  private async serialAt(target: NameServerTarget, hostname: string): Promise<number | null> {
+    if (target.server === null) return null;
+    const answer = await this.lookups.query(target.server, hostname, TYPE.SOA, { recursion: false });
+    if (!answer.ok || !answer.message.aa) return null;
+    const record = [...answer.message.answers, ...answer.message.authorities].find((r) => r.type === TYPE.SOA);
+    if (record === undefined) return null;
+    try {
+      return soaData(record, answer.bytes).serial;
+    } catch {
+      return null; // an SOA that does not read: no serial to go by
+    }
   }
 
   /** The next ask after the backoff, and the last one at the end of the 10 minutes. */

@@ -19,7 +19,8 @@ export interface RecordParts extends DeferralParts {
   events: EventSink;
 }
 
-type PendingOutcome = Omit<UpdateOutcome, "durationMs" | "historyId">;
+/** An outcome before its row is stored (its duration and row id come with it). */
+export type PendingOutcome = Omit<UpdateOutcome, "durationMs" | "historyId">;
 
 /** The history row, the domain's new state and retention, all in one transaction. */
 export function record(
@@ -48,7 +49,9 @@ export function record(
   const row: HistoryInsert = {
     domainId: domain.id,
     ipAddress: outcome.ip,
-    previousIp: domain.lastKnownIp,
+    // What the record held, as the service was read: another address than ddnsd last wrote, when it
+    // was changed outside ddnsd.
+    previousIp: outcome.previousIp,
     status: succeeded ? "SUCCESS" : "FAILED",
     failureCause: write.ok ? null : outcome.failure === "detection" ? "detection" : write.cause,
     message: outcome.message,

@@ -3,6 +3,8 @@
 // history row and the domain's new state (./record.ts), kept in memory on a full disk
 // (./deferral.ts). The only place that changes a DNS record.
 
+import type { WriteOutcome } from "../dns/provider";
+import { sameAddress } from "../dns/zones";
 import { conflict, DetectionFailed, notFound, ProviderFailed, StorageFull } from "../errors";
 import type { Detection } from "../ip/detect";
 import { type DomainSource, parseDomainSource } from "../ip/source";
@@ -11,7 +13,9 @@ import type { DomainRow, ProviderRow } from "../store/rows";
 import { loadDomain, storeOutcome } from "./deferral";
 import { type DetectParts, detectFrom, familyOf } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
-import { type RecordParts, record, recordRefusal } from "./record";
+import { heldBack } from "./pauses";
+import type { RepairRequest, RepairResult } from "./propagation";
+import { type PendingOutcome, type RecordParts, record, recordRefusal } from "./record";
 import { nextScheduledRun } from "./schedule";
 import { type WriteParts, writeToProvider } from "./write";
 
@@ -51,17 +55,24 @@ export function detectionKey(domain: Pick<DomainRow, "addressSource" | "recordTy
 }
 
 /**
- * The address this domain's source gives now: a push-only domain's newest pushed address (only a
- * forced update asks: the schedule never writes such a domain), else its source asked.
+ * The address the domain's record is meant to hold, as a repair writes it back: a push-only domain's
+ * the router's newest push, any other's the address ddnsd last wrote (a check found it current).
+ */
+export function intendedAddress(domain: DomainRow): string | null {
+  return domainSource(domain)?.kind === "push" ? domain.pushedIp : domain.lastKnownIp;
+}
+
+/**
+ * The address this domain's source gives now: a push-only domain's intended address (only a forced
+ * update asks: the schedule never writes such a domain), else its source asked.
  */
 function detectFor(ctx: UpdateParts, domain: DomainRow): Promise<Detection> {
   const source = domainSource(domain);
   const family = familyOf(domain.recordType);
   if (source?.kind === "push") {
+    const pushed = intendedAddress(domain);
     return Promise.resolve(
-      domain.pushedIp === null
-        ? { ok: false, error: NOT_PUSHED_YET }
-        : { ok: true, ip: domain.pushedIp, source: "push" },
+      pushed === null ? { ok: false, error: NOT_PUSHED_YET } : { ok: true, ip: pushed, source: "push" },
     );
   }
   return detectFrom(ctx, family, source);
@@ -152,29 +163,89 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   // service that can only be asked by writing: there the last successful write of this address stands.
   const knownHeld = options.trigger === "push" && !needsWrite(domain, ip);
   const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld });
-  // A record the service already held at this address did not change, whatever ddnsd last knew.
-  const written = write.ok && write.action !== "unchanged";
-  const changed = written && ip !== domain.lastKnownIp;
   // A push of the address the record holds, and held as ddnsd knew it: the service was asked (it
   // read the record) and holds it; like a scheduled check that finds nothing to change, no row.
-  if (options.trigger === "push" && write.ok && !written && !needsWrite(domain, ip))
+  if (options.trigger === "push" && write.ok && write.action === "unchanged" && !needsWrite(domain, ip))
     return unchangedOutcome(ctx, domain, ip, base);
-  // One sentence: what the updater did, then what only the provider knows (its record id, ttl …).
+  return record(ctx, domain, writeOutcome(domain, ip, write), options.trigger, started, write, pausedUntil);
+}
+
+/**
+ * What a call to the service came to, worded in one sentence: what the updater did, then what only
+ * the provider knows (its record id, ttl …). `changed` and `previousIp` follow what the record held
+ * (`held`: as the service was read, where it can be; a record changed outside ddnsd shows there),
+ * else the address ddnsd last wrote. `why` follows the action of a change that needs a reason.
+ */
+function writeOutcome(
+  domain: DomainRow,
+  ip: string,
+  write: WriteOutcome,
+  { held = write.ok ? write.held : undefined, why = "" }: { held?: readonly string[]; why?: string } = {},
+): PendingOutcome {
+  // A record the service already held at this address did not change, whatever ddnsd last knew.
+  const written = write.ok && write.action !== "unchanged";
+  const previousIp = held === undefined ? domain.lastKnownIp : (held[0] ?? null);
+  const changed =
+    written && (held === undefined ? ip !== domain.lastKnownIp : !held.some((value) => sameAddress(value, ip)));
   const message = write.ok
-    ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${ip}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? "" : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
+    ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${ip}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? why : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
     : write.stopRetrying
       ? `${write.message} — ${NOT_RETRIED}`
       : write.message;
-  const outcome = {
-    ...base,
+  return {
+    domainId: domain.id,
+    hostname: domain.domainName,
+    recordType: domain.recordType,
+    previousIp,
     result: write.ok ? "updated" : "failed",
     failure: write.ok ? null : "provider",
     ip,
     changed,
     written,
     message,
-  } as const;
-  return record(ctx, domain, outcome, options.trigger, started, write, pausedUntil);
+  };
+}
+
+/**
+ * Where the live check saw the record hold another address than the one intended (or could not see
+ * it, and DDNS_VERIFY_EVERY came round): the record is read at the service and, where it holds
+ * another address there too, the intended one is written back, a `repair` row and an `ip_changed`
+ * event. A service already holding the intended address was lag (`held`): nothing written, no row.
+ * Nothing is asked of a domain that is disabled, failing (its retries write it anyway), paused, or
+ * meant to hold another address by now.
+ */
+export function runRepair(ctx: UpdateParts, request: RepairRequest): Promise<RepairResult> {
+  return ctx.updater.queue.run(request.domainId, () => repair(ctx, request));
+}
+
+async function repair(ctx: UpdateParts, request: RepairRequest): Promise<RepairResult> {
+  const started = performance.now();
+  const loaded = loadDomain(ctx, request.domainId);
+  if (!loaded) return "skipped";
+  const { domain, provider } = loaded;
+  const ip = intendedAddress(domain);
+  if (
+    disabledReason(domain, provider) !== null ||
+    domain.lastUpdateStatus !== "SUCCESS" ||
+    ip === null ||
+    !sameAddress(ip, request.address) ||
+    heldBack(ctx, provider) !== null
+  )
+    return "skipped";
+  // Without name servers' answers (DDNS_VERIFY_EVERY's read), a service that can only be asked by
+  // writing is not asked: sending the address again every period is what such services call abuse.
+  const { write, pausedUntil } = await writeToProvider(ctx, provider, domain, ip, { knownHeld: request.seen === null });
+  if (write.ok && write.action === "unchanged") return "held";
+  // What the record held: as the service was read, else (it cannot be read) as the name servers answered.
+  const held = (write.ok ? write.held : undefined) ?? request.seen ?? undefined;
+  const why =
+    held === undefined || held.length === 0
+      ? " (the record was missing: deleted outside ddnsd)"
+      : ` (the record held ${held.join(", ")}: changed outside ddnsd)`;
+  const outcome = writeOutcome(domain, ip, write, { held, why });
+  record(ctx, domain, outcome, "repair", started, write, pausedUntil);
+  if (!write.ok) return "failed";
+  return outcome.changed ? "repaired" : "held";
 }
 
 /** A check that found the record current: only `last_checked_at` and the next run change, and no row is written. */

@@ -43,6 +43,7 @@ describe("defaults", () => {
       ),
     },
     { variable: "DDNS_HISTORY_RETENTION", field: "historyRetention", value: 1000 },
+    { variable: "DDNS_VERIFY_EVERY", field: "verifyEverySeconds", value: 86_400 },
     { variable: "DDNS_LOG_LEVEL", field: "logLevel", value: "info" },
   ];
   for (const { variable, field, value } of DEFAULTS) {
@@ -168,6 +169,11 @@ describe("values", () => {
     expect(loadSettings({}).resolvers.map((server) => server.host)).toEqual(system);
   });
 
+  test("DDNS_VERIFY_EVERY: a duration, or 0 for never", () => {
+    expect(loadSettings({ DDNS_VERIFY_EVERY: "0" }).verifyEverySeconds).toBe(0);
+    expect(loadSettings({ DDNS_VERIFY_EVERY: "12h" }).verifyEverySeconds).toBe(43_200);
+  });
+
   test("DDNS_PORT=0 (any free port) is allowed", () => {
     expect(loadSettings({ DDNS_PORT: "0" }).port).toBe(0);
   });
@@ -187,6 +193,7 @@ describe("invalid values stop the start with one line naming the variable", () =
     { env: { DDNS_UPDATE_INTERVAL: "0" }, names: "DDNS_UPDATE_INTERVAL" },
     { env: { DDNS_UPDATE_INTERVAL: "fast" }, names: "DDNS_UPDATE_INTERVAL" },
     { env: { DDNS_HTTP_TIMEOUT: "0s" }, names: "DDNS_HTTP_TIMEOUT" },
+    { env: { DDNS_VERIFY_EVERY: "daily" }, names: "DDNS_VERIFY_EVERY" },
     { env: { DDNS_ALLOW_PRIVATE_IPS: "maybe" }, names: "DDNS_ALLOW_PRIVATE_IPS" },
     { env: { DDNS_IPV4_URLS: "ftp://x" }, names: "DDNS_IPV4_URLS" },
     { env: { DDNS_IPV4_URLS: "http://ok.example, not a url" }, names: "DDNS_IPV4_URLS" },

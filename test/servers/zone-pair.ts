@@ -23,6 +23,14 @@ export const SECONDARY = "127.31.0.2";
 /** Where the PowerDNS of these tests answers (its zone's NS record names it). */
 export const POWERDNS_ADDRESS = "127.31.0.3";
 
+/** The addresses of one primary and its secondary: a test file of its own takes a pair no other file uses. */
+export interface PairAddresses {
+  primary: string;
+  secondary: string;
+}
+
+const LIVE_PAIR: PairAddresses = { primary: PRIMARY, secondary: SECONDARY };
+
 /**
  * Adds the addresses to the loopback interface where they are missing; the returned function
  * removes the ones it added.
@@ -44,13 +52,13 @@ export function loopbackAddresses(addresses: readonly string[]): () => void {
   };
 }
 
-function zoneFile(zone: string): string {
+function zoneFile(zone: string, pair: PairAddresses): string {
   return `$ORIGIN ${zone}.
 @ 3600 IN SOA ns1.${zone}. hostmaster.${zone}. 1 3600 900 604800 300
 @ 3600 IN NS ns1.${zone}.
 @ 3600 IN NS ns2.${zone}.
-ns1 3600 IN A ${PRIMARY}
-ns2 3600 IN A ${SECONDARY}
+ns1 3600 IN A ${pair.primary}
+ns2 3600 IN A ${pair.secondary}
 home 300 IN A 192.0.2.2
 `;
 }
@@ -80,11 +88,11 @@ ${zones}
 `;
 }
 
-async function startNamed(address: string, zones: (dir: string) => string): Promise<ZoneServer> {
+async function startNamed(address: string, pair: PairAddresses, zones: (dir: string) => string): Promise<ZoneServer> {
   const work = workDir("bind");
   const { dir } = work;
   writeFileSync(join(dir, "named.conf"), namedConf(dir, address, zones(dir)));
-  for (const zone of [LIVE_ZONE, LAG_ZONE]) writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone));
+  for (const zone of [LIVE_ZONE, LAG_ZONE]) writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone, pair));
   work.own();
   const started = launch(
     ["named", "-g", "-4", "-n", "1", "-c", join(dir, "named.conf"), ...(work.runAs ? ["-u", "bind"] : [])],
@@ -95,22 +103,22 @@ async function startNamed(address: string, zones: (dir: string) => string): Prom
 }
 
 /** The primary: updates signed with the key, NOTIFY to the secondary for live.test only. */
-export function startPrimary(): Promise<ZoneServer> {
-  return startNamed(PRIMARY, (dir) =>
+export function startPrimary(pair = LIVE_PAIR): Promise<ZoneServer> {
+  return startNamed(pair.primary, pair, (dir) =>
     [
-      `zone "${LIVE_ZONE}" { type primary; file "${dir}/${LIVE_ZONE}.zone"; update-policy { grant ${KEY_NAME} zonesub A AAAA; }; notify explicit; also-notify { ${SECONDARY}; }; allow-transfer { any; }; };`,
+      `zone "${LIVE_ZONE}" { type primary; file "${dir}/${LIVE_ZONE}.zone"; update-policy { grant ${KEY_NAME} zonesub A AAAA; }; notify explicit; also-notify { ${pair.secondary}; }; allow-transfer { any; }; };`,
       `zone "${LAG_ZONE}" { type primary; file "${dir}/${LAG_ZONE}.zone"; update-policy { grant ${KEY_NAME} zonesub A AAAA; }; notify no; allow-transfer { any; }; };`,
     ].join("\n"),
   );
 }
 
 /** The secondary: both zones transferred from the primary at start; live.test again on each NOTIFY. */
-export function startSecondary(): Promise<ZoneServer> {
-  return startNamed(SECONDARY, (dir) =>
+export function startSecondary(pair = LIVE_PAIR): Promise<ZoneServer> {
+  return startNamed(pair.secondary, pair, (dir) =>
     [LIVE_ZONE, LAG_ZONE]
       .map(
         (zone) =>
-          `zone "${zone}" { type secondary; file "${dir}/${zone}.copy"; primaries { ${PRIMARY}; }; allow-notify { ${PRIMARY}; }; };`,
+          `zone "${zone}" { type secondary; file "${dir}/${zone}.copy"; primaries { ${pair.primary}; }; allow-notify { ${pair.primary}; }; };`,
       )
       .join("\n"),
   );

@@ -145,7 +145,8 @@ for (const adapter of ADAPTERS) {
           status: "SUCCESS",
           trigger: "manual",
           ip_address: DETECTED[type],
-          previous_ip: null,
+          // What the record held, as a zone service reads it; a one-shot service cannot be read.
+          previous_ip: description.createsRecords === false ? null : OLD[type],
         });
         expect(row.message).toStartWith(`Updated ${adapter.hostname} ${type} → ${DETECTED[type]}`);
         // A service without zones finds none, and nothing is stored as one.

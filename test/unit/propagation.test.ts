@@ -6,11 +6,18 @@
 import { beforeEach, expect, test } from "bun:test";
 import type { QueryAnswer, ZoneServers } from "../../src/dns/lookup";
 import type { ServerAddress } from "../../src/dns/protocols/signed-dns";
-import { addressData, message, RCODE } from "../../src/dns/protocols/wire";
+import { addressData, encodeName, message, RCODE, TYPE } from "../../src/dns/protocols/wire";
 import { createLogger } from "../../src/log";
 import type { NotServed } from "../../src/updater/events";
 import type { UpdateOutcome } from "../../src/updater/outcome";
-import { FIRST_DELAY_MS, PropagationTracker, WATCH_MS } from "../../src/updater/propagation";
+import {
+  FIRST_DELAY_MS,
+  newerSerial,
+  PropagationTracker,
+  type RepairRequest,
+  type RepairResult,
+  WATCH_MS,
+} from "../../src/updater/propagation";
 import { type MemoryStore, memoryStore } from "./store/support";
 
 const NS1 = { host: "192.0.2.53", port: 53 };
@@ -29,11 +36,31 @@ let notServed: NotServed[];
 let memory: MemoryStore;
 let tracker: PropagationTracker;
 let nameServer: string | null;
+/** The zone's SOA serial each name server answers with, by address (none: it answers no SOA). */
+let serials: Map<string, number>;
+/** The repairs the tracker asked for, and what the update path answers them. */
+let repairs: RepairRequest[];
+let repairResult: RepairResult;
+let verifyEverySeconds: number;
+let soaAsked: number;
+
+/** An SOA record's data, uncompressed, with this serial. */
+function soa(serial: number): Uint8Array {
+  const numbers = new Uint8Array(20);
+  new DataView(numbers.buffer).setUint32(0, serial);
+  return new Uint8Array([...encodeName("ns1.example.com"), ...encodeName("hostmaster.example.com"), ...numbers]);
+}
 
 function answerOf(server: ServerAddress, name: string, type: number): QueryAnswer {
   const behaviour = servers.get(server.host);
   if (behaviour === undefined || "silent" in behaviour) return { ok: false, reason: "no answer within 3 s" };
   const base = message({ id: 1, qr: true, aa: true, questions: [{ name, type, class: 1 }] });
+  if (type === TYPE.SOA) {
+    const serial = serials.get(server.host);
+    const authorities =
+      serial === undefined ? [] : [{ name: "example.com", type: TYPE.SOA, class: 1, ttl: 300, data: soa(serial) }];
+    return { ok: true, message: { ...base, authorities }, bytes: new Uint8Array() };
+  }
   if ("rcode" in behaviour)
     return { ok: true, message: { ...base, aa: false, rcode: behaviour.rcode }, bytes: new Uint8Array() };
   const answers = behaviour.map((ip) => ({ name, type, class: 1, ttl: 300, data: addressData(ip) }));
@@ -57,20 +84,35 @@ beforeEach(() => {
   asked = [];
   notServed = [];
   nameServer = null;
+  serials = new Map();
+  repairs = [];
+  repairResult = "repaired";
+  verifyEverySeconds = 0;
+  soaAsked = 0;
   memory = memoryStore();
   tracker = new PropagationTracker({
     store: memory.store,
     nameServerOf: () => nameServer,
     proxied: (_provider, domain) => domain.config.proxied === true,
-    settings: { resolvers: [{ host: "192.0.2.1", port: 53 }] },
+    settings: {
+      resolvers: [{ host: "192.0.2.1", port: 53 }],
+      get verifyEverySeconds() {
+        return verifyEverySeconds;
+      },
+    },
     log: createLogger({ level: "error", format: "json", write: () => {} }),
     events: { notServed: (report) => notServed.push(report) },
+    repair: async (request) => {
+      repairs.push(request);
+      return repairResult;
+    },
     clock,
     lookups: {
       findZoneServers: async () => zone,
       query: async (server, name, type, options) => {
         expect(options.recursion).toBe(false);
-        asked.push(server.host);
+        if (type === TYPE.SOA) soaAsked++;
+        else asked.push(server.host);
         return answerOf(server, name, type);
       },
     },
@@ -388,4 +430,144 @@ test("a record known to hold its address (a push-only record at start) is asked 
   expect(asked).toEqual([NS1.host, NS2.host]);
   expect(stateOf(held)).toMatchObject({ state: "served", servedAfterMs: null });
   expect(stateOf(never).state).toBe("unknown");
+});
+
+const OTHER = "198.51.100.77";
+const check = (domainId: number) => tracker.passed([outcome(domainId, "home.example.com", "unchanged", null)]);
+
+test("name servers answering another address at a serial not older than the one seen with the write: drift, one repair asked per check", async () => {
+  serials.set(NS1.host, 2).set(NS2.host, 1);
+  servers.set(NS2.host, [OLD]);
+  const { domainId } = written();
+  await runFor(0);
+  // The secondary answers the old address at serial 1, older than the 2 the primary serves NEW at: lag.
+  expect(stateOf(domainId).state).toBe("pending");
+  expect(repairs).toEqual([]);
+  servers.set(NS2.host, [NEW]);
+  await runFor(FIRST_DELAY_MS);
+  expect(stateOf(domainId).state).toBe("served");
+  // Served, the answers agree: a check asks no serial and asks for no repair.
+  const soaBefore = soaAsked;
+  check(domainId);
+  await runFor(0);
+  expect(soaAsked).toBe(soaBefore);
+
+  // Changed outside ddnsd: both answer another address at a newer serial.
+  servers.set(NS1.host, [OTHER]).set(NS2.host, [OTHER]);
+  serials.set(NS1.host, 3).set(NS2.host, 3);
+  clock.now += 300_000;
+  check(domainId);
+  await runFor(0);
+  expect(repairs).toEqual([{ domainId, address: NEW, seen: [OTHER] }]);
+  expect(stateOf(domainId).state).toBe("pending");
+  // The rest of the watch asks the name servers again, never the service.
+  await runFor(WATCH_MS);
+  expect(repairs).toHaveLength(1);
+  // The next check asks again (the repair failed, say).
+  check(domainId);
+  await runFor(0);
+  expect(repairs).toHaveLength(2);
+});
+
+test("a secondary behind the write stays lag when the primary is changed outside ddnsd: only the primary's answer is drift", async () => {
+  serials.set(NS1.host, 2).set(NS2.host, 1);
+  servers.set(NS2.host, [OLD]);
+  const { domainId } = written();
+  await runFor(0);
+  expect(repairs).toEqual([]);
+  servers.set(NS1.host, []); // deleted at the primary, its serial moved on
+  serials.set(NS1.host, 3);
+  await runFor(FIRST_DELAY_MS);
+  expect(repairs).toEqual([{ domainId, address: NEW, seen: [] }]);
+});
+
+test("no serial to go by: the service is read once; holding the address, the serials seen count as behind until a newer one", async () => {
+  repairResult = "held";
+  servers.set(NS1.host, [OLD]).set(NS2.host, [OLD]);
+  serials.set(NS1.host, 5).set(NS2.host, 5);
+  const { domainId } = written();
+  await runFor(0);
+  expect(repairs).toHaveLength(1);
+  await runFor(WATCH_MS);
+  check(domainId);
+  await runFor(WATCH_MS);
+  // Serial 5 was lag by the service's own word: not read again.
+  expect(repairs).toHaveLength(1);
+  expect(stateOf(domainId).state).toBe("pending");
+  serials.set(NS1.host, 6);
+  check(domainId);
+  await runFor(WATCH_MS);
+  expect(repairs).toHaveLength(2);
+  // A name server that gives no serial cannot be told behind: read once per check.
+  serials.clear();
+  for (const _ of [1, 2]) {
+    check(domainId);
+    await runFor(WATCH_MS);
+  }
+  expect(repairs).toHaveLength(4);
+});
+
+test("no name server answers: the record is read at its service once per DDNS_VERIFY_EVERY, counted from its write; 0: never", async () => {
+  verifyEverySeconds = 3600;
+  servers.set(NS1.host, { silent: true }).set(NS2.host, { rcode: RCODE.REFUSED });
+  const { domainId } = written();
+  await runFor(0);
+  expect(stateOf(domainId).state).toBe("unreachable");
+  expect(repairs).toEqual([]);
+  // Checks every 10 minutes (each watched to its end) until an hour after the write.
+  for (let minutes = 10; minutes < 60; minutes += 10) {
+    await runFor(WATCH_MS);
+    check(domainId);
+  }
+  await runFor(WATCH_MS - 1);
+  expect(repairs).toEqual([]);
+  await runFor(1);
+  check(domainId);
+  await runFor(0);
+  expect(repairs).toEqual([{ domainId, address: NEW, seen: null }]);
+  // Within the next period: the checks ask the name servers only.
+  for (const _ of [1, 2, 3]) {
+    await runFor(WATCH_MS);
+    check(domainId);
+  }
+  await runFor(WATCH_MS);
+  expect(repairs).toHaveLength(1);
+  // One name server answering the address: the live check sees the record, nothing is read.
+  servers.set(NS2.host, [NEW]);
+  clock.now += 3_600_000;
+  check(domainId);
+  await runFor(WATCH_MS);
+  expect(repairs).toHaveLength(1);
+  verifyEverySeconds = 0;
+  servers.set(NS2.host, { silent: true });
+  clock.now += 3_600_000;
+  check(domainId);
+  await runFor(WATCH_MS);
+  expect(repairs).toHaveLength(1);
+});
+
+test("served_after_ms is set when the record becomes served after the 10-minute watch, counted from the write", async () => {
+  repairResult = "held";
+  servers.set(NS2.host, [OLD]);
+  const { domainId } = written();
+  await runFor(WATCH_MS);
+  expect(stateOf(domainId)).toMatchObject({ state: "pending", servedAfterMs: null });
+  servers.set(NS2.host, [NEW]);
+  clock.now += 300_000;
+  check(domainId);
+  await runFor(0);
+  expect(stateOf(domainId)).toMatchObject({ state: "served", servedAfterMs: WATCH_MS + 300_000 });
+  // The next check keeps it.
+  clock.now += 300_000;
+  check(domainId);
+  await runFor(0);
+  expect(stateOf(domainId).servedAfterMs).toBe(WATCH_MS + 300_000);
+});
+
+test("zone serials compare in serial number arithmetic: 1 is newer than 4294967295", () => {
+  expect(newerSerial(3, 2)).toBe(true);
+  expect(newerSerial(2, 3)).toBe(false);
+  expect(newerSerial(2, 2)).toBe(false);
+  expect(newerSerial(1, 4_294_967_295)).toBe(true);
+  expect(newerSerial(4_294_967_295, 1)).toBe(false);
 });

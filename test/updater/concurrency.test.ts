@@ -46,7 +46,7 @@ describe("updates of one record never overlap", () => {
     expect(rig.cf.requests.map((r) => r.method)).toEqual(["GET", "PATCH", "GET"]);
     // The second saw the first one's result.
     const [first, second] = [a.body, b.body].sort((x, y) => x.history_id - y.history_id);
-    expect(first).toMatchObject({ previous_ip: null, changed: true });
+    expect(first).toMatchObject({ previous_ip: OLD_IPV4, changed: true });
     expect(second).toMatchObject({ previous_ip: ECHO_DEFAULT_IPV4, changed: false });
     expect(await historyOf(rig.t, domain.id)).toHaveLength(2);
   });

@@ -283,6 +283,8 @@ describe("a forced update writes the record and answers as docs/api.md, domains 
       const fake = c.provider === "cloudflare" ? rig.cf : rig.dynu;
       const ip = c.recordType === "A" ? ECHO_DEFAULT_IPV4 : ECHO_DEFAULT_IPV6;
       const before = Date.now();
+      // What the record held before ddnsd first wrote it (every existing record starts at the OLD address).
+      const held = c.created ? null : c.recordType === "A" ? OLD_IPV4 : OLD_IPV6;
 
       const first = await forceUpdate(rig.t, domain.id);
       expect(first.status).toBe(200);
@@ -300,7 +302,7 @@ describe("a forced update writes the record and answers as docs/api.md, domains 
         domain_id: domain.id,
         success: true,
         ip_address: ip,
-        previous_ip: null,
+        previous_ip: held,
         changed: true,
       });
       // One sentence: the updater's part, then only what the provider adds (never the name twice).
@@ -322,7 +324,7 @@ describe("a forced update writes the record and answers as docs/api.md, domains 
         id: first.body.history_id,
         domain_id: domain.id,
         ip_address: ip,
-        previous_ip: null,
+        previous_ip: held,
         status: "SUCCESS",
         trigger: "manual",
         message: first.body.message,

@@ -34,6 +34,7 @@ const TRIGGER_LABELS: Record<HistoryView["trigger"], string> = {
   manual: "Manual",
   schedule: "Schedule",
   push: "Router push",
+  repair: "Repair (changed outside ddnsd)",
 };
 
 function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {

@@ -162,7 +162,9 @@ export const HistoryRecord = t.Object({
   previous_ip: t.Nullable(t.String()),
   status: Status,
   message: t.String(),
-  trigger: t.UnionEnum(["manual", "schedule", "push"], { description: "`push` is a router's /nic/update" }),
+  trigger: t.UnionEnum(["manual", "schedule", "push", "repair"], {
+    description: "`push` is a router's /nic/update; `repair` puts back a record changed outside ddnsd",
+  }),
   duration_ms: Int(),
   timestamp: t.String({
     format: "date-time",

@@ -89,6 +89,7 @@ describe("the zone reconciler", () => {
     expect(await client.writeRecord(target("home.example.com"), "192.0.2.1")).toEqual({
       ok: true,
       action: "unchanged",
+      held: ["192.0.2.1"],
       externalId: "r9",
       zoneId: "z1",
       message: "Memory record r9, ttl 300",
@@ -149,6 +150,7 @@ describe("the zone reconciler", () => {
     expect(await client.writeRecord(target("new.example.com", { ttl: 120 }), "192.0.2.3")).toEqual({
       ok: true,
       action: "created",
+      held: [],
       externalId: "r1",
       zoneId: "z1",
       message: "Memory record r1, ttl 120",
