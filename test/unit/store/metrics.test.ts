@@ -101,6 +101,10 @@ describe("store: metrics", () => {
     expect(store.metrics.ipChangesBetween(0, 1000)).toBe(1);
     store.history.append(row(a, 200, { ipAddress: "192.0.2.10", previousIp: "192.0.2.9" }), 50);
     expect(store.metrics.ipChangesBetween(0, 1000)).toBe(2);
+    // A record changed outside ddnsd and put back is no change of the network's address.
+    store.history.append(row(b, 300, { ipAddress: "192.0.2.10", previousIp: "203.0.113.66", trigger: "repair" }), 50);
+    store.history.append(row(b, 310, { ipAddress: "192.0.2.11", previousIp: "203.0.113.66", trigger: "repair" }), 50);
+    expect(store.metrics.ipChangesBetween(0, 1000)).toBe(2);
   });
 
   test("a row of folded repeats counts each attempt; a failed detection (no address) none", () => {
