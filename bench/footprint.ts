@@ -8,10 +8,14 @@
 // - then idle minutes with those 20 domains on a 5-minute interval: CPU time (all threads) and
 //   wake-ups (the main thread's voluntary context switches), each of several minutes, beside the
 //   bare server's same minutes.
+// - first, the user's path: ddnsd and the binary of the previous main (BENCH_REFERENCE, built in
+//   a temporary worktree) each started on an empty data dir, signed in, given 20 domains through
+//   the API, their admin pages opened once, then resident and anonymous memory
+//   (/proc/<pid>/smaps_rollup: Rss, Anonymous) read beside the bare server's, all at the same moment.
 // Targets: idle RSS ≤ floor + 16 MB; after the sign-in and load ≤ floor + 26 MB; idle ≤ 0.02 s CPU
 // and ≤ 5 wake-ups a minute; the API ≥ 0.8× the bare server's requests/s.
 
-import { statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import {
@@ -27,9 +31,11 @@ import {
   processContextSwitches,
   processCpuSeconds,
   processMemory,
+  REFERENCE_REVISION,
   ratio,
   recordFigure,
   removeDir,
+  revisionBinary,
   startAppliance,
   table,
   tempDir,
@@ -122,6 +128,70 @@ async function idleFor(pids: number[], ms: number): Promise<Minute[]> {
   }));
 }
 
+/** Rss and Anonymous of /proc/<pid>/smaps_rollup, in bytes: all resident pages, and the process's own. */
+function rollup(pid: number): { rss: number; anon: number } {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? NaN) * 1024;
+  return { rss: kb("Rss"), anon: kb("Anonymous") };
+}
+
+/** The admin pages a user opens once after adding domains (the session cookie holds the API's token). */
+const PAGES = ["/login", "/", "/domains", "/providers", "/about", "/update-keys", "/notifications", "/domains/new"];
+
+/**
+ * The user's path on each binary at once: an empty data dir, a sign-in, 20 domains added through
+ * the API (seedAppliance waits for their first check), each page opened once; then memory read on
+ * all three processes (and the bare server) after the same pause.
+ */
+async function userPath(bareBinary: string, bodiesFile: string): Promise<string[][]> {
+  const binaries = [
+    { label: "ddnsd", binary: binaryPath() },
+    { label: `previous main (${REFERENCE_REVISION})`, binary: revisionBinary(REFERENCE_REVISION) },
+  ];
+  const started: { label: string; pid: number; stop(): Promise<void> }[] = [];
+  const worlds: Awaited<ReturnType<typeof startProviderWorld>>[] = [];
+  try {
+    for (const { label, binary } of binaries) {
+      const world = await startProviderWorld({ records: DOMAINS });
+      worlds.push(world);
+      const appliance = await startAppliance(
+        join(dir, `user-path-${started.length}`),
+        { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "5m" },
+        binary,
+      );
+      started.push({ label, pid: appliance.pid, stop: appliance.stop });
+      const token = await login(appliance.url);
+      await seedAppliance(appliance.url, token, world, DOMAINS);
+      for (const page of PAGES) {
+        const answer = await fetch(`${appliance.url}${page}`, { headers: { cookie: `ddnsd_session=${token}` } });
+        if (answer.status !== 200) throw new Error(`${label}: ${page} answered ${answer.status}`);
+        await answer.arrayBuffer();
+      }
+    }
+    const bare = await startBare(bareBinary, bodiesFile);
+    started.push({ label: "bare Bun.serve", pid: bare.pid, stop: bare.stop });
+    await Bun.sleep(IDLE_AFTER_START_MS);
+    const measured = started.map((side) => ({ label: side.label, ...rollup(side.pid) }));
+    const ours = measured[0]!;
+    for (const side of measured.slice(1)) {
+      recordFigure({
+        bench: "footprint",
+        name: `user's path: Rss / Anonymous beside ${side.label}`,
+        value: `${mb(ours.rss)} / ${mb(ours.anon)} (${mb(side.rss)} / ${mb(side.anon)})`,
+      });
+    }
+    return measured.map((side) => [
+      side.label,
+      mb(side.rss),
+      mb(side.anon),
+      side === ours ? "" : `${ratio(ours.rss / side.rss)} / ${ratio(ours.anon / side.anon)}`,
+    ]);
+  } finally {
+    for (const side of started) await side.stop();
+    for (const world of worlds) await world.stop();
+  }
+}
+
 const row = (label: string, ours: string, bare: string, target = "", met?: boolean) => [
   label,
   ours,
@@ -135,6 +205,12 @@ try {
   const sizes = { ours: statSync(binaryPath()).size, bare: statSync(bareBinary).size };
   const bodiesFile = join(dir, "bodies.json");
   writeFileSync(bodiesFile, JSON.stringify({ "/healthz": JSON.stringify({ status: "ok" }) }));
+
+  const userPathRows = await userPath(bareBinary, bodiesFile);
+  console.log(
+    `\nthe user's path (sign-in, ${DOMAINS} domains added through the API, ${PAGES.length} pages opened once), ${IDLE_AFTER_START_MS / 1000} s later, all at once:\n`,
+  );
+  console.log(table(["binary", "Rss", "Anonymous", "ddnsd ÷ it (Rss / Anonymous)"], userPathRows));
 
   // A data dir as a small install has it: 20 domains on a 5-minute interval, each updated once.
   const world = await startProviderWorld({ records: DOMAINS });

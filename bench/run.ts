@@ -28,7 +28,13 @@ const BENCHES: { name: string; file: string; what: string; budgetSeconds: number
     name: "footprint",
     file: "footprint.ts",
     what: "binary sizes, start, memory idle and after load, idle minutes, beside a bare Bun.serve",
-    budgetSeconds: 420,
+    budgetSeconds: 600,
+  },
+  {
+    name: "quiet",
+    file: "quiet.ts",
+    what: "bytes written and CPU per minute while nothing changes, beside the previous main",
+    budgetSeconds: 480,
   },
   { name: "history", file: "history.ts", what: "metrics and history over 1,000,000 rows", budgetSeconds: 90 },
   {

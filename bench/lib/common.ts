@@ -13,6 +13,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -74,6 +75,38 @@ export function binaryPath(): string {
   if (binary === undefined) throw new Error("call ensureBinary() first");
   return binary;
 }
+
+/**
+ * The binary of another revision (`BENCH_REFERENCE`, the main this round started from unless
+ * given), built in a temporary git worktree beside this one with its own `bun run build`, for a
+ * comparison in the same run. The worktree shares this checkout's node_modules when its lockfile is
+ * the same, and installs its own otherwise.
+ */
+export function revisionBinary(revision: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "ddnsd-bench-rev-"));
+  const tree = join(dir, "tree");
+  const run = (cmd: string[], cwd: string) => {
+    const done = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
+    if (done.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed:\n${done.stderr.toString()}`);
+  };
+  run(["git", "worktree", "add", "--detach", tree, revision], ROOT);
+  try {
+    const sameLock = readFileSync(join(tree, "bun.lock"), "utf8") === readFileSync(join(ROOT, "bun.lock"), "utf8");
+    if (sameLock) symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
+    else run(["bun", "install", "--frozen-lockfile"], tree);
+    run(["bun", "run", "build"], tree);
+    const binary = join(dir, "ddnsd");
+    copyFileSync(join(tree, "dist", "ddnsd"), binary);
+    chmodSync(binary, 0o755);
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    return binary;
+  } finally {
+    Bun.spawnSync(["git", "worktree", "remove", "--force", tree], { cwd: ROOT });
+  }
+}
+
+/** The revision compared with by default: the main this round started from. */
+export const REFERENCE_REVISION = process.env.BENCH_REFERENCE ?? "8ea44bc";
 
 // ---------------------------------------------------------------- processes
 
@@ -139,13 +172,17 @@ export interface Appliance {
  * waits for the first 200 of /healthz, polled every millisecond: that answer means ready (the first
  * admin exists), so a login sent right after it works.
  */
-export async function startAppliance(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Appliance> {
+export async function startAppliance(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  binary = binaryPath(),
+): Promise<Appliance> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   mkdirSync(dataDir, { recursive: true });
   const logFile = join(dataDir, `serve-${port}.log`);
   const started = performance.now();
-  const child = Bun.spawn([binaryPath(), "serve"], {
+  const child = Bun.spawn([binary, "serve"], {
     env: applianceEnv(dataDir, port, extraEnv),
     stdout: Bun.file(logFile),
     stderr: Bun.file(logFile),

@@ -4,7 +4,9 @@
 // which, `Statement.readonly`) counts one write once it ran, whether it succeeded, failed or is later
 // rolled back. What is kept in memory from the database (token revocation, answers served again)
 // compares the count instead of asking SQLite, and the scheduler is woken by it. A write counted that
-// changed nothing only costs a recomputation; a write not counted cannot happen.
+// changed nothing only costs a recomputation; a write not counted cannot happen. What the store holds
+// in memory instead of writing (a check's facts) is counted as a write too, and written before the
+// connection closes.
 
 import { Database, type SQLQueryBindings } from "bun:sqlite";
 
@@ -16,6 +18,7 @@ export class WatchedDatabase extends Database {
   /** Writes so far: compare two readings to know whether anything was written between them. */
   private count = 0;
   private readonly listeners: Listener[] = [];
+  private readonly closing: Listener[] = [];
   private readonly watched = new WeakSet<object>();
 
   get writes(): number {
@@ -25,6 +28,21 @@ export class WatchedDatabase extends Database {
   /** Called after every write (synchronously: defer any work that reads the database). */
   onWrite(listener: Listener): void {
     this.listeners.push(listener);
+  }
+
+  /** What the connection serves changed without a write (held in memory): counted as one. */
+  changedInMemory(): void {
+    this.written();
+  }
+
+  /** Called before the connection closes, to write what is held in memory. */
+  beforeClose(listener: Listener): void {
+    this.closing.push(listener);
+  }
+
+  override close(...args: Parameters<Database["close"]>): void {
+    for (const listener of this.closing.splice(0)) listener();
+    super.close(...args);
   }
 
   private written(): void {

@@ -1,10 +1,12 @@
 // The domains table: each record ddnsd keeps pointed at an address, with its schedule and the state
-// of its last update.
+// of its last update. What a check that changed nothing learnt is held in memory (./held-checks.ts):
+// every row read here has it laid over, and the domain's next write takes it along.
 
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { DomainChanges } from "../db/disk";
 import { domains, providers } from "../db/schema";
 import type { Handle } from "./handle";
+import type { CheckFacts, HeldChecks } from "./held-checks";
 import type { DomainRow, ProviderRow } from "./rows";
 
 export type NewDomain = Pick<
@@ -77,6 +79,13 @@ export interface DomainQueries {
   pushOnly(): Pick<DomainRow, "id" | "domainName" | "recordType" | "pushedAt" | "createdAt" | "lastKnownIp">[];
   /** Deletes the domain row alone (its history goes first: it references the domain). */
   delete(id: number): void;
+  /**
+   * A check that changed nothing: its facts are held in memory, not written (only while the domain
+   * is enabled), until the domain's next write, an hour later or the database's closing.
+   */
+  holdChecked(id: number, facts: CheckFacts): void;
+  /** Writes every held fact now (an hour after the first, and before the database closes). */
+  writeHeld(): void;
 }
 
 function prepareWithProvider(db: Handle) {
@@ -99,9 +108,31 @@ function sameName(providerId: number, domainName: string) {
   return and(eq(domains.providerId, providerId), eq(domains.domainName, domainName));
 }
 
-export function domainQueries(db: Handle): DomainQueries {
+/** Soonest first (a domain without a next run before all), then by id: as SQLite orders `next_run_at, id`. */
+function bySoonest(a: { id: number; nextRunAt: number | null }, b: { id: number; nextRunAt: number | null }): number {
+  if (a.nextRunAt !== b.nextRunAt) {
+    if (a.nextRunAt === null) return -1;
+    if (b.nextRunAt === null) return 1;
+    return a.nextRunAt - b.nextRunAt;
+  }
+  return a.id - b.id;
+}
+
+export function domainQueries(db: Handle, held: HeldChecks): DomainQueries {
   // Prepared at its first use, then kept: building the query costs more than running it.
   let withProvider: ReturnType<typeof prepareWithProvider> | undefined;
+  const withHeld = <T extends { domain: DomainRow }>(row: T | undefined): T | undefined =>
+    row === undefined ? undefined : { ...row, domain: held.overlay(row.domain) };
+  const storedNextRun = (id: number) =>
+    db.select({ nextRunAt: domains.nextRunAt }).from(domains).where(eq(domains.id, id)).get()?.nextRunAt ?? null;
+  const update = (id: number, changes: DomainChanges, enabledOnly: boolean) => {
+    // The facts held for the domain go with its write; what the write sets itself wins.
+    const facts = held.has(id) ? held.take(id, storedNextRun(id)) : {};
+    db.update(domains)
+      .set({ ...facts, ...changes })
+      .where(enabledOnly ? and(eq(domains.id, id), eq(domains.isEnabled, true)) : eq(domains.id, id))
+      .run();
+  };
   const withProviderName = () =>
     db
       .select({ domain: domains, providerName: providers.name })
@@ -109,16 +140,25 @@ export function domainQueries(db: Handle): DomainQueries {
       .innerJoin(providers, eq(domains.providerId, providers.id));
   return {
     find(id) {
-      return db.select().from(domains).where(eq(domains.id, id)).get();
+      const row = db.select().from(domains).where(eq(domains.id, id)).get();
+      return row && held.overlay(row);
     },
     list() {
-      return db.select().from(domains).orderBy(asc(domains.id)).all();
+      return db
+        .select()
+        .from(domains)
+        .orderBy(asc(domains.id))
+        .all()
+        .map((row) => held.overlay(row));
     },
     listWithProviderName() {
-      return withProviderName().orderBy(asc(domains.id)).all();
+      return withProviderName()
+        .orderBy(asc(domains.id))
+        .all()
+        .map((row) => withHeld(row)!);
     },
     findWithProviderName(id) {
-      return withProviderName().where(eq(domains.id, id)).get();
+      return withHeld(withProviderName().where(eq(domains.id, id)).get());
     },
     sameRecord(providerId, domainName, recordType, exceptId = 0) {
       return db
@@ -131,24 +171,22 @@ export function domainQueries(db: Handle): DomainQueries {
       return db.insert(domains).values(domain).returning({ id: domains.id }).get().id;
     },
     update(id, changes) {
-      db.update(domains).set(changes).where(eq(domains.id, id)).run();
+      update(id, changes, false);
     },
     updateIfEnabled(id, changes) {
-      db.update(domains)
-        .set(changes)
-        .where(and(eq(domains.id, id), eq(domains.isEnabled, true)))
-        .run();
+      update(id, changes, true);
     },
     siblings(providerId, domainName, recordType) {
       return db
         .select()
         .from(domains)
         .where(and(sameName(providerId, domainName), ne(domains.recordType, recordType)))
-        .all();
+        .all()
+        .map((row) => held.overlay(row));
     },
     withProvider(id) {
       withProvider ??= prepareWithProvider(db);
-      return withProvider.get({ id });
+      return withHeld(withProvider.get({ id }));
     },
     existingIds(ids) {
       if (ids.length === 0) return new Set();
@@ -200,9 +238,15 @@ export function domainQueries(db: Handle): DomainQueries {
         .where(and(eq(domains.providerId, providerId), eq(domains.isEnabled, true), isNull(domains.nextRunAt)))
         .run();
     },
+    // The next run may be held in memory: compared and ordered here rather than by SQLite.
     due(now) {
       return db
-        .select({ id: domains.id, recordType: domains.recordType, addressSource: domains.addressSource })
+        .select({
+          id: domains.id,
+          recordType: domains.recordType,
+          addressSource: domains.addressSource,
+          nextRunAt: domains.nextRunAt,
+        })
         .from(domains)
         .innerJoin(providers, eq(domains.providerId, providers.id))
         .where(
@@ -210,29 +254,37 @@ export function domainQueries(db: Handle): DomainQueries {
             eq(domains.isEnabled, true),
             eq(providers.isEnabled, true),
             scheduled,
-            now === undefined ? undefined : lte(domains.nextRunAt, now),
+            now === undefined ? undefined : isNotNull(domains.nextRunAt),
             now === undefined ? undefined : or(isNull(providers.pausedUntil), lte(providers.pausedUntil, now)),
           ),
         )
-        .orderBy(asc(domains.nextRunAt), asc(domains.id))
-        .all();
+        .all()
+        .map((row) => held.overlay(row))
+        .filter((row) => now === undefined || (row.nextRunAt !== null && row.nextRunAt <= now))
+        .sort(bySoonest)
+        .map(({ id, recordType, addressSource }) => ({ id, recordType, addressSource }));
     },
     dueTimes() {
-      const at = sql<number>`max(${domains.nextRunAt}, coalesce(${providers.pausedUntil}, 0))`;
       return db
-        .select({ id: domains.id, at })
+        .select({ id: domains.id, nextRunAt: domains.nextRunAt, pausedUntil: providers.pausedUntil })
         .from(domains)
         .innerJoin(providers, eq(domains.providerId, providers.id))
         .where(and(eq(domains.isEnabled, true), eq(providers.isEnabled, true), isNotNull(domains.nextRunAt), scheduled))
-        .orderBy(at)
-        .all();
+        .all()
+        .map((row) => held.overlay(row))
+        .filter((row) => row.nextRunAt !== null)
+        .map((row) => ({ id: row.id, at: Math.max(row.nextRunAt!, row.pausedUntil ?? 0) }))
+        .sort((a, b) => a.at - b.at);
     },
     scheduledAfter(now) {
       return db
-        .select({ id: domains.id, cron: domains.cronSchedule, next: sql<number>`${domains.nextRunAt}` })
+        .select({ id: domains.id, cron: domains.cronSchedule, nextRunAt: domains.nextRunAt })
         .from(domains)
-        .where(gt(domains.nextRunAt, now))
-        .all();
+        .where(isNotNull(domains.nextRunAt))
+        .all()
+        .map((row) => held.overlay(row))
+        .filter((row) => row.nextRunAt !== null && row.nextRunAt > now)
+        .map((row) => ({ id: row.id, cron: row.cron, next: row.nextRunAt! }));
     },
     enabledOfType(recordType) {
       return db
@@ -265,7 +317,28 @@ export function domainQueries(db: Handle): DomainQueries {
         .all();
     },
     delete(id) {
+      held.take(id, null);
       db.delete(domains).where(eq(domains.id, id)).run();
+    },
+    holdChecked(id, facts) {
+      const row = db
+        .select({ isEnabled: domains.isEnabled, nextRunAt: domains.nextRunAt })
+        .from(domains)
+        .where(eq(domains.id, id))
+        .get();
+      if (row?.isEnabled) held.hold(id, facts, row.nextRunAt);
+    },
+    writeHeld() {
+      const all = held.takeAll();
+      if (all.length === 0) return;
+      db.transaction((tx) => {
+        // A row written past the store meanwhile keeps what was written.
+        for (const [id, { facts, stored }] of all)
+          tx.update(domains)
+            .set(facts)
+            .where(and(eq(domains.id, id), stored === null ? isNull(domains.nextRunAt) : eq(domains.nextRunAt, stored)))
+            .run();
+      });
     },
   };
 }

@@ -4,9 +4,11 @@
 
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
+import type { WatchedDatabase } from "../db/writes";
 import { type AddressSourceQueries, addressSourceQueries } from "./address-sources";
 import { type DomainQueries, domainQueries } from "./domains";
 import type { Handle } from "./handle";
+import { HeldChecks } from "./held-checks";
 import { type HistoryQueries, historyQueries } from "./history";
 import { type MetricsQueries, metricsQueries } from "./metrics";
 import { type NotificationQueries, notificationQueries } from "./notifications";
@@ -37,14 +39,25 @@ export interface Store {
 }
 
 /**
- * The store over a database: its drizzle handle (or a transaction of it, inside `transaction`) and
- * the same connection itself, for the aggregates written in plain SQL.
+ * The store over a database: its drizzle handle and the same connection itself, for the aggregates
+ * written in plain SQL. A check's facts held in memory (./held-checks.ts) count as a write of the
+ * connection, so that what is cached from it is made again, and are written before it closes.
  */
-export function createStore(db: Db | Handle, sqlite: Database): Store {
-  const handle = db as Handle;
+export function createStore(db: Db, sqlite: WatchedDatabase): Store {
+  const held: HeldChecks = new HeldChecks(
+    () => store.domains.writeHeld(),
+    () => sqlite.changedInMemory(),
+  );
+  const store = storeOver(db as Handle, sqlite, held);
+  sqlite.beforeClose(() => store.domains.writeHeld());
+  return store;
+}
+
+/** The store over the database or a transaction of it (inside `transaction`), sharing the facts held. */
+function storeOver(handle: Handle, sqlite: Database, held: HeldChecks): Store {
   return {
     providers: providerQueries(handle),
-    domains: domainQueries(handle),
+    domains: domainQueries(handle, held),
     history: historyQueries(handle),
     metrics: metricsQueries(sqlite),
     users: userQueries(handle, sqlite),
@@ -52,6 +65,6 @@ export function createStore(db: Db | Handle, sqlite: Database): Store {
     notifications: notificationQueries(handle),
     addressSources: addressSourceQueries(handle),
     space: spaceQueries(sqlite),
-    transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
+    transaction: (work) => handle.transaction((tx) => work(storeOver(tx, sqlite, held))),
   };
 }

@@ -8,7 +8,7 @@
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import { Marked, type Tokens } from "marked";
+import type { Tokens } from "marked";
 import composePath from "../../compose.yaml" with { type: "file" };
 import sourceReadmePath from "../README.md" with { type: "file" };
 
@@ -87,6 +87,9 @@ function accessible(html: string): string {
 
 function renderPage(file: string, markdown: string): HelpPage {
   const slugs = new Map<string, number>();
+  // Loaded on the first page rendered: an appliance whose help nobody opens never evaluates it
+  // (docs/performance.md, memory on the user's path).
+  const { Marked } = require("marked") as typeof import("marked");
   const marked = new Marked({
     gfm: true,
     walkTokens(token) {

@@ -248,7 +248,11 @@ async function repair(ctx: UpdateParts, request: RepairRequest): Promise<RepairR
   return outcome.changed ? "repaired" : "held";
 }
 
-/** A check that found the record current: only `last_checked_at` and the next run change, and no row is written. */
+/**
+ * A check that found the record current: only `last_checked_at` and the next run change, and no row
+ * is written. Those two are held in memory by the store, not written (store/held-checks.ts), unless
+ * an older state waits for disk space: then they are stored with it.
+ */
 function unchangedOutcome(
   ctx: UpdateParts,
   domain: DomainRow,
@@ -261,12 +265,14 @@ function unchangedOutcome(
     nextRunAt: nextScheduledRun(domain.cronSchedule, now, ctx.settings.updateIntervalSeconds),
   };
   // Only while still enabled: the detection of another family may have taken a while.
-  storeOutcome(
-    ctx,
-    domain.id,
-    (store, waiting) => store.domains.updateIfEnabled(domain.id, { ...waiting, ...checked }),
-    () => ({ row: null, changes: checked, result: undefined }),
-  );
+  if (Object.keys(ctx.disk.waitingChanges(domain.id)).length === 0) ctx.store.domains.holdChecked(domain.id, checked);
+  else
+    storeOutcome(
+      ctx,
+      domain.id,
+      (store, waiting) => store.domains.updateIfEnabled(domain.id, { ...waiting, ...checked }),
+      () => ({ row: null, changes: checked, result: undefined }),
+    );
   return {
     ...base,
     result: "unchanged",

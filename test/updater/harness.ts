@@ -156,19 +156,16 @@ export function duePass(t: TestApp) {
   return t.ctx.scheduler.runPass();
 }
 
+/** A domain's state as the appliance sees it: its row with what a check holds in memory laid over (the store's reads). */
 export function domainState(t: TestApp, id: number) {
-  return t.ctx.sqlite
-    .query<
-      {
-        next_run_at: number | null;
-        failure_count: number;
-        last_update_status: string | null;
-        last_known_ip: string | null;
-        last_checked_at: number | null;
-      },
-      [number]
-    >("SELECT next_run_at, failure_count, last_update_status, last_known_ip, last_checked_at FROM domains WHERE id = ?")
-    .get(id)!;
+  const row = t.ctx.store.domains.find(id)!;
+  return {
+    next_run_at: row.nextRunAt,
+    failure_count: row.failureCount,
+    last_update_status: row.lastUpdateStatus,
+    last_known_ip: row.lastKnownIp,
+    last_checked_at: row.lastCheckedAt,
+  };
 }
 
 export function historyRows(t: TestApp, id?: number): number {

@@ -7,7 +7,14 @@
 // The `yaml` library (eemeli/yaml): YAML 1.2 with positions for every node and comments kept, no
 // dependencies, maintained; hand-written YAML would be the larger and riskier code.
 
-import { Document, isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
+import type { Node } from "yaml";
+
+/**
+ * The YAML library, loaded on the first export or import: only those use it, and evaluating it at
+ * start cost every appliance its memory (docs/performance.md, memory on the user's path).
+ */
+const yaml = (): typeof import("yaml") => require("yaml");
+
 import { Malformed } from "../../errors";
 import { NOTIFICATION_EVENTS } from "../../store/rows";
 
@@ -74,7 +81,7 @@ const HEADER = [
 
 /** The file's text: the header, then the entries in the order given. */
 export function renderConfigFile(file: ConfigFile): string {
-  const document = new Document(file);
+  const document = new (yaml().Document)(file);
   document.commentBefore = HEADER;
   return document.toString({ lineWidth: 0 });
 }
@@ -133,6 +140,7 @@ export function parseConfigFile(text: string): ParsedConfigFile {
     throw new ConfigFileError(`Line 1: the file is larger than ${MAX_CONFIG_FILE_BYTES / 1024} KiB`);
   if (flowDeeperThan(text, MAX_FLOW_DEPTH))
     throw new ConfigFileError(`Line 1: the file nests deeper than ${MAX_FLOW_DEPTH} levels`);
+  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const lineAt = (offset: number) => lines.linePos(offset).line;

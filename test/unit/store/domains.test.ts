@@ -1,4 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, jest, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../../src/db";
+import { createLogger } from "../../../src/log";
+import { createStore } from "../../../src/store";
+import { HELD_AT_MOST_MS } from "../../../src/store/held-checks";
 import { memoryStore } from "./support";
 
 describe("store: domains", () => {
@@ -212,5 +219,96 @@ describe("store: domains", () => {
     domain(q, "home.example.com", "AAAA");
     expect(store.domains.siblings(p, "home.example.com", "A").map((row) => row.id)).toEqual([aaaa]);
     expect(store.domains.siblings(q, "home.example.com", "AAAA")).toEqual([]);
+  });
+
+  test("holdChecked: a check's facts are read back, not written, until the domain's next write", () => {
+    const { store, database, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const b = domain(p, "b.example.com");
+    const off = domain(p, "off.example.com");
+    database.sqlite.run("UPDATE domains SET next_run_at = 100");
+    database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [off]);
+    const onDisk = () =>
+      database.sqlite
+        .query<{ next: number | null; checked: number | null }, []>(
+          "SELECT next_run_at AS next, last_checked_at AS checked FROM domains ORDER BY id",
+        )
+        .all();
+    const writes = database.sqlite.writes;
+    store.domains.holdChecked(a, { lastCheckedAt: 150, nextRunAt: 900 });
+    store.domains.holdChecked(b, { lastCheckedAt: 160, nextRunAt: 200 });
+    store.domains.holdChecked(off, { lastCheckedAt: 170, nextRunAt: 300 });
+    expect(onDisk()).toEqual(Array(3).fill({ next: 100, checked: null }));
+    // Counted as writes, so that what is served again until a write is made again.
+    expect(database.sqlite.writes).toBe(writes + 2);
+    expect(store.domains.find(a)).toMatchObject({ lastCheckedAt: 150, nextRunAt: 900 });
+    expect(store.domains.list().map((row) => row.nextRunAt)).toEqual([900, 200, 100]);
+    expect(store.domains.withProvider(b)?.domain.lastCheckedAt).toBe(160);
+    expect(store.domains.due(500).map((row) => row.id)).toEqual([b]);
+    expect(store.domains.dueTimes()).toEqual([
+      { id: b, at: 200 },
+      { id: a, at: 900 },
+    ]);
+    expect(store.domains.scheduledAfter(250).map((row) => row.id)).toEqual([a]);
+    // The domain's next write takes its held facts along; what it sets itself wins.
+    store.domains.update(a, { failureCount: 1, nextRunAt: 1000 });
+    expect(onDisk()[0]).toEqual({ next: 1000, checked: 150 });
+    // A row written past the store keeps what was written.
+    database.sqlite.run("UPDATE domains SET next_run_at = 50 WHERE id = ?", [b]);
+    expect(store.domains.find(b)).toMatchObject({ nextRunAt: 50, lastCheckedAt: null });
+    store.domains.holdChecked(b, { lastCheckedAt: 180, nextRunAt: 400 });
+    store.domains.writeHeld();
+    expect(onDisk()[1]).toEqual({ next: 400, checked: 180 });
+  });
+
+  test("what is held is written before the database closes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ddnsd-held-"));
+    try {
+      const log = createLogger({ level: "error", format: "json", write: () => {} });
+      const first = openDatabase(dir, log);
+      const store = createStore(first.db, first.sqlite);
+      const now = Date.now();
+      first.sqlite.run(
+        "INSERT INTO providers (name, type, credentials, created_at, updated_at) VALUES ('p', 'duckdns', 'sealed', ?, ?)",
+        [now, now],
+      );
+      first.sqlite.run(
+        "INSERT INTO domains (provider_id, domain_name, record_type, config, next_run_at, created_at, updated_at) VALUES (1, 'a.example.com', 'A', '{}', 10, ?, ?)",
+        [now, now],
+      );
+      store.domains.holdChecked(1, { lastCheckedAt: 20, nextRunAt: 30 });
+      first.sqlite.close();
+      const again = openDatabase(dir, log);
+      expect(createStore(again.db, again.sqlite).domains.find(1)).toMatchObject({ lastCheckedAt: 20, nextRunAt: 30 });
+      again.sqlite.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("what is held is written an hour after the first fact held, once", () => {
+    jest.useFakeTimers();
+    try {
+      const { store, database, provider, domain } = memoryStore();
+      const a = domain(provider());
+      const checked = () =>
+        database.sqlite
+          .query<{ at: number | null }, [number]>("SELECT last_checked_at AS at FROM domains WHERE id = ?")
+          .get(a)!.at;
+      store.domains.holdChecked(a, { lastCheckedAt: 1 });
+      jest.advanceTimersByTime(HELD_AT_MOST_MS / 2);
+      store.domains.holdChecked(a, { lastCheckedAt: 2 });
+      expect(checked()).toBeNull();
+      jest.advanceTimersByTime(HELD_AT_MOST_MS / 2);
+      expect(checked()).toBe(2);
+      store.domains.holdChecked(a, { lastCheckedAt: 3 });
+      jest.advanceTimersByTime(HELD_AT_MOST_MS - 1);
+      expect(checked()).toBe(2);
+      jest.advanceTimersByTime(1);
+      expect(checked()).toBe(3);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
