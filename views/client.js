@@ -345,6 +345,17 @@
     var groups = document.querySelectorAll("[data-service-group]");
     var found = 0;
     var total = 0;
+    // The popular entries repeat some of the groups' own: shown only while nothing is searched.
+    var popular = document.querySelector("[data-service-popular]");
+    if (popular) popular.hidden = wanted !== "";
+    var hint = document.querySelector("[data-router-hint]");
+    if (hint) {
+      var routers = hint.getAttribute("data-router-hint").split(" ");
+      var router = false;
+      for (var r = 0; r < routers.length && !router; r++)
+        router = wanted.length >= 3 && routers[r].indexOf(wanted) !== -1;
+      hint.hidden = !router;
+    }
     for (var i = 0; i < groups.length; i++) {
       var entries = groups[i].querySelectorAll("[data-search]");
       var shown = 0;

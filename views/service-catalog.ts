@@ -111,6 +111,45 @@ const PRESET_PLACES: Record<string, { group: ServiceGroup; aliases?: readonly st
   "PowerDNS-Admin (your server)": { group: "own", aliases: ["pdns admin"] },
 };
 
+/**
+ * The entries most homes look for first (the free dynamic DNS services and the cloud most domains
+ * sit at), shown above the groups while nothing is searched: by provider type, or a preset's label.
+ */
+const POPULAR: readonly string[] = ["cloudflare", "duckdns", "No-IP", "dynv6", "desec", "freedns", "dynu"];
+
+/** The popular entries, in that order. */
+export function popularEntries(entries: readonly CatalogEntry[]): CatalogEntry[] {
+  return POPULAR.flatMap((name) => entries.find((e) => (e.server === undefined ? e.type : e.label) === name) ?? []);
+}
+
+/**
+ * Names of routers and their DDNS menus, which people type into the picker: a router is no DNS
+ * service, but it can push its address to ddnsd, and the picker says so.
+ */
+const ROUTER_NAMES: readonly string[] = [
+  "fritzbox",
+  "myfritz",
+  "unifi",
+  "openwrt",
+  "pfsense",
+  "opnsense",
+  "speedport",
+  "router",
+  "mikrotik",
+  "ubiquiti",
+  "asus",
+  "tplink",
+];
+
+/** Whether a search names a router rather than a DNS service (three letters at least: "fritz", "unifi" …). */
+export function namesRouter(query: string): boolean {
+  const wanted = searchKey(query);
+  return wanted.length >= 3 && ROUTER_NAMES.some((name) => name.includes(wanted));
+}
+
+/** What the page's script matches a search against to show the router hint. */
+export const ROUTER_KEYS = ROUTER_NAMES.join(" ");
+
 export interface CatalogEntry {
   /** What the picker calls it: the service's label, or the preset's. */
   label: string;
@@ -118,7 +157,7 @@ export interface CatalogEntry {
   type: string;
   /** For a dyndns2 preset: its update server, filled in on the form. */
   server?: string;
-  /** What the entry adds under its name: how ddnsd speaks to it. */
+  /** What the entry adds under its name: how ddnsd speaks to it, where that is not simply the service's own API ("" then). */
   note: string;
   group: ServiceGroup;
   /** Everything a search matches against, normalised (`searchKey`). */
@@ -151,10 +190,8 @@ export function serviceCatalog(services: readonly ServiceDescription[]): Catalog
     entries.push({
       label,
       type: service.type,
-      note:
-        service.type === "dyndns2"
-          ? "the dyndns2 protocol, with an update server you name"
-          : `${service.label}'s own API`,
+      // "X's own API" under 60 names said nothing; only the entries that are not are noted.
+      note: service.type === "dyndns2" ? "the dyndns2 protocol, with an update server you name" : "",
       group: place.group,
       keys: [label, service.type, ...(place.aliases ?? [])].map(searchKey),
     });

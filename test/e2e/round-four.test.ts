@@ -80,7 +80,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 /** The names of the service entries on screen. */
 function visibleServices(page: Page): Promise<string[]> {
-  return page.locator(".service-entry:visible .service-name").allTextContents();
+  return page.locator("[data-service-group] .service-entry:visible .service-name").allTextContents();
 }
 
 describe("the service picker", () => {
@@ -104,6 +104,13 @@ describe("the service picker", () => {
         expect(await visibleServices(page)).toEqual([...expected]);
       }
       expect(await page.locator("[data-service-count]").textContent()).toBe("1 service of 87 match");
+      // The popular entries stand above the groups only while nothing is searched; a router's name says where a router goes.
+      expect(await page.locator("[data-service-popular]").isVisible()).toBe(false);
+      await search.fill("fritz");
+      expect(await page.locator("[data-router-hint]").isVisible()).toBe(true);
+      await search.fill("");
+      expect(await page.locator("[data-service-popular]").isVisible()).toBe(true);
+      expect(await page.locator("[data-router-hint]").isVisible()).toBe(false);
       await search.fill("he.net");
       await page.getByRole("link", { name: /Hurricane Electric/ }).click();
       await page.waitForURL(/type=dyndns2/);

@@ -24,31 +24,35 @@ function shown(html: string): { names: string[]; groups: string[] } {
   let inName = false;
   let inHeading = false;
   let text = "";
-  new HTMLRewriter()
-    .on("[data-service-group]", {
-      element(element) {
-        if (element.hasAttribute("hidden")) {
-          hiddenDepth++;
-          element.onEndTag(() => {
-            hiddenDepth--;
-          });
-        }
-      },
-    })
-    .on("[data-service-group] h2", {
-      element(element) {
-        if (hiddenDepth > 0) return;
-        inHeading = true;
-        text = "";
+  const group = {
+    element(element: HTMLRewriterTypes.Element) {
+      if (element.hasAttribute("hidden")) {
+        hiddenDepth++;
         element.onEndTag(() => {
-          groups.push(text.trim());
-          inHeading = false;
+          hiddenDepth--;
         });
-      },
-      text(chunk) {
-        if (inHeading) text += chunk.text;
-      },
-    })
+      }
+    },
+  };
+  const heading = {
+    element(element: HTMLRewriterTypes.Element) {
+      if (hiddenDepth > 0) return;
+      inHeading = true;
+      text = "";
+      element.onEndTag(() => {
+        groups.push(text.trim());
+        inHeading = false;
+      });
+    },
+    text(chunk: HTMLRewriterTypes.Text) {
+      if (inHeading) text += chunk.text;
+    },
+  };
+  new HTMLRewriter()
+    .on("[data-service-group]", group)
+    .on("[data-service-popular]", group)
+    .on("[data-service-group] h2", heading)
+    .on("[data-service-popular] h2", heading)
     .on("li.service-entry", {
       element(element) {
         if (element.hasAttribute("hidden")) {
@@ -95,12 +99,16 @@ describe("the catalogue", () => {
 });
 
 describe("GET /providers/new", () => {
-  test("lists all 87 services in the five groups, in order, with Google Cloud DNS among the clouds", async () => {
+  test("lists all 87 services in the five groups, in order, the popular ones first, with Google Cloud DNS among the clouds", async () => {
     const response = await page(t, "/providers/new", { cookie });
     expect(response.status).toBe(200);
     const { names, groups } = shown(response.text);
-    expect(names.length).toBe(87);
-    expect(groups).toEqual(SERVICE_GROUPS.map((group) => group.label));
+    const popular = ["Cloudflare", "DuckDNS", "No-IP", "dynv6", "deSEC", "FreeDNS (afraid.org)", "Dynu"];
+    expect(names.slice(0, popular.length)).toEqual(popular);
+    expect(names.length).toBe(87 + popular.length);
+    expect(groups).toEqual(["Popular", ...SERVICE_GROUPS.map((group) => group.label)]);
+    // A note only where the entry is not simply the service's own API.
+    expect(response.text).not.toContain("own API");
     expect(names).toContain("Google Cloud DNS");
     expect(response.text).toContain("87 services");
   });
@@ -128,6 +136,16 @@ describe("GET /providers/new", () => {
     );
   });
 
+  test("a router's name says that a router pushes to ddnsd itself, leading to the update keys", async () => {
+    for (const query of ["fritz", "FRITZ!Box", "unifi"]) {
+      const response = await page(t, `/providers/new?q=${encodeURIComponent(query)}`, { cookie });
+      expect(attributeValues(response.text, "[data-router-hint]", "hidden")).toEqual([]);
+      expect(response.text).toContain('<a href="/update-keys">make an update key</a>');
+    }
+    const cloud = await page(t, "/providers/new?q=cloudflare", { cookie });
+    expect(attributeValues(cloud.text, "[data-router-hint]", "hidden")).toEqual([""]);
+  });
+
   test("a search that finds nothing says what to use instead", async () => {
     const response = await page(t, "/providers/new?q=zzzz-no-such", { cookie });
     expect(shown(response.text).names).toEqual([]);
@@ -137,7 +155,7 @@ describe("GET /providers/new", () => {
 
   test("a preset's entry opens the dyndns2 form with its server filled in and its name as the provider's", async () => {
     const picker = await page(t, "/providers/new?q=noip", { cookie });
-    const href = attributeValues(picker.text, "li.service-entry:not([hidden]) a", "href")[0]!;
+    const href = attributeValues(picker.text, "[data-service-group] li.service-entry:not([hidden]) a", "href")[0]!;
     expect(href).toBe("/providers/new?type=dyndns2&server=https%3A%2F%2Fdynupdate.no-ip.com");
     const form = await page(t, href, { cookie });
     expect(form.status).toBe(200);

@@ -6,13 +6,15 @@
 import { Html } from "@elysiajs/html";
 import { plural } from "../format";
 import { Layout, PageHeader } from "../layout";
-import { type CatalogEntry, type CatalogGroup, entryHref } from "../service-catalog";
+import { type CatalogEntry, type CatalogGroup, entryHref, namesRouter, ROUTER_KEYS } from "../service-catalog";
 
 export interface ServicePickerPageProps {
   user: string;
   query: string;
   /** Every group, each entry marked found by the search or not (not found: rendered hidden). */
   groups: CatalogGroup[];
+  /** The entries shown first while nothing is searched. */
+  popular: CatalogEntry[];
 }
 
 function Entry({ entry }: { entry: CatalogEntry & { found: boolean } }) {
@@ -22,15 +24,19 @@ function Entry({ entry }: { entry: CatalogEntry & { found: boolean } }) {
         <span class="service-name" safe>
           {entry.label}
         </span>
-        <span class="service-note muted small" safe>
-          {entry.note}
-        </span>
+        {entry.note === "" ? (
+          ""
+        ) : (
+          <span class="service-note muted small" safe>
+            {entry.note}
+          </span>
+        )}
       </a>
     </li>
   );
 }
 
-export function ServicePickerPage({ user, query, groups }: ServicePickerPageProps) {
+export function ServicePickerPage({ user, query, groups, popular }: ServicePickerPageProps) {
   const total = groups.reduce((n, group) => n + group.entries.length, 0);
   const found = groups.reduce((n, group) => n + group.entries.filter((entry) => entry.found).length, 0);
   const counted = query.trim() === "" ? `${plural(total, "service")}` : `${plural(found, "service")} of ${total} match`;
@@ -65,7 +71,26 @@ export function ServicePickerPage({ user, query, groups }: ServicePickerPageProp
       <p id="service-count" class="muted small" aria-live="polite" data-service-count safe>
         {counted}
       </p>
+      <p class="notice notice-info router-hint" data-router-hint={ROUTER_KEYS} hidden={!namesRouter(query)}>
+        A router (FRITZ!Box, UniFi, OpenWrt …) is not a DNS service, but it can tell ddnsd its address itself:{" "}
+        <a href="/update-keys">make an update key</a> for it, and pick here the DNS service your domain is at.
+      </p>
       <div id="service-list" class="service-groups">
+        <section
+          class="service-group"
+          aria-labelledby="group-popular"
+          data-service-popular
+          hidden={query.trim() !== ""}
+        >
+          <h2 class="card-title" id="group-popular">
+            Popular
+          </h2>
+          <ul class="service-grid">
+            {popular.map((entry) => (
+              <Entry entry={{ ...entry, found: true }} />
+            ))}
+          </ul>
+        </section>
         {groups.map((group) => (
           <section
             class="service-group"

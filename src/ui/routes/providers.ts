@@ -19,7 +19,7 @@ import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { ProviderFormPage, type ProviderFormValues } from "../../../views/pages/provider-form";
 import { ProvidersPage } from "../../../views/pages/providers";
 import { ServicePickerPage } from "../../../views/pages/service-picker";
-import { searchCatalog, serviceCatalog } from "../../../views/service-catalog";
+import { popularEntries, searchCatalog, serviceCatalog } from "../../../views/service-catalog";
 import { type DomainReader, listDomains } from "../../modules/domains/service";
 import { type MetricsReader, providerStats } from "../../modules/metrics/service";
 import {
@@ -158,7 +158,13 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
         const service = ctx.services.services.find((s) => s.type === type);
         if (service === undefined) {
           const q = field(query, "q");
-          return ServicePickerPage({ user, query: q, groups: searchCatalog(serviceCatalog(ctx.services.services), q) });
+          const catalog = serviceCatalog(ctx.services.services);
+          return ServicePickerPage({
+            user,
+            query: q,
+            groups: searchCatalog(catalog, q),
+            popular: popularEntries(catalog),
+          });
         }
         const server = service.options.some((option) => option.key === "server") ? field(query, "server") : "";
         const preset = service.options.flatMap((option) => option.presets ?? []).find((p) => p.value === server);
