@@ -211,7 +211,7 @@ describe("the dashboard", () => {
     const answered = await page(t, "/", { cookie });
     expect(answered.text).toContain('data-source="4 web"');
     expect(answered.text.replaceAll("<wbr>", "")).toContain(
-      `<code class="ip">${echo.ipv4}</code> <span class="muted">since`,
+      `<code class="ip ip4">${echo.ipv4}</code> <span class="muted">since`,
     );
 
     resetData(t);
