@@ -16,6 +16,7 @@ import {
   CLASS,
   decodeMessage,
   encodeMessage,
+  ForeignAnswer,
   type Message,
   message,
   OPCODE,
@@ -91,20 +92,6 @@ function exchangeUdp(server: ServerAddress, request: Uint8Array, timeoutMs: numb
   });
 }
 
-/** Whether `answer` answers `request`: same id, a response, the same question. */
-function answers(answer: Message, request: Message): boolean {
-  const [asked] = request.questions;
-  const [echoed] = answer.questions;
-  return (
-    answer.id === request.id &&
-    answer.qr &&
-    asked !== undefined &&
-    echoed !== undefined &&
-    echoed.name === asked.name.toLowerCase() &&
-    echoed.type === asked.type
-  );
-}
-
 /** Asks `server` one question; the answer as it came (any rcode), or why there is none. */
 export async function query(
   named: ServerAddress,
@@ -126,12 +113,11 @@ export async function query(
   const read = (received: Received): QueryAnswer => {
     if (!received.ok) return received;
     try {
-      const answer = decodeMessage(received.bytes);
-      return answers(answer, request)
-        ? { ok: true, message: answer, bytes: received.bytes }
-        : { ok: false, reason: "the answer does not belong to the question" };
+      return { ok: true, message: decodeMessage(received.bytes, request), bytes: received.bytes };
     } catch (error) {
-      // A truncated UDP answer may end mid-record; its header alone says to ask again over TCP.
+      if (error instanceof ForeignAnswer) return { ok: false, reason: error.message };
+      // A truncated UDP answer (to this question: checked first) may end mid-record; its header
+      // alone says to ask again over TCP.
       if (error instanceof WireError && received.bytes.length >= 4 && (received.bytes[2]! & 0x02) !== 0)
         return { ok: true, message: { ...request, tc: true, qr: true }, bytes: received.bytes };
       return { ok: false, reason: `unreadable answer (${error instanceof Error ? error.message : String(error)})` };
