@@ -2,7 +2,7 @@
 // told another address or port: a zone's NS records carry no port, so a name server asked through
 // them listens on port 53 at a loopback address of its own). Each question is answered by the
 // test's function, as bytes (anything, hostile included), or held: the fake counts the questions
-// waiting for their answer, the most at once, and the addresses that asked were sent to.
+// waiting for their answer and the most at once (of this fake, and of several together).
 //
 // Also the hostile answers of issue 41, as bytes: the compression-pointer bomb.
 
@@ -39,9 +39,15 @@ export interface TestNameServer {
   stop(): Promise<void>;
 }
 
+/** Questions waiting at several fakes together, and the most at once. */
+export interface Waiting {
+  now: number;
+  most: number;
+}
+
 export async function startTestNameServer(
   answer: Answerer,
-  listen: { host?: string; port?: number } = {},
+  listen: { host?: string; port?: number; together?: Waiting } = {},
 ): Promise<TestNameServer> {
   const host = listen.host ?? "127.0.0.1";
   const udp: Socket = createSocket("udp4");
@@ -75,8 +81,11 @@ export async function startTestNameServer(
     fake.asked.push({ name: question?.name ?? "", type: question?.type ?? 0, transport });
     fake.waiting++;
     fake.mostWaiting = Math.max(fake.mostWaiting, fake.waiting);
+    const together = listen.together;
+    if (together !== undefined) together.most = Math.max(together.most, ++together.now);
     const reply = () => {
       fake.waiting--;
+      if (together !== undefined) together.now--;
       const bytes = fake.answer(request, transport);
       if (bytes !== null) send(bytes);
     };
