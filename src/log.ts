@@ -1,5 +1,8 @@
 // One line per event, as text or JSON (DDNS_LOG_FORMAT). Callers pass facts as fields; nothing
 // here ever receives a password, token or credential, and `redact` guards the fields that could.
+// The message and each text field are cut to 2,000 characters (util/message.ts), whatever they quote.
+
+import { bounded } from "./util/message";
 
 /** DDNS_LOG_LEVEL and DDNS_LOG_FORMAT (read by config.ts). */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -43,13 +46,13 @@ export function createLogger({ level, format, write, now = () => new Date() }: L
     const time = now().toISOString();
     const safe = redact(fields);
     if (format === "json") {
-      emit(JSON.stringify({ time, level: at, msg: message, ...safe }));
+      emit(JSON.stringify({ time, level: at, msg: bounded(message), ...safe }));
       return;
     }
     const pairs = Object.entries(safe)
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => `${key}=${formatValue(value)}`);
-    emit([time, at.toUpperCase().padEnd(5), message, ...pairs].join(" "));
+    emit([time, at.toUpperCase().padEnd(5), bounded(message), ...pairs].join(" "));
   };
   return {
     debug: (message, fields) => log("debug", message, fields),
@@ -62,7 +65,8 @@ export function createLogger({ level, format, write, now = () => new Date() }: L
 
 function redact(fields: LogFields): LogFields {
   const safe: LogFields = {};
-  for (const [key, value] of Object.entries(fields)) safe[key] = SECRET_FIELD.test(key) ? "[redacted]" : value;
+  for (const [key, value] of Object.entries(fields))
+    safe[key] = SECRET_FIELD.test(key) ? "[redacted]" : typeof value === "string" ? bounded(value) : value;
   return safe;
 }
 

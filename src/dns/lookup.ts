@@ -10,12 +10,14 @@ import { createSocket } from "node:dgram";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { connectionProblem } from "../util/connection-problem";
+import type { Slots } from "../util/slots";
 import { exchangeTcp, newId, parseServer, type ServerAddress } from "./protocols/signed-dns";
 import {
   addressText,
   CLASS,
   decodeMessage,
   encodeMessage,
+  ForeignAnswer,
   type Message,
   message,
   OPCODE,
@@ -40,6 +42,8 @@ export interface QueryOptions {
   qclass?: number;
   /** The address family a server named by a host name is looked up for (4 unless told). */
   family?: 4 | 6;
+  /** Shared by the questions of one kind (the live checks'): each holds one while its socket is open. */
+  sockets?: Slots;
 }
 
 /** The server's address of `family`: itself when it is an address, else its name looked up. */
@@ -91,20 +95,6 @@ function exchangeUdp(server: ServerAddress, request: Uint8Array, timeoutMs: numb
   });
 }
 
-/** Whether `answer` answers `request`: same id, a response, the same question. */
-function answers(answer: Message, request: Message): boolean {
-  const [asked] = request.questions;
-  const [echoed] = answer.questions;
-  return (
-    answer.id === request.id &&
-    answer.qr &&
-    asked !== undefined &&
-    echoed !== undefined &&
-    echoed.name === asked.name.toLowerCase() &&
-    echoed.type === asked.type
-  );
-}
-
 /** Asks `server` one question; the answer as it came (any rcode), or why there is none. */
 export async function query(
   named: ServerAddress,
@@ -126,20 +116,23 @@ export async function query(
   const read = (received: Received): QueryAnswer => {
     if (!received.ok) return received;
     try {
-      const answer = decodeMessage(received.bytes);
-      return answers(answer, request)
-        ? { ok: true, message: answer, bytes: received.bytes }
-        : { ok: false, reason: "the answer does not belong to the question" };
+      return { ok: true, message: decodeMessage(received.bytes, request), bytes: received.bytes };
     } catch (error) {
-      // A truncated UDP answer may end mid-record; its header alone says to ask again over TCP.
+      if (error instanceof ForeignAnswer) return { ok: false, reason: error.message };
+      // A truncated UDP answer (to this question: checked first) may end mid-record; its header
+      // alone says to ask again over TCP.
       if (error instanceof WireError && received.bytes.length >= 4 && (received.bytes[2]! & 0x02) !== 0)
         return { ok: true, message: { ...request, tc: true, qr: true }, bytes: received.bytes };
       return { ok: false, reason: `unreadable answer (${error instanceof Error ? error.message : String(error)})` };
     }
   };
-  const overUdp = read(await exchangeUdp(server, bytes, timeoutMs));
-  if (!overUdp.ok || !overUdp.message.tc) return overUdp;
-  return read(await exchangeTcp(server, bytes, timeoutMs));
+  const exchange = async () => {
+    const overUdp = read(await exchangeUdp(server, bytes, timeoutMs));
+    if (!overUdp.ok || !overUdp.message.tc) return overUdp;
+    return read(await exchangeTcp(server, bytes, timeoutMs));
+  };
+  // One socket at a time: the UDP one is closed before the TCP one opens.
+  return options.sockets === undefined ? exchange() : options.sockets.run(exchange);
 }
 
 /** The addresses of `type` that `answer` holds for `name`, in their canonical text form. */
@@ -179,10 +172,15 @@ export function parseResolvers(text: string): ServerAddress[] | string {
 }
 
 /** The first resolver's answer to a recursive question (NOERROR or NXDOMAIN), trying each in turn. */
-async function resolve(resolvers: readonly ServerAddress[], name: string, type: number): Promise<QueryAnswer> {
+async function resolve(
+  resolvers: readonly ServerAddress[],
+  name: string,
+  type: number,
+  sockets: Slots | undefined,
+): Promise<QueryAnswer> {
   let last: QueryAnswer = { ok: false, reason: "no resolver is configured (DDNS_RESOLVERS, /etc/resolv.conf)" };
   for (const resolver of resolvers) {
-    const answer = await query(resolver, name, type, { recursion: true });
+    const answer = await query(resolver, name, type, { recursion: true, sockets });
     if (answer.ok && (answer.message.rcode === RCODE.NOERROR || answer.message.rcode === RCODE.NXDOMAIN)) return answer;
     const where = `${resolver.host}${resolver.port === 53 ? "" : `:${resolver.port}`}`;
     last = answer.ok
@@ -199,30 +197,45 @@ export interface NameServerTarget {
   server: ServerAddress | null;
 }
 
-export type ZoneServers = { ok: true; zone: string; servers: NameServerTarget[] } | { ok: false; reason: string };
+export type ZoneServers =
+  | {
+      ok: true;
+      zone: string;
+      servers: NameServerTarget[];
+      /** How many names the NS set holds, when more than `servers` (at an address already listed, or past the most). */
+      named?: number;
+    }
+  | { ok: false; reason: string };
+
+/** How far the search goes: at most `most` name servers, one per address, and the sockets it may use. */
+export interface ZoneSearch {
+  most: number;
+  sockets?: Slots;
+}
 
 /**
  * The zone that holds `hostname` and its name servers, through the resolvers: the NS set of the
  * name itself or, where it has none, of the zone its negative answer's SOA names (else the next name
  * up). Each name server is asked at its IPv4 address (its IPv6 one when it has no IPv4), on port 53:
- * NS records carry no port.
+ * NS records carry no port. At most `search.most` of them, one per address, whatever the NS set holds.
  */
-export async function findZoneServers(resolvers: readonly ServerAddress[], hostname: string): Promise<ZoneServers> {
+export async function findZoneServers(
+  resolvers: readonly ServerAddress[],
+  hostname: string,
+  search: ZoneSearch,
+): Promise<ZoneServers> {
   let name = hostname.toLowerCase().replace(/\.$/, "");
   for (;;) {
-    const answer = await resolve(resolvers, name, TYPE.NS);
+    const answer = await resolve(resolvers, name, TYPE.NS, search.sockets);
     if (!answer.ok) return { ok: false, reason: `the NS query for ${name} failed: ${answer.reason}` };
     const nsRecords = answer.message.answers.filter((record) => record.type === TYPE.NS && record.name === name);
-    if (nsRecords.length > 0)
-      return {
-        ok: true,
-        zone: name,
-        servers: await serverAddresses(
-          resolvers,
-          answer.message,
-          nsRecords.map((record) => new Reader(answer.bytes, record.dataOffset ?? 0).name()),
-        ),
-      };
+    if (nsRecords.length > 0) {
+      const names = [
+        ...new Set(nsRecords.map((record) => new Reader(answer.bytes, record.dataOffset ?? 0).name()).filter(Boolean)),
+      ].sort();
+      const servers = await serverAddresses(resolvers, answer.message, names, search);
+      return { ok: true, zone: name, servers, ...(names.length > servers.length ? { named: names.length } : {}) };
+    }
     const soa = answer.message.authorities.find((record) => record.type === TYPE.SOA);
     if (soa !== undefined && soa.name !== name && name.endsWith(`.${soa.name}`)) {
       name = soa.name;
@@ -234,28 +247,46 @@ export async function findZoneServers(resolvers: readonly ServerAddress[], hostn
   }
 }
 
-/** Each name server with one address: from the answer's additional section (glue), else asked for. */
+/**
+ * Name servers with one address each, in the order of their names: from the answer's additional
+ * section (glue), else asked for (of the first `most` names without glue only); a name at an address
+ * already listed is left out, and the list ends at `most`.
+ */
 async function serverAddresses(
   resolvers: readonly ServerAddress[],
   answer: Message,
-  names: string[],
+  names: readonly string[],
+  search: ZoneSearch,
 ): Promise<NameServerTarget[]> {
-  const unique = [...new Set(names.filter(Boolean))].sort();
-  return Promise.all(
-    unique.map(async (name) => {
-      for (const type of [TYPE.A, TYPE.AAAA]) {
-        const glue = answer.additionals
-          .filter((record) => record.type === type && record.name === name)
-          .map((record) => addressText(record.data));
-        const addresses =
-          glue.length > 0
-            ? glue
-            : await resolve(resolvers, name, type).then((found) =>
-                found.ok ? addressesIn(found.message, name, type) : [],
-              );
-        if (addresses[0] !== undefined) return { name, server: { host: addresses[0], port: 53 } };
-      }
-      return { name, server: null };
-    }),
-  );
+  const glueOf = (name: string): string | undefined => {
+    for (const type of [TYPE.A, TYPE.AAAA]) {
+      const glue = answer.additionals.find(
+        (record) => record.type === type && record.name === name && record.data.length === (type === TYPE.A ? 4 : 16),
+      );
+      if (glue !== undefined) return addressText(glue.data);
+    }
+    return undefined;
+  };
+  const lookedUp = async (name: string): Promise<string | undefined> => {
+    for (const type of [TYPE.A, TYPE.AAAA]) {
+      const found = await resolve(resolvers, name, type, search.sockets);
+      const address = found.ok ? addressesIn(found.message, name, type)[0] : undefined;
+      if (address !== undefined) return address;
+    }
+    return undefined;
+  };
+  const glued = names.map((name) => ({ name, address: glueOf(name) }));
+  const toLookUp = glued.filter((entry) => entry.address === undefined).slice(0, search.most);
+  const found = new Map(await Promise.all(toLookUp.map(async ({ name }) => [name, await lookedUp(name)] as const)));
+  const servers: NameServerTarget[] = [];
+  const seen = new Set<string>();
+  for (const { name, address: glue } of glued) {
+    if (servers.length >= search.most) break;
+    if (glue === undefined && !found.has(name)) continue;
+    const address = glue ?? found.get(name);
+    if (address !== undefined && seen.has(address)) continue;
+    if (address !== undefined) seen.add(address);
+    servers.push({ name, server: address === undefined ? null : { host: address, port: 53 } });
+  }
+  return servers;
 }

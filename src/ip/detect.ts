@@ -135,6 +135,20 @@ export function isGlobalAddress(ip: string): boolean {
   );
 }
 
+/**
+ * True for an address inside the machine or its networks: loopback, private (RFC 1918, unique-local
+ * fc00::/7), link-local, carrier-grade NAT, "this network" 0.0.0.0/8 and the unspecified ::, also
+ * written IPv4-mapped. A name server of somebody else's zone is never asked at one (the live check).
+ */
+export function isInternalAddress(ip: string): boolean {
+  const v4 = ipv4Value(ip.trim());
+  if (v4 !== null) return INTERNAL_IPV4.some((prefix) => inPrefix(v4, prefix, 32));
+  const v6 = ipv6Value(ip.trim().split("%")[0] ?? "");
+  if (v6 === null) return false;
+  if (inPrefix(v6, IPV4_MAPPED, 128)) return INTERNAL_IPV4.some((prefix) => inPrefix(v6 & 0xffffffffn, prefix, 32));
+  return v6 <= 1n || INTERNAL_IPV6.some((prefix) => inPrefix(v6, prefix, 128));
+}
+
 const SIX_TO_FOUR: Prefix = { base: 0x2002n << 112n, bits: 16 };
 
 type Prefix = { base: bigint; bits: number };
@@ -176,6 +190,30 @@ const NON_GLOBAL_IPV4 = prefixes(
   ],
   ipv4Value,
 );
+
+const INTERNAL_IPV4 = prefixes(
+  [
+    ["0.0.0.0", 8],
+    ["10.0.0.0", 8],
+    ["100.64.0.0", 10],
+    ["127.0.0.0", 8],
+    ["169.254.0.0", 16],
+    ["172.16.0.0", 12],
+    ["192.168.0.0", 16],
+  ],
+  ipv4Value,
+);
+
+const INTERNAL_IPV6 = prefixes(
+  [
+    ["fc00::", 7], // unique-local
+    ["fe80::", 10], // link-local
+    ["fec0::", 10], // the old site-local
+  ],
+  ipv6Value,
+);
+
+const IPV4_MAPPED: Prefix = { base: 0xffffn << 32n, bits: 96 };
 
 const GLOBAL_UNICAST_IPV6: Prefix = { base: 0x2n << 124n, bits: 3 };
 

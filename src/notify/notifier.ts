@@ -1,6 +1,7 @@
 // Turns the update path's events into messages (docs/api.md, notifications) and delivers them off the update
 // path: each enabled notification that asked for the event gets it, a failed delivery is tried
-// again after 1 s, 5 s and 25 s, and the notification keeps `last_sent_at` / `last_error`.
+// again after 1 s, 5 s and 25 s, and the notification keeps `last_sent_at` / `last_error`. Each
+// message is at most 2,000 characters (util/message.ts), whatever it quotes.
 //
 // Streaks: `update_failed` goes out for the first failure after a success (or for a record never
 // written), `update_recovered` for the first success after failures, both read from the domain's
@@ -22,6 +23,7 @@ import type { Store } from "../store";
 import type { NotificationEvent, NotificationRow } from "../store/rows";
 import type { EventSink, NotServed, RecordedUpdate, StalePush } from "../updater/events";
 import type { UpdateOutcome } from "../updater/outcome";
+import { bounded } from "../util/message";
 import { plural } from "../util/plural";
 import type { Heartbeat, NotificationMessage, SendDeps } from "./channel";
 import { openOptions } from "./options";
@@ -178,7 +180,13 @@ export class Notifier implements EventSink {
   }
 
   private message(event: NotificationEvent | "test", facts: MessageFacts): NotificationMessage {
-    return { event, title: TITLES[event], ...facts, timestamp: new Date().toISOString() };
+    return {
+      event,
+      title: TITLES[event],
+      ...facts,
+      message: bounded(facts.message),
+      timestamp: new Date().toISOString(),
+    };
   }
 
   /** Queues the event for every enabled notification that wants it; returns at once. */
@@ -266,6 +274,8 @@ function heartbeatOf(outcomes: readonly UpdateOutcome[]): Heartbeat {
   const first = failed[0]!;
   return {
     up: false,
-    message: `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}`,
+    message: bounded(
+      `${failed.length} of ${records} failed; ${first.hostname} (${first.recordType}): ${first.message}`,
+    ),
   };
 }

@@ -1,9 +1,10 @@
 // The history table: one row per update attempt, each domain's rows cut to the retention setting
-// as they are written.
+// as they are written, each message to 2,000 characters (util/message.ts), words added later included.
 
 import { and, desc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { HistoryInsert } from "../db/disk";
 import { history } from "../db/schema";
+import { bounded } from "../util/message";
 import type { Handle } from "./handle";
 import type { HistoryFailureCause, HistoryRow } from "./rows";
 
@@ -86,12 +87,15 @@ function repeats(newest: HistoryRow, row: HistoryInsert): boolean {
 export function historyQueries(db: Handle): HistoryQueries {
   return {
     appendToMessage(id, words) {
+      const row = db.select({ message: history.message }).from(history).where(eq(history.id, id)).get();
+      if (row === undefined) return;
       db.update(history)
-        .set({ message: sql`${history.message} || ${words}` })
+        .set({ message: bounded(row.message + words) })
         .where(eq(history.id, id))
         .run();
     },
-    append(row, keep) {
+    append(given, keep) {
+      const row = { ...given, message: bounded(given.message) };
       return db.transaction((tx) => {
         const newest = tx
           .select()

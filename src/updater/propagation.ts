@@ -28,15 +28,19 @@ import {
   type NameServerTarget,
   type QueryAnswer,
   query,
+  type ZoneSearch,
   type ZoneServers,
 } from "../dns/lookup";
 import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import { RCODE, rcodeName, soaData, TYPE } from "../dns/protocols/wire";
 import type { RecordType } from "../dns/provider";
 import { sameAddress } from "../dns/zones";
+import { isInternalAddress } from "../ip/detect";
 import type { Logger } from "../log";
 import type { Store } from "../store";
 import type { DomainRow, ProviderRow } from "../store/rows";
+import { firstItems } from "../util/message";
+import { Slots } from "../util/slots";
 import type { EventSink, RecordedUpdate } from "./events";
 import type { UpdateOutcome } from "./outcome";
 
@@ -54,6 +58,10 @@ export const LONGEST_DELAY_MS = 2 * 60_000;
 export const BEAT_MS = 15_000;
 /** Records whose name servers are asked at once; the rest wait for the next wake-up. */
 const ROUNDS_AT_ONCE = 8;
+/** The most name servers one check asks, one per address, the service's own server included. */
+export const MOST_SERVERS = 8;
+/** The most sockets open at once for every check together (questions to resolvers included). */
+export const MOST_SOCKETS = 32;
 
 export type PropagationState = "served" | "pending" | "unreachable" | "unknown";
 
@@ -92,8 +100,13 @@ export const UNKNOWN: Propagation = {
 
 /** Asking a name server, and finding a zone's: the real DNS by default, fakes in the unit tests. */
 export interface Lookups {
-  findZoneServers(resolvers: readonly ServerAddress[], hostname: string): Promise<ZoneServers>;
-  query(server: ServerAddress, name: string, type: number, options: { recursion: boolean }): Promise<QueryAnswer>;
+  findZoneServers(resolvers: readonly ServerAddress[], hostname: string, search: ZoneSearch): Promise<ZoneServers>;
+  query(
+    server: ServerAddress,
+    name: string,
+    type: number,
+    options: { recursion: boolean; sockets: Slots },
+  ): Promise<QueryAnswer>;
 }
 
 export interface PropagationClock {
@@ -132,8 +145,15 @@ export interface PropagationParts {
    * name servers then answer the proxy's addresses, never the record's, and any address is served.
    */
   proxied(provider: ProviderRow, domain: DomainRow): boolean;
-  /** `verifyEverySeconds`: DDNS_VERIFY_EVERY, 0 for never. */
-  settings: { readonly resolvers: readonly ServerAddress[]; readonly verifyEverySeconds: number };
+  /**
+   * `verifyEverySeconds`: DDNS_VERIFY_EVERY, 0 for never. `allowPrivateIps`: name servers at
+   * internal addresses are asked for every provider, not only for one with its own server.
+   */
+  settings: {
+    readonly resolvers: readonly ServerAddress[];
+    readonly verifyEverySeconds: number;
+    readonly allowPrivateIps: boolean;
+  };
   log: Logger;
   /** Where `not_served` goes (the notifier). */
   events: Pick<EventSink, "notServed">;
@@ -171,9 +191,16 @@ interface Watch {
   delayMs: number;
   running: boolean;
   /** Found at the first ask and kept for the watch (unless the zone's name servers were not found). */
-  targets: { list: NameServerTarget[]; detail: string | null } | null;
+  targets: Targets | null;
   /** Whether this watch asked for a repair already: one at most, so a lasting difference costs one read per check. */
   repairAsked: boolean;
+}
+
+/** The name servers a check asks; `found` false: looked for again at the next ask (the resolvers did not answer). */
+interface Targets {
+  list: NameServerTarget[];
+  detail: string | null;
+  found: boolean;
 }
 
 interface Known {
@@ -214,7 +241,7 @@ export function stateOf(servers: readonly ServerReport[]): Exclude<PropagationSt
   return "unreachable";
 }
 
-/** "served by 1 of 2 name servers", with what each lagging one answers. */
+/** "served by 1 of 2 name servers", with what each lagging one answers (the first five, then how many more). */
 export function servedWords(propagation: Pick<Propagation, "servers" | "detail">): string {
   const { servers } = propagation;
   const served = servers.filter((server) => server.ok).length;
@@ -226,7 +253,10 @@ export function servedWords(propagation: Pick<Propagation, "servers" | "detail">
       if (server.error !== null) return `${who} does not answer (${server.error})`;
       return server.answer.length === 0 ? `${who} answers no address` : `${who} answers ${server.answer.join(", ")}`;
     });
-  const words = [`served by ${served} of ${servers.length} name server${servers.length === 1 ? "" : "s"}`, ...lagging];
+  const words = [
+    `served by ${served} of ${servers.length} name server${servers.length === 1 ? "" : "s"}`,
+    ...firstItems(lagging),
+  ];
   if (propagation.detail !== null) words.push(propagation.detail);
   return words.join("; ");
 }
@@ -243,6 +273,8 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   private readonly readAt = new Map<number, number>();
   private readonly clock: PropagationClock;
   private readonly lookups: Lookups;
+  /** Every check's sockets, together. */
+  private readonly sockets = new Slots(MOST_SOCKETS);
   /** Counts every change to what is known, so answers served again until a write also see these. */
   changes = 0;
   /** Called when an ask falls due sooner than the scheduler planned (a new watch, an ask finished). */
@@ -371,12 +403,17 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       return;
     }
     // Found once per watch; looked for again at each ask while the resolvers did not answer.
-    if (watch.targets === null || watch.targets.detail !== null)
+    if (watch.targets === null || !watch.targets.found)
       watch.targets = await this.targets(loaded.provider, watch.hostname);
     const type = watch.recordType === "AAAA" ? TYPE.AAAA : TYPE.A;
     const proxied = this.parts.proxied(loaded.provider, domain);
+    // Name servers at internal addresses are the user's own only where the service writes to a
+    // server of theirs (RFC 2136, PowerDNS); elsewhere glue naming one is not followed.
+    const internalAllowed = this.parts.settings.allowPrivateIps || this.parts.nameServerOf(loaded.provider) !== null;
     const servers = await Promise.all(
-      watch.targets.list.map((target) => this.ask(target, watch.hostname, type, proxied ? null : watch.address)),
+      watch.targets.list.map((target) =>
+        this.ask(target, watch.hostname, type, proxied ? null : watch.address, internalAllowed),
+      ),
     );
     if (this.watches.get(watch.domainId) !== watch) return; // a newer write took over meanwhile
     const now = this.clock.monotonic();
@@ -534,7 +571,10 @@ export class PropagationTracker implements PropagationRounds, EventSink {
   /** The zone's SOA serial as one name server answers it (the hostname's own SOA, or its zone's in the authority section); null when it gives none. */
   private async serialAt(target: NameServerTarget, hostname: string): Promise<number | null> {
     if (target.server === null) return null;
-    const answer = await this.lookups.query(target.server, hostname, TYPE.SOA, { recursion: false });
+    const answer = await this.lookups.query(target.server, hostname, TYPE.SOA, {
+      recursion: false,
+      sockets: this.sockets,
+    });
     if (!answer.ok || !answer.message.aa) return null;
     const record = [...answer.message.answers, ...answer.message.authorities].find((r) => r.type === TYPE.SOA);
     if (record === undefined) return null;
@@ -578,27 +618,36 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     });
   }
 
-  /** The zone's name servers and the service's own server, each once. */
-  private async targets(
-    provider: ProviderRow,
-    hostname: string,
-  ): Promise<{ list: NameServerTarget[]; detail: string | null }> {
+  /** The zone's name servers and the service's own server, each address once, MOST_SERVERS at most. */
+  private async targets(provider: ProviderRow, hostname: string): Promise<Targets> {
     const resolvers = this.parts.settings.resolvers;
     const [zone, configured] = await Promise.all([
-      this.lookups.findZoneServers(resolvers, hostname),
+      this.lookups.findZoneServers(resolvers, hostname, { most: MOST_SERVERS, sockets: this.sockets }),
       this.configuredServer(provider),
     ]);
-    const list = zone.ok ? [...zone.servers] : [];
     const sameAs = (a: ServerAddress | null, b: ServerAddress | null) =>
       a !== null && b !== null && a.host === b.host && a.port === b.port;
-    if (configured !== null && !list.some((target) => sameAs(target.server, configured.server))) list.push(configured);
-    if (zone.ok) return { list, detail: null };
+    const found = zone.ok ? zone.servers : [];
+    const own = configured !== null && !found.some((target) => sameAs(target.server, configured.server));
+    const list = [...found.slice(0, MOST_SERVERS - (own ? 1 : 0)), ...(own && configured ? [configured] : [])];
+    if (!zone.ok)
+      return {
+        list,
+        found: false,
+        detail:
+          list.length > 0
+            ? `only the service's server was asked: ${zone.reason}`
+            : `the zone's name servers were not found: ${zone.reason}`,
+      };
+    const named = Math.max(zone.named ?? 0, zone.servers.length);
+    const asked = list.length - (own ? 1 : 0);
     return {
       list,
+      found: true,
       detail:
-        list.length > 0
-          ? `only the service's server was asked: ${zone.reason}`
-          : `the zone's name servers were not found: ${zone.reason}`,
+        named > asked
+          ? `${asked} of the zone's ${named} name servers asked (at most ${MOST_SERVERS}, one per address)`
+          : null,
     };
   }
 
@@ -611,7 +660,7 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     if (isIP(server.host) !== 0) return { name: formatServer(server), server };
     for (const type of [TYPE.A, TYPE.AAAA]) {
       for (const resolver of this.parts.settings.resolvers) {
-        const found = await this.lookups.query(resolver, server.host, type, { recursion: true });
+        const found = await this.lookups.query(resolver, server.host, type, { recursion: true, sockets: this.sockets });
         const address = found.ok ? addressesIn(found.message, server.host, type)[0] : undefined;
         if (address !== undefined) return { name: formatServer(server), server: { host: address, port: server.port } };
       }
@@ -619,12 +668,16 @@ export class PropagationTracker implements PropagationRounds, EventSink {
     return { name: formatServer(server), server: null };
   }
 
-  /** Asks one name server for the record, without recursion; `address` null: any address is the record's (a proxied one). */
+  /**
+   * Asks one name server for the record, without recursion; `address` null: any address is the
+   * record's (a proxied one). One at an internal address is not asked unless `internalAllowed`.
+   */
   private async ask(
     target: NameServerTarget,
     hostname: string,
     type: number,
     address: string | null,
+    internalAllowed: boolean,
   ): Promise<ServerReport> {
     const report = (fields: Pick<ServerReport, "answer" | "ok" | "error">): ServerReport => ({
       name: target.name,
@@ -632,7 +685,13 @@ export class PropagationTracker implements PropagationRounds, EventSink {
       ...fields,
     });
     if (target.server === null) return report({ answer: [], ok: false, error: "no address found for it" });
-    const answer = await this.lookups.query(target.server, hostname, type, { recursion: false });
+    if (!internalAllowed && isInternalAddress(target.server.host))
+      return report({
+        answer: [],
+        ok: false,
+        error: "not asked: a loopback, private, link-local or CGNAT address (DDNS_ALLOW_PRIVATE_IPS)",
+      });
+    const answer = await this.lookups.query(target.server, hostname, type, { recursion: false, sockets: this.sockets });
     if (!answer.ok) return report({ answer: [], ok: false, error: answer.reason });
     const { rcode, aa } = answer.message;
     if (rcode !== RCODE.NOERROR && rcode !== RCODE.NXDOMAIN)

@@ -2,6 +2,7 @@
 // writes to one name at one service) apart, each provider's concurrency slots and its pauses. Built
 // with the context (app.ts), never module-level.
 
+import { Slots } from "../util/slots";
 import { ProviderThrottles } from "./pauses";
 
 /** Work under one key runs one after another, never side by side. */
@@ -27,23 +28,14 @@ class KeyedQueue {
 
 /** At most `limit` pieces of work at once per provider; the rest wait their turn in order. */
 class ProviderSlots {
-  private readonly slots = new Map<number, { active: number; waiting: (() => void)[] }>();
+  private readonly slots = new Map<number, Slots>();
 
   constructor(private readonly limit: number) {}
 
-  async run<T>(providerId: number, work: () => Promise<T>): Promise<T> {
-    let slot = this.slots.get(providerId);
-    if (!slot) this.slots.set(providerId, (slot = { active: 0, waiting: [] }));
-    const current = slot;
-    if (current.active >= this.limit) await new Promise<void>((wake) => current.waiting.push(wake));
-    else current.active++;
-    try {
-      return await work();
-    } finally {
-      const next = current.waiting.shift();
-      if (next) next();
-      else current.active--;
-    }
+  run<T>(providerId: number, work: () => Promise<T>): Promise<T> {
+    let slots = this.slots.get(providerId);
+    if (!slots) this.slots.set(providerId, (slots = new Slots(this.limit)));
+    return slots.run(work);
   }
 }
 

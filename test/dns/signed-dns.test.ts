@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:net";
 import { ask, parseServer, type SignedServer } from "../../src/dns/protocols/signed-dns";
 import { sign, type TsigKey } from "../../src/dns/protocols/tsig";
 import { CLASS, decodeMessage, encodeMessage, message, RCODE, TYPE, Writer } from "../../src/dns/protocols/wire";
+import { compressionBomb } from "../fakes/dns-server";
 
 const key: TsigKey = {
   name: "ddnsd-key",
@@ -128,6 +129,15 @@ describe("a signed exchange", () => {
       return sign(other, key, { requestMac: mac }).bytes;
     };
     expect(await ask(target(), query())).toMatchObject({ ok: false, cause: "unreachable" });
+  });
+
+  test("the compression-pointer bomb, signed or not: refused before its records are expanded", async () => {
+    respond = (request, mac) => sign(compressionBomb(decodeMessage(request)), key, { requestMac: mac }).bytes;
+    const answer = await ask(target(), query());
+    expect(answer).toMatchObject({ ok: false, cause: "unreachable" });
+    expect(!answer.ok && answer.message).toBe(
+      "DNS server test: unreadable answer (a name is longer than 255 octets (its pointers included))",
+    );
   });
 
   test("nothing listening: unreachable, in plain words", async () => {

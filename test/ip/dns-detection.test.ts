@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CLASS, TYPE } from "../../src/dns/protocols/wire";
 import { type DnsQuestion, detectByDns, parseDnsQuestion, parseDnsQuestions } from "../../src/ip/dns";
+import { compressionBomb, startTestNameServer } from "../fakes/dns-server";
 import { startWhoamiDnsFake, type WhoamiDnsFake } from "../fakes/whoami-dns";
 import { missingPrograms, type NameServer, startBind } from "../servers/name-servers";
 import { addDomain, addProvider, duePass, historyOf, OLD_IPV4, type Rig, useRig } from "../updater/harness";
@@ -165,4 +166,23 @@ describe.skipIf(skip)("through the app", () => {
       await rig.t.request("PUT", "/api/v1/system/address-sources", { body: { ipv4: null } });
     }
   });
+});
+
+test("a server that answers the compression-pointer bomb: refused, and the next question is asked", async () => {
+  const hostile = await startTestNameServer((request) => compressionBomb(request));
+  const whoami = await startWhoamiDnsFake();
+  try {
+    const detection = await detectByDns(
+      4,
+      options([question(`myip.example.test/A@${hostile.server}`), question(`myip.example.test/A@${whoami.server}`)]),
+    );
+    expect(detection).toMatchObject({ ok: true, ip: whoami.ipv4 });
+    const failed = await detectByDns(4, options([question(`myip.example.test/A@${hostile.server}`)]));
+    expect(failed).toEqual({
+      ok: false,
+      error: `IPv4 detection failed: dns:myip.example.test/A@${hostile.server}: unreadable answer (a name is longer than 255 octets (its pointers included))`,
+    });
+  } finally {
+    await Promise.all([hostile.stop(), whoami.stop()]);
+  }
 });

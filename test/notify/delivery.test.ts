@@ -308,6 +308,29 @@ describe("events from the update path", () => {
     ]);
   });
 
+  test("not_served for 1,000 lagging name servers: the webhook's message is at most 2,000 characters", async () => {
+    await webhook(["not_served"]);
+    const domain = await cloudflareDomain();
+    const providerId = (await rig.t.request("GET", `/api/v1/domains/${domain.id}`)).body.provider_id;
+    const lagging = Array.from(
+      { length: 1000 },
+      (_, i) => `ns${i}.example.com (81.2.3.${i % 250}) answers 81.2.69.142`,
+    );
+    rig.t.ctx.events.notServed!({
+      domainId: domain.id,
+      hostname: "home.example.com",
+      recordType: "A",
+      providerId,
+      ip: "81.2.69.160",
+      message: `not served after 10 min: served by 0 of 1000 name servers; ${lagging.join("; ")}`,
+    });
+    await idle();
+    const [delivered] = receiver.delivered.map((request) => request.body as { message: string });
+    expect(delivered!.message).toStartWith("home.example.com (A) is written but not served after 10 min");
+    expect(delivered!.message).toHaveLength(2000);
+    expect(delivered!.message).toEndWith("…");
+  });
+
   test("only the events a notification asked for, and nothing from a disabled one", async () => {
     await webhook(["update_failed"]);
     const off = await webhook();

@@ -59,4 +59,21 @@ describe("logger", () => {
       expect(JSON.parse(lines[0]!)[field]).toBe("[redacted]");
     },
   );
+
+  test("the message and each text field are cut to 2,000 characters, whatever they quote (1,000 lagging name servers)", () => {
+    const { lines, log } = collect("json");
+    const words = Array.from(
+      { length: 1000 },
+      (_, i) => `ns${i}.example.com (81.2.3.${i % 250}) answers 192.0.2.1`,
+    ).join("; ");
+    log.warn(words, { detail: words, count: 1000 });
+    const line = JSON.parse(lines[0]!);
+    expect(line.msg).toHaveLength(2000);
+    expect(line.detail).toHaveLength(2000);
+    expect(line.detail).toEndWith("…");
+    expect(line.count).toBe(1000);
+    const text = collect("text");
+    text.log.warn(words);
+    expect(text.lines[0]!.length).toBeLessThan(2100);
+  });
 });

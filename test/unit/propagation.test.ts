@@ -50,6 +50,7 @@ function soa(serial: number): Uint8Array {
   new DataView(numbers.buffer).setUint32(0, serial);
   return new Uint8Array([...encodeName("ns1.example.com"), ...encodeName("hostmaster.example.com"), ...numbers]);
 }
+let logLines: string[];
 
 function answerOf(server: ServerAddress, name: string, type: number): QueryAnswer {
   const behaviour = servers.get(server.host);
@@ -89,6 +90,7 @@ beforeEach(() => {
   repairResult = "repaired";
   verifyEverySeconds = 0;
   soaAsked = 0;
+  logLines = [];
   memory = memoryStore();
   tracker = new PropagationTracker({
     store: memory.store,
@@ -96,11 +98,12 @@ beforeEach(() => {
     proxied: (_provider, domain) => domain.config.proxied === true,
     settings: {
       resolvers: [{ host: "192.0.2.1", port: 53 }],
+      allowPrivateIps: false,
       get verifyEverySeconds() {
         return verifyEverySeconds;
       },
     },
-    log: createLogger({ level: "error", format: "json", write: () => {} }),
+    log: createLogger({ level: "warn", format: "json", write: (line) => logLines.push(line) }),
     events: { notServed: (report) => notServed.push(report) },
     repair: async (request) => {
       repairs.push(request);
@@ -570,4 +573,65 @@ test("zone serials compare in serial number arithmetic: 1 is newer than 42949672
   expect(newerSerial(2, 2)).toBe(false);
   expect(newerSerial(1, 4_294_967_295)).toBe(true);
   expect(newerSerial(4_294_967_295, 1)).toBe(false);
+});
+
+test("1,000 lagging name servers: 8 asked; the history row, the log line and not_served name five, then how many more, within 2,000 characters", async () => {
+  const lagging = Array.from({ length: 1000 }, (_, i) => ({
+    name: `ns${String(i).padStart(4, "0")}.example.com`,
+    server: { host: `81.2.${i >> 8}.${i & 255}`, port: 53 },
+  }));
+  zone = { ok: true, zone: "example.com", servers: lagging };
+  for (const target of lagging) servers.set(target.server.host, [OLD]);
+  const { domainId, historyId } = written();
+  await runFor(WATCH_MS);
+  expect(new Set(asked).size).toBe(8);
+  expect(stateOf(domainId).servers).toHaveLength(8);
+  expect(stateOf(domainId).detail).toBe("8 of the zone's 1000 name servers asked (at most 8, one per address)");
+  const words = messageOf(domainId, historyId)!;
+  expect(words).toContain(
+    "not served after 10 min: served by 0 of 8 name servers; ns0000.example.com (81.2.0.0) answers",
+  );
+  expect(words).toContain("ns0004.example.com (81.2.0.4)");
+  expect(words).not.toContain("ns0005.example.com");
+  expect(words).toContain("; and 3 more; 8 of the zone's 1000 name servers asked");
+  expect(words.length).toBeLessThanOrEqual(2000);
+  const [event] = notServed;
+  expect(event!.message.length).toBeLessThanOrEqual(2000);
+  expect(event!.message).toContain("and 3 more");
+  const line = logLines
+    .map((text) => JSON.parse(text))
+    .find((entry) => entry.msg === "record not served by every name server");
+  expect(line.detail).toContain("and 3 more");
+  expect(line.detail.length).toBeLessThanOrEqual(2000);
+});
+
+test("name servers at internal addresses are not asked for a provider without its own server, unless private addresses are allowed", async () => {
+  const internal = [
+    "127.0.0.1",
+    "10.0.0.53",
+    "192.168.1.1",
+    "172.16.0.1",
+    "169.254.1.1",
+    "100.64.0.1",
+    "fd00::53",
+    "::1",
+  ];
+  zone = {
+    ok: true,
+    zone: "example.com",
+    servers: internal.map((host, i) => ({ name: `ns${i}.example.com`, server: { host, port: 53 } })),
+  };
+  for (const host of internal) servers.set(host, [NEW]);
+  const { domainId } = written();
+  await runFor(0);
+  expect(asked).toEqual([]);
+  expect(stateOf(domainId).state).toBe("unreachable");
+  expect(stateOf(domainId).servers.map((server) => server.error)).toEqual(
+    internal.map(() => "not asked: a loopback, private, link-local or CGNAT address (DDNS_ALLOW_PRIVATE_IPS)"),
+  );
+  // The provider's service writes to a server of the user's own (RFC 2136, PowerDNS): its zone's are asked.
+  nameServer = "127.0.0.1";
+  await runFor(FIRST_DELAY_MS);
+  expect(asked.sort()).toEqual([...internal].sort());
+  expect(stateOf(domainId).state).toBe("served");
 });

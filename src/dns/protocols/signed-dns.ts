@@ -8,7 +8,7 @@ import { connectionProblem } from "../../util/connection-problem";
 import { failed } from "../answers";
 import type { FailureCause, StepFailure } from "../provider";
 import { sign, type TsigKey, verify } from "./tsig";
-import { encodeMessage, type Message, RCODE, rcodeName, WireError } from "./wire";
+import { encodeMessage, ForeignAnswer, type Message, RCODE, rcodeName, WireError } from "./wire";
 
 export interface ServerAddress {
   host: string;
@@ -134,9 +134,10 @@ function tsigErrorWords(error: number, key: TsigKey): { words: string; cause: Fa
 }
 
 /**
- * Signs `request`, sends it and checks the answer: it must answer this request (same id, and an
- * answer, not a query) and carry a valid signature of our key over our request's MAC. The answer's rcode is
- * the caller's to read; TSIG errors are failures here.
+ * Signs `request`, sends it and checks the answer: it must answer this request (same id, opcode and
+ * question, and an answer, not a query: checked before its records are read) and carry a valid
+ * signature of our key over our request's MAC. The answer's rcode is the caller's to read; TSIG
+ * errors are failures here.
  */
 export async function ask(target: SignedServer, request: Message): Promise<Answer> {
   const signed = sign(encodeMessage(request), target.key);
@@ -144,14 +145,14 @@ export async function ask(target: SignedServer, request: Message): Promise<Answe
   if (!sent.ok) return fail(`${target.label}: ${sent.reason}`, "unreachable");
   let check: ReturnType<typeof verify>;
   try {
-    check = verify(sent.bytes, target.key, { requestMac: signed.mac });
+    check = verify(sent.bytes, target.key, { requestMac: signed.mac, answering: request });
   } catch (error) {
+    if (error instanceof ForeignAnswer)
+      return fail(`${target.label}: the answer does not belong to our request`, "unreachable");
     const why = error instanceof WireError ? error.message : String(error);
     return fail(`${target.label}: unreadable answer (${why})`, "unreachable");
   }
   const answer = check.message;
-  if (answer.id !== request.id || !answer.qr)
-    return fail(`${target.label}: the answer does not belong to our request`, "unreachable");
   switch (check.status) {
     case "valid":
       return { ok: true, message: answer, signed: true };

@@ -161,13 +161,16 @@ export type TsigCheck =
   | { status: "unsigned"; message: Message }
   | { status: "server-error" | "badkey" | "badsig" | "badtime"; message: Message; tsig: TsigRecord; error: number };
 
-/** Checks a signed message (an answer to our request, with the request's MAC; or a request, without). */
+/**
+ * Checks a signed message (an answer to our request, with the request's MAC and the request itself,
+ * whose header and question it must echo before anything else of it is read; or a request, without).
+ */
 export function verify(
   bytes: Uint8Array,
   key: TsigKey,
-  options: { requestMac?: Uint8Array; now?: number } = {},
+  options: { requestMac?: Uint8Array; answering?: Message; now?: number } = {},
 ): TsigCheck {
-  const message = decodeMessage(bytes);
+  const message = decodeMessage(bytes, options.answering);
   const record = message.additionals.at(-1);
   if (record === undefined || record.type !== TYPE.TSIG) return { status: "unsigned", message };
   const tsig = readTsig(record, bytes);

@@ -5,6 +5,12 @@
 // authority and additional. Our own few hundred lines rather than a library: TSIG (tsig.ts) must sign
 // the exact bytes sent and strip its record from the exact bytes received, and no npm DNS library
 // writes TSIG records.
+//
+// Whatever a name server sends, decoding one message is bounded by the message itself: a name is
+// at most 255 octets however its compression pointers run (RFC 1035 §2.3.4), a message holds at
+// most one question and 512 records, and an answer that is not to our request (its id, QR bit,
+// opcode or question) is refused before any of its records is read. A reply whose records all
+// point into one block of labels then costs a few hundred names of 255 octets, not gigabytes.
 
 import { isIPv4, isIPv6 } from "node:net";
 
@@ -70,6 +76,18 @@ export interface Message {
 }
 
 export class WireError extends Error {}
+
+/** An answer whose header or question is not our request's: refused before its records are read. */
+export class ForeignAnswer extends WireError {}
+
+/** The longest name, in octets on the wire (its labels, their length octets and the root's). */
+export const MAX_NAME_OCTETS = 255;
+/** The most records (answer, authority and additional together) a message is read with. */
+export const MAX_RECORDS = 512;
+/** Compression pointers followed in one name at most; more is a loop. */
+const MAX_POINTERS = 64;
+
+const utf8 = new TextDecoder();
 
 /** A new message with empty sections. */
 export function message(fields: Partial<Message> & { id: number }): Message {
@@ -216,34 +234,45 @@ export class Reader {
     return data;
   }
 
-  /** A name, following compression pointers (RFC 1035 §4.1.4), lowercase without the trailing dot. */
+  /**
+   * A name, following compression pointers (RFC 1035 §4.1.4), lowercase without the trailing dot.
+   * Its octets are counted as they are followed: past 255 it is refused there, before more is read.
+   */
   name(): string {
-    const labels: string[] = [];
+    const octets = new Uint8Array(MAX_NAME_OCTETS);
+    let length = 0;
     let position = this.offset;
     let jumped = false;
     let jumps = 0;
+    let total = 1; // the root's length octet
     for (;;) {
       if (position >= this.bytes.length) throw new WireError("a name runs past the end of the message");
-      const length = this.bytes[position] as number;
-      if ((length & 0xc0) === 0xc0) {
+      const size = this.bytes[position] as number;
+      if ((size & 0xc0) === 0xc0) {
         if (position + 1 >= this.bytes.length) throw new WireError("a name pointer runs past the end of the message");
-        const target = ((length & 0x3f) << 8) | (this.bytes[position + 1] as number);
+        const target = ((size & 0x3f) << 8) | (this.bytes[position + 1] as number);
         if (!jumped) this.offset = position + 2;
         jumped = true;
-        if (++jumps > 64) throw new WireError("a name's pointers loop");
+        if (++jumps > MAX_POINTERS) throw new WireError("a name's pointers loop");
         position = target;
         continue;
       }
-      if ((length & 0xc0) !== 0) throw new WireError("a name has an unknown label type");
-      if (length === 0) {
+      if ((size & 0xc0) !== 0) throw new WireError("a name has an unknown label type");
+      if (size === 0) {
         if (!jumped) this.offset = position + 1;
         break;
       }
-      if (position + 1 + length > this.bytes.length) throw new WireError("a label runs past the end of the message");
-      labels.push(new TextDecoder().decode(this.bytes.subarray(position + 1, position + 1 + length)).toLowerCase());
-      position += 1 + length;
+      total += 1 + size;
+      if (total > MAX_NAME_OCTETS)
+        throw new WireError(`a name is longer than ${MAX_NAME_OCTETS} octets (its pointers included)`);
+      if (position + 1 + size > this.bytes.length) throw new WireError("a label runs past the end of the message");
+      // Labels are joined with dots as bytes and decoded once per name.
+      if (length > 0) octets[length++] = 0x2e;
+      octets.set(this.bytes.subarray(position + 1, position + 1 + size), length);
+      length += size;
+      position += 1 + size;
     }
-    return labels.join(".");
+    return utf8.decode(octets.subarray(0, length)).toLowerCase();
   }
 }
 
@@ -258,13 +287,44 @@ function readRecord(reader: Reader): ResourceRecord {
   return { name, type, class: klass, ttl, data: reader.raw(size), start, dataOffset };
 }
 
-export function decodeMessage(bytes: Uint8Array): Message {
+/**
+ * Whether `answer`'s header and question answer `request` (RFC 5452 §9.1): its id and opcode, the
+ * QR bit, and its one question the one asked (the name without case). An answer without a question
+ * is taken only where a server may leave it out: an UPDATE's (RFC 2136 §3.8) and a refusal's.
+ */
+function checkAnswers(request: Message, id: number, flags: number, question: Question | undefined): void {
+  const [asked] = request.questions;
+  const opcode = (flags >>> 11) & 0xf;
+  const rcode = flags & 0xf;
+  const belongs =
+    id === request.id &&
+    (flags & 0x8000) !== 0 &&
+    opcode === request.opcode &&
+    (question === undefined
+      ? opcode === OPCODE.UPDATE || (rcode !== RCODE.NOERROR && rcode !== RCODE.NXDOMAIN)
+      : asked !== undefined &&
+        question.name === asked.name.toLowerCase().replace(/\.$/, "") &&
+        question.type === asked.type &&
+        question.class === asked.class);
+  if (!belongs) throw new ForeignAnswer("the answer does not belong to the question");
+}
+
+/**
+ * A message read from the wire. With `answering`, it must be the answer to that request (see
+ * checkAnswers), which is checked before any record is read; more than one question or 512
+ * records is refused before any is read, too.
+ */
+export function decodeMessage(bytes: Uint8Array, answering?: Message): Message {
   const reader = new Reader(bytes);
   const id = reader.u16();
   const flags = reader.u16();
   const counts = [reader.u16(), reader.u16(), reader.u16(), reader.u16()] as const;
+  if (counts[0] > 1) throw new WireError(`the message holds ${counts[0]} questions, more than one`);
+  const records = counts[1] + counts[2] + counts[3];
+  if (records > MAX_RECORDS) throw new WireError(`the message holds ${records} records, more than ${MAX_RECORDS}`);
   const questions: Question[] = [];
-  for (let i = 0; i < counts[0]; i++) questions.push({ name: reader.name(), type: reader.u16(), class: reader.u16() });
+  if (counts[0] === 1) questions.push({ name: reader.name(), type: reader.u16(), class: reader.u16() });
+  if (answering !== undefined) checkAnswers(answering, id, flags, questions[0]);
   const section = (count: number) => Array.from({ length: count }, () => readRecord(reader));
   return {
     id,

@@ -2,7 +2,7 @@
 // detection itself, against the echo fake, is in test/ip/detect.test.ts).
 
 import { describe, expect, test } from "bun:test";
-import { isGlobalAddress, parseIpAddress } from "../../../src/ip/detect";
+import { isGlobalAddress, isInternalAddress, parseIpAddress } from "../../../src/ip/detect";
 
 describe("parseIpAddress", () => {
   const cases: { text: string; family: 4 | 6; parsed: string | null }[] = [
@@ -88,4 +88,35 @@ describe("isGlobalAddress", () => {
       expect(isGlobalAddress(ip)).toBe(global);
     });
   }
+});
+
+describe("isInternalAddress: where a name server of somebody else's zone is never asked", () => {
+  test.each([
+    ["127.0.0.1", true],
+    ["127.31.41.7", true],
+    ["10.1.2.3", true],
+    ["172.31.255.1", true],
+    ["192.168.0.53", true],
+    ["169.254.169.254", true],
+    ["100.64.0.1", true],
+    ["100.127.255.254", true],
+    ["0.0.0.0", true],
+    ["::1", true],
+    ["::", true],
+    ["fd12:3456::53", true],
+    ["fe80::1", true],
+    ["fe80::1%eth0", true],
+    ["::ffff:10.0.0.1", true],
+    ["::ffff:127.0.0.1", true],
+    ["172.32.0.1", false],
+    ["100.128.0.1", false],
+    ["192.0.2.53", false],
+    ["81.2.69.160", false],
+    ["2001:db8::53", false],
+    ["2a01:4f8::1", false],
+    ["::ffff:81.2.69.160", false],
+    ["not an ip", false],
+  ])("%s → %p", (ip, internal) => {
+    expect(isInternalAddress(ip)).toBe(internal);
+  });
 });

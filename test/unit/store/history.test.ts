@@ -43,6 +43,20 @@ describe("store: history", () => {
     ]);
   });
 
+  test("a message is at most 2,000 characters, as written and with words added later", () => {
+    const { store, provider, domain } = memoryStore();
+    const a = domain(provider());
+    const long = "x".repeat(60_000);
+    const first = store.history.append(row(a, 1000, { message: long }), 10);
+    const second = store.history.append(row(a, 2000, { message: "Updated b" }), 10);
+    store.history.appendToMessage(second, `; not served after 10 min: ${long}`);
+    const [b, x] = store.history.list(a, 10);
+    expect(x!.id).toBe(first);
+    expect(x!.message).toBe(`${"x".repeat(1999)}…`);
+    expect(b!.message).toStartWith("Updated b; not served after 10 min: xxx");
+    expect(b!.message).toHaveLength(2000);
+  });
+
   test("the same failure again is counted on the newest row, with the time of the last; any difference is a row of its own", () => {
     const { store, provider, domain } = memoryStore();
     const a = domain(provider());
