@@ -4,6 +4,7 @@
 // the Cloudflare and echo fakes; the trusted proxy is 127.0.0.1.
 
 import { beforeEach, describe, expect, test } from "bun:test";
+import { page, signIn } from "../ui/helpers";
 import { addDomain, addProvider, forceUpdate, historyOf, OLD_IPV4, type Rig, useRig } from "../updater/harness";
 
 const current = useRig({ env: { DDNS_TRUSTED_PROXIES: "127.0.0.1" } });
@@ -85,4 +86,17 @@ test("a forced update after two pushes re-sends the newest pushed address, not a
   expect(forced.body.ip_address).toBe(ROUTER);
   expect(rig.cf.record("push.example.com", "A")!.content).toBe(ROUTER);
   expect((await rig.t.request("GET", `/api/v1/domains/${id}`)).body.pushed_ip).toBe(ROUTER);
+});
+
+test("the pages say a push-only record is written on push, with the last push's time, and the API has no next run", async () => {
+  const { id, key } = await pushOnlyDomain();
+  const before = await page(rig.t, "/", { cookie: await signIn(rig.t) });
+  expect(before.text).toContain("on push · last push");
+  expect(before.text).toContain("none yet");
+  await push(`hostname=push.example.com&myip=${FIRST}`, key, "127.0.0.1");
+  const body = (await rig.t.request("GET", `/api/v1/domains/${id}`)).body;
+  expect(body.next_run_at).toBeNull();
+  expect(body.pushed_at).not.toBeNull();
+  const after = await page(rig.t, `/domains/${id}/history`, { cookie: await signIn(rig.t) });
+  expect(after.text).toMatch(/on push · last push <time datetime="[^"]+"[^>]*>just now/);
 });
