@@ -31,7 +31,7 @@ const USAGE = `Usage: ddnsd [command]
 
 Commands:
   serve                        run the appliance (default)
-  check                        check every enabled domain once, print the outcomes, exit 1 if any failed
+  check                        check every enabled domain once, print the outcomes, exit 1 if any failed, is stale or not served
   admin set-password <user>    create the user or set its password, read from standard input
   export [--file F] [--include-secrets]
                                write providers, domains, update keys and notifications as YAML
