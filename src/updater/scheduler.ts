@@ -11,6 +11,7 @@
 import { isDiskFull } from "../db/disk";
 import type { Detection } from "../ip/detect";
 import type { DueDomain } from "../store/domains";
+import { plural } from "../util/plural";
 import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
 import { detectFrom, familyOf } from "./detect";
 import type { UpdateOutcome } from "./outcome";
@@ -88,6 +89,8 @@ export class Scheduler implements SchedulerControl {
   private notBefore = 0;
   /** Push-only records gone quiet, told once each (checked at every wake-up). */
   private readonly pushWatch = new PushWatch();
+  /** The detection questions (`detectionKey`) failing since an earlier pass: their outage was logged. */
+  private readonly failingDetections = new Set<string>();
   /** Monotonic ms of the last live check of the push-only records (`askPushOnly`). */
   private pushOnlyAskedAt = 0;
 
@@ -182,6 +185,24 @@ export class Scheduler implements SchedulerControl {
     const running = [...this.inFlight, this.ctx.propagation.idle()];
     const timeout = new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref());
     return Promise.race([Promise.allSettled(running).then(() => true as const), timeout]);
+  }
+
+  /**
+   * A detection outage is logged once, when it starts, per question asked (a family's system
+   * source, or a domain's own), with how many domains wait for it; its end is logged too.
+   */
+  private async noteDetectionOutages(detections: Map<string, Promise<Detection>>, due: DueDomain[]): Promise<void> {
+    for (const [key, asked] of detections) {
+      const detection = await asked;
+      if (detection.ok) {
+        if (this.failingDetections.delete(key)) this.ctx.log.info("detection answers again", { source: key });
+        continue;
+      }
+      if (this.failingDetections.has(key)) continue;
+      this.failingDetections.add(key);
+      const waiting = due.filter((row) => detectionKey(row) === key).length;
+      this.ctx.log.warn(`${detection.error}; ${plural(waiting, "domain")} wait`, { source: key });
+    }
   }
 
   /** Monotonic ms until the push-only records' next live check. */
@@ -320,6 +341,7 @@ export class Scheduler implements SchedulerControl {
       }),
     );
     const results = outcomes.filter((outcome): outcome is UpdateOutcome => outcome !== null);
+    await this.noteDetectionOutages(detections, due);
     if (results.length > 0) this.ctx.events.passed?.(results);
     return results;
   }
