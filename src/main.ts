@@ -21,6 +21,7 @@ import { MAX_CONFIG_FILE_BYTES } from "./modules/config-file/document";
 import { exportConfig } from "./modules/config-file/service";
 import { sealSecretOptionsStoredInClear } from "./modules/notifications/service";
 import { sealProviderOptionsStoredInClear, storedCredentialsReadable } from "./modules/providers/service";
+import { FAMILIES, neededFamilies } from "./modules/system/address-sources";
 import { generatePassword } from "./security/passwords";
 import { setPassword, userCount } from "./security/users";
 import { type RunningServer, startServer } from "./server";
@@ -31,7 +32,7 @@ const USAGE = `Usage: ddnsd [command]
 
 Commands:
   serve                        run the appliance (default)
-  check                        check every enabled domain once, print the outcomes, exit 1 if any failed
+  check                        check every enabled domain once, print the outcomes, exit 1 if any failed, is stale or not served
   admin set-password <user>    create the user or set its password, read from standard input
   export [--file F] [--include-secrets]
                                write providers, domains, update keys and notifications as YAML
@@ -190,8 +191,10 @@ async function serve(settings: Settings): Promise<void> {
   // compiling it would only keep its machine code in memory); from here on, code that runs again
   // and again is compiled as usual.
   Bun.unsafe.setJITPolicy(1);
-  // The dashboard shows the public address from the start, even before a domain exists.
-  void Promise.all([detectFamily(ctx, 4), detectFamily(ctx, 6)]);
+  // The dashboard shows the public address from the start: the families a domain needs (both before
+  // any domain exists), never one that no domain needs.
+  const needed = neededFamilies(ctx);
+  void Promise.all((needed.length > 0 ? needed : FAMILIES).map((family) => detectFamily(ctx, family)));
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.on(signal, () => {
       ctx.log.info("shutting down", { signal });

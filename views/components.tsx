@@ -148,6 +148,9 @@ export function serviceWords(message: string, serviceLabel?: string): string {
   return words.replace(/[.!?]+$/, "");
 }
 
+/** The end of a history message after which the updater stops retrying (updater/update.ts). */
+const NOT_RETRIED = /\s*— not retried until the provider or domain is edited$/;
+
 /**
  * What to do when a detection failed, by the source that failed (named in its words, e.g.
  * "IPv4 detection failed: interface:eth0: no global IPv4 address"): an interface without its
@@ -178,8 +181,10 @@ export function failureExplained(
   message: string,
   serviceLabel?: string,
 ): { said: string; next: string } {
-  const words = serviceWords(message, serviceLabel);
-  const notRetried = /not retried until the provider or domain is edited/.test(message);
+  // The history's message ends so for a failure the service says will not succeed; `next` says it
+  // here, so it is left out of the service's words (said once, not twice).
+  const notRetried = NOT_RETRIED.test(message);
+  const words = serviceWords(message.replace(NOT_RETRIED, ""), serviceLabel);
   switch (cause) {
     case "unreachable":
       return {

@@ -12,6 +12,8 @@ import { backupName, backupsDir, writeBackup } from "../db/backup";
 import { ConfigFileError } from "../modules/config-file/document";
 import { importConfig } from "../modules/config-file/service";
 import { setPassword } from "../security/users";
+import type { HeldRecord } from "../updater/propagation";
+import { isPushStale } from "../updater/push-stale";
 import { plural } from "../util/plural";
 
 /** What the CLI prints and exits with. */
@@ -71,18 +73,36 @@ export const WRITE_COMMANDS: Record<string, WriteCommand> = {
     return ok(file);
   },
 
-  /** `ddnsd check`: every enabled domain checked once; exit 1 if any failed. */
+  /**
+   * `ddnsd check`: every enabled domain checked once, a push-only one by its last push and what the
+   * name servers serve (the schedule never writes it); exit 1 if any failed, is stale or is known not
+   * to be served (a record not asked about yet is not counted against it).
+   */
   check: async (ctx) => {
     const outcomes = await ctx.scheduler.runPass({ all: true });
+    let bad = outcomes.some((outcome) => outcome.result === "failed");
+    const notServed = (domain: HeldRecord): string => {
+      const { state } = ctx.propagation.propagationOf(domain);
+      if (state !== "pending" && state !== "unreachable") return "";
+      bad = true;
+      return `; not served (${state})`;
+    };
     const lines = outcomes.map((outcome) => {
       const reason = outcome.result === "failed" ? `: ${outcome.message}` : "";
-      return `${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}`;
+      const held = ctx.store.domains.find(outcome.domainId);
+      return `${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}${held ? notServed(held) : ""}`;
     });
-    if (outcomes.length === 0) lines.push("no enabled domains");
-    return {
-      code: outcomes.some((outcome) => outcome.result === "failed") ? 1 : 0,
-      stdout: lines.join("\n"),
-      stderr: "",
-    };
+    const now = Date.now();
+    for (const domain of ctx.store.domains.pushOnly()) {
+      const stale = isPushStale(domain, now, ctx.settings.pushStaleAfterSeconds);
+      if (stale) bad = true;
+      const lastPush = domain.pushedAt === null ? "never" : new Date(domain.pushedAt).toISOString();
+      const live = ctx.propagation.propagationOf(domain).state;
+      lines.push(
+        `${domain.domainName} ${domain.recordType} push ${domain.lastKnownIp ?? "-"}: last push ${lastPush}${stale ? " (stale)" : ""}, live ${live}${notServed(domain)}`,
+      );
+    }
+    if (lines.length === 0) lines.push("no enabled domains");
+    return { code: bad ? 1 : 0, stdout: lines.join("\n"), stderr: "" };
   },
 };

@@ -52,7 +52,7 @@ export interface DomainQueries {
   /** Which of these ids are domains. */
   existingIds(ids: readonly number[]): Set<number>;
   /** The enabled domains of enabled providers with this name, A before AAAA, then by id. */
-  enabledNamed(hostname: string): { id: number; recordType: "A" | "AAAA" }[];
+  enabledNamed(hostname: string): { id: number; recordType: "A" | "AAAA"; addressSource: string | null }[];
   /** Makes the enabled, scheduled domains of this record type that follow the system's source due at `now`; their ids. */
   makeDueOfType(recordType: "A" | "AAAA", now: number): number[];
   /** The ids of a provider's domains. */
@@ -201,7 +201,7 @@ export function domainQueries(db: Handle, held: HeldChecks): DomainQueries {
     },
     enabledNamed(hostname) {
       return db
-        .select({ id: domains.id, recordType: domains.recordType })
+        .select({ id: domains.id, recordType: domains.recordType, addressSource: domains.addressSource })
         .from(domains)
         .innerJoin(providers, eq(domains.providerId, providers.id))
         .where(and(eq(domains.domainName, hostname), eq(domains.isEnabled, true), eq(providers.isEnabled, true)))

@@ -176,8 +176,9 @@ export async function detectFrom(
       ctx.publicIp.failures[key] = { since: ctx.publicIp.failures[key]?.since ?? now, error: result.error };
     }
   }
+  // Each failed question at debug: a pass says an outage once per family (scheduler.ts), not per ask.
   if (!result.ok)
-    ctx.log.warn("public IP detection failed", {
+    ctx.log.debug("public IP detection failed", {
       family: `IPv${family}`,
       source: sourceText(asked),
       reason: result.error,

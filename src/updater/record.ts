@@ -111,10 +111,19 @@ export function record(
     },
   );
   if (historyId === null && !ctx.disk.full) return null;
-  const level = succeeded ? "info" : "warn";
+  // A scheduled check that could not detect its address is no failed update: the pass logs the
+  // detection's outage once per family (scheduler.ts), not a line per waiting domain.
+  const waitsForDetection = outcome.failure === "detection" && trigger === "schedule";
+  const level = succeeded ? "info" : waitsForDetection ? "debug" : "warn";
   // "written" only when the service was sent a change: a record it already held was checked, no more.
   ctx.log[level](
-    succeeded ? (outcome.written ? "record updated" : "record already current; nothing written") : "update failed",
+    succeeded
+      ? outcome.written
+        ? "record updated"
+        : "record already current; nothing written"
+      : waitsForDetection
+        ? "waiting for detection"
+        : "update failed",
     {
       domain_id: domain.id,
       domain: domain.domainName,

@@ -11,6 +11,7 @@
 import { isDiskFull } from "../db/disk";
 import type { Detection } from "../ip/detect";
 import type { DueDomain } from "../store/domains";
+import { plural } from "../util/plural";
 import { type DeferralParts, storeWaitingOutcomes } from "./deferral";
 import { detectFrom, familyOf } from "./detect";
 import type { UpdateOutcome } from "./outcome";
@@ -88,6 +89,10 @@ export class Scheduler implements SchedulerControl {
   private notBefore = 0;
   /** Push-only records gone quiet, told once each (checked at every wake-up). */
   private readonly pushWatch = new PushWatch();
+  /** The detection questions (`detectionKey`) failing since an earlier pass: their outage was logged. */
+  private readonly failingDetections = new Set<string>();
+  /** Monotonic ms of the last live check of the push-only records (`askPushOnly`). */
+  private pushOnlyAskedAt = 0;
 
   constructor(
     private readonly ctx: SchedulerParts,
@@ -110,9 +115,9 @@ export class Scheduler implements SchedulerControl {
     this.timed = options.timer ?? false;
     this.clockOffset = this.clock.wall() - this.clock.monotonic();
     this.guarded("recomputing schedules", () => this.reschedulePastNow(this.clock.wall()));
-    // Nothing is known after a start of what the name servers serve. No scheduled check asks about
-    // a push-only record, and a router may push only when its address changes: they are asked now.
-    this.guarded("asking name servers", () => this.ctx.propagation.held(this.ctx.store.domains.pushOnly()));
+    // Nothing is known after a start of what the name servers serve: push-only records are asked now.
+    this.pushOnlyAskedAt = Number.NEGATIVE_INFINITY;
+    this.guarded("asking name servers", () => this.askPushOnly());
     this.plan();
   }
 
@@ -152,6 +157,7 @@ export class Scheduler implements SchedulerControl {
     if (!this.started) return;
     this.noticeClockJump();
     this.guarded("storing outcomes kept in memory", () => storeWaitingOutcomes(this.ctx));
+    this.guarded("asking name servers", () => this.askPushOnly());
     this.guarded("asking name servers", () => this.ctx.propagation.runDue());
     this.guarded("watching push-only records", () => this.pushWatch.check(this.ctx, this.clock.wall()));
     if (this.clock.monotonic() < this.notBefore) {
@@ -181,6 +187,40 @@ export class Scheduler implements SchedulerControl {
     return Promise.race([Promise.allSettled(running).then(() => true as const), timeout]);
   }
 
+  /**
+   * A detection outage is logged once, when it starts, per question asked (a family's system
+   * source, or a domain's own), with how many domains wait for it; its end is logged too.
+   */
+  private async noteDetectionOutages(detections: Map<string, Promise<Detection>>, due: DueDomain[]): Promise<void> {
+    for (const [key, asked] of detections) {
+      const detection = await asked;
+      if (detection.ok) {
+        if (this.failingDetections.delete(key)) this.ctx.log.info("detection answers again", { source: key });
+        continue;
+      }
+      if (this.failingDetections.has(key)) continue;
+      this.failingDetections.add(key);
+      const waiting = due.filter((row) => detectionKey(row) === key).length;
+      this.ctx.log.warn(`${detection.error}; ${plural(waiting, "domain")} wait`, { source: key });
+    }
+  }
+
+  /** Monotonic ms until the push-only records' next live check. */
+  private msUntilPushOnlyAsk(): number {
+    return Math.max(0, this.pushOnlyAskedAt + this.ctx.settings.updateIntervalSeconds * 1000 - this.clock.monotonic());
+  }
+
+  /**
+   * No scheduled check writes a push-only record (no detection, no provider call), and a router may
+   * push only when its address changes: its live check alone runs at every interval, so what the
+   * name servers serve (a secondary gone and back) is followed, as for any other record.
+   */
+  private askPushOnly(): void {
+    if (this.msUntilPushOnlyAsk() > 0) return;
+    this.pushOnlyAskedAt = this.clock.monotonic();
+    this.ctx.propagation.held(this.ctx.store.domains.pushOnly());
+  }
+
   /** Compares how far the wall clock went with how far the monotonic clock went since the last wake-up. */
   private noticeClockJump(): void {
     const offset = this.clock.wall() - this.clock.monotonic();
@@ -205,6 +245,7 @@ export class Scheduler implements SchedulerControl {
       if (due !== null) delay = Math.min(delay, Math.max(0, due - this.clock.wall()));
       const ask = this.ctx.propagation.msUntilDue();
       if (ask !== null) delay = Math.min(delay, ask);
+      delay = Math.min(delay, this.msUntilPushOnlyAsk());
     } catch (error) {
       this.failed("planning", error);
     }
@@ -300,6 +341,7 @@ export class Scheduler implements SchedulerControl {
       }),
     );
     const results = outcomes.filter((outcome): outcome is UpdateOutcome => outcome !== null);
+    await this.noteDetectionOutages(detections, due);
     if (results.length > 0) this.ctx.events.passed?.(results);
     return results;
   }

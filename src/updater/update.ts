@@ -15,6 +15,7 @@ import { type DetectParts, detectFrom, familyOf } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
 import { heldBack } from "./pauses";
 import type { RepairRequest, RepairResult } from "./propagation";
+import { intendedPushAddress, NOT_PUSHED_YET } from "./pushed";
 import { type PendingOutcome, type RecordParts, record, recordRefusal } from "./record";
 import { nextScheduledRun } from "./schedule";
 import { type WriteParts, writeToProvider } from "./write";
@@ -70,17 +71,10 @@ function detectFor(ctx: UpdateParts, domain: DomainRow): Promise<Detection> {
   const source = domainSource(domain);
   const family = familyOf(domain.recordType);
   if (source?.kind === "push") {
-    const pushed = intendedAddress(domain);
-    return Promise.resolve(
-      pushed === null ? { ok: false, error: NOT_PUSHED_YET } : { ok: true, ip: pushed, source: "push" },
-    );
+    return Promise.resolve(intendedPushAddress(domain));
   }
   return detectFrom(ctx, family, source);
 }
-
-/** A forced update of a push-only domain before any push (the 409's sentence). */
-const NOT_PUSHED_YET =
-  "No address was pushed for this domain yet: its address comes only from the router's pushes (address_source push)";
 
 /**
  * Runs one update of one domain; `null` when the domain or its provider no longer exists, or — for a

@@ -280,6 +280,17 @@ for (const [name, start] of [
       expect(await published(server, `home.${LOCKED_ZONE}`, "A")).toBe("192.0.2.30 600");
     });
 
+    test("a name in no zone the server serves: refused, one row, not retried until an edit", async () => {
+      const { server, t } = current();
+      const id = await createDomain(t, await createProvider(t, rfc2136Provider(server)), "home.nowhere.test", "A");
+      const forced = await forceUpdate(t, id);
+      expect(forced.status).toBe(502);
+      expect(forced.body.detail).toEndWith("not retried until the provider or domain is edited");
+      expect(domainState(t, id).next_run_at).toBeNull();
+      expect(await t.ctx.scheduler.runPass()).toHaveLength(0);
+      expect((await t.request("GET", `/api/v1/domains/${id}/history`)).body).toHaveLength(1);
+    });
+
     test("a zone_id that no longer holds the name (a sub-zone delegated since) gives way to the zone the server names", async () => {
       const { server, t } = current();
       const id = await createDomain(t, await createProvider(t, rfc2136Provider(server)), `host.${SUB_ZONE}`, "AAAA", {

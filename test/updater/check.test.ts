@@ -149,3 +149,45 @@ test("with no enabled domains, check says so and exits 0", async () => {
     rmSync(empty, { recursive: true, force: true });
   }
 });
+
+test("a push-only domain has its line (its last push, its live state), and a stale one exits 1", async () => {
+  const [mainDir, mainRig] = [dir, rig];
+  dir = mkdtempSync(join(tmpdir(), "ddnsd-check-push-"));
+  rig = await startRig({ dataDir: dir });
+  try {
+    rig.cf.addZone("example.com");
+    rig.cf.addRecord("example.com", { type: "A", name: "router", content: OLD_IPV4 });
+    const cloudflare = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, cloudflare.id, "router.example.com", { address_source: "push" });
+    const pushedAt = Date.now() - 3_600_000;
+    const db = rig.t.ctx.sqlite;
+    db.query("UPDATE domains SET pushed_ip = ?, pushed_at = ?, last_known_ip = ? WHERE id = ?").run(
+      OLD_IPV4,
+      pushedAt,
+      OLD_IPV4,
+      domain.id,
+    );
+    db.close();
+    const fresh = await check();
+    expect(fresh.lines).toEqual([
+      `router.example.com A push ${OLD_IPV4}: last push ${new Date(pushedAt).toISOString()}, live unknown`,
+    ]);
+    expect(fresh.code).toBe(0);
+    // Pushed two days ago: past DDNS_PUSH_STALE_AFTER (24 h).
+    const stale = Date.now() - 2 * 86_400_000;
+    const reopened = new Database(join(dir, "ddnsd.db"));
+    reopened.query("UPDATE domains SET pushed_at = ? WHERE id = ?").run(stale, domain.id);
+    reopened.close();
+    const late = await check();
+    expect(late.lines).toEqual([
+      `router.example.com A push ${OLD_IPV4}: last push ${new Date(stale).toISOString()} (stale), live unknown`,
+    ]);
+    expect(late.code).toBe(1);
+    // No provider call for it: the schedule never writes a push-only record.
+    expect(rig.cf.requests.filter((r) => r.method !== "GET")).toHaveLength(0);
+  } finally {
+    await rig.stop();
+    rmSync(dir, { recursive: true, force: true });
+    [dir, rig] = [mainDir, mainRig];
+  }
+});

@@ -256,6 +256,14 @@ export function NextRun({
 }) {
   if (!domain.is_enabled) return <span class="muted">not scheduled (disabled)</span>;
   if (!conditions.providerEnabled) return <span class="muted">not scheduled (provider disabled)</span>;
+  // A push-only record is written when its router pushes, never on a schedule.
+  if (domain.address_source === "push")
+    return (
+      <>
+        on push · last push{" "}
+        {domain.pushed_at === null ? <span class="muted">none yet</span> : <TimeAgo at={domain.pushed_at} now={now} />}
+      </>
+    );
   return (
     <>
       {prefix}

@@ -322,8 +322,13 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
       if (!answer.ok) return answer;
       const problem = queryFailure(answer.message, hostname) ?? referral(answer.message, hostname);
       // A server that answers no queries from ddnsd (allow-query) may still take its updates: a zone given stands.
-      if (problem)
-        return given !== undefined && problem.cause === "refused" && !problem.stopRetrying ? zone(given) : problem;
+      if (problem) {
+        if (given !== undefined && problem.cause === "refused" && !problem.stopRetrying) return zone(given);
+        // No zone given, and the server serves none that holds the name (REFUSED, NOTAUTH): asking
+        // again cannot help until the domain or the provider (its zone option) is edited.
+        const served = answer.message.rcode !== RCODE.REFUSED && answer.message.rcode !== RCODE.NOTAUTH;
+        return served ? problem : fail(problem.message, "refused", true);
+      }
       const soa = [...answer.message.answers, ...answer.message.authorities].find(
         (record) => record.type === TYPE.SOA && candidateZones(hostname).includes(record.name),
       );

@@ -198,7 +198,8 @@ function toView(ctx: DomainReader, row: DomainRow, providerName: string): Domain
     last_update_status: row.lastUpdateStatus,
     last_checked_at: iso(row.lastCheckedAt),
     last_changed_at: iso(row.lastChangedAt),
-    next_run_at: iso(row.nextRunAt),
+    // A push-only record is written on a push, never on a schedule: it has no next run to show.
+    next_run_at: row.addressSource === "push" ? null : iso(row.nextRunAt),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     propagation: propagationView(ctx.propagation.propagationOf(row)),

@@ -48,7 +48,7 @@ export function pushRoutes(ctx: PushDeps) {
         summary: "Router push (dyndns2)",
         description:
           "`hostname=<fqdn>[,<fqdn>…]&myip=<ipv4>[,<ipv6>]` (`myipv6=` too), with an update key as the Basic auth password " +
-          "or `password=`. One line per hostname: `good <ip>`, `nochg <ip>`, `nohost`, `notfqdn` or `911`; a wrong key: 401 `badauth`; " +
+          "or `password=`. Without `myip` a push-only domain takes the push's own (public) address, else `911`. One line per hostname: `good <ip>`, `nochg <ip>`, `nohost`, `notfqdn` or `911`; a wrong key: 401 `badauth`; " +
           "after 5 wrong keys in a row from one client address (an IPv6 /64 counted as one): 429 `abuse` with `Retry-After`.",
         security: [],
       },

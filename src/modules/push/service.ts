@@ -12,6 +12,7 @@ import type { Store } from "../../store";
 import type { UpdateKeyRow } from "../../store/rows";
 import { familyOf } from "../../updater/detect";
 import type { UpdateOutcome } from "../../updater/outcome";
+import { connectionAddress } from "../../updater/pushed";
 import type { UpdateOptions } from "../../updater/update";
 import { normaliseHostname } from "../domains/service";
 import { type UpdateKeyDeps, useUpdateKey } from "../update-keys/service";
@@ -36,7 +37,7 @@ export interface PushRequest {
   hostnames: string[];
   /** `myip` split at commas, and `myipv6`; empty when the router sent none. */
   addresses: string[];
-  /** The client's address, for the throttle of wrong keys. */
+  /** The client's address (behind a trusted proxy, the one it names): for the throttle of wrong keys, and a push-only domain's address when the push names none. */
   client: string;
 }
 
@@ -46,7 +47,7 @@ type FamilyPlan = Map<IpFamily, Detection>;
 /**
  * Reads the addresses: each part is an IPv4 or IPv6 literal; one that is neither, or not globally
  * routable (unless DDNS_ALLOW_PRIVATE_IPS), refuses its family — both, when its family is unknown.
- * Null when the router sent no address (ddnsd then detects it, as for a scheduled check).
+ * Null when the router sent no address (see `detectionOf` in `push`).
  */
 function planAddresses(addresses: string[], allowPrivate: boolean): FamilyPlan | null {
   if (addresses.length === 0) return null;
@@ -69,12 +70,10 @@ function planAddresses(addresses: string[], allowPrivate: boolean): FamilyPlan |
   return plan;
 }
 
+type CoveredDomain = ReturnType<Store["domains"]["enabledNamed"]>[number];
+
 /** The enabled domains of enabled providers named `hostname` that the key covers. */
-function coveredDomains(
-  ctx: Pick<PushDeps, "store">,
-  key: UpdateKeyRow,
-  hostname: string,
-): { id: number; recordType: "A" | "AAAA" }[] {
+function coveredDomains(ctx: Pick<PushDeps, "store">, key: UpdateKeyRow, hostname: string): CoveredDomain[] {
   return ctx.store.domains
     .enabledNamed(hostname)
     .filter((domain) => key.domainIds === null || key.domainIds.includes(domain.id));
@@ -158,11 +157,19 @@ export async function push(
     ctx.publicIp.checkedAt = Date.now();
   }
   const detections = new Map<IpFamily, Promise<Detection>>();
-  const detectionOf = (family: IpFamily): Promise<Detection> | null => {
+  /**
+   * What to write for one domain: the router's address of its family (none: left alone); without
+   * `myip`, a push-only domain takes the push's own address (never ddnsd's), any other domain what
+   * ddnsd detects, as a scheduled check would.
+   */
+  const detectionOf = (domain: CoveredDomain): Promise<Detection> | null => {
+    const family = familyOf(domain.recordType);
     if (pushed !== null) {
       const given = pushed.get(family);
       return given === undefined ? null : Promise.resolve(given);
     }
+    if (domain.addressSource === "push")
+      return Promise.resolve(connectionAddress(request.client, family, ctx.settings.allowPrivateIps));
     let shared = detections.get(family);
     if (!shared) detections.set(family, (shared = ctx.detect(family)));
     return shared;
@@ -180,15 +187,15 @@ export async function push(
       if (covered.length === 0) return "nohost";
       // A family the router sent no address for is left alone.
       const planned = covered.flatMap((domain) => {
-        const detection = detectionOf(familyOf(domain.recordType));
+        const detection = detectionOf(domain);
         return detection === null ? [] : [{ domain, detection }];
       });
       if (planned.length === 0) return `nochg ${validPushed.join(",")}`;
       // The router's own address is kept on each record it was pushed for: a push-only domain's
       // forced update re-sends it, and its age tells a stale push.
-      for (const { domain } of planned) {
-        const given = pushed?.get(familyOf(domain.recordType));
-        if (given?.ok) ctx.store.domains.notePush([domain.id], given.ip, Date.now());
+      for (const { domain, detection } of planned) {
+        const given = await detection;
+        if (given.ok && given.source === "push") ctx.store.domains.notePush([domain.id], given.ip, Date.now());
       }
       // The service is asked (it reads the record), so `nochg` says what it holds, not what ddnsd remembers.
       const results = await Promise.all(
@@ -202,8 +209,10 @@ export async function push(
       const outcomes = results.filter(
         (outcome): outcome is UpdateOutcome => outcome !== null && outcome !== "repeated",
       );
-      const families = [...new Set(planned.map(({ domain }) => familyOf(domain.recordType)))].sort();
-      const addresses = (await Promise.all(families.map((family) => detectionOf(family)!))).flatMap((detection) =>
+      const byFamily = new Map<IpFamily, Promise<Detection>>();
+      for (const { domain, detection } of planned) byFamily.set(familyOf(domain.recordType), detection);
+      const families = [...byFamily.keys()].sort();
+      const addresses = (await Promise.all(families.map((family) => byFamily.get(family)!))).flatMap((detection) =>
         detection.ok ? [detection.ip] : [],
       );
       return answerLine(outcomes, addresses);

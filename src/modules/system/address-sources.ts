@@ -123,13 +123,20 @@ function detectSoon(ctx: AddressSourceDeps, family: IpFamily): void {
   void detectFamily(ctx, family);
 }
 
+/** The families some enabled domain's record type needs: the only ones detected once a domain exists. */
+export function neededFamilies(ctx: Pick<AddressSourceDeps, "store">): IpFamily[] {
+  return FAMILIES.filter((family) => ctx.store.domains.enabledOfType(family === 4 ? "A" : "AAAA") > 0);
+}
+
 /** Families whose idle detection (detectWhileIdle) is under way, per context. */
 const idleDetections = new WeakMap<object, Set<IpFamily>>();
 
 /**
- * With no enabled domain of a family, no pass asks for its address, and the dashboard would show
- * nothing (not even why a first start without internet finds none): the system's source of such a
- * family is asked in the background when its newest answer is older than the update interval.
+ * With no enabled domain at all (a first start), no pass asks for an address, and the dashboard
+ * would show nothing (not even why a first start without internet finds none): the system's
+ * sources are asked in the background when their newest answer is older than the update interval.
+ * Once a domain exists only what is needed is detected: a family with no domain of its record type
+ * is never asked (no request, no `detection_failed` for it).
  */
 export function detectWhileIdle(
   ctx: AddressSourceDeps & { settings: { readonly updateIntervalSeconds: number } },
@@ -137,8 +144,9 @@ export function detectWhileIdle(
 ): void {
   const running = idleDetections.get(ctx) ?? new Set<IpFamily>();
   idleDetections.set(ctx, running);
+  if (neededFamilies(ctx).length > 0) return;
   for (const family of FAMILIES) {
-    if (running.has(family) || ctx.store.domains.enabledOfType(family === 4 ? "A" : "AAAA") > 0) continue;
+    if (running.has(family)) continue;
     const answer = ctx.publicIp.answers.get(`${family} ${sourceText(effectiveSource(ctx, family).source)}`);
     if (answer !== undefined && now - answer.checkedAt < ctx.settings.updateIntervalSeconds * 1000) continue;
     running.add(family);

@@ -39,8 +39,8 @@ describe("store: domains", () => {
     database.sqlite.run("UPDATE providers SET is_enabled = 0 WHERE id = ?", [off]);
     database.sqlite.run("UPDATE domains SET is_enabled = 0 WHERE id = ?", [disabled]);
     expect(store.domains.enabledNamed("home.example.com")).toEqual([
-      { id: a, recordType: "A" },
-      { id: aaaa, recordType: "AAAA" },
+      { id: a, recordType: "A", addressSource: null },
+      { id: aaaa, recordType: "AAAA", addressSource: null },
     ]);
   });
 
