@@ -30,7 +30,7 @@ UPGRADE_BACKUP=backups/before-upgrade.db
 # another such file (a mirror's own key, a test's).
 SIGNATURE_NAMESPACE=ddnsd-release
 SIGNER_IDENTITY=ddnsd-release
-RELEASE_SIGNERS="$SIGNER_IDENTITY namespaces=\"$SIGNATURE_NAMESPACE\" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGRCH8YeIMDXdNtvQI5EpKvZ9E8azq8Ir6MjfgIXBWsY"
+RELEASE_SIGNERS='ddnsd-release namespaces="ddnsd-release" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGRCH8YeIMDXdNtvQI5EpKvZ9E8azq8Ir6MjfgIXBWsY'
 
 usage() {
 	cat <<EOF
