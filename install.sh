@@ -25,6 +25,12 @@ DEFAULT_RELEASE_URL=https://github.com/ddnsd/ddnsd/releases/latest/download
 # database as it was before the new version's first start (in the data dir's backups/).
 PREVIOUS_SUFFIX=.previous
 UPGRADE_BACKUP=backups/before-upgrade.db
+# Who signs SHA256SUMS (SHA256SUMS.sig, ssh-keygen -Y sign -n ddnsd-release, by the release
+# workflow): the project's public key, as an allowed-signers line. DDNS_RELEASE_SIGNERS names
+# another such file (a mirror's own key, a test's).
+SIGNATURE_NAMESPACE=ddnsd-release
+SIGNER_IDENTITY=ddnsd-release
+RELEASE_SIGNERS='ddnsd-release namespaces="ddnsd-release" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGRCH8YeIMDXdNtvQI5EpKvZ9E8azq8Ir6MjfgIXBWsY'
 
 usage() {
 	cat <<EOF
@@ -70,10 +76,12 @@ just their line in the settings file.
 
 Environment:
   DESTDIR           stage every file under this directory (packaging, tests); creates no
-                    user, changes no owner and starts nothing; the admin account is created
-                    in \$DESTDIR$DATA_DIR when the binary runs on this machine
-  DDNS_RELEASE_URL  where the release builds and SHA256SUMS are downloaded from
+                    user, changes no owner and starts nothing; writes no key, no database
+                    and no admin account: each box makes its own at its first start
+  DDNS_RELEASE_URL  where the release builds and SHA256SUMS are downloaded from, https only
                     (default: $DEFAULT_RELEASE_URL)
+  DDNS_RELEASE_SIGNERS  an allowed-signers file (ssh-keygen) to check SHA256SUMS.sig with,
+                    identity $SIGNER_IDENTITY, instead of the project's key (a mirror's own key)
   DDNS_CPUINFO      the file telling whether the CPU has AVX2 (default: /proc/cpuinfo)
 
 Examples:
@@ -173,6 +181,9 @@ fi
 if [ "$opt_upgrade" = 1 ] && { [ "$opt_uninstall" = 1 ] || [ "$opt_reset" = 1 ]; }; then
 	usage_error "--upgrade does not go with --uninstall or --reset-admin-password"
 fi
+if [ -n "${DESTDIR:-}" ] && [ -n "$opt_password_file" ] && [ "$opt_reset" = 0 ]; then
+	usage_error "--admin-password-file does not go with DESTDIR: a staged tree holds no account (each box creates its own at its first start; set it there with --reset-admin-password)"
+fi
 if [ "$opt_purge" = 1 ] && [ "$opt_uninstall" = 0 ]; then
 	usage_error "--purge only goes with --uninstall"
 fi
@@ -257,10 +268,31 @@ make_dir() {
 # its path is left in $pending_tmp for the caller to fill. Never reads stdin: that may be the
 # terminal, or this very script (curl ... | sh).
 stage_file() {
-	pending_tmp=$(dirname "$1")/.$(basename "$1").new.$$
-	(umask 077 && cat ${3:+"$3"} </dev/null >"$pending_tmp") 2>/dev/null ||
+	new_file_beside "$1"
+	cat ${3:+"$3"} </dev/null >"$pending_tmp" 2>/dev/null ||
 		die "cannot write $pending_tmp (run as root, or set DESTDIR to stage into a directory)"
 	chmod "$2" "$pending_tmp"
+}
+
+# Sets $pending_tmp to a new, empty file (mode 0600, ours) that mktemp creates beside $1, under a
+# name nobody can guess; moved over $1 by commit_file, it replaces whatever is there (a link
+# too) without following it.
+new_file_beside() {
+	pending_tmp=$(mktemp "$(dirname "$1")/.$(basename "$1").new.XXXXXX" 2>/dev/null) || {
+		pending_tmp=
+		die "cannot create a file in $(dirname "$1") (run as root, or set DESTDIR to stage into a directory)"
+	}
+}
+
+# Stages a copy of file $1 for $2, a path in the data dir (a folder the service user owns): a new
+# file there, which commit_file moves over $2, so that a link planted at $2 is replaced, never
+# followed. On a live
+# system the copy is the service's, like everything in its data dir (chown -h: a link swapped in
+# for the new file meanwhile is changed itself, not what it points to).
+stage_copy_in_data_dir() {
+	new_file_beside "$2"
+	cat "$1" >"$pending_tmp" || die "cannot copy $1 to $pending_tmp"
+	if [ "$live" = 1 ]; then chown -h "$SERVICE_USER:$SERVICE_USER" "$pending_tmp"; fi
 }
 
 # Moves the staged file over $1 (atomic within one file system).
@@ -452,7 +484,7 @@ password_hint() {
 	typed) say "sign in as $admin with the password you chose" ;;
 	file) say "sign in as $admin with the password from $opt_password_file" ;;
 	earlier) say "sign in as $admin with the password of the earlier install (DDNS_ADMIN_PASSWORD, no longer in $ENV_FILE)" ;;
-	not-set) say "on its first start the service creates '$admin' and writes a generated password to its log, once (journalctl -u ddnsd)" ;;
+	staged) say "admin: none in the staged tree; on its first start the service makes its keys and database and creates '$admin', writing a generated password to its log, once (journalctl -u ddnsd; or set one there: sh install.sh --reset-admin-password)" ;;
 	*) say "sign in as $admin with your password" ;;
 	esac
 	if [ "$opt_reset" = 0 ]; then say "forgot the password? sudo sh install.sh --reset-admin-password"; fi
@@ -515,15 +547,27 @@ pick_asset() {
 	if is_musl; then asset=$asset-musl; fi
 }
 
-# Downloads URL $1 to file $2 (curl, else wget: busybox has it).
+# Downloads URL $1 to file $2 over https only, redirects included (curl, else GNU wget: busybox's
+# cannot be held to https across a redirect).
 fetch_url() {
 	if command -v curl >/dev/null 2>&1; then
-		curl -fsSL --retry 2 -o "$2" "$1" </dev/null
-	elif command -v wget >/dev/null 2>&1; then
-		wget -q -O "$2" "$1" </dev/null
+		curl -fsSL --proto '=https' --proto-redir '=https' --retry 2 -o "$2" "$1" </dev/null
+	elif wget --help 2>&1 | grep -q -- --https-only; then
+		wget -q --https-only -O "$2" "$1" </dev/null
 	else
-		die "neither curl nor wget is installed: install one, or download the binary yourself and pass --binary"
+		die "neither curl nor GNU wget is installed: install curl, or download the binary yourself and pass --binary"
 	fi
+}
+
+# Exit status 0 when $1's signature $2 (SHA256SUMS.sig) was made by a key of the allowed signers:
+# the project's (carried above), or DDNS_RELEASE_SIGNERS's.
+signature_holds() {
+	signers=${DDNS_RELEASE_SIGNERS:-}
+	if [ -z "$signers" ]; then
+		signers=$download_dir/allowed_signers
+		printf '%s\n' "$RELEASE_SIGNERS" >"$signers"
+	fi
+	ssh-keygen -Y verify -f "$signers" -I "$SIGNER_IDENTITY" -n "$SIGNATURE_NAMESPACE" -s "$2" <"$1" >/dev/null 2>&1
 }
 
 # The SHA-256 of file $1, in hex.
@@ -543,9 +587,24 @@ download_binary() {
 	pick_asset
 	base=${DDNS_RELEASE_URL:-$DEFAULT_RELEASE_URL}
 	base=${base%/}
+	case $base in
+	https://*) ;;
+	*) die "DDNS_RELEASE_URL must be an https:// address: $base (nothing installed)" ;;
+	esac
+	if [ -n "${DDNS_RELEASE_SIGNERS:-}" ] && [ ! -r "$DDNS_RELEASE_SIGNERS" ]; then
+		die "cannot read DDNS_RELEASE_SIGNERS: $DDNS_RELEASE_SIGNERS (nothing installed)"
+	fi
+	command -v ssh-keygen >/dev/null 2>&1 ||
+		die "ssh-keygen is needed to check the release's signature (install openssh-client; on Alpine, apk add openssh-keygen), or pass --binary: nothing installed"
 	download_dir=$(mktemp -d "${TMPDIR:-/tmp}/ddnsd-install.XXXXXX") || die "cannot create a temporary directory"
 	say "downloading $asset from $base"
 	fetch_url "$base/SHA256SUMS" "$download_dir/SHA256SUMS" || die "cannot download $base/SHA256SUMS"
+	fetch_url "$base/SHA256SUMS.sig" "$download_dir/SHA256SUMS.sig" ||
+		die "cannot download $base/SHA256SUMS.sig, the signature of SHA256SUMS: nothing installed"
+	if ! signature_holds "$download_dir/SHA256SUMS" "$download_dir/SHA256SUMS.sig"; then
+		die "SHA256SUMS.sig is not a good signature of SHA256SUMS by ${DDNS_RELEASE_SIGNERS:-the ddnsd release key}: nothing installed"
+	fi
+	say "signature: SHA256SUMS is signed by ${DDNS_RELEASE_SIGNERS:-the ddnsd release key}"
 	expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1; exit }' "$download_dir/SHA256SUMS")
 	if [ -z "$expected" ]; then die "$base/SHA256SUMS lists no $asset: nothing installed"; fi
 	fetch_url "$base/$asset" "$download_dir/$asset" || die "cannot download $base/$asset"
@@ -628,8 +687,10 @@ prepare_upgrade() {
 		say "service: stopped for the upgrade"
 	fi
 	if [ -f "$DESTDIR$data_dir/ddnsd.db" ]; then
+		# The service user may have put a link there: chmod and chown would follow it.
+		if [ -L "$DESTDIR$data_dir/backups" ]; then rm -f "$DESTDIR$data_dir/backups"; fi
 		make_dir "$data_dir/backups" 0700
-		if [ "$live" = 1 ]; then chown "$SERVICE_USER:$SERVICE_USER" "$data_dir/backups"; fi
+		if [ "$live" = 1 ]; then chown -h "$SERVICE_USER:$SERVICE_USER" "$data_dir/backups"; fi
 		if ! run_backup "$1" "$data_dir/$UPGRADE_BACKUP"; then
 			if [ "$systemd" = 1 ]; then systemctl start "$NAME.service" || :; fi
 			die "the database could not be copied before the upgrade, so nothing was changed: $output"
@@ -660,12 +721,13 @@ rollback() {
 	if [ -f "$copy" ]; then
 		if [ -f "$db" ]; then
 			for suffix in "" -wal; do
-				if [ -f "$db$suffix" ]; then cp -p "$db$suffix" "$DESTDIR$data_dir/backups/before-rollback.db$suffix"; fi
+				kept=$DESTDIR$data_dir/backups/before-rollback.db$suffix
+				if [ -f "$db$suffix" ]; then stage_copy_in_data_dir "$db$suffix" "$kept" && commit_file "$kept"; fi
 			done
 		fi
-		cp -p "$copy" "$db.rollback.$$"
+		stage_copy_in_data_dir "$copy" "$db"
 		rm -f "$db-wal" "$db-shm"
-		mv -f "$db.rollback.$$" "$db"
+		commit_file "$db"
 		rm -f "$copy"
 		say "database: put back the copy taken before the upgrade; the one it replaced is $DESTDIR$data_dir/backups/before-rollback.db"
 	else
@@ -860,6 +922,7 @@ if [ -z "$version" ]; then
 		die "$source_binary does not run on this machine ('ddnsd version' failed: wrong architecture or C library?)"
 	fi
 	binary_runs=0
+	warn "$source_binary does not run on this machine$missing: staged all the same (for another machine?)"
 	version="ddnsd (version unknown)"
 fi
 case $version in
@@ -879,7 +942,11 @@ if [ -f "$DESTDIR$ENV_FILE" ] && grep -q '^DDNS_ADMIN_PASSWORD=' "$DESTDIR$ENV_F
 	old_password_line=1
 fi
 set_admin=0
-if [ -n "$password" ]; then
+if [ -n "$DESTDIR" ]; then
+	# A staged tree may become a package for many boxes: keys, database and account made here
+	# would be the same on each. The service makes its own at its first start.
+	password_source=staged
+elif [ -n "$password" ]; then
 	set_admin=1
 elif [ "$db_exists" = 0 ]; then
 	set_admin=1
@@ -891,13 +958,7 @@ elif [ "$db_exists" = 0 ]; then
 		fi
 		earlier=
 	fi
-	if [ "$binary_runs" = 1 ]; then choose_password; fi
-fi
-if [ "$set_admin" = 1 ] && [ "$binary_runs" = 0 ]; then
-	warn "the admin password is not set: $source_binary does not run on this machine$missing; on the target run: sh install.sh --reset-admin-password"
-	set_admin=0
-	password=
-	password_source=not-set
+	choose_password
 fi
 # An upgrade's new binary may migrate the database: let the restarted service do that, then
 # set the password, so the old service never runs on a migrated database.

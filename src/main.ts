@@ -5,7 +5,7 @@
 // The commands that write the data dir (control/commands.ts) run inside the server when one holds
 // the data dir (through its control socket), and open the database themselves only when none does.
 
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, type Settings, SettingsError } from "./config";
@@ -26,6 +26,7 @@ import { generatePassword } from "./security/passwords";
 import { setPassword, userCount } from "./security/users";
 import { type RunningServer, startServer } from "./server";
 import { detectFamily } from "./updater/detect";
+import { replaceFile, textInto } from "./util/files";
 import { versionLine } from "./version";
 
 const USAGE = `Usage: ddnsd [command]
@@ -250,9 +251,8 @@ async function exportCommand(settings: Settings, args: string[]): Promise<number
   const file = parsed.values.get("--file");
   if (file === undefined) process.stdout.write(text);
   else {
-    // Sealed or not, the file holds secrets: readable by its owner only.
-    writeFileSync(file, text, { mode: 0o600 });
-    chmodSync(file, 0o600);
+    // Sealed or not, the file holds secrets: a new file, readable by its writer only.
+    replaceFile(file, textInto(text));
     console.error(`Written to ${file}.`);
   }
   return 0;

@@ -7,10 +7,11 @@
 // in the argv or the environment of any process it could see (ps), in the data dir: so that a
 // test can check the call, and that no password text is stored anywhere under the scratch root.
 
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { spawnAppliance, untilHealthy } from "./hardening/appliance";
 
 const SCRIPT = path.resolve(import.meta.dir, "../install.sh");
 // Each distinct shell once (on Debian `sh` is dash); bash reads a piped script line by line,
@@ -225,8 +226,10 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
   const ENV = "/etc/ddnsd/ddnsd.env";
   const UNIT = "/etc/systemd/system/ddnsd.service";
   const DATA = "/var/lib/ddnsd";
-  const install = (...extra: string[]) =>
-    run(["--binary", s.binary, "--no-start", "--admin-password-file", s.passwordFile, ...extra]);
+  const install = (...extra: string[]) => run(["--binary", s.binary, "--no-start", ...extra]);
+  /** `--reset-admin-password` with the password file: the one way a password reaches a staged tree. */
+  const reset = (...extra: string[]) =>
+    run(["--reset-admin-password", "--admin-password-file", s.passwordFile, ...extra]);
   const calls = () => setPasswordCalls(at(DATA));
   /** The one call that set `password` for `user`, with the data dir under DESTDIR, nothing in argv. */
   const expectSetPassword = (call: SetPasswordCall | undefined, password: string, user = "admin") => {
@@ -285,15 +288,30 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
 
     expect(result.stdout).toContain("ddnsd 9.9.9-test");
     expect(result.stdout).toContain("ddnsd serve");
-    expect(result.stdout).toContain(`sign in as admin with the password from ${s.passwordFile}`);
+    expect(result.stdout).toContain("admin: none in the staged tree");
     expect(result.stdout).toContain("--reset-admin-password");
     expect(result.stdout).not.toContain(PASSWORD);
     expect(result.stdout).not.toContain("DDNS_ADMIN_PASSWORD"); // no hint points at the settings file for it
     expect(fs.existsSync(s.callLog)).toBe(false);
   });
 
-  test("creates the admin with ddnsd admin set-password, the password on stdin only, stored nowhere", () => {
+  test("a DESTDIR staging writes no key, no database and no account: each box makes its own", () => {
     const result = install();
+    expect(result.code).toBe(0);
+    expect(calls()).toEqual([]);
+    expect(filesUnder(at(DATA))).toEqual([]);
+  });
+
+  test("--admin-password-file does not go with DESTDIR, and nothing is staged", () => {
+    const result = run(["--binary", s.binary, "--no-start", "--admin-password-file", s.passwordFile]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--admin-password-file does not go with DESTDIR");
+    expect(fs.existsSync(s.root)).toBe(false);
+  });
+
+  test("--reset-admin-password sets the admin with ddnsd admin set-password, the password on stdin only, stored nowhere", () => {
+    expect(install().code).toBe(0);
+    const result = reset();
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("admin: password of 'admin' set");
     const recorded = calls();
@@ -320,7 +338,6 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(mode(at("/opt/ddnsd/bin/ddnsd"))).toBe(0o755);
     expect(read(at(UNIT))).toContain("\nExecStart=/opt/ddnsd/bin/ddnsd serve\n");
     expect(fs.existsSync(at(BIN))).toBe(false);
-    expect(calls()[0]!.bin).toBe(at("/opt/ddnsd/bin/ddnsd"));
   });
 
   test("a re-run is idempotent, keeps the settings byte for byte and leaves the account alone", () => {
@@ -332,9 +349,8 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(again.code).toBe(0);
     expect(again.stderr).toBe("");
     expect(again.stdout).toContain("settings: kept");
-    expect(again.stdout).toContain("admin: kept the account 'admin'");
-    expect(again.stdout).toContain("--reset-admin-password");
-    expect(calls().length).toBe(1);
+    expect(again.stdout).toContain("admin: none in the staged tree");
+    expect(calls().length).toBe(0);
     expect(read(at(ENV))).toBe(env);
     expect(read(at(UNIT))).toBe(unit);
     expect(mode(at(ENV))).toBe(0o600);
@@ -348,12 +364,13 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     }
   });
 
-  test("a password file on a re-run sets the new password and leaves the settings alone", () => {
+  test("a second --reset-admin-password sets the new password and leaves the settings alone", () => {
     expect(install().code).toBe(0);
+    expect(reset().code).toBe(0);
     const env = read(at(ENV));
     fs.writeFileSync(s.passwordFile, "another-secret-1\n");
 
-    const result = install();
+    const result = reset();
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(read(at(ENV))).toBe(env);
@@ -377,7 +394,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(mode(at(BIN))).toBe(0o755);
     expect(read(at(`${DATA}/ddnsd.db`))).toBe("database");
     expect(read(at(ENV))).toBe(env);
-    expect(calls().length).toBe(1);
+    expect(calls().length).toBe(0);
   });
 
   test("a re-run removes a DDNS_ADMIN_PASSWORD line of an earlier install, says so, and keeps the account", () => {
@@ -398,11 +415,11 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(result.stdout).not.toContain("settings: kept");
     expect(read(at(ENV))).toBe(env);
     expect(mode(at(ENV))).toBe(0o600);
-    expect(calls().length).toBe(1); // the database has a user: its password stays
+    expect(calls().length).toBe(0); // a staged tree gets no account
     expectStoredNowhere("stale-old-password");
   });
 
-  test("without a database yet, a DDNS_ADMIN_PASSWORD line of an earlier install becomes the admin's password", () => {
+  test("a staging removes a DDNS_ADMIN_PASSWORD line of an earlier install and sets no account with it", () => {
     expect(install().code).toBe(0);
     const env = read(at(ENV));
     fs.writeFileSync(at(ENV), `${env}DDNS_ADMIN_PASSWORD='from-the-old-installer'\n`);
@@ -411,10 +428,8 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     const result = run(["--binary", s.binary, "--no-start"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
-    expectSetPassword(calls()[0], "from-the-old-installer");
-    expect(calls().length).toBe(1);
+    expect(calls()).toEqual([]);
     expect(result.stdout).toContain("removed the plain-text DDNS_ADMIN_PASSWORD line");
-    expect(result.stdout).toContain("password of the earlier install");
     expect(result.stdout).not.toContain("from-the-old-installer");
     expect(read(at(ENV))).toBe(env);
     expectStoredNowhere("from-the-old-installer");
@@ -448,22 +463,6 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(fs.existsSync(at("/opt/ddnsd/bin/ddnsd"))).toBe(false);
   });
 
-  test("without a password file and a terminal, generates a password, sets it and prints it once", () => {
-    const result = run(["--binary", s.binary, "--no-start"]);
-    expect(result.code).toBe(0);
-    const match = result.stdout.match(/^ {6}([A-Za-z0-9]+)$/m);
-    expect(match).not.toBeNull();
-    const generated = match![1]!;
-    expect(generated.length).toBeGreaterThanOrEqual(20);
-    expect(occurrences(result.stdout, generated)).toBe(1);
-    expect(result.stderr).not.toContain(generated);
-    expect(result.stdout).toContain("sign in as admin with the password shown above");
-    expect(calls().length).toBe(1);
-    expectSetPassword(calls()[0], generated);
-    expectStoredNowhere(generated);
-    expect(read(at(ENV))).not.toMatch(/^\s*DDNS_ADMIN_PASSWORD=/m);
-  });
-
   test("--reset-admin-password sets a new password with the installed binary and changes nothing else", () => {
     expect(install("--prefix", "/opt/ddnsd").code).toBe(0);
     const before = filesUnder(s.root)
@@ -471,14 +470,14 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       .map((file) => [file, read(file)]);
     fs.writeFileSync(s.passwordFile, "the-new-password!\n");
 
-    const result = run(["--reset-admin-password", "--admin-password-file", s.passwordFile]);
+    const result = reset();
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("no restart");
     const recorded = calls();
-    expect(recorded.length).toBe(2);
-    expectSetPassword(recorded[1], "the-new-password!");
-    expect(recorded[1]!.bin).toBe(at("/opt/ddnsd/bin/ddnsd")); // found through the unit's ExecStart
+    expect(recorded.length).toBe(1);
+    expectSetPassword(recorded[0], "the-new-password!");
+    expect(recorded[0]!.bin).toBe(at("/opt/ddnsd/bin/ddnsd")); // found through the unit's ExecStart
     const after = filesUnder(s.root)
       .filter((file) => !file.startsWith(at(DATA)))
       .map((file) => [file, read(file)]);
@@ -493,7 +492,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(result.code).toBe(0);
     const generated = result.stdout.match(/^ {6}([A-Za-z0-9]{20,})$/m)![1]!;
     expect(occurrences(result.stdout, generated)).toBe(1);
-    expectSetPassword(calls()[1], generated);
+    expectSetPassword(calls()[0], generated);
     expectStoredNowhere(generated);
   });
 
@@ -521,15 +520,14 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(fs.existsSync(s.root)).toBe(false);
   });
 
-  test("a staged install whose binary does not run here sets no password and stores none", () => {
+  test("a staged install whose binary does not run here stages it all the same, saying so", () => {
     const foreign = foreignBinary(path.join(s.dir, "ddnsd-other-arch"));
-    const result = run(["--binary", foreign, "--no-start", "--admin-password-file", s.passwordFile]);
+    const result = run(["--binary", foreign, "--no-start"]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("admin password is not set");
-    expect(result.stdout).toContain("writes a generated password to its log");
+    expect(result.stderr).toContain("does not run on this machine");
+    expect(result.stdout).toContain("writing a generated password to its log");
     expect(read(at(BIN))).toBe(read(foreign));
     expect(calls()).toEqual([]);
-    expectStoredNowhere(PASSWORD);
     expect(read(at(ENV))).not.toMatch(/^\s*DDNS_ADMIN_PASSWORD=/m);
   });
 
@@ -541,7 +539,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       '#!/bin/sh\necho "Error loading shared library libstdc++.so.6: No such file or directory (needed by $0)" >&2\nexit 127\n',
       { mode: 0o755 },
     );
-    const result = run(["--binary", musl, "--no-start", "--admin-password-file", s.passwordFile]);
+    const result = run(["--binary", musl, "--no-start"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
       "does not run on this machine (it needs the C++ runtime libstdc++: on Alpine, apk add libstdc++)",
@@ -602,20 +600,20 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     ["a carriage return", "windows-line\r"],
     ["a leading space", " leading-space"],
     ["fewer than 8 characters", "short"],
-  ])("refuses a password file with %s, before installing anything", (_, password) => {
+  ])("refuses a password file with %s, before setting anything", (_, password) => {
+    expect(install().code).toBe(0);
     fs.writeFileSync(s.passwordFile, `${password}\n`);
-    const result = install();
+    const result = reset();
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("admin password");
-    expect(fs.existsSync(at(ENV))).toBe(false);
-    expect(fs.existsSync(at(BIN))).toBe(false);
     expect(calls()).toEqual([]);
   });
 
   test("passes a password with quotes, $, backslashes and backticks through unchanged", () => {
     const password = `it's a "pa$$word" \\with \`ticks\` & $(stuff)`;
+    expect(install().code).toBe(0);
     fs.writeFileSync(s.passwordFile, `${password}\n`);
-    const result = install();
+    const result = reset();
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expectSetPassword(calls()[0], password);
@@ -628,9 +626,6 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     expect(piped.code).toBe(0);
     expect(piped.stdout).toContain("done: ddnsd 9.9.9-test installed");
     expect(read(at(UNIT))).toContain("WantedBy=multi-user.target");
-    const generated = piped.stdout.match(/^ {6}([A-Za-z0-9]{20,})$/m)![1]!;
-    expectSetPassword(calls()[0], generated);
-    expect(read(at(ENV))).not.toMatch(/^\s*DDNS_ADMIN_PASSWORD=/m);
   });
 
   test("fails clearly when the binary does not exist", () => {
@@ -651,14 +646,40 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     let release: string;
     let server: ReturnType<typeof Bun.serve>;
     let cpuinfo: string;
+    // The release's https certificate (curl trusts it through CURL_CA_BUNDLE) and its signing key
+    // (a throwaway one, named to install.sh through DDNS_RELEASE_SIGNERS), made once for the file.
+    const keys = fs.mkdtempSync(path.join(os.tmpdir(), "ddnsd-release-keys-"));
+    const tls = { cert: path.join(keys, "cert.pem"), key: path.join(keys, "key.pem") };
+    const signingKey = path.join(keys, "release");
+    const otherKey = path.join(keys, "other");
+    const signers = path.join(keys, "allowed_signers");
+    const must = (command: string[]) => {
+      const done = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe" });
+      if (done.exitCode !== 0) throw new Error(`${command[0]} failed: ${done.stderr.toString()}`);
+    };
+    must(
+      ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        .concat(["-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        .concat(["-keyout", tls.key, "-out", tls.cert]),
+    );
+    for (const key of [signingKey, otherKey]) must(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key]);
+    fs.writeFileSync(signers, `ddnsd-release namespaces="ddnsd-release" ${read(`${signingKey}.pub`)}`);
+    let env: Record<string, string> = {};
 
-    /** A release directory as `bun run release` writes it: each build (here a fake naming itself) and SHA256SUMS. */
+    /** Signs the release's SHA256SUMS as the release workflow does: SHA256SUMS.sig. */
+    function sign(key = signingKey) {
+      fs.rmSync(path.join(release, "SHA256SUMS.sig"), { force: true });
+      must(["ssh-keygen", "-q", "-Y", "sign", "-f", key, "-n", "ddnsd-release", path.join(release, "SHA256SUMS")]);
+    }
+
+    /** A release directory as `bun run release` writes it: each build (here a fake naming itself), SHA256SUMS, its signature. */
     function publish(version: string) {
       fs.rmSync(release, { recursive: true, force: true });
       fs.mkdirSync(release, { recursive: true });
       for (const name of ASSETS) fakeBinary(path.join(release, name), `${version} ${name}`);
       const sums = ASSETS.map((name) => `${sha256(read(path.join(release, name)))}  ${name}`);
       fs.writeFileSync(path.join(release, "SHA256SUMS"), `${sums.join("\n")}\n`);
+      sign();
     }
 
     /** A machine: its uname -m, whether its CPU has AVX2, and its C library. */
@@ -677,15 +698,18 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
      * install.sh run asynchronously (the release is served from this process) against the release;
      * `piped`: read from standard input, as `curl … | sudo sh -s -- ARGS` runs it.
      */
-    async function fromRelease(args: string[], piped = false): Promise<Run> {
-      const child = Bun.spawn(piped ? [shell, "-s", "--", ...args] : [shell, SCRIPT, ...args], {
+    async function fromRelease(args: string[], piped = false, command?: string[]): Promise<Run> {
+      const child = Bun.spawn(command ?? (piped ? [shell, "-s", "--", ...args] : [shell, SCRIPT, ...args]), {
         env: {
           PATH: `${s.stubs}:${process.env.PATH}`,
           HOME: s.dir,
           DESTDIR: s.root,
           LC_ALL: "C",
-          DDNS_RELEASE_URL: `http://127.0.0.1:${server.port}/download/`,
+          DDNS_RELEASE_URL: `https://127.0.0.1:${server.port}/download/`,
+          DDNS_RELEASE_SIGNERS: signers,
+          CURL_CA_BUNDLE: tls.cert,
           DDNS_CPUINFO: cpuinfo,
+          ...env,
         },
         stdin: piped ? fs.readFileSync(SCRIPT) : "ignore",
         stdout: "pipe",
@@ -703,9 +727,11 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       release = path.join(s.dir, "release");
       cpuinfo = path.join(s.dir, "cpuinfo");
       publish("2.0.0");
+      env = {};
       server = Bun.serve({
         hostname: "127.0.0.1",
         port: 0,
+        tls: { cert: Bun.file(tls.cert), key: Bun.file(tls.key) },
         fetch(request) {
           const name = new URL(request.url).pathname.replace(/^\/download\//, "");
           const file = path.join(release, name);
@@ -716,6 +742,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       });
     });
     afterEach(() => server.stop(true));
+    afterAll(() => fs.rmSync(keys, { recursive: true, force: true }));
 
     test.each([
       [
@@ -732,10 +759,10 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       ["64-bit ARM on musl", "aarch64", false, true, "ddnsd-linux-arm64-musl"],
     ] as const)("%s", async (_, arch, avx2, musl, asset) => {
       machine(arch, { avx2, musl });
-      const result = await fromRelease(["--no-start", "--admin-password-file", s.passwordFile]);
+      const result = await fromRelease(["--no-start"]);
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain(`downloading ${asset} from http://127.0.0.1:${server.port}/download`);
+      expect(result.stdout).toContain(`downloading ${asset} from https://127.0.0.1:${server.port}/download`);
       expect(result.stdout).toContain(`checksum: ${asset} matches SHA256SUMS`);
       expect(read(at(BIN))).toBe(read(path.join(release, asset)));
       expect(result.stdout).toContain(`done: ddnsd 2.0.0 ${asset} installed`);
@@ -744,7 +771,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     test("a glibc system with musl's loader installed beside it (Debian's musl package): the glibc build", async () => {
       // ldd names glibc; /lib/ld-musl-* may exist too (it does where the musl package is installed).
       machine("x86_64", { avx2: true, musl: false });
-      const result = await fromRelease(["--no-start", "--admin-password-file", s.passwordFile]);
+      const result = await fromRelease(["--no-start"]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain("done: ddnsd 2.0.0 ddnsd-linux-x64 installed");
     });
@@ -761,7 +788,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
     test("a build whose checksum does not match SHA256SUMS installs nothing and exits non-zero", async () => {
       machine("x86_64", { avx2: false, musl: false });
       fs.appendFileSync(path.join(release, "ddnsd-linux-x64-baseline"), "# tampered\n");
-      const result = await fromRelease(["--no-start", "--admin-password-file", s.passwordFile]);
+      const result = await fromRelease(["--no-start"]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain("checksum mismatch for ddnsd-linux-x64-baseline");
       expect(result.stderr).toContain("nothing installed");
@@ -778,9 +805,82 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
           .filter((line) => !line.endsWith(" ddnsd-linux-arm64"))
           .join("\n"),
       );
+      sign();
       const result = await fromRelease(["--no-start"]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain("SHA256SUMS lists no ddnsd-linux-arm64");
+      expect(fs.existsSync(s.root)).toBe(false);
+    });
+
+    test("an http:// DDNS_RELEASE_URL is refused: nothing downloaded, nothing installed", async () => {
+      machine("x86_64", { avx2: true, musl: false });
+      let asked = 0;
+      const plain = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        fetch: () => {
+          asked++;
+          return new Response("served");
+        },
+      });
+      env = { DDNS_RELEASE_URL: `http://127.0.0.1:${plain.port}/download/` };
+      const result = await fromRelease(["--no-start"]);
+      plain.stop(true);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("DDNS_RELEASE_URL must be an https:// address");
+      expect(asked).toBe(0);
+      expect(fs.existsSync(s.root)).toBe(false);
+    });
+
+    test("a redirect from the https release to http is not followed", async () => {
+      machine("x86_64", { avx2: true, musl: false });
+      const plain = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("x") });
+      const redirecting = Bun.serve({
+        hostname: "127.0.0.1",
+        port: 0,
+        tls: { cert: Bun.file(tls.cert), key: Bun.file(tls.key) },
+        fetch: (request) => Response.redirect(`http://127.0.0.1:${plain.port}${new URL(request.url).pathname}`, 302),
+      });
+      env = { DDNS_RELEASE_URL: `https://127.0.0.1:${redirecting.port}/download/` };
+      const result = await fromRelease(["--no-start"]);
+      redirecting.stop(true);
+      plain.stop(true);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("cannot download");
+      expect(fs.existsSync(s.root)).toBe(false);
+    });
+
+    test("a release without SHA256SUMS.sig installs nothing and exits non-zero", async () => {
+      machine("x86_64", { avx2: true, musl: false });
+      fs.rmSync(path.join(release, "SHA256SUMS.sig"));
+      const result = await fromRelease(["--no-start"]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("cannot download");
+      expect(result.stderr).toContain("SHA256SUMS.sig");
+      expect(result.stderr).toContain("nothing installed");
+      expect(fs.existsSync(s.root)).toBe(false);
+    });
+
+    test.each([
+      ["signed by a key the allowed signers do not name", () => sign(otherKey), {}],
+      [
+        "SHA256SUMS swapped after signing (binaries and sums both replaced, as a hostile mirror would)",
+        () => {
+          fs.appendFileSync(path.join(release, "ddnsd-linux-x64"), "# swapped\n");
+          const sums = path.join(release, "SHA256SUMS");
+          fs.writeFileSync(sums, `${sha256(read(path.join(release, "ddnsd-linux-x64")))}  ddnsd-linux-x64\n`);
+        },
+        {},
+      ],
+      ["signed by the test's key, checked against the project's own", () => {}, { DDNS_RELEASE_SIGNERS: "" }],
+    ])("a wrong signature installs nothing and exits non-zero: %s", async (_, tamper, extra) => {
+      machine("x86_64", { avx2: true, musl: false });
+      tamper();
+      env = extra;
+      const result = await fromRelease(["--no-start"]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("is not a good signature of SHA256SUMS");
+      expect(result.stderr).toContain("nothing installed");
       expect(fs.existsSync(s.root)).toBe(false);
     });
 
@@ -795,7 +895,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
 
     test("--upgrade keeps the previous binary and a copy of the database made before the new version starts; --rollback puts both back", async () => {
       machine("x86_64", { avx2: false, musl: false });
-      expect((await fromRelease(["--no-start", "--admin-password-file", s.passwordFile])).code).toBe(0);
+      expect((await fromRelease(["--no-start"])).code).toBe(0);
       const first = read(at(BIN));
       fs.writeFileSync(at(`${DATA}/ddnsd.db`), "the database of 2.0.0");
 
@@ -825,6 +925,38 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       expect(again.stderr).toContain("nothing to roll back to");
     });
 
+    test("--rollback replaces links the service user planted in its data dir, never writing through them", async () => {
+      machine("x86_64", { avx2: false, musl: false });
+      expect((await fromRelease(["--no-start"])).code).toBe(0);
+      fs.writeFileSync(at(`${DATA}/ddnsd.db`), "the database of 2.0.0");
+      publish("2.1.0");
+      expect((await fromRelease(["--upgrade", "--no-start"])).code).toBe(0);
+      fs.writeFileSync(at(`${DATA}/ddnsd.db`), "the database as 2.1.0 migrated it");
+      fs.writeFileSync(at(`${DATA}/ddnsd.db-wal`), "its write-ahead log");
+      // Root's files the links point at.
+      const precious = ["shadow", "shadow-wal", "by-pid"].map((name) => path.join(s.dir, name));
+      for (const file of precious) fs.writeFileSync(file, `root's ${file}`, { mode: 0o600 });
+      fs.symlinkSync(precious[0]!, at(`${DATA}/backups/before-rollback.db`));
+      fs.symlinkSync(precious[1]!, at(`${DATA}/backups/before-rollback.db-wal`));
+      // The temporary name the rollback used to copy through: the database's name and the shell's
+      // pid, which the wrapper keeps for install.sh by exec.
+      const wrapper = `ln -s '${precious[2]}' "$1/ddnsd.db.rollback.$$" && exec ${shell} '${SCRIPT}' --rollback`;
+      const rollback = await fromRelease([], false, [shell, "-c", wrapper, "sh", at(DATA)]);
+      expect(rollback.stderr).toBe("");
+      expect(rollback.code).toBe(0);
+      for (const file of precious) {
+        expect(read(file)).toBe(`root's ${file}`);
+        expect(mode(file)).toBe(0o600);
+      }
+      expect(fs.lstatSync(at(`${DATA}/backups/before-rollback.db`)).isSymbolicLink()).toBe(false);
+      expect(read(at(`${DATA}/backups/before-rollback.db`))).toBe("the database as 2.1.0 migrated it");
+      expect(read(at(`${DATA}/backups/before-rollback.db-wal`))).toBe("its write-ahead log");
+      expect(mode(at(`${DATA}/backups/before-rollback.db`))).toBe(0o600);
+      expect(read(at(`${DATA}/ddnsd.db`))).toBe("the database of 2.0.0");
+      expect(mode(at(`${DATA}/ddnsd.db`))).toBe(0o600);
+      expect(fs.readdirSync(at(DATA)).filter((name) => name.includes(".new."))).toEqual([]);
+    });
+
     test("--upgrade with nothing installed changes nothing", async () => {
       machine("aarch64", { avx2: false, musl: false });
       const result = await fromRelease(["--upgrade", "--no-start"]);
@@ -835,7 +967,7 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
 
     test("an upgrade to the same build keeps no previous binary and takes no copy", async () => {
       machine("aarch64", { avx2: false, musl: false });
-      expect((await fromRelease(["--no-start", "--admin-password-file", s.passwordFile])).code).toBe(0);
+      expect((await fromRelease(["--no-start"])).code).toBe(0);
       const result = await fromRelease(["--upgrade", "--no-start"]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain("is up to date");
@@ -851,12 +983,37 @@ describe.each(SHELLS)("install.sh under %s", (shell) => {
       ["armv6l", { uname: "armv6l", getconf: "32", dpkg: "armhf" }],
     ])("stops on a 32-bit userland: %s", (_, tools) => {
       for (const [name, output] of Object.entries(tools)) stub(s.stubs, name, output);
-      const result = run(["--no-start", "--admin-password-file", s.passwordFile]);
+      const result = run(["--no-start"]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain(
         "this system's userland is 32-bit; ddnsd needs a 64-bit OS (install 64-bit Raspberry Pi OS)",
       );
       expect(fs.existsSync(s.root)).toBe(false);
     });
+  });
+});
+
+describe("a staged tree on its first start", () => {
+  test("the service makes its own keys, database and admin account", async () => {
+    const s = makeScratch();
+    try {
+      expect(runWith("sh", s, ["--binary", s.binary, "--no-start"]).code).toBe(0);
+      const dataDir = path.join(s.root, "var/lib/ddnsd");
+      expect(filesUnder(dataDir)).toEqual([]);
+      // The real ddnsd on the staged data dir, without DDNS_ADMIN_PASSWORD: as the box starts it.
+      const appliance = spawnAppliance(dataDir, { DDNS_ADMIN_PASSWORD: undefined as unknown as string });
+      try {
+        await untilHealthy(appliance);
+        for (const name of ["secret.key", "encryption.key", "ddnsd.db"]) {
+          expect(fs.existsSync(path.join(dataDir, name))).toBe(true);
+        }
+        expect(appliance.lines.some((line) => line.includes("first admin created: username admin"))).toBe(true);
+      } finally {
+        appliance.kill("SIGTERM");
+        await appliance.exited;
+      }
+    } finally {
+      fs.rmSync(s.dir, { recursive: true, force: true });
+    }
   });
 });

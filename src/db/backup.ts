@@ -3,10 +3,14 @@
 // a read transaction, so the server keeps writing meanwhile, and a compact file with no -wal beside it.
 // The backups folder (`<data dir>/backups/`) is inside the data dir, the one place the service may
 // write (systemd's ProtectSystem=strict): the CLI moves a copy from there to wherever it was asked.
+// Every copy reaches its place as a new file (util/files.ts): SQLite writes it in a new folder of
+// the writer's own (mkdtemp, mode 0700) beside the target, so no link planted in the data dir
+// (which `sudo ddnsd restore` writes as root) is written through.
 
 import { Database } from "bun:sqlite";
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { copyInto, type Owner, replaceFile, stageNewFile } from "../util/files";
 
 export const DATABASE_FILE = "ddnsd.db";
 
@@ -28,12 +32,20 @@ export function backupName(what: string, now = new Date()): string {
 export class BackupError extends Error {}
 
 /**
- * Writes a consistent copy of the open database `sqlite` of `dataDir` to `file` (which must not
- * exist yet). The copy holds the sealed credentials and the password hashes: mode 0600.
+ * Writes a consistent copy of the open database `sqlite` of `dataDir` to `file`, a new file
+ * (replacing whatever is there). The copy holds the sealed credentials and the password hashes:
+ * mode 0600, the data dir's owner.
  */
 export function writeBackup(sqlite: Database, dataDir: string, file: string): void {
-  sqlite.query("VACUUM INTO ?").run(file);
-  chownLikeDataDir(file, dataDir);
+  // A folder of the writer's own beside the target (a container built FROM scratch has no /tmp).
+  const scratch = mkdtempSync(join(dirname(file), ".ddnsd-copy-"));
+  try {
+    const copy = join(scratch, DATABASE_FILE);
+    sqlite.query("VACUUM INTO ?").run(copy);
+    replaceFile(file, copyInto(copy), dataDirOwner(dataDir));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -91,33 +103,31 @@ export function restoreDatabase(dataDir: string, file: string, now = new Date())
     kept = join(backupsDir(dataDir), backupName("before-restore", now));
     backupStoppedDatabase(dataDir, kept);
   }
-  const staged = `${path}.restoring`;
-  copyFileSync(file, staged);
-  chownLikeDataDir(staged, dataDir);
+  const staged = stageNewFile(path, copyInto(file), dataDirOwner(dataDir));
   // The journal files belong to the database being replaced; beside the copy they would be replayed into it.
   for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${path}${suffix}`, { force: true });
-  renameSync(staged, path);
+  staged.commit();
   return kept;
 }
 
-/** Copies `from` to `to` through a temporary file beside it (never a half-written `to`), mode 0600. */
+/** Copies `from` to `to` as a new file (never a half-written `to`, never through a link), mode 0600, the writer's. */
 export function publishCopy(from: string, to: string): void {
-  const partial = `${to}.partial-${process.pid}`;
-  try {
-    copyFileSync(from, partial);
-    renameSync(partial, to);
-  } finally {
-    rmSync(partial, { force: true });
-  }
+  replaceFile(to, copyInto(from));
 }
 
 /**
  * A file made by root (`sudo ddnsd restore`) in a data dir that belongs to the service's user is
- * given to that user, so that the service can still open it; mode 0600 either way.
+ * given to that user, so that the service can still open it.
  */
-function chownLikeDataDir(file: string, dataDir: string): void {
-  chmodSync(file, statSync(file).isDirectory() ? 0o700 : 0o600);
-  if (process.getuid?.() !== 0) return;
+function dataDirOwner(dataDir: string): Owner | undefined {
+  if (process.getuid?.() !== 0) return undefined;
   const owner = statSync(dataDir);
-  if (owner.uid !== 0) chownSync(file, owner.uid, owner.gid);
+  return owner.uid === 0 ? undefined : { uid: owner.uid, gid: owner.gid };
+}
+
+/** The backups folder, made just now: mode 0700, the data dir's owner. */
+function chownLikeDataDir(dir: string, dataDir: string): void {
+  chmodSync(dir, 0o700);
+  const owner = dataDirOwner(dataDir);
+  if (owner !== undefined) chownSync(dir, owner.uid, owner.gid);
 }

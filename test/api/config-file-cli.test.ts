@@ -4,7 +4,17 @@
 // test/server/control.test.ts.)
 
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLOUDFLARE_FAKE_TOKEN } from "../fakes/cloudflare";
@@ -73,6 +83,36 @@ async function configuredDir(): Promise<string> {
 }
 
 describe("ddnsd export / import", () => {
+  test(
+    "export --file with a symlink at F replaces the link, leaves the file it pointed to alone, and writes a new file of the writer's, mode 0600",
+    async () => {
+      const source = await configuredDir();
+      const dir = tempDir();
+      const elsewhere = join(dir, "someone-elses");
+      writeFileSync(elsewhere, "not for ddnsd to write\n", { mode: 0o644 });
+      const file = join(dir, "ddnsd.yaml");
+      symlinkSync(elsewhere, file);
+      const exported = await ddnsd(["export", "--file", file, "--include-secrets"], source);
+      expect(exported.code).toBe(0);
+      expect(readFileSync(elsewhere, "utf8")).toBe("not for ddnsd to write\n");
+      expect(statSync(elsewhere).mode & 0o777).toBe(0o644);
+      expect(lstatSync(file).isSymbolicLink()).toBe(false);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, "utf8")).toContain("SecretToken99");
+
+      // An existing file someone else owns: replaced by a new one, whose owner is the writer.
+      if (process.getuid?.() === 0) {
+        rmSync(file);
+        writeFileSync(file, "old\n", { mode: 0o644 });
+        chownSync(file, 65534, 65534);
+        expect((await ddnsd(["export", "--file", file, "--include-secrets"], source)).code).toBe(0);
+        expect([statSync(file).uid, statSync(file).mode & 0o777]).toEqual([0, 0o600]);
+      }
+      expect(readdirSync(dir).sort()).toEqual(["ddnsd.yaml", "someone-elses"]);
+    },
+    TIMEOUT_MS * 3,
+  );
+
   test(
     "export --file writes the file readable by its owner only, secrets sealed; import into an empty data dir gives the same file back",
     async () => {

@@ -6,7 +6,18 @@
 
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { APPLIANCE_PASSWORD, type Appliance, login, spawnAppliance, untilHealthy } from "../hardening/appliance";
@@ -83,6 +94,36 @@ test("a backup while the server runs is made by the server and holds what was wr
   );
   // Nothing is left behind in the data dir's backups folder.
   expect(readdirSync(join(dataDir, "backups"))).toEqual([]);
+});
+
+test("a symlink at FILE is replaced by the copy, and the file it pointed to is left alone", async () => {
+  const elsewhere = join(work, "someone-elses");
+  writeFileSync(elsewhere, "not for ddnsd to write", { mode: 0o644 });
+  const linked = join(work, "linked.db");
+  symlinkSync(elsewhere, linked);
+  const result = await ddnsd(["backup", linked]);
+  expect(result.code).toBe(0);
+  expect(readFileSync(elsewhere, "utf8")).toBe("not for ddnsd to write");
+  expect(statSync(elsewhere).mode & 0o777).toBe(0o644);
+  expect(lstatSync(linked).isSymbolicLink()).toBe(false);
+  expect(statSync(linked).mode & 0o777).toBe(0o600);
+  expect(providerNames(linked)).toEqual(["Before the backup"]);
+  expect(readdirSync(work).filter((name) => name.startsWith("."))).toEqual([]);
+
+  // A link at the name the copy used to be written through (FILE.partial-<pid>): the wrapper
+  // plants it for its own pid, which ddnsd keeps by exec.
+  const target = join(work, "by-pid.db");
+  const plant = `ln -s '${elsewhere}' "$1.partial-$$" && exec '${process.execPath}' run src/main.ts backup "$1"`;
+  const child = Bun.spawn(["sh", "-c", plant, "sh", target], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", DDNS_DATA_DIR: dataDir, DDNS_LOG_FORMAT: "json" },
+    stdout: "ignore",
+    stderr: "pipe",
+    timeout: 30_000,
+  });
+  expect(await child.exited).toBe(0);
+  expect(readFileSync(elsewhere, "utf8")).toBe("not for ddnsd to write");
+  expect(providerNames(target)).toEqual(["Before the backup"]);
 });
 
 test("a folder as FILE gets a copy named with the time; a second backup of the same name replaces it", async () => {

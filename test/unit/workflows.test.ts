@@ -67,6 +67,31 @@ describe("workflows", () => {
       expect(files).toContain(file);
   });
 
+  test("the release signs SHA256SUMS with the RELEASE_SIGNING_KEY secret, checks it against install.sh's key, and attaches the signature", () => {
+    const steps = Object.values(workflow("release.yml").jobs).flatMap((job) => job.steps) as {
+      name?: string;
+      run?: string;
+      uses?: string;
+      env?: Record<string, string>;
+      with?: Record<string, string>;
+    }[];
+    const at = (found: (step: (typeof steps)[number]) => boolean) => steps.findIndex(found);
+    const signing = at((step) => step.run?.includes("ssh-keygen -Y sign") === true);
+    expect(signing).toBeGreaterThan(-1);
+    const step = steps[signing]!;
+    expect(step.env?.RELEASE_SIGNING_KEY).toBe(`$${"{{"} secrets.RELEASE_SIGNING_KEY }}`);
+    expect(step.run).toContain('ssh-keygen -Y sign -f "$key" -n ddnsd-release dist/SHA256SUMS');
+    expect(step.run).toContain("-I ddnsd-release -n ddnsd-release -s dist/SHA256SUMS.sig <dist/SHA256SUMS");
+    expect(step.run).toContain("RELEASE_SIGNERS=");
+    expect(at((s) => s.run === "bun run release")).toBeLessThan(signing);
+    const attach = at((s) => s.uses?.startsWith("softprops/action-gh-release") === true);
+    expect(attach).toBeGreaterThan(signing);
+    expect(steps[attach]!.with?.files?.trim().split("\n")).toContain("dist/SHA256SUMS.sig");
+    // What the step pulls out of install.sh is an allowed-signers line for the identity install.sh asks for.
+    const line = readFileSync(join(ROOT, "install.sh"), "utf8").match(/^RELEASE_SIGNERS='(.*)'$/m)?.[1];
+    expect(line).toMatch(/^ddnsd-release namespaces="ddnsd-release" ssh-ed25519 [A-Za-z0-9+/]+=*$/);
+  });
+
   test("compose.yaml runs the image the release pushes, and install.sh downloads from this project's releases", () => {
     const { services } = Bun.YAML.parse(readFileSync(join(ROOT, "compose.yaml"), "utf8")) as {
       services: Record<string, { image: string }>;
