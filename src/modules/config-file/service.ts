@@ -22,6 +22,7 @@ import {
   updateNotification,
 } from "../notifications/service";
 import { createProvider, deleteProvider, type ProviderDeps, updateProvider } from "../providers/service";
+import { checkDisplayName } from "../shared";
 import { deleteUpdateKey, type UpdateKeyDeps } from "../update-keys/service";
 import {
   type ConfigFile,
@@ -490,11 +491,7 @@ function applyUpdateKeys(
           ].sort((a, b) => a - b);
     if (scope !== null && scope.length === 0)
       throw parsed.error([...path, "domains"], "must name at least one domain; leave it out (or null) for all domains");
-    const name = at(parsed, path, () => {
-      const trimmed = entry.name.normalize("NFC").trim();
-      if (trimmed.length > 100) throw new Invalid("name", "must be 1 to 100 characters");
-      return trimmed;
-    });
+    const name = at(parsed, path, () => checkDisplayName(entry.name));
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
     const clash = ctx.store.updateKeys.findByHash(entry.key_sha256);
     if (clash !== undefined && clash.id !== row?.id)
