@@ -33,6 +33,8 @@ export interface DomainQueries {
   find(id: number): DomainRow | undefined;
   /** Every domain, oldest first. */
   list(): DomainRow[];
+  /** How many domains there are. */
+  count(): number;
   /** Every domain with its provider's name, oldest first. */
   listWithProviderName(): { domain: DomainRow; providerName: string }[];
   findWithProviderName(id: number): { domain: DomainRow; providerName: string } | undefined;
@@ -113,6 +115,9 @@ export function domainQueries(db: Handle): DomainQueries {
     },
     list() {
       return db.select().from(domains).orderBy(asc(domains.id)).all();
+    },
+    count() {
+      return db.select({ n: sql<number>`count(*)` }).from(domains).get()!.n;
     },
     listWithProviderName() {
       return withProviderName().orderBy(asc(domains.id)).all();

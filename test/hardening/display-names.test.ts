@@ -109,7 +109,7 @@ describe("the API", () => {
 });
 
 describe("the admin forms show the error on the name field", () => {
-  const FORMS = [
+  const FORMS: { path: string; table: string; form: Record<string, string> }[] = [
     {
       path: "/providers/new",
       table: "providers",

@@ -14,7 +14,14 @@ import { DomainError, Invalid } from "../../errors";
 import type { LogFields, Logger } from "../../log";
 import { openCredentials, openSecretOptions } from "../../security/secrets";
 import type { Store } from "../../store";
-import { createDomain, type DomainDeps, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
+import {
+  checkDomainLimit,
+  createDomain,
+  type DomainDeps,
+  deleteDomain,
+  normaliseHostname,
+  updateDomain,
+} from "../domains/service";
 import {
   createNotification,
   deleteNotification,
@@ -208,7 +215,12 @@ export function importConfig(
   try {
     // Every service called below queries through the transaction's store, so all of it is one transaction.
     ctx.store.transaction((store) => {
+      const before = store.domains.count();
       applyFile({ ...ctx, log, store }, parsed, options.prune ?? false, changes);
+      // The count the file ends with, so a pruned file may replace domains at the limit; a file that
+      // adds none is not refused for a limit lowered since.
+      const after = store.domains.count();
+      if (after > before) checkDomainLimit(ctx, after);
       if (options.dryRun) throw new RolledBack();
     });
   } catch (error) {
@@ -439,7 +451,7 @@ function applyDomains(
     const label = `${entry.name} ${entry.record_type.toUpperCase()} at ${JSON.stringify(entry.provider)}`;
     const existing = ids.get(key);
     if (existing === undefined) {
-      const created = at(parsed, path, () => createDomain(ctx, input), fieldPath);
+      const created = at(parsed, path, () => createDomain(ctx, input, "checked by the caller"), fieldPath);
       ids.set(key, created.id);
       changes.push(`create domain ${label}`);
       return;

@@ -31,7 +31,7 @@ export interface DomainDeps {
   /** What the zone's name servers answer for each record (updater/propagation.ts). */
   propagation: PropagationReader;
   services: ServiceRegistry;
-  settings: { readonly updateIntervalSeconds: number; readonly allowPrivateIps: boolean };
+  settings: { readonly updateIntervalSeconds: number; readonly allowPrivateIps: boolean; readonly maxDomains: number };
   log: Logger;
 }
 
@@ -233,9 +233,26 @@ function ensureUnique(
     throw conflict(`${domainName} ${recordType} is already configured on this provider: edit that domain instead`);
 }
 
+/**
+ * A 409 when `wouldBe` domains pass DDNS_MAX_DOMAINS: the lists, the pages and the scheduler's
+ * passes are sized for that many.
+ */
+export function checkDomainLimit(ctx: Pick<DomainDeps, "settings">, wouldBe: number): void {
+  const max = ctx.settings.maxDomains;
+  if (wouldBe > max)
+    throw conflict(
+      `At most ${max} domains are kept (DDNS_MAX_DOMAINS), and this would make ${wouldBe}: delete some or raise the setting; nothing was saved`,
+    );
+}
+
+/**
+ * A new domain. Refused past DDNS_MAX_DOMAINS unless `limit` is `"checked by the caller"` (the
+ * config file checks the count it ends with, as a pruned file may replace domains).
+ */
 export function createDomain(
   ctx: DomainDeps,
   input: DomainInput & { provider_id: number; domain_name: string },
+  limit: "checked here" | "checked by the caller" = "checked here",
 ): DomainView {
   const domainName = normaliseHostname(input.domain_name);
   const recordType = checkRecordType(input.record_type ?? "A");
@@ -247,6 +264,7 @@ export function createDomain(
   checkIpv6Suffix(config, recordType);
   const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings.allowPrivateIps);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
+  if (limit === "checked here") checkDomainLimit(ctx, ctx.store.domains.count() + 1);
   const now = Date.now();
   const isEnabled = input.is_enabled ?? true;
   const id = ctx.store.domains.create({
