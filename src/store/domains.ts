@@ -22,6 +22,12 @@ export type NewDomain = Pick<
 > &
   Partial<Pick<DomainRow, "addressSource">>;
 
+/** A part of a list: `limit` rows (all when absent) after skipping `offset`. */
+export interface ListPage {
+  limit?: number;
+  offset?: number;
+}
+
 /** A domain the scheduler checks: its record type and its own address source (null: the system's). */
 export interface DueDomain {
   id: number;
@@ -35,8 +41,8 @@ export interface DomainQueries {
   list(): DomainRow[];
   /** How many domains there are. */
   count(): number;
-  /** Every domain with its provider's name, oldest first. */
-  listWithProviderName(): { domain: DomainRow; providerName: string }[];
+  /** Every domain with its provider's name, oldest first; with `page`, only that part of them. */
+  listWithProviderName(page?: ListPage): { domain: DomainRow; providerName: string }[];
   findWithProviderName(id: number): { domain: DomainRow; providerName: string } | undefined;
   /** The id of another domain (not `exceptId`) for the same record: provider, hostname and type. */
   sameRecord(providerId: number, domainName: string, recordType: "A" | "AAAA", exceptId?: number): number | undefined;
@@ -119,8 +125,15 @@ export function domainQueries(db: Handle): DomainQueries {
     count() {
       return db.select({ n: sql<number>`count(*)` }).from(domains).get()!.n;
     },
-    listWithProviderName() {
-      return withProviderName().orderBy(asc(domains.id)).all();
+    listWithProviderName(page = {}) {
+      const ordered = withProviderName().orderBy(asc(domains.id));
+      // SQLite takes an OFFSET only after a LIMIT (and drizzle writes no LIMIT for SQLite's -1).
+      return page.limit === undefined && page.offset === undefined
+        ? ordered.all()
+        : ordered
+            .limit(page.limit ?? Number.MAX_SAFE_INTEGER)
+            .offset(page.offset ?? 0)
+            .all();
     },
     findWithProviderName(id) {
       return withProviderName().where(eq(domains.id, id)).get();

@@ -122,3 +122,50 @@ test("by default 1000: the 1001st domain is refused", async () => {
     t.ctx.sqlite.close();
   }
 });
+
+describe("GET /api/v1/domains", () => {
+  let t: TestApp;
+  let all: { id: number; domain_name: string }[];
+  beforeAll(async () => {
+    t = await makeTestApp();
+    const provider = await createProvider(t);
+    seedDomains(t, provider.id, 120);
+    all = (await t.request("GET", "/api/v1/domains")).body;
+  });
+  afterAll(() => t.ctx.sqlite.close());
+
+  test("without parameters every domain; ?limit=&offset= a part of them, oldest first", async () => {
+    expect(all).toHaveLength(120);
+    const names = async (query: string) =>
+      ((await t.request("GET", `/api/v1/domains${query}`)).body as { domain_name: string }[]).map((d) => d.domain_name);
+    expect(await names("?limit=50")).toEqual(all.slice(0, 50).map((d) => d.domain_name));
+    expect(await names("?limit=50&offset=100")).toEqual(all.slice(100).map((d) => d.domain_name));
+    expect(await names("?offset=119")).toEqual(["host0120.example.com"]);
+    expect(await names("?offset=500")).toEqual([]);
+    expect((await t.request("GET", "/api/v1/domains?limit=2")).body[0]).toEqual(all[0]);
+  });
+
+  test("bad values are a 422 naming the parameter", async () => {
+    for (const query of [
+      "limit=0",
+      "limit=1001",
+      "limit=ten",
+      "limit=0x10",
+      "limit=1e2",
+      "limit=",
+      "offset=-1",
+      "offset=1.5",
+      "offset=+3",
+    ]) {
+      const response = await t.request("GET", `/api/v1/domains?${query}`);
+      expect([query, response.status]).toEqual([query, 422]);
+      expect(response.body.detail).toContain(query.split("=")[0]!);
+    }
+  });
+
+  test("the OpenAPI document describes both parameters", async () => {
+    const document = (await t.request("GET", "/docs/json", { token: null })).body;
+    const parameters = document.paths["/api/v1/domains"].get.parameters as { name: string; in: string }[];
+    expect(parameters.map((p) => `${p.in} ${p.name}`).sort()).toEqual(["query limit", "query offset"]);
+  });
+});

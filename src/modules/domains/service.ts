@@ -13,6 +13,7 @@ import { ipv6SuffixProblem } from "../../ip/suffix";
 import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
+import type { ListPage } from "../../store/domains";
 import type { DomainRow, HistoryRow } from "../../store/rows";
 import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
@@ -205,8 +206,9 @@ function toView(ctx: DomainReader, row: DomainRow, providerName: string): Domain
   };
 }
 
-export function listDomains(ctx: DomainReader): DomainView[] {
-  return ctx.store.domains.listWithProviderName().map((row) => toView(ctx, row.domain, row.providerName));
+/** Every domain, oldest first; with `page`, only that part of them (`GET /domains?limit=&offset=`). */
+export function listDomains(ctx: DomainReader, page?: ListPage): DomainView[] {
+  return ctx.store.domains.listWithProviderName(page).map((row) => toView(ctx, row.domain, row.providerName));
 }
 
 function findDomainRow(ctx: DomainReader, id: number): DomainRow {
