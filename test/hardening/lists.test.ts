@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CF_TOKEN, createDomain, createProvider, resetData } from "../api/helpers";
 import { makeTestApp, type TestApp } from "../support";
-import { domainForm, page, signIn } from "../ui/helpers";
+import { attributeValues, domainForm, page, signIn } from "../ui/helpers";
 
 const LIMIT_MESSAGE = (max: number, wouldBe: number) =>
   `At most ${max} domains are kept (DDNS_MAX_DOMAINS), and this would make ${wouldBe}: delete some or raise the setting; nothing was saved`;
@@ -167,5 +167,85 @@ describe("GET /api/v1/domains", () => {
     const document = (await t.request("GET", "/docs/json", { token: null })).body;
     const parameters = document.paths["/api/v1/domains"].get.parameters as { name: string; in: string }[];
     expect(parameters.map((p) => `${p.in} ${p.name}`).sort()).toEqual(["query limit", "query offset"]);
+  });
+});
+
+describe("the Domains page at 1,000 domains", () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await makeTestApp();
+    cookie = await signIn(t);
+    const provider = await createProvider(t, { name: "Home" });
+    seedDomains(t, provider.id, 1000);
+  });
+  afterAll(() => t.ctx.sqlite.close());
+
+  const names = (html: string) => {
+    const found: string[] = [];
+    new HTMLRewriter()
+      .on("tbody a.domain-link", {
+        text(chunk) {
+          if (chunk.text.trim() !== "") found.push(chunk.text.trim());
+        },
+      })
+      .transform(html);
+    return found;
+  };
+  const host = (i: number) => `host${String(i).padStart(4, "0")}.example.com`;
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => host(from + i));
+
+  test("50 rows a page; next and previous are plain links that lead on and back", async () => {
+    const first = await page(t, "/domains", { cookie });
+    expect(first.status).toBe(200);
+    expect(names(first.text)).toEqual(range(1, 50));
+    expect(first.text).toContain("Showing 1–50 of 1000 domains.");
+    expect(first.text).toContain("Page 1 of 20");
+    expect(attributeValues(first.text, "nav.pager a[rel=prev]", "href")).toEqual([]);
+    const [next] = attributeValues(first.text, "nav.pager a[rel=next]", "href");
+    expect(next).toBe("/domains?page=2");
+    const second = await page(t, next!, { cookie });
+    expect(names(second.text)).toEqual(range(51, 100));
+    expect(attributeValues(second.text, "nav.pager a[rel=prev]", "href")).toEqual(["/domains"]);
+    // The list's refresh stays on its page; the last page holds the rest; a page past it shows the last.
+    expect(attributeValues(second.text, "#domain-list", "hx-get")).toEqual(["/domains?page=2"]);
+    const last = await page(t, "/domains?page=20", { cookie });
+    expect(names(last.text)).toEqual(range(951, 1000));
+    expect(attributeValues(last.text, "nav.pager a[rel=next]", "href")).toEqual([]);
+    expect(names((await page(t, "/domains?page=999", { cookie })).text)).toEqual(range(951, 1000));
+    expect(names((await page(t, "/domains?page=nonsense", { cookie })).text)).toEqual(range(1, 50));
+    // Far smaller than the probe's 24.6 MB page of 10,000 rows.
+    expect(first.text.length).toBeLessThan(400_000);
+  });
+
+  test("the search and the order are kept across pages, with and without htmx", async () => {
+    // host0900 … host0999 match "host09": 100 of them, two pages, in name order reversed by nothing.
+    const searched = await page(t, "/domains?q=host09&sort=next", { cookie });
+    expect(names(searched.text)).toEqual(range(900, 949));
+    expect(searched.text).toContain("Showing 1–50 of 1000 domains (100 matching).");
+    const [next] = attributeValues(searched.text, "nav.pager a[rel=next]", "href");
+    expect(next).toBe("/domains?q=host09&sort=next&page=2");
+    for (const htmx of [false, true]) {
+      const second = await page(t, next!, {
+        cookie,
+        htmx,
+        headers: htmx ? { "hx-boosted": "true" } : {},
+      });
+      expect(second.status).toBe(200);
+      expect(names(second.text)).toEqual(range(950, 999));
+      expect(attributeValues(second.text, "#filter-q", "value")).toEqual(["host09"]);
+      expect(attributeValues(second.text, "nav.pager a[rel=prev]", "href")).toEqual(["/domains?q=host09&sort=next"]);
+    }
+    // A row's Delete in place carries the filters and the page: the same page comes back.
+    const [include] = attributeValues(searched.text, "form[hx-post$='/delete']", "hx-include");
+    expect(include).toBe("#domain-filters, #domain-list-page");
+    const target = (await t.request("GET", "/api/v1/domains?limit=1&offset=959")).body[0];
+    expect(target.domain_name).toBe(host(960));
+    const deleted = await page(t, `/domains/${target.id}/delete`, {
+      cookie,
+      htmx: true,
+      form: { in_place: "list", q: "host09", sort: "next", provider: "", status: "", page: "2" },
+    });
+    expect(names(deleted.text)).toEqual(range(950, 999).filter((name) => name !== host(960)));
   });
 });
