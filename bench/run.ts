@@ -39,6 +39,12 @@ const BENCHES: { name: string; file: string; what: string; budgetSeconds: number
   { name: "history", file: "history.ts", what: "metrics and history over 1,000,000 rows", budgetSeconds: 90 },
   { name: "dns", file: "dns.ts", what: "a hostile DNS answer refused, the largest one read", budgetSeconds: 30 },
   {
+    name: "domains-page",
+    file: "domains-page.ts",
+    what: "peak memory under eight loads of the Domains page at 1,000 domains",
+    budgetSeconds: 180,
+  },
+  {
     name: "logins",
     file: "logins.ts",
     what: "peak memory under a login flood, a throttled attempt",

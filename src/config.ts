@@ -45,6 +45,8 @@ export interface Settings {
   /** Each registered service's API base (`DDNS_<TYPE>_API_URL`), by provider type, without a trailing slash. */
   apiUrls: Record<string, string>;
   historyRetention: number;
+  /** The most domains kept (DDNS_MAX_DOMAINS): past it a new one is refused. */
+  maxDomains: number;
   /** A bearer token that may read /metrics besides the API's tokens; null when only those may. */
   metricsToken: string | null;
   telegramApiUrl: string;
@@ -328,6 +330,7 @@ export function loadSettings(env: Env = process.env): Settings {
       ),
     ),
     historyRetention: read.integer("DDNS_HISTORY_RETENTION", 1000, 1, 1_000_000),
+    maxDomains: read.integer("DDNS_MAX_DOMAINS", 1000, 1, 100_000),
     metricsToken: read.secret("DDNS_METRICS_TOKEN"),
     telegramApiUrl: read.url("DDNS_TELEGRAM_API_URL", "https://api.telegram.org"),
     updateConcurrency: read.integer("DDNS_UPDATE_CONCURRENCY", 4, 1, 64),

@@ -579,8 +579,8 @@ export function DeleteForm({
   /** The button's id, so focus given to it survives the list's own refresh. */
   id: string;
   autofocus?: boolean;
-  /** A form whose fields go along (the list's filters and order, so the list comes back as it was). */
-  include?: string;
+  /** The ids of a form or fields that go along (the list's filters, order and page, so the list comes back as it was). */
+  include?: string[];
 }) {
   return (
     <form
@@ -590,7 +590,7 @@ export function DeleteForm({
       hx-target={`#${list}`}
       hx-select={`#${list}`}
       hx-swap="outerHTML"
-      hx-include={include === undefined ? undefined : `#${include}`}
+      hx-include={include?.map((id) => `#${id}`).join(", ")}
       hx-confirm={question}
     >
       <input type="hidden" name="in_place" value="list" />
@@ -679,5 +679,43 @@ export function LiveRegion({ id, url, now, children }: PropsWithChildren<{ id: s
       </p>
       {children}
     </div>
+  );
+}
+
+/**
+ * Previous and next links between the pages of a list (plain links: they work without JavaScript,
+ * and the layout's hx-boost makes them htmx requests), and where the reader is; nothing for one page.
+ */
+export function Pager(props: {
+  label: string;
+  page: number;
+  pages: number;
+  /** The address of page `p`, carrying whatever else the list's address holds (its search, its order). */
+  href: (p: number) => string;
+  previous: string;
+  next: string;
+}) {
+  const { page, pages } = props;
+  if (pages <= 1) return "";
+  return (
+    <nav class="pager" aria-label={props.label}>
+      {page > 1 ? (
+        <a class="button button-small button-quiet" href={props.href(page - 1)} rel="prev">
+          {props.previous}
+        </a>
+      ) : (
+        <span />
+      )}
+      <span class="muted">
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <a class="button button-small button-quiet" href={props.href(page + 1)} rel="next">
+          {props.next}
+        </a>
+      ) : (
+        <span />
+      )}
+    </nav>
   );
 }

@@ -53,8 +53,10 @@ export function loginRoutes(ctx: AuthDeps) {
         summary: "Log in",
         description:
           "Exchanges a username and password (JSON, or an OAuth2 password-flow form) for a bearer token. " +
-          "After 5 failed sign-ins in a row from one address, that address is refused with 429 and `Retry-After` " +
-          "for 1 s, doubling with each further failure up to 15 minutes.",
+          "After 5 failed sign-ins in a row for one username from one address, that username is refused there " +
+          "with 429 and `Retry-After` for 1 s, doubling with each further failure up to 15 minutes; a success " +
+          "clears that username's count only. 20 failures from one address (an IPv6 /64) within 15 minutes, " +
+          "whatever the usernames, refuse the address for every username until the oldest is 15 minutes old.",
         security: [],
       },
     },

@@ -26,10 +26,21 @@ export function plainIds({ params }: { params?: Record<string, string | undefine
   }
 }
 
-/** A display name (a key's, a notification's): trimmed, 1 to 100 characters. */
-export function checkDisplayName(name: string): string {
+/**
+ * Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: a name holding one
+ * could break a log line, a Prometheus label or a notification's text into lines of its own.
+ */
+const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * A display name (a provider's, an update key's, a notification's, an API token's): trimmed, 1 to 100
+ * characters, no control characters; else a 422 naming `field`. Every resource's name goes through it.
+ */
+export function checkDisplayName(name: string, field = "name"): string {
   const trimmed = name.normalize("NFC").trim();
-  if (trimmed.length < 1 || trimmed.length > 100) throw invalidField("name", "must be 1 to 100 characters");
+  if (trimmed.length < 1 || trimmed.length > 100) throw invalidField(field, "must be 1 to 100 characters");
+  if (CONTROL_CHARACTERS.test(trimmed))
+    throw invalidField(field, "must not contain control characters (a line break, a tab, an escape …)");
   return trimmed;
 }
 

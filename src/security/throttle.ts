@@ -1,17 +1,26 @@
-// Sign-in throttling (docs/api.md, limits), shared by the API login and the admin sign-in page: after 5
-// failed sign-ins in a row from one client address, that address is refused for 1 s, doubling with
-// each further failure up to 15 minutes. A refused attempt checks no password; a success resets.
+// Sign-in throttling (docs/api.md, limits), shared by the API login and the admin sign-in page. Two
+// counts, both checked before any password is:
+// - per client address and username: after 5 failed sign-ins in a row for one username from one
+//   address, that pair is refused for 1 s, doubling with each further failure up to 15 minutes; a
+//   success clears that username's count only, so signing in to one's own account between guesses
+//   at another's gains nothing;
+// - per client address across usernames: 20 failures within 15 minutes refuse the address for every
+//   username until the oldest of them is 15 minutes old, whatever succeeded in between, so spreading
+//   guesses over many usernames gains nothing either.
 // The client address is the socket's, or the first X-Forwarded-For entry when the socket's address
 // is a trusted proxy (DDNS_TRUSTED_PROXIES); an IPv6 client is counted by its /64, the network one
 // subscriber is given, so that stepping through its addresses gains no guesses. Wrong update keys
-// (the router push) are counted the same way, apart from sign-ins.
+// (the router push) are counted the same way (with no username), apart from sign-ins.
 
 import { inNetworks, ipv6Literal, ipv6Value, type Network } from "../ip/detect";
 
 const FREE_FAILURES = 5;
 const FIRST_PAUSE_MS = 1_000;
 const LONGEST_PAUSE_MS = 15 * 60_000;
-/** Addresses remembered at once; past it the oldest idle ones are forgotten first. */
+/** One address's failures across usernames: at most this many within the window. */
+const ADDRESS_FAILURES = 20;
+const ADDRESS_WINDOW_MS = 15 * 60_000;
+/** Counts remembered at once (of each kind); past it the oldest idle ones are forgotten first. */
 const ADDRESSES_KEPT = 10_000;
 
 export function throttledMessage(seconds: number): string {
@@ -35,10 +44,18 @@ interface Failures {
   refusedUntil: number;
 }
 
+/** Forgets the oldest entry of `map` (its order is oldest activity first) once it holds too many. */
+function bounded<V>(map: Map<string, V>): void {
+  if (map.size > ADDRESSES_KEPT) map.delete(map.keys().next().value!);
+}
+
 export class SignInThrottle {
   /** The socket's address of each request being served (server.ts records it; tests have none). */
   private readonly peers = new WeakMap<Request, string>();
+  /** Failures in a row per client address and username. */
   private readonly failures = new Map<string, Failures>();
+  /** Each client address's failures across usernames: when each happened, within the window. */
+  private readonly recent = new Map<string, number[]>();
   /** Each client's attempt in progress: one at a time, so each sees the outcome of the one before. */
   private readonly inProgress = new Map<string, Promise<unknown>>();
 
@@ -70,23 +87,28 @@ export class SignInThrottle {
 
   /**
    * Runs `check` (the password or update key check) unless the client is refused: `refused` is the
-   * seconds it must still wait; `failures`, the client's failures in a row so far. A client's attempts run one after another, so a burst of guesses from one address
-   * is refused as soon as its fifth fails, not all checked side by side.
+   * seconds it must still wait; `failures`, the failures in a row of this username from this
+   * address so far. `username` is what is signed in to ("" where nothing is named, as with an
+   * update key). A client address's attempts run one after another, whatever the username, so a
+   * burst of guesses is refused as soon as the count allows no more, not all checked side by side.
    */
   attempt(
     address: string,
     check: () => Promise<boolean>,
     guessed: Guessed = "password",
+    username = "",
   ): Promise<{ ok: boolean; refused: number | null; pausedMs: number; failures: number }> {
     const client = `${guessed} ${throttledClient(address)}`;
+    const account = `${client} ${username.toLowerCase()}`;
     const previous = this.inProgress.get(client) ?? Promise.resolve();
     const run = previous.then(async () => {
-      const refused = this.refusedFor(client);
-      if (refused !== null) return { ok: false, refused, pausedMs: 0, failures: this.failures.get(client)?.count ?? 0 };
+      const failures = () => this.failures.get(account)?.count ?? 0;
+      const refused = this.refusedFor(client, account);
+      if (refused !== null) return { ok: false, refused, pausedMs: 0, failures: failures() };
       const ok = await check();
-      if (ok) this.succeeded(client);
-      const pausedMs = ok ? 0 : this.failed(client);
-      return { ok, refused: null, pausedMs, failures: this.failures.get(client)?.count ?? 0 };
+      if (ok) this.failures.delete(account);
+      const pausedMs = ok ? 0 : this.failed(client, account);
+      return { ok, refused: null, pausedMs, failures: failures() };
     });
     const tail = run.catch(() => undefined);
     this.inProgress.set(client, tail);
@@ -96,27 +118,46 @@ export class SignInThrottle {
     return run;
   }
 
+  /** The address's failures still within the window, oldest first. */
+  private recentFailures(client: string): number[] {
+    const since = this.now() - ADDRESS_WINDOW_MS;
+    const times = (this.recent.get(client) ?? []).filter((at) => at > since);
+    if (times.length === 0) this.recent.delete(client);
+    return times;
+  }
+
+  /** Until when (ms since the epoch) the address is refused for every username; 0 while it is not. */
+  private addressRefusedUntil(times: readonly number[]): number {
+    return times.length >= ADDRESS_FAILURES ? times[times.length - ADDRESS_FAILURES]! + ADDRESS_WINDOW_MS : 0;
+  }
+
   /** Seconds the client must still wait, or null when it may try a password now. */
-  private refusedFor(client: string): number | null {
-    const entry = this.failures.get(client);
-    const left = entry === undefined ? 0 : entry.refusedUntil - this.now();
+  private refusedFor(client: string, account: string): number | null {
+    const until = Math.max(
+      this.failures.get(account)?.refusedUntil ?? 0,
+      this.addressRefusedUntil(this.recentFailures(client)),
+    );
+    const left = until - this.now();
     return left > 0 ? Math.ceil(left / 1000) : null;
   }
 
-  /** Counts a failure; returns the pause it starts (ms), 0 while under the free failures. */
-  private failed(client: string): number {
-    const entry = this.failures.get(client) ?? { count: 0, refusedUntil: 0 };
-    this.failures.delete(client); // re-inserted last: the map's order is oldest activity first
+  /** Counts a failure for both counts; returns the pause it starts (ms), 0 while under both limits. */
+  private failed(client: string, account: string): number {
+    const now = this.now();
+    const entry = this.failures.get(account) ?? { count: 0, refusedUntil: 0 };
+    this.failures.delete(account); // re-inserted last: the map's order is oldest activity first
     entry.count++;
     const pause =
       entry.count < FREE_FAILURES ? 0 : Math.min(FIRST_PAUSE_MS * 2 ** (entry.count - FREE_FAILURES), LONGEST_PAUSE_MS);
-    if (pause > 0) entry.refusedUntil = this.now() + pause;
-    this.failures.set(client, entry);
-    if (this.failures.size > ADDRESSES_KEPT) this.failures.delete(this.failures.keys().next().value!);
-    return pause;
-  }
+    if (pause > 0) entry.refusedUntil = now + pause;
+    this.failures.set(account, entry);
+    bounded(this.failures);
 
-  private succeeded(client: string): void {
-    this.failures.delete(client);
+    // The window never needs more than its last ADDRESS_FAILURES entries.
+    const times = [...this.recentFailures(client), now].slice(-ADDRESS_FAILURES);
+    this.recent.delete(client);
+    this.recent.set(client, times);
+    bounded(this.recent);
+    return Math.max(pause, this.addressRefusedUntil(times) - now);
   }
 }

@@ -54,7 +54,7 @@ export type SignInOutcome = { ok: true } | { ok: false; retryAfterSeconds: numbe
 
 /**
  * A sign-in through the throttle (API login and admin sign-in page alike): refused without a
- * password check while the client's address is paused.
+ * password check while this username is paused for the client's address, or the address itself is.
  */
 export async function attemptSignIn(
   ctx: SignInDeps,
@@ -63,7 +63,7 @@ export async function attemptSignIn(
   password: string,
 ): Promise<SignInOutcome> {
   const client = ctx.signIns.clientAddress(request);
-  const result = await ctx.signIns.attempt(client, () => checkLogin(ctx, username, password));
+  const result = await ctx.signIns.attempt(client, () => checkLogin(ctx, username, password), "password", username);
   if (result.pausedMs > 0) {
     ctx.log.warn("sign-ins paused after failed attempts", { client, seconds: result.pausedMs / 1000 });
   }

@@ -24,6 +24,12 @@ export type NewDomain = Pick<
 > &
   Partial<Pick<DomainRow, "addressSource">>;
 
+/** A part of a list: `limit` rows (all when absent) after skipping `offset`. */
+export interface ListPage {
+  limit?: number;
+  offset?: number;
+}
+
 /** A domain the scheduler checks: its record type and its own address source (null: the system's). */
 export interface DueDomain {
   id: number;
@@ -35,8 +41,10 @@ export interface DomainQueries {
   find(id: number): DomainRow | undefined;
   /** Every domain, oldest first. */
   list(): DomainRow[];
-  /** Every domain with its provider's name, oldest first. */
-  listWithProviderName(): { domain: DomainRow; providerName: string }[];
+  /** How many domains there are. */
+  count(): number;
+  /** Every domain with its provider's name, oldest first; with `page`, only that part of them. */
+  listWithProviderName(page?: ListPage): { domain: DomainRow; providerName: string }[];
   findWithProviderName(id: number): { domain: DomainRow; providerName: string } | undefined;
   /** The id of another domain (not `exceptId`) for the same record: provider, hostname and type. */
   sameRecord(providerId: number, domainName: string, recordType: "A" | "AAAA", exceptId?: number): number | undefined;
@@ -151,11 +159,20 @@ export function domainQueries(db: Handle, held: HeldChecks): DomainQueries {
         .all()
         .map((row) => held.overlay(row));
     },
-    listWithProviderName() {
-      return withProviderName()
-        .orderBy(asc(domains.id))
-        .all()
-        .map((row) => withHeld(row)!);
+    count() {
+      return db.select({ n: sql<number>`count(*)` }).from(domains).get()!.n;
+    },
+    listWithProviderName(page = {}) {
+      const ordered = withProviderName().orderBy(asc(domains.id));
+      // SQLite takes an OFFSET only after a LIMIT (and drizzle writes no LIMIT for SQLite's -1).
+      const rows =
+        page.limit === undefined && page.offset === undefined
+          ? ordered.all()
+          : ordered
+              .limit(page.limit ?? Number.MAX_SAFE_INTEGER)
+              .offset(page.offset ?? 0)
+              .all();
+      return rows.map((row) => withHeld(row)!);
     },
     findWithProviderName(id) {
       return withHeld(withProviderName().where(eq(domains.id, id)).get());

@@ -35,6 +35,7 @@ export interface ShownSettings {
   readonly maxAnswerBytes: number;
   readonly apiUrls: Readonly<Record<string, string>>;
   readonly historyRetention: number;
+  readonly maxDomains: number;
   readonly updateConcurrency: number;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
@@ -89,6 +90,7 @@ export function settingsInEffect(s: ShownSettings): SettingLine[] {
     // dozens of them at their defaults hides the settings that matter.
     ...apiUrlLines(s.apiUrls),
     ["DDNS_HISTORY_RETENTION", String(s.historyRetention)],
+    ["DDNS_MAX_DOMAINS", String(s.maxDomains)],
     ["DDNS_UPDATE_CONCURRENCY", String(s.updateConcurrency)],
     ["DDNS_LOG_LEVEL", s.logLevel],
     ["DDNS_LOG_FORMAT", s.logFormat],

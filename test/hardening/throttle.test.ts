@@ -1,10 +1,13 @@
-// Sign-in throttling (docs/api.md, limits): after 5 failed sign-ins in a row from one address, that address
-// is refused for 1 s, doubling up to 15 minutes, with 429 and Retry-After; a refused attempt checks
-// no password; a success resets; the API login and the admin sign-in page share the count; the
-// client is the socket's address, or X-Forwarded-For's first entry only from a trusted proxy.
+// Sign-in throttling (docs/api.md, limits): after 5 failed sign-ins in a row for one username from one
+// address, that pair is refused for 1 s, doubling up to 15 minutes, with 429 and Retry-After; 20
+// failures from one address within 15 minutes refuse it for every username; a refused attempt checks
+// no password; a success resets that username's count only; the API login and the admin sign-in
+// page share the counts; the client is the socket's address, or X-Forwarded-For's first entry only
+// from a trusted proxy.
 
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn, test } from "bun:test";
 import { inNetworks, parseNetwork } from "../../src/ip/detect";
+import { setPassword } from "../../src/security/users";
 import { settingsInEffect } from "../../src/ui/settings";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { ORIGIN } from "../ui/helpers";
@@ -19,8 +22,17 @@ beforeAll(async () => {
 afterAll(() => t.ctx.sqlite.close());
 afterEach(() => setSystemTime());
 
-const login = (peer: string, password: string, headers: Record<string, string> = {}) =>
-  t.request("POST", LOGIN, { token: null, peer, headers, body: { username: "admin", password } });
+const login = (peer: string, password: string, headers: Record<string, string> = {}, username = "admin") =>
+  t.request("POST", LOGIN, { token: null, peer, headers, body: { username, password } });
+
+/** The admin sign-in page's post, as a browser sends it. */
+const signInPage = (peer: string, password: string, username = "admin") =>
+  t.request("POST", "/login", {
+    token: null,
+    peer,
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" },
+    body: new URLSearchParams({ username, password }).toString(),
+  });
 
 async function failTimes(peer: string, times: number) {
   for (let i = 0; i < times; i++) expect((await login(peer, "wrong password")).status).toBe(401);
@@ -62,6 +74,85 @@ test("the pause doubles with each further failure, up to 15 minutes; a success r
   expect((await login(peer, TEST_PASSWORD)).status).toBe(200);
   await failTimes(peer, 5); // five free failures again after the success
   expect((await login(peer, TEST_PASSWORD)).status).toBe(429);
+});
+
+describe("counted per address and username", () => {
+  const VICTIM_PASSWORD = "the victim's own password";
+  beforeAll(() => setPassword(t.ctx, "victim", VICTIM_PASSWORD));
+
+  // The probe's input: 5 rounds of 4 wrong passwords for `victim`, each followed by a correct
+  // sign-in as `admin` from the same address. A success used to clear the whole address's count, so
+  // all 20 guesses were checked and none was refused.
+  const rounds = [
+    {
+      name: "the API",
+      send: (peer: string, username: string, password: string) => login(peer, password, {}, username),
+      wrong: 401,
+      signedIn: 200,
+    },
+    {
+      name: "the sign-in page",
+      send: (peer: string, username: string, password: string) => signInPage(peer, password, username),
+      wrong: 200,
+      signedIn: 303,
+    },
+  ];
+  for (const { name, send, wrong, signedIn } of rounds) {
+    test(`${name}: wrong passwords for one user between sign-ins to another are refused at the fifth`, async () => {
+      setSystemTime(Date.now()); // the clock stands still: a pause cannot run out between two requests
+      const peer = name === "the API" ? "198.51.100.60" : "198.51.100.61";
+      const statuses: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        for (let i = 0; i < 4; i++) statuses.push((await send(peer, "victim", `guess ${round}.${i}`)).status);
+        expect((await send(peer, "admin", TEST_PASSWORD)).status).toBe(signedIn);
+      }
+      // Four free guesses, the fifth starts the pause, and every later one is refused unchecked.
+      expect(statuses.slice(0, 5)).toEqual([wrong, wrong, wrong, wrong, wrong]);
+      expect(statuses.slice(5)).toEqual(Array(15).fill(429));
+      // The victim's own correct password is refused too until the pause ends; admin was never refused.
+      expect((await send(peer, "victim", VICTIM_PASSWORD)).status).toBe(429);
+    });
+  }
+
+  test("a success clears only its own username's count", async () => {
+    setSystemTime(Date.now());
+    const peer = "198.51.100.62";
+    for (let i = 0; i < 4; i++) expect((await login(peer, "wrong", {}, "victim")).status).toBe(401);
+    for (let i = 0; i < 4; i++) expect((await login(peer, "wrong")).status).toBe(401);
+    expect((await login(peer, TEST_PASSWORD)).status).toBe(200);
+    // admin has four free failures again; victim has one left.
+    expect((await login(peer, "wrong", {}, "victim")).status).toBe(401);
+    expect((await login(peer, VICTIM_PASSWORD, {}, "victim")).status).toBe(429);
+    for (let i = 0; i < 4; i++) expect((await login(peer, "wrong")).status).toBe(401);
+    expect((await login(peer, TEST_PASSWORD)).status).toBe(200);
+  });
+
+  test("20 failures from one address within 15 minutes refuse it for every username until the oldest ages out", async () => {
+    let now = Date.now();
+    setSystemTime(now);
+    const peer = "2001:db8:99:1::1";
+    // Two failures each for ten usernames, a minute apart: each stays far below its own limit.
+    for (let i = 0; i < 10; i++) {
+      for (const guess of ["a", "b"]) expect((await login(peer, guess, {}, `user${i}`)).status).toBe(401);
+      // Successes in between change nothing; the twentieth failure refuses the address at once.
+      expect((await login(peer, TEST_PASSWORD)).status).toBe(i < 9 ? 200 : 429);
+      now += 60_000;
+      setSystemTime(now);
+    }
+    // The first failure was ten minutes ago: the address waits until it is fifteen minutes old.
+    const refused = await login("2001:db8:99:1:ffff::2", TEST_PASSWORD); // the same /64
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("300");
+    expect((await signInPage(peer, VICTIM_PASSWORD, "victim")).status).toBe(429);
+    expect((await login("2001:db8:99:2::1", TEST_PASSWORD)).status).toBe(200); // another /64 is not affected
+    now += 300_000;
+    setSystemTime(now);
+    // The two oldest failures aged out: two more attempts, and the address is refused again.
+    expect((await login(peer, TEST_PASSWORD)).status).toBe(200);
+    expect((await login(peer, "c", {}, "user0")).status).toBe(401);
+    expect((await login(peer, "d", {}, "user0")).status).toBe(401);
+    expect((await login(peer, TEST_PASSWORD)).status).toBe(429);
+  });
 });
 
 test("a burst of guesses from one address: only five passwords are checked", async () => {

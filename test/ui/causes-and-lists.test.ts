@@ -282,8 +282,8 @@ describe("deleting from the list", () => {
     const list = (await page(t, "/domains?q=gone", { cookie })).text;
     const form = `#domain-${a.id} form[hx-post="/domains/${a.id}/delete"]`;
     expect(attributeValues(list, `${form} input[name=in_place]`, "value")).toEqual(["list"]);
-    // The filters' form goes along, so the list comes back as it was filtered and sorted.
-    expect(attributeValues(list, form, "hx-include")).toEqual(["#domain-filters"]);
+    // The filters' form and the page go along, so the list comes back as it was filtered, sorted and paged.
+    expect(attributeValues(list, form, "hx-include")).toEqual(["#domain-filters, #domain-list-page"]);
     expect(attributeValues(list, "form#domain-filters input[name=q]", "value")).toEqual(["gone"]);
     const plain = await page(t, `/domains/${a.id}/delete`, { cookie, form: { in_place: "list" } });
     expect([plain.status, plain.headers.get("location")]).toEqual([303, `/domains/${a.id}/delete`]);

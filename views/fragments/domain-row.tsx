@@ -98,6 +98,8 @@ export interface DomainRowProps {
 /** The domain list's element (a Delete answers with it) and its filters' form (a Delete carries them along). */
 export const DOMAIN_LIST_ID = "domain-list";
 export const DOMAIN_FILTERS_ID = "domain-filters";
+/** The hidden field carrying the list's page, which a row's Delete sends with the filters. */
+export const DOMAIN_PAGE_FIELD_ID = "domain-list-page";
 
 function domainRowId(id: number): string {
   return `domain-${id}`;
@@ -375,7 +377,7 @@ export function DomainRow({
           <DeleteForm
             url={`/domains/${domain.id}/delete`}
             list={DOMAIN_LIST_ID}
-            include={DOMAIN_FILTERS_ID}
+            include={[DOMAIN_FILTERS_ID, DOMAIN_PAGE_FIELD_ID]}
             question={`Delete ${record} and its history? The DNS record at the provider is left as it is.`}
             label={`Delete ${record}`}
             id={`delete-${domain.id}`}

@@ -1,6 +1,7 @@
-// The domain list, filtered by provider and status. Changing a filter re-fetches the page and
-// swaps only the list (the URL follows, so a filtered view can be bookmarked); the list refreshes
-// itself every few seconds.
+// The domain list, filtered by provider and status, in pages of DOMAIN_PAGE_SIZE. Changing a filter
+// re-fetches the page and swaps only the list (the URL follows, so a filtered view can be
+// bookmarked); the previous and next links keep the search and the order; the list refreshes
+// itself every few seconds, on the page it shows.
 
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
@@ -14,10 +15,11 @@ import {
   ListHeading,
   LiveRegion,
   Options,
+  Pager,
   type UpdateConditions,
 } from "../components";
 import { plural } from "../format";
-import { DOMAIN_FILTERS_ID, DOMAIN_LIST_ID, DomainRow } from "../fragments/domain-row";
+import { DOMAIN_FILTERS_ID, DOMAIN_LIST_ID, DOMAIN_PAGE_FIELD_ID, DomainRow } from "../fragments/domain-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface DomainFilters {
@@ -28,15 +30,22 @@ export interface DomainFilters {
   /** A status key, or "" for all. */
   status: string;
   sort: DomainSort;
+  /** Which page of the matching domains, from 1. */
+  page: number;
 }
+
+/** Rows a page of the list shows: a thousand domains make a page of kilobytes, not megabytes. */
+export const DOMAIN_PAGE_SIZE = 50;
 
 export interface DomainsPageProps {
   user: string;
   flash?: Flash | null;
   now: number;
   intervalSeconds: number;
-  /** The domains that pass the filters. */
+  /** The page's domains among those that pass the filters. */
   domains: DomainView[];
+  /** How many domains pass the filters, on every page. */
+  matching: number;
   /** How many domains there are before filtering. */
   total: number;
   providers: Pick<ProviderView, "id" | "name">[];
@@ -49,12 +58,24 @@ export interface DomainsPageProps {
   deletion?: ListDeletion | null;
 }
 
-/** The list's own address with its filters and order, for bookmarks and for its refreshes (the default order left out). */
+/** The list's own address with its filters, order and page, for bookmarks, its refreshes and its pager (defaults left out). */
 function listUrl(filters: DomainFilters): string {
   const params = new URLSearchParams(
-    Object.entries(filters).filter(([name, value]) => value !== "" && !(name === "sort" && value === "name")),
+    Object.entries(filters)
+      .map(([name, value]): [string, string] => [name, String(value)])
+      .filter(
+        ([name, value]) =>
+          value !== "" && !(name === "sort" && value === "name") && !(name === "page" && value === "1"),
+      ),
   );
   return params.size > 0 ? `/domains?${params}` : "/domains";
+}
+
+/** "1–50", or the one domain's place when the page holds one. */
+function shownRange(props: DomainsPageProps): string {
+  const first = (props.filters.page - 1) * DOMAIN_PAGE_SIZE + 1;
+  const last = first + props.domains.length - 1;
+  return first === last ? String(first) : `${first}–${last}`;
 }
 
 export function DomainsPage(props: DomainsPageProps) {
@@ -141,13 +162,15 @@ export function DomainsPage(props: DomainsPageProps) {
             </p>
           ) : (
             <>
-              {filtered ? (
+              {filtered || props.matching > props.domains.length ? (
                 <p class="muted small">
-                  Showing {props.domains.length} of {plural(props.total, "domain")}.
+                  Showing {shownRange(props)} of {plural(props.total, "domain")}
+                  {filtered ? ` (${props.matching} matching)` : ""}.
                 </p>
               ) : (
                 ""
               )}
+              <input type="hidden" id={DOMAIN_PAGE_FIELD_ID} name="page" value={String(filters.page)} />
               <div class="table-wrap">
                 <table class="table responsive domain-table">
                   <thead>
@@ -178,6 +201,14 @@ export function DomainsPage(props: DomainsPageProps) {
                   </tbody>
                 </table>
               </div>
+              <Pager
+                label="Domain list pages"
+                page={filters.page}
+                pages={Math.ceil(props.matching / DOMAIN_PAGE_SIZE)}
+                href={(page) => listUrl({ ...filters, page })}
+                previous="← Previous"
+                next="Next →"
+              />
             </>
           )}
         </section>

@@ -4,7 +4,16 @@
 import { Html } from "@elysiajs/html";
 import type { DomainView, HistoryView, IpPeriod } from "../../src/modules/domains/service";
 import type { HistoryFailureCause } from "../../src/store/rows";
-import { Badge, DomainStatus, failureExplained, Ip, TimeAgo, UPDATABLE, type UpdateConditions } from "../components";
+import {
+  Badge,
+  DomainStatus,
+  failureExplained,
+  Ip,
+  Pager,
+  TimeAgo,
+  UPDATABLE,
+  type UpdateConditions,
+} from "../components";
 import { duration, fullTime, millis, plural, shortTime } from "../format";
 import { serviceLabel } from "../fragments/credential-field";
 import { attemptResult, NextRun, ScheduleWords, updateSentence } from "../fragments/domain-row";
@@ -83,32 +92,6 @@ function historySentence(
   if (row.previous_ip !== null && row.previous_ip !== row.ip_address) return `Changed to ${row.ip_address}.`;
   if (row.previous_ip === null) return `Set to ${row.ip_address}.`;
   return "Already up to date.";
-}
-
-function Pager({ domainId, page, pages }: { domainId: number; page: number; pages: number }) {
-  if (pages <= 1) return "";
-  const href = (p: number) => `/domains/${domainId}/history?page=${p}`;
-  return (
-    <nav class="pager" aria-label="History pages">
-      {page > 1 ? (
-        <a class="button button-small button-quiet" href={href(page - 1)} rel="prev">
-          ← Newer
-        </a>
-      ) : (
-        <span />
-      )}
-      <span class="muted">
-        Page {page} of {pages}
-      </span>
-      {page < pages ? (
-        <a class="button button-small button-quiet" href={href(page + 1)} rel="next">
-          Older →
-        </a>
-      ) : (
-        <span />
-      )}
-    </nav>
-  );
 }
 
 export function HistoryPage(props: HistoryPageProps) {
@@ -271,7 +254,14 @@ export function HistoryPage(props: HistoryPageProps) {
               </table>
             </div>
           )}
-          <Pager domainId={domain.id} page={props.page} pages={props.pages} />
+          <Pager
+            label="History pages"
+            page={props.page}
+            pages={props.pages}
+            href={(p) => `/domains/${domain.id}/history?page=${p}`}
+            previous="← Newer"
+            next="Older →"
+          />
         </section>
       </div>
     </Layout>

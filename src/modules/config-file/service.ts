@@ -14,7 +14,14 @@ import { DomainError, Invalid } from "../../errors";
 import type { LogFields, Logger } from "../../log";
 import { openCredentials, openSecretOptions } from "../../security/secrets";
 import type { Store } from "../../store";
-import { createDomain, type DomainDeps, deleteDomain, normaliseHostname, updateDomain } from "../domains/service";
+import {
+  checkDomainLimit,
+  createDomain,
+  type DomainDeps,
+  deleteDomain,
+  normaliseHostname,
+  updateDomain,
+} from "../domains/service";
 import {
   createNotification,
   deleteNotification,
@@ -22,6 +29,7 @@ import {
   updateNotification,
 } from "../notifications/service";
 import { createProvider, deleteProvider, type ProviderDeps, updateProvider } from "../providers/service";
+import { checkDisplayName } from "../shared";
 import { deleteUpdateKey, type UpdateKeyDeps } from "../update-keys/service";
 import {
   type ConfigFile,
@@ -207,7 +215,12 @@ export function importConfig(
   try {
     // Every service called below queries through the transaction's store, so all of it is one transaction.
     ctx.store.transaction((store) => {
+      const before = store.domains.count();
       applyFile({ ...ctx, log, store }, parsed, options.prune ?? false, changes);
+      // The count the file ends with, so a pruned file may replace domains at the limit; a file that
+      // adds none is not refused for a limit lowered since.
+      const after = store.domains.count();
+      if (after > before) checkDomainLimit(ctx, after);
       if (options.dryRun) throw new RolledBack();
     });
   } catch (error) {
@@ -438,7 +451,7 @@ function applyDomains(
     const label = `${entry.name} ${entry.record_type.toUpperCase()} at ${JSON.stringify(entry.provider)}`;
     const existing = ids.get(key);
     if (existing === undefined) {
-      const created = at(parsed, path, () => createDomain(ctx, input), fieldPath);
+      const created = at(parsed, path, () => createDomain(ctx, input, "checked by the caller"), fieldPath);
       ids.set(key, created.id);
       changes.push(`create domain ${label}`);
       return;
@@ -490,11 +503,7 @@ function applyUpdateKeys(
           ].sort((a, b) => a - b);
     if (scope !== null && scope.length === 0)
       throw parsed.error([...path, "domains"], "must name at least one domain; leave it out (or null) for all domains");
-    const name = at(parsed, path, () => {
-      const trimmed = entry.name.normalize("NFC").trim();
-      if (trimmed.length > 100) throw new Invalid("name", "must be 1 to 100 characters");
-      return trimmed;
-    });
+    const name = at(parsed, path, () => checkDisplayName(entry.name));
     const row = rows.find((candidate) => nameKey(candidate.name) === nameKey(entry.name));
     const clash = ctx.store.updateKeys.findByHash(entry.key_sha256);
     if (clash !== undefined && clash.id !== row?.id)

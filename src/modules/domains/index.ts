@@ -12,7 +12,15 @@ import {
   type WriteCount,
   whileUnchanged,
 } from "../shared";
-import { Domain, DomainCreate, DomainUpdate, HistoryQuery, HistoryRecord, UpdateResult } from "./model";
+import {
+  Domain,
+  DomainCreate,
+  DomainListQuery,
+  DomainUpdate,
+  HistoryQuery,
+  HistoryRecord,
+  UpdateResult,
+} from "./model";
 import {
   createDomain,
   type DomainDeps,
@@ -33,14 +41,26 @@ export function domainRoutes(ctx: DomainDeps & UpdateParts & WriteCount) {
       },
     },
   };
+  const everyDomain = whileUnchanged(changes, () => listDomains(ctx));
   return new Elysia({ prefix: "/domains", tags: ["domains"] })
     .onTransform(plainIds)
     .get(
       "",
-      whileUnchanged(changes, () => listDomains(ctx)),
+      ({ query }) =>
+        query.limit === undefined && query.offset === undefined
+          ? everyDomain()
+          : listDomains(ctx, { limit: query.limit, offset: query.offset }),
       {
-        response: { 200: t.Array(Domain), ...errorResponses(401) },
-        detail: { operationId: "listDomains", summary: "List domains" },
+        query: DomainListQuery,
+        transform: plainQueryNumbers("limit", "offset"),
+        response: { 200: t.Array(Domain), ...errorResponses(401, 422) },
+        detail: {
+          operationId: "listDomains",
+          summary: "List domains",
+          description:
+            "Every domain, oldest first. With `limit` and/or `offset`, only that part of the list: " +
+            "`?limit=100&offset=200` is the third hundred; a shorter page than `limit` is the last.",
+        },
       },
     )
     .post("", ({ body }) => createDomain(ctx, body), {

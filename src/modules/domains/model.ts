@@ -142,6 +142,27 @@ export const Domain = t.Object({
   propagation: Propagation,
 });
 
+/** `GET /domains?limit=&offset=`: a part of the list, oldest first; without them, every domain. */
+export const DomainListQuery = t.Object({
+  limit: t.Optional(
+    t.Integer({
+      title: "limit",
+      minimum: 1,
+      maximum: 1000,
+      description: "Domains to return, 1-1000; without it (and without `offset`) every domain",
+      error: "must be a whole number from 1 to 1000",
+    }),
+  ),
+  offset: t.Optional(
+    t.Integer({
+      title: "offset",
+      minimum: 0,
+      description: "Domains to skip, oldest first; 0 by default",
+      error: "must be a whole number, 0 or more",
+    }),
+  ),
+});
+
 export const HistoryQuery = t.Object({
   limit: t.Optional(
     t.Integer({

@@ -13,6 +13,7 @@ import { ipv6SuffixProblem } from "../../ip/suffix";
 import { MAX_EXTERNAL_ID_CHARS } from "../../limits";
 import type { Logger } from "../../log";
 import type { Store } from "../../store";
+import type { ListPage } from "../../store/domains";
 import type { DomainRow, HistoryRow } from "../../store/rows";
 import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
@@ -31,7 +32,7 @@ export interface DomainDeps {
   /** What the zone's name servers answer for each record (updater/propagation.ts). */
   propagation: PropagationReader;
   services: ServiceRegistry;
-  settings: { readonly updateIntervalSeconds: number; readonly allowPrivateIps: boolean };
+  settings: { readonly updateIntervalSeconds: number; readonly allowPrivateIps: boolean; readonly maxDomains: number };
   log: Logger;
 }
 
@@ -206,8 +207,9 @@ function toView(ctx: DomainReader, row: DomainRow, providerName: string): Domain
   };
 }
 
-export function listDomains(ctx: DomainReader): DomainView[] {
-  return ctx.store.domains.listWithProviderName().map((row) => toView(ctx, row.domain, row.providerName));
+/** Every domain, oldest first; with `page`, only that part of them (`GET /domains?limit=&offset=`). */
+export function listDomains(ctx: DomainReader, page?: ListPage): DomainView[] {
+  return ctx.store.domains.listWithProviderName(page).map((row) => toView(ctx, row.domain, row.providerName));
 }
 
 function findDomainRow(ctx: DomainReader, id: number): DomainRow {
@@ -234,9 +236,26 @@ function ensureUnique(
     throw conflict(`${domainName} ${recordType} is already configured on this provider: edit that domain instead`);
 }
 
+/**
+ * A 409 when `wouldBe` domains pass DDNS_MAX_DOMAINS: the lists, the pages and the scheduler's
+ * passes are sized for that many.
+ */
+export function checkDomainLimit(ctx: Pick<DomainDeps, "settings">, wouldBe: number): void {
+  const max = ctx.settings.maxDomains;
+  if (wouldBe > max)
+    throw conflict(
+      `At most ${max} domains are kept (DDNS_MAX_DOMAINS), and this would make ${wouldBe}: delete some or raise the setting; nothing was saved`,
+    );
+}
+
+/**
+ * A new domain. Refused past DDNS_MAX_DOMAINS unless `limit` is `"checked by the caller"` (the
+ * config file checks the count it ends with, as a pruned file may replace domains).
+ */
 export function createDomain(
   ctx: DomainDeps,
   input: DomainInput & { provider_id: number; domain_name: string },
+  limit: "checked here" | "checked by the caller" = "checked here",
 ): DomainView {
   const domainName = normaliseHostname(input.domain_name);
   const recordType = checkRecordType(input.record_type ?? "A");
@@ -248,6 +267,7 @@ export function createDomain(
   checkIpv6Suffix(config, recordType);
   const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings.allowPrivateIps);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
+  if (limit === "checked here") checkDomainLimit(ctx, ctx.store.domains.count() + 1);
   const now = Date.now();
   const isEnabled = input.is_enabled ?? true;
   const id = ctx.store.domains.create({

@@ -22,6 +22,7 @@ import type { ProviderRow } from "../../store/rows";
 import { type ClientParts, providerClient } from "../../updater/provider-client";
 import { plural } from "../../util/plural";
 import { iso } from "../../util/time";
+import { checkDisplayName } from "../shared";
 import type { Provider, ProviderCreate, ProviderUpdate, VerifyResult } from "./model";
 
 /**
@@ -60,12 +61,6 @@ function serviceOfType(ctx: Pick<ProviderDeps, "services">, type: string): Servi
   const service = ctx.services.find(type);
   if (!service) throw invalidField("type", `must be one of: ${ctx.services.types.join(", ")}`);
   return service;
-}
-
-function checkName(name: string): string {
-  const trimmed = name.normalize("NFC").trim();
-  if (trimmed.length < 1 || trimmed.length > 100) throw invalidField("name", "must be 1 to 100 characters");
-  return trimmed;
 }
 
 /**
@@ -117,7 +112,7 @@ export function getProvider(ctx: ProviderReader, id: number): ProviderView {
 }
 
 export function createProvider(ctx: ProviderDeps, input: typeof ProviderCreate.static): ProviderView {
-  const name = checkName(input.name);
+  const name = checkDisplayName(input.name);
   const service = serviceOfType(ctx, input.type);
   const credentials = normaliseCredentials(service, input.credentials);
   const options = sealSecretOptions(
@@ -149,7 +144,7 @@ export function updateProvider(
   const row = findProviderRow(ctx, id);
   const changes: ProviderChanges = {};
   if (input.name !== undefined) {
-    changes.name = checkName(input.name);
+    changes.name = checkDisplayName(input.name);
     ensureNameFree(ctx, changes.name, id);
   }
   const service = serviceOfType(ctx, input.type ?? row.type);

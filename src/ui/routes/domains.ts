@@ -23,7 +23,7 @@ import { ProviderOptions } from "../../../views/fragments/provider-options";
 import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
-import { DomainsPage, type DomainsPageProps } from "../../../views/pages/domains";
+import { DOMAIN_PAGE_SIZE, DomainsPage, type DomainsPageProps } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
 import {
   createDomain,
@@ -166,7 +166,10 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
     return seeOther(`/domains?landed=${domain.id}#domain-${domain.id}`);
   }
 
-  /** The domains the list shows with the filters and order `source` names (a query, or the filters a Delete carried along). */
+  /**
+   * The page of domains the list shows with the filters, order and page `source` names (a query, or
+   * what a Delete carried along); a page past the last shows the last.
+   */
   function listed(source: unknown) {
     const sort = DOMAIN_SORTS.find((s) => s.value === field(source, "sort"))?.value ?? "name";
     const filters = {
@@ -186,7 +189,16 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
         (filters.provider === "" || String(d.provider_id) === filters.provider) &&
         (filters.status === "" || domainStatus(d, conditions(d)).key === filters.status),
     );
-    return { filters, conditions, domains: sortDomains(domains, sort, conditions), total: all.length };
+    const pages = Math.max(1, Math.ceil(domains.length / DOMAIN_PAGE_SIZE));
+    const page = Math.min(pages, Math.max(1, Number.parseInt(field(source, "page"), 10) || 1));
+    const start = (page - 1) * DOMAIN_PAGE_SIZE;
+    return {
+      filters: { ...filters, page },
+      conditions,
+      domains: sortDomains(domains, sort, conditions).slice(start, start + DOMAIN_PAGE_SIZE),
+      matching: domains.length,
+      total: all.length,
+    };
   }
 
   function listPage(user: string, source: unknown, extra: Pick<DomainsPageProps, "flash" | "landed" | "deletion">) {
