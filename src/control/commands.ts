@@ -76,21 +76,24 @@ export const WRITE_COMMANDS: Record<string, WriteCommand> = {
   /**
    * `ddnsd check`: every enabled domain checked once, a push-only one by its last push and what the
    * name servers serve (the schedule never writes it); exit 1 if any failed, is stale or is known not
-   * to be served (a record not asked about yet is not counted against it).
+   * to be served: name servers still answering otherwise although this check wrote nothing. A record
+   * just written is on its way, and one whose name servers cannot be asked is not known either way:
+   * both are said, neither counts against it.
    */
   check: async (ctx) => {
     const outcomes = await ctx.scheduler.runPass({ all: true });
     let bad = outcomes.some((outcome) => outcome.result === "failed");
-    const notServed = (domain: HeldRecord): string => {
+    const notServed = (domain: HeldRecord, justWritten = false): string => {
       const { state } = ctx.propagation.propagationOf(domain);
-      if (state !== "pending" && state !== "unreachable") return "";
-      bad = true;
-      return `; not served (${state})`;
+      if (state === "unreachable") return "; name servers not reachable";
+      if (state !== "pending") return "";
+      if (!justWritten) bad = true;
+      return "; not served yet";
     };
     const lines = outcomes.map((outcome) => {
       const reason = outcome.result === "failed" ? `: ${outcome.message}` : "";
       const held = ctx.store.domains.find(outcome.domainId);
-      return `${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}${held ? notServed(held) : ""}`;
+      return `${outcome.hostname} ${outcome.recordType} ${outcome.result} ${outcome.ip ?? "-"}${reason}${held ? notServed(held, outcome.result === "updated") : ""}`;
     });
     const now = Date.now();
     for (const domain of ctx.store.domains.pushOnly()) {
