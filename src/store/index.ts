@@ -4,6 +4,7 @@
 
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
+import { type AcmeQueries, acmeQueries } from "./acme";
 import { type AddressSourceQueries, addressSourceQueries } from "./address-sources";
 import { type DomainQueries, domainQueries } from "./domains";
 import type { Handle } from "./handle";
@@ -25,6 +26,8 @@ export interface Store {
   /** The keys routers push their address with. */
   updateKeys: UpdateKeyQueries;
   notifications: NotificationQueries;
+  /** The certificate clients' keys and the challenge values they set. */
+  acme: AcmeQueries;
   /** Where each family's public address comes from, when chosen in the pages or the API. */
   addressSources: AddressSourceQueries;
   /** Whether the data disk takes writes again. */
@@ -50,6 +53,7 @@ export function createStore(db: Db | Handle, sqlite: Database): Store {
     users: userQueries(handle, sqlite),
     updateKeys: updateKeyQueries(handle),
     notifications: notificationQueries(handle),
+    acme: acmeQueries(handle),
     addressSources: addressSourceQueries(handle),
     space: spaceQueries(sqlite),
     transaction: (work) => handle.transaction((tx) => work(createStore(tx, sqlite))),
