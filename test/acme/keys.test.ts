@@ -83,7 +83,7 @@ describe("certificate keys", () => {
       subdomain: "home.example.com",
       username: key.username,
       password: key.password,
-      server_url: "http://localhost",
+      server_url: "http://localhost/acme-dns",
     });
     const listed = await t.request("GET", "/api/v1/acme-keys");
     expect(JSON.stringify(listed.body)).not.toContain(key.password);

@@ -137,7 +137,7 @@ describe.skipIf(missing.length > 0)("certificates from pebble through ddnsd", ()
     });
     expect(created.status).toBe(200);
     key = (await created.json()) as typeof key;
-    expect(key.acme_dns_account.server_url).toBe(ddnsdUrl());
+    expect(key.acme_dns_account.server_url).toBe(`${ddnsdUrl()}/acme-dns`);
   }, 60_000);
   afterAll(() => rig?.stop());
 
@@ -175,14 +175,14 @@ describe.skipIf(missing.length > 0)("certificates from pebble through ddnsd", ()
     "certbot --manual with an acme-dns auth hook gets home.example.test and its wildcard",
     async () => {
       const hook = join(rig.dir, "acme-dns-hook.sh");
-      // What an acme-dns client sends (acme-dns README, "Update endpoint"), from the account ddnsd handed out.
+      // What an acme-dns client sends (acme-dns README, "Update endpoint"): the account's server_url + /update.
       writeFileSync(
         hook,
         `#!/bin/sh
 exec curl -sSf -X POST -H "X-Api-User: ${key.username}" -H "X-Api-Key: ${key.password}" \\
   -H "Content-Type: application/json" \\
   -d "{\\"subdomain\\": \\"${key.acme_dns_account.subdomain}\\", \\"txt\\": \\"$CERTBOT_VALIDATION\\"}" \\
-  ${key.acme_dns_account.server_url}/acme-dns/update
+  ${key.acme_dns_account.server_url}/update
 `,
       );
       chmodSync(hook, 0o755);

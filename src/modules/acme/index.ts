@@ -29,7 +29,7 @@ export function acmeKeyRoutes(ctx: AcmeDeps) {
       response: { 200: t.Array(AcmeKey), ...errorResponses(401) },
       detail: { operationId: "listAcmeKeys", summary: "List certificate keys" },
     })
-    .post("", ({ body, request }) => createAcmeKey(ctx, body, new URL(request.url).origin), {
+    .post("", ({ body, request }) => createAcmeKey(ctx, body, `${new URL(request.url).origin}/acme-dns`), {
       body: AcmeKeyCreate,
       transform: bodyShape({}),
       response: { 200: AcmeKey, ...errorResponses(401, 422) },

@@ -37,6 +37,7 @@ export interface AcmeDeps {
 }
 
 /** What a certificate client stores to speak acme-dns to ddnsd: one account per name, as acme-dns gives one. */
+/** `server_url` is the base an acme-dns client appends `/update` to (goacmedns, acme.sh's dns_acmedns). */
 export interface AcmeDnsAccount {
   fulldomain: string;
   subdomain: string;
