@@ -36,6 +36,9 @@ export interface AcmeDeps {
   served: Pick<ServedParts, "lookups"> & Partial<ServedParts>;
 }
 
+/** What making, listing and deleting keys uses (the API and the admin page alike). */
+export type AcmeKeyDeps = Pick<AcmeDeps, "store" | "services" | "log">;
+
 /** What a certificate client stores to speak acme-dns to ddnsd: one account per name, as acme-dns gives one. */
 /** `server_url` is the base an acme-dns client appends `/update` to (goacmedns, acme.sh's dns_acmedns). */
 export interface AcmeDnsAccount {
@@ -66,11 +69,11 @@ function hash(password: string): string {
   return createHash("sha256").update(password, "utf8").digest("hex");
 }
 
-function hostnamesOf(ctx: AcmeDeps, ids: readonly number[]): string[] {
+function hostnamesOf(ctx: AcmeKeyDeps, ids: readonly number[]): string[] {
   return [...new Set(ids.flatMap((id) => ctx.store.domains.find(id)?.domainName ?? []))];
 }
 
-function toView(ctx: AcmeDeps, row: AcmeKeyRow): AcmeKeyView {
+function toView(ctx: AcmeKeyDeps, row: AcmeKeyRow): AcmeKeyView {
   return {
     id: row.id,
     name: row.name,
@@ -83,7 +86,7 @@ function toView(ctx: AcmeDeps, row: AcmeKeyRow): AcmeKeyView {
 }
 
 /** The domains named, each at a provider whose service can hold TXT; a 422 naming the service otherwise. */
-function checkDomains(ctx: AcmeDeps, ids: readonly number[] | undefined): number[] {
+function checkDomains(ctx: AcmeKeyDeps, ids: readonly number[] | undefined): number[] {
   if (ids === undefined || ids.length === 0) throw invalidField("domain_ids", "must name at least one domain");
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   for (const id of unique) {
@@ -101,7 +104,7 @@ function checkDomains(ctx: AcmeDeps, ids: readonly number[] | undefined): number
 }
 
 export function createAcmeKey(
-  ctx: AcmeDeps,
+  ctx: AcmeKeyDeps,
   input: { name: string; domain_ids?: number[] },
   serverUrl: string,
 ): AcmeKeyView {
@@ -139,21 +142,21 @@ export function createAcmeKey(
   };
 }
 
-export function listAcmeKeys(ctx: AcmeDeps): AcmeKeyView[] {
+export function listAcmeKeys(ctx: AcmeKeyDeps): AcmeKeyView[] {
   return ctx.store.acme.listKeys().map((row) => toView(ctx, row));
 }
 
-function findKeyRow(ctx: AcmeDeps, id: number): AcmeKeyRow {
+function findKeyRow(ctx: AcmeKeyDeps, id: number): AcmeKeyRow {
   const row = ctx.store.acme.findKey(id);
   if (!row) throw notFound("Certificate key not found");
   return row;
 }
 
-export function getAcmeKey(ctx: AcmeDeps, id: number): AcmeKeyView {
+export function getAcmeKey(ctx: AcmeKeyDeps, id: number): AcmeKeyView {
   return toView(ctx, findKeyRow(ctx, id));
 }
 
-export function deleteAcmeKey(ctx: AcmeDeps, id: number): void {
+export function deleteAcmeKey(ctx: AcmeKeyDeps, id: number): void {
   findKeyRow(ctx, id);
   ctx.store.acme.deleteKey(id);
   ctx.log.info("certificate key deleted", { certificate_key_id: id });
