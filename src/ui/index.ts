@@ -59,6 +59,7 @@ export type UiDeps = { id: string } & AuthDeps &
   ProviderPageDeps &
   DomainPageDeps &
   UpdateKeyPageDeps &
+  AcmeKeyPageDeps &
   AboutDeps;
 
 export function uiRoutes(ctx: UiDeps) {
