@@ -8,6 +8,7 @@ import type { Keys, Settings } from "./config";
 import type { AppContext, Appliance } from "./context";
 import type { OpenedDatabase } from "./db";
 import { DiskState } from "./db/disk";
+import { findZoneServers, query } from "./dns/lookup";
 import { Pacer } from "./dns/pacing";
 import { ServiceRegistry } from "./dns/registry";
 import type { ServiceDescription } from "./dns/service";
@@ -18,6 +19,8 @@ import { bodyScreening } from "./http/screen";
 import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import type { Logger } from "./log";
+import type { AcmeProtocolDeps } from "./modules/acme";
+import { acmeKeyRoutes, acmeProtocolRoutes } from "./modules/acme";
 import { configFileRoutes } from "./modules/config-file";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
@@ -38,6 +41,7 @@ import { uiRoutes } from "./ui";
 import { detectFamily } from "./updater/detect";
 import { fanOut } from "./updater/events";
 import { PropagationTracker } from "./updater/propagation";
+import { providerClient } from "./updater/provider-client";
 import { Scheduler } from "./updater/scheduler";
 import { createUpdaterState } from "./updater/state";
 import { runRepair, runUpdate } from "./updater/update";
@@ -132,7 +136,21 @@ export interface AppOptions {
   schedule?: boolean;
 }
 
+/** What certificate keys use of the context (docs/certificates.md). */
+function acmeParts(ctx: Appliance): AcmeProtocolDeps {
+  return {
+    store: ctx.store,
+    services: ctx.services,
+    log: ctx.log,
+    settings: ctx.settings,
+    signIns: ctx.signIns,
+    clientOf: (provider) => providerClient(ctx, provider),
+    served: { lookups: { findZoneServers, query } },
+  };
+}
+
 export function createApp(ctx: Appliance, options: AppOptions = {}) {
+  const acme = acmeParts(ctx);
   const api = new Elysia({ prefix: "/api/v1" })
     .use(loginRoutes(ctx))
     .use(logoutRoutes(ctx))
@@ -142,6 +160,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(systemRoutes(ctx))
     .use(metricsRoutes(ctx))
     .use(updateKeyRoutes(ctx))
+    .use(acmeKeyRoutes(acme))
     .use(notificationRoutes(ctx))
     .use(configFileRoutes(ctx));
 
@@ -161,6 +180,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
         detect: (family) => detectFamily(ctx, family),
       }),
     )
+    .use(acmeProtocolRoutes(acme))
     .use(prometheusRoutes({ metrics: ctx.metrics, authenticate: metricsAuthentication(ctx) }))
     .use(api)
     .use(uiRoutes(ctx));

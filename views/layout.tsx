@@ -12,6 +12,7 @@ export type Section =
   | "domains"
   | "providers"
   | "update-keys"
+  | "acme-keys"
   | "notifications"
   | "about"
   | "account"
@@ -35,6 +36,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: "domains", href: "/domains", label: "Domains" },
   { section: "providers", href: "/providers", label: "Providers" },
   { section: "update-keys", href: "/update-keys", label: "Update keys" },
+  { section: "acme-keys", href: "/acme-keys", label: "Certificate keys" },
   { section: "notifications", href: "/notifications", label: "Notifications" },
   { section: "about", href: "/about", label: "About" },
   { section: "help", href: "/help", label: "Help" },

@@ -161,6 +161,37 @@ export const updateKeys = sqliteTable("update_keys", {
   createdAt: integer("created_at").notNull(),
 });
 
+/**
+ * Keys a certificate client on the LAN sets the ACME DNS-01 challenge of chosen domains with
+ * (docs/certificates.md): a username and a password hashed as update keys are (SHA-256 of 256 random bits).
+ */
+export const acmeKeys = sqliteTable("acme_keys", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  /** Random, not secret: the acme-dns `X-Api-User` and the httpreq Basic username. */
+  username: text("username").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  /** The domains whose `_acme-challenge` name the key may write; never empty. */
+  domainIds: text("domain_ids", { mode: "json" }).$type<number[]>().notNull(),
+  lastUsedAt: integer("last_used_at"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/**
+ * The challenge values ddnsd holds in DNS for a key, so that cleanup removes exactly its value and
+ * acme-dns's "latest two per name" can drop the oldest; kept here so a restart forgets none.
+ */
+export const acmeValues = sqliteTable("acme_values", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  domainId: integer("domain_id")
+    .notNull()
+    .references(() => domains.id, { onDelete: "cascade" }),
+  /** `_acme-challenge.<hostname>`, lowercase without a trailing dot. */
+  name: text("name").notNull(),
+  value: text("value").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
 export const NOTIFICATION_EVENTS = [
   "ip_changed",
   "update_failed",

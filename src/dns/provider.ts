@@ -114,9 +114,28 @@ export interface VerifyOutcome {
   cause?: FailureCause;
 }
 
+/**
+ * One ACME DNS-01 challenge value added to or removed from a name's TXT record set
+ * (docs/certificates.md); the name's other TXT values are never touched.
+ */
+export interface TxtChange {
+  /** The domain's hostname, whose zone holds `name`. */
+  hostname: string;
+  /** `_acme-challenge.<hostname>`, lowercase without a trailing dot. */
+  name: string;
+  value: string;
+  action: "add" | "remove";
+  config: RecordConfig;
+}
+
 export interface DnsProvider {
   /** Checks the credentials; never changes anything. */
   verify(): Promise<VerifyOutcome>;
+  /**
+   * Adds or removes one TXT value, leaving the name's other values as they are: present exactly on
+   * the services whose description says `holdsTxt`. "unchanged" when the value already was (or was not) there.
+   */
+  writeTxt?(change: TxtChange): Promise<WriteOutcome>;
   /** Points the record at `ip`, creating it when missing unless `create_if_missing` is false. Never deletes. */
   writeRecord(target: RecordTarget, ip: string): Promise<WriteOutcome>;
   /**

@@ -14,6 +14,7 @@ import type {
   RecordTarget,
   RecordType,
   Step,
+  TxtChange,
   VerifyOutcome,
   WriteOutcome,
 } from "./provider";
@@ -128,14 +129,61 @@ export interface ZoneApi {
   settingsHold?(set: RecordSet, settings: DesiredSettings): boolean;
 }
 
-/** The client the registry hands the updater for a zone service. */
-export function zoneClient(api: ZoneApi): DnsProvider {
+/**
+ * A zone service's TXT primitives, for the ACME challenge (docs/certificates.md): each adds or removes
+ * exactly one value and keeps every other value of the name, whatever the service's model (one record
+ * per value, or one set written whole from `current`).
+ */
+export interface TxtApi {
+  /** The name's TXT values, unquoted; empty when it has none. */
+  read(zone: Zone, name: string): Promise<Step<string[]>>;
+  /** Adds `value` beside `current` (what `read` found, without it). */
+  add(zone: Zone, name: string, current: readonly string[], value: string): Promise<Step<void>>;
+  /** Removes `value` (which `current` holds), keeping the rest of `current`. */
+  remove(zone: Zone, name: string, current: readonly string[], value: string): Promise<Step<void>>;
+}
+
+/** The client the registry hands the updater for a zone service; `txt`: its TXT primitives, where it holds TXT. */
+export function zoneClient(api: ZoneApi, txt?: TxtApi): DnsProvider {
   if (!api.findZone && !api.listZones && !api.hasZone)
     throw new Error(`${api.service}: a zone service offers listZones, hasZone or findZone`);
   return {
     verify: () => api.verify(),
     writeRecord: (target, address) => reconcile(api, target, address),
+    ...(txt ? { writeTxt: (change: TxtChange) => reconcileTxt(api, txt, change) } : {}),
   };
+}
+
+/**
+ * One challenge value added or removed, as the record policy does it: the zone found as for the
+ * domain's own record, the name read first, nothing written when it already is as asked, and only
+ * that one value changed.
+ */
+async function reconcileTxt(api: ZoneApi, txt: TxtApi, change: TxtChange): Promise<WriteOutcome> {
+  const configured =
+    typeof change.config.zone_id === "string" && change.config.zone_id.trim() !== ""
+      ? change.config.zone_id.trim()
+      : undefined;
+  const found = await searchZone(api, change.hostname, configured);
+  if (!found.ok) return outcome(found);
+  const zone = found.value;
+  const read = await txt.read(zone, change.name);
+  if (!read.ok) return outcome(read);
+  const held = read.value.includes(change.value);
+  const done = (action: "updated" | "unchanged"): WriteOutcome => ({
+    ok: true,
+    action,
+    externalId: change.name,
+    zoneId: zone.id,
+    message: `${api.service} zone ${zone.name ?? zone.id}`,
+  });
+  if (held === (change.action === "add")) return done("unchanged");
+  const others = read.value.filter((value) => value !== change.value);
+  const written =
+    change.action === "add"
+      ? await txt.add(zone, change.name, others, change.value)
+      : await txt.remove(zone, change.name, read.value, change.value);
+  return written.ok ? done("updated") : outcome(written);
 }
 
 /** The settings a domain's config decides; the rest of the record is the service's to keep. */

@@ -127,6 +127,11 @@ export interface ServiceDescription<Type extends string = string> {
    * service's description takes it from its policy (`oneShotService`, one-shot-policy.ts).
    */
   createsRecords?: false;
+  /**
+   * The service can hold TXT records and ddnsd writes one value of them at a time (the client's
+   * `writeTxt`): certificate keys may be made for its domains (docs/certificates.md). Absent: it cannot.
+   */
+  holdsTxt?: true;
   /** Why verify cannot check (only when `canVerify` is false). */
   verifyUnavailable?: string;
   /**

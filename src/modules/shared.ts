@@ -14,6 +14,7 @@ const positiveId = (name: string) =>
 export const ProviderIdParams = t.Object({ provider_id: positiveId("provider_id") });
 export const DomainIdParams = t.Object({ domain_id: positiveId("domain_id") });
 export const UpdateKeyIdParams = t.Object({ update_key_id: positiveId("update_key_id") });
+export const AcmeKeyIdParams = t.Object({ acme_key_id: positiveId("acme_key_id") });
 export const NotificationIdParams = t.Object({ notification_id: positiveId("notification_id") });
 /**
  * A transform hook: every path id is written as a plain positive integer. Elysia's numeric

@@ -36,7 +36,7 @@ export function throttledClient(address: string): string {
 }
 
 /** What is being guessed: the counts of the two are kept apart. */
-export type Guessed = "password" | "update key";
+export type Guessed = "password" | "update key" | "certificate key";
 
 interface Failures {
   count: number;

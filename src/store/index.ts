@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
 import type { WatchedDatabase } from "../db/writes";
+import { type AcmeQueries, acmeQueries } from "./acme";
 import { type AddressSourceQueries, addressSourceQueries } from "./address-sources";
 import { type DomainQueries, domainQueries } from "./domains";
 import type { Handle } from "./handle";
@@ -27,6 +28,8 @@ export interface Store {
   /** The keys routers push their address with. */
   updateKeys: UpdateKeyQueries;
   notifications: NotificationQueries;
+  /** The certificate clients' keys and the challenge values they set. */
+  acme: AcmeQueries;
   /** Where each family's public address comes from, when chosen in the pages or the API. */
   addressSources: AddressSourceQueries;
   /** Whether the data disk takes writes again. */
@@ -63,6 +66,7 @@ function storeOver(handle: Handle, sqlite: Database, held: HeldChecks): Store {
     users: userQueries(handle, sqlite),
     updateKeys: updateKeyQueries(handle),
     notifications: notificationQueries(handle),
+    acme: acmeQueries(handle),
     addressSources: addressSourceQueries(handle),
     space: spaceQueries(sqlite),
     transaction: (work) => handle.transaction((tx) => work(storeOver(tx, sqlite, held))),

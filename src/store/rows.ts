@@ -4,6 +4,8 @@
 // of db/schema.ts, so a column added there fails the type check until it is added here too.
 
 import type {
+  acmeKeys,
+  acmeValues,
   addressSources,
   domains,
   HistoryFailureCause,
@@ -108,6 +110,26 @@ export interface UpdateKeyRow {
   createdAt: number;
 }
 
+/** A certificate client's key (docs/certificates.md): its password kept only as a hash. */
+export interface AcmeKeyRow {
+  id: number;
+  name: string;
+  username: string;
+  passwordHash: string;
+  domainIds: number[];
+  lastUsedAt: number | null;
+  createdAt: number;
+}
+
+/** A challenge value ddnsd holds in DNS for a certificate client. */
+export interface AcmeValueRow {
+  id: number;
+  domainId: number;
+  name: string;
+  value: string;
+  createdAt: number;
+}
+
 /** A notification channel; `secrets` stay sealed. */
 export interface NotificationRow {
   id: number;
@@ -143,5 +165,7 @@ const rowsMatchTables: [
   Same<UpdateKeyRow, typeof updateKeys.$inferSelect>,
   Same<NotificationRow, typeof notifications.$inferSelect>,
   Same<AddressSourceRow, typeof addressSources.$inferSelect>,
-] = [true, true, true, true, true, true, true];
+  Same<AcmeKeyRow, typeof acmeKeys.$inferSelect>,
+  Same<AcmeValueRow, typeof acmeValues.$inferSelect>,
+] = [true, true, true, true, true, true, true, true, true];
 void rowsMatchTables;

@@ -4,7 +4,7 @@
 // path writes with it; the providers service checks credentials with it.
 
 import type { Pacer } from "../dns/pacing";
-import type { DnsProvider } from "../dns/provider";
+import type { DnsProvider, TxtChange } from "../dns/provider";
 import type { ServiceRegistry } from "../dns/registry";
 import { optionsWithDefaults } from "../dns/rules";
 import type { ServiceDescription } from "../dns/service";
@@ -64,6 +64,14 @@ export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvide
       const outcome = await client.writeRecord(target, ip);
       return { ...outcome, message: scrub(outcome.message) };
     },
+    ...(client.writeTxt
+      ? {
+          async writeTxt(change: TxtChange) {
+            const outcome = await client.writeTxt!(change);
+            return { ...outcome, message: scrub(outcome.message) };
+          },
+        }
+      : {}),
     ...(client.writesBlind ? { writesBlind: true } : {}),
   };
 }

@@ -131,7 +131,12 @@ export function startDesecFake(): DesecFake {
       if (!Array.isArray(records)) errors.records = ['Expected a list of items but got type "str".'];
       else {
         const bad = records.find(
-          (r) => typeof r !== "string" || (type === "A" && !isIPv4(r)) || (type === "AAAA" && !isIPv6(r)),
+          (r) =>
+            typeof r !== "string" ||
+            (type === "A" && !isIPv4(r)) ||
+            (type === "AAAA" && !isIPv6(r)) ||
+            // deSEC takes a TXT record only in its zone-file form: the text in double quotes.
+            (type === "TXT" && !/^".*"$/.test(r)),
         );
         if (bad !== undefined) errors.records = [`Record content for type ${type} malformed: ${String(bad)}`];
       }

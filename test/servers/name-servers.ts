@@ -105,6 +105,8 @@ export interface ServerOptions {
    * test's own and port 53, as a zone's NS records name their servers; 127.0.0.1 on a free port by default.
    */
   listen?: { address: string; port: number };
+  /** The key may also change TXT records (the ACME challenge, test/acme/); A and AAAA only by default. */
+  txt?: boolean;
 }
 
 function zoneLines(zone: string, options: ServerOptions): string[] {
@@ -179,7 +181,8 @@ export async function startBind(options: ServerOptions = {}): Promise<NameServer
   const zones = Object.keys(RECORDS)
     .map((zone) => {
       writeFileSync(join(dir, `${zone}.zone`), zoneFile(zone, options));
-      const policy = zone === LOCKED_ZONE ? "" : `update-policy { grant ${KEY_NAME} zonesub A AAAA; };`;
+      const policy =
+        zone === LOCKED_ZONE ? "" : `update-policy { grant ${KEY_NAME} zonesub A AAAA${options.txt ? " TXT" : ""}; };`;
       return `zone "${zone}" { type primary; file "${dir}/${zone}.zone"; ${policy} };`;
     })
     .join("\n");

@@ -383,6 +383,28 @@ export function addressText(data: Uint8Array): string {
   return `${text(groups.slice(0, best.start))}::${text(groups.slice(best.start + best.length))}`;
 }
 
+/** The data of a TXT record holding `text` (ASCII, as ACME challenge values are) as character-strings of up to 255 bytes. */
+export function txtData(text: string): Uint8Array {
+  const bytes = new TextEncoder().encode(text);
+  const parts: number[] = [];
+  for (let at = 0; at === 0 || at < bytes.length; at += 255) {
+    const chunk = bytes.subarray(at, at + 255);
+    parts.push(chunk.length, ...chunk);
+  }
+  return Uint8Array.from(parts);
+}
+
+/** A TXT record's text: its character-strings joined (RFC 7208 §3.3 reads a long value the same way). */
+export function txtText(data: Uint8Array): string {
+  const parts: Uint8Array[] = [];
+  for (let at = 0; at < data.length; ) {
+    const length = data[at] as number;
+    parts.push(data.subarray(at + 1, at + 1 + length));
+    at += 1 + length;
+  }
+  return parts.map((part) => new TextDecoder().decode(part)).join("");
+}
+
 export interface Soa {
   mname: string;
   rname: string;

@@ -5,7 +5,7 @@
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
 import type { Step } from "../provider";
-import { type DesiredSettings, type RecordSet, recordSetOf, type ZoneApi, zoneClient } from "../reconcile";
+import { type DesiredSettings, type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
 import { candidateZones, failedCheck } from "../zones";
 
@@ -15,7 +15,16 @@ const CREDENTIAL_CODES = [9103, 9106, 9109, 10000];
 /** An id in the path names nothing: under a zone id from the config, the zone is gone. */
 const UNROUTABLE_ID = 7003;
 
-export function createCloudflareApi(credentials: { api_token: string }, context: ClientContext): ZoneApi {
+/** A TXT record's content without the quotes Cloudflare keeps around it (it stores both spellings). */
+function unquoted(content: unknown): string {
+  const text = String(content ?? "");
+  return /^".*"$/.test(text) ? text.slice(1, -1) : text;
+}
+
+export function createCloudflareApi(
+  credentials: { api_token: string },
+  context: ClientContext,
+): ZoneApi & { txt: TxtApi } {
   /** One call's `result`; a 2xx whose envelope says `success: false` is a refusal too. */
   async function call(method: string, path: string, body?: unknown): Promise<Step<unknown>> {
     const answer = await envelope(method, path, body);
@@ -53,8 +62,43 @@ export function createCloudflareApi(credentials: { api_token: string }, context:
     };
   }
 
+  /** The name's TXT records (Cloudflare keeps one record per value), each with its id. */
+  async function txtRecords(zoneId: string, name: string): Promise<Step<Record<string, unknown>[]>> {
+    const listed = await call(
+      "GET",
+      `${recordsPath(zoneId)}?${new URLSearchParams({ type: "TXT", name, per_page: "100" })}`,
+    );
+    if (!listed.ok) return listed;
+    return {
+      ok: true,
+      value: listOf(listed.value).filter((r) => r.name === name && r.type === "TXT" && typeof r.id === "string"),
+    };
+  }
+
+  // One record per value: adding creates one, removing deletes exactly the one holding the value.
+  const txt: TxtApi = {
+    async read(zone, name) {
+      const records = await txtRecords(zone.id, name);
+      return records.ok ? { ok: true, value: records.value.map((r) => unquoted(r.content)) } : records;
+    },
+    async add(zone, name, _current, value) {
+      const created = await call("POST", recordsPath(zone.id), { type: "TXT", name, content: `"${value}"`, ttl: 60 });
+      return created.ok ? { ok: true, value: undefined } : created;
+    },
+    async remove(zone, name, _current, value) {
+      const records = await txtRecords(zone.id, name);
+      if (!records.ok) return records;
+      for (const record of records.value.filter((r) => unquoted(r.content) === value)) {
+        const deleted = await call("DELETE", `${recordsPath(zone.id)}/${encodeURIComponent(String(record.id))}`);
+        if (!deleted.ok) return deleted;
+      }
+      return { ok: true, value: undefined };
+    },
+  };
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await envelope("GET", "/user/tokens/verify");
@@ -202,6 +246,9 @@ export const cloudflare = defineService({
   defaultApiUrl: "https://api.cloudflare.com/client/v4",
   // 1200 requests per 5 minutes per token; beyond it every call is refused for 5 minutes.
   rateLimits: [{ requests: 1200, perSeconds: 300 }],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createCloudflareApi({ api_token: credentials.api_token ?? "" }, context)),
+  holdsTxt: true,
+  createClient: (credentials, _options, context) => {
+    const api = createCloudflareApi({ api_token: credentials.api_token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });

@@ -18,7 +18,7 @@ import { exchangeJson, unreadableAnswer } from "../../net/http";
 import { asObject, isObject, objectsIn, parseJson } from "../../util/json";
 import { failed, failedAnswer } from "../answers";
 import type { RecordType, StepFailure } from "../provider";
-import { namedZone, type RecordSet, type ZoneApi, zoneClient } from "../reconcile";
+import { namedZone, type RecordSet, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService, ttlRange } from "../service";
 import { failedCheck, noZoneMessage, relativeName, zoneHolds } from "../zones";
 
@@ -30,7 +30,10 @@ const MAX_TTL = 86400;
 /** A call's JSON body (null when empty), or its failure with the HTTP status (a missing RRset is a 404). */
 type Call = { ok: true; body: unknown } | { ok: false; failure: StepFailure; status?: number };
 
-export function createDesecApi(credentials: { token: string }, context: ClientContext): ZoneApi {
+/** A TXT record as deSEC takes and answers it: its text in double quotes. */
+const quoted = (value: string) => `"${value}"`;
+
+export function createDesecApi(credentials: { token: string }, context: ClientContext): ZoneApi & { txt: TxtApi } {
   /** Each domain's `minimum_ttl` as `owns_qname` named it: the TTL of an RRset created there. */
   const minimumTtls = new Map<string, number>();
 
@@ -71,8 +74,43 @@ export function createDesecApi(credentials: { token: string }, context: ClientCo
     return { id, values: records, ...(typeof body.ttl === "number" ? { ttl: body.ttl } : {}), raw: body };
   }
 
+  const txtPath = (domain: string, name: string) =>
+    `/domains/${domain}/rrsets/${relativeName(name, domain) || "@"}/TXT/`;
+
+  /** The TXT RRset written whole with `values` (an empty list deletes it), or created when there was none. */
+  async function writeTxt(zone: string, name: string, values: readonly string[], existed: boolean) {
+    const records = values.map(quoted);
+    const written = existed
+      ? await call("PATCH", txtPath(zone, name), { records })
+      : await call("POST", `/domains/${zone}/rrsets/`, {
+          subname: relativeName(name, zone),
+          type: "TXT",
+          ttl: minimumTtls.get(zone) ?? DEFAULT_MINIMUM_TTL,
+          records,
+        });
+    return written.ok ? { ok: true as const, value: undefined } : written.failure;
+  }
+
+  // One RRset holds every value of the name: it is written whole, from what was just read.
+  const txt: TxtApi = {
+    async read(zone, name) {
+      const read = await call("GET", txtPath(zone.id, name));
+      if (!read.ok) return read.status === 404 ? { ok: true, value: [] } : read.failure;
+      return { ok: true, value: rrsetOf(name, read.body).values.map((v) => v.replace(/^"(.*)"$/, "$1")) };
+    },
+    add: (zone, name, current, value) => writeTxt(zone.id, name, [...current, value], current.length > 0),
+    remove: (zone, name, current, value) =>
+      writeTxt(
+        zone.id,
+        name,
+        current.filter((v) => v !== value),
+        true,
+      ),
+  };
+
   return {
     service: SERVICE,
+    txt,
 
     async verify() {
       const answer = await call("GET", "/auth/account/");
@@ -157,8 +195,11 @@ export const desec = defineService({
     { requests: 200, perSeconds: 3600 },
     { requests: 600, perSeconds: 86_400 },
   ],
-  createClient: (credentials, _options, context) =>
-    zoneClient(createDesecApi({ token: credentials.token ?? "" }, context)),
+  holdsTxt: true,
+  createClient: (credentials, _options, context) => {
+    const api = createDesecApi({ token: credentials.token ?? "" }, context);
+    return zoneClient(api, api.txt);
+  },
 });
 
 /** deSEC's error body in one line: `{"detail": …}`, field errors `{"ttl": ["…"]}`, or a list of either. */

@@ -37,11 +37,16 @@ import {
   type ResourceRecord,
   rcodeName,
   TYPE,
+  txtData,
+  txtText,
 } from "../protocols/wire";
 import type { RecordType, Step, StepFailure } from "../provider";
-import { type RecordSet, type Zone, type ZoneApi, zoneClient } from "../reconcile";
+import { type RecordSet, type TxtApi, type Zone, type ZoneApi, zoneClient } from "../reconcile";
 import { defineService, ttlRange } from "../service";
 import { candidateZones, failedCheck, zoneHolds } from "../zones";
+
+/** The TTL of an ACME challenge value: it lives for minutes, and a resolver must not keep an old one. */
+const CHALLENGE_TTL = 60;
 
 /** The TTL of a record set ddnsd creates when the domain's config names none: a dynamic address changes, so caches should let go soon. */
 export const DEFAULT_TTL = 300;
@@ -85,7 +90,7 @@ function secretProblem(text: string): string | undefined {
     : "must be the key's secret in base64, as in the server's key file (e.g. from tsig-keygen or keymgr)";
 }
 
-export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
+export function createRfc2136Api(options: Rfc2136Options): ZoneApi & { txt: TxtApi } {
   const label = `DNS server ${formatServer(options.server)}`;
   const target: SignedServer = {
     server: options.server,
@@ -125,7 +130,7 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
   }
 
   /** The words for an UPDATE's rcode other than NOERROR. */
-  function updateFailure(rcode: number, zone: string, hostname: string, type: RecordType): StepFailure {
+  function updateFailure(rcode: number, zone: string, hostname: string, type: RecordType | "TXT"): StepFailure {
     const what = `${hostname} ${type}`;
     switch (rcode) {
       case RCODE.REFUSED:
@@ -265,8 +270,50 @@ export function createRfc2136Api(options: Rfc2136Options): ZoneApi {
     return { ok: true, value: { id: hostname, values: [address], ttl } };
   }
 
+  /**
+   * One TXT value added (class IN) or removed (class NONE, RFC 2136 §2.5.4: exactly that record);
+   * the server applies it to that one record, so the name's other values stay as they are.
+   */
+  async function changeTxt(zone: Zone, name: string, value: string, add: boolean): Promise<Step<void>> {
+    const answer = await update(
+      zone.name ?? zone.id,
+      [],
+      [
+        {
+          name,
+          type: TYPE.TXT,
+          class: add ? CLASS.IN : CLASS.NONE,
+          ttl: add ? CHALLENGE_TTL : 0,
+          data: txtData(value),
+        },
+      ],
+    );
+    if (!answer.ok) return answer;
+    if (answer.message.rcode !== RCODE.NOERROR)
+      return updateFailure(answer.message.rcode, zone.name ?? zone.id, name, "TXT");
+    return { ok: true, value: undefined };
+  }
+
+  const txt: TxtApi = {
+    async read(_zone, name) {
+      const answer = await query(name, TYPE.TXT);
+      if (!answer.ok) return answer;
+      const problem = queryFailure(answer.message, name) ?? referral(answer.message, name);
+      if (problem) return problem;
+      return {
+        ok: true,
+        value: answer.message.answers
+          .filter((record) => record.name === name && record.type === TYPE.TXT)
+          .map((record) => txtText(record.data)),
+      };
+    },
+    add: (zone, name, _current, value) => changeTxt(zone, name, value, true),
+    remove: (zone, name, _current, value) => changeTxt(zone, name, value, false),
+  };
+
   return {
     service: label,
+    txt,
 
     async verify() {
       // Without a zone, the root's SOA: a server that serves no root still signs its REFUSED, which
@@ -458,6 +505,9 @@ export const rfc2136 = defineService({
   canVerify: true,
   nameServer: (options) => (typeof options.server === "string" ? options.server : null),
   // The server is the user's own: nothing to pace beyond one update per change.
-  createClient: (credentials, options, context) =>
-    zoneClient(createRfc2136Api(rfc2136Options(credentials, options, context.timeoutMs))),
+  holdsTxt: true,
+  createClient: (credentials, options, context) => {
+    const api = createRfc2136Api(rfc2136Options(credentials, options, context.timeoutMs));
+    return zoneClient(api, api.txt);
+  },
 });

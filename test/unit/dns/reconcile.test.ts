@@ -8,6 +8,7 @@ import type { RecordConfig, RecordTarget, RecordType, Step } from "../../../src/
 import {
   type DesiredSettings,
   type RecordSet,
+  type TxtApi,
   type Zone,
   type ZoneApi,
   zoneClient,
@@ -73,7 +74,7 @@ function memoryService(zones: Record<string, string>, sets: Record<string, Store
     },
     describe: (set) => [`ttl ${set.ttl}`],
   };
-  return { client: zoneClient(api), calls, stored };
+  return { api, client: zoneClient(api), calls, stored };
 }
 
 function target(hostname: string, config: RecordConfig = {}, recordType: RecordType = "A"): RecordTarget {
@@ -337,5 +338,59 @@ describe("the zone search over a service that answers for one name at a time", (
       cause: "refused",
       message: "Probe: no zone of this account holds home.example.com (asked about home.example.com and its parents)",
     });
+  });
+});
+
+describe("one ACME challenge value (docs/certificates.md)", () => {
+  /** The memory service with TXT values by name: adds and removes are logged, and take one value each. */
+  function txtService(values: Record<string, string[]>) {
+    const { api, calls } = memoryService({ z1: "example.com" });
+    const held = new Map(Object.entries(values).map(([name, list]) => [name, [...list]]));
+    const txt: TxtApi = {
+      async read(_zone, name) {
+        calls.push(`read ${name} TXT`);
+        return { ok: true, value: [...(held.get(name) ?? [])] };
+      },
+      async add(_zone, name, _current, value) {
+        calls.push(`add ${name} ${value}`);
+        held.set(name, [...(held.get(name) ?? []), value]);
+        return { ok: true, value: undefined };
+      },
+      async remove(_zone, name, _current, value) {
+        calls.push(`remove ${name} ${value}`);
+        held.set(
+          name,
+          (held.get(name) ?? []).filter((v) => v !== value),
+        );
+        return { ok: true, value: undefined };
+      },
+    };
+    return { client: zoneClient(api, txt), calls, held };
+  }
+  const NAME = "_acme-challenge.home.example.com";
+  const change = (action: "add" | "remove", value: string) => ({
+    hostname: "home.example.com",
+    name: NAME,
+    value,
+    action,
+    config: {},
+  });
+
+  test.each([
+    ["add beside another value", "add", ["keep"], "new", ["keep", "new"], true],
+    ["add of a value already there: nothing written", "add", ["keep", "new"], "new", ["keep", "new"], false],
+    ["remove of exactly that value", "remove", ["keep", "new"], "new", ["keep"], true],
+    ["remove of a value not there: nothing written", "remove", ["keep"], "new", ["keep"], false],
+  ] as const)("%s", async (_name, action, before, value, after, writes) => {
+    const { client, calls, held } = txtService({ [NAME]: [...before] });
+    const outcome = await client.writeTxt!(change(action, value));
+    expect(outcome).toMatchObject({ ok: true, action: writes ? "updated" : "unchanged", zoneId: "z1" });
+    expect(held.get(NAME)).toEqual([...after]);
+    // Read first, always; at most one write, and of that one value.
+    expect(calls).toEqual(["findZone", `read ${NAME} TXT`, ...(writes ? [`${action} ${NAME} ${value}`] : [])]);
+  });
+
+  test("a service without TXT primitives offers no writeTxt", () => {
+    expect(zoneClient(memoryService({ z1: "example.com" }).api).writeTxt).toBeUndefined();
   });
 });
