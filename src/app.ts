@@ -14,10 +14,11 @@ import type { ServiceDescription } from "./dns/service";
 import { loginRoutes, logoutRoutes } from "./http/auth";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
+import { bearerGuard, metricsAuthentication } from "./http/guard";
 import { bodyScreening } from "./http/screen";
-import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import type { Logger } from "./log";
+import { apiTokenRoutes } from "./modules/api-tokens";
 import { configFileRoutes } from "./modules/config-file";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
@@ -140,6 +141,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(systemRoutes(ctx))
     .use(metricsRoutes(ctx))
     .use(updateKeyRoutes(ctx))
+    .use(apiTokenRoutes(ctx))
     .use(notificationRoutes(ctx))
     .use(configFileRoutes(ctx));
 

@@ -4,7 +4,7 @@
 // The client address is the socket's, or the first X-Forwarded-For entry when the socket's address
 // is a trusted proxy (DDNS_TRUSTED_PROXIES); an IPv6 client is counted by its /64, the network one
 // subscriber is given, so that stepping through its addresses gains no guesses. Wrong update keys
-// (the router push) are counted the same way, apart from sign-ins.
+// (the router push) and wrong API tokens are counted the same way, each apart from sign-ins.
 
 import { inNetworks, ipv6Literal, ipv6Value, type Network } from "../ip/detect";
 
@@ -27,7 +27,7 @@ export function throttledClient(address: string): string {
 }
 
 /** What is being guessed: the counts of the two are kept apart. */
-export type Guessed = "password" | "update key";
+export type Guessed = "password" | "update key" | "API token";
 
 interface Failures {
   count: number;

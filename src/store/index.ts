@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db";
 import { type AddressSourceQueries, addressSourceQueries } from "./address-sources";
+import { type ApiTokenQueries, apiTokenQueries } from "./api-tokens";
 import { type DomainQueries, domainQueries } from "./domains";
 import type { Handle } from "./handle";
 import { type HistoryQueries, historyQueries } from "./history";
@@ -24,6 +25,8 @@ export interface Store {
   users: UserQueries;
   /** The keys routers push their address with. */
   updateKeys: UpdateKeyQueries;
+  /** The tokens scripts and home automation use the API with. */
+  apiTokens: ApiTokenQueries;
   notifications: NotificationQueries;
   /** Where each family's public address comes from, when chosen in the pages or the API. */
   addressSources: AddressSourceQueries;
@@ -49,6 +52,7 @@ export function createStore(db: Db | Handle, sqlite: Database): Store {
     metrics: metricsQueries(sqlite),
     users: userQueries(handle, sqlite),
     updateKeys: updateKeyQueries(handle),
+    apiTokens: apiTokenQueries(handle),
     notifications: notificationQueries(handle),
     addressSources: addressSourceQueries(handle),
     space: spaceQueries(sqlite),

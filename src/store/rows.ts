@@ -4,7 +4,9 @@
 // of db/schema.ts, so a column added there fails the type check until it is added here too.
 
 import type {
+  ApiTokenScope,
   addressSources,
+  apiTokens,
   domains,
   HistoryFailureCause,
   history,
@@ -16,6 +18,8 @@ import type {
 } from "../db/schema";
 
 export {
+  API_TOKEN_SCOPES,
+  type ApiTokenScope,
   HISTORY_FAILURE_CAUSES,
   type HistoryFailureCause,
   NOTIFICATION_EVENTS,
@@ -108,6 +112,20 @@ export interface UpdateKeyRow {
   createdAt: number;
 }
 
+/** A script's or home automation's API token, kept as a hash and its last characters. */
+export interface ApiTokenRow {
+  id: number;
+  name: string;
+  scope: ApiTokenScope;
+  tokenHash: string;
+  tokenTail: string;
+  /** The domains an `update` token reaches; null for all. */
+  domainIds: number[] | null;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  createdAt: number;
+}
+
 /** A notification channel; `secrets` stay sealed. */
 export interface NotificationRow {
   id: number;
@@ -141,7 +159,8 @@ const rowsMatchTables: [
   Same<DomainRow, typeof domains.$inferSelect>,
   Same<HistoryRow, typeof history.$inferSelect>,
   Same<UpdateKeyRow, typeof updateKeys.$inferSelect>,
+  Same<ApiTokenRow, typeof apiTokens.$inferSelect>,
   Same<NotificationRow, typeof notifications.$inferSelect>,
   Same<AddressSourceRow, typeof addressSources.$inferSelect>,
-] = [true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true];
 void rowsMatchTables;
