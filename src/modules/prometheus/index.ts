@@ -21,7 +21,10 @@ export function prometheusRoutes({ metrics, authenticate }: PrometheusRouteDeps)
       });
     },
     {
-      response: { 200: t.String({ description: "Prometheus text exposition format 0.0.4" }), ...errorResponses(401, 403) },
+      response: {
+        200: t.String({ description: "Prometheus text exposition format 0.0.4" }),
+        ...errorResponses(401, 403),
+      },
       detail: {
         operationId: "getPrometheusMetrics",
         summary: "Prometheus metrics",

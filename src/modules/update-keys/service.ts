@@ -43,7 +43,10 @@ function toView(row: UpdateKeyRow, key?: string): UpdateKeyView {
 }
 
 /** A key's or token's list of domains: sorted, without repeats, each existing; null for all domains. */
-export function checkDomainIds(ctx: { store: Pick<Store, "domains"> }, ids: number[] | null | undefined): number[] | null {
+export function checkDomainIds(
+  ctx: { store: Pick<Store, "domains"> },
+  ids: number[] | null | undefined,
+): number[] | null {
   if (ids === null || ids === undefined) return null;
   // An empty list would make a key that updates nothing, which reads like "no limit".
   if (ids.length === 0) throw invalidField("domain_ids", "must name at least one domain; null means all domains");
