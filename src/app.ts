@@ -12,6 +12,7 @@ import { Pacer } from "./dns/pacing";
 import { ServiceRegistry } from "./dns/registry";
 import type { ServiceDescription } from "./dns/service";
 import { loginRoutes, logoutRoutes } from "./http/auth";
+import { servedUnder } from "./http/base-path";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
 import { bearerGuard, metricsAuthentication } from "./http/guard";
@@ -149,7 +150,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(errorHandling(ctx.log, ctx.disk))
     .use(bodyScreening())
     .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
-    .use(docsRoutes())
+    .use(docsRoutes(ctx.settings.basePath))
     .use(
       pushRoutes({
         store: ctx.store,
@@ -166,6 +167,9 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(uiRoutes(ctx));
 
   if (options.schedule) ctx.scheduler.start({ timer: true });
+  // Every request, from the server or a test, goes in through the base path and its page facts.
+  const handle = app.handle;
+  app.handle = servedUnder(ctx, (request) => handle(request));
   return app;
 }
 

@@ -51,6 +51,11 @@ export class SignInThrottle {
     if (address !== null) this.peers.set(request, address);
   }
 
+  /** A request rebuilt from another (its path under DDNS_BASE_PATH cut off) came from the same socket. */
+  samePeer(from: Request, to: Request): void {
+    this.rememberPeer(to, this.peers.get(from) ?? null);
+  }
+
   /** The socket's address, unless a trusted proxy sent the request on behalf of someone else. */
   private peerAddress(request: Request): string {
     return this.peers.get(request) ?? "unknown";

@@ -17,6 +17,7 @@ import type { SignInDeps } from "../security/users";
 import { errorPage, htmlResponse, PAGE_HEADERS, plainPageIds } from "./pages";
 import { type AboutDeps, aboutRoutes } from "./routes/about";
 import { accountRoutes } from "./routes/account";
+import { type ApiTokenPageDeps, apiTokenPageRoutes } from "./routes/api-tokens";
 import { type DashboardDeps, dashboardRoutes } from "./routes/dashboard";
 import { type DomainPageDeps, domainPageRoutes } from "./routes/domains";
 import { helpPageRoutes } from "./routes/help";
@@ -58,6 +59,7 @@ export type UiDeps = { id: string } & AuthDeps &
   ProviderPageDeps &
   DomainPageDeps &
   UpdateKeyPageDeps &
+  ApiTokenPageDeps &
   AboutDeps;
 
 export function uiRoutes(ctx: UiDeps) {
@@ -83,6 +85,7 @@ export function uiRoutes(ctx: UiDeps) {
       .use(providerPageRoutes(ctx))
       .use(domainPageRoutes(ctx))
       .use(updateKeyPageRoutes(ctx))
+      .use(apiTokenPageRoutes(ctx))
       .use(notificationPageRoutes(ctx))
       .use(accountRoutes(ctx))
       .use(aboutRoutes(ctx))
