@@ -13,14 +13,16 @@ import { Pacer } from "./dns/pacing";
 import { ServiceRegistry } from "./dns/registry";
 import type { ServiceDescription } from "./dns/service";
 import { loginRoutes, logoutRoutes } from "./http/auth";
+import { servedUnder } from "./http/base-path";
 import { docsRoutes } from "./http/docs";
 import { errorHandling } from "./http/errors";
+import { bearerGuard, metricsAuthentication } from "./http/guard";
 import { bodyScreening } from "./http/screen";
-import { bearerGuard, metricsAuthentication } from "./http/tokens";
 import { Revocations, VerifiedTokens } from "./http/verified-tokens";
 import type { Logger } from "./log";
 import type { AcmeProtocolDeps } from "./modules/acme";
 import { acmeKeyRoutes, acmeProtocolRoutes } from "./modules/acme";
+import { apiTokenRoutes } from "./modules/api-tokens";
 import { configFileRoutes } from "./modules/config-file";
 import { domainRoutes } from "./modules/domains";
 import { metricsRoutes } from "./modules/metrics";
@@ -161,6 +163,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(metricsRoutes(ctx))
     .use(updateKeyRoutes(ctx))
     .use(acmeKeyRoutes(acme))
+    .use(apiTokenRoutes(ctx))
     .use(notificationRoutes(ctx))
     .use(configFileRoutes(ctx));
 
@@ -168,7 +171,7 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(errorHandling(ctx.log, ctx.disk))
     .use(bodyScreening())
     .use(healthRoutes(ctx, { scheduled: options.schedule ?? false }))
-    .use(docsRoutes())
+    .use(docsRoutes(ctx.settings.basePath))
     .use(
       pushRoutes({
         store: ctx.store,
@@ -186,6 +189,9 @@ export function createApp(ctx: Appliance, options: AppOptions = {}) {
     .use(uiRoutes(ctx));
 
   if (options.schedule) ctx.scheduler.start({ timer: true });
+  // Every request, from the server or a test, goes in through the base path and its page facts.
+  const handle = app.handle;
+  app.handle = servedUnder(ctx, (request) => handle(request));
   return app;
 }
 

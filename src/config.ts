@@ -62,6 +62,12 @@ export interface Settings {
   proxy: ProxySettings;
   /** The resolvers that find a zone's name servers (DDNS_RESOLVERS, else /etc/resolv.conf's). */
   resolvers: ServerAddress[];
+  /** The header a sign-in proxy names its user in, believed only from trusted proxies (DDNS_AUTH_PROXY_HEADER); null: none. */
+  authProxyHeader: string | null;
+  /** Where the pages' "Sign out" leads when the proxy signs people in (DDNS_AUTH_PROXY_LOGOUT_URL). */
+  authProxyLogoutUrl: string | null;
+  /** The sub-path everything is served under, e.g. `/ddns` (DDNS_BASE_PATH); "" at the root. */
+  basePath: string;
 }
 
 export class SettingsError extends Error {}
@@ -341,7 +347,31 @@ export function loadSettings(env: Env = process.env): Settings {
     trustedProxies: read.networks("DDNS_TRUSTED_PROXIES"),
     proxy: { https: read.proxyUrl("HTTPS_PROXY"), http: read.proxyUrl("HTTP_PROXY"), noProxy: read.noProxy() },
     resolvers: read.resolvers("DDNS_RESOLVERS", "/etc/resolv.conf"),
+    ...authProxySettings(read),
+    basePath: basePathSetting(read),
   };
+}
+
+/** DDNS_AUTH_PROXY_HEADER and its logout URL; the header needs a proxy to be believed from. */
+function authProxySettings(read: Reader): Pick<Settings, "authProxyHeader" | "authProxyLogoutUrl"> {
+  const header = read.optional("DDNS_AUTH_PROXY_HEADER");
+  if (header !== null && !/^[A-Za-z0-9-]{1,64}$/.test(header))
+    read.fail("DDNS_AUTH_PROXY_HEADER", `expected a header name such as Remote-User, got "${header}"`);
+  if (header !== null && read.networks("DDNS_TRUSTED_PROXIES").length === 0)
+    read.fail("DDNS_AUTH_PROXY_HEADER", "it is believed only from DDNS_TRUSTED_PROXIES, which is not set");
+  const logout = read.optional("DDNS_AUTH_PROXY_LOGOUT_URL");
+  return {
+    authProxyHeader: header,
+    authProxyLogoutUrl: logout === null ? null : read.url("DDNS_AUTH_PROXY_LOGOUT_URL", logout),
+  };
+}
+
+/** DDNS_BASE_PATH: `/ddns` or `/home/ddns` (a trailing slash dropped); `/` or unset is the root. */
+function basePathSetting(read: Reader): string {
+  const path = read.string("DDNS_BASE_PATH", "/").replace(/\/+$/, "");
+  if (path !== "" && !/^(\/[A-Za-z0-9._~-]+)+$/.test(path))
+    read.fail("DDNS_BASE_PATH", `expected a path such as /ddns (letters, digits, . _ ~ -), got "${path}"`);
+  return path;
 }
 
 /**

@@ -11,17 +11,21 @@ export type HealthOutcome = { healthy: true } | { healthy: false; reason: string
 
 /**
  * The appliance's own /healthz: a wildcard listen address is asked on its loopback twin, an IPv6
- * literal goes in brackets, and a configured certificate means https.
+ * literal goes in brackets, a configured certificate means https, and DDNS_BASE_PATH comes first.
  */
-export function healthzUrl(settings: Pick<Settings, "host" | "port" | "tlsCert">): URL {
+export function healthzUrl(
+  settings: Pick<Settings, "host" | "port" | "tlsCert"> & Partial<Pick<Settings, "basePath">>,
+): URL {
   const host = settings.host.replace(/^\[(.*)\]$/, "$1");
   const target = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
   const authority = target.includes(":") ? `[${target}]` : target;
-  return new URL(`${settings.tlsCert === null ? "http" : "https"}://${authority}:${settings.port}/healthz`);
+  return new URL(
+    `${settings.tlsCert === null ? "http" : "https"}://${authority}:${settings.port}${settings.basePath ?? ""}/healthz`,
+  );
 }
 
 export async function probeHealth(
-  settings: Pick<Settings, "host" | "port" | "tlsCert">,
+  settings: Pick<Settings, "host" | "port" | "tlsCert"> & Partial<Pick<Settings, "basePath">>,
   timeoutMs = HEALTHCHECK_TIMEOUT_MS,
 ): Promise<HealthOutcome> {
   if (settings.port === 0) {

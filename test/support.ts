@@ -80,7 +80,7 @@ export async function makeTestApp(
   const token = async () => {
     if (cachedToken) return cachedToken;
     const response = await app.handle(
-      new Request("http://localhost/api/v1/auth/login", {
+      new Request(`http://localhost${settings.basePath}/api/v1/auth/login`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ username: settings.adminUsername, password: TEST_PASSWORD }),

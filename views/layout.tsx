@@ -6,6 +6,7 @@
 import { Html, type PropsWithChildren } from "@elysiajs/html";
 import { ASSETS } from "./assets";
 import { type Flash, Notice } from "./components";
+import { pageFacts } from "./page-facts";
 
 export type Section =
   | "dashboard"
@@ -13,6 +14,7 @@ export type Section =
   | "providers"
   | "update-keys"
   | "acme-keys"
+  | "api-tokens"
   | "notifications"
   | "about"
   | "account"
@@ -37,6 +39,7 @@ const NAV: { section: Section; href: string; label: string }[] = [
   { section: "providers", href: "/providers", label: "Providers" },
   { section: "update-keys", href: "/update-keys", label: "Update keys" },
   { section: "acme-keys", href: "/acme-keys", label: "Certificate keys" },
+  { section: "api-tokens", href: "/api-tokens", label: "API tokens" },
   { section: "notifications", href: "/notifications", label: "Notifications" },
   { section: "about", href: "/about", label: "About" },
   { section: "help", href: "/help", label: "Help" },
@@ -89,6 +92,21 @@ function ThemeToggle() {
 }
 
 function SignOut({ user }: { user: string }) {
+  const facts = pageFacts();
+  // Signed in by the reverse proxy: there is no password session here to end, only the proxy's.
+  if (facts.signedInByProxy)
+    return (
+      <div class="sign-out">
+        <span class="muted" safe>{`Signed in as ${user}`}</span>
+        {facts.proxyLogoutUrl === null ? (
+          ""
+        ) : (
+          <a class="button button-quiet button-small" href={facts.proxyLogoutUrl} hx-boost="false">
+            Sign out
+          </a>
+        )}
+      </div>
+    );
   return (
     <form method="post" action="/logout" class="sign-out">
       <span class="muted">

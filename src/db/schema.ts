@@ -192,6 +192,28 @@ export const acmeValues = sqliteTable("acme_values", {
   createdAt: integer("created_at").notNull(),
 });
 
+export const API_TOKEN_SCOPES = ["read", "update", "admin"] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
+/** Tokens scripts and home automation send as `Authorization: Bearer ddnsd_…` (docs/api.md, API tokens); only a hash of each is kept. */
+export const apiTokens = sqliteTable("api_tokens", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  /** `read` (every GET), `update` (its domains' GETs and forced updates) or `admin` (all but managing tokens). */
+  scope: text("scope").$type<ApiTokenScope>().notNull(),
+  /** SHA-256 (hex) of the token: 256 random bits, so one indexed lookup finds it and no slow hash is needed. */
+  tokenHash: text("token_hash").notNull().unique(),
+  /** The token's last four characters, for the masked `ddnsd_••••abcd`. */
+  tokenTail: text("token_tail").notNull(),
+  /** The domains an `update` token reaches; null for all of them (and for the other scopes). */
+  domainIds: text("domain_ids", { mode: "json" }).$type<number[] | null>(),
+  /** ms since the epoch; null: never expires. */
+  expiresAt: integer("expires_at"),
+  /** Written at most once a minute per token, so a polling client does not write on every request. */
+  lastUsedAt: integer("last_used_at"),
+  createdAt: integer("created_at").notNull(),
+});
+
 export const NOTIFICATION_EVENTS = [
   "ip_changed",
   "update_failed",

@@ -3,18 +3,13 @@
 
 import { Elysia, t } from "elysia";
 import { errorResponses, Int } from "../modules/shared";
-import { throttledMessage } from "../security/throttle";
 import { attemptSignIn, type SignInDeps } from "../security/users";
-import { HttpError, unauthorized } from "./errors";
-import { AUTH_MESSAGES, bearerGuard, revokeToken, signAccessToken, type TokenDeps, tokenSigner } from "./tokens";
+import { forbidden, throttled, unauthorized } from "./errors";
+import { bearerGuard, type GuardDeps } from "./guard";
+import { AUTH_MESSAGES, revokeToken, signAccessToken, type TokenDeps, tokenSigner } from "./tokens";
 
 /** What signing in and out uses (the app's context has all of it). */
-export type AuthDeps = TokenDeps & SignInDeps;
-
-/** The 429 a paused client gets. */
-export function throttled(seconds: number): HttpError {
-  return new HttpError(429, throttledMessage(seconds), undefined, { "Retry-After": String(seconds) });
-}
+export type AuthDeps = TokenDeps & SignInDeps & GuardDeps;
 
 // Own error texts, so a 422 never repeats what was sent (it may be a password).
 const LoginBody = t.Object({
@@ -67,13 +62,20 @@ export function loginRoutes(ctx: AuthDeps) {
 export function logoutRoutes(ctx: AuthDeps) {
   return new Elysia({ tags: ["auth"] }).use(bearerGuard(ctx)).post(
     "/auth/logout",
-    ({ token }) => {
-      revokeToken(ctx, token);
-      ctx.log.info("logout", { user: token.username });
+    ({ caller }) => {
+      // An API token is revoked by deleting it, a proxy's sign-in at the proxy: neither is a session here.
+      if (caller.kind !== "session")
+        throw forbidden(
+          caller.kind === "api-token"
+            ? "An API token is revoked with DELETE /api/v1/api-tokens/{id}, by an admin"
+            : "You are signed in by the reverse proxy; sign out there",
+        );
+      revokeToken(ctx, caller.token);
+      ctx.log.info("logout", { user: caller.username });
       return { message: "Signed out" };
     },
     {
-      response: { 200: t.Object({ message: t.String() }), ...errorResponses(401) },
+      response: { 200: t.Object({ message: t.String() }), ...errorResponses(401, 403) },
       detail: {
         operationId: "logout",
         summary: "Sign out",

@@ -63,7 +63,7 @@ function tidySchema(node: Json): Json {
 }
 
 /** The document with every schema tidied and the server it is served from. */
-export function openApi31(document: Record<string, Json>): Record<string, Json> {
+export function openApi31(document: Record<string, Json>, basePath = ""): Record<string, Json> {
   const tidy = (node: Json): Json => {
     if (Array.isArray(node)) return node.map(tidy);
     if (!isObject(node)) return node;
@@ -78,26 +78,31 @@ export function openApi31(document: Record<string, Json>): Record<string, Json> 
     key === "schemas" && isObject(value)
       ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, tidySchema(schema)]))
       : tidySchema(value);
-  return { ...(tidy(document) as Record<string, Json>), servers: [{ url: "/", description: "This ddnsd" }] };
+  return {
+    ...(tidy(document) as Record<string, Json>),
+    servers: [{ url: basePath || "/", description: "This ddnsd" }],
+  };
 }
 
-const INFO = {
+const info = (basePath: string) => ({
   title: "ddnsd API",
   version: VERSION,
   description:
     `Keeps DNS records at ${SERVICES.map((service) => service.label).join(", ")} pointing at this network's public IP address. ` +
     "Log in with `POST /api/v1/auth/login` (or the Authorize button) and send the token as `Authorization: Bearer <token>`; " +
-    "`POST /api/v1/auth/logout` revokes it. Any request may also be refused before it reaches its route: " +
+    "`POST /api/v1/auth/logout` revokes it. Scripts and home automation use an API token instead (`Authorization: Bearer ddnsd_…`, " +
+    "made with `POST /api/v1/api-tokens`): `read` answers every GET, `update` its domains' GETs and `update_ip`, `admin` all but managing " +
+    "tokens; a call outside its scope is `403`. Any request may also be refused before it reaches its route: " +
     "`400` a missing or malformed Host header, `413` a body over 64 KiB, `422` JSON nested deeper than 32 levels; " +
     "any write may answer `507` while the data disk is full (nothing is changed).\n\n" +
-    "[← Back to the admin pages](/)",
-};
+    `[← Back to the admin pages](${basePath}/)`,
+});
 
 /** Swagger UI draws the page with JavaScript; without it, a note says where the same is found. */
-const NO_SCRIPT = `<noscript>
+const noScript = (basePath: string) => `<noscript>
     <p>This interactive API reference needs JavaScript. Without it: the OpenAPI document is at
-    <a href="/docs/json">/docs/json</a> (for curl or any OpenAPI tool), and the
-    <a href="/">admin pages</a> do everything the API does, with or without JavaScript.</p>
+    <a href="${basePath}/docs/json">${basePath}/docs/json</a> (for curl or any OpenAPI tool), and the
+    <a href="${basePath}/">admin pages</a> do everything the API does, with or without JavaScript.</p>
     </noscript>`;
 
 /**
@@ -150,20 +155,20 @@ const ACCESSIBLE = `<style>
  * additions above. Its light colours in both themes: the plugin's dark
  * mode inverts the page with a filter, which leaves text at 1.56:1 against its background.
  */
-function swaggerPage(): string {
-  const html = SwaggerUIRender(INFO, {
-    url: "/docs/json",
+function swaggerPage(basePath: string): string {
+  const html = SwaggerUIRender(info(basePath), {
+    url: `${basePath}/docs/json`,
     dom_id: "#swagger-ui",
     autoDarkMode: false,
-    cdn: `${ASSETS}/swagger-ui-bundle.js`,
-    theme: `${ASSETS}/swagger-ui.css`,
+    cdn: `${basePath}${ASSETS}/swagger-ui-bundle.js`,
+    theme: `${basePath}${ASSETS}/swagger-ui.css`,
     // Swagger UI would otherwise send the document to an online validator.
     validatorUrl: "none",
     persistAuthorization: true,
   });
   return html
     .replace("<head>", `<head>\n    <meta name="color-scheme" content="light" />`)
-    .replace("<body>", `<body>\n    ${NO_SCRIPT}`)
+    .replace("<body>", `<body>\n    ${noScript(basePath)}`)
     .replace("</body>", `    ${ACCESSIBLE}\n</body>`);
 }
 
@@ -171,35 +176,37 @@ function swaggerPage(): string {
 const OPENAPI_VERSION = "3.1.2";
 const EXCLUDED = { paths: [/^\/docs/, /^\/ui/, /^\/assets/, "/"] };
 
-const DOCUMENTATION = {
-  info: INFO,
+const documentation = (basePath: string) => ({
+  info: info(basePath),
   components: {
     securitySchemes: {
-      bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+      bearer: { type: "http", scheme: "bearer", description: "A sign-in token (JWT) or an API token (`ddnsd_…`)" },
       // The same token, obtained by the Authorize dialog from a username and password.
-      login: { type: "oauth2", flows: { password: { tokenUrl: "/api/v1/auth/login", scopes: {} } } },
+      login: { type: "oauth2", flows: { password: { tokenUrl: `${basePath}/api/v1/auth/login`, scopes: {} } } },
     },
   },
   security: [{ bearer: [] }, { login: [] }],
-};
+});
 
 /**
  * The document of every route the app has, made from their schemas. The generator (the OpenAPI
  * plugin's, with what it pulls in) is loaded only here, on the first request for the document.
  */
-async function generateDocument(app: Elysia): Promise<Record<string, Json>> {
+async function generateDocument(app: Elysia, basePath: string): Promise<Record<string, Json>> {
   const { toOpenAPISchema } = await import("@elysiajs/openapi");
   const { paths, components } = toOpenAPISchema(app, EXCLUDED, undefined, undefined, OPENAPI_VERSION);
+  const base = documentation(basePath);
   const document = {
-    ...DOCUMENTATION,
+    ...base,
     openapi: OPENAPI_VERSION,
     paths,
-    components: { ...DOCUMENTATION.components, schemas: components.schemas },
+    components: { ...base.components, schemas: components.schemas },
   };
-  return withTypedProviders(openApi31(document), SERVICES) as Record<string, Json>;
+  return withTypedProviders(openApi31(document, basePath), SERVICES) as Record<string, Json>;
 }
 
-export function docsRoutes() {
+/** The Swagger page and the document; under DDNS_BASE_PATH their own links and `servers` name it. */
+export function docsRoutes(basePath = "") {
   const bundle = staticFile(swaggerBundle, { ...CACHE, "content-type": "text/javascript; charset=utf-8" });
   const css = staticFile(swaggerCss, { ...CACHE, "content-type": "text/css; charset=utf-8" });
   let page: string | undefined;
@@ -212,7 +219,7 @@ export function docsRoutes() {
       .get(
         "/docs",
         ({ request }) =>
-          compressedResponse(request, (page ??= swaggerPage()), {
+          compressedResponse(request, (page ??= swaggerPage(basePath)), {
             headers: { "content-type": "text/html; charset=utf-8" },
           }),
         { detail: { hide: true } },
@@ -222,7 +229,7 @@ export function docsRoutes() {
         async ({ request, path }) => {
           // One document at one path: the router would also hand `/docs/json/` to this route.
           if (path !== "/docs/json") return new Response(null, { status: 308, headers: { location: "/docs/json" } });
-          document ??= generateDocument(routes).then(
+          document ??= generateDocument(routes, basePath).then(
             (json) =>
               keptCompressed(new TextEncoder().encode(JSON.stringify(json)), { "content-type": "application/json" }),
             (error: unknown) => {

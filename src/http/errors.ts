@@ -15,6 +15,7 @@ import {
   StorageFull,
 } from "../errors";
 import type { Logger } from "../log";
+import { throttledMessage } from "../security/throttle";
 
 export interface FieldError {
   field: string;
@@ -53,6 +54,16 @@ function domainErrorResponse(error: DomainError): Response {
     return jsonResponse(422, { detail: error.message, errors: [{ field: error.field, message: error.reason }] });
   }
   return jsonResponse(statusOf(error), { detail: error.message });
+}
+
+/** A caller known but not allowed this call (an API token outside its scope). */
+export function forbidden(detail: string): HttpError {
+  return new HttpError(403, detail);
+}
+
+/** The 429 a paused client gets (a wrong password, a wrong API token). */
+export function throttled(seconds: number): HttpError {
+  return new HttpError(429, throttledMessage(seconds), undefined, { "Retry-After": String(seconds) });
 }
 
 export function unauthorized(detail: string): HttpError {

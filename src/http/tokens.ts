@@ -1,10 +1,8 @@
 // Access tokens: signed with @elysiajs/jwt, checked by jose (once per token: verified-tokens.ts),
 // revoked by a sign-out (its `jti`) or a password set (the user's "tokens valid after"), the
-// bearer check with the API's exact 401 sentences, and the check of /metrics.
+// API's exact 401 sentences. Which credentials a request may bring is guard.ts's.
 
-import { timingSafeEqual } from "node:crypto";
 import { jwt } from "@elysiajs/jwt";
-import { Elysia } from "elysia";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { Store } from "../store";
 import { unauthorized } from "./errors";
@@ -108,41 +106,4 @@ async function verifiedClaims(ctx: TokenCheck, token: string): Promise<Claims> {
   const claims = { subject: payload.sub, jti: payload.jti, issuedAt: payload.iat, expiresAt: payload.exp! * 1000 };
   ctx.verifiedTokens.remember(token, claims);
   return claims;
-}
-
-function bearerToken(authorization: string | undefined | null): string {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (!match) throw unauthorized(AUTH_MESSAGES.missing);
-  return match[1]!;
-}
-
-/**
- * Derives `user` (the username) for every route registered after it, or answers 401 — before the
- * request is validated (a resolve would run after), so a request without a valid token gets the
- * 401 even when its path, query or body is invalid too.
- */
-export function bearerGuard(ctx: TokenCheck & Pick<TokenDeps, "id">) {
-  return new Elysia({ name: "bearer-guard", seed: ctx.id }).derive({ as: "scoped" }, async ({ headers }) => {
-    const token = await verifyToken(ctx, bearerToken(headers.authorization));
-    return { user: token.username, token };
-  });
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * The check of `GET /metrics`, given the request's Authorization header: DDNS_METRICS_TOKEN when it
- * is set (a scrape job's `authorization: {credentials: ...}`, so the scraper needs no admin
- * password), or an API token; else the 401. The setting is read at each request.
- */
-export function metricsAuthentication(ctx: TokenCheck & { settings: { readonly metricsToken: string | null } }) {
-  return async (authorization: string | undefined): Promise<void> => {
-    const token = bearerToken(authorization);
-    if (ctx.settings.metricsToken === null || !sameSecret(token, ctx.settings.metricsToken))
-      await authenticateToken(ctx, token);
-  };
 }

@@ -16,6 +16,7 @@ export const DomainIdParams = t.Object({ domain_id: positiveId("domain_id") });
 export const UpdateKeyIdParams = t.Object({ update_key_id: positiveId("update_key_id") });
 export const AcmeKeyIdParams = t.Object({ acme_key_id: positiveId("acme_key_id") });
 export const NotificationIdParams = t.Object({ notification_id: positiveId("notification_id") });
+export const ApiTokenIdParams = t.Object({ api_token_id: positiveId("api_token_id") });
 /**
  * A transform hook: every path id is written as a plain positive integer. Elysia's numeric
  * coercion would also take `0x1`, `1e0`, `+1`, `1.0` or ` 1` for 1.
@@ -87,7 +88,7 @@ export const Int = Type.Integer;
 export const DeletedBody = t.Object({ message: t.String(), id: Int() });
 
 /** The error answers a route can give, for the OpenAPI document. */
-export function errorResponses(...statuses: (401 | 404 | 409 | 422 | 429 | 502 | 503 | 507)[]) {
+export function errorResponses(...statuses: (401 | 403 | 404 | 409 | 422 | 429 | 502 | 503 | 507)[]) {
   return Object.fromEntries(statuses.map((status) => [status, status === 422 ? ValidationErrorBody : ErrorBody]));
 }
 

@@ -10,7 +10,8 @@
 // The client address is the socket's, or the first X-Forwarded-For entry when the socket's address
 // is a trusted proxy (DDNS_TRUSTED_PROXIES); an IPv6 client is counted by its /64, the network one
 // subscriber is given, so that stepping through its addresses gains no guesses. Wrong update keys
-// (the router push) are counted the same way (with no username), apart from sign-ins.
+// (the router push), wrong certificate keys and wrong API tokens are counted the same way (with no
+// username), each apart from sign-ins.
 
 import { inNetworks, ipv6Literal, ipv6Value, type Network } from "../ip/detect";
 
@@ -36,7 +37,7 @@ export function throttledClient(address: string): string {
 }
 
 /** What is being guessed: the counts of the two are kept apart. */
-export type Guessed = "password" | "update key" | "certificate key";
+export type Guessed = "password" | "update key" | "certificate key" | "API token";
 
 interface Failures {
   count: number;
@@ -66,6 +67,11 @@ export class SignInThrottle {
 
   rememberPeer(request: Request, address: string | null): void {
     if (address !== null) this.peers.set(request, address);
+  }
+
+  /** A request rebuilt from another (its path under DDNS_BASE_PATH cut off) came from the same socket. */
+  samePeer(from: Request, to: Request): void {
+    this.rememberPeer(to, this.peers.get(from) ?? null);
   }
 
   /** The socket's address, unless a trusted proxy sent the request on behalf of someone else. */

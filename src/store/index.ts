@@ -7,6 +7,7 @@ import type { Db } from "../db";
 import type { WatchedDatabase } from "../db/writes";
 import { type AcmeQueries, acmeQueries } from "./acme";
 import { type AddressSourceQueries, addressSourceQueries } from "./address-sources";
+import { type ApiTokenQueries, apiTokenQueries } from "./api-tokens";
 import { type DomainQueries, domainQueries } from "./domains";
 import type { Handle } from "./handle";
 import { HeldChecks } from "./held-checks";
@@ -27,6 +28,8 @@ export interface Store {
   users: UserQueries;
   /** The keys routers push their address with. */
   updateKeys: UpdateKeyQueries;
+  /** The tokens scripts and home automation use the API with. */
+  apiTokens: ApiTokenQueries;
   notifications: NotificationQueries;
   /** The certificate clients' keys and the challenge values they set. */
   acme: AcmeQueries;
@@ -65,6 +68,7 @@ function storeOver(handle: Handle, sqlite: Database, held: HeldChecks): Store {
     metrics: metricsQueries(sqlite),
     users: userQueries(handle, sqlite),
     updateKeys: updateKeyQueries(handle),
+    apiTokens: apiTokenQueries(handle),
     notifications: notificationQueries(handle),
     acme: acmeQueries(handle),
     addressSources: addressSourceQueries(handle),

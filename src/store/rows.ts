@@ -4,9 +4,11 @@
 // of db/schema.ts, so a column added there fails the type check until it is added here too.
 
 import type {
+  ApiTokenScope,
   acmeKeys,
   acmeValues,
   addressSources,
+  apiTokens,
   domains,
   HistoryFailureCause,
   history,
@@ -18,6 +20,8 @@ import type {
 } from "../db/schema";
 
 export {
+  API_TOKEN_SCOPES,
+  type ApiTokenScope,
   HISTORY_FAILURE_CAUSES,
   type HistoryFailureCause,
   NOTIFICATION_EVENTS,
@@ -130,6 +134,20 @@ export interface AcmeValueRow {
   createdAt: number;
 }
 
+/** A script's or home automation's API token, kept as a hash and its last characters. */
+export interface ApiTokenRow {
+  id: number;
+  name: string;
+  scope: ApiTokenScope;
+  tokenHash: string;
+  tokenTail: string;
+  /** The domains an `update` token reaches; null for all. */
+  domainIds: number[] | null;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  createdAt: number;
+}
+
 /** A notification channel; `secrets` stay sealed. */
 export interface NotificationRow {
   id: number;
@@ -163,9 +181,10 @@ const rowsMatchTables: [
   Same<DomainRow, typeof domains.$inferSelect>,
   Same<HistoryRow, typeof history.$inferSelect>,
   Same<UpdateKeyRow, typeof updateKeys.$inferSelect>,
+  Same<ApiTokenRow, typeof apiTokens.$inferSelect>,
   Same<NotificationRow, typeof notifications.$inferSelect>,
   Same<AddressSourceRow, typeof addressSources.$inferSelect>,
   Same<AcmeKeyRow, typeof acmeKeys.$inferSelect>,
   Same<AcmeValueRow, typeof acmeValues.$inferSelect>,
-] = [true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true];
 void rowsMatchTables;

@@ -6,12 +6,14 @@
 import type { FormErrors } from "../../views/components";
 import { credentialInput, optionInput, serviceFor } from "../../views/fragments/credential-field";
 import { notificationType } from "../../views/fragments/notification-fields";
+import type { ApiTokenFormValues } from "../../views/pages/api-tokens";
 import type { DomainFormValues } from "../../views/pages/domain-form";
 import type { NotificationFormValues } from "../../views/pages/notification-form";
 import type { ProviderFormValues } from "../../views/pages/provider-form";
 import type { UpdateKeyFormValues } from "../../views/pages/update-keys";
 import type { ServiceDescription } from "../dns/service";
 import { Conflict, Invalid, NotFound } from "../errors";
+import type { ApiTokenInput } from "../modules/api-tokens/service";
 import type { DomainInput, DomainView } from "../modules/domains/service";
 import type { NotificationInput, NotificationView } from "../modules/notifications/service";
 import type { ProviderView } from "../modules/providers/service";
@@ -290,6 +292,30 @@ export function updateKeyInput(values: UpdateKeyFormValues): { name: string; dom
     name: values.name,
     domain_ids:
       values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number),
+  };
+}
+
+// API tokens
+
+export function apiTokenValues(form: Submitted): ApiTokenFormValues {
+  const scope = field(form, "scope");
+  return {
+    name: field(form, "name"),
+    scope: scope === "update" || scope === "admin" ? scope : "read",
+    domains: field(form, "domains") === "chosen" ? "chosen" : "all",
+    domain_ids: fields(form, "domain_ids"),
+    expires_on: field(form, "expires_at").trim(),
+  };
+}
+
+/** The service input: the domains as an update key's; a day of expiry as its start in UTC (a wrong one is the service's to refuse). */
+export function apiTokenInput(values: ApiTokenFormValues): ApiTokenInput {
+  const { domain_ids } = updateKeyInput({ name: values.name, scope: values.domains, domain_ids: values.domain_ids });
+  return {
+    name: values.name,
+    scope: values.scope,
+    domain_ids: values.scope === "update" ? domain_ids : null,
+    expires_at: values.expires_on === "" ? null : `${values.expires_on}T00:00:00Z`,
   };
 }
 

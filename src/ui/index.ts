@@ -18,6 +18,7 @@ import { errorPage, htmlResponse, PAGE_HEADERS, plainPageIds } from "./pages";
 import { type AboutDeps, aboutRoutes } from "./routes/about";
 import { accountRoutes } from "./routes/account";
 import { type AcmeKeyPageDeps, acmeKeyPageRoutes } from "./routes/acme-keys";
+import { type ApiTokenPageDeps, apiTokenPageRoutes } from "./routes/api-tokens";
 import { type DashboardDeps, dashboardRoutes } from "./routes/dashboard";
 import { type DomainPageDeps, domainPageRoutes } from "./routes/domains";
 import { helpPageRoutes } from "./routes/help";
@@ -60,6 +61,7 @@ export type UiDeps = { id: string } & AuthDeps &
   DomainPageDeps &
   UpdateKeyPageDeps &
   AcmeKeyPageDeps &
+  ApiTokenPageDeps &
   AboutDeps;
 
 export function uiRoutes(ctx: UiDeps) {
@@ -86,6 +88,7 @@ export function uiRoutes(ctx: UiDeps) {
       .use(domainPageRoutes(ctx))
       .use(updateKeyPageRoutes(ctx))
       .use(acmeKeyPageRoutes(ctx))
+      .use(apiTokenPageRoutes(ctx))
       .use(notificationPageRoutes(ctx))
       .use(accountRoutes(ctx))
       .use(aboutRoutes(ctx))

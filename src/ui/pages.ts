@@ -14,9 +14,9 @@
 
 import { Elysia } from "elysia";
 import type { Tone, UpdateConditions } from "../../views/components";
+import { underBasePath } from "../../views/page-facts";
 import { ErrorPage } from "../../views/pages/error";
 import { compressedResponse } from "../http/compression";
-import type { TokenCheck } from "../http/tokens";
 import type { DetectionFailure } from "../ip/detect";
 import type { SourceAnswer } from "../ip/public-ip";
 import type { DomainView } from "../modules/domains/service";
@@ -30,12 +30,13 @@ import {
   isHtmx,
   localPath,
   requireSession,
+  type SessionCheck,
   seeOther,
   setFlash,
 } from "./session";
 
 /** What every page's session and notices use (a page adds what its data needs). */
-export type PageDeps = TokenCheck & CookieDeps;
+export type PageDeps = SessionCheck & CookieDeps;
 
 const HTML_TYPE = "text/html; charset=utf-8";
 
@@ -53,7 +54,7 @@ export const PAGE_HEADERS = {
 };
 
 /** The signed-in username as `user` for a module's routes; without a session, off to sign in. */
-export function signedIn(ctx: TokenCheck) {
+export function signedIn(ctx: SessionCheck) {
   return new Elysia().resolve({ as: "scoped" }, async ({ request, cookie }) => ({
     user: await requireSession(ctx, request, cookie),
   }));
@@ -68,7 +69,7 @@ export function plainPageIds({ params }: { params?: Record<string, string | unde
 }
 
 /** The signed-in user, or null: for pages that show either way (an error page, help). */
-export async function currentUser(ctx: TokenCheck, request: Request, cookies: Cookies): Promise<string | null> {
+export async function currentUser(ctx: SessionCheck, request: Request, cookies: Cookies): Promise<string | null> {
   try {
     return await requireSession(ctx, request, cookies);
   } catch {
@@ -131,7 +132,7 @@ function wantsPage(request: Request): boolean {
  * a request a person sees. Redirects and htmx answers pass through unchanged.
  */
 export async function errorPage(
-  ctx: TokenCheck,
+  ctx: SessionCheck,
   request: Request,
   cookies: Cookies,
   response: Response,
@@ -145,7 +146,9 @@ export async function errorPage(
     detail = "";
   }
   const user = await currentUser(ctx, request, cookies);
-  const html = String(ErrorPage({ user, status: response.status, detail, path: new URL(request.url).pathname }));
+  const html = underBasePath(
+    String(ErrorPage({ user, status: response.status, detail, path: new URL(request.url).pathname })),
+  );
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   headers.set("content-type", HTML_TYPE);
@@ -158,7 +161,7 @@ export function htmlResponse(request: Request, html: string, headers: Record<str
   const all = new Headers();
   for (const [name, value] of Object.entries(headers)) all.set(name, String(value));
   all.set("content-type", HTML_TYPE);
-  return compressedResponse(request, html, { headers: all });
+  return compressedResponse(request, underBasePath(html), { headers: all });
 }
 
 /** What a domain's state on a page reads: the history's causes, the latest detections' failures. */

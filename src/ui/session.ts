@@ -4,7 +4,9 @@
 
 import type { Cookie } from "elysia";
 import type { Flash, Tone } from "../../views/components";
+import { pageFacts } from "../../views/page-facts";
 import { HttpError, jsonResponse } from "../http/errors";
+import { type ProxyAuthDeps, proxiedUser } from "../http/proxy-auth";
 import {
   AUTH_MESSAGES,
   authenticateToken,
@@ -30,7 +32,7 @@ export interface CookieDeps {
 }
 
 /** What a session uses: the cookies, and checking and signing out its token. */
-export type SessionDeps = CookieDeps & TokenCheck & Pick<TokenDeps, "store">;
+export type SessionDeps = CookieDeps & SessionCheck & Pick<TokenDeps, "store">;
 
 /**
  * Attributes shared by both cookies: never readable by scripts, never sent cross-site. Secure when
@@ -42,7 +44,8 @@ function cookieAttributes(ctx: CookieDeps, maxAge: number, request?: Request) {
     httpOnly: true,
     sameSite: "strict" as const,
     secure: ctx.settings.tlsCert !== null || (request !== undefined && proxiedHttps(ctx, request)),
-    path: "/",
+    // Under DDNS_BASE_PATH the cookies belong to that path alone (another app may share the host).
+    path: `${pageFacts().basePath}/`,
     maxAge,
   };
 }
@@ -115,8 +118,19 @@ function signInRequired(request: Request, expired: boolean): HttpError {
     : new HttpError(303, detail, undefined, { Location: location });
 }
 
-/** The signed-in username, or the HttpError that sends the visitor to sign in. */
-export async function requireSession(ctx: TokenCheck, request: Request, cookies: Cookies): Promise<string> {
+/** What telling the signed-in user uses: the session's token, or the sign-in proxy's header. */
+export type SessionCheck = TokenCheck & ProxyAuthDeps;
+
+/**
+ * The signed-in username — the sign-in proxy's user when a trusted proxy names one, else the
+ * session cookie's — or the HttpError that sends the visitor to sign in.
+ */
+export async function requireSession(ctx: SessionCheck, request: Request, cookies: Cookies): Promise<string> {
+  const proxied = proxiedUser(ctx, request);
+  if (proxied !== null) {
+    pageFacts().signedInByProxy = true;
+    return proxied;
+  }
   const token = cookies[SESSION_COOKIE]?.value;
   if (typeof token !== "string" || token === "") throw signInRequired(request, false);
   try {

@@ -80,6 +80,12 @@ describe("healthzUrl", () => {
   ])("DDNS_HOST=%p, certificate %p → %s", (host, tlsCert, expected) => {
     expect(healthzUrl({ host, port: 8001, tlsCert }).href).toBe(expected);
   });
+
+  test("DDNS_BASE_PATH comes before /healthz", () => {
+    expect(healthzUrl({ host: "0.0.0.0", port: 8001, tlsCert: null, basePath: "/ddns" }).href).toBe(
+      "http://127.0.0.1:8001/ddns/healthz",
+    );
+  });
 });
 
 describe("probeHealth", () => {

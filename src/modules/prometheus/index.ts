@@ -7,25 +7,29 @@ import { errorResponses } from "../shared";
 export interface PrometheusRouteDeps {
   /** The counters and gauges (./service.ts). */
   metrics: { render(): string };
-  /** Refuses (401) a request that may not read the metrics, given its Authorization header. */
-  authenticate(authorization: string | undefined): Promise<void>;
+  /** Refuses (401, 403) a request that may not read the metrics. */
+  authenticate(request: Request): Promise<void>;
 }
 
 export function prometheusRoutes({ metrics, authenticate }: PrometheusRouteDeps) {
   return new Elysia({ tags: ["system"] }).get(
     "/metrics",
-    async ({ headers }) => {
-      await authenticate(headers.authorization);
+    async ({ request }) => {
+      await authenticate(request);
       return new Response(metrics.render(), {
         headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
       });
     },
     {
-      response: { 200: t.String({ description: "Prometheus text exposition format 0.0.4" }), ...errorResponses(401) },
+      response: {
+        200: t.String({ description: "Prometheus text exposition format 0.0.4" }),
+        ...errorResponses(401, 403),
+      },
       detail: {
         operationId: "getPrometheusMetrics",
         summary: "Prometheus metrics",
-        description: "An API bearer token, or `Authorization: Bearer <DDNS_METRICS_TOKEN>` when that setting is set.",
+        description:
+          "A sign-in token, a `read` or `admin` API token, or `Authorization: Bearer <DDNS_METRICS_TOKEN>` when that setting is set.",
       },
     },
   );

@@ -25,7 +25,8 @@ export interface UpdateKeyView {
   last_used_at: string | null;
 }
 
-function hashKey(key: string): string {
+/** A random key's SHA-256 (hex): how update keys and API tokens are stored. */
+export function hashKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
@@ -41,7 +42,11 @@ function toView(row: UpdateKeyRow, key?: string): UpdateKeyView {
   };
 }
 
-function checkDomainIds(ctx: UpdateKeyDeps, ids: number[] | null | undefined): number[] | null {
+/** A key's or token's list of domains: sorted, without repeats, each existing; null for all domains. */
+export function checkDomainIds(
+  ctx: { store: Pick<Store, "domains"> },
+  ids: number[] | null | undefined,
+): number[] | null {
   if (ids === null || ids === undefined) return null;
   // An empty list would make a key that updates nothing, which reads like "no limit".
   if (ids.length === 0) throw invalidField("domain_ids", "must name at least one domain; null means all domains");

@@ -5,11 +5,11 @@
 
 import { Elysia, NotFoundError } from "elysia";
 import { HelpPage, helpIndexHtml } from "../../../views/pages/help";
-import type { TokenCheck } from "../../http/tokens";
 import { helpFile, helpIndex, helpPage } from "../help";
 import { currentUser } from "../pages";
+import type { SessionCheck } from "../session";
 
-export function helpPageRoutes(ctx: TokenCheck) {
+export function helpPageRoutes(ctx: SessionCheck) {
   const show = async (route: string, request: Request, cookie: Parameters<typeof currentUser>[2]) => {
     const page = helpPage(route);
     if (page === null) throw new NotFoundError();

@@ -4,6 +4,7 @@
 import { Elysia } from "elysia";
 import { LoginPage } from "../../../views/pages/login";
 import type { AuthDeps } from "../../http/auth";
+import { proxiedUser } from "../../http/proxy-auth";
 import { AUTH_MESSAGES, signAccessToken, tokenSigner } from "../../http/tokens";
 import { throttledMessage } from "../../security/throttle";
 import { attemptSignIn } from "../../security/users";
@@ -13,20 +14,23 @@ import { type CookieDeps, endSession, localPath, SESSION_EXPIRED, seeOther, star
 export function signInRoutes(ctx: AuthDeps & CookieDeps) {
   return new Elysia()
     .use(tokenSigner(ctx))
-    .get("/login", ({ query }) =>
-      LoginPage({
-        username: "",
-        next: localPath(query.next),
-        notice: query.expired
-          ? query.unsent
-            ? `${SESSION_EXPIRED} The form you sent was not saved: after signing in, enter it again.`
-            : SESSION_EXPIRED
-          : query.signed_out
-            ? "You have signed out."
-            : query.password_changed
-              ? "Your password was changed. Sign in with the new one."
-              : null,
-      }),
+    .get("/login", ({ query, request }) =>
+      // The sign-in proxy has signed the visitor in already: there is no password to give here.
+      proxiedUser(ctx, request) !== null
+        ? seeOther("/")
+        : LoginPage({
+            username: "",
+            next: localPath(query.next),
+            notice: query.expired
+              ? query.unsent
+                ? `${SESSION_EXPIRED} The form you sent was not saved: after signing in, enter it again.`
+                : SESSION_EXPIRED
+              : query.signed_out
+                ? "You have signed out."
+                : query.password_changed
+                  ? "Your password was changed. Sign in with the new one."
+                  : null,
+          }),
     )
     .post("/login", async ({ body, cookie, jwt, request, set }) => {
       const username = field(body, "username").trim();

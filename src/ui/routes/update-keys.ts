@@ -4,6 +4,7 @@
 
 import { Elysia } from "elysia";
 import { type Flash, type FormErrors, NO_ERRORS, rowAfter } from "../../../views/components";
+import { href } from "../../../views/page-facts";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
 import {
   deleteKeyQuestion,
@@ -33,7 +34,7 @@ export function updateKeyPageRoutes(ctx: UpdateKeyPageDeps) {
   /** Where routers send their push: the address the browser reached this ddnsd by (https behind a trusted proxy that says so). */
   function pushUrl(request: Request): string {
     const url = new URL(request.url);
-    return `${proxiedHttps(ctx, request) ? "https:" : url.protocol}//${url.host}/nic/update`;
+    return `${proxiedHttps(ctx, request) ? "https:" : url.protocol}//${url.host}${href("/nic/update")}`;
   }
 
   function keysPage(
