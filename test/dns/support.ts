@@ -154,6 +154,17 @@ export function wrote(
   return { ok: true, action, externalId, zoneId, message };
 }
 
+/**
+ * A write's outcome without `held`, the addresses the record held before the write: the client
+ * tests are about each service's requests and words, and what a record held is the reconciler's
+ * to report, checked by its table tests and the drift tests.
+ */
+export function withoutHeld(outcome: WriteOutcome): WriteOutcome {
+  if (!outcome.ok) return outcome;
+  const { held: _held, ...rest } = outcome;
+  return rest;
+}
+
 /** The outcome of a write that failed: the service's words, their cause and the pause they name. */
 export function failed(cause: FailureCause, message: string, pause: Pause = {}): WriteOutcome {
   return { ok: false, cause, message, ...pause };
