@@ -29,7 +29,7 @@ export class Pacer {
 
   constructor(private readonly clock: PacerClock = realClock) {}
 
-  /** Reserves the next start time for a request of this provider in every window, and returns it. */
+  /** Reserves the next start time for a request of this provider in every window; returns how long to wait for it. */
   private reserve(providerId: number, limits: readonly RateLimit[]): number {
     const now = this.clock.now();
     let windows = this.starts.get(providerId);
@@ -48,7 +48,7 @@ export class Pacer {
       starts.push(start);
       if (starts.length > limit.requests) starts.splice(0, starts.length - limit.requests);
     });
-    return start;
+    return start - now;
   }
 
   /**
@@ -65,15 +65,9 @@ export class Pacer {
   ): FetchLike {
     if (!limits || limits.length === 0) return fetch;
     return async (input, init) => {
-      const start = this.reserve(providerId, limits);
-      let wait = start - this.clock.now();
+      const wait = this.reserve(providerId, limits);
       if (wait <= 0) return fetch(input, init);
-      // A timer may fire a fraction of a millisecond early: what is left is slept again (a few
-      // times at most), so that no request leaves before its turn in the service's window.
-      for (let round = 0; wait > 0 && round < 3; round++) {
-        await this.clock.sleep(wait);
-        wait = start - this.clock.now();
-      }
+      await this.clock.sleep(wait);
       return fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     };
   }

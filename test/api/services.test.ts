@@ -353,10 +353,11 @@ describe("pacing", () => {
     expect((await t.request("POST", `/api/v1/domains/${domain.id}/update_ip`)).status).toBe(200);
     const paced = departures;
     expect(paced).toHaveLength(3);
-    // Lower bounds only: each request waited for the one before it to leave the window.
-    expect(paced[1]! - paced[0]!).toBeGreaterThanOrEqual(290);
+    // Lower bounds only: each request waited for the one before it to leave the window (less a
+    // millisecond: a timer may fire a fraction of one early, 289.5 ms was seen on a loaded machine).
+    expect(paced[1]! - paced[0]!).toBeGreaterThanOrEqual(289);
     // The third, which the 0.3 s window lets go at 0.6 s, waits for the first to leave the 1 s window.
-    expect(paced[2]! - paced[0]!).toBeGreaterThanOrEqual(990);
+    expect(paced[2]! - paced[0]!).toBeGreaterThanOrEqual(989);
   });
 });
 
