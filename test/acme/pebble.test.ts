@@ -9,13 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dig, freePort, KEY_NAME, KEY_SECRET, type NameServer, startBind, ZONE } from "../servers/name-servers";
 import { makeTestApp, type TestApp } from "../support";
+import { lacking } from "../tools";
 
 const HOST = `home.${ZONE}`;
 const CHALLENGE = `_acme-challenge.${HOST}`;
 /** A TXT value of the challenge name that ddnsd did not write: it must stay. */
 const OTHER = "another-value-ddnsd-must-keep";
 const RUN_MS = 150_000;
-const missing = ["pebble", "lego", "certbot", "named", "openssl", "curl"].filter((p) => Bun.which(p) === null);
+const missing = lacking("pebble", "lego", "certbot", "named", "openssl", "curl");
 
 interface Rig {
   bind: NameServer;
