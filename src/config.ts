@@ -7,10 +7,11 @@ import { join, resolve } from "node:path";
 import { parseResolvers, resolvConfServers } from "./dns/lookup";
 import type { ServerAddress } from "./dns/protocols/signed-dns";
 import { apiUrlSetting, SERVICES } from "./dns/registry";
-import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS, type Network, parseNetwork } from "./ip/detect";
+import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "./ip/detect";
 import { DEFAULT_IPV4_DNS, DEFAULT_IPV6_DNS, type DnsQuestion, parseDnsQuestions } from "./ip/dns";
 import { type AddressSource, parseAddressSource, parseUrlList } from "./ip/source";
 import type { LogFormat, LogLevel } from "./log";
+import { type Network, parseNetwork } from "./net/address";
 import { type ProxySettings, parseNoProxy } from "./net/proxy";
 import { isHttpUrl } from "./util/url";
 

@@ -7,6 +7,7 @@
 
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
 import { createApp, createContext } from "./app";
 import { loadSettings, resolveKeys, type Settings, SettingsError } from "./config";
 import type { Appliance } from "./context";
@@ -208,47 +209,49 @@ async function serve(settings: Settings): Promise<void> {
   }
 }
 
-async function adminSetPassword(settings: Settings, username: string | undefined): Promise<number> {
+async function adminSetPassword(settings: Settings, args: string[]): Promise<number> {
+  const usage = "Usage: ddnsd admin set-password <user>   (the password is read from standard input)";
+  const parsed = commandArgs(args, {}, usage);
+  if (parsed === null) return 2;
+  const username = parsed.positionals[0];
   if (!username) {
-    console.error("Usage: ddnsd admin set-password <user>   (the password is read from standard input)");
+    console.error(usage);
     return 2;
   }
   const password = (await Bun.stdin.text()).replace(/\r?\n$/, "");
   return runWriteCommand(settings, "set-password", { username, password });
 }
 
-/** `--flag` present, and `--name value`, from the arguments; anything else is returned as positional. */
-function options(
-  args: string[],
-  flags: string[],
-  values: string[],
-): { flags: Set<string>; values: Map<string, string>; positional: string[]; unknown: string | null } {
-  const result = {
-    flags: new Set<string>(),
-    values: new Map<string, string>(),
-    positional: [] as string[],
-    unknown: null as string | null,
-  };
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    if (flags.includes(arg)) result.flags.add(arg);
-    else if (values.includes(arg) && args[index + 1] !== undefined) result.values.set(arg, args[++index]!);
-    else if (arg.startsWith("--")) result.unknown ??= arg;
-    else result.positional.push(arg);
+/**
+ * A command's arguments, read by node:util's `parseArgs`: flags, `--name value` (or `--name=value`)
+ * and the words left (`-` among them; anything after `--` is a word too). An unknown option, or one
+ * missing its value, is printed with the command's usage and answers null: the command exits 2.
+ */
+function commandArgs<const T extends ParseArgsOptionsConfig>(args: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    if (!(error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS"))) {
+      throw error;
+    }
+    // Its first sentence: "Unknown option '--nope'", "Option '--file <value>' argument missing".
+    console.error(`ddnsd: ${error.message.split(/\.\s|\n/)[0]}\n${usage}`);
+    return null;
   }
-  return result;
 }
 
 async function exportCommand(settings: Settings, args: string[]): Promise<number> {
-  const parsed = options(args, ["--include-secrets"], ["--file"]);
-  if (parsed.unknown !== null || parsed.positional.length > 0) {
-    console.error("Usage: ddnsd export [--file F] [--include-secrets]");
+  const usage = "Usage: ddnsd export [--file F] [--include-secrets]";
+  const parsed = commandArgs(args, { file: { type: "string" }, "include-secrets": { type: "boolean" } }, usage);
+  if (parsed === null) return 2;
+  if (parsed.positionals.length > 0) {
+    console.error(usage);
     return 2;
   }
   const ctx = openContext(settings);
-  const text = exportConfig(ctx, { includeSecrets: parsed.flags.has("--include-secrets") });
+  const text = exportConfig(ctx, { includeSecrets: parsed.values["include-secrets"] === true });
   ctx.sqlite.close();
-  const file = parsed.values.get("--file");
+  const file = parsed.values.file;
   if (file === undefined) process.stdout.write(text);
   else {
     // Sealed or not, the file holds secrets: a new file, readable by its writer only.
@@ -259,10 +262,13 @@ async function exportCommand(settings: Settings, args: string[]): Promise<number
 }
 
 async function importCommand(settings: Settings, args: string[]): Promise<number> {
-  const parsed = options(args, ["--dry-run", "--prune", "--force"], []);
-  const file = parsed.positional[0];
-  if (parsed.unknown !== null || file === undefined || parsed.positional.length > 1) {
-    console.error("Usage: ddnsd import F [--dry-run] [--prune [--force]]   (F may be - for standard input)");
+  const usage = "Usage: ddnsd import F [--dry-run] [--prune [--force]]   (F may be - for standard input)";
+  const flag = { type: "boolean" } as const;
+  const parsed = commandArgs(args, { "dry-run": flag, prune: flag, force: flag }, usage);
+  if (parsed === null) return 2;
+  const file = parsed.positionals[0];
+  if (file === undefined || parsed.positionals.length > 1) {
+    console.error(usage);
     return 2;
   }
   let text: string;
@@ -280,10 +286,20 @@ async function importCommand(settings: Settings, args: string[]): Promise<number
   return runWriteCommand(settings, "import", {
     text,
     source: file,
-    dryRun: parsed.flags.has("--dry-run"),
-    prune: parsed.flags.has("--prune"),
-    force: parsed.flags.has("--force"),
+    dryRun: parsed.values["dry-run"] === true,
+    prune: parsed.values.prune === true,
+    force: parsed.values.force === true,
   });
+}
+
+/** The one file a command takes (no option; not `-`: standard input is no database), or null after its usage. */
+function onlyFile(args: string[], usage: string): string | null {
+  const parsed = commandArgs(args, {}, usage);
+  if (parsed === null) return null;
+  const [file, ...more] = parsed.positionals;
+  if (file !== undefined && file !== "-" && more.length === 0) return file;
+  console.error(usage);
+  return null;
 }
 
 /**
@@ -292,11 +308,12 @@ async function importCommand(settings: Settings, args: string[]): Promise<number
  * into the data dir's backups folder first, then copied to FILE.
  */
 async function backupCommand(settings: Settings, args: string[]): Promise<number> {
-  if (args.length !== 1 || args[0]!.startsWith("-")) {
-    console.error("Usage: ddnsd backup FILE   (FILE may be a folder: the copy is then named with the time)");
-    return 2;
-  }
-  let target = resolve(args[0]!);
+  const file = onlyFile(
+    args,
+    "Usage: ddnsd backup FILE   (FILE may be a folder: the copy is then named with the time)",
+  );
+  if (file === null) return 2;
+  let target = resolve(file);
   if (existsSync(target) && statSync(target).isDirectory()) target = join(target, backupName("backup"));
   let staged: string;
   const lock = tryLockData(settings);
@@ -336,10 +353,8 @@ async function backupCommand(settings: Settings, args: string[]): Promise<number
 
 /** `ddnsd restore FILE`: only while no server holds the data dir; checks the copy before it replaces anything. */
 async function restoreCommand(settings: Settings, args: string[]): Promise<number> {
-  if (args.length !== 1 || args[0]!.startsWith("-")) {
-    console.error("Usage: ddnsd restore FILE   (with ddnsd stopped)");
-    return 2;
-  }
+  const named = onlyFile(args, "Usage: ddnsd restore FILE   (with ddnsd stopped)");
+  if (named === null) return 2;
   const lock = tryLockData(settings);
   if (lock === null) {
     console.error(
@@ -348,7 +363,7 @@ async function restoreCommand(settings: Settings, args: string[]): Promise<numbe
     return 1;
   }
   try {
-    const file = resolve(args[0]!);
+    const file = resolve(named);
     const kept = restoreDatabase(settings.dataDir, file);
     console.log(`Restored ${file} to ${join(settings.dataDir, "ddnsd.db")}.`);
     if (kept !== null) console.log(`The database it replaced is kept as ${kept}.`);
@@ -370,13 +385,22 @@ async function healthcheck(settings: Settings): Promise<number> {
   return 1;
 }
 
+/** What the first word may also be written as. */
+const COMMAND_ALIASES: Record<string, string> = {
+  "--version": "version",
+  "-v": "version",
+  "--help": "help",
+  "-h": "help",
+};
+
 async function main(args: string[]): Promise<number | undefined> {
-  const [command = "serve", ...rest] = args;
-  if (command === "version" || command === "--version" || command === "-v") {
+  const [word = "serve", ...rest] = args;
+  const command = COMMAND_ALIASES[word] ?? word;
+  if (command === "version") {
     console.log(versionLine());
     return 0;
   }
-  if (command === "help" || command === "--help" || command === "-h") {
+  if (command === "help") {
     console.log(USAGE);
     return 0;
   }
@@ -401,7 +425,7 @@ async function main(args: string[]): Promise<number | undefined> {
     case "restore":
       return restoreCommand(settings, rest);
     case "admin":
-      if (rest[0] === "set-password") return adminSetPassword(settings, rest[1]);
+      if (rest[0] === "set-password") return adminSetPassword(settings, rest.slice(1));
       break;
   }
   console.error(`Unknown command: ${args.join(" ")}\n\n${USAGE}`);

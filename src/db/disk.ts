@@ -5,8 +5,7 @@
 // a record written during the outage is not written again just because its new state was not saved.
 
 import type { Logger } from "../log";
-import type { DomainRow } from "../store/rows";
-import type { history } from "./schema";
+import type { domains, history } from "./schema";
 
 export const DISK_FULL_DETAIL =
   "The data disk is full: nothing was changed; free space on the disk holding DDNS_DATA_DIR and try again";
@@ -19,7 +18,8 @@ export function isDiskFull(error: unknown): boolean {
 }
 
 export type HistoryInsert = typeof history.$inferInsert;
-export type DomainChanges = Partial<Omit<DomainRow, "id">>;
+/** A domain's new state: any of its columns but the id (the store's `DomainRow`, read from the table). */
+export type DomainChanges = Partial<Omit<typeof domains.$inferSelect, "id">>;
 
 interface Deferred {
   rows: HistoryInsert[];
@@ -75,7 +75,7 @@ export class DiskState {
   }
 
   /** The domain as the updater must see it: its stored row with any state still waiting to be stored. */
-  overlay<T extends DomainRow>(domain: T): T {
+  overlay<T extends { id: number }>(domain: T): T {
     const waiting = this.deferred.get(domain.id);
     return waiting === undefined ? domain : { ...domain, ...waiting.changes };
   }

@@ -6,7 +6,7 @@ import { errorResponses, Int } from "../modules/shared";
 import { attemptSignIn, type SignInDeps } from "../security/users";
 import { forbidden, throttled, unauthorized } from "./errors";
 import { bearerGuard, type GuardDeps } from "./guard";
-import { AUTH_MESSAGES, revokeToken, signAccessToken, type TokenDeps, tokenSigner } from "./tokens";
+import { AUTH_MESSAGES, revokeToken, signAccessToken, type TokenDeps } from "./tokens";
 
 /** What signing in and out uses (the app's context has all of it). */
 export type AuthDeps = TokenDeps & SignInDeps & GuardDeps;
@@ -24,9 +24,9 @@ const TokenResponse = t.Object({
 });
 
 export function loginRoutes(ctx: AuthDeps) {
-  return new Elysia({ tags: ["auth"] }).use(tokenSigner(ctx)).post(
+  return new Elysia({ tags: ["auth"] }).post(
     "/auth/login",
-    async ({ body, jwt, request }) => {
+    async ({ body, request }) => {
       const signIn = await attemptSignIn(ctx, request, body.username, body.password);
       if (!signIn.ok) {
         throw signIn.retryAfterSeconds === null
@@ -35,7 +35,7 @@ export function loginRoutes(ctx: AuthDeps) {
       }
       ctx.log.info("login", { user: body.username });
       return {
-        access_token: await signAccessToken(ctx, jwt, body.username),
+        access_token: await signAccessToken(ctx, body.username),
         token_type: "bearer" as const,
         expires_in: ctx.settings.tokenTtlSeconds,
       };

@@ -1,9 +1,8 @@
-// Access tokens: signed with @elysiajs/jwt, checked by jose (once per token: verified-tokens.ts),
-// revoked by a sign-out (its `jti`) or a password set (the user's "tokens valid after"), the
-// API's exact 401 sentences. Which credentials a request may bring is guard.ts's.
+// Access tokens: signed and checked by one @elysiajs/jwt handler per key (each token checked once:
+// verified-tokens.ts), revoked by a sign-out (its `jti`) or a password set (the user's "tokens
+// valid after"), the API's exact 401 sentences. Which credentials a request may bring is guard.ts's.
 
 import { jwt } from "@elysiajs/jwt";
-import { errors as joseErrors, jwtVerify } from "jose";
 import type { Store } from "../store";
 import { unauthorized } from "./errors";
 import type { Claims, Revocations, VerifiedTokens } from "./verified-tokens";
@@ -30,12 +29,21 @@ export const AUTH_MESSAGES = {
   wrongLogin: "Incorrect username or password",
 } as const;
 
-/** The signer both the API login and the admin sign-in use (through `signAccessToken`). */
-export function tokenSigner(ctx: Pick<TokenDeps, "keys">) {
-  return jwt({ name: "jwt", secret: ctx.keys.secretKey, alg: "HS256" });
+function jwtHandler(secretKey: string) {
+  return jwt({ name: "jwt", secret: secretKey, alg: "HS256" }).decorator.jwt;
 }
 
-type Signer = { sign(claims: { sub: string; jti: string; exp: number }): Promise<string> };
+/** One handler per app's keys: the API login, the admin sign-in and every check use the same one. */
+const handlers = new WeakMap<TokenDeps["keys"], ReturnType<typeof jwtHandler>>();
+
+function tokenHandler(ctx: Pick<TokenDeps, "keys">): ReturnType<typeof jwtHandler> {
+  let handler = handlers.get(ctx.keys);
+  if (handler === undefined) {
+    handler = jwtHandler(ctx.keys.secretKey);
+    handlers.set(ctx.keys, handler);
+  }
+  return handler;
+}
 
 /**
  * A new token for the user. The signer stamps `iat` in whole seconds, and a password set refuses
@@ -43,14 +51,13 @@ type Signer = { sign(claims: { sub: string; jti: string; exp: number }): Promise
  * (at most 1 s) rather than hand out a token that is already dead.
  */
 export async function signAccessToken(
-  ctx: Pick<TokenDeps, "store" | "settings">,
-  signer: Signer,
+  ctx: Pick<TokenDeps, "keys" | "store" | "settings">,
   username: string,
 ): Promise<string> {
   const validAfter = ctx.store.users.find(username)?.tokensValidAfter ?? null;
   if (validAfter !== null && Date.now() < (validAfter + 1) * 1000)
     await Bun.sleep((validAfter + 1) * 1000 - Date.now());
-  return signer.sign({
+  return tokenHandler(ctx).sign({
     sub: username,
     jti: crypto.randomUUID(),
     exp: Math.floor(Date.now() / 1000) + ctx.settings.tokenTtlSeconds,
@@ -71,14 +78,11 @@ export async function authenticateToken(ctx: TokenCheck, token: string): Promise
 
 /** A token's user and identity, once it is genuine, unexpired and not revoked; else the 401. */
 export async function verifyToken(ctx: TokenCheck, token: string): Promise<VerifiedToken> {
-  let claims: Claims;
-  try {
-    claims = await verifiedClaims(ctx, token);
-  } catch (error) {
-    // jose checks the signature before the expiry, so only a genuine token can be "expired".
-    throw unauthorized(error instanceof joseErrors.JWTExpired ? AUTH_MESSAGES.expired : AUTH_MESSAGES.invalid);
-  }
+  const claims = await verifiedClaims(ctx, token);
+  if (claims === null) throw unauthorized(AUTH_MESSAGES.invalid);
   const { subject, jti, issuedAt, expiresAt } = claims;
+  // Only a genuine token gets here, so only a genuine one is ever "expired".
+  if (expiresAt <= Date.now()) throw unauthorized(AUTH_MESSAGES.expired);
   if (typeof subject !== "string" || typeof jti !== "string" || typeof issuedAt !== "number")
     throw unauthorized(AUTH_MESSAGES.invalid);
   // From memory, exact: read again after any write (verified-tokens.ts).
@@ -94,16 +98,24 @@ export function revokeToken(ctx: Pick<TokenDeps, "store">, token: VerifiedToken)
   ctx.store.users.revokeToken(token.jti, token.expiresAt, Date.now());
 }
 
-/** The token's claims, checked by jose the first time this app sees the token. */
-async function verifiedClaims(ctx: TokenCheck, token: string): Promise<Claims> {
+/**
+ * The claims of a token signed with this app's key, checked by the handler the first time this app
+ * sees the token; null when the signature, the algorithm or a claim is wrong. The handler answers
+ * only "not valid", whatever the reason, so it is asked to leave the expiry alone (its clock set to
+ * the epoch: no `exp` lies before it) and `verifyToken` tells an expired token apart itself.
+ */
+async function verifiedClaims(ctx: TokenCheck, token: string): Promise<Claims | null> {
   const known = ctx.verifiedTokens.get(token);
   if (known) return known;
-  const { payload } = await jwtVerify(token, new TextEncoder().encode(ctx.keys.secretKey), {
+  const payload = await tokenHandler(ctx).verify(token, {
     algorithms: ["HS256"],
     // A token without an expiry would never expire.
     requiredClaims: ["sub", "iat", "exp", "jti"],
+    currentDate: new Date(0),
   });
+  if (payload === false) return null;
   const claims = { subject: payload.sub, jti: payload.jti, issuedAt: payload.iat, expiresAt: payload.exp! * 1000 };
-  ctx.verifiedTokens.remember(token, claims);
+  // An expired token is not kept: the cache answers only for tokens still valid.
+  if (claims.expiresAt > Date.now()) ctx.verifiedTokens.remember(token, claims);
   return claims;
 }

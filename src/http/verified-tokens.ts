@@ -1,7 +1,7 @@
 // What the token check keeps in memory, one of each per app (built with the context in app.ts):
-// access tokens whose signature and claims jose has already checked (jose verifies HS256 through
-// WebCrypto, ~100 µs a call on Bun — more than the rest of a small API request — and a client sends
-// the same token again and again), and the revocation state, kept exact by the database's write count.
+// access tokens whose signature and claims the token handler has already checked (@elysiajs/jwt
+// verifies HS256 through jose and WebCrypto, ~100 µs a call on Bun — more than the rest of a small
+// API request — and a client sends the same token again and again), and the revocation state, kept exact by the database's write count.
 
 import type { WatchedDatabase } from "../db/writes";
 import type { UserQueries } from "../store/users";
@@ -20,7 +20,7 @@ const KEPT = 256;
 export class VerifiedTokens {
   private readonly known = new Map<string, Claims>();
 
-  /** The claims of a token verified before and not yet expired (an expired one goes back to jose, which says so). */
+  /** The claims of a token verified before and not yet expired (an expired one is checked again, and refused as expired). */
   get(token: string, now = Date.now()): Claims | undefined {
     const claims = this.known.get(token);
     if (claims === undefined) return undefined;
@@ -62,7 +62,7 @@ export class Revocations {
 
   private read(): void {
     this.validAfter = new Map(this.users.validAfter().map((user) => [user.username, user.validAfter]));
-    // Expired sign-outs need no remembering: jose refuses their tokens as expired.
+    // Expired sign-outs need no remembering: their tokens are refused as expired.
     this.revoked = new Set(this.users.revokedTokens(Date.now()));
     this.readAt = this.sqlite.writes;
   }

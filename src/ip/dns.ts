@@ -8,7 +8,8 @@
 import { query } from "../dns/lookup";
 import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import { addressText, CLASS, RCODE, rcodeName, TYPE } from "../dns/protocols/wire";
-import { type Detection, type IpFamily, isGlobalAddress, parseIpAddress } from "./detect";
+import { type IpFamily, isGlobalAddress, parseIpAddress } from "../net/address";
+import type { Detection } from "./detect";
 
 /** One question to one server: which name, of which type and class. */
 export interface DnsQuestion {

@@ -13,8 +13,9 @@
 
 import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
-import type { Detection, IpFamily } from "./detect";
-import { ipv6Literal, isGlobalAddress } from "./detect";
+import type { IpFamily } from "../net/address";
+import { ipv6Literal, isGlobalAddress } from "../net/address";
+import type { Detection } from "./detect";
 
 const IF_INET6_PATH = "/proc/net/if_inet6";
 

@@ -1,7 +1,8 @@
 // The newest public addresses: what the updater last detected (or a router pushed), shown by the
 // status answer and the dashboard, and each source's own newest answer (the dashboard's address card).
 
-import type { DetectionFailure, IpFamily } from "./detect";
+import type { IpFamily } from "../net/address";
+import type { DetectionFailure } from "./detect";
 
 /** One source's newest answer for one family: its address or why it failed, and since when it says so. */
 export interface SourceAnswer {

@@ -2,8 +2,8 @@
 // DDNS_IPV4_URLS, DDNS_IPV4_DNS …), in the admin pages and the API, and per domain (a domain's
 // `address_source`): read here once, so all of them accept exactly the same values.
 
+import { isGlobalAddress, parseIpAddress } from "../net/address";
 import { isHttpUrl } from "../util/url";
-import { isGlobalAddress, parseIpAddress } from "./detect";
 
 /** Where the system's address of a family comes from: the echo services, resolvers asked over DNS, or an interface of this host. */
 export type AddressSource = { kind: "web" } | { kind: "dns" } | { kind: "interface"; name: string };

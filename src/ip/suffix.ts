@@ -2,7 +2,7 @@
 // keeps the interface-identifier bits of that host, and the detected (or pushed) address gives
 // the prefix the ISP delegated, which changes; the AAAA record gets the two joined.
 
-import { ipv6Literal, ipv6Value } from "./detect";
+import { ipv6Literal, ipv6Value } from "../net/address";
 
 const DEFAULT_IPV6_PREFIX_LENGTH = 64;
 

@@ -11,7 +11,7 @@
 // listed.
 
 import { isIP } from "node:net";
-import { inNetworks, type Network, parseNetwork } from "../ip/detect";
+import { inNetworks, type Network, parseNetwork } from "../net/address";
 import type { FetchLike } from "./outbound";
 
 export type NoProxyRule =

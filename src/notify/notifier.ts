@@ -15,8 +15,9 @@
 // when ddnsd stops checking and when checks fail. Passes come as often as records fall due, so an
 // "up" goes out at most once a minute per notification; a change between up and down always goes.
 
-import type { Detection, IpFamily } from "../ip/detect";
+import type { Detection } from "../ip/detect";
 import type { Logger } from "../log";
+import type { IpFamily } from "../net/address";
 import type { FetchLike } from "../net/outbound";
 import { scrubber } from "../security/scrub";
 import type { Store } from "../store";

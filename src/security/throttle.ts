@@ -13,7 +13,7 @@
 // (the router push), wrong certificate keys and wrong API tokens are counted the same way (with no
 // username), each apart from sign-ins.
 
-import { inNetworks, ipv6Literal, ipv6Value, type Network } from "../ip/detect";
+import { inNetworks, ipv6Literal, ipv6Value, type Network } from "../net/address";
 
 const FREE_FAILURES = 5;
 const FIRST_PAUSE_MS = 1_000;

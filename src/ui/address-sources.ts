@@ -2,10 +2,10 @@
 // now) and the dashboard's address card (each source's own newest answer, and since when).
 
 import type { AddressSourceChoices, AskedAnswer } from "../../views/fragments/address-source-field";
-import type { IpFamily } from "../ip/detect";
 import type { SourceAnswer } from "../ip/public-ip";
 import { sourceText } from "../ip/source";
 import { hostInterfaces } from "../modules/system/address-sources";
+import type { IpFamily } from "../net/address";
 import { effectiveSource, type SourceParts } from "../updater/address-source";
 
 /** What the pages read: the sources in effect, each source's newest answer, whether private addresses count. */

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import type { SettingLine } from "../../views/pages/about";
 import { formatServer, type ServerAddress } from "../dns/protocols/signed-dns";
 import { apiUrlSetting, SERVICES } from "../dns/registry";
-import type { Network } from "../ip/detect";
 import { type DnsQuestion, questionText } from "../ip/dns";
 import { type AddressSource, sourceText } from "../ip/source";
 import type { LogFormat, LogLevel } from "../log";
+import type { Network } from "../net/address";
 import { formatDuration } from "../util/time";
 
 /** The settings the page lists (the app's settings have them all); the secret ones only say where they come from. */

@@ -3,8 +3,8 @@
 // DDNS_IPV4_SOURCE / DDNS_IPV4_URLS and their IPv6 twins. Read by the updater before each detection
 // of a domain that follows the system's source (its `address_source` is null).
 
-import type { IpFamily } from "../ip/detect";
 import type { AddressSource } from "../ip/source";
+import type { IpFamily } from "../net/address";
 import type { Store } from "../store";
 
 /** What choosing a source reads: the environment's settings and the stored choice. */

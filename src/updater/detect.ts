@@ -4,19 +4,13 @@
 // and the pages. A scheduled pass asks each distinct source once for all its domains.
 
 import type { RecordType } from "../dns/provider";
-import {
-  type Detection,
-  type DetectionFailure,
-  detectPublicIp,
-  type IpFamily,
-  isGlobalAddress,
-  parseIpAddress,
-} from "../ip/detect";
+import { type Detection, type DetectionFailure, detectPublicIp } from "../ip/detect";
 import { type DnsQuestion, detectByDns } from "../ip/dns";
 import { interfaceAddress } from "../ip/interface";
 import type { SourceAnswer } from "../ip/public-ip";
 import { type AddressSource, type DomainSource, sourceText } from "../ip/source";
 import type { Logger } from "../log";
+import { type IpFamily, isGlobalAddress, parseIpAddress } from "../net/address";
 import type { FetchLike } from "../net/outbound";
 import { effectiveSource, type SourceParts } from "./address-source";
 import type { EventSink } from "./events";

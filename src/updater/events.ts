@@ -3,7 +3,8 @@
 // it does with an event happens off the update path.
 
 import type { RecordType } from "../dns/provider";
-import type { Detection, IpFamily } from "../ip/detect";
+import type { Detection } from "../ip/detect";
+import type { IpFamily } from "../net/address";
 import type { DomainRow } from "../store/rows";
 import type { Trigger, UpdateOutcome } from "./outcome";
 

@@ -35,8 +35,8 @@ import { formatServer, parseServer, type ServerAddress } from "../dns/protocols/
 import { RCODE, rcodeName, soaData, TYPE } from "../dns/protocols/wire";
 import type { RecordType } from "../dns/provider";
 import { sameAddress } from "../dns/zones";
-import { isInternalAddress } from "../ip/detect";
 import type { Logger } from "../log";
+import { isInternalAddress } from "../net/address";
 import type { Store } from "../store";
 import type { DomainRow, ProviderRow } from "../store/rows";
 import { firstItems } from "../util/message";

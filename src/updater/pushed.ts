@@ -3,7 +3,8 @@
 // none), kept on the domain as `pushed_ip` and written by that push or a repair; a forced update
 // re-sends it and a repair of a record changed outside ddnsd writes it back, never an older one.
 
-import { type Detection, type IpFamily, isGlobalAddress, parseIpAddress } from "../ip/detect";
+import type { Detection } from "../ip/detect";
+import { type IpFamily, isGlobalAddress, parseIpAddress } from "../net/address";
 import type { DomainRow } from "../store/rows";
 
 /** A forced update of a push-only domain before any push (the 409's sentence). */

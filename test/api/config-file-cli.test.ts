@@ -176,7 +176,24 @@ describe("ddnsd export / import", () => {
       const dir = tempDir();
       expect((await ddnsd(["import"], dir)).code).toBe(2);
       expect((await ddnsd(["export", "--nope"], dir)).code).toBe(2);
+      const EXPORT = "Usage: ddnsd export [--file F] [--include-secrets]";
+      const IMPORT = "Usage: ddnsd import F [--dry-run] [--prune [--force]]   (F may be - for standard input)";
+      const WRONG: { args: string[]; stderr: string }[] = [
+        { args: ["export", "--nope"], stderr: `ddnsd: Unknown option '--nope'\n${EXPORT}` },
+        { args: ["export", "--file"], stderr: `ddnsd: Option '--file <value>' argument missing\n${EXPORT}` },
+        {
+          args: ["export", "--include-secrets=yes"],
+          stderr: `ddnsd: Option '--include-secrets' does not take an argument\n${EXPORT}`,
+        },
+        { args: ["export", "extra"], stderr: EXPORT },
+        { args: ["import", "--prune"], stderr: IMPORT },
+        { args: ["import", "a.yaml", "-x"], stderr: `ddnsd: Unknown option '-x'\n${IMPORT}` },
+      ];
+      for (const { args, stderr } of WRONG) {
+        const result = await ddnsd(args, dir);
+        expect({ args, code: result.code, stderr: result.stderr.trim() }).toEqual({ args, code: 2, stderr });
+      }
     },
-    TIMEOUT_MS,
+    TIMEOUT_MS * 4,
   );
 });

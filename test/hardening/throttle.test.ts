@@ -6,7 +6,7 @@
 // from a trusted proxy.
 
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn, test } from "bun:test";
-import { inNetworks, parseNetwork } from "../../src/ip/detect";
+import { inNetworks, parseNetwork } from "../../src/net/address";
 import { setPassword } from "../../src/security/users";
 import { settingsInEffect } from "../../src/ui/settings";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";

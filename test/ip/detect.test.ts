@@ -1,6 +1,6 @@
 // Public IP detection against the echo fake: every answer format, family checks, the global-address
 // filter, and falling through sources with each reason kept. The address parser and filter as
-// tables are in test/unit/ip/address.test.ts.
+// tables are in test/unit/net/address.test.ts.
 
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { type DetectOptions, detectPublicIp } from "../../src/ip/detect";

@@ -6,7 +6,7 @@
 
 import { parseServer, type ServerAddress } from "../../dns/protocols/signed-dns";
 import { TYPE, txtText } from "../../dns/protocols/wire";
-import { isInternalAddress } from "../../ip/detect";
+import { isInternalAddress } from "../../net/address";
 import { type Lookups, MOST_SERVERS, MOST_SOCKETS } from "../../updater/propagation";
 import { Slots } from "../../util/slots";
 

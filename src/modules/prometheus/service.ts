@@ -4,7 +4,7 @@
 // Counters live in memory and start at 0 with each process, as Prometheus expects of counters;
 // the gauges are read from the database at each scrape.
 
-import type { IpFamily } from "../../ip/detect";
+import type { IpFamily } from "../../net/address";
 import type { DomainQueries } from "../../store/domains";
 import type { MetricsQueries } from "../../store/metrics";
 import type { EventSink, RecordedUpdate } from "../../updater/events";

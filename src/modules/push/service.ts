@@ -5,8 +5,9 @@
 // Protocol: https://help.dyn.com/remote-access-api/perform-update/ and …/return-codes/ (the
 // dyndns2 API that these clients speak), as docs/services/dyndns2.md describes for the dyndns2 service.
 
-import { type Detection, type IpFamily, isGlobalAddress, parseIpAddress } from "../../ip/detect";
+import type { Detection } from "../../ip/detect";
 import { addressForRecord } from "../../ip/suffix";
+import { type IpFamily, isGlobalAddress, parseIpAddress } from "../../net/address";
 import type { SignInThrottle } from "../../security/throttle";
 import type { Store } from "../../store";
 import type { UpdateKeyRow } from "../../store/rows";

@@ -4,9 +4,9 @@
 // the database and wins over it until it is reset. See docs/operations.md.
 
 import { invalidField } from "../../errors";
-import type { IpFamily } from "../../ip/detect";
 import { type HostInterface, listInterfaces } from "../../ip/interface";
 import { type AddressSource, parseAddressSource, parseUrlList, sourceText } from "../../ip/source";
+import type { IpFamily } from "../../net/address";
 import { effectiveSource } from "../../updater/address-source";
 import { type DetectParts, detectFamily } from "../../updater/detect";
 

@@ -5,7 +5,6 @@ import { Elysia } from "elysia";
 import type { Flash, FormErrors } from "../../../views/components";
 import { AboutPage, type AddressSourceValues } from "../../../views/pages/about";
 import { Invalid } from "../../errors";
-import type { IpFamily } from "../../ip/detect";
 import { sourceText } from "../../ip/source";
 import type { Logger } from "../../log";
 import {
@@ -17,6 +16,7 @@ import {
   setAddressSources,
 } from "../../modules/system/address-sources";
 import { databaseSizeBytes, type SystemSources } from "../../modules/system/service";
+import type { IpFamily } from "../../net/address";
 import { effectiveSource, environmentSource } from "../../updater/address-source";
 import { VERSION } from "../../util/package";
 import { field, type Submitted } from "../forms";

@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import { LoginPage } from "../../../views/pages/login";
 import type { AuthDeps } from "../../http/auth";
 import { proxiedUser } from "../../http/proxy-auth";
-import { AUTH_MESSAGES, signAccessToken, tokenSigner } from "../../http/tokens";
+import { AUTH_MESSAGES, signAccessToken } from "../../http/tokens";
 import { throttledMessage } from "../../security/throttle";
 import { attemptSignIn } from "../../security/users";
 import { field } from "../forms";
@@ -13,7 +13,6 @@ import { type CookieDeps, endSession, localPath, SESSION_EXPIRED, seeOther, star
 
 export function signInRoutes(ctx: AuthDeps & CookieDeps) {
   return new Elysia()
-    .use(tokenSigner(ctx))
     .get("/login", ({ query, request }) =>
       // The sign-in proxy has signed the visitor in already: there is no password to give here.
       proxiedUser(ctx, request) !== null
@@ -32,7 +31,7 @@ export function signInRoutes(ctx: AuthDeps & CookieDeps) {
                   : null,
           }),
     )
-    .post("/login", async ({ body, cookie, jwt, request, set }) => {
+    .post("/login", async ({ body, cookie, request, set }) => {
       const username = field(body, "username").trim();
       const next = localPath(field(body, "next"));
       const signIn = await attemptSignIn(ctx, request, username, field(body, "password"));
@@ -42,7 +41,7 @@ export function signInRoutes(ctx: AuthDeps & CookieDeps) {
         set.headers["retry-after"] = String(signIn.retryAfterSeconds);
         return LoginPage({ username, next, error: throttledMessage(signIn.retryAfterSeconds) });
       }
-      startSession(ctx, cookie, request, await signAccessToken(ctx, jwt, username));
+      startSession(ctx, cookie, request, await signAccessToken(ctx, username));
       ctx.log.info("login", { user: username, via: "pages" });
       return seeOther(next);
     })

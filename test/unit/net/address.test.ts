@@ -1,8 +1,9 @@
-// The address parser and the global-address filter of public IP detection, as tables (the
-// detection itself, against the echo fake, is in test/ip/detect.test.ts).
+// The address arithmetic (src/net/address.ts): the parser, the global-address filter that public IP
+// detection applies and the internal-address check, as tables (detection itself, against the echo
+// fake, is in test/ip/detect.test.ts).
 
 import { describe, expect, test } from "bun:test";
-import { isGlobalAddress, isInternalAddress, parseIpAddress } from "../../../src/ip/detect";
+import { isGlobalAddress, isInternalAddress, parseIpAddress } from "../../../src/net/address";
 
 describe("parseIpAddress", () => {
   const cases: { text: string; family: 4 | 6; parsed: string | null }[] = [
