@@ -21,6 +21,7 @@ import { runForcedUpdate, type UpdateParts } from "../../updater/update";
 import { iso } from "../../util/time";
 import { checkConfigSize } from "../limits";
 import { findProviderRow } from "../providers/service";
+import { refuseUnusableInterface } from "../system/address-sources";
 import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
 
 /**
@@ -148,19 +149,44 @@ function checkForService(service: ServiceDescription, domainName: string, record
 /**
  * A domain's `address_source` as stored: null (or empty) for the system's source, else a source in
  * its written form; a fixed address must be of the record's family and global unless
- * DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source` otherwise.
+ * DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source` otherwise. An interface is only checked
+ * for a usable address of the family when `checkInterface` says so (see checkedAddressSource).
  */
-export function checkAddressSource(input: string | null, recordType: RecordType, allowPrivate: boolean): string | null {
+export function checkAddressSource(
+  input: string | null,
+  recordType: RecordType,
+  settings: DomainDeps["settings"],
+  checkInterface = true,
+): string | null {
   if (input === null || input.trim() === "") return null;
-  const source = parseDomainSource(input, allowPrivate);
+  const source = parseDomainSource(input, settings.allowPrivateIps);
   if (typeof source === "string") throw invalidField("address_source", source);
-  if (source.kind === "fixed" && source.ip.includes(":") !== (recordType === "AAAA")) {
-    throw invalidField(
-      "address_source",
-      `an ${recordType} record needs an IPv${recordType === "AAAA" ? 6 : 4} address, got ${source.ip}`,
-    );
+  const family = recordType === "AAAA" ? 6 : 4;
+  if (source.kind === "fixed" && source.ip.includes(":") !== (family === 6)) {
+    throw invalidField("address_source", `an ${recordType} record needs an IPv${family} address, got ${source.ip}`);
   }
+  if (source.kind === "interface" && checkInterface)
+    refuseUnusableInterface({ settings }, family, source.name, "address_source");
   return sourceText(source);
+}
+
+/**
+ * The `address_source` an edit stores. An interface is checked for a usable address only when the
+ * domain is to use it anew (another source or another record type): an edit of something else
+ * that sends the stored source back, as the form and a re-imported config file do, is not
+ * refused while a PPPoE link is down for a moment; the update then says what the interface lacks.
+ */
+function checkedAddressSource(
+  ctx: DomainDeps,
+  row: DomainRow,
+  input: string | null | undefined,
+  recordType: RecordType,
+): string | null {
+  if (input === undefined && recordType === row.recordType) return row.addressSource;
+  const text = input === undefined ? row.addressSource : input;
+  // An interface source is stored as written (trimmed), so the text tells whether it is the stored one.
+  const anew = recordType !== row.recordType || (text?.trim() || null) !== row.addressSource;
+  return checkAddressSource(text, recordType, ctx.settings, anew);
 }
 
 function checkExternalId(input: string | null): string | null {
@@ -265,7 +291,7 @@ export function createDomain(
   checkForService(service, domainName, recordType);
   const config = checkConfig(input.config ?? {}, service);
   checkIpv6Suffix(config, recordType);
-  const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings.allowPrivateIps);
+  const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   if (limit === "checked here") checkDomainLimit(ctx, ctx.store.domains.count() + 1);
   const now = Date.now();
@@ -305,14 +331,7 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
         : checkConfig(applicableConfig(row.config, service), service)
       : checkConfig(input.config, service);
   checkIpv6Suffix(config, recordType);
-  const addressSource =
-    input.address_source === undefined && recordType === row.recordType
-      ? row.addressSource
-      : checkAddressSource(
-          input.address_source === undefined ? row.addressSource : input.address_source,
-          recordType,
-          ctx.settings.allowPrivateIps,
-        );
+  const addressSource = checkedAddressSource(ctx, row, input.address_source, recordType);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();
