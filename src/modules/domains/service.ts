@@ -18,7 +18,7 @@ import type { DomainRow, HistoryRow } from "../../store/rows";
 import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
-import { iso } from "../../util/time";
+import { iso, parseDuration } from "../../util/time";
 import { checkConfigSize } from "../limits";
 import { findProviderRow } from "../providers/service";
 import { refuseUnusableInterface } from "../system/address-sources";
@@ -118,19 +118,48 @@ function checkConfig(config: Record<string, unknown>, service: ServiceDescriptio
   if (ttl !== undefined) checkTtl(service, ttl);
   if (proxied !== undefined && service.proxy === undefined)
     throw invalidField("config.proxied", `cannot be set: ${service.label} has no proxy`);
+  if (config.refresh_every !== undefined) checkRefreshEvery(config.refresh_every, service);
   return config;
 }
 
+/** Sending a record again more often than this is what one-shot services call abuse (Dyn allows a touch every 28 days). */
+const MIN_REFRESH_SECONDS = 86400;
+
 /**
- * The config without the options the service has not (a proxy, a TTL it sets itself): what a domain
+ * `config.refresh_every`: a duration written as every duration setting is (`25d`, `600h`), at
+ * least a day, or `"0"` for none (a service's default turned off); only at a one-shot service,
+ * which is the kind that retires idle hosts (updater/refresh.ts).
+ */
+function checkRefreshEvery(value: unknown, service: ServiceDescription): void {
+  if (service.keepAlive === undefined)
+    throw invalidField(
+      "config.refresh_every",
+      `cannot be set: ${service.label} keeps its records whether they are written or not; only one-shot update services retire idle hosts`,
+    );
+  const seconds = typeof value === "string" ? parseDuration(value) : null;
+  if (seconds === null)
+    throw invalidField(
+      "config.refresh_every",
+      `must be a duration such as "25d" or "600h" ("0" for none), got ${JSON.stringify(value)?.slice(0, 60)}`,
+    );
+  if (seconds !== 0 && seconds < MIN_REFRESH_SECONDS)
+    throw invalidField(
+      "config.refresh_every",
+      `must be at least 1d ("0" for none): an unchanged address sent more often is what update services count as abuse`,
+    );
+}
+
+/**
+ * The config without the options the service has not (a proxy, a TTL it sets itself, a keep-alive): what a domain
  * moved to another provider keeps when no new config was sent.
  */
 function applicableConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
-  const { proxied, ttl, ...rest } = config;
+  const { proxied, ttl, refresh_every, ...rest } = config;
   return {
     ...rest,
     ...(proxied !== undefined && service.proxy ? { proxied } : {}),
     ...(ttl !== undefined && service.ttl ? { ttl } : {}),
+    ...(refresh_every !== undefined && service.keepAlive ? { refresh_every } : {}),
   };
 }
 
