@@ -6,6 +6,7 @@
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { DYNDNS2_FAKE_PASSWORD, DYNDNS2_FAKE_USER, type Dyndns2Fake, startDyndns2Fake } from "../fakes/dyndns2";
+import { page, signIn } from "../ui/helpers";
 import { addDomain, addProvider, duePass, OLD_IPV4, type Rig, useRig } from "./harness";
 
 const DAY_MS = 86_400_000;
@@ -99,6 +100,8 @@ describe("config.refresh_every", () => {
     setSystemTime();
     const history = await rig.t.request("GET", `/api/v1/domains/${id}/history`);
     expect(history.body[0].trigger).toBe("refresh");
+    const shown = await page(rig.t, `/domains/${id}/history`, { cookie: await signIn(rig.t) });
+    expect(shown.text).toContain('<td data-label="Trigger">Refresh (kept alive)</td>');
   });
 
   test('without refresh_every (no default for this server) or with "0", an unchanged record is never sent again', async () => {
