@@ -13,6 +13,7 @@ import { type AddressSource, parseAddressSource, parseUrlList } from "./ip/sourc
 import type { LogFormat, LogLevel } from "./log";
 import { type Network, parseNetwork } from "./net/address";
 import { type ProxySettings, parseNoProxy } from "./net/proxy";
+import { parseDuration } from "./util/time";
 import { isHttpUrl } from "./util/url";
 
 export interface Settings {
@@ -74,17 +75,6 @@ export interface Settings {
 export class SettingsError extends Error {}
 
 type Env = Record<string, string | undefined>;
-
-const DURATION = /^(\d+)\s*(s|m|h|d)?$/;
-const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
-
-/** `<n>s`, `<n>m`, `<n>h`, `<n>d`, or plain seconds → seconds. */
-export function parseDuration(text: string): number | null {
-  const match = DURATION.exec(text.trim());
-  if (!match) return null;
-  const unit = (match[2] ?? "s") as keyof typeof UNIT_SECONDS;
-  return Number(match[1]) * UNIT_SECONDS[unit];
-}
 
 /**
  * The secret settings that may instead be read from a file named by `<NAME>_FILE`, as Docker and

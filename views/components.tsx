@@ -6,7 +6,7 @@
 import { Html, type PropsWithChildren } from "@elysiajs/html";
 import type { DetectionFailure } from "../src/ip/detect";
 import type { DomainView } from "../src/modules/domains/service";
-import type { HistoryFailureCause } from "../src/store/rows";
+import type { HistoryFailureCause, HistoryTrigger } from "../src/store/rows";
 import { clock, fullTime, relative, toMs } from "./format";
 
 /** What a form submission got wrong: messages per input name, and one for the whole form (404, 409). */
@@ -53,7 +53,7 @@ export interface LatestAttempt {
   message: string;
   ip: string | null;
   previousIp: string | null;
-  trigger: "manual" | "schedule" | "push" | "repair";
+  trigger: HistoryTrigger;
   /** When it happened (ms); the last of them when it repeated. */
   at: number;
   durationMs: number;

@@ -88,6 +88,13 @@ export const domains = sqliteTable(
   ],
 );
 
+/**
+ * What started an attempt, as a history row keeps it: the forced update, the schedule, a router's
+ * push, a repair of a record changed outside ddnsd, or a keep-alive resend (`config.refresh_every`).
+ */
+export const HISTORY_TRIGGERS = ["manual", "schedule", "push", "repair", "refresh"] as const;
+export type HistoryTrigger = (typeof HISTORY_TRIGGERS)[number];
+
 /** Why an update failed, as a history row keeps it. */
 export const HISTORY_FAILURE_CAUSES = [
   "detection",
@@ -110,7 +117,7 @@ export const history = sqliteTable(
     previousIp: text("previous_ip"),
     status: text("status", { enum: ["SUCCESS", "FAILED"] }).notNull(),
     message: text("message").notNull(),
-    trigger: text("trigger", { enum: ["manual", "schedule", "push", "repair"] }).notNull(),
+    trigger: text("trigger", { enum: HISTORY_TRIGGERS }).notNull(),
     durationMs: integer("duration_ms").notNull(),
     timestamp: integer("timestamp").notNull(),
     /**

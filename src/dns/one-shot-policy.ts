@@ -55,13 +55,16 @@ export interface OneShotApi {
 /**
  * What this policy says in a one-shot service's description, so the description and the client
  * (`oneShotClient`) say it from one place: the service cannot check credentials without sending an
- * update (`why`: in the service's words), and it never creates a record, so the domain form does not
- * offer `create_if_missing`.
+ * update (`why`: in the service's words), it never creates a record, so the domain form does not
+ * offer `create_if_missing`, and its record can be sent again to keep the host alive
+ * (`config.refresh_every`), by default every `refreshByDefault(options)` seconds where the
+ * service's documentation says idle hosts expire (none otherwise).
  */
 export function oneShotService(
   why: string,
-): Pick<ServiceDescription, "canVerify" | "verifyUnavailable" | "createsRecords"> {
-  return { ...cannotCheck(why), createsRecords: false };
+  refreshByDefault: (options: Record<string, unknown>) => number | null = () => null,
+): Pick<ServiceDescription, "canVerify" | "verifyUnavailable" | "createsRecords" | "keepAlive"> {
+  return { ...cannotCheck(why), createsRecords: false, keepAlive: { byDefault: refreshByDefault } };
 }
 
 /**

@@ -128,6 +128,16 @@ export interface ServiceDescription<Type extends string = string> {
    */
   createsRecords?: false;
   /**
+   * A one-shot service can be sent a record's unchanged address again, to keep a host that the
+   * service retires when nobody updates it (a domain's `config.refresh_every`, updater/refresh.ts).
+   * Absent for a zone service: its records stay whether written or not. `byDefault`: the period in
+   * seconds used when the domain sets none, for the provider's options, only where the service's
+   * own documentation says idle hosts expire (its page in docs/services/ names the source); null
+   * where it does not. Never written by hand: a one-shot service's description takes it from its
+   * policy (`oneShotService`, one-shot-policy.ts).
+   */
+  keepAlive?: { byDefault(options: Record<string, unknown>): number | null };
+  /**
    * The service can hold TXT records and ddnsd writes one value of them at a time (the client's
    * `writeTxt`): certificate keys may be made for its domains (docs/certificates.md). Absent: it cannot.
    */

@@ -34,6 +34,8 @@ export interface HistoryQueries {
    * a new start whenever a write changed the address.
    */
   addressStarts(domainId: number, limit: number): AddressStart[];
+  /** When the domain's newest successful row was written (ms): the service last took its record; null without one. */
+  lastSuccessAt(domainId: number): number | null;
   /** Each domain's newest row, by domain id (a domain without rows is absent). */
   newest(): Map<number, HistoryRow>;
   /** The failure causes of these rows, by row id. */
@@ -133,6 +135,16 @@ export function historyQueries(db: Handle): HistoryQueries {
     },
     count(domainId) {
       return db.select({ n: sql<number>`count(*)` }).from(history).where(eq(history.domainId, domainId)).get()!.n;
+    },
+    lastSuccessAt(domainId) {
+      const row = db
+        .select({ timestamp: history.timestamp })
+        .from(history)
+        .where(and(eq(history.domainId, domainId), eq(history.status, "SUCCESS")))
+        .orderBy(desc(history.timestamp))
+        .limit(1)
+        .get();
+      return row?.timestamp ?? null;
     },
     deleteForDomain(domainId) {
       db.delete(history).where(eq(history.domainId, domainId)).run();

@@ -11,6 +11,7 @@ import type {
   apiTokens,
   domains,
   HistoryFailureCause,
+  HistoryTrigger,
   history,
   NotificationEvent,
   notifications,
@@ -23,7 +24,9 @@ export {
   API_TOKEN_SCOPES,
   type ApiTokenScope,
   HISTORY_FAILURE_CAUSES,
+  HISTORY_TRIGGERS,
   type HistoryFailureCause,
+  type HistoryTrigger,
   NOTIFICATION_EVENTS,
   type NotificationEvent,
 } from "../db/schema";
@@ -93,7 +96,7 @@ export interface HistoryRow {
   previousIp: string | null;
   status: "SUCCESS" | "FAILED";
   message: string;
-  trigger: "manual" | "schedule" | "push" | "repair";
+  trigger: HistoryTrigger;
   durationMs: number;
   failureCause: HistoryFailureCause | null;
   /** How many attempts in a row this row stands for (an identical failure is folded into it). */

@@ -244,6 +244,8 @@ export function domainInput(
   setOrRemove(config, "zone_id", values.zone_id.trim() === "" ? undefined : values.zone_id.trim());
   // Offered only where the service can create a record: elsewhere it is neither shown nor stored.
   setOrRemove(config, "create_if_missing", service?.createsRecords === false ? undefined : values.create_if_missing);
+  // Set through the API or the config file; a domain moved to a service that keeps its records drops it.
+  if (service !== undefined && service.keepAlive === undefined) delete config.refresh_every;
   // The suffix fields only apply to an AAAA record; for an A record they are hidden and ignored
   // (a domain changed from AAAA to A loses them rather than being refused).
   const aaaa = values.record_type === "AAAA";

@@ -2,12 +2,14 @@
 // scheduler and `ddnsd check`. Kept apart from update.ts so the context can name it.
 
 import type { RecordType } from "../dns/provider";
+import type { HistoryTrigger } from "../store/rows";
 
 /**
- * What started an update: the forced endpoint, the schedule, a router's push (/nic/update), or the
- * live check finding the record changed outside ddnsd (`repair`, ./propagation.ts).
+ * What started an update: the forced endpoint, the schedule, a router's push (/nic/update), the
+ * live check finding the record changed outside ddnsd (`repair`, ./propagation.ts), or a scheduled
+ * check resending an unchanged address to keep the host alive (`refresh`, ./refresh.ts).
  */
-export type Trigger = "manual" | "schedule" | "push" | "repair";
+export type Trigger = HistoryTrigger;
 
 export interface UpdateOutcome {
   domainId: number;

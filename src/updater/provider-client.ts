@@ -25,6 +25,14 @@ export interface ClientParts {
   store: Store;
 }
 
+/** A provider's options as its service reads them: secret ones opened, the service's defaults filled in. */
+export function providerOptions(
+  parts: Pick<ClientParts, "services" | "keys">,
+  row: ProviderRow,
+): Record<string, unknown> {
+  return optionsWithDefaults(parts.services.get(row.type), openSecretOptions(row.options, parts.keys.encryptionKey));
+}
+
 /**
  * The DNS service client for a provider; throws when its credentials do not open or its type is
  * unknown. What it says (a verify's detail, a write's message) has every secret value of the
@@ -33,7 +41,7 @@ export interface ClientParts {
 export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvider {
   const service = parts.services.get(row.type);
   const credentials = openCredentials(row.credentials, parts.keys.encryptionKey);
-  const options = optionsWithDefaults(service, openSecretOptions(row.options, parts.keys.encryptionKey));
+  const options = providerOptions(parts, row);
   const paced = parts.pacer.fetchFor(
     row.id,
     service.rateLimits,

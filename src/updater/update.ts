@@ -10,6 +10,7 @@ import type { Detection } from "../ip/detect";
 import { type DomainSource, parseDomainSource } from "../ip/source";
 import { addressForRecord } from "../ip/suffix";
 import type { DomainRow, ProviderRow } from "../store/rows";
+import { formatDuration } from "../util/time";
 import { loadDomain, storeOutcome } from "./deferral";
 import { type DetectParts, detectFrom, familyOf } from "./detect";
 import type { Trigger, UpdateOutcome } from "./outcome";
@@ -17,6 +18,7 @@ import { heldBack } from "./pauses";
 import type { RepairRequest, RepairResult } from "./propagation";
 import { intendedPushAddress, NOT_PUSHED_YET } from "./pushed";
 import { type PendingOutcome, type RecordParts, record, recordRefusal } from "./record";
+import { refreshDue, refreshPeriod } from "./refresh";
 import { nextScheduledRun } from "./schedule";
 import { type WriteParts, writeToProvider } from "./write";
 
@@ -149,8 +151,13 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   }
   // A LAN host's AAAA record: the detected prefix followed by the domain's config.ipv6_suffix.
   const ip = addressForRecord(detection.ip, domain.config);
+  // A scheduled check of a current record writes nothing, unless its keep-alive period has passed
+  // (./refresh.ts): then the address is sent again, a `refresh` row.
+  let refreshed: number | null = null;
   if (!options.force && !needsWrite(domain, ip)) {
-    return unchangedOutcome(ctx, domain, ip, base);
+    const period = options.trigger === "schedule" ? refreshPeriod(ctx, domain, provider) : null;
+    if (period === null || !refreshDue(ctx, domain, period, Date.now())) return unchangedOutcome(ctx, domain, ip, base);
+    refreshed = period;
   }
 
   // A push asks the service whether it holds the address (a zone service reads the record), except a
@@ -161,6 +168,8 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
   // read the record) and holds it; like a scheduled check that finds nothing to change, no row.
   if (options.trigger === "push" && write.ok && write.action === "unchanged" && !needsWrite(domain, ip))
     return unchangedOutcome(ctx, domain, ip, base);
+  if (refreshed !== null)
+    return record(ctx, domain, writeOutcome(domain, ip, write, { refreshed }), "refresh", started, write, pausedUntil);
   return record(ctx, domain, writeOutcome(domain, ip, write), options.trigger, started, write, pausedUntil);
 }
 
@@ -168,13 +177,18 @@ async function attempt(ctx: UpdateParts, domainId: number, options: UpdateOption
  * What a call to the service came to, worded in one sentence: what the updater did, then what only
  * the provider knows (its record id, ttl …). `changed` and `previousIp` follow what the record held
  * (`held`: as the service was read, where it can be; a record changed outside ddnsd shows there),
- * else the address ddnsd last wrote. `why` follows the action of a change that needs a reason.
+ * else the address ddnsd last wrote. `why` follows the action of a change that needs a reason;
+ * `refreshed`: the keep-alive period (seconds) after which an unchanged address was sent again.
  */
 function writeOutcome(
   domain: DomainRow,
   ip: string,
   write: WriteOutcome,
-  { held = write.ok ? write.held : undefined, why = "" }: { held?: readonly string[]; why?: string } = {},
+  {
+    held = write.ok ? write.held : undefined,
+    why = "",
+    refreshed,
+  }: { held?: readonly string[]; why?: string; refreshed?: number } = {},
 ): PendingOutcome {
   // A record the service already held at this address did not change, whatever ddnsd last knew.
   const written = write.ok && write.action !== "unchanged";
@@ -182,7 +196,7 @@ function writeOutcome(
   const changed =
     written && (held === undefined ? ip !== domain.lastKnownIp : !held.some((value) => sameAddress(value, ip)));
   const message = write.ok
-    ? `${ACTION_WORDS[write.action]} ${domain.domainName} ${domain.recordType} → ${ip}${write.action === "unchanged" ? " (already held at the service; nothing written)" : changed ? why : " (unchanged)"}${write.message ? `; ${write.message}` : ""}`
+    ? `${writtenWords(domain, ip, write.action, { changed, why, refreshed })}${write.message ? `; ${write.message}` : ""}`
     : write.stopRetrying
       ? `${write.message} — ${NOT_RETRIED}`
       : write.message;
@@ -281,6 +295,22 @@ function unchangedOutcome(
 }
 
 const ACTION_WORDS = { created: "Created", updated: "Updated", unchanged: "Checked" } as const;
+
+/**
+ * A successful call's sentence: what the updater did, then why (`why` for a change that needs a
+ * reason). A keep-alive resend (`refreshed`: its period) that changed nothing says so, and after how long.
+ */
+function writtenWords(
+  domain: DomainRow,
+  ip: string,
+  action: keyof typeof ACTION_WORDS,
+  { changed, why, refreshed }: { changed: boolean; why: string; refreshed: number | undefined },
+): string {
+  const what = `${domain.domainName} ${domain.recordType} → ${ip}`;
+  if (refreshed !== undefined && !changed)
+    return `Refreshed ${what} (sent again unchanged, last written over ${formatDuration(refreshed)} ago: refresh_every keeps the host alive at the service)`;
+  return `${ACTION_WORDS[action]} ${what}${action === "unchanged" ? " (already held at the service; nothing written)" : changed ? why : " (unchanged)"}`;
+}
 
 /** A forced update that wrote (or found the record current) and stored its history row. */
 export type ForcedUpdate = UpdateOutcome & { historyId: number };

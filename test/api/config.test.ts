@@ -5,9 +5,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadSettings, parseDuration, resolveKeys, type Settings, SettingsError } from "../../src/config";
+import { loadSettings, resolveKeys, type Settings, SettingsError } from "../../src/config";
 import { SERVICES } from "../../src/dns/registry";
 import { DEFAULT_IPV4_URLS, DEFAULT_IPV6_URLS } from "../../src/ip/detect";
+import { parseDuration } from "../../src/util/time";
 
 const tempDirs: string[] = [];
 function tempDir(): string {

@@ -1,6 +1,6 @@
 // Several WANs: each domain takes its address from its own interface (address_source
 // `interface:<name>`). The test makes a network namespace with two interfaces, wan0 and wan1, each
-// with a global address, and runs the app inside it (./two-wans.scenario.ts) so that the interfaces it
+// with a global IPv4 address, and runs the app inside it (./two-wans.scenario.ts) so that the interfaces it
 // reads are those. Dummy interfaces where the kernel has them; a veth pair each otherwise (this
 // sandbox's kernel has no dummy module; to the address lookup an interface is an interface). Skipped,
 // saying why, where namespaces cannot be made (not root, or no CAP_SYS_ADMIN).
@@ -67,6 +67,16 @@ describe("two WANs", () => {
       ]);
       expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
       const result = JSON.parse(stdout.trim().split("\n").at(-1)!);
+      // wan0 holds a global IPv4 address and, of IPv6, only its link-local one: an AAAA record cannot follow it.
+      expect(result.refusedAaaa).toEqual({
+        status: 422,
+        errors: [
+          {
+            field: "address_source",
+            message: `interface wan0 has no public (global) IPv6 address now: it has only IPv4 (${WAN0}); choose another source`,
+          },
+        ],
+      });
       expect(result.first).toEqual({ one: WAN0, two: WAN1, web: result.echo });
       // wan1's new address moves only its own record.
       expect(result.second).toEqual({ one: WAN0, two: WAN1_NEXT, web: result.echo });

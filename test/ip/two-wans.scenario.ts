@@ -1,7 +1,8 @@
 // Run by test/ip/interfaces.test.ts inside the network namespace it made (`ip netns exec`), where
 // wan0 and wan1 each hold one global address and 127.0.0.1 is the namespace's own loopback: the
 // whole app with the Cloudflare and echo fakes, three domains (interface:wan0, interface:wan1, the
-// system's source), a pass, wan1's address changed, another pass. Prints what happened as one JSON
+// system's source), an AAAA domain on wan0 refused (wan0 holds no IPv6 address worth publishing),
+// a pass, wan1's address changed, another pass. Prints what happened as one JSON
 // line for the test to judge; not a test file itself (bun test does not pick it up).
 
 import { startCloudflareFake } from "../fakes/cloudflare";
@@ -33,6 +34,15 @@ try {
   await add("one", "interface:wan0");
   await add("two", "interface:wan1");
   await add("web", null);
+  const ipv6OnWan0 = await t.request("POST", "/api/v1/domains", {
+    body: {
+      provider_id: provider.id,
+      domain_name: "six.example.com",
+      record_type: "AAAA",
+      address_source: "interface:wan0",
+    },
+  });
+  const refusedAaaa = { status: ipv6OnWan0.status, errors: ipv6OnWan0.body.errors };
   const records = () =>
     Object.fromEntries(
       ["one", "two", "web"].map((name) => [name, cf.record(`${name}.example.com`, "A")?.content ?? null]),
@@ -50,7 +60,7 @@ try {
   await t.ctx.scheduler.runPass();
   const second = records();
   const answers = [...t.ctx.publicIp.answers.values()].map(({ source, ip }) => ({ source, ip }));
-  console.log(JSON.stringify({ first, second, echo: echo.ipv4, echoHits: echo.hits("/v4"), answers }));
+  console.log(JSON.stringify({ first, second, echo: echo.ipv4, echoHits: echo.hits("/v4"), answers, refusedAaaa }));
 } finally {
   await t.ctx.scheduler.stop(1000);
   await cf.stop();

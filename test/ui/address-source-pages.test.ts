@@ -81,6 +81,29 @@ describe("the domain form", () => {
     expect(refused.text).toContain('id="f-address_source-error">192.168.1.1 is not a globally routable address');
     expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).body.address_source).toBeNull();
   });
+
+  test("an interface that is not there, or has no public address of the family, is refused beside the field and nothing changes", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const added = await page(t, "/domains/new", {
+      cookie,
+      form: domainForm(provider.id, { domain_name: "wan.example.com", address_source: "interface:nosuch0" }),
+    });
+    expect(added.status).toBe(200);
+    expect(added.text).toContain('id="f-address_source-error">this machine has no interface named nosuch0 now');
+    expect((await t.request("GET", "/api/v1/domains")).body).toEqual([]);
+
+    const domain = await createDomain(t, provider.id, { domain_name: "home.example.com" });
+    const edited = await page(t, `/domains/${domain.id}/edit`, {
+      cookie,
+      form: domainForm(provider.id, { address_source: "interface:lo", cron_schedule: "*/5 * * * *" }),
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.text).toContain('id="f-address_source-error">interface lo has no public (global) IPv4 address now');
+    expect((await t.request("GET", `/api/v1/domains/${domain.id}`)).body).toMatchObject({
+      address_source: null,
+      cron_schedule: null,
+    });
+  });
 });
 
 describe("the domain form's Ask now", () => {
@@ -176,7 +199,9 @@ describe("the dashboard", () => {
   test("each row says where its address comes from, and a push-only record gone quiet is marked stale", async () => {
     const provider = await createProvider(t, { name: "Home" });
     await createDomain(t, provider.id, { domain_name: "sys.example.com" });
-    await createDomain(t, provider.id, { domain_name: "wan.example.com", address_source: "interface:wan1" });
+    const wan = await createDomain(t, provider.id, { domain_name: "wan.example.com" });
+    // Stored as if wan1 had had a public address when it was chosen: this machine has no such interface.
+    t.ctx.sqlite.query("UPDATE domains SET address_source = 'interface:wan1' WHERE id = ?").run(wan.id);
     const pushed = await createDomain(t, provider.id, { domain_name: "router.example.com", address_source: "push" });
     const fresh = await page(t, "/", { cookie });
     expect(fresh.text).toContain("from echo services (the system&#x27;s source)");

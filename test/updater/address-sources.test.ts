@@ -58,7 +58,6 @@ describe("address_source in the API", () => {
     const cases: [string, string, string][] = [
       ["web", "A", "web"],
       ["DNS", "A", "dns"],
-      ["interface:ppp0", "A", "interface:ppp0"],
       ["push", "A", "push"],
       [`fixed:${FIXED}`, "A", `fixed:${FIXED}`],
       ["fixed:2A01:4F8:0:0::5", "AAAA", "fixed:2a01:4f8::5"],
@@ -72,11 +71,9 @@ describe("address_source in the API", () => {
     }
     const plain = await addDomain(rig.t, provider.id, "plain.example.com");
     expect((await getDomain(rig.t, plain.id)).address_source).toBeNull();
-    const changed = await rig.t.request("PUT", `/api/v1/domains/${plain.id}`, {
-      body: { address_source: "interface:wan1" },
-    });
+    const changed = await rig.t.request("PUT", `/api/v1/domains/${plain.id}`, { body: { address_source: "push" } });
     expect(changed.status).toBe(200);
-    expect(changed.body.address_source).toBe("interface:wan1");
+    expect(changed.body.address_source).toBe("push");
     const reset = await rig.t.request("PUT", `/api/v1/domains/${plain.id}`, { body: { address_source: null } });
     expect(reset.body.address_source).toBeNull();
   });
@@ -91,6 +88,10 @@ describe("address_source in the API", () => {
       ["fixed:not-an-address", "A"],
       ["fixed:2a01:4f8::5", "A"],
       [`fixed:${FIXED}`, "AAAA"],
+      // No such interface; lo, whose loopback addresses are not what the updater would publish.
+      ["interface:nosuch0", "A"],
+      ["interface:lo", "A"],
+      ["interface:lo", "AAAA"],
     ]) {
       const response = await rig.t.request("POST", "/api/v1/domains", {
         body: { provider_id: provider.id, domain_name: "bad.example.com", record_type: type, address_source: source },
@@ -107,24 +108,96 @@ describe("address_source in the API", () => {
     expect((await getDomain(rig.t, domain.id)).address_source).toBeNull();
   });
 
-  test("the export file carries address_source and an import sets it", async () => {
+  test("an interface source is refused saying what the interface lacks, on a create and an edit, and nothing is stored", async () => {
+    const provider = await addProvider(rig.t, "cloudflare");
+    const missing = await rig.t.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.id, domain_name: "wan.example.com", address_source: "interface:nosuch0" },
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual([
+      { field: "address_source", message: "this machine has no interface named nosuch0 now" },
+    ]);
+    const loopback = await rig.t.request("POST", "/api/v1/domains", {
+      body: { provider_id: provider.id, domain_name: "wan.example.com", address_source: "interface:lo" },
+    });
+    expect(loopback.status).toBe(422);
+    expect(loopback.body.errors[0].field).toBe("address_source");
+    expect(loopback.body.errors[0].message).toStartWith("interface lo has no public (global) IPv4 address now");
+    expect((await rig.t.request("GET", "/api/v1/domains")).body).toEqual([]);
+
+    const domain = await addDomain(rig.t, provider.id, "ok.example.com", { address_source: "dns" });
+    const refused = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, {
+      body: { address_source: "interface:nosuch0", cron_schedule: "*/5 * * * *" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.map((error: { field: string }) => error.field)).toEqual(["address_source"]);
+    expect(await getDomain(rig.t, domain.id)).toMatchObject({ address_source: "dns", cron_schedule: null });
+  });
+
+  test("a stored interface that has gone is kept on an edit of something else, and checked when the record type changes", async () => {
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "ppp.example.com");
+    // As if the interface had been there when it was chosen (a PPPoE link now down for a moment).
+    rig.t.ctx.sqlite.query("UPDATE domains SET address_source = 'interface:gone0' WHERE id = ?").run(domain.id);
+    const sentBack = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, {
+      body: { address_source: "interface:gone0", cron_schedule: "*/5 * * * *" },
+    });
+    expect(sentBack.status).toBe(200);
+    expect(sentBack.body).toMatchObject({ address_source: "interface:gone0", cron_schedule: "*/5 * * * *" });
+    const retyped = await rig.t.request("PUT", `/api/v1/domains/${domain.id}`, { body: { record_type: "AAAA" } });
+    expect(retyped.status).toBe(422);
+    expect(retyped.body.errors.map((error: { field: string }) => error.field)).toEqual(["address_source"]);
+    expect((await getDomain(rig.t, domain.id)).record_type).toBe("A");
+  });
+});
+
+// lo's loopback addresses are usable only with DDNS_ALLOW_PRIVATE_IPS: the one interface every
+// machine has, so an interface source that is accepted can be tested without making one (the
+// test/ip/interfaces.test.ts namespace has interfaces with global addresses).
+describe("address_source of an interface that has a usable address", () => {
+  const current = useRig({ env: { DDNS_ALLOW_PRIVATE_IPS: "true" } });
+  let rig: Rig;
+  beforeEach(() => {
+    rig = current();
+  });
+
+  test("is stored as written on a create and an edit", async () => {
+    const provider = await addProvider(rig.t, "cloudflare");
+    const domain = await addDomain(rig.t, provider.id, "lo.example.com", { address_source: "interface:lo" });
+    expect((await getDomain(rig.t, domain.id)).address_source).toBe("interface:lo");
+    const plain = await addDomain(rig.t, provider.id, "plain.example.com");
+    const changed = await rig.t.request("PUT", `/api/v1/domains/${plain.id}`, {
+      body: { address_source: "interface:lo" },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.address_source).toBe("interface:lo");
+  });
+
+  test("the export file carries address_source and an import sets it; an interface missing from this machine is refused", async () => {
     const provider = await addProvider(rig.t, "cloudflare", { name: "home" });
-    const domain = await addDomain(rig.t, provider.id, "wan.example.com", { address_source: "interface:wan1" });
+    const domain = await addDomain(rig.t, provider.id, "wan.example.com", { address_source: "interface:lo" });
     const exported = await rig.t.app.handle(
       new Request("http://localhost/api/v1/config/export", {
         headers: { Authorization: `Bearer ${await rig.t.token()}` },
       }),
     );
     const text = await exported.text();
-    expect(text).toContain("address_source: interface:wan1");
-    const edited = text.replace("address_source: interface:wan1", `address_source: fixed:${FIXED}`);
-    const imported = await rig.t.app.handle(
-      new Request("http://localhost/api/v1/config/import", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${await rig.t.token()}`, "Content-Type": "application/yaml" },
-        body: edited,
-      }),
-    );
+    expect(text).toContain("address_source: interface:lo");
+    const load = async (body: string) =>
+      await rig.t.app.handle(
+        new Request("http://localhost/api/v1/config/import", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${await rig.t.token()}`, "Content-Type": "application/yaml" },
+          body,
+        }),
+      );
+    const missing = await load(text.replace("address_source: interface:lo", "address_source: interface:nosuch0"));
+    expect(missing.status).toBe(422);
+    expect(JSON.stringify(await missing.json())).toContain("this machine has no interface named nosuch0 now");
+    expect((await getDomain(rig.t, domain.id)).address_source).toBe("interface:lo");
+    // The same file loaded again changes nothing and refuses nothing.
+    expect((await load(text)).status).toBe(200);
+    const imported = await load(text.replace("address_source: interface:lo", `address_source: fixed:${FIXED}`));
     expect(imported.status).toBe(200);
     expect((await getDomain(rig.t, domain.id)).address_source).toBe(`fixed:${FIXED}`);
   });

@@ -44,6 +44,7 @@ const TRIGGER_LABELS: Record<HistoryView["trigger"], string> = {
   schedule: "Schedule",
   push: "Router push",
   repair: "Repair (changed outside ddnsd)",
+  refresh: "Refresh (kept alive)",
 };
 
 function Timeline({ periods, now }: { periods: IpPeriod[]; now: number }) {

@@ -80,11 +80,27 @@ const IPV6: readonly RecordType[] = ["AAAA"];
  * dialect. A server is matched by its host name. Sources after each entry: the service's own page,
  * then an independent client.
  */
-const PRESETS: readonly { label: string; value: string; dialect: Dialect }[] = [
+const PRESETS: readonly {
+  label: string;
+  value: string;
+  dialect: Dialect;
+  /**
+   * Seconds after which an unchanged host is sent again (a domain's default `config.refresh_every`),
+   * only where the service's own documentation says idle hosts expire (docs/services/dyndns2.md).
+   */
+  refreshEvery?: number;
+}[] = [
   // noip.com/integrate/request ("myip=1.2.3.4,2001:db8::1"); ddclient dyndns2.
   { label: "No-IP", value: "https://dynupdate.no-ip.com", dialect: { style: "list", recordTypes: BOTH } },
   // help.dyn.com/perform-update; ddclient dyndns2 (`myip=<v4>,<v6>`; the family left out is dropped).
-  { label: "Dyn", value: "https://members.dyndns.org", dialect: { style: "list", recordTypes: BOTH } },
+  // Dyn's update abuse policy lets a host be "touched" every 28 days to keep it from expiring (any
+  // other unchanged update is abuse): sent again after 25 days, ddclient's max-interval.
+  {
+    label: "Dyn",
+    value: "https://members.dyndns.org",
+    dialect: { style: "list", recordTypes: BOTH },
+    refreshEvery: 25 * 86400,
+  },
   // dynv6.com/docs/apis: "/nic/update … can only be used to update the IPv4 address"; ddns-updater dynv6.
   { label: "dynv6 (IPv4 only)", value: "https://dynv6.com", dialect: { style: "one", recordTypes: IPV4 } },
   // OVH refuses updates without `system=dyndns` (`badsys`): the parameter travels in the server URL.
@@ -275,7 +291,9 @@ export const dyndns2 = defineService({
   recordTypes: ["A", "AAAA"],
   // The protocol has no TTL: each service sets its own (OVH DynHost 60 s).
   ttl: null,
-  ...oneShotService(CANNOT_VERIFY),
+  ...oneShotService(CANNOT_VERIFY, (options) =>
+    typeof options.server === "string" ? (presetOf(options.server)?.refreshEvery ?? null) : null,
+  ),
   // Every request goes to the provider's own `server` option; the setting has nothing to point at.
   createClient: (credentials, options, context) =>
     createDyndns2Client(
@@ -285,10 +303,15 @@ export const dyndns2 = defineService({
     ),
 });
 
+/** The table's entry for a server, matched by its host. */
+function presetOf(server: string): (typeof PRESETS)[number] | undefined {
+  const host = hostOf(server);
+  return PRESETS.find((preset) => hostOf(preset.value) === host);
+}
+
 /** The dialect a server speaks: the table's entry for its host, else the protocol's own way. */
 function dialectOf(server: string): Dialect {
-  const host = hostOf(server);
-  return PRESETS.find((preset) => hostOf(preset.value) === host)?.dialect ?? DEFAULT_DIALECT;
+  return presetOf(server)?.dialect ?? DEFAULT_DIALECT;
 }
 
 export function createDyndns2Client(
@@ -385,7 +408,7 @@ function updateUrlOf(server: string, dialect: Dialect): string | undefined {
 function serviceName(server: string): string {
   const host = hostOf(server);
   if (host === undefined) return "dyndns2";
-  return PRESETS.find((preset) => hostOf(preset.value) === host)?.label ?? `dyndns2 ${new URL(server.trim()).host}`;
+  return presetOf(server)?.label ?? `dyndns2 ${new URL(server.trim()).host}`;
 }
 
 function readAnswer(

@@ -1,6 +1,7 @@
 // Request and response schemas of /api/v1/domains (docs/api.md, domains).
 
 import { t } from "elysia";
+import { HISTORY_TRIGGERS } from "../../store/rows";
 import { Int, OptionalTimestamp } from "../shared";
 
 const DomainConfig = t.Object(
@@ -183,8 +184,9 @@ export const HistoryRecord = t.Object({
   previous_ip: t.Nullable(t.String()),
   status: Status,
   message: t.String(),
-  trigger: t.UnionEnum(["manual", "schedule", "push", "repair"], {
-    description: "`push` is a router's /nic/update; `repair` puts back a record changed outside ddnsd",
+  trigger: t.UnionEnum([...HISTORY_TRIGGERS], {
+    description:
+      "`push` is a router's /nic/update; `repair` puts back a record changed outside ddnsd; `refresh` sends an unchanged address again to keep the host alive at a one-shot service (`config.refresh_every`)",
   }),
   duration_ms: Int(),
   timestamp: t.String({

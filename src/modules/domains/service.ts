@@ -18,9 +18,10 @@ import type { DomainRow, HistoryRow } from "../../store/rows";
 import type { Propagation, PropagationTracker } from "../../updater/propagation";
 import { cronScheduleProblem, nextScheduledRun } from "../../updater/schedule";
 import { runForcedUpdate, type UpdateParts } from "../../updater/update";
-import { iso } from "../../util/time";
+import { iso, parseDuration } from "../../util/time";
 import { checkConfigSize } from "../limits";
 import { findProviderRow } from "../providers/service";
+import { refuseUnusableInterface } from "../system/address-sources";
 import type { Domain, DomainUpdate, HistoryRecord, UpdateResult } from "./model";
 
 /**
@@ -117,19 +118,48 @@ function checkConfig(config: Record<string, unknown>, service: ServiceDescriptio
   if (ttl !== undefined) checkTtl(service, ttl);
   if (proxied !== undefined && service.proxy === undefined)
     throw invalidField("config.proxied", `cannot be set: ${service.label} has no proxy`);
+  if (config.refresh_every !== undefined) checkRefreshEvery(config.refresh_every, service);
   return config;
 }
 
+/** Sending a record again more often than this is what one-shot services call abuse (Dyn allows a touch every 28 days). */
+const MIN_REFRESH_SECONDS = 86400;
+
 /**
- * The config without the options the service has not (a proxy, a TTL it sets itself): what a domain
+ * `config.refresh_every`: a duration written as every duration setting is (`25d`, `600h`), at
+ * least a day, or `"0"` for none (a service's default turned off); only at a one-shot service,
+ * which is the kind that retires idle hosts (updater/refresh.ts).
+ */
+function checkRefreshEvery(value: unknown, service: ServiceDescription): void {
+  if (service.keepAlive === undefined)
+    throw invalidField(
+      "config.refresh_every",
+      `cannot be set: ${service.label} keeps its records whether they are written or not; only one-shot update services retire idle hosts`,
+    );
+  const seconds = typeof value === "string" ? parseDuration(value) : null;
+  if (seconds === null)
+    throw invalidField(
+      "config.refresh_every",
+      `must be a duration such as "25d" or "600h" ("0" for none), got ${JSON.stringify(value)?.slice(0, 60)}`,
+    );
+  if (seconds !== 0 && seconds < MIN_REFRESH_SECONDS)
+    throw invalidField(
+      "config.refresh_every",
+      `must be at least 1d ("0" for none): an unchanged address sent more often is what update services count as abuse`,
+    );
+}
+
+/**
+ * The config without the options the service has not (a proxy, a TTL it sets itself, a keep-alive): what a domain
  * moved to another provider keeps when no new config was sent.
  */
 function applicableConfig(config: Record<string, unknown>, service: ServiceDescription): Record<string, unknown> {
-  const { proxied, ttl, ...rest } = config;
+  const { proxied, ttl, refresh_every, ...rest } = config;
   return {
     ...rest,
     ...(proxied !== undefined && service.proxy ? { proxied } : {}),
     ...(ttl !== undefined && service.ttl ? { ttl } : {}),
+    ...(refresh_every !== undefined && service.keepAlive ? { refresh_every } : {}),
   };
 }
 
@@ -148,19 +178,44 @@ function checkForService(service: ServiceDescription, domainName: string, record
 /**
  * A domain's `address_source` as stored: null (or empty) for the system's source, else a source in
  * its written form; a fixed address must be of the record's family and global unless
- * DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source` otherwise.
+ * DDNS_ALLOW_PRIVATE_IPS. A 422 naming `address_source` otherwise. An interface is only checked
+ * for a usable address of the family when `checkInterface` says so (see checkedAddressSource).
  */
-export function checkAddressSource(input: string | null, recordType: RecordType, allowPrivate: boolean): string | null {
+export function checkAddressSource(
+  input: string | null,
+  recordType: RecordType,
+  settings: DomainDeps["settings"],
+  checkInterface = true,
+): string | null {
   if (input === null || input.trim() === "") return null;
-  const source = parseDomainSource(input, allowPrivate);
+  const source = parseDomainSource(input, settings.allowPrivateIps);
   if (typeof source === "string") throw invalidField("address_source", source);
-  if (source.kind === "fixed" && source.ip.includes(":") !== (recordType === "AAAA")) {
-    throw invalidField(
-      "address_source",
-      `an ${recordType} record needs an IPv${recordType === "AAAA" ? 6 : 4} address, got ${source.ip}`,
-    );
+  const family = recordType === "AAAA" ? 6 : 4;
+  if (source.kind === "fixed" && source.ip.includes(":") !== (family === 6)) {
+    throw invalidField("address_source", `an ${recordType} record needs an IPv${family} address, got ${source.ip}`);
   }
+  if (source.kind === "interface" && checkInterface)
+    refuseUnusableInterface({ settings }, family, source.name, "address_source");
   return sourceText(source);
+}
+
+/**
+ * The `address_source` an edit stores. An interface is checked for a usable address only when the
+ * domain is to use it anew (another source or another record type): an edit of something else
+ * that sends the stored source back, as the form and a re-imported config file do, is not
+ * refused while a PPPoE link is down for a moment; the update then says what the interface lacks.
+ */
+function checkedAddressSource(
+  ctx: DomainDeps,
+  row: DomainRow,
+  input: string | null | undefined,
+  recordType: RecordType,
+): string | null {
+  if (input === undefined && recordType === row.recordType) return row.addressSource;
+  const text = input === undefined ? row.addressSource : input;
+  // An interface source is stored as written (trimmed), so the text tells whether it is the stored one.
+  const anew = recordType !== row.recordType || (text?.trim() || null) !== row.addressSource;
+  return checkAddressSource(text, recordType, ctx.settings, anew);
 }
 
 function checkExternalId(input: string | null): string | null {
@@ -265,7 +320,7 @@ export function createDomain(
   checkForService(service, domainName, recordType);
   const config = checkConfig(input.config ?? {}, service);
   checkIpv6Suffix(config, recordType);
-  const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings.allowPrivateIps);
+  const addressSource = checkAddressSource(input.address_source ?? null, recordType, ctx.settings);
   ensureUnique(ctx, input.provider_id, domainName, recordType);
   if (limit === "checked here") checkDomainLimit(ctx, ctx.store.domains.count() + 1);
   const now = Date.now();
@@ -305,14 +360,7 @@ export function updateDomain(ctx: DomainDeps, id: number, input: DomainInput): D
         : checkConfig(applicableConfig(row.config, service), service)
       : checkConfig(input.config, service);
   checkIpv6Suffix(config, recordType);
-  const addressSource =
-    input.address_source === undefined && recordType === row.recordType
-      ? row.addressSource
-      : checkAddressSource(
-          input.address_source === undefined ? row.addressSource : input.address_source,
-          recordType,
-          ctx.settings.allowPrivateIps,
-        );
+  const addressSource = checkedAddressSource(ctx, row, input.address_source, recordType);
   ensureUnique(ctx, providerId, domainName, recordType, id);
   const isEnabled = input.is_enabled ?? row.isEnabled;
   const now = Date.now();

@@ -115,7 +115,7 @@ export class UpdateMetrics implements EventSink {
     family(
       "ddnsd_updates_total",
       "counter",
-      "Writes to DNS services since start, by provider type, result (success, failure) and trigger (schedule, manual, push, repair).",
+      "Writes to DNS services since start, by provider type, result (success, failure) and trigger (schedule, manual, push, repair, refresh).",
     );
     for (const [labels, { n }] of this.updates.values) lines.push(`ddnsd_updates_total${labels} ${n}`);
 

@@ -88,17 +88,20 @@ export function setAddressSources(ctx: AddressSourceDeps, choices: Partial<Recor
 }
 
 /**
- * An interface with no usable address of the family is refused: chosen, it would stop every record
- * of the family. The refusal says what the interface has (or that it is not there).
+ * An interface with no usable address of the family (what the updater would publish: global unless
+ * DDNS_ALLOW_PRIVATE_IPS) is refused, for the system's source and a domain's own alike: chosen, it
+ * would stop every record that follows it. The refusal names `field` (`ipv4.source` by default,
+ * `address_source` for a domain) and says what the interface has (or that it is not there).
  */
-function refuseUnusableInterface(
+export function refuseUnusableInterface(
   ctx: { settings: { readonly allowPrivateIps: boolean } },
   family: IpFamily,
   name: string,
+  field = `${familyKey(family)}.source`,
 ): void {
   const key = familyKey(family);
   const found = hostInterfaces(ctx).find((item) => item.name === name);
-  if (found === undefined) throw invalidField(`${key}.source`, `this machine has no interface named ${name} now`);
+  if (found === undefined) throw invalidField(field, `this machine has no interface named ${name} now`);
   if (found[key].length > 0) return;
   const other = found[familyKey(family === 4 ? 6 : 4)];
   const has =
@@ -107,7 +110,7 @@ function refuseUnusableInterface(
       : "it has no usable address at all";
   const usable = ctx.settings.allowPrivateIps ? "usable" : "public (global)";
   throw invalidField(
-    `${key}.source`,
+    field,
     `interface ${name} has no ${usable} IPv${family} address now: ${has}; choose another source`,
   );
 }

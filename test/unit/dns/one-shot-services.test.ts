@@ -50,3 +50,26 @@ describe("one-shot services and creating a missing record", () => {
     expect(SERVICES.length - offering.length).toBe(oneShot.length);
   });
 });
+
+describe("keep-alive (config.refresh_every)", () => {
+  test("offered by exactly the one-shot services; zone services keep their records and have none", () => {
+    const keepsAlive = SERVICES.filter((service) => service.keepAlive !== undefined).map((service) => service.type);
+    expect(keepsAlive.sort()).toEqual(
+      SERVICES.filter(writesBlind)
+        .map((service) => service.type)
+        .sort(),
+    );
+  });
+
+  test("a default only for Dyn, whose documentation lets a host be touched every 28 days to keep it: 25 days", () => {
+    const dyndns2 = SERVICES.find((service) => service.type === "dyndns2")!;
+    const byDefault = (server: string) => dyndns2.keepAlive!.byDefault(optionsWithDefaults(dyndns2, { server }));
+    expect(byDefault("https://members.dyndns.org")).toBe(25 * 86400);
+    expect(byDefault("https://members.dyndns.org/nic/update")).toBe(25 * 86400);
+    // No-IP keeps a free host by the account holder's confirmation, which no update gives.
+    expect(byDefault("https://dynupdate.no-ip.com")).toBeNull();
+    expect(byDefault("https://updates.example.net")).toBeNull();
+    const others = SERVICES.filter((service) => service.keepAlive !== undefined && service.type !== "dyndns2");
+    for (const service of others) expect(service.keepAlive!.byDefault({})).toBeNull();
+  });
+});

@@ -111,6 +111,20 @@ describe("store: history", () => {
     expect(store.history.list(a, 10).map((r) => r.id)).toEqual([ids[2]!, ids[1]!]);
   });
 
+  test("lastSuccessAt: the newest successful row's time, of that domain only; null without one", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const b = domain(p, "b.example.com");
+    expect(store.history.lastSuccessAt(a)).toBeNull();
+    store.history.append(row(a, 1000), 10);
+    store.history.append(row(a, 2000, { trigger: "refresh" }), 10);
+    store.history.append(row(a, 3000, { status: "FAILED", failureCause: "unreachable" }), 10);
+    store.history.append(row(b, 4000), 10);
+    expect(store.history.lastSuccessAt(a)).toBe(2000);
+    expect(store.history.lastSuccessAt(b)).toBe(4000);
+  });
+
   test("list pages newest first; deleteForDomain removes only that domain's rows", () => {
     const { store, provider, domain } = memoryStore();
     const p = provider();
