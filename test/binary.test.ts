@@ -104,8 +104,8 @@ test("serves the docs embedded in it at /help, with the stylesheet and the files
   expect(page).toContain('id="back-up-and-restore"');
   expect(page).toContain("/assets/styles.css");
   expect((await fetch(`${baseUrl}/help/services/cloudflare`)).status).toBe(200);
-  // src/README.md and compose.yaml, which the docs link to, are embedded too.
-  expect(await (await fetch(`${baseUrl}/help/src`)).text()).toContain('id="why-each-part-sits-where-it-does"');
+  // The design notes, one folder down, and compose.yaml, which the docs link to, are embedded too.
+  expect(await (await fetch(`${baseUrl}/help/design/layers`)).text()).toContain('id="a-part-takes-only-what-it-uses"');
   const compose = await fetch(`${baseUrl}/help/compose.yaml`);
   expect(compose.status).toBe(200);
   expect(await compose.text()).toContain("image: ghcr.io/ddnsd/ddnsd:latest");

@@ -1,5 +1,5 @@
 // The one policy of every one-shot service (DuckDNS, dyndns2 and its dialects, Namecheap, DD24,
-// DonDominio, GoIP.de, myaddr.tools, YDNS, custom; src/README.md, "The DNS services: primitives and one policy"): a service module offers `send(hostname,
+// DonDominio, GoIP.de, myaddr.tools, YDNS, custom; docs/design/reconciler.md): a service module offers `send(hostname,
 // addresses)` — one request, its answer read into what the service says it did and which addresses
 // the hostname holds now — and this module decides what is sent and whether the answer is believed.
 //

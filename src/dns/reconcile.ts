@@ -1,4 +1,4 @@
-// The one policy of every zone service (src/README.md, "The DNS services: primitives and one policy"): a
+// The one policy of every zone service (docs/design/reconciler.md): a
 // service module offers only primitives — find the zone that holds a name, read the name's record
 // set of one type, update it, create it — and this module decides. It reads before it writes, so
 // a record that already holds the address is never written again; it updates the one record set

@@ -10,7 +10,6 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { Tokens } from "marked";
 import composePath from "../../compose.yaml" with { type: "file" };
-import sourceReadmePath from "../README.md" with { type: "file" };
 
 /** A page of the docs: its address under /help, its title and the rendered HTML. */
 export interface HelpPage {
@@ -26,7 +25,7 @@ export interface HelpPage {
  * imports) and served like the docs, so that no link leaves the appliance for the project's own
  * files. A link to a file of the repository missing here answers 404, which the help tests catch.
  */
-const OUTSIDE_DOCS: Record<string, string> = { "compose.yaml": composePath, "src/README.md": sourceReadmePath };
+const OUTSIDE_DOCS: Record<string, string> = { "compose.yaml": composePath };
 
 /**
  * docs/ embedded in the compiled binary (scripts/build.ts: `--asset=./docs`, beside the bundle,

@@ -117,17 +117,20 @@ describe("/help", () => {
     expect([...reached].sort()).toEqual(helpAddresses().sort());
   });
 
-  test("the files the docs link to are served too: src/README.md as a page, compose.yaml as it is", async () => {
-    const source = await page(t, "/help/src");
-    expect(source.status).toBe(200);
-    expect(ids(source.text)).toContain("the-scheduler-asleep-until-something-is-due");
-    expect(attributeValues(source.text, ".help-doc a", "href")).toContain("/help/architecture#layers");
+  test("the design notes are pages of their own, and compose.yaml, which the docs link to, is served as it is", async () => {
+    const note = await page(t, "/help/design/scheduler");
+    expect(note.status).toBe(200);
+    expect(ids(note.text)).toContain("asleep-until-something-is-due");
+    expect(attributeValues(note.text, ".help-doc a", "href")).toContain("/help/design/live-check");
     const compose = await page(t, "/help/compose.yaml");
     expect(compose.status).toBe(200);
     expect(compose.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(compose.text).toBe(readFileSync(join(ROOT, "compose.yaml"), "utf8"));
-    // Only docs/ makes the index.
-    expect(attributeValues((await page(t, "/help")).text, ".help-index a", "href")).not.toContain("/help/src");
+    // The index lists the top-level pages, the design notes' own index among them, not each note.
+    const index = attributeValues((await page(t, "/help")).text, ".help-index a", "href");
+    expect(index).toContain("/help/design");
+    expect(index).not.toContain("/help/design/scheduler");
+    expect(index).not.toContain("/help/compose.yaml");
   });
 
   test("links are rewritten to /help addresses, files outside docs/ included", () => {

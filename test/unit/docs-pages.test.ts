@@ -22,7 +22,7 @@ const ROOT = resolve(import.meta.dir, "..", "..");
 
 function markdownFiles(): string[] {
   const docs = [...new Glob("docs/**/*.md").scanSync({ cwd: ROOT })];
-  return ["README.md", "src/README.md", ...docs].map((file) => join(ROOT, file));
+  return ["README.md", ...docs].map((file) => join(ROOT, file));
 }
 
 /** The text outside fenced code blocks, where `#` lines are shell comments, not headings. */
@@ -70,6 +70,29 @@ function brokenLinks(file: string, text: string, read: (path: string) => string 
     }
   }
   return broken;
+}
+
+/** The longest a table cell of the developer docs may be: a name and a phrase, not a paragraph. */
+const LONGEST_CELL = 200;
+
+/** Each table cell of a page longer than LONGEST_CELL, as "file:line: its start…". */
+function longTableCells(file: string, text: string): string[] {
+  const code = new Set<number>();
+  let fenced = false;
+  const lines = text.split("\n");
+  lines.forEach((line, index) => {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    else if (fenced) code.add(index);
+  });
+  return lines.flatMap((line, index) =>
+    code.has(index) || !line.startsWith("|")
+      ? []
+      : line
+          .split("|")
+          .map((cell) => cell.trim())
+          .filter((cell) => cell.length > LONGEST_CELL)
+          .map((cell) => `${file}:${index + 1}: ${cell.slice(0, 40)}…`),
+  );
 }
 
 function readIfExists(path: string): string | null {
@@ -160,6 +183,27 @@ describe("documentation", () => {
     expect(slug("Install on a Raspberry Pi / NAS")).toBe("install-on-a-raspberry-pi--nas");
     expect(slug("dyndns2 (No-IP, Dyn, OVH, …)")).toBe("dyndns2-no-ip-dyn-ovh-");
     expect(slug("What ddnsd changes at each service")).toBe("what-ddnsd-changes-at-each-service");
+  });
+
+  test("the developer docs read as lines: a short architecture page, no table cell run on into paragraphs", () => {
+    // The why of each part lives in a design note's paragraphs and lists; a table cell holds a name
+    // and a phrase, and the map of the house stays short enough to read at one sitting.
+    const architecture = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
+    expect(architecture.trimEnd().split("\n").length).toBeLessThan(80);
+    const developerDocs = [
+      "docs/architecture.md",
+      "docs/development.md",
+      ...new Glob("docs/design/*.md").scanSync({ cwd: ROOT }),
+    ];
+    expect(developerDocs.length).toBeGreaterThan(4);
+    const longCells = developerDocs.flatMap((file) => longTableCells(file, readFileSync(join(ROOT, file), "utf8")));
+    expect(longCells).toEqual([]);
+  });
+
+  test("the cell check sees a long cell and leaves prose and code alone", () => {
+    const long = "a phrase ".repeat(30);
+    const text = ["| a | b |", "|---|---|", `| ok | ${long} |`, long, "```", `| ${long} |`, "```"].join("\n");
+    expect(longTableCells("docs/x.md", text)).toEqual([`docs/x.md:3: ${long.trim().slice(0, 40)}…`]);
   });
 
   test("no file of the project cites a document that is not in the repository", () => {

@@ -179,7 +179,44 @@ function apartViolations(graph: Map<string, string[]>): string[] {
   return found.sort();
 }
 
+/**
+ * The layer table of docs/architecture.md as written: each row's layer and the parts named in its
+ * second cell (`db/` → db, `errors.ts` → errors, `assets.d.ts` → assets.d, `views/` → views).
+ */
+function documentedLayers(markdown: string): { name: string; parts: string[] }[] {
+  const section = markdown.split(/^## Layers$/m)[1]?.split(/^## /m)[0] ?? "";
+  return section
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| layer"))
+    .map((line) => line.split("|").map((cell) => cell.trim()))
+    .map(([, name, parts]) => ({
+      name: name!,
+      parts: [...parts!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/\/$/, "").replace(/\.tsx?$/, "")),
+    }));
+}
+
 describe("imports", () => {
+  test("docs/architecture.md's layer table is the one this test enforces", () => {
+    expect(documentedLayers(readFileSync(join(ROOT, "docs", "architecture.md"), "utf8"))).toEqual(LAYERS);
+  });
+
+  test("the layer table is read from its rows, a part renamed or moved there shows", () => {
+    const page = [
+      "# A",
+      "## Layers",
+      "| layer (bottom to top) | parts | its job |",
+      "|---|---|---|",
+      "| base | `util/`, `assets.d.ts` | helpers |",
+      "| root | `main.ts` | the command line |",
+      "## Next",
+      "| other | `x/` | not a layer |",
+    ].join("\n");
+    expect(documentedLayers(page)).toEqual([
+      { name: "base", parts: ["util", "assets.d"] },
+      { name: "root", parts: ["main"] },
+    ]);
+  });
+
   test("src/ and views/ have no import cycle", () => {
     const files = sources();
     expect(files.length).toBeGreaterThan(30);

@@ -1,7 +1,9 @@
-// The documentation at /help, /help/<page> and /help/services/<type> (../help.ts): open to anyone
-// who can reach ddnsd, signed in or not (it is the project's public documentation), with the
-// navigation when a session exists. A file that is not Markdown (/help/compose.yaml) is served as
-// plain text, for the browser to show and for curl to save.
+// The documentation at /help, /help/<page> and /help/<folder>/<page> (../help.ts: a DNS service's
+// page, a design note): open to anyone who can reach ddnsd, signed in or not (it is the project's
+// public documentation), with the navigation when a session exists. A file that is not Markdown
+// (/help/compose.yaml) is served as plain text, for the browser to show and for curl to save.
+// Elysia names a path segment's parameter once for all routes, so a folder's page is
+// `/help/:page/:inFolder`, the folder being `page`.
 
 import { Elysia, NotFoundError } from "elysia";
 import { HelpPage, helpIndexHtml } from "../../../views/pages/help";
@@ -34,7 +36,7 @@ export function helpPageRoutes(ctx: SessionCheck) {
       if (text === null) return show(`/help/${params.page}`, request, cookie);
       return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8" } });
     })
-    .get("/help/services/:type", ({ params, request, cookie }) =>
-      show(`/help/services/${params.type}`, request, cookie),
+    .get("/help/:page/:inFolder", ({ params, request, cookie }) =>
+      show(`/help/${params.page}/${params.inFolder}`, request, cookie),
     );
 }
