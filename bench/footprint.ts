@@ -8,10 +8,12 @@
 // - then idle minutes with those 20 domains on a 5-minute interval: CPU time (all threads) and
 //   wake-ups (the main thread's voluntary context switches), each of several minutes, beside the
 //   bare server's same minutes.
-// - first, the user's path: ddnsd and the binary of the previous main (BENCH_REFERENCE, built in
-//   a temporary worktree) each started on an empty data dir, signed in, given 20 domains through
-//   the API, their admin pages opened once, then resident and anonymous memory
-//   (/proc/<pid>/smaps_rollup: Rss, Anonymous) read beside the bare server's, all at the same moment.
+// - first, the user's path: ddnsd and the binaries of earlier mains (BENCH_REFERENCES, by default
+//   the third wave's and the previous one, each built in a temporary worktree) each started on an
+//   empty data dir, signed in, given 20 domains through the API, their admin pages opened once, then
+//   resident and anonymous memory (/proc/<pid>/smaps_rollup: Rss, Anonymous) read beside the bare
+//   server's, all at the same moment; several rounds, the order reversed every other one, medians.
+//   BENCH_USER_PATH_ONLY=1 stops after it (a minute or two instead of six).
 // Targets: idle RSS ≤ floor + 16 MB; after the sign-in and load ≤ floor + 26 MB; idle ≤ 0.02 s CPU
 // and ≤ 5 wake-ups a minute; the API ≥ 0.8× the bare server's requests/s.
 
@@ -31,7 +33,6 @@ import {
   processContextSwitches,
   processCpuSeconds,
   processMemory,
-  REFERENCE_REVISION,
   ratio,
   recordFigure,
   removeDir,
@@ -135,19 +136,37 @@ function rollup(pid: number): { rss: number; anon: number } {
   return { rss: kb("Rss"), anon: kb("Anonymous") };
 }
 
+/** The third wave's main: the last commit before the fourth wave's merges (the live-record check, releases …). */
+const THIRD_WAVE_MAIN = "4724501";
+/** The previous main: the fourth wave's merged tree, where this round started. */
+const PREVIOUS_MAIN = "8ea44bc";
+/** The revisions the user's path is measured beside, in one run (`BENCH_REFERENCES=rev,rev`). */
+const REFERENCES = (process.env.BENCH_REFERENCES ?? `${THIRD_WAVE_MAIN},${PREVIOUS_MAIN}`)
+  .split(",")
+  .map((revision) => revision.trim())
+  .filter(Boolean);
+/** Rounds of the user's path: one round's figures move by a few MB with the collector's timing. */
+const USER_PATH_ROUNDS = Number(process.env.BENCH_USER_PATH_ROUNDS ?? 3);
+/**
+ * How long after the last page the user's path is measured: the live check's first asks of the
+ * name servers (2, 4, 8 s … after each write) and the collections after them have run by then.
+ */
+const USER_PATH_SETTLE_MS = 25_000;
+
 /** The admin pages a user opens once after adding domains (the session cookie holds the API's token). */
 const PAGES = ["/login", "/", "/domains", "/providers", "/about", "/update-keys", "/notifications", "/domains/new"];
 
 /**
- * The user's path on each binary at once: an empty data dir, a sign-in, 20 domains added through
- * the API (seedAppliance waits for their first check), each page opened once; then memory read on
- * all three processes (and the bare server) after the same pause.
+ * One round of the user's path on each binary at once: an empty data dir, a sign-in, 20 domains
+ * added through the API (seedAppliance waits for their first check), each page opened once; then
+ * memory read on every process (and the bare server) after the same pause.
  */
-async function userPath(bareBinary: string, bodiesFile: string): Promise<string[][]> {
-  const binaries = [
-    { label: "ddnsd", binary: binaryPath() },
-    { label: `previous main (${REFERENCE_REVISION})`, binary: revisionBinary(REFERENCE_REVISION) },
-  ];
+async function userPathRound(
+  binaries: { label: string; binary: string }[],
+  bareBinary: string,
+  bodiesFile: string,
+  round: number,
+): Promise<Map<string, { rss: number; anon: number }>> {
   const started: { label: string; pid: number; stop(): Promise<void> }[] = [];
   const worlds: Awaited<ReturnType<typeof startProviderWorld>>[] = [];
   try {
@@ -155,7 +174,7 @@ async function userPath(bareBinary: string, bodiesFile: string): Promise<string[
       const world = await startProviderWorld({ records: DOMAINS });
       worlds.push(world);
       const appliance = await startAppliance(
-        join(dir, `user-path-${started.length}`),
+        join(dir, `user-path-${round}-${started.length}`),
         { DDNS_CLOUDFLARE_API_URL: world.cloudflareUrl, DDNS_IPV4_URLS: world.echoV4Url, DDNS_UPDATE_INTERVAL: "5m" },
         binary,
       );
@@ -169,27 +188,50 @@ async function userPath(bareBinary: string, bodiesFile: string): Promise<string[
       }
     }
     const bare = await startBare(bareBinary, bodiesFile);
-    started.push({ label: "bare Bun.serve", pid: bare.pid, stop: bare.stop });
-    await Bun.sleep(IDLE_AFTER_START_MS);
-    const measured = started.map((side) => ({ label: side.label, ...rollup(side.pid) }));
-    const ours = measured[0]!;
-    for (const side of measured.slice(1)) {
-      recordFigure({
-        bench: "footprint",
-        name: `user's path: Rss / Anonymous beside ${side.label}`,
-        value: `${mb(ours.rss)} / ${mb(ours.anon)} (${mb(side.rss)} / ${mb(side.anon)})`,
-      });
-    }
-    return measured.map((side) => [
-      side.label,
-      mb(side.rss),
-      mb(side.anon),
-      side === ours ? "" : `${ratio(ours.rss / side.rss)} / ${ratio(ours.anon / side.anon)}`,
-    ]);
+    started.push({ label: BARE, pid: bare.pid, stop: bare.stop });
+    await Bun.sleep(USER_PATH_SETTLE_MS);
+    return new Map(started.map((side) => [side.label, rollup(side.pid)]));
   } finally {
     for (const side of started) await side.stop();
     for (const world of worlds) await world.stop();
   }
+}
+
+const BARE = "bare Bun.serve";
+
+/** The user's path, USER_PATH_ROUNDS rounds (every other one in reverse order): each binary's median and rounds. */
+async function userPath(bareBinary: string, bodiesFile: string): Promise<string[][]> {
+  const binaries = [
+    { label: "ddnsd", binary: binaryPath() },
+    ...REFERENCES.map((revision) => ({
+      label: `${revision === THIRD_WAVE_MAIN ? "third wave's main" : revision === PREVIOUS_MAIN ? "previous main" : "revision"} (${revision})`,
+      binary: revisionBinary(revision),
+    })),
+  ];
+  const rounds: Map<string, { rss: number; anon: number }>[] = [];
+  for (let round = 0; round < USER_PATH_ROUNDS; round++)
+    rounds.push(
+      await userPathRound(round % 2 === 0 ? binaries : [...binaries].reverse(), bareBinary, bodiesFile, round),
+    );
+  const labels = [...binaries.map((b) => b.label), BARE];
+  const of = (label: string, key: "rss" | "anon") => rounds.map((measured) => measured.get(label)![key]);
+  const ours = { rss: median(of("ddnsd", "rss")), anon: median(of("ddnsd", "anon")) };
+  return labels.map((label) => {
+    const rss = median(of(label, "rss"));
+    const anon = median(of(label, "anon"));
+    if (label !== "ddnsd")
+      recordFigure({
+        bench: "footprint",
+        name: `user's path: Rss / Anonymous beside ${label} (median of ${USER_PATH_ROUNDS})`,
+        value: `${mb(ours.rss)} / ${mb(ours.anon)} (${mb(rss)} / ${mb(anon)})`,
+      });
+    return [
+      label,
+      `${mb(rss)} (${of(label, "rss").map(mb).join(", ")})`,
+      `${mb(anon)} (${of(label, "anon").map(mb).join(", ")})`,
+      label === "ddnsd" ? "" : `${ratio(ours.rss / rss)} / ${ratio(ours.anon / anon)}`,
+    ];
+  });
 }
 
 const row = (label: string, ours: string, bare: string, target = "", met?: boolean) => [
@@ -208,9 +250,16 @@ try {
 
   const userPathRows = await userPath(bareBinary, bodiesFile);
   console.log(
-    `\nthe user's path (sign-in, ${DOMAINS} domains added through the API, ${PAGES.length} pages opened once), ${IDLE_AFTER_START_MS / 1000} s later, all at once:\n`,
+    `\nthe user's path (sign-in, ${DOMAINS} domains added through the API, ${PAGES.length} pages opened once), ${USER_PATH_SETTLE_MS / 1000} s later, all at once; median of ${USER_PATH_ROUNDS} rounds (each round):\n`,
   );
   console.log(table(["binary", "Rss", "Anonymous", "ddnsd ÷ it (Rss / Anonymous)"], userPathRows));
+  if (process.env.BENCH_USER_PATH_ONLY === "1") {
+    console.log(
+      `\nthe machine's load average (1 min): ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
+    );
+    removeDir(dir);
+    process.exit(0);
+  }
 
   // A data dir as a small install has it: 20 domains on a 5-minute interval, each updated once.
   const world = await startProviderWorld({ records: DOMAINS });
