@@ -152,9 +152,11 @@ describe("the dashboard tells the truth", () => {
       ] as const) {
         const { context, page } = await open(viewport, { javaScript });
         try {
-          const card = page.locator(".public-ip");
-          await card.getByText("IPv4 detection is failing since").waitFor();
-          expect(await card.textContent()).toContain("HTTP 503");
+          // Said in the banner above the rows, once however many rows wait on it.
+          const banner = page.locator(".box-problem");
+          await banner.getByText("The public IPv4 address cannot be detected").waitFor();
+          expect(await banner.count()).toBe(1);
+          expect(await banner.textContent()).toContain("HTTP 503");
           const row = page.locator("#domain-1");
           expect(await row.locator(".cell-status").textContent()).toContain("Not checked");
           expect(await row.locator(".cell-status").textContent()).not.toContain("OK");
@@ -175,7 +177,7 @@ describe("the dashboard tells the truth", () => {
     expect((await app.request("POST", "/api/v1/domains/1/update_ip")).status).toBe(200);
     const { context, page } = await open(LAPTOP);
     try {
-      expect(await page.locator(".detection-failing").count()).toBe(0);
+      expect(await page.locator(".box-problem").count()).toBe(0);
       expect(await page.locator("#domain-1 .cell-status").textContent()).toContain("OK");
     } finally {
       await context.close();

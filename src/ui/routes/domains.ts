@@ -17,6 +17,7 @@ import {
   type AskedAnswer,
   AskNowAnswer,
 } from "../../../views/fragments/address-source-field";
+import { boxProblems } from "../../../views/fragments/box-problems";
 import { serviceFor } from "../../../views/fragments/credential-field";
 import { DomainRow, type DomainRowView, type UpdateResult, updateSentence } from "../../../views/fragments/domain-row";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
@@ -198,6 +199,8 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
       domains: sortDomains(domains, sort, conditions).slice(start, start + DOMAIN_PAGE_SIZE),
       matching: domains.length,
       total: all.length,
+      // Over every domain, whatever the filters and page: the appliance's problems are said once.
+      box: boxProblems(all, conditions),
     };
   }
 
