@@ -392,6 +392,18 @@
     }, 0);
   }
 
+  // A schedule preset fills the cron field in place (its preview follows, as when typing) instead
+  // of posting the form back, which is what it does without JavaScript.
+  function choosePreset(event, button) {
+    var input = button.form && button.form.querySelector('input[name="cron_schedule"]');
+    if (!input) return;
+    event.preventDefault();
+    input.value = button.getAttribute("data-cron-preset");
+    var all = button.form.querySelectorAll("[data-cron-preset]");
+    for (var i = 0; i < all.length; i++) all[i].setAttribute("aria-pressed", all[i] === button ? "true" : "false");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
   document.addEventListener("input", function (event) {
     if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search"))
       filterServices(event.target);
@@ -408,6 +420,8 @@
   document.addEventListener("click", function (event) {
     var copy = event.target.closest && event.target.closest("[data-copy]");
     if (copy) return copyFrom(copy);
+    var preset = event.target.closest && event.target.closest("[data-cron-preset]");
+    if (preset) return choosePreset(event, preset);
     var toggle = event.target.closest && event.target.closest("[data-theme-toggle]");
     if (!toggle) return;
     var next = nextTheme();

@@ -128,7 +128,9 @@ describe("Enter saves the provider and notification forms", () => {
     const { context, page } = await open(LAPTOP, { javaScript: false });
     try {
       await page.goto(`${base}/providers/1/edit`);
-      expect(await page.getByLabel("Type").isDisabled()).toBe(true);
+      // The service as text, with why it cannot change: no select of every service.
+      expect(await page.locator(".chosen-service").textContent()).toContain("Can't change while it has 1 domain");
+      expect(await page.locator("#provider-form select").count()).toBe(0);
       expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0);
       await page.getByLabel("Name").fill("Home");
       await page.getByRole("button", { name: "Save changes" }).click();
