@@ -1,0 +1,75 @@
+// The fifth round's smaller things over HTTP: a new notification starts as ntfy (what a home user
+// most likely uses) and can be tried before it is saved, About offers the backup and the export to
+// the admin, and the update keys' domains are chosen by name with a search.
+
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { resetData } from "../api/helpers";
+import { type NotifyFake, NTFY_TOKEN, startNtfyFake } from "../fakes/notify";
+import { makeTestApp, type TestApp } from "../support";
+import { attributeValues, page, signIn } from "./helpers";
+
+let t: TestApp;
+let cookie: string;
+let ntfy: NotifyFake;
+
+beforeAll(async () => {
+  ntfy = startNtfyFake();
+  t = await makeTestApp();
+  cookie = await signIn(t);
+});
+afterAll(async () => {
+  await ntfy.stop();
+});
+beforeEach(() => {
+  resetData(t);
+  t.ctx.sqlite.exec("DELETE FROM notifications");
+  ntfy.delivered.length = 0;
+});
+
+const ntfyForm = (token: string) => ({
+  name: "Phone",
+  type: "ntfy",
+  option_url: `${ntfy.url}/home-alerts`,
+  option_token: token,
+  events: "update_failed",
+  is_enabled: "on",
+});
+
+describe("a new notification", () => {
+  test("starts as ntfy, not a webhook", async () => {
+    const html = (await page(t, "/notifications/new", { cookie })).text;
+    expect(attributeValues(html, "#f-type option[selected]", "value")).toEqual(["ntfy"]);
+    // A type asked for in the address still wins.
+    const asked = (await page(t, "/notifications/new?type=webhook", { cookie })).text;
+    expect(attributeValues(asked, "#f-type option[selected]", "value")).toEqual(["webhook"]);
+  });
+
+  test("Send a test tries the form's settings before saving and saves nothing", async () => {
+    const sent = await page(t, "/notifications/new", { cookie, form: { ...ntfyForm(NTFY_TOKEN), send_test: "1" } });
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain("Test sent");
+    expect(ntfy.delivered).toHaveLength(1);
+    // What was typed comes back, the secret excepted.
+    expect(attributeValues(sent.text, "#f-option_url", "value")).toEqual([`${ntfy.url}/home-alerts`]);
+    expect(sent.text).not.toContain(NTFY_TOKEN);
+    const refused = await page(t, "/notifications/new", {
+      cookie,
+      form: { ...ntfyForm("tk_wrongtoken0000000000000000"), send_test: "1" },
+    });
+    expect(refused.text).toContain("Test failed");
+    expect(refused.text).toContain("refused the credentials");
+    expect((await t.request("GET", "/api/v1/notifications")).body).toEqual([]);
+  });
+
+  test("on the edit form, a kept secret is tried as stored", async () => {
+    const saved = await page(t, "/notifications/new", { cookie, form: ntfyForm(NTFY_TOKEN) });
+    expect(saved.status).toBe(303);
+    const [notification] = (await t.request("GET", "/api/v1/notifications")).body as { id: number }[];
+    const sent = await page(t, `/notifications/${notification!.id}/edit`, {
+      cookie,
+      form: { ...ntfyForm(""), send_test: "1" },
+    });
+    expect(sent.text).toContain("Test sent");
+    expect(ntfy.delivered.at(-1)?.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
+  });
+});
