@@ -3,7 +3,10 @@
 // the admin, and the update keys' domains are chosen by name with a search.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { resetData } from "../api/helpers";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createProvider, resetData } from "../api/helpers";
 import { type NotifyFake, NTFY_TOKEN, startNtfyFake } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
 import { attributeValues, page, signIn } from "./helpers";
@@ -71,5 +74,44 @@ describe("a new notification", () => {
     });
     expect(sent.text).toContain("Test sent");
     expect(ntfy.delivered.at(-1)?.headers.authorization).toBe(`Bearer ${NTFY_TOKEN}`);
+  });
+});
+
+describe("About: backup and export", () => {
+  test("the export downloads the configuration file; signed out it leads to sign-in", async () => {
+    await createProvider(t, { name: "Cloudflare (home)" });
+    const about = (await page(t, "/about", { cookie })).text;
+    expect(attributeValues(about, "a[download]", "href")).toEqual(["/about/export"]);
+    // In memory: no file to back up, so no button.
+    expect(attributeValues(about, 'form[action="/about/backup"]', "method")).toEqual([]);
+    const exported = await page(t, "/about/export", { cookie });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-disposition")).toBe('attachment; filename="ddnsd.yaml"');
+    expect(exported.text).toContain("Cloudflare (home)");
+    expect((await page(t, "/about/export")).status).toBe(303);
+  });
+
+  test("the backup is a copy of the database, downloaded and kept in backups/", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "ddnsd-about-"));
+    const onDisk = await makeTestApp({ DDNS_DATA_DIR: dataDir }, dataDir);
+    try {
+      const session = await signIn(onDisk);
+      const about = (await page(onDisk, "/about", { cookie: session })).text;
+      expect(attributeValues(about, 'form[action="/about/backup"]', "method")).toEqual(["post"]);
+      const response = await onDisk.app.handle(
+        new Request("http://localhost/about/backup", {
+          method: "POST",
+          headers: { cookie: session, origin: "http://localhost" },
+        }),
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="ddnsd-\w+-page-backup\.db"$/);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect(new TextDecoder().decode(bytes.slice(0, 15))).toBe("SQLite format 3");
+      expect(readdirSync(join(dataDir, "backups")).some((name) => name.endsWith("-page-backup.db"))).toBe(true);
+    } finally {
+      onDisk.ctx.sqlite.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
