@@ -247,6 +247,7 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    showDomainSearch();
     restoreTypedSecrets();
     restoreUnsentForm();
     giveFocusBack();
@@ -404,9 +405,26 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
+  function showDomainSearch() {
+    var field = document.querySelector("[data-domain-search-field]");
+    if (field) field.hidden = false;
+  }
+
+  // The update keys' domains narrowed to the names holding what is typed; a ticked one stays shown.
+  function filterDomainChoices(input) {
+    var wanted = input.value.trim().toLowerCase();
+    var items = document.querySelectorAll("[data-domain-choices] [data-search]");
+    for (var i = 0; i < items.length; i++) {
+      var box = items[i].querySelector("input");
+      items[i].hidden = wanted !== "" && items[i].getAttribute("data-search").indexOf(wanted) === -1 && !box.checked;
+    }
+  }
+
   document.addEventListener("input", function (event) {
     if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search"))
       filterServices(event.target);
+    if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-domain-search"))
+      filterDomainChoices(event.target);
   });
 
   document.addEventListener("keydown", function (event) {
@@ -436,6 +454,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    showDomainSearch();
     restoreUnsentForm();
     showTheme();
     showCopyButtons();

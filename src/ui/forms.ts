@@ -291,7 +291,13 @@ export function updateKeyInput(values: UpdateKeyFormValues): { name: string; dom
   return {
     name: values.name,
     domain_ids:
-      values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number),
+      values.scope === "all"
+        ? null
+        : values.domain_ids
+            // One tick box a name sends its records' ids together ("3,4").
+            .flatMap((ids) => ids.split(","))
+            .filter((id) => /^[1-9]\d{0,15}$/.test(id))
+            .map(Number),
   };
 }
 

@@ -114,3 +114,33 @@ describe("every form's Enabled label beside its box", () => {
     });
   }
 });
+
+describe("update keys", () => {
+  test("the domains are searched by name as one types, a ticked one kept in sight", async () => {
+    for (const [name, type] of [
+      ["home.example.com", "A"],
+      ["home.example.com", "AAAA"],
+      ["cam.example.com", "A"],
+    ] as const)
+      await app.request("POST", "/api/v1/domains", {
+        body: { provider_id: providerId, domain_name: name, record_type: type },
+      });
+    const { context, page } = await open(PHONE);
+    try {
+      await page.goto(`${base}/update-keys`);
+      const items = page.locator("[data-domain-choices] li");
+      expect(await items.count()).toBe(2);
+      await page.getByLabel("Only these:").check();
+      await page.getByLabel("home.example.com (A, AAAA) at Home").check();
+      await page.getByLabel("Find a domain").fill("cam");
+      expect(await page.getByLabel("cam.example.com (A) at Home").isVisible()).toBe(true);
+      expect(await page.getByLabel("home.example.com (A, AAAA) at Home").isVisible()).toBe(true);
+      await page.getByLabel("home.example.com (A, AAAA) at Home").uncheck();
+      await page.getByLabel("Find a domain").fill("cam.");
+      expect(await page.getByLabel("home.example.com (A, AAAA) at Home").isVisible()).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

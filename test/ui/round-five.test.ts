@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createProvider, resetData } from "../api/helpers";
+import { createDomain, createProvider, resetData } from "../api/helpers";
 import { type NotifyFake, NTFY_TOKEN, startNtfyFake } from "../fakes/notify";
 import { makeTestApp, type TestApp } from "../support";
 import { attributeValues, page, signIn } from "./helpers";
@@ -113,5 +113,29 @@ describe("About: backup and export", () => {
       onDisk.ctx.sqlite.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("update keys: domains chosen by name", () => {
+  test("one tick box a name, its A and AAAA together, and the key covers both", async () => {
+    const provider = await createProvider(t, { name: "Home" });
+    const a = await createDomain(t, provider.id, { domain_name: "home.example.com", record_type: "A" });
+    const aaaa = await createDomain(t, provider.id, { domain_name: "home.example.com", record_type: "AAAA" });
+    const other = await createDomain(t, provider.id, { domain_name: "cam.example.com", record_type: "A" });
+    const html = (await page(t, "/update-keys", { cookie })).text;
+    expect(attributeValues(html, "[data-domain-choices] input[name=domain_ids]", "value")).toEqual([
+      String(other.id),
+      `${a.id},${aaaa.id}`,
+    ]);
+    expect(html).toContain("home.example.com (A, AAAA) at Home");
+    // The search field, shown by the page's script.
+    expect(attributeValues(html, "input[data-domain-search]", "type")).toEqual(["search"]);
+    const created = await page(t, "/update-keys", {
+      cookie,
+      form: { name: "FRITZ!Box", scope: "chosen", domain_ids: `${a.id},${aaaa.id}` },
+    });
+    expect(created.status).toBe(200);
+    const [key] = (await t.request("GET", "/api/v1/update-keys")).body as { domain_ids: number[] }[];
+    expect(key!.domain_ids.sort()).toEqual([a.id, aaaa.id].sort());
   });
 });
