@@ -144,3 +144,26 @@ describe("update keys", () => {
     }
   });
 });
+
+describe("/docs", () => {
+  test("dark when the browser asks for dark, with nothing for axe-core to find; light otherwise", async () => {
+    for (const colorScheme of ["dark", "light"] as const) {
+      const browserContext = await browser.newContext({ viewport: LAPTOP, colorScheme });
+      try {
+        const page = await browserContext.newPage();
+        await page.goto(`${base}/docs`);
+        await page.locator(".swagger-ui .opblock").first().waitFor({ timeout: 20_000 });
+        await page.locator(".swagger-ui .opblock-summary-control").first().click();
+        await page.locator(".swagger-ui .opblock-body").first().waitFor();
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);
+        if (colorScheme === "dark") expect(r + g + b).toBeLessThan(150);
+        // Light: the page's own white (a transparent body over the white canvas).
+        else expect(background === "rgba(0, 0, 0, 0)" || r + g + b > 600).toBe(true);
+        expect(await axeViolations(page)).toEqual([]);
+      } finally {
+        await browserContext.close();
+      }
+    }
+  }, 60_000);
+});
