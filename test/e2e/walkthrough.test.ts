@@ -112,7 +112,7 @@ describe("Enter saves the provider and notification forms", () => {
         await page.waitForURL(`${base}/providers`);
         expect(await notice(page)).toContain(`Provider “${name} renamed” saved`);
 
-        await page.goto(`${base}/notifications/new`);
+        await page.goto(`${base}/notifications/new?type=webhook`);
         await page.getByLabel("Name").fill(`Hook ${name}`);
         await page.getByLabel("Receiver URL").fill(`${receiver.url}/hook`);
         await page.getByLabel("Receiver URL").press("Enter");
@@ -463,7 +463,7 @@ describe("the smaller things", () => {
       await page.goto(`${base}/domains/abc/edit`);
       expect(await page.locator("main").textContent()).not.toContain("must be a positive integer");
 
-      await page.goto(`${base}/notifications/new`);
+      await page.goto(`${base}/notifications/new?type=webhook`);
       await page.getByLabel("Name").fill("Silent");
       await page.getByLabel("Receiver URL").fill(`${receiver.url}/hook`);
       for (const box of await page.locator("input[name=events]").all()) await box.uncheck();

@@ -250,7 +250,7 @@ export function DomainFormPage({
                 hx-target="#schedule-preview"
                 hx-swap="outerHTML"
               />
-              <div class="schedule-presets" role="group" aria-label="Common schedules">
+              <div class="schedule-presets" role="group" aria-label="Presets">
                 {SCHEDULE_PRESETS.map((preset) => (
                   // Without JavaScript each posts the form back with its schedule filled in (nothing saved);
                   // client.js fills the field in place.
