@@ -247,6 +247,7 @@
   });
 
   document.addEventListener("htmx:afterSettle", function () {
+    showDomainSearch();
     restoreTypedSecrets();
     restoreUnsentForm();
     giveFocusBack();
@@ -392,9 +393,38 @@
     }, 0);
   }
 
+  // A schedule preset fills the cron field in place (its preview follows, as when typing) instead
+  // of posting the form back, which is what it does without JavaScript.
+  function choosePreset(event, button) {
+    var input = button.form && button.form.querySelector('input[name="cron_schedule"]');
+    if (!input) return;
+    event.preventDefault();
+    input.value = button.getAttribute("data-cron-preset");
+    var all = button.form.querySelectorAll("[data-cron-preset]");
+    for (var i = 0; i < all.length; i++) all[i].setAttribute("aria-pressed", all[i] === button ? "true" : "false");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function showDomainSearch() {
+    var field = document.querySelector("[data-domain-search-field]");
+    if (field) field.hidden = false;
+  }
+
+  // The update keys' domains narrowed to the names holding what is typed; a ticked one stays shown.
+  function filterDomainChoices(input) {
+    var wanted = input.value.trim().toLowerCase();
+    var items = document.querySelectorAll("[data-domain-choices] [data-search]");
+    for (var i = 0; i < items.length; i++) {
+      var box = items[i].querySelector("input");
+      items[i].hidden = wanted !== "" && items[i].getAttribute("data-search").indexOf(wanted) === -1 && !box.checked;
+    }
+  }
+
   document.addEventListener("input", function (event) {
     if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-service-search"))
       filterServices(event.target);
+    if (event.target && event.target.hasAttribute && event.target.hasAttribute("data-domain-search"))
+      filterDomainChoices(event.target);
   });
 
   document.addEventListener("keydown", function (event) {
@@ -408,6 +438,8 @@
   document.addEventListener("click", function (event) {
     var copy = event.target.closest && event.target.closest("[data-copy]");
     if (copy) return copyFrom(copy);
+    var preset = event.target.closest && event.target.closest("[data-cron-preset]");
+    if (preset) return choosePreset(event, preset);
     var toggle = event.target.closest && event.target.closest("[data-theme-toggle]");
     if (!toggle) return;
     var next = nextTheme();
@@ -422,6 +454,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    showDomainSearch();
     restoreUnsentForm();
     showTheme();
     showCopyButtons();

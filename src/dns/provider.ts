@@ -139,6 +139,11 @@ export interface DnsProvider {
   /** Points the record at `ip`, creating it when missing unless `create_if_missing` is false. Never deletes. */
   writeRecord(target: RecordTarget, ip: string): Promise<WriteOutcome>;
   /**
+   * The names of the account's zones, where the service lists them (a zone service with
+   * `listZones`): the domain form offers them for the hostname and catches a zone typed wrong.
+   */
+  listZones?(): Promise<Step<string[]>>;
+  /**
    * Every call is a write: the service cannot be read (the one-shot services), so asking whether it
    * holds an address means sending the address again, which such services may count as abuse.
    */

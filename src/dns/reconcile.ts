@@ -150,8 +150,17 @@ export function zoneClient(api: ZoneApi, txt?: TxtApi): DnsProvider {
   return {
     verify: () => api.verify(),
     writeRecord: (target, address) => reconcile(api, target, address),
+    ...(api.listZones ? { listZones: () => zoneNames(api) } : {}),
     ...(txt ? { writeTxt: (change: TxtChange) => reconcileTxt(api, txt, change) } : {}),
   };
+}
+
+/** The account's zones by name (a zone known only by its id is left out: it names nothing to type). */
+async function zoneNames(api: ZoneApi): Promise<Step<string[]>> {
+  const listed = await api.listZones!();
+  if (!listed.ok) return listed;
+  const names = listed.value.map((zone) => zone.name).filter((name): name is string => name !== null);
+  return { ok: true, value: [...new Set(names)].sort() };
 }
 
 /**

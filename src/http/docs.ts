@@ -106,6 +106,53 @@ const noScript = (basePath: string) => `<noscript>
     </noscript>`;
 
 /**
+ * The page in the browser's dark scheme: Swagger UI's own dark mode inverts the page with a filter
+ * (text at 1.56:1), so its colours are set here instead, each pair at 4.5:1 or more, the admin
+ * pages' dark palette.
+ */
+const DARK = `@media (prefers-color-scheme: dark) {
+    html, body { background: #15171a; color: #e4e6ea; }
+    .swagger-ui, .swagger-ui .info, .swagger-ui .info p, .swagger-ui .info li, .swagger-ui .info table,
+    .swagger-ui .opblock-tag, .swagger-ui .opblock-tag small, .swagger-ui .opblock .opblock-summary-description,
+    .swagger-ui .opblock .opblock-summary-path, .swagger-ui .opblock .opblock-summary-path__deprecated,
+    .swagger-ui .opblock-description-wrapper p, .swagger-ui .opblock-external-docs-wrapper p,
+    .swagger-ui .opblock-title_normal p, .swagger-ui .opblock .opblock-section-header h4,
+    .swagger-ui .opblock .opblock-section-header > label, .swagger-ui .tab li, .swagger-ui .tab li button.tablinks,
+    .swagger-ui .parameter__name, .swagger-ui .parameter__type, .swagger-ui .parameter__in,
+    .swagger-ui .parameter__deprecated, .swagger-ui .parameter__extension, .swagger-ui .prop-format,
+    .swagger-ui .response-col_status, .swagger-ui .response-col_links, .swagger-ui .response-col_description,
+    .swagger-ui table thead tr td, .swagger-ui table thead tr th, .swagger-ui .responses-inner h4,
+    .swagger-ui .responses-inner h5, .swagger-ui .model-title, .swagger-ui .model, .swagger-ui section.models h4,
+    .swagger-ui .servers-title, .swagger-ui .servers > label, .swagger-ui label, .swagger-ui .markdown p,
+    .swagger-ui .markdown li, .swagger-ui .renderedMarkdown p, .swagger-ui .info .title, .swagger-ui .info h1,
+    .swagger-ui .info h2, .swagger-ui .info h3, .swagger-ui .info h4, .swagger-ui .info h5, .swagger-ui h1,
+    .swagger-ui h2, .swagger-ui h3, .swagger-ui h4, .swagger-ui h5, .swagger-ui .btn, .swagger-ui .expand-operation svg,
+    .swagger-ui .json-schema-2020-12__title, .swagger-ui .json-schema-2020-12-keyword__name,
+    .swagger-ui .json-schema-2020-12-keyword__value, .swagger-ui .json-schema-2020-12-expand-deep-button,
+    .swagger-ui .model-box-control, .swagger-ui .models-control, .swagger-ui .opblock-summary-control { color: #e4e6ea; fill: #e4e6ea; }
+    .swagger-ui .info a, .swagger-ui .info .url, .swagger-ui a.nostyle, .swagger-ui .markdown a, .swagger-ui .renderedMarkdown a { color: #8cb8ff; }
+    .swagger-ui .scheme-container, .swagger-ui .opblock .opblock-section-header, .swagger-ui section.models,
+    .swagger-ui section.models .model-container, .swagger-ui .dialog-ux .modal-ux, .swagger-ui .model-box { background: #1f2226; box-shadow: none; }
+    .swagger-ui .opblock, .swagger-ui .opblock.opblock-get, .swagger-ui .opblock.opblock-post, .swagger-ui .opblock.opblock-put,
+    .swagger-ui .opblock.opblock-patch, .swagger-ui .opblock.opblock-delete { background: #1b1e22; }
+    .swagger-ui .opblock-tag, .swagger-ui section.models, .swagger-ui .opblock .opblock-section-header { border-color: #3a3f46; }
+    .swagger-ui input[type=text], .swagger-ui input[type=password], .swagger-ui input[type=search], .swagger-ui textarea,
+    .swagger-ui select { background: #15171a; color: #e4e6ea; border-color: #6b7280; }
+    .swagger-ui .info .title small { background: #4f5663; color: #fff; }
+    .swagger-ui .btn.authorize { color: #5fd39a; border-color: #5fd39a; }
+    .swagger-ui .btn.authorize svg { fill: #5fd39a; }
+    .swagger-ui .highlight-code pre, .swagger-ui .microlight { background: #0d0f11 !important; color: #e4e6ea !important; }
+    .swagger-ui .prop-type { color: #c8a2ff; }
+    .swagger-ui .opblock-body *, .swagger-ui section.models *, .swagger-ui .dialog-ux .modal-ux * { color: #e4e6ea !important; }
+    .swagger-ui .opblock-body svg, .swagger-ui section.models svg { fill: #e4e6ea; }
+    .swagger-ui .json-schema-2020-12-accordion, .swagger-ui .json-schema-2020-12-expand-deep-button,
+    .swagger-ui .model-box-control, .swagger-ui .models-control, .swagger-ui .opblock-summary-control,
+    .swagger-ui .expand-operation, .swagger-ui .opblock-control-arrow { background: transparent; }
+    .swagger-ui code, .swagger-ui .markdown code, .swagger-ui .renderedMarkdown code { background: #2a2e34; color: #f0c8ff; }
+    .swagger-ui .parameter__name.required span, .swagger-ui .parameter__name.required::after { color: #ff8a8a; }
+    }`;
+
+/**
  * What Swagger UI lacks for WCAG AA and a screen reader, added once it has drawn the page (the
  * page's own script and style may be inline: /docs has a policy of its own, src/server.ts): a label
  * for the servers list, a heading between the title (h1) and the resources (h3), the parts above the
@@ -126,6 +173,7 @@ const ACCESSIBLE = `<style>
     .swagger-ui .btn.authorize { color: #17744b; border-color: #17744b; }
     .swagger-ui .btn.authorize svg { fill: #17744b; }
     .swagger-ui .json-schema-2020-12-expand-deep-button { color: #4f5663; }
+    ${DARK}
     </style>
     <script>
     new MutationObserver(function () {
@@ -152,8 +200,7 @@ const ACCESSIBLE = `<style>
 /**
  * The Swagger page as the plugin would render it, plus the note for a browser without JavaScript
  * (the plugin serves its page as one fixed response, with no place for it) and the servers list's
- * additions above. Its light colours in both themes: the plugin's dark
- * mode inverts the page with a filter, which leaves text at 1.56:1 against its background.
+ * additions above. Light or dark as the browser asks (DARK), never the plugin's inverting filter.
  */
 function swaggerPage(basePath: string): string {
   const html = SwaggerUIRender(info(basePath), {
@@ -167,7 +214,7 @@ function swaggerPage(basePath: string): string {
     persistAuthorization: true,
   });
   return html
-    .replace("<head>", `<head>\n    <meta name="color-scheme" content="light" />`)
+    .replace("<head>", `<head>\n    <meta name="color-scheme" content="light dark" />`)
     .replace("<body>", `<body>\n    ${noScript(basePath)}`)
     .replace("</body>", `    ${ACCESSIBLE}\n</body>`);
 }

@@ -38,6 +38,11 @@ export interface HistoryQueries {
   lastSuccessAt(domainId: number): number | null;
   /** Each domain's newest row, by domain id (a domain without rows is absent). */
   newest(): Map<number, HistoryRow>;
+  /**
+   * Each domain's newest row that is not a detection failure: what its service last answered, which
+   * an outage of the address sources leaves standing (a provider's card keeps its own failures).
+   */
+  newestAtService(): Map<number, HistoryRow>;
   /** The failure causes of these rows, by row id. */
   causes(ids: readonly number[]): Map<number, HistoryFailureCause | null>;
 }
@@ -84,6 +89,19 @@ function repeats(newest: HistoryRow, row: HistoryInsert): boolean {
     newest.ipAddress === (row.ipAddress ?? null) &&
     newest.previousIp === (row.previousIp ?? null)
   );
+}
+
+/** Each domain's newest row (of those that are not detection failures, with `atService`), by domain id. */
+function newestRows(db: Handle, atService: boolean): Map<number, HistoryRow> {
+  // A domain's newest row is its highest id: rows are appended in time order, and a folded
+  // repeat updates the newest row in place.
+  const newestIds = db
+    .select({ id: sql<number>`max(${history.id})` })
+    .from(history)
+    .where(atService ? sql`${history.failureCause} IS NOT 'detection'` : undefined)
+    .groupBy(history.domainId);
+  const rows = db.select().from(history).where(inArray(history.id, newestIds)).all();
+  return new Map(rows.map((row) => [row.domainId, row]));
 }
 
 export function historyQueries(db: Handle): HistoryQueries {
@@ -161,22 +179,10 @@ export function historyQueries(db: Handle): HistoryQueries {
         LIMIT ${limit}`);
     },
     newest() {
-      // A domain's newest row is its highest id: rows are appended in time order, and a folded
-      // repeat updates the newest row in place.
-      const rows = db
-        .select()
-        .from(history)
-        .where(
-          inArray(
-            history.id,
-            db
-              .select({ id: sql<number>`max(${history.id})` })
-              .from(history)
-              .groupBy(history.domainId),
-          ),
-        )
-        .all();
-      return new Map(rows.map((row) => [row.domainId, row]));
+      return newestRows(db, false);
+    },
+    newestAtService() {
+      return newestRows(db, true);
     },
     causes(ids) {
       if (ids.length === 0) return new Map();

@@ -293,7 +293,13 @@ export function updateKeyInput(values: UpdateKeyFormValues): { name: string; dom
   return {
     name: values.name,
     domain_ids:
-      values.scope === "all" ? null : values.domain_ids.filter((id) => /^[1-9]\d{0,15}$/.test(id)).map(Number),
+      values.scope === "all"
+        ? null
+        : values.domain_ids
+            // One tick box a name sends its records' ids together ("3,4").
+            .flatMap((ids) => ids.split(","))
+            .filter((id) => /^[1-9]\d{0,15}$/.test(id))
+            .map(Number),
   };
 }
 
@@ -333,9 +339,17 @@ export function notificationValues(form: Submitted): NotificationFormValues {
   };
 }
 
-/** A new notification's form: every event, enabled. */
+/**
+ * A new notification's type: ntfy, a push to the phone through its free app, with one field (the
+ * topic's URL) and no account or server of one's own, which is what a home user most likely wants;
+ * a webhook needs something that receives it.
+ */
+export const DEFAULT_NOTIFICATION_TYPE = "ntfy";
+
+/** A new notification's form: every event, enabled, of the type asked for (else the default). */
 export function newNotificationValues(type: string): NotificationFormValues {
-  return { name: "", type: notificationType(type), options: {}, events: [...NOTIFICATION_EVENTS], is_enabled: true };
+  const chosen = type !== "" && notificationType(type) === type ? type : DEFAULT_NOTIFICATION_TYPE;
+  return { name: "", type: chosen, options: {}, events: [...NOTIFICATION_EVENTS], is_enabled: true };
 }
 
 /** The stored notification as form values: its plain options; its secrets stay out (only their masks are shown). */

@@ -84,6 +84,15 @@ function accessible(html: string): string {
     .replace(/<thead>\s*<tr>\s*(?:<th[^>]*>\s*<\/th>\s*)+<\/tr>\s*<\/thead>\s*/g, "");
 }
 
+/**
+ * The index's line for a page, from its first paragraph: its first sentence, whole (a colon does not
+ * end it), a design note's "Read when: …" read as "When …".
+ */
+export function summaryOf(paragraph: string): string {
+  const text = paragraph.replace(/^Read when:\s*/, "When ");
+  return text.match(/^.*?\.(?=\s|$)/)?.[0] ?? text;
+}
+
 function renderPage(file: string, markdown: string): HelpPage {
   const slugs = new Map<string, number>();
   // Loaded on the first page rendered: an appliance whose help nobody opens never evaluates it
@@ -117,8 +126,7 @@ function renderPage(file: string, markdown: string): HelpPage {
   return {
     route: helpRoute(file),
     title: heading === undefined ? file : plain(heading.text),
-    summary:
-      paragraph === undefined ? "" : (plain(paragraph.text).match(/^.*?[.:](?=\s|$)/)?.[0] ?? plain(paragraph.text)),
+    summary: paragraph === undefined ? "" : summaryOf(plain(paragraph.text)),
     html: accessible(marked.parse(markdown, { async: false })),
   };
 }
@@ -157,14 +165,38 @@ export function helpFile(route: string): string | null {
 }
 
 /**
- * The top-level pages of docs/ (not each DNS service's, nor the files outside docs/), for the
- * index: the services' own index is one of them.
+ * The pages a home user reads first, in this order; the rest of the top-level pages follow them by
+ * title. The pages about ddnsd's own code are an index group of their own (DEVELOPER_PAGES).
  */
-export function helpIndex(): HelpPage[] {
-  return [...FILES]
+const HOME_PAGES = [
+  "/help/getting-started",
+  "/help/admin-pages",
+  "/help/services",
+  "/help/router-push",
+  "/help/certificates",
+  "/help/operations",
+  "/help/nas",
+];
+const DEVELOPER_PAGES = new Set(["/help/architecture", "/help/development", "/help/performance"]);
+
+/**
+ * The top-level pages of docs/ (not each DNS service's, nor the files outside docs/), for the
+ * index: the services' own index is one of them. The pages for running ddnsd at home first, the
+ * pages for working on its code apart.
+ */
+export function helpIndex(): { home: HelpPage[]; developer: HelpPage[] } {
+  const pages = [...FILES]
     .filter(([route, { file }]) => file.startsWith("docs/") && route.split("/").length === 3)
     .map(([route]) => helpPage(route)!)
     .sort((a, b) => a.title.localeCompare(b.title));
+  const rank = (page: HelpPage) => {
+    const at = HOME_PAGES.indexOf(page.route);
+    return at < 0 ? HOME_PAGES.length : at;
+  };
+  return {
+    home: pages.filter((page) => !DEVELOPER_PAGES.has(page.route)).sort((a, b) => rank(a) - rank(b)),
+    developer: pages.filter((page) => DEVELOPER_PAGES.has(page.route)),
+  };
 }
 
 /** Every /help address there is (the index, each page, each file). */

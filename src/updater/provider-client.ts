@@ -80,6 +80,14 @@ export function providerClient(parts: ClientParts, row: ProviderRow): DnsProvide
           },
         }
       : {}),
+    ...(client.listZones
+      ? {
+          async listZones() {
+            const listed = await client.listZones!();
+            return listed.ok ? listed : { ...listed, message: scrub(listed.message) };
+          },
+        }
+      : {}),
     ...(client.writesBlind ? { writesBlind: true } : {}),
   };
 }

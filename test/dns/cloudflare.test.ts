@@ -168,3 +168,28 @@ describe("failures keep the provider's reason, say their cause and leave the rec
     expect(fake.requests).toHaveLength(1);
   });
 });
+
+describe("the account's zones, for the domain form", () => {
+  test("every active or pending zone by name, read 50 a page", async () => {
+    for (let i = 0; i < 54; i++) fake.addZone(`zone${String(i).padStart(2, "0")}.example.net`);
+    fake.addZone("waiting.example.org", "pending");
+    fake.addZone("gone.example.org", "moved");
+    fake.clearRequests();
+    const listed = await client().listZones!();
+    expect(listed.ok).toBe(true);
+    const names = listed.ok ? listed.value : [];
+    expect(names).toHaveLength(56);
+    expect(names).toContain("example.com");
+    expect(names).toContain("waiting.example.org");
+    expect(names).not.toContain("gone.example.org");
+    expect(fake.requests.map((r) => `${r.path} ${r.query.page}/${r.query.per_page}`)).toEqual([
+      "/zones 1/50",
+      "/zones 2/50",
+    ]);
+  });
+
+  test("a refused token is the service's refusal, as for a write", async () => {
+    const listed = await client("cf-wrong-token").listZones!();
+    expect(listed).toMatchObject({ ok: false, cause: "credentials" });
+  });
+});

@@ -495,7 +495,7 @@ describe("without JavaScript", () => {
     expect(await page.getByRole("button", { name: "Copy key" }).isVisible()).toBe(false);
     await shot(page, "flows-nojs-update-key");
 
-    await page.goto(`${base}/notifications/new`);
+    await page.goto(`${base}/notifications/new?type=webhook`);
     await page.getByLabel("Type").selectOption("ntfy");
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByLabel("Topic URL").fill(`${receiver.url}/hook`);

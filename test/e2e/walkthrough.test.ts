@@ -112,7 +112,7 @@ describe("Enter saves the provider and notification forms", () => {
         await page.waitForURL(`${base}/providers`);
         expect(await notice(page)).toContain(`Provider “${name} renamed” saved`);
 
-        await page.goto(`${base}/notifications/new`);
+        await page.goto(`${base}/notifications/new?type=webhook`);
         await page.getByLabel("Name").fill(`Hook ${name}`);
         await page.getByLabel("Receiver URL").fill(`${receiver.url}/hook`);
         await page.getByLabel("Receiver URL").press("Enter");
@@ -128,7 +128,9 @@ describe("Enter saves the provider and notification forms", () => {
     const { context, page } = await open(LAPTOP, { javaScript: false });
     try {
       await page.goto(`${base}/providers/1/edit`);
-      expect(await page.getByLabel("Type").isDisabled()).toBe(true);
+      // The service as text, with why it cannot change: no select of every service.
+      expect(await page.locator(".chosen-service").textContent()).toContain("Can't change while it has 1 domain");
+      expect(await page.locator("#provider-form select").count()).toBe(0);
       expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0);
       await page.getByLabel("Name").fill("Home");
       await page.getByRole("button", { name: "Save changes" }).click();
@@ -152,9 +154,11 @@ describe("the dashboard tells the truth", () => {
       ] as const) {
         const { context, page } = await open(viewport, { javaScript });
         try {
-          const card = page.locator(".public-ip");
-          await card.getByText("IPv4 detection is failing since").waitFor();
-          expect(await card.textContent()).toContain("HTTP 503");
+          // Said in the banner above the rows, once however many rows wait on it.
+          const banner = page.locator(".box-problem");
+          await banner.getByText("The public IPv4 address cannot be detected").waitFor();
+          expect(await banner.count()).toBe(1);
+          expect(await banner.textContent()).toContain("HTTP 503");
           const row = page.locator("#domain-1");
           expect(await row.locator(".cell-status").textContent()).toContain("Not checked");
           expect(await row.locator(".cell-status").textContent()).not.toContain("OK");
@@ -175,7 +179,7 @@ describe("the dashboard tells the truth", () => {
     expect((await app.request("POST", "/api/v1/domains/1/update_ip")).status).toBe(200);
     const { context, page } = await open(LAPTOP);
     try {
-      expect(await page.locator(".detection-failing").count()).toBe(0);
+      expect(await page.locator(".box-problem").count()).toBe(0);
       expect(await page.locator("#domain-1 .cell-status").textContent()).toContain("OK");
     } finally {
       await context.close();
@@ -459,7 +463,7 @@ describe("the smaller things", () => {
       await page.goto(`${base}/domains/abc/edit`);
       expect(await page.locator("main").textContent()).not.toContain("must be a positive integer");
 
-      await page.goto(`${base}/notifications/new`);
+      await page.goto(`${base}/notifications/new?type=webhook`);
       await page.getByLabel("Name").fill("Silent");
       await page.getByLabel("Receiver URL").fill(`${receiver.url}/hook`);
       for (const box of await page.locator("input[name=events]").all()) await box.uncheck();

@@ -246,6 +246,8 @@ describe("the dashboard", () => {
     await page(t, "/", { cookie });
     await waitFor(() => t.ctx.publicIp.answers.get("4 web")?.error != null, 10_000, "the failed answer");
     const failing = await page(t, "/", { cookie });
-    expect(failing.text).toContain(`not found: IPv4 detection failed: ${echo.url}/v4: HTTP 503`);
+    // The real cause, in the banner above the card (the appliance's problem), which the card leads to.
+    expect(failing.text).toContain(`Cause: <span>${echo.url}/v4: HTTP 503`);
+    expect(failing.text).toContain('not found: <a href="#box-detection-0">see above</a>');
   });
 });

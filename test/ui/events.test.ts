@@ -218,8 +218,8 @@ describe("notifications", () => {
     ...fields,
   });
 
-  test("the add form starts with every event ticked and the first type's fields", async () => {
-    const response = await browser("/notifications/new");
+  test("the add form starts with every event ticked and the webhook's fields when asked for", async () => {
+    const response = await browser("/notifications/new?type=webhook");
     expect(response.status).toBe(200);
     expect(attributeValues(response.text, "input[name=events][checked]", "value")).toEqual([
       "ip_changed",

@@ -56,6 +56,35 @@ describe("/help", () => {
     expect(attributeValues(response.text, ".help-trail a", "href")).toContain("/login");
   });
 
+  test("the index leads with the pages for running ddnsd at home; those about its code are a group apart", async () => {
+    const html = (await page(t, "/help")).text;
+    const links = attributeValues(html, ".help-index a", "href");
+    expect(links.slice(0, 7)).toEqual([
+      "/help/getting-started",
+      "/help/admin-pages",
+      "/help/services",
+      "/help/router-push",
+      "/help/certificates",
+      "/help/operations",
+      "/help/nas",
+    ]);
+    expect(links.slice(-3)).toEqual(["/help/architecture", "/help/development", "/help/performance"]);
+    const groups = html.split('<h2 id="working-on-ddnsd">');
+    expect(groups).toHaveLength(2);
+    expect(groups[0]).not.toContain('href="/help/architecture"');
+    // Whole first sentences: no summary cut at a colon ("Read when:").
+    expect(html).not.toContain("Read when:");
+    expect(html).toContain("When you want HTTPS (a Let");
+  });
+
+  test("the router push page opens with the steps and the FRITZ!Box before any curl call", async () => {
+    const html = (await page(t, "/help/router-push")).text;
+    const fritz = html.indexOf("FRITZ!Box</strong>");
+    expect(fritz).toBeGreaterThan(-1);
+    expect(html.indexOf("Update keys</strong>")).toBeLessThan(fritz);
+    expect(html.indexOf("curl ")).toBeGreaterThan(fritz);
+  });
+
   test("signed in, the page has the navigation with Help marked as the current section", async () => {
     const cookie = await signIn(t);
     const response = await page(t, "/help/operations", { cookie });

@@ -22,6 +22,7 @@ import {
   type UpdateConditions,
 } from "../components";
 import { every, millis } from "../format";
+import { type BoxProblems, NO_BOX_PROBLEMS, SeeAbove } from "./box-problems";
 import { serviceLabel } from "./credential-field";
 import { PropagationMark } from "./propagation-mark";
 import { SourceMark, type SourceMarkContext } from "./source-mark";
@@ -93,6 +94,8 @@ export interface DomainRowProps {
   landed?: boolean;
   /** Its Delete takes focus: the row after one just deleted in place. */
   focusDelete?: boolean;
+  /** The appliance's problems the page's banner says: a row they cover links there instead of repeating them. */
+  box?: BoxProblems;
 }
 
 /** The domain list's element (a Delete answers with it) and its filters' form (a Delete carries them along). */
@@ -284,6 +287,7 @@ export function DomainRow({
   sources,
   landed = false,
   focusDelete = false,
+  box = NO_BOX_PROBLEMS,
 }: DomainRowProps) {
   const name = (
     <td data-label="Domain" class="cell-domain">
@@ -308,12 +312,25 @@ export function DomainRow({
   );
   // What "Update now" answered, or else the newest attempt as its history row keeps it: the same
   // words either way, so the list's refresh keeps them.
-  const shown = result ?? attemptResult(domain, conditions, now);
+  // A detection failure the banner explains is said there once; a just-pressed "Update now" keeps its answer.
+  const notDetected = result == null ? box.detection.get(domain.id) : undefined;
+  const newest = result ?? attemptResult(domain, conditions, now);
+  const shown = notDetected && newest !== null && !newest.ok && newest.failure === "detection" ? null : newest;
+  const liveCheck = box.liveCheck.get(domain.id);
   const label = conditions.providerType === undefined ? undefined : serviceLabel(conditions.providerType);
   const status = (
     <td data-label="Status" class="cell-status">
-      <DomainStatus domain={domain} conditions={conditions} explained={shown !== null && !shown.ok} />
-      <PropagationMark propagation={domain.propagation} />
+      <DomainStatus
+        domain={domain}
+        conditions={conditions}
+        explained={(shown !== null && !shown.ok) || notDetected !== undefined}
+      />
+      {notDetected ? <SeeAbove problem={notDetected} what="Address not detected" /> : ""}
+      {liveCheck ? (
+        <SeeAbove problem={liveCheck} what="Live check paused" />
+      ) : (
+        <PropagationMark propagation={domain.propagation} />
+      )}
       {shown ? <Result result={shown} domain={domain} now={now} serviceLabel={label} fresh={result != null} /> : ""}
     </td>
   );

@@ -59,7 +59,7 @@ export function deliveryProblem(error: string): { said: string; next: string } {
 }
 
 /** The outcome of "Send test", in the row; a failure says what to do. */
-function TestResult({ outcome }: { outcome: TestOutcome }) {
+export function TestResult({ outcome }: { outcome: TestOutcome }) {
   const problem = outcome.ok ? null : deliveryProblem(outcome.detail);
   return (
     <p

@@ -190,6 +190,32 @@ export function AboutPage(props: AboutPageProps) {
           </div>
         </dl>
       </section>
+      <section class="card" aria-labelledby="backup-title">
+        <h2 id="backup-title" class="card-title">
+          Backup and export
+        </h2>
+        <div class="actions">
+          {props.databasePath === null ? (
+            ""
+          ) : (
+            // A download, not a page: htmx must not swap it in.
+            <form method="post" action="/about/backup" hx-boost="false">
+              <button type="submit" class="button">
+                Download a backup
+              </button>
+            </form>
+          )}
+          <a class="button" href="/about/export" hx-boost="false" download="ddnsd.yaml">
+            Export the configuration
+          </a>
+        </div>
+        <p class="help">
+          The backup is a copy of the whole database (history included), also kept in the data directory's{" "}
+          <code>backups/</code>; <code>ddnsd restore FILE</code> puts it back. The export is a file of the providers,
+          domains, update keys and notifications, their secrets sealed with this ddnsd's encryption key, which{" "}
+          <code>ddnsd import</code> applies. <a href="/help/operations#back-up-and-restore">Back up and restore</a>
+        </p>
+      </section>
       <section class="card" aria-labelledby="sources-title">
         <h2 id="sources-title" class="card-title">
           Public address sources

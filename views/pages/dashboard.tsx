@@ -19,6 +19,7 @@ import {
   type UpdateConditions,
 } from "../components";
 import { plural } from "../format";
+import { type BoxProblem, BoxProblemsBanner, boxProblems } from "../fragments/box-problems";
 import { IpChangesChart, UpdatesChart } from "../fragments/charts";
 import { DomainRow } from "../fragments/domain-row";
 import { type ShownAnswer, SourceAnswers } from "../fragments/source-answers";
@@ -73,11 +74,14 @@ function Address({
   ip,
   checked,
   failure,
+  banner,
 }: {
   family: string;
   ip: string | null;
   checked: boolean;
   failure: DetectionFailure | null;
+  /** The banner's problem that says this failure: the card links to it rather than saying it again. */
+  banner?: BoxProblem;
 }) {
   return (
     <div class={["address", failure && "address-failing"]}>
@@ -89,8 +93,11 @@ function Address({
         </span>
       ) : (
         <span class="muted">
-          {failure !== null ? (
-            // The real cause, not a guess: on a first start without internet this is the only place it shows.
+          {failure !== null && banner !== undefined ? (
+            <>
+              not found: <a href={`#${banner.id}`}>see above</a>
+            </>
+          ) : failure !== null ? (
             <span safe>not found: {failure.error}</span>
           ) : checked ? (
             "none found (this network may not have one)"
@@ -99,28 +106,6 @@ function Address({
           )}
         </span>
       )}
-    </div>
-  );
-}
-
-/**
- * A family whose detection fails, said plainly: since when, and each source's own words. Only for a
- * family that matters here (an address was known, or a domain needs one): a network without IPv6
- * has no IPv6 to detect.
- */
-function DetectionProblem({ family, failure, now }: { family: string; failure: DetectionFailure; now: number }) {
-  return (
-    <div class="notice notice-warn detection-failing" role="status">
-      <strong>
-        {family} detection is failing since <TimeAgo at={failure.since} now={now} />.
-      </strong>{" "}
-      Records of this family are not checked until it works again; they keep their last address.
-      <details>
-        <summary>What the address services answered</summary>
-        <p class="small" safe>
-          {failure.error}
-        </p>
-      </details>
     </div>
   );
 }
@@ -255,6 +240,15 @@ export function DashboardPage(props: DashboardPageProps) {
   const domains = sortDomains(props.domains, "status", conditions);
   const failingNow = domains.filter((domain) => domainStatus(domain, conditions(domain)).key === "failed").length;
   const { shown, folded } = foldHealthy(domains, conditions);
+  // The card's failures (a family needed, or no address at all) are the box's, said once in the banner.
+  const shownV4Failure = v4Failure ?? (props.publicIp.ipv4 === null ? failures.ipv4 : null);
+  const box = boxProblems(
+    domains,
+    conditions,
+    [shownV4Failure, v6Failure].filter((failure) => failure !== null),
+  );
+  const bannerOf = (failure: DetectionFailure | null) =>
+    failure === null ? undefined : box.problems.find((problem) => problem.key === failure.error);
   return (
     <Layout
       title="Dashboard"
@@ -268,6 +262,7 @@ export function DashboardPage(props: DashboardPageProps) {
 
       <LiveRegion id="dashboard-live" url="/" now={now}>
         {empty ? "" : <AtAGlance domains={domains} conditions={conditions} />}
+        <BoxProblemsBanner box={box} now={now} />
         <section class="card public-ip" aria-labelledby="public-ip-title">
           <h2 id="public-ip-title" class="card-title">
             Public address
@@ -277,12 +272,17 @@ export function DashboardPage(props: DashboardPageProps) {
               family="IPv4"
               ip={props.publicIp.ipv4}
               checked={checked}
-              failure={v4Failure ?? (props.publicIp.ipv4 === null ? failures.ipv4 : null)}
+              failure={shownV4Failure}
+              banner={bannerOf(shownV4Failure)}
             />
-            <Address family="IPv6" ip={props.publicIp.ipv6} checked={checked} failure={v6Failure} />
+            <Address
+              family="IPv6"
+              ip={props.publicIp.ipv6}
+              checked={checked}
+              failure={v6Failure}
+              banner={bannerOf(v6Failure)}
+            />
           </div>
-          {v4Failure ? <DetectionProblem family="IPv4" failure={v4Failure} now={now} /> : ""}
-          {v6Failure ? <DetectionProblem family="IPv6" failure={v6Failure} now={now} /> : ""}
           <SourceAnswers answers={props.answers ?? []} now={now} />
           <p class="muted small">
             Checked <TimeAgo at={props.publicIp.checkedAt} now={now} />
@@ -377,6 +377,7 @@ export function DashboardPage(props: DashboardPageProps) {
                           intervalSeconds={props.intervalSeconds}
                           conditions={conditions(domain)}
                           sources={props.sources}
+                          box={box}
                         />
                       ))}
                     </tbody>

@@ -3,7 +3,7 @@
 
 import { Html } from "@elysiajs/html";
 import type { DomainView } from "../../src/modules/domains/service";
-import type { ProviderView } from "../../src/modules/providers/service";
+import type { ProviderView, ProviderZones } from "../../src/modules/providers/service";
 import {
   CheckField,
   controlAttrs,
@@ -53,6 +53,36 @@ export interface DomainFormPageProps {
   schedule: SchedulePreviewData;
   /** The address sources to choose from, with what each gives now. */
   sources: AddressSourceChoices;
+  /** The chosen provider's zones, offered for the hostname (absent or not listed: a free text field). */
+  zones?: ProviderZones;
+}
+
+/** The schedules a person most often wants, beside the raw cron field. */
+export const SCHEDULE_PRESETS: { cron: string; label: string }[] = [
+  { cron: "*/5 * * * *", label: "Every 5 minutes" },
+  { cron: "*/15 * * * *", label: "Every 15 minutes" },
+  { cron: "0 * * * *", label: "Every hour" },
+  { cron: "0 4 * * *", label: "Daily (04:00)" },
+];
+
+const ZONE_LIST_ID = "provider-zones";
+
+/** The zones under the hostname: as choices of the field (a datalist) and as words, so a phone without datalists sees them too. */
+function ZoneHelp({ zones }: { zones?: ProviderZones }) {
+  if (!zones?.listed || zones.zones.length === 0) return <>The full name of the record, e.g. home.example.com.</>;
+  const shown = zones.zones.slice(0, 8);
+  return (
+    <>
+      The full name of the record, in one of this provider's zones:{" "}
+      {shown.map((zone, i) => (
+        <>
+          {i > 0 ? ", " : ""}
+          <code safe>{zone}</code>
+        </>
+      ))}
+      {zones.zones.length > shown.length ? ` and ${zones.zones.length - shown.length} more` : ""}.
+    </>
+  );
 }
 
 /**
@@ -109,7 +139,17 @@ function Ipv6SuffixFields({ values, errors }: { values: DomainFormValues; errors
   );
 }
 
-export function DomainFormPage({ user, domain, providers, values, errors, schedule, sources }: DomainFormPageProps) {
+export function DomainFormPage({
+  user,
+  domain,
+  providers,
+  values,
+  errors,
+  schedule,
+  sources,
+  zones,
+}: DomainFormPageProps) {
+  const zoneNames = zones?.listed ? zones.zones : [];
   const title = domain ? "Edit domain" : "Add domain";
   const action = domain ? `/domains/${domain.id}/edit` : "/domains/new";
   const provider = providers.find((p) => String(p.id) === values.provider_id);
@@ -157,15 +197,11 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
               />
             </Field>
             <div class="form-grid">
-              <Field
-                name="domain_name"
-                label="Hostname"
-                errors={errors}
-                help="The full name of the record, e.g. home.example.com."
-              >
+              <Field name="domain_name" label="Hostname" errors={errors} help={<ZoneHelp zones={zones} />}>
                 <input
                   type="text"
                   value={values.domain_name}
+                  list={zoneNames.length > 0 ? ZONE_LIST_ID : undefined}
                   required
                   autocomplete="off"
                   autocapitalize="none"
@@ -173,6 +209,15 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
                   placeholder="home.example.com"
                   {...controlAttrs("domain_name", errors, true)}
                 />
+                {zoneNames.length > 0 ? (
+                  <datalist id={ZONE_LIST_ID}>
+                    {zoneNames.map((zone) => (
+                      <option value={zone} />
+                    ))}
+                  </datalist>
+                ) : (
+                  ""
+                )}
               </Field>
               <Field name="record_type" label="Record type" errors={errors}>
                 <select {...controlAttrs("record_type", errors)}>
@@ -205,6 +250,23 @@ export function DomainFormPage({ user, domain, providers, values, errors, schedu
                 hx-target="#schedule-preview"
                 hx-swap="outerHTML"
               />
+              <div class="schedule-presets" role="group" aria-label="Presets">
+                {SCHEDULE_PRESETS.map((preset) => (
+                  // Without JavaScript each posts the form back with its schedule filled in (nothing saved);
+                  // client.js fills the field in place.
+                  <button
+                    type="submit"
+                    name="cron_preset"
+                    value={preset.cron}
+                    class="button button-small button-quiet"
+                    formnovalidate
+                    data-cron-preset={preset.cron}
+                    aria-pressed={values.cron_schedule.trim() === preset.cron ? "true" : "false"}
+                  >
+                    {preset.label}
+                  </button>
+                ))}
+              </div>
               <p class="help" id="f-cron_schedule-hint">
                 Cron: 5 fields (minute hour day month weekday), or 6 with seconds first — e.g. <code>*/10 * * * *</code>{" "}
                 for every ten minutes. Leave empty for the default interval.

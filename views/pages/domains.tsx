@@ -19,6 +19,7 @@ import {
   type UpdateConditions,
 } from "../components";
 import { plural } from "../format";
+import { type BoxProblems, BoxProblemsBanner } from "../fragments/box-problems";
 import { DOMAIN_FILTERS_ID, DOMAIN_LIST_ID, DOMAIN_PAGE_FIELD_ID, DomainRow } from "../fragments/domain-row";
 import { Layout, PageHeader } from "../layout";
 
@@ -56,6 +57,8 @@ export interface DomainsPageProps {
   landed?: number | null;
   /** A domain just deleted from the list in place: said above it, focus on the next row's Delete. */
   deletion?: ListDeletion | null;
+  /** The appliance's problems, said once above the list (its rows link there). */
+  box?: BoxProblems;
 }
 
 /** The list's own address with its filters, order and page, for bookmarks, its refreshes and its pager (defaults left out). */
@@ -146,6 +149,7 @@ export function DomainsPage(props: DomainsPageProps) {
         </button>
       </form>
       <LiveRegion id={DOMAIN_LIST_ID} url={listUrl(filters)} now={props.now}>
+        {props.box ? <BoxProblemsBanner box={props.box} now={props.now} /> : ""}
         <section class="card" aria-labelledby="domain-list-title">
           <ListHeading id="domain-list-title" text="Your domains" deletion={props.deletion} />
           {props.domains.length === 0 ? (
@@ -196,6 +200,7 @@ export function DomainsPage(props: DomainsPageProps) {
                         conditions={props.conditions?.(domain)}
                         landed={domain.id === props.landed}
                         focusDelete={props.deletion?.focusId === domain.id}
+                        box={props.box}
                       />
                     ))}
                   </tbody>

@@ -32,24 +32,33 @@ export interface HelpIndexEntry {
   summary: string;
 }
 
-/** The index's body: each top-level page with its first sentence. */
-export function helpIndexHtml(entries: HelpIndexEntry[]): string {
+function IndexList({ entries }: { entries: HelpIndexEntry[] }) {
+  return (
+    <ul class="help-index">
+      {entries.map((entry) => (
+        <li>
+          <a href={entry.route} safe>
+            {entry.title}
+          </a>
+          <span class="muted small" safe>
+            {entry.summary}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The index's body: the pages for running ddnsd first, each with its first sentence; those about its code apart. */
+export function helpIndexHtml(groups: { home: HelpIndexEntry[]; developer: HelpIndexEntry[] }): string {
   return (
     <>
       <PageHeader title="Help" />
       <p>The documentation of this ddnsd, served by ddnsd itself: it works without internet access.</p>
-      <ul class="help-index">
-        {entries.map((entry) => (
-          <li>
-            <a href={entry.route} safe>
-              {entry.title}
-            </a>
-            <span class="muted small" safe>
-              {entry.summary}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <h2 id="using-ddnsd">Using ddnsd</h2>
+      <IndexList entries={groups.home} />
+      <h2 id="working-on-ddnsd">Working on ddnsd's code</h2>
+      <IndexList entries={groups.developer} />
     </>
   ) as string;
 }

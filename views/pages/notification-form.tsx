@@ -17,7 +17,12 @@ import {
   TypeSelect,
 } from "../components";
 import { EVENT_LABELS, NOTIFICATION_TYPE_OPTIONS, NotificationFields } from "../fragments/notification-fields";
-import { deleteNotificationQuestion, notificationRowId } from "../fragments/notification-row";
+import {
+  deleteNotificationQuestion,
+  notificationRowId,
+  type TestOutcome,
+  TestResult,
+} from "../fragments/notification-row";
 import { Layout, PageHeader } from "../layout";
 
 export interface NotificationFormValues {
@@ -35,9 +40,11 @@ export interface NotificationFormPageProps {
   notification?: NotificationView;
   values: NotificationFormValues;
   errors: FormErrors;
+  /** What "Send a test" of the form's values (not saved) answered. */
+  test?: TestOutcome | null;
 }
 
-export function NotificationFormPage({ user, notification, values, errors }: NotificationFormPageProps) {
+export function NotificationFormPage({ user, notification, values, errors, test = null }: NotificationFormPageProps) {
   const title = notification ? "Edit notification" : "Add notification";
   const action = notification ? `/notifications/${notification.id}/edit` : "/notifications/new";
   return (
@@ -103,10 +110,15 @@ export function NotificationFormPage({ user, notification, values, errors }: Not
             <button type="submit" class="button button-primary">
               {notification ? "Save changes" : "Add notification"}
             </button>
+            {/* Sends what the form holds, before saving: a wrong topic or token shows now, and nothing is saved. */}
+            <button type="submit" name="send_test" value="1" class="button" formnovalidate>
+              Send a test
+            </button>
             <a class="button button-quiet" href="/notifications">
               Cancel
             </a>
           </div>
+          <div aria-live="polite">{test ? <TestResult outcome={test} /> : ""}</div>
         </form>
       </section>
       {notification ? (

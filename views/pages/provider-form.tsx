@@ -82,28 +82,39 @@ export function ProviderFormPage({
             />
           </Field>
           {provider ? (
-            <Field
-              name="type"
-              label="Type"
-              errors={errors}
-              help={
-                typeLocked
-                  ? `Can't change while it has ${plural(provider.domain_count, "domain")}.`
-                  : "The DNS service your domains are hosted at."
-              }
-            >
-              <TypeSelect
-                fieldsUrl="/providers/credential-field"
-                fieldsTarget="#service-fields"
-                vals={{ provider: provider.id }}
-                options={[...services]
-                  .sort((a, b) => a.label.localeCompare(b.label, "en", { sensitivity: "base" }))
-                  .map((service) => ({ value: service.type, label: service.label }))}
-                selected={values.type}
-                errors={errors}
-                locked={typeLocked}
-              />
-            </Field>
+            // The service as text, not a select of every service: changing it is rare (and refused
+            // while domains use the provider), so the choice waits behind "Change the service".
+            <div class={["field", errors.fields.type !== undefined && "has-error"]}>
+              <p class="chosen-service">
+                <span class="field-label">Service</span>{" "}
+                <strong safe>{services.find((service) => service.type === values.type)?.label ?? values.type}</strong>
+                {typeLocked ? (
+                  <span class="muted small">{` Can't change while it has ${plural(provider.domain_count, "domain")}.`}</span>
+                ) : (
+                  ""
+                )}
+              </p>
+              {typeLocked ? (
+                <input type="hidden" name="type" value={values.type} />
+              ) : (
+                <details class="change-service" open={errors.fields.type !== undefined}>
+                  <summary>Change the service</summary>
+                  <Field name="type" label="Type" errors={errors} help="The DNS service your domains are hosted at.">
+                    <TypeSelect
+                      fieldsUrl="/providers/credential-field"
+                      fieldsTarget="#service-fields"
+                      vals={{ provider: provider.id }}
+                      options={[...services]
+                        .sort((a, b) => a.label.localeCompare(b.label, "en", { sensitivity: "base" }))
+                        .map((service) => ({ value: service.type, label: service.label }))}
+                      selected={values.type}
+                      errors={errors}
+                    />
+                  </Field>
+                </details>
+              )}
+              {typeLocked ? <FieldError name="type" errors={errors} /> : ""}
+            </div>
           ) : (
             // A new provider's service was chosen in the picker (/providers/new); going back there changes it.
             <div class={["field", errors.fields.type !== undefined && "has-error"]}>

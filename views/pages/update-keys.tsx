@@ -217,8 +217,24 @@ function RouterSettings({ pushUrl, created, domains }: Pick<UpdateKeysPageProps,
   );
 }
 
+/**
+ * The domains by name, each name once with its records (a router pushes a name, and its A and AAAA
+ * go together): one tick box a name.
+ */
+function byName(domains: UpdateKeysPageProps["domains"]): { hostname: string; ids: number[]; label: string }[] {
+  const names = new Map<string, UpdateKeysPageProps["domains"]>();
+  for (const domain of domains) names.set(domain.domain_name, [...(names.get(domain.domain_name) ?? []), domain]);
+  return [...names]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([hostname, records]) => ({
+      hostname,
+      ids: records.map((record) => record.id),
+      label: `${hostname} (${records.map((record) => record.record_type).join(", ")}) at ${[...new Set(records.map((record) => record.provider_name))].join(", ")}`,
+    }));
+}
+
 function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "domains" | "values" | "errors">) {
-  const chosen = new Set(values.domain_ids);
+  const chosen = new Set(values.domain_ids.flatMap((ids) => ids.split(",")));
   return (
     <section class="card form-card" aria-labelledby="create-title">
       <h2 id="create-title" class="card-title">
@@ -252,22 +268,32 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
           {domains.length === 0 ? (
             <p class="help">No domains yet.</p>
           ) : (
-            <ul class="plain-list choice-list">
-              {domains.map((domain) => (
-                <li class="field-check">
-                  <input
-                    type="checkbox"
-                    id={`key-domain-${domain.id}`}
-                    name="domain_ids"
-                    value={String(domain.id)}
-                    checked={chosen.has(String(domain.id))}
-                  />
-                  <label for={`key-domain-${domain.id}`} safe>
-                    {domainLabel(domain)}
-                  </label>
-                </li>
-              ))}
-            </ul>
+            <>
+              {/* Shown by client.js, which narrows the list as one types; without it, the whole list. */}
+              <div class="field field-inline" data-domain-search-field hidden>
+                <label for="key-domain-search">Find a domain</label>
+                <input type="search" id="key-domain-search" data-domain-search autocomplete="off" />
+              </div>
+              <ul class="plain-list choice-list" data-domain-choices>
+                {byName(domains).map((name) => {
+                  const value = name.ids.join(",");
+                  return (
+                    <li class="field-check" data-search={name.hostname.toLowerCase()}>
+                      <input
+                        type="checkbox"
+                        id={`key-domain-${name.ids[0]}`}
+                        name="domain_ids"
+                        value={value}
+                        checked={name.ids.every((id) => chosen.has(String(id)))}
+                      />
+                      <label for={`key-domain-${name.ids[0]}`} safe>
+                        {name.label}
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
           )}
           <FieldError name="domain_ids" errors={errors} />
         </fieldset>

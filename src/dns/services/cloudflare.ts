@@ -4,6 +4,7 @@
 
 import { asObject, isObject, objectsIn } from "../../util/json";
 import { failed, requestJson, type ServiceError } from "../answers";
+import { paginate } from "../paging";
 import type { Step } from "../provider";
 import { type DesiredSettings, type RecordSet, recordSetOf, type TxtApi, type ZoneApi, zoneClient } from "../reconcile";
 import { type ClientContext, defineService } from "../service";
@@ -131,6 +132,29 @@ export function createCloudflareApi(
         }
       }
       return failed(`${SERVICE}: no active zone found for ${hostname}`, { cause: "refused" });
+    },
+
+    // Every zone of the account, 50 a page: the domain form's choices for the hostname. A record's own
+    // zone is found by findZone, one name at a time, which asks for less.
+    async listZones() {
+      return paginate(async (page) => {
+        const query = new URLSearchParams({ page: String(page ?? 1), per_page: "50" });
+        const answer = await envelope("GET", `/zones?${query}`);
+        if (!answer.ok) return answer;
+        const zones = listOf(answer.value.result).filter(
+          (z) =>
+            typeof z.id === "string" && typeof z.name === "string" && (z.status === "active" || z.status === "pending"),
+        );
+        const info = asObject(answer.value.result_info);
+        const current = Number(info.page ?? page ?? 1);
+        return {
+          ok: true,
+          value: {
+            items: zones.map((z) => ({ id: z.id as string, name: (z.name as string).toLowerCase() })),
+            next: current < Number(info.total_pages ?? 1) ? current + 1 : undefined,
+          },
+        };
+      });
     },
 
     async zoneName(zoneId) {

@@ -283,6 +283,46 @@ export function deleteNotification(ctx: NotificationDeps, id: number): void {
 }
 
 /** `POST /notifications/{id}/test`: one message now, no retries; the answer says whether it arrived. */
+/**
+ * A test message through a notification as its form holds it, before saving it (nothing is stored,
+ * no delivery noted): the same checks as saving, a secret left masked taken from `id`'s stored row.
+ */
+export async function testUnsavedNotification(
+  ctx: NotificationDeps,
+  input: Required<Pick<NotificationInput, "name" | "type" | "options">>,
+  id?: number,
+): Promise<{ ok: boolean; detail: string }> {
+  const name = checkDisplayName(input.name.trim() === "" ? "this notification" : input.name);
+  const type = checkType(input.type);
+  let kept: Record<string, unknown> = {};
+  if (id !== undefined) {
+    const stored = findNotificationRow(ctx, id);
+    try {
+      if (stored.type === type) kept = openCredentials(stored.secrets, ctx.keys.encryptionKey);
+    } catch {
+      // Unreadable under the current key: a masked value keeps nothing, as when saving.
+    }
+  }
+  const { plain, secrets } = checkOptions(type, input.options, kept);
+  const now = Date.now();
+  // Id 0 is no row: the delivery it notes touches nothing stored.
+  const row: NotificationRow = {
+    id: 0,
+    name,
+    type,
+    options: plain,
+    secrets: sealCredentials(secrets, ctx.keys.encryptionKey),
+    events: [],
+    isEnabled: true,
+    lastSentAt: null,
+    lastError: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const error = await ctx.notifier.sendTest(row);
+  return error === null ? { ok: true, detail: `Test message sent through ${name}` } : { ok: false, detail: error };
+}
+
 export async function testNotification(ctx: NotificationDeps, id: number): Promise<{ ok: boolean; detail: string }> {
   const row = findNotificationRow(ctx, id);
   const error = await ctx.notifier.sendTest(row);

@@ -238,6 +238,28 @@ export async function verifyProvider(ctx: ProviderDeps, id: number): Promise<typ
   return outcome;
 }
 
+/** The provider's zones by name, for the domain form; `listed: false` where they are not known (`reason`: why, when asked). */
+export type ProviderZones = { listed: true; zones: string[] } | { listed: false; reason: string | null };
+
+/**
+ * The zones the provider's account holds, asked of its service (one request or a few pages; only
+ * for a switched-on provider whose service lists zones): the domain form offers them for the
+ * hostname and refuses a name in none of them before it is saved.
+ */
+export async function providerZones(ctx: ClientParts, id: number): Promise<ProviderZones> {
+  const row = findProviderRow(ctx, id);
+  if (!row.isEnabled) return { listed: false, reason: null };
+  try {
+    const client = providerClient(ctx, row);
+    if (!client.listZones) return { listed: false, reason: null };
+    const listed = await client.listZones();
+    return listed.ok ? { listed: true, zones: listed.value } : { listed: false, reason: listed.message };
+  } catch (error) {
+    // Credentials that no longer open: the form still works, without the list.
+    return { listed: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 export type LastVerification = Verification;
 
 /** Each provider's newest credential check, by provider id (absent: never checked). */

@@ -17,14 +17,16 @@ import {
   type AskedAnswer,
   AskNowAnswer,
 } from "../../../views/fragments/address-source-field";
+import { boxProblems } from "../../../views/fragments/box-problems";
 import { serviceFor } from "../../../views/fragments/credential-field";
 import { DomainRow, type DomainRowView, type UpdateResult, updateSentence } from "../../../views/fragments/domain-row";
 import { ProviderOptions } from "../../../views/fragments/provider-options";
 import { SchedulePreview, type SchedulePreviewData } from "../../../views/fragments/schedule-preview";
 import { ConfirmDeletePage } from "../../../views/pages/confirm-delete";
-import { DomainFormPage, type DomainFormValues } from "../../../views/pages/domain-form";
+import { DomainFormPage, type DomainFormValues, SCHEDULE_PRESETS } from "../../../views/pages/domain-form";
 import { DOMAIN_PAGE_SIZE, DomainsPage, type DomainsPageProps } from "../../../views/pages/domains";
 import { HistoryPage } from "../../../views/pages/history";
+import { zoneHolds } from "../../dns/zones";
 import {
   createDomain,
   type DomainDeps,
@@ -38,7 +40,7 @@ import {
   listDomains,
   updateDomain,
 } from "../../modules/domains/service";
-import { listProviders, type ProviderReader } from "../../modules/providers/service";
+import { listProviders, type ProviderReader, type ProviderZones, providerZones } from "../../modules/providers/service";
 import { IdParams } from "../../modules/shared";
 import { askToShow } from "../../updater/detect";
 import { cronScheduleProblem, upcomingRuns } from "../../updater/schedule";
@@ -63,6 +65,19 @@ const HISTORY_PAGE_SIZE = 25;
 /** What the domain pages use: the domains' rules, the forced update's parts, the providers to choose from, each domain's state. */
 export type DomainPageDeps = PageDeps & DomainDeps & UpdateParts & ProviderReader & ConditionSources;
 
+/**
+ * Why the hostname is refused before saving: it lies in none of the zones the provider listed (a
+ * zone pinned under "Advanced", or a list not known, is left to the first update).
+ */
+function hostnameOutsideZones(values: DomainFormValues, zones: ProviderZones): string | null {
+  const hostname = values.domain_name.trim().toLowerCase().replace(/\.$/, "");
+  if (!zones.listed || zones.zones.length === 0 || values.zone_id.trim() !== "" || hostname === "") return null;
+  if (zones.zones.some((zone) => zoneHolds(zone, hostname))) return null;
+  const shown =
+    zones.zones.slice(0, 5).join(", ") + (zones.zones.length > 5 ? ` and ${zones.zones.length - 5} more` : "");
+  return `${hostname} is in none of this provider's zones (${shown}): check its spelling`;
+}
+
 export function domainPageRoutes(ctx: DomainPageDeps) {
   const interval = ctx.settings.updateIntervalSeconds;
 
@@ -83,7 +98,20 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
     return { kind: "runs", defaultInterval: null, runs: upcomingRuns(expression, now, interval, 3), seconds, now };
   }
 
-  function form(user: string, values: DomainFormValues, errors: FormErrors, id?: number, asked?: AskedAnswer) {
+  /** The chosen provider's zones, for the hostname (nothing asked for a provider that is not there). */
+  async function zonesOf(providerId: string): Promise<ProviderZones> {
+    const provider = listProviders(ctx).find((p) => String(p.id) === providerId);
+    return provider === undefined ? { listed: false, reason: null } : providerZones(ctx, provider.id);
+  }
+
+  async function form(
+    user: string,
+    values: DomainFormValues,
+    errors: FormErrors,
+    id?: number,
+    asked?: AskedAnswer,
+    zones?: ProviderZones,
+  ) {
     const domain = id === undefined ? undefined : getDomain(ctx, id);
     return DomainFormPage({
       user,
@@ -91,6 +119,7 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
       providers: listProviders(ctx),
       values,
       errors,
+      zones: zones ?? (await zonesOf(values.provider_id)),
       schedule: schedulePreview(values.cron_schedule, Date.now()),
       sources: addressSourceChoices(ctx, domain?.pushed_ip ?? null, asked),
     });
@@ -136,11 +165,18 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
     const values = domainValues(body);
     // The provider select's "Continue" (no JavaScript): the form again, with that service's options.
     if (onlyChangesType(body)) return form(user, values, NO_ERRORS, id);
+    // A schedule preset's button (no JavaScript): the form again with that schedule, nothing saved.
+    const preset = SCHEDULE_PRESETS.find((p) => p.cron === field(body, "cron_preset"));
+    if (preset !== undefined) return form(user, { ...values, cron_schedule: preset.cron }, NO_ERRORS, id);
     // An "Ask now" of the address field: nothing is saved.
     const ask = ASKABLE_SOURCES.find((source) => source === field(body, "ask_source"));
     if (ask !== undefined) return askNow(user, request, ask, values, id);
     const provider = listProviders(ctx).find((p) => String(p.id) === values.provider_id);
     const service = provider ? serviceFor(provider.type, ctx.services.services) : undefined;
+    // A hostname in none of the provider's zones is a typo caught now, not at the first update.
+    const zones = await zonesOf(values.provider_id);
+    const outside = hostnameOutsideZones(values, zones);
+    if (outside !== null) return form(user, values, { fields: { domain_name: outside } }, id, undefined, zones);
     let domain: DomainView;
     try {
       domain =
@@ -148,7 +184,7 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
           ? createDomain(ctx, domainInput(values, {}, service))
           : updateDomain(ctx, id, domainInput(values, getDomain(ctx, id).config, service));
     } catch (error) {
-      return form(user, values, formErrors(error), id);
+      return form(user, values, formErrors(error), id, undefined, zones);
     }
     if (id === undefined)
       setFlash(ctx, cookie, `${domain.domain_name} added; its first update runs within a second or two.`);
@@ -198,6 +234,8 @@ export function domainPageRoutes(ctx: DomainPageDeps) {
       domains: sortDomains(domains, sort, conditions).slice(start, start + DOMAIN_PAGE_SIZE),
       matching: domains.length,
       total: all.length,
+      // Over every domain, whatever the filters and page: the appliance's problems are said once.
+      box: boxProblems(all, conditions),
     };
   }
 

@@ -22,6 +22,7 @@ import {
   listNotifications,
   type NotificationDeps,
   testNotification,
+  testUnsavedNotification,
   updateNotification,
 } from "../../modules/notifications/service";
 import { IdParams } from "../../modules/shared";
@@ -38,12 +39,19 @@ import { answerAction, type PageDeps, signedIn } from "../pages";
 import { type Cookies, isHtmx, seeOther, setFlash, takeFlash } from "../session";
 
 export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
-  function form(user: string, values: NotificationFormValues, errors: FormErrors, id?: number) {
+  function form(
+    user: string,
+    values: NotificationFormValues,
+    errors: FormErrors,
+    id?: number,
+    test: TestOutcome | null = null,
+  ) {
     return NotificationFormPage({
       user,
       notification: id === undefined ? undefined : getNotification(ctx, id),
       values,
       errors,
+      test,
     });
   }
 
@@ -52,10 +60,20 @@ export function notificationPageRoutes(ctx: PageDeps & NotificationDeps) {
   }
 
   /** Add (no id) or edit: the form again with its errors, or the list with a notice. */
-  function submit(user: string, body: unknown, cookie: Cookies, id?: number) {
+  async function submit(user: string, body: unknown, cookie: Cookies, id?: number) {
     const values = notificationValues(body);
     // The type select's "Continue" (no JavaScript): the form again, with the chosen type's fields.
     if (onlyChangesType(body)) return form(user, values, NO_ERRORS, id);
+    // "Send a test" before saving: the form again with what the service answered; nothing is saved.
+    if (field(body, "send_test") !== "") {
+      try {
+        const stored = id === undefined ? undefined : getNotification(ctx, id);
+        const outcome = await testUnsavedNotification(ctx, notificationInput(values, stored), id);
+        return form(user, values, NO_ERRORS, id, outcome);
+      } catch (error) {
+        return form(user, values, formErrors(error), id);
+      }
+    }
     try {
       const saved =
         id === undefined

@@ -64,7 +64,8 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
    * provider's), with the cause and the service's words, by provider id.
    */
   function problems(): Map<number, DomainProblem[]> {
-    const newest = ctx.store.history.newest();
+    // Past a detection failure (nobody's at the service): an outage of the address sources hides no credentials refused.
+    const newest = ctx.store.history.newestAtService();
     const found = new Map<number, DomainProblem[]>();
     for (const domain of listDomains(ctx)) {
       const latest = newest.get(domain.id);
@@ -75,7 +76,7 @@ export function providerPageRoutes(ctx: ProviderPageDeps) {
         latest.status !== "FAILED"
       )
         continue;
-      if (latest.failureCause === "detection" || latest.failureCause === "disabled") continue;
+      if (latest.failureCause === "disabled") continue;
       const problem = {
         id: domain.id,
         name: domain.domain_name,

@@ -176,6 +176,24 @@ describe("store: history", () => {
     expect(store.history.causes([])).toEqual(new Map());
   });
 
+  test("newestAtService passes over detection failures: what the service last answered stands through an outage", () => {
+    const { store, provider, domain } = memoryStore();
+    const p = provider();
+    const a = domain(p, "a.example.com");
+    const b = domain(p, "b.example.com");
+    const refused = store.history.append(row(a, 1, { status: "FAILED", failureCause: "credentials" }), 10);
+    store.history.append(
+      row(a, 2, { status: "FAILED", failureCause: "detection", message: "IPv4 detection failed" }),
+      10,
+    );
+    store.history.append(row(b, 1, { status: "FAILED", failureCause: "detection" }), 10);
+    const atService = store.history.newestAtService();
+    expect([...atService.entries()].map(([id, r]) => [id, r.id, r.failureCause])).toEqual([
+      [a, refused, "credentials"],
+    ]);
+    expect(store.history.newest().get(a)?.failureCause).toBe("detection");
+  });
+
   test("a transaction that throws writes nothing", () => {
     const { store, provider, domain } = memoryStore();
     const a = domain(provider());
