@@ -68,10 +68,16 @@ describe("/help", () => {
       "/help/operations",
       "/help/nas",
     ]);
-    expect(links.slice(-3)).toEqual(["/help/architecture", "/help/development", "/help/performance"]);
+    expect(links.slice(-4)).toEqual([
+      "/help/architecture",
+      "/help/design",
+      "/help/development",
+      "/help/performance",
+    ]);
     const groups = html.split('<h2 id="working-on-ddnsd">');
     expect(groups).toHaveLength(2);
     expect(groups[0]).not.toContain('href="/help/architecture"');
+    expect(groups[0]).not.toContain('href="/help/design"');
     // Whole first sentences: no summary cut at a colon ("Read when:").
     expect(html).not.toContain("Read when:");
     expect(html).toContain("When you want HTTPS (a Let");
