@@ -1,0 +1,236 @@
+// The pages' words in English: the catalogue every other language follows. A message is a string,
+// or a function of what it names (a count, a name, a link's text placed where the sentence needs
+// it). de.ts and zh-CN.ts are typed by this file's shape, so a message missing there, or with other
+// parameters, fails the type check. Messages are plain text that views show escaped (`safe`), with
+// one exception: a message taking a `Link` (or a piece of code) is given the link's HTML and shown
+// as it is, so it holds no `<` or `&` of its own and never a name a user typed.
+
+/** Puts `text` into a link (or other element) the view builds: a sentence decides where its link goes. */
+export type Link = (text: string) => string;
+
+const s = (n: number) => (n === 1 ? "" : "s");
+
+export const en = {
+  brand: { dashboardLink: "ddnsd dashboard" },
+  layout: {
+    skip: "Skip to content",
+    main: "Main",
+    mainMenu: "Main (menu)",
+    menu: "Menu",
+    apiDocs: "API docs",
+    themeSystem: "Theme: system",
+    signedInAs: "Signed in as",
+    signedInAsName: (user: string) => `Signed in as ${user}`,
+    changePassword: "Change password",
+    signOut: "Sign out",
+    language: "Language",
+  },
+  nav: {
+    dashboard: "Dashboard",
+    domains: "Domains",
+    providers: "Providers",
+    updateKeys: "Update keys",
+    acmeKeys: "Certificate keys",
+    apiTokens: "API tokens",
+    notifications: "Notifications",
+    about: "About",
+    help: "Help",
+  },
+  time: {
+    justNow: "just now",
+    ago: (span: string) => `${span} ago`,
+    in: (span: string) => `in ${span}`,
+    seconds: (n: number) => `${n} s`,
+    minutes: (n: number) => `${n} min`,
+    hours: (n: number) => `${n} h`,
+    days: (n: number) => `${n} d`,
+    utc: "UTC",
+  },
+  common: {
+    cancel: "Cancel",
+    delete: "Delete",
+    edit: "Edit",
+    continue: "Continue",
+    on: "On",
+    off: "Off",
+    never: "never",
+    none: "none",
+    name: "Name",
+    type: "Type",
+    actions: "Actions",
+    domains: "Domains",
+    allDomains: "All domains",
+    editName: (name: string) => `Edit ${name}`,
+    deleteName: (name: string) => `Delete ${name}`,
+    page: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    asOf: "As of",
+    refreshesEvery: (seconds: number) => ` · refreshes every ${seconds} s`,
+    couldNotRefresh: " · could not refresh; showing the last figures",
+    domainCount: (n: number) => `${n} domain${s(n)}`,
+  },
+  error: {
+    notFound: "Not found",
+    notFoundAdvice: "It may have been deleted, perhaps in another tab, or the address is mistyped.",
+    refused: "Refused",
+    refusedAdvice: "The form was not sent from ddnsd's own pages. Open the page again and send it from there.",
+    conflict: "Not possible right now",
+    conflictAdvice: "Something changed meanwhile. Open the page again to see the current state.",
+    tooLarge: "Too much data",
+    tooLargeAdvice: "Send less at once and try again.",
+    tooMany: "Too many attempts",
+    tooManyAdvice: "Wait the time given above, then try again.",
+    invalid: "That request was not understood",
+    invalidAdvice: "Go back, check what you entered and try again.",
+    diskFull: "The data disk is full",
+    diskFullAdvice: "Free some space on the disk that holds ddnsd's data; nothing stored is lost.",
+    failed: "Something went wrong",
+    failedAdvice: "Try again in a moment. If it keeps happening, look in ddnsd's log for the request id above.",
+    badId: "This address names nothing: the number in it is not one ddnsd gives.",
+    status: (status: number) => `Error ${status}`,
+    allDomains: "All domains",
+    allProviders: "All providers",
+    dashboard: "Dashboard",
+    signIn: "Sign in",
+  },
+  login: {
+    title: "Sign in",
+    username: "Username",
+    password: "Password",
+    submit: "Sign in",
+    forgot: "Forgot the password?",
+    forgotHelp: (reset: string, setPassword: string, link: Link) =>
+      `It cannot be reset from here. On the machine ddnsd runs on, where you installed it, run ${reset}: it asks for a new password, and ddnsd needs no restart. Without the installer, ${setPassword} (run as the service's user) reads a new one from standard input. ${link("Troubleshooting")} has the details.`,
+    expired: "Your session has expired. Please sign in again.",
+    expiredUnsent:
+      "Your session has expired. Please sign in again. The form you sent was not saved: after signing in, enter it again.",
+    signedOut: "You have signed out.",
+    passwordChanged: "Your password was changed. Sign in with the new one.",
+    wrongLogin: "Incorrect username or password",
+    throttled: (seconds: number) => `Too many failed sign-ins; try again in ${seconds} s`,
+  },
+  password: {
+    title: "Change password",
+    current: "Current password",
+    new: "New password",
+    newHelp: "At least 8 characters.",
+    again: "New password again",
+    signedOutAfter: "You will be signed out and sign in again with the new password.",
+    submit: "Change password",
+    wrong: "This is not your current password.",
+    tooShort: (n: number) => `Use at least ${n} characters.`,
+    mismatch: "The two new passwords differ.",
+  },
+  confirm: {
+    delete: "Delete",
+  },
+  providers: {
+    title: "Providers",
+    add: "Add provider",
+    lead: "The DNS services your records live at, and the credentials ddnsd uses to change them.",
+    empty: (link: Link) => `No providers yet. ${link("Add the account of your DNS service")} to get started.`,
+    listLabel: "Providers",
+    switchLabel: (name: string) => `Provider ${name}`,
+    domains: "Domains",
+    credentials: "Credentials",
+    health: "Health",
+    verify: "Verify",
+    verifyName: (name: string) => `Verify ${name}`,
+    updatesFailed: (failed: number, total: number) => `${failed} of ${total} update${s(total)} failed`,
+    updatesOk: (total: number) => `${total} update${s(total)}, all OK`,
+    noUpdates: "no updates in 24 h",
+    domainsRefused: (n: number) => `${n} domain${s(n)} refused`,
+    inUse: "credentials in use: its updates succeed",
+    neverVerified: "never verified",
+    verified: "Verified",
+    couldNotReach: "Could not reach",
+    requestRefused: "Request refused",
+    slowedDown: "Slowed down",
+    credentialsRefused: "Credentials refused",
+    notCheckable: "Not checkable",
+    deleteQuestion: (name: string, count: number) =>
+      `Delete the provider "${name}"? ${
+        count === 0
+          ? "It has no domains."
+          : `${count === 1 ? "Its 1 domain and its" : `Its ${count} domains and their`} history will be deleted too (the DNS records at the provider stay).`
+      }`,
+    deleteTitle: "Delete provider",
+  },
+  notifications: {
+    title: "Notifications",
+    add: "Add notification",
+    lead: "Where ddnsd tells you when an address changes or updates fail: a webhook, ntfy, Gotify, Discord, Slack or Telegram; or a heartbeat after each check to Healthchecks or Uptime Kuma.",
+    yours: "Your notifications",
+    empty: (link: Link) => `No notifications yet. ${link("Add one")} to hear about address changes and failures.`,
+    events: "Events",
+    enabled: "Enabled",
+    lastSent: "Last sent",
+    lastError: "Last error",
+    heartbeatEvents: "A ping after each scheduled check",
+    allEvents: "All events",
+    switchLabel: (name: string) => `Notification ${name}`,
+    sendTest: "Send test",
+    sendTestName: (name: string) => `Send test: ${name}`,
+    testSent: "Test sent",
+    testFailed: "Test failed",
+    deleteQuestion: (name: string) => `Delete the notification "${name}"? Nothing more is sent through it.`,
+    deleteTitle: "Delete notification",
+    deleted: (name: string) => `Notification "${name}" deleted.`,
+  },
+  updateKeys: {
+    title: "Update keys",
+    lead: "Keys your router uses to tell ddnsd its new address the moment it changes.",
+    deleteQuestion: (name: string) =>
+      `Delete the update key "${name}"? A router still using it gets "badauth" from then on.`,
+    deleteTitle: "Delete update key",
+    deleted: (name: string) => `Update key "${name}" deleted.`,
+    createdNotice: (name: string) => `Update key "${name}" created.`,
+    domainAt: (domain: string, type: string, provider: string) => `${domain} (${type}) at ${provider}`,
+    deletedDomain: "a deleted domain",
+    created: (name: string) => `Update key “${name}” created`,
+    copyNow: "Copy it now: it is shown only this once.",
+    keptHashed: "ddnsd keeps only a hash of it; if it is lost, delete the key and create another.",
+    theKey: "The key (the router's password)",
+    copyKey: "Copy key",
+    fritzIntro: (menu: string, useDynDns: string, userDefined: string) =>
+      `${menu}: tick “${useDynDns}”, provider “${userDefined}”, then:`,
+    fritzGermanNote: "on a box in German:",
+    fritzAnyName: "fritzbox (any name)",
+    fritzFillsIn: "The box fills in <domain>, <ipaddr>, <ip6addr> and <pass> itself from the fields below the URL.",
+    routerSettings: "Router settings",
+    openedAs: (host: string) =>
+      `This page was opened as ${host}, which is this machine itself: a router cannot reach ddnsd there.`,
+    useLanAddress: (example: string, name: string) =>
+      `Use this machine's address on your network instead (e.g. ${example} or its name, such as ${name}), or open this page by that address to see the settings with it.`,
+    pushTo: (url: string) =>
+      `Routers push their address to ${url} with the dyndns2 protocol (often called “custom” or “user-defined”): any username, and an update key as the password.`,
+    carryKey: " The settings below carry the key just created.",
+    oneUrl: "Any other router or a script: one URL",
+    unifi: "UniFi (custom)",
+    openwrt: "OpenWrt (update_url)",
+    stepByStep: (link: Link) =>
+      `Step by step for FRITZ!Box, UniFi, OpenWrt, pfSense, ddclient and inadyn, and the answers a router gets: ${link("Router push (dyndns2)")}. Use https when the router reaches ddnsd over anything but your LAN: the key travels with every push.`,
+    create: "Create an update key",
+    name: "Name",
+    nameHelp: "What the key is for, e.g. the router's name.",
+    mayUpdate: "Domains it may update",
+    allLater: "All domains, including ones added later",
+    onlyThese: "Only these:",
+    noDomains: "No domains yet.",
+    createKey: "Create key",
+    yours: "Your update keys",
+    empty: "No update keys yet. Create one below for each router that should push its address.",
+    key: "Key",
+    createdAt: "Created",
+    lastUsed: "Last used",
+    deleteName: (name: string) => `Delete update key ${name}`,
+  },
+};
+
+type Shape<T> = T extends string
+  ? string
+  : T extends (...args: infer A) => string
+    ? (...args: A) => string
+    : { readonly [K in keyof T]: Shape<T[K]> };
+
+/** What every language's catalogue holds: en's messages, each a string or a function of the same parameters. */
+export type Messages = Shape<typeof en>;
