@@ -154,7 +154,17 @@ export const de: Messages = {
           ? "Er hat keine Domains."
           : `${count === 1 ? "Seine Domain und deren" : `Seine ${count} Domains und deren`} Verlauf werden ebenfalls gelöscht (die DNS-Einträge beim Anbieter bleiben).`
       }`,
-    deleteTitle: "Anbieter löschen",
+    deleteTitle: (name: string) => `Anbieter „${name}“ löschen?`,
+    added: (name: string) => `Anbieter „${name}“ hinzugefügt`,
+    saved: (name: string) => `Anbieter „${name}“ gespeichert`,
+    savedChecked: (saved: string, words: string) => `${saved}; ${words}.`,
+    savedNotChecked: (saved: string) =>
+      `${saved}; seine Zugangsdaten konnten nicht geprüft werden, versuchen Sie es mit „Prüfen“ erneut.`,
+    verifyNotice: (name: string, words: string) => `„${name}“: ${words}.`,
+    enabledNotice: (name: string) => `Anbieter „${name}“ aktiviert: Seine Domains werden wieder aktualisiert.`,
+    disabledNotice: (name: string) => `Anbieter „${name}“ deaktiviert: Seine Domains werden nicht aktualisiert.`,
+    deletedNotice: (name: string, count: number) =>
+      `Anbieter „${name}“ gelöscht${count > 0 ? `, mit ${count === 1 ? "seiner Domain" : `seinen ${count} Domains`}` : ""}.`,
   },
   notifications: {
     title: "Benachrichtigungen",
@@ -175,16 +185,24 @@ export const de: Messages = {
     testSent: "Test gesendet",
     testFailed: "Test fehlgeschlagen",
     deleteQuestion: (name: string) => `Die Benachrichtigung „${name}“ löschen? Darüber wird dann nichts mehr gesendet.`,
-    deleteTitle: "Benachrichtigung löschen",
+    deleteTitle: (name: string) => `Benachrichtigung „${name}“ löschen?`,
     deleted: (name: string) => `Benachrichtigung „${name}“ gelöscht.`,
+    added: (name: string) => `Benachrichtigung „${name}“ hinzugefügt; prüfen Sie mit „Test senden“, ob sie ankommt.`,
+    saved: (name: string) => `Benachrichtigung „${name}“ gespeichert; prüfen Sie mit „Test senden“, ob sie ankommt.`,
+    testOk: (name: string) => `„${name}“: Testnachricht gesendet.`,
+    testNotDelivered: (name: string, said: string, next: string) =>
+      `„${name}“: Die Testnachricht wurde nicht zugestellt. ${said}. ${next}`,
+    enabledNotice: (name: string) => `Benachrichtigung „${name}“ aktiviert: Sie sendet wieder Nachrichten.`,
+    disabledNotice: (name: string) => `Benachrichtigung „${name}“ deaktiviert: Sie sendet nichts.`,
   },
   updateKeys: {
     title: "Aktualisierungsschlüssel",
     lead: "Schlüssel, mit denen Ihr Router ddnsd seine neue Adresse meldet, sobald sie sich ändert.",
     deleteQuestion: (name: string) =>
       `Den Aktualisierungsschlüssel „${name}“ löschen? Ein Router, der ihn noch verwendet, erhält ab dann „badauth“.`,
-    deleteTitle: "Aktualisierungsschlüssel löschen",
-    deleted: (name: string) => `Aktualisierungsschlüssel „${name}“ gelöscht.`,
+    deleteTitle: (name: string) => `Aktualisierungsschlüssel „${name}“ löschen?`,
+    deleted: (name: string) =>
+      `Aktualisierungsschlüssel „${name}“ gelöscht; ein Router, der ihn noch verwendet, wird ab jetzt abgewiesen.`,
     createdNotice: (name: string) => `Aktualisierungsschlüssel „${name}“ erstellt.`,
     domainAt: (domain: string, type: string, provider: string) => `${domain} (${type}) bei ${provider}`,
     deletedDomain: "eine gelöschte Domain",

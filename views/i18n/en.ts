@@ -153,7 +153,16 @@ export const en = {
           ? "It has no domains."
           : `${count === 1 ? "Its 1 domain and its" : `Its ${count} domains and their`} history will be deleted too (the DNS records at the provider stay).`
       }`,
-    deleteTitle: "Delete provider",
+    deleteTitle: (name: string) => `Delete provider “${name}”?`,
+    added: (name: string) => `Provider “${name}” added`,
+    saved: (name: string) => `Provider “${name}” saved`,
+    savedChecked: (saved: string, words: string) => `${saved}; ${words}.`,
+    savedNotChecked: (saved: string) => `${saved}; its credentials could not be checked, use Verify to try again.`,
+    verifyNotice: (name: string, words: string) => `“${name}”: ${words}.`,
+    enabledNotice: (name: string) => `Provider “${name}” enabled: its domains are updated again.`,
+    disabledNotice: (name: string) => `Provider “${name}” disabled: its domains are not updated.`,
+    deletedNotice: (name: string, count: number) =>
+      `Provider “${name}” deleted${count > 0 ? `, with its ${count} domain${s(count)}` : ""}.`,
   },
   notifications: {
     title: "Notifications",
@@ -173,17 +182,24 @@ export const en = {
     testSent: "Test sent",
     testFailed: "Test failed",
     deleteQuestion: (name: string) => `Delete the notification "${name}"? Nothing more is sent through it.`,
-    deleteTitle: "Delete notification",
-    deleted: (name: string) => `Notification "${name}" deleted.`,
+    deleteTitle: (name: string) => `Delete notification “${name}”?`,
+    deleted: (name: string) => `Notification “${name}” deleted.`,
+    added: (name: string) => `Notification “${name}” added; use Send test to check it arrives.`,
+    saved: (name: string) => `Notification “${name}” saved; use Send test to check it arrives.`,
+    testOk: (name: string) => `“${name}”: test message sent.`,
+    testNotDelivered: (name: string, said: string, next: string) =>
+      `“${name}”: the test message was not delivered. ${said}. ${next}`,
+    enabledNotice: (name: string) => `Notification “${name}” enabled: it sends messages again.`,
+    disabledNotice: (name: string) => `Notification “${name}” disabled: it sends nothing.`,
   },
   updateKeys: {
     title: "Update keys",
     lead: "Keys your router uses to tell ddnsd its new address the moment it changes.",
     deleteQuestion: (name: string) =>
       `Delete the update key "${name}"? A router still using it gets "badauth" from then on.`,
-    deleteTitle: "Delete update key",
-    deleted: (name: string) => `Update key "${name}" deleted.`,
-    createdNotice: (name: string) => `Update key "${name}" created.`,
+    deleteTitle: (name: string) => `Delete update key “${name}”?`,
+    deleted: (name: string) => `Update key “${name}” deleted; a router still using it is refused from now on.`,
+    createdNotice: (name: string) => `Update key “${name}” created.`,
     domainAt: (domain: string, type: string, provider: string) => `${domain} (${type}) at ${provider}`,
     deletedDomain: "a deleted domain",
     created: (name: string) => `Update key “${name}” created`,
