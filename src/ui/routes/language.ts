@@ -9,6 +9,18 @@ import { field } from "../forms";
 import { backTo, currentUser } from "../pages";
 import { type CookieDeps, type SessionCheck, seeOther, setLanguageCookie } from "../session";
 
+/** The sign-in page (with its query) when the choice was made there, which `backTo` never returns to. */
+function signInPageSentFrom(request: Request): string | null {
+  try {
+    const from = new URL(request.headers.get("referer") ?? "");
+    return from.host === new URL(request.url).host && from.pathname === "/login"
+      ? `${from.pathname}${from.search}`
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 export function languageRoutes(ctx: SessionCheck & CookieDeps) {
   return new Elysia().post("/language", async ({ body, cookie, request }) => {
     const locale = localeOf(field(body, "language"));
@@ -16,6 +28,6 @@ export function languageRoutes(ctx: SessionCheck & CookieDeps) {
     setLanguageCookie(ctx, cookie, request, locale);
     const user = await currentUser(ctx, request, cookie);
     if (user !== null) ctx.store.users.setLanguage(user, locale);
-    return seeOther(backTo(request, "/"));
+    return seeOther(signInPageSentFrom(request) ?? backTo(request, "/"));
   });
 }
