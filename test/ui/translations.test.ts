@@ -5,12 +5,13 @@
 // signed-in user's choice follows them to their next sign-in in another browser.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { apiTokens, updateKeys } from "../../src/db/schema";
+import { apiTokens, updateKeys, users } from "../../src/db/schema";
 import { SERVICES } from "../../src/dns/registry";
 import { CHANNELS } from "../../src/notify/registry";
 import { LOCALE_NAMES } from "../../src/util/locale";
 import { FRITZBOX } from "../../views/i18n/fritzbox";
 import { createDomain, createProvider, insertHistory, resetData } from "../api/helpers";
+import { startWebhookReceiver } from "../fakes/notify";
 import { makeTestApp, TEST_PASSWORD, type TestApp } from "../support";
 import { attributeValues, ORIGIN, page, signIn } from "./helpers";
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   resetData(t);
   const provider = await createProvider(t, { name: "Home DNS" });
   const domain = await createDomain(t, provider.id, { domain_name: "nas.example.com" });
-  insertHistory(t, domain.id, { ipAddress: "203.0.113.7", previousIp: "198.51.100.4" });
+  insertHistory(t, domain.id, { ip: "203.0.113.7", previousIp: "198.51.100.4" });
   const key = await t.request("POST", "/api/v1/update-keys", { body: { name: "Router" } });
   const notification = await t.request("POST", "/api/v1/notifications", {
     body: { name: "Phone alerts", type: "ntfy", options: { url: "https://ntfy.example.net/ddnsd" } },
@@ -300,5 +301,33 @@ describe("choosing the language", () => {
     expect(response.text).toContain("language: must be one of en, de, zh-CN");
     expect(response.headers.getSetCookie().some((c) => c.startsWith("ddnsd_lang="))).toBe(false);
     expect(t.ctx.store.users.language("admin")).toBe("en");
+  });
+});
+
+describe("notifications speak the admin's language", () => {
+  test("a test message in the language the admin chose; English before anyone chose", async () => {
+    const receiver = startWebhookReceiver();
+    try {
+      const made = await t.request("POST", "/api/v1/notifications", {
+        body: { name: "Hook", type: "webhook", options: { url: `${receiver.url}/hook` } },
+      });
+      t.ctx.db.update(users).set({ language: null }).run();
+      expect((await t.request("POST", `/api/v1/notifications/${made.body.id}/test`)).body.ok).toBe(true);
+      t.ctx.store.users.setLanguage("admin", "de");
+      expect((await t.request("POST", `/api/v1/notifications/${made.body.id}/test`)).body.ok).toBe(true);
+      // The webhook's body carries the event for machines and the sentence for people.
+      const [english, german] = receiver.delivered.map((request) => request.body as { event: string; message: string });
+      expect(english).toMatchObject({
+        event: "test",
+        message: 'This is a test message from ddnsd, sent through "Hook".',
+      });
+      expect(german).toMatchObject({
+        event: "test",
+        message: "Dies ist eine Testnachricht von ddnsd, gesendet über „Hook“.",
+      });
+    } finally {
+      t.ctx.store.users.setLanguage("admin", "en");
+      await receiver.stop();
+    }
   });
 });
