@@ -100,7 +100,8 @@ function ThemeToggle() {
 export function LanguageSwitch() {
   const current = pageLang();
   return (
-    <form method="post" action="/language" class="language-switch">
+    // A full page load, not a boosted swap: htmx swaps the body and would leave <html lang> as it was.
+    <form method="post" action="/language" class="language-switch" hx-boost="false">
       <div role="group" aria-label={msg().layout.language}>
         {LOCALES.map((locale) => (
           <button
