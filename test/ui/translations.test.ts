@@ -5,7 +5,7 @@
 // signed-in user's choice follows them to their next sign-in in another browser.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { apiTokens, updateKeys, users } from "../../src/db/schema";
+import { acmeKeys, apiTokens, updateKeys, users } from "../../src/db/schema";
 import { SERVICES } from "../../src/dns/registry";
 import { CHANNELS } from "../../src/notify/registry";
 import { LOCALE_NAMES } from "../../src/util/locale";
@@ -20,7 +20,17 @@ let cookie: string;
 const HTML = { accept: "text/html" };
 
 /** What the test's data names: shown as typed, never translated. */
-const DATA = ["admin", "Home DNS", "nas.example.com", "Router", "Phone alerts", "203.0.113.7", "198.51.100.4"];
+const DATA = [
+  "admin",
+  "Home Assistant",
+  "Traefik",
+  "Home DNS",
+  "nas.example.com",
+  "Router",
+  "Phone alerts",
+  "203.0.113.7",
+  "198.51.100.4",
+];
 let ids: { provider: number; domain: number; key: number; notification: number };
 
 beforeAll(async () => {
@@ -34,12 +44,16 @@ beforeAll(async () => {
   const notification = await t.request("POST", "/api/v1/notifications", {
     body: { name: "Phone alerts", type: "ntfy", options: { url: "https://ntfy.example.net/ddnsd" } },
   });
+  const token = await t.request("POST", "/api/v1/api-tokens", { body: { name: "Home Assistant", scope: "update" } });
+  const acme = await t.request("POST", "/api/v1/acme-keys", { body: { name: "Traefik", domain_ids: [domain.id] } });
+  expect([token.status, acme.status, key.status, notification.status]).toEqual([200, 200, 200, 200]);
   ids = { provider: provider.id, domain: domain.id, key: key.body.id, notification: notification.body.id };
 });
 
 afterAll(() => {
   t.ctx.db.delete(updateKeys).run();
   t.ctx.db.delete(apiTokens).run();
+  t.ctx.db.delete(acmeKeys).run();
 });
 
 /** A page in the pseudo-locale, as a browser asks for it. */
@@ -157,6 +171,8 @@ const CONVERTED: [string, () => string][] = [
   ["the update keys", () => "/update-keys"],
   ["an update key's delete confirmation", () => `/update-keys/${ids.key}/delete`],
   ["the notifications", () => "/notifications"],
+  ["the API tokens", () => "/api-tokens"],
+  ["the certificate keys", () => "/acme-keys"],
   ["a notification's delete confirmation", () => `/notifications/${ids.notification}/delete`],
 ];
 
@@ -183,8 +199,6 @@ const NOT_YET: [string, string][] = [
     "/providers/new?type=cloudflare",
   ],
   ["the service picker (views/pages/service-picker.tsx)", "/providers/new"],
-  ["certificate keys (views/pages/acme-keys.tsx)", "/acme-keys"],
-  ["API tokens (views/pages/api-tokens.tsx)", "/api-tokens"],
 ];
 
 describe("the pseudo-locale: no visible word outside the catalogue", () => {

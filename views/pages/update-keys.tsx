@@ -53,7 +53,7 @@ export function deleteKeyQuestion(key: Pick<UpdateKeyView, "name">): string {
 
 /** "home.example.com (A) at Cloudflare (personal)": the same name at two providers is two domains. */
 function domainLabel(domain: Pick<DomainView, "domain_name" | "record_type" | "provider_name">): string {
-  return msg().updateKeys.domainAt(domain.domain_name, domain.record_type, domain.provider_name);
+  return msg().common.domainAt(domain.domain_name, domain.record_type, domain.provider_name);
 }
 
 /** The domains a key covers, by name; "All domains" for a key without a list. */
@@ -63,7 +63,7 @@ function Covered({ ids, domains }: { ids: number[] | null; domains: UpdateKeysPa
     <ul class="plain-list">
       {ids.map((id) => {
         const domain = domains.find((d) => d.id === id);
-        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">{msg().updateKeys.deletedDomain}</li>;
+        return domain ? <li safe>{domainLabel(domain)}</li> : <li class="muted">{msg().common.deletedDomain}</li>;
       })}
     </ul>
   );
@@ -77,7 +77,7 @@ function CreatedKey({ created }: { created: UpdateKeyView }) {
         {words.created(created.name)}
       </h2>
       <p>
-        <strong>{words.copyNow}</strong> {words.keptHashed}
+        <strong>{msg().common.copyNow}</strong> {words.keptHashed}
       </p>
       <div class="field">
         <label for="new-key">{words.theKey}</label>
@@ -267,14 +267,14 @@ function CreateForm({ domains, values, errors }: Pick<UpdateKeysPageProps, "doma
           <legend>{words.mayUpdate}</legend>
           <div class="field-check">
             <input type="radio" id="scope-all" name="scope" value="all" checked={values.scope === "all"} />
-            <label for="scope-all">{words.allLater}</label>
+            <label for="scope-all">{msg().common.allLater}</label>
           </div>
           <div class="field-check">
             <input type="radio" id="scope-chosen" name="scope" value="chosen" checked={values.scope === "chosen"} />
-            <label for="scope-chosen">{words.onlyThese}</label>
+            <label for="scope-chosen">{msg().common.onlyThese}</label>
           </div>
           {domains.length === 0 ? (
-            <p class="help">{words.noDomains}</p>
+            <p class="help">{msg().common.noDomains}</p>
           ) : (
             <ul class="plain-list choice-list">
               {domains.map((domain) => (
