@@ -172,6 +172,8 @@ const CONVERTED: [string, () => string][] = [
   ["an update key's delete confirmation", () => `/update-keys/${ids.key}/delete`],
   ["the notifications", () => "/notifications"],
   ["the API tokens", () => "/api-tokens"],
+  ["the domain list (its rows aside)", () => "/domains"],
+  ["the domain list, filtered to nothing", () => "/domains?q=nothing-matches"],
   ["the certificate keys", () => "/acme-keys"],
   ["a notification's delete confirmation", () => `/notifications/${ids.notification}/delete`],
 ];

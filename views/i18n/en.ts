@@ -299,6 +299,32 @@ export const en = {
     deleted: (name: string) => `Certificate key “${name}” deleted; a client still using it is refused from now on.`,
     createKey: "Create key",
   },
+  domains: {
+    title: "Domains",
+    add: "Add domain",
+    filterLabel: "Filter domains",
+    search: "Search",
+    searchPlaceholder: "name or provider",
+    provider: "Provider",
+    allProviders: "All providers",
+    status: "Status",
+    anyStatus: "Any status",
+    sortBy: "Sort by",
+    filter: "Filter",
+    yours: "Your domains",
+    empty: (link: Link) => `No domains yet. ${link("Add the first one")}.`,
+    noMatch: (link: Link, total: number) =>
+      `No domain matches these filters. ${link(`Show all ${total} domain${s(total)}`)}.`,
+    showing: (range: string, total: number, matching: number | null) =>
+      `Showing ${range} of ${total} domain${s(total)}${matching === null ? "" : ` (${matching} matching)`}.`,
+    domain: "Domain",
+    ipAddress: "IP address",
+    schedule: "Schedule",
+    enabled: "Enabled",
+    pages: "Domain list pages",
+    previous: "← Previous",
+    next: "Next →",
+  },
 };
 
 type Shape<T> = T extends string
