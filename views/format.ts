@@ -90,7 +90,8 @@ export function every(seconds: number): string {
 
 /** "12 ms", "1.4 s". */
 export function millis(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  const words = msg().time;
+  return ms < 1000 ? words.milliseconds(ms) : words.decimalSeconds(ms / 1000);
 }
 
 /** "118 KB", "2.4 MB". */

@@ -81,7 +81,7 @@ const decode = (text: string) =>
 const NOT_LANGUAGE = ["code", "pre", "script", "style", "body [lang]", "option"];
 
 /** Parts of converted pages drawn by views not converted yet (each named in NOT_YET below). */
-const NOT_YET_PARTS = ["tr[id^=domain-]"];
+const NOT_YET_PARTS = ["tr[id^=domain-]", ".summary dd"];
 
 /** Brand and product names, the services' and channels' names, and the box's own menu names. */
 const BRANDS = [
@@ -173,6 +173,7 @@ const CONVERTED: [string, () => string][] = [
   ["the notifications", () => "/notifications"],
   ["the API tokens", () => "/api-tokens"],
   ["the domain list (its rows aside)", () => "/domains"],
+  ["a domain's history (its summary's values aside)", () => `/domains/${ids.domain}/history`],
   ["the domain list, filtered to nothing", () => "/domains?q=nothing-matches"],
   ["the certificate keys", () => "/acme-keys"],
   ["a notification's delete confirmation", () => `/notifications/${ids.notification}/delete`],
@@ -195,7 +196,10 @@ const NOT_YET: [string, string][] = [
     "the domain list's rows (views/fragments/domain-row.tsx) and its filters (components.tsx's state words)",
     "/domains",
   ],
-  ["a domain's history (views/pages/history.tsx)", "/domains/1/history"],
+  [
+    "a domain's summary on its history page (views/fragments/domain-row.tsx's helpers, propagation-mark.tsx)",
+    "/domains/1/history",
+  ],
   [
     "the provider form (views/pages/provider-form.tsx, views/fragments/credential-field.tsx)",
     "/providers/new?type=cloudflare",

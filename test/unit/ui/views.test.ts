@@ -189,7 +189,7 @@ describe("escaping", () => {
       }),
     );
     expect(elementCount(history, "script")).toBe(LAYOUT_SCRIPTS);
-    expect(history).toContain(`<p class="muted small">${ESCAPED}`);
+    expect(history).toContain(`<p class="muted small" lang="en">${ESCAPED}`);
 
     const dashboard = String(
       DashboardPage({
@@ -780,8 +780,10 @@ describe("history, about, sign in", () => {
       }),
     );
     expect(html.indexOf("203.0.113.7</code>")).toBeLessThan(html.indexOf("198.51.100.2</code>"));
-    expect(html).toContain("13:00</time> → now");
-    expect(html).toContain("09:00</time> → 13:00");
+    expect(html).toContain("13:00 UTC</time> → now");
+    expect(html).toContain(
+      '09:00 UTC</time> → <time datetime="2026-11-21T13:00:00.000Z" data-local="minutes">2026-11-21 13:00 UTC',
+    );
     expect(html).toContain("4 h");
     expect(html).toContain('href="/domains/7/history?page=1" rel="prev"');
     expect(html).toContain('href="/domains/7/history?page=3" rel="next"');
