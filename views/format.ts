@@ -31,12 +31,6 @@ export function shortTime(ms: number, now: number, seconds = false): string {
   return `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()} ${time}`;
 }
 
-/** "2026-11-21 14:05:09", for tooltips and tables where precision matters. */
-export function fullTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-}
-
 /** "2026-11-21 14:05 UTC" (with `seconds`, "14:05:09"): a time as the page says it before the browser's zone is known. */
 export function utcTime(ms: number, seconds = false): string {
   const iso = new Date(ms).toISOString();
