@@ -81,7 +81,7 @@ const decode = (text: string) =>
 const NOT_LANGUAGE = ["code", "pre", "script", "style", "body [lang]", "option"];
 
 /** Parts of converted pages drawn by views not converted yet (each named in NOT_YET below). */
-const NOT_YET_PARTS = ["tr[id^=domain-]", ".summary dd"];
+const NOT_YET_PARTS = ["tr[id^=domain-]", ".summary dd", "#service-fields"];
 
 /** Brand and product names, the services' and channels' names, and the box's own menu names. */
 const BRANDS = [
@@ -168,6 +168,8 @@ const CONVERTED: [string, () => string][] = [
   ["the password page", () => "/account/password"],
   ["the providers", () => "/providers"],
   ["a provider's delete confirmation", () => `/providers/${ids.provider}/delete`],
+  ["the new provider form (its service fields aside)", () => "/providers/new?type=cloudflare"],
+  ["a provider's edit form (its service fields aside)", () => `/providers/${ids.provider}/edit`],
   ["the update keys", () => "/update-keys"],
   ["an update key's delete confirmation", () => `/update-keys/${ids.key}/delete`],
   ["the notifications", () => "/notifications"],
