@@ -5,7 +5,7 @@
 // signed-in user's choice follows them to their next sign-in in another browser.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { acmeKeys, apiTokens, updateKeys, users } from "../../src/db/schema";
+import { acmeKeys, apiTokens, notifications, updateKeys, users } from "../../src/db/schema";
 import { SERVICES } from "../../src/dns/registry";
 import { CHANNELS } from "../../src/notify/registry";
 import { LOCALE_NAMES } from "../../src/util/locale";
@@ -47,6 +47,8 @@ beforeAll(async () => {
   const token = await t.request("POST", "/api/v1/api-tokens", { body: { name: "Home Assistant", scope: "update" } });
   const acme = await t.request("POST", "/api/v1/acme-keys", { body: { name: "Traefik", domain_ids: [domain.id] } });
   expect([token.status, acme.status, key.status, notification.status]).toEqual([200, 200, 200, 200]);
+  // A delivery that failed: its row says why, in the page's words around the service's own.
+  t.ctx.db.update(notifications).set({ lastError: "ntfy: refused (HTTP 401)" }).run();
   ids = { provider: provider.id, domain: domain.id, key: key.body.id, notification: notification.body.id };
 });
 
@@ -245,6 +247,13 @@ describe("the browser's language", () => {
     expect(response.text).toContain('<html lang="de">');
     expect(response.text).toContain(">Anbieter hinzufügen<");
     expect(response.text).toContain(">Aktualisierungsschlüssel</a>");
+  });
+
+  test("a failed delivery is said in the page's language around the service's own words", async () => {
+    const de = await page(t, "/notifications", { cookie, headers: { "accept-language": "de" } });
+    expect(de.text).toContain("<span>ntfy hat die Zugangsdaten abgelehnt: refused (HTTP 401).</span>");
+    const zh = await page(t, "/notifications", { cookie, headers: { "accept-language": "zh" } });
+    expect(zh.text).toContain("<span>ntfy 拒绝了凭据：refused (HTTP 401).</span>");
   });
 
   test("the FRITZ!Box steps name the German menu on a German page, and the German beside the English one", async () => {

@@ -33,30 +33,16 @@ export function deleteNotificationQuestion(notification: Pick<NotificationView, 
  * stored reason, `<service>: <why>` (with `(HTTP <status>)` for an answer).
  */
 export function deliveryProblem(error: string): { said: string; next: string } {
+  const words = msg().notifications;
   const [, service = "", why = error] = /^([^:]{1,40}): (.*)$/s.exec(error) ?? [];
   const status = Number(/\(HTTP (\d{3})\)$/.exec(why)?.[1] ?? 0);
-  if (status === 0 && /^(request failed: |no answer within )/.test(why)) {
-    return {
-      said: `Could not reach ${service}: ${why}`,
-      next: "Check its address and this machine's connection, then send a test again.",
-    };
-  }
-  if (status >= 500)
-    return {
-      said: `Could not reach ${service}: its server answered with an error: ${why}`,
-      next: "It is tried again with the next message; send a test later.",
-    };
+  if (status === 0 && /^(request failed: |no answer within )/.test(why))
+    return { said: words.unreachable(service, why), next: words.unreachableNext };
+  if (status >= 500) return { said: words.serverError(service, why), next: words.serverErrorNext };
   if (status === 401 || status === 403)
-    return {
-      said: `${service} refused the credentials: ${why}`,
-      next: "Correct the token or URL with Edit, then send a test again.",
-    };
-  if (status >= 400)
-    return {
-      said: `${service} refused the message: ${why}`,
-      next: "Check the settings with Edit, then send a test again.",
-    };
-  return { said: error.replace(/[.!?]$/, ""), next: "Check the settings with Edit, then send a test again." };
+    return { said: words.credentialsRefused(service, why), next: words.credentialsNext };
+  if (status >= 400) return { said: words.messageRefused(service, why), next: words.checkSettingsNext };
+  return { said: error.replace(/[.!?]$/, ""), next: words.checkSettingsNext };
 }
 
 /** The outcome of "Send test", in the row; a failure says what to do. */

@@ -216,6 +216,16 @@ export const de: Messages = {
       `„${name}“: Die Testnachricht wurde nicht zugestellt. ${said}. ${next}`,
     enabledNotice: (name: string) => `Benachrichtigung „${name}“ aktiviert: Sie sendet wieder Nachrichten.`,
     disabledNotice: (name: string) => `Benachrichtigung „${name}“ deaktiviert: Sie sendet nichts.`,
+    unreachable: (service: string, why: string) => `${service} war nicht erreichbar: ${why}`,
+    unreachableNext:
+      "Prüfen Sie seine Adresse und die Verbindung dieses Rechners und senden Sie dann erneut einen Test.",
+    serverError: (service: string, why: string) =>
+      `${service} war nicht erreichbar: Sein Server antwortete mit einem Fehler: ${why}`,
+    serverErrorNext: "Mit der nächsten Nachricht wird es erneut versucht; senden Sie später einen Test.",
+    credentialsRefused: (service: string, why: string) => `${service} hat die Zugangsdaten abgelehnt: ${why}`,
+    credentialsNext: "Korrigieren Sie Token oder URL mit „Bearbeiten“ und senden Sie dann erneut einen Test.",
+    messageRefused: (service: string, why: string) => `${service} hat die Nachricht abgelehnt: ${why}`,
+    checkSettingsNext: "Prüfen Sie die Einstellungen mit „Bearbeiten“ und senden Sie dann erneut einen Test.",
   },
   updateKeys: {
     title: "Aktualisierungsschlüssel",

@@ -213,6 +213,15 @@ export const en = {
       `“${name}”: the test message was not delivered. ${said}. ${next}`,
     enabledNotice: (name: string) => `Notification “${name}” enabled: it sends messages again.`,
     disabledNotice: (name: string) => `Notification “${name}” disabled: it sends nothing.`,
+    unreachable: (service: string, why: string) => `Could not reach ${service}: ${why}`,
+    unreachableNext: "Check its address and this machine's connection, then send a test again.",
+    serverError: (service: string, why: string) =>
+      `Could not reach ${service}: its server answered with an error: ${why}`,
+    serverErrorNext: "It is tried again with the next message; send a test later.",
+    credentialsRefused: (service: string, why: string) => `${service} refused the credentials: ${why}`,
+    credentialsNext: "Correct the token or URL with Edit, then send a test again.",
+    messageRefused: (service: string, why: string) => `${service} refused the message: ${why}`,
+    checkSettingsNext: "Check the settings with Edit, then send a test again.",
   },
   updateKeys: {
     title: "Update keys",
