@@ -204,7 +204,6 @@ export function Layout({
                   <NavLinks section={section} />
                 </nav>
                 <div class="header-user">
-                  <LanguageSwitch />
                   <ThemeToggle />
                   <SignOut user={user} />
                 </div>
@@ -214,7 +213,6 @@ export function Layout({
                   </summary>
                   <nav aria-label={words.mainMenu}>
                     <NavLinks section={section} />
-                    <LanguageSwitch />
                     <ThemeToggle />
                     <SignOut user={user} />
                   </nav>
@@ -233,8 +231,11 @@ export function Layout({
               ""
             )}
             {children}
-            {user ? "" : <LanguageSwitch />}
           </main>
+          {/* Below every page rather than in the header, whose navigation has no room to spare in German. */}
+          <footer class="site-footer">
+            <LanguageSwitch />
+          </footer>
         </body>
       </html>
     </>

@@ -92,7 +92,7 @@ describe("a browser set to German, in Shanghai", () => {
     await signIn(page);
     await page.goto(`${base}/update-keys`);
     expect(await page.locator("html").getAttribute("lang")).toBe("de");
-    await page.locator(".header-user button[name=language][value=zh-CN]").click();
+    await page.locator(".site-footer button[name=language][value=zh-CN]").click();
     await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
     expect(page.url()).toBe(`${base}/update-keys`);
     expect(await page.locator("h1").textContent()).toBe("更新密钥");
